@@ -1,0 +1,135 @@
+/**
+ * Configuration: read from the environment and validated once, at start. Every other module reads
+ * `config`, never `process.env`. Variable names are part of the contract (CONTRACT.md).
+ */
+import { execFileSync } from "node:child_process";
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .transform((v) => v === "true" || v === "1");
+
+const csv = <T extends string>(values: readonly [T, ...T[]]) =>
+  z
+    .string()
+    .transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(values)).min(1));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.url().default("postgresql://root@127.0.0.1:5432/video_service"),
+  REDIS_URL: z.url().default("redis://127.0.0.1:6379"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().default("0.0.0.0"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+
+  /** Prefix of BullMQ keys and pub/sub channels, so several deployments (or test files) share a Redis. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default("svc"),
+
+  SCRAPE_PROVIDER: z.enum(["ytdlp", "simulated"]).optional(),
+  MEDIA_PROVIDER: z.enum(["ytdlp", "simulated"]).optional(),
+  TRANSCRIBE_PROVIDER: z.enum(["pocketsphinx", "openai"]).default("pocketsphinx"),
+  ANALYSIS_PROVIDER: z.enum(["heuristic", "openai"]).default("heuristic"),
+  RADAR_PROVIDERS: csv(["catalog", "ytdlp"] as const).default(["catalog"]),
+
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_MODEL: z.string().default("gpt-4o-mini"),
+  OPENAI_TRANSCRIBE_MODEL: z.string().default("whisper-1"),
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+
+  YTDLP_PATH: z.string().default("yt-dlp"),
+  YTDLP_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  YTDLP_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  FFMPEG_PATH: z.string().default("ffmpeg"),
+  POCKETSPHINX_PATH: z.string().default("pocketsphinx_continuous"),
+  ESPEAK_PATH: z.string().default("espeak-ng"),
+  MEDIA_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  /** Largest media file the analysis downloads, in bytes (default 200 MiB). */
+  MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
+  /** Longest audio the analysis transcribes, in seconds. */
+  MEDIA_MAX_SECONDS: z.coerce.number().int().positive().default(600),
+
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+
+  /** How often every tracked video and account is scraped again. */
+  REFRESH_INTERVAL_MINUTES: z.coerce.number().positive().default(60),
+  /** An analysis not finished after this long is failed by the sweeper and its credits released. */
+  ANALYSIS_DEADLINE_SECONDS: z.coerce.number().int().positive().default(900),
+  SCRAPE_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  ANALYSIS_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  RADAR_CONCURRENCY: z.coerce.number().int().positive().default(4),
+
+  /** GraphQL limits: a query deeper or costlier than these is refused with a GraphQL error. */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(10),
+  GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000),
+
+  /** Validate every REST response against its documented schema (on in tests; costs time). */
+  VALIDATE_RESPONSES: bool.optional(),
+  /** Create a demo workspace and print its key when the database has none (`npm start`). */
+  SEED_DEMO: bool.default(true),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+function programExists(path: string): boolean {
+  try {
+    execFileSync(path, ["--version"], { stdio: "ignore", timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  // The scrape provider defaults to yt-dlp when the program is installed, else to simulated data.
+  const scrapeProvider = e.SCRAPE_PROVIDER ?? (programExists(e.YTDLP_PATH) ? "ytdlp" : "simulated");
+  return {
+    env: e.NODE_ENV,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    redisPrefix: e.REDIS_PREFIX,
+    providers: {
+      scrape: scrapeProvider,
+      media: e.MEDIA_PROVIDER ?? scrapeProvider,
+      transcribe: e.TRANSCRIBE_PROVIDER,
+      analysis: e.ANALYSIS_PROVIDER,
+      radar: e.RADAR_PROVIDERS,
+    },
+    openai: {
+      baseUrl: e.OPENAI_BASE_URL,
+      apiKey: e.OPENAI_API_KEY,
+      model: e.OPENAI_MODEL,
+      transcribeModel: e.OPENAI_TRANSCRIBE_MODEL,
+      timeoutMs: e.OPENAI_TIMEOUT_MS,
+    },
+    programs: {
+      ytdlp: e.YTDLP_PATH,
+      ytdlpTimeoutMs: e.YTDLP_TIMEOUT_MS,
+      ytdlpConcurrency: e.YTDLP_CONCURRENCY,
+      ffmpeg: e.FFMPEG_PATH,
+      pocketsphinx: e.POCKETSPHINX_PATH,
+      espeak: e.ESPEAK_PATH,
+    },
+    media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS },
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    refreshIntervalMs: Math.round(e.REFRESH_INTERVAL_MINUTES * 60_000),
+    analysisDeadlineMs: e.ANALYSIS_DEADLINE_SECONDS * 1000,
+    concurrency: { scrape: e.SCRAPE_CONCURRENCY, analysis: e.ANALYSIS_CONCURRENCY, radar: e.RADAR_CONCURRENCY },
+    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST },
+    validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV === "test",
+    seedDemo: e.SEED_DEMO,
+  };
+}
+
+/** The process-wide configuration, validated on first import. */
+export const config = loadConfig();

@@ -1,0 +1,97 @@
+/**
+ * Running outside programs (yt-dlp, ffmpeg, pocketsphinx, espeak-ng): one place for the timeout,
+ * the output cap and the error shape, so no provider hand-rolls child-process handling.
+ */
+import { spawn } from "node:child_process";
+import pLimit from "p-limit";
+import { ProviderError } from "./errors.js";
+
+export interface RunOptions {
+  timeoutMs: number;
+  /** Stop the program and fail when stdout grows past this many bytes. */
+  maxStdoutBytes?: number;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  stdin?: string | Buffer;
+}
+
+export interface RunResult {
+  stdout: string;
+  stderr: string;
+}
+
+const STDERR_KEEP = 4000;
+
+/**
+ * Runs `program args` and resolves with its output when it exits 0. Fails with a ProviderError
+ * (named after `provider`) on spawn failure, timeout (retryable), output overflow or non-zero exit.
+ */
+export function runProgram(provider: string, program: string, args: string[], opts: RunOptions): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = "";
+    let settled = false;
+    const finish = (error: ProviderError | null, result?: RunResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      if (error) {
+        child.kill("SIGKILL");
+        reject(error);
+      } else resolve(result!);
+    };
+    const timer = setTimeout(
+      () => finish(new ProviderError(provider, `${program} timed out after ${opts.timeoutMs} ms`, true)),
+      opts.timeoutMs,
+    );
+    const onAbort = () => finish(new ProviderError(provider, `${program} was cancelled`, true));
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+
+    child.stdout.on("data", (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (opts.maxStdoutBytes && outBytes > opts.maxStdoutBytes) {
+        finish(new ProviderError(provider, `${program} printed more than ${opts.maxStdoutBytes} bytes`, false));
+        return;
+      }
+      out.push(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      err = (err + chunk.toString("utf8")).slice(-STDERR_KEEP);
+    });
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      const reason = e.code === "ENOENT" ? `${program} is not installed or not on PATH` : e.message;
+      finish(new ProviderError(provider, reason, false, { cause: e }));
+    });
+    child.on("close", (code, signal) => {
+      if (code === 0) {
+        finish(null, { stdout: Buffer.concat(out).toString("utf8"), stderr: err });
+      } else {
+        const tail = err.trim().split("\n").slice(-3).join(" | ");
+        finish(
+          new ProviderError(
+            provider,
+            `${program} exited with ${code ?? signal}${tail ? `: ${tail}` : ""}`,
+            // yt-dlp and friends exit 1 for both "not found" and network trouble; retry is cheap.
+            true,
+          ),
+        );
+      }
+    });
+    child.stdin.on("error", () => undefined);
+    if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
+    else child.stdin.end();
+  });
+}
+
+/** A concurrency bound shared by every call made through it (e.g. at most N yt-dlp at once). */
+export function concurrencyLimit(n: number) {
+  return pLimit(n);
+}

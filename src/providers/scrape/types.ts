@@ -1,0 +1,62 @@
+import type { Platform } from "../../domain/shared/platform.js";
+
+/** What the service hands a scrape provider: ids parsed from a URL and the canonical URL rebuilt
+ *  from them (never the user's string). */
+export interface VideoRef {
+  platform: Platform;
+  platformVideoId: string;
+  /** Platform A URLs carry the author's handle; known for videos tracked by URL. */
+  username?: string;
+  canonicalUrl: string;
+}
+
+export interface AccountRef {
+  platform: Platform;
+  /** Lower-cased handle without "@". */
+  username: string;
+  canonicalUrl: string;
+}
+
+/** A video's metadata and metrics as a source reported them. A metric the source does not give
+ *  is null, never invented. Strings the source lacks are "". */
+export interface ScrapedVideo {
+  platform: Platform;
+  platformVideoId: string;
+  url: string;
+  description: string;
+  hashtags: string[];
+  viewCount: number | null;
+  likeCount: number | null;
+  commentCount: number | null;
+  shareCount: number | null;
+  bookmarkCount: number | null;
+  postedAt: Date | null;
+  durationSeconds: number | null;
+  thumbnailUrl: string;
+  /** Author handle, lower-cased, without "@"; "" when unknown. */
+  username: string;
+  displayName: string;
+  musicName: string;
+  musicAuthor: string;
+  musicCoverUrl: string;
+  language: string | null;
+}
+
+export interface ScrapedAccount {
+  platform: Platform;
+  username: string;
+  platformAccountId: string | null;
+  displayName: string;
+  avatarUrl: string;
+  followerCount: number | null;
+  videoCount: number | null;
+  totalViews: number | null;
+}
+
+export interface ScrapeProvider {
+  /** Recorded on every snapshot and record as `dataSource`: `ytdlp` or `simulated`. */
+  readonly name: "ytdlp" | "simulated";
+  scrapeVideo(ref: VideoRef): Promise<ScrapedVideo>;
+  /** The account's profile and its newest videos (newest first), at most `maxVideos` of them. */
+  scrapeAccount(ref: AccountRef, opts: { maxVideos: number }): Promise<{ account: ScrapedAccount; videos: ScrapedVideo[] }>;
+}

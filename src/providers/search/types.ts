@@ -1,0 +1,45 @@
+import type { Platform } from "../../domain/shared/platform.js";
+
+/** One search of one expanded query against one source, filters included. */
+export interface SearchRequest {
+  text: string;
+  platform: Platform;
+  /** Results with fewer views are excluded (0 = any). A result with unknown views fails any minimum > 0. */
+  minViews: number;
+  /** Results posted before this instant are excluded (null = any). */
+  postedAfter: Date | null;
+  /** Preferred language, as the user wrote it (e.g. "English"). */
+  language: string;
+  limit: number;
+}
+
+/** A video a search found. `videoId` is set when it is a video the service knows (catalog). */
+export interface SearchCandidate {
+  videoId: string | null;
+  platform: Platform;
+  platformVideoId: string;
+  url: string;
+  description: string;
+  username: string;
+  viewCount: number | null;
+  likeCount: number | null;
+  commentCount: number | null;
+  shareCount: number | null;
+  postedAt: Date | null;
+  thumbnailUrl: string;
+  /** The source's own relevance for the query, 0-1 when it has one. */
+  textRank: number | null;
+}
+
+export interface SearchProvider {
+  readonly name: "catalog" | "ytdlp";
+  /** Platforms this provider can search; the radar job skips it for others. */
+  supports(platform: Platform): boolean;
+  search(request: SearchRequest, opts?: { signal?: AbortSignal }): Promise<SearchCandidate[]>;
+}
+
+export interface QueryExpander {
+  readonly name: "openai" | "offline";
+  /** Turns the user's description into `count` distinct search queries in `language`. */
+  expand(description: string, count: number, language: string): Promise<string[]>;
+}

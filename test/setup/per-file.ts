@@ -1,0 +1,24 @@
+/**
+ * Runs in each test file's process before the file is imported: gives the file its own database
+ * (a clone of the migrated template) and its own Redis prefix, then points the configuration at them.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll } from "vitest";
+import { cloneTemplate, dropDatabase, urlFor } from "./db-admin.js";
+
+const tag = `${process.pid}_${randomBytes(4).toString("hex")}`;
+const database = `svc_test_${tag}`;
+await cloneTemplate(database);
+
+process.env.NODE_ENV = "test";
+process.env.DATABASE_URL = urlFor(database);
+process.env.REDIS_URL ??= "redis://127.0.0.1:6379";
+process.env.REDIS_PREFIX = `t_${tag}`;
+process.env.LOG_LEVEL ??= "silent";
+process.env.SCRAPE_PROVIDER ??= "simulated";
+process.env.SEED_DEMO = "false";
+
+afterAll(async () => {
+  // Files that start a server or workers close them in their own afterAll, which runs first.
+  await dropDatabase(database);
+});
