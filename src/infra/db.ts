@@ -14,7 +14,9 @@ export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 function createPrisma(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: 20, idleTimeoutMillis: 30_000 });
   pool.on("error", () => undefined); // idle-client errors surface on the next query instead
-  return { pool, client: new PrismaClient({ adapter: new PrismaPg(pool) }) };
+  // Credit operations serialise on the workspace row lock; give queued transactions time to wait.
+  const client = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
+  return { pool, client };
 }
 
 const created = createPrisma(config.databaseUrl);

@@ -1,0 +1,134 @@
+/**
+ * Admin CLI: the "web dashboard" operations of the spec, for operators and scripts.
+ *
+ *   npm run cli -- workspace create --name NAME [--plan PLAN] [--json]
+ *   npm run cli -- key create --workspace ID --name NAME [--json]
+ *   npm run cli -- key list --workspace ID [--json]
+ *   npm run cli -- key revoke --key ID [--json]
+ *   npm run cli -- credits grant --workspace ID --amount N [--reason TEXT] [--json]
+ *   npm run cli -- plan set --workspace ID --plan PLAN [--json]
+ *
+ * With --json, exactly one JSON object is printed on stdout (errors too: {"error": {code, message}},
+ * exit status 1). Logs go nowhere unless LOG_LEVEL is set.
+ */
+import { randomUUID } from "node:crypto";
+import { parseArgs } from "node:util";
+
+process.env.LOG_LEVEL ??= "silent";
+
+const { DomainError } = await import("../domain/errors.js");
+const { createWorkspace, setPlan } = await import("../domain/workspace/service.js");
+const { createKey, listKeys, revokeKeyById } = await import("../domain/keys/service.js");
+const { grant } = await import("../domain/credits/service.js");
+const { prisma, closeDb } = await import("../infra/db.js");
+const { closeRedis } = await import("../infra/redis.js");
+
+const USAGE = `Usage: npm run cli -- <command> [options] [--json]
+  workspace create --name NAME [--plan PLAN]
+  key create --workspace ID --name NAME
+  key list --workspace ID
+  key revoke --key ID
+  credits grant --workspace ID --amount N [--reason TEXT]
+  plan set --workspace ID --plan PLAN`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  strict: false,
+  options: {
+    json: { type: "boolean", default: false },
+    name: { type: "string" },
+    plan: { type: "string" },
+    workspace: { type: "string" },
+    key: { type: "string" },
+    amount: { type: "string" },
+    reason: { type: "string" },
+  },
+});
+
+class UsageError extends Error {}
+
+function required(name: string): string {
+  const v = values[name];
+  if (typeof v !== "string" || v.trim() === "") throw new UsageError(`--${name} is required`);
+  return v.trim();
+}
+
+function uuidOption(name: string): string {
+  const v = required(name);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) throw new UsageError(`--${name} must be a UUID`);
+  return v;
+}
+
+async function requireWorkspace(id: string): Promise<string> {
+  if (!(await prisma.workspace.findUnique({ where: { id }, select: { id: true } }))) {
+    throw new DomainError("NOT_FOUND", `Workspace ${id} not found.`);
+  }
+  return id;
+}
+
+type Result = { json: Record<string, unknown>; text: string };
+
+async function run(command: string): Promise<Result> {
+  switch (command) {
+    case "workspace create": {
+      const { workspace, secret } = await createWorkspace({ name: required("name"), plan: values.plan as string | undefined });
+      return {
+        json: { workspaceId: workspace.id, apiKey: secret },
+        text: `Workspace ${workspace.id} created on plan ${workspace.planName}.\nAPI key (shown once): ${secret}`,
+      };
+    }
+    case "key create": {
+      const workspaceId = await requireWorkspace(uuidOption("workspace"));
+      const { key, secret } = await createKey(workspaceId, required("name"));
+      return { json: { keyId: key.id, apiKey: secret }, text: `Key ${key.id} created.\nAPI key (shown once): ${secret}` };
+    }
+    case "key list": {
+      const keys = await listKeys(await requireWorkspace(uuidOption("workspace")));
+      return {
+        json: { keys },
+        text: keys.map((k) => `${k.id}  ${k.prefix}…  ${k.name}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : "active"}`).join("\n") || "No keys.",
+      };
+    }
+    case "key revoke": {
+      const key = await revokeKeyById(uuidOption("key"));
+      return { json: { keyId: key.id, revokedAt: key.revokedAt!.toISOString() }, text: `Key ${key.id} revoked at ${key.revokedAt!.toISOString()}.` };
+    }
+    case "credits grant": {
+      const workspaceId = await requireWorkspace(uuidOption("workspace"));
+      const amount = Number(required("amount"));
+      if (!Number.isInteger(amount) || amount <= 0 || amount > 100_000_000) throw new UsageError("--amount must be a positive integer");
+      const result = await grant({
+        workspaceId,
+        amount,
+        idempotencyKey: `cli-grant:${randomUUID()}`,
+        reason: (values.reason as string | undefined) ?? "granted by operator",
+      });
+      return {
+        json: { workspaceId, totalRemaining: result.balance.totalRemaining },
+        text: `Granted ${amount} credits; total remaining ${result.balance.totalRemaining}.`,
+      };
+    }
+    case "plan set": {
+      const result = await setPlan(await requireWorkspace(uuidOption("workspace")), required("plan"));
+      return { json: result, text: `Workspace ${result.workspaceId} is now on plan ${result.plan}.` };
+    }
+    default:
+      throw new UsageError(command ? `Unknown command "${command}".` : "No command given.");
+  }
+}
+
+let exitCode = 0;
+try {
+  const result = await run(positionals.slice(0, 2).join(" "));
+  console.log(values.json ? JSON.stringify(result.json) : result.text);
+} catch (e) {
+  exitCode = 1;
+  const code = e instanceof DomainError ? e.code : e instanceof UsageError ? "USAGE" : "INTERNAL_ERROR";
+  const message = e instanceof DomainError || e instanceof UsageError ? e.message : `Unexpected error: ${(e as Error).message}`;
+  if (values.json) console.log(JSON.stringify({ error: { code, message } }));
+  else console.error(`${message}${code === "USAGE" ? `\n\n${USAGE}` : ""}`);
+} finally {
+  await closeRedis().catch(() => undefined);
+  await closeDb().catch(() => undefined);
+}
+process.exit(exitCode);

@@ -1,0 +1,333 @@
+/**
+ * Credits: every change of balance is a ledger row with an idempotency key unique per workspace,
+ * and every change takes the workspace row lock first, so concurrent requests serialise and a
+ * retried job or repeated request can never charge twice.
+ *
+ *   total_remaining   = (monthly_allowance - monthly_used) + granted_credits
+ *   available to new work = total_remaining - reserved_credits
+ *
+ * Charges draw the monthly allowance first, then granted credits. A reservation holds credits for
+ * work charged only on success (analysis): it is captured (charged) or released exactly once.
+ * The database CHECKs on `workspaces` back all of this up (see the init migration).
+ */
+import { prisma, type Tx } from "../../infra/db.js";
+import { InsufficientCreditsError, notFound } from "../errors.js";
+import type { CreditEntryKind } from "../../generated/prisma/client.js";
+import { nextCycleBoundary } from "./cycle.js";
+import { publishEvent } from "../../events/bus.js";
+import { logger } from "../../infra/logger.js";
+
+/** Tells live subscribers the balance changed (after commit; a lost event only delays a refresh). */
+function announce(workspaceId: string): void {
+  publishEvent("creditsUpdated", workspaceId, { workspaceId, at: new Date().toISOString() }).catch((e) =>
+    logger.warn({ err: (e as Error).message, workspaceId }, "could not publish creditsUpdated"),
+  );
+}
+
+/** Runs `fn` in `tx` when given (the caller commits and announces), else in its own transaction. */
+async function inTransaction<T extends { applied: boolean }>(workspaceId: () => string, fn: (t: Tx) => Promise<T>, tx?: Tx): Promise<T> {
+  if (tx) return fn(tx);
+  const result = await prisma.$transaction(fn);
+  if (result.applied) announce(workspaceId());
+  return result;
+}
+
+interface WorkspaceBalanceRow {
+  id: string;
+  plan_name: string;
+  monthly_allowance: number;
+  monthly_used: number;
+  granted_credits: number;
+  reserved_credits: number;
+  cycle_day: number;
+  cycle_started_at: Date;
+  cycle_resets_at: Date;
+}
+
+export interface CreditBalance {
+  totalRemaining: number;
+  monthlyTotal: number;
+  monthlyUsed: number;
+  monthlyRemaining: number;
+  reserved: number;
+  cycleResetsAt: Date;
+}
+
+export interface LedgerEntry {
+  id: string;
+  kind: CreditEntryKind;
+  amount: number;
+  balanceAfter: number;
+  reason: string;
+  createdAt: Date;
+}
+
+const total = (w: Pick<WorkspaceBalanceRow, "monthly_allowance" | "monthly_used" | "granted_credits">) =>
+  w.monthly_allowance - w.monthly_used + w.granted_credits;
+
+/** Locks the workspace row for the rest of the transaction and returns its balance columns. */
+async function lockWorkspace(tx: Tx, workspaceId: string): Promise<WorkspaceBalanceRow> {
+  const rows = await tx.$queryRaw<WorkspaceBalanceRow[]>`
+    SELECT id, plan_name, monthly_allowance, monthly_used, granted_credits, reserved_credits,
+           cycle_day, cycle_started_at, cycle_resets_at
+    FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`;
+  if (!rows[0]) throw notFound("Workspace");
+  return rows[0];
+}
+
+function toBalance(w: WorkspaceBalanceRow): CreditBalance {
+  return {
+    totalRemaining: total(w),
+    monthlyTotal: w.monthly_allowance,
+    monthlyUsed: w.monthly_used,
+    monthlyRemaining: w.monthly_allowance - w.monthly_used,
+    reserved: w.reserved_credits,
+    cycleResetsAt: w.cycle_resets_at,
+  };
+}
+
+function toEntry(e: { id: string; kind: CreditEntryKind; amount: number; balanceAfter: number; reason: string; createdAt: Date }): LedgerEntry {
+  return { id: e.id, kind: e.kind, amount: e.amount, balanceAfter: e.balanceAfter, reason: e.reason, createdAt: e.createdAt };
+}
+
+async function findEntry(tx: Tx, workspaceId: string, idempotencyKey: string) {
+  return tx.creditLedgerEntry.findUnique({ where: { workspaceId_idempotencyKey: { workspaceId, idempotencyKey } } });
+}
+
+export async function getBalance(workspaceId: string): Promise<CreditBalance> {
+  const w = await prisma.workspace.findUnique({ where: { id: workspaceId } });
+  if (!w) throw notFound("Workspace");
+  return toBalance({
+    id: w.id,
+    plan_name: w.planName,
+    monthly_allowance: w.monthlyAllowance,
+    monthly_used: w.monthlyUsed,
+    granted_credits: w.grantedCredits,
+    reserved_credits: w.reservedCredits,
+    cycle_day: w.cycleDay,
+    cycle_started_at: w.cycleStartedAt,
+    cycle_resets_at: w.cycleResetsAt,
+  });
+}
+
+export async function listLedger(workspaceId: string, limit = 20): Promise<LedgerEntry[]> {
+  const rows = await prisma.creditLedgerEntry.findMany({
+    where: { workspaceId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
+  return rows.map(toEntry);
+}
+
+export interface ChargeInput {
+  workspaceId: string;
+  amount: number;
+  idempotencyKey: string;
+  reason: string;
+  /** Words for the insufficient-credits message, e.g. "a radar search". */
+  what?: string;
+}
+
+/**
+ * Charges `amount` now, if `total_remaining - reserved >= amount`; otherwise throws
+ * InsufficientCreditsError and changes nothing. A used idempotency key returns the original entry.
+ * Pass `tx` to make the charge part of a larger transaction (e.g. creating the thing paid for).
+ */
+export async function charge(input: ChargeInput, tx?: Tx): Promise<{ entry: LedgerEntry; applied: boolean }> {
+  const run = async (t: Tx) => {
+    const w = await lockWorkspace(t, input.workspaceId);
+    const existing = await findEntry(t, input.workspaceId, input.idempotencyKey);
+    if (existing) return { entry: toEntry(existing), applied: false };
+    const available = total(w) - w.reserved_credits;
+    if (available < input.amount) throw new InsufficientCreditsError(input.amount, Math.max(available, 0), input.what ?? "this operation");
+    return { entry: await applyCharge(t, w, input), applied: true };
+  };
+  return inTransaction(() => input.workspaceId, run, tx);
+}
+
+/** Moves the balance for a charge whose cover was already checked (or reserved) by the caller. */
+async function applyCharge(tx: Tx, w: WorkspaceBalanceRow, input: ChargeInput, releaseReserved = 0): Promise<LedgerEntry> {
+  const monthlyPart = Math.min(input.amount, w.monthly_allowance - w.monthly_used);
+  const grantedPart = input.amount - monthlyPart;
+  const after = { ...w, monthly_used: w.monthly_used + monthlyPart, granted_credits: w.granted_credits - grantedPart };
+  await tx.workspace.update({
+    where: { id: w.id },
+    data: {
+      monthlyUsed: after.monthly_used,
+      grantedCredits: after.granted_credits,
+      reservedCredits: w.reserved_credits - releaseReserved,
+    },
+  });
+  const entry = await tx.creditLedgerEntry.create({
+    data: {
+      workspaceId: w.id,
+      kind: "charge",
+      amount: -input.amount,
+      monthlyPart,
+      grantedPart,
+      balanceAfter: total(after),
+      reason: input.reason,
+      idempotencyKey: input.idempotencyKey,
+    },
+  });
+  return toEntry(entry);
+}
+
+/**
+ * Gives back what the charge with `chargeKey` took, once (keyed by `refundKey`). The monthly part
+ * goes back to the current cycle's allowance as far as it was used; the rest becomes granted
+ * credits (so a refund across a renewal is not lost). A missing charge refunds nothing.
+ */
+export async function refund(args: { workspaceId: string; chargeKey: string; refundKey: string; reason: string }, tx?: Tx) {
+  const run = async (t: Tx) => {
+    const w = await lockWorkspace(t, args.workspaceId);
+    const existing = await findEntry(t, args.workspaceId, args.refundKey);
+    if (existing) return { entry: toEntry(existing), applied: false };
+    const chargeEntry = await findEntry(t, args.workspaceId, args.chargeKey);
+    if (!chargeEntry || chargeEntry.kind !== "charge") return { entry: null, applied: false };
+    const amount = -chargeEntry.amount;
+    const monthlyBack = Math.min(chargeEntry.monthlyPart, w.monthly_used);
+    const grantedBack = amount - monthlyBack;
+    const after = { ...w, monthly_used: w.monthly_used - monthlyBack, granted_credits: w.granted_credits + grantedBack };
+    await t.workspace.update({ where: { id: w.id }, data: { monthlyUsed: after.monthly_used, grantedCredits: after.granted_credits } });
+    const entry = await t.creditLedgerEntry.create({
+      data: {
+        workspaceId: w.id,
+        kind: "refund",
+        amount,
+        monthlyPart: -monthlyBack,
+        grantedPart: -grantedBack,
+        balanceAfter: total(after),
+        reason: args.reason,
+        idempotencyKey: args.refundKey,
+      },
+    });
+    return { entry: toEntry(entry), applied: true };
+  };
+  return inTransaction(() => args.workspaceId, run, tx);
+}
+
+/** Adds granted (top-up) credits, which do not expire. */
+export async function grant(args: { workspaceId: string; amount: number; idempotencyKey: string; reason: string }) {
+  return inTransaction(() => args.workspaceId, async (t) => {
+    const w = await lockWorkspace(t, args.workspaceId);
+    const existing = await findEntry(t, args.workspaceId, args.idempotencyKey);
+    if (existing) return { entry: toEntry(existing), applied: false, balance: toBalance(w) };
+    const after = { ...w, granted_credits: w.granted_credits + args.amount };
+    await t.workspace.update({ where: { id: w.id }, data: { grantedCredits: after.granted_credits } });
+    const entry = await t.creditLedgerEntry.create({
+      data: {
+        workspaceId: w.id,
+        kind: "grant",
+        amount: args.amount,
+        grantedPart: args.amount,
+        balanceAfter: total(after),
+        reason: args.reason,
+        idempotencyKey: args.idempotencyKey,
+      },
+    });
+    return { entry: toEntry(entry), applied: true, balance: toBalance(after) };
+  });
+}
+
+export interface Reservation {
+  id: string;
+  amount: number;
+  status: "held" | "captured" | "released";
+}
+
+/**
+ * Holds `amount` credits for work charged only on success. Admission requires
+ * `total_remaining - reserved >= amount`. A reservation is not a charge: the balance shown to the
+ * client changes only at capture. A used idempotency key returns the existing reservation.
+ */
+export async function reserve(
+  args: { workspaceId: string; amount: number; idempotencyKey: string; reason: string; what?: string },
+  tx?: Tx,
+): Promise<Reservation> {
+  const run = async (t: Tx) => {
+    const w = await lockWorkspace(t, args.workspaceId);
+    const existing = await t.creditReservation.findUnique({
+      where: { workspaceId_idempotencyKey: { workspaceId: args.workspaceId, idempotencyKey: args.idempotencyKey } },
+    });
+    if (existing) return { id: existing.id, amount: existing.amount, status: existing.status, applied: false };
+    const available = total(w) - w.reserved_credits;
+    if (available < args.amount) throw new InsufficientCreditsError(args.amount, Math.max(available, 0), args.what ?? "this operation");
+    await t.workspace.update({ where: { id: w.id }, data: { reservedCredits: w.reserved_credits + args.amount } });
+    const r = await t.creditReservation.create({
+      data: { workspaceId: w.id, amount: args.amount, reason: args.reason, idempotencyKey: args.idempotencyKey },
+    });
+    return { id: r.id, amount: r.amount, status: r.status, applied: true };
+  };
+  const { applied: _applied, ...reservation } = await inTransaction(() => args.workspaceId, run, tx);
+  return reservation;
+}
+
+/** Settles a held reservation exactly once: `capture` charges it, `release` gives it back. */
+async function settle(reservationId: string, outcome: "captured" | "released", tx?: Tx): Promise<{ applied: boolean }> {
+  let workspaceId = "";
+  const run = async (t: Tx) => {
+    const r0 = await t.creditReservation.findUnique({ where: { id: reservationId } });
+    workspaceId = r0?.workspaceId ?? "";
+    if (!r0) throw notFound("Credit reservation");
+    const w = await lockWorkspace(t, r0.workspaceId);
+    const r = await t.creditReservation.findUniqueOrThrow({ where: { id: reservationId } });
+    if (r.status !== "held") return { applied: false };
+    if (outcome === "captured") {
+      await applyCharge(t, w, { workspaceId: w.id, amount: r.amount, idempotencyKey: `reservation:${r.id}:capture`, reason: r.reason }, r.amount);
+    } else {
+      await t.workspace.update({ where: { id: w.id }, data: { reservedCredits: w.reserved_credits - r.amount } });
+    }
+    await t.creditReservation.update({ where: { id: r.id }, data: { status: outcome, settledAt: new Date() } });
+    return { applied: true };
+  };
+  return inTransaction(() => workspaceId, run, tx);
+}
+
+export const captureReservation = (reservationId: string, tx?: Tx) => settle(reservationId, "captured", tx);
+export const releaseReservation = (reservationId: string, tx?: Tx) => settle(reservationId, "released", tx);
+
+/**
+ * Renews the monthly allowance of one workspace if its cycle has ended: unused monthly credits do
+ * not roll over, granted credits stay. Keyed by the cycle boundary, so running twice renews once.
+ */
+export async function renewIfDue(workspaceId: string, now = new Date()): Promise<boolean> {
+  const { applied } = await inTransaction(() => workspaceId, async (t) => {
+    const w = await lockWorkspace(t, workspaceId);
+    if (w.cycle_resets_at > now) return { applied: false };
+    const plan = await t.plan.findUniqueOrThrow({ where: { name: w.plan_name } });
+    let boundary = w.cycle_resets_at;
+    while (nextCycleBoundary(boundary, w.cycle_day) <= now) boundary = nextCycleBoundary(boundary, w.cycle_day);
+    const after = { ...w, monthly_allowance: plan.monthlyCredits, monthly_used: 0 };
+    await t.workspace.update({
+      where: { id: w.id },
+      data: {
+        monthlyAllowance: plan.monthlyCredits,
+        monthlyUsed: 0,
+        cycleStartedAt: boundary,
+        cycleResetsAt: nextCycleBoundary(boundary, w.cycle_day),
+      },
+    });
+    await t.creditLedgerEntry.create({
+      data: {
+        workspaceId: w.id,
+        kind: "renewal",
+        amount: total(after) - total(w),
+        monthlyPart: plan.monthlyCredits,
+        balanceAfter: total(after),
+        reason: `monthly allowance of plan ${plan.name}`,
+        idempotencyKey: `renewal:${boundary.toISOString()}`,
+      },
+    });
+    return { applied: true };
+  });
+  return applied;
+}
+
+/** Renews every workspace whose cycle has ended; run by the `renew-credits` job scheduler. */
+export async function renewDueWorkspaces(now = new Date()): Promise<number> {
+  const due = await prisma.workspace.findMany({ where: { cycleResetsAt: { lte: now } }, select: { id: true } });
+  let renewed = 0;
+  for (const { id } of due) if (await renewIfDue(id, now)) renewed++;
+  return renewed;
+}

@@ -1,0 +1,113 @@
+/**
+ * API keys: `svc_sk_` + 43 URL-safe characters (32 bytes from the CSPRNG, base64url). Only the
+ * SHA-256 of the secret is stored. At most 5 active keys per workspace: an active key holds one of
+ * five slots, and a partial unique index on (workspace, slot) makes the database refuse a sixth.
+ * Authentication reads the database on every request, so a revocation is seen by every API
+ * process on its very next request.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { prisma, type Tx } from "../../infra/db.js";
+import { DomainError, notFound } from "../errors.js";
+
+export const KEY_PREFIX = "svc_sk_";
+export const MAX_ACTIVE_KEYS = 5;
+const KEY_PATTERN = /^svc_sk_[A-Za-z0-9_-]{43}$/;
+/** How stale `lastUsedAt` may get before a request writes it again (saves a write per request). */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface AuthContext {
+  workspaceId: string;
+  keyId: string;
+}
+
+export function generateSecret(): string {
+  return KEY_PREFIX + randomBytes(32).toString("base64url");
+}
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+const toInfo = (k: ApiKeyInfo): ApiKeyInfo => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  createdAt: k.createdAt,
+  lastUsedAt: k.lastUsedAt,
+  revokedAt: k.revokedAt,
+});
+
+/** Creates a key and returns its secret, which is never retrievable again. */
+export async function createKey(workspaceId: string, name: string, tx?: Tx): Promise<{ key: ApiKeyInfo; secret: string }> {
+  const run = async (t: Tx) => {
+    // Serialise key creation per workspace so the slot choice below is race-free.
+    const locked = await t.$queryRaw<{ id: string }[]>`SELECT id FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`;
+    if (!locked[0]) throw notFound("Workspace");
+    const active = await t.apiKey.findMany({ where: { workspaceId, revokedAt: null }, select: { slot: true } });
+    const used = new Set(active.map((k) => k.slot));
+    const slot = Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => i + 1).find((s) => !used.has(s));
+    if (slot === undefined) {
+      throw new DomainError("KEY_LIMIT_REACHED", `A workspace can have at most ${MAX_ACTIVE_KEYS} active API keys; revoke one first.`);
+    }
+    const secret = generateSecret();
+    const key = await t.apiKey.create({
+      data: { workspaceId, name, slot, prefix: secret.slice(0, KEY_PREFIX.length + 4), secretHash: hashSecret(secret) },
+    });
+    return { key: toInfo(key), secret };
+  };
+  return tx ? run(tx) : prisma.$transaction(run);
+}
+
+export async function listKeys(workspaceId: string): Promise<ApiKeyInfo[]> {
+  const keys = await prisma.apiKey.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return keys.map(toInfo);
+}
+
+/** Revokes a key of the workspace. Revoking a revoked key changes nothing and reports when it was revoked. */
+export async function revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyInfo> {
+  await prisma.apiKey.updateMany({
+    where: { id: keyId, workspaceId, revokedAt: null },
+    data: { revokedAt: new Date(), slot: null },
+  });
+  const key = await prisma.apiKey.findFirst({ where: { id: keyId, workspaceId } });
+  if (!key) throw notFound("API key");
+  return toInfo(key);
+}
+
+/** Revokes a key by id alone (admin CLI). */
+export async function revokeKeyById(keyId: string): Promise<ApiKeyInfo> {
+  const key = await prisma.apiKey.findUnique({ where: { id: keyId } });
+  if (!key) throw notFound("API key");
+  return revokeKey(key.workspaceId, keyId);
+}
+
+/** Resolves a bearer secret to its workspace, or null for a malformed, unknown or revoked key. */
+export async function authenticate(secret: string | null | undefined): Promise<AuthContext | null> {
+  if (!secret || !KEY_PATTERN.test(secret)) return null;
+  const key = await prisma.apiKey.findUnique({
+    where: { secretHash: hashSecret(secret) },
+    select: { id: true, workspaceId: true, revokedAt: true, lastUsedAt: true },
+  });
+  if (!key || key.revokedAt) return null;
+  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
+    // Best effort and off the request's path: a lost update only makes lastUsedAt a minute stale.
+    void prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
+  }
+  return { workspaceId: key.workspaceId, keyId: key.id };
+}
+
+/** Reads the secret from an `Authorization: Bearer <key>` value. */
+export function bearerSecret(header: string | null | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}

@@ -1,0 +1,131 @@
+/**
+ * Workspaces and plans: creation (with its first key and first cycle's allowance), the workspace
+ * info of the spec, plan changes, and the demo workspace of `npm start`.
+ */
+import { prisma } from "../../infra/db.js";
+import { DomainError, notFound, validationError } from "../errors.js";
+import { getBalance, type CreditBalance } from "../credits/service.js";
+import { cycleDayFor, nextCycleBoundary } from "../credits/cycle.js";
+import { createKey } from "../keys/service.js";
+
+export interface TrackingLimits {
+  videoLimit: number;
+  videoSlotsUsed: number;
+  additionsRemaining: number;
+}
+
+export interface WorkspaceInfo {
+  plan: string;
+  credits: CreditBalance;
+  limits: TrackingLimits;
+}
+
+export async function listPlans() {
+  return prisma.plan.findMany({ orderBy: { monthlyCredits: "asc" } });
+}
+
+async function requirePlan(name: string) {
+  const plan = await prisma.plan.findUnique({ where: { name } });
+  if (!plan) {
+    const names = (await listPlans()).map((p) => p.name).join(", ");
+    throw validationError(`Unknown plan "${name}". Plans: ${names}.`);
+  }
+  return plan;
+}
+
+/** Creates a workspace on `planName` with its first allowance and a first key named `default`. */
+export async function createWorkspace(args: { name: string; plan?: string; now?: Date }) {
+  const name = args.name.trim();
+  if (!name || name.length > 255) throw validationError("Workspace name must be 1 to 255 characters.");
+  const plan = await requirePlan(args.plan ?? "free");
+  const now = args.now ?? new Date();
+  const cycleDay = cycleDayFor(now);
+  return prisma.$transaction(async (tx) => {
+    const ws = await tx.workspace.create({
+      data: {
+        name,
+        planName: plan.name,
+        monthlyAllowance: plan.monthlyCredits,
+        cycleDay,
+        cycleStartedAt: now,
+        cycleResetsAt: nextCycleBoundary(now, cycleDay),
+      },
+    });
+    await tx.creditLedgerEntry.create({
+      data: {
+        workspaceId: ws.id,
+        kind: "renewal",
+        amount: plan.monthlyCredits,
+        monthlyPart: plan.monthlyCredits,
+        balanceAfter: plan.monthlyCredits,
+        reason: `first monthly allowance of plan ${plan.name}`,
+        idempotencyKey: `renewal:${now.toISOString()}`,
+      },
+    });
+    const { key, secret } = await createKey(ws.id, "default", tx);
+    return { workspace: ws, key, secret };
+  });
+}
+
+/**
+ * The plan's tracking limit and the slots used: distinct videos the workspace tracks, whether
+ * added directly or found through a tracked account (one TrackedVideo row per video).
+ */
+export async function getTrackingLimits(workspaceId: string): Promise<TrackingLimits> {
+  const ws = await prisma.workspace.findUnique({ where: { id: workspaceId }, select: { plan: { select: { videoLimit: true } } } });
+  if (!ws) throw notFound("Workspace");
+  const used = await prisma.trackedVideo.count({ where: { workspaceId } });
+  return { videoLimit: ws.plan.videoLimit, videoSlotsUsed: used, additionsRemaining: Math.max(ws.plan.videoLimit - used, 0) };
+}
+
+export async function getWorkspaceInfo(workspaceId: string): Promise<WorkspaceInfo> {
+  const [ws, credits, limits] = await Promise.all([
+    prisma.workspace.findUnique({ where: { id: workspaceId }, select: { planName: true } }),
+    getBalance(workspaceId),
+    getTrackingLimits(workspaceId),
+  ]);
+  if (!ws) throw notFound("Workspace");
+  return { plan: ws.planName, credits, limits };
+}
+
+/**
+ * Moves a workspace to another plan. The tracking limit changes at once; the monthly allowance of
+ * the current cycle becomes the new plan's (credits already used stay used), recorded in the ledger.
+ */
+export async function setPlan(workspaceId: string, planName: string) {
+  const plan = await requirePlan(planName);
+  return prisma.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ monthly_allowance: number; monthly_used: number; granted_credits: number; reserved_credits: number }[]>`
+      SELECT monthly_allowance, monthly_used, granted_credits, reserved_credits FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`;
+    const w = rows[0];
+    if (!w) throw notFound("Workspace");
+    const used = Math.min(w.monthly_used, plan.monthlyCredits);
+    const before = w.monthly_allowance - w.monthly_used + w.granted_credits;
+    const after = plan.monthlyCredits - used + w.granted_credits;
+    if (after < w.reserved_credits) {
+      throw new DomainError("VALIDATION_ERROR", "The new plan's allowance would not cover credits reserved by running analyses; try again when they finish.");
+    }
+    await tx.workspace.update({ where: { id: workspaceId }, data: { planName: plan.name, monthlyAllowance: plan.monthlyCredits, monthlyUsed: used } });
+    if (after !== before) {
+      await tx.creditLedgerEntry.create({
+        data: {
+          workspaceId,
+          kind: "renewal",
+          amount: after - before,
+          monthlyPart: after - before,
+          balanceAfter: after,
+          reason: `plan changed to ${plan.name}`,
+          idempotencyKey: `plan:${plan.name}:${Date.now()}`,
+        },
+      });
+    }
+    return { workspaceId, plan: plan.name };
+  });
+}
+
+/** On a database with no workspace, creates a demo workspace; returns its key once, else null. */
+export async function ensureDemoWorkspace(): Promise<{ workspaceId: string; apiKey: string } | null> {
+  if ((await prisma.workspace.count()) > 0) return null;
+  const { workspace, secret } = await createWorkspace({ name: "Demo workspace", plan: "free" });
+  return { workspaceId: workspace.id, apiKey: secret };
+}

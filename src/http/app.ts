@@ -1,0 +1,88 @@
+/**
+ * The HTTP application: REST under /api/v1, GraphQL at /graphql, /healthz and /readyz, JSON 404s
+ * and one error handler that turns anything thrown into `{code, message}`.
+ */
+import express, { type NextFunction, type Request, type Response } from "express";
+import { config } from "../config.js";
+import { prisma } from "../infra/db.js";
+import { redis } from "../infra/redis.js";
+import { logger } from "../infra/logger.js";
+import { requestId } from "./rest/middleware.js";
+import { buildRouter } from "./rest/router.js";
+import { toErrorResponse } from "./rest/errors.js";
+import { allRoutes } from "./rest/routes/index.js";
+import { openApiRoute } from "./rest/routes/openapi.js";
+import type { GraphQLServer } from "./graphql/yoga.js";
+
+const VERSION = "1.0.0";
+const BODY_LIMIT = "1mb"; // 1 MiB
+
+function accessLog(req: Request, res: Response, next: NextFunction): void {
+  const started = process.hrtime.bigint();
+  res.on("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    logger.info(
+      { requestId: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+      "request",
+    );
+  });
+  next();
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error("timed out")), ms).unref())]);
+}
+
+async function readiness(_req: Request, res: Response): Promise<void> {
+  const check = async (fn: () => Promise<unknown>) => {
+    try {
+      await withTimeout(fn(), 2000);
+      return "ok";
+    } catch (e) {
+      return `unavailable: ${(e as Error).message}`;
+    }
+  };
+  const [database, redisState] = await Promise.all([check(() => prisma.$queryRaw`SELECT 1`), check(() => redis().ping())]);
+  const ready = database === "ok" && redisState === "ok";
+  const body = { status: ready ? "ready" : "unavailable", checks: { database, redis: redisState }, providers: config.providers };
+  res.status(ready ? 200 : 503).json(ready ? body : { code: "SERVICE_UNAVAILABLE", message: "Not ready: a backing service is unavailable.", ...body });
+}
+
+function notFoundHandler(req: Request, res: Response): void {
+  res.status(404).json({ code: "NOT_FOUND", message: `No route for ${req.method} ${req.path}.` });
+}
+
+function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction): void {
+  if (res.headersSent) return next(err);
+  const id = (res.locals.requestId as string) ?? "unknown";
+  const { status, body, unexpected } = toErrorResponse(err, id);
+  if (unexpected) logger.error({ err, requestId: id, method: req.method, path: req.path }, "request failed");
+  res.status(status).json(body);
+}
+
+export function createApp(graphql: GraphQLServer) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.use(requestId);
+  app.use(accessLog);
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", readiness);
+
+  // Yoga reads its own body; keep express.json off this path.
+  app.use(graphql.graphqlEndpoint, (req: Request, res: Response) => graphql(req, res));
+
+  const api = express.Router();
+  // Every body is parsed as JSON whatever its content type, so the 1 MiB limit always applies.
+  api.use(express.json({ limit: BODY_LIMIT, type: () => true }));
+  api.use(buildRouter([...allRoutes, openApiRoute(() => [...allRoutes], VERSION)]));
+  api.use(notFoundHandler);
+  app.use("/api/v1", api);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

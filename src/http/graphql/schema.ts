@@ -1,0 +1,11 @@
+/** The GraphQL schema: every area's types are registered by importing its file here. */
+import { lexicographicSortSchema, printSchema } from "graphql";
+import { builder } from "./builder.js";
+import "./types/workspace.js";
+
+export const schema = builder.toSchema();
+
+/** The SDL committed as schema.graphql (sorted, so the file is stable). */
+export function printedSchema(): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

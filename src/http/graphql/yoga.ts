@@ -1,0 +1,140 @@
+/**
+ * GraphQL over HTTP (and SSE) with Yoga, and over WebSocket with graphql-ws, on the same port and
+ * path (/graphql). One auth path: the same `authenticate()` as REST, reading the bearer key from
+ * the HTTP Authorization header or from `connectionParams.authorization` on connection_init.
+ */
+import type { Server } from "node:http";
+import { randomUUID } from "node:crypto";
+import { GraphQLError } from "graphql";
+import { createYoga, type YogaInitialContext } from "graphql-yoga";
+import { WebSocketServer } from "ws";
+import { useServer } from "graphql-ws/use/ws";
+import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
+import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
+import { config } from "../../config.js";
+import { DomainError } from "../../domain/errors.js";
+import { authenticate, bearerSecret } from "../../domain/keys/service.js";
+import { logger } from "../../infra/logger.js";
+import { isUnavailable } from "../rest/errors.js";
+import type { GraphQLContext } from "./builder.js";
+import { schema } from "./schema.js";
+
+interface TransportContext extends Partial<YogaInitialContext> {
+  connectionParams?: Record<string, unknown>;
+}
+
+function unauthenticated(): GraphQLError {
+  return new GraphQLError("A valid API key is required: send `Authorization: Bearer svc_sk_...`.", {
+    extensions: { code: "UNAUTHORIZED", http: { status: 401 } },
+  });
+}
+
+function authorizationOf(ctx: TransportContext): string | null {
+  const fromHeader = ctx.request?.headers.get("authorization");
+  if (fromHeader) return fromHeader;
+  const param = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+  return typeof param === "string" ? param : null;
+}
+
+async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
+  const auth = await authenticate(bearerSecret(authorizationOf(ctx)));
+  if (!auth) throw unauthenticated();
+  return { auth, requestId: ctx.request?.headers.get("x-request-id") ?? randomUUID() };
+}
+
+/** Domain errors keep their code and message; anything unexpected is masked with a request id. */
+function maskError(error: unknown): Error {
+  const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
+  if (original instanceof GraphQLError) return original;
+  const path = error instanceof GraphQLError ? error.path : undefined;
+  if (original instanceof DomainError) {
+    return new GraphQLError(original.message, {
+      path,
+      extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
+    });
+  }
+  if (isUnavailable(original)) {
+    return new GraphQLError("A backing service (database or Redis) is unavailable; try again shortly.", {
+      path,
+      extensions: { code: "SERVICE_UNAVAILABLE" },
+    });
+  }
+  const requestId = randomUUID();
+  logger.error({ err: original, requestId }, "unexpected GraphQL error");
+  return new GraphQLError("An unexpected error occurred; quote the request id when reporting it.", {
+    path,
+    extensions: { code: "INTERNAL_ERROR", requestId },
+  });
+}
+
+export function createGraphQL() {
+  return createYoga<TransportContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    context: buildContext,
+    maskedErrors: { maskError },
+    logging: false,
+    graphiql: { subscriptionsProtocol: "WS" },
+    landingPage: false,
+    plugins: [
+      maxDepthPlugin({ n: config.graphql.maxDepth, exposeLimits: true }),
+      costLimitPlugin({ maxCost: config.graphql.maxCost, exposeLimits: true }),
+    ],
+  });
+}
+
+export type GraphQLServer = ReturnType<typeof createGraphQL>;
+
+/** graphql-ws on the HTTP server, running operations through Yoga's envelop (so its plugins apply). */
+export function attachWebSocket(server: Server, yoga: GraphQLServer) {
+  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+  const disposable = useServer(
+    {
+      execute: (args: any) => args.rootValue.execute(args),
+      subscribe: (args: any) => args.rootValue.subscribe(args),
+      // connection_init: refuse the socket at once when the key is missing, unknown or revoked.
+      onConnect: async (ctx) => {
+        const auth = await authenticate(bearerSecret(authorizationOf({ connectionParams: ctx.connectionParams })));
+        return auth !== null;
+      },
+      onSubscribe: async (ctx, _id, params) => {
+        const { schema: s, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params,
+          connectionParams: ctx.connectionParams,
+        });
+        let document;
+        try {
+          document = parse(params.query);
+        } catch (e) {
+          return [e as GraphQLError];
+        }
+        const errors = validate(s, document);
+        if (errors.length > 0) return errors;
+        let contextValue;
+        try {
+          contextValue = await contextFactory();
+        } catch (e) {
+          return [e instanceof GraphQLError ? e : unauthenticated()];
+        }
+        return {
+          schema: s,
+          operationName: params.operationName,
+          document,
+          variableValues: params.variables,
+          contextValue,
+          rootValue: { execute, subscribe },
+        };
+      },
+    },
+    wss,
+  );
+  return {
+    close: async () => {
+      await disposable.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

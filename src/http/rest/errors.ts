@@ -1,0 +1,64 @@
+/**
+ * Maps anything thrown while serving a request to the contract's `{code, message}` body and status.
+ * Nothing a client sends produces a stack trace: unexpected errors become 500 INTERNAL_ERROR with
+ * the request id, and an unreachable database or Redis becomes 503 SERVICE_UNAVAILABLE.
+ */
+import { DomainError } from "../../domain/errors.js";
+import type { ErrorCode } from "../../domain/errors.js";
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  details?: { path: string; message: string }[];
+  requestId?: string;
+}
+
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "57P01", "57P03", "53300", "P1001", "P1002", "P1017", "P2024"]);
+const UNAVAILABLE_MESSAGES = /Connection is closed|connect ECONNREFUSED|Can't reach database|Connection terminated|Timed out fetching a new connection|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue/i;
+
+/** True when the error (or anything in its cause chain) says PostgreSQL or Redis is unreachable. */
+export function isUnavailable(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 6; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
+    if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+    if (e.name === "MaxRetriesPerRequestError") return true;
+  }
+  return false;
+}
+
+/** body-parser errors: bad JSON, too large, bad encoding. */
+function bodyParserError(err: unknown): { status: number; body: ErrorBody } | null {
+  const e = err as { type?: string; status?: number; limit?: number };
+  if (e?.type === "entity.too.large") {
+    return { status: 413, body: { code: "PAYLOAD_TOO_LARGE", message: "Request body is larger than 1 MiB." } };
+  }
+  if (e?.type === "entity.parse.failed") {
+    return { status: 400, body: { code: "VALIDATION_ERROR", message: "Request body is not valid JSON." } };
+  }
+  if (typeof e?.type === "string" && typeof e.status === "number" && e.status >= 400 && e.status < 500) {
+    return { status: 400, body: { code: "VALIDATION_ERROR", message: `Request body could not be read (${e.type}).` } };
+  }
+  return null;
+}
+
+export function toErrorResponse(err: unknown, requestId: string): { status: number; body: ErrorBody; unexpected: boolean } {
+  if (err instanceof DomainError) {
+    const body: ErrorBody = { code: err.code, message: err.message };
+    if (err.details) body.details = err.details;
+    return { status: err.status, body, unexpected: false };
+  }
+  const parsed = bodyParserError(err);
+  if (parsed) return { ...parsed, unexpected: false };
+  if (isUnavailable(err)) {
+    return {
+      status: 503,
+      body: { code: "SERVICE_UNAVAILABLE", message: "A backing service (database or Redis) is unavailable; try again shortly.", requestId },
+      unexpected: true,
+    };
+  }
+  return {
+    status: 500,
+    body: { code: "INTERNAL_ERROR", message: "An unexpected error occurred; quote the request id when reporting it.", requestId },
+    unexpected: true,
+  };
+}

@@ -1,0 +1,66 @@
+/** The OpenAPI 3.1 document, generated from the same route definitions the router serves. */
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { ERROR_STATUS, type ErrorCode } from "../../domain/errors.js";
+import { errorSchema } from "./schemas.js";
+import type { AnyRoute } from "./route.js";
+
+const COMMON_ERRORS: ErrorCode[] = ["UNAUTHORIZED", "RATE_LIMITED", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR"];
+
+function errorResponses(route: AnyRoute) {
+  const codes = new Set<ErrorCode>([...(route.errors ?? []), ...(route.auth === false ? ["INTERNAL_ERROR" as const] : COMMON_ERRORS)]);
+  if (route.params || route.query || route.body) codes.add("VALIDATION_ERROR");
+  if (route.body) codes.add("PAYLOAD_TOO_LARGE");
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      status,
+      { description: `Error: ${list.join(", ")}`, content: { "application/json": { schema: errorSchema } } },
+    ]),
+  );
+}
+
+export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string }) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key: `svc_sk_` followed by 43 URL-safe characters.",
+  });
+  for (const route of routes) {
+    const responses = Object.fromEntries(
+      Object.entries(route.responses).map(([status, r]) => [
+        status,
+        r.schema ? { description: r.description, content: { "application/json": { schema: r.schema } } } : { description: r.description },
+      ]),
+    );
+    registry.registerPath({
+      method: route.method,
+      path: `/api/v1${route.path}`,
+      summary: route.summary,
+      description: route.description,
+      tags: route.tags,
+      security: route.auth === false ? [] : [{ apiKey: [] }],
+      request: {
+        params: route.params as z.ZodObject | undefined,
+        query: route.query as z.ZodObject | undefined,
+        body: route.body ? { required: true, content: { "application/json": { schema: route.body } } } : undefined,
+      },
+      responses: { ...responses, ...errorResponses(route) },
+    });
+  }
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Video tracking, discovery and analysis API",
+      version: info.version,
+      description:
+        "REST facade of the service. Every path is under /api/v1; bodies are JSON; every error is `{code, message}` " +
+        "(validation errors add `details`). Timestamps are ISO 8601 UTC with milliseconds; dates in filters are YYYY-MM-DD. " +
+        "Authentication: `Authorization: Bearer <API key>`. Each key may make RATE_LIMIT_PER_MINUTE requests per minute " +
+        "(RateLimit-* headers; 429 RATE_LIMITED with Retry-After beyond it).",
+    },
+    servers: [{ url: "/" }],
+  });
+}

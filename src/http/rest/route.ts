@@ -1,0 +1,59 @@
+/**
+ * A REST route is one `defineRoute({...})`: method, path, zod schemas for params, query, body and
+ * responses, documented errors and the handler. The Express router and the OpenAPI document are
+ * both built from the same list of definitions, so a route cannot exist without its documentation
+ * and cannot validate with a schema other than the documented one.
+ */
+import type { z } from "zod";
+import type { AuthContext } from "../../domain/keys/service.js";
+import type { ErrorCode } from "../../domain/errors.js";
+import type { Logger } from "../../infra/logger.js";
+
+export type HttpMethod = "get" | "post" | "patch" | "put" | "delete";
+
+export interface RouteRequest<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The caller's workspace and key (routes with `auth: false` get an empty context). */
+  auth: AuthContext;
+  requestId: string;
+  log: Logger;
+}
+
+export interface RouteResponse {
+  /** Defaults to the first 2xx status in `responses`. */
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  method: HttpMethod;
+  /** OpenAPI-style path relative to /api/v1, e.g. `/videos/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Default true: requires `Authorization: Bearer <key>` and counts toward the key's rate limit. */
+  auth?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Error codes this route can answer with (documented as `{code, message}` responses). */
+  errors?: ErrorCode[];
+  handler(req: RouteRequest<z.output<P>, z.output<Q>, z.output<B>>): Promise<RouteResponse>;
+}
+
+export type AnyRoute = RouteConfig<z.ZodType, z.ZodType, z.ZodType>;
+
+export function defineRoute<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(
+  route: RouteConfig<P, Q, B>,
+): AnyRoute {
+  return route as unknown as AnyRoute;
+}
+
+export function successStatus(route: AnyRoute): number {
+  return Number(Object.keys(route.responses).find((s) => Number(s) >= 200 && Number(s) < 300) ?? 200);
+}

@@ -1,0 +1,78 @@
+/**
+ * Builds the Express router for /api/v1 from the route definitions: auth and rate limit where the
+ * route asks for them, zod validation of params, query and body (400 VALIDATION_ERROR with
+ * details), the handler, and (when VALIDATE_RESPONSES is on, as in tests) a check that the answer
+ * matches its documented schema.
+ */
+import express, { type Request, type Response } from "express";
+import type { z } from "zod";
+import { config } from "../../config.js";
+import { validationError, type ErrorDetail } from "../../domain/errors.js";
+import { logger } from "../../infra/logger.js";
+import { authOf, rateLimit, requireApiKey } from "./middleware.js";
+import { successStatus, type AnyRoute } from "./route.js";
+
+const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, where: string, details: ErrorDetail[]): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    const path = [where, ...issue.path.map(String)].join(".");
+    details.push({ path, message: issue.message });
+  }
+  return undefined;
+}
+
+function describeDetails(details: ErrorDetail[]): string {
+  return `Invalid request: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`;
+}
+
+function checkResponse(route: AnyRoute, status: number, body: unknown): void {
+  const schema = route.responses[status]?.schema;
+  if (!schema) {
+    if (!route.responses[status]) throw new Error(`${route.method.toUpperCase()} ${route.path} answered undocumented status ${status}`);
+    return;
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`${route.method.toUpperCase()} ${route.path} answered a body that does not match its documented schema: ${problems}`);
+  }
+}
+
+function handle(route: AnyRoute) {
+  return async (req: Request, res: Response) => {
+    const details: ErrorDetail[] = [];
+    const params = parsePart(route.params, req.params, "params", details);
+    const query = parsePart(route.query, req.query, "query", details);
+    // A route with a body schema needs a JSON body; express.json leaves req.body undefined otherwise.
+    const rawBody = route.body && req.body === undefined ? {} : req.body;
+    const body = parsePart(route.body, rawBody, "body", details);
+    if (details.length > 0) throw validationError(describeDetails(details), details);
+
+    const requestId = res.locals.requestId as string;
+    const out = await route.handler({
+      params,
+      query,
+      body,
+      auth: route.auth === false ? { workspaceId: "", keyId: "" } : authOf(res),
+      requestId,
+      log: logger.child({ requestId }),
+    });
+    const status = out.status ?? successStatus(route);
+    if (config.validateResponses) checkResponse(route, status, out.body);
+    for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
+    res.status(status).json(out.body);
+  };
+}
+
+export function buildRouter(routes: AnyRoute[]): express.Router {
+  const router = express.Router();
+  for (const route of routes) {
+    const guards = route.auth === false ? [] : [requireApiKey, rateLimit];
+    router[route.method](toExpressPath(route.path), ...guards, handle(route));
+  }
+  return router;
+}

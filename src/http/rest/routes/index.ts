@@ -1,0 +1,9 @@
+/**
+ * Every REST route of /api/v1. The router and the OpenAPI document are both built from this list:
+ * an area adds its routes here and nowhere else.
+ */
+import type { AnyRoute } from "../route.js";
+import { workspaceRoutes } from "./workspace.js";
+import { apiKeyRoutes } from "./api-keys.js";
+
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes];

@@ -1,0 +1,82 @@
+/**
+ * Zod building blocks shared by REST routes: ids, pagination, dates, booleans in query strings,
+ * envelopes and the error body. Query values arrive as strings and are coerced here.
+ */
+import { z } from "zod";
+import { PLATFORMS } from "../../domain/shared/platform.js";
+
+export const uuid = z.guid({ message: "must be a UUID" }).meta({ format: "uuid", example: "3f1c1e0e-8d3b-4c35-9a4f-0d7f2b7c9a11" });
+export const idParams = z.object({ id: uuid });
+
+export const platform = z.enum(PLATFORMS).meta({
+  description: "platformA: short-form video platform; platformB: video platform with long videos and shorts; platformC: photo and reel sharing platform.",
+});
+
+/** Timestamp output: ISO 8601 UTC with milliseconds. */
+export const timestamp = z.string().meta({ format: "date-time", example: "2026-11-22T10:15:00.000Z" });
+export const iso = (d: Date) => d.toISOString();
+export const isoOrNull = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+/** `limit` query parameter: integer 1-100 with the endpoint's default. */
+export const limitParam = (defaultValue: number) =>
+  z.coerce
+    .number({ message: "limit must be an integer from 1 to 100" })
+    .int("limit must be an integer from 1 to 100")
+    .min(1, "limit must be an integer from 1 to 100")
+    .max(100, "limit must be an integer from 1 to 100")
+    .default(defaultValue)
+    .meta({ description: `Page size, 1 to 100 (default ${defaultValue}).` });
+
+export const offsetParam = z.coerce
+  .number({ message: "offset must be a non-negative integer" })
+  .int("offset must be a non-negative integer")
+  .min(0, "offset must be a non-negative integer")
+  .max(1_000_000_000, "offset is too large")
+  .default(0)
+  .meta({ description: "Number of items to skip (default 0)." });
+
+export const paginationQuery = (defaultLimit: number) => z.object({ limit: limitParam(defaultLimit), offset: offsetParam });
+
+/** `YYYY-MM-DD`, a real calendar date; parsed to the UTC midnight that starts it. */
+export const dateParam = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD")
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00.000Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+  }, "must be a real calendar date (YYYY-MM-DD)")
+  .transform((s) => new Date(`${s}T00:00:00.000Z`))
+  .meta({ format: "date", example: "2026-11-01" });
+
+/** Booleans in query strings: true/false/1/0 only ("false" must not become true). */
+export const queryBoolean = z
+  .enum(["true", "false", "1", "0"], { message: "must be true or false" })
+  .transform((v) => v === "true" || v === "1");
+
+export const paginationSchema = z
+  .object({
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    has_more: z.boolean().meta({ description: "True if more results exist beyond this page." }),
+  })
+  .meta({ id: "Pagination" });
+
+export function pagination(total: number, limit: number, offset: number) {
+  return { total, limit, offset, has_more: offset + limit < total };
+}
+
+export const errorSchema = z
+  .object({
+    code: z.string().meta({ example: "NOT_FOUND" }),
+    message: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    requestId: z.string().optional(),
+  })
+  .meta({ id: "Error", description: "Every error: `{code, message}`; validation errors add `details`, internal errors a `requestId`." });
+
+export const dataEnvelope = <T extends z.ZodType>(data: T, withMessage = false) =>
+  withMessage ? z.object({ data, message: z.string() }) : z.object({ data });
+
+/** A body that is a JSON object with exactly these fields (unknown fields are refused). */
+export const body = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape);

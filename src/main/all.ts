@@ -1,0 +1,23 @@
+/**
+ * `npm start`: applies migrations, creates a demo workspace on an empty database (printing its key
+ * once), then runs the API and the workers in one process.
+ */
+import { config } from "../config.js";
+import { logger } from "../infra/logger.js";
+import { ensureDemoWorkspace } from "../domain/workspace/service.js";
+import { startWorkers } from "../jobs/worker.js";
+import { applyMigrations, onShutdown } from "./lifecycle.js";
+import { startApi } from "./server.js";
+
+applyMigrations();
+if (config.seedDemo) {
+  const demo = await ensureDemoWorkspace();
+  if (demo) {
+    // Printed once, on stdout, so an operator can copy it; it is not stored anywhere in clear.
+    console.log(`\nDemo workspace created: ${demo.workspaceId}\nAPI key (shown once): ${demo.apiKey}\n`);
+    logger.info({ workspaceId: demo.workspaceId }, "demo workspace created");
+  }
+}
+const workers = await startWorkers();
+const api = await startApi();
+onShutdown(api.close, workers.close);

@@ -1,0 +1,37 @@
+/** Process lifecycle shared by the entry points: migrations, graceful shutdown. */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { closeDb } from "../infra/db.js";
+import { closeRedis } from "../infra/redis.js";
+import { logger } from "../infra/logger.js";
+import { closeQueues } from "../jobs/queues.js";
+import { config } from "../config.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Applies pending migrations with the Prisma CLI (offline WASM engine; see prisma.config.ts). */
+export function applyMigrations(): void {
+  logger.info("applying database migrations");
+  execFileSync(`${ROOT}/node_modules/.bin/prisma`, ["migrate", "deploy"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: config.databaseUrl },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+/** Closes everything on SIGINT/SIGTERM: stop taking work, finish what runs, then disconnect. */
+export function onShutdown(...closers: (() => Promise<void>)[]): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    for (const close of closers) await close().catch((e) => logger.error({ err: e }, "error while closing"));
+    await closeQueues().catch(() => undefined);
+    await closeRedis().catch(() => undefined);
+    await closeDb().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
