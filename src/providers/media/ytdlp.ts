@@ -1,0 +1,193 @@
+/**
+ * Media through yt-dlp: first the platform's own captions (cheap and usually better than speech
+ * recognition), and only when there are none, the audio, converted by ffmpeg to 16 kHz mono WAV.
+ *
+ * Two yt-dlp runs rather than one: when captions exist the audio is never downloaded at all.
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { config } from "../../config.js";
+import { ProviderError } from "../errors.js";
+import { concurrencyLimit, runProgram } from "../process.js";
+import { parseCaptions } from "./captions.js";
+import { toSpeechWav } from "./ffmpeg.js";
+import type { MediaInput, MediaProvider, MediaResult } from "./types.js";
+
+const PROVIDER = "media:ytdlp";
+
+export interface YtdlpMediaOptions {
+  ytdlpPath: string;
+  ffmpegPath: string;
+  /** For the captions run (metadata and subtitle files only). */
+  ytdlpTimeoutMs: number;
+  /** For the audio download, and again for the ffmpeg conversion. */
+  mediaTimeoutMs: number;
+  maxBytes: number;
+  maxSeconds: number;
+  /** How many yt-dlp processes this provider runs at once. */
+  concurrency: number;
+  /** yt-dlp `--sub-langs`: the recognisers are English-only, so English captions are what helps. */
+  subLangs: string;
+}
+
+export function ytdlpMediaDefaults(): YtdlpMediaOptions {
+  return {
+    ytdlpPath: config.programs.ytdlp,
+    ffmpegPath: config.programs.ffmpeg,
+    ytdlpTimeoutMs: config.programs.ytdlpTimeoutMs,
+    mediaTimeoutMs: config.media.timeoutMs,
+    maxBytes: config.media.maxBytes,
+    maxSeconds: config.media.maxSeconds,
+    concurrency: config.programs.ytdlpConcurrency,
+    subLangs: "en.*,en",
+  };
+}
+
+/** Options every run gets: no user config files (predictable behaviour), no playlists, no cache. */
+const COMMON_ARGS = ["--no-config", "--no-playlist", "--no-cache-dir", "--no-progress", "--socket-timeout", "30"];
+
+interface VideoInfo {
+  duration?: number;
+}
+
+export class YtdlpMediaProvider implements MediaProvider {
+  readonly name = "ytdlp" as const;
+  private readonly opts: YtdlpMediaOptions;
+  private readonly limit: ReturnType<typeof concurrencyLimit>;
+
+  constructor(options: Partial<YtdlpMediaOptions> = {}) {
+    this.opts = { ...ytdlpMediaDefaults(), ...options };
+    this.limit = concurrencyLimit(this.opts.concurrency);
+  }
+
+  async fetch(input: MediaInput, { workDir, signal }: { workDir: string; signal?: AbortSignal }): Promise<MediaResult> {
+    checkInput(input);
+    const info = await this.limit(() => this.fetchInfoAndCaptions(input.url, workDir, signal));
+    const captions = await readBestCaptions(workDir);
+    if (captions) {
+      const lastEnd = captions.segments.at(-1)?.end ?? null;
+      return { captions, wavPath: null, durationSeconds: info.duration ?? lastEnd };
+    }
+    const source = await this.limit(() => this.downloadAudio(input.url, workDir, signal));
+    const wavPath = join(workDir, "audio.wav");
+    const wav = await toSpeechWav(source, wavPath, {
+      provider: PROVIDER,
+      ffmpegPath: this.opts.ffmpegPath,
+      maxSeconds: this.opts.maxSeconds,
+      timeoutMs: this.opts.mediaTimeoutMs,
+      signal,
+    });
+    return { captions: null, wavPath, durationSeconds: info.duration ?? wav.durationSeconds };
+  }
+
+  /**
+   * Writes the captions (manual ones win over automatic ones for the same language) and prints the
+   * video's metadata. `--ignore-errors` turns a caption file that fails to download into a warning
+   * (the audio path still works); an unavailable video still exits non-zero.
+   */
+  private async fetchInfoAndCaptions(url: string, workDir: string, signal?: AbortSignal): Promise<VideoInfo> {
+    const args = [
+      ...COMMON_ARGS,
+      "--ignore-errors",
+      "--skip-download",
+      "--write-subs", "--write-auto-subs",
+      "--sub-langs", this.opts.subLangs,
+      "--sub-format", "vtt/srt/best",
+      "--dump-json", "--no-simulate",
+      "-o", join(workDir, "captions.%(ext)s"),
+      "--", url,
+    ];
+    const { stdout } = await this.run(args, this.opts.ytdlpTimeoutMs, signal);
+    const line = stdout.trim().split("\n").at(-1) ?? "";
+    try {
+      const parsed = JSON.parse(line) as { duration?: unknown };
+      return { duration: typeof parsed.duration === "number" && parsed.duration > 0 ? parsed.duration : undefined };
+    } catch {
+      throw new ProviderError(PROVIDER, `yt-dlp printed no video metadata for ${url}`, true);
+    }
+  }
+
+  private async downloadAudio(url: string, workDir: string, signal?: AbortSignal): Promise<string> {
+    const args = [
+      ...COMMON_ARGS,
+      "-f", "bestaudio/best",
+      "--max-filesize", String(this.opts.maxBytes),
+      "--no-part",
+      "-o", join(workDir, "source.%(ext)s"),
+      "--", url,
+    ];
+    const { stdout } = await this.run(args, this.opts.mediaTimeoutMs, signal);
+    // yt-dlp refuses an oversized file with a message and exit code 0, leaving no file behind.
+    if (/larger than max-filesize/i.test(stdout)) throw this.tooLarge();
+    const source = (await readdir(workDir)).find((f) => f.startsWith("source."));
+    if (!source) throw new ProviderError(PROVIDER, `yt-dlp downloaded no media for ${url}`, false);
+    const path = join(workDir, source);
+    // Without a Content-Length yt-dlp cannot enforce the limit before downloading: check afterwards.
+    if ((await stat(path)).size > this.opts.maxBytes) throw this.tooLarge();
+    return path;
+  }
+
+  private tooLarge(): ProviderError {
+    return new ProviderError(PROVIDER, `the media is larger than the ${this.opts.maxBytes}-byte limit (MEDIA_MAX_BYTES)`, false);
+  }
+
+  private async run(args: string[], timeoutMs: number, signal?: AbortSignal) {
+    try {
+      return await runProgram(PROVIDER, this.opts.ytdlpPath, args, { timeoutMs, signal, maxStdoutBytes: 32 * 1024 * 1024 });
+    } catch (e) {
+      throw classifyYtdlpError(e);
+    }
+  }
+}
+
+function checkInput(input: MediaInput): void {
+  if (input.dataSource === "simulated") {
+    throw new ProviderError(
+      PROVIDER,
+      "this video is simulated demo data and has no real media; analyse it with MEDIA_PROVIDER=simulated",
+      false,
+    );
+  }
+  let protocol = "";
+  try {
+    protocol = new URL(input.url).protocol;
+  } catch {
+    /* reported below */
+  }
+  if (protocol !== "https:" && protocol !== "http:") {
+    throw new ProviderError(PROVIDER, `not an http(s) URL: ${JSON.stringify(input.url)}`, false);
+  }
+}
+
+/** yt-dlp's messages for a video that is gone, private or was never there: retrying will not help. */
+const UNAVAILABLE =
+  /HTTP Error (?:401|403|404|410)|Unsupported URL|Video unavailable|is not available|Private video|has been removed|does not exist|Sign in to confirm|account (?:has been )?(?:terminated|suspended)/i;
+
+/** Non-zero exits are retryable by default (network trouble); known "not there" messages are not. */
+export function classifyYtdlpError(e: unknown): unknown {
+  if (!(e instanceof ProviderError) || !/exited with/.test(e.message) || !UNAVAILABLE.test(e.message)) return e;
+  const detail = e.message.slice(`${e.provider}: `.length);
+  return new ProviderError(PROVIDER, `the video was not found or is not available at its source (${detail})`, false, { cause: e });
+}
+
+/** Languages in order of preference; a plain `en` track beats a regional one. */
+function captionRank(language: string): number {
+  if (language === "en") return 0;
+  if (/^en-(US|GB|CA|AU)$/i.test(language)) return 1;
+  if (/^en-orig$/i.test(language)) return 3;
+  return 2;
+}
+
+/** Reads the caption files the captions run left in `workDir` (`captions.<lang>.<vtt|srt>`). */
+async function readBestCaptions(workDir: string): Promise<MediaResult["captions"]> {
+  const files = (await readdir(workDir))
+    .map((name) => ({ name, match: /^captions\.(.+)\.(vtt|srt)$/.exec(name) }))
+    .filter((f) => f.match)
+    .map((f) => ({ name: f.name, language: f.match![1]! }))
+    .sort((a, b) => captionRank(a.language) - captionRank(b.language) || a.name.localeCompare(b.name));
+  for (const file of files) {
+    const parsed = parseCaptions(await readFile(join(workDir, file.name), "utf8"));
+    if (parsed.segments.length > 0) return { ...parsed, language: file.language };
+  }
+  return null;
+}
