@@ -1,0 +1,91 @@
+/**
+ * Transcription through any OpenAI-compatible `/audio/transcriptions` endpoint (`verbose_json`,
+ * segment timestamps).
+ */
+import { z } from "zod";
+import { config } from "../../config.js";
+import { ProviderError } from "../errors.js";
+import { OpenAiClient } from "../openai/client.js";
+import { collapseWhitespace, roundSeconds } from "./segments.js";
+import type { Segment, Transcript, TranscriptionProvider } from "./types.js";
+
+const PROVIDER = "transcription:openai";
+
+export interface OpenAiTranscriberOptions {
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+}
+
+export function openAiTranscriberDefaults(): OpenAiTranscriberOptions {
+  return {
+    baseUrl: config.openai.baseUrl,
+    apiKey: config.openai.apiKey,
+    model: config.openai.transcribeModel,
+    timeoutMs: config.openai.timeoutMs,
+  };
+}
+
+const verboseJson = z.object({
+  text: z.string(),
+  language: z.string().nullish(),
+  segments: z
+    .array(z.object({ start: z.number().min(0), end: z.number().min(0), text: z.string() }))
+    .nullish(),
+});
+
+export class OpenAiTranscriber implements TranscriptionProvider {
+  readonly name = "openai" as const;
+  private readonly client: OpenAiClient;
+  private readonly model: string;
+
+  constructor(options: Partial<OpenAiTranscriberOptions> = {}) {
+    const opts = { ...openAiTranscriberDefaults(), ...options };
+    if (!opts.baseUrl) {
+      throw new ProviderError(PROVIDER, "TRANSCRIBE_PROVIDER=openai needs OPENAI_BASE_URL", false);
+    }
+    this.client = new OpenAiClient(PROVIDER, { baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs });
+    this.model = opts.model;
+  }
+
+  async transcribe(wavPath: string, { signal }: { signal?: AbortSignal } = {}): Promise<Transcript> {
+    const body = await this.client.transcribe(wavPath, this.model, signal);
+    const parsed = verboseJson.safeParse(body);
+    if (!parsed.success) {
+      const problem = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      throw new ProviderError(PROVIDER, `the transcription answer is not verbose_json (${problem})`, false);
+    }
+    const segments: Segment[] = (parsed.data.segments ?? [])
+      .map((s) => ({ start: roundSeconds(s.start), end: roundSeconds(Math.max(s.start, s.end)), text: collapseWhitespace(s.text) }))
+      .filter((s) => s.text.length > 0);
+    return {
+      text: collapseWhitespace(parsed.data.text),
+      segments,
+      language: parsed.data.language ? languageCode(parsed.data.language) : null,
+    };
+  }
+}
+
+let namesToCodes: Map<string, string> | null = null;
+
+/**
+ * Whisper's verbose_json names the language in English ("english"); the rest of the service uses
+ * ISO 639-1 codes, as captions do. Unknown names are kept as given rather than guessed.
+ */
+export function languageCode(language: string): string {
+  const lower = language.trim().toLowerCase();
+  if (/^[a-z]{2}(-[a-z0-9]+)?$/i.test(lower)) return lower;
+  if (!namesToCodes) {
+    namesToCodes = new Map();
+    const names = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+    for (let a = 97; a <= 122; a++) {
+      for (let b = 97; b <= 122; b++) {
+        const code = String.fromCharCode(a, b);
+        const name = names.of(code)?.toLowerCase();
+        if (name && name !== code && !namesToCodes.has(name)) namesToCodes.set(name, code);
+      }
+    }
+  }
+  return namesToCodes.get(lower) ?? lower;
+}
