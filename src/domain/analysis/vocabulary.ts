@@ -21,6 +21,9 @@ export const UGC_FITS = {
   low: "Reads as branded, scripted or advertising content.",
 } as const;
 export type UgcFit = keyof typeof UGC_FITS;
+/** What `ugcConfidence` means, for the OpenAPI document, the GraphQL schema and the LLM prompt. */
+export const UGC_CONFIDENCE_DESCRIPTION =
+  "How sure the analysis is of its ugcFit judgement, as a percentage (integer 0-100): high when the evidence is plentiful and points one way, low when it is thin or mixed.";
 export const UGC_FIT_VALUES = Object.keys(UGC_FITS) as [UgcFit, ...UgcFit[]];
 
 export const CTA_TYPES = {

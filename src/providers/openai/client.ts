@@ -28,7 +28,17 @@ export class OpenAiClient {
   private async post(path: string, body: BodyInit, headers: Record<string, string>, signal?: AbortSignal): Promise<unknown> {
     const timeout = AbortSignal.timeout(this.opts.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    // Why a request failed, worded for the operator: the timeout also covers reading the body.
+    const failure = (e: unknown) => {
+      const reason = timeout.aborted
+        ? `timed out after ${this.opts.timeoutMs} ms`
+        : signal?.aborted
+          ? "request was cancelled"
+          : `could not reach ${this.url(path)} (${(e as Error).message})`;
+      return new ProviderError(this.provider, reason, true, { cause: e });
+    };
     let res: Response;
+    let text: string;
     try {
       res = await fetch(this.url(path), {
         method: "POST",
@@ -36,11 +46,10 @@ export class OpenAiClient {
         headers: { ...headers, ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
         signal: combined,
       });
+      text = await res.text();
     } catch (e) {
-      const reason = timeout.aborted ? `timed out after ${this.opts.timeoutMs} ms` : `could not reach ${this.url(path)} (${(e as Error).message})`;
-      throw new ProviderError(this.provider, reason, true, { cause: e });
+      throw failure(e);
     }
-    const text = await res.text().catch(() => "");
     if (!res.ok) {
       const retryable = res.status >= 500 || res.status === 429 || res.status === 408;
       throw new ProviderError(this.provider, `${path} answered HTTP ${res.status}: ${text.slice(0, 300)}`, retryable);
@@ -48,13 +57,15 @@ export class OpenAiClient {
     try {
       return JSON.parse(text);
     } catch {
-      throw new ProviderError(this.provider, `${path} answered with a body that is not JSON`, true);
+      throw new ProviderError(this.provider, `${path} answered with a body that is not JSON: ${text.slice(0, 200)}`, true);
     }
   }
 
   /**
-   * Asks for a JSON object matching `schema` (sent as a JSON-schema response format). An answer
-   * that is not JSON or does not match is retried once; a second bad answer fails, not retryable.
+   * Asks for a JSON object matching `schema` (sent as a strict JSON-schema response format). An
+   * answer that is not JSON or does not match is retried once, showing the model its answer and
+   * what was wrong with it; a second bad answer fails, not retryable (the same prompt would most
+   * likely fail the same way).
    */
   async chatJson<S extends z.ZodType>(args: {
     model: string;
@@ -64,16 +75,13 @@ export class OpenAiClient {
     schema: S;
     signal?: AbortSignal;
   }): Promise<z.infer<S>> {
-    const jsonSchema = z.toJSONSchema(args.schema, { target: "draft-7" });
+    const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(args.schema, { target: "draft-7" });
+    const messages: { role: "system" | "user" | "assistant"; content: string }[] = [
+      { role: "system", content: args.system },
+      { role: "user", content: args.user },
+    ];
     let lastProblem = "";
     for (let attempt = 1; attempt <= 2; attempt++) {
-      const messages = [
-        { role: "system", content: args.system },
-        { role: "user", content: args.user },
-        ...(lastProblem
-          ? [{ role: "user", content: `Your previous answer was invalid (${lastProblem}). Answer again with only a JSON object matching the schema.` }]
-          : []),
-      ];
       const body = await this.post(
         "/chat/completions",
         JSON.stringify({
@@ -85,21 +93,18 @@ export class OpenAiClient {
         { "content-type": "application/json" },
         args.signal,
       );
-      const content = (body as { choices?: { message?: { content?: unknown } }[] })?.choices?.[0]?.message?.content;
-      if (typeof content !== "string") {
-        lastProblem = "no message content";
-        continue;
+      const answer = readAnswer(body);
+      if (answer.problem === null) {
+        const result = args.schema.safeParse(answer.value);
+        if (result.success) return result.data;
+        lastProblem = result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      } else {
+        lastProblem = answer.problem;
       }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(content);
-      } catch {
-        lastProblem = "not valid JSON";
-        continue;
-      }
-      const result = args.schema.safeParse(parsed);
-      if (result.success) return result.data;
-      lastProblem = result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      messages.push(
+        { role: "assistant", content: answer.content },
+        { role: "user", content: `That answer was invalid (${lastProblem}). Answer again with only a JSON object matching the schema.` },
+      );
     }
     throw new ProviderError(this.provider, `the model's answer was invalid twice (${lastProblem})`, false);
   }
@@ -112,5 +117,20 @@ export class OpenAiClient {
     form.append("response_format", "verbose_json");
     form.append("timestamp_granularities[]", "segment");
     return this.post("/audio/transcriptions", form, {}, signal);
+  }
+}
+
+/** The first choice's content parsed as JSON, or what is wrong with it. */
+function readAnswer(body: unknown): { content: string; value: unknown; problem: string | null } {
+  const message = (body as { choices?: { message?: { content?: unknown; refusal?: unknown } }[] })?.choices?.[0]?.message;
+  if (typeof message?.refusal === "string" && message.refusal) {
+    return { content: "", value: undefined, problem: `the model refused: ${message.refusal.slice(0, 200)}` };
+  }
+  const content = message?.content;
+  if (typeof content !== "string") return { content: "", value: undefined, problem: "no message content" };
+  try {
+    return { content, value: JSON.parse(content), problem: null };
+  } catch {
+    return { content, value: undefined, problem: `not valid JSON: ${JSON.stringify(content.slice(0, 80))}` };
   }
 }
