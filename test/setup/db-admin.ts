@@ -1,8 +1,14 @@
-/** Database administration for the test harness: template creation and per-file clones. */
+/**
+ * Database administration for the test harness: a migrated template per `npm test` run, and a
+ * clone of it per test file. Names carry the run's process id, so concurrent runs on one machine
+ * never touch each other's databases, and databases of runs that died are cleaned up later.
+ */
 import pg from "pg";
 
 export const ADMIN_URL = process.env.TEST_ADMIN_DATABASE_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
-export const TEMPLATE_DB = "svc_test_template";
+export const DB_PREFIX = "svc_test_";
+
+export const templateName = (runPid: number) => `${DB_PREFIX}${runPid}_template`;
 
 export function urlFor(database: string): string {
   const u = new URL(ADMIN_URL);
@@ -21,13 +27,13 @@ export async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T>
 }
 
 /** CREATE DATABASE ... TEMPLATE, retried while another clone of the same template is in progress. */
-export async function cloneTemplate(name: string): Promise<void> {
+export async function cloneTemplate(name: string, template: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await withAdmin((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DB}"`));
+      await withAdmin((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
       return;
     } catch (e) {
-      if (attempt > 50 || !/being accessed by other users/.test((e as Error).message)) throw e;
+      if (attempt > 100 || !/being accessed by other users/.test((e as Error).message)) throw e;
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
     }
   }
@@ -35,4 +41,22 @@ export async function cloneTemplate(name: string): Promise<void> {
 
 export async function dropDatabase(name: string): Promise<void> {
   await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Drops test databases left by runs whose process is gone. */
+export async function dropStaleDatabases(): Promise<void> {
+  const rows = await withAdmin((c) => c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE '${DB_PREFIX}%'`));
+  for (const { datname } of rows.rows) {
+    const pid = Number(datname.slice(DB_PREFIX.length).split("_")[0]);
+    if (!Number.isInteger(pid) || !alive(pid)) await dropDatabase(datname);
+  }
 }

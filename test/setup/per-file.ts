@@ -1,14 +1,16 @@
 /**
  * Runs in each test file's process before the file is imported: gives the file its own database
- * (a clone of the migrated template) and its own Redis prefix, then points the configuration at them.
+ * (a clone of this run's migrated template) and its own Redis prefix, then points the
+ * configuration at them.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll } from "vitest";
-import { cloneTemplate, dropDatabase, urlFor } from "./db-admin.js";
+import { afterAll, inject } from "vitest";
+import { DB_PREFIX, cloneTemplate, dropDatabase, urlFor } from "./db-admin.js";
 
+const runPid = inject("runPid");
 const tag = `${process.pid}_${randomBytes(4).toString("hex")}`;
-const database = `svc_test_${tag}`;
-await cloneTemplate(database);
+const database = `${DB_PREFIX}${runPid}_${tag}`;
+await cloneTemplate(database, inject("templateDb"));
 
 process.env.NODE_ENV = "test";
 process.env.DATABASE_URL = urlFor(database);

@@ -40,6 +40,10 @@ export interface ScrapedVideo {
   musicAuthor: string;
   musicCoverUrl: string;
   language: string | null;
+  /** True when the source only listed the video (an account's flat listing) rather than scraping
+   *  it: fields the listing lacks are null or "" without meaning the video lacks them, so they must
+   *  not overwrite known values, and a scrape of the video itself fills them in. */
+  partial?: boolean;
 }
 
 export interface ScrapedAccount {

@@ -1,0 +1,55 @@
+/**
+ * Runs the service's real entry points (src/main/api.ts, src/main/worker.ts) as separate processes
+ * against this test file's database and Redis prefix: for cross-process behaviour (revocation seen
+ * by a second API process, events from a worker in another process, a worker killed mid-job).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Set for the API role: http://127.0.0.1:<port>. */
+  url: string | null;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function spawnService(role: "api" | "worker", env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", `src/main/${role}.ts`], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const ready = role === "api" ? /API listening on port (\d+)/ : /workers started/;
+  const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${role} did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const check = () => {
+      const m = out.match(ready);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    };
+    child.stdout!.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${role} exited with ${code} before starting:\n${out}`));
+    });
+  });
+  return {
+    child,
+    url: role === "api" ? `http://127.0.0.1:${match[1]}` : null,
+    output: () => out,
+    stop: (signal: NodeJS.Signals = "SIGTERM") =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
