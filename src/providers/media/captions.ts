@@ -45,7 +45,8 @@ function cleanCueLine(line: string): string {
  * cue; a line equal to the last kept line is therefore dropped, so every word is kept once.
  */
 export function parseCaptions(raw: string): ParsedCaptions {
-  const blocks = raw.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split(/\n\s*\n/);
+  // Only a truly empty line ends a cue: auto-captions put a line holding a single space inside cues.
+  const blocks = raw.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split(/\n{2,}/);
   const segments: Segment[] = [];
   let lastLine = "";
   for (const block of blocks) {

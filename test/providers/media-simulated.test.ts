@@ -1,0 +1,100 @@
+/** The simulated media provider: the description as captions, espeak-ng speech as the audio (real programs). */
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ProviderError } from "../../src/providers/errors.js";
+import { SimulatedMediaProvider, spokenForm, timeSentences } from "../../src/providers/media/simulated.js";
+import type { MediaInput } from "../../src/providers/media/types.js";
+import { readWavInfo } from "../../src/providers/media/wav.js";
+
+const DESCRIPTION = `Wait for it... I tried the viral cloud bread recipe!
+Honestly it tasted like air. Full recipe at https://example.com/cloud-bread?ref=bio 🍞
+#baking #fail`;
+
+let root: string;
+let workDir: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "media-sim-"));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  workDir = await mkdtemp(join(root, "work-"));
+});
+
+function input(extra: Partial<MediaInput> = {}): MediaInput {
+  return { platform: "platformA", platformVideoId: "123", url: "https://example.com/@demo/video/123", description: DESCRIPTION, dataSource: "simulated", ...extra };
+}
+
+describe("simulated media provider", () => {
+  it("returns the description as captions split by sentence, with timings spread over real espeak-ng audio", async () => {
+    const media = await new SimulatedMediaProvider().fetch(input(), { workDir });
+
+    expect(media.captions!.language).toBe("en");
+    expect(media.captions!.segments.map((s) => s.text)).toEqual([
+      "Wait for it...",
+      "I tried the viral cloud bread recipe!",
+      "Honestly it tasted like air.",
+      "Full recipe at https://example.com/cloud-bread?ref=bio 🍞",
+      "#baking #fail",
+    ]);
+    expect(media.captions!.text).toBe(media.captions!.segments.map((s) => s.text).join(" "));
+
+    const wav = await readWavInfo(media.wavPath!);
+    expect(wav).toMatchObject({ sampleRate: 16000, channels: 1, bitsPerSample: 16, audioFormat: 1 });
+    // About 25 spoken words at 165 words per minute, plus pauses: several seconds, not a blip or minutes.
+    expect(wav!.durationSeconds).toBeGreaterThan(5);
+    expect(wav!.durationSeconds).toBeLessThan(20);
+    expect(media.durationSeconds).toBeCloseTo(wav!.durationSeconds, 1);
+
+    const segments = media.captions!.segments;
+    expect(segments[0]!.start).toBe(0);
+    expect(segments.at(-1)!.end).toBe(media.durationSeconds);
+    for (let i = 1; i < segments.length; i++) {
+      expect(segments[i]!.start).toBe(segments[i - 1]!.end);
+      expect(segments[i]!.end).toBeGreaterThan(segments[i]!.start);
+    }
+    // Longer sentences get more time.
+    const length = (i: number) => segments[i]!.end - segments[i]!.start;
+    expect(length(1)).toBeGreaterThan(length(0));
+  });
+
+  it("refuses a video that is not simulated: its description must not pass for what it says", async () => {
+    for (const dataSource of ["live", null]) {
+      const error = await new SimulatedMediaProvider().fetch(input({ dataSource }), { workDir }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as ProviderError).retryable).toBe(false);
+      expect((error as ProviderError).message).toMatch(/refusing a video whose dataSource is/);
+    }
+    expect(await readdir(workDir)).toEqual([]);
+  });
+
+  it("returns empty captions and no audio for an empty description", async () => {
+    const media = await new SimulatedMediaProvider().fetch(input({ description: "  \n " }), { workDir });
+    expect(media).toEqual({ captions: { text: "", segments: [], language: "en" }, wavPath: null, durationSeconds: null });
+  });
+
+  it("fails clearly when espeak-ng is missing", async () => {
+    const error = await new SimulatedMediaProvider({ espeakPath: join(workDir, "no-espeak") })
+      .fetch(input(), { workDir })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toMatch(/media:simulated: .*no-espeak is not installed/);
+  });
+
+  it("speaks URLs as their host and drops hashtag signs and pictographs", () => {
+    expect(spokenForm("Full recipe at https://www.example.com/a?b=c 🍞 #baking")).toBe("Full recipe at example.com baking");
+  });
+
+  it("spreads the duration in proportion to the spoken length of each sentence", () => {
+    // Weights: letters plus a pause of 6: "Hi" 2 + 6 = 8, "Thisisamuchlongersentence" 25 + 6 = 31.
+    const segments = timeSentences(["Hi.", "This is a much longer sentence."], ["Hi.", "This is a much longer sentence."], 3.9);
+    expect(segments).toEqual([
+      { start: 0, end: 0.8, text: "Hi." },
+      { start: 0.8, end: 3.9, text: "This is a much longer sentence." },
+    ]);
+  });
+});
