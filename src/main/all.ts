@@ -9,7 +9,7 @@ import { startWorkers } from "../jobs/worker.js";
 import { applyMigrations, onShutdown } from "./lifecycle.js";
 import { startApi } from "./server.js";
 
-applyMigrations();
+await applyMigrations();
 if (config.seedDemo) {
   const demo = await ensureDemoWorkspace();
   if (demo) {

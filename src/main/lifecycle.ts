@@ -1,6 +1,7 @@
 /** Process lifecycle shared by the entry points: migrations, graceful shutdown. */
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { closeDb } from "../infra/db.js";
 import { closeRedis } from "../infra/redis.js";
 import { logger } from "../infra/logger.js";
@@ -9,8 +10,31 @@ import { config } from "../config.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
+/**
+ * Creates the database named in DATABASE_URL when the server does not have it yet (Prisma's
+ * offline migrate engine does not), connecting to the server's `postgres` database to do so.
+ */
+export async function ensureDatabase(url = config.databaseUrl): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ""));
+  if (!name) return;
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (exists.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+      logger.info({ database: name }, "database created");
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 /** Applies pending migrations with the Prisma CLI (offline WASM engine; see prisma.config.ts). */
-export function applyMigrations(): void {
+export async function applyMigrations(): Promise<void> {
+  await ensureDatabase();
   logger.info("applying database migrations");
   execFileSync(`${ROOT}/node_modules/.bin/prisma`, ["migrate", "deploy"], {
     cwd: ROOT,

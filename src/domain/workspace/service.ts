@@ -2,7 +2,7 @@
  * Workspaces and plans: creation (with its first key and first cycle's allowance), the workspace
  * info of the spec, plan changes, and the demo workspace of `npm start`.
  */
-import { prisma } from "../../infra/db.js";
+import { prisma, type Tx } from "../../infra/db.js";
 import { DomainError, notFound, validationError } from "../errors.js";
 import { getBalance, type CreditBalance } from "../credits/service.js";
 import { cycleDayFor, nextCycleBoundary } from "../credits/cycle.js";
@@ -34,13 +34,13 @@ async function requirePlan(name: string) {
 }
 
 /** Creates a workspace on `planName` with its first allowance and a first key named `default`. */
-export async function createWorkspace(args: { name: string; plan?: string; now?: Date }) {
+export async function createWorkspace(args: { name: string; plan?: string; now?: Date }, outerTx?: Tx) {
   const name = args.name.trim();
   if (!name || name.length > 255) throw validationError("Workspace name must be 1 to 255 characters.");
   const plan = await requirePlan(args.plan ?? "free");
   const now = args.now ?? new Date();
   const cycleDay = cycleDayFor(now);
-  return prisma.$transaction(async (tx) => {
+  const run = async (tx: Tx) => {
     const ws = await tx.workspace.create({
       data: {
         name,
@@ -64,7 +64,8 @@ export async function createWorkspace(args: { name: string; plan?: string; now?:
     });
     const { key, secret } = await createKey(ws.id, "default", tx);
     return { workspace: ws, key, secret };
-  });
+  };
+  return outerTx ? run(outerTx) : prisma.$transaction(run);
 }
 
 /**
@@ -125,7 +126,11 @@ export async function setPlan(workspaceId: string, planName: string) {
 
 /** On a database with no workspace, creates a demo workspace; returns its key once, else null. */
 export async function ensureDemoWorkspace(): Promise<{ workspaceId: string; apiKey: string } | null> {
-  if ((await prisma.workspace.count()) > 0) return null;
-  const { workspace, secret } = await createWorkspace({ name: "Demo workspace", plan: "free" });
-  return { workspaceId: workspace.id, apiKey: secret };
+  // Two processes starting at once must not both create one: a transaction-scoped advisory lock.
+  return prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(727001)`;
+    if ((await tx.workspace.count()) > 0) return null;
+    const { workspace, secret } = await createWorkspace({ name: "Demo workspace", plan: "free" }, tx);
+    return { workspaceId: workspace.id, apiKey: secret };
+  });
 }
