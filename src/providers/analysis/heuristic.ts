@@ -11,8 +11,9 @@
  *   brand signals (ad disclosure, brand voice, sales and polished marketing language); the balance
  *   gives the fit, the amount and agreement of the evidence the confidence.
  * - CTA: cue phrases per type, in a fixed priority order (the most specific destination first); the
- *   destination is a URL in the sentence of the cue, else the first URL in the description, else in
- *   the transcript (spoken "brand dot com" included). A URL without any cue phrase is a visit_url CTA.
+ *   destination is a URL in the sentence of the cue, else, for calls that send the viewer somewhere
+ *   (shop, link in bio, visit), the first URL in the description, else in the transcript (spoken
+ *   "brand dot com" included). A URL without any cue phrase is a visit_url CTA.
  */
 import type { CtaType, HookStyle, UgcFit } from "../../domain/analysis/vocabulary.js";
 import { collapseWhitespace, splitSentences } from "../transcription/segments.js";
@@ -195,7 +196,7 @@ const PERSONAL_SIGNALS: Signal[] = [
   {
     label: "casual language",
     pattern:
-      /\b(gonna|wanna|gotta|kinda|sorta|y'?all|lol|lmao|omg|ngl|tbh|lowkey|highkey|literally|guys|haha+|ugh|bestie|vibes?|no cap|bruh|dude|honestly|okay so|so yeah)\b|\p{Extended_Pictographic}/gu,
+      /\b(gonna|wanna|gotta|kinda|sorta|y'?all|lol|lmao|omg|ngl|tbh|lowkey|highkey|literally|guys|haha+|ugh|bestie|vibes?|no cap|bruh|dude|honestly|okay so|so yeah)\b|(?![©®™])\p{Extended_Pictographic}/gu,
     weight: 1,
     cap: 2,
   },
@@ -204,7 +205,7 @@ const PERSONAL_SIGNALS: Signal[] = [
 const BRAND_SIGNALS: Signal[] = [
   {
     label: "ad disclosure",
-    pattern: /#(ad|ads|sponsored|partner|paidpartnership|advertisement)\b|(?<!not )\b(sponsored( by)?|paid partnership|in partnership with|brought to you by|advertisement)\b/g,
+    pattern: /#(ad|ads|sponsored|partner|paidpartnership|advertisement)\b|(?<!\bnot (?:a |an )?|non-)\b(sponsored( by)?|paid partnership|in partnership with|brought to you by|advertisement)\b/g,
     weight: 3,
     cap: 3,
   },
@@ -310,7 +311,7 @@ const CTA_RULES: [CtaType, RegExp][] = [
   ["link_in_bio", /\b(link (is )?in (my |the |our )?(bio|profile)|in (my|the|our) bio|bio link)\b/],
   [
     "visit_url",
-    /\b((visit|go to|head (over )?to|check out) (\S+\.(com|net|org|io|co|shop|store|app)|\S+ dot com|our website|the website|my website|the site)|link (is )?(below|down below|in the description|in the comments)|click (the |this )?link)\b/,
+    /\b((visit|go to|head (over )?to|check out) (\S+\.(com|net|org|io|co|shop|store|app)|\S+ dot com|our website|the website|my website|the site)|links? (is |are )?(below|down below|in the description|in the comments)|click (the |this )?link)\b/,
   ],
   ["subscribe", /\b(subscribe|hit the bell|turn on (post )?notifications|notification bell)\b/],
   ["follow", /\b(follow (me|us|for|along|my|@)|hit (that |the )?follow|give (me|us) a follow)\b/],
@@ -347,13 +348,17 @@ interface Cta {
   url: string | null;
 }
 
+/** Calls that send the viewer somewhere: a URL elsewhere in the text is taken as where they point. */
+const POINTING_CTAS = new Set<CtaType>(["shop", "link_in_bio", "visit_url"]);
+
 function detectCta(input: ContentInput, reasons: string[]): Cta {
   const sentences = [...splitSentences(input.transcript), ...splitSentences(input.description)];
   const fallbackUrl = findUrls(input.description)[0] ?? findUrls(input.transcript)[0] ?? null;
   for (const [type, pattern] of CTA_RULES) {
     const sentence = sentences.find((s) => pattern.test(normalise(s)));
     if (!sentence) continue;
-    const url = findUrls(sentence)[0] ?? fallbackUrl;
+    // "Subscribe!" does not point at the shop link two lines down; only a URL in its own sentence counts.
+    const url = findUrls(sentence)[0] ?? (POINTING_CTAS.has(type) ? fallbackUrl : null);
     reasons.push(`ctaType ${type}: "${firstMatch(normalise(sentence), pattern)}" in "${sentence}"${url ? `, destination ${url}` : ""}`);
     return { type, url };
   }

@@ -1,0 +1,301 @@
+/**
+ * The `openai` transcription and content-analysis providers (and the shared client) against a local
+ * OpenAI-compatible stand-in server: happy paths, malformed and schema-violating answers, HTTP
+ * errors, timeouts and cancellation.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CTA_TYPE_VALUES, HOOK_STYLE_VALUES, UGC_FIT_VALUES } from "../../src/domain/analysis/vocabulary.js";
+import { createContentAnalysisProvider } from "../../src/providers/analysis/index.js";
+import { OpenAiAnalysisProvider } from "../../src/providers/analysis/openai.js";
+import type { ContentInput } from "../../src/providers/analysis/types.js";
+import { ProviderError } from "../../src/providers/errors.js";
+import { languageCode, OpenAiTranscriber } from "../../src/providers/transcription/openai.js";
+
+interface Recorded {
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: Buffer;
+}
+type Handler = (req: Recorded, res: ServerResponse) => void;
+
+let server: Server;
+let baseUrl: string;
+let calls: Recorded[];
+let handlers: Handler[];
+let dir: string;
+let wavPath: string;
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const recorded = { path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) };
+    calls.push(recorded);
+    // One handler per call, in order; the last one answers any further calls.
+    const handler = handlers[Math.min(calls.length - 1, handlers.length - 1)];
+    if (handler) handler(recorded, res);
+    else res.writeHead(500).end("no handler");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  dir = await mkdtemp(join(tmpdir(), "openai-"));
+  wavPath = join(dir, "audio.wav");
+  await writeFile(wavPath, Buffer.alloc(3000, 7));
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await rm(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  calls = [];
+  handlers = [];
+});
+
+const json = (status: number, body: unknown): Handler => (_req, res) => {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+};
+const chatAnswer = (content: unknown): Handler =>
+  json(200, { id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] });
+
+const GOOD = {
+  hookStyle: "question",
+  hookPhrase: "Did you know this?",
+  ugcFit: "high",
+  ugcConfidence: 82,
+  ctaType: "link_in_bio",
+  ctaDestinationUrl: "https://example.com/shop",
+};
+
+const INPUT: ContentInput = {
+  platform: "platformA",
+  transcript: "Did you know this? I tried it for a week. Link in bio.",
+  segments: [{ start: 0.2, end: 1.6, text: "Did you know this?" }],
+  description: "My honest take #skincare",
+  hashtags: ["skincare"],
+};
+
+function analysis(opts: Partial<ConstructorParameters<typeof OpenAiAnalysisProvider>[0]> = {}) {
+  return new OpenAiAnalysisProvider({ baseUrl, apiKey: "sk-test", model: "test-model", timeoutMs: 5000, ...opts });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
+
+const chatBody = (i: number) => JSON.parse(calls[i]!.body.toString("utf8"));
+
+describe("openai content analysis", () => {
+  it("asks for a strict JSON schema built from the vocabulary and returns the answer", async () => {
+    handlers = [chatAnswer(JSON.stringify(GOOD))];
+    expect(await analysis().analyze(INPUT)).toEqual(GOOD);
+
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.path).toBe("/v1/chat/completions");
+    expect(calls[0]!.headers.authorization).toBe("Bearer sk-test");
+    const body = chatBody(0);
+    expect(body.model).toBe("test-model");
+    const format = body.response_format;
+    expect(format.type).toBe("json_schema");
+    expect(format.json_schema.strict).toBe(true);
+    const schema = format.json_schema.schema;
+    expect(schema.$schema).toBeUndefined();
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.required).toEqual(["hookStyle", "hookPhrase", "ugcFit", "ugcConfidence", "ctaType", "ctaDestinationUrl"]);
+    expect(schema.properties.hookStyle.enum).toEqual(HOOK_STYLE_VALUES);
+    expect(schema.properties.ugcFit.enum).toEqual(UGC_FIT_VALUES);
+    expect(schema.properties.ctaType.enum).toEqual(CTA_TYPE_VALUES);
+    expect(schema.properties.ugcConfidence).toMatchObject({ type: "integer", minimum: 0, maximum: 100 });
+    // The prompt carries the vocabulary's meanings and the video's text, timings included.
+    expect(body.messages[0].content).toContain("curiosity_gap:");
+    expect(body.messages[1].content).toContain("[0.2-1.6s] Did you know this?");
+    expect(body.messages[1].content).toContain("My honest take #skincare");
+  });
+
+  it("keeps the record consistent: no phrase without a hook, no URL without a CTA, empty URL as null", async () => {
+    handlers = [chatAnswer(JSON.stringify({ ...GOOD, hookStyle: "none", hookPhrase: "something", ctaType: "none" }))];
+    expect(await analysis().analyze(INPUT)).toMatchObject({ hookPhrase: "", ctaDestinationUrl: null });
+    handlers = [chatAnswer(JSON.stringify({ ...GOOD, ctaType: "follow", ctaDestinationUrl: " " }))];
+    expect(await analysis().analyze(INPUT)).toMatchObject({ ctaType: "follow", ctaDestinationUrl: null });
+  });
+
+  it("retries a malformed answer once, showing the model what was wrong, and accepts the second", async () => {
+    handlers = [chatAnswer("Sure! Here is the analysis: {hookStyle: question"), chatAnswer(JSON.stringify(GOOD))];
+    expect(await analysis().analyze(INPUT)).toEqual(GOOD);
+    expect(calls).toHaveLength(2);
+    const retry = chatBody(1).messages;
+    expect(retry).toHaveLength(4);
+    expect(retry[2]).toEqual({ role: "assistant", content: "Sure! Here is the analysis: {hookStyle: question" });
+    expect(retry[3].content).toMatch(/invalid \(not valid JSON/);
+  });
+
+  it("fails after two malformed answers, not retryable", async () => {
+    handlers = [chatAnswer("not json at all")];
+    const error = await failure(analysis().analyze(INPUT));
+    expect(calls).toHaveLength(2);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/^analysis:openai: the model's answer was invalid twice \(not valid JSON/);
+  });
+
+  it("fails after two schema-violating answers, with exactly two calls, not retryable", async () => {
+    handlers = [chatAnswer(JSON.stringify({ ...GOOD, hookStyle: "clickbait", ugcConfidence: 150 }))];
+    const error = await failure(analysis().analyze(INPUT));
+    expect(calls).toHaveLength(2);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/invalid twice/);
+    expect(error.message).toMatch(/hookStyle/);
+    expect(error.message).toMatch(/ugcConfidence/);
+  });
+
+  it("treats an answer without content (e.g. a refusal) as invalid", async () => {
+    handlers = [json(200, { choices: [{ message: { role: "assistant", content: null, refusal: "I can't help with that." } }] })];
+    const error = await failure(analysis().analyze(INPUT));
+    expect(calls).toHaveLength(2);
+    expect(error.message).toMatch(/the model refused: I can't help with that/);
+  });
+
+  it("reports HTTP 500 as retryable, without a second call", async () => {
+    handlers = [json(500, { error: { message: "upstream overloaded" } })];
+    const error = await failure(analysis().analyze(INPUT));
+    expect(calls).toHaveLength(1);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toMatch(/\/chat\/completions answered HTTP 500: .*upstream overloaded/);
+  });
+
+  it("reports HTTP 401 as not retryable", async () => {
+    handlers = [json(401, { error: { message: "bad key" } })];
+    const error = await failure(analysis().analyze(INPUT));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/HTTP 401/);
+  });
+
+  it("times out a server that does not answer, retryable", async () => {
+    handlers = [() => undefined]; // never answers
+    const started = Date.now();
+    const error = await failure(analysis({ timeoutMs: 300 }).analyze(INPUT));
+    expect(error.retryable).toBe(true);
+    expect(error.message).toBe("analysis:openai: timed out after 300 ms");
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("times out a server that stalls in the middle of its body", async () => {
+    handlers = [(_req, res) => void res.writeHead(200, { "content-type": "application/json" }).write('{"choices": [')];
+    const error = await failure(analysis({ timeoutMs: 300 }).analyze(INPUT));
+    expect(error.message).toBe("analysis:openai: timed out after 300 ms");
+    expect(error.retryable).toBe(true);
+  });
+
+  it("stops when the job is cancelled", async () => {
+    handlers = [() => undefined];
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const error = await failure(analysis().analyze(INPUT, { signal: controller.signal }));
+    expect(error.message).toBe("analysis:openai: request was cancelled");
+  });
+
+  it("reports an unreachable server as retryable", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const error = await failure(analysis({ baseUrl: `http://127.0.0.1:${port}/v1` }).analyze(INPUT));
+    expect(error.retryable).toBe(true);
+    expect(error.message).toMatch(/could not reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions/);
+  });
+
+  it("refuses to start without OPENAI_BASE_URL", () => {
+    expect(() => new OpenAiAnalysisProvider({ baseUrl: undefined })).toThrow(/ANALYSIS_PROVIDER=openai needs OPENAI_BASE_URL/);
+    expect(() => new OpenAiTranscriber({ baseUrl: undefined })).toThrow(/TRANSCRIBE_PROVIDER=openai needs OPENAI_BASE_URL/);
+  });
+
+  it("is what the factory builds for ANALYSIS_PROVIDER=openai (when configured)", () => {
+    // The test configuration has no OPENAI_BASE_URL, so the factory's provider refuses to start.
+    expect(() => createContentAnalysisProvider("openai")).toThrow(ProviderError);
+  });
+});
+
+describe("openai transcription", () => {
+  function transcriber(opts: Partial<ConstructorParameters<typeof OpenAiTranscriber>[0]> = {}) {
+    return new OpenAiTranscriber({ baseUrl, apiKey: "sk-test", model: "whisper-test", timeoutMs: 5000, ...opts });
+  }
+
+  it("uploads the WAV for verbose_json and maps text, segments and language", async () => {
+    handlers = [
+      json(200, {
+        task: "transcribe",
+        language: "english",
+        duration: 2.8,
+        text: " Go forward ten meters. ",
+        segments: [
+          { id: 0, start: 0.0, end: 1.2, text: " Go forward", avg_logprob: -0.2 },
+          { id: 1, start: 1.2, end: 2.8, text: " ten meters. " },
+          { id: 2, start: 2.8, end: 2.8, text: " " },
+        ],
+      }),
+    ];
+    expect(await transcriber().transcribe(wavPath)).toEqual({
+      text: "Go forward ten meters.",
+      segments: [
+        { start: 0, end: 1.2, text: "Go forward" },
+        { start: 1.2, end: 2.8, text: "ten meters." },
+      ],
+      language: "en",
+    });
+
+    expect(calls[0]!.path).toBe("/v1/audio/transcriptions");
+    expect(calls[0]!.headers.authorization).toBe("Bearer sk-test");
+    const form = await new Response(new Uint8Array(calls[0]!.body), { headers: { "content-type": calls[0]!.headers["content-type"]! } }).formData();
+    expect(form.get("model")).toBe("whisper-test");
+    expect(form.get("response_format")).toBe("verbose_json");
+    const file = form.get("file") as File;
+    expect(file.name).toBe("audio.wav");
+    expect(file.size).toBe(3000);
+  });
+
+  it("returns no segments when the server gives none, rather than making some up", async () => {
+    handlers = [json(200, { text: "hello there" })];
+    expect(await transcriber().transcribe(wavPath)).toEqual({ text: "hello there", segments: [], language: null });
+  });
+
+  it("rejects an answer that is not verbose_json, not retryable", async () => {
+    handlers = [json(200, { transcript: "wrong shape" })];
+    const error = await failure(transcriber().transcribe(wavPath));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/^transcription:openai: the transcription answer is not verbose_json \(text:/);
+  });
+
+  it("reports a body that is not JSON as retryable", async () => {
+    handlers = [(_req, res) => void res.writeHead(200, { "content-type": "text/html" }).end("<html>gateway</html>")];
+    const error = await failure(transcriber().transcribe(wavPath));
+    expect(error.retryable).toBe(true);
+    expect(error.message).toMatch(/not JSON: <html>gateway/);
+  });
+
+  it("reports HTTP 500 as retryable and times out a silent server", async () => {
+    handlers = [json(503, { error: "busy" })];
+    expect((await failure(transcriber().transcribe(wavPath))).retryable).toBe(true);
+    handlers = [() => undefined];
+    const error = await failure(transcriber({ timeoutMs: 300 }).transcribe(wavPath));
+    expect(error.message).toBe("transcription:openai: timed out after 300 ms");
+    expect(error.retryable).toBe(true);
+  });
+
+  it("maps language names to ISO codes and keeps codes and unknown names", () => {
+    expect(languageCode("english")).toBe("en");
+    expect(languageCode("German")).toBe("de");
+    expect(languageCode("pt")).toBe("pt");
+    expect(languageCode("klingon")).toBe("klingon");
+  });
+});
