@@ -49,14 +49,14 @@ describe("GraphQL", () => {
     const id = created.body.data.createApiKey.apiKey.id;
     for (let i = 0; i < 3; i++) await gql(api.url, ws.key, `mutation { createApiKey(name: "k${i}") { secret } }`);
     const sixth = await gql(api.url, ws.key, `mutation { createApiKey(name: "six") { secret } }`);
-    expect(sixth.body.errors[0].extensions.code).toBe("KEY_LIMIT_REACHED");
+    expect(sixth.body.errors![0]!.extensions!.code).toBe("KEY_LIMIT_REACHED");
     const bad = await gql(api.url, ws.key, `mutation { createApiKey(name: "") { secret } }`);
-    expect(bad.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+    expect(bad.body.errors![0]!.extensions!.code).toBe("VALIDATION_ERROR");
     const revoked = await gql(api.url, ws.key, `mutation($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }`, { id });
     expect(revoked.body.data.revokeApiKey.revokedAt).toMatch(/Z$/);
     const other = await newWorkspace();
     const foreign = await gql(api.url, other.key, `mutation($id: ID!) { revokeApiKey(id: $id) { id } }`, { id });
-    expect(foreign.body.errors[0].extensions.code).toBe("NOT_FOUND");
+    expect(foreign.body.errors![0]!.extensions!.code).toBe("NOT_FOUND");
     const list = await gql(api.url, ws.key, `{ apiKeys { name revokedAt } }`);
     expect(list.body.data.apiKeys).toHaveLength(5);
   });
@@ -65,7 +65,7 @@ describe("GraphQL", () => {
     for (const key of [null, `svc_sk_${"b".repeat(43)}`]) {
       const r = await gql(api.url, key, `{ workspace { plan } }`);
       expect(r.status).toBe(401);
-      expect(r.body.errors[0].extensions.code).toBe("UNAUTHORIZED");
+      expect(r.body.errors![0]!.extensions!.code).toBe("UNAUTHORIZED");
     }
   });
 
