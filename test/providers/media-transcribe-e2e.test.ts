@@ -4,7 +4,7 @@
  * extractor) fetches it, ffmpeg converts it, pocketsphinx transcribes it. The captions case uses an
  * HTML page with a <video> and a <track>, which yt-dlp's generic extractor reads as subtitles.
  */
-import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -189,6 +189,20 @@ describe("yt-dlp media provider error handling, with stand-in programs", () => {
   ])("classifies %j (retryable: %s)", async (stderr, retryable) => {
     const fake = await standInProgram(join(workDir, "yt-dlp-failing"), `echo ${JSON.stringify(stderr)} >&2\nexit 1`);
     await expectProviderError(new YtdlpMediaProvider({ ytdlpPath: fake }).fetch(input("/clip.wav"), { workDir }), /yt-dlp-failing exited with 1: ERROR/, retryable);
+  });
+
+  it("runs at most `concurrency` yt-dlp processes at once, across provider instances", async () => {
+    const log = join(workDir, "runs.log");
+    const fake = await standInProgram(
+      join(workDir, "yt-dlp-slow"),
+      `echo start >> "${log}"; sleep 0.3; echo end >> "${log}"; echo "ERROR: Private video" >&2; exit 1`,
+    );
+    const fetches = [1, 2, 3].map(() =>
+      new YtdlpMediaProvider({ ytdlpPath: fake, concurrency: 1 }).fetch(input("/clip.wav"), { workDir }).catch(() => undefined),
+    );
+    await Promise.all(fetches);
+    const runs = (await readFile(log, "utf8")).trim().split("\n");
+    expect(runs).toEqual(["start", "end", "start", "end", "start", "end"]);
   });
 
   it("fails when yt-dlp prints no metadata", async () => {

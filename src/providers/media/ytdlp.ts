@@ -46,6 +46,17 @@ export function ytdlpMediaDefaults(): YtdlpMediaOptions {
 /** Options every run gets: no user config files (predictable behaviour), no playlists, no cache. */
 const COMMON_ARGS = ["--no-config", "--no-playlist", "--no-cache-dir", "--no-progress", "--socket-timeout", "30"];
 
+/**
+ * One bound per process (per configured size), not per provider instance: callers may build a
+ * provider per job, and the bound is about how many yt-dlp downloads this machine runs at once.
+ */
+const limits = new Map<number, ReturnType<typeof concurrencyLimit>>();
+function sharedLimit(concurrency: number): ReturnType<typeof concurrencyLimit> {
+  let limit = limits.get(concurrency);
+  if (!limit) limits.set(concurrency, (limit = concurrencyLimit(concurrency)));
+  return limit;
+}
+
 interface VideoInfo {
   duration?: number;
 }
@@ -57,7 +68,7 @@ export class YtdlpMediaProvider implements MediaProvider {
 
   constructor(options: Partial<YtdlpMediaOptions> = {}) {
     this.opts = { ...ytdlpMediaDefaults(), ...options };
-    this.limit = concurrencyLimit(this.opts.concurrency);
+    this.limit = sharedLimit(this.opts.concurrency);
   }
 
   async fetch(input: MediaInput, { workDir, signal }: { workDir: string; signal?: AbortSignal }): Promise<MediaResult> {
