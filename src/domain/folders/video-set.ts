@@ -1,0 +1,24 @@
+/**
+ * The video set of a folder, as SQL: the videos added to it directly UNION the tracked videos of
+ * the tracked accounts in it (deduplicated). A folder holds accounts and videos, and a user who puts
+ * an account in a folder expects that account's videos in the folder's listing and totals.
+ * "Tracked videos of an account" are the workspace's tracked videos whose video belongs to the
+ * account (`videos.account_id`), however they came to be tracked (directly or through the account).
+ * Only tracked videos count: an account's videos that this workspace does not track are not in it.
+ */
+import { Prisma } from "../../generated/prisma/client.js";
+
+/** `SELECT video_id` rows of the folder's video set; `folderId` must already belong to the workspace. */
+export function folderVideoIds(folderId: string | Prisma.Sql): Prisma.Sql {
+  const id = typeof folderId === "string" ? Prisma.sql`${folderId}::uuid` : folderId;
+  return Prisma.sql`
+    SELECT tv.video_id FROM folder_videos fv
+      JOIN tracked_videos tv ON tv.id = fv.tracked_video_id
+     WHERE fv.folder_id = ${id}
+    UNION
+    SELECT tv.video_id FROM folder_accounts fa
+      JOIN tracked_accounts ta ON ta.id = fa.tracked_account_id
+      JOIN videos av ON av.account_id = ta.account_id
+      JOIN tracked_videos tv ON tv.workspace_id = ta.workspace_id AND tv.video_id = av.id
+     WHERE fa.folder_id = ${id}`;
+}

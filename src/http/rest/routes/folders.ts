@@ -1,0 +1,334 @@
+/**
+ * /folders: folders of tracked videos and accounts, their contents and aggregates. Shapes follow
+ * the spec (Folders) and CONTRACT.md (the folder endpoints the spec lacks).
+ */
+import { z } from "zod";
+import {
+  addAccountsToFolder,
+  addVideosToFolder,
+  createFolder,
+  deleteFolder,
+  getFolder,
+  listFolderSummaries,
+  removeAccountsFromFolder,
+  removeVideosFromFolder,
+  renameFolder,
+} from "../../../domain/folders/service.js";
+import { folderAnalytics, listFolderAccounts, listFolderVideos } from "../../../domain/folders/contents.js";
+import { folderName, folderVideoSort, idList, sortOrder } from "../../../domain/folders/inputs.js";
+import type { Platform } from "../../../domain/shared/platform.js";
+import { defineRoute } from "../route.js";
+import { body, dateParam, idParams, iso, isoOrNull, limitParam, offsetParam, pagination, paginationQuery, paginationSchema, platform, timestamp } from "../schemas.js";
+
+const SCRAPE_STATUSES = ["queued", "scraping", "ready", "failed"] as const;
+type ScrapeStatus = (typeof SCRAPE_STATUSES)[number];
+const int = () => z.number().int();
+const count = (what: string) => int().nullable().meta({ description: `${what}; null until the item is first scraped or where the platform does not give it.` });
+
+const folderSummary = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: timestamp,
+    videoCount: int().meta({
+      description: "Distinct videos in the folder: videos added directly plus the tracked videos of the accounts in the folder.",
+    }),
+    accountCount: int(),
+  })
+  .meta({ id: "Folder" });
+
+const itemResult = z
+  .object({
+    id: z.string(),
+    success: z.boolean(),
+    error: z.string().optional().meta({ description: "Present when success is false, e.g. `Video not found`." }),
+  })
+  .meta({ id: "BulkItemResult" });
+
+const folderVideoItem = z
+  .object({
+    id: z.string().meta({ description: "The video's UUID." }),
+    description: z.string(),
+    viewCount: count("Views"),
+    likeCount: count("Likes"),
+    engagementRate: z.number().meta({ description: "(likes + comments + shares) relative to views, in percent units." }),
+    postedAt: timestamp.nullable(),
+    username: z.string(),
+    type: platform,
+  })
+  .meta({ id: "FolderVideo" });
+
+const folderAccountItem = z
+  .object({
+    id: z.string().meta({ description: "The account's UUID (canonical account ID)." }),
+    trackedAccountId: z.string().meta({ description: "The workspace's tracking record of the account." }),
+    type: platform,
+    username: z.string(),
+    displayName: z.string(),
+    avatarUrl: z.string(),
+    followerCount: count("Followers"),
+    videoCount: count("Videos of the account on its platform"),
+    totalViews: count("Total views"),
+    videoLimit: int(),
+    scrapeStatus: z.enum(SCRAPE_STATUSES),
+    lastScrapedAt: timestamp.nullable(),
+    createdAt: timestamp.meta({ description: "When the workspace started tracking the account." }),
+  })
+  .meta({ id: "FolderAccount" });
+
+const folderAnalyticsSchema = z
+  .object({
+    totalAccounts: int(),
+    totalVideos: int(),
+    totalViews: int(),
+    totalLikes: int(),
+    totalComments: int(),
+    totalShares: int(),
+    avgEngagementRate: z.number(),
+    topVideos: z.array(z.object({ id: z.string(), description: z.string(), viewCount: int().nullable(), username: z.string() })),
+  })
+  .meta({ id: "FolderAnalytics" });
+
+const nameBody = body({ name: folderName.meta({ description: "1 to 255 characters after trimming surrounding whitespace." }) });
+const videoIdsBody = body({ video_ids: idList("video_ids").meta({ description: "1 to 50 video UUIDs." }) });
+const accountIdsBody = body({ account_ids: idList("account_ids").meta({ description: "1 to 50 account UUIDs (canonical account IDs)." }) });
+
+const folderVideosQuery = z.object({
+  limit: limitParam(20),
+  offset: offsetParam,
+  sort: folderVideoSort.default("uploaded").meta({
+    description: "views, likes, comments, shares, engagement_rate or uploaded (posting time). Default uploaded.",
+  }),
+  sort_order: sortOrder.default("desc").meta({ description: "asc or desc, default desc." }),
+  start_date: dateParam.optional().meta({ description: "YYYY-MM-DD: videos posted on or after this UTC day." }),
+  end_date: dateParam.optional().meta({ description: "YYYY-MM-DD: videos posted on or before this UTC day (the whole day). Not before start_date." }),
+});
+
+const MEMBERSHIP_NOTE =
+  "A folder holds tracked accounts and tracked videos. Its video set is the videos added directly plus the tracked videos of its " +
+  "accounts (a video counted once even when it is in the folder both ways); listings, counts and analytics all use that set.";
+
+export const folderRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/folders",
+    summary: "Create a folder",
+    description: "Names are trimmed and must then be 1 to 255 characters; they need not be unique.",
+    tags: ["Folders"],
+    body: nameBody,
+    responses: {
+      201: {
+        description: "The new folder.",
+        schema: z.object({ data: z.object({ id: z.string(), name: z.string(), createdAt: timestamp }), message: z.string() }),
+      },
+    },
+    async handler({ auth, body }) {
+      const f = await createFolder(auth.workspaceId, body.name);
+      return { status: 201, body: { data: { id: f.id, name: f.name, createdAt: iso(f.createdAt) }, message: "Folder created." } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/folders",
+    summary: "List the workspace's folders",
+    description: `Newest first (ties by id). ${MEMBERSHIP_NOTE}`,
+    tags: ["Folders"],
+    query: paginationQuery(20),
+    responses: { 200: { description: "A page of folders.", schema: z.object({ data: z.array(folderSummary), pagination: paginationSchema }) } },
+    async handler({ auth, query }) {
+      const { items, total } = await listFolderSummaries(auth.workspaceId, query);
+      return { body: { data: items.map((f) => ({ ...f, createdAt: iso(f.createdAt) })), pagination: pagination(total, query.limit, query.offset) } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/folders/{id}",
+    summary: "Get one folder",
+    description: MEMBERSHIP_NOTE,
+    tags: ["Folders"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "The folder.", schema: z.object({ data: folderSummary }) } },
+    async handler({ auth, params }) {
+      const f = await getFolder(auth.workspaceId, params.id);
+      return { body: { data: { ...f, createdAt: iso(f.createdAt) } } };
+    },
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/folders/{id}",
+    summary: "Rename a folder",
+    description: "Names are trimmed and must then be 1 to 255 characters.",
+    tags: ["Folders"],
+    params: idParams,
+    body: nameBody,
+    errors: ["NOT_FOUND"],
+    responses: {
+      200: { description: "The renamed folder.", schema: z.object({ data: z.object({ id: z.string(), name: z.string() }), message: z.string() }) },
+    },
+    async handler({ auth, params, body }) {
+      const f = await renameFolder(auth.workspaceId, params.id, body.name);
+      return { body: { data: { id: f.id, name: f.name }, message: "Folder updated." } };
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/folders/{id}",
+    summary: "Delete a folder",
+    description: "The accounts and videos in the folder stay tracked.",
+    tags: ["Folders"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "The folder is deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) } },
+    async handler({ auth, params }) {
+      const r = await deleteFolder(auth.workspaceId, params.id);
+      return { body: { data: r, message: "Folder deleted. Its accounts and videos stay tracked." } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/folders/{id}/videos",
+    summary: "Videos in a folder",
+    description:
+      `${MEMBERSHIP_NOTE} Order: the sort value in sort_order, videos without that value (not scraped yet, or no posting date) last ` +
+      "in both directions, then video id ascending, so equal values keep a stable order across pages. " +
+      "`total` counts the videos matching the date filters; `currentPage` = floor(offset / limit) + 1; `totalPages` = ceil(total / limit) " +
+      "(0 when there are none). With a date filter, videos without a posting date are left out; start_date after end_date is a VALIDATION_ERROR.",
+    tags: ["Folders"],
+    params: idParams,
+    query: folderVideosQuery,
+    errors: ["NOT_FOUND"],
+    responses: {
+      200: {
+        description: "A page of the folder's videos (no `pagination` object, as in the spec).",
+        schema: z.object({ data: z.array(folderVideoItem), total: int(), currentPage: int(), totalPages: int() }),
+      },
+    },
+    async handler({ auth, params, query }) {
+      const { items, total } = await listFolderVideos(auth.workspaceId, params.id, {
+        limit: query.limit,
+        offset: query.offset,
+        sort: query.sort,
+        order: query.sort_order,
+        startDate: query.start_date,
+        endDate: query.end_date,
+      });
+      return {
+        body: {
+          data: items.map((v) => ({ ...v, type: v.type as Platform, postedAt: isoOrNull(v.postedAt) })),
+          total,
+          currentPage: Math.floor(query.offset / query.limit) + 1,
+          totalPages: Math.ceil(total / query.limit),
+        },
+      };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/folders/{id}/videos",
+    summary: "Add tracked videos to a folder",
+    description:
+      "Each id is processed on its own: `success` is true when the video is in the folder afterwards (already there included); " +
+      "a video the workspace does not track gives `success: false, error: \"Video not found\"`. The HTTP status stays 200.",
+    tags: ["Folders"],
+    params: idParams,
+    body: videoIdsBody,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
+    async handler({ auth, params, body }) {
+      return { body: { data: await addVideosToFolder(auth.workspaceId, params.id, body.video_ids) } };
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/folders/{id}/videos",
+    summary: "Remove videos from a folder",
+    description:
+      "Removes videos added directly to the folder; they stay tracked. `removed` counts the memberships removed. A video that is in " +
+      "the folder only through one of its accounts stays (remove the account instead). Ids not in the folder are ignored.",
+    tags: ["Folders"],
+    params: idParams,
+    body: videoIdsBody,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "How many videos were removed.", schema: z.object({ data: z.object({ removed: int() }) }) } },
+    async handler({ auth, params, body }) {
+      return { body: { data: await removeVideosFromFolder(auth.workspaceId, params.id, body.video_ids) } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/folders/{id}/accounts",
+    summary: "Accounts in a folder",
+    description: "Most recently added first (ties by tracking id). Items as in GET /accounts.",
+    tags: ["Folders"],
+    params: idParams,
+    query: paginationQuery(30),
+    errors: ["NOT_FOUND"],
+    responses: {
+      200: { description: "A page of the folder's accounts.", schema: z.object({ data: z.array(folderAccountItem), pagination: paginationSchema }) },
+    },
+    async handler({ auth, params, query }) {
+      const { items, total } = await listFolderAccounts(auth.workspaceId, params.id, query);
+      return {
+        body: {
+          data: items.map((a) => ({
+            ...a,
+            type: a.type as Platform,
+            scrapeStatus: a.scrapeStatus as ScrapeStatus,
+            lastScrapedAt: isoOrNull(a.lastScrapedAt),
+            createdAt: iso(a.createdAt),
+          })),
+          pagination: pagination(total, query.limit, query.offset),
+        },
+      };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/folders/{id}/accounts",
+    summary: "Add tracked accounts to a folder",
+    description:
+      "Each id (canonical account UUID) is processed on its own: `success` is true when the account is in the folder afterwards " +
+      "(already there included); an account the workspace does not track gives `success: false, error: \"Account not found\"`. " +
+      "The account's tracked videos join the folder's video set.",
+    tags: ["Folders"],
+    params: idParams,
+    body: accountIdsBody,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
+    async handler({ auth, params, body }) {
+      return { body: { data: await addAccountsToFolder(auth.workspaceId, params.id, body.account_ids) } };
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/folders/{id}/accounts",
+    summary: "Remove accounts from a folder",
+    description:
+      "Accounts are removed from the folder only; they stay tracked. Per id: `success` true when it was in the folder and is removed; " +
+      "`Account not found` when the workspace does not track it; `Account is not in this folder` otherwise.",
+    tags: ["Folders"],
+    params: idParams,
+    body: accountIdsBody,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
+    async handler({ auth, params, body }) {
+      return { body: { data: await removeAccountsFromFolder(auth.workspaceId, params.id, body.account_ids) } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/folders/{id}/analytics",
+    summary: "Aggregates of a folder",
+    description:
+      `${MEMBERSHIP_NOTE} Sums count a metric not known yet (video not scraped) as 0. avgEngagementRate is the mean engagement rate ` +
+      "(percent) of the scraped videos, 0 when none. topVideos: the 5 scraped videos with the most views (ties by id).",
+    tags: ["Folders"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "The folder's aggregates.", schema: z.object({ data: folderAnalyticsSchema }) } },
+    async handler({ auth, params }) {
+      return { body: { data: await folderAnalytics(auth.workspaceId, params.id) } };
+    },
+  }),
+];
