@@ -5,5 +5,7 @@
 import type { AnyRoute } from "../route.js";
 import { workspaceRoutes } from "./workspace.js";
 import { apiKeyRoutes } from "./api-keys.js";
+import { folderRoutes } from "./folders.js";
+import { analyticsRoutes } from "./analytics.js";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...folderRoutes, ...analyticsRoutes];
