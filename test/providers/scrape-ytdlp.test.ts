@@ -15,6 +15,7 @@ import { parseAccountUrl, parseVideoUrl } from "../../src/domain/tracking/urls.j
 import { ProviderError } from "../../src/providers/errors.js";
 import type { ScrapedVideo } from "../../src/providers/scrape/types.js";
 import { mergeHashtags } from "../../src/providers/scrape/hashtags.js";
+import { mapVideo } from "../../src/providers/scrape/ytdlp-map.js";
 import { YtdlpScrapeProvider } from "../../src/providers/scrape/ytdlp.js";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/ytdlp");
@@ -174,6 +175,23 @@ describe("ytdlp provider maps yt-dlp's video JSON", () => {
       displayName: "Lumen Waves",
       hashtags: ["synthwave", "lumenwaves", "retrowave"],
     });
+  });
+});
+
+describe("ytdlp mapping of odd values", () => {
+  it("drops an author handle not of the platform's form (links are built from it) and keeps the URL's", () => {
+    const ref = parseVideoUrl(`https://www.tiktok.com/@chef.marta/video/${TT_ID}`);
+    const video = mapVideo(ref, { ...fixture("tiktok-video.json"), uploader: "Chef Marta!" });
+    expect(video.username).toBe("chef.marta");
+    const bare = mapVideo({ ...ref, username: undefined }, { ...fixture("tiktok-video.json"), uploader: "x".repeat(40) });
+    expect(bare.username).toBe("");
+  });
+
+  it("treats negative, fractional, string and missing counts as given or absent, never as invented zeros", () => {
+    const ref = parseVideoUrl("https://youtu.be/aBcD3fGh1jK");
+    const video = mapVideo(ref, { id: "aBcD3fGh1jK", view_count: -1, like_count: "12", comment_count: 7.6, duration: 28.466 });
+    expect(video).toMatchObject({ viewCount: null, likeCount: null, commentCount: 8, shareCount: null, bookmarkCount: null, durationSeconds: 28 });
+    expect(video).toMatchObject({ description: "", hashtags: [], thumbnailUrl: "", username: "", displayName: "", postedAt: null });
   });
 });
 

@@ -5,6 +5,7 @@ import {
   ACCEPTED_VIDEO_LINKS,
   canonicalAccountUrl,
   canonicalVideoUrl,
+  isPlatformUsername,
   isPlatformVideoId,
   parseAccountUrl,
   parseVideoUrl,
@@ -345,6 +346,16 @@ describe("canonical links", () => {
     [{ platform: "platformC", username: "a/b" }],
   ] as const)("refuses to build an account link from a username of the wrong form: %j", (ref) => {
     expect(() => canonicalAccountUrl(ref)).toThrow(RangeError);
+  });
+
+  it("tells the username forms apart", () => {
+    expect(isPlatformUsername("platformA", "chef.marta")).toBe(true);
+    expect(isPlatformUsername("platformA", "chef-marta")).toBe(false);
+    expect(isPlatformUsername("platformB", "ab")).toBe(false);
+    expect(isPlatformUsername("platformB", "sweet-bytes")).toBe(true);
+    expect(isPlatformUsername("platformC", "natgeo")).toBe(true);
+    expect(isPlatformUsername("platformC", "explore")).toBe(false);
+    expect(isPlatformUsername("platformC", "nat..geo")).toBe(false);
   });
 
   it("tells the video id forms apart", () => {

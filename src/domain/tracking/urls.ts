@@ -251,6 +251,18 @@ function requireForm(ok: boolean, ref: object): void {
   if (!ok) throw new RangeError(`cannot build a canonical URL from ids of the wrong form: ${JSON.stringify(ref)}`);
 }
 
+/** Whether `username` (lower-cased, without "@") has the form of an account name of `platform`. */
+export function isPlatformUsername(platform: Platform, username: string): boolean {
+  switch (platform) {
+    case "platformA":
+      return PATTERN.aUser.test(username);
+    case "platformB":
+      return PATTERN.bHandle.test(username);
+    case "platformC":
+      return PATTERN.cUser.test(username) && !C_RESERVED.has(username);
+  }
+}
+
 /** Whether `id` has the form of a video id of `platform` (for ids that come from a provider). */
 export function isPlatformVideoId(platform: Platform, id: string): boolean {
   const pattern = { platformA: PATTERN.aVideoId, platformB: PATTERN.bVideoId, platformC: PATTERN.cCode }[platform];

@@ -11,7 +11,7 @@
  * - music: `track` and `artist` (or the newer `artists` list).
  * A value the source does not give stays null (counts) or "" (strings): nothing is invented.
  */
-import { canonicalVideoUrl, isPlatformVideoId } from "../../domain/tracking/urls.js";
+import { canonicalVideoUrl, isPlatformUsername, isPlatformVideoId } from "../../domain/tracking/urls.js";
 import type { Platform } from "../../domain/shared/platform.js";
 import { mergeHashtags } from "./hashtags.js";
 import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "./types.js";
@@ -57,7 +57,13 @@ function thumbnailUrl(info: Info): string {
   return firstText(info.thumbnail, ...listed.reverse());
 }
 
+/** The author's handle, or "" when the source gives none of the platform's form (links are built from it). */
 function usernameOf(platform: Platform, info: Info): string {
+  const name = rawUsernameOf(platform, info);
+  return isPlatformUsername(platform, name) ? name : "";
+}
+
+function rawUsernameOf(platform: Platform, info: Info): string {
   switch (platform) {
     case "platformA":
       return handle(info.uploader);
