@@ -125,10 +125,10 @@ export async function createVariedVideos(workspaceId: string, count: number, see
         platform: PLATFORMS[i % 3],
         viewCount: views,
         likeCount: known ? (kind === 3 ? 100 : r.int(0, Math.max(1, Math.floor((views ?? 0) / 5)))) : null,
-        commentCount: known ? r.int(0, 5000) : null,
+        commentCount: known ? (kind === 4 || kind === 6 ? 10 : r.int(0, 5000)) : null,
         // platformB gives no share count: null there, as the source does.
-        shareCount: known && i % 3 !== 1 ? r.int(0, 3000) : null,
-        postedAt: kind === 5 ? null : new Date(Date.UTC(2026, r.int(0, 9), day, r.int(0, 23), r.int(0, 59))),
+        shareCount: known && i % 3 !== 1 ? (kind === 2 || kind === 4 ? 50 : r.int(0, 3000)) : null,
+        postedAt: kind === 5 ? null : kind === 6 ? new Date(Date.UTC(2026, 4, 15, 9, 30)) : new Date(Date.UTC(2026, r.int(0, 9), day, r.int(0, 23), r.int(0, 59))),
         username: `user${r.int(1, 5)}`,
         description: `clip number ${i}`,
         ...extra,
