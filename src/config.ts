@@ -56,6 +56,12 @@ const schema = z.object({
   REFRESH_INTERVAL_MINUTES: z.coerce.number().positive().default(60),
   /** An analysis not finished after this long is failed by the sweeper and its credits released. */
   ANALYSIS_DEADLINE_SECONDS: z.coerce.number().int().positive().default(900),
+  /** BullMQ lock of a running analysis job and how often workers look for jobs whose lock expired
+   *  (a killed worker's job is retried by another within about lock + interval). */
+  ANALYSIS_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+  ANALYSIS_STALLED_INTERVAL_MS: z.coerce.number().int().min(200).default(15_000),
+  /** How often the sweeper fails analyses stuck past the deadline and re-queues orphaned ones. */
+  ANALYSIS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(60_000),
   SCRAPE_CONCURRENCY: z.coerce.number().int().positive().default(16),
   ANALYSIS_CONCURRENCY: z.coerce.number().int().positive().default(4),
   RADAR_CONCURRENCY: z.coerce.number().int().positive().default(4),
@@ -124,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     refreshIntervalMs: Math.round(e.REFRESH_INTERVAL_MINUTES * 60_000),
     analysisDeadlineMs: e.ANALYSIS_DEADLINE_SECONDS * 1000,
+    analysisJobs: { lockMs: e.ANALYSIS_LOCK_MS, stalledIntervalMs: e.ANALYSIS_STALLED_INTERVAL_MS, sweepIntervalMs: e.ANALYSIS_SWEEP_INTERVAL_MS },
     concurrency: { scrape: e.SCRAPE_CONCURRENCY, analysis: e.ANALYSIS_CONCURRENCY, radar: e.RADAR_CONCURRENCY },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST },
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV === "test",

@@ -9,11 +9,12 @@ import { createPubSub } from "graphql-yoga";
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import { config } from "../config.js";
 import { createRedis, redis } from "../infra/redis.js";
+import type { AnalysisStatus } from "../generated/prisma/client.js";
 
 /** Topic → payload. Ids in channel names are workspace-scoped where the data is (analyses, radar). */
 export interface EventPayloads {
   /** id = `${workspaceId}:${videoId}` */
-  analysisStatusChanged: { analysisId: string; videoId: string; status: string; error: string | null; at: string };
+  analysisStatusChanged: { analysisId: string; videoId: string; status: AnalysisStatus; error: string | null; at: string };
   /** id = videoId (videos are global; subscribers are checked to track the video) */
   videoUpdated: { videoId: string; scrapeStatus: string; at: string };
   /** id = searchId */
@@ -31,15 +32,25 @@ export async function publishEvent<T extends Topic>(topic: T, id: string, payloa
 
 type PubSub = ReturnType<typeof createPubSub<Record<string, [string, unknown]>>>;
 let pubSub: PubSub | null = null;
+let subscriber: ReturnType<typeof createRedis> | null = null;
 
 function getPubSub(): PubSub {
-  pubSub ??= createPubSub<Record<string, [string, unknown]>>({
-    eventTarget: createRedisEventTarget({
-      publishClient: redis(),
-      subscribeClient: createRedis("events-subscriber"),
-    }),
-  });
+  if (!pubSub) {
+    subscriber = createRedis("events-subscriber");
+    pubSub = createPubSub<Record<string, [string, unknown]>>({
+      eventTarget: createRedisEventTarget({ publishClient: redis(), subscribeClient: subscriber }),
+    });
+  }
   return pubSub;
+}
+
+/**
+ * Resolves once every SUBSCRIBE sent so far (by iterators already started) is active in Redis:
+ * Redis answers a connection's commands in order, so a PING answered on the subscriber connection
+ * comes after them. Lets a subscription read the current state only once no event can be missed.
+ */
+export async function eventsSubscribed(): Promise<void> {
+  if (subscriber) await subscriber.ping();
 }
 
 /** An async iterable of the events on `<topic>:<id>`, ended when the consumer stops. */
@@ -49,4 +60,5 @@ export function subscribeEvents<T extends Topic>(topic: T, id: string): AsyncIte
 
 export function resetEventBus(): void {
   pubSub = null;
+  subscriber = null;
 }

@@ -5,6 +5,7 @@
 import type { Job } from "bullmq";
 import type { QueueName } from "./queues.js";
 import { maintenanceJobs } from "./maintenance.js";
+import { analysisJobs } from "./analysis.js";
 
 export interface JobSchedule {
   /** Stable id: upserting the same id replaces the schedule instead of adding another. */
@@ -26,5 +27,5 @@ export interface QueueDefinition {
 }
 
 export function jobDefinitions(): QueueDefinition[] {
-  return [maintenanceJobs()];
+  return [maintenanceJobs(), analysisJobs()];
 }

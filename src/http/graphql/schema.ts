@@ -2,6 +2,7 @@
 import { lexicographicSortSchema, printSchema } from "graphql";
 import { builder } from "./builder.js";
 import "./types/workspace.js";
+import "./types/analysis.js";
 import "./types/tracking.js";
 
 export const schema = builder.toSchema();

@@ -47,7 +47,8 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
         query: route.query as z.ZodObject | undefined,
         body: route.body ? { required: true, content: { "application/json": { schema: route.body } } } : undefined,
       },
-      responses: { ...responses, ...errorResponses(route) },
+      // A status the route documents itself (e.g. a spec-mandated body shape) wins over the generic error entry.
+      responses: { ...errorResponses(route), ...responses },
     });
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -5,7 +5,8 @@
 import type { AnyRoute } from "../route.js";
 import { workspaceRoutes } from "./workspace.js";
 import { apiKeyRoutes } from "./api-keys.js";
+import { analysisRoutes } from "./analysis.js";
 import { folderRoutes } from "./folders.js";
 import { analyticsRoutes } from "./analytics.js";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...folderRoutes, ...analyticsRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...analysisRoutes, ...folderRoutes, ...analyticsRoutes];

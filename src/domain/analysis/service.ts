@@ -1,0 +1,279 @@
+/**
+ * Video analysis: admission (the spec's state table), reading, and the state machine the pipeline
+ * moves through. REST, GraphQL and the worker all call these functions.
+ *
+ *   (none) ──analyze──► pending ─► downloading ─► transcribed ─► analyzing ─► completed
+ *                          └───────────┴──────────────┴──────────────┴──────► failed
+ *
+ * Exactly-once credits: admission reserves 5 credits in the transaction that inserts the analysis;
+ * the reservation is captured in the transaction that moves the analysis to `completed` and released
+ * in the one that moves it to `failed`. Every move is a conditional UPDATE (`WHERE status =
+ * <expected>`), so a retried or duplicated job can never apply a move twice. Each committed move is
+ * announced on `analysisStatusChanged` (id `${workspaceId}:${videoId}`) after the commit.
+ *
+ * Lock order, to stay deadlock-free: the workspace row (credits) first, then analysis rows.
+ */
+import { randomUUID } from "node:crypto";
+import { Prisma, type AnalysisStatus, type VideoAnalysis } from "../../generated/prisma/client.js";
+import { prisma, type Tx } from "../../infra/db.js";
+import { logger } from "../../infra/logger.js";
+import { publishEvent } from "../../events/bus.js";
+import { captureReservation, releaseReservation, reserve } from "../credits/service.js";
+import { InsufficientCreditsError, notFound } from "../errors.js";
+import type { Segment } from "../../providers/transcription/types.js";
+import type { ContentAnalysis } from "../../providers/analysis/types.js";
+
+/** Credits an analysis costs, charged only when it completes. */
+export const ANALYSIS_COST = 5;
+
+export const ANALYSIS_STATUSES = ["pending", "downloading", "transcribed", "analyzing", "completed", "failed"] as const;
+/** The states of an analysis still in progress (the partial unique index allows one per workspace and video). */
+export const RUNNING_STATUSES: AnalysisStatus[] = ["pending", "downloading", "transcribed", "analyzing"];
+export const isRunning = (s: AnalysisStatus) => RUNNING_STATUSES.includes(s);
+
+/** Position of a status in the sequence; both end states share the last position. */
+export function statusRank(s: AnalysisStatus): number {
+  return s === "failed" ? 4 : ANALYSIS_STATUSES.indexOf(s);
+}
+
+/** How an analyze call was answered (the spec's three 202 cases). */
+export type AnalyzeOutcome = "queued" | "already_completed" | "in_progress";
+
+export interface AnalyzeResult {
+  analysisId: string;
+  videoId: string;
+  status: AnalysisStatus;
+  outcome: AnalyzeOutcome;
+  message: string;
+}
+
+function answer(a: Pick<VideoAnalysis, "id" | "videoId" | "status">, outcome: AnalyzeOutcome): AnalyzeResult {
+  const message = {
+    queued: "Analysis queued. It takes about 15 to 30 seconds; poll this video's analysis every 5 to 10 seconds until its status is completed or failed.",
+    already_completed: "Analysis already completed. Nothing was restarted or charged; use force=true to delete it and analyse again.",
+    in_progress: `Analysis in progress (status: ${a.status}).`,
+  }[outcome];
+  return { analysisId: a.id, videoId: a.videoId, status: a.status, outcome, message };
+}
+
+async function requireTrackedVideo(workspaceId: string, videoId: string): Promise<void> {
+  const tracked = await prisma.trackedVideo.findUnique({ where: { workspaceId_videoId: { workspaceId, videoId } }, select: { id: true } });
+  if (!tracked) throw notFound("Video");
+}
+
+const findRunning = (workspaceId: string, videoId: string, db: Tx | typeof prisma = prisma) =>
+  db.videoAnalysis.findFirst({ where: { workspaceId, videoId, status: { in: RUNNING_STATUSES } } });
+
+const findLatest = (workspaceId: string, videoId: string) =>
+  prisma.videoAnalysis.findFirst({ where: { workspaceId, videoId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+
+/** True for the unique violation of `video_analyses_one_running_key` (a second running analysis). */
+function isSecondRunningAnalysis(e: unknown): boolean {
+  if (!(e instanceof Prisma.PrismaClientKnownRequestError) || e.code !== "P2002") return false;
+  // With the pg driver adapter, meta.driverAdapterError.cause carries PostgreSQL's message (which
+  // names the index) and the constraint's fields.
+  return JSON.stringify(e.meta ?? {}).includes("video_analyses_one_running_key");
+}
+
+export interface AnalyzeDeps {
+  /** Queues the pipeline job of a newly admitted analysis (the worker module's `enqueueAnalysis`). */
+  enqueue(analysisId: string): Promise<void>;
+}
+
+/**
+ * The analyze operation, following the spec's state table:
+ * - a video the workspace does not track: NOT_FOUND;
+ * - an analysis already running (even with `force`): its current status, "in progress" — a second
+ *   analysis is never started beside a running one, and nothing is reserved;
+ * - the latest analysis completed and no `force`: "already completed", nothing restarted or charged;
+ * - otherwise (none yet, the latest failed, or `force`): previous results of the video are deleted
+ *   and a fresh `pending` analysis is admitted, reserving 5 credits in the same transaction
+ *   (InsufficientCreditsError when `total_remaining - reserved < 5`).
+ *
+ * Two simultaneous calls start one analysis: the partial unique index rejects the second insert,
+ * its transaction (reservation included) rolls back, and it answers with the running analysis.
+ */
+export async function analyze(workspaceId: string, videoId: string, opts: { force?: boolean }, deps: AnalyzeDeps): Promise<AnalyzeResult> {
+  await requireTrackedVideo(workspaceId, videoId);
+  const running = await findRunning(workspaceId, videoId);
+  if (running) return answer(running, "in_progress");
+  if (!opts.force) {
+    const latest = await findLatest(workspaceId, videoId);
+    if (latest?.status === "completed") return answer(latest, "already_completed");
+  }
+
+  let created: VideoAnalysis;
+  try {
+    created = await prisma.$transaction(async (tx) => {
+      const id = randomUUID();
+      // reserve() takes the workspace row lock first: admissions of one workspace serialise here.
+      const reservation = await reserve(
+        { workspaceId, amount: ANALYSIS_COST, idempotencyKey: `analysis:${id}`, reason: `video analysis ${id}`, what: "a video analysis" },
+        tx,
+      );
+      // A fresh analysis replaces the video's previous results (the `force` case, or a failed one).
+      await tx.videoAnalysis.deleteMany({ where: { workspaceId, videoId, status: { in: ["completed", "failed"] } } });
+      return tx.videoAnalysis.create({ data: { id, workspaceId, videoId, reservationId: reservation.id } });
+    });
+  } catch (e) {
+    // Lost the race to a simultaneous call (unique index), or short of credits only because that
+    // call's reservation now holds them: either way the running analysis is the answer.
+    if (isSecondRunningAnalysis(e) || e instanceof InsufficientCreditsError) {
+      const winner = await findRunning(workspaceId, videoId);
+      if (winner) return answer(winner, "in_progress");
+    }
+    throw e;
+  }
+
+  announceCredits(workspaceId);
+  await announce(created);
+  try {
+    await deps.enqueue(created.id);
+  } catch (e) {
+    // The analysis is committed; the sweeper re-queues analyses whose job is missing.
+    logger.error({ err: (e as Error).message, analysisId: created.id }, "could not queue the analysis job; the sweeper will");
+  }
+  return answer(created, "queued");
+}
+
+/** The video's latest analysis for the workspace, or null when it has none. NOT_FOUND when untracked. */
+export async function getAnalysis(workspaceId: string, videoId: string): Promise<VideoAnalysis | null> {
+  await requireTrackedVideo(workspaceId, videoId);
+  return findLatest(workspaceId, videoId);
+}
+
+/** Checks the video is tracked by the workspace (subscriptions check before listening). */
+export const assertVideoTracked = requireTrackedVideo;
+
+// ---------------------------------------------------------------------------------------------
+// State machine used by the pipeline (src/jobs/analysis.ts) and the sweeper.
+
+export type AnalysisEvent = { analysisId: string; videoId: string; status: AnalysisStatus; error: string | null; at: string };
+
+export function toEvent(a: Pick<VideoAnalysis, "id" | "videoId" | "status" | "error" | "updatedAt">): AnalysisEvent {
+  return { analysisId: a.id, videoId: a.videoId, status: a.status, error: a.error, at: a.updatedAt.toISOString() };
+}
+
+/** Publishes the analysis's (committed) state. A lost event is never fatal: the state is in the database. */
+export async function announce(a: Pick<VideoAnalysis, "id" | "workspaceId" | "videoId" | "status" | "error" | "updatedAt">): Promise<void> {
+  try {
+    await publishEvent("analysisStatusChanged", `${a.workspaceId}:${a.videoId}`, toEvent(a));
+  } catch (e) {
+    logger.warn({ err: (e as Error).message, analysisId: a.id }, "could not publish analysisStatusChanged");
+  }
+}
+
+function announceCredits(workspaceId: string): void {
+  publishEvent("creditsUpdated", workspaceId, { workspaceId, at: new Date().toISOString() }).catch(() => undefined);
+}
+
+export const loadAnalysis = (id: string) => prisma.videoAnalysis.findUnique({ where: { id } });
+
+/**
+ * Moves the analysis from `from` to `to` (with `data`) if it is still in `from`. Returns the
+ * updated row, or null when another run already moved it (the caller re-reads and carries on).
+ */
+export async function advance(
+  id: string,
+  from: AnalysisStatus,
+  to: "downloading" | "transcribed" | "analyzing",
+  data: Prisma.VideoAnalysisUpdateManyMutationInput = {},
+): Promise<VideoAnalysis | null> {
+  const moved = await prisma.videoAnalysis.updateManyAndReturn({ where: { id, status: from }, data: { ...data, status: to } });
+  const row = moved[0] ?? null;
+  if (row) await announce(row);
+  return row;
+}
+
+export interface TranscriptData {
+  transcript: string;
+  segments: Segment[];
+  transcriptSource: string;
+}
+
+export const storeTranscript = (id: string, t: TranscriptData) =>
+  advance(id, "downloading", "transcribed", { transcript: t.transcript, segments: t.segments as unknown as Prisma.InputJsonValue, transcriptSource: t.transcriptSource });
+
+/**
+ * `analyzing` → `completed` with the results, capturing the reservation in the same transaction:
+ * both happen or neither, and only once (a second run finds the status moved and changes nothing).
+ */
+export async function complete(id: string, result: ContentAnalysis, provider: string): Promise<VideoAnalysis | null> {
+  const row = await settleAndMove(id, ["analyzing"], "captured", {
+    status: "completed",
+    completedAt: new Date(),
+    error: null,
+    hookStyle: result.hookStyle,
+    hookPhrase: result.hookPhrase,
+    ugcFit: result.ugcFit,
+    ugcConfidence: result.ugcConfidence,
+    ctaType: result.ctaType,
+    ctaDestinationUrl: result.ctaDestinationUrl,
+    analysisProvider: provider,
+  });
+  return row;
+}
+
+/** Any running state → `failed` with `error`, releasing the reservation in the same transaction. */
+export async function fail(id: string, error: string): Promise<VideoAnalysis | null> {
+  return settleAndMove(id, RUNNING_STATUSES, "released", { status: "failed", error: error.slice(0, 2000) });
+}
+
+async function settleAndMove(
+  id: string,
+  from: AnalysisStatus[],
+  outcome: "captured" | "released",
+  data: Prisma.VideoAnalysisUpdateManyMutationInput,
+): Promise<VideoAnalysis | null> {
+  const current = await loadAnalysis(id);
+  if (!current || !from.includes(current.status)) return null;
+  const row = await prisma.$transaction(async (tx) => {
+    // Settling the reservation locks the workspace row first (the global lock order), then the
+    // conditional UPDATE decides: if another run moved the analysis meanwhile, roll everything back.
+    if (current.reservationId) {
+      if (outcome === "captured") await captureReservation(current.reservationId, tx);
+      else await releaseReservation(current.reservationId, tx);
+    }
+    const moved = await tx.videoAnalysis.updateManyAndReturn({ where: { id, status: { in: from } }, data });
+    if (!moved[0]) throw new StateMoved();
+    return moved[0];
+  }).catch((e) => {
+    if (e instanceof StateMoved) return null;
+    throw e;
+  });
+  if (row) {
+    announceCredits(row.workspaceId);
+    await announce(row);
+  }
+  return row;
+}
+
+class StateMoved extends Error {}
+
+/**
+ * Fails every analysis that has not moved for `deadlineMs` (a worker lost for good, a job that ran
+ * out of stall retries) and releases its credits. Returns how many it failed.
+ */
+export async function failStuckAnalyses(deadlineMs: number, now = new Date()): Promise<number> {
+  const stuck = await prisma.videoAnalysis.findMany({
+    where: { status: { in: RUNNING_STATUSES }, updatedAt: { lt: new Date(now.getTime() - deadlineMs) } },
+    select: { id: true, status: true },
+    take: 500,
+  });
+  let failed = 0;
+  for (const a of stuck) {
+    const seconds = Math.round(deadlineMs / 1000);
+    if (await fail(a.id, `The analysis made no progress for ${seconds} seconds (stuck in ${a.status}) and was stopped; no credits were charged.`)) failed++;
+  }
+  return failed;
+}
+
+/** Running analyses that have not moved for `idleMs`: candidates for re-queueing by the sweeper. */
+export async function idleRunningAnalyses(idleMs: number, now = new Date()): Promise<string[]> {
+  const rows = await prisma.videoAnalysis.findMany({
+    where: { status: { in: RUNNING_STATUSES }, updatedAt: { lt: new Date(now.getTime() - idleMs) } },
+    select: { id: true },
+    take: 500,
+  });
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,208 @@
+/**
+ * GraphQL: video analysis through the same services as REST (`analyzeVideo`, `videoAnalysis`) and
+ * live status (`analysisStatusChanged`, over graphql-ws and SSE).
+ *
+ * The subscription first sends the current state (when there is an analysis), then every change
+ * published by whichever process made it, dropping anything not newer than what this subscriber
+ * already got: each status of an analysis arrives once and in order, ending with COMPLETED or
+ * FAILED, even for a subscriber that connects while the analysis is already running.
+ */
+import { z } from "zod";
+import type { AnalysisStatus, VideoAnalysis } from "../../../generated/prisma/client.js";
+import { builder } from "../builder.js";
+import {
+  ANALYSIS_COST,
+  analyze,
+  assertVideoTracked,
+  getAnalysis,
+  statusRank,
+  toEvent,
+  type AnalysisEvent,
+  type AnalyzeOutcome,
+  type AnalyzeResult,
+} from "../../../domain/analysis/service.js";
+import { CTA_TYPES, HOOK_STYLES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS } from "../../../domain/analysis/vocabulary.js";
+import { parseInput } from "../../../domain/validation.js";
+import { eventsSubscribed, subscribeEvents } from "../../../events/bus.js";
+import { enqueueAnalysis } from "../../../jobs/analysis.js";
+import type { Segment } from "../../../providers/transcription/types.js";
+
+/** `{bold_claim: "…"}` → `{BOLD_CLAIM: {value: "bold_claim", description: "…"}}` */
+function enumValues<K extends string>(vocabulary: Record<K, string>) {
+  return Object.fromEntries(
+    Object.entries(vocabulary).map(([value, description]) => [value.toUpperCase(), { value, description: description as string }]),
+  ) as Record<Uppercase<K>, { value: K; description: string }>;
+}
+
+export const AnalysisStatusEnum = builder.enumType("AnalysisStatus", {
+  description: "PENDING → DOWNLOADING → TRANSCRIBED → ANALYZING → COMPLETED, or FAILED.",
+  values: enumValues({
+    pending: "Queued; no work done yet.",
+    downloading: "Fetching the video's captions or audio and transcribing it.",
+    transcribed: "Transcript and segments are stored and readable; content analysis comes next.",
+    analyzing: "Content analysis (hook, UGC fit, call to action) is running.",
+    completed: "Done; the credits are charged now.",
+    failed: "Stopped with an error; no credits are charged.",
+  } satisfies Record<AnalysisStatus, string>),
+});
+
+const HookStyleEnum = builder.enumType("HookStyle", { description: "How the video opens.", values: enumValues(HOOK_STYLES) });
+const UgcFitEnum = builder.enumType("UgcFit", { description: "How well the video reads as user-generated content.", values: enumValues(UGC_FITS) });
+const CtaTypeEnum = builder.enumType("CtaType", { description: "The video's call to action.", values: enumValues(CTA_TYPES) });
+
+const AnalyzeOutcomeEnum = builder.enumType("AnalyzeOutcome", {
+  values: enumValues({
+    queued: "A fresh analysis was queued (status PENDING).",
+    already_completed: "The video's analysis is already completed; nothing was restarted or charged.",
+    in_progress: "An analysis is already running; its current status is returned.",
+  } satisfies Record<AnalyzeOutcome, string>),
+});
+
+const SegmentRef = builder.objectRef<Segment>("TranscriptSegment").implement({
+  fields: (t) => ({
+    start: t.exposeFloat("start", { description: "Seconds from the start of the video." }),
+    end: t.exposeFloat("end", { description: "Seconds from the start of the video." }),
+    text: t.exposeString("text"),
+  }),
+});
+
+const UNTIL_COMPLETED = "Null until the analysis is completed.";
+
+export const VideoAnalysisRef = builder.objectRef<VideoAnalysis>("VideoAnalysis").implement({
+  description: "An analysis of a tracked video for this workspace.",
+  fields: (t) => ({
+    analysisId: t.exposeID("id"),
+    videoId: t.exposeID("videoId"),
+    status: t.field({ type: AnalysisStatusEnum, resolve: (a) => a.status }),
+    error: t.string({ nullable: true, description: "Why the analysis failed; set only when FAILED.", resolve: (a) => (a.status === "failed" ? a.error : null) }),
+    transcript: t.exposeString("transcript", { nullable: true, description: "Available from TRANSCRIBED on." }),
+    segments: t.field({
+      type: [SegmentRef],
+      nullable: true,
+      description: "The transcript as timed segments; available from TRANSCRIBED on.",
+      resolve: (a) => (a.segments as unknown as Segment[] | null) ?? null,
+    }),
+    transcriptSource: t.exposeString("transcriptSource", { nullable: true, description: "`captions`, `pocketsphinx` or `openai`." }),
+    hookStyle: t.field({ type: HookStyleEnum, nullable: true, description: UNTIL_COMPLETED, resolve: (a) => a.hookStyle as never }),
+    hookPhrase: t.exposeString("hookPhrase", { nullable: true, description: `The hook as said or written in the first seconds ("" when none). ${UNTIL_COMPLETED}` }),
+    ugcFit: t.field({ type: UgcFitEnum, nullable: true, description: UNTIL_COMPLETED, resolve: (a) => a.ugcFit as never }),
+    ugcConfidence: t.exposeInt("ugcConfidence", { nullable: true, description: `${UGC_CONFIDENCE_DESCRIPTION} ${UNTIL_COMPLETED}` }),
+    ctaType: t.field({ type: CtaTypeEnum, nullable: true, description: UNTIL_COMPLETED, resolve: (a) => a.ctaType as never }),
+    ctaDestinationUrl: t.exposeString("ctaDestinationUrl", { nullable: true }),
+    analysisProvider: t.exposeString("analysisProvider", { nullable: true, description: "`heuristic` or `openai`." }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "Time of the last status change." }),
+    completedAt: t.expose("completedAt", { type: "DateTime", nullable: true }),
+  }),
+});
+
+const AnalyzeVideoResultRef = builder.objectRef<AnalyzeResult & { workspaceId: string }>("AnalyzeVideoResult").implement({
+  fields: (t) => ({
+    analysisId: t.exposeID("analysisId"),
+    videoId: t.exposeID("videoId"),
+    status: t.field({ type: AnalysisStatusEnum, resolve: (r) => r.status }),
+    outcome: t.field({ type: AnalyzeOutcomeEnum, resolve: (r) => r.outcome }),
+    message: t.exposeString("message"),
+    analysis: t.field({
+      type: VideoAnalysisRef,
+      nullable: true,
+      description: "The analysis as stored now.",
+      resolve: async (r) => getAnalysis(r.workspaceId, r.videoId),
+    }),
+  }),
+});
+
+const AnalysisStatusChangeRef = builder.objectRef<AnalysisEvent & { workspaceId: string }>("AnalysisStatusChange").implement({
+  description: "One status of an analysis, as it was committed.",
+  fields: (t) => ({
+    analysisId: t.exposeID("analysisId"),
+    videoId: t.exposeID("videoId"),
+    status: t.field({ type: AnalysisStatusEnum, resolve: (e) => e.status }),
+    error: t.exposeString("error", { nullable: true, description: "Set when FAILED." }),
+    at: t.field({ type: "DateTime", description: "When the status was committed.", resolve: (e) => e.at }),
+    analysis: t.field({
+      type: VideoAnalysisRef,
+      nullable: true,
+      description: "The analysis as stored when this change is delivered (it may already be further along).",
+      resolve: (e) => getAnalysis(e.workspaceId, e.videoId),
+    }),
+  }),
+});
+
+const videoIdInput = z.guid({ message: "must be a UUID" });
+
+builder.queryFields((t) => ({
+  videoAnalysis: t.field({
+    type: VideoAnalysisRef,
+    nullable: true,
+    description: "The video's latest analysis, or null when it has none. NOT_FOUND when the workspace does not track the video.",
+    args: { videoId: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => getAnalysis(ctx.auth.workspaceId, parseInput(videoIdInput, String(args.videoId), "videoId")),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  analyzeVideo: t.field({
+    type: AnalyzeVideoResultRef,
+    description:
+      `Analyses a tracked video (REST: POST /video-analysis/{videoId}/analyze). Costs ${ANALYSIS_COST} credits, reserved now and charged ` +
+      "only on completion. Errors: NOT_FOUND (video not tracked), INSUFFICIENT_CREDITS (the message names the cost and the balance).",
+    args: {
+      videoId: t.arg.id({ required: true }),
+      force: t.arg.boolean({ defaultValue: false, description: "Delete the previous result and analyse again." }),
+    },
+    resolve: async (_r, args, ctx) => {
+      const videoId = parseInput(videoIdInput, String(args.videoId), "videoId");
+      const r = await analyze(ctx.auth.workspaceId, videoId, { force: args.force ?? false }, { enqueue: enqueueAnalysis });
+      return { ...r, workspaceId: ctx.auth.workspaceId };
+    },
+  }),
+}));
+
+/**
+ * The current state, then the live changes newer than what was already sent. Listening starts
+ * (and is confirmed by Redis) before the current state is read, so nothing falls in between.
+ */
+async function* statusChanges(workspaceId: string, videoId: string): AsyncGenerator<AnalysisEvent & { workspaceId: string }> {
+  const events = subscribeEvents("analysisStatusChanged", `${workspaceId}:${videoId}`)[Symbol.asyncIterator]();
+  const sent = new Map<string, number>(); // analysisId → rank of the last status sent
+  const fresh = (e: AnalysisEvent) => statusRank(e.status) > (sent.get(e.analysisId) ?? -1);
+  try {
+    let next = events.next(); // starts the Redis subscription
+    await eventsSubscribed();
+    const current = await getAnalysis(workspaceId, videoId);
+    if (current) {
+      const e = toEvent(current);
+      sent.set(e.analysisId, statusRank(e.status));
+      yield { ...e, workspaceId };
+    }
+    for (;;) {
+      const r = await next;
+      if (r.done) return;
+      next = events.next();
+      if (!fresh(r.value)) continue;
+      sent.set(r.value.analysisId, statusRank(r.value.status));
+      yield { ...r.value, workspaceId };
+    }
+  } finally {
+    await events.return?.();
+  }
+}
+
+builder.subscriptionFields((t) => ({
+  analysisStatusChanged: t.field({
+    type: AnalysisStatusChangeRef,
+    description:
+      "Live status of the video's analysis (graphql-ws, or SSE with `Accept: text/event-stream`). Sends the current status first " +
+      "(when the video has an analysis), then each later status once and in order, ending with COMPLETED or FAILED. The stream stays " +
+      "open for later analyses of the video (e.g. after analyzeVideo with force) until the client stops it.",
+    args: { videoId: t.arg.id({ required: true }) },
+    // The checks run before the stream starts, so a bad or foreign videoId is an ordinary GraphQL error.
+    subscribe: async (_r, args, ctx) => {
+      const videoId = parseInput(videoIdInput, String(args.videoId), "videoId");
+      await assertVideoTracked(ctx.auth.workspaceId, videoId);
+      return statusChanges(ctx.auth.workspaceId, videoId);
+    },
+    resolve: (event) => event,
+  }),
+}));

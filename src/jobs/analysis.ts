@@ -1,0 +1,177 @@
+/**
+ * The analysis pipeline as BullMQ work on queue `analysis`. The job carries only the analysis id;
+ * every run reads the stored state and resumes from it:
+ *
+ *   pending ─► downloading   (mark, then fetch media and transcript)
+ *   downloading ─► transcribed  (transcript and segments stored: readable while analysis runs)
+ *   transcribed ─► analyzing    (mark, then run content analysis)
+ *   analyzing ─► completed      (results stored and the reservation captured, one transaction)
+ *   any running ─► failed       (error stored and the reservation released, one transaction)
+ *
+ * A worker killed at any point leaves the analysis in a stored state and the job's lock expires;
+ * another worker retries the job, which redoes only the unfinished stage (a stage's work is
+ * committed with the move out of it). Provider errors marked retryable are retried with BullMQ's
+ * backoff; non-retryable ones, and any error on the last attempt, fail the analysis.
+ *
+ * The `sweep` job (job scheduler) fails analyses that have not moved for the deadline and re-queues
+ * running analyses whose job is gone (e.g. the API stopped between committing and queueing).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Job } from "bullmq";
+import { config } from "../config.js";
+import { logger } from "../infra/logger.js";
+import { prisma } from "../infra/db.js";
+import {
+  advance,
+  announce,
+  complete,
+  fail,
+  failStuckAnalyses,
+  idleRunningAnalyses,
+  loadAnalysis,
+  storeTranscript,
+  type TranscriptData,
+} from "../domain/analysis/service.js";
+import { ProviderError } from "../providers/errors.js";
+import { createMediaProvider, type MediaProvider } from "../providers/media/index.js";
+import { createTranscriptionProvider, type TranscriptionProvider } from "../providers/transcription/index.js";
+import { createContentAnalysisProvider, type ContentAnalysisProvider } from "../providers/analysis/index.js";
+import type { Segment } from "../providers/transcription/types.js";
+import { queue } from "./queues.js";
+import type { QueueDefinition } from "./registry.js";
+
+export const RUN_ANALYSIS_JOB = "run-analysis";
+export const SWEEP_JOB = "sweep-analyses";
+
+/** Deterministic job id: queueing the same analysis twice is a no-op. (BullMQ ids cannot contain ":".) */
+export const analysisJobId = (analysisId: string) => `analysis-${analysisId}`;
+
+export async function enqueueAnalysis(analysisId: string): Promise<void> {
+  await queue("analysis").add(RUN_ANALYSIS_JOB, { analysisId }, { jobId: analysisJobId(analysisId) });
+}
+
+export interface AnalysisProviders {
+  media: MediaProvider;
+  transcription: TranscriptionProvider;
+  content: ContentAnalysisProvider;
+}
+
+/** The providers chosen by configuration; constructed lazily so a role that never analyses needs none. */
+export function configuredProviders(): AnalysisProviders {
+  return { media: createMediaProvider(), transcription: createTranscriptionProvider(), content: createContentAnalysisProvider() };
+}
+
+/** Runs the stages still to do for one analysis. */
+export async function runAnalysis(analysisId: string, providers: AnalysisProviders, job?: Job): Promise<{ status: string }> {
+  let a = await loadAnalysis(analysisId);
+  if (!a) return { status: "deleted" }; // replaced by a forced re-analysis: nothing to do
+  if (a.status === "completed" || a.status === "failed") return { status: a.status };
+  // Re-announce the stored state: if a killed run committed a move but died before publishing it,
+  // subscribers still learn of it (they drop what they already saw).
+  if ((job?.attemptsStarted ?? 1) > 1 || a.status !== "pending") await announce(a);
+
+  try {
+    if (a.status === "pending") a = (await advance(a.id, "pending", "downloading")) ?? (await reload(a.id));
+    if (a.status === "downloading") {
+      const transcript = await fetchTranscript(a.videoId, providers);
+      a = (await storeTranscript(a.id, transcript)) ?? (await reload(a.id));
+    }
+    if (a.status === "transcribed") a = (await advance(a.id, "transcribed", "analyzing")) ?? (await reload(a.id));
+    if (a.status === "analyzing") {
+      const video = await prisma.video.findUniqueOrThrow({ where: { id: a.videoId } });
+      const result = await providers.content.analyze({
+        platform: video.platform,
+        transcript: a.transcript ?? "",
+        segments: (a.segments as unknown as Segment[] | null) ?? [],
+        description: video.description,
+        hashtags: video.hashtags,
+      });
+      a = (await complete(a.id, result, providers.content.name)) ?? (await reload(a.id));
+    }
+    return { status: a.status };
+  } catch (e) {
+    const lastAttempt = !job || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const retryable = e instanceof ProviderError ? e.retryable : !(e instanceof AnalysisInputError);
+    if (retryable && !lastAttempt) throw e; // BullMQ retries with backoff; the retry resumes here
+    if (!(e instanceof ProviderError) && !(e instanceof AnalysisInputError)) {
+      logger.error({ err: e, analysisId }, "analysis failed unexpectedly");
+    }
+    const failed = await fail(analysisId, failureMessage(e));
+    return { status: failed?.status ?? (await reload(analysisId)).status };
+  }
+}
+
+/** A problem with the video itself (no media at all): retrying cannot help. */
+class AnalysisInputError extends Error {}
+
+function failureMessage(e: unknown): string {
+  if (e instanceof ProviderError || e instanceof AnalysisInputError) return e.message;
+  return "The analysis failed because of an internal error; no credits were charged. Try again later.";
+}
+
+async function reload(id: string) {
+  const a = await loadAnalysis(id);
+  if (!a) throw new AnalysisInputError("The analysis was deleted while it ran.");
+  return a;
+}
+
+/**
+ * The `downloading` stage: media from the provider, then the platform's captions as the transcript
+ * when there are any, else speech recognition of the audio. Works in a temporary directory.
+ */
+async function fetchTranscript(videoId: string, providers: AnalysisProviders): Promise<TranscriptData> {
+  const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId } });
+  const workDir = await mkdtemp(join(tmpdir(), "analysis-"));
+  try {
+    const media = await providers.media.fetch(
+      { platform: video.platform, platformVideoId: video.platformVideoId, url: video.url, description: video.description, dataSource: video.dataSource },
+      { workDir },
+    );
+    if (media.captions) return { transcript: media.captions.text, segments: media.captions.segments, transcriptSource: "captions" };
+    if (!media.wavPath) throw new AnalysisInputError("The video has neither captions nor audio to transcribe.");
+    const t = await providers.transcription.transcribe(media.wavPath);
+    return { transcript: t.text, segments: t.segments, transcriptSource: providers.transcription.name };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Fails stuck analyses (releasing their credits), re-queues running ones whose job is gone, and
+ * fails at once those whose job BullMQ gave up on (stalled too often) instead of waiting for the deadline.
+ */
+export async function sweepAnalyses(): Promise<{ failed: number; requeued: number }> {
+  let failed = await failStuckAnalyses(config.analysisDeadlineMs);
+  let requeued = 0;
+  const idleMs = Math.max(config.analysisJobs.lockMs * 2, 10_000);
+  for (const id of await idleRunningAnalyses(idleMs)) {
+    const state = await queue("analysis").getJobState(analysisJobId(id));
+    if (state === "unknown") {
+      await enqueueAnalysis(id);
+      requeued++;
+    } else if (state === "failed") {
+      const job = await queue("analysis").getJob(analysisJobId(id));
+      const reason = job?.failedReason ? ` (${job.failedReason})` : "";
+      if (await fail(id, `The analysis job was abandoned by the workers${reason}; no credits were charged.`)) failed++;
+    }
+  }
+  if (failed || requeued) logger.info({ failed, requeued }, "analysis sweep");
+  return { failed, requeued };
+}
+
+export function analysisJobs(providers?: AnalysisProviders): QueueDefinition {
+  let resolved = providers;
+  return {
+    queue: "analysis",
+    concurrency: config.concurrency.analysis,
+    lockDurationMs: config.analysisJobs.lockMs,
+    stalledIntervalMs: config.analysisJobs.stalledIntervalMs,
+    handlers: {
+      [RUN_ANALYSIS_JOB]: (job) => runAnalysis(String(job.data.analysisId), (resolved ??= configuredProviders()), job),
+      [SWEEP_JOB]: () => sweepAnalyses(),
+    },
+    schedules: [{ id: SWEEP_JOB, jobName: SWEEP_JOB, every: config.analysisJobs.sweepIntervalMs }],
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Fixtures for the analysis tests: tracked videos created directly in the database (tracking's
+ * POST /videos is another area), credit helpers and polling.
+ */
+import { randomUUID } from "node:crypto";
+import { prisma } from "../../src/infra/db.js";
+import { charge, getBalance } from "../../src/domain/credits/service.js";
+
+export const DEMO_DESCRIPTION =
+  "Do you know why your sourdough never rises? I tried this trick for a week and it changed everything. " +
+  "Follow for more and check the link in my bio https://bakery.example.com/starter";
+
+/** A video (simulated demo data unless told otherwise) tracked by `workspaceId`. */
+export async function trackedVideo(
+  workspaceId: string,
+  opts: { description?: string; dataSource?: string | null; url?: string; hashtags?: string[] } = {},
+): Promise<string> {
+  const platformVideoId = String(7_000_000_000_000_000_000n + BigInt(Math.floor(Math.random() * 1e15)));
+  const video = await prisma.video.create({
+    data: {
+      platform: "platformA",
+      platformVideoId,
+      url: opts.url ?? `https://www.tiktok.com/@demo/video/${platformVideoId}`,
+      description: opts.description ?? DEMO_DESCRIPTION,
+      hashtags: opts.hashtags ?? ["sourdough"],
+      username: "demo",
+      dataSource: opts.dataSource === undefined ? "simulated" : opts.dataSource,
+      scrapeStatus: "ready",
+    },
+  });
+  await trackExisting(workspaceId, video.id);
+  return video.id;
+}
+
+/** Tracks an existing video for another workspace too. */
+export async function trackExisting(workspaceId: string, videoId: string): Promise<void> {
+  await prisma.trackedVideo.create({ data: { workspaceId, videoId } });
+}
+
+/** Spends credits so that exactly `left` remain available. */
+export async function leaveCredits(workspaceId: string, left: number): Promise<void> {
+  const b = await getBalance(workspaceId);
+  const spend = b.totalRemaining - b.reserved - left;
+  if (spend > 0) await charge({ workspaceId, amount: spend, idempotencyKey: `test-drain:${randomUUID()}`, reason: "test: drain credits" });
+}
+
+/** Analysis charges in the ledger (capture entries of analysis reservations). */
+export async function analysisCharges(workspaceId: string) {
+  const rows = await prisma.creditLedgerEntry.findMany({ where: { workspaceId, kind: "charge", idempotencyKey: { startsWith: "reservation:" } } });
+  return rows.map((r) => r.amount);
+}
+
+export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Waits until the video's latest analysis for the workspace is in one of `statuses`. */
+export function waitForStatus(workspaceId: string, videoId: string, statuses: string[], timeoutMs = 60_000) {
+  return waitFor(
+    `analysis of ${videoId} to reach ${statuses.join("/")}`,
+    async () => {
+      const a = await prisma.videoAnalysis.findFirst({ where: { workspaceId, videoId }, orderBy: { createdAt: "desc" } });
+      return a && statuses.includes(a.status) ? a : null;
+    },
+    timeoutMs,
+  );
+}
