@@ -4,6 +4,8 @@ import { builder } from "./builder.js";
 import "./types/workspace.js";
 import "./types/analysis.js";
 import "./types/tracking.js";
+import "./types/folders.js";
+import "./types/analytics.js";
 
 export const schema = builder.toSchema();
 
