@@ -26,6 +26,8 @@ export async function trackedVideo(
       username: "demo",
       dataSource: opts.dataSource === undefined ? "simulated" : opts.dataSource,
       scrapeStatus: "ready",
+      // Freshly scraped: a worker process's tracking refresh leaves it (and its description) alone.
+      lastScrapedAt: new Date(),
     },
   });
   await trackExisting(workspaceId, video.id);
