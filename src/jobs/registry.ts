@@ -5,6 +5,7 @@
 import type { Job } from "bullmq";
 import type { QueueName } from "./queues.js";
 import { maintenanceJobs } from "./maintenance.js";
+import { trackingJobs } from "./tracking.js";
 import { analysisJobs } from "./analysis.js";
 
 export interface JobSchedule {
@@ -27,5 +28,5 @@ export interface QueueDefinition {
 }
 
 export function jobDefinitions(): QueueDefinition[] {
-  return [maintenanceJobs(), analysisJobs()];
+  return [maintenanceJobs(), trackingJobs(), analysisJobs()];
 }

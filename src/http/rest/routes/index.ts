@@ -5,8 +5,9 @@
 import type { AnyRoute } from "../route.js";
 import { workspaceRoutes } from "./workspace.js";
 import { apiKeyRoutes } from "./api-keys.js";
+import { trackingRoutes } from "./tracking.js";
 import { analysisRoutes } from "./analysis.js";
 import { folderRoutes } from "./folders.js";
 import { analyticsRoutes } from "./analytics.js";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...analysisRoutes, ...folderRoutes, ...analyticsRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...analyticsRoutes];

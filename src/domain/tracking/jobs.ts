@@ -1,0 +1,49 @@
+/**
+ * The scrape jobs the tracking services enqueue (queue `scrape`). A job carries ids only; its id
+ * says why it exists, so the same reason never enqueues twice (BullMQ ignores a job whose id it
+ * already holds) while a new reason (another workspace tracking the account, the next refresh
+ * period) does enqueue again. Job ids contain no ":" (BullMQ reserves it).
+ */
+import type { JobsOptions } from "bullmq";
+import { queue } from "../../jobs/queues.js";
+
+export const SCRAPE_VIDEO = "scrape-video";
+export const SCRAPE_ACCOUNT = "scrape-account";
+
+export interface ScrapeVideoData {
+  videoId: string;
+}
+export interface ScrapeAccountData {
+  accountId: string;
+}
+
+export async function enqueueVideoScrape(videoId: string, reason: string, opts: JobsOptions = {}): Promise<void> {
+  await queue("scrape").add(SCRAPE_VIDEO, { videoId } satisfies ScrapeVideoData, { jobId: `video-${videoId}-${reason}`, ...opts });
+}
+
+export async function enqueueAccountScrape(accountId: string, reason: string, opts: JobsOptions = {}): Promise<void> {
+  await queue("scrape").add(SCRAPE_ACCOUNT, { accountId } satisfies ScrapeAccountData, { jobId: `account-${accountId}-${reason}`, ...opts });
+}
+
+/** Many video scrapes in one round trip (refresh, account discovery). */
+export async function enqueueVideoScrapes(items: { videoId: string; reason: string }[], opts: JobsOptions = {}): Promise<void> {
+  if (items.length === 0) return;
+  await queue("scrape").addBulk(
+    items.map(({ videoId, reason }) => ({
+      name: SCRAPE_VIDEO,
+      data: { videoId } satisfies ScrapeVideoData,
+      opts: { jobId: `video-${videoId}-${reason}`, ...opts },
+    })),
+  );
+}
+
+export async function enqueueAccountScrapes(items: { accountId: string; reason: string }[], opts: JobsOptions = {}): Promise<void> {
+  if (items.length === 0) return;
+  await queue("scrape").addBulk(
+    items.map(({ accountId, reason }) => ({
+      name: SCRAPE_ACCOUNT,
+      data: { accountId } satisfies ScrapeAccountData,
+      opts: { jobId: `account-${accountId}-${reason}`, ...opts },
+    })),
+  );
+}

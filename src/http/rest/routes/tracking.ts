@@ -1,0 +1,338 @@
+/**
+ * Tracking: /videos and /accounts. Thin: validate, call the tracking services, shape the spec's
+ * envelopes and casing. Decisions where the spec is silent are written in the descriptions.
+ */
+import { z } from "zod";
+import type { Video } from "../../../generated/prisma/client.js";
+import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
+import { canonicalAccountUrl } from "../../../domain/tracking/urls.js";
+import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
+import { getTrackedVideo, listTrackedVideos, MAX_BULK_IDS, trackVideo, untrackVideos, type TrackedVideoView } from "../../../domain/tracking/videos.js";
+import {
+  DEFAULT_ACCOUNT_VIDEO_LIMIT,
+  getTrackedAccount,
+  listAccountVideos,
+  listTrackedAccounts,
+  MAX_ACCOUNT_VIDEO_LIMIT,
+  trackAccount,
+  untrackAccount,
+  type TrackedAccountView,
+} from "../../../domain/tracking/accounts.js";
+import { defineRoute } from "../route.js";
+import { body, dateParam, idParams, iso, isoOrNull, limitParam, offsetParam, pagination, paginationQuery, paginationSchema, platform, timestamp, uuid } from "../schemas.js";
+
+const count = (what: string) =>
+  z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: `${what}. Null before the first scrape and where the source does not give it (shareCount and bookmarkCount on platforms B and C with yt-dlp).` });
+
+const scrapeStatus = z.enum(["queued", "scraping", "ready", "failed"]).meta({
+  description: "queued → scraping → ready; failed after the last retry (or at once when the source says the item does not exist), with the reason in scrapeError. A ready record stays ready when a later refresh fails.",
+});
+
+const videoFields = {
+  id: uuid,
+  platformVideoId: z.string().meta({ description: "The video's id on its platform." }),
+  url: z.string().meta({ description: "Canonical HTTPS link rebuilt from the parsed ids (never the submitted string)." }),
+  type: platform,
+  description: z.string(),
+  hashtags: z.array(z.string()),
+  viewCount: count("Views"),
+  likeCount: count("Likes"),
+  commentCount: count("Comments"),
+  shareCount: count("Shares"),
+  bookmarkCount: count("Bookmarks (saves)"),
+  engagementRate: z.number().meta({ description: ENGAGEMENT_RATE_DESCRIPTION }),
+  postedAt: timestamp.nullable().meta({ description: "When the video was posted; null until the first scrape." }),
+  thumbnailUrl: z.string().meta({ description: "Thumbnail URL; \"\" when unknown." }),
+  username: z.string().meta({ description: "Author handle, lower-cased, without '@'; \"\" when unknown." }),
+  displayName: z.string(),
+  canonicalAccountId: uuid.nullable().meta({ description: "UUID of the owning account, once known (null before)." }),
+  musicName: z.string().meta({ description: "\"\" when the platform gives none (platform B)." }),
+  musicAuthor: z.string(),
+  musicCoverUrl: z.string(),
+  durationSeconds: z.number().int().nullable(),
+  scrapeStatus,
+  scrapeError: z.string().nullable().meta({ description: "Why the last scrape failed; null after a successful one." }),
+  lastScrapedAt: timestamp.nullable(),
+  dataSource: z.string().nullable().meta({ description: "Provider of the numbers: ytdlp (live) or simulated (synthetic demo data); null before the first scrape." }),
+};
+
+const videoSchema = z.object(videoFields).meta({ id: "Video", description: "A video, full detail." });
+
+const trackedVideoSchema = z
+  .object({
+    ...videoFields,
+    trackedVideoId: uuid.meta({ description: "The workspace's tracking record." }),
+    trackedAt: timestamp.meta({ description: "When the workspace started tracking the video." }),
+  })
+  .meta({ id: "TrackedVideo", description: "A tracked video, full detail, with the workspace's tracking record." });
+
+const num = (v: bigint | null) => (v === null ? null : Number(v));
+
+export function videoItem(v: Video) {
+  return {
+    id: v.id,
+    platformVideoId: v.platformVideoId,
+    url: v.url,
+    type: v.platform,
+    description: v.description,
+    hashtags: v.hashtags,
+    viewCount: num(v.viewCount),
+    likeCount: num(v.likeCount),
+    commentCount: num(v.commentCount),
+    shareCount: num(v.shareCount),
+    bookmarkCount: num(v.bookmarkCount),
+    engagementRate: v.engagementRate,
+    postedAt: isoOrNull(v.postedAt),
+    thumbnailUrl: v.thumbnailUrl,
+    username: v.username,
+    displayName: v.displayName,
+    canonicalAccountId: v.accountId,
+    musicName: v.musicName,
+    musicAuthor: v.musicAuthor,
+    musicCoverUrl: v.musicCoverUrl,
+    durationSeconds: v.durationSeconds,
+    scrapeStatus: v.scrapeStatus,
+    scrapeError: v.scrapeError,
+    lastScrapedAt: isoOrNull(v.lastScrapedAt),
+    dataSource: v.dataSource,
+  };
+}
+
+const trackedVideoItem = (v: TrackedVideoView) => ({ ...videoItem(v), trackedVideoId: v.trackedVideoId, trackedAt: iso(v.trackedAt) });
+
+const accountSchema = z
+  .object({
+    id: uuid.meta({ description: "The canonical account ID." }),
+    trackedAccountId: uuid.meta({ description: "The workspace's tracking record." }),
+    type: platform,
+    username: z.string().meta({ description: "Lower-cased handle without '@'." }),
+    url: z.string().meta({ description: "Canonical HTTPS link of the account." }),
+    displayName: z.string(),
+    avatarUrl: z.string(),
+    followerCount: count("Followers"),
+    videoCount: count("Videos the account has posted (as the source reports it)"),
+    totalViews: count("Views over the account's videos the source lists"),
+    videoLimit: z.number().int().meta({ description: "Max number of the account's newest videos tracked (1-500)." }),
+    scrapeStatus,
+    scrapeError: z.string().nullable(),
+    lastScrapedAt: timestamp.nullable(),
+    dataSource: z.string().nullable().meta({ description: "ytdlp or simulated; null before the first scrape." }),
+    createdAt: timestamp.meta({ description: "When the workspace started tracking the account." }),
+  })
+  .meta({ id: "Account", description: "A tracked account." });
+
+export function accountItem(a: TrackedAccountView) {
+  return {
+    id: a.id,
+    trackedAccountId: a.trackedAccountId,
+    type: a.platform,
+    username: a.username,
+    url: canonicalAccountUrl(a),
+    displayName: a.displayName,
+    avatarUrl: a.avatarUrl,
+    followerCount: num(a.followerCount),
+    videoCount: num(a.videoCount),
+    totalViews: num(a.totalViews),
+    videoLimit: a.videoLimit,
+    scrapeStatus: a.scrapeStatus,
+    scrapeError: a.scrapeError,
+    lastScrapedAt: isoOrNull(a.lastScrapedAt),
+    dataSource: a.dataSource,
+    createdAt: iso(a.trackedAt),
+  };
+}
+
+const urlField = (kind: "video" | "account", accepted: string) =>
+  z.string({ message: "url is required and must be a string" }).meta({
+    description: `HTTPS ${kind} link. Accepted: ${accepted}. Any other string answers 400 INVALID_URL; a missing or non-string url answers 400 VALIDATION_ERROR.`,
+  });
+
+export const trackingRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/videos",
+    summary: "Start tracking a video",
+    description:
+      "Queues the video for scraping; metrics appear within a few minutes. Uses no credits; counts toward the plan's video tracking limit " +
+      "(403 VIDEO_LIMIT_REACHED when additions_remaining is 0). Videos are global: a video already known to the service (tracked by " +
+      "another workspace) is not created or scraped again, and `isNew` is false. 409 ALREADY_TRACKED when this workspace tracks it already.",
+    tags: ["Videos"],
+    body: body({ url: urlField("video", ACCEPTED_VIDEO_LINKS) }),
+    errors: ["INVALID_URL", "ALREADY_TRACKED", "VIDEO_LIMIT_REACHED"],
+    responses: {
+      201: {
+        description: "The video is tracked and queued for scraping.",
+        schema: z.object({
+          data: z.object({
+            trackedVideoId: uuid.meta({ description: "The workspace's tracking record." }),
+            videoId: uuid,
+            isNew: z.boolean().meta({ description: "True when the video was new to the service (created and queued by this call)." }),
+          }),
+          message: z.string(),
+        }),
+      },
+    },
+    async handler({ auth, body }) {
+      const data = await trackVideo(auth.workspaceId, body.url);
+      return { status: 201, body: { data, message: "Video queued for tracking. Metrics appear within a few minutes." } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/videos",
+    summary: "List tracked videos",
+    description: "Paginated; newest tracked first (ties by trackedVideoId). Items are full video records with the tracking record.",
+    tags: ["Videos"],
+    query: paginationQuery(20),
+    responses: { 200: { description: "A page of tracked videos.", schema: z.object({ data: z.array(trackedVideoSchema), pagination: paginationSchema }) } },
+    async handler({ auth, query }) {
+      const page = await listTrackedVideos(auth.workspaceId, query);
+      return { body: { data: page.items.map(trackedVideoItem), pagination: pagination(page.total, query.limit, query.offset) } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/videos/{id}",
+    summary: "Get one tracked video",
+    tags: ["Videos"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "The video, full detail.", schema: z.object({ data: trackedVideoSchema }) } },
+    async handler({ auth, params }) {
+      return { body: { data: trackedVideoItem(await getTrackedVideo(auth.workspaceId, params.id)) } };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/videos/bulk-untrack",
+    summary: "Untrack up to 50 videos",
+    description:
+      "Each id is processed independently; one result per id, in the order given. An id the workspace does not track gives " +
+      "`success: false` with `error: \"Video not found.\"`; a repeated id is processed once and its later copies give `success: false` " +
+      "with a duplicate note. More than 50 ids, or an id that is not a UUID, answers 400 VALIDATION_ERROR. Untracking frees tracking " +
+      "slots; the global video record stays for other workspaces.",
+    tags: ["Videos"],
+    body: body({ ids: z.array(uuid).max(MAX_BULK_IDS, `ids must hold at most ${MAX_BULK_IDS} ids`) }),
+    responses: {
+      200: {
+        description: "Per-id results.",
+        schema: z.object({ data: z.array(z.object({ id: z.string(), success: z.boolean(), error: z.string().optional() })) }),
+      },
+    },
+    async handler({ auth, body }) {
+      return { body: { data: await untrackVideos(auth.workspaceId, body.ids) } };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/accounts",
+    summary: "Start tracking a creator account",
+    description:
+      "Queues the account for scraping; the scrape then tracks up to min(video_limit, additions_remaining) of its newest videos. " +
+      "Uses no credits; its videos count toward the plan's video tracking limit. The username (lower-cased, without '@') lands in " +
+      "exactly one list: `added`, `alreadyTracked` (the workspace tracks it already; its video_limit is left unchanged) or `failed` " +
+      "(the plan's tracking limit is used up: additions_remaining is 0).",
+    tags: ["Accounts"],
+    body: body({
+      url: urlField("account", ACCEPTED_ACCOUNT_LINKS),
+      video_limit: z
+        .number({ message: "video_limit must be an integer from 1 to 500" })
+        .int("video_limit must be an integer from 1 to 500")
+        .min(1, "video_limit must be an integer from 1 to 500")
+        .max(MAX_ACCOUNT_VIDEO_LIMIT, "video_limit must be an integer from 1 to 500")
+        .default(DEFAULT_ACCOUNT_VIDEO_LIMIT)
+        .meta({ description: "Max number of the account's newest videos tracked (1-500, default 50)." }),
+    }),
+    errors: ["INVALID_URL"],
+    responses: {
+      201: {
+        description: "Usernames by outcome.",
+        schema: z.object({
+          data: z.object({ added: z.array(z.string()), alreadyTracked: z.array(z.string()), failed: z.array(z.string()) }),
+          message: z.string(),
+        }),
+      },
+    },
+    async handler({ auth, body }) {
+      const data = await trackAccount(auth.workspaceId, body.url, body.video_limit);
+      const message = data.added.length
+        ? "Account queued for tracking. Its videos appear within a few minutes."
+        : data.alreadyTracked.length
+          ? "Account is already tracked."
+          : "Account not added: the plan's video tracking limit is reached.";
+      return { status: 201, body: { data, message } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/accounts",
+    summary: "List tracked accounts",
+    description: "Paginated; newest tracked first (ties by trackedAccountId).",
+    tags: ["Accounts"],
+    query: paginationQuery(20),
+    responses: { 200: { description: "A page of tracked accounts.", schema: z.object({ data: z.array(accountSchema), pagination: paginationSchema }) } },
+    async handler({ auth, query }) {
+      const page = await listTrackedAccounts(auth.workspaceId, query);
+      return { body: { data: page.items.map(accountItem), pagination: pagination(page.total, query.limit, query.offset) } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/accounts/{id}",
+    summary: "Get one tracked account",
+    tags: ["Accounts"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "The account.", schema: z.object({ data: accountSchema }) } },
+    async handler({ auth, params }) {
+      return { body: { data: accountItem(await getTrackedAccount(auth.workspaceId, params.id)) } };
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/accounts/{id}",
+    summary: "Untrack an account",
+    description: "Stops tracking the account. Its videos stay tracked (untrack them with POST /videos/bulk-untrack).",
+    tags: ["Accounts"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "The account is untracked.", schema: z.object({ data: z.object({ id: uuid }), message: z.string() }) } },
+    async handler({ auth, params }) {
+      const data = await untrackAccount(auth.workspaceId, params.id);
+      return { body: { data, message: "Account untracked. Its videos stay tracked." } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/accounts/{id}/videos",
+    summary: "Tracked videos of one account",
+    description:
+      "The account's videos this workspace tracks, newest posted first (videos not scraped yet, whose date is unknown, last; ties by id). " +
+      "Both date bounds are inclusive UTC days: start_date keeps videos posted at or after 00:00 UTC of that day, end_date those posted " +
+      "before the end (24:00 UTC) of that day; with either bound, videos whose posting date is unknown are left out. start_date after " +
+      "end_date answers 400 VALIDATION_ERROR. 404 NOT_FOUND unless the workspace tracks the account.",
+    tags: ["Accounts"],
+    params: idParams,
+    query: z.object({
+      limit: limitParam(20),
+      offset: offsetParam,
+      start_date: dateParam.optional().meta({ description: "YYYY-MM-DD, inclusive: posted on or after this UTC day." }),
+      end_date: dateParam.optional().meta({ description: "YYYY-MM-DD, inclusive: posted on or before this UTC day." }),
+    }),
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "A page of the account's videos.", schema: z.object({ data: z.array(videoSchema), pagination: paginationSchema }) } },
+    async handler({ auth, params, query }) {
+      const page = await listAccountVideos(auth.workspaceId, params.id, {
+        limit: query.limit,
+        offset: query.offset,
+        startDate: query.start_date,
+        endDate: query.end_date,
+      });
+      return { body: { data: page.items.map(videoItem), pagination: pagination(page.total, query.limit, query.offset) } };
+    },
+  }),
+];
