@@ -118,8 +118,9 @@ export async function scrapeAccountJob(job: Job<ScrapeAccountData>, p: ScrapePro
     if (stored.needsScrape) toScrape.push(stored.id);
     await announceVideo(stored.id, stored.needsScrape ? "queued" : "ready");
   }
-  await storeScrapedAccount(accountId, result.account, { source: p.name, now });
   const added = await trackAccountVideos(accountId, ordered);
+  // Last, so `ready` on the account means its videos are tracked too.
+  await storeScrapedAccount(accountId, result.account, { source: p.name, now });
   // Listed-only videos get a scrape of their own (for all their metrics).
   await enqueueVideoScrapes(toScrape.map((videoId) => ({ videoId, reason: `via-${job.id}` })));
   return { status: "ready", tracked: added.reduce((n, w) => n + w.added.length, 0) };
