@@ -71,7 +71,8 @@ async function fail(job: Job, e: unknown, record: (reason: string, final: boolea
   throw e;
 }
 
-export async function scrapeVideoJob(job: Job<ScrapeVideoData>, p: ScrapeProvider = scrapeProvider()): Promise<{ status: string }> {
+/** `clock` is when the numbers are captured (tests move it together with the simulated provider's). */
+export async function scrapeVideoJob(job: Job<ScrapeVideoData>, p: ScrapeProvider = scrapeProvider(), clock: () => Date = () => new Date()): Promise<{ status: string }> {
   const { videoId } = job.data;
   const target = await videoScrapeTarget(videoId);
   if (!target) return { status: "gone" };
@@ -85,7 +86,7 @@ export async function scrapeVideoJob(job: Job<ScrapeVideoData>, p: ScrapeProvide
       await announceVideo(videoId, target.scrapeStatus === "ready" ? "ready" : final ? "failed" : "queued");
     });
   }
-  const now = new Date();
+  const now = clock();
   const stored = await storeScrapedVideo(
     { ...scraped, partial: false },
     { source: p.name, now, ids: { platform: target.ref.platform, platformVideoId: target.ref.platformVideoId } },
@@ -94,7 +95,11 @@ export async function scrapeVideoJob(job: Job<ScrapeVideoData>, p: ScrapeProvide
   return { status: stored ? "ready" : "stale" };
 }
 
-export async function scrapeAccountJob(job: Job<ScrapeAccountData>, p: ScrapeProvider = scrapeProvider()): Promise<{ status: string; tracked: number }> {
+export async function scrapeAccountJob(
+  job: Job<ScrapeAccountData>,
+  p: ScrapeProvider = scrapeProvider(),
+  clock: () => Date = () => new Date(),
+): Promise<{ status: string; tracked: number }> {
   const { accountId } = job.data;
   const target = await accountScrapeTarget(accountId);
   if (!target) return { status: "gone", tracked: 0 };
@@ -106,7 +111,7 @@ export async function scrapeAccountJob(job: Job<ScrapeAccountData>, p: ScrapePro
   } catch (e) {
     return fail(job, e, (reason, final) => recordAccountScrapeFailure(accountId, reason, final));
   }
-  const now = new Date();
+  const now = clock();
   const ordered: string[] = [];
   const toScrape: string[] = [];
   for (const v of result.videos.slice(0, demand)) {

@@ -1,0 +1,240 @@
+/**
+ * The scrape jobs: idempotent snapshots (a handler run twice, and a worker process SIGKILLed mid-job
+ * whose job another worker picks up), failures that end in `failed` with the reason (at once when
+ * the source says retrying cannot help, after the last attempt otherwise), the refresh scheduler's
+ * deterministic job ids, and the daily snapshot fill.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Job } from "bullmq";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newWorkspace, stopAll } from "../helpers/api.js";
+import { spawnService } from "../helpers/processes.js";
+import { prisma } from "../../src/infra/db.js";
+import { queue } from "../../src/jobs/queues.js";
+import { startWorkers } from "../../src/jobs/worker.js";
+import { refreshTrackedJob, scrapeAccountJob, scrapeVideoJob, trackingJobs } from "../../src/jobs/tracking.js";
+import { fillDailySnapshots } from "../../src/domain/tracking/scrape.js";
+import { enqueueVideoScrape, type ScrapeVideoData } from "../../src/domain/tracking/jobs.js";
+import { trackAccount } from "../../src/domain/tracking/accounts.js";
+import { ProviderError } from "../../src/providers/errors.js";
+import { SimulatedScrapeProvider } from "../../src/providers/scrape/simulated.js";
+import { YtdlpScrapeProvider } from "../../src/providers/scrape/ytdlp.js";
+import type { ScrapeProvider } from "../../src/providers/scrape/types.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "tracking-jobs-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await stopAll();
+});
+
+const FIXTURE = fileURLToPath(new URL("../fixtures/ytdlp/youtube-short.json", import.meta.url));
+let seq = 0;
+
+/** A tracked platform B video, not scraped yet. */
+async function trackedVideo(workspaceId: string) {
+  const id = `job${String(++seq).padStart(8, "0")}`;
+  const video = await prisma.video.create({ data: { platform: "platformB", platformVideoId: id, url: `https://www.youtube.com/watch?v=${id}` } });
+  await prisma.trackedVideo.create({ data: { workspaceId, videoId: video.id } });
+  return video;
+}
+
+/** The bits of a BullMQ job the handlers read. */
+const fakeJob = (videoId: string, attemptsMade = 0, attempts = 5) =>
+  ({ id: `test-${videoId}-${attemptsMade}`, data: { videoId }, attemptsMade, opts: { attempts } }) as unknown as Job<ScrapeVideoData>;
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 45_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > until) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? String(x) : x))}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function standIn(name: string, body: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return path;
+}
+
+describe("idempotent scrapes", () => {
+  it("running the scrape handler twice (a retry) leaves one snapshot for the day, updated by the later scrape", async () => {
+    const ws = await newWorkspace();
+    const video = await trackedVideo(ws.workspaceId);
+    let now = new Date("2026-11-22T08:00:00.000Z");
+    const clock = () => now;
+    const provider = new SimulatedScrapeProvider({ now: clock });
+    expect(await scrapeVideoJob(fakeJob(video.id), provider, clock)).toEqual({ status: "ready" });
+    expect(await scrapeVideoJob(fakeJob(video.id, 1), provider, clock)).toEqual({ status: "ready" });
+    let snaps = await prisma.videoSnapshot.findMany({ where: { videoId: video.id } });
+    expect(snaps).toHaveLength(1);
+    const first = snaps[0]!;
+    expect(first.source).toBe("simulated");
+
+    now = new Date("2026-11-22T20:00:00.000Z");
+    await scrapeVideoJob(fakeJob(video.id), provider, clock);
+    snaps = await prisma.videoSnapshot.findMany({ where: { videoId: video.id } });
+    expect(snaps).toHaveLength(1);
+    expect(snaps[0]!.day.toISOString().slice(0, 10)).toBe("2026-11-22");
+    expect(snaps[0]!.viewCount! >= first.viewCount!).toBe(true);
+
+    // The next day adds a row; the stored record has the day's numbers and its engagement rate.
+    now = new Date("2026-11-23T09:00:00.000Z");
+    await scrapeVideoJob(fakeJob(video.id), provider, clock);
+    expect(await prisma.videoSnapshot.count({ where: { videoId: video.id } })).toBe(2);
+    const stored = await prisma.video.findUniqueOrThrow({ where: { id: video.id } });
+    expect(stored).toMatchObject({ scrapeStatus: "ready", dataSource: "simulated", scrapeError: null });
+    expect(stored.lastScrapedAt!.toISOString()).toBe("2026-11-23T09:00:00.000Z");
+    const { engagementRate } = await import("../../src/domain/tracking/engagement.js");
+    expect(stored.engagementRate).toBe(engagementRate(stored));
+
+    // An older result finishing late (a stale retry) never overwrites newer numbers.
+    const latest = stored.viewCount;
+    now = new Date("2026-11-22T21:00:00.000Z");
+    expect(await scrapeVideoJob(fakeJob(video.id), provider, clock)).toEqual({ status: "stale" });
+    expect((await prisma.video.findUniqueOrThrow({ where: { id: video.id } })).viewCount).toBe(latest);
+  });
+
+  it("an account scrape run twice tracks its videos once and keeps one snapshot per account and day", async () => {
+    const ws = await newWorkspace();
+    await trackAccount(ws.workspaceId, "https://www.tiktok.com/@twice.scraped", 6);
+    const account = await prisma.account.findFirstOrThrow({ where: { username: "twice.scraped" } });
+    const provider = new SimulatedScrapeProvider();
+    const job = { id: "acc", data: { accountId: account.id }, attemptsMade: 0, opts: { attempts: 5 } } as unknown as Job<{ accountId: string }>;
+    expect((await scrapeAccountJob(job, provider)).tracked).toBe(6);
+    expect((await scrapeAccountJob(job, provider)).tracked).toBe(0);
+    expect(await prisma.trackedVideo.count({ where: { workspaceId: ws.workspaceId } })).toBe(6);
+    expect(await prisma.accountSnapshot.count({ where: { accountId: account.id } })).toBe(1);
+    const videoIds = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map((t) => t.videoId);
+    expect(await prisma.videoSnapshot.count({ where: { videoId: { in: videoIds } } })).toBe(6);
+    expect((await prisma.workspace.findUniqueOrThrow({ where: { id: ws.workspaceId } })).trackedVideoCount).toBe(6);
+  });
+
+  it("a worker process SIGKILLed mid-scrape: another worker picks the job up, and the video gets exactly one snapshot", async () => {
+    const ws = await newWorkspace();
+    const video = await trackedVideo(ws.workspaceId);
+    // A slow yt-dlp stand-in, so the kill lands while the scrape is in flight.
+    const slow = await standIn("slow-ytdlp", `sleep 4\ncat '${FIXTURE}'`);
+    const env = { SCRAPE_PROVIDER: "ytdlp", YTDLP_PATH: slow };
+    const first = await spawnService("worker", env);
+    await enqueueVideoScrape(video.id, "crash-test");
+    await waitFor(() => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "scraping");
+    await first.stop("SIGKILL");
+    expect((await prisma.video.findUniqueOrThrow({ where: { id: video.id } })).scrapeStatus).toBe("scraping");
+    const second = await spawnService("worker", env);
+    try {
+      const done = await waitFor(() => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "ready", 50_000);
+      expect(done.dataSource).toBe("ytdlp");
+      expect(done.description).toContain("cookie");
+      expect(done.scrapeAttempts).toBe(0);
+      expect(await prisma.videoSnapshot.count({ where: { videoId: video.id } })).toBe(1);
+      const job = await queue("scrape").getJob(`video-${video.id}-crash-test`);
+      expect(await job?.getState()).toBe("completed");
+    } finally {
+      await second.stop();
+    }
+  }, 90_000);
+});
+
+describe("failing scrapes", () => {
+  it("a source that says the video is gone fails it at once (no retries), with the reason kept", async () => {
+    const ws = await newWorkspace();
+    const video = await trackedVideo(ws.workspaceId);
+    const gone = await standIn("gone-ytdlp", `echo "ERROR: [youtube] ${video.platformVideoId}: Video unavailable" >&2\nexit 1`);
+    const provider = new YtdlpScrapeProvider({ path: gone, timeoutMs: 10_000, concurrency: 1 });
+    await expect(scrapeVideoJob(fakeJob(video.id, 0, 5), provider)).rejects.toThrow(/Video unavailable/);
+    const v = await prisma.video.findUniqueOrThrow({ where: { id: video.id } });
+    expect(v.scrapeStatus).toBe("failed");
+    expect(v.scrapeError).toMatch(/not available at the source.*Video unavailable/s);
+  });
+
+  it("a retryable failure goes back to queued with the reason, and ends in failed after the last attempt (through a real worker)", async () => {
+    const ws = await newWorkspace();
+    const video = await trackedVideo(ws.workspaceId);
+    let calls = 0;
+    const broken: ScrapeProvider = {
+      name: "simulated",
+      scrapeVideo: async () => {
+        calls++;
+        throw new ProviderError("simulated", `source answered 503 (call ${calls})`, true);
+      },
+      scrapeAccount: async () => {
+        throw new Error("unused");
+      },
+    };
+    // One retry on the way: the record is queued again with the reason.
+    await expect(scrapeVideoJob(fakeJob(video.id, 0, 3), broken)).rejects.toThrow(/503/);
+    expect(await prisma.video.findUniqueOrThrow({ where: { id: video.id } })).toMatchObject({ scrapeStatus: "queued", scrapeError: expect.stringMatching(/503/) });
+
+    const def = trackingJobs();
+    const workers = await startWorkers([{ ...def, schedules: [], handlers: { "scrape-video": (job) => scrapeVideoJob(job as Job<ScrapeVideoData>, broken) } }]);
+    try {
+      await enqueueVideoScrape(video.id, "retry-test", { attempts: 3, backoff: { type: "fixed", delay: 50 } });
+      const failed = await waitFor(() => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "failed");
+      expect(failed.scrapeError).toMatch(/source answered 503/);
+      expect(failed.scrapeAttempts).toBe(4); // 1 direct call above + 3 attempts of the job
+      const job = await queue("scrape").getJob(`video-${video.id}-retry-test`);
+      expect(await job?.getState()).toBe("failed");
+      expect(job?.attemptsMade).toBe(3);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(calls).toBe(4); // no silent loop after the last attempt
+    } finally {
+      await workers.close();
+    }
+  });
+
+  it("a video that was ready stays ready with its numbers when a later refresh fails", async () => {
+    const ws = await newWorkspace();
+    const video = await trackedVideo(ws.workspaceId);
+    await scrapeVideoJob(fakeJob(video.id), new SimulatedScrapeProvider());
+    const before = await prisma.video.findUniqueOrThrow({ where: { id: video.id } });
+    const gone = await standIn("gone2-ytdlp", `echo "ERROR: Private video" >&2\nexit 1`);
+    await expect(scrapeVideoJob(fakeJob(video.id, 4, 5), new YtdlpScrapeProvider({ path: gone, concurrency: 1 }))).rejects.toThrow();
+    const after = await prisma.video.findUniqueOrThrow({ where: { id: video.id } });
+    expect(after).toMatchObject({ scrapeStatus: "ready", viewCount: before.viewCount, scrapeError: expect.stringMatching(/Private video/) });
+  });
+});
+
+describe("refresh and daily snapshots", () => {
+  it("the refresh job enqueues each tracked item once per period (deterministic job ids), skipping recently scraped ones", async () => {
+    const ws = await newWorkspace();
+    const stale = await trackedVideo(ws.workspaceId);
+    const fresh = await trackedVideo(ws.workspaceId);
+    const untracked = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "untracked01", url: "https://www.youtube.com/watch?v=untracked01" } });
+    const now = new Date();
+    await prisma.video.update({ where: { id: fresh.id }, data: { lastScrapedAt: now } });
+    const interval = 3_600_000;
+    const first = await refreshTrackedJob(now, interval);
+    const second = await refreshTrackedJob(new Date(now.getTime() + 1000), interval);
+    expect(first.videos).toBeGreaterThanOrEqual(1);
+    expect(second.videos).toBe(first.videos);
+    const period = Math.floor(now.getTime() / interval);
+    const jobs = await queue("scrape").getJobs(["waiting", "delayed", "active", "completed", "failed"]);
+    const ids = jobs.map((j) => j.id);
+    expect(ids.filter((id) => id === `video-${stale.id}-refresh-${period}`)).toHaveLength(1);
+    expect(ids.some((id) => id?.includes(fresh.id))).toBe(false);
+    expect(ids.some((id) => id?.includes(untracked.id))).toBe(false);
+  });
+
+  it("the daily fill adds one snapshot per scraped tracked item and day, with the scrape's source and time; re-runs add nothing", async () => {
+    const ws = await newWorkspace();
+    const video = await trackedVideo(ws.workspaceId);
+    const scrapedAt = new Date("2026-11-20T10:00:00.000Z");
+    await scrapeVideoJob(fakeJob(video.id), new SimulatedScrapeProvider({ now: () => scrapedAt }), () => scrapedAt);
+    const day = new Date("2026-11-21T00:30:00.000Z");
+    const r1 = await fillDailySnapshots(day);
+    const r2 = await fillDailySnapshots(day);
+    expect(r1.videos).toBeGreaterThanOrEqual(1);
+    expect(r2.videos).toBe(0);
+    const snaps = await prisma.videoSnapshot.findMany({ where: { videoId: video.id }, orderBy: { day: "asc" } });
+    expect(snaps.map((s) => s.day.toISOString().slice(0, 10))).toEqual(["2026-11-20", "2026-11-21"]);
+    expect(snaps[1]).toMatchObject({ source: "simulated", capturedAt: scrapedAt, viewCount: snaps[0]!.viewCount });
+  });
+});
