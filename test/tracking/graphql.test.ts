@@ -1,0 +1,255 @@
+/**
+ * GraphQL twins of the tracking routes (same services), the Prisma query planning of nested
+ * relations (no N+1), tenant isolation, and `videoUpdated` delivered over graphql-ws from a worker
+ * running in another process.
+ */
+import pg from "pg";
+import { createClient } from "graphql-ws";
+import WebSocket from "ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { spawnService } from "../helpers/processes.js";
+import { prisma } from "../../src/infra/db.js";
+import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
+import { trackingJobs } from "../../src/jobs/tracking.js";
+import type { RunningApi } from "../../src/main/server.js";
+
+let api: RunningApi;
+let workers: RunningWorkers | null = null;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  await prisma.plan.create({ data: { name: "tiny", videoLimit: 2, monthlyCredits: 0 } });
+});
+afterAll(() => stopAll(api, ...(workers ? [workers] : [])));
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > until) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const VIDEO_FIELDS = `id type platformVideoId url description hashtags viewCount likeCount commentCount shareCount bookmarkCount
+  engagementRate postedAt thumbnailUrl username displayName canonicalAccountId musicName musicAuthor musicCoverUrl
+  scrapeStatus scrapeError lastScrapedAt dataSource`;
+
+function wsClient(key: string) {
+  return createClient({
+    url: api.url.replace("http", "ws") + "/graphql",
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${key}` },
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+/** Counts the SQL statements this process sends while `fn` runs (the in-process API's queries). */
+async function countQueries(fn: () => Promise<unknown>): Promise<number> {
+  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+  const original = proto.query;
+  let n = 0;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    n++;
+    return original.apply(this, args);
+  };
+  try {
+    await fn();
+  } finally {
+    proto.query = original;
+  }
+  return n;
+}
+
+describe("GraphQL tracking (needs a worker)", () => {
+  beforeAll(async () => {
+    workers = await startWorkers([{ ...trackingJobs(), schedules: [] }]);
+  });
+  afterAll(async () => {
+    await workers?.close();
+    workers = null;
+  });
+
+  it("trackVideo, video and videos: the same rules and fields as REST", async () => {
+    const ws = await newWorkspace();
+    const r = await gql(api.url, ws.key, `mutation($url: String!) { trackVideo(url: $url) { trackedVideoId videoId isNew } }`, {
+      url: "https://www.tiktok.com/@gql.user/video/7312345678901234567",
+    });
+    expect(r.body.errors).toBeUndefined();
+    const { videoId, isNew } = r.body.data.trackVideo;
+    expect(isNew).toBe(true);
+    const v = await waitFor(
+      () => gql(api.url, ws.key, `query($id: ID!) { video(id: $id) { ${VIDEO_FIELDS} } }`, { id: videoId }),
+      (x) => x.body.data?.video?.scrapeStatus === "READY",
+    );
+    const video = v.body.data.video;
+    expect(video).toMatchObject({ id: videoId, type: "PLATFORM_A", username: "gql.user", dataSource: "simulated", scrapeError: null });
+    expect(video.url).toBe("https://www.tiktok.com/@gql.user/video/7312345678901234567");
+    expect(Number.isInteger(video.viewCount)).toBe(true);
+    expect(typeof video.engagementRate).toBe("number");
+    const rest = await fetch(`${api.url}/api/v1/videos/${videoId}`, { headers: { authorization: `Bearer ${ws.key}` } }).then((x) => x.json());
+    expect(video.viewCount).toBe(rest.data.viewCount);
+    expect(video.engagementRate).toBe(rest.data.engagementRate);
+
+    const again = await gql(api.url, ws.key, `mutation { trackVideo(url: "https://tiktok.com/@gql.user/video/7312345678901234567") { videoId } }`);
+    expect(again.body.errors[0].extensions.code).toBe("ALREADY_TRACKED");
+    const bad = await gql(api.url, ws.key, `mutation { trackVideo(url: "https://www.tiktok.com/@gql.user") { videoId } }`);
+    expect(bad.body.errors[0].extensions.code).toBe("INVALID_URL");
+    expect(bad.body.errors[0].message).toContain("https://youtu.be/<id>");
+
+    await gql(api.url, ws.key, `mutation { trackVideo(url: "https://youtu.be/gqlvideo002") { videoId } }`);
+    const page = await gql(api.url, ws.key, `{ videos(limit: 1) { total limit offset hasMore items { id type } } }`);
+    expect(page.body.data.videos).toMatchObject({ total: 2, limit: 1, offset: 0, hasMore: true, items: [{ type: "PLATFORM_B" }] });
+    const last = await gql(api.url, ws.key, `{ videos(limit: 1, offset: 1) { hasMore items { id } } }`);
+    expect(last.body.data.videos).toEqual({ hasMore: false, items: [{ id: videoId }] });
+    const badPage = await gql(api.url, ws.key, `{ videos(limit: 101) { total } }`);
+    expect(badPage.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+  });
+
+  it("trackVideo at the plan's limit is VIDEO_LIMIT_REACHED; trackAccount then lands in failed", async () => {
+    const ws = await newWorkspace("tiny");
+    for (const id of ["limit000001", "limit000002"]) {
+      expect((await gql(api.url, ws.key, `mutation { trackVideo(url: "https://youtu.be/${id}") { videoId } }`)).body.errors).toBeUndefined();
+    }
+    const over = await gql(api.url, ws.key, `mutation { trackVideo(url: "https://youtu.be/limit000003") { videoId } }`);
+    expect(over.body.errors[0].extensions.code).toBe("VIDEO_LIMIT_REACHED");
+    const acc = await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.youtube.com/@nolimit") { added alreadyTracked failed } }`);
+    expect(acc.body.data.trackAccount).toEqual({ added: [], alreadyTracked: [], failed: ["nolimit"] });
+  });
+
+  it("trackAccount, accounts, account with its videos, accountVideos with dates, untrackVideos and untrackAccount", async () => {
+    const ws = await newWorkspace();
+    const t = await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.instagram.com/gql.creator/", videoLimit: 5) { added alreadyTracked failed } }`);
+    expect(t.body.data.trackAccount).toEqual({ added: ["gql.creator"], alreadyTracked: [], failed: [] });
+    const badLimit = await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.instagram.com/other", videoLimit: 501) { added } }`);
+    expect(badLimit.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+
+    const list = await waitFor(
+      () => gql(api.url, ws.key, `{ accounts { total hasMore items { id videoLimit createdAt account { id type username scrapeStatus followerCount videos(limit: 100) { id type canonicalAccountId postedAt } } } } }`),
+      (x) => x.body.data?.accounts?.items?.[0]?.account?.scrapeStatus === "READY",
+    );
+    const item = list.body.data.accounts.items[0];
+    expect(list.body.data.accounts).toMatchObject({ total: 1, hasMore: false });
+    expect(item).toMatchObject({ videoLimit: 5, account: { type: "PLATFORM_C", username: "gql.creator" } });
+    expect(item.account.videos).toHaveLength(5);
+    expect(item.account.videos.every((v: any) => v.canonicalAccountId === item.account.id && v.type === "PLATFORM_C")).toBe(true);
+    const accountId = item.account.id;
+
+    const one = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { id username videos(limit: 2, offset: 1) { id } } }`, { id: accountId });
+    expect(one.body.data.account.videos.map((v: any) => v.id)).toEqual(item.account.videos.slice(1, 3).map((v: any) => v.id));
+
+    const day = item.account.videos[2].postedAt.slice(0, 10);
+    const dated = await gql(api.url, ws.key, `query($id: ID!, $d: String) { accountVideos(accountId: $id, startDate: $d, endDate: $d, limit: 100) { total items { id postedAt } } }`, { id: accountId, d: day });
+    expect(dated.body.data.accountVideos.items.every((v: any) => v.postedAt.startsWith(day))).toBe(true);
+    expect(dated.body.data.accountVideos.total).toBe(item.account.videos.filter((v: any) => v.postedAt.startsWith(day)).length);
+    const badDate = await gql(api.url, ws.key, `query($id: ID!) { accountVideos(accountId: $id, startDate: "2026-13-01") { total } }`, { id: accountId });
+    expect(badDate.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+
+    const ids = item.account.videos.map((v: any) => v.id);
+    const unknown = "0f0e0d0c-0b0a-4909-8807-060504030201";
+    const u = await gql(api.url, ws.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { id success error } }`, { ids: [ids[0], unknown, ids[0]] });
+    expect(u.body.data.untrackVideos).toEqual([
+      { id: ids[0], success: true, error: null },
+      { id: unknown, success: false, error: "Video not found." },
+      { id: ids[0], success: false, error: expect.stringMatching(/duplicate/i) },
+    ]);
+    const many = await gql(api.url, ws.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { id } }`, { ids: Array.from({ length: 51 }, () => unknown) });
+    expect(many.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+
+    const del = await gql(api.url, ws.key, `mutation($id: ID!) { untrackAccount(id: $id) }`, { id: accountId });
+    expect(del.body.data.untrackAccount).toBe(accountId);
+    expect((await gql(api.url, ws.key, `{ videos { total } }`)).body.data.videos.total).toBe(4);
+    const gone = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { id } }`, { id: accountId });
+    expect(gone.body.errors[0].extensions.code).toBe("NOT_FOUND");
+  });
+
+  it("nested relations load with the page: the statement count does not grow with the number of accounts", async () => {
+    const ws = await newWorkspace();
+    for (const name of ["plan.one", "plan.two", "plan.three", "plan.four"]) {
+      await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.tiktok.com/@${name}", videoLimit: 3) { added } }`);
+    }
+    await waitFor(
+      () => gql(api.url, ws.key, `{ accounts { items { account { scrapeStatus } } } }`),
+      (x) => x.body.data?.accounts?.items?.length === 4 && x.body.data.accounts.items.every((i: any) => i.account.scrapeStatus === "READY"),
+    );
+    await workers?.close(); // keep the worker's statements out of the count
+    workers = null;
+    const query = (limit: number) => `{ accounts(limit: ${limit}) { items { account { username videos { id account { username } } } } } }`;
+    let one: any, four: any;
+    const n1 = await countQueries(async () => (one = await gql(api.url, ws.key, query(1))));
+    const n4 = await countQueries(async () => (four = await gql(api.url, ws.key, query(4))));
+    expect(one.body.data.accounts.items).toHaveLength(1);
+    expect(four.body.data.accounts.items).toHaveLength(4);
+    expect(four.body.data.accounts.items.every((i: any) => i.account.videos.length === 3)).toBe(true);
+    expect(n1).toBeGreaterThan(0);
+    expect(n4).toBe(n1);
+  });
+});
+
+describe("GraphQL tenant isolation", () => {
+  it("another workspace's video and account ids are NOT_FOUND, also for the subscription", async () => {
+    const owner = await newWorkspace();
+    const videoId = (await gql(api.url, owner.key, `mutation { trackVideo(url: "https://youtu.be/isolated001") { videoId } }`)).body.data.trackVideo.videoId;
+    await gql(api.url, owner.key, `mutation { trackAccount(url: "https://www.youtube.com/@isolated") { added } }`);
+    const accountId = (await prisma.account.findFirstOrThrow({ where: { username: "isolated" } })).id;
+    const other = await newWorkspace();
+    for (const [q, vars] of [
+      [`query($id: ID!) { video(id: $id) { id } }`, { id: videoId }],
+      [`query($id: ID!) { account(id: $id) { id } }`, { id: accountId }],
+      [`query($id: ID!) { accountVideos(accountId: $id) { total } }`, { id: accountId }],
+      [`mutation($id: ID!) { untrackAccount(id: $id) }`, { id: accountId }],
+    ] as const) {
+      const r = await gql(api.url, other.key, q, vars);
+      expect(r.body.errors[0].extensions.code, q).toBe("NOT_FOUND");
+    }
+    expect((await gql(api.url, other.key, `{ videos { total } accounts { total } }`)).body.data).toEqual({ videos: { total: 0 }, accounts: { total: 0 } });
+    const u = await gql(api.url, other.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { success } }`, { ids: [videoId] });
+    expect(u.body.data.untrackVideos).toEqual([{ success: false }]);
+
+    const c = wsClient(other.key);
+    const outcome = await new Promise<any>((resolve) => {
+      c.subscribe({ query: `subscription($id: ID!) { videoUpdated(videoId: $id) { id } }`, variables: { id: videoId } }, {
+        next: (v) => resolve(v),
+        error: (e) => resolve({ error: e }),
+        complete: () => resolve("complete"),
+      });
+    });
+    expect(JSON.stringify(outcome)).toMatch(/NOT_FOUND|not found/);
+    await c.dispose();
+  });
+});
+
+describe("videoUpdated across processes", () => {
+  it("a graphql-ws client receives the video as a worker in another process scrapes it", async () => {
+    const ws = await newWorkspace();
+    // No worker in this process: the video stays queued until the other process scrapes it.
+    const { videoId } = (await gql(api.url, ws.key, `mutation { trackVideo(url: "https://www.youtube.com/shorts/crossproc01") { videoId } }`)).body.data.trackVideo;
+    const c = wsClient(ws.key);
+    const seen: any[] = [];
+    const ready = new Promise<any>((resolve, reject) => {
+      c.subscribe({ query: `subscription($id: ID!) { videoUpdated(videoId: $id) { id scrapeStatus viewCount dataSource } }`, variables: { id: videoId } }, {
+        next: (v: any) => {
+          seen.push(v.data?.videoUpdated);
+          if (v.data?.videoUpdated?.scrapeStatus === "READY") resolve(v.data.videoUpdated);
+        },
+        error: reject,
+        complete: () => undefined,
+      });
+    });
+    await new Promise((r) => setTimeout(r, 500)); // let the subscription reach Redis
+    expect((await prisma.video.findUniqueOrThrow({ where: { id: videoId } })).scrapeStatus).toBe("queued");
+    const worker = await spawnService("worker");
+    try {
+      const v = await ready;
+      expect(v).toMatchObject({ id: videoId, scrapeStatus: "READY", dataSource: "simulated" });
+      expect(Number.isInteger(v.viewCount)).toBe(true);
+      expect(seen.every((x) => x.id === videoId)).toBe(true);
+    } finally {
+      await c.dispose();
+      await worker.stop();
+    }
+  }, 90_000);
+});
