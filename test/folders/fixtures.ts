@@ -23,10 +23,10 @@ export function rng(seed: number) {
 
 const PLATFORMS: Platform[] = ["platformA", "platformB", "platformC"];
 
-/** Engagement rate as the tracking service stores it: (likes + comments + shares) / views, in percent. */
+/** Engagement rate as the tracking service stores it: (likes + comments + shares + bookmarks) / views × 100, 4 decimals. */
 export function engagementOf(v: { viewCount: number | null; likeCount: number | null; commentCount: number | null; shareCount: number | null }): number {
   if (!v.viewCount) return 0;
-  return (((v.likeCount ?? 0) + (v.commentCount ?? 0) + (v.shareCount ?? 0)) / v.viewCount) * 100;
+  return Math.round((((v.likeCount ?? 0) + (v.commentCount ?? 0) + (v.shareCount ?? 0)) / v.viewCount) * 100 * 10_000) / 10_000;
 }
 
 export interface AccountInput {

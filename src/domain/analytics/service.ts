@@ -110,7 +110,9 @@ export async function growth(workspaceId: string, period: GrowthPeriod, now: Dat
       SELECT account_id FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid
     ), bounds AS (
       SELECT CASE WHEN ${windowDays}::int IS NULL
-                  THEN (SELECT min(s.day) FROM acc JOIN account_snapshots s USING (account_id))
+                  -- each account's first snapshot through the index: one probe per account
+                  THEN (SELECT min(f.day) FROM acc CROSS JOIN LATERAL (
+                          SELECT s.day FROM account_snapshots s WHERE s.account_id = acc.account_id ORDER BY s.day LIMIT 1) f)
                   ELSE (${now}::timestamptz AT TIME ZONE 'UTC')::date - (${windowDays}::int - 1) END AS first_day,
              (${now}::timestamptz AT TIME ZONE 'UTC')::date AS last_day
     ), carried AS (
@@ -121,16 +123,21 @@ export async function growth(workspaceId: string, period: GrowthPeriod, now: Dat
           SELECT s.follower_count, s.total_views, s.video_count FROM account_snapshots s
            WHERE s.account_id = acc.account_id AND s.day < b.first_day ORDER BY s.day DESC LIMIT 1
         ) p ON true
-    ), changes AS (
-      SELECT s.day,
-             coalesce(s.follower_count, 0) - lag(coalesce(s.follower_count, 0), 1, c.f) OVER w AS df,
-             coalesce(s.total_views, 0) - lag(coalesce(s.total_views, 0), 1, c.v) OVER w AS dv,
-             coalesce(s.video_count, 0) - lag(coalesce(s.video_count, 0), 1, c.n) OVER w AS dn
-        FROM carried c CROSS JOIN bounds b
-        JOIN account_snapshots s ON s.account_id = c.account_id AND s.day BETWEEN b.first_day AND b.last_day
-      WINDOW w AS (PARTITION BY s.account_id ORDER BY s.day)
     ), per_day AS (
-      SELECT day, sum(df) AS df, sum(dv) AS dv, sum(dn) AS dn FROM changes GROUP BY day
+      -- Per account (LATERAL), its snapshots in the window in day order straight from the covering
+      -- index (no sort), each minus the one before (the carried value for the first); then summed by day.
+      SELECT d.day, sum(d.df) AS df, sum(d.dv) AS dv, sum(d.dn) AS dn
+        FROM carried c CROSS JOIN bounds b
+        CROSS JOIN LATERAL (
+          SELECT s.day,
+                 coalesce(s.follower_count, 0) - lag(coalesce(s.follower_count, 0), 1, c.f) OVER w AS df,
+                 coalesce(s.total_views, 0) - lag(coalesce(s.total_views, 0), 1, c.v) OVER w AS dv,
+                 coalesce(s.video_count, 0) - lag(coalesce(s.video_count, 0), 1, c.n) OVER w AS dn
+            FROM account_snapshots s
+           WHERE s.account_id = c.account_id AND s.day BETWEEN b.first_day AND b.last_day
+          WINDOW w AS (ORDER BY s.day)
+        ) d
+       GROUP BY d.day
     ), series AS (
       SELECT g.day::date AS day,
              (SELECT sum(f) FROM carried) + sum(coalesce(p.df, 0)) OVER (ORDER BY g.day) AS followers,

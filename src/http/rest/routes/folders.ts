@@ -51,7 +51,7 @@ const folderVideoItem = z
     description: z.string(),
     viewCount: count("Views"),
     likeCount: count("Likes"),
-    engagementRate: z.number().meta({ description: "(likes + comments + shares) relative to views, in percent units." }),
+    engagementRate: z.number().meta({ description: "Engagement rate in percent units, as stored on the video at its last scrape." }),
     postedAt: timestamp.nullable(),
     username: z.string(),
     type: platform,
