@@ -95,10 +95,10 @@ describe("GraphQL tracking (needs a worker)", () => {
     expect(video.engagementRate).toBe(rest.data.engagementRate);
 
     const again = await gql(api.url, ws.key, `mutation { trackVideo(url: "https://tiktok.com/@gql.user/video/7312345678901234567") { videoId } }`);
-    expect(again.body.errors[0].extensions.code).toBe("ALREADY_TRACKED");
+    expect(again.body.errors?.[0]?.extensions?.code).toBe("ALREADY_TRACKED");
     const bad = await gql(api.url, ws.key, `mutation { trackVideo(url: "https://www.tiktok.com/@gql.user") { videoId } }`);
-    expect(bad.body.errors[0].extensions.code).toBe("INVALID_URL");
-    expect(bad.body.errors[0].message).toContain("https://youtu.be/<id>");
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe("INVALID_URL");
+    expect(bad.body.errors?.[0]?.message).toContain("https://youtu.be/<id>");
 
     await gql(api.url, ws.key, `mutation { trackVideo(url: "https://youtu.be/gqlvideo002") { videoId } }`);
     const page = await gql(api.url, ws.key, `{ videos(limit: 1) { total limit offset hasMore items { id type } } }`);
@@ -106,7 +106,7 @@ describe("GraphQL tracking (needs a worker)", () => {
     const last = await gql(api.url, ws.key, `{ videos(limit: 1, offset: 1) { hasMore items { id } } }`);
     expect(last.body.data.videos).toEqual({ hasMore: false, items: [{ id: videoId }] });
     const badPage = await gql(api.url, ws.key, `{ videos(limit: 101) { total } }`);
-    expect(badPage.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+    expect(badPage.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
   });
 
   it("trackVideo at the plan's limit is VIDEO_LIMIT_REACHED; trackAccount then lands in failed", async () => {
@@ -115,7 +115,7 @@ describe("GraphQL tracking (needs a worker)", () => {
       expect((await gql(api.url, ws.key, `mutation { trackVideo(url: "https://youtu.be/${id}") { videoId } }`)).body.errors).toBeUndefined();
     }
     const over = await gql(api.url, ws.key, `mutation { trackVideo(url: "https://youtu.be/limit000003") { videoId } }`);
-    expect(over.body.errors[0].extensions.code).toBe("VIDEO_LIMIT_REACHED");
+    expect(over.body.errors?.[0]?.extensions?.code).toBe("VIDEO_LIMIT_REACHED");
     const acc = await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.youtube.com/@nolimit") { added alreadyTracked failed } }`);
     expect(acc.body.data.trackAccount).toEqual({ added: [], alreadyTracked: [], failed: ["nolimit"] });
   });
@@ -125,7 +125,7 @@ describe("GraphQL tracking (needs a worker)", () => {
     const t = await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.instagram.com/gql.creator/", videoLimit: 5) { added alreadyTracked failed } }`);
     expect(t.body.data.trackAccount).toEqual({ added: ["gql.creator"], alreadyTracked: [], failed: [] });
     const badLimit = await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.instagram.com/other", videoLimit: 501) { added } }`);
-    expect(badLimit.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+    expect(badLimit.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
 
     const list = await waitFor(
       () => gql(api.url, ws.key, `{ accounts { total hasMore items { id videoLimit createdAt account { id type username scrapeStatus followerCount videos(limit: 100) { id type canonicalAccountId postedAt } } } } }`),
@@ -146,7 +146,7 @@ describe("GraphQL tracking (needs a worker)", () => {
     expect(dated.body.data.accountVideos.items.every((v: any) => v.postedAt.startsWith(day))).toBe(true);
     expect(dated.body.data.accountVideos.total).toBe(item.account.videos.filter((v: any) => v.postedAt.startsWith(day)).length);
     const badDate = await gql(api.url, ws.key, `query($id: ID!) { accountVideos(accountId: $id, startDate: "2026-13-01") { total } }`, { id: accountId });
-    expect(badDate.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+    expect(badDate.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
 
     const ids = item.account.videos.map((v: any) => v.id);
     const unknown = "0f0e0d0c-0b0a-4909-8807-060504030201";
@@ -157,13 +157,13 @@ describe("GraphQL tracking (needs a worker)", () => {
       { id: ids[0], success: false, error: expect.stringMatching(/duplicate/i) },
     ]);
     const many = await gql(api.url, ws.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { id } }`, { ids: Array.from({ length: 51 }, () => unknown) });
-    expect(many.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+    expect(many.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
 
     const del = await gql(api.url, ws.key, `mutation($id: ID!) { untrackAccount(id: $id) }`, { id: accountId });
     expect(del.body.data.untrackAccount).toBe(accountId);
     expect((await gql(api.url, ws.key, `{ videos { total } }`)).body.data.videos.total).toBe(4);
     const gone = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { id } }`, { id: accountId });
-    expect(gone.body.errors[0].extensions.code).toBe("NOT_FOUND");
+    expect(gone.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
   });
 
   it("nested relations load with the page: the statement count does not grow with the number of accounts", async () => {
@@ -203,7 +203,7 @@ describe("GraphQL tenant isolation", () => {
       [`mutation($id: ID!) { untrackAccount(id: $id) }`, { id: accountId }],
     ] as const) {
       const r = await gql(api.url, other.key, q, vars);
-      expect(r.body.errors[0].extensions.code, q).toBe("NOT_FOUND");
+      expect(r.body.errors?.[0]?.extensions?.code, q).toBe("NOT_FOUND");
     }
     expect((await gql(api.url, other.key, `{ videos { total } accounts { total } }`)).body.data).toEqual({ videos: { total: 0 }, accounts: { total: 0 } });
     const u = await gql(api.url, other.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { success } }`, { ids: [videoId] });

@@ -3,12 +3,11 @@
  * video, shared by every workspace that tracks it, scraped once); a workspace's tracking of a video
  * is a TrackedVideo row, at most one per workspace and video.
  */
-import { Prisma, type Video } from "../../generated/prisma/client.js";
+import type { Prisma, Video } from "../../generated/prisma/client.js";
 import { prisma } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { DomainError, notFound } from "../errors.js";
 import { enqueueVideoScrape } from "./jobs.js";
-import { lockTrackingLimits } from "./limits.js";
 import { parseVideoUrl } from "./urls.js";
 
 export interface TrackVideoResult {
@@ -30,42 +29,67 @@ export type TrackedVideoView = Video & { trackedVideoId: string; trackedAt: Date
  */
 export async function trackVideo(workspaceId: string, url: string): Promise<TrackVideoResult> {
   const ref = parseVideoUrl(url);
-  const result = await prisma.$transaction(async (tx) => {
-    const limits = await lockTrackingLimits(tx, workspaceId);
-    const existing = await tx.video.findUnique({
-      where: { platform_platformVideoId: { platform: ref.platform, platformVideoId: ref.platformVideoId } },
+  const key = { platform: ref.platform, platformVideoId: ref.platformVideoId };
+  // Fast answers without writing: already tracked, or no slot left (re-checked under the lock below).
+  const [existing, limits] = await Promise.all([
+    prisma.video.findUnique({
+      where: { platform_platformVideoId: key },
       select: { id: true, scrapeStatus: true, tracked: { where: { workspaceId }, select: { id: true } } },
-    });
-    if (existing?.tracked.length) throw new DomainError("ALREADY_TRACKED", "This video is already tracked in the workspace.");
-    if (limits.additionsRemaining === 0) throw limitReached(limits.videoLimit);
-    let videoId = existing?.id;
-    let isNew = false;
-    if (!videoId) {
-      // Another workspace may insert the same video at this moment: the unique key decides.
-      const inserted = await tx.$queryRaw<{ id: string }[]>`
-        INSERT INTO videos (platform, platform_video_id, url, username, account_id)
-        VALUES (${ref.platform}::"Platform", ${ref.platformVideoId}, ${ref.canonicalUrl}, ${ref.username ?? ""},
-                (SELECT id FROM accounts WHERE platform = ${ref.platform}::"Platform" AND username = ${ref.username ?? ""}))
-        ON CONFLICT (platform, platform_video_id) DO NOTHING
-        RETURNING id`;
-      isNew = inserted.length === 1;
-      videoId =
-        inserted[0]?.id ??
-        (await tx.video.findUniqueOrThrow({
-          where: { platform_platformVideoId: { platform: ref.platform, platformVideoId: ref.platformVideoId } },
-          select: { id: true },
-        })).id;
-    }
-    const tracked = await tx.trackedVideo.create({ data: { workspaceId, videoId }, select: { id: true } });
-    return { trackedVideoId: tracked.id, videoId, isNew, failedBefore: existing?.scrapeStatus === "failed" };
-  }).catch(alreadyTrackedOnRace);
-  if (result.isNew || result.failedBefore) {
+    }),
+    getLimits(workspaceId),
+  ]);
+  if (existing?.tracked.length) throw alreadyTracked();
+  if (limits.additionsRemaining === 0) throw limitReached(limits.videoLimit);
+
+  let videoId = existing?.id;
+  let isNew = false;
+  if (!videoId) {
+    // Videos are global: another workspace may insert the same one at this moment; the unique key
+    // decides who creates it. Linked to its account when that account is known.
+    const inserted = await prisma.$queryRaw<{ id: string }[]>`
+      INSERT INTO videos (platform, platform_video_id, url, username, account_id)
+      VALUES (${ref.platform}::"Platform", ${ref.platformVideoId}, ${ref.canonicalUrl}, ${ref.username ?? ""},
+              (SELECT id FROM accounts WHERE platform = ${ref.platform}::"Platform" AND username = ${ref.username ?? ""}))
+      ON CONFLICT (platform, platform_video_id) DO NOTHING
+      RETURNING id`;
+    isNew = inserted.length === 1;
+    videoId = inserted[0]?.id ?? (await prisma.video.findUniqueOrThrow({ where: { platform_platformVideoId: key }, select: { id: true } })).id;
+  }
+
+  // The limit, race-free: one statement locks the workspace row, reads the trigger-maintained
+  // count under the lock and inserts only below the limit. Concurrent additions serialise on the
+  // lock for this one statement only.
+  const tracked = await prisma.$queryRaw<{ id: string }[]>`
+    WITH w AS (
+      SELECT w.id FROM workspaces w JOIN plans p ON p.name = w.plan_name
+       WHERE w.id = ${workspaceId}::uuid AND w.tracked_video_count < p.video_limit
+         FOR UPDATE OF w
+    )
+    INSERT INTO tracked_videos (workspace_id, video_id)
+    SELECT w.id, ${videoId}::uuid FROM w
+    ON CONFLICT (workspace_id, video_id) DO NOTHING
+    RETURNING id`;
+  if (!tracked[0]) {
+    // Lost a race: a concurrent request tracked this video, or took the last slot.
+    const again = await prisma.trackedVideo.findUnique({ where: { workspaceId_videoId: { workspaceId, videoId } }, select: { id: true } });
+    throw again ? alreadyTracked() : limitReached(limits.videoLimit);
+  }
+  if (isNew || existing?.scrapeStatus === "failed") {
     // After commit; if Redis is down the periodic refresh picks the video up later.
-    await enqueueVideoScrape(result.videoId, `track-${result.trackedVideoId}`).catch((e) =>
-      logger.warn({ err: (e as Error).message, videoId: result.videoId }, "could not enqueue scrape-video"),
+    await enqueueVideoScrape(videoId, `track-${tracked[0].id}`).catch((e) =>
+      logger.warn({ err: (e as Error).message, videoId }, "could not enqueue scrape-video"),
     );
   }
-  return { trackedVideoId: result.trackedVideoId, videoId: result.videoId, isNew: result.isNew };
+  return { trackedVideoId: tracked[0].id, videoId, isNew };
+}
+
+const alreadyTracked = () => new DomainError("ALREADY_TRACKED", "This video is already tracked in the workspace.");
+
+/** The workspace's limit and slots, read without locking (the insert re-checks under the lock). */
+async function getLimits(workspaceId: string) {
+  const ws = await prisma.workspace.findUnique({ where: { id: workspaceId }, select: { trackedVideoCount: true, plan: { select: { videoLimit: true } } } });
+  if (!ws) throw notFound("Workspace");
+  return { videoLimit: ws.plan.videoLimit, additionsRemaining: Math.max(ws.plan.videoLimit - ws.trackedVideoCount, 0) };
 }
 
 export function limitReached(videoLimit: number): DomainError {
@@ -73,14 +97,6 @@ export function limitReached(videoLimit: number): DomainError {
     "VIDEO_LIMIT_REACHED",
     `The plan's video tracking limit (${videoLimit} videos) is reached: untrack videos or change plan to add more.`,
   );
-}
-
-/** The workspace row lock serialises additions, so this only fires if that lock is bypassed. */
-function alreadyTrackedOnRace(e: unknown): never {
-  if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
-    throw new DomainError("ALREADY_TRACKED", "This video is already tracked in the workspace.");
-  }
-  throw e;
 }
 
 /**
