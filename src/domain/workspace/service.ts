@@ -68,15 +68,23 @@ export async function createWorkspace(args: { name: string; plan?: string; now?:
   return outerTx ? run(outerTx) : prisma.$transaction(run);
 }
 
+/** The tracking limit rule: additions remaining = limit - slots used, never below 0. */
+export function trackingLimits(videoLimit: number, videoSlotsUsed: number): TrackingLimits {
+  return { videoLimit, videoSlotsUsed, additionsRemaining: Math.max(videoLimit - videoSlotsUsed, 0) };
+}
+
 /**
  * The plan's tracking limit and the slots used: distinct videos the workspace tracks, whether
- * added directly or found through a tracked account (one TrackedVideo row per video).
+ * added directly or found through a tracked account (one TrackedVideo row per video), read from
+ * `tracked_video_count`, which database triggers keep exact.
  */
 export async function getTrackingLimits(workspaceId: string): Promise<TrackingLimits> {
-  const ws = await prisma.workspace.findUnique({ where: { id: workspaceId }, select: { plan: { select: { videoLimit: true } } } });
+  const ws = await prisma.workspace.findUnique({
+    where: { id: workspaceId },
+    select: { trackedVideoCount: true, plan: { select: { videoLimit: true } } },
+  });
   if (!ws) throw notFound("Workspace");
-  const used = await prisma.trackedVideo.count({ where: { workspaceId } });
-  return { videoLimit: ws.plan.videoLimit, videoSlotsUsed: used, additionsRemaining: Math.max(ws.plan.videoLimit - used, 0) };
+  return trackingLimits(ws.plan.videoLimit, ws.trackedVideoCount);
 }
 
 export async function getWorkspaceInfo(workspaceId: string): Promise<WorkspaceInfo> {
