@@ -1,0 +1,201 @@
+/**
+ * The `catalog` search provider: PostgreSQL full-text search over every video the service has ever
+ * scraped, for any workspace (the global `videos` table).
+ *
+ * Matching: `videos.search_vector` (generated, language-aware, GIN-indexed: see migration
+ * 20261122010000_video_search_vector) against the query parsed by `websearch_to_tsquery` twice and
+ * ORed: in the searcher's language configuration (stems: "running" finds "runs") and in 'simple'
+ * (exact words, for videos in another or an unknown language). websearch syntax: every word must
+ * match, "quoted phrases" match as phrases, -word excludes.
+ *
+ * Filters (platform, minimum views, posted after) are SQL predicates and LIMIT is in SQL. Unknown
+ * views or posting times never pass a bound (a comparison with NULL is not true).
+ *
+ * Ranking: the matches are narrowed to a pool of the POOL_SIZE most-viewed ones, which are ordered
+ * by `ts_rank_cd`. A query with fewer matches than the pool (most real queries) is ranked over every
+ * match; a broad one ("#fyp" is in most videos) gets "the most relevant among the most viewed",
+ * which suits a search for videos that performed, and costs a bounded amount of work.
+ *
+ * Access path, chosen per query from PostgreSQL's own estimate of the match count (one EXPLAIN,
+ * planning only, under a millisecond):
+ * - narrow (estimate ≤ BROAD_MATCHES): fetch every match through the GIN index (and the
+ *   (platform, posted_at) btree for a time filter), keep the most viewed. Platform (without a time
+ *   filter) and views are written so no btree can serve them: a bitmap of "platform = A" or
+ *   "views ≥ 10k" covers a third to a half of the table and costs more to build than it saves.
+ * - broad: walk the (platform, view_count) index from the most viewed down, test each row, stop
+ *   when the pool is full. Left to itself the planner picks this walk for mid-frequency words too
+ *   (its cost model assumes a warm cache) and then reads tens of thousands of rows: measured 150-250
+ *   ms against 30-60 ms for the narrow path on a million rows (bench/radar-catalog.ts).
+ *   Rows M matched among N of the platform: narrow reads M rows, broad about POOL_SIZE·N/M. They
+ *   cross near M = √(POOL_SIZE·N), 10k for 500k rows, hence BROAD_MATCHES. Each row read is a
+ *   random heap page, so the pool is kept small: the cost at the crossing grows with its root.
+ *
+ * `textRank` is ts_rank_cd divided by the best rank of the same query: 1 for the best match, the
+ * "relative to this query's best" meaning the ytdlp provider gives its result positions too.
+ */
+import { Prisma } from "../../generated/prisma/client.js";
+import type { Platform } from "../../domain/shared/platform.js";
+import { prisma, type Db } from "../../infra/db.js";
+import { ProviderError } from "../errors.js";
+import type { SearchCandidate, SearchProvider, SearchRequest } from "./types.js";
+
+/** Most-viewed matches that are ranked by text relevance (see the header). */
+export const POOL_SIZE = 200;
+/** Largest number of results one catalog query returns. */
+export const MAX_LIMIT = 500;
+
+export type AccessPath = "narrow" | "broad";
+
+interface CatalogRow {
+  id: string;
+  platform: Platform;
+  platform_video_id: string;
+  url: string;
+  description: string;
+  username: string;
+  view_count: bigint | null;
+  like_count: bigint | null;
+  comment_count: bigint | null;
+  share_count: bigint | null;
+  posted_at: Date | null;
+  thumbnail_url: string;
+  rank: number;
+}
+
+export class CatalogSearchProvider implements SearchProvider {
+  readonly name = "catalog" as const;
+
+  constructor(private readonly db: Db = prisma) {}
+
+  supports(_platform: Platform): boolean {
+    return true;
+  }
+
+  async search(request: SearchRequest, opts: { signal?: AbortSignal } = {}): Promise<SearchCandidate[]> {
+    if (opts.signal?.aborted) throw new ProviderError(this.name, "the search was cancelled", true);
+    const text = request.text.trim();
+    const limit = Math.min(MAX_LIMIT, Math.max(0, Math.floor(request.limit)));
+    if (text === "" || limit === 0) return [];
+    try {
+      const path = chooseAccessPath(await this.estimate(request, text), Math.max(POOL_SIZE, limit));
+      return toCandidates(await this.db.$queryRaw<CatalogRow[]>(catalogQuery(request, text, limit, path)));
+    } catch (e) {
+      throw new ProviderError(this.name, `catalog query failed: ${(e as Error).message}`, true, { cause: e });
+    }
+  }
+
+  /**
+   * PostgreSQL's estimates (planning only, two EXPLAINs at once): the rows matching everything, and
+   * the rows of the views-index range the broad path walks (platform and minimum views).
+   */
+  async estimate(request: SearchRequest, text: string): Promise<Estimate> {
+    const [matches, walked] = await Promise.all([
+      this.planRows(Prisma.sql`SELECT 1 FROM videos v WHERE ${matchPredicate(request, text)} AND ${viewsPredicate(request)}`),
+      this.planRows(Prisma.sql`SELECT 1 FROM videos v WHERE v.platform = ${request.platform}::"Platform" AND ${viewsPredicate(request)}`),
+    ]);
+    return { matches, walked };
+  }
+
+  private async planRows(query: Prisma.Sql): Promise<number> {
+    const rows = await this.db.$queryRaw<{ "QUERY PLAN": unknown }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) ${query}`);
+    const plan = rows[0]?.["QUERY PLAN"];
+    const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as { Plan?: { "Plan Rows"?: number } }[];
+    return Number(parsed[0]?.Plan?.["Plan Rows"] ?? 0);
+  }
+}
+
+export interface Estimate {
+  /** Rows matching text, platform and every filter. */
+  matches: number;
+  /** Rows of the platform within the views range (the broad path's walk). */
+  walked: number;
+}
+
+/**
+ * Heap rows each path reads: narrow about `matches`, broad about pool · walked / matches (it tests
+ * rows in views order until the pool is full). The cheaper one wins.
+ */
+export function chooseAccessPath(estimate: Estimate, pool: number): AccessPath {
+  const narrowReads = estimate.matches;
+  const broadReads = estimate.matches > 0 ? (pool * estimate.walked) / estimate.matches : Infinity;
+  return broadReads < narrowReads ? "broad" : "narrow";
+}
+
+const tsqueryOf = (request: SearchRequest, text: string) =>
+  Prisma.sql`(websearch_to_tsquery(video_search_config(${request.language}), ${text}) || websearch_to_tsquery('simple', ${text}))`;
+
+/** Text, platform and time: what both access paths share (platform here is index-friendly). */
+function matchPredicate(request: SearchRequest, text: string): Prisma.Sql {
+  const postedAfter = request.postedAfter ? Prisma.sql`AND v.posted_at >= ${request.postedAfter}` : Prisma.empty;
+  return Prisma.sql`v.search_vector @@ ${tsqueryOf(request, text)} AND v.platform = ${request.platform}::"Platform" ${postedAfter}`;
+}
+
+/** Known views within the minimum (unknown views are the broad path's separate tail). */
+function viewsPredicate(request: SearchRequest): Prisma.Sql {
+  return request.minViews > 0 ? Prisma.sql`v.view_count >= ${Math.ceil(request.minViews)}` : Prisma.sql`v.view_count IS NOT NULL`;
+}
+
+const POOL_COLUMNS = Prisma.sql`v.id, v.platform, v.platform_video_id, v.url, v.description, v.username, v.view_count,
+  v.like_count, v.comment_count, v.share_count, v.posted_at, v.thumbnail_url, v.search_vector`;
+
+/**
+ * Narrow path: every match, through whichever indexes the planner combines (GIN, and the btrees for
+ * a time or views bound), the most viewed kept. "DESC NULLS LAST" is an order no index gives, so
+ * the planner cannot turn this into a walk of the views index.
+ */
+function narrowPool(request: SearchRequest, text: string, pool: number): Prisma.Sql {
+  const minViews = request.minViews > 0 ? Prisma.sql`AND v.view_count >= ${Math.ceil(request.minViews)}` : Prisma.empty;
+  return Prisma.sql`SELECT ${POOL_COLUMNS} FROM videos v
+    WHERE ${matchPredicate(request, text)} ${minViews}
+    ORDER BY v.view_count DESC NULLS LAST LIMIT ${pool}`;
+}
+
+/**
+ * Broad path: "ORDER BY view_count DESC" over known views walks the (platform, view_count) index
+ * backwards. Unknown views pass only "any" and come after every known count (NULLS LAST): their
+ * scan runs only when the known matches leave room in the pool (a one-time filter, tested first).
+ */
+function broadPool(request: SearchRequest, text: string, pool: number): Prisma.Sql {
+  const matches = matchPredicate(request, text);
+  const known = Prisma.sql`SELECT ${POOL_COLUMNS} FROM videos v WHERE ${matches} AND ${viewsPredicate(request)} ORDER BY v.view_count DESC LIMIT ${pool}`;
+  const unknown =
+    request.minViews > 0
+      ? Prisma.empty
+      : Prisma.sql`UNION ALL (SELECT ${POOL_COLUMNS} FROM videos v
+          WHERE (SELECT count(*) FROM known) < ${pool} AND ${matches} AND v.view_count IS NULL LIMIT ${pool})`;
+  return Prisma.sql`WITH known AS MATERIALIZED (${known}) SELECT * FROM known ${unknown}`;
+}
+
+/** The catalog query for one access path: every user-supplied value is a bound parameter. */
+export function catalogQuery(request: SearchRequest, text: string, limit: number, path: AccessPath): Prisma.Sql {
+  const pool = Math.max(POOL_SIZE, limit);
+  const candidates = path === "broad" ? broadPool(request, text, pool) : narrowPool(request, text, pool);
+  return Prisma.sql`
+    SELECT c.id, c.platform::text AS platform, c.platform_video_id, c.url, c.description, c.username,
+           c.view_count, c.like_count, c.comment_count, c.share_count, c.posted_at, c.thumbnail_url,
+           ts_rank_cd(c.search_vector, ${tsqueryOf(request, text)})::float8 AS rank
+    FROM (${candidates}) c
+    ORDER BY rank DESC, c.view_count DESC NULLS LAST, c.id
+    LIMIT ${limit}`;
+}
+
+const toNumber = (n: bigint | number | null): number | null => (n === null ? null : Number(n));
+
+function toCandidates(rows: CatalogRow[]): SearchCandidate[] {
+  const best = rows.reduce((max, r) => Math.max(max, Number(r.rank)), 0);
+  return rows.map((r) => ({
+    videoId: r.id,
+    platform: r.platform,
+    platformVideoId: r.platform_video_id,
+    url: r.url,
+    description: r.description,
+    username: r.username,
+    viewCount: toNumber(r.view_count),
+    likeCount: toNumber(r.like_count),
+    commentCount: toNumber(r.comment_count),
+    shareCount: toNumber(r.share_count),
+    postedAt: r.posted_at,
+    thumbnailUrl: r.thumbnail_url,
+    textRank: best > 0 ? Number(r.rank) / best : null,
+  }));
+}
