@@ -36,7 +36,9 @@ let subscriber: ReturnType<typeof createRedis> | null = null;
 
 function getPubSub(): PubSub {
   if (!pubSub) {
-    subscriber = createRedis("events-subscriber");
+    // No ready check (INFO) on the subscriber: a SUBSCRIBE queued while connecting puts the connection
+    // in subscriber mode first, the INFO is refused, and ioredis flushes the queued commands.
+    subscriber = createRedis("events-subscriber", { enableReadyCheck: false });
     pubSub = createPubSub<Record<string, [string, unknown]>>({
       eventTarget: createRedisEventTarget({ publishClient: redis(), subscribeClient: subscriber }),
     });

@@ -20,6 +20,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Job } from "bullmq";
+import type { Video, VideoAnalysis } from "../generated/prisma/client.js";
 import { config } from "../config.js";
 import { logger } from "../infra/logger.js";
 import { prisma } from "../infra/db.js";
@@ -65,8 +66,10 @@ export function configuredProviders(): AnalysisProviders {
 
 /** Runs the stages still to do for one analysis. */
 export async function runAnalysis(analysisId: string, providers: AnalysisProviders, job?: Job): Promise<{ status: string }> {
-  let a = await loadAnalysis(analysisId);
-  if (!a) return { status: "deleted" }; // replaced by a forced re-analysis: nothing to do
+  const loaded = await prisma.videoAnalysis.findUnique({ where: { id: analysisId }, include: { video: true } });
+  if (!loaded) return { status: "deleted" }; // replaced by a forced re-analysis: nothing to do
+  const { video, ...stored } = loaded;
+  let a: VideoAnalysis = stored;
   if (a.status === "completed" || a.status === "failed") return { status: a.status };
   // Re-announce the stored state: if a killed run committed a move but died before publishing it,
   // subscribers still learn of it (they drop what they already saw).
@@ -75,12 +78,11 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
   try {
     if (a.status === "pending") a = (await advance(a.id, "pending", "downloading")) ?? (await reload(a.id));
     if (a.status === "downloading") {
-      const transcript = await fetchTranscript(a.videoId, providers);
+      const transcript = await fetchTranscript(video, providers);
       a = (await storeTranscript(a.id, transcript)) ?? (await reload(a.id));
     }
     if (a.status === "transcribed") a = (await advance(a.id, "transcribed", "analyzing")) ?? (await reload(a.id));
     if (a.status === "analyzing") {
-      const video = await prisma.video.findUniqueOrThrow({ where: { id: a.videoId } });
       const result = await providers.content.analyze({
         platform: video.platform,
         transcript: a.transcript ?? "",
@@ -88,7 +90,7 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
         description: video.description,
         hashtags: video.hashtags,
       });
-      a = (await complete(a.id, result, providers.content.name)) ?? (await reload(a.id));
+      a = (await complete(a, result, providers.content.name)) ?? (await reload(a.id));
     }
     return { status: a.status };
   } catch (e) {
@@ -98,7 +100,7 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
     if (!(e instanceof ProviderError) && !(e instanceof AnalysisInputError)) {
       logger.error({ err: e, analysisId }, "analysis failed unexpectedly");
     }
-    const failed = await fail(analysisId, failureMessage(e));
+    const failed = await fail(a, failureMessage(e));
     return { status: failed?.status ?? (await reload(analysisId)).status };
   }
 }
@@ -121,8 +123,7 @@ async function reload(id: string) {
  * The `downloading` stage: media from the provider, then the platform's captions as the transcript
  * when there are any, else speech recognition of the audio. Works in a temporary directory.
  */
-async function fetchTranscript(videoId: string, providers: AnalysisProviders): Promise<TranscriptData> {
-  const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId } });
+async function fetchTranscript(video: Video, providers: AnalysisProviders): Promise<TranscriptData> {
   const workDir = await mkdtemp(join(tmpdir(), "analysis-"));
   try {
     const media = await providers.media.fetch(

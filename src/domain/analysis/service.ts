@@ -198,8 +198,8 @@ export const storeTranscript = (id: string, t: TranscriptData) =>
  * `analyzing` → `completed` with the results, capturing the reservation in the same transaction:
  * both happen or neither, and only once (a second run finds the status moved and changes nothing).
  */
-export async function complete(id: string, result: ContentAnalysis, provider: string): Promise<VideoAnalysis | null> {
-  const row = await settleAndMove(id, ["analyzing"], "captured", {
+export async function complete(analysis: AnalysisRef, result: ContentAnalysis, provider: string): Promise<VideoAnalysis | null> {
+  const row = await settleAndMove(analysis, ["analyzing"], "captured", {
     status: "completed",
     completedAt: new Date(),
     error: null,
@@ -215,18 +215,22 @@ export async function complete(id: string, result: ContentAnalysis, provider: st
 }
 
 /** Any running state → `failed` with `error`, releasing the reservation in the same transaction. */
-export async function fail(id: string, error: string): Promise<VideoAnalysis | null> {
-  return settleAndMove(id, RUNNING_STATUSES, "released", { status: "failed", error: error.slice(0, 2000) });
+export async function fail(analysis: AnalysisRef, error: string): Promise<VideoAnalysis | null> {
+  return settleAndMove(analysis, RUNNING_STATUSES, "released", { status: "failed", error: error.slice(0, 2000) });
 }
 
+/** An analysis id, or the row already in hand (its id and reservation never change; saves a read). */
+type AnalysisRef = string | Pick<VideoAnalysis, "id" | "status" | "reservationId">;
+
 async function settleAndMove(
-  id: string,
+  ref: AnalysisRef,
   from: AnalysisStatus[],
   outcome: "captured" | "released",
   data: Prisma.VideoAnalysisUpdateManyMutationInput,
 ): Promise<VideoAnalysis | null> {
-  const current = await loadAnalysis(id);
+  const current = typeof ref === "string" ? await loadAnalysis(ref) : ref;
   if (!current || !from.includes(current.status)) return null;
+  const id = current.id;
   const row = await prisma.$transaction(async (tx) => {
     // Settling the reservation locks the workspace row first (the global lock order), then the
     // conditional UPDATE decides: if another run moved the analysis meanwhile, roll everything back.
