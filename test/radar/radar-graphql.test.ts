@@ -1,0 +1,185 @@
+/**
+ * Radar over GraphQL: the same services as REST (createRadarSearch, radarSearches, radarSearch with
+ * results) and the radarSearchUpdated subscription over graphql-ws seeing SEARCHING then COMPLETED.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "graphql-ws";
+import WebSocket from "ws";
+import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { prisma } from "../../src/infra/db.js";
+import { charge, getBalance } from "../../src/domain/credits/service.js";
+import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
+import { radarJobs } from "../../src/jobs/radar.js";
+import type { RadarDeps } from "../../src/domain/radar/run.js";
+import { CatalogSearchProvider } from "../../src/providers/search/catalog.js";
+import type { QueryExpander, SearchProvider, SearchRequest } from "../../src/providers/search/types.js";
+import type { RunningApi } from "../../src/main/server.js";
+
+const expander: QueryExpander = { name: "offline", expand: async (d, n) => [d, `${d} ideas`, `${d} tutorial`].slice(0, n) };
+
+/** Catalog search that waits for `open()`: the test subscribes while the search is running. */
+class GatedCatalog implements SearchProvider {
+  readonly name = "catalog" as const;
+  private readonly inner = new CatalogSearchProvider();
+  private release!: () => void;
+  private gate = new Promise<void>((r) => (this.release = r));
+  supports() {
+    return true;
+  }
+  open() {
+    this.release();
+  }
+  async search(req: SearchRequest) {
+    await this.gate;
+    return this.inner.search(req);
+  }
+}
+
+let gated = new GatedCatalog();
+const deps: RadarDeps = { providers: [gated], expander };
+let api: RunningApi;
+let workers: RunningWorkers;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  for (let i = 0; i < 3; i++) {
+    await prisma.video.create({
+      data: {
+        platform: "platformA",
+        platformVideoId: `gq${i}`,
+        url: `https://example.test/@maker/video/gq${i}`,
+        description: `Cozy knitting pattern number ${i}`,
+        username: "maker",
+        viewCount: BigInt(1000 * (i + 1)),
+        likeCount: BigInt(100),
+        postedAt: new Date(Date.now() - 86_400_000),
+        language: "en",
+      },
+    });
+  }
+  workers = await startWorkers([radarJobs(() => deps)]);
+});
+afterAll(() => stopAll(api, workers));
+
+const SEARCH_FIELDS = `id query platform depth minViews timePeriod language status resultCount error queries createdAt completedAt
+  results(limit: 2) { total limit offset hasMore items { videoId url type platformVideoId viewCount likeCount engagementRate postedAt score matchedQuery tracked } }`;
+
+const codeOf = (r: { body: { errors?: { extensions?: Record<string, any> }[] } }) => r.body.errors?.[0]?.extensions?.code;
+
+async function waitForStatus(id: string, status: string) {
+  const deadline = Date.now() + 30_000;
+  while ((await prisma.radarSearch.findUniqueOrThrow({ where: { id } })).status !== status) {
+    if (Date.now() > deadline) throw new Error(`search ${id} never reached ${status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("radar over GraphQL", () => {
+  it("createRadarSearch, the subscription (SEARCHING → COMPLETED), radarSearch with paged results, radarSearches", async () => {
+    const ws = await newWorkspace();
+    const created = await gql(api.url, ws.key, `mutation { createRadarSearch(query: "knitting pattern", depth: QUICK, minViews: ANY, timePeriod: LAST_MONTH) { id status depth minViews timePeriod platform language } }`);
+    expect(created.body.errors).toBeUndefined();
+    const s = created.body.data.createRadarSearch;
+    expect(s).toMatchObject({ status: "PENDING", depth: "QUICK", minViews: "ANY", timePeriod: "LAST_MONTH", platform: "platformA", language: "English" });
+    expect((await getBalance(ws.workspaceId)).totalRemaining).toBe(100);
+    await waitForStatus(s.id, "searching");
+
+    const c = createClient({
+      url: api.url.replace("http", "ws") + "/graphql",
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${ws.key}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
+    const seen: { status: string; resultCount: number }[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      c.subscribe(
+        { query: `subscription($id: ID!) { radarSearchUpdated(id: $id) { status resultCount } }`, variables: { id: s.id } },
+        {
+          next: (v: any) => {
+            if (v.errors) return reject(new Error(JSON.stringify(v.errors)));
+            seen.push(v.data.radarSearchUpdated);
+            if (seen.length === 1) gated.open(); // the subscription is live: let the search finish
+          },
+          error: reject,
+          complete: resolve,
+        },
+      );
+    });
+    await done;
+    await c.dispose();
+    expect(seen[0]).toEqual({ status: "SEARCHING", resultCount: 0 });
+    expect(seen.at(-1)).toEqual({ status: "COMPLETED", resultCount: 3 });
+
+    const read = await gql(api.url, ws.key, `query($id: ID!) { radarSearch(id: $id) { ${SEARCH_FIELDS} } }`, { id: s.id });
+    expect(read.body.errors).toBeUndefined();
+    const r = read.body.data.radarSearch;
+    expect(r).toMatchObject({ status: "COMPLETED", resultCount: 3, error: null, queries: ["knitting pattern", "knitting pattern ideas", "knitting pattern tutorial"] });
+    expect(r.results).toMatchObject({ total: 3, limit: 2, offset: 0, hasMore: true });
+    expect(r.results.items).toHaveLength(2);
+    expect(r.results.items[0]).toMatchObject({ type: "platformA", tracked: false, likeCount: 100 });
+    // The REST twin gives the same search and order.
+    const rest = await client(api.url, ws.key).get(`/api/v1/radar/search/${s.id}?limit=2`);
+    expect(rest.body.data.results.map((x: { platformVideoId: string }) => x.platformVideoId)).toEqual(r.results.items.map((x: { platformVideoId: string }) => x.platformVideoId));
+
+    const list = await gql(api.url, ws.key, `{ radarSearches(limit: 5) { total hasMore items { id status resultCount } } }`);
+    expect(list.body.data.radarSearches).toEqual({ total: 1, hasMore: false, items: [{ id: s.id, status: "COMPLETED", resultCount: 3 }] });
+
+    // A list asking for each search's results (batched into one query per page of arguments).
+    const second = (await gql(api.url, ws.key, `mutation { createRadarSearch(query: "cozy knitting", depth: QUICK, minViews: MIN_10K) { id } }`)).body.data.createRadarSearch.id;
+    await waitForStatus(second, "completed");
+    const withResults = await gql(api.url, ws.key, `{ radarSearches { items { id results(limit: 1, offset: 1) { total items { platformVideoId } } } } }`);
+    expect(withResults.body.errors).toBeUndefined();
+    expect(withResults.body.data.radarSearches.items).toEqual([
+      { id: second, results: { total: 0, items: [] } }, // 10k minimum: none of the 1k-3k-view videos
+      { id: s.id, results: { total: 3, items: [{ platformVideoId: r.results.items[1].platformVideoId }] } },
+    ]);
+  });
+
+  it("a finished search's subscription sends its final state and completes", async () => {
+    gated.open();
+    const ws = await newWorkspace();
+    const id = (await gql(api.url, ws.key, `mutation { createRadarSearch(query: "knitting", depth: QUICK) { id } }`)).body.data.createRadarSearch.id;
+    await waitForStatus(id, "completed");
+    const c = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ws.key}` }, retryAttempts: 0, lazy: true });
+    const seen: string[] = [];
+    await new Promise<void>((resolve, reject) =>
+      c.subscribe({ query: `subscription { radarSearchUpdated(id: "${id}") { status } }` }, { next: (v: any) => seen.push(v.data.radarSearchUpdated.status), error: reject, complete: resolve }),
+    );
+    await c.dispose();
+    expect(seen).toEqual(["COMPLETED"]);
+  });
+
+  it("another workspace's search: NOT_FOUND on query and subscription; validation and credit errors keep their codes", async () => {
+    gated.open();
+    const a = await newWorkspace();
+    const b = await newWorkspace();
+    const id = (await gql(api.url, a.key, `mutation { createRadarSearch(query: "knitting") { id } }`)).body.data.createRadarSearch.id;
+    const foreign = await gql(api.url, b.key, `query($id: ID!) { radarSearch(id: $id) { id } }`, { id });
+    expect(codeOf(foreign)).toBe("NOT_FOUND");
+    const c = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${b.key}` }, retryAttempts: 0, lazy: true });
+    const outcome = await new Promise<any>((resolve) =>
+      c.subscribe({ query: `subscription { radarSearchUpdated(id: "${id}") { status } }` }, { next: (v) => resolve(v), error: (e) => resolve(e), complete: () => resolve("complete") }),
+    );
+    await c.dispose();
+    expect(JSON.stringify(outcome)).toMatch(/NOT_FOUND/);
+    expect((await gql(api.url, b.key, `{ radarSearches { total } }`)).body.data.radarSearches.total).toBe(0);
+
+    const empty = await gql(api.url, a.key, `mutation { createRadarSearch(query: "   ") { id } }`);
+    expect(codeOf(empty)).toBe("VALIDATION_ERROR");
+    const long = await gql(api.url, a.key, `mutation($q: String!) { createRadarSearch(query: $q) { id } }`, { q: "x".repeat(1001) });
+    expect(codeOf(long)).toBe("VALIDATION_ERROR");
+    const platform = await gql(api.url, a.key, `mutation { createRadarSearch(query: "x", platform: "platformZ") { id } }`);
+    expect(codeOf(platform)).toBe("VALIDATION_ERROR");
+    const badEnum = await gql(api.url, a.key, `mutation { createRadarSearch(query: "x", depth: MEDIUM) { id } }`);
+    expect(badEnum.body.errors).toBeDefined();
+    const badLimit = await gql(api.url, a.key, `{ radarSearches(limit: 0) { total } }`);
+    expect(codeOf(badLimit)).toBe("VALIDATION_ERROR");
+
+    await charge({ workspaceId: a.workspaceId, amount: 1, idempotencyKey: "leave-99", reason: "test" });
+    const poor = await gql(api.url, a.key, `mutation { createRadarSearch(query: "knitting") { id } }`);
+    expect(codeOf(poor)).toBe("INSUFFICIENT_CREDITS");
+    expect(poor.body.errors?.[0]?.message).toMatch(/100 credits and 99 are available/);
+    expect((await getBalance(a.workspaceId)).totalRemaining).toBe(99);
+  });
+});
