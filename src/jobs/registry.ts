@@ -7,6 +7,7 @@ import type { QueueName } from "./queues.js";
 import { maintenanceJobs } from "./maintenance.js";
 import { trackingJobs } from "./tracking.js";
 import { analysisJobs } from "./analysis.js";
+import { radarJobs } from "./radar.js";
 
 export interface JobSchedule {
   /** Stable id: upserting the same id replaces the schedule instead of adding another. */
@@ -28,5 +29,5 @@ export interface QueueDefinition {
 }
 
 export function jobDefinitions(): QueueDefinition[] {
-  return [maintenanceJobs(), trackingJobs(), analysisJobs()];
+  return [maintenanceJobs(), trackingJobs(), analysisJobs(), radarJobs()];
 }

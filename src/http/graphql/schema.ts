@@ -2,6 +2,7 @@
 import { lexicographicSortSchema, printSchema } from "graphql";
 import { builder } from "./builder.js";
 import "./types/workspace.js";
+import "./types/radar.js";
 import "./types/analysis.js";
 import "./types/tracking.js";
 import "./types/folders.js";

@@ -9,5 +9,6 @@ import { trackingRoutes } from "./tracking.js";
 import { analysisRoutes } from "./analysis.js";
 import { folderRoutes } from "./folders.js";
 import { analyticsRoutes } from "./analytics.js";
+import { radarRoutes } from "./radar.js";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...analyticsRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...analyticsRoutes, ...radarRoutes];
