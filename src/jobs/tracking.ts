@@ -28,7 +28,6 @@ import {
   accountVideoDemand,
   fillDailySnapshots,
   markAccountScraping,
-  markVideoScraping,
   recordAccountScrapeFailure,
   recordVideoScrapeFailure,
   storeScrapedAccount,
@@ -36,7 +35,7 @@ import {
   trackAccountVideos,
   trackedAccountsDue,
   trackedVideosDue,
-  videoScrapeTarget,
+  startVideoScrape,
 } from "../domain/tracking/scrape.js";
 import type { QueueDefinition } from "./registry.js";
 
@@ -74,9 +73,9 @@ async function fail(job: Job, e: unknown, record: (reason: string, final: boolea
 /** `clock` is when the numbers are captured (tests move it together with the simulated provider's). */
 export async function scrapeVideoJob(job: Job<ScrapeVideoData>, p: ScrapeProvider = scrapeProvider(), clock: () => Date = () => new Date()): Promise<{ status: string }> {
   const { videoId } = job.data;
-  const target = await videoScrapeTarget(videoId);
+  const target = await startVideoScrape(videoId);
   if (!target) return { status: "gone" };
-  if (await markVideoScraping(videoId)) await announceVideo(videoId, "scraping");
+  if (target.started) await announceVideo(videoId, "scraping");
   let scraped;
   try {
     scraped = await p.scrapeVideo(target.ref);

@@ -32,19 +32,27 @@ export interface ScrapeTarget<R> {
 }
 
 /**
- * What to hand the provider for a video: the canonical URL rebuilt from its stored ids (platform A
- * links need the username; a video found through an account has it from the account). Null when
- * the video no longer exists.
+ * Starts a video's scrape, in one round trip: moves it queued/failed → scraping (a ready video
+ * stays ready while it is refreshed) and returns what to hand the provider, the canonical URL
+ * rebuilt from its stored ids (platform A links need the username; a video found through an
+ * account has it from the account). Null when the video no longer exists.
  */
-export async function videoScrapeTarget(videoId: string): Promise<ScrapeTarget<VideoRef> | null> {
-  const v = await prisma.video.findUnique({
-    where: { id: videoId },
-    select: { platform: true, platformVideoId: true, username: true, scrapeStatus: true, account: { select: { username: true } } },
-  });
+export async function startVideoScrape(videoId: string): Promise<(ScrapeTarget<VideoRef> & { started: boolean }) | null> {
+  const rows = await prisma.$queryRaw<{ platform: Platform; platform_video_id: string; username: string; account_username: string | null; scrape_status: ScrapeTarget<VideoRef>["scrapeStatus"]; started: boolean }[]>`
+    WITH started AS (
+      UPDATE videos SET scrape_status = 'scraping', scrape_attempts = scrape_attempts + 1, updated_at = now()
+       WHERE id = ${videoId}::uuid AND scrape_status IN ('queued', 'failed')
+      RETURNING id
+    )
+    SELECT v.platform::text AS platform, v.platform_video_id, v.username, a.username AS account_username,
+           v.scrape_status::text AS scrape_status, EXISTS (SELECT 1 FROM started) AS started
+      FROM videos v LEFT JOIN accounts a ON a.id = v.account_id
+     WHERE v.id = ${videoId}::uuid`;
+  const v = rows[0];
   if (!v) return null;
-  const username = v.username || v.account?.username || undefined;
-  const ids = { platform: v.platform, platformVideoId: v.platformVideoId, ...(username ? { username } : {}) };
-  return { ref: { ...ids, canonicalUrl: canonicalVideoUrl(ids) }, scrapeStatus: v.scrapeStatus };
+  const username = v.username || v.account_username || undefined;
+  const ids = { platform: v.platform, platformVideoId: v.platform_video_id, ...(username ? { username } : {}) };
+  return { ref: { ...ids, canonicalUrl: canonicalVideoUrl(ids) }, scrapeStatus: v.scrape_status, started: v.started };
 }
 
 export async function accountScrapeTarget(accountId: string): Promise<ScrapeTarget<AccountRef> | null> {
@@ -52,14 +60,6 @@ export async function accountScrapeTarget(accountId: string): Promise<ScrapeTarg
   if (!a) return null;
   const ids = { platform: a.platform, username: a.username };
   return { ref: { ...ids, canonicalUrl: canonicalAccountUrl(ids) }, scrapeStatus: a.scrapeStatus };
-}
-
-/** queued/failed → scraping (a ready record stays ready while it is refreshed). True if changed. */
-export async function markVideoScraping(videoId: string): Promise<boolean> {
-  const n = await prisma.$executeRaw`
-    UPDATE videos SET scrape_status = 'scraping', scrape_attempts = scrape_attempts + 1, updated_at = now()
-     WHERE id = ${videoId}::uuid AND scrape_status IN ('queued', 'failed')`;
-  return n > 0;
 }
 
 export async function markAccountScraping(accountId: string): Promise<boolean> {

@@ -3,7 +3,7 @@
  * video, shared by every workspace that tracks it, scraped once); a workspace's tracking of a video
  * is a TrackedVideo row, at most one per workspace and video.
  */
-import type { Prisma, Video } from "../../generated/prisma/client.js";
+import { Prisma, type Video } from "../../generated/prisma/client.js";
 import { prisma } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { DomainError, notFound } from "../errors.js";
@@ -29,19 +29,19 @@ export type TrackedVideoView = Video & { trackedVideoId: string; trackedAt: Date
  */
 export async function trackVideo(workspaceId: string, url: string): Promise<TrackVideoResult> {
   const ref = parseVideoUrl(url);
-  const key = { platform: ref.platform, platformVideoId: ref.platformVideoId };
-  // Fast answers without writing: already tracked, or no slot left (re-checked under the lock below).
-  const [existing, limits] = await Promise.all([
-    prisma.video.findUnique({
-      where: { platform_platformVideoId: key },
-      select: { id: true, scrapeStatus: true, tracked: { where: { workspaceId }, select: { id: true } } },
-    }),
-    getLimits(workspaceId),
-  ]);
-  if (existing?.tracked.length) throw alreadyTracked();
-  if (limits.additionsRemaining === 0) throw limitReached(limits.videoLimit);
+  // Fast answers without writing, in one round trip: already tracked, or no slot left (re-checked
+  // under the lock below).
+  const [state] = await prisma.$queryRaw<{ video_id: string | null; scrape_status: string | null; tracked: boolean; video_limit: number; used: number }[]>`
+    SELECT v.id AS video_id, v.scrape_status::text AS scrape_status, p.video_limit, w.tracked_video_count AS used,
+           EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.workspace_id = w.id AND tv.video_id = v.id) AS tracked
+      FROM workspaces w JOIN plans p ON p.name = w.plan_name
+      LEFT JOIN videos v ON v.platform = ${ref.platform}::"Platform" AND v.platform_video_id = ${ref.platformVideoId}
+     WHERE w.id = ${workspaceId}::uuid`;
+  if (!state) throw notFound("Workspace");
+  if (state.tracked) throw alreadyTracked();
+  if (state.used >= state.video_limit) throw limitReached(state.video_limit);
 
-  let videoId = existing?.id;
+  let videoId = state.video_id;
   let isNew = false;
   if (!videoId) {
     // Videos are global: another workspace may insert the same one at this moment; the unique key
@@ -53,7 +53,12 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
       ON CONFLICT (platform, platform_video_id) DO NOTHING
       RETURNING id`;
     isNew = inserted.length === 1;
-    videoId = inserted[0]?.id ?? (await prisma.video.findUniqueOrThrow({ where: { platform_platformVideoId: key }, select: { id: true } })).id;
+    videoId =
+      inserted[0]?.id ??
+      (await prisma.video.findUniqueOrThrow({
+        where: { platform_platformVideoId: { platform: ref.platform, platformVideoId: ref.platformVideoId } },
+        select: { id: true },
+      })).id;
   }
 
   // The limit, race-free: one statement locks the workspace row, reads the trigger-maintained
@@ -72,9 +77,9 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
   if (!tracked[0]) {
     // Lost a race: a concurrent request tracked this video, or took the last slot.
     const again = await prisma.trackedVideo.findUnique({ where: { workspaceId_videoId: { workspaceId, videoId } }, select: { id: true } });
-    throw again ? alreadyTracked() : limitReached(limits.videoLimit);
+    throw again ? alreadyTracked() : limitReached(state.video_limit);
   }
-  if (isNew || existing?.scrapeStatus === "failed") {
+  if (isNew || state.scrape_status === "failed") {
     // After commit; if Redis is down the periodic refresh picks the video up later.
     await enqueueVideoScrape(videoId, `track-${tracked[0].id}`).catch((e) =>
       logger.warn({ err: (e as Error).message, videoId }, "could not enqueue scrape-video"),
@@ -84,13 +89,6 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
 }
 
 const alreadyTracked = () => new DomainError("ALREADY_TRACKED", "This video is already tracked in the workspace.");
-
-/** The workspace's limit and slots, read without locking (the insert re-checks under the lock). */
-async function getLimits(workspaceId: string) {
-  const ws = await prisma.workspace.findUnique({ where: { id: workspaceId }, select: { trackedVideoCount: true, plan: { select: { videoLimit: true } } } });
-  if (!ws) throw notFound("Workspace");
-  return { videoLimit: ws.plan.videoLimit, additionsRemaining: Math.max(ws.plan.videoLimit - ws.trackedVideoCount, 0) };
-}
 
 export function limitReached(videoLimit: number): DomainError {
   return new DomainError(
@@ -124,27 +122,54 @@ export async function listTrackedVideos(
   page: { limit: number; offset: number },
   videoQuery?: VideoQuery,
 ): Promise<Page<TrackedVideoView>> {
-  const [rows, ws] = await Promise.all([
-    prisma.trackedVideo.findMany({
-      where: { workspaceId },
-      orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-      take: page.limit,
-      skip: page.offset,
-      select: { id: true, createdAt: true, video: relationQuery(videoQuery) },
-    }),
-    prisma.workspace.findUnique({ where: { id: workspaceId }, select: { trackedVideoCount: true } }),
-  ]);
-  return { items: rows.map((r) => ({ ...r.video, trackedVideoId: r.id, trackedAt: r.createdAt })), total: ws?.trackedVideoCount ?? 0 };
+  // One statement, one round trip: the hottest read of the service (see bench/tracking.ts). The
+  // LEFT JOIN LATERAL still answers the total when the page is empty.
+  const rows = await prisma.$queryRaw<(TrackedVideoRow & { total: number })[]>`
+    SELECT w.tracked_video_count AS total, p.*
+      FROM workspaces w
+      LEFT JOIN LATERAL (
+        SELECT tv.id AS "trackedVideoId", tv.created_at AS "trackedAt", ${VIDEO_COLUMNS}
+          FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id
+         WHERE tv.workspace_id = w.id
+         ORDER BY tv.created_at DESC, tv.id
+         LIMIT ${page.limit} OFFSET ${page.offset}
+      ) p ON true
+     WHERE w.id = ${workspaceId}::uuid`;
+  const items = rows.filter((r) => r.id !== null).map(({ total: _total, ...v }) => v as TrackedVideoView);
+  return { items: await withRelations(items, videoQuery), total: rows[0]?.total ?? 0 };
 }
 
 /** One video the workspace tracks; NOT_FOUND for any other id (another workspace's included). */
 export async function getTrackedVideo(workspaceId: string, videoId: string, videoQuery?: VideoQuery): Promise<TrackedVideoView> {
-  const row = await prisma.trackedVideo.findUnique({
-    where: { workspaceId_videoId: { workspaceId, videoId } },
-    select: { id: true, createdAt: true, video: relationQuery(videoQuery) },
-  });
-  if (!row) throw notFound("Video");
-  return { ...row.video, trackedVideoId: row.id, trackedAt: row.createdAt };
+  const rows = await prisma.$queryRaw<TrackedVideoRow[]>`
+    SELECT tv.id AS "trackedVideoId", tv.created_at AS "trackedAt", ${VIDEO_COLUMNS}
+      FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id
+     WHERE tv.workspace_id = ${workspaceId}::uuid AND tv.video_id = ${videoId}::uuid`;
+  if (!rows[0]) throw notFound("Video");
+  return (await withRelations(rows as TrackedVideoView[], videoQuery))[0]!;
+}
+
+type TrackedVideoRow = TrackedVideoView;
+
+/** Every column of the Video model, named as the Prisma model names them (alias `v`). */
+const VIDEO_COLUMNS = Prisma.sql`v.id, v.platform::text AS platform, v.platform_video_id AS "platformVideoId", v.url, v.description,
+  v.hashtags, v.view_count AS "viewCount", v.like_count AS "likeCount", v.comment_count AS "commentCount",
+  v.share_count AS "shareCount", v.bookmark_count AS "bookmarkCount", v.engagement_rate AS "engagementRate",
+  v.posted_at AS "postedAt", v.duration_seconds AS "durationSeconds", v.thumbnail_url AS "thumbnailUrl", v.username,
+  v.display_name AS "displayName", v.account_id AS "accountId", v.music_name AS "musicName", v.music_author AS "musicAuthor",
+  v.music_cover_url AS "musicCoverUrl", v.language, v.data_source AS "dataSource", v.scrape_status::text AS "scrapeStatus",
+  v.scrape_error AS "scrapeError", v.scrape_attempts AS "scrapeAttempts", v.last_scraped_at AS "lastScrapedAt",
+  v.created_at AS "createdAt", v.updated_at AS "updatedAt"`;
+
+/**
+ * GraphQL asks for relations of the videos (their account …): loaded in one query for the whole
+ * page (never one per video) and merged in page order.
+ */
+async function withRelations(items: TrackedVideoView[], videoQuery?: VideoQuery): Promise<TrackedVideoView[]> {
+  if (!videoQuery || (!videoQuery.include && !videoQuery.select) || items.length === 0) return items;
+  const loaded = (await prisma.video.findMany({ ...videoQuery, where: { id: { in: items.map((v) => v.id) } } })) as Video[];
+  const byId = new Map(loaded.map((v) => [v.id, v]));
+  return items.map((v) => ({ ...v, ...byId.get(v.id) }));
 }
 
 export const MAX_BULK_IDS = 50;
