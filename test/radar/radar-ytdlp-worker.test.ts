@@ -2,7 +2,9 @@
  * The radar job as deployed: a real worker process (src/main/worker.ts) whose search providers come
  * from configuration (RADAR_PROVIDERS, YTDLP_PATH), with a stand-in yt-dlp program that fails.
  * - ytdlp only → the search fails, its error names yt-dlp's failure, the 100 credits are refunded once;
- * - catalog + ytdlp → the search completes with the catalog's real results and a note naming ytdlp.
+ * - catalog + ytdlp → the search completes with the catalog's real results and a note naming ytdlp;
+ * - a worker SIGKILLed mid-search: another worker picks the job up (stalled-job recovery) and
+ *   completes it with yt-dlp's results; one charge, no refund, no duplicate rows.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -59,6 +61,47 @@ async function waitFinished(id: string, timeoutMs = 90_000) {
 }
 
 describe("radar worker process with a failing yt-dlp", () => {
+  it("a worker killed mid-search: another worker resumes the job and completes it with yt-dlp's results, charged once", async () => {
+    // The first worker's yt-dlp hangs (so the kill lands mid-search); the second's answers.
+    const hangPid = join(dir, "hang.pid");
+    const hanging = await standInProgram(join(dir, "yt-dlp-hang"), `echo $$ > "${hangPid}"\nexec sleep 300`);
+    const posted = Math.floor(Date.now() / 1000) - 2 * 86_400;
+    const entries = [
+      { id: "dQw4w9WgXcQ", ie_key: "Youtube", title: "Sourdough starter, day by day", view_count: 250_000, timestamp: posted, uploader_id: "@bakerbob", thumbnails: [{ url: "https://i.example.test/a.jpg" }] },
+      { id: "9bZkp7q19f0", ie_key: "Youtube", title: "Sourdough bread shaping", view_count: 40_000, timestamp: posted, uploader_id: "@crumbshot" },
+    ];
+    const answering = await standInProgram(join(dir, "yt-dlp-ok"), `cat <<'JSON'\n${entries.map((e) => JSON.stringify(e)).join("\n")}\nJSON`);
+    const first = await spawnService("worker", { RADAR_PROVIDERS: "ytdlp", YTDLP_PATH: hanging });
+    workers.push(first);
+    const ws = await newWorkspace();
+    const c = client(api.url, ws.key);
+    const id = (await c.post("/api/v1/radar/search", { query: "sourdough bread", platform: "platformB", depth: "quick" })).body.data.searchId;
+    const deadline = Date.now() + 30_000;
+    while (!(await readFile(hangPid, "utf8").catch(() => ""))) {
+      if (Date.now() > deadline) throw new Error("the hanging yt-dlp never ran");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await prisma.radarSearch.findUniqueOrThrow({ where: { id } })).status).toBe("searching");
+    await first.stop("SIGKILL");
+    process.kill(Number((await readFile(hangPid, "utf8")).trim()), "SIGKILL"); // the orphaned stand-in we started
+    const second = await spawnService("worker", { RADAR_PROVIDERS: "ytdlp", YTDLP_PATH: answering });
+    workers.push(second);
+    try {
+      const s = await waitFinished(id);
+      expect(s.status).toBe("completed");
+      const got = await c.get(`/api/v1/radar/search/${id}`);
+      expect(got.body.data.error).toBeUndefined();
+      expect(got.body.data.results.map((r: { platformVideoId: string }) => r.platformVideoId)).toEqual(["dQw4w9WgXcQ", "9bZkp7q19f0"]);
+      expect(got.body.data.results[0]).toMatchObject({ type: "platformB", username: "bakerbob", viewCount: 250_000, likeCount: null, tracked: false });
+      expect(got.body.data.results[0].videoId).toBeUndefined();
+      expect(await prisma.radarResult.count({ where: { searchId: id } })).toBe(2);
+      expect((await getBalance(ws.workspaceId)).totalRemaining).toBe(100);
+      expect(await prisma.creditLedgerEntry.count({ where: { workspaceId: ws.workspaceId, kind: "refund" } })).toBe(0);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+
   it("RADAR_PROVIDERS=ytdlp: retried by BullMQ (exit 1 is retryable), then failed with yt-dlp's error; the credits come back once", async () => {
     const worker = await spawnService("worker", { RADAR_PROVIDERS: "ytdlp", YTDLP_PATH: failingYtdlp });
     workers.push(worker);
@@ -80,7 +123,7 @@ describe("radar worker process with a failing yt-dlp", () => {
     } finally {
       await worker.stop();
     }
-  });
+  }, 120_000);
 
   it("RADAR_PROVIDERS=catalog,ytdlp: completed with the catalog's results and a note that ytdlp failed; no refund", async () => {
     const worker = await spawnService("worker", { RADAR_PROVIDERS: "catalog,ytdlp", YTDLP_PATH: failingYtdlp });
