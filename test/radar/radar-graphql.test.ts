@@ -80,7 +80,7 @@ describe("radar over GraphQL", () => {
     const created = await gql(api.url, ws.key, `mutation { createRadarSearch(query: "knitting pattern", depth: QUICK, minViews: ANY, timePeriod: LAST_MONTH) { id status depth minViews timePeriod platform language } }`);
     expect(created.body.errors).toBeUndefined();
     const s = created.body.data.createRadarSearch;
-    expect(s).toMatchObject({ status: "PENDING", depth: "QUICK", minViews: "ANY", timePeriod: "LAST_MONTH", platform: "platformA", language: "English" });
+    expect(s).toMatchObject({ status: "PENDING", depth: "QUICK", minViews: "ANY", timePeriod: "LAST_MONTH", platform: "PLATFORM_A", language: "English" });
     expect((await getBalance(ws.workspaceId)).totalRemaining).toBe(100);
     await waitForStatus(s.id, "searching");
 
@@ -117,7 +117,7 @@ describe("radar over GraphQL", () => {
     expect(r).toMatchObject({ status: "COMPLETED", resultCount: 3, error: null, queries: ["knitting pattern", "knitting pattern ideas", "knitting pattern tutorial"] });
     expect(r.results).toMatchObject({ total: 3, limit: 2, offset: 0, hasMore: true });
     expect(r.results.items).toHaveLength(2);
-    expect(r.results.items[0]).toMatchObject({ type: "platformA", tracked: false, likeCount: 100 });
+    expect(r.results.items[0]).toMatchObject({ type: "PLATFORM_A", tracked: false, likeCount: 100 });
     // The REST twin gives the same search and order.
     const rest = await client(api.url, ws.key).get(`/api/v1/radar/search/${s.id}?limit=2`);
     expect(rest.body.data.results.map((x: { platformVideoId: string }) => x.platformVideoId)).toEqual(r.results.items.map((x: { platformVideoId: string }) => x.platformVideoId));
@@ -169,10 +169,14 @@ describe("radar over GraphQL", () => {
     expect(codeOf(empty)).toBe("VALIDATION_ERROR");
     const long = await gql(api.url, a.key, `mutation($q: String!) { createRadarSearch(query: $q) { id } }`, { q: "x".repeat(1001) });
     expect(codeOf(long)).toBe("VALIDATION_ERROR");
-    const platform = await gql(api.url, a.key, `mutation { createRadarSearch(query: "x", platform: "platformZ") { id } }`);
-    expect(codeOf(platform)).toBe("VALIDATION_ERROR");
+    const platform = await gql(api.url, a.key, `mutation { createRadarSearch(query: "x", platform: PLATFORM_Z) { id } }`);
+    expect(platform.body.errors).toBeDefined();
+    expect(platform.body.data ?? null).toBeNull();
     const badEnum = await gql(api.url, a.key, `mutation { createRadarSearch(query: "x", depth: MEDIUM) { id } }`);
     expect(badEnum.body.errors).toBeDefined();
+    const longLanguage = await gql(api.url, a.key, `mutation { createRadarSearch(query: "x", platform: PLATFORM_B, language: "${"l".repeat(51)}") { id } }`);
+    expect(codeOf(longLanguage)).toBe("VALIDATION_ERROR");
+    expect((await getBalance(a.workspaceId)).totalRemaining).toBe(100); // none of the refused ones charged
     const badLimit = await gql(api.url, a.key, `{ radarSearches(limit: 0) { total } }`);
     expect(codeOf(badLimit)).toBe("VALIDATION_ERROR");
 

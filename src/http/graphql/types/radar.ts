@@ -3,11 +3,11 @@
  * and a subscription to a search's progress.
  *
  * Counts are Float, not Int: GraphQL Int is 32-bit and view counts of popular videos exceed it.
- * `platform` keeps the spec's values (platformA, platformB, platformC) as a String, validated by the
- * same zod schema as the REST body.
+ * Arguments go through the REST body's zod schema (createSearchInput), so both doors validate alike.
  */
 import { z } from "zod";
 import { builder } from "../builder.js";
+import { PlatformEnum } from "./tracking.js";
 import {
   createSearch,
   getSearchSummary,
@@ -55,7 +55,7 @@ const RadarResultRef = builder.objectRef<RadarResultItem>("RadarResult").impleme
   fields: (t) => ({
     videoId: t.exposeID("videoId", { nullable: true, description: "The video in the service's catalog, when known." }),
     url: t.exposeString("url"),
-    type: t.exposeString("type", { description: "Platform value: platformA, platformB or platformC." }),
+    type: t.field({ type: PlatformEnum, resolve: (r) => r.type }),
     platformVideoId: t.exposeString("platformVideoId"),
     description: t.exposeString("description"),
     username: t.exposeString("username"),
@@ -123,7 +123,7 @@ const RadarSearchRef = builder.objectRef<SearchParent>("RadarSearch").implement(
   fields: (t) => ({
     id: t.exposeID("id"),
     query: t.exposeString("query"),
-    platform: t.exposeString("platform"),
+    platform: t.field({ type: PlatformEnum, resolve: (s) => s.platform }),
     depth: t.field({ type: RadarDepth, resolve: (s) => s.depth }),
     minViews: t.field({ type: RadarMinViews, resolve: (s) => s.minViews }),
     timePeriod: t.field({ type: RadarTimePeriod, resolve: (s) => s.timePeriod }),
@@ -192,7 +192,7 @@ builder.mutationFields((t) => ({
     description: "Starts a radar search: charges 100 credits (INSUFFICIENT_CREDITS when fewer are available) and queues it.",
     args: {
       query: t.arg.string({ required: true }),
-      platform: t.arg.string({ description: "platformA (default), platformB or platformC." }),
+      platform: t.arg({ type: PlatformEnum, description: "Default PLATFORM_A." }),
       depth: t.arg({ type: RadarDepth }),
       minViews: t.arg({ type: RadarMinViews }),
       timePeriod: t.arg({ type: RadarTimePeriod }),
