@@ -62,7 +62,9 @@ Object.assign(process.env, {
 });
 
 function startRole(role: "api" | "worker", env: Record<string, string>): Promise<{ child: ChildProcess; url: string | null; output: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", `src/main/${role}.ts`], {
+  // BENCH_ANALYSIS_PROFILE_DIR=<dir> writes a V8 CPU profile of each role there (for finding hot spots).
+  const profile = process.env.BENCH_ANALYSIS_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_ANALYSIS_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", `src/main/${role}.ts`], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -11,6 +11,7 @@ import { advance, announce, complete, loadAnalysis } from "../../src/domain/anal
 import { getBalance } from "../../src/domain/credits/service.js";
 import { prisma } from "../../src/infra/db.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { CTA_TYPE_VALUES, HOOK_STYLE_VALUES, UGC_FIT_VALUES } from "../../src/domain/analysis/vocabulary.js";
 import { analysisCharges, leaveCredits, trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
 
 let api: RunningApi;
@@ -197,5 +198,39 @@ describe("GraphQL video analysis", () => {
 
     const bad = await gql(api.url, owner.key, ANALYZE, { videoId: "nope" });
     expect(bad.body.errors![0]!.extensions!.code).toBe("VALIDATION_ERROR");
+  });
+
+  it("the HookStyle, UgcFit, CtaType and AnalysisStatus enums carry every value of the vocabulary, UPPER_CASE", async () => {
+    const ws = await newWorkspace();
+    const r = await gql(api.url, ws.key, `{ h: __type(name: "HookStyle") { enumValues { name description } } u: __type(name: "UgcFit") { enumValues { name } } c: __type(name: "CtaType") { enumValues { name } } s: __type(name: "AnalysisStatus") { enumValues { name } } }`);
+    // (the schema is printed sorted, so compare as sets)
+    const names = (k: string) => r.body.data[k].enumValues.map((v: { name: string }) => v.name).sort();
+    const upper = (values: readonly string[]) => values.map((v) => v.toUpperCase()).sort();
+    expect(names("h")).toEqual(upper(HOOK_STYLE_VALUES));
+    expect(names("u")).toEqual(upper(UGC_FIT_VALUES));
+    expect(names("c")).toEqual(upper(CTA_TYPE_VALUES));
+    expect(names("s")).toEqual(upper(["pending", "downloading", "transcribed", "analyzing", "completed", "failed"]));
+    expect(r.body.data.h.enumValues.every((v: { description: string }) => v.description.length > 0)).toBe(true);
+  });
+
+  it("a fresh API process serves many subscriptions opened at once on separate connections (each gets the current state; once failed with INTERNAL_ERROR when the subscriber connection ran a ready check)", async () => {
+    const ws = await newWorkspace();
+    const fresh = await spawnService("api");
+    try {
+      const videos = await Promise.all(Array.from({ length: 20 }, () => trackedVideo(ws.workspaceId)));
+      for (const v of videos) await prisma.videoAnalysis.create({ data: { workspaceId: ws.workspaceId, videoId: v, status: "downloading" } });
+      // One connection per subscriber, all opened at once (as the benchmark does).
+      const clients = videos.map(() =>
+        createClient({ url: fresh.url!.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ws.key}` }, retryAttempts: 0 }),
+      );
+      const subs = videos.map((v, i) => collectWs(clients[i]!, v, (s) => s.length > 0));
+      await Promise.all(subs.map((s) => s.done));
+      expect(subs.map((s) => s.errors)).toEqual(videos.map(() => []));
+      expect(subs.map((s) => s.statuses)).toEqual(videos.map(() => ["DOWNLOADING"]));
+      subs.forEach((s) => s.stop());
+      await Promise.all(clients.map((c) => c.dispose()));
+    } finally {
+      await fresh.stop();
+    }
   });
 });

@@ -10,6 +10,8 @@ import { analysisJobs } from "../../src/jobs/analysis.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import { prisma } from "../../src/infra/db.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { CTA_TYPE_VALUES, HOOK_STYLE_VALUES, UGC_FIT_VALUES } from "../../src/domain/analysis/vocabulary.js";
+import { request } from "../helpers/api.js";
 import { DEMO_DESCRIPTION, analysisCharges, leaveCredits, trackExisting, trackedVideo, waitForStatus } from "./fixtures.js";
 
 let api: RunningApi;
@@ -212,5 +214,19 @@ describe("POST /video-analysis/{videoId}/analyze and GET /video-analysis/{videoI
     expect(retry.body.data.analysisId).not.toBe(r.body.data.analysisId);
     await waitForStatus(ws.workspaceId, videoId, ["failed"]);
     expect(await prisma.videoAnalysis.count({ where: { videoId } })).toBe(1);
+  });
+
+  it("the OpenAPI document lists every allowed hookStyle, ugcFit and ctaType with its meaning, and both 400 shapes of analyze", async () => {
+    const doc = (await request(api.url, "GET", "/api/v1/openapi.json")).body;
+    const schema = doc.components.schemas.VideoAnalysis;
+    const values = (p: string) => (schema.properties[p].enum ?? schema.properties[p].anyOf?.find((x: any) => x.enum)?.enum) as string[];
+    expect(values("hookStyle")).toEqual(expect.arrayContaining(HOOK_STYLE_VALUES));
+    expect(values("ugcFit")).toEqual(expect.arrayContaining(UGC_FIT_VALUES));
+    expect(values("ctaType")).toEqual(expect.arrayContaining(CTA_TYPE_VALUES));
+    for (const v of [...HOOK_STYLE_VALUES, ...CTA_TYPE_VALUES]) expect(JSON.stringify(schema)).toContain(`\`${v}\` (`);
+    const op = doc.paths["/api/v1/video-analysis/{videoId}/analyze"].post;
+    expect(op.responses["202"]).toBeDefined();
+    expect(JSON.stringify(op.responses["400"])).toContain("statusCode");
+    expect(op.responses["404"].description).toContain("NOT_FOUND");
   });
 });
