@@ -16,19 +16,18 @@
  * match; a broad one ("#fyp" is in most videos) gets "the most relevant among the most viewed",
  * which suits a search for videos that performed, and costs a bounded amount of work.
  *
- * Access path, chosen per query from PostgreSQL's own estimate of the match count (one EXPLAIN,
- * planning only, under a millisecond):
- * - narrow (estimate ≤ BROAD_MATCHES): fetch every match through the GIN index (and the
- *   (platform, posted_at) btree for a time filter), keep the most viewed. Platform (without a time
- *   filter) and views are written so no btree can serve them: a bitmap of "platform = A" or
- *   "views ≥ 10k" covers a third to a half of the table and costs more to build than it saves.
- * - broad: walk the (platform, view_count) index from the most viewed down, test each row, stop
- *   when the pool is full. Left to itself the planner picks this walk for mid-frequency words too
- *   (its cost model assumes a warm cache) and then reads tens of thousands of rows: measured 150-250
- *   ms against 30-60 ms for the narrow path on a million rows (bench/radar-catalog.ts).
- *   Rows M matched among N of the platform: narrow reads M rows, broad about POOL_SIZE·N/M. They
- *   cross near M = √(POOL_SIZE·N), 10k for 500k rows, hence BROAD_MATCHES. Each row read is a
- *   random heap page, so the pool is kept small: the cost at the crossing grows with its root.
+ * Access path, chosen per query by chooseAccessPath from PostgreSQL's own row estimates (two
+ * planning-only EXPLAINs, run at once, about a millisecond):
+ * - narrow: every match, through whichever indexes the planner combines (the GIN index, and the
+ *   btrees for a time or views bound), sorted by views. Reads about M rows (M = matches).
+ * - broad: walk the (platform, view_count) index from the most viewed down, testing each row, until
+ *   the pool is full. Reads about POOL_SIZE · W / M rows (W = rows of the platform in the views
+ *   range), so it wins for broad queries.
+ *   Left to itself, the planner also walks for mid-frequency words (its LIMIT costing assumes the
+ *   matches are spread evenly and the pages cached) and then reads tens of thousands of rows: on a
+ *   million rows that measured 150-250 ms against 20-60 ms for the narrow path (bench/radar-catalog.ts).
+ *   Each row read is a random heap page, so the pool is kept small: the two paths cross near
+ *   M = √(POOL_SIZE · W), where each reads that many rows.
  *
  * `textRank` is ts_rank_cd divided by the best rank of the same query: 1 for the best match, the
  * "relative to this query's best" meaning the ytdlp provider gives its result positions too.
@@ -162,7 +161,8 @@ function broadPool(request: SearchRequest, text: string, pool: number): Prisma.S
     request.minViews > 0
       ? Prisma.empty
       : Prisma.sql`UNION ALL (SELECT ${POOL_COLUMNS} FROM videos v
-          WHERE (SELECT count(*) FROM known) < ${pool} AND ${matches} AND v.view_count IS NULL LIMIT ${pool})`;
+          WHERE (SELECT count(*) FROM known) < ${pool} AND ${matches} AND v.view_count IS NULL
+          LIMIT ${pool} - (SELECT count(*) FROM known))`;
   return Prisma.sql`WITH known AS MATERIALIZED (${known}) SELECT * FROM known ${unknown}`;
 }
 
