@@ -15,7 +15,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Prisma, type AnalysisStatus, type VideoAnalysis } from "../../generated/prisma/client.js";
-import { prisma, type Tx } from "../../infra/db.js";
+import { prisma } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { publishEvent } from "../../events/bus.js";
 import { captureReservation, releaseReservation, reserve } from "../credits/service.js";
@@ -61,8 +61,8 @@ async function requireTrackedVideo(workspaceId: string, videoId: string): Promis
   if (!tracked) throw notFound("Video");
 }
 
-const findRunning = (workspaceId: string, videoId: string, db: Tx | typeof prisma = prisma) =>
-  db.videoAnalysis.findFirst({ where: { workspaceId, videoId, status: { in: RUNNING_STATUSES } } });
+const findRunning = (workspaceId: string, videoId: string) =>
+  prisma.videoAnalysis.findFirst({ where: { workspaceId, videoId, status: { in: RUNNING_STATUSES } } });
 
 const findLatest = (workspaceId: string, videoId: string) =>
   prisma.videoAnalysis.findFirst({ where: { workspaceId, videoId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
@@ -118,9 +118,15 @@ export async function analyze(workspaceId: string, videoId: string, opts: { forc
   } catch (e) {
     // Lost the race to a simultaneous call (unique index), or short of credits only because that
     // call's reservation now holds them: either way the running analysis is the answer.
-    if (isSecondRunningAnalysis(e) || e instanceof InsufficientCreditsError) {
+    const lostRace = isSecondRunningAnalysis(e);
+    if (lostRace || e instanceof InsufficientCreditsError) {
       const winner = await findRunning(workspaceId, videoId);
       if (winner) return answer(winner, "in_progress");
+    }
+    if (lostRace) {
+      // The winner already finished (an instant pipeline): answer with it as it is now.
+      const latest = await findLatest(workspaceId, videoId);
+      if (latest?.status === "completed") return answer(latest, "already_completed");
     }
     throw e;
   }
