@@ -148,6 +148,11 @@ describe("GraphQL tracking (needs a worker)", () => {
     const badDate = await gql(api.url, ws.key, `query($id: ID!) { accountVideos(accountId: $id, startDate: "2026-13-01") { total } }`, { id: accountId });
     expect(badDate.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
 
+    // The page's relations load with it (one query for the page, not one per video).
+    const withAccount = await gql(api.url, ws.key, `{ videos(limit: 100) { items { id account { id username } } } }`);
+    expect(withAccount.body.data.videos.items).toHaveLength(5);
+    expect(withAccount.body.data.videos.items.every((v: any) => v.account.id === accountId && v.account.username === "gql.creator")).toBe(true);
+
     const ids = item.account.videos.map((v: any) => v.id);
     const unknown = "0f0e0d0c-0b0a-4909-8807-060504030201";
     const u = await gql(api.url, ws.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { id success error } }`, { ids: [ids[0], unknown, ids[0]] });
