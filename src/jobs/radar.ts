@@ -25,8 +25,8 @@ export function configuredRadarDeps(): RadarDeps {
 }
 
 /** `deps` lets tests run the real job with providers of their choosing (e.g. a stand-in yt-dlp). */
-export function radarJobs(deps: () => RadarDeps | Promise<RadarDeps> = configuredRadarDeps): QueueDefinition {
-  let resolved: Promise<RadarDeps> | null = null;
+export function radarJobs(deps: () => RadarDeps = configuredRadarDeps): QueueDefinition {
+  let resolved: RadarDeps | null = null; // made on the first job: the API process never builds providers
   return {
     queue: "radar",
     concurrency: config.concurrency.radar,
@@ -35,9 +35,9 @@ export function radarJobs(deps: () => RadarDeps | Promise<RadarDeps> = configure
     stalledIntervalMs: 15_000,
     handlers: {
       search: async (job: Job<{ searchId: string }>) => {
-        resolved ??= Promise.resolve(deps());
+        resolved ??= deps();
         const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-        return runSearch(String(job.data.searchId), await resolved, { lastAttempt });
+        return runSearch(String(job.data.searchId), resolved, { lastAttempt });
       },
       sweep: async () => sweepStaleSearches(RADAR_DEADLINE_MS),
     },
