@@ -19,6 +19,7 @@ import { prisma } from "../../infra/db.js";
 import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "../../providers/scrape/types.js";
 import { engagementRate } from "./engagement.js";
 import { lockTrackingLimits } from "./limits.js";
+import { sqlRows } from "./sql.js";
 import { canonicalAccountUrl, canonicalVideoUrl } from "./urls.js";
 
 /** `YYYY-MM-DD` of the UTC day of `at`: the snapshot day. */
@@ -38,7 +39,7 @@ export interface ScrapeTarget<R> {
  * account has it from the account). Null when the video no longer exists.
  */
 export async function startVideoScrape(videoId: string): Promise<(ScrapeTarget<VideoRef> & { started: boolean }) | null> {
-  const rows = await prisma.$queryRaw<{ platform: Platform; platform_video_id: string; username: string; account_username: string | null; scrape_status: ScrapeTarget<VideoRef>["scrapeStatus"]; started: boolean }[]>`
+  const rows = await sqlRows<{ platform: Platform; platform_video_id: string; username: string; account_username: string | null; scrape_status: ScrapeTarget<VideoRef>["scrapeStatus"]; started: boolean }>(Prisma.sql`
     WITH started AS (
       UPDATE videos SET scrape_status = 'scraping', scrape_attempts = scrape_attempts + 1, updated_at = now()
        WHERE id = ${videoId}::uuid AND scrape_status IN ('queued', 'failed')
@@ -47,7 +48,7 @@ export async function startVideoScrape(videoId: string): Promise<(ScrapeTarget<V
     SELECT v.platform::text AS platform, v.platform_video_id, v.username, a.username AS account_username,
            v.scrape_status::text AS scrape_status, EXISTS (SELECT 1 FROM started) AS started
       FROM videos v LEFT JOIN accounts a ON a.id = v.account_id
-     WHERE v.id = ${videoId}::uuid`;
+     WHERE v.id = ${videoId}::uuid`);
   const v = rows[0];
   if (!v) return null;
   const username = v.username || v.account_username || undefined;
@@ -168,13 +169,13 @@ export async function storeScrapedVideo(
           like_count = EXCLUDED.like_count, comment_count = EXCLUDED.comment_count,
           share_count = EXCLUDED.share_count, bookmark_count = EXCLUDED.bookmark_count
         WHERE video_snapshots.captured_at <= EXCLUDED.captured_at`;
-  const rows = await prisma.$queryRaw<{ id: string; inserted: boolean; scrape_status: string }[]>`
+  const rows = await sqlRows<{ id: string; inserted: boolean; scrape_status: string }>(Prisma.sql`
     WITH up AS (
       INSERT INTO videos AS v ${columns} VALUES ${values}
       ON CONFLICT (platform, platform_video_id) ${onConflict}
       RETURNING id, (xmax = 0) AS inserted, scrape_status
     ), snap AS (${snapshot})
-    SELECT id, inserted, scrape_status::text FROM up`;
+    SELECT id, inserted, scrape_status::text AS scrape_status FROM up`);
   const row = rows[0];
   if (!row) return null; // a newer scrape already stored newer numbers
   return { id: row.id, inserted: row.inserted, needsScrape: row.scrape_status !== "ready" };

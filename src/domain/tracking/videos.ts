@@ -9,6 +9,7 @@ import { logger } from "../../infra/logger.js";
 import { DomainError, notFound } from "../errors.js";
 import { enqueueVideoScrape } from "./jobs.js";
 import { parseVideoUrl } from "./urls.js";
+import { sqlRows } from "./sql.js";
 
 export interface TrackVideoResult {
   trackedVideoId: string;
@@ -31,12 +32,12 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
   const ref = parseVideoUrl(url);
   // Fast answers without writing, in one round trip: already tracked, or no slot left (re-checked
   // under the lock below).
-  const [state] = await prisma.$queryRaw<{ video_id: string | null; scrape_status: string | null; tracked: boolean; video_limit: number; used: number }[]>`
+  const [state] = await sqlRows<{ video_id: string | null; scrape_status: string | null; tracked: boolean; video_limit: number; used: number }>(Prisma.sql`
     SELECT v.id AS video_id, v.scrape_status::text AS scrape_status, p.video_limit, w.tracked_video_count AS used,
            EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.workspace_id = w.id AND tv.video_id = v.id) AS tracked
       FROM workspaces w JOIN plans p ON p.name = w.plan_name
       LEFT JOIN videos v ON v.platform = ${ref.platform}::"Platform" AND v.platform_video_id = ${ref.platformVideoId}
-     WHERE w.id = ${workspaceId}::uuid`;
+     WHERE w.id = ${workspaceId}::uuid`);
   if (!state) throw notFound("Workspace");
   if (state.tracked) throw alreadyTracked();
   if (state.used >= state.video_limit) throw limitReached(state.video_limit);
@@ -46,12 +47,12 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
   if (!videoId) {
     // Videos are global: another workspace may insert the same one at this moment; the unique key
     // decides who creates it. Linked to its account when that account is known.
-    const inserted = await prisma.$queryRaw<{ id: string }[]>`
+    const inserted = await sqlRows<{ id: string }>(Prisma.sql`
       INSERT INTO videos (platform, platform_video_id, url, username, account_id)
       VALUES (${ref.platform}::"Platform", ${ref.platformVideoId}, ${ref.canonicalUrl}, ${ref.username ?? ""},
               (SELECT id FROM accounts WHERE platform = ${ref.platform}::"Platform" AND username = ${ref.username ?? ""}))
       ON CONFLICT (platform, platform_video_id) DO NOTHING
-      RETURNING id`;
+      RETURNING id`);
     isNew = inserted.length === 1;
     videoId =
       inserted[0]?.id ??
@@ -64,7 +65,7 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
   // The limit, race-free: one statement locks the workspace row, reads the trigger-maintained
   // count under the lock and inserts only below the limit. Concurrent additions serialise on the
   // lock for this one statement only.
-  const tracked = await prisma.$queryRaw<{ id: string }[]>`
+  const tracked = await sqlRows<{ id: string }>(Prisma.sql`
     WITH w AS (
       SELECT w.id FROM workspaces w JOIN plans p ON p.name = w.plan_name
        WHERE w.id = ${workspaceId}::uuid AND w.tracked_video_count < p.video_limit
@@ -73,7 +74,7 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
     INSERT INTO tracked_videos (workspace_id, video_id)
     SELECT w.id, ${videoId}::uuid FROM w
     ON CONFLICT (workspace_id, video_id) DO NOTHING
-    RETURNING id`;
+    RETURNING id`);
   if (!tracked[0]) {
     // Lost a race: a concurrent request tracked this video, or took the last slot.
     const again = await prisma.trackedVideo.findUnique({ where: { workspaceId_videoId: { workspaceId, videoId } }, select: { id: true } });
