@@ -180,7 +180,7 @@ describe("GraphQL folders", () => {
 
     const deleted = await gql(api.url, ws.key, `mutation($id: ID!) { deleteFolder(id: $id) }`, { id: folder.id });
     expect(deleted.body.data.deleteFolder).toBe(folder.id);
-    expect((await gql(api.url, ws.key, `query($id: ID!) { folder(id: $id) { id } }`, { id: folder.id })).body.errors[0].extensions.code).toBe("NOT_FOUND");
+    expect((await gql(api.url, ws.key, `query($id: ID!) { folder(id: $id) { id } }`, { id: folder.id })).body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
   });
 
   it("topVideos and growth give what REST gives", async () => {
@@ -198,6 +198,6 @@ describe("GraphQL folders", () => {
     expect(r.body.data.growth).toEqual((await rest.get(`${P}/analytics/growth?period=7d`)).body.data);
     expect(r.body.data.growth[0]).toEqual({ date: today, totalFollowers: 42, totalViews: 4200, totalVideos: 3 });
     const bad = await gql(api.url, ws.key, `{ topVideos(limit: 101) { id } }`);
-    expect(bad.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
   });
 });
