@@ -15,7 +15,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Prisma, type AnalysisStatus, type VideoAnalysis } from "../../generated/prisma/client.js";
-import { prisma } from "../../infra/db.js";
+import { prisma, type Tx } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { publishEvent } from "../../events/bus.js";
 import { captureReservation, releaseReservation, reserve } from "../credits/service.js";
@@ -175,18 +175,74 @@ function announceCredits(workspaceId: string): void {
 
 export const loadAnalysis = (id: string) => prisma.videoAnalysis.findUnique({ where: { id } });
 
+/** A `video_analyses` row (raw SQL, snake_case) as the Prisma model. */
+interface AnalysisRow {
+  id: string;
+  workspace_id: string;
+  video_id: string;
+  status: AnalysisStatus;
+  error: string | null;
+  transcript_source: string | null;
+  transcript: string | null;
+  segments: unknown;
+  hook_style: string | null;
+  hook_phrase: string | null;
+  ugc_fit: string | null;
+  ugc_confidence: number | null;
+  cta_type: string | null;
+  cta_destination_url: string | null;
+  analysis_provider: string | null;
+  reservation_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+}
+
+function fromRow(r: AnalysisRow): VideoAnalysis {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    videoId: r.video_id,
+    status: r.status,
+    error: r.error,
+    transcriptSource: r.transcript_source,
+    transcript: r.transcript,
+    segments: (typeof r.segments === "string" ? JSON.parse(r.segments) : r.segments) as VideoAnalysis["segments"],
+    hookStyle: r.hook_style,
+    hookPhrase: r.hook_phrase,
+    ugcFit: r.ugc_fit,
+    ugcConfidence: r.ugc_confidence,
+    ctaType: r.cta_type,
+    ctaDestinationUrl: r.cta_destination_url,
+    analysisProvider: r.analysis_provider,
+    reservationId: r.reservation_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    completedAt: r.completed_at,
+  };
+}
+
 /**
- * Moves the analysis from `from` to `to` (with `data`) if it is still in `from`. Returns the
- * updated row, or null when another run already moved it (the caller re-reads and carries on).
+ * Moves the analysis from `from` to `to` (storing `transcript` with it) if it is still in `from`.
+ * Returns the updated row, or null when another run already moved it (the caller re-reads and
+ * carries on). Plain SQL: this runs several times per analysis on the worker's hot path, and a
+ * raw statement skips Prisma's per-query compilation (measured: see bench/analysis.ts).
  */
 export async function advance(
   id: string,
   from: AnalysisStatus,
   to: "downloading" | "transcribed" | "analyzing",
-  data: Prisma.VideoAnalysisUpdateManyMutationInput = {},
+  transcript?: TranscriptData,
 ): Promise<VideoAnalysis | null> {
-  const moved = await prisma.videoAnalysis.updateManyAndReturn({ where: { id, status: from }, data: { ...data, status: to } });
-  const row = moved[0] ?? null;
+  const rows = await prisma.$queryRaw<AnalysisRow[]>`
+    UPDATE video_analyses
+    SET status = ${to}::"AnalysisStatus", updated_at = clock_timestamp(),
+        transcript = COALESCE(${transcript?.transcript ?? null}, transcript),
+        segments = COALESCE(${transcript ? JSON.stringify(transcript.segments) : null}::jsonb, segments),
+        transcript_source = COALESCE(${transcript?.transcriptSource ?? null}, transcript_source)
+    WHERE id = ${id}::uuid AND status = ${from}::"AnalysisStatus"
+    RETURNING *`;
+  const row = rows[0] ? fromRow(rows[0]) : null;
   if (row) await announce(row);
   return row;
 }
@@ -197,60 +253,62 @@ export interface TranscriptData {
   transcriptSource: string;
 }
 
-export const storeTranscript = (id: string, t: TranscriptData) =>
-  advance(id, "downloading", "transcribed", { transcript: t.transcript, segments: t.segments as unknown as Prisma.InputJsonValue, transcriptSource: t.transcriptSource });
+export const storeTranscript = (id: string, t: TranscriptData) => advance(id, "downloading", "transcribed", t);
 
 /**
  * `analyzing` → `completed` with the results, capturing the reservation in the same transaction:
  * both happen or neither, and only once (a second run finds the status moved and changes nothing).
  */
 export async function complete(analysis: AnalysisRef, result: ContentAnalysis, provider: string): Promise<VideoAnalysis | null> {
-  const row = await settleAndMove(analysis, ["analyzing"], "captured", {
-    status: "completed",
-    completedAt: new Date(),
-    error: null,
-    hookStyle: result.hookStyle,
-    hookPhrase: result.hookPhrase,
-    ugcFit: result.ugcFit,
-    ugcConfidence: result.ugcConfidence,
-    ctaType: result.ctaType,
-    ctaDestinationUrl: result.ctaDestinationUrl,
-    analysisProvider: provider,
-  });
-  return row;
+  return settleAndMove(analysis, ["analyzing"], "captured", (tx, id, from) => tx.$queryRaw<AnalysisRow[]>`
+    UPDATE video_analyses
+    SET status = 'completed', completed_at = clock_timestamp(), updated_at = clock_timestamp(), error = NULL,
+        hook_style = ${result.hookStyle}, hook_phrase = ${result.hookPhrase}, ugc_fit = ${result.ugcFit},
+        ugc_confidence = ${result.ugcConfidence}, cta_type = ${result.ctaType}, cta_destination_url = ${result.ctaDestinationUrl},
+        analysis_provider = ${provider}
+    WHERE id = ${id}::uuid AND status::text = ANY(${from})
+    RETURNING *`);
 }
 
 /** Any running state → `failed` with `error`, releasing the reservation in the same transaction. */
 export async function fail(analysis: AnalysisRef, error: string): Promise<VideoAnalysis | null> {
-  return settleAndMove(analysis, RUNNING_STATUSES, "released", { status: "failed", error: error.slice(0, 2000) });
+  return settleAndMove(analysis, RUNNING_STATUSES, "released", (tx, id, from) => tx.$queryRaw<AnalysisRow[]>`
+    UPDATE video_analyses SET status = 'failed', updated_at = clock_timestamp(), error = ${error.slice(0, 2000)}
+    WHERE id = ${id}::uuid AND status::text = ANY(${from})
+    RETURNING *`);
 }
 
 /** An analysis id, or the row already in hand (its id and reservation never change; saves a read). */
 type AnalysisRef = string | Pick<VideoAnalysis, "id" | "status" | "reservationId">;
 
+/**
+ * Settles the reservation and moves the analysis (the conditional UPDATE `move`, raw SQL like
+ * `advance`) in one transaction; nothing happens if the analysis is no longer in `from`.
+ */
 async function settleAndMove(
   ref: AnalysisRef,
   from: AnalysisStatus[],
   outcome: "captured" | "released",
-  data: Prisma.VideoAnalysisUpdateManyMutationInput,
+  move: (tx: Tx, id: string, from: string[]) => Promise<AnalysisRow[]>,
 ): Promise<VideoAnalysis | null> {
   const current = typeof ref === "string" ? await loadAnalysis(ref) : ref;
   if (!current || !from.includes(current.status)) return null;
-  const id = current.id;
-  const row = await prisma.$transaction(async (tx) => {
-    // Settling the reservation locks the workspace row first (the global lock order), then the
-    // conditional UPDATE decides: if another run moved the analysis meanwhile, roll everything back.
-    if (current.reservationId) {
-      if (outcome === "captured") await captureReservation(current.reservationId, tx);
-      else await releaseReservation(current.reservationId, tx);
-    }
-    const moved = await tx.videoAnalysis.updateManyAndReturn({ where: { id, status: { in: from } }, data });
-    if (!moved[0]) throw new StateMoved();
-    return moved[0];
-  }).catch((e) => {
-    if (e instanceof StateMoved) return null;
-    throw e;
-  });
+  const row = await prisma
+    .$transaction(async (tx) => {
+      // Settling the reservation locks the workspace row first (the global lock order), then the
+      // conditional UPDATE decides: if another run moved the analysis meanwhile, roll everything back.
+      if (current.reservationId) {
+        if (outcome === "captured") await captureReservation(current.reservationId, tx);
+        else await releaseReservation(current.reservationId, tx);
+      }
+      const moved = await move(tx, current.id, from);
+      if (!moved[0]) throw new StateMoved();
+      return fromRow(moved[0]);
+    })
+    .catch((e) => {
+      if (e instanceof StateMoved) return null;
+      throw e;
+    });
   if (row) {
     announceCredits(row.workspaceId);
     await announce(row);
