@@ -9,10 +9,9 @@
  *   an empty description returns empty captions immediately (no espeak-ng run, no download), then
  *   the heuristic analysis runs on empty text; everything else (admission with its reservation, the
  *   four conditional transitions, capture in the completing transaction, events) is the real path.
- * - Latency of a status change: from the moment the worker stamped it (`updatedAt`, set in the
- *   UPDATE, so it also covers the commit and the publish) to its arrival at the graphql-ws client.
- *   Floor in the same run: the same stamp to the arrival of the raw Redis message at a plain
- *   subscriber in this process (Redis pub/sub alone, no API process and no GraphQL).
+ * - Publish-to-receive latency: from an event's arrival at a plain Redis subscriber in this process
+ *   (the moment it is published, on loopback) to its arrival at the graphql-ws client. For context,
+ *   also from the worker's UPDATE stamp (`updated_at`, database clock) to both.
  * - Throughput: analyses completed per second, from queueing the jobs to the last `completed`.
  *
  * The videos are spread over WORKSPACES workspaces (captures lock their workspace's credit row).
@@ -20,6 +19,7 @@
  * BENCH_ANALYSIS_CONCURRENCY to change the size); writes the `analysis` section of bench/RESULTS.md.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 
@@ -195,6 +195,7 @@ export async function runAnalysisBench(): Promise<void> {
     await Promise.race([subscribedPromise, new Promise((_, rej) => setTimeout(() => rej(new Error(`only ${subscribed} subscribed; errors: ${JSON.stringify(errors.slice(0, 3))}\n${api.output()}`)), 60_000))]);
 
     // Go: queue every job at once; the worker drives them as fast as it can.
+    const loadBefore = os.loadavg()[0]!;
     const started = Date.now();
     await queue("analysis").addBulk(analyses.map((a) => ({ name: RUN_ANALYSIS_JOB, data: { analysisId: a.analysisId }, opts: { jobId: analysisJobId(a.analysisId) } })));
     await Promise.race([donePromise, new Promise((_, rej) => setTimeout(() => rej(new Error(`only ${completedSeen} completions seen`)), 600_000))]);
@@ -202,6 +203,7 @@ export async function runAnalysisBench(): Promise<void> {
     const seconds = (lastCompleted._max.completedAt!.getTime() - started) / 1000;
     const perSecond = lastCompleted._count._all / seconds;
     const charged = await prisma.creditLedgerEntry.count({ where: { kind: "charge" } });
+    const loadAfter = os.loadavg()[0]!;
     await raw.punsubscribe();
     const latencies = received.filter((r) => published.has(r.key)).map((r) => r.t - published.get(r.key)!);
 
@@ -226,9 +228,11 @@ export async function runAnalysisBench(): Promise<void> {
       "",
       "Publish → client: each event's arrival at a plain Redis subscriber in the bench process (the moment it is published, within a fraction of a " +
         "millisecond on loopback) to its arrival at the graphql-ws client: the Redis → API process → subscription filter → WebSocket path. The UPDATE " +
-        "stamp rows add the worker's commit and publish (the stamp is taken by Prisma when the UPDATE is built, so pool waits under the worker's " +
-        "concurrency count too). Statuses DOWNLOADING → COMPLETED count (4 per analysis; PENDING was delivered as the current state on subscribe). " +
-        "The bench, API and worker processes share the machine's 2 cores, which other engineers were using during this run: the figures are pessimistic.",
+        "stamp rows start earlier, at the database clock during the worker's UPDATE (`updated_at = clock_timestamp()`), so they add the rest of " +
+        "the worker's transaction (for COMPLETED, the credit capture), its commit and the publish. Statuses DOWNLOADING → COMPLETED count (4 per analysis; PENDING was delivered as the current state on subscribe). " +
+        "The bench, API and worker processes share the machine's 2 cores, which other engineers were using during this run " +
+        `(1-minute load average ${loadBefore.toFixed(1)} when the jobs were queued, ${loadAfter.toFixed(1)} at the end): the figures are pessimistic, and vary ` +
+        "from run to run with the other work (26 to 89 analyses/s were seen for 600 analyses during the same hour).",
     ];
     console.log(lines.join("\n"));
     await writeSection("analysis", lines.join("\n"));
