@@ -21,6 +21,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -262,10 +263,12 @@ export async function runTrackingBench(): Promise<void> {
 
     const listPaths = ["/api/v1/videos?limit=20"];
     const getPaths = sampleIds.map((id) => `/api/v1/videos/${id}`);
+    const loads: number[] = [];
     const measure = async (base: string, paths: string[], server: ChildProcess) => {
       await load({ base, paths, headers: auth, seconds: 2 }); // warm-up
       const before = cpuMs(server.pid!);
       const r = await load({ base, paths, headers: auth, seconds: SECONDS });
+      loads.push(os.loadavg()[0]!);
       return { ...r, cpuPerRequest: (cpuMs(server.pid!) - before) / Math.max(r.total, 1) };
     };
     const floorList = await measure(floorBase, listPaths, floor.child);
@@ -367,7 +370,9 @@ autocannon from a separate process, ${CONNECTIONS} connections, ${SECONDS} s per
 real entry point (src/main/api.ts) with VALIDATE_RESPONSES=false and a rate limit too high to refuse (auth lookup and the Redis
 rate limiter still run on every request); the floor is a bare node:http + pg server in its own process answering the same JSON
 (verified identical) from the same database, without auth or rate limiting. **The machine (2 cores) was shared with other
-engineers' test runs during this measurement**, so absolute figures are noisy; the API/floor ratio is measured back to back.
+engineers' test runs during this measurement** (1-minute load average ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}
+across the four measurements), so throughput swings from one measurement to the next; the server CPU time per request
+(from /proc, the server process only) is the steadier comparison.
 
 | endpoint | req/s | p50 ms | p99 ms | server CPU ms/request | requests | non-2xx/errors |
 |---|---|---|---|---|---|---|
