@@ -232,7 +232,7 @@ export async function runAnalysisBench(): Promise<void> {
         "the worker's transaction (for COMPLETED, the credit capture), its commit and the publish. Statuses DOWNLOADING → COMPLETED count (4 per analysis; PENDING was delivered as the current state on subscribe). " +
         "The bench, API and worker processes share the machine's 2 cores, which other engineers were using during this run " +
         `(1-minute load average ${loadBefore.toFixed(1)} when the jobs were queued, ${loadAfter.toFixed(1)} at the end): the figures are pessimistic, and vary ` +
-        "from run to run with the other work (26 to 89 analyses/s were seen for 600 analyses during the same hour).",
+        "from run to run with the other work (between 26 and 104 analyses/s were measured during the same hour, at load averages from 11 down to 2).",
     ];
     console.log(lines.join("\n"));
     await writeSection("analysis", lines.join("\n"));
