@@ -115,6 +115,16 @@ describe("idempotent scrapes", () => {
     const videoIds = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map((t) => t.videoId);
     expect(await prisma.videoSnapshot.count({ where: { videoId: { in: videoIds } } })).toBe(6);
     expect((await prisma.workspace.findUniqueOrThrow({ where: { id: ws.workspaceId } })).trackedVideoCount).toBe(6);
+
+    // video_limit caps the account's tracked videos: a lower limit adds nothing (and removes
+    // nothing), a higher one adds the next newest.
+    await prisma.trackedAccount.updateMany({ where: { accountId: account.id }, data: { videoLimit: 3 } });
+    expect((await scrapeAccountJob(job, provider)).tracked).toBe(0);
+    await prisma.trackedAccount.updateMany({ where: { accountId: account.id }, data: { videoLimit: 8 } });
+    expect((await scrapeAccountJob(job, provider)).tracked).toBe(2);
+    const newest8 = (await prisma.video.findMany({ where: { accountId: account.id }, orderBy: { postedAt: "desc" }, take: 8, select: { id: true } })).map((v) => v.id);
+    const trackedNow = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map((t) => t.videoId);
+    expect(trackedNow.sort()).toEqual(newest8.sort());
   });
 
   it("a worker process SIGKILLed mid-scrape: another worker picks the job up, and the video gets exactly one snapshot", async () => {

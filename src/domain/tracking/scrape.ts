@@ -215,8 +215,9 @@ export async function accountVideoDemand(accountId: string): Promise<number> {
 
 /**
  * For every workspace tracking the account: tracks the newest of `videoIds` (given newest first)
- * up to the account's `videoLimit` for that workspace, adding at most the workspace's
- * `additions_remaining` (under its row lock, so concurrent additions never exceed the plan).
+ * so that the workspace tracks at most the account's `videoLimit` of its videos, adding at most the
+ * workspace's `additions_remaining` (under its row lock, so concurrent additions never exceed the
+ * plan).
  * Returns the video ids newly tracked, per workspace.
  */
 export async function trackAccountVideos(accountId: string, videoIds: string[]): Promise<{ workspaceId: string; added: string[] }[]> {
@@ -227,9 +228,15 @@ export async function trackAccountVideos(accountId: string, videoIds: string[]):
       const limits = await lockTrackingLimits(tx, workspaceId);
       const wanted = videoIds.slice(0, videoLimit);
       if (wanted.length === 0 || limits.additionsRemaining === 0) return [];
-      const already = await tx.trackedVideo.findMany({ where: { workspaceId, videoId: { in: wanted } }, select: { videoId: true } });
+      const [already, ofAccount] = await Promise.all([
+        tx.trackedVideo.findMany({ where: { workspaceId, videoId: { in: wanted } }, select: { videoId: true } }),
+        tx.trackedVideo.count({ where: { workspaceId, video: { accountId } } }),
+      ]);
       const have = new Set(already.map((r) => r.videoId));
-      const toAdd = wanted.filter((id) => !have.has(id)).slice(0, limits.additionsRemaining);
+      // videoLimit caps the account's tracked videos in the workspace, also as the account posts
+      // more over time (older ones stay tracked until the user untracks them).
+      const room = Math.max(0, videoLimit - ofAccount);
+      const toAdd = wanted.filter((id) => !have.has(id)).slice(0, Math.min(room, limits.additionsRemaining));
       if (toAdd.length === 0) return [];
       const rows = await tx.$queryRaw<{ video_id: string }[]>`
         INSERT INTO tracked_videos (workspace_id, video_id, via_account_id)
