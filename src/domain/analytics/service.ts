@@ -99,56 +99,38 @@ export async function topVideos(workspaceId: string, limit: number): Promise<Top
  * the window); before an account's first snapshot it counts 0. A metric the platform does not give
  * (null in the snapshot) counts 0.
  *
- * How: each account contributes the change of its values at each of its snapshots (window function
- * `lag`); summing the changes per day and then running a cumulative sum over the days gives, for
- * every day, the sum of each account's latest values, without materialising days x accounts.
+ * How: `workspace_growth_deltas` holds, per workspace and day, the change of the workspace total on
+ * that day (kept exact by triggers on account_snapshots and tracked_accounts, migration
+ * 20261122060000_growth_deltas). The total on a day is the running sum of the changes up to it: the
+ * rows before the window give the starting total, then a window sum over the days of the window
+ * (generate_series for the days without a change). At most one row per day is read, whatever the
+ * number of tracked accounts.
  */
 export async function growth(workspaceId: string, period: GrowthPeriod, now: Date = new Date()): Promise<GrowthPoint[]> {
   const windowDays = period === "all" ? null : PERIOD_DAYS[period];
   const rows = await prisma.$queryRaw<{ date: string; followers: bigint; views: bigint; videos: bigint }[]>`
-    WITH acc AS (
-      SELECT account_id FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid
-    ), bounds AS (
+    WITH bounds AS (
       SELECT CASE WHEN ${windowDays}::int IS NULL
-                  -- each account's first snapshot through the index: one probe per account
-                  THEN (SELECT min(f.day) FROM acc CROSS JOIN LATERAL (
-                          SELECT s.day FROM account_snapshots s WHERE s.account_id = acc.account_id ORDER BY s.day LIMIT 1) f)
+                  -- rows exist only on days with a snapshot of a tracked account: the first is the start
+                  THEN (SELECT min(d.day) FROM workspace_growth_deltas d WHERE d.workspace_id = ${workspaceId}::uuid)
                   ELSE (${now}::timestamptz AT TIME ZONE 'UTC')::date - (${windowDays}::int - 1) END AS first_day,
              (${now}::timestamptz AT TIME ZONE 'UTC')::date AS last_day
-    ), carried AS (
-      -- Each account's values entering the window: its latest snapshot before the first day.
-      SELECT acc.account_id, coalesce(p.follower_count, 0) AS f, coalesce(p.total_views, 0) AS v, coalesce(p.video_count, 0) AS n
-        FROM acc CROSS JOIN bounds b
-        LEFT JOIN LATERAL (
-          SELECT s.follower_count, s.total_views, s.video_count FROM account_snapshots s
-           WHERE s.account_id = acc.account_id AND s.day < b.first_day ORDER BY s.day DESC LIMIT 1
-        ) p ON true
-    ), per_day AS (
-      -- Per account (LATERAL), its snapshots in the window in day order straight from the covering
-      -- index (no sort), each minus the one before (the carried value for the first); then summed by day.
-      SELECT d.day, sum(d.df) AS df, sum(d.dv) AS dv, sum(d.dn) AS dn
-        FROM carried c CROSS JOIN bounds b
-        CROSS JOIN LATERAL (
-          SELECT s.day,
-                 coalesce(s.follower_count, 0) - lag(coalesce(s.follower_count, 0), 1, c.f) OVER w AS df,
-                 coalesce(s.total_views, 0) - lag(coalesce(s.total_views, 0), 1, c.v) OVER w AS dv,
-                 coalesce(s.video_count, 0) - lag(coalesce(s.video_count, 0), 1, c.n) OVER w AS dn
-            FROM account_snapshots s
-           WHERE s.account_id = c.account_id AND s.day BETWEEN b.first_day AND b.last_day
-          WINDOW w AS (ORDER BY s.day)
-        ) d
-       GROUP BY d.day
+    ), start AS (
+      -- The totals entering the window: every change before its first day.
+      SELECT coalesce(sum(d.followers), 0) AS f, coalesce(sum(d.views), 0) AS v, coalesce(sum(d.videos), 0) AS n
+        FROM workspace_growth_deltas d CROSS JOIN bounds b
+       WHERE d.workspace_id = ${workspaceId}::uuid AND d.day < b.first_day
     ), series AS (
       SELECT g.day::date AS day,
-             (SELECT sum(f) FROM carried) + sum(coalesce(p.df, 0)) OVER (ORDER BY g.day) AS followers,
-             (SELECT sum(v) FROM carried) + sum(coalesce(p.dv, 0)) OVER (ORDER BY g.day) AS views,
-             (SELECT sum(n) FROM carried) + sum(coalesce(p.dn, 0)) OVER (ORDER BY g.day) AS videos
-        FROM bounds b
+             s.f + sum(coalesce(d.followers, 0)) OVER w AS followers,
+             s.v + sum(coalesce(d.views, 0)) OVER w AS views,
+             s.n + sum(coalesce(d.videos, 0)) OVER w AS videos
+        FROM bounds b CROSS JOIN start s
         CROSS JOIN generate_series(b.first_day, b.last_day, interval '1 day') AS g(day)
-        LEFT JOIN per_day p ON p.day = g.day::date
+        LEFT JOIN workspace_growth_deltas d ON d.workspace_id = ${workspaceId}::uuid AND d.day = g.day::date
+      WINDOW w AS (ORDER BY g.day)
     )
-    SELECT to_char(day, 'YYYY-MM-DD') AS date,
-           coalesce(followers, 0)::bigint AS followers, coalesce(views, 0)::bigint AS views, coalesce(videos, 0)::bigint AS videos
+    SELECT to_char(day, 'YYYY-MM-DD') AS date, followers::bigint AS followers, views::bigint AS views, videos::bigint AS videos
       FROM series ORDER BY day DESC`;
   return rows.map((r) => ({ date: r.date, totalFollowers: Number(r.followers), totalViews: Number(r.views), totalVideos: Number(r.videos) }));
 }
