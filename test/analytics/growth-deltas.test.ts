@@ -278,7 +278,7 @@ describe("growth deltas", () => {
     // Each task: one transaction with one statement of the kinds the service issues (a scrape's
     // one-row upsert, the daily job's insert-only batch in account order, a deletion, a tracking or
     // untracking), then a short sleep holding its locks, so that many overlap (pgPool has 20
-    // connections, 12 run at once). See the migration on statements firing two growth triggers.
+    // connections, 12 run at once). See prisma/schema/analytics.prisma on statements firing two growth triggers.
     const task = async (i: number) => {
       const acc = accounts[r.int(0, 3)]!.id;
       const kind = r.int(0, 9);
