@@ -2,8 +2,8 @@
 import { lexicographicSortSchema, printSchema } from "graphql";
 import { builder } from "./builder.js";
 import "./types/workspace.js";
-import "./types/radar.js";
 import "./types/analysis.js";
+import "./types/radar.js";
 import "./types/tracking.js";
 import "./types/folders.js";
 import "./types/analytics.js";
