@@ -10,6 +10,10 @@
  *   - GET /folders/{id}/videos with each sort (first page, default limit 20, desc)
  *   - GET /analytics/videos/top (default limit 10)
  *   - GET /analytics/growth?period=all (365 days × 2,000 accounts, with 5 % of the days missing)
+ *     and 30d, read from the per-workspace daily delta table; its points are checked equal to the
+ *     computation from the snapshots (the previous implementation, also timed, SQL only), and the
+ *     cost the delta triggers add to a snapshot write is measured (a scrape's upsert of today, an
+ *     out-of-order backfill about 300 days back)
  * and, for the listing, a raw-SQL floor measured in the same run: the same page-plus-total query
  * sent with plain node-postgres (one statement, no HTTP, no auth); the listing must reach at least
  * 60 % of the floor's throughput (floor p50 / endpoint p50 >= 0.6).
@@ -108,6 +112,57 @@ const FOLDER_SQL = [
    INSERT INTO folder_videos (folder_id, tracked_video_id)
    SELECT $1::uuid, tv.id FROM direct JOIN tracked_videos tv ON tv.video_id = direct.id`,
 ];
+
+/**
+ * The growth computation before the delta tables (issue 4's first implementation, from the account
+ * snapshots at request time): the reference the endpoint's figures are checked against, and a
+ * timing to compare with. $1 workspace, $2 window days (null: all), $3 now.
+ */
+const GROWTH_FROM_SNAPSHOTS_SQL = `
+    WITH acc AS (
+      SELECT account_id FROM tracked_accounts WHERE workspace_id = $1::uuid
+    ), bounds AS (
+      SELECT CASE WHEN $2::int IS NULL
+                  -- each account's first snapshot through the index: one probe per account
+                  THEN (SELECT min(f.day) FROM acc CROSS JOIN LATERAL (
+                          SELECT s.day FROM account_snapshots s WHERE s.account_id = acc.account_id ORDER BY s.day LIMIT 1) f)
+                  ELSE ($3::timestamptz AT TIME ZONE 'UTC')::date - ($2::int - 1) END AS first_day,
+             ($3::timestamptz AT TIME ZONE 'UTC')::date AS last_day
+    ), carried AS (
+      -- Each account's values entering the window: its latest snapshot before the first day.
+      SELECT acc.account_id, coalesce(p.follower_count, 0) AS f, coalesce(p.total_views, 0) AS v, coalesce(p.video_count, 0) AS n
+        FROM acc CROSS JOIN bounds b
+        LEFT JOIN LATERAL (
+          SELECT s.follower_count, s.total_views, s.video_count FROM account_snapshots s
+           WHERE s.account_id = acc.account_id AND s.day < b.first_day ORDER BY s.day DESC LIMIT 1
+        ) p ON true
+    ), per_day AS (
+      -- Per account (LATERAL), its snapshots in the window in day order straight from the covering
+      -- index (no sort), each minus the one before (the carried value for the first); then summed by day.
+      SELECT d.day, sum(d.df) AS df, sum(d.dv) AS dv, sum(d.dn) AS dn
+        FROM carried c CROSS JOIN bounds b
+        CROSS JOIN LATERAL (
+          SELECT s.day,
+                 coalesce(s.follower_count, 0) - lag(coalesce(s.follower_count, 0), 1, c.f) OVER w AS df,
+                 coalesce(s.total_views, 0) - lag(coalesce(s.total_views, 0), 1, c.v) OVER w AS dv,
+                 coalesce(s.video_count, 0) - lag(coalesce(s.video_count, 0), 1, c.n) OVER w AS dn
+            FROM account_snapshots s
+           WHERE s.account_id = c.account_id AND s.day BETWEEN b.first_day AND b.last_day
+          WINDOW w AS (ORDER BY s.day)
+        ) d
+       GROUP BY d.day
+    ), series AS (
+      SELECT g.day::date AS day,
+             (SELECT sum(f) FROM carried) + sum(coalesce(p.df, 0)) OVER (ORDER BY g.day) AS followers,
+             (SELECT sum(v) FROM carried) + sum(coalesce(p.dv, 0)) OVER (ORDER BY g.day) AS views,
+             (SELECT sum(n) FROM carried) + sum(coalesce(p.dn, 0)) OVER (ORDER BY g.day) AS videos
+        FROM bounds b
+        CROSS JOIN generate_series(b.first_day, b.last_day, interval '1 day') AS g(day)
+        LEFT JOIN per_day p ON p.day = g.day::date
+    )
+    SELECT to_char(day, 'YYYY-MM-DD') AS date,
+           coalesce(followers, 0)::bigint AS followers, coalesce(views, 0)::bigint AS views, coalesce(videos, 0)::bigint AS videos
+      FROM series ORDER BY day DESC`;
 
 interface Figure {
   name: string;
@@ -237,6 +292,66 @@ export async function runFoldersAnalyticsBench(): Promise<void> {
   figures.push(await measure("GET /analytics/growth?period=all", get(`/analytics/growth?period=all`)));
   figures.push(await measure("GET /analytics/growth?period=30d", get(`/analytics/growth?period=30d`)));
 
+  // Growth: the endpoint's points equal the computation from the snapshots (before and after the
+  // writes below), and what keeping the delta tables costs a snapshot write.
+  const checkGrowth = async (when: string) => {
+    for (const [period, days] of [["all", null], ["30d", 30]] as const) {
+      const res = await fetch(`${base}/analytics/growth?period=${period}`, { headers });
+      const got = ((await res.json()) as { data: unknown[] }).data;
+      const want = (await db.query<{ date: string; followers: string; views: string; videos: string }>(GROWTH_FROM_SNAPSHOTS_SQL, [workspace.id, days, new Date()])).rows.map(
+        (r) => ({ date: r.date, totalFollowers: Number(r.followers), totalViews: Number(r.views), totalVideos: Number(r.videos) }),
+      );
+      if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`growth ${period} ${when}: the endpoint differs from the computation from the snapshots`);
+    }
+  };
+  await checkGrowth("after seeding");
+  const growthSamples = Math.max(5, Math.round(SAMPLES / 10));
+  const fromSnapshots = await (async () => {
+    const times: number[] = [];
+    for (let i = 0; i < growthSamples; i++) {
+      const t = performance.now();
+      await db.query(GROWTH_FROM_SNAPSHOTS_SQL, [workspace.id, null, new Date()]);
+      times.push(performance.now() - t);
+    }
+    return { name: `growth all computed from the snapshots (previous implementation, SQL only, ${growthSamples} runs)`, p50: percentile(times, 50), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / times.length };
+  })();
+  figures.push(fromSnapshots);
+  const accountIds = (await db.query<{ id: string }>(`SELECT id::text FROM accounts ORDER BY username`)).rows.map((r) => r.id);
+  let k = 0;
+  figures.push(
+    await measure("write: snapshot upsert of today (a scrape), triggers included", async () => {
+      const id = accountIds[k++ % accountIds.length]!;
+      await db.query(
+        `INSERT INTO account_snapshots (account_id, day, captured_at, source, follower_count, total_views, video_count)
+         VALUES ($1, (now() AT TIME ZONE 'UTC')::date, now(), 'simulated', $2, $3, $4)
+         ON CONFLICT (account_id, day) DO UPDATE SET captured_at = EXCLUDED.captured_at, follower_count = EXCLUDED.follower_count,
+           total_views = EXCLUDED.total_views, video_count = EXCLUDED.video_count`,
+        [id, 1000 + k, 100000 + k, 10 + (k % 7)],
+      );
+    }),
+  );
+  const missing = (
+    await db.query<{ id: string; day: string }>(
+      `SELECT a.id::text, to_char(d, 'YYYY-MM-DD') AS day FROM accounts a
+         CROSS JOIN generate_series(current_date - ($1::int - 1), current_date - 300, interval '1 day') d
+        WHERE NOT EXISTS (SELECT 1 FROM account_snapshots s WHERE s.account_id = a.id AND s.day = d::date)
+        ORDER BY a.username, d LIMIT $2`,
+      [DAYS, SAMPLES + 20],
+    )
+  ).rows;
+  let m = 0;
+  figures.push(
+    await measure("write: backfill of a missing day about 300 days ago (out of order), triggers included", async () => {
+      const row = missing[m++ % missing.length]!;
+      await db.query(
+        `INSERT INTO account_snapshots (account_id, day, captured_at, source, follower_count, total_views, video_count)
+         VALUES ($1, $2::date, $2::date + interval '6 hours', 'simulated', 5, 50, 1) ON CONFLICT (account_id, day) DO NOTHING`,
+        [row.id, row.day],
+      );
+    }),
+  );
+  await checkGrowth("after the writes");
+
   const ms = (x: number) => x.toFixed(1);
   const load = (await import("node:os")).loadavg().map((l) => l.toFixed(1)).join(" / ");
   const verdict = (f: Figure) => (f.name.startsWith("raw SQL") ? "" : f.p99 < TARGET_P99_MS ? "yes" : "**no**");
@@ -248,6 +363,8 @@ export async function runFoldersAnalyticsBench(): Promise<void> {
       `${counts.folder_videos.toLocaleString("en")} videos (${FOLDER_ACCOUNTS} accounts + direct videos, overlap counted once). Seeded in ${seedSeconds.toFixed(0)} s.`,
     `Single client, one request at a time through the REST API (HTTP on loopback, key auth on every request); ${SAMPLES} requests per line after 20 warm-up requests. ` +
       `Target: p99 < ${TARGET_P99_MS} ms; listing p50 within ${FLOOR_RATIO * 100} % of the raw-SQL floor (floor p50 / endpoint p50 >= ${FLOOR_RATIO}).`,
+    "Growth reads the per-workspace daily delta table (migration 20261122060000_growth_deltas); its points were checked equal to the computation from the snapshots " +
+      "(the previous implementation, timed below as SQL only) after seeding and again after the timed writes.",
     "The machine (2 cores) was shared with other engineers' test runs while this ran (load average LOAD): figures are an upper bound. " +
       "Each listing request alternates with its floor query, so both see the same load.",
     "",
