@@ -21,6 +21,7 @@
  * radar job's own benchmark, once that job exists.
  */
 import { execFileSync } from "node:child_process";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -251,7 +252,14 @@ async function measureBroadest(db: PrismaClient): Promise<{ text: string; period
 
 const ms = (x: number) => x.toFixed(1);
 
-function report(rows: number, seedSeconds: number, results: ComboResult[], broadest: Awaited<ReturnType<typeof measureBroadest>>, matchShare: string): string {
+function report(
+  rows: number,
+  seedSeconds: number,
+  results: ComboResult[],
+  broadest: Awaited<ReturnType<typeof measureBroadest>>,
+  matchShare: string,
+  load: string,
+): string {
   const all = results.map((r) => r.p99);
   const worst = results.reduce((a, b) => (b.p99 > a.p99 ? b : a));
   const passing = results.filter((r) => r.p99 < TARGET_P99_MS).length;
@@ -259,7 +267,7 @@ function report(rows: number, seedSeconds: number, results: ComboResult[], broad
   const lines = [
     "## Radar catalog search: one query over 1,000,000 videos",
     "",
-    `\`bench/radar-catalog.ts\`: one call of the \`catalog\` search provider (\`CatalogSearchProvider.search\`: two planning-only EXPLAINs to pick the access path, then the query; PostgreSQL full-text search, GIN index, language-aware tsvector) on ${rows.toLocaleString("en")} synthetic videos in a dedicated database${Number.isNaN(seedSeconds) ? "" : `, seeded in ${seedSeconds.toFixed(0)} s`}. Queries of 1-3 words drawn Zipf-like from the 5,000-word vocabulary of the descriptions, without its ${BROADEST_WORDS} commonest words (each in more than 12 % of the videos, measured separately below); limit ${RESULT_LIMIT} (what the radar job asks per query), ranking pool ${POOL_SIZE}; ${SAMPLES} queries per combination after a warm-up pass, one client; PostgreSQL 15 with Debian's default settings (shared_buffers 128 MB, so the 0.7 GB table is read through the OS cache).`,
+    `\`bench/radar-catalog.ts\`: one call of the \`catalog\` search provider (\`CatalogSearchProvider.search\`: two planning-only EXPLAINs to pick the access path, then the query; PostgreSQL full-text search, GIN index, language-aware tsvector) on ${rows.toLocaleString("en")} synthetic videos in a dedicated database${Number.isNaN(seedSeconds) ? "" : `, seeded in ${seedSeconds.toFixed(0)} s`}. Queries of 1-3 words drawn Zipf-like from the 5,000-word vocabulary of the descriptions, without its ${BROADEST_WORDS} commonest words (each in more than 12 % of the videos, measured separately below); limit ${RESULT_LIMIT} (what the radar job asks per query), ranking pool ${POOL_SIZE}; ${SAMPLES} queries per combination after a warm-up pass, one client; PostgreSQL 15 with Debian's default settings (shared_buffers 128 MB, so the 0.7 GB table is read through the OS cache); ${load}.`,
     "",
     `**p99 per combination: ${passing} of ${results.length} under ${TARGET_P99_MS} ms; worst p99 ${ms(worst.p99)} ms (${worst.platform}, min_views ${worst.minViews}, ${worst.period}); median of the per-combination p99s ${ms(percentile(all, 50))} ms.** The GIN index is in the plan of ${ginUsed} of ${results.length} combinations' sample query; the others were narrow enough (e.g. \`today\`) for the (platform, posted_at) btree, or broad enough for the walk down the (platform, view_count) index, with the text match as a filter. "broad path" is the share of queries that walked the views index.`,
     "",
@@ -325,9 +333,11 @@ export async function runRadarCatalogBench(options: { keep?: boolean; reuse?: bo
     const seedSeconds = reuse ? NaN : await seed(pool);
     const matchShare = await matchShareOfCommonestWord(pool);
     console.log(`seeded in ${seedSeconds.toFixed(0)} s (${matchShare}); measuring`);
+    const loadBefore = os.loadavg()[0]!;
     const results = await measure(db);
     const broadest = await measureBroadest(db);
-    const markdown = report(ROWS, seedSeconds, results, broadest, matchShare);
+    const load = `1-minute load average ${loadBefore.toFixed(1)} before the measurements and ${os.loadavg()[0]!.toFixed(1)} after, on ${os.cpus().length} CPUs (other work on the machine shows in the tails)`;
+    const markdown = report(ROWS, seedSeconds, results, broadest, matchShare, load);
     await writeSection("radar-catalog", markdown);
     console.log(markdown);
   } finally {
