@@ -95,10 +95,12 @@ export async function authenticate(secret: string | null | undefined): Promise<A
   if (!secret || !KEY_PATTERN.test(secret)) return null;
   // Runs on every request: plain node-postgres, since Prisma's per-query overhead was most of the
   // cost of an authenticated read (bench/tracking.ts).
-  const { rows } = await pgPool.query<{ id: string; workspaceId: string; revokedAt: Date | null; lastUsedAt: Date | null }>(
-    `SELECT id, workspace_id AS "workspaceId", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt" FROM api_keys WHERE secret_hash = $1`,
-    [hashSecret(secret)],
-  );
+  // A named statement: each pooled connection parses and plans it once.
+  const { rows } = await pgPool.query<{ id: string; workspaceId: string; revokedAt: Date | null; lastUsedAt: Date | null }>({
+    name: "auth-api-key",
+    text: `SELECT id, workspace_id AS "workspaceId", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt" FROM api_keys WHERE secret_hash = $1`,
+    values: [hashSecret(secret)],
+  });
   const key = rows[0];
   if (!key || key.revokedAt) return null;
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {

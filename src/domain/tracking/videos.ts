@@ -126,8 +126,10 @@ export async function listTrackedVideos(
   // The hottest read of the service (bench/tracking.ts): one statement, one round trip, through
   // node-postgres directly (Prisma's per-row result mapping costs more CPU than the query itself).
   // The LEFT JOIN LATERAL still answers the total when the page is empty.
-  const { rows } = await pgPool.query(
-    `SELECT w.tracked_video_count AS total, p.*
+  // Named: each pooled connection parses and plans it once.
+  const { rows } = await pgPool.query({
+    name: "tracked-videos-page",
+    text: `SELECT w.tracked_video_count AS total, p.*
        FROM workspaces w
        LEFT JOIN LATERAL (
          SELECT ${TRACKED_VIDEO_COLUMNS}
@@ -137,19 +139,20 @@ export async function listTrackedVideos(
           LIMIT $2 OFFSET $3
        ) p ON true
       WHERE w.id = $1`,
-    [workspaceId, page.limit, page.offset],
-  );
+    values: [workspaceId, page.limit, page.offset],
+  });
   const items = rows.filter((r) => r.id !== null).map(trackedVideoFromRow);
   return { items: await withRelations(items, videoQuery), total: rows[0]?.total ?? 0 };
 }
 
 /** One video the workspace tracks; NOT_FOUND for any other id (another workspace's included). */
 export async function getTrackedVideo(workspaceId: string, videoId: string, videoQuery?: VideoQuery): Promise<TrackedVideoView> {
-  const { rows } = await pgPool.query(
-    `SELECT ${TRACKED_VIDEO_COLUMNS} FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id
+  const { rows } = await pgPool.query({
+    name: "tracked-video-one",
+    text: `SELECT ${TRACKED_VIDEO_COLUMNS} FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id
       WHERE tv.workspace_id = $1 AND tv.video_id = $2`,
-    [workspaceId, videoId],
-  );
+    values: [workspaceId, videoId],
+  });
   if (!rows[0]) throw notFound("Video");
   return (await withRelations([trackedVideoFromRow(rows[0])], videoQuery))[0]!;
 }
