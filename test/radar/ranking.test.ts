@@ -10,7 +10,7 @@ import {
 } from "../../src/providers/search/filters.js";
 import {
   compareRanked,
-  engagementFraction,
+  candidateEngagementRate,
   MAX_RESULTS,
   mergeAndRank,
   recencySignal,
@@ -143,10 +143,11 @@ describe("scoreCandidate", () => {
     expect(scoreCandidate(noRank, "morning routine", NOW)).toBeGreaterThan(scoreCandidate({ ...noRank, description: "cats" }, "morning routine", NOW));
   });
 
-  it("computes engagement from the counts it has, never from invented ones", () => {
-    expect(engagementFraction(candidate("e", { viewCount: 1000, likeCount: 80, commentCount: null, shareCount: 20 }))).toBeCloseTo(0.1, 10);
-    expect(engagementFraction(candidate("e", { viewCount: 0 }))).toBeNull();
-    expect(engagementFraction(candidate("e", { likeCount: null, commentCount: null, shareCount: null }))).toBeNull();
+  it("uses the service's one engagement rate (saves included; unknown counts as 0, no views gives 0)", () => {
+    expect(candidateEngagementRate(candidate("e", { viewCount: 1000, likeCount: 80, commentCount: null, shareCount: 20 }))).toBeCloseTo(10, 10);
+    expect(candidateEngagementRate(candidate("e", { viewCount: 1000, likeCount: 80, commentCount: 0, shareCount: 20, bookmarkCount: 50 }))).toBeCloseTo(15, 10);
+    expect(candidateEngagementRate(candidate("e", { viewCount: 0 }))).toBe(0);
+    expect(candidateEngagementRate(candidate("e", { likeCount: null, commentCount: null, shareCount: null }))).toBe(0);
   });
 });
 

@@ -56,6 +56,7 @@ interface CatalogRow {
   like_count: bigint | null;
   comment_count: bigint | null;
   share_count: bigint | null;
+  bookmark_count: bigint | null;
   posted_at: Date | null;
   thumbnail_url: string;
   rank: number;
@@ -135,7 +136,7 @@ function viewsPredicate(request: SearchRequest): Prisma.Sql {
 }
 
 const POOL_COLUMNS = Prisma.sql`v.id, v.platform, v.platform_video_id, v.url, v.description, v.username, v.view_count,
-  v.like_count, v.comment_count, v.share_count, v.posted_at, v.thumbnail_url, v.search_vector`;
+  v.like_count, v.comment_count, v.share_count, v.bookmark_count, v.posted_at, v.thumbnail_url, v.search_vector`;
 
 /**
  * Narrow path: every match, through whichever indexes the planner combines (GIN, and the btrees for
@@ -172,7 +173,7 @@ export function catalogQuery(request: SearchRequest, text: string, limit: number
   const candidates = path === "broad" ? broadPool(request, text, pool) : narrowPool(request, text, pool);
   return Prisma.sql`
     SELECT c.id, c.platform::text AS platform, c.platform_video_id, c.url, c.description, c.username,
-           c.view_count, c.like_count, c.comment_count, c.share_count, c.posted_at, c.thumbnail_url,
+           c.view_count, c.like_count, c.comment_count, c.share_count, c.bookmark_count, c.posted_at, c.thumbnail_url,
            ts_rank_cd(c.search_vector, ${tsqueryOf(request, text)})::float8 AS rank
     FROM (${candidates}) c
     ORDER BY rank DESC, c.view_count DESC NULLS LAST, c.id
@@ -194,6 +195,7 @@ function toCandidates(rows: CatalogRow[]): SearchCandidate[] {
     likeCount: toNumber(r.like_count),
     commentCount: toNumber(r.comment_count),
     shareCount: toNumber(r.share_count),
+    bookmarkCount: toNumber(r.bookmark_count),
     postedAt: r.posted_at,
     thumbnailUrl: r.thumbnail_url,
     textRank: best > 0 ? Number(r.rank) / best : null,

@@ -8,7 +8,7 @@
  * | relevance  | 0.40   | the source's own relevance (`textRank`), else the share of the query's words   |
  * |            |        | found in the description                                                       |
  * | views      | 0.30   | log10(1 + views) / 8: 10 views ≈ 0.13, 10k ≈ 0.5, 1M ≈ 0.75, 100M+ = 1         |
- * | engagement | 0.15   | (likes + comments + shares) / views, 10 % or more = 1                           |
+ * | engagement | 0.15   | the service's engagement rate (likes+comments+shares+saves)/views, 10 % or more = 1 |
  * | recency    | 0.15   | halves every 30 days since posting: today = 1, a month ≈ 0.5, a year ≈ 0       |
  *
  * Relevance leads because a radar search is a topic search first; views and engagement then say
@@ -17,6 +17,7 @@
 import type { Platform } from "../../domain/shared/platform.js";
 import { passesFilters, type CandidateFilters } from "./filters.js";
 import type { SearchCandidate } from "./types.js";
+import { engagementRate } from "../../domain/tracking/engagement.js";
 
 export const SCORE_WEIGHTS = { relevance: 0.4, views: 0.3, engagement: 0.15, recency: 0.15 } as const;
 
@@ -40,7 +41,7 @@ export interface RankedResult extends SearchCandidate {
   score: number;
   /** The query whose match gave the best score. */
   matchedQuery: string;
-  /** (likes + comments + shares) / views in percent units, as the spec's `engagementRate`; 0 when unknown. */
+  /** The service's engagement rate (src/domain/tracking/engagement.ts) in percent units; 0 when views are unknown. */
   engagementRate: number;
 }
 
@@ -60,12 +61,9 @@ export function termOverlap(query: string, text: string): number {
   return found / wanted.length;
 }
 
-/** (likes + comments + shares) / views as a fraction, null when views are unknown or 0. */
-export function engagementFraction(c: Pick<SearchCandidate, "viewCount" | "likeCount" | "commentCount" | "shareCount">): number | null {
-  if (c.viewCount === null || c.viewCount <= 0) return null;
-  const known = [c.likeCount, c.commentCount, c.shareCount].filter((n): n is number => n !== null);
-  if (known.length === 0) return null;
-  return known.reduce((a, b) => a + b, 0) / c.viewCount;
+/** The service's one engagement rate (src/domain/tracking/engagement.ts), in percent units. */
+export function candidateEngagementRate(c: Pick<SearchCandidate, "viewCount" | "likeCount" | "commentCount" | "shareCount" | "bookmarkCount">): number {
+  return engagementRate({ ...c, bookmarkCount: c.bookmarkCount ?? null });
 }
 
 export function relevanceSignal(candidate: SearchCandidate, query: string): number {
@@ -77,8 +75,7 @@ export function viewsSignal(viewCount: number | null): number {
 }
 
 export function engagementSignal(candidate: SearchCandidate): number {
-  const rate = engagementFraction(candidate);
-  return rate === null ? 0 : clamp01(rate / ENGAGEMENT_CEILING);
+  return clamp01(candidateEngagementRate(candidate) / 100 / ENGAGEMENT_CEILING);
 }
 
 export function recencySignal(postedAt: Date | null, now: Date): number {
@@ -137,12 +134,11 @@ export function mergeAndRank(
 }
 
 function toRanked(candidate: SearchCandidate, query: string, now: Date): RankedResult {
-  const rate = engagementFraction(candidate);
   return {
     ...candidate,
     score: scoreCandidate(candidate, query, now),
     matchedQuery: query,
-    engagementRate: rate === null ? 0 : Math.round(rate * 100 * 10_000) / 10_000,
+    engagementRate: candidateEngagementRate(candidate),
   };
 }
 

@@ -25,6 +25,8 @@ export interface SearchCandidate {
   likeCount: number | null;
   commentCount: number | null;
   shareCount: number | null;
+  /** Saves; catalog results have it, flat search listings do not (absent = unknown). */
+  bookmarkCount?: number | null;
   postedAt: Date | null;
   thumbnailUrl: string;
   /** The source's own relevance for the query, 0-1 when it has one. */

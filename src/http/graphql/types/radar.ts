@@ -5,6 +5,7 @@
  * Counts are Float, not Int: GraphQL Int is 32-bit and view counts of popular videos exceed it.
  * Arguments go through the REST body's zod schema (createSearchInput), so both doors validate alike.
  */
+import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { z } from "zod";
 import { builder } from "../builder.js";
 import { PlatformEnum } from "./tracking.js";
@@ -63,7 +64,7 @@ const RadarResultRef = builder.objectRef<RadarResultItem>("RadarResult").impleme
     likeCount: t.exposeFloat("likeCount", { nullable: true }),
     commentCount: t.exposeFloat("commentCount", { nullable: true }),
     shareCount: t.exposeFloat("shareCount", { nullable: true }),
-    engagementRate: t.exposeFloat("engagementRate", { description: "In percent units." }),
+    engagementRate: t.exposeFloat("engagementRate", { description: ENGAGEMENT_RATE_DESCRIPTION }),
     postedAt: t.expose("postedAt", { type: "DateTime", nullable: true }),
     thumbnailUrl: t.exposeString("thumbnailUrl"),
     score: t.exposeFloat("score", { description: "0 to 1: relevance 0.40, views 0.30, engagement 0.15, recency 0.15." }),

@@ -1,4 +1,5 @@
 /** Content radar: create a search, read one search with its results, and the search history. */
+import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { z } from "zod";
 import {
   createSearch,
@@ -46,7 +47,7 @@ const resultItem = z
     likeCount: count(),
     commentCount: count(),
     shareCount: count(),
-    engagementRate: z.number().meta({ description: "(likes + comments + shares) / views, in percent units; 0 when unknown." }),
+    engagementRate: z.number().meta({ description: `${ENGAGEMENT_RATE_DESCRIPTION} Saves are unknown (0) for results of yt-dlp searches.` }),
     postedAt: timestamp.nullable().meta({ description: "Null when the source does not give the posting time." }),
     thumbnailUrl: z.string(),
     score: z.number().meta({
