@@ -5,7 +5,9 @@
  */
 import type { Server } from "node:http";
 import { randomUUID } from "node:crypto";
-import { GraphQLError } from "graphql";
+import { GraphQLError, Kind, visit, type DocumentNode } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { findNulCharacter } from "../../domain/validation.js";
 import { createYoga, type YogaInitialContext } from "graphql-yoga";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
@@ -67,6 +69,35 @@ function maskError(error: unknown): Error {
   });
 }
 
+/** The path of a NUL character in the operation's string literals or variables, or null. */
+function nulInOperation(document: DocumentNode, variables: unknown): string | null {
+  let found: string | null = null;
+  visit(document, {
+    [Kind.STRING](node) {
+      if (!found && node.value.includes("\u0000")) found = "(argument)";
+    },
+  });
+  return found ?? findNulCharacter(variables ?? {}, "variables");
+}
+
+function nulError(path: string): GraphQLError {
+  return new GraphQLError(`Invalid input: ${path}: must not contain the NUL character (\\u0000).`, {
+    extensions: { code: "VALIDATION_ERROR", details: [{ path, message: "must not contain the NUL character (\\u0000)" }] },
+  });
+}
+
+/** PostgreSQL text cannot hold NUL: refuse it before any resolver runs (as REST's router does). */
+const refuseNulCharacters: Plugin = {
+  onExecute({ args, setResultAndStopExecution }) {
+    const path = nulInOperation(args.document, args.variableValues);
+    if (path) setResultAndStopExecution({ errors: [nulError(path)] });
+  },
+  onSubscribe({ args, setResultAndStopExecution }) {
+    const path = nulInOperation(args.document, args.variableValues);
+    if (path) setResultAndStopExecution({ errors: [nulError(path)] });
+  },
+};
+
 export function createGraphQL() {
   return createYoga<TransportContext, GraphQLContext>({
     schema,
@@ -79,6 +110,7 @@ export function createGraphQL() {
     plugins: [
       maxDepthPlugin({ n: config.graphql.maxDepth, exposeLimits: true }),
       costLimitPlugin({ maxCost: config.graphql.maxCost, exposeLimits: true }),
+      refuseNulCharacters,
     ],
   });
 }

@@ -8,6 +8,7 @@ import express, { type Request, type Response } from "express";
 import type { z } from "zod";
 import { config } from "../../config.js";
 import { validationError, type ErrorDetail } from "../../domain/errors.js";
+import { rejectNulCharacters } from "../../domain/validation.js";
 import { logger } from "../../infra/logger.js";
 import { authOf, rateLimit, requireApiKey } from "./middleware.js";
 import { successStatus, type AnyRoute } from "./route.js";
@@ -44,6 +45,9 @@ function checkResponse(route: AnyRoute, status: number, body: unknown): void {
 
 function handle(route: AnyRoute) {
   return async (req: Request, res: Response) => {
+    rejectNulCharacters(req.params, "params");
+    rejectNulCharacters(req.query, "query");
+    rejectNulCharacters(req.body, "body");
     const details: ErrorDetail[] = [];
     const params = parsePart(route.params, req.params, "params", details);
     const query = parsePart(route.query, req.query, "query", details);
