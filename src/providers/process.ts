@@ -95,3 +95,17 @@ export function runProgram(provider: string, program: string, args: string[], op
 export function concurrencyLimit(n: number) {
   return pLimit(n);
 }
+
+const programLimits = new Map<string, ReturnType<typeof pLimit>>();
+
+/**
+ * The process-wide bound for one program: every provider that runs it (yt-dlp scrapes, media
+ * downloads and searches) takes its turn from the same `n` slots, so YTDLP_CONCURRENCY bounds the
+ * whole process rather than each provider.
+ */
+export function sharedProgramLimit(program: string, n: number) {
+  const key = `${program}\u0000${n}`;
+  let limit = programLimits.get(key);
+  if (!limit) programLimits.set(key, (limit = pLimit(n)));
+  return limit;
+}

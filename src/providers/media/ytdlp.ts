@@ -8,7 +8,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { config } from "../../config.js";
 import { ProviderError } from "../errors.js";
-import { concurrencyLimit, runProgram } from "../process.js";
+import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
 import { parseCaptions } from "./captions.js";
 import { toSpeechWav } from "./ffmpeg.js";
 import type { MediaInput, MediaProvider, MediaResult } from "./types.js";
@@ -46,16 +46,6 @@ export function ytdlpMediaDefaults(): YtdlpMediaOptions {
 /** Options every run gets: no user config files (predictable behaviour), no playlists, no cache. */
 const COMMON_ARGS = ["--no-config", "--no-playlist", "--no-cache-dir", "--no-progress", "--socket-timeout", "30"];
 
-/**
- * One bound per process (per configured size), not per provider instance: callers may build a
- * provider per job, and the bound is about how many yt-dlp downloads this machine runs at once.
- */
-const limits = new Map<number, ReturnType<typeof concurrencyLimit>>();
-function sharedLimit(concurrency: number): ReturnType<typeof concurrencyLimit> {
-  let limit = limits.get(concurrency);
-  if (!limit) limits.set(concurrency, (limit = concurrencyLimit(concurrency)));
-  return limit;
-}
 
 interface VideoInfo {
   duration?: number;
@@ -68,7 +58,9 @@ export class YtdlpMediaProvider implements MediaProvider {
 
   constructor(options: Partial<YtdlpMediaOptions> = {}) {
     this.opts = { ...ytdlpMediaDefaults(), ...options };
-    this.limit = sharedLimit(this.opts.concurrency);
+    // One bound per process, shared with the scrape and search providers' yt-dlp runs: callers may
+    // build a provider per job, and the bound is about how many yt-dlp this machine runs at once.
+    this.limit = sharedProgramLimit("yt-dlp", this.opts.concurrency);
   }
 
   async fetch(input: MediaInput, { workDir, signal }: { workDir: string; signal?: AbortSignal }): Promise<MediaResult> {

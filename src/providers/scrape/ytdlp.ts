@@ -9,7 +9,7 @@
  */
 import { config } from "../../config.js";
 import { ProviderError } from "../errors.js";
-import { concurrencyLimit, runProgram } from "../process.js";
+import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
 import type { AccountRef, ScrapedAccount, ScrapedVideo, ScrapeProvider, VideoRef } from "./types.js";
 import { type Info, isInfo, mapAccount, mapListedVideos, mapVideo } from "./ytdlp-map.js";
 
@@ -44,8 +44,6 @@ export interface YtdlpScrapeOptions {
 
 type Limit = ReturnType<typeof concurrencyLimit>;
 
-// One bound for every default provider in the process, however many are created.
-let sharedLimit: Limit | undefined;
 
 export class YtdlpScrapeProvider implements ScrapeProvider {
   readonly name = "ytdlp" as const;
@@ -58,7 +56,7 @@ export class YtdlpScrapeProvider implements ScrapeProvider {
     this.timeoutMs = options.timeoutMs ?? config.programs.ytdlpTimeoutMs;
     this.limit = options.concurrency
       ? concurrencyLimit(options.concurrency)
-      : (sharedLimit ??= concurrencyLimit(config.programs.ytdlpConcurrency));
+      : sharedProgramLimit("yt-dlp", config.programs.ytdlpConcurrency);
   }
 
   async scrapeVideo(ref: VideoRef): Promise<ScrapedVideo> {

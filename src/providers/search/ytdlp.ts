@@ -16,7 +16,7 @@ import { canonicalVideoUrl, isPlatformUsername, isPlatformVideoId } from "../../
 import type { Platform } from "../../domain/shared/platform.js";
 import { config } from "../../config.js";
 import { ProviderError } from "../errors.js";
-import { concurrencyLimit, runProgram } from "../process.js";
+import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
 import { passesFilters } from "./filters.js";
 import type { SearchCandidate, SearchProvider, SearchRequest } from "./types.js";
 
@@ -50,7 +50,6 @@ export interface YtdlpSearchOptions {
 }
 
 type Limit = ReturnType<typeof concurrencyLimit>;
-let sharedLimit: Limit | undefined;
 
 type Entry = Record<string, unknown>;
 
@@ -65,7 +64,7 @@ export class YtdlpSearchProvider implements SearchProvider {
     this.timeoutMs = options.timeoutMs ?? config.programs.ytdlpTimeoutMs;
     this.limit = options.concurrency
       ? concurrencyLimit(options.concurrency)
-      : (sharedLimit ??= concurrencyLimit(config.programs.ytdlpConcurrency));
+      : sharedProgramLimit("yt-dlp", config.programs.ytdlpConcurrency);
   }
 
   supports(platform: Platform): boolean {
