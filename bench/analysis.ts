@@ -18,13 +18,12 @@
  * Run alone: `npx tsx bench/analysis.ts` (BENCH_ANALYSIS_SUBSCRIBERS, BENCH_ANALYSIS_WORKSPACES,
  * BENCH_ANALYSIS_CONCURRENCY to change the size); writes the `analysis` section of bench/RESULTS.md.
  */
+import { admin, urlFor } from "./lib/db.js";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const ADMIN_URL = process.env.BENCH_ADMIN_DATABASE_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 const BENCH_DB = "svc_bench_analysis";
 const SUBSCRIBERS = Number(process.env.BENCH_ANALYSIS_SUBSCRIBERS ?? 1000);
 const WORKSPACES = Number(process.env.BENCH_ANALYSIS_WORKSPACES ?? 20);
@@ -32,21 +31,7 @@ const WORKER_CONCURRENCY = Number(process.env.BENCH_ANALYSIS_CONCURRENCY ?? 32);
 const TARGET_P99_MS = 50;
 const TARGET_PER_SECOND = 100;
 
-function urlFor(database: string): string {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 // Configuration is read when src modules are first imported: set it before any import of them.
 const PREFIX = `bench_analysis_${process.pid}`;

@@ -30,8 +30,8 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { percentile, writeSection } from "./lib/results.js";
+import { admin, urlFor } from "./lib/db.js";
 
-const ADMIN_URL = process.env.BENCH_ADMIN_DATABASE_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 const BENCH_DB = "svc_bench_folders";
 const SCALE = Number(process.env.BENCH_FOLDERS_SCALE ?? 1);
 const SAMPLES = Number(process.env.BENCH_FOLDERS_SAMPLES ?? 200);
@@ -44,21 +44,7 @@ const FLOOR_RATIO = 0.6;
 const KEEP = process.argv.includes("--keep");
 const SORTS = ["uploaded", "views", "likes", "comments", "shares", "engagement_rate"] as const;
 
-function urlFor(database: string): string {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 // Every random() sits in a per-row subquery over generate_series so each row draws its own values.
 const SEED = [

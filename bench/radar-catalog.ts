@@ -31,8 +31,8 @@ import { CatalogSearchProvider, POOL_SIZE, catalogQuery, chooseAccessPath } from
 import { MIN_VIEWS, MIN_VIEWS_VALUES, postedAfterFor, type TimePeriod } from "../src/providers/search/filters.js";
 import type { SearchRequest } from "../src/providers/search/types.js";
 import { percentile, writeSection } from "./lib/results.js";
+import { admin, urlFor } from "./lib/db.js";
 
-const ADMIN_URL = process.env.BENCH_ADMIN_DATABASE_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 const BENCH_DB = "svc_bench_radar";
 const ROWS = Number(process.env.BENCH_RADAR_ROWS ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_RADAR_SAMPLES ?? 100);
@@ -45,21 +45,7 @@ const VERBOSE = process.env.BENCH_RADAR_VERBOSE === "1";
 const TARGET_P99_MS = 100;
 const BENCH_PERIODS: TimePeriod[] = ["any", "today", "week", "last month", "year"];
 
-function urlFor(database: string): string {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Generated words ("kaban", "lecen", ...): three syllables from the index, all distinct. */
 export function vocabulary(size = VOCABULARY_SIZE): string[] {

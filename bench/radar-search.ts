@@ -15,21 +15,16 @@
  *
  * Run alone with `npx tsx bench/radar-search.ts`; writes the `radar-search` section of bench/RESULTS.md.
  */
+import { admin, urlFor } from "./lib/db.js";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 
-const ADMIN_URL = process.env.BENCH_ADMIN_DATABASE_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 const BENCH_DB = "svc_bench_radar_search";
 const ROWS = Number(process.env.BENCH_RADAR_ROWS ?? 1_000_000);
 const SEARCHES = Number(process.env.BENCH_RADAR_SEARCHES ?? 4);
 const TARGET_MS = 3000;
 
-function urlFor(database: string): string {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
 // Configuration is read when src modules are first imported: point it at the bench database and a
 // Redis prefix of its own before importing any of them.
@@ -40,15 +35,6 @@ process.env.RADAR_PROVIDERS = "catalog";
 delete process.env.OPENAI_BASE_URL; // the offline expander: the benchmark measures this service, not an LLM
 process.env.BENCH_RADAR_ROWS = String(ROWS);
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function rowsIn(database: string): Promise<number | null> {
   const client = new pg.Client({ connectionString: urlFor(database) });

@@ -34,9 +34,9 @@ import http from "node:http";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { writeSection } from "./lib/results.js";
+import { admin, urlFor } from "./lib/db.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const ADMIN_URL = process.env.BENCH_ADMIN_DATABASE_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 const BENCH_DB = "svc_bench_tracking";
 const TRACKED = Number(process.env.BENCH_TRACKING_VIDEOS ?? 100_000);
 const SUBMITTED = Number(process.env.BENCH_TRACKING_SUBMIT ?? 10_000);
@@ -44,11 +44,6 @@ const SECONDS = Number(process.env.BENCH_TRACKING_SECONDS ?? 10);
 const CONNECTIONS = 32;
 const REDIS_PREFIX = `bench_tracking_${process.pid}`;
 
-function urlFor(database: string): string {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 const DATABASE_URL = urlFor(BENCH_DB);
 
 // ---------------------------------------------------------------------------------------------
@@ -188,15 +183,6 @@ async function load(spec: LoadSpec): Promise<LoadResult> {
   return JSON.parse(match[1]!) as LoadResult;
 }
 
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
