@@ -103,6 +103,9 @@ describe("folder membership", () => {
       { id: direct[0]!.id, success: true },
     ]);
     expect((await c.get(`${P}/folders/${folder.id}`)).body.data).toMatchObject({ videoCount: 3, accountCount: 0 });
+    // UUIDs are case-insensitive: an id sent in upper case is the same video, answered as sent.
+    const upper = direct[1]!.id.toUpperCase();
+    expect((await c.post(`${P}/folders/${folder.id}/videos`, { video_ids: [upper] })).body.data).toEqual([{ id: upper, success: true }]);
 
     const foreignAccount = await createAccount();
     await trackAccount(other.workspaceId, foreignAccount.id);
@@ -112,6 +115,9 @@ describe("folder membership", () => {
       { id: account.id, success: true },
       { id: foreignAccount.id, success: false, error: "Account not found" },
       { id: account.id, success: true },
+    ]);
+    expect((await c.post(`${P}/folders/${folder.id}/accounts`, { account_ids: [account.id.toUpperCase()] })).body.data).toEqual([
+      { id: account.id.toUpperCase(), success: true },
     ]);
     // 2 direct + 3 account videos (one of them also direct); the untracked video of the account is not counted.
     expect((await c.get(`${P}/folders/${folder.id}`)).body.data).toMatchObject({ videoCount: 5, accountCount: 1 });

@@ -126,7 +126,8 @@ export async function addVideosToFolder(workspaceId: string, folderId: string, v
       )
       SELECT video_id::text FROM tracked`;
     const tracked = new Set(found.map((r) => r.video_id));
-    return videoIds.map((id) => (tracked.has(id) ? { id, success: true } : { id, success: false, error: "Video not found" }));
+    // PostgreSQL answers UUIDs in lower case; a client may send them in any case.
+    return videoIds.map((id) => (tracked.has(id.toLowerCase()) ? { id, success: true } : { id, success: false, error: "Video not found" }));
   });
 }
 
@@ -157,7 +158,7 @@ export async function addAccountsToFolder(workspaceId: string, folderId: string,
       )
       SELECT account_id::text FROM tracked`;
     const tracked = new Set(found.map((r) => r.account_id));
-    return accountIds.map((id) => (tracked.has(id) ? { id, success: true } : { id, success: false, error: "Account not found" }));
+    return accountIds.map((id) => (tracked.has(id.toLowerCase()) ? { id, success: true } : { id, success: false, error: "Account not found" }));
   });
 }
 
@@ -181,9 +182,10 @@ export async function removeAccountsFromFolder(workspaceId: string, folderId: st
   // The first occurrence of an id reports the removal; a repeated id finds it already gone.
   const reported = new Set<string>();
   return accountIds.map((id) => {
-    if (!state.has(id)) return { id, success: false, error: "Account not found" };
-    if (state.get(id) && !reported.has(id)) {
-      reported.add(id);
+    const key = id.toLowerCase(); // PostgreSQL answers UUIDs in lower case
+    if (!state.has(key)) return { id, success: false, error: "Account not found" };
+    if (state.get(key) && !reported.has(key)) {
+      reported.add(key);
       return { id, success: true };
     }
     return { id, success: false, error: "Account is not in this folder" };
