@@ -9,6 +9,7 @@ import { validationError } from "../errors.js";
 import type { FolderVideoQuery, FolderVideoSort, Page } from "./inputs.js";
 import { requireFolder } from "./service.js";
 import { folderVideoIds } from "./video-set.js";
+import { toTrackedAccountView, type TrackedAccountView } from "../tracking/accounts.js";
 
 export interface FolderVideoItem {
   id: string;
@@ -21,21 +22,6 @@ export interface FolderVideoItem {
   type: string;
 }
 
-export interface FolderAccountItem {
-  id: string;
-  trackedAccountId: string;
-  type: string;
-  username: string;
-  displayName: string;
-  avatarUrl: string;
-  followerCount: number | null;
-  videoCount: number | null;
-  totalViews: number | null;
-  videoLimit: number;
-  scrapeStatus: string;
-  lastScrapedAt: Date | null;
-  createdAt: Date;
-}
 
 export interface FolderTopVideo {
   id: string;
@@ -146,7 +132,7 @@ export async function listFolderAccounts(
   workspaceId: string,
   folderId: string,
   page: Page,
-): Promise<{ items: FolderAccountItem[]; total: number }> {
+): Promise<{ items: TrackedAccountView[]; total: number }> {
   await requireFolder(workspaceId, folderId);
   const where = { folderId };
   const [rows, total] = await Promise.all([
@@ -160,21 +146,7 @@ export async function listFolderAccounts(
     prisma.folderAccount.count({ where }),
   ]);
   return {
-    items: rows.map(({ trackedAccount: ta }) => ({
-      id: ta.account.id,
-      trackedAccountId: ta.id,
-      type: ta.account.platform,
-      username: ta.account.username,
-      displayName: ta.account.displayName,
-      avatarUrl: ta.account.avatarUrl,
-      followerCount: num(ta.account.followerCount),
-      videoCount: num(ta.account.videoCount),
-      totalViews: num(ta.account.totalViews),
-      videoLimit: ta.videoLimit,
-      scrapeStatus: ta.account.scrapeStatus,
-      lastScrapedAt: ta.account.lastScrapedAt,
-      createdAt: ta.createdAt,
-    })),
+    items: rows.map(({ trackedAccount }) => toTrackedAccountView(trackedAccount)),
     total,
   };
 }

@@ -74,7 +74,14 @@ async function upsertAccount(tx: Prisma.TransactionClient, platform: Account["pl
 }
 
 type TrackedAccountRow = { id: string; videoLimit: number; createdAt: Date; account: Account };
-const toView = (r: TrackedAccountRow): TrackedAccountView => ({ ...r.account, trackedAccountId: r.id, videoLimit: r.videoLimit, trackedAt: r.createdAt });
+/** A tracking record with its account, as every account listing answers it (GET /accounts, folder accounts). */
+export const toTrackedAccountView = (r: TrackedAccountRow): TrackedAccountView => ({
+  ...r.account,
+  trackedAccountId: r.id,
+  videoLimit: r.videoLimit,
+  trackedAt: r.createdAt,
+});
+const toView = toTrackedAccountView;
 const trackedSelect = { id: true, videoLimit: true, createdAt: true, account: true } as const;
 
 /** The workspace's tracked accounts, newest tracked first (ties by tracking id). */

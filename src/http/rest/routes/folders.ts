@@ -15,13 +15,12 @@ import {
   renameFolder,
 } from "../../../domain/folders/service.js";
 import { folderAnalytics, listFolderAccounts, listFolderVideos } from "../../../domain/folders/contents.js";
+import { accountItem, accountSchema } from "./tracking.js";
 import { folderName, folderVideoSort, idList, sortOrder } from "../../../domain/folders/inputs.js";
 import type { Platform } from "../../../domain/shared/platform.js";
 import { defineRoute } from "../route.js";
 import { body, dateParam, idParams, iso, isoOrNull, limitParam, offsetParam, pagination, paginationQuery, paginationSchema, platform, timestamp } from "../schemas.js";
 
-const SCRAPE_STATUSES = ["queued", "scraping", "ready", "failed"] as const;
-type ScrapeStatus = (typeof SCRAPE_STATUSES)[number];
 const int = () => z.number().int();
 const count = (what: string) => int().nullable().meta({ description: `${what}; null until the item is first scraped or where the platform does not give it.` });
 
@@ -58,23 +57,6 @@ const folderVideoItem = z
   })
   .meta({ id: "FolderVideo" });
 
-const folderAccountItem = z
-  .object({
-    id: z.string().meta({ description: "The account's UUID (canonical account ID)." }),
-    trackedAccountId: z.string().meta({ description: "The workspace's tracking record of the account." }),
-    type: platform,
-    username: z.string(),
-    displayName: z.string(),
-    avatarUrl: z.string(),
-    followerCount: count("Followers"),
-    videoCount: count("Videos of the account on its platform"),
-    totalViews: count("Total views"),
-    videoLimit: int(),
-    scrapeStatus: z.enum(SCRAPE_STATUSES),
-    lastScrapedAt: timestamp.nullable(),
-    createdAt: timestamp.meta({ description: "When the workspace started tracking the account." }),
-  })
-  .meta({ id: "FolderAccount" });
 
 const folderAnalyticsSchema = z
   .object({
@@ -259,25 +241,19 @@ export const folderRoutes = [
     method: "get",
     path: "/folders/{id}/accounts",
     summary: "Accounts in a folder",
-    description: "Most recently added first (ties by tracking id). Items as in GET /accounts.",
+    description: "Most recently added first (ties by tracking id). Items exactly as in GET /accounts (`createdAt`: when the workspace started tracking the account).",
     tags: ["Folders"],
     params: idParams,
     query: paginationQuery(30),
     errors: ["NOT_FOUND"],
     responses: {
-      200: { description: "A page of the folder's accounts.", schema: z.object({ data: z.array(folderAccountItem), pagination: paginationSchema }) },
+      200: { description: "A page of the folder's accounts.", schema: z.object({ data: z.array(accountSchema), pagination: paginationSchema }) },
     },
     async handler({ auth, params, query }) {
       const { items, total } = await listFolderAccounts(auth.workspaceId, params.id, query);
       return {
         body: {
-          data: items.map((a) => ({
-            ...a,
-            type: a.type as Platform,
-            scrapeStatus: a.scrapeStatus as ScrapeStatus,
-            lastScrapedAt: isoOrNull(a.lastScrapedAt),
-            createdAt: iso(a.createdAt),
-          })),
+          data: items.map(accountItem),
           pagination: pagination(total, query.limit, query.offset),
         },
       };

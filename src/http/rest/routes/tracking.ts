@@ -104,7 +104,7 @@ export function videoItem(v: Video) {
 
 const trackedVideoItem = (v: TrackedVideoView) => ({ ...videoItem(v), trackedVideoId: v.trackedVideoId, trackedAt: iso(v.trackedAt) });
 
-const accountSchema = z
+export const accountSchema = z
   .object({
     id: uuid.meta({ description: "The canonical account ID." }),
     trackedAccountId: uuid.meta({ description: "The workspace's tracking record." }),
