@@ -6,6 +6,7 @@
  */
 import type { Tx } from "../../infra/db.js";
 import { notFound } from "../errors.js";
+import { trackingLimits } from "../workspace/service.js";
 
 export interface LockedLimits {
   videoLimit: number;
@@ -22,5 +23,5 @@ export async function lockTrackingLimits(tx: Tx, workspaceId: string): Promise<L
        FOR UPDATE OF w`;
   const row = rows[0];
   if (!row) throw notFound("Workspace");
-  return { videoLimit: row.video_limit, videoSlotsUsed: row.used, additionsRemaining: Math.max(row.video_limit - row.used, 0) };
+  return trackingLimits(row.video_limit, row.used);
 }
