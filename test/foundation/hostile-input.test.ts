@@ -20,9 +20,11 @@ vi.hoisted(() => {
 
 let api: RunningApi;
 let key: string;
+let openapi: { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 beforeAll(async () => {
   api = await startTestApi();
   key = (await newWorkspace("free")).key;
+  openapi = (await request(api.url, "GET", "/api/v1/openapi.json")).body;
 });
 afterAll(() => stopAll(api));
 
@@ -42,6 +44,9 @@ function expectClientError(route: AnyRoute, what: string, r: { status: number; b
   expect(r.status, `${route.method.toUpperCase()} ${route.path} ${what}: ${r.text.slice(0, 300)}`).toBeLessThan(500);
   expect(r.status, "rate limited: the input was never validated").not.toBe(429);
   if (r.status >= 400) {
+    // The OpenAPI document is true: every error status a route answers is documented for it.
+    const documented = Object.keys(openapi.paths[`/api/v1${route.path}`]?.[route.method]?.responses ?? {});
+    expect(documented, `${route.method.toUpperCase()} ${route.path} answered ${r.status} (${what}), undocumented`).toContain(String(r.status));
     expect(typeof r.body?.message, `${route.path} ${what}`).toBe("string");
     expect(r.body.code ?? r.body.statusCode, `${route.path} ${what}`).toBeDefined();
     expect(r.text).not.toMatch(/\bat .+\.(ts|js):\d+/);
