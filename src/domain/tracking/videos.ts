@@ -64,7 +64,8 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
 
   // The limit, race-free: one statement locks the workspace row, reads the trigger-maintained
   // count under the lock and inserts only below the limit. Concurrent additions serialise on the
-  // lock for this one statement only.
+  // lock for this one statement only. (The SQL below restates trackingLimits() in
+  // src/domain/workspace/service.ts: additions remain while the count is under the plan's limit.)
   const tracked = await sqlRows<{ id: string }>(Prisma.sql`
     WITH w AS (
       SELECT w.id FROM workspaces w JOIN plans p ON p.name = w.plan_name
