@@ -92,8 +92,8 @@ export async function runAnalysisBench(): Promise<void> {
   const { createRedis, closeRedis } = await import("../src/infra/redis.js");
   const { createWorkspace } = await import("../src/domain/workspace/service.js");
   const { analyze } = await import("../src/domain/analysis/service.js");
-  const { queue, closeQueues } = await import("../src/jobs/queues.js");
-  const { RUN_ANALYSIS_JOB, analysisJobId } = await import("../src/jobs/analysis.js");
+  const { queue, closeQueues } = await import("../src/infra/queues.js");
+  const { RUN_ANALYSIS_JOB, analysisJobId } = await import("../src/domain/analysis/jobs.js");
   const { percentile, writeSection } = await import("./lib/results.js");
 
   const children: ChildProcess[] = [];
@@ -111,9 +111,9 @@ export async function runAnalysisBench(): Promise<void> {
       await prisma.trackedVideo.create({ data: { workspaceId: w.workspace.id, videoId: v.id } });
       videos.push({ id: v.id, workspaceId: w.workspace.id, key: w.secret });
     }
-    // Admitted (pending, 5 credits reserved each) but not yet queued.
+    // Admitted (pending, 5 credits reserved each) and queued; no worker runs yet.
     const analyses = [];
-    for (const v of videos) analyses.push(await analyze(v.workspaceId, v.id, {}, { enqueue: async () => undefined }));
+    for (const v of videos) analyses.push(await analyze(v.workspaceId, v.id, {}));
 
     const api = await startRole("api", {});
     children.push(api.child);

@@ -217,7 +217,7 @@ export async function runFoldersAnalyticsBench(): Promise<void> {
   const { startApi } = await import("../src/main/server.js");
   const { closeDb } = await import("../src/infra/db.js");
   const { closeRedis } = await import("../src/infra/redis.js");
-  const { closeQueues } = await import("../src/jobs/queues.js");
+  const { closeQueues } = await import("../src/infra/queues.js");
   const { folderVideoIds } = await import("../src/domain/folders/video-set.js");
 
   const db = new pg.Client({ connectionString: url });

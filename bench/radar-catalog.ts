@@ -27,9 +27,9 @@ import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../src/generated/prisma/client.js";
 import { PLATFORMS, type Platform } from "../src/domain/shared/platform.js";
-import { CatalogSearchProvider, POOL_SIZE, catalogQuery, chooseAccessPath } from "../src/providers/search/catalog.js";
-import { MIN_VIEWS, MIN_VIEWS_VALUES, postedAfterFor, type TimePeriod } from "../src/providers/search/filters.js";
-import type { SearchRequest } from "../src/providers/search/types.js";
+import { CatalogSearchProvider, POOL_SIZE, catalogQuery, chooseAccessPath } from "../src/domain/radar/catalog.js";
+import { MIN_VIEWS, MIN_VIEWS_VALUES, postedAfterFor, type TimePeriod } from "../src/domain/radar/filters.js";
+import type { SearchRequest } from "../src/domain/radar/ports.js";
 import { percentile, writeSection } from "./lib/results.js";
 import { admin, urlFor } from "./lib/db.js";
 

@@ -83,15 +83,16 @@ export async function runRadarSearchBench(options: { keep?: boolean; reuse?: boo
 
   const { prisma, closeDb } = await import("../src/infra/db.js");
   const { closeRedis } = await import("../src/infra/redis.js");
-  const { closeQueues } = await import("../src/jobs/queues.js");
+  const { closeQueues } = await import("../src/infra/queues.js");
   const { createWorkspace } = await import("../src/domain/workspace/service.js");
   const { grant } = await import("../src/domain/credits/service.js");
   const { createSearch } = await import("../src/domain/radar/service.js");
   const { startWorkers } = await import("../src/jobs/worker.js");
-  const { radarJobs, configuredRadarDeps } = await import("../src/jobs/radar.js");
-  const { filtersFor, MIN_VIEWS_VALUES, QUERIES_PER_DEPTH } = await import("../src/providers/search/filters.js");
+  const { radarQueue } = await import("../src/jobs/registry.js");
+  const { radarDeps: configuredRadarDeps, lazy } = await import("../src/main/providers.js");
+  const { filtersFor, MIN_VIEWS_VALUES, QUERIES_PER_DEPTH } = await import("../src/domain/radar/filters.js");
 
-  const workers = await startWorkers([radarJobs()]);
+  const workers = await startWorkers([radarQueue(lazy(configuredRadarDeps))]);
   const deps = await configuredRadarDeps();
   const catalog = deps.providers.find((p) => p.name === "catalog")!;
   try {

@@ -342,7 +342,7 @@ export async function runTrackingBench(): Promise<void> {
     }
     const bulkSeconds = (Date.now() - t) / 1000;
     const workerCpuPerJob = (cpuMs(worker.child.pid!) - workerCpuBefore) / SUBMITTED;
-    const { closeQueues } = await import("../src/jobs/queues.js");
+    const { closeQueues } = await import("../src/infra/queues.js");
     const { closeRedis } = await import("../src/infra/redis.js");
     const { closeDb } = await import("../src/infra/db.js");
     await closeQueues();

@@ -62,6 +62,9 @@ const schema = z.object({
   ANALYSIS_STALLED_INTERVAL_MS: z.coerce.number().int().min(200).default(15_000),
   /** How often the sweeper fails analyses stuck past the deadline and re-queues orphaned ones. */
   ANALYSIS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(60_000),
+  /** Attempts of an analysis job and the first retry's delay (doubling after each failed attempt). */
+  ANALYSIS_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  ANALYSIS_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(2000),
   SCRAPE_CONCURRENCY: z.coerce.number().int().positive().default(16),
   ANALYSIS_CONCURRENCY: z.coerce.number().int().positive().default(4),
   RADAR_CONCURRENCY: z.coerce.number().int().positive().default(4),
@@ -130,7 +133,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     refreshIntervalMs: Math.round(e.REFRESH_INTERVAL_MINUTES * 60_000),
     analysisDeadlineMs: e.ANALYSIS_DEADLINE_SECONDS * 1000,
-    analysisJobs: { lockMs: e.ANALYSIS_LOCK_MS, stalledIntervalMs: e.ANALYSIS_STALLED_INTERVAL_MS, sweepIntervalMs: e.ANALYSIS_SWEEP_INTERVAL_MS },
+    analysisJobs: {
+      lockMs: e.ANALYSIS_LOCK_MS,
+      stalledIntervalMs: e.ANALYSIS_STALLED_INTERVAL_MS,
+      sweepIntervalMs: e.ANALYSIS_SWEEP_INTERVAL_MS,
+      attempts: e.ANALYSIS_ATTEMPTS,
+      retryDelayMs: e.ANALYSIS_RETRY_DELAY_MS,
+    },
     concurrency: { scrape: e.SCRAPE_CONCURRENCY, analysis: e.ANALYSIS_CONCURRENCY, radar: e.RADAR_CONCURRENCY },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST },
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV === "test",

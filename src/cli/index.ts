@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 
 process.env.LOG_LEVEL ??= "silent";
 
-const { DomainError } = await import("../domain/errors.js");
+const { DomainError } = await import("../domain/shared/errors.js");
 const { createWorkspace, setPlan } = await import("../domain/workspace/service.js");
 const { createKey, listKeys, revokeKeyById } = await import("../domain/keys/service.js");
 const { grant } = await import("../domain/credits/service.js");

@@ -1,18 +1,52 @@
 /**
- * The process's PrismaClient (Rust-free client over node-postgres) and its pg pool, created once.
- * Raw SQL that Prisma cannot express well (aggregates, full-text search) uses `prisma.$queryRaw`.
+ * PostgreSQL: the process's Prisma client and the node-postgres pool under it, created once, and
+ * the one helper for raw SQL.
+ *
+ * The data-access rule (followed everywhere in src/domain; docs/architecture.md):
+ *
+ * 1. Prisma's model API (`prisma.folder.create`, `tx.creditLedgerEntry.create` …) for writes and
+ *    simple reads by key outside the hot paths, and `prisma.$transaction` for every transaction
+ *    that spans statements: typed inputs catch mistakes, and transactions compose (the credits
+ *    functions join their caller's `tx`).
+ * 2. Raw SQL, through `sql()` / `sqlExec()` below and nothing else, for what the model API cannot
+ *    say or says slowly: every read that returns rows to a client (pages, aggregates, rankings,
+ *    joins), conditional upserts and compare-and-set moves, locks (`FOR UPDATE`), and every
+ *    statement on a hot path (Prisma compiles each query in JavaScript; bench/tracking.ts and
+ *    bench/analysis.ts measured it as most of the request's CPU). Statements are composed with
+ *    `Prisma.sql`, so values are always parameters, never spliced into the text.
+ * 3. One way to map rows: the SQL names its output columns in camelCase (`v.view_count AS
+ *    "viewCount"`), so a row is already the domain's shape; BIGINT arrives as a JS number (exact to
+ *    2^53, beyond any count a platform reports) whether the statement ran on the pool or inside a
+ *    Prisma transaction. No hand-written snake_case mappers.
  */
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "../generated/prisma/client.js";
+import { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { config } from "../config.js";
 
 export type Db = PrismaClient;
 /** The client inside `prisma.$transaction(async (tx) => ...)`. */
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
+const INT8 = 20;
+const INT8_ARRAY = 1016;
+const parseInt8 = (v: string) => Number(v);
+const parseInt8Array = pg.types.getTypeParser(INT8_ARRAY as Parameters<typeof pg.types.getTypeParser>[0]);
+
+/**
+ * Type parsers of the pool's own queries (Prisma passes its own per query, so its BigInt mapping is
+ * untouched): BIGINT → number, everything else node-postgres's defaults.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === INT8) return parseInt8;
+    if (oid === INT8_ARRAY) return (v: string) => (parseInt8Array(v) as string[]).map((x) => (x === null ? null : Number(x)));
+    return pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig["getTypeParser"],
+};
+
 function createPrisma(url: string) {
-  const pool = new pg.Pool({ connectionString: url, max: 20, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ connectionString: url, max: 20, idleTimeoutMillis: 30_000, types });
   pool.on("error", () => undefined); // idle-client errors surface on the next query instead
   // Credit operations serialise on the workspace row lock; give queued transactions time to wait.
   const client = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
@@ -22,8 +56,46 @@ function createPrisma(url: string) {
 const created = createPrisma(config.databaseUrl);
 
 export const prisma: Db = created.client;
-/** The pool under `prisma`, for the few places that need plain node-postgres (benchmarks, LISTEN). */
+/** The pool under `prisma`: raw statements go through `sql()`, not through this directly. */
 export const pgPool = created.pool;
+
+export interface SqlOptions {
+  /** Run inside this Prisma transaction (same connection, same snapshot and locks). */
+  tx?: Tx;
+  /**
+   * A prepared-statement name, for statements run on every request (the hot paths): each pooled
+   * connection parses and plans it once. Only for fixed texts (no Prisma.raw parts that vary).
+   */
+  name?: string;
+}
+
+/** BIGINT values of a row read through Prisma (BigInt) become numbers, as on the pool. */
+function normalise<T>(rows: Record<string, unknown>[]): T[] {
+  for (const row of rows) {
+    for (const key in row) {
+      const v = row[key];
+      if (typeof v === "bigint") row[key] = Number(v);
+    }
+  }
+  return rows as T[];
+}
+
+/** Runs a statement and returns its rows (columns named by the SQL, camelCase). */
+export async function sql<T>(query: Prisma.Sql, opts: SqlOptions = {}): Promise<T[]> {
+  if (opts.tx) return normalise<T>(await opts.tx.$queryRaw<Record<string, unknown>[]>(query));
+  // node-postgres sends a bigint parameter as its decimal text, which the casts in the statements expect.
+  const result = await pgPool.query(opts.name ? { name: opts.name, text: query.text, values: query.values as unknown[] } : { text: query.text, values: query.values as unknown[] });
+  return result.rows as T[];
+}
+
+/** Runs a statement that returns no rows; answers how many rows it changed. */
+export async function sqlExec(query: Prisma.Sql, opts: SqlOptions = {}): Promise<number> {
+  if (opts.tx) return opts.tx.$executeRaw(query);
+  const result = await pgPool.query(query.text, query.values as unknown[]);
+  return result.rowCount ?? 0;
+}
+
+export { Prisma };
 
 export async function closeDb(): Promise<void> {
   await prisma.$disconnect();

@@ -1,13 +1,22 @@
 /**
- * What the workers run: per queue, the handlers by job name, the concurrency and the repeatable
- * schedules. Each area contributes its own definition; the worker process starts them all.
+ * What the workers run: per queue, one line per job name calling the domain's job body (the
+ * workflows live in src/domain/<area>/), the concurrency, the lock settings and the repeatable
+ * schedules. Providers come from the composition root (src/main/providers.ts), built lazily so a
+ * process that never runs a kind of job never builds its providers.
  */
 import type { Job } from "bullmq";
-import type { QueueName } from "./queues.js";
-import { maintenanceJobs } from "./maintenance.js";
-import { trackingJobs } from "./tracking.js";
-import { analysisJobs } from "./analysis.js";
-import { radarJobs } from "./radar.js";
+import { config } from "../config.js";
+import type { QueueName } from "../infra/queues.js";
+import type { JobRun } from "../domain/shared/jobs.js";
+import { renewDueWorkspaces } from "../domain/credits/service.js";
+import { DAILY_SNAPSHOTS, REFRESH_TRACKED, SCRAPE_ACCOUNT, SCRAPE_VIDEO, type ScrapeAccountData, type ScrapeVideoData } from "../domain/tracking/jobs.js";
+import { fillDailySnapshots, refreshTracked, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.js";
+import type { ScrapeProvider } from "../domain/tracking/ports.js";
+import { RUN_ANALYSIS_JOB, SWEEP_JOB as SWEEP_ANALYSES, type RunAnalysisData } from "../domain/analysis/jobs.js";
+import { runAnalysis, sweepAnalyses, type AnalysisProviders } from "../domain/analysis/pipeline.js";
+import { SEARCH_JOB, SWEEP_JOB as SWEEP_SEARCHES, type SearchJobData } from "../domain/radar/jobs.js";
+import { runSearch, type RadarDeps } from "../domain/radar/run.js";
+import { RADAR_DEADLINE_MS, sweepStaleSearches } from "../domain/radar/lifecycle.js";
 
 export interface JobSchedule {
   /** Stable id: upserting the same id replaces the schedule instead of adding another. */
@@ -18,16 +27,89 @@ export interface JobSchedule {
   data?: Record<string, unknown>;
 }
 
+export type JobHandler = (job: Job, run: JobRun) => Promise<unknown>;
+
 export interface QueueDefinition {
   queue: QueueName;
   concurrency: number;
-  handlers: Record<string, (job: Job) => Promise<unknown>>;
+  handlers: Record<string, JobHandler>;
   schedules?: JobSchedule[];
   /** Lock settings: how soon a job of a killed worker is picked up by another. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
 }
 
-export function jobDefinitions(): QueueDefinition[] {
-  return [maintenanceJobs(), trackingJobs(), analysisJobs(), radarJobs()];
+/** The providers each queue's jobs need, each made on first use. */
+export interface WorkerProviders {
+  scrape: () => ScrapeProvider;
+  analysis: () => AnalysisProviders;
+  radar: () => RadarDeps;
+}
+
+/** The daily snapshot fill runs every 6 hours: idempotent, and never misses a UTC day. */
+export const DAILY_SNAPSHOTS_EVERY_MS = 6 * 3600_000;
+export const RENEW_CREDITS_EVERY_MS = 15 * 60_000;
+export const RADAR_SWEEP_EVERY_MS = 60_000;
+
+export function trackingQueue(scrape: () => ScrapeProvider): QueueDefinition {
+  return {
+    queue: "scrape",
+    concurrency: config.concurrency.scrape,
+    // A killed worker's job is picked up by another after at most lockDuration + stalledInterval.
+    lockDurationMs: 10_000,
+    stalledIntervalMs: 5_000,
+    handlers: {
+      [SCRAPE_VIDEO]: (job, run) => scrapeVideo((job.data as ScrapeVideoData).videoId, run, scrape()),
+      [SCRAPE_ACCOUNT]: (job, run) => scrapeAccount((job.data as ScrapeAccountData).accountId, run, scrape()),
+      [REFRESH_TRACKED]: () => refreshTracked(),
+      [DAILY_SNAPSHOTS]: () => fillDailySnapshots(new Date()),
+    },
+    schedules: [
+      { id: REFRESH_TRACKED, jobName: REFRESH_TRACKED, every: config.refreshIntervalMs },
+      { id: DAILY_SNAPSHOTS, jobName: DAILY_SNAPSHOTS, every: DAILY_SNAPSHOTS_EVERY_MS },
+    ],
+  };
+}
+
+export function analysisQueue(providers: () => AnalysisProviders): QueueDefinition {
+  return {
+    queue: "analysis",
+    concurrency: config.concurrency.analysis,
+    lockDurationMs: config.analysisJobs.lockMs,
+    stalledIntervalMs: config.analysisJobs.stalledIntervalMs,
+    handlers: {
+      [RUN_ANALYSIS_JOB]: (job, run) => runAnalysis((job.data as RunAnalysisData).analysisId, providers(), run),
+      [SWEEP_ANALYSES]: () => sweepAnalyses(),
+    },
+    schedules: [{ id: SWEEP_ANALYSES, jobName: SWEEP_ANALYSES, every: config.analysisJobs.sweepIntervalMs }],
+  };
+}
+
+export function radarQueue(deps: () => RadarDeps): QueueDefinition {
+  return {
+    queue: "radar",
+    concurrency: config.concurrency.radar,
+    // A killed worker's search is picked up by another worker after about 30 s, not 60.
+    lockDurationMs: 15_000,
+    stalledIntervalMs: 15_000,
+    handlers: {
+      [SEARCH_JOB]: (job, run) => runSearch((job.data as SearchJobData).searchId, deps(), run),
+      [SWEEP_SEARCHES]: () => sweepStaleSearches(RADAR_DEADLINE_MS),
+    },
+    schedules: [{ id: "radar-sweep", jobName: SWEEP_SEARCHES, every: RADAR_SWEEP_EVERY_MS }],
+  };
+}
+
+/** Monthly credit renewal, by a job scheduler (not a timer in the API). */
+export function maintenanceQueue(): QueueDefinition {
+  return {
+    queue: "maintenance",
+    concurrency: 1,
+    handlers: { "renew-credits": async () => ({ renewed: await renewDueWorkspaces() }) },
+    schedules: [{ id: "renew-credits", jobName: "renew-credits", every: RENEW_CREDITS_EVERY_MS }],
+  };
+}
+
+export function jobDefinitions(providers: WorkerProviders): QueueDefinition[] {
+  return [maintenanceQueue(), trackingQueue(providers.scrape), analysisQueue(providers.analysis), radarQueue(providers.radar)];
 }

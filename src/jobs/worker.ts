@@ -1,15 +1,25 @@
-/** Starts one BullMQ worker per queue definition and upserts the repeatable schedules. */
-import { Worker } from "bullmq";
+/**
+ * Starts one BullMQ worker per queue definition and upserts the repeatable schedules. The domain's
+ * job bodies never see BullMQ: each gets a JobRun (attempt, attempts, starts), and a
+ * PermanentJobFailure they throw fails the job at once (BullMQ's UnrecoverableError).
+ */
+import { UnrecoverableError, Worker, type Job } from "bullmq";
 import { logger } from "../infra/logger.js";
-import { bullConnection, queue } from "./queues.js";
-import { jobDefinitions, type QueueDefinition } from "./registry.js";
+import { bullConnection, queue } from "../infra/queues.js";
+import { PermanentJobFailure, type JobRun } from "../domain/shared/jobs.js";
+import type { QueueDefinition } from "./registry.js";
 
 export interface RunningWorkers {
   workers: Worker[];
   close(): Promise<void>;
 }
 
-export async function startWorkers(definitions: QueueDefinition[] = jobDefinitions()): Promise<RunningWorkers> {
+/** What the domain sees of a BullMQ job's run. */
+export function runOf(job: Job): JobRun {
+  return { id: job.id, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, starts: job.attemptsStarted ?? 1 };
+}
+
+export async function startWorkers(definitions: QueueDefinition[]): Promise<RunningWorkers> {
   const workers: Worker[] = [];
   for (const def of definitions) {
     const worker = new Worker(
@@ -17,7 +27,12 @@ export async function startWorkers(definitions: QueueDefinition[] = jobDefinitio
       async (job) => {
         const handler = def.handlers[job.name];
         if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${def.queue}"`);
-        return handler(job);
+        try {
+          return await handler(job, runOf(job));
+        } catch (e) {
+          if (e instanceof PermanentJobFailure) throw new UnrecoverableError(e.message);
+          throw e;
+        }
       },
       {
         ...bullConnection(),

@@ -6,6 +6,8 @@ import { config } from "../config.js";
 import { logger } from "../infra/logger.js";
 import { ensureDemoWorkspace } from "../domain/workspace/service.js";
 import { startWorkers } from "../jobs/worker.js";
+import { jobDefinitions } from "../jobs/registry.js";
+import { workerProviders } from "./providers.js";
 import { applyMigrations, onShutdown } from "./lifecycle.js";
 import { startApi } from "./server.js";
 
@@ -18,6 +20,6 @@ if (config.seedDemo) {
     logger.info({ workspaceId: demo.workspaceId }, "demo workspace created");
   }
 }
-const workers = await startWorkers();
+const workers = await startWorkers(jobDefinitions(workerProviders()));
 const api = await startApi();
 onShutdown(api.close, workers.close);

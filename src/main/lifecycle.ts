@@ -5,7 +5,7 @@ import pg from "pg";
 import { closeDb } from "../infra/db.js";
 import { closeRedis } from "../infra/redis.js";
 import { logger } from "../infra/logger.js";
-import { closeQueues } from "../jobs/queues.js";
+import { closeQueues } from "../infra/queues.js";
 import { config } from "../config.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

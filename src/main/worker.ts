@@ -1,6 +1,8 @@
 /** `npm run start:worker`: the worker role alone (every BullMQ queue and schedule). */
 import { startWorkers } from "../jobs/worker.js";
+import { jobDefinitions } from "../jobs/registry.js";
+import { workerProviders } from "./providers.js";
 import { onShutdown } from "./lifecycle.js";
 
-const workers = await startWorkers();
+const workers = await startWorkers(jobDefinitions(workerProviders()));
 onShutdown(workers.close);

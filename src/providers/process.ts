@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import pLimit from "p-limit";
-import { ProviderError } from "./errors.js";
+import { ProviderError } from "../domain/shared/provider-error.js";
 
 export interface RunOptions {
   timeoutMs: number;

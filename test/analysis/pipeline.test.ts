@@ -3,18 +3,27 @@
  * the real simulated/heuristic ones: retryable errors retried with backoff, the last attempt failing
  * the analysis, the transcript readable while the content analysis runs, and the sweeper.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+// Fast retries, so the backoff between attempts fits in a test (the settings are read at import).
+vi.hoisted(() => {
+  process.env.ANALYSIS_ATTEMPTS = "5";
+  process.env.ANALYSIS_RETRY_DELAY_MS = "100";
+});
 import { newWorkspace, stopAll } from "../helpers/api.js";
 import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
-import { RUN_ANALYSIS_JOB, analysisJobId, analysisJobs, configuredProviders, enqueueAnalysis, sweepAnalyses, type AnalysisProviders } from "../../src/jobs/analysis.js";
-import { queue } from "../../src/jobs/queues.js";
+import { analysisJobId } from "../../src/domain/analysis/jobs.js";
+import { runAnalysis, sweepAnalyses, type AnalysisProviders } from "../../src/domain/analysis/pipeline.js";
+import { analysisProviders } from "../../src/main/providers.js";
+import { analysisJobs } from "../helpers/jobs.js";
+import { queue } from "../../src/infra/queues.js";
 import { analyze, getAnalysis } from "../../src/domain/analysis/service.js";
 import { getBalance } from "../../src/domain/credits/service.js";
-import { ProviderError } from "../../src/providers/errors.js";
+import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { prisma } from "../../src/infra/db.js";
 import { analysisCharges, trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
 
-const real = configuredProviders();
+const real = analysisProviders();
 /** Per-video behaviour of the stand-in media provider: how many calls fail, and how. */
 const mediaFailures = new Map<string, { left: number; retryable: boolean }>();
 const mediaCalls = new Map<string, number>();
@@ -54,13 +63,20 @@ async function platformIdOf(videoId: string) {
   return (await prisma.video.findUniqueOrThrow({ where: { id: videoId } })).platformVideoId;
 }
 
-/** Queues with a short, fixed backoff so retries happen within the test. */
-const quickRetries = (attempts: number) => ({
-  enqueue: (analysisId: string) =>
-    queue("analysis")
-      .add(RUN_ANALYSIS_JOB, { analysisId }, { jobId: analysisJobId(analysisId), attempts, backoff: { type: "fixed", delay: 200 } })
-      .then(() => undefined),
-});
+/**
+ * Admits an analysis whose job is then lost (the queue is paused meanwhile, so no worker takes it
+ * first): what the sweeper and a duplicated run are tested against.
+ */
+async function analyzeWithoutJob(workspaceId: string, videoId: string) {
+  await queue("analysis").pause();
+  try {
+    const r = await analyze(workspaceId, videoId, {});
+    await queue("analysis").remove(analysisJobId(r.analysisId));
+    return r;
+  } finally {
+    await queue("analysis").resume();
+  }
+}
 
 describe("analysis pipeline", () => {
   it("a retryable provider error is retried and the analysis completes, charged once", async () => {
@@ -68,7 +84,7 @@ describe("analysis pipeline", () => {
     const videoId = await trackedVideo(ws.workspaceId);
     const pid = await platformIdOf(videoId);
     mediaFailures.set(pid, { left: 2, retryable: true });
-    await analyze(ws.workspaceId, videoId, {}, quickRetries(5));
+    await analyze(ws.workspaceId, videoId, {});
     const a = await waitForStatus(ws.workspaceId, videoId, ["completed", "failed"]);
     expect(a.status).toBe("completed");
     expect(mediaCalls.get(pid)).toBe(3);
@@ -81,10 +97,10 @@ describe("analysis pipeline", () => {
     const videoId = await trackedVideo(ws.workspaceId);
     const pid = await platformIdOf(videoId);
     mediaFailures.set(pid, { left: 99, retryable: true });
-    await analyze(ws.workspaceId, videoId, {}, quickRetries(3));
+    await analyze(ws.workspaceId, videoId, {});
     const a = await waitForStatus(ws.workspaceId, videoId, ["completed", "failed"]);
     expect(a).toMatchObject({ status: "failed", error: "media:stand-in: source timed out", transcript: null });
-    expect(mediaCalls.get(pid)).toBe(3);
+    expect(mediaCalls.get(pid)).toBe(5);
     expect(await getBalance(ws.workspaceId)).toMatchObject({ totalRemaining: 200, reserved: 0 });
     expect(await analysisCharges(ws.workspaceId)).toEqual([]);
   });
@@ -94,7 +110,7 @@ describe("analysis pipeline", () => {
     const videoId = await trackedVideo(ws.workspaceId);
     const pid = await platformIdOf(videoId);
     mediaFailures.set(pid, { left: 1, retryable: false });
-    await analyze(ws.workspaceId, videoId, {}, quickRetries(5));
+    await analyze(ws.workspaceId, videoId, {});
     const a = await waitForStatus(ws.workspaceId, videoId, ["completed", "failed"]);
     expect(a).toMatchObject({ status: "failed", error: "media:stand-in: video removed at its source" });
     expect(mediaCalls.get(pid)).toBe(1);
@@ -107,7 +123,7 @@ describe("analysis pipeline", () => {
     const videoId = await trackedVideo(ws.workspaceId, { description });
     let release!: () => void;
     blocked.set(description, new Promise<void>((r) => (release = r)));
-    await analyze(ws.workspaceId, videoId, {}, { enqueue: enqueueAnalysis });
+    await analyze(ws.workspaceId, videoId, {});
     await waitForStatus(ws.workspaceId, videoId, ["analyzing"]);
     const during = await getAnalysis(ws.workspaceId, videoId);
     expect(during).toMatchObject({ status: "analyzing", transcript: description, transcriptSource: "captions", hookStyle: null, completedAt: null });
@@ -122,9 +138,8 @@ describe("analysis pipeline", () => {
     const ws = await newWorkspace();
     const stuckVideo = await trackedVideo(ws.workspaceId);
     const orphanVideo = await trackedVideo(ws.workspaceId);
-    const noQueue = { enqueue: async () => undefined };
-    const stuck = await analyze(ws.workspaceId, stuckVideo, {}, noQueue);
-    const orphan = await analyze(ws.workspaceId, orphanVideo, {}, noQueue);
+    const stuck = await analyzeWithoutJob(ws.workspaceId, stuckVideo);
+    const orphan = await analyzeWithoutJob(ws.workspaceId, orphanVideo);
     expect((await getBalance(ws.workspaceId)).reserved).toBe(10);
     const hoursAgo = new Date(Date.now() - 2 * 3600_000);
     await prisma.videoAnalysis.update({ where: { id: stuck.analysisId }, data: { status: "downloading", updatedAt: hoursAgo } });
@@ -149,9 +164,8 @@ describe("analysis pipeline", () => {
   it("a duplicated or retried job never moves an analysis twice", async () => {
     const ws = await newWorkspace();
     const videoId = await trackedVideo(ws.workspaceId);
-    const r = await analyze(ws.workspaceId, videoId, {}, { enqueue: async () => undefined });
+    const r = await analyzeWithoutJob(ws.workspaceId, videoId);
     // Two runs of the same analysis at once (as when a stalled job is picked up while the first run still lives).
-    const { runAnalysis } = await import("../../src/jobs/analysis.js");
     const results = await Promise.all([runAnalysis(r.analysisId, providers), runAnalysis(r.analysisId, providers)]);
     expect(results.map((x) => x.status)).toEqual(["completed", "completed"]);
     expect(await analysisCharges(ws.workspaceId)).toEqual([-5]);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
-import { analysisJobs } from "../../src/jobs/analysis.js";
+import { analysisJobs } from "../helpers/jobs.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import { prisma } from "../../src/infra/db.js";
 import type { RunningApi } from "../../src/main/server.js";

@@ -16,7 +16,6 @@ import { newWorkspace, stopAll } from "../helpers/api.js";
 import { spawnService, type ServiceProcess } from "../helpers/processes.js";
 import { analyze } from "../../src/domain/analysis/service.js";
 import { getBalance } from "../../src/domain/credits/service.js";
-import { enqueueAnalysis } from "../../src/jobs/analysis.js";
 import { prisma } from "../../src/infra/db.js";
 import { analysisCharges, trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
 
@@ -62,7 +61,7 @@ describe("a worker killed mid-analysis", () => {
     const ws = await newWorkspace();
     const videoId = await trackedVideo(ws.workspaceId);
     const first = await worker({ ESPEAK_PATH: espeak });
-    const r = await analyze(ws.workspaceId, videoId, {}, { enqueue: enqueueAnalysis });
+    const r = await analyze(ws.workspaceId, videoId, {});
     await waitFor("the first worker to be inside the download stage", async () => existsSync(marker));
     expect((await waitForStatus(ws.workspaceId, videoId, ["downloading"])).status).toBe("downloading");
 
@@ -94,7 +93,7 @@ describe("a worker killed mid-analysis", () => {
       const ws = await newWorkspace();
       const videoId = await trackedVideo(ws.workspaceId);
       const first = await worker(env);
-      const r = await analyze(ws.workspaceId, videoId, {}, { enqueue: enqueueAnalysis });
+      const r = await analyze(ws.workspaceId, videoId, {});
       await waitFor("the first worker to call the model", async () => requests === 1);
       const during = await waitForStatus(ws.workspaceId, videoId, ["analyzing"]);
       const transcriptAtKill = during.transcript;

@@ -11,7 +11,7 @@ import {
   renewDueWorkspaces,
   reserve,
 } from "../../src/domain/credits/service.js";
-import { InsufficientCreditsError } from "../../src/domain/errors.js";
+import { InsufficientCreditsError } from "../../src/domain/shared/errors.js";
 import type { RunningApi } from "../../src/main/server.js";
 
 let api: RunningApi;
@@ -137,8 +137,9 @@ describe("credits", () => {
 
   it("the renewal runs as a BullMQ job scheduler on the maintenance queue", async () => {
     const { startWorkers } = await import("../../src/jobs/worker.js");
-    const { queue } = await import("../../src/jobs/queues.js");
-    const workers = await startWorkers();
+    const { queue } = await import("../../src/infra/queues.js");
+    const { maintenanceQueue } = await import("../../src/jobs/registry.js");
+    const workers = await startWorkers([maintenanceQueue()]);
     try {
       const schedulers = await queue("maintenance").getJobSchedulers();
       expect(schedulers.map((s) => s.key)).toContain("renew-credits");

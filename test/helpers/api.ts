@@ -20,7 +20,7 @@ export async function startTestApi(): Promise<RunningApi> {
 export async function stopAll(api?: RunningApi, ...others: { close(): Promise<void> }[]): Promise<void> {
   for (const o of others) await o.close().catch(() => undefined);
   await api?.close().catch(() => undefined);
-  const { closeQueues } = await import("../../src/jobs/queues.js");
+  const { closeQueues } = await import("../../src/infra/queues.js");
   const { closeRedis } = await import("../../src/infra/redis.js");
   const { closeDb } = await import("../../src/infra/db.js");
   await closeQueues().catch(() => undefined);

@@ -2,9 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { CTA_TYPE_VALUES, HOOK_STYLE_VALUES, UGC_FIT_VALUES } from "../../src/domain/analysis/vocabulary.js";
 import { analyzeContent, findUrls, HeuristicAnalysisProvider, judgeUgc, openingText } from "../../src/providers/analysis/heuristic.js";
-import type { ContentInput } from "../../src/providers/analysis/types.js";
-import { createContentAnalysisProvider } from "../../src/providers/analysis/index.js";
-import type { Segment } from "../../src/providers/transcription/types.js";
+import type { ContentInput } from "../../src/domain/analysis/ports.js";
+import { createContentAnalysisProvider } from "../../src/main/providers.js";
+import type { Segment } from "../../src/domain/analysis/ports.js";
 
 function input(transcript: string, extra: Partial<ContentInput> = {}): ContentInput {
   return { platform: "platformA", transcript, segments: [], description: "", hashtags: [], ...extra };

@@ -3,9 +3,9 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ProviderError } from "../../src/providers/errors.js";
+import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { SimulatedMediaProvider, spokenForm, timeSentences } from "../../src/providers/media/simulated.js";
-import type { MediaInput } from "../../src/providers/media/types.js";
+import type { MediaInput } from "../../src/domain/analysis/ports.js";
 import { readWavInfo } from "../../src/providers/media/wav.js";
 
 const DESCRIPTION = `Wait for it... I tried the viral cloud bread recipe!

@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CTA_TYPE_VALUES, HOOK_STYLE_VALUES, UGC_FIT_VALUES } from "../../src/domain/analysis/vocabulary.js";
-import { createContentAnalysisProvider } from "../../src/providers/analysis/index.js";
+import { createContentAnalysisProvider } from "../../src/main/providers.js";
 import { OpenAiAnalysisProvider } from "../../src/providers/analysis/openai.js";
-import type { ContentInput } from "../../src/providers/analysis/types.js";
-import { ProviderError } from "../../src/providers/errors.js";
+import type { ContentInput } from "../../src/domain/analysis/ports.js";
+import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { languageCode, OpenAiTranscriber } from "../../src/providers/transcription/openai.js";
 
 interface Recorded {

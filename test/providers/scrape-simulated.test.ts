@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isPlatformVideoId, parseAccountUrl, parseVideoUrl } from "../../src/domain/tracking/urls.js";
-import { createScrapeProvider } from "../../src/providers/scrape/index.js";
+import { parseAccountUrl, parseVideoUrl } from "../../src/domain/tracking/urls.js";
+import { isPlatformVideoId } from "../../src/domain/shared/platform.js";
+import { createScrapeProvider } from "../../src/main/providers.js";
 import { SIMULATED_LABEL, SimulatedScrapeProvider } from "../../src/providers/scrape/simulated.js";
-import type { ScrapedVideo, VideoRef } from "../../src/providers/scrape/types.js";
+import type { ScrapedVideo, VideoRef } from "../../src/domain/tracking/ports.js";
 import { YtdlpScrapeProvider } from "../../src/providers/scrape/ytdlp.js";
 
 const NOW = new Date("2026-11-22T12:00:00Z");

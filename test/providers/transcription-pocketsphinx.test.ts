@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIBRIVOX_DIR, normaliseWords, parseReferenceFile, wordEdits, wordErrorRate } from "../../bench/wer.js";
-import { ProviderError } from "../../src/providers/errors.js";
+import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { parsePocketsphinxOutput, PocketsphinxTranscriber } from "../../src/providers/transcription/pocketsphinx.js";
-import { createTranscriptionProvider } from "../../src/providers/transcription/index.js";
+import { createTranscriptionProvider } from "../../src/main/providers.js";
 import { ffmpeg, GOFORWARD_TEXT, makeGoforwardWav, standInProgram } from "../fixtures/media/server.js";
 
 let dir: string;

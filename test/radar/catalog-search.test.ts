@@ -7,11 +7,11 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "../../src/generated/prisma/client.js";
 import { closeDb, prisma } from "../../src/infra/db.js";
-import { ProviderError } from "../../src/providers/errors.js";
-import { CatalogSearchProvider, catalogQuery, chooseAccessPath } from "../../src/providers/search/catalog.js";
-import { filtersFor, type MinViewsOption, type TimePeriod } from "../../src/providers/search/filters.js";
+import { ProviderError } from "../../src/domain/shared/provider-error.js";
+import { CatalogSearchProvider, catalogQuery, chooseAccessPath } from "../../src/domain/radar/catalog.js";
+import { filtersFor, type MinViewsOption, type TimePeriod } from "../../src/domain/radar/filters.js";
 import type { Platform } from "../../src/domain/shared/platform.js";
-import type { SearchRequest } from "../../src/providers/search/types.js";
+import type { SearchRequest } from "../../src/domain/radar/ports.js";
 
 const NOW = new Date();
 const START_OF_TODAY = new Date(Date.UTC(NOW.getUTCFullYear(), NOW.getUTCMonth(), NOW.getUTCDate()));

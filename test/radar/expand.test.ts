@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProviderError } from "../../src/providers/errors.js";
+import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import {
   expandOffline,
   languageCode,
@@ -14,7 +14,7 @@ import {
   QUERIES_PER_DEPTH,
   queryKey,
 } from "../../src/providers/search/expand.js";
-import { createQueryExpander, createSearchProviders } from "../../src/providers/search/index.js";
+import { createQueryExpander, createSearchProviders } from "../../src/main/providers.js";
 
 const DESCRIPTIONS: [string, string][] = [
   ["Morning routine videos for busy moms who work from home", "English"],

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { prisma } from "../../src/infra/db.js";
 import { charge, getBalance, grant } from "../../src/domain/credits/service.js";
-import { queue } from "../../src/jobs/queues.js";
+import { queue } from "../../src/infra/queues.js";
 import type { RunningApi } from "../../src/main/server.js";
 
 let api: RunningApi;

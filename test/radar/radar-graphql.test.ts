@@ -9,10 +9,10 @@ import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api
 import { prisma } from "../../src/infra/db.js";
 import { charge, getBalance } from "../../src/domain/credits/service.js";
 import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
-import { radarJobs } from "../../src/jobs/radar.js";
+import { radarJobs } from "../helpers/jobs.js";
 import type { RadarDeps } from "../../src/domain/radar/run.js";
-import { CatalogSearchProvider } from "../../src/providers/search/catalog.js";
-import type { QueryExpander, SearchProvider, SearchRequest } from "../../src/providers/search/types.js";
+import { CatalogSearchProvider } from "../../src/domain/radar/catalog.js";
+import type { QueryExpander, SearchProvider, SearchRequest } from "../../src/domain/radar/ports.js";
 import type { RunningApi } from "../../src/main/server.js";
 
 const expander: QueryExpander = { name: "offline", expand: async (d, n) => [d, `${d} ideas`, `${d} tutorial`].slice(0, n) };

@@ -9,13 +9,14 @@ import { client, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { prisma } from "../../src/infra/db.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
-import { configuredRadarDeps, radarJobs } from "../../src/jobs/radar.js";
+import { jobRun, radarJobs } from "../helpers/jobs.js";
+import { radarDeps as configuredRadarDeps } from "../../src/main/providers.js";
 import { completeSearch, failSearch, sweepStaleSearches } from "../../src/domain/radar/lifecycle.js";
 import { RetryableSearchError, type RadarDeps } from "../../src/domain/radar/run.js";
-import { CatalogSearchProvider } from "../../src/providers/search/catalog.js";
-import { ProviderError } from "../../src/providers/errors.js";
-import { queue } from "../../src/jobs/queues.js";
-import type { QueryExpander, SearchCandidate, SearchProvider, SearchRequest } from "../../src/providers/search/types.js";
+import { CatalogSearchProvider } from "../../src/domain/radar/catalog.js";
+import { ProviderError } from "../../src/domain/shared/provider-error.js";
+import { queue } from "../../src/infra/queues.js";
+import type { QueryExpander, SearchCandidate, SearchProvider, SearchRequest } from "../../src/domain/radar/ports.js";
 import type { Platform } from "../../src/domain/shared/platform.js";
 import type { RunningApi } from "../../src/main/server.js";
 
@@ -276,7 +277,7 @@ describe("failures and refunds", () => {
       expect(entry).toMatchObject({ amount: 100, idempotencyKey: `radar:${body.data.id}:refund` });
       // The job run again (a duplicate delivery) and the failure path run again: still one refund.
       const handler = radarJobs(() => deps).handlers.search!;
-      expect(await handler({ data: { searchId: body.data.id }, attemptsMade: 0, opts: { attempts: 5 } } as never)).toEqual({ status: "skipped" });
+      expect(await handler({ data: { searchId: body.data.id } } as never, jobRun(0, 5))).toEqual({ status: "skipped" });
       expect(await failSearch(body.data.id, "again")).toBe(false);
       expect(await refunds(ws.workspaceId)).toBe(1);
       expect((await getBalance(ws.workspaceId)).totalRemaining).toBe(200);
@@ -300,16 +301,16 @@ describe("failures and refunds", () => {
     } finally {
       workers.workers[0]!.resume();
     }
-    const job = (attemptsMade: number) => ({ data: { searchId: id }, attemptsMade, opts: { attempts: 5 } }) as never;
+    const job = { data: { searchId: id } } as never;
     for (let attempt = 0; attempt < 4; attempt++) {
-      await expect(handler(job(attempt))).rejects.toBeInstanceOf(RetryableSearchError);
+      await expect(handler(job, jobRun(attempt, 5))).rejects.toBeInstanceOf(RetryableSearchError);
       const s = await prisma.radarSearch.findUniqueOrThrow({ where: { id } });
       expect(s.status).toBe("searching");
       expect(await refunds(ws.workspaceId)).toBe(0);
     }
     expect((local.expander as FixedExpander).calls).toBe(1); // queries are generated once, reused by retries
-    expect(await handler(job(4))).toMatchObject({ status: "failed" });
-    expect(await handler(job(4))).toEqual({ status: "skipped" });
+    expect(await handler(job, jobRun(4, 5))).toMatchObject({ status: "failed" });
+    expect(await handler(job, jobRun(4, 5))).toEqual({ status: "skipped" });
     await Promise.all(Array.from({ length: 5 }, () => failSearch(id, "racing failure")));
     expect(await refunds(ws.workspaceId)).toBe(1);
     expect((await getBalance(ws.workspaceId)).totalRemaining).toBe(200);
@@ -353,7 +354,7 @@ describe("failures and refunds", () => {
     // Pretend the worker died after writing: back to `searching`, then the job runs again.
     await prisma.radarSearch.update({ where: { id: first.id }, data: { status: "searching", resultCount: 0 } });
     const handler = radarJobs(() => deps).handlers.search!;
-    expect(await handler({ data: { searchId: first.id }, attemptsMade: 1, opts: { attempts: 5 } } as never)).toMatchObject({ status: "completed", resultCount: 7 });
+    expect(await handler({ data: { searchId: first.id } } as never, jobRun(1, 5))).toMatchObject({ status: "completed", resultCount: 7 });
     expect(await prisma.radarResult.count({ where: { searchId: first.id } })).toBe(7);
     expect(await prisma.creditLedgerEntry.count({ where: { workspaceId: ws.workspaceId, idempotencyKey: { startsWith: "radar:" } } })).toBe(1);
   });

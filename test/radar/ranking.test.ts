@@ -7,7 +7,7 @@ import {
   postedAfterFor,
   QUERIES_PER_DEPTH,
   TIME_PERIODS,
-} from "../../src/providers/search/filters.js";
+} from "../../src/domain/radar/filters.js";
 import {
   compareRanked,
   candidateEngagementRate,
@@ -19,8 +19,8 @@ import {
   termOverlap,
   viewsSignal,
   type QueryResults,
-} from "../../src/providers/search/ranking.js";
-import type { SearchCandidate } from "../../src/providers/search/types.js";
+} from "../../src/domain/radar/ranking.js";
+import type { SearchCandidate } from "../../src/domain/radar/ports.js";
 
 const NOW = new Date("2026-03-31T10:30:00.000Z");
 const DAY = 24 * 60 * 60 * 1000;

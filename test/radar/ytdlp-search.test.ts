@@ -7,8 +7,8 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProviderError } from "../../src/providers/errors.js";
-import type { SearchRequest } from "../../src/providers/search/types.js";
+import { ProviderError } from "../../src/domain/shared/provider-error.js";
+import type { SearchRequest } from "../../src/domain/radar/ports.js";
 import { MAX_SEARCH_RESULTS, YtdlpSearchProvider } from "../../src/providers/search/ytdlp.js";
 
 const NOW_S = Math.floor(Date.now() / 1000);

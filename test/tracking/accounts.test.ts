@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { prisma } from "../../src/infra/db.js";
 import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
-import { trackingJobs } from "../../src/jobs/tracking.js";
+import { trackingJobs } from "../helpers/jobs.js";
 import type { RunningApi } from "../../src/main/server.js";
 
 let api: RunningApi;

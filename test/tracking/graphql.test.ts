@@ -11,7 +11,7 @@ import { gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { spawnService } from "../helpers/processes.js";
 import { prisma } from "../../src/infra/db.js";
 import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
-import { trackingJobs } from "../../src/jobs/tracking.js";
+import { trackingJobs } from "../helpers/jobs.js";
 import type { RunningApi } from "../../src/main/server.js";
 
 let api: RunningApi;

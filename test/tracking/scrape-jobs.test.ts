@@ -8,21 +8,21 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Job } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newWorkspace, stopAll } from "../helpers/api.js";
 import { spawnService } from "../helpers/processes.js";
 import { prisma } from "../../src/infra/db.js";
-import { queue } from "../../src/jobs/queues.js";
+import { queue } from "../../src/infra/queues.js";
 import { startWorkers } from "../../src/jobs/worker.js";
-import { refreshTrackedJob, scrapeAccountJob, scrapeVideoJob, trackingJobs } from "../../src/jobs/tracking.js";
+import { refreshTracked as refreshTrackedJob, scrapeAccount, scrapeVideo } from "../../src/domain/tracking/scrape-jobs.js";
+import { jobRun, trackingJobs } from "../helpers/jobs.js";
 import { fillDailySnapshots } from "../../src/domain/tracking/scrape.js";
-import { enqueueVideoScrape, type ScrapeVideoData } from "../../src/domain/tracking/jobs.js";
+import { enqueueVideoScrape } from "../../src/domain/tracking/jobs.js";
 import { trackAccount } from "../../src/domain/tracking/accounts.js";
-import { ProviderError } from "../../src/providers/errors.js";
+import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { SimulatedScrapeProvider } from "../../src/providers/scrape/simulated.js";
 import { YtdlpScrapeProvider } from "../../src/providers/scrape/ytdlp.js";
-import type { ScrapeProvider } from "../../src/providers/scrape/types.js";
+import type { ScrapeProvider } from "../../src/domain/tracking/ports.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -44,9 +44,6 @@ async function trackedVideo(workspaceId: string) {
   return video;
 }
 
-/** The bits of a BullMQ job the handlers read. */
-const fakeJob = (videoId: string, attemptsMade = 0, attempts = 5) =>
-  ({ id: `test-${videoId}-${attemptsMade}`, data: { videoId }, attemptsMade, opts: { attempts } }) as unknown as Job<ScrapeVideoData>;
 
 async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 45_000): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -71,15 +68,15 @@ describe("idempotent scrapes", () => {
     let now = new Date("2026-11-22T08:00:00.000Z");
     const clock = () => now;
     const provider = new SimulatedScrapeProvider({ now: clock });
-    expect(await scrapeVideoJob(fakeJob(video.id), provider, clock)).toEqual({ status: "ready" });
-    expect(await scrapeVideoJob(fakeJob(video.id, 1), provider, clock)).toEqual({ status: "ready" });
+    expect(await scrapeVideo(video.id, jobRun(0, 5), provider, clock)).toEqual({ status: "ready" });
+    expect(await scrapeVideo(video.id, jobRun(1, 5), provider, clock)).toEqual({ status: "ready" });
     let snaps = await prisma.videoSnapshot.findMany({ where: { videoId: video.id } });
     expect(snaps).toHaveLength(1);
     const first = snaps[0]!;
     expect(first.source).toBe("simulated");
 
     now = new Date("2026-11-22T20:00:00.000Z");
-    await scrapeVideoJob(fakeJob(video.id), provider, clock);
+    await scrapeVideo(video.id, jobRun(0, 5), provider, clock);
     snaps = await prisma.videoSnapshot.findMany({ where: { videoId: video.id } });
     expect(snaps).toHaveLength(1);
     expect(snaps[0]!.day.toISOString().slice(0, 10)).toBe("2026-11-22");
@@ -87,7 +84,7 @@ describe("idempotent scrapes", () => {
 
     // The next day adds a row; the stored record has the day's numbers and its engagement rate.
     now = new Date("2026-11-23T09:00:00.000Z");
-    await scrapeVideoJob(fakeJob(video.id), provider, clock);
+    await scrapeVideo(video.id, jobRun(0, 5), provider, clock);
     expect(await prisma.videoSnapshot.count({ where: { videoId: video.id } })).toBe(2);
     const stored = await prisma.video.findUniqueOrThrow({ where: { id: video.id } });
     expect(stored).toMatchObject({ scrapeStatus: "ready", dataSource: "simulated", scrapeError: null });
@@ -98,7 +95,7 @@ describe("idempotent scrapes", () => {
     // An older result finishing late (a stale retry) never overwrites newer numbers.
     const latest = stored.viewCount;
     now = new Date("2026-11-22T21:00:00.000Z");
-    expect(await scrapeVideoJob(fakeJob(video.id), provider, clock)).toEqual({ status: "stale" });
+    expect(await scrapeVideo(video.id, jobRun(0, 5), provider, clock)).toEqual({ status: "stale" });
     expect((await prisma.video.findUniqueOrThrow({ where: { id: video.id } })).viewCount).toBe(latest);
   });
 
@@ -107,9 +104,8 @@ describe("idempotent scrapes", () => {
     await trackAccount(ws.workspaceId, "https://www.tiktok.com/@twice.scraped", 6);
     const account = await prisma.account.findFirstOrThrow({ where: { username: "twice.scraped" } });
     const provider = new SimulatedScrapeProvider();
-    const job = { id: "acc", data: { accountId: account.id }, attemptsMade: 0, opts: { attempts: 5 } } as unknown as Job<{ accountId: string }>;
-    expect((await scrapeAccountJob(job, provider)).tracked).toBe(6);
-    expect((await scrapeAccountJob(job, provider)).tracked).toBe(0);
+    expect((await scrapeAccount(account.id, jobRun(0, 5, "acc"), provider)).tracked).toBe(6);
+    expect((await scrapeAccount(account.id, jobRun(0, 5, "acc"), provider)).tracked).toBe(0);
     expect(await prisma.trackedVideo.count({ where: { workspaceId: ws.workspaceId } })).toBe(6);
     expect(await prisma.accountSnapshot.count({ where: { accountId: account.id } })).toBe(1);
     const videoIds = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map((t) => t.videoId);
@@ -119,9 +115,9 @@ describe("idempotent scrapes", () => {
     // video_limit caps the account's tracked videos: a lower limit adds nothing (and removes
     // nothing), a higher one adds the next newest.
     await prisma.trackedAccount.updateMany({ where: { accountId: account.id }, data: { videoLimit: 3 } });
-    expect((await scrapeAccountJob(job, provider)).tracked).toBe(0);
+    expect((await scrapeAccount(account.id, jobRun(0, 5, "acc"), provider)).tracked).toBe(0);
     await prisma.trackedAccount.updateMany({ where: { accountId: account.id }, data: { videoLimit: 8 } });
-    expect((await scrapeAccountJob(job, provider)).tracked).toBe(2);
+    expect((await scrapeAccount(account.id, jobRun(0, 5, "acc"), provider)).tracked).toBe(2);
     const newest8 = (await prisma.video.findMany({ where: { accountId: account.id }, orderBy: { postedAt: "desc" }, take: 8, select: { id: true } })).map((v) => v.id);
     const trackedNow = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map((t) => t.videoId);
     expect(trackedNow.sort()).toEqual(newest8.sort());
@@ -159,7 +155,7 @@ describe("failing scrapes", () => {
     const video = await trackedVideo(ws.workspaceId);
     const gone = await standIn("gone-ytdlp", `echo "ERROR: [youtube] ${video.platformVideoId}: Video unavailable" >&2\nexit 1`);
     const provider = new YtdlpScrapeProvider({ path: gone, timeoutMs: 10_000, concurrency: 1 });
-    await expect(scrapeVideoJob(fakeJob(video.id, 0, 5), provider)).rejects.toThrow(/Video unavailable/);
+    await expect(scrapeVideo(video.id, jobRun(0, 5), provider)).rejects.toThrow(/Video unavailable/);
     const v = await prisma.video.findUniqueOrThrow({ where: { id: video.id } });
     expect(v.scrapeStatus).toBe("failed");
     expect(v.scrapeError).toMatch(/not available at the source.*Video unavailable/s);
@@ -180,11 +176,11 @@ describe("failing scrapes", () => {
       },
     };
     // One retry on the way: the record is queued again with the reason.
-    await expect(scrapeVideoJob(fakeJob(video.id, 0, 3), broken)).rejects.toThrow(/503/);
+    await expect(scrapeVideo(video.id, jobRun(0, 3), broken)).rejects.toThrow(/503/);
     expect(await prisma.video.findUniqueOrThrow({ where: { id: video.id } })).toMatchObject({ scrapeStatus: "queued", scrapeError: expect.stringMatching(/503/) });
 
     const def = trackingJobs();
-    const workers = await startWorkers([{ ...def, schedules: [], handlers: { "scrape-video": (job) => scrapeVideoJob(job as Job<ScrapeVideoData>, broken) } }]);
+    const workers = await startWorkers([{ ...def, schedules: [], handlers: { "scrape-video": (job, run) => scrapeVideo(job.data.videoId, run, broken) } }]);
     try {
       await enqueueVideoScrape(video.id, "retry-test", { attempts: 3, backoff: { type: "fixed", delay: 50 } });
       const failed = await waitFor(() => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "failed");
@@ -203,10 +199,10 @@ describe("failing scrapes", () => {
   it("a video that was ready stays ready with its numbers when a later refresh fails", async () => {
     const ws = await newWorkspace();
     const video = await trackedVideo(ws.workspaceId);
-    await scrapeVideoJob(fakeJob(video.id), new SimulatedScrapeProvider());
+    await scrapeVideo(video.id, jobRun(0, 5), new SimulatedScrapeProvider());
     const before = await prisma.video.findUniqueOrThrow({ where: { id: video.id } });
     const gone = await standIn("gone2-ytdlp", `echo "ERROR: Private video" >&2\nexit 1`);
-    await expect(scrapeVideoJob(fakeJob(video.id, 4, 5), new YtdlpScrapeProvider({ path: gone, concurrency: 1 }))).rejects.toThrow();
+    await expect(scrapeVideo(video.id, jobRun(4, 5), new YtdlpScrapeProvider({ path: gone, concurrency: 1 }))).rejects.toThrow();
     const after = await prisma.video.findUniqueOrThrow({ where: { id: video.id } });
     expect(after).toMatchObject({ scrapeStatus: "ready", viewCount: before.viewCount, scrapeError: expect.stringMatching(/Private video/) });
   });
@@ -237,7 +233,7 @@ describe("refresh and daily snapshots", () => {
     const ws = await newWorkspace();
     const video = await trackedVideo(ws.workspaceId);
     const scrapedAt = new Date("2026-11-20T10:00:00.000Z");
-    await scrapeVideoJob(fakeJob(video.id), new SimulatedScrapeProvider({ now: () => scrapedAt }), () => scrapedAt);
+    await scrapeVideo(video.id, jobRun(0, 5), new SimulatedScrapeProvider({ now: () => scrapedAt }), () => scrapedAt);
     const day = new Date("2026-11-21T00:30:00.000Z");
     const r1 = await fillDailySnapshots(day);
     const r2 = await fillDailySnapshots(day);

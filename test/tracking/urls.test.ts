@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../src/domain/errors.js";
-import {
-  ACCEPTED_ACCOUNT_LINKS,
-  ACCEPTED_VIDEO_LINKS,
-  canonicalAccountUrl,
-  canonicalVideoUrl,
-  isPlatformUsername,
-  isPlatformVideoId,
-  parseAccountUrl,
-  parseVideoUrl,
-} from "../../src/domain/tracking/urls.js";
+import { DomainError } from "../../src/domain/shared/errors.js";
+import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS, parseAccountUrl, parseVideoUrl } from "../../src/domain/tracking/urls.js";
+import { canonicalAccountUrl, canonicalVideoUrl, isPlatformUsername, isPlatformVideoId } from "../../src/domain/shared/platform.js";
 
 const YT = "dQw4w9WgXcQ";
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { prisma } from "../../src/infra/db.js";
 import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
-import { trackingJobs } from "../../src/jobs/tracking.js";
+import { trackingJobs } from "../helpers/jobs.js";
 import type { RunningApi } from "../../src/main/server.js";
 
 let api: RunningApi;
@@ -128,7 +128,7 @@ describe("POST /videos", () => {
     expect(vb.body.data.scrapeStatus).toBe("ready");
     const video = await prisma.video.findUniqueOrThrow({ where: { id: ra.body.data.videoId } });
     expect(video.scrapeAttempts).toBe(0); // reset by the one successful scrape, not incremented again
-    const jobs = await (await import("../../src/jobs/queues.js")).queue("scrape").getJobs(["waiting", "active", "completed", "delayed"]);
+    const jobs = await (await import("../../src/infra/queues.js")).queue("scrape").getJobs(["waiting", "active", "completed", "delayed"]);
     expect(jobs.filter((j) => j.data.videoId === video.id)).toHaveLength(1);
   });
 });

@@ -17,11 +17,12 @@ import { randomUUID } from "node:crypto";
 import { Prisma, type AnalysisStatus, type VideoAnalysis } from "../../generated/prisma/client.js";
 import { prisma, type Tx } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
-import { publishEvent } from "../../events/bus.js";
-import { captureReservation, releaseReservation, reserve } from "../credits/service.js";
-import { InsufficientCreditsError, notFound } from "../errors.js";
-import type { Segment } from "../../providers/transcription/types.js";
-import type { ContentAnalysis } from "../../providers/analysis/types.js";
+import { publishEvent } from "../shared/events.js";
+import { captureReservation, creditsChanged, releaseReservation, reserve } from "../credits/service.js";
+import { enqueueAnalysis } from "./jobs.js";
+import { InsufficientCreditsError, notFound } from "../shared/errors.js";
+import type { Segment } from "./ports.js";
+import type { ContentAnalysis } from "./ports.js";
 
 /** Credits an analysis costs, charged only when it completes. */
 export const ANALYSIS_COST = 5;
@@ -75,11 +76,6 @@ function isSecondRunningAnalysis(e: unknown): boolean {
   return JSON.stringify(e.meta ?? {}).includes("video_analyses_one_running_key");
 }
 
-export interface AnalyzeDeps {
-  /** Queues the pipeline job of a newly admitted analysis (the worker module's `enqueueAnalysis`). */
-  enqueue(analysisId: string): Promise<void>;
-}
-
 /**
  * The analyze operation, following the spec's state table:
  * - a video the workspace does not track: NOT_FOUND;
@@ -93,7 +89,7 @@ export interface AnalyzeDeps {
  * Two simultaneous calls start one analysis: the partial unique index rejects the second insert,
  * its transaction (reservation included) rolls back, and it answers with the running analysis.
  */
-export async function analyze(workspaceId: string, videoId: string, opts: { force?: boolean }, deps: AnalyzeDeps): Promise<AnalyzeResult> {
+export async function analyze(workspaceId: string, videoId: string, opts: { force?: boolean }): Promise<AnalyzeResult> {
   await requireTrackedVideo(workspaceId, videoId);
   const running = await findRunning(workspaceId, videoId);
   if (running) return answer(running, "in_progress");
@@ -131,10 +127,10 @@ export async function analyze(workspaceId: string, videoId: string, opts: { forc
     throw e;
   }
 
-  announceCredits(workspaceId);
+  creditsChanged(workspaceId);
   await announce(created);
   try {
-    await deps.enqueue(created.id);
+    await enqueueAnalysis(created.id);
   } catch (e) {
     // The analysis is committed; the sweeper re-queues analyses whose job is missing.
     logger.error({ err: (e as Error).message, analysisId: created.id }, "could not queue the analysis job; the sweeper will");
@@ -162,15 +158,7 @@ export function toEvent(a: Pick<VideoAnalysis, "id" | "videoId" | "status" | "er
 
 /** Publishes the analysis's (committed) state. A lost event is never fatal: the state is in the database. */
 export async function announce(a: Pick<VideoAnalysis, "id" | "workspaceId" | "videoId" | "status" | "error" | "updatedAt">): Promise<void> {
-  try {
-    await publishEvent("analysisStatusChanged", `${a.workspaceId}:${a.videoId}`, toEvent(a));
-  } catch (e) {
-    logger.warn({ err: (e as Error).message, analysisId: a.id }, "could not publish analysisStatusChanged");
-  }
-}
-
-function announceCredits(workspaceId: string): void {
-  publishEvent("creditsUpdated", workspaceId, { workspaceId, at: new Date().toISOString() }).catch(() => undefined);
+  await publishEvent("analysisStatusChanged", `${a.workspaceId}:${a.videoId}`, toEvent(a));
 }
 
 export const loadAnalysis = (id: string) => prisma.videoAnalysis.findUnique({ where: { id } });
@@ -310,7 +298,7 @@ async function settleAndMove(
       throw e;
     });
   if (row) {
-    announceCredits(row.workspaceId);
+    creditsChanged(row.workspaceId);
     await announce(row);
   }
   return row;

@@ -11,24 +11,25 @@
  * The database CHECKs on `workspaces` back all of this up (see the init migration).
  */
 import { prisma, type Tx } from "../../infra/db.js";
-import { InsufficientCreditsError, notFound } from "../errors.js";
+import { InsufficientCreditsError, notFound } from "../shared/errors.js";
 import type { CreditEntryKind } from "../../generated/prisma/client.js";
 import { nextCycleBoundary } from "./cycle.js";
-import { publishEvent } from "../../events/bus.js";
-import { logger } from "../../infra/logger.js";
+import { publishEvent } from "../shared/events.js";
 
-/** Tells live subscribers the balance changed (after commit; a lost event only delays a refresh). */
-function announce(workspaceId: string): void {
-  publishEvent("creditsUpdated", workspaceId, { workspaceId, at: new Date().toISOString() }).catch((e) =>
-    logger.warn({ err: (e as Error).message, workspaceId }, "could not publish creditsUpdated"),
-  );
+/**
+ * Tells live subscribers the workspace's balance or reservations changed. Called after the commit:
+ * by this module for its own transactions, and by a caller that passed its `tx` (analysis
+ * admission, radar creation) once that transaction is committed. A lost event only delays a refresh.
+ */
+export function creditsChanged(workspaceId: string): void {
+  void publishEvent("creditsUpdated", workspaceId, { workspaceId, at: new Date().toISOString() });
 }
 
 /** Runs `fn` in `tx` when given (the caller commits and announces), else in its own transaction. */
 async function inTransaction<T extends { applied: boolean }>(workspaceId: () => string, fn: (t: Tx) => Promise<T>, tx?: Tx): Promise<T> {
   if (tx) return fn(tx);
   const result = await prisma.$transaction(fn);
-  if (result.applied) announce(workspaceId());
+  if (result.applied) creditsChanged(workspaceId());
   return result;
 }
 

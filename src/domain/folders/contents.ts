@@ -5,7 +5,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.js";
 import { prisma } from "../../infra/db.js";
-import { validationError } from "../errors.js";
+import { validationError } from "../shared/errors.js";
 import type { FolderVideoQuery, FolderVideoSort, Page } from "./inputs.js";
 import { requireFolder } from "./service.js";
 import { folderVideoIds } from "./video-set.js";

@@ -5,7 +5,7 @@
  */
 import type { Prisma } from "../../generated/prisma/client.js";
 import { prisma } from "../../infra/db.js";
-import { notFound } from "../errors.js";
+import { notFound } from "../shared/errors.js";
 
 type FolderQuery = { include?: Prisma.FolderInclude; select?: Prisma.FolderSelect };
 

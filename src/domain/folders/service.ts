@@ -6,7 +6,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.js";
 import { prisma, type Tx } from "../../infra/db.js";
-import { notFound } from "../errors.js";
+import { notFound } from "../shared/errors.js";
 import type { Page } from "./inputs.js";
 import { folderVideoIds } from "./video-set.js";
 

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { pgPool, prisma, type Tx } from "../../infra/db.js";
-import { DomainError, notFound } from "../errors.js";
+import { DomainError, notFound } from "../shared/errors.js";
 
 export const KEY_PREFIX = "svc_sk_";
 export const MAX_ACTIVE_KEYS = 5;

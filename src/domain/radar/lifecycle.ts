@@ -13,11 +13,11 @@
  *   (`radar:<id>:refund`) makes it once-only even if two processes fail the same search.
  */
 import { prisma } from "../../infra/db.js";
-import { refund } from "../credits/service.js";
-import { publishEvent } from "../../events/bus.js";
+import { creditsChanged, refund } from "../credits/service.js";
 import { logger } from "../../infra/logger.js";
-import type { RankedResult } from "../../providers/search/ranking.js";
-import { announceSearch, chargeKey, enqueueSearch, refundKey } from "./service.js";
+import type { RankedResult } from "./ranking.js";
+import { announceSearch, chargeKey, refundKey } from "./service.js";
+import { enqueueSearch } from "./jobs.js";
 
 /** Longest error text stored on a search. */
 const MAX_ERROR_LENGTH = 2000;
@@ -103,10 +103,13 @@ export async function failSearch(searchId: string, error: string): Promise<boole
   });
   if (failed) {
     announceSearch({ id: searchId, status: "failed", resultCount: 0, error: clip(error) });
-    publishEvent("creditsUpdated", workspaceId, { workspaceId, at: new Date().toISOString() }).catch(() => undefined);
+    creditsChanged(workspaceId);
   }
   return failed;
 }
+
+/** A search not finished this long after creation is failed and refunded by the sweep. */
+export const RADAR_DEADLINE_MS = 30 * 60_000;
 
 /** A search still `pending` this long after creation is put on the queue again (its job may have been lost). */
 export const REQUEUE_PENDING_AFTER_MS = 60_000;

@@ -12,10 +12,11 @@
  */
 import pLimit from "p-limit";
 import type { Platform } from "../shared/platform.js";
-import { filtersFor, QUERIES_PER_DEPTH, type Depth, type MinViewsOption, type TimePeriod } from "../../providers/search/filters.js";
-import { mergeAndRank, MAX_RESULTS, type QueryResults } from "../../providers/search/ranking.js";
-import type { QueryExpander, SearchProvider } from "../../providers/search/types.js";
-import { ProviderError } from "../../providers/errors.js";
+import { filtersFor, QUERIES_PER_DEPTH, type Depth, type MinViewsOption, type TimePeriod } from "./filters.js";
+import { mergeAndRank, MAX_RESULTS, type QueryResults } from "./ranking.js";
+import type { QueryExpander, SearchProvider } from "./ports.js";
+import { ProviderError } from "../shared/provider-error.js";
+import { isLastAttempt, SINGLE_RUN, type JobRun } from "../shared/jobs.js";
 import { prisma } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { completeSearch, failSearch, saveQueries, startSearch } from "./lifecycle.js";
@@ -62,10 +63,11 @@ const describeFailures = (failures: CallFailure[]) => {
 };
 
 /**
- * Runs the search `searchId`. `lastAttempt` tells whether a retryable failure should fail the
- * search now (and refund) or be thrown for BullMQ to retry. Safe to run again at any point.
+ * Runs the search `searchId`. On the job's last attempt a retryable failure fails the search now
+ * (and refunds); before it, it is thrown for BullMQ to retry. Safe to run again at any point.
  */
-export async function runSearch(searchId: string, deps: RadarDeps, opts: { lastAttempt: boolean }): Promise<RunOutcome> {
+export async function runSearch(searchId: string, deps: RadarDeps, run: JobRun = SINGLE_RUN): Promise<RunOutcome> {
+  const opts = { lastAttempt: isLastAttempt(run) };
   if (!(await startSearch(searchId))) return { status: "skipped" };
   const search = await prisma.radarSearch.findUnique({ where: { id: searchId } });
   if (!search) return { status: "skipped" };

@@ -10,13 +10,13 @@ import { z } from "zod";
 import { Prisma } from "../../generated/prisma/client.js";
 import { prisma } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
-import { publishEvent } from "../../events/bus.js";
-import { queue } from "../../jobs/queues.js";
-import { charge } from "../credits/service.js";
-import { notFound } from "../errors.js";
-import { parseInput } from "../validation.js";
+import { publishEvent } from "../shared/events.js";
+import { charge, creditsChanged } from "../credits/service.js";
+import { enqueueSearch } from "./jobs.js";
+import { notFound } from "../shared/errors.js";
+import { parseInput } from "../shared/inputs.js";
 import { PLATFORMS, type Platform } from "../shared/platform.js";
-import { DEPTHS, MIN_VIEWS_VALUES, TIME_PERIODS, type Depth, type MinViewsOption } from "../../providers/search/filters.js";
+import { DEPTHS, MIN_VIEWS_VALUES, TIME_PERIODS, type Depth, type MinViewsOption } from "./filters.js";
 
 /** Credits one radar search costs, charged at creation and refunded once if the search fails. */
 export const RADAR_SEARCH_COST = 100;
@@ -127,20 +127,7 @@ export type PageInput = z.infer<typeof pageInput>;
 
 /** Publishes the search's current status and result count (after commit; a lost event only delays a client). */
 export function announceSearch(s: { id: string; status: string; resultCount: number; error: string | null }): void {
-  publishEvent("radarSearchUpdated", s.id, { searchId: s.id, status: s.status, resultCount: s.resultCount, error: s.error, at: new Date().toISOString() }).catch((e) =>
-    logger.warn({ err: (e as Error).message, searchId: s.id }, "could not publish radarSearchUpdated"),
-  );
-}
-
-function announceCredits(workspaceId: string): void {
-  publishEvent("creditsUpdated", workspaceId, { workspaceId, at: new Date().toISOString() }).catch((e) =>
-    logger.warn({ err: (e as Error).message, workspaceId }, "could not publish creditsUpdated"),
-  );
-}
-
-/** Puts the search's job on the `radar` queue; the job id is the search id, so adding twice runs once. */
-export async function enqueueSearch(searchId: string): Promise<void> {
-  await queue("radar").add("search", { searchId }, { jobId: searchId });
+  void publishEvent("radarSearchUpdated", s.id, { searchId: s.id, status: s.status, resultCount: s.resultCount, error: s.error, at: new Date().toISOString() });
 }
 
 /**
@@ -171,7 +158,7 @@ export async function createSearch(workspaceId: string, rawInput: unknown): Prom
       },
     });
   });
-  announceCredits(workspaceId);
+  creditsChanged(workspaceId);
   announceSearch({ id: searchId, status: "pending", resultCount: 0, error: null });
   try {
     await enqueueSearch(searchId);

@@ -6,7 +6,7 @@
 import type { Account, Prisma, Video } from "../../generated/prisma/client.js";
 import { prisma } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
-import { notFound, validationError } from "../errors.js";
+import { notFound, validationError } from "../shared/errors.js";
 import { enqueueAccountScrape } from "./jobs.js";
 import { lockTrackingLimits } from "./limits.js";
 import { parseAccountUrl } from "./urls.js";

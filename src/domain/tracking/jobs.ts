@@ -5,10 +5,14 @@
  * period) does enqueue again. Job ids contain no ":" (BullMQ reserves it).
  */
 import type { JobsOptions } from "bullmq";
-import { queue } from "../../jobs/queues.js";
+import { queue } from "../../infra/queues.js";
 
 export const SCRAPE_VIDEO = "scrape-video";
 export const SCRAPE_ACCOUNT = "scrape-account";
+/** Job scheduler: enqueues the scrape of every tracked item due for a refresh. */
+export const REFRESH_TRACKED = "refresh-tracked";
+/** Job scheduler: fills today's snapshot of items not scraped today. */
+export const DAILY_SNAPSHOTS = "daily-snapshots";
 
 export interface ScrapeVideoData {
   videoId: string;

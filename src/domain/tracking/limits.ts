@@ -5,7 +5,7 @@
  * `tracked_video_count` is kept exact by database triggers (migration 20261122020000).
  */
 import type { Tx } from "../../infra/db.js";
-import { notFound } from "../errors.js";
+import { notFound } from "../shared/errors.js";
 import { trackingLimits } from "../workspace/service.js";
 
 export interface LockedLimits {

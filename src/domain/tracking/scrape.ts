@@ -16,11 +16,11 @@
  */
 import { Prisma, type Platform } from "../../generated/prisma/client.js";
 import { prisma } from "../../infra/db.js";
-import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "../../providers/scrape/types.js";
+import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "./ports.js";
 import { engagementRate } from "./engagement.js";
 import { lockTrackingLimits } from "./limits.js";
-import { sqlRows } from "./sql.js";
-import { canonicalAccountUrl, canonicalVideoUrl } from "./urls.js";
+import { sqlRows } from "./sql-old.js";
+import { canonicalAccountUrl, canonicalVideoUrl } from "../shared/platform.js";
 
 /** `YYYY-MM-DD` of the UTC day of `at`: the snapshot day. */
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);

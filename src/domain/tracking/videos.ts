@@ -6,10 +6,10 @@
 import { Prisma, type Video } from "../../generated/prisma/client.js";
 import { pgPool, prisma } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
-import { DomainError, notFound } from "../errors.js";
+import { DomainError, notFound } from "../shared/errors.js";
 import { enqueueVideoScrape } from "./jobs.js";
 import { parseVideoUrl } from "./urls.js";
-import { sqlRows } from "./sql.js";
+import { sqlRows } from "./sql-old.js";
 
 export interface TrackVideoResult {
   trackedVideoId: string;

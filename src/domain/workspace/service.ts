@@ -3,7 +3,7 @@
  * info of the spec, plan changes, and the demo workspace of `npm start`.
  */
 import { prisma, type Tx } from "../../infra/db.js";
-import { DomainError, notFound, validationError } from "../errors.js";
+import { DomainError, notFound, validationError } from "../shared/errors.js";
 import { getBalance, type CreditBalance } from "../credits/service.js";
 import { cycleDayFor, nextCycleBoundary } from "../credits/cycle.js";
 import { createKey } from "../keys/service.js";

@@ -3,8 +3,8 @@
  * Nothing a client sends produces a stack trace: unexpected errors become 500 INTERNAL_ERROR with
  * the request id, and an unreachable database or Redis becomes 503 SERVICE_UNAVAILABLE.
  */
-import { DomainError } from "../../domain/errors.js";
-import type { ErrorCode } from "../../domain/errors.js";
+import { DomainError } from "../../domain/shared/errors.js";
+import type { ErrorCode } from "../../domain/shared/errors.js";
 
 export interface ErrorBody {
   code: ErrorCode;

@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from "express";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { config } from "../../config.js";
 import { authenticate, bearerSecret, type AuthContext } from "../../domain/keys/service.js";
-import { DomainError, unauthorized } from "../../domain/errors.js";
+import { DomainError, unauthorized } from "../../domain/shared/errors.js";
 import { redis } from "../../infra/redis.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,7 +1,7 @@
 /** The OpenAPI 3.1 document, generated from the same route definitions the router serves. */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "../../domain/errors.js";
+import { ERROR_STATUS, type ErrorCode } from "../../domain/shared/errors.js";
 import { errorSchema } from "./schemas.js";
 import type { AnyRoute } from "./route.js";
 

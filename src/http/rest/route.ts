@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { AuthContext } from "../../domain/keys/service.js";
-import type { ErrorCode } from "../../domain/errors.js";
+import type { ErrorCode } from "../../domain/shared/errors.js";
 import type { Logger } from "../../infra/logger.js";
 
 export type HttpMethod = "get" | "post" | "patch" | "put" | "delete";

@@ -7,8 +7,8 @@
 import express, { type Request, type Response } from "express";
 import type { z } from "zod";
 import { config } from "../../config.js";
-import { validationError, type ErrorDetail } from "../../domain/errors.js";
-import { rejectNulCharacters } from "../../domain/validation.js";
+import { validationError, type ErrorDetail } from "../../domain/shared/errors.js";
+import { rejectNulCharacters } from "../../domain/shared/inputs.js";
 import { logger } from "../../infra/logger.js";
 import { authOf, rateLimit, requireApiKey } from "./middleware.js";
 import { successStatus, type AnyRoute } from "./route.js";

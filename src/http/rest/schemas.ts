@@ -4,8 +4,9 @@
  */
 import { z } from "zod";
 import { PLATFORMS } from "../../domain/shared/platform.js";
+import { day, pageLimit, pageOffset, uuid as sharedUuid } from "../../domain/shared/inputs.js";
 
-export const uuid = z.guid({ message: "must be a UUID" }).meta({ format: "uuid", example: "3f1c1e0e-8d3b-4c35-9a4f-0d7f2b7c9a11" });
+export const uuid = sharedUuid.meta({ format: "uuid", example: "3f1c1e0e-8d3b-4c35-9a4f-0d7f2b7c9a11" });
 export const idParams = z.object({ id: uuid });
 
 export const platform = z.enum(PLATFORMS).meta({
@@ -17,36 +18,23 @@ export const timestamp = z.string().meta({ format: "date-time", example: "2026-1
 export const iso = (d: Date) => d.toISOString();
 export const isoOrNull = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
-/** `limit` query parameter: integer 1-100 with the endpoint's default. */
-export const limitParam = (defaultValue: number) =>
-  z.coerce
-    .number({ message: "limit must be an integer from 1 to 100" })
-    .int("limit must be an integer from 1 to 100")
-    .min(1, "limit must be an integer from 1 to 100")
-    .max(100, "limit must be an integer from 1 to 100")
-    .default(defaultValue)
-    .meta({ description: `Page size, 1 to 100 (default ${defaultValue}).` });
+/**
+ * A domain number schema read from a query string: a non-empty string becomes a number first, so
+ * the domain's own bounds and messages decide (REST adds only this coercion).
+ */
+export const fromQuery = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v), schema);
 
-export const offsetParam = z.coerce
-  .number({ message: "offset must be a non-negative integer" })
-  .int("offset must be a non-negative integer")
-  .min(0, "offset must be a non-negative integer")
-  .max(1_000_000_000, "offset is too large")
-  .default(0)
-  .meta({ description: "Number of items to skip (default 0)." });
+/** `limit` query parameter: the domain's page size (1-100) with the endpoint's default. */
+export const limitParam = (defaultValue: number) =>
+  fromQuery(pageLimit(defaultValue)).meta({ description: `Page size, 1 to 100 (default ${defaultValue}).` });
+
+export const offsetParam = fromQuery(pageOffset).meta({ description: "Number of items to skip (default 0)." });
 
 export const paginationQuery = (defaultLimit: number) => z.object({ limit: limitParam(defaultLimit), offset: offsetParam });
 
 /** `YYYY-MM-DD`, a real calendar date; parsed to the UTC midnight that starts it. */
-export const dateParam = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD")
-  .refine((s) => {
-    const d = new Date(`${s}T00:00:00.000Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-  }, "must be a real calendar date (YYYY-MM-DD)")
-  .transform((s) => new Date(`${s}T00:00:00.000Z`))
-  .meta({ format: "date", example: "2026-11-01" });
+export const dateParam = day.meta({ format: "date", example: "2026-11-01" });
 
 /** Booleans in query strings: true/false/1/0 only ("false" must not become true). */
 export const queryBoolean = z

@@ -17,8 +17,8 @@
  */
 import type { CtaType, HookStyle, UgcFit } from "../../domain/analysis/vocabulary.js";
 import { collapseWhitespace, splitSentences } from "../transcription/segments.js";
-import type { Segment } from "../transcription/types.js";
-import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "./types.js";
+import type { Segment } from "../../domain/analysis/ports.js";
+import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "../../domain/analysis/ports.js";
 
 export interface ExplainedAnalysis {
   analysis: ContentAnalysis;

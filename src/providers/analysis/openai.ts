@@ -14,9 +14,9 @@ import {
   UGC_FITS,
   UGC_FIT_VALUES,
 } from "../../domain/analysis/vocabulary.js";
-import { ProviderError } from "../errors.js";
+import { ProviderError } from "../../domain/shared/provider-error.js";
 import { OpenAiClient } from "../openai/client.js";
-import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "./types.js";
+import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "../../domain/analysis/ports.js";
 
 const PROVIDER = "analysis:openai";
 

@@ -2,7 +2,7 @@
  * Parses platform captions (WebVTT and SubRip, the two formats the yt-dlp provider asks for) into
  * transcript text and timed segments.
  */
-import type { Segment } from "../transcription/types.js";
+import type { Segment } from "../../domain/analysis/ports.js";
 import { collapseWhitespace, joinSegments, roundSeconds } from "../transcription/segments.js";
 
 export interface ParsedCaptions {

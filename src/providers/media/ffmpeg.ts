@@ -2,7 +2,7 @@
  * Converts any audio or video file into the format both speech recognisers expect:
  * 16 kHz, mono, 16-bit PCM WAV, cut at `maxSeconds`.
  */
-import { ProviderError } from "../errors.js";
+import { ProviderError } from "../../domain/shared/provider-error.js";
 import { runProgram } from "../process.js";
 import { isSpeechWav, readWavInfo, type WavInfo } from "./wav.js";
 

@@ -8,12 +8,12 @@
  */
 import { join } from "node:path";
 import { config } from "../../config.js";
-import { ProviderError } from "../errors.js";
+import { ProviderError } from "../../domain/shared/provider-error.js";
 import { runProgram } from "../process.js";
 import { collapseWhitespace, roundSeconds, splitSentences } from "../transcription/segments.js";
-import type { Segment } from "../transcription/types.js";
+import type { Segment } from "../../domain/analysis/ports.js";
 import { toSpeechWav } from "./ffmpeg.js";
-import type { MediaInput, MediaProvider, MediaResult } from "./types.js";
+import type { MediaInput, MediaProvider, MediaResult } from "../../domain/analysis/ports.js";
 import { readWavInfo } from "./wav.js";
 
 const PROVIDER = "media:simulated";

@@ -7,11 +7,11 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { config } from "../../config.js";
-import { ProviderError } from "../errors.js";
+import { ProviderError } from "../../domain/shared/provider-error.js";
 import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
 import { parseCaptions } from "./captions.js";
 import { toSpeechWav } from "./ffmpeg.js";
-import type { MediaInput, MediaProvider, MediaResult } from "./types.js";
+import type { MediaInput, MediaProvider, MediaResult } from "../../domain/analysis/ports.js";
 
 const PROVIDER = "media:ytdlp";
 

@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { z } from "zod";
-import { ProviderError } from "../errors.js";
+import { ProviderError } from "../../domain/shared/provider-error.js";
 
 export interface OpenAiOptions {
   baseUrl: string;

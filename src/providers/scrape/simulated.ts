@@ -8,11 +8,11 @@
  * names end in "(simulated)". Metrics a platform's real source does not give (shares and saves on
  * platforms B and C, music on B and C) are null or "" here too, so demo data behaves like live data.
  */
-import { canonicalVideoUrl } from "../../domain/tracking/urls.js";
+import { canonicalVideoUrl } from "../../domain/shared/platform.js";
 import type { Platform } from "../../domain/shared/platform.js";
 import { hashtagsIn } from "./hashtags.js";
 import { type Random, simulatedCaption, simulatedUsername } from "./simulated-captions.js";
-import type { AccountRef, ScrapedAccount, ScrapedVideo, ScrapeProvider, VideoRef } from "./types.js";
+import type { AccountRef, ScrapedAccount, ScrapedVideo, ScrapeProvider, VideoRef } from "../../domain/tracking/ports.js";
 
 export const SIMULATED_LABEL = "(simulated)";
 

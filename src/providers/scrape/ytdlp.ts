@@ -8,9 +8,9 @@
  * points YTDLP_PATH at a wrapper script that adds them.
  */
 import { config } from "../../config.js";
-import { ProviderError } from "../errors.js";
+import { ProviderError } from "../../domain/shared/provider-error.js";
 import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
-import type { AccountRef, ScrapedAccount, ScrapedVideo, ScrapeProvider, VideoRef } from "./types.js";
+import type { AccountRef, ScrapedAccount, ScrapedVideo, ScrapeProvider, VideoRef } from "../../domain/tracking/ports.js";
 import { type Info, isInfo, mapAccount, mapListedVideos, mapVideo } from "./ytdlp-map.js";
 
 const PROVIDER = "ytdlp";

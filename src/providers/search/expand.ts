@@ -19,10 +19,10 @@
 import { z } from "zod";
 import { config } from "../../config.js";
 import { OpenAiClient } from "../openai/client.js";
-import { ProviderError } from "../errors.js";
-import type { QueryExpander } from "./types.js";
+import { ProviderError } from "../../domain/shared/provider-error.js";
+import type { QueryExpander } from "../../domain/radar/ports.js";
 
-export { QUERIES_PER_DEPTH } from "./filters.js";
+export { QUERIES_PER_DEPTH } from "../../domain/radar/filters.js";
 
 export type LanguageCode = "en" | "es" | "de" | "fr" | "pt";
 

@@ -12,13 +12,13 @@
  *   time fails any period.
  * - `textRank` is the source's own order: (n - i) / n for the i-th of n entries, 1 for the first.
  */
-import { canonicalVideoUrl, isPlatformUsername, isPlatformVideoId } from "../../domain/tracking/urls.js";
+import { canonicalVideoUrl, isPlatformUsername, isPlatformVideoId } from "../../domain/shared/platform.js";
 import type { Platform } from "../../domain/shared/platform.js";
 import { config } from "../../config.js";
-import { ProviderError } from "../errors.js";
+import { ProviderError } from "../../domain/shared/provider-error.js";
 import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
-import { passesFilters } from "./filters.js";
-import type { SearchCandidate, SearchProvider, SearchRequest } from "./types.js";
+import { passesFilters } from "../../domain/radar/filters.js";
+import type { SearchCandidate, SearchProvider, SearchRequest } from "../../domain/radar/ports.js";
 
 const PROVIDER = "ytdlp";
 const PLATFORM: Platform = "platformB";

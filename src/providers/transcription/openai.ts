@@ -4,10 +4,10 @@
  */
 import { z } from "zod";
 import { config } from "../../config.js";
-import { ProviderError } from "../errors.js";
+import { ProviderError } from "../../domain/shared/provider-error.js";
 import { OpenAiClient } from "../openai/client.js";
 import { collapseWhitespace, roundSeconds } from "./segments.js";
-import type { Segment, Transcript, TranscriptionProvider } from "./types.js";
+import type { Segment, Transcript, TranscriptionProvider } from "../../domain/analysis/ports.js";
 
 const PROVIDER = "transcription:openai";
 

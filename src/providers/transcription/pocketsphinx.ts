@@ -4,11 +4,11 @@
  * utterance's hypothesis; the words are grouped into segments at pauses.
  */
 import { config } from "../../config.js";
-import { ProviderError } from "../errors.js";
+import { ProviderError } from "../../domain/shared/provider-error.js";
 import { isSpeechWav, readWavInfo } from "../media/wav.js";
 import { runProgram } from "../process.js";
 import { joinSegments, roundSeconds } from "./segments.js";
-import type { Segment, Transcript, TranscriptionProvider } from "./types.js";
+import type { Segment, Transcript, TranscriptionProvider } from "../../domain/analysis/ports.js";
 
 const PROVIDER = "transcription:pocketsphinx";
 

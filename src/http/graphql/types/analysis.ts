@@ -22,10 +22,9 @@ import {
   type AnalyzeResult,
 } from "../../../domain/analysis/service.js";
 import { CTA_TYPES, HOOK_STYLES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS } from "../../../domain/analysis/vocabulary.js";
-import { parseInput } from "../../../domain/validation.js";
-import { eventsSubscribed, subscribeEvents } from "../../../events/bus.js";
-import { enqueueAnalysis } from "../../../jobs/analysis.js";
-import type { Segment } from "../../../providers/transcription/types.js";
+import { parseInput } from "../../../domain/shared/inputs.js";
+import { eventsSubscribed, subscribeEvents } from "../../../domain/shared/events.js";
+import type { Segment } from "../../../domain/analysis/ports.js";
 
 /** `{bold_claim: "…"}` → `{BOLD_CLAIM: {value: "bold_claim", description: "…"}}` */
 function enumValues<K extends string>(vocabulary: Record<K, string>) {
@@ -153,7 +152,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_r, args, ctx) => {
       const videoId = parseInput(videoIdInput, String(args.videoId), "videoId");
-      const r = await analyze(ctx.auth.workspaceId, videoId, { force: args.force ?? false }, { enqueue: enqueueAnalysis });
+      const r = await analyze(ctx.auth.workspaceId, videoId, { force: args.force ?? false });
       return { ...r, workspaceId: ctx.auth.workspaceId };
     },
   }),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { builder } from "../builder.js";
 import { VideoRef } from "./tracking.js";
-import { parseInput } from "../../../domain/validation.js";
+import { parseInput } from "../../../domain/shared/inputs.js";
 import { growth, topVideos, type GrowthPoint } from "../../../domain/analytics/service.js";
 import { videosInOrder } from "../../../domain/folders/queries.js";
 

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { builder, type GraphQLContext } from "../builder.js";
 import { TrackedAccountRef, VideoRef } from "./tracking.js";
-import { parseInput } from "../../../domain/validation.js";
+import { parseInput } from "../../../domain/shared/inputs.js";
 import {
   addAccountsToFolder,
   addVideosToFolder,

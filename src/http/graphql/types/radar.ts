@@ -18,8 +18,8 @@ import {
   type RadarResultItem,
   type RadarSearchSummary,
 } from "../../../domain/radar/service.js";
-import { parseInput } from "../../../domain/validation.js";
-import { eventsSubscribed, subscribeEvents } from "../../../events/bus.js";
+import { parseInput } from "../../../domain/shared/inputs.js";
+import { eventsSubscribed, subscribeEvents } from "../../../domain/shared/events.js";
 
 const RadarDepth = builder.enumType("RadarDepth", {
   description: "Research depth: number of generated queries (quick 3, standard 6, deep 12).",

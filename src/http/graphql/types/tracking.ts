@@ -15,9 +15,9 @@ import { z } from "zod";
 import { builder } from "../builder.js";
 import type { Video } from "../../../generated/prisma/client.js";
 import type { Platform } from "../../../domain/shared/platform.js";
-import { parseInput } from "../../../domain/validation.js";
+import { parseInput } from "../../../domain/shared/inputs.js";
 import { prisma } from "../../../infra/db.js";
-import { subscribeEvents } from "../../../events/bus.js";
+import { subscribeEvents } from "../../../domain/shared/events.js";
 import { dateParam } from "../../rest/schemas.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
 import {

@@ -3,9 +3,9 @@ import { builder } from "../builder.js";
 import { getWorkspaceInfo, type TrackingLimits } from "../../../domain/workspace/service.js";
 import { getBalance, listLedger, type CreditBalance, type LedgerEntry } from "../../../domain/credits/service.js";
 import { createKey, listKeys, revokeKey, type ApiKeyInfo } from "../../../domain/keys/service.js";
-import { parseInput } from "../../../domain/validation.js";
+import { parseInput } from "../../../domain/shared/inputs.js";
 import { z } from "zod";
-import { subscribeEvents } from "../../../events/bus.js";
+import { subscribeEvents } from "../../../domain/shared/events.js";
 
 const CreditEntryKind = builder.enumType("CreditEntryKind", {
   values: { GRANT: { value: "grant" }, RENEWAL: { value: "renewal" }, CHARGE: { value: "charge" }, REFUND: { value: "refund" } } as const,

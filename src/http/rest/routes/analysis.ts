@@ -3,8 +3,7 @@ import { z } from "zod";
 import type { VideoAnalysis } from "../../../generated/prisma/client.js";
 import { ANALYSIS_COST, ANALYSIS_STATUSES, analyze, getAnalysis } from "../../../domain/analysis/service.js";
 import { CTA_TYPES, CTA_TYPE_VALUES, HOOK_STYLES, HOOK_STYLE_VALUES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS, UGC_FIT_VALUES } from "../../../domain/analysis/vocabulary.js";
-import { InsufficientCreditsError } from "../../../domain/errors.js";
-import { enqueueAnalysis } from "../../../jobs/analysis.js";
+import { InsufficientCreditsError } from "../../../domain/shared/errors.js";
 import { defineRoute } from "../route.js";
 import { errorSchema, iso, isoOrNull, queryBoolean, timestamp, uuid } from "../schemas.js";
 
@@ -119,7 +118,7 @@ export const analysisRoutes = [
     },
     async handler({ auth, params, query }) {
       try {
-        const r = await analyze(auth.workspaceId, params.videoId, { force: query.force }, { enqueue: enqueueAnalysis });
+        const r = await analyze(auth.workspaceId, params.videoId, { force: query.force });
         return { status: 202, body: { data: { analysisId: r.analysisId, videoId: r.videoId, status: r.status }, message: r.message } };
       } catch (e) {
         if (!(e instanceof InsufficientCreditsError)) throw e;

@@ -12,7 +12,7 @@ import {
   type RadarResultItem,
   type RadarSearchSummary,
 } from "../../../domain/radar/service.js";
-import { DEPTHS, MIN_VIEWS_VALUES } from "../../../providers/search/filters.js";
+import { DEPTHS, MIN_VIEWS_VALUES } from "../../../domain/radar/filters.js";
 import { defineRoute } from "../route.js";
 import { idParams, iso, isoOrNull, pagination, paginationQuery, paginationSchema, platform, timestamp } from "../schemas.js";
 

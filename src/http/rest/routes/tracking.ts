@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Video } from "../../../generated/prisma/client.js";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
-import { canonicalAccountUrl } from "../../../domain/tracking/urls.js";
+import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
 import { getTrackedVideo, listTrackedVideos, MAX_BULK_IDS, trackVideo, untrackVideos, type TrackedVideoView } from "../../../domain/tracking/videos.js";
 import {

@@ -1,4 +1,4 @@
-import type { Platform } from "../../domain/shared/platform.js";
+import type { Platform } from "../shared/platform.js";
 
 /** One search of one expanded query against one source, filters included. */
 export interface SearchRequest {

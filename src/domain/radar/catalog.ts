@@ -33,10 +33,10 @@
  * "relative to this query's best" meaning the ytdlp provider gives its result positions too.
  */
 import { Prisma } from "../../generated/prisma/client.js";
-import type { Platform } from "../../domain/shared/platform.js";
+import type { Platform } from "../shared/platform.js";
 import { prisma, type Db } from "../../infra/db.js";
-import { ProviderError } from "../errors.js";
-import type { SearchCandidate, SearchProvider, SearchRequest } from "./types.js";
+import { ProviderError } from "../shared/provider-error.js";
+import type { SearchCandidate, SearchProvider, SearchRequest } from "./ports.js";
 
 /** Most-viewed matches that are ranked by text relevance (see the header). */
 export const POOL_SIZE = 200;

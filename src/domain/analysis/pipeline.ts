@@ -1,6 +1,6 @@
 /**
- * The analysis pipeline as BullMQ work on queue `analysis`. The job carries only the analysis id;
- * every run reads the stored state and resumes from it:
+ * The analysis pipeline: the bodies of the `analysis` queue's jobs (run by src/jobs/). The job
+ * carries only the analysis id; every run reads the stored state and resumes from it:
  *
  *   pending ─► downloading   (mark, then fetch media and transcript)
  *   downloading ─► transcribed  (transcript and segments stored: readable while analysis runs)
@@ -19,39 +19,15 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Job } from "bullmq";
-import type { Video, VideoAnalysis } from "../generated/prisma/client.js";
-import { config } from "../config.js";
-import { logger } from "../infra/logger.js";
-import { prisma } from "../infra/db.js";
-import {
-  advance,
-  announce,
-  complete,
-  fail,
-  failStuckAnalyses,
-  idleRunningAnalyses,
-  loadAnalysis,
-  storeTranscript,
-  type TranscriptData,
-} from "../domain/analysis/service.js";
-import { ProviderError } from "../providers/errors.js";
-import { createMediaProvider, type MediaProvider } from "../providers/media/index.js";
-import { createTranscriptionProvider, type TranscriptionProvider } from "../providers/transcription/index.js";
-import { createContentAnalysisProvider, type ContentAnalysisProvider } from "../providers/analysis/index.js";
-import type { Segment } from "../providers/transcription/types.js";
-import { queue } from "./queues.js";
-import type { QueueDefinition } from "./registry.js";
-
-export const RUN_ANALYSIS_JOB = "run-analysis";
-export const SWEEP_JOB = "sweep-analyses";
-
-/** Deterministic job id: queueing the same analysis twice is a no-op. (BullMQ ids cannot contain ":".) */
-export const analysisJobId = (analysisId: string) => `analysis-${analysisId}`;
-
-export async function enqueueAnalysis(analysisId: string): Promise<void> {
-  await queue("analysis").add(RUN_ANALYSIS_JOB, { analysisId }, { jobId: analysisJobId(analysisId) });
-}
+import type { Video, VideoAnalysis } from "../../generated/prisma/client.js";
+import { config } from "../../config.js";
+import { logger } from "../../infra/logger.js";
+import { prisma } from "../../infra/db.js";
+import { isLastAttempt, SINGLE_RUN, type JobRun } from "../shared/jobs.js";
+import { ProviderError } from "../shared/provider-error.js";
+import { advance, announce, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, storeTranscript, type TranscriptData } from "./service.js";
+import { analysisJobState, enqueueAnalysis } from "./jobs.js";
+import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider } from "./ports.js";
 
 export interface AnalysisProviders {
   media: MediaProvider;
@@ -59,13 +35,8 @@ export interface AnalysisProviders {
   content: ContentAnalysisProvider;
 }
 
-/** The providers chosen by configuration; constructed lazily so a role that never analyses needs none. */
-export function configuredProviders(): AnalysisProviders {
-  return { media: createMediaProvider(), transcription: createTranscriptionProvider(), content: createContentAnalysisProvider() };
-}
-
 /** Runs the stages still to do for one analysis. */
-export async function runAnalysis(analysisId: string, providers: AnalysisProviders, job?: Job): Promise<{ status: string }> {
+export async function runAnalysis(analysisId: string, providers: AnalysisProviders, run: JobRun = SINGLE_RUN): Promise<{ status: string }> {
   const loaded = await prisma.videoAnalysis.findUnique({ where: { id: analysisId }, include: { video: true } });
   if (!loaded) return { status: "deleted" }; // replaced by a forced re-analysis: nothing to do
   const { video, ...stored } = loaded;
@@ -73,7 +44,7 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
   if (a.status === "completed" || a.status === "failed") return { status: a.status };
   // Re-announce the stored state: if a killed run committed a move but died before publishing it,
   // subscribers still learn of it (they drop what they already saw).
-  if ((job?.attemptsStarted ?? 1) > 1 || a.status !== "pending") await announce(a);
+  if (run.starts > 1 || a.status !== "pending") await announce(a);
 
   try {
     if (a.status === "pending") a = (await advance(a.id, "pending", "downloading")) ?? (await reload(a.id));
@@ -94,7 +65,7 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
     }
     return { status: a.status };
   } catch (e) {
-    const lastAttempt = !job || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const lastAttempt = isLastAttempt(run);
     const retryable = e instanceof ProviderError ? e.retryable : !(e instanceof AnalysisInputError);
     if (retryable && !lastAttempt) throw e; // BullMQ retries with backoff; the retry resumes here
     if (!(e instanceof ProviderError) && !(e instanceof AnalysisInputError)) {
@@ -148,31 +119,15 @@ export async function sweepAnalyses(): Promise<{ failed: number; requeued: numbe
   let requeued = 0;
   const idleMs = Math.max(config.analysisJobs.lockMs * 2, 10_000);
   for (const id of await idleRunningAnalyses(idleMs)) {
-    const state = await queue("analysis").getJobState(analysisJobId(id));
+    const { state, failedReason } = await analysisJobState(id);
     if (state === "unknown") {
       await enqueueAnalysis(id);
       requeued++;
     } else if (state === "failed") {
-      const job = await queue("analysis").getJob(analysisJobId(id));
-      const reason = job?.failedReason ? ` (${job.failedReason})` : "";
+      const reason = failedReason ? ` (${failedReason})` : "";
       if (await fail(id, `The analysis job was abandoned by the workers${reason}; no credits were charged.`)) failed++;
     }
   }
   if (failed || requeued) logger.info({ failed, requeued }, "analysis sweep");
   return { failed, requeued };
-}
-
-export function analysisJobs(providers?: AnalysisProviders): QueueDefinition {
-  let resolved = providers;
-  return {
-    queue: "analysis",
-    concurrency: config.concurrency.analysis,
-    lockDurationMs: config.analysisJobs.lockMs,
-    stalledIntervalMs: config.analysisJobs.stalledIntervalMs,
-    handlers: {
-      [RUN_ANALYSIS_JOB]: (job) => runAnalysis(String(job.data.analysisId), (resolved ??= configuredProviders()), job),
-      [SWEEP_JOB]: () => sweepAnalyses(),
-    },
-    schedules: [{ id: SWEEP_JOB, jobName: SWEEP_JOB, every: config.analysisJobs.sweepIntervalMs }],
-  };
 }

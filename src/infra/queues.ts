@@ -4,7 +4,7 @@
  */
 import { Queue, type JobsOptions } from "bullmq";
 import { config } from "../config.js";
-import { createRedis } from "../infra/redis.js";
+import { createRedis } from "./redis.js";
 
 export const QUEUE_NAMES = ["scrape", "analysis", "radar", "maintenance"] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];

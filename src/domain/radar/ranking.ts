@@ -14,10 +14,10 @@
  * Relevance leads because a radar search is a topic search first; views and engagement then say
  * which on-topic videos performed. Unknown metrics (null) contribute 0: never a guessed value.
  */
-import type { Platform } from "../../domain/shared/platform.js";
+import type { Platform } from "../shared/platform.js";
 import { passesFilters, type CandidateFilters } from "./filters.js";
-import type { SearchCandidate } from "./types.js";
-import { engagementRate } from "../../domain/tracking/engagement.js";
+import type { SearchCandidate } from "./ports.js";
+import { engagementRate } from "../tracking/engagement.js";
 
 export const SCORE_WEIGHTS = { relevance: 0.4, views: 0.3, engagement: 0.15, recency: 0.15 } as const;
 

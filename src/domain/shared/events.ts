@@ -1,0 +1,39 @@
+/**
+ * The events clients may watch, one catalog for the whole service: each topic's payload, published
+ * after the change is committed by whichever process made it (src/infra/events.ts carries them over
+ * Redis pub/sub to every API process). A lost event never loses data: the state is in PostgreSQL,
+ * and every subscription reads the current state first.
+ */
+import { publish, subscribe, subscribed } from "../../infra/events.js";
+import { logger } from "../../infra/logger.js";
+import type { AnalysisStatus } from "../../generated/prisma/client.js";
+
+/** Topic → payload. Ids in channel names are workspace-scoped where the data is (analyses, credits). */
+export interface EventPayloads {
+  /** id = `${workspaceId}:${videoId}` */
+  analysisStatusChanged: { analysisId: string; videoId: string; status: AnalysisStatus; error: string | null; at: string };
+  /** id = videoId (videos are global; subscribers are checked to track the video) */
+  videoUpdated: { videoId: string; scrapeStatus: string; at: string };
+  /** id = searchId */
+  radarSearchUpdated: { searchId: string; status: string; resultCount: number; error: string | null; at: string };
+  /** id = workspaceId; any change of the credit balance or reservations */
+  creditsUpdated: { workspaceId: string; at: string };
+}
+export type Topic = keyof EventPayloads;
+
+/** Publishes after a commit; a failure is logged, never thrown (the change itself is committed). */
+export async function publishEvent<T extends Topic>(topic: T, id: string, payload: EventPayloads[T]): Promise<void> {
+  try {
+    await publish(topic, id, payload);
+  } catch (e) {
+    logger.warn({ err: (e as Error).message, topic, id }, "could not publish an event");
+  }
+}
+
+/** The events of `<topic>:<id>` as they come, until the consumer stops. */
+export function subscribeEvents<T extends Topic>(topic: T, id: string): AsyncIterable<EventPayloads[T]> {
+  return subscribe(topic, id) as AsyncIterable<EventPayloads[T]>;
+}
+
+/** Resolves once every subscription started so far is active in Redis (see infra/events.ts). */
+export const eventsSubscribed = subscribed;

@@ -1,0 +1,114 @@
+/**
+ * Input validation shared by every door (REST, GraphQL, the CLI): the zod pieces that several
+ * areas' inputs are made of (ids, pages, days, id lists), one way to parse (`parseInput`) and one
+ * error shape (400 VALIDATION_ERROR with `details`). Each area composes its own inputs from these in
+ * `domain/<area>/inputs.ts`; REST adds only query-string coercion and OpenAPI metadata
+ * (src/http/rest/schemas.ts), GraphQL only maps its arguments onto the same schemas.
+ */
+import { z } from "zod";
+import { validationError, type ErrorDetail } from "./errors.js";
+
+export function issuesToDetails(error: z.ZodError, prefix?: string): ErrorDetail[] {
+  return error.issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].filter(Boolean).join("."),
+    message: issue.message,
+  }));
+}
+
+/** Parses `value` with `schema` or throws 400 VALIDATION_ERROR naming every problem. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = issuesToDetails(result.error, prefix);
+  throw validationError(`Invalid input: ${details.map((d) => `${d.path || "(input)"}: ${d.message}`).join("; ")}`, details);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+
+/** Any UUID (the service's ids). PostgreSQL compares them case-insensitively. */
+export const uuid = z.guid({ message: "must be a UUID" });
+
+export const MAX_PAGE_SIZE = 100;
+/** The largest offset a page may start at (a bound, so no client can ask PostgreSQL to skip billions of rows). */
+export const MAX_OFFSET = 1_000_000_000;
+
+const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`;
+const OFFSET_MESSAGE = "offset must be a non-negative integer";
+
+/** `limit`: 1 to 100, with the endpoint's default. */
+export const pageLimit = (defaultLimit: number) =>
+  z.number({ message: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_PAGE_SIZE, LIMIT_MESSAGE).default(defaultLimit);
+
+/** `offset`: 0 or more (default 0), at most MAX_OFFSET. */
+export const pageOffset = z.number({ message: OFFSET_MESSAGE }).int(OFFSET_MESSAGE).min(0, OFFSET_MESSAGE).max(MAX_OFFSET, "offset is too large").default(0);
+
+/** An offset page: `{limit, offset}`. */
+export const page = (defaultLimit: number) => z.object({ limit: pageLimit(defaultLimit), offset: pageOffset });
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** `YYYY-MM-DD`, a real calendar day, parsed to the UTC midnight that starts it. */
+export const day = z
+  .string({ message: "must be a date written YYYY-MM-DD" })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD")
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00.000Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+  }, "must be a real calendar date (YYYY-MM-DD)")
+  .transform((s) => new Date(`${s}T00:00:00.000Z`));
+
+export const DAY_MS = 86_400_000;
+
+/** Both days are included: `start` must not be after `end` (400 VALIDATION_ERROR on `start_date`). */
+export function checkDayRange(start?: Date, end?: Date): void {
+  if (start && end && start.getTime() > end.getTime()) {
+    throw validationError("start_date must not be after end_date.", [{ path: "start_date", message: "must not be after end_date" }]);
+  }
+}
+
+/** The most ids one request may name (bulk untrack, folder membership). */
+export const MAX_IDS_PER_REQUEST = 50;
+
+/** 1 to 50 UUIDs. Duplicates are allowed and each is reported on its own. */
+export const idList = (field: string, min = 1) =>
+  z
+    .array(uuid, { message: `${field} must be an array of UUIDs` })
+    .min(min, `${field} must hold at least one id`)
+    .max(MAX_IDS_PER_REQUEST, `${field} holds at most ${MAX_IDS_PER_REQUEST} ids`);
+
+// ---------------------------------------------------------------------------------------------
+// Characters PostgreSQL cannot store
+
+/**
+ * PostgreSQL text cannot hold the NUL character, so a string containing it would fail in the
+ * database (a 500). Every input is checked here first: the path of the first NUL found, or null.
+ */
+export function findNulCharacter(value: unknown, path = ""): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path || "(input)" : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNulCharacter(value[i], path ? `${path}.${i}` : String(i));
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const found = findNulCharacter(k, path) ?? findNulCharacter(v, path ? `${path}.${k}` : k);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+export function rejectNulCharacters(value: unknown, prefix: string): void {
+  const path = findNulCharacter(value, prefix);
+  if (path) {
+    throw validationError(`Invalid input: ${path}: must not contain the NUL character (\\u0000).`, [
+      { path, message: "must not contain the NUL character (\\u0000)" },
+    ]);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Cross-process events over Redis pub/sub: whichever process makes a change (an API process or a
+ * worker) publishes on `<REDIS_PREFIX>:<topic>:<id>` with a JSON body, and every API process's
+ * subscribers (GraphQL subscriptions, through Yoga's pub/sub over Redis) receive it. The topics and
+ * their payloads are the domain's (src/domain/shared/events.ts); this module only carries them.
+ */
+import { createPubSub } from "graphql-yoga";
+import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
+import { config } from "../config.js";
+import { createRedis, redis } from "./redis.js";
+
+const topicName = (topic: string) => `${config.redisPrefix}:${topic}`;
+
+export async function publish(topic: string, id: string, payload: unknown): Promise<void> {
+  await redis().publish(`${topicName(topic)}:${id}`, JSON.stringify(payload));
+}
+
+type PubSub = ReturnType<typeof createPubSub<Record<string, [string, unknown]>>>;
+let pubSub: PubSub | null = null;
+let subscriber: ReturnType<typeof createRedis> | null = null;
+
+function getPubSub(): PubSub {
+  if (!pubSub) {
+    // No ready check (INFO) on the subscriber: a SUBSCRIBE queued while connecting puts the connection
+    // in subscriber mode first, the INFO is refused, and ioredis flushes the queued commands.
+    subscriber = createRedis("events-subscriber", { enableReadyCheck: false });
+    pubSub = createPubSub<Record<string, [string, unknown]>>({
+      eventTarget: createRedisEventTarget({ publishClient: redis(), subscribeClient: subscriber }),
+    });
+  }
+  return pubSub;
+}
+
+/**
+ * Resolves once every SUBSCRIBE sent so far (by iterators already started) is active in Redis:
+ * Redis answers a connection's commands in order, so a PING answered on the subscriber connection
+ * comes after them. Lets a subscription read the current state only once no event can be missed.
+ */
+export async function subscribed(): Promise<void> {
+  if (subscriber) await subscriber.ping();
+}
+
+/** An async iterable of the events on `<topic>:<id>`, ended when the consumer stops. */
+export function subscribe(topic: string, id: string): AsyncIterable<unknown> {
+  return getPubSub().subscribe(topicName(topic), id);
+}
+
+export function resetEvents(): void {
+  pubSub = null;
+  subscriber = null;
+}

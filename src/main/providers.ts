@@ -1,0 +1,76 @@
+/**
+ * The composition root of the outside world: which provider implements each domain port, chosen by
+ * configuration (SCRAPE_PROVIDER, MEDIA_PROVIDER, TRANSCRIBE_PROVIDER, ANALYSIS_PROVIDER,
+ * RADAR_PROVIDERS, OPENAI_*). Only src/main/ (and tests) build providers; the domain receives them
+ * as arguments, the job handlers from src/jobs/registry.ts.
+ */
+import { config } from "../config.js";
+import type { ScrapeProvider } from "../domain/tracking/ports.js";
+import type { ContentAnalysisProvider, MediaProvider, TranscriptionProvider } from "../domain/analysis/ports.js";
+import type { QueryExpander, SearchProvider } from "../domain/radar/ports.js";
+import type { AnalysisProviders } from "../domain/analysis/pipeline.js";
+import type { RadarDeps } from "../domain/radar/run.js";
+import { CatalogSearchProvider } from "../domain/radar/catalog.js";
+import type { WorkerProviders } from "../jobs/registry.js";
+import { SimulatedScrapeProvider } from "../providers/scrape/simulated.js";
+import { YtdlpScrapeProvider } from "../providers/scrape/ytdlp.js";
+import { SimulatedMediaProvider } from "../providers/media/simulated.js";
+import { YtdlpMediaProvider } from "../providers/media/ytdlp.js";
+import { OpenAiTranscriber } from "../providers/transcription/openai.js";
+import { PocketsphinxTranscriber } from "../providers/transcription/pocketsphinx.js";
+import { HeuristicAnalysisProvider } from "../providers/analysis/heuristic.js";
+import { OpenAiAnalysisProvider } from "../providers/analysis/openai.js";
+import { OfflineQueryExpander, OpenAiQueryExpander } from "../providers/search/expand.js";
+import { YtdlpSearchProvider } from "../providers/search/ytdlp.js";
+
+export function createScrapeProvider(name: "ytdlp" | "simulated" = config.providers.scrape): ScrapeProvider {
+  return name === "ytdlp" ? new YtdlpScrapeProvider() : new SimulatedScrapeProvider();
+}
+
+export function createMediaProvider(name: "ytdlp" | "simulated" = config.providers.media): MediaProvider {
+  return name === "ytdlp" ? new YtdlpMediaProvider() : new SimulatedMediaProvider();
+}
+
+export function createTranscriptionProvider(name: "pocketsphinx" | "openai" = config.providers.transcribe): TranscriptionProvider {
+  return name === "openai" ? new OpenAiTranscriber() : new PocketsphinxTranscriber();
+}
+
+export function createContentAnalysisProvider(name: "heuristic" | "openai" = config.providers.analysis): ContentAnalysisProvider {
+  return name === "openai" ? new OpenAiAnalysisProvider() : new HeuristicAnalysisProvider();
+}
+
+export type SearchProviderName = SearchProvider["name"];
+
+/** `catalog` is the domain's own search over every video the service knows; `ytdlp` searches the platform. */
+export function createSearchProvider(name: SearchProviderName): SearchProvider {
+  return name === "catalog" ? new CatalogSearchProvider() : new YtdlpSearchProvider();
+}
+
+/** One provider per configured name, in the configured order, each once. */
+export function createSearchProviders(names: readonly SearchProviderName[] = config.providers.radar): SearchProvider[] {
+  return [...new Set(names)].map(createSearchProvider);
+}
+
+/** The LLM expander when an OpenAI-compatible server is configured, the offline one otherwise. */
+export function createQueryExpander(): QueryExpander {
+  return config.openai.baseUrl ? new OpenAiQueryExpander() : new OfflineQueryExpander();
+}
+
+export function analysisProviders(): AnalysisProviders {
+  return { media: createMediaProvider(), transcription: createTranscriptionProvider(), content: createContentAnalysisProvider() };
+}
+
+export function radarDeps(): RadarDeps {
+  return { providers: createSearchProviders(), expander: createQueryExpander() };
+}
+
+/** Made once, on the first call. */
+export function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+/** Every queue's providers as configured, each built on first use. */
+export function workerProviders(): WorkerProviders {
+  return { scrape: lazy(() => createScrapeProvider()), analysis: lazy(analysisProviders), radar: lazy(radarDeps) };
+}
