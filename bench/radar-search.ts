@@ -87,6 +87,7 @@ export async function runRadarSearchBench(options: { keep?: boolean; reuse?: boo
   const { createWorkspace } = await import("../src/domain/workspace/service.js");
   const { grant } = await import("../src/domain/credits/service.js");
   const { createSearch } = await import("../src/domain/radar/service.js");
+  const { createSearchInput } = await import("../src/domain/radar/inputs.js");
   const { startWorkers } = await import("../src/jobs/worker.js");
   const { radarQueue } = await import("../src/jobs/registry.js");
   const { radarDeps: configuredRadarDeps, lazy } = await import("../src/main/providers.js");
@@ -110,7 +111,7 @@ export async function runRadarSearchBench(options: { keep?: boolean; reuse?: boo
 
     // Warm-up: connections, plans, caches, the worker's first job.
     const warm = queryMaker(99);
-    for (let i = 0; i < 3; i++) await waitCompleted((await createSearch(workspace.id, { query: warm().text, depth: "deep" })).searchId);
+    for (let i = 0; i < 3; i++) await waitCompleted((await createSearch(workspace.id, createSearchInput.parse({ query: warm().text, depth: "deep" }))).searchId);
 
     const rows: Row[] = [];
     for (const [n, minViews] of MIN_VIEWS_VALUES.entries()) {
@@ -123,7 +124,7 @@ export async function runRadarSearchBench(options: { keep?: boolean; reuse?: boo
         for (let i = 0; i < SEARCHES; i++) {
           const query = next();
           const started = performance.now();
-          const { searchId } = await createSearch(workspace.id, { query: query.text, depth: "deep", min_views: minViews, time_period: period, language: query.language });
+          const { searchId } = await createSearch(workspace.id, createSearchInput.parse({ query: query.text, depth: "deep", min_views: minViews, time_period: period, language: query.language }));
           const s = await waitCompleted(searchId);
           total.push(performance.now() - started);
           if (s.status !== "completed") throw new Error(`search ${searchId} ${s.status}: ${s.error}`);

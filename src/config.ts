@@ -70,8 +70,8 @@ const schema = z.object({
   RADAR_CONCURRENCY: z.coerce.number().int().positive().default(4),
 
   /** GraphQL limits: a query deeper or costlier than these is refused with a GraphQL error. */
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(10),
-  GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(12),
+  GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(50000),
 
   /** Validate every REST response against its documented schema (on in tests; costs time). */
   VALIDATE_RESPONSES: bool.optional(),

@@ -19,6 +19,7 @@
  *    2^53, beyond any count a platform reports) whether the statement ran on the pool or inside a
  *    Prisma transaction. No hand-written snake_case mappers.
  */
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client.js";
@@ -63,10 +64,22 @@ export interface SqlOptions {
   /** Run inside this Prisma transaction (same connection, same snapshot and locks). */
   tx?: Tx;
   /**
-   * A prepared-statement name, for statements run on every request (the hot paths): each pooled
-   * connection parses and plans it once. Only for fixed texts (no Prisma.raw parts that vary).
+   * Run as a named prepared statement (the hot paths): each pooled connection parses and plans the
+   * text once. The name is derived from the text, so statements whose text varies (a keyset
+   * predicate present or not) are simply different statements.
    */
-  name?: string;
+  prepare?: boolean;
+}
+
+const statementNames = new Map<string, string>();
+/** A stable name per statement text (PostgreSQL's limit on names is 63 bytes). */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `s_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
+    if (statementNames.size < 10_000) statementNames.set(text, name);
+  }
+  return name;
 }
 
 /** BIGINT values of a row read through Prisma (BigInt) become numbers, as on the pool. */
@@ -84,7 +97,8 @@ function normalise<T>(rows: Record<string, unknown>[]): T[] {
 export async function sql<T>(query: Prisma.Sql, opts: SqlOptions = {}): Promise<T[]> {
   if (opts.tx) return normalise<T>(await opts.tx.$queryRaw<Record<string, unknown>[]>(query));
   // node-postgres sends a bigint parameter as its decimal text, which the casts in the statements expect.
-  const result = await pgPool.query(opts.name ? { name: opts.name, text: query.text, values: query.values as unknown[] } : { text: query.text, values: query.values as unknown[] });
+  const values = query.values as unknown[];
+  const result = await pgPool.query(opts.prepare ? { name: statementName(query.text), text: query.text, values } : { text: query.text, values });
   return result.rows as T[];
 }
 

@@ -7,7 +7,8 @@ import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { spawnService, type ServiceProcess } from "../helpers/processes.js";
-import { advance, announce, complete, loadAnalysis } from "../../src/domain/analysis/service.js";
+import { advance, complete, loadAnalysis } from "../../src/domain/analysis/service.js";
+import { announce } from "../../src/domain/analysis/events.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import { prisma } from "../../src/infra/db.js";
 import type { RunningApi } from "../../src/main/server.js";
@@ -27,7 +28,7 @@ afterAll(async () => {
 
 const SUBSCRIPTION = `subscription($videoId: ID!) { analysisStatusChanged(videoId: $videoId) { analysisId videoId status error at } }`;
 const ANALYZE = `mutation($videoId: ID!, $force: Boolean) { analyzeVideo(videoId: $videoId, force: $force) { analysisId videoId status outcome message } }`;
-const READ = `query($videoId: ID!) { videoAnalysis(videoId: $videoId) { analysisId status error transcript segments { start end text } transcriptSource hookStyle hookPhrase ugcFit ugcConfidence ctaType ctaDestinationUrl completedAt } }`;
+const READ = `query($videoId: ID!) { videoAnalysis(videoId: $videoId) { analysisId: uuid status error transcript segments { start end text } transcriptSource hookStyle hookPhrase ugcFit ugcConfidence ctaType ctaDestinationUrl completedAt } }`;
 
 function wsClient(key: string): Client {
   return createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });

@@ -32,19 +32,23 @@ describe("GraphQL", () => {
 
   it("workspace and credits through the same services as REST", async () => {
     const ws = await newWorkspace("pro");
-    const r = await gql(api.url, ws.key, `{ workspace { plan credits { totalRemaining monthlyTotal reserved ledger { kind amount } } limits { videoLimit videoSlotsUsed additionsRemaining } } }`);
+    const r = await gql(
+      api.url,
+      ws.key,
+      `{ workspace { plan credits { totalRemaining monthlyTotal reserved ledger { totalCount edges { node { kind amount } } } } limits { videoLimit videoSlotsUsed additionsRemaining } } }`,
+    );
     expect(r.status).toBe(200);
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.workspace).toEqual({
       plan: "pro",
-      credits: { totalRemaining: 10000, monthlyTotal: 10000, reserved: 0, ledger: [{ kind: "RENEWAL", amount: 10000 }] },
+      credits: { totalRemaining: 10000, monthlyTotal: 10000, reserved: 0, ledger: { totalCount: 1, edges: [{ node: { kind: "RENEWAL", amount: 10000 } }] } },
       limits: { videoLimit: 5000, videoSlotsUsed: 0, additionsRemaining: 5000 },
     });
   });
 
   it("API key mutations, with the five-key limit and revocation", async () => {
     const ws = await newWorkspace();
-    const created = await gql(api.url, ws.key, `mutation { createApiKey(name: "gql") { secret apiKey { id name revokedAt } } }`);
+    const created = await gql(api.url, ws.key, `mutation { createApiKey(name: "gql") { secret apiKey { id uuid name revokedAt } } }`);
     expect(created.body.data.createApiKey.secret).toMatch(/^svc_sk_[A-Za-z0-9_-]{43}$/);
     const id = created.body.data.createApiKey.apiKey.id;
     for (let i = 0; i < 3; i++) await gql(api.url, ws.key, `mutation { createApiKey(name: "k${i}") { secret } }`);
@@ -57,8 +61,9 @@ describe("GraphQL", () => {
     const other = await newWorkspace();
     const foreign = await gql(api.url, other.key, `mutation($id: ID!) { revokeApiKey(id: $id) { id } }`, { id });
     expect(foreign.body.errors![0]!.extensions!.code).toBe("NOT_FOUND");
-    const list = await gql(api.url, ws.key, `{ apiKeys { name revokedAt } }`);
-    expect(list.body.data.apiKeys).toHaveLength(5);
+    const list = await gql(api.url, ws.key, `{ apiKeys { totalCount edges { node { name revokedAt } } } }`);
+    expect(list.body.data.apiKeys.totalCount).toBe(5);
+    expect(list.body.data.apiKeys.edges).toHaveLength(5);
   });
 
   it("answers 401 with UNAUTHORIZED without a valid key", async () => {
@@ -75,7 +80,7 @@ describe("GraphQL", () => {
     // with a low limit shows the rule on a real query.
     const shallow = await spawnService("api", { GRAPHQL_MAX_DEPTH: "2" });
     try {
-      const r1 = await gql(shallow.url!, ws.key, `{ workspace { credits { ledger { id } } } }`);
+      const r1 = await gql(shallow.url!, ws.key, `{ workspace { credits { ledger { totalCount } } } }`);
       expect(r1.body.errors?.[0]?.message).toMatch(/depth/i);
       expect(r1.body.data ?? null).toBeNull();
       const ok = await gql(shallow.url!, ws.key, `{ workspace { plan } }`);
@@ -83,7 +88,7 @@ describe("GraphQL", () => {
     } finally {
       await shallow.stop();
     }
-    const wide = `{ ${Array.from({ length: 400 }, (_, i) => `a${i}: workspace { plan credits { totalRemaining ledger { id amount kind } } }`).join(" ")} }`;
+    const wide = `{ ${Array.from({ length: 2000 }, (_, i) => `a${i}: workspace { plan credits { totalRemaining ledger { edges { node { uuid amount kind } } } } }`).join(" ")} }`;
     const r2 = await gql(api.url, ws.key, wide);
     expect(r2.body.errors?.[0]?.message).toMatch(/cost/i);
     expect(r2.body.data ?? null).toBeNull();

@@ -61,8 +61,8 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api, workers));
 
-const SEARCH_FIELDS = `id query platform depth minViews timePeriod language status resultCount error queries createdAt completedAt
-  results(limit: 2) { total limit offset hasMore items { videoId url type platformVideoId viewCount likeCount engagementRate postedAt score matchedQuery tracked } }`;
+const SEARCH_FIELDS = `uuid query platform depth minViews timePeriod language status resultCount error queries createdAt completedAt
+  results(first: 2) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { uuid rank videoId url type platformVideoId viewCount likeCount engagementRate postedAt score matchedQuery tracked } } }`;
 
 const codeOf = (r: { body: { errors?: { extensions?: Record<string, any> }[] } }) => r.body.errors?.[0]?.extensions?.code;
 
@@ -77,7 +77,7 @@ async function waitForStatus(id: string, status: string) {
 describe("radar over GraphQL", () => {
   it("createRadarSearch, the subscription (SEARCHING → COMPLETED), radarSearch with paged results, radarSearches", async () => {
     const ws = await newWorkspace();
-    const created = await gql(api.url, ws.key, `mutation { createRadarSearch(query: "knitting pattern", depth: QUICK, minViews: ANY, timePeriod: LAST_MONTH) { id status depth minViews timePeriod platform language } }`);
+    const created = await gql(api.url, ws.key, `mutation { createRadarSearch(query: "knitting pattern", depth: QUICK, minViews: ANY, timePeriod: LAST_MONTH) { id: uuid status depth minViews timePeriod platform language } }`);
     expect(created.body.errors).toBeUndefined();
     const s = created.body.data.createRadarSearch;
     expect(s).toMatchObject({ status: "PENDING", depth: "QUICK", minViews: "ANY", timePeriod: "LAST_MONTH", platform: "PLATFORM_A", language: "English" });
@@ -115,31 +115,34 @@ describe("radar over GraphQL", () => {
     expect(read.body.errors).toBeUndefined();
     const r = read.body.data.radarSearch;
     expect(r).toMatchObject({ status: "COMPLETED", resultCount: 3, error: null, queries: ["knitting pattern", "knitting pattern ideas", "knitting pattern tutorial"] });
-    expect(r.results).toMatchObject({ total: 3, limit: 2, offset: 0, hasMore: true });
-    expect(r.results.items).toHaveLength(2);
-    expect(r.results.items[0]).toMatchObject({ type: "PLATFORM_A", tracked: false, likeCount: 100 });
+    const items = r.results.edges.map((e: any) => e.node);
+    expect(r.results).toMatchObject({ totalCount: 3, pageInfo: { hasNextPage: true } });
+    expect(items).toHaveLength(2);
+    expect(items.map((x: any) => x.rank)).toEqual([1, 2]);
+    expect(items[0]).toMatchObject({ type: "PLATFORM_A", tracked: false, likeCount: 100 });
     // The REST twin gives the same search and order.
     const rest = await client(api.url, ws.key).get(`/api/v1/radar/search/${s.id}?limit=2`);
-    expect(rest.body.data.results.map((x: { platformVideoId: string }) => x.platformVideoId)).toEqual(r.results.items.map((x: { platformVideoId: string }) => x.platformVideoId));
+    expect(rest.body.data.results.map((x: { platformVideoId: string }) => x.platformVideoId)).toEqual(items.map((x: { platformVideoId: string }) => x.platformVideoId));
 
-    const list = await gql(api.url, ws.key, `{ radarSearches(limit: 5) { total hasMore items { id status resultCount } } }`);
-    expect(list.body.data.radarSearches).toEqual({ total: 1, hasMore: false, items: [{ id: s.id, status: "COMPLETED", resultCount: 3 }] });
+    const list = await gql(api.url, ws.key, `{ radarSearches(first: 5) { totalCount pageInfo { hasNextPage } edges { node { uuid status resultCount } } } }`);
+    expect(list.body.data.radarSearches).toEqual({ totalCount: 1, pageInfo: { hasNextPage: false }, edges: [{ node: { uuid: s.id, status: "COMPLETED", resultCount: 3 } }] });
 
     // A list asking for each search's results (batched into one query per page of arguments).
-    const second = (await gql(api.url, ws.key, `mutation { createRadarSearch(query: "cozy knitting", depth: QUICK, minViews: MIN_10K) { id } }`)).body.data.createRadarSearch.id;
+    const second = (await gql(api.url, ws.key, `mutation { createRadarSearch(query: "cozy knitting", depth: QUICK, minViews: MIN_10K) { uuid } }`)).body.data.createRadarSearch.uuid;
     await waitForStatus(second, "completed");
-    const withResults = await gql(api.url, ws.key, `{ radarSearches { items { id results(limit: 1, offset: 1) { total items { platformVideoId } } } } }`);
+    const after = r.results.edges[0].cursor;
+    const withResults = await gql(api.url, ws.key, `query($a: String) { radarSearches { edges { node { uuid results(first: 1, after: $a) { totalCount edges { node { platformVideoId } } } } } } }`, { a: after });
     expect(withResults.body.errors).toBeUndefined();
-    expect(withResults.body.data.radarSearches.items).toEqual([
-      { id: second, results: { total: 0, items: [] } }, // 10k minimum: none of the 1k-3k-view videos
-      { id: s.id, results: { total: 3, items: [{ platformVideoId: r.results.items[1].platformVideoId }] } },
+    expect(withResults.body.data.radarSearches.edges.map((e: any) => e.node)).toEqual([
+      { uuid: second, results: { totalCount: 0, edges: [] } }, // 10k minimum: none of the 1k-3k-view videos
+      { uuid: s.id, results: { totalCount: 3, edges: [{ node: { platformVideoId: items[1].platformVideoId } }] } },
     ]);
   });
 
   it("a finished search's subscription sends its final state and completes", async () => {
     gated.open();
     const ws = await newWorkspace();
-    const id = (await gql(api.url, ws.key, `mutation { createRadarSearch(query: "knitting", depth: QUICK) { id } }`)).body.data.createRadarSearch.id;
+    const id = (await gql(api.url, ws.key, `mutation { createRadarSearch(query: "knitting", depth: QUICK) { uuid } }`)).body.data.createRadarSearch.uuid;
     await waitForStatus(id, "completed");
     const c = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ws.key}` }, retryAttempts: 0, lazy: true });
     const seen: string[] = [];
@@ -154,7 +157,7 @@ describe("radar over GraphQL", () => {
     gated.open();
     const a = await newWorkspace();
     const b = await newWorkspace();
-    const id = (await gql(api.url, a.key, `mutation { createRadarSearch(query: "knitting") { id } }`)).body.data.createRadarSearch.id;
+    const id = (await gql(api.url, a.key, `mutation { createRadarSearch(query: "knitting") { uuid } }`)).body.data.createRadarSearch.uuid;
     const foreign = await gql(api.url, b.key, `query($id: ID!) { radarSearch(id: $id) { id } }`, { id });
     expect(codeOf(foreign)).toBe("NOT_FOUND");
     const c = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${b.key}` }, retryAttempts: 0, lazy: true });
@@ -163,7 +166,7 @@ describe("radar over GraphQL", () => {
     );
     await c.dispose();
     expect(JSON.stringify(outcome)).toMatch(/NOT_FOUND/);
-    expect((await gql(api.url, b.key, `{ radarSearches { total } }`)).body.data.radarSearches.total).toBe(0);
+    expect((await gql(api.url, b.key, `{ radarSearches { totalCount } }`)).body.data.radarSearches.totalCount).toBe(0);
 
     const empty = await gql(api.url, a.key, `mutation { createRadarSearch(query: "   ") { id } }`);
     expect(codeOf(empty)).toBe("VALIDATION_ERROR");
@@ -177,7 +180,7 @@ describe("radar over GraphQL", () => {
     const longLanguage = await gql(api.url, a.key, `mutation { createRadarSearch(query: "x", platform: PLATFORM_B, language: "${"l".repeat(51)}") { id } }`);
     expect(codeOf(longLanguage)).toBe("VALIDATION_ERROR");
     expect((await getBalance(a.workspaceId)).totalRemaining).toBe(100); // none of the refused ones charged
-    const badLimit = await gql(api.url, a.key, `{ radarSearches(limit: 0) { total } }`);
+    const badLimit = await gql(api.url, a.key, `{ radarSearches(first: -1) { totalCount } }`);
     expect(codeOf(badLimit)).toBe("VALIDATION_ERROR");
 
     await charge({ workspaceId: a.workspaceId, amount: 1, idempotencyKey: "leave-99", reason: "test" });

@@ -1,7 +1,7 @@
 /**
- * GraphQL twins of the tracking routes (same services), the Prisma query planning of nested
- * relations (no N+1), tenant isolation, and `videoUpdated` delivered over graphql-ws from a worker
- * running in another process.
+ * GraphQL twins of the tracking routes (same services), nested relations batched per page (no
+ * N+1), tenant isolation, and `videoUpdated` delivered over graphql-ws from a worker running in
+ * another process.
  */
 import pg from "pg";
 import { createClient } from "graphql-ws";
@@ -33,7 +33,7 @@ async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
   }
 }
 
-const VIDEO_FIELDS = `id type platformVideoId url description hashtags viewCount likeCount commentCount shareCount bookmarkCount
+const VIDEO_FIELDS = `uuid type platformVideoId url description hashtags viewCount likeCount commentCount shareCount bookmarkCount
   engagementRate postedAt thumbnailUrl username displayName canonicalAccountId musicName musicAuthor musicCoverUrl
   scrapeStatus scrapeError lastScrapedAt dataSource`;
 
@@ -86,7 +86,7 @@ describe("GraphQL tracking (needs a worker)", () => {
       (x) => x.body.data?.video?.scrapeStatus === "READY",
     );
     const video = v.body.data.video;
-    expect(video).toMatchObject({ id: videoId, type: "PLATFORM_A", username: "gql.user", dataSource: "simulated", scrapeError: null });
+    expect(video).toMatchObject({ uuid: videoId, type: "PLATFORM_A", username: "gql.user", dataSource: "simulated", scrapeError: null });
     expect(video.url).toBe("https://www.tiktok.com/@gql.user/video/7312345678901234567");
     expect(Number.isInteger(video.viewCount)).toBe(true);
     expect(typeof video.engagementRate).toBe("number");
@@ -101,11 +101,13 @@ describe("GraphQL tracking (needs a worker)", () => {
     expect(bad.body.errors?.[0]?.message).toContain("https://youtu.be/<id>");
 
     await gql(api.url, ws.key, `mutation { trackVideo(url: "https://youtu.be/gqlvideo002") { videoId } }`);
-    const page = await gql(api.url, ws.key, `{ videos(limit: 1) { total limit offset hasMore items { id type } } }`);
-    expect(page.body.data.videos).toMatchObject({ total: 2, limit: 1, offset: 0, hasMore: true, items: [{ type: "PLATFORM_B" }] });
-    const last = await gql(api.url, ws.key, `{ videos(limit: 1, offset: 1) { hasMore items { id } } }`);
-    expect(last.body.data.videos).toEqual({ hasMore: false, items: [{ id: videoId }] });
-    const badPage = await gql(api.url, ws.key, `{ videos(limit: 101) { total } }`);
+    const page = await gql(api.url, ws.key, `{ videos(first: 1) { totalCount pageInfo { hasNextPage endCursor } edges { node { uuid type } } } }`);
+    expect(page.body.data.videos).toMatchObject({ totalCount: 2, pageInfo: { hasNextPage: true }, edges: [{ node: { type: "PLATFORM_B" } }] });
+    const last = await gql(api.url, ws.key, `query($after: String) { videos(first: 1, after: $after) { pageInfo { hasNextPage } edges { node { uuid } } } }`, {
+      after: page.body.data.videos.pageInfo.endCursor,
+    });
+    expect(last.body.data.videos).toEqual({ pageInfo: { hasNextPage: false }, edges: [{ node: { uuid: videoId } }] });
+    const badPage = await gql(api.url, ws.key, `{ videos(first: 101) { totalCount } }`);
     expect(badPage.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
   });
 
@@ -128,32 +130,45 @@ describe("GraphQL tracking (needs a worker)", () => {
     expect(badLimit.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
 
     const list = await waitFor(
-      () => gql(api.url, ws.key, `{ accounts { total hasMore items { id videoLimit createdAt account { id type username scrapeStatus followerCount videos(limit: 100) { id type canonicalAccountId postedAt } } } } }`),
-      (x) => x.body.data?.accounts?.items?.[0]?.account?.scrapeStatus === "READY",
+      () =>
+        gql(api.url, ws.key, `{ accounts { totalCount pageInfo { hasNextPage } edges { node { uuid type username scrapeStatus followerCount
+          tracking { videoLimit trackedAt } videos(first: 100) { totalCount edges { node { uuid type canonicalAccountId postedAt } } } } } } }`),
+      (x) => x.body.data?.accounts?.edges?.[0]?.node?.scrapeStatus === "READY",
     );
-    const item = list.body.data.accounts.items[0];
-    expect(list.body.data.accounts).toMatchObject({ total: 1, hasMore: false });
-    expect(item).toMatchObject({ videoLimit: 5, account: { type: "PLATFORM_C", username: "gql.creator" } });
-    expect(item.account.videos).toHaveLength(5);
-    expect(item.account.videos.every((v: any) => v.canonicalAccountId === item.account.id && v.type === "PLATFORM_C")).toBe(true);
-    const accountId = item.account.id;
+    const account = list.body.data.accounts.edges[0].node;
+    expect(list.body.data.accounts).toMatchObject({ totalCount: 1, pageInfo: { hasNextPage: false } });
+    expect(account).toMatchObject({ type: "PLATFORM_C", username: "gql.creator", tracking: { videoLimit: 5 } });
+    const videos = account.videos.edges.map((e: any) => e.node);
+    expect(videos).toHaveLength(5);
+    expect(account.videos.totalCount).toBe(5);
+    expect(videos.every((v: any) => v.canonicalAccountId === account.uuid && v.type === "PLATFORM_C")).toBe(true);
+    const accountId = account.uuid;
 
-    const one = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { id username videos(limit: 2, offset: 1) { id } } }`, { id: accountId });
-    expect(one.body.data.account.videos.map((v: any) => v.id)).toEqual(item.account.videos.slice(1, 3).map((v: any) => v.id));
+    const one = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { uuid username videos(first: 1) { pageInfo { endCursor } } } }`, { id: accountId });
+    const after = one.body.data.account.videos.pageInfo.endCursor;
+    const two = await gql(api.url, ws.key, `query($id: ID!, $after: String) { account(id: $id) { videos(first: 2, after: $after) { edges { node { uuid } } } } }`, { id: accountId, after });
+    expect(two.body.data.account.videos.edges.map((e: any) => e.node.uuid)).toEqual(videos.slice(1, 3).map((v: any) => v.uuid));
 
-    const day = item.account.videos[2].postedAt.slice(0, 10);
-    const dated = await gql(api.url, ws.key, `query($id: ID!, $d: String) { accountVideos(accountId: $id, startDate: $d, endDate: $d, limit: 100) { total items { id postedAt } } }`, { id: accountId, d: day });
-    expect(dated.body.data.accountVideos.items.every((v: any) => v.postedAt.startsWith(day))).toBe(true);
-    expect(dated.body.data.accountVideos.total).toBe(item.account.videos.filter((v: any) => v.postedAt.startsWith(day)).length);
-    const badDate = await gql(api.url, ws.key, `query($id: ID!) { accountVideos(accountId: $id, startDate: "2026-13-01") { total } }`, { id: accountId });
+    const day = videos[2].postedAt.slice(0, 10);
+    const dated = await gql(api.url, ws.key, `query($id: ID!, $d: String) { account(id: $id) { videos(startDate: $d, endDate: $d, first: 100) { totalCount edges { node { uuid postedAt } } } } }`, {
+      id: accountId,
+      d: day,
+    });
+    const datedVideos = dated.body.data.account.videos;
+    expect(datedVideos.edges.every((e: any) => e.node.postedAt.startsWith(day))).toBe(true);
+    expect(datedVideos.totalCount).toBe(videos.filter((v: any) => v.postedAt.startsWith(day)).length);
+    const badDate = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { videos(startDate: "2026-13-01") { totalCount } } }`, { id: accountId });
     expect(badDate.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
+    const tooMany = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { videos(first: 500) { totalCount } } }`, { id: accountId });
+    expect(tooMany.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
 
     // The page's relations load with it (one query for the page, not one per video).
-    const withAccount = await gql(api.url, ws.key, `{ videos(limit: 100) { items { id account { id username } } } }`);
-    expect(withAccount.body.data.videos.items).toHaveLength(5);
-    expect(withAccount.body.data.videos.items.every((v: any) => v.account.id === accountId && v.account.username === "gql.creator")).toBe(true);
+    const withAccount = await gql(api.url, ws.key, `{ videos(first: 100) { edges { node { uuid account { uuid username } } } } }`);
+    const listed = withAccount.body.data.videos.edges.map((e: any) => e.node);
+    expect(listed).toHaveLength(5);
+    expect(listed.every((v: any) => v.account.uuid === accountId && v.account.username === "gql.creator")).toBe(true);
 
-    const ids = item.account.videos.map((v: any) => v.id);
+    const ids = videos.map((v: any) => v.uuid);
     const unknown = "0f0e0d0c-0b0a-4909-8807-060504030201";
     const u = await gql(api.url, ws.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { id success error } }`, { ids: [ids[0], unknown, ids[0]] });
     expect(u.body.data.untrackVideos).toEqual([
@@ -166,7 +181,7 @@ describe("GraphQL tracking (needs a worker)", () => {
 
     const del = await gql(api.url, ws.key, `mutation($id: ID!) { untrackAccount(id: $id) }`, { id: accountId });
     expect(del.body.data.untrackAccount).toBe(accountId);
-    expect((await gql(api.url, ws.key, `{ videos { total } }`)).body.data.videos.total).toBe(4);
+    expect((await gql(api.url, ws.key, `{ videos { totalCount } }`)).body.data.videos.totalCount).toBe(4);
     const gone = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { id } }`, { id: accountId });
     expect(gone.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
   });
@@ -177,19 +192,21 @@ describe("GraphQL tracking (needs a worker)", () => {
       await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.tiktok.com/@${name}", videoLimit: 3) { added } }`);
     }
     await waitFor(
-      () => gql(api.url, ws.key, `{ accounts { items { account { scrapeStatus } } } }`),
-      (x) => x.body.data?.accounts?.items?.length === 4 && x.body.data.accounts.items.every((i: any) => i.account.scrapeStatus === "READY"),
+      () => gql(api.url, ws.key, `{ accounts { edges { node { scrapeStatus } } } }`),
+      (x) => x.body.data?.accounts?.edges?.length === 4 && x.body.data.accounts.edges.every((e: any) => e.node.scrapeStatus === "READY"),
     );
     await workers?.close(); // keep the worker's statements out of the count
     workers = null;
-    const query = (limit: number) => `{ accounts(limit: ${limit}) { items { account { username videos { id account { username } } } } } }`;
+    const query = (first: number) => `{ accounts(first: ${first}) { edges { node { username videos { edges { node { uuid account { username } } } } } } } }`;
     let one: any, four: any;
     const n1 = await countQueries(async () => (one = await gql(api.url, ws.key, query(1))));
     const n4 = await countQueries(async () => (four = await gql(api.url, ws.key, query(4))));
-    expect(one.body.data.accounts.items).toHaveLength(1);
-    expect(four.body.data.accounts.items).toHaveLength(4);
-    expect(four.body.data.accounts.items.every((i: any) => i.account.videos.length === 3)).toBe(true);
-    expect(n1).toBeGreaterThan(0);
+    expect(one.body.data.accounts.edges).toHaveLength(1);
+    expect(four.body.data.accounts.edges).toHaveLength(4);
+    expect(four.body.data.accounts.edges.every((e: any) => e.node.videos.edges.length === 3)).toBe(true);
+    // auth + the accounts page and its count + every account's videos in one read; each video's
+    // account is already loaded (the page's accounts), so it is not read again.
+    expect(n1).toBe(4);
     expect(n4).toBe(n1);
   });
 });
@@ -204,13 +221,12 @@ describe("GraphQL tenant isolation", () => {
     for (const [q, vars] of [
       [`query($id: ID!) { video(id: $id) { id } }`, { id: videoId }],
       [`query($id: ID!) { account(id: $id) { id } }`, { id: accountId }],
-      [`query($id: ID!) { accountVideos(accountId: $id) { total } }`, { id: accountId }],
       [`mutation($id: ID!) { untrackAccount(id: $id) }`, { id: accountId }],
     ] as const) {
       const r = await gql(api.url, other.key, q, vars);
       expect(r.body.errors?.[0]?.extensions?.code, q).toBe("NOT_FOUND");
     }
-    expect((await gql(api.url, other.key, `{ videos { total } accounts { total } }`)).body.data).toEqual({ videos: { total: 0 }, accounts: { total: 0 } });
+    expect((await gql(api.url, other.key, `{ videos { totalCount } accounts { totalCount } }`)).body.data).toEqual({ videos: { totalCount: 0 }, accounts: { totalCount: 0 } });
     const u = await gql(api.url, other.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { success } }`, { ids: [videoId] });
     expect(u.body.data.untrackVideos).toEqual([{ success: false }]);
 
@@ -235,7 +251,7 @@ describe("videoUpdated across processes", () => {
     const c = wsClient(ws.key);
     const seen: any[] = [];
     const ready = new Promise<any>((resolve, reject) => {
-      c.subscribe({ query: `subscription($id: ID!) { videoUpdated(videoId: $id) { id scrapeStatus viewCount dataSource } }`, variables: { id: videoId } }, {
+      c.subscribe({ query: `subscription($id: ID!) { videoUpdated(videoId: $id) { uuid scrapeStatus viewCount dataSource } }`, variables: { id: videoId } }, {
         next: (v: any) => {
           seen.push(v.data?.videoUpdated);
           if (v.data?.videoUpdated?.scrapeStatus === "READY") resolve(v.data.videoUpdated);
@@ -249,9 +265,9 @@ describe("videoUpdated across processes", () => {
     const worker = await spawnService("worker");
     try {
       const v = await ready;
-      expect(v).toMatchObject({ id: videoId, scrapeStatus: "READY", dataSource: "simulated" });
+      expect(v).toMatchObject({ uuid: videoId, scrapeStatus: "READY", dataSource: "simulated" });
       expect(Number.isInteger(v.viewCount)).toBe(true);
-      expect(seen.every((x) => x.id === videoId)).toBe(true);
+      expect(seen.every((x) => x.uuid === videoId)).toBe(true);
     } finally {
       await c.dispose();
       await worker.stop();

@@ -25,7 +25,8 @@ import { logger } from "../../infra/logger.js";
 import { prisma } from "../../infra/db.js";
 import { isLastAttempt, SINGLE_RUN, type JobRun } from "../shared/jobs.js";
 import { ProviderError } from "../shared/provider-error.js";
-import { advance, announce, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, storeTranscript, type TranscriptData } from "./service.js";
+import { announce } from "./events.js";
+import { advance, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, storeTranscript, type TranscriptData } from "./service.js";
 import { analysisJobState, enqueueAnalysis } from "./jobs.js";
 import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider } from "./ports.js";
 

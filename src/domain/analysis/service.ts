@@ -17,7 +17,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma, type AnalysisStatus, type VideoAnalysis } from "../../generated/prisma/client.js";
 import { prisma, type Tx } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
-import { publishEvent } from "../shared/events.js";
+import { announce } from "./events.js";
 import { captureReservation, creditsChanged, releaseReservation, reserve } from "../credits/service.js";
 import { enqueueAnalysis } from "./jobs.js";
 import { InsufficientCreditsError, notFound } from "../shared/errors.js";
@@ -144,6 +144,25 @@ export async function getAnalysis(workspaceId: string, videoId: string): Promise
   return findLatest(workspaceId, videoId);
 }
 
+/** Analyses of the workspace by id, in any order; other ids are left out. */
+export async function analysesByIds(workspaceId: string, analysisIds: readonly string[]): Promise<VideoAnalysis[]> {
+  if (analysisIds.length === 0) return [];
+  return prisma.videoAnalysis.findMany({ where: { workspaceId, id: { in: [...analysisIds] } } });
+}
+
+/**
+ * The latest analysis of each video for the workspace (videos without one are left out), in one
+ * statement. The caller has already checked that the workspace tracks the videos.
+ */
+export async function latestAnalysesOfVideos(workspaceId: string, videoIds: readonly string[]): Promise<VideoAnalysis[]> {
+  if (videoIds.length === 0) return [];
+  return prisma.videoAnalysis.findMany({
+    where: { workspaceId, videoId: { in: [...videoIds] } },
+    orderBy: [{ videoId: "asc" }, { createdAt: "desc" }, { id: "desc" }],
+    distinct: ["videoId"],
+  });
+}
+
 /** Checks the video is tracked by the workspace (subscriptions check before listening). */
 export const assertVideoTracked = requireTrackedVideo;
 
@@ -156,10 +175,6 @@ export function toEvent(a: Pick<VideoAnalysis, "id" | "videoId" | "status" | "er
   return { analysisId: a.id, videoId: a.videoId, status: a.status, error: a.error, at: a.updatedAt.toISOString() };
 }
 
-/** Publishes the analysis's (committed) state. A lost event is never fatal: the state is in the database. */
-export async function announce(a: Pick<VideoAnalysis, "id" | "workspaceId" | "videoId" | "status" | "error" | "updatedAt">): Promise<void> {
-  await publishEvent("analysisStatusChanged", `${a.workspaceId}:${a.videoId}`, toEvent(a));
-}
 
 export const loadAnalysis = (id: string) => prisma.videoAnalysis.findUnique({ where: { id } });
 

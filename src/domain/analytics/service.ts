@@ -3,25 +3,19 @@
  * from the accounts' daily snapshots. Both are single SQL statements; PostgreSQL does the ranking,
  * the carrying forward and the sums.
  */
-import { z } from "zod";
-import { prisma } from "../../infra/db.js";
+import { Prisma } from "../../generated/prisma/client.js";
+import { sql } from "../../infra/db.js";
+import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
+import { TRACKED_VIDEO_COLUMNS, type TrackedVideoRecord } from "../tracking/views.js";
+import { GROWTH_PERIODS } from "./inputs.js";
 
-export interface TopVideo {
-  id: string;
-  platformVideoId: string;
-  description: string;
-  viewCount: number;
-  likeCount: number | null;
-  commentCount: number | null;
-  shareCount: number | null;
-  engagementRate: number;
-  postedAt: Date | null;
-  url: string;
-  type: string;
-  thumbnailUrl: string;
-  username: string;
-  displayName: string;
+/** A ranked video: the tracked video's record, and its account's display name for lists that show one. */
+export interface TopVideo extends TrackedVideoRecord {
+  accountDisplayName: string;
 }
+
+/** The name shown for a top video: the video's own display name, else its account's (the spec's `displayName`). */
+export const topVideoDisplayName = (v: TopVideo) => v.displayName || v.accountDisplayName;
 
 export interface GrowthPoint {
   /** YYYY-MM-DD (UTC day). */
@@ -31,12 +25,15 @@ export interface GrowthPoint {
   totalVideos: number;
 }
 
-export const GROWTH_PERIODS = ["7d", "30d", "90d", "all"] as const;
 export type GrowthPeriod = (typeof GROWTH_PERIODS)[number];
-export const growthPeriod = z.enum(GROWTH_PERIODS, { message: "period must be one of 7d, 30d, 90d, all" });
 const PERIOD_DAYS: Record<Exclude<GrowthPeriod, "all">, number> = { "7d": 7, "30d": 30, "90d": 90 };
 
-const num = (v: bigint | number | null): number | null => (v === null ? null : Number(v));
+/** The ranking of top videos: engagement rate, then views (both highest first), then id. */
+export const TOP_VIDEOS_ORDER: Order<TopVideo> = [
+  { sql: "v.engagement_rate", type: "float8", desc: true, value: (v) => v.engagementRate },
+  { sql: "v.view_count", type: "int8", desc: true, value: (v) => v.viewCount },
+  { sql: "v.id", type: "uuid", value: (v) => v.id },
+];
 
 /**
  * The workspace's tracked videos ranked by engagement rate (highest first), ties by view count
@@ -44,50 +41,23 @@ const num = (v: bigint | number | null): number | null => (v === null ? null : N
  * video never scraped has no metrics to rank. Scraped videos with 0 views are included (engagement
  * rate 0, so they come last).
  */
-export async function topVideos(workspaceId: string, limit: number): Promise<TopVideo[]> {
-  const rows = await prisma.$queryRaw<
-    {
-      id: string;
-      platform_video_id: string;
-      description: string;
-      view_count: bigint;
-      like_count: bigint | null;
-      comment_count: bigint | null;
-      share_count: bigint | null;
-      engagement_rate: number;
-      posted_at: Date | null;
-      url: string;
-      type: string;
-      thumbnail_url: string;
-      username: string;
-      display_name: string;
-    }[]
-  >`
-    SELECT v.id::text, v.platform_video_id, v.description, v.view_count, v.like_count, v.comment_count, v.share_count,
-           v.engagement_rate, v.posted_at, v.url, v.platform::text AS type, v.thumbnail_url, v.username,
-           coalesce(nullif(v.display_name, ''), a.display_name, '') AS display_name
+export async function topVideos(workspaceId: string, page: PageRequest): Promise<TopVideo[]> {
+  const p = pageSql(TOP_VIDEOS_ORDER, page);
+  return sql<TopVideo>(Prisma.sql`
+    SELECT ${TRACKED_VIDEO_COLUMNS}, coalesce(a.display_name, '') AS "accountDisplayName"
       FROM videos v
       JOIN tracked_videos tv ON tv.video_id = v.id AND tv.workspace_id = ${workspaceId}::uuid
       LEFT JOIN accounts a ON a.id = v.account_id
-     WHERE v.view_count IS NOT NULL
-     ORDER BY v.engagement_rate DESC, v.view_count DESC, v.id
-     LIMIT ${limit}`;
-  return rows.map((r) => ({
-    id: r.id,
-    platformVideoId: r.platform_video_id,
-    description: r.description,
-    viewCount: Number(r.view_count),
-    likeCount: num(r.like_count),
-    commentCount: num(r.comment_count),
-    shareCount: num(r.share_count),
-    engagementRate: r.engagement_rate,
-    postedAt: r.posted_at,
-    url: r.url,
-    type: r.type,
-    thumbnailUrl: r.thumbnail_url,
-    username: r.username,
-    displayName: r.display_name,
-  }));
+     WHERE v.view_count IS NOT NULL ${p.where}
+     ${p.orderBy} ${p.limit}`);
+}
+
+/** How many videos the ranking holds (the workspace's scraped tracked videos). */
+export async function countTopVideos(workspaceId: string): Promise<number> {
+  const [row] = await sql<{ n: number }>(Prisma.sql`
+    SELECT count(*) AS n FROM videos v JOIN tracked_videos tv ON tv.video_id = v.id AND tv.workspace_id = ${workspaceId}::uuid
+     WHERE v.view_count IS NOT NULL`);
+  return row!.n;
 }
 
 /**
@@ -108,7 +78,7 @@ export async function topVideos(workspaceId: string, limit: number): Promise<Top
  */
 export async function growth(workspaceId: string, period: GrowthPeriod, now: Date = new Date()): Promise<GrowthPoint[]> {
   const windowDays = period === "all" ? null : PERIOD_DAYS[period];
-  const rows = await prisma.$queryRaw<{ date: string; followers: bigint; views: bigint; videos: bigint }[]>`
+  return sql<GrowthPoint>(Prisma.sql`
     WITH bounds AS (
       SELECT CASE WHEN ${windowDays}::int IS NULL
                   -- rows exist only on days with a snapshot of a tracked account: the first is the start
@@ -130,7 +100,6 @@ export async function growth(workspaceId: string, period: GrowthPeriod, now: Dat
         LEFT JOIN workspace_growth_deltas d ON d.workspace_id = ${workspaceId}::uuid AND d.day = g.day::date
       WINDOW w AS (ORDER BY g.day)
     )
-    SELECT to_char(day, 'YYYY-MM-DD') AS date, followers::bigint AS followers, views::bigint AS views, videos::bigint AS videos
-      FROM series ORDER BY day DESC`;
-  return rows.map((r) => ({ date: r.date, totalFollowers: Number(r.followers), totalViews: Number(r.views), totalVideos: Number(r.videos) }));
+    SELECT to_char(day, 'YYYY-MM-DD') AS date, followers::int8 AS "totalFollowers", views::int8 AS "totalViews", videos::int8 AS "totalVideos"
+      FROM series ORDER BY day DESC`);
 }

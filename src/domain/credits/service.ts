@@ -10,11 +10,13 @@
  * work charged only on success (analysis): it is captured (charged) or released exactly once.
  * The database CHECKs on `workspaces` back all of this up (see the init migration).
  */
-import { prisma, type Tx } from "../../infra/db.js";
+import { Prisma } from "../../generated/prisma/client.js";
+import { prisma, sql, type Tx } from "../../infra/db.js";
+import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
 import { InsufficientCreditsError, notFound } from "../shared/errors.js";
 import type { CreditEntryKind } from "../../generated/prisma/client.js";
 import { nextCycleBoundary } from "./cycle.js";
-import { publishEvent } from "../shared/events.js";
+import { publishEvent, subscribeEvents } from "../shared/events.js";
 
 /**
  * Tells live subscribers the workspace's balance or reservations changed. Called after the commit:
@@ -111,13 +113,34 @@ export async function getBalance(workspaceId: string): Promise<CreditBalance> {
   });
 }
 
-export async function listLedger(workspaceId: string, limit = 20): Promise<LedgerEntry[]> {
-  const rows = await prisma.creditLedgerEntry.findMany({
-    where: { workspaceId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: limit,
-  });
-  return rows.map(toEntry);
+/** The ledger: newest first, ties by id. */
+export const LEDGER_ORDER: Order<LedgerEntry> = [
+  { sql: "e.created_at", type: "timestamptz", desc: true, value: (e) => e.createdAt },
+  { sql: "e.id", type: "uuid", desc: true, value: (e) => e.id },
+];
+
+/** A page of the workspace's ledger entries (LEDGER_ORDER). */
+export async function listLedger(workspaceId: string, page: PageRequest): Promise<LedgerEntry[]> {
+  const p = pageSql(LEDGER_ORDER, page);
+  return sql<LedgerEntry>(Prisma.sql`SELECT ${LEDGER_COLUMNS} FROM credit_ledger e WHERE e.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`);
+}
+
+const LEDGER_COLUMNS = Prisma.raw(`e.id, e.kind::text AS kind, e.amount, e.balance_after AS "balanceAfter", e.reason, e.created_at AS "createdAt"`);
+
+/** Ledger entries of the workspace by id, in any order. */
+export async function ledgerEntriesByIds(workspaceId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
+  if (ids.length === 0) return [];
+  return sql<LedgerEntry>(Prisma.sql`SELECT ${LEDGER_COLUMNS} FROM credit_ledger e WHERE e.workspace_id = ${workspaceId}::uuid AND e.id = ANY(${ids as string[]}::uuid[])`);
+}
+
+/** The workspace's balance as it changes: a signal on every change (read the balance then). */
+export function watchCredits(workspaceId: string): AsyncIterable<unknown> {
+  return subscribeEvents("creditsUpdated", workspaceId);
+}
+
+export async function countLedger(workspaceId: string): Promise<number> {
+  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM credit_ledger WHERE workspace_id = ${workspaceId}::uuid`);
+  return row!.n;
 }
 
 export interface ChargeInput {

@@ -1,27 +1,16 @@
 /**
- * What is in a folder: its videos (sorted, filtered, paginated), its accounts, and its aggregates.
+ * What is in a folder: its videos (sorted, filtered, paged), its accounts, and its aggregates.
  * Everything is computed by PostgreSQL over the folder's video set (see video-set.ts): counts, sums
  * and averages are SQL aggregates, never loops over rows in JavaScript.
  */
 import { Prisma } from "../../generated/prisma/client.js";
-import { prisma } from "../../infra/db.js";
-import { validationError } from "../shared/errors.js";
-import type { FolderVideoQuery, FolderVideoSort, Page } from "./inputs.js";
+import { sql } from "../../infra/db.js";
+import { checkDayRange, DAY_MS } from "../shared/inputs.js";
+import { pageSql, rowNumberRange, type Order, type PageRequest } from "../shared/pages.js";
+import { ACCOUNT_COLUMNS, TRACKED_VIDEO_COLUMNS, TRACKING_COLUMNS, type TrackedAccountView, type TrackedVideoRecord } from "../tracking/views.js";
+import type { FolderVideoSort, FolderVideosFilter } from "./inputs.js";
 import { requireFolder } from "./service.js";
 import { folderVideoIds } from "./video-set.js";
-import { toTrackedAccountView, type TrackedAccountView } from "../tracking/accounts.js";
-
-export interface FolderVideoItem {
-  id: string;
-  description: string;
-  viewCount: number | null;
-  likeCount: number | null;
-  engagementRate: number;
-  postedAt: Date | null;
-  username: string;
-  type: string;
-}
-
 
 export interface FolderTopVideo {
   id: string;
@@ -44,111 +33,112 @@ export interface FolderAnalytics {
 /** Number of the folder's top videos in its analytics. */
 export const FOLDER_TOP_VIDEOS = 5;
 
-const num = (v: bigint | number | null): number | null => (v === null ? null : Number(v));
-
-/** Sort keys to columns (a fixed map: user input never reaches the SQL text). */
-const SORT_COLUMN: Record<FolderVideoSort, Prisma.Sql> = {
-  views: Prisma.raw("v.view_count"),
-  likes: Prisma.raw("v.like_count"),
-  comments: Prisma.raw("v.comment_count"),
-  shares: Prisma.raw("v.share_count"),
-  engagement_rate: Prisma.raw("v.engagement_rate"),
-  uploaded: Prisma.raw("v.posted_at"),
+/** Each sort key's column (a fixed map: user input never reaches the SQL text) and value. */
+const SORT_KEYS: Record<FolderVideoSort, { sql: string; type: "float8" | "int8" | "timestamptz"; value: (v: TrackedVideoRecord) => unknown }> = {
+  views: { sql: "v.view_count", type: "int8", value: (v) => v.viewCount },
+  likes: { sql: "v.like_count", type: "int8", value: (v) => v.likeCount },
+  comments: { sql: "v.comment_count", type: "int8", value: (v) => v.commentCount },
+  shares: { sql: "v.share_count", type: "int8", value: (v) => v.shareCount },
+  engagement_rate: { sql: "v.engagement_rate", type: "float8", value: (v) => v.engagementRate },
+  uploaded: { sql: "v.posted_at", type: "timestamptz", value: (v) => v.postedAt },
 };
 
-/** start_date must not be after end_date (both days are included). */
-export function checkDateRange(startDate?: Date, endDate?: Date): void {
-  if (startDate && endDate && startDate.getTime() > endDate.getTime()) {
-    throw validationError("start_date must not be after end_date.", [{ path: "query.start_date", message: "must not be after end_date" }]);
-  }
+/**
+ * The order of a folder's videos: the sort value in the asked direction, videos without a value
+ * (not scraped yet, or no posting date) last in both directions, then id ascending, so equal values
+ * keep one order and pages never overlap.
+ */
+export function folderVideosOrder(sort: FolderVideoSort, direction: "asc" | "desc"): Order<TrackedVideoRecord> {
+  return [
+    { ...SORT_KEYS[sort], desc: direction === "desc", nullsLast: true },
+    { sql: "v.id", type: "uuid", value: (v) => v.id },
+  ];
 }
 
-const DAY_MS = 86_400_000;
+/** Posted on or after start_date 00:00 UTC and before the end of end_date; videos without a date are left out then. */
+function postedWithin(f: FolderVideosFilter): Prisma.Sql {
+  const parts = [
+    f.start_date ? Prisma.sql`AND v.posted_at >= ${f.start_date}` : Prisma.empty,
+    f.end_date ? Prisma.sql`AND v.posted_at < ${new Date(f.end_date.getTime() + DAY_MS)}` : Prisma.empty,
+  ];
+  return Prisma.join(parts, " ");
+}
+
+/** The folder's videos joined to the workspace's tracking records (the set's rows). */
+const folderVideosFrom = (workspaceId: string, folderId: string) => Prisma.sql`
+  (${folderVideoIds(folderId)}) s
+  JOIN videos v ON v.id = s.video_id
+  JOIN tracked_videos tv ON tv.video_id = v.id AND tv.workspace_id = ${workspaceId}::uuid`;
 
 /**
- * A page of the folder's videos. Order: the sort column in the asked direction, videos without a
- * value (not scraped yet, or no posting date) last in both directions, then id ascending so that
- * equal values always come in the same order and pages never overlap. Dates: posted on or after
- * start_date 00:00 UTC and before the end of end_date (UTC); with a date filter, videos without a
- * posting date are left out.
+ * A page of the folder's videos with the total of the videos matching the date filters. For an
+ * offset page the total comes with the page (a window count), counted apart only past the last page.
  */
 export async function listFolderVideos(
   workspaceId: string,
   folderId: string,
-  q: FolderVideoQuery,
-): Promise<{ items: FolderVideoItem[]; total: number }> {
-  checkDateRange(q.startDate, q.endDate);
+  page: PageRequest,
+  f: FolderVideosFilter,
+): Promise<{ items: TrackedVideoRecord[]; total: number }> {
+  checkDayRange(f.start_date, f.end_date);
   await requireFolder(workspaceId, folderId);
-  const filters: Prisma.Sql[] = [];
-  if (q.startDate) filters.push(Prisma.sql`v.posted_at >= ${q.startDate}`);
-  if (q.endDate) filters.push(Prisma.sql`v.posted_at < ${new Date(q.endDate.getTime() + DAY_MS)}`);
-  const where = filters.length ? Prisma.sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty;
-  const direction = Prisma.raw(q.order === "asc" ? "ASC" : "DESC");
-  const rows = await prisma.$queryRaw<
-    {
-      id: string;
-      description: string;
-      view_count: bigint | null;
-      like_count: bigint | null;
-      engagement_rate: number;
-      posted_at: Date | null;
-      username: string;
-      type: string;
-      total: bigint;
-    }[]
-  >`
-    SELECT v.id::text, v.description, v.view_count, v.like_count, v.engagement_rate, v.posted_at, v.username,
-           v.platform::text AS type, count(*) OVER () AS total
-      FROM (${folderVideoIds(folderId)}) s
-      JOIN videos v ON v.id = s.video_id
-      ${where}
-     ORDER BY ${SORT_COLUMN[q.sort]} ${direction} NULLS LAST, v.id ASC
-     LIMIT ${q.limit} OFFSET ${q.offset}`;
-  // Past the last page the window count is not there: count separately.
-  const total = rows.length > 0 ? Number(rows[0]!.total) : q.offset === 0 ? 0 : await countFolderVideos(folderId, where);
-  return {
-    items: rows.map((r) => ({
-      id: r.id,
-      description: r.description,
-      viewCount: num(r.view_count),
-      likeCount: num(r.like_count),
-      engagementRate: r.engagement_rate,
-      postedAt: r.posted_at,
-      username: r.username,
-      type: r.type,
-    })),
-    total,
-  };
+  const p = pageSql(folderVideosOrder(f.sort, f.sort_order), page);
+  const rows = await sql<TrackedVideoRecord & { total: number }>(Prisma.sql`
+    SELECT ${TRACKED_VIDEO_COLUMNS}, count(*) OVER () AS total
+      FROM ${folderVideosFrom(workspaceId, folderId)}
+     WHERE true ${postedWithin(f)} ${p.where}
+     ${p.orderBy} ${p.limit}`);
+  const items = rows.map(({ total: _t, ...v }) => v as TrackedVideoRecord);
+  const offsetPage = "offset" in page;
+  const total = offsetPage && rows.length > 0 ? rows[0]!.total : offsetPage && page.offset === 0 ? 0 : await countFolderVideos(workspaceId, folderId, f);
+  return { items, total };
 }
 
-async function countFolderVideos(folderId: string, where: Prisma.Sql): Promise<number> {
-  const [row] = await prisma.$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id ${where}`;
+/** How many of the folder's videos match the date filters. */
+export async function countFolderVideos(workspaceId: string, folderId: string, f: FolderVideosFilter): Promise<number> {
+  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM ${folderVideosFrom(workspaceId, folderId)} WHERE true ${postedWithin(f)}`);
   return row?.n ?? 0;
 }
 
-/** The folder's tracked accounts, most recently added first (ties by tracking id). */
-export async function listFolderAccounts(
-  workspaceId: string,
-  folderId: string,
-  page: Page,
-): Promise<{ items: TrackedAccountView[]; total: number }> {
+/** The accounts of folders: most recently added first, ties by tracking id. */
+const FOLDER_ACCOUNTS_ORDER: Order<TrackedAccountView & { addedAt: Date }> = [
+  { sql: "fa.added_at", type: "timestamptz", desc: true, value: (a) => a.addedAt },
+  { sql: "fa.tracked_account_id", type: "uuid", value: (a) => a.trackedAccountId },
+];
+export type FolderAccount = TrackedAccountView & { addedAt: Date };
+export { FOLDER_ACCOUNTS_ORDER };
+
+/**
+ * A page of each folder's tracked accounts (FOLDER_ACCOUNTS_ORDER), for several folders of the
+ * workspace in one statement. Items are the same records as GET /accounts.
+ */
+export async function accountsOfFolders(workspaceId: string, folderIds: readonly string[], page: PageRequest): Promise<Map<string, FolderAccount[]>> {
+  const out = new Map<string, FolderAccount[]>(folderIds.map((id) => [id, []]));
+  if (folderIds.length === 0) return out;
+  const p = pageSql(FOLDER_ACCOUNTS_ORDER, page);
+  const { from, to } = rowNumberRange(page);
+  const rows = await sql<FolderAccount & { folderId: string; n: number }>(Prisma.sql`
+    SELECT * FROM (
+      SELECT ${ACCOUNT_COLUMNS}, ${TRACKING_COLUMNS}, fa.added_at AS "addedAt", fa.folder_id AS "folderId",
+             row_number() OVER (PARTITION BY fa.folder_id ${p.orderBy}) AS n
+        FROM folder_accounts fa
+        JOIN folders f ON f.id = fa.folder_id AND f.workspace_id = ${workspaceId}::uuid
+        JOIN tracked_accounts ta ON ta.id = fa.tracked_account_id
+        JOIN accounts a ON a.id = ta.account_id
+       WHERE fa.folder_id = ANY(${folderIds as string[]}::uuid[]) ${p.where}
+    ) x WHERE n BETWEEN ${from} AND ${to} ORDER BY "folderId", n`);
+  for (const { folderId, n: _n, ...a } of rows) out.get(folderId)?.push(a as FolderAccount);
+  return out;
+}
+
+/** The folder's tracked accounts, a page with the total. */
+export async function listFolderAccounts(workspaceId: string, folderId: string, page: PageRequest): Promise<{ items: FolderAccount[]; total: number }> {
   await requireFolder(workspaceId, folderId);
-  const where = { folderId };
-  const [rows, total] = await Promise.all([
-    prisma.folderAccount.findMany({
-      where,
-      include: { trackedAccount: { include: { account: true } } },
-      orderBy: [{ addedAt: "desc" }, { trackedAccountId: "asc" }],
-      take: page.limit,
-      skip: page.offset,
-    }),
-    prisma.folderAccount.count({ where }),
+  const [items, [count]] = await Promise.all([
+    accountsOfFolders(workspaceId, [folderId], page),
+    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM folder_accounts WHERE folder_id = ${folderId}::uuid`),
   ]);
-  return {
-    items: rows.map(({ trackedAccount }) => toTrackedAccountView(trackedAccount)),
-    total,
-  };
+  return { items: items.get(folderId) ?? [], total: count!.n };
 }
 
 /**
@@ -159,42 +149,21 @@ export async function listFolderAccounts(
  */
 export async function folderAnalytics(workspaceId: string, folderId: string): Promise<FolderAnalytics> {
   await requireFolder(workspaceId, folderId);
-  const [row] = await prisma.$queryRaw<
-    {
-      total_accounts: number;
-      total_videos: number;
-      total_views: bigint;
-      total_likes: bigint;
-      total_comments: bigint;
-      total_shares: bigint;
-      avg_engagement_rate: number;
-      top_videos: { id: string; description: string; view_count: number | null; username: string }[];
-    }[]
-  >`
+  const [row] = await sql<FolderAnalytics>(Prisma.sql`
     WITH fv AS MATERIALIZED (
       SELECT v.id, v.description, v.username, v.view_count, v.like_count, v.comment_count, v.share_count, v.engagement_rate
         FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id
     )
-    SELECT (SELECT count(*) FROM folder_accounts fa WHERE fa.folder_id = ${folderId}::uuid)::int AS total_accounts,
-           count(*)::int AS total_videos,
-           coalesce(sum(view_count), 0)::bigint AS total_views,
-           coalesce(sum(like_count), 0)::bigint AS total_likes,
-           coalesce(sum(comment_count), 0)::bigint AS total_comments,
-           coalesce(sum(share_count), 0)::bigint AS total_shares,
-           coalesce(avg(engagement_rate) FILTER (WHERE view_count IS NOT NULL), 0)::float8 AS avg_engagement_rate,
-           (SELECT coalesce(json_agg(t ORDER BY t.view_count DESC, t.id), '[]'::json) FROM (
-              SELECT id::text, description, view_count, username FROM fv
-               WHERE view_count IS NOT NULL ORDER BY view_count DESC, id LIMIT ${FOLDER_TOP_VIDEOS}) t) AS top_videos
-      FROM fv`;
-  const r = row!;
-  return {
-    totalAccounts: r.total_accounts,
-    totalVideos: r.total_videos,
-    totalViews: Number(r.total_views),
-    totalLikes: Number(r.total_likes),
-    totalComments: Number(r.total_comments),
-    totalShares: Number(r.total_shares),
-    avgEngagementRate: r.avg_engagement_rate,
-    topVideos: r.top_videos.map((t) => ({ id: t.id, description: t.description, viewCount: num(t.view_count), username: t.username })),
-  };
+    SELECT (SELECT count(*) FROM folder_accounts fa WHERE fa.folder_id = ${folderId}::uuid)::int AS "totalAccounts",
+           count(*)::int AS "totalVideos",
+           coalesce(sum(view_count), 0)::int8 AS "totalViews",
+           coalesce(sum(like_count), 0)::int8 AS "totalLikes",
+           coalesce(sum(comment_count), 0)::int8 AS "totalComments",
+           coalesce(sum(share_count), 0)::int8 AS "totalShares",
+           coalesce(avg(engagement_rate) FILTER (WHERE view_count IS NOT NULL), 0)::float8 AS "avgEngagementRate",
+           (SELECT coalesce(json_agg(t ORDER BY t."viewCount" DESC, t.id), '[]'::json) FROM (
+              SELECT id::text, description, view_count AS "viewCount", username FROM fv
+               WHERE view_count IS NOT NULL ORDER BY view_count DESC, id LIMIT ${FOLDER_TOP_VIDEOS}) t) AS "topVideos"
+      FROM fv`);
+  return row!;
 }

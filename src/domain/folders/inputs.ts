@@ -1,10 +1,10 @@
 /**
- * Inputs of the folder use cases, shared by REST and GraphQL so both refuse the same things with
- * the same 400 VALIDATION_ERROR.
+ * Inputs of the folder use cases, one schema each, shared by REST and GraphQL so both refuse the
+ * same things with the same 400 VALIDATION_ERROR. Field names are the REST contract's.
  */
 import { z } from "zod";
+import { day, idList, page, pageLimit, pageOffset } from "../shared/inputs.js";
 
-export const MAX_IDS_PER_REQUEST = 50;
 export const MAX_FOLDER_NAME = 255;
 
 /**
@@ -15,16 +15,14 @@ export const folderName = z
   .string({ message: "name must be a string" })
   .trim()
   .min(1, "name must not be empty")
-  .max(MAX_FOLDER_NAME, `name must be at most ${MAX_FOLDER_NAME} characters`);
+  .max(MAX_FOLDER_NAME, `name must be at most ${MAX_FOLDER_NAME} characters`)
+  .meta({ description: "1 to 255 characters after trimming surrounding whitespace." });
 
-const uuidItem = z.guid({ message: "must be a UUID" });
-
-/** 1 to 50 UUIDs. Duplicates are allowed and each is reported on its own. */
-export const idList = (field: string) =>
-  z
-    .array(uuidItem, { message: `${field} must be an array of UUIDs` })
-    .min(1, `${field} must hold at least one id`)
-    .max(MAX_IDS_PER_REQUEST, `${field} holds at most ${MAX_IDS_PER_REQUEST} ids`);
+export const folderNameInput = z.strictObject({ name: folderName });
+export const folderVideoIdsInput = z.strictObject({ video_ids: idList("video_ids").meta({ description: "1 to 50 video UUIDs." }) });
+export const folderAccountIdsInput = z.strictObject({
+  account_ids: idList("account_ids").meta({ description: "1 to 50 account UUIDs (canonical account IDs)." }),
+});
 
 export const FOLDER_VIDEO_SORTS = ["views", "likes", "comments", "shares", "engagement_rate", "uploaded"] as const;
 export type FolderVideoSort = (typeof FOLDER_VIDEO_SORTS)[number];
@@ -34,22 +32,16 @@ export type SortOrder = (typeof SORT_ORDERS)[number];
 export const folderVideoSort = z.enum(FOLDER_VIDEO_SORTS, { message: `sort must be one of ${FOLDER_VIDEO_SORTS.join(", ")}` });
 export const sortOrder = z.enum(SORT_ORDERS, { message: "sort_order must be asc or desc" });
 
-export interface Page {
-  limit: number;
-  offset: number;
-}
+export const listFoldersQuery = page(20);
+export const folderAccountsQuery = page(30);
 
-export const pageInput = (defaultLimit: number) =>
-  z.object({
-    limit: z.number().int().min(1, "limit must be an integer from 1 to 100").max(100, "limit must be an integer from 1 to 100").default(defaultLimit),
-    offset: z.number().int().min(0, "offset must be a non-negative integer").max(1_000_000_000, "offset is too large").default(0),
-  });
+/** How a folder's videos are shown: sort, direction and posting days (both included, UTC). */
+export const folderVideosFilter = z.object({
+  sort: folderVideoSort.default("uploaded").meta({ description: "views, likes, comments, shares, engagement_rate or uploaded (posting time). Default uploaded." }),
+  sort_order: sortOrder.default("desc").meta({ description: "asc or desc, default desc." }),
+  start_date: day.optional().meta({ description: "YYYY-MM-DD: videos posted on or after this UTC day." }),
+  end_date: day.optional().meta({ description: "YYYY-MM-DD: videos posted on or before this UTC day (the whole day). Not before start_date." }),
+});
+export type FolderVideosFilter = z.output<typeof folderVideosFilter>;
 
-export interface FolderVideoQuery extends Page {
-  sort: FolderVideoSort;
-  order: SortOrder;
-  /** UTC midnight of the first day included (posted on or after it). */
-  startDate?: Date;
-  /** UTC midnight of the last day included (posted before the end of that day). */
-  endDate?: Date;
-}
+export const folderVideosQuery = folderVideosFilter.extend({ limit: pageLimit(20), offset: pageOffset });

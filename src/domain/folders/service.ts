@@ -5,12 +5,12 @@
  * folder, or deleting the folder, never untracks anything.
  */
 import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, type Tx } from "../../infra/db.js";
+import { prisma, sql, sqlExec, type Tx } from "../../infra/db.js";
 import { notFound } from "../shared/errors.js";
-import type { Page } from "./inputs.js";
+import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
 import { folderVideoIds } from "./video-set.js";
 
-export interface FolderInfo {
+export interface FolderRecord {
   id: string;
   name: string;
   createdAt: Date;
@@ -22,7 +22,7 @@ export interface FolderCounts {
   accountCount: number;
 }
 
-export type FolderSummary = FolderInfo & FolderCounts;
+export type FolderSummary = FolderRecord & FolderCounts;
 
 /** Outcome of one id of a bulk membership change (HTTP status stays 200). */
 export interface ItemResult {
@@ -31,64 +31,77 @@ export interface ItemResult {
   error?: string;
 }
 
-const info = (f: FolderInfo): FolderInfo => ({ id: f.id, name: f.name, createdAt: f.createdAt });
+const FOLDER_COLUMNS = Prisma.raw(`f.id, f.name, f.created_at AS "createdAt"`);
 
-export async function createFolder(workspaceId: string, name: string): Promise<FolderInfo> {
-  return info(await prisma.folder.create({ data: { workspaceId, name } }));
+/** The workspace's folders: newest first, ties by id (index folders (workspace_id, created_at DESC, id)). */
+export const FOLDERS_ORDER: Order<FolderRecord> = [
+  { sql: "f.created_at", type: "timestamptz", desc: true, value: (f) => f.createdAt },
+  { sql: "f.id", type: "uuid", desc: true, value: (f) => f.id },
+];
+
+export async function createFolder(workspaceId: string, name: string): Promise<FolderRecord> {
+  const [folder] = await sql<FolderRecord>(Prisma.sql`INSERT INTO folders AS f (workspace_id, name) VALUES (${workspaceId}::uuid, ${name}) RETURNING ${FOLDER_COLUMNS}`);
+  return folder!;
 }
 
-/**
- * The workspace's folders, newest first (ties by id), with the total. `query` lets GraphQL pass the
- * Prisma plugin's planned `include`/`select` so nested relations load in the same round trips.
- */
-export async function listFolders<Q extends { include?: Prisma.FolderInclude; select?: Prisma.FolderSelect }>(
-  workspaceId: string,
-  page: Page,
-  query?: Q,
-) {
-  const where = { workspaceId };
-  const [items, total] = await Promise.all([
-    prisma.folder.findMany({ ...(query ?? {}), where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit, skip: page.offset }),
-    prisma.folder.count({ where }),
+/** A page of the workspace's folders (FOLDERS_ORDER), with the total. */
+export async function listFolders(workspaceId: string, page: PageRequest): Promise<{ items: FolderRecord[]; total: number }> {
+  const p = pageSql(FOLDERS_ORDER, page);
+  const [items, [count]] = await Promise.all([
+    sql<FolderRecord>(Prisma.sql`SELECT ${FOLDER_COLUMNS} FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`),
+    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM folders WHERE workspace_id = ${workspaceId}::uuid`),
   ]);
-  return { items, total };
+  return { items, total: count!.n };
+}
+
+/** Folders of the workspace by id, in any order; other ids are left out. */
+export async function foldersByIds(workspaceId: string, folderIds: readonly string[]): Promise<FolderRecord[]> {
+  if (folderIds.length === 0) return [];
+  return sql<FolderRecord>(
+    Prisma.sql`SELECT ${FOLDER_COLUMNS} FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid AND f.id = ANY(${folderIds as string[]}::uuid[])`,
+  );
 }
 
 /** Video and account counts of many folders of the workspace in one statement (no N+1). */
-export async function folderCounts(workspaceId: string, folderIds: string[]): Promise<Map<string, FolderCounts>> {
+export async function folderCounts(workspaceId: string, folderIds: readonly string[]): Promise<Map<string, FolderCounts>> {
   if (folderIds.length === 0) return new Map();
-  const rows = await prisma.$queryRaw<{ id: string; video_count: number; account_count: number }[]>`
-    SELECT f.id::text AS id,
-           (SELECT count(*) FROM (${folderVideoIds(Prisma.sql`f.id`)}) s)::int AS video_count,
-           (SELECT count(*) FROM folder_accounts fa WHERE fa.folder_id = f.id)::int AS account_count
+  const rows = await sql<FolderCounts & { id: string }>(Prisma.sql`
+    SELECT f.id,
+           (SELECT count(*) FROM (${folderVideoIds(Prisma.sql`f.id`)}) s) AS "videoCount",
+           (SELECT count(*) FROM folder_accounts fa WHERE fa.folder_id = f.id) AS "accountCount"
       FROM folders f
-     WHERE f.workspace_id = ${workspaceId}::uuid AND f.id = ANY(${folderIds}::uuid[])`;
-  return new Map(rows.map((r) => [r.id, { videoCount: r.video_count, accountCount: r.account_count }]));
+     WHERE f.workspace_id = ${workspaceId}::uuid AND f.id = ANY(${folderIds as string[]}::uuid[])`);
+  return new Map(rows.map(({ id, ...counts }) => [id, counts]));
 }
 
-export async function listFolderSummaries(workspaceId: string, page: Page): Promise<{ items: FolderSummary[]; total: number }> {
+const withCounts = (f: FolderRecord, counts: Map<string, FolderCounts>): FolderSummary => ({ ...f, ...(counts.get(f.id) ?? { videoCount: 0, accountCount: 0 }) });
+
+export async function listFolderSummaries(workspaceId: string, page: PageRequest): Promise<{ items: FolderSummary[]; total: number }> {
   const { items, total } = await listFolders(workspaceId, page);
   const counts = await folderCounts(workspaceId, items.map((f) => f.id));
-  return { items: items.map((f) => ({ ...info(f), ...(counts.get(f.id) ?? { videoCount: 0, accountCount: 0 }) })), total };
+  return { items: items.map((f) => withCounts(f, counts)), total };
 }
 
 /** The folder if it belongs to the workspace, else NOT_FOUND. */
-export async function requireFolder(workspaceId: string, folderId: string, db: Tx | typeof prisma = prisma): Promise<FolderInfo> {
-  const folder = await db.folder.findFirst({ where: { id: folderId, workspaceId } });
+export async function requireFolder(workspaceId: string, folderId: string): Promise<FolderRecord> {
+  const [folder] = await foldersByIds(workspaceId, [folderId]);
   if (!folder) throw notFound("Folder");
-  return info(folder);
+  return folder;
 }
 
 export async function getFolder(workspaceId: string, folderId: string): Promise<FolderSummary> {
   const folder = await requireFolder(workspaceId, folderId);
-  const counts = await folderCounts(workspaceId, [folderId]);
-  return { ...folder, ...(counts.get(folderId) ?? { videoCount: 0, accountCount: 0 }) };
+  return withCounts(folder, await folderCounts(workspaceId, [folderId]));
 }
 
-export async function renameFolder(workspaceId: string, folderId: string, name: string): Promise<FolderInfo> {
-  const { count } = await prisma.folder.updateMany({ where: { id: folderId, workspaceId }, data: { name } });
-  if (count === 0) throw notFound("Folder");
-  return requireFolder(workspaceId, folderId);
+/** Renames the folder and answers the name this request wrote (never a re-read a concurrent rename may have changed). */
+export async function renameFolder(workspaceId: string, folderId: string, name: string): Promise<FolderRecord> {
+  const [folder] = await sql<FolderRecord>(Prisma.sql`
+    UPDATE folders AS f SET name = ${name}, updated_at = now()
+     WHERE f.id = ${folderId}::uuid AND f.workspace_id = ${workspaceId}::uuid
+    RETURNING ${FOLDER_COLUMNS}`);
+  if (!folder) throw notFound("Folder");
+  return folder;
 }
 
 /** Deletes the folder and its memberships (cascade); the videos and accounts stay tracked. */
@@ -103,8 +116,7 @@ export async function deleteFolder(workspaceId: string, folderId: string): Promi
  * so memberships are never inserted for a folder that vanished meanwhile.
  */
 async function lockFolder(tx: Tx, workspaceId: string, folderId: string): Promise<void> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text FROM folders WHERE id = ${folderId}::uuid AND workspace_id = ${workspaceId}::uuid FOR KEY SHARE`;
+  const rows = await sql<{ id: string }>(Prisma.sql`SELECT id FROM folders WHERE id = ${folderId}::uuid AND workspace_id = ${workspaceId}::uuid FOR KEY SHARE`, { tx });
   if (rows.length === 0) throw notFound("Folder");
 }
 
@@ -116,7 +128,8 @@ async function lockFolder(tx: Tx, workspaceId: string, folderId: string): Promis
 export async function addVideosToFolder(workspaceId: string, folderId: string, videoIds: string[]): Promise<ItemResult[]> {
   return prisma.$transaction(async (tx) => {
     await lockFolder(tx, workspaceId, folderId);
-    const found = await tx.$queryRaw<{ video_id: string }[]>`
+    const found = await sql<{ videoId: string }>(
+      Prisma.sql`
       WITH tracked AS (
         SELECT id, video_id FROM tracked_videos WHERE workspace_id = ${workspaceId}::uuid AND video_id = ANY(${videoIds}::uuid[])
       ), added AS (
@@ -124,8 +137,10 @@ export async function addVideosToFolder(workspaceId: string, folderId: string, v
         SELECT ${folderId}::uuid, id FROM tracked
         ON CONFLICT DO NOTHING
       )
-      SELECT video_id::text FROM tracked`;
-    const tracked = new Set(found.map((r) => r.video_id));
+      SELECT video_id::text AS "videoId" FROM tracked`,
+      { tx },
+    );
+    const tracked = new Set(found.map((r) => r.videoId));
     // PostgreSQL answers UUIDs in lower case; a client may send them in any case.
     return videoIds.map((id) => (tracked.has(id.toLowerCase()) ? { id, success: true } : { id, success: false, error: "Video not found" }));
   });
@@ -137,10 +152,10 @@ export async function addVideosToFolder(workspaceId: string, folderId: string, v
  */
 export async function removeVideosFromFolder(workspaceId: string, folderId: string, videoIds: string[]): Promise<{ removed: number }> {
   await requireFolder(workspaceId, folderId);
-  const removed = await prisma.$executeRaw`
+  const removed = await sqlExec(Prisma.sql`
     DELETE FROM folder_videos fv USING tracked_videos tv
      WHERE fv.folder_id = ${folderId}::uuid AND fv.tracked_video_id = tv.id
-       AND tv.workspace_id = ${workspaceId}::uuid AND tv.video_id = ANY(${videoIds}::uuid[])`;
+       AND tv.workspace_id = ${workspaceId}::uuid AND tv.video_id = ANY(${videoIds}::uuid[])`);
   return { removed };
 }
 
@@ -148,7 +163,8 @@ export async function removeVideosFromFolder(workspaceId: string, folderId: stri
 export async function addAccountsToFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<ItemResult[]> {
   return prisma.$transaction(async (tx) => {
     await lockFolder(tx, workspaceId, folderId);
-    const found = await tx.$queryRaw<{ account_id: string }[]>`
+    const found = await sql<{ accountId: string }>(
+      Prisma.sql`
       WITH tracked AS (
         SELECT id, account_id FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid AND account_id = ANY(${accountIds}::uuid[])
       ), added AS (
@@ -156,8 +172,10 @@ export async function addAccountsToFolder(workspaceId: string, folderId: string,
         SELECT ${folderId}::uuid, id FROM tracked
         ON CONFLICT DO NOTHING
       )
-      SELECT account_id::text FROM tracked`;
-    const tracked = new Set(found.map((r) => r.account_id));
+      SELECT account_id::text AS "accountId" FROM tracked`,
+      { tx },
+    );
+    const tracked = new Set(found.map((r) => r.accountId));
     return accountIds.map((id) => (tracked.has(id.toLowerCase()) ? { id, success: true } : { id, success: false, error: "Account not found" }));
   });
 }
@@ -169,7 +187,7 @@ export async function addAccountsToFolder(workspaceId: string, folderId: string,
  */
 export async function removeAccountsFromFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<ItemResult[]> {
   await requireFolder(workspaceId, folderId);
-  const rows = await prisma.$queryRaw<{ account_id: string; removed: boolean }[]>`
+  const rows = await sql<{ accountId: string; removed: boolean }>(Prisma.sql`
     WITH tracked AS (
       SELECT id, account_id FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid AND account_id = ANY(${accountIds}::uuid[])
     ), removed AS (
@@ -177,8 +195,8 @@ export async function removeAccountsFromFolder(workspaceId: string, folderId: st
        WHERE fa.folder_id = ${folderId}::uuid AND fa.tracked_account_id = t.id
       RETURNING fa.tracked_account_id
     )
-    SELECT t.account_id::text, EXISTS (SELECT 1 FROM removed r WHERE r.tracked_account_id = t.id) AS removed FROM tracked t`;
-  const state = new Map(rows.map((r) => [r.account_id, r.removed]));
+    SELECT t.account_id::text AS "accountId", EXISTS (SELECT 1 FROM removed r WHERE r.tracked_account_id = t.id) AS removed FROM tracked t`);
+  const state = new Map(rows.map((r) => [r.accountId, r.removed]));
   // The first occurrence of an id reports the removal; a repeated id finds it already gone.
   const reported = new Set<string>();
   return accountIds.map((id) => {

@@ -8,7 +8,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.js";
 
-/** `SELECT video_id` rows of the folder's video set; `folderId` must already belong to the workspace. */
+/** `SELECT video_id` rows of the folder's video set; the folder must already belong to the workspace. */
 export function folderVideoIds(folderId: string | Prisma.Sql): Prisma.Sql {
   const id = typeof folderId === "string" ? Prisma.sql`${folderId}::uuid` : folderId;
   return Prisma.sql`

@@ -6,7 +6,9 @@
  * process on its very next request.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { pgPool, prisma, type Tx } from "../../infra/db.js";
+import { Prisma } from "../../generated/prisma/client.js";
+import { pgPool, prisma, sql, type Tx } from "../../infra/db.js";
+import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.js";
 import { DomainError, notFound } from "../shared/errors.js";
 
 export const KEY_PREFIX = "svc_sk_";
@@ -67,9 +69,29 @@ export async function createKey(workspaceId: string, name: string, tx?: Tx): Pro
   return tx ? run(tx) : prisma.$transaction(run);
 }
 
-export async function listKeys(workspaceId: string): Promise<ApiKeyInfo[]> {
-  const keys = await prisma.apiKey.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-  return keys.map(toInfo);
+const KEY_COLUMNS = Prisma.raw(`k.id, k.name, k.prefix, k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt"`);
+
+/** The workspace's keys, active and revoked: oldest first, ties by id. */
+export const KEYS_ORDER: Order<ApiKeyInfo> = [
+  { sql: "k.created_at", type: "timestamptz", value: (k) => k.createdAt },
+  { sql: "k.id", type: "uuid", value: (k) => k.id },
+];
+
+/** The workspace's keys (KEYS_ORDER); every key when no page is given. Never the secret. */
+export async function listKeys(workspaceId: string, page?: PageRequest): Promise<ApiKeyInfo[]> {
+  const p = page ? pageSql(KEYS_ORDER, page) : { where: Prisma.empty, orderBy: orderBySql(KEYS_ORDER), limit: Prisma.empty };
+  return sql<ApiKeyInfo>(Prisma.sql`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`);
+}
+
+/** Keys of the workspace by id, in any order. */
+export async function keysByIds(workspaceId: string, keyIds: readonly string[]): Promise<ApiKeyInfo[]> {
+  if (keyIds.length === 0) return [];
+  return sql<ApiKeyInfo>(Prisma.sql`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.workspace_id = ${workspaceId}::uuid AND k.id = ANY(${keyIds as string[]}::uuid[])`);
+}
+
+export async function countKeys(workspaceId: string): Promise<number> {
+  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM api_keys WHERE workspace_id = ${workspaceId}::uuid`);
+  return row!.n;
 }
 
 /** Revokes a key of the workspace. Revoking a revoked key changes nothing and reports when it was revoked. */

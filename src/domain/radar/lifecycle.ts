@@ -16,7 +16,8 @@ import { prisma } from "../../infra/db.js";
 import { creditsChanged, refund } from "../credits/service.js";
 import { logger } from "../../infra/logger.js";
 import type { RankedResult } from "./ranking.js";
-import { announceSearch, chargeKey, refundKey } from "./service.js";
+import { chargeKey, refundKey } from "./service.js";
+import { announceSearch } from "./events.js";
 import { enqueueSearch } from "./jobs.js";
 
 /** Longest error text stored on a search. */

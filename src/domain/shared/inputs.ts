@@ -38,10 +38,22 @@ const OFFSET_MESSAGE = "offset must be a non-negative integer";
 
 /** `limit`: 1 to 100, with the endpoint's default. */
 export const pageLimit = (defaultLimit: number) =>
-  z.number({ message: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_PAGE_SIZE, LIMIT_MESSAGE).default(defaultLimit);
+  z
+    .number({ message: LIMIT_MESSAGE })
+    .int(LIMIT_MESSAGE)
+    .min(1, LIMIT_MESSAGE)
+    .max(MAX_PAGE_SIZE, LIMIT_MESSAGE)
+    .default(defaultLimit)
+    .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${defaultLimit}).` });
 
 /** `offset`: 0 or more (default 0), at most MAX_OFFSET. */
-export const pageOffset = z.number({ message: OFFSET_MESSAGE }).int(OFFSET_MESSAGE).min(0, OFFSET_MESSAGE).max(MAX_OFFSET, "offset is too large").default(0);
+export const pageOffset = z
+  .number({ message: OFFSET_MESSAGE })
+  .int(OFFSET_MESSAGE)
+  .min(0, OFFSET_MESSAGE)
+  .max(MAX_OFFSET, "offset is too large")
+  .default(0)
+  .meta({ description: "Number of items to skip (default 0)." });
 
 /** An offset page: `{limit, offset}`. */
 export const page = (defaultLimit: number) => z.object({ limit: pageLimit(defaultLimit), offset: pageOffset });
@@ -53,6 +65,7 @@ export interface Page {
 /** `YYYY-MM-DD`, a real calendar day, parsed to the UTC midnight that starts it. */
 export const day = z
   .string({ message: "must be a date written YYYY-MM-DD" })
+  .meta({ format: "date", example: "2026-11-01" })
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD")
   .refine((s) => {
     const d = new Date(`${s}T00:00:00.000Z`);
@@ -112,3 +125,22 @@ export function rejectNulCharacters(value: unknown, prefix: string): void {
     ]);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Cursor connections (GraphQL lists)
+
+const FIRST_MESSAGE = `first must be an integer from 0 to ${MAX_PAGE_SIZE}`;
+const LAST_MESSAGE = `last must be an integer from 0 to ${MAX_PAGE_SIZE}`;
+
+/**
+ * The arguments of a cursor connection: a page of `first` items after the cursor `after`, or of
+ * `last` items before `before`; the same bound as `limit` (100), answered with VALIDATION_ERROR
+ * beyond it rather than clamped. Cursors are checked when they are read (src/domain/shared/pages.ts).
+ */
+export const connectionArgs = z.object({
+  first: z.number({ message: FIRST_MESSAGE }).int(FIRST_MESSAGE).min(0, FIRST_MESSAGE).max(MAX_PAGE_SIZE, FIRST_MESSAGE).nullish(),
+  last: z.number({ message: LAST_MESSAGE }).int(LAST_MESSAGE).min(0, LAST_MESSAGE).max(MAX_PAGE_SIZE, LAST_MESSAGE).nullish(),
+  after: z.string().max(2000, "after is not a cursor of this list").nullish(),
+  before: z.string().max(2000, "before is not a cursor of this list").nullish(),
+});
+export type ConnectionArgs = z.output<typeof connectionArgs>;

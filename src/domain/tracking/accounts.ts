@@ -3,26 +3,32 @@
  * Accounts are global (one row per platform and username, scraped once); a workspace's tracking is
  * a TrackedAccount row with its `videoLimit` (the most of the account's newest videos it tracks).
  */
-import type { Account, Prisma, Video } from "../../generated/prisma/client.js";
-import { prisma } from "../../infra/db.js";
+import { Prisma } from "../../generated/prisma/client.js";
+import { prisma, sql, type Tx } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
-import { notFound, validationError } from "../shared/errors.js";
+import { notFound } from "../shared/errors.js";
+import { checkDayRange, DAY_MS } from "../shared/inputs.js";
+import { pageSql, rowNumberRange, type PageRequest } from "../shared/pages.js";
 import { enqueueAccountScrape } from "./jobs.js";
-import { lockTrackingLimits } from "./limits.js";
+import { trackingLimits } from "./limits.js";
 import { parseAccountUrl } from "./urls.js";
-import { relationQuery, type Page, type VideoQuery } from "./videos.js";
-
-export const DEFAULT_ACCOUNT_VIDEO_LIMIT = 50;
-export const MAX_ACCOUNT_VIDEO_LIMIT = 500;
+import type { Page } from "./videos.js";
+import {
+  ACCOUNT_COLUMNS,
+  ACCOUNT_VIDEOS_ORDER,
+  TRACKED_ACCOUNTS_ORDER,
+  TRACKED_VIDEO_COLUMNS,
+  TRACKING_COLUMNS,
+  type AccountView,
+  type TrackedAccountView,
+  type TrackedVideoRecord,
+} from "./views.js";
 
 export interface TrackAccountResult {
   added: string[];
   alreadyTracked: string[];
   failed: string[];
 }
-
-/** An account as a workspace sees it: the global record plus the workspace's tracking record. */
-export type TrackedAccountView = Account & { trackedAccountId: string; videoLimit: number; trackedAt: Date };
 
 /**
  * Starts tracking the account at `url` (INVALID_URL when it is not an accepted account link).
@@ -31,10 +37,10 @@ export type TrackedAccountView = Account & { trackedAccountId: string; videoLimi
  * (additions_remaining is 0). An added account is queued for scraping, which then tracks up to
  * min(videoLimit, additions_remaining) of its newest videos.
  */
-export async function trackAccount(workspaceId: string, url: string, videoLimit = DEFAULT_ACCOUNT_VIDEO_LIMIT): Promise<TrackAccountResult> {
+export async function trackAccount(workspaceId: string, url: string, videoLimit: number): Promise<TrackAccountResult> {
   const ref = parseAccountUrl(url);
   const outcome = await prisma.$transaction(async (tx) => {
-    const limits = await lockTrackingLimits(tx, workspaceId);
+    const limits = await trackingLimits(workspaceId, { tx, lock: true });
     const existing = await tx.account.findUnique({
       where: { platform_username: { platform: ref.platform, username: ref.username } },
       select: { id: true, tracked: { where: { workspaceId }, select: { id: true } } },
@@ -59,61 +65,66 @@ export async function trackAccount(workspaceId: string, url: string, videoLimit 
  * Creates the global account row if missing (the unique key decides between concurrent callers)
  * and links the videos already known under its username that have no account yet.
  */
-async function upsertAccount(tx: Prisma.TransactionClient, platform: Account["platform"], username: string): Promise<string> {
-  const inserted = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO accounts (platform, username) VALUES (${platform}::"Platform", ${username})
-    ON CONFLICT (platform, username) DO NOTHING RETURNING id`;
-  if (inserted[0]) {
+async function upsertAccount(tx: Tx, platform: AccountView["platform"], username: string): Promise<string> {
+  const [inserted] = await sql<{ id: string }>(
+    Prisma.sql`INSERT INTO accounts (platform, username) VALUES (${platform}::"Platform", ${username})
+      ON CONFLICT (platform, username) DO NOTHING RETURNING id`,
+    { tx },
+  );
+  if (inserted) {
     await tx.$executeRaw`
-      UPDATE videos SET account_id = ${inserted[0].id}::uuid
+      UPDATE videos SET account_id = ${inserted.id}::uuid
        WHERE platform = ${platform}::"Platform" AND username = ${username} AND account_id IS NULL`;
-    return inserted[0].id;
+    return inserted.id;
   }
   const row = await tx.account.findUniqueOrThrow({ where: { platform_username: { platform, username } }, select: { id: true } });
   return row.id;
 }
 
-type TrackedAccountRow = { id: string; videoLimit: number; createdAt: Date; account: Account };
-/** A tracking record with its account, as every account listing answers it (GET /accounts, folder accounts). */
-export const toTrackedAccountView = (r: TrackedAccountRow): TrackedAccountView => ({
-  ...r.account,
-  trackedAccountId: r.id,
-  videoLimit: r.videoLimit,
-  trackedAt: r.createdAt,
-});
-const toView = toTrackedAccountView;
-const trackedSelect = { id: true, videoLimit: true, createdAt: true, account: true } as const;
-
-/** The workspace's tracked accounts, newest tracked first (ties by tracking id). */
-export async function listTrackedAccounts(
-  workspaceId: string,
-  page: { limit: number; offset: number },
-  accountQuery?: AccountQuery,
-): Promise<Page<TrackedAccountView>> {
-  const [rows, total] = await Promise.all([
-    prisma.trackedAccount.findMany({
-      where: { workspaceId },
-      orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-      take: page.limit,
-      skip: page.offset,
-      select: { ...trackedSelect, account: relationQuery(accountQuery) },
-    }),
-    prisma.trackedAccount.count({ where: { workspaceId } }),
+/** A page of the workspace's tracked accounts (TRACKED_ACCOUNTS_ORDER), with the total. */
+export async function listTrackedAccounts(workspaceId: string, page: PageRequest): Promise<Page<TrackedAccountView>> {
+  const p = pageSql(TRACKED_ACCOUNTS_ORDER, page);
+  const [items, [count]] = await Promise.all([
+    sql<TrackedAccountView>(
+      Prisma.sql`SELECT ${ACCOUNT_COLUMNS}, ${TRACKING_COLUMNS}
+        FROM tracked_accounts ta JOIN accounts a ON a.id = ta.account_id
+       WHERE ta.workspace_id = ${workspaceId}::uuid ${p.where}
+       ${p.orderBy} ${p.limit}`,
+      { prepare: true },
+    ),
+    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid`, { prepare: true }),
   ]);
-  return { items: rows.map((r) => toView(r as TrackedAccountRow)), total };
+  return { items, total: count!.n };
 }
 
-/** Extra relations of the account as GraphQL's query planner asks for them; REST passes nothing. */
-export type AccountQuery = { include?: Prisma.AccountInclude; select?: Prisma.AccountSelect };
+/**
+ * Accounts by id, as the workspace sees them: those it tracks (with its tracking record) and those
+ * that own a video it tracks (tracking fields null). Other ids are left out; any order.
+ */
+export async function accountsByIds(workspaceId: string, accountIds: readonly string[]): Promise<AccountView[]> {
+  if (accountIds.length === 0) return [];
+  return sql<AccountView>(
+    Prisma.sql`SELECT ${ACCOUNT_COLUMNS}, ${TRACKING_COLUMNS}
+      FROM accounts a
+      LEFT JOIN tracked_accounts ta ON ta.account_id = a.id AND ta.workspace_id = ${workspaceId}::uuid
+     WHERE a.id = ANY(${accountIds as string[]}::uuid[])
+       AND (ta.id IS NOT NULL OR EXISTS (
+             SELECT 1 FROM videos v JOIN tracked_videos tv ON tv.video_id = v.id AND tv.workspace_id = ${workspaceId}::uuid
+              WHERE v.account_id = a.id))`,
+    { prepare: true },
+  );
+}
 
 /** One account the workspace tracks, by its canonical account id; NOT_FOUND otherwise. */
-export async function getTrackedAccount(workspaceId: string, accountId: string, accountQuery?: AccountQuery): Promise<TrackedAccountView> {
-  const row = await prisma.trackedAccount.findUnique({
-    where: { workspaceId_accountId: { workspaceId, accountId } },
-    select: { ...trackedSelect, account: relationQuery(accountQuery) },
-  });
+export async function getTrackedAccount(workspaceId: string, accountId: string): Promise<TrackedAccountView> {
+  const [row] = await sql<TrackedAccountView>(
+    Prisma.sql`SELECT ${ACCOUNT_COLUMNS}, ${TRACKING_COLUMNS}
+      FROM tracked_accounts ta JOIN accounts a ON a.id = ta.account_id
+     WHERE ta.workspace_id = ${workspaceId}::uuid AND ta.account_id = ${accountId}::uuid`,
+    { prepare: true },
+  );
   if (!row) throw notFound("Account");
-  return toView(row as TrackedAccountRow);
+  return row;
 }
 
 /** Stops tracking the account. Its videos stay tracked (they are the workspace's TrackedVideo rows). */
@@ -123,46 +134,69 @@ export async function untrackAccount(workspaceId: string, accountId: string): Pr
   return { id: accountId };
 }
 
-export interface AccountVideosFilter {
-  limit: number;
-  offset: number;
+export interface PostedBetween {
   /** Inclusive: videos posted on or after 00:00 UTC of this day. */
   startDate?: Date;
   /** Inclusive: videos posted on or before the end (24:00 UTC) of this day. */
   endDate?: Date;
 }
 
-const DAY_MS = 86_400_000;
-
-/** The Prisma filter of an account's videos tracked by the workspace, with the date bounds. */
-export function accountVideosWhere(workspaceId: string, accountId: string, f: Pick<AccountVideosFilter, "startDate" | "endDate">): Prisma.VideoWhereInput {
-  const postedAt: Prisma.DateTimeNullableFilter = {};
-  if (f.startDate) postedAt.gte = f.startDate;
-  if (f.endDate) postedAt.lt = new Date(f.endDate.getTime() + DAY_MS);
-  return {
-    accountId,
-    tracked: { some: { workspaceId } },
-    ...(f.startDate || f.endDate ? { postedAt } : {}),
-  };
+/**
+ * The accounts' videos the workspace tracks (however they came to be tracked), within the days:
+ * `videos v` joined to the workspace's tracking records `tv`.
+ */
+function accountVideosFrom(workspaceId: string, accountIds: readonly string[], f: PostedBetween): Prisma.Sql {
+  const bounds = [
+    f.startDate ? Prisma.sql`AND v.posted_at >= ${f.startDate}` : Prisma.empty,
+    f.endDate ? Prisma.sql`AND v.posted_at < ${new Date(f.endDate.getTime() + DAY_MS)}` : Prisma.empty,
+  ];
+  return Prisma.sql`videos v JOIN tracked_videos tv ON tv.video_id = v.id AND tv.workspace_id = ${workspaceId}::uuid
+    WHERE v.account_id = ANY(${accountIds as string[]}::uuid[]) ${Prisma.join(bounds, " ")}`;
 }
 
-/** Newest posted first; videos whose date is unknown (not scraped yet) last; ties by id. */
-export const ACCOUNT_VIDEOS_ORDER: Prisma.VideoOrderByWithRelationInput[] = [{ postedAt: { sort: "desc", nulls: "last" } }, { id: "asc" }];
+/**
+ * A page of each account's videos the workspace tracks (ACCOUNT_VIDEOS_ORDER: newest posted first,
+ * unknown dates last), for several accounts in one statement. With a date filter, videos whose
+ * posting date is not known yet are left out. Accounts must already be known to the caller as
+ * visible to the workspace; only the workspace's tracked videos are ever returned.
+ */
+export async function videosOfAccounts(
+  workspaceId: string,
+  accountIds: readonly string[],
+  page: PageRequest,
+  f: PostedBetween = {},
+): Promise<Map<string, TrackedVideoRecord[]>> {
+  checkDayRange(f.startDate, f.endDate);
+  const out = new Map<string, TrackedVideoRecord[]>(accountIds.map((id) => [id, []]));
+  if (accountIds.length === 0) return out;
+  const p = pageSql(ACCOUNT_VIDEOS_ORDER, page);
+  const { from, to } = rowNumberRange(page);
+  const rows = await sql<TrackedVideoRecord & { n: number }>(Prisma.sql`
+    SELECT * FROM (
+      SELECT ${TRACKED_VIDEO_COLUMNS}, row_number() OVER (PARTITION BY v.account_id ${p.orderBy}) AS n
+        FROM ${accountVideosFrom(workspaceId, accountIds, f)} ${p.where}
+    ) x WHERE n BETWEEN ${from} AND ${to} ORDER BY "accountId", n`);
+  for (const { n: _n, ...v } of rows) out.get(v.accountId!)?.push(v as TrackedVideoRecord);
+  return out;
+}
+
+/** How many of each account's videos the workspace tracks within the days (the lists' totals). */
+export async function countVideosOfAccounts(workspaceId: string, accountIds: readonly string[], f: PostedBetween = {}): Promise<Map<string, number>> {
+  const out = new Map<string, number>(accountIds.map((id) => [id, 0]));
+  if (accountIds.length === 0) return out;
+  const rows = await sql<{ accountId: string; n: number }>(Prisma.sql`
+    SELECT v.account_id AS "accountId", count(*) AS n FROM ${accountVideosFrom(workspaceId, accountIds, f)} GROUP BY v.account_id`);
+  for (const r of rows) out.set(r.accountId, r.n);
+  return out;
+}
 
 /**
- * The account's videos the workspace tracks (however they were added), newest posted first.
- * NOT_FOUND unless the workspace tracks the account. With a date filter, videos whose posting
- * date is not known yet are left out.
+ * The account's videos the workspace tracks, newest posted first, with the total. NOT_FOUND unless
+ * the workspace tracks the account.
  */
-export async function listAccountVideos(workspaceId: string, accountId: string, f: AccountVideosFilter, videoQuery?: VideoQuery) {
-  if (f.startDate && f.endDate && f.startDate > f.endDate) {
-    throw validationError("start_date must not be after end_date.", [{ path: "start_date", message: "must not be after end_date" }]);
-  }
+export async function listAccountVideos(workspaceId: string, accountId: string, page: PageRequest, f: PostedBetween = {}): Promise<Page<TrackedVideoRecord>> {
+  checkDayRange(f.startDate, f.endDate);
   await getTrackedAccount(workspaceId, accountId);
-  const where = accountVideosWhere(workspaceId, accountId, f);
-  const [items, total] = await Promise.all([
-    prisma.video.findMany({ ...videoQuery, where, orderBy: ACCOUNT_VIDEOS_ORDER, take: f.limit, skip: f.offset }) as Promise<Video[]>,
-    prisma.video.count({ where }),
-  ]);
-  return { items, total };
+  const [items, totals] = await Promise.all([videosOfAccounts(workspaceId, [accountId], page, f), countVideosOfAccounts(workspaceId, [accountId], f)]);
+  return { items: items.get(accountId) ?? [], total: totals.get(accountId) ?? 0 };
 }

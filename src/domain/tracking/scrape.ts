@@ -15,11 +15,10 @@
  * (`source`) and when the numbers were captured (`capturedAt`).
  */
 import { Prisma, type Platform } from "../../generated/prisma/client.js";
-import { prisma } from "../../infra/db.js";
+import { prisma, sql, sqlExec } from "../../infra/db.js";
 import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "./ports.js";
 import { engagementRate } from "./engagement.js";
-import { lockTrackingLimits } from "./limits.js";
-import { sqlRows } from "./sql-old.js";
+import { trackingLimits } from "./limits.js";
 import { canonicalAccountUrl, canonicalVideoUrl } from "../shared/platform.js";
 
 /** `YYYY-MM-DD` of the UTC day of `at`: the snapshot day. */
@@ -39,21 +38,21 @@ export interface ScrapeTarget<R> {
  * account has it from the account). Null when the video no longer exists.
  */
 export async function startVideoScrape(videoId: string): Promise<(ScrapeTarget<VideoRef> & { started: boolean }) | null> {
-  const rows = await sqlRows<{ platform: Platform; platform_video_id: string; username: string; account_username: string | null; scrape_status: ScrapeTarget<VideoRef>["scrapeStatus"]; started: boolean }>(Prisma.sql`
+  const rows = await sql<{ platform: Platform; platformVideoId: string; username: string; accountUsername: string | null; scrapeStatus: ScrapeTarget<VideoRef>["scrapeStatus"]; started: boolean }>(Prisma.sql`
     WITH started AS (
       UPDATE videos SET scrape_status = 'scraping', scrape_attempts = scrape_attempts + 1, updated_at = now()
        WHERE id = ${videoId}::uuid AND scrape_status IN ('queued', 'failed')
       RETURNING id
     )
-    SELECT v.platform::text AS platform, v.platform_video_id, v.username, a.username AS account_username,
-           v.scrape_status::text AS scrape_status, EXISTS (SELECT 1 FROM started) AS started
+    SELECT v.platform::text AS platform, v.platform_video_id AS "platformVideoId", v.username, a.username AS "accountUsername",
+           v.scrape_status::text AS "scrapeStatus", EXISTS (SELECT 1 FROM started) AS started
       FROM videos v LEFT JOIN accounts a ON a.id = v.account_id
-     WHERE v.id = ${videoId}::uuid`);
+     WHERE v.id = ${videoId}::uuid`, { prepare: true });
   const v = rows[0];
   if (!v) return null;
-  const username = v.username || v.account_username || undefined;
-  const ids = { platform: v.platform, platformVideoId: v.platform_video_id, ...(username ? { username } : {}) };
-  return { ref: { ...ids, canonicalUrl: canonicalVideoUrl(ids) }, scrapeStatus: v.scrape_status, started: v.started };
+  const username = v.username || v.accountUsername || undefined;
+  const ids = { platform: v.platform, platformVideoId: v.platformVideoId, ...(username ? { username } : {}) };
+  return { ref: { ...ids, canonicalUrl: canonicalVideoUrl(ids) }, scrapeStatus: v.scrapeStatus, started: v.started };
 }
 
 export async function accountScrapeTarget(accountId: string): Promise<ScrapeTarget<AccountRef> | null> {
@@ -64,9 +63,9 @@ export async function accountScrapeTarget(accountId: string): Promise<ScrapeTarg
 }
 
 export async function markAccountScraping(accountId: string): Promise<boolean> {
-  const n = await prisma.$executeRaw`
+  const n = await sqlExec(Prisma.sql`
     UPDATE accounts SET scrape_status = 'scraping', updated_at = now()
-     WHERE id = ${accountId}::uuid AND scrape_status IN ('queued', 'failed')`;
+     WHERE id = ${accountId}::uuid AND scrape_status IN ('queued', 'failed')`);
   return n > 0;
 }
 
@@ -76,18 +75,18 @@ export async function markAccountScraping(accountId: string): Promise<boolean> {
  */
 export async function recordVideoScrapeFailure(videoId: string, reason: string, final: boolean): Promise<void> {
   const next = final ? "failed" : "queued";
-  await prisma.$executeRaw`
+  await sqlExec(Prisma.sql`
     UPDATE videos SET scrape_error = ${reason.slice(0, 2000)}, updated_at = now(),
            scrape_status = CASE WHEN scrape_status = 'ready' THEN 'ready'::"ScrapeStatus" ELSE ${next}::"ScrapeStatus" END
-     WHERE id = ${videoId}::uuid`;
+     WHERE id = ${videoId}::uuid`);
 }
 
 export async function recordAccountScrapeFailure(accountId: string, reason: string, final: boolean): Promise<void> {
   const next = final ? "failed" : "queued";
-  await prisma.$executeRaw`
+  await sqlExec(Prisma.sql`
     UPDATE accounts SET scrape_error = ${reason.slice(0, 2000)}, updated_at = now(),
            scrape_status = CASE WHEN scrape_status = 'ready' THEN 'ready'::"ScrapeStatus" ELSE ${next}::"ScrapeStatus" END
-     WHERE id = ${accountId}::uuid`;
+     WHERE id = ${accountId}::uuid`);
 }
 
 export interface StoredVideo {
@@ -169,22 +168,22 @@ export async function storeScrapedVideo(
           like_count = EXCLUDED.like_count, comment_count = EXCLUDED.comment_count,
           share_count = EXCLUDED.share_count, bookmark_count = EXCLUDED.bookmark_count
         WHERE video_snapshots.captured_at <= EXCLUDED.captured_at`;
-  const rows = await sqlRows<{ id: string; inserted: boolean; scrape_status: string }>(Prisma.sql`
+  const rows = await sql<{ id: string; inserted: boolean; scrapeStatus: string }>(Prisma.sql`
     WITH up AS (
       INSERT INTO videos AS v ${columns} VALUES ${values}
       ON CONFLICT (platform, platform_video_id) ${onConflict}
       RETURNING id, (xmax = 0) AS inserted, scrape_status
     ), snap AS (${snapshot})
-    SELECT id, inserted, scrape_status::text AS scrape_status FROM up`);
+    SELECT id, inserted, scrape_status::text AS "scrapeStatus" FROM up`);
   const row = rows[0];
   if (!row) return null; // a newer scrape already stored newer numbers
-  return { id: row.id, inserted: row.inserted, needsScrape: row.scrape_status !== "ready" };
+  return { id: row.id, inserted: row.inserted, needsScrape: row.scrapeStatus !== "ready" };
 }
 
 /** Writes an account scrape (profile metrics) and its snapshot of the day, in one statement. */
 export async function storeScrapedAccount(accountId: string, s: ScrapedAccount, opts: { source: string; now: Date }): Promise<boolean> {
   const [followers, videos, views] = [big(s.followerCount), big(s.videoCount), big(s.totalViews)];
-  const rows = await prisma.$queryRaw<{ id: string }[]>`
+  const rows = await sql<{ id: string }>(Prisma.sql`
     WITH up AS (
       UPDATE accounts a SET
         platform_account_id = COALESCE(${s.platformAccountId}, a.platform_account_id),
@@ -203,7 +202,7 @@ export async function storeScrapedAccount(accountId: string, s: ScrapedAccount, 
         total_views = EXCLUDED.total_views, video_count = EXCLUDED.video_count
       WHERE account_snapshots.captured_at <= EXCLUDED.captured_at
     )
-    SELECT id FROM up`;
+    SELECT id FROM up`);
   return rows.length > 0;
 }
 
@@ -225,7 +224,7 @@ export async function trackAccountVideos(accountId: string, videoIds: string[]):
   const results: { workspaceId: string; added: string[] }[] = [];
   for (const { workspaceId, videoLimit } of trackers) {
     const added = await prisma.$transaction(async (tx) => {
-      const limits = await lockTrackingLimits(tx, workspaceId);
+      const limits = await trackingLimits(workspaceId, { tx, lock: true });
       const wanted = videoIds.slice(0, videoLimit);
       if (wanted.length === 0 || limits.additionsRemaining === 0) return [];
       const [already, ofAccount] = await Promise.all([
@@ -238,12 +237,14 @@ export async function trackAccountVideos(accountId: string, videoIds: string[]):
       const room = Math.max(0, videoLimit - ofAccount);
       const toAdd = wanted.filter((id) => !have.has(id)).slice(0, Math.min(room, limits.additionsRemaining));
       if (toAdd.length === 0) return [];
-      const rows = await tx.$queryRaw<{ video_id: string }[]>`
-        INSERT INTO tracked_videos (workspace_id, video_id, via_account_id)
-        SELECT ${workspaceId}::uuid, id, ${accountId}::uuid FROM unnest(${toAdd}::uuid[]) AS id
-        ON CONFLICT (workspace_id, video_id) DO NOTHING
-        RETURNING video_id`;
-      return rows.map((r) => r.video_id);
+      const rows = await sql<{ videoId: string }>(
+        Prisma.sql`INSERT INTO tracked_videos (workspace_id, video_id, via_account_id)
+          SELECT ${workspaceId}::uuid, id, ${accountId}::uuid FROM unnest(${toAdd}::uuid[]) AS id
+          ON CONFLICT (workspace_id, video_id) DO NOTHING
+          RETURNING video_id AS "videoId"`,
+        { tx },
+      );
+      return rows.map((r) => r.videoId);
     });
     results.push({ workspaceId, added });
   }
@@ -257,20 +258,20 @@ export async function trackAccountVideos(accountId: string, videoIds: string[]):
  */
 export async function fillDailySnapshots(now: Date): Promise<{ videos: number; accounts: number }> {
   const day = utcDay(now);
-  const videos = await prisma.$executeRaw`
+  const videos = await sqlExec(Prisma.sql`
     INSERT INTO video_snapshots (video_id, day, captured_at, source, view_count, like_count, comment_count, share_count, bookmark_count)
     SELECT v.id, ${day}::date, v.last_scraped_at, v.data_source, v.view_count, v.like_count, v.comment_count, v.share_count, v.bookmark_count
       FROM videos v
      WHERE v.last_scraped_at IS NOT NULL AND v.data_source IS NOT NULL
        AND EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.video_id = v.id)
-    ON CONFLICT (video_id, day) DO NOTHING`;
-  const accounts = await prisma.$executeRaw`
+    ON CONFLICT (video_id, day) DO NOTHING`);
+  const accounts = await sqlExec(Prisma.sql`
     INSERT INTO account_snapshots (account_id, day, captured_at, source, follower_count, total_views, video_count)
     SELECT a.id, ${day}::date, a.last_scraped_at, a.data_source, a.follower_count, a.total_views, a.video_count
       FROM accounts a
      WHERE a.last_scraped_at IS NOT NULL AND a.data_source IS NOT NULL
        AND EXISTS (SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = a.id)
-    ON CONFLICT (account_id, day) DO NOTHING`;
+    ON CONFLICT (account_id, day) DO NOTHING`);
   return { videos, accounts };
 }
 
@@ -281,12 +282,12 @@ export async function fillDailySnapshots(now: Date): Promise<{ videos: number; a
 export async function* trackedVideosDue(before: Date, batchSize = 1000): AsyncGenerator<string[]> {
   let after = "00000000-0000-0000-0000-000000000000";
   for (;;) {
-    const rows = await prisma.$queryRaw<{ id: string }[]>`
+    const rows = await sql<{ id: string }>(Prisma.sql`
       SELECT v.id FROM videos v
        WHERE v.id > ${after}::uuid
          AND (v.last_scraped_at IS NULL OR v.last_scraped_at < ${before}::timestamptz)
          AND EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.video_id = v.id)
-       ORDER BY v.id LIMIT ${batchSize}`;
+       ORDER BY v.id LIMIT ${batchSize}`);
     if (rows.length === 0) return;
     yield rows.map((r) => r.id);
     after = rows[rows.length - 1]!.id;
@@ -296,12 +297,12 @@ export async function* trackedVideosDue(before: Date, batchSize = 1000): AsyncGe
 export async function* trackedAccountsDue(before: Date, batchSize = 1000): AsyncGenerator<string[]> {
   let after = "00000000-0000-0000-0000-000000000000";
   for (;;) {
-    const rows = await prisma.$queryRaw<{ id: string }[]>`
+    const rows = await sql<{ id: string }>(Prisma.sql`
       SELECT a.id FROM accounts a
        WHERE a.id > ${after}::uuid
          AND (a.last_scraped_at IS NULL OR a.last_scraped_at < ${before}::timestamptz)
          AND EXISTS (SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = a.id)
-       ORDER BY a.id LIMIT ${batchSize}`;
+       ORDER BY a.id LIMIT ${batchSize}`);
     if (rows.length === 0) return;
     yield rows.map((r) => r.id);
     after = rows[rows.length - 1]!.id;

@@ -7,12 +7,7 @@ import { DomainError, notFound, validationError } from "../shared/errors.js";
 import { getBalance, type CreditBalance } from "../credits/service.js";
 import { cycleDayFor, nextCycleBoundary } from "../credits/cycle.js";
 import { createKey } from "../keys/service.js";
-
-export interface TrackingLimits {
-  videoLimit: number;
-  videoSlotsUsed: number;
-  additionsRemaining: number;
-}
+import { trackingLimits, type TrackingLimits } from "../tracking/limits.js";
 
 export interface WorkspaceInfo {
   plan: string;
@@ -68,30 +63,11 @@ export async function createWorkspace(args: { name: string; plan?: string; now?:
   return outerTx ? run(outerTx) : prisma.$transaction(run);
 }
 
-/** The tracking limit rule: additions remaining = limit - slots used, never below 0. */
-export function trackingLimits(videoLimit: number, videoSlotsUsed: number): TrackingLimits {
-  return { videoLimit, videoSlotsUsed, additionsRemaining: Math.max(videoLimit - videoSlotsUsed, 0) };
-}
-
-/**
- * The plan's tracking limit and the slots used: distinct videos the workspace tracks, whether
- * added directly or found through a tracked account (one TrackedVideo row per video), read from
- * `tracked_video_count`, which database triggers keep exact.
- */
-export async function getTrackingLimits(workspaceId: string): Promise<TrackingLimits> {
-  const ws = await prisma.workspace.findUnique({
-    where: { id: workspaceId },
-    select: { trackedVideoCount: true, plan: { select: { videoLimit: true } } },
-  });
-  if (!ws) throw notFound("Workspace");
-  return trackingLimits(ws.plan.videoLimit, ws.trackedVideoCount);
-}
-
 export async function getWorkspaceInfo(workspaceId: string): Promise<WorkspaceInfo> {
   const [ws, credits, limits] = await Promise.all([
     prisma.workspace.findUnique({ where: { id: workspaceId }, select: { planName: true } }),
     getBalance(workspaceId),
-    getTrackingLimits(workspaceId),
+    trackingLimits(workspaceId),
   ]);
   if (!ws) throw notFound("Workspace");
   return { plan: ws.planName, credits, limits };

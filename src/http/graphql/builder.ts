@@ -1,12 +1,23 @@
 /**
- * The Pothos schema builder (code-first, over Prisma). Each area adds its types, queries,
- * mutations and subscriptions in its own file under ./types and is imported by ./schema.ts.
+ * The Pothos schema builder (code-first). Each area adds its types, queries, mutations and
+ * subscriptions in its own file under ./types and is imported by ./schema.ts.
+ *
+ * Conventions for frontend clients (Relay, Apollo, urql), docs/contract/decisions.md "GraphQL for
+ * frontends":
+ * - Every entity with an id implements `Node` (the Relay plugin): its `id` is a global ID,
+ *   `node(id)`/`nodes(ids)` fetch any of them through the same workspace-scoped domain reads, and
+ *   each also exposes its REST id as `uuid`. Arguments that take an entity accept either form.
+ * - Every list is a cursor connection (`edges { cursor node }`, `pageInfo`, `totalCount`) over the
+ *   domain's keyset pages (src/domain/shared/pages.ts): a cursor stays valid when rows are inserted
+ *   or removed before it.
+ * - Objects are loaded through DataLoaders made per request (the Dataloader plugin): a relation
+ *   asked for on a whole page is one read, and a row is never read twice for one response.
+ * - Counts share one scalar, `Count`, that holds any count a platform reports (beyond 2^31).
  */
 import SchemaBuilder from "@pothos/core";
-import PrismaPlugin from "@pothos/plugin-prisma";
-import type PrismaTypes from "../../generated/pothos-types.js";
-import { getDatamodel } from "../../generated/pothos-types.js";
-import { prisma } from "../../infra/db.js";
+import RelayPlugin from "@pothos/plugin-relay";
+import DataloaderPlugin from "@pothos/plugin-dataloader";
+import { GraphQLSafeInt } from "graphql-scalars";
 import type { AuthContext } from "../../domain/keys/service.js";
 
 export interface GraphQLContext {
@@ -14,23 +25,31 @@ export interface GraphQLContext {
   requestId: string;
 }
 
+/** What every connection resolver returns besides edges and pageInfo: the list's total, or how to count it (only when asked). */
+export interface ConnectionExtras {
+  totalCount: number | (() => Promise<number>);
+}
+
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
-  PrismaTypes: PrismaTypes;
   DefaultFieldNullability: false;
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
+  Connection: ConnectionExtras;
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
-    JSON: { Input: unknown; Output: unknown };
+    Count: { Input: number; Output: number };
   };
 }>({
-  plugins: [PrismaPlugin],
+  plugins: [RelayPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
-  prisma: {
-    client: prisma,
-    dmmf: getDatamodel(),
-    exposeDescriptions: false,
-    filterConnectionTotalCount: true,
-    onUnusedQuery: null,
+  relay: {
+    clientMutationId: "omit",
+    cursorType: "String",
+    edgesFieldOptions: { nullable: false },
+    nodeFieldOptions: { nullable: false },
+    nodeQueryOptions: { description: "Any object of the workspace by its global ID (null when it does not exist or belongs to another workspace)." },
+    nodesQueryOptions: { description: "Objects of the workspace by their global IDs, in the order given (null for each that does not exist or belongs to another workspace)." },
   },
 });
 
@@ -44,12 +63,24 @@ builder.scalarType("DateTime", {
   },
 });
 
-builder.scalarType("JSON", {
-  description: "Arbitrary JSON value.",
-  serialize: (value) => value,
-  parseValue: (value) => value,
-});
+builder.addScalarType(
+  "Count",
+  GraphQLSafeInt,
+  {
+    description:
+      "A count a platform reports (views, likes, followers …) or a sum of them: an integer up to 2^53 - 1, beyond GraphQL Int's 2^31 " +
+      "(serialized as a JSON number).",
+  },
+);
 
 builder.queryType({});
 builder.mutationType({});
 builder.subscriptionType({});
+
+builder.globalConnectionField("totalCount", (t) =>
+  t.field({
+    type: "Count",
+    description: "How many items the whole list holds (all pages).",
+    resolve: (parent) => (typeof parent.totalCount === "function" ? parent.totalCount() : parent.totalCount),
+  }),
+);

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { PLATFORMS } from "../../domain/shared/platform.js";
-import { day, pageLimit, pageOffset, uuid as sharedUuid } from "../../domain/shared/inputs.js";
+import { uuid as sharedUuid } from "../../domain/shared/inputs.js";
 
 export const uuid = sharedUuid.meta({ format: "uuid", example: "3f1c1e0e-8d3b-4c35-9a4f-0d7f2b7c9a11" });
 export const idParams = z.object({ id: uuid });
@@ -25,21 +25,32 @@ export const isoOrNull = (d: Date | null | undefined) => (d ? d.toISOString() : 
 export const fromQuery = <S extends z.ZodType>(schema: S) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v), schema);
 
-/** `limit` query parameter: the domain's page size (1-100) with the endpoint's default. */
-export const limitParam = (defaultValue: number) =>
-  fromQuery(pageLimit(defaultValue)).meta({ description: `Page size, 1 to 100 (default ${defaultValue}).` });
-
-export const offsetParam = fromQuery(pageOffset).meta({ description: "Number of items to skip (default 0)." });
-
-export const paginationQuery = (defaultLimit: number) => z.object({ limit: limitParam(defaultLimit), offset: offsetParam });
-
-/** `YYYY-MM-DD`, a real calendar date; parsed to the UTC midnight that starts it. */
-export const dateParam = day.meta({ format: "date", example: "2026-11-01" });
-
 /** Booleans in query strings: true/false/1/0 only ("false" must not become true). */
-export const queryBoolean = z
-  .enum(["true", "false", "1", "0"], { message: "must be true or false" })
-  .transform((v) => v === "true" || v === "1");
+const fromQueryBoolean = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((v) => (v === "true" || v === "1" ? true : v === "false" || v === "0" ? false : v), schema);
+
+/** The schema under `.default()`/`.optional()`/`.meta()` wrappers, to see what a field holds. */
+function baseType(schema: z.ZodType): string {
+  let s = schema as unknown as { _zod: { def: { type: string; innerType?: unknown } } };
+  while (s._zod.def.innerType && ["default", "optional", "nullable", "prefault"].includes(s._zod.def.type)) s = s._zod.def.innerType as typeof s;
+  return s._zod.def.type;
+}
+
+/**
+ * A domain query schema (src/domain/<area>/inputs.ts) read from a query string: number and boolean
+ * fields are coerced from their text first, so the domain's own bounds and messages decide. This is
+ * all REST adds to a domain input (besides OpenAPI metadata).
+ */
+export function queryParams<T extends z.ZodRawShape>(schema: z.ZodObject<T>) {
+  const shape = Object.fromEntries(
+    Object.entries(schema.shape).map(([name, field]) => {
+      const type = baseType(field as z.ZodType);
+      return [name, type === "number" ? fromQuery(field as z.ZodType) : type === "boolean" ? fromQueryBoolean(field as z.ZodType) : field];
+    }),
+  ) as { [K in keyof T]: z.ZodType<z.output<T[K]>, z.input<T[K]>> };
+  return z.object(shape);
+}
+
 
 export const paginationSchema = z
   .object({

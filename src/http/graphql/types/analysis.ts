@@ -7,23 +7,24 @@
  * already got: each status of an analysis arrives once and in order, ending with COMPLETED or
  * FAILED, even for a subscriber that connects while the analysis is already running.
  */
-import { z } from "zod";
 import type { AnalysisStatus, VideoAnalysis } from "../../../generated/prisma/client.js";
 import { builder } from "../builder.js";
+import { entityId, nodeUuid } from "../connections.js";
+import { VideoRef } from "./tracking.js";
+import { analyzeOptions } from "../../../domain/analysis/inputs.js";
 import {
   ANALYSIS_COST,
+  analysesByIds,
   analyze,
-  assertVideoTracked,
+  latestAnalysesOfVideos,
   getAnalysis,
-  statusRank,
-  toEvent,
   type AnalysisEvent,
   type AnalyzeOutcome,
   type AnalyzeResult,
 } from "../../../domain/analysis/service.js";
 import { CTA_TYPES, HOOK_STYLES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS } from "../../../domain/analysis/vocabulary.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
-import { eventsSubscribed, subscribeEvents } from "../../../domain/shared/events.js";
+import { watchAnalysis } from "../../../domain/analysis/events.js";
 import type { Segment } from "../../../domain/analysis/ports.js";
 
 /** `{bold_claim: "…"}` → `{BOLD_CLAIM: {value: "bold_claim", description: "…"}}` */
@@ -67,11 +68,19 @@ const SegmentRef = builder.objectRef<Segment>("TranscriptSegment").implement({
 
 const UNTIL_COMPLETED = "Null until the analysis is completed.";
 
-export const VideoAnalysisRef = builder.objectRef<VideoAnalysis>("VideoAnalysis").implement({
+export const VideoAnalysisRef = builder.loadableNodeRef("VideoAnalysis", {
+  id: { resolve: (a: VideoAnalysis) => a.id, parse: nodeUuid },
+  load: (ids: string[], ctx) => analysesByIds(ctx.auth.workspaceId, ids),
+  sort: (a) => a.id,
+  cacheResolved: (a) => a.id,
+});
+
+VideoAnalysisRef.implement({
   description: "An analysis of a tracked video for this workspace.",
   fields: (t) => ({
-    analysisId: t.exposeID("id"),
-    videoId: t.exposeID("videoId"),
+    uuid: t.exposeID("id", { description: "The analysis's UUID (REST's analysisId)." }),
+    videoId: t.exposeID("videoId", { description: "The video's UUID." }),
+    video: t.field({ type: VideoRef, resolve: (a) => a.videoId }),
     status: t.field({ type: AnalysisStatusEnum, resolve: (a) => a.status }),
     error: t.string({ nullable: true, description: "Why the analysis failed; set only when FAILED.", resolve: (a) => (a.status === "failed" ? a.error : null) }),
     transcript: t.exposeString("transcript", { nullable: true, description: "Available from TRANSCRIBED on." }),
@@ -128,7 +137,19 @@ const AnalysisStatusChangeRef = builder.objectRef<AnalysisEvent & { workspaceId:
   }),
 });
 
-const videoIdInput = z.guid({ message: "must be a UUID" });
+// The latest analysis of each video of a response: one read for the whole page.
+builder.objectField(VideoRef, "analysis", (t) =>
+  t.loadable({
+    type: VideoAnalysisRef,
+    nullable: true,
+    description: "The video's latest analysis for this workspace, or null when it has none.",
+    load: async (videoIds: string[], ctx) => {
+      const byVideo = new Map((await latestAnalysesOfVideos(ctx.auth.workspaceId, videoIds)).map((a) => [a.videoId, a]));
+      return videoIds.map((id) => byVideo.get(id) ?? null);
+    },
+    resolve: (v) => v.id,
+  }),
+);
 
 builder.queryFields((t) => ({
   videoAnalysis: t.field({
@@ -136,7 +157,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: "The video's latest analysis, or null when it has none. NOT_FOUND when the workspace does not track the video.",
     args: { videoId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => getAnalysis(ctx.auth.workspaceId, parseInput(videoIdInput, String(args.videoId), "videoId")),
+    resolve: (_r, args, ctx) => getAnalysis(ctx.auth.workspaceId, entityId(args.videoId, "Video", "videoId")),
   }),
 }));
 
@@ -151,42 +172,13 @@ builder.mutationFields((t) => ({
       force: t.arg.boolean({ defaultValue: false, description: "Delete the previous result and analyse again." }),
     },
     resolve: async (_r, args, ctx) => {
-      const videoId = parseInput(videoIdInput, String(args.videoId), "videoId");
-      const r = await analyze(ctx.auth.workspaceId, videoId, { force: args.force ?? false });
+      const videoId = entityId(args.videoId, "Video", "videoId");
+      const { force } = parseInput(analyzeOptions, { force: args.force ?? undefined });
+      const r = await analyze(ctx.auth.workspaceId, videoId, { force });
       return { ...r, workspaceId: ctx.auth.workspaceId };
     },
   }),
 }));
-
-/**
- * The current state, then the live changes newer than what was already sent. Listening starts
- * (and is confirmed by Redis) before the current state is read, so nothing falls in between.
- */
-async function* statusChanges(workspaceId: string, videoId: string): AsyncGenerator<AnalysisEvent & { workspaceId: string }> {
-  const events = subscribeEvents("analysisStatusChanged", `${workspaceId}:${videoId}`)[Symbol.asyncIterator]();
-  const sent = new Map<string, number>(); // analysisId → rank of the last status sent
-  const fresh = (e: AnalysisEvent) => statusRank(e.status) > (sent.get(e.analysisId) ?? -1);
-  try {
-    let next = events.next(); // starts the Redis subscription
-    await eventsSubscribed();
-    const current = await getAnalysis(workspaceId, videoId);
-    if (current) {
-      const e = toEvent(current);
-      sent.set(e.analysisId, statusRank(e.status));
-      yield { ...e, workspaceId };
-    }
-    for (;;) {
-      const r = await next;
-      if (r.done) return;
-      next = events.next();
-      if (!fresh(r.value)) continue;
-      sent.set(r.value.analysisId, statusRank(r.value.status));
-      yield { ...r.value, workspaceId };
-    }
-  } finally {
-    await events.return?.();
-  }
-}
 
 builder.subscriptionFields((t) => ({
   analysisStatusChanged: t.field({
@@ -197,11 +189,7 @@ builder.subscriptionFields((t) => ({
       "open for later analyses of the video (e.g. after analyzeVideo with force) until the client stops it.",
     args: { videoId: t.arg.id({ required: true }) },
     // The checks run before the stream starts, so a bad or foreign videoId is an ordinary GraphQL error.
-    subscribe: async (_r, args, ctx) => {
-      const videoId = parseInput(videoIdInput, String(args.videoId), "videoId");
-      await assertVideoTracked(ctx.auth.workspaceId, videoId);
-      return statusChanges(ctx.auth.workspaceId, videoId);
-    },
+    subscribe: (_r, args, ctx) => watchAnalysis(ctx.auth.workspaceId, entityId(args.videoId, "Video", "videoId")),
     resolve: (event) => event,
   }),
 }));

@@ -1,14 +1,15 @@
 /**
  * GraphQL: folders, their contents and aggregates, through the same folder services as REST.
  *
- * `Folder` is Prisma-backed: `folders`/`folder` pass the Prisma plugin's planned selection to the
- * service, so `accountCount` and `accounts { account { … } }` load with the folders themselves (no
- * N+1). `videoCount` is not a relation count (a folder's video set includes its accounts' videos):
- * it is batched per request into one SQL statement for all folders of the response.
+ * `Folder` is a node loaded per request through a DataLoader; the counts and the accounts of every
+ * folder of a response are one statement each (batched), whatever the number of folders.
  */
+import { createContextCache } from "@pothos/core";
+import DataLoader from "dataloader";
 import { z } from "zod";
 import { builder, type GraphQLContext } from "../builder.js";
-import { TrackedAccountRef, VideoRef } from "./tracking.js";
+import { batchedConnection, entityId, keysetConnection, nodeUuid } from "../connections.js";
+import { AccountRef, VideoRef } from "./tracking.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
 import {
   addAccountsToFolder,
@@ -16,44 +17,29 @@ import {
   createFolder,
   deleteFolder,
   folderCounts,
+  foldersByIds,
+  FOLDERS_ORDER,
   listFolders,
   removeAccountsFromFolder,
   removeVideosFromFolder,
   renameFolder,
+  requireFolder,
   type FolderCounts,
+  type FolderRecord,
   type ItemResult,
 } from "../../../domain/folders/service.js";
-import { folderAnalytics, listFolderVideos, type FolderAnalytics, type FolderTopVideo } from "../../../domain/folders/contents.js";
-import { findFolder, videosInOrder } from "../../../domain/folders/queries.js";
-import { folderName, folderVideoSort, idList, pageInput, sortOrder, type FolderVideoQuery } from "../../../domain/folders/inputs.js";
-import { dateParam } from "../../rest/schemas.js";
-
-const uuid = z.guid({ message: "must be a UUID" });
-
-/**
- * Per-request batching of folder counts: every `videoCount` asked for in the same
- * tick is answered by one `folderCounts` statement.
- */
-const countBatches = new WeakMap<GraphQLContext, { ids: Set<string>; result: Promise<Map<string, FolderCounts>> }>();
-function loadFolderCounts(ctx: GraphQLContext, folderId: string): Promise<FolderCounts> {
-  let batch = countBatches.get(ctx);
-  if (!batch) {
-    const ids = new Set<string>();
-    const result = new Promise<Map<string, FolderCounts>>((resolve, reject) => {
-      // Let every sibling resolver of this tick register its id first (as DataLoader does).
-      void Promise.resolve().then(() =>
-        process.nextTick(() => {
-          countBatches.delete(ctx);
-          folderCounts(ctx.auth.workspaceId, [...ids]).then(resolve, reject);
-        }),
-      );
-    });
-    batch = { ids, result };
-    countBatches.set(ctx, batch);
-  }
-  batch.ids.add(folderId);
-  return batch.result.then((m) => m.get(folderId) ?? { videoCount: 0, accountCount: 0 });
-}
+import {
+  accountsOfFolders,
+  countFolderVideos,
+  folderAnalytics,
+  folderVideosOrder,
+  FOLDER_ACCOUNTS_ORDER,
+  listFolderVideos,
+  type FolderAccount,
+  type FolderAnalytics,
+  type FolderTopVideo,
+} from "../../../domain/folders/contents.js";
+import { folderAccountIdsInput, folderName, folderVideoIdsInput, folderVideosFilter } from "../../../domain/folders/inputs.js";
 
 const FolderVideoSortEnum = builder.enumType("FolderVideoSort", {
   values: {
@@ -71,117 +57,117 @@ const SortOrderEnum = builder.enumType("SortOrder", { values: { ASC: { value: "a
 const BulkItemResultRef = builder.objectRef<ItemResult>("BulkItemResult").implement({
   description: "Outcome of one id of a bulk change.",
   fields: (t) => ({
-    id: t.exposeID("id"),
+    id: t.exposeID("id", { description: "The id as given." }),
     success: t.exposeBoolean("success"),
     error: t.exposeString("error", { nullable: true, description: "Why it failed, e.g. `Video not found`." }),
   }),
 });
 
 const FolderTopVideoRef = builder.objectRef<FolderTopVideo>("FolderTopVideo").implement({
+  description: "One of a folder's most viewed videos, as its analytics summarise it.",
   fields: (t) => ({
-    id: t.exposeID("id"),
+    uuid: t.exposeID("id", { description: "The video's UUID." }),
     description: t.exposeString("description"),
-    viewCount: t.exposeFloat("viewCount", { nullable: true }),
+    viewCount: t.expose("viewCount", { type: "Count", nullable: true }),
     username: t.exposeString("username"),
+    video: t.field({ type: VideoRef, description: "The video itself.", resolve: (v) => v.id }),
   }),
 });
 
 const FolderAnalyticsRef = builder.objectRef<FolderAnalytics>("FolderAnalytics").implement({
   description:
-    "Aggregates over the folder's video set (direct videos plus its accounts' tracked videos). Sums count unknown metrics as 0 " +
-    "(Float: sums can exceed 2^31); avgEngagementRate is the mean over scraped videos; topVideos: 5 most viewed.",
+    "Aggregates over the folder's video set (direct videos plus its accounts' tracked videos). Sums count unknown metrics as 0; " +
+    "avgEngagementRate is the mean over scraped videos; topVideos: the 5 most viewed (a fixed summary, not a paged list).",
   fields: (t) => ({
-    totalAccounts: t.exposeInt("totalAccounts"),
-    totalVideos: t.exposeInt("totalVideos"),
-    totalViews: t.exposeFloat("totalViews"),
-    totalLikes: t.exposeFloat("totalLikes"),
-    totalComments: t.exposeFloat("totalComments"),
-    totalShares: t.exposeFloat("totalShares"),
+    totalAccounts: t.expose("totalAccounts", { type: "Count" }),
+    totalVideos: t.expose("totalVideos", { type: "Count" }),
+    totalViews: t.expose("totalViews", { type: "Count" }),
+    totalLikes: t.expose("totalLikes", { type: "Count" }),
+    totalComments: t.expose("totalComments", { type: "Count" }),
+    totalShares: t.expose("totalShares", { type: "Count" }),
     avgEngagementRate: t.exposeFloat("avgEngagementRate"),
     topVideos: t.field({ type: [FolderTopVideoRef], resolve: (a) => a.topVideos }),
   }),
 });
 
-interface FolderVideoPage {
-  ids: string[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
-const FolderVideoPageRef = builder.objectRef<FolderVideoPage>("FolderVideoPage").implement({
-  description: "A page of a folder's videos. currentPage = floor(offset / limit) + 1; totalPages = ceil(total / limit).",
-  fields: (t) => ({
-    total: t.exposeInt("total"),
-    currentPage: t.int({ resolve: (p) => Math.floor(p.offset / p.limit) + 1 }),
-    totalPages: t.int({ resolve: (p) => Math.ceil(p.total / p.limit) }),
-    videos: t.prismaField({
-      type: [VideoRef],
-      resolve: (query, page) => videosInOrder(page.ids, query),
+/** Both counts of every folder of a response, in one statement (videoCount and accountCount share it). */
+const countsLoader = createContextCache(
+  (ctx: GraphQLContext) =>
+    new DataLoader<string, FolderCounts>(async (ids) => {
+      const counts = await folderCounts(ctx.auth.workspaceId, ids);
+      return ids.map((id) => counts.get(id) ?? { videoCount: 0, accountCount: 0 });
     }),
-  }),
+);
+
+export const FolderRef = builder.loadableNodeRef("Folder", {
+  id: { resolve: (f: FolderRecord) => f.id, parse: nodeUuid },
+  load: (ids: string[], ctx) => foldersByIds(ctx.auth.workspaceId, ids),
+  sort: (f) => f.id,
+  cacheResolved: (f) => f.id,
 });
 
-const videosQueryInput = z.object({
-  sort: folderVideoSort,
-  order: sortOrder,
-  startDate: dateParam.optional(),
-  endDate: dateParam.optional(),
-});
+const FolderAccountsConnection = builder.connectionObject(
+  { type: AccountRef, name: "FolderAccountsConnection" },
+  {
+    name: "FolderAccountsEdge",
+    fields: (t) => ({
+      addedAt: t.field({ type: "DateTime", description: "When the account was added to the folder.", resolve: (e) => (e.node as FolderAccount).addedAt }),
+    }),
+  },
+);
 
-export const FolderRef = builder.prismaObject("Folder", {
+const FolderVideosConnection = builder.connectionObject({ type: VideoRef, name: "FolderVideosConnection" });
+
+FolderRef.implement({
   description:
     "A folder of tracked accounts and tracked videos. Its video set is the videos added directly plus the tracked videos of its " +
     "accounts, each counted once. Removing from a folder or deleting it never untracks anything.",
   fields: (t) => ({
-    id: t.exposeID("id"),
+    uuid: t.exposeID("id", { description: "The folder's UUID, as REST writes it." }),
     name: t.exposeString("name"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    accountCount: t.relationCount("accounts"),
-    videoCount: t.int({
+    videoCount: t.field({
+      type: "Count",
       description: "Distinct videos of the folder's video set.",
-      resolve: async (f, _a, ctx) => (await loadFolderCounts(ctx, f.id)).videoCount,
+      resolve: async (f, _a, ctx) => (await countsLoader(ctx).load(f.id)).videoCount,
     }),
-    accounts: t.field({
-      type: [TrackedAccountRef],
+    accountCount: t.field({ type: "Count", resolve: async (f, _a, ctx) => (await countsLoader(ctx).load(f.id)).accountCount }),
+    accounts: t.loadable({
+      type: FolderAccountsConnection,
+      byPath: true,
       description: "The folder's tracked accounts, most recently added first.",
-      args: { limit: t.arg.int({ defaultValue: 30, description: "1 to 100." }), offset: t.arg.int({ defaultValue: 0 }) },
-      select: (args, _ctx, nestedSelection) => {
-        const page = parseInput(pageInput(30), { limit: args.limit ?? undefined, offset: args.offset ?? undefined });
-        return {
-          accounts: {
-            select: { trackedAccount: nestedSelection(true) },
-            orderBy: [{ addedAt: "desc" }, { trackedAccountId: "asc" }],
-            take: page.limit,
-            skip: page.offset,
-          },
-        };
+      args: { ...t.arg.connectionArgs() },
+      load: async (ids: string[], ctx, args) => {
+        const { window, build } = batchedConnection(args, FOLDER_ACCOUNTS_ORDER);
+        const rows = await accountsOfFolders(ctx.auth.workspaceId, ids, window);
+        return ids.map((id) => build(rows.get(id) ?? [], async () => (await countsLoader(ctx).load(id)).accountCount));
       },
-      resolve: (f) => f.accounts.map((a) => a.trackedAccount),
+      resolve: (f) => f.id,
     }),
     videos: t.field({
-      type: FolderVideoPageRef,
+      type: FolderVideosConnection,
       description:
         "The folder's videos, sorted (missing values last, then id ascending), filtered by posting day (YYYY-MM-DD, both days included, UTC).",
       args: {
+        ...t.arg.connectionArgs(),
         sort: t.arg({ type: FolderVideoSortEnum, defaultValue: "uploaded" }),
         order: t.arg({ type: SortOrderEnum, defaultValue: "desc" }),
-        limit: t.arg.int({ defaultValue: 20, description: "1 to 100." }),
-        offset: t.arg.int({ defaultValue: 0 }),
         startDate: t.arg.string({ description: "YYYY-MM-DD" }),
         endDate: t.arg.string({ description: "YYYY-MM-DD" }),
       },
       resolve: async (f, args, ctx) => {
-        const page = parseInput(pageInput(20), { limit: args.limit ?? undefined, offset: args.offset ?? undefined });
-        const q = parseInput(videosQueryInput, {
-          sort: args.sort ?? "uploaded",
-          order: args.order ?? "desc",
-          startDate: args.startDate ?? undefined,
-          endDate: args.endDate ?? undefined,
+        const filter = parseInput(folderVideosFilter, {
+          sort: args.sort ?? undefined,
+          sort_order: args.order ?? undefined,
+          start_date: args.startDate ?? undefined,
+          end_date: args.endDate ?? undefined,
         });
-        const query: FolderVideoQuery = { ...page, ...q };
-        const { items, total } = await listFolderVideos(ctx.auth.workspaceId, f.id, query);
-        return { ids: items.map((v) => v.id), total, limit: page.limit, offset: page.offset };
+        return keysetConnection(
+          args,
+          folderVideosOrder(filter.sort, filter.sort_order),
+          async (window) => (await listFolderVideos(ctx.auth.workspaceId, f.id, window, filter)).items,
+          () => countFolderVideos(ctx.auth.workspaceId, f.id, filter),
+        );
       },
     }),
     analytics: t.field({ type: FolderAnalyticsRef, resolve: (f, _a, ctx) => folderAnalytics(ctx.auth.workspaceId, f.id) }),
@@ -189,75 +175,87 @@ export const FolderRef = builder.prismaObject("Folder", {
 });
 
 builder.queryFields((t) => ({
-  folders: t.prismaField({
-    type: [FolderRef],
-    description: "The workspace's folders, newest first.",
-    args: { limit: t.arg.int({ defaultValue: 20, description: "1 to 100." }), offset: t.arg.int({ defaultValue: 0 }) },
-    resolve: async (query, _r, args, ctx) => {
-      const page = parseInput(pageInput(20), { limit: args.limit ?? undefined, offset: args.offset ?? undefined });
-      return (await listFolders(ctx.auth.workspaceId, page, query)).items;
+  folders: t.connection(
+    {
+      type: FolderRef,
+      description: "The workspace's folders, newest first.",
+      resolve: async (_r, args, ctx) => {
+        let total = 0;
+        const connection = await keysetConnection(args, FOLDERS_ORDER, async (window) => {
+          const page = await listFolders(ctx.auth.workspaceId, window);
+          total = page.total;
+          return page.items;
+        }, 0);
+        return { ...connection, totalCount: total };
+      },
     },
-  }),
-  folder: t.prismaField({
+    { name: "FolderConnection" },
+  ),
+  folder: t.field({
     type: FolderRef,
-    description: "One folder of the workspace (NOT_FOUND otherwise).",
+    description: "One folder of the workspace, by its global ID or UUID (NOT_FOUND otherwise).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => findFolder(ctx.auth.workspaceId, parseInput(uuid, String(args.id), "id"), query),
+    resolve: (_r, args, ctx) => requireFolder(ctx.auth.workspaceId, entityId(args.id, "Folder", "id")),
   }),
 }));
 
-const idsArg = (field: string, value: unknown) => parseInput(idList(field), value, field);
+/** Video or account ids given as global IDs or UUIDs, validated as REST validates its id lists. */
+function idsOf<K extends "video_ids" | "account_ids">(schema: z.ZodType<Record<K, string[]>>, field: K, typename: string, ids: (string | number)[]): string[] {
+  return parseInput(schema, { [field]: ids.map((id, i) => entityId(id, typename, `${field}.${i}`)) })[field];
+}
 
 builder.mutationFields((t) => ({
-  createFolder: t.prismaField({
+  createFolder: t.field({
     type: FolderRef,
     description: "Creates a folder; the name is trimmed and must then be 1 to 255 characters.",
     args: { name: t.arg.string({ required: true }) },
-    resolve: async (query, _r, args, ctx) => {
-      const f = await createFolder(ctx.auth.workspaceId, parseInput(folderName, args.name, "name"));
-      return findFolder(ctx.auth.workspaceId, f.id, query);
-    },
+    resolve: (_r, args, ctx) => createFolder(ctx.auth.workspaceId, parseInput(folderName, args.name, "name")),
   }),
-  renameFolder: t.prismaField({
+  renameFolder: t.field({
     type: FolderRef,
+    description: "Renames a folder; answers the folder with the name this call wrote.",
     args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: async (query, _r, args, ctx) => {
-      const id = parseInput(uuid, String(args.id), "id");
-      await renameFolder(ctx.auth.workspaceId, id, parseInput(folderName, args.name, "name"));
-      return findFolder(ctx.auth.workspaceId, id, query);
-    },
+    resolve: (_r, args, ctx) => renameFolder(ctx.auth.workspaceId, entityId(args.id, "Folder", "id"), parseInput(folderName, args.name, "name")),
   }),
   deleteFolder: t.id({
-    description: "Deletes the folder and answers its id; its accounts and videos stay tracked.",
+    description: "Deletes the folder and answers its UUID; its accounts and videos stay tracked.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => (await deleteFolder(ctx.auth.workspaceId, parseInput(uuid, String(args.id), "id"))).id,
+    resolve: async (_r, args, ctx) => (await deleteFolder(ctx.auth.workspaceId, entityId(args.id, "Folder", "id"))).id,
   }),
   addVideosToFolder: t.field({
     type: [BulkItemResultRef],
-    description: "Adds tracked videos (1 to 50 video ids); per-id results, `Video not found` for videos the workspace does not track.",
+    description: "Adds tracked videos (1 to 50 ids); per-id results, `Video not found` for videos the workspace does not track.",
     args: { folderId: t.arg.id({ required: true }), videoIds: t.arg.idList({ required: true }) },
     resolve: (_r, args, ctx) =>
-      addVideosToFolder(ctx.auth.workspaceId, parseInput(uuid, String(args.folderId), "folderId"), idsArg("videoIds", args.videoIds.map(String))),
+      addVideosToFolder(ctx.auth.workspaceId, entityId(args.folderId, "Folder", "folderId"), idsOf(folderVideoIdsInput, "video_ids", "Video", args.videoIds)),
   }),
   removeVideosFromFolder: t.int({
-    description: "Removes videos added directly (1 to 50 video ids); answers how many were removed. They stay tracked.",
+    description: "Removes videos added directly (1 to 50 ids); answers how many were removed. They stay tracked.",
     args: { folderId: t.arg.id({ required: true }), videoIds: t.arg.idList({ required: true }) },
     resolve: async (_r, args, ctx) =>
-      (await removeVideosFromFolder(ctx.auth.workspaceId, parseInput(uuid, String(args.folderId), "folderId"), idsArg("videoIds", args.videoIds.map(String))))
+      (await removeVideosFromFolder(ctx.auth.workspaceId, entityId(args.folderId, "Folder", "folderId"), idsOf(folderVideoIdsInput, "video_ids", "Video", args.videoIds)))
         .removed,
   }),
   addAccountsToFolder: t.field({
     type: [BulkItemResultRef],
-    description: "Adds tracked accounts (1 to 50 canonical account ids); per-id results, `Account not found` when not tracked.",
+    description: "Adds tracked accounts (1 to 50 ids); per-id results, `Account not found` when not tracked.",
     args: { folderId: t.arg.id({ required: true }), accountIds: t.arg.idList({ required: true }) },
     resolve: (_r, args, ctx) =>
-      addAccountsToFolder(ctx.auth.workspaceId, parseInput(uuid, String(args.folderId), "folderId"), idsArg("accountIds", args.accountIds.map(String))),
+      addAccountsToFolder(
+        ctx.auth.workspaceId,
+        entityId(args.folderId, "Folder", "folderId"),
+        idsOf(folderAccountIdsInput, "account_ids", "Account", args.accountIds),
+      ),
   }),
   removeAccountsFromFolder: t.field({
     type: [BulkItemResultRef],
     description: "Removes accounts from the folder (1 to 50 ids); they stay tracked.",
     args: { folderId: t.arg.id({ required: true }), accountIds: t.arg.idList({ required: true }) },
     resolve: (_r, args, ctx) =>
-      removeAccountsFromFolder(ctx.auth.workspaceId, parseInput(uuid, String(args.folderId), "folderId"), idsArg("accountIds", args.accountIds.map(String))),
+      removeAccountsFromFolder(
+        ctx.auth.workspaceId,
+        entityId(args.folderId, "Folder", "folderId"),
+        idsOf(folderAccountIdsInput, "account_ids", "Account", args.accountIds),
+      ),
   }),
 }));

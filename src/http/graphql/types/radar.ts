@@ -1,25 +1,27 @@
 /**
- * GraphQL: content radar, through the same services as REST (createSearch, getSearch, listHistory)
- * and a subscription to a search's progress.
- *
- * Counts are Float, not Int: GraphQL Int is 32-bit and view counts of popular videos exceed it.
- * Arguments go through the REST body's zod schema (createSearchInput), so both doors validate alike.
+ * GraphQL: content radar, through the same services as REST (createSearch, searches and their
+ * results, history) and a subscription to a search's progress. Arguments go through the REST
+ * body's schema (createSearchInput), so both doors validate alike.
  */
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
-import { z } from "zod";
 import { builder } from "../builder.js";
-import { PlatformEnum } from "./tracking.js";
+import { batchedConnection, entityId, keysetConnection, nodeUuid } from "../connections.js";
+import { PlatformEnum, VideoRef } from "./tracking.js";
 import {
   createSearch,
   getSearchSummary,
   listHistory,
-  listResultsOf,
-  type PageInput,
+  resultsByIds,
+  resultsOfSearches,
+  RESULTS_ORDER,
+  searchesByIds,
+  SEARCHES_ORDER,
   type RadarResultItem,
   type RadarSearchSummary,
 } from "../../../domain/radar/service.js";
+import { watchSearch } from "../../../domain/radar/events.js";
+import { createSearchInput } from "../../../domain/radar/inputs.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
-import { eventsSubscribed, subscribeEvents } from "../../../domain/shared/events.js";
 
 const RadarDepth = builder.enumType("RadarDepth", {
   description: "Research depth: number of generated queries (quick 3, standard 6, deep 12).",
@@ -52,18 +54,34 @@ const RadarSearchStatus = builder.enumType("RadarSearchStatus", {
   values: { PENDING: { value: "pending" }, SEARCHING: { value: "searching" }, COMPLETED: { value: "completed" }, FAILED: { value: "failed" } } as const,
 });
 
-const RadarResultRef = builder.objectRef<RadarResultItem>("RadarResult").implement({
+const RadarResultRef = builder.loadableNodeRef("RadarResult", {
+  id: { resolve: (r: RadarResultItem) => r.id, parse: nodeUuid },
+  load: (ids: string[], ctx) => resultsByIds(ctx.auth.workspaceId, ids),
+  sort: (r) => r.id,
+  cacheResolved: (r) => r.id,
+});
+
+RadarResultRef.implement({
+  description: "One result of a radar search, as found (metrics at search time).",
   fields: (t) => ({
-    videoId: t.exposeID("videoId", { nullable: true, description: "The video in the service's catalog, when known." }),
+    uuid: t.exposeID("id", { description: "The result's UUID." }),
+    rank: t.exposeInt("rank", { description: "1 = the best result of its search." }),
+    videoId: t.exposeID("videoId", { nullable: true, description: "UUID of the video in the service's catalog, when known." }),
+    video: t.field({
+      type: VideoRef,
+      nullable: true,
+      description: "The video, when the workspace tracks it.",
+      resolve: (r) => (r.tracked && r.videoId ? r.videoId : null),
+    }),
     url: t.exposeString("url"),
     type: t.field({ type: PlatformEnum, resolve: (r) => r.type }),
     platformVideoId: t.exposeString("platformVideoId"),
     description: t.exposeString("description"),
     username: t.exposeString("username"),
-    viewCount: t.exposeFloat("viewCount", { nullable: true }),
-    likeCount: t.exposeFloat("likeCount", { nullable: true }),
-    commentCount: t.exposeFloat("commentCount", { nullable: true }),
-    shareCount: t.exposeFloat("shareCount", { nullable: true }),
+    viewCount: t.expose("viewCount", { type: "Count", nullable: true }),
+    likeCount: t.expose("likeCount", { type: "Count", nullable: true }),
+    commentCount: t.expose("commentCount", { type: "Count", nullable: true }),
+    shareCount: t.expose("shareCount", { type: "Count", nullable: true }),
     engagementRate: t.exposeFloat("engagementRate", { description: ENGAGEMENT_RATE_DESCRIPTION }),
     postedAt: t.expose("postedAt", { type: "DateTime", nullable: true }),
     thumbnailUrl: t.exposeString("thumbnailUrl"),
@@ -73,56 +91,19 @@ const RadarResultRef = builder.objectRef<RadarResultItem>("RadarResult").impleme
   }),
 });
 
-const RadarResultPage = builder
-  .objectRef<{ items: RadarResultItem[]; total: number; limit: number; offset: number }>("RadarResultPage")
-  .implement({
-    fields: (t) => ({
-      items: t.field({ type: [RadarResultRef], resolve: (p) => p.items }),
-      total: t.exposeInt("total"),
-      limit: t.exposeInt("limit"),
-      offset: t.exposeInt("offset"),
-      hasMore: t.boolean({ resolve: (p) => p.offset + p.limit < p.total }),
-    }),
-  });
+const RadarResultsConnection = builder.connectionObject({ type: RadarResultRef, name: "RadarResultsConnection" });
 
-type SearchParent = RadarSearchSummary & { workspaceId: string };
+export const RadarSearchRef = builder.loadableNodeRef("RadarSearch", {
+  id: { resolve: (s: RadarSearchSummary) => s.id, parse: nodeUuid },
+  load: (ids: string[], ctx) => searchesByIds(ctx.auth.workspaceId, ids),
+  sort: (s) => s.id,
+  cacheResolved: (s) => s.id,
+});
 
-/**
- * Batches the `results` of every search resolved in the same tick into one query (a list of
- * searches asking for their results would otherwise cost one query per search). One batcher per
- * request context and page arguments.
- */
-class ResultsBatch {
-  private ids = new Set<string>();
-  private pending: Promise<Map<string, RadarResultItem[]>> | null = null;
-  constructor(
-    private readonly workspaceId: string,
-    private readonly page: PageInput,
-  ) {}
-  load(searchId: string): Promise<RadarResultItem[]> {
-    this.ids.add(searchId);
-    this.pending ??= new Promise<void>((r) => setImmediate(r)).then(() => {
-      const ids = [...this.ids];
-      this.ids = new Set();
-      this.pending = null;
-      return listResultsOf(this.workspaceId, ids, this.page);
-    });
-    return this.pending.then((m) => m.get(searchId) ?? []);
-  }
-}
-const batches = new WeakMap<object, Map<string, ResultsBatch>>();
-function resultsBatch(ctx: object, workspaceId: string, page: PageInput): ResultsBatch {
-  let byPage = batches.get(ctx);
-  if (!byPage) batches.set(ctx, (byPage = new Map()));
-  const key = `${workspaceId}:${page.limit}:${page.offset}`;
-  let batch = byPage.get(key);
-  if (!batch) byPage.set(key, (batch = new ResultsBatch(workspaceId, page)));
-  return batch;
-}
-
-const RadarSearchRef = builder.objectRef<SearchParent>("RadarSearch").implement({
+RadarSearchRef.implement({
+  description: "A radar search of the workspace: its status, generated queries and ranked results.",
   fields: (t) => ({
-    id: t.exposeID("id"),
+    uuid: t.exposeID("id", { description: "The search's UUID (REST's searchId)." }),
     query: t.exposeString("query"),
     platform: t.field({ type: PlatformEnum, resolve: (s) => s.platform }),
     depth: t.field({ type: RadarDepth, resolve: (s) => s.depth }),
@@ -135,55 +116,45 @@ const RadarSearchRef = builder.objectRef<SearchParent>("RadarSearch").implement(
     queries: t.exposeStringList("queries"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     completedAt: t.expose("completedAt", { type: "DateTime", nullable: true }),
-    results: t.field({
-      type: RadarResultPage,
-      description: "A page of the ranked results, best first (at most 50 per search).",
-      args: { limit: t.arg.int({ defaultValue: 20 }), offset: t.arg.int({ defaultValue: 0 }) },
-      resolve: async (s, args, ctx) => {
-        const page = parseInput(pageArgs, { limit: args.limit, offset: args.offset });
-        const items = s.resultCount > page.offset ? await resultsBatch(ctx, s.workspaceId, page).load(s.id) : [];
-        return { items, total: s.resultCount, ...page };
+    results: t.loadable({
+      type: RadarResultsConnection,
+      byPath: true,
+      description: "The ranked results, best first (at most 50 per search).",
+      args: { ...t.arg.connectionArgs() },
+      // Every search of the response in one statement.
+      load: async (ids: string[], ctx, args) => {
+        const { window, build } = batchedConnection(args, RESULTS_ORDER);
+        const rows = await resultsOfSearches(ctx.auth.workspaceId, ids, window);
+        const totals = new Map((await searchesByIds(ctx.auth.workspaceId, ids)).map((s) => [s.id, s.resultCount]));
+        return ids.map((id) => build(rows.get(id) ?? [], totals.get(id) ?? 0));
       },
+      resolve: (s) => s.id,
     }),
   }),
 });
-
-const RadarSearchPage = builder
-  .objectRef<{ items: SearchParent[]; total: number; limit: number; offset: number }>("RadarSearchPage")
-  .implement({
-    fields: (t) => ({
-      items: t.field({ type: [RadarSearchRef], resolve: (p) => p.items }),
-      total: t.exposeInt("total"),
-      limit: t.exposeInt("limit"),
-      offset: t.exposeInt("offset"),
-      hasMore: t.boolean({ resolve: (p) => p.offset + p.limit < p.total }),
-    }),
-  });
-
-const pageArgs = z.object({
-  limit: z.number().int().min(1, "limit must be an integer from 1 to 100").max(100, "limit must be an integer from 1 to 100"),
-  offset: z.number().int().min(0, "offset must be a non-negative integer"),
-});
-const searchId = z.guid({ message: "must be a UUID" });
 
 builder.queryFields((t) => ({
-  radarSearches: t.field({
-    type: RadarSearchPage,
-    description: "The workspace's radar searches, newest first.",
-    args: { limit: t.arg.int({ defaultValue: 20 }), offset: t.arg.int({ defaultValue: 0 }) },
-    resolve: async (_r, args, ctx) => {
-      const page = await listHistory(ctx.auth.workspaceId, parseInput(pageArgs, { limit: args.limit, offset: args.offset }));
-      return { ...page, items: page.items.map((s) => ({ ...s, workspaceId: ctx.auth.workspaceId })) };
+  radarSearches: t.connection(
+    {
+      type: RadarSearchRef,
+      description: "The workspace's radar searches, newest first.",
+      resolve: async (_r, args, ctx) => {
+        let total = 0;
+        const connection = await keysetConnection(args, SEARCHES_ORDER, async (window) => {
+          const page = await listHistory(ctx.auth.workspaceId, window);
+          total = page.total;
+          return page.items;
+        }, 0);
+        return { ...connection, totalCount: total };
+      },
     },
-  }),
+    { name: "RadarSearchConnection" },
+  ),
   radarSearch: t.field({
     type: RadarSearchRef,
-    description: "One radar search of the workspace (NOT_FOUND for another workspace's id).",
+    description: "One radar search of the workspace, by its global ID or UUID (NOT_FOUND for another workspace's id).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => ({
-      ...(await getSearchSummary(ctx.auth.workspaceId, parseInput(searchId, String(args.id), "id"))),
-      workspaceId: ctx.auth.workspaceId,
-    }),
+    resolve: (_r, args, ctx) => getSearchSummary(ctx.auth.workspaceId, entityId(args.id, "RadarSearch", "id")),
   }),
 }));
 
@@ -201,23 +172,19 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_r, args, ctx) => {
       // The REST body's schema: absent or null arguments take its defaults.
-      const input = Object.fromEntries(
-        Object.entries({
-          query: args.query,
-          platform: args.platform,
-          depth: args.depth,
-          min_views: args.minViews,
-          time_period: args.timePeriod,
-          language: args.language,
-        }).filter(([, v]) => v !== null && v !== undefined),
-      );
-      const { searchId: id } = await createSearch(ctx.auth.workspaceId, input);
-      return { ...(await getSearchSummary(ctx.auth.workspaceId, id)), workspaceId: ctx.auth.workspaceId };
+      const input = parseInput(createSearchInput, {
+        query: args.query,
+        platform: args.platform ?? undefined,
+        depth: args.depth ?? undefined,
+        min_views: args.minViews ?? undefined,
+        time_period: args.timePeriod ?? undefined,
+        language: args.language ?? undefined,
+      });
+      const { searchId } = await createSearch(ctx.auth.workspaceId, input);
+      return getSearchSummary(ctx.auth.workspaceId, searchId);
     },
   }),
 }));
-
-const TERMINAL = new Set(["completed", "failed"]);
 
 builder.subscriptionFields((t) => ({
   radarSearchUpdated: t.field({
@@ -226,37 +193,7 @@ builder.subscriptionFields((t) => ({
       "The search's state (status, resultCount, error) now and each time it changes, ending after completed or failed. " +
       "Only the caller's own searches (NOT_FOUND otherwise).",
     args: { id: t.arg.id({ required: true }) },
-    subscribe: (_r, args, ctx) => searchUpdates(ctx.auth.workspaceId, parseInput(searchId, String(args.id), "id")),
-    resolve: (s: SearchParent) => s,
+    subscribe: (_r, args, ctx) => watchSearch(ctx.auth.workspaceId, entityId(args.id, "RadarSearch", "id")),
+    resolve: (s: RadarSearchSummary) => s,
   }),
 }));
-
-/**
- * The current state first, then the state after each event, until a terminal status. The event
- * subscription is active before the current state is read, so a change in between is not lost.
- */
-async function* searchUpdates(workspaceId: string, id: string): AsyncGenerator<SearchParent> {
-  const first = await getSearchSummary(workspaceId, id); // NOT_FOUND for another workspace's search
-  if (TERMINAL.has(first.status)) {
-    yield { ...first, workspaceId };
-    return;
-  }
-  const events = subscribeEvents("radarSearchUpdated", id)[Symbol.asyncIterator]();
-  const nextEvent = events.next(); // starts the Redis subscription
-  try {
-    await eventsSubscribed(); // SUBSCRIBE is active in Redis: no change after the read below can be missed
-    let current = await getSearchSummary(workspaceId, id);
-    yield { ...current, workspaceId };
-    let pending = nextEvent;
-    while (!TERMINAL.has(current.status)) {
-      const ev = await pending;
-      if (ev.done) return;
-      current = await getSearchSummary(workspaceId, id);
-      yield { ...current, workspaceId };
-      pending = events.next();
-    }
-  } finally {
-    await events.return?.();
-  }
-}
-

@@ -1,46 +1,34 @@
 /**
  * GraphQL: tracked videos and accounts, through the same tracking services as REST.
  *
- * The object types are Prisma-backed (`builder.prismaObject`) and exported, so other areas (folders,
- * analytics, radar) reference the same `Video`, `Account` and `TrackedAccount` types and get the
- * Prisma plugin's query planning (nested relations are loaded with the parent query, not N+1).
- *
- * Counts (views, likes, followers …) are BIGINT in the database and can exceed 2^31, the range of
- * GraphQL's Int, so they are exposed as Float (exact up to 2^53). They are null before the first
- * scrape and where the source does not give that metric.
+ * `Video` and `Account` are nodes loaded per request through DataLoaders over the domain's
+ * workspace-scoped reads: a video is visible to a workspace that tracks it, an account to one that
+ * tracks it or tracks one of its videos. A page's relations (each video's account, each account's
+ * videos) are one read per level, never one per item.
  */
-import type { GraphQLResolveInfo } from "graphql";
-import { queryFromInfo } from "@pothos/plugin-prisma";
-import { z } from "zod";
 import { builder } from "../builder.js";
-import type { Video } from "../../../generated/prisma/client.js";
+import { batchedConnection, entityId, keysetConnection, nodeUuid } from "../connections.js";
 import type { Platform } from "../../../domain/shared/platform.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
-import { prisma } from "../../../infra/db.js";
-import { subscribeEvents } from "../../../domain/shared/events.js";
-import { dateParam } from "../../rest/schemas.js";
+import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
+import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
+import { watchVideo } from "../../../domain/tracking/events.js";
+import { trackAccountInput, trackVideoInput, untrackVideosInput, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.js";
+import { day } from "../../../domain/shared/inputs.js";
+import { z } from "zod";
+import { getTrackedVideo, listTrackedVideos, trackedVideosByIds, trackVideo, untrackVideos, type BulkItemResult, type TrackVideoResult as TrackVideoResultData } from "../../../domain/tracking/videos.js";
 import {
-  getTrackedVideo,
-  listTrackedVideos,
-  MAX_BULK_IDS,
-  trackVideo,
-  untrackVideos,
-  type BulkItemResult,
-  type TrackVideoResult as TrackVideoResultData,
-} from "../../../domain/tracking/videos.js";
-import {
-  DEFAULT_ACCOUNT_VIDEO_LIMIT,
+  accountsByIds,
+  countVideosOfAccounts,
   getTrackedAccount,
-  listAccountVideos,
   listTrackedAccounts,
-  MAX_ACCOUNT_VIDEO_LIMIT,
   trackAccount,
   untrackAccount,
-  type AccountQuery,
+  videosOfAccounts,
   type TrackAccountResult as TrackAccountResultData,
-  type TrackedAccountView,
 } from "../../../domain/tracking/accounts.js";
+import { ACCOUNT_VIDEOS_ORDER, TRACKED_ACCOUNTS_ORDER, TRACKED_VIDEOS_ORDER, type AccountView, type TrackedVideoRecord } from "../../../domain/tracking/views.js";
 
 /** The platform values of the spec (platformA …) as GraphQL enum values (PLATFORM_A …). */
 export const PlatformEnum = builder.enumType("Platform", {
@@ -63,130 +51,137 @@ export const ScrapeStatusEnum = builder.enumType("ScrapeStatus", {
   } as const,
 });
 
-const COUNT_NOTE = "Null before the first scrape and where the source does not give this metric. Float because counts can exceed 2^31.";
+const COUNT_NOTE = "Null before the first scrape and where the source does not give this metric.";
 
-/** BIGINT → JS number (exact up to 2^53, far beyond any real count). */
-export const countOf = (v: bigint | null): number | null => (v === null ? null : Number(v));
+export const VideoRef = builder.loadableNodeRef("Video", {
+  id: { resolve: (v: TrackedVideoRecord) => v.id, parse: nodeUuid },
+  load: (ids: string[], ctx) => trackedVideosByIds(ctx.auth.workspaceId, ids),
+  sort: (v) => v.id,
+  cacheResolved: (v) => v.id,
+});
 
-export const VideoRef = builder.prismaObject("Video", {
+export const AccountRef = builder.loadableNodeRef("Account", {
+  id: { resolve: (a: AccountView) => a.id, parse: nodeUuid },
+  load: (ids: string[], ctx) => accountsByIds(ctx.auth.workspaceId, ids),
+  sort: (a) => a.id,
+  cacheResolved: (a) => a.id,
+});
+
+VideoRef.implement({
   description:
-    "A video, global to the service (one record per platform video, shared by every workspace that tracks it). " +
-    "engagementRate = (likes + comments + shares + bookmarks) / views × 100, 0 when views are 0 (missing counts count as 0).",
+    "A video the workspace tracks. Videos are global to the service (one record per platform video, shared by every workspace that " +
+    "tracks it, scraped once); `trackedVideoId` and `trackedAt` are this workspace's tracking record.",
   fields: (t) => ({
-    id: t.exposeID("id"),
-    type: t.field({ type: PlatformEnum, description: "The video's platform.", select: { platform: true }, resolve: (v) => v.platform }),
+    uuid: t.exposeID("id", { description: "The video's UUID, as REST writes it." }),
+    type: t.field({ type: PlatformEnum, description: "The video's platform.", resolve: (v) => v.platform }),
     platformVideoId: t.exposeString("platformVideoId"),
     url: t.exposeString("url", { description: "Canonical URL rebuilt from the parsed ids." }),
     description: t.exposeString("description"),
     hashtags: t.exposeStringList("hashtags"),
-    viewCount: t.float({ nullable: true, description: COUNT_NOTE, select: { viewCount: true }, resolve: (v) => countOf(v.viewCount) }),
-    likeCount: t.float({ nullable: true, description: COUNT_NOTE, select: { likeCount: true }, resolve: (v) => countOf(v.likeCount) }),
-    commentCount: t.float({ nullable: true, description: COUNT_NOTE, select: { commentCount: true }, resolve: (v) => countOf(v.commentCount) }),
-    shareCount: t.float({ nullable: true, description: COUNT_NOTE, select: { shareCount: true }, resolve: (v) => countOf(v.shareCount) }),
-    bookmarkCount: t.float({ nullable: true, description: COUNT_NOTE, select: { bookmarkCount: true }, resolve: (v) => countOf(v.bookmarkCount) }),
-    engagementRate: t.exposeFloat("engagementRate", { description: "Percent units." }),
+    viewCount: t.expose("viewCount", { type: "Count", nullable: true, description: COUNT_NOTE }),
+    likeCount: t.expose("likeCount", { type: "Count", nullable: true, description: COUNT_NOTE }),
+    commentCount: t.expose("commentCount", { type: "Count", nullable: true, description: COUNT_NOTE }),
+    shareCount: t.expose("shareCount", { type: "Count", nullable: true, description: COUNT_NOTE }),
+    bookmarkCount: t.expose("bookmarkCount", { type: "Count", nullable: true, description: COUNT_NOTE }),
+    engagementRate: t.exposeFloat("engagementRate", { description: ENGAGEMENT_RATE_DESCRIPTION }),
     postedAt: t.expose("postedAt", { type: "DateTime", nullable: true }),
     durationSeconds: t.exposeInt("durationSeconds", { nullable: true }),
     thumbnailUrl: t.exposeString("thumbnailUrl"),
     username: t.exposeString("username"),
     displayName: t.exposeString("displayName"),
     canonicalAccountId: t.exposeID("accountId", { nullable: true, description: "UUID of the owning account, when known." }),
-    account: t.relation("account", { nullable: true }),
+    account: t.field({
+      type: AccountRef,
+      nullable: true,
+      description: "The owning account, when known.",
+      resolve: (v) => v.accountId,
+    }),
     musicName: t.exposeString("musicName"),
     musicAuthor: t.exposeString("musicAuthor"),
     musicCoverUrl: t.exposeString("musicCoverUrl"),
     language: t.exposeString("language", { nullable: true }),
     dataSource: t.exposeString("dataSource", { nullable: true, description: "Provider of the current numbers (ytdlp or simulated); null before the first scrape." }),
-    scrapeStatus: t.expose("scrapeStatus", { type: ScrapeStatusEnum }),
+    scrapeStatus: t.field({ type: ScrapeStatusEnum, resolve: (v) => v.scrapeStatus }),
     scrapeError: t.exposeString("scrapeError", { nullable: true, description: "Why the last scrape failed (when scrapeStatus is FAILED)." }),
     lastScrapedAt: t.expose("lastScrapedAt", { type: "DateTime", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
+    trackedVideoId: t.exposeID("trackedVideoId", { description: "The workspace's tracking record." }),
+    trackedAt: t.expose("trackedAt", { type: "DateTime", description: "When the workspace started tracking the video." }),
   }),
 });
 
-export const AccountRef = builder.prismaObject("Account", {
-  description: "A creator account, global to the service (one record per platform and username).",
+const AccountTrackingRef = builder.objectRef<{ trackedAccountId: string; videoLimit: number; trackedAt: Date }>("AccountTracking").implement({
+  description: "The workspace's tracking of an account.",
   fields: (t) => ({
-    id: t.exposeID("id", { description: "The canonical account ID." }),
-    type: t.field({ type: PlatformEnum, select: { platform: true }, resolve: (a) => a.platform }),
+    trackedAccountId: t.exposeID("trackedAccountId", { description: "The tracking record." }),
+    videoLimit: t.exposeInt("videoLimit", { description: "Max number of the account's newest videos tracked (1-500)." }),
+    trackedAt: t.expose("trackedAt", { type: "DateTime", description: "When the workspace started tracking the account." }),
+  }),
+});
+
+/** Posting days of an account's videos, as REST's start_date/end_date (YYYY-MM-DD, both included). */
+const postedBetween = z.object({ startDate: day.optional(), endDate: day.optional() });
+
+AccountRef.implement({
+  description:
+    "A creator account, global to the service (one record per platform and username), as the workspace sees it: accounts it tracks " +
+    "and accounts that own a video it tracks (for those, `tracking` is null).",
+  fields: (t) => ({
+    uuid: t.exposeID("id", { description: "The canonical account ID (REST's account id)." }),
+    type: t.field({ type: PlatformEnum, resolve: (a) => a.platform }),
     username: t.exposeString("username", { description: "Lower-cased handle without '@'." }),
+    url: t.string({ description: "Canonical HTTPS link of the account.", resolve: (a) => canonicalAccountUrl(a) }),
     displayName: t.exposeString("displayName"),
     avatarUrl: t.exposeString("avatarUrl"),
-    followerCount: t.float({ nullable: true, description: COUNT_NOTE, select: { followerCount: true }, resolve: (a) => countOf(a.followerCount) }),
-    videoCount: t.float({ nullable: true, description: COUNT_NOTE, select: { videoCount: true }, resolve: (a) => countOf(a.videoCount) }),
-    totalViews: t.float({ nullable: true, description: COUNT_NOTE, select: { totalViews: true }, resolve: (a) => countOf(a.totalViews) }),
+    followerCount: t.expose("followerCount", { type: "Count", nullable: true, description: COUNT_NOTE }),
+    videoCount: t.expose("videoCount", { type: "Count", nullable: true, description: COUNT_NOTE }),
+    totalViews: t.expose("totalViews", { type: "Count", nullable: true, description: COUNT_NOTE }),
     dataSource: t.exposeString("dataSource", { nullable: true }),
-    scrapeStatus: t.expose("scrapeStatus", { type: ScrapeStatusEnum }),
+    scrapeStatus: t.field({ type: ScrapeStatusEnum, resolve: (a) => a.scrapeStatus }),
     scrapeError: t.exposeString("scrapeError", { nullable: true }),
     lastScrapedAt: t.expose("lastScrapedAt", { type: "DateTime", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    videos: t.relation("videos", {
-      description: "The account's videos tracked by the caller's workspace, newest posted first (videos of unknown date last).",
+    tracking: t.field({
+      type: AccountTrackingRef,
+      nullable: true,
+      description: "The workspace's tracking record; null for an account it does not track (the owner of a video it tracks).",
+      resolve: (a) => (a.trackedAccountId === null ? null : { trackedAccountId: a.trackedAccountId, videoLimit: a.videoLimit, trackedAt: a.trackedAt }),
+    }),
+    videos: t.loadable({
+      type: AccountVideosConnection,
+      byPath: true,
+      description:
+        "The account's videos the workspace tracks, newest posted first (videos of unknown date last). startDate and endDate " +
+        "(YYYY-MM-DD) are inclusive UTC days; with either, videos whose posting date is unknown are left out.",
       args: {
-        limit: t.arg.int({ defaultValue: 20, description: "1 to 100." }),
-        offset: t.arg.int({ defaultValue: 0 }),
+        ...t.arg.connectionArgs(),
+        startDate: t.arg.string({ description: "YYYY-MM-DD" }),
+        endDate: t.arg.string({ description: "YYYY-MM-DD" }),
       },
-      query: (args, ctx) => ({
-        where: { tracked: { some: { workspaceId: ctx.auth.workspaceId } } },
-        orderBy: [{ postedAt: { sort: "desc", nulls: "last" } }, { id: "asc" }],
-        take: Math.min(Math.max(args.limit ?? 20, 1), 100),
-        skip: Math.max(args.offset ?? 0, 0),
-      }),
+      // Every account of the response in one statement (and one count, only when asked).
+      load: async (accountIds: string[], ctx, args) => {
+        const { startDate, endDate } = parseInput(postedBetween, { startDate: args.startDate ?? undefined, endDate: args.endDate ?? undefined });
+        const filter = { startDate, endDate };
+        const { window, build } = batchedConnection(args, ACCOUNT_VIDEOS_ORDER);
+        const rows = await videosOfAccounts(ctx.auth.workspaceId, accountIds, window, filter);
+        let totals: Promise<Map<string, number>> | null = null;
+        return accountIds.map((id) =>
+          build(rows.get(id) ?? [], async () => (await (totals ??= countVideosOfAccounts(ctx.auth.workspaceId, accountIds, filter))).get(id) ?? 0),
+        );
+      },
+      resolve: (a) => a.id,
     }),
   }),
 });
 
-export const TrackedAccountRef = builder.prismaObject("TrackedAccount", {
-  description: "A workspace's tracking of an account.",
-  fields: (t) => ({
-    id: t.exposeID("id", { description: "The tracking record (trackedAccountId)." }),
-    videoLimit: t.exposeInt("videoLimit", { description: "Max number of the account's videos tracked (1-500)." }),
-    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the workspace started tracking the account." }),
-    account: t.relation("account"),
-  }),
-});
-
-// ---------------------------------------------------------------------------------------------
-// Queries, mutations and the subscription: the same services as REST (src/domain/tracking).
-// ---------------------------------------------------------------------------------------------
-
-const pageArgs = z.object({
-  limit: z.number().int().min(1, "limit must be an integer from 1 to 100").max(100, "limit must be an integer from 1 to 100"),
-  offset: z.number().int().min(0, "offset must be a non-negative integer").max(1_000_000_000, "offset is too large"),
-});
-const idArg = z.guid({ message: "must be a UUID" });
-const idsArg = z.array(idArg).max(MAX_BULK_IDS, `ids must hold at most ${MAX_BULK_IDS} ids`);
-const videoLimitArg = z.number().int().min(1, "videoLimit must be an integer from 1 to 500").max(MAX_ACCOUNT_VIDEO_LIMIT, "videoLimit must be an integer from 1 to 500");
-
-interface PageOf<T> {
-  items: T[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
-/** A page object type: items plus the REST pagination fields (hasMore = offset + limit < total). */
-function pageType<T>(name: string, description: string, itemRef: typeof VideoRef | typeof TrackedAccountRef) {
-  return builder.objectRef<PageOf<T>>(name).implement({
-    description,
-    fields: (t) => ({
-      items: t.field({ type: [itemRef], resolve: (p) => p.items as never }),
-      total: t.exposeInt("total"),
-      limit: t.exposeInt("limit"),
-      offset: t.exposeInt("offset"),
-      hasMore: t.boolean({ description: "True if more results exist beyond this page.", resolve: (p) => p.offset + p.limit < p.total }),
-    }),
-  });
-}
-
-const VideoPage = pageType<Video>("VideoPage", "A page of videos.", VideoRef);
-const TrackedAccountPage = pageType<unknown>("TrackedAccountPage", "A page of tracked accounts, newest tracked first.", TrackedAccountRef);
+const AccountVideosConnection = builder.connectionObject({ type: VideoRef, name: "AccountVideosConnection" });
 
 const TrackVideoResult = builder.objectRef<TrackVideoResultData>("TrackVideoResult").implement({
   fields: (t) => ({
     trackedVideoId: t.exposeID("trackedVideoId", { description: "The workspace's tracking record." }),
-    videoId: t.exposeID("videoId"),
+    videoId: t.exposeID("videoId", { description: "The video's UUID." }),
     isNew: t.exposeBoolean("isNew", { description: "True when the video was new to the service (created and queued by this call)." }),
+    video: t.field({ type: VideoRef, description: "The video as stored now (queued for its first scrape when new).", resolve: (r) => r.videoId }),
   }),
 });
 
@@ -199,83 +194,63 @@ const TrackAccountResult = builder.objectRef<TrackAccountResultData>("TrackAccou
   }),
 });
 
-const BulkItemResultRef = builder.objectRef<BulkItemResult>("UntrackVideoResult").implement({
+const UntrackVideoResultRef = builder.objectRef<BulkItemResult>("UntrackVideoResult").implement({
   fields: (t) => ({
-    id: t.exposeString("id"),
+    id: t.exposeString("id", { description: "The id as given." }),
     success: t.exposeBoolean("success"),
     error: t.exposeString("error", { nullable: true }),
   }),
 });
 
-/** GraphQL dates are YYYY-MM-DD strings, checked like the REST query parameters. */
-const dateArg = (name: string) => dateParam.optional().describe(name);
-
-/** The Prisma query planned for the list items (nested relations load with the page). */
-const itemsQuery = (ctx: object, info: GraphQLResolveInfo, typeName: string) =>
-  queryFromInfo({ context: ctx, info, typeName, path: ["items"] }) as { include?: never; select?: never };
+// ---------------------------------------------------------------------------------------------
+// Queries, mutations and the subscription: the same services as REST (src/domain/tracking).
 
 builder.queryFields((t) => ({
-  videos: t.field({
-    type: VideoPage,
-    description: "The workspace's tracked videos, newest tracked first (ties by tracking id).",
-    args: { limit: t.arg.int({ defaultValue: 20 }), offset: t.arg.int({ defaultValue: 0 }) },
-    resolve: async (_r, args, ctx, info) => {
-      const page = parseInput(pageArgs, args);
-      const result = await listTrackedVideos(ctx.auth.workspaceId, page, itemsQuery(ctx, info, "Video"));
-      return { ...result, ...page };
+  videos: t.connection(
+    {
+      type: VideoRef,
+      description: "The workspace's tracked videos, newest tracked first (ties by tracking id).",
+      resolve: async (_r, args, ctx) => {
+        let total = 0;
+        const connection = await keysetConnection(args, TRACKED_VIDEOS_ORDER, async (window) => {
+          const page = await listTrackedVideos(ctx.auth.workspaceId, window);
+          total = page.total;
+          return page.items;
+        }, () => Promise.resolve(total));
+        return { ...connection, totalCount: total };
+      },
     },
-  }),
-  video: t.prismaField({
-    type: "Video",
-    description: "One tracked video (NOT_FOUND unless the workspace tracks it).",
+    { name: "VideoConnection" },
+  ),
+  video: t.field({
+    type: VideoRef,
+    description: "One tracked video, by its global ID or UUID (NOT_FOUND unless the workspace tracks it).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => getTrackedVideo(ctx.auth.workspaceId, parseInput(idArg, String(args.id), "id"), query),
+    resolve: (_r, args, ctx) => getTrackedVideo(ctx.auth.workspaceId, entityId(args.id, "Video", "id")),
   }),
-  accounts: t.field({
-    type: TrackedAccountPage,
-    description: "The workspace's tracked accounts, newest tracked first.",
-    args: { limit: t.arg.int({ defaultValue: 20 }), offset: t.arg.int({ defaultValue: 0 }) },
-    resolve: async (_r, args, ctx, info) => {
-      const page = parseInput(pageArgs, args);
-      const accountQuery = queryFromInfo({ context: ctx, info, typeName: "Account", path: ["items", "account"] }) as AccountQuery;
-      const result = await listTrackedAccounts(ctx.auth.workspaceId, page, accountQuery);
-      return { ...result, items: result.items.map(trackedAccountRow), ...page };
+  accounts: t.connection(
+    {
+      type: AccountRef,
+      description: "The workspace's tracked accounts, newest tracked first (ties by tracking id).",
+      resolve: async (_r, args, ctx) => {
+        let total = 0;
+        const connection = await keysetConnection(args, TRACKED_ACCOUNTS_ORDER, async (window) => {
+          const page = await listTrackedAccounts(ctx.auth.workspaceId, window);
+          total = page.total;
+          return page.items;
+        }, 0);
+        return { ...connection, totalCount: total };
+      },
     },
-  }),
-  account: t.prismaField({
-    type: "Account",
-    description: "One tracked account with its videos (NOT_FOUND unless the workspace tracks it).",
+    { name: "AccountConnection" },
+  ),
+  account: t.field({
+    type: AccountRef,
+    description: "One tracked account, by its global ID or canonical account UUID (NOT_FOUND unless the workspace tracks it).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _r, args, ctx) => getTrackedAccount(ctx.auth.workspaceId, parseInput(idArg, String(args.id), "id"), query),
-  }),
-  accountVideos: t.field({
-    type: VideoPage,
-    description:
-      "The account's videos the workspace tracks, newest posted first. startDate and endDate (YYYY-MM-DD) are inclusive UTC days; " +
-      "with either, videos whose posting date is unknown are left out.",
-    args: {
-      accountId: t.arg.id({ required: true }),
-      limit: t.arg.int({ defaultValue: 20 }),
-      offset: t.arg.int({ defaultValue: 0 }),
-      startDate: t.arg.string(),
-      endDate: t.arg.string(),
-    },
-    resolve: async (_r, args, ctx, info) => {
-      const page = parseInput(pageArgs, { limit: args.limit, offset: args.offset });
-      const startDate = parseInput(dateArg("startDate"), args.startDate ?? undefined, "startDate");
-      const endDate = parseInput(dateArg("endDate"), args.endDate ?? undefined, "endDate");
-      const accountId = parseInput(idArg, String(args.accountId), "accountId");
-      const result = await listAccountVideos(ctx.auth.workspaceId, accountId, { ...page, startDate, endDate }, itemsQuery(ctx, info, "Video"));
-      return { ...result, ...page };
-    },
+    resolve: (_r, args, ctx) => getTrackedAccount(ctx.auth.workspaceId, entityId(args.id, "Account", "id")),
   }),
 }));
-
-/** A TrackedAccount row (what the TrackedAccount type resolves from) from the service's view. */
-function trackedAccountRow(a: TrackedAccountView) {
-  const { trackedAccountId, videoLimit, trackedAt, ...account } = a;
-  return { id: trackedAccountId, videoLimit, createdAt: trackedAt, accountId: account.id, account };
-}
 
 builder.mutationFields((t) => ({
   trackVideo: t.field({
@@ -283,7 +258,7 @@ builder.mutationFields((t) => ({
     description:
       "Starts tracking a video by URL (INVALID_URL, ALREADY_TRACKED, VIDEO_LIMIT_REACHED). " + `Accepted links: ${ACCEPTED_VIDEO_LINKS}.`,
     args: { url: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => trackVideo(ctx.auth.workspaceId, args.url),
+    resolve: (_r, args, ctx) => trackVideo(ctx.auth.workspaceId, parseInput(trackVideoInput, { url: args.url }).url),
   }),
   trackAccount: t.field({
     type: TrackAccountResult,
@@ -291,32 +266,35 @@ builder.mutationFields((t) => ({
       "Starts tracking an account by URL (INVALID_URL); its newest videos, up to min(videoLimit, additions remaining), are tracked when it is scraped. " +
       `Accepted links: ${ACCEPTED_ACCOUNT_LINKS}.`,
     args: { url: t.arg.string({ required: true }), videoLimit: t.arg.int({ defaultValue: DEFAULT_ACCOUNT_VIDEO_LIMIT, description: "1 to 500." }) },
-    resolve: (_r, args, ctx) =>
-      trackAccount(ctx.auth.workspaceId, args.url, parseInput(videoLimitArg, args.videoLimit ?? DEFAULT_ACCOUNT_VIDEO_LIMIT, "videoLimit")),
+    resolve: (_r, args, ctx) => {
+      const input = parseInput(trackAccountInput, { url: args.url, video_limit: args.videoLimit ?? undefined });
+      return trackAccount(ctx.auth.workspaceId, input.url, input.video_limit);
+    },
   }),
   untrackVideos: t.field({
-    type: [BulkItemResultRef],
-    description: "Untracks up to 50 videos; one result per id in the order given (unknown ids and repeated ids fail per item).",
+    type: [UntrackVideoResultRef],
+    description: "Untracks up to 50 videos (global IDs or UUIDs); one result per id in the order given (unknown and repeated ids fail per item).",
     args: { ids: t.arg.idList({ required: true }) },
-    resolve: (_r, args, ctx) => untrackVideos(ctx.auth.workspaceId, parseInput(idsArg, args.ids.map(String), "ids")),
+    resolve: (_r, args, ctx) => {
+      const ids = args.ids.map((id, i) => entityId(id, "Video", `ids.${i}`));
+      return untrackVideos(ctx.auth.workspaceId, parseInput(untrackVideosInput, { ids }).ids);
+    },
   }),
   untrackAccount: t.id({
-    description: "Untracks an account (its videos stay tracked); returns its id.",
+    description: "Untracks an account (its videos stay tracked); returns its UUID.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => (await untrackAccount(ctx.auth.workspaceId, parseInput(idArg, String(args.id), "id"))).id,
+    resolve: async (_r, args, ctx) => (await untrackAccount(ctx.auth.workspaceId, entityId(args.id, "Account", "id"))).id,
   }),
 }));
 
 builder.subscriptionFields((t) => ({
   videoUpdated: t.field({
     type: VideoRef,
-    description: "The video each time a scrape changes it (state or metrics), from whichever process scraped it. NOT_FOUND unless the workspace tracks the video.",
+    description:
+      "The video each time a scrape changes it (state or metrics), from whichever process scraped it. NOT_FOUND unless the workspace tracks the video.",
     args: { videoId: t.arg.id({ required: true }) },
-    subscribe: async (_r, args, ctx) => {
-      const videoId = parseInput(idArg, String(args.videoId), "videoId");
-      await getTrackedVideo(ctx.auth.workspaceId, videoId);
-      return subscribeEvents("videoUpdated", videoId);
-    },
-    resolve: (event) => prisma.video.findUniqueOrThrow({ where: { id: (event as { videoId: string }).videoId } }),
+    subscribe: (_r, args, ctx) => watchVideo(ctx.auth.workspaceId, entityId(args.videoId, "Video", "videoId")),
+    // Read fresh on every event (a subscription's DataLoaders would keep the first read).
+    resolve: (event, _a, ctx) => getTrackedVideo(ctx.auth.workspaceId, (event as { videoId: string }).videoId),
   }),
 }));

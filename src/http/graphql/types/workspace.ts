@@ -1,19 +1,28 @@
-/** GraphQL: workspace info, credits and API keys, through the same services as REST. */
+/** GraphQL: the workspace, its credits and API keys, through the same services as REST. */
 import { builder } from "../builder.js";
-import { getWorkspaceInfo, type TrackingLimits } from "../../../domain/workspace/service.js";
-import { getBalance, listLedger, type CreditBalance, type LedgerEntry } from "../../../domain/credits/service.js";
-import { createKey, listKeys, revokeKey, type ApiKeyInfo } from "../../../domain/keys/service.js";
+import { entityId, keysetConnection, nodeUuid } from "../connections.js";
+import { getWorkspaceInfo, type WorkspaceInfo } from "../../../domain/workspace/service.js";
+import { countLedger, getBalance, LEDGER_ORDER, ledgerEntriesByIds, listLedger, watchCredits, type CreditBalance, type LedgerEntry } from "../../../domain/credits/service.js";
+import { countKeys, createKey, keysByIds, KEYS_ORDER, listKeys, revokeKey, type ApiKeyInfo } from "../../../domain/keys/service.js";
+import { createKeyInput } from "../../../domain/keys/inputs.js";
+import type { TrackingLimits } from "../../../domain/tracking/limits.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
-import { z } from "zod";
-import { subscribeEvents } from "../../../domain/shared/events.js";
 
 const CreditEntryKind = builder.enumType("CreditEntryKind", {
   values: { GRANT: { value: "grant" }, RENEWAL: { value: "renewal" }, CHARGE: { value: "charge" }, REFUND: { value: "refund" } } as const,
 });
 
-const LedgerEntryRef = builder.objectRef<LedgerEntry>("CreditLedgerEntry").implement({
+const LedgerEntryRef = builder.loadableNodeRef("CreditLedgerEntry", {
+  id: { resolve: (e: LedgerEntry) => e.id, parse: nodeUuid },
+  load: (ids: string[], ctx) => ledgerEntriesByIds(ctx.auth.workspaceId, ids),
+  sort: (e) => e.id,
+  cacheResolved: (e) => e.id,
+});
+
+LedgerEntryRef.implement({
+  description: "One change of the credit balance.",
   fields: (t) => ({
-    id: t.exposeID("id"),
+    uuid: t.exposeID("id"),
     kind: t.field({ type: CreditEntryKind, resolve: (e) => e.kind }),
     amount: t.exposeInt("amount", { description: "Signed change of totalRemaining." }),
     balanceAfter: t.exposeInt("balanceAfter"),
@@ -31,12 +40,14 @@ const Credits = builder.objectRef<CreditBalance & { workspaceId: string }>("Cred
     monthlyRemaining: t.exposeInt("monthlyRemaining"),
     reserved: t.exposeInt("reserved", { description: "Held by running analyses; charged only on completion." }),
     cycleResetsAt: t.expose("cycleResetsAt", { type: "DateTime" }),
-    ledger: t.field({
-      type: [LedgerEntryRef],
-      description: "Latest ledger entries, newest first.",
-      args: { limit: t.arg.int({ defaultValue: 20 }) },
-      resolve: (c, args) => listLedger(c.workspaceId, parseInput(z.number().int().min(1).max(100), args.limit, "limit")),
-    }),
+    ledger: t.connection(
+      {
+        type: LedgerEntryRef,
+        description: "Ledger entries, newest first.",
+        resolve: (c, args) => keysetConnection(args, LEDGER_ORDER, (window) => listLedger(c.workspaceId, window), () => countLedger(c.workspaceId)),
+      },
+      { name: "CreditLedgerConnection" },
+    ),
   }),
 });
 
@@ -48,20 +59,38 @@ const Limits = builder.objectRef<TrackingLimits>("TrackingLimits").implement({
   }),
 });
 
-const WorkspaceInfoRef = builder.objectRef<Awaited<ReturnType<typeof getWorkspaceInfo>> & { workspaceId: string }>("Workspace").implement({
+type WorkspaceParent = WorkspaceInfo & { id: string };
+
+/** Loads only the caller's own workspace: any other id is null, like an unknown one. */
+const WorkspaceRef = builder.loadableNodeRef("Workspace", {
+  id: { resolve: (w: WorkspaceParent) => w.id, parse: nodeUuid },
+  load: (ids: string[], ctx) =>
+    Promise.all(ids.map(async (id) => (id === ctx.auth.workspaceId ? { ...(await getWorkspaceInfo(id)), id } : new Error("not found")))),
+});
+
+WorkspaceRef.implement({
+  description: "The API key's workspace: plan, credits and tracking limits.",
   fields: (t) => ({
-    id: t.id({ resolve: (w) => w.workspaceId }),
+    uuid: t.exposeID("id"),
     plan: t.exposeString("plan"),
-    credits: t.field({ type: Credits, resolve: (w) => ({ ...w.credits, workspaceId: w.workspaceId }) }),
+    credits: t.field({ type: Credits, resolve: (w) => ({ ...w.credits, workspaceId: w.id }) }),
     limits: t.field({ type: Limits, resolve: (w) => w.limits }),
   }),
 });
 
-const ApiKeyRef = builder.objectRef<ApiKeyInfo>("ApiKey").implement({
+const ApiKeyRef = builder.loadableNodeRef("ApiKey", {
+  id: { resolve: (k: ApiKeyInfo) => k.id, parse: nodeUuid },
+  load: (ids: string[], ctx) => keysByIds(ctx.auth.workspaceId, ids),
+  sort: (k) => k.id,
+  cacheResolved: (k) => k.id,
+});
+
+ApiKeyRef.implement({
+  description: "An API key of the workspace (never its secret).",
   fields: (t) => ({
-    id: t.exposeID("id"),
+    uuid: t.exposeID("id"),
     name: t.exposeString("name"),
-    prefix: t.exposeString("prefix"),
+    prefix: t.exposeString("prefix", { description: "First characters of the key, to tell keys apart." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true }),
     revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true }),
@@ -75,27 +104,31 @@ const CreatedApiKey = builder.objectRef<{ key: ApiKeyInfo; secret: string }>("Cr
   }),
 });
 
-const keyName = z.string().trim().min(1, "name must not be empty").max(255, "name must be at most 255 characters");
-const keyId = z.guid({ message: "must be a UUID" });
+const balanceOf = async (workspaceId: string) => ({ ...(await getBalance(workspaceId)), workspaceId });
 
 builder.queryFields((t) => ({
   workspace: t.field({
-    type: WorkspaceInfoRef,
-    resolve: async (_r, _a, ctx) => ({ ...(await getWorkspaceInfo(ctx.auth.workspaceId)), workspaceId: ctx.auth.workspaceId }),
+    type: WorkspaceRef,
+    resolve: async (_r, _a, ctx) => ({ ...(await getWorkspaceInfo(ctx.auth.workspaceId)), id: ctx.auth.workspaceId }),
   }),
-  credits: t.field({
-    type: Credits,
-    resolve: async (_r, _a, ctx) => ({ ...(await getBalance(ctx.auth.workspaceId)), workspaceId: ctx.auth.workspaceId }),
-  }),
-  apiKeys: t.field({ type: [ApiKeyRef], resolve: (_r, _a, ctx) => listKeys(ctx.auth.workspaceId) }),
+  credits: t.field({ type: Credits, resolve: (_r, _a, ctx) => balanceOf(ctx.auth.workspaceId) }),
+  apiKeys: t.connection(
+    {
+      type: ApiKeyRef,
+      description: "The workspace's API keys, active and revoked, oldest first.",
+      resolve: (_r, args, ctx) =>
+        keysetConnection(args, KEYS_ORDER, (window) => listKeys(ctx.auth.workspaceId, window), () => countKeys(ctx.auth.workspaceId)),
+    },
+    { name: "ApiKeyConnection" },
+  ),
 }));
 
 builder.subscriptionFields((t) => ({
   creditsUpdated: t.field({
     type: Credits,
     description: "The workspace's credit balance, each time it changes (charges, refunds, grants, reservations, renewals).",
-    subscribe: (_r, _a, ctx) => subscribeEvents("creditsUpdated", ctx.auth.workspaceId),
-    resolve: async (_event, _a, ctx) => ({ ...(await getBalance(ctx.auth.workspaceId)), workspaceId: ctx.auth.workspaceId }),
+    subscribe: (_r, _a, ctx) => watchCredits(ctx.auth.workspaceId),
+    resolve: (_event, _a, ctx) => balanceOf(ctx.auth.workspaceId),
   }),
 }));
 
@@ -104,12 +137,12 @@ builder.mutationFields((t) => ({
     type: CreatedApiKey,
     description: "Creates an API key; at most 5 active per workspace (KEY_LIMIT_REACHED beyond).",
     args: { name: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => createKey(ctx.auth.workspaceId, parseInput(keyName, args.name, "name")),
+    resolve: (_r, args, ctx) => createKey(ctx.auth.workspaceId, parseInput(createKeyInput, { name: args.name }).name),
   }),
   revokeApiKey: t.field({
     type: ApiKeyRef,
-    description: "Revokes a key; it is refused on its very next request, by every server process.",
+    description: "Revokes a key (by its global ID or UUID); it is refused on its very next request, by every server process.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => revokeKey(ctx.auth.workspaceId, parseInput(keyId, String(args.id), "id")),
+    resolve: (_r, args, ctx) => revokeKey(ctx.auth.workspaceId, entityId(args.id, "ApiKey", "id")),
   }),
 }));

@@ -5,7 +5,8 @@ import { ANALYSIS_COST, ANALYSIS_STATUSES, analyze, getAnalysis } from "../../..
 import { CTA_TYPES, CTA_TYPE_VALUES, HOOK_STYLES, HOOK_STYLE_VALUES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS, UGC_FIT_VALUES } from "../../../domain/analysis/vocabulary.js";
 import { InsufficientCreditsError } from "../../../domain/shared/errors.js";
 import { defineRoute } from "../route.js";
-import { errorSchema, iso, isoOrNull, queryBoolean, timestamp, uuid } from "../schemas.js";
+import { errorSchema, iso, isoOrNull, queryParams, timestamp, uuid } from "../schemas.js";
+import { analyzeOptions } from "../../../domain/analysis/inputs.js";
 
 /** "value: meaning" lines of a vocabulary, for the OpenAPI descriptions. */
 const describe = (title: string, values: Record<string, string>) =>
@@ -93,9 +94,7 @@ export const analysisRoutes = [
       "not track the video.",
     tags: ["Video analysis"],
     params: videoParams,
-    query: z.object({
-      force: queryBoolean.default(false).meta({ description: "true: delete the previous result and analyse again (default false)." }),
-    }),
+    query: queryParams(analyzeOptions),
     errors: ["NOT_FOUND"],
     responses: {
       202: {

@@ -1,9 +1,9 @@
 /** /analytics: top videos of the workspace and growth of its tracked accounts over time. */
 import { z } from "zod";
-import { growth, growthPeriod, topVideos } from "../../../domain/analytics/service.js";
-import type { Platform } from "../../../domain/shared/platform.js";
+import { growth, topVideoDisplayName, topVideos } from "../../../domain/analytics/service.js";
+import { growthQuery, topVideosQuery } from "../../../domain/analytics/inputs.js";
 import { defineRoute } from "../route.js";
-import { isoOrNull, limitParam, platform, timestamp } from "../schemas.js";
+import { isoOrNull, platform, queryParams, timestamp } from "../schemas.js";
 
 const int = () => z.number().int();
 
@@ -45,11 +45,30 @@ export const analyticsRoutes = [
       "Only videos that have been scraped are ranked (a video never scraped has no metrics); scraped videos with 0 views are included " +
       "and rank by their engagement rate of 0.",
     tags: ["Analytics"],
-    query: z.object({ limit: limitParam(10) }),
+    query: queryParams(topVideosQuery),
     responses: { 200: { description: "The ranking, best first.", schema: z.object({ data: z.array(topVideo) }) } },
     async handler({ auth, query }) {
-      const items = await topVideos(auth.workspaceId, query.limit);
-      return { body: { data: items.map((v) => ({ ...v, type: v.type as Platform, postedAt: isoOrNull(v.postedAt) })) } };
+      const items = await topVideos(auth.workspaceId, { limit: query.limit, offset: 0 });
+      return {
+        body: {
+          data: items.map((v) => ({
+            id: v.id,
+            platformVideoId: v.platformVideoId,
+            description: v.description,
+            viewCount: v.viewCount!,
+            likeCount: v.likeCount,
+            commentCount: v.commentCount,
+            shareCount: v.shareCount,
+            engagementRate: v.engagementRate,
+            postedAt: isoOrNull(v.postedAt),
+            url: v.url,
+            type: v.platform,
+            thumbnailUrl: v.thumbnailUrl,
+            username: v.username,
+            displayName: topVideoDisplayName(v),
+          })),
+        },
+      };
     },
   }),
   defineRoute({
@@ -63,7 +82,7 @@ export const analyticsRoutes = [
       "snapshot on a day counts with its last known values (carried forward, also from before the period); before its first snapshot " +
       "it counts 0. A metric the platform does not give counts 0.",
     tags: ["Analytics"],
-    query: z.object({ period: growthPeriod.default("30d").meta({ description: "7d, 30d, 90d or all (default 30d)." }) }),
+    query: queryParams(growthQuery),
     responses: { 200: { description: "One point per day, newest first.", schema: z.object({ data: z.array(growthPoint) }) } },
     async handler({ auth, query }) {
       return { body: { data: await growth(auth.workspaceId, query.period) } };

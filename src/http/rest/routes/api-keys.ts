@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { createKey, listKeys, revokeKey, type ApiKeyInfo } from "../../../domain/keys/service.js";
 import { defineRoute } from "../route.js";
-import { body, iso, isoOrNull, timestamp, uuid } from "../schemas.js";
+import { iso, isoOrNull, timestamp, uuid } from "../schemas.js";
+import { createKeyInput } from "../../../domain/keys/inputs.js";
 
 const keyItem = z
   .object({
@@ -41,7 +42,7 @@ export const apiKeyRoutes = [
     summary: "Create an API key (shown once)",
     description: "A workspace has at most 5 active keys; a sixth answers 409 KEY_LIMIT_REACHED.",
     tags: ["API keys"],
-    body: body({ name: z.string().trim().min(1, "name must not be empty").max(255, "name must be at most 255 characters") }),
+    body: createKeyInput,
     errors: ["KEY_LIMIT_REACHED"],
     responses: {
       201: {

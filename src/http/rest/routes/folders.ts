@@ -16,10 +16,9 @@ import {
 } from "../../../domain/folders/service.js";
 import { folderAnalytics, listFolderAccounts, listFolderVideos } from "../../../domain/folders/contents.js";
 import { accountItem, accountSchema } from "./tracking.js";
-import { folderName, folderVideoSort, idList, sortOrder } from "../../../domain/folders/inputs.js";
-import type { Platform } from "../../../domain/shared/platform.js";
+import { folderAccountIdsInput, folderAccountsQuery, folderNameInput, folderVideoIdsInput, folderVideosQuery, listFoldersQuery } from "../../../domain/folders/inputs.js";
 import { defineRoute } from "../route.js";
-import { body, dateParam, idParams, iso, isoOrNull, limitParam, offsetParam, pagination, paginationQuery, paginationSchema, platform, timestamp } from "../schemas.js";
+import { idParams, iso, isoOrNull, pagination, paginationSchema, platform, queryParams, timestamp } from "../schemas.js";
 
 const int = () => z.number().int();
 const count = (what: string) => int().nullable().meta({ description: `${what}; null until the item is first scraped or where the platform does not give it.` });
@@ -71,21 +70,6 @@ const folderAnalyticsSchema = z
   })
   .meta({ id: "FolderAnalytics" });
 
-const nameBody = body({ name: folderName.meta({ description: "1 to 255 characters after trimming surrounding whitespace." }) });
-const videoIdsBody = body({ video_ids: idList("video_ids").meta({ description: "1 to 50 video UUIDs." }) });
-const accountIdsBody = body({ account_ids: idList("account_ids").meta({ description: "1 to 50 account UUIDs (canonical account IDs)." }) });
-
-const folderVideosQuery = z.object({
-  limit: limitParam(20),
-  offset: offsetParam,
-  sort: folderVideoSort.default("uploaded").meta({
-    description: "views, likes, comments, shares, engagement_rate or uploaded (posting time). Default uploaded.",
-  }),
-  sort_order: sortOrder.default("desc").meta({ description: "asc or desc, default desc." }),
-  start_date: dateParam.optional().meta({ description: "YYYY-MM-DD: videos posted on or after this UTC day." }),
-  end_date: dateParam.optional().meta({ description: "YYYY-MM-DD: videos posted on or before this UTC day (the whole day). Not before start_date." }),
-});
-
 const MEMBERSHIP_NOTE =
   "A folder holds tracked accounts and tracked videos. Its video set is the videos added directly plus the tracked videos of its " +
   "accounts (a video counted once even when it is in the folder both ways); listings, counts and analytics all use that set.";
@@ -97,7 +81,7 @@ export const folderRoutes = [
     summary: "Create a folder",
     description: "Names are trimmed and must then be 1 to 255 characters; they need not be unique.",
     tags: ["Folders"],
-    body: nameBody,
+    body: folderNameInput,
     responses: {
       201: {
         description: "The new folder.",
@@ -115,7 +99,7 @@ export const folderRoutes = [
     summary: "List the workspace's folders",
     description: `Newest first (ties by id). ${MEMBERSHIP_NOTE}`,
     tags: ["Folders"],
-    query: paginationQuery(20),
+    query: queryParams(listFoldersQuery),
     responses: { 200: { description: "A page of folders.", schema: z.object({ data: z.array(folderSummary), pagination: paginationSchema }) } },
     async handler({ auth, query }) {
       const { items, total } = await listFolderSummaries(auth.workspaceId, query);
@@ -143,7 +127,7 @@ export const folderRoutes = [
     description: "Names are trimmed and must then be 1 to 255 characters.",
     tags: ["Folders"],
     params: idParams,
-    body: nameBody,
+    body: folderNameInput,
     errors: ["NOT_FOUND"],
     responses: {
       200: { description: "The renamed folder.", schema: z.object({ data: z.object({ id: z.string(), name: z.string() }), message: z.string() }) },
@@ -178,7 +162,7 @@ export const folderRoutes = [
       "(0 when there are none). With a date filter, videos without a posting date are left out; start_date after end_date is a VALIDATION_ERROR.",
     tags: ["Folders"],
     params: idParams,
-    query: folderVideosQuery,
+    query: queryParams(folderVideosQuery),
     errors: ["NOT_FOUND"],
     responses: {
       200: {
@@ -187,17 +171,19 @@ export const folderRoutes = [
       },
     },
     async handler({ auth, params, query }) {
-      const { items, total } = await listFolderVideos(auth.workspaceId, params.id, {
-        limit: query.limit,
-        offset: query.offset,
-        sort: query.sort,
-        order: query.sort_order,
-        startDate: query.start_date,
-        endDate: query.end_date,
-      });
+      const { items, total } = await listFolderVideos(auth.workspaceId, params.id, query, query);
       return {
         body: {
-          data: items.map((v) => ({ ...v, type: v.type as Platform, postedAt: isoOrNull(v.postedAt) })),
+          data: items.map((v) => ({
+            id: v.id,
+            description: v.description,
+            viewCount: v.viewCount,
+            likeCount: v.likeCount,
+            engagementRate: v.engagementRate,
+            postedAt: isoOrNull(v.postedAt),
+            username: v.username,
+            type: v.platform,
+          })),
           total,
           currentPage: Math.floor(query.offset / query.limit) + 1,
           totalPages: Math.ceil(total / query.limit),
@@ -214,7 +200,7 @@ export const folderRoutes = [
       "a video the workspace does not track gives `success: false, error: \"Video not found\"`. The HTTP status stays 200.",
     tags: ["Folders"],
     params: idParams,
-    body: videoIdsBody,
+    body: folderVideoIdsInput,
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
     async handler({ auth, params, body }) {
@@ -230,7 +216,7 @@ export const folderRoutes = [
       "the folder only through one of its accounts stays (remove the account instead). Ids not in the folder are ignored.",
     tags: ["Folders"],
     params: idParams,
-    body: videoIdsBody,
+    body: folderVideoIdsInput,
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "How many videos were removed.", schema: z.object({ data: z.object({ removed: int() }) }) } },
     async handler({ auth, params, body }) {
@@ -244,7 +230,7 @@ export const folderRoutes = [
     description: "Most recently added first (ties by tracking id). Items exactly as in GET /accounts (`createdAt`: when the workspace started tracking the account).",
     tags: ["Folders"],
     params: idParams,
-    query: paginationQuery(30),
+    query: queryParams(folderAccountsQuery),
     errors: ["NOT_FOUND"],
     responses: {
       200: { description: "A page of the folder's accounts.", schema: z.object({ data: z.array(accountSchema), pagination: paginationSchema }) },
@@ -269,7 +255,7 @@ export const folderRoutes = [
       "The account's tracked videos join the folder's video set.",
     tags: ["Folders"],
     params: idParams,
-    body: accountIdsBody,
+    body: folderAccountIdsInput,
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
     async handler({ auth, params, body }) {
@@ -285,7 +271,7 @@ export const folderRoutes = [
       "`Account not found` when the workspace does not track it; `Account is not in this folder` otherwise.",
     tags: ["Folders"],
     params: idParams,
-    body: accountIdsBody,
+    body: folderAccountIdsInput,
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
     async handler({ auth, params, body }) {

@@ -1,20 +1,11 @@
 /** Content radar: create a search, read one search with its results, and the search history. */
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { z } from "zod";
-import {
-  createSearch,
-  createSearchInput,
-  getSearch,
-  listHistory,
-  RADAR_SEARCH_COST,
-  RADAR_STATUSES,
-  STORED_TIME_PERIODS,
-  type RadarResultItem,
-  type RadarSearchSummary,
-} from "../../../domain/radar/service.js";
+import { createSearch, getSearch, listHistory, RADAR_SEARCH_COST, RADAR_STATUSES, type RadarResultItem, type RadarSearchSummary } from "../../../domain/radar/service.js";
+import { createSearchInput, radarHistoryQuery, searchResultsQuery, STORED_TIME_PERIODS } from "../../../domain/radar/inputs.js";
 import { DEPTHS, MIN_VIEWS_VALUES } from "../../../domain/radar/filters.js";
 import { defineRoute } from "../route.js";
-import { idParams, iso, isoOrNull, pagination, paginationQuery, paginationSchema, platform, timestamp } from "../schemas.js";
+import { idParams, iso, isoOrNull, pagination, paginationSchema, platform, queryParams, timestamp } from "../schemas.js";
 
 const int = () => z.number().int();
 const count = () =>
@@ -136,7 +127,7 @@ export const radarRoutes = [
     path: "/radar/history",
     summary: "The workspace's radar searches, newest first",
     tags: ["Content radar"],
-    query: paginationQuery(20),
+    query: queryParams(radarHistoryQuery),
     responses: {
       200: {
         description: "A page of searches (newest first) and the pagination object.",
@@ -145,7 +136,7 @@ export const radarRoutes = [
     },
     async handler({ auth, query }) {
       const page = await listHistory(auth.workspaceId, query);
-      return { body: { data: page.items.map(toHistoryItem), pagination: pagination(page.total, page.limit, page.offset) } };
+      return { body: { data: page.items.map(toHistoryItem), pagination: pagination(page.total, query.limit, query.offset) } };
     },
   }),
   defineRoute({
@@ -158,7 +149,7 @@ export const radarRoutes = [
       "with `error` (credits refunded). A search not finished 30 minutes after creation is failed and refunded by a sweep.",
     tags: ["Content radar"],
     params: idParams,
-    query: paginationQuery(20),
+    query: queryParams(searchResultsQuery),
     errors: ["NOT_FOUND"],
     responses: {
       200: { description: "The search.", schema: z.object({ data: searchDetail, pagination: paginationSchema }) },
@@ -181,9 +172,9 @@ export const radarRoutes = [
             completedAt: isoOrNull(s.completedAt),
             ...(s.error !== null ? { error: s.error } : {}),
             queries: s.queries,
-            results: s.results.items.map(toResult),
+            results: s.results.map(toResult),
           },
-          pagination: pagination(s.results.total, s.results.limit, s.results.offset),
+          pagination: pagination(s.resultCount, query.limit, query.offset),
         },
       };
     },

@@ -3,23 +3,21 @@
  * envelopes and casing. Decisions where the spec is silent are written in the descriptions.
  */
 import { z } from "zod";
-import type { Video } from "../../../generated/prisma/client.js";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
-import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
-import { getTrackedVideo, listTrackedVideos, MAX_BULK_IDS, trackVideo, untrackVideos, type TrackedVideoView } from "../../../domain/tracking/videos.js";
+import { getTrackedVideo, listTrackedVideos, trackVideo, untrackVideos } from "../../../domain/tracking/videos.js";
+import { getTrackedAccount, listAccountVideos, listTrackedAccounts, trackAccount, untrackAccount } from "../../../domain/tracking/accounts.js";
 import {
-  DEFAULT_ACCOUNT_VIDEO_LIMIT,
-  getTrackedAccount,
-  listAccountVideos,
-  listTrackedAccounts,
-  MAX_ACCOUNT_VIDEO_LIMIT,
-  trackAccount,
-  untrackAccount,
-  type TrackedAccountView,
-} from "../../../domain/tracking/accounts.js";
+  accountVideosQuery,
+  listAccountsQuery,
+  listVideosQuery,
+  trackAccountInput,
+  trackVideoInput,
+  untrackVideosInput,
+} from "../../../domain/tracking/inputs.js";
+import type { TrackedAccountView, TrackedVideoRecord, VideoRecord } from "../../../domain/tracking/views.js";
 import { defineRoute } from "../route.js";
-import { body, dateParam, idParams, iso, isoOrNull, limitParam, offsetParam, pagination, paginationQuery, paginationSchema, platform, timestamp, uuid } from "../schemas.js";
+import { idParams, iso, isoOrNull, pagination, paginationSchema, platform, queryParams, timestamp, uuid } from "../schemas.js";
 
 const count = (what: string) =>
   z
@@ -70,9 +68,7 @@ const trackedVideoSchema = z
   })
   .meta({ id: "TrackedVideo", description: "A tracked video, full detail, with the workspace's tracking record." });
 
-const num = (v: bigint | null) => (v === null ? null : Number(v));
-
-export function videoItem(v: Video) {
+export function videoItem(v: VideoRecord) {
   return {
     id: v.id,
     platformVideoId: v.platformVideoId,
@@ -80,11 +76,11 @@ export function videoItem(v: Video) {
     type: v.platform,
     description: v.description,
     hashtags: v.hashtags,
-    viewCount: num(v.viewCount),
-    likeCount: num(v.likeCount),
-    commentCount: num(v.commentCount),
-    shareCount: num(v.shareCount),
-    bookmarkCount: num(v.bookmarkCount),
+    viewCount: v.viewCount,
+    likeCount: v.likeCount,
+    commentCount: v.commentCount,
+    shareCount: v.shareCount,
+    bookmarkCount: v.bookmarkCount,
     engagementRate: v.engagementRate,
     postedAt: isoOrNull(v.postedAt),
     thumbnailUrl: v.thumbnailUrl,
@@ -102,7 +98,7 @@ export function videoItem(v: Video) {
   };
 }
 
-const trackedVideoItem = (v: TrackedVideoView) => ({ ...videoItem(v), trackedVideoId: v.trackedVideoId, trackedAt: iso(v.trackedAt) });
+const trackedVideoItem = (v: TrackedVideoRecord) => ({ ...videoItem(v), trackedVideoId: v.trackedVideoId, trackedAt: iso(v.trackedAt) });
 
 export const accountSchema = z
   .object({
@@ -134,9 +130,9 @@ export function accountItem(a: TrackedAccountView) {
     url: canonicalAccountUrl(a),
     displayName: a.displayName,
     avatarUrl: a.avatarUrl,
-    followerCount: num(a.followerCount),
-    videoCount: num(a.videoCount),
-    totalViews: num(a.totalViews),
+    followerCount: a.followerCount,
+    videoCount: a.videoCount,
+    totalViews: a.totalViews,
     videoLimit: a.videoLimit,
     scrapeStatus: a.scrapeStatus,
     scrapeError: a.scrapeError,
@@ -145,11 +141,6 @@ export function accountItem(a: TrackedAccountView) {
     createdAt: iso(a.trackedAt),
   };
 }
-
-const urlField = (kind: "video" | "account", accepted: string) =>
-  z.string({ message: "url is required and must be a string" }).meta({
-    description: `HTTPS ${kind} link. Accepted: ${accepted}. Any other string answers 400 INVALID_URL; a missing or non-string url answers 400 VALIDATION_ERROR.`,
-  });
 
 export const trackingRoutes = [
   defineRoute({
@@ -161,7 +152,7 @@ export const trackingRoutes = [
       "(403 VIDEO_LIMIT_REACHED when additions_remaining is 0). Videos are global: a video already known to the service (tracked by " +
       "another workspace) is not created or scraped again, and `isNew` is false. 409 ALREADY_TRACKED when this workspace tracks it already.",
     tags: ["Videos"],
-    body: body({ url: urlField("video", ACCEPTED_VIDEO_LINKS) }),
+    body: trackVideoInput,
     errors: ["INVALID_URL", "ALREADY_TRACKED", "VIDEO_LIMIT_REACHED"],
     responses: {
       201: {
@@ -187,7 +178,7 @@ export const trackingRoutes = [
     summary: "List tracked videos",
     description: "Paginated; newest tracked first (ties by trackedVideoId). Items are full video records with the tracking record.",
     tags: ["Videos"],
-    query: paginationQuery(20),
+    query: queryParams(listVideosQuery),
     responses: { 200: { description: "A page of tracked videos.", schema: z.object({ data: z.array(trackedVideoSchema), pagination: paginationSchema }) } },
     async handler({ auth, query }) {
       const page = await listTrackedVideos(auth.workspaceId, query);
@@ -216,7 +207,7 @@ export const trackingRoutes = [
       "with a duplicate note. More than 50 ids, or an id that is not a UUID, answers 400 VALIDATION_ERROR. Untracking frees tracking " +
       "slots; the global video record stays for other workspaces.",
     tags: ["Videos"],
-    body: body({ ids: z.array(uuid).max(MAX_BULK_IDS, `ids must hold at most ${MAX_BULK_IDS} ids`) }),
+    body: untrackVideosInput,
     responses: {
       200: {
         description: "Per-id results.",
@@ -237,16 +228,7 @@ export const trackingRoutes = [
       "exactly one list: `added`, `alreadyTracked` (the workspace tracks it already; its video_limit is left unchanged) or `failed` " +
       "(the plan's tracking limit is used up: additions_remaining is 0).",
     tags: ["Accounts"],
-    body: body({
-      url: urlField("account", ACCEPTED_ACCOUNT_LINKS),
-      video_limit: z
-        .number({ message: "video_limit must be an integer from 1 to 500" })
-        .int("video_limit must be an integer from 1 to 500")
-        .min(1, "video_limit must be an integer from 1 to 500")
-        .max(MAX_ACCOUNT_VIDEO_LIMIT, "video_limit must be an integer from 1 to 500")
-        .default(DEFAULT_ACCOUNT_VIDEO_LIMIT)
-        .meta({ description: "Max number of the account's newest videos tracked (1-500, default 50)." }),
-    }),
+    body: trackAccountInput,
     errors: ["INVALID_URL"],
     responses: {
       201: {
@@ -273,7 +255,7 @@ export const trackingRoutes = [
     summary: "List tracked accounts",
     description: "Paginated; newest tracked first (ties by trackedAccountId).",
     tags: ["Accounts"],
-    query: paginationQuery(20),
+    query: queryParams(listAccountsQuery),
     responses: { 200: { description: "A page of tracked accounts.", schema: z.object({ data: z.array(accountSchema), pagination: paginationSchema }) } },
     async handler({ auth, query }) {
       const page = await listTrackedAccounts(auth.workspaceId, query);
@@ -317,21 +299,11 @@ export const trackingRoutes = [
       "end_date answers 400 VALIDATION_ERROR. 404 NOT_FOUND unless the workspace tracks the account.",
     tags: ["Accounts"],
     params: idParams,
-    query: z.object({
-      limit: limitParam(20),
-      offset: offsetParam,
-      start_date: dateParam.optional().meta({ description: "YYYY-MM-DD, inclusive: posted on or after this UTC day." }),
-      end_date: dateParam.optional().meta({ description: "YYYY-MM-DD, inclusive: posted on or before this UTC day." }),
-    }),
+    query: queryParams(accountVideosQuery),
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "A page of the account's videos.", schema: z.object({ data: z.array(videoSchema), pagination: paginationSchema }) } },
     async handler({ auth, params, query }) {
-      const page = await listAccountVideos(auth.workspaceId, params.id, {
-        limit: query.limit,
-        offset: query.offset,
-        startDate: query.start_date,
-        endDate: query.end_date,
-      });
+      const page = await listAccountVideos(auth.workspaceId, params.id, query, { startDate: query.start_date, endDate: query.end_date });
       return { body: { data: page.items.map(videoItem), pagination: pagination(page.total, query.limit, query.offset) } };
     },
   }),

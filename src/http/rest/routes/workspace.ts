@@ -85,7 +85,7 @@ export const workspaceRoutes = [
     tags: ["Workspace"],
     responses: { 200: { description: "Credit balance.", schema: z.object({ data: creditsInfo }) } },
     async handler({ auth }) {
-      const [b, ledger] = await Promise.all([getBalance(auth.workspaceId), listLedger(auth.workspaceId, 20)]);
+      const [b, ledger] = await Promise.all([getBalance(auth.workspaceId), listLedger(auth.workspaceId, { limit: 20, offset: 0 })]);
       return {
         body: {
           data: {

@@ -1,0 +1,171 @@
+/**
+ * Pages of a list, the one rule for every list of the service: an ORDER BY whose last key is
+ * unique (so the order is total and stable), and either an offset page (REST's `limit`/`offset`)
+ * or a keyset window (GraphQL cursor connections: `first`/`after`, `last`/`before`).
+ *
+ * A cursor is the position of a row in its list: the values of the list's sort keys for that row,
+ * JSON in base64url. A window's predicate selects the rows strictly after (or before) that
+ * position, so a cursor stays valid when rows are inserted or removed before it (keyset paging,
+ * not offsets). Cursors are opaque to clients; a malformed one is a VALIDATION_ERROR.
+ *
+ * Keys that may be null sort last in both directions (a COALESCE to a sentinel that sorts after
+ * every value), like the listings' documented `NULLS LAST`.
+ */
+import { Prisma } from "../../generated/prisma/client.js";
+import { validationError } from "./errors.js";
+
+export type KeyType = "timestamptz" | "uuid" | "float8" | "int8" | "int4" | "text" | "date";
+
+export interface SortKey<Row> {
+  /** SQL expression of the key (fixed text from code, never user input). */
+  sql: string;
+  type: KeyType;
+  desc?: boolean;
+  /** The key may be null: nulls come last in both directions. */
+  nullsLast?: boolean;
+  /** The key's value on a row read from this list (for its cursor). */
+  value: (row: Row) => unknown;
+}
+
+/** A list's order: keys from most to least significant; the last must be unique. */
+export type Order<Row> = SortKey<Row>[];
+
+/** REST's page. */
+export interface OffsetPage {
+  limit: number;
+  offset: number;
+}
+
+/**
+ * A keyset window, as the GraphQL connection helper asks for it: `limit` rows after `after`
+ * and/or before `before`; `inverted` reads from the end (for `last`), the caller reverses them.
+ */
+export interface CursorWindow {
+  after?: string;
+  before?: string;
+  limit: number;
+  inverted: boolean;
+}
+
+export type PageRequest = OffsetPage | CursorWindow;
+
+const isOffset = (p: PageRequest): p is OffsetPage => "offset" in p;
+
+/** Sentinels that sort after every real value in each direction (NULLS LAST either way). */
+const LOWEST: Record<KeyType, string> = {
+  timestamptz: "'-infinity'::timestamptz",
+  date: "'-infinity'::date",
+  float8: "'-Infinity'::float8",
+  int8: "(-9223372036854775808)::int8",
+  int4: "(-2147483648)::int4",
+  uuid: "'00000000-0000-0000-0000-000000000000'::uuid",
+  text: "''::text",
+};
+const HIGHEST: Record<KeyType, string> = {
+  timestamptz: "'infinity'::timestamptz",
+  date: "'infinity'::date",
+  float8: "'Infinity'::float8",
+  int8: "9223372036854775807::int8",
+  int4: "2147483647::int4",
+  uuid: "'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid",
+  text: "chr(1114111)",
+};
+
+function sentinel(key: SortKey<unknown>): string {
+  return key.desc ? LOWEST[key.type] : HIGHEST[key.type];
+}
+
+/** The key as it is compared and sorted (nulls replaced by the sentinel). */
+function keyExpr(key: SortKey<unknown>): Prisma.Sql {
+  return Prisma.raw(key.nullsLast ? `COALESCE(${key.sql}, ${sentinel(key)})` : key.sql);
+}
+
+/** A cursor value as a typed SQL parameter, null mapped to the same sentinel. */
+function keyParam(key: SortKey<unknown>, value: unknown): Prisma.Sql {
+  const param = Prisma.sql`${value}::${Prisma.raw(key.type)}`;
+  return key.nullsLast ? Prisma.sql`COALESCE(${param}, ${Prisma.raw(sentinel(key))})` : param;
+}
+
+/** `ORDER BY …` of the list (reversed for an inverted window). */
+export function orderBySql<Row>(order: Order<Row>, inverted = false): Prisma.Sql {
+  const parts = (order as Order<unknown>).map((k) => Prisma.sql`${keyExpr(k)} ${Prisma.raw(!!k.desc !== inverted ? "DESC" : "ASC")}`);
+  return Prisma.sql`ORDER BY ${Prisma.join(parts, ", ")}`;
+}
+
+function toJson(v: unknown): unknown {
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "bigint") return v.toString();
+  return v ?? null;
+}
+
+export function encodeCursor(values: unknown[]): string {
+  return Buffer.from(JSON.stringify(values.map(toJson)), "utf8").toString("base64url");
+}
+
+/** The cursor of `row` in a list ordered by `order`. */
+export function cursorOf<Row>(order: Order<Row>, row: Row): string {
+  return encodeCursor(order.map((k) => k.value(row)));
+}
+
+function decodeCursor(order: Order<unknown>, cursor: string, arg: string): unknown[] {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    values = undefined;
+  }
+  const ok =
+    Array.isArray(values) &&
+    values.length === order.length &&
+    values.every((v, i) => (v === null ? order[i]!.nullsLast === true : typeof v === "string" || typeof v === "number"));
+  if (!ok) throw validationError(`${arg} is not a cursor of this list.`, [{ path: arg, message: "not a cursor of this list" }]);
+  return values as unknown[];
+}
+
+/**
+ * Rows strictly past the cursor in the direction `forward` of the list's order: the lexicographic
+ * comparison of the keys, with a bound on the first key first (so an index on it seeks instead of
+ * scanning from the start).
+ */
+function pastCursor(order: Order<unknown>, values: unknown[], forward: boolean): Prisma.Sql {
+  const op = (k: SortKey<unknown>, strict: boolean) => Prisma.raw(`${!!k.desc === forward ? "<" : ">"}${strict ? "" : "="}`);
+  const first = order[0]!;
+  const bound = Prisma.sql`${keyExpr(first)} ${op(first, false)} ${keyParam(first, values[0])}`;
+  const alternatives = order.map((k, i) => {
+    const equal = order.slice(0, i).map((e, j) => Prisma.sql`${keyExpr(e)} = ${keyParam(e, values[j])}`);
+    return Prisma.join([...equal, Prisma.sql`${keyExpr(k)} ${op(k, true)} ${keyParam(k, values[i])}`], " AND ");
+  });
+  return Prisma.sql`(${bound} AND (${Prisma.join(alternatives.map((a) => Prisma.sql`(${a})`), " OR ")}))`;
+}
+
+export interface PageSql {
+  /** `AND …` predicates to append to the list's WHERE (Prisma.empty for offset pages). */
+  where: Prisma.Sql;
+  orderBy: Prisma.Sql;
+  /** `LIMIT … OFFSET …` */
+  limit: Prisma.Sql;
+}
+
+/** The SQL pieces of one page of a list. */
+export function pageSql<Row>(order: Order<Row>, page: PageRequest): PageSql {
+  if (isOffset(page)) {
+    return { where: Prisma.empty, orderBy: orderBySql(order), limit: Prisma.sql`LIMIT ${page.limit} OFFSET ${page.offset}` };
+  }
+  const predicates: Prisma.Sql[] = [];
+  const o = order as Order<unknown>;
+  if (page.after) predicates.push(pastCursor(o, decodeCursor(o, page.after, "after"), true));
+  if (page.before) predicates.push(pastCursor(o, decodeCursor(o, page.before, "before"), false));
+  return {
+    where: predicates.length ? Prisma.sql`AND ${Prisma.join(predicates, " AND ")}` : Prisma.empty,
+    orderBy: orderBySql(order, page.inverted),
+    limit: Prisma.sql`LIMIT ${page.limit}`,
+  };
+}
+
+/**
+ * The window of row numbers of a page when rows are numbered per group with `row_number() OVER
+ * (PARTITION BY … ORDER BY …)` (a page of several parents' children in one statement).
+ */
+export function rowNumberRange(page: PageRequest): { from: number; to: number } {
+  return isOffset(page) ? { from: page.offset + 1, to: page.offset + page.limit } : { from: 1, to: page.limit };
+}

@@ -1,0 +1,49 @@
+/**
+ * Inputs of the tracking use cases, one schema each, shared by every door (REST validates its
+ * bodies and queries with them, adding only query-string coercion; GraphQL maps its arguments onto
+ * them), so both refuse the same things with the same VALIDATION_ERROR. Field names are the REST
+ * contract's (snake_case where the spec writes it so).
+ */
+import { z } from "zod";
+import { day, idList, page, pageLimit, pageOffset } from "../shared/inputs.js";
+import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "./urls.js";
+
+export const DEFAULT_ACCOUNT_VIDEO_LIMIT = 50;
+export const MAX_ACCOUNT_VIDEO_LIMIT = 500;
+
+/**
+ * A link as submitted: only "is it a string" is checked here (VALIDATION_ERROR); whether it is an
+ * accepted link is URL intake's rule (./urls.ts), answered with INVALID_URL.
+ */
+const urlField = (kind: "video" | "account", accepted: string) =>
+  z.string({ message: "url is required and must be a string" }).meta({
+    description: `HTTPS ${kind} link. Accepted: ${accepted}. Any other string answers 400 INVALID_URL; a missing or non-string url answers 400 VALIDATION_ERROR.`,
+  });
+
+export const trackVideoInput = z.strictObject({ url: urlField("video", ACCEPTED_VIDEO_LINKS) });
+
+const VIDEO_LIMIT_MESSAGE = `video_limit must be an integer from 1 to ${MAX_ACCOUNT_VIDEO_LIMIT}`;
+
+export const trackAccountInput = z.strictObject({
+  url: urlField("account", ACCEPTED_ACCOUNT_LINKS),
+  video_limit: z
+    .number({ message: VIDEO_LIMIT_MESSAGE })
+    .int(VIDEO_LIMIT_MESSAGE)
+    .min(1, VIDEO_LIMIT_MESSAGE)
+    .max(MAX_ACCOUNT_VIDEO_LIMIT, VIDEO_LIMIT_MESSAGE)
+    .default(DEFAULT_ACCOUNT_VIDEO_LIMIT)
+    .meta({ description: `Max number of the account's newest videos tracked (1-${MAX_ACCOUNT_VIDEO_LIMIT}, default ${DEFAULT_ACCOUNT_VIDEO_LIMIT}).` }),
+});
+
+/** Up to 50 video ids; an empty list is allowed (it answers an empty list). */
+export const untrackVideosInput = z.strictObject({ ids: idList("ids", 0) });
+
+export const listVideosQuery = page(20);
+export const listAccountsQuery = page(20);
+
+export const accountVideosQuery = z.object({
+  limit: pageLimit(20),
+  offset: pageOffset,
+  start_date: day.optional().meta({ description: "YYYY-MM-DD, inclusive: posted on or after this UTC day." }),
+  end_date: day.optional().meta({ description: "YYYY-MM-DD, inclusive: posted on or before this UTC day." }),
+});

@@ -1,0 +1,122 @@
+/**
+ * How videos and accounts are read: the record types every door shows (REST items, GraphQL
+ * objects, MCP results), the SQL column lists that produce them (camelCase aliases: a row is
+ * already the record, see src/infra/db.ts) and the orders of their lists.
+ *
+ * Videos and accounts are global (one record per platform item, scraped once for every workspace);
+ * what a workspace adds is its tracking record (`trackedVideoId`/`trackedAt`, `trackedAccountId`/
+ * `videoLimit`/`trackedAt`).
+ */
+import { Prisma } from "../../generated/prisma/client.js";
+import type { Platform } from "../shared/platform.js";
+import type { Order } from "../shared/pages.js";
+
+export type ScrapeStatus = "queued" | "scraping" | "ready" | "failed";
+
+export interface VideoRecord {
+  id: string;
+  platform: Platform;
+  platformVideoId: string;
+  url: string;
+  description: string;
+  hashtags: string[];
+  /** Counts: null before the first scrape and where the source does not give the metric. */
+  viewCount: number | null;
+  likeCount: number | null;
+  commentCount: number | null;
+  shareCount: number | null;
+  bookmarkCount: number | null;
+  engagementRate: number;
+  postedAt: Date | null;
+  durationSeconds: number | null;
+  thumbnailUrl: string;
+  username: string;
+  displayName: string;
+  /** The owning account (canonical account id), once known. */
+  accountId: string | null;
+  musicName: string;
+  musicAuthor: string;
+  musicCoverUrl: string;
+  language: string | null;
+  dataSource: string | null;
+  scrapeStatus: ScrapeStatus;
+  scrapeError: string | null;
+  lastScrapedAt: Date | null;
+  createdAt: Date;
+}
+
+/** A video as a workspace that tracks it sees it. */
+export interface TrackedVideoRecord extends VideoRecord {
+  trackedVideoId: string;
+  trackedAt: Date;
+}
+
+/** Every column of a VideoRecord, from `videos v`. */
+export const VIDEO_COLUMNS = Prisma.raw(`v.id, v.platform::text AS platform, v.platform_video_id AS "platformVideoId", v.url,
+  v.description, v.hashtags, v.view_count AS "viewCount", v.like_count AS "likeCount", v.comment_count AS "commentCount",
+  v.share_count AS "shareCount", v.bookmark_count AS "bookmarkCount", v.engagement_rate AS "engagementRate",
+  v.posted_at AS "postedAt", v.duration_seconds AS "durationSeconds", v.thumbnail_url AS "thumbnailUrl", v.username,
+  v.display_name AS "displayName", v.account_id AS "accountId", v.music_name AS "musicName", v.music_author AS "musicAuthor",
+  v.music_cover_url AS "musicCoverUrl", v.language, v.data_source AS "dataSource", v.scrape_status::text AS "scrapeStatus",
+  v.scrape_error AS "scrapeError", v.last_scraped_at AS "lastScrapedAt", v.created_at AS "createdAt"`);
+
+/** …and the tracking record, from `tracked_videos tv`. */
+export const TRACKED_VIDEO_COLUMNS = Prisma.raw(`${VIDEO_COLUMNS.text}, tv.id AS "trackedVideoId", tv.created_at AS "trackedAt"`);
+
+/** The workspace's tracked videos: newest tracked first, ties by tracking id (index tracked_videos (workspace_id, created_at DESC, id)). */
+export const TRACKED_VIDEOS_ORDER: Order<TrackedVideoRecord> = [
+  { sql: "tv.created_at", type: "timestamptz", desc: true, value: (v) => v.trackedAt },
+  { sql: "tv.id", type: "uuid", value: (v) => v.trackedVideoId },
+];
+
+/** An account's videos: newest posted first, videos of unknown date (not scraped yet) last, ties by id. */
+export const ACCOUNT_VIDEOS_ORDER: Order<TrackedVideoRecord> = [
+  { sql: "v.posted_at", type: "timestamptz", desc: true, nullsLast: true, value: (v) => v.postedAt },
+  { sql: "v.id", type: "uuid", value: (v) => v.id },
+];
+
+export interface AccountRecord {
+  id: string;
+  platform: Platform;
+  /** Lower-cased handle without "@". */
+  username: string;
+  displayName: string;
+  avatarUrl: string;
+  followerCount: number | null;
+  videoCount: number | null;
+  totalViews: number | null;
+  dataSource: string | null;
+  scrapeStatus: ScrapeStatus;
+  scrapeError: string | null;
+  lastScrapedAt: Date | null;
+  createdAt: Date;
+}
+
+/** The workspace's tracking of an account: set when it tracks the account, else all null. */
+export interface AccountTracking {
+  trackedAccountId: string;
+  /** The most of the account's newest videos tracked (1-500). */
+  videoLimit: number;
+  trackedAt: Date;
+}
+
+/** An account as a workspace sees it (an owner account of a tracked video need not be tracked itself). */
+export type AccountView = AccountRecord & ({ [K in keyof AccountTracking]: AccountTracking[K] } | { [K in keyof AccountTracking]: null });
+
+/** An account the workspace tracks. */
+export type TrackedAccountView = AccountRecord & AccountTracking;
+
+/** Every column of an AccountRecord, from `accounts a`. */
+export const ACCOUNT_COLUMNS = Prisma.raw(`a.id, a.platform::text AS platform, a.username, a.display_name AS "displayName",
+  a.avatar_url AS "avatarUrl", a.follower_count AS "followerCount", a.video_count AS "videoCount", a.total_views AS "totalViews",
+  a.data_source AS "dataSource", a.scrape_status::text AS "scrapeStatus", a.scrape_error AS "scrapeError",
+  a.last_scraped_at AS "lastScrapedAt", a.created_at AS "createdAt"`);
+
+/** The tracking record's columns, from `tracked_accounts ta` (null when LEFT JOINed and absent). */
+export const TRACKING_COLUMNS = Prisma.raw(`ta.id AS "trackedAccountId", ta.video_limit AS "videoLimit", ta.created_at AS "trackedAt"`);
+
+/** The workspace's tracked accounts: newest tracked first, ties by tracking id. */
+export const TRACKED_ACCOUNTS_ORDER: Order<TrackedAccountView> = [
+  { sql: "ta.created_at", type: "timestamptz", desc: true, value: (a) => a.trackedAt },
+  { sql: "ta.id", type: "uuid", value: (a) => a.trackedAccountId },
+];

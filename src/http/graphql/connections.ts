@@ -1,0 +1,123 @@
+/**
+ * Mapping GraphQL arguments onto the domain: cursor connections over the domain's keyset pages,
+ * and entity ids given as global IDs or REST UUIDs.
+ */
+import { parseCursorConnectionArgs } from "@pothos/core";
+import { decodeGlobalID, resolveCursorConnection, type ResolveCursorConnectionArgs } from "@pothos/plugin-relay";
+import { connectionArgs, parseInput, uuid } from "../../domain/shared/inputs.js";
+import { validationError } from "../../domain/shared/errors.js";
+import { cursorOf, type CursorWindow, type Order } from "../../domain/shared/pages.js";
+import type { ConnectionExtras } from "./builder.js";
+
+export interface ConnectionArgsInput {
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+}
+
+/**
+ * A connection of the rows `load` reads for a keyset window of a list ordered by `order` (the
+ * domain's order, so cursors are the domain's). `first`/`last` are checked with the domain's rule
+ * (VALIDATION_ERROR past 100, never clamped).
+ */
+export async function keysetConnection<Row>(
+  args: ConnectionArgsInput,
+  order: Order<Row>,
+  load: (window: CursorWindow) => Promise<readonly Row[]>,
+  totalCount: ConnectionExtras["totalCount"],
+) {
+  const checked = parseInput(connectionArgs, args);
+  const connection = await resolveCursorConnection(
+    { args: checked, toCursor: (row: Row) => cursorOf(order, row) },
+    (window: ResolveCursorConnectionArgs) => load(window) as Promise<Row[]>,
+  );
+  return { ...connection, totalCount };
+}
+
+/**
+ * A connection of several parents' rows read in one statement (a DataLoader over the parents): the
+ * window of the arguments, the same for every parent, and how to build each parent's connection
+ * from its rows. Pothos's own argument parsing decides the window, as for keysetConnection.
+ */
+export function batchedConnection<Row>(args: ConnectionArgsInput, order: Order<Row>) {
+  const parsed = parseCursorConnectionArgs({ args: parseInput(connectionArgs, args) });
+  const window: CursorWindow = { after: parsed.after, before: parsed.before, limit: parsed.limit, inverted: parsed.inverted };
+  const build = (rows: readonly Row[], totalCount: ConnectionExtras["totalCount"]) => {
+    const page = rows.slice(0, parsed.expectedSize);
+    if (parsed.inverted) page.reverse();
+    const edges = page.map((node) => ({ cursor: cursorOf(order, node), node }));
+    const empty = args.after ?? args.before ?? "";
+    return {
+      edges,
+      pageInfo: {
+        startCursor: edges[0]?.cursor ?? empty,
+        endCursor: edges[edges.length - 1]?.cursor ?? empty,
+        hasPreviousPage: parsed.hasPreviousPage(rows.length),
+        hasNextPage: parsed.hasNextPage(rows.length),
+      },
+      totalCount,
+    };
+  };
+  return { window, build };
+}
+
+/**
+ * An entity id argument: the object's global ID (`id`) or its REST UUID (`uuid`), answered as the
+ * UUID. A global ID of another type, or anything else, is a VALIDATION_ERROR naming the argument.
+ */
+export function entityId(value: string | number, typename: string, arg: string): string {
+  const raw = String(value);
+  if (uuid.safeParse(raw).success) return raw;
+  let decoded: { typename: string; id: string } | null = null;
+  try {
+    decoded = decodeGlobalID(raw);
+  } catch {
+    decoded = null;
+  }
+  if (!decoded || decoded.typename !== typename || !uuid.safeParse(decoded.id).success) {
+    throw validationError(`Invalid input: ${arg}: must be a ${typename} ID (its global id or its uuid).`, [
+      { path: arg, message: `must be a ${typename} ID (its global id or its uuid)` },
+    ]);
+  }
+  return decoded.id;
+}
+
+/** The UUID of a node's global ID (as the Relay plugin parses it): anything else is a VALIDATION_ERROR. */
+export function nodeUuid(id: string): string {
+  return parseInput(uuid, id, "id");
+}
+
+/**
+ * A connection over a short series the domain computes whole (growth points): rows already in the
+ * list's order, each with a unique key that sorts in that order (`desc` when it decreases along
+ * the list). Cursors are keys, so they stay valid as the series moves on.
+ */
+export function seriesConnection<Row>(args: ConnectionArgsInput, rows: readonly Row[], key: (row: Row) => string, desc: boolean) {
+  const parsed = parseCursorConnectionArgs({ args: parseInput(connectionArgs, args) });
+  const order: Order<Row> = [{ sql: "", type: "text", desc, value: key }];
+  const position = (cursor: string) => decodeSeriesCursor(cursor, parsed.after === cursor ? "after" : "before");
+  const before = (a: string, b: string) => (desc ? a > b : a < b);
+  let window = rows.filter((r) => {
+    const k = key(r);
+    if (parsed.after !== undefined && !before(position(parsed.after), k)) return false;
+    if (parsed.before !== undefined && !before(k, position(parsed.before))) return false;
+    return true;
+  });
+  if (parsed.inverted) window = [...window].reverse();
+  const { build } = batchedConnection(args, order);
+  return build(window.slice(0, parsed.limit), rows.length);
+}
+
+function decodeSeriesCursor(cursor: string, arg: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    value = undefined;
+  }
+  if (!Array.isArray(value) || value.length !== 1 || typeof value[0] !== "string") {
+    throw validationError(`${arg} is not a cursor of this list.`, [{ path: arg, message: "not a cursor of this list" }]);
+  }
+  return value[0];
+}
