@@ -24,8 +24,6 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "../src/generated/prisma/client.js";
 import { PLATFORMS, type Platform } from "../src/domain/shared/platform.js";
 import { CatalogSearchProvider, POOL_SIZE, catalogQuery, chooseAccessPath } from "../src/domain/radar/catalog.js";
 import { MIN_VIEWS, MIN_VIEWS_VALUES, postedAfterFor, type TimePeriod } from "../src/domain/radar/filters.js";
@@ -169,10 +167,10 @@ function indexesIn(plan: unknown): string[] {
   return [...found].sort();
 }
 
-async function explainIndexes(db: PrismaClient, request: SearchRequest): Promise<string[]> {
+async function explainIndexes(db: pg.Pool, request: SearchRequest): Promise<string[]> {
   const estimate = await new CatalogSearchProvider(db).estimate(request, request.text);
   const query = catalogQuery(request, request.text, RESULT_LIMIT, chooseAccessPath(estimate, Math.max(POOL_SIZE, RESULT_LIMIT)));
-  const rows = await db.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON) ${query.text}`, ...query.values);
+  const { rows } = await db.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (FORMAT JSON) ${query.text}`, query.values as unknown[]);
   return indexesIn(rows[0]!["QUERY PLAN"]);
 }
 
@@ -187,7 +185,7 @@ interface ComboResult extends Combination {
   indexes: string[];
 }
 
-async function measure(db: PrismaClient): Promise<ComboResult[]> {
+async function measure(db: pg.Pool): Promise<ComboResult[]> {
   const provider = new CatalogSearchProvider(db);
   const now = new Date();
   const combos = combinations();
@@ -215,7 +213,7 @@ async function measure(db: PrismaClient): Promise<ComboResult[]> {
 }
 
 /** The broadest queries (the commonest words), which match most of the catalog. */
-async function measureBroadest(db: PrismaClient): Promise<{ text: string; period: TimePeriod; p99: number; max: number }[]> {
+async function measureBroadest(db: pg.Pool): Promise<{ text: string; period: TimePeriod; p99: number; max: number }[]> {
   const provider = new CatalogSearchProvider(db);
   const words = vocabulary();
   const now = new Date();
@@ -310,10 +308,9 @@ export async function runRadarCatalogBench(options: { keep?: boolean; reuse?: bo
     await createBenchDatabase();
   }
   const pool = new pg.Pool({ connectionString: urlFor(BENCH_DB), max: 4 });
-  const prismaPool = new pg.Pool({ connectionString: urlFor(BENCH_DB), max: 4 });
+  const db = new pg.Pool({ connectionString: urlFor(BENCH_DB), max: 4 });
   // Dropping the database ends idle connections; that is expected at the end, not a failure.
-  for (const p of [pool, prismaPool]) p.on("error", () => undefined);
-  const db = new PrismaClient({ adapter: new PrismaPg(prismaPool) });
+  for (const p of [pool, db]) p.on("error", () => undefined);
   try {
     console.log(reuse ? `reusing ${BENCH_DB}` : `seeding ${ROWS} videos`);
     const seedSeconds = reuse ? NaN : await seed(pool);
@@ -327,8 +324,7 @@ export async function runRadarCatalogBench(options: { keep?: boolean; reuse?: bo
     await writeSection("radar-catalog", markdown);
     console.log(markdown);
   } finally {
-    await db.$disconnect();
-    await prismaPool.end().catch(() => undefined);
+    await db.end();
     await pool.end();
     if (!options.keep) await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
   }

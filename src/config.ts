@@ -1,6 +1,6 @@
 /**
  * Configuration: read from the environment and validated once, at start. Every other module reads
- * `config`, never `process.env`. Variable names are part of the contract (CONTRACT.md).
+ * `config`, never `process.env`. Variable names are part of the contract (docs/contract/decisions.md, Running it).
  */
 import { execFileSync } from "node:child_process";
 import { z } from "zod";
@@ -78,8 +78,6 @@ const schema = z.object({
   /** Create a demo workspace and print its key when the database has none (`npm start`). */
   SEED_DEMO: bool.default(true),
 });
-
-export type Config = ReturnType<typeof loadConfig>;
 
 function programExists(path: string): boolean {
   try {

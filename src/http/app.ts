@@ -4,8 +4,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import { config } from "../config.js";
-import { prisma } from "../infra/db.js";
-import { redis } from "../infra/redis.js";
+import { checkBackends } from "../infra/health.js";
 import { logger } from "../infra/logger.js";
 import { requestId } from "./rest/middleware.js";
 import { buildRouter } from "./rest/router.js";
@@ -29,22 +28,10 @@ function accessLog(req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error("timed out")), ms).unref())]);
-}
-
 async function readiness(_req: Request, res: Response): Promise<void> {
-  const check = async (fn: () => Promise<unknown>) => {
-    try {
-      await withTimeout(fn(), 2000);
-      return "ok";
-    } catch (e) {
-      return `unavailable: ${(e as Error).message}`;
-    }
-  };
-  const [database, redisState] = await Promise.all([check(() => prisma.$queryRaw`SELECT 1`), check(() => redis().ping())]);
-  const ready = database === "ok" && redisState === "ok";
-  const body = { status: ready ? "ready" : "unavailable", checks: { database, redis: redisState }, providers: config.providers };
+  const checks = await checkBackends();
+  const ready = checks.database === "ok" && checks.redis === "ok";
+  const body = { status: ready ? "ready" : "unavailable", checks, providers: config.providers };
   res.status(ready ? 200 : 503).json(ready ? body : { code: "SERVICE_UNAVAILABLE", message: "Not ready: a backing service is unavailable.", ...body });
 }
 

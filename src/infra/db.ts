@@ -63,6 +63,8 @@ export const pgPool = created.pool;
 export interface SqlOptions {
   /** Run inside this Prisma transaction (same connection, same snapshot and locks). */
   tx?: Tx;
+  /** Run on another pool than the service's (a benchmark's or a test's own database). */
+  pool?: pg.Pool;
   /**
    * Run as a named prepared statement (the hot paths): each pooled connection parses and plans the
    * text once. The name is derived from the text, so statements whose text varies (a keyset
@@ -98,7 +100,7 @@ export async function sql<T>(query: Prisma.Sql, opts: SqlOptions = {}): Promise<
   if (opts.tx) return normalise<T>(await opts.tx.$queryRaw<Record<string, unknown>[]>(query));
   // node-postgres sends a bigint parameter as its decimal text, which the casts in the statements expect.
   const values = query.values as unknown[];
-  const result = await pgPool.query(opts.prepare ? { name: statementName(query.text), text: query.text, values } : { text: query.text, values });
+  const result = await (opts.pool ?? pgPool).query(opts.prepare ? { name: statementName(query.text), text: query.text, values } : { text: query.text, values });
   return result.rows as T[];
 }
 

@@ -44,8 +44,3 @@ export async function subscribed(): Promise<void> {
 export function subscribe(topic: string, id: string): AsyncIterable<unknown> {
   return getPubSub().subscribe(topicName(topic), id);
 }
-
-export function resetEvents(): void {
-  pubSub = null;
-  subscriber = null;
-}

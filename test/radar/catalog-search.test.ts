@@ -3,9 +3,7 @@
  * the real migrations, so the generated tsvector and its indexes are the production ones).
  */
 import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PrismaClient } from "../../src/generated/prisma/client.js";
 import { closeDb, prisma } from "../../src/infra/db.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { CatalogSearchProvider, catalogQuery, chooseAccessPath } from "../../src/domain/radar/catalog.js";
@@ -196,14 +194,14 @@ describe("access paths", () => {
 
 describe("failures", () => {
   it("a database it cannot reach is a retryable ProviderError, never an empty result", async () => {
-    const unreachable = new PrismaClient({ adapter: new PrismaPg(new pg.Pool({ connectionString: "postgresql://root@127.0.0.1:1/none", connectionTimeoutMillis: 2000 })) });
+    const unreachable = new pg.Pool({ connectionString: "postgresql://root@127.0.0.1:1/none", connectionTimeoutMillis: 2000 });
     try {
       const failure = await new CatalogSearchProvider(unreachable).search(request("morning")).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(ProviderError);
       expect((failure as ProviderError).retryable).toBe(true);
       expect((failure as ProviderError).message).toMatch(/^catalog: /);
     } finally {
-      await unreachable.$disconnect();
+      await unreachable.end();
     }
   });
 });

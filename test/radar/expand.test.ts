@@ -11,10 +11,10 @@ import {
   languageCode,
   OfflineQueryExpander,
   OpenAiQueryExpander,
-  QUERIES_PER_DEPTH,
   queryKey,
 } from "../../src/providers/search/expand.js";
 import { createQueryExpander, createSearchProviders } from "../../src/main/providers.js";
+import { QUERIES_PER_DEPTH } from "../../src/domain/radar/filters.js";
 
 const DESCRIPTIONS: [string, string][] = [
   ["Morning routine videos for busy moms who work from home", "English"],

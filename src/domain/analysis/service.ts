@@ -15,7 +15,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Prisma, type AnalysisStatus, type VideoAnalysis } from "../../generated/prisma/client.js";
-import { prisma, type Tx } from "../../infra/db.js";
+import { prisma, sql, type Tx } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { announce } from "./events.js";
 import { captureReservation, creditsChanged, releaseReservation, reserve } from "../credits/service.js";
@@ -30,7 +30,6 @@ export const ANALYSIS_COST = 5;
 export const ANALYSIS_STATUSES = ["pending", "downloading", "transcribed", "analyzing", "completed", "failed"] as const;
 /** The states of an analysis still in progress (the partial unique index allows one per workspace and video). */
 export const RUNNING_STATUSES: AnalysisStatus[] = ["pending", "downloading", "transcribed", "analyzing"];
-export const isRunning = (s: AnalysisStatus) => RUNNING_STATUSES.includes(s);
 
 /** Position of a status in the sequence; both end states share the last position. */
 export function statusRank(s: AnalysisStatus): number {
@@ -167,7 +166,7 @@ export async function latestAnalysesOfVideos(workspaceId: string, videoIds: read
 export const assertVideoTracked = requireTrackedVideo;
 
 // ---------------------------------------------------------------------------------------------
-// State machine used by the pipeline (src/jobs/analysis.ts) and the sweeper.
+// State machine used by the pipeline (./pipeline.ts) and the sweeper.
 
 export type AnalysisEvent = { analysisId: string; videoId: string; status: AnalysisStatus; error: string | null; at: string };
 
@@ -178,52 +177,12 @@ export function toEvent(a: Pick<VideoAnalysis, "id" | "videoId" | "status" | "er
 
 export const loadAnalysis = (id: string) => prisma.videoAnalysis.findUnique({ where: { id } });
 
-/** A `video_analyses` row (raw SQL, snake_case) as the Prisma model. */
-interface AnalysisRow {
-  id: string;
-  workspace_id: string;
-  video_id: string;
-  status: AnalysisStatus;
-  error: string | null;
-  transcript_source: string | null;
-  transcript: string | null;
-  segments: unknown;
-  hook_style: string | null;
-  hook_phrase: string | null;
-  ugc_fit: string | null;
-  ugc_confidence: number | null;
-  cta_type: string | null;
-  cta_destination_url: string | null;
-  analysis_provider: string | null;
-  reservation_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-  completed_at: Date | null;
-}
-
-function fromRow(r: AnalysisRow): VideoAnalysis {
-  return {
-    id: r.id,
-    workspaceId: r.workspace_id,
-    videoId: r.video_id,
-    status: r.status,
-    error: r.error,
-    transcriptSource: r.transcript_source,
-    transcript: r.transcript,
-    segments: (typeof r.segments === "string" ? JSON.parse(r.segments) : r.segments) as VideoAnalysis["segments"],
-    hookStyle: r.hook_style,
-    hookPhrase: r.hook_phrase,
-    ugcFit: r.ugc_fit,
-    ugcConfidence: r.ugc_confidence,
-    ctaType: r.cta_type,
-    ctaDestinationUrl: r.cta_destination_url,
-    analysisProvider: r.analysis_provider,
-    reservationId: r.reservation_id,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    completedAt: r.completed_at,
-  };
-}
+/** Every column of an analysis, as the Prisma model names them (RETURNING of the raw state moves). */
+const ANALYSIS_COLUMNS = Prisma.raw(`id, workspace_id AS "workspaceId", video_id AS "videoId", status::text AS status, error,
+  transcript_source AS "transcriptSource", transcript, segments, hook_style AS "hookStyle", hook_phrase AS "hookPhrase",
+  ugc_fit AS "ugcFit", ugc_confidence AS "ugcConfidence", cta_type AS "ctaType", cta_destination_url AS "ctaDestinationUrl",
+  analysis_provider AS "analysisProvider", reservation_id AS "reservationId", created_at AS "createdAt",
+  updated_at AS "updatedAt", completed_at AS "completedAt"`);
 
 /**
  * Moves the analysis from `from` to `to` (storing `transcript` with it) if it is still in `from`.
@@ -237,17 +196,16 @@ export async function advance(
   to: "downloading" | "transcribed" | "analyzing",
   transcript?: TranscriptData,
 ): Promise<VideoAnalysis | null> {
-  const rows = await prisma.$queryRaw<AnalysisRow[]>`
+  const [row] = await sql<VideoAnalysis>(Prisma.sql`
     UPDATE video_analyses
     SET status = ${to}::"AnalysisStatus", updated_at = clock_timestamp(),
         transcript = COALESCE(${transcript?.transcript ?? null}, transcript),
         segments = COALESCE(${transcript ? JSON.stringify(transcript.segments) : null}::jsonb, segments),
         transcript_source = COALESCE(${transcript?.transcriptSource ?? null}, transcript_source)
     WHERE id = ${id}::uuid AND status = ${from}::"AnalysisStatus"
-    RETURNING *`;
-  const row = rows[0] ? fromRow(rows[0]) : null;
+    RETURNING ${ANALYSIS_COLUMNS}`);
   if (row) await announce(row);
-  return row;
+  return row ?? null;
 }
 
 export interface TranscriptData {
@@ -263,22 +221,22 @@ export const storeTranscript = (id: string, t: TranscriptData) => advance(id, "d
  * both happen or neither, and only once (a second run finds the status moved and changes nothing).
  */
 export async function complete(analysis: AnalysisRef, result: ContentAnalysis, provider: string): Promise<VideoAnalysis | null> {
-  return settleAndMove(analysis, ["analyzing"], "captured", (tx, id, from) => tx.$queryRaw<AnalysisRow[]>`
+  return settleAndMove(analysis, ["analyzing"], "captured", (tx, id, from) => sql<VideoAnalysis>(Prisma.sql`
     UPDATE video_analyses
     SET status = 'completed', completed_at = clock_timestamp(), updated_at = clock_timestamp(), error = NULL,
         hook_style = ${result.hookStyle}, hook_phrase = ${result.hookPhrase}, ugc_fit = ${result.ugcFit},
         ugc_confidence = ${result.ugcConfidence}, cta_type = ${result.ctaType}, cta_destination_url = ${result.ctaDestinationUrl},
         analysis_provider = ${provider}
     WHERE id = ${id}::uuid AND status::text = ANY(${from})
-    RETURNING *`);
+    RETURNING ${ANALYSIS_COLUMNS}`, { tx }));
 }
 
 /** Any running state → `failed` with `error`, releasing the reservation in the same transaction. */
 export async function fail(analysis: AnalysisRef, error: string): Promise<VideoAnalysis | null> {
-  return settleAndMove(analysis, RUNNING_STATUSES, "released", (tx, id, from) => tx.$queryRaw<AnalysisRow[]>`
+  return settleAndMove(analysis, RUNNING_STATUSES, "released", (tx, id, from) => sql<VideoAnalysis>(Prisma.sql`
     UPDATE video_analyses SET status = 'failed', updated_at = clock_timestamp(), error = ${error.slice(0, 2000)}
     WHERE id = ${id}::uuid AND status::text = ANY(${from})
-    RETURNING *`);
+    RETURNING ${ANALYSIS_COLUMNS}`, { tx }));
 }
 
 /** An analysis id, or the row already in hand (its id and reservation never change; saves a read). */
@@ -292,7 +250,7 @@ async function settleAndMove(
   ref: AnalysisRef,
   from: AnalysisStatus[],
   outcome: "captured" | "released",
-  move: (tx: Tx, id: string, from: string[]) => Promise<AnalysisRow[]>,
+  move: (tx: Tx, id: string, from: string[]) => Promise<VideoAnalysis[]>,
 ): Promise<VideoAnalysis | null> {
   const current = typeof ref === "string" ? await loadAnalysis(ref) : ref;
   if (!current || !from.includes(current.status)) return null;
@@ -306,7 +264,7 @@ async function settleAndMove(
       }
       const moved = await move(tx, current.id, from);
       if (!moved[0]) throw new StateMoved();
-      return fromRow(moved[0]);
+      return moved[0];
     })
     .catch((e) => {
       if (e instanceof StateMoved) return null;

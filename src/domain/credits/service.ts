@@ -13,7 +13,7 @@
 import { Prisma } from "../../generated/prisma/client.js";
 import { prisma, sql, type Tx } from "../../infra/db.js";
 import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
-import { InsufficientCreditsError, notFound } from "../shared/errors.js";
+import { InsufficientCreditsError, notFound, validationError } from "../shared/errors.js";
 import type { CreditEntryKind } from "../../generated/prisma/client.js";
 import { nextCycleBoundary } from "./cycle.js";
 import { publishEvent, subscribeEvents } from "../shared/events.js";
@@ -35,17 +35,22 @@ async function inTransaction<T extends { applied: boolean }>(workspaceId: () => 
   return result;
 }
 
+/** The balance columns of a workspace row. */
 interface WorkspaceBalanceRow {
   id: string;
-  plan_name: string;
-  monthly_allowance: number;
-  monthly_used: number;
-  granted_credits: number;
-  reserved_credits: number;
-  cycle_day: number;
-  cycle_started_at: Date;
-  cycle_resets_at: Date;
+  planName: string;
+  monthlyAllowance: number;
+  monthlyUsed: number;
+  grantedCredits: number;
+  reservedCredits: number;
+  cycleDay: number;
+  cycleStartedAt: Date;
+  cycleResetsAt: Date;
 }
+
+const BALANCE_COLUMNS = Prisma.raw(`id, plan_name AS "planName", monthly_allowance AS "monthlyAllowance", monthly_used AS "monthlyUsed",
+  granted_credits AS "grantedCredits", reserved_credits AS "reservedCredits", cycle_day AS "cycleDay",
+  cycle_started_at AS "cycleStartedAt", cycle_resets_at AS "cycleResetsAt"`);
 
 export interface CreditBalance {
   totalRemaining: number;
@@ -65,27 +70,24 @@ export interface LedgerEntry {
   createdAt: Date;
 }
 
-const total = (w: Pick<WorkspaceBalanceRow, "monthly_allowance" | "monthly_used" | "granted_credits">) =>
-  w.monthly_allowance - w.monthly_used + w.granted_credits;
+const total = (w: Pick<WorkspaceBalanceRow, "monthlyAllowance" | "monthlyUsed" | "grantedCredits">) =>
+  w.monthlyAllowance - w.monthlyUsed + w.grantedCredits;
 
 /** Locks the workspace row for the rest of the transaction and returns its balance columns. */
 async function lockWorkspace(tx: Tx, workspaceId: string): Promise<WorkspaceBalanceRow> {
-  const rows = await tx.$queryRaw<WorkspaceBalanceRow[]>`
-    SELECT id, plan_name, monthly_allowance, monthly_used, granted_credits, reserved_credits,
-           cycle_day, cycle_started_at, cycle_resets_at
-    FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`;
-  if (!rows[0]) throw notFound("Workspace");
-  return rows[0];
+  const [row] = await sql<WorkspaceBalanceRow>(Prisma.sql`SELECT ${BALANCE_COLUMNS} FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`, { tx });
+  if (!row) throw notFound("Workspace");
+  return row;
 }
 
 function toBalance(w: WorkspaceBalanceRow): CreditBalance {
   return {
     totalRemaining: total(w),
-    monthlyTotal: w.monthly_allowance,
-    monthlyUsed: w.monthly_used,
-    monthlyRemaining: w.monthly_allowance - w.monthly_used,
-    reserved: w.reserved_credits,
-    cycleResetsAt: w.cycle_resets_at,
+    monthlyTotal: w.monthlyAllowance,
+    monthlyUsed: w.monthlyUsed,
+    monthlyRemaining: w.monthlyAllowance - w.monthlyUsed,
+    reserved: w.reservedCredits,
+    cycleResetsAt: w.cycleResetsAt,
   };
 }
 
@@ -98,19 +100,9 @@ async function findEntry(tx: Tx, workspaceId: string, idempotencyKey: string) {
 }
 
 export async function getBalance(workspaceId: string): Promise<CreditBalance> {
-  const w = await prisma.workspace.findUnique({ where: { id: workspaceId } });
-  if (!w) throw notFound("Workspace");
-  return toBalance({
-    id: w.id,
-    plan_name: w.planName,
-    monthly_allowance: w.monthlyAllowance,
-    monthly_used: w.monthlyUsed,
-    granted_credits: w.grantedCredits,
-    reserved_credits: w.reservedCredits,
-    cycle_day: w.cycleDay,
-    cycle_started_at: w.cycleStartedAt,
-    cycle_resets_at: w.cycleResetsAt,
-  });
+  const [row] = await sql<WorkspaceBalanceRow>(Prisma.sql`SELECT ${BALANCE_COLUMNS} FROM workspaces WHERE id = ${workspaceId}::uuid`, { prepare: true });
+  if (!row) throw notFound("Workspace");
+  return toBalance(row);
 }
 
 /** The ledger: newest first, ties by id. */
@@ -162,7 +154,7 @@ export async function charge(input: ChargeInput, tx?: Tx): Promise<{ entry: Ledg
     const w = await lockWorkspace(t, input.workspaceId);
     const existing = await findEntry(t, input.workspaceId, input.idempotencyKey);
     if (existing) return { entry: toEntry(existing), applied: false };
-    const available = total(w) - w.reserved_credits;
+    const available = total(w) - w.reservedCredits;
     if (available < input.amount) throw new InsufficientCreditsError(input.amount, Math.max(available, 0), input.what ?? "this operation");
     return { entry: await applyCharge(t, w, input), applied: true };
   };
@@ -171,15 +163,15 @@ export async function charge(input: ChargeInput, tx?: Tx): Promise<{ entry: Ledg
 
 /** Moves the balance for a charge whose cover was already checked (or reserved) by the caller. */
 async function applyCharge(tx: Tx, w: WorkspaceBalanceRow, input: ChargeInput, releaseReserved = 0): Promise<LedgerEntry> {
-  const monthlyPart = Math.min(input.amount, w.monthly_allowance - w.monthly_used);
+  const monthlyPart = Math.min(input.amount, w.monthlyAllowance - w.monthlyUsed);
   const grantedPart = input.amount - monthlyPart;
-  const after = { ...w, monthly_used: w.monthly_used + monthlyPart, granted_credits: w.granted_credits - grantedPart };
+  const after = { ...w, monthlyUsed: w.monthlyUsed + monthlyPart, grantedCredits: w.grantedCredits - grantedPart };
   await tx.workspace.update({
     where: { id: w.id },
     data: {
-      monthlyUsed: after.monthly_used,
-      grantedCredits: after.granted_credits,
-      reservedCredits: w.reserved_credits - releaseReserved,
+      monthlyUsed: after.monthlyUsed,
+      grantedCredits: after.grantedCredits,
+      reservedCredits: w.reservedCredits - releaseReserved,
     },
   });
   const entry = await tx.creditLedgerEntry.create({
@@ -210,10 +202,10 @@ export async function refund(args: { workspaceId: string; chargeKey: string; ref
     const chargeEntry = await findEntry(t, args.workspaceId, args.chargeKey);
     if (!chargeEntry || chargeEntry.kind !== "charge") return { entry: null, applied: false };
     const amount = -chargeEntry.amount;
-    const monthlyBack = Math.min(chargeEntry.monthlyPart, w.monthly_used);
+    const monthlyBack = Math.min(chargeEntry.monthlyPart, w.monthlyUsed);
     const grantedBack = amount - monthlyBack;
-    const after = { ...w, monthly_used: w.monthly_used - monthlyBack, granted_credits: w.granted_credits + grantedBack };
-    await t.workspace.update({ where: { id: w.id }, data: { monthlyUsed: after.monthly_used, grantedCredits: after.granted_credits } });
+    const after = { ...w, monthlyUsed: w.monthlyUsed - monthlyBack, grantedCredits: w.grantedCredits + grantedBack };
+    await t.workspace.update({ where: { id: w.id }, data: { monthlyUsed: after.monthlyUsed, grantedCredits: after.grantedCredits } });
     const entry = await t.creditLedgerEntry.create({
       data: {
         workspaceId: w.id,
@@ -237,8 +229,8 @@ export async function grant(args: { workspaceId: string; amount: number; idempot
     const w = await lockWorkspace(t, args.workspaceId);
     const existing = await findEntry(t, args.workspaceId, args.idempotencyKey);
     if (existing) return { entry: toEntry(existing), applied: false, balance: toBalance(w) };
-    const after = { ...w, granted_credits: w.granted_credits + args.amount };
-    await t.workspace.update({ where: { id: w.id }, data: { grantedCredits: after.granted_credits } });
+    const after = { ...w, grantedCredits: w.grantedCredits + args.amount };
+    await t.workspace.update({ where: { id: w.id }, data: { grantedCredits: after.grantedCredits } });
     const entry = await t.creditLedgerEntry.create({
       data: {
         workspaceId: w.id,
@@ -275,9 +267,9 @@ export async function reserve(
       where: { workspaceId_idempotencyKey: { workspaceId: args.workspaceId, idempotencyKey: args.idempotencyKey } },
     });
     if (existing) return { id: existing.id, amount: existing.amount, status: existing.status, applied: false };
-    const available = total(w) - w.reserved_credits;
+    const available = total(w) - w.reservedCredits;
     if (available < args.amount) throw new InsufficientCreditsError(args.amount, Math.max(available, 0), args.what ?? "this operation");
-    await t.workspace.update({ where: { id: w.id }, data: { reservedCredits: w.reserved_credits + args.amount } });
+    await t.workspace.update({ where: { id: w.id }, data: { reservedCredits: w.reservedCredits + args.amount } });
     const r = await t.creditReservation.create({
       data: { workspaceId: w.id, amount: args.amount, reason: args.reason, idempotencyKey: args.idempotencyKey },
     });
@@ -300,7 +292,7 @@ async function settle(reservationId: string, outcome: "captured" | "released", t
     if (outcome === "captured") {
       await applyCharge(t, w, { workspaceId: w.id, amount: r.amount, idempotencyKey: `reservation:${r.id}:capture`, reason: r.reason }, r.amount);
     } else {
-      await t.workspace.update({ where: { id: w.id }, data: { reservedCredits: w.reserved_credits - r.amount } });
+      await t.workspace.update({ where: { id: w.id }, data: { reservedCredits: w.reservedCredits - r.amount } });
     }
     await t.creditReservation.update({ where: { id: r.id }, data: { status: outcome, settledAt: new Date() } });
     return { applied: true };
@@ -312,24 +304,53 @@ export const captureReservation = (reservationId: string, tx?: Tx) => settle(res
 export const releaseReservation = (reservationId: string, tx?: Tx) => settle(reservationId, "released", tx);
 
 /**
+ * Gives the current cycle a new monthly allowance (a plan change): credits already used stay used
+ * (as far as the new allowance goes), granted credits stay, and the change of total_remaining is a
+ * ledger row. Refused when the new balance would not cover the credits running analyses reserve.
+ * Runs in the caller's transaction (which announces the change after its commit).
+ */
+export async function setMonthlyAllowance(tx: Tx, workspaceId: string, allowance: number, reason: string): Promise<void> {
+  const w = await lockWorkspace(tx, workspaceId);
+  const after = { ...w, monthlyAllowance: allowance, monthlyUsed: Math.min(w.monthlyUsed, allowance) };
+  if (total(after) < w.reservedCredits) {
+    throw validationError("The new plan's allowance would not cover credits reserved by running analyses; try again when they finish.");
+  }
+  await tx.workspace.update({ where: { id: w.id }, data: { monthlyAllowance: after.monthlyAllowance, monthlyUsed: after.monthlyUsed } });
+  const change = total(after) - total(w);
+  if (change !== 0) {
+    await tx.creditLedgerEntry.create({
+      data: {
+        workspaceId: w.id,
+        kind: "renewal",
+        amount: change,
+        monthlyPart: change,
+        balanceAfter: total(after),
+        reason,
+        idempotencyKey: `allowance:${allowance}:${Date.now()}`,
+      },
+    });
+  }
+}
+
+/**
  * Renews the monthly allowance of one workspace if its cycle has ended: unused monthly credits do
  * not roll over, granted credits stay. Keyed by the cycle boundary, so running twice renews once.
  */
 export async function renewIfDue(workspaceId: string, now = new Date()): Promise<boolean> {
   const { applied } = await inTransaction(() => workspaceId, async (t) => {
     const w = await lockWorkspace(t, workspaceId);
-    if (w.cycle_resets_at > now) return { applied: false };
-    const plan = await t.plan.findUniqueOrThrow({ where: { name: w.plan_name } });
-    let boundary = w.cycle_resets_at;
-    while (nextCycleBoundary(boundary, w.cycle_day) <= now) boundary = nextCycleBoundary(boundary, w.cycle_day);
-    const after = { ...w, monthly_allowance: plan.monthlyCredits, monthly_used: 0 };
+    if (w.cycleResetsAt > now) return { applied: false };
+    const plan = await t.plan.findUniqueOrThrow({ where: { name: w.planName } });
+    let boundary = w.cycleResetsAt;
+    while (nextCycleBoundary(boundary, w.cycleDay) <= now) boundary = nextCycleBoundary(boundary, w.cycleDay);
+    const after = { ...w, monthlyAllowance: plan.monthlyCredits, monthlyUsed: 0 };
     await t.workspace.update({
       where: { id: w.id },
       data: {
         monthlyAllowance: plan.monthlyCredits,
         monthlyUsed: 0,
         cycleStartedAt: boundary,
-        cycleResetsAt: nextCycleBoundary(boundary, w.cycle_day),
+        cycleResetsAt: nextCycleBoundary(boundary, w.cycleDay),
       },
     });
     await t.creditLedgerEntry.create({

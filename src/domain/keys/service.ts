@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { Prisma } from "../../generated/prisma/client.js";
-import { pgPool, prisma, sql, type Tx } from "../../infra/db.js";
+import { prisma, sql, type Tx } from "../../infra/db.js";
 import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.js";
 import { DomainError, notFound } from "../shared/errors.js";
 
@@ -52,7 +52,7 @@ const toInfo = (k: ApiKeyInfo): ApiKeyInfo => ({
 export async function createKey(workspaceId: string, name: string, tx?: Tx): Promise<{ key: ApiKeyInfo; secret: string }> {
   const run = async (t: Tx) => {
     // Serialise key creation per workspace so the slot choice below is race-free.
-    const locked = await t.$queryRaw<{ id: string }[]>`SELECT id FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`;
+    const locked = await sql<{ id: string }>(Prisma.sql`SELECT id FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`, { tx: t });
     if (!locked[0]) throw notFound("Workspace");
     const active = await t.apiKey.findMany({ where: { workspaceId, revokedAt: null }, select: { slot: true } });
     const used = new Set(active.map((k) => k.slot));
@@ -115,15 +115,12 @@ export async function revokeKeyById(keyId: string): Promise<ApiKeyInfo> {
 /** Resolves a bearer secret to its workspace, or null for a malformed, unknown or revoked key. */
 export async function authenticate(secret: string | null | undefined): Promise<AuthContext | null> {
   if (!secret || !KEY_PATTERN.test(secret)) return null;
-  // Runs on every request: plain node-postgres, since Prisma's per-query overhead was most of the
-  // cost of an authenticated read (bench/tracking.ts).
-  // A named statement: each pooled connection parses and plans it once.
-  const { rows } = await pgPool.query<{ id: string; workspaceId: string; revokedAt: Date | null; lastUsedAt: Date | null }>({
-    name: "auth-api-key",
-    text: `SELECT id, workspace_id AS "workspaceId", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt" FROM api_keys WHERE secret_hash = $1`,
-    values: [hashSecret(secret)],
-  });
-  const key = rows[0];
+  // Runs on every request: a prepared statement (Prisma's per-query overhead was most of the cost of
+  // an authenticated read, bench/tracking.ts).
+  const [key] = await sql<{ id: string; workspaceId: string; revokedAt: Date | null; lastUsedAt: Date | null }>(
+    Prisma.sql`SELECT id, workspace_id AS "workspaceId", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt" FROM api_keys WHERE secret_hash = ${hashSecret(secret)}`,
+    { prepare: true },
+  );
   if (!key || key.revokedAt) return null;
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
     // Best effort and off the request's path: a lost update only makes lastUsedAt a minute stale.

@@ -34,7 +34,8 @@
  */
 import { Prisma } from "../../generated/prisma/client.js";
 import type { Platform } from "../shared/platform.js";
-import { prisma, type Db } from "../../infra/db.js";
+import type pg from "pg";
+import { sql } from "../../infra/db.js";
 import { ProviderError } from "../shared/provider-error.js";
 import type { SearchCandidate, SearchProvider, SearchRequest } from "./ports.js";
 
@@ -45,27 +46,12 @@ export const MAX_LIMIT = 500;
 
 export type AccessPath = "narrow" | "broad";
 
-interface CatalogRow {
-  id: string;
-  platform: Platform;
-  platform_video_id: string;
-  url: string;
-  description: string;
-  username: string;
-  view_count: bigint | null;
-  like_count: bigint | null;
-  comment_count: bigint | null;
-  share_count: bigint | null;
-  bookmark_count: bigint | null;
-  posted_at: Date | null;
-  thumbnail_url: string;
-  rank: number;
-}
 
 export class CatalogSearchProvider implements SearchProvider {
   readonly name = "catalog" as const;
 
-  constructor(private readonly db: Db = prisma) {}
+  /** `pool`: another database than the service's (benchmarks, tests). */
+  constructor(private readonly pool?: pg.Pool) {}
 
   supports(_platform: Platform): boolean {
     return true;
@@ -78,7 +64,7 @@ export class CatalogSearchProvider implements SearchProvider {
     if (text === "" || limit === 0) return [];
     try {
       const path = chooseAccessPath(await this.estimate(request, text), Math.max(POOL_SIZE, limit));
-      return toCandidates(await this.db.$queryRaw<CatalogRow[]>(catalogQuery(request, text, limit, path)));
+      return toCandidates(await sql(catalogQuery(request, text, limit, path), { pool: this.pool }));
     } catch (e) {
       throw new ProviderError(this.name, `catalog query failed: ${(e as Error).message}`, true, { cause: e });
     }
@@ -97,7 +83,7 @@ export class CatalogSearchProvider implements SearchProvider {
   }
 
   private async planRows(query: Prisma.Sql): Promise<number> {
-    const rows = await this.db.$queryRaw<{ "QUERY PLAN": unknown }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) ${query}`);
+    const rows = await sql<{ "QUERY PLAN": unknown }>(Prisma.sql`EXPLAIN (FORMAT JSON) ${query}`, { pool: this.pool });
     const plan = rows[0]?.["QUERY PLAN"];
     const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as { Plan?: { "Plan Rows"?: number } }[];
     return Number(parsed[0]?.Plan?.["Plan Rows"] ?? 0);
@@ -172,32 +158,17 @@ export function catalogQuery(request: SearchRequest, text: string, limit: number
   const pool = Math.max(POOL_SIZE, limit);
   const candidates = path === "broad" ? broadPool(request, text, pool) : narrowPool(request, text, pool);
   return Prisma.sql`
-    SELECT c.id, c.platform::text AS platform, c.platform_video_id, c.url, c.description, c.username,
-           c.view_count, c.like_count, c.comment_count, c.share_count, c.bookmark_count, c.posted_at, c.thumbnail_url,
-           ts_rank_cd(c.search_vector, ${tsqueryOf(request, text)})::float8 AS rank
+    SELECT c.id AS "videoId", c.platform::text AS platform, c.platform_video_id AS "platformVideoId", c.url, c.description,
+           c.username, c.view_count AS "viewCount", c.like_count AS "likeCount", c.comment_count AS "commentCount",
+           c.share_count AS "shareCount", c.bookmark_count AS "bookmarkCount", c.posted_at AS "postedAt",
+           c.thumbnail_url AS "thumbnailUrl", ts_rank_cd(c.search_vector, ${tsqueryOf(request, text)})::float8 AS rank
     FROM (${candidates}) c
     ORDER BY rank DESC, c.view_count DESC NULLS LAST, c.id
     LIMIT ${limit}`;
 }
 
-const toNumber = (n: bigint | number | null): number | null => (n === null ? null : Number(n));
-
-function toCandidates(rows: CatalogRow[]): SearchCandidate[] {
-  const best = rows.reduce((max, r) => Math.max(max, Number(r.rank)), 0);
-  return rows.map((r) => ({
-    videoId: r.id,
-    platform: r.platform,
-    platformVideoId: r.platform_video_id,
-    url: r.url,
-    description: r.description,
-    username: r.username,
-    viewCount: toNumber(r.view_count),
-    likeCount: toNumber(r.like_count),
-    commentCount: toNumber(r.comment_count),
-    shareCount: toNumber(r.share_count),
-    bookmarkCount: toNumber(r.bookmark_count),
-    postedAt: r.posted_at,
-    thumbnailUrl: r.thumbnail_url,
-    textRank: best > 0 ? Number(r.rank) / best : null,
-  }));
+/** `textRank` is the rank relative to this query's best match (1 for the best). */
+function toCandidates(rows: (Omit<SearchCandidate, "textRank"> & { rank: number })[]): SearchCandidate[] {
+  const best = rows.reduce((max, r) => Math.max(max, r.rank), 0);
+  return rows.map(({ rank, ...c }) => ({ ...c, textRank: best > 0 ? rank / best : null }));
 }

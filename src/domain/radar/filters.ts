@@ -11,7 +11,7 @@ export type MinViewsOption = keyof typeof MIN_VIEWS;
 export const MIN_VIEWS_VALUES = Object.keys(MIN_VIEWS) as [MinViewsOption, ...MinViewsOption[]];
 
 /**
- * Time periods. The spec writes `last month`; CONTRACT.md also accepts `month` as its synonym.
+ * Time periods. The spec writes `last month`; docs/contract/decisions.md also accepts `month` as its synonym.
  *
  * - `today`: since 00:00 UTC of the current UTC day. Not "the last 24 hours": a post from yesterday
  *   evening must not count as today's. Timestamps in the service are UTC, so the day is the UTC day.

@@ -12,7 +12,8 @@
  * - `fail` moves the status and refunds in one transaction; the refund's idempotency key
  *   (`radar:<id>:refund`) makes it once-only even if two processes fail the same search.
  */
-import { prisma } from "../../infra/db.js";
+import { Prisma } from "../../generated/prisma/client.js";
+import { prisma, sql } from "../../infra/db.js";
 import { creditsChanged, refund } from "../credits/service.js";
 import { logger } from "../../infra/logger.js";
 import type { RankedResult } from "./ranking.js";
@@ -49,7 +50,7 @@ export async function completeSearch(searchId: string, results: RankedResult[], 
   const completedAt = new Date();
   const done = await prisma.$transaction(async (tx) => {
     // Lock the row first: the sweep's fail takes the same lock, so exactly one of them wins.
-    const locked = await tx.$queryRaw<{ status: string }[]>`SELECT status::text AS status FROM radar_searches WHERE id = ${searchId}::uuid FOR UPDATE`;
+    const locked = await sql<{ status: string }>(Prisma.sql`SELECT status::text AS status FROM radar_searches WHERE id = ${searchId}::uuid FOR UPDATE`, { tx });
     if (locked[0]?.status !== "searching") return false;
     await tx.radarResult.deleteMany({ where: { searchId } });
     if (results.length > 0) {
@@ -93,11 +94,12 @@ export async function completeSearch(searchId: string, results: RankedResult[], 
 export async function failSearch(searchId: string, error: string): Promise<boolean> {
   let workspaceId = "";
   const failed = await prisma.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<{ status: string; workspace_id: string }[]>`
-      SELECT status::text AS status, workspace_id::text AS workspace_id FROM radar_searches WHERE id = ${searchId}::uuid FOR UPDATE`;
-    const row = locked[0];
+    const [row] = await sql<{ status: string; workspaceId: string }>(
+      Prisma.sql`SELECT status::text AS status, workspace_id AS "workspaceId" FROM radar_searches WHERE id = ${searchId}::uuid FOR UPDATE`,
+      { tx },
+    );
     if (!row || (row.status !== "pending" && row.status !== "searching")) return false;
-    workspaceId = row.workspace_id;
+    workspaceId = row.workspaceId;
     await tx.radarSearch.update({ where: { id: searchId }, data: { status: "failed", error: clip(error), completedAt: new Date() } });
     await refund({ workspaceId, chargeKey: chargeKey(searchId), refundKey: refundKey(searchId), reason: `radar search ${searchId} failed` }, tx);
     return true;

@@ -1,4 +1,13 @@
+/**
+ * The ports of a radar search (./run.ts): search providers and the query expander. Providers
+ * (src/providers/search) implement these; a provider that cannot answer throws a ProviderError
+ * (src/domain/shared/provider-error.ts). A provider applies the request's bounds with the domain's
+ * own rule (passesFilters); the search applies them again, since a provider is not trusted to.
+ */
 import type { Platform } from "../shared/platform.js";
+
+export { passesFilters } from "./filters.js";
+export { ProviderError } from "../shared/provider-error.js";
 
 /** One search of one expanded query against one source, filters included. */
 export interface SearchRequest {

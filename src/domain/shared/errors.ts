@@ -1,6 +1,6 @@
 /**
  * Typed domain errors. Services throw these; REST maps them to `{code, message}` with the status
- * below and GraphQL to errors with `extensions.code`. Codes and statuses are CONTRACT.md's table.
+ * below and GraphQL to errors with `extensions.code`. Codes and statuses are the table of docs/contract/decisions.md (Errors not shown in the spec).
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,

@@ -143,4 +143,3 @@ export const connectionArgs = z.object({
   after: z.string().max(2000, "after is not a cursor of this list").nullish(),
   before: z.string().max(2000, "before is not a cursor of this list").nullish(),
 });
-export type ConnectionArgs = z.output<typeof connectionArgs>;

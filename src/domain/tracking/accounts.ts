@@ -4,7 +4,7 @@
  * a TrackedAccount row with its `videoLimit` (the most of the account's newest videos it tracks).
  */
 import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, sql, type Tx } from "../../infra/db.js";
+import { prisma, sql, sqlExec, type Tx } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { notFound } from "../shared/errors.js";
 import { checkDayRange, DAY_MS } from "../shared/inputs.js";
@@ -72,9 +72,11 @@ async function upsertAccount(tx: Tx, platform: AccountView["platform"], username
     { tx },
   );
   if (inserted) {
-    await tx.$executeRaw`
-      UPDATE videos SET account_id = ${inserted.id}::uuid
-       WHERE platform = ${platform}::"Platform" AND username = ${username} AND account_id IS NULL`;
+    await sqlExec(
+      Prisma.sql`UPDATE videos SET account_id = ${inserted.id}::uuid
+        WHERE platform = ${platform}::"Platform" AND username = ${username} AND account_id IS NULL`,
+      { tx },
+    );
     return inserted.id;
   }
   const row = await tx.account.findUniqueOrThrow({ where: { platform_username: { platform, username } }, select: { id: true } });

@@ -1,7 +1,7 @@
 /**
  * Storing what scrapes find: video and account records, their daily snapshots, scrape states and
  * failures, the videos an account scrape tracks for each workspace, and what is due for refresh.
- * Called by the scrape jobs (src/jobs/tracking.ts); every write is idempotent, so a retried job or
+ * Called by the scrape jobs (./scrape-jobs.ts); every write is idempotent, so a retried job or
  * a job of a killed worker run again never duplicates a row.
  *
  * Scrape states: queued → scraping → ready; a scrape that fails is retried with backoff (state back

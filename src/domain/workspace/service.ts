@@ -2,9 +2,10 @@
  * Workspaces and plans: creation (with its first key and first cycle's allowance), the workspace
  * info of the spec, plan changes, and the demo workspace of `npm start`.
  */
-import { prisma, type Tx } from "../../infra/db.js";
+import { Prisma } from "../../generated/prisma/client.js";
+import { prisma, sql, type Tx } from "../../infra/db.js";
 import { DomainError, notFound, validationError } from "../shared/errors.js";
-import { getBalance, type CreditBalance } from "../credits/service.js";
+import { creditsChanged, getBalance, setMonthlyAllowance, type CreditBalance } from "../credits/service.js";
 import { cycleDayFor, nextCycleBoundary } from "../credits/cycle.js";
 import { createKey } from "../keys/service.js";
 import { trackingLimits, type TrackingLimits } from "../tracking/limits.js";
@@ -79,40 +80,20 @@ export async function getWorkspaceInfo(workspaceId: string): Promise<WorkspaceIn
  */
 export async function setPlan(workspaceId: string, planName: string) {
   const plan = await requirePlan(planName);
-  return prisma.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ monthly_allowance: number; monthly_used: number; granted_credits: number; reserved_credits: number }[]>`
-      SELECT monthly_allowance, monthly_used, granted_credits, reserved_credits FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`;
-    const w = rows[0];
-    if (!w) throw notFound("Workspace");
-    const used = Math.min(w.monthly_used, plan.monthlyCredits);
-    const before = w.monthly_allowance - w.monthly_used + w.granted_credits;
-    const after = plan.monthlyCredits - used + w.granted_credits;
-    if (after < w.reserved_credits) {
-      throw new DomainError("VALIDATION_ERROR", "The new plan's allowance would not cover credits reserved by running analyses; try again when they finish.");
-    }
-    await tx.workspace.update({ where: { id: workspaceId }, data: { planName: plan.name, monthlyAllowance: plan.monthlyCredits, monthlyUsed: used } });
-    if (after !== before) {
-      await tx.creditLedgerEntry.create({
-        data: {
-          workspaceId,
-          kind: "renewal",
-          amount: after - before,
-          monthlyPart: after - before,
-          balanceAfter: after,
-          reason: `plan changed to ${plan.name}`,
-          idempotencyKey: `plan:${plan.name}:${Date.now()}`,
-        },
-      });
-    }
+  const result = await prisma.$transaction(async (tx) => {
+    await tx.workspace.update({ where: { id: workspaceId }, data: { planName: plan.name } });
+    await setMonthlyAllowance(tx, workspaceId, plan.monthlyCredits, `plan changed to ${plan.name}`);
     return { workspaceId, plan: plan.name };
   });
+  creditsChanged(workspaceId);
+  return result;
 }
 
 /** On a database with no workspace, creates a demo workspace; returns its key once, else null. */
 export async function ensureDemoWorkspace(): Promise<{ workspaceId: string; apiKey: string } | null> {
   // Two processes starting at once must not both create one: a transaction-scoped advisory lock.
   return prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(727001)`;
+    await sql(Prisma.sql`SELECT pg_advisory_xact_lock(727001)`, { tx });
     if ((await tx.workspace.count()) > 0) return null;
     const { workspace, secret } = await createWorkspace({ name: "Demo workspace", plan: "free" }, tx);
     return { workspaceId: workspace.id, apiKey: secret };

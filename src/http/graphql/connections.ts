@@ -121,3 +121,23 @@ function decodeSeriesCursor(cursor: string, arg: string): string {
   }
   return value[0];
 }
+
+/** A connection over a domain list that answers its page and total together (`listTrackedVideos` …). */
+export async function pagedConnection<Row>(
+  args: ConnectionArgsInput,
+  order: Order<Row>,
+  list: (window: CursorWindow) => Promise<{ items: readonly Row[]; total: number }>,
+) {
+  let total = 0;
+  const connection = await keysetConnection(
+    args,
+    order,
+    async (window) => {
+      const page = await list(window);
+      total = page.total;
+      return page.items;
+    },
+    0,
+  );
+  return { ...connection, totalCount: total };
+}

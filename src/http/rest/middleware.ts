@@ -1,11 +1,9 @@
-/** Express middleware for every REST request: request id, authentication and per-key rate limits. */
+/** Express middleware for every REST request: request id, authentication and the per-key rate limit. */
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { config } from "../../config.js";
 import { authenticate, bearerSecret, type AuthContext } from "../../domain/keys/service.js";
-import { DomainError, unauthorized } from "../../domain/shared/errors.js";
-import { redis } from "../../infra/redis.js";
+import { consumeRequest, RateLimitedError, type RateLimitState } from "../../domain/keys/rate-limit.js";
+import { unauthorized } from "../../domain/shared/errors.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -29,33 +27,22 @@ export async function requireApiKey(req: Request, res: Response, next: NextFunct
   next();
 }
 
-let limiter: RateLimiterRedis | null = null;
-function rateLimiter(): RateLimiterRedis {
-  limiter ??= new RateLimiterRedis({
-    storeClient: redis(),
-    keyPrefix: `${config.redisPrefix}:ratelimit`,
-    points: config.rateLimitPerMinute,
-    duration: 60,
-  });
-  return limiter;
+function setRateHeaders(res: Response, r: RateLimitState): void {
+  res.setHeader("RateLimit-Limit", String(r.limit));
+  res.setHeader("RateLimit-Remaining", String(r.remaining));
+  res.setHeader("RateLimit-Reset", String(r.resetSeconds));
 }
 
-function setRateHeaders(res: Response, r: RateLimiterRes): void {
-  res.setHeader("RateLimit-Limit", String(config.rateLimitPerMinute));
-  res.setHeader("RateLimit-Remaining", String(Math.max(r.remainingPoints, 0)));
-  res.setHeader("RateLimit-Reset", String(Math.ceil(r.msBeforeNext / 1000)));
-}
-
-/** Per-key limit of RATE_LIMIT_PER_MINUTE requests, counted in Redis across all API processes. */
+/** The per-key rate limit (src/domain/keys/rate-limit.ts), with its headers. */
 export async function rateLimit(_req: Request, res: Response, next: NextFunction): Promise<void> {
-  const { keyId } = authOf(res);
   try {
-    setRateHeaders(res, await rateLimiter().consume(keyId));
+    setRateHeaders(res, await consumeRequest(authOf(res).keyId));
   } catch (e) {
-    if (!(e instanceof RateLimiterRes)) throw e; // Redis trouble: the error handler answers 503
-    setRateHeaders(res, e);
-    res.setHeader("Retry-After", String(Math.ceil(e.msBeforeNext / 1000)));
-    throw new DomainError("RATE_LIMITED", `Rate limit of ${config.rateLimitPerMinute} requests per minute exceeded for this API key.`);
+    if (e instanceof RateLimitedError) {
+      setRateHeaders(res, e.state);
+      res.setHeader("Retry-After", String(e.state.resetSeconds));
+    }
+    throw e; // Redis trouble: the error handler answers 503
   }
   next();
 }

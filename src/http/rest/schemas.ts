@@ -74,8 +74,5 @@ export const errorSchema = z
   })
   .meta({ id: "Error", description: "Every error: `{code, message}`; validation errors add `details`, internal errors a `requestId`." });
 
-export const dataEnvelope = <T extends z.ZodType>(data: T, withMessage = false) =>
-  withMessage ? z.object({ data, message: z.string() }) : z.object({ data });
-
 /** A body that is a JSON object with exactly these fields (unknown fields are refused). */
 export const body = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape);

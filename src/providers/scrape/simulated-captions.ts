@@ -104,7 +104,6 @@ function callToAction(random: Random, niche: Niche): string {
 }
 
 /** How many topics captions are written about; a creator sticks to one (see simulatedCaption). */
-export const NICHE_COUNT = NICHES.length;
 
 /**
  * A caption, deterministic for a given sequence of `random`. About half carry a call to action.

@@ -22,7 +22,6 @@ import { OpenAiClient } from "../openai/client.js";
 import { ProviderError } from "../../domain/shared/provider-error.js";
 import type { QueryExpander } from "../../domain/radar/ports.js";
 
-export { QUERIES_PER_DEPTH } from "../../domain/radar/filters.js";
 
 export type LanguageCode = "en" | "es" | "de" | "fr" | "pt";
 

@@ -17,8 +17,7 @@ import type { Platform } from "../../domain/shared/platform.js";
 import { config } from "../../config.js";
 import { ProviderError } from "../../domain/shared/provider-error.js";
 import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
-import { passesFilters } from "../../domain/radar/filters.js";
-import type { SearchCandidate, SearchProvider, SearchRequest } from "../../domain/radar/ports.js";
+import { passesFilters, type SearchCandidate, type SearchProvider, type SearchRequest } from "../../domain/radar/ports.js";
 
 const PROVIDER = "ytdlp";
 const PLATFORM: Platform = "platformB";

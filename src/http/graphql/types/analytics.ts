@@ -34,6 +34,7 @@ builder.queryFields((t) => ({
         keysetConnection(args, TOP_VIDEOS_ORDER, (window) => topVideos(ctx.auth.workspaceId, window), () => countTopVideos(ctx.auth.workspaceId)),
     },
     { name: "TopVideoConnection" },
+    { name: "TopVideoEdge" },
   ),
   growth: t.connection(
     {
@@ -45,5 +46,6 @@ builder.queryFields((t) => ({
       resolve: async (_r, args, ctx) => seriesConnection(args, await growth(ctx.auth.workspaceId, args.period ?? "30d"), (p) => p.date, true),
     },
     { name: "GrowthConnection" },
+    { name: "GrowthEdge" },
   ),
 }));

@@ -8,7 +8,7 @@ import { createContextCache } from "@pothos/core";
 import DataLoader from "dataloader";
 import { z } from "zod";
 import { builder, type GraphQLContext } from "../builder.js";
-import { batchedConnection, entityId, keysetConnection, nodeUuid } from "../connections.js";
+import { batchedConnection, entityId, keysetConnection, nodeUuid, pagedConnection } from "../connections.js";
 import { AccountRef, VideoRef } from "./tracking.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
 import {
@@ -179,17 +179,10 @@ builder.queryFields((t) => ({
     {
       type: FolderRef,
       description: "The workspace's folders, newest first.",
-      resolve: async (_r, args, ctx) => {
-        let total = 0;
-        const connection = await keysetConnection(args, FOLDERS_ORDER, async (window) => {
-          const page = await listFolders(ctx.auth.workspaceId, window);
-          total = page.total;
-          return page.items;
-        }, 0);
-        return { ...connection, totalCount: total };
-      },
+      resolve: (_r, args, ctx) => pagedConnection(args, FOLDERS_ORDER, (window) => listFolders(ctx.auth.workspaceId, window)),
     },
     { name: "FolderConnection" },
+    { name: "FolderEdge" },
   ),
   folder: t.field({
     type: FolderRef,

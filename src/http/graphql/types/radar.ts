@@ -5,7 +5,7 @@
  */
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { builder } from "../builder.js";
-import { batchedConnection, entityId, keysetConnection, nodeUuid } from "../connections.js";
+import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.js";
 import { PlatformEnum, VideoRef } from "./tracking.js";
 import {
   createSearch,
@@ -138,17 +138,10 @@ builder.queryFields((t) => ({
     {
       type: RadarSearchRef,
       description: "The workspace's radar searches, newest first.",
-      resolve: async (_r, args, ctx) => {
-        let total = 0;
-        const connection = await keysetConnection(args, SEARCHES_ORDER, async (window) => {
-          const page = await listHistory(ctx.auth.workspaceId, window);
-          total = page.total;
-          return page.items;
-        }, 0);
-        return { ...connection, totalCount: total };
-      },
+      resolve: (_r, args, ctx) => pagedConnection(args, SEARCHES_ORDER, (window) => listHistory(ctx.auth.workspaceId, window)),
     },
     { name: "RadarSearchConnection" },
+    { name: "RadarSearchEdge" },
   ),
   radarSearch: t.field({
     type: RadarSearchRef,

@@ -7,7 +7,7 @@
  * videos) are one read per level, never one per item.
  */
 import { builder } from "../builder.js";
-import { batchedConnection, entityId, keysetConnection, nodeUuid } from "../connections.js";
+import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.js";
 import type { Platform } from "../../../domain/shared/platform.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
 import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
@@ -210,17 +210,10 @@ builder.queryFields((t) => ({
     {
       type: VideoRef,
       description: "The workspace's tracked videos, newest tracked first (ties by tracking id).",
-      resolve: async (_r, args, ctx) => {
-        let total = 0;
-        const connection = await keysetConnection(args, TRACKED_VIDEOS_ORDER, async (window) => {
-          const page = await listTrackedVideos(ctx.auth.workspaceId, window);
-          total = page.total;
-          return page.items;
-        }, () => Promise.resolve(total));
-        return { ...connection, totalCount: total };
-      },
+      resolve: (_r, args, ctx) => pagedConnection(args, TRACKED_VIDEOS_ORDER, (window) => listTrackedVideos(ctx.auth.workspaceId, window)),
     },
     { name: "VideoConnection" },
+    { name: "VideoEdge" },
   ),
   video: t.field({
     type: VideoRef,
@@ -232,17 +225,10 @@ builder.queryFields((t) => ({
     {
       type: AccountRef,
       description: "The workspace's tracked accounts, newest tracked first (ties by tracking id).",
-      resolve: async (_r, args, ctx) => {
-        let total = 0;
-        const connection = await keysetConnection(args, TRACKED_ACCOUNTS_ORDER, async (window) => {
-          const page = await listTrackedAccounts(ctx.auth.workspaceId, window);
-          total = page.total;
-          return page.items;
-        }, 0);
-        return { ...connection, totalCount: total };
-      },
+      resolve: (_r, args, ctx) => pagedConnection(args, TRACKED_ACCOUNTS_ORDER, (window) => listTrackedAccounts(ctx.auth.workspaceId, window)),
     },
     { name: "AccountConnection" },
+    { name: "AccountEdge" },
   ),
   account: t.field({
     type: AccountRef,

@@ -47,6 +47,7 @@ const Credits = builder.objectRef<CreditBalance & { workspaceId: string }>("Cred
         resolve: (c, args) => keysetConnection(args, LEDGER_ORDER, (window) => listLedger(c.workspaceId, window), () => countLedger(c.workspaceId)),
       },
       { name: "CreditLedgerConnection" },
+      { name: "CreditLedgerEdge" },
     ),
   }),
 });
@@ -120,6 +121,7 @@ builder.queryFields((t) => ({
         keysetConnection(args, KEYS_ORDER, (window) => listKeys(ctx.auth.workspaceId, window), () => countKeys(ctx.auth.workspaceId)),
     },
     { name: "ApiKeyConnection" },
+    { name: "ApiKeyEdge" },
   ),
 }));
 

@@ -1,6 +1,6 @@
 /**
  * /folders: folders of tracked videos and accounts, their contents and aggregates. Shapes follow
- * the spec (Folders) and CONTRACT.md (the folder endpoints the spec lacks).
+ * the spec (docs/contract/interface-spec.md, Folders) and docs/contract/decisions.md (the folder endpoints the spec lacks).
  */
 import { z } from "zod";
 import {

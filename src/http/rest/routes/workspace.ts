@@ -1,4 +1,4 @@
-/** GET /workspace and GET /credits: the workspace info of the spec and the credit balance of CONTRACT.md. */
+/** GET /workspace and GET /credits: the workspace info of the spec and the credit balance of docs/contract/decisions.md (Credits). */
 import { z } from "zod";
 import { getWorkspaceInfo } from "../../../domain/workspace/service.js";
 import { getBalance, listLedger } from "../../../domain/credits/service.js";

@@ -1,8 +1,8 @@
 /** `npm run schema:print`: writes schema.graphql from the code. A test fails when they differ. */
 import { writeFileSync } from "node:fs";
-import { printedSchema } from "./schema.js";
-import { closeDb } from "../../infra/db.js";
+import { printedSchema } from "../http/graphql/schema.js";
+import { closeDb } from "../infra/db.js";
 
-writeFileSync(new URL("../../../schema.graphql", import.meta.url), printedSchema());
+writeFileSync(new URL("../../schema.graphql", import.meta.url), printedSchema());
 await closeDb();
 console.log("schema.graphql written");

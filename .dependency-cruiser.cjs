@@ -1,0 +1,53 @@
+/**
+ * The layer rule of docs/architecture.md, checked by test/architecture/layers.test.ts (and
+ * `npx depcruise src`). The only arrows: doors (src/http) → domain; jobs → domain; providers →
+ * the domain's ports and shared vocabulary; domain → infra; src/main (the composition root) and
+ * src/cli (an entry point) may use anything. Paths are relative to the project root.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "domain-is-inward",
+      comment: "The domain knows no door, no job runner, no provider and no entry point: it declares ports and takes providers as arguments.",
+      severity: "error",
+      from: { path: "^src/domain/" },
+      to: { path: "^src/(http|jobs|providers|main|cli)/" },
+    },
+    {
+      name: "infra-is-a-leaf",
+      comment: "Infrastructure (database, Redis, queues, events, logs) knows nothing of the service's rules or doors.",
+      severity: "error",
+      from: { path: "^src/infra/" },
+      to: { path: "^src/(domain|http|jobs|providers|main|cli)/" },
+    },
+    {
+      name: "providers-implement-ports",
+      comment: "Providers see only the ports the domain declares (domain/<area>/ports.ts) and its shared vocabulary (domain/shared/).",
+      severity: "error",
+      from: { path: "^src/providers/" },
+      to: { path: "^src/(domain/(?!shared/|[^/]+/ports\\.ts$)|http|jobs|main|cli|infra/(db|queues|events|redis))" },
+    },
+    {
+      name: "doors-go-through-the-domain",
+      comment: "REST and GraphQL call the domain: never the database, Redis, the queues, the job runner or a provider directly.",
+      severity: "error",
+      from: { path: "^src/http/" },
+      to: { path: "^src/(jobs|providers|main|cli|generated|infra/(db|queues|events|redis))" },
+    },
+    {
+      name: "jobs-are-wiring",
+      comment: "Job handlers call the domain's job bodies; providers reach them from the composition root.",
+      severity: "error",
+      from: { path: "^src/jobs/" },
+      to: { path: "^src/(http|providers|main|cli)/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/generated/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+  },
+};
