@@ -6,7 +6,7 @@
 import { Prisma } from "../../generated/prisma/client.js";
 import { sql } from "../../infra/db.js";
 import { checkDayRange, DAY_MS } from "../shared/inputs.js";
-import { pageSql, rowNumberRange, type Order, type PageRequest } from "../shared/pages.js";
+import { orderBySql, pageSql, rowNumberRange, type Order, type PageRequest } from "../shared/pages.js";
 import { ACCOUNT_COLUMNS, TRACKED_VIDEO_COLUMNS, TRACKING_COLUMNS, type TrackedAccountView, type TrackedVideoRecord } from "../tracking/views.js";
 import type { FolderVideoSort, FolderVideosFilter } from "./inputs.js";
 import { requireFolder } from "./service.js";
@@ -64,11 +64,6 @@ function postedWithin(f: FolderVideosFilter): Prisma.Sql {
   return Prisma.join(parts, " ");
 }
 
-/** The folder's videos joined to the workspace's tracking records (the set's rows). */
-const folderVideosFrom = (workspaceId: string, folderId: string) => Prisma.sql`
-  (${folderVideoIds(folderId)}) s
-  JOIN videos v ON v.id = s.video_id
-  JOIN tracked_videos tv ON tv.video_id = v.id AND tv.workspace_id = ${workspaceId}::uuid`;
 
 /**
  * A page of the folder's videos with the total of the videos matching the date filters. For an
@@ -82,21 +77,30 @@ export async function listFolderVideos(
 ): Promise<{ items: TrackedVideoRecord[]; total: number }> {
   checkDayRange(f.start_date, f.end_date);
   await requireFolder(workspaceId, folderId);
-  const p = pageSql(folderVideosOrder(f.sort, f.sort_order), page);
+  const order = folderVideosOrder(f.sort, f.sort_order);
+  const p = pageSql(order, page);
+  // Sort narrow rows (the set can hold tens of thousands), then read the page's records only.
   const rows = await sql<TrackedVideoRecord & { total: number }>(Prisma.sql`
-    SELECT ${TRACKED_VIDEO_COLUMNS}, count(*) OVER () AS total
-      FROM ${folderVideosFrom(workspaceId, folderId)}
-     WHERE true ${postedWithin(f)} ${p.where}
-     ${p.orderBy} ${p.limit}`);
+    WITH page AS (
+      SELECT v.id, count(*) OVER () AS total
+        FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id
+       WHERE true ${postedWithin(f)} ${p.where}
+       ${p.orderBy} ${p.limit}
+    )
+    SELECT ${TRACKED_VIDEO_COLUMNS}, page.total
+      FROM page JOIN videos v ON v.id = page.id
+      JOIN tracked_videos tv ON tv.video_id = v.id AND tv.workspace_id = ${workspaceId}::uuid
+     ${orderBySql(order, "inverted" in page && page.inverted)}`);
   const items = rows.map(({ total: _t, ...v }) => v as TrackedVideoRecord);
   const offsetPage = "offset" in page;
-  const total = offsetPage && rows.length > 0 ? rows[0]!.total : offsetPage && page.offset === 0 ? 0 : await countFolderVideos(workspaceId, folderId, f);
+  const total = offsetPage && rows.length > 0 ? rows[0]!.total : offsetPage && page.offset === 0 ? 0 : await countFolderVideos(folderId, f);
   return { items, total };
 }
 
-/** How many of the folder's videos match the date filters. */
-export async function countFolderVideos(workspaceId: string, folderId: string, f: FolderVideosFilter): Promise<number> {
-  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM ${folderVideosFrom(workspaceId, folderId)} WHERE true ${postedWithin(f)}`);
+/** How many of the folder's videos match the date filters (the folder already known to belong to the caller's workspace). */
+export async function countFolderVideos(folderId: string, f: FolderVideosFilter): Promise<number> {
+  const [row] = await sql<{ n: number }>(Prisma.sql`
+    SELECT count(*) AS n FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id WHERE true ${postedWithin(f)}`);
   return row?.n ?? 0;
 }
 

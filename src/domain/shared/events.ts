@@ -7,6 +7,7 @@
 import { publish, subscribe, subscribed } from "../../infra/events.js";
 import { logger } from "../../infra/logger.js";
 import type { AnalysisStatus } from "../../generated/prisma/client.js";
+import type { WorkspaceEvent } from "./workspace-events.js";
 
 /** Topic → payload. Ids in channel names are workspace-scoped where the data is (analyses, credits). */
 export interface EventPayloads {
@@ -18,6 +19,10 @@ export interface EventPayloads {
   radarSearchUpdated: { searchId: string; status: string; resultCount: number; error: string | null; at: string };
   /** id = workspaceId; any change of the credit balance or reservations */
   creditsUpdated: { workspaceId: string; at: string };
+  /** id = workspaceId; the workspace's integration events (./workspace-events.ts) */
+  workspaceEvent: WorkspaceEvent;
+  /** id = workspaceId; a tracked video of the workspace was added, scraped (changed) or untracked */
+  trackedVideoChanged: { workspaceId: string; videoId: string; change: "added" | "updated" | "removed"; at: string };
 }
 export type Topic = keyof EventPayloads;
 

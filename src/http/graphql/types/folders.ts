@@ -166,7 +166,7 @@ FolderRef.implement({
           args,
           folderVideosOrder(filter.sort, filter.sort_order),
           async (window) => (await listFolderVideos(ctx.auth.workspaceId, f.id, window, filter)).items,
-          () => countFolderVideos(ctx.auth.workspaceId, f.id, filter),
+          () => countFolderVideos(f.id, filter),
         );
       },
     }),
