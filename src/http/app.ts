@@ -1,32 +1,20 @@
 /**
- * The HTTP application: REST under /api/v1, GraphQL at /graphql, /healthz and /readyz, JSON 404s
- * and one error handler that turns anything thrown into `{code, message}`.
+ * The HTTP application (Express): REST under /api/v1, /healthz and /readyz, JSON 404s and one error
+ * handler that turns anything thrown into `{code, message}`. GraphQL is served by Yoga directly
+ * (src/main/server.ts), without Express's routing on its hot path.
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import { config } from "../config.js";
 import { checkBackends } from "../infra/health.js";
 import { logger } from "../infra/logger.js";
-import { requestId } from "./rest/middleware.js";
+import { requestIdOf } from "./request-context.js";
 import { buildRouter } from "./rest/router.js";
 import { toErrorResponse } from "./rest/errors.js";
 import { allRoutes } from "./rest/routes/index.js";
 import { openApiRoute } from "./rest/routes/openapi.js";
-import type { GraphQLServer } from "./graphql/yoga.js";
 
 const VERSION = "1.0.0";
 const BODY_LIMIT = "1mb"; // 1 MiB
-
-function accessLog(req: Request, res: Response, next: NextFunction): void {
-  const started = process.hrtime.bigint();
-  res.on("finish", () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info(
-      { requestId: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
-      "request",
-    );
-  });
-  next();
-}
 
 async function readiness(_req: Request, res: Response): Promise<void> {
   const checks = await checkBackends();
@@ -47,20 +35,22 @@ function errorHandler(err: unknown, req: Request, res: Response, next: NextFunct
   res.status(status).json(body);
 }
 
-export function createApp(graphql: GraphQLServer) {
+/** Everything but GraphQL, which src/main/server.ts hands to Yoga before Express sees it. */
+export function createApp() {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.use(requestId);
-  app.use(accessLog);
+  // The request id and the access log are set up before any door (src/http/request-context.ts).
+  app.use((req, res, next) => {
+    res.locals.requestId = requestIdOf(req);
+    next();
+  });
 
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
   app.get("/readyz", readiness);
 
-  // Yoga reads its own body; keep express.json off this path.
-  app.use(graphql.graphqlEndpoint, (req: Request, res: Response) => graphql(req, res));
 
   const api = express.Router();
   // Every body is parsed as JSON whatever its content type, so the 1 MiB limit always applies.

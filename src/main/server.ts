@@ -5,6 +5,10 @@ import { config } from "../config.js";
 import { logger } from "../infra/logger.js";
 import { createApp } from "../http/app.js";
 import { attachWebSocket, createGraphQL } from "../http/graphql/yoga.js";
+import { beginRequest } from "../http/request-context.js";
+
+/** `/graphql`, with or without a query string (GET, SSE). */
+const isGraphQLPath = (url: string | undefined) => url === "/graphql" || (url?.startsWith("/graphql?") ?? false);
 
 export interface RunningApi {
   server: Server;
@@ -15,8 +19,13 @@ export interface RunningApi {
 
 export async function startApi(port = config.port, host = config.host): Promise<RunningApi> {
   const graphql = createGraphQL();
-  const app = createApp(graphql);
-  const server = createServer(app);
+  const app = createApp();
+  // GraphQL goes straight to Yoga (it reads its own body); everything else to Express.
+  const server = createServer((req, res) => {
+    beginRequest(req, res);
+    if (isGraphQLPath(req.url)) void graphql(req, res);
+    else app(req, res);
+  });
   const ws = attachWebSocket(server, graphql);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -3,9 +3,9 @@
  * path (/graphql). One auth path: the same `authenticate()` as REST, reading the bearer key from
  * the HTTP Authorization header or from `connectionParams.authorization` on connection_init.
  */
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import { randomUUID } from "node:crypto";
-import { GraphQLError, Kind, visit, type DocumentNode } from "graphql";
+import { getOperationAST, GraphQLError, type ValidationRule } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { findNulCharacter } from "../../domain/shared/inputs.js";
 import { createYoga, type YogaInitialContext } from "graphql-yoga";
@@ -13,15 +13,19 @@ import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
+import { useGraphQlJit } from "@envelop/graphql-jit";
 import { config } from "../../config.js";
 import { DomainError } from "../../domain/shared/errors.js";
 import { authenticate, bearerSecret } from "../../domain/keys/service.js";
 import { logger } from "../../infra/logger.js";
 import { isUnavailable } from "../rest/errors.js";
+import { requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";
 import { schema } from "./schema.js";
 
 interface TransportContext extends Partial<YogaInitialContext> {
+  /** The Node request (HTTP) or the upgrade request (WebSocket). */
+  req?: IncomingMessage;
   connectionParams?: Record<string, unknown>;
 }
 
@@ -41,7 +45,7 @@ function authorizationOf(ctx: TransportContext): string | null {
 async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
   const auth = await authenticate(bearerSecret(authorizationOf(ctx)));
   if (!auth) throw unauthenticated();
-  return { auth, requestId: ctx.request?.headers.get("x-request-id") ?? randomUUID() };
+  return { auth, requestId: ctx.req ? requestIdOf(ctx.req) : randomUUID() };
 }
 
 /** Domain errors keep their code and message; anything unexpected is masked with a request id. */
@@ -69,31 +73,33 @@ function maskError(error: unknown): Error {
   });
 }
 
-/** The path of a NUL character in the operation's string literals or variables, or null. */
-function nulInOperation(document: DocumentNode, variables: unknown): string | null {
-  let found: string | null = null;
-  visit(document, {
-    [Kind.STRING](node) {
-      if (!found && node.value.includes("\u0000")) found = "(argument)";
-    },
-  });
-  return found ?? findNulCharacter(variables ?? {}, "variables");
-}
-
 function nulError(path: string): GraphQLError {
   return new GraphQLError(`Invalid input: ${path}: must not contain the NUL character (\\u0000).`, {
     extensions: { code: "VALIDATION_ERROR", details: [{ path, message: "must not contain the NUL character (\\u0000)" }] },
   });
 }
 
-/** PostgreSQL text cannot hold NUL: refuse it before any resolver runs (as REST's router does). */
+/** A validation rule: no string literal of the document holds NUL (validation results are cached per document). */
+const noNulLiterals: ValidationRule = (context) => ({
+  StringValue(node) {
+    if (node.value.includes("\u0000")) context.reportError(nulError("(argument)"));
+  },
+});
+
+/**
+ * PostgreSQL text cannot hold NUL: refuse it before any resolver runs (as REST's router does), in
+ * the document's literals (a validation rule) and in the variables (checked on every operation).
+ */
 const refuseNulCharacters: Plugin = {
+  onValidate({ addValidationRule }) {
+    addValidationRule(noNulLiterals);
+  },
   onExecute({ args, setResultAndStopExecution }) {
-    const path = nulInOperation(args.document, args.variableValues);
+    const path = findNulCharacter(args.variableValues ?? {}, "variables");
     if (path) setResultAndStopExecution({ errors: [nulError(path)] });
   },
   onSubscribe({ args, setResultAndStopExecution }) {
-    const path = nulInOperation(args.document, args.variableValues);
+    const path = findNulCharacter(args.variableValues ?? {}, "variables");
     if (path) setResultAndStopExecution({ errors: [nulError(path)] });
   },
 };
@@ -111,6 +117,11 @@ export function createGraphQL() {
       maxDepthPlugin({ n: config.graphql.maxDepth, exposeLimits: true }),
       costLimitPlugin({ maxCost: config.graphql.maxCost, exposeLimits: true }),
       refuseNulCharacters,
+      // Compiled execution (graphql-jit) of queries and mutations, kept per parsed document: Yoga's
+      // parser cache (bounded LRU) hands the same document object to every request with the same
+      // text. Subscriptions run on graphql-js: under graphql-jit their field arguments arrived
+      // empty (every subscription answered VALIDATION_ERROR for its id argument).
+      useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== "subscription" }),
     ],
   });
 }

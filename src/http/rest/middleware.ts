@@ -1,20 +1,8 @@
-/** Express middleware for every REST request: request id, authentication and the per-key rate limit. */
-import { randomUUID } from "node:crypto";
+/** Express middleware for every REST request: authentication and the per-key rate limit. */
 import type { NextFunction, Request, Response } from "express";
 import { authenticate, bearerSecret, type AuthContext } from "../../domain/keys/service.js";
 import { consumeRequest, RateLimitedError, type RateLimitState } from "../../domain/keys/rate-limit.js";
 import { unauthorized } from "../../domain/shared/errors.js";
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** Echoes a well-formed incoming X-Request-Id, otherwise makes one; always sets the header. */
-export function requestId(req: Request, res: Response, next: NextFunction): void {
-  const incoming = req.get("x-request-id");
-  const id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-  res.locals.requestId = id;
-  res.setHeader("X-Request-Id", id);
-  next();
-}
 
 export function authOf(res: Response): AuthContext {
   return res.locals.auth as AuthContext;

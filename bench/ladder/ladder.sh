@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Perf ladder: floor / REST / GraphQL / GraphQL nested / PostGraphile 5, one database, one run.
+# Usage: ./ladder.sh            (env: PERF_ROUNDS=3 PERF_SECONDS=10 PERF_WARMUP=2 PERF_DB=perfladder_bench PG5_DIR=/tmp/pg5)
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+export PG5_DIR="${PG5_DIR:-/tmp/pg5}"
+if [ ! -f "$PG5_DIR/node_modules/postgraphile/package.json" ]; then
+  mkdir -p "$PG5_DIR" && (cd "$PG5_DIR" && { [ -f package.json ] || npm init -y >/dev/null; } && npm install --no-audit --no-fund postgraphile@5 pg >/dev/null)
+fi
+export PROJECT_DIR="${PROJECT_DIR:-$(cd "$HERE/../.." && pwd)}"
+exec node "$HERE/ladder.mjs"
