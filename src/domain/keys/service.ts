@@ -2,20 +2,16 @@
  * API keys: `svc_sk_` + 43 URL-safe characters (32 bytes from the CSPRNG, base64url). Only the
  * SHA-256 of the secret is stored. At most 5 active keys per workspace: an active key holds one of
  * five slots, and a partial unique index on (workspace, slot) makes the database refuse a sixth.
- * Authentication reads the database on every request, so a revocation is seen by every API
- * process on its very next request.
+ * Authenticating a request with a key, and its rate limit, are ./access.ts.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { Prisma } from "../../generated/prisma/client.js";
 import { prisma, sql, type Tx } from "../../infra/db.js";
 import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.js";
+import { hashSecret, KEY_PREFIX, withdrawKey } from "./access.js";
 import { DomainError, notFound } from "../shared/errors.js";
 
-export const KEY_PREFIX = "svc_sk_";
 export const MAX_ACTIVE_KEYS = 5;
-const KEY_PATTERN = /^svc_sk_[A-Za-z0-9_-]{43}$/;
-/** How stale `lastUsedAt` may get before a request writes it again (saves a write per request). */
-const LAST_USED_GRANULARITY_MS = 60_000;
 
 export interface ApiKeyInfo {
   id: string;
@@ -26,17 +22,8 @@ export interface ApiKeyInfo {
   revokedAt: Date | null;
 }
 
-export interface AuthContext {
-  workspaceId: string;
-  keyId: string;
-}
-
 export function generateSecret(): string {
   return KEY_PREFIX + randomBytes(32).toString("base64url");
-}
-
-export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
 }
 
 const toInfo = (k: ApiKeyInfo): ApiKeyInfo => ({
@@ -94,8 +81,15 @@ export async function countKeys(workspaceId: string): Promise<number> {
   return row!.n;
 }
 
-/** Revokes a key of the workspace. Revoking a revoked key changes nothing and reports when it was revoked. */
+/**
+ * Revokes a key of the workspace: first out of the access registry (./access.ts: from then on no
+ * process admits it), then its row. Revoking a revoked key changes nothing and reports when it was
+ * revoked.
+ */
 export async function revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyInfo> {
+  const found = await prisma.apiKey.findFirst({ where: { id: keyId, workspaceId }, select: { secretHash: true } });
+  if (!found) throw notFound("API key");
+  await withdrawKey(found.secretHash);
   await prisma.apiKey.updateMany({
     where: { id: keyId, workspaceId, revokedAt: null },
     data: { revokedAt: new Date(), slot: null },
@@ -110,28 +104,4 @@ export async function revokeKeyById(keyId: string): Promise<ApiKeyInfo> {
   const key = await prisma.apiKey.findUnique({ where: { id: keyId } });
   if (!key) throw notFound("API key");
   return revokeKey(key.workspaceId, keyId);
-}
-
-/** Resolves a bearer secret to its workspace, or null for a malformed, unknown or revoked key. */
-export async function authenticate(secret: string | null | undefined): Promise<AuthContext | null> {
-  if (!secret || !KEY_PATTERN.test(secret)) return null;
-  // Runs on every request: a prepared statement (Prisma's per-query overhead was most of the cost of
-  // an authenticated read, bench/tracking.ts).
-  const [key] = await sql<{ id: string; workspaceId: string; revokedAt: Date | null; lastUsedAt: Date | null }>(
-    Prisma.sql`SELECT id, workspace_id AS "workspaceId", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt" FROM api_keys WHERE secret_hash = ${hashSecret(secret)}`,
-    { prepare: true },
-  );
-  if (!key || key.revokedAt) return null;
-  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
-    // Best effort and off the request's path: a lost update only makes lastUsedAt a minute stale.
-    void prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
-  }
-  return { workspaceId: key.workspaceId, keyId: key.id };
-}
-
-/** Reads the secret from an `Authorization: Bearer <key>` value. */
-export function bearerSecret(header: string | null | undefined): string | null {
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1]! : null;
 }

@@ -18,7 +18,7 @@ import SchemaBuilder from "@pothos/core";
 import RelayPlugin from "@pothos/plugin-relay";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
 import { GraphQLSafeInt } from "graphql-scalars";
-import type { AuthContext } from "../../domain/keys/service.js";
+import type { AuthContext } from "../../domain/keys/access.js";
 
 export interface GraphQLContext {
   auth: AuthContext;

@@ -16,7 +16,7 @@ import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { config } from "../../config.js";
 import { DomainError } from "../../domain/shared/errors.js";
-import { authenticate, bearerSecret } from "../../domain/keys/service.js";
+import { admit, authenticate, bearerSecret, RateLimitedError } from "../../domain/keys/access.js";
 import { logger } from "../../infra/logger.js";
 import { isUnavailable } from "../rest/errors.js";
 import { requestIdOf } from "../request-context.js";
@@ -42,10 +42,30 @@ function authorizationOf(ctx: TransportContext): string | null {
   return typeof param === "string" ? param : null;
 }
 
+/** RATE_LIMITED: over HTTP a 429 with Retry-After and the RateLimit-* headers; over WebSocket an error message. */
+function rateLimited(e: RateLimitedError): GraphQLError {
+  const headers = {
+    "Retry-After": String(e.state.resetSeconds),
+    "RateLimit-Limit": String(e.state.limit),
+    "RateLimit-Remaining": String(e.state.remaining),
+    "RateLimit-Reset": String(e.state.resetSeconds),
+  };
+  return new GraphQLError(e.message, { extensions: { code: "RATE_LIMITED", http: { status: 429, headers } } });
+}
+
+/**
+ * Every operation (an HTTP request, or one operation on a WebSocket) is admitted by the same rule
+ * as a REST request (src/domain/keys/access.ts): the key, and one unit of its rate-limit budget.
+ */
 async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
-  const auth = await authenticate(bearerSecret(authorizationOf(ctx)));
-  if (!auth) throw unauthenticated();
-  return { auth, requestId: ctx.req ? requestIdOf(ctx.req) : randomUUID() };
+  let admitted;
+  try {
+    admitted = await admit(bearerSecret(authorizationOf(ctx)));
+  } catch (e) {
+    throw e instanceof RateLimitedError ? rateLimited(e) : e;
+  }
+  if (!admitted) throw unauthenticated();
+  return { auth: admitted.auth, requestId: ctx.req ? requestIdOf(ctx.req) : randomUUID() };
 }
 
 /** Domain errors keep their code and message; anything unexpected is masked with a request id. */
@@ -160,7 +180,7 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
         try {
           contextValue = await contextFactory();
         } catch (e) {
-          return [e instanceof GraphQLError ? e : unauthenticated()];
+          return [e instanceof GraphQLError ? e : (maskError(e) as GraphQLError)];
         }
         return {
           schema: s,

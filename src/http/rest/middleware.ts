@@ -1,18 +1,10 @@
 /** Express middleware for every REST request: authentication and the per-key rate limit. */
 import type { NextFunction, Request, Response } from "express";
-import { authenticate, bearerSecret, type AuthContext } from "../../domain/keys/service.js";
-import { consumeRequest, RateLimitedError, type RateLimitState } from "../../domain/keys/rate-limit.js";
+import { admit, bearerSecret, RateLimitedError, type AuthContext, type RateLimitState } from "../../domain/keys/access.js";
 import { unauthorized } from "../../domain/shared/errors.js";
 
 export function authOf(res: Response): AuthContext {
   return res.locals.auth as AuthContext;
-}
-
-export async function requireApiKey(req: Request, res: Response, next: NextFunction): Promise<void> {
-  const auth = await authenticate(bearerSecret(req.get("authorization")));
-  if (!auth) throw unauthorized();
-  res.locals.auth = auth;
-  next();
 }
 
 function setRateHeaders(res: Response, r: RateLimitState): void {
@@ -21,10 +13,14 @@ function setRateHeaders(res: Response, r: RateLimitState): void {
   res.setHeader("RateLimit-Reset", String(r.resetSeconds));
 }
 
-/** The per-key rate limit (src/domain/keys/rate-limit.ts), with its headers. */
-export async function rateLimit(_req: Request, res: Response, next: NextFunction): Promise<void> {
+/**
+ * The API key and the per-key rate limit (src/domain/keys/access.ts, one rule for every door), with
+ * the RateLimit-* headers; 401 without a valid key, 429 past the budget.
+ */
+export async function admitRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
+  let admitted;
   try {
-    setRateHeaders(res, await consumeRequest(authOf(res).keyId));
+    admitted = await admit(bearerSecret(req.get("authorization")));
   } catch (e) {
     if (e instanceof RateLimitedError) {
       setRateHeaders(res, e.state);
@@ -32,5 +28,8 @@ export async function rateLimit(_req: Request, res: Response, next: NextFunction
     }
     throw e; // Redis trouble: the error handler answers 503
   }
+  if (!admitted) throw unauthorized();
+  res.locals.auth = admitted.auth;
+  setRateHeaders(res, admitted.limit);
   next();
 }

@@ -5,7 +5,7 @@
  * and cannot validate with a schema other than the documented one.
  */
 import type { z } from "zod";
-import type { AuthContext } from "../../domain/keys/service.js";
+import type { AuthContext } from "../../domain/keys/access.js";
 import type { ErrorCode } from "../../domain/shared/errors.js";
 import type { Logger } from "../../infra/logger.js";
 

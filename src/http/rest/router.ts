@@ -10,7 +10,7 @@ import { config } from "../../config.js";
 import { validationError, type ErrorDetail } from "../../domain/shared/errors.js";
 import { rejectNulCharacters } from "../../domain/shared/inputs.js";
 import { logger } from "../../infra/logger.js";
-import { authOf, rateLimit, requireApiKey } from "./middleware.js";
+import { admitRequest, authOf } from "./middleware.js";
 import { successStatus, type AnyRoute } from "./route.js";
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
@@ -75,7 +75,7 @@ function handle(route: AnyRoute) {
 export function buildRouter(routes: AnyRoute[]): express.Router {
   const router = express.Router();
   for (const route of routes) {
-    const guards = route.auth === false ? [] : [requireApiKey, rateLimit];
+    const guards = route.auth === false ? [] : [admitRequest];
     router[route.method](toExpressPath(route.path), ...guards, handle(route));
   }
   return router;
