@@ -1,5 +1,5 @@
 /**
- * The HTTP application: REST under /api/v1, GraphQL at /graphql, /healthz and /readyz, JSON 404s
+ * The HTTP application: REST under /api/v1, GraphQL at /graphql, MCP at /mcp, /healthz and /readyz, JSON 404s
  * and one error handler that turns anything thrown into `{code, message}`.
  */
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -12,6 +12,7 @@ import { toErrorResponse } from "./rest/errors.js";
 import { allRoutes } from "./rest/routes/index.js";
 import { openApiRoute } from "./rest/routes/openapi.js";
 import type { GraphQLServer } from "./graphql/yoga.js";
+import { mcpRouter } from "./mcp/http.js";
 
 const VERSION = "1.0.0";
 const BODY_LIMIT = "1mb"; // 1 MiB
@@ -61,6 +62,8 @@ export function createApp(graphql: GraphQLServer) {
 
   // Yoga reads its own body; keep express.json off this path.
   app.use(graphql.graphqlEndpoint, (req: Request, res: Response) => graphql(req, res));
+  // MCP (Streamable HTTP) reads its own body too; same keys and rate limit as REST (src/http/mcp/http.ts).
+  app.use("/mcp", mcpRouter());
 
   const api = express.Router();
   // Every body is parsed as JSON whatever its content type, so the 1 MiB limit always applies.
