@@ -18,6 +18,8 @@ import { charge, getBalance } from "../../src/domain/credits/service.js";
 import { consumeRequest, RateLimitedError } from "../../src/domain/keys/rate-limit.js";
 import { authenticate, createKey, revokeKey } from "../../src/domain/keys/service.js";
 import { prisma } from "../../src/infra/db.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { createMcpServer } from "../../src/http/mcp/server.js";
 
 let api: RunningApi;
 const open: Client[] = [];
@@ -315,9 +317,9 @@ describe("resources", () => {
 
     const summary = await c.readResource({ uri: "video-service://workspace" });
     expect(summary.contents[0]).toMatchObject({ uri: "video-service://workspace", mimeType: "application/json" });
-    expect(JSON.parse(summary.contents[0]!.text as string)).toEqual((await rest.get("/api/v1/workspace")).body);
+    expect(JSON.parse((summary.contents[0] as { text: string }).text)).toEqual((await rest.get("/api/v1/workspace")).body);
     const analytics = await c.readResource({ uri: `video-service://folders/${folder.id}/analytics` });
-    expect(JSON.parse(analytics.contents[0]!.text as string)).toEqual((await rest.get(`/api/v1/folders/${folder.id}/analytics`)).body);
+    expect(JSON.parse((analytics.contents[0] as { text: string }).text)).toEqual((await rest.get(`/api/v1/folders/${folder.id}/analytics`)).body);
 
     await expect(c.readResource({ uri: "video-service://folders/nope/analytics" })).rejects.toMatchObject({ code: -32602, data: { code: "VALIDATION_ERROR" } });
     await expect(c.readResource({ uri: "file:///etc/passwd" })).rejects.toMatchObject({ code: -32002, data: { code: "NOT_FOUND" } });
@@ -380,5 +382,31 @@ describe("the API key and rate limit of REST", () => {
     await expect(connect(secret)).rejects.toThrow(/429|RATE_LIMITED/);
     // Another key of the same workspace has its own budget.
     expect((await call(await connect(ws.key), "get_credits")).isError).toBe(false);
+  });
+});
+
+describe("unexpected errors", () => {
+  it("become INTERNAL_ERROR with a request id (or SERVICE_UNAVAILABLE), never the error's own text", async () => {
+    const failures = [new Error("relation \"secret_table\" does not exist"), Object.assign(new Error("connect ECONNREFUSED 10.0.0.9:5432"), { code: "ECONNREFUSED" })];
+    let next = 0;
+    const server = createMcpServer({
+      begin: async () => {
+        throw failures[next++]!;
+      },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const c = new Client({ name: "in-memory", version: "1.0.0" });
+    await c.connect(clientSide);
+    try {
+      const internal = await call(c, "get_credits");
+      expect(internal).toEqual({ isError: true, body: { code: "INTERNAL_ERROR", message: expect.any(String), requestId: expect.any(String) } });
+      expect(JSON.stringify(internal.body)).not.toMatch(/secret_table/);
+      const unavailable = await call(c, "get_credits");
+      expect(unavailable.body).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+      expect(JSON.stringify(unavailable.body)).not.toMatch(/10\.0\.0\.9/);
+    } finally {
+      await c.close();
+    }
   });
 });

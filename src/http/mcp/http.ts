@@ -23,7 +23,7 @@ import { createMcpServer, type McpSession } from "./server.js";
 /** The same body limit as REST (src/http/app.ts). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-function httpSession(req: Request, res: Response): McpSession {
+function httpSession(res: Response): McpSession {
   const auth = authOf(res);
   const requestId = res.locals.requestId as string;
   const log = logger.child({ requestId });
@@ -42,7 +42,7 @@ async function serve(req: Request, res: Response): Promise<void> {
     res.status(405).json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this server is stateless; send JSON-RPC messages with POST." }, id: null });
     return;
   }
-  const server = createMcpServer(httpSession(req, res));
+  const server = createMcpServer(httpSession(res));
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
   res.on("close", () => {
     void transport.close().catch(() => undefined);
