@@ -22,6 +22,8 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default("0.0.0.0"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Where the JSON logs go. `npm run cli -- mcp` forces stderr: its stdout carries only MCP messages. */
+  LOG_DESTINATION: z.enum(["stdout", "stderr"]).default("stdout"),
 
   /** Prefix of BullMQ keys and pub/sub channels, so several deployments (or test files) share a Redis. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default("svc"),
@@ -104,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     port: e.PORT,
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
+    logDestination: e.LOG_DESTINATION,
     redisPrefix: e.REDIS_PREFIX,
     providers: {
       scrape: scrapeProvider,

@@ -7,29 +7,13 @@
  *   npm run cli -- key revoke --key ID [--json]
  *   npm run cli -- credits grant --workspace ID --amount N [--reason TEXT] [--json]
  *   npm run cli -- plan set --workspace ID --plan PLAN [--json]
+ *   npm run cli -- mcp --key API_KEY      (MCP over stdio; stdout carries protocol messages only)
  *
  * With --json, exactly one JSON object is printed on stdout (errors too: {"error": {code, message}},
  * exit status 1). Logs go nowhere unless LOG_LEVEL is set.
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-
-process.env.LOG_LEVEL ??= "silent";
-
-const { DomainError } = await import("../domain/shared/errors.js");
-const { createWorkspace, setPlan } = await import("../domain/workspace/service.js");
-const { createKey, listKeys, revokeKeyById } = await import("../domain/keys/service.js");
-const { grant } = await import("../domain/credits/service.js");
-const { prisma, closeDb } = await import("../infra/db.js");
-const { closeRedis } = await import("../infra/redis.js");
-
-const USAGE = `Usage: npm run cli -- <command> [options] [--json]
-  workspace create --name NAME [--plan PLAN]
-  key create --workspace ID --name NAME
-  key list --workspace ID
-  key revoke --key ID
-  credits grant --workspace ID --amount N [--reason TEXT]
-  plan set --workspace ID --plan PLAN`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -44,6 +28,33 @@ const { values, positionals } = parseArgs({
     reason: { type: "string" },
   },
 });
+
+/** `mcp`: stdout belongs to the MCP protocol, so everything else (logs, stray console output) goes to stderr. */
+const mcpMode = positionals[0] === "mcp";
+if (mcpMode) {
+  process.env.LOG_DESTINATION = "stderr";
+  process.env.LOG_LEVEL ??= "warn";
+  console.log = console.info = console.debug = console.error;
+} else {
+  process.env.LOG_LEVEL ??= "silent";
+}
+
+const { DomainError } = await import("../domain/shared/errors.js");
+const { createWorkspace, setPlan } = await import("../domain/workspace/service.js");
+const { createKey, listKeys, revokeKeyById } = await import("../domain/keys/service.js");
+const { grant } = await import("../domain/credits/service.js");
+const { prisma, closeDb } = await import("../infra/db.js");
+const { closeRedis } = await import("../infra/redis.js");
+const { closeQueues } = await import("../infra/queues.js");
+
+const USAGE = `Usage: npm run cli -- <command> [options] [--json]
+  workspace create --name NAME [--plan PLAN]
+  key create --workspace ID --name NAME
+  key list --workspace ID
+  key revoke --key ID
+  credits grant --workspace ID --amount N [--reason TEXT]
+  plan set --workspace ID --plan PLAN
+  mcp --key API_KEY          (an MCP server on stdin/stdout for desktop assistants)`;
 
 class UsageError extends Error {}
 
@@ -117,17 +128,37 @@ async function run(command: string): Promise<Result> {
   }
 }
 
+/**
+ * `mcp --key KEY`: serves MCP on stdin/stdout (src/http/mcp/stdio.ts) until the client closes stdin
+ * or the process gets SIGINT/SIGTERM. A refused key or a usage error is one line on stderr, exit 1.
+ */
+async function serveMcp(): Promise<void> {
+  const { serveStdio } = await import("../http/mcp/stdio.js");
+  const secret = values.key;
+  if (typeof secret !== "string" || secret.trim() === "") throw new UsageError("--key is required (the API key whose workspace the server serves)");
+  const mcp = await serveStdio(secret.trim());
+  const stop = () => void mcp.close();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  await mcp.closed;
+}
+
 let exitCode = 0;
 try {
-  const result = await run(positionals.slice(0, 2).join(" "));
-  console.log(values.json ? JSON.stringify(result.json) : result.text);
+  if (mcpMode) {
+    await serveMcp();
+  } else {
+    const result = await run(positionals.slice(0, 2).join(" "));
+    console.log(values.json ? JSON.stringify(result.json) : result.text);
+  }
 } catch (e) {
   exitCode = 1;
   const code = e instanceof DomainError ? e.code : e instanceof UsageError ? "USAGE" : "INTERNAL_ERROR";
   const message = e instanceof DomainError || e instanceof UsageError ? e.message : `Unexpected error: ${(e as Error).message}`;
-  if (values.json) console.log(JSON.stringify({ error: { code, message } }));
-  else console.error(`${message}${code === "USAGE" ? `\n\n${USAGE}` : ""}`);
+  if (values.json && !mcpMode) console.log(JSON.stringify({ error: { code, message } }));
+  else console.error(`${mcpMode ? `${code}: ` : ""}${message}${code === "USAGE" ? `\n\n${USAGE}` : ""}`);
 } finally {
+  await closeQueues().catch(() => undefined);
   await closeRedis().catch(() => undefined);
   await closeDb().catch(() => undefined);
 }

@@ -1,5 +1,5 @@
 /**
- * The HTTP application (Express): REST under /api/v1, /healthz and /readyz, JSON 404s and one error
+ * The HTTP application (Express): REST under /api/v1, MCP at /mcp, /healthz and /readyz, JSON 404s and one error
  * handler that turns anything thrown into `{code, message}`. GraphQL is served by Yoga directly
  * (src/main/server.ts), without Express's routing on its hot path.
  */
@@ -12,6 +12,7 @@ import { buildRouter } from "./rest/router.js";
 import { toErrorResponse } from "./rest/errors.js";
 import { allRoutes } from "./rest/routes/index.js";
 import { openApiRoute } from "./rest/routes/openapi.js";
+import { mcpRouter } from "./mcp/http.js";
 
 const VERSION = "1.0.0";
 const BODY_LIMIT = "1mb"; // 1 MiB
@@ -50,6 +51,7 @@ export function createApp() {
     res.json({ status: "ok" });
   });
   app.get("/readyz", readiness);
+  app.use("/mcp", mcpRouter());
 
 
   const api = express.Router();

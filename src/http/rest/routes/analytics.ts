@@ -1,6 +1,6 @@
 /** /analytics: top videos of the workspace and growth of its tracked accounts over time. */
 import { z } from "zod";
-import { growth, topVideoDisplayName, topVideos } from "../../../domain/analytics/service.js";
+import { growth, topVideoDisplayName, topVideos, type TopVideo } from "../../../domain/analytics/service.js";
 import { growthQuery, topVideosQuery } from "../../../domain/analytics/inputs.js";
 import { defineRoute } from "../route.js";
 import { isoOrNull, platform, queryParams, timestamp } from "../schemas.js";
@@ -35,6 +35,26 @@ const growthPoint = z
   })
   .meta({ id: "GrowthPoint" });
 
+/** A ranked video as GET /analytics/videos/top answers it (also the MCP door's shape). */
+export function topVideoItem(v: TopVideo) {
+  return {
+    id: v.id,
+    platformVideoId: v.platformVideoId,
+    description: v.description,
+    viewCount: v.viewCount!,
+    likeCount: v.likeCount,
+    commentCount: v.commentCount,
+    shareCount: v.shareCount,
+    engagementRate: v.engagementRate,
+    postedAt: isoOrNull(v.postedAt),
+    url: v.url,
+    type: v.platform,
+    thumbnailUrl: v.thumbnailUrl,
+    username: v.username,
+    displayName: topVideoDisplayName(v),
+  };
+}
+
 export const analyticsRoutes = [
   defineRoute({
     method: "get",
@@ -51,22 +71,7 @@ export const analyticsRoutes = [
       const items = await topVideos(auth.workspaceId, { limit: query.limit, offset: 0 });
       return {
         body: {
-          data: items.map((v) => ({
-            id: v.id,
-            platformVideoId: v.platformVideoId,
-            description: v.description,
-            viewCount: v.viewCount!,
-            likeCount: v.likeCount,
-            commentCount: v.commentCount,
-            shareCount: v.shareCount,
-            engagementRate: v.engagementRate,
-            postedAt: isoOrNull(v.postedAt),
-            url: v.url,
-            type: v.platform,
-            thumbnailUrl: v.thumbnailUrl,
-            username: v.username,
-            displayName: topVideoDisplayName(v),
-          })),
+          data: items.map(topVideoItem),
         },
       };
     },

@@ -13,6 +13,7 @@ import {
   removeAccountsFromFolder,
   removeVideosFromFolder,
   renameFolder,
+  type FolderSummary,
 } from "../../../domain/folders/service.js";
 import { folderAnalytics, listFolderAccounts, listFolderVideos } from "../../../domain/folders/contents.js";
 import { accountItem, accountSchema } from "./tracking.js";
@@ -74,6 +75,9 @@ const MEMBERSHIP_NOTE =
   "A folder holds tracked accounts and tracked videos. Its video set is the videos added directly plus the tracked videos of its " +
   "accounts (a video counted once even when it is in the folder both ways); listings, counts and analytics all use that set.";
 
+/** A folder with its counts, as GET /folders answers it (also the MCP door's shape). */
+export const folderSummaryItem = (f: FolderSummary) => ({ ...f, createdAt: iso(f.createdAt) });
+
 export const folderRoutes = [
   defineRoute({
     method: "post",
@@ -103,7 +107,7 @@ export const folderRoutes = [
     responses: { 200: { description: "A page of folders.", schema: z.object({ data: z.array(folderSummary), pagination: paginationSchema }) } },
     async handler({ auth, query }) {
       const { items, total } = await listFolderSummaries(auth.workspaceId, query);
-      return { body: { data: items.map((f) => ({ ...f, createdAt: iso(f.createdAt) })), pagination: pagination(total, query.limit, query.offset) } };
+      return { body: { data: items.map(folderSummaryItem), pagination: pagination(total, query.limit, query.offset) } };
     },
   }),
   defineRoute({
@@ -117,7 +121,7 @@ export const folderRoutes = [
     responses: { 200: { description: "The folder.", schema: z.object({ data: folderSummary }) } },
     async handler({ auth, params }) {
       const f = await getFolder(auth.workspaceId, params.id);
-      return { body: { data: { ...f, createdAt: iso(f.createdAt) } } };
+      return { body: { data: folderSummaryItem(f) } };
     },
   }),
   defineRoute({

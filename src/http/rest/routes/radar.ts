@@ -98,6 +98,26 @@ function toResult(r: RadarResultItem) {
   };
 }
 
+/** One search with a page of its results, as GET /radar/search/{id} answers it (also the MCP door's shape). */
+export function searchDetailItem(s: RadarSearchSummary & { results: RadarResultItem[] }) {
+  return {
+    id: s.id,
+    query: s.query,
+    platform: s.platform,
+    depth: s.depth,
+    min_views: s.minViews,
+    time_period: s.timePeriod,
+    language: s.language,
+    status: s.status,
+    resultCount: s.resultCount,
+    createdAt: iso(s.createdAt),
+    completedAt: isoOrNull(s.completedAt),
+    ...(s.error !== null ? { error: s.error } : {}),
+    queries: s.queries,
+    results: s.results.map(toResult),
+  };
+}
+
 export const radarRoutes = [
   defineRoute({
     method: "post",
@@ -156,27 +176,7 @@ export const radarRoutes = [
     },
     async handler({ auth, params, query }) {
       const s = await getSearch(auth.workspaceId, params.id, query);
-      return {
-        body: {
-          data: {
-            id: s.id,
-            query: s.query,
-            platform: s.platform,
-            depth: s.depth,
-            min_views: s.minViews,
-            time_period: s.timePeriod,
-            language: s.language,
-            status: s.status,
-            resultCount: s.resultCount,
-            createdAt: iso(s.createdAt),
-            completedAt: isoOrNull(s.completedAt),
-            ...(s.error !== null ? { error: s.error } : {}),
-            queries: s.queries,
-            results: s.results.map(toResult),
-          },
-          pagination: pagination(s.resultCount, query.limit, query.offset),
-        },
-      };
+      return { body: { data: searchDetailItem(s), pagination: pagination(s.resultCount, query.limit, query.offset) } };
     },
   }),
 ];

@@ -98,7 +98,7 @@ export function videoItem(v: VideoRecord) {
   };
 }
 
-const trackedVideoItem = (v: TrackedVideoRecord) => ({ ...videoItem(v), trackedVideoId: v.trackedVideoId, trackedAt: iso(v.trackedAt) });
+export const trackedVideoItem = (v: TrackedVideoRecord) => ({ ...videoItem(v), trackedVideoId: v.trackedVideoId, trackedAt: iso(v.trackedAt) });
 
 export const accountSchema = z
   .object({

@@ -1,6 +1,6 @@
 /** GET /workspace and GET /credits: the workspace info of the spec and the credit balance of docs/contract/decisions.md (Credits). */
 import { z } from "zod";
-import { getWorkspaceInfo } from "../../../domain/workspace/service.js";
+import { getWorkspaceInfo, type WorkspaceInfo } from "../../../domain/workspace/service.js";
 import { getBalance, listLedger } from "../../../domain/credits/service.js";
 import { defineRoute } from "../route.js";
 import { iso, timestamp } from "../schemas.js";
@@ -45,6 +45,38 @@ const creditsInfo = z
   })
   .meta({ id: "Credits" });
 
+/** The workspace info as GET /workspace answers it (also the MCP door's shape). */
+export function workspaceInfoItem(info: WorkspaceInfo) {
+  return {
+    plan: info.plan,
+    credits: {
+      total_remaining: info.credits.totalRemaining,
+      monthly_total: info.credits.monthlyTotal,
+      monthly_used: info.credits.monthlyUsed,
+      monthly_remaining: info.credits.monthlyRemaining,
+    },
+    limits: {
+      video_limit: info.limits.videoLimit,
+      video_slots_used: info.limits.videoSlotsUsed,
+      additions_remaining: info.limits.additionsRemaining,
+    },
+  };
+}
+
+/** The balance with the 20 latest ledger entries, as GET /credits answers it (also the MCP door's). */
+export async function readCredits(workspaceId: string) {
+  const [b, ledger] = await Promise.all([getBalance(workspaceId), listLedger(workspaceId, { limit: 20, offset: 0 })]);
+  return {
+    total_remaining: b.totalRemaining,
+    monthly_total: b.monthlyTotal,
+    monthly_used: b.monthlyUsed,
+    monthly_remaining: b.monthlyRemaining,
+    reserved: b.reserved,
+    cycle_resets_at: iso(b.cycleResetsAt),
+    ledger: ledger.map((e) => ({ ...e, createdAt: iso(e.createdAt) })),
+  };
+}
+
 export const workspaceRoutes = [
   defineRoute({
     method: "get",
@@ -53,25 +85,7 @@ export const workspaceRoutes = [
     tags: ["Workspace"],
     responses: { 200: { description: "The workspace of the API key.", schema: z.object({ data: workspaceInfo }) } },
     async handler({ auth }) {
-      const info = await getWorkspaceInfo(auth.workspaceId);
-      return {
-        body: {
-          data: {
-            plan: info.plan,
-            credits: {
-              total_remaining: info.credits.totalRemaining,
-              monthly_total: info.credits.monthlyTotal,
-              monthly_used: info.credits.monthlyUsed,
-              monthly_remaining: info.credits.monthlyRemaining,
-            },
-            limits: {
-              video_limit: info.limits.videoLimit,
-              video_slots_used: info.limits.videoSlotsUsed,
-              additions_remaining: info.limits.additionsRemaining,
-            },
-          },
-        },
-      };
+      return { body: { data: workspaceInfoItem(await getWorkspaceInfo(auth.workspaceId)) } };
     },
   }),
   defineRoute({
@@ -85,20 +99,7 @@ export const workspaceRoutes = [
     tags: ["Workspace"],
     responses: { 200: { description: "Credit balance.", schema: z.object({ data: creditsInfo }) } },
     async handler({ auth }) {
-      const [b, ledger] = await Promise.all([getBalance(auth.workspaceId), listLedger(auth.workspaceId, { limit: 20, offset: 0 })]);
-      return {
-        body: {
-          data: {
-            total_remaining: b.totalRemaining,
-            monthly_total: b.monthlyTotal,
-            monthly_used: b.monthlyUsed,
-            monthly_remaining: b.monthlyRemaining,
-            reserved: b.reserved,
-            cycle_resets_at: iso(b.cycleResetsAt),
-            ledger: ledger.map((e) => ({ ...e, createdAt: iso(e.createdAt) })),
-          },
-        },
-      };
+      return { body: { data: await readCredits(auth.workspaceId) } };
     },
   }),
 ];

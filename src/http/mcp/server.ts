@@ -1,0 +1,152 @@
+/**
+ * The MCP server (Model Context Protocol, official TypeScript SDK): the tools of ./tools.ts and the
+ * resources of ./resources.ts over one workspace, for either transport (./http.ts, ./stdio.ts).
+ *
+ * It uses the SDK's low-level `Server` rather than `McpServer` so that this door, like REST and
+ * GraphQL, validates with the domain's zod inputs through `parseInput` (McpServer would validate
+ * first and answer in its own words) and so that no error text but the contract's reaches a
+ * client: a tool that fails answers `isError: true` with the REST error body `{code, message}`
+ * (plus `details` or `requestId`, as REST), unexpected errors are logged and answered
+ * INTERNAL_ERROR with the request id, and protocol-level refusals (unknown tool, unreadable
+ * resource) are JSON-RPC errors whose `data` is that same body.
+ */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { parseInput, rejectNulCharacters } from "../../domain/shared/inputs.js";
+import { logger } from "../../infra/logger.js";
+import { toErrorResponse, type ErrorBody } from "../rest/errors.js";
+import { listResources, readResource, resourceTemplates } from "./resources.js";
+import { tools, type AnyTool, type ToolContext } from "./tools.js";
+
+export const SERVER_NAME = "video-tracking-service";
+export const SERVER_VERSION = "1.0.0";
+
+/**
+ * Who is calling. `begin()` runs once per operation that reaches the workspace (a tool call, a
+ * resource list or read) and may refuse it (UNAUTHORIZED, RATE_LIMITED): over HTTP the request
+ * was authenticated and counted already; over stdio each operation authenticates and counts.
+ */
+export interface McpSession {
+  begin(): Promise<ToolContext>;
+}
+
+const INSTRUCTIONS =
+  "Tools of a video tracking, discovery and analysis service, acting on the workspace of the API key in use. " +
+  "Track videos and creator accounts (free, within the plan's tracking limit), list and read them with their metrics, " +
+  "read folder analytics, top videos and account growth. Two tools spend credits: analyze_video (5) and " +
+  "start_radar_search (100); check get_credits first. Both run in the background: poll get_video_analysis or " +
+  "get_radar_search. A failed call answers isError with a JSON body {code, message} (e.g. NOT_FOUND, " +
+  "VALIDATION_ERROR, INSUFFICIENT_CREDITS, RATE_LIMITED).";
+
+/** The tool's input as JSON Schema (draft 2020-12, MCP's default dialect), generated from its zod input. */
+export function inputJsonSchema(schema: z.ZodType): Tool["inputSchema"] {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  return json as Tool["inputSchema"];
+}
+
+const toolsByName = new Map(tools.map((t) => [t.name, t]));
+const toolList: Tool[] = tools.map((t) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: inputJsonSchema(t.input),
+  annotations: { title: t.title, ...t.annotations },
+}));
+
+/** A JSON-RPC error as the SDK sends it: `code`, a clean `message` and `data` (the REST error body). */
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: ErrorBody,
+  ) {
+    super(message);
+  }
+}
+
+/** MCP "resource not found" (the specification's code for resources/read). */
+const RESOURCE_NOT_FOUND = -32002;
+
+function errorBody(err: unknown, requestId: string, what: string): ErrorBody {
+  const { body, unexpected } = toErrorResponse(err, requestId);
+  if (unexpected) logger.error({ err, requestId, operation: what }, "MCP operation failed");
+  return body;
+}
+
+function rpcError(body: ErrorBody): RpcError {
+  const code =
+    body.code === "VALIDATION_ERROR" ? ErrorCode.InvalidParams
+    : body.code === "NOT_FOUND" ? RESOURCE_NOT_FOUND
+    : body.code === "INTERNAL_ERROR" || body.code === "SERVICE_UNAVAILABLE" ? ErrorCode.InternalError
+    : -32000;
+  return new RpcError(code, body.message, body);
+}
+
+const textResult = (value: Record<string, unknown>, isError?: true): CallToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(value) }],
+  structuredContent: value,
+  ...(isError ? { isError } : {}),
+});
+
+async function callTool(session: McpSession, tool: AnyTool, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  let requestId: string = randomUUID();
+  try {
+    const ctx = await session.begin();
+    requestId = ctx.requestId;
+    const raw = args ?? {};
+    rejectNulCharacters(raw, "");
+    const input = parseInput(tool.input, raw);
+    // JSON.parse(JSON.stringify(...)): structured content is plain JSON (dates as ISO strings, no undefined).
+    return textResult(JSON.parse(JSON.stringify(await tool.run(ctx, input))) as Record<string, unknown>);
+  } catch (e) {
+    return textResult({ ...errorBody(e, requestId, tool.name) }, true);
+  }
+}
+
+/** Runs a resource operation; a failure becomes a JSON-RPC error carrying the REST error body. */
+async function resourceOperation<T>(session: McpSession, what: string, op: (ctx: ToolContext) => Promise<T>): Promise<T> {
+  let requestId: string = randomUUID();
+  try {
+    const ctx = await session.begin();
+    requestId = ctx.requestId;
+    return await op(ctx);
+  } catch (e) {
+    throw rpcError(errorBody(e, requestId, what));
+  }
+}
+
+/** A new MCP server over the session's workspace (one per HTTP request, or one per stdio process). */
+export function createMcpServer(session: McpSession): Server {
+  const server = new Server(
+    { name: SERVER_NAME, title: "Video tracking service", version: SERVER_VERSION },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const tool = toolsByName.get(request.params.name);
+    if (!tool) {
+      const message = `Unknown tool: ${request.params.name.slice(0, 100)}.`;
+      throw new RpcError(ErrorCode.InvalidParams, message, { code: "VALIDATION_ERROR", message });
+    }
+    return callTool(session, tool, request.params.arguments);
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates }));
+  server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+    resourceOperation(session, "resources/list", (ctx) => listResources(ctx, request.params?.cursor)),
+  );
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    resourceOperation(session, "resources/read", async (ctx) => ({ contents: [await readResource(ctx, request.params.uri)] })),
+  );
+  return server;
+}

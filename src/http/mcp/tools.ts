@@ -1,0 +1,249 @@
+/**
+ * The MCP door's tools: one per operation an agent may perform, each over the same domain function
+ * as the REST route that does the same thing.
+ *
+ * - `input` is the domain's zod input (src/domain/<area>/inputs.ts), or domain pieces composed with
+ *   an id (`uuid` from src/domain/shared/inputs.ts): the JSON Schema an agent sees is generated from
+ *   it (./server.ts) and arguments are parsed with it (`parseInput`), so the tool refuses exactly what
+ *   REST refuses, with the same VALIDATION_ERROR. No rule is restated here.
+ * - A result is the REST answer's `data` (and `pagination`), built by the REST mappers, so agents and
+ *   integrations read the same records, documented once in the OpenAPI document; tools add a
+ *   `message` where the agent needs to know what happens next, and `credits` where the call spends them.
+ * - Every tool runs for one workspace: the API key's (`ctx.auth.workspaceId`).
+ */
+import { z } from "zod";
+import type { AuthContext } from "../../domain/keys/access.js";
+import type { Logger } from "../../infra/logger.js";
+import { uuid } from "../../domain/shared/inputs.js";
+import { listVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.js";
+import { getTrackedVideo, listTrackedVideos, trackVideo } from "../../domain/tracking/videos.js";
+import { trackAccount } from "../../domain/tracking/accounts.js";
+import { listFoldersQuery } from "../../domain/folders/inputs.js";
+import { listFolderSummaries } from "../../domain/folders/service.js";
+import { folderAnalytics } from "../../domain/folders/contents.js";
+import { growthQuery, topVideosQuery } from "../../domain/analytics/inputs.js";
+import { growth, topVideos } from "../../domain/analytics/service.js";
+import { analyzeOptions } from "../../domain/analysis/inputs.js";
+import { ANALYSIS_COST, analyze, getAnalysis } from "../../domain/analysis/service.js";
+import { createSearchInput, searchResultsQuery } from "../../domain/radar/inputs.js";
+import { createSearch, getSearch, RADAR_SEARCH_COST } from "../../domain/radar/service.js";
+import { getWorkspaceInfo } from "../../domain/workspace/service.js";
+import { trackedVideoItem } from "../rest/routes/tracking.js";
+import { folderSummaryItem } from "../rest/routes/folders.js";
+import { topVideoItem } from "../rest/routes/analytics.js";
+import { toAnalysisItem } from "../rest/routes/analysis.js";
+import { searchDetailItem } from "../rest/routes/radar.js";
+import { readCredits, workspaceInfoItem } from "../rest/routes/workspace.js";
+import { pagination } from "../rest/schemas.js";
+
+/** Who calls, for one tool call or resource read. */
+export interface ToolContext {
+  auth: AuthContext;
+  requestId: string;
+  log: Logger;
+}
+
+/** The MCP tool annotations this server uses (hints for the client, never trusted by it). */
+interface Hints {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolDefinition<S extends z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  annotations: Hints;
+  run(ctx: ToolContext, input: z.output<S>): Promise<Record<string, unknown>>;
+}
+
+export type AnyTool = ToolDefinition<z.ZodType>;
+
+const defineTool = <S extends z.ZodType>(tool: ToolDefinition<S>): AnyTool => tool as unknown as AnyTool;
+
+const READ: Hints = { readOnlyHint: true, openWorldHint: false };
+/** Writes that add work (tracking, analyses, searches) and never remove anything. */
+const WRITE: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+
+const videoId = uuid.meta({ description: "The video's id (`id` in list_videos, `videoId` in track_video)." });
+const folderId = uuid.meta({ description: "The folder's id (from list_folders)." });
+const searchId = uuid.meta({ description: "The search's id (`searchId` from start_radar_search)." });
+const noInput = z.object({});
+
+export const tools: AnyTool[] = [
+  defineTool({
+    name: "get_workspace",
+    title: "Workspace: plan, credits, limits",
+    description:
+      "The workspace's plan, its credit balance and its video tracking limit (`limits.additions_remaining` is how many more videos " +
+      "can be tracked). Free.",
+    input: noInput,
+    annotations: READ,
+    run: async ({ auth }) => ({ data: workspaceInfoItem(await getWorkspaceInfo(auth.workspaceId)) }),
+  }),
+  defineTool({
+    name: "get_credits",
+    title: "Credit balance",
+    description:
+      "The credit balance (`total_remaining`; `reserved` is held by running analyses), when the monthly allowance renews " +
+      "(`cycle_resets_at`) and the 20 latest ledger entries. A video analysis costs 5 credits, a radar search 100. Free.",
+    input: noInput,
+    annotations: READ,
+    run: async ({ auth }) => ({ data: await readCredits(auth.workspaceId) }),
+  }),
+  defineTool({
+    name: "track_video",
+    title: "Track a video",
+    description:
+      "Starts tracking a video by its link; its metrics (views, likes, comments, shares, saves) are scraped in the background and " +
+      "appear within a few minutes (read them with get_video). Uses no credits; counts toward the plan's tracking limit " +
+      "(VIDEO_LIMIT_REACHED when it is used up). Errors: INVALID_URL (not an accepted link), ALREADY_TRACKED.",
+    input: trackVideoInput,
+    annotations: WRITE,
+    run: async ({ auth }, input) => ({
+      data: await trackVideo(auth.workspaceId, input.url),
+      message: "Video tracked and queued for scraping; its metrics appear within a few minutes (get_video).",
+    }),
+  }),
+  defineTool({
+    name: "track_account",
+    title: "Track a creator account",
+    description:
+      "Starts tracking a creator account by its link; a background scrape then tracks up to `video_limit` of its newest videos " +
+      "(never more than the plan's remaining tracking limit). Uses no credits. The username lands in exactly one list: " +
+      "`added`, `alreadyTracked` or `failed` (the plan's tracking limit is used up). Error: INVALID_URL.",
+    input: trackAccountInput,
+    annotations: WRITE,
+    run: async ({ auth }, input) => ({
+      data: await trackAccount(auth.workspaceId, input.url, input.video_limit),
+      message: "Accounts in `added` are queued; their videos appear in list_videos within a few minutes.",
+    }),
+  }),
+  defineTool({
+    name: "list_videos",
+    title: "List tracked videos",
+    description:
+      "A page of the workspace's tracked videos with their latest metrics and engagement rate, with the filters and sorting of " +
+      "REST GET /videos (newest tracked first by default). `pagination.has_more` says whether another page exists. Free.",
+    input: listVideosQuery,
+    annotations: READ,
+    run: async ({ auth }, input) => {
+      const page = await listTrackedVideos(auth.workspaceId, input);
+      return { data: page.items.map(trackedVideoItem), pagination: pagination(page.total, input.limit, input.offset) };
+    },
+  }),
+  defineTool({
+    name: "get_video",
+    title: "Read a tracked video",
+    description: "One tracked video, full detail: metrics, engagement rate, author, music, scrape status. NOT_FOUND unless the workspace tracks it. Free.",
+    input: z.object({ video_id: videoId }),
+    annotations: READ,
+    run: async ({ auth }, input) => ({ data: trackedVideoItem(await getTrackedVideo(auth.workspaceId, input.video_id)) }),
+  }),
+  defineTool({
+    name: "list_folders",
+    title: "List folders",
+    description: "A page of the workspace's folders (newest first) with their video and account counts; their ids serve get_folder_analytics. Free.",
+    input: listFoldersQuery,
+    annotations: READ,
+    run: async ({ auth }, input) => {
+      const { items, total } = await listFolderSummaries(auth.workspaceId, input);
+      return { data: items.map(folderSummaryItem), pagination: pagination(total, input.limit, input.offset) };
+    },
+  }),
+  defineTool({
+    name: "get_folder_analytics",
+    title: "Folder analytics",
+    description:
+      "Aggregates of a folder (its videos added directly plus the tracked videos of its accounts): totals of views, likes, comments, " +
+      "shares, mean engagement rate and the 5 most viewed videos. NOT_FOUND for a folder of another workspace. Free.",
+    input: z.object({ folder_id: folderId }),
+    annotations: READ,
+    run: async ({ auth }, input) => ({ data: await folderAnalytics(auth.workspaceId, input.folder_id) }),
+  }),
+  defineTool({
+    name: "get_top_videos",
+    title: "Top videos",
+    description:
+      "The workspace's tracked videos ranked by engagement rate (highest first), then views, then id; only scraped videos are ranked. Free.",
+    input: topVideosQuery,
+    annotations: READ,
+    run: async ({ auth }, input) => ({ data: (await topVideos(auth.workspaceId, { limit: input.limit, offset: 0 })).map(topVideoItem) }),
+  }),
+  defineTool({
+    name: "get_growth",
+    title: "Growth of tracked accounts",
+    description:
+      "Daily totals of followers, views and videos over all the workspace's tracked accounts, newest UTC day first, for the " +
+      "last 7, 30 or 90 days or since the first snapshot (`all`). Days without a snapshot carry the last known values. Free.",
+    input: growthQuery,
+    annotations: READ,
+    run: async ({ auth }, input) => ({ data: await growth(auth.workspaceId, input.period) }),
+  }),
+  defineTool({
+    name: "analyze_video",
+    title: "Start an AI analysis of a video (5 credits)",
+    description:
+      `Costs ${ANALYSIS_COST} credits: starts an AI analysis of a tracked video (transcript, hook, UGC fit, call to action), ` +
+      `reserving ${ANALYSIS_COST} credits that are charged when it completes and released if it fails. When an analysis already ` +
+      "completed (and `force` is not true) or one is running, nothing is started or charged: the answer says so. The analysis " +
+      "takes about 15 to 30 seconds; poll get_video_analysis. Errors: INSUFFICIENT_CREDITS, NOT_FOUND.",
+    input: z.object({ video_id: videoId, ...analyzeOptions.shape }),
+    annotations: WRITE,
+    run: async ({ auth }, input) => {
+      const r = await analyze(auth.workspaceId, input.video_id, { force: input.force });
+      const started = r.outcome === "queued";
+      return {
+        data: { analysisId: r.analysisId, videoId: r.videoId, status: r.status },
+        message: r.message,
+        credits: started
+          ? { cost: ANALYSIS_COST, note: `${ANALYSIS_COST} credits reserved now, charged when the analysis completes, released if it fails.` }
+          : { cost: 0, note: "Nothing was started, so nothing was reserved or charged." },
+      };
+    },
+  }),
+  defineTool({
+    name: "get_video_analysis",
+    title: "Read a video's analysis",
+    description:
+      "The video's latest AI analysis: status (pending → downloading → transcribed → analyzing → completed, or failed), transcript, " +
+      "hook style and phrase, UGC fit, call to action. `data` is null when the video was never analysed. Free.",
+    input: z.object({ video_id: videoId }),
+    annotations: READ,
+    run: async ({ auth }, input) => {
+      const a = await getAnalysis(auth.workspaceId, input.video_id);
+      return { data: a ? toAnalysisItem(a) : null };
+    },
+  }),
+  defineTool({
+    name: "start_radar_search",
+    title: "Start a content radar search (100 credits)",
+    description:
+      `Costs ${RADAR_SEARCH_COST} credits, charged at once (refunded once if the search fails): an AI content-discovery search ` +
+      "that generates search queries from `query` and ranks the videos found. It runs in the background; poll get_radar_search " +
+      "with the returned `searchId` until its status is completed or failed. Error: INSUFFICIENT_CREDITS.",
+    input: createSearchInput,
+    annotations: WRITE,
+    run: async ({ auth }, input) => ({
+      data: await createSearch(auth.workspaceId, input),
+      message: "Search queued; poll get_radar_search until its status is completed or failed.",
+      credits: { cost: RADAR_SEARCH_COST, note: `${RADAR_SEARCH_COST} credits charged now; refunded once if the search fails.` },
+    }),
+  }),
+  defineTool({
+    name: "get_radar_search",
+    title: "Read a radar search",
+    description:
+      "A radar search: status (pending, searching, completed, failed), the generated queries and a page of its ranked results " +
+      "(best first; each says whether the workspace tracks it already). Free.",
+    input: z.object({ search_id: searchId, ...searchResultsQuery.shape }),
+    annotations: READ,
+    run: async ({ auth }, input) => {
+      const s = await getSearch(auth.workspaceId, input.search_id, { limit: input.limit, offset: input.offset });
+      return { data: searchDetailItem(s), pagination: pagination(s.resultCount, input.limit, input.offset) };
+    },
+  }),
+];
