@@ -74,6 +74,10 @@ const schema = z.object({
   /** GraphQL limits: a query deeper or costlier than these is refused with a GraphQL error. */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(12),
   GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(50000),
+  /** Trusted documents: a JSON file of operation id → document (src/http/graphql/persisted.ts). */
+  GRAPHQL_PERSISTED_OPERATIONS: z.string().min(1).optional(),
+  /** Accept only the operations of that file. */
+  GRAPHQL_PERSISTED_ONLY: bool.default(false),
 
   /** Validate every REST response against its documented schema (on in tests; costs time). */
   VALIDATE_RESPONSES: bool.optional(),
@@ -97,6 +101,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (e.GRAPHQL_PERSISTED_ONLY && !e.GRAPHQL_PERSISTED_OPERATIONS) {
+    throw new Error("Invalid configuration:\n  GRAPHQL_PERSISTED_ONLY: needs GRAPHQL_PERSISTED_OPERATIONS (the file of trusted operations)");
+  }
   // The scrape provider defaults to yt-dlp when the program is installed, else to simulated data.
   const scrapeProvider = e.SCRAPE_PROVIDER ?? (programExists(e.YTDLP_PATH) ? "ytdlp" : "simulated");
   return {
@@ -142,7 +149,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       retryDelayMs: e.ANALYSIS_RETRY_DELAY_MS,
     },
     concurrency: { scrape: e.SCRAPE_CONCURRENCY, analysis: e.ANALYSIS_CONCURRENCY, radar: e.RADAR_CONCURRENCY },
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxCost: e.GRAPHQL_MAX_COST },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxCost: e.GRAPHQL_MAX_COST,
+      persistedOperationsFile: e.GRAPHQL_PERSISTED_OPERATIONS,
+      persistedOnly: e.GRAPHQL_PERSISTED_ONLY,
+    },
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV === "test",
     seedDemo: e.SEED_DEMO,
   };

@@ -1,17 +1,43 @@
 /**
- * Live changes of tracked videos: published by the scrape jobs (from any worker process) and
- * watched by GraphQL subscriptions, for videos the watching workspace tracks.
+ * Live changes of tracked videos, published after the change is committed (from any process) and
+ * watched by GraphQL subscriptions:
+ * - `videoUpdated` per video: each scrape that changes its state or metrics;
+ * - `trackedVideoChanged` per workspace: a video it tracks was added, updated (scraped) or removed
+ *   (untracked) — one stream for a dashboard of the whole workspace.
  */
+import { Prisma } from "../../generated/prisma/client.js";
+import { sql } from "../../infra/db.js";
 import { publishEvent, subscribeEvents, type EventPayloads } from "../shared/events.js";
 import { getTrackedVideo } from "./videos.js";
 
-/** Tells watchers the video's scrape state or metrics changed (after the change is committed). */
-export function announceVideo(videoId: string, scrapeStatus: string): Promise<void> {
-  return publishEvent("videoUpdated", videoId, { videoId, scrapeStatus, at: new Date().toISOString() });
+export type TrackedVideoChange = EventPayloads["trackedVideoChanged"]["change"];
+
+/** Tells every workspace's watchers that these videos were added to or removed from its tracking. */
+export async function announceTracking(workspaceId: string, videoIds: readonly string[], change: Exclude<TrackedVideoChange, "updated">): Promise<void> {
+  const at = new Date().toISOString();
+  await Promise.all(videoIds.map((videoId) => publishEvent("trackedVideoChanged", workspaceId, { workspaceId, videoId, change, at })));
+}
+
+/**
+ * Tells watchers the video's scrape state or metrics changed: its own watchers, and the stream of
+ * every workspace that tracks it (videos are global: one scrape serves them all).
+ */
+export async function announceVideo(videoId: string, scrapeStatus: string): Promise<void> {
+  const at = new Date().toISOString();
+  await publishEvent("videoUpdated", videoId, { videoId, scrapeStatus, at });
+  const trackers = await sql<{ workspaceId: string }>(Prisma.sql`SELECT workspace_id AS "workspaceId" FROM tracked_videos WHERE video_id = ${videoId}::uuid`, {
+    prepare: true,
+  });
+  await Promise.all(trackers.map(({ workspaceId }) => publishEvent("trackedVideoChanged", workspaceId, { workspaceId, videoId, change: "updated", at })));
 }
 
 /** The changes of a video the workspace tracks (NOT_FOUND otherwise, before anything is streamed). */
 export async function watchVideo(workspaceId: string, videoId: string): Promise<AsyncIterable<EventPayloads["videoUpdated"]>> {
   await getTrackedVideo(workspaceId, videoId);
   return subscribeEvents("videoUpdated", videoId);
+}
+
+/** Every change of the workspace's tracked videos (added, updated, removed), as it happens. */
+export function watchTrackedVideos(workspaceId: string): AsyncIterable<EventPayloads["trackedVideoChanged"]> {
+  return subscribeEvents("trackedVideoChanged", workspaceId);
 }

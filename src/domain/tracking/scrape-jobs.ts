@@ -11,7 +11,7 @@
 import { config } from "../../config.js";
 import { ProviderError } from "../shared/provider-error.js";
 import { isLastAttempt, PermanentJobFailure, type JobRun } from "../shared/jobs.js";
-import { announceVideo } from "./events.js";
+import { announceTracking, announceVideo } from "./events.js";
 import { enqueueAccountScrapes, enqueueVideoScrapes } from "./jobs.js";
 import type { ScrapeProvider } from "./ports.js";
 import {
@@ -95,6 +95,7 @@ export async function scrapeAccount(
     await announceVideo(stored.id, stored.needsScrape ? "queued" : "ready");
   }
   const added = await trackAccountVideos(accountId, ordered);
+  await Promise.all(added.map((w) => announceTracking(w.workspaceId, w.added, "added")));
   // Last, so `ready` on the account means its videos are tracked too.
   await storeScrapedAccount(accountId, result.account, { source: provider.name, now });
   // Listed-only videos get a scrape of their own (for all their metrics).

@@ -8,6 +8,7 @@ import { sql } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { DomainError, notFound } from "../shared/errors.js";
 import { pageSql, type PageRequest } from "../shared/pages.js";
+import { announceTracking } from "./events.js";
 import { enqueueVideoScrape } from "./jobs.js";
 import { ADDITIONS_REMAINING, LIMITS_FROM, limitReached } from "./limits.js";
 import { parseVideoUrl } from "./urls.js";
@@ -77,6 +78,7 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
     const again = await sql<{ id: string }>(Prisma.sql`SELECT id FROM tracked_videos WHERE workspace_id = ${workspaceId}::uuid AND video_id = ${videoId}::uuid`);
     throw again.length ? alreadyTracked() : limitReached(state.videoLimit);
   }
+  await announceTracking(workspaceId, [videoId], "added");
   if (isNew || state.scrapeStatus === "failed") {
     // After commit; if Redis is down the periodic refresh picks the video up later.
     await enqueueVideoScrape(videoId, `track-${tracked[0].id}`).catch((e) =>
@@ -155,6 +157,7 @@ export async function untrackVideos(workspaceId: string, ids: string[]): Promise
         RETURNING video_id AS "videoId"`)
     : [];
   const gone = new Set(removed.map((r) => r.videoId));
+  await announceTracking(workspaceId, [...gone], "removed");
   const seen = new Set<string>();
   return ids.map((id) => {
     const key = id.toLowerCase();

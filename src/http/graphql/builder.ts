@@ -17,7 +17,7 @@
 import SchemaBuilder from "@pothos/core";
 import RelayPlugin from "@pothos/plugin-relay";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
-import { GraphQLSafeInt } from "graphql-scalars";
+import { GraphQLJSONObject, GraphQLSafeInt } from "graphql-scalars";
 import type { AuthContext } from "../../domain/keys/access.js";
 
 export interface GraphQLContext {
@@ -39,6 +39,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     Count: { Input: number; Output: number };
+    JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
   };
 }>({
   plugins: [RelayPlugin, DataloaderPlugin],
@@ -72,6 +73,8 @@ builder.addScalarType(
       "(serialized as a JSON number).",
   },
 );
+
+builder.addScalarType("JSONObject", GraphQLJSONObject, {});
 
 builder.queryType({});
 builder.mutationType({});

@@ -7,6 +7,7 @@ import "./types/radar.js";
 import "./types/tracking.js";
 import "./types/folders.js";
 import "./types/analytics.js";
+import "./types/events.js";
 
 export const schema = builder.toSchema();
 

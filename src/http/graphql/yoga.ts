@@ -5,7 +5,9 @@
  */
 import type { IncomingMessage, Server } from "node:http";
 import { randomUUID } from "node:crypto";
-import { getOperationAST, GraphQLError, type ValidationRule } from "graphql";
+import { getOperationAST, GraphQLError, visit, type DocumentNode, type ValidationRule } from "graphql";
+import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
+import { persistedOperationsPlugin } from "./persisted.js";
 import type { Plugin } from "graphql-yoga";
 import { findNulCharacter } from "../../domain/shared/inputs.js";
 import { createYoga, type YogaInitialContext } from "graphql-yoga";
@@ -124,7 +126,29 @@ const refuseNulCharacters: Plugin = {
   },
 };
 
+/** Documents that use @defer or @stream (incremental delivery, which graphql-jit does not do). */
+const incremental = new WeakMap<DocumentNode, boolean>();
+function isIncremental(document: DocumentNode): boolean {
+  let found = incremental.get(document);
+  if (found === undefined) {
+    found = false;
+    visit(document, {
+      Directive(node) {
+        if (node.name.value === "defer" || node.name.value === "stream") found = true;
+      },
+    });
+    incremental.set(document, found);
+  }
+  return found;
+}
+
+/** graphql-jit runs queries and mutations without @defer/@stream; the rest run on graphql-js. */
+function compiledExecution(document: DocumentNode, operationName?: string | null): boolean {
+  return getOperationAST(document, operationName)?.operation !== "subscription" && !isIncremental(document);
+}
+
 export function createGraphQL() {
+  const persisted = persistedOperationsPlugin();
   return createYoga<TransportContext, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -140,8 +164,12 @@ export function createGraphQL() {
       // Compiled execution (graphql-jit) of queries and mutations, kept per parsed document: Yoga's
       // parser cache (bounded LRU) hands the same document object to every request with the same
       // text. Subscriptions run on graphql-js: under graphql-jit their field arguments arrived
-      // empty (every subscription answered VALIDATION_ERROR for its id argument).
-      useGraphQlJit({}, { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation !== "subscription" }),
+      // empty (every subscription answered VALIDATION_ERROR for its id argument); so do documents
+      // with @defer/@stream, which graphql-jit cannot deliver incrementally.
+      useGraphQlJit({}, { enableIf: (args) => compiledExecution(args.document, args.operationName) }),
+      // @defer and @stream, over HTTP (multipart/mixed) and SSE.
+      useDeferStream(),
+      ...(persisted ? [persisted] : []),
     ],
   });
 }

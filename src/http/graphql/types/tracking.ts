@@ -13,7 +13,7 @@ import { parseInput } from "../../../domain/shared/inputs.js";
 import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
-import { watchVideo } from "../../../domain/tracking/events.js";
+import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/events.js";
 import { trackAccountInput, trackVideoInput, untrackVideosInput, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.js";
 import { day } from "../../../domain/shared/inputs.js";
 import { z } from "zod";
@@ -273,7 +273,41 @@ builder.mutationFields((t) => ({
   }),
 }));
 
+const TrackedVideoChangeEnum = builder.enumType("TrackedVideoChangeKind", {
+  values: {
+    ADDED: { value: "added", description: "The workspace started tracking the video (by URL, or through a tracked account)." },
+    UPDATED: { value: "updated", description: "A scrape changed the video's state or metrics." },
+    REMOVED: { value: "removed", description: "The workspace stopped tracking the video." },
+  } as const,
+});
+
+const TrackedVideoChangeRef = builder
+  .objectRef<{ workspaceId: string; videoId: string; change: "added" | "updated" | "removed"; at: string }>("TrackedVideoChange")
+  .implement({
+    description: "A change of one of the workspace's tracked videos.",
+    fields: (t) => ({
+      change: t.field({ type: TrackedVideoChangeEnum, resolve: (e) => e.change }),
+      videoId: t.exposeID("videoId", { description: "The video's UUID." }),
+      at: t.field({ type: "DateTime", resolve: (e) => e.at }),
+      video: t.field({
+        type: VideoRef,
+        nullable: true,
+        description: "The video as stored when the change is delivered; null once the workspace no longer tracks it (REMOVED).",
+        // Read fresh on every event (a subscription's DataLoaders would keep the first read).
+        resolve: async (e, _a, ctx) => (await trackedVideosByIds(ctx.auth.workspaceId, [e.videoId]))[0] ?? null,
+      }),
+    }),
+  });
+
 builder.subscriptionFields((t) => ({
+  trackedVideosChanged: t.field({
+    type: TrackedVideoChangeRef,
+    description:
+      "Every change of the workspace's tracked videos in one stream: ADDED (tracked by URL or through an account), UPDATED (each scrape, " +
+      "from whichever worker process made it), REMOVED (untracked). For a dashboard of the whole workspace.",
+    subscribe: (_r, _a, ctx) => watchTrackedVideos(ctx.auth.workspaceId),
+    resolve: (event) => event,
+  }),
   videoUpdated: t.field({
     type: VideoRef,
     description:

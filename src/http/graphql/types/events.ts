@@ -1,0 +1,32 @@
+/**
+ * GraphQL: the workspace's integration events as a live stream (the same events webhooks deliver:
+ * src/domain/shared/workspace-events.ts), for dashboards that want them without polling.
+ */
+import { builder } from "../builder.js";
+import { WORKSPACE_EVENT_TYPES, watchWorkspaceEvents, type WorkspaceEvent } from "../../../domain/shared/workspace-events.js";
+
+/** `analysis.completed` → ANALYSIS_COMPLETED */
+const enumName = (type: string) => type.replace(/[.]/g, "_").toUpperCase();
+
+const WorkspaceEventTypeEnum = builder.enumType("WorkspaceEventType", {
+  description: "The event names of the webhook contract (analysis.completed → ANALYSIS_COMPLETED …).",
+  values: Object.fromEntries(WORKSPACE_EVENT_TYPES.map((type) => [enumName(type), { value: type }])) as Record<string, { value: WorkspaceEvent["type"] }>,
+});
+
+const WorkspaceEventRef = builder.objectRef<WorkspaceEvent>("WorkspaceEvent").implement({
+  description: "An event of the workspace, as webhooks deliver it.",
+  fields: (t) => ({
+    type: t.field({ type: WorkspaceEventTypeEnum, resolve: (e) => e.type }),
+    data: t.field({ type: "JSONObject", description: "The event's payload (ids and what changed), as in the webhook body's `data`.", resolve: (e) => e.data }),
+    at: t.field({ type: "DateTime", resolve: (e) => e.at }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  workspaceEvents: t.field({
+    type: WorkspaceEventRef,
+    description: "The workspace's events (analyses and radar searches finishing, discovered videos, spikes, low credits …) as they happen.",
+    subscribe: (_r, _a, ctx) => watchWorkspaceEvents(ctx.auth.workspaceId),
+    resolve: (event) => event,
+  }),
+}));
