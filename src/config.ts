@@ -189,7 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       ytdlp: e.YTDLP_PATH,
       ytdlpTimeoutMs: e.YTDLP_TIMEOUT_MS,
       ytdlpConcurrency: e.YTDLP_CONCURRENCY,
-      /** `yt-dlp --version` when a provider uses yt-dlp and it runs, else null. */
+      /** Whether a configured provider runs yt-dlp, and `yt-dlp --version` then (null when it does not run). */
+      ytdlpUsed: usesYtdlp && (scrapeProvider === "ytdlp" || (e.MEDIA_PROVIDER ?? scrapeProvider) === "ytdlp" || e.RADAR_PROVIDERS.includes("ytdlp")),
       ytdlpVersion,
       ffmpeg: e.FFMPEG_PATH,
       pocketsphinx: e.POCKETSPHINX_PATH,
