@@ -157,8 +157,8 @@ describe("GraphQL videos: the same filters and sorts, keyset cursors per order",
     ]);
     const tracked = await gql(api.url, ws.key, q, { sort: "TRACKED_AT" });
     const wrong = await gql(api.url, ws.key, q, { sort: "VIEWS", after: tracked.body.data.videos.pageInfo.endCursor });
-    expect(wrong.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+    expect(wrong.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
     const badQ = await gql(api.url, ws.key, q, { q: "x".repeat(201) });
-    expect(badQ.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+    expect(badQ.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
   });
 });
