@@ -159,9 +159,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   // The scrape provider defaults to yt-dlp when the program is installed, else to simulated data.
-  // Its version is read once whenever a provider uses it (logged at start, shown by /readyz).
-  const usesYtdlp = e.SCRAPE_PROVIDER === undefined || [e.SCRAPE_PROVIDER, e.MEDIA_PROVIDER].includes("ytdlp") || e.RADAR_PROVIDERS.includes("ytdlp");
-  const ytdlpVersion = usesYtdlp ? programVersion(e.YTDLP_PATH) : null;
+  // yt-dlp's version is read once when it scrapes or downloads (logged at start, shown by /readyz);
+  // the radar's yt-dlp search alone does not read it (a search fails loudly on its own).
+  const mayUseYtdlp = e.SCRAPE_PROVIDER === undefined || [e.SCRAPE_PROVIDER, e.MEDIA_PROVIDER].includes("ytdlp");
+  const ytdlpVersion = mayUseYtdlp ? programVersion(e.YTDLP_PATH) : null;
   const scrapeProvider = e.SCRAPE_PROVIDER ?? (ytdlpVersion !== null ? "ytdlp" : "simulated");
   return {
     env: e.NODE_ENV,
@@ -189,8 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       ytdlp: e.YTDLP_PATH,
       ytdlpTimeoutMs: e.YTDLP_TIMEOUT_MS,
       ytdlpConcurrency: e.YTDLP_CONCURRENCY,
-      /** Whether a configured provider runs yt-dlp, and `yt-dlp --version` then (null when it does not run). */
-      ytdlpUsed: usesYtdlp && (scrapeProvider === "ytdlp" || (e.MEDIA_PROVIDER ?? scrapeProvider) === "ytdlp" || e.RADAR_PROVIDERS.includes("ytdlp")),
+      /** Whether the scrape or media provider runs yt-dlp, and `yt-dlp --version` then (null when it does not run). */
+      ytdlpUsed: scrapeProvider === "ytdlp" || (e.MEDIA_PROVIDER ?? scrapeProvider) === "ytdlp",
       ytdlpVersion,
       ffmpeg: e.FFMPEG_PATH,
       pocketsphinx: e.POCKETSPHINX_PATH,

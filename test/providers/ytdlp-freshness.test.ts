@@ -47,7 +47,7 @@ describe("ytdlpFreshness", () => {
     expect(ytdlpFreshness(NOW, { ytdlp: "yt-dlp", ytdlpUsed: false, ytdlpVersion: null })).toBeNull();
   });
 
-  it("the configuration runs `yt-dlp --version` only when a provider uses it", async () => {
+  it("the configuration runs `yt-dlp --version` only when the scrape or media provider uses it", async () => {
     const fresh = await program("fresh", "2026.11.01");
     const used = loadConfig({ SCRAPE_PROVIDER: "ytdlp", YTDLP_PATH: fresh.path });
     expect(used.programs).toMatchObject({ ytdlpUsed: true, ytdlpVersion: "2026.11.01" });
@@ -55,8 +55,10 @@ describe("ytdlpFreshness", () => {
     const simulated = loadConfig({ SCRAPE_PROVIDER: "simulated", YTDLP_PATH: unused.path });
     expect(simulated.programs).toMatchObject({ ytdlpUsed: false, ytdlpVersion: null });
     expect(unused.ran()).toBe(false);
-    // Radar's yt-dlp search alone uses it too.
-    expect(loadConfig({ SCRAPE_PROVIDER: "simulated", RADAR_PROVIDERS: "catalog,ytdlp", YTDLP_PATH: unused.path }).programs.ytdlpUsed).toBe(true);
+    // Downloading media with it reads it too; the radar's yt-dlp search alone does not.
+    expect(loadConfig({ SCRAPE_PROVIDER: "simulated", MEDIA_PROVIDER: "ytdlp", YTDLP_PATH: fresh.path }).programs).toMatchObject({ ytdlpUsed: true, ytdlpVersion: "2026.11.01" });
+    expect(loadConfig({ SCRAPE_PROVIDER: "simulated", RADAR_PROVIDERS: "catalog,ytdlp", YTDLP_PATH: unused.path }).programs.ytdlpUsed).toBe(false);
+    expect(unused.ran()).toBe(false);
     // Without SCRAPE_PROVIDER, a runnable yt-dlp is the default provider and its version is known.
     expect(loadConfig({ YTDLP_PATH: fresh.path }).providers.scrape).toBe("ytdlp");
     expect(loadConfig({ YTDLP_PATH: join(dir, "missing") })).toMatchObject({ providers: { scrape: "simulated" }, programs: { ytdlpUsed: false } });

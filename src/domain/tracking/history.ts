@@ -26,6 +26,9 @@ import { checkDayRange, DAY_MS } from "../shared/inputs.js";
 import { pageSql, type CursorWindow, type Order } from "../shared/pages.js";
 import { config } from "../../config.js";
 
+/** `YYYY-MM-DD` of the UTC day of `at` (days are compared as dates, never through the session's time zone). */
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
 import { HISTORY_INTERVALS, type HistoryInterval } from "./views.js";
 
 export { HISTORY_INTERVALS, type HistoryInterval };
@@ -118,7 +121,7 @@ function historyFrom(t: HistoryTables, ids: readonly string[], r: HistoryRange):
   const daily = Prisma.sql`
     SELECT x.${key} AS "itemId", x.captured_at, ${metrics}, x.source
       FROM ${Prisma.raw(t.daily)} x
-     WHERE x.${key} = ANY(${ids as string[]}::uuid[]) AND x.day >= ${r.from}::date AND x.day < ${dailyTo}::date
+     WHERE x.${key} = ANY(${ids as string[]}::uuid[]) AND x.day >= ${utcDay(r.from)}::date AND x.day < ${utcDay(dailyTo)}::date
        AND (x.captured_at AT TIME ZONE 'UTC')::date = x.day`;
   if (r.interval === "day" || pointsFrom >= r.to) return Prisma.sql`(${daily}) h`;
   return Prisma.sql`(${daily}
