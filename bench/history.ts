@@ -18,7 +18,7 @@
  * And the storage: table and index sizes of the points and of the daily rows, per video-year (the
  * window's points are what stays in steady state; daily rows accumulate 365 a year).
  *
- * Run alone: `npx tsx bench/history.ts` (BENCH_HISTORY_VIDEOS, BENCH_HISTORY_SECONDS scale it);
+ * Run alone: `npx tsx bench/history.ts [--keep]` (BENCH_HISTORY_VIDEOS, BENCH_HISTORY_SECONDS scale it);
  * writes the `history` section of bench/RESULTS.md. Uses (creates and drops) svc_bench_history.
  */
 import { execFileSync } from "node:child_process";
@@ -41,6 +41,8 @@ const TARGET_P99_MS = 20;
 const REDIS_PREFIX = `bench_history_${process.pid}`;
 const DATABASE_URL = urlFor(BENCH_DB);
 const DAY_MS = 86_400_000;
+/** `--keep`: leave the database for a look at its plans afterwards. */
+const KEEP = process.argv.includes("--keep");
 
 // ---------------------------------------------------------------------------------------------
 // The floor: the same JSON from one hand-written statement (tenancy check and points together).
@@ -48,7 +50,7 @@ const DAY_MS = 86_400_000;
 
 /** The statement both floors run: the points of one tracked video in [from, to), hour or day. */
 const FLOOR_SQL = `
-  SELECT t.ok, p.captured_at, p.view_count, p.like_count, p.comment_count, p.share_count, p.bookmark_count, p.source
+  SELECT t.ok, to_char(p.captured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS captured_at, p.view_count, p.like_count, p.comment_count, p.share_count, p.bookmark_count, p.source
     FROM (SELECT EXISTS (SELECT 1 FROM tracked_videos WHERE workspace_id = $1 AND video_id = $2) AS ok) t
     LEFT JOIN LATERAL (
       SELECT d.captured_at, d.view_count, d.like_count, d.comment_count, d.share_count, d.bookmark_count, d.source
@@ -91,7 +93,7 @@ async function floorServer(workspaceId: string): Promise<void> {
       const points = r.rows
         .filter((p) => p.captured_at !== null)
         .map((p) => ({
-          capturedAt: (p.captured_at as Date).toISOString(), viewCount: num(p.view_count), likeCount: num(p.like_count), commentCount: num(p.comment_count),
+          capturedAt: p.captured_at as string, viewCount: num(p.view_count), likeCount: num(p.like_count), commentCount: num(p.comment_count),
           shareCount: num(p.share_count), bookmarkCount: num(p.bookmark_count), source: p.source,
         }));
       const text = JSON.stringify({ data: { interval: url.searchParams.get("interval") ?? "day", points } });
@@ -303,7 +305,7 @@ ${row("API: a year daily (`interval=day`)", apiDay)}
     await closeDb().catch(() => undefined);
     await closeRedis().catch(() => undefined);
     await cleanRedis().catch(() => undefined);
-    await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
+    if (!KEEP) await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
   }
 }
 

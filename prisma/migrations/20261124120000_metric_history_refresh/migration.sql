@@ -78,6 +78,16 @@ CREATE TABLE "account_metric_points" (
   CONSTRAINT "account_metric_points_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
+-- A year of daily points is one range of this index, which now holds the metrics too (INCLUDE): the
+-- read touches a few index pages instead of a heap page per day (rows arrive day after day, spread
+-- over the table). It replaces the init migration's plain unique index under the same name (ON
+-- CONFLICT (video_id, day) infers it as before), built before the old one goes so that writers
+-- always find one.
+CREATE UNIQUE INDEX "video_snapshots_video_day_covering" ON "video_snapshots" ("video_id", "day")
+  INCLUDE ("captured_at", "source", "view_count", "like_count", "comment_count", "share_count", "bookmark_count");
+DROP INDEX "video_snapshots_video_id_day_key";
+ALTER INDEX "video_snapshots_video_day_covering" RENAME TO "video_snapshots_video_id_day_key";
+
 -- Pruning finds old points by time: rows arrive in time order, so a BRIN index (a few pages for
 -- millions of rows) locates them without a btree on every row.
 CREATE INDEX "video_metric_points_captured_brin" ON "video_metric_points" USING BRIN ("captured_at");

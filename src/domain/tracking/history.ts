@@ -36,8 +36,15 @@ export { HISTORY_INTERVALS, type HistoryInterval };
 /** Days in the default range (today and the 29 before it). */
 export const DEFAULT_HISTORY_DAYS = 30;
 
+/**
+ * When a point was measured: ISO 8601 UTC with milliseconds, as PostgreSQL writes it (`to_char`):
+ * a history is hundreds of points, and parsing each into a Date only to print it back was most of
+ * a request's CPU (bench/history.ts).
+ */
+export type PointTime = string;
+
 export interface VideoPoint {
-  capturedAt: Date;
+  capturedAt: PointTime;
   viewCount: number | null;
   likeCount: number | null;
   commentCount: number | null;
@@ -48,7 +55,7 @@ export interface VideoPoint {
 }
 
 export interface AccountPoint {
-  capturedAt: Date;
+  capturedAt: PointTime;
   followerCount: number | null;
   totalViews: number | null;
   videoCount: number | null;
@@ -85,7 +92,7 @@ export function historyRange(q: { startDate?: Date; endDate?: Date; interval?: H
 }
 
 /** Oldest first: a point's capture time is unique within its item's history (the cursor of a page). */
-export const historyOrder = <P extends { capturedAt: Date }>(): Order<P> => [{ sql: "h.captured_at", type: "timestamptz", value: (p) => p.capturedAt }];
+export const historyOrder = <P extends { capturedAt: PointTime }>(): Order<P> => [{ sql: "h.captured_at", type: "timestamptz", value: (p) => p.capturedAt }];
 
 interface HistoryTables {
   points: string;
@@ -131,20 +138,32 @@ function historyFrom(t: HistoryTables, ids: readonly string[], r: HistoryRange):
      WHERE x.${key} = ANY(${ids as string[]}::uuid[]) AND x.captured_at >= ${pointsFrom}::timestamptz AND x.captured_at < ${r.to}::timestamptz) h`;
 }
 
-const POINT_COLUMNS = (t: HistoryTables) =>
-  Prisma.raw(`h."itemId", h.captured_at AS "capturedAt", ${t.metrics.replace(/x\.(\w+) AS ("\w+")/g, "h.$2")}, h.source`);
+/** A point's columns from `h`, named and ordered as the records (and REST) write them; with the item's id first for batches. */
+const POINT_COLUMNS = (t: HistoryTables, withItem: boolean) =>
+  Prisma.raw(
+    `${withItem ? `h."itemId", ` : ""}to_char(h.captured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "capturedAt", ` +
+      `${t.metrics.replace(/x\.(\w+) AS ("\w+")/g, "h.$2")}, h.source`,
+  );
 
-/** One tracked item's whole history in the range; NOT_FOUND unless the workspace tracks it. One statement. */
+/** The same columns, all null: the one row that says the workspace does not track the item. */
+const NOT_TRACKED_ROW = (t: HistoryTables) =>
+  Prisma.raw(`NULL::text AS "capturedAt", ${t.metrics.replace(/x\.(\w+) AS ("\w+")/g, "NULL::int8 AS $2")}, NULL::text AS source`);
+
+/**
+ * One tracked item's whole history in the range; NOT_FOUND unless the workspace tracks it. One
+ * statement whose rows are the points themselves (no per-row copy on the way out: a history is
+ * hundreds of points); when the item is not tracked it answers a single all-null row instead (a
+ * point always has its capture time).
+ */
 async function trackedHistory<P>(t: HistoryTables, tracked: Prisma.Sql, what: string, id: string, r: HistoryRange): Promise<P[]> {
-  const rows = await sql<P & { tracked: boolean; itemId: string | null; capturedAt: Date | null }>(
-    Prisma.sql`SELECT t.tracked, p.* FROM (SELECT EXISTS (${tracked}) AS tracked) t
-      LEFT JOIN LATERAL (
-        SELECT ${POINT_COLUMNS(t)} FROM ${historyFrom(t, [id], r)} ORDER BY h.captured_at
-      ) p ON t.tracked`,
+  const rows = await sql<P & { capturedAt: PointTime | null }>(
+    Prisma.sql`SELECT ${NOT_TRACKED_ROW(t)} WHERE NOT EXISTS (${tracked})
+      UNION ALL
+      (SELECT ${POINT_COLUMNS(t, false)} FROM ${historyFrom(t, [id], r)} WHERE EXISTS (${tracked}) ORDER BY h.captured_at)`,
     { prepare: true },
   );
-  if (!rows[0]?.tracked) throw notFound(what);
-  return rows.filter((row) => row.capturedAt !== null).map(({ tracked: _t, itemId: _i, ...p }) => p as unknown as P);
+  if (rows.length === 1 && rows[0]!.capturedAt === null) throw notFound(what);
+  return rows as P[];
 }
 
 /** A video's history (the workspace must track it). */
@@ -163,13 +182,13 @@ export async function accountHistory(workspaceId: string, accountId: string, r: 
  * A keyset window of the histories of several items in one statement (GraphQL connections over a
  * page of videos or accounts). The caller has checked that the workspace may see these items.
  */
-async function windowOfHistories<P extends { capturedAt: Date }>(t: HistoryTables, ids: readonly string[], r: HistoryRange, window: CursorWindow): Promise<Map<string, P[]>> {
+async function windowOfHistories<P extends { capturedAt: PointTime }>(t: HistoryTables, ids: readonly string[], r: HistoryRange, window: CursorWindow): Promise<Map<string, P[]>> {
   const out = new Map<string, P[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return out;
   const p = pageSql(historyOrder<P>(), window);
   const rows = await sql<P & { itemId: string; n: number }>(Prisma.sql`
     SELECT * FROM (
-      SELECT ${POINT_COLUMNS(t)}, row_number() OVER (PARTITION BY h."itemId" ${p.orderBy}) AS n
+      SELECT ${POINT_COLUMNS(t, true)}, row_number() OVER (PARTITION BY h."itemId" ${p.orderBy}) AS n
         FROM ${historyFrom(t, ids, r)} WHERE true ${p.where}
     ) y WHERE n <= ${window.limit}::int ORDER BY "itemId", n`);
   for (const { itemId, n: _n, ...point } of rows) out.get(itemId)?.push(point as unknown as P);
