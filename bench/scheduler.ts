@@ -134,6 +134,8 @@ export async function runSchedulerBench(): Promise<void> {
     const explain = (await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${claimSql}`, [new Date(T0 + MIN)])).rows[0]["QUERY PLAN"][0];
     await db.query("ROLLBACK");
     const planText = (await db.query(`EXPLAIN ${claimSql}`, [new Date(T0 + MIN)])).rows.map((r) => r["QUERY PLAN"]).join("\n");
+    // The plan's scans, e.g. "Index Scan using videos_next_refresh_idx on videos".
+    const scans = [...new Set(planText.match(/(?:Bitmap Index Scan on|Index Only Scan using|Index Scan using|Seq Scan on) \S+/g) ?? [])];
     const redisBefore = await usedMemory(redis());
     const minutes: Array<{ videos: number; statements: number; ms: number }> = [];
     for (let m = 1; m <= 5; m++) {
@@ -227,9 +229,10 @@ ${minutes.map((m, i) => `| ${i + 1} | ${m.videos} | ${m.statements} | ${m.ms.toF
 
 - About ${dueRate.toFixed(0)} items fall due per minute; taking them costs ${avg(minutes.map((m) => m.statements)).toFixed(1)} claim
   statements (one of them on accounts, which have none here) and ${avg(minutes.map((m) => m.ms)).toFixed(0)} ms with their enqueueing.
-  The claims alone (${claimed} items past due, ${claimStatements} statements): ${claimOnlyMs.toFixed(0)} ms, ${(claimOnlyMs / Math.max(1, claimed) * 1000).toFixed(0)} µs per item.
-- One claim of ${config.refresh.batchSize} (EXPLAIN ANALYZE, rolled back): ${execMs.toFixed(1)} ms, ${buffers} buffers; plan:
-  \`${planText.replace(/\s+/g, " ").slice(0, 220)}\` (the partial index videos_next_refresh_idx holds only scheduled items; nothing scans the table).
+  The claims alone (the next minute's ${claimed} items, ${claimStatements} statement(s), no enqueueing): ${claimOnlyMs.toFixed(0)} ms,
+  ${((claimOnlyMs / Math.max(1, claimed)) * 1000).toFixed(0)} µs per item.
+- One claim of up to ${config.refresh.batchSize} (EXPLAIN ANALYZE, rolled back): ${execMs.toFixed(2)} ms, ${buffers} buffers; its scans:
+  ${scans.join(", ")} (the partial index videos_next_refresh_idx holds only scheduled items; no scan of the table).
 - Redis: about ${redisPerJob.toFixed(0)} bytes per queued scrape job.
 
 **2. Sustained scrapes/s** (simulated provider, two worker processes with SCRAPE_CONCURRENCY=32, their own scheduler every 2 s):
@@ -257,8 +260,9 @@ items peak at ${naiveStats.max.toLocaleString("en")} due in one minute (median $
   them, a primary with fast storage and a replica for reads; the scheduler's claims are negligible next to that.
 - History: partition video_metric_points by day (pg_partman is packaged for Debian as postgresql-15-partman), so the pruning job
   detaches and drops a day instead of deleting rows, and video_snapshots by month; keep the covering primary key per partition.
-  At ${(spread.total * scale / 1e6).toFixed(0)} million points a day and about 100 bytes each with their index entry, the 30-day window holds
-  about ${((spread.total * scale * 30 * 100) / 2 ** 40).toFixed(1)} TiB.`;
+  At ${(spread.total * scale / 1e6).toFixed(0)} million points a day and about 100 bytes each with their index entry (bench/history.ts
+  measures it), the 30-day window holds about ${((spread.total * scale * 30 * 100) / 2 ** 30).toFixed(0)} GiB, and the daily rows add
+  about ${((10_000_000 * 365 * 120) / 2 ** 30).toFixed(0)} GiB a year if every video had one every day (old videos refreshed weekly have far fewer).`;
     console.log(md);
     await writeSection("scheduler", md);
     await queue("scrape").obliterate({ force: true }).catch(() => undefined);
