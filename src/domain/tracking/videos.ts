@@ -106,12 +106,13 @@ export interface Page<T> {
 export async function listTrackedVideos(workspaceId: string, page: PageRequest, list: VideoListOptions = {}): Promise<Page<TrackedVideoRecord>> {
   const p = pageSql(trackedVideosOrder(list.sort, list.order), page);
   const filter = videoFilterSql(list);
-  const count = filter === Prisma.empty
-    ? Prisma.sql`w.tracked_video_count`
-    : Prisma.sql`(SELECT count(*)::int FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = w.id ${filter})`;
+  // With a filter, the total is the matching videos, counted once (a lateral, not a per-row subquery).
+  const [count, counted] = filter === Prisma.empty
+    ? [Prisma.sql`w.tracked_video_count`, Prisma.empty]
+    : [Prisma.sql`c.n`, Prisma.sql`CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = w.id ${filter}) c`];
   const rows = await sql<TrackedVideoRecord & { total: number }>(
     Prisma.sql`SELECT ${count} AS total, p.*
-       FROM workspaces w
+       FROM workspaces w ${counted}
        LEFT JOIN LATERAL (
          SELECT ${TRACKED_VIDEO_COLUMNS}
            FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id
