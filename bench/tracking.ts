@@ -56,7 +56,8 @@ async function floorServer(workspaceId: string): Promise<void> {
   const columns = `v.id, v.platform_video_id, v.url, v.platform, v.description, v.hashtags, v.view_count, v.like_count,
     v.comment_count, v.share_count, v.bookmark_count, v.engagement_rate, v.posted_at, v.thumbnail_url, v.username,
     v.display_name, v.account_id, v.music_name, v.music_author, v.music_cover_url, v.duration_seconds, v.scrape_status,
-    v.scrape_error, v.last_scraped_at, v.data_source, tv.id AS tracked_video_id, tv.created_at AS tracked_at`;
+    v.scrape_error, v.last_scraped_at, v.data_source, v.next_refresh_at, v.views_24h, v.outlier_score,
+    tv.id AS tracked_video_id, tv.created_at AS tracked_at`;
   const num = (v: string | null) => (v === null ? null : Number(v));
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   const item = (r: any) => ({
@@ -66,6 +67,7 @@ async function floorServer(workspaceId: string): Promise<void> {
     username: r.username, displayName: r.display_name, canonicalAccountId: r.account_id, musicName: r.music_name,
     musicAuthor: r.music_author, musicCoverUrl: r.music_cover_url, durationSeconds: r.duration_seconds, scrapeStatus: r.scrape_status,
     scrapeError: r.scrape_error, lastScrapedAt: iso(r.last_scraped_at), dataSource: r.data_source,
+    nextRefreshAt: iso(r.next_refresh_at), views24h: num(r.views_24h), outlierScore: r.outlier_score,
     trackedVideoId: r.tracked_video_id, trackedAt: iso(r.tracked_at),
   });
   const server = http.createServer(async (req, res) => {

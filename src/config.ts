@@ -54,8 +54,41 @@ const schema = z.object({
 
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
 
-  /** How often every tracked video and account is scraped again. */
-  REFRESH_INTERVAL_MINUTES: z.coerce.number().positive().default(60),
+  /** Adaptive refresh (src/domain/tracking/cadence.ts): `age=interval` tiers, youngest first, the
+   *  last one `*`; ages and intervals in m, h or d. An item younger than a tier's age is refreshed at
+   *  its interval (a video's age is since it was posted, an account's since its newest video). */
+  REFRESH_CADENCE: z.string().default("2d=1h,7d=4h,30d=1d,*=7d").transform((s, ctx) => {
+    const tiers = parseCadence(s);
+    if (typeof tiers === "string") {
+      ctx.addIssue({ code: "custom", message: tiers });
+      return z.NEVER;
+    }
+    return tiers;
+  }),
+  /** Views per hour (since the previous scrape) at or above which an item is "accelerating" and
+   *  takes the fastest tier whatever its age. */
+  REFRESH_HOT_VIEWS_PER_HOUR: z.coerce.number().positive().default(1000),
+  /** …or views gained per day as a share of its views so far at or above this (0.25 = a quarter). */
+  REFRESH_HOT_DAILY_GROWTH: z.coerce.number().positive().default(0.25),
+  /** POST /videos/{id}/refresh and /accounts/{id}/refresh: the least time between a refresh request
+   *  and the item's last scrape or last refresh request (429 REFRESH_TOO_SOON within it). */
+  REFRESH_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** How often the scheduler looks for due items, how many it takes per statement and per run, and
+   *  how long a taken item waits for its scrape before it is due again (a lost job is retried). */
+  REFRESH_SCHEDULER_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),
+  REFRESH_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
+  REFRESH_MAX_PER_RUN: z.coerce.number().int().min(1).default(100_000),
+  REFRESH_LEASE_MINUTES: z.coerce.number().positive().default(60),
+  /** A refresh that fails after its job's last attempt is retried after REFRESH_BACKOFF_MINUTES,
+   *  doubling at each consecutive failure up to REFRESH_BACKOFF_MAX_HOURS; after REFRESH_MAX_FAILURES
+   *  consecutive failures the item is `failed` with the reason and leaves the schedule. */
+  REFRESH_BACKOFF_MINUTES: z.coerce.number().positive().default(30),
+  REFRESH_BACKOFF_MAX_HOURS: z.coerce.number().positive().default(24),
+  REFRESH_MAX_FAILURES: z.coerce.number().int().min(1).default(6),
+  /** Days of history kept at scrape resolution; older days keep their last point (the daily roll-up). */
+  HISTORY_FULL_RESOLUTION_DAYS: z.coerce.number().int().min(2).max(3650).default(30),
+  /** A video's outlier score crossing this (from below) emits `video.spike` to the workspaces tracking it. */
+  SPIKE_OUTLIER_THRESHOLD: z.coerce.number().positive().default(3),
   /** An analysis not finished after this long is failed by the sweeper and its credits released. */
   ANALYSIS_DEADLINE_SECONDS: z.coerce.number().int().positive().default(900),
   /** BullMQ lock of a running analysis job and how often workers look for jobs whose lock expired
@@ -85,12 +118,42 @@ const schema = z.object({
   SEED_DEMO: bool.default(true),
 });
 
-function programExists(path: string): boolean {
+/** A refresh tier: items younger than `maxAgeMs` (Infinity for the last) are refreshed every `intervalMs`. */
+export interface CadenceTier {
+  maxAgeMs: number;
+  intervalMs: number;
+}
+
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `2d=1h,7d=4h,30d=1d,*=7d` → tiers, or the reason it is not a cadence. */
+export function parseCadence(text: string): CadenceTier[] | string {
+  const duration = (d: string) => {
+    const m = /^(\d+(?:\.\d+)?)([mhd])$/.exec(d.trim());
+    return m ? Number(m[1]) * UNIT_MS[m[2]!]! : NaN;
+  };
+  const tiers: CadenceTier[] = [];
+  const parts = text.split(",").map((p) => p.trim()).filter(Boolean);
+  for (const [i, part] of parts.entries()) {
+    const [age, interval, extra] = part.split("=");
+    const last = i === parts.length - 1;
+    const maxAgeMs = age?.trim() === "*" ? Infinity : duration(age ?? "");
+    const intervalMs = duration(interval ?? "");
+    if (extra !== undefined || Number.isNaN(maxAgeMs) || !(intervalMs > 0)) return `"${part}" is not age=interval (e.g. 2d=1h)`;
+    if ((maxAgeMs === Infinity) !== last) return "the last tier, and only it, is *=interval";
+    if (tiers.length && maxAgeMs <= tiers[tiers.length - 1]!.maxAgeMs) return "tiers must be in increasing age";
+    tiers.push({ maxAgeMs, intervalMs });
+  }
+  return tiers.length ? tiers : "at least one tier (*=interval) is needed";
+}
+
+/** `<program> --version` (its first line), or null when it cannot be run. */
+function programVersion(path: string): string | null {
   try {
-    execFileSync(path, ["--version"], { stdio: "ignore", timeout: 10_000 });
-    return true;
+    const out = execFileSync(path, ["--version"], { stdio: ["ignore", "pipe", "ignore"], timeout: 10_000, encoding: "utf8" });
+    return out.split("\n")[0]!.trim() || null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -105,7 +168,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error("Invalid configuration:\n  GRAPHQL_PERSISTED_ONLY: needs GRAPHQL_PERSISTED_OPERATIONS (the file of trusted operations)");
   }
   // The scrape provider defaults to yt-dlp when the program is installed, else to simulated data.
-  const scrapeProvider = e.SCRAPE_PROVIDER ?? (programExists(e.YTDLP_PATH) ? "ytdlp" : "simulated");
+  // yt-dlp's version is read once when it scrapes or downloads (logged at start, shown by /readyz);
+  // the radar's yt-dlp search alone does not read it (a search fails loudly on its own).
+  const mayUseYtdlp = e.SCRAPE_PROVIDER === undefined || [e.SCRAPE_PROVIDER, e.MEDIA_PROVIDER].includes("ytdlp");
+  const ytdlpVersion = mayUseYtdlp ? programVersion(e.YTDLP_PATH) : null;
+  const scrapeProvider = e.SCRAPE_PROVIDER ?? (ytdlpVersion !== null ? "ytdlp" : "simulated");
   return {
     env: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
@@ -133,13 +200,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       ytdlp: e.YTDLP_PATH,
       ytdlpTimeoutMs: e.YTDLP_TIMEOUT_MS,
       ytdlpConcurrency: e.YTDLP_CONCURRENCY,
+      /** Whether the scrape or media provider runs yt-dlp, and `yt-dlp --version` then (null when it does not run). */
+      ytdlpUsed: scrapeProvider === "ytdlp" || (e.MEDIA_PROVIDER ?? scrapeProvider) === "ytdlp",
+      ytdlpVersion,
       ffmpeg: e.FFMPEG_PATH,
       pocketsphinx: e.POCKETSPHINX_PATH,
       espeak: e.ESPEAK_PATH,
     },
     media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-    refreshIntervalMs: Math.round(e.REFRESH_INTERVAL_MINUTES * 60_000),
+    refresh: {
+      cadence: e.REFRESH_CADENCE,
+      hotViewsPerHour: e.REFRESH_HOT_VIEWS_PER_HOUR,
+      hotDailyGrowth: e.REFRESH_HOT_DAILY_GROWTH,
+      minIntervalMs: e.REFRESH_MIN_INTERVAL_SECONDS * 1000,
+      schedulerEveryMs: e.REFRESH_SCHEDULER_EVERY_SECONDS * 1000,
+      batchSize: e.REFRESH_BATCH_SIZE,
+      maxPerRun: e.REFRESH_MAX_PER_RUN,
+      leaseMs: Math.round(e.REFRESH_LEASE_MINUTES * 60_000),
+      backoffBaseMs: Math.round(e.REFRESH_BACKOFF_MINUTES * 60_000),
+      backoffMaxMs: Math.round(e.REFRESH_BACKOFF_MAX_HOURS * 3_600_000),
+      maxFailures: e.REFRESH_MAX_FAILURES,
+    },
+    history: { fullResolutionDays: e.HISTORY_FULL_RESOLUTION_DAYS },
+    spikeOutlierThreshold: e.SPIKE_OUTLIER_THRESHOLD,
     analysisDeadlineMs: e.ANALYSIS_DEADLINE_SECONDS * 1000,
     analysisJobs: {
       lockMs: e.ANALYSIS_LOCK_MS,

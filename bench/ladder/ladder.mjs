@@ -1,7 +1,9 @@
 // Perf ladder: floor / REST / GraphQL / GraphQL nested / PostGraphile 5 on ONE seeded database,
 // measured interleaved in ONE run. See README.md. Run through ./ladder.sh or `npm run bench -- ladder`.
 // Copied from the team's shared ladder and adapted to this project's GraphQL shape (cursor
-// connections, `uuid` for the REST id): the floor and the PostGraphile rung are unchanged.
+// connections, `uuid` for the REST id). The REST record gained nextRefreshAt, views24h and outlierScore
+// (issue 12): every rung, the floor and PostGraphile included, reads and returns those three columns too,
+// so all five still answer the same rows and values; otherwise the floor and PostGraphile are unchanged.
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, writeFileSync, existsSync, appendFileSync } from "node:fs";
 import os from "node:os";
@@ -75,7 +77,7 @@ function stopAll() {
 // ------------------------------------------------------------------------------------------------
 const VIDEO_FIELDS = `id platformVideoId url type description hashtags viewCount likeCount commentCount shareCount
   bookmarkCount engagementRate postedAt thumbnailUrl username displayName canonicalAccountId musicName musicAuthor
-  musicCoverUrl durationSeconds scrapeStatus scrapeError lastScrapedAt dataSource`;
+  musicCoverUrl durationSeconds scrapeStatus scrapeError lastScrapedAt dataSource nextRefreshAt views24h outlierScore`;
 // The REST id is the GraphQL node's `uuid` (its `id` is the global ID): asked as `id: uuid` so the
 // values compare one to one with REST's.
 const GQL_VIDEO_FIELDS = VIDEO_FIELDS.replace(/^id /, "id: uuid ");
@@ -85,7 +87,7 @@ const PG5_LIST = `query($ws: UUID!) { workspaceByRowId(rowId: $ws) { trackedVide
   trackedVideosByWorkspaceId(first: 20, orderBy: [CREATED_AT_DESC, ROW_ID_ASC]) { pageInfo { hasNextPage }
     nodes { rowId createdAt videoByVideoId { rowId platform platformVideoId url description hashtags viewCount likeCount
       commentCount shareCount bookmarkCount engagementRate postedAt thumbnailUrl username displayName accountId musicName
-      musicAuthor musicCoverUrl durationSeconds scrapeStatus scrapeError lastScrapedAt dataSource } } } } }`.replace(/\s+/g, " ");
+      musicAuthor musicCoverUrl durationSeconds scrapeStatus scrapeError lastScrapedAt dataSource nextRefreshAt views24H outlierScore } } } } }`.replace(/\s+/g, " ");
 
 // ------------------------------------------------------------------------------------------------
 // Load
@@ -208,7 +210,8 @@ async function main() {
       bookmarkCount: n(v.bookmarkCount), engagementRate: v.engagementRate, postedAt: d(v.postedAt), thumbnailUrl: v.thumbnailUrl,
       username: v.username, displayName: v.displayName, canonicalAccountId: v.accountId, musicName: v.musicName,
       musicAuthor: v.musicAuthor, musicCoverUrl: v.musicCoverUrl, durationSeconds: v.durationSeconds, scrapeStatus: v.scrapeStatus,
-      scrapeError: v.scrapeError, lastScrapedAt: d(v.lastScrapedAt), dataSource: v.dataSource, trackedVideoId: rowId, trackedAt: d(createdAt),
+      scrapeError: v.scrapeError, lastScrapedAt: d(v.lastScrapedAt), dataSource: v.dataSource,
+      nextRefreshAt: d(v.nextRefreshAt), views24h: n(v.views24H), outlierScore: v.outlierScore, trackedVideoId: rowId, trackedAt: d(createdAt),
     }));
     if (!isDeepStrictEqual(mapped, rest.data)) throw new Error(`pg5 differs from REST:\n${JSON.stringify(mapped[0])}\n${JSON.stringify(rest.data[0])}`);
     if (w.trackedVideoCount !== rest.pagination.total || conn.pageInfo.hasNextPage !== rest.pagination.has_more) throw new Error("pg5 total/hasNext differ");

@@ -5,7 +5,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import { config } from "../config.js";
-import { checkBackends } from "../infra/health.js";
+import { checkBackends, ytdlpFreshness } from "../infra/health.js";
 import { logger } from "../infra/logger.js";
 import { requestIdOf } from "./request-context.js";
 import { buildRouter } from "./rest/router.js";
@@ -20,7 +20,8 @@ const BODY_LIMIT = "1mb"; // 1 MiB
 async function readiness(_req: Request, res: Response): Promise<void> {
   const checks = await checkBackends();
   const ready = checks.database === "ok" && checks.redis === "ok";
-  const body = { status: ready ? "ready" : "unavailable", checks, providers: config.providers };
+  // yt-dlp's version and age (null when no provider uses it): a stale one is reported, not a failure.
+  const body = { status: ready ? "ready" : "unavailable", checks, providers: config.providers, programs: { ytdlp: ytdlpFreshness() } };
   res.status(ready ? 200 : 503).json(ready ? body : { code: "SERVICE_UNAVAILABLE", message: "Not ready: a backing service is unavailable.", ...body });
 }
 

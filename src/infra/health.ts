@@ -1,4 +1,9 @@
-/** Readiness of the backing services: PostgreSQL and Redis, each answered within a bound. */
+/**
+ * Readiness of the backing services: PostgreSQL and Redis, each answered within a bound; and the
+ * freshness of the outside programs whose age matters (yt-dlp: platforms change their pages often,
+ * and a yt-dlp release older than a few months often fails to read them).
+ */
+import { config } from "../config.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { sql } from "./db.js";
 import { redis } from "./redis.js";
@@ -22,4 +27,34 @@ async function check(fn: () => Promise<unknown>): Promise<string> {
 export async function checkBackends(): Promise<{ database: string; redis: string }> {
   const [database, redisState] = await Promise.all([check(() => sql(Prisma.sql`SELECT 1`)), check(() => redis().ping())]);
   return { database, redis: redisState };
+}
+
+/** A yt-dlp release older than this is reported stale (logged as a warning at start, shown by /readyz). */
+export const YTDLP_STALE_DAYS = 90;
+
+export interface ProgramFreshness {
+  path: string;
+  /** `yt-dlp --version`, null when the program could not be run. */
+  version: string | null;
+  /** The release day its version names (yt-dlp versions are dates: 2025.01.26), when it does. */
+  releasedOn: string | null;
+  ageDays: number | null;
+  /** Older than YTDLP_STALE_DAYS, or not runnable. */
+  stale: boolean;
+}
+
+/** yt-dlp's version and age, when a configured provider uses it (null otherwise). */
+export function ytdlpFreshness(now = new Date(), programs: { ytdlp: string; ytdlpUsed: boolean; ytdlpVersion: string | null } = config.programs): ProgramFreshness | null {
+  if (!programs.ytdlpUsed) return null;
+  const version = programs.ytdlpVersion;
+  const m = version ? /^(\d{4})\.(\d{2})\.(\d{2})/.exec(version) : null;
+  const released = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+  const ageDays = released && !Number.isNaN(released.getTime()) ? Math.max(0, Math.floor((now.getTime() - released.getTime()) / 86_400_000)) : null;
+  return {
+    path: programs.ytdlp,
+    version,
+    releasedOn: released && ageDays !== null ? released.toISOString().slice(0, 10) : null,
+    ageDays,
+    stale: version === null || (ageDays !== null && ageDays > YTDLP_STALE_DAYS),
+  };
 }

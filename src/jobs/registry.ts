@@ -9,8 +9,17 @@ import { config } from "../config.js";
 import type { QueueName } from "../infra/queues.js";
 import type { JobRun } from "../domain/shared/jobs.js";
 import { renewDueWorkspaces } from "../domain/credits/service.js";
-import { DAILY_SNAPSHOTS, REFRESH_TRACKED, SCRAPE_ACCOUNT, SCRAPE_VIDEO, type ScrapeAccountData, type ScrapeVideoData } from "../domain/tracking/jobs.js";
-import { fillDailySnapshots, refreshTracked, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.js";
+import {
+  DAILY_SNAPSHOTS,
+  PRUNE_HISTORY,
+  REFRESH_DUE,
+  RETIRED_SCHEDULES,
+  SCRAPE_ACCOUNT,
+  SCRAPE_VIDEO,
+  type ScrapeAccountData,
+  type ScrapeVideoData,
+} from "../domain/tracking/jobs.js";
+import { fillDailySnapshots, pruneHistory, refreshDue, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.js";
 import type { ScrapeProvider } from "../domain/tracking/ports.js";
 import { RUN_ANALYSIS_JOB, SWEEP_JOB as SWEEP_ANALYSES, type RunAnalysisData } from "../domain/analysis/jobs.js";
 import { runAnalysis, sweepAnalyses, type AnalysisProviders } from "../domain/analysis/pipeline.js";
@@ -34,6 +43,8 @@ export interface QueueDefinition {
   concurrency: number;
   handlers: Record<string, JobHandler>;
   schedules?: JobSchedule[];
+  /** Schedule ids of earlier versions, removed when the workers start. */
+  retiredSchedules?: string[];
   /** Lock settings: how soon a job of a killed worker is picked up by another. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
@@ -48,6 +59,8 @@ export interface WorkerProviders {
 
 /** The daily snapshot fill runs every 6 hours: idempotent, and never misses a UTC day. */
 export const DAILY_SNAPSHOTS_EVERY_MS = 6 * 3600_000;
+/** History pruning: hourly (each run deletes what left the window since the last, in batches). */
+export const PRUNE_HISTORY_EVERY_MS = 3600_000;
 export const RENEW_CREDITS_EVERY_MS = 15 * 60_000;
 export const RADAR_SWEEP_EVERY_MS = 60_000;
 
@@ -61,13 +74,16 @@ export function trackingQueue(scrape: () => ScrapeProvider): QueueDefinition {
     handlers: {
       [SCRAPE_VIDEO]: (job, run) => scrapeVideo((job.data as ScrapeVideoData).videoId, run, scrape()),
       [SCRAPE_ACCOUNT]: (job, run) => scrapeAccount((job.data as ScrapeAccountData).accountId, run, scrape()),
-      [REFRESH_TRACKED]: () => refreshTracked(),
+      [REFRESH_DUE]: () => refreshDue(),
+      [PRUNE_HISTORY]: () => pruneHistory(),
       [DAILY_SNAPSHOTS]: () => fillDailySnapshots(new Date()),
     },
     schedules: [
-      { id: REFRESH_TRACKED, jobName: REFRESH_TRACKED, every: config.refreshIntervalMs },
+      { id: REFRESH_DUE, jobName: REFRESH_DUE, every: config.refresh.schedulerEveryMs },
+      { id: PRUNE_HISTORY, jobName: PRUNE_HISTORY, every: PRUNE_HISTORY_EVERY_MS },
       { id: DAILY_SNAPSHOTS, jobName: DAILY_SNAPSHOTS, every: DAILY_SNAPSHOTS_EVERY_MS },
     ],
+    retiredSchedules: RETIRED_SCHEDULES,
   };
 }
 

@@ -16,7 +16,7 @@ export interface RunningWorkers {
 
 /** What the domain sees of a BullMQ job's run. */
 export function runOf(job: Job): JobRun {
-  return { id: job.id, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, starts: job.attemptsStarted ?? 1 };
+  return { id: job.id, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, starts: job.attemptsStarted ?? 1, queuedAt: new Date(job.timestamp) };
 }
 
 export async function startWorkers(definitions: QueueDefinition[]): Promise<RunningWorkers> {
@@ -46,6 +46,7 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
     );
     worker.on("error", (err) => logger.error({ queue: def.queue, err: err.message }, "worker error"));
     workers.push(worker);
+    for (const id of def.retiredSchedules ?? []) await queue(def.queue).removeJobScheduler(id);
     for (const s of def.schedules ?? []) {
       await queue(def.queue).upsertJobScheduler(s.id, s.every ? { every: s.every } : { pattern: s.pattern! }, { name: s.jobName, data: s.data ?? {} });
     }

@@ -7,6 +7,7 @@ import { closeRedis } from "../infra/redis.js";
 import { logger } from "../infra/logger.js";
 import { closeQueues } from "../infra/queues.js";
 import { config } from "../config.js";
+import { YTDLP_STALE_DAYS, ytdlpFreshness } from "../infra/health.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -58,4 +59,20 @@ export function onShutdown(...closers: (() => Promise<void>)[]): void {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/**
+ * Logs the version of yt-dlp when a provider uses it, and warns when it is older than
+ * YTDLP_STALE_DAYS or cannot be run (README: "yt-dlp freshness" says how to install a current one).
+ */
+export function logProgramVersions(now = new Date()): void {
+  const ytdlp = ytdlpFreshness(now);
+  if (!ytdlp) return;
+  if (ytdlp.version === null) {
+    logger.warn({ ytdlp }, `yt-dlp (${ytdlp.path}) could not be run: scrapes through it will fail`);
+  } else if (ytdlp.stale) {
+    logger.warn({ ytdlp }, `yt-dlp ${ytdlp.version} is ${ytdlp.ageDays} days old (more than ${YTDLP_STALE_DAYS}): platforms change often; install a current release (see the README)`);
+  } else {
+    logger.info({ ytdlp }, `yt-dlp ${ytdlp.version}`);
+  }
 }

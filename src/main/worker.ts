@@ -2,7 +2,8 @@
 import { startWorkers } from "../jobs/worker.js";
 import { jobDefinitions } from "../jobs/registry.js";
 import { workerProviders } from "./providers.js";
-import { onShutdown } from "./lifecycle.js";
+import { logProgramVersions, onShutdown } from "./lifecycle.js";
 
+logProgramVersions();
 const workers = await startWorkers(jobDefinitions(workerProviders()));
 onShutdown(workers.close);

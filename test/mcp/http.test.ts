@@ -63,6 +63,7 @@ const EVERY_TOOL = [
   "get_top_videos",
   "get_video",
   "get_video_analysis",
+  "get_video_history",
   "get_workspace",
   "list_folders",
   "list_videos",
@@ -136,6 +137,7 @@ describe("tools answer what REST answers, for the key's workspace", () => {
     await same("get_video", { video_id: videos[3]!.id }, `/videos/${videos[3]!.id}`);
     // An id in upper case is the same video (as on REST).
     expect((await call(c, "get_video", { video_id: videos[3]!.id.toUpperCase() })).body.data.id).toBe(videos[3]!.id);
+    await same("get_video_history", { video_id: videos[3]!.id, interval: "hour" }, `/videos/${videos[3]!.id}/history?interval=hour`);
     await same("list_folders", {}, "/folders", (b) => ({ data: b.data, pagination: b.pagination }));
     const analytics = await same("get_folder_analytics", { folder_id: folder.id }, `/folders/${folder.id}/analytics`);
     expect(analytics.data.totalVideos).toBe(5);

@@ -70,7 +70,10 @@ describe("POST /accounts", () => {
       lastScrapedAt: expect.stringMatching(ISO),
       dataSource: "simulated",
       createdAt: expect.stringMatching(ISO),
+      // Adaptive refresh: the next scrape is scheduled in the future.
+      nextRefreshAt: expect.stringMatching(ISO),
     });
+    expect(Date.parse(account.nextRefreshAt)).toBeGreaterThan(Date.parse(account.lastScrapedAt));
     expect(Number.isInteger(account.followerCount) && Number.isInteger(account.totalViews)).toBe(true);
 
     const videos = await c.get(`/api/v1/accounts/${account.id}/videos?limit=100`);

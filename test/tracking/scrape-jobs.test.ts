@@ -1,8 +1,8 @@
 /**
  * The scrape jobs: idempotent snapshots (a handler run twice, and a worker process SIGKILLed mid-job
  * whose job another worker picks up), failures that end in `failed` with the reason (at once when
- * the source says retrying cannot help, after the last attempt otherwise), the refresh scheduler's
- * deterministic job ids, and the daily snapshot fill.
+ * the source says retrying cannot help, after the last attempt otherwise), and the daily snapshot
+ * fill. The adaptive scheduler has its own file (refresh-schedule.test.ts).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,7 +14,7 @@ import { spawnService } from "../helpers/processes.js";
 import { prisma } from "../../src/infra/db.js";
 import { queue } from "../../src/infra/queues.js";
 import { startWorkers } from "../../src/jobs/worker.js";
-import { refreshTracked as refreshTrackedJob, scrapeAccount, scrapeVideo } from "../../src/domain/tracking/scrape-jobs.js";
+import { scrapeAccount, scrapeVideo } from "../../src/domain/tracking/scrape-jobs.js";
 import { jobRun, trackingJobs } from "../helpers/jobs.js";
 import { fillDailySnapshots } from "../../src/domain/tracking/scrape.js";
 import { enqueueVideoScrape } from "../../src/domain/tracking/jobs.js";
@@ -208,39 +208,24 @@ describe("failing scrapes", () => {
   });
 });
 
-describe("refresh and daily snapshots", () => {
-  it("the refresh job enqueues each tracked item once per period (deterministic job ids), skipping recently scraped ones", async () => {
+describe("daily snapshots", () => {
+  it("the daily fill adds one snapshot per scraped tracked account and day, with the scrape's source and time; re-runs add nothing; videos are not filled", async () => {
     const ws = await newWorkspace();
-    const stale = await trackedVideo(ws.workspaceId);
-    const fresh = await trackedVideo(ws.workspaceId);
-    const untracked = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "untracked01", url: "https://www.youtube.com/watch?v=untracked01" } });
-    const now = new Date();
-    await prisma.video.update({ where: { id: fresh.id }, data: { lastScrapedAt: now } });
-    const interval = 3_600_000;
-    const first = await refreshTrackedJob(now, interval);
-    const second = await refreshTrackedJob(new Date(now.getTime() + 1000), interval);
-    expect(first.videos).toBeGreaterThanOrEqual(1);
-    expect(second.videos).toBe(first.videos);
-    const period = Math.floor(now.getTime() / interval);
-    const jobs = await queue("scrape").getJobs(["waiting", "delayed", "active", "completed", "failed"]);
-    const ids = jobs.map((j) => j.id);
-    expect(ids.filter((id) => id === `video-${stale.id}-refresh-${period}`)).toHaveLength(1);
-    expect(ids.some((id) => id?.includes(fresh.id))).toBe(false);
-    expect(ids.some((id) => id?.includes(untracked.id))).toBe(false);
-  });
-
-  it("the daily fill adds one snapshot per scraped tracked item and day, with the scrape's source and time; re-runs add nothing", async () => {
-    const ws = await newWorkspace();
-    const video = await trackedVideo(ws.workspaceId);
+    await trackAccount(ws.workspaceId, "https://www.youtube.com/@daily.fill", 2);
+    const account = await prisma.account.findFirstOrThrow({ where: { username: "daily.fill" } });
     const scrapedAt = new Date("2026-11-20T10:00:00.000Z");
-    await scrapeVideo(video.id, jobRun(0, 5), new SimulatedScrapeProvider({ now: () => scrapedAt }), () => scrapedAt);
+    await scrapeAccount(account.id, jobRun(0, 5), new SimulatedScrapeProvider({ now: () => scrapedAt }), () => scrapedAt);
+    const videoIds = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map((t) => t.videoId);
     const day = new Date("2026-11-21T00:30:00.000Z");
     const r1 = await fillDailySnapshots(day);
     const r2 = await fillDailySnapshots(day);
-    expect(r1.videos).toBeGreaterThanOrEqual(1);
-    expect(r2.videos).toBe(0);
-    const snaps = await prisma.videoSnapshot.findMany({ where: { videoId: video.id }, orderBy: { day: "asc" } });
+    expect(r1.accounts).toBeGreaterThanOrEqual(1);
+    expect(r2.accounts).toBe(0);
+    const snaps = await prisma.accountSnapshot.findMany({ where: { accountId: account.id }, orderBy: { day: "asc" } });
     expect(snaps.map((s) => s.day.toISOString().slice(0, 10))).toEqual(["2026-11-20", "2026-11-21"]);
-    expect(snaps[1]).toMatchObject({ source: "simulated", capturedAt: scrapedAt, viewCount: snaps[0]!.viewCount });
+    expect(snaps[1]).toMatchObject({ source: "simulated", capturedAt: scrapedAt, followerCount: snaps[0]!.followerCount });
+    // A copied day is no point of the history: the account has one point, the videos one day each.
+    expect(await prisma.accountMetricPoint.count({ where: { accountId: account.id } })).toBe(1);
+    expect(await prisma.videoSnapshot.count({ where: { videoId: { in: videoIds }, day: new Date("2026-11-21") } })).toBe(0);
   });
 });

@@ -12,6 +12,9 @@ export interface JobRun {
   maxAttempts: number;
   /** Times the job was started, stalls included (a killed worker's job restarted counts). */
   starts: number;
+  /** When the job was queued (absent for a direct call): a job whose purpose another run already
+   *  served after that moment can return at once (the scrape jobs do). */
+  queuedAt?: Date;
 }
 
 /** A run outside any queue (tests, benchmarks, a direct call): one attempt, and it is the last. */

@@ -107,6 +107,30 @@ export function cursorOf<Row>(order: Order<Row>, row: Row): string {
   return encodeCursor(order.map((k) => k.value(row)));
 }
 
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a cursor value can be its key's SQL type, so that a cursor of another list (one list's
+ * orders differ by key types: GET /videos' sorts) or a forged one is a VALIDATION_ERROR, never a
+ * failed cast in PostgreSQL.
+ */
+function fitsKey(type: KeyType, v: unknown): boolean {
+  switch (type) {
+    case "int8":
+    case "int4":
+      return (typeof v === "number" && Number.isSafeInteger(v)) || (typeof v === "string" && /^-?\d{1,19}$/.test(v));
+    case "float8":
+      return typeof v === "number" && Number.isFinite(v);
+    case "uuid":
+      return typeof v === "string" && UUID_TEXT.test(v);
+    case "timestamptz":
+    case "date":
+      return typeof v === "string" && /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v));
+    case "text":
+      return typeof v === "string";
+  }
+}
+
 function decodeCursor(order: Order<unknown>, cursor: string, arg: string): unknown[] {
   let values: unknown;
   try {
@@ -117,7 +141,7 @@ function decodeCursor(order: Order<unknown>, cursor: string, arg: string): unkno
   const ok =
     Array.isArray(values) &&
     values.length === order.length &&
-    values.every((v, i) => (v === null ? order[i]!.nullsLast === true : typeof v === "string" || typeof v === "number"));
+    values.every((v, i) => (v === null ? order[i]!.nullsLast === true : fitsKey(order[i]!.type, v)));
   if (!ok) throw validationError(`${arg} is not a cursor of this list.`, [{ path: arg, message: "not a cursor of this list" }]);
   return values as unknown[];
 }

@@ -6,6 +6,8 @@
  */
 import { z } from "zod";
 import { day, idList, page, pageLimit, pageOffset } from "../shared/inputs.js";
+import { PLATFORMS } from "../shared/platform.js";
+import { HISTORY_INTERVALS, SORT_ORDERS, VIDEO_SORTS } from "./views.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "./urls.js";
 
 export const DEFAULT_ACCOUNT_VIDEO_LIMIT = 50;
@@ -38,7 +40,43 @@ export const trackAccountInput = z.strictObject({
 /** Up to 50 video ids; an empty list is allowed (it answers an empty list). */
 export const untrackVideosInput = z.strictObject({ ids: idList("ids", 0) });
 
-export const listVideosQuery = page(20);
+/**
+ * GET /videos' optional filters and order (docs/contract/decisions.md, "Metric history and
+ * refresh"); without them the list is the spec's (newest tracked first).
+ */
+export const videoListFilter = z.object({
+  platform: z.enum(PLATFORMS, { message: `platform must be one of ${PLATFORMS.join(", ")}` }).optional().meta({ description: "Only videos of this platform." }),
+  q: z
+    .string({ message: "q must be a string" })
+    .max(200, "q is at most 200 characters")
+    .optional()
+    .meta({
+      description:
+        "Words (separated by spaces, at most 10 used) that must each appear, case-insensitively and anywhere (a part of a word counts: " +
+        "`cook` finds `cooking`), in the video's description or its author's username. Empty: no filter.",
+    }),
+  sort: z
+    .enum(VIDEO_SORTS, { message: `sort must be one of ${VIDEO_SORTS.join(", ")}` })
+    .default("tracked_at")
+    .meta({
+      description:
+        "tracked_at (default: when the workspace started tracking), posted_at, views, engagement (engagement rate), views_24h, outlier " +
+        "(outlierScore). Videos whose key is null (not scraped yet, unknown) come last in both orders; ties by video id.",
+    }),
+  order: z.enum(SORT_ORDERS, { message: "order must be desc or asc" }).default("desc").meta({ description: "desc (default) or asc." }),
+});
+
+export const listVideosQuery = page(20).extend(videoListFilter.shape);
+
+/** GET /videos/{id}/history and /accounts/{id}/history. */
+export const historyQuery = z.object({
+  start_date: day.optional().meta({ description: "YYYY-MM-DD, inclusive UTC day (default: 29 days before end_date, so 30 days in all)." }),
+  end_date: day.optional().meta({ description: "YYYY-MM-DD, inclusive UTC day (default: today, or start_date when it is later)." }),
+  interval: z
+    .enum(HISTORY_INTERVALS, { message: "interval must be hour or day" })
+    .default("day")
+    .meta({ description: "day (default): the last point of each UTC day. hour: every point at scrape resolution (past the full-resolution window, the daily points)." }),
+});
 export const listAccountsQuery = page(20);
 
 export const accountVideosQuery = z.object({

@@ -1,18 +1,29 @@
 /**
  * The scrape jobs the tracking services enqueue (queue `scrape`). A job carries ids only; its id
  * says why it exists, so the same reason never enqueues twice (BullMQ ignores a job whose id it
- * already holds) while a new reason (another workspace tracking the account, the next refresh
- * period) does enqueue again. Job ids contain no ":" (BullMQ reserves it).
+ * already holds) while a new reason (another workspace tracking the account, the next due time of
+ * the adaptive schedule, a refresh request) does enqueue again. Job ids contain no ":" (BullMQ
+ * reserves it).
  */
 import type { JobsOptions } from "bullmq";
 import { queue } from "../../infra/queues.js";
 
 export const SCRAPE_VIDEO = "scrape-video";
 export const SCRAPE_ACCOUNT = "scrape-account";
-/** Job scheduler: enqueues the scrape of every tracked item due for a refresh. */
-export const REFRESH_TRACKED = "refresh-tracked";
-/** Job scheduler: fills today's snapshot of items not scraped today. */
+/** Job scheduler: enqueues the scrape of every tracked item due for a refresh (./scrape-jobs.ts, refreshDue). */
+export const REFRESH_DUE = "refresh-due";
+/** Job scheduler: deletes history points past the full-resolution window (their day's row stays). */
+export const PRUNE_HISTORY = "prune-history";
+/** Job scheduler: fills today's snapshot of tracked accounts not scraped today. */
 export const DAILY_SNAPSHOTS = "daily-snapshots";
+/** Schedules of earlier versions, removed when workers start (the flat hourly refresh). */
+export const RETIRED_SCHEDULES = ["refresh-tracked"];
+
+/** Refresh scrapes (scheduled or requested): transient errors are retried within the job, a few times. */
+export const REFRESH_JOB_OPTIONS: JobsOptions = { attempts: 3 };
+
+/** The reason of the scrape job for an item due at `dueAt`: one job per item and due time. */
+export const dueJobReason = (dueAt: Date) => `due-${dueAt.getTime()}`;
 
 export interface ScrapeVideoData {
   videoId: string;

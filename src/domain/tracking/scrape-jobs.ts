@@ -1,69 +1,140 @@
 /**
  * The bodies of the scrape jobs (queue `scrape`, run by src/jobs/): scrape a video, scrape an
- * account (profile, then its newest videos tracked for the workspaces that track it), refresh every
- * tracked item on a cadence, and fill the daily snapshots. Jobs carry ids only; every write is
- * idempotent (./scrape.ts), so a retry or a job of a killed worker run again duplicates nothing.
+ * account (profile, then its newest videos tracked for the workspaces that track it), take what is
+ * due for a refresh (the adaptive scheduler), prune old history points and fill the daily account
+ * snapshots. Jobs carry ids only; every write is idempotent (./scrape.ts), so a retry or a job of a
+ * killed worker run again duplicates nothing.
  *
- * Failures: a ProviderError with `retryable: false` fails the record at once (PermanentJobFailure:
- * no retry can help); other errors are retried with the queue's backoff, and the record fails, with
- * the reason kept in `scrapeError`, after the last attempt.
+ * Failures: a ProviderError with `retryable: false` fails the job at once (PermanentJobFailure: no
+ * retry can help); other errors are retried with the queue's backoff. When the job fails for good,
+ * the refresh has failed: the record backs off on the adaptive schedule and gives up after
+ * REFRESH_MAX_FAILURES consecutive failures (./cadence.ts, afterFailure).
+ *
+ * A job asks for numbers at least as fresh as the moment it was queued: when the item was scraped
+ * successfully after that (another job for it ran first, or this job's own earlier run stored its
+ * result before the worker died), it returns `fresh` without scraping, so duplicated or re-run jobs
+ * never add a second point for the same request.
+ *
+ * Events (docs/contract/decisions.md, Webhooks): `video.spike` when a stored scrape moves a video's
+ * outlier score from below SPIKE_OUTLIER_THRESHOLD to at or above it, to every workspace tracking
+ * the video; `account.video_discovered` when an account refresh finds a video posted since its
+ * previous scrape (or new to the service) and tracks it for a workspace that already tracked the
+ * account then (not for the first import of a newly tracked account).
  */
 import { config } from "../../config.js";
+import { Prisma } from "../../generated/prisma/client.js";
+import { sql } from "../../infra/db.js";
+import { logger } from "../../infra/logger.js";
 import { ProviderError } from "../shared/provider-error.js";
 import { isLastAttempt, PermanentJobFailure, type JobRun } from "../shared/jobs.js";
+import { emitWorkspaceEvents } from "../shared/workspace-events.js";
+import { afterFailure, nextRefreshAt, viewsPerHour, type CadenceSettings, CADENCE } from "./cadence.js";
 import { announceTracking, announceVideo } from "./events.js";
-import { enqueueAccountScrapes, enqueueVideoScrapes } from "./jobs.js";
+import { fullResolutionStart } from "./history.js";
+import { dueJobReason, enqueueAccountScrapes, enqueueVideoScrapes, REFRESH_JOB_OPTIONS } from "./jobs.js";
 import type { ScrapeProvider } from "./ports.js";
 import {
   accountScrapeTarget,
   accountVideoDemand,
+  claimDue,
+  fillDailySnapshots as fillAccountSnapshots,
   markAccountScraping,
+  pruneMetricPoints,
   recordAccountScrapeFailure,
   recordVideoScrapeFailure,
   startVideoScrape,
   storeScrapedAccount,
   storeScrapedVideo,
   trackAccountVideos,
-  trackedAccountsDue,
-  trackedVideosDue,
+  type FailureOutcome,
+  type StoredVideo,
 } from "./scrape.js";
 
-export { fillDailySnapshots } from "./scrape.js";
+export const fillDailySnapshots = fillAccountSnapshots;
 
 /** The most videos one account scrape lists. */
 export const MAX_ACCOUNT_SCRAPE_VIDEOS = 500;
 
-const isFinal = (run: JobRun, e: unknown) => (e instanceof ProviderError && !e.retryable) || isLastAttempt(run);
 const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const isPermanent = (e: unknown) => e instanceof ProviderError && !e.retryable;
 
-/** Records the failure on the record, then fails the job (for good when no retry can help). */
-async function failed(run: JobRun, e: unknown, record: (reason: string, final: boolean) => Promise<void>): Promise<never> {
-  const final = isFinal(run, e);
-  await record(reasonOf(e), final);
-  if (final && e instanceof ProviderError && !e.retryable) throw new PermanentJobFailure(reasonOf(e), { cause: e });
+/**
+ * Records the failure on the record, then fails the job (for good when no retry can help). When
+ * the job fails for good (permanent, or its last attempt), the refresh counts as failed and backs
+ * off; a permanent failure of a record that never had numbers gives up at once.
+ */
+async function failed(
+  run: JobRun,
+  e: unknown,
+  target: { id: string; refreshFailures: number; scrapeStatus: string },
+  now: Date,
+  record: (reason: string, outcome: FailureOutcome | null) => Promise<void>,
+  s: CadenceSettings,
+): Promise<never> {
+  const final = isPermanent(e) || isLastAttempt(run);
+  let outcome: FailureOutcome | null = null;
+  if (final) {
+    const next = afterFailure(target.id, now, target.refreshFailures + 1, s);
+    const givesUp = next.givesUp || (isPermanent(e) && target.scrapeStatus !== "ready");
+    outcome = { givesUp, retryAt: givesUp || next.givesUp ? null : next.retryAt };
+  }
+  await record(reasonOf(e), outcome);
+  if (isPermanent(e)) throw new PermanentJobFailure(reasonOf(e), { cause: e });
   throw e;
 }
 
+/** The item was scraped successfully after this job was queued: its purpose is served. */
+const servedAlready = (run: JobRun, lastScrapedAt: Date | null) => run.queuedAt !== undefined && lastScrapedAt !== null && lastScrapedAt >= run.queuedAt;
+
 /** `clock` is when the numbers are captured (tests move it together with the simulated provider's). */
-export async function scrapeVideo(videoId: string, run: JobRun, provider: ScrapeProvider, clock: () => Date = () => new Date()): Promise<{ status: string }> {
+export async function scrapeVideo(
+  videoId: string,
+  run: JobRun,
+  provider: ScrapeProvider,
+  clock: () => Date = () => new Date(),
+  s: CadenceSettings = CADENCE,
+): Promise<{ status: string }> {
   const target = await startVideoScrape(videoId);
   if (!target) return { status: "gone" };
+  if (servedAlready(run, target.previous.at)) return { status: "fresh" };
   if (target.started) await announceVideo(videoId, "scraping");
   let scraped;
   try {
     scraped = await provider.scrapeVideo(target.ref);
   } catch (e) {
-    return failed(run, e, async (reason, final) => {
-      await recordVideoScrapeFailure(videoId, reason, final);
-      await announceVideo(videoId, target.scrapeStatus === "ready" ? "ready" : final ? "failed" : "queued");
-    });
+    return failed(run, e, { id: videoId, ...target }, clock(), async (reason, outcome) => {
+      await recordVideoScrapeFailure(videoId, reason, outcome);
+      const final = outcome !== null;
+      await announceVideo(videoId, target.scrapeStatus === "ready" && !outcome?.givesUp ? "ready" : final ? "failed" : "queued");
+    }, s);
   }
+  const now = clock();
+  const postedAt = scraped.postedAt ?? target.postedAt;
+  const next = nextRefreshAt(videoId, now, {
+    ageMs: postedAt ? now.getTime() - postedAt.getTime() : null,
+    viewsPerHour: viewsPerHour(target.previous, { count: scraped.viewCount, at: now }),
+    viewCount: scraped.viewCount,
+    planFactor: target.planFactor,
+  }, s);
   const stored = await storeScrapedVideo(
     { ...scraped, partial: false },
-    { source: provider.name, now: clock(), ids: { platform: target.ref.platform, platformVideoId: target.ref.platformVideoId } },
+    { source: provider.name, now, ids: { platform: target.ref.platform, platformVideoId: target.ref.platformVideoId }, nextRefreshAt: next },
   );
-  if (stored) await announceVideo(videoId, "ready");
-  return { status: stored ? "ready" : "stale" };
+  if (!stored) return { status: "stale" };
+  await announceVideo(videoId, "ready");
+  await emitSpike(stored);
+  return { status: "ready" };
+}
+
+/** `video.spike` to every workspace tracking the video, when this write crossed the threshold. */
+async function emitSpike(v: StoredVideo, threshold = config.spikeOutlierThreshold): Promise<void> {
+  if (v.outlierScore === null || v.outlierScore < threshold) return;
+  if (v.previousOutlierScore !== null && v.previousOutlierScore >= threshold) return;
+  const trackers = await sql<{ workspaceId: string; trackedVideoId: string }>(
+    Prisma.sql`SELECT workspace_id AS "workspaceId", id AS "trackedVideoId" FROM tracked_videos WHERE video_id = ${v.id}::uuid`,
+  );
+  const data = { videoId: v.id, accountId: v.accountId, outlierScore: v.outlierScore, previousOutlierScore: v.previousOutlierScore, threshold, viewCount: v.viewCount, views24h: v.views24h };
+  await emitWorkspaceEvents(trackers.map((t) => ({ workspaceId: t.workspaceId, type: "video.spike" as const, data: { ...data, trackedVideoId: t.trackedVideoId } })));
 }
 
 export async function scrapeAccount(
@@ -71,20 +142,24 @@ export async function scrapeAccount(
   run: JobRun,
   provider: ScrapeProvider,
   clock: () => Date = () => new Date(),
-): Promise<{ status: string; tracked: number }> {
+  s: CadenceSettings = CADENCE,
+): Promise<{ status: string; tracked: number; discovered: number }> {
   const target = await accountScrapeTarget(accountId);
-  if (!target) return { status: "gone", tracked: 0 };
+  if (!target) return { status: "gone", tracked: 0, discovered: 0 };
+  if (servedAlready(run, target.previous.at)) return { status: "fresh", tracked: 0, discovered: 0 };
   await markAccountScraping(accountId);
   const demand = Math.min(await accountVideoDemand(accountId), MAX_ACCOUNT_SCRAPE_VIDEOS);
   let result;
   try {
     result = await provider.scrapeAccount(target.ref, { maxVideos: demand });
   } catch (e) {
-    return failed(run, e, (reason, final) => recordAccountScrapeFailure(accountId, reason, final));
+    return failed(run, e, { id: accountId, ...target }, clock(), (reason, outcome) => recordAccountScrapeFailure(accountId, reason, outcome), s);
   }
   const now = clock();
+  const previousScrape = target.previous.at;
   const ordered: string[] = [];
   const toScrape: string[] = [];
+  const isNew = new Map<string, StoredVideo>();
   for (const v of result.videos.slice(0, demand)) {
     if (v.platform !== target.ref.platform) continue;
     // The account's own username, so platform A canonical links can be rebuilt for each video.
@@ -92,35 +167,88 @@ export async function scrapeAccount(
     if (!stored) continue;
     ordered.push(stored.id);
     if (stored.needsScrape) toScrape.push(stored.id);
+    // New on the account since its previous scrape: posted after it, or never seen by the service.
+    const postedAt = stored.postedAt ?? v.postedAt;
+    if (stored.inserted || (previousScrape !== null && postedAt !== null && postedAt > previousScrape)) isNew.set(stored.id, stored);
     await announceVideo(stored.id, stored.needsScrape ? "queued" : "ready");
   }
   const added = await trackAccountVideos(accountId, ordered);
-  await Promise.all(added.map((w) => announceTracking(w.workspaceId, w.added, "added")));
+  await Promise.all(added.map((w) => announceTracking(w.workspaceId, w.added.map((a) => a.videoId), "added")));
   // Last, so `ready` on the account means its videos are tracked too.
-  await storeScrapedAccount(accountId, result.account, { source: provider.name, now });
+  const newest = result.videos.reduce<Date | null>((max, v) => (v.postedAt && (!max || v.postedAt > max) ? v.postedAt : max), target.newestPostedAt);
+  const next = nextRefreshAt(accountId, now, {
+    ageMs: newest ? now.getTime() - newest.getTime() : null,
+    viewsPerHour: viewsPerHour(target.previous, { count: result.account.totalViews, at: now }),
+    viewCount: result.account.totalViews,
+    planFactor: target.planFactor,
+  }, s);
+  await storeScrapedAccount(accountId, result.account, { source: provider.name, now, nextRefreshAt: next });
   // Listed-only videos get a scrape of their own (for all their metrics).
   await enqueueVideoScrapes(toScrape.map((videoId) => ({ videoId, reason: `via-${run.id ?? accountId}` })));
-  return { status: "ready", tracked: added.reduce((n, w) => n + w.added.length, 0) };
+  const discovered = added.flatMap((w) =>
+    previousScrape !== null && w.trackedSince < previousScrape
+      ? w.added
+          .filter((a) => isNew.has(a.videoId))
+          .map((a) => {
+            const v = isNew.get(a.videoId)!;
+            return {
+              workspaceId: w.workspaceId,
+              type: "account.video_discovered" as const,
+              data: { accountId, username: target.ref.username, platform: target.ref.platform, videoId: a.videoId, trackedVideoId: a.trackedVideoId, postedAt: v.postedAt?.toISOString() ?? null },
+            };
+          })
+      : [],
+  );
+  await emitWorkspaceEvents(discovered);
+  return { status: "ready", tracked: added.reduce((n, w) => n + w.added.length, 0), discovered: discovered.length };
+}
+
+export interface RefreshDueSettings {
+  batchSize: number;
+  maxPerRun: number;
+  leaseMs: number;
 }
 
 /**
- * Enqueues a scrape of every tracked video and account not scraped in the last half period, in
- * batches. Job ids carry the period number, so a refresh re-run in the same period (a retry, a
- * second scheduler tick) adds nothing twice, and an item still waiting from this period is not
- * queued again.
+ * The scheduler (job `refresh-due`, every REFRESH_SCHEDULER_EVERY_SECONDS): takes the items due at
+ * `now`, earliest first, REFRESH_BATCH_SIZE per statement and at most REFRESH_MAX_PER_RUN per run
+ * (the next run goes on), and enqueues one scrape job each, named by the item and the due time it
+ * was claimed for (so a due time is enqueued once, whoever claims it). Only scheduled items are read
+ * (the partial index on next_refresh_at); untracked and given-up items are not scheduled.
  */
-export async function refreshTracked(now = new Date(), intervalMs = config.refreshIntervalMs): Promise<{ videos: number; accounts: number }> {
-  const period = Math.floor(now.getTime() / intervalMs);
-  const before = new Date(now.getTime() - intervalMs / 2);
-  let videos = 0;
-  let accounts = 0;
-  for await (const ids of trackedVideosDue(before)) {
-    await enqueueVideoScrapes(ids.map((videoId) => ({ videoId, reason: `refresh-${period}` })), { attempts: 3 });
-    videos += ids.length;
+export async function refreshDue(
+  now = new Date(),
+  s: RefreshDueSettings = config.refresh,
+): Promise<{ videos: number; accounts: number; statements: number }> {
+  const out = { videos: 0, accounts: 0, statements: 0 };
+  for (const kind of ["video", "account"] as const) {
+    let taken = 0;
+    while (taken < s.maxPerRun) {
+      const batch = Math.min(s.batchSize, s.maxPerRun - taken);
+      const claimed = await claimDue(kind, now, batch, s.leaseMs);
+      out.statements++;
+      if (claimed.length === 0) break;
+      taken += claimed.length;
+      try {
+        if (kind === "video") {
+          await enqueueVideoScrapes(claimed.map((c) => ({ videoId: c.id, reason: dueJobReason(c.dueAt) })), REFRESH_JOB_OPTIONS);
+        } else {
+          await enqueueAccountScrapes(claimed.map((c) => ({ accountId: c.id, reason: dueJobReason(c.dueAt) })), REFRESH_JOB_OPTIONS);
+        }
+      } catch (e) {
+        // The claimed items are due again when their lease ends.
+        logger.warn({ err: reasonOf(e), kind, claimed: claimed.length }, "could not enqueue due refreshes");
+        throw e;
+      }
+      if (claimed.length < batch) break;
+    }
+    if (kind === "video") out.videos = taken;
+    else out.accounts = taken;
   }
-  for await (const ids of trackedAccountsDue(before)) {
-    await enqueueAccountScrapes(ids.map((accountId) => ({ accountId, reason: `refresh-${period}` })), { attempts: 3 });
-    accounts += ids.length;
-  }
-  return { videos, accounts };
+  return out;
+}
+
+/** Job `prune-history`: points before the first day of the full-resolution window leave (their day's row stays). */
+export async function pruneHistory(now = new Date(), days = config.history.fullResolutionDays): Promise<{ videoPoints: number; accountPoints: number }> {
+  return pruneMetricPoints(fullResolutionStart(now, days));
 }

@@ -1,65 +1,146 @@
 /**
- * Storing what scrapes find: video and account records, their daily snapshots, scrape states and
- * failures, the videos an account scrape tracks for each workspace, and what is due for refresh.
- * Called by the scrape jobs (./scrape-jobs.ts); every write is idempotent, so a retried job or
- * a job of a killed worker run again never duplicates a row.
+ * Storing what scrapes find: video and account records, their history (a point per scrape and the
+ * daily roll-up), scrape states and failures with their backoff, owner accounts, the videos an
+ * account scrape tracks for each workspace, and the refresh schedule (what is due, claimed in
+ * batches). Called by the scrape jobs (./scrape-jobs.ts); every write is idempotent, so a retried
+ * job or a job of a killed worker run again never duplicates a row.
  *
  * Scrape states: queued → scraping → ready; a scrape that fails is retried with backoff (state back
- * to queued, `scrapeError` says why) and after the last attempt, or at once when the provider says
- * retrying cannot help, the state is `failed` with the reason kept. A video that was `ready` keeps
- * its numbers and stays `ready` when a later refresh fails; `scrapeError` then says why.
+ * to queued, `scrapeError` says why) and after the job's last attempt, or at once when the provider
+ * says retrying cannot help, the state is `failed` with the reason kept. A video that was `ready`
+ * keeps its numbers and stays `ready` when a later refresh fails (`scrapeError` then says why),
+ * until its refreshes have failed REFRESH_MAX_FAILURES times in a row (./cadence.ts): then it is
+ * `failed` and leaves the schedule.
  *
- * Snapshots: one row per record and UTC day (unique key), written by every scrape (the last scrape
- * of the day wins; an older, retried result never overwrites a newer one) and filled daily for
- * records not scraped that day from their latest numbers. Each snapshot records the provider
- * (`source`) and when the numbers were captured (`capturedAt`).
+ * History: every stored scrape appends one point (video_metric_points, account_metric_points: item,
+ * capture time, provider, counts; keyed by item and capture time) and upserts the day's row of the
+ * per-day table (video_snapshots, account_snapshots: the last point of each UTC day, the later
+ * scrape wins, an older retried result never overwrites a newer one), in the same statement as the
+ * record. Points older than HISTORY_FULL_RESOLUTION_DAYS are pruned by a job (pruneMetricPoints);
+ * the day's row stays. Account days without a scrape are filled from the latest numbers (growth
+ * carries values forward through them); video days are not (nothing reads a copied number).
+ *
+ * Refresh schedule: `next_refresh_at` on each record (a partial index holds the scheduled ones).
+ * A stored scrape sets it from the cadence (null when no workspace tracks the item); the scheduler
+ * claims due items by pushing it a lease ahead (claimDue), so a lost job only delays the item.
  */
 import { Prisma, type Platform } from "../../generated/prisma/client.js";
 import { prisma, sql, sqlExec } from "../../infra/db.js";
 import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "./ports.js";
 import { engagementRate } from "./engagement.js";
 import { trackingLimits } from "./limits.js";
-import { canonicalAccountUrl, canonicalVideoUrl } from "../shared/platform.js";
+import { canonicalAccountUrl, canonicalVideoUrl, isPlatformUsername } from "../shared/platform.js";
 
 /** `YYYY-MM-DD` of the UTC day of `at`: the snapshot day. */
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 const big = (v: number | null) => (v === null ? null : BigInt(Math.max(0, Math.round(v))));
+const DAY_MS = 86_400_000;
+
+/** The number of the account's other videos the outlier score compares with, and the fewest it needs. */
+export const OUTLIER_SAMPLE = 20;
+export const OUTLIER_MIN_SAMPLE = 3;
+
+/**
+ * The handle of a video's owner account, or "" when the source names none usable: it must have the
+ * platform's form (an account link is rebuilt from it), and platform A's "_" is the placeholder of
+ * links whose author is unknown, not a handle.
+ */
+export function ownerHandle(platform: Platform, username: string): string {
+  const handle = username.toLowerCase();
+  if (!handle || (platform === "platformA" && handle === "_")) return "";
+  return isPlatformUsername(platform, handle) ? handle : "";
+}
 
 export interface ScrapeTarget<R> {
   ref: R;
   scrapeStatus: "queued" | "scraping" | "ready" | "failed";
+  /** What the record held before this scrape: the cadence's velocity and the failure count. */
+  previous: { count: number | null; at: Date | null };
+  refreshFailures: number;
+  /** The smallest refresh factor among the plans tracking the item; null when none tracks it. */
+  planFactor: number | null;
 }
 
 /**
  * Starts a video's scrape, in one round trip: moves it queued/failed → scraping (a ready video
  * stays ready while it is refreshed) and returns what to hand the provider, the canonical URL
  * rebuilt from its stored ids (platform A links need the username; a video found through an
- * account has it from the account). Null when the video no longer exists.
+ * account has it from the account), and what the cadence needs. Null when the video no longer exists.
  */
-export async function startVideoScrape(videoId: string): Promise<(ScrapeTarget<VideoRef> & { started: boolean }) | null> {
-  const rows = await sql<{ platform: Platform; platformVideoId: string; username: string; accountUsername: string | null; scrapeStatus: ScrapeTarget<VideoRef>["scrapeStatus"]; started: boolean }>(Prisma.sql`
+export async function startVideoScrape(
+  videoId: string,
+): Promise<(ScrapeTarget<VideoRef> & { started: boolean; postedAt: Date | null }) | null> {
+  const rows = await sql<{
+    platform: Platform;
+    platformVideoId: string;
+    username: string;
+    accountUsername: string | null;
+    scrapeStatus: ScrapeTarget<VideoRef>["scrapeStatus"];
+    started: boolean;
+    viewCount: number | null;
+    lastScrapedAt: Date | null;
+    postedAt: Date | null;
+    refreshFailures: number;
+    planFactor: number | null;
+  }>(Prisma.sql`
     WITH started AS (
       UPDATE videos SET scrape_status = 'scraping', scrape_attempts = scrape_attempts + 1, updated_at = now()
        WHERE id = ${videoId}::uuid AND scrape_status IN ('queued', 'failed')
       RETURNING id
     )
     SELECT v.platform::text AS platform, v.platform_video_id AS "platformVideoId", v.username, a.username AS "accountUsername",
-           v.scrape_status::text AS "scrapeStatus", EXISTS (SELECT 1 FROM started) AS started
+           v.scrape_status::text AS "scrapeStatus", EXISTS (SELECT 1 FROM started) AS started,
+           v.view_count AS "viewCount", v.last_scraped_at AS "lastScrapedAt", v.posted_at AS "postedAt",
+           v.refresh_failures AS "refreshFailures",
+           (SELECT min(p.refresh_factor) FROM tracked_videos tv JOIN workspaces w ON w.id = tv.workspace_id
+              JOIN plans p ON p.name = w.plan_name WHERE tv.video_id = v.id) AS "planFactor"
       FROM videos v LEFT JOIN accounts a ON a.id = v.account_id
      WHERE v.id = ${videoId}::uuid`, { prepare: true });
   const v = rows[0];
   if (!v) return null;
   const username = v.username || v.accountUsername || undefined;
   const ids = { platform: v.platform, platformVideoId: v.platformVideoId, ...(username ? { username } : {}) };
-  return { ref: { ...ids, canonicalUrl: canonicalVideoUrl(ids) }, scrapeStatus: v.scrapeStatus, started: v.started };
+  return {
+    ref: { ...ids, canonicalUrl: canonicalVideoUrl(ids) },
+    scrapeStatus: v.scrapeStatus,
+    started: v.started,
+    previous: { count: v.viewCount, at: v.lastScrapedAt },
+    postedAt: v.postedAt,
+    refreshFailures: v.refreshFailures,
+    planFactor: v.planFactor,
+  };
 }
 
-export async function accountScrapeTarget(accountId: string): Promise<ScrapeTarget<AccountRef> | null> {
-  const a = await prisma.account.findUnique({ where: { id: accountId }, select: { platform: true, username: true, scrapeStatus: true } });
+/** An account's scrape: what to hand the provider and what the cadence needs (null when it is gone). */
+export async function accountScrapeTarget(accountId: string): Promise<(ScrapeTarget<AccountRef> & { newestPostedAt: Date | null }) | null> {
+  const [a] = await sql<{
+    platform: Platform;
+    username: string;
+    scrapeStatus: ScrapeTarget<AccountRef>["scrapeStatus"];
+    totalViews: number | null;
+    lastScrapedAt: Date | null;
+    refreshFailures: number;
+    planFactor: number | null;
+    newestPostedAt: Date | null;
+  }>(Prisma.sql`
+    SELECT a.platform::text AS platform, a.username, a.scrape_status::text AS "scrapeStatus", a.total_views AS "totalViews",
+           a.last_scraped_at AS "lastScrapedAt", a.refresh_failures AS "refreshFailures",
+           (SELECT min(p.refresh_factor) FROM tracked_accounts ta JOIN workspaces w ON w.id = ta.workspace_id
+              JOIN plans p ON p.name = w.plan_name WHERE ta.account_id = a.id) AS "planFactor",
+           (SELECT v.posted_at FROM videos v WHERE v.account_id = a.id AND v.posted_at IS NOT NULL
+             ORDER BY v.posted_at DESC LIMIT 1) AS "newestPostedAt"
+      FROM accounts a WHERE a.id = ${accountId}::uuid`);
   if (!a) return null;
   const ids = { platform: a.platform, username: a.username };
-  return { ref: { ...ids, canonicalUrl: canonicalAccountUrl(ids) }, scrapeStatus: a.scrapeStatus };
+  return {
+    ref: { ...ids, canonicalUrl: canonicalAccountUrl(ids) },
+    scrapeStatus: a.scrapeStatus,
+    previous: { count: a.totalViews, at: a.lastScrapedAt },
+    refreshFailures: a.refreshFailures,
+    planFactor: a.planFactor,
+    newestPostedAt: a.newestPostedAt,
+  };
 }
 
 export async function markAccountScraping(accountId: string): Promise<boolean> {
@@ -70,23 +151,40 @@ export async function markAccountScraping(accountId: string): Promise<boolean> {
 }
 
 /**
- * A failed attempt. Not final: back to `queued` (a retry is scheduled) with the reason. Final:
- * `failed` with the reason, except that a `ready` record keeps its state and numbers.
+ * A failed scrape attempt, recorded with its reason.
+ * - `outcome` null: not the job's last attempt (a retry is scheduled): state back to `queued`
+ *   (a ready record stays ready), the schedule untouched.
+ * - Otherwise the refresh failed: one more consecutive failure; `givesUp` makes the record
+ *   `failed` (even a ready one, which keeps its numbers) and takes it off the schedule; else a
+ *   never-scraped record is `failed` for now (a ready one stays ready) and is retried at `retryAt`
+ *   if a workspace still tracks it.
  */
-export async function recordVideoScrapeFailure(videoId: string, reason: string, final: boolean): Promise<void> {
-  const next = final ? "failed" : "queued";
-  await sqlExec(Prisma.sql`
-    UPDATE videos SET scrape_error = ${reason.slice(0, 2000)}, updated_at = now(),
-           scrape_status = CASE WHEN scrape_status = 'ready' THEN 'ready'::"ScrapeStatus" ELSE ${next}::"ScrapeStatus" END
-     WHERE id = ${videoId}::uuid`);
+export interface FailureOutcome {
+  givesUp: boolean;
+  retryAt: Date | null;
 }
 
-export async function recordAccountScrapeFailure(accountId: string, reason: string, final: boolean): Promise<void> {
+function failureSql(table: "videos" | "accounts", trackedBy: Prisma.Sql, id: string, reason: string, outcome: FailureOutcome | null): Prisma.Sql {
+  const final = outcome !== null;
+  const givesUp = outcome?.givesUp === true;
   const next = final ? "failed" : "queued";
-  await sqlExec(Prisma.sql`
-    UPDATE accounts SET scrape_error = ${reason.slice(0, 2000)}, updated_at = now(),
-           scrape_status = CASE WHEN scrape_status = 'ready' THEN 'ready'::"ScrapeStatus" ELSE ${next}::"ScrapeStatus" END
-     WHERE id = ${accountId}::uuid`);
+  return Prisma.sql`
+    UPDATE ${Prisma.raw(table)} r SET scrape_error = ${reason.slice(0, 2000)}, updated_at = now(),
+           scrape_status = CASE WHEN ${givesUp} THEN 'failed'::"ScrapeStatus"
+                                WHEN r.scrape_status = 'ready' THEN 'ready'::"ScrapeStatus" ELSE ${next}::"ScrapeStatus" END,
+           refresh_failures = r.refresh_failures + ${final ? 1 : 0}::int,
+           next_refresh_at = CASE WHEN NOT ${final} THEN r.next_refresh_at
+                                  WHEN ${givesUp} THEN NULL
+                                  WHEN EXISTS (${trackedBy}) THEN ${outcome?.retryAt ?? null}::timestamptz END
+     WHERE r.id = ${id}::uuid`;
+}
+
+export async function recordVideoScrapeFailure(videoId: string, reason: string, outcome: FailureOutcome | null): Promise<void> {
+  await sqlExec(failureSql("videos", Prisma.sql`SELECT 1 FROM tracked_videos tv WHERE tv.video_id = r.id`, videoId, reason, outcome));
+}
+
+export async function recordAccountScrapeFailure(accountId: string, reason: string, outcome: FailureOutcome | null): Promise<void> {
+  await sqlExec(failureSql("accounts", Prisma.sql`SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = r.id`, accountId, reason, outcome));
 }
 
 export interface StoredVideo {
@@ -95,22 +193,45 @@ export interface StoredVideo {
   inserted: boolean;
   /** The row needs a scrape of the video itself (it was only listed and is not ready). */
   needsScrape: boolean;
+  /** The owner account the video is linked to (null when the source names no usable author). */
+  accountId: string | null;
+  viewCount: number | null;
+  views24h: number | null;
+  outlierScore: number | null;
+  /** The outlier score before this write (a spike is a crossing). */
+  previousOutlierScore: number | null;
+  postedAt: Date | null;
 }
 
 /**
- * Writes a scraped video, in one statement (atomic without a transaction): the record, keyed by
- * (platform, platformVideoId), and, for a full scrape, its snapshot of the day.
+ * Writes a scraped video, in one statement (atomic without a transaction): the owner account
+ * (created, untracked, when missing), the record keyed by (platform, platformVideoId), and, for a
+ * full scrape, the day's row, the point, views24h, the outlier score and the next refresh.
  *
  * - Full scrape: metrics are the source's (null where it gives none), engagement recomputed,
- *   metadata kept when the source now omits it, state `ready`. Skipped when the stored numbers
- *   are newer (a retried, older job finishing late).
+ *   metadata kept when the source now omits it, state `ready`, failures reset, `next_refresh_at`
+ *   = `nextRefreshAt` while a workspace tracks the video (else null). Skipped when the stored
+ *   numbers are newer (a retried, older job finishing late).
  * - Partial (an account's flat listing): creates the record if new (state `queued`, to be scraped
  *   itself), otherwise only links it to the account and fills in metadata still unknown; metrics of
  *   a listing never overwrite those of a scrape.
+ *
+ * Owner: `accountId` when given (the account being scraped), else the account of the author's
+ * handle (ownerHandle), created when missing. When a concurrent statement creates that account at
+ * the same moment, this statement's snapshot cannot see it: the video is linked by a second
+ * statement (linkOwner), so a stored full scrape always leaves the video linked.
+ *
+ * views24h: the views gained over the 24 hours before this scrape, from the history: the view count
+ * 24 h ago is read from the stored points around that instant (the latest at or before it, raw or
+ * daily, and the next one, or this scrape), linearly interpolated between them; a video posted
+ * less than 24 h ago gained all its views in that time; null when the history does not reach back.
+ * outlierScore: views / the median views of the owner's OUTLIER_SAMPLE most recently posted other
+ * videos (known views and posting date, at least OUTLIER_MIN_SAMPLE of them), 4 decimals; null
+ * otherwise or when that median is 0.
  */
 export async function storeScrapedVideo(
   s: ScrapedVideo,
-  opts: { source: string; now: Date; accountId?: string; ids?: { platform: Platform; platformVideoId: string } },
+  opts: { source: string; now: Date; accountId?: string; ids?: { platform: Platform; platformVideoId: string }; nextRefreshAt?: Date | null },
 ): Promise<StoredVideo | null> {
   const platform = opts.ids?.platform ?? s.platform;
   const platformVideoId = opts.ids?.platformVideoId ?? s.platformVideoId;
@@ -119,19 +240,61 @@ export async function storeScrapedVideo(
   const partial = s.partial === true;
   const rate = engagementRate(s);
   const accountId = opts.accountId ?? null;
+  const owner = accountId === null ? ownerHandle(platform, username) : "";
   const counts = [big(s.viewCount), big(s.likeCount), big(s.commentCount), big(s.shareCount), big(s.bookmarkCount)];
-  const values = Prisma.sql`(
+  const views = counts[0]!;
+  const dayAgo = new Date(opts.now.getTime() - DAY_MS);
+  const key = Prisma.sql`platform = ${platform}::"Platform" AND platform_video_id = ${platformVideoId}`;
+  const prevId = Prisma.sql`(SELECT id FROM prev)`;
+  // The views 24 h ago from the stored history (see above), and the outlier score. Full scrapes only.
+  const metrics = partial
+    ? Prisma.sql`SELECT NULL::bigint AS views_24h, NULL::float8 AS outlier_score`
+    : Prisma.sql`
+      SELECT CASE WHEN ${views}::bigint IS NULL THEN NULL
+                  WHEN b.t IS NOT NULL THEN ${views}::bigint - round(b.v + (COALESCE(a.v, ${views}::bigint) - b.v)
+                         * extract(epoch FROM (${dayAgo}::timestamptz - b.t)) / extract(epoch FROM (COALESCE(a.t, ${opts.now}::timestamptz) - b.t)))::bigint
+                  WHEN COALESCE(${s.postedAt}::timestamptz, (SELECT posted_at FROM prev)) > ${dayAgo}::timestamptz THEN ${views}::bigint
+             END AS views_24h,
+             CASE WHEN ${views}::bigint IS NULL OR m.median IS NULL OR m.median <= 0 THEN NULL
+                  ELSE round((${views}::bigint / m.median)::numeric, 4)::float8 END AS outlier_score
+        FROM (SELECT 1) one
+        LEFT JOIN LATERAL (
+          SELECT x.t, x.v FROM (
+            (SELECT p.captured_at AS t, p.view_count AS v FROM video_metric_points p
+              WHERE p.video_id = ${prevId} AND p.captured_at <= ${dayAgo}::timestamptz AND p.view_count IS NOT NULL
+              ORDER BY p.captured_at DESC LIMIT 1)
+            UNION ALL
+            (SELECT d.captured_at, d.view_count FROM video_snapshots d
+              WHERE d.video_id = ${prevId} AND d.day <= ${utcDay(dayAgo)}::date AND d.captured_at <= ${dayAgo}::timestamptz
+                AND d.view_count IS NOT NULL
+              ORDER BY d.day DESC LIMIT 1)
+          ) x ORDER BY x.t DESC LIMIT 1
+        ) b ON true
+        LEFT JOIN LATERAL (
+          SELECT p.captured_at AS t, p.view_count AS v FROM video_metric_points p
+           WHERE p.video_id = ${prevId} AND p.captured_at > ${dayAgo}::timestamptz AND p.captured_at < ${opts.now}::timestamptz
+             AND p.view_count IS NOT NULL
+           ORDER BY p.captured_at LIMIT 1
+        ) a ON true
+        CROSS JOIN LATERAL (
+          SELECT CASE WHEN count(*) >= ${OUTLIER_MIN_SAMPLE}::int THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY o.view_count::float8) END AS median
+            FROM (SELECT o.view_count FROM videos o
+                   WHERE o.account_id = (SELECT id FROM owner) AND o.id IS DISTINCT FROM ${prevId}
+                     AND o.posted_at IS NOT NULL AND o.view_count IS NOT NULL
+                   ORDER BY o.posted_at DESC LIMIT ${OUTLIER_SAMPLE}::int) o
+        ) m`;
+  const values = Prisma.sql`
     ${platform}::"Platform", ${platformVideoId}, ${url}, ${s.description}, ${s.hashtags}::text[],
     ${counts[0]}::bigint, ${counts[1]}::bigint, ${counts[2]}::bigint, ${counts[3]}::bigint, ${counts[4]}::bigint, ${rate}::float8,
     ${s.postedAt}::timestamptz, ${s.durationSeconds === null ? null : Math.round(s.durationSeconds)}::int, ${s.thumbnailUrl}, ${username}, ${s.displayName},
-    COALESCE(${accountId}::uuid, (SELECT a.id FROM accounts a WHERE a.platform = ${platform}::"Platform" AND a.username = ${username} AND ${username} <> '')),
-    ${s.musicName}, ${s.musicAuthor}, ${s.musicCoverUrl}, ${s.language}, ${opts.source},
-    ${partial ? "queued" : "ready"}::"ScrapeStatus", NULL, 0, ${partial ? null : opts.now}::timestamptz, ${opts.now}::timestamptz)`;
+    owner.id, ${s.musicName}, ${s.musicAuthor}, ${s.musicCoverUrl}, ${s.language}, ${opts.source},
+    ${partial ? "queued" : "ready"}::"ScrapeStatus", NULL, 0, ${partial ? null : opts.now}::timestamptz, ${opts.now}::timestamptz,
+    metrics.views_24h, metrics.outlier_score`;
   const columns = Prisma.sql`(platform, platform_video_id, url, description, hashtags,
     view_count, like_count, comment_count, share_count, bookmark_count, engagement_rate,
     posted_at, duration_seconds, thumbnail_url, username, display_name, account_id,
     music_name, music_author, music_cover_url, language, data_source,
-    scrape_status, scrape_error, scrape_attempts, last_scraped_at, updated_at)`;
+    scrape_status, scrape_error, scrape_attempts, last_scraped_at, updated_at, views_24h, outlier_score)`;
   const keep = (col: string) => Prisma.raw(`${col} = CASE WHEN EXCLUDED.${col} <> '' THEN EXCLUDED.${col} ELSE v.${col} END`);
   const fill = (col: string) => Prisma.raw(`${col} = CASE WHEN v.${col} = '' THEN EXCLUDED.${col} ELSE v.${col} END`);
   const onConflict = partial
@@ -155,11 +318,15 @@ export async function storeScrapedVideo(
         language = COALESCE(EXCLUDED.language, v.language),
         account_id = COALESCE(EXCLUDED.account_id, v.account_id),
         data_source = EXCLUDED.data_source, scrape_status = 'ready', scrape_error = NULL, scrape_attempts = 0,
-        last_scraped_at = EXCLUDED.last_scraped_at, updated_at = EXCLUDED.updated_at
+        last_scraped_at = EXCLUDED.last_scraped_at, updated_at = EXCLUDED.updated_at,
+        views_24h = EXCLUDED.views_24h, outlier_score = EXCLUDED.outlier_score, refresh_failures = 0,
+        next_refresh_at = CASE WHEN EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.video_id = v.id)
+                               THEN ${opts.nextRefreshAt ?? null}::timestamptz END
       WHERE v.last_scraped_at IS NULL OR v.last_scraped_at <= EXCLUDED.last_scraped_at`;
-  const snapshot = partial
-    ? Prisma.sql`SELECT 0`
-    : Prisma.sql`INSERT INTO video_snapshots (video_id, day, captured_at, source, view_count, like_count, comment_count, share_count, bookmark_count)
+  const history = partial
+    ? Prisma.sql`snap AS (SELECT 0), point AS (SELECT 0)`
+    : Prisma.sql`snap AS (
+        INSERT INTO video_snapshots (video_id, day, captured_at, source, view_count, like_count, comment_count, share_count, bookmark_count)
         SELECT id, ${utcDay(opts.now)}::date, ${opts.now}::timestamptz, ${opts.source},
                ${counts[0]}::bigint, ${counts[1]}::bigint, ${counts[2]}::bigint, ${counts[3]}::bigint, ${counts[4]}::bigint
           FROM up
@@ -167,21 +334,72 @@ export async function storeScrapedVideo(
           captured_at = EXCLUDED.captured_at, source = EXCLUDED.source, view_count = EXCLUDED.view_count,
           like_count = EXCLUDED.like_count, comment_count = EXCLUDED.comment_count,
           share_count = EXCLUDED.share_count, bookmark_count = EXCLUDED.bookmark_count
-        WHERE video_snapshots.captured_at <= EXCLUDED.captured_at`;
-  const rows = await sql<{ id: string; inserted: boolean; scrapeStatus: string }>(Prisma.sql`
-    WITH up AS (
-      INSERT INTO videos AS v ${columns} VALUES ${values}
+        WHERE video_snapshots.captured_at <= EXCLUDED.captured_at
+      ), point AS (
+        INSERT INTO video_metric_points (video_id, captured_at, source, view_count, like_count, comment_count, share_count, bookmark_count)
+        SELECT id, ${opts.now}::timestamptz, ${opts.source},
+               ${counts[0]}::bigint, ${counts[1]}::bigint, ${counts[2]}::bigint, ${counts[3]}::bigint, ${counts[4]}::bigint
+          FROM up
+        ON CONFLICT (video_id, captured_at) DO NOTHING
+      )`;
+  const rows = await sql<StoredVideo & { scrapeStatus: string }>(Prisma.sql`
+    WITH prev AS (
+      SELECT id, outlier_score, posted_at FROM videos WHERE ${key}
+    ), owner_new AS (
+      INSERT INTO accounts (platform, username)
+      SELECT ${platform}::"Platform", ${owner} WHERE ${owner} <> ''
+      ON CONFLICT (platform, username) DO NOTHING
+      RETURNING id
+    ), owner AS (
+      SELECT COALESCE(${accountId}::uuid, (SELECT id FROM owner_new),
+                      (SELECT a.id FROM accounts a WHERE a.platform = ${platform}::"Platform" AND a.username = ${owner} AND ${owner} <> '')) AS id
+    ), metrics AS (${metrics}
+    ), up AS (
+      INSERT INTO videos AS v ${columns}
+      SELECT ${values} FROM owner CROSS JOIN metrics
       ON CONFLICT (platform, platform_video_id) ${onConflict}
-      RETURNING id, (xmax = 0) AS inserted, scrape_status
-    ), snap AS (${snapshot})
-    SELECT id, inserted, scrape_status::text AS "scrapeStatus" FROM up`);
+      RETURNING id, (xmax = 0) AS inserted, scrape_status, account_id, view_count, views_24h, outlier_score, posted_at
+    ), ${history}
+    SELECT up.id, up.inserted, up.scrape_status::text AS "scrapeStatus", up.account_id AS "accountId", up.view_count AS "viewCount",
+           up.views_24h AS "views24h", up.outlier_score AS "outlierScore", up.posted_at AS "postedAt",
+           (SELECT outlier_score FROM prev) AS "previousOutlierScore"
+      FROM up`);
   const row = rows[0];
   if (!row) return null; // a newer scrape already stored newer numbers
-  return { id: row.id, inserted: row.inserted, needsScrape: row.scrapeStatus !== "ready" };
+  const stored = { ...row, needsScrape: row.scrapeStatus !== "ready" };
+  delete (stored as { scrapeStatus?: string }).scrapeStatus;
+  if (stored.accountId === null && owner !== "") stored.accountId = await linkOwner(stored.id, platform, owner);
+  return stored;
 }
 
-/** Writes an account scrape (profile metrics) and its snapshot of the day, in one statement. */
-export async function storeScrapedAccount(accountId: string, s: ScrapedAccount, opts: { source: string; now: Date }): Promise<boolean> {
+/**
+ * Links a video to the account of `handle` (created when missing), for the rare write whose
+ * statement could not see an account created by a concurrent one at the same moment.
+ */
+async function linkOwner(videoId: string, platform: Platform, handle: string): Promise<string> {
+  const [row] = await sql<{ id: string }>(Prisma.sql`
+    WITH created AS (
+      INSERT INTO accounts (platform, username) VALUES (${platform}::"Platform", ${handle})
+      ON CONFLICT (platform, username) DO NOTHING RETURNING id
+    ), owner AS (
+      SELECT id FROM created UNION ALL SELECT id FROM accounts WHERE platform = ${platform}::"Platform" AND username = ${handle}
+    )
+    UPDATE videos SET account_id = (SELECT id FROM owner LIMIT 1) WHERE id = ${videoId}::uuid AND account_id IS NULL
+    RETURNING account_id AS id`);
+  if (row) return row.id;
+  const [linked] = await sql<{ id: string }>(Prisma.sql`SELECT account_id AS id FROM videos WHERE id = ${videoId}::uuid`);
+  return linked!.id;
+}
+
+/**
+ * Writes an account scrape (profile metrics), its point and its day's row, in one statement, and
+ * schedules its next refresh (`nextRefreshAt` while a workspace tracks it, else null).
+ */
+export async function storeScrapedAccount(
+  accountId: string,
+  s: ScrapedAccount,
+  opts: { source: string; now: Date; nextRefreshAt?: Date | null },
+): Promise<boolean> {
   const [followers, videos, views] = [big(s.followerCount), big(s.videoCount), big(s.totalViews)];
   const rows = await sql<{ id: string }>(Prisma.sql`
     WITH up AS (
@@ -191,7 +409,9 @@ export async function storeScrapedAccount(accountId: string, s: ScrapedAccount, 
         avatar_url = CASE WHEN ${s.avatarUrl} <> '' THEN ${s.avatarUrl} ELSE a.avatar_url END,
         follower_count = ${followers}::bigint, video_count = ${videos}::bigint, total_views = ${views}::bigint,
         data_source = ${opts.source}, scrape_status = 'ready', scrape_error = NULL,
-        last_scraped_at = ${opts.now}::timestamptz, updated_at = ${opts.now}::timestamptz
+        last_scraped_at = ${opts.now}::timestamptz, updated_at = ${opts.now}::timestamptz, refresh_failures = 0,
+        next_refresh_at = CASE WHEN EXISTS (SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = a.id)
+                               THEN ${opts.nextRefreshAt ?? null}::timestamptz END
       WHERE a.id = ${accountId}::uuid AND (a.last_scraped_at IS NULL OR a.last_scraped_at <= ${opts.now}::timestamptz)
       RETURNING a.id
     ), snap AS (
@@ -201,6 +421,10 @@ export async function storeScrapedAccount(accountId: string, s: ScrapedAccount, 
         captured_at = EXCLUDED.captured_at, source = EXCLUDED.source, follower_count = EXCLUDED.follower_count,
         total_views = EXCLUDED.total_views, video_count = EXCLUDED.video_count
       WHERE account_snapshots.captured_at <= EXCLUDED.captured_at
+    ), point AS (
+      INSERT INTO account_metric_points (account_id, captured_at, source, follower_count, total_views, video_count)
+      SELECT id, ${opts.now}::timestamptz, ${opts.source}, ${followers}::bigint, ${views}::bigint, ${videos}::bigint FROM up
+      ON CONFLICT (account_id, captured_at) DO NOTHING
     )
     SELECT id FROM up`);
   return rows.length > 0;
@@ -217,12 +441,20 @@ export async function accountVideoDemand(accountId: string): Promise<number> {
  * so that the workspace tracks at most the account's `videoLimit` of its videos, adding at most the
  * workspace's `additions_remaining` (under its row lock, so concurrent additions never exceed the
  * plan).
- * Returns the video ids newly tracked, per workspace.
+ * Returns the video ids newly tracked, per workspace, with when the workspace started tracking the
+ * account (discovery events are for workspaces that already had the account's earlier videos).
  */
-export async function trackAccountVideos(accountId: string, videoIds: string[]): Promise<{ workspaceId: string; added: string[] }[]> {
-  const trackers = await prisma.trackedAccount.findMany({ where: { accountId }, select: { workspaceId: true, videoLimit: true }, orderBy: { createdAt: "asc" } });
-  const results: { workspaceId: string; added: string[] }[] = [];
-  for (const { workspaceId, videoLimit } of trackers) {
+export async function trackAccountVideos(
+  accountId: string,
+  videoIds: string[],
+): Promise<{ workspaceId: string; trackedSince: Date; added: { videoId: string; trackedVideoId: string }[] }[]> {
+  const trackers = await prisma.trackedAccount.findMany({
+    where: { accountId },
+    select: { workspaceId: true, videoLimit: true, createdAt: true },
+    orderBy: { createdAt: "asc" },
+  });
+  const results: { workspaceId: string; trackedSince: Date; added: { videoId: string; trackedVideoId: string }[] }[] = [];
+  for (const { workspaceId, videoLimit, createdAt } of trackers) {
     const added = await prisma.$transaction(async (tx) => {
       const limits = await trackingLimits(workspaceId, { tx, lock: true });
       const wanted = videoIds.slice(0, videoLimit);
@@ -237,34 +469,28 @@ export async function trackAccountVideos(accountId: string, videoIds: string[]):
       const room = Math.max(0, videoLimit - ofAccount);
       const toAdd = wanted.filter((id) => !have.has(id)).slice(0, Math.min(room, limits.additionsRemaining));
       if (toAdd.length === 0) return [];
-      const rows = await sql<{ videoId: string }>(
+      return sql<{ videoId: string; trackedVideoId: string }>(
         Prisma.sql`INSERT INTO tracked_videos (workspace_id, video_id, via_account_id)
           SELECT ${workspaceId}::uuid, id, ${accountId}::uuid FROM unnest(${toAdd}::uuid[]) AS id
           ON CONFLICT (workspace_id, video_id) DO NOTHING
-          RETURNING video_id AS "videoId"`,
+          RETURNING video_id AS "videoId", id AS "trackedVideoId"`,
         { tx },
       );
-      return rows.map((r) => r.videoId);
     });
-    results.push({ workspaceId, added });
+    results.push({ workspaceId, trackedSince: createdAt, added });
   }
   return results;
 }
 
 /**
- * Fills today's snapshot, from the latest numbers, for every tracked video and account that has
- * been scraped but has no snapshot for the day yet (its capturedAt and source are those of the
- * scrape that produced the numbers). Idempotent.
+ * Fills today's snapshot, from the latest numbers, for every tracked account that has been scraped
+ * but has no snapshot for the day yet (its capturedAt and source are those of the scrape that
+ * produced the numbers; history reads leave such copies out, they are not points). Growth reads
+ * account days (carrying values forward); nothing reads copied video days, so videos are not filled
+ * (with weekly refreshes of old videos that would be six copies a week per video). Idempotent.
  */
-export async function fillDailySnapshots(now: Date): Promise<{ videos: number; accounts: number }> {
+export async function fillDailySnapshots(now: Date): Promise<{ accounts: number }> {
   const day = utcDay(now);
-  const videos = await sqlExec(Prisma.sql`
-    INSERT INTO video_snapshots (video_id, day, captured_at, source, view_count, like_count, comment_count, share_count, bookmark_count)
-    SELECT v.id, ${day}::date, v.last_scraped_at, v.data_source, v.view_count, v.like_count, v.comment_count, v.share_count, v.bookmark_count
-      FROM videos v
-     WHERE v.last_scraped_at IS NOT NULL AND v.data_source IS NOT NULL
-       AND EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.video_id = v.id)
-    ON CONFLICT (video_id, day) DO NOTHING`);
   const accounts = await sqlExec(Prisma.sql`
     INSERT INTO account_snapshots (account_id, day, captured_at, source, follower_count, total_views, video_count)
     SELECT a.id, ${day}::date, a.last_scraped_at, a.data_source, a.follower_count, a.total_views, a.video_count
@@ -272,39 +498,67 @@ export async function fillDailySnapshots(now: Date): Promise<{ videos: number; a
      WHERE a.last_scraped_at IS NOT NULL AND a.data_source IS NOT NULL
        AND EXISTS (SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = a.id)
     ON CONFLICT (account_id, day) DO NOTHING`);
-  return { videos, accounts };
+  return { accounts };
+}
+
+export type ScheduledKind = "video" | "account";
+const SCHEDULED_TABLE: Record<ScheduledKind, Prisma.Sql> = { video: Prisma.raw("videos"), account: Prisma.raw("accounts") };
+
+/**
+ * Claims up to `limit` items due at `now`, earliest first, through the partial index on
+ * next_refresh_at (never a scan of every item): each claimed item's next_refresh_at moves a lease
+ * ahead, so a concurrent scheduler skips it (SKIP LOCKED) and takes the next ones, and an item whose
+ * scrape job is lost is due again when the lease ends. Returns each item with the due time it was
+ * claimed for (the scrape job's id names it, so one due time is enqueued once).
+ */
+export async function claimDue(kind: ScheduledKind, now: Date, limit: number, leaseMs: number): Promise<{ id: string; dueAt: Date }[]> {
+  const table = SCHEDULED_TABLE[kind];
+  return sql<{ id: string; dueAt: Date }>(
+    Prisma.sql`
+    WITH due AS (
+      SELECT id, next_refresh_at FROM ${table}
+       WHERE next_refresh_at <= ${now}::timestamptz
+       ORDER BY next_refresh_at
+       LIMIT ${limit}::int
+       FOR UPDATE SKIP LOCKED
+    )
+    UPDATE ${table} r SET next_refresh_at = ${new Date(now.getTime() + leaseMs)}::timestamptz
+      FROM due WHERE r.id = due.id
+    RETURNING r.id, due.next_refresh_at AS "dueAt"`,
+    { prepare: true },
+  );
 }
 
 /**
- * Ids of tracked videos (by any workspace) not scraped since `before`, in id order, in batches
- * (keyset pagination, so a large service never loads them all at once).
+ * The daily roll-up of old points, then their removal: points captured before `before` (the start
+ * of the first UTC day of the full-resolution window) are deleted in batches (found through the BRIN
+ * index on capture time). The day's row of each is normally there already (written with the point);
+ * a missing one is written from the batch's last point of that day first. Idempotent.
  */
-export async function* trackedVideosDue(before: Date, batchSize = 1000): AsyncGenerator<string[]> {
-  let after = "00000000-0000-0000-0000-000000000000";
+export async function pruneMetricPoints(before: Date, batchSize = 10_000): Promise<{ videoPoints: number; accountPoints: number }> {
+  const prune = (points: string, daily: string, key: string, metrics: string) =>
+    sqlExec(Prisma.sql`
+      WITH doomed AS (
+        SELECT ctid, ${Prisma.raw(key)}, captured_at, source, ${Prisma.raw(metrics)}
+          FROM ${Prisma.raw(points)} WHERE captured_at < ${before}::timestamptz LIMIT ${batchSize}::int
+      ), rolled AS (
+        INSERT INTO ${Prisma.raw(daily)} (${Prisma.raw(key)}, day, captured_at, source, ${Prisma.raw(metrics)})
+        SELECT DISTINCT ON (${Prisma.raw(key)}, (captured_at AT TIME ZONE 'UTC')::date)
+               ${Prisma.raw(key)}, (captured_at AT TIME ZONE 'UTC')::date, captured_at, source, ${Prisma.raw(metrics)}
+          FROM doomed ORDER BY ${Prisma.raw(key)}, (captured_at AT TIME ZONE 'UTC')::date, captured_at DESC
+        ON CONFLICT (${Prisma.raw(key)}, day) DO NOTHING
+      )
+      DELETE FROM ${Prisma.raw(points)} p USING doomed d WHERE p.ctid = d.ctid`);
+  const total = { videoPoints: 0, accountPoints: 0 };
   for (;;) {
-    const rows = await sql<{ id: string }>(Prisma.sql`
-      SELECT v.id FROM videos v
-       WHERE v.id > ${after}::uuid
-         AND (v.last_scraped_at IS NULL OR v.last_scraped_at < ${before}::timestamptz)
-         AND EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.video_id = v.id)
-       ORDER BY v.id LIMIT ${batchSize}`);
-    if (rows.length === 0) return;
-    yield rows.map((r) => r.id);
-    after = rows[rows.length - 1]!.id;
+    const n = await prune("video_metric_points", "video_snapshots", "video_id", "view_count, like_count, comment_count, share_count, bookmark_count");
+    total.videoPoints += n;
+    if (n < batchSize) break;
   }
-}
-
-export async function* trackedAccountsDue(before: Date, batchSize = 1000): AsyncGenerator<string[]> {
-  let after = "00000000-0000-0000-0000-000000000000";
   for (;;) {
-    const rows = await sql<{ id: string }>(Prisma.sql`
-      SELECT a.id FROM accounts a
-       WHERE a.id > ${after}::uuid
-         AND (a.last_scraped_at IS NULL OR a.last_scraped_at < ${before}::timestamptz)
-         AND EXISTS (SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = a.id)
-       ORDER BY a.id LIMIT ${batchSize}`);
-    if (rows.length === 0) return;
-    yield rows.map((r) => r.id);
-    after = rows[rows.length - 1]!.id;
+    const n = await prune("account_metric_points", "account_snapshots", "account_id", "follower_count, total_views, video_count");
+    total.accountPoints += n;
+    if (n < batchSize) break;
   }
+  return total;
 }

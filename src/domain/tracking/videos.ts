@@ -12,7 +12,7 @@ import { announceTracking } from "./events.js";
 import { enqueueVideoScrape } from "./jobs.js";
 import { ADDITIONS_REMAINING, LIMITS_FROM, limitReached } from "./limits.js";
 import { parseVideoUrl } from "./urls.js";
-import { TRACKED_VIDEO_COLUMNS, TRACKED_VIDEOS_ORDER, type TrackedVideoRecord } from "./views.js";
+import { TRACKED_VIDEO_COLUMNS, trackedVideosOrder, videoFilterSql, type TrackedVideoRecord, type VideoListOptions } from "./views.js";
 
 export interface TrackVideoResult {
   trackedVideoId: string;
@@ -100,16 +100,25 @@ export interface Page<T> {
  * (the hottest read of the service, bench/tracking.ts), served by the index tracked_videos
  * (workspace_id, created_at DESC, id); the total is the workspace's trigger-maintained count, and
  * the LEFT JOIN LATERAL still answers it when the page is empty.
+ *
+ * `list` (GET /videos' platform, q, sort, order) changes only the order (trackedVideosOrder) and
+ * adds predicates (videoFilterSql); with a filter the total counts the matching videos. Without
+ * `list` it is the statement above, and answers as before.
  */
-export async function listTrackedVideos(workspaceId: string, page: PageRequest): Promise<Page<TrackedVideoRecord>> {
-  const p = pageSql(TRACKED_VIDEOS_ORDER, page);
+export async function listTrackedVideos(workspaceId: string, page: PageRequest, list: VideoListOptions = {}): Promise<Page<TrackedVideoRecord>> {
+  const p = pageSql(trackedVideosOrder(list.sort, list.order), page);
+  const filter = videoFilterSql(list);
+  // With a filter, the total is the matching videos, counted once (a lateral, not a per-row subquery).
+  const [count, counted] = filter === Prisma.empty
+    ? [Prisma.sql`w.tracked_video_count`, Prisma.empty]
+    : [Prisma.sql`c.n`, Prisma.sql`CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = w.id ${filter}) c`];
   const rows = await sql<TrackedVideoRecord & { total: number }>(
-    Prisma.sql`SELECT w.tracked_video_count AS total, p.*
-       FROM workspaces w
+    Prisma.sql`SELECT ${count} AS total, p.*
+       FROM workspaces w ${counted}
        LEFT JOIN LATERAL (
          SELECT ${TRACKED_VIDEO_COLUMNS}
            FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id
-          WHERE tv.workspace_id = w.id ${p.where}
+          WHERE tv.workspace_id = w.id ${filter} ${p.where}
           ${p.orderBy} ${p.limit}
        ) p ON true
       WHERE w.id = ${workspaceId}::uuid`,

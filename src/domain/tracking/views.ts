@@ -9,7 +9,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.js";
 import type { Platform } from "../shared/platform.js";
-import type { Order } from "../shared/pages.js";
+import type { Order, SortKey } from "../shared/pages.js";
 
 export type ScrapeStatus = "queued" | "scraping" | "ready" | "failed";
 
@@ -43,6 +43,12 @@ export interface VideoRecord {
   scrapeError: string | null;
   lastScrapedAt: Date | null;
   createdAt: Date;
+  /** When the adaptive scheduler refreshes it next (null: not scheduled). */
+  nextRefreshAt: Date | null;
+  /** View growth over the 24 h before its last scrape (./scrape.ts, storeScrapedVideo). */
+  views24h: number | null;
+  /** Views against the median of its account's recent videos, as of its last scrape. */
+  outlierScore: number | null;
 }
 
 /** A video as a workspace that tracks it sees it. */
@@ -58,7 +64,8 @@ export const VIDEO_COLUMNS = Prisma.raw(`v.id, v.platform::text AS platform, v.p
   v.posted_at AS "postedAt", v.duration_seconds AS "durationSeconds", v.thumbnail_url AS "thumbnailUrl", v.username,
   v.display_name AS "displayName", v.account_id AS "accountId", v.music_name AS "musicName", v.music_author AS "musicAuthor",
   v.music_cover_url AS "musicCoverUrl", v.language, v.data_source AS "dataSource", v.scrape_status::text AS "scrapeStatus",
-  v.scrape_error AS "scrapeError", v.last_scraped_at AS "lastScrapedAt", v.created_at AS "createdAt"`);
+  v.scrape_error AS "scrapeError", v.last_scraped_at AS "lastScrapedAt", v.created_at AS "createdAt",
+  v.next_refresh_at AS "nextRefreshAt", v.views_24h AS "views24h", v.outlier_score AS "outlierScore"`);
 
 /** …and the tracking record, from `tracked_videos tv`. */
 export const TRACKED_VIDEO_COLUMNS = Prisma.raw(`${VIDEO_COLUMNS.text}, tv.id AS "trackedVideoId", tv.created_at AS "trackedAt"`);
@@ -68,6 +75,73 @@ export const TRACKED_VIDEOS_ORDER: Order<TrackedVideoRecord> = [
   { sql: "tv.created_at", type: "timestamptz", desc: true, value: (v) => v.trackedAt },
   { sql: "tv.id", type: "uuid", value: (v) => v.trackedVideoId },
 ];
+
+/** History resolutions (./history.ts): every point at scrape resolution, or the last point of each UTC day. */
+export const HISTORY_INTERVALS = ["hour", "day"] as const;
+export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];
+
+/** The sorts of GET /videos (`sort`), and their directions (`order`). */
+export const VIDEO_SORTS = ["tracked_at", "posted_at", "views", "engagement", "views_24h", "outlier"] as const;
+export type VideoSort = (typeof VIDEO_SORTS)[number];
+export const SORT_ORDERS = ["desc", "asc"] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/** Optional filters and order of the workspace's tracked videos (GET /videos, GraphQL `videos`). */
+export interface VideoListOptions {
+  platform?: Platform;
+  /** Words that must each appear (case-insensitive, anywhere) in the description or the username. */
+  q?: string;
+  sort?: VideoSort;
+  order?: SortOrder;
+}
+
+const VIDEO_SORT_KEYS: Record<Exclude<VideoSort, "tracked_at">, SortKey<TrackedVideoRecord>> = {
+  posted_at: { sql: "v.posted_at", type: "timestamptz", nullsLast: true, value: (v) => v.postedAt },
+  views: { sql: "v.view_count", type: "int8", nullsLast: true, value: (v) => v.viewCount },
+  engagement: { sql: "v.engagement_rate", type: "float8", value: (v) => v.engagementRate },
+  views_24h: { sql: "v.views_24h", type: "int8", nullsLast: true, value: (v) => v.views24h },
+  outlier: { sql: "v.outlier_score", type: "float8", nullsLast: true, value: (v) => v.outlierScore },
+};
+
+/**
+ * The order of a tracked-video list: `tracked_at desc` is TRACKED_VIDEOS_ORDER (the spec's default,
+ * unchanged); `tracked_at asc` is its reverse; every other sort is its key (nulls last in both
+ * directions, pages.ts), ties by video id ascending. The descending orders match the indexes of
+ * migration 20261124120000 (COALESCE(key, lowest) DESC, id).
+ */
+export function trackedVideosOrder(sort: VideoSort = "tracked_at", order: SortOrder = "desc"): Order<TrackedVideoRecord> {
+  if (sort === "tracked_at") {
+    return order === "desc"
+      ? TRACKED_VIDEOS_ORDER
+      : [
+          { sql: "tv.created_at", type: "timestamptz", value: (v) => v.trackedAt },
+          { sql: "tv.id", type: "uuid", value: (v) => v.trackedVideoId },
+        ];
+  }
+  return [{ ...VIDEO_SORT_KEYS[sort], desc: order === "desc" }, { sql: "v.id", type: "uuid", value: (v) => v.id }];
+}
+
+/** The words of `q`: lower-cased, at most 10, LIKE's special characters escaped. */
+function searchWords(q: string): string[] {
+  return q
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 10)
+    .map((w) => w.replace(/[\\%_]/g, (c) => `\\${c}`));
+}
+
+/**
+ * `AND …` predicates of the filters over `videos v` (Prisma.empty without any): the platform, and
+ * each word of `q` in lower(description || ' ' || username), the trigram-indexed expression of
+ * migration 20261124120000.
+ */
+export function videoFilterSql(f: VideoListOptions): Prisma.Sql {
+  const parts: Prisma.Sql[] = [];
+  if (f.platform) parts.push(Prisma.sql`v.platform = ${f.platform}::"Platform"`);
+  for (const word of searchWords(f.q ?? "")) parts.push(Prisma.sql`lower(v.description || ' ' || v.username) LIKE ${`%${word}%`}`);
+  return parts.length ? Prisma.sql`AND ${Prisma.join(parts, " AND ")}` : Prisma.empty;
+}
 
 /** An account's videos: newest posted first, videos of unknown date (not scraped yet) last, ties by id. */
 export const ACCOUNT_VIDEOS_ORDER: Order<TrackedVideoRecord> = [
@@ -90,6 +164,8 @@ export interface AccountRecord {
   scrapeError: string | null;
   lastScrapedAt: Date | null;
   createdAt: Date;
+  /** When the adaptive scheduler refreshes it next (null: not scheduled, e.g. an owner account nobody tracks). */
+  nextRefreshAt: Date | null;
 }
 
 /** The workspace's tracking of an account: set when it tracks the account, else all null. */
@@ -110,7 +186,7 @@ export type TrackedAccountView = AccountRecord & AccountTracking;
 export const ACCOUNT_COLUMNS = Prisma.raw(`a.id, a.platform::text AS platform, a.username, a.display_name AS "displayName",
   a.avatar_url AS "avatarUrl", a.follower_count AS "followerCount", a.video_count AS "videoCount", a.total_views AS "totalViews",
   a.data_source AS "dataSource", a.scrape_status::text AS "scrapeStatus", a.scrape_error AS "scrapeError",
-  a.last_scraped_at AS "lastScrapedAt", a.created_at AS "createdAt"`);
+  a.last_scraped_at AS "lastScrapedAt", a.created_at AS "createdAt", a.next_refresh_at AS "nextRefreshAt"`);
 
 /** The tracking record's columns, from `tracked_accounts ta` (null when LEFT JOINed and absent). */
 export const TRACKING_COLUMNS = Prisma.raw(`ta.id AS "trackedAccountId", ta.video_limit AS "videoLimit", ta.created_at AS "trackedAt"`);

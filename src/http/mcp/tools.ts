@@ -15,7 +15,8 @@ import { z } from "zod";
 import type { AuthContext } from "../../domain/keys/access.js";
 import type { Logger } from "../../infra/logger.js";
 import { uuid } from "../../domain/shared/inputs.js";
-import { listVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.js";
+import { historyQuery, listVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.js";
+import { historyRange, videoHistory } from "../../domain/tracking/history.js";
 import { getTrackedVideo, listTrackedVideos, trackVideo } from "../../domain/tracking/videos.js";
 import { trackAccount } from "../../domain/tracking/accounts.js";
 import { listFoldersQuery } from "../../domain/folders/inputs.js";
@@ -131,7 +132,7 @@ export const tools: AnyTool[] = [
     input: listVideosQuery,
     annotations: READ,
     run: async ({ auth }, input) => {
-      const page = await listTrackedVideos(auth.workspaceId, input);
+      const page = await listTrackedVideos(auth.workspaceId, input, input);
       return { data: page.items.map(trackedVideoItem), pagination: pagination(page.total, input.limit, input.offset) };
     },
   }),
@@ -142,6 +143,21 @@ export const tools: AnyTool[] = [
     input: z.object({ video_id: videoId }),
     annotations: READ,
     run: async ({ auth }, input) => ({ data: trackedVideoItem(await getTrackedVideo(auth.workspaceId, input.video_id)) }),
+  }),
+  defineTool({
+    name: "get_video_history",
+    title: "Read a tracked video's metric history",
+    description:
+      "A tracked video's metrics over time, oldest first (REST GET /videos/{id}/history): interval=day (default) gives the last point of " +
+      "each UTC day, interval=hour every scrape in the recent window. Range: start_date and end_date, inclusive UTC days (default the " +
+      "last 30 days). Use it to see how fast a video grows or when it spiked. NOT_FOUND unless the workspace tracks it. Free.",
+    input: historyQuery.extend({ video_id: videoId }),
+    annotations: READ,
+    run: async ({ auth }, input) => {
+      const range = historyRange({ startDate: input.start_date, endDate: input.end_date, interval: input.interval });
+      const h = await videoHistory(auth.workspaceId, input.video_id, range);
+      return { data: { interval: h.interval, points: h.points } };
+    },
   }),
   defineTool({
     name: "list_folders",

@@ -3,7 +3,12 @@
  *
  * Everything is derived from a hash of the id (or username), so every process and every run
  * agrees on the same video. Metrics grow with the time since a deterministic "posted" date, so two
- * scrapes at different times never see a count go down. The data is labelled: the provider's name
+ * scrapes at different times never see a count go down, and a history read from them has the shape
+ * of a real one: a fast rise over the first days, a slow tail, and now and then a spike (a burst of
+ * views weeks or months after posting, as when a video is picked up again), drawn per two-week
+ * period of the clock from the video's id, so scrapes at any moment agree on it. A creator's videos
+ * vary around the creator's own level (drawn from the handle), so one of them that spikes stands out
+ * from its account's median, as the outlier score expects. The data is labelled: the provider's name
  * `simulated` is recorded as the data source of every record and snapshot it produces, and display
  * names end in "(simulated)". Metrics a platform's real source does not give (shares and saves on
  * platforms B and C, music on B and C) are null or "" here too, so demo data behaves like live data.
@@ -31,6 +36,17 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
+/** A 32-bit integer mix (splitmix-like) of two integers: the spike draws, cheap enough per period. */
+function mix(a: number, b: number): number {
+  let h = Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+const unit = (n: number) => n / 4294967296;
+
 /** mulberry32: a small seeded generator of uniform numbers in [0, 1). */
 function seeded(key: string): Random {
   let state = hash(key);
@@ -54,7 +70,38 @@ function growth(ageDays: number, tau: number): number {
   return 0.75 * (1 - Math.exp(-ageDays / tau)) + 0.25 * (Math.log1p(ageDays / 7) / Math.log1p(POSTED_SPAN_DAYS / 7));
 }
 
+/** Spikes: per period of the clock, a chance that a burst of views starts in it, higher while the video is young. */
+const SPIKE_PERIOD_MS = 14 * DAY_MS;
+const spikeChance = (ageMs: number) => 0.005 + 0.08 * Math.exp(-ageMs / (45 * DAY_MS));
+
+/**
+ * The extra views of the video's spikes by `at`: each period since it was posted (UTC epoch
+ * periods of SPIKE_PERIOD_MS) starts a spike with a probability that falls from 8.5 % in its first
+ * weeks to 0.5 % after a few months (spikeChance), at a point of the
+ * period drawn from the id, adding 0.3 to 2.5 times the video's usual audience over a day or two
+ * (a fast rise that levels off). Non-decreasing in `at`.
+ */
+function spikeViews(seed: VideoSeed, at: number): number {
+  const posted = seed.postedAt.getTime();
+  let extra = 0;
+  for (let k = Math.floor(posted / SPIKE_PERIOD_MS); k * SPIKE_PERIOD_MS <= at; k++) {
+    const h = mix(seed.key, k);
+    if (unit(h) >= spikeChance(Math.max(0, k * SPIKE_PERIOD_MS - posted))) continue;
+    const start = k * SPIKE_PERIOD_MS + unit(mix(h, 1)) * SPIKE_PERIOD_MS;
+    if (start <= posted + DAY_MS || start >= at) continue;
+    const size = seed.peakViews * (0.3 + 2.2 * unit(mix(h, 2)));
+    const width = (0.5 + 1.5 * unit(mix(h, 3))) * DAY_MS;
+    extra += size * (1 - Math.exp(-(at - start) / width));
+  }
+  return extra;
+}
+
+/** A creator's typical audience per video, from the handle: about 800 to 630,000 views. */
+const creatorLevel = (username: string) => 10 ** (2.9 + 2.9 * unit(hash(`level:${username}`)));
+
 interface VideoSeed {
+  /** Hash of the id: the spike draws. */
+  key: number;
   postedAt: Date;
   tau: number;
   peakViews: number;
@@ -75,11 +122,13 @@ interface VideoSeed {
 function videoSeed(platform: Platform, id: string, author: string | undefined): VideoSeed {
   const random = seeded(`video:${platform}:${id}`);
   const postedAt = new Date(POSTED_BEFORE - Math.floor(random() * POSTED_SPAN_DAYS * DAY_MS));
-  return {
+  const tau = between(random, 1.5, 6);
+  // Within a factor of about 2.8 either way of the creator's level (drawn below, from the handle).
+  const spread = 10 ** between(random, -0.45, 0.45);
+  const seed = {
+    key: hash(`spikes:${platform}:${id}`),
     postedAt,
-    tau: between(random, 1.5, 6),
-    // Log-uniform from about 500 to about 2 million views.
-    peakViews: 10 ** between(random, 2.7, 6.3),
+    tau,
     likeRate: between(random, 0.02, 0.14),
     commentRate: between(random, 0.003, 0.02),
     shareRate: between(random, 0.001, 0.012),
@@ -89,6 +138,7 @@ function videoSeed(platform: Platform, id: string, author: string | undefined): 
     username: simulatedUsername(random),
     originalSound: random() < 0.6,
   };
+  return { ...seed, peakViews: spread * creatorLevel(author ?? seed.username) };
 }
 
 function displayNameFor(username: string): string {
@@ -106,7 +156,7 @@ export function simulateVideo(ref: VideoRef, now: Date): ScrapedVideo {
   const author = ref.username && ref.username !== "_" ? ref.username.toLowerCase() : undefined;
   const seed = videoSeed(ref.platform, ref.platformVideoId, author);
   const ageDays = (now.getTime() - seed.postedAt.getTime()) / DAY_MS;
-  const views = Math.floor(seed.peakViews * growth(ageDays, seed.tau));
+  const views = Math.floor(seed.peakViews * growth(ageDays, seed.tau) + spikeViews(seed, now.getTime()));
   const onA = ref.platform === "platformA";
   const username = author ?? seed.username;
   return {

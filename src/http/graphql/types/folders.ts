@@ -9,7 +9,7 @@ import DataLoader from "dataloader";
 import { z } from "zod";
 import { builder, type GraphQLContext } from "../builder.js";
 import { batchedConnection, entityId, keysetConnection, nodeUuid, pagedConnection } from "../connections.js";
-import { AccountRef, VideoRef } from "./tracking.js";
+import { AccountRef, SortOrderEnum, VideoRef } from "./tracking.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
 import {
   addAccountsToFolder,
@@ -52,7 +52,6 @@ const FolderVideoSortEnum = builder.enumType("FolderVideoSort", {
   } as const,
 });
 
-const SortOrderEnum = builder.enumType("SortOrder", { values: { ASC: { value: "asc" }, DESC: { value: "desc" } } as const });
 
 const BulkItemResultRef = builder.objectRef<ItemResult>("BulkItemResult").implement({
   description: "Outcome of one id of a bulk change.",

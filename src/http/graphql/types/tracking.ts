@@ -14,7 +14,19 @@ import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
 import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/events.js";
-import { trackAccountInput, trackVideoInput, untrackVideosInput, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.js";
+import { historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.js";
+import {
+  accountHistories,
+  countAccountHistories,
+  countVideoHistories,
+  historyRange,
+  historyOrder,
+  videoHistories,
+  type AccountPoint,
+  type HistoryRange,
+  type VideoPoint,
+} from "../../../domain/tracking/history.js";
+import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.js";
 import { day } from "../../../domain/shared/inputs.js";
 import { z } from "zod";
 import { getTrackedVideo, listTrackedVideos, trackedVideosByIds, trackVideo, untrackVideos, type BulkItemResult, type TrackVideoResult as TrackVideoResultData } from "../../../domain/tracking/videos.js";
@@ -28,7 +40,16 @@ import {
   videosOfAccounts,
   type TrackAccountResult as TrackAccountResultData,
 } from "../../../domain/tracking/accounts.js";
-import { ACCOUNT_VIDEOS_ORDER, TRACKED_ACCOUNTS_ORDER, TRACKED_VIDEOS_ORDER, type AccountView, type TrackedVideoRecord } from "../../../domain/tracking/views.js";
+import {
+  ACCOUNT_VIDEOS_ORDER,
+  TRACKED_ACCOUNTS_ORDER,
+  trackedVideosOrder,
+  type AccountView,
+  type HistoryInterval,
+  type SortOrder,
+  type TrackedVideoRecord,
+  type VideoSort,
+} from "../../../domain/tracking/views.js";
 
 /** The platform values of the spec (platformA …) as GraphQL enum values (PLATFORM_A …). */
 export const PlatformEnum = builder.enumType("Platform", {
@@ -52,6 +73,67 @@ export const ScrapeStatusEnum = builder.enumType("ScrapeStatus", {
 });
 
 const COUNT_NOTE = "Null before the first scrape and where the source does not give this metric.";
+const NEXT_REFRESH_NOTE =
+  "When the service scrapes it next (adaptive cadence, see refreshVideo); null when it is not scheduled (nobody tracks it, or its refreshes failed for good).";
+
+export const HistoryIntervalEnum = builder.enumType("HistoryInterval", {
+  description: "DAY: the last point of each UTC day. HOUR: every point at scrape resolution (past the full-resolution window, the daily points).",
+  values: { HOUR: { value: "hour" }, DAY: { value: "day" } } as const satisfies Record<string, { value: HistoryInterval }>,
+});
+
+export const VideoSortEnum = builder.enumType("VideoSort", {
+  description: "Orders of the tracked-video list (REST GET /videos `sort`). Videos whose key is null come last in both orders; ties by video id.",
+  values: {
+    TRACKED_AT: { value: "tracked_at", description: "When the workspace started tracking it (the default)." },
+    POSTED_AT: { value: "posted_at" },
+    VIEWS: { value: "views" },
+    ENGAGEMENT: { value: "engagement", description: "Engagement rate." },
+    VIEWS_24H: { value: "views_24h" },
+    OUTLIER: { value: "outlier", description: "Outlier score." },
+  } as const satisfies Record<string, { value: VideoSort; description?: string }>,
+});
+
+/** Ascending or descending (the tracked-video list here, a folder's videos in ./folders.ts). */
+export const SortOrderEnum = builder.enumType("SortOrder", {
+  values: { ASC: { value: "asc" }, DESC: { value: "desc" } } as const satisfies Record<string, { value: SortOrder }>,
+});
+
+const VideoPointRef = builder.objectRef<VideoPoint>("VideoMetricPoint").implement({
+  description: "A video's metrics as one scrape measured them.",
+  fields: (t) => ({
+    capturedAt: t.expose("capturedAt", { type: "DateTime", description: "When it was measured (its real time, also for daily points)." }),
+    viewCount: t.expose("viewCount", { type: "Count", nullable: true }),
+    likeCount: t.expose("likeCount", { type: "Count", nullable: true }),
+    commentCount: t.expose("commentCount", { type: "Count", nullable: true }),
+    shareCount: t.expose("shareCount", { type: "Count", nullable: true }),
+    bookmarkCount: t.expose("bookmarkCount", { type: "Count", nullable: true }),
+    source: t.exposeString("source", { description: "The provider that measured it: ytdlp or simulated." }),
+  }),
+});
+
+const AccountPointRef = builder.objectRef<AccountPoint>("AccountMetricPoint").implement({
+  description: "An account's metrics as one scrape measured them.",
+  fields: (t) => ({
+    capturedAt: t.expose("capturedAt", { type: "DateTime", description: "When it was measured (its real time, also for daily points)." }),
+    followerCount: t.expose("followerCount", { type: "Count", nullable: true }),
+    totalViews: t.expose("totalViews", { type: "Count", nullable: true }),
+    videoCount: t.expose("videoCount", { type: "Count", nullable: true }),
+    source: t.exposeString("source", { description: "The provider that measured it: ytdlp or simulated." }),
+  }),
+});
+
+const VideoHistoryConnection = builder.connectionObject({ type: VideoPointRef, name: "VideoHistoryConnection" });
+const AccountHistoryConnection = builder.connectionObject({ type: AccountPointRef, name: "AccountHistoryConnection" });
+
+const HISTORY_FIELD_NOTE =
+  "Oldest first; cursors are capture times. startDate and endDate (YYYY-MM-DD) are inclusive UTC days (default the last 30 days); " +
+  "startDate after endDate is a VALIDATION_ERROR. Same points as REST GET …/history.";
+
+/** The history range of the field's arguments, checked as REST checks its query. */
+function historyArgs(args: { startDate?: string | null; endDate?: string | null; interval?: HistoryInterval | null }): HistoryRange {
+  const q = parseInput(historyQuery, { start_date: args.startDate ?? undefined, end_date: args.endDate ?? undefined, interval: args.interval ?? undefined });
+  return historyRange({ startDate: q.start_date, endDate: q.end_date, interval: q.interval });
+}
 
 export const VideoRef = builder.loadableNodeRef("Video", {
   id: { resolve: (v: TrackedVideoRecord) => v.id, parse: nodeUuid },
@@ -107,6 +189,38 @@ VideoRef.implement({
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     trackedVideoId: t.exposeID("trackedVideoId", { description: "The workspace's tracking record." }),
     trackedAt: t.expose("trackedAt", { type: "DateTime", description: "When the workspace started tracking the video." }),
+    nextRefreshAt: t.expose("nextRefreshAt", { type: "DateTime", nullable: true, description: NEXT_REFRESH_NOTE }),
+    views24h: t.expose("views24h", {
+      type: "Count",
+      nullable: true,
+      description:
+        "View growth over the 24 h before lastScrapedAt, from the history (interpolated between the stored points around that instant); " +
+        "null until the history reaches back 24 h. Can be negative when a platform corrects its counter.",
+    }),
+    outlierScore: t.exposeFloat("outlierScore", {
+      nullable: true,
+      description: "Views against the median views of the account's recent other videos (REST outlierScore); null without enough of them.",
+    }),
+    history: t.loadable({
+      type: VideoHistoryConnection,
+      byPath: true,
+      description: `The video's metric history. ${HISTORY_FIELD_NOTE}`,
+      args: {
+        ...t.arg.connectionArgs(),
+        interval: t.arg({ type: HistoryIntervalEnum, defaultValue: "day" }),
+        startDate: t.arg.string({ description: "YYYY-MM-DD" }),
+        endDate: t.arg.string({ description: "YYYY-MM-DD" }),
+      },
+      // Every video of the response in one statement (and one count, only when asked).
+      load: async (videoIds: string[], _ctx, args) => {
+        const range = historyArgs(args);
+        const { window, build } = batchedConnection(args, historyOrder<VideoPoint>());
+        const rows = await videoHistories(videoIds, range, window);
+        let totals: Promise<Map<string, number>> | null = null;
+        return videoIds.map((id) => build(rows.get(id) ?? [], async () => (await (totals ??= countVideoHistories(videoIds, range))).get(id) ?? 0));
+      },
+      resolve: (v) => v.id,
+    }),
   }),
 });
 
@@ -141,6 +255,27 @@ AccountRef.implement({
     scrapeError: t.exposeString("scrapeError", { nullable: true }),
     lastScrapedAt: t.expose("lastScrapedAt", { type: "DateTime", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
+    nextRefreshAt: t.expose("nextRefreshAt", { type: "DateTime", nullable: true, description: NEXT_REFRESH_NOTE }),
+    history: t.loadable({
+      type: AccountHistoryConnection,
+      byPath: true,
+      nullable: true,
+      description: `The account's metric history; null for an account the workspace does not track (the owner of a video it tracks). ${HISTORY_FIELD_NOTE}`,
+      args: {
+        ...t.arg.connectionArgs(),
+        interval: t.arg({ type: HistoryIntervalEnum, defaultValue: "day" }),
+        startDate: t.arg.string({ description: "YYYY-MM-DD" }),
+        endDate: t.arg.string({ description: "YYYY-MM-DD" }),
+      },
+      load: async (accountIds: string[], _ctx, args) => {
+        const range = historyArgs(args);
+        const { window, build } = batchedConnection(args, historyOrder<AccountPoint>());
+        const rows = await accountHistories(accountIds, range, window);
+        let totals: Promise<Map<string, number>> | null = null;
+        return accountIds.map((id) => build(rows.get(id) ?? [], async () => (await (totals ??= countAccountHistories(accountIds, range))).get(id) ?? 0));
+      },
+      resolve: (a) => (a.trackedAccountId === null ? null : a.id),
+    }),
     tracking: t.field({
       type: AccountTrackingRef,
       nullable: true,
@@ -194,6 +329,20 @@ const TrackAccountResult = builder.objectRef<TrackAccountResultData>("TrackAccou
   }),
 });
 
+const RefreshResultRef = builder.objectRef<RefreshQueued & { kind: "video" | "account" }>("RefreshResult").implement({
+  description: "A queued refresh.",
+  fields: (t) => ({
+    uuid: t.exposeID("id", { description: "The video's or account's UUID." }),
+    nextRefreshAt: t.expose("nextRefreshAt", { type: "DateTime", description: "Now: the item is due and its scrape queued." }),
+    video: t.field({ type: VideoRef, nullable: true, description: "The video (for refreshVideo).", resolve: (r) => (r.kind === "video" ? r.id : null) }),
+    account: t.field({ type: AccountRef, nullable: true, description: "The account (for refreshAccount).", resolve: (r) => (r.kind === "account" ? r.id : null) }),
+  }),
+});
+
+const REFRESH_NOTE =
+  "Queues a scrape now (REST POST …/refresh): NOT_FOUND unless the workspace tracks it; REFRESH_TOO_SOON (its message says in how " +
+  "many seconds to retry) within REFRESH_MIN_INTERVAL_SECONDS of the item's last scrape or refresh request.";
+
 const UntrackVideoResultRef = builder.objectRef<BulkItemResult>("UntrackVideoResult").implement({
   fields: (t) => ({
     id: t.exposeString("id", { description: "The id as given." }),
@@ -209,8 +358,19 @@ builder.queryFields((t) => ({
   videos: t.connection(
     {
       type: VideoRef,
-      description: "The workspace's tracked videos, newest tracked first (ties by tracking id).",
-      resolve: (_r, args, ctx) => pagedConnection(args, TRACKED_VIDEOS_ORDER, (window) => listTrackedVideos(ctx.auth.workspaceId, window)),
+      description:
+        "The workspace's tracked videos, newest tracked first (ties by tracking id) unless `sort` says otherwise; `platform` and `q` " +
+        "filter them as REST GET /videos does (totalCount counts the matching videos). Cursors belong to the order they were read in.",
+      args: {
+        platform: t.arg({ type: PlatformEnum }),
+        q: t.arg.string({ description: "Words that must each appear (case-insensitive, anywhere) in the description or the username." }),
+        sort: t.arg({ type: VideoSortEnum, defaultValue: "tracked_at" }),
+        order: t.arg({ type: SortOrderEnum, defaultValue: "desc" }),
+      },
+      resolve: (_r, args, ctx) => {
+        const list = parseInput(videoListFilter, { platform: args.platform ?? undefined, q: args.q ?? undefined, sort: args.sort ?? undefined, order: args.order ?? undefined });
+        return pagedConnection(args, trackedVideosOrder(list.sort, list.order), (window) => listTrackedVideos(ctx.auth.workspaceId, window, list));
+      },
     },
     { name: "VideoConnection" },
     { name: "VideoEdge" },
@@ -265,6 +425,18 @@ builder.mutationFields((t) => ({
       const ids = args.ids.map((id, i) => entityId(id, "Video", `ids.${i}`));
       return untrackVideos(ctx.auth.workspaceId, parseInput(untrackVideosInput, { ids }).ids);
     },
+  }),
+  refreshVideo: t.field({
+    type: RefreshResultRef,
+    description: `${REFRESH_NOTE}`,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => ({ kind: "video" as const, ...(await requestVideoRefresh(ctx.auth.workspaceId, entityId(args.id, "Video", "id"))) }),
+  }),
+  refreshAccount: t.field({
+    type: RefreshResultRef,
+    description: `${REFRESH_NOTE} An account refresh also tracks its new videos within the plan's limits.`,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => ({ kind: "account" as const, ...(await requestAccountRefresh(ctx.auth.workspaceId, entityId(args.id, "Account", "id"))) }),
   }),
   untrackAccount: t.id({
     description: "Untracks an account (its videos stay tracked); returns its UUID.",

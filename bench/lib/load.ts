@@ -1,0 +1,112 @@
+/**
+ * Processes for the HTTP benchmarks: starting a child (the API entry point, a floor server) and
+ * waiting for the line that says it listens, and an autocannon load generator run in a process of
+ * its own (so the measuring process never competes with the server it measures for its event loop).
+ *
+ * As a script: `node --import tsx bench/lib/load.ts '<LoadSpec JSON>'` prints `LOAD {...}`.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface LoadSpec {
+  base: string;
+  /** Cycled through, one per request. */
+  paths: string[];
+  headers: Record<string, string>;
+  seconds: number;
+  connections: number;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface Child {
+  child: ChildProcess;
+  match: RegExpMatchArray;
+  output: () => string;
+}
+
+const children: ChildProcess[] = [];
+
+/** Starts `node --import tsx <args>` and resolves when its output matches `ready`; the output is drained after. */
+export function startChild(args: string[], env: Record<string, string>, ready: RegExp, timeoutMs = 120_000): Promise<Child> {
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(" ")} did not start:\n${out}`)), timeoutMs);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = out.match(ready);
+      if (m) {
+        clearTimeout(timer);
+        // Drained, not kept: a parent that reads slowly would block the child's log writes.
+        child.stdout!.off("data", onData);
+        child.stderr!.off("data", onData);
+        child.stdout!.resume();
+        child.stderr!.resume();
+        child.removeAllListeners("exit");
+        resolve({ child, match: m, output: () => out });
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(" ")} exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+/** Stops every child started here. */
+export function stopChildren(): void {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGTERM");
+}
+
+/** Runs autocannon in its own process against `spec`. */
+export async function load(spec: LoadSpec): Promise<LoadResult> {
+  const { match } = await startChild(["bench/lib/load.ts", JSON.stringify(spec)], {}, /LOAD (\{.*\})/, (spec.seconds + 60) * 1000);
+  return JSON.parse(match[1]!) as LoadResult;
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function generator(spec: LoadSpec): Promise<void> {
+  const moduleName: string = "autocannon"; // untyped package
+  const { default: autocannon } = await import(moduleName);
+  let i = 0;
+  const result = await autocannon({
+    url: spec.base,
+    connections: spec.connections,
+    duration: spec.seconds,
+    headers: spec.headers,
+    requests: [{ method: "GET", setupRequest: (req: Record<string, unknown>) => ({ ...req, path: spec.paths[i++ % spec.paths.length] }) }],
+  });
+  const out: LoadResult = {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+  console.log(`LOAD ${JSON.stringify(out)}`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await generator(JSON.parse(process.argv[2]!) as LoadSpec);
+  process.exit(0);
+}
