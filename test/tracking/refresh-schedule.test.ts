@@ -415,6 +415,7 @@ describe("POST /videos/{id}/refresh and /accounts/{id}/refresh", () => {
     expect(r.body.data.refreshVideo.video.nextRefreshAt).toBe(r.body.data.refreshVideo.nextRefreshAt);
     const again = await gql(api.url, ws.key, q, { id: v.id });
     expect(again.body.errors?.[0]?.extensions?.code).toBe("REFRESH_TOO_SOON");
+    expect(again.body.errors?.[0]?.extensions?.retryAfter).toEqual(expect.any(Number));
     const other = await newWorkspace();
     expect((await gql(api.url, other.key, q, { id: v.id })).body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     const acc = await gql(api.url, ws.key, `mutation($id: ID!) { refreshAccount(id: $id) { uuid } }`, { id: randomUUID() });

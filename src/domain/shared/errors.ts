@@ -27,6 +27,8 @@ export interface ErrorDetail {
 
 export class DomainError extends Error {
   readonly status: number;
+  /** Set by errors a client may retry later (REST's Retry-After, GraphQL's extensions.retryAfter). */
+  readonly retryAfterSeconds?: number;
   constructor(
     readonly code: ErrorCode,
     message: string,

@@ -21,7 +21,7 @@ import { dueJobReason, enqueueAccountScrape, enqueueVideoScrape, REFRESH_JOB_OPT
 /** 429: the item was scraped or refreshed too recently; `retryAfterSeconds` says when to ask again. */
 export class RefreshTooSoonError extends DomainError {
   constructor(
-    readonly retryAfterSeconds: number,
+    override readonly retryAfterSeconds: number,
     what: string,
   ) {
     super("REFRESH_TOO_SOON", `This ${what} was scraped or refreshed less than ${Math.round(config.refresh.minIntervalMs / 1000)} seconds ago: retry in ${retryAfterSeconds} seconds.`);

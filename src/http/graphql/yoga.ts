@@ -78,7 +78,12 @@ function maskError(error: unknown): Error {
   if (original instanceof DomainError) {
     return new GraphQLError(original.message, {
       path,
-      extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
+      extensions: {
+        code: original.code,
+        ...(original.details ? { details: original.details } : {}),
+        // REFRESH_TOO_SOON (src/domain/tracking/refresh.ts): REST's Retry-After, as a number of seconds.
+        ...(original.retryAfterSeconds !== undefined ? { retryAfter: original.retryAfterSeconds } : {}),
+      },
     });
   }
   if (isUnavailable(original)) {

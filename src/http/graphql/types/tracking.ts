@@ -340,8 +340,8 @@ const RefreshResultRef = builder.objectRef<RefreshQueued & { kind: "video" | "ac
 });
 
 const REFRESH_NOTE =
-  "Queues a scrape now (REST POST …/refresh): NOT_FOUND unless the workspace tracks it; REFRESH_TOO_SOON (its message says in how " +
-  "many seconds to retry) within REFRESH_MIN_INTERVAL_SECONDS of the item's last scrape or refresh request.";
+  "Queues a scrape now (REST POST …/refresh): NOT_FOUND unless the workspace tracks it; REFRESH_TOO_SOON (extensions.retryAfter: " +
+  "the seconds to wait, REST's Retry-After) within REFRESH_MIN_INTERVAL_SECONDS of the item's last scrape or refresh request.";
 
 const UntrackVideoResultRef = builder.objectRef<BulkItemResult>("UntrackVideoResult").implement({
   fields: (t) => ({
