@@ -7,7 +7,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { config } from "../config.js";
 import { checkBackends, ytdlpFreshness } from "../infra/health.js";
 import { logger } from "../infra/logger.js";
-import { requestIdOf } from "./request-context.js";
+import { BODY_LIMIT_BYTES, requestIdOf } from "./request-context.js";
 import { buildRouter } from "./rest/router.js";
 import { toErrorResponse } from "./rest/errors.js";
 import { allRoutes } from "./rest/routes/index.js";
@@ -15,7 +15,6 @@ import { openApiRoute } from "./rest/routes/openapi.js";
 import { mcpRouter } from "./mcp/http.js";
 
 const VERSION = "1.0.0";
-const BODY_LIMIT = "1mb"; // 1 MiB
 
 async function readiness(_req: Request, res: Response): Promise<void> {
   const checks = await checkBackends();
@@ -57,7 +56,7 @@ export function createApp() {
 
   const api = express.Router();
   // Every body is parsed as JSON whatever its content type, so the 1 MiB limit always applies.
-  api.use(express.json({ limit: BODY_LIMIT, type: () => true }));
+  api.use(express.json({ limit: BODY_LIMIT_BYTES, type: () => true }));
   api.use(buildRouter([...allRoutes, openApiRoute(() => [...allRoutes], VERSION)]));
   api.use(notFoundHandler);
   app.use("/api/v1", api);

@@ -7,6 +7,9 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { logger } from "../infra/logger.js";
 
+/** Every door's request body limit: 1 MiB (REST, GraphQL over HTTP, MCP). */
+export const BODY_LIMIT_BYTES = 1_048_576;
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ids = new WeakMap<IncomingMessage, string>();
 

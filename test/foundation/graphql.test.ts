@@ -74,6 +74,43 @@ describe("GraphQL", () => {
     }
   });
 
+  it("a body over 1 MiB is 413 PAYLOAD_TOO_LARGE, by its Content-Length or counted when chunked; just under is read", async () => {
+    const ws = await newWorkspace();
+    const bodyOf = (bytes: number) => {
+      const base = JSON.stringify({ query: "{ workspace { plan } }" });
+      // Padding inside the document (ignored whitespace) brings the body to `bytes` exactly.
+      return JSON.stringify({ query: "{ workspace { plan } }" + " ".repeat(bytes - base.length) });
+    };
+    const headers = { authorization: `Bearer ${ws.key}`, "content-type": "application/json" };
+    const under = await fetch(`${api.url}/graphql`, { method: "POST", headers, body: bodyOf(1_048_576) });
+    expect(under.status).toBe(200);
+    expect(((await under.json()) as any).data.workspace.plan).toBe("free");
+    const over = await fetch(`${api.url}/graphql`, { method: "POST", headers, body: bodyOf(1_048_577) });
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as any).errors[0].extensions.code).toBe("PAYLOAD_TOO_LARGE");
+    // No Content-Length (chunked transfer): counted as it arrives.
+    const chunked = (body: string) =>
+      fetch(`${api.url}/graphql`, {
+        method: "POST",
+        headers,
+        body: new ReadableStream({
+          start(c) {
+            const bytes = new TextEncoder().encode(body);
+            for (let i = 0; i < bytes.length; i += 65_536) c.enqueue(bytes.subarray(i, i + 65_536));
+            c.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+    const underChunked = await chunked(bodyOf(4_000));
+    expect(((await underChunked.json()) as any).data.workspace.plan).toBe("free");
+    const overChunked = await chunked(bodyOf(1_200_000));
+    expect(overChunked.status).toBe(413);
+    expect(((await overChunked.json()) as any).errors[0].extensions.code).toBe("PAYLOAD_TOO_LARGE");
+    // The refused connection is closed, not left half-read: the client's next requests are answered.
+    for (let i = 0; i < 3; i++) expect((await gql(api.url, ws.key, "{ workspace { plan } }")).status).toBe(200);
+  });
+
   it("refuses queries over the depth limit and over the cost limit with a GraphQL error, not a crash", async () => {
     const ws = await newWorkspace();
     // Introspection is exempt from the depth limit (GraphiQL and codegen need it); a second process

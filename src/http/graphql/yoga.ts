@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { getOperationAST, GraphQLError, visit, type DocumentNode, type ValidationRule } from "graphql";
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import { persistedOperationsPlugin } from "./persisted.js";
+import { limitBodySize } from "./body-limit.js";
 import type { Plugin } from "graphql-yoga";
 import { findNulCharacter } from "../../domain/shared/inputs.js";
 import { createYoga, type YogaInitialContext } from "graphql-yoga";
@@ -162,7 +163,10 @@ export function createGraphQL() {
     logging: false,
     graphiql: { subscriptionsProtocol: "WS" },
     landingPage: false,
+    // The body limit is limitBodySize (./body-limit.ts), which does not copy every body through a stream.
+    maxRequestBodySize: false,
     plugins: [
+      limitBodySize,
       maxDepthPlugin({ n: config.graphql.maxDepth, exposeLimits: true }),
       costLimitPlugin({ maxCost: config.graphql.maxCost, exposeLimits: true }),
       refuseNulCharacters,

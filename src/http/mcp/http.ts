@@ -19,9 +19,8 @@ import { consumeRequest } from "../../domain/keys/access.js";
 import { logger } from "../../infra/logger.js";
 import { admitRequest, authOf } from "../rest/middleware.js";
 import { createMcpServer, type McpSession } from "./server.js";
+import { BODY_LIMIT_BYTES } from "../request-context.js";
 
-/** The same body limit as REST (src/http/app.ts). */
-const MAX_BODY_BYTES = 1024 * 1024;
 
 function httpSession(res: Response): McpSession {
   const auth = authOf(res);
@@ -43,7 +42,7 @@ async function serve(req: Request, res: Response): Promise<void> {
     return;
   }
   const server = createMcpServer(httpSession(res));
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: BODY_LIMIT_BYTES });
   res.on("close", () => {
     void transport.close().catch(() => undefined);
     void server.close().catch(() => undefined);
