@@ -24,9 +24,11 @@ export function createRedis(purpose: string, options: RedisOptions = {}): Redis 
 let shared: Redis | null = null;
 
 /** A general-purpose connection (rate limiting, publishing events, readiness). Commands fail fast
- *  when Redis is down instead of queueing forever, so requests get 503 rather than hanging. */
+ *  when Redis is down instead of queueing forever, so requests get 503 rather than hanging.
+ *  Auto-pipelining: the commands of concurrent requests (every request's admission) leave in one
+ *  write per event-loop tick instead of one each (ioredis's enableAutoPipelining). */
 export function redis(): Redis {
-  shared ??= createRedis("shared", { maxRetriesPerRequest: 1, enableOfflineQueue: true });
+  shared ??= createRedis("shared", { maxRetriesPerRequest: 1, enableOfflineQueue: true, enableAutoPipelining: true });
   return shared;
 }
 

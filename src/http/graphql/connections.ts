@@ -3,7 +3,7 @@
  * and entity ids given as global IDs or REST UUIDs.
  */
 import { parseCursorConnectionArgs } from "@pothos/core";
-import { decodeGlobalID, resolveCursorConnection, type ResolveCursorConnectionArgs } from "@pothos/plugin-relay";
+import { decodeGlobalID } from "@pothos/plugin-relay";
 import { connectionArgs, parseInput, uuid } from "../../domain/shared/inputs.js";
 import { validationError } from "../../domain/shared/errors.js";
 import { cursorOf, type CursorWindow, type Order } from "../../domain/shared/pages.js";
@@ -27,18 +27,30 @@ export async function keysetConnection<Row>(
   load: (window: CursorWindow) => Promise<readonly Row[]>,
   totalCount: ConnectionExtras["totalCount"],
 ) {
-  const checked = parseInput(connectionArgs, args);
-  const connection = await resolveCursorConnection(
-    { args: checked, toCursor: (row: Row) => cursorOf(order, row) },
-    (window: ResolveCursorConnectionArgs) => load(window) as Promise<Row[]>,
-  );
-  return { ...connection, totalCount };
+  const { window, build } = batchedConnection(args, order);
+  return build(await load(window), totalCount);
+}
+
+/**
+ * An edge whose cursor is encoded only when a client asks for it (most list queries select nodes
+ * only; encoding every row's key was measurable per request).
+ */
+class Edge<Row> {
+  #cursor: string | undefined;
+  constructor(
+    private readonly order: Order<Row>,
+    readonly node: Row,
+  ) {}
+  get cursor(): string {
+    return (this.#cursor ??= cursorOf(this.order, this.node));
+  }
 }
 
 /**
  * A connection of several parents' rows read in one statement (a DataLoader over the parents): the
  * window of the arguments, the same for every parent, and how to build each parent's connection
- * from its rows. Pothos's own argument parsing decides the window, as for keysetConnection.
+ * from its rows. The window and page info follow Pothos's argument rules (parseCursorConnectionArgs,
+ * as its resolveCursorConnection does), with cursors made lazily (Edge).
  */
 export function batchedConnection<Row>(args: ConnectionArgsInput, order: Order<Row>) {
   const parsed = parseCursorConnectionArgs({ args: parseInput(connectionArgs, args) });
@@ -46,13 +58,17 @@ export function batchedConnection<Row>(args: ConnectionArgsInput, order: Order<R
   const build = (rows: readonly Row[], totalCount: ConnectionExtras["totalCount"]) => {
     const page = rows.slice(0, parsed.expectedSize);
     if (parsed.inverted) page.reverse();
-    const edges = page.map((node) => ({ cursor: cursorOf(order, node), node }));
+    const edges = page.map((node) => new Edge(order, node));
     const empty = args.after ?? args.before ?? "";
     return {
       edges,
       pageInfo: {
-        startCursor: edges[0]?.cursor ?? empty,
-        endCursor: edges[edges.length - 1]?.cursor ?? empty,
+        get startCursor() {
+          return edges[0]?.cursor ?? empty;
+        },
+        get endCursor() {
+          return edges[edges.length - 1]?.cursor ?? empty;
+        },
         hasPreviousPage: parsed.hasPreviousPage(rows.length),
         hasNextPage: parsed.hasNextPage(rows.length),
       },
