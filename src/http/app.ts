@@ -10,6 +10,7 @@ import { logger } from "../infra/logger.js";
 import { BODY_LIMIT_BYTES, requestIdOf } from "./request-context.js";
 import { buildRouter } from "./rest/router.js";
 import { toErrorResponse } from "./rest/errors.js";
+import { requireJsonBody } from "./rest/middleware.js";
 import { allRoutes } from "./rest/routes/index.js";
 import { openApiRoute } from "./rest/routes/openapi.js";
 import { mcpRouter } from "./mcp/http.js";
@@ -55,7 +56,8 @@ export function createApp() {
 
 
   const api = express.Router();
-  // Every body is parsed as JSON whatever its content type, so the 1 MiB limit always applies.
+  // A body must be declared JSON (415 otherwise); then it is parsed, within the 1 MiB limit.
+  api.use(requireJsonBody);
   api.use(express.json({ limit: BODY_LIMIT_BYTES, type: () => true }));
   api.use(buildRouter([...allRoutes, openApiRoute(() => [...allRoutes], VERSION)]));
   api.use(notFoundHandler);

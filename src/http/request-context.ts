@@ -10,6 +10,27 @@ import { logger } from "../infra/logger.js";
 /** Every door's request body limit: 1 MiB (REST, GraphQL over HTTP, MCP). */
 export const BODY_LIMIT_BYTES = 1_048_576;
 
+/** `application/json` or `application/<anything>+json`, with any parameters (charset …). */
+const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json[ \t]*(?:;.*)?$/i;
+const WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Every door's media-type rule (REST, GraphQL over HTTP, MCP): a request that carries a body
+ * (POST, PUT, PATCH, DELETE with a non-empty Content-Length or a chunked body) must declare it as
+ * JSON; otherwise it is answered 415 UNSUPPORTED_MEDIA_TYPE and nothing is read or applied. A
+ * request without a body needs no Content-Type. `header` reads a request header by its lower-case name.
+ */
+export function unsupportedBodyMediaType(method: string | undefined, header: (name: string) => string | null | undefined): boolean {
+  if (!WITH_BODY.has((method ?? "").toUpperCase())) return false;
+  const length = header("content-length");
+  const hasBody = header("transfer-encoding") != null || (length != null && length.trim() !== "0");
+  if (!hasBody) return false;
+  const type = header("content-type");
+  return !type || !JSON_MEDIA_TYPE.test(type.trim());
+}
+
+export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = "Request bodies must be JSON: send Content-Type: application/json.";
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ids = new WeakMap<IncomingMessage, string>();
 

@@ -6,7 +6,7 @@
  * (src/http/rest/schemas.ts), GraphQL only maps its arguments onto the same schemas.
  */
 import { z } from "zod";
-import { validationError, type ErrorDetail } from "./errors.js";
+import { DomainError, validationError, type ErrorDetail } from "./errors.js";
 
 export function issuesToDetails(error: z.ZodError, prefix?: string): ErrorDetail[] {
   return error.issues.map((issue) => ({
@@ -15,8 +15,12 @@ export function issuesToDetails(error: z.ZodError, prefix?: string): ErrorDetail
   }));
 }
 
-/** Parses `value` with `schema` or throws 400 VALIDATION_ERROR naming every problem. */
+/**
+ * Parses `value` with `schema` or throws 400 VALIDATION_ERROR naming every problem. Strings that
+ * cannot be stored (NUL, lone surrogates: `rejectUnstorableStrings`) are refused first.
+ */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {
+  rejectUnstorableStrings(value, prefix);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = issuesToDetails(result.error, prefix);
@@ -93,37 +97,68 @@ export const idList = (field: string, min = 1) =>
     .max(MAX_IDS_PER_REQUEST, `${field} holds at most ${MAX_IDS_PER_REQUEST} ids`);
 
 // ---------------------------------------------------------------------------------------------
-// Characters PostgreSQL cannot store
+// Strings PostgreSQL cannot store (one rule for every door)
+
+/** Where an unstorable string was found: its dotted path and the object keys leading to it. */
+export interface UnstorableString {
+  path: string;
+  keys: string[];
+  reason: string;
+}
+
+const NUL_REASON = "must not contain the NUL character (\\u0000)";
+/** In a `u` regular expression a surrogate pair is one code point, so only a lone surrogate is `\p{Cs}`. */
+const LONE_SURROGATE = /\p{Cs}/u;
+const SURROGATE_REASON = "must not contain a lone UTF-16 surrogate (it is not valid Unicode)";
+
+/** Why `s` cannot be stored as PostgreSQL text (NUL, or a lone surrogate that has no UTF-8 form), or null. */
+export function unstorableReason(s: string): string | null {
+  if (s.includes("\u0000")) return NUL_REASON;
+  if (LONE_SURROGATE.test(s)) return SURROGATE_REASON;
+  return null;
+}
 
 /**
- * PostgreSQL text cannot hold the NUL character, so a string containing it would fail in the
- * database (a 500). Every input is checked here first: the path of the first NUL found, or null.
+ * PostgreSQL text cannot hold NUL, and a lone UTF-16 surrogate (JSON `"\ud800"`) has no UTF-8 form:
+ * the first would fail in the database (a 500), the second would be stored silently replaced. Every
+ * input is checked here first, keys included: where the first such string is, or null. Iterative,
+ * so a deeply nested body cannot exhaust the stack.
  */
-export function findNulCharacter(value: unknown, path = ""): string | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path || "(input)" : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNulCharacter(value[i], path ? `${path}.${i}` : String(i));
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      const found = findNulCharacter(k, path) ?? findNulCharacter(v, path ? `${path}.${k}` : k);
-      if (found) return found;
+export function findUnstorableString(value: unknown, keys: string[] = []): UnstorableString | null {
+  const stack: [unknown, string[]][] = [[value, keys]];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === "string") {
+      const reason = unstorableReason(v);
+      if (reason) return { path: at.join(".") || "(input)", keys: at, reason };
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...at, String(i)]]);
+    } else if (v && typeof v === "object") {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, child] = entries[i]!;
+        const reason = unstorableReason(k);
+        if (reason) return { path: [...at, "(key)"].join("."), keys: [...at, "(key)"], reason };
+        stack.push([child, [...at, k]]);
+      }
     }
   }
   return null;
 }
 
-export function rejectNulCharacters(value: unknown, prefix: string): void {
-  const path = findNulCharacter(value, prefix);
-  if (path) {
-    throw validationError(`Invalid input: ${path}: must not contain the NUL character (\\u0000).`, [
-      { path, message: "must not contain the NUL character (\\u0000)" },
-    ]);
-  }
+/** A field that holds a link (`url`): its refusal is URL intake's INVALID_URL, as for any other bad link. */
+export const isUrlField = (keys: readonly string[]) => keys.length > 0 && keys[keys.length - 1] === "url";
+
+/** The refusal of an unstorable string: 400 VALIDATION_ERROR naming the field, or INVALID_URL in a `url` field. */
+export function unstorableStringError(found: UnstorableString, urlField = isUrlField(found.keys)): DomainError {
+  if (urlField) return new DomainError("INVALID_URL", `Invalid URL: ${found.path}: ${found.reason}.`, [{ path: found.path, message: found.reason }]);
+  return validationError(`Invalid input: ${found.path}: ${found.reason}.`, [{ path: found.path, message: found.reason }]);
+}
+
+/** Throws the refusal of the first unstorable string of `value` (paths start with `prefix`). */
+export function rejectUnstorableStrings(value: unknown, prefix?: string): void {
+  const found = findUnstorableString(value, prefix ? [prefix] : []);
+  if (found) throw unstorableStringError(found);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,12 +5,12 @@
  */
 import type { IncomingMessage, Server } from "node:http";
 import { randomUUID } from "node:crypto";
-import { getOperationAST, GraphQLError, visit, type DocumentNode, type ValidationRule } from "graphql";
+import { getOperationAST, GraphQLError, Kind, visit, type ASTNode, type DocumentNode, type ValidationRule } from "graphql";
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import { persistedOperationsPlugin } from "./persisted.js";
 import { limitBodySize } from "./body-limit.js";
 import type { Plugin } from "graphql-yoga";
-import { findNulCharacter } from "../../domain/shared/inputs.js";
+import { findUnstorableString, isUrlField, unstorableReason, unstorableStringError, type UnstorableString } from "../../domain/shared/inputs.js";
 import { createYoga, type YogaInitialContext } from "graphql-yoga";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
@@ -18,7 +18,7 @@ import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { config } from "../../config.js";
-import { DomainError } from "../../domain/shared/errors.js";
+import { DomainError, validationError } from "../../domain/shared/errors.js";
 import { admit, authenticate, bearerSecret, RateLimitedError } from "../../domain/keys/access.js";
 import { logger } from "../../infra/logger.js";
 import { isUnavailable } from "../rest/errors.js";
@@ -101,34 +101,82 @@ function maskError(error: unknown): Error {
   });
 }
 
-function nulError(path: string): GraphQLError {
-  return new GraphQLError(`Invalid input: ${path}: must not contain the NUL character (\\u0000).`, {
-    extensions: { code: "VALIDATION_ERROR", details: [{ path, message: "must not contain the NUL character (\\u0000)" }] },
-  });
+/** graphql-js's syntax errors for a string literal holding NUL or a lone surrogate (or a malformed \\u escape). */
+const UNSTORABLE_LITERAL = /^Syntax Error: (?:Invalid Unicode escape sequence|Invalid character within String: U\+(?:0000|D[89A-F]))/;
+
+/** The shared refusal (src/domain/shared/inputs.ts) as a GraphQL error with `extensions.code`. */
+function unstorableError(found: UnstorableString, urlField: boolean): GraphQLError {
+  return maskError(unstorableStringError(found, urlField)) as GraphQLError;
 }
 
-/** A validation rule: no string literal of the document holds NUL (validation results are cached per document). */
-const noNulLiterals: ValidationRule = (context) => ({
-  StringValue(node) {
-    if (node.value.includes("\u0000")) context.reportError(nulError("(argument)"));
+/** The argument or input field a node of the document is the value of (nearest first), or undefined. */
+function fieldNameOf(parent: ASTNode | readonly ASTNode[] | undefined, ancestors: readonly (ASTNode | readonly ASTNode[])[]): string | undefined {
+  const chain = [...ancestors, ...(parent ? [parent] : [])];
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const a = chain[i] as ASTNode;
+    if (a && "kind" in a && (a.kind === Kind.ARGUMENT || a.kind === Kind.OBJECT_FIELD)) return a.name.value;
+  }
+  return undefined;
+}
+
+/** A validation rule: no string literal of the document holds NUL or a lone surrogate (validation results are cached per document). */
+const noUnstorableLiterals: ValidationRule = (context) => ({
+  StringValue(node, _key, parent, _path, ancestors) {
+    const reason = unstorableReason(node.value);
+    if (!reason) return;
+    const field = fieldNameOf(parent, ancestors);
+    context.reportError(unstorableError({ path: field ?? "(argument)", keys: [field ?? "(argument)"], reason }, field === "url"));
   },
 });
 
+/** The variables a document passes to an argument or input field named `url` (links: INVALID_URL). */
+const urlVariablesOf = new WeakMap<DocumentNode, Set<string>>();
+function urlVariables(document: DocumentNode): Set<string> {
+  let found = urlVariablesOf.get(document);
+  if (!found) {
+    const names = new Set<string>();
+    visit(document, {
+      Variable(node, _key, parent, _path, ancestors) {
+        if (fieldNameOf(parent, ancestors) === "url") names.add(node.name.value);
+      },
+    });
+    urlVariablesOf.set(document, (found = names));
+  }
+  return found;
+}
+
+function refuseUnstorableVariables(document: DocumentNode, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
+  const found = findUnstorableString(variables ?? {}, ["variables"]);
+  if (!found) return null;
+  return unstorableError(found, isUrlField(found.keys) || urlVariables(document).has(found.keys[1] ?? ""));
+}
+
 /**
- * PostgreSQL text cannot hold NUL: refuse it before any resolver runs (as REST's router does), in
- * the document's literals (a validation rule) and in the variables (checked on every operation).
+ * NUL and lone surrogates (the rule of src/domain/shared/inputs.ts, as REST's router applies it):
+ * refused before any resolver runs, in the document's literals (a validation rule) and in the
+ * variables (checked on every operation): VALIDATION_ERROR, or INVALID_URL for a `url` argument.
  */
-const refuseNulCharacters: Plugin = {
+const refuseUnstorableStrings: Plugin = {
+  // The document itself: a NUL or lone surrogate inside a string literal (as a character or as a
+  // \u escape) is a syntax error to graphql-js; it is answered as the same refusal.
+  onParse() {
+    return ({ result, replaceParseResult }) => {
+      if (result instanceof GraphQLError && UNSTORABLE_LITERAL.test(result.message)) {
+        const reason = "must not contain the NUL character or a lone UTF-16 surrogate";
+        replaceParseResult(maskError(validationError(`Invalid input: a string of the document ${reason}.`, [{ path: "query", message: reason }])));
+      }
+    };
+  },
   onValidate({ addValidationRule }) {
-    addValidationRule(noNulLiterals);
+    addValidationRule(noUnstorableLiterals);
   },
   onExecute({ args, setResultAndStopExecution }) {
-    const path = findNulCharacter(args.variableValues ?? {}, "variables");
-    if (path) setResultAndStopExecution({ errors: [nulError(path)] });
+    const error = refuseUnstorableVariables(args.document, args.variableValues);
+    if (error) setResultAndStopExecution({ errors: [error] });
   },
   onSubscribe({ args, setResultAndStopExecution }) {
-    const path = findNulCharacter(args.variableValues ?? {}, "variables");
-    if (path) setResultAndStopExecution({ errors: [nulError(path)] });
+    const error = refuseUnstorableVariables(args.document, args.variableValues);
+    if (error) setResultAndStopExecution({ errors: [error] });
   },
 };
 
@@ -169,7 +217,7 @@ export function createGraphQL() {
       limitBodySize,
       maxDepthPlugin({ n: config.graphql.maxDepth, exposeLimits: true }),
       costLimitPlugin({ maxCost: config.graphql.maxCost, exposeLimits: true }),
-      refuseNulCharacters,
+      refuseUnstorableStrings,
       // Compiled execution (graphql-jit) of queries and mutations, kept per parsed document: Yoga's
       // parser cache (bounded LRU) hands the same document object to every request with the same
       // text. Subscriptions run on graphql-js: under graphql-jit their field arguments arrived

@@ -1,7 +1,8 @@
 /** Express middleware for every REST request: authentication and the per-key rate limit. */
 import type { NextFunction, Request, Response } from "express";
 import { admit, bearerSecret, RateLimitedError, type AuthContext, type RateLimitState } from "../../domain/keys/access.js";
-import { unauthorized } from "../../domain/shared/errors.js";
+import { DomainError, unauthorized } from "../../domain/shared/errors.js";
+import { UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
 
 export function authOf(res: Response): AuthContext {
   return res.locals.auth as AuthContext;
@@ -32,4 +33,13 @@ export async function admitRequest(req: Request, res: Response, next: NextFuncti
   res.locals.auth = admitted.auth;
   setRateHeaders(res, admitted.limit);
   next();
+}
+
+/**
+ * 415 UNSUPPORTED_MEDIA_TYPE for a body that is not declared JSON (the rule of every door:
+ * src/http/request-context.ts), before the body is read, so nothing is applied.
+ */
+export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  if (unsupportedBodyMediaType(req.method, (name) => req.get(name))) next(new DomainError("UNSUPPORTED_MEDIA_TYPE", UNSUPPORTED_MEDIA_TYPE_MESSAGE));
+  else next();
 }

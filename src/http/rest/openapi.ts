@@ -11,6 +11,8 @@ function errorResponses(route: AnyRoute) {
   const codes = new Set<ErrorCode>([...(route.errors ?? []), ...(route.auth === false ? ["INTERNAL_ERROR" as const] : COMMON_ERRORS)]);
   if (route.params || route.query || route.body) codes.add("VALIDATION_ERROR");
   if (route.body) codes.add("PAYLOAD_TOO_LARGE");
+  // A body that is not declared JSON is refused on every method that may carry one.
+  if (route.method !== "get") codes.add("UNSUPPORTED_MEDIA_TYPE");
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(
