@@ -53,6 +53,8 @@ const schema = z.object({
   MEDIA_MAX_SECONDS: z.coerce.number().int().positive().default(600),
 
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** How often live subscriptions' keys are re-checked against revocation (a fallback to the revocation event). */
+  REVOCATION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(4000).default(2000),
 
   /** Adaptive refresh (src/domain/tracking/cadence.ts): `age=interval` tiers, youngest first, the
    *  last one `*`; ages and intervals in m, h or d. An item younger than a tier's age is refreshed at
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
     refresh: {
       cadence: e.REFRESH_CADENCE,
       hotViewsPerHour: e.REFRESH_HOT_VIEWS_PER_HOUR,

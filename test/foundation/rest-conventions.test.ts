@@ -106,9 +106,16 @@ describe("routing and headers", () => {
 
   it("rate limit headers are sent on authenticated responses", async () => {
     const r = await client(api.url, key).get("/api/v1/workspace");
-    expect(Number(r.headers.get("ratelimit-limit"))).toBe(600);
-    expect(Number(r.headers.get("ratelimit-remaining"))).toBeLessThan(600);
-    expect(Number(r.headers.get("ratelimit-reset"))).toBeGreaterThanOrEqual(0);
+    // Each header must be present and a whole number (Number(null) is 0, so presence is checked first).
+    const header = (name: string) => {
+      const value = r.headers.get(name);
+      expect(value, `${name} header`).toMatch(/^\d+$/);
+      return Number(value);
+    };
+    expect(header("ratelimit-limit")).toBe(600);
+    expect(header("ratelimit-remaining")).toBeLessThan(600);
+    expect(header("ratelimit-reset")).toBeGreaterThanOrEqual(0);
+    expect(header("ratelimit-reset")).toBeLessThanOrEqual(60);
   });
 });
 
@@ -124,6 +131,7 @@ describe("in other processes", () => {
       const r = await client(limited.url!, ws.key).get("/api/v1/workspace");
       expect(r.status).toBe(429);
       expect(r.body).toEqual(errorShape("RATE_LIMITED"));
+      expect(r.headers.get("retry-after")).toMatch(/^\d+$/);
       expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(r.headers.get("ratelimit-remaining")).toBe("0");
       // Another key is not affected.

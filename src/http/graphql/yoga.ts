@@ -25,6 +25,7 @@ import { isUnavailable } from "../rest/errors.js";
 import { requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";
 import { schema } from "./schema.js";
+import { holdForKey, untilRevoked } from "./revocation.js";
 
 interface TransportContext extends Partial<YogaInitialContext> {
   /** The Node request (HTTP) or the upgrade request (WebSocket). */
@@ -180,6 +181,22 @@ const refuseUnstorableStrings: Plugin = {
   },
 };
 
+/** Every subscription stream (WebSocket or SSE) ends when its key is revoked (./revocation.ts). */
+const endOnRevocation: Plugin<GraphQLContext> = {
+  onSubscribe({ args }) {
+    const keyId = args.contextValue.auth?.keyId;
+    if (!keyId) return;
+    return {
+      onSubscribeResult({ result, setResult }) {
+        if (isAsyncIterable(result)) setResult(untilRevoked(result, keyId));
+      },
+    };
+  },
+};
+
+const isAsyncIterable = <T>(value: unknown): value is AsyncIterable<T> =>
+  value != null && typeof (value as AsyncIterable<T>)[Symbol.asyncIterator] === "function";
+
 /** Documents that use @defer or @stream (incremental delivery, which graphql-jit does not do). */
 const incremental = new WeakMap<DocumentNode, boolean>();
 function isIncremental(document: DocumentNode): boolean {
@@ -218,6 +235,7 @@ export function createGraphQL() {
       maxDepthPlugin({ n: config.graphql.maxDepth, exposeLimits: true }),
       costLimitPlugin({ maxCost: config.graphql.maxCost, exposeLimits: true }),
       refuseUnstorableStrings,
+      endOnRevocation,
       // Compiled execution (graphql-jit) of queries and mutations, kept per parsed document: Yoga's
       // parser cache (bounded LRU) hands the same document object to every request with the same
       // text. Subscriptions run on graphql-js: under graphql-jit their field arguments arrived
@@ -233,6 +251,9 @@ export function createGraphQL() {
 
 export type GraphQLServer = ReturnType<typeof createGraphQL>;
 
+/** The WebSocket close code of a connection whose API key was revoked. */
+export const CLOSE_KEY_REVOKED = 4403;
+
 /** graphql-ws on the HTTP server, running operations through Yoga's envelop (so its plugins apply). */
 export function attachWebSocket(server: Server, yoga: GraphQLServer) {
   const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
@@ -243,7 +264,12 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
       // connection_init: refuse the socket at once when the key is missing, unknown or revoked.
       onConnect: async (ctx) => {
         const auth = await authenticate(bearerSecret(authorizationOf({ connectionParams: ctx.connectionParams })));
-        return auth !== null;
+        if (!auth) return false;
+        // A revoked key's connections are closed with 4403 within REVOCATION_CHECK_INTERVAL_MS (./revocation.ts).
+        const socket = ctx.extra.socket;
+        const release = holdForKey(auth.keyId, () => socket.close(CLOSE_KEY_REVOKED, "API key revoked"));
+        socket.once("close", release);
+        return true;
       },
       onSubscribe: async (ctx, _id, params) => {
         const { schema: s, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
