@@ -53,9 +53,13 @@ describe("request validation (400 VALIDATION_ERROR, never 500)", () => {
     expect(JSON.stringify(unknown.body.details)).toContain("admin");
   });
 
-  it("a body sent without a JSON content type is still read as JSON", async () => {
-    const r = await client(api.url, key).raw("POST", "/api/v1/settings/api-keys", { rawBody: '{"name":"plain"}', headers: { "content-type": "text/plain" } });
-    expect(r.status).toBe(201);
+  it("a body sent without a JSON content type is 415 UNSUPPORTED_MEDIA_TYPE and not applied (hostile-input.test.ts has the rest)", async () => {
+    const c = client(api.url, key);
+    const before = (await c.get("/api/v1/settings/api-keys")).body.data.length;
+    const r = await c.raw("POST", "/api/v1/settings/api-keys", { rawBody: '{"name":"plain"}', headers: { "content-type": "text/plain" } });
+    expect(r.status).toBe(415);
+    expect(r.body).toEqual(errorShape("UNSUPPORTED_MEDIA_TYPE"));
+    expect((await c.get("/api/v1/settings/api-keys")).body.data.length).toBe(before);
   });
 
   it("bad UUID in a path", async () => {
