@@ -125,21 +125,46 @@ export function unstorableReason(s: string): string | null {
  * so a deeply nested body cannot exhaust the stack.
  */
 export function findUnstorableString(value: unknown, keys: string[] = []): UnstorableString | null {
-  const stack: [unknown, string[]][] = [[value, keys]];
+  // Each entry knows its key and its parent's entry: a path is only built for what is found, so a
+  // body nested 100 000 deep costs linear time.
+  interface At {
+    key: string;
+    parent: At | null;
+  }
+  const root: At | null = keys.reduce<At | null>((parent, key) => ({ key, parent }), null);
+  const found = (at: At | null, reason: string): UnstorableString => {
+    const path: string[] = [];
+    for (let a = at; a; a = a.parent) path.push(a.key);
+    path.reverse();
+    return { path: path.join(".") || "(input)", keys: path, reason };
+  };
+  if (typeof value === "string") {
+    const reason = unstorableReason(value);
+    return reason ? found(root, reason) : null;
+  }
+  // Strings are checked where they are met; only arrays and objects wait on the stack.
+  const stack: [object, At | null][] = value && typeof value === "object" ? [[value, root]] : [];
   while (stack.length > 0) {
     const [v, at] = stack.pop()!;
-    if (typeof v === "string") {
-      const reason = unstorableReason(v);
-      if (reason) return { path: at.join(".") || "(input)", keys: at, reason };
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...at, String(i)]]);
-    } else if (v && typeof v === "object") {
-      const entries = Object.entries(v);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [k, child] = entries[i]!;
+    const visit = (key: string, child: unknown): UnstorableString | null => {
+      if (typeof child === "string") {
+        const reason = unstorableReason(child);
+        return reason ? found({ key, parent: at }, reason) : null;
+      }
+      if (child && typeof child === "object") stack.push([child, { key, parent: at }]);
+      return null;
+    };
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const hit = visit(String(i), v[i]);
+        if (hit) return hit;
+      }
+    } else {
+      for (const k of Object.keys(v)) {
         const reason = unstorableReason(k);
-        if (reason) return { path: [...at, "(key)"].join("."), keys: [...at, "(key)"], reason };
-        stack.push([child, [...at, k]]);
+        if (reason) return found({ key: "(key)", parent: at }, reason);
+        const hit = visit(k, (v as Record<string, unknown>)[k]);
+        if (hit) return hit;
       }
     }
   }

@@ -14,6 +14,7 @@ import { findUnstorableString, isUrlField, unstorableReason, unstorableStringErr
 import { createYoga, type YogaInitialContext } from "graphql-yoga";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
+import { PothosValidationError } from "@pothos/core";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { useGraphQlJit } from "@envelop/graphql-jit";
@@ -72,10 +73,20 @@ async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
   return { auth: admitted.auth, requestId: ctx.req ? requestIdOf(ctx.req) : randomUUID() };
 }
 
+const VARIABLE_REFUSAL = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" (?:got invalid value|of required type|of non-null type)/;
+
 /** Domain errors keep their code and message; anything unexpected is masked with a request id. */
 function maskError(error: unknown): Error {
   const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
-  if (original instanceof GraphQLError) return original;
+  if (original instanceof GraphQLError) {
+    // graphql-js's own refusal of a variable's value (wrong type, null for a non-null type) carries
+    // no code: it is the contract's VALIDATION_ERROR, as a wrongly typed REST field is.
+    // So is a global ID that does not decode (Pothos's PothosValidationError).
+    if (original.extensions?.code === undefined && (VARIABLE_REFUSAL.test(original.message) || original instanceof PothosValidationError)) {
+      return new GraphQLError(original.message, { nodes: original.nodes, extensions: { ...original.extensions, code: "VALIDATION_ERROR" } });
+    }
+    return original;
+  }
   const path = error instanceof GraphQLError ? error.path : undefined;
   if (original instanceof DomainError) {
     return new GraphQLError(original.message, {

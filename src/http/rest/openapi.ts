@@ -10,9 +10,9 @@ const COMMON_ERRORS: ErrorCode[] = ["UNAUTHORIZED", "RATE_LIMITED", "SERVICE_UNA
 function errorResponses(route: AnyRoute) {
   const codes = new Set<ErrorCode>([...(route.errors ?? []), ...(route.auth === false ? ["INTERNAL_ERROR" as const] : COMMON_ERRORS)]);
   if (route.params || route.query || route.body) codes.add("VALIDATION_ERROR");
-  if (route.body) codes.add("PAYLOAD_TOO_LARGE");
-  // A body that is not declared JSON is refused on every method that may carry one.
-  if (route.method !== "get") codes.add("UNSUPPORTED_MEDIA_TYPE");
+  // Every method that may carry a body has it read (JSON, 1 MiB) whether or not the route uses it:
+  // a body that is not declared JSON, not valid JSON or too large is refused on each of them.
+  if (route.method !== "get") for (const code of ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] as const) codes.add(code);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(
