@@ -35,8 +35,8 @@ vi.hoisted(() => {
   process.env.RATE_LIMIT_PER_MINUTE = "100000000";
 });
 
-const REST_RUNS = Number(process.env.ROBUSTNESS_RUNS ?? 24);
-const GRAPHQL_RUNS = Number(process.env.ROBUSTNESS_GRAPHQL_RUNS ?? 10);
+const REST_RUNS = Number(process.env.ROBUSTNESS_RUNS ?? 60);
+const GRAPHQL_RUNS = Number(process.env.ROBUSTNESS_GRAPHQL_RUNS ?? 30);
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 
 let api: RunningApi;
@@ -209,7 +209,7 @@ const encoding = fc.oneof(
 );
 const rawBody = fc.oneof(
   // Nested far deeper than any value above (built as text: fast-check's own printing would recurse).
-  fc.integer({ min: 1000, max: 100_000 }).map((n) => `{"name":${"[".repeat(n)}${"]".repeat(n)}}`),
+  fc.integer({ min: 1000, max: 50_000 }).map((n) => `{"name":${"[".repeat(n)}${"]".repeat(n)}}`),
   fc.constantFrom("{", "[", '{"a":}', "\u0000", '{"name": "\\ud800"}', "nul\u0000", "1e999999", '"str"', "{}".repeat(10), '{"__proto__":{"x":1}}'),
   fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
 );
@@ -232,7 +232,7 @@ const CODES = new Set(Object.keys(ERROR_STATUS));
 function checkRest(op: Operation, what: string, r: HttpResult): void {
   const label = `${op.method} ${op.path} ${what} → ${r.status} ${r.text.slice(0, 300)}`;
   expect(r.status, label).toBeLessThan(500);
-  expect(r.status, label).not.toBe(429);
+  expect(r.body?.code, `${label}: rate limited, the input was never validated`).not.toBe("RATE_LIMITED");
   expect(Object.keys(op.responses), label).toContain(String(r.status));
   if (r.status < 400) return;
   expect(r.body, label).toBeTypeOf("object");
