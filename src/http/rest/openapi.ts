@@ -59,7 +59,8 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
       title: "Video tracking, discovery and analysis API",
       version: info.version,
       description:
-        "REST facade of the service. Every path is under /api/v1; bodies are JSON; every error is `{code, message}` " +
+        "REST facade of the service. Every path is under /api/v1; bodies are JSON and must say so (`Content-Type: application/json` " +
+        "or `application/*+json`, any charset; otherwise 415 UNSUPPORTED_MEDIA_TYPE and nothing is applied); every error is `{code, message}` " +
         "(validation errors add `details`). Timestamps are ISO 8601 UTC with milliseconds; dates in filters are YYYY-MM-DD. " +
         "Authentication: `Authorization: Bearer <API key>`. Each key may make RATE_LIMIT_PER_MINUTE requests per minute " +
         "(RateLimit-* headers; 429 RATE_LIMITED with Retry-After beyond it).",
