@@ -31,6 +31,21 @@ export function unsupportedBodyMediaType(method: string | undefined, header: (na
 
 export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = "Request bodies must be JSON: send Content-Type: application/json.";
 
+/**
+ * The request's Authorization value for the shared parser (`bearerSecret`, src/domain/keys/access.ts):
+ * null when absent, and "" (refused) when the request repeats the header: Node keeps only the first
+ * one, and a second credential must not pass unseen.
+ */
+export function authorizationHeader(req: IncomingMessage): string | null {
+  let found: string | null = null;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() !== "authorization") continue;
+    if (found !== null) return "";
+    found = req.rawHeaders[i + 1]!;
+  }
+  return found;
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ids = new WeakMap<IncomingMessage, string>();
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { client, gql, newWorkspace, request, startTestApi, stopAll } from "../helpers/api.js";
+import type { OutgoingHttpHeaders } from "node:http";
 import type { RunningApi } from "../../src/main/server.js";
 
 const LIMIT = 8;
@@ -90,6 +91,28 @@ describe("Authorization: exactly `Bearer <key>` on every door", () => {
       const graphql = await request(api.url, "POST", "/graphql", { headers: { authorization: header }, body: { query: "{ workspace { plan } }" } });
       expect(graphql.body.data?.workspace?.plan, header).toBe("free");
     }
+  });
+
+  it("a repeated Authorization header is a second token: 401 on REST, MCP and GraphQL", async () => {
+    const { request: httpRequest } = await import("node:http");
+    const send = (path: string, body: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = httpRequest(`${api.url}${path}`, {
+          method: "POST",
+          // An array value: Node sends one Authorization line per element.
+          headers: { authorization: [`Bearer ${key}`, `Bearer ${key}`], "content-type": "application/json", accept: "application/json, text/event-stream" } as unknown as OutgoingHttpHeaders,
+        });
+        req.on("response", (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c));
+          res.on("end", () => resolve(`${res.statusCode} ${text.slice(0, 200)}`));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    expect(await send("/api/v1/folders", '{"name":"twice"}')).toMatch(/^401 .*UNAUTHORIZED/);
+    expect(await send("/graphql", '{"query":"{ workspace { plan } }"}')).toMatch(/^401 .*UNAUTHORIZED/);
+    expect(await send("/mcp", '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')).toMatch(/^401 .*UNAUTHORIZED/);
   });
 
   it("WebSocket connection_init: the same grammar (connection refused otherwise)", async () => {

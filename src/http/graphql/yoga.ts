@@ -23,7 +23,7 @@ import { DomainError, validationError } from "../../domain/shared/errors.js";
 import { admit, authenticate, bearerSecret, RateLimitedError } from "../../domain/keys/access.js";
 import { logger } from "../../infra/logger.js";
 import { isUnavailable } from "../rest/errors.js";
-import { requestIdOf } from "../request-context.js";
+import { authorizationHeader, requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";
 import { schema } from "./schema.js";
 import { holdForKey, untilRevoked } from "./revocation.js";
@@ -41,8 +41,8 @@ function unauthenticated(): GraphQLError {
 }
 
 function authorizationOf(ctx: TransportContext): string | null {
-  const fromHeader = ctx.request?.headers.get("authorization");
-  if (fromHeader) return fromHeader;
+  // HTTP: the header as sent (a repeated header is refused); WebSocket: connectionParams.authorization.
+  if (ctx.request) return ctx.req ? authorizationHeader(ctx.req) : ctx.request.headers.get("authorization");
   const param = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
   return typeof param === "string" ? param : null;
 }

@@ -2,7 +2,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { admit, bearerSecret, RateLimitedError, type AuthContext, type RateLimitState } from "../../domain/keys/access.js";
 import { DomainError, unauthorized } from "../../domain/shared/errors.js";
-import { UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
+import { authorizationHeader, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
 
 export function authOf(res: Response): AuthContext {
   return res.locals.auth as AuthContext;
@@ -21,7 +21,7 @@ function setRateHeaders(res: Response, r: RateLimitState): void {
 export async function admitRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
   let admitted;
   try {
-    admitted = await admit(bearerSecret(req.get("authorization")));
+    admitted = await admit(bearerSecret(authorizationHeader(req)));
   } catch (e) {
     if (e instanceof RateLimitedError) {
       setRateHeaders(res, e.state);
