@@ -116,6 +116,14 @@ const schema = z.object({
   VALIDATE_RESPONSES: bool.optional(),
   /** Create a demo workspace and print its key when the database has none (`npm start`). */
   SEED_DEMO: bool.default(true),
+
+  /** Operations (src/infra/metrics.ts, src/http/admin/): Prometheus instrumentation and GET /metrics
+   *  (off: neither, so its cost can be measured); the bearer token /metrics asks for (unset: open);
+   *  Bull Board's password at /admin/queues (unset: no board, 404); GraphiQL at GET /graphql. */
+  METRICS: bool.default(true),
+  METRICS_TOKEN: z.string().min(1).optional(),
+  ADMIN_TOKEN: z.string().min(1).optional(),
+  GRAPHIQL: bool.default(true),
 });
 
 /** A refresh tier: items younger than `maxAgeMs` (Infinity for the last) are refreshed every `intervalMs`. */
@@ -241,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV === "test",
     seedDemo: e.SEED_DEMO,
+    operations: { metrics: e.METRICS, metricsToken: e.METRICS_TOKEN, adminToken: e.ADMIN_TOKEN, graphiql: e.GRAPHIQL },
   };
 }
 

@@ -3,9 +3,9 @@
  * job bodies never see BullMQ: each gets a JobRun (attempt, attempts, starts), and a
  * PermanentJobFailure they throw fails the job at once (BullMQ's UnrecoverableError).
  */
-import { UnrecoverableError, Worker, type Job } from "bullmq";
-import { logger } from "../infra/logger.js";
-import { bullConnection, queue } from "../infra/queues.js";
+import { MetricsTime, UnrecoverableError, Worker, type Job } from "bullmq";
+import { logger, withLogContext } from "../infra/logger.js";
+import { bullConnection, queue, traceOf } from "../infra/queues.js";
 import { PermanentJobFailure, type JobRun } from "../domain/shared/jobs.js";
 import type { QueueDefinition } from "./registry.js";
 
@@ -24,25 +24,35 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
   for (const def of definitions) {
     const worker = new Worker(
       def.queue,
-      async (job) => {
-        const handler = def.handlers[job.name];
-        if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${def.queue}"`);
-        try {
-          return await handler(job, runOf(job));
-        } catch (e) {
-          if (e instanceof PermanentJobFailure) throw new UnrecoverableError(e.message);
-          throw e;
-        }
-      },
+      // Every log line of the run carries the queue, the job id and the ids of the request that
+      // queued it (data.trace, src/infra/queues.ts); its start and end are logged.
+      (job) =>
+        withLogContext({ ...traceOf(job.data), queue: def.queue, jobId: job.id }, async () => {
+          const handler = def.handlers[job.name];
+          if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${def.queue}"`);
+          const started = performance.now();
+          logger.info({ job: job.name, attempt: job.attemptsMade + 1 }, "job started");
+          try {
+            const result = await handler(job, runOf(job));
+            logger.info({ job: job.name, ms: Math.round(performance.now() - started) }, "job completed");
+            return result;
+          } catch (e) {
+            logger.info({ job: job.name, ms: Math.round(performance.now() - started), err: (e as Error).message }, "job attempt failed");
+            if (e instanceof PermanentJobFailure) throw new UnrecoverableError(e.message);
+            throw e;
+          }
+        }),
       {
         ...bullConnection(),
         concurrency: def.concurrency,
+        // BullMQ's own per-minute completed/failed counts, read by /metrics (src/infra/metrics.ts).
+        metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
         ...(def.lockDurationMs ? { lockDuration: def.lockDurationMs } : {}),
         ...(def.stalledIntervalMs ? { stalledInterval: def.stalledIntervalMs } : {}),
       },
     );
     worker.on("failed", (job, err) =>
-      logger.warn({ queue: def.queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, "job failed"),
+      logger.warn({ ...traceOf(job?.data), queue: def.queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, "job failed"),
     );
     worker.on("error", (err) => logger.error({ queue: def.queue, err: err.message }, "worker error"));
     workers.push(worker);

@@ -5,7 +5,7 @@ import { config } from "../config.js";
 import { logger } from "../infra/logger.js";
 import { createApp } from "../http/app.js";
 import { attachWebSocket, createGraphQL } from "../http/graphql/yoga.js";
-import { beginRequest } from "../http/request-context.js";
+import { handleRequest } from "../http/request-context.js";
 
 /** `/graphql`, with or without a query string (GET, SSE). */
 const isGraphQLPath = (url: string | undefined) => url === "/graphql" || (url?.startsWith("/graphql?") ?? false);
@@ -21,11 +21,12 @@ export async function startApi(port = config.port, host = config.host): Promise<
   const graphql = createGraphQL();
   const app = createApp();
   // GraphQL goes straight to Yoga (it reads its own body); everything else to Express.
-  const server = createServer((req, res) => {
-    beginRequest(req, res);
-    if (isGraphQLPath(req.url)) void graphql(req, res);
-    else app(req, res);
-  });
+  const server = createServer((req, res) =>
+    handleRequest(req, res, () => {
+      if (isGraphQLPath(req.url)) void graphql(req, res);
+      else app(req, res);
+    }),
+  );
   const ws = attachWebSocket(server, graphql);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

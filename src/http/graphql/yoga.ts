@@ -20,7 +20,7 @@ import { useGraphQlJit } from "@envelop/graphql-jit";
 import { config } from "../../config.js";
 import { DomainError } from "../../domain/shared/errors.js";
 import { admit, authenticate, bearerSecret, RateLimitedError } from "../../domain/keys/access.js";
-import { logger } from "../../infra/logger.js";
+import { addLogContext, logger } from "../../infra/logger.js";
 import { isUnavailable } from "../rest/errors.js";
 import { requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";
@@ -68,6 +68,7 @@ async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
     throw e instanceof RateLimitedError ? rateLimited(e) : e;
   }
   if (!admitted) throw unauthenticated();
+  addLogContext({ workspaceId: admitted.auth.workspaceId });
   return { auth: admitted.auth, requestId: ctx.req ? requestIdOf(ctx.req) : randomUUID() };
 }
 
