@@ -121,8 +121,8 @@ const schema = z.object({
    *  (off: neither, so its cost can be measured); the bearer token /metrics asks for (unset: open);
    *  Bull Board's password at /admin/queues (unset: no board, 404); GraphiQL at GET /graphql. */
   METRICS: bool.default(true),
-  METRICS_TOKEN: z.string().min(1).optional(),
-  ADMIN_TOKEN: z.string().min(1).optional(),
+  METRICS_TOKEN: z.string().optional().transform((v) => v || undefined),
+  ADMIN_TOKEN: z.string().optional().transform((v) => v || undefined),
   GRAPHIQL: bool.default(true),
 });
 

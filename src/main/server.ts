@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { config } from "../config.js";
 import { logger } from "../infra/logger.js";
 import { createApp } from "../http/app.js";
+import { QUEUE_NAMES, queue } from "../infra/queues.js";
 import { attachWebSocket, createGraphQL } from "../http/graphql/yoga.js";
 import { handleRequest } from "../http/request-context.js";
 
@@ -19,7 +20,7 @@ export interface RunningApi {
 
 export async function startApi(port = config.port, host = config.host): Promise<RunningApi> {
   const graphql = createGraphQL();
-  const app = createApp();
+  const app = createApp({ queues: () => QUEUE_NAMES.map(queue) });
   // GraphQL goes straight to Yoga (it reads its own body); everything else to Express.
   const server = createServer((req, res) =>
     handleRequest(req, res, () => {
