@@ -48,9 +48,9 @@ export function beginRequest(req: IncomingMessage, res: ServerResponse): string 
   res.setHeader("X-Request-Id", id);
   const started = process.hrtime.bigint();
   const context = currentLogContext(); // the workspace is added to it once the key is known
+  const path = (req.url ?? "").split("?")[0]!; // read now: Express rewrites req.url inside a mounted router
   res.on("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const path = (req.url ?? "").split("?")[0]!;
     logger.info({ ...context, requestId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
     if (metricsEnabled) observeHttpRequest(req.method ?? "GET", routeOf(req, path), res.statusCode, ms / 1000);
   });
