@@ -24,6 +24,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Where the JSON logs go. `npm run cli -- mcp` forces stderr: its stdout carries only MCP messages. */
   LOG_DESTINATION: z.enum(["stdout", "stderr"]).default("stdout"),
+  /** Request, workspace and job ids on every log line, and a request's id carried into the jobs it
+   *  queues (AsyncLocalStorage, src/infra/logger.ts). Off: only the access log and the job start/end
+   *  lines name them, and a job no longer knows its request (saves the promise hook's CPU on Node 20). */
+  LOG_CONTEXT: bool.default(true),
 
   /** Prefix of BullMQ keys and pub/sub channels, so several deployments (or test files) share a Redis. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default("svc"),
@@ -189,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     logDestination: e.LOG_DESTINATION,
+    logContext: e.LOG_CONTEXT,
     redisPrefix: e.REDIS_PREFIX,
     providers: {
       scrape: scrapeProvider,

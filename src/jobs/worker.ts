@@ -26,22 +26,25 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
       def.queue,
       // Every log line of the run carries the queue, the job id and the ids of the request that
       // queued it (data.trace, src/infra/queues.ts); its start and end are logged.
-      (job) =>
-        withLogContext({ ...traceOf(job.data), queue: def.queue, jobId: job.id }, async () => {
+      (job) => {
+        // Named on the start and end lines themselves too (they stay complete with LOG_CONTEXT=false).
+        const ids = { ...traceOf(job.data), queue: def.queue, jobId: job.id };
+        return withLogContext(ids, async () => {
           const handler = def.handlers[job.name];
           if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${def.queue}"`);
           const started = performance.now();
-          logger.info({ job: job.name, attempt: job.attemptsMade + 1 }, "job started");
+          logger.info({ ...ids, job: job.name, attempt: job.attemptsMade + 1 }, "job started");
           try {
             const result = await handler(job, runOf(job));
-            logger.info({ job: job.name, ms: Math.round(performance.now() - started) }, "job completed");
+            logger.info({ ...ids, job: job.name, ms: Math.round(performance.now() - started) }, "job completed");
             return result;
           } catch (e) {
-            logger.info({ job: job.name, ms: Math.round(performance.now() - started), err: (e as Error).message }, "job attempt failed");
+            logger.info({ ...ids, job: job.name, ms: Math.round(performance.now() - started), err: (e as Error).message }, "job attempt failed");
             if (e instanceof PermanentJobFailure) throw new UnrecoverableError(e.message);
             throw e;
           }
-        }),
+        });
+      },
       {
         ...bullConnection(),
         concurrency: def.concurrency,
