@@ -1,15 +1,16 @@
 /**
  * The cost of the /metrics instrumentation (issue 13, "Measure").
  *
- * Two API processes (the real entry point, src/main/api.ts) on one database: one as shipped
+ * Three API processes (the real entry point, src/main/api.ts) on one database: one as shipped
  * (METRICS on: HTTP duration histogram by route template, the GraphQL plugin, default process
  * metrics; /metrics scraped every BENCH_METRICS_SCRAPE_SECONDS during its measurements, as
- * Prometheus would, its cost included), one with METRICS=false (none of it). The list endpoint
- * `GET /api/v1/videos?limit=20` of a workspace with BENCH_METRICS_VIDEOS tracked videos (and the same
- * page through GraphQL, for the envelop plugin's cost) is loaded by
- * autocannon (its own process, 32 connections) in interleaved rounds (on, off, off, on, ...), so drift
- * in the shared machine's load hits both alike; throughput and server CPU per request (from /proc)
- * per measurement, compared round by round. Target: under 5 % of throughput lost.
+ * Prometheus would, its cost included), one with METRICS=false (none of it), and one also with
+ * LOG_CONTEXT=false (no AsyncLocalStorage: the cost of the ids on every log line, measured apart).
+ * The list endpoint `GET /api/v1/videos?limit=20` of a workspace with BENCH_METRICS_VIDEOS tracked
+ * videos (and the same page through GraphQL, for the envelop plugin's cost) is loaded by autocannon
+ * (its own process, 32 connections) in rounds of rotating order, so drift in the shared machine's
+ * load hits every arm alike; throughput and server CPU per request (from /proc) per measurement,
+ * compared round by round. Target: under 5 % of throughput lost to the metrics.
  *
  * Run alone: `npx tsx bench/metrics-cost.ts` (BENCH_METRICS_VIDEOS, BENCH_METRICS_ROUNDS,
  * BENCH_METRICS_SECONDS, BENCH_METRICS_SCRAPE_SECONDS scale it); writes the `metrics-cost` section of
@@ -98,30 +99,35 @@ export async function runMetricsCostBench(): Promise<void> {
     await seed(db, reader.workspace.id);
 
     // At info, as in production (the access log is drained, not kept).
-    const start = (metrics: boolean) => startChild(["src/main/api.ts"], { ...serviceEnv, LOG_LEVEL: "info", METRICS: String(metrics) }, /API listening on port (\d+)/);
-    const [on, off] = [await start(true), await start(false)];
-    const servers = {
-      on: { base: `http://127.0.0.1:${on.match[1]}`, pid: on.child.pid!, runs: ENDPOINTS.map(() => [] as Measured[]) },
-      off: { base: `http://127.0.0.1:${off.match[1]}`, pid: off.child.pid!, runs: ENDPOINTS.map(() => [] as Measured[]) },
-    };
+    const arms = {
+      on: { env: { METRICS: "true" }, label: "on (as shipped)" },
+      off: { env: { METRICS: "false" }, label: "METRICS=false" },
+      bare: { env: { METRICS: "false", LOG_CONTEXT: "false" }, label: "METRICS=false LOG_CONTEXT=false" },
+    } as const;
+    type Arm = keyof typeof arms;
+    const ARMS = Object.keys(arms) as Arm[];
+    const servers = {} as Record<Arm, { base: string; pid: number; runs: Measured[][] }>;
+    for (const arm of ARMS) {
+      const child = await startChild(["src/main/api.ts"], { ...serviceEnv, LOG_LEVEL: "info", ...arms[arm].env }, /API listening on port (\d+)/);
+      servers[arm] = { base: `http://127.0.0.1:${child.match[1]}`, pid: child.child.pid!, runs: ENDPOINTS.map(() => []) };
+    }
     const auth = { authorization: `Bearer ${reader.secret}` };
 
-    // Sanity: both answer the same page; only the instrumented one serves /metrics.
-    const [a, b] = await Promise.all([servers.on.base, servers.off.base].map((base) => fetch(`${base}${PATH}`, { headers: auth }).then((r) => r.text())));
-    if (a !== b || !a.includes('"data"')) throw new Error(`the two APIs disagree:\n${a.slice(0, 300)}\n${b.slice(0, 300)}`);
+    // Sanity: all answer the same page; only the instrumented one serves /metrics.
+    const pages = await Promise.all(ARMS.map((arm) => fetch(`${servers[arm].base}${PATH}`, { headers: auth }).then((r) => r.text())));
+    if (new Set(pages).size !== 1 || !pages[0]!.includes('"data"')) throw new Error(`the APIs disagree:\n${pages.map((p) => p.slice(0, 300)).join("\n")}`);
     const q = (await (await fetch(`${servers.on.base}${ENDPOINTS[1]!.path}`, { headers: auth })).json()) as { data?: { videos: { edges: unknown[] } } };
     if (q.data?.videos.edges.length !== Math.min(20, VIDEOS)) throw new Error(`the GraphQL page is not 20 videos: ${JSON.stringify(q).slice(0, 300)}`);
-    if ((await fetch(`${servers.on.base}/metrics`)).status !== 200 || (await fetch(`${servers.off.base}/metrics`)).status !== 404) {
-      throw new Error("expected /metrics on the instrumented API only");
-    }
+    const metricsStatus = await Promise.all(ARMS.map((arm) => fetch(`${servers[arm].base}/metrics`).then((r) => r.status)));
+    if (metricsStatus.join() !== "200,404,404") throw new Error(`expected /metrics on the instrumented API only: ${metricsStatus.join()}`);
 
     let scrapes = 0;
     let scrapeBytes = 0;
-    const measure = async (which: "on" | "off", endpoint: number) => {
-      const s = servers[which];
+    const measure = async (arm: Arm, endpoint: number) => {
+      const s = servers[arm];
       const paths = [ENDPOINTS[endpoint]!.path];
       await load({ base: s.base, paths, headers: auth, seconds: 2, connections: CONNECTIONS }); // warm-up
-      if (which === "on") {
+      if (arm === "on") {
         scraper = setInterval(() => {
           void fetch(`${s.base}/metrics`)
             .then((r) => r.text())
@@ -139,49 +145,56 @@ export async function runMetricsCostBench(): Promise<void> {
     };
     const loads: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      // on, off | off, on | …: each takes the first slot of a round as often as the other.
-      for (const endpoint of ENDPOINTS.keys()) {
-        for (const which of round % 2 === 0 ? (["on", "off"] as const) : (["off", "on"] as const)) await measure(which, endpoint);
-      }
+      // The arms take turns in a rotating order (on, off, bare | off, bare, on | …), so drift hits all alike.
+      const order = ARMS.map((_, i) => ARMS[(i + round) % ARMS.length]!);
+      for (const endpoint of ENDPOINTS.keys()) for (const arm of order) await measure(arm, endpoint);
       loads.push(os.loadavg()[0]!);
     }
 
     const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-    /** Per endpoint: its rounds, and the medians of the per-round on/off ratios. */
-    const compare = (endpoint: number) => {
-      const onRuns = servers.on.runs[endpoint]!;
-      const offRuns = servers.off.runs[endpoint]!;
-      const ratios = onRuns.map((r, i) => r.rps / offRuns[i]!.rps);
-      const cpuRatios = onRuns.map((r, i) => r.cpuPerRequest / offRuns[i]!.cpuPerRequest);
-      const rows = onRuns
-        .map((r, i) => {
-          const o = offRuns[i]!;
-          return `| ${ENDPOINTS[endpoint]!.name} | ${i + 1} | ${r.rps.toFixed(0)} | ${o.rps.toFixed(0)} | ${pct(ratios[i]! - 1)} | ${r.cpuPerRequest.toFixed(3)} | ${o.cpuPerRequest.toFixed(3)} | ${r.p99} / ${o.p99} | ${r.non2xx + r.errors + o.non2xx + o.errors} |`;
-        })
-        .join("\n");
-      const loss = 1 - median(ratios);
-      const cpuExtra = median(cpuRatios) - 1;
-      const summary = `${ENDPOINTS[endpoint]!.name}: **${pct(loss)} of throughput lost** with the instrumentation (median of the per-round ratios; median req/s on ${median(onRuns.map((r) => r.rps)).toFixed(0)}, off ${median(offRuns.map((r) => r.rps)).toFixed(0)}); server CPU per request ${cpuExtra >= 0 ? "+" : ""}${pct(cpuExtra)}`;
-      return { rows, loss, summary };
+    const signed = (x: number) => `${x >= 0 ? "+" : ""}${pct(x)}`;
+    /** `arm` against `base` on one endpoint: medians of the per-round ratios (throughput lost, CPU added). */
+    const compare = (arm: Arm, base: Arm, endpoint: number) => {
+      const a = servers[arm].runs[endpoint]!;
+      const b = servers[base].runs[endpoint]!;
+      return { loss: 1 - median(a.map((r, i) => r.rps / b[i]!.rps)), cpu: median(a.map((r, i) => r.cpuPerRequest / b[i]!.cpuPerRequest)) - 1 };
     };
-    const [rest, graphql] = [compare(0), compare(1)];
+    const rows = ENDPOINTS.flatMap((e, endpoint) =>
+      Array.from({ length: ROUNDS }, (_, i) => {
+        const [on, off, bare] = ARMS.map((arm) => servers[arm].runs[endpoint]![i]!);
+        const errors = [on, off, bare].reduce((n, r) => n + r!.non2xx + r!.errors, 0);
+        return `| ${e.name} | ${i + 1} | ${on!.rps.toFixed(0)} / ${off!.rps.toFixed(0)} / ${bare!.rps.toFixed(0)} | ${on!.cpuPerRequest.toFixed(3)} / ${off!.cpuPerRequest.toFixed(3)} / ${bare!.cpuPerRequest.toFixed(3)} | ${on!.p99} / ${off!.p99} / ${bare!.p99} | ${errors} |`;
+      }),
+    ).join("\n");
+    const summary = (endpoint: number) => {
+      const metrics = compare("on", "off", endpoint);
+      const context = compare("off", "bare", endpoint);
+      const total = compare("on", "bare", endpoint);
+      const rps = (arm: Arm) => median(servers[arm].runs[endpoint]!.map((r) => r.rps)).toFixed(0);
+      return {
+        metrics,
+        line: `${ENDPOINTS[endpoint]!.name} (median req/s ${rps("on")} / ${rps("off")} / ${rps("bare")}): the metrics instrumentation **${pct(metrics.loss)} of throughput lost**, CPU per request ${signed(metrics.cpu)}; the log context (AsyncLocalStorage) ${pct(context.loss)} lost, CPU ${signed(context.cpu)}; both ${pct(total.loss)} lost, CPU ${signed(total.cpu)}`,
+      };
+    };
+    const [rest, graphql] = [summary(0), summary(1)];
     const md = `## /metrics instrumentation: cost on the list endpoint
 
 Command: \`npx tsx bench/metrics-cost.ts\` (scale with BENCH_METRICS_VIDEOS, BENCH_METRICS_ROUNDS, BENCH_METRICS_SECONDS,
-BENCH_METRICS_SCRAPE_SECONDS). \`GET ${PATH}\` (and the same page through GraphQL) of a workspace with ${VIDEOS.toLocaleString("en")} tracked videos, served by two API
-processes (src/main/api.ts, LOG_LEVEL=info, VALIDATE_RESPONSES=false, a rate limit too high to refuse) on one database: **on**
-as shipped (HTTP histogram by route template, the GraphQL plugin, process metrics; /metrics scraped every ${SCRAPE_SECONDS} s during
-its measurements: ${scrapes} scrapes of ${(scrapeBytes / 1024).toFixed(0)} KiB) and **off** (METRICS=false). autocannon in its own process,
-${CONNECTIONS} connections, ${SECONDS} s per measurement after a 2 s warm-up, ${ROUNDS} interleaved rounds (on/off, then off/on, …);
-1-minute load average ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} on ${os.cpus().length} CPUs.
+BENCH_METRICS_SCRAPE_SECONDS). \`GET ${PATH}\` (and the same page through GraphQL) of a workspace with ${VIDEOS.toLocaleString("en")} tracked
+videos, served by three API processes (src/main/api.ts, LOG_LEVEL=info, VALIDATE_RESPONSES=false, a rate limit too high to refuse) on
+one database: **on** as shipped (HTTP histogram by route template, the GraphQL plugin, process metrics; /metrics scraped every
+${SCRAPE_SECONDS} s during its measurements: ${scrapes} scrapes of ${(scrapeBytes / 1024).toFixed(0)} KiB), **off** (METRICS=false) and **bare**
+(METRICS=false and LOG_CONTEXT=false: no AsyncLocalStorage, whose promise hook Node ${process.versions.node.split(".")[0]} runs on every promise).
+autocannon in its own process, ${CONNECTIONS} connections, ${SECONDS} s per measurement after a 2 s warm-up, ${ROUNDS} rounds in rotating
+order; 1-minute load average ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} on ${os.cpus().length} CPUs.
 
-| endpoint | round | on req/s | off req/s | on vs off | on CPU ms/req | off CPU ms/req | p99 ms on / off | non-2xx/errors |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|
-${rest.rows}
-${graphql.rows}
+| endpoint | round | req/s on / off / bare | server CPU ms/req on / off / bare | p99 ms on / off / bare | non-2xx/errors |
+|---|---:|---:|---:|---:|---:|
+${rows}
 
-- ${rest.summary}. Target (under ${pct(TARGET_LOSS)} lost on the list endpoint): **${rest.loss < TARGET_LOSS ? "met" : "NOT met"}**.
-- ${graphql.summary} (the same page through Yoga, graphql-jit and @envelop/prometheus's operation counter, histogram and error counter).`;
+- ${rest.line}. Target (metrics: under ${pct(TARGET_LOSS)} lost on the list endpoint): **${rest.metrics.loss < TARGET_LOSS ? "met" : "NOT met"}**.
+- ${graphql.line} (Yoga, graphql-jit and @envelop/prometheus's operation counter, histogram and error counter).
+- Losses and CPU are medians of the per-round ratios (each round's arms ran back to back).`;
     console.log(md);
     await writeSection("metrics-cost", md);
   } finally {
