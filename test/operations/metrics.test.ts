@@ -116,6 +116,31 @@ describe("GET /metrics", () => {
     expect(value(text, "webhook_deliveries_total", { outcome: "failed" })).toBe(1);
   });
 
+  it("counts jobs the workers complete (BullMQ's own metrics) and their scrapes", async () => {
+    const { startWorkers } = await import("../../src/jobs/worker.js");
+    const { trackingJobs } = await import("../helpers/jobs.js");
+    const workers = await startWorkers([{ ...trackingJobs(), schedules: [] }]);
+    try {
+      let text = "";
+      for (let i = 0; i < 100; i++) {
+        text = await scrape();
+        if ((value(text, "bullmq_job_completed_total", { queue: "scrape" }) ?? 0) >= 1 && value(text, "bullmq_job_count", { queue: "scrape", state: "waiting" }) === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(value(text, "bullmq_job_completed_total", { queue: "scrape" })).toBeGreaterThanOrEqual(1);
+      expect(value(text, "bullmq_job_count", { queue: "scrape", state: "waiting" })).toBe(0);
+      expect(value(text, "bullmq_job_count", { queue: "scrape", state: "completed" })).toBeGreaterThanOrEqual(1);
+      // The waiting scrape of the earlier test ran in the worker: counted too (in Redis, by any process).
+      for (let i = 0; i < 50 && value(text, "scrape_outcomes_total", { provider: "simulated", kind: "video", outcome: "ok" }) !== 2; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        text = await scrape();
+      }
+      expect(value(text, "scrape_outcomes_total", { provider: "simulated", kind: "video", outcome: "ok" })).toBe(2);
+    } finally {
+      await workers.close();
+    }
+  });
+
   it("includes the process metrics", async () => {
     const text = await scrape();
     expect(value(text, "process_cpu_user_seconds_total", {})).toBeGreaterThan(0);
