@@ -8,7 +8,7 @@ import type { Queue } from "bullmq";
 import { config } from "../config.js";
 import { checkBackends, ytdlpFreshness } from "../infra/health.js";
 import { logger } from "../infra/logger.js";
-import { metricsEnabled } from "../infra/metrics.js";
+import { collectProcessMetrics, metricsEnabled } from "../infra/metrics.js";
 import { BODY_LIMIT_BYTES, rememberMount, requestIdOf } from "./request-context.js";
 import { metricsEndpoint } from "./admin/metrics.js";
 import { BOARD_PATH, queueBoard } from "./admin/queues.js";
@@ -65,7 +65,10 @@ export function createApp(options: AppOptions = {}) {
 
   // Operations (CONTRACT.md), outside /api/v1's keys and rate limit: Prometheus metrics, the queue
   // board (404 unless ADMIN_TOKEN is set) and GraphiQL's files (the page itself is GET /graphql).
-  if (metricsEnabled) app.get("/metrics", metricsEndpoint);
+  if (metricsEnabled) {
+    collectProcessMetrics();
+    app.get("/metrics", metricsEndpoint);
+  }
   if (config.operations.adminToken && options.queues) app.use(BOARD_PATH, queueBoard(options.queues(), config.operations.adminToken));
   if (config.operations.graphiql) app.use(GRAPHIQL_ASSETS, graphiqlAssets());
 

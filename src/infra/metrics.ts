@@ -28,7 +28,15 @@ import { redis } from "./redis.js";
 export const metricsEnabled = config.operations.metrics;
 
 export const registry = new Registry();
-if (metricsEnabled) collectDefaultMetrics({ register: registry });
+
+let processMetrics = false;
+/** Node's process metrics (CPU, memory, event-loop lag, GC), from now on: called where /metrics is
+ *  served (src/http/app.ts), not in workers and CLI runs that only count. */
+export function collectProcessMetrics(): void {
+  if (!metricsEnabled || processMetrics) return;
+  processMetrics = true;
+  collectDefaultMetrics({ register: registry });
+}
 
 // ---------------------------------------------------------------------------------------------
 // HTTP
