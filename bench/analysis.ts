@@ -116,7 +116,7 @@ export async function runAnalysisBench(): Promise<void> {
     // before its subscription would be seen as the "current state" on subscribe, seconds late).
     await queue("analysis").pause();
     for (const v of videos) await analyze(v.workspaceId, v.id, {});
-    const queued = await queue("analysis").getJobCountByTypes("paused", "waiting");
+    const queued = await queue("analysis").getJobCountByTypes("waiting");
     if (queued !== videos.length) throw new Error(`expected ${videos.length} queued analysis jobs, found ${queued}`);
 
     const api = await startRole("api", {});
