@@ -1,8 +1,13 @@
 /**
  * Running outside programs (yt-dlp, ffmpeg, pocketsphinx, espeak-ng): one place for the timeout,
  * the output cap and the error shape, so no provider hand-rolls child-process handling.
+ *
+ * Each program runs in a process group of its own (spawned detached): on timeout, abort (a job
+ * cancelled, an analysis failed by the sweeper, a shutdown) or output overflow the whole group gets
+ * SIGKILL, so helpers the program started (yt-dlp's ffmpeg, a wrapper script's children) never
+ * outlive it.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import pLimit from "p-limit";
 import { ProviderError } from "../domain/shared/provider-error.js";
 
@@ -33,6 +38,8 @@ export function runProgram(provider: string, program: string, args: string[], op
       cwd: opts.cwd,
       env: opts.env ?? process.env,
       stdio: ["pipe", "pipe", "pipe"],
+      // Its own process group (pgid = its pid), so a kill reaches every process it started.
+      detached: true,
     });
     const out: Buffer[] = [];
     let outBytes = 0;
@@ -44,7 +51,7 @@ export function runProgram(provider: string, program: string, args: string[], op
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
       if (error) {
-        child.kill("SIGKILL");
+        killGroup(child);
         reject(error);
       } else resolve(result!);
     };
@@ -54,6 +61,7 @@ export function runProgram(provider: string, program: string, args: string[], op
     );
     const onAbort = () => finish(new ProviderError(provider, `${program} was cancelled`, true));
     opts.signal?.addEventListener("abort", onAbort, { once: true });
+    if (opts.signal?.aborted) onAbort();
 
     child.stdout.on("data", (chunk: Buffer) => {
       outBytes += chunk.length;
@@ -89,6 +97,16 @@ export function runProgram(provider: string, program: string, args: string[], op
     if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
     else child.stdin.end();
   });
+}
+
+/** SIGKILL to the child's whole process group (and to the child itself, should the group be gone). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL"); // ESRCH: the group has no process left
+  }
 }
 
 /** A concurrency bound shared by every call made through it (e.g. at most N yt-dlp at once). */
