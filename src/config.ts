@@ -54,6 +54,10 @@ const schema = z.object({
 
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
 
+  /** On SIGTERM/SIGINT: how long requests in flight and running jobs get to finish before the
+   *  remaining connections are closed and the remaining jobs handed back (docs/operations.md). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+
   /** Adaptive refresh (src/domain/tracking/cadence.ts): `age=interval` tiers, youngest first, the
    *  last one `*`; ages and intervals in m, h or d. An item younger than a tier's age is refreshed at
    *  its interval (a video's age is since it was posted, an account's since its newest video). */
@@ -209,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     refresh: {
       cadence: e.REFRESH_CADENCE,
       hotViewsPerHour: e.REFRESH_HOT_VIEWS_PER_HOUR,
