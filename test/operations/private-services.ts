@@ -83,11 +83,14 @@ export interface PrivateRedis {
   destroy(): Promise<void>;
 }
 
+/** Redis with an append-only file (fsync on every write): a restart after SIGKILL keeps the queues,
+ *  as a production Redis with persistence does. */
 export async function startRedis(): Promise<PrivateRedis> {
   const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), "drill-redis-"));
   let child: ChildProcess | null = null;
   const start = async () => {
-    const c = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+    const c = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
     child = c;
     await new Promise<void>((resolve, reject) => {
       let out = "";
@@ -114,5 +117,9 @@ export async function startRedis(): Promise<PrivateRedis> {
     });
   };
   await start();
-  return { port, url: `redis://127.0.0.1:${port}`, stop, start, destroy: stop };
+  const destroy = async () => {
+    await stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return { port, url: `redis://127.0.0.1:${port}`, stop, start, destroy };
 }
