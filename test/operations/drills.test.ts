@@ -248,9 +248,9 @@ esac
     const videoId: string = r.body.data.videoId;
     await waitFor("the scrape to be inside yt-dlp", () => existsSync(started) && readFile(started, "utf8").then((s) => s.trim() !== ""));
 
+    await startWorker(scraper); // ready to take the job over once its lock expires
     await first.stop("SIGKILL");
     process.kill(-Number((await readFile(started, "utf8")).trim()), "SIGKILL"); // the orphaned stand-in's process group
-    await startWorker(scraper);
 
     await waitFor("the retried scrape to store the video", () => videosReady([videoId]), 60_000, 250);
     const [video] = await query("SELECT view_count::text AS views FROM videos WHERE id = $1", [videoId]);
@@ -287,8 +287,8 @@ esac
       const queued = await call("POST", `/api/v1/video-analysis/${video!.id}/analyze`);
       expect(queued.status, queued.text).toBe(202);
       await waitFor("the worker to call the model", () => requests === 1);
+      await startWorker(analysisEnv); // ready to take the job over once its lock expires
       await first.stop("SIGKILL");
-      await startWorker(analysisEnv);
       const done = await waitFor("the analysis to finish", async () => {
         const [a] = await query("SELECT status::text, analysis_provider FROM video_analyses WHERE video_id = $1 AND workspace_id = $2", [video!.id, workspaceId]);
         return a && ["completed", "failed"].includes(a.status) ? a : null;

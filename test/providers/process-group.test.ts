@@ -3,6 +3,7 @@
  * started a helper (a grandchild) leaves nothing behind when it times out or is aborted.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { processAlive } from "../helpers/processes.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,16 +13,6 @@ import { runProgram } from "../../src/providers/process.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
 
 const SCRIPT = fileURLToPath(new URL("../fixtures/programs/spawns-grandchild.sh", import.meta.url));
-
-/** Alive, and not a zombie waiting to be reaped (the container's init may not reap orphans at once). */
-export function processAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
