@@ -5,7 +5,8 @@
  * Each program runs in a process group of its own (spawned detached): on timeout, abort (a job
  * cancelled, an analysis failed by the sweeper, a shutdown) or output overflow the whole group gets
  * SIGKILL, so helpers the program started (yt-dlp's ffmpeg, a wrapper script's children) never
- * outlive it.
+ * outlive it. When this process exits (a shutdown included), the groups of programs still running
+ * are killed too: a job handed back mid-run leaves no program behind.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import pLimit from "p-limit";
@@ -28,6 +29,12 @@ export interface RunResult {
 
 const STDERR_KEEP = 4000;
 
+/** Programs running now, killed with their groups if this process exits first. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) killGroup(child);
+});
+
 /**
  * Runs `program args` and resolves with its output when it exits 0. Fails with a ProviderError
  * (named after `provider`) on spawn failure, timeout (retryable), output overflow or non-zero exit.
@@ -41,6 +48,7 @@ export function runProgram(provider: string, program: string, args: string[], op
       // Its own process group (pgid = its pid), so a kill reaches every process it started.
       detached: true,
     });
+    running.add(child);
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = "";
@@ -75,9 +83,11 @@ export function runProgram(provider: string, program: string, args: string[], op
       err = (err + chunk.toString("utf8")).slice(-STDERR_KEEP);
     });
     child.on("error", (e: NodeJS.ErrnoException) => {
+      running.delete(child);
       const reason = e.code === "ENOENT" ? `${program} is not installed or not on PATH` : e.message;
       finish(new ProviderError(provider, reason, false, { cause: e }));
     });
+    child.on("exit", () => running.delete(child));
     child.on("close", (code, signal) => {
       if (code === 0) {
         finish(null, { stdout: Buffer.concat(out).toString("utf8"), stderr: err });

@@ -2,6 +2,7 @@
  * Child programs run in a process group of their own and are killed as a group: a program that
  * started a helper (a grandchild) leaves nothing behind when it times out or is aborted.
  */
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { processAlive } from "../helpers/processes.js";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProgram } from "../../src/providers/process.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
 
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SCRIPT = fileURLToPath(new URL("../fixtures/programs/spawns-grandchild.sh", import.meta.url));
 
 async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
@@ -65,6 +67,24 @@ describe("runProgram kills the program's whole process group", () => {
     const grandchild = await grandchildOf(pidFile);
     controller.abort();
     await expect(run).rejects.toThrow(/was cancelled/);
+    await until("the grandchild to be killed", () => !processAlive(grandchild));
+  });
+
+  it("when the service's process exits, the programs it still runs are killed with their groups", async () => {
+    const pidFile = join(dir, "exit.pid");
+    const runner = `
+      import { existsSync } from "node:fs";
+      import { runProgram } from "./src/providers/process.ts";
+      runProgram("test", ${JSON.stringify(SCRIPT)}, [${JSON.stringify(pidFile)}], { timeoutMs: 60_000 }).catch(() => undefined);
+      const t = setInterval(() => { if (existsSync(${JSON.stringify(pidFile)})) { clearInterval(t); process.exit(0); } }, 20);
+    `;
+    const exited = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", runner], { cwd: ROOT, stdio: "ignore" });
+      child.once("exit", (code) => resolve(code));
+    });
+    expect(exited).toBe(0);
+    const grandchild = Number(readFileSync(pidFile, "utf8").trim());
+    leftovers.push(grandchild);
     await until("the grandchild to be killed", () => !processAlive(grandchild));
   });
 
