@@ -307,17 +307,18 @@ esac
   it("(d) SIGTERM with requests in flight: they all complete, new ones are refused, /readyz says draining, exit 0", async () => {
     const draining = await spawnService("api", env);
     const port = Number(new URL(draining.url!).port);
-    // Three requests in flight: headers and half a body sent, the rest after the signal.
+    // Three requests in flight: headers sent with `Expect: 100-continue`; the server's "100 Continue"
+    // says the request reached its handler. The body follows after the signal.
     const bodies = [0, 1, 2].map((i) => JSON.stringify({ name: `in flight ${i}` }));
     const sockets = bodies.map((body) => {
       const s = connect(port, "127.0.0.1");
       let text = "";
       s.on("data", (d: Buffer) => (text += d.toString()));
       const ended = new Promise<string>((resolve) => s.on("close", () => resolve(text)));
-      s.write(`POST /api/v1/folders HTTP/1.1\r\nHost: drill\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 5)}`);
-      return { s, ended, body };
+      s.write(`POST /api/v1/folders HTTP/1.1\r\nHost: drill\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+      return { s, ended, body, text: () => text };
     });
-    await new Promise((r) => setTimeout(r, 300)); // the three requests reach the server's handler
+    await waitFor("the three requests to reach the handler", () => sockets.every((x) => x.text().startsWith("HTTP/1.1 100 Continue")), 10_000, 20);
     const exited = new Promise<number | null>((resolve) => draining.child.once("exit", (code) => resolve(code)));
     draining.child.kill("SIGTERM");
 
@@ -332,11 +333,11 @@ esac
     }, 5000, 50);
     // The requests in flight complete; /readyz, pipelined after one of them, answers 503 draining.
     for (const [i, { s, body }] of sockets.entries()) {
-      s.write(body.slice(5) + (i === 0 ? "GET /readyz HTTP/1.1\r\nHost: drill\r\n\r\n" : ""));
+      s.write(body + (i === 0 ? "GET /readyz HTTP/1.1\r\nHost: drill\r\n\r\n" : ""));
     }
     // The server closes each connection: after the 503 (Connection: close), or at the end of the drain.
     const answers = await Promise.all(sockets.map(({ ended }) => ended));
-    for (const a of answers) expect(a).toMatch(/^HTTP\/1\.1 201 /);
+    for (const a of answers) expect(a).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
     expect(answers[0]).toMatch(/HTTP\/1\.1 503 [\s\S]*"status":"draining"/);
     expect(await exited).toBe(0);
     expect(draining.output()).toMatch(/shut down/);
