@@ -174,7 +174,7 @@ describe("fault drills", () => {
     }
     // No job lost: every video whose tracking was answered 201 gets scraped.
     await waitFor("every accepted video to be scraped", () => videosReady(accepted), 60_000, 250);
-    expect(await query("SELECT 1 FROM tracked_videos WHERE workspace_id = $1", [workspaceId])).toHaveLength(accepted.length);
+    expect((await query("SELECT 1 FROM tracked_videos WHERE workspace_id = $1", [workspaceId])).length).toBeGreaterThanOrEqual(accepted.length);
   });
 
   it("(b) Redis killed and restarted: 503 meanwhile, workers and subscribers reconnect, no job stuck in active, events flow again", async () => {
