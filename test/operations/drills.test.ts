@@ -175,7 +175,7 @@ describe("fault drills", () => {
     // No job lost: every video whose tracking was answered 201 gets scraped.
     await waitFor("every accepted video to be scraped", () => videosReady(accepted), 60_000, 250);
     expect((await query("SELECT 1 FROM tracked_videos WHERE workspace_id = $1", [workspaceId])).length).toBeGreaterThanOrEqual(accepted.length);
-  });
+  }, 90_000);
 
   it("(b) Redis killed and restarted: 503 meanwhile, workers and subscribers reconnect, no job stuck in active, events flow again", async () => {
     await startWorker();
@@ -220,7 +220,7 @@ describe("fault drills", () => {
     } finally {
       await ws.dispose();
     }
-  });
+  }, 90_000);
 
   it("(c) a worker SIGKILLed in the middle of a scrape: another worker retries it, one history point is written", async () => {
     const started = join(dir, "ytdlp-started");
@@ -257,7 +257,7 @@ esac
     expect(video.views).toBe("2841533");
     expect(await query("SELECT 1 FROM video_metric_points WHERE video_id = $1", [videoId])).toHaveLength(1);
     expect((await readFile(runs, "utf8")).trim().split("\n")).toHaveLength(2);
-  });
+  }, 90_000);
 
   it("(c) a worker SIGKILLed in the middle of an outbound call: the analysis is retried and charged exactly once", async () => {
     let requests = 0;
@@ -302,7 +302,7 @@ esac
       model.closeAllConnections();
       await new Promise<void>((resolve) => model.close(() => resolve()));
     }
-  });
+  }, 90_000);
 
   it("(d) SIGTERM with requests in flight: they all complete, new ones are refused, /readyz says draining, exit 0", async () => {
     const draining = await spawnService("api", env);
@@ -342,5 +342,5 @@ esac
     expect(await exited).toBe(0);
     expect(draining.output()).toMatch(/shut down/);
     expect(await query("SELECT 1 FROM folders WHERE workspace_id = $1 AND name LIKE 'in flight %'", [workspaceId])).toHaveLength(3);
-  });
+  }, 90_000);
 });

@@ -92,7 +92,7 @@ describe("shutdown", () => {
     const done = await waitForStatus(ws.workspaceId, videoId, ["completed", "failed"], 60_000);
     expect(done).toMatchObject({ id: r.analysisId, status: "completed" });
     expect(await analysisCharges(ws.workspaceId)).toEqual([-5]);
-  });
+  }, 90_000);
 
   it("an analysis failed by the sweeper in another process stops its running programs (the whole process group)", async () => {
     const espeak = await blockingEspeak("espeak-swept");
@@ -114,7 +114,7 @@ describe("shutdown", () => {
     // The job ends without a retry (the analysis is settled), and nothing runs it again.
     await waitFor("the job to finish", async () => (await queue("analysis").getJobState(analysisJobId(r.analysisId))) === "completed", 10_000);
     expect(await analysisCharges(ws.workspaceId)).toEqual([]);
-  });
+  }, 90_000);
 
   it("SIGTERM on an API: a WebSocket subscription (closed 1001) and an SSE stream do not hold the shutdown", async () => {
     const ws = await newWorkspace();
@@ -156,5 +156,5 @@ describe("shutdown", () => {
     await waitFor("the WebSocket to be closed", async () => closeCodes.length > 0, 5000, 20);
     expect(closeCodes[0]).toBe(1001);
     await client.dispose();
-  });
+  }, 90_000);
 });
