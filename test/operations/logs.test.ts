@@ -120,3 +120,31 @@ describe("a request's id, from the request to the job it queued", () => {
     expect((await gql(apiProcess.url!, null, "{ credits { __typename } }")).status).toBe(401);
   });
 });
+
+describe("LOG_CONTEXT=false", () => {
+  let plainApi: ServiceProcess;
+  let plainWorker: ServiceProcess;
+  beforeAll(async () => {
+    [plainApi, plainWorker] = await Promise.all([spawnService("api", { LOG_CONTEXT: "false" }), spawnService("worker", { LOG_CONTEXT: "false" })]);
+  });
+  afterAll(() => Promise.all([plainApi?.stop(), plainWorker?.stop()]));
+
+  it("keeps the ids on the access log and the job start/end lines; the job no longer knows its request", async () => {
+    const requestId = "trace-plain-0001";
+    const r = await request(plainApi.url!, "POST", "/api/v1/videos", {
+      key: workspace.key,
+      body: { url: "https://youtu.be/logchain900" },
+      headers: { "x-request-id": requestId },
+    });
+    expect(r.status).toBe(201);
+    const jobId = (l: Line) => typeof l.jobId === "string" && l.jobId.startsWith(`video-${r.body.data.videoId}-`);
+    // Either worker may take the job (both listen to this file's queues): the API queued it without ids.
+    const workerLines = () => [...lines(plainWorker), ...lines(worker)];
+    const done = await until("the job's completion", () => workerLines().find((l) => jobId(l) && l.msg === "job completed"));
+    expect(done).toMatchObject({ queue: "scrape", job: "scrape-video" });
+    expect(done.requestId).toBeUndefined();
+    expect(workerLines().find((l) => jobId(l) && l.msg === "job started")).toMatchObject({ queue: "scrape" });
+    const access = await until("the access log line", () => lines(plainApi).find((l) => l.requestId === requestId && l.msg === "request"));
+    expect(access).toMatchObject({ status: 201, path: "/api/v1/videos" });
+  });
+});
