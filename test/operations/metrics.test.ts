@@ -160,3 +160,15 @@ describe("METRICS=false", () => {
     expect((await client(off.url!, key).get("/api/v1/videos?limit=1")).status).toBe(200);
   });
 });
+
+describe("operations settings", () => {
+  it("default to metrics on, no tokens, GraphiQL and the log context on; an empty token is no token", async () => {
+    const { loadConfig } = await import("../../src/config.js");
+    expect(loadConfig({ SCRAPE_PROVIDER: "simulated" }).operations).toEqual({ metrics: true, metricsToken: undefined, adminToken: undefined, graphiql: true });
+    expect(loadConfig({ SCRAPE_PROVIDER: "simulated" }).logContext).toBe(true);
+    const set = loadConfig({ SCRAPE_PROVIDER: "simulated", METRICS: "false", METRICS_TOKEN: "", ADMIN_TOKEN: "pw", GRAPHIQL: "0", LOG_CONTEXT: "false" });
+    expect(set.operations).toEqual({ metrics: false, metricsToken: undefined, adminToken: "pw", graphiql: false });
+    expect(set.logContext).toBe(false);
+    expect(() => loadConfig({ SCRAPE_PROVIDER: "simulated", METRICS: "maybe" })).toThrow(/METRICS/);
+  });
+});
