@@ -36,6 +36,8 @@ describe("Bull Board at /admin/queues (ADMIN_TOKEN set)", () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/text\/html/);
     expect(page.text).toContain('<base href="/admin/queues/"');
+    // Nothing from another host (its Google Fonts link is dropped: a system font instead).
+    expect(page.text).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
     const queues = await request(api.url, "GET", "/admin/queues/api/queues", { headers: basic("admin", ADMIN_TOKEN) });
     expect(queues.status).toBe(200);
     const { QUEUE_NAMES } = await import("../../src/infra/queues.js");

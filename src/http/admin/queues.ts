@@ -29,12 +29,23 @@ function basicAuth(password: string) {
   };
 }
 
+/** The board's page links Google Fonts for its typeface; without the link it uses a system font and
+ *  needs nothing from another host (like GraphiQL, src/http/graphql/graphiql.ts). */
+const REMOTE_FONTS = /<link[^>]+href="https:\/\/fonts\.googleapis\.com[^>]*>\s*/g;
+
+function withoutRemoteFonts(_req: Request, res: Response, next: NextFunction): void {
+  const render = res.render.bind(res);
+  res.render = ((view: string, options?: object) =>
+    render(view, options ?? {}, (err: Error | null, html?: string) => (err ? next(err) : res.send(html!.replace(REMOTE_FONTS, ""))))) as Response["render"];
+  next();
+}
+
 /** The board's router (mount it at BOARD_PATH). */
 export function queueBoard(queues: Queue[], password: string): express.Router {
   const adapter = new ExpressAdapter();
   adapter.setBasePath(BOARD_PATH);
   createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q)), serverAdapter: adapter });
   const router = express.Router();
-  router.use(basicAuth(password), adapter.getRouter());
+  router.use(basicAuth(password), withoutRemoteFonts, adapter.getRouter());
   return router;
 }
