@@ -24,6 +24,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Where the JSON logs go. `npm run cli -- mcp` forces stderr: its stdout carries only MCP messages. */
   LOG_DESTINATION: z.enum(["stdout", "stderr"]).default("stdout"),
+  /** Request, workspace and job ids on every log line, and a request's id carried into the jobs it
+   *  queues (AsyncLocalStorage, src/infra/logger.ts). Off: only the access log and the job start/end
+   *  lines name them, and a job no longer knows its request (saves the promise hook's CPU on Node 20). */
+  LOG_CONTEXT: bool.default(true),
 
   /** Prefix of BullMQ keys and pub/sub channels, so several deployments (or test files) share a Redis. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default("svc"),
@@ -141,6 +145,14 @@ const schema = z.object({
   VALIDATE_RESPONSES: bool.optional(),
   /** Create a demo workspace and print its key when the database has none (`npm start`). */
   SEED_DEMO: bool.default(true),
+
+  /** Operations (src/infra/metrics.ts, src/http/admin/): Prometheus instrumentation and GET /metrics
+   *  (off: neither, so its cost can be measured); the bearer token /metrics asks for (unset: open);
+   *  Bull Board's password at /admin/queues (unset: no board, 404); GraphiQL at GET /graphql. */
+  METRICS: bool.default(true),
+  METRICS_TOKEN: z.string().optional().transform((v) => v || undefined),
+  ADMIN_TOKEN: z.string().optional().transform((v) => v || undefined),
+  GRAPHIQL: bool.default(true),
 });
 
 /** A refresh tier: items younger than `maxAgeMs` (Infinity for the last) are refreshed every `intervalMs`. */
@@ -206,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     logDestination: e.LOG_DESTINATION,
+    logContext: e.LOG_CONTEXT,
     redisPrefix: e.REDIS_PREFIX,
     providers: {
       scrape: scrapeProvider,
@@ -274,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV === "test",
     seedDemo: e.SEED_DEMO,
+    operations: { metrics: e.METRICS, metricsToken: e.METRICS_TOKEN, adminToken: e.ADMIN_TOKEN, graphiql: e.GRAPHIQL },
   };
 }
 

@@ -9,10 +9,10 @@
  * (every job body is idempotent and resumes from the stored state).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
+import { MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import { config } from "../config.js";
-import { logger } from "../infra/logger.js";
-import { bullConnection, queue } from "../infra/queues.js";
+import { logger, withLogContext } from "../infra/logger.js";
+import { bullConnection, queue, traceOf } from "../infra/queues.js";
 import { PermanentJobFailure, type JobRun } from "../domain/shared/jobs.js";
 import type { QueueDefinition } from "./registry.js";
 
@@ -50,32 +50,46 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
   for (const def of definitions) {
     const worker = new Worker(
       def.queue,
-      async (job, token, signal) => {
-        const handler = def.handlers[job.name];
-        if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${def.queue}"`);
-        const body = handler(job, runOf(job, signal));
-        try {
-          return await (signal ? Promise.race([body, handedBack(signal)]) : body);
-        } catch (e) {
-          if (signal?.aborted && (e as Error).message === HAND_BACK) {
-            body.catch(() => undefined); // it stops on the aborted signal; its outcome no longer matters
-            await job.moveToWait(token);
-            logger.info({ queue: def.queue, job: job.name, jobId: job.id }, "job handed back for another worker");
-            throw new WaitingError();
+      // Every log line of the run carries the queue, the job id and the ids of the request that
+      // queued it (data.trace, src/infra/queues.ts); its start and end are logged, naming them
+      // themselves too (so they stay complete with LOG_CONTEXT=false).
+      (job, token, signal) => {
+        const ids = { ...traceOf(job.data), queue: def.queue, jobId: job.id };
+        return withLogContext(ids, async () => {
+          const handler = def.handlers[job.name];
+          if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${def.queue}"`);
+          const started = performance.now();
+          const ms = () => Math.round(performance.now() - started);
+          logger.info({ ...ids, job: job.name, attempt: job.attemptsMade + 1 }, "job started");
+          const body = handler(job, runOf(job, signal));
+          try {
+            const result = await (signal ? Promise.race([body, handedBack(signal)]) : body);
+            logger.info({ ...ids, job: job.name, ms: ms() }, "job completed");
+            return result;
+          } catch (e) {
+            if (signal?.aborted && (e as Error).message === HAND_BACK) {
+              body.catch(() => undefined); // it stops on the aborted signal; its outcome no longer matters
+              await job.moveToWait(token);
+              logger.info({ ...ids, job: job.name, ms: ms() }, "job handed back for another worker");
+              throw new WaitingError();
+            }
+            logger.info({ ...ids, job: job.name, ms: ms(), err: (e as Error).message }, "job attempt failed");
+            if (e instanceof PermanentJobFailure) throw new UnrecoverableError(e.message);
+            throw e;
           }
-          if (e instanceof PermanentJobFailure) throw new UnrecoverableError(e.message);
-          throw e;
-        }
+        });
       },
       {
         ...bullConnection(),
         concurrency: def.concurrency,
+        // BullMQ's own per-minute completed/failed counts, read by /metrics (src/infra/metrics.ts).
+        metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
         ...(def.lockDurationMs ? { lockDuration: def.lockDurationMs } : {}),
         ...(def.stalledIntervalMs ? { stalledInterval: def.stalledIntervalMs } : {}),
       },
     );
     worker.on("failed", (job, err) =>
-      logger.warn({ queue: def.queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, "job failed"),
+      logger.warn({ ...traceOf(job?.data), queue: def.queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, "job failed"),
     );
     worker.on("error", (err) => logger.error({ queue: def.queue, err: err.message }, "worker error"));
     workers.push(worker);

@@ -15,8 +15,9 @@ import { config } from "../config.js";
 import { isDraining, startDraining } from "../infra/health.js";
 import { logger } from "../infra/logger.js";
 import { createApp } from "../http/app.js";
+import { QUEUE_NAMES, queue } from "../infra/queues.js";
 import { attachWebSocket, createGraphQL } from "../http/graphql/yoga.js";
-import { beginRequest } from "../http/request-context.js";
+import { handleRequest } from "../http/request-context.js";
 
 /** `/graphql`, with or without a query string (GET, SSE). */
 const isGraphQLPath = (url: string | undefined) => url === "/graphql" || (url?.startsWith("/graphql?") ?? false);
@@ -48,19 +49,20 @@ const isEventStream = (res: ServerResponse) => String(res.getHeader("content-typ
 
 export async function startApi(port = config.port, host = config.host): Promise<RunningApi> {
   const graphql = createGraphQL();
-  const app = createApp();
+  const app = createApp({ queues: () => QUEUE_NAMES.map(queue) });
   // GraphQL goes straight to Yoga (it reads its own body); everything else to Express.
   let draining = false;
   const inFlight = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    beginRequest(req, res);
-    if (draining || isDraining()) return refuse(req, res);
-    inFlight.add(res);
-    res.once("close", () => inFlight.delete(res));
-    if (isGraphQLPath(req.url)) void graphql(req, res);
-    else app(req, res);
-  });
+  const server = createServer((req, res) =>
+    handleRequest(req, res, () => {
+      if (draining || isDraining()) return refuse(req, res);
+      inFlight.add(res);
+      res.once("close", () => inFlight.delete(res));
+      if (isGraphQLPath(req.url)) void graphql(req, res);
+      else app(req, res);
+    }),
+  );
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
