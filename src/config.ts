@@ -24,6 +24,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Where the JSON logs go. `npm run cli -- mcp` forces stderr: its stdout carries only MCP messages. */
   LOG_DESTINATION: z.enum(["stdout", "stderr"]).default("stdout"),
+  /** Request, workspace and job ids on every log line, and a request's id carried into the jobs it
+   *  queues (AsyncLocalStorage, src/infra/logger.ts). Off: only the access log and the job start/end
+   *  lines name them, and a job no longer knows its request (saves the promise hook's CPU on Node 20). */
+  LOG_CONTEXT: bool.default(true),
 
   /** Prefix of BullMQ keys and pub/sub channels, so several deployments (or test files) share a Redis. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default("svc"),
@@ -43,6 +47,27 @@ const schema = z.object({
   YTDLP_PATH: z.string().default("yt-dlp"),
   YTDLP_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   YTDLP_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  /** The outbound budget of yt-dlp calls per platform per minute, for every worker process
+   *  together (counted in Redis); 0 is no budget. `…_BY_PLATFORM` overrides it per platform
+   *  (`platformC=20,platformB=120`). A call past the budget waits for the next minute, up to
+   *  YTDLP_BUDGET_MAX_WAIT_MS, then fails retryable (the job is retried with backoff). */
+  YTDLP_CALLS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  YTDLP_CALLS_PER_MINUTE_BY_PLATFORM: z
+    .string()
+    .default("")
+    .transform((s, ctx) => {
+      const out: Partial<Record<"platformA" | "platformB" | "platformC", number>> = {};
+      for (const part of s.split(",").map((p) => p.trim()).filter(Boolean)) {
+        const m = /^(platformA|platformB|platformC)=(\d+)$/.exec(part);
+        if (!m) {
+          ctx.addIssue({ code: "custom", message: `"${part}" is not platform=calls (platformA, platformB or platformC; calls a whole number)` });
+          return z.NEVER;
+        }
+        out[m[1] as "platformA"] = Number(m[2]);
+      }
+      return out;
+    }),
+  YTDLP_BUDGET_MAX_WAIT_MS: z.coerce.number().int().min(0).default(300_000),
   FFMPEG_PATH: z.string().default("ffmpeg"),
   POCKETSPHINX_PATH: z.string().default("pocketsphinx_continuous"),
   ESPEAK_PATH: z.string().default("espeak-ng"),
@@ -55,6 +80,10 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** How often live subscriptions' keys are re-checked against revocation (a fallback to the revocation event). */
   REVOCATION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(4000).default(2000),
+
+  /** On SIGTERM/SIGINT: how long requests in flight and running jobs get to finish before the
+   *  remaining connections are closed and the remaining jobs handed back (docs/operations.md). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 
   /** Adaptive refresh (src/domain/tracking/cadence.ts): `age=interval` tiers, youngest first, the
    *  last one `*`; ages and intervals in m, h or d. An item younger than a tier's age is refreshed at
@@ -118,6 +147,14 @@ const schema = z.object({
   VALIDATE_RESPONSES: bool.optional(),
   /** Create a demo workspace and print its key when the database has none (`npm start`). */
   SEED_DEMO: bool.default(true),
+
+  /** Operations (src/infra/metrics.ts, src/http/admin/): Prometheus instrumentation and GET /metrics
+   *  (off: neither, so its cost can be measured); the bearer token /metrics asks for (unset: open);
+   *  Bull Board's password at /admin/queues (unset: no board, 404); GraphiQL at GET /graphql. */
+  METRICS: bool.default(true),
+  METRICS_TOKEN: z.string().optional().transform((v) => v || undefined),
+  ADMIN_TOKEN: z.string().optional().transform((v) => v || undefined),
+  GRAPHIQL: bool.default(true),
 });
 
 /** A refresh tier: items younger than `maxAgeMs` (Infinity for the last) are refreshed every `intervalMs`. */
@@ -183,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     logDestination: e.LOG_DESTINATION,
+    logContext: e.LOG_CONTEXT,
     redisPrefix: e.REDIS_PREFIX,
     providers: {
       scrape: scrapeProvider,
@@ -202,6 +240,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       ytdlp: e.YTDLP_PATH,
       ytdlpTimeoutMs: e.YTDLP_TIMEOUT_MS,
       ytdlpConcurrency: e.YTDLP_CONCURRENCY,
+      /** Calls per minute per platform for the whole deployment (0: no budget). */
+      ytdlpCallsPerMinute: {
+        platformA: e.YTDLP_CALLS_PER_MINUTE_BY_PLATFORM.platformA ?? e.YTDLP_CALLS_PER_MINUTE,
+        platformB: e.YTDLP_CALLS_PER_MINUTE_BY_PLATFORM.platformB ?? e.YTDLP_CALLS_PER_MINUTE,
+        platformC: e.YTDLP_CALLS_PER_MINUTE_BY_PLATFORM.platformC ?? e.YTDLP_CALLS_PER_MINUTE,
+      },
+      ytdlpBudgetMaxWaitMs: e.YTDLP_BUDGET_MAX_WAIT_MS,
       /** Whether the scrape or media provider runs yt-dlp, and `yt-dlp --version` then (null when it does not run). */
       ytdlpUsed: scrapeProvider === "ytdlp" || (e.MEDIA_PROVIDER ?? scrapeProvider) === "ytdlp",
       ytdlpVersion,
@@ -212,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     refresh: {
       cadence: e.REFRESH_CADENCE,
       hotViewsPerHour: e.REFRESH_HOT_VIEWS_PER_HOUR,
@@ -244,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV === "test",
     seedDemo: e.SEED_DEMO,
+    operations: { metrics: e.METRICS, metricsToken: e.METRICS_TOKEN, adminToken: e.ADMIN_TOKEN, graphiql: e.GRAPHIQL },
   };
 }
 

@@ -20,3 +20,19 @@ export async function admin(sql: string): Promise<void> {
     await client.end();
   }
 }
+
+/** Deletes every Redis key under a benchmark's REDIS_PREFIX. */
+export async function dropRedisKeys(prefix: string): Promise<void> {
+  const { Redis } = await import("ioredis");
+  const r = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await r.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length) await r.del(...keys);
+    } while (cursor !== "0");
+  } finally {
+    r.disconnect();
+  }
+}

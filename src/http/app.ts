@@ -4,10 +4,15 @@
  * (src/main/server.ts), without Express's routing on its hot path.
  */
 import express, { type NextFunction, type Request, type Response } from "express";
+import type { Queue } from "bullmq";
 import { config } from "../config.js";
 import { checkBackends, ytdlpFreshness } from "../infra/health.js";
 import { logger } from "../infra/logger.js";
-import { BODY_LIMIT_BYTES, requestIdOf } from "./request-context.js";
+import { collectProcessMetrics, metricsEnabled } from "../infra/metrics.js";
+import { BODY_LIMIT_BYTES, rememberMount, requestIdOf } from "./request-context.js";
+import { metricsEndpoint } from "./admin/metrics.js";
+import { BOARD_PATH, queueBoard } from "./admin/queues.js";
+import { GRAPHIQL_ASSETS, graphiqlAssets } from "./graphql/graphiql.js";
 import { buildRouter } from "./rest/router.js";
 import { toErrorResponse } from "./rest/errors.js";
 import { requireJsonBody } from "./rest/middleware.js";
@@ -37,8 +42,13 @@ function errorHandler(err: unknown, req: Request, res: Response, next: NextFunct
   res.status(status).json(body);
 }
 
+export interface AppOptions {
+  /** The queues Bull Board shows at /admin/queues (when ADMIN_TOKEN is set); from the composition root. */
+  queues?: () => Queue[];
+}
+
 /** Everything but GraphQL, which src/main/server.ts hands to Yoga before Express sees it. */
-export function createApp() {
+export function createApp(options: AppOptions = {}) {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -52,10 +62,20 @@ export function createApp() {
     res.json({ status: "ok" });
   });
   app.get("/readyz", readiness);
-  app.use("/mcp", mcpRouter());
+  app.use("/mcp", rememberMount, mcpRouter());
+
+  // Operations (CONTRACT.md), outside /api/v1's keys and rate limit: Prometheus metrics, the queue
+  // board (404 unless ADMIN_TOKEN is set) and GraphiQL's files (the page itself is GET /graphql).
+  if (metricsEnabled) {
+    collectProcessMetrics();
+    app.get("/metrics", metricsEndpoint);
+  }
+  if (config.operations.adminToken && options.queues) app.use(BOARD_PATH, queueBoard(options.queues(), config.operations.adminToken));
+  if (config.operations.graphiql) app.use(GRAPHIQL_ASSETS, graphiqlAssets());
 
 
   const api = express.Router();
+  api.use(rememberMount);
   // A body must be declared JSON (415 otherwise); then it is parsed, within the 1 MiB limit.
   api.use(requireJsonBody);
   api.use(express.json({ limit: BODY_LIMIT_BYTES, type: () => true }));

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { logger } from "../infra/logger.js";
+import { currentLogContext, logger, withLogContext } from "../infra/logger.js";
+import { metricsEnabled, observeHttpRequest, UNMATCHED_ROUTE } from "../infra/metrics.js";
 
 /** Every door's request body limit: 1 MiB (REST, GraphQL over HTTP, MCP). */
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -60,14 +61,42 @@ export function requestIdOf(req: IncomingMessage): string {
   return id;
 }
 
-/** Assigns the request id, sets the header, and logs the request once it is answered. */
+/** Where Express mounted the router that matched (kept by `rememberMount`: Express resets req.baseUrl
+ *  when an error leaves the router, before the response is finished). */
+const mounts = new WeakMap<IncomingMessage, string>();
+
+/** Express middleware, first in a mounted router: remembers its mount path for the route label. */
+export function rememberMount(req: IncomingMessage & { baseUrl?: string }, _res: unknown, next: () => void): void {
+  if (req.baseUrl) mounts.set(req, req.baseUrl);
+  next();
+}
+
+/** The metrics label of a request: Express's matched route template, `/graphql`, or `unmatched`. */
+export function routeOf(req: IncomingMessage & { route?: { path?: unknown }; baseUrl?: string }, path: string): string {
+  const template = req.route?.path;
+  if (typeof template === "string") return `${mounts.get(req) ?? req.baseUrl ?? ""}${template}`;
+  return path === "/graphql" ? "/graphql" : UNMATCHED_ROUTE;
+}
+
+/** Assigns the request id, sets the header, and logs (and times, src/infra/metrics.ts) the request once it is answered. */
 export function beginRequest(req: IncomingMessage, res: ServerResponse): string {
   const id = requestIdOf(req);
   res.setHeader("X-Request-Id", id);
   const started = process.hrtime.bigint();
+  const context = currentLogContext(); // the workspace is added to it once the key is known
+  const path = (req.url ?? "").split("?")[0]!; // read now: Express rewrites req.url inside a mounted router
   res.on("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info({ requestId: id, method: req.method, path: (req.url ?? "").split("?")[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    logger.info({ ...context, requestId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    if (metricsEnabled) observeHttpRequest(req.method ?? "GET", routeOf(req, path), res.statusCode, ms / 1000);
   });
   return id;
+}
+
+/** Runs a request's handling with its request id on every log line (src/infra/logger.ts). */
+export function handleRequest(req: IncomingMessage, res: ServerResponse, handle: () => void): void {
+  withLogContext({ requestId: requestIdOf(req) }, () => {
+    beginRequest(req, res);
+    handle();
+  });
 }

@@ -4,6 +4,7 @@
  */
 import { Queue, type JobsOptions } from "bullmq";
 import { config } from "../config.js";
+import { currentLogContext } from "./logger.js";
 import { createRedis } from "./redis.js";
 
 export const QUEUE_NAMES = ["scrape", "analysis", "radar", "maintenance"] as const;
@@ -19,6 +20,37 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
 
 const queues = new Map<QueueName, Queue>();
 
+/** The ids of the request (or job) that queues a job, carried in its data for the logs (src/jobs/worker.ts). */
+export interface JobTrace {
+  requestId?: string;
+  workspaceId?: string;
+}
+
+/** `data.trace` of a job: the ids of what queued it, when known. */
+export function traceOf(data: unknown): JobTrace {
+  const trace = (data as { trace?: JobTrace } | null)?.trace;
+  return trace && typeof trace === "object" ? trace : {};
+}
+
+function traced<T>(data: T): T {
+  const ids = currentLogContext();
+  if (!ids?.requestId && !ids?.workspaceId) return data;
+  const trace: JobTrace = {};
+  if (ids.requestId) trace.requestId = ids.requestId;
+  if (ids.workspaceId) trace.workspaceId = ids.workspaceId;
+  return { ...data, trace };
+}
+
+/** Every job added inside a request or a job run carries their ids (`data.trace`), whatever area queues it. */
+class TracedQueue extends Queue {
+  override add(name: string, data: any, opts?: JobsOptions) {
+    return super.add(name, traced(data), opts);
+  }
+  override addBulk(jobs: Parameters<Queue["addBulk"]>[0]) {
+    return super.addBulk(jobs.map((j) => ({ ...j, data: traced(j.data) })));
+  }
+}
+
 export function bullConnection() {
   return { connection: createRedis("bullmq"), prefix: `${config.redisPrefix}:bull` };
 }
@@ -26,7 +58,7 @@ export function bullConnection() {
 export function queue(name: QueueName): Queue {
   let q = queues.get(name);
   if (!q) {
-    q = new Queue(name, { ...bullConnection(), defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    q = new TracedQueue(name, { ...bullConnection(), defaultJobOptions: DEFAULT_JOB_OPTIONS });
     queues.set(name, q);
   }
   return q;

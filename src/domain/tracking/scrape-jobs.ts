@@ -25,6 +25,7 @@ import { config } from "../../config.js";
 import { Prisma } from "../../generated/prisma/client.js";
 import { sql } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
+import { countScrape } from "../../infra/metrics.js";
 import { ProviderError } from "../shared/provider-error.js";
 import { isLastAttempt, PermanentJobFailure, type JobRun } from "../shared/jobs.js";
 import { emitWorkspaceEvents } from "../shared/workspace-events.js";
@@ -99,9 +100,12 @@ export async function scrapeVideo(
   if (servedAlready(run, target.previous.at)) return { status: "fresh" };
   if (target.started) await announceVideo(videoId, "scraping");
   let scraped;
+  const counted = { provider: provider.name, platform: target.ref.platform, kind: "video" };
   try {
     scraped = await provider.scrapeVideo(target.ref);
+    countScrape({ ...counted, outcome: "ok" });
   } catch (e) {
+    countScrape({ ...counted, outcome: "error" });
     return failed(run, e, { id: videoId, ...target }, clock(), async (reason, outcome) => {
       await recordVideoScrapeFailure(videoId, reason, outcome);
       const final = outcome !== null;
@@ -150,9 +154,12 @@ export async function scrapeAccount(
   await markAccountScraping(accountId);
   const demand = Math.min(await accountVideoDemand(accountId), MAX_ACCOUNT_SCRAPE_VIDEOS);
   let result;
+  const counted = { provider: provider.name, platform: target.ref.platform, kind: "account" };
   try {
     result = await provider.scrapeAccount(target.ref, { maxVideos: demand });
+    countScrape({ ...counted, outcome: "ok" });
   } catch (e) {
+    countScrape({ ...counted, outcome: "error" });
     return failed(run, e, { id: accountId, ...target }, clock(), (reason, outcome) => recordAccountScrapeFailure(accountId, reason, outcome), s);
   }
   const now = clock();

@@ -21,8 +21,10 @@ import { useGraphQlJit } from "@envelop/graphql-jit";
 import { config } from "../../config.js";
 import { DomainError, validationError } from "../../domain/shared/errors.js";
 import { admit, authenticate, bearerSecret, RateLimitedError } from "../../domain/keys/access.js";
-import { logger } from "../../infra/logger.js";
+import { addLogContext, logger } from "../../infra/logger.js";
+import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.js";
 import { isUnavailable } from "../rest/errors.js";
+import { renderGraphiQL } from "./graphiql.js";
 import { authorizationHeader, requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";
 import { schema } from "./schema.js";
@@ -70,6 +72,7 @@ async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
     throw e instanceof RateLimitedError ? rateLimited(e) : e;
   }
   if (!admitted) throw unauthenticated();
+  addLogContext({ workspaceId: admitted.auth.workspaceId });
   return { auth: admitted.auth, requestId: ctx.req ? requestIdOf(ctx.req) : randomUUID() };
 }
 
@@ -237,11 +240,15 @@ export function createGraphQL() {
     context: buildContext,
     maskedErrors: { maskError },
     logging: false,
-    graphiql: { subscriptionsProtocol: "WS" },
+    // GraphiQL's files come from this server (./graphiql.ts), never a CDN; GRAPHIQL=false turns it off.
+    graphiql: config.operations.graphiql ? { subscriptionsProtocol: "WS" } : false,
+    renderGraphiQL,
     landingPage: false,
     // The body limit is limitBodySize (./body-limit.ts), which does not copy every body through a stream.
     maxRequestBodySize: false,
     plugins: [
+      // Operation counts, durations and errors for /metrics (src/infra/metrics.ts); METRICS=false drops it.
+      ...(metricsEnabled ? [graphqlMetricsPlugin()] : []),
       limitBodySize,
       maxDepthPlugin({ n: config.graphql.maxDepth, exposeLimits: true }),
       costLimitPlugin({ maxCost: config.graphql.maxCost, exposeLimits: true }),

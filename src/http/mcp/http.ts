@@ -25,7 +25,7 @@ import { BODY_LIMIT_BYTES } from "../request-context.js";
 function httpSession(res: Response): McpSession {
   const auth = authOf(res);
   const requestId = res.locals.requestId as string;
-  const log = logger.child({ requestId });
+  const log = logger; // the request id (and workspace) come from the log context (src/infra/logger.ts)
   let operations = 0;
   return {
     async begin() {

@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from "express";
 import { admit, bearerSecret, RateLimitedError, type AuthContext, type RateLimitState } from "../../domain/keys/access.js";
 import { DomainError, unauthorized } from "../../domain/shared/errors.js";
 import { authorizationHeader, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
+import { addLogContext } from "../../infra/logger.js";
 
 export function authOf(res: Response): AuthContext {
   return res.locals.auth as AuthContext;
@@ -31,6 +32,7 @@ export async function admitRequest(req: Request, res: Response, next: NextFuncti
   }
   if (!admitted) throw unauthorized();
   res.locals.auth = admitted.auth;
+  addLogContext({ workspaceId: admitted.auth.workspaceId });
   setRateHeaders(res, admitted.limit);
   next();
 }

@@ -64,7 +64,7 @@ function handle(route: AnyRoute) {
       body,
       auth: route.auth === false ? { workspaceId: "", keyId: "" } : authOf(res),
       requestId,
-      log: logger.child({ requestId }),
+      log: logger, // the request id (and workspace) come from the log context (src/infra/logger.ts)
     });
     const status = out.status ?? successStatus(route);
     if (config.validateResponses) checkResponse(route, status, out.body);
