@@ -9,7 +9,7 @@
  * The event names are the contract's webhook events (docs/contract/decisions.md, Webhooks).
  */
 import { subscribeEvents } from "./events.js";
-import { emitEvents, recordEvents, relayEvents } from "../webhooks/outbox.js";
+import { emitEvents, recordEvents, relayEvents, relayWorkspaceBacklog as relayBacklog } from "../webhooks/outbox.js";
 
 export const WORKSPACE_EVENT_TYPES = [
   "analysis.completed",
@@ -52,3 +52,6 @@ export const relayWorkspaceEvents = (ids: string[]) => relayEvents(ids);
 export function watchWorkspaceEvents(workspaceId: string): AsyncIterable<WorkspaceEvent> {
   return subscribeEvents("workspaceEvent", workspaceId);
 }
+
+/** Relays the workspace's events that are recorded and not yet relayed (after a commit that may have recorded some). */
+export const relayWorkspaceBacklog = (workspaceId: string) => relayBacklog(workspaceId);

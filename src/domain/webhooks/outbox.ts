@@ -109,6 +109,19 @@ export async function relayEvents(ids: string[]): Promise<void> {
   }
 }
 
+/**
+ * Relays the workspace's unrelayed events (after a commit that may have recorded some inside another
+ * area's transaction, e.g. `credits.low` in a charge). Cheap when there are none: the partial index
+ * holds only unrelayed events. Never throws.
+ */
+export async function relayWorkspaceBacklog(workspaceId: string): Promise<void> {
+  try {
+    await announce(await claimAndFanOut(Prisma.sql`AND workspace_id = ${workspaceId}::uuid`, 100));
+  } catch (e) {
+    logger.warn({ err: (e as Error).message, workspaceId }, "could not relay events now; the sweep will");
+  }
+}
+
 /** Records and relays events that have no transaction of their own to join. */
 export async function emitEvents(events: NewWorkspaceEvent[]): Promise<void> {
   await relayEvents(await recordEvents(events));
