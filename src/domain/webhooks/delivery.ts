@@ -183,6 +183,12 @@ async function finish(t: AttemptTarget, deliveryId: string, attempt: number, ans
   return { status: outcome };
 }
 
+/** 72 h → "72 hours", 3600 ms → "3.6 seconds". */
+function describeSpan(ms: number): string {
+  const [unit, size] = ms >= 3_600_000 ? ["hours", 3_600_000] as const : ms >= 60_000 ? ["minutes", 60_000] as const : ["seconds", 1000] as const;
+  return `${Math.round((ms / size) * 100) / 100} ${unit}`;
+}
+
 /** Success clears the failing streak (and a test's success enables a disabled endpoint); failure may disable. */
 async function updateHealth(t: AttemptTarget, ok: boolean, error: string, s: DeliverySettings): Promise<void> {
   if (ok) {
@@ -193,7 +199,7 @@ async function updateHealth(t: AttemptTarget, ok: boolean, error: string, s: Del
        WHERE id = ${t.endpointId}::uuid AND (failing_since IS NOT NULL ${enable ? Prisma.sql`OR disabled_at IS NOT NULL` : Prisma.empty})`);
     return;
   }
-  const hours = Math.round((s.disableAfterMs / 3_600_000) * 100) / 100;
+  const span = describeSpan(s.disableAfterMs);
   const [row] = await sql<{ disabledNow: boolean }>(Prisma.sql`
     WITH cur AS (SELECT id, COALESCE(failing_since, clock_timestamp()) AS since, disabled_at IS NULL AND COALESCE(failing_since, clock_timestamp()) <= clock_timestamp() - ${s.disableAfterMs} * interval '1 millisecond' AS disable
                    FROM webhook_endpoints WHERE id = ${t.endpointId}::uuid FOR UPDATE)
@@ -202,7 +208,7 @@ async function updateHealth(t: AttemptTarget, ok: boolean, error: string, s: Del
            disabled_at = CASE WHEN cur.disable THEN clock_timestamp() ELSE e.disabled_at END,
            disabled_reason = CASE WHEN cur.disable
              THEN 'Every delivery attempt failed since ' || to_char(cur.since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-                  || ${` (more than ${hours} hours); last error: ${error}. Fix the receiver, then send a test event (POST /webhooks/{id}/test): its success enables the endpoint again.`}
+                  || ${` (more than ${span}); last error: ${error}. Fix the receiver, then send a test event (POST /webhooks/{id}/test): its success enables the endpoint again.`}
              ELSE e.disabled_reason END
       FROM cur WHERE e.id = cur.id
     RETURNING cur.disable AS "disabledNow"`);

@@ -71,7 +71,7 @@ export async function createWebhook(workspaceId: string, input: CreateWebhookInp
   const secret = newSecret();
   const cipher = encryptSecret(secret, id);
   const webhook = await prisma.$transaction(async (tx) => {
-    await sql(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${workspaceId}`}, 0))`, { tx });
+    await sql(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${workspaceId}`}, 0)) IS NULL AS locked`, { tx });
     const [row] = await sql<WebhookRecord>(
       Prisma.sql`
       INSERT INTO webhook_endpoints AS w (id, workspace_id, slot, url, events, description, secret_cipher)
