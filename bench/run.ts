@@ -8,6 +8,8 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ALL = ["ladder", "tracking", "folders-analytics", "analysis", "radar-catalog", "radar-search", "wer", "history", "scheduler"];
+/** Long benchmarks, run only when named (`npm run bench -- webhooks`): the webhook fan-out takes minutes. */
+export const OPT_IN = ["webhooks"];
 const dir = fileURLToPath(new URL(".", import.meta.url));
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 

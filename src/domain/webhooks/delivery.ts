@@ -88,6 +88,7 @@ interface AttemptTarget {
   workspaceId: string;
   url: string;
   secretCipher: string;
+  failingSince: Date | null;
   disabledAt: Date | null;
   disabledReason: string | null;
   type: WorkspaceEventType;
@@ -99,7 +100,7 @@ async function loadTarget(deliveryId: string): Promise<AttemptTarget | null> {
   const [row] = await sql<AttemptTarget>(
     Prisma.sql`
     SELECT d.status::text AS status, d.attempts, e.id AS "endpointId", e.workspace_id AS "workspaceId", e.url, e.secret_cipher AS "secretCipher",
-           e.disabled_at AS "disabledAt", e.disabled_reason AS "disabledReason", ev.type, ev.data, ev.created_at AS "eventAt"
+           e.failing_since AS "failingSince", e.disabled_at AS "disabledAt", e.disabled_reason AS "disabledReason", ev.type, ev.data, ev.created_at AS "eventAt"
       FROM webhook_deliveries d
       JOIN webhook_endpoints e ON e.id = d.endpoint_id
       JOIN workspace_events ev ON ev.id = d.event_id
@@ -193,6 +194,9 @@ function describeSpan(ms: number): string {
 async function updateHealth(t: AttemptTarget, ok: boolean, error: string, s: DeliverySettings): Promise<void> {
   if (ok) {
     const enable = t.type === "webhook.test";
+    // Healthy when read: nothing to clear (no write on the hot path). A concurrent failure that set
+    // failing_since meanwhile is cleared by the endpoint's next success.
+    if (!t.failingSince && !(enable && t.disabledAt)) return;
     await sql(Prisma.sql`
       UPDATE webhook_endpoints SET failing_since = NULL
         ${enable ? Prisma.sql`, disabled_at = NULL, disabled_reason = NULL` : Prisma.empty}
