@@ -90,20 +90,13 @@ async function announce(rows: RelayedRow[]): Promise<void> {
 }
 
 /**
- * Relays the events `ids` now (after their commit): GraphQL and webhook deliveries. Throws when the
- * events could not be claimed (they stay for the sweep); answers the deliveries made, per event id.
+ * Relays the events `ids` (after their commit): GraphQL and webhook deliveries. Never throws: the
+ * change is committed, and the sweep relays what this could not.
  */
-export async function relayEventsNow(ids: string[]): Promise<Map<string, string[]>> {
-  if (ids.length === 0) return new Map();
-  const rows = await claimAndFanOut(Prisma.sql`AND id = ANY(${ids}::uuid[])`, ids.length);
-  await announce(rows);
-  return new Map(rows.map((r) => [r.id, r.deliveryIds]));
-}
-
-/** `relayEventsNow` that never throws (the change is committed; the sweep relays what this could not). */
 export async function relayEvents(ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
   try {
-    await relayEventsNow(ids);
+    await announce(await claimAndFanOut(Prisma.sql`AND id = ANY(${ids}::uuid[])`, ids.length));
   } catch (e) {
     logger.warn({ err: (e as Error).message, events: ids.length }, "could not relay events now; the sweep will");
   }
@@ -125,6 +118,28 @@ export async function relayWorkspaceBacklog(workspaceId: string): Promise<void> 
 /** Records and relays events that have no transaction of their own to join. */
 export async function emitEvents(events: NewWorkspaceEvent[]): Promise<void> {
   await relayEvents(await recordEvents(events));
+}
+
+/**
+ * Records an event for one endpoint (`webhook.test`) already relayed, with its delivery, in one
+ * statement (so no relay elsewhere can take it in between), then publishes it and queues the
+ * delivery. Answers the delivery's id, or null when the endpoint no longer exists.
+ */
+export async function emitToEndpoint(event: NewWorkspaceEvent & { endpointId: string }): Promise<string | null> {
+  const rows = await sql<RelayedRow>(Prisma.sql`
+    WITH ev AS (
+      INSERT INTO workspace_events (workspace_id, type, data, endpoint_id, relayed_at)
+      SELECT e.workspace_id, ${event.type}, ${JSON.stringify(event.data)}::jsonb, e.id, clock_timestamp()
+        FROM webhook_endpoints e WHERE e.id = ${event.endpointId}::uuid AND e.workspace_id = ${event.workspaceId}::uuid
+      RETURNING id, workspace_id, type, data, endpoint_id, created_at
+    ), d AS (
+      INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at)
+      SELECT ev.endpoint_id, ev.id, clock_timestamp() FROM ev
+      RETURNING id
+    )
+    SELECT ev.id, ev.workspace_id AS "workspaceId", ev.type, ev.data, ev.created_at AS "createdAt", ARRAY(SELECT d.id::text FROM d) AS "deliveryIds" FROM ev`);
+  await announce(rows);
+  return rows[0]?.deliveryIds[0] ?? null;
 }
 
 /** A pending delivery whose attempt is this late was lost (its job is gone): queued again. */

@@ -10,7 +10,7 @@ import { DomainError, notFound } from "../shared/errors.js";
 import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
 import type { WorkspaceEventType } from "../shared/workspace-events.js";
 import { MAX_WEBHOOKS, type CreateWebhookInput } from "./inputs.js";
-import { recordEvents, relayEventsNow } from "./outbox.js";
+import { emitToEndpoint } from "./outbox.js";
 import { encryptSecret, encryptionConfigured, newSecret, notConfigured } from "./secrets.js";
 
 export interface WebhookRecord {
@@ -148,18 +148,13 @@ export async function deliveriesByIds(workspaceId: string, ids: readonly string[
  * disabled: a successful test enables it again). Answers the delivery, `pending`.
  */
 export async function sendTestEvent(workspaceId: string, webhookId: string): Promise<DeliveryRecord> {
-  const webhook = await getWebhook(workspaceId, webhookId);
-  const [eventId] = await recordEvents([
-    {
-      workspaceId,
-      type: "webhook.test",
-      endpointId: webhook.id,
-      data: { webhookId: webhook.id, message: "A test event, sent on request (POST /webhooks/{id}/test)." },
-    },
-  ]);
-  const relayed = await relayEventsNow([eventId!]);
-  const [delivery] = await deliveriesByIds(workspaceId, relayed.get(eventId!) ?? []);
-  // The endpoint was deleted between the read and the relay.
+  const deliveryId = await emitToEndpoint({
+    workspaceId,
+    endpointId: webhookId,
+    type: "webhook.test",
+    data: { webhookId: webhookId.toLowerCase(), message: "A test event, sent on request (POST /webhooks/{id}/test)." },
+  });
+  const [delivery] = deliveryId ? await deliveriesByIds(workspaceId, [deliveryId]) : [];
   if (!delivery) throw notFound("Webhook");
   return delivery;
 }
