@@ -52,8 +52,8 @@ for (const [net, prefix] of [
   NON_PUBLIC.addSubnet(net, prefix, "ipv4");
 }
 for (const [net, prefix] of [
-  ["::", 128], // unspecified
-  ["::1", 128], // loopback
+  ["::", 96], // unspecified, loopback, IPv4-compatible (deprecated)
+  ["::ffff:0:0:0", 96], // IPv4-translated (SIIT)
   ["64:ff9b::", 96], // NAT64 (reaches IPv4 addresses through a translator)
   ["64:ff9b:1::", 48], // local-use NAT64
   ["100::", 64], // discard
@@ -82,7 +82,8 @@ function embeddedIpv4(ip: string): string | null {
 }
 
 /** Whether an IP address (v4 or v6, as resolved or written in a URL) is a public unicast address. */
-export function isPublicAddress(ip: string): boolean {
+export function isPublicAddress(address: string): boolean {
+  const ip = address.replace(/%.*$/, ""); // an IPv6 zone (fe80::1%eth0) names an interface, not an address
   const family = isIP(ip);
   if (family === 4) return !NON_PUBLIC.check(ip, "ipv4");
   if (family === 6) {
