@@ -12,9 +12,9 @@ vi.hoisted(() => {
   process.env.WEBHOOK_ALLOW_PRIVATE = "true";
   process.env.WEBHOOK_SECRET_KEY = "test-only-webhook-secret-key-0123456789";
   process.env.WEBHOOK_RETRY_SCHEDULE = "150ms,150ms,150ms,150ms,150ms,150ms";
-  process.env.WEBHOOK_TIMEOUT_MS = "700";
+  process.env.WEBHOOK_TIMEOUT_MS = "2000";
   process.env.WEBHOOK_SWEEP_INTERVAL_MS = "500";
-  process.env.WEBHOOK_DISABLE_AFTER_HOURS = "0.001"; // 3.6 s
+  process.env.WEBHOOK_DISABLE_AFTER_HOURS = "0.002"; // 7.2 s
 });
 
 import { newWorkspace, stopAll } from "../helpers/api.js";
@@ -30,6 +30,9 @@ import { completeSearch, failSearch, startSearch } from "../../src/domain/radar/
 import { charge } from "../../src/domain/credits/service.js";
 import { analyze, fail } from "../../src/domain/analysis/service.js";
 import { prisma } from "../../src/infra/db.js";
+import { queue } from "../../src/infra/queues.js";
+import { recordEvents, sweepOutbox } from "../../src/domain/webhooks/outbox.js";
+import { deliveryJobId } from "../../src/domain/webhooks/jobs.js";
 import { parseInput } from "../../src/domain/shared/inputs.js";
 import { createSearchInput } from "../../src/domain/radar/inputs.js";
 import { trackedVideo } from "../analysis/fixtures.js";
@@ -117,14 +120,18 @@ describe("delivery", () => {
     for (const r of got) expect(verifySignature(e.secret, r)).toBe(true);
     expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(140); // the schedule's delay
     expect(d).toMatchObject({ status: "delivered", attempts: 3, responseStatus: 200 });
-    const mine = outcomes.filter((o) => o.deliveryId === d.id).map((o) => o.outcome);
+    // The outcome is reported just after it is recorded.
+    const mine = await waitFor("three outcomes", () => {
+      const m = outcomes.filter((o) => o.deliveryId === d.id).map((o) => o.outcome);
+      return m.length === 3 ? m : null;
+    });
     expect(mine).toEqual(["retrying", "retrying", "delivered"]);
     expect((await getWebhook(e.workspaceId, e.webhook.id)).failingSince).toBeNull();
   });
 
   it("an answer slower than the timeout is a failed attempt, retried", async () => {
     const e = await endpoint();
-    receiver.answer(e.path, (n) => (n === 1 ? (res) => setTimeout(() => res.writeHead(200).end(), 1500) : 204));
+    receiver.answer(e.path, (n) => (n === 1 ? (res) => setTimeout(() => res.writeHead(200).end(), 3500) : 204));
     await spike(e.workspaceId);
     const d = await waitFor("delivered", async () => {
       const x = await onlyDelivery(e.workspaceId, e.webhook.id);
@@ -183,6 +190,33 @@ describe("delivery", () => {
     }
   });
 
+  it("the outbox: an event committed but not relayed, and a delivery whose job was lost, are sent by the sweep", async () => {
+    const e = await endpoint();
+    await workers.close();
+    let eventId: string | undefined;
+    try {
+      // Committed, never relayed (as if its process died right after the commit).
+      [eventId] = await recordEvents([{ workspaceId: e.workspaceId, type: "video.spike", data: { videoId: "unrelayed" } }]);
+      // Relayed, but its job lost (as if Redis lost it).
+      await spike(e.workspaceId, 77);
+      const { items } = await listDeliveries(e.workspaceId, e.webhook.id, { limit: 5, offset: 0 });
+      expect(items).toHaveLength(1);
+      const lost = items[0]!;
+      expect(await queue("webhooks").remove(deliveryJobId(lost.id, 1))).toBe(1);
+      expect(await sweepOutbox(20, 0)).toMatchObject({ relayed: 1, requeued: expect.any(Number) });
+      expect(await queue("webhooks").getJob(deliveryJobId(lost.id, 1))).toBeDefined();
+    } finally {
+      workers = await startWorkers([webhooksQueue(() => new HttpWebhookSender())]);
+    }
+    await waitFor("both delivered", async () => {
+      const { items } = await listDeliveries(e.workspaceId, e.webhook.id, { limit: 5, offset: 0 });
+      return items.length === 2 && items.every((d) => d.status === "delivered" && d.attempts === 1);
+    });
+    const bodies = receiver.at(e.path).map((r) => JSON.parse(r.body).data.videoId).sort();
+    expect(bodies).toEqual(["unrelayed", "v-77"]);
+    expect((await prisma.webhookDelivery.findFirstOrThrow({ where: { endpointId: e.webhook.id, eventId } })).status).toBe("delivered");
+  });
+
   it("an endpoint failing for longer than WEBHOOK_DISABLE_AFTER_HOURS is disabled with the reason; a successful test enables it", async () => {
     const e = await endpoint();
     receiver.answer(e.path, () => 500);
@@ -195,10 +229,10 @@ describe("delivery", () => {
         const w = await getWebhook(e.workspaceId, e.webhook.id);
         return w.disabledAt ? w : null;
       },
-      30_000,
+      40_000,
     );
     expect(disabled.failingSince).toBeInstanceOf(Date);
-    expect(disabled.disabledReason).toMatch(/^Every delivery attempt failed since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(more than 3\.6 seconds\); last error: HTTP 500\./);
+    expect(disabled.disabledReason).toMatch(/^Every delivery attempt failed since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(more than 7\.2 seconds\); last error: HTTP 500\./);
     // Nothing new goes to a disabled endpoint; its pending deliveries end failed without being sent.
     await waitFor("no pending delivery", async () => (await listDeliveries(e.workspaceId, e.webhook.id, { limit: 100, offset: 0 })).items.every((d) => d.status !== "pending"));
     const count = (await listDeliveries(e.workspaceId, e.webhook.id, { limit: 1, offset: 0 })).total;

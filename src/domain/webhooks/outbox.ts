@@ -146,8 +146,8 @@ export async function emitToEndpoint(event: NewWorkspaceEvent & { endpointId: st
 export const LOST_DELIVERY_GRACE_MS = 120_000;
 const SWEEP_BATCH = 500;
 
-/** The sweep: relays unrelayed events, re-enqueues lost deliveries. */
-export async function sweepOutbox(maxBatches = 20): Promise<{ relayed: number; requeued: number }> {
+/** The sweep: relays unrelayed events, re-enqueues lost deliveries (pending and `lostGraceMs` late). */
+export async function sweepOutbox(maxBatches = 20, lostGraceMs = LOST_DELIVERY_GRACE_MS): Promise<{ relayed: number; requeued: number }> {
   let relayed = 0;
   for (let i = 0; i < maxBatches; i++) {
     const rows = await claimAndFanOut(Prisma.empty, SWEEP_BATCH);
@@ -157,7 +157,7 @@ export async function sweepOutbox(maxBatches = 20): Promise<{ relayed: number; r
   }
   const lost = await sql<{ id: string; attempts: number }>(Prisma.sql`
     SELECT id, attempts FROM webhook_deliveries
-     WHERE status = 'pending' AND next_attempt_at < clock_timestamp() - ${LOST_DELIVERY_GRACE_MS} * interval '1 millisecond'
+     WHERE status = 'pending' AND next_attempt_at < clock_timestamp() - ${lostGraceMs} * interval '1 millisecond'
      ORDER BY next_attempt_at LIMIT 1000`);
   // Job ids are per attempt: a job still queued or running makes this a no-op.
   await enqueueDeliveries(lost.map((d) => ({ deliveryId: d.id, attempt: d.attempts + 1 })));
