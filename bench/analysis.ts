@@ -4,7 +4,8 @@
  * - One API process (the real `src/main/api.ts`) holds SUBSCRIBERS graphql-ws connections, each with
  *   one `analysisStatusChanged` subscription to its own video; one worker process (the real
  *   `src/main/worker.ts`) drives ANALYSES analyses through every state. Both are separate processes;
- *   this process only admits the analyses, queues their jobs and plays the clients.
+ *   this process only admits the analyses (which queues their jobs, held in a paused queue until every
+ *   subscriber listens) and plays the clients.
  * - Stand-in providers that return at once: the configured `simulated` media provider on videos with
  *   an empty description returns empty captions immediately (no espeak-ng run, no download), then
  *   the heuristic analysis runs on empty text; everything else (admission with its reservation, the
@@ -93,7 +94,6 @@ export async function runAnalysisBench(): Promise<void> {
   const { createWorkspace } = await import("../src/domain/workspace/service.js");
   const { analyze } = await import("../src/domain/analysis/service.js");
   const { queue, closeQueues } = await import("../src/infra/queues.js");
-  const { RUN_ANALYSIS_JOB, analysisJobId } = await import("../src/domain/analysis/jobs.js");
   const { percentile, writeSection } = await import("./lib/results.js");
 
   const children: ChildProcess[] = [];
@@ -111,9 +111,13 @@ export async function runAnalysisBench(): Promise<void> {
       await prisma.trackedVideo.create({ data: { workspaceId: w.workspace.id, videoId: v.id } });
       videos.push({ id: v.id, workspaceId: w.workspace.id, key: w.secret });
     }
-    // Admitted (pending, 5 credits reserved each) and queued; no worker runs yet.
-    const analyses = [];
-    for (const v of videos) analyses.push(await analyze(v.workspaceId, v.id, {}));
+    // Admitted (pending, 5 credits reserved each) and queued by the admission itself; the queue is paused
+    // first so that the worker started below takes nothing before every subscriber is listening (a job run
+    // before its subscription would be seen as the "current state" on subscribe, seconds late).
+    await queue("analysis").pause();
+    for (const v of videos) await analyze(v.workspaceId, v.id, {});
+    const queued = await queue("analysis").getJobCountByTypes("waiting");
+    if (queued !== videos.length) throw new Error(`expected ${videos.length} queued analysis jobs, found ${queued}`);
 
     const api = await startRole("api", {});
     children.push(api.child);
@@ -179,10 +183,10 @@ export async function runAnalysisBench(): Promise<void> {
     }
     await Promise.race([subscribedPromise, new Promise((_, rej) => setTimeout(() => rej(new Error(`only ${subscribed} subscribed; errors: ${JSON.stringify(errors.slice(0, 3))}\n${api.output()}`)), 60_000))]);
 
-    // Go: queue every job at once; the worker drives them as fast as it can.
+    // Go: resume the queue (every job was queued at admission); the worker drives them as fast as it can.
     const loadBefore = os.loadavg()[0]!;
     const started = Date.now();
-    await queue("analysis").addBulk(analyses.map((a) => ({ name: RUN_ANALYSIS_JOB, data: { analysisId: a.analysisId }, opts: { jobId: analysisJobId(a.analysisId) } })));
+    await queue("analysis").resume();
     await Promise.race([donePromise, new Promise((_, rej) => setTimeout(() => rej(new Error(`only ${completedSeen} completions seen`)), 600_000))]);
     const lastCompleted = await prisma.videoAnalysis.aggregate({ _max: { completedAt: true }, _count: { _all: true }, where: { status: "completed" } });
     const seconds = (lastCompleted._max.completedAt!.getTime() - started) / 1000;

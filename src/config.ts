@@ -43,6 +43,27 @@ const schema = z.object({
   YTDLP_PATH: z.string().default("yt-dlp"),
   YTDLP_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   YTDLP_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  /** The outbound budget of yt-dlp calls per platform per minute, for every worker process
+   *  together (counted in Redis); 0 is no budget. `…_BY_PLATFORM` overrides it per platform
+   *  (`platformC=20,platformB=120`). A call past the budget waits for the next minute, up to
+   *  YTDLP_BUDGET_MAX_WAIT_MS, then fails retryable (the job is retried with backoff). */
+  YTDLP_CALLS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  YTDLP_CALLS_PER_MINUTE_BY_PLATFORM: z
+    .string()
+    .default("")
+    .transform((s, ctx) => {
+      const out: Partial<Record<"platformA" | "platformB" | "platformC", number>> = {};
+      for (const part of s.split(",").map((p) => p.trim()).filter(Boolean)) {
+        const m = /^(platformA|platformB|platformC)=(\d+)$/.exec(part);
+        if (!m) {
+          ctx.addIssue({ code: "custom", message: `"${part}" is not platform=calls (platformA, platformB or platformC; calls a whole number)` });
+          return z.NEVER;
+        }
+        out[m[1] as "platformA"] = Number(m[2]);
+      }
+      return out;
+    }),
+  YTDLP_BUDGET_MAX_WAIT_MS: z.coerce.number().int().min(0).default(300_000),
   FFMPEG_PATH: z.string().default("ffmpeg"),
   POCKETSPHINX_PATH: z.string().default("pocketsphinx_continuous"),
   ESPEAK_PATH: z.string().default("espeak-ng"),
@@ -53,6 +74,10 @@ const schema = z.object({
   MEDIA_MAX_SECONDS: z.coerce.number().int().positive().default(600),
 
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+
+  /** On SIGTERM/SIGINT: how long requests in flight and running jobs get to finish before the
+   *  remaining connections are closed and the remaining jobs handed back (docs/operations.md). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 
   /** Adaptive refresh (src/domain/tracking/cadence.ts): `age=interval` tiers, youngest first, the
    *  last one `*`; ages and intervals in m, h or d. An item younger than a tier's age is refreshed at
@@ -245,6 +270,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       ytdlp: e.YTDLP_PATH,
       ytdlpTimeoutMs: e.YTDLP_TIMEOUT_MS,
       ytdlpConcurrency: e.YTDLP_CONCURRENCY,
+      /** Calls per minute per platform for the whole deployment (0: no budget). */
+      ytdlpCallsPerMinute: {
+        platformA: e.YTDLP_CALLS_PER_MINUTE_BY_PLATFORM.platformA ?? e.YTDLP_CALLS_PER_MINUTE,
+        platformB: e.YTDLP_CALLS_PER_MINUTE_BY_PLATFORM.platformB ?? e.YTDLP_CALLS_PER_MINUTE,
+        platformC: e.YTDLP_CALLS_PER_MINUTE_BY_PLATFORM.platformC ?? e.YTDLP_CALLS_PER_MINUTE,
+      },
+      ytdlpBudgetMaxWaitMs: e.YTDLP_BUDGET_MAX_WAIT_MS,
       /** Whether the scrape or media provider runs yt-dlp, and `yt-dlp --version` then (null when it does not run). */
       ytdlpUsed: scrapeProvider === "ytdlp" || (e.MEDIA_PROVIDER ?? scrapeProvider) === "ytdlp",
       ytdlpVersion,
@@ -254,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     refresh: {
       cadence: e.REFRESH_CADENCE,
       hotViewsPerHour: e.REFRESH_HOT_VIEWS_PER_HOUR,

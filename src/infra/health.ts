@@ -10,6 +10,15 @@ import { redis } from "./redis.js";
 
 const CHECK_TIMEOUT_MS = 2000;
 
+let draining = false;
+
+/** From a shutdown's start on, the process is draining: /readyz and every new request answer 503. */
+export function startDraining(): void {
+  draining = true;
+}
+
+export const isDraining = (): boolean => draining;
+
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error("timed out")), ms).unref())]);
 }

@@ -1,9 +1,16 @@
 /**
  * Starts one BullMQ worker per queue definition and upserts the repeatable schedules. The domain's
- * job bodies never see BullMQ: each gets a JobRun (attempt, attempts, starts), and a
+ * job bodies never see BullMQ: each gets a JobRun (attempt, attempts, starts, signal), and a
  * PermanentJobFailure they throw fails the job at once (BullMQ's UnrecoverableError).
+ *
+ * Closing (a shutdown): the workers take no new job and the running ones get `timeoutMs` to
+ * finish; those still running then are handed back: their signal is aborted (their programs are
+ * killed) and each job goes back to `wait` without using an attempt, for another worker to run
+ * (every job body is idempotent and resumes from the stored state).
  */
-import { UnrecoverableError, Worker, type Job } from "bullmq";
+import { setTimeout as sleep } from "node:timers/promises";
+import { UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
+import { config } from "../config.js";
 import { logger } from "../infra/logger.js";
 import { bullConnection, queue } from "../infra/queues.js";
 import { PermanentJobFailure, type JobRun } from "../domain/shared/jobs.js";
@@ -11,12 +18,31 @@ import type { QueueDefinition } from "./registry.js";
 
 export interface RunningWorkers {
   workers: Worker[];
-  close(): Promise<void>;
+  /** Takes no new job; running ones get `timeoutMs` (SHUTDOWN_TIMEOUT_MS) to finish, then are handed back. */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 /** What the domain sees of a BullMQ job's run. */
-export function runOf(job: Job): JobRun {
-  return { id: job.id, attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, starts: job.attemptsStarted ?? 1, queuedAt: new Date(job.timestamp) };
+export function runOf(job: Job, signal?: AbortSignal): JobRun {
+  return {
+    id: job.id,
+    attempt: job.attemptsMade + 1,
+    maxAttempts: job.opts.attempts ?? 1,
+    starts: job.attemptsStarted ?? 1,
+    queuedAt: new Date(job.timestamp),
+    ...(signal ? { signal } : {}),
+  };
+}
+
+const HAND_BACK = "shutdown: job handed back";
+
+/** Rejects when the signal aborts (the job is being handed back). */
+function handedBack(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const stop = () => reject(new Error(HAND_BACK));
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
+  });
 }
 
 export async function startWorkers(definitions: QueueDefinition[]): Promise<RunningWorkers> {
@@ -24,12 +50,19 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
   for (const def of definitions) {
     const worker = new Worker(
       def.queue,
-      async (job) => {
+      async (job, token, signal) => {
         const handler = def.handlers[job.name];
         if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${def.queue}"`);
+        const body = handler(job, runOf(job, signal));
         try {
-          return await handler(job, runOf(job));
+          return await (signal ? Promise.race([body, handedBack(signal)]) : body);
         } catch (e) {
+          if (signal?.aborted && (e as Error).message === HAND_BACK) {
+            body.catch(() => undefined); // it stops on the aborted signal; its outcome no longer matters
+            await job.moveToWait(token);
+            logger.info({ queue: def.queue, job: job.name, jobId: job.id }, "job handed back for another worker");
+            throw new WaitingError();
+          }
           if (e instanceof PermanentJobFailure) throw new UnrecoverableError(e.message);
           throw e;
         }
@@ -54,8 +87,13 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
   logger.info({ queues: definitions.map((d) => d.queue) }, "workers started");
   return {
     workers,
-    close: async () => {
-      await Promise.all(workers.map((w) => w.close()));
+    close: async (timeoutMs = config.shutdownTimeoutMs) => {
+      const closed = Promise.all(workers.map((w) => w.close()));
+      const finished = await Promise.race([closed.then(() => true), sleep(timeoutMs).then(() => false)]);
+      if (finished) return;
+      logger.warn({ timeoutMs }, "jobs still running at the shutdown timeout: handing them back");
+      for (const w of workers) w.cancelAllJobs(HAND_BACK);
+      await closed;
     },
   };
 }

@@ -23,4 +23,4 @@ if (config.seedDemo) {
 }
 const workers = await startWorkers(jobDefinitions(workerProviders()));
 const api = await startApi();
-onShutdown(api.close, workers.close);
+onShutdown(api.drain, workers.close);

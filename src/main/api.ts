@@ -4,4 +4,4 @@ import { logProgramVersions, onShutdown } from "./lifecycle.js";
 
 logProgramVersions();
 const api = await startApi();
-onShutdown(api.close);
+onShutdown(api.drain);

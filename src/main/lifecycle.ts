@@ -1,5 +1,6 @@
 /** Process lifecycle shared by the entry points: migrations, graceful shutdown. */
 import { execFileSync } from "node:child_process";
+import closeWithGrace from "close-with-grace";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { closeDb } from "../infra/db.js";
@@ -44,21 +45,37 @@ export async function applyMigrations(): Promise<void> {
   });
 }
 
-/** Closes everything on SIGINT/SIGTERM: stop taking work, finish what runs, then disconnect. */
-export function onShutdown(...closers: (() => Promise<void>)[]): void {
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down");
-    for (const close of closers) await close().catch((e) => logger.error({ err: e }, "error while closing"));
-    await closeQueues().catch(() => undefined);
-    await closeRedis().catch(() => undefined);
-    await closeDb().catch(() => undefined);
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+/** What a role stops on shutdown, each given the drain's timeout (the API, the workers). */
+export type Closer = (timeoutMs: number) => Promise<void>;
+
+/** Past the drain's timeout, how long the closing of the connections may still take before
+ *  close-with-grace ends the process anyway (exit 1). */
+const SHUTDOWN_BACKSTOP_MS = 5000;
+
+/**
+ * The shutdown sequence (docs/operations.md), through close-with-grace: on SIGTERM or SIGINT every
+ * closer runs at once with SHUTDOWN_TIMEOUT_MS (the API stops accepting, answers 503 on /readyz and
+ * lets requests in flight finish; the workers take no new job and let running ones finish or hand
+ * them back), then the queues, Redis and the database are disconnected and the process exits 0.
+ * A second signal, a closing that hangs past the backstop, or an uncaught error exit 1.
+ */
+export function onShutdown(...closers: Closer[]): void {
+  const timeoutMs = config.shutdownTimeoutMs;
+  closeWithGrace(
+    {
+      delay: timeoutMs + SHUTDOWN_BACKSTOP_MS,
+      logger: { error: (m: unknown, ...rest: unknown[]) => logger.error({ detail: rest.length ? rest : undefined }, String(m instanceof Error ? m.message : m)) },
+    },
+    async ({ signal, err }) => {
+      if (err) logger.error({ err }, "shutting down after an uncaught error");
+      logger.info({ signal, timeoutMs }, "shutting down");
+      await Promise.all(closers.map((close) => close(timeoutMs).catch((e: unknown) => logger.error({ err: e }, "error while closing"))));
+      await closeQueues().catch(() => undefined);
+      await closeRedis().catch(() => undefined);
+      await closeDb().catch(() => undefined);
+      logger.info("shut down");
+    },
+  );
 }
 
 /**

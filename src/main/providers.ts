@@ -23,13 +23,30 @@ import { OpenAiAnalysisProvider } from "../providers/analysis/openai.js";
 import { OfflineQueryExpander, OpenAiQueryExpander } from "../providers/search/expand.js";
 import { YtdlpSearchProvider } from "../providers/search/ytdlp.js";
 import { HttpWebhookSender } from "../providers/webhooks/http.js";
+import { redisOutboundBudget, type OutboundBudget } from "../providers/outbound-budget.js";
+import { createRedis } from "../infra/redis.js";
+
+/**
+ * The yt-dlp calls budget per platform shared by every worker process (YTDLP_CALLS_PER_MINUTE and
+ * YTDLP_CALLS_PER_MINUTE_BY_PLATFORM, counted in Redis under REDIS_PREFIX), made on first use.
+ * Its connection fails fast when Redis is away (the call then fails retryable).
+ */
+export const ytdlpBudget: () => OutboundBudget = lazy(() =>
+  redisOutboundBudget({
+    redis: createRedis("ytdlp-budget", { maxRetriesPerRequest: 1 }),
+    keyPrefix: `${config.redisPrefix}:ytdlp-budget`,
+    perWindow: config.programs.ytdlpCallsPerMinute,
+    windowSeconds: 60,
+    maxWaitMs: config.programs.ytdlpBudgetMaxWaitMs,
+  }),
+);
 
 export function createScrapeProvider(name: "ytdlp" | "simulated" = config.providers.scrape): ScrapeProvider {
-  return name === "ytdlp" ? new YtdlpScrapeProvider() : new SimulatedScrapeProvider();
+  return name === "ytdlp" ? new YtdlpScrapeProvider({ budget: ytdlpBudget() }) : new SimulatedScrapeProvider();
 }
 
 export function createMediaProvider(name: "ytdlp" | "simulated" = config.providers.media): MediaProvider {
-  return name === "ytdlp" ? new YtdlpMediaProvider() : new SimulatedMediaProvider();
+  return name === "ytdlp" ? new YtdlpMediaProvider({ budget: ytdlpBudget() }) : new SimulatedMediaProvider();
 }
 
 export function createTranscriptionProvider(name: "pocketsphinx" | "openai" = config.providers.transcribe): TranscriptionProvider {
@@ -44,7 +61,7 @@ export type SearchProviderName = SearchProvider["name"];
 
 /** `catalog` is the domain's own search over every video the service knows; `ytdlp` searches the platform. */
 export function createSearchProvider(name: SearchProviderName): SearchProvider {
-  return name === "catalog" ? new CatalogSearchProvider() : new YtdlpSearchProvider();
+  return name === "catalog" ? new CatalogSearchProvider() : new YtdlpSearchProvider({ budget: ytdlpBudget() });
 }
 
 /** One provider per configured name, in the configured order, each once. */

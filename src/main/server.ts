@@ -1,7 +1,18 @@
-/** Starts the API: Express (REST + GraphQL over HTTP/SSE) and graphql-ws on one HTTP server. */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+/**
+ * Starts the API: Express (REST + GraphQL over HTTP/SSE) and graphql-ws on one HTTP server.
+ *
+ * Draining (a shutdown, docs/operations.md): the listener closes at once (new connections are
+ * refused) and idle keep-alive connections with it; a request that still arrives on an open
+ * connection, `/readyz` included, answers 503 SERVICE_UNAVAILABLE with `Connection: close`;
+ * WebSocket clients get close code 1001 and SSE streams end (long-lived, they would never finish);
+ * requests in flight run to their end, for at most the drain's timeout, after which every
+ * connection still open is cut.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { config } from "../config.js";
+import { isDraining, startDraining } from "../infra/health.js";
 import { logger } from "../infra/logger.js";
 import { createApp } from "../http/app.js";
 import { attachWebSocket, createGraphQL } from "../http/graphql/yoga.js";
@@ -14,17 +25,45 @@ export interface RunningApi {
   server: Server;
   port: number;
   url: string;
+  /** Stops accepting, lets requests in flight finish for up to `timeoutMs`, then cuts what is left. */
+  drain(timeoutMs: number): Promise<void>;
+  /** Closes at once (drain with no grace): tests. */
   close(): Promise<void>;
 }
+
+/** While draining: every request that arrives is refused, and its connection closed after it. */
+function refuse(req: IncomingMessage, res: ServerResponse): void {
+  const probe = req.url === "/readyz" || req.url?.startsWith("/readyz?");
+  res.writeHead(503, { "content-type": "application/json; charset=utf-8", connection: "close", "retry-after": "1" });
+  res.end(
+    JSON.stringify(
+      probe
+        ? { code: "SERVICE_UNAVAILABLE", message: "Shutting down: draining the requests in flight.", status: "draining" }
+        : { code: "SERVICE_UNAVAILABLE", message: "The server is shutting down; retry on another instance." },
+    ),
+  );
+}
+
+const isEventStream = (res: ServerResponse) => String(res.getHeader("content-type") ?? "").startsWith("text/event-stream");
 
 export async function startApi(port = config.port, host = config.host): Promise<RunningApi> {
   const graphql = createGraphQL();
   const app = createApp();
   // GraphQL goes straight to Yoga (it reads its own body); everything else to Express.
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     beginRequest(req, res);
+    if (draining || isDraining()) return refuse(req, res);
+    inFlight.add(res);
+    res.once("close", () => inFlight.delete(res));
     if (isGraphQLPath(req.url)) void graphql(req, res);
     else app(req, res);
+  });
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
   });
   const ws = attachWebSocket(server, graphql);
   server.keepAliveTimeout = 65_000;
@@ -38,9 +77,28 @@ export async function startApi(port = config.port, host = config.host): Promise<
     server,
     port: actual,
     url: `http://127.0.0.1:${actual}`,
-    close: async () => {
-      await ws.close();
+    drain: async (timeoutMs: number) => {
+      draining = true;
+      startDraining();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Long-lived streams end now: WebSocket clients (1001 "going away") and SSE responses.
+      const wsClosed = ws.close().catch((e: unknown) => logger.warn({ err: (e as Error).message }, "closing WebSockets"));
+      for (const res of inFlight) if (isEventStream(res)) res.socket?.destroy();
+      const deadline = Date.now() + timeoutMs;
+      if (inFlight.size) logger.info({ requests: inFlight.size, timeoutMs }, "draining requests in flight");
+      while (inFlight.size > 0 && Date.now() < deadline) await sleep(Math.min(50, Math.max(1, deadline - Date.now())));
+      if (inFlight.size) logger.warn({ requests: inFlight.size }, "requests still in flight at the shutdown timeout: cut");
+      await Promise.race([wsClosed, sleep(Math.max(0, deadline - Date.now()))]);
       server.closeAllConnections();
+      for (const socket of sockets) socket.destroy(); // upgraded (WebSocket) sockets included
+      await closed;
+    },
+    close: async () => {
+      draining = true;
+      await ws.close().catch(() => undefined);
+      server.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -1,8 +1,14 @@
 /**
  * Running outside programs (yt-dlp, ffmpeg, pocketsphinx, espeak-ng): one place for the timeout,
  * the output cap and the error shape, so no provider hand-rolls child-process handling.
+ *
+ * Each program runs in a process group of its own (spawned detached): on timeout, abort (a job
+ * cancelled, an analysis failed by the sweeper, a shutdown) or output overflow the whole group gets
+ * SIGKILL, so helpers the program started (yt-dlp's ffmpeg, a wrapper script's children) never
+ * outlive it. When this process exits (a shutdown included), the groups of programs still running
+ * are killed too: a job handed back mid-run leaves no program behind.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import pLimit from "p-limit";
 import { ProviderError } from "../domain/shared/provider-error.js";
 
@@ -23,6 +29,12 @@ export interface RunResult {
 
 const STDERR_KEEP = 4000;
 
+/** Programs running now, killed with their groups if this process exits first. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) killGroup(child);
+});
+
 /**
  * Runs `program args` and resolves with its output when it exits 0. Fails with a ProviderError
  * (named after `provider`) on spawn failure, timeout (retryable), output overflow or non-zero exit.
@@ -33,7 +45,10 @@ export function runProgram(provider: string, program: string, args: string[], op
       cwd: opts.cwd,
       env: opts.env ?? process.env,
       stdio: ["pipe", "pipe", "pipe"],
+      // Its own process group (pgid = its pid), so a kill reaches every process it started.
+      detached: true,
     });
+    running.add(child);
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = "";
@@ -44,7 +59,7 @@ export function runProgram(provider: string, program: string, args: string[], op
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
       if (error) {
-        child.kill("SIGKILL");
+        killGroup(child);
         reject(error);
       } else resolve(result!);
     };
@@ -54,6 +69,7 @@ export function runProgram(provider: string, program: string, args: string[], op
     );
     const onAbort = () => finish(new ProviderError(provider, `${program} was cancelled`, true));
     opts.signal?.addEventListener("abort", onAbort, { once: true });
+    if (opts.signal?.aborted) onAbort();
 
     child.stdout.on("data", (chunk: Buffer) => {
       outBytes += chunk.length;
@@ -67,9 +83,11 @@ export function runProgram(provider: string, program: string, args: string[], op
       err = (err + chunk.toString("utf8")).slice(-STDERR_KEEP);
     });
     child.on("error", (e: NodeJS.ErrnoException) => {
+      running.delete(child);
       const reason = e.code === "ENOENT" ? `${program} is not installed or not on PATH` : e.message;
       finish(new ProviderError(provider, reason, false, { cause: e }));
     });
+    child.on("exit", () => running.delete(child));
     child.on("close", (code, signal) => {
       if (code === 0) {
         finish(null, { stdout: Buffer.concat(out).toString("utf8"), stderr: err });
@@ -89,6 +107,16 @@ export function runProgram(provider: string, program: string, args: string[], op
     if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
     else child.stdin.end();
   });
+}
+
+/** SIGKILL to the child's whole process group (and to the child itself, should the group be gone). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL"); // ESRCH: the group has no process left
+  }
 }
 
 /** A concurrency bound shared by every call made through it (e.g. at most N yt-dlp at once). */

@@ -4,6 +4,7 @@
  * by a second API process, events from a worker in another process, a worker killed mid-job).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -52,4 +53,14 @@ export async function spawnService(role: "api" | "worker", env: Record<string, s
         child.kill(signal);
       }),
   };
+}
+
+/** Alive, and not a zombie waiting to be reaped (a container's init may not reap orphans at once). */
+export function processAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
 }

@@ -15,6 +15,12 @@
  *
  * The `sweep` job (job scheduler) fails analyses that have not moved for the deadline and re-queues
  * running analyses whose job is gone (e.g. the API stopped between committing and queueing).
+ *
+ * A run stops its outside programs (yt-dlp, ffmpeg, pocketsphinx, espeak-ng, model calls) as soon as
+ * its analysis is failed by someone else, typically the sweeper in another process: it listens for
+ * its own `failed` event and, should that be lost, re-reads its status every FAILURE_CHECK_MS; the
+ * providers get the run's AbortSignal, which kills their process groups. The same signal carries
+ * the job runner's cancellation (a shutdown handing the job back).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -24,6 +30,7 @@ import { config } from "../../config.js";
 import { logger } from "../../infra/logger.js";
 import { prisma } from "../../infra/db.js";
 import { isLastAttempt, SINGLE_RUN, type JobRun } from "../shared/jobs.js";
+import { subscribeEvents } from "../shared/events.js";
 import { ProviderError } from "../shared/provider-error.js";
 import { announce } from "./events.js";
 import { advance, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, storeTranscript, type TranscriptData } from "./service.js";
@@ -47,10 +54,12 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
   // subscribers still learn of it (they drop what they already saw).
   if (run.starts > 1 || a.status !== "pending") await announce(a);
 
+  const failure = watchForFailure(a);
+  const signal = run.signal ? AbortSignal.any([failure.signal, run.signal]) : failure.signal;
   try {
     if (a.status === "pending") a = (await advance(a.id, "pending", "downloading")) ?? (await reload(a.id));
     if (a.status === "downloading") {
-      const transcript = await fetchTranscript(video, providers);
+      const transcript = await fetchTranscript(video, providers, signal);
       a = (await storeTranscript(a.id, transcript)) ?? (await reload(a.id));
     }
     if (a.status === "transcribed") a = (await advance(a.id, "transcribed", "analyzing")) ?? (await reload(a.id));
@@ -61,11 +70,13 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
         segments: (a.segments as unknown as Segment[] | null) ?? [],
         description: video.description,
         hashtags: video.hashtags,
-      });
+      }, { signal });
       a = (await complete(a, result, providers.content.name)) ?? (await reload(a.id));
     }
     return { status: a.status };
   } catch (e) {
+    // Failed meanwhile by someone else (the sweeper): its programs are stopped, nothing is left to do.
+    if (failure.signal.aborted) return { status: "failed" };
     const lastAttempt = isLastAttempt(run);
     const retryable = e instanceof ProviderError ? e.retryable : !(e instanceof AnalysisInputError);
     if (retryable && !lastAttempt) throw e; // BullMQ retries with backoff; the retry resumes here
@@ -74,7 +85,50 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
     }
     const failed = await fail(a, failureMessage(e));
     return { status: failed?.status ?? (await reload(analysisId)).status };
+  } finally {
+    failure.stop();
   }
+}
+
+/** How often a running analysis re-reads its own status, in case its `failed` event was lost. */
+export const FAILURE_CHECK_MS = 5000;
+
+/**
+ * A signal aborted once the analysis is failed (or deleted) by anyone else: on its `failed` event,
+ * or when a periodic re-read finds it so. `stop()` ends the listening and the re-reads.
+ */
+function watchForFailure(a: Pick<VideoAnalysis, "id" | "workspaceId" | "videoId">): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  const abort = () => {
+    if (!controller.signal.aborted) {
+      logger.info({ analysisId: a.id }, "analysis failed elsewhere: stopping its programs");
+      controller.abort(new Error("The analysis was failed while it ran."));
+    }
+  };
+  const events = subscribeEvents("analysisStatusChanged", `${a.workspaceId}:${a.videoId}`)[Symbol.asyncIterator]();
+  void (async () => {
+    for (;;) {
+      const r = await events.next();
+      if (r.done) return;
+      if (r.value.analysisId === a.id && r.value.status === "failed") return abort();
+    }
+  })().catch(() => undefined);
+  const timer = setInterval(() => {
+    void prisma.videoAnalysis
+      .findUnique({ where: { id: a.id }, select: { status: true } })
+      .then((row) => {
+        if (!row || row.status === "failed") abort();
+      })
+      .catch(() => undefined); // the database is away: the next check (or the event) decides
+  }, FAILURE_CHECK_MS);
+  timer.unref();
+  return {
+    signal: controller.signal,
+    stop: () => {
+      clearInterval(timer);
+      void events.return?.();
+    },
+  };
 }
 
 /** A problem with the video itself (no media at all): retrying cannot help. */
@@ -95,16 +149,16 @@ async function reload(id: string) {
  * The `downloading` stage: media from the provider, then the platform's captions as the transcript
  * when there are any, else speech recognition of the audio. Works in a temporary directory.
  */
-async function fetchTranscript(video: Video, providers: AnalysisProviders): Promise<TranscriptData> {
+async function fetchTranscript(video: Video, providers: AnalysisProviders, signal: AbortSignal): Promise<TranscriptData> {
   const workDir = await mkdtemp(join(tmpdir(), "analysis-"));
   try {
     const media = await providers.media.fetch(
       { platform: video.platform, platformVideoId: video.platformVideoId, url: video.url, description: video.description, dataSource: video.dataSource },
-      { workDir },
+      { workDir, signal },
     );
     if (media.captions) return { transcript: media.captions.text, segments: media.captions.segments, transcriptSource: "captions" };
     if (!media.wavPath) throw new AnalysisInputError("The video has neither captions nor audio to transcribe.");
-    const t = await providers.transcription.transcribe(media.wavPath);
+    const t = await providers.transcription.transcribe(media.wavPath, { signal });
     return { transcript: t.text, segments: t.segments, transcriptSource: providers.transcription.name };
   } finally {
     await rm(workDir, { recursive: true, force: true });

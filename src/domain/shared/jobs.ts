@@ -15,6 +15,9 @@ export interface JobRun {
   /** When the job was queued (absent for a direct call): a job whose purpose another run already
    *  served after that moment can return at once (the scrape jobs do). */
   queuedAt?: Date;
+  /** Aborted when the job runner takes the job back (a shutdown past SHUTDOWN_TIMEOUT_MS): a body
+   *  passes it to its providers, whose programs are then killed, and the job runs again elsewhere. */
+  signal?: AbortSignal;
 }
 
 /** A run outside any queue (tests, benchmarks, a direct call): one attempt, and it is the last. */

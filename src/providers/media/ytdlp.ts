@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { config } from "../../config.js";
 import { ProviderError } from "../../domain/shared/provider-error.js";
 import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
+import type { OutboundBudget } from "../outbound-budget.js";
 import { parseCaptions } from "./captions.js";
 import { toSpeechWav } from "./ffmpeg.js";
 import type { MediaInput, MediaProvider, MediaResult } from "../../domain/analysis/ports.js";
@@ -28,6 +29,8 @@ export interface YtdlpMediaOptions {
   concurrency: number;
   /** yt-dlp `--sub-langs`: the recognisers are English-only, so English captions are what helps. */
   subLangs: string;
+  /** The deployment-wide calls-per-platform budget (YTDLP_CALLS_PER_MINUTE); none when absent. */
+  budget?: OutboundBudget;
 }
 
 export function ytdlpMediaDefaults(): YtdlpMediaOptions {
@@ -65,12 +68,14 @@ export class YtdlpMediaProvider implements MediaProvider {
 
   async fetch(input: MediaInput, { workDir, signal }: { workDir: string; signal?: AbortSignal }): Promise<MediaResult> {
     checkInput(input);
+    await this.opts.budget?.take(input.platform, signal);
     const info = await this.limit(() => this.fetchInfoAndCaptions(input.url, workDir, signal));
     const captions = await readBestCaptions(workDir);
     if (captions) {
       const lastEnd = captions.segments.at(-1)?.end ?? null;
       return { captions, wavPath: null, durationSeconds: info.duration ?? lastEnd };
     }
+    await this.opts.budget?.take(input.platform, signal);
     const source = await this.limit(() => this.downloadAudio(input.url, workDir, signal));
     const wavPath = join(workDir, "audio.wav");
     const wav = await toSpeechWav(source, wavPath, {

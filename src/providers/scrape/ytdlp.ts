@@ -10,6 +10,8 @@
 import { config } from "../../config.js";
 import { ProviderError } from "../../domain/shared/provider-error.js";
 import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
+import type { OutboundBudget } from "../outbound-budget.js";
+import type { Platform } from "../../domain/shared/platform.js";
 import type { AccountRef, ScrapedAccount, ScrapedVideo, ScrapeProvider, VideoRef } from "../../domain/tracking/ports.js";
 import { type Info, isInfo, mapAccount, mapListedVideos, mapVideo } from "./ytdlp-map.js";
 
@@ -40,6 +42,8 @@ export interface YtdlpScrapeOptions {
   timeoutMs: number;
   /** How many yt-dlp processes may run at once; given, the provider gets a bound of its own. */
   concurrency: number;
+  /** The deployment-wide calls-per-platform budget (YTDLP_CALLS_PER_MINUTE); none when absent. */
+  budget: OutboundBudget;
 }
 
 type Limit = ReturnType<typeof concurrencyLimit>;
@@ -50,8 +54,10 @@ export class YtdlpScrapeProvider implements ScrapeProvider {
   private readonly path: string;
   private readonly timeoutMs: number;
   private readonly limit: Limit;
+  private readonly budget: OutboundBudget | undefined;
 
   constructor(options: Partial<YtdlpScrapeOptions> = {}) {
+    this.budget = options.budget;
     this.path = options.path ?? config.programs.ytdlp;
     this.timeoutMs = options.timeoutMs ?? config.programs.ytdlpTimeoutMs;
     this.limit = options.concurrency
@@ -60,7 +66,7 @@ export class YtdlpScrapeProvider implements ScrapeProvider {
   }
 
   async scrapeVideo(ref: VideoRef): Promise<ScrapedVideo> {
-    const infos = await this.runJson(["--dump-json", "--no-playlist", "--", ref.canonicalUrl]);
+    const infos = await this.runJson(ref.platform, ["--dump-json", "--no-playlist", "--", ref.canonicalUrl]);
     // One line per video; with --no-playlist there is one, but pick by id to be sure.
     const info = infos.find((i) => String(i.id) === ref.platformVideoId) ?? infos[0];
     return mapVideo(ref, info);
@@ -70,7 +76,7 @@ export class YtdlpScrapeProvider implements ScrapeProvider {
     const max = Math.max(0, Math.floor(opts.maxVideos));
     if (ref.platform === "platformB") return this.scrapeChannel(ref, max);
     const extra = ref.platform === "platformA" ? PINNED_MAX : 0;
-    const listing = await this.listing(ref.canonicalUrl, max + extra);
+    const listing = await this.listing(ref.platform, ref.canonicalUrl, max + extra);
     return { account: mapAccount(ref, listing, listing), videos: mapListedVideos(ref, listing, max) };
   }
 
@@ -80,23 +86,24 @@ export class YtdlpScrapeProvider implements ScrapeProvider {
    * together, newest first.
    */
   private async scrapeChannel(ref: AccountRef, max: number) {
-    const profile = await this.listing(ref.canonicalUrl, 1);
+    const profile = await this.listing(ref.platform, ref.canonicalUrl, 1);
     if (max === 0) return { account: mapAccount(ref, profile, null), videos: [] };
     const channelId = [profile.channel_id, profile.id].map(String).find((v) => /^UC[A-Za-z0-9_-]{22}$/.test(v));
     if (!channelId) throw new ProviderError(PROVIDER, `yt-dlp gave no channel id for ${ref.canonicalUrl}`, true);
-    const uploads = await this.listing(`https://www.youtube.com/playlist?list=UU${channelId.slice(2)}`, max);
+    const uploads = await this.listing(ref.platform, `https://www.youtube.com/playlist?list=UU${channelId.slice(2)}`, max);
     return { account: mapAccount(ref, profile, uploads), videos: mapListedVideos(ref, uploads, max) };
   }
 
-  private async listing(url: string, entries: number): Promise<Info> {
+  private async listing(platform: Platform, url: string, entries: number): Promise<Info> {
     // `--playlist-end 0` would mean "no end": ask for one entry and drop it instead.
     const args = ["--dump-single-json", "--flat-playlist", "--playlist-end", String(Math.max(1, entries)), "--", url];
-    const [info] = await this.runJson(args);
+    const [info] = await this.runJson(platform, args);
     return entries === 0 ? { ...info, entries: [] } : info;
   }
 
-  /** Runs yt-dlp under the shared bound and parses its output: one JSON object per line. */
-  private async runJson(args: string[]): Promise<Info[]> {
+  /** Runs yt-dlp within the platform's budget and under the shared bound, and parses its output: one JSON object per line. */
+  private async runJson(platform: Platform, args: string[]): Promise<Info[]> {
+    await this.budget?.take(platform);
     const { stdout } = await this.limit(() => this.run(args));
     return parseJsonLines(stdout, args.at(-1) ?? "");
   }

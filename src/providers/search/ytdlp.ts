@@ -17,6 +17,7 @@ import type { Platform } from "../../domain/shared/platform.js";
 import { config } from "../../config.js";
 import { ProviderError } from "../../domain/shared/provider-error.js";
 import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
+import type { OutboundBudget } from "../outbound-budget.js";
 import { passesFilters, type SearchCandidate, type SearchProvider, type SearchRequest } from "../../domain/radar/ports.js";
 
 const PROVIDER = "ytdlp";
@@ -46,6 +47,8 @@ export interface YtdlpSearchOptions {
   timeoutMs: number;
   /** yt-dlp runs at once; given, the instance gets a bound of its own (tests), else the shared one. */
   concurrency: number;
+  /** The deployment-wide calls-per-platform budget (YTDLP_CALLS_PER_MINUTE); none when absent. */
+  budget: OutboundBudget;
 }
 
 type Limit = ReturnType<typeof concurrencyLimit>;
@@ -57,8 +60,10 @@ export class YtdlpSearchProvider implements SearchProvider {
   private readonly path: string;
   private readonly timeoutMs: number;
   private readonly limit: Limit;
+  private readonly budget: OutboundBudget | undefined;
 
   constructor(options: Partial<YtdlpSearchOptions> = {}) {
+    this.budget = options.budget;
     this.path = options.path ?? config.programs.ytdlp;
     this.timeoutMs = options.timeoutMs ?? config.programs.ytdlpTimeoutMs;
     this.limit = options.concurrency
@@ -76,6 +81,7 @@ export class YtdlpSearchProvider implements SearchProvider {
     const count = Math.min(MAX_SEARCH_RESULTS, Math.max(0, Math.floor(request.limit)));
     if (text === "" || count === 0) return [];
     const args = [...ARGS, "--", `ytsearch${count}:${text}`];
+    await this.budget?.take(request.platform, opts.signal);
     const { stdout } = await this.limit(() =>
       runProgram(PROVIDER, this.path, args, { timeoutMs: this.timeoutMs, maxStdoutBytes: MAX_STDOUT_BYTES, signal: opts.signal }),
     );

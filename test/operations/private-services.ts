@@ -1,0 +1,125 @@
+/**
+ * A PostgreSQL cluster and a Redis server of the test file's own, on free loopback ports, for fault
+ * drills that stop and restart them: the shared ones (127.0.0.1:5432 and :6379) serve every other
+ * test file running in parallel and are never touched. PostgreSQL runs as the `postgres` user when
+ * the tests run as root (initdb refuses root), with a superuser named `root` and trust auth.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { chownSync, readdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function pgBin(name: string): string {
+  const versions = readdirSync("/usr/lib/postgresql").sort((a, b) => Number(b) - Number(a));
+  return `/usr/lib/postgresql/${versions[0]}/bin/${name}`;
+}
+
+const asRoot = process.getuid?.() === 0;
+/** Runs a PostgreSQL program as `postgres` when we are root. */
+const pgRun = (name: string, args: string[]) => (asRoot ? run("runuser", ["-u", "postgres", "--", pgBin(name), ...args]) : run(pgBin(name), args));
+
+export interface PrivatePostgres {
+  port: number;
+  /** postgresql://root@127.0.0.1:<port>/<database> */
+  url(database: string): string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+export async function startPostgres(): Promise<PrivatePostgres> {
+  const dir = await mkdtemp(join(tmpdir(), "drill-pg-"));
+  if (asRoot) chownSync(dir, Number((await run("id", ["-u", "postgres"])).stdout.trim()), Number((await run("id", ["-g", "postgres"])).stdout.trim()));
+  const data = join(dir, "data");
+  const port = await freePort();
+  await pgRun("initdb", ["-D", data, "-A", "trust", "-U", "root", "--no-sync", "-E", "UTF8"]);
+  const start = () =>
+    pgRun("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-w", "-t", "30", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`, "start"]).then(() => undefined);
+  await start();
+  return {
+    port,
+    url: (database) => `postgresql://root@127.0.0.1:${port}/${database}`,
+    // fast: connections are terminated (clients see 57P01 / a closed connection), like a crash for them.
+    stop: () => pgRun("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]).then(() => undefined),
+    start,
+    destroy: async () => {
+      await pgRun("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a database on the private cluster and applies every migration (as `npm start` does). */
+export async function migratedDatabase(pg: PrivatePostgres, database: string): Promise<string> {
+  await run("psql", ["-h", "127.0.0.1", "-p", String(pg.port), "-U", "root", "-d", "postgres", "-c", `CREATE DATABASE "${database}"`]);
+  const url = pg.url(database);
+  await run(join(ROOT, "node_modules/.bin/prisma"), ["migrate", "deploy"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url } });
+  return url;
+}
+
+export interface PrivateRedis {
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+/** Redis with an append-only file (fsync on every write): a restart after SIGKILL keeps the queues,
+ *  as a production Redis with persistence does. */
+export async function startRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), "drill-redis-"));
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    const c = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
+    child = c;
+    await new Promise<void>((resolve, reject) => {
+      let out = "";
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 10_000);
+      c.stdout!.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (/Ready to accept connections/.test(out)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      c.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited with ${code}:\n${out}`));
+      });
+    });
+  };
+  const stop = async () => {
+    const c = child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      c.once("exit", () => resolve());
+      c.kill("SIGKILL"); // a crash: nothing saved (--save ''), every connection cut
+    });
+  };
+  await start();
+  const destroy = async () => {
+    await stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return { port, url: `redis://127.0.0.1:${port}`, stop, start, destroy };
+}

@@ -1,0 +1,100 @@
+/**
+ * Child programs run in a process group of their own and are killed as a group: a program that
+ * started a helper (a grandchild) leaves nothing behind when it times out or is aborted.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { processAlive } from "../helpers/processes.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runProgram } from "../../src/providers/process.js";
+import { ProviderError } from "../../src/domain/shared/provider-error.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const SCRIPT = fileURLToPath(new URL("../fixtures/programs/spawns-grandchild.sh", import.meta.url));
+
+async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+let dir: string;
+const leftovers: number[] = [];
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "process-group-"));
+});
+afterAll(async () => {
+  for (const pid of leftovers) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      /* gone, as it should be */
+    }
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function grandchildOf(pidFile: string): Promise<number> {
+  await until("the grandchild's pid file", () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");
+  const pid = Number(readFileSync(pidFile, "utf8").trim());
+  leftovers.push(pid);
+  expect(processAlive(pid)).toBe(true);
+  return pid;
+}
+
+describe("runProgram kills the program's whole process group", () => {
+  it("on timeout: the program and the helper it started are both gone", async () => {
+    const pidFile = join(dir, "timeout.pid");
+    const run = runProgram("test", SCRIPT, [pidFile], { timeoutMs: 1500 });
+    const grandchild = await grandchildOf(pidFile);
+    const err = await run.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect((err as ProviderError).message).toMatch(/timed out after 1500 ms/);
+    expect((err as ProviderError).retryable).toBe(true);
+    await until("the grandchild to be killed", () => !processAlive(grandchild));
+  });
+
+  it("on abort: the program and the helper it started are both gone", async () => {
+    const pidFile = join(dir, "abort.pid");
+    const controller = new AbortController();
+    const run = runProgram("test", SCRIPT, [pidFile], { timeoutMs: 60_000, signal: controller.signal });
+    const grandchild = await grandchildOf(pidFile);
+    controller.abort();
+    await expect(run).rejects.toThrow(/was cancelled/);
+    await until("the grandchild to be killed", () => !processAlive(grandchild));
+  });
+
+  it("when the service's process exits, the programs it still runs are killed with their groups", async () => {
+    const pidFile = join(dir, "exit.pid");
+    const runner = `
+      import { existsSync } from "node:fs";
+      import { runProgram } from "./src/providers/process.ts";
+      runProgram("test", ${JSON.stringify(SCRIPT)}, [${JSON.stringify(pidFile)}], { timeoutMs: 60_000 }).catch(() => undefined);
+      const t = setInterval(() => { if (existsSync(${JSON.stringify(pidFile)})) { clearInterval(t); process.exit(0); } }, 20);
+    `;
+    const exited = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", runner], { cwd: ROOT, stdio: "ignore" });
+      child.once("exit", (code) => resolve(code));
+    });
+    expect(exited).toBe(0);
+    const grandchild = Number(readFileSync(pidFile, "utf8").trim());
+    leftovers.push(grandchild);
+    await until("the grandchild to be killed", () => !processAlive(grandchild));
+  });
+
+  it("an already aborted signal never leaves the program running", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(runProgram("test", "sleep", ["30"], { timeoutMs: 60_000, signal: controller.signal })).rejects.toThrow(/was cancelled/);
+  });
+
+  it("a program that succeeds still answers its output", async () => {
+    await expect(runProgram("test", "sh", ["-c", "echo hello"], { timeoutMs: 5000 })).resolves.toMatchObject({ stdout: "hello\n" });
+  });
+});
