@@ -143,6 +143,38 @@ const schema = z.object({
   /** Accept only the operations of that file. */
   GRAPHQL_PERSISTED_ONLY: bool.default(false),
 
+  /** Webhooks (docs/webhooks.md). The key that encrypts the endpoints' signing secrets at rest (any
+   *  string of 32+ characters, e.g. `openssl rand -base64 32`); unset: creating webhooks is refused
+   *  (503 WEBHOOKS_NOT_CONFIGURED) and existing endpoints' deliveries fail until it is set again. */
+  WEBHOOK_SECRET_KEY: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),
+  /** Allow http:// targets and loopback/private/link-local addresses (tests, closed networks). */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** Delays before each retry of a failed delivery (count + 1 attempts in all), in ms, s, m, h or d. */
+  WEBHOOK_RETRY_SCHEDULE: z.string().default("5s,5m,30m,2h,5h,10h").transform((s, ctx) => {
+    const delays = parseDelays(s);
+    if (typeof delays === "string") {
+      ctx.addIssue({ code: "custom", message: delays });
+      return z.NEVER;
+    }
+    return delays;
+  }),
+  /** How long one delivery attempt may take (connect, answer and body) before it counts as failed. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** An endpoint whose every delivery attempt failed for this long is disabled (with the reason). */
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(72),
+  /** Deliveries in flight per worker process. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().default(32),
+  /** How often the sweep relays unrelayed events and re-enqueues deliveries whose job was lost. */
+  WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(5000),
+  /** BullMQ lock of a delivery job and the stalled-job check (a killed worker's delivery is retried
+   *  by another within about lock + interval). */
+  WEBHOOK_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+  WEBHOOK_STALLED_INTERVAL_MS: z.coerce.number().int().min(200).default(15_000),
+  /** Events and their delivery log are kept this many days. */
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** `credits.low` fires when total_remaining falls below this percentage of the monthly allowance. */
+  CREDITS_LOW_PERCENT: z.coerce.number().min(0).max(100).default(10),
+
   /** Validate every REST response against its documented schema (on in tests; costs time). */
   VALIDATE_RESPONSES: bool.optional(),
   /** Create a demo workspace and print its key when the database has none (`npm start`). */
@@ -184,6 +216,19 @@ export function parseCadence(text: string): CadenceTier[] | string {
     tiers.push({ maxAgeMs, intervalMs });
   }
   return tiers.length ? tiers : "at least one tier (*=interval) is needed";
+}
+
+const DELAY_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `5s,5m,30m` → [5000, 300000, 1800000], or the reason it is not a list of delays. */
+export function parseDelays(text: string): number[] | string {
+  const delays: number[] = [];
+  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(part);
+    if (!m) return `"${part}" is not a delay (e.g. 5s, 5m, 2h)`;
+    delays.push(Math.round(Number(m[1]) * DELAY_UNIT_MS[m[2]!]!));
+  }
+  return delays.length ? delays : "at least one delay is needed";
 }
 
 /** `<program> --version` (its first line), or null when it cannot be run. */
@@ -288,6 +333,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       persistedOperationsFile: e.GRAPHQL_PERSISTED_OPERATIONS,
       persistedOnly: e.GRAPHQL_PERSISTED_ONLY,
     },
+    webhooks: {
+      secretKey: e.WEBHOOK_SECRET_KEY,
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      retryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      disableAfterMs: Math.round(e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000),
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
+      lockMs: e.WEBHOOK_LOCK_MS,
+      stalledIntervalMs: e.WEBHOOK_STALLED_INTERVAL_MS,
+      retentionDays: e.WEBHOOK_RETENTION_DAYS,
+    },
+    creditsLowPercent: e.CREDITS_LOW_PERCENT,
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV === "test",
     seedDemo: e.SEED_DEMO,
     operations: { metrics: e.METRICS, metricsToken: e.METRICS_TOKEN, adminToken: e.ADMIN_TOKEN, graphiql: e.GRAPHIQL },

@@ -192,7 +192,7 @@ export const countScrape = sharedCounter("scrape_outcomes_total", "Scrape attemp
   "outcome",
 ] as const);
 
-/** One webhook delivery attempt's outcome (e.g. `delivered`, `failed`, `retrying`, `refused`). */
+/** One webhook delivery attempt's outcome (`delivered`, `retrying`, `failed`), counted where every attempt ends (src/domain/webhooks/delivery.ts, deliveryEnded). */
 export const countWebhookDelivery = sharedCounter("webhook_deliveries_total", "Webhook delivery attempts by outcome", ["outcome"] as const);
 
 /** The Prometheus text of every series. */

@@ -7,7 +7,7 @@ import { config } from "../config.js";
 import { currentLogContext } from "./logger.js";
 import { createRedis } from "./redis.js";
 
-export const QUEUE_NAMES = ["scrape", "analysis", "radar", "maintenance"] as const;
+export const QUEUE_NAMES = ["scrape", "analysis", "radar", "maintenance", "webhooks"] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Retries with exponential backoff; finished jobs are kept briefly for inspection. */

@@ -26,6 +26,10 @@ import { runAnalysis, sweepAnalyses, type AnalysisProviders } from "../domain/an
 import { SEARCH_JOB, SWEEP_JOB as SWEEP_SEARCHES, type SearchJobData } from "../domain/radar/jobs.js";
 import { runSearch, type RadarDeps } from "../domain/radar/run.js";
 import { RADAR_DEADLINE_MS, sweepStaleSearches } from "../domain/radar/lifecycle.js";
+import { DELIVER_JOB, PRUNE_JOB, SWEEP_JOB as SWEEP_WEBHOOKS, type DeliverJobData } from "../domain/webhooks/jobs.js";
+import { deliverWebhook } from "../domain/webhooks/delivery.js";
+import { pruneEvents, sweepOutbox } from "../domain/webhooks/outbox.js";
+import type { WebhookSender } from "../domain/webhooks/ports.js";
 
 export interface JobSchedule {
   /** Stable id: upserting the same id replaces the schedule instead of adding another. */
@@ -55,6 +59,7 @@ export interface WorkerProviders {
   scrape: () => ScrapeProvider;
   analysis: () => AnalysisProviders;
   radar: () => RadarDeps;
+  webhooks: () => WebhookSender;
 }
 
 /** The daily snapshot fill runs every 6 hours: idempotent, and never misses a UTC day. */
@@ -116,6 +121,25 @@ export function radarQueue(deps: () => RadarDeps): QueueDefinition {
   };
 }
 
+/** Webhook deliveries (one job per attempt), the outbox sweep and the pruning of old events. */
+export function webhooksQueue(sender: () => WebhookSender): QueueDefinition {
+  return {
+    queue: "webhooks",
+    concurrency: config.webhooks.concurrency,
+    lockDurationMs: config.webhooks.lockMs,
+    stalledIntervalMs: config.webhooks.stalledIntervalMs,
+    handlers: {
+      [DELIVER_JOB]: (job) => deliverWebhook((job.data as DeliverJobData).deliveryId, (job.data as DeliverJobData).attempt, sender()),
+      [SWEEP_WEBHOOKS]: () => sweepOutbox(),
+      [PRUNE_JOB]: () => pruneEvents(config.webhooks.retentionDays),
+    },
+    schedules: [
+      { id: "webhooks-sweep", jobName: SWEEP_WEBHOOKS, every: config.webhooks.sweepIntervalMs },
+      { id: "webhooks-prune", jobName: PRUNE_JOB, every: 3600_000 },
+    ],
+  };
+}
+
 /** Monthly credit renewal, by a job scheduler (not a timer in the API). */
 export function maintenanceQueue(): QueueDefinition {
   return {
@@ -127,5 +151,5 @@ export function maintenanceQueue(): QueueDefinition {
 }
 
 export function jobDefinitions(providers: WorkerProviders): QueueDefinition[] {
-  return [maintenanceQueue(), trackingQueue(providers.scrape), analysisQueue(providers.analysis), radarQueue(providers.radar)];
+  return [maintenanceQueue(), trackingQueue(providers.scrape), analysisQueue(providers.analysis), radarQueue(providers.radar), webhooksQueue(providers.webhooks)];
 }

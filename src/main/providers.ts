@@ -22,6 +22,7 @@ import { HeuristicAnalysisProvider } from "../providers/analysis/heuristic.js";
 import { OpenAiAnalysisProvider } from "../providers/analysis/openai.js";
 import { OfflineQueryExpander, OpenAiQueryExpander } from "../providers/search/expand.js";
 import { YtdlpSearchProvider } from "../providers/search/ytdlp.js";
+import { HttpWebhookSender } from "../providers/webhooks/http.js";
 import { redisOutboundBudget, type OutboundBudget } from "../providers/outbound-budget.js";
 import { createRedis } from "../infra/redis.js";
 
@@ -89,5 +90,5 @@ export function lazy<T>(make: () => T): () => T {
 
 /** Every queue's providers as configured, each built on first use. */
 export function workerProviders(): WorkerProviders {
-  return { scrape: lazy(() => createScrapeProvider()), analysis: lazy(analysisProviders), radar: lazy(radarDeps) };
+  return { scrape: lazy(() => createScrapeProvider()), analysis: lazy(analysisProviders), radar: lazy(radarDeps), webhooks: lazy(() => new HttpWebhookSender()) };
 }

@@ -105,7 +105,8 @@ describe("shutdown", () => {
     // The sweeper, here in the test's process, with a deadline every running analysis is past.
     expect(await failStuckAnalyses(0)).toBe(1);
     await waitFor("the programs of the failed analysis to be killed", async () => !processAlive(pids.program) && !processAlive(pids.helper), 10_000, 50);
-    expect(worker.output()).toMatch(/analysis failed elsewhere: stopping its programs/);
+    // The worker's log line comes through a pipe: it may arrive after the programs are gone.
+    await waitFor("the worker to say why", async () => /analysis failed elsewhere: stopping its programs/.test(worker.output()), 5_000, 50);
 
     const failed = await waitForStatus(ws.workspaceId, videoId, ["failed"]);
     expect(failed).toMatchObject({ id: r.analysisId, status: "failed" });

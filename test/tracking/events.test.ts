@@ -157,6 +157,7 @@ describe("account.video_discovered", () => {
     const v4 = await prisma.video.findFirstOrThrow({ where: { platformVideoId: "discovered4" } });
     expect(e1).toEqual([
       {
+        id: expect.any(String),
         workspaceId: first.workspaceId,
         type: "account.video_discovered",
         data: { accountId: account.id, username: "discover.me", platform: "platformB", videoId: v4.id, trackedVideoId: expect.any(String), postedAt: posted.toISOString() },

@@ -21,6 +21,7 @@ import { announce } from "./events.js";
 import { captureReservation, creditsChanged, releaseReservation, reserve } from "../credits/service.js";
 import { enqueueAnalysis } from "./jobs.js";
 import { InsufficientCreditsError, notFound } from "../shared/errors.js";
+import { recordWorkspaceEvents, relayWorkspaceEvents } from "../shared/workspace-events.js";
 import type { Segment } from "./ports.js";
 import type { ContentAnalysis } from "./ports.js";
 
@@ -254,6 +255,7 @@ async function settleAndMove(
 ): Promise<VideoAnalysis | null> {
   const current = typeof ref === "string" ? await loadAnalysis(ref) : ref;
   if (!current || !from.includes(current.status)) return null;
+  let eventIds: string[] = [];
   const row = await prisma
     .$transaction(async (tx) => {
       // Settling the reservation locks the workspace row first (the global lock order), then the
@@ -264,6 +266,8 @@ async function settleAndMove(
       }
       const moved = await move(tx, current.id, from);
       if (!moved[0]) throw new StateMoved();
+      // analysis.completed / analysis.failed, committed with the move (the outbox: docs/webhooks.md).
+      eventIds = await recordWorkspaceEvents([analysisEvent(moved[0])], tx);
       return moved[0];
     })
     .catch((e) => {
@@ -273,11 +277,21 @@ async function settleAndMove(
   if (row) {
     creditsChanged(row.workspaceId);
     await announce(row);
+    await relayWorkspaceEvents(eventIds);
   }
   return row;
 }
 
 class StateMoved extends Error {}
+
+/** The workspace event of a settled analysis (`completed` or `failed`). */
+function analysisEvent(a: VideoAnalysis) {
+  return {
+    workspaceId: a.workspaceId,
+    type: a.status === "completed" ? ("analysis.completed" as const) : ("analysis.failed" as const),
+    data: { analysisId: a.id, videoId: a.videoId, status: a.status, error: a.error, completedAt: a.completedAt?.toISOString() ?? null, updatedAt: a.updatedAt.toISOString() },
+  };
+}
 
 /**
  * Fails every analysis that has not moved for `deadlineMs` (a worker lost for good, a job that ran

@@ -17,6 +17,8 @@ import { InsufficientCreditsError, notFound, validationError } from "../shared/e
 import type { CreditEntryKind } from "../../generated/prisma/client.js";
 import { nextCycleBoundary } from "./cycle.js";
 import { publishEvent, subscribeEvents } from "../shared/events.js";
+import { recordWorkspaceEvents, relayWorkspaceBacklog } from "../shared/workspace-events.js";
+import { config } from "../../config.js";
 
 /**
  * Tells live subscribers the workspace's balance or reservations changed. Called after the commit:
@@ -25,6 +27,8 @@ import { publishEvent, subscribeEvents } from "../shared/events.js";
  */
 export function creditsChanged(workspaceId: string): void {
   void publishEvent("creditsUpdated", workspaceId, { workspaceId, at: new Date().toISOString() });
+  // A charge may have recorded `credits.low` in the committed transaction: relay it now.
+  void relayWorkspaceBacklog(workspaceId);
 }
 
 /** Runs `fn` in `tx` when given (the caller commits and announces), else in its own transaction. */
@@ -174,6 +178,7 @@ async function applyCharge(tx: Tx, w: WorkspaceBalanceRow, input: ChargeInput, r
       reservedCredits: w.reservedCredits - releaseReserved,
     },
   });
+  await recordIfLow(tx, w, after);
   const entry = await tx.creditLedgerEntry.create({
     data: {
       workspaceId: w.id,
@@ -187,6 +192,24 @@ async function applyCharge(tx: Tx, w: WorkspaceBalanceRow, input: ChargeInput, r
     },
   });
   return toEntry(entry);
+}
+
+/**
+ * `credits.low`: recorded (in the charge's transaction) when a charge takes `total_remaining` from at
+ * least CREDITS_LOW_PERCENT % of the monthly allowance to below it, so it fires once per crossing
+ * (again only after the balance rose back above the threshold: a renewal, a grant, a refund).
+ */
+export function creditsLowThreshold(monthlyAllowance: number, percent = config.creditsLowPercent): number {
+  return Math.ceil((monthlyAllowance * percent) / 100);
+}
+
+async function recordIfLow(tx: Tx, before: WorkspaceBalanceRow, after: WorkspaceBalanceRow): Promise<void> {
+  const threshold = creditsLowThreshold(before.monthlyAllowance);
+  if (threshold <= 0 || total(before) < threshold || total(after) >= threshold) return;
+  await recordWorkspaceEvents(
+    [{ workspaceId: before.id, type: "credits.low", data: { totalRemaining: total(after), threshold, thresholdPercent: config.creditsLowPercent, monthlyTotal: before.monthlyAllowance, reserved: before.reservedCredits } }],
+    tx,
+  );
 }
 
 /**

@@ -20,6 +20,7 @@ import type { RankedResult } from "./ranking.js";
 import { chargeKey, refundKey } from "./service.js";
 import { announceSearch } from "./events.js";
 import { enqueueSearch } from "./jobs.js";
+import { recordWorkspaceEvents, relayWorkspaceEvents } from "../shared/workspace-events.js";
 
 /** Longest error text stored on a search. */
 const MAX_ERROR_LENGTH = 2000;
@@ -48,10 +49,15 @@ export async function saveQueries(searchId: string, queries: string[]): Promise<
  */
 export async function completeSearch(searchId: string, results: RankedResult[], note: string | null): Promise<boolean> {
   const completedAt = new Date();
+  let eventIds: string[] = [];
   const done = await prisma.$transaction(async (tx) => {
     // Lock the row first: the sweep's fail takes the same lock, so exactly one of them wins.
-    const locked = await sql<{ status: string }>(Prisma.sql`SELECT status::text AS status FROM radar_searches WHERE id = ${searchId}::uuid FOR UPDATE`, { tx });
+    const locked = await sql<{ status: string; workspaceId: string; query: string }>(
+      Prisma.sql`SELECT status::text AS status, workspace_id AS "workspaceId", query FROM radar_searches WHERE id = ${searchId}::uuid FOR UPDATE`,
+      { tx },
+    );
     if (locked[0]?.status !== "searching") return false;
+    const { workspaceId, query } = locked[0];
     await tx.radarResult.deleteMany({ where: { searchId } });
     if (results.length > 0) {
       await tx.radarResult.createMany({
@@ -80,9 +86,16 @@ export async function completeSearch(searchId: string, results: RankedResult[], 
       where: { id: searchId },
       data: { status: "completed", resultCount: results.length, completedAt, error: note === null ? null : clip(note) },
     });
+    eventIds = await recordWorkspaceEvents(
+      [{ workspaceId, type: "radar.completed", data: { searchId, query, status: "completed", resultCount: results.length, note, completedAt: completedAt.toISOString() } }],
+      tx,
+    );
     return true;
   });
-  if (done) announceSearch({ id: searchId, status: "completed", resultCount: results.length, error: note });
+  if (done) {
+    announceSearch({ id: searchId, status: "completed", resultCount: results.length, error: note });
+    await relayWorkspaceEvents(eventIds);
+  }
   return done;
 }
 
@@ -93,20 +106,27 @@ export async function completeSearch(searchId: string, results: RankedResult[], 
  */
 export async function failSearch(searchId: string, error: string): Promise<boolean> {
   let workspaceId = "";
+  let eventIds: string[] = [];
   const failed = await prisma.$transaction(async (tx) => {
-    const [row] = await sql<{ status: string; workspaceId: string }>(
-      Prisma.sql`SELECT status::text AS status, workspace_id AS "workspaceId" FROM radar_searches WHERE id = ${searchId}::uuid FOR UPDATE`,
+    const [row] = await sql<{ status: string; workspaceId: string; query: string }>(
+      Prisma.sql`SELECT status::text AS status, workspace_id AS "workspaceId", query FROM radar_searches WHERE id = ${searchId}::uuid FOR UPDATE`,
       { tx },
     );
     if (!row || (row.status !== "pending" && row.status !== "searching")) return false;
     workspaceId = row.workspaceId;
-    await tx.radarSearch.update({ where: { id: searchId }, data: { status: "failed", error: clip(error), completedAt: new Date() } });
+    const failedAt = new Date();
+    await tx.radarSearch.update({ where: { id: searchId }, data: { status: "failed", error: clip(error), completedAt: failedAt } });
     await refund({ workspaceId, chargeKey: chargeKey(searchId), refundKey: refundKey(searchId), reason: `radar search ${searchId} failed` }, tx);
+    eventIds = await recordWorkspaceEvents(
+      [{ workspaceId, type: "radar.failed", data: { searchId, query: row.query, status: "failed", error: clip(error), refunded: true, failedAt: failedAt.toISOString() } }],
+      tx,
+    );
     return true;
   });
   if (failed) {
     announceSearch({ id: searchId, status: "failed", resultCount: 0, error: clip(error) });
     creditsChanged(workspaceId);
+    await relayWorkspaceEvents(eventIds);
   }
   return failed;
 }

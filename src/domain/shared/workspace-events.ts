@@ -1,12 +1,15 @@
 /**
  * Events of a workspace that its integrations and dashboards follow: one source for every
- * transport. The areas emit them where the change happens (an analysis completing, a search
- * failing, an account scrape discovering a video …); each is published on the workspace's
- * channel (`workspaceEvent:<workspaceId>`, read by GraphQL subscriptions on every API process).
+ * transport. The areas record them where the change happens (an analysis completing, a search
+ * failing, an account scrape discovering a video …), in the change's transaction when it has one,
+ * into the outbox (src/domain/webhooks/outbox.ts); relaying an event publishes it on the
+ * workspace's channel (`workspaceEvent:<workspaceId>`, read by GraphQL subscriptions on every API
+ * process) and fans it out to the workspace's webhook endpoints. docs/webhooks.md.
  *
  * The event names are the contract's webhook events (docs/contract/decisions.md, Webhooks).
  */
-import { publishEvent, subscribeEvents } from "./events.js";
+import { subscribeEvents } from "./events.js";
+import { emitEvents, recordEvents, relayEvents, relayWorkspaceBacklog as relayBacklog } from "../webhooks/outbox.js";
 
 export const WORKSPACE_EVENT_TYPES = [
   "analysis.completed",
@@ -21,6 +24,8 @@ export const WORKSPACE_EVENT_TYPES = [
 export type WorkspaceEventType = (typeof WORKSPACE_EVENT_TYPES)[number];
 
 export interface WorkspaceEvent {
+  /** The event's id (the outbox row). */
+  id: string;
   workspaceId: string;
   type: WorkspaceEventType;
   /** The event's payload: ids and the state that changed (JSON). */
@@ -29,13 +34,24 @@ export interface WorkspaceEvent {
   at: string;
 }
 
-/** Emits events of workspaces, after the change they report is committed. */
-export async function emitWorkspaceEvents(events: Omit<WorkspaceEvent, "at">[]): Promise<void> {
-  const at = new Date().toISOString();
-  await Promise.all(events.map((e) => publishEvent("workspaceEvent", e.workspaceId, { ...e, at })));
+export type NewEvent = Pick<WorkspaceEvent, "workspaceId" | "type" | "data">;
+
+/** Emits events of workspaces right after the change they report was committed (no transaction to join). */
+export async function emitWorkspaceEvents(events: NewEvent[]): Promise<void> {
+  await emitEvents(events);
 }
+
+/**
+ * Records events in the transaction `tx` of the change they report; call `relay` with the answer
+ * after the commit (an event nobody relays is relayed by the webhook sweep within seconds).
+ */
+export const recordWorkspaceEvents = (events: NewEvent[], tx: Parameters<typeof recordEvents>[1]) => recordEvents(events, tx);
+export const relayWorkspaceEvents = (ids: string[]) => relayEvents(ids);
 
 /** The workspace's events as they come (GraphQL subscriptions), until the consumer stops. */
 export function watchWorkspaceEvents(workspaceId: string): AsyncIterable<WorkspaceEvent> {
   return subscribeEvents("workspaceEvent", workspaceId);
 }
+
+/** Relays the workspace's events that are recorded and not yet relayed (after a commit that may have recorded some). */
+export const relayWorkspaceBacklog = (workspaceId: string) => relayBacklog(workspaceId);

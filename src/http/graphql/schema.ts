@@ -8,6 +8,7 @@ import "./types/tracking.js";
 import "./types/folders.js";
 import "./types/analytics.js";
 import "./types/events.js";
+import "./types/webhooks.js";
 
 export const schema = builder.toSchema();
 

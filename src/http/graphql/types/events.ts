@@ -8,7 +8,7 @@ import { WORKSPACE_EVENT_TYPES, watchWorkspaceEvents, type WorkspaceEvent } from
 /** `analysis.completed` → ANALYSIS_COMPLETED */
 const enumName = (type: string) => type.replace(/[.]/g, "_").toUpperCase();
 
-const WorkspaceEventTypeEnum = builder.enumType("WorkspaceEventType", {
+export const WorkspaceEventTypeEnum = builder.enumType("WorkspaceEventType", {
   description: "The event names of the webhook contract (analysis.completed → ANALYSIS_COMPLETED …).",
   values: Object.fromEntries(WORKSPACE_EVENT_TYPES.map((type) => [enumName(type), { value: type }])) as Record<string, { value: WorkspaceEvent["type"] }>,
 });

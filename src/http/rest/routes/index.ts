@@ -10,5 +10,6 @@ import { analysisRoutes } from "./analysis.js";
 import { folderRoutes } from "./folders.js";
 import { analyticsRoutes } from "./analytics.js";
 import { radarRoutes } from "./radar.js";
+import { webhookRoutes } from "./webhooks.js";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...analyticsRoutes, ...radarRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes];

@@ -1,0 +1,192 @@
+/**
+ * /webhooks: signed webhook endpoints of the workspace, their delivery log and test events
+ * (docs/contract/decisions.md, Webhooks; the design in docs/webhooks.md).
+ */
+import { z } from "zod";
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, sendTestEvent, type DeliveryRecord, type WebhookRecord } from "../../../domain/webhooks/service.js";
+import { createWebhookInput, listDeliveriesQuery, listWebhooksQuery, MAX_WEBHOOKS } from "../../../domain/webhooks/inputs.js";
+import { WORKSPACE_EVENT_TYPES } from "../../../domain/shared/workspace-events.js";
+import { defineRoute } from "../route.js";
+import { idParams, iso, isoOrNull, pagination, paginationSchema, queryParams, timestamp } from "../schemas.js";
+
+const eventName = z.enum(WORKSPACE_EVENT_TYPES);
+
+const SIGNING =
+  "Each event is POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id` (the delivery's id, the same on " +
+  "every attempt: use it to drop duplicates), `webhook-timestamp` (Unix seconds, of this attempt) and `webhook-signature` (`v1,` + base64 " +
+  "HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`). A 2xx " +
+  "answer within 10 s is delivered; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h (7 attempts in all, the server's " +
+  "WEBHOOK_RETRY_SCHEDULE). Redirects are not followed.";
+
+const DISABLING =
+  "An endpoint whose every delivery attempt failed for 72 hours (WEBHOOK_DISABLE_AFTER_HOURS) is disabled: `status` becomes `disabled` and " +
+  "`disabledReason` says why; it receives nothing more until a test event (POST /webhooks/{id}/test) succeeds, which enables it again.";
+
+const webhookItem = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(eventName),
+    description: z.string().meta({ description: "Empty when none was given." }),
+    status: z.enum(["active", "disabled"]),
+    failingSince: timestamp.nullable().meta({ description: "First failed attempt since the last successful delivery; null while healthy." }),
+    disabledAt: timestamp.nullable(),
+    disabledReason: z.string().nullable().meta({ description: "Why the endpoint was disabled (null while active)." }),
+    createdAt: timestamp,
+  })
+  .meta({ id: "Webhook" });
+
+const deliveryItem = z
+  .object({
+    id: z.string().meta({ description: "The delivery's id: the `webhook-id` header of every attempt." }),
+    eventId: z.string(),
+    event: eventName,
+    status: z.enum(["pending", "delivered", "failed"]).meta({
+      description: "`pending` while attempts remain (see nextAttemptAt), `delivered` after a 2xx answer, `failed` after the last attempt.",
+    }),
+    attempts: z.number().int().meta({ description: "Attempts made so far." }),
+    responseStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt's answer; null when none came (refused target, timeout, connection error)." }),
+    lastError: z.string().nullable().meta({ description: "Why the last attempt failed; null once delivered." }),
+    nextAttemptAt: timestamp.nullable(),
+    createdAt: timestamp,
+    deliveredAt: timestamp.nullable(),
+  })
+  .meta({ id: "WebhookDelivery" });
+
+export const webhookItemOf = (w: WebhookRecord) => ({
+  id: w.id,
+  url: w.url,
+  events: w.events,
+  description: w.description,
+  status: w.disabledAt ? ("disabled" as const) : ("active" as const),
+  failingSince: isoOrNull(w.failingSince),
+  disabledAt: isoOrNull(w.disabledAt),
+  disabledReason: w.disabledReason,
+  createdAt: iso(w.createdAt),
+});
+
+export const deliveryItemOf = (d: DeliveryRecord) => ({
+  id: d.id,
+  eventId: d.eventId,
+  event: d.event,
+  status: d.status,
+  attempts: d.attempts,
+  responseStatus: d.responseStatus,
+  lastError: d.lastError,
+  nextAttemptAt: isoOrNull(d.nextAttemptAt),
+  createdAt: iso(d.createdAt),
+  deliveredAt: isoOrNull(d.deliveredAt),
+});
+
+export const webhookRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/webhooks",
+    summary: "Create a webhook endpoint (its signing secret is shown once)",
+    description:
+      `At most ${MAX_WEBHOOKS} per workspace (the next is 409 WEBHOOK_LIMIT_REACHED). An unknown event name is 400 VALIDATION_ERROR. ` +
+      "The URL must be https and must not point at a loopback, private, link-local or otherwise non-public address (checked again on the " +
+      "resolved address at every delivery). When the server has no WEBHOOK_SECRET_KEY it cannot store secrets encrypted and answers 503 " +
+      `WEBHOOKS_NOT_CONFIGURED. ${SIGNING}`,
+    tags: ["Webhooks"],
+    body: createWebhookInput,
+    errors: ["WEBHOOK_LIMIT_REACHED", "WEBHOOKS_NOT_CONFIGURED"],
+    responses: {
+      201: {
+        description: "The new endpoint. `secret` (`whsec_` + base64 of 32 random bytes) is shown this once only.",
+        schema: z.object({
+          data: z.object({
+            id: z.string(),
+            url: z.string(),
+            events: z.array(eventName),
+            description: z.string(),
+            secret: z.string().meta({ example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+            createdAt: timestamp,
+          }),
+          message: z.string(),
+        }),
+      },
+    },
+    async handler({ auth, body }) {
+      const { webhook, secret } = await createWebhook(auth.workspaceId, body);
+      return {
+        status: 201,
+        body: {
+          data: { id: webhook.id, url: webhook.url, events: webhook.events, description: webhook.description, secret, createdAt: iso(webhook.createdAt) },
+          message: "Webhook created. Store the secret now: it will not be shown again.",
+        },
+      };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/webhooks",
+    summary: "List the workspace's webhook endpoints",
+    description: `Newest first; never the secret. ${DISABLING}`,
+    tags: ["Webhooks"],
+    query: queryParams(listWebhooksQuery),
+    responses: { 200: { description: "A page of endpoints.", schema: z.object({ data: z.array(webhookItem), pagination: paginationSchema }) } },
+    async handler({ auth, query }) {
+      const { items, total } = await listWebhooks(auth.workspaceId, query);
+      return { body: { data: items.map(webhookItemOf), pagination: pagination(total, query.limit, query.offset) } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/webhooks/{id}",
+    summary: "Get one webhook endpoint",
+    description: DISABLING,
+    tags: ["Webhooks"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "The endpoint (never the secret).", schema: z.object({ data: webhookItem }) } },
+    async handler({ auth, params }) {
+      return { body: { data: webhookItemOf(await getWebhook(auth.workspaceId, params.id)) } };
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/webhooks/{id}",
+    summary: "Delete a webhook endpoint",
+    description: "Its delivery log goes with it, and its pending deliveries are not sent any more.",
+    tags: ["Webhooks"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "Deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) } },
+    async handler({ auth, params }) {
+      const { id } = await deleteWebhook(auth.workspaceId, params.id);
+      return { body: { data: { id }, message: "Webhook deleted." } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/webhooks/{id}/deliveries",
+    summary: "The endpoint's delivery log",
+    description: "Newest first. Deliveries are kept WEBHOOK_RETENTION_DAYS (default 30) days.",
+    tags: ["Webhooks"],
+    params: idParams,
+    query: queryParams(listDeliveriesQuery),
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "A page of deliveries.", schema: z.object({ data: z.array(deliveryItem), pagination: paginationSchema }) } },
+    async handler({ auth, params, query }) {
+      const { items, total } = await listDeliveries(auth.workspaceId, params.id, query);
+      return { body: { data: items.map(deliveryItemOf), pagination: pagination(total, query.limit, query.offset) } };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/webhooks/{id}/test",
+    summary: "Send a webhook.test event to the endpoint now",
+    description:
+      "Queues a `webhook.test` event for this endpoint only (whether or not it subscribed to it, and even when it is disabled: a successful " +
+      "test enables it again). Follow it in the delivery log.",
+    tags: ["Webhooks"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: { 202: { description: "The test delivery, queued.", schema: z.object({ data: deliveryItem, message: z.string() }) } },
+    async handler({ auth, params }) {
+      const delivery = await sendTestEvent(auth.workspaceId, params.id);
+      return { status: 202, body: { data: deliveryItemOf(delivery), message: "Test event queued." } };
+    },
+  }),
+];
