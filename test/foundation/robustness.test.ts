@@ -31,8 +31,10 @@ import { ERROR_STATUS } from "../../src/domain/shared/errors.js";
 import type { RunningApi } from "../../src/main/server.js";
 
 // Every request must reach validation: a 429 would hide what the input does.
+// Webhooks configured, so their routes run past WEBHOOKS_NOT_CONFIGURED (nothing is delivered: no worker runs here).
 vi.hoisted(() => {
   process.env.RATE_LIMIT_PER_MINUTE = "100000000";
+  process.env.WEBHOOK_SECRET_KEY = "robustness-test-secret-key-0123456789abcdef";
 });
 
 const REST_RUNS = Number(process.env.ROBUSTNESS_RUNS ?? 60);
