@@ -231,8 +231,14 @@ function queryString(op: Operation, values: (readonly [string, unknown, boolean]
 const INTERNALS = /\bat .+\.(ts|js):\d+|node_modules|Prisma|prisma\.|\bSELECT\b.*\bFROM\b|\bINSERT INTO\b|syntax error at or near|violates .* constraint|relation "|TypeError|ReferenceError|URIError|SyntaxError: /;
 const CODES = new Set(Object.keys(ERROR_STATUS));
 
-function checkRest(op: Operation, what: string, r: HttpResult): void {
+function checkRest(op: Operation, what: string, r: HttpResult, url: string): void {
   const label = `${op.method} ${op.path} ${what} → ${r.status} ${r.text.slice(0, 300)}`;
+  // A request head over Node's 16 KiB limit is refused by the HTTP server itself (documented in the
+  // OpenAPI description), before any of our code: only a long URL may get there.
+  if (r.status === 431) {
+    expect(url.length, label).toBeGreaterThan(8000);
+    return;
+  }
   expect(r.status, label).toBeLessThan(500);
   expect(r.body?.code, `${label}: rate limited, the input was never validated`).not.toBe("RATE_LIMITED");
   expect(Object.keys(op.responses), label).toContain(String(r.status));
@@ -284,7 +290,7 @@ describe("REST: every operation of the OpenAPI document", () => {
           }
           const before = await rowCounts();
           const r = await request(api.url, op.method, path, { key, rawBody: payload, headers });
-          checkRest(op, `${path.slice(0, 200)} ${how} ${typeof payload === "string" ? payload.slice(0, 120) : ""}`, r);
+          checkRest(op, `${path.slice(0, 200)} ${how} ${typeof payload === "string" ? payload.slice(0, 120) : ""}`, r, path);
           if (how === "text/plain" || how === "none" || how === "form") expect(r.status).toBe(415);
           if (how === "big") expect(r.status).toBe(413);
           if (r.status >= 400) expect(await rowCounts(), `${op.method} ${path}: a refusal wrote`).toEqual(before);

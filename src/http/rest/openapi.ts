@@ -63,7 +63,8 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
         "or `application/*+json`, any charset; otherwise 415 UNSUPPORTED_MEDIA_TYPE and nothing is applied); every error is `{code, message}` " +
         "(validation errors add `details`). Timestamps are ISO 8601 UTC with milliseconds; dates in filters are YYYY-MM-DD. " +
         "Authentication: `Authorization: Bearer <API key>`. Each key may make RATE_LIMIT_PER_MINUTE requests per minute " +
-        "(RateLimit-* headers; 429 RATE_LIMITED with Retry-After beyond it).",
+        "(RateLimit-* headers; 429 RATE_LIMITED with Retry-After beyond it). A request line and headers over 16 KiB together are " +
+        "refused by the HTTP server itself with 431 and no body.",
     },
     servers: [{ url: "/" }],
   });
