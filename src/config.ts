@@ -78,6 +78,8 @@ const schema = z.object({
   MEDIA_MAX_SECONDS: z.coerce.number().int().positive().default(600),
 
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** How often live subscriptions' keys are re-checked against revocation (a fallback to the revocation event). */
+  REVOCATION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(4000).default(2000),
 
   /** On SIGTERM/SIGINT: how long requests in flight and running jobs get to finish before the
    *  remaining connections are closed and the remaining jobs handed back (docs/operations.md). */
@@ -299,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     refresh: {
       cadence: e.REFRESH_CADENCE,

@@ -15,6 +15,7 @@ import { BOARD_PATH, queueBoard } from "./admin/queues.js";
 import { GRAPHIQL_ASSETS, graphiqlAssets } from "./graphql/graphiql.js";
 import { buildRouter } from "./rest/router.js";
 import { toErrorResponse } from "./rest/errors.js";
+import { requireJsonBody } from "./rest/middleware.js";
 import { allRoutes } from "./rest/routes/index.js";
 import { openApiRoute } from "./rest/routes/openapi.js";
 import { mcpRouter } from "./mcp/http.js";
@@ -75,7 +76,8 @@ export function createApp(options: AppOptions = {}) {
 
   const api = express.Router();
   api.use(rememberMount);
-  // Every body is parsed as JSON whatever its content type, so the 1 MiB limit always applies.
+  // A body must be declared JSON (415 otherwise); then it is parsed, within the 1 MiB limit.
+  api.use(requireJsonBody);
   api.use(express.json({ limit: BODY_LIMIT_BYTES, type: () => true }));
   api.use(buildRouter([...allRoutes, openApiRoute(() => [...allRoutes], VERSION)]));
   api.use(notFoundHandler);

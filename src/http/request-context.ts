@@ -11,6 +11,42 @@ import { metricsEnabled, observeHttpRequest, UNMATCHED_ROUTE } from "../infra/me
 /** Every door's request body limit: 1 MiB (REST, GraphQL over HTTP, MCP). */
 export const BODY_LIMIT_BYTES = 1_048_576;
 
+/** `application/json` or `application/<anything>+json`, with any parameters (charset …). */
+const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json[ \t]*(?:;.*)?$/i;
+const WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Every door's media-type rule (REST, GraphQL over HTTP, MCP): a request that carries a body
+ * (POST, PUT, PATCH, DELETE with a non-empty Content-Length or a chunked body) must declare it as
+ * JSON; otherwise it is answered 415 UNSUPPORTED_MEDIA_TYPE and nothing is read or applied. A
+ * request without a body needs no Content-Type. `header` reads a request header by its lower-case name.
+ */
+export function unsupportedBodyMediaType(method: string | undefined, header: (name: string) => string | null | undefined): boolean {
+  if (!WITH_BODY.has((method ?? "").toUpperCase())) return false;
+  const length = header("content-length");
+  const hasBody = header("transfer-encoding") != null || (length != null && length.trim() !== "0");
+  if (!hasBody) return false;
+  const type = header("content-type");
+  return !type || !JSON_MEDIA_TYPE.test(type.trim());
+}
+
+export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = "Request bodies must be JSON: send Content-Type: application/json.";
+
+/**
+ * The request's Authorization value for the shared parser (`bearerSecret`, src/domain/keys/access.ts):
+ * null when absent, and "" (refused) when the request repeats the header: Node keeps only the first
+ * one, and a second credential must not pass unseen.
+ */
+export function authorizationHeader(req: IncomingMessage): string | null {
+  let found: string | null = null;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() !== "authorization") continue;
+    if (found !== null) return "";
+    found = req.rawHeaders[i + 1]!;
+  }
+  return found;
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ids = new WeakMap<IncomingMessage, string>();
 

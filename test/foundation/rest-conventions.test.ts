@@ -53,9 +53,13 @@ describe("request validation (400 VALIDATION_ERROR, never 500)", () => {
     expect(JSON.stringify(unknown.body.details)).toContain("admin");
   });
 
-  it("a body sent without a JSON content type is still read as JSON", async () => {
-    const r = await client(api.url, key).raw("POST", "/api/v1/settings/api-keys", { rawBody: '{"name":"plain"}', headers: { "content-type": "text/plain" } });
-    expect(r.status).toBe(201);
+  it("a body sent without a JSON content type is 415 UNSUPPORTED_MEDIA_TYPE and not applied (hostile-input.test.ts has the rest)", async () => {
+    const c = client(api.url, key);
+    const before = (await c.get("/api/v1/settings/api-keys")).body.data.length;
+    const r = await c.raw("POST", "/api/v1/settings/api-keys", { rawBody: '{"name":"plain"}', headers: { "content-type": "text/plain" } });
+    expect(r.status).toBe(415);
+    expect(r.body).toEqual(errorShape("UNSUPPORTED_MEDIA_TYPE"));
+    expect((await c.get("/api/v1/settings/api-keys")).body.data.length).toBe(before);
   });
 
   it("bad UUID in a path", async () => {
@@ -106,9 +110,16 @@ describe("routing and headers", () => {
 
   it("rate limit headers are sent on authenticated responses", async () => {
     const r = await client(api.url, key).get("/api/v1/workspace");
-    expect(Number(r.headers.get("ratelimit-limit"))).toBe(600);
-    expect(Number(r.headers.get("ratelimit-remaining"))).toBeLessThan(600);
-    expect(Number(r.headers.get("ratelimit-reset"))).toBeGreaterThanOrEqual(0);
+    // Each header must be present and a whole number (Number(null) is 0, so presence is checked first).
+    const header = (name: string) => {
+      const value = r.headers.get(name);
+      expect(value, `${name} header`).toMatch(/^\d+$/);
+      return Number(value);
+    };
+    expect(header("ratelimit-limit")).toBe(600);
+    expect(header("ratelimit-remaining")).toBeLessThan(600);
+    expect(header("ratelimit-reset")).toBeGreaterThanOrEqual(0);
+    expect(header("ratelimit-reset")).toBeLessThanOrEqual(60);
   });
 });
 
@@ -124,6 +135,7 @@ describe("in other processes", () => {
       const r = await client(limited.url!, ws.key).get("/api/v1/workspace");
       expect(r.status).toBe(429);
       expect(r.body).toEqual(errorShape("RATE_LIMITED"));
+      expect(r.headers.get("retry-after")).toMatch(/^\d+$/);
       expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(r.headers.get("ratelimit-remaining")).toBe("0");
       // Another key is not affected.

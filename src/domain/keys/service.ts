@@ -10,6 +10,7 @@ import { prisma, sql, type Tx } from "../../infra/db.js";
 import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.js";
 import { hashSecret, KEY_PREFIX, withdrawKey } from "./access.js";
 import { DomainError, notFound } from "../shared/errors.js";
+import { announceRevocation } from "./revocation.js";
 
 export const MAX_ACTIVE_KEYS = 5;
 
@@ -83,20 +84,22 @@ export async function countKeys(workspaceId: string): Promise<number> {
 
 /**
  * Revokes a key of the workspace: first out of the access registry (./access.ts: from then on no
- * process admits it), then its row. Revoking a revoked key changes nothing and reports when it was
- * revoked.
+ * process admits it), then its row, then the announcement that ends its live connections in every
+ * process (./revocation.ts). Revoking a revoked key changes nothing and reports when it was revoked.
  */
 export async function revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyInfo> {
   const found = await prisma.apiKey.findFirst({ where: { id: keyId, workspaceId }, select: { secretHash: true } });
   if (!found) throw notFound("API key");
   await withdrawKey(found.secretHash);
-  await prisma.apiKey.updateMany({
-    where: { id: keyId, workspaceId, revokedAt: null },
-    data: { revokedAt: new Date(), slot: null },
-  });
-  const key = await prisma.apiKey.findFirst({ where: { id: keyId, workspaceId } });
+  // The answer is the row as this statement left it (RETURNING), never a re-read a concurrent
+  // request may have changed; an already revoked key keeps its first revocation time.
+  const [key] = await sql<ApiKeyInfo>(Prisma.sql`
+    UPDATE api_keys AS k SET revoked_at = COALESCE(k.revoked_at, now()), slot = NULL
+     WHERE k.id = ${keyId}::uuid AND k.workspace_id = ${workspaceId}::uuid
+    RETURNING ${KEY_COLUMNS}`);
   if (!key) throw notFound("API key");
-  return toInfo(key);
+  await announceRevocation(key.id, workspaceId);
+  return key;
 }
 
 /** Revokes a key by id alone (admin CLI). */

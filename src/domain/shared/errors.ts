@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   KEY_LIMIT_REACHED: 409,
   WEBHOOK_LIMIT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   REFRESH_TOO_SOON: 429,
   INTERNAL_ERROR: 500,
@@ -31,6 +32,11 @@ export class DomainError extends Error {
   readonly status: number;
   /** Set by errors a client may retry later (REST's Retry-After, GraphQL's extensions.retryAfter). */
   readonly retryAfterSeconds?: number;
+  /**
+   * Extra fields of the error body a route documents, e.g. POST /accounts' `data.failed` with the
+   * handle of a refused account link (src/domain/tracking/urls.ts).
+   */
+  data?: unknown;
   constructor(
     readonly code: ErrorCode,
     message: string,

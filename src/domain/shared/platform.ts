@@ -11,11 +11,11 @@ export type Platform = (typeof PLATFORMS)[number];
 export const PATTERN = {
   /** Platform A video ids are 64-bit integers written in decimal. */
   aVideoId: /^[1-9][0-9]{0,18}$/,
-  /** Platform A handles: letters, digits, "_" and ".", at most 24. */
-  aUser: /^[a-z0-9_.]{1,24}$/i,
+  /** Platform A handles: letters, digits, "_" and ".", at most 24, not ending with "." (so never only dots). */
+  aUser: /^(?!.*\.$)[a-z0-9_.]{1,24}$/i,
   bVideoId: /^[A-Za-z0-9_-]{11}$/,
-  /** Platform B handles: 3 to 30 of letters, digits, "_", "-" and "." (non-Latin handles are not accepted). */
-  bHandle: /^[A-Za-z0-9._-]{3,30}$/,
+  /** Platform B handles: 3 to 30 of letters, digits, "_", "-" and ".", never only dots (non-Latin handles are not accepted). */
+  bHandle: /^(?!\.+$)[A-Za-z0-9._-]{3,30}$/,
   /** Platform C shortcodes are base64url; private posts have longer ones. */
   cCode: /^[A-Za-z0-9_-]{5,64}$/,
   /** Platform C usernames: up to 30 of letters, digits, "_" and ".", no leading, trailing or double ".". */

@@ -19,8 +19,12 @@
  * - Query strings and fragments are tolerated everywhere (share links carry `?si=`, `?igsh=`,
  *   `?is_from_webapp=` …) and ignored, except `v` on platform B's watch page. One trailing slash is
  *   tolerated on every path.
- * - Surrounding whitespace (a pasted link) is trimmed; whitespace, control characters or backslashes
- *   inside the link are refused, because URL parsers silently drop or rewrite them.
+ * - Surrounding whitespace (a pasted link) is trimmed; whitespace, control characters (NUL included),
+ *   lone UTF-16 surrogates or backslashes inside the link are refused, because URL parsers silently
+ *   drop or rewrite them.
+ * - Dot segments (`/../admin`, `/%2e%2e/admin`, `/./x`) are refused, never resolved: a link is never
+ *   normalised into another handle. Handles must match the platform's grammar (src/domain/shared/platform.ts):
+ *   e.g. `https://www.tiktok.com/@..` is refused.
  */
 import type { AccountRef, VideoRef } from "./ports.js";
 import { DomainError } from "../shared/errors.js";
@@ -38,6 +42,9 @@ export const ACCEPTED_ACCOUNT_LINKS =
 type Kind = "video" | "account";
 
 const SHORT_HOST = "youtu.be";
+
+/** A path segment that URL parsing resolves away: ".", "..", also percent-encoded (%2e). */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
 // A Map, not an object literal: a host such as "constructor" must not find Object.prototype members.
 const HOSTS = new Map<string, Platform>([
@@ -61,6 +68,18 @@ function invalidUrl(kind: Kind, reason: string): DomainError {
   );
 }
 
+/**
+ * An account link refused for its handle carries the handle as written (path without its slashes and
+ * "@"), so POST /accounts can report it under `failed` next to the INVALID_URL code.
+ */
+function withHandle(error: DomainError, kind: Kind, rawPath: string): DomainError {
+  if (kind === "account") {
+    const asWritten = rawPath.replace(/^\/+|\/+$/g, "").replace(/^@/, "");
+    error.data = { added: [], alreadyTracked: [], failed: [asWritten] };
+  }
+  return error;
+}
+
 interface Located {
   url: URL;
   host: string;
@@ -79,9 +98,16 @@ function locate(input: unknown, kind: Kind): Located {
   if (/[\s\u0000-\u001f\u007f\\]/u.test(raw)) {
     throw invalidUrl(kind, "it contains whitespace, control characters or backslashes");
   }
+  if (/\p{Cs}/u.test(raw)) throw invalidUrl(kind, "it is not valid Unicode (a lone surrogate)");
   const authority = /^https:\/\/([^/?#]*)/i.exec(raw)?.[1];
   if (authority === undefined) throw invalidUrl(kind, "only https:// links are accepted");
   checkAuthority(authority, kind);
+  // The URL parser resolves "." and ".." segments (written plainly or as %2e): `/../admin` would
+  // name the account `admin`. A link is never normalised into another handle: refuse them.
+  const rawPath = /^[^?#]*/.exec(raw.slice("https://".length + authority.length))![0];
+  if (rawPath.split("/").some((segment) => DOT_SEGMENT.test(segment))) {
+    throw withHandle(invalidUrl(kind, "it contains a dot segment (. or ..)"), kind, rawPath);
+  }
   const host = authority.toLowerCase();
   const platform = HOSTS.get(host);
   if (!platform) throw invalidUrl(kind, "the host is not a supported platform");
@@ -179,8 +205,10 @@ export function parseAccountUrl(input: string): AccountRef {
   const located = locate(input, "account");
   const username = accountUsernameOf(located);
   if (username === null) {
-    const reason = videoIdsOf(located) !== null ? "it is a video link, not an account link" : "it is not an account link of the platform";
-    throw invalidUrl("account", reason);
+    if (videoIdsOf(located) !== null) throw invalidUrl("account", "it is a video link, not an account link");
+    // One path segment that is not a handle of the platform (e.g. `/@..`): refused, never adjusted into one.
+    const error = invalidUrl("account", "it is not an account link of the platform");
+    throw located.segments.length === 1 && located.host !== SHORT_HOST ? withHandle(error, "account", located.url.pathname) : error;
   }
   const ids = { platform: located.platform, username };
   return { ...ids, canonicalUrl: canonicalAccountUrl(ids) };

@@ -1,5 +1,5 @@
 /**
- * The 1 MiB body limit of every door (BODY_LIMIT_BYTES, src/http/request-context.ts) on GraphQL over
+ * The media-type rule of every door (a body must be JSON: 415 UNSUPPORTED_MEDIA_TYPE) and the 1 MiB body limit of every door (BODY_LIMIT_BYTES, src/http/request-context.ts) on GraphQL over
  * HTTP, answered as REST answers it: 413 PAYLOAD_TOO_LARGE.
  *
  * Why not Yoga's own `maxRequestBodySize`: it pipes every body through a TransformStream inside a
@@ -10,8 +10,8 @@
  * streams, the way Yoga counts it (graphql-yoga's use-limit-request-body-size.ts, not exported).
  */
 import { GraphQLError } from "graphql";
-import type { Plugin } from "graphql-yoga";
-import { BODY_LIMIT_BYTES } from "../request-context.js";
+import type { GraphQLParams, Plugin } from "graphql-yoga";
+import { BODY_LIMIT_BYTES, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
 
 const CONTENT_LENGTH = /^\d+$/;
 
@@ -42,8 +42,31 @@ function countedBody(request: Request, fetchAPI: { Request: typeof Request; Tran
   return new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body, duplex: "half" } as RequestInit);
 }
 
+/** 415 for a body that is not declared JSON: the media-type rule of every door (../request-context.ts). */
+function unsupportedMediaType(): GraphQLError {
+  return new GraphQLError(UNSUPPORTED_MEDIA_TYPE_MESSAGE, { extensions: { code: "UNSUPPORTED_MEDIA_TYPE", http: { status: 415 } } });
+}
+
+/** A POST body declared JSON in a form Yoga's own parsers do not match, read as Yoga reads application/json. */
+async function parseJsonParams(request: Request): Promise<GraphQLParams> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch (e) {
+    if (e instanceof GraphQLError) throw e; // PAYLOAD_TOO_LARGE from the counted stream
+    throw new GraphQLError("POST body sent invalid JSON.", { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
+  }
+  if (body === null || typeof body !== "object") {
+    throw new GraphQLError("POST body is expected to be an object.", { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
+  }
+  return body as GraphQLParams;
+}
+
 export const limitBodySize: Plugin = {
   onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
+    if (unsupportedBodyMediaType(request.method, (name) => request.headers.get(name))) throw unsupportedMediaType();
+    // JSON that Yoga's parsers do not name (`application/*+json`, a capitalised type): parsed as JSON.
+    if (!requestParser && request.method === "POST" && request.body) setRequestParser((requestParser = parseJsonParams));
     const length = request.headers.get("content-length");
     if (length !== null) {
       if (!CONTENT_LENGTH.test(length)) {

@@ -5,28 +5,30 @@
  */
 import type { IncomingMessage, Server } from "node:http";
 import { randomUUID } from "node:crypto";
-import { getOperationAST, GraphQLError, visit, type DocumentNode, type ValidationRule } from "graphql";
+import { getOperationAST, GraphQLError, Kind, visit, type ASTNode, type DocumentNode, type ValidationRule } from "graphql";
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import { persistedOperationsPlugin } from "./persisted.js";
 import { limitBodySize } from "./body-limit.js";
 import type { Plugin } from "graphql-yoga";
-import { findNulCharacter } from "../../domain/shared/inputs.js";
+import { findUnstorableString, isUrlField, unstorableReason, unstorableStringError, type UnstorableString } from "../../domain/shared/inputs.js";
 import { createYoga, type YogaInitialContext } from "graphql-yoga";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
+import { PothosValidationError } from "@pothos/core";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { config } from "../../config.js";
-import { DomainError } from "../../domain/shared/errors.js";
+import { DomainError, validationError } from "../../domain/shared/errors.js";
 import { admit, authenticate, bearerSecret, RateLimitedError } from "../../domain/keys/access.js";
 import { addLogContext, logger } from "../../infra/logger.js";
 import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.js";
 import { isUnavailable } from "../rest/errors.js";
 import { renderGraphiQL } from "./graphiql.js";
-import { requestIdOf } from "../request-context.js";
+import { authorizationHeader, requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";
 import { schema } from "./schema.js";
+import { holdForKey, untilRevoked } from "./revocation.js";
 
 interface TransportContext extends Partial<YogaInitialContext> {
   /** The Node request (HTTP) or the upgrade request (WebSocket). */
@@ -41,8 +43,8 @@ function unauthenticated(): GraphQLError {
 }
 
 function authorizationOf(ctx: TransportContext): string | null {
-  const fromHeader = ctx.request?.headers.get("authorization");
-  if (fromHeader) return fromHeader;
+  // HTTP: the header as sent (a repeated header is refused); WebSocket: connectionParams.authorization.
+  if (ctx.request) return ctx.req ? authorizationHeader(ctx.req) : ctx.request.headers.get("authorization");
   const param = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
   return typeof param === "string" ? param : null;
 }
@@ -74,10 +76,20 @@ async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
   return { auth: admitted.auth, requestId: ctx.req ? requestIdOf(ctx.req) : randomUUID() };
 }
 
+const VARIABLE_REFUSAL = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" (?:got invalid value|of required type|of non-null type)/;
+
 /** Domain errors keep their code and message; anything unexpected is masked with a request id. */
 function maskError(error: unknown): Error {
   const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
-  if (original instanceof GraphQLError) return original;
+  if (original instanceof GraphQLError) {
+    // graphql-js's own refusal of a variable's value (wrong type, null for a non-null type) carries
+    // no code: it is the contract's VALIDATION_ERROR, as a wrongly typed REST field is.
+    // So is a global ID that does not decode (Pothos's PothosValidationError).
+    if (original.extensions?.code === undefined && (VARIABLE_REFUSAL.test(original.message) || original instanceof PothosValidationError)) {
+      return new GraphQLError(original.message, { nodes: original.nodes, extensions: { ...original.extensions, code: "VALIDATION_ERROR" } });
+    }
+    return original;
+  }
   const path = error instanceof GraphQLError ? error.path : undefined;
   if (original instanceof DomainError) {
     return new GraphQLError(original.message, {
@@ -104,36 +116,100 @@ function maskError(error: unknown): Error {
   });
 }
 
-function nulError(path: string): GraphQLError {
-  return new GraphQLError(`Invalid input: ${path}: must not contain the NUL character (\\u0000).`, {
-    extensions: { code: "VALIDATION_ERROR", details: [{ path, message: "must not contain the NUL character (\\u0000)" }] },
-  });
+/** graphql-js's syntax errors for a string literal holding NUL or a lone surrogate (or a malformed \\u escape). */
+const UNSTORABLE_LITERAL = /^Syntax Error: (?:Invalid Unicode escape sequence|Invalid character within String: U\+(?:0000|D[89A-F]))/;
+
+/** The shared refusal (src/domain/shared/inputs.ts) as a GraphQL error with `extensions.code`. */
+function unstorableError(found: UnstorableString, urlField: boolean): GraphQLError {
+  return maskError(unstorableStringError(found, urlField)) as GraphQLError;
 }
 
-/** A validation rule: no string literal of the document holds NUL (validation results are cached per document). */
-const noNulLiterals: ValidationRule = (context) => ({
-  StringValue(node) {
-    if (node.value.includes("\u0000")) context.reportError(nulError("(argument)"));
+/** The argument or input field a node of the document is the value of (nearest first), or undefined. */
+function fieldNameOf(parent: ASTNode | readonly ASTNode[] | undefined, ancestors: readonly (ASTNode | readonly ASTNode[])[]): string | undefined {
+  const chain = [...ancestors, ...(parent ? [parent] : [])];
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const a = chain[i] as ASTNode;
+    if (a && "kind" in a && (a.kind === Kind.ARGUMENT || a.kind === Kind.OBJECT_FIELD)) return a.name.value;
+  }
+  return undefined;
+}
+
+/** A validation rule: no string literal of the document holds NUL or a lone surrogate (validation results are cached per document). */
+const noUnstorableLiterals: ValidationRule = (context) => ({
+  StringValue(node, _key, parent, _path, ancestors) {
+    const reason = unstorableReason(node.value);
+    if (!reason) return;
+    const field = fieldNameOf(parent, ancestors);
+    context.reportError(unstorableError({ path: field ?? "(argument)", keys: [field ?? "(argument)"], reason }, field === "url"));
   },
 });
 
+/** The variables a document passes to an argument or input field named `url` (links: INVALID_URL). */
+const urlVariablesOf = new WeakMap<DocumentNode, Set<string>>();
+function urlVariables(document: DocumentNode): Set<string> {
+  let found = urlVariablesOf.get(document);
+  if (!found) {
+    const names = new Set<string>();
+    visit(document, {
+      Variable(node, _key, parent, _path, ancestors) {
+        if (fieldNameOf(parent, ancestors) === "url") names.add(node.name.value);
+      },
+    });
+    urlVariablesOf.set(document, (found = names));
+  }
+  return found;
+}
+
+function refuseUnstorableVariables(document: DocumentNode, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
+  const found = findUnstorableString(variables ?? {}, ["variables"]);
+  if (!found) return null;
+  return unstorableError(found, isUrlField(found.keys) || urlVariables(document).has(found.keys[1] ?? ""));
+}
+
 /**
- * PostgreSQL text cannot hold NUL: refuse it before any resolver runs (as REST's router does), in
- * the document's literals (a validation rule) and in the variables (checked on every operation).
+ * NUL and lone surrogates (the rule of src/domain/shared/inputs.ts, as REST's router applies it):
+ * refused before any resolver runs, in the document's literals (a validation rule) and in the
+ * variables (checked on every operation): VALIDATION_ERROR, or INVALID_URL for a `url` argument.
  */
-const refuseNulCharacters: Plugin = {
+const refuseUnstorableStrings: Plugin = {
+  // The document itself: a NUL or lone surrogate inside a string literal (as a character or as a
+  // \u escape) is a syntax error to graphql-js; it is answered as the same refusal.
+  onParse() {
+    return ({ result, replaceParseResult }) => {
+      if (result instanceof GraphQLError && UNSTORABLE_LITERAL.test(result.message)) {
+        const reason = "must not contain the NUL character or a lone UTF-16 surrogate";
+        replaceParseResult(maskError(validationError(`Invalid input: a string of the document ${reason}.`, [{ path: "query", message: reason }])));
+      }
+    };
+  },
   onValidate({ addValidationRule }) {
-    addValidationRule(noNulLiterals);
+    addValidationRule(noUnstorableLiterals);
   },
   onExecute({ args, setResultAndStopExecution }) {
-    const path = findNulCharacter(args.variableValues ?? {}, "variables");
-    if (path) setResultAndStopExecution({ errors: [nulError(path)] });
+    const error = refuseUnstorableVariables(args.document, args.variableValues);
+    if (error) setResultAndStopExecution({ errors: [error] });
   },
   onSubscribe({ args, setResultAndStopExecution }) {
-    const path = findNulCharacter(args.variableValues ?? {}, "variables");
-    if (path) setResultAndStopExecution({ errors: [nulError(path)] });
+    const error = refuseUnstorableVariables(args.document, args.variableValues);
+    if (error) setResultAndStopExecution({ errors: [error] });
   },
 };
+
+/** Every subscription stream (WebSocket or SSE) ends when its key is revoked (./revocation.ts). */
+const endOnRevocation: Plugin<GraphQLContext> = {
+  onSubscribe({ args }) {
+    const keyId = args.contextValue.auth?.keyId;
+    if (!keyId) return;
+    return {
+      onSubscribeResult({ result, setResult }) {
+        if (isAsyncIterable(result)) setResult(untilRevoked(result, keyId));
+      },
+    };
+  },
+};
+
+const isAsyncIterable = <T>(value: unknown): value is AsyncIterable<T> =>
+  value != null && typeof (value as AsyncIterable<T>)[Symbol.asyncIterator] === "function";
 
 /** Documents that use @defer or @stream (incremental delivery, which graphql-jit does not do). */
 const incremental = new WeakMap<DocumentNode, boolean>();
@@ -176,7 +252,8 @@ export function createGraphQL() {
       limitBodySize,
       maxDepthPlugin({ n: config.graphql.maxDepth, exposeLimits: true }),
       costLimitPlugin({ maxCost: config.graphql.maxCost, exposeLimits: true }),
-      refuseNulCharacters,
+      refuseUnstorableStrings,
+      endOnRevocation,
       // Compiled execution (graphql-jit) of queries and mutations, kept per parsed document: Yoga's
       // parser cache (bounded LRU) hands the same document object to every request with the same
       // text. Subscriptions run on graphql-js: under graphql-jit their field arguments arrived
@@ -192,6 +269,9 @@ export function createGraphQL() {
 
 export type GraphQLServer = ReturnType<typeof createGraphQL>;
 
+/** The WebSocket close code of a connection whose API key was revoked. */
+export const CLOSE_KEY_REVOKED = 4403;
+
 /** graphql-ws on the HTTP server, running operations through Yoga's envelop (so its plugins apply). */
 export function attachWebSocket(server: Server, yoga: GraphQLServer) {
   const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
@@ -202,7 +282,12 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
       // connection_init: refuse the socket at once when the key is missing, unknown or revoked.
       onConnect: async (ctx) => {
         const auth = await authenticate(bearerSecret(authorizationOf({ connectionParams: ctx.connectionParams })));
-        return auth !== null;
+        if (!auth) return false;
+        // A revoked key's connections are closed with 4403 within REVOCATION_CHECK_INTERVAL_MS (./revocation.ts).
+        const socket = ctx.extra.socket;
+        const release = holdForKey(auth.keyId, () => socket.close(CLOSE_KEY_REVOKED, "API key revoked"));
+        socket.once("close", release);
+        return true;
       },
       onSubscribe: async (ctx, _id, params) => {
         const { schema: s, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({

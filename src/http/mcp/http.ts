@@ -17,7 +17,7 @@ import express, { type Request, type Response } from "express";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { consumeRequest } from "../../domain/keys/access.js";
 import { logger } from "../../infra/logger.js";
-import { admitRequest, authOf } from "../rest/middleware.js";
+import { admitRequest, authOf, requireJsonBody } from "../rest/middleware.js";
 import { createMcpServer, type McpSession } from "./server.js";
 import { BODY_LIMIT_BYTES } from "../request-context.js";
 
@@ -54,6 +54,6 @@ async function serve(req: Request, res: Response): Promise<void> {
 /** The /mcp endpoint: `app.use("/mcp", mcpRouter())`. */
 export function mcpRouter(): express.Router {
   const router = express.Router();
-  router.all("/", admitRequest, serve);
+  router.all("/", requireJsonBody, admitRequest, serve);
   return router;
 }

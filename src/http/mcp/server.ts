@@ -23,7 +23,7 @@ import {
   type CallToolResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { parseInput, rejectNulCharacters } from "../../domain/shared/inputs.js";
+import { parseInput } from "../../domain/shared/inputs.js";
 import { logger } from "../../infra/logger.js";
 import { toErrorResponse, type ErrorBody } from "../rest/errors.js";
 import { listResources, readResource, resourceTemplates } from "./resources.js";
@@ -105,7 +105,7 @@ async function callTool(session: McpSession, tool: AnyTool, args: Record<string,
     const ctx = await session.begin();
     requestId = ctx.requestId;
     const raw = args ?? {};
-    rejectNulCharacters(raw, "");
+    // parseInput refuses NUL and lone surrogates first (VALIDATION_ERROR, INVALID_URL in `url`).
     const input = parseInput(tool.input, raw);
     // JSON.parse(JSON.stringify(...)): structured content is plain JSON (dates as ISO strings, no undefined).
     return textResult(JSON.parse(JSON.stringify(await tool.run(ctx, input))) as Record<string, unknown>);

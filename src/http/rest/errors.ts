@@ -11,6 +11,8 @@ export interface ErrorBody {
   message: string;
   details?: { path: string; message: string }[];
   requestId?: string;
+  /** Only where a route documents it (POST /accounts: the refused handle under `data.failed`). */
+  data?: unknown;
 }
 
 const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "57P01", "57P03", "53300", "P1001", "P1002", "P1017", "P2024"]);
@@ -41,13 +43,24 @@ function bodyParserError(err: unknown): { status: number; body: ErrorBody } | nu
   return null;
 }
 
+/**
+ * A path segment that is not percent-encoded UTF-8 (`%`, `%zz`, `%ff%fe`): Express's router fails to
+ * decode the route's parameters with a URIError marked 400, before any handler runs.
+ */
+function pathDecodingError(err: unknown): { status: number; body: ErrorBody } | null {
+  if (!(err instanceof URIError) || (err as { status?: unknown }).status !== 400) return null;
+  const message = "must be valid percent-encoding of UTF-8 text";
+  return { status: 400, body: { code: "VALIDATION_ERROR", message: `Invalid request: a path segment ${message}.`, details: [{ path: "params", message }] } };
+}
+
 export function toErrorResponse(err: unknown, requestId: string): { status: number; body: ErrorBody; unexpected: boolean } {
   if (err instanceof DomainError) {
     const body: ErrorBody = { code: err.code, message: err.message };
     if (err.details) body.details = err.details;
+    if (err.data !== undefined) body.data = err.data;
     return { status: err.status, body, unexpected: false };
   }
-  const parsed = bodyParserError(err);
+  const parsed = bodyParserError(err) ?? pathDecodingError(err);
   if (parsed) return { ...parsed, unexpected: false };
   if (isUnavailable(err)) {
     return {

@@ -1,7 +1,8 @@
 /** Express middleware for every REST request: authentication and the per-key rate limit. */
 import type { NextFunction, Request, Response } from "express";
 import { admit, bearerSecret, RateLimitedError, type AuthContext, type RateLimitState } from "../../domain/keys/access.js";
-import { unauthorized } from "../../domain/shared/errors.js";
+import { DomainError, unauthorized } from "../../domain/shared/errors.js";
+import { authorizationHeader, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
 import { addLogContext } from "../../infra/logger.js";
 
 export function authOf(res: Response): AuthContext {
@@ -21,7 +22,7 @@ function setRateHeaders(res: Response, r: RateLimitState): void {
 export async function admitRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
   let admitted;
   try {
-    admitted = await admit(bearerSecret(req.get("authorization")));
+    admitted = await admit(bearerSecret(authorizationHeader(req)));
   } catch (e) {
     if (e instanceof RateLimitedError) {
       setRateHeaders(res, e.state);
@@ -33,5 +34,17 @@ export async function admitRequest(req: Request, res: Response, next: NextFuncti
   res.locals.auth = admitted.auth;
   addLogContext({ workspaceId: admitted.auth.workspaceId });
   setRateHeaders(res, admitted.limit);
+  next();
+}
+
+/**
+ * 415 UNSUPPORTED_MEDIA_TYPE for a body that is not declared JSON (the rule of every door:
+ * src/http/request-context.ts), before the body is read, so nothing is applied.
+ */
+export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  if (unsupportedBodyMediaType(req.method, (name) => req.get(name))) return next(new DomainError("UNSUPPORTED_MEDIA_TYPE", UNSUPPORTED_MEDIA_TYPE_MESSAGE));
+  // JSON is UTF-8 (RFC 8259) whatever charset the type names, as GraphQL reads it: the parser is
+  // not told otherwise (it would refuse e.g. `charset=latin1`).
+  if (req.headers["content-type"]) req.headers["content-type"] = "application/json";
   next();
 }

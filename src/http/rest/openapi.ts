@@ -10,7 +10,9 @@ const COMMON_ERRORS: ErrorCode[] = ["UNAUTHORIZED", "RATE_LIMITED", "SERVICE_UNA
 function errorResponses(route: AnyRoute) {
   const codes = new Set<ErrorCode>([...(route.errors ?? []), ...(route.auth === false ? ["INTERNAL_ERROR" as const] : COMMON_ERRORS)]);
   if (route.params || route.query || route.body) codes.add("VALIDATION_ERROR");
-  if (route.body) codes.add("PAYLOAD_TOO_LARGE");
+  // Every method that may carry a body has it read (JSON, 1 MiB) whether or not the route uses it:
+  // a body that is not declared JSON, not valid JSON or too large is refused on each of them.
+  if (route.method !== "get") for (const code of ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] as const) codes.add(code);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(
@@ -57,10 +59,12 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
       title: "Video tracking, discovery and analysis API",
       version: info.version,
       description:
-        "REST facade of the service. Every path is under /api/v1; bodies are JSON; every error is `{code, message}` " +
+        "REST facade of the service. Every path is under /api/v1; bodies are JSON and must say so (`Content-Type: application/json` " +
+        "or `application/*+json`, any charset; otherwise 415 UNSUPPORTED_MEDIA_TYPE and nothing is applied); every error is `{code, message}` " +
         "(validation errors add `details`). Timestamps are ISO 8601 UTC with milliseconds; dates in filters are YYYY-MM-DD. " +
         "Authentication: `Authorization: Bearer <API key>`. Each key may make RATE_LIMIT_PER_MINUTE requests per minute " +
-        "(RateLimit-* headers; 429 RATE_LIMITED with Retry-After beyond it).",
+        "(RateLimit-* headers; 429 RATE_LIMITED with Retry-After beyond it). A request line and headers over 16 KiB together are " +
+        "refused by the HTTP server itself with 431 and no body.",
     },
     servers: [{ url: "/" }],
   });

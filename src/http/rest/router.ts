@@ -8,7 +8,7 @@ import express, { type Request, type Response } from "express";
 import type { z } from "zod";
 import { config } from "../../config.js";
 import { validationError, type ErrorDetail } from "../../domain/shared/errors.js";
-import { rejectNulCharacters } from "../../domain/shared/inputs.js";
+import { rejectUnstorableStrings } from "../../domain/shared/inputs.js";
 import { logger } from "../../infra/logger.js";
 import { admitRequest, authOf } from "./middleware.js";
 import { successStatus, type AnyRoute } from "./route.js";
@@ -45,9 +45,10 @@ function checkResponse(route: AnyRoute, status: number, body: unknown): void {
 
 function handle(route: AnyRoute) {
   return async (req: Request, res: Response) => {
-    rejectNulCharacters(req.params, "params");
-    rejectNulCharacters(req.query, "query");
-    rejectNulCharacters(req.body, "body");
+    // NUL and lone surrogates: 400 VALIDATION_ERROR (INVALID_URL in a `url` field), before any schema.
+    rejectUnstorableStrings(req.params, "params");
+    rejectUnstorableStrings(req.query, "query");
+    rejectUnstorableStrings(req.body, "body");
     const details: ErrorDetail[] = [];
     const params = parsePart(route.params, req.params, "params", details);
     const query = parsePart(route.query, req.query, "query", details);

@@ -71,6 +71,7 @@ export const errorSchema = z
     message: z.string(),
     details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
     requestId: z.string().optional(),
+    data: z.unknown().optional().meta({ description: "Only where a route documents it (POST /accounts: the refused handle under `failed`)." }),
   })
   .meta({ id: "Error", description: "Every error: `{code, message}`; validation errors add `details`, internal errors a `requestId`." });
 

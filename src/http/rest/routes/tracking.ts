@@ -365,7 +365,9 @@ export const trackingRoutes = [
       "Queues the account for scraping; the scrape then tracks up to min(video_limit, additions_remaining) of its newest videos. " +
       "Uses no credits; its videos count toward the plan's video tracking limit. The username (lower-cased, without '@') lands in " +
       "exactly one list: `added`, `alreadyTracked` (the workspace tracks it already; its video_limit is left unchanged) or `failed` " +
-      "(the plan's tracking limit is used up: additions_remaining is 0).",
+      "(the plan's tracking limit is used up: additions_remaining is 0). A link whose handle breaks the platform's handle grammar, " +
+      "dot segments included (`/@..`, `/../admin`, `/%2e%2e/admin`), is never adjusted into another handle: 400 INVALID_URL whose body " +
+      "also carries `data: {added: [], alreadyTracked: [], failed: [<the handle as written>]}`.",
     tags: ["Accounts"],
     body: trackAccountInput,
     errors: ["INVALID_URL"],

@@ -1,0 +1,400 @@
+/**
+ * Generative robustness (fast-check): every REST operation of the OpenAPI document and every GraphQL
+ * query and mutation with arguments gets malformed, oversized, wrongly typed, wrongly encoded and
+ * hostile values in every path segment, query parameter, body field and variable (mixed with valid
+ * ones, so refusals happen deep in the handlers too). Whatever is sent:
+ *
+ * - never a 5xx; REST answers a status its OpenAPI entry documents, GraphQL a status of its own set;
+ * - a refusal is JSON `{code, message}` (REST) or errors with a known `extensions.code` (GraphQL),
+ *   with a code whose status is the contract's, and without internals (no stack, no SQL);
+ * - nothing is written on a refusal: the row count of every table is unchanged.
+ *
+ * Runs are bounded (ROBUSTNESS_RUNS per REST operation, ROBUSTNESS_GRAPHQL_RUNS per GraphQL field) so
+ * the file stays well under 90 s; FC_SEED replays a failing run.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import fc from "fast-check";
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+} from "graphql";
+import { newWorkspace, request, startTestApi, stopAll, type HttpResult } from "../helpers/api.js";
+import { ERROR_STATUS } from "../../src/domain/shared/errors.js";
+import type { RunningApi } from "../../src/main/server.js";
+
+// Every request must reach validation: a 429 would hide what the input does.
+// Webhooks configured, so their routes run past WEBHOOKS_NOT_CONFIGURED (nothing is delivered: no worker runs here).
+vi.hoisted(() => {
+  process.env.RATE_LIMIT_PER_MINUTE = "100000000";
+  process.env.WEBHOOK_SECRET_KEY = "robustness-test-secret-key-0123456789abcdef";
+});
+
+const REST_RUNS = Number(process.env.ROBUSTNESS_RUNS ?? 60);
+const GRAPHQL_RUNS = Number(process.env.ROBUSTNESS_GRAPHQL_RUNS ?? 30);
+const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+
+let api: RunningApi;
+let key: string;
+let tables: string[];
+/** Real ids (of this workspace and another) mixed into the generated ones, so handlers run past "not found". */
+const ids: string[] = [];
+
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  format?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  $ref?: string;
+};
+interface Operation {
+  method: string;
+  path: string;
+  parameters: { in: string; name: string; schema: JsonSchema }[];
+  body?: JsonSchema;
+  responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
+}
+let operations: Operation[] = [];
+
+beforeAll(async () => {
+  api = await startTestApi();
+  const ws = await newWorkspace("free");
+  key = ws.key;
+  const other = await newWorkspace("free", "Other");
+  const post = (k: string, path: string, body: unknown) => request(api.url, "POST", path, { key: k, body });
+  ids.push((await post(key, "/api/v1/folders", { name: "seed" })).body.data.id);
+  ids.push((await post(other.key, "/api/v1/folders", { name: "theirs" })).body.data.id);
+  await post(key, "/api/v1/videos", { url: "https://www.tiktok.com/@seed.user/video/7350269128141550069" });
+  await post(key, "/api/v1/accounts", { url: "https://www.tiktok.com/@seed.account" });
+  const videos = (await request(api.url, "GET", "/api/v1/videos", { key })).body.data as { id: string }[];
+  const accounts = (await request(api.url, "GET", "/api/v1/accounts", { key })).body.data as { id: string }[];
+  ids.push(...videos.map((v) => v.id), ...accounts.map((a) => a.id));
+
+  const doc = (await request(api.url, "GET", "/api/v1/openapi.json")).body;
+  for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(ops)) {
+      if (path.endsWith("/openapi.json")) continue;
+      operations.push({ method: method.toUpperCase(), path, parameters: op.parameters ?? [], body: op.requestBody?.content?.["application/json"]?.schema, responses: op.responses });
+    }
+  }
+  const { prisma } = await import("../../src/infra/db.js");
+  tables = (
+    await prisma.$queryRawUnsafe<{ t: string }[]>(
+      `SELECT table_name::text AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations' ORDER BY 1`,
+    )
+  ).map((r) => r.t);
+});
+afterAll(() => stopAll(api));
+
+/** The row count of every table, in one statement. */
+async function rowCounts(): Promise<Record<string, number>> {
+  const { prisma } = await import("../../src/infra/db.js");
+  const [row] = await prisma.$queryRawUnsafe<Record<string, bigint>[]>(`SELECT ${tables.map((t) => `(SELECT count(*) FROM "${t}") AS "${t}"`).join(", ")}`);
+  return Object.fromEntries(Object.entries(row!).map(([t, n]) => [t, Number(n)]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+const HOSTILE_STRINGS = [
+  "", " ", "\u0000", "a\u0000b", "\ud800", "x\udfff", "\udc00\ud800", "\ufeff", "\u202e", "😀", "%", "%zz", "%ff%fe", "%00",
+  "../../etc/passwd", "..", "' OR 1=1 --", "\"; DROP TABLE folders; --", "${jndi:ldap://x/a}", "<script>alert(1)</script>",
+  "__proto__", "constructor", "toString", "%s%n%x", "NaN", "Infinity", "-1", "1e309", "null", "true", "[]", "{}",
+  "x".repeat(5000), "9".repeat(400), "https://www.tiktok.com/@..", "https://www.instagram.com/../admin", "javascript:alert(1)",
+  "00000000-0000-0000-0000-000000000000", "FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF", "2026-02-30", "0000-00-00", "9999-99-99",
+];
+const hostileString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
+  { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
+  { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
+  { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom("\u0000", "\ud800", "\udc00", "a", "/", "%", ".", "\\", "'", "\"", "é"), maxLength: 16 }) },
+  { weight: 1, arbitrary: fc.uuid() },
+);
+const deepNesting = fc.integer({ min: 20, max: 200 }).map((n) => JSON.parse("[".repeat(n) + "]".repeat(n)) as unknown);
+const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 5, arbitrary: hostileString },
+  { weight: 1, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
+  { weight: 2, arbitrary: fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, 1e308, 2 ** 31, 2 ** 53 + 2, -(2 ** 63), 101, 1_000_000_001) },
+  { weight: 1, arbitrary: fc.array(hostileString, { maxLength: 60 }) },
+  { weight: 1, arbitrary: fc.dictionary(hostileString, hostileString, { maxKeys: 3 }) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: deepNesting },
+);
+
+const day = fc.date({ min: new Date("2000-01-01"), max: new Date("2030-12-31"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const LINKS = [
+  "https://www.tiktok.com/@someone/video/7350269128141550070",
+  "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+  "https://www.instagram.com/reel/C1a2b3c4d5e/",
+  "https://www.tiktok.com/@someone",
+  "https://www.youtube.com/@handle",
+  "https://www.instagram.com/someone/",
+];
+// `ids` is filled in beforeAll, after the arbitraries are built: read at generation time.
+const anyId = () => fc.oneof(fc.nat({ max: 1000 }).map((i) => ids[i % ids.length]!), fc.uuid());
+
+/** A value the schema accepts (or nearly: lengths and ranges are respected, contents are arbitrary). */
+function validFor(schema: JsonSchema, field = ""): fc.Arbitrary<unknown> {
+  if (schema.anyOf || schema.oneOf) return fc.oneof(...(schema.anyOf ?? schema.oneOf)!.map((s) => validFor(s, field)));
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
+  switch (type) {
+    case "string":
+      if (schema.format === "uuid") return anyId();
+      if (schema.format === "date") return day;
+      if (field === "url") return fc.constantFrom(...LINKS);
+      return fc.string({ minLength: Math.min(schema.minLength ?? 0, 5), maxLength: Math.min(schema.maxLength ?? 30, 30) });
+    case "integer":
+      return fc.integer({ min: schema.minimum ?? -1000, max: Math.min(schema.maximum ?? 1000, 1_000_000) });
+    case "number":
+      return fc.double({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000, noNaN: true });
+    case "boolean":
+      return fc.boolean();
+    case "array":
+      return fc.array(schema.items ? validFor(schema.items, field) : hostileJson, { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 5, 5) });
+    case "object":
+      return objectFor(schema);
+    default:
+      return hostileJson;
+  }
+}
+
+/** Valid most of the time, hostile otherwise. */
+const valueFor = (schema: JsonSchema, field = "") => fc.oneof({ weight: 3, arbitrary: validFor(schema, field) }, { weight: 2, arbitrary: hostileJson });
+
+function objectFor(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
+  const fields = Object.entries(schema.properties ?? {}).map(([name, s]) => fc.option(valueFor(s, name), { nil: undefined, freq: 4 }).map((v) => [name, v] as const));
+  const extra = fc.option(fc.tuple(hostileString, hostileJson), { nil: undefined, freq: 3 });
+  return fc.tuple(fc.tuple(...fields), extra).map(([pairs, more]) => {
+    const out: Record<string, unknown> = {};
+    for (const [name, v] of pairs) if (v !== undefined) out[name] = v;
+    if (more) out[more[0]] = more[1];
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// REST
+
+/** A path segment: real ids, random UUIDs, hostile text (percent-encoded) and broken encodings. */
+const segment = fc.oneof(
+  { weight: 3, arbitrary: anyId() },
+  { weight: 3, arbitrary: hostileString.map((s) => encodeURIComponent(s.replace(/\p{Cs}/gu, "x")) || "%20").map((s) => (/^\.+$/.test(s) ? `x${s}` : s)) },
+  { weight: 2, arbitrary: fc.constantFrom("%", "%zz", "%ff%fe", "%ed%a0%80", "%c3", "abc%", "%00", "%2F", "%5C", "x%2e%2e") },
+);
+
+/** How the body travels: mostly declared JSON; sometimes another type, no type, raw bytes or over 1 MiB. */
+type Encoding = "json" | "text/plain" | "none" | "form" | "raw" | "big" | "vnd+json";
+const encoding = fc.oneof(
+  { weight: 12, arbitrary: fc.constant<Encoding>("json") },
+  { weight: 1, arbitrary: fc.constantFrom<Encoding>("text/plain", "none", "form", "vnd+json") },
+  { weight: 2, arbitrary: fc.constant<Encoding>("raw") },
+  { weight: 1, arbitrary: fc.constantFrom<Encoding>("big") },
+);
+const rawBody = fc.oneof(
+  // Nested far deeper than any value above (built as text: fast-check's own printing would recurse).
+  fc.integer({ min: 1000, max: 50_000 }).map((n) => `{"name":${"[".repeat(n)}${"]".repeat(n)}}`),
+  fc.constantFrom("{", "[", '{"a":}', "\u0000", '{"name": "\\ud800"}', "nul\u0000", "1e999999", '"str"', "{}".repeat(10), '{"__proto__":{"x":1}}'),
+  fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
+);
+
+function queryString(op: Operation, values: (readonly [string, unknown, boolean])[]): string {
+  const parts: string[] = [];
+  for (const [name, value, twice] of values) {
+    if (value === undefined) continue;
+    const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+    const encoded = encodeURIComponent(text.replace(/\p{Cs}/gu, "x"));
+    parts.push(`${name}=${encoded}`);
+    if (twice) parts.push(`${name}=${encoded}`);
+  }
+  return parts.length ? `?${parts.join("&")}` : "";
+}
+
+const INTERNALS = /\bat .+\.(ts|js):\d+|node_modules|Prisma|prisma\.|\bSELECT\b.*\bFROM\b|\bINSERT INTO\b|syntax error at or near|violates .* constraint|relation "|TypeError|ReferenceError|URIError|SyntaxError: /;
+const CODES = new Set(Object.keys(ERROR_STATUS));
+
+function checkRest(op: Operation, what: string, r: HttpResult, url: string): void {
+  const label = `${op.method} ${op.path} ${what} → ${r.status} ${r.text.slice(0, 300)}`;
+  // A request head over Node's 16 KiB limit is refused by the HTTP server itself (documented in the
+  // OpenAPI description), before any of our code: only a long URL may get there.
+  if (r.status === 431) {
+    expect(url.length, label).toBeGreaterThan(8000);
+    return;
+  }
+  expect(r.status, label).toBeLessThan(500);
+  expect(r.body?.code, `${label}: rate limited, the input was never validated`).not.toBe("RATE_LIMITED");
+  expect(Object.keys(op.responses), label).toContain(String(r.status));
+  if (r.status < 400) return;
+  expect(r.body, label).toBeTypeOf("object");
+  expect(r.body.message, label).toBeTypeOf("string");
+  expect(r.text, label).not.toMatch(INTERNALS);
+  const documented = op.responses[String(r.status)]?.content?.["application/json"]?.schema;
+  // The spec's own shapes (e.g. the analysis credit error `{statusCode, message}`) are documented per route.
+  const ownShape = documented?.$ref && !documented.$ref.endsWith("/Error");
+  if (!ownShape) {
+    expect(CODES.has(r.body.code), label).toBe(true);
+    expect(ERROR_STATUS[r.body.code as keyof typeof ERROR_STATUS], label).toBe(r.status);
+    expect(r.body.requestId, label).toBeUndefined();
+  }
+}
+
+describe("REST: every operation of the OpenAPI document", () => {
+  it("has operations to try", () => {
+    expect(operations.length).toBeGreaterThan(30);
+  });
+
+  it.each([0, 1, 2, 3])("hostile requests, part %i of 4 of the operations", async (part) => {
+    const mine = operations.filter((_, i) => i % 4 === part);
+    for (const op of mine) {
+      const pathParams = op.parameters.filter((p) => p.in === "path");
+      const queryParams = op.parameters.filter((p) => p.in === "query");
+      const hasBody = op.method !== "GET";
+      const arb = fc.record({
+        segments: fc.tuple(...pathParams.map(() => segment)),
+        query: fc.tuple(...queryParams.map((p) => fc.tuple(fc.constant(p.name), fc.option(valueFor(p.schema, p.name), { nil: undefined, freq: 2 }), fc.boolean()))),
+        body: hasBody ? fc.oneof({ weight: 5, arbitrary: op.body ? objectFor(op.body) : fc.constant(undefined) }, { weight: 1, arbitrary: hostileJson }) : fc.constant(undefined),
+        encoding: hasBody ? encoding : fc.constant<Encoding>("json"),
+        raw: rawBody,
+      });
+      await fc.assert(
+        fc.asyncProperty(arb, async ({ segments, query, body, encoding: how, raw }) => {
+          let i = 0;
+          const path = `${op.path.replace(/\{\w+\}/g, () => segments[i++]!)}${queryString(op, query)}`;
+          const headers: Record<string, string> = {};
+          let payload: string | Buffer | undefined;
+          if (hasBody && (body !== undefined || how !== "json")) {
+            const text = JSON.stringify(body ?? {});
+            payload = how === "raw" ? raw : how === "big" ? JSON.stringify({ ...(typeof body === "object" ? body : {}), padding: "x".repeat(1_048_600) }) : text;
+            if (how === "json" || how === "raw" || how === "big") headers["content-type"] = "application/json";
+            else if (how === "vnd+json") headers["content-type"] = "application/vnd.api+json; charset=utf-8";
+            else if (how === "text/plain") headers["content-type"] = "text/plain";
+            else if (how === "form") headers["content-type"] = "application/x-www-form-urlencoded";
+          }
+          const before = await rowCounts();
+          const r = await request(api.url, op.method, path, { key, rawBody: payload, headers });
+          checkRest(op, `${path.slice(0, 200)} ${how} ${typeof payload === "string" ? payload.slice(0, 120) : ""}`, r, path);
+          if (how === "text/plain" || how === "none" || how === "form") expect(r.status).toBe(415);
+          if (how === "big") expect(r.status).toBe(413);
+          if (r.status >= 400) expect(await rowCounts(), `${op.method} ${path}: a refusal wrote`).toEqual(before);
+        }),
+        { numRuns: REST_RUNS, seed: SEED, endOnFailure: true },
+      );
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// GraphQL
+
+const GRAPHQL_CODES = new Set([...CODES, "GRAPHQL_VALIDATION_FAILED", "GRAPHQL_PARSE_FAILED", "BAD_USER_INPUT", "BAD_REQUEST", "OPERATION_RESOLUTION_FAILURE"]);
+const GRAPHQL_STATUSES = [200, 400, 413, 415];
+
+/** A value for a GraphQL input type: valid-looking or hostile, null included for non-null types. */
+function graphqlValue(type: GraphQLInputType): fc.Arbitrary<unknown> {
+  if (isNonNullType(type)) return fc.oneof({ weight: 12, arbitrary: graphqlValue(type.ofType) }, { weight: 1, arbitrary: fc.constant(null) });
+  if (isListType(type)) return fc.oneof({ weight: 4, arbitrary: fc.array(graphqlValue(type.ofType), { maxLength: 6 }) }, { weight: 1, arbitrary: fc.array(anyId(), { minLength: 51, maxLength: 60 }) }, { weight: 1, arbitrary: hostileJson });
+  if (isEnumType(type)) return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...type.getValues().map((v) => v.name)) }, { weight: 1, arbitrary: hostileJson });
+  if (isInputObjectType(type)) {
+    const fields = Object.values(type.getFields()).map((f) => fc.option(graphqlValue(f.type), { nil: undefined, freq: 4 }).map((v) => [f.name, v] as const));
+    return fc.oneof({ weight: 4, arbitrary: fc.tuple(...fields).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined))) }, { weight: 1, arbitrary: hostileJson });
+  }
+  const valid = (() => {
+    switch (isScalarType(type) ? type.name : "") {
+      case "ID":
+        return fc.oneof(anyId(), anyId().map((id) => Buffer.from(`${fc.sample(fc.constantFrom("Folder", "Video", "Account", "ApiKey"), 1)[0]}:${id}`).toString("base64")));
+      case "Int":
+        return fc.oneof(fc.integer({ min: -5, max: 200 }), fc.integer());
+      case "Float":
+        return fc.double({ noNaN: true, noDefaultInfinity: true });
+      case "Boolean":
+        return fc.boolean();
+      case "String":
+        return fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom(...LINKS));
+      default:
+        return fc.oneof(day, fc.integer(), fc.string({ maxLength: 20 }));
+    }
+  })();
+  return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 2, arbitrary: hostileJson });
+}
+
+function printType(type: GraphQLInputType): string {
+  return type.toString();
+}
+
+function operationFor(kind: "query" | "mutation", field: GraphQLField<unknown, unknown>): string {
+  const defs = field.args.map((a) => `$${a.name}: ${printType(a.type)}`).join(", ");
+  const args = field.args.map((a) => `${a.name}: $${a.name}`).join(", ");
+  const selection = isLeafType(getNamedType(field.type)) ? "" : " { __typename }";
+  return `${kind} Probe(${defs}) { ${field.name}(${args})${selection} }`;
+}
+
+describe("GraphQL: every query and mutation with arguments", () => {
+  let fields: { kind: "query" | "mutation"; field: GraphQLField<unknown, unknown> }[] = [];
+  beforeAll(async () => {
+    const { schema } = await import("../../src/http/graphql/schema.js");
+    const of = (kind: "query" | "mutation", type: GraphQLObjectType | null | undefined) =>
+      Object.values(type?.getFields() ?? {}).filter((f) => f.args.length > 0).map((field) => ({ kind, field }));
+    fields = [...of("query", schema.getQueryType()), ...of("mutation", schema.getMutationType())];
+  });
+
+  it("has operations to try", () => {
+    expect(fields.length).toBeGreaterThan(15);
+  });
+
+  it.each([0, 1])("hostile variables, part %i of 2 of the fields", async (part) => {
+    for (const { kind, field } of fields.filter((_, i) => i % 2 === part)) {
+      const query = operationFor(kind, field);
+      const variables = fc.oneof(
+        { weight: 8, arbitrary: fc.tuple(...field.args.map((a) => fc.option(graphqlValue(a.type), { nil: undefined, freq: 6 }).map((v) => [a.name, v] as const))).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined))) },
+        { weight: 1, arbitrary: hostileJson },
+      );
+      await fc.assert(
+        fc.asyncProperty(variables, async (vars) => {
+          const before = await rowCounts();
+          const r = await request(api.url, "POST", "/graphql", { key, body: { query, variables: vars } });
+          const label = `${field.name} ${JSON.stringify(vars)?.slice(0, 200)} → ${r.status} ${r.text.slice(0, 300)}`;
+          expect(GRAPHQL_STATUSES, label).toContain(r.status);
+          expect(r.body, label).toBeTypeOf("object");
+          expect(r.text, label).not.toMatch(INTERNALS);
+          const errors = (r.body.errors ?? []) as { message: string; extensions?: { code?: string } }[];
+          for (const e of errors) {
+            expect(e.message, label).toBeTypeOf("string");
+            expect(GRAPHQL_CODES.has(e.extensions?.code ?? ""), label).toBe(true);
+          }
+          const refused = errors.length > 0 && (r.body.data == null || r.body.data[field.name] == null);
+          if (refused) expect(await rowCounts(), `${field.name}: a refusal wrote`).toEqual(before);
+        }),
+        { numRuns: GRAPHQL_RUNS, seed: SEED, endOnFailure: true },
+      );
+    }
+  });
+
+  it("malformed GraphQL requests", async () => {
+    const bodies: unknown[] = [null, [], "query", 1, { query: 1 }, { query: "{" }, { query: "{ workspace { plan } }", variables: "x" }, { query: "{ workspace { plan } }", variables: [] }, { query: "{ workspace { plan } }", operationName: 5 }, { query: "{ workspace { plan } }", extensions: "x" }, { query: "\u0000" }, { query: "{ a" + "{ b".repeat(2000) }];
+    for (const body of bodies) {
+      const r = await request(api.url, "POST", "/graphql", { key, body });
+      const label = `${JSON.stringify(body).slice(0, 80)} → ${r.status} ${r.text.slice(0, 200)}`;
+      expect(GRAPHQL_STATUSES, label).toContain(r.status);
+      expect(r.text, label).not.toMatch(INTERNALS);
+      for (const e of r.body?.errors ?? []) expect(GRAPHQL_CODES.has(e.extensions?.code ?? ""), label).toBe(true);
+    }
+  });
+});
