@@ -94,7 +94,8 @@ describe("POST /radar/search validation", () => {
     expect(got.body.pagination).toEqual({ total: 0, limit: 20, offset: 0, has_more: false });
     const job = await queue("radar").getJob(id);
     expect(job?.name).toBe("search");
-    expect(job?.data).toEqual({ searchId: id });
+    // The search id, and the ids of the request that queued it (src/infra/queues.ts: data.trace).
+    expect(job?.data).toEqual({ searchId: id, trace: { requestId: r.headers.get("x-request-id"), workspaceId: expect.any(String) } });
   });
 
   it("accepts every enum value, `month` as `last month`, and a 1000-character query", async () => {
