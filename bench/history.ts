@@ -21,16 +21,14 @@
  * Run alone: `npx tsx bench/history.ts [--keep]` (BENCH_HISTORY_VIDEOS, BENCH_HISTORY_SECONDS scale it);
  * writes the `history` section of bench/RESULTS.md. Uses (creates and drops) svc_bench_history.
  */
-import { execFileSync } from "node:child_process";
 import http from "node:http";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { admin, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, createMigratedDatabase, urlFor } from "./lib/db.js";
 import { cpuMs, load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
 import { percentile, writeSection } from "./lib/results.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BENCH_DB = "svc_bench_history";
 const VIDEOS = Number(process.env.BENCH_HISTORY_VIDEOS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_HISTORY_SECONDS ?? 10);
@@ -200,24 +198,11 @@ async function sizes(db: pg.Client, table: string): Promise<Sizes> {
 }
 
 export async function runHistoryBench(): Promise<void> {
-  await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${BENCH_DB}"`);
-  const serviceEnv = {
-    DATABASE_URL,
-    REDIS_PREFIX,
-    SCRAPE_PROVIDER: "simulated",
-    VALIDATE_RESPONSES: "false",
-    RATE_LIMIT_PER_MINUTE: "1000000000",
-    SEED_DEMO: "false",
-    LOG_LEVEL: "warn",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    NODE_ENV: "production",
-  };
+  await createMigratedDatabase(BENCH_DB);
+  const serviceEnv = benchServiceEnv(DATABASE_URL, REDIS_PREFIX);
   Object.assign(process.env, serviceEnv);
   const db = new pg.Client({ connectionString: DATABASE_URL });
   try {
-    execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: ROOT, env: { ...process.env }, stdio: "ignore" });
     await db.connect();
     const { createWorkspace } = await import("../src/domain/workspace/service.js");
     await db.query(`INSERT INTO plans (name, video_limit, monthly_credits) VALUES ('bench', 10000000, 0)`);

@@ -16,15 +16,13 @@
  * BENCH_METRICS_SECONDS, BENCH_METRICS_SCRAPE_SECONDS scale it); writes the `metrics-cost` section of
  * bench/RESULTS.md. Uses (creates and drops) the database svc_bench_metrics.
  */
-import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { admin, dropRedisKeys, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, createMigratedDatabase, dropRedisKeys, urlFor } from "./lib/db.js";
 import { cpuMs, load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
 import { writeSection } from "./lib/results.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BENCH_DB = "svc_bench_metrics";
 const VIDEOS = Number(process.env.BENCH_METRICS_VIDEOS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 6);
@@ -72,26 +70,12 @@ async function seed(db: pg.Client, workspaceId: string): Promise<void> {
 }
 
 export async function runMetricsCostBench(): Promise<void> {
-  await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${BENCH_DB}"`);
-  const serviceEnv = {
-    DATABASE_URL,
-    REDIS_PREFIX,
-    SCRAPE_PROVIDER: "simulated",
-    VALIDATE_RESPONSES: "false",
-    RATE_LIMIT_PER_MINUTE: "1000000000",
-    SEED_DEMO: "false",
-    LOG_LEVEL: "warn",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    NODE_ENV: "production",
-    METRICS_TOKEN: "",
-  };
+  await createMigratedDatabase(BENCH_DB);
+  const serviceEnv = benchServiceEnv(DATABASE_URL, REDIS_PREFIX, { METRICS_TOKEN: "" });
   Object.assign(process.env, serviceEnv);
   const db = new pg.Client({ connectionString: DATABASE_URL });
   let scraper: NodeJS.Timeout | undefined;
   try {
-    execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: ROOT, env: { ...process.env }, stdio: "ignore" });
     await db.connect();
     const { createWorkspace } = await import("../src/domain/workspace/service.js");
     await db.query(`INSERT INTO plans (name, video_limit, monthly_credits) VALUES ('bench', 10000000, 0)`);

@@ -22,15 +22,13 @@
  * Run alone: `npx tsx bench/scheduler.ts` (BENCH_SCHEDULER_VIDEOS, BENCH_SCHEDULER_SCRAPES scale
  * it); writes the `scheduler` section of bench/RESULTS.md. Uses (creates and drops) svc_bench_scheduler.
  */
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { admin, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, createMigratedDatabase, urlFor } from "./lib/db.js";
 import { cpuMs, startChild, stopChildren } from "./lib/load.js";
 import { percentile, writeSection } from "./lib/results.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BENCH_DB = "svc_bench_scheduler";
 const VIDEOS = Number(process.env.BENCH_SCHEDULER_VIDEOS ?? 1_000_000);
 const SCRAPES = Number(process.env.BENCH_SCHEDULER_SCRAPES ?? 20_000);
@@ -60,20 +58,11 @@ interface Item {
 }
 
 export async function runSchedulerBench(): Promise<void> {
-  await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${BENCH_DB}"`);
-  const serviceEnv = {
-    DATABASE_URL,
-    REDIS_PREFIX,
-    SCRAPE_PROVIDER: "simulated",
-    SEED_DEMO: "false",
-    LOG_LEVEL: "warn",
-    NODE_ENV: "production",
-  };
+  await createMigratedDatabase(BENCH_DB);
+  const serviceEnv = benchServiceEnv(DATABASE_URL, REDIS_PREFIX);
   Object.assign(process.env, serviceEnv);
   const db = new pg.Client({ connectionString: DATABASE_URL });
   try {
-    execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: ROOT, env: { ...process.env }, stdio: "ignore" });
     await db.connect();
     const { refreshInterval, nextOnGrid, phaseOf } = await import("../src/domain/tracking/cadence.js");
     const { refreshDue } = await import("../src/domain/tracking/scrape-jobs.js");

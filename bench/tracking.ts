@@ -27,14 +27,14 @@
  * BENCH_TRACKING_SECONDS scale it down); writes the `tracking` section of bench/RESULTS.md.
  * Uses (creates and drops) the database svc_bench_tracking.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { writeSection } from "./lib/results.js";
-import { admin, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, createMigratedDatabase, urlFor } from "./lib/db.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BENCH_DB = "svc_bench_tracking";
@@ -195,24 +195,11 @@ function cpuMs(pid: number): number {
 }
 
 export async function runTrackingBench(): Promise<void> {
-  await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${BENCH_DB}"`);
-  const serviceEnv = {
-    DATABASE_URL,
-    REDIS_PREFIX,
-    SCRAPE_PROVIDER: "simulated",
-    VALIDATE_RESPONSES: "false",
-    RATE_LIMIT_PER_MINUTE: "1000000000",
-    SEED_DEMO: "false",
-    LOG_LEVEL: "info",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    NODE_ENV: "production",
-  };
+  await createMigratedDatabase(BENCH_DB);
+  const serviceEnv = benchServiceEnv(DATABASE_URL, REDIS_PREFIX, { LOG_LEVEL: "info" });
   Object.assign(process.env, serviceEnv, { LOG_LEVEL: "warn" });
   const db = new pg.Client({ connectionString: DATABASE_URL });
   try {
-    execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: ROOT, env: { ...process.env }, stdio: "ignore" });
     const { createWorkspace } = await import("../src/domain/workspace/service.js");
     await db.connect();
     await db.query(`INSERT INTO plans (name, video_limit, monthly_credits) VALUES ('bench', 1000000, 0)`);

@@ -24,17 +24,14 @@
  * `npm run bench -- webhooks`). Writes the `webhooks` section of bench/RESULTS.md. Uses (creates
  * and drops) svc_bench_webhooks.
  */
-import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { admin, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, createMigratedDatabase, urlFor } from "./lib/db.js";
 import { load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
 import { writeSection } from "./lib/results.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BENCH_DB = "svc_bench_webhooks";
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 50);
@@ -84,27 +81,16 @@ interface LatencyRow {
 }
 
 async function main(): Promise<void> {
-  await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${BENCH_DB}"`);
-  const serviceEnv = {
-    DATABASE_URL: urlFor(BENCH_DB),
-    REDIS_PREFIX: `bench_webhooks_${process.pid}`,
-    SCRAPE_PROVIDER: "simulated",
-    SEED_DEMO: "false",
+  await createMigratedDatabase(BENCH_DB);
+  const serviceEnv = benchServiceEnv(urlFor(BENCH_DB), `bench_webhooks_${process.pid}`, {
     LOG_LEVEL: "info",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    VALIDATE_RESPONSES: "false",
-    NODE_ENV: "production",
-    RATE_LIMIT_PER_MINUTE: "1000000000",
     WEBHOOK_ALLOW_PRIVATE: "true",
     WEBHOOK_SECRET_KEY: "bench-only-webhook-secret-key-0123456789",
     WEBHOOK_CONCURRENCY: String(CONCURRENCY),
-  };
+  });
   Object.assign(process.env, serviceEnv, { LOG_LEVEL: "warn" });
   const db = new pg.Client({ connectionString: serviceEnv.DATABASE_URL });
   try {
-    execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: ROOT, env: { ...process.env }, stdio: "ignore" });
     await db.connect();
     const { createWorkspace } = await import("../src/domain/workspace/service.js");
     const { createWebhook } = await import("../src/domain/webhooks/service.js");
@@ -159,7 +145,10 @@ async function main(): Promise<void> {
     await emitting;
     const emitSeconds = (Date.now() - started) / 1000;
 
-    const expected = (EVENTS + workspaces.length) * PER_WORKSPACE;
+    // Each workspace's endpoints get its share of the events (k % workspaces) and its warm-up event
+    // (the last workspace may hold fewer than PER_WORKSPACE endpoints).
+    const eventsOf = (i: number) => Math.floor(EVENTS / workspaces.length) + (i < EVENTS % workspaces.length ? 1 : 0);
+    const expected = workspaces.reduce((n, w, i) => n + w.endpoints.length * (eventsOf(i) + 1), 0);
     const deadline = Date.now() + TIMEOUT_MS;
     let done = 0;
     for (;;) {

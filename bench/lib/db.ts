@@ -1,5 +1,9 @@
 /** Database administration shared by the benchmarks: each creates, migrates and drops its own database. */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export const ADMIN_URL = process.env.BENCH_ADMIN_DATABASE_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 
@@ -35,4 +39,34 @@ export async function dropRedisKeys(prefix: string): Promise<void> {
   } finally {
     r.disconnect();
   }
+}
+
+/** Drops (if an earlier run left it), creates and migrates a benchmark's own database with the real `prisma migrate deploy`; its URL. */
+export async function createMigratedDatabase(name: string): Promise<string> {
+  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = urlFor(name);
+  execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, stdio: "ignore" });
+  return url;
+}
+
+/**
+ * The settings of the service processes a benchmark starts (API, workers, floors): its own database and
+ * Redis prefix, simulated scrapes, no demo seed, production mode, no response validation, a rate limit too
+ * high to refuse (the key lookup and the Redis limiter still run), a free port on loopback; then `extra`.
+ */
+export function benchServiceEnv(databaseUrl: string, redisPrefix: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_PREFIX: redisPrefix,
+    SCRAPE_PROVIDER: "simulated",
+    VALIDATE_RESPONSES: "false",
+    RATE_LIMIT_PER_MINUTE: "1000000000",
+    SEED_DEMO: "false",
+    LOG_LEVEL: "warn",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    NODE_ENV: "production",
+    ...extra,
+  };
 }

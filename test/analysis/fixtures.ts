@@ -52,15 +52,8 @@ export async function analysisCharges(workspaceId: string) {
   return rows.map((r) => r.amount);
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+import { waitFor } from "../helpers/wait.js";
+export { waitFor };
 
 /** Waits until the video's latest analysis for the workspace is in one of `statuses`. */
 export function waitForStatus(workspaceId: string, videoId: string, statuses: string[], timeoutMs = 60_000) {

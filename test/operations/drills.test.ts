@@ -34,6 +34,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { request, type HttpResult } from "../helpers/api.js";
 import { spawnService, type ServiceProcess } from "../helpers/processes.js";
 import { migratedDatabase, startPostgres, startRedis, type PrivatePostgres, type PrivateRedis } from "./private-services.js";
+import { waitFor } from "../helpers/wait.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("../fixtures/ytdlp/tiktok-video.json", import.meta.url));
@@ -48,16 +49,6 @@ let key: string;
 let workspaceId: string;
 let dir: string;
 const workers: ServiceProcess[] = [];
-
-async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 30_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 async function query<T extends pg.QueryResultRow = any>(text: string, values: unknown[] = []): Promise<T[]> {
   return (await db.query<T>(text, values)).rows;
