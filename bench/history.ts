@@ -25,7 +25,7 @@ import http from "node:http";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { admin, benchServiceEnv, createMigratedDatabase, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, urlFor } from "./lib/db.js";
 import { cpuMs, load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
 import { percentile, writeSection } from "./lib/results.js";
 
@@ -285,10 +285,7 @@ ${row("API: a year daily (`interval=day`)", apiDay)}
     stopChildren();
     await new Promise((r) => setTimeout(r, 500));
     await db.end().catch(() => undefined);
-    const { closeDb } = await import("../src/infra/db.js");
-    const { closeRedis } = await import("../src/infra/redis.js");
-    await closeDb().catch(() => undefined);
-    await closeRedis().catch(() => undefined);
+    await closeServiceConnections();
     await cleanRedis().catch(() => undefined);
     if (!KEEP) await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
   }

@@ -19,7 +19,7 @@
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { admin, benchServiceEnv, createMigratedDatabase, dropRedisKeys, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, dropRedisKeys, urlFor } from "./lib/db.js";
 import { cpuMs, load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
 import { writeSection } from "./lib/results.js";
 
@@ -186,10 +186,7 @@ ${rows}
     stopChildren();
     await new Promise((r) => setTimeout(r, 500));
     await db.end().catch(() => undefined);
-    const { closeDb } = await import("../src/infra/db.js");
-    const { closeRedis } = await import("../src/infra/redis.js");
-    await closeDb().catch(() => undefined);
-    await closeRedis().catch(() => undefined);
+    await closeServiceConnections();
     await dropRedisKeys(REDIS_PREFIX).catch(() => undefined);
     await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
   }

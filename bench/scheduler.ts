@@ -25,7 +25,7 @@
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { admin, benchServiceEnv, createMigratedDatabase, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, urlFor } from "./lib/db.js";
 import { cpuMs, startChild, stopChildren } from "./lib/load.js";
 import { percentile, writeSection } from "./lib/results.js";
 
@@ -259,12 +259,7 @@ items peak at ${naiveStats.max.toLocaleString("en")} due in one minute (median $
     stopChildren();
     await new Promise((r) => setTimeout(r, 500));
     await db.end().catch(() => undefined);
-    const { closeQueues } = await import("../src/infra/queues.js");
-    const { closeRedis } = await import("../src/infra/redis.js");
-    const { closeDb } = await import("../src/infra/db.js");
-    await closeQueues().catch(() => undefined);
-    await closeRedis().catch(() => undefined);
-    await closeDb().catch(() => undefined);
+    await closeServiceConnections();
     await cleanRedis().catch(() => undefined);
     await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
   }

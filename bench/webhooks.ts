@@ -28,7 +28,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import pg from "pg";
-import { admin, benchServiceEnv, createMigratedDatabase, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, urlFor } from "./lib/db.js";
 import { load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
 import { writeSection } from "./lib/results.js";
 
@@ -216,12 +216,7 @@ cores. Flaky endpoints' latency includes the first retry's 5 s delay by design.`
   } finally {
     stopChildren();
     await db.end().catch(() => undefined);
-    const { closeQueues } = await import("../src/infra/queues.js");
-    const { closeRedis } = await import("../src/infra/redis.js");
-    const { closeDb } = await import("../src/infra/db.js");
-    await closeQueues().catch(() => undefined);
-    await closeRedis().catch(() => undefined);
-    await closeDb().catch(() => undefined);
+    await closeServiceConnections();
     await new Promise((r) => setTimeout(r, 500));
     await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
   }

@@ -70,3 +70,13 @@ export function benchServiceEnv(databaseUrl: string, redisPrefix: string, extra:
     ...extra,
   };
 }
+
+/** Closes the service's own connections a benchmark opened in its process (queues, Redis, the Prisma client and pool). */
+export async function closeServiceConnections(): Promise<void> {
+  const { closeQueues } = await import("../../src/infra/queues.js");
+  const { closeRedis } = await import("../../src/infra/redis.js");
+  const { closeDb } = await import("../../src/infra/db.js");
+  await closeQueues().catch(() => undefined);
+  await closeRedis().catch(() => undefined);
+  await closeDb().catch(() => undefined);
+}
