@@ -256,6 +256,29 @@ describe("live data for a dashboard", () => {
   });
 });
 
+describe("workspace events", () => {
+  it("workspaceEvents streams the workspace's events (the webhooks' source) with their id, and never another workspace's", async () => {
+    const ws = await newWorkspace();
+    const other = await newWorkspace();
+    const c = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ws.key}` }, retryAttempts: 0, lazy: true });
+    const seen: any[] = [];
+    c.subscribe({ query: `subscription { workspaceEvents { id type data at } }` }, { next: (v: any) => seen.push(v.data?.workspaceEvents ?? v), error: (e) => seen.push({ error: e }), complete: () => undefined });
+    await new Promise((r) => setTimeout(r, 300)); // the subscription reaches Redis
+    const { emitWorkspaceEvents } = await import("../../src/domain/shared/workspace-events.js");
+    await emitWorkspaceEvents([{ workspaceId: other.workspaceId, type: "video.spike", data: { videoId: "not-ours" } }]);
+    await emitWorkspaceEvents([{ workspaceId: ws.workspaceId, type: "video.spike", data: { videoId: "ours", outlierScore: 4.5 } }]);
+    const deadline = Date.now() + 10_000;
+    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200)); // room for a wrong second event
+    await c.dispose();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ type: "VIDEO_SPIKE", data: { videoId: "ours", outlierScore: 4.5 } });
+    const stored = await prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id::text FROM workspace_events WHERE workspace_id = $1::uuid`, ws.workspaceId);
+    expect(seen[0].id).toBe(stored[0]!.id);
+    expect(Date.parse(seen[0].at)).not.toBeNaN();
+  });
+});
+
 describe("trusted documents", () => {
   it("GRAPHQL_PERSISTED_ONLY accepts the manifest's operations by documentId (or APQ hash) and refuses any other", async () => {
     const ws = await newWorkspace();
