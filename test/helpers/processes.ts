@@ -1,5 +1,5 @@
 /**
- * Runs the service's real entry points (src/main/api.ts, src/main/worker.ts) as separate processes
+ * Runs the service's real entry points (src/main/api.ts, worker.ts, and all.ts: `npm start`) as separate processes
  * against this test file's database and Redis prefix: for cross-process behaviour (revocation seen
  * by a second API process, events from a worker in another process, a worker killed mid-job).
  */
@@ -11,13 +11,13 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface ServiceProcess {
   child: ChildProcess;
-  /** Set for the API role: http://127.0.0.1:<port>. */
+  /** Set for the roles that serve HTTP (api, all): http://127.0.0.1:<port>. */
   url: string | null;
   output: () => string;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function spawnService(role: "api" | "worker", env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServiceProcess> {
+export async function spawnService(role: "api" | "worker" | "all", env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", `src/main/${role}.ts`], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
@@ -26,7 +26,7 @@ export async function spawnService(role: "api" | "worker", env: Record<string, s
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  const ready = role === "api" ? /API listening on port (\d+)/ : /workers started/;
+  const ready = role === "worker" ? /workers started/ : /API listening on port (\d+)/;
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${role} did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
     const check = () => {
@@ -44,7 +44,7 @@ export async function spawnService(role: "api" | "worker", env: Record<string, s
   });
   return {
     child,
-    url: role === "api" ? `http://127.0.0.1:${match[1]}` : null,
+    url: role === "worker" ? null : `http://127.0.0.1:${match[1]}`,
     output: () => out,
     stop: (signal: NodeJS.Signals = "SIGTERM") =>
       new Promise<void>((resolve) => {

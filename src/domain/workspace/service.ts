@@ -93,7 +93,8 @@ export async function setPlan(workspaceId: string, planName: string) {
 export async function ensureDemoWorkspace(): Promise<{ workspaceId: string; apiKey: string } | null> {
   // Two processes starting at once must not both create one: a transaction-scoped advisory lock.
   return prisma.$transaction(async (tx) => {
-    await sql(Prisma.sql`SELECT pg_advisory_xact_lock(727001)`, { tx });
+    // (IS NULL: the lock function returns void, which the driver adapter cannot read.)
+    await sql(Prisma.sql`SELECT pg_advisory_xact_lock(727001) IS NULL AS locked`, { tx });
     if ((await tx.workspace.count()) > 0) return null;
     const { workspace, secret } = await createWorkspace({ name: "Demo workspace", plan: "free" }, tx);
     return { workspaceId: workspace.id, apiKey: secret };
