@@ -25,7 +25,7 @@ import http from "node:http";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, dropRedisKeys, urlFor } from "./lib/db.js";
 import { cpuMs, load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
 import { percentile, writeSection } from "./lib/results.js";
 
@@ -286,21 +286,9 @@ ${row("API: a year daily (`interval=day`)", apiDay)}
     await new Promise((r) => setTimeout(r, 500));
     await db.end().catch(() => undefined);
     await closeServiceConnections();
-    await cleanRedis().catch(() => undefined);
+    await dropRedisKeys(REDIS_PREFIX).catch(() => undefined);
     if (!KEEP) await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
   }
-}
-
-async function cleanRedis(): Promise<void> {
-  const { Redis } = await import("ioredis");
-  const r = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
-  let cursor = "0";
-  do {
-    const [c, keys] = await r.scan(cursor, "MATCH", `${REDIS_PREFIX}*`, "COUNT", 1000);
-    cursor = c;
-    if (keys.length) await r.del(...keys);
-  } while (cursor !== "0");
-  r.disconnect();
 }
 
 const role = process.argv[2];

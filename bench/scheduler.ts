@@ -25,7 +25,7 @@
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, dropRedisKeys, urlFor } from "./lib/db.js";
 import { cpuMs, startChild, stopChildren } from "./lib/load.js";
 import { percentile, writeSection } from "./lib/results.js";
 
@@ -260,7 +260,7 @@ items peak at ${naiveStats.max.toLocaleString("en")} due in one minute (median $
     await new Promise((r) => setTimeout(r, 500));
     await db.end().catch(() => undefined);
     await closeServiceConnections();
-    await cleanRedis().catch(() => undefined);
+    await dropRedisKeys(REDIS_PREFIX).catch(() => undefined);
     await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
   }
 }
@@ -268,18 +268,6 @@ items peak at ${naiveStats.max.toLocaleString("en")} due in one minute (median $
 async function usedMemory(r: { info: (section: string) => Promise<string> }): Promise<number> {
   const m = /used_memory:(\d+)/.exec(await r.info("memory"));
   return m ? Number(m[1]) : 0;
-}
-
-async function cleanRedis(): Promise<void> {
-  const { Redis } = await import("ioredis");
-  const r = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
-  let cursor = "0";
-  do {
-    const [c, keys] = await r.scan(cursor, "MATCH", `${REDIS_PREFIX}*`, "COUNT", 1000);
-    cursor = c;
-    if (keys.length) await r.del(...keys);
-  } while (cursor !== "0");
-  r.disconnect();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

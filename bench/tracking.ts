@@ -27,16 +27,15 @@
  * BENCH_TRACKING_SECONDS scale it down); writes the `tracking` section of bench/RESULTS.md.
  * Uses (creates and drops) the database svc_bench_tracking.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { writeSection } from "./lib/results.js";
-import { admin, benchServiceEnv, createMigratedDatabase, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, createMigratedDatabase, dropRedisKeys, urlFor } from "./lib/db.js";
+import { cpuMs, load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BENCH_DB = "svc_bench_tracking";
 const TRACKED = Number(process.env.BENCH_TRACKING_VIDEOS ?? 100_000);
 const SUBMITTED = Number(process.env.BENCH_TRACKING_SUBMIT ?? 10_000);
@@ -106,93 +105,11 @@ async function floorServer(workspaceId: string): Promise<void> {
   server.listen(0, "127.0.0.1", () => console.log(`FLOOR listening on port ${(server.address() as { port: number }).port}`));
 }
 
-interface LoadSpec {
-  base: string;
-  paths: string[];
-  headers: Record<string, string>;
-  seconds: number;
-}
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  total: number;
-  non2xx: number;
-  errors: number;
-}
-
-/** The load generator: autocannon's programmatic API, cycling through the given paths. */
-async function loadGenerator(spec: LoadSpec): Promise<void> {
-  const moduleName: string = "autocannon"; // untyped package
-  const { default: autocannon } = await import(moduleName);
-  let i = 0;
-  const result = await autocannon({
-    url: spec.base,
-    connections: CONNECTIONS,
-    duration: spec.seconds,
-    headers: spec.headers,
-    requests: [{ method: "GET", setupRequest: (req: any) => ({ ...req, path: spec.paths[i++ % spec.paths.length] }) }],
-  });
-  const out: LoadResult = {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    total: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
-  console.log(`LOAD ${JSON.stringify(out)}`);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Orchestration
 // ---------------------------------------------------------------------------------------------
 
-const children: ChildProcess[] = [];
-
-function start(args: string[], env: Record<string, string>, ready: RegExp, timeoutMs = 60_000): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(" ")} did not start:\n${out}`)), timeoutMs);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = out.match(ready);
-      if (m) {
-        clearTimeout(timer);
-        // From here on the output (the API's access log) is drained, not kept: a parent that reads
-        // slowly would block the child's synchronous log writes and measure the pipe, not the API.
-        child.stdout!.off("data", onData);
-        child.stderr!.off("data", onData);
-        child.stdout!.resume();
-        child.stderr!.resume();
-        resolve({ child, match: m, output: () => out });
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${args.join(" ")} exited with ${code}:\n${out}`));
-    });
-  });
-}
-
-async function load(spec: LoadSpec): Promise<LoadResult> {
-  const { match, child } = await start(["bench/tracking.ts", "--load", JSON.stringify(spec)], {}, /LOAD (\{.*\})/, (spec.seconds + 60) * 1000);
-  child.removeAllListeners("exit");
-  return JSON.parse(match[1]!) as LoadResult;
-}
-
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** CPU time (user + system, ms) a process has used so far, from /proc (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 export async function runTrackingBench(): Promise<void> {
   await createMigratedDatabase(BENCH_DB);
@@ -232,9 +149,9 @@ export async function runTrackingBench(): Promise<void> {
       (r) => r.video_id as string,
     );
 
-    const api = await start(["src/main/api.ts"], serviceEnv, /API listening on port (\d+)/);
+    const api = await startChild(["src/main/api.ts"], serviceEnv, /API listening on port (\d+)/);
     const apiBase = `http://127.0.0.1:${api.match[1]}`;
-    const floor = await start(["bench/tracking.ts", "--floor", reader.workspace.id], serviceEnv, /FLOOR listening on port (\d+)/);
+    const floor = await startChild(["bench/tracking.ts", "--floor", reader.workspace.id], serviceEnv, /FLOOR listening on port (\d+)/);
     const floorBase = `http://127.0.0.1:${floor.match[1]}`;
     const auth = { authorization: `Bearer ${reader.secret}` };
 
@@ -248,9 +165,9 @@ export async function runTrackingBench(): Promise<void> {
     const getPaths = sampleIds.map((id) => `/api/v1/videos/${id}`);
     const loads: number[] = [];
     const measure = async (base: string, paths: string[], server: ChildProcess) => {
-      await load({ base, paths, headers: auth, seconds: 2 }); // warm-up
+      await load({ base, paths, headers: auth, seconds: 2, connections: CONNECTIONS }); // warm-up
       const before = cpuMs(server.pid!);
-      const r = await load({ base, paths, headers: auth, seconds: SECONDS });
+      const r = await load({ base, paths, headers: auth, seconds: SECONDS, connections: CONNECTIONS });
       loads.push(os.loadavg()[0]!);
       return { ...r, cpuPerRequest: (cpuMs(server.pid!) - before) / Math.max(r.total, 1) };
     };
@@ -262,7 +179,7 @@ export async function runTrackingBench(): Promise<void> {
     floor.child.kill("SIGTERM");
 
     // Write path: SUBMITTED videos submitted 32 at a time, scraped by a worker process.
-    const worker = await start(["src/main/worker.ts"], { ...serviceEnv, SCRAPE_CONCURRENCY: "32" }, /workers started/);
+    const worker = await startChild(["src/main/worker.ts"], { ...serviceEnv, SCRAPE_CONCURRENCY: "32" }, /workers started/);
     await sleep(3000); // let the worker's start-up schedules (refresh, daily fill) run first
     const urls = Array.from({ length: SUBMITTED }, (_, i) => `https://www.youtube.com/watch?v=bn${String(i).padStart(9, "0")}`);
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
@@ -375,29 +292,16 @@ ${row("API: GET /api/v1/videos/{id}", apiGet)}
     console.log(md);
     await writeSection("tracking", md);
   } finally {
-    for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+    stopChildren();
     await sleep(500);
     await db.end().catch(() => undefined);
-    await cleanRedis().catch(() => undefined);
+    await dropRedisKeys(REDIS_PREFIX).catch(() => undefined);
     await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
   }
 }
 
-async function cleanRedis(): Promise<void> {
-  const { Redis } = await import("ioredis");
-  const r = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
-  let cursor = "0";
-  do {
-    const [c, keys] = await r.scan(cursor, "MATCH", `${REDIS_PREFIX}*`, "COUNT", 1000);
-    cursor = c;
-    if (keys.length) await r.del(...keys);
-  } while (cursor !== "0");
-  r.disconnect();
-}
-
 const role = process.argv[2];
 if (role === "--floor") await floorServer(process.argv[3]!);
-else if (role === "--load") await loadGenerator(JSON.parse(process.argv[3]!) as LoadSpec);
 else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await runTrackingBench();
   process.exit(0);

@@ -28,7 +28,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import pg from "pg";
-import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, urlFor } from "./lib/db.js";
+import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, dropRedisKeys, urlFor } from "./lib/db.js";
 import { load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
 import { writeSection } from "./lib/results.js";
 
@@ -82,7 +82,8 @@ interface LatencyRow {
 
 async function main(): Promise<void> {
   await createMigratedDatabase(BENCH_DB);
-  const serviceEnv = benchServiceEnv(urlFor(BENCH_DB), `bench_webhooks_${process.pid}`, {
+  const redisPrefix = `bench_webhooks_${process.pid}`;
+  const serviceEnv = benchServiceEnv(urlFor(BENCH_DB), redisPrefix, {
     LOG_LEVEL: "info",
     WEBHOOK_ALLOW_PRIVATE: "true",
     WEBHOOK_SECRET_KEY: "bench-only-webhook-secret-key-0123456789",
@@ -217,6 +218,7 @@ cores. Flaky endpoints' latency includes the first retry's 5 s delay by design.`
     stopChildren();
     await db.end().catch(() => undefined);
     await closeServiceConnections();
+    await dropRedisKeys(redisPrefix).catch(() => undefined); // the queue's jobs, the counters
     await new Promise((r) => setTimeout(r, 500));
     await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
   }
