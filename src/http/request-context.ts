@@ -30,6 +30,11 @@ export function unsupportedBodyMediaType(method: string | undefined, header: (na
   return !type || !JSON_MEDIA_TYPE.test(type.trim());
 }
 
+/** The RateLimit-* headers of an admitted (or refused) request: one form for REST and GraphQL over HTTP. */
+export function rateLimitHeaders(r: { limit: number; remaining: number; resetSeconds: number }): Record<string, string> {
+  return { "RateLimit-Limit": String(r.limit), "RateLimit-Remaining": String(r.remaining), "RateLimit-Reset": String(r.resetSeconds) };
+}
+
 export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = "Request bodies must be JSON: send Content-Type: application/json.";
 
 /**

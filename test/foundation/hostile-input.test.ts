@@ -40,8 +40,10 @@ function pathWith(route: AnyRoute, id: string): string {
 }
 
 /** The analyze endpoint's credit error has the spec's `{statusCode, message}` shape; every other error `{code, message}`. */
-function expectClientError(route: AnyRoute, what: string, r: { status: number; body: any; text: string }) {
+function expectClientError(route: AnyRoute, what: string, r: { status: number; body: any; text: string }, mustFail = false) {
   expect(r.status, `${route.method.toUpperCase()} ${route.path} ${what}: ${r.text.slice(0, 300)}`).toBeLessThan(500);
+  // Inputs that no route may accept (a malformed or unknown id, a body that is not a JSON object) are refused.
+  if (mustFail) expect(r.status, `${route.method.toUpperCase()} ${route.path} accepted ${what}`).toBeGreaterThanOrEqual(400);
   expect(r.status, "rate limited: the input was never validated").not.toBe(429);
   if (r.status >= 400) {
     // The OpenAPI document is true: every error status a route answers is documented for it.
@@ -61,7 +63,7 @@ describe("hostile input on every REST route", () => {
     const ids = route.path.includes("{") ? BAD_IDS : [""];
     for (const id of ids) {
       const path = pathWith(route, id);
-      expectClientError(route, `id=${id.slice(0, 20)}`, await request(api.url, method, path, { key, body: route.body ? {} : undefined }));
+      expectClientError(route, `id=${id.slice(0, 20)}`, await request(api.url, method, path, { key, body: route.body ? {} : undefined }), id !== "");
 
       for (const name of shapeKeys(route.query)) {
         for (const value of BAD_QUERY_VALUES) {
@@ -75,7 +77,8 @@ describe("hostile input on every REST route", () => {
       if (route.body) {
         for (const raw of ["", "{", "[]", '"x"', "null", "1", '{"__proto__": {"admin": true}}']) {
           const r = await request(api.url, method, path, { key, rawBody: raw, headers: { "content-type": "application/json" } });
-          expectClientError(route, `raw body ${raw}`, r);
+          // Not JSON, or JSON that is not an object: refused whatever the route (an empty body may mean "no fields").
+          expectClientError(route, `raw body ${raw}`, r, raw !== "" && !raw.startsWith('{"'));
         }
         for (const field of shapeKeys(route.body)) {
           for (const value of BAD_VALUES) {

@@ -73,10 +73,10 @@ describe("runProgram kills the program's whole process group", () => {
   it("when the service's process exits, the programs it still runs are killed with their groups", async () => {
     const pidFile = join(dir, "exit.pid");
     const runner = `
-      import { existsSync } from "node:fs";
+      import { existsSync, readFileSync } from "node:fs";
       import { runProgram } from "./src/providers/process.ts";
       runProgram("test", ${JSON.stringify(SCRIPT)}, [${JSON.stringify(pidFile)}], { timeoutMs: 60_000 }).catch(() => undefined);
-      const t = setInterval(() => { if (existsSync(${JSON.stringify(pidFile)})) { clearInterval(t); process.exit(0); } }, 20);
+      const t = setInterval(() => { if (existsSync(${JSON.stringify(pidFile)}) && readFileSync(${JSON.stringify(pidFile)}, "utf8").trim() !== "") { clearInterval(t); process.exit(0); } }, 20);
     `;
     const exited = await new Promise<number | null>((resolve) => {
       const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", runner], { cwd: ROOT, stdio: "ignore" });
@@ -84,6 +84,7 @@ describe("runProgram kills the program's whole process group", () => {
     });
     expect(exited).toBe(0);
     const grandchild = Number(readFileSync(pidFile, "utf8").trim());
+    expect(grandchild).toBeGreaterThan(1); // a real pid was written before the service exited
     leftovers.push(grandchild);
     await until("the grandchild to be killed", () => !processAlive(grandchild));
   });

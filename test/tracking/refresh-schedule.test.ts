@@ -265,7 +265,7 @@ describe("the scheduler", () => {
     const gaveUp = await prisma.video.findUniqueOrThrow({ where: { id: v.id } });
     expect(gaveUp).toMatchObject({ scrapeStatus: "failed", refreshFailures: 3, nextRefreshAt: null, viewCount: ready.viewCount });
     expect(gaveUp.scrapeError).toMatch(/503 again/);
-    expect((await refreshDue(new Date(Date.now() + 30 * DAY), { batchSize: 100, maxPerRun: 1000, leaseMs: HOUR })).videos).toBeGreaterThanOrEqual(0);
+    await refreshDue(new Date(Date.now() + 30 * DAY), { batchSize: 100, maxPerRun: 1000, leaseMs: HOUR }); // however late, it is not taken again
     expect((await prisma.video.findUniqueOrThrow({ where: { id: v.id } })).nextRefreshAt).toBeNull();
 
     // A refresh request puts it back; a success resets the count and the schedule.

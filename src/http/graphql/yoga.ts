@@ -3,7 +3,7 @@
  * path (/graphql). One auth path: the same `authenticate()` as REST, reading the bearer key from
  * the HTTP Authorization header or from `connectionParams.authorization` on connection_init.
  */
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import { getOperationAST, GraphQLError, Kind, visit, type ASTNode, type DocumentNode, type ValidationRule } from "graphql";
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
@@ -25,7 +25,7 @@ import { addLogContext, logger } from "../../infra/logger.js";
 import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.js";
 import { isUnavailable } from "../rest/errors.js";
 import { renderGraphiQL } from "./graphiql.js";
-import { authorizationHeader, requestIdOf } from "../request-context.js";
+import { authorizationHeader, rateLimitHeaders, requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";
 import { schema } from "./schema.js";
 import { holdForKey, untilRevoked } from "./revocation.js";
@@ -33,6 +33,8 @@ import { holdForKey, untilRevoked } from "./revocation.js";
 interface TransportContext extends Partial<YogaInitialContext> {
   /** The Node request (HTTP) or the upgrade request (WebSocket). */
   req?: IncomingMessage;
+  /** The Node response (HTTP only). */
+  res?: ServerResponse;
   connectionParams?: Record<string, unknown>;
 }
 
@@ -51,12 +53,7 @@ function authorizationOf(ctx: TransportContext): string | null {
 
 /** RATE_LIMITED: over HTTP a 429 with Retry-After and the RateLimit-* headers; over WebSocket an error message. */
 function rateLimited(e: RateLimitedError): GraphQLError {
-  const headers = {
-    "Retry-After": String(e.state.resetSeconds),
-    "RateLimit-Limit": String(e.state.limit),
-    "RateLimit-Remaining": String(e.state.remaining),
-    "RateLimit-Reset": String(e.state.resetSeconds),
-  };
+  const headers = { "Retry-After": String(e.state.resetSeconds), ...rateLimitHeaders(e.state) };
   return new GraphQLError(e.message, { extensions: { code: "RATE_LIMITED", http: { status: 429, headers } } });
 }
 
@@ -72,6 +69,8 @@ async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
     throw e instanceof RateLimitedError ? rateLimited(e) : e;
   }
   if (!admitted) throw unauthenticated();
+  // Over HTTP the answer carries the key's budget, as REST's does (Yoga writes its headers after these).
+  if (ctx.res && !ctx.res.headersSent) for (const [name, value] of Object.entries(rateLimitHeaders(admitted.limit))) ctx.res.setHeader(name, value);
   addLogContext({ workspaceId: admitted.auth.workspaceId });
   return { auth: admitted.auth, requestId: ctx.req ? requestIdOf(ctx.req) : randomUUID() };
 }

@@ -2,7 +2,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { admit, bearerSecret, RateLimitedError, type AuthContext, type RateLimitState } from "../../domain/keys/access.js";
 import { DomainError, unauthorized } from "../../domain/shared/errors.js";
-import { authorizationHeader, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
+import { authorizationHeader, rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
 import { addLogContext } from "../../infra/logger.js";
 
 export function authOf(res: Response): AuthContext {
@@ -10,9 +10,7 @@ export function authOf(res: Response): AuthContext {
 }
 
 function setRateHeaders(res: Response, r: RateLimitState): void {
-  res.setHeader("RateLimit-Limit", String(r.limit));
-  res.setHeader("RateLimit-Remaining", String(r.remaining));
-  res.setHeader("RateLimit-Reset", String(r.resetSeconds));
+  for (const [name, value] of Object.entries(rateLimitHeaders(r))) res.setHeader(name, value);
 }
 
 /**
