@@ -144,7 +144,9 @@ describe("GET /videos/{id}/history", () => {
     const c = client(api.url, ws.key);
     const v = await trackedVideo(ws.workspaceId);
     const untracked = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "hiuntracked", url: "https://www.youtube.com/watch?v=hiuntracked" } });
-    for (const q of ["start_date=2026-11-10&end_date=2026-11-01", "start_date=2026-02-30", "end_date=yesterday", "interval=minute", "interval=HOUR"]) {
+    for (const q of ["start_date=2026-11-10&end_date=2026-11-01", "start_date=2026-02-30", "end_date=yesterday", "interval=minute", "interval=HOUR",
+      // Days PostgreSQL cannot hold once the range is built (year 0, year 10000) were a 500.
+      "end_date=9999-12-31", "start_date=0000-01-01", "end_date=0001-01-05", "start_date=1969-12-31"]) {
       const r = await c.get(`/api/v1/videos/${v.id}/history?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.code).toBe("VALIDATION_ERROR");

@@ -75,6 +75,9 @@ export const day = z
     const d = new Date(`${s}T00:00:00.000Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
   }, "must be a real calendar date (YYYY-MM-DD)")
+  // Bounded so that every range built from it (a default 30-day window before it, the day after it)
+  // stays a date PostgreSQL can hold: year 0 and year 10000 were a 500.
+  .refine((s) => s >= "1970-01-01" && s <= "9998-12-31", "must be between 1970-01-01 and 9998-12-31")
   .transform((s) => new Date(`${s}T00:00:00.000Z`));
 
 export const DAY_MS = 86_400_000;

@@ -23,11 +23,11 @@ import { Prisma } from "../../generated/prisma/client.js";
 import { sql } from "../../infra/db.js";
 import { notFound } from "../shared/errors.js";
 import { checkDayRange, DAY_MS } from "../shared/inputs.js";
+import { utcDay } from "./scrape.js";
 import { pageSql, type CursorWindow, type Order } from "../shared/pages.js";
 import { config } from "../../config.js";
 
 /** `YYYY-MM-DD` of the UTC day of `at` (days are compared as dates, never through the session's time zone). */
-const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 import { HISTORY_INTERVALS, type HistoryInterval } from "./views.js";
 

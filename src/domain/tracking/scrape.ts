@@ -30,12 +30,12 @@ import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "./ports
 import { engagementRate } from "./engagement.js";
 import { trackingLimits } from "./limits.js";
 import { canonicalAccountUrl, canonicalVideoUrl, isPlatformUsername } from "../shared/platform.js";
+import { DAY_MS } from "../shared/inputs.js";
 
 /** `YYYY-MM-DD` of the UTC day of `at`: the snapshot day. */
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 const big = (v: number | null) => (v === null ? null : BigInt(Math.max(0, Math.round(v))));
-const DAY_MS = 86_400_000;
 
 /** The number of the account's other videos the outlier score compares with, and the fewest it needs. */
 export const OUTLIER_SAMPLE = 20;

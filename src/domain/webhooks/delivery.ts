@@ -180,9 +180,16 @@ async function finish(t: AttemptTarget, deliveryId: string, attempt: number, ans
      WHERE id = ${deliveryId}::uuid AND status = 'pending' AND attempts = ${attempt - 1}
     RETURNING id`);
   if (recorded.length === 0) return { status: "stale" }; // another run of this attempt recorded it
-  if (outcome === "retrying") await enqueueDeliveries([{ deliveryId, attempt: attempt + 1, delayMs }]);
+  // The attempt is recorded: its health and its outcome count now, whatever happens to the enqueue
+  // below (a re-run of this job would find the attempt stale and count nothing).
   if (!final) await updateHealth(t, ok, error ?? "", s);
   deliveryEnded({ outcome, deliveryId, endpointId: t.endpointId, workspaceId: t.workspaceId, eventType: t.type, attempt, responseStatus: answer.status, error, durationMs: Date.now() - started });
+  if (outcome === "retrying") {
+    // Lost only if Redis is away now: the outbox sweep re-queues a pending delivery whose job is missing.
+    await enqueueDeliveries([{ deliveryId, attempt: attempt + 1, delayMs }]).catch((e: Error) =>
+      logger.warn({ err: e.message, deliveryId, attempt: attempt + 1 }, "webhook retry not queued; the sweep will queue it"),
+    );
+  }
   return { status: outcome };
 }
 

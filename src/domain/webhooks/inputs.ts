@@ -26,7 +26,7 @@ export const webhookUrl = z
   })
   .meta({
     description:
-      "Where events are POSTed: an https URL whose host resolves to public addresses only (checked again at every delivery); " +
+      "Where events are POSTed: an https URL; a literal private address or localhost is refused now, and the resolved address must be public at every delivery; " +
       "http and private addresses only when the server runs with WEBHOOK_ALLOW_PRIVATE=true.",
     example: "https://hooks.example.com/video-service",
   });

@@ -37,7 +37,9 @@ export async function enqueueDeliveries(items: { deliveryId: string; attempt: nu
         attempts: 3,
         backoff: { type: "exponential", delay: 1000 },
         removeOnComplete: { age: 600, count: 1000 },
-        removeOnFail: { age: 24 * 3600 },
+        // The delivery's row is the record: a job that failed for good is removed, so the outbox sweep
+        // can queue the same attempt again under the same job id (BullMQ ignores an add of an existing id).
+        removeOnFail: true,
       },
     })),
   );

@@ -7,12 +7,15 @@ import type { Request, Response } from "express";
 import { config } from "../../config.js";
 import { metricsText } from "../../infra/metrics.js";
 import { sameSecret } from "./secrets.js";
+import { bearerSecret } from "../../domain/keys/access.js";
+import { authorizationHeader } from "../request-context.js";
 
 export async function metricsEndpoint(req: Request, res: Response): Promise<void> {
   const token = config.operations.metricsToken;
   if (token) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.get("authorization") ?? "");
-    if (!m || !sameSecret(m[1]!, token)) {
+    // The one Authorization grammar of every door (src/domain/keys/access.ts, bearerSecret).
+    const given = bearerSecret(authorizationHeader(req));
+    if (!given || !sameSecret(given, token)) {
       res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
       res.status(401).json({ code: "UNAUTHORIZED", message: "GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`." });
       return;

@@ -62,7 +62,6 @@ export class HttpWebhookSender implements WebhookSender {
     if (problem) return { status: null, error: `refused: the URL ${problem}` };
     const url = new URL(req.url);
     const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (isIP(host) && !this.allowPrivate && !isPublicAddress(host)) return { status: null, error: `refused: ${host} is not a public address` };
 
     const client = url.protocol === "https:" ? https : http;
     return new Promise<WebhookAnswer>((resolve) => {

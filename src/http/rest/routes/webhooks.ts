@@ -90,7 +90,7 @@ export const webhookRoutes = [
       `WEBHOOKS_NOT_CONFIGURED. ${SIGNING}`,
     tags: ["Webhooks"],
     body: createWebhookInput,
-    errors: ["WEBHOOK_LIMIT_REACHED", "WEBHOOKS_NOT_CONFIGURED"],
+    errors: ["INVALID_URL", "WEBHOOK_LIMIT_REACHED", "WEBHOOKS_NOT_CONFIGURED"],
     responses: {
       201: {
         description: "The new endpoint. `secret` (`whsec_` + base64 of 32 random bytes) is shown this once only.",
