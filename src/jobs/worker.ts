@@ -4,9 +4,11 @@
  * PermanentJobFailure they throw fails the job at once (BullMQ's UnrecoverableError).
  *
  * Closing (a shutdown): the workers take no new job and the running ones get `timeoutMs` to
- * finish; those still running then are handed back: their signal is aborted (their programs are
- * killed) and each job goes back to `wait` without using an attempt, for another worker to run
- * (every job body is idempotent and resumes from the stored state).
+ * finish; those still running then are handed back: their signal is aborted and each job goes back
+ * to `wait` without using an attempt, for another worker to run (every job body is idempotent and
+ * resumes from the stored state). Only the analysis and radar bodies pass the signal to their
+ * programs; a scrape or a webhook delivery keeps running until the process exits, which kills its
+ * programs' groups (docs/operations.md).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";

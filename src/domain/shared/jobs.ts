@@ -15,8 +15,9 @@ export interface JobRun {
   /** When the job was queued (absent for a direct call): a job whose purpose another run already
    *  served after that moment can return at once (the scrape jobs do). */
   queuedAt?: Date;
-  /** Aborted when the job runner takes the job back (a shutdown past SHUTDOWN_TIMEOUT_MS): a body
-   *  passes it to its providers, whose programs are then killed, and the job runs again elsewhere. */
+  /** Aborted when the job runner takes the job back (a shutdown past SHUTDOWN_TIMEOUT_MS), and the job
+   *  runs again elsewhere. The analysis and radar bodies pass it to their providers, whose programs are
+   *  then killed; the scrape and webhook bodies do not take it yet (their ports have no signal). */
   signal?: AbortSignal;
 }
 
