@@ -21,12 +21,14 @@ import { openApiRoute } from "./rest/routes/openapi.js";
 import { mcpRouter } from "./mcp/http.js";
 
 const VERSION = "1.0.0";
+/** The runtime, as /readyz reports it: the service runs on the Node.js the npm package `node` installs (README, "Run it"). */
+const RUNTIME = { node: process.versions.node };
 
 async function readiness(_req: Request, res: Response): Promise<void> {
   const checks = await checkBackends();
   const ready = checks.database === "ok" && checks.redis === "ok";
   // yt-dlp's version and age (null when no provider uses it): a stale one is reported, not a failure.
-  const body = { status: ready ? "ready" : "unavailable", checks, providers: config.providers, programs: { ytdlp: ytdlpFreshness() } };
+  const body = { status: ready ? "ready" : "unavailable", checks, runtime: RUNTIME, providers: config.providers, programs: { ytdlp: ytdlpFreshness() } };
   res.status(ready ? 200 : 503).json(ready ? body : { code: "SERVICE_UNAVAILABLE", message: "Not ready: a backing service is unavailable.", ...body });
 }
 

@@ -101,11 +101,17 @@ describe("routing and headers", () => {
     expect(err.headers.get("x-request-id")).toBeTruthy();
   });
 
-  it("/healthz and /readyz need no key; readiness reports the checks and the scrape provider", async () => {
+  it("/healthz and /readyz need no key; readiness reports the checks, the runtime and the scrape provider", async () => {
     expect((await request(api.url, "GET", "/healthz")).body).toEqual({ status: "ok" });
     const ready = await request(api.url, "GET", "/readyz");
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ status: "ready", checks: { database: "ok", redis: "ok" }, providers: { scrape: "simulated" } });
+    expect(ready.body.runtime).toEqual({ node: process.versions.node });
+  });
+
+  it("runs on Node.js 24 LTS (the npm package `node` pinned in package.json), whatever the system's Node.js is", () => {
+    // npm scripts put node_modules/.bin first on PATH, so `npm test` and `npm start` run the pinned binary.
+    expect(Number(process.versions.node.split(".")[0])).toBe(24);
   });
 
   it("rate limit headers are sent on authenticated responses", async () => {
