@@ -23,7 +23,7 @@ import { DomainError, validationError } from "../../domain/shared/errors.js";
 import { admit, authenticate, bearerSecret, RateLimitedError } from "../../domain/keys/access.js";
 import { addLogContext, logger } from "../../infra/logger.js";
 import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.js";
-import { isUnavailable } from "../rest/errors.js";
+import { isUnavailable } from "../errors.js";
 import { renderGraphiQL } from "./graphiql.js";
 import { authorizationHeader, rateLimitHeaders, requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";

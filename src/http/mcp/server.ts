@@ -25,7 +25,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { parseInput } from "../../domain/shared/inputs.js";
 import { logger } from "../../infra/logger.js";
-import { toErrorResponse, type ErrorBody } from "../rest/errors.js";
+import { toErrorResponse, type ErrorBody } from "../errors.js";
 import { listResources, readResource, resourceTemplates } from "./resources.js";
 import { tools, type AnyTool, type ToolContext } from "./tools.js";
 

@@ -10,7 +10,7 @@ import { config } from "../../config.js";
 import { validationError, type ErrorDetail } from "../../domain/shared/errors.js";
 import { rejectUnstorableStrings } from "../../domain/shared/inputs.js";
 import { logger } from "../../infra/logger.js";
-import { admitRequest, authOf } from "./middleware.js";
+import { admitRequest, authOf } from "../middleware.js";
 import { successStatus, type AnyRoute } from "./route.js";
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");

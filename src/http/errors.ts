@@ -1,10 +1,11 @@
 /**
- * Maps anything thrown while serving a request to the contract's `{code, message}` body and status.
+ * Maps anything thrown while serving a request to the contract's `{code, message}` body and status,
+ * for every door (REST and MCP answer the body; GraphQL uses `isUnavailable`).
  * Nothing a client sends produces a stack trace: unexpected errors become 500 INTERNAL_ERROR with
  * the request id, and an unreachable database or Redis becomes 503 SERVICE_UNAVAILABLE.
  */
-import { DomainError } from "../../domain/shared/errors.js";
-import type { ErrorCode } from "../../domain/shared/errors.js";
+import { DomainError } from "../domain/shared/errors.js";
+import type { ErrorCode } from "../domain/shared/errors.js";
 
 export interface ErrorBody {
   code: ErrorCode;

@@ -1,9 +1,13 @@
-/** Express middleware for every REST request: authentication and the per-key rate limit. */
+/**
+ * Express middleware shared by the Express doors (REST under /api/v1 and MCP at /mcp): the API key
+ * and the per-key rate limit, and the JSON-body rule. GraphQL admits its operations with the same
+ * domain rule in ./graphql/yoga.ts.
+ */
 import type { NextFunction, Request, Response } from "express";
-import { admit, bearerSecret, RateLimitedError, type AuthContext, type RateLimitState } from "../../domain/keys/access.js";
-import { DomainError, unauthorized } from "../../domain/shared/errors.js";
-import { authorizationHeader, rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
-import { addLogContext } from "../../infra/logger.js";
+import { admit, bearerSecret, RateLimitedError, type AuthContext, type RateLimitState } from "../domain/keys/access.js";
+import { DomainError, unauthorized } from "../domain/shared/errors.js";
+import { authorizationHeader, rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "./request-context.js";
+import { addLogContext } from "../infra/logger.js";
 
 export function authOf(res: Response): AuthContext {
   return res.locals.auth as AuthContext;
