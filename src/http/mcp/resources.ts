@@ -9,7 +9,7 @@ import { notFound, validationError } from "../../domain/shared/errors.js";
 import { listFolders } from "../../domain/folders/service.js";
 import { folderAnalytics } from "../../domain/folders/contents.js";
 import { getWorkspaceInfo } from "../../domain/workspace/service.js";
-import { workspaceInfoItem } from "../rest/routes/workspace.js";
+import { workspaceInfoItem } from "../records/workspace.js";
 import type { ToolContext } from "./tools.js";
 
 const SCHEME = "video-service";

@@ -29,13 +29,13 @@ import { ANALYSIS_COST, analyze, getAnalysis } from "../../domain/analysis/servi
 import { createSearchInput, searchResultsQuery } from "../../domain/radar/inputs.js";
 import { createSearch, getSearch, RADAR_SEARCH_COST } from "../../domain/radar/service.js";
 import { getWorkspaceInfo } from "../../domain/workspace/service.js";
-import { trackedVideoItem } from "../rest/routes/tracking.js";
-import { folderSummaryItem } from "../rest/routes/folders.js";
-import { topVideoItem } from "../rest/routes/analytics.js";
-import { toAnalysisItem } from "../rest/routes/analysis.js";
-import { searchDetailItem } from "../rest/routes/radar.js";
-import { readCredits, workspaceInfoItem } from "../rest/routes/workspace.js";
-import { pagination } from "../rest/schemas.js";
+import { pagination } from "../records/common.js";
+import { trackedVideoItem } from "../records/tracking.js";
+import { folderSummaryItem } from "../records/folders.js";
+import { topVideoItem } from "../records/analytics.js";
+import { toAnalysisItem } from "../records/analysis.js";
+import { searchDetailItem } from "../records/radar.js";
+import { readCredits, workspaceInfoItem } from "../records/workspace.js";
 
 /** Who calls, for one tool call or resource read. */
 export interface ToolContext {
