@@ -123,6 +123,20 @@ export async function listLedger(workspaceId: string, page: PageRequest): Promis
 
 const LEDGER_COLUMNS = Prisma.raw(`e.id, e.kind::text AS kind, e.amount, e.balance_after AS "balanceAfter", e.reason, e.created_at AS "createdAt"`);
 
+/** How many of the latest ledger entries the credits summary shows (REST GET /credits, MCP get_credits). */
+export const LATEST_LEDGER_ENTRIES = 20;
+
+export interface CreditsSummary extends CreditBalance {
+  /** The LATEST_LEDGER_ENTRIES latest ledger entries, newest first. */
+  ledger: LedgerEntry[];
+}
+
+/** The balance with the latest ledger entries. */
+export async function readCredits(workspaceId: string): Promise<CreditsSummary> {
+  const [balance, ledger] = await Promise.all([getBalance(workspaceId), listLedger(workspaceId, { limit: LATEST_LEDGER_ENTRIES, offset: 0 })]);
+  return { ...balance, ledger };
+}
+
 /** Ledger entries of the workspace by id, in any order. */
 export async function ledgerEntriesByIds(workspaceId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
   if (ids.length === 0) return [];

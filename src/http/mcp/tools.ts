@@ -35,7 +35,8 @@ import { folderSummaryItem } from "../records/folders.js";
 import { topVideoItem } from "../records/analytics.js";
 import { toAnalysisItem } from "../records/analysis.js";
 import { searchDetailItem } from "../records/radar.js";
-import { readCredits, workspaceInfoItem } from "../records/workspace.js";
+import { LATEST_LEDGER_ENTRIES, readCredits } from "../../domain/credits/service.js";
+import { creditsItem, workspaceInfoItem } from "../records/workspace.js";
 
 /** Who calls, for one tool call or resource read. */
 export interface ToolContext {
@@ -90,10 +91,10 @@ export const tools: AnyTool[] = [
     title: "Credit balance",
     description:
       "The credit balance (`total_remaining`; `reserved` is held by running analyses), when the monthly allowance renews " +
-      "(`cycle_resets_at`) and the 20 latest ledger entries. A video analysis costs 5 credits, a radar search 100. Free.",
+      `(\`cycle_resets_at\`) and the ${LATEST_LEDGER_ENTRIES} latest ledger entries. A video analysis costs ${ANALYSIS_COST} credits, a radar search ${RADAR_SEARCH_COST}. Free.`,
     input: noInput,
     annotations: READ,
-    run: async ({ auth }) => ({ data: await readCredits(auth.workspaceId) }),
+    run: async ({ auth }) => ({ data: creditsItem(await readCredits(auth.workspaceId)) }),
   }),
   defineTool({
     name: "track_video",

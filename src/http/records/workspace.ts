@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { WorkspaceInfo } from "../../domain/workspace/service.js";
-import { getBalance, listLedger } from "../../domain/credits/service.js";
+import { LATEST_LEDGER_ENTRIES, type CreditsSummary } from "../../domain/credits/service.js";
 import { int, iso, timestamp } from "./common.js";
 
 export const workspaceInfo = z
@@ -41,7 +41,7 @@ export const creditsInfo = z
     monthly_remaining: int(),
     reserved: int().meta({ description: "Credits held by running analyses (not yet charged)." }),
     cycle_resets_at: timestamp,
-    ledger: z.array(ledgerEntry).meta({ description: "The 20 latest ledger entries, newest first." }),
+    ledger: z.array(ledgerEntry).meta({ description: `The ${LATEST_LEDGER_ENTRIES} latest ledger entries, newest first.` }),
   })
   .meta({ id: "Credits" });
 
@@ -63,16 +63,15 @@ export function workspaceInfoItem(info: WorkspaceInfo) {
   };
 }
 
-/** The balance with the 20 latest ledger entries, as GET /credits answers it (also the MCP door's). */
-export async function readCredits(workspaceId: string) {
-  const [b, ledger] = await Promise.all([getBalance(workspaceId), listLedger(workspaceId, { limit: 20, offset: 0 })]);
+/** The balance with its latest ledger entries (domain/credits `readCredits`), as GET /credits answers it (also the MCP door's). */
+export function creditsItem(c: CreditsSummary) {
   return {
-    total_remaining: b.totalRemaining,
-    monthly_total: b.monthlyTotal,
-    monthly_used: b.monthlyUsed,
-    monthly_remaining: b.monthlyRemaining,
-    reserved: b.reserved,
-    cycle_resets_at: iso(b.cycleResetsAt),
-    ledger: ledger.map((e) => ({ ...e, createdAt: iso(e.createdAt) })),
+    total_remaining: c.totalRemaining,
+    monthly_total: c.monthlyTotal,
+    monthly_used: c.monthlyUsed,
+    monthly_remaining: c.monthlyRemaining,
+    reserved: c.reserved,
+    cycle_resets_at: iso(c.cycleResetsAt),
+    ledger: c.ledger.map((e) => ({ ...e, createdAt: iso(e.createdAt) })),
   };
 }

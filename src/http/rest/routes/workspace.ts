@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { getWorkspaceInfo } from "../../../domain/workspace/service.js";
 import { defineRoute } from "../route.js";
-import { creditsInfo, readCredits, workspaceInfo, workspaceInfoItem } from "../../records/workspace.js";
+import { readCredits } from "../../../domain/credits/service.js";
+import { creditsInfo, creditsItem, workspaceInfo, workspaceInfoItem } from "../../records/workspace.js";
 
 export const workspaceRoutes = [
   defineRoute({
@@ -26,7 +27,7 @@ export const workspaceRoutes = [
     tags: ["Workspace"],
     responses: { 200: { description: "Credit balance.", schema: z.object({ data: creditsInfo }) } },
     async handler({ auth }) {
-      return { body: { data: await readCredits(auth.workspaceId) } };
+      return { body: { data: creditsItem(await readCredits(auth.workspaceId)) } };
     },
   }),
 ];
