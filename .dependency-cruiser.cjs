@@ -1,8 +1,8 @@
 /**
  * The layer rule of docs/architecture.md, checked by test/architecture/layers.test.ts (and
  * `npx depcruise src`). The only arrows: doors (src/http) → domain; jobs → domain; providers →
- * the domain's ports and shared vocabulary; domain → infra; src/main (the composition root) and
- * src/cli (an entry point) may use anything. Paths are relative to the project root.
+ * the domain's ports and shared vocabulary; domain → infra; no door imports another door's folder;
+ * src/main (the composition root) and src/cli (an entry point) may use anything. Paths are relative to the project root.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -34,6 +34,15 @@ module.exports = {
       severity: "error",
       from: { path: "^src/http/" },
       to: { path: "^src/(jobs|providers|main|cli|generated|infra/(db|queues|events|redis))" },
+    },
+    {
+      name: "doors-stand-apart",
+      comment:
+        "A door (REST, GraphQL, MCP, the operations doors) never imports another door's folder: what several doors share lives in src/http/ " +
+        "itself (records/, errors.ts, middleware.ts, request-context.ts). Only src/http/app.ts and the entry points assemble the doors.",
+      severity: "error",
+      from: { path: "^src/http/(rest|graphql|mcp|admin)/" },
+      to: { path: "^src/http/(rest|graphql|mcp|admin)/", pathNot: "^src/http/$1/" },
     },
     {
       name: "jobs-are-wiring",
