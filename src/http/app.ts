@@ -39,8 +39,9 @@ function notFoundHandler(req: Request, res: Response): void {
 function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction): void {
   if (res.headersSent) return next(err);
   const id = (res.locals.requestId as string) ?? "unknown";
-  const { status, body, unexpected } = toErrorResponse(err, id);
+  const { status, body, headers, unexpected } = toErrorResponse(err, id);
   if (unexpected) logger.error({ err, requestId: id, method: req.method, path: req.path }, "request failed");
+  for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
   res.status(status).json(body);
 }
 

@@ -8,11 +8,17 @@
 import { z } from "zod";
 import { DomainError, validationError, type ErrorDetail } from "./errors.js";
 
+/** Zod's issues as the contract's `details` (a dotted path after `prefix`, and the message): the one mapping of zod issues. */
 export function issuesToDetails(error: z.ZodError, prefix?: string): ErrorDetail[] {
   return error.issues.map((issue) => ({
     path: [prefix, ...issue.path.map(String)].filter(Boolean).join("."),
     message: issue.message,
   }));
+}
+
+/** Details on one line: `path: message; …` (`(input)` for the value itself). */
+export function describeDetails(details: readonly ErrorDetail[]): string {
+  return details.map((d) => `${d.path || "(input)"}: ${d.message}`).join("; ");
 }
 
 /**
@@ -24,7 +30,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefi
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = issuesToDetails(result.error, prefix);
-  throw validationError(`Invalid input: ${details.map((d) => `${d.path || "(input)"}: ${d.message}`).join("; ")}`, details);
+  throw validationError(`Invalid input: ${describeDetails(details)}`, details);
 }
 
 // ---------------------------------------------------------------------------------------------

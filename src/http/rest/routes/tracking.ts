@@ -6,7 +6,7 @@ import { z } from "zod";
 import { getTrackedVideo, listTrackedVideos, trackVideo, untrackVideos } from "../../../domain/tracking/videos.js";
 import { getTrackedAccount, listAccountVideos, listTrackedAccounts, trackAccount, untrackAccount } from "../../../domain/tracking/accounts.js";
 import { accountHistory, historyRange, videoHistory } from "../../../domain/tracking/history.js";
-import { RefreshTooSoonError, requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.js";
+import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.js";
 import { config } from "../../../config.js";
 import {
   accountVideosQuery,
@@ -55,15 +55,10 @@ const refreshResponses = {
   },
 };
 
-/** 202, or 429 REFRESH_TOO_SOON with Retry-After (the header is part of the contract). */
+/** 202; REFRESH_TOO_SOON is thrown, and answered 429 with its Retry-After by the error mapping (src/http/errors.ts). */
 async function refreshAnswer(request: () => Promise<RefreshQueued>): Promise<RouteResponse> {
-  try {
-    const r = await request();
-    return { status: 202, body: { data: { id: r.id, nextRefreshAt: iso(r.nextRefreshAt) }, message: "Refresh queued: the new numbers appear within a few minutes." } };
-  } catch (e) {
-    if (!(e instanceof RefreshTooSoonError)) throw e;
-    return { status: 429, body: { code: e.code, message: e.message }, headers: { "Retry-After": String(e.retryAfterSeconds) } };
-  }
+  const r = await request();
+  return { status: 202, body: { data: { id: r.id, nextRefreshAt: iso(r.nextRefreshAt) }, message: "Refresh queued: the new numbers appear within a few minutes." } };
 }
 
 export const trackingRoutes = [
