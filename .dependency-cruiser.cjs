@@ -15,6 +15,22 @@ module.exports = {
       to: { path: "^src/(http|jobs|providers|main|cli)/" },
     },
     {
+      name: "shared-is-vocabulary",
+      comment: "domain/shared holds what every area speaks (errors, inputs, pages, events' catalog); it imports no area, so no area's change reaches all of them.",
+      severity: "error",
+      from: { path: "^src/domain/shared/" },
+      to: { path: "^src/domain/(?!shared/)" },
+    },
+    {
+      name: "no-circular",
+      comment:
+        "No import circles (type-only imports included): a module and what it imports can be read, tested and loaded in one direction. " +
+        "An area's publishers (events.ts) stay below its use cases, its streams (watch.ts) above them.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: "infra-is-a-leaf",
       comment: "Infrastructure (database, Redis, queues, events, logs) knows nothing of the service's rules or doors.",
       severity: "error",
@@ -23,10 +39,12 @@ module.exports = {
     },
     {
       name: "providers-implement-ports",
-      comment: "Providers see only the ports the domain declares (domain/<area>/ports.ts) and its shared vocabulary (domain/shared/).",
+      comment:
+        "Providers see only the ports the domain declares (domain/<area>/ports.ts), the words those ports speak (domain/<area>/vocabulary.ts) " +
+        "and the shared vocabulary (domain/shared/).",
       severity: "error",
       from: { path: "^src/providers/" },
-      to: { path: "^src/(domain/(?!shared/|[^/]+/ports\\.ts$)|http|jobs|main|cli|infra/(db|queues|events|redis))" },
+      to: { path: "^src/(domain/(?!shared/|[^/]+/(ports|vocabulary)\\.ts$)|http|jobs|main|cli|infra/(db|queues|events|redis))" },
     },
     {
       name: "doors-go-through-the-domain",

@@ -1,7 +1,9 @@
 /**
  * The layer rule of docs/architecture.md stays true: dependency-cruiser checks every import of
- * src/ against .dependency-cruiser.cjs. A second run on a throw-away tree with one import the wrong
- * way round proves the rules do catch one (so this test cannot pass by checking nothing).
+ * src/ against .dependency-cruiser.cjs. Runs on throw-away trees with one import the wrong way round
+ * (a domain module importing a door, a door importing another door's routes, an import circle,
+ * domain/shared importing an area) prove the rules do catch each (so this test cannot pass by
+ * checking nothing).
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -56,6 +58,20 @@ describe("layers", () => {
         "src/domain/area/service.ts": 'import { route } from "../../http/route.js";\nexport const x = route;\n',
       }),
     ).toEqual(["domain-is-inward: src/domain/area/service.ts → src/http/route.ts"]);
+  });
+
+  it("the rules catch an import circle (a type-only import closes one too) and domain/shared importing an area", async () => {
+    expect(
+      await violationsOf({
+        "src/domain/area/events.ts": 'import type { Item } from "./service.js";\nexport const announce = (i: Item) => i;\n',
+        "src/domain/area/service.ts": 'import { announce } from "./events.js";\nexport interface Item { id: string }\nexport const save = (i: Item) => announce(i);\n',
+        "src/domain/shared/catalog.ts": 'import { save } from "../area/service.js";\nexport const all = [save];\n',
+      }),
+    ).toEqual([
+      // One violation per circle, named by its first arrow.
+      "no-circular: src/domain/area/events.ts → src/domain/area/service.ts",
+      "shared-is-vocabulary: src/domain/shared/catalog.ts → src/domain/area/service.ts",
+    ]);
   });
 
   it("the rules catch a door that imports another door's routes, and let a door use src/http's shared records", async () => {

@@ -264,7 +264,7 @@ describe("workspace events", () => {
     const seen: any[] = [];
     c.subscribe({ query: `subscription { workspaceEvents { id type data at } }` }, { next: (v: any) => seen.push(v.data?.workspaceEvents ?? v), error: (e) => seen.push({ error: e }), complete: () => undefined });
     await new Promise((r) => setTimeout(r, 300)); // the subscription reaches Redis
-    const { emitWorkspaceEvents } = await import("../../src/domain/shared/workspace-events.js");
+    const { emitWorkspaceEvents } = await import("../../src/domain/webhooks/outbox.js");
     await emitWorkspaceEvents([{ workspaceId: other.workspaceId, type: "video.spike", data: { videoId: "not-ours" } }]);
     await emitWorkspaceEvents([{ workspaceId: ws.workspaceId, type: "video.spike", data: { videoId: "ours", outlierScore: 4.5 } }]);
     const deadline = Date.now() + 10_000;

@@ -19,7 +19,7 @@ import { HttpWebhookSender } from "../../src/providers/webhooks/http.js";
 import { newWorkspace, stopAll } from "../helpers/api.js";
 import { createWebhook, listDeliveries } from "../../src/domain/webhooks/service.js";
 import { deliverWebhook } from "../../src/domain/webhooks/delivery.js";
-import { emitWorkspaceEvents } from "../../src/domain/shared/workspace-events.js";
+import { emitWorkspaceEvents } from "../../src/domain/webhooks/outbox.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 
 let tcp: Server;

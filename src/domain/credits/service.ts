@@ -17,7 +17,7 @@ import { InsufficientCreditsError, notFound, validationError } from "../shared/e
 import type { CreditEntryKind } from "../../generated/prisma/client.js";
 import { nextCycleBoundary } from "./cycle.js";
 import { publishEvent, subscribeEvents } from "../shared/events.js";
-import { recordWorkspaceEvents, relayWorkspaceBacklog } from "../shared/workspace-events.js";
+import { recordWorkspaceEvents, relayWorkspaceBacklog } from "../webhooks/outbox.js";
 import { config } from "../../config.js";
 
 /**

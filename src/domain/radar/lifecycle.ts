@@ -20,7 +20,7 @@ import type { RankedResult } from "./ranking.js";
 import { chargeKey, refundKey } from "./service.js";
 import { announceSearch } from "./events.js";
 import { enqueueSearch } from "./jobs.js";
-import { recordWorkspaceEvents, relayWorkspaceEvents } from "../shared/workspace-events.js";
+import { recordWorkspaceEvents, relayWorkspaceEvents } from "../webhooks/outbox.js";
 
 /** Longest error text stored on a search. */
 const MAX_ERROR_LENGTH = 2000;

@@ -15,7 +15,7 @@
  * which on-topic videos performed. Unknown metrics (null) contribute 0: never a guessed value.
  */
 import type { Platform } from "../shared/platform.js";
-import { passesFilters, type CandidateFilters } from "./filters.js";
+import { passesFilters, type CandidateFilters } from "./ports.js";
 import type { SearchCandidate } from "./ports.js";
 import { engagementRate } from "../tracking/engagement.js";
 

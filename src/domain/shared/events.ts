@@ -4,7 +4,7 @@
  * Redis pub/sub to every API process). A lost event never loses data: the state is in PostgreSQL,
  * and every subscription reads the current state first.
  */
-import { publish, subscribe, subscribed } from "../../infra/events.js";
+import { publish, subscribe } from "../../infra/events.js";
 import { logger } from "../../infra/logger.js";
 import type { AnalysisStatus } from "../../generated/prisma/client.js";
 import type { WorkspaceEvent } from "./workspace-events.js";
@@ -41,6 +41,3 @@ export async function publishEvent<T extends Topic>(topic: T, id: string, payloa
 export function subscribeEvents<T extends Topic>(topic: T, id: string): AsyncIterable<EventPayloads[T]> {
   return subscribe(topic, id) as AsyncIterable<EventPayloads[T]>;
 }
-
-/** Resolves once every subscription started so far is active in Redis (see infra/events.ts). */
-export const eventsSubscribed = subscribed;

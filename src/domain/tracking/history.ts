@@ -26,12 +26,7 @@ import { checkDayRange, DAY_MS } from "../shared/inputs.js";
 import { utcDay } from "./scrape.js";
 import { pageSql, type CursorWindow, type Order } from "../shared/pages.js";
 import { config } from "../../config.js";
-
-/** `YYYY-MM-DD` of the UTC day of `at` (days are compared as dates, never through the session's time zone). */
-
-import { HISTORY_INTERVALS, type HistoryInterval } from "./views.js";
-
-export { HISTORY_INTERVALS, type HistoryInterval };
+import type { HistoryInterval } from "./views.js";
 
 /** Days in the default range (today and the 29 before it). */
 export const DEFAULT_HISTORY_DAYS = 30;

@@ -28,7 +28,7 @@ import { logger } from "../../infra/logger.js";
 import { countScrape } from "../../infra/metrics.js";
 import { ProviderError } from "../shared/provider-error.js";
 import { isLastAttempt, PermanentJobFailure, type JobRun } from "../shared/jobs.js";
-import { emitWorkspaceEvents } from "../shared/workspace-events.js";
+import { emitWorkspaceEvents } from "../webhooks/outbox.js";
 import { afterFailure, nextRefreshAt, viewsPerHour, type CadenceSettings, CADENCE } from "./cadence.js";
 import { announceTracking, announceVideo } from "./events.js";
 import { fullResolutionStart } from "./history.js";
@@ -38,7 +38,6 @@ import {
   accountScrapeTarget,
   accountVideoDemand,
   claimDue,
-  fillDailySnapshots as fillAccountSnapshots,
   markAccountScraping,
   pruneMetricPoints,
   recordAccountScrapeFailure,
@@ -50,8 +49,6 @@ import {
   type FailureOutcome,
   type StoredVideo,
 } from "./scrape.js";
-
-export const fillDailySnapshots = fillAccountSnapshots;
 
 /** The most videos one account scrape lists. */
 export const MAX_ACCOUNT_SCRAPE_VIDEOS = 500;

@@ -13,7 +13,7 @@ import {
   UGC_CONFIDENCE_DESCRIPTION,
   UGC_FITS,
   UGC_FIT_VALUES,
-} from "../../domain/analysis/ports.js";
+} from "../../domain/analysis/vocabulary.js";
 import { ProviderError } from "../../domain/shared/provider-error.js";
 import { OpenAiClient } from "../openai/client.js";
 import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "../../domain/analysis/ports.js";

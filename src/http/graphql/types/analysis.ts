@@ -18,13 +18,13 @@ import {
   analyze,
   latestAnalysesOfVideos,
   getAnalysis,
-  type AnalysisEvent,
   type AnalyzeOutcome,
   type AnalyzeResult,
 } from "../../../domain/analysis/service.js";
 import { CTA_TYPES, HOOK_STYLES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS } from "../../../domain/analysis/vocabulary.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
-import { watchAnalysis } from "../../../domain/analysis/events.js";
+import { watchAnalysis } from "../../../domain/analysis/watch.js";
+import type { AnalysisEvent } from "../../../domain/analysis/events.js";
 import type { Segment } from "../../../domain/analysis/ports.js";
 
 /** `{bold_claim: "…"}` → `{BOLD_CLAIM: {value: "bold_claim", description: "…"}}` */

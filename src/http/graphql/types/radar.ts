@@ -19,7 +19,7 @@ import {
   type RadarResultItem,
   type RadarSearchSummary,
 } from "../../../domain/radar/service.js";
-import { watchSearch } from "../../../domain/radar/events.js";
+import { watchSearch } from "../../../domain/radar/watch.js";
 import { createSearchInput } from "../../../domain/radar/inputs.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
 

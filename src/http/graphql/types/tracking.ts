@@ -13,7 +13,7 @@ import { parseInput } from "../../../domain/shared/inputs.js";
 import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
-import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/events.js";
+import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/watch.js";
 import { historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.js";
 import {
   accountHistories,
