@@ -7,7 +7,7 @@ import { z } from "zod";
 import { config } from "../../config.js";
 import { page } from "../shared/inputs.js";
 import { WORKSPACE_EVENT_TYPES, type WorkspaceEventType } from "../shared/workspace-events.js";
-import { targetProblem } from "./ports.js";
+import { targetProblem } from "../shared/public-targets.js";
 
 /** Endpoints per workspace (the 11th is 409 WEBHOOK_LIMIT_REACHED). */
 export const MAX_WEBHOOKS = 10;
