@@ -20,7 +20,7 @@ import {
   type ScrapeVideoData,
 } from "../domain/tracking/jobs.js";
 import { pruneHistory, refreshDue, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.js";
-import { fillDailySnapshots } from "../domain/tracking/scrape.js";
+import { fillDailySnapshots } from "../domain/tracking/scrape-store.js";
 import type { ScrapeProvider } from "../domain/tracking/ports.js";
 import { RUN_ANALYSIS_JOB, SWEEP_JOB as SWEEP_ANALYSES, type RunAnalysisData } from "../domain/analysis/jobs.js";
 import { runAnalysis, sweepAnalyses, type AnalysisProviders } from "../domain/analysis/pipeline.js";

@@ -16,7 +16,7 @@ import { queue } from "../../src/infra/queues.js";
 import { startWorkers } from "../../src/jobs/worker.js";
 import { scrapeAccount, scrapeVideo } from "../../src/domain/tracking/scrape-jobs.js";
 import { jobRun, trackingJobs } from "../helpers/jobs.js";
-import { fillDailySnapshots } from "../../src/domain/tracking/scrape.js";
+import { fillDailySnapshots } from "../../src/domain/tracking/scrape-store.js";
 import { enqueueVideoScrape } from "../../src/domain/tracking/jobs.js";
 import { trackAccount } from "../../src/domain/tracking/accounts.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";

@@ -3,7 +3,7 @@
  * GraphQL `Video.history`, `Account.history`): docs/contract/decisions.md, "Metric history and
  * refresh".
  *
- * Where the points come from (./scrape.ts writes both in one statement per scrape):
+ * Where the points come from (./scrape-store.ts writes both in one statement per scrape):
  * - the points at scrape resolution (video_metric_points, account_metric_points), kept for the
  *   days of the full-resolution window: today and the HISTORY_FULL_RESOLUTION_DAYS - 1 days before;
  * - the daily roll-up (video_snapshots, account_snapshots): the last point of each UTC day, kept for
@@ -23,7 +23,7 @@ import { Prisma } from "../../generated/prisma/client.js";
 import { sql } from "../../infra/db.js";
 import { notFound } from "../shared/errors.js";
 import { checkDayRange, DAY_MS } from "../shared/inputs.js";
-import { utcDay } from "./scrape.js";
+import { utcDay } from "./scrape-store.js";
 import { pageSql, type CursorWindow, type Order } from "../shared/pages.js";
 import { config } from "../../config.js";
 import type { HistoryInterval } from "./views.js";

@@ -2,7 +2,7 @@
  * The bodies of the scrape jobs (queue `scrape`, run by src/jobs/): scrape a video, scrape an
  * account (profile, then its newest videos tracked for the workspaces that track it), take what is
  * due for a refresh (the adaptive scheduler), prune old history points and fill the daily account
- * snapshots. Jobs carry ids only; every write is idempotent (./scrape.ts), so a retry or a job of a
+ * snapshots. Jobs carry ids only; every write is idempotent (./scrape-store.ts), so a retry or a job of a
  * killed worker run again duplicates nothing.
  *
  * Failures: a ProviderError with `retryable: false` fails the job at once (PermanentJobFailure: no
@@ -48,7 +48,7 @@ import {
   trackAccountVideos,
   type FailureOutcome,
   type StoredVideo,
-} from "./scrape.js";
+} from "./scrape-store.js";
 
 /** The most videos one account scrape lists. */
 export const MAX_ACCOUNT_SCRAPE_VIDEOS = 500;

@@ -45,7 +45,7 @@ export interface VideoRecord {
   createdAt: Date;
   /** When the adaptive scheduler refreshes it next (null: not scheduled). */
   nextRefreshAt: Date | null;
-  /** View growth over the 24 h before its last scrape (./scrape.ts, storeScrapedVideo). */
+  /** View growth over the 24 h before its last scrape (./scrape-store.ts, storeScrapedVideo). */
   views24h: number | null;
   /** Views against the median of its account's recent videos, as of its last scrape. */
   outlierScore: number | null;

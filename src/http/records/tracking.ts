@@ -7,7 +7,7 @@ import { z } from "zod";
 import { config } from "../../config.js";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../domain/tracking/engagement.js";
 import { canonicalAccountUrl } from "../../domain/shared/platform.js";
-import { OUTLIER_MIN_SAMPLE, OUTLIER_SAMPLE } from "../../domain/tracking/scrape.js";
+import { OUTLIER_MIN_SAMPLE, OUTLIER_SAMPLE } from "../../domain/tracking/scrape-store.js";
 import type { TrackedAccountView, TrackedVideoRecord, VideoRecord } from "../../domain/tracking/views.js";
 import { iso, isoOrNull, platform, timestamp, uuid } from "./common.js";
 
