@@ -7,7 +7,8 @@
 import { Prisma } from "../../generated/prisma/client.js";
 import { prisma, sql, sqlExec, type Tx } from "../../infra/db.js";
 import { notFound } from "../shared/errors.js";
-import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
+import { pageSql, type Order, type PageRequest, type Page } from "../shared/pages.js";
+import type { BulkItemResult } from "../shared/inputs.js";
 import { folderVideoIds } from "./video-set.js";
 
 export interface FolderRecord {
@@ -24,13 +25,6 @@ export interface FolderCounts {
 
 export type FolderSummary = FolderRecord & FolderCounts;
 
-/** Outcome of one id of a bulk membership change (HTTP status stays 200). */
-export interface ItemResult {
-  id: string;
-  success: boolean;
-  error?: string;
-}
-
 const FOLDER_COLUMNS = Prisma.raw(`f.id, f.name, f.created_at AS "createdAt"`);
 
 /** The workspace's folders: newest first, ties by id (index folders (workspace_id, created_at DESC, id)). */
@@ -45,7 +39,7 @@ export async function createFolder(workspaceId: string, name: string): Promise<F
 }
 
 /** A page of the workspace's folders (FOLDERS_ORDER), with the total. */
-export async function listFolders(workspaceId: string, page: PageRequest): Promise<{ items: FolderRecord[]; total: number }> {
+export async function listFolders(workspaceId: string, page: PageRequest): Promise<Page<FolderRecord>> {
   const p = pageSql(FOLDERS_ORDER, page);
   const [items, [count]] = await Promise.all([
     sql<FolderRecord>(Prisma.sql`SELECT ${FOLDER_COLUMNS} FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`),
@@ -76,7 +70,7 @@ export async function folderCounts(workspaceId: string, folderIds: readonly stri
 
 const withCounts = (f: FolderRecord, counts: Map<string, FolderCounts>): FolderSummary => ({ ...f, ...(counts.get(f.id) ?? { videoCount: 0, accountCount: 0 }) });
 
-export async function listFolderSummaries(workspaceId: string, page: PageRequest): Promise<{ items: FolderSummary[]; total: number }> {
+export async function listFolderSummaries(workspaceId: string, page: PageRequest): Promise<Page<FolderSummary>> {
   const { items, total } = await listFolders(workspaceId, page);
   const counts = await folderCounts(workspaceId, items.map((f) => f.id));
   return { items: items.map((f) => withCounts(f, counts)), total };
@@ -125,7 +119,7 @@ async function lockFolder(tx: Tx, workspaceId: string, folderId: string): Promis
  * afterwards (already being there is a success); "Video not found" when the workspace does not
  * track it (another workspace's video included).
  */
-export async function addVideosToFolder(workspaceId: string, folderId: string, videoIds: string[]): Promise<ItemResult[]> {
+export async function addVideosToFolder(workspaceId: string, folderId: string, videoIds: string[]): Promise<BulkItemResult[]> {
   return prisma.$transaction(async (tx) => {
     await lockFolder(tx, workspaceId, folderId);
     const found = await sql<{ videoId: string }>(
@@ -160,7 +154,7 @@ export async function removeVideosFromFolder(workspaceId: string, folderId: stri
 }
 
 /** Adds tracked accounts (by canonical account id). Same per-id rules as videos: "Account not found". */
-export async function addAccountsToFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<ItemResult[]> {
+export async function addAccountsToFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<BulkItemResult[]> {
   return prisma.$transaction(async (tx) => {
     await lockFolder(tx, workspaceId, folderId);
     const found = await sql<{ accountId: string }>(
@@ -185,7 +179,7 @@ export async function addAccountsToFolder(workspaceId: string, folderId: string,
  * "Account not found" when the workspace does not track it; "Account is not in this folder" when
  * it is tracked but was not in the folder (so a repeated request reports what it did).
  */
-export async function removeAccountsFromFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<ItemResult[]> {
+export async function removeAccountsFromFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<BulkItemResult[]> {
   await requireFolder(workspaceId, folderId);
   const rows = await sql<{ accountId: string; removed: boolean }>(Prisma.sql`
     WITH tracked AS (

@@ -13,7 +13,7 @@ import { announceSearch } from "./events.js";
 import { charge, creditsChanged } from "../credits/service.js";
 import { enqueueSearch } from "./jobs.js";
 import { notFound } from "../shared/errors.js";
-import { pageSql, rowNumberRange, type Order, type PageRequest } from "../shared/pages.js";
+import { pageSql, rowNumberRange, type Order, type PageRequest, type Page } from "../shared/pages.js";
 import type { Platform } from "../shared/platform.js";
 import type { Depth, MinViewsOption } from "./filters.js";
 import type { CreateSearchInput, StoredTimePeriod } from "./inputs.js";
@@ -67,11 +67,6 @@ export interface RadarResultItem {
   matchedQuery: string;
   /** Whether the caller's workspace tracks this video now (computed at read time, never stored). */
   tracked: boolean;
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
 }
 
 

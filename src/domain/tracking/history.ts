@@ -27,6 +27,7 @@ import { utcDay } from "./scrape-store.js";
 import { pageSql, type CursorWindow, type Order } from "../shared/pages.js";
 import { config } from "../../config.js";
 import type { HistoryInterval } from "./views.js";
+import type { HistoryQuery } from "./inputs.js";
 
 /** Days in the default range (today and the 29 before it). */
 export const DEFAULT_HISTORY_DAYS = 30;
@@ -75,14 +76,14 @@ export interface HistoryRange {
 }
 
 /**
- * The range of a history request: both days inclusive (UTC); a missing end is today, a missing
- * start the 29 days before the end (30 days in all).
+ * The range of a history request (./inputs.ts historyQuery, as every door parses it): both days
+ * inclusive (UTC); a missing end is today, a missing start the 29 days before the end (30 days in all).
  */
-export function historyRange(q: { startDate?: Date; endDate?: Date; interval?: HistoryInterval }, now = new Date()): HistoryRange {
-  checkDayRange(q.startDate, q.endDate);
+export function historyRange(q: Partial<HistoryQuery>, now = new Date()): HistoryRange {
+  checkDayRange(q.start_date, q.end_date);
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const last = q.endDate ?? (q.startDate && q.startDate > today ? q.startDate : today);
-  const first = q.startDate ?? new Date(last.getTime() - (DEFAULT_HISTORY_DAYS - 1) * DAY_MS);
+  const last = q.end_date ?? (q.start_date && q.start_date > today ? q.start_date : today);
+  const first = q.start_date ?? new Date(last.getTime() - (DEFAULT_HISTORY_DAYS - 1) * DAY_MS);
   return { interval: q.interval ?? "day", from: first, to: new Date(last.getTime() + DAY_MS), fullFrom: fullResolutionStart(now) };
 }
 

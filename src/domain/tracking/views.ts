@@ -9,7 +9,8 @@
  */
 import { Prisma } from "../../generated/prisma/client.js";
 import type { Platform } from "../shared/platform.js";
-import type { Order, SortKey } from "../shared/pages.js";
+import type { Order, SortKey, SortOrder } from "../shared/pages.js";
+import { DAY_MS, type PostedDays } from "../shared/inputs.js";
 
 export type ScrapeStatus = "queued" | "scraping" | "ready" | "failed";
 
@@ -83,8 +84,6 @@ export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];
 /** The sorts of GET /videos (`sort`), and their directions (`order`). */
 export const VIDEO_SORTS = ["tracked_at", "posted_at", "views", "engagement", "views_24h", "outlier"] as const;
 export type VideoSort = (typeof VIDEO_SORTS)[number];
-export const SORT_ORDERS = ["desc", "asc"] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /** Optional filters and order of the workspace's tracked videos (GET /videos, GraphQL `videos`). */
 export interface VideoListOptions {
@@ -141,6 +140,19 @@ export function videoFilterSql(f: VideoListOptions): Prisma.Sql {
   if (f.platform) parts.push(Prisma.sql`v.platform = ${f.platform}::"Platform"`);
   for (const word of searchWords(f.q ?? "")) parts.push(Prisma.sql`lower(v.description || ' ' || v.username) LIKE ${`%${word}%`}`);
   return parts.length ? Prisma.sql`AND ${Prisma.join(parts, " AND ")}` : Prisma.empty;
+}
+
+/**
+ * `AND …` predicates over `videos v` of a window of posting days: posted on or after 00:00 UTC of
+ * start_date and before the end (24:00 UTC) of end_date; with either bound, videos whose posting
+ * date is unknown are left out.
+ */
+export function postedDaysSql(f: PostedDays): Prisma.Sql {
+  const bounds = [
+    f.start_date ? Prisma.sql`AND v.posted_at >= ${f.start_date}` : Prisma.empty,
+    f.end_date ? Prisma.sql`AND v.posted_at < ${new Date(f.end_date.getTime() + DAY_MS)}` : Prisma.empty,
+  ];
+  return Prisma.join(bounds, " ");
 }
 
 /** An account's videos: newest posted first, videos of unknown date (not scraped yet) last, ties by id. */

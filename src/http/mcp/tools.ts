@@ -155,7 +155,7 @@ export const tools: AnyTool[] = [
     input: historyQuery.extend({ video_id: videoId }),
     annotations: READ,
     run: async ({ auth }, input) => {
-      const range = historyRange({ startDate: input.start_date, endDate: input.end_date, interval: input.interval });
+      const range = historyRange(input);
       const h = await videoHistory(auth.workspaceId, input.video_id, range);
       return { data: { interval: h.interval, points: h.points } };
     },

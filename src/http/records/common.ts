@@ -21,6 +21,15 @@ export const timestamp = z.string().meta({ format: "date-time", example: "2026-1
 export const iso = (d: Date) => d.toISOString();
 export const isoOrNull = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
+/** One id's outcome in a bulk change (domain/shared/inputs.ts, BulkItemResult). */
+export const bulkItemResult = z
+  .object({
+    id: z.string(),
+    success: z.boolean(),
+    error: z.string().optional().meta({ description: "Present when success is false, e.g. `Video not found`." }),
+  })
+  .meta({ id: "BulkItemResult" });
+
 export const paginationSchema = z
   .object({
     total: z.number().int(),

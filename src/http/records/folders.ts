@@ -21,14 +21,6 @@ export const folderSummary = z
   })
   .meta({ id: "Folder" });
 
-export const itemResult = z
-  .object({
-    id: z.string(),
-    success: z.boolean(),
-    error: z.string().optional().meta({ description: "Present when success is false, e.g. `Video not found`." }),
-  })
-  .meta({ id: "BulkItemResult" });
-
 export const folderVideoItem = z
   .object({
     id: z.string().meta({ description: "The video's UUID." }),

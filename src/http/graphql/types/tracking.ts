@@ -9,7 +9,7 @@
 import { builder } from "../builder.js";
 import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.js";
 import type { Platform } from "../../../domain/shared/platform.js";
-import { parseInput } from "../../../domain/shared/inputs.js";
+import { parseInput, postedDays, type BulkItemResult } from "../../../domain/shared/inputs.js";
 import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
@@ -27,9 +27,7 @@ import {
   type VideoPoint,
 } from "../../../domain/tracking/history.js";
 import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.js";
-import { day } from "../../../domain/shared/inputs.js";
-import { z } from "zod";
-import { getTrackedVideo, listTrackedVideos, trackedVideosByIds, trackVideo, untrackVideos, type BulkItemResult, type TrackVideoResult as TrackVideoResultData } from "../../../domain/tracking/videos.js";
+import { getTrackedVideo, listTrackedVideos, trackedVideosByIds, trackVideo, untrackVideos, type TrackVideoResult as TrackVideoResultData } from "../../../domain/tracking/videos.js";
 import {
   accountsByIds,
   countVideosOfAccounts,
@@ -46,10 +44,10 @@ import {
   trackedVideosOrder,
   type AccountView,
   type HistoryInterval,
-  type SortOrder,
   type TrackedVideoRecord,
   type VideoSort,
 } from "../../../domain/tracking/views.js";
+import type { SortOrder } from "../../../domain/shared/pages.js";
 
 /** The platform values of the spec (platformA …) as GraphQL enum values (PLATFORM_A …). */
 export const PlatformEnum = builder.enumType("Platform", {
@@ -131,8 +129,7 @@ const HISTORY_FIELD_NOTE =
 
 /** The history range of the field's arguments, checked as REST checks its query. */
 function historyArgs(args: { startDate?: string | null; endDate?: string | null; interval?: HistoryInterval | null }): HistoryRange {
-  const q = parseInput(historyQuery, { start_date: args.startDate ?? undefined, end_date: args.endDate ?? undefined, interval: args.interval ?? undefined });
-  return historyRange({ startDate: q.start_date, endDate: q.end_date, interval: q.interval });
+  return historyRange(parseInput(historyQuery, { start_date: args.startDate ?? undefined, end_date: args.endDate ?? undefined, interval: args.interval ?? undefined }));
 }
 
 export const VideoRef = builder.loadableNodeRef("Video", {
@@ -233,9 +230,6 @@ const AccountTrackingRef = builder.objectRef<{ trackedAccountId: string; videoLi
   }),
 });
 
-/** Posting days of an account's videos, as REST's start_date/end_date (YYYY-MM-DD, both included). */
-const postedBetween = z.object({ startDate: day.optional(), endDate: day.optional() });
-
 AccountRef.implement({
   description:
     "A creator account, global to the service (one record per platform and username), as the workspace sees it: accounts it tracks " +
@@ -295,8 +289,7 @@ AccountRef.implement({
       },
       // Every account of the response in one statement (and one count, only when asked).
       load: async (accountIds: string[], ctx, args) => {
-        const { startDate, endDate } = parseInput(postedBetween, { startDate: args.startDate ?? undefined, endDate: args.endDate ?? undefined });
-        const filter = { startDate, endDate };
+        const filter = parseInput(postedDays, { start_date: args.startDate ?? undefined, end_date: args.endDate ?? undefined });
         const { window, build } = batchedConnection(args, ACCOUNT_VIDEOS_ORDER);
         const rows = await videosOfAccounts(ctx.auth.workspaceId, accountIds, window, filter);
         let totals: Promise<Map<string, number>> | null = null;
@@ -343,11 +336,13 @@ const REFRESH_NOTE =
   "Queues a scrape now (REST POST …/refresh): NOT_FOUND unless the workspace tracks it; REFRESH_TOO_SOON (extensions.retryAfter: " +
   "the seconds to wait, REST's Retry-After) within REFRESH_MIN_INTERVAL_SECONDS of the item's last scrape or refresh request.";
 
-const UntrackVideoResultRef = builder.objectRef<BulkItemResult>("UntrackVideoResult").implement({
+/** One result per id of a bulk change (untrackVideos, folder memberships), in the order given. */
+export const BulkItemResultRef = builder.objectRef<BulkItemResult>("BulkItemResult").implement({
+  description: "Outcome of one id of a bulk change.",
   fields: (t) => ({
-    id: t.exposeString("id", { description: "The id as given." }),
+    id: t.exposeID("id", { description: "The id as given." }),
     success: t.exposeBoolean("success"),
-    error: t.exposeString("error", { nullable: true }),
+    error: t.exposeString("error", { nullable: true, description: "Why it failed, e.g. `Video not found`." }),
   }),
 });
 
@@ -418,7 +413,7 @@ builder.mutationFields((t) => ({
     },
   }),
   untrackVideos: t.field({
-    type: [UntrackVideoResultRef],
+    type: [BulkItemResultRef],
     description: "Untracks up to 50 videos (global IDs or UUIDs); one result per id in the order given (unknown and repeated ids fail per item).",
     args: { ids: t.arg.idList({ required: true }) },
     resolve: (_r, args, ctx) => {

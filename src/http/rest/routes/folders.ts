@@ -18,9 +18,9 @@ import { folderAnalytics, listFolderAccounts, listFolderVideos } from "../../../
 import { folderAccountIdsInput, folderAccountsQuery, folderNameInput, folderVideoIdsInput, folderVideosQuery, listFoldersQuery } from "../../../domain/folders/inputs.js";
 import { defineRoute } from "../route.js";
 import { idParams, queryParams } from "../schemas.js";
-import { int, iso, pagination, paginationSchema, timestamp } from "../../records/common.js";
+import { bulkItemResult, int, iso, pagination, paginationSchema, timestamp } from "../../records/common.js";
 import { accountItem, accountSchema } from "../../records/tracking.js";
-import { folderAnalyticsSchema, folderSummary, folderSummaryItem, folderVideoItem, folderVideoItemOf, itemResult } from "../../records/folders.js";
+import { folderAnalyticsSchema, folderSummary, folderSummaryItem, folderVideoItem, folderVideoItemOf } from "../../records/folders.js";
 
 const MEMBERSHIP_NOTE =
   "A folder holds tracked accounts and tracked videos. Its video set is the videos added directly plus the tracked videos of its " +
@@ -145,7 +145,7 @@ export const folderRoutes = [
     params: idParams,
     body: folderVideoIdsInput,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
+    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(bulkItemResult) }) } },
     async handler({ auth, params, body }) {
       return { body: { data: await addVideosToFolder(auth.workspaceId, params.id, body.video_ids) } };
     },
@@ -200,7 +200,7 @@ export const folderRoutes = [
     params: idParams,
     body: folderAccountIdsInput,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
+    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(bulkItemResult) }) } },
     async handler({ auth, params, body }) {
       return { body: { data: await addAccountsToFolder(auth.workspaceId, params.id, body.account_ids) } };
     },
@@ -216,7 +216,7 @@ export const folderRoutes = [
     params: idParams,
     body: folderAccountIdsInput,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
+    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(bulkItemResult) }) } },
     async handler({ auth, params, body }) {
       return { body: { data: await removeAccountsFromFolder(auth.workspaceId, params.id, body.account_ids) } };
     },

@@ -19,7 +19,7 @@ import {
 } from "../../../domain/tracking/inputs.js";
 import { defineRoute } from "../route.js";
 import { errorSchema, idParams, queryParams } from "../schemas.js";
-import { iso, pagination, paginationSchema, timestamp, uuid } from "../../records/common.js";
+import { bulkItemResult, iso, pagination, paginationSchema, timestamp, uuid } from "../../records/common.js";
 import { accountItem, accountPointSchema, accountSchema, historyEnvelope, trackedVideoItem, trackedVideoSchema, videoItem, videoPointSchema, videoSchema } from "../../records/tracking.js";
 import type { RouteResponse } from "../route.js";
 
@@ -132,7 +132,7 @@ export const trackingRoutes = [
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "The video's points in the range.", schema: historyEnvelope(videoPointSchema) } },
     async handler({ auth, params, query }) {
-      const range = historyRange({ startDate: query.start_date, endDate: query.end_date, interval: query.interval });
+      const range = historyRange(query);
       const h = await videoHistory(auth.workspaceId, params.id, range);
       // The domain's points are the REST items (same names, in order; src/domain/tracking/history.ts): no copy of hundreds of points.
       return { body: { data: { interval: h.interval, points: h.points } } };
@@ -163,7 +163,7 @@ export const trackingRoutes = [
     responses: {
       200: {
         description: "Per-id results.",
-        schema: z.object({ data: z.array(z.object({ id: z.string(), success: z.boolean(), error: z.string().optional() })) }),
+        schema: z.object({ data: z.array(bulkItemResult) }),
       },
     },
     async handler({ auth, body }) {
@@ -255,7 +255,7 @@ export const trackingRoutes = [
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "The account's points in the range.", schema: historyEnvelope(accountPointSchema) } },
     async handler({ auth, params, query }) {
-      const range = historyRange({ startDate: query.start_date, endDate: query.end_date, interval: query.interval });
+      const range = historyRange(query);
       const h = await accountHistory(auth.workspaceId, params.id, range);
       return { body: { data: { interval: h.interval, points: h.points } } };
     },
@@ -288,7 +288,7 @@ export const trackingRoutes = [
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "A page of the account's videos.", schema: z.object({ data: z.array(videoSchema), pagination: paginationSchema }) } },
     async handler({ auth, params, query }) {
-      const page = await listAccountVideos(auth.workspaceId, params.id, query, { startDate: query.start_date, endDate: query.end_date });
+      const page = await listAccountVideos(auth.workspaceId, params.id, query, query);
       return { body: { data: page.items.map(videoItem), pagination: pagination(page.total, query.limit, query.offset) } };
     },
   }),
