@@ -222,7 +222,7 @@ export function parseCadence(text: string): CadenceTier[] | string {
 const DELAY_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `5s,5m,30m` → [5000, 300000, 1800000], or the reason it is not a list of delays. */
-export function parseDelays(text: string): number[] | string {
+function parseDelays(text: string): number[] | string {
   const delays: number[] = [];
   for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
     const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(part);

@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
  * Creates the database named in DATABASE_URL when the server does not have it yet (Prisma's
  * offline migrate engine does not), connecting to the server's `postgres` database to do so.
  */
-export async function ensureDatabase(url = config.databaseUrl): Promise<void> {
+async function ensureDatabase(url = config.databaseUrl): Promise<void> {
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ""));
   if (!name) return;
   const admin = new URL(url);

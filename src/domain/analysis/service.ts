@@ -30,7 +30,7 @@ export const ANALYSIS_COST = 5;
 
 export const ANALYSIS_STATUSES = ["pending", "downloading", "transcribed", "analyzing", "completed", "failed"] as const;
 /** The states of an analysis still in progress (the partial unique index allows one per workspace and video). */
-export const RUNNING_STATUSES: AnalysisStatus[] = ["pending", "downloading", "transcribed", "analyzing"];
+const RUNNING_STATUSES: AnalysisStatus[] = ["pending", "downloading", "transcribed", "analyzing"];
 
 /** Position of a status in the sequence; both end states share the last position. */
 export function statusRank(s: AnalysisStatus): number {

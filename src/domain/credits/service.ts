@@ -213,7 +213,7 @@ async function applyCharge(tx: Tx, w: WorkspaceBalanceRow, input: ChargeInput, r
  * least CREDITS_LOW_PERCENT % of the monthly allowance to below it, so it fires once per crossing
  * (again only after the balance rose back above the threshold: a renewal, a grant, a refund).
  */
-export function creditsLowThreshold(monthlyAllowance: number, percent = config.creditsLowPercent): number {
+function creditsLowThreshold(monthlyAllowance: number, percent = config.creditsLowPercent): number {
   return Math.ceil((monthlyAllowance * percent) / 100);
 }
 
@@ -373,7 +373,7 @@ export async function setMonthlyAllowance(tx: Tx, workspaceId: string, allowance
  * Renews the monthly allowance of one workspace if its cycle has ended: unused monthly credits do
  * not roll over, granted credits stay. Keyed by the cycle boundary, so running twice renews once.
  */
-export async function renewIfDue(workspaceId: string, now = new Date()): Promise<boolean> {
+async function renewIfDue(workspaceId: string, now = new Date()): Promise<boolean> {
   const { applied } = await inTransaction(() => workspaceId, async (t) => {
     const w = await lockWorkspace(t, workspaceId);
     if (w.cycleResetsAt > now) return { applied: false };

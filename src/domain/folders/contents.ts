@@ -31,7 +31,7 @@ export interface FolderAnalytics {
 }
 
 /** Number of the folder's top videos in its analytics. */
-export const FOLDER_TOP_VIDEOS = 5;
+const FOLDER_TOP_VIDEOS = 5;
 
 /** Each sort key's column (a fixed map: user input never reaches the SQL text) and value. */
 const SORT_KEYS: Record<FolderVideoSort, { sql: string; type: "float8" | "int8" | "timestamptz"; value: (v: TrackedVideoRecord) => unknown }> = {

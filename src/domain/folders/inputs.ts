@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { idList, page, pageLimit, pageOffset, postedDays, sortOrder } from "../shared/inputs.js";
 
-export const MAX_FOLDER_NAME = 255;
+const MAX_FOLDER_NAME = 255;
 
 /**
  * Folder name: surrounding whitespace is trimmed, then 1 to 255 characters must remain (a name of
@@ -24,10 +24,10 @@ export const folderAccountIdsInput = z.strictObject({
   account_ids: idList("account_ids").meta({ description: "1 to 50 account UUIDs (canonical account IDs)." }),
 });
 
-export const FOLDER_VIDEO_SORTS = ["views", "likes", "comments", "shares", "engagement_rate", "uploaded"] as const;
+const FOLDER_VIDEO_SORTS = ["views", "likes", "comments", "shares", "engagement_rate", "uploaded"] as const;
 export type FolderVideoSort = (typeof FOLDER_VIDEO_SORTS)[number];
 
-export const folderVideoSort = z.enum(FOLDER_VIDEO_SORTS, { message: `sort must be one of ${FOLDER_VIDEO_SORTS.join(", ")}` });
+const folderVideoSort = z.enum(FOLDER_VIDEO_SORTS, { message: `sort must be one of ${FOLDER_VIDEO_SORTS.join(", ")}` });
 
 export const listFoldersQuery = page(20);
 export const folderAccountsQuery = page(30);

@@ -66,7 +66,7 @@ export function candidateEngagementRate(c: Pick<SearchCandidate, "viewCount" | "
   return engagementRate({ ...c, bookmarkCount: c.bookmarkCount ?? null });
 }
 
-export function relevanceSignal(candidate: SearchCandidate, query: string): number {
+function relevanceSignal(candidate: SearchCandidate, query: string): number {
   return clamp01(candidate.textRank ?? termOverlap(query, candidate.description));
 }
 
@@ -74,7 +74,7 @@ export function viewsSignal(viewCount: number | null): number {
   return viewCount === null ? 0 : clamp01(Math.log10(1 + Math.max(0, viewCount)) / VIEWS_LOG_CEILING);
 }
 
-export function engagementSignal(candidate: SearchCandidate): number {
+function engagementSignal(candidate: SearchCandidate): number {
   return clamp01(candidateEngagementRate(candidate) / 100 / ENGAGEMENT_CEILING);
 }
 

@@ -103,7 +103,7 @@ export const postedDays = z.object({
 export type PostedDays = z.output<typeof postedDays>;
 
 /** The most ids one request may name (bulk untrack, folder membership). */
-export const MAX_IDS_PER_REQUEST = 50;
+const MAX_IDS_PER_REQUEST = 50;
 
 /** The outcome of one id of a bulk request over an id list (the HTTP status stays 200): `error` says why it failed. */
 export interface BulkItemResult {

@@ -108,7 +108,7 @@ function toJson(v: unknown): unknown {
   return v ?? null;
 }
 
-export function encodeCursor(values: unknown[]): string {
+function encodeCursor(values: unknown[]): string {
   return Buffer.from(JSON.stringify(values.map(toJson)), "utf8").toString("base64url");
 }
 

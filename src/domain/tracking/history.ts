@@ -30,7 +30,7 @@ import type { HistoryInterval } from "./views.js";
 import type { HistoryQuery } from "./inputs.js";
 
 /** Days in the default range (today and the 29 before it). */
-export const DEFAULT_HISTORY_DAYS = 30;
+const DEFAULT_HISTORY_DAYS = 30;
 
 /**
  * When a point was measured: ISO 8601 UTC with milliseconds, as PostgreSQL writes it (`to_char`):

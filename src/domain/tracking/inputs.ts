@@ -11,7 +11,7 @@ import { HISTORY_INTERVALS, VIDEO_SORTS } from "./views.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "./urls.js";
 
 export const DEFAULT_ACCOUNT_VIDEO_LIMIT = 50;
-export const MAX_ACCOUNT_VIDEO_LIMIT = 500;
+const MAX_ACCOUNT_VIDEO_LIMIT = 500;
 
 /**
  * A link as submitted: only "is it a string" is checked here (VALIDATION_ERROR); whether it is an

@@ -51,7 +51,7 @@ import {
 } from "./scrape-store.js";
 
 /** The most videos one account scrape lists. */
-export const MAX_ACCOUNT_SCRAPE_VIDEOS = 500;
+const MAX_ACCOUNT_SCRAPE_VIDEOS = 500;
 
 const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const isPermanent = (e: unknown) => e instanceof ProviderError && !e.retryable;

@@ -59,7 +59,7 @@ export interface TrackedVideoRecord extends VideoRecord {
 }
 
 /** Every column of a VideoRecord, from `videos v`. */
-export const VIDEO_COLUMNS = Prisma.raw(`v.id, v.platform::text AS platform, v.platform_video_id AS "platformVideoId", v.url,
+const VIDEO_COLUMNS = Prisma.raw(`v.id, v.platform::text AS platform, v.platform_video_id AS "platformVideoId", v.url,
   v.description, v.hashtags, v.view_count AS "viewCount", v.like_count AS "likeCount", v.comment_count AS "commentCount",
   v.share_count AS "shareCount", v.bookmark_count AS "bookmarkCount", v.engagement_rate AS "engagementRate",
   v.posted_at AS "postedAt", v.duration_seconds AS "durationSeconds", v.thumbnail_url AS "thumbnailUrl", v.username,

@@ -148,7 +148,7 @@ export async function emitToEndpoint(event: NewWorkspaceEvent & { endpointId: st
 }
 
 /** A pending delivery whose attempt is this late was lost (its job is gone): queued again. */
-export const LOST_DELIVERY_GRACE_MS = 120_000;
+const LOST_DELIVERY_GRACE_MS = 120_000;
 const SWEEP_BATCH = 500;
 
 /** The sweep: relays unrelayed events, re-enqueues lost deliveries (pending and `lostGraceMs` late). */

@@ -12,7 +12,7 @@ import { ExpressAdapter } from "@bull-board/express";
 import { sameSecret } from "./secrets.js";
 
 export const BOARD_PATH = "/admin/queues";
-export const BOARD_USER = "admin";
+const BOARD_USER = "admin";
 
 function basicAuth(password: string) {
   return (req: Request, res: Response, next: NextFunction) => {

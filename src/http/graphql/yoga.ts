@@ -267,7 +267,7 @@ export function createGraphQL() {
 export type GraphQLServer = ReturnType<typeof createGraphQL>;
 
 /** The WebSocket close code of a connection whose API key was revoked. */
-export const CLOSE_KEY_REVOKED = 4403;
+const CLOSE_KEY_REVOKED = 4403;
 
 /** graphql-ws on the HTTP server, running operations through Yoga's envelop (so its plugins apply). */
 export function attachWebSocket(server: Server, yoga: GraphQLServer) {

@@ -12,7 +12,7 @@ export const idParams = z.object({ id: uuid });
  * A domain number schema read from a query string: a non-empty string becomes a number first, so
  * the domain's own bounds and messages decide (REST adds only this coercion).
  */
-export const fromQuery = <S extends z.ZodType>(schema: S) =>
+const fromQuery = <S extends z.ZodType>(schema: S) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v), schema);
 
 /** Booleans in query strings: true/false/1/0 only ("false" must not become true). */

@@ -162,7 +162,7 @@ export function hookPhrase(opening: string): string {
   return words.length > MAX_HOOK_WORDS ? words.slice(0, MAX_HOOK_WORDS).join(" ") : phrase;
 }
 
-export function classifyHook(phrase: string): { style: HookStyle; cue: string } | null {
+function classifyHook(phrase: string): { style: HookStyle; cue: string } | null {
   const text = normalise(phrase);
   for (const [style, pattern] of HOOK_RULES) {
     const cue = firstMatch(text, pattern);

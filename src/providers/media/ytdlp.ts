@@ -33,7 +33,7 @@ export interface YtdlpMediaOptions {
   budget?: OutboundBudget;
 }
 
-export function ytdlpMediaDefaults(): YtdlpMediaOptions {
+function ytdlpMediaDefaults(): YtdlpMediaOptions {
   return {
     ytdlpPath: config.programs.ytdlp,
     ffmpegPath: config.programs.ffmpeg,

@@ -19,7 +19,7 @@ export interface OpenAiTranscriberOptions {
   timeoutMs: number;
 }
 
-export function openAiTranscriberDefaults(): OpenAiTranscriberOptions {
+function openAiTranscriberDefaults(): OpenAiTranscriberOptions {
   return {
     baseUrl: config.openai.baseUrl,
     apiKey: config.openai.apiKey,

@@ -85,7 +85,7 @@ export class YtdlpRunner {
 }
 
 /** One JSON object per non-empty line, or a retryable ProviderError naming the first line that is not one. */
-export function parseJsonLines(stdout: string, what: string, provider = "ytdlp", atLeastOne = false): JsonObject[] {
+function parseJsonLines(stdout: string, what: string, provider = "ytdlp", atLeastOne = false): JsonObject[] {
   const lines = stdout.split("\n").map((l) => l.trim()).filter(Boolean);
   const refuse = (why: string) => new ProviderError(provider, `yt-dlp did not print JSON info for ${what} (${why})`, true);
   if (atLeastOne && lines.length === 0) throw refuse("it printed nothing");

@@ -88,7 +88,7 @@ const countsLoader = createContextCache(
     }),
 );
 
-export const FolderRef = builder.loadableNodeRef("Folder", {
+const FolderRef = builder.loadableNodeRef("Folder", {
   id: { resolve: (f: FolderRecord) => f.id, parse: nodeUuid },
   load: (ids: string[], ctx) => foldersByIds(ctx.auth.workspaceId, ids),
   sort: (f) => f.id,

@@ -93,7 +93,7 @@ RadarResultRef.implement({
 
 const RadarResultsConnection = builder.connectionObject({ type: RadarResultRef, name: "RadarResultsConnection" });
 
-export const RadarSearchRef = builder.loadableNodeRef("RadarSearch", {
+const RadarSearchRef = builder.loadableNodeRef("RadarSearch", {
   id: { resolve: (s: RadarSearchSummary) => s.id, parse: nodeUuid },
   load: (ids: string[], ctx) => searchesByIds(ctx.auth.workspaceId, ids),
   sort: (s) => s.id,

@@ -60,7 +60,7 @@ export const PlatformEnum = builder.enumType("Platform", {
   } as const satisfies Record<string, { value: Platform }>,
 });
 
-export const ScrapeStatusEnum = builder.enumType("ScrapeStatus", {
+const ScrapeStatusEnum = builder.enumType("ScrapeStatus", {
   description: "Scraping state of a video or account: QUEUED → SCRAPING → READY, or FAILED (the reason is in scrapeError).",
   values: {
     QUEUED: { value: "queued" },
@@ -74,12 +74,12 @@ const COUNT_NOTE = "Null before the first scrape and where the source does not g
 const NEXT_REFRESH_NOTE =
   "When the service scrapes it next (adaptive cadence, see refreshVideo); null when it is not scheduled (nobody tracks it, or its refreshes failed for good).";
 
-export const HistoryIntervalEnum = builder.enumType("HistoryInterval", {
+const HistoryIntervalEnum = builder.enumType("HistoryInterval", {
   description: "DAY: the last point of each UTC day. HOUR: every point at scrape resolution (past the full-resolution window, the daily points).",
   values: { HOUR: { value: "hour" }, DAY: { value: "day" } } as const satisfies Record<string, { value: HistoryInterval }>,
 });
 
-export const VideoSortEnum = builder.enumType("VideoSort", {
+const VideoSortEnum = builder.enumType("VideoSort", {
   description: "Orders of the tracked-video list (REST GET /videos `sort`). Videos whose key is null come last in both orders; ties by video id.",
   values: {
     TRACKED_AT: { value: "tracked_at", description: "When the workspace started tracking it (the default)." },
