@@ -114,30 +114,58 @@ async function lockFolder(tx: Tx, workspaceId: string, folderId: string): Promis
   if (rows.length === 0) throw notFound("Folder");
 }
 
+/** A folder's membership of one kind of tracked item: the tracking table and the membership table. */
+interface Membership {
+  tracking: Prisma.Sql;
+  item: Prisma.Sql;
+  members: Prisma.Sql;
+  member: Prisma.Sql;
+  notFound: string;
+}
+const VIDEO_MEMBERSHIP: Membership = {
+  tracking: Prisma.raw("tracked_videos"),
+  item: Prisma.raw("video_id"),
+  members: Prisma.raw("folder_videos"),
+  member: Prisma.raw("tracked_video_id"),
+  notFound: "Video not found",
+};
+const ACCOUNT_MEMBERSHIP: Membership = {
+  tracking: Prisma.raw("tracked_accounts"),
+  item: Prisma.raw("account_id"),
+  members: Prisma.raw("folder_accounts"),
+  member: Prisma.raw("tracked_account_id"),
+  notFound: "Account not found",
+};
+
+/** Adds the workspace's tracked items `ids` to the folder, each on its own: found (added or already there) or `notFound`. */
+async function addMembers(m: Membership, workspaceId: string, folderId: string, ids: string[]): Promise<BulkItemResult[]> {
+  return prisma.$transaction(async (tx) => {
+    await lockFolder(tx, workspaceId, folderId);
+    const found = await sql<{ itemId: string }>(
+      Prisma.sql`
+      WITH tracked AS (
+        SELECT id, ${m.item} FROM ${m.tracking} WHERE workspace_id = ${workspaceId}::uuid AND ${m.item} = ANY(${ids}::uuid[])
+      ), added AS (
+        INSERT INTO ${m.members} (folder_id, ${m.member})
+        SELECT ${folderId}::uuid, id FROM tracked
+        ON CONFLICT DO NOTHING
+      )
+      SELECT ${m.item}::text AS "itemId" FROM tracked`,
+      { tx },
+    );
+    const tracked = new Set(found.map((r) => r.itemId));
+    // PostgreSQL answers UUIDs in lower case; a client may send them in any case.
+    return ids.map((id) => (tracked.has(id.toLowerCase()) ? { id, success: true } : { id, success: false, error: m.notFound }));
+  });
+}
+
 /**
  * Adds tracked videos (by video id) to the folder. Per id: success when the video is in the folder
  * afterwards (already being there is a success); "Video not found" when the workspace does not
  * track it (another workspace's video included).
  */
-export async function addVideosToFolder(workspaceId: string, folderId: string, videoIds: string[]): Promise<BulkItemResult[]> {
-  return prisma.$transaction(async (tx) => {
-    await lockFolder(tx, workspaceId, folderId);
-    const found = await sql<{ videoId: string }>(
-      Prisma.sql`
-      WITH tracked AS (
-        SELECT id, video_id FROM tracked_videos WHERE workspace_id = ${workspaceId}::uuid AND video_id = ANY(${videoIds}::uuid[])
-      ), added AS (
-        INSERT INTO folder_videos (folder_id, tracked_video_id)
-        SELECT ${folderId}::uuid, id FROM tracked
-        ON CONFLICT DO NOTHING
-      )
-      SELECT video_id::text AS "videoId" FROM tracked`,
-      { tx },
-    );
-    const tracked = new Set(found.map((r) => r.videoId));
-    // PostgreSQL answers UUIDs in lower case; a client may send them in any case.
-    return videoIds.map((id) => (tracked.has(id.toLowerCase()) ? { id, success: true } : { id, success: false, error: "Video not found" }));
-  });
+export function addVideosToFolder(workspaceId: string, folderId: string, videoIds: string[]): Promise<BulkItemResult[]> {
+  return addMembers(VIDEO_MEMBERSHIP, workspaceId, folderId, videoIds);
 }
 
 /**
@@ -154,24 +182,8 @@ export async function removeVideosFromFolder(workspaceId: string, folderId: stri
 }
 
 /** Adds tracked accounts (by canonical account id). Same per-id rules as videos: "Account not found". */
-export async function addAccountsToFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<BulkItemResult[]> {
-  return prisma.$transaction(async (tx) => {
-    await lockFolder(tx, workspaceId, folderId);
-    const found = await sql<{ accountId: string }>(
-      Prisma.sql`
-      WITH tracked AS (
-        SELECT id, account_id FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid AND account_id = ANY(${accountIds}::uuid[])
-      ), added AS (
-        INSERT INTO folder_accounts (folder_id, tracked_account_id)
-        SELECT ${folderId}::uuid, id FROM tracked
-        ON CONFLICT DO NOTHING
-      )
-      SELECT account_id::text AS "accountId" FROM tracked`,
-      { tx },
-    );
-    const tracked = new Set(found.map((r) => r.accountId));
-    return accountIds.map((id) => (tracked.has(id.toLowerCase()) ? { id, success: true } : { id, success: false, error: "Account not found" }));
-  });
+export function addAccountsToFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<BulkItemResult[]> {
+  return addMembers(ACCOUNT_MEMBERSHIP, workspaceId, folderId, accountIds);
 }
 
 /**
