@@ -269,6 +269,8 @@ describe("videoUpdated across processes", () => {
       expect(v).toMatchObject({ uuid: videoId, scrapeStatus: "READY", dataSource: "simulated" });
       expect(Number.isInteger(v.viewCount)).toBe(true);
       expect(seen.every((x) => x.uuid === videoId)).toBe(true);
+      // The current state first (queued, never scraped), then the scrape's changes.
+      expect(seen[0]).toMatchObject({ uuid: videoId, scrapeStatus: "QUEUED", viewCount: null });
     } finally {
       await c.dispose();
       await worker.stop();

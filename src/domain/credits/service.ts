@@ -16,7 +16,7 @@ import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
 import { InsufficientCreditsError, notFound, validationError } from "../shared/errors.js";
 import type { CreditEntryKind } from "../../generated/prisma/client.js";
 import { nextCycleBoundary } from "./cycle.js";
-import { publishEvent, subscribeEvents } from "../shared/events.js";
+import { currentThenEvents, publishEvent } from "../shared/events.js";
 import { recordWorkspaceEvents, relayWorkspaceBacklog } from "../webhooks/outbox.js";
 import { config } from "../../config.js";
 
@@ -143,9 +143,9 @@ export async function ledgerEntriesByIds(workspaceId: string, ids: readonly stri
   return sql<LedgerEntry>(Prisma.sql`SELECT ${LEDGER_COLUMNS} FROM credit_ledger e WHERE e.workspace_id = ${workspaceId}::uuid AND e.id = ANY(${ids as string[]}::uuid[])`);
 }
 
-/** The workspace's balance as it changes: a signal on every change (read the balance then). */
+/** The workspace's balance: a signal at once (read the current balance), then on every change (read it again). */
 export function watchCredits(workspaceId: string): AsyncIterable<unknown> {
-  return subscribeEvents("creditsUpdated", workspaceId);
+  return currentThenEvents("creditsUpdated", workspaceId, async () => ({ workspaceId, at: new Date().toISOString() }));
 }
 
 export async function countLedger(workspaceId: string): Promise<number> {

@@ -471,14 +471,16 @@ builder.subscriptionFields((t) => ({
     type: TrackedVideoChangeRef,
     description:
       "Every change of the workspace's tracked videos in one stream: ADDED (tracked by URL or through an account), UPDATED (each scrape, " +
-      "from whichever worker process made it), REMOVED (untracked). For a dashboard of the whole workspace.",
+      "from whichever worker process made it), REMOVED (untracked). For a dashboard of the whole workspace. It does not start with the " +
+      "current state (the whole list: read it with `videos`); a change applied twice is harmless (`video` is read when delivered).",
     subscribe: (_r, _a, ctx) => watchTrackedVideos(ctx.auth.workspaceId),
     resolve: (event) => event,
   }),
   videoUpdated: t.field({
     type: VideoRef,
     description:
-      "The video each time a scrape changes it (state or metrics), from whichever process scraped it. NOT_FOUND unless the workspace tracks the video.",
+      "The video as it is now, then each time a scrape changes it (state or metrics), from whichever process scraped it. NOT_FOUND unless the " +
+      "workspace tracks the video.",
     args: { videoId: t.arg.id({ required: true }) },
     subscribe: (_r, args, ctx) => watchVideo(ctx.auth.workspaceId, entityId(args.videoId, "Video", "videoId")),
     // Read fresh on every event (a subscription's DataLoaders would keep the first read).
