@@ -67,7 +67,7 @@ export function createApp(options: AppOptions = {}) {
   app.get("/readyz", readiness);
   app.use("/mcp", rememberMount, mcpRouter());
 
-  // Operations (CONTRACT.md), outside /api/v1's keys and rate limit: Prometheus metrics, the queue
+  // Operations (docs/contract/decisions.md, Operations), outside /api/v1's keys and rate limit: Prometheus metrics, the queue
   // board (404 unless ADMIN_TOKEN is set) and GraphiQL's files (the page itself is GET /graphql).
   if (metricsEnabled) {
     collectProcessMetrics();

@@ -18,6 +18,7 @@ import { createAccount, createTrackedVideo, createVariedVideos, trackAccount, tr
 import { prisma } from "../../src/infra/db.js";
 import { grant } from "../../src/domain/credits/service.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { waitFor } from "../helpers/wait.js";
 
 let api: RunningApi;
 beforeAll(async () => {
@@ -267,8 +268,7 @@ describe("workspace events", () => {
     const { emitWorkspaceEvents } = await import("../../src/domain/webhooks/outbox.js");
     await emitWorkspaceEvents([{ workspaceId: other.workspaceId, type: "video.spike", data: { videoId: "not-ours" } }]);
     await emitWorkspaceEvents([{ workspaceId: ws.workspaceId, type: "video.spike", data: { videoId: "ours", outlierScore: 4.5 } }]);
-    const deadline = Date.now() + 10_000;
-    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await waitFor("the workspace's event", () => seen.length >= 1, 10_000, 20);
     await new Promise((r) => setTimeout(r, 200)); // room for a wrong second event
     await c.dispose();
     expect(seen).toHaveLength(1);

@@ -1,5 +1,5 @@
 /**
- * Bull Board at /admin/queues (CONTRACT.md, Operations): every queue of src/infra/queues.ts (handed
+ * Bull Board at /admin/queues (docs/contract/decisions.md, Operations): every queue of src/infra/queues.ts (handed
  * in by the composition root, src/main/server.ts: doors do not import the queues), only when
  * ADMIN_TOKEN is set (404 otherwise, src/http/app.ts), behind HTTP Basic auth: user `admin`,
  * password ADMIN_TOKEN, compared in constant time.
