@@ -3,7 +3,7 @@
  * areas' inputs are made of (ids, pages, days, id lists), one way to parse (`parseInput`) and one
  * error shape (400 VALIDATION_ERROR with `details`). Each area composes its own inputs from these in
  * `domain/<area>/inputs.ts`; REST adds only query-string coercion and OpenAPI metadata
- * (src/http/rest/schemas.ts), GraphQL only maps its arguments onto the same schemas.
+ * (src/http/rest/schemas.ts), GraphQL only maps its arguments onto the same schemas; MCP uses them as they are.
  */
 import { z } from "zod";
 import { DomainError, validationError, type ErrorDetail } from "./errors.js";
