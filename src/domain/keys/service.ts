@@ -12,7 +12,7 @@ import { hashSecret, KEY_PREFIX, withdrawKey } from "./access.js";
 import { DomainError, notFound } from "../shared/errors.js";
 import { announceRevocation } from "./revocation.js";
 
-export const MAX_ACTIVE_KEYS = 5;
+const MAX_ACTIVE_KEYS = 5;
 
 export interface ApiKeyInfo {
   id: string;

@@ -21,12 +21,12 @@ const MAX_REMEMBERED = 10_000;
 let timer: NodeJS.Timeout | null = null;
 let listening = false;
 
-export function isRevoked(keyId: string): boolean {
+function isRevoked(keyId: string): boolean {
   return revoked.has(keyId);
 }
 
 /** Ends everything held for the key, now and from now on. */
-export function keyRevoked(keyId: string): void {
+function keyRevoked(keyId: string): void {
   if (revoked.size >= MAX_REMEMBERED) revoked.delete(revoked.values().next().value!);
   revoked.add(keyId);
   const callbacks = held.get(keyId);

@@ -19,11 +19,11 @@ import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { config } from "../../config.js";
-import { DomainError, validationError } from "../../domain/shared/errors.js";
-import { admit, authenticate, bearerSecret, RateLimitedError } from "../../domain/keys/access.js";
+import { DomainError, unauthorized, validationError } from "../../domain/shared/errors.js";
+import { admit, authenticate, bearerSecret } from "../../domain/keys/access.js";
 import { addLogContext, logger } from "../../infra/logger.js";
 import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.js";
-import { isUnavailable } from "../rest/errors.js";
+import { isUnavailable, refusalHeaders } from "../errors.js";
 import { renderGraphiQL } from "./graphiql.js";
 import { authorizationHeader, rateLimitHeaders, requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";
@@ -38,12 +38,6 @@ interface TransportContext extends Partial<YogaInitialContext> {
   connectionParams?: Record<string, unknown>;
 }
 
-function unauthenticated(): GraphQLError {
-  return new GraphQLError("A valid API key is required: send `Authorization: Bearer svc_sk_...`.", {
-    extensions: { code: "UNAUTHORIZED", http: { status: 401 } },
-  });
-}
-
 function authorizationOf(ctx: TransportContext): string | null {
   // HTTP: the header as sent (a repeated header is refused); WebSocket: connectionParams.authorization.
   if (ctx.request) return ctx.req ? authorizationHeader(ctx.req) : ctx.request.headers.get("authorization");
@@ -51,10 +45,13 @@ function authorizationOf(ctx: TransportContext): string | null {
   return typeof param === "string" ? param : null;
 }
 
-/** RATE_LIMITED: over HTTP a 429 with Retry-After and the RateLimit-* headers; over WebSocket an error message. */
-function rateLimited(e: RateLimitedError): GraphQLError {
-  const headers = { "Retry-After": String(e.state.resetSeconds), ...rateLimitHeaders(e.state) };
-  return new GraphQLError(e.message, { extensions: { code: "RATE_LIMITED", http: { status: 429, headers } } });
+/**
+ * A request refused before any operation runs (UNAUTHORIZED, RATE_LIMITED): over HTTP its status and
+ * the headers of the one error mapping (src/http/errors.ts: Retry-After, RateLimit-*), as REST
+ * answers it; over WebSocket an error message with the same code.
+ */
+function refusal(e: DomainError): GraphQLError {
+  return new GraphQLError(e.message, { extensions: { ...domainExtensions(e), http: { status: e.status, headers: refusalHeaders(e) } } });
 }
 
 /**
@@ -66,9 +63,9 @@ async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
   try {
     admitted = await admit(bearerSecret(authorizationOf(ctx)));
   } catch (e) {
-    throw e instanceof RateLimitedError ? rateLimited(e) : e;
+    throw e instanceof DomainError ? refusal(e) : e; // Redis trouble: masked as SERVICE_UNAVAILABLE
   }
-  if (!admitted) throw unauthenticated();
+  if (!admitted) throw refusal(unauthorized());
   // Over HTTP the answer carries the key's budget, as REST's does (Yoga writes its headers after these).
   if (ctx.res && !ctx.res.headersSent) for (const [name, value] of Object.entries(rateLimitHeaders(admitted.limit))) ctx.res.setHeader(name, value);
   addLogContext({ workspaceId: admitted.auth.workspaceId });
@@ -76,6 +73,15 @@ async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
 }
 
 const VARIABLE_REFUSAL = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" (?:got invalid value|of required type|of non-null type)/;
+
+/** A domain error's extensions: its code, details and, for an error a client may retry later, `retryAfter` (seconds, REST's Retry-After). */
+function domainExtensions(e: DomainError): Record<string, unknown> {
+  return {
+    code: e.code,
+    ...(e.details ? { details: e.details } : {}),
+    ...(e.retryAfterSeconds !== undefined ? { retryAfter: e.retryAfterSeconds } : {}),
+  };
+}
 
 /** Domain errors keep their code and message; anything unexpected is masked with a request id. */
 function maskError(error: unknown): Error {
@@ -91,15 +97,7 @@ function maskError(error: unknown): Error {
   }
   const path = error instanceof GraphQLError ? error.path : undefined;
   if (original instanceof DomainError) {
-    return new GraphQLError(original.message, {
-      path,
-      extensions: {
-        code: original.code,
-        ...(original.details ? { details: original.details } : {}),
-        // REFRESH_TOO_SOON (src/domain/tracking/refresh.ts): REST's Retry-After, as a number of seconds.
-        ...(original.retryAfterSeconds !== undefined ? { retryAfter: original.retryAfterSeconds } : {}),
-      },
-    });
+    return new GraphQLError(original.message, { path, extensions: domainExtensions(original) });
   }
   if (isUnavailable(original)) {
     return new GraphQLError("A backing service (database or Redis) is unavailable; try again shortly.", {
@@ -269,7 +267,7 @@ export function createGraphQL() {
 export type GraphQLServer = ReturnType<typeof createGraphQL>;
 
 /** The WebSocket close code of a connection whose API key was revoked. */
-export const CLOSE_KEY_REVOKED = 4403;
+const CLOSE_KEY_REVOKED = 4403;
 
 /** graphql-ws on the HTTP server, running operations through Yoga's envelop (so its plugins apply). */
 export function attachWebSocket(server: Server, yoga: GraphQLServer) {

@@ -17,7 +17,7 @@ import express, { type Request, type Response } from "express";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { consumeRequest } from "../../domain/keys/access.js";
 import { logger } from "../../infra/logger.js";
-import { admitRequest, authOf, requireJsonBody } from "../rest/middleware.js";
+import { admitRequest, authOf, requireJsonBody } from "../middleware.js";
 import { createMcpServer, type McpSession } from "./server.js";
 import { BODY_LIMIT_BYTES } from "../request-context.js";
 

@@ -38,14 +38,14 @@ const WebhookDeliveryStatusEnum = builder.enumType("WebhookDeliveryStatus", {
   } as const,
 });
 
-export const WebhookRef = builder.loadableNodeRef("Webhook", {
+const WebhookRef = builder.loadableNodeRef("Webhook", {
   id: { resolve: (w: WebhookRecord) => w.id, parse: nodeUuid },
   load: (ids: string[], ctx) => webhooksByIds(ctx.auth.workspaceId, ids),
   sort: (w) => w.id,
   cacheResolved: (w) => w.id,
 });
 
-export const WebhookDeliveryRef = builder.loadableNodeRef("WebhookDelivery", {
+const WebhookDeliveryRef = builder.loadableNodeRef("WebhookDelivery", {
   id: { resolve: (d: DeliveryRecord) => d.id, parse: nodeUuid },
   load: (ids: string[], ctx) => deliveriesByIds(ctx.auth.workspaceId, ids),
   sort: (d) => d.id,

@@ -1,37 +1,29 @@
-/** Express middleware for every REST request: authentication and the per-key rate limit. */
+/**
+ * Express middleware shared by the Express doors (REST under /api/v1 and MCP at /mcp): the API key
+ * and the per-key rate limit, and the JSON-body rule. GraphQL admits its operations with the same
+ * domain rule in ./graphql/yoga.ts.
+ */
 import type { NextFunction, Request, Response } from "express";
-import { admit, bearerSecret, RateLimitedError, type AuthContext, type RateLimitState } from "../../domain/keys/access.js";
-import { DomainError, unauthorized } from "../../domain/shared/errors.js";
-import { authorizationHeader, rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
-import { addLogContext } from "../../infra/logger.js";
+import { admit, bearerSecret, type AuthContext } from "../domain/keys/access.js";
+import { DomainError, unauthorized } from "../domain/shared/errors.js";
+import { authorizationHeader, rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "./request-context.js";
+import { addLogContext } from "../infra/logger.js";
 
 export function authOf(res: Response): AuthContext {
   return res.locals.auth as AuthContext;
 }
 
-function setRateHeaders(res: Response, r: RateLimitState): void {
-  for (const [name, value] of Object.entries(rateLimitHeaders(r))) res.setHeader(name, value);
-}
-
 /**
  * The API key and the per-key rate limit (src/domain/keys/access.ts, one rule for every door), with
- * the RateLimit-* headers; 401 without a valid key, 429 past the budget.
+ * the RateLimit-* headers; 401 without a valid key, 429 past the budget (its headers, Retry-After
+ * included, come from the error mapping: ./errors.ts), 503 when Redis is unreachable.
  */
 export async function admitRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
-  let admitted;
-  try {
-    admitted = await admit(bearerSecret(authorizationHeader(req)));
-  } catch (e) {
-    if (e instanceof RateLimitedError) {
-      setRateHeaders(res, e.state);
-      res.setHeader("Retry-After", String(e.state.resetSeconds));
-    }
-    throw e; // Redis trouble: the error handler answers 503
-  }
+  const admitted = await admit(bearerSecret(authorizationHeader(req)));
   if (!admitted) throw unauthorized();
   res.locals.auth = admitted.auth;
   addLogContext({ workspaceId: admitted.auth.workspaceId });
-  setRateHeaders(res, admitted.limit);
+  for (const [name, value] of Object.entries(rateLimitHeaders(admitted.limit))) res.setHeader(name, value);
   next();
 }
 
