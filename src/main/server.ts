@@ -16,7 +16,8 @@ import { isDraining, startDraining } from "../infra/health.js";
 import { logger } from "../infra/logger.js";
 import { createApp } from "../http/app.js";
 import { QUEUE_NAMES, queue } from "../infra/queues.js";
-import { attachWebSocket, createGraphQL } from "../http/graphql/yoga.js";
+import { createGraphQL } from "../http/graphql/yoga.js";
+import { attachWebSocket } from "../http/graphql/websocket.js";
 import { handleRequest } from "../http/request-context.js";
 
 /** `/graphql`, with or without a query string (GET, SSE). */
@@ -69,6 +70,12 @@ export async function startApi(port = config.port, host = config.host): Promise<
   });
   const ws = attachWebSocket(server, graphql);
   server.keepAliveTimeout = 65_000;
+  // Slow clients: a request's headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the whole request
+  // (its body too) within HTTP_REQUEST_TIMEOUT_MS, or Node answers 408 and closes the connection
+  // (Node's defaults, 60 s and 300 s, let an anonymous client hold a connection for 5 minutes). A
+  // response that takes long (an SSE stream) is not bounded by them: they end when the request is read.
+  server.headersTimeout = config.http.headersTimeoutMs;
+  server.requestTimeout = config.http.requestTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

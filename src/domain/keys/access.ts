@@ -29,6 +29,15 @@ export interface AuthContext {
   keyId: string;
 }
 
+/**
+ * The credential a request acts with: the one key of every per-credential budget (the rate limit,
+ * live sockets and subscriptions in ./live.ts). Today that is the API key; another kind of credential
+ * (a session) answers its own id here and shares every budget rule.
+ */
+export function credentialOf(auth: AuthContext): string {
+  return auth.keyId;
+}
+
 /** Where a key stands in its budget (for the RateLimit-* headers). */
 export interface RateLimitState {
   limit: number;
@@ -69,7 +78,7 @@ export function bearerSecret(header: string | null | undefined): string | null {
 const keyOf = {
   entry: (hash: string) => `${config.redisPrefix}:key:${hash}`,
   tombstone: (hash: string) => `${config.redisPrefix}:key-revoked:${hash}`,
-  budget: (keyId: string) => `${config.redisPrefix}:ratelimit:${keyId}`,
+  budget: (credential: string) => `${config.redisPrefix}:ratelimit:${credential}`,
 };
 
 /**
@@ -155,7 +164,7 @@ async function admitHash(hash: string, count: boolean): Promise<{ auth: AuthCont
   if (Number(r[0]) === 0) {
     const auth = await lookUp(hash);
     if (!auth) return null;
-    return { auth, limit: count ? await consumeRequest(auth.keyId) : null };
+    return { auth, limit: count ? await consumeRequest(credentialOf(auth)) : null };
   }
   const auth = { keyId: String(r[1]), workspaceId: String(r[2]) };
   if (Number(r[3]) === 1) touchLastUsed(auth.keyId);
@@ -178,9 +187,9 @@ export async function authenticate(secret: string | null | undefined): Promise<A
   return (await admitHash(hashSecret(secret), false))?.auth ?? null;
 }
 
-/** Counts one request (a WebSocket operation) against the key's budget; RateLimitedError past it. */
-export async function consumeRequest(keyId: string): Promise<RateLimitState> {
-  const [count, pttl] = await client().countRequest(keyOf.budget(keyId), config.rateLimitPerMinute, WINDOW_MS);
+/** Counts one request (a WebSocket operation) against the credential's budget (`credentialOf`); RateLimitedError past it. */
+export async function consumeRequest(credential: string): Promise<RateLimitState> {
+  const [count, pttl] = await client().countRequest(keyOf.budget(credential), config.rateLimitPerMinute, WINDOW_MS);
   return budgetState(Number(count), Number(pttl));
 }
 

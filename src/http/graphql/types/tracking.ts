@@ -7,6 +7,7 @@
  * videos) are one read per level, never one per item.
  */
 import { builder } from "../builder.js";
+import { readOncePerEvent, sharedPerEvent } from "../subscriptions.js";
 import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.js";
 import type { Platform } from "../../../domain/shared/platform.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
@@ -465,8 +466,8 @@ const TrackedVideoChangeRef = builder
         type: VideoRef,
         nullable: true,
         description: "The video as stored when the change is delivered; null once the workspace no longer tracks it (REMOVED).",
-        // Read fresh on every event (a subscription's DataLoaders would keep the first read).
-        resolve: async (e, _a, ctx) => (await trackedVideosByIds(ctx.auth.workspaceId, [e.videoId]))[0] ?? null,
+        // Read on every event, once for all of the workspace's subscribers in this process (../subscriptions.ts).
+        resolve: (e, _a, ctx) => readOncePerEvent(ctx, `trackedVideo:${e.videoId}`, async () => (await trackedVideosByIds(ctx.auth.workspaceId, [e.videoId]))[0] ?? null),
       }),
     }),
   });
@@ -477,7 +478,7 @@ builder.subscriptionFields((t) => ({
     description:
       "Every change of the workspace's tracked videos in one stream: ADDED (tracked by URL or through an account), UPDATED (each scrape, " +
       "from whichever worker process made it), REMOVED (untracked). For a dashboard of the whole workspace.",
-    subscribe: (_r, _a, ctx) => watchTrackedVideos(ctx.auth.workspaceId),
+    subscribe: (_r, _a, ctx) => sharedPerEvent(ctx, watchTrackedVideos(ctx.auth.workspaceId)),
     resolve: (event) => event,
   }),
   videoUpdated: t.field({
@@ -485,8 +486,11 @@ builder.subscriptionFields((t) => ({
     description:
       "The video each time a scrape changes it (state or metrics), from whichever process scraped it. NOT_FOUND unless the workspace tracks the video.",
     args: { videoId: t.arg.id({ required: true }) },
-    subscribe: (_r, args, ctx) => watchVideo(ctx.auth.workspaceId, entityId(args.videoId, "Video", "videoId")),
-    // Read fresh on every event (a subscription's DataLoaders would keep the first read).
-    resolve: (event, _a, ctx) => getTrackedVideo(ctx.auth.workspaceId, (event as { videoId: string }).videoId),
+    subscribe: (_r, args, ctx) => sharedPerEvent(ctx, watchVideo(ctx.auth.workspaceId, entityId(args.videoId, "Video", "videoId"))),
+    // Read on every event, once for all of the workspace's subscribers in this process (../subscriptions.ts).
+    resolve: (event, _a, ctx) => {
+      const videoId = (event as { videoId: string }).videoId;
+      return readOncePerEvent(ctx, `video:${videoId}`, () => getTrackedVideo(ctx.auth.workspaceId, videoId));
+    },
   }),
 }));

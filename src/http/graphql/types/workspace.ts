@@ -1,5 +1,6 @@
 /** GraphQL: the workspace, its credits and API keys, through the same services as REST. */
 import { builder } from "../builder.js";
+import { readOncePerEvent, sharedPerEvent } from "../subscriptions.js";
 import { entityId, keysetConnection, nodeUuid } from "../connections.js";
 import { getWorkspaceInfo, type WorkspaceInfo } from "../../../domain/workspace/service.js";
 import { countLedger, getBalance, LEDGER_ORDER, ledgerEntriesByIds, listLedger, watchCredits, type CreditBalance, type LedgerEntry } from "../../../domain/credits/service.js";
@@ -129,8 +130,9 @@ builder.subscriptionFields((t) => ({
   creditsUpdated: t.field({
     type: Credits,
     description: "The workspace's credit balance, each time it changes (charges, refunds, grants, reservations, renewals).",
-    subscribe: (_r, _a, ctx) => watchCredits(ctx.auth.workspaceId),
-    resolve: (_event, _a, ctx) => balanceOf(ctx.auth.workspaceId),
+    subscribe: (_r, _a, ctx) => sharedPerEvent(ctx, watchCredits(ctx.auth.workspaceId)),
+    // Read on every event, once for all of the workspace's subscribers in this process (../subscriptions.ts).
+    resolve: (_event, _a, ctx) => readOncePerEvent(ctx, "credits", () => balanceOf(ctx.auth.workspaceId)),
   }),
 }));
 
