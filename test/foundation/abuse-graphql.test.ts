@@ -78,7 +78,7 @@ describe("introspection and the size of an answer", () => {
     const started = Date.now();
     const r = await gql(api.url, key, introspectionAliases(2));
     expect(codeOf(r)).toBe("QUERY_TOO_COSTLY");
-    expect(r.body.errors[0].message).toMatch(/introspection/);
+    expect(r.body.errors![0]!.message).toMatch(/introspection/);
     expect(r.body.data ?? null).toBeNull();
     const typeTwice = await gql(api.url, key, `{ a: __type(name: "Video") { name } b: __type(name: "Account") { name } }`);
     expect(codeOf(typeTwice)).toBe("QUERY_TOO_COSTLY");
@@ -111,7 +111,7 @@ describe("introspection and the size of an answer", () => {
     const withVariables = `query($n: Int) { ${nested("$n")} }`;
     const r = await gql(api.url, key, withVariables, { n: 100 });
     expect(codeOf(r)).toBe("QUERY_TOO_COSTLY");
-    expect(r.body.errors[0].message).toMatch(/GRAPHQL_MAX_RESPONSE_VALUES/);
+    expect(r.body.errors![0]!.message).toMatch(/GRAPHQL_MAX_RESPONSE_VALUES/);
     expect(r.body.data ?? null).toBeNull();
     const small = await gql(api.url, key, withVariables, { n: 5 });
     expect(small.body.errors).toBeUndefined();
@@ -119,7 +119,7 @@ describe("introspection and the size of an answer", () => {
     // Aliases past GRAPHQL_MAX_ALIASES: the same code.
     const aliased = await gql(api.url, key, `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: workspace { plan }`).join(" ")} }`);
     expect(codeOf(aliased)).toBe("QUERY_TOO_COSTLY");
-    expect(aliased.body.errors[0].message).toMatch(/Aliases limit/);
+    expect(aliased.body.errors![0]!.message).toMatch(/Aliases limit/);
   });
 });
 
