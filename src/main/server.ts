@@ -55,7 +55,8 @@ export async function startApi(port = config.port, host = config.host): Promise<
   let draining = false;
   const inFlight = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
-  const server = createServer((req, res) =>
+  // Node checks the timeouts below every connectionsCheckingInterval (30 s by default): often enough here that a slow client is cut on time.
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs) }, (req, res) =>
     handleRequest(req, res, () => {
       if (draining || isDraining()) return refuse(req, res);
       inFlight.add(res);

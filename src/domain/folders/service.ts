@@ -121,6 +121,13 @@ async function lockFolder(tx: Tx, workspaceId: string, folderId: string): Promis
 }
 
 /**
+ * TRACKED_ROWS_LOCKED: the tracking rows a membership will reference are read with FOR KEY SHARE.
+ * An untrack committed after the statement's snapshot then makes the locking read skip the row (the
+ * id answers "not found") instead of the insert failing its foreign key (a 500), and an untrack that
+ * comes later waits for this transaction and removes the new membership with the row.
+ */
+
+/**
  * Adds tracked videos (by video id) to the folder. Per id: success when the video is in the folder
  * afterwards (already being there is a success); "Video not found" when the workspace does not
  * track it (another workspace's video included).
@@ -132,6 +139,7 @@ export async function addVideosToFolder(workspaceId: string, folderId: string, v
       Prisma.sql`
       WITH tracked AS (
         SELECT id, video_id FROM tracked_videos WHERE workspace_id = ${workspaceId}::uuid AND video_id = ANY(${videoIds}::uuid[])
+           FOR KEY SHARE -- see TRACKED_ROWS_LOCKED
       ), added AS (
         INSERT INTO folder_videos (folder_id, tracked_video_id)
         SELECT ${folderId}::uuid, id FROM tracked
@@ -167,6 +175,7 @@ export async function addAccountsToFolder(workspaceId: string, folderId: string,
       Prisma.sql`
       WITH tracked AS (
         SELECT id, account_id FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid AND account_id = ANY(${accountIds}::uuid[])
+           FOR KEY SHARE -- see TRACKED_ROWS_LOCKED
       ), added AS (
         INSERT INTO folder_accounts (folder_id, tracked_account_id)
         SELECT ${folderId}::uuid, id FROM tracked

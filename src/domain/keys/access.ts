@@ -108,9 +108,9 @@ if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'id', ARGV[1], 'ws', ARGV[2], 'lu', ARGV[3])
 return 1`;
 
-/** KEYS: budget · ARGV: points, window ms → {count, pttl} */
+/** KEYS: budget · ARGV: units, window ms → {count, pttl} */
 const COUNT = `
-local n = redis.call('INCR', KEYS[1])
+local n = redis.call('INCRBY', KEYS[1], ARGV[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
@@ -119,7 +119,7 @@ return {n, ttl}`;
 type AccessRedis = Redis & {
   admitKey(entry: string, budgetPrefix: string, now: number, points: number, windowMs: number, granularity: number, count: string): Promise<(string | number)[]>;
   registerKey(entry: string, tombstone: string, keyId: string, workspaceId: string, now: number): Promise<number>;
-  countRequest(budget: string, points: number, windowMs: number): Promise<[number, number]>;
+  countRequest(budget: string, units: number, windowMs: number): Promise<[number, number]>;
 };
 
 const withScripts = new WeakSet<Redis>();
@@ -187,9 +187,12 @@ export async function authenticate(secret: string | null | undefined): Promise<A
   return (await admitHash(hashSecret(secret), false))?.auth ?? null;
 }
 
-/** Counts one request (a WebSocket operation) against the credential's budget (`credentialOf`); RateLimitedError past it. */
-export async function consumeRequest(credential: string): Promise<RateLimitState> {
-  const [count, pttl] = await client().countRequest(keyOf.budget(credential), config.rateLimitPerMinute, WINDOW_MS);
+/**
+ * Counts requests against the credential's budget (`credentialOf`): one WebSocket operation, or the
+ * calls of an MCP batch after the first; RateLimitedError past it.
+ */
+export async function consumeRequest(credential: string, units = 1): Promise<RateLimitState> {
+  const [count, pttl] = await client().countRequest(keyOf.budget(credential), units, WINDOW_MS);
   return budgetState(Number(count), Number(pttl));
 }
 

@@ -22,7 +22,7 @@
  * bounded by the schema's size. The answer-size bound covers everything else: aliases, nested
  * connections of 100 items each, `nodes(ids:)`.
  */
-import { GraphQLError, Kind, getNamedType, isListType, isNonNullType, isCompositeType, type ASTVisitor, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLOutputType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValueNode } from "graphql";
+import { GraphQLError, Kind, visit, getNamedType, isListType, isNonNullType, isCompositeType, type ASTVisitor, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLOutputType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValueNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
@@ -259,13 +259,46 @@ export function answerTooLarge(schema: GraphQLSchema, document: DocumentNode, op
   );
 }
 
+/** The `initialCount` arguments of the document's @stream directives (cached per parsed document). */
+const streamCounts = new WeakMap<DocumentNode, ValueNode[]>();
+function streamCountsOf(document: DocumentNode): ValueNode[] {
+  let found = streamCounts.get(document);
+  if (!found) {
+    const values: ValueNode[] = [];
+    visit(document, {
+      Directive(node) {
+        if (node.name.value !== "stream") return;
+        for (const arg of node.arguments ?? []) if (arg.name.value === "initialCount") values.push(arg.value);
+      },
+    });
+    streamCounts.set(document, (found = values));
+  }
+  return found;
+}
+
+/** `@stream(initialCount:)` below 0 is a VALIDATION_ERROR (the executor's own check threw a plain error: INTERNAL_ERROR). */
+function negativeStreamCount(document: DocumentNode, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
+  for (const node of streamCountsOf(document)) {
+    const v = valueOf(node, variables ?? {});
+    if (typeof v === "number" && v < 0) {
+      return new GraphQLError("@stream's initialCount must be 0 or more.", { extensions: { code: "VALIDATION_ERROR", details: [{ path: "initialCount", message: "must be 0 or more" }] } });
+    }
+  }
+  return null;
+}
+
+/** What is checked once the variables are known, before anything runs. */
+function beforeRunning(args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null }) {
+  return negativeStreamCount(args.document, args.variableValues) ?? answerTooLarge(args.schema, args.document, args.operationName, args.variableValues);
+}
+
 const boundAnswerSize: Plugin = {
   onExecute({ args, setResultAndStopExecution }) {
-    const error = answerTooLarge(args.schema, args.document, args.operationName, args.variableValues);
+    const error = beforeRunning(args);
     if (error) setResultAndStopExecution({ errors: [error] });
   },
   onSubscribe({ args, setResultAndStopExecution }) {
-    const error = answerTooLarge(args.schema, args.document, args.operationName, args.variableValues);
+    const error = beforeRunning(args);
     if (error) setResultAndStopExecution({ errors: [error] });
   },
 };

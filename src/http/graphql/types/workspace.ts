@@ -66,8 +66,11 @@ type WorkspaceParent = WorkspaceInfo & { id: string };
 /** Loads only the caller's own workspace: any other id is null, like an unknown one. */
 const WorkspaceRef = builder.loadableNodeRef("Workspace", {
   id: { resolve: (w: WorkspaceParent) => w.id, parse: nodeUuid },
-  load: (ids: string[], ctx) =>
-    Promise.all(ids.map(async (id) => (id === ctx.auth.workspaceId ? { ...(await getWorkspaceInfo(id)), id } : new Error("not found")))),
+  // Only the caller's own id is read; any other is missing, as in the other nodes' workspace-scoped reads
+  // (an Error here answered INTERNAL_ERROR for node(id:) of an unknown Workspace id).
+  load: async (ids: string[], ctx) => (ids.includes(ctx.auth.workspaceId) ? [{ ...(await getWorkspaceInfo(ctx.auth.workspaceId)), id: ctx.auth.workspaceId }] : []),
+  sort: (w) => w.id,
+  cacheResolved: (w) => w.id,
 });
 
 WorkspaceRef.implement({
