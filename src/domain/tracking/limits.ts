@@ -55,6 +55,13 @@ export async function trackingLimits(workspaceId: string, opts: { tx?: Tx; lock?
  *   accepted while additions remain beyond them: four parallel POST /accounts on a workspace with one
  *   slot left add one account, not four.
  */
+/** The rule in words, for every door's description of tracking an account (REST, GraphQL, MCP). */
+export const ACCOUNT_PLAN_BOUND =
+  "An account's videos take tracking slots like any other video, and the account brings only what the plan still allows: its scrape lists, " +
+  "stores and scrapes at most min(video_limit, additions_remaining) of its newest videos (counting those of the account the workspace tracks " +
+  "already), never videos the workspace could not track. An account none of whose videos are tracked yet (queued, or its listing was empty) " +
+  "holds one of the additions remaining, so a new account is `failed` unless additions remain beyond such pending accounts.";
+
 const ACCOUNT_VIDEOS_TRACKED = Prisma.sql`(SELECT count(*) FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id
   WHERE tv.workspace_id = ta.workspace_id AND v.account_id = ta.account_id)`;
 export const ACCOUNT_VIDEO_ALLOWANCE = Prisma.sql`LEAST(ta.video_limit, ${ACCOUNT_VIDEOS_TRACKED} + ${ADDITIONS_REMAINING})`;

@@ -14,6 +14,7 @@ import { parseInput } from "../../../domain/shared/inputs.js";
 import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
+import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.js";
 import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/events.js";
 import { historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.js";
 import {
@@ -411,7 +412,7 @@ builder.mutationFields((t) => ({
     type: TrackAccountResult,
     description:
       "Starts tracking an account by URL (INVALID_URL); its newest videos, up to min(videoLimit, additions remaining), are tracked when it is scraped. " +
-      `Accepted links: ${ACCEPTED_ACCOUNT_LINKS}.`,
+      `${ACCOUNT_PLAN_BOUND} Accepted links: ${ACCEPTED_ACCOUNT_LINKS}.`,
     args: { url: t.arg.string({ required: true }), videoLimit: t.arg.int({ defaultValue: DEFAULT_ACCOUNT_VIDEO_LIMIT, description: "1 to 500." }) },
     resolve: (_r, args, ctx) => {
       const input = parseInput(trackAccountInput, { url: args.url, video_limit: args.videoLimit ?? undefined });
