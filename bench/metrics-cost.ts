@@ -49,7 +49,8 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-async function seed(db: pg.Client, workspaceId: string): Promise<void> {
+/** `count` simulated videos tracked by the workspace (shared with bench/abuse-bounds.ts). */
+export async function seedTrackedVideos(db: pg.Client, workspaceId: string, count = VIDEOS): Promise<void> {
   await db.query(
     `INSERT INTO videos (platform, platform_video_id, url, description, hashtags, view_count, like_count, comment_count,
        share_count, bookmark_count, engagement_rate, posted_at, username, display_name, data_source, scrape_status, last_scraped_at)
@@ -59,7 +60,7 @@ async function seed(db: pg.Client, workspaceId: string): Promise<void> {
             v, v / 12, v / 150, v / 300, v / 200, round(((v / 12 + v / 150 + v / 300 + v / 200)::numeric / v * 100), 4),
             now() - make_interval(mins => i), 'bench_user_' || (i % 500), 'Bench User ' || (i % 500), 'simulated', 'ready', now()
        FROM generate_series(1, $1::int) AS i, LATERAL (SELECT (1000 + (i::bigint * 7919) % 5000000) AS v) AS x`,
-    [VIDEOS],
+    [count],
   );
   await db.query(
     `INSERT INTO tracked_videos (workspace_id, video_id, created_at)
@@ -80,7 +81,7 @@ export async function runMetricsCostBench(): Promise<void> {
     const { createWorkspace } = await import("../src/domain/workspace/service.js");
     await db.query(`INSERT INTO plans (name, video_limit, monthly_credits) VALUES ('bench', 10000000, 0)`);
     const reader = await createWorkspace({ name: "bench reader", plan: "bench" });
-    await seed(db, reader.workspace.id);
+    await seedTrackedVideos(db, reader.workspace.id);
 
     // At info, as in production (the access log is drained, not kept).
     const arms = {

@@ -246,11 +246,18 @@ function operationOf(document: DocumentNode, operationName?: string | null): Ope
   return operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
 }
 
+/** Sizes of operations without variables, per parsed document (Yoga's parser cache hands the same document to every request with the same text). */
+const constantSizes = new WeakMap<OperationDefinitionNode, number>();
+
 /** QUERY_TOO_COSTLY when the operation could answer more than GRAPHQL_MAX_RESPONSE_VALUES values, or null. */
 export function answerTooLarge(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
   const operation = operationOf(document, operationName);
   if (!operation) return null; // graphql-js answers that itself
-  const size = answerSize(schema, document, operation, variables ?? {});
+  let size = constantSizes.get(operation);
+  if (size === undefined) {
+    size = answerSize(schema, document, operation, variables ?? {});
+    if (!operation.variableDefinitions?.length) constantSizes.set(operation, size);
+  }
   const max = config.graphql.maxResponseValues;
   if (size <= max) return null;
   return limitError(
