@@ -18,7 +18,7 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { getOperationAST, parse, specifiedRules, validate, type DocumentNode } from "graphql";
-import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, dropRedisKeys, urlFor } from "./lib/db.js";
+import { benchReader, benchServiceEnv, createMigratedDatabase, endBench, urlFor } from "./lib/db.js";
 import { cpuMs, load, startChild, stopChildren } from "./lib/load.js";
 import { writeSection } from "./lib/results.js";
 import { seedTrackedVideos } from "./metrics-cost.js";
@@ -71,9 +71,7 @@ export async function runAbuseBoundsBench(): Promise<void> {
   const db = new pg.Client({ connectionString: DATABASE_URL });
   try {
     await db.connect();
-    const { createWorkspace } = await import("../src/domain/workspace/service.js");
-    await db.query(`INSERT INTO plans (name, video_limit, monthly_credits) VALUES ('bench', 10000000, 0)`);
-    const reader = await createWorkspace({ name: "bench reader", plan: "bench" });
+    const reader = await benchReader(db);
     await seedTrackedVideos(db, reader.workspace.id, VIDEOS);
 
     const micro = await microbench();
@@ -123,11 +121,7 @@ Each bound alone on that document (${ITERATIONS.toLocaleString("en")} calls, thi
     await writeSection("abuse-bounds", md);
   } finally {
     stopChildren();
-    await new Promise((r) => setTimeout(r, 500));
-    await db.end().catch(() => undefined);
-    await closeServiceConnections();
-    await dropRedisKeys(REDIS_PREFIX).catch(() => undefined);
-    await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
+    await endBench(db, REDIS_PREFIX, BENCH_DB);
   }
 }
 

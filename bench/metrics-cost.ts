@@ -19,7 +19,7 @@
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, dropRedisKeys, urlFor } from "./lib/db.js";
+import { benchReader, benchServiceEnv, createMigratedDatabase, endBench, urlFor } from "./lib/db.js";
 import { cpuMs, load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
 import { writeSection } from "./lib/results.js";
 
@@ -78,9 +78,7 @@ export async function runMetricsCostBench(): Promise<void> {
   let scraper: NodeJS.Timeout | undefined;
   try {
     await db.connect();
-    const { createWorkspace } = await import("../src/domain/workspace/service.js");
-    await db.query(`INSERT INTO plans (name, video_limit, monthly_credits) VALUES ('bench', 10000000, 0)`);
-    const reader = await createWorkspace({ name: "bench reader", plan: "bench" });
+    const reader = await benchReader(db);
     await seedTrackedVideos(db, reader.workspace.id);
 
     // At info, as in production (the access log is drained, not kept).
@@ -185,11 +183,7 @@ ${rows}
   } finally {
     clearInterval(scraper);
     stopChildren();
-    await new Promise((r) => setTimeout(r, 500));
-    await db.end().catch(() => undefined);
-    await closeServiceConnections();
-    await dropRedisKeys(REDIS_PREFIX).catch(() => undefined);
-    await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
+    await endBench(db, REDIS_PREFIX, BENCH_DB);
   }
 }
 

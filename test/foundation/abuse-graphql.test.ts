@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getIntrospectionQuery } from "graphql";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import pg from "pg";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gql, newWorkspace, request, startTestApi, stopAll } from "../helpers/api.js";
 import { spawnService } from "../helpers/processes.js";
 import { waitFor } from "../helpers/wait.js";
+import { statementsOf } from "../helpers/statements.js";
 import { createAccount, createTrackedVideo } from "../folders/fixtures.js";
 import { announceVideo } from "../../src/domain/tracking/events.js";
 import { eventsSubscribed } from "../../src/domain/shared/events.js";
@@ -259,23 +259,6 @@ describe("live subscriptions per key", () => {
     await c.dispose();
   });
 });
-
-/** Statements sent to PostgreSQL by this process while `fn` runs. */
-async function statementsOf<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-  const original = proto.query;
-  const statements: string[] = [];
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string };
-    statements.push(typeof q === "string" ? q : (q?.text ?? "?"));
-    return original.apply(this, args);
-  };
-  try {
-    return { result: await fn(), statements };
-  } finally {
-    proto.query = original;
-  }
-}
 
 describe("fan-out: one write, many subscriptions of one key", () => {
   it("reads the changed record once per event for all the workspace's subscribers, not once per subscriber", async () => {

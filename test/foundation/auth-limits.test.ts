@@ -32,6 +32,8 @@ function wsClient(authorization: unknown, onClosed?: (code: number) => void): Cl
     connectionParams: { authorization },
     retryAttempts: 0,
     lazy: true,
+    // One socket between operations (each new socket's connection_init costs a unit of the budget).
+    lazyCloseTimeout: 60_000,
     on: { closed: (e: any) => onClosed?.(e?.code) },
   });
 }
