@@ -150,8 +150,8 @@ const schema = z.object({
   GRAPHQL_MAX_RESPONSE_VALUES: z.coerce.number().int().min(100).default(100_000),
   /** Live connections per credential (an API key), counted across every API process (Redis): open
    *  graphql-ws sockets, and live subscriptions (WebSocket and SSE together). */
-  GRAPHQL_MAX_SOCKETS_PER_KEY: z.coerce.number().int().min(1).default(16),
-  GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).default(100),
+  GRAPHQL_MAX_SOCKETS_PER_KEY: z.coerce.number().int().min(1).default(50),
+  GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).default(200),
   /** A WebSocket that has not authenticated (connection_init with a valid key) within this is closed (4408). */
   GRAPHQL_WS_AUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
 

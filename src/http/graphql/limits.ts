@@ -9,14 +9,14 @@
  * - QUERY_TOO_DEEP: deeper than GRAPHQL_MAX_DEPTH (graphql-armor's rule; a connection adds two
  *   levels, `edges` and `node`);
  * - QUERY_TOO_COSTLY: over GRAPHQL_MAX_COST (graphql-armor's shape cost), over GRAPHQL_MAX_ALIASES
- *   aliases or GRAPHQL_MAX_DIRECTIVES directives, introspection asked more than once or expanded
- *   below the first level (`limitIntrospection`), or an answer that could hold more than
+ *   aliases or GRAPHQL_MAX_DIRECTIVES directives, `__schema` asked more than once or introspection
+ *   expanded below the first level (`limitIntrospection`), or an answer that could hold more than
  *   GRAPHQL_MAX_RESPONSE_VALUES values (`answerSize`: lists counted at their page size).
  *
  * Why the introspection rule: the depth limit exempts `__schema` (GraphiQL's and codegen's
  * introspection query is deeper than any application query), and 4,500 aliased `__schema`
- * selections in one document answered 420 MiB. An operation may now ask for introspection once
- * (`__schema` or `__type`), and may list a type's members (`fields`, `inputFields`, `enumValues`,
+ * selections in one document answered 420 MiB. An operation may now ask for `__schema` once (a few
+ * `__type(name:)` are fine: each answers one type, and aliases are bounded), and may list a type's members (`fields`, `inputFields`, `enumValues`,
  * `interfaces`, `possibleTypes`) only once along any path: every standard introspection query
  * does (below the first level it asks only `kind`, `name` and `ofType`), and the answer is then
  * bounded by the schema's size. The answer-size bound covers everything else: aliases, nested
@@ -120,9 +120,9 @@ const limitIntrospection = (context: ValidationContext): ASTVisitor => ({
   OperationDefinition(operation) {
     const fragments = (name: string) => context.getFragment(name) ?? undefined;
     const introspection = rootFields(operation.selectionSet, fragments).filter((f) => INTROSPECTION_ROOTS.has(f.name.value));
-    const keys = new Set(introspection.map((f) => f.alias?.value ?? f.name.value));
-    if (keys.size > 1) {
-      context.reportError(limitError("QUERY_TOO_COSTLY", `An operation may ask for introspection (__schema or __type) once; this one asks ${keys.size} times.`));
+    const schemas = new Set(introspection.filter((f) => f.name.value === "__schema").map((f) => f.alias?.value ?? f.name.value));
+    if (schemas.size > 1) {
+      context.reportError(limitError("QUERY_TOO_COSTLY", `An operation may ask for the schema's introspection (__schema) once; this one asks ${schemas.size} times.`));
       return;
     }
     const memo = new Map<string, boolean>();
