@@ -45,6 +45,9 @@ Object.assign(process.env, {
   MEDIA_PROVIDER: "simulated",
   ANALYSIS_PROVIDER: "heuristic",
   NODE_ENV: "production",
+  // One connection and one subscription per subscriber, up to 50 per key: past the default caps per key (README).
+  GRAPHQL_MAX_SOCKETS_PER_KEY: "100000",
+  GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY: "100000",
 });
 
 function startRole(role: "api" | "worker", env: Record<string, string>): Promise<{ child: ChildProcess; url: string | null; output: () => string }> {

@@ -19,7 +19,7 @@
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, dropRedisKeys, urlFor } from "./lib/db.js";
+import { benchReader, benchServiceEnv, createMigratedDatabase, endBench, urlFor } from "./lib/db.js";
 import { cpuMs, load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
 import { writeSection } from "./lib/results.js";
 
@@ -49,7 +49,8 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-async function seed(db: pg.Client, workspaceId: string): Promise<void> {
+/** `count` simulated videos tracked by the workspace (shared with bench/abuse-bounds.ts). */
+export async function seedTrackedVideos(db: pg.Client, workspaceId: string, count = VIDEOS): Promise<void> {
   await db.query(
     `INSERT INTO videos (platform, platform_video_id, url, description, hashtags, view_count, like_count, comment_count,
        share_count, bookmark_count, engagement_rate, posted_at, username, display_name, data_source, scrape_status, last_scraped_at)
@@ -59,7 +60,7 @@ async function seed(db: pg.Client, workspaceId: string): Promise<void> {
             v, v / 12, v / 150, v / 300, v / 200, round(((v / 12 + v / 150 + v / 300 + v / 200)::numeric / v * 100), 4),
             now() - make_interval(mins => i), 'bench_user_' || (i % 500), 'Bench User ' || (i % 500), 'simulated', 'ready', now()
        FROM generate_series(1, $1::int) AS i, LATERAL (SELECT (1000 + (i::bigint * 7919) % 5000000) AS v) AS x`,
-    [VIDEOS],
+    [count],
   );
   await db.query(
     `INSERT INTO tracked_videos (workspace_id, video_id, created_at)
@@ -77,10 +78,8 @@ export async function runMetricsCostBench(): Promise<void> {
   let scraper: NodeJS.Timeout | undefined;
   try {
     await db.connect();
-    const { createWorkspace } = await import("../src/domain/workspace/service.js");
-    await db.query(`INSERT INTO plans (name, video_limit, monthly_credits) VALUES ('bench', 10000000, 0)`);
-    const reader = await createWorkspace({ name: "bench reader", plan: "bench" });
-    await seed(db, reader.workspace.id);
+    const reader = await benchReader(db);
+    await seedTrackedVideos(db, reader.workspace.id);
 
     // At info, as in production (the access log is drained, not kept).
     const arms = {
@@ -184,11 +183,7 @@ ${rows}
   } finally {
     clearInterval(scraper);
     stopChildren();
-    await new Promise((r) => setTimeout(r, 500));
-    await db.end().catch(() => undefined);
-    await closeServiceConnections();
-    await dropRedisKeys(REDIS_PREFIX).catch(() => undefined);
-    await admin(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`).catch(() => undefined);
+    await endBench(db, REDIS_PREFIX, BENCH_DB);
   }
 }
 

@@ -143,6 +143,23 @@ const schema = z.object({
   GRAPHQL_PERSISTED_OPERATIONS: z.string().min(1).optional(),
   /** Accept only the operations of that file. */
   GRAPHQL_PERSISTED_ONLY: bool.default(false),
+  /** More bounds of one GraphQL operation (src/http/graphql/limits.ts): tokens of the document, aliases,
+   *  directives, and the values its answer could hold (each list counted at its page size). */
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10_000),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(50),
+  GRAPHQL_MAX_RESPONSE_VALUES: z.coerce.number().int().min(100).default(100_000),
+  /** Live connections per credential (an API key), counted across every API process (Redis): open
+   *  graphql-ws sockets, and live subscriptions (WebSocket and SSE together). */
+  GRAPHQL_MAX_SOCKETS_PER_KEY: z.coerce.number().int().min(1).default(50),
+  GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).default(200),
+  /** A WebSocket that has not authenticated (connection_init with a valid key) within this is closed (4408). */
+  GRAPHQL_WS_AUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+
+  /** Slow clients (src/main/server.ts): the request's headers, and the whole request (body included),
+   *  must arrive within these, or the connection is closed (408). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
 
   /** Webhooks (docs/webhooks.md). The key that encrypts the endpoints' signing secrets at rest (any
    *  string of 32+ characters, e.g. `openssl rand -base64 32`); unset: creating webhooks is refused
@@ -337,7 +354,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxCost: e.GRAPHQL_MAX_COST,
       persistedOperationsFile: e.GRAPHQL_PERSISTED_OPERATIONS,
       persistedOnly: e.GRAPHQL_PERSISTED_ONLY,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
+      maxResponseValues: e.GRAPHQL_MAX_RESPONSE_VALUES,
+      maxSocketsPerKey: e.GRAPHQL_MAX_SOCKETS_PER_KEY,
+      maxSubscriptionsPerKey: e.GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY,
+      wsAuthTimeoutMs: e.GRAPHQL_WS_AUTH_TIMEOUT_MS,
     },
+    http: { headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS },
     webhooks: {
       secretKey: e.WEBHOOK_SECRET_KEY,
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,

@@ -80,3 +80,19 @@ export async function closeServiceConnections(): Promise<void> {
   await closeRedis().catch(() => undefined);
   await closeDb().catch(() => undefined);
 }
+
+/** A plan with room for any seed (`bench`) and a workspace on it, whose API key is `secret`. */
+export async function benchReader(db: pg.Client): Promise<{ workspace: { id: string }; secret: string }> {
+  const { createWorkspace } = await import("../../src/domain/workspace/service.js");
+  await db.query(`INSERT INTO plans (name, video_limit, monthly_credits) VALUES ('bench', 10000000, 0)`);
+  return createWorkspace({ name: "bench reader", plan: "bench" });
+}
+
+/** The end of a benchmark that started children: its connections closed, its Redis keys and database dropped. */
+export async function endBench(db: pg.Client, redisPrefix: string, database: string): Promise<void> {
+  await new Promise((r) => setTimeout(r, 500));
+  await db.end().catch(() => undefined);
+  await closeServiceConnections();
+  await dropRedisKeys(redisPrefix).catch(() => undefined);
+  await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+}

@@ -16,7 +16,8 @@ import { isDraining, startDraining } from "../infra/health.js";
 import { logger } from "../infra/logger.js";
 import { createApp } from "../http/app.js";
 import { QUEUE_NAMES, queue } from "../infra/queues.js";
-import { attachWebSocket, createGraphQL } from "../http/graphql/yoga.js";
+import { createGraphQL } from "../http/graphql/yoga.js";
+import { attachWebSocket } from "../http/graphql/websocket.js";
 import { handleRequest } from "../http/request-context.js";
 
 /** `/graphql`, with or without a query string (GET, SSE). */
@@ -54,7 +55,8 @@ export async function startApi(port = config.port, host = config.host): Promise<
   let draining = false;
   const inFlight = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
-  const server = createServer((req, res) =>
+  // Node checks the timeouts below every connectionsCheckingInterval (30 s by default): often enough here that a slow client is cut on time.
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs) }, (req, res) =>
     handleRequest(req, res, () => {
       if (draining || isDraining()) return refuse(req, res);
       inFlight.add(res);
@@ -69,6 +71,12 @@ export async function startApi(port = config.port, host = config.host): Promise<
   });
   const ws = attachWebSocket(server, graphql);
   server.keepAliveTimeout = 65_000;
+  // Slow clients: a request's headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the whole request
+  // (its body too) within HTTP_REQUEST_TIMEOUT_MS, or Node answers 408 and closes the connection
+  // (Node's defaults, 60 s and 300 s, let an anonymous client hold a connection for 5 minutes). A
+  // response that takes long (an SSE stream) is not bounded by them: they end when the request is read.
+  server.headersTimeout = config.http.headersTimeoutMs;
+  server.requestTimeout = config.http.requestTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

@@ -1,10 +1,10 @@
 /** GraphQL twins of folders and analytics, and proof that nested folder queries are not N+1. */
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { createAccount, createTrackedVideo, createVariedVideos, snapshot, trackAccount } from "./fixtures.js";
+import { statementsOf as countStatements } from "../helpers/statements.js";
 
 let api: RunningApi;
 const P = "/api/v1";
@@ -13,26 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api));
 
-/**
- * Counts the SQL statements this process sends to PostgreSQL while `fn` runs. Every statement,
- * from Prisma (through @prisma/adapter-pg) or plain pg, goes through pg.Client#query; the API
- * server runs in this process, so its statements are counted too.
- */
-async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  const statements: string[] = [];
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string };
-    statements.push(typeof q === "string" ? q : (q?.text ?? "?"));
-    return original.apply(this, args);
-  };
-  try {
-    return { result: await fn(), statements };
-  } finally {
-    proto.query = original;
-  }
-}
 
 const NESTED = `{
   folders(first: 100) {

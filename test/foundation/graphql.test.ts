@@ -120,16 +120,24 @@ describe("GraphQL", () => {
     try {
       const r1 = await gql(shallow.url!, ws.key, `{ workspace { credits { ledger { totalCount } } } }`);
       expect(r1.body.errors?.[0]?.message).toMatch(/depth/i);
+      expect(r1.body.errors?.[0]?.extensions?.code).toBe("QUERY_TOO_DEEP");
       expect(r1.body.data ?? null).toBeNull();
       const ok = await gql(shallow.url!, ws.key, `{ workspace { plan } }`);
       expect(ok.body.data.workspace.plan).toBe("free");
     } finally {
       await shallow.stop();
     }
-    const wide = `{ ${Array.from({ length: 2000 }, (_, i) => `a${i}: workspace { plan credits { totalRemaining ledger { edges { node { uuid amount kind } } } } }`).join(" ")} }`;
-    const r2 = await gql(api.url, ws.key, wide);
-    expect(r2.body.errors?.[0]?.message).toMatch(/cost/i);
-    expect(r2.body.data ?? null).toBeNull();
+    // Under the alias and token limits, over the shape cost (graphql-armor's cost limit, set low here).
+    const costly = await spawnService("api", { GRAPHQL_MAX_COST: "50" });
+    try {
+      const wide = `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: workspace { plan credits { totalRemaining ledger { edges { node { uuid amount kind } } } } }`).join(" ")} }`;
+      const r2 = await gql(costly.url!, ws.key, wide);
+      expect(r2.body.errors?.[0]?.message).toMatch(/cost/i);
+      expect(r2.body.errors?.[0]?.extensions?.code).toBe("QUERY_TOO_COSTLY");
+      expect(r2.body.data ?? null).toBeNull();
+    } finally {
+      await costly.stop();
+    }
   });
 
   it("graphql-ws: connection_init without a valid key is refused", async () => {

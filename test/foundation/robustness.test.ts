@@ -304,7 +304,18 @@ describe("REST: every operation of the OpenAPI document", () => {
 // ---------------------------------------------------------------------------------------------
 // GraphQL
 
-const GRAPHQL_CODES = new Set([...CODES, "GRAPHQL_VALIDATION_FAILED", "GRAPHQL_PARSE_FAILED", "BAD_USER_INPUT", "BAD_REQUEST", "OPERATION_RESOLUTION_FAILURE"]);
+const GRAPHQL_CODES = new Set([
+  ...CODES,
+  "GRAPHQL_VALIDATION_FAILED",
+  "GRAPHQL_PARSE_FAILED",
+  "BAD_USER_INPUT",
+  "BAD_REQUEST",
+  "OPERATION_RESOLUTION_FAILURE",
+  // An operation's bounds (src/http/graphql/limits.ts).
+  "QUERY_TOO_LARGE",
+  "QUERY_TOO_DEEP",
+  "QUERY_TOO_COSTLY",
+]);
 const GRAPHQL_STATUSES = [200, 400, 413, 415];
 
 /** A value for a GraphQL input type: valid-looking or hostile, null included for non-null types. */

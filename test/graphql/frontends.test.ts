@@ -8,7 +8,6 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +18,7 @@ import { prisma } from "../../src/infra/db.js";
 import { grant } from "../../src/domain/credits/service.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { waitFor } from "../helpers/wait.js";
+import { statementsOf } from "../helpers/statements.js";
 
 let api: RunningApi;
 beforeAll(async () => {
@@ -26,22 +26,6 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api));
 
-/** The statements this process sends to PostgreSQL while `fn` runs (the in-process API's). */
-async function statementsOf<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-  const original = proto.query;
-  const statements: string[] = [];
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string };
-    statements.push(typeof q === "string" ? q : (q?.text ?? "?"));
-    return original.apply(this, args);
-  };
-  try {
-    return { result: await fn(), statements };
-  } finally {
-    proto.query = original;
-  }
-}
 
 const edgesOf = (connection: { edges: { node: any }[] }) => connection.edges.map((e) => e.node);
 

@@ -137,7 +137,15 @@ const ACCOUNT_MEMBERSHIP: Membership = {
   notFound: "Account not found",
 };
 
-/** Adds the workspace's tracked items `ids` to the folder, each on its own: found (added or already there) or `notFound`. */
+/**
+ * TRACKED_ROWS_LOCKED: the tracking rows a membership will reference are read with FOR KEY SHARE.
+ * An untrack committed after the statement's snapshot then makes the locking read skip the row (the
+ * id answers "not found") instead of the insert failing its foreign key (a 500), and an untrack that
+ * comes later waits for this transaction and removes the new membership with the row.
+ *
+ * Adds the workspace's tracked items `ids` to the folder, each on its own: found (added or already
+ * there) or `notFound`.
+ */
 async function addMembers(m: Membership, workspaceId: string, folderId: string, ids: string[]): Promise<BulkItemResult[]> {
   return prisma.$transaction(async (tx) => {
     await lockFolder(tx, workspaceId, folderId);
@@ -145,6 +153,7 @@ async function addMembers(m: Membership, workspaceId: string, folderId: string, 
       Prisma.sql`
       WITH tracked AS (
         SELECT id, ${m.item} FROM ${m.tracking} WHERE workspace_id = ${workspaceId}::uuid AND ${m.item} = ANY(${ids}::uuid[])
+           FOR KEY SHARE -- see TRACKED_ROWS_LOCKED
       ), added AS (
         INSERT INTO ${m.members} (folder_id, ${m.member})
         SELECT ${folderId}::uuid, id FROM tracked

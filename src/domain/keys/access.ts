@@ -29,6 +29,15 @@ export interface AuthContext {
   keyId: string;
 }
 
+/**
+ * The credential a request acts with: the one key of every per-credential budget (the rate limit,
+ * live sockets and subscriptions in ./live.ts). Today that is the API key; another kind of credential
+ * (a session) answers its own id here and shares every budget rule.
+ */
+export function credentialOf(auth: AuthContext): string {
+  return auth.keyId;
+}
+
 /** Where a key stands in its budget (for the RateLimit-* headers). */
 export interface RateLimitState {
   limit: number;
@@ -71,7 +80,7 @@ export function bearerSecret(header: string | null | undefined): string | null {
 const keyOf = {
   entry: (hash: string) => `${config.redisPrefix}:key:${hash}`,
   tombstone: (hash: string) => `${config.redisPrefix}:key-revoked:${hash}`,
-  budget: (keyId: string) => `${config.redisPrefix}:ratelimit:${keyId}`,
+  budget: (credential: string) => `${config.redisPrefix}:ratelimit:${credential}`,
 };
 
 /**
@@ -101,9 +110,9 @@ if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'id', ARGV[1], 'ws', ARGV[2], 'lu', ARGV[3])
 return 1`;
 
-/** KEYS: budget · ARGV: points, window ms → {count, pttl} */
+/** KEYS: budget · ARGV: units, window ms → {count, pttl} */
 const COUNT = `
-local n = redis.call('INCR', KEYS[1])
+local n = redis.call('INCRBY', KEYS[1], ARGV[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
@@ -112,7 +121,7 @@ return {n, ttl}`;
 type AccessRedis = Redis & {
   admitKey(entry: string, budgetPrefix: string, now: number, points: number, windowMs: number, granularity: number, count: string): Promise<(string | number)[]>;
   registerKey(entry: string, tombstone: string, keyId: string, workspaceId: string, now: number): Promise<number>;
-  countRequest(budget: string, points: number, windowMs: number): Promise<[number, number]>;
+  countRequest(budget: string, units: number, windowMs: number): Promise<[number, number]>;
 };
 
 const withScripts = new WeakSet<Redis>();
@@ -157,7 +166,7 @@ async function admitHash(hash: string, count: boolean): Promise<{ auth: AuthCont
   if (Number(r[0]) === 0) {
     const auth = await lookUp(hash);
     if (!auth) return null;
-    return { auth, limit: count ? await consumeRequest(auth.keyId) : null };
+    return { auth, limit: count ? await consumeRequest(credentialOf(auth)) : null };
   }
   const auth = { keyId: String(r[1]), workspaceId: String(r[2]) };
   if (Number(r[3]) === 1) touchLastUsed(auth.keyId);
@@ -180,9 +189,12 @@ export async function authenticate(secret: string | null | undefined): Promise<A
   return (await admitHash(hashSecret(secret), false))?.auth ?? null;
 }
 
-/** Counts one request (a WebSocket operation) against the key's budget; RateLimitedError past it. */
-export async function consumeRequest(keyId: string): Promise<RateLimitState> {
-  const [count, pttl] = await client().countRequest(keyOf.budget(keyId), config.rateLimitPerMinute, WINDOW_MS);
+/**
+ * Counts requests against the credential's budget (`credentialOf`): one WebSocket operation, or the
+ * calls of an MCP batch after the first; RateLimitedError past it.
+ */
+export async function consumeRequest(credential: string, units = 1): Promise<RateLimitState> {
+  const [count, pttl] = await client().countRequest(keyOf.budget(credential), units, WINDOW_MS);
   return budgetState(Number(count), Number(pttl));
 }
 

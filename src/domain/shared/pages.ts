@@ -13,6 +13,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.js";
 import { validationError } from "./errors.js";
+import { unstorableReason } from "./unstorable.js";
 
 export type KeyType = "timestamptz" | "uuid" | "float8" | "int8" | "int4" | "text" | "date";
 
@@ -118,26 +119,54 @@ export function cursorOf<Row>(order: Order<Row>, row: Row): string {
 }
 
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INT_RANGE: Record<"int4" | "int8", [bigint, bigint]> = {
+  int4: [-(2n ** 31n), 2n ** 31n - 1n],
+  int8: [-(2n ** 63n), 2n ** 63n - 1n],
+};
+/** A day or an instant as cursors write them (ISO 8601, UTC or with an offset). */
+const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** An integer of the key's SQL type: a JSON number or decimal text, within the type's range (an int8 past 2^63 failed in PostgreSQL). */
+function fitsInteger(type: "int4" | "int8", v: unknown): boolean {
+  let n: bigint;
+  if (typeof v === "number" && Number.isSafeInteger(v)) n = BigInt(v);
+  else if (typeof v === "string" && /^-?\d{1,19}$/.test(v)) n = BigInt(v);
+  else return false;
+  const [min, max] = INT_RANGE[type];
+  return n >= min && n <= max;
+}
+
+/** A calendar day that exists (not 2024-02-30), in years 1 to 9999 (PostgreSQL has no year 0), with a valid time of day. */
+function fitsDate(v: unknown): boolean {
+  if (typeof v !== "string") return false;
+  const m = DATE_TEXT.exec(v);
+  if (!m) return false;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  if (year! < 1 || month! < 1 || month! > 12 || day! < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  const d = new Date(Date.UTC(year!, month! - 1, day!));
+  return d.getUTCDate() === day && d.getUTCMonth() === month! - 1;
+}
 
 /**
  * Whether a cursor value can be its key's SQL type, so that a cursor of another list (one list's
  * orders differ by key types: GET /videos' sorts) or a forged one is a VALIDATION_ERROR, never a
- * failed cast in PostgreSQL.
+ * failed cast in PostgreSQL: values are checked as values (a day that exists, an integer in its
+ * type's range, text PostgreSQL can store), not only by their shape.
  */
 function fitsKey(type: KeyType, v: unknown): boolean {
   switch (type) {
     case "int8":
     case "int4":
-      return (typeof v === "number" && Number.isSafeInteger(v)) || (typeof v === "string" && /^-?\d{1,19}$/.test(v));
+      return fitsInteger(type, v);
     case "float8":
       return typeof v === "number" && Number.isFinite(v);
     case "uuid":
       return typeof v === "string" && UUID_TEXT.test(v);
     case "timestamptz":
     case "date":
-      return typeof v === "string" && /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v));
+      return fitsDate(v);
     case "text":
-      return typeof v === "string";
+      return typeof v === "string" && unstorableReason(v) === null;
   }
 }
 

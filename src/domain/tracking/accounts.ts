@@ -10,7 +10,7 @@ import { notFound } from "../shared/errors.js";
 import { checkDayRange, type PostedDays } from "../shared/inputs.js";
 import { pageSql, rowNumberRange, type PageRequest, type Page } from "../shared/pages.js";
 import { enqueueAccountScrape } from "./jobs.js";
-import { trackingLimits } from "./limits.js";
+import { accountAdditionsRemaining } from "./limits.js";
 import { parseAccountUrl } from "./urls.js";
 import {
   ACCOUNT_COLUMNS,
@@ -33,20 +33,21 @@ export interface TrackAccountResult {
 /**
  * Starts tracking the account at `url` (INVALID_URL when it is not an accepted account link).
  * The username lands in exactly one list: `added`; `alreadyTracked` (the workspace tracks it;
- * its video limit is left unchanged); or `failed` when the plan's tracking limit is used up
- * (additions_remaining is 0). An added account is queued for scraping, which then tracks up to
- * min(videoLimit, additions_remaining) of its newest videos.
+ * its video limit is left unchanged); or `failed` when the plan's tracking limit leaves no room:
+ * no additions remain beyond the workspace's pending accounts (tracked, none of their videos
+ * tracked yet: each holds one addition, ./limits.ts). An added account is queued for scraping,
+ * which lists, stores and tracks up to min(videoLimit, additions_remaining) of its newest videos.
  */
 export async function trackAccount(workspaceId: string, url: string, videoLimit: number): Promise<TrackAccountResult> {
   const ref = parseAccountUrl(url);
   const outcome = await prisma.$transaction(async (tx) => {
-    const limits = await trackingLimits(workspaceId, { tx, lock: true });
+    const room = await accountAdditionsRemaining(workspaceId, tx);
     const existing = await tx.account.findUnique({
       where: { platform_username: { platform: ref.platform, username: ref.username } },
       select: { id: true, tracked: { where: { workspaceId }, select: { id: true } } },
     });
     if (existing?.tracked.length) return { kind: "alreadyTracked" as const };
-    if (limits.additionsRemaining === 0) return { kind: "failed" as const };
+    if (room === 0) return { kind: "failed" as const };
     const accountId = existing?.id ?? (await upsertAccount(tx, ref.platform, ref.username));
     const tracked = await tx.trackedAccount.create({ data: { workspaceId, accountId, videoLimit }, select: { id: true } });
     return { kind: "added" as const, accountId, trackedAccountId: tracked.id };

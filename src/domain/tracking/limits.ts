@@ -40,6 +40,45 @@ export async function trackingLimits(workspaceId: string, opts: { tx?: Tx; lock?
   return row;
 }
 
+/**
+ * Accounts bounded by the plan (issue 22; README "Plans and credits"): the videos an account brings
+ * take slots like any other, so what a workspace may make the service scrape through an account is
+ * what it may still track.
+ *
+ * - ACCOUNT_VIDEO_ALLOWANCE, over LIMITS_FROM and a tracked account `ta`: how many of the account's
+ *   newest videos the workspace may end up tracking: its `videoLimit`, and at most the videos of the
+ *   account it tracks already plus its additions remaining. An account scrape lists, stores and queues
+ *   no more than the largest allowance among the workspaces tracking it (scrape.ts,
+ *   `accountVideoDemand`): a workspace with one slot left makes it list one video, not 500.
+ * - PENDING_ACCOUNTS, over a workspace `w`: its tracked accounts none of whose videos it tracks yet
+ *   (queued, or listed nothing). Each holds one of the additions remaining, so a new account is only
+ *   accepted while additions remain beyond them: four parallel POST /accounts on a workspace with one
+ *   slot left add one account, not four.
+ */
+/** The rule in words, for every door's description of tracking an account (REST, GraphQL, MCP). */
+export const ACCOUNT_PLAN_BOUND =
+  "An account's videos take tracking slots like any other video, and the account brings only what the plan still allows: its scrape lists, " +
+  "stores and scrapes at most min(video_limit, additions_remaining) of its newest videos (counting those of the account the workspace tracks " +
+  "already), never videos the workspace could not track. An account none of whose videos are tracked yet (queued, or its listing was empty) " +
+  "holds one of the additions remaining, so a new account is `failed` unless additions remain beyond such pending accounts.";
+
+const ACCOUNT_VIDEOS_TRACKED = Prisma.sql`(SELECT count(*) FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id
+  WHERE tv.workspace_id = ta.workspace_id AND v.account_id = ta.account_id)`;
+export const ACCOUNT_VIDEO_ALLOWANCE = Prisma.sql`LEAST(ta.video_limit, ${ACCOUNT_VIDEOS_TRACKED} + ${ADDITIONS_REMAINING})`;
+export const PENDING_ACCOUNTS = Prisma.sql`(SELECT count(*) FROM tracked_accounts ta WHERE ta.workspace_id = w.id AND NOT EXISTS (
+  SELECT 1 FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = ta.workspace_id AND v.account_id = ta.account_id))`;
+
+/**
+ * How many more accounts the workspace may start tracking now: additions remaining beyond its
+ * pending accounts. Locks the workspace row in `tx` first, then counts in a statement of its own: its
+ * snapshot then sees the accounts that concurrent additions committed while this one waited.
+ */
+export async function accountAdditionsRemaining(workspaceId: string, tx: Tx): Promise<number> {
+  await trackingLimits(workspaceId, { tx, lock: true });
+  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT GREATEST(${ADDITIONS_REMAINING} - ${PENDING_ACCOUNTS}, 0) AS n FROM ${LIMITS_FROM} WHERE w.id = ${workspaceId}::uuid`, { tx });
+  return row!.n;
+}
+
 export function limitReached(videoLimit: number): DomainError {
   return new DomainError(
     "VIDEO_LIMIT_REACHED",

@@ -46,6 +46,7 @@ import {
   storeScrapedAccount,
   storeScrapedVideo,
   trackAccountVideos,
+  trackedAmong,
   type FailureOutcome,
   type StoredVideo,
 } from "./scrape-store.js";
@@ -187,8 +188,9 @@ export async function scrapeAccount(
     planFactor: target.planFactor,
   }, s);
   await storeScrapedAccount(accountId, result.account, { source: provider.name, now, nextRefreshAt: next });
-  // Listed-only videos get a scrape of their own (for all their metrics).
-  await enqueueVideoScrapes(toScrape.map((videoId) => ({ videoId, reason: `via-${run.id ?? accountId}` })));
+  // Listed-only videos get a scrape of their own (for all their metrics), if a workspace tracks them:
+  // one the plans left untracked (a race with another addition) is not scraped (./limits.ts).
+  await enqueueVideoScrapes((await trackedAmong(toScrape)).map((videoId) => ({ videoId, reason: `via-${run.id ?? accountId}` })));
   const discovered = added.flatMap((w) =>
     previousScrape !== null && w.trackedSince < previousScrape
       ? w.added

@@ -28,7 +28,7 @@ import { Prisma, type Platform } from "../../generated/prisma/client.js";
 import { prisma, sql, sqlExec } from "../../infra/db.js";
 import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "./ports.js";
 import { engagementRate } from "./engagement.js";
-import { trackingLimits } from "./limits.js";
+import { ACCOUNT_VIDEO_ALLOWANCE, LIMITS_FROM, trackingLimits } from "./limits.js";
 import { canonicalAccountUrl, canonicalVideoUrl, isPlatformUsername } from "../shared/platform.js";
 import { DAY_MS } from "../shared/inputs.js";
 
@@ -490,10 +490,25 @@ export async function storeScrapedAccount(
   return rows.length > 0;
 }
 
-/** The most videos any workspace tracking the account wants from it (0 when none tracks it). */
+/**
+ * The most of the account's newest videos any workspace tracking it may track (0 when none tracks
+ * it): its videoLimit, within what its plan still allows (ACCOUNT_VIDEO_ALLOWANCE, ./limits.ts). An
+ * account scrape lists and stores no more than this.
+ */
 export async function accountVideoDemand(accountId: string): Promise<number> {
-  const agg = await prisma.trackedAccount.aggregate({ where: { accountId }, _max: { videoLimit: true } });
-  return agg._max.videoLimit ?? 0;
+  const [row] = await sql<{ n: number | null }>(
+    Prisma.sql`SELECT max(${ACCOUNT_VIDEO_ALLOWANCE}) AS n FROM tracked_accounts ta JOIN ${LIMITS_FROM} ON w.id = ta.workspace_id WHERE ta.account_id = ${accountId}::uuid`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Which of these videos some workspace tracks (a listed video nobody could track is not scraped). */
+export async function trackedAmong(videoIds: readonly string[]): Promise<string[]> {
+  if (videoIds.length === 0) return [];
+  const rows = await sql<{ id: string }>(
+    Prisma.sql`SELECT v.id::text AS id FROM unnest(${videoIds as string[]}::uuid[]) AS v(id) WHERE EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.video_id = v.id)`,
+  );
+  return rows.map((r) => r.id);
 }
 
 /**

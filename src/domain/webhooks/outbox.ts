@@ -136,6 +136,8 @@ export async function emitToEndpoint(event: NewWorkspaceEvent & { endpointId: st
       INSERT INTO workspace_events (workspace_id, type, data, endpoint_id, relayed_at)
       SELECT e.workspace_id, ${event.type}, ${JSON.stringify(event.data)}::jsonb, e.id, clock_timestamp()
         FROM webhook_endpoints e WHERE e.id = ${event.endpointId}::uuid AND e.workspace_id = ${event.workspaceId}::uuid
+         -- Locked: an endpoint deleted concurrently is skipped (NOT_FOUND) instead of failing the foreign key (a 500).
+         FOR KEY SHARE
       RETURNING id, workspace_id, type, data, endpoint_id, created_at
     ), d AS (
       INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at)

@@ -7,10 +7,15 @@
  *
  * A client names an operation by `documentId` (the GraphQL over HTTP persisted-documents
  * convention) or by Apollo's `extensions.persistedQuery.sha256Hash`. Yoga's plugin does the rest.
+ *
+ * One rule for every door: Yoga runs the plugin's `onParams` hook for HTTP and SSE; graphql-ws has no
+ * such phase (its `onSubscribe` receives the operation as sent), so ./websocket.ts runs the same hook
+ * through `trustedParams` before the document is parsed. Without it, GRAPHQL_PERSISTED_ONLY held on
+ * HTTP while any query, mutation or introspection ran over WebSocket.
  */
 import { readFileSync } from "node:fs";
 import { parse } from "graphql";
-import type { Plugin } from "graphql-yoga";
+import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { defaultExtractPersistedOperationId, usePersistedOperations } from "@graphql-yoga/plugin-persisted-operations";
 import { config } from "../../config.js";
 
@@ -29,7 +34,28 @@ function loadManifest(path: string): Map<string, string> {
   return new Map(entries as [string, string][]);
 }
 
+let plugin: Plugin | null | undefined;
+
+/** The trusted-documents plugin (null when GRAPHQL_PERSISTED_OPERATIONS is unset); one per process, shared by every door. */
 export function persistedOperationsPlugin(): Plugin | null {
+  return (plugin ??= createPlugin());
+}
+
+/**
+ * The operation's parameters after the trusted-documents rule, for a door Yoga does not run it on
+ * (graphql-ws): the manifest's document for a `documentId` or APQ hash; the refusal Yoga answers on
+ * HTTP (thrown) for an arbitrary document under GRAPHQL_PERSISTED_ONLY or an unknown id.
+ */
+export async function trustedParams(params: GraphQLParams & { query: string }): Promise<GraphQLParams & { query: string }> {
+  const p = persistedOperationsPlugin();
+  if (!p?.onParams) return params;
+  let current: GraphQLParams = params;
+  // The plugin's hook reads only the parameters and sets new ones (the request is not used: see extractPersistedOperationId below).
+  await p.onParams({ params, setParams: (next: GraphQLParams) => (current = next), request: undefined, context: {} } as never);
+  return { ...current, query: current.query ?? "" };
+}
+
+function createPlugin(): Plugin | null {
   const { persistedOperationsFile, persistedOnly } = config.graphql;
   if (!persistedOperationsFile) return null;
   const manifest = loadManifest(persistedOperationsFile);

@@ -1,90 +1,36 @@
 /**
- * GraphQL over HTTP (and SSE) with Yoga, and over WebSocket with graphql-ws, on the same port and
- * path (/graphql). One auth path: the same `authenticate()` as REST, reading the bearer key from
- * the HTTP Authorization header or from `connectionParams.authorization` on connection_init.
+ * GraphQL over HTTP (and SSE) with Yoga; graphql-ws (./websocket.ts) runs its operations through the
+ * same envelop plugins. One auth path: the same `admit()` as REST, before the document is read
+ * (./admission.ts); the bounds of an operation in ./limits.ts, of live subscriptions in
+ * ./subscriptions.ts.
  */
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import { getOperationAST, GraphQLError, Kind, visit, type ASTNode, type DocumentNode, type ValidationRule } from "graphql";
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import { persistedOperationsPlugin } from "./persisted.js";
 import { limitBodySize } from "./body-limit.js";
 import type { Plugin } from "graphql-yoga";
-import { findUnstorableString, isUrlField, unstorableReason, unstorableStringError, type UnstorableString } from "../../domain/shared/inputs.js";
+import { findUnstorableString, isUrlField, unstorableReason, unstorableStringError, type UnstorableString } from "../../domain/shared/unstorable.js";
 import { createYoga, type YogaInitialContext } from "graphql-yoga";
-import { WebSocketServer } from "ws";
-import { useServer } from "graphql-ws/use/ws";
 import { PothosValidationError } from "@pothos/core";
-import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
-import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { config } from "../../config.js";
-import { DomainError, unauthorized, validationError } from "../../domain/shared/errors.js";
-import { admit, authenticate, bearerSecret } from "../../domain/keys/access.js";
-import { addLogContext, logger } from "../../infra/logger.js";
+import { DomainError, validationError } from "../../domain/shared/errors.js";
+import { logger } from "../../infra/logger.js";
 import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.js";
-import { isUnavailable, refusalHeaders } from "../errors.js";
+import { isUnavailable } from "../errors.js";
+import { domainExtensions } from "./refusals.js";
 import { renderGraphiQL } from "./graphiql.js";
-import { authorizationHeader, rateLimitHeaders, requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";
 import { schema } from "./schema.js";
-import { holdForKey, untilRevoked } from "./revocation.js";
-
-interface TransportContext extends Partial<YogaInitialContext> {
-  /** The Node request (HTTP) or the upgrade request (WebSocket). */
-  req?: IncomingMessage;
-  /** The Node response (HTTP only). */
-  res?: ServerResponse;
-  connectionParams?: Record<string, unknown>;
-}
-
-function authorizationOf(ctx: TransportContext): string | null {
-  // HTTP: the header as sent (a repeated header is refused); WebSocket: connectionParams.authorization.
-  if (ctx.request) return ctx.req ? authorizationHeader(ctx.req) : ctx.request.headers.get("authorization");
-  const param = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-  return typeof param === "string" ? param : null;
-}
-
-/**
- * A request refused before any operation runs (UNAUTHORIZED, RATE_LIMITED): over HTTP its status and
- * the headers of the one error mapping (src/http/errors.ts: Retry-After, RateLimit-*), as REST
- * answers it; over WebSocket an error message with the same code.
- */
-function refusal(e: DomainError): GraphQLError {
-  return new GraphQLError(e.message, { extensions: { ...domainExtensions(e), http: { status: e.status, headers: refusalHeaders(e) } } });
-}
-
-/**
- * Every operation (an HTTP request, or one operation on a WebSocket) is admitted by the same rule
- * as a REST request (src/domain/keys/access.ts): the key, and one unit of its rate-limit budget.
- */
-async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
-  let admitted;
-  try {
-    admitted = await admit(bearerSecret(authorizationOf(ctx)));
-  } catch (e) {
-    throw e instanceof DomainError ? refusal(e) : e; // Redis trouble: masked as SERVICE_UNAVAILABLE
-  }
-  if (!admitted) throw refusal(unauthorized());
-  // Over HTTP the answer carries the key's budget, as REST's does (Yoga writes its headers after these).
-  if (ctx.res && !ctx.res.headersSent) for (const [name, value] of Object.entries(rateLimitHeaders(admitted.limit))) ctx.res.setHeader(name, value);
-  addLogContext({ workspaceId: admitted.auth.workspaceId });
-  return { auth: admitted.auth, requestId: ctx.req ? requestIdOf(ctx.req) : randomUUID() };
-}
+import { admitBeforeParsing, buildContext, type TransportContext } from "./admission.js";
+import { operationLimits } from "./limits.js";
+import { endOnRevocation, limitLiveSubscriptions } from "./subscriptions.js";
 
 const VARIABLE_REFUSAL = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" (?:got invalid value|of required type|of non-null type)/;
 
-/** A domain error's extensions: its code, details and, for an error a client may retry later, `retryAfter` (seconds, REST's Retry-After). */
-function domainExtensions(e: DomainError): Record<string, unknown> {
-  return {
-    code: e.code,
-    ...(e.details ? { details: e.details } : {}),
-    ...(e.retryAfterSeconds !== undefined ? { retryAfter: e.retryAfterSeconds } : {}),
-  };
-}
-
 /** Domain errors keep their code and message; anything unexpected is masked with a request id. */
-function maskError(error: unknown): Error {
+export function maskError(error: unknown): Error {
   const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
   if (original instanceof GraphQLError) {
     // graphql-js's own refusal of a variable's value (wrong type, null for a non-null type) carries
@@ -192,22 +138,6 @@ const refuseUnstorableStrings: Plugin = {
   },
 };
 
-/** Every subscription stream (WebSocket or SSE) ends when its key is revoked (./revocation.ts). */
-const endOnRevocation: Plugin<GraphQLContext> = {
-  onSubscribe({ args }) {
-    const keyId = args.contextValue.auth?.keyId;
-    if (!keyId) return;
-    return {
-      onSubscribeResult({ result, setResult }) {
-        if (isAsyncIterable(result)) setResult(untilRevoked(result, keyId));
-      },
-    };
-  },
-};
-
-const isAsyncIterable = <T>(value: unknown): value is AsyncIterable<T> =>
-  value != null && typeof (value as AsyncIterable<T>)[Symbol.asyncIterator] === "function";
-
 /** Documents that use @defer or @stream (incremental delivery, which graphql-jit does not do). */
 const incremental = new WeakMap<DocumentNode, boolean>();
 function isIncremental(document: DocumentNode): boolean {
@@ -247,9 +177,13 @@ export function createGraphQL() {
       // Operation counts, durations and errors for /metrics (src/infra/metrics.ts); METRICS=false drops it.
       ...(metricsEnabled ? [graphqlMetricsPlugin()] : []),
       limitBodySize,
-      maxDepthPlugin({ n: config.graphql.maxDepth, exposeLimits: true }),
-      costLimitPlugin({ maxCost: config.graphql.maxCost, exposeLimits: true }),
+      // The credential and its budget, before the body is read or the document parsed (./admission.ts).
+      admitBeforeParsing,
+      // Trusted documents (./persisted.ts): the manifest's document replaces the parameters before parsing.
+      ...(persisted ? [persisted] : []),
+      ...operationLimits(),
       refuseUnstorableStrings,
+      limitLiveSubscriptions,
       endOnRevocation,
       // Compiled execution (graphql-jit) of queries and mutations, kept per parsed document: Yoga's
       // parser cache (bounded LRU) hands the same document object to every request with the same
@@ -259,71 +193,8 @@ export function createGraphQL() {
       useGraphQlJit({}, { enableIf: (args) => compiledExecution(args.document, args.operationName) }),
       // @defer and @stream, over HTTP (multipart/mixed) and SSE.
       useDeferStream(),
-      ...(persisted ? [persisted] : []),
     ],
   });
 }
 
 export type GraphQLServer = ReturnType<typeof createGraphQL>;
-
-/** The WebSocket close code of a connection whose API key was revoked. */
-const CLOSE_KEY_REVOKED = 4403;
-
-/** graphql-ws on the HTTP server, running operations through Yoga's envelop (so its plugins apply). */
-export function attachWebSocket(server: Server, yoga: GraphQLServer) {
-  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
-  const disposable = useServer(
-    {
-      execute: (args: any) => args.rootValue.execute(args),
-      subscribe: (args: any) => args.rootValue.subscribe(args),
-      // connection_init: refuse the socket at once when the key is missing, unknown or revoked.
-      onConnect: async (ctx) => {
-        const auth = await authenticate(bearerSecret(authorizationOf({ connectionParams: ctx.connectionParams })));
-        if (!auth) return false;
-        // A revoked key's connections are closed with 4403 within REVOCATION_CHECK_INTERVAL_MS (./revocation.ts).
-        const socket = ctx.extra.socket;
-        const release = holdForKey(auth.keyId, () => socket.close(CLOSE_KEY_REVOKED, "API key revoked"));
-        socket.once("close", release);
-        return true;
-      },
-      onSubscribe: async (ctx, _id, params) => {
-        const { schema: s, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
-          socket: ctx.extra.socket,
-          params,
-          connectionParams: ctx.connectionParams,
-        });
-        let document;
-        try {
-          document = parse(params.query);
-        } catch (e) {
-          return [e as GraphQLError];
-        }
-        const errors = validate(s, document);
-        if (errors.length > 0) return errors;
-        let contextValue;
-        try {
-          contextValue = await contextFactory();
-        } catch (e) {
-          return [e instanceof GraphQLError ? e : (maskError(e) as GraphQLError)];
-        }
-        return {
-          schema: s,
-          operationName: params.operationName,
-          document,
-          variableValues: params.variables,
-          contextValue,
-          rootValue: { execute, subscribe },
-        };
-      },
-    },
-    wss,
-  );
-  return {
-    close: async () => {
-      await disposable.dispose();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-    },
-  };
-}

@@ -10,29 +10,54 @@
  * Before MCP sees a request, REST's own middleware authenticates it (`Authorization: Bearer <key>`,
  * the same rule and 401 UNAUTHORIZED) and counts it against the key's rate limit (one unit per HTTP
  * request, the same budget and RateLimit-* headers as REST and GraphQL; 429 RATE_LIMITED): those
- * refusals are REST error bodies `{code, message}`. A JSON-RPC batch with several operations counts
- * one more unit for each operation after the first, so a batch never stretches the budget.
+ * refusals are REST error bodies `{code, message}`. A JSON-RPC batch counts one unit per message
+ * (the request paid for the first; `countBatch` takes the rest before MCP sees any of it, so a batch
+ * of 100 `tools/list` costs 100 units, not one), and a batch over the budget is refused whole.
  */
-import express, { type Request, type Response } from "express";
+import express, { type NextFunction, type Request, type Response } from "express";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { consumeRequest } from "../../domain/keys/access.js";
+import { consumeRequest, credentialOf, RateLimitedError } from "../../domain/keys/access.js";
 import { logger } from "../../infra/logger.js";
 import { admitRequest, authOf, requireJsonBody } from "../middleware.js";
 import { createMcpServer, type McpSession } from "./server.js";
-import { BODY_LIMIT_BYTES } from "../request-context.js";
+import { BODY_LIMIT_BYTES, rateLimitHeaders } from "../request-context.js";
 
 
 function httpSession(res: Response): McpSession {
   const auth = authOf(res);
   const requestId = res.locals.requestId as string;
   const log = logger; // the request id (and workspace) come from the log context (src/infra/logger.ts)
-  let operations = 0;
-  return {
-    async begin() {
-      if (operations++ > 0) await consumeRequest(auth.keyId); // the request itself paid for the first
-      return { auth, requestId, log };
-    },
-  };
+  return { begin: async () => ({ auth, requestId, log }) }; // counted by admitRequest and countBatch
+}
+
+/** The body as JSON (within the 1 MiB limit); JSON-RPC's own parse error (-32700) when it is not JSON. */
+const readJson = express.json({ limit: BODY_LIMIT_BYTES, type: () => true });
+function readBody(req: Request, res: Response, next: NextFunction): void {
+  readJson(req, res, (err?: unknown) => {
+    if ((err as { type?: string } | undefined)?.type === "entity.parse.failed") {
+      res.status(400).json({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the body is not JSON." }, id: null });
+      return;
+    }
+    next(err);
+  });
+}
+
+/** One unit of the credential's budget per message of a batch, past the first (the request's own unit). */
+async function countBatch(req: Request, res: Response, next: NextFunction): Promise<void> {
+  const messages = Array.isArray(req.body) ? req.body.length : 1;
+  if (messages > 1) {
+    try {
+      const state = await consumeRequest(credentialOf(authOf(res)), messages - 1);
+      for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+    } catch (e) {
+      if (e instanceof RateLimitedError) {
+        for (const [name, value] of Object.entries(rateLimitHeaders(e.state))) res.setHeader(name, value);
+        res.setHeader("Retry-After", String(e.state.resetSeconds));
+      }
+      throw e;
+    }
+  }
+  next();
 }
 
 async function serve(req: Request, res: Response): Promise<void> {
@@ -48,12 +73,13 @@ async function serve(req: Request, res: Response): Promise<void> {
     void server.close().catch(() => undefined);
   });
   await server.connect(transport);
-  await transport.handleRequest(req, res);
+  await transport.handleRequest(req, res, req.body);
 }
 
 /** The /mcp endpoint: `app.use("/mcp", mcpRouter())`. */
 export function mcpRouter(): express.Router {
   const router = express.Router();
-  router.all("/", requireJsonBody, admitRequest, serve);
+  // The key and its budget before the body is read; then the body, and the rest of a batch's units.
+  router.all("/", requireJsonBody, admitRequest, readBody, countBatch, serve);
   return router;
 }

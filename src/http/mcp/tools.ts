@@ -11,6 +11,7 @@
  *   `message` where the agent needs to know what happens next, and `credits` where the call spends them.
  * - Every tool runs for one workspace: the API key's (`ctx.auth.workspaceId`).
  */
+import { ACCOUNT_PLAN_BOUND } from "../../domain/tracking/limits.js";
 import { z } from "zod";
 import type { AuthContext } from "../../domain/keys/access.js";
 import type { Logger } from "../../infra/logger.js";
@@ -115,8 +116,8 @@ export const tools: AnyTool[] = [
     title: "Track a creator account",
     description:
       "Starts tracking a creator account by its link; a background scrape then tracks up to `video_limit` of its newest videos " +
-      "(never more than the plan's remaining tracking limit). Uses no credits. The username lands in exactly one list: " +
-      "`added`, `alreadyTracked` or `failed` (the plan's tracking limit is used up). Error: INVALID_URL.",
+      `(never more than the plan's remaining tracking limit). Uses no credits. ${ACCOUNT_PLAN_BOUND} The username lands in exactly one list: ` +
+      "`added`, `alreadyTracked` or `failed` (no room left). Error: INVALID_URL.",
     input: trackAccountInput,
     annotations: WRITE,
     run: async ({ auth }, input) => ({

@@ -9,6 +9,7 @@
  */
 import type { AnalysisStatus, VideoAnalysis } from "../../../generated/prisma/client.js";
 import { builder } from "../builder.js";
+import { sharedPerEvent } from "../subscriptions.js";
 import { entityId, nodeUuid } from "../connections.js";
 import { VideoRef } from "./tracking.js";
 import { analyzeOptions } from "../../../domain/analysis/inputs.js";
@@ -189,7 +190,7 @@ builder.subscriptionFields((t) => ({
       "open for later analyses of the video (e.g. after analyzeVideo with force) until the client stops it.",
     args: { videoId: t.arg.id({ required: true }) },
     // The checks run before the stream starts, so a bad or foreign videoId is an ordinary GraphQL error.
-    subscribe: (_r, args, ctx) => watchAnalysis(ctx.auth.workspaceId, entityId(args.videoId, "Video", "videoId")),
+    subscribe: (_r, args, ctx) => sharedPerEvent(ctx, watchAnalysis(ctx.auth.workspaceId, entityId(args.videoId, "Video", "videoId"))),
     resolve: (event) => event,
   }),
 }));

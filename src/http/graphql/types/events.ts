@@ -3,6 +3,7 @@
  * src/domain/shared/workspace-events.ts), for dashboards that want them without polling.
  */
 import { builder } from "../builder.js";
+import { sharedPerEvent } from "../subscriptions.js";
 import { WORKSPACE_EVENT_TYPES, type WorkspaceEvent } from "../../../domain/shared/workspace-events.js";
 import { watchWorkspaceEvents } from "../../../domain/webhooks/outbox.js";
 
@@ -28,7 +29,7 @@ builder.subscriptionFields((t) => ({
   workspaceEvents: t.field({
     type: WorkspaceEventRef,
     description: "The workspace's events (analyses and radar searches finishing, discovered videos, spikes, low credits …) as they happen.",
-    subscribe: (_r, _a, ctx) => watchWorkspaceEvents(ctx.auth.workspaceId),
+    subscribe: (_r, _a, ctx) => sharedPerEvent(ctx, watchWorkspaceEvents(ctx.auth.workspaceId)),
     resolve: (event) => event,
   }),
 }));

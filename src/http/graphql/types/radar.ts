@@ -5,6 +5,7 @@
  */
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { builder } from "../builder.js";
+import { sharedPerEvent } from "../subscriptions.js";
 import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.js";
 import { PlatformEnum, VideoRef } from "./tracking.js";
 import {
@@ -186,7 +187,7 @@ builder.subscriptionFields((t) => ({
       "The search's state (status, resultCount, error) now and each time it changes, ending after completed or failed. " +
       "Only the caller's own searches (NOT_FOUND otherwise).",
     args: { id: t.arg.id({ required: true }) },
-    subscribe: (_r, args, ctx) => watchSearch(ctx.auth.workspaceId, entityId(args.id, "RadarSearch", "id")),
+    subscribe: (_r, args, ctx) => sharedPerEvent(ctx, watchSearch(ctx.auth.workspaceId, entityId(args.id, "RadarSearch", "id"))),
     resolve: (s: RadarSearchSummary) => s,
   }),
 }));

@@ -7,12 +7,14 @@
  * videos) are one read per level, never one per item.
  */
 import { builder } from "../builder.js";
+import { readOncePerEvent, sharedPerEvent } from "../subscriptions.js";
 import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.js";
 import type { Platform } from "../../../domain/shared/platform.js";
 import { parseInput, postedDays, type BulkItemResult } from "../../../domain/shared/inputs.js";
 import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
+import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.js";
 import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/watch.js";
 import { historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.js";
 import {
@@ -405,7 +407,7 @@ builder.mutationFields((t) => ({
     type: TrackAccountResult,
     description:
       "Starts tracking an account by URL (INVALID_URL); its newest videos, up to min(videoLimit, additions remaining), are tracked when it is scraped. " +
-      `Accepted links: ${ACCEPTED_ACCOUNT_LINKS}.`,
+      `${ACCOUNT_PLAN_BOUND} Accepted links: ${ACCEPTED_ACCOUNT_LINKS}.`,
     args: { url: t.arg.string({ required: true }), videoLimit: t.arg.int({ defaultValue: DEFAULT_ACCOUNT_VIDEO_LIMIT, description: "1 to 500." }) },
     resolve: (_r, args, ctx) => {
       const input = parseInput(trackAccountInput, { url: args.url, video_limit: args.videoLimit ?? undefined });
@@ -460,8 +462,8 @@ const TrackedVideoChangeRef = builder
         type: VideoRef,
         nullable: true,
         description: "The video as stored when the change is delivered; null once the workspace no longer tracks it (REMOVED).",
-        // Read fresh on every event (a subscription's DataLoaders would keep the first read).
-        resolve: async (e, _a, ctx) => (await trackedVideosByIds(ctx.auth.workspaceId, [e.videoId]))[0] ?? null,
+        // Read on every event, once for all of the workspace's subscribers in this process (../subscriptions.ts).
+        resolve: (e, _a, ctx) => readOncePerEvent(ctx, `trackedVideo:${e.videoId}`, async () => (await trackedVideosByIds(ctx.auth.workspaceId, [e.videoId]))[0] ?? null),
       }),
     }),
   });
@@ -473,7 +475,7 @@ builder.subscriptionFields((t) => ({
       "Every change of the workspace's tracked videos in one stream: ADDED (tracked by URL or through an account), UPDATED (each scrape, " +
       "from whichever worker process made it), REMOVED (untracked). For a dashboard of the whole workspace. It does not start with the " +
       "current state (the whole list: read it with `videos`); a change applied twice is harmless (`video` is read when delivered).",
-    subscribe: (_r, _a, ctx) => watchTrackedVideos(ctx.auth.workspaceId),
+    subscribe: (_r, _a, ctx) => sharedPerEvent(ctx, watchTrackedVideos(ctx.auth.workspaceId)),
     resolve: (event) => event,
   }),
   videoUpdated: t.field({
@@ -482,8 +484,11 @@ builder.subscriptionFields((t) => ({
       "The video as it is now, then each time a scrape changes it (state or metrics), from whichever process scraped it. NOT_FOUND unless the " +
       "workspace tracks the video.",
     args: { videoId: t.arg.id({ required: true }) },
-    subscribe: (_r, args, ctx) => watchVideo(ctx.auth.workspaceId, entityId(args.videoId, "Video", "videoId")),
-    // Read fresh on every event (a subscription's DataLoaders would keep the first read).
-    resolve: (event, _a, ctx) => getTrackedVideo(ctx.auth.workspaceId, (event as { videoId: string }).videoId),
+    subscribe: (_r, args, ctx) => sharedPerEvent(ctx, watchVideo(ctx.auth.workspaceId, entityId(args.videoId, "Video", "videoId"))),
+    // Read on every event, once for all of the workspace's subscribers in this process (../subscriptions.ts).
+    resolve: (event, _a, ctx) => {
+      const videoId = (event as { videoId: string }).videoId;
+      return readOncePerEvent(ctx, `video:${videoId}`, () => getTrackedVideo(ctx.auth.workspaceId, videoId));
+    },
   }),
 }));

@@ -1,5 +1,6 @@
 /** GraphQL: the workspace, its credits and API keys, through the same services as REST. */
 import { builder } from "../builder.js";
+import { readOncePerEvent, sharedPerEvent } from "../subscriptions.js";
 import { entityId, keysetConnection, nodeUuid } from "../connections.js";
 import { getWorkspaceInfo, type WorkspaceInfo } from "../../../domain/workspace/service.js";
 import { countLedger, getBalance, LEDGER_ORDER, ledgerEntriesByIds, listLedger, watchCredits, type CreditBalance, type LedgerEntry } from "../../../domain/credits/service.js";
@@ -65,8 +66,11 @@ type WorkspaceParent = WorkspaceInfo & { id: string };
 /** Loads only the caller's own workspace: any other id is null, like an unknown one. */
 const WorkspaceRef = builder.loadableNodeRef("Workspace", {
   id: { resolve: (w: WorkspaceParent) => w.id, parse: nodeUuid },
-  load: (ids: string[], ctx) =>
-    Promise.all(ids.map(async (id) => (id === ctx.auth.workspaceId ? { ...(await getWorkspaceInfo(id)), id } : new Error("not found")))),
+  // Only the caller's own id is read; any other is missing, as in the other nodes' workspace-scoped reads
+  // (an Error here answered INTERNAL_ERROR for node(id:) of an unknown Workspace id).
+  load: async (ids: string[], ctx) => (ids.includes(ctx.auth.workspaceId) ? [{ ...(await getWorkspaceInfo(ctx.auth.workspaceId)), id: ctx.auth.workspaceId }] : []),
+  sort: (w) => w.id,
+  cacheResolved: (w) => w.id,
 });
 
 WorkspaceRef.implement({
@@ -129,8 +133,9 @@ builder.subscriptionFields((t) => ({
   creditsUpdated: t.field({
     type: Credits,
     description: "The workspace's credit balance: the current one at once, then each time it changes (charges, refunds, grants, reservations, renewals).",
-    subscribe: (_r, _a, ctx) => watchCredits(ctx.auth.workspaceId),
-    resolve: (_event, _a, ctx) => balanceOf(ctx.auth.workspaceId),
+    subscribe: (_r, _a, ctx) => sharedPerEvent(ctx, watchCredits(ctx.auth.workspaceId)),
+    // Read on every event, once for all of the workspace's subscribers in this process (../subscriptions.ts).
+    resolve: (_event, _a, ctx) => readOncePerEvent(ctx, "credits", () => balanceOf(ctx.auth.workspaceId)),
   }),
 }));
 

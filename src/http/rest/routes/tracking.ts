@@ -2,6 +2,7 @@
  * Tracking: /videos and /accounts. Thin: validate, call the tracking services, shape the spec's
  * envelopes and casing. Decisions where the spec is silent are written in the descriptions.
  */
+import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.js";
 import { z } from "zod";
 import { getTrackedVideo, listTrackedVideos, trackVideo, untrackVideos } from "../../../domain/tracking/videos.js";
 import { getTrackedAccount, listAccountVideos, listTrackedAccounts, trackAccount, untrackAccount } from "../../../domain/tracking/accounts.js";
@@ -176,9 +177,9 @@ export const trackingRoutes = [
     summary: "Start tracking a creator account",
     description:
       "Queues the account for scraping; the scrape then tracks up to min(video_limit, additions_remaining) of its newest videos. " +
-      "Uses no credits; its videos count toward the plan's video tracking limit. The username (lower-cased, without '@') lands in " +
+      `Uses no credits. ${ACCOUNT_PLAN_BOUND} The username (lower-cased, without '@') lands in ` +
       "exactly one list: `added`, `alreadyTracked` (the workspace tracks it already; its video_limit is left unchanged) or `failed` " +
-      "(the plan's tracking limit is used up: additions_remaining is 0). A link whose handle breaks the platform's handle grammar, " +
+      "(no room: no additions remain beyond the pending accounts). A link whose handle breaks the platform's handle grammar, " +
       "dot segments included (`/@..`, `/../admin`, `/%2e%2e/admin`), is never adjusted into another handle: 400 INVALID_URL whose body " +
       "also carries `data: {added: [], alreadyTracked: [], failed: [<the handle as written>]}`.",
     tags: ["Accounts"],
@@ -199,7 +200,7 @@ export const trackingRoutes = [
         ? "Account queued for tracking. Its videos appear within a few minutes."
         : data.alreadyTracked.length
           ? "Account is already tracked."
-          : "Account not added: the plan's video tracking limit is reached.";
+          : "Account not added: the plan's video tracking limit is reached (accounts waiting for their first videos hold one addition each).";
       return { status: 201, body: { data, message } };
     },
   }),

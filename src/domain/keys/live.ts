@@ -1,0 +1,109 @@
+/**
+ * Live connections per credential: how many graphql-ws sockets and live subscriptions (WebSocket and
+ * SSE) one credential may hold at once, counted across every API process (GRAPHQL_MAX_SOCKETS_PER_KEY,
+ * GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY). Without it, one key held 1,500 idle sockets and 1,000
+ * subscriptions whose every event was read once per subscriber.
+ *
+ * Each live thing is a lease: a member of a Redis sorted set per credential and kind, scored by when
+ * it expires. A process renews its leases every LEASE_RENEW_MS while it holds them and removes each
+ * when it ends, so a process that dies without ending its connections frees its leases within
+ * LEASE_TTL_MS: a crash never locks a credential out. Redis's clock (TIME) scores them, so API
+ * processes with skewed clocks agree.
+ */
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { config } from "../../config.js";
+import { redis } from "../../infra/redis.js";
+import { logger } from "../../infra/logger.js";
+
+export type LiveKind = "socket" | "subscription";
+
+const LEASE_TTL_MS = 60_000;
+const LEASE_RENEW_MS = 20_000;
+
+/** KEYS: the set · ARGV: member, max, ttl ms → 1 leased, 0 at the limit. */
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`;
+
+/** KEYS: the set · ARGV: ttl ms, members… → renews those still present. */
+const RENEW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[i]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1`;
+
+type LiveRedis = Redis & {
+  acquireLease(set: string, member: string, max: number, ttlMs: number): Promise<number>;
+  renewLeases(set: string, ttlMs: number, ...members: string[]): Promise<number>;
+};
+
+const withScripts = new WeakSet<Redis>();
+function client(): LiveRedis {
+  const r = redis();
+  if (!withScripts.has(r)) {
+    r.defineCommand("acquireLease", { numberOfKeys: 1, lua: ACQUIRE });
+    r.defineCommand("renewLeases", { numberOfKeys: 1, lua: RENEW });
+    withScripts.add(r);
+  }
+  return r as LiveRedis;
+}
+
+const setOf = (kind: LiveKind, credential: string) => `${config.redisPrefix}:live:${kind}:${credential}`;
+
+/** The leases this process holds: set → members. */
+const held = new Map<string, Set<string>>();
+let timer: NodeJS.Timeout | null = null;
+
+function renewAll(): void {
+  for (const [set, members] of held) {
+    if (members.size) void client().renewLeases(set, LEASE_TTL_MS, ...members).catch((e: Error) => logger.warn({ err: e.message }, "could not renew live-connection leases"));
+  }
+}
+
+function hold(set: string, member: string): void {
+  let members = held.get(set);
+  if (!members) held.set(set, (members = new Set()));
+  members.add(member);
+  if (!timer) {
+    timer = setInterval(renewAll, LEASE_RENEW_MS);
+    timer.unref();
+  }
+}
+
+function unhold(set: string, member: string): boolean {
+  const members = held.get(set);
+  if (!members?.delete(member)) return false;
+  if (members.size === 0) held.delete(set);
+  if (held.size === 0 && timer) {
+    clearInterval(timer);
+    timer = null;
+  }
+  return true;
+}
+
+export const LIVE_LIMITS: Record<LiveKind, () => number> = {
+  socket: () => config.graphql.maxSocketsPerKey,
+  subscription: () => config.graphql.maxSubscriptionsPerKey,
+};
+
+/**
+ * Takes one of the credential's `kind` places, or null when it holds its limit already. The
+ * returned function gives the place back (once; later calls do nothing).
+ */
+export async function acquireLive(kind: LiveKind, credential: string): Promise<(() => void) | null> {
+  const set = setOf(kind, credential);
+  const member = randomUUID();
+  const ok = await client().acquireLease(set, member, LIVE_LIMITS[kind](), LEASE_TTL_MS);
+  if (!ok) return null;
+  hold(set, member);
+  return () => {
+    if (unhold(set, member)) void client().zrem(set, member).catch(() => undefined); // else it expires
+  };
+}

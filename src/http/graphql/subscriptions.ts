@@ -1,0 +1,161 @@
+/**
+ * Live subscriptions, on both of their doors (graphql-ws and SSE), as envelop plugins and helpers:
+ *
+ * - `limitLiveSubscriptions`: a credential holds at most GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY live
+ *   subscriptions across every API process (src/domain/keys/live.ts); past it a new one is refused
+ *   with SUBSCRIPTION_LIMIT_REACHED, and its place is given back when its stream ends.
+ * - `endOnRevocation`: every stream ends when its key is revoked (./revocation.ts).
+ * - `sharedPerEvent`: one read per event for all of a workspace's subscribers in this process. Every
+ *   subscriber of a topic receives the same event object (the Redis event target parses a message
+ *   once per process); while a subscriber's answer to an event is built, its DataLoaders (Pothos
+ *   keys them on `contextCacheSymbol`) and `readOncePerEvent` memos are those of the pair (event,
+ *   workspace), so 1,000 subscriptions of one workspace cost the reads of one, not 1,000.
+ */
+import { GraphQLError } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { contextCacheSymbol } from "@pothos/core";
+import { credentialOf } from "../../domain/keys/access.js";
+import { acquireLive } from "../../domain/keys/live.js";
+import { config } from "../../config.js";
+import type { GraphQLContext } from "./builder.js";
+import { untilRevoked } from "./revocation.js";
+
+export const isAsyncIterable = <T>(value: unknown): value is AsyncIterable<T> =>
+  value != null && typeof (value as AsyncIterable<T>)[Symbol.asyncIterator] === "function";
+
+function subscriptionLimitReached(): GraphQLError {
+  const max = config.graphql.maxSubscriptionsPerKey;
+  return new GraphQLError(
+    `This API key already holds ${max} live subscriptions (GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY), on WebSocket and SSE together; end one before starting another.`,
+    { extensions: { code: "SUBSCRIPTION_LIMIT_REACHED", http: { status: 429 } } },
+  );
+}
+
+/** The stream, calling `done` once when it ends (completed, returned by the client, or failed). */
+function onEnd<T>(source: AsyncIterable<T>, done: () => void): AsyncIterableIterator<T> {
+  const it = source[Symbol.asyncIterator]();
+  let ended = false;
+  const end = () => {
+    if (!ended) {
+      ended = true;
+      done();
+    }
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      try {
+        const r = await it.next();
+        if (r.done) end();
+        return r;
+      } catch (e) {
+        end();
+        throw e;
+      }
+    },
+    async return(value?: unknown) {
+      end();
+      return (await it.return?.(value)) ?? { done: true, value: undefined };
+    },
+    async throw(e: unknown) {
+      end();
+      if (it.throw) return it.throw(e);
+      throw e;
+    },
+  };
+}
+
+/** A place per live subscription of the credential; refused past the limit, given back when the stream ends. */
+export const limitLiveSubscriptions: Plugin<GraphQLContext> = {
+  async onSubscribe({ args, setResultAndStopExecution }) {
+    const auth = args.contextValue.auth;
+    if (!auth) return;
+    const release = await acquireLive("subscription", credentialOf(auth));
+    if (!release) {
+      setResultAndStopExecution({ errors: [subscriptionLimitReached()] });
+      return;
+    }
+    return {
+      onSubscribeResult({ result, setResult }) {
+        if (isAsyncIterable(result)) setResult(onEnd(result, release));
+        else release(); // refused (an error result): nothing lives
+      },
+      onSubscribeError() {
+        release();
+      },
+    };
+  },
+};
+
+/** Every subscription stream (WebSocket or SSE) ends when its key is revoked (./revocation.ts). */
+export const endOnRevocation: Plugin<GraphQLContext> = {
+  onSubscribe({ args }) {
+    const keyId = args.contextValue.auth?.keyId;
+    if (!keyId) return;
+    return {
+      onSubscribeResult({ result, setResult }) {
+        if (isAsyncIterable(result)) setResult(untilRevoked(result, keyId));
+      },
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Fan-out: one read per event and workspace
+
+/** What subscribers may share: those who read the same data (today, one workspace's; a role would join it here). */
+const readScopeOf = (ctx: GraphQLContext) => ctx.auth.workspaceId;
+
+/** The cache of one (event, scope): Pothos's DataLoaders key on it, and `readOncePerEvent` memoizes in it. */
+interface EventScope {
+  reads: Map<string, Promise<unknown>>;
+}
+const scopes = new WeakMap<object, Map<string, EventScope>>();
+
+function scopeOf(event: object, scope: string): EventScope {
+  let byScope = scopes.get(event);
+  if (!byScope) scopes.set(event, (byScope = new Map()));
+  let s = byScope.get(scope);
+  if (!s) byScope.set(scope, (s = { reads: new Map() }));
+  return s;
+}
+
+type WithCache = GraphQLContext & { [contextCacheSymbol]?: EventScope };
+
+/**
+ * The subscription's source stream, answering each event with the (event, workspace) cache: wrap
+ * what a subscription field's `subscribe` returns. The answer to an event is built before the next
+ * event is taken (graphql-js maps one event at a time), so the cache set here is the one in use.
+ */
+export async function sharedPerEvent<T>(ctx: GraphQLContext, source: AsyncIterable<T> | Promise<AsyncIterable<T>>): Promise<AsyncIterable<T>> {
+  const stream = await source;
+  const c = ctx as WithCache;
+  return {
+    [Symbol.asyncIterator]() {
+      const it = stream[Symbol.asyncIterator]();
+      return {
+        async next() {
+          const r = await it.next();
+          if (!r.done && r.value !== null && typeof r.value === "object") c[contextCacheSymbol] = scopeOf(r.value, readScopeOf(ctx));
+          return r;
+        },
+        return: async (value?: unknown) => (await it.return?.(value)) ?? { done: true as const, value: undefined },
+        throw: async (e: unknown) => {
+          if (it.throw) return it.throw(e);
+          throw e;
+        },
+      };
+    },
+  };
+}
+
+/** `read()` once per event and workspace for a subscription's answer (`key` names what is read); outside an event, read. */
+export function readOncePerEvent<T>(ctx: GraphQLContext, key: string, read: () => Promise<T>): Promise<T> {
+  const scope = (ctx as WithCache)[contextCacheSymbol];
+  if (!scope?.reads) return read();
+  let p = scope.reads.get(key) as Promise<T> | undefined;
+  if (!p) scope.reads.set(key, (p = read()));
+  return p;
+}
