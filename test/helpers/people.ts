@@ -2,6 +2,7 @@
  * Test helpers for people: a browser-like client that keeps the session cookie (what the dashboard
  * does), signs up and in through the real /auth routes, and sends GraphQL and REST with the cookie.
  */
+import WebSocket from "ws";
 import { request, type HttpResult } from "./api.js";
 
 export interface PersonClient {
@@ -73,4 +74,13 @@ export async function signedIn(baseUrl: string, email: string, password = PASSWO
   const res = await c.signIn(email, password);
   if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${res.text}`);
   return c;
+}
+
+/** `ws` with the session cookie and the page's Origin, as a browser opens it (for graphql-ws's webSocketImpl). */
+export function cookieSocket(cookie: string, origin: string) {
+  return class extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, { headers: { cookie, origin } });
+    }
+  };
 }
