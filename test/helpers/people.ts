@@ -14,7 +14,7 @@ export interface PersonClient {
   signIn(email: string, password: string): Promise<HttpResult>;
   signOut(): Promise<HttpResult>;
   /** GraphQL with the cookie (and `x-requested-with`, as the dashboard sends); `workspace` becomes x-workspace-id. */
-  gql<T = any>(query: string, variables?: Record<string, unknown>, opts?: { workspace?: string; headers?: Record<string, string> }): Promise<HttpResult<{ data?: T; errors?: { message: string; extensions?: Record<string, any> }[] }>>;
+  gql(query: string, variables?: Record<string, unknown>, opts?: { workspace?: string; headers?: Record<string, string> }): Promise<HttpResult>;
   /** Any request with the cookie (no CSRF header unless given). */
   send(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string> }): Promise<HttpResult>;
   cookieHeader(): string;
@@ -51,7 +51,7 @@ export function personClient(baseUrl: string): PersonClient {
       client.send("POST", "/graphql", {
         body: { query, variables },
         headers: { "x-requested-with": "dashboard", ...(opts.workspace ? { "x-workspace-id": opts.workspace } : {}), ...(opts.headers ?? {}) },
-      }) as never,
+      }),
   };
   return client;
 }
