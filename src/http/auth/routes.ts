@@ -16,7 +16,7 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import { toNodeHandler } from "better-auth/node";
 import { authFor, CLIENT_ADDRESS_HEADER } from "../../domain/people/authentication.js";
-import { ERROR_STATUS, type ErrorCode } from "../../domain/shared/errors.js";
+import { ERROR_STATUS, validationError, type ErrorCode } from "../../domain/shared/errors.js";
 import { rejectUnstorableStrings } from "../../domain/shared/inputs.js";
 import { logger } from "../../infra/logger.js";
 import { BODY_LIMIT_BYTES, rememberMount } from "../request-context.js";
@@ -100,16 +100,27 @@ async function serve(req: Request, res: Response): Promise<void> {
   await toNodeHandler(async (request: globalThis.Request) => translate(await auth.handler(request), path))(req, res);
 }
 
-function refuseUnstorable(req: Request, _res: Response, next: NextFunction): void {
+/**
+ * What the library is handed: strings without NUL or lone surrogates, and a body that is a flat
+ * JSON object (every field of these routes is a string, a boolean or a number): anything else is
+ * 400 VALIDATION_ERROR here, so no nesting reaches the library's parser (a body nested 50,000 deep
+ * overflowed its stack: a 500).
+ */
+function checkInput(req: Request, _res: Response, next: NextFunction): void {
   rejectUnstorableStrings(req.query, "query");
-  rejectUnstorableStrings(req.body, "body");
+  const body: unknown = req.body;
+  if (body !== undefined) {
+    const flat = body !== null && typeof body === "object" && !Array.isArray(body) && Object.values(body).every((v) => v === null || typeof v !== "object");
+    if (!flat) throw validationError("Invalid request: the body must be a JSON object of strings, numbers and booleans.", [{ path: "body", message: "must be a flat JSON object" }]);
+    rejectUnstorableStrings(body, "body");
+  }
   next();
 }
 
 /** `app.use("/auth", authRoutes())`. */
 export function authRoutes(): express.Router {
   const router = express.Router();
-  router.use(rememberMount, requireJsonBody, express.json({ limit: BODY_LIMIT_BYTES, type: () => true }), refuseUnstorable, (req, res, next) => {
+  router.use(rememberMount, requireJsonBody, express.json({ limit: BODY_LIMIT_BYTES, type: () => true }), checkInput, (req, res, next) => {
     serve(req, res).catch(next);
   });
   return router;
