@@ -109,6 +109,14 @@ describe("sign-up, sign-in, session", () => {
     expect((await gql(api.url, other.key, `{ viewer { id } }`)).body.data.viewer).toBeNull();
   });
 
+  it("signs out everywhere: POST /auth/revoke-sessions ends every session of the person", async () => {
+    const one = await signedIn(api.url, "ada@example.com");
+    const two = await signedIn(api.url, "ada@example.com");
+    expect((await one.auth("POST", "/revoke-sessions", {})).status).toBe(200);
+    expect((await one.gql(`{ viewer { email } }`)).status).toBe(401);
+    expect((await two.gql(`{ viewer { email } }`)).status).toBe(401);
+  });
+
   it("signs out: the cookie is cleared and the session is gone", async () => {
     const ada = await signedIn(api.url, "ada@example.com");
     const cookie = ada.cookieHeader();

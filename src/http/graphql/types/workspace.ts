@@ -71,7 +71,7 @@ const WorkspaceRef = builder.loadableNodeRef("Workspace", {
 });
 
 WorkspaceRef.implement({
-  description: "The API key's workspace: plan, credits and tracking limits.",
+  description: "The workspace this request acts on (an API key's own; a person's chosen one): plan, credits and tracking limits.",
   fields: (t) => ({
     uuid: t.exposeID("id"),
     plan: t.exposeString("plan"),
