@@ -3,29 +3,17 @@
  * `user create` → {"userId"}, `user reset-password` → {"resetUrl"} (single use, 1 hour), `member add`.
  * Run exactly as an operator would; every answer is one JSON object, errors too.
  */
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli } from "../helpers/cli.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { newPerson, personClient, signedIn } from "../helpers/people.js";
 
-const run = promisify(execFile);
 let api: RunningApi;
 beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(() => stopAll(api));
-
-async function cli(...args: string[]): Promise<{ code: number; json: any }> {
-  try {
-    const { stdout } = await run("npm", ["run", "--silent", "cli", "--", ...args, "--json"], { env: process.env });
-    return { code: 0, json: JSON.parse(stdout) };
-  } catch (e) {
-    const err = e as { code: number; stdout: string };
-    return { code: err.code, json: JSON.parse(err.stdout) };
-  }
-}
 
 describe("admin CLI: people", () => {
   it("user create (with a workspace and role), member add, user reset-password", async () => {
