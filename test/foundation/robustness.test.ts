@@ -100,6 +100,8 @@ beforeAll(async () => {
   await newPerson("theirs@example.com", other.workspaceId, "owner");
   owner = await signedIn(api.url, "owner@example.com");
   const { prisma: db } = await import("../../src/infra/db.js");
+  // The sign-in is audited after its answer: wait for it, so no run counts it as its own write.
+  await vi.waitFor(async () => expect(await db.auditEntry.count({ where: { action: "user.signed_in" } })).toBeGreaterThan(0));
   ids.push(...(await db.workspaceMember.findMany({ select: { id: true } })).map((m) => m.id), ws.workspaceId, other.workspaceId);
   const invited = await owner.gql(`mutation { createInvitation(email: "invited@example.com", role: MEMBER) { invitation { uuid } } }`);
   ids.push(invited.body.data.createInvitation.invitation.uuid);
