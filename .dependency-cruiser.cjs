@@ -1,8 +1,8 @@
 /**
  * The layer rule of docs/architecture.md, checked by test/architecture/layers.test.ts (and
  * `npx depcruise src`). The only arrows: doors (src/http) → domain; jobs → domain; providers →
- * the domain's ports and shared vocabulary; domain → infra; src/main (the composition root) and
- * src/cli (an entry point) may use anything. Paths are relative to the project root.
+ * the domain's ports and shared vocabulary; domain → infra; no door imports another door's folder;
+ * src/main (the composition root) and src/cli (an entry point) may use anything. Paths are relative to the project root.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -15,6 +15,22 @@ module.exports = {
       to: { path: "^src/(http|jobs|providers|main|cli)/" },
     },
     {
+      name: "shared-is-vocabulary",
+      comment: "domain/shared holds what every area speaks (errors, inputs, pages, events' catalog); it imports no area, so no area's change reaches all of them.",
+      severity: "error",
+      from: { path: "^src/domain/shared/" },
+      to: { path: "^src/domain/(?!shared/)" },
+    },
+    {
+      name: "no-circular",
+      comment:
+        "No import circles (type-only imports included): a module and what it imports can be read, tested and loaded in one direction. " +
+        "An area's publishers (events.ts) stay below its use cases, its streams (watch.ts) above them.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: "infra-is-a-leaf",
       comment: "Infrastructure (database, Redis, queues, events, logs) knows nothing of the service's rules or doors.",
       severity: "error",
@@ -23,10 +39,12 @@ module.exports = {
     },
     {
       name: "providers-implement-ports",
-      comment: "Providers see only the ports the domain declares (domain/<area>/ports.ts) and its shared vocabulary (domain/shared/).",
+      comment:
+        "Providers see only the ports the domain declares (domain/<area>/ports.ts), the words those ports speak (domain/<area>/vocabulary.ts) " +
+        "and the shared vocabulary (domain/shared/).",
       severity: "error",
       from: { path: "^src/providers/" },
-      to: { path: "^src/(domain/(?!shared/|[^/]+/ports\\.ts$)|http|jobs|main|cli|infra/(db|queues|events|redis))" },
+      to: { path: "^src/(domain/(?!shared/|[^/]+/(ports|vocabulary)\\.ts$)|http|jobs|main|cli|infra/(db|queues|events|redis))" },
     },
     {
       name: "doors-go-through-the-domain",
@@ -34,6 +52,15 @@ module.exports = {
       severity: "error",
       from: { path: "^src/http/" },
       to: { path: "^src/(jobs|providers|main|cli|generated|infra/(db|queues|events|redis))" },
+    },
+    {
+      name: "doors-stand-apart",
+      comment:
+        "A door (REST, GraphQL, MCP, /auth, the operations doors) never imports another door's folder: what several doors share lives in " +
+        "src/http/ itself (records/, errors.ts, middleware.ts, who-is-asking.ts, request-context.ts). Only src/http/app.ts and the entry points assemble the doors.",
+      severity: "error",
+      from: { path: "^src/http/(rest|graphql|mcp|admin|auth)/" },
+      to: { path: "^src/http/(rest|graphql|mcp|admin|auth)/", pathNot: "^src/http/$1/" },
     },
     {
       name: "jobs-are-wiring",

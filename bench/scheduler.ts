@@ -66,7 +66,7 @@ export async function runSchedulerBench(): Promise<void> {
     await db.connect();
     const { refreshInterval, nextOnGrid, phaseOf } = await import("../src/domain/tracking/cadence.js");
     const { refreshDue } = await import("../src/domain/tracking/scrape-jobs.js");
-    const { claimDue } = await import("../src/domain/tracking/scrape.js");
+    const { claimDue } = await import("../src/domain/tracking/scrape-store.js");
     const { createWorkspace } = await import("../src/domain/workspace/service.js");
     const { queue } = await import("../src/infra/queues.js");
     const { redis } = await import("../src/infra/redis.js");

@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     await db.connect();
     const { createWorkspace } = await import("../src/domain/workspace/service.js");
     const { createWebhook } = await import("../src/domain/webhooks/service.js");
-    const { emitWorkspaceEvents } = await import("../src/domain/shared/workspace-events.js");
+    const { emitWorkspaceEvents } = await import("../src/domain/webhooks/outbox.js");
 
     const rec = await startChild(["bench/webhooks.ts", "receiver"], serviceEnv, /RECEIVER listening on port (\d+)/);
     const recBase = `http://127.0.0.1:${rec.match[1]}`;

@@ -2,7 +2,8 @@
  * Configuration: read from the environment and validated once, at start. Every other module reads
  * `config`, never `process.env`. Variable names are part of the contract (docs/contract/decisions.md, Running it).
  */
-import { execFileSync } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
 import { z } from "zod";
 
 const bool = z
@@ -246,7 +247,7 @@ export function parseCadence(text: string): CadenceTier[] | string {
 const DELAY_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `5s,5m,30m` → [5000, 300000, 1800000], or the reason it is not a list of delays. */
-export function parseDelays(text: string): number[] | string {
+function parseDelays(text: string): number[] | string {
   const delays: number[] = [];
   for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
     const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(part);
@@ -256,14 +257,21 @@ export function parseDelays(text: string): number[] | string {
   return delays.length ? delays : "at least one delay is needed";
 }
 
-/** `<program> --version` (its first line), or null when it cannot be run. */
-function programVersion(path: string): string | null {
-  try {
-    const out = execFileSync(path, ["--version"], { stdio: ["ignore", "pipe", "ignore"], timeout: 10_000, encoding: "utf8" });
-    return out.split("\n")[0]!.trim() || null;
-  } catch {
-    return null;
-  }
+/**
+ * Whether `program` is an executable file: the path itself when it names a directory, else found on
+ * PATH. Nothing is run (importing this module runs no program); src/main/lifecycle.ts reads
+ * versions at start-up.
+ */
+function programFound(program: string, env: NodeJS.ProcessEnv): boolean {
+  const candidates = program.includes("/") ? [program] : (env.PATH ?? process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  return candidates.some((path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -276,12 +284,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (e.GRAPHQL_PERSISTED_ONLY && !e.GRAPHQL_PERSISTED_OPERATIONS) {
     throw new Error("Invalid configuration:\n  GRAPHQL_PERSISTED_ONLY: needs GRAPHQL_PERSISTED_OPERATIONS (the file of trusted operations)");
   }
-  // The scrape provider defaults to yt-dlp when the program is installed, else to simulated data.
-  // yt-dlp's version is read once when it scrapes or downloads (logged at start, shown by /readyz);
-  // the radar's yt-dlp search alone does not read it (a search fails loudly on its own).
-  const mayUseYtdlp = e.SCRAPE_PROVIDER === undefined || [e.SCRAPE_PROVIDER, e.MEDIA_PROVIDER].includes("ytdlp");
-  const ytdlpVersion = mayUseYtdlp ? programVersion(e.YTDLP_PATH) : null;
-  const scrapeProvider = e.SCRAPE_PROVIDER ?? (ytdlpVersion !== null ? "ytdlp" : "simulated");
+  // The scrape provider defaults to yt-dlp when the program is installed (found, not run), else to
+  // simulated data. Its version is read at start-up when it scrapes or downloads (src/main/lifecycle.ts:
+  // logged, shown by /readyz); the radar's yt-dlp search alone does not read it (a search fails loudly on its own).
+  const scrapeProvider = e.SCRAPE_PROVIDER ?? (programFound(e.YTDLP_PATH, env) ? "ytdlp" : "simulated");
   return {
     env: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
@@ -317,9 +323,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         platformC: e.YTDLP_CALLS_PER_MINUTE_BY_PLATFORM.platformC ?? e.YTDLP_CALLS_PER_MINUTE,
       },
       ytdlpBudgetMaxWaitMs: e.YTDLP_BUDGET_MAX_WAIT_MS,
-      /** Whether the scrape or media provider runs yt-dlp, and `yt-dlp --version` then (null when it does not run). */
+      /** Whether the scrape or media provider runs yt-dlp (its version is then read at start-up). */
       ytdlpUsed: scrapeProvider === "ytdlp" || (e.MEDIA_PROVIDER ?? scrapeProvider) === "ytdlp",
-      ytdlpVersion,
       ffmpeg: e.FFMPEG_PATH,
       pocketsphinx: e.POCKETSPHINX_PATH,
       espeak: e.ESPEAK_PATH,

@@ -14,8 +14,8 @@ import { metricsEndpoint } from "./admin/metrics.js";
 import { BOARD_PATH, queueBoard } from "./admin/queues.js";
 import { GRAPHIQL_ASSETS, graphiqlAssets } from "./graphql/graphiql.js";
 import { buildRouter } from "./rest/router.js";
-import { toErrorResponse } from "./rest/errors.js";
-import { requireJsonBody } from "./rest/middleware.js";
+import { toErrorResponse } from "./errors.js";
+import { requireJsonBody } from "./middleware.js";
 import { allRoutes } from "./rest/routes/index.js";
 import { openApiRoute } from "./rest/routes/openapi.js";
 import { mcpRouter } from "./mcp/http.js";
@@ -40,8 +40,9 @@ function notFoundHandler(req: Request, res: Response): void {
 function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction): void {
   if (res.headersSent) return next(err);
   const id = (res.locals.requestId as string) ?? "unknown";
-  const { status, body, unexpected } = toErrorResponse(err, id);
+  const { status, body, headers, unexpected } = toErrorResponse(err, id);
   if (unexpected) logger.error({ err, requestId: id, method: req.method, path: req.path }, "request failed");
+  for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
   res.status(status).json(body);
 }
 
@@ -69,7 +70,7 @@ export function createApp(options: AppOptions = {}) {
   app.use("/auth", authRoutes());
   app.use("/mcp", rememberMount, mcpRouter());
 
-  // Operations (CONTRACT.md), outside /api/v1's keys and rate limit: Prometheus metrics, the queue
+  // Operations (docs/contract/decisions.md, Operations), outside /api/v1's keys and rate limit: Prometheus metrics, the queue
   // board (404 unless ADMIN_TOKEN is set) and GraphiQL's files (the page itself is GET /graphql).
   if (metricsEnabled) {
     collectProcessMetrics();

@@ -77,14 +77,14 @@ export function rememberMount(req: IncomingMessage & { baseUrl?: string }, _res:
 }
 
 /** The metrics label of a request: Express's matched route template, `/graphql`, or `unmatched`. */
-export function routeOf(req: IncomingMessage & { route?: { path?: unknown }; baseUrl?: string }, path: string): string {
+function routeOf(req: IncomingMessage & { route?: { path?: unknown }; baseUrl?: string }, path: string): string {
   const template = req.route?.path;
   if (typeof template === "string") return `${mounts.get(req) ?? req.baseUrl ?? ""}${template}`;
   return path === "/graphql" ? "/graphql" : UNMATCHED_ROUTE;
 }
 
 /** Assigns the request id, sets the header, and logs (and times, src/infra/metrics.ts) the request once it is answered. */
-export function beginRequest(req: IncomingMessage, res: ServerResponse): string {
+function beginRequest(req: IncomingMessage, res: ServerResponse): string {
   const id = requestIdOf(req);
   res.setHeader("X-Request-Id", id);
   const started = process.hrtime.bigint();

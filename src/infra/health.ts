@@ -52,8 +52,18 @@ export interface ProgramFreshness {
   stale: boolean;
 }
 
+let ytdlpVersion: string | null = null;
+
+/** Keeps yt-dlp's version as start-up read it (src/main/lifecycle.ts), for /readyz. */
+export function recordYtdlpVersion(version: string | null): void {
+  ytdlpVersion = version;
+}
+
 /** yt-dlp's version and age, when a configured provider uses it (null otherwise). */
-export function ytdlpFreshness(now = new Date(), programs: { ytdlp: string; ytdlpUsed: boolean; ytdlpVersion: string | null } = config.programs): ProgramFreshness | null {
+export function ytdlpFreshness(
+  now = new Date(),
+  programs: { ytdlp: string; ytdlpUsed: boolean; ytdlpVersion: string | null } = { ...config.programs, ytdlpVersion },
+): ProgramFreshness | null {
   if (!programs.ytdlpUsed) return null;
   const version = programs.ytdlpVersion;
   const m = version ? /^(\d{4})\.(\d{2})\.(\d{2})/.exec(version) : null;

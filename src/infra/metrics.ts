@@ -62,7 +62,7 @@ export function observeHttpRequest(method: string, route: string, status: number
 // ---------------------------------------------------------------------------------------------
 
 /** Distinct operation names with a series of their own (the rest: `other`). */
-export const MAX_OPERATION_NAMES = 200;
+const MAX_OPERATION_NAMES = 200;
 const operationNames = new Set<string>();
 
 function boundedOperationName(name: unknown): string {

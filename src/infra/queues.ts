@@ -11,7 +11,7 @@ export const QUEUE_NAMES = ["scrape", "analysis", "radar", "maintenance", "webho
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Retries with exponential backoff; finished jobs are kept briefly for inspection. */
-export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+const DEFAULT_JOB_OPTIONS: JobsOptions = {
   attempts: 5,
   backoff: { type: "exponential", delay: 2000 },
   removeOnComplete: { age: 3600, count: 1000 },

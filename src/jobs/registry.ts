@@ -19,7 +19,8 @@ import {
   type ScrapeAccountData,
   type ScrapeVideoData,
 } from "../domain/tracking/jobs.js";
-import { fillDailySnapshots, pruneHistory, refreshDue, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.js";
+import { pruneHistory, refreshDue, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.js";
+import { fillDailySnapshots } from "../domain/tracking/scrape-store.js";
 import type { ScrapeProvider } from "../domain/tracking/ports.js";
 import { RUN_ANALYSIS_JOB, SWEEP_JOB as SWEEP_ANALYSES, type RunAnalysisData } from "../domain/analysis/jobs.js";
 import { runAnalysis, sweepAnalyses, type AnalysisProviders } from "../domain/analysis/pipeline.js";
@@ -63,11 +64,11 @@ export interface WorkerProviders {
 }
 
 /** The daily snapshot fill runs every 6 hours: idempotent, and never misses a UTC day. */
-export const DAILY_SNAPSHOTS_EVERY_MS = 6 * 3600_000;
+const DAILY_SNAPSHOTS_EVERY_MS = 6 * 3600_000;
 /** History pruning: hourly (each run deletes what left the window since the last, in batches). */
-export const PRUNE_HISTORY_EVERY_MS = 3600_000;
-export const RENEW_CREDITS_EVERY_MS = 15 * 60_000;
-export const RADAR_SWEEP_EVERY_MS = 60_000;
+const PRUNE_HISTORY_EVERY_MS = 3600_000;
+const RENEW_CREDITS_EVERY_MS = 15 * 60_000;
+const RADAR_SWEEP_EVERY_MS = 60_000;
 
 export function trackingQueue(scrape: () => ScrapeProvider): QueueDefinition {
   return {

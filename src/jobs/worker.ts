@@ -25,7 +25,7 @@ export interface RunningWorkers {
 }
 
 /** What the domain sees of a BullMQ job's run. */
-export function runOf(job: Job, signal?: AbortSignal): JobRun {
+function runOf(job: Job, signal?: AbortSignal): JobRun {
   return {
     id: job.id,
     attempt: job.attemptsMade + 1,

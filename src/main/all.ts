@@ -10,10 +10,10 @@ import { createDemoOwner } from "../domain/people/users.js";
 import { startWorkers } from "../jobs/worker.js";
 import { jobDefinitions } from "../jobs/registry.js";
 import { workerProviders } from "./providers.js";
-import { applyMigrations, logProgramVersions, onShutdown } from "./lifecycle.js";
+import { applyMigrations, checkProgramVersions, onShutdown } from "./lifecycle.js";
 import { startApi } from "./server.js";
 
-logProgramVersions();
+await checkProgramVersions();
 await applyMigrations();
 if (config.seedDemo) {
   const demo = await ensureDemoWorkspace();

@@ -1,7 +1,7 @@
 /** `npm run start:api`: the API role alone (REST, GraphQL, subscriptions). */
 import { startApi } from "./server.js";
-import { logProgramVersions, onShutdown } from "./lifecycle.js";
+import { checkProgramVersions, onShutdown } from "./lifecycle.js";
 
-logProgramVersions();
+await checkProgramVersions();
 const api = await startApi();
 onShutdown(api.drain);

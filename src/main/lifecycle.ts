@@ -1,5 +1,6 @@
 /** Process lifecycle shared by the entry points: migrations, graceful shutdown. */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import closeWithGrace from "close-with-grace";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -8,7 +9,7 @@ import { closeRedis } from "../infra/redis.js";
 import { logger } from "../infra/logger.js";
 import { closeQueues } from "../infra/queues.js";
 import { config } from "../config.js";
-import { YTDLP_STALE_DAYS, ytdlpFreshness } from "../infra/health.js";
+import { recordYtdlpVersion, YTDLP_STALE_DAYS, ytdlpFreshness } from "../infra/health.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -16,7 +17,7 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
  * Creates the database named in DATABASE_URL when the server does not have it yet (Prisma's
  * offline migrate engine does not), connecting to the server's `postgres` database to do so.
  */
-export async function ensureDatabase(url = config.databaseUrl): Promise<void> {
+async function ensureDatabase(url = config.databaseUrl): Promise<void> {
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ""));
   if (!name) return;
   const admin = new URL(url);
@@ -78,11 +79,24 @@ export function onShutdown(...closers: Closer[]): void {
   );
 }
 
+/** `yt-dlp --version` (its first line) when the scrape or media provider runs it; null when none does, or when it cannot be run. */
+export async function readYtdlpVersion(programs: { ytdlp: string; ytdlpUsed: boolean } = config.programs): Promise<string | null> {
+  if (!programs.ytdlpUsed) return null;
+  try {
+    const { stdout } = await promisify(execFile)(programs.ytdlp, ["--version"], { timeout: 10_000, encoding: "utf8" });
+    return stdout.split("\n")[0]!.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Logs the version of yt-dlp when a provider uses it, and warns when it is older than
- * YTDLP_STALE_DAYS or cannot be run (README: "yt-dlp freshness" says how to install a current one).
+ * At start-up: reads yt-dlp's version when a provider uses it (kept for /readyz), logs it, and warns
+ * when it is older than YTDLP_STALE_DAYS or cannot be run (README: "yt-dlp freshness" says how to
+ * install a current one).
  */
-export function logProgramVersions(now = new Date()): void {
+export async function checkProgramVersions(now = new Date()): Promise<void> {
+  recordYtdlpVersion(await readYtdlpVersion());
   const ytdlp = ytdlpFreshness(now);
   if (!ytdlp) return;
   if (ytdlp.version === null) {

@@ -31,7 +31,7 @@ import { createRedis } from "../infra/redis.js";
  * YTDLP_CALLS_PER_MINUTE_BY_PLATFORM, counted in Redis under REDIS_PREFIX), made on first use.
  * Its connection fails fast when Redis is away (the call then fails retryable).
  */
-export const ytdlpBudget: () => OutboundBudget = lazy(() =>
+const ytdlpBudget: () => OutboundBudget = lazy(() =>
   redisOutboundBudget({
     redis: createRedis("ytdlp-budget", { maxRetriesPerRequest: 1 }),
     keyPrefix: `${config.redisPrefix}:ytdlp-budget`,
@@ -60,7 +60,7 @@ export function createContentAnalysisProvider(name: "heuristic" | "openai" = con
 export type SearchProviderName = SearchProvider["name"];
 
 /** `catalog` is the domain's own search over every video the service knows; `ytdlp` searches the platform. */
-export function createSearchProvider(name: SearchProviderName): SearchProvider {
+function createSearchProvider(name: SearchProviderName): SearchProvider {
   return name === "catalog" ? new CatalogSearchProvider() : new YtdlpSearchProvider({ budget: ytdlpBudget() });
 }
 

@@ -2,8 +2,8 @@
 import { startWorkers } from "../jobs/worker.js";
 import { jobDefinitions } from "../jobs/registry.js";
 import { workerProviders } from "./providers.js";
-import { logProgramVersions, onShutdown } from "./lifecycle.js";
+import { checkProgramVersions, onShutdown } from "./lifecycle.js";
 
-logProgramVersions();
+await checkProgramVersions();
 const workers = await startWorkers(jobDefinitions(workerProviders()));
 onShutdown(workers.close);

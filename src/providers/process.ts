@@ -119,17 +119,12 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
-/** A concurrency bound shared by every call made through it (e.g. at most N yt-dlp at once). */
-export function concurrencyLimit(n: number) {
-  return pLimit(n);
-}
-
 const programLimits = new Map<string, ReturnType<typeof pLimit>>();
 
 /**
  * The process-wide bound for one program: every provider that runs it (yt-dlp scrapes, media
- * downloads and searches) takes its turn from the same `n` slots, so YTDLP_CONCURRENCY bounds the
- * whole process rather than each provider.
+ * downloads and searches, through ./ytdlp/runner.ts) takes its turn from the same `n` slots, so
+ * YTDLP_CONCURRENCY bounds the whole process rather than each provider or each provider instance.
  */
 export function sharedProgramLimit(program: string, n: number) {
   const key = `${program}\u0000${n}`;

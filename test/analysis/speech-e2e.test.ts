@@ -13,7 +13,8 @@ import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
 import { analysisJobs } from "../helpers/jobs.js";
 import { createContentAnalysisProvider, createMediaProvider, createTranscriptionProvider } from "../../src/main/providers.js";
 import { getBalance } from "../../src/domain/credits/service.js";
-import { eventsSubscribed, subscribeEvents } from "../../src/domain/shared/events.js";
+import { subscribeEvents } from "../../src/domain/shared/events.js";
+import { subscribed } from "../../src/infra/events.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { GOFORWARD_TEXT, makeGoforwardMp4, makeGoforwardWav, serveDirectory, type MediaServer } from "../fixtures/media/server.js";
 import { analysisCharges, trackedVideo, waitForStatus } from "./fixtures.js";
@@ -58,7 +59,7 @@ describe("analysis of real speech (yt-dlp + ffmpeg + pocketsphinx)", () => {
         if (e.value.status === "completed" || e.value.status === "failed") return;
       }
     })();
-    await eventsSubscribed();
+    await subscribed();
     const c = client(api.url, ws.key);
     const r = await c.post(`/api/v1/video-analysis/${videoId}/analyze`);
     expect(r.status).toBe(202);

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, pgPool, prisma } from "../../src/infra/db.js";
 import { growth } from "../../src/domain/analytics/service.js";
-import { fillDailySnapshots, storeScrapedAccount } from "../../src/domain/tracking/scrape.js";
+import { fillDailySnapshots, storeScrapedAccount } from "../../src/domain/tracking/scrape-store.js";
 import { newWorkspace } from "../helpers/api.js";
 import { createAccount, dayDate, rng, snapshot, trackAccount } from "../folders/fixtures.js";
 

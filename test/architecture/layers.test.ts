@@ -1,7 +1,9 @@
 /**
  * The layer rule of docs/architecture.md stays true: dependency-cruiser checks every import of
- * src/ against .dependency-cruiser.cjs. A second run on a throw-away tree with one import the wrong
- * way round proves the rules do catch one (so this test cannot pass by checking nothing).
+ * src/ against .dependency-cruiser.cjs. Runs on throw-away trees with one import the wrong way round
+ * (a domain module importing a door, a door importing another door's routes, an import circle,
+ * domain/shared importing an area) prove the rules do catch each (so this test cannot pass by
+ * checking nothing).
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -34,17 +36,51 @@ describe("layers", () => {
     expect(seen.dependencies).toBeGreaterThan(400); // imports resolved (".js" specifiers onto the .ts sources)
   }, 60_000);
 
-  it("the rules catch a domain module that imports a door", async () => {
+  /** The violations of a throw-away tree of `files` (path → source), cruised with the project's rules. */
+  async function violationsOf(files: Record<string, string>): Promise<string[]> {
     const dir = await mkdtemp(join(tmpdir(), "layers-"));
     try {
-      await mkdir(join(dir, "src/domain/area"), { recursive: true });
-      await mkdir(join(dir, "src/http"), { recursive: true });
       await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" }, include: ["src"] }));
-      await writeFile(join(dir, "src/http/route.ts"), "export const route = 1;\n");
-      await writeFile(join(dir, "src/domain/area/service.ts"), 'import { route } from "../../http/route.js";\nexport const x = route;\n');
-      expect(await violations(dir)).toEqual(["domain-is-inward: src/domain/area/service.ts → src/http/route.ts"]);
+      for (const [path, source] of Object.entries(files)) {
+        await mkdir(join(dir, path, ".."), { recursive: true });
+        await writeFile(join(dir, path), source);
+      }
+      return await violations(dir);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  it("the rules catch a domain module that imports a door", async () => {
+    expect(
+      await violationsOf({
+        "src/http/route.ts": "export const route = 1;\n",
+        "src/domain/area/service.ts": 'import { route } from "../../http/route.js";\nexport const x = route;\n',
+      }),
+    ).toEqual(["domain-is-inward: src/domain/area/service.ts → src/http/route.ts"]);
+  });
+
+  it("the rules catch an import circle (a type-only import closes one too) and domain/shared importing an area", async () => {
+    expect(
+      await violationsOf({
+        "src/domain/area/events.ts": 'import type { Item } from "./service.js";\nexport const announce = (i: Item) => i;\n',
+        "src/domain/area/service.ts": 'import { announce } from "./events.js";\nexport interface Item { id: string }\nexport const save = (i: Item) => announce(i);\n',
+        "src/domain/shared/catalog.ts": 'import { save } from "../area/service.js";\nexport const all = [save];\n',
+      }),
+    ).toEqual([
+      // One violation per circle, named by its first arrow.
+      "no-circular: src/domain/area/events.ts → src/domain/area/service.ts",
+      "shared-is-vocabulary: src/domain/shared/catalog.ts → src/domain/area/service.ts",
+    ]);
+  });
+
+  it("the rules catch a door that imports another door's routes, and let a door use src/http's shared records", async () => {
+    expect(
+      await violationsOf({
+        "src/http/records/video.ts": "export const videoItem = 1;\n",
+        "src/http/rest/routes/video.ts": 'import { videoItem } from "../../records/video.js";\nexport const routes = [videoItem];\n',
+        "src/http/mcp/tools.ts": 'import { routes } from "../rest/routes/video.js";\nimport { videoItem } from "../records/video.js";\nexport const tools = [routes, videoItem];\n',
+      }),
+    ).toEqual(["doors-stand-apart: src/http/mcp/tools.ts → src/http/rest/routes/video.ts"]);
   });
 });

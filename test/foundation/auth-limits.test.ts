@@ -149,6 +149,9 @@ describe("one rate-limit budget per key across REST, GraphQL over HTTP and WebSo
     expect(graphql.body.data ?? null).toBeNull();
     expect(graphql.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(graphql.headers.get("ratelimit-remaining")).toBe("0");
+    // The one mapping of a retryable refusal (src/http/errors.ts): the header and extensions.retryAfter say the same.
+    expect(graphql.body.errors?.[0]?.extensions?.retryAfter).toBe(Number(graphql.headers.get("retry-after")));
+    expect(rest.headers.get("ratelimit-remaining")).toBe("0");
 
     expect(await firstOutcome(ws, "{ workspace { plan } }")).toBe("RATE_LIMITED");
     // A subscription is an operation too.

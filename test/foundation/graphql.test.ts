@@ -4,6 +4,7 @@ import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 import { gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { spawnService } from "../helpers/processes.js";
+import { waitFor } from "../helpers/wait.js";
 import { printedSchema } from "../../src/http/graphql/schema.js";
 import { grant } from "../../src/domain/credits/service.js";
 import type { RunningApi } from "../../src/main/server.js";
@@ -140,18 +141,20 @@ describe("GraphQL", () => {
     await c.dispose();
   });
 
-  it("graphql-ws: creditsUpdated delivers the balance after a change made elsewhere", async () => {
+  it("graphql-ws: creditsUpdated delivers the current balance first, then the balance after a change made elsewhere", async () => {
     const ws = await newWorkspace();
     const c = wsClient(ws.key);
-    const received = new Promise<number>((resolve, reject) => {
-      c.subscribe(
-        { query: "subscription { creditsUpdated { totalRemaining } }" },
-        { next: (v: any) => resolve(v.data.creditsUpdated.totalRemaining), error: reject, complete: () => undefined },
-      );
-    });
-    await new Promise((r) => setTimeout(r, 300)); // let the subscription reach Redis
+    const balances: number[] = [];
+    c.subscribe(
+      { query: "subscription { creditsUpdated { totalRemaining } }" },
+      { next: (v: any) => balances.push(v.data.creditsUpdated.totalRemaining), error: () => undefined, complete: () => undefined },
+    );
+    // The current balance arrives once the subscription listens, so no change after it can be missed.
+    await waitFor("the current balance", () => balances.length > 0, 5000);
+    expect(balances).toEqual([200]);
     await grant({ workspaceId: ws.workspaceId, amount: 50, idempotencyKey: "g", reason: "test" });
-    expect(await received).toBe(250);
+    await waitFor("the balance after the grant", () => balances.length > 1, 5000);
+    expect(balances).toEqual([200, 250]);
     await c.dispose();
   });
 

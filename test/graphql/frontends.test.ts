@@ -18,6 +18,7 @@ import { createAccount, createTrackedVideo, createVariedVideos, trackAccount, tr
 import { prisma } from "../../src/infra/db.js";
 import { grant } from "../../src/domain/credits/service.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { waitFor } from "../helpers/wait.js";
 
 let api: RunningApi;
 beforeAll(async () => {
@@ -264,11 +265,10 @@ describe("workspace events", () => {
     const seen: any[] = [];
     c.subscribe({ query: `subscription { workspaceEvents { id type data at } }` }, { next: (v: any) => seen.push(v.data?.workspaceEvents ?? v), error: (e) => seen.push({ error: e }), complete: () => undefined });
     await new Promise((r) => setTimeout(r, 300)); // the subscription reaches Redis
-    const { emitWorkspaceEvents } = await import("../../src/domain/shared/workspace-events.js");
+    const { emitWorkspaceEvents } = await import("../../src/domain/webhooks/outbox.js");
     await emitWorkspaceEvents([{ workspaceId: other.workspaceId, type: "video.spike", data: { videoId: "not-ours" } }]);
     await emitWorkspaceEvents([{ workspaceId: ws.workspaceId, type: "video.spike", data: { videoId: "ours", outlierScore: 4.5 } }]);
-    const deadline = Date.now() + 10_000;
-    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await waitFor("the workspace's event", () => seen.length >= 1, 10_000, 20);
     await new Promise((r) => setTimeout(r, 200)); // room for a wrong second event
     await c.dispose();
     expect(seen).toHaveLength(1);

@@ -1,6 +1,6 @@
 /**
  * Bull Board at /admin/queues (only with ADMIN_TOKEN, HTTP Basic auth, 404 otherwise) and GraphiQL
- * served from this server with no file from another host (CONTRACT.md, Operations); ADMIN_TOKEN
+ * served from this server with no file from another host (docs/contract/decisions.md, Operations); ADMIN_TOKEN
  * unset and GRAPHIQL=false in a second API process.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, gql, newWorkspace, request, stopAll } from "../helpers/api.js";
 import { spawnService, type ServiceProcess } from "../helpers/processes.js";
+import { waitUntil } from "../helpers/wait.js";
 
 let apiProcess: ServiceProcess;
 let worker: ServiceProcess;
@@ -27,15 +28,8 @@ const lines = (p: ServiceProcess): Line[] =>
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as Line);
 
-async function until<T>(what: string, read: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: string, read: () => T | undefined, timeoutMs = 20_000): Promise<T> =>
+  waitUntil(what, read, (value) => value !== undefined, timeoutMs, 100) as Promise<T>;
 
 /** The API's and the worker's lines of one request id, once the job it queued has completed. */
 async function chainOf(requestId: string): Promise<{ api: Line[]; jobs: Line[] }> {

@@ -1,5 +1,5 @@
 /**
- * GET /metrics (CONTRACT.md, Operations): Prometheus text behind METRICS_TOKEN, with HTTP durations
+ * GET /metrics (docs/contract/decisions.md, Operations): Prometheus text behind METRICS_TOKEN, with HTTP durations
  * by route template (never a raw path), GraphQL operations, BullMQ job counts per queue and state,
  * scrape and webhook outcomes, and process metrics; and METRICS=false turning it off (its own process).
  */

@@ -156,7 +156,7 @@ describe("yt-dlp media provider + pocketsphinx, real programs on a loopback serv
   it("reports a missing video as not found, not retryable", async () => {
     await expectProviderError(
       new YtdlpMediaProvider().fetch(input("/gone.mp4"), { workDir }),
-      /^media:ytdlp: the video was not found .*HTTP Error 404/,
+      /^media:ytdlp: not available at the source .*HTTP Error 404/,
       false,
     );
   });

@@ -12,17 +12,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProgram } from "../../src/providers/process.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
+import { waitFor } from "../helpers/wait.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SCRIPT = fileURLToPath(new URL("../fixtures/programs/spawns-grandchild.sh", import.meta.url));
 
-async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (what: string, check: () => boolean, timeoutMs = 5000) => waitFor(what, check, timeoutMs, 20);
 
 let dir: string;
 const leftovers: number[] = [];

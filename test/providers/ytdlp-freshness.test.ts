@@ -1,6 +1,7 @@
 /**
- * yt-dlp freshness: its version is read at start when a provider uses it, logged (a warning when it
- * is older than 90 days or cannot be run) and shown by /readyz. A stand-in program plays yt-dlp's
+ * yt-dlp freshness: its version is read at start-up (src/main/lifecycle.ts, never on importing the
+ * configuration) when a provider uses it, logged (a warning when it is older than 90 days or cannot
+ * be run) and shown by /readyz. A stand-in program plays yt-dlp's
  * `--version`; the real Debian yt-dlp (2023.03) is checked too when installed.
  */
 import { spawnSync } from "node:child_process";
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { ytdlpFreshness, YTDLP_STALE_DAYS } from "../../src/infra/health.js";
+import { readYtdlpVersion } from "../../src/main/lifecycle.js";
 import { spawnService } from "../helpers/processes.js";
 import { startTestApi, stopAll } from "../helpers/api.js";
 
@@ -47,27 +49,37 @@ describe("ytdlpFreshness", () => {
     expect(ytdlpFreshness(NOW, { ytdlp: "yt-dlp", ytdlpUsed: false, ytdlpVersion: null })).toBeNull();
   });
 
-  it("the configuration runs `yt-dlp --version` only when the scrape or media provider uses it", async () => {
+  it("importing the configuration runs no program; start-up reads `yt-dlp --version` only when the scrape or media provider uses it", async () => {
     const fresh = await program("fresh", "2026.11.01");
     const used = loadConfig({ SCRAPE_PROVIDER: "ytdlp", YTDLP_PATH: fresh.path });
-    expect(used.programs).toMatchObject({ ytdlpUsed: true, ytdlpVersion: "2026.11.01" });
+    expect(used.programs.ytdlpUsed).toBe(true);
+    expect(fresh.ran()).toBe(false);
+    expect(await readYtdlpVersion(used.programs)).toBe("2026.11.01");
+    expect(fresh.ran()).toBe(true);
     const unused = await program("unused", "2026.11.01");
     const simulated = loadConfig({ SCRAPE_PROVIDER: "simulated", YTDLP_PATH: unused.path });
-    expect(simulated.programs).toMatchObject({ ytdlpUsed: false, ytdlpVersion: null });
-    expect(unused.ran()).toBe(false);
+    expect(simulated.programs.ytdlpUsed).toBe(false);
+    expect(await readYtdlpVersion(simulated.programs)).toBeNull();
     // Downloading media with it reads it too; the radar's yt-dlp search alone does not.
-    expect(loadConfig({ SCRAPE_PROVIDER: "simulated", MEDIA_PROVIDER: "ytdlp", YTDLP_PATH: fresh.path }).programs).toMatchObject({ ytdlpUsed: true, ytdlpVersion: "2026.11.01" });
+    const media = loadConfig({ SCRAPE_PROVIDER: "simulated", MEDIA_PROVIDER: "ytdlp", YTDLP_PATH: unused.path });
+    expect(media.programs.ytdlpUsed).toBe(true);
     expect(loadConfig({ SCRAPE_PROVIDER: "simulated", RADAR_PROVIDERS: "catalog,ytdlp", YTDLP_PATH: unused.path }).programs.ytdlpUsed).toBe(false);
     expect(unused.ran()).toBe(false);
-    // Without SCRAPE_PROVIDER, a runnable yt-dlp is the default provider and its version is known.
-    expect(loadConfig({ YTDLP_PATH: fresh.path }).providers.scrape).toBe("ytdlp");
+    // Without SCRAPE_PROVIDER, an installed yt-dlp (found, not run) is the default provider.
+    const found = await program("found", "2026.11.01");
+    expect(loadConfig({ YTDLP_PATH: found.path }).providers.scrape).toBe("ytdlp");
+    expect(found.ran()).toBe(false);
     expect(loadConfig({ YTDLP_PATH: join(dir, "missing") })).toMatchObject({ providers: { scrape: "simulated" }, programs: { ytdlpUsed: false } });
+    // A program that is installed but does not run: its version is unknown (and reported stale).
+    const broken = join(dir, "broken");
+    await writeFile(broken, "#!/bin/sh\nexit 3\n", { mode: 0o755 });
+    expect(await readYtdlpVersion({ ytdlp: broken, ytdlpUsed: true })).toBeNull();
   });
 
-  it.skipIf(spawnSync("yt-dlp", ["--version"]).status !== 0)("Debian's yt-dlp is read, and is stale", () => {
-    const c = loadConfig({ SCRAPE_PROVIDER: "ytdlp" });
-    expect(c.programs.ytdlpVersion).toMatch(/^\d{4}\.\d{2}\.\d{2}/);
-    expect(ytdlpFreshness(NOW, c.programs)).toMatchObject({ stale: c.programs.ytdlpVersion! < "2026.08.26" });
+  it.skipIf(spawnSync("yt-dlp", ["--version"]).status !== 0)("Debian's yt-dlp is read, and is stale", async () => {
+    const version = await readYtdlpVersion(loadConfig({ SCRAPE_PROVIDER: "ytdlp" }).programs);
+    expect(version).toMatch(/^\d{4}\.\d{2}\.\d{2}/);
+    expect(ytdlpFreshness(NOW, { ytdlp: "yt-dlp", ytdlpUsed: true, ytdlpVersion: version })).toMatchObject({ stale: version! < "2026.08.26" });
   });
 });
 

@@ -14,6 +14,7 @@ import type { RadarDeps } from "../../src/domain/radar/run.js";
 import { CatalogSearchProvider } from "../../src/domain/radar/catalog.js";
 import type { QueryExpander, SearchProvider, SearchRequest } from "../../src/domain/radar/ports.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const expander: QueryExpander = { name: "offline", expand: async (d, n) => [d, `${d} ideas`, `${d} tutorial`].slice(0, n) };
 
@@ -67,11 +68,7 @@ const SEARCH_FIELDS = `uuid query platform depth minViews timePeriod language st
 const codeOf = (r: { body: { errors?: { extensions?: Record<string, any> }[] } }) => r.body.errors?.[0]?.extensions?.code;
 
 async function waitForStatus(id: string, status: string) {
-  const deadline = Date.now() + 30_000;
-  while ((await prisma.radarSearch.findUniqueOrThrow({ where: { id } })).status !== status) {
-    if (Date.now() > deadline) throw new Error(`search ${id} never reached ${status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntil(`search ${id} to reach ${status}`, () => prisma.radarSearch.findUniqueOrThrow({ where: { id } }), (s) => s.status === status, 30_000, 100);
 }
 
 describe("radar over GraphQL", () => {

@@ -19,6 +19,7 @@ import { queue } from "../../src/infra/queues.js";
 import type { QueryExpander, SearchCandidate, SearchProvider, SearchRequest } from "../../src/domain/radar/ports.js";
 import type { Platform } from "../../src/domain/shared/platform.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const DAY = 24 * 3600 * 1000;
 
@@ -113,14 +114,9 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api, workers));
 
-async function waitForStatus(searchId: string, statuses: string[], timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const s = await prisma.radarSearch.findUniqueOrThrow({ where: { id: searchId } });
-    if (statuses.includes(s.status)) return s;
-    if (Date.now() > deadline) throw new Error(`search ${searchId} still ${s.status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+function waitForStatus(searchId: string, statuses: string[], timeoutMs = 30_000) {
+  const read = () => prisma.radarSearch.findUniqueOrThrow({ where: { id: searchId } });
+  return waitUntil(`search ${searchId} to reach ${statuses.join("/")}`, read, (s) => statuses.includes(s.status), timeoutMs, 100);
 }
 
 async function search(key: string, body: Record<string, unknown>) {

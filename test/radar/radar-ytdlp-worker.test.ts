@@ -16,6 +16,7 @@ import { standInProgram } from "../fixtures/media/server.js";
 import { prisma } from "../../src/infra/db.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { waitFor, waitUntil } from "../helpers/wait.js";
 
 let api: RunningApi;
 let dir: string;
@@ -50,14 +51,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function waitFinished(id: string, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const s = await prisma.radarSearch.findUniqueOrThrow({ where: { id } });
-    if (s.status === "completed" || s.status === "failed") return s;
-    if (Date.now() > deadline) throw new Error(`search ${id} still ${s.status}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+function waitFinished(id: string, timeoutMs = 90_000) {
+  const read = () => prisma.radarSearch.findUniqueOrThrow({ where: { id } });
+  return waitUntil(`search ${id} to finish`, read, (s) => s.status === "completed" || s.status === "failed", timeoutMs, 200);
 }
 
 describe("radar worker process with a failing yt-dlp", () => {
@@ -76,11 +72,7 @@ describe("radar worker process with a failing yt-dlp", () => {
     const ws = await newWorkspace();
     const c = client(api.url, ws.key);
     const id = (await c.post("/api/v1/radar/search", { query: "sourdough bread", platform: "platformB", depth: "quick" })).body.data.searchId;
-    const deadline = Date.now() + 30_000;
-    while (!(await readFile(hangPid, "utf8").catch(() => ""))) {
-      if (Date.now() > deadline) throw new Error("the hanging yt-dlp never ran");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor("the hanging yt-dlp to run", () => readFile(hangPid, "utf8").catch(() => ""), 30_000, 100);
     expect((await prisma.radarSearch.findUniqueOrThrow({ where: { id } })).status).toBe("searching");
     await first.stop("SIGKILL");
     process.kill(Number((await readFile(hangPid, "utf8")).trim()), "SIGKILL"); // the orphaned stand-in we started

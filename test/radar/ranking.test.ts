@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import {
   filtersFor,
   MIN_VIEWS,
-  passesFilters,
   postedAfterFor,
   QUERIES_PER_DEPTH,
   TIME_PERIODS,
 } from "../../src/domain/radar/filters.js";
+import { passesFilters } from "../../src/domain/radar/ports.js";
 import {
   compareRanked,
   candidateEngagementRate,

@@ -10,6 +10,7 @@ import { prisma } from "../../src/infra/db.js";
 import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
 import { trackingJobs } from "../helpers/jobs.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { waitUntil } from "../helpers/wait.js";
 
 let api: RunningApi;
 let workers: RunningWorkers;
@@ -24,15 +25,6 @@ afterAll(() => stopAll(api, workers));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > until) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 type Client = ReturnType<typeof client>;
 
@@ -43,7 +35,7 @@ async function trackReady(c: Client, url: string, videoLimit?: number) {
   const list = await c.get("/api/v1/accounts?limit=100");
   const username = r.body.data.added[0] ?? r.body.data.alreadyTracked[0];
   const item = list.body.data.find((a: any) => a.username === username);
-  const ready = await waitFor(() => c.get(`/api/v1/accounts/${item.id}`), (x) => x.body.data.scrapeStatus === "ready");
+  const ready = await waitUntil("the account's scrape", () => c.get(`/api/v1/accounts/${item.id}`), (x) => x.body.data.scrapeStatus === "ready");
   return { response: r, account: ready.body.data };
 }
 
@@ -149,7 +141,7 @@ describe("POST /accounts", () => {
     expect(await prisma.account.count({ where: { username: "shared.channel" } })).toBe(1);
     expect((await client(api.url, a.key).get(`/api/v1/accounts/${ra.account.id}/videos`)).body.pagination.total).toBe(4);
     // The account was ready already (A's scrape); B's own scrape job tracks B's videos shortly after.
-    const bVideos = await waitFor(() => client(api.url, b.key).get(`/api/v1/accounts/${ra.account.id}/videos`), (x) => x.body.pagination.total > 0);
+    const bVideos = await waitUntil("the account's scrape", () => client(api.url, b.key).get(`/api/v1/accounts/${ra.account.id}/videos`), (x) => x.body.pagination.total > 0);
     expect(bVideos.body.pagination.total).toBe(9);
     expect(await prisma.video.count({ where: { accountId: ra.account.id } })).toBeGreaterThanOrEqual(9);
   });

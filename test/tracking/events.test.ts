@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newWorkspace, stopAll } from "../helpers/api.js";
 import { jobRun } from "../helpers/jobs.js";
 import { prisma } from "../../src/infra/db.js";
-import { eventsSubscribed } from "../../src/domain/shared/events.js";
-import { watchWorkspaceEvents, type WorkspaceEvent } from "../../src/domain/shared/workspace-events.js";
+import { subscribed } from "../../src/infra/events.js";
+import { type WorkspaceEvent } from "../../src/domain/shared/workspace-events.js";
+import { watchWorkspaceEvents } from "../../src/domain/webhooks/outbox.js";
 import { scrapeAccount, scrapeVideo } from "../../src/domain/tracking/scrape-jobs.js";
 import { trackAccount } from "../../src/domain/tracking/accounts.js";
 import { simulateVideo } from "../../src/providers/scrape/simulated.js";
@@ -45,7 +46,7 @@ async function watch(workspaceId: string): Promise<WorkspaceEvent[]> {
     void it.return?.();
   });
   await new Promise((r) => setTimeout(r, 20));
-  await eventsSubscribed();
+  await subscribed();
   return events;
 }
 

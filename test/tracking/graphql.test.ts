@@ -13,6 +13,7 @@ import { prisma } from "../../src/infra/db.js";
 import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
 import { trackingJobs } from "../helpers/jobs.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { waitUntil } from "../helpers/wait.js";
 
 let api: RunningApi;
 let workers: RunningWorkers | null = null;
@@ -23,15 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api, ...(workers ? [workers] : [])));
 
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > until) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const VIDEO_FIELDS = `uuid type platformVideoId url description hashtags viewCount likeCount commentCount shareCount bookmarkCount
   engagementRate postedAt thumbnailUrl username displayName canonicalAccountId musicName musicAuthor musicCoverUrl
@@ -81,7 +73,7 @@ describe("GraphQL tracking (needs a worker)", () => {
     expect(r.body.errors).toBeUndefined();
     const { videoId, isNew } = r.body.data.trackVideo;
     expect(isNew).toBe(true);
-    const v = await waitFor(
+    const v = await waitUntil("the GraphQL answer", 
       () => gql(api.url, ws.key, `query($id: ID!) { video(id: $id) { ${VIDEO_FIELDS} } }`, { id: videoId }),
       (x) => x.body.data?.video?.scrapeStatus === "READY",
     );
@@ -129,7 +121,7 @@ describe("GraphQL tracking (needs a worker)", () => {
     const badLimit = await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.instagram.com/other", videoLimit: 501) { added } }`);
     expect(badLimit.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
 
-    const list = await waitFor(
+    const list = await waitUntil("the GraphQL answer", 
       () =>
         gql(api.url, ws.key, `{ accounts { totalCount pageInfo { hasNextPage } edges { node { uuid type username scrapeStatus followerCount
           tracking { videoLimit trackedAt } videos(first: 100) { totalCount edges { node { uuid type canonicalAccountId postedAt } } } } } } }`),
@@ -191,7 +183,7 @@ describe("GraphQL tracking (needs a worker)", () => {
     for (const name of ["plan.one", "plan.two", "plan.three", "plan.four"]) {
       await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.tiktok.com/@${name}", videoLimit: 3) { added } }`);
     }
-    await waitFor(
+    await waitUntil("the GraphQL answer", 
       () => gql(api.url, ws.key, `{ accounts { edges { node { scrapeStatus } } } }`),
       (x) => x.body.data?.accounts?.edges?.length === 4 && x.body.data.accounts.edges.every((e: any) => e.node.scrapeStatus === "READY"),
     );
@@ -269,6 +261,8 @@ describe("videoUpdated across processes", () => {
       expect(v).toMatchObject({ uuid: videoId, scrapeStatus: "READY", dataSource: "simulated" });
       expect(Number.isInteger(v.viewCount)).toBe(true);
       expect(seen.every((x) => x.uuid === videoId)).toBe(true);
+      // The current state first (queued, never scraped), then the scrape's changes.
+      expect(seen[0]).toMatchObject({ uuid: videoId, scrapeStatus: "QUEUED", viewCount: null });
     } finally {
       await c.dispose();
       await worker.stop();

@@ -11,7 +11,7 @@ import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api
 import { jobRun } from "../helpers/jobs.js";
 import { prisma, pgPool } from "../../src/infra/db.js";
 import { pruneHistory, scrapeVideo } from "../../src/domain/tracking/scrape-jobs.js";
-import { storeScrapedVideo } from "../../src/domain/tracking/scrape.js";
+import { storeScrapedVideo } from "../../src/domain/tracking/scrape-store.js";
 import { SimulatedScrapeProvider, simulateVideo } from "../../src/providers/scrape/simulated.js";
 import type { ScrapedVideo, ScrapeProvider, VideoRef } from "../../src/domain/tracking/ports.js";
 import type { RunningApi } from "../../src/main/server.js";

@@ -13,7 +13,7 @@ import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api
 import { jobRun } from "../helpers/jobs.js";
 import { prisma, pgPool } from "../../src/infra/db.js";
 import { scrapeVideo } from "../../src/domain/tracking/scrape-jobs.js";
-import { ownerHandle } from "../../src/domain/tracking/scrape.js";
+import { ownerHandle } from "../../src/domain/tracking/scrape-store.js";
 import { SimulatedScrapeProvider } from "../../src/providers/scrape/simulated.js";
 import { YtdlpScrapeProvider } from "../../src/providers/scrape/ytdlp.js";
 import type { RunningApi } from "../../src/main/server.js";

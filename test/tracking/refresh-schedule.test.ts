@@ -27,6 +27,7 @@ import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { SimulatedScrapeProvider } from "../../src/providers/scrape/simulated.js";
 import type { ScrapeProvider } from "../../src/domain/tracking/ports.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -305,12 +306,7 @@ describe("the scheduler", () => {
     let done;
     try {
       await refreshDue(now, { batchSize: 100, maxPerRun: 1000, leaseMs: HOUR });
-      const until = Date.now() + 30_000;
-      done = await prisma.video.findUniqueOrThrow({ where: { id: v.id } });
-      while (done.scrapeStatus !== "ready" && Date.now() < until) {
-        await new Promise((r) => setTimeout(r, 100));
-        done = await prisma.video.findUniqueOrThrow({ where: { id: v.id } });
-      }
+      done = await waitUntil("the due video's scrape", () => prisma.video.findUniqueOrThrow({ where: { id: v.id } }), (x) => x.scrapeStatus === "ready", 30_000, 100);
     } finally {
       await workers.close();
       workers = undefined;

@@ -16,13 +16,14 @@ import { queue } from "../../src/infra/queues.js";
 import { startWorkers } from "../../src/jobs/worker.js";
 import { scrapeAccount, scrapeVideo } from "../../src/domain/tracking/scrape-jobs.js";
 import { jobRun, trackingJobs } from "../helpers/jobs.js";
-import { fillDailySnapshots } from "../../src/domain/tracking/scrape.js";
+import { fillDailySnapshots } from "../../src/domain/tracking/scrape-store.js";
 import { enqueueVideoScrape } from "../../src/domain/tracking/jobs.js";
 import { trackAccount } from "../../src/domain/tracking/accounts.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { SimulatedScrapeProvider } from "../../src/providers/scrape/simulated.js";
 import { YtdlpScrapeProvider } from "../../src/providers/scrape/ytdlp.js";
 import type { ScrapeProvider } from "../../src/domain/tracking/ports.js";
+import { waitUntil } from "../helpers/wait.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -45,15 +46,6 @@ async function trackedVideo(workspaceId: string) {
 }
 
 
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 45_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > until) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? String(x) : x))}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function standIn(name: string, body: string): Promise<string> {
   const path = join(dir, name);
@@ -131,12 +123,12 @@ describe("idempotent scrapes", () => {
     const env = { SCRAPE_PROVIDER: "ytdlp", YTDLP_PATH: slow };
     const first = await spawnService("worker", env);
     await enqueueVideoScrape(video.id, "crash-test");
-    await waitFor(() => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "scraping");
+    await waitUntil("the video's scrape state", () => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "scraping");
     await first.stop("SIGKILL");
     expect((await prisma.video.findUniqueOrThrow({ where: { id: video.id } })).scrapeStatus).toBe("scraping");
     const second = await spawnService("worker", env);
     try {
-      const done = await waitFor(() => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "ready", 50_000);
+      const done = await waitUntil("the video's scrape state", () => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "ready", 50_000);
       expect(done.dataSource).toBe("ytdlp");
       expect(done.description).toContain("cookie");
       expect(done.scrapeAttempts).toBe(0);
@@ -183,11 +175,12 @@ describe("failing scrapes", () => {
     const workers = await startWorkers([{ ...def, schedules: [], handlers: { "scrape-video": (job, run) => scrapeVideo(job.data.videoId, run, broken) } }]);
     try {
       await enqueueVideoScrape(video.id, "retry-test", { attempts: 3, backoff: { type: "fixed", delay: 50 } });
-      const failed = await waitFor(() => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "failed");
+      const failed = await waitUntil("the video's scrape state", () => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "failed");
       expect(failed.scrapeError).toMatch(/source answered 503/);
       expect(failed.scrapeAttempts).toBe(4); // 1 direct call above + 3 attempts of the job
       const job = await queue("scrape").getJob(`video-${video.id}-retry-test`);
-      expect(await job?.getState()).toBe("failed");
+      // The record is failed inside the last attempt, a moment before BullMQ moves the job.
+      await waitUntil("the job to fail", () => job!.getState(), (state) => state === "failed", 10_000);
       expect(job?.attemptsMade).toBe(3);
       await new Promise((r) => setTimeout(r, 300));
       expect(calls).toBe(4); // no silent loop after the last attempt

@@ -9,6 +9,7 @@ import { prisma } from "../../src/infra/db.js";
 import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
 import { trackingJobs } from "../helpers/jobs.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { waitUntil } from "../helpers/wait.js";
 
 let api: RunningApi;
 let workers: RunningWorkers;
@@ -27,15 +28,6 @@ let seq = 0;
 const ytUrl = () => `https://www.youtube.com/watch?v=${`vid${String(++seq).padStart(8, "0")}`}`;
 const ttUrl = (user = "creator.one") => `https://www.tiktok.com/@${user}/video/${7_300_000_000_000_000_000n + BigInt(++seq)}`;
 
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > until) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function expectFullVideo(v: any) {
   expect(v.id).toMatch(UUID);
@@ -62,7 +54,7 @@ describe("POST /videos", () => {
     expect(r.body.data).toEqual({ trackedVideoId: expect.stringMatching(UUID), videoId: expect.stringMatching(UUID), isNew: true });
     expect(r.body.message).toMatch(/queued/i);
 
-    const v = await waitFor(() => c.get(`/api/v1/videos/${r.body.data.videoId}`), (x) => x.body.data.scrapeStatus === "ready");
+    const v = await waitUntil("the video's scrape", () => c.get(`/api/v1/videos/${r.body.data.videoId}`), (x) => x.body.data.scrapeStatus === "ready");
     expect(v.status).toBe(200);
     const d = v.body.data;
     expectFullVideo(d);
@@ -116,7 +108,7 @@ describe("POST /videos", () => {
     const [a, b] = [await newWorkspace(), await newWorkspace()];
     const url = "https://www.instagram.com/reel/Cshared0001/";
     const ra = await client(api.url, a.key).post("/api/v1/videos", { url });
-    await waitFor(() => client(api.url, a.key).get(`/api/v1/videos/${ra.body.data.videoId}`), (x) => x.body.data.scrapeStatus === "ready");
+    await waitUntil("the video's scrape", () => client(api.url, a.key).get(`/api/v1/videos/${ra.body.data.videoId}`), (x) => x.body.data.scrapeStatus === "ready");
     const rb = await client(api.url, b.key).post("/api/v1/videos", { url: "https://instagram.com/reels/Cshared0001?igsh=x" });
     expect(rb.status).toBe(201);
     expect(rb.body.data.isNew).toBe(false);

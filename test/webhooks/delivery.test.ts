@@ -23,15 +23,16 @@ import { webhooksQueue } from "../../src/jobs/registry.js";
 import { HttpWebhookSender } from "../../src/providers/webhooks/http.js";
 import { createWebhook, getWebhook, listDeliveries, sendTestEvent } from "../../src/domain/webhooks/service.js";
 import { deliverWebhook, onDeliveryOutcome, type DeliveryOutcomeEvent } from "../../src/domain/webhooks/delivery.js";
-import { emitWorkspaceEvents, watchWorkspaceEvents, type WorkspaceEvent } from "../../src/domain/shared/workspace-events.js";
-import { eventsSubscribed } from "../../src/domain/shared/events.js";
+import { type WorkspaceEvent } from "../../src/domain/shared/workspace-events.js";
+import { emitWorkspaceEvents, watchWorkspaceEvents } from "../../src/domain/webhooks/outbox.js";
+import { subscribed } from "../../src/infra/events.js";
 import { createSearch } from "../../src/domain/radar/service.js";
 import { completeSearch, failSearch, startSearch } from "../../src/domain/radar/lifecycle.js";
 import { charge } from "../../src/domain/credits/service.js";
 import { analyze, fail } from "../../src/domain/analysis/service.js";
 import { prisma } from "../../src/infra/db.js";
 import { queue } from "../../src/infra/queues.js";
-import { recordEvents, sweepOutbox } from "../../src/domain/webhooks/outbox.js";
+import { recordWorkspaceEvents, sweepOutbox } from "../../src/domain/webhooks/outbox.js";
 import { deliveryJobId } from "../../src/domain/webhooks/jobs.js";
 import { parseInput } from "../../src/domain/shared/inputs.js";
 import { createSearchInput } from "../../src/domain/radar/inputs.js";
@@ -197,7 +198,7 @@ describe("delivery", () => {
     let eventId: string | undefined;
     try {
       // Committed, never relayed (as if its process died right after the commit).
-      [eventId] = await recordEvents([{ workspaceId: e.workspaceId, type: "video.spike", data: { videoId: "unrelayed" } }]);
+      [eventId] = await recordWorkspaceEvents([{ workspaceId: e.workspaceId, type: "video.spike", data: { videoId: "unrelayed" } }]);
       // Relayed, but its job lost (as if Redis lost it).
       await spike(e.workspaceId, 77);
       const { items } = await listDeliveries(e.workspaceId, e.webhook.id, { limit: 5, offset: 0 });
@@ -261,7 +262,7 @@ describe("events from the domain reach both transports (one source)", () => {
     const stream = watchWorkspaceEvents(workspaceId)[Symbol.asyncIterator]();
     try {
       const next = stream.next();
-      await eventsSubscribed();
+      await subscribed();
       await trigger();
       const streamed = (await waitFor("the GraphQL event", async () => {
         for (;;) {

@@ -14,12 +14,12 @@ vi.hoisted(() => {
   process.env.WEBHOOK_ALLOW_PRIVATE = "false";
 });
 
-import { isPublicAddress, targetProblem } from "../../src/domain/webhooks/ports.js";
+import { isPublicAddress, targetProblem } from "../../src/domain/shared/public-targets.js";
 import { HttpWebhookSender } from "../../src/providers/webhooks/http.js";
 import { newWorkspace, stopAll } from "../helpers/api.js";
 import { createWebhook, listDeliveries } from "../../src/domain/webhooks/service.js";
 import { deliverWebhook } from "../../src/domain/webhooks/delivery.js";
-import { emitWorkspaceEvents } from "../../src/domain/shared/workspace-events.js";
+import { emitWorkspaceEvents } from "../../src/domain/webhooks/outbox.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 
 let tcp: Server;
@@ -85,6 +85,18 @@ describe("which addresses are public", () => {
     ["2001:db8::1", false],
     ["ff02::1", false],
     ["hooks.example.com", false],
+    // IANA's special-purpose ranges (ipaddr.js): benchmarking, 6to4 relay, site-local, local-use NAT64, discard, ORCHIDv2
+    ["198.18.0.1", false],
+    ["192.88.99.1", false],
+    ["fec0::1", false],
+    ["64:ff9b:1::a00:1", false],
+    ["100::1", false],
+    ["2001:20::1", false],
+    // Forms ipaddr.js would read but a resolver never answers are not addresses here.
+    ["127.1", false],
+    ["0x7f.0.0.1", false],
+    // An IPv4-compatible address is as public as the IPv4 address it carries.
+    ["::8.8.8.8", true],
   ])("%s → %s", (ip, expected) => {
     expect(isPublicAddress(ip)).toBe(expected);
   });

@@ -17,7 +17,7 @@ vi.hoisted(() => {
 import { newWorkspace, stopAll } from "../helpers/api.js";
 import { spawnService, type ServiceProcess } from "../helpers/processes.js";
 import { createWebhook, listDeliveries } from "../../src/domain/webhooks/service.js";
-import { emitWorkspaceEvents } from "../../src/domain/shared/workspace-events.js";
+import { emitWorkspaceEvents } from "../../src/domain/webhooks/outbox.js";
 import { startReceiver, verifySignature, waitFor } from "./receiver.js";
 
 const processes: ServiceProcess[] = [];

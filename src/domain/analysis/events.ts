@@ -1,51 +1,18 @@
 /**
- * Live status of a video's analysis: every committed move is published (by whichever process made
- * it) on `analysisStatusChanged` for the workspace and video; a watcher gets the current state first
- * and then each newer state once, in order.
+ * What the analysis area publishes: every committed move of an analysis, on `analysisStatusChanged`
+ * for the workspace and video (by whichever process made it). The stream subscriptions read is
+ * ./watch.ts.
  */
-import type { VideoAnalysis } from "../../generated/prisma/client.js";
-import { eventsSubscribed, publishEvent, subscribeEvents } from "../shared/events.js";
-import { assertVideoTracked, getAnalysis, statusRank, toEvent, type AnalysisEvent } from "./service.js";
+import type { AnalysisStatus, VideoAnalysis } from "../../generated/prisma/client.js";
+import { publishEvent } from "../shared/events.js";
+
+export type AnalysisEvent = { analysisId: string; videoId: string; status: AnalysisStatus; error: string | null; at: string };
+
+export function toEvent(a: Pick<VideoAnalysis, "id" | "videoId" | "status" | "error" | "updatedAt">): AnalysisEvent {
+  return { analysisId: a.id, videoId: a.videoId, status: a.status, error: a.error, at: a.updatedAt.toISOString() };
+}
 
 /** Publishes the analysis's (committed) state. A lost event is never fatal: the state is in the database. */
 export async function announce(a: Pick<VideoAnalysis, "id" | "workspaceId" | "videoId" | "status" | "error" | "updatedAt">): Promise<void> {
   await publishEvent("analysisStatusChanged", `${a.workspaceId}:${a.videoId}`, toEvent(a));
 }
-
-/**
- * The analysis status of a video the workspace tracks (NOT_FOUND otherwise, before anything is
- * streamed): the current state, then the live changes newer than what was already sent. The stream
- * stays open for later analyses of the video until the consumer stops.
- */
-export async function watchAnalysis(workspaceId: string, videoId: string): Promise<AsyncIterable<AnalysisEvent & { workspaceId: string }>> {
-  await assertVideoTracked(workspaceId, videoId);
-  return statusChanges(workspaceId, videoId);
-}
-
-/** Listening starts (and is confirmed by Redis) before the current state is read, so nothing falls in between. */
-async function* statusChanges(workspaceId: string, videoId: string): AsyncGenerator<AnalysisEvent & { workspaceId: string }> {
-  const events = subscribeEvents("analysisStatusChanged", `${workspaceId}:${videoId}`)[Symbol.asyncIterator]();
-  const sent = new Map<string, number>(); // analysisId → rank of the last status sent
-  const fresh = (e: AnalysisEvent) => statusRank(e.status) > (sent.get(e.analysisId) ?? -1);
-  try {
-    let next = events.next(); // starts the Redis subscription
-    await eventsSubscribed();
-    const current = await getAnalysis(workspaceId, videoId);
-    if (current) {
-      const e = toEvent(current);
-      sent.set(e.analysisId, statusRank(e.status));
-      yield { ...e, workspaceId };
-    }
-    for (;;) {
-      const r = await next;
-      if (r.done) return;
-      next = events.next();
-      if (!fresh(r.value)) continue;
-      sent.set(r.value.analysisId, statusRank(r.value.status));
-      yield { ...r.value, workspaceId };
-    }
-  } finally {
-    await events.return?.();
-  }
-}
-

@@ -91,7 +91,7 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
 }
 
 /** How often a running analysis re-reads its own status, in case its `failed` event was lost. */
-export const FAILURE_CHECK_MS = 5000;
+const FAILURE_CHECK_MS = 5000;
 
 /**
  * A signal aborted once the analysis is failed (or deleted) by anyone else: on its `failed` event,

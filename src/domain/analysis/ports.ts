@@ -7,9 +7,6 @@
 import type { Platform } from "../shared/platform.js";
 import type { CtaType, HookStyle, UgcFit } from "./vocabulary.js";
 
-export { CTA_TYPES, CTA_TYPE_VALUES, HOOK_STYLES, HOOK_STYLE_VALUES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS, UGC_FIT_VALUES } from "./vocabulary.js";
-export type { CtaType, HookStyle, UgcFit } from "./vocabulary.js";
-export { ProviderError } from "../shared/provider-error.js";
 
 // --- Media: captions and/or audio of a video -------------------------------------------------
 export interface MediaInput {

@@ -21,7 +21,7 @@ import { announce } from "./events.js";
 import { captureReservation, creditsChanged, releaseReservation, reserve } from "../credits/service.js";
 import { enqueueAnalysis } from "./jobs.js";
 import { InsufficientCreditsError, notFound } from "../shared/errors.js";
-import { recordWorkspaceEvents, relayWorkspaceEvents } from "../shared/workspace-events.js";
+import { recordWorkspaceEvents, relayWorkspaceEvents } from "../webhooks/outbox.js";
 import type { Segment } from "./ports.js";
 import type { ContentAnalysis } from "./ports.js";
 
@@ -30,7 +30,7 @@ export const ANALYSIS_COST = 5;
 
 export const ANALYSIS_STATUSES = ["pending", "downloading", "transcribed", "analyzing", "completed", "failed"] as const;
 /** The states of an analysis still in progress (the partial unique index allows one per workspace and video). */
-export const RUNNING_STATUSES: AnalysisStatus[] = ["pending", "downloading", "transcribed", "analyzing"];
+const RUNNING_STATUSES: AnalysisStatus[] = ["pending", "downloading", "transcribed", "analyzing"];
 
 /** Position of a status in the sequence; both end states share the last position. */
 export function statusRank(s: AnalysisStatus): number {
@@ -57,7 +57,8 @@ function answer(a: Pick<VideoAnalysis, "id" | "videoId" | "status">, outcome: An
   return { analysisId: a.id, videoId: a.videoId, status: a.status, outcome, message };
 }
 
-async function requireTrackedVideo(workspaceId: string, videoId: string): Promise<void> {
+/** NOT_FOUND unless the workspace tracks the video (analyses and their streams are the tracking workspace's). */
+export async function requireTrackedVideo(workspaceId: string, videoId: string): Promise<void> {
   const tracked = await prisma.trackedVideo.findUnique({ where: { workspaceId_videoId: { workspaceId, videoId } }, select: { id: true } });
   if (!tracked) throw notFound("Video");
 }
@@ -163,17 +164,8 @@ export async function latestAnalysesOfVideos(workspaceId: string, videoIds: read
   });
 }
 
-/** Checks the video is tracked by the workspace (subscriptions check before listening). */
-export const assertVideoTracked = requireTrackedVideo;
-
 // ---------------------------------------------------------------------------------------------
 // State machine used by the pipeline (./pipeline.ts) and the sweeper.
-
-export type AnalysisEvent = { analysisId: string; videoId: string; status: AnalysisStatus; error: string | null; at: string };
-
-export function toEvent(a: Pick<VideoAnalysis, "id" | "videoId" | "status" | "error" | "updatedAt">): AnalysisEvent {
-  return { analysisId: a.id, videoId: a.videoId, status: a.status, error: a.error, at: a.updatedAt.toISOString() };
-}
 
 
 export const loadAnalysis = (id: string) => prisma.videoAnalysis.findUnique({ where: { id } });

@@ -16,8 +16,8 @@ import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
 import { InsufficientCreditsError, notFound, validationError } from "../shared/errors.js";
 import type { CreditEntryKind } from "../../generated/prisma/client.js";
 import { nextCycleBoundary } from "./cycle.js";
-import { publishEvent, subscribeEvents } from "../shared/events.js";
-import { recordWorkspaceEvents, relayWorkspaceBacklog } from "../shared/workspace-events.js";
+import { currentThenEvents, publishEvent } from "../shared/events.js";
+import { recordWorkspaceEvents, relayWorkspaceBacklog } from "../webhooks/outbox.js";
 import { config } from "../../config.js";
 
 /**
@@ -123,15 +123,29 @@ export async function listLedger(workspaceId: string, page: PageRequest): Promis
 
 const LEDGER_COLUMNS = Prisma.raw(`e.id, e.kind::text AS kind, e.amount, e.balance_after AS "balanceAfter", e.reason, e.created_at AS "createdAt"`);
 
+/** How many of the latest ledger entries the credits summary shows (REST GET /credits, MCP get_credits). */
+export const LATEST_LEDGER_ENTRIES = 20;
+
+export interface CreditsSummary extends CreditBalance {
+  /** The LATEST_LEDGER_ENTRIES latest ledger entries, newest first. */
+  ledger: LedgerEntry[];
+}
+
+/** The balance with the latest ledger entries. */
+export async function readCredits(workspaceId: string): Promise<CreditsSummary> {
+  const [balance, ledger] = await Promise.all([getBalance(workspaceId), listLedger(workspaceId, { limit: LATEST_LEDGER_ENTRIES, offset: 0 })]);
+  return { ...balance, ledger };
+}
+
 /** Ledger entries of the workspace by id, in any order. */
 export async function ledgerEntriesByIds(workspaceId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
   if (ids.length === 0) return [];
   return sql<LedgerEntry>(Prisma.sql`SELECT ${LEDGER_COLUMNS} FROM credit_ledger e WHERE e.workspace_id = ${workspaceId}::uuid AND e.id = ANY(${ids as string[]}::uuid[])`);
 }
 
-/** The workspace's balance as it changes: a signal on every change (read the balance then). */
+/** The workspace's balance: a signal at once (read the current balance), then on every change (read it again). */
 export function watchCredits(workspaceId: string): AsyncIterable<unknown> {
-  return subscribeEvents("creditsUpdated", workspaceId);
+  return currentThenEvents("creditsUpdated", workspaceId, async () => ({ workspaceId, at: new Date().toISOString() }));
 }
 
 export async function countLedger(workspaceId: string): Promise<number> {
@@ -199,7 +213,7 @@ async function applyCharge(tx: Tx, w: WorkspaceBalanceRow, input: ChargeInput, r
  * least CREDITS_LOW_PERCENT % of the monthly allowance to below it, so it fires once per crossing
  * (again only after the balance rose back above the threshold: a renewal, a grant, a refund).
  */
-export function creditsLowThreshold(monthlyAllowance: number, percent = config.creditsLowPercent): number {
+function creditsLowThreshold(monthlyAllowance: number, percent = config.creditsLowPercent): number {
   return Math.ceil((monthlyAllowance * percent) / 100);
 }
 
@@ -359,7 +373,7 @@ export async function setMonthlyAllowance(tx: Tx, workspaceId: string, allowance
  * Renews the monthly allowance of one workspace if its cycle has ended: unused monthly credits do
  * not roll over, granted credits stay. Keyed by the cycle boundary, so running twice renews once.
  */
-export async function renewIfDue(workspaceId: string, now = new Date()): Promise<boolean> {
+async function renewIfDue(workspaceId: string, now = new Date()): Promise<boolean> {
   const { applied } = await inTransaction(() => workspaceId, async (t) => {
     const w = await lockWorkspace(t, workspaceId);
     if (w.cycleResetsAt > now) return { applied: false };

@@ -5,9 +5,9 @@
  */
 import { Prisma } from "../../generated/prisma/client.js";
 import { sql } from "../../infra/db.js";
-import { checkDayRange, DAY_MS } from "../shared/inputs.js";
-import { orderBySql, pageSql, rowNumberRange, type Order, type PageRequest } from "../shared/pages.js";
-import { ACCOUNT_COLUMNS, TRACKED_VIDEO_COLUMNS, TRACKING_COLUMNS, type TrackedAccountView, type TrackedVideoRecord } from "../tracking/views.js";
+import { checkDayRange } from "../shared/inputs.js";
+import { orderBySql, pageSql, rowNumberRange, type Order, type PageRequest, type Page } from "../shared/pages.js";
+import { ACCOUNT_COLUMNS, postedDaysSql, TRACKED_VIDEO_COLUMNS, TRACKING_COLUMNS, type TrackedAccountView, type TrackedVideoRecord } from "../tracking/views.js";
 import type { FolderVideoSort, FolderVideosFilter } from "./inputs.js";
 import { requireFolder } from "./service.js";
 import { folderVideoIds } from "./video-set.js";
@@ -31,7 +31,7 @@ export interface FolderAnalytics {
 }
 
 /** Number of the folder's top videos in its analytics. */
-export const FOLDER_TOP_VIDEOS = 5;
+const FOLDER_TOP_VIDEOS = 5;
 
 /** Each sort key's column (a fixed map: user input never reaches the SQL text) and value. */
 const SORT_KEYS: Record<FolderVideoSort, { sql: string; type: "float8" | "int8" | "timestamptz"; value: (v: TrackedVideoRecord) => unknown }> = {
@@ -55,14 +55,6 @@ export function folderVideosOrder(sort: FolderVideoSort, direction: "asc" | "des
   ];
 }
 
-/** Posted on or after start_date 00:00 UTC and before the end of end_date; videos without a date are left out then. */
-function postedWithin(f: FolderVideosFilter): Prisma.Sql {
-  const parts = [
-    f.start_date ? Prisma.sql`AND v.posted_at >= ${f.start_date}` : Prisma.empty,
-    f.end_date ? Prisma.sql`AND v.posted_at < ${new Date(f.end_date.getTime() + DAY_MS)}` : Prisma.empty,
-  ];
-  return Prisma.join(parts, " ");
-}
 
 
 /**
@@ -74,7 +66,7 @@ export async function listFolderVideos(
   folderId: string,
   page: PageRequest,
   f: FolderVideosFilter,
-): Promise<{ items: TrackedVideoRecord[]; total: number }> {
+): Promise<Page<TrackedVideoRecord>> {
   checkDayRange(f.start_date, f.end_date);
   await requireFolder(workspaceId, folderId);
   const order = folderVideosOrder(f.sort, f.sort_order);
@@ -84,7 +76,7 @@ export async function listFolderVideos(
     WITH page AS (
       SELECT v.id, count(*) OVER () AS total
         FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id
-       WHERE true ${postedWithin(f)} ${p.where}
+       WHERE true ${postedDaysSql(f)} ${p.where}
        ${p.orderBy} ${p.limit}
     )
     SELECT ${TRACKED_VIDEO_COLUMNS}, page.total
@@ -100,7 +92,7 @@ export async function listFolderVideos(
 /** How many of the folder's videos match the date filters (the folder already known to belong to the caller's workspace). */
 export async function countFolderVideos(folderId: string, f: FolderVideosFilter): Promise<number> {
   const [row] = await sql<{ n: number }>(Prisma.sql`
-    SELECT count(*) AS n FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id WHERE true ${postedWithin(f)}`);
+    SELECT count(*) AS n FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id WHERE true ${postedDaysSql(f)}`);
   return row?.n ?? 0;
 }
 
@@ -136,7 +128,7 @@ export async function accountsOfFolders(workspaceId: string, folderIds: readonly
 }
 
 /** The folder's tracked accounts, a page with the total. */
-export async function listFolderAccounts(workspaceId: string, folderId: string, page: PageRequest): Promise<{ items: FolderAccount[]; total: number }> {
+export async function listFolderAccounts(workspaceId: string, folderId: string, page: PageRequest): Promise<Page<FolderAccount>> {
   await requireFolder(workspaceId, folderId);
   const [items, [count]] = await Promise.all([
     accountsOfFolders(workspaceId, [folderId], page),

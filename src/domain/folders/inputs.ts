@@ -3,9 +3,9 @@
  * same things with the same 400 VALIDATION_ERROR. Field names are the REST contract's.
  */
 import { z } from "zod";
-import { day, idList, page, pageLimit, pageOffset } from "../shared/inputs.js";
+import { idList, page, pageLimit, pageOffset, postedDays, sortOrder } from "../shared/inputs.js";
 
-export const MAX_FOLDER_NAME = 255;
+const MAX_FOLDER_NAME = 255;
 
 /**
  * Folder name: surrounding whitespace is trimmed, then 1 to 255 characters must remain (a name of
@@ -24,13 +24,10 @@ export const folderAccountIdsInput = z.strictObject({
   account_ids: idList("account_ids").meta({ description: "1 to 50 account UUIDs (canonical account IDs)." }),
 });
 
-export const FOLDER_VIDEO_SORTS = ["views", "likes", "comments", "shares", "engagement_rate", "uploaded"] as const;
+const FOLDER_VIDEO_SORTS = ["views", "likes", "comments", "shares", "engagement_rate", "uploaded"] as const;
 export type FolderVideoSort = (typeof FOLDER_VIDEO_SORTS)[number];
-export const SORT_ORDERS = ["asc", "desc"] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
 
-export const folderVideoSort = z.enum(FOLDER_VIDEO_SORTS, { message: `sort must be one of ${FOLDER_VIDEO_SORTS.join(", ")}` });
-export const sortOrder = z.enum(SORT_ORDERS, { message: "sort_order must be asc or desc" });
+const folderVideoSort = z.enum(FOLDER_VIDEO_SORTS, { message: `sort must be one of ${FOLDER_VIDEO_SORTS.join(", ")}` });
 
 export const listFoldersQuery = page(20);
 export const folderAccountsQuery = page(30);
@@ -38,9 +35,8 @@ export const folderAccountsQuery = page(30);
 /** How a folder's videos are shown: sort, direction and posting days (both included, UTC). */
 export const folderVideosFilter = z.object({
   sort: folderVideoSort.default("uploaded").meta({ description: "views, likes, comments, shares, engagement_rate or uploaded (posting time). Default uploaded." }),
-  sort_order: sortOrder.default("desc").meta({ description: "asc or desc, default desc." }),
-  start_date: day.optional().meta({ description: "YYYY-MM-DD: videos posted on or after this UTC day." }),
-  end_date: day.optional().meta({ description: "YYYY-MM-DD: videos posted on or before this UTC day (the whole day). Not before start_date." }),
+  sort_order: sortOrder("sort_order").default("desc").meta({ description: "asc or desc, default desc." }),
+  ...postedDays.shape,
 });
 export type FolderVideosFilter = z.output<typeof folderVideosFilter>;
 

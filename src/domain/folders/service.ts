@@ -7,7 +7,8 @@
 import { Prisma } from "../../generated/prisma/client.js";
 import { prisma, sql, sqlExec, type Tx } from "../../infra/db.js";
 import { notFound } from "../shared/errors.js";
-import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
+import { pageSql, type Order, type PageRequest, type Page } from "../shared/pages.js";
+import type { BulkItemResult } from "../shared/inputs.js";
 import { folderVideoIds } from "./video-set.js";
 
 export interface FolderRecord {
@@ -24,13 +25,6 @@ export interface FolderCounts {
 
 export type FolderSummary = FolderRecord & FolderCounts;
 
-/** Outcome of one id of a bulk membership change (HTTP status stays 200). */
-export interface ItemResult {
-  id: string;
-  success: boolean;
-  error?: string;
-}
-
 const FOLDER_COLUMNS = Prisma.raw(`f.id, f.name, f.created_at AS "createdAt"`);
 
 /** The workspace's folders: newest first, ties by id (index folders (workspace_id, created_at DESC, id)). */
@@ -45,7 +39,7 @@ export async function createFolder(workspaceId: string, name: string): Promise<F
 }
 
 /** A page of the workspace's folders (FOLDERS_ORDER), with the total. */
-export async function listFolders(workspaceId: string, page: PageRequest): Promise<{ items: FolderRecord[]; total: number }> {
+export async function listFolders(workspaceId: string, page: PageRequest): Promise<Page<FolderRecord>> {
   const p = pageSql(FOLDERS_ORDER, page);
   const [items, [count]] = await Promise.all([
     sql<FolderRecord>(Prisma.sql`SELECT ${FOLDER_COLUMNS} FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`),
@@ -76,7 +70,7 @@ export async function folderCounts(workspaceId: string, folderIds: readonly stri
 
 const withCounts = (f: FolderRecord, counts: Map<string, FolderCounts>): FolderSummary => ({ ...f, ...(counts.get(f.id) ?? { videoCount: 0, accountCount: 0 }) });
 
-export async function listFolderSummaries(workspaceId: string, page: PageRequest): Promise<{ items: FolderSummary[]; total: number }> {
+export async function listFolderSummaries(workspaceId: string, page: PageRequest): Promise<Page<FolderSummary>> {
   const { items, total } = await listFolders(workspaceId, page);
   const counts = await folderCounts(workspaceId, items.map((f) => f.id));
   return { items: items.map((f) => withCounts(f, counts)), total };
@@ -120,30 +114,58 @@ async function lockFolder(tx: Tx, workspaceId: string, folderId: string): Promis
   if (rows.length === 0) throw notFound("Folder");
 }
 
+/** A folder's membership of one kind of tracked item: the tracking table and the membership table. */
+interface Membership {
+  tracking: Prisma.Sql;
+  item: Prisma.Sql;
+  members: Prisma.Sql;
+  member: Prisma.Sql;
+  notFound: string;
+}
+const VIDEO_MEMBERSHIP: Membership = {
+  tracking: Prisma.raw("tracked_videos"),
+  item: Prisma.raw("video_id"),
+  members: Prisma.raw("folder_videos"),
+  member: Prisma.raw("tracked_video_id"),
+  notFound: "Video not found",
+};
+const ACCOUNT_MEMBERSHIP: Membership = {
+  tracking: Prisma.raw("tracked_accounts"),
+  item: Prisma.raw("account_id"),
+  members: Prisma.raw("folder_accounts"),
+  member: Prisma.raw("tracked_account_id"),
+  notFound: "Account not found",
+};
+
+/** Adds the workspace's tracked items `ids` to the folder, each on its own: found (added or already there) or `notFound`. */
+async function addMembers(m: Membership, workspaceId: string, folderId: string, ids: string[]): Promise<BulkItemResult[]> {
+  return prisma.$transaction(async (tx) => {
+    await lockFolder(tx, workspaceId, folderId);
+    const found = await sql<{ itemId: string }>(
+      Prisma.sql`
+      WITH tracked AS (
+        SELECT id, ${m.item} FROM ${m.tracking} WHERE workspace_id = ${workspaceId}::uuid AND ${m.item} = ANY(${ids}::uuid[])
+      ), added AS (
+        INSERT INTO ${m.members} (folder_id, ${m.member})
+        SELECT ${folderId}::uuid, id FROM tracked
+        ON CONFLICT DO NOTHING
+      )
+      SELECT ${m.item}::text AS "itemId" FROM tracked`,
+      { tx },
+    );
+    const tracked = new Set(found.map((r) => r.itemId));
+    // PostgreSQL answers UUIDs in lower case; a client may send them in any case.
+    return ids.map((id) => (tracked.has(id.toLowerCase()) ? { id, success: true } : { id, success: false, error: m.notFound }));
+  });
+}
+
 /**
  * Adds tracked videos (by video id) to the folder. Per id: success when the video is in the folder
  * afterwards (already being there is a success); "Video not found" when the workspace does not
  * track it (another workspace's video included).
  */
-export async function addVideosToFolder(workspaceId: string, folderId: string, videoIds: string[]): Promise<ItemResult[]> {
-  return prisma.$transaction(async (tx) => {
-    await lockFolder(tx, workspaceId, folderId);
-    const found = await sql<{ videoId: string }>(
-      Prisma.sql`
-      WITH tracked AS (
-        SELECT id, video_id FROM tracked_videos WHERE workspace_id = ${workspaceId}::uuid AND video_id = ANY(${videoIds}::uuid[])
-      ), added AS (
-        INSERT INTO folder_videos (folder_id, tracked_video_id)
-        SELECT ${folderId}::uuid, id FROM tracked
-        ON CONFLICT DO NOTHING
-      )
-      SELECT video_id::text AS "videoId" FROM tracked`,
-      { tx },
-    );
-    const tracked = new Set(found.map((r) => r.videoId));
-    // PostgreSQL answers UUIDs in lower case; a client may send them in any case.
-    return videoIds.map((id) => (tracked.has(id.toLowerCase()) ? { id, success: true } : { id, success: false, error: "Video not found" }));
-  });
+export function addVideosToFolder(workspaceId: string, folderId: string, videoIds: string[]): Promise<BulkItemResult[]> {
+  return addMembers(VIDEO_MEMBERSHIP, workspaceId, folderId, videoIds);
 }
 
 /**
@@ -160,24 +182,8 @@ export async function removeVideosFromFolder(workspaceId: string, folderId: stri
 }
 
 /** Adds tracked accounts (by canonical account id). Same per-id rules as videos: "Account not found". */
-export async function addAccountsToFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<ItemResult[]> {
-  return prisma.$transaction(async (tx) => {
-    await lockFolder(tx, workspaceId, folderId);
-    const found = await sql<{ accountId: string }>(
-      Prisma.sql`
-      WITH tracked AS (
-        SELECT id, account_id FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid AND account_id = ANY(${accountIds}::uuid[])
-      ), added AS (
-        INSERT INTO folder_accounts (folder_id, tracked_account_id)
-        SELECT ${folderId}::uuid, id FROM tracked
-        ON CONFLICT DO NOTHING
-      )
-      SELECT account_id::text AS "accountId" FROM tracked`,
-      { tx },
-    );
-    const tracked = new Set(found.map((r) => r.accountId));
-    return accountIds.map((id) => (tracked.has(id.toLowerCase()) ? { id, success: true } : { id, success: false, error: "Account not found" }));
-  });
+export function addAccountsToFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<BulkItemResult[]> {
+  return addMembers(ACCOUNT_MEMBERSHIP, workspaceId, folderId, accountIds);
 }
 
 /**
@@ -185,7 +191,7 @@ export async function addAccountsToFolder(workspaceId: string, folderId: string,
  * "Account not found" when the workspace does not track it; "Account is not in this folder" when
  * it is tracked but was not in the folder (so a repeated request reports what it did).
  */
-export async function removeAccountsFromFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<ItemResult[]> {
+export async function removeAccountsFromFolder(workspaceId: string, folderId: string, accountIds: string[]): Promise<BulkItemResult[]> {
   await requireFolder(workspaceId, folderId);
   const rows = await sql<{ accountId: string; removed: boolean }>(Prisma.sql`
     WITH tracked AS (

@@ -37,10 +37,12 @@ export interface RateLimitState {
   resetSeconds: number;
 }
 
-/** Over the budget: 429 RATE_LIMITED, with the numbers for Retry-After and the RateLimit-* headers. */
+/** Over the budget: 429 RATE_LIMITED, retryable when the budget is whole again; the state for the RateLimit-* headers. */
 export class RateLimitedError extends DomainError {
+  override readonly retryAfterSeconds: number;
   constructor(readonly state: RateLimitState) {
     super("RATE_LIMITED", `Rate limit of ${state.limit} requests per minute exceeded for this API key (or signed-in person).`);
+    this.retryAfterSeconds = state.resetSeconds;
   }
 }
 

@@ -14,7 +14,7 @@ import { announceRevocation, revocationSubject } from "./revocation.js";
 import { OPERATOR, type Acting } from "../people/actor.js";
 import { recordAudit } from "../people/audit.js";
 
-export const MAX_ACTIVE_KEYS = 5;
+const MAX_ACTIVE_KEYS = 5;
 
 export interface ApiKeyInfo {
   id: string;

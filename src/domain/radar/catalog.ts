@@ -42,7 +42,7 @@ import type { SearchCandidate, SearchProvider, SearchRequest } from "./ports.js"
 /** Most-viewed matches that are ranked by text relevance (see the header). */
 export const POOL_SIZE = 200;
 /** Largest number of results one catalog query returns. */
-export const MAX_LIMIT = 500;
+const MAX_LIMIT = 500;
 
 export type AccessPath = "narrow" | "broad";
 

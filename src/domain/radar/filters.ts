@@ -3,7 +3,7 @@
  * that turn it into the numbers a SearchRequest carries. The REST/GraphQL layers validate against
  * these lists, so the words accepted and their meaning live in one place.
  */
-import type { SearchCandidate } from "./ports.js";
+import type { CandidateFilters } from "./ports.js";
 
 /** Minimum views: each option is an inclusive lower bound (a 9,999-view video never passes `10k`). */
 export const MIN_VIEWS = { any: 0, "10k": 10_000, "25k": 25_000, "50k": 50_000, "100k": 100_000 } as const;
@@ -29,11 +29,6 @@ export type TimePeriod = (typeof TIME_PERIODS)[number];
 export const QUERIES_PER_DEPTH = { quick: 3, standard: 6, deep: 12 } as const;
 export type Depth = keyof typeof QUERIES_PER_DEPTH;
 export const DEPTHS = Object.keys(QUERIES_PER_DEPTH) as [Depth, ...Depth[]];
-
-export interface CandidateFilters {
-  minViews: number;
-  postedAfter: Date | null;
-}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -67,16 +62,4 @@ function shiftUtcMonths(date: Date, months: number): Date {
 /** The numbers a SearchRequest carries for the radar's filter words. */
 export function filtersFor(options: { minViews: MinViewsOption; timePeriod: TimePeriod }, now: Date = new Date()): CandidateFilters {
   return { minViews: MIN_VIEWS[options.minViews], postedAfter: postedAfterFor(options.timePeriod, now) };
-}
-
-/**
- * Whether a candidate satisfies the filters. Unknown numbers never pass a bound: a result whose
- * views are unknown fails any minimum above 0, one whose posting time is unknown fails any period.
- */
-export function passesFilters(candidate: Pick<SearchCandidate, "viewCount" | "postedAt">, filters: CandidateFilters): boolean {
-  if (filters.minViews > 0 && (candidate.viewCount === null || !(candidate.viewCount >= filters.minViews))) return false;
-  if (filters.postedAfter !== null) {
-    if (candidate.postedAt === null || !(candidate.postedAt.getTime() >= filters.postedAfter.getTime())) return false;
-  }
-  return true;
 }

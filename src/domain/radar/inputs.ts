@@ -8,8 +8,8 @@ import { page } from "../shared/inputs.js";
 import { PLATFORMS } from "../shared/platform.js";
 import { DEPTHS, MIN_VIEWS_VALUES, TIME_PERIODS } from "./filters.js";
 
-export const MAX_QUERY_LENGTH = 1000;
-export const MAX_LANGUAGE_LENGTH = 50;
+const MAX_QUERY_LENGTH = 1000;
+const MAX_LANGUAGE_LENGTH = 50;
 
 /** Time periods as stored and returned: `month` is accepted on input as a synonym of `last month`. */
 export const STORED_TIME_PERIODS = TIME_PERIODS.filter((p) => p !== "month") as ["any", "today", "week", "last month", "year"];

@@ -20,7 +20,7 @@ import type { RankedResult } from "./ranking.js";
 import { chargeKey, refundKey } from "./service.js";
 import { announceSearch } from "./events.js";
 import { enqueueSearch } from "./jobs.js";
-import { recordWorkspaceEvents, relayWorkspaceEvents } from "../shared/workspace-events.js";
+import { recordWorkspaceEvents, relayWorkspaceEvents } from "../webhooks/outbox.js";
 
 /** Longest error text stored on a search. */
 const MAX_ERROR_LENGTH = 2000;
@@ -135,7 +135,7 @@ export async function failSearch(searchId: string, error: string): Promise<boole
 export const RADAR_DEADLINE_MS = 30 * 60_000;
 
 /** A search still `pending` this long after creation is put on the queue again (its job may have been lost). */
-export const REQUEUE_PENDING_AFTER_MS = 60_000;
+const REQUEUE_PENDING_AFTER_MS = 60_000;
 
 /**
  * The sweep (a job scheduler on the radar queue): re-enqueues searches stuck in `pending` (lost

@@ -1,22 +1,25 @@
 /**
  * The ports of a radar search (./run.ts): search providers and the query expander. Providers
  * (src/providers/search) implement these; a provider that cannot answer throws a ProviderError
- * (src/domain/shared/provider-error.ts). A provider applies the request's bounds with the domain's
- * own rule (passesFilters); the search applies them again, since a provider is not trusted to.
+ * (src/domain/shared/provider-error.ts). The bounds of a request mean what `passesFilters` (below)
+ * says: a provider applies them with it, and the search applies them again, since a provider is
+ * not trusted to.
  */
 import type { Platform } from "../shared/platform.js";
 
-export { passesFilters } from "./filters.js";
-export { ProviderError } from "../shared/provider-error.js";
 
-/** One search of one expanded query against one source, filters included. */
-export interface SearchRequest {
-  text: string;
-  platform: Platform;
+/** The bounds a result must meet (./filters.ts turns the radar's filter words into them). */
+export interface CandidateFilters {
   /** Results with fewer views are excluded (0 = any). A result with unknown views fails any minimum > 0. */
   minViews: number;
-  /** Results posted before this instant are excluded (null = any). */
+  /** Results posted before this instant are excluded (null = any). A result of unknown posting time fails any bound. */
   postedAfter: Date | null;
+}
+
+/** One search of one expanded query against one source, filters included. */
+export interface SearchRequest extends CandidateFilters {
+  text: string;
+  platform: Platform;
   /** Preferred language, as the user wrote it (e.g. "English"). */
   language: string;
   limit: number;
@@ -53,4 +56,16 @@ export interface QueryExpander {
   readonly name: "openai" | "offline";
   /** Turns the user's description into `count` distinct search queries in `language`. */
   expand(description: string, count: number, language: string): Promise<string[]>;
+}
+
+/**
+ * Whether a candidate satisfies the filters. Unknown numbers never pass a bound: a result whose
+ * views are unknown fails any minimum above 0, one whose posting time is unknown fails any period.
+ */
+export function passesFilters(candidate: Pick<SearchCandidate, "viewCount" | "postedAt">, filters: CandidateFilters): boolean {
+  if (filters.minViews > 0 && (candidate.viewCount === null || !(candidate.viewCount >= filters.minViews))) return false;
+  if (filters.postedAfter !== null) {
+    if (candidate.postedAt === null || !(candidate.postedAt.getTime() >= filters.postedAfter.getTime())) return false;
+  }
+  return true;
 }

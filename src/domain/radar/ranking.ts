@@ -15,7 +15,7 @@
  * which on-topic videos performed. Unknown metrics (null) contribute 0: never a guessed value.
  */
 import type { Platform } from "../shared/platform.js";
-import { passesFilters, type CandidateFilters } from "./filters.js";
+import { passesFilters, type CandidateFilters } from "./ports.js";
 import type { SearchCandidate } from "./ports.js";
 import { engagementRate } from "../tracking/engagement.js";
 
@@ -66,7 +66,7 @@ export function candidateEngagementRate(c: Pick<SearchCandidate, "viewCount" | "
   return engagementRate({ ...c, bookmarkCount: c.bookmarkCount ?? null });
 }
 
-export function relevanceSignal(candidate: SearchCandidate, query: string): number {
+function relevanceSignal(candidate: SearchCandidate, query: string): number {
   return clamp01(candidate.textRank ?? termOverlap(query, candidate.description));
 }
 
@@ -74,7 +74,7 @@ export function viewsSignal(viewCount: number | null): number {
   return viewCount === null ? 0 : clamp01(Math.log10(1 + Math.max(0, viewCount)) / VIEWS_LOG_CEILING);
 }
 
-export function engagementSignal(candidate: SearchCandidate): number {
+function engagementSignal(candidate: SearchCandidate): number {
   return clamp01(candidateEngagementRate(candidate) / 100 / ENGAGEMENT_CEILING);
 }
 

@@ -23,9 +23,9 @@ import { completeSearch, failSearch, saveQueries, startSearch } from "./lifecycl
 import { RADAR_SEARCH_COST } from "./service.js";
 
 /** Candidates asked of a provider per query: twice what a search keeps, so merging has a choice. */
-export const CANDIDATES_PER_QUERY = 2 * MAX_RESULTS;
+const CANDIDATES_PER_QUERY = 2 * MAX_RESULTS;
 /** Provider calls of one search running at once (each provider also bounds itself, e.g. yt-dlp). */
-export const SEARCH_CALL_CONCURRENCY = 4;
+const SEARCH_CALL_CONCURRENCY = 4;
 
 export interface RadarDeps {
   providers: SearchProvider[];

@@ -13,9 +13,10 @@ import { announceSearch } from "./events.js";
 import { charge, creditsChanged } from "../credits/service.js";
 import { enqueueSearch } from "./jobs.js";
 import { notFound } from "../shared/errors.js";
-import { pageSql, rowNumberRange, type Order, type PageRequest } from "../shared/pages.js";
+import { pageSql, rowNumberRange, type Order, type PageRequest, type Page } from "../shared/pages.js";
 import type { Platform } from "../shared/platform.js";
 import type { Depth, MinViewsOption } from "./filters.js";
+import type { SearchCandidate } from "./ports.js";
 import type { CreateSearchInput, StoredTimePeriod } from "./inputs.js";
 import { MAX_RESULTS } from "./ranking.js";
 
@@ -45,33 +46,20 @@ export interface RadarSearchSummary {
   completedAt: Date | null;
 }
 
-export interface RadarResultItem {
+/** A stored result: the candidate a search found (./ports.ts), ranked. */
+export interface RadarResultItem
+  extends Pick<SearchCandidate, "url" | "platformVideoId" | "description" | "username" | "viewCount" | "likeCount" | "commentCount" | "shareCount" | "postedAt" | "thumbnailUrl"> {
   /** The result's own id and its rank in the search (1 = best). */
   id: string;
   rank: number;
   /** The video in the service's catalog, when the result is (or has since become) a known video. */
   videoId: string | null;
-  url: string;
   type: Platform;
-  platformVideoId: string;
-  description: string;
-  username: string;
-  viewCount: number | null;
-  likeCount: number | null;
-  commentCount: number | null;
-  shareCount: number | null;
   engagementRate: number;
-  postedAt: Date | null;
-  thumbnailUrl: string;
   score: number;
   matchedQuery: string;
   /** Whether the caller's workspace tracks this video now (computed at read time, never stored). */
   tracked: boolean;
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
 }
 
 

@@ -35,7 +35,11 @@ export interface ErrorDetail {
 
 export class DomainError extends Error {
   readonly status: number;
-  /** Set by errors a client may retry later (REST's Retry-After, GraphQL's extensions.retryAfter). */
+  /**
+   * Set by errors a client may retry later (REFRESH_TOO_SOON, RATE_LIMITED): every door answers it
+   * from here, REST and GraphQL over HTTP as Retry-After, GraphQL also as extensions.retryAfter
+   * (src/http/errors.ts, `refusalHeaders`).
+   */
   readonly retryAfterSeconds?: number;
   /**
    * Extra fields of the error body a route documents, e.g. POST /accounts' `data.failed` with the

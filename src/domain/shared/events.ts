@@ -2,7 +2,8 @@
  * The events clients may watch, one catalog for the whole service: each topic's payload, published
  * after the change is committed by whichever process made it (src/infra/events.ts carries them over
  * Redis pub/sub to every API process). A lost event never loses data: the state is in PostgreSQL,
- * and every subscription reads the current state first.
+ * and the streams of a single object read its current state first (`currentThenEvents`, and the
+ * areas' watch.ts); docs/architecture.md lists the streams that do not.
  */
 import { publish, subscribe, subscribed } from "../../infra/events.js";
 import { logger } from "../../infra/logger.js";
@@ -43,5 +44,24 @@ export function subscribeEvents<T extends Topic>(topic: T, id: string): AsyncIte
   return subscribe(topic, id) as AsyncIterable<EventPayloads[T]>;
 }
 
-/** Resolves once every subscription started so far is active in Redis (see infra/events.ts). */
-export const eventsSubscribed = subscribed;
+/**
+ * `current()` first, then the events of `<topic>:<id>` until the consumer stops. Listening starts,
+ * and Redis confirms it, before the current state is read: a change between the read and the first
+ * event is never lost (it may arrive once more, after the state that already holds it).
+ */
+export async function* currentThenEvents<T extends Topic>(topic: T, id: string, current: () => Promise<EventPayloads[T]>): AsyncGenerator<EventPayloads[T]> {
+  const events = subscribeEvents(topic, id)[Symbol.asyncIterator]();
+  try {
+    let next = events.next(); // starts the Redis subscription
+    await subscribed();
+    yield await current();
+    for (;;) {
+      const r = await next;
+      if (r.done) return;
+      next = events.next();
+      yield r.value;
+    }
+  } finally {
+    await events.return?.();
+  }
+}

@@ -3,16 +3,23 @@
  * areas' inputs are made of (ids, pages, days, id lists), one way to parse (`parseInput`) and one
  * error shape (400 VALIDATION_ERROR with `details`). Each area composes its own inputs from these in
  * `domain/<area>/inputs.ts`; REST adds only query-string coercion and OpenAPI metadata
- * (src/http/rest/schemas.ts), GraphQL only maps its arguments onto the same schemas.
+ * (src/http/rest/schemas.ts), GraphQL only maps its arguments onto the same schemas; MCP uses them as they are.
  */
 import { z } from "zod";
 import { DomainError, validationError, type ErrorDetail } from "./errors.js";
+import { SORT_ORDERS } from "./pages.js";
 
+/** Zod's issues as the contract's `details` (a dotted path after `prefix`, and the message): the one mapping of zod issues. */
 export function issuesToDetails(error: z.ZodError, prefix?: string): ErrorDetail[] {
   return error.issues.map((issue) => ({
     path: [prefix, ...issue.path.map(String)].filter(Boolean).join("."),
     message: issue.message,
   }));
+}
+
+/** Details on one line: `path: message; …` (`(input)` for the value itself). */
+export function describeDetails(details: readonly ErrorDetail[]): string {
+  return details.map((d) => `${d.path || "(input)"}: ${d.message}`).join("; ");
 }
 
 /**
@@ -24,7 +31,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefi
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = issuesToDetails(result.error, prefix);
-  throw validationError(`Invalid input: ${details.map((d) => `${d.path || "(input)"}: ${d.message}`).join("; ")}`, details);
+  throw validationError(`Invalid input: ${describeDetails(details)}`, details);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -61,10 +68,9 @@ export const pageOffset = z
 
 /** An offset page: `{limit, offset}`. */
 export const page = (defaultLimit: number) => z.object({ limit: pageLimit(defaultLimit), offset: pageOffset });
-export interface Page {
-  limit: number;
-  offset: number;
-}
+
+/** A list's direction, `asc` or `desc`, named `field` in messages (the default is the list's). */
+export const sortOrder = (field: string) => z.enum(SORT_ORDERS, { message: `${field} must be asc or desc` });
 
 /** `YYYY-MM-DD`, a real calendar day, parsed to the UTC midnight that starts it. */
 export const day = z
@@ -89,8 +95,22 @@ export function checkDayRange(start?: Date, end?: Date): void {
   }
 }
 
+/** A window of posting days (a video's `posted_at`), both inclusive UTC days; checked with checkDayRange where it is read. */
+export const postedDays = z.object({
+  start_date: day.optional().meta({ description: "YYYY-MM-DD: videos posted on or after this UTC day." }),
+  end_date: day.optional().meta({ description: "YYYY-MM-DD: videos posted on or before this UTC day (the whole day). Not before start_date." }),
+});
+export type PostedDays = z.output<typeof postedDays>;
+
 /** The most ids one request may name (bulk untrack, folder membership). */
-export const MAX_IDS_PER_REQUEST = 50;
+const MAX_IDS_PER_REQUEST = 50;
+
+/** The outcome of one id of a bulk request over an id list (the HTTP status stays 200): `error` says why it failed. */
+export interface BulkItemResult {
+  id: string;
+  success: boolean;
+  error?: string;
+}
 
 /** 1 to 50 UUIDs. Duplicates are allowed and each is reported on its own. */
 export const idList = (field: string, min = 1) =>

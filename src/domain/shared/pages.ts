@@ -49,6 +49,16 @@ export interface CursorWindow {
 
 export type PageRequest = OffsetPage | CursorWindow;
 
+/** A page of a list with the list's total (every `list…` read that answers both). */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** The directions of a list's order (`order`, `sort_order`). */
+export const SORT_ORDERS = ["asc", "desc"] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
 const isOffset = (p: PageRequest): p is OffsetPage => "offset" in p;
 
 /** Sentinels that sort after every real value in each direction (NULLS LAST either way). */
@@ -98,7 +108,7 @@ function toJson(v: unknown): unknown {
   return v ?? null;
 }
 
-export function encodeCursor(values: unknown[]): string {
+function encodeCursor(values: unknown[]): string {
   return Buffer.from(JSON.stringify(values.map(toJson)), "utf8").toString("base64url");
 }
 

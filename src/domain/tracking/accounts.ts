@@ -7,15 +7,15 @@ import { Prisma } from "../../generated/prisma/client.js";
 import { prisma, sql, sqlExec, type Tx } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { notFound } from "../shared/errors.js";
-import { checkDayRange, DAY_MS } from "../shared/inputs.js";
-import { pageSql, rowNumberRange, type PageRequest } from "../shared/pages.js";
+import { checkDayRange, type PostedDays } from "../shared/inputs.js";
+import { pageSql, rowNumberRange, type PageRequest, type Page } from "../shared/pages.js";
 import { enqueueAccountScrape } from "./jobs.js";
 import { trackingLimits } from "./limits.js";
 import { parseAccountUrl } from "./urls.js";
-import type { Page } from "./videos.js";
 import {
   ACCOUNT_COLUMNS,
   ACCOUNT_VIDEOS_ORDER,
+  postedDaysSql,
   TRACKED_ACCOUNTS_ORDER,
   TRACKED_VIDEO_COLUMNS,
   TRACKING_COLUMNS,
@@ -136,24 +136,13 @@ export async function untrackAccount(workspaceId: string, accountId: string): Pr
   return { id: accountId };
 }
 
-export interface PostedBetween {
-  /** Inclusive: videos posted on or after 00:00 UTC of this day. */
-  startDate?: Date;
-  /** Inclusive: videos posted on or before the end (24:00 UTC) of this day. */
-  endDate?: Date;
-}
-
 /**
  * The accounts' videos the workspace tracks (however they came to be tracked), within the days:
  * `videos v` joined to the workspace's tracking records `tv`.
  */
-function accountVideosFrom(workspaceId: string, accountIds: readonly string[], f: PostedBetween): Prisma.Sql {
-  const bounds = [
-    f.startDate ? Prisma.sql`AND v.posted_at >= ${f.startDate}` : Prisma.empty,
-    f.endDate ? Prisma.sql`AND v.posted_at < ${new Date(f.endDate.getTime() + DAY_MS)}` : Prisma.empty,
-  ];
+function accountVideosFrom(workspaceId: string, accountIds: readonly string[], f: PostedDays): Prisma.Sql {
   return Prisma.sql`videos v JOIN tracked_videos tv ON tv.video_id = v.id AND tv.workspace_id = ${workspaceId}::uuid
-    WHERE v.account_id = ANY(${accountIds as string[]}::uuid[]) ${Prisma.join(bounds, " ")}`;
+    WHERE v.account_id = ANY(${accountIds as string[]}::uuid[]) ${postedDaysSql(f)}`;
 }
 
 /**
@@ -166,9 +155,9 @@ export async function videosOfAccounts(
   workspaceId: string,
   accountIds: readonly string[],
   page: PageRequest,
-  f: PostedBetween = {},
+  f: PostedDays = {},
 ): Promise<Map<string, TrackedVideoRecord[]>> {
-  checkDayRange(f.startDate, f.endDate);
+  checkDayRange(f.start_date, f.end_date);
   const out = new Map<string, TrackedVideoRecord[]>(accountIds.map((id) => [id, []]));
   if (accountIds.length === 0) return out;
   const p = pageSql(ACCOUNT_VIDEOS_ORDER, page);
@@ -183,7 +172,7 @@ export async function videosOfAccounts(
 }
 
 /** How many of each account's videos the workspace tracks within the days (the lists' totals). */
-export async function countVideosOfAccounts(workspaceId: string, accountIds: readonly string[], f: PostedBetween = {}): Promise<Map<string, number>> {
+export async function countVideosOfAccounts(workspaceId: string, accountIds: readonly string[], f: PostedDays = {}): Promise<Map<string, number>> {
   const out = new Map<string, number>(accountIds.map((id) => [id, 0]));
   if (accountIds.length === 0) return out;
   const rows = await sql<{ accountId: string; n: number }>(Prisma.sql`
@@ -196,8 +185,8 @@ export async function countVideosOfAccounts(workspaceId: string, accountIds: rea
  * The account's videos the workspace tracks, newest posted first, with the total. NOT_FOUND unless
  * the workspace tracks the account.
  */
-export async function listAccountVideos(workspaceId: string, accountId: string, page: PageRequest, f: PostedBetween = {}): Promise<Page<TrackedVideoRecord>> {
-  checkDayRange(f.startDate, f.endDate);
+export async function listAccountVideos(workspaceId: string, accountId: string, page: PageRequest, f: PostedDays = {}): Promise<Page<TrackedVideoRecord>> {
+  checkDayRange(f.start_date, f.end_date);
   await getTrackedAccount(workspaceId, accountId);
   const [items, totals] = await Promise.all([videosOfAccounts(workspaceId, [accountId], page, f), countVideosOfAccounts(workspaceId, [accountId], f)]);
   return { items: items.get(accountId) ?? [], total: totals.get(accountId) ?? 0 };

@@ -1,14 +1,13 @@
 /**
  * Live changes of tracked videos, published after the change is committed (from any process) and
- * watched by GraphQL subscriptions:
+ * watched by GraphQL subscriptions (./watch.ts):
  * - `videoUpdated` per video: each scrape that changes its state or metrics;
  * - `trackedVideoChanged` per workspace: a video it tracks was added, updated (scraped) or removed
  *   (untracked) — one stream for a dashboard of the whole workspace.
  */
 import { Prisma } from "../../generated/prisma/client.js";
 import { sql } from "../../infra/db.js";
-import { publishEvent, subscribeEvents, type EventPayloads } from "../shared/events.js";
-import { getTrackedVideo } from "./videos.js";
+import { publishEvent, type EventPayloads } from "../shared/events.js";
 
 export type TrackedVideoChange = EventPayloads["trackedVideoChanged"]["change"];
 
@@ -29,15 +28,4 @@ export async function announceVideo(videoId: string, scrapeStatus: string): Prom
     prepare: true,
   });
   await Promise.all(trackers.map(({ workspaceId }) => publishEvent("trackedVideoChanged", workspaceId, { workspaceId, videoId, change: "updated", at })));
-}
-
-/** The changes of a video the workspace tracks (NOT_FOUND otherwise, before anything is streamed). */
-export async function watchVideo(workspaceId: string, videoId: string): Promise<AsyncIterable<EventPayloads["videoUpdated"]>> {
-  await getTrackedVideo(workspaceId, videoId);
-  return subscribeEvents("videoUpdated", videoId);
-}
-
-/** Every change of the workspace's tracked videos (added, updated, removed), as it happens. */
-export function watchTrackedVideos(workspaceId: string): AsyncIterable<EventPayloads["trackedVideoChanged"]> {
-  return subscribeEvents("trackedVideoChanged", workspaceId);
 }

@@ -3,7 +3,7 @@
  * GraphQL `Video.history`, `Account.history`): docs/contract/decisions.md, "Metric history and
  * refresh".
  *
- * Where the points come from (./scrape.ts writes both in one statement per scrape):
+ * Where the points come from (./scrape-store.ts writes both in one statement per scrape):
  * - the points at scrape resolution (video_metric_points, account_metric_points), kept for the
  *   days of the full-resolution window: today and the HISTORY_FULL_RESOLUTION_DAYS - 1 days before;
  * - the daily roll-up (video_snapshots, account_snapshots): the last point of each UTC day, kept for
@@ -23,18 +23,14 @@ import { Prisma } from "../../generated/prisma/client.js";
 import { sql } from "../../infra/db.js";
 import { notFound } from "../shared/errors.js";
 import { checkDayRange, DAY_MS } from "../shared/inputs.js";
-import { utcDay } from "./scrape.js";
+import { utcDay } from "./scrape-store.js";
 import { pageSql, type CursorWindow, type Order } from "../shared/pages.js";
 import { config } from "../../config.js";
-
-/** `YYYY-MM-DD` of the UTC day of `at` (days are compared as dates, never through the session's time zone). */
-
-import { HISTORY_INTERVALS, type HistoryInterval } from "./views.js";
-
-export { HISTORY_INTERVALS, type HistoryInterval };
+import type { HistoryInterval } from "./views.js";
+import type { HistoryQuery } from "./inputs.js";
 
 /** Days in the default range (today and the 29 before it). */
-export const DEFAULT_HISTORY_DAYS = 30;
+const DEFAULT_HISTORY_DAYS = 30;
 
 /**
  * When a point was measured: ISO 8601 UTC with milliseconds, as PostgreSQL writes it (`to_char`):
@@ -80,14 +76,14 @@ export interface HistoryRange {
 }
 
 /**
- * The range of a history request: both days inclusive (UTC); a missing end is today, a missing
- * start the 29 days before the end (30 days in all).
+ * The range of a history request (./inputs.ts historyQuery, as every door parses it): both days
+ * inclusive (UTC); a missing end is today, a missing start the 29 days before the end (30 days in all).
  */
-export function historyRange(q: { startDate?: Date; endDate?: Date; interval?: HistoryInterval }, now = new Date()): HistoryRange {
-  checkDayRange(q.startDate, q.endDate);
+export function historyRange(q: Partial<HistoryQuery>, now = new Date()): HistoryRange {
+  checkDayRange(q.start_date, q.end_date);
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const last = q.endDate ?? (q.startDate && q.startDate > today ? q.startDate : today);
-  const first = q.startDate ?? new Date(last.getTime() - (DEFAULT_HISTORY_DAYS - 1) * DAY_MS);
+  const last = q.end_date ?? (q.start_date && q.start_date > today ? q.start_date : today);
+  const first = q.start_date ?? new Date(last.getTime() - (DEFAULT_HISTORY_DAYS - 1) * DAY_MS);
   return { interval: q.interval ?? "day", from: first, to: new Date(last.getTime() + DAY_MS), fullFrom: fullResolutionStart(now) };
 }
 

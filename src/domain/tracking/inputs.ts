@@ -5,13 +5,13 @@
  * contract's (snake_case where the spec writes it so).
  */
 import { z } from "zod";
-import { day, idList, page, pageLimit, pageOffset } from "../shared/inputs.js";
+import { day, idList, page, pageLimit, pageOffset, postedDays, sortOrder } from "../shared/inputs.js";
 import { PLATFORMS } from "../shared/platform.js";
-import { HISTORY_INTERVALS, SORT_ORDERS, VIDEO_SORTS } from "./views.js";
+import { HISTORY_INTERVALS, VIDEO_SORTS } from "./views.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "./urls.js";
 
 export const DEFAULT_ACCOUNT_VIDEO_LIMIT = 50;
-export const MAX_ACCOUNT_VIDEO_LIMIT = 500;
+const MAX_ACCOUNT_VIDEO_LIMIT = 500;
 
 /**
  * A link as submitted: only "is it a string" is checked here (VALIDATION_ERROR); whether it is an
@@ -63,7 +63,7 @@ export const videoListFilter = z.object({
         "tracked_at (default: when the workspace started tracking), posted_at, views, engagement (engagement rate), views_24h, outlier " +
         "(outlierScore). Videos whose key is null (not scraped yet, unknown) come last in both orders; ties by video id.",
     }),
-  order: z.enum(SORT_ORDERS, { message: "order must be desc or asc" }).default("desc").meta({ description: "desc (default) or asc." }),
+  order: sortOrder("order").default("desc").meta({ description: "desc (default) or asc." }),
 });
 
 export const listVideosQuery = page(20).extend(videoListFilter.shape);
@@ -77,11 +77,7 @@ export const historyQuery = z.object({
     .default("day")
     .meta({ description: "day (default): the last point of each UTC day. hour: every point at scrape resolution (past the full-resolution window, the daily points)." }),
 });
+export type HistoryQuery = z.output<typeof historyQuery>;
 export const listAccountsQuery = page(20);
 
-export const accountVideosQuery = z.object({
-  limit: pageLimit(20),
-  offset: pageOffset,
-  start_date: day.optional().meta({ description: "YYYY-MM-DD, inclusive: posted on or after this UTC day." }),
-  end_date: day.optional().meta({ description: "YYYY-MM-DD, inclusive: posted on or before this UTC day." }),
-});
+export const accountVideosQuery = page(20).extend(postedDays.shape);

@@ -2,7 +2,7 @@
  * The bodies of the scrape jobs (queue `scrape`, run by src/jobs/): scrape a video, scrape an
  * account (profile, then its newest videos tracked for the workspaces that track it), take what is
  * due for a refresh (the adaptive scheduler), prune old history points and fill the daily account
- * snapshots. Jobs carry ids only; every write is idempotent (./scrape.ts), so a retry or a job of a
+ * snapshots. Jobs carry ids only; every write is idempotent (./scrape-store.ts), so a retry or a job of a
  * killed worker run again duplicates nothing.
  *
  * Failures: a ProviderError with `retryable: false` fails the job at once (PermanentJobFailure: no
@@ -28,7 +28,7 @@ import { logger } from "../../infra/logger.js";
 import { countScrape } from "../../infra/metrics.js";
 import { ProviderError } from "../shared/provider-error.js";
 import { isLastAttempt, PermanentJobFailure, type JobRun } from "../shared/jobs.js";
-import { emitWorkspaceEvents } from "../shared/workspace-events.js";
+import { emitWorkspaceEvents } from "../webhooks/outbox.js";
 import { afterFailure, nextRefreshAt, viewsPerHour, type CadenceSettings, CADENCE } from "./cadence.js";
 import { announceTracking, announceVideo } from "./events.js";
 import { fullResolutionStart } from "./history.js";
@@ -38,7 +38,6 @@ import {
   accountScrapeTarget,
   accountVideoDemand,
   claimDue,
-  fillDailySnapshots as fillAccountSnapshots,
   markAccountScraping,
   pruneMetricPoints,
   recordAccountScrapeFailure,
@@ -49,12 +48,10 @@ import {
   trackAccountVideos,
   type FailureOutcome,
   type StoredVideo,
-} from "./scrape.js";
-
-export const fillDailySnapshots = fillAccountSnapshots;
+} from "./scrape-store.js";
 
 /** The most videos one account scrape lists. */
-export const MAX_ACCOUNT_SCRAPE_VIDEOS = 500;
+const MAX_ACCOUNT_SCRAPE_VIDEOS = 500;
 
 const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const isPermanent = (e: unknown) => e instanceof ProviderError && !e.retryable;

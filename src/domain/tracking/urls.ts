@@ -30,7 +30,7 @@ import type { AccountRef, VideoRef } from "./ports.js";
 import { DomainError } from "../shared/errors.js";
 import { C_RESERVED, PATTERN, canonicalAccountUrl, canonicalVideoUrl, type Platform } from "../shared/platform.js";
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 export const ACCEPTED_VIDEO_LINKS =
   "https://www.tiktok.com/@user/video/<id>, https://www.instagram.com/reel/<code>/, " +

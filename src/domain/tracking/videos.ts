@@ -7,7 +7,8 @@ import { Prisma } from "../../generated/prisma/client.js";
 import { sql } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { DomainError, notFound } from "../shared/errors.js";
-import { pageSql, type PageRequest } from "../shared/pages.js";
+import { pageSql, type PageRequest, type Page } from "../shared/pages.js";
+import type { BulkItemResult } from "../shared/inputs.js";
 import { announceTracking } from "./events.js";
 import { enqueueVideoScrape } from "./jobs.js";
 import { ADDITIONS_REMAINING, LIMITS_FROM, limitReached } from "./limits.js";
@@ -90,11 +91,6 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
 
 const alreadyTracked = () => new DomainError("ALREADY_TRACKED", "This video is already tracked in the workspace.");
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
-
 /**
  * A page of the workspace's tracked videos (TRACKED_VIDEOS_ORDER), with the total: one statement
  * (the hottest read of the service, bench/tracking.ts), served by the index tracked_videos
@@ -145,12 +141,6 @@ export async function getTrackedVideo(workspaceId: string, videoId: string): Pro
   const [video] = await trackedVideosByIds(workspaceId, [videoId]);
   if (!video) throw notFound("Video");
   return video;
-}
-
-export interface BulkItemResult {
-  id: string;
-  success: boolean;
-  error?: string;
 }
 
 /**

@@ -9,7 +9,8 @@
  */
 import { Prisma } from "../../generated/prisma/client.js";
 import type { Platform } from "../shared/platform.js";
-import type { Order, SortKey } from "../shared/pages.js";
+import type { Order, SortKey, SortOrder } from "../shared/pages.js";
+import { DAY_MS, type PostedDays } from "../shared/inputs.js";
 
 export type ScrapeStatus = "queued" | "scraping" | "ready" | "failed";
 
@@ -45,7 +46,7 @@ export interface VideoRecord {
   createdAt: Date;
   /** When the adaptive scheduler refreshes it next (null: not scheduled). */
   nextRefreshAt: Date | null;
-  /** View growth over the 24 h before its last scrape (./scrape.ts, storeScrapedVideo). */
+  /** View growth over the 24 h before its last scrape (./scrape-store.ts, storeScrapedVideo). */
   views24h: number | null;
   /** Views against the median of its account's recent videos, as of its last scrape. */
   outlierScore: number | null;
@@ -58,7 +59,7 @@ export interface TrackedVideoRecord extends VideoRecord {
 }
 
 /** Every column of a VideoRecord, from `videos v`. */
-export const VIDEO_COLUMNS = Prisma.raw(`v.id, v.platform::text AS platform, v.platform_video_id AS "platformVideoId", v.url,
+const VIDEO_COLUMNS = Prisma.raw(`v.id, v.platform::text AS platform, v.platform_video_id AS "platformVideoId", v.url,
   v.description, v.hashtags, v.view_count AS "viewCount", v.like_count AS "likeCount", v.comment_count AS "commentCount",
   v.share_count AS "shareCount", v.bookmark_count AS "bookmarkCount", v.engagement_rate AS "engagementRate",
   v.posted_at AS "postedAt", v.duration_seconds AS "durationSeconds", v.thumbnail_url AS "thumbnailUrl", v.username,
@@ -83,8 +84,6 @@ export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];
 /** The sorts of GET /videos (`sort`), and their directions (`order`). */
 export const VIDEO_SORTS = ["tracked_at", "posted_at", "views", "engagement", "views_24h", "outlier"] as const;
 export type VideoSort = (typeof VIDEO_SORTS)[number];
-export const SORT_ORDERS = ["desc", "asc"] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /** Optional filters and order of the workspace's tracked videos (GET /videos, GraphQL `videos`). */
 export interface VideoListOptions {
@@ -141,6 +140,19 @@ export function videoFilterSql(f: VideoListOptions): Prisma.Sql {
   if (f.platform) parts.push(Prisma.sql`v.platform = ${f.platform}::"Platform"`);
   for (const word of searchWords(f.q ?? "")) parts.push(Prisma.sql`lower(v.description || ' ' || v.username) LIKE ${`%${word}%`}`);
   return parts.length ? Prisma.sql`AND ${Prisma.join(parts, " AND ")}` : Prisma.empty;
+}
+
+/**
+ * `AND …` predicates over `videos v` of a window of posting days: posted on or after 00:00 UTC of
+ * start_date and before the end (24:00 UTC) of end_date; with either bound, videos whose posting
+ * date is unknown are left out.
+ */
+export function postedDaysSql(f: PostedDays): Prisma.Sql {
+  const bounds = [
+    f.start_date ? Prisma.sql`AND v.posted_at >= ${f.start_date}` : Prisma.empty,
+    f.end_date ? Prisma.sql`AND v.posted_at < ${new Date(f.end_date.getTime() + DAY_MS)}` : Prisma.empty,
+  ];
+  return Prisma.join(bounds, " ");
 }
 
 /** An account's videos: newest posted first, videos of unknown date (not scraped yet) last, ties by id. */

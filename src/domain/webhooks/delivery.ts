@@ -37,7 +37,7 @@ export interface DeliverySettings {
   disableAfterMs: number;
 }
 
-export const deliverySettings = (): DeliverySettings => ({
+const deliverySettings = (): DeliverySettings => ({
   retryDelaysMs: config.webhooks.retryDelaysMs,
   timeoutMs: config.webhooks.timeoutMs,
   disableAfterMs: config.webhooks.disableAfterMs,
@@ -113,7 +113,7 @@ async function loadTarget(deliveryId: string): Promise<AttemptTarget | null> {
 }
 
 /** The request body: the same bytes at every attempt. */
-export const deliveryBody = (t: Pick<AttemptTarget, "type" | "data" | "eventAt">) => JSON.stringify({ type: t.type, timestamp: t.eventAt.toISOString(), data: t.data });
+const deliveryBody = (t: Pick<AttemptTarget, "type" | "data" | "eventAt">) => JSON.stringify({ type: t.type, timestamp: t.eventAt.toISOString(), data: t.data });
 
 const MAX_ERROR = 500;
 const clip = (s: string) => (s.length > MAX_ERROR ? `${s.slice(0, MAX_ERROR - 1)}…` : s);

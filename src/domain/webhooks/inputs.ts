@@ -7,16 +7,16 @@ import { z } from "zod";
 import { config } from "../../config.js";
 import { page } from "../shared/inputs.js";
 import { WORKSPACE_EVENT_TYPES, type WorkspaceEventType } from "../shared/workspace-events.js";
-import { targetProblem } from "./ports.js";
+import { targetProblem } from "../shared/public-targets.js";
 
 /** Endpoints per workspace (the 11th is 409 WEBHOOK_LIMIT_REACHED). */
 export const MAX_WEBHOOKS = 10;
-export const MAX_WEBHOOK_URL = 2048;
-export const MAX_WEBHOOK_DESCRIPTION = 500;
+const MAX_WEBHOOK_URL = 2048;
+const MAX_WEBHOOK_DESCRIPTION = 500;
 
-export const webhookEvent = z.enum(WORKSPACE_EVENT_TYPES, { message: `must be one of ${WORKSPACE_EVENT_TYPES.join(", ")}` });
+const webhookEvent = z.enum(WORKSPACE_EVENT_TYPES, { message: `must be one of ${WORKSPACE_EVENT_TYPES.join(", ")}` });
 
-export const webhookUrl = z
+const webhookUrl = z
   .string({ message: "url must be a string" })
   .trim()
   .max(MAX_WEBHOOK_URL, `url must be at most ${MAX_WEBHOOK_URL} characters`)
@@ -31,14 +31,14 @@ export const webhookUrl = z
     example: "https://hooks.example.com/video-service",
   });
 
-export const webhookEvents = z
+const webhookEvents = z
   .array(webhookEvent, { message: "events must be an array of event names" })
   .min(1, "events must name at least one event")
   .max(WORKSPACE_EVENT_TYPES.length * 4, "events holds too many names")
   .transform((events) => [...new Set(events)] as WorkspaceEventType[])
   .meta({ description: `Event names to receive (duplicates are ignored): ${WORKSPACE_EVENT_TYPES.join(", ")}.` });
 
-export const webhookDescription = z
+const webhookDescription = z
   .string({ message: "description must be a string" })
   .trim()
   .max(MAX_WEBHOOK_DESCRIPTION, `description must be at most ${MAX_WEBHOOK_DESCRIPTION} characters`)

@@ -1,10 +1,10 @@
 /**
  * The workspace events outbox: one source for both transports (GraphQL subscriptions and webhooks).
  *
- * 1. `recordEvents` writes the events in the transaction of the change they report (analysis
+ * 1. `recordWorkspaceEvents` writes the events in the transaction of the change they report (analysis
  *    settled, radar search finished, credits charged), or right after the change when it has no
  *    transaction of its own (the scrape jobs' `video.spike` and `account.video_discovered`).
- * 2. `relayEvents`, after the commit, claims them (`relayed_at`, a compare-and-set, so each event is
+ * 2. `relayWorkspaceEvents`, after the commit, claims them (`relayed_at`, a compare-and-set, so each event is
  *    relayed once by one process) and, in the same statement, creates one delivery per matching
  *    endpoint (`ON CONFLICT DO NOTHING` on (endpoint, event)); then publishes each event on the
  *    workspace's channel (GraphQL) and queues the deliveries' first attempts.
@@ -18,7 +18,7 @@
 import { Prisma } from "../../generated/prisma/client.js";
 import { sql, sqlExec, type Tx } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
-import { publishEvent } from "../shared/events.js";
+import { publishEvent, subscribeEvents } from "../shared/events.js";
 import type { WorkspaceEvent, WorkspaceEventType } from "../shared/workspace-events.js";
 import { enqueueDeliveries } from "./jobs.js";
 
@@ -30,8 +30,8 @@ export interface NewWorkspaceEvent {
   endpointId?: string;
 }
 
-/** Writes events (in `tx` when given); answers their ids, for `relayEvents` after the commit. */
-export async function recordEvents(events: NewWorkspaceEvent[], tx?: Tx): Promise<string[]> {
+/** Writes events (in `tx` when given); answers their ids, for `relayWorkspaceEvents` after the commit. */
+export async function recordWorkspaceEvents(events: NewWorkspaceEvent[], tx?: Tx): Promise<string[]> {
   if (events.length === 0) return [];
   const rows = await sql<{ id: string }>(
     Prisma.sql`
@@ -93,7 +93,7 @@ async function announce(rows: RelayedRow[]): Promise<void> {
  * Relays the events `ids` (after their commit): GraphQL and webhook deliveries. Never throws: the
  * change is committed, and the sweep relays what this could not.
  */
-export async function relayEvents(ids: string[]): Promise<void> {
+export async function relayWorkspaceEvents(ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   try {
     await announce(await claimAndFanOut(Prisma.sql`AND id = ANY(${ids}::uuid[])`, ids.length));
@@ -116,8 +116,13 @@ export async function relayWorkspaceBacklog(workspaceId: string): Promise<void> 
 }
 
 /** Records and relays events that have no transaction of their own to join. */
-export async function emitEvents(events: NewWorkspaceEvent[]): Promise<void> {
-  await relayEvents(await recordEvents(events));
+export async function emitWorkspaceEvents(events: NewWorkspaceEvent[]): Promise<void> {
+  await relayWorkspaceEvents(await recordWorkspaceEvents(events));
+}
+
+/** The workspace's events as they are relayed (GraphQL `workspaceEvents`), until the consumer stops. */
+export function watchWorkspaceEvents(workspaceId: string): AsyncIterable<WorkspaceEvent> {
+  return subscribeEvents("workspaceEvent", workspaceId);
 }
 
 /**
@@ -143,7 +148,7 @@ export async function emitToEndpoint(event: NewWorkspaceEvent & { endpointId: st
 }
 
 /** A pending delivery whose attempt is this late was lost (its job is gone): queued again. */
-export const LOST_DELIVERY_GRACE_MS = 120_000;
+const LOST_DELIVERY_GRACE_MS = 120_000;
 const SWEEP_BATCH = 500;
 
 /** The sweep: relays unrelayed events, re-enqueues lost deliveries (pending and `lostGraceMs` late). */

@@ -14,9 +14,9 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
 import { config } from "../../config.js";
 import { DomainError } from "../shared/errors.js";
 
-export const SECRET_PREFIX = "whsec_";
+const SECRET_PREFIX = "whsec_";
 /** Random bytes of a signing secret (the contract asks for at least 24). */
-export const SECRET_BYTES = 32;
+const SECRET_BYTES = 32;
 
 export function newSecret(): string {
   return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString("base64");

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "../../generated/prisma/client.js";
 import { prisma, sql } from "../../infra/db.js";
 import { DomainError, notFound } from "../shared/errors.js";
-import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
+import { pageSql, type Order, type PageRequest, type Page } from "../shared/pages.js";
 import type { WorkspaceEventType } from "../shared/workspace-events.js";
 import { MAX_WEBHOOKS, type CreateWebhookInput } from "./inputs.js";
 import { emitToEndpoint } from "./outbox.js";
@@ -92,7 +92,7 @@ export async function createWebhook(workspaceId: string, input: CreateWebhookInp
 }
 
 /** A page of the workspace's endpoints (WEBHOOKS_ORDER), with the total. */
-export async function listWebhooks(workspaceId: string, page: PageRequest): Promise<{ items: WebhookRecord[]; total: number }> {
+export async function listWebhooks(workspaceId: string, page: PageRequest): Promise<Page<WebhookRecord>> {
   const p = pageSql(WEBHOOKS_ORDER, page);
   const [items, [count]] = await Promise.all([
     sql<WebhookRecord>(Prisma.sql`SELECT ${WEBHOOK_COLUMNS} FROM webhook_endpoints w WHERE w.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`),
@@ -127,7 +127,7 @@ export async function deleteWebhook(workspaceId: string, webhookId: string, by: 
 }
 
 /** A page of the endpoint's deliveries, newest first, with the total (NOT_FOUND for another workspace's endpoint). */
-export async function listDeliveries(workspaceId: string, webhookId: string, page: PageRequest): Promise<{ items: DeliveryRecord[]; total: number }> {
+export async function listDeliveries(workspaceId: string, webhookId: string, page: PageRequest): Promise<Page<DeliveryRecord>> {
   await getWebhook(workspaceId, webhookId);
   const p = pageSql(DELIVERIES_ORDER, page);
   const [items, [count]] = await Promise.all([

@@ -16,7 +16,7 @@ export interface WorkspaceInfo {
   limits: TrackingLimits;
 }
 
-export async function listPlans() {
+async function listPlans() {
   return prisma.plan.findMany({ orderBy: { monthlyCredits: "asc" } });
 }
 

@@ -1,5 +1,5 @@
 /**
- * Bull Board at /admin/queues (CONTRACT.md, Operations): every queue of src/infra/queues.ts (handed
+ * Bull Board at /admin/queues (docs/contract/decisions.md, Operations): every queue of src/infra/queues.ts (handed
  * in by the composition root, src/main/server.ts: doors do not import the queues), only when
  * ADMIN_TOKEN is set (404 otherwise, src/http/app.ts), behind HTTP Basic auth: user `admin`,
  * password ADMIN_TOKEN, compared in constant time.
@@ -12,7 +12,7 @@ import { ExpressAdapter } from "@bull-board/express";
 import { sameSecret } from "./secrets.js";
 
 export const BOARD_PATH = "/admin/queues";
-export const BOARD_USER = "admin";
+const BOARD_USER = "admin";
 
 function basicAuth(password: string) {
   return (req: Request, res: Response, next: NextFunction) => {

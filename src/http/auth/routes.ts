@@ -20,8 +20,8 @@ import { ERROR_STATUS, validationError, type ErrorCode } from "../../domain/shar
 import { rejectUnstorableStrings } from "../../domain/shared/inputs.js";
 import { logger } from "../../infra/logger.js";
 import { BODY_LIMIT_BYTES, rememberMount } from "../request-context.js";
-import { requireJsonBody } from "../rest/middleware.js";
-import { cameOverHttps, clientAddress } from "./request.js";
+import { requireJsonBody } from "../middleware.js";
+import { cameOverHttps, clientAddress } from "../who-is-asking.js";
 
 /** The library's error codes that are not simply their HTTP status, as the contract's codes. */
 const LIBRARY_CODES: Record<string, ErrorCode> = {

@@ -1,5 +1,5 @@
 /**
- * The GraphQL context of an operation, from "who is asking" (src/http/auth/request.ts): an API key
+ * The GraphQL context of an operation, from "who is asking" (src/http/who-is-asking.ts): an API key
  * or a person's session cookie, over HTTP, SSE and WebSocket alike.
  *
  * - UNAUTHORIZED (401) without a credential, except for the invitation accept page: a request that
@@ -11,33 +11,32 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { GraphQLError } from "graphql";
-import { RateLimitedError } from "../../domain/keys/access.js";
 import { revocationSubject, revocationSubjectsOf } from "../../domain/keys/revocation.js";
 import type { Actor } from "../../domain/people/actor.js";
 import { previewInvitation } from "../../domain/people/invitations.js";
 import { DomainError, notFound, unauthorized } from "../../domain/shared/errors.js";
 import { addLogContext } from "../../infra/logger.js";
 import { rateLimitHeaders } from "../request-context.js";
-import { whoIsAsking, type Asker } from "../auth/request.js";
+import { refusalHeaders } from "../errors.js";
+import { whoIsAsking, type Asker } from "../who-is-asking.js";
 import type { GraphQLContext } from "./builder.js";
 
-export function unauthenticated(): GraphQLError {
-  return new GraphQLError(unauthorized().message, { extensions: { code: "UNAUTHORIZED", http: { status: 401 } } });
+/** A domain error's extensions: its code, details and, for an error a client may retry later, `retryAfter` (seconds, REST's Retry-After). */
+export function domainExtensions(e: DomainError): Record<string, unknown> {
+  return {
+    code: e.code,
+    ...(e.details ? { details: e.details } : {}),
+    ...(e.retryAfterSeconds !== undefined ? { retryAfter: e.retryAfterSeconds } : {}),
+  };
 }
 
-/** RATE_LIMITED: over HTTP a 429 with Retry-After and the RateLimit-* headers; over WebSocket an error message. */
-export function rateLimited(e: RateLimitedError): GraphQLError {
-  const headers = { "Retry-After": String(e.state.resetSeconds), ...rateLimitHeaders(e.state) };
-  return new GraphQLError(e.message, { extensions: { code: "RATE_LIMITED", http: { status: 429, headers } } });
-}
-
-/** A refusal of the whole operation, with its HTTP status (over HTTP). */
-function refusal(e: unknown): unknown {
-  if (e instanceof RateLimitedError) return rateLimited(e);
-  if (e instanceof DomainError) {
-    return new GraphQLError(e.message, { extensions: { code: e.code, http: { status: e.status }, ...(e.details ? { details: e.details } : {}) } });
-  }
-  return e;
+/**
+ * A request refused before any operation runs (UNAUTHORIZED, FORBIDDEN, NOT_FOUND, RATE_LIMITED):
+ * over HTTP its status and the headers of the one error mapping (src/http/errors.ts: Retry-After,
+ * RateLimit-*), as REST answers it; over WebSocket an error message with the same code.
+ */
+function refusal(e: DomainError): GraphQLError {
+  return new GraphQLError(e.message, { extensions: { ...domainExtensions(e), http: { status: e.status, headers: refusalHeaders(e) } } });
 }
 
 /**
@@ -76,7 +75,7 @@ export async function askerContext(t: AskerTransport): Promise<GraphQLContext> {
   try {
     asker = await whoIsAsking(t.req, { count: true, connectionParams: t.connectionParams });
   } catch (e) {
-    throw refusal(e);
+    throw e instanceof DomainError ? refusal(e) : e; // Redis trouble: masked as SERVICE_UNAVAILABLE
   }
   if (!asker) return anonymousContext(t);
   if (t.res && !t.res.headersSent) {
@@ -98,6 +97,6 @@ export async function askerContext(t: AskerTransport): Promise<GraphQLContext> {
 async function anonymousContext(t: AskerTransport): Promise<GraphQLContext> {
   const header = t.req.headers["x-invitation-token"];
   const token = typeof header === "string" ? header : null;
-  if (!token || t.connectionParams || !(await previewInvitation(token))) throw unauthenticated();
+  if (!token || t.connectionParams || !(await previewInvitation(token))) throw refusal(unauthorized());
   return { auth: unreadableActor(() => unauthorized()), person: null, revocationSubjects: [], clientAddress: null, requestId: t.requestId };
 }

@@ -1,5 +1,5 @@
 /**
- * Live connections end when their credential is withdrawn (CONTRACT: hostile input, auth and limits;
+ * Live connections end when their credential is withdrawn (docs/contract/decisions.md: hostile input, auth and limits;
  * people: signing out, a revoked session, a removed member): every WebSocket connection held for a
  * withdrawn subject is closed with code 4403, and every subscription stream (WebSocket or SSE) ends;
  * no event is delivered once this process knows of the withdrawal.

@@ -1,6 +1,6 @@
 /**
  * GraphQL over HTTP (and SSE) with Yoga, and over WebSocket with graphql-ws, on the same port and
- * path (/graphql). One auth path, REST's (src/http/auth/request.ts): the bearer key of the HTTP
+ * path (/graphql). One auth path, REST's (src/http/who-is-asking.ts): the bearer key of the HTTP
  * Authorization header or of `connectionParams.authorization`, or a person's session cookie.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
@@ -22,14 +22,14 @@ import { config } from "../../config.js";
 import { DomainError, validationError } from "../../domain/shared/errors.js";
 import { logger } from "../../infra/logger.js";
 import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.js";
-import { isUnavailable } from "../rest/errors.js";
+import { isUnavailable, refusalHeaders } from "../errors.js";
 import { renderGraphiQL } from "./graphiql.js";
 import { requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";
 import { schema } from "./schema.js";
 import { holdFor, untilRevoked } from "./revocation.js";
-import { askerContext, subjectsOf } from "./asker.js";
-import { whoIsAsking } from "../auth/request.js";
+import { askerContext, domainExtensions, subjectsOf } from "./asker.js";
+import { whoIsAsking } from "../who-is-asking.js";
 
 interface TransportContext extends Partial<YogaInitialContext> {
   /** The Node request (HTTP) or the upgrade request (WebSocket). */
@@ -69,15 +69,7 @@ function maskError(error: unknown): Error {
   }
   const path = error instanceof GraphQLError ? error.path : undefined;
   if (original instanceof DomainError) {
-    return new GraphQLError(original.message, {
-      path,
-      extensions: {
-        code: original.code,
-        ...(original.details ? { details: original.details } : {}),
-        // REFRESH_TOO_SOON (src/domain/tracking/refresh.ts): REST's Retry-After, as a number of seconds.
-        ...(original.retryAfterSeconds !== undefined ? { retryAfter: original.retryAfterSeconds } : {}),
-      },
-    });
+    return new GraphQLError(original.message, { path, extensions: domainExtensions(original) });
   }
   if (isUnavailable(original)) {
     return new GraphQLError("A backing service (database or Redis) is unavailable; try again shortly.", {
@@ -247,7 +239,7 @@ export function createGraphQL() {
 export type GraphQLServer = ReturnType<typeof createGraphQL>;
 
 /** The WebSocket close code of a connection whose API key was revoked. */
-export const CLOSE_KEY_REVOKED = 4403;
+const CLOSE_KEY_REVOKED = 4403;
 
 /** graphql-ws on the HTTP server, running operations through Yoga's envelop (so its plugins apply). */
 export function attachWebSocket(server: Server, yoga: GraphQLServer) {
@@ -257,7 +249,7 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
       // connection_init: refuse the socket at once without a valid key or session (a session's
-      // socket must come from the service's own pages: src/http/auth/request.ts).
+      // socket must come from the service's own pages: src/http/who-is-asking.ts).
       onConnect: async (ctx) => {
         const asker = await whoIsAsking(ctx.extra.request, { count: false, connectionParams: ctx.connectionParams ?? {} }).catch(() => null);
         if (!asker) return false;

@@ -18,7 +18,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { consumeRequest } from "../../domain/keys/access.js";
 import { budgetOf } from "../../domain/people/actor.js";
 import { logger } from "../../infra/logger.js";
-import { admitRequest, authOf, requireJsonBody } from "../rest/middleware.js";
+import { admitRequest, authOf, requireJsonBody } from "../middleware.js";
 import { createMcpServer, type McpSession } from "./server.js";
 import { BODY_LIMIT_BYTES } from "../request-context.js";
 

@@ -9,12 +9,12 @@ import { notFound, validationError } from "../../domain/shared/errors.js";
 import { listFolders } from "../../domain/folders/service.js";
 import { folderAnalytics } from "../../domain/folders/contents.js";
 import { getWorkspaceInfo } from "../../domain/workspace/service.js";
-import { workspaceInfoItem } from "../rest/routes/workspace.js";
+import { workspaceInfoItem } from "../records/workspace.js";
 import type { ToolContext } from "./tools.js";
 
 const SCHEME = "video-service";
-export const WORKSPACE_URI = `${SCHEME}://workspace`;
-export const FOLDER_ANALYTICS_TEMPLATE = `${SCHEME}://folders/{folder_id}/analytics`;
+const WORKSPACE_URI = `${SCHEME}://workspace`;
+const FOLDER_ANALYTICS_TEMPLATE = `${SCHEME}://folders/{folder_id}/analytics`;
 const folderAnalyticsUri = (id: string) => `${SCHEME}://folders/${id}/analytics`;
 const FOLDER_ANALYTICS_URI = new RegExp(`^${SCHEME}://folders/([^/]*)/analytics$`);
 const JSON_TYPE = "application/json";

@@ -25,12 +25,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { parseInput } from "../../domain/shared/inputs.js";
 import { logger } from "../../infra/logger.js";
-import { toErrorResponse, type ErrorBody } from "../rest/errors.js";
+import { toErrorResponse, type ErrorBody } from "../errors.js";
 import { listResources, readResource, resourceTemplates } from "./resources.js";
 import { tools, type AnyTool, type ToolContext } from "./tools.js";
 
-export const SERVER_NAME = "video-tracking-service";
-export const SERVER_VERSION = "1.0.0";
+const SERVER_NAME = "video-tracking-service";
+const SERVER_VERSION = "1.0.0";
 
 /**
  * Who is calling. `begin()` runs once per operation that reaches the workspace (a tool call, a
@@ -50,7 +50,7 @@ const INSTRUCTIONS =
   "VALIDATION_ERROR, INSUFFICIENT_CREDITS, RATE_LIMITED).";
 
 /** The tool's input as JSON Schema (draft 2020-12, MCP's default dialect), generated from its zod input. */
-export function inputJsonSchema(schema: z.ZodType): Tool["inputSchema"] {
+function inputJsonSchema(schema: z.ZodType): Tool["inputSchema"] {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
   return json as Tool["inputSchema"];
 }

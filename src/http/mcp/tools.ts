@@ -29,13 +29,14 @@ import { ANALYSIS_COST, analyze, getAnalysis } from "../../domain/analysis/servi
 import { createSearchInput, searchResultsQuery } from "../../domain/radar/inputs.js";
 import { createSearch, getSearch, RADAR_SEARCH_COST } from "../../domain/radar/service.js";
 import { getWorkspaceInfo } from "../../domain/workspace/service.js";
-import { trackedVideoItem } from "../rest/routes/tracking.js";
-import { folderSummaryItem } from "../rest/routes/folders.js";
-import { topVideoItem } from "../rest/routes/analytics.js";
-import { toAnalysisItem } from "../rest/routes/analysis.js";
-import { searchDetailItem } from "../rest/routes/radar.js";
-import { readCredits, workspaceInfoItem } from "../rest/routes/workspace.js";
-import { pagination } from "../rest/schemas.js";
+import { pagination } from "../records/common.js";
+import { trackedVideoItem } from "../records/tracking.js";
+import { folderSummaryItem } from "../records/folders.js";
+import { topVideoItem } from "../records/analytics.js";
+import { toAnalysisItem } from "../records/analysis.js";
+import { searchDetailItem } from "../records/radar.js";
+import { LATEST_LEDGER_ENTRIES, readCredits } from "../../domain/credits/service.js";
+import { creditsItem, workspaceInfoItem } from "../records/workspace.js";
 
 /** Who calls, for one tool call or resource read. */
 export interface ToolContext {
@@ -90,10 +91,10 @@ export const tools: AnyTool[] = [
     title: "Credit balance",
     description:
       "The credit balance (`total_remaining`; `reserved` is held by running analyses), when the monthly allowance renews " +
-      "(`cycle_resets_at`) and the 20 latest ledger entries. A video analysis costs 5 credits, a radar search 100. Free.",
+      `(\`cycle_resets_at\`) and the ${LATEST_LEDGER_ENTRIES} latest ledger entries. A video analysis costs ${ANALYSIS_COST} credits, a radar search ${RADAR_SEARCH_COST}. Free.`,
     input: noInput,
     annotations: READ,
-    run: async ({ auth }) => ({ data: await readCredits(auth.workspaceId) }),
+    run: async ({ auth }) => ({ data: creditsItem(await readCredits(auth.workspaceId)) }),
   }),
   defineTool({
     name: "track_video",
@@ -154,7 +155,7 @@ export const tools: AnyTool[] = [
     input: historyQuery.extend({ video_id: videoId }),
     annotations: READ,
     run: async ({ auth }, input) => {
-      const range = historyRange({ startDate: input.start_date, endDate: input.end_date, interval: input.interval });
+      const range = historyRange(input);
       const h = await videoHistory(auth.workspaceId, input.video_id, range);
       return { data: { interval: h.interval, points: h.points } };
     },

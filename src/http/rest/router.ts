@@ -8,9 +8,9 @@ import express, { type Request, type Response } from "express";
 import type { z } from "zod";
 import { config } from "../../config.js";
 import { validationError, type ErrorDetail } from "../../domain/shared/errors.js";
-import { rejectUnstorableStrings } from "../../domain/shared/inputs.js";
+import { describeDetails, issuesToDetails, rejectUnstorableStrings } from "../../domain/shared/inputs.js";
 import { logger } from "../../infra/logger.js";
-import { admitRequest, authOf } from "./middleware.js";
+import { admitRequest, authOf } from "../middleware.js";
 import { authorize } from "../../domain/people/roles.js";
 import { OPERATOR, type Actor } from "../../domain/people/actor.js";
 import { successStatus, type AnyRoute } from "./route.js";
@@ -21,15 +21,8 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, where: string,
   if (!schema) return undefined;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  for (const issue of result.error.issues) {
-    const path = [where, ...issue.path.map(String)].join(".");
-    details.push({ path, message: issue.message });
-  }
+  details.push(...issuesToDetails(result.error, where));
   return undefined;
-}
-
-function describeDetails(details: ErrorDetail[]): string {
-  return `Invalid request: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`;
 }
 
 function checkResponse(route: AnyRoute, status: number, body: unknown): void {
@@ -40,7 +33,7 @@ function checkResponse(route: AnyRoute, status: number, body: unknown): void {
   }
   const result = schema.safeParse(body);
   if (!result.success) {
-    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    const problems = describeDetails(issuesToDetails(result.error));
     throw new Error(`${route.method.toUpperCase()} ${route.path} answered a body that does not match its documented schema: ${problems}`);
   }
 }
@@ -62,7 +55,7 @@ function handle(route: AnyRoute) {
     // A route with a body schema needs a JSON body; express.json leaves req.body undefined otherwise.
     const rawBody = route.body && req.body === undefined ? {} : req.body;
     const body = parsePart(route.body, rawBody, "body", details);
-    if (details.length > 0) throw validationError(describeDetails(details), details);
+    if (details.length > 0) throw validationError(`Invalid request: ${describeDetails(details)}`, details);
 
     const requestId = res.locals.requestId as string;
     const auth = route.auth === false ? NO_ACTOR : authOf(res);

@@ -1,28 +1,18 @@
 /**
- * Zod building blocks shared by REST routes: ids, pagination, dates, booleans in query strings,
- * envelopes and the error body. Query values arrive as strings and are coerced here.
+ * Zod building blocks of REST requests: id parameters, numbers and booleans in query strings (query
+ * values arrive as strings and are coerced here) and the error body. The records answered are in
+ * src/http/records/.
  */
 import { z } from "zod";
-import { PLATFORMS } from "../../domain/shared/platform.js";
-import { uuid as sharedUuid } from "../../domain/shared/inputs.js";
+import { uuid } from "../records/common.js";
 
-export const uuid = sharedUuid.meta({ format: "uuid", example: "3f1c1e0e-8d3b-4c35-9a4f-0d7f2b7c9a11" });
 export const idParams = z.object({ id: uuid });
-
-export const platform = z.enum(PLATFORMS).meta({
-  description: "platformA: short-form video platform; platformB: video platform with long videos and shorts; platformC: photo and reel sharing platform.",
-});
-
-/** Timestamp output: ISO 8601 UTC with milliseconds. */
-export const timestamp = z.string().meta({ format: "date-time", example: "2026-11-22T10:15:00.000Z" });
-export const iso = (d: Date) => d.toISOString();
-export const isoOrNull = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 /**
  * A domain number schema read from a query string: a non-empty string becomes a number first, so
  * the domain's own bounds and messages decide (REST adds only this coercion).
  */
-export const fromQuery = <S extends z.ZodType>(schema: S) =>
+const fromQuery = <S extends z.ZodType>(schema: S) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v), schema);
 
 /** Booleans in query strings: true/false/1/0 only ("false" must not become true). */
@@ -49,20 +39,6 @@ export function queryParams<T extends z.ZodRawShape>(schema: z.ZodObject<T>) {
     }),
   ) as { [K in keyof T]: z.ZodType<z.output<T[K]>, z.input<T[K]>> };
   return z.object(shape);
-}
-
-
-export const paginationSchema = z
-  .object({
-    total: z.number().int(),
-    limit: z.number().int(),
-    offset: z.number().int(),
-    has_more: z.boolean().meta({ description: "True if more results exist beyond this page." }),
-  })
-  .meta({ id: "Pagination" });
-
-export function pagination(total: number, limit: number, offset: number) {
-  return { total, limit, offset, has_more: offset + limit < total };
 }
 
 export const errorSchema = z

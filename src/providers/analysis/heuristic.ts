@@ -15,7 +15,7 @@
  *   (shop, link in bio, visit), the first URL in the description, else in the transcript (spoken
  *   "brand dot com" included). A URL without any cue phrase is a visit_url CTA.
  */
-import type { CtaType, HookStyle, UgcFit } from "../../domain/analysis/ports.js";
+import type { CtaType, HookStyle, UgcFit } from "../../domain/analysis/vocabulary.js";
 import { collapseWhitespace, splitSentences } from "../transcription/segments.js";
 import type { Segment } from "../../domain/analysis/ports.js";
 import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "../../domain/analysis/ports.js";
@@ -162,7 +162,7 @@ export function hookPhrase(opening: string): string {
   return words.length > MAX_HOOK_WORDS ? words.slice(0, MAX_HOOK_WORDS).join(" ") : phrase;
 }
 
-export function classifyHook(phrase: string): { style: HookStyle; cue: string } | null {
+function classifyHook(phrase: string): { style: HookStyle; cue: string } | null {
   const text = normalise(phrase);
   for (const [style, pattern] of HOOK_RULES) {
     const cue = firstMatch(text, pattern);

@@ -13,7 +13,7 @@ import {
   UGC_CONFIDENCE_DESCRIPTION,
   UGC_FITS,
   UGC_FIT_VALUES,
-} from "../../domain/analysis/ports.js";
+} from "../../domain/analysis/vocabulary.js";
 import { ProviderError } from "../../domain/shared/provider-error.js";
 import { OpenAiClient } from "../openai/client.js";
 import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "../../domain/analysis/ports.js";
@@ -27,12 +27,12 @@ export interface OpenAiAnalysisOptions {
   timeoutMs: number;
 }
 
-export function openAiAnalysisDefaults(): OpenAiAnalysisOptions {
+function openAiAnalysisDefaults(): OpenAiAnalysisOptions {
   return { baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey, model: config.openai.model, timeoutMs: config.openai.timeoutMs };
 }
 
 /** Every field required and nullable where "none" is a valid answer: what strict JSON-schema mode demands. */
-export const contentAnalysisSchema = z.object({
+const contentAnalysisSchema = z.object({
   hookStyle: z.enum(HOOK_STYLE_VALUES).describe("Style of the hook in the first seconds."),
   hookPhrase: z.string().describe('The hook exactly as said or written in the first seconds; "" when hookStyle is none.'),
   ugcFit: z.enum(UGC_FIT_VALUES).describe("How well the video reads as user-generated content."),

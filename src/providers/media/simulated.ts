@@ -29,7 +29,7 @@ export interface SimulatedMediaOptions {
   wordsPerMinute: number;
 }
 
-export function simulatedMediaDefaults(): SimulatedMediaOptions {
+function simulatedMediaDefaults(): SimulatedMediaOptions {
   return {
     espeakPath: config.programs.espeak,
     ffmpegPath: config.programs.ffmpeg,

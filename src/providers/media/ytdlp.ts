@@ -8,8 +8,8 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { config } from "../../config.js";
 import { ProviderError } from "../../domain/shared/provider-error.js";
-import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
 import type { OutboundBudget } from "../outbound-budget.js";
+import { YtdlpRunner } from "../ytdlp/runner.js";
 import { parseCaptions } from "./captions.js";
 import { toSpeechWav } from "./ffmpeg.js";
 import type { MediaInput, MediaProvider, MediaResult } from "../../domain/analysis/ports.js";
@@ -25,7 +25,7 @@ export interface YtdlpMediaOptions {
   mediaTimeoutMs: number;
   maxBytes: number;
   maxSeconds: number;
-  /** How many yt-dlp processes this provider runs at once. */
+  /** How many yt-dlp processes may run at once (YTDLP_CONCURRENCY, shared with the scrape and search providers). */
   concurrency: number;
   /** yt-dlp `--sub-langs`: the recognisers are English-only, so English captions are what helps. */
   subLangs: string;
@@ -33,7 +33,7 @@ export interface YtdlpMediaOptions {
   budget?: OutboundBudget;
 }
 
-export function ytdlpMediaDefaults(): YtdlpMediaOptions {
+function ytdlpMediaDefaults(): YtdlpMediaOptions {
   return {
     ytdlpPath: config.programs.ytdlp,
     ffmpegPath: config.programs.ffmpeg,
@@ -46,8 +46,11 @@ export function ytdlpMediaDefaults(): YtdlpMediaOptions {
   };
 }
 
-/** Options every run gets: no user config files (predictable behaviour), no playlists, no cache. */
-const COMMON_ARGS = ["--no-config", "--no-playlist", "--no-cache-dir", "--no-progress", "--socket-timeout", "30"];
+/** Options every run gets: no playlists, no cache (the runner adds --no-config). */
+const COMMON_ARGS = ["--no-playlist", "--no-cache-dir", "--no-progress", "--socket-timeout", "30"];
+
+/** What the captions run prints (one video's info) and the audio run's progress stay far below this. */
+const MAX_STDOUT_BYTES = 32 * 1024 * 1024;
 
 
 interface VideoInfo {
@@ -57,26 +60,22 @@ interface VideoInfo {
 export class YtdlpMediaProvider implements MediaProvider {
   readonly name = "ytdlp" as const;
   private readonly opts: YtdlpMediaOptions;
-  private readonly limit: ReturnType<typeof concurrencyLimit>;
+  private readonly ytdlp: YtdlpRunner;
 
   constructor(options: Partial<YtdlpMediaOptions> = {}) {
     this.opts = { ...ytdlpMediaDefaults(), ...options };
-    // One bound per process, shared with the scrape and search providers' yt-dlp runs: callers may
-    // build a provider per job, and the bound is about how many yt-dlp this machine runs at once.
-    this.limit = sharedProgramLimit("yt-dlp", this.opts.concurrency);
+    this.ytdlp = new YtdlpRunner({ provider: PROVIDER, path: this.opts.ytdlpPath, concurrency: this.opts.concurrency, budget: this.opts.budget });
   }
 
   async fetch(input: MediaInput, { workDir, signal }: { workDir: string; signal?: AbortSignal }): Promise<MediaResult> {
     checkInput(input);
-    await this.opts.budget?.take(input.platform, signal);
-    const info = await this.limit(() => this.fetchInfoAndCaptions(input.url, workDir, signal));
+    const info = await this.fetchInfoAndCaptions(input, workDir, signal);
     const captions = await readBestCaptions(workDir);
     if (captions) {
       const lastEnd = captions.segments.at(-1)?.end ?? null;
       return { captions, wavPath: null, durationSeconds: info.duration ?? lastEnd };
     }
-    await this.opts.budget?.take(input.platform, signal);
-    const source = await this.limit(() => this.downloadAudio(input.url, workDir, signal));
+    const source = await this.downloadAudio(input, workDir, signal);
     const wavPath = join(workDir, "audio.wav");
     const wav = await toSpeechWav(source, wavPath, {
       provider: PROVIDER,
@@ -93,7 +92,7 @@ export class YtdlpMediaProvider implements MediaProvider {
    * video's metadata. `--ignore-errors` turns a caption file that fails to download into a warning
    * (the audio path still works); an unavailable video still exits non-zero.
    */
-  private async fetchInfoAndCaptions(url: string, workDir: string, signal?: AbortSignal): Promise<VideoInfo> {
+  private async fetchInfoAndCaptions({ url, platform }: MediaInput, workDir: string, signal?: AbortSignal): Promise<VideoInfo> {
     const args = [
       ...COMMON_ARGS,
       "--ignore-errors",
@@ -105,7 +104,7 @@ export class YtdlpMediaProvider implements MediaProvider {
       "-o", join(workDir, "captions.%(ext)s"),
       "--", url,
     ];
-    const { stdout } = await this.run(args, this.opts.ytdlpTimeoutMs, signal);
+    const { stdout } = await this.ytdlp.run({ platform, args, timeoutMs: this.opts.ytdlpTimeoutMs, maxStdoutBytes: MAX_STDOUT_BYTES, signal });
     const line = stdout.trim().split("\n").at(-1) ?? "";
     try {
       const parsed = JSON.parse(line) as { duration?: unknown };
@@ -115,7 +114,7 @@ export class YtdlpMediaProvider implements MediaProvider {
     }
   }
 
-  private async downloadAudio(url: string, workDir: string, signal?: AbortSignal): Promise<string> {
+  private async downloadAudio({ url, platform }: MediaInput, workDir: string, signal?: AbortSignal): Promise<string> {
     const args = [
       ...COMMON_ARGS,
       "-f", "bestaudio/best",
@@ -124,7 +123,7 @@ export class YtdlpMediaProvider implements MediaProvider {
       "-o", join(workDir, "source.%(ext)s"),
       "--", url,
     ];
-    const { stdout } = await this.run(args, this.opts.mediaTimeoutMs, signal);
+    const { stdout } = await this.ytdlp.run({ platform, args, timeoutMs: this.opts.mediaTimeoutMs, maxStdoutBytes: MAX_STDOUT_BYTES, signal });
     // yt-dlp refuses an oversized file with a message and exit code 0, leaving no file behind.
     if (/larger than max-filesize/i.test(stdout)) throw this.tooLarge();
     const source = (await readdir(workDir)).find((f) => f.startsWith("source."));
@@ -137,14 +136,6 @@ export class YtdlpMediaProvider implements MediaProvider {
 
   private tooLarge(): ProviderError {
     return new ProviderError(PROVIDER, `the media is larger than the ${this.opts.maxBytes}-byte limit (MEDIA_MAX_BYTES)`, false);
-  }
-
-  private async run(args: string[], timeoutMs: number, signal?: AbortSignal) {
-    try {
-      return await runProgram(PROVIDER, this.opts.ytdlpPath, args, { timeoutMs, signal, maxStdoutBytes: 32 * 1024 * 1024 });
-    } catch (e) {
-      throw classifyYtdlpError(e);
-    }
   }
 }
 
@@ -165,17 +156,6 @@ function checkInput(input: MediaInput): void {
   if (protocol !== "https:" && protocol !== "http:") {
     throw new ProviderError(PROVIDER, `not an http(s) URL: ${JSON.stringify(input.url)}`, false);
   }
-}
-
-/** yt-dlp's messages for a video that is gone, private or was never there: retrying will not help. */
-const UNAVAILABLE =
-  /HTTP Error (?:401|403|404|410)|Unsupported URL|Video unavailable|is not available|Private video|has been removed|does not exist|Sign in to confirm|account (?:has been )?(?:terminated|suspended)/i;
-
-/** Non-zero exits are retryable by default (network trouble); known "not there" messages are not. */
-export function classifyYtdlpError(e: unknown): unknown {
-  if (!(e instanceof ProviderError) || !/exited with/.test(e.message) || !UNAVAILABLE.test(e.message)) return e;
-  const detail = e.message.slice(`${e.provider}: `.length);
-  return new ProviderError(PROVIDER, `the video was not found or is not available at its source (${detail})`, false, { cause: e });
 }
 
 /** Languages in order of preference; a plain `en` track beats a regional one. */

@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { z } from "zod";
 import { ProviderError } from "../../domain/shared/provider-error.js";
+import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.js";
 
 export interface OpenAiOptions {
   baseUrl: string;
@@ -97,7 +98,7 @@ export class OpenAiClient {
       if (answer.problem === null) {
         const result = args.schema.safeParse(answer.value);
         if (result.success) return result.data;
-        lastProblem = result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+        lastProblem = describeDetails(issuesToDetails(result.error));
       } else {
         lastProblem = answer.problem;
       }

@@ -208,7 +208,7 @@ function accountSeed(ref: AccountRef): AccountSeed {
 }
 
 /** The account at `now` and all of its videos, newest first. Totals add up over those videos. */
-export function simulateAccount(ref: AccountRef, now: Date): { account: ScrapedAccount; videos: ScrapedVideo[] } {
+function simulateAccount(ref: AccountRef, now: Date): { account: ScrapedAccount; videos: ScrapedVideo[] } {
   const seed = accountSeed(ref);
   const videos = seed.videoIds
     .map((id) => {

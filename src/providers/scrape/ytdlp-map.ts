@@ -18,7 +18,7 @@ import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "../../d
 
 export type Info = Record<string, unknown>;
 
-export function isInfo(value: unknown): value is Info {
+function isInfo(value: unknown): value is Info {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

@@ -302,7 +302,7 @@ export interface OpenAiExpanderOptions {
 }
 
 /** The answer's shape: exactly `count` non-empty, distinct queries. */
-export function queriesSchema(count: number) {
+function queriesSchema(count: number) {
   return z.object({
     queries: z
       .array(z.string().trim().min(1).max(200))

@@ -2,8 +2,9 @@
  * The `ytdlp` search provider: yt-dlp's own search of platform B (`ytsearchN:<query>`), flat, so one
  * run per query lists N videos without opening each one.
  *
- * - One run per query, under one concurrency bound shared by every default instance in the process,
- *   with a timeout. The user's text is a single argv element after `--` (no shell, never an option).
+ * - One run per query through the shared runner (../ytdlp/runner.ts: budget, the process's bound,
+ *   timeout, JSON lines, failure classification). The user's text is a single argv element after
+ *   `--` (no shell, never an option).
  * - Flat entries carry id, title, a description snippet, channel, thumbnails and views; with
  *   `--extractor-args youtubetab:approximate_date` also an approximate posting time parsed from the
  *   source's "3 days ago". Likes, comments and shares are not in a flat entry: they stay null
@@ -14,10 +15,9 @@
  */
 import { canonicalVideoUrl, isPlatformUsername, isPlatformVideoId } from "../../domain/shared/platform.js";
 import type { Platform } from "../../domain/shared/platform.js";
-import { config } from "../../config.js";
 import { ProviderError } from "../../domain/shared/provider-error.js";
-import { concurrencyLimit, runProgram, sharedProgramLimit } from "../process.js";
 import type { OutboundBudget } from "../outbound-budget.js";
+import { YtdlpRunner, type JsonObject } from "../ytdlp/runner.js";
 import { passesFilters, type SearchCandidate, type SearchProvider, type SearchRequest } from "../../domain/radar/ports.js";
 
 const PROVIDER = "ytdlp";
@@ -29,7 +29,6 @@ export const MAX_SEARCH_RESULTS = 100;
 const MAX_STDOUT_BYTES = 8 * 1024 * 1024;
 
 const ARGS = [
-  "--no-config", // a user's config file must not change the output parsed here
   "--no-warnings",
   "--no-progress",
   "--no-cache-dir",
@@ -45,30 +44,20 @@ export interface YtdlpSearchOptions {
   /** The yt-dlp program (YTDLP_PATH). */
   path: string;
   timeoutMs: number;
-  /** yt-dlp runs at once; given, the instance gets a bound of its own (tests), else the shared one. */
+  /** How many yt-dlp processes may run at once (YTDLP_CONCURRENCY, shared with the scrape and media providers). */
   concurrency: number;
   /** The deployment-wide calls-per-platform budget (YTDLP_CALLS_PER_MINUTE); none when absent. */
   budget: OutboundBudget;
 }
 
-type Limit = ReturnType<typeof concurrencyLimit>;
-
-type Entry = Record<string, unknown>;
+type Entry = JsonObject;
 
 export class YtdlpSearchProvider implements SearchProvider {
   readonly name = "ytdlp" as const;
-  private readonly path: string;
-  private readonly timeoutMs: number;
-  private readonly limit: Limit;
-  private readonly budget: OutboundBudget | undefined;
+  private readonly ytdlp: YtdlpRunner;
 
   constructor(options: Partial<YtdlpSearchOptions> = {}) {
-    this.budget = options.budget;
-    this.path = options.path ?? config.programs.ytdlp;
-    this.timeoutMs = options.timeoutMs ?? config.programs.ytdlpTimeoutMs;
-    this.limit = options.concurrency
-      ? concurrencyLimit(options.concurrency)
-      : sharedProgramLimit("yt-dlp", config.programs.ytdlpConcurrency);
+    this.ytdlp = new YtdlpRunner({ provider: PROVIDER, ...options });
   }
 
   supports(platform: Platform): boolean {
@@ -81,33 +70,10 @@ export class YtdlpSearchProvider implements SearchProvider {
     const count = Math.min(MAX_SEARCH_RESULTS, Math.max(0, Math.floor(request.limit)));
     if (text === "" || count === 0) return [];
     const args = [...ARGS, "--", `ytsearch${count}:${text}`];
-    await this.budget?.take(request.platform, opts.signal);
-    const { stdout } = await this.limit(() =>
-      runProgram(PROVIDER, this.path, args, { timeoutMs: this.timeoutMs, maxStdoutBytes: MAX_STDOUT_BYTES, signal: opts.signal }),
-    );
-    const candidates = toCandidates(parseEntries(stdout, text));
+    const entries = await this.ytdlp.jsonLines({ platform: request.platform, args, maxStdoutBytes: MAX_STDOUT_BYTES, signal: opts.signal, what: `the search ${JSON.stringify(text)}` });
+    const candidates = toCandidates(entries);
     return candidates.filter((c) => passesFilters(c, request)).slice(0, count);
   }
-}
-
-/**
- * One JSON object per line. Any other line means yt-dlp printed something this does not understand
- * (a crash mid-write, a changed format): the whole answer is refused rather than half-read.
- */
-export function parseEntries(stdout: string, query: string): Entry[] {
-  const lines = stdout.split("\n").map((l) => l.trim()).filter(Boolean);
-  return lines.map((line) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      value = undefined;
-    }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      throw new ProviderError(PROVIDER, `yt-dlp search for ${JSON.stringify(query)} printed a line that is not a JSON object: ${JSON.stringify(line.slice(0, 80))}`, true);
-    }
-    return value as Entry;
-  });
 }
 
 /** Entries that are videos of the platform (not channels or playlists), once each, in source order. */

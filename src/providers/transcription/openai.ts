@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { config } from "../../config.js";
 import { ProviderError } from "../../domain/shared/provider-error.js";
+import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.js";
 import { OpenAiClient } from "../openai/client.js";
 import { collapseWhitespace, roundSeconds } from "./segments.js";
 import type { Segment, Transcript, TranscriptionProvider } from "../../domain/analysis/ports.js";
@@ -18,7 +19,7 @@ export interface OpenAiTranscriberOptions {
   timeoutMs: number;
 }
 
-export function openAiTranscriberDefaults(): OpenAiTranscriberOptions {
+function openAiTranscriberDefaults(): OpenAiTranscriberOptions {
   return {
     baseUrl: config.openai.baseUrl,
     apiKey: config.openai.apiKey,
@@ -53,7 +54,7 @@ export class OpenAiTranscriber implements TranscriptionProvider {
     const body = await this.client.transcribe(wavPath, this.model, signal);
     const parsed = verboseJson.safeParse(body);
     if (!parsed.success) {
-      const problem = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      const problem = describeDetails(issuesToDetails(parsed.error));
       throw new ProviderError(PROVIDER, `the transcription answer is not verbose_json (${problem})`, false);
     }
     const segments: Segment[] = (parsed.data.segments ?? [])

@@ -22,7 +22,7 @@ export interface PocketsphinxOptions {
   maxSegmentSeconds: number;
 }
 
-export function pocketsphinxDefaults(): PocketsphinxOptions {
+function pocketsphinxDefaults(): PocketsphinxOptions {
   return { programPath: config.programs.pocketsphinx, timeoutMs: config.media.timeoutMs, pauseSeconds: 0.5, maxSegmentSeconds: 8 };
 }
 
@@ -94,7 +94,7 @@ export function parsePocketsphinxOutput(
 }
 
 /** Splits one utterance's words into segments at pauses and at the maximum segment length. */
-export function groupWords(words: TimedWord[], opts: Pick<PocketsphinxOptions, "pauseSeconds" | "maxSegmentSeconds">): Segment[] {
+function groupWords(words: TimedWord[], opts: Pick<PocketsphinxOptions, "pauseSeconds" | "maxSegmentSeconds">): Segment[] {
   const groups: TimedWord[][] = [];
   for (const word of words) {
     const group = groups.at(-1);

@@ -1,6 +1,6 @@
 /**
  * Outbound webhook delivery over HTTP(S), SSRF-safe (the WebhookSender port,
- * src/domain/webhooks/ports.ts):
+ * src/domain/webhooks/ports.ts; the target policy, src/domain/shared/public-targets.ts):
  *
  * - `https` only, unless WEBHOOK_ALLOW_PRIVATE=true (then `http` too, and any address).
  * - The host is resolved at every attempt by the socket's own `lookup`: every address it resolves
@@ -15,9 +15,10 @@
 import dns, { type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import type { LookupFunction } from "node:net";
 import { config } from "../../config.js";
-import { isPublicAddress, targetProblem, type WebhookAnswer, type WebhookRequest, type WebhookSender } from "../../domain/webhooks/ports.js";
+import type { WebhookAnswer, WebhookRequest, WebhookSender } from "../../domain/webhooks/ports.js";
+import { isPublicAddress, targetProblem } from "../../domain/shared/public-targets.js";
 
 type Resolver = (hostname: string, options: dns.LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
 

@@ -18,13 +18,13 @@ import {
   analyze,
   latestAnalysesOfVideos,
   getAnalysis,
-  type AnalysisEvent,
   type AnalyzeOutcome,
   type AnalyzeResult,
 } from "../../../domain/analysis/service.js";
 import { CTA_TYPES, HOOK_STYLES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS } from "../../../domain/analysis/vocabulary.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
-import { watchAnalysis } from "../../../domain/analysis/events.js";
+import { watchAnalysis } from "../../../domain/analysis/watch.js";
+import type { AnalysisEvent } from "../../../domain/analysis/events.js";
 import type { Segment } from "../../../domain/analysis/ports.js";
 
 /** `{bold_claim: "…"}` → `{BOLD_CLAIM: {value: "bold_claim", description: "…"}}` */
@@ -34,7 +34,7 @@ function enumValues<K extends string>(vocabulary: Record<K, string>) {
   ) as Record<Uppercase<K>, { value: K; description: string }>;
 }
 
-export const AnalysisStatusEnum = builder.enumType("AnalysisStatus", {
+const AnalysisStatusEnum = builder.enumType("AnalysisStatus", {
   description: "PENDING → DOWNLOADING → TRANSCRIBED → ANALYZING → COMPLETED, or FAILED.",
   values: enumValues({
     pending: "Queued; no work done yet.",
@@ -68,7 +68,7 @@ const SegmentRef = builder.objectRef<Segment>("TranscriptSegment").implement({
 
 const UNTIL_COMPLETED = "Null until the analysis is completed.";
 
-export const VideoAnalysisRef = builder.loadableNodeRef("VideoAnalysis", {
+const VideoAnalysisRef = builder.loadableNodeRef("VideoAnalysis", {
   id: { resolve: (a: VideoAnalysis) => a.id, parse: nodeUuid },
   load: (ids: string[], ctx) => analysesByIds(ctx.auth.workspaceId, ids),
   sort: (a) => a.id,

@@ -3,7 +3,8 @@
  * src/domain/shared/workspace-events.ts), for dashboards that want them without polling.
  */
 import { builder } from "../builder.js";
-import { WORKSPACE_EVENT_TYPES, watchWorkspaceEvents, type WorkspaceEvent } from "../../../domain/shared/workspace-events.js";
+import { WORKSPACE_EVENT_TYPES, type WorkspaceEvent } from "../../../domain/shared/workspace-events.js";
+import { watchWorkspaceEvents } from "../../../domain/webhooks/outbox.js";
 
 /** `analysis.completed` → ANALYSIS_COMPLETED */
 const enumName = (type: string) => type.replace(/[.]/g, "_").toUpperCase();

@@ -9,7 +9,7 @@ import DataLoader from "dataloader";
 import { z } from "zod";
 import { builder, type GraphQLContext } from "../builder.js";
 import { batchedConnection, entityId, keysetConnection, nodeUuid, pagedConnection } from "../connections.js";
-import { AccountRef, SortOrderEnum, VideoRef } from "./tracking.js";
+import { AccountRef, BulkItemResultRef, SortOrderEnum, VideoRef } from "./tracking.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
 import {
   addAccountsToFolder,
@@ -26,7 +26,6 @@ import {
   requireFolder,
   type FolderCounts,
   type FolderRecord,
-  type ItemResult,
 } from "../../../domain/folders/service.js";
 import {
   accountsOfFolders,
@@ -52,15 +51,6 @@ const FolderVideoSortEnum = builder.enumType("FolderVideoSort", {
   } as const,
 });
 
-
-const BulkItemResultRef = builder.objectRef<ItemResult>("BulkItemResult").implement({
-  description: "Outcome of one id of a bulk change.",
-  fields: (t) => ({
-    id: t.exposeID("id", { description: "The id as given." }),
-    success: t.exposeBoolean("success"),
-    error: t.exposeString("error", { nullable: true, description: "Why it failed, e.g. `Video not found`." }),
-  }),
-});
 
 const FolderTopVideoRef = builder.objectRef<FolderTopVideo>("FolderTopVideo").implement({
   description: "One of a folder's most viewed videos, as its analytics summarise it.",
@@ -98,7 +88,7 @@ const countsLoader = createContextCache(
     }),
 );
 
-export const FolderRef = builder.loadableNodeRef("Folder", {
+const FolderRef = builder.loadableNodeRef("Folder", {
   id: { resolve: (f: FolderRecord) => f.id, parse: nodeUuid },
   load: (ids: string[], ctx) => foldersByIds(ctx.auth.workspaceId, ids),
   sort: (f) => f.id,

@@ -19,7 +19,7 @@ import {
   type RadarResultItem,
   type RadarSearchSummary,
 } from "../../../domain/radar/service.js";
-import { watchSearch } from "../../../domain/radar/events.js";
+import { watchSearch } from "../../../domain/radar/watch.js";
 import { createSearchInput } from "../../../domain/radar/inputs.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
 
@@ -93,7 +93,7 @@ RadarResultRef.implement({
 
 const RadarResultsConnection = builder.connectionObject({ type: RadarResultRef, name: "RadarResultsConnection" });
 
-export const RadarSearchRef = builder.loadableNodeRef("RadarSearch", {
+const RadarSearchRef = builder.loadableNodeRef("RadarSearch", {
   id: { resolve: (s: RadarSearchSummary) => s.id, parse: nodeUuid },
   load: (ids: string[], ctx) => searchesByIds(ctx.auth.workspaceId, ids),
   sort: (s) => s.id,

@@ -9,11 +9,11 @@
 import { builder } from "../builder.js";
 import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.js";
 import type { Platform } from "../../../domain/shared/platform.js";
-import { parseInput } from "../../../domain/shared/inputs.js";
+import { parseInput, postedDays, type BulkItemResult } from "../../../domain/shared/inputs.js";
 import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
-import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/events.js";
+import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/watch.js";
 import { historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.js";
 import {
   accountHistories,
@@ -27,9 +27,7 @@ import {
   type VideoPoint,
 } from "../../../domain/tracking/history.js";
 import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.js";
-import { day } from "../../../domain/shared/inputs.js";
-import { z } from "zod";
-import { getTrackedVideo, listTrackedVideos, trackedVideosByIds, trackVideo, untrackVideos, type BulkItemResult, type TrackVideoResult as TrackVideoResultData } from "../../../domain/tracking/videos.js";
+import { getTrackedVideo, listTrackedVideos, trackedVideosByIds, trackVideo, untrackVideos, type TrackVideoResult as TrackVideoResultData } from "../../../domain/tracking/videos.js";
 import {
   accountsByIds,
   countVideosOfAccounts,
@@ -46,10 +44,10 @@ import {
   trackedVideosOrder,
   type AccountView,
   type HistoryInterval,
-  type SortOrder,
   type TrackedVideoRecord,
   type VideoSort,
 } from "../../../domain/tracking/views.js";
+import type { SortOrder } from "../../../domain/shared/pages.js";
 
 /** The platform values of the spec (platformA …) as GraphQL enum values (PLATFORM_A …). */
 export const PlatformEnum = builder.enumType("Platform", {
@@ -62,7 +60,7 @@ export const PlatformEnum = builder.enumType("Platform", {
   } as const satisfies Record<string, { value: Platform }>,
 });
 
-export const ScrapeStatusEnum = builder.enumType("ScrapeStatus", {
+const ScrapeStatusEnum = builder.enumType("ScrapeStatus", {
   description: "Scraping state of a video or account: QUEUED → SCRAPING → READY, or FAILED (the reason is in scrapeError).",
   values: {
     QUEUED: { value: "queued" },
@@ -76,12 +74,12 @@ const COUNT_NOTE = "Null before the first scrape and where the source does not g
 const NEXT_REFRESH_NOTE =
   "When the service scrapes it next (adaptive cadence, see refreshVideo); null when it is not scheduled (nobody tracks it, or its refreshes failed for good).";
 
-export const HistoryIntervalEnum = builder.enumType("HistoryInterval", {
+const HistoryIntervalEnum = builder.enumType("HistoryInterval", {
   description: "DAY: the last point of each UTC day. HOUR: every point at scrape resolution (past the full-resolution window, the daily points).",
   values: { HOUR: { value: "hour" }, DAY: { value: "day" } } as const satisfies Record<string, { value: HistoryInterval }>,
 });
 
-export const VideoSortEnum = builder.enumType("VideoSort", {
+const VideoSortEnum = builder.enumType("VideoSort", {
   description: "Orders of the tracked-video list (REST GET /videos `sort`). Videos whose key is null come last in both orders; ties by video id.",
   values: {
     TRACKED_AT: { value: "tracked_at", description: "When the workspace started tracking it (the default)." },
@@ -131,8 +129,7 @@ const HISTORY_FIELD_NOTE =
 
 /** The history range of the field's arguments, checked as REST checks its query. */
 function historyArgs(args: { startDate?: string | null; endDate?: string | null; interval?: HistoryInterval | null }): HistoryRange {
-  const q = parseInput(historyQuery, { start_date: args.startDate ?? undefined, end_date: args.endDate ?? undefined, interval: args.interval ?? undefined });
-  return historyRange({ startDate: q.start_date, endDate: q.end_date, interval: q.interval });
+  return historyRange(parseInput(historyQuery, { start_date: args.startDate ?? undefined, end_date: args.endDate ?? undefined, interval: args.interval ?? undefined }));
 }
 
 export const VideoRef = builder.loadableNodeRef("Video", {
@@ -233,9 +230,6 @@ const AccountTrackingRef = builder.objectRef<{ trackedAccountId: string; videoLi
   }),
 });
 
-/** Posting days of an account's videos, as REST's start_date/end_date (YYYY-MM-DD, both included). */
-const postedBetween = z.object({ startDate: day.optional(), endDate: day.optional() });
-
 AccountRef.implement({
   description:
     "A creator account, global to the service (one record per platform and username), as the workspace sees it: accounts it tracks " +
@@ -295,8 +289,7 @@ AccountRef.implement({
       },
       // Every account of the response in one statement (and one count, only when asked).
       load: async (accountIds: string[], ctx, args) => {
-        const { startDate, endDate } = parseInput(postedBetween, { startDate: args.startDate ?? undefined, endDate: args.endDate ?? undefined });
-        const filter = { startDate, endDate };
+        const filter = parseInput(postedDays, { start_date: args.startDate ?? undefined, end_date: args.endDate ?? undefined });
         const { window, build } = batchedConnection(args, ACCOUNT_VIDEOS_ORDER);
         const rows = await videosOfAccounts(ctx.auth.workspaceId, accountIds, window, filter);
         let totals: Promise<Map<string, number>> | null = null;
@@ -343,11 +336,13 @@ const REFRESH_NOTE =
   "Queues a scrape now (REST POST …/refresh): NOT_FOUND unless the workspace tracks it; REFRESH_TOO_SOON (extensions.retryAfter: " +
   "the seconds to wait, REST's Retry-After) within REFRESH_MIN_INTERVAL_SECONDS of the item's last scrape or refresh request.";
 
-const UntrackVideoResultRef = builder.objectRef<BulkItemResult>("UntrackVideoResult").implement({
+/** One result per id of a bulk change (untrackVideos, folder memberships), in the order given. */
+export const BulkItemResultRef = builder.objectRef<BulkItemResult>("BulkItemResult").implement({
+  description: "Outcome of one id of a bulk change.",
   fields: (t) => ({
-    id: t.exposeString("id", { description: "The id as given." }),
+    id: t.exposeID("id", { description: "The id as given." }),
     success: t.exposeBoolean("success"),
-    error: t.exposeString("error", { nullable: true }),
+    error: t.exposeString("error", { nullable: true, description: "Why it failed, e.g. `Video not found`." }),
   }),
 });
 
@@ -418,7 +413,7 @@ builder.mutationFields((t) => ({
     },
   }),
   untrackVideos: t.field({
-    type: [UntrackVideoResultRef],
+    type: [BulkItemResultRef],
     description: "Untracks up to 50 videos (global IDs or UUIDs); one result per id in the order given (unknown and repeated ids fail per item).",
     args: { ids: t.arg.idList({ required: true }) },
     resolve: (_r, args, ctx) => {
@@ -476,14 +471,16 @@ builder.subscriptionFields((t) => ({
     type: TrackedVideoChangeRef,
     description:
       "Every change of the workspace's tracked videos in one stream: ADDED (tracked by URL or through an account), UPDATED (each scrape, " +
-      "from whichever worker process made it), REMOVED (untracked). For a dashboard of the whole workspace.",
+      "from whichever worker process made it), REMOVED (untracked). For a dashboard of the whole workspace. It does not start with the " +
+      "current state (the whole list: read it with `videos`); a change applied twice is harmless (`video` is read when delivered).",
     subscribe: (_r, _a, ctx) => watchTrackedVideos(ctx.auth.workspaceId),
     resolve: (event) => event,
   }),
   videoUpdated: t.field({
     type: VideoRef,
     description:
-      "The video each time a scrape changes it (state or metrics), from whichever process scraped it. NOT_FOUND unless the workspace tracks the video.",
+      "The video as it is now, then each time a scrape changes it (state or metrics), from whichever process scraped it. NOT_FOUND unless the " +
+      "workspace tracks the video.",
     args: { videoId: t.arg.id({ required: true }) },
     subscribe: (_r, args, ctx) => watchVideo(ctx.auth.workspaceId, entityId(args.videoId, "Video", "videoId")),
     // Read fresh on every event (a subscription's DataLoaders would keep the first read).

@@ -43,7 +43,7 @@ const WebhookDeliveryStatusEnum = builder.enumType("WebhookDeliveryStatus", {
   } as const,
 });
 
-export const WebhookRef = builder.loadableNodeRef("Webhook", {
+const WebhookRef = builder.loadableNodeRef("Webhook", {
   id: { resolve: (w: WebhookRecord) => w.id, parse: nodeUuid },
   load: (ids: string[], ctx) => {
     ownersOnly(ctx);
@@ -53,7 +53,7 @@ export const WebhookRef = builder.loadableNodeRef("Webhook", {
   cacheResolved: (w) => w.id,
 });
 
-export const WebhookDeliveryRef = builder.loadableNodeRef("WebhookDelivery", {
+const WebhookDeliveryRef = builder.loadableNodeRef("WebhookDelivery", {
   id: { resolve: (d: DeliveryRecord) => d.id, parse: nodeUuid },
   load: (ids: string[], ctx) => {
     ownersOnly(ctx);

@@ -135,7 +135,7 @@ builder.queryFields((t) => ({
 builder.subscriptionFields((t) => ({
   creditsUpdated: t.field({
     type: Credits,
-    description: "The workspace's credit balance, each time it changes (charges, refunds, grants, reservations, renewals).",
+    description: "The workspace's credit balance: the current one at once, then each time it changes (charges, refunds, grants, reservations, renewals).",
     subscribe: (_r, _a, ctx) => watchCredits(ctx.auth.workspaceId),
     resolve: (_event, _a, ctx) => balanceOf(ctx.auth.workspaceId),
   }),

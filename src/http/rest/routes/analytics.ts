@@ -1,59 +1,10 @@
 /** /analytics: top videos of the workspace and growth of its tracked accounts over time. */
 import { z } from "zod";
-import { growth, topVideoDisplayName, topVideos, type TopVideo } from "../../../domain/analytics/service.js";
+import { growth, topVideos } from "../../../domain/analytics/service.js";
 import { growthQuery, topVideosQuery } from "../../../domain/analytics/inputs.js";
 import { defineRoute } from "../route.js";
-import { isoOrNull, platform, queryParams, timestamp } from "../schemas.js";
-
-const int = () => z.number().int();
-
-const topVideo = z
-  .object({
-    id: z.string(),
-    platformVideoId: z.string(),
-    description: z.string(),
-    viewCount: int(),
-    likeCount: int().nullable().meta({ description: "null where the platform does not give it." }),
-    commentCount: int().nullable().meta({ description: "null where the platform does not give it." }),
-    shareCount: int().nullable().meta({ description: "null where the platform does not give it." }),
-    engagementRate: z.number().meta({ description: "Percent units." }),
-    postedAt: timestamp.nullable(),
-    url: z.string(),
-    type: platform,
-    thumbnailUrl: z.string(),
-    username: z.string(),
-    displayName: z.string(),
-  })
-  .meta({ id: "TopVideo" });
-
-const growthPoint = z
-  .object({
-    date: z.string().meta({ format: "date", example: "2026-11-21" }),
-    totalFollowers: int(),
-    totalViews: int(),
-    totalVideos: int(),
-  })
-  .meta({ id: "GrowthPoint" });
-
-/** A ranked video as GET /analytics/videos/top answers it (also the MCP door's shape). */
-export function topVideoItem(v: TopVideo) {
-  return {
-    id: v.id,
-    platformVideoId: v.platformVideoId,
-    description: v.description,
-    viewCount: v.viewCount!,
-    likeCount: v.likeCount,
-    commentCount: v.commentCount,
-    shareCount: v.shareCount,
-    engagementRate: v.engagementRate,
-    postedAt: isoOrNull(v.postedAt),
-    url: v.url,
-    type: v.platform,
-    thumbnailUrl: v.thumbnailUrl,
-    username: v.username,
-    displayName: topVideoDisplayName(v),
-  };
-}
+import { queryParams } from "../schemas.js";
+import { growthPoint, topVideo, topVideoItem } from "../../records/analytics.js";
 
 export const analyticsRoutes = [
   defineRoute({

@@ -1,29 +1,10 @@
 /** /settings/api-keys: list, create (the secret is shown once) and revoke. */
 import { z } from "zod";
-import { createKey, listKeys, revokeKey, type ApiKeyInfo } from "../../../domain/keys/service.js";
+import { createKey, listKeys, revokeKey } from "../../../domain/keys/service.js";
 import { defineRoute } from "../route.js";
-import { iso, isoOrNull, timestamp, uuid } from "../schemas.js";
+import { iso, timestamp, uuid } from "../../records/common.js";
+import { keyItem, toItem } from "../../records/api-keys.js";
 import { createKeyInput } from "../../../domain/keys/inputs.js";
-
-const keyItem = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    prefix: z.string().meta({ description: "First characters of the key, to tell keys apart. Never the secret." }),
-    createdAt: timestamp,
-    lastUsedAt: timestamp.nullable(),
-    revokedAt: timestamp.nullable(),
-  })
-  .meta({ id: "ApiKey" });
-
-const toItem = (k: ApiKeyInfo) => ({
-  id: k.id,
-  name: k.name,
-  prefix: k.prefix,
-  createdAt: iso(k.createdAt),
-  lastUsedAt: isoOrNull(k.lastUsedAt),
-  revokedAt: isoOrNull(k.revokedAt),
-});
 
 export const apiKeyRoutes = [
   defineRoute({

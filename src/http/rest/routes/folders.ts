@@ -13,70 +13,18 @@ import {
   removeAccountsFromFolder,
   removeVideosFromFolder,
   renameFolder,
-  type FolderSummary,
 } from "../../../domain/folders/service.js";
 import { folderAnalytics, listFolderAccounts, listFolderVideos } from "../../../domain/folders/contents.js";
-import { accountItem, accountSchema } from "./tracking.js";
 import { folderAccountIdsInput, folderAccountsQuery, folderNameInput, folderVideoIdsInput, folderVideosQuery, listFoldersQuery } from "../../../domain/folders/inputs.js";
 import { defineRoute } from "../route.js";
-import { idParams, iso, isoOrNull, pagination, paginationSchema, platform, queryParams, timestamp } from "../schemas.js";
-
-const int = () => z.number().int();
-const count = (what: string) => int().nullable().meta({ description: `${what}; null until the item is first scraped or where the platform does not give it.` });
-
-const folderSummary = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    createdAt: timestamp,
-    videoCount: int().meta({
-      description: "Distinct videos in the folder: videos added directly plus the tracked videos of the accounts in the folder.",
-    }),
-    accountCount: int(),
-  })
-  .meta({ id: "Folder" });
-
-const itemResult = z
-  .object({
-    id: z.string(),
-    success: z.boolean(),
-    error: z.string().optional().meta({ description: "Present when success is false, e.g. `Video not found`." }),
-  })
-  .meta({ id: "BulkItemResult" });
-
-const folderVideoItem = z
-  .object({
-    id: z.string().meta({ description: "The video's UUID." }),
-    description: z.string(),
-    viewCount: count("Views"),
-    likeCount: count("Likes"),
-    engagementRate: z.number().meta({ description: "Engagement rate in percent units, as stored on the video at its last scrape." }),
-    postedAt: timestamp.nullable(),
-    username: z.string(),
-    type: platform,
-  })
-  .meta({ id: "FolderVideo" });
-
-
-const folderAnalyticsSchema = z
-  .object({
-    totalAccounts: int(),
-    totalVideos: int(),
-    totalViews: int(),
-    totalLikes: int(),
-    totalComments: int(),
-    totalShares: int(),
-    avgEngagementRate: z.number(),
-    topVideos: z.array(z.object({ id: z.string(), description: z.string(), viewCount: int().nullable(), username: z.string() })),
-  })
-  .meta({ id: "FolderAnalytics" });
+import { idParams, queryParams } from "../schemas.js";
+import { bulkItemResult, int, iso, pagination, paginationSchema, timestamp } from "../../records/common.js";
+import { accountItem, accountSchema } from "../../records/tracking.js";
+import { folderAnalyticsSchema, folderSummary, folderSummaryItem, folderVideoItem, folderVideoItemOf } from "../../records/folders.js";
 
 const MEMBERSHIP_NOTE =
   "A folder holds tracked accounts and tracked videos. Its video set is the videos added directly plus the tracked videos of its " +
   "accounts (a video counted once even when it is in the folder both ways); listings, counts and analytics all use that set.";
-
-/** A folder with its counts, as GET /folders answers it (also the MCP door's shape). */
-export const folderSummaryItem = (f: FolderSummary) => ({ ...f, createdAt: iso(f.createdAt) });
 
 export const folderRoutes = [
   defineRoute({
@@ -178,16 +126,7 @@ export const folderRoutes = [
       const { items, total } = await listFolderVideos(auth.workspaceId, params.id, query, query);
       return {
         body: {
-          data: items.map((v) => ({
-            id: v.id,
-            description: v.description,
-            viewCount: v.viewCount,
-            likeCount: v.likeCount,
-            engagementRate: v.engagementRate,
-            postedAt: isoOrNull(v.postedAt),
-            username: v.username,
-            type: v.platform,
-          })),
+          data: items.map(folderVideoItemOf),
           total,
           currentPage: Math.floor(query.offset / query.limit) + 1,
           totalPages: Math.ceil(total / query.limit),
@@ -206,7 +145,7 @@ export const folderRoutes = [
     params: idParams,
     body: folderVideoIdsInput,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
+    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(bulkItemResult) }) } },
     async handler({ auth, params, body }) {
       return { body: { data: await addVideosToFolder(auth.workspaceId, params.id, body.video_ids) } };
     },
@@ -261,7 +200,7 @@ export const folderRoutes = [
     params: idParams,
     body: folderAccountIdsInput,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
+    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(bulkItemResult) }) } },
     async handler({ auth, params, body }) {
       return { body: { data: await addAccountsToFolder(auth.workspaceId, params.id, body.account_ids) } };
     },
@@ -277,7 +216,7 @@ export const folderRoutes = [
     params: idParams,
     body: folderAccountIdsInput,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(itemResult) }) } },
+    responses: { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(bulkItemResult) }) } },
     async handler({ auth, params, body }) {
       return { body: { data: await removeAccountsFromFolder(auth.workspaceId, params.id, body.account_ids) } };
     },

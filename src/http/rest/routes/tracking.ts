@@ -3,13 +3,10 @@
  * envelopes and casing. Decisions where the spec is silent are written in the descriptions.
  */
 import { z } from "zod";
-import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
-import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
 import { getTrackedVideo, listTrackedVideos, trackVideo, untrackVideos } from "../../../domain/tracking/videos.js";
 import { getTrackedAccount, listAccountVideos, listTrackedAccounts, trackAccount, untrackAccount } from "../../../domain/tracking/accounts.js";
 import { accountHistory, historyRange, videoHistory } from "../../../domain/tracking/history.js";
-import { RefreshTooSoonError, requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.js";
-import { OUTLIER_MIN_SAMPLE, OUTLIER_SAMPLE } from "../../../domain/tracking/scrape.js";
+import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.js";
 import { config } from "../../../config.js";
 import {
   accountVideosQuery,
@@ -20,190 +17,11 @@ import {
   trackVideoInput,
   untrackVideosInput,
 } from "../../../domain/tracking/inputs.js";
-import type { TrackedAccountView, TrackedVideoRecord, VideoRecord } from "../../../domain/tracking/views.js";
 import { defineRoute } from "../route.js";
-import { errorSchema, idParams, iso, isoOrNull, pagination, paginationSchema, platform, queryParams, timestamp, uuid } from "../schemas.js";
+import { errorSchema, idParams, queryParams } from "../schemas.js";
+import { bulkItemResult, iso, pagination, paginationSchema, timestamp, uuid } from "../../records/common.js";
+import { accountItem, accountPointSchema, accountSchema, historyEnvelope, trackedVideoItem, trackedVideoSchema, videoItem, videoPointSchema, videoSchema } from "../../records/tracking.js";
 import type { RouteResponse } from "../route.js";
-
-const NEXT_REFRESH_DESCRIPTION =
-  "When the service scrapes it next (adaptive cadence, see the refresh endpoint): null when it is not scheduled (nobody tracks it, or " +
-  "its refreshes failed for good: scrapeStatus failed). While a scrape is queued it is the time that scrape is retried if it is lost.";
-
-const count = (what: string) =>
-  z
-    .number()
-    .int()
-    .nullable()
-    .meta({ description: `${what}. Null before the first scrape and where the source does not give it (shareCount and bookmarkCount on platforms B and C with yt-dlp).` });
-
-const scrapeStatus = z.enum(["queued", "scraping", "ready", "failed"]).meta({
-  description: "queued → scraping → ready; failed after the last retry (or at once when the source says the item does not exist), with the reason in scrapeError. A ready record stays ready when a later refresh fails.",
-});
-
-const videoFields = {
-  id: uuid,
-  platformVideoId: z.string().meta({ description: "The video's id on its platform." }),
-  url: z.string().meta({ description: "Canonical HTTPS link rebuilt from the parsed ids (never the submitted string)." }),
-  type: platform,
-  description: z.string(),
-  hashtags: z.array(z.string()),
-  viewCount: count("Views"),
-  likeCount: count("Likes"),
-  commentCount: count("Comments"),
-  shareCount: count("Shares"),
-  bookmarkCount: count("Bookmarks (saves)"),
-  engagementRate: z.number().meta({ description: ENGAGEMENT_RATE_DESCRIPTION }),
-  postedAt: timestamp.nullable().meta({ description: "When the video was posted; null until the first scrape." }),
-  thumbnailUrl: z.string().meta({
-    description: "Thumbnail URL as the source gives it; \"\" when unknown. Simulated videos (dataSource simulated) have none: \"\" (the service serves no placeholder image).",
-  }),
-  username: z.string().meta({ description: "Author handle, lower-cased, without '@'; \"\" when unknown." }),
-  displayName: z.string(),
-  canonicalAccountId: uuid.nullable().meta({
-    description:
-      "UUID of the owning account. Every successful scrape links the video to the account of its author (created, not tracked, when " +
-      "missing: GET /accounts/{id} and its history stay 404 until the workspace tracks it, and tracking it then answers `added`), so it " +
-      "is a UUID after the first successful scrape; null before, and only where the source names no author.",
-  }),
-  musicName: z.string().meta({ description: "\"\" when the platform gives none (platform B)." }),
-  musicAuthor: z.string(),
-  musicCoverUrl: z.string(),
-  durationSeconds: z.number().int().nullable(),
-  scrapeStatus,
-  scrapeError: z.string().nullable().meta({ description: "Why the last scrape failed; null after a successful one." }),
-  lastScrapedAt: timestamp.nullable(),
-  dataSource: z.string().nullable().meta({ description: "Provider of the numbers: ytdlp (live) or simulated (synthetic demo data); null before the first scrape." }),
-  nextRefreshAt: timestamp.nullable().meta({ description: NEXT_REFRESH_DESCRIPTION }),
-  views24h: z.number().int().nullable().meta({
-    description:
-      "View growth over the 24 hours before lastScrapedAt, computed from the history when the scrape is stored: viewCount minus the " +
-      "view count 24 h earlier, that one read from the stored points around that instant (linearly interpolated between the latest " +
-      "point at or before it and the next one). A video posted less than 24 h before the scrape counts all its views. Null before the " +
-      "history reaches back 24 h (e.g. the first scrape of an older video). Can be negative when a platform corrects its counter.",
-  }),
-  outlierScore: z.number().nullable().meta({
-    description:
-      `The video's views against the median views of its account's ${OUTLIER_SAMPLE} most recently posted other videos known to the ` +
-      `service (with a posting date and a view count), as of lastScrapedAt: 1 is typical, ${config.spikeOutlierThreshold} or more is a ` +
-      `spike (the video.spike event). Null without at least ${OUTLIER_MIN_SAMPLE} such videos, or when their median is 0. 4 decimals.`,
-  }),
-};
-
-const videoSchema = z.object(videoFields).meta({ id: "Video", description: "A video, full detail." });
-
-const trackedVideoSchema = z
-  .object({
-    ...videoFields,
-    trackedVideoId: uuid.meta({ description: "The workspace's tracking record." }),
-    trackedAt: timestamp.meta({ description: "When the workspace started tracking the video." }),
-  })
-  .meta({ id: "TrackedVideo", description: "A tracked video, full detail, with the workspace's tracking record." });
-
-export function videoItem(v: VideoRecord) {
-  return {
-    id: v.id,
-    platformVideoId: v.platformVideoId,
-    url: v.url,
-    type: v.platform,
-    description: v.description,
-    hashtags: v.hashtags,
-    viewCount: v.viewCount,
-    likeCount: v.likeCount,
-    commentCount: v.commentCount,
-    shareCount: v.shareCount,
-    bookmarkCount: v.bookmarkCount,
-    engagementRate: v.engagementRate,
-    postedAt: isoOrNull(v.postedAt),
-    thumbnailUrl: v.thumbnailUrl,
-    username: v.username,
-    displayName: v.displayName,
-    canonicalAccountId: v.accountId,
-    musicName: v.musicName,
-    musicAuthor: v.musicAuthor,
-    musicCoverUrl: v.musicCoverUrl,
-    durationSeconds: v.durationSeconds,
-    scrapeStatus: v.scrapeStatus,
-    scrapeError: v.scrapeError,
-    lastScrapedAt: isoOrNull(v.lastScrapedAt),
-    dataSource: v.dataSource,
-    nextRefreshAt: isoOrNull(v.nextRefreshAt),
-    views24h: v.views24h,
-    outlierScore: v.outlierScore,
-  };
-}
-
-export const trackedVideoItem = (v: TrackedVideoRecord) => ({ ...videoItem(v), trackedVideoId: v.trackedVideoId, trackedAt: iso(v.trackedAt) });
-
-export const accountSchema = z
-  .object({
-    id: uuid.meta({ description: "The canonical account ID." }),
-    trackedAccountId: uuid.meta({ description: "The workspace's tracking record." }),
-    type: platform,
-    username: z.string().meta({ description: "Lower-cased handle without '@'." }),
-    url: z.string().meta({ description: "Canonical HTTPS link of the account." }),
-    displayName: z.string(),
-    avatarUrl: z.string(),
-    followerCount: count("Followers"),
-    videoCount: count("Videos the account has posted (as the source reports it)"),
-    totalViews: count("Views over the account's videos the source lists"),
-    videoLimit: z.number().int().meta({ description: "Max number of the account's newest videos tracked (1-500)." }),
-    scrapeStatus,
-    scrapeError: z.string().nullable(),
-    lastScrapedAt: timestamp.nullable(),
-    dataSource: z.string().nullable().meta({ description: "ytdlp or simulated; null before the first scrape." }),
-    createdAt: timestamp.meta({ description: "When the workspace started tracking the account." }),
-    nextRefreshAt: timestamp.nullable().meta({ description: NEXT_REFRESH_DESCRIPTION }),
-  })
-  .meta({ id: "Account", description: "A tracked account." });
-
-export function accountItem(a: TrackedAccountView) {
-  return {
-    id: a.id,
-    trackedAccountId: a.trackedAccountId,
-    type: a.platform,
-    username: a.username,
-    url: canonicalAccountUrl(a),
-    displayName: a.displayName,
-    avatarUrl: a.avatarUrl,
-    followerCount: a.followerCount,
-    videoCount: a.videoCount,
-    totalViews: a.totalViews,
-    videoLimit: a.videoLimit,
-    scrapeStatus: a.scrapeStatus,
-    scrapeError: a.scrapeError,
-    lastScrapedAt: isoOrNull(a.lastScrapedAt),
-    dataSource: a.dataSource,
-    createdAt: iso(a.trackedAt),
-    nextRefreshAt: isoOrNull(a.nextRefreshAt),
-  };
-}
-
-const pointSource = z.string().meta({ description: "The provider that measured the point: ytdlp or simulated." });
-
-const videoPointSchema = z
-  .object({
-    capturedAt: timestamp.meta({ description: "When the point was measured (its real time, also for daily points)." }),
-    viewCount: count("Views"),
-    likeCount: count("Likes"),
-    commentCount: count("Comments"),
-    shareCount: count("Shares"),
-    bookmarkCount: count("Bookmarks (saves)"),
-    source: pointSource,
-  })
-  .meta({ id: "VideoMetricPoint" });
-
-const accountPointSchema = z
-  .object({
-    capturedAt: timestamp.meta({ description: "When the point was measured (its real time, also for daily points)." }),
-    followerCount: count("Followers"),
-    totalViews: count("Views over the account's videos the source lists"),
-    videoCount: count("Videos the account has posted"),
-    source: pointSource,
-  })
-  .meta({ id: "AccountMetricPoint" });
-
-const historyEnvelope = <S extends z.ZodType>(point: S) =>
-  z.object({ data: z.object({ interval: z.enum(["hour", "day"]), points: z.array(point) }) });
 
 const HISTORY_DESCRIPTION =
   `Oldest first. Range: start_date and end_date, inclusive UTC days (default the last 30 days, today included); start_date after ` +
@@ -237,15 +55,10 @@ const refreshResponses = {
   },
 };
 
-/** 202, or 429 REFRESH_TOO_SOON with Retry-After (the header is part of the contract). */
+/** 202; REFRESH_TOO_SOON is thrown, and answered 429 with its Retry-After by the error mapping (src/http/errors.ts). */
 async function refreshAnswer(request: () => Promise<RefreshQueued>): Promise<RouteResponse> {
-  try {
-    const r = await request();
-    return { status: 202, body: { data: { id: r.id, nextRefreshAt: iso(r.nextRefreshAt) }, message: "Refresh queued: the new numbers appear within a few minutes." } };
-  } catch (e) {
-    if (!(e instanceof RefreshTooSoonError)) throw e;
-    return { status: 429, body: { code: e.code, message: e.message }, headers: { "Retry-After": String(e.retryAfterSeconds) } };
-  }
+  const r = await request();
+  return { status: 202, body: { data: { id: r.id, nextRefreshAt: iso(r.nextRefreshAt) }, message: "Refresh queued: the new numbers appear within a few minutes." } };
 }
 
 export const trackingRoutes = [
@@ -319,7 +132,7 @@ export const trackingRoutes = [
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "The video's points in the range.", schema: historyEnvelope(videoPointSchema) } },
     async handler({ auth, params, query }) {
-      const range = historyRange({ startDate: query.start_date, endDate: query.end_date, interval: query.interval });
+      const range = historyRange(query);
       const h = await videoHistory(auth.workspaceId, params.id, range);
       // The domain's points are the REST items (same names, in order; src/domain/tracking/history.ts): no copy of hundreds of points.
       return { body: { data: { interval: h.interval, points: h.points } } };
@@ -350,7 +163,7 @@ export const trackingRoutes = [
     responses: {
       200: {
         description: "Per-id results.",
-        schema: z.object({ data: z.array(z.object({ id: z.string(), success: z.boolean(), error: z.string().optional() })) }),
+        schema: z.object({ data: z.array(bulkItemResult) }),
       },
     },
     async handler({ auth, body }) {
@@ -442,7 +255,7 @@ export const trackingRoutes = [
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "The account's points in the range.", schema: historyEnvelope(accountPointSchema) } },
     async handler({ auth, params, query }) {
-      const range = historyRange({ startDate: query.start_date, endDate: query.end_date, interval: query.interval });
+      const range = historyRange(query);
       const h = await accountHistory(auth.workspaceId, params.id, range);
       return { body: { data: { interval: h.interval, points: h.points } } };
     },
@@ -475,7 +288,7 @@ export const trackingRoutes = [
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "A page of the account's videos.", schema: z.object({ data: z.array(videoSchema), pagination: paginationSchema }) } },
     async handler({ auth, params, query }) {
-      const page = await listAccountVideos(auth.workspaceId, params.id, query, { startDate: query.start_date, endDate: query.end_date });
+      const page = await listAccountVideos(auth.workspaceId, params.id, query, query);
       return { body: { data: page.items.map(videoItem), pagination: pagination(page.total, query.limit, query.offset) } };
     },
   }),

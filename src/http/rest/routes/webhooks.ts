@@ -3,13 +3,12 @@
  * (docs/contract/decisions.md, Webhooks; the design in docs/webhooks.md).
  */
 import { z } from "zod";
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, sendTestEvent, type DeliveryRecord, type WebhookRecord } from "../../../domain/webhooks/service.js";
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, sendTestEvent } from "../../../domain/webhooks/service.js";
 import { createWebhookInput, listDeliveriesQuery, listWebhooksQuery, MAX_WEBHOOKS } from "../../../domain/webhooks/inputs.js";
-import { WORKSPACE_EVENT_TYPES } from "../../../domain/shared/workspace-events.js";
 import { defineRoute } from "../route.js";
-import { idParams, iso, isoOrNull, pagination, paginationSchema, queryParams, timestamp } from "../schemas.js";
-
-const eventName = z.enum(WORKSPACE_EVENT_TYPES);
+import { idParams, queryParams } from "../schemas.js";
+import { iso, pagination, paginationSchema, timestamp } from "../../records/common.js";
+import { deliveryItem, deliveryItemOf, eventName, webhookItem, webhookItemOf } from "../../records/webhooks.js";
 
 const SIGNING =
   "Each event is POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id` (the delivery's id, the same on " +
@@ -21,62 +20,6 @@ const SIGNING =
 const DISABLING =
   "An endpoint whose every delivery attempt failed for 72 hours (WEBHOOK_DISABLE_AFTER_HOURS) is disabled: `status` becomes `disabled` and " +
   "`disabledReason` says why; it receives nothing more until a test event (POST /webhooks/{id}/test) succeeds, which enables it again.";
-
-const webhookItem = z
-  .object({
-    id: z.string(),
-    url: z.string(),
-    events: z.array(eventName),
-    description: z.string().meta({ description: "Empty when none was given." }),
-    status: z.enum(["active", "disabled"]),
-    failingSince: timestamp.nullable().meta({ description: "First failed attempt since the last successful delivery; null while healthy." }),
-    disabledAt: timestamp.nullable(),
-    disabledReason: z.string().nullable().meta({ description: "Why the endpoint was disabled (null while active)." }),
-    createdAt: timestamp,
-  })
-  .meta({ id: "Webhook" });
-
-const deliveryItem = z
-  .object({
-    id: z.string().meta({ description: "The delivery's id: the `webhook-id` header of every attempt." }),
-    eventId: z.string(),
-    event: eventName,
-    status: z.enum(["pending", "delivered", "failed"]).meta({
-      description: "`pending` while attempts remain (see nextAttemptAt), `delivered` after a 2xx answer, `failed` after the last attempt.",
-    }),
-    attempts: z.number().int().meta({ description: "Attempts made so far." }),
-    responseStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt's answer; null when none came (refused target, timeout, connection error)." }),
-    lastError: z.string().nullable().meta({ description: "Why the last attempt failed; null once delivered." }),
-    nextAttemptAt: timestamp.nullable(),
-    createdAt: timestamp,
-    deliveredAt: timestamp.nullable(),
-  })
-  .meta({ id: "WebhookDelivery" });
-
-export const webhookItemOf = (w: WebhookRecord) => ({
-  id: w.id,
-  url: w.url,
-  events: w.events,
-  description: w.description,
-  status: w.disabledAt ? ("disabled" as const) : ("active" as const),
-  failingSince: isoOrNull(w.failingSince),
-  disabledAt: isoOrNull(w.disabledAt),
-  disabledReason: w.disabledReason,
-  createdAt: iso(w.createdAt),
-});
-
-export const deliveryItemOf = (d: DeliveryRecord) => ({
-  id: d.id,
-  eventId: d.eventId,
-  event: d.event,
-  status: d.status,
-  attempts: d.attempts,
-  responseStatus: d.responseStatus,
-  lastError: d.lastError,
-  nextAttemptAt: isoOrNull(d.nextAttemptAt),
-  createdAt: iso(d.createdAt),
-  deliveredAt: isoOrNull(d.deliveredAt),
-});
 
 export const webhookRoutes = [
   defineRoute({

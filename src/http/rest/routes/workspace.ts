@@ -1,81 +1,9 @@
 /** GET /workspace and GET /credits: the workspace info of the spec and the credit balance of docs/contract/decisions.md (Credits). */
 import { z } from "zod";
-import { getWorkspaceInfo, type WorkspaceInfo } from "../../../domain/workspace/service.js";
-import { getBalance, listLedger } from "../../../domain/credits/service.js";
+import { getWorkspaceInfo } from "../../../domain/workspace/service.js";
 import { defineRoute } from "../route.js";
-import { iso, timestamp } from "../schemas.js";
-
-const int = () => z.number().int();
-
-const workspaceInfo = z
-  .object({
-    plan: z.string().meta({ description: "Plan name: free, starter, pro or enterprise (plans are configurable)." }),
-    credits: z.object({
-      total_remaining: int().meta({ description: "monthly_remaining plus granted credits not yet spent." }),
-      monthly_total: int().meta({ description: "Monthly allowance of the current cycle." }),
-      monthly_used: int(),
-      monthly_remaining: int(),
-    }),
-    limits: z.object({
-      video_limit: int().meta({ description: "Video tracking limit of the plan." }),
-      video_slots_used: int().meta({ description: "Distinct videos tracked, added directly or through a tracked account." }),
-      additions_remaining: int().meta({ description: "video_limit minus video_slots_used, never below 0." }),
-    }),
-  })
-  .meta({ id: "WorkspaceInfo" });
-
-const ledgerEntry = z.object({
-  id: z.string(),
-  kind: z.enum(["grant", "renewal", "charge", "refund"]),
-  amount: int().meta({ description: "Signed change of total_remaining." }),
-  balanceAfter: int(),
-  reason: z.string(),
-  createdAt: timestamp,
-});
-
-const creditsInfo = z
-  .object({
-    total_remaining: int(),
-    monthly_total: int(),
-    monthly_used: int(),
-    monthly_remaining: int(),
-    reserved: int().meta({ description: "Credits held by running analyses (not yet charged)." }),
-    cycle_resets_at: timestamp,
-    ledger: z.array(ledgerEntry).meta({ description: "The 20 latest ledger entries, newest first." }),
-  })
-  .meta({ id: "Credits" });
-
-/** The workspace info as GET /workspace answers it (also the MCP door's shape). */
-export function workspaceInfoItem(info: WorkspaceInfo) {
-  return {
-    plan: info.plan,
-    credits: {
-      total_remaining: info.credits.totalRemaining,
-      monthly_total: info.credits.monthlyTotal,
-      monthly_used: info.credits.monthlyUsed,
-      monthly_remaining: info.credits.monthlyRemaining,
-    },
-    limits: {
-      video_limit: info.limits.videoLimit,
-      video_slots_used: info.limits.videoSlotsUsed,
-      additions_remaining: info.limits.additionsRemaining,
-    },
-  };
-}
-
-/** The balance with the 20 latest ledger entries, as GET /credits answers it (also the MCP door's). */
-export async function readCredits(workspaceId: string) {
-  const [b, ledger] = await Promise.all([getBalance(workspaceId), listLedger(workspaceId, { limit: 20, offset: 0 })]);
-  return {
-    total_remaining: b.totalRemaining,
-    monthly_total: b.monthlyTotal,
-    monthly_used: b.monthlyUsed,
-    monthly_remaining: b.monthlyRemaining,
-    reserved: b.reserved,
-    cycle_resets_at: iso(b.cycleResetsAt),
-    ledger: ledger.map((e) => ({ ...e, createdAt: iso(e.createdAt) })),
-  };
-}
+import { readCredits } from "../../../domain/credits/service.js";
+import { creditsInfo, creditsItem, workspaceInfo, workspaceInfoItem } from "../../records/workspace.js";
 
 export const workspaceRoutes = [
   defineRoute({
@@ -99,7 +27,7 @@ export const workspaceRoutes = [
     tags: ["Workspace"],
     responses: { 200: { description: "Credit balance.", schema: z.object({ data: creditsInfo }) } },
     async handler({ auth }) {
-      return { body: { data: await readCredits(auth.workspaceId) } };
+      return { body: { data: creditsItem(await readCredits(auth.workspaceId)) } };
     },
   }),
 ];

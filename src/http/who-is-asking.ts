@@ -15,13 +15,14 @@ import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
 import proxyaddr from "proxy-addr";
 import { fromNodeHeaders } from "better-auth/node";
-import { config } from "../../config.js";
-import { admit, authenticate, bearerSecret, type RateLimitState } from "../../domain/keys/access.js";
-import { keyActor, type Actor } from "../../domain/people/actor.js";
-import { admitSession, type PersonContext } from "../../domain/people/sessions.js";
-import { DomainError, unauthorized } from "../../domain/shared/errors.js";
-import { entityId } from "../graphql/connections.js";
-import { authorizationHeader } from "../request-context.js";
+import { config } from "../config.js";
+import { admit, authenticate, bearerSecret, type RateLimitState } from "../domain/keys/access.js";
+import { keyActor, type Actor } from "../domain/people/actor.js";
+import { admitSession, type PersonContext } from "../domain/people/sessions.js";
+import { DomainError, unauthorized, validationError } from "../domain/shared/errors.js";
+import { uuid } from "../domain/shared/inputs.js";
+import { decodeGlobalID } from "@pothos/plugin-relay";
+import { authorizationHeader } from "./request-context.js";
 
 export interface Asker {
   /** Null for a signed-in person who belongs to no workspace (only person-level operations work). */
@@ -62,7 +63,17 @@ export function cameOverHttps(req: IncomingMessage): boolean {
 /** The workspace a request names (`x-workspace-id`: a UUID or a Workspace global ID); VALIDATION_ERROR for anything else. */
 export function namedWorkspace(value: unknown): string | null {
   if (value === undefined || value === null || value === "") return null;
-  return entityId(String(value), "Workspace", "x-workspace-id");
+  const text = String(value);
+  if (uuid.safeParse(text).success) return text;
+  let id: string | null = null;
+  try {
+    const decoded = decodeGlobalID(text);
+    if (decoded.typename === "Workspace" && uuid.safeParse(decoded.id).success) id = decoded.id;
+  } catch {
+    id = null;
+  }
+  if (!id) throw validationError("Invalid input: x-workspace-id: must be a Workspace ID (its global id or its uuid).", [{ path: "x-workspace-id", message: "must be a Workspace ID" }]);
+  return id;
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -1,10 +1,13 @@
 /**
- * Maps anything thrown while serving a request to the contract's `{code, message}` body and status.
+ * Maps anything thrown while serving a request to the contract's `{code, message}` body and status,
+ * for every door (REST and MCP answer the body; GraphQL uses `isUnavailable`).
  * Nothing a client sends produces a stack trace: unexpected errors become 500 INTERNAL_ERROR with
  * the request id, and an unreachable database or Redis becomes 503 SERVICE_UNAVAILABLE.
  */
-import { DomainError } from "../../domain/shared/errors.js";
-import type { ErrorCode } from "../../domain/shared/errors.js";
+import { DomainError } from "../domain/shared/errors.js";
+import type { ErrorCode } from "../domain/shared/errors.js";
+import { RateLimitedError } from "../domain/keys/access.js";
+import { rateLimitHeaders } from "./request-context.js";
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -53,12 +56,23 @@ function pathDecodingError(err: unknown): { status: number; body: ErrorBody } | 
   return { status: 400, body: { code: "VALIDATION_ERROR", message: `Invalid request: a path segment ${message}.`, details: [{ path: "params", message }] } };
 }
 
-export function toErrorResponse(err: unknown, requestId: string): { status: number; body: ErrorBody; unexpected: boolean } {
+/**
+ * The HTTP headers of a refused request, for every door that answers over HTTP: Retry-After for any
+ * domain error a client may retry later (`retryAfterSeconds`: REFRESH_TOO_SOON, RATE_LIMITED), and
+ * the key's RateLimit-* state when its budget is spent.
+ */
+export function refusalHeaders(err: DomainError): Record<string, string> {
+  const headers = err instanceof RateLimitedError ? rateLimitHeaders(err.state) : {};
+  if (err.retryAfterSeconds !== undefined) headers["Retry-After"] = String(err.retryAfterSeconds);
+  return headers;
+}
+
+export function toErrorResponse(err: unknown, requestId: string): { status: number; body: ErrorBody; headers?: Record<string, string>; unexpected: boolean } {
   if (err instanceof DomainError) {
     const body: ErrorBody = { code: err.code, message: err.message };
     if (err.details) body.details = err.details;
     if (err.data !== undefined) body.data = err.data;
-    return { status: err.status, body, unexpected: false };
+    return { status: err.status, body, headers: refusalHeaders(err), unexpected: false };
   }
   const parsed = bodyParserError(err) ?? pathDecodingError(err);
   if (parsed) return { ...parsed, unexpected: false };

@@ -233,27 +233,94 @@ export async function storeScrapedVideo(
   s: ScrapedVideo,
   opts: { source: string; now: Date; accountId?: string; ids?: { platform: Platform; platformVideoId: string }; nextRefreshAt?: Date | null },
 ): Promise<StoredVideo | null> {
+  const w = videoWrite(s, opts);
+  const rows = await sql<StoredVideo & { scrapeStatus: string }>(Prisma.sql`
+    WITH prev AS (
+      SELECT id, outlier_score, posted_at FROM videos WHERE platform = ${w.platform}::"Platform" AND platform_video_id = ${w.platformVideoId}
+    ), owner_new AS (
+      INSERT INTO accounts (platform, username)
+      SELECT ${w.platform}::"Platform", ${w.owner} WHERE ${w.owner} <> ''
+      ON CONFLICT (platform, username) DO NOTHING
+      RETURNING id
+    ), owner AS (
+      SELECT COALESCE(${w.accountId}::uuid, (SELECT id FROM owner_new),
+                      (SELECT a.id FROM accounts a WHERE a.platform = ${w.platform}::"Platform" AND a.username = ${w.owner} AND ${w.owner} <> '')) AS id
+    ), metrics AS (${w.partial ? NO_DERIVED_METRICS : derivedMetricsSql(s, w)}
+    ), up AS (
+      INSERT INTO videos AS v ${VIDEO_WRITE_COLUMNS}
+      SELECT ${videoValuesSql(s, w)} FROM owner CROSS JOIN metrics
+      ON CONFLICT (platform, platform_video_id) ${w.partial ? LISTING_MERGE : scrapeMergeSql(w.nextRefreshAt)}
+      RETURNING id, (xmax = 0) AS inserted, scrape_status, account_id, view_count, views_24h, outlier_score, posted_at
+    ), ${w.partial ? NO_HISTORY : videoHistorySql(w)}
+    SELECT up.id, up.inserted, up.scrape_status::text AS "scrapeStatus", up.account_id AS "accountId", up.view_count AS "viewCount",
+           up.views_24h AS "views24h", up.outlier_score AS "outlierScore", up.posted_at AS "postedAt",
+           (SELECT outlier_score FROM prev) AS "previousOutlierScore"
+      FROM up`);
+  const row = rows[0];
+  if (!row) return null; // a newer scrape already stored newer numbers
+  const stored = { ...row, needsScrape: row.scrapeStatus !== "ready" };
+  delete (stored as { scrapeStatus?: string }).scrapeStatus;
+  if (stored.accountId === null && w.owner !== "") stored.accountId = await linkOwner(stored.id, w.platform, w.owner);
+  return stored;
+}
+
+/** What one write of a scraped video needs besides the scrape itself: its key, link, owner and numbers. */
+interface VideoWrite {
+  platform: Platform;
+  platformVideoId: string;
+  username: string;
+  url: string;
+  /** An account's flat listing rather than a scrape of the video (ScrapedVideo.partial). */
+  partial: boolean;
+  /** The account being scraped, when the video comes from its listing. */
+  accountId: string | null;
+  /** The author's handle whose account owns the video (when no accountId is given), or "". */
+  owner: string;
+  /** view, like, comment, share, bookmark counts as stored (BIGINT, never negative). */
+  counts: (bigint | null)[];
+  source: string;
+  now: Date;
+  /** 24 hours before `now`: where views24h is measured from. */
+  dayAgo: Date;
+  nextRefreshAt: Date | null;
+}
+
+function videoWrite(s: ScrapedVideo, opts: Parameters<typeof storeScrapedVideo>[1]): VideoWrite {
   const platform = opts.ids?.platform ?? s.platform;
   const platformVideoId = opts.ids?.platformVideoId ?? s.platformVideoId;
   const username = s.username.toLowerCase();
-  const url = canonicalVideoUrl({ platform, platformVideoId, ...(username ? { username } : {}) });
-  const partial = s.partial === true;
-  const rate = engagementRate(s);
   const accountId = opts.accountId ?? null;
-  const owner = accountId === null ? ownerHandle(platform, username) : "";
-  const counts = [big(s.viewCount), big(s.likeCount), big(s.commentCount), big(s.shareCount), big(s.bookmarkCount)];
-  const views = counts[0]!;
-  const dayAgo = new Date(opts.now.getTime() - DAY_MS);
-  const key = Prisma.sql`platform = ${platform}::"Platform" AND platform_video_id = ${platformVideoId}`;
+  return {
+    platform,
+    platformVideoId,
+    username,
+    url: canonicalVideoUrl({ platform, platformVideoId, ...(username ? { username } : {}) }),
+    partial: s.partial === true,
+    accountId,
+    owner: accountId === null ? ownerHandle(platform, username) : "",
+    counts: [big(s.viewCount), big(s.likeCount), big(s.commentCount), big(s.shareCount), big(s.bookmarkCount)],
+    source: opts.source,
+    now: opts.now,
+    dayAgo: new Date(opts.now.getTime() - DAY_MS),
+    nextRefreshAt: opts.nextRefreshAt ?? null,
+  };
+}
+
+/** A listing derives nothing: views24h and the outlier score come from full scrapes only. */
+const NO_DERIVED_METRICS = Prisma.sql`SELECT NULL::bigint AS views_24h, NULL::float8 AS outlier_score`;
+
+/**
+ * views24h and the outlier score of a full scrape (see storeScrapedVideo), read from the stored
+ * history (`prev`: the video's row before this write) and the owner's other videos (`owner`).
+ */
+function derivedMetricsSql(s: ScrapedVideo, w: VideoWrite): Prisma.Sql {
+  const views = w.counts[0]!;
   const prevId = Prisma.sql`(SELECT id FROM prev)`;
-  // The views 24 h ago from the stored history (see above), and the outlier score. Full scrapes only.
-  const metrics = partial
-    ? Prisma.sql`SELECT NULL::bigint AS views_24h, NULL::float8 AS outlier_score`
-    : Prisma.sql`
+  return Prisma.sql`
       SELECT CASE WHEN ${views}::bigint IS NULL THEN NULL
                   WHEN b.t IS NOT NULL THEN ${views}::bigint - round(b.v + (COALESCE(a.v, ${views}::bigint) - b.v)
-                         * extract(epoch FROM (${dayAgo}::timestamptz - b.t)) / extract(epoch FROM (COALESCE(a.t, ${opts.now}::timestamptz) - b.t)))::bigint
-                  WHEN COALESCE(${s.postedAt}::timestamptz, (SELECT posted_at FROM prev)) > ${dayAgo}::timestamptz THEN ${views}::bigint
+                         * extract(epoch FROM (${w.dayAgo}::timestamptz - b.t)) / extract(epoch FROM (COALESCE(a.t, ${w.now}::timestamptz) - b.t)))::bigint
+                  WHEN COALESCE(${s.postedAt}::timestamptz, (SELECT posted_at FROM prev)) > ${w.dayAgo}::timestamptz THEN ${views}::bigint
              END AS views_24h,
              CASE WHEN ${views}::bigint IS NULL OR m.median IS NULL OR m.median <= 0 THEN NULL
                   ELSE round((${views}::bigint / m.median)::numeric, 4)::float8 END AS outlier_score
@@ -261,18 +328,18 @@ export async function storeScrapedVideo(
         LEFT JOIN LATERAL (
           SELECT x.t, x.v FROM (
             (SELECT p.captured_at AS t, p.view_count AS v FROM video_metric_points p
-              WHERE p.video_id = ${prevId} AND p.captured_at <= ${dayAgo}::timestamptz AND p.view_count IS NOT NULL
+              WHERE p.video_id = ${prevId} AND p.captured_at <= ${w.dayAgo}::timestamptz AND p.view_count IS NOT NULL
               ORDER BY p.captured_at DESC LIMIT 1)
             UNION ALL
             (SELECT d.captured_at, d.view_count FROM video_snapshots d
-              WHERE d.video_id = ${prevId} AND d.day <= ${utcDay(dayAgo)}::date AND d.captured_at <= ${dayAgo}::timestamptz
+              WHERE d.video_id = ${prevId} AND d.day <= ${utcDay(w.dayAgo)}::date AND d.captured_at <= ${w.dayAgo}::timestamptz
                 AND d.view_count IS NOT NULL
               ORDER BY d.day DESC LIMIT 1)
           ) x ORDER BY x.t DESC LIMIT 1
         ) b ON true
         LEFT JOIN LATERAL (
           SELECT p.captured_at AS t, p.view_count AS v FROM video_metric_points p
-           WHERE p.video_id = ${prevId} AND p.captured_at > ${dayAgo}::timestamptz AND p.captured_at < ${opts.now}::timestamptz
+           WHERE p.video_id = ${prevId} AND p.captured_at > ${w.dayAgo}::timestamptz AND p.captured_at < ${w.now}::timestamptz
              AND p.view_count IS NOT NULL
            ORDER BY p.captured_at LIMIT 1
         ) a ON true
@@ -283,30 +350,45 @@ export async function storeScrapedVideo(
                      AND o.posted_at IS NOT NULL AND o.view_count IS NOT NULL
                    ORDER BY o.posted_at DESC LIMIT ${OUTLIER_SAMPLE}::int) o
         ) m`;
-  const values = Prisma.sql`
-    ${platform}::"Platform", ${platformVideoId}, ${url}, ${s.description}, ${s.hashtags}::text[],
-    ${counts[0]}::bigint, ${counts[1]}::bigint, ${counts[2]}::bigint, ${counts[3]}::bigint, ${counts[4]}::bigint, ${rate}::float8,
-    ${s.postedAt}::timestamptz, ${s.durationSeconds === null ? null : Math.round(s.durationSeconds)}::int, ${s.thumbnailUrl}, ${username}, ${s.displayName},
-    owner.id, ${s.musicName}, ${s.musicAuthor}, ${s.musicCoverUrl}, ${s.language}, ${opts.source},
-    ${partial ? "queued" : "ready"}::"ScrapeStatus", NULL, 0, ${partial ? null : opts.now}::timestamptz, ${opts.now}::timestamptz,
-    metrics.views_24h, metrics.outlier_score`;
-  const columns = Prisma.sql`(platform, platform_video_id, url, description, hashtags,
+}
+
+/** The columns a video write sets, in the order of videoValuesSql. */
+const VIDEO_WRITE_COLUMNS = Prisma.sql`(platform, platform_video_id, url, description, hashtags,
     view_count, like_count, comment_count, share_count, bookmark_count, engagement_rate,
     posted_at, duration_seconds, thumbnail_url, username, display_name, account_id,
     music_name, music_author, music_cover_url, language, data_source,
     scrape_status, scrape_error, scrape_attempts, last_scraped_at, updated_at, views_24h, outlier_score)`;
-  const keep = (col: string) => Prisma.raw(`${col} = CASE WHEN EXCLUDED.${col} <> '' THEN EXCLUDED.${col} ELSE v.${col} END`);
-  const fill = (col: string) => Prisma.raw(`${col} = CASE WHEN v.${col} = '' THEN EXCLUDED.${col} ELSE v.${col} END`);
-  const onConflict = partial
-    ? Prisma.sql`DO UPDATE SET
+
+/** The new row, from the scrape, the `owner` and the `metrics` of the statement. */
+function videoValuesSql(s: ScrapedVideo, w: VideoWrite): Prisma.Sql {
+  const [views, likes, comments, shares, bookmarks] = w.counts;
+  return Prisma.sql`
+    ${w.platform}::"Platform", ${w.platformVideoId}, ${w.url}, ${s.description}, ${s.hashtags}::text[],
+    ${views}::bigint, ${likes}::bigint, ${comments}::bigint, ${shares}::bigint, ${bookmarks}::bigint, ${engagementRate(s)}::float8,
+    ${s.postedAt}::timestamptz, ${s.durationSeconds === null ? null : Math.round(s.durationSeconds)}::int, ${s.thumbnailUrl}, ${w.username}, ${s.displayName},
+    owner.id, ${s.musicName}, ${s.musicAuthor}, ${s.musicCoverUrl}, ${s.language}, ${w.source},
+    ${w.partial ? "queued" : "ready"}::"ScrapeStatus", NULL, 0, ${w.partial ? null : w.now}::timestamptz, ${w.now}::timestamptz,
+    metrics.views_24h, metrics.outlier_score`;
+}
+
+/** A text column the new value replaces unless the source gave none (a scrape keeps what it now omits). */
+const keep = (col: string) => Prisma.raw(`${col} = CASE WHEN EXCLUDED.${col} <> '' THEN EXCLUDED.${col} ELSE v.${col} END`);
+/** A text column the new value fills only while it is unknown (a listing never overwrites). */
+const fill = (col: string) => Prisma.raw(`${col} = CASE WHEN v.${col} = '' THEN EXCLUDED.${col} ELSE v.${col} END`);
+
+/** A listing over a known video: links it to the account and fills in metadata still unknown; never its metrics. */
+const LISTING_MERGE = Prisma.sql`DO UPDATE SET
         account_id = COALESCE(EXCLUDED.account_id, v.account_id),
         url = CASE WHEN v.username = '' THEN EXCLUDED.url ELSE v.url END,
         ${fill("username")}, ${fill("description")}, ${fill("thumbnail_url")}, ${fill("display_name")},
         posted_at = COALESCE(v.posted_at, EXCLUDED.posted_at),
         duration_seconds = COALESCE(v.duration_seconds, EXCLUDED.duration_seconds),
         hashtags = CASE WHEN cardinality(v.hashtags) = 0 THEN EXCLUDED.hashtags ELSE v.hashtags END,
-        updated_at = EXCLUDED.updated_at`
-    : Prisma.sql`DO UPDATE SET
+        updated_at = EXCLUDED.updated_at`;
+
+/** A full scrape over a known video: its numbers and state, unless the stored ones are newer (a late retried job). */
+function scrapeMergeSql(nextRefreshAt: Date | null): Prisma.Sql {
+  return Prisma.sql`DO UPDATE SET
         url = CASE WHEN EXCLUDED.username <> '' OR v.username = '' THEN EXCLUDED.url ELSE v.url END,
         ${keep("description")}, ${keep("thumbnail_url")}, ${keep("username")}, ${keep("display_name")},
         ${keep("music_name")}, ${keep("music_author")}, ${keep("music_cover_url")},
@@ -321,14 +403,20 @@ export async function storeScrapedVideo(
         last_scraped_at = EXCLUDED.last_scraped_at, updated_at = EXCLUDED.updated_at,
         views_24h = EXCLUDED.views_24h, outlier_score = EXCLUDED.outlier_score, refresh_failures = 0,
         next_refresh_at = CASE WHEN EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.video_id = v.id)
-                               THEN ${opts.nextRefreshAt ?? null}::timestamptz END
+                               THEN ${nextRefreshAt}::timestamptz END
       WHERE v.last_scraped_at IS NULL OR v.last_scraped_at <= EXCLUDED.last_scraped_at`;
-  const history = partial
-    ? Prisma.sql`snap AS (SELECT 0), point AS (SELECT 0)`
-    : Prisma.sql`snap AS (
+}
+
+/** A listing writes no history. */
+const NO_HISTORY = Prisma.sql`snap AS (SELECT 0), point AS (SELECT 0)`;
+
+/** A full scrape's history: the day's row (the later capture wins) and the point, of the row written (`up`). */
+function videoHistorySql(w: VideoWrite): Prisma.Sql {
+  const [views, likes, comments, shares, bookmarks] = w.counts;
+  return Prisma.sql`snap AS (
         INSERT INTO video_snapshots (video_id, day, captured_at, source, view_count, like_count, comment_count, share_count, bookmark_count)
-        SELECT id, ${utcDay(opts.now)}::date, ${opts.now}::timestamptz, ${opts.source},
-               ${counts[0]}::bigint, ${counts[1]}::bigint, ${counts[2]}::bigint, ${counts[3]}::bigint, ${counts[4]}::bigint
+        SELECT id, ${utcDay(w.now)}::date, ${w.now}::timestamptz, ${w.source},
+               ${views}::bigint, ${likes}::bigint, ${comments}::bigint, ${shares}::bigint, ${bookmarks}::bigint
           FROM up
         ON CONFLICT (video_id, day) DO UPDATE SET
           captured_at = EXCLUDED.captured_at, source = EXCLUDED.source, view_count = EXCLUDED.view_count,
@@ -337,39 +425,11 @@ export async function storeScrapedVideo(
         WHERE video_snapshots.captured_at <= EXCLUDED.captured_at
       ), point AS (
         INSERT INTO video_metric_points (video_id, captured_at, source, view_count, like_count, comment_count, share_count, bookmark_count)
-        SELECT id, ${opts.now}::timestamptz, ${opts.source},
-               ${counts[0]}::bigint, ${counts[1]}::bigint, ${counts[2]}::bigint, ${counts[3]}::bigint, ${counts[4]}::bigint
+        SELECT id, ${w.now}::timestamptz, ${w.source},
+               ${views}::bigint, ${likes}::bigint, ${comments}::bigint, ${shares}::bigint, ${bookmarks}::bigint
           FROM up
         ON CONFLICT (video_id, captured_at) DO NOTHING
       )`;
-  const rows = await sql<StoredVideo & { scrapeStatus: string }>(Prisma.sql`
-    WITH prev AS (
-      SELECT id, outlier_score, posted_at FROM videos WHERE ${key}
-    ), owner_new AS (
-      INSERT INTO accounts (platform, username)
-      SELECT ${platform}::"Platform", ${owner} WHERE ${owner} <> ''
-      ON CONFLICT (platform, username) DO NOTHING
-      RETURNING id
-    ), owner AS (
-      SELECT COALESCE(${accountId}::uuid, (SELECT id FROM owner_new),
-                      (SELECT a.id FROM accounts a WHERE a.platform = ${platform}::"Platform" AND a.username = ${owner} AND ${owner} <> '')) AS id
-    ), metrics AS (${metrics}
-    ), up AS (
-      INSERT INTO videos AS v ${columns}
-      SELECT ${values} FROM owner CROSS JOIN metrics
-      ON CONFLICT (platform, platform_video_id) ${onConflict}
-      RETURNING id, (xmax = 0) AS inserted, scrape_status, account_id, view_count, views_24h, outlier_score, posted_at
-    ), ${history}
-    SELECT up.id, up.inserted, up.scrape_status::text AS "scrapeStatus", up.account_id AS "accountId", up.view_count AS "viewCount",
-           up.views_24h AS "views24h", up.outlier_score AS "outlierScore", up.posted_at AS "postedAt",
-           (SELECT outlier_score FROM prev) AS "previousOutlierScore"
-      FROM up`);
-  const row = rows[0];
-  if (!row) return null; // a newer scrape already stored newer numbers
-  const stored = { ...row, needsScrape: row.scrapeStatus !== "ready" };
-  delete (stored as { scrapeStatus?: string }).scrapeStatus;
-  if (stored.accountId === null && owner !== "") stored.accountId = await linkOwner(stored.id, platform, owner);
-  return stored;
 }
 
 /**

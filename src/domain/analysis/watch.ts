@@ -1,0 +1,45 @@
+/**
+ * Live status of a video's analysis, as GraphQL subscriptions read it: a watcher gets the current
+ * state first and then each newer state once, in order (./events.ts publishes the moves).
+ */
+import { subscribeEvents } from "../shared/events.js";
+import { subscribed } from "../../infra/events.js";
+import { toEvent, type AnalysisEvent } from "./events.js";
+import { getAnalysis, requireTrackedVideo, statusRank } from "./service.js";
+
+/**
+ * The analysis status of a video the workspace tracks (NOT_FOUND otherwise, before anything is
+ * streamed): the current state, then the live changes newer than what was already sent. The stream
+ * stays open for later analyses of the video until the consumer stops.
+ */
+export async function watchAnalysis(workspaceId: string, videoId: string): Promise<AsyncIterable<AnalysisEvent & { workspaceId: string }>> {
+  await requireTrackedVideo(workspaceId, videoId);
+  return statusChanges(workspaceId, videoId);
+}
+
+/** Listening starts (and is confirmed by Redis) before the current state is read, so nothing falls in between. */
+async function* statusChanges(workspaceId: string, videoId: string): AsyncGenerator<AnalysisEvent & { workspaceId: string }> {
+  const events = subscribeEvents("analysisStatusChanged", `${workspaceId}:${videoId}`)[Symbol.asyncIterator]();
+  const sent = new Map<string, number>(); // analysisId → rank of the last status sent
+  const fresh = (e: AnalysisEvent) => statusRank(e.status) > (sent.get(e.analysisId) ?? -1);
+  try {
+    let next = events.next(); // starts the Redis subscription
+    await subscribed();
+    const current = await getAnalysis(workspaceId, videoId);
+    if (current) {
+      const e = toEvent(current);
+      sent.set(e.analysisId, statusRank(e.status));
+      yield { ...e, workspaceId };
+    }
+    for (;;) {
+      const r = await next;
+      if (r.done) return;
+      next = events.next();
+      if (!fresh(r.value)) continue;
+      sent.set(r.value.analysisId, statusRank(r.value.status));
+      yield { ...r.value, workspaceId };
+    }
+  } finally {
+    await events.return?.();
+  }
+}
