@@ -1,29 +1,33 @@
 /**
- * Express middleware shared by the Express doors (REST under /api/v1 and MCP at /mcp): the API key
- * and the per-key rate limit, and the JSON-body rule. GraphQL admits its operations with the same
- * domain rule in ./graphql/yoga.ts.
+ * Express middleware shared by the Express doors (REST under /api/v1 and MCP at /mcp): who asks (an
+ * API key or a person's session) and its rate limit, and the JSON-body rule. GraphQL admits its
+ * operations with the same step in ./graphql/asker.ts.
  */
 import type { NextFunction, Request, Response } from "express";
-import { admit, bearerSecret, type AuthContext } from "../domain/keys/access.js";
-import { DomainError, unauthorized } from "../domain/shared/errors.js";
-import { authorizationHeader, rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "./request-context.js";
+import type { Actor } from "../domain/people/actor.js";
+import { DomainError, notFound, unauthorized } from "../domain/shared/errors.js";
+import { rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "./request-context.js";
 import { addLogContext } from "../infra/logger.js";
+import { whoIsAsking } from "./who-is-asking.js";
 
-export function authOf(res: Response): AuthContext {
-  return res.locals.auth as AuthContext;
+export function authOf(res: Response): Actor {
+  return res.locals.auth as Actor;
 }
 
 /**
- * The API key and the per-key rate limit (src/domain/keys/access.ts, one rule for every door), with
- * the RateLimit-* headers; 401 without a valid key, 429 past the budget (its headers, Retry-After
- * included, come from the error mapping: ./errors.ts), 503 when Redis is unreachable.
+ * Who asks (an API key, or a person's session cookie: ./who-is-asking.ts, one step for every door)
+ * and its rate limit, with the RateLimit-* headers; 401 without a valid key or session, 429 past the
+ * budget (its headers, Retry-After included, come from the error mapping: ./errors.ts), 404 for a
+ * person who belongs to no workspace (or names one they are not in), 503 when Redis is unreachable.
  */
 export async function admitRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
-  const admitted = await admit(bearerSecret(authorizationHeader(req)));
-  if (!admitted) throw unauthorized();
-  res.locals.auth = admitted.auth;
-  addLogContext({ workspaceId: admitted.auth.workspaceId });
-  for (const [name, value] of Object.entries(rateLimitHeaders(admitted.limit))) res.setHeader(name, value);
+  const asker = await whoIsAsking(req, { count: true });
+  if (!asker) throw unauthorized();
+  for (const cookie of asker.setCookies) res.append("Set-Cookie", cookie);
+  if (asker.limit) for (const [name, value] of Object.entries(rateLimitHeaders(asker.limit))) res.setHeader(name, value);
+  if (!asker.actor) throw notFound("Workspace (you are not a member of any workspace)");
+  res.locals.auth = asker.actor;
+  addLogContext({ workspaceId: asker.actor.workspaceId });
   next();
 }
 

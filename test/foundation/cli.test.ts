@@ -1,26 +1,13 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli } from "../helpers/cli.js";
 import { client, startTestApi, stopAll } from "../helpers/api.js";
 import type { RunningApi } from "../../src/main/server.js";
 
-const run = promisify(execFile);
 let api: RunningApi;
 beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(() => stopAll(api));
-
-/** Runs `npm run cli -- ...args --json` exactly as an operator would; stdout must be one JSON object. */
-async function cli(...args: string[]): Promise<{ code: number; json: any }> {
-  try {
-    const { stdout } = await run("npm", ["run", "--silent", "cli", "--", ...args, "--json"], { env: process.env });
-    return { code: 0, json: JSON.parse(stdout) };
-  } catch (e) {
-    const err = e as { code: number; stdout: string };
-    return { code: err.code, json: JSON.parse(err.stdout) };
-  }
-}
 
 describe("admin CLI (--json prints exactly one JSON object)", () => {
   it("workspace create, key create/list/revoke, credits grant, plan set", async () => {

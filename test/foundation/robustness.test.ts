@@ -9,6 +9,9 @@
  *   with a code whose status is the contract's, and without internals (no stack, no SQL);
  * - nothing is written on a refusal: the row count of every table is unchanged.
  *
+ * People (issue 19): the /auth routes get the same treatment, and the person-only GraphQL operations
+ * (viewer's workspace, sessions, invitations, members) run with a signed-in owner's session cookie.
+ *
  * Runs are bounded (ROBUSTNESS_RUNS per REST operation, ROBUSTNESS_GRAPHQL_RUNS per GraphQL field) so
  * the file stays well under 90 s; FC_SEED replays a failing run.
  */
@@ -27,6 +30,7 @@ import {
   type GraphQLObjectType,
 } from "graphql";
 import { newWorkspace, request, startTestApi, stopAll, type HttpResult } from "../helpers/api.js";
+import { newPerson, PASSWORD, signedIn, type PersonClient } from "../helpers/people.js";
 import { ERROR_STATUS } from "../../src/domain/shared/errors.js";
 import type { RunningApi } from "../../src/main/server.js";
 
@@ -34,6 +38,8 @@ import type { RunningApi } from "../../src/main/server.js";
 // Webhooks configured, so their routes run past WEBHOOKS_NOT_CONFIGURED (nothing is delivered: no worker runs here).
 vi.hoisted(() => {
   process.env.RATE_LIMIT_PER_MINUTE = "100000000";
+  process.env.SIGN_IN_MAX_FAILURES_PER_EMAIL = "100000000";
+  process.env.SIGN_IN_MAX_FAILURES_PER_ADDRESS = "100000000";
   process.env.WEBHOOK_SECRET_KEY = "robustness-test-secret-key-0123456789abcdef";
 });
 
@@ -43,6 +49,8 @@ const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 
 let api: RunningApi;
 let key: string;
+/** A signed-in owner of the key's workspace (the person-only GraphQL operations, /auth). */
+let owner: PersonClient;
 let tables: string[];
 /** Real ids (of this workspace and another) mixed into the generated ones, so handlers run past "not found". */
 const ids: string[] = [];
@@ -86,6 +94,17 @@ beforeAll(async () => {
   const videos = (await request(api.url, "GET", "/api/v1/videos", { key })).body.data as { id: string }[];
   const accounts = (await request(api.url, "GET", "/api/v1/accounts", { key })).body.data as { id: string }[];
   ids.push(...videos.map((v) => v.id), ...accounts.map((a) => a.id));
+  // People: the owner, a member and an invitation of this workspace, a member of the other.
+  await newPerson("owner@example.com", ws.workspaceId, "owner");
+  await newPerson("member@example.com", ws.workspaceId, "member");
+  await newPerson("theirs@example.com", other.workspaceId, "owner");
+  owner = await signedIn(api.url, "owner@example.com");
+  const { prisma: db } = await import("../../src/infra/db.js");
+  // The sign-in is audited after its answer: wait for it, so no run counts it as its own write.
+  await vi.waitFor(async () => expect(await db.auditEntry.count({ where: { action: "user.signed_in" } })).toBeGreaterThan(0));
+  ids.push(...(await db.workspaceMember.findMany({ select: { id: true } })).map((m) => m.id), ws.workspaceId, other.workspaceId);
+  const invited = await owner.gql(`mutation { createInvitation(email: "invited@example.com", role: MEMBER) { invitation { uuid } } }`);
+  ids.push(invited.body.data.createInvitation.invitation.uuid);
 
   const doc = (await request(api.url, "GET", "/api/v1/openapi.json")).body;
   for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
@@ -103,10 +122,19 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api));
 
-/** The row count of every table, in one statement. */
+/**
+ * Tables an earlier, successful request may still write after its answer: a charge relays its
+ * `credits.low` event to the webhooks after the commit (src/domain/credits/service.ts), creating
+ * deliveries while the next request runs. A refusal cannot create a delivery without an event, and
+ * the events table is compared.
+ */
+const WRITTEN_AFTER_THE_ANSWER = new Set(["webhook_deliveries"]);
+
+/** The row count of every table (but those), in one statement. */
 async function rowCounts(): Promise<Record<string, number>> {
   const { prisma } = await import("../../src/infra/db.js");
-  const [row] = await prisma.$queryRawUnsafe<Record<string, bigint>[]>(`SELECT ${tables.map((t) => `(SELECT count(*) FROM "${t}") AS "${t}"`).join(", ")}`);
+  const counted = tables.filter((t) => !WRITTEN_AFTER_THE_ANSWER.has(t));
+  const [row] = await prisma.$queryRawUnsafe<Record<string, bigint>[]>(`SELECT ${counted.map((t) => `(SELECT count(*) FROM "${t}") AS "${t}"`).join(", ")}`);
   return Object.fromEntries(Object.entries(row!).map(([t, n]) => [t, Number(n)]));
 }
 
@@ -330,7 +358,10 @@ function graphqlValue(type: GraphQLInputType): fc.Arbitrary<unknown> {
   const valid = (() => {
     switch (isScalarType(type) ? type.name : "") {
       case "ID":
-        return fc.oneof(anyId(), anyId().map((id) => Buffer.from(`${fc.sample(fc.constantFrom("Folder", "Video", "Account", "ApiKey"), 1)[0]}:${id}`).toString("base64")));
+        return fc.oneof(
+          anyId(),
+          anyId().map((id) => Buffer.from(`${fc.sample(fc.constantFrom("Folder", "Video", "Account", "ApiKey", "Member", "Invitation", "Workspace", "AuditEntry"), 1)[0]}:${id}`).toString("base64")),
+        );
       case "Int":
         return fc.oneof(fc.integer({ min: -5, max: 200 }), fc.integer());
       case "Float":
@@ -406,6 +437,78 @@ describe("GraphQL: every query and mutation with arguments", () => {
       expect(GRAPHQL_STATUSES, label).toContain(r.status);
       expect(r.text, label).not.toMatch(INTERNALS);
       for (const e of r.body?.errors ?? []) expect(GRAPHQL_CODES.has(e.extensions?.code ?? ""), label).toBe(true);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// People: /auth and the person-only GraphQL operations, with a session
+
+/** The person-only GraphQL operations (src/http/graphql/types/people.ts), run with the owner's session. */
+const PERSON_FIELDS = ["selectWorkspace", "createInvitation", "revokeInvitation", "acceptInvitation", "changeMemberRole", "removeMember", "revokeSession", "invitation", "members", "invitations", "auditLog"];
+const AUTH_STATUSES = [200, 400, 401, 403, 404, 409, 413, 415, 429];
+
+describe("people: /auth and the person-only operations", () => {
+  const email = fc.oneof(fc.constantFrom("owner@example.com", "member@example.com", "OWNER@example.com", "new@example.com"), hostileString);
+  const password = fc.oneof(fc.constant(PASSWORD), hostileString);
+  const authBodies: [string, fc.Arbitrary<unknown>][] = [
+    ["/auth/sign-in/email", fc.record({ email, password, rememberMe: fc.option(hostileJson, { nil: undefined }) }, { requiredKeys: [] })],
+    ["/auth/sign-up/email", fc.record({ email, password, name: hostileString, invitationToken: fc.option(hostileString, { nil: undefined }) }, { requiredKeys: [] })],
+    ["/auth/reset-password", fc.record({ newPassword: password, token: hostileString }, { requiredKeys: [] })],
+    ["/auth/change-password", fc.record({ currentPassword: password, newPassword: password }, { requiredKeys: [] })],
+  ];
+
+  it.each(authBodies)("POST %s with hostile bodies: never a 5xx, always {code, message}, nothing written on a refusal", async (path, bodies) => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof({ weight: 5, arbitrary: bodies }, { weight: 1, arbitrary: hostileJson }), encoding, rawBody, async (body, how, raw) => {
+        const headers: Record<string, string> = { origin: api.url };
+        let payload: string | Buffer = JSON.stringify(body ?? {});
+        if (how === "raw") payload = raw;
+        if (how === "big") payload = JSON.stringify({ padding: "x".repeat(1_048_600) });
+        if (how === "json" || how === "raw" || how === "big") headers["content-type"] = "application/json";
+        else if (how === "text/plain") headers["content-type"] = "text/plain";
+        else if (how === "form") headers["content-type"] = "application/x-www-form-urlencoded";
+        else if (how === "vnd+json") headers["content-type"] = "application/vnd.api+json";
+        const before = await rowCounts();
+        const r = await request(api.url, "POST", path, { rawBody: payload, headers });
+        const label = `${path} ${how} ${typeof payload === "string" ? payload.slice(0, 150) : ""} → ${r.status} ${r.text.slice(0, 300)}`;
+        expect(AUTH_STATUSES, label).toContain(r.status);
+        expect(r.text, label).not.toMatch(INTERNALS);
+        if (r.status >= 400) {
+          expect(CODES.has(r.body?.code), label).toBe(true);
+          expect(ERROR_STATUS[r.body.code as keyof typeof ERROR_STATUS], label).toBe(r.status);
+          expect(r.body.message, label).toBeTypeOf("string");
+          // A failed sign-in of a real person is audited (after the answer): only the audit log may grow.
+          const { audit_log: _a, ...after } = await rowCounts();
+          const { audit_log: _b, ...was } = before;
+          expect(after, `${label}: a refusal wrote`).toEqual(was);
+        }
+      }),
+      { numRuns: REST_RUNS, seed: SEED, endOnFailure: true },
+    );
+  });
+
+  it("person-only GraphQL operations with the owner's session: never a 5xx, known codes, nothing written on a refusal", async () => {
+    const { schema } = await import("../../src/http/graphql/schema.js");
+    const all = [...Object.values(schema.getQueryType()!.getFields()).map((field) => ({ kind: "query" as const, field })), ...Object.values(schema.getMutationType()!.getFields()).map((field) => ({ kind: "mutation" as const, field }))];
+    const mine = all.filter(({ field }) => PERSON_FIELDS.includes(field.name));
+    expect(mine.map(({ field }) => field.name).sort()).toEqual([...PERSON_FIELDS].sort());
+    for (const { kind, field } of mine) {
+      const query = operationFor(kind, field);
+      const variables = fc.tuple(...field.args.map((a) => fc.option(graphqlValue(a.type), { nil: undefined, freq: 6 }).map((v) => [a.name, v] as const))).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined)));
+      await fc.assert(
+        fc.asyncProperty(variables, async (vars) => {
+          const before = await rowCounts();
+          const r = await owner.gql(query, vars);
+          const label = `${field.name} ${JSON.stringify(vars)?.slice(0, 200)} → ${r.status} ${r.text.slice(0, 300)}`;
+          expect(GRAPHQL_STATUSES, label).toContain(r.status);
+          expect(r.text, label).not.toMatch(INTERNALS);
+          const errors = (r.body.errors ?? []) as { extensions?: { code?: string } }[];
+          for (const e of errors) expect(GRAPHQL_CODES.has(e.extensions?.code ?? ""), label).toBe(true);
+          if (errors.length > 0 && (r.body.data == null || r.body.data[field.name] == null)) expect(await rowCounts(), `${field.name}: a refusal wrote`).toEqual(before);
+        }),
+        { numRuns: GRAPHQL_RUNS, seed: SEED, endOnFailure: true },
+      );
     }
   });
 });

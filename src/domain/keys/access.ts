@@ -29,15 +29,6 @@ export interface AuthContext {
   keyId: string;
 }
 
-/**
- * The credential a request acts with: the one key of every per-credential budget (the rate limit,
- * live sockets and subscriptions in ./live.ts). Today that is the API key; another kind of credential
- * (a session) answers its own id here and shares every budget rule.
- */
-export function credentialOf(auth: AuthContext): string {
-  return auth.keyId;
-}
-
 /** Where a key stands in its budget (for the RateLimit-* headers). */
 export interface RateLimitState {
   limit: number;
@@ -50,7 +41,7 @@ export interface RateLimitState {
 export class RateLimitedError extends DomainError {
   override readonly retryAfterSeconds: number;
   constructor(readonly state: RateLimitState) {
-    super("RATE_LIMITED", `Rate limit of ${state.limit} requests per minute exceeded for this API key.`);
+    super("RATE_LIMITED", `Rate limit of ${state.limit} requests per minute exceeded for this API key (or signed-in person).`);
     this.retryAfterSeconds = state.resetSeconds;
   }
 }
@@ -166,7 +157,7 @@ async function admitHash(hash: string, count: boolean): Promise<{ auth: AuthCont
   if (Number(r[0]) === 0) {
     const auth = await lookUp(hash);
     if (!auth) return null;
-    return { auth, limit: count ? await consumeRequest(credentialOf(auth)) : null };
+    return { auth, limit: count ? await consumeRequest(auth.keyId) : null }; // a key's budget is its id (budgetOf)
   }
   const auth = { keyId: String(r[1]), workspaceId: String(r[2]) };
   if (Number(r[3]) === 1) touchLastUsed(auth.keyId);
@@ -190,11 +181,12 @@ export async function authenticate(secret: string | null | undefined): Promise<A
 }
 
 /**
- * Counts requests against the credential's budget (`credentialOf`): one WebSocket operation, or the
- * calls of an MCP batch after the first; RateLimitedError past it.
+ * Counts requests against a budget: a key's id, or a person's (`budgetOf`, src/domain/people/actor.ts):
+ * one WebSocket operation, a signed-in person's request, or the calls of an MCP batch after the
+ * first; RateLimitedError past it.
  */
-export async function consumeRequest(credential: string, units = 1): Promise<RateLimitState> {
-  const [count, pttl] = await client().countRequest(keyOf.budget(credential), units, WINDOW_MS);
+export async function consumeRequest(budget: string, units = 1): Promise<RateLimitState> {
+  const [count, pttl] = await client().countRequest(keyOf.budget(budget), units, WINDOW_MS);
   return budgetState(Number(count), Number(pttl));
 }
 

@@ -17,11 +17,25 @@
 import SchemaBuilder from "@pothos/core";
 import RelayPlugin from "@pothos/plugin-relay";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
-import { GraphQLDateTimeISO, GraphQLJSONObject, GraphQLSafeInt } from "graphql-scalars";
-import type { AuthContext } from "../../domain/keys/access.js";
+import { GraphQLDateTimeISO, GraphQLJSON, GraphQLJSONObject, GraphQLSafeInt } from "graphql-scalars";
+import type { Actor } from "../../domain/people/actor.js";
+import type { PersonContext } from "../../domain/people/sessions.js";
 
 export interface GraphQLContext {
-  auth: AuthContext;
+  /**
+   * Who asks (./asker.ts): the workspace every resolver reads, who acts and their role. For a
+   * signed-in person in no workspace, or an anonymous request, reading it throws (NOT_FOUND,
+   * UNAUTHORIZED): only the fields that need no workspace answer.
+   */
+  auth: Actor;
+  /** The signed-in person (null for an API key or an anonymous request): `viewer`, invitations, sessions. */
+  person: PersonContext | null;
+  /** What ends this request's live subscriptions (src/domain/keys/revocation.ts). */
+  revocationSubjects: string[];
+  /** The budget it spends: rate limit, live sockets and subscriptions (src/http/who-is-asking.ts); null for the anonymous accept page. */
+  budget: string | null;
+  /** The client's address (the audit log's). */
+  clientAddress: string | null;
   requestId: string;
 }
 
@@ -40,6 +54,7 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date | string };
     Count: { Input: number; Output: number };
     JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
+    JSON: { Input: unknown; Output: unknown };
   };
 }>({
   plugins: [RelayPlugin, DataloaderPlugin],
@@ -79,6 +94,7 @@ builder.addScalarType(
 );
 
 builder.addScalarType("JSONObject", GraphQLJSONObject, {});
+builder.addScalarType("JSON", GraphQLJSON, {});
 
 builder.queryType({});
 builder.mutationType({});

@@ -14,7 +14,6 @@
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { contextCacheSymbol } from "@pothos/core";
-import { credentialOf } from "../../domain/keys/access.js";
 import { acquireLive } from "../../domain/keys/live.js";
 import { config } from "../../config.js";
 import type { GraphQLContext } from "./builder.js";
@@ -70,9 +69,9 @@ function onEnd<T>(source: AsyncIterable<T>, done: () => void): AsyncIterableIter
 /** A place per live subscription of the credential; refused past the limit, given back when the stream ends. */
 export const limitLiveSubscriptions: Plugin<GraphQLContext> = {
   async onSubscribe({ args, setResultAndStopExecution }) {
-    const auth = args.contextValue.auth;
-    if (!auth) return;
-    const release = await acquireLive("subscription", credentialOf(auth));
+    const budget = args.contextValue.budget;
+    if (!budget) return;
+    const release = await acquireLive("subscription", budget);
     if (!release) {
       setResultAndStopExecution({ errors: [subscriptionLimitReached()] });
       return;
@@ -89,14 +88,14 @@ export const limitLiveSubscriptions: Plugin<GraphQLContext> = {
   },
 };
 
-/** Every subscription stream (WebSocket or SSE) ends when its key is revoked (./revocation.ts). */
+/** Every subscription stream (WebSocket or SSE) ends when its key, session or membership is withdrawn (./revocation.ts). */
 export const endOnRevocation: Plugin<GraphQLContext> = {
   onSubscribe({ args }) {
-    const keyId = args.contextValue.auth?.keyId;
-    if (!keyId) return;
+    const subjects = args.contextValue.revocationSubjects;
+    if (!subjects?.length) return;
     return {
       onSubscribeResult({ result, setResult }) {
-        if (isAsyncIterable(result)) setResult(untilRevoked(result, keyId));
+        if (isAsyncIterable(result)) setResult(untilRevoked(result, subjects));
       },
     };
   },

@@ -17,25 +17,23 @@ import type { Server } from "node:http";
 import { GraphQLError } from "graphql";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
-import type { Context } from "graphql-ws";
-import { authenticate, bearerSecret, consumeRequest, credentialOf, RateLimitedError, type AuthContext } from "../../domain/keys/access.js";
+import { randomUUID } from "node:crypto";
+import { RateLimitedError } from "../../domain/keys/access.js";
 import { acquireLive } from "../../domain/keys/live.js";
 import { config } from "../../config.js";
 import { BODY_LIMIT_BYTES } from "../request-context.js";
-import { authorizationOf } from "./admission.js";
+import { whoIsAsking } from "../who-is-asking.js";
+import { askerContext, subjectsOf } from "./asker.js";
 import { refusal } from "./refusals.js";
 import { DomainError } from "../../domain/shared/errors.js";
 import { trustedParams } from "./persisted.js";
-import { holdForKey } from "./revocation.js";
+import { holdFor } from "./revocation.js";
 import { maskError, type GraphQLServer } from "./yoga.js";
 
 /** The WebSocket close code of a connection whose API key was revoked. */
 export const CLOSE_KEY_REVOKED = 4403;
 /** The close code of a socket past its credential's socket limit (or over its rate limit at connection_init). */
 export const CLOSE_TOO_MANY = 4429;
-
-/** The credential each authenticated socket acts with. */
-const socketAuth = new WeakMap<Context, AuthContext>();
 
 const asErrors = (e: unknown): GraphQLError[] => [e instanceof GraphQLError ? e : e instanceof DomainError ? refusal(e) : (maskError(e) as GraphQLError)];
 
@@ -50,35 +48,40 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
       // connection_init: refuse the socket at once when the key is missing, unknown or revoked, over
       // its budget, or holding its limit of sockets.
       onConnect: async (ctx) => {
-        const auth = await authenticate(bearerSecret(authorizationOf({ connectionParams: ctx.connectionParams })));
-        if (!auth) return false;
         const socket = ctx.extra.socket;
+        let asker;
         try {
-          await consumeRequest(credentialOf(auth));
+          // The same "who is asking" as every door (a key, or a session from the service's own pages),
+          // and one unit of its budget.
+          asker = await whoIsAsking(ctx.extra.request, { count: true, connectionParams: ctx.connectionParams ?? {} });
         } catch (e) {
-          if (!(e instanceof RateLimitedError)) throw e;
-          socket.close(CLOSE_TOO_MANY, "Rate limit exceeded for this API key");
-          return false;
+          if (e instanceof RateLimitedError) {
+            socket.close(CLOSE_TOO_MANY, "Rate limit exceeded");
+            return false;
+          }
+          if (e instanceof DomainError) return false; // refused: graphql-ws closes with 4403
+          throw e;
         }
-        const release = await acquireLive("socket", credentialOf(auth));
+        if (!asker) return false;
+        const release = await acquireLive("socket", asker.budget);
         if (!release) {
-          socket.close(CLOSE_TOO_MANY, `Too many WebSocket connections for this API key (GRAPHQL_MAX_SOCKETS_PER_KEY=${config.graphql.maxSocketsPerKey})`);
+          socket.close(CLOSE_TOO_MANY, `Too many WebSocket connections for this credential (GRAPHQL_MAX_SOCKETS_PER_KEY=${config.graphql.maxSocketsPerKey})`);
           return false;
         }
         socket.once("close", release);
         if (socket.readyState !== socket.OPEN) release(); // closed while we checked
-        // A revoked key's connections are closed with 4403 within REVOCATION_CHECK_INTERVAL_MS (./revocation.ts).
-        const unhold = holdForKey(auth.keyId, () => socket.close(CLOSE_KEY_REVOKED, "API key revoked"));
+        // A withdrawn key, session or membership closes the socket with 4403 within REVOCATION_CHECK_INTERVAL_MS (./revocation.ts).
+        const unhold = holdFor(subjectsOf(asker), () => socket.close(CLOSE_KEY_REVOKED, "Credential revoked"));
         socket.once("close", unhold);
-        socketAuth.set(ctx, auth);
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
-        const auth = socketAuth.get(ctx)!;
         let params;
+        let admitted;
         try {
-          // One unit of the budget per operation, before its document is read.
-          await consumeRequest(credentialOf(auth));
+          // Each operation is admitted again (the session may have ended since) and costs one unit of
+          // the budget, before its document is read.
+          admitted = await askerContext({ req: ctx.extra.request, connectionParams: ctx.connectionParams ?? {}, requestId: randomUUID() });
           params = await trustedParams({ ...payload, operationName: payload.operationName ?? undefined, variables: payload.variables ?? undefined, extensions: payload.extensions ?? undefined, query: payload.query ?? "" });
         } catch (e) {
           return asErrors(e);
@@ -89,7 +92,7 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
           socket: ctx.extra.socket,
           params,
           connectionParams: ctx.connectionParams,
-          admitted: auth,
+          admitted,
         });
         let document;
         try {

@@ -1,8 +1,8 @@
 /**
  * GraphQL over HTTP (and SSE) with Yoga; graphql-ws (./websocket.ts) runs its operations through the
- * same envelop plugins. One auth path: the same `admit()` as REST, before the document is read
- * (./admission.ts); the bounds of an operation in ./limits.ts, of live subscriptions in
- * ./subscriptions.ts.
+ * same envelop plugins. One auth path, REST's (src/http/who-is-asking.ts): an API key or a person's
+ * session cookie, admitted before the document is read (./admission.ts); the bounds of an operation
+ * in ./limits.ts, of live subscriptions in ./subscriptions.ts.
  */
 import { randomUUID } from "node:crypto";
 import { getOperationAST, GraphQLError, Kind, visit, type ASTNode, type DocumentNode, type ValidationRule } from "graphql";

@@ -16,7 +16,8 @@
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { consumeRequest, credentialOf, RateLimitedError } from "../../domain/keys/access.js";
+import { consumeRequest, RateLimitedError } from "../../domain/keys/access.js";
+import { budgetOf } from "../../domain/people/actor.js";
 import { logger } from "../../infra/logger.js";
 import { admitRequest, authOf, requireJsonBody } from "../middleware.js";
 import { createMcpServer, type McpSession } from "./server.js";
@@ -47,7 +48,7 @@ async function countBatch(req: Request, res: Response, next: NextFunction): Prom
   const messages = Array.isArray(req.body) ? req.body.length : 1;
   if (messages > 1) {
     try {
-      const state = await consumeRequest(credentialOf(authOf(res)), messages - 1);
+      const state = await consumeRequest(budgetOf(authOf(res).principal), messages - 1);
       for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
     } catch (e) {
       if (e instanceof RateLimitedError) {

@@ -13,7 +13,7 @@
  */
 import { ACCOUNT_PLAN_BOUND } from "../../domain/tracking/limits.js";
 import { z } from "zod";
-import type { AuthContext } from "../../domain/keys/access.js";
+import type { Actor } from "../../domain/people/actor.js";
 import type { Logger } from "../../infra/logger.js";
 import { uuid } from "../../domain/shared/inputs.js";
 import { historyQuery, listVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.js";
@@ -41,7 +41,7 @@ import { creditsItem, workspaceInfoItem } from "../records/workspace.js";
 
 /** Who calls, for one tool call or resource read. */
 export interface ToolContext {
-  auth: AuthContext;
+  auth: Actor;
   requestId: string;
   log: Logger;
 }

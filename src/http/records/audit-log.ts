@@ -1,0 +1,34 @@
+/** Audit entries as REST /settings/audit-log lists them: schema and mapper. */
+import { z } from "zod";
+import type { AuditRecord } from "../../domain/people/audit.js";
+import { iso, timestamp } from "./common.js";
+
+export const auditEntry = z
+  .object({
+    id: z.string(),
+    at: timestamp,
+    action: z.string().meta({
+      description:
+        "`api_key.created`, `api_key.revoked`, `webhook.created`, `webhook.deleted`, `member.added`, `member.role_changed`, `member.removed`, " +
+        "`invitation.created`, `invitation.revoked`, `invitation.accepted`, `user.signed_in`, `user.sign_in_failed`, `session.revoked`.",
+    }),
+    actor: z.object({
+      kind: z.enum(["user", "api_key", "system"]).meta({ description: "A signed-in person, an integration's API key, or the operator's CLI." }),
+      id: z.string().nullable().meta({ description: "The user's or the key's id; null for `system`." }),
+      label: z.string().meta({ description: "The person's email, the key's name, or what the system was." }),
+    }),
+    target: z.string().nullable().meta({ description: "What it acted on: a key's name, an email, a webhook's URL." }),
+    ipAddress: z.string().nullable().meta({ description: "The client's address (as TRUST_PROXY lets the server see it)." }),
+    details: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: "AuditEntry" });
+
+export const toAuditEntry = (a: AuditRecord) => ({
+  id: a.id,
+  at: iso(a.at),
+  action: a.action,
+  actor: { kind: a.actorKind, id: a.actorId, label: a.actorLabel },
+  target: a.target,
+  ipAddress: a.ipAddress,
+  details: a.details,
+});

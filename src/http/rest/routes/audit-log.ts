@@ -1,0 +1,28 @@
+/** /settings/audit-log: the workspace's audit log (owners), docs/contract/decisions.md "People, sign-in and the dashboard". */
+import { z } from "zod";
+import { countAudit, listAudit } from "../../../domain/people/audit.js";
+import { auditLogQuery } from "../../../domain/people/inputs.js";
+import { defineRoute } from "../route.js";
+import { queryParams } from "../schemas.js";
+import { pagination, paginationSchema } from "../../records/common.js";
+import { auditEntry, toAuditEntry } from "../../records/audit-log.js";
+
+export const auditLogRoutes = [
+  defineRoute({
+    method: "get",
+    path: "/settings/audit-log",
+    summary: "The workspace's audit log",
+    description:
+      "Newest first. API keys created and revoked, webhook changes, member and invitation changes and sign-ins, each with who acted, when, " +
+      "on what and from which client address. A sign-in is listed in every workspace of the person. Owners only (an API key acts as an owner; " +
+      "members get 403 FORBIDDEN).",
+    tags: ["Settings"],
+    permission: "auditLog.read",
+    query: queryParams(auditLogQuery),
+    responses: { 200: { description: "A page of entries.", schema: z.object({ data: z.array(auditEntry), pagination: paginationSchema }) } },
+    async handler({ auth, query }) {
+      const [items, total] = await Promise.all([listAudit(auth.workspaceId, query), countAudit(auth.workspaceId)]);
+      return { body: { data: items.map(toAuditEntry), pagination: pagination(total, query.limit, query.offset) } };
+    },
+  }),
+];
