@@ -17,11 +17,10 @@
  * separate counter (bench/ladder: the lookup was a database statement on every request).
  */
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
 import { Prisma } from "../../generated/prisma/client.js";
 import { config } from "../../config.js";
 import { prisma, sql } from "../../infra/db.js";
-import { redis } from "../../infra/redis.js";
+import { defineScripts } from "../../infra/redis.js";
 import { DomainError } from "../shared/errors.js";
 
 export interface AuthContext {
@@ -109,23 +108,17 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
 return {n, ttl}`;
 
-type AccessRedis = Redis & {
+interface AccessCommands {
   admitKey(entry: string, budgetPrefix: string, now: number, points: number, windowMs: number, granularity: number, count: string): Promise<(string | number)[]>;
   registerKey(entry: string, tombstone: string, keyId: string, workspaceId: string, now: number): Promise<number>;
   countRequest(budget: string, units: number, windowMs: number): Promise<[number, number]>;
-};
-
-const withScripts = new WeakSet<Redis>();
-function client(): AccessRedis {
-  const r = redis();
-  if (!withScripts.has(r)) {
-    r.defineCommand("admitKey", { numberOfKeys: 2, lua: ADMIT });
-    r.defineCommand("registerKey", { numberOfKeys: 2, lua: REGISTER });
-    r.defineCommand("countRequest", { numberOfKeys: 1, lua: COUNT });
-    withScripts.add(r);
-  }
-  return r as AccessRedis;
 }
+
+const client = defineScripts<AccessCommands>({
+  admitKey: { numberOfKeys: 2, lua: ADMIT },
+  registerKey: { numberOfKeys: 2, lua: REGISTER },
+  countRequest: { numberOfKeys: 1, lua: COUNT },
+});
 
 function budgetState(count: number, pttl: number): RateLimitState {
   const limit = config.rateLimitPerMinute;

@@ -11,9 +11,8 @@
  * processes with skewed clocks agree.
  */
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import { config } from "../../config.js";
-import { redis } from "../../infra/redis.js";
+import { defineScripts } from "../../infra/redis.js";
 import { logger } from "../../infra/logger.js";
 
 export type LiveKind = "socket" | "subscription";
@@ -39,21 +38,15 @@ for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), A
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1`;
 
-type LiveRedis = Redis & {
+interface LiveCommands {
   acquireLease(set: string, member: string, max: number, ttlMs: number): Promise<number>;
   renewLeases(set: string, ttlMs: number, ...members: string[]): Promise<number>;
-};
-
-const withScripts = new WeakSet<Redis>();
-function client(): LiveRedis {
-  const r = redis();
-  if (!withScripts.has(r)) {
-    r.defineCommand("acquireLease", { numberOfKeys: 1, lua: ACQUIRE });
-    r.defineCommand("renewLeases", { numberOfKeys: 1, lua: RENEW });
-    withScripts.add(r);
-  }
-  return r as LiveRedis;
 }
+
+const client = defineScripts<LiveCommands>({
+  acquireLease: { numberOfKeys: 1, lua: ACQUIRE },
+  renewLeases: { numberOfKeys: 1, lua: RENEW },
+});
 
 const setOf = (kind: LiveKind, credential: string) => `${config.redisPrefix}:live:${kind}:${credential}`;
 
