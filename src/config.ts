@@ -3,6 +3,8 @@
  * `config`, never `process.env`. Variable names are part of the contract (docs/contract/decisions.md, Running it).
  */
 import { execFileSync } from "node:child_process";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 const bool = z
@@ -187,6 +189,8 @@ const schema = z.object({
   METRICS_TOKEN: z.string().optional().transform((v) => v || undefined),
   ADMIN_TOKEN: z.string().optional().transform((v) => v || undefined),
   GRAPHIQL: bool.default(true),
+  /** The dashboard's build (web/, built by `npm ci` into web/dist), served at `/` (src/http/dashboard.ts). */
+  DASHBOARD_DIR: z.string().optional().transform((v) => v || undefined),
 });
 
 /** A refresh tier: items younger than `maxAgeMs` (Infinity for the last) are refreshed every `intervalMs`. */
@@ -349,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV === "test",
     seedDemo: e.SEED_DEMO,
     operations: { metrics: e.METRICS, metricsToken: e.METRICS_TOKEN, adminToken: e.ADMIN_TOKEN, graphiql: e.GRAPHIQL },
+    dashboardDir: resolve(e.DASHBOARD_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),
   };
 }
 
