@@ -14,6 +14,8 @@ export interface ChartSeries {
   values: (number | null | undefined)[];
   /** A CSS variable name such as "--chart-1". */
   colorVar: string;
+  /** "right": its own scale and axis on the right (e.g. likes beside views, 10× smaller). */
+  axis?: "left" | "right";
 }
 
 interface Props {
@@ -47,12 +49,25 @@ export function TimeSeriesChart({ title, times, series, height = 240, xUnit = "t
     const options: uPlot.Options = {
       width: el.clientWidth || 320,
       height,
-      series: [{}, ...series.map((s) => ({ label: s.label, stroke: cssVar(s.colorVar), width: 2, spanGaps: true, value: (_u: uPlot, v: number | null) => formatCount(v) }))],
+      series: [
+        {},
+        ...series.map((s) => ({
+          label: s.label,
+          scale: s.axis === "right" ? "right" : "y",
+          stroke: cssVar(s.colorVar),
+          width: 2,
+          points: { show: times.length < 60 },
+          spanGaps: true,
+          value: (_u: uPlot, v: number | null) => formatCount(v),
+        })),
+      ],
       axes: [
         { ...axis, values: xUnit === "day" ? (_u, ticks) => ticks.map((t) => new Date(t * 1000).toLocaleDateString(undefined, { month: "short", day: "numeric" })) : undefined },
-        { ...axis, size: 56, values: (_u, ticks) => ticks.map((t) => formatCount(t)) },
+        { ...axis, scale: "y", size: 56, values: (_u, ticks) => ticks.map((t) => formatCount(t)) },
+        ...(series.some((s) => s.axis === "right") ? [{ ...axis, scale: "right", side: 1 as const, size: 56, grid: { show: false }, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => formatCount(t)) }] : []),
       ],
-      scales: { x: { time: true } },
+      // One point alone would stretch the time axis over years: show the day around it instead.
+      scales: { x: { time: true, range: times.length === 1 ? () => [times[0]! - 43_200, times[0]! + 43_200] : undefined } },
       legend: { show: true },
       cursor: { drag: { x: false, y: false } },
     };

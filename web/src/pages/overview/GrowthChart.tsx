@@ -42,13 +42,15 @@ export function GrowthChart({ query }: { query: GrowthChart_query$key }) {
   const [data, refetch] = useRefetchableFragment(fragment, query);
   const [pending, startTransition] = useTransition();
   const [period, setPeriod] = useState<GrowthPeriod>("LAST_30_DAYS");
-  const { times, series } = useMemo(() => {
+  const { times, series, empty } = useMemo(() => {
     const points = [...data.growth.edges].reverse().map((e) => e.node); // newest first → oldest first
+    // Without tracked accounts every day's totals are 0: nothing to chart.
+    const empty = points.every((p) => !p.totalFollowers && !p.totalViews && !p.totalVideos);
     const series: ChartSeries[] = [
       { label: "Followers", values: points.map((p) => p.totalFollowers), colorVar: "--chart-1" },
-      { label: "Views", values: points.map((p) => p.totalViews), colorVar: "--chart-2" },
+      { label: "Views", values: points.map((p) => p.totalViews), colorVar: "--chart-2", axis: "right" },
     ];
-    return { times: points.map((p) => Date.parse(p.date + "T00:00:00Z") / 1000), series };
+    return { times: points.map((p) => Date.parse(p.date + "T00:00:00Z") / 1000), series, empty };
   }, [data.growth.edges]);
 
   return (
@@ -62,7 +64,7 @@ export function GrowthChart({ query }: { query: GrowthChart_query$key }) {
           });
         }}
       />
-      {times.length === 0 ? (
+      {empty ? (
         <EmptyState title="No growth to show yet.">
           Growth is measured on tracked accounts. Track an account on the <Link to={paths.accounts()}>Accounts</Link> page; its first point appears after
           its first scrape.

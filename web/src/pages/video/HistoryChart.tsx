@@ -54,7 +54,7 @@ export function HistoryChart({ video }: { video: HistoryChart_video$key }) {
     const points = data.history.edges.map((e) => e.node);
     const series: ChartSeries[] = [
       { label: "Views", values: points.map((p) => p.viewCount), colorVar: "--chart-1" },
-      { label: "Likes", values: points.map((p) => p.likeCount), colorVar: "--chart-2" },
+      { label: "Likes", values: points.map((p) => p.likeCount), colorVar: "--chart-2", axis: "right" },
     ];
     return { times: points.map((p) => Date.parse(p.capturedAt) / 1000), series };
   }, [data.history.edges]);

@@ -1,0 +1,183 @@
+/**
+ * The dashboard end to end, in Chromium, against the real service (API in this process, a worker
+ * process, the simulated scrape provider): track videos and watch their numbers arrive without a
+ * reload, open a video's chart, refresh too soon, run an analysis and see each step; axe-core on
+ * every page; names of CONTRACT's "dashboard accessibility names"; 375 px and dark mode.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { spawnService, type ServiceProcess } from "../helpers/processes.js";
+import type { RunningApi } from "../../src/main/server.js";
+import { dashboardContext, expectAccessible, launchBrowser, pageErrors, screenshot } from "./harness.js";
+
+let api: RunningApi;
+let worker: ServiceProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+let key: string;
+
+const VIDEO_URLS = ["https://www.tiktok.com/@bakery/video/7301234567890123456", "https://www.youtube.com/shorts/dQw4w9WgXcQ"];
+
+beforeAll(async () => {
+  [api, worker, browser] = await Promise.all([startTestApi(), spawnService("worker"), launchBrowser()]);
+  ({ key } = await newWorkspace("pro", "Dashboard workspace"));
+  context = await dashboardContext(browser, { baseURL: api.url, key });
+  page = await context.newPage();
+  errors = pageErrors(page);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await worker?.stop();
+  await stopAll(api);
+});
+
+/** A marker that a full page load would erase: "no reload" is checked, not assumed. */
+const markPage = (p: Page) => p.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+const stillSameDocument = (p: Page) => p.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
+
+describe("dashboard in Chromium", () => {
+  it("shows the shell with the main navigation and an overview of the plan, credits and slots", async () => {
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    for (const name of ["Overview", "Videos", "Accounts", "Folders", "Radar", "Settings"]) await expect(nav.getByRole("link", { name, exact: true }).count()).resolves.toBe(1);
+    await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
+    await page.getByText("Credits remaining").waitFor();
+    await expect(page.locator(".card").filter({ hasText: "Plan" }).textContent()).resolves.toContain("Pro");
+    await page.getByText("No growth to show yet.").waitFor();
+    await page.getByText("Waiting for events.").waitFor();
+    await expectAccessible(page, "Overview");
+  });
+
+  it("tracks videos from a list of URLs, one result a line, and their metrics appear without a reload", async () => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Videos" }).click();
+    await page.getByText("No videos tracked yet.").waitFor();
+    await expectAccessible(page, "Videos (empty)");
+    await markPage(page);
+
+    await page.getByLabel("Video URL").fill([...VIDEO_URLS, "https://example.com/not-a-video"].join("\n"));
+    await page.getByRole("button", { name: "Track" }).click();
+    const results = page.getByRole("list", { name: "Results" });
+    await results.getByText("not-a-video").waitFor();
+    const lines = await results.getByRole("listitem").allTextContents();
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toContain("Tracking");
+    expect(lines[1]).toContain("Tracking");
+    expect(lines[2]).toMatch(/not-a-video.*(link|URL|url)/);
+    // The failed line stays in the box, to be fixed and sent again.
+    await expect(page.getByLabel("Video URL").inputValue()).resolves.toBe("https://example.com/not-a-video");
+
+    // Rows arrive through the live subscription, then their numbers when the worker's scrape lands.
+    const rows = page.locator("table.data-table tbody tr");
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => page.locator("table.data-table tbody .cell-status").allTextContents(), { timeout: 30_000 }).toEqual(["Ready", "Ready"]);
+    const views = await page.locator("table.data-table tbody .cell-views").allTextContents();
+    expect(views.every((v) => /\d/.test(v))).toBe(true);
+    expect(await stillSameDocument(page)).toBe(true);
+
+    // Tracking the same URL again says so on its line.
+    await page.getByLabel("Video URL").fill(VIDEO_URLS[0]!);
+    await page.getByRole("button", { name: "Track" }).click();
+    await results.getByText("Already tracked").waitFor();
+    await screenshot(page, "videos.png");
+    await expectAccessible(page, "Videos (with rows)");
+  });
+
+  it("sorts by a column, filters by platform and searches, keeping the options in the URL", async () => {
+    await page.getByRole("button", { name: /^Views/ }).first().click();
+    await page.waitForURL(/sort=views/);
+    await expect(page.locator("th[aria-sort]").getAttribute("aria-sort")).resolves.toBe("descending");
+    await page.getByLabel("Platform").selectOption("PLATFORM_B");
+    await page.waitForURL(/platform=PLATFORM_B/);
+    await expect.poll(() => page.locator("table.data-table tbody tr").count()).toBe(1);
+    await page.getByLabel("Platform").selectOption("");
+    await page.getByRole("searchbox", { name: "Search" }).fill("zzzz-no-such-words");
+    await page.getByText("No video matches these filters.").waitFor();
+    await page.getByRole("searchbox", { name: "Search" }).fill("");
+    await expect.poll(() => page.locator("table.data-table tbody tr").count()).toBe(2);
+  });
+
+  it("opens a video: numbers, badges, the history chart by day and by hour, refresh too soon", async () => {
+    await page.locator("table.data-table tbody tr").filter({ hasText: "Platform A" }).getByRole("link").click();
+    await page.waitForURL(/\/videos\/[0-9a-f-]{36}$/);
+    await page.getByRole("heading", { name: "Metric history" }).waitFor();
+    await page.getByText("Simulated data").waitFor();
+    await page.locator(".chart canvas").first().waitFor();
+    await page.getByRole("button", { name: "Hour" }).click();
+    await expect(page.getByRole("button", { name: "Hour" }).getAttribute("aria-pressed")).resolves.toBe("true");
+    await page.locator(".chart canvas").first().waitFor();
+    await screenshot(page, "video-chart.png");
+
+    // Scraped seconds ago: the service answers REFRESH_TOO_SOON with the seconds to wait.
+    await page.getByRole("button", { name: "Refresh now" }).click();
+    await page.getByText(/try again in \d+ s/).waitFor();
+    await expectAccessible(page, "Video");
+  });
+
+  it("runs an analysis from its cost and balance, showing each step live, then the results", async () => {
+    await page.getByText(/An analysis costs 5 credits.*Your balance: [\d,]+ credits/).first().waitFor();
+    await page.getByRole("button", { name: "Analyse for 5 credits" }).click();
+    const log = page.locator(".status-log li");
+    await expect.poll(() => log.evaluateAll((items) => items.map((i) => i.getAttribute("data-status"))), { timeout: 45_000 }).toEqual([
+      "PENDING",
+      "DOWNLOADING",
+      "TRANSCRIBED",
+      "ANALYZING",
+      "COMPLETED",
+    ]);
+    await page.getByText("Heuristic analysis").waitFor();
+    for (const term of ["Hook", "UGC fit", "Call to action"]) await page.locator(".findings dt", { hasText: term }).waitFor();
+    await page.getByRole("heading", { name: /Transcript/ }).waitFor();
+    await expect(page.locator(".segments li").count()).resolves.toBeGreaterThan(0);
+    await expectAccessible(page, "Video (analysed)");
+
+    // Force re-analysis asks first; cancelling changes nothing.
+    await page.getByRole("button", { name: "Force re-analysis" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog.isVisible()).resolves.toBe(false);
+  });
+
+  it("says 'coming' on the pages later parts fill, and passes axe on each", async () => {
+    for (const name of ["Accounts", "Folders", "Radar", "Settings"]) {
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
+      await page.getByRole("heading", { level: 1, name }).waitFor();
+      await page.getByText("This page is coming.").waitFor();
+      await expectAccessible(page, name);
+    }
+  });
+
+  it("keeps unknown dashboard paths inside the app, and API paths out of it", async () => {
+    await page.goto("/videos/00000000-0000-4000-8000-000000000000");
+    await page.getByText(/Could not load this page/).waitFor();
+    await page.getByText(/not found|does not exist/i).first().waitFor();
+    const apiAnswer = await page.goto("/api/v1/no-such-route");
+    expect(apiAnswer?.status()).toBe(404);
+    expect(await apiAnswer?.json()).toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("is usable at 375 px in dark mode, by keyboard", async () => {
+    const small = await dashboardContext(browser, { baseURL: api.url, key, viewport: { width: 375, height: 800 }, colorScheme: "dark" });
+    const p = await small.newPage();
+    await p.goto("/videos");
+    await p.locator("table.data-table tbody tr").first().waitFor();
+    const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectAccessible(p, "Videos at 375 px, dark");
+    // The first Tab reaches the skip link, which moves focus to the page's content.
+    await p.keyboard.press("Tab");
+    await expect(p.evaluate(() => document.activeElement?.textContent)).resolves.toBe("Skip to content");
+    await p.keyboard.press("Enter");
+    await p.keyboard.press("Tab");
+    await expect(p.evaluate(() => !!document.activeElement?.closest("main"))).resolves.toBe(true);
+    await small.close();
+  });
+
+  it("logged no uncaught error", () => {
+    // The browser logs every non-2xx answer as a console error; the 429 and 404 above are expected.
+    expect(errors.filter((e) => !e.startsWith("Failed to load resource"))).toEqual([]);
+  });
+});
