@@ -1,7 +1,9 @@
 /**
  * The dashboard (web/, built into web/dist by `npm ci`) at `/`, same origin as /graphql and /auth.
  *
- * - `/assets/*`: the build's hashed files, cached for a year as immutable (a new build has new names).
+ * - `/assets/*`: the build's hashed files, cached for a year as immutable (a new build has new names),
+ *   gzipped when the browser accepts it (the JavaScript of a first load: ~180 KB instead of ~600 KB;
+ *   only here: the API's responses, SSE streams among them, are not compressed).
  * - index.html for the dashboard's own paths only: the first path segments its build lists in
  *   routes.json (written by web/vite.config.ts from web/src/app/paths.ts), never cached so a new
  *   build is picked up at once. Everything else (/api/v1, /graphql, /auth, /mcp, /metrics, /admin,
@@ -11,6 +13,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import compression from "compression";
 import express, { type Request, type Response, type Router } from "express";
 import { logger } from "../infra/logger.js";
 
@@ -52,6 +55,14 @@ function notBuilt(_req: Request, res: Response): void {
     .send("The dashboard is not built. Run `npm ci` (its postinstall builds it) or `npm run build:web`, then reload this page.\n");
 }
 
+function sendIndex(res: Response, html: string): void {
+  res
+    .status(200)
+    .type("text/html; charset=utf-8")
+    .set({ "cache-control": "no-cache", "content-security-policy": CONTENT_SECURITY_POLICY, "x-content-type-options": "nosniff", "referrer-policy": "same-origin" })
+    .send(html);
+}
+
 export function dashboard(dir: string): Router {
   const router = express.Router();
   const build = readBuild(dir);
@@ -60,17 +71,15 @@ export function dashboard(dir: string): Router {
     router.get("/", notBuilt);
     return router;
   }
+  const gzip = compression();
   router.use(
     "/assets",
+    gzip,
     express.static(join(dir, "assets"), { immutable: true, maxAge: YEAR_SECONDS * 1000, index: false, fallthrough: true, etag: true }),
   );
   router.get(/.*/, (req, res, next) => {
     if (!build.segments.has(firstSegment(req.path))) return next();
-    res
-      .status(200)
-      .type("text/html; charset=utf-8")
-      .set({ "cache-control": "no-cache", "content-security-policy": CONTENT_SECURITY_POLICY, "x-content-type-options": "nosniff", "referrer-policy": "same-origin" })
-      .send(build.indexHtml);
+    gzip(req, res, () => sendIndex(res, build.indexHtml));
   });
   return router;
 }

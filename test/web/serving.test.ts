@@ -36,7 +36,7 @@ describe("the dashboard at /", () => {
     }
   });
 
-  it("serves the hashed assets with a year-long immutable cache", async () => {
+  it("serves the hashed assets gzipped, with a year-long immutable cache", async () => {
     const index = await get("/");
     const scripts = [...index.text.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(scripts.length).toBeGreaterThan(0);
@@ -45,6 +45,10 @@ describe("the dashboard at /", () => {
       expect(res.status, path).toBe(200);
       expect(res.headers.get("cache-control"), path).toBe("public, max-age=31536000, immutable");
     }
+    // Sent gzipped to a browser that accepts it (fetch asks for gzip and decodes it).
+    const script = scripts.find((p) => p.endsWith(".js"))!;
+    const raw = await fetch(api.url + script, { headers: { "accept-encoding": "gzip" } });
+    expect(raw.headers.get("content-encoding")).toBe("gzip");
     const missing = await request(api.url, "GET", "/assets/no-such-file.js");
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ code: "NOT_FOUND" });

@@ -4,7 +4,7 @@
  * (errors in words; signed out → sign-in page).
  */
 import { Suspense } from "react";
-import { NavLink, Outlet, useLocation } from "react-router";
+import { Link, NavLink, Outlet, useLocation } from "react-router";
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Loading } from "../components/Loading";
 import { paths } from "./paths";
@@ -26,9 +26,9 @@ export function Shell() {
         Skip to content
       </a>
       <header className="topbar">
-        <a className="brand" href={paths.overview()}>
+        <Link className="brand" to={paths.overview()}>
           Video tracker
-        </a>
+        </Link>
         <nav aria-label="Main" className="nav">
           <ul>
             {NAV.map((item) => (

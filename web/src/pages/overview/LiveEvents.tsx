@@ -48,21 +48,23 @@ export function LiveEvents() {
   );
   useSubscription(config);
 
-  if (events.length === 0) {
-    return (
-      <EmptyState title="Waiting for events.">
-        Events appear here as they happen: an analysis or radar search finishing, a spike in views, credits running low. Start an analysis from a video's
-        page to see one.
-      </EmptyState>
-    );
-  }
+  // The live region exists before the first event, so screen readers announce that one too.
   return (
-    <ol className="event-list" aria-live="polite">
-      {events.map((e) => (
-        <li key={e.id}>
-          <span className="event-type">{humanize(e.type)}</span> <span className="muted">{describe(e)}</span> <Time value={e.at} />
-        </li>
-      ))}
-    </ol>
+    <div aria-live="polite">
+      {events.length === 0 ? (
+        <EmptyState title="Waiting for events.">
+          Events appear here as they happen: an analysis or radar search finishing, a spike in views, credits running low. Start an analysis from a
+          video's page to see one.
+        </EmptyState>
+      ) : (
+        <ol className="event-list">
+          {events.map((e) => (
+            <li key={e.id}>
+              <span className="event-type">{humanize(e.type)}</span> <span className="muted">{describe(e)}</span> <Time value={e.at} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
   );
 }
