@@ -4,22 +4,32 @@
  * copies it onto `workspace.credits` and `credits` at the root.
  */
 import { useMemo } from "react";
-import { graphql, useSubscription } from "react-relay";
+import { graphql, useFragment, useSubscription } from "react-relay";
 import type { GraphQLSubscriptionConfig, RecordSourceSelectorProxy } from "relay-runtime";
 import type { creditsUpdatedSubscription } from "../__generated__/creditsUpdatedSubscription.graphql";
+import type { credits_balance$key } from "../__generated__/credits_balance.graphql";
+
+/** The balance as pages show it: spread it where credits are read, read it with `useBalance`. */
+const balance = graphql`
+  fragment credits_balance on Credits {
+    monthlyUsed
+    monthlyRemaining
+    monthlyTotal
+    totalRemaining
+    reserved
+    cycleResetsAt
+  }
+`;
 
 const subscription = graphql`
   subscription creditsUpdatedSubscription {
     creditsUpdated {
-      monthlyUsed
-      monthlyRemaining
-      monthlyTotal
-      totalRemaining
-      reserved
-      cycleResetsAt
+      ...credits_balance
     }
   }
 `;
+
+export const useBalance = (credits: credits_balance$key) => useFragment(balance, credits);
 
 function copyCredits(store: RecordSourceSelectorProxy) {
   const fresh = store.getRootField("creditsUpdated");

@@ -9,7 +9,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { Loading } from "../../components/Loading";
 import { Time } from "../../components/Time";
 import { formatWhole } from "../../lib/format";
-import { useLiveCredits } from "../../relay/credits";
+import { useBalance, useLiveCredits } from "../../relay/credits";
 import { GrowthChart } from "./GrowthChart";
 import { LiveEvents } from "./LiveEvents";
 
@@ -24,12 +24,7 @@ const query = graphql`
         additionsRemaining
       }
       credits {
-        monthlyUsed
-        monthlyRemaining
-        monthlyTotal
-        totalRemaining
-        reserved
-        cycleResetsAt
+        ...credits_balance
       }
     }
     ...GrowthChart_query
@@ -39,7 +34,8 @@ const query = graphql`
 export default function OverviewPage() {
   const data = useLazyLoadQuery<OverviewPageQuery>(query, {}, { fetchPolicy: "store-and-network" });
   useLiveCredits();
-  const { plan, credits, limits } = data.workspace;
+  const { plan, limits } = data.workspace;
+  const credits = useBalance(data.workspace.credits);
   return (
     <>
       <PageHeader title="Overview" />

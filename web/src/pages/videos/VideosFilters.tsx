@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Platform } from "../../__generated__/VideosPageQuery.graphql";
 import { platformName } from "../../lib/format";
-import type { ListOptions } from "./VideosPage";
+import type { ListOptions } from "./list-options";
 
 /** Platform filter and search (the search applies 300 ms after typing stops, or on Enter). */
 export function VideosFilters({ options, onChange }: { options: ListOptions; onChange: (o: Partial<ListOptions>) => void }) {

@@ -6,50 +6,19 @@
 import { Suspense, useTransition } from "react";
 import { graphql, useLazyLoadQuery } from "react-relay";
 import { useSearchParams } from "react-router";
-import type { VideosPageQuery, Platform, SortOrder, VideoSort } from "../../__generated__/VideosPageQuery.graphql";
+import type { VideosPageQuery } from "../../__generated__/VideosPageQuery.graphql";
 import { PageHeader } from "../../components/PageHeader";
 import { Loading } from "../../components/Loading";
 import { TrackVideosForm } from "./TrackVideosForm";
 import { VideosFilters } from "./VideosFilters";
 import { VideosTable } from "./VideosTable";
+import { PAGE_SIZE, readOptions, writeOptions, type ListOptions } from "./list-options";
 
 const query = graphql`
   query VideosPageQuery($sort: VideoSort!, $order: SortOrder!, $platform: Platform, $q: String, $first: Int!) {
     ...VideosTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q, first: $first)
   }
 `;
-
-export const PAGE_SIZE = 50;
-const SORTS: VideoSort[] = ["TRACKED_AT", "POSTED_AT", "VIEWS", "ENGAGEMENT", "VIEWS_24H", "OUTLIER"];
-const PLATFORMS: Platform[] = ["PLATFORM_A", "PLATFORM_B", "PLATFORM_C"];
-
-/** The list's options, read from the URL (unknown values fall back to the defaults). */
-export interface ListOptions {
-  sort: VideoSort;
-  order: SortOrder;
-  platform: Platform | null;
-  q: string | null;
-}
-
-function readOptions(params: URLSearchParams): ListOptions {
-  const sort = params.get("sort")?.toUpperCase() as VideoSort;
-  const platform = params.get("platform") as Platform;
-  return {
-    sort: SORTS.includes(sort) ? sort : "TRACKED_AT",
-    order: params.get("order") === "asc" ? "ASC" : "DESC",
-    platform: PLATFORMS.includes(platform) ? platform : null,
-    q: params.get("q")?.trim() || null,
-  };
-}
-
-function writeOptions(o: ListOptions): URLSearchParams {
-  const p = new URLSearchParams();
-  if (o.sort !== "TRACKED_AT") p.set("sort", o.sort.toLowerCase());
-  if (o.order === "ASC") p.set("order", "asc");
-  if (o.platform) p.set("platform", o.platform);
-  if (o.q) p.set("q", o.q);
-  return p;
-}
 
 export default function VideosPage() {
   const [params, setParams] = useSearchParams();

@@ -19,7 +19,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { Time } from "../../components/Time";
 import { formatCount, formatDelta, formatPercent, formatWhole, platformName } from "../../lib/format";
 import { BulkActions } from "./BulkActions";
-import type { ListOptions } from "./VideosPage";
+import type { ListOptions } from "./list-options";
 
 const fragment = graphql`
   fragment VideosTable_query on Query
