@@ -37,6 +37,8 @@ export default defineConfig({
   server: {
     port: 5173,
     strictPort: false,
+    // The Host header is kept (changeOrigin false): the service checks that a cookie-authenticated
+    // WebSocket comes from its own origin, which through this proxy is the dev server's.
     proxy: {
       "/graphql": { target: api, ws: true, changeOrigin: false },
       "/auth": { target: api },

@@ -70,7 +70,7 @@ export interface DashboardEnvironment {
 export function createEnvironment(workspaceId: string | null): DashboardEnvironment {
   const ws = createClient({
     url: webSocketUrl(),
-    connectionParams: () => (workspaceId ? { workspaceId, "x-workspace-id": workspaceId } : {}),
+    connectionParams: () => (workspaceId ? { workspaceId } : {}),
     lazy: true,
     // Reconnect after a restart of the service or a network blip, not after the server refused
     // the credentials (4401, 4403: signed out or access revoked; the next query says why).
