@@ -189,6 +189,32 @@ const schema = z.object({
   METRICS_TOKEN: z.string().optional().transform((v) => v || undefined),
   ADMIN_TOKEN: z.string().optional().transform((v) => v || undefined),
   GRAPHIQL: bool.default(true),
+
+  /** People (src/domain/people/): the service's public address, which the links it prints and
+   *  answers (invitations, password set/reset) start with; default http://localhost:<PORT>. */
+  PUBLIC_URL: z.url().optional(),
+  /** Signs the session cookies (32+ characters, e.g. `openssl rand -base64 32`); unset, the service
+   *  generates one on first start and keeps it in PostgreSQL, so every process shares it. */
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),
+  /** Behind a reverse proxy: which hops to trust for the client address (X-Forwarded-For) and the
+   *  scheme (X-Forwarded-Proto), as Express's `trust proxy` reads it: `true`, a hop count, or a list
+   *  of addresses/subnets. Unset: the socket's peer is the client (nothing forwarded is believed). */
+  TRUST_PROXY: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v === "" || v === "false") return false;
+    if (v === "true") return true;
+    if (/^\d+$/.test(v)) return Number(v);
+    const list = v.split(",").map((p) => p.trim()).filter(Boolean);
+    if (list.some((p) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(p))) {
+      ctx.addIssue({ code: "custom", message: "must be true, false, a hop count, or a comma list of addresses, subnets, loopback, linklocal, uniquelocal" });
+      return z.NEVER;
+    }
+    return list;
+  }),
+  /** Failed sign-ins allowed per email and per client address in the window, before 429 RATE_LIMITED. */
+  SIGN_IN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+  SIGN_IN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+
   /** The dashboard's build (web/, built by `npm ci` into web/dist), served at `/` (src/http/dashboard.ts). */
   DASHBOARD_DIR: z.string().optional().transform((v) => v || undefined),
 });
@@ -353,6 +379,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV === "test",
     seedDemo: e.SEED_DEMO,
     operations: { metrics: e.METRICS, metricsToken: e.METRICS_TOKEN, adminToken: e.ADMIN_TOKEN, graphiql: e.GRAPHIQL },
+    people: {
+      publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+      authSecret: e.AUTH_SECRET,
+      trustProxy: e.TRUST_PROXY,
+      signIn: {
+        maxFailuresPerEmail: e.SIGN_IN_MAX_FAILURES_PER_EMAIL,
+        maxFailuresPerAddress: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+        windowSeconds: e.SIGN_IN_FAILURE_WINDOW_MINUTES * 60,
+      },
+    },
     dashboardDir: resolve(e.DASHBOARD_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The HTTP application (Express): REST under /api/v1, MCP at /mcp, /healthz and /readyz, the dashboard's files at /,
- * JSON 404s and one error
+ * The HTTP application (Express): REST under /api/v1, people's sign-in at /auth, MCP at /mcp, /healthz and /readyz,
+ * the dashboard's files at /, JSON 404s and one error
  * handler that turns anything thrown into `{code, message}`. GraphQL is served by Yoga directly
  * (src/main/server.ts), without Express's routing on its hot path.
  */
@@ -20,6 +20,7 @@ import { requireJsonBody } from "./rest/middleware.js";
 import { allRoutes } from "./rest/routes/index.js";
 import { openApiRoute } from "./rest/routes/openapi.js";
 import { mcpRouter } from "./mcp/http.js";
+import { authRoutes } from "./auth/routes.js";
 import { dashboard } from "./dashboard.js";
 
 const VERSION = "1.0.0";
@@ -66,6 +67,8 @@ export function createApp(options: AppOptions = {}) {
     res.json({ status: "ok" });
   });
   app.get("/readyz", readiness);
+  // People: sign-up, sign-in, sessions (better-auth; src/http/auth/routes.ts).
+  app.use("/auth", authRoutes());
   app.use("/mcp", rememberMount, mcpRouter());
 
   // Operations (CONTRACT.md), outside /api/v1's keys and rate limit: Prometheus metrics, the queue

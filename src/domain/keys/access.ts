@@ -40,7 +40,7 @@ export interface RateLimitState {
 /** Over the budget: 429 RATE_LIMITED, with the numbers for Retry-After and the RateLimit-* headers. */
 export class RateLimitedError extends DomainError {
   constructor(readonly state: RateLimitState) {
-    super("RATE_LIMITED", `Rate limit of ${state.limit} requests per minute exceeded for this API key.`);
+    super("RATE_LIMITED", `Rate limit of ${state.limit} requests per minute exceeded for this API key (or signed-in person).`);
   }
 }
 
@@ -178,9 +178,12 @@ export async function authenticate(secret: string | null | undefined): Promise<A
   return (await admitHash(hashSecret(secret), false))?.auth ?? null;
 }
 
-/** Counts one request (a WebSocket operation) against the key's budget; RateLimitedError past it. */
-export async function consumeRequest(keyId: string): Promise<RateLimitState> {
-  const [count, pttl] = await client().countRequest(keyOf.budget(keyId), config.rateLimitPerMinute, WINDOW_MS);
+/**
+ * Counts one request (a WebSocket operation, a signed-in person's request) against a budget: a
+ * key's id, or a person's (`budgetOf`, src/domain/people/actor.ts); RateLimitedError past it.
+ */
+export async function consumeRequest(budgetId: string): Promise<RateLimitState> {
+  const [count, pttl] = await client().countRequest(keyOf.budget(budgetId), config.rateLimitPerMinute, WINDOW_MS);
   return budgetState(Number(count), Number(pttl));
 }
 

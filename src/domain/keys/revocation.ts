@@ -1,33 +1,80 @@
 /**
- * Revocation reaching live connections. A request is refused on its very next call once its key is
- * revoked (./access.ts), but a WebSocket connection or an SSE stream authenticated earlier would go
- * on receiving events. So a revocation is announced to every process (the `apiKeyRevoked` event over
- * Redis), and each process also re-checks the keys of its live connections every
+ * Revocation reaching live connections. A request is refused on its very next call once its
+ * credential is withdrawn, but a WebSocket connection or an SSE stream authenticated earlier would
+ * go on receiving events. So every live connection is held under the revocation subjects of its
+ * actor, and a withdrawal is announced to every process (the `accessRevoked` event over Redis):
+ *
+ * - `key:<id>`: an API key was revoked (./service.ts);
+ * - `session:<id>`: a person's session ended (signed out, revoked from the dashboard, password
+ *   reset, expired): src/domain/people/authentication.ts announces each deleted session;
+ * - `member:<workspace>:<user>`: a person was removed from a workspace (src/domain/people/members.ts).
+ *
+ * Each process also re-checks the subjects of its live connections every
  * REVOCATION_CHECK_INTERVAL_MS against PostgreSQL (`revokedAmong`), so a lost event delays the end
  * of a connection by at most that interval. The doors end what they hold (src/http/graphql/revocation.ts).
  */
 import { Prisma } from "../../generated/prisma/client.js";
 import { sql } from "../../infra/db.js";
 import { publishEvent, subscribeEvents } from "../shared/events.js";
+import type { Actor } from "../people/actor.js";
 
 const ALL = "all";
 
-/** Tells every process that the key is revoked (after its row says so); never throws. */
-export async function announceRevocation(keyId: string, workspaceId: string): Promise<void> {
-  await publishEvent("apiKeyRevoked", ALL, { keyId, workspaceId, at: new Date().toISOString() });
+export const revocationSubject = {
+  key: (keyId: string) => `key:${keyId}`,
+  session: (sessionId: string) => `session:${sessionId}`,
+  member: (workspaceId: string, userId: string) => `member:${workspaceId}:${userId}`,
+};
+
+/** What ends the actor's live connections: its key; or the person's session and their membership of the workspace. */
+export function revocationSubjectsOf(actor: Actor): string[] {
+  const p = actor.principal;
+  if (p.kind === "api_key") return [revocationSubject.key(p.id)];
+  if (p.kind === "user") return [...(p.sessionId ? [revocationSubject.session(p.sessionId)] : []), revocationSubject.member(actor.workspaceId, p.id)];
+  return [];
+}
+
+/** Tells every process that the subject is withdrawn (after the database says so); never throws. */
+export async function announceRevocation(subject: string): Promise<void> {
+  await publishEvent("accessRevoked", ALL, { subject, at: new Date().toISOString() });
 }
 
 /** The revocations announced from now on, by any process. */
-export function revocations(): AsyncIterable<{ keyId: string }> {
-  return subscribeEvents("apiKeyRevoked", ALL);
+export function revocations(): AsyncIterable<{ subject: string }> {
+  return subscribeEvents("accessRevoked", ALL);
 }
 
-/** Which of these keys may no longer be used: revoked, or gone with their workspace. */
-export async function revokedAmong(keyIds: readonly string[]): Promise<Set<string>> {
-  if (keyIds.length === 0) return new Set();
-  const active = await sql<{ id: string }>(
-    Prisma.sql`SELECT id FROM api_keys WHERE id = ANY(${keyIds as string[]}::uuid[]) AND revoked_at IS NULL`,
-  );
-  const ok = new Set(active.map((k) => k.id));
-  return new Set(keyIds.filter((id) => !ok.has(id)));
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const SUBJECT = new RegExp(`^(key|session):(${UUID})$|^member:(${UUID}):(${UUID})$`, "i");
+
+/**
+ * Which of these subjects may no longer be used: a key revoked (or gone with its workspace), a
+ * session ended or past its expiry, a membership that no longer exists. One statement per kind held.
+ */
+export async function revokedAmong(subjects: readonly string[]): Promise<Set<string>> {
+  const keys: string[] = [];
+  const sessions: string[] = [];
+  const members: { ws: string; user: string }[] = [];
+  for (const s of subjects) {
+    const m = SUBJECT.exec(s);
+    if (!m) continue;
+    if (m[1] === "key") keys.push(m[2]!);
+    else if (m[1] === "session") sessions.push(m[2]!);
+    else members.push({ ws: m[3]!, user: m[4]! });
+  }
+  const valid = new Set<string>();
+  const [activeKeys, liveSessions, memberships] = await Promise.all([
+    keys.length ? sql<{ id: string }>(Prisma.sql`SELECT id FROM api_keys WHERE id = ANY(${keys}::uuid[]) AND revoked_at IS NULL`) : [],
+    sessions.length ? sql<{ id: string }>(Prisma.sql`SELECT id FROM sessions WHERE id = ANY(${sessions}::uuid[]) AND expires_at > now()`) : [],
+    members.length
+      ? sql<{ ws: string; user: string }>(Prisma.sql`
+          SELECT m.workspace_id AS ws, m.user_id AS "user" FROM workspace_members m
+            JOIN unnest(${members.map((x) => x.ws)}::uuid[], ${members.map((x) => x.user)}::uuid[]) AS h(ws, u)
+              ON m.workspace_id = h.ws AND m.user_id = h.u`)
+      : [],
+  ]);
+  for (const k of activeKeys) valid.add(revocationSubject.key(k.id));
+  for (const s of liveSessions) valid.add(revocationSubject.session(s.id));
+  for (const m of memberships) valid.add(revocationSubject.member(m.ws, m.user));
+  return new Set(subjects.filter((s) => !valid.has(s)));
 }

@@ -10,7 +10,9 @@ import { prisma, sql, type Tx } from "../../infra/db.js";
 import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.js";
 import { hashSecret, KEY_PREFIX, withdrawKey } from "./access.js";
 import { DomainError, notFound } from "../shared/errors.js";
-import { announceRevocation } from "./revocation.js";
+import { announceRevocation, revocationSubject } from "./revocation.js";
+import { OPERATOR, type Acting } from "../people/actor.js";
+import { recordAudit } from "../people/audit.js";
 
 export const MAX_ACTIVE_KEYS = 5;
 
@@ -36,8 +38,11 @@ const toInfo = (k: ApiKeyInfo): ApiKeyInfo => ({
   revokedAt: k.revokedAt,
 });
 
-/** Creates a key and returns its secret, which is never retrievable again. */
-export async function createKey(workspaceId: string, name: string, tx?: Tx): Promise<{ key: ApiKeyInfo; secret: string }> {
+/**
+ * Creates a key and returns its secret, which is never retrievable again. Recorded in the audit log
+ * as done `by` the caller (the operator's CLI when none is given).
+ */
+export async function createKey(workspaceId: string, name: string, tx?: Tx, by: Acting = OPERATOR): Promise<{ key: ApiKeyInfo; secret: string }> {
   const run = async (t: Tx) => {
     // Serialise key creation per workspace so the slot choice below is race-free.
     const locked = await sql<{ id: string }>(Prisma.sql`SELECT id FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`, { tx: t });
@@ -52,6 +57,7 @@ export async function createKey(workspaceId: string, name: string, tx?: Tx): Pro
     const key = await t.apiKey.create({
       data: { workspaceId, name, slot, prefix: secret.slice(0, KEY_PREFIX.length + 4), secretHash: hashSecret(secret) },
     });
+    await recordAudit({ workspaceIds: [workspaceId], by, action: "api_key.created", target: name, details: { keyId: key.id, prefix: key.prefix } }, t);
     return { key: toInfo(key), secret };
   };
   return tx ? run(tx) : prisma.$transaction(run);
@@ -87,18 +93,22 @@ export async function countKeys(workspaceId: string): Promise<number> {
  * process admits it), then its row, then the announcement that ends its live connections in every
  * process (./revocation.ts). Revoking a revoked key changes nothing and reports when it was revoked.
  */
-export async function revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyInfo> {
+export async function revokeKey(workspaceId: string, keyId: string, by: Acting = OPERATOR): Promise<ApiKeyInfo> {
   const found = await prisma.apiKey.findFirst({ where: { id: keyId, workspaceId }, select: { secretHash: true } });
   if (!found) throw notFound("API key");
   await withdrawKey(found.secretHash);
   // The answer is the row as this statement left it (RETURNING), never a re-read a concurrent
   // request may have changed; an already revoked key keeps its first revocation time.
-  const [key] = await sql<ApiKeyInfo>(Prisma.sql`
+  // `before` (row-locked) tells whether this statement is the one that revoked it, for the audit log.
+  const [row] = await sql<ApiKeyInfo & { newlyRevoked: boolean }>(Prisma.sql`
+    WITH before AS (SELECT revoked_at FROM api_keys WHERE id = ${keyId}::uuid AND workspace_id = ${workspaceId}::uuid FOR UPDATE)
     UPDATE api_keys AS k SET revoked_at = COALESCE(k.revoked_at, now()), slot = NULL
      WHERE k.id = ${keyId}::uuid AND k.workspace_id = ${workspaceId}::uuid
-    RETURNING ${KEY_COLUMNS}`);
-  if (!key) throw notFound("API key");
-  await announceRevocation(key.id, workspaceId);
+    RETURNING ${KEY_COLUMNS}, (SELECT revoked_at IS NULL FROM before) AS "newlyRevoked"`);
+  if (!row) throw notFound("API key");
+  const { newlyRevoked, ...key } = row;
+  if (newlyRevoked) await recordAudit({ workspaceIds: [workspaceId], by, action: "api_key.revoked", target: key.name, details: { keyId: key.id, prefix: key.prefix } });
+  await announceRevocation(revocationSubject.key(key.id));
   return key;
 }
 

@@ -8,10 +8,15 @@ export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   INSUFFICIENT_CREDITS: 402,
   VIDEO_LIMIT_REACHED: 403,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   ALREADY_TRACKED: 409,
   KEY_LIMIT_REACHED: 409,
   WEBHOOK_LIMIT_REACHED: 409,
+  ALREADY_MEMBER: 409,
+  EMAIL_TAKEN: 409,
+  INVITATION_NOT_PENDING: 409,
+  LAST_OWNER: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -64,5 +69,5 @@ export class InsufficientCreditsError extends DomainError {
 
 export const notFound = (what: string) => new DomainError("NOT_FOUND", `${what} not found.`);
 export const validationError = (message: string, details?: ErrorDetail[]) => new DomainError("VALIDATION_ERROR", message, details);
-export const unauthorized = (message = "A valid API key is required: send `Authorization: Bearer svc_sk_...`.") =>
+export const unauthorized = (message = "A valid API key is required (send `Authorization: Bearer svc_sk_...`), or a signed-in session.") =>
   new DomainError("UNAUTHORIZED", message);

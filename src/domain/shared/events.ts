@@ -23,8 +23,9 @@ export interface EventPayloads {
   workspaceEvent: WorkspaceEvent;
   /** id = workspaceId; a tracked video of the workspace was added, scraped (changed) or untracked */
   trackedVideoChanged: { workspaceId: string; videoId: string; change: "added" | "updated" | "removed"; at: string };
-  /** id = "all"; an API key was revoked: every process ends the live connections it authenticated (src/domain/keys/revocation.ts) */
-  apiKeyRevoked: { keyId: string; workspaceId: string; at: string };
+  /** id = "all"; a credential was withdrawn (an API key, a person's session, a membership): every process ends
+   *  the live connections held under that subject (src/domain/keys/revocation.ts) */
+  accessRevoked: { subject: string; at: string };
 }
 export type Topic = keyof EventPayloads;
 

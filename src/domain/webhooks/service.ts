@@ -12,6 +12,8 @@ import type { WorkspaceEventType } from "../shared/workspace-events.js";
 import { MAX_WEBHOOKS, type CreateWebhookInput } from "./inputs.js";
 import { emitToEndpoint } from "./outbox.js";
 import { encryptSecret, encryptionConfigured, newSecret, notConfigured } from "./secrets.js";
+import { OPERATOR, type Acting } from "../people/actor.js";
+import { recordAudit } from "../people/audit.js";
 
 export interface WebhookRecord {
   id: string;
@@ -63,9 +65,9 @@ export const DELIVERIES_ORDER: Order<DeliveryRecord> = [
  * Creates an endpoint and answers it with its signing secret (shown this once; stored encrypted).
  * At most MAX_WEBHOOKS per workspace: the workspace's creations are serialised by an advisory lock
  * and each endpoint takes a free slot (unique per workspace), so even concurrent requests never
- * make an 11th.
+ * make an 11th. Recorded in the audit log as done `by` the caller.
  */
-export async function createWebhook(workspaceId: string, input: CreateWebhookInput): Promise<{ webhook: WebhookRecord; secret: string }> {
+export async function createWebhook(workspaceId: string, input: CreateWebhookInput, by: Acting = OPERATOR): Promise<{ webhook: WebhookRecord; secret: string }> {
   if (!encryptionConfigured()) throw notConfigured();
   const id = randomUUID();
   const secret = newSecret();
@@ -83,6 +85,7 @@ export async function createWebhook(workspaceId: string, input: CreateWebhookInp
       { tx },
     );
     if (!row) throw new DomainError("WEBHOOK_LIMIT_REACHED", `A workspace has at most ${MAX_WEBHOOKS} webhooks; delete one first.`);
+    await recordAudit({ workspaceIds: [workspaceId], by, action: "webhook.created", target: row.url, details: { webhookId: row.id, events: row.events } }, tx);
     return row;
   });
   return { webhook, secret };
@@ -113,10 +116,13 @@ export async function getWebhook(workspaceId: string, webhookId: string): Promis
   return w;
 }
 
-/** Deletes the endpoint with its delivery log; its pending deliveries are not sent any more. */
-export async function deleteWebhook(workspaceId: string, webhookId: string): Promise<{ id: string }> {
-  const { count } = await prisma.webhookEndpoint.deleteMany({ where: { id: webhookId, workspaceId } });
-  if (count === 0) throw notFound("Webhook");
+/** Deletes the endpoint with its delivery log; its pending deliveries are not sent any more. Audited as done `by` the caller. */
+export async function deleteWebhook(workspaceId: string, webhookId: string, by: Acting = OPERATOR): Promise<{ id: string }> {
+  const [deleted] = await sql<{ url: string }>(
+    Prisma.sql`DELETE FROM webhook_endpoints WHERE id = ${webhookId}::uuid AND workspace_id = ${workspaceId}::uuid RETURNING url`,
+  );
+  if (!deleted) throw notFound("Webhook");
+  await recordAudit({ workspaceIds: [workspaceId], by, action: "webhook.deleted", target: deleted.url, details: { webhookId } });
   return { id: webhookId };
 }
 

@@ -17,11 +17,23 @@
 import SchemaBuilder from "@pothos/core";
 import RelayPlugin from "@pothos/plugin-relay";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
-import { GraphQLJSONObject, GraphQLSafeInt } from "graphql-scalars";
-import type { AuthContext } from "../../domain/keys/access.js";
+import { GraphQLJSON, GraphQLJSONObject, GraphQLSafeInt } from "graphql-scalars";
+import type { Actor } from "../../domain/people/actor.js";
+import type { PersonContext } from "../../domain/people/sessions.js";
 
 export interface GraphQLContext {
-  auth: AuthContext;
+  /**
+   * Who asks (./asker.ts): the workspace every resolver reads, who acts and their role. For a
+   * signed-in person in no workspace, or an anonymous request, reading it throws (NOT_FOUND,
+   * UNAUTHORIZED): only the fields that need no workspace answer.
+   */
+  auth: Actor;
+  /** The signed-in person (null for an API key or an anonymous request): `viewer`, invitations, sessions. */
+  person: PersonContext | null;
+  /** What ends this request's live subscriptions (src/domain/keys/revocation.ts). */
+  revocationSubjects: string[];
+  /** The client's address (the audit log's). */
+  clientAddress: string | null;
   requestId: string;
 }
 
@@ -40,6 +52,7 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date | string };
     Count: { Input: number; Output: number };
     JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
+    JSON: { Input: unknown; Output: unknown };
   };
 }>({
   plugins: [RelayPlugin, DataloaderPlugin],
@@ -75,6 +88,7 @@ builder.addScalarType(
 );
 
 builder.addScalarType("JSONObject", GraphQLJSONObject, {});
+builder.addScalarType("JSON", GraphQLJSON, {});
 
 builder.queryType({});
 builder.mutationType({});

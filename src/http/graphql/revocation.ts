@@ -1,11 +1,14 @@
 /**
- * Live connections end when their key is revoked (CONTRACT: hostile input, auth and limits): every
- * WebSocket connection authenticated with the key is closed with code 4403, and every subscription
- * stream (WebSocket or SSE) ends; no event is delivered once this process knows of the revocation.
+ * Live connections end when their credential is withdrawn (CONTRACT: hostile input, auth and limits;
+ * people: signing out, a revoked session, a removed member): every WebSocket connection held for a
+ * withdrawn subject is closed with code 4403, and every subscription stream (WebSocket or SSE) ends;
+ * no event is delivered once this process knows of the withdrawal.
  *
- * This process learns of a revocation from the `apiKeyRevoked` event (published by whichever process
- * revoked the key: src/domain/keys/revocation.ts) and, should that event be lost, from a re-check of
- * the keys it holds every REVOCATION_CHECK_INTERVAL_MS. Both run only while something is held.
+ * A connection is held under the revocation subjects of its actor (src/domain/keys/revocation.ts:
+ * its API key; or the person's session and their membership of the workspace). This process learns
+ * of a withdrawal from the `accessRevoked` event (published by whichever process made it) and,
+ * should that event be lost, from a re-check of the subjects it holds every
+ * REVOCATION_CHECK_INTERVAL_MS. Both run only while something is held.
  */
 import { config } from "../../config.js";
 import { revocations, revokedAmong } from "../../domain/keys/revocation.js";
@@ -14,28 +17,31 @@ import { logger } from "../../infra/logger.js";
 type OnRevoked = () => void;
 
 const held = new Map<string, Set<OnRevoked>>();
-/** Keys known revoked (ids are never reused); bounded so a long-lived process does not grow. */
+/**
+ * Keys and sessions known withdrawn (their ids are never reused); bounded so a long-lived process
+ * does not grow. Memberships are not remembered: a person removed may be added again.
+ */
 const revoked = new Set<string>();
 const MAX_REMEMBERED = 10_000;
 
 let timer: NodeJS.Timeout | null = null;
 let listening = false;
 
-export function isRevoked(keyId: string): boolean {
-  return revoked.has(keyId);
-}
+const isRevoked = (subjects: readonly string[]) => subjects.some((s) => revoked.has(s));
 
-/** Ends everything held for the key, now and from now on. */
-export function keyRevoked(keyId: string): void {
-  if (revoked.size >= MAX_REMEMBERED) revoked.delete(revoked.values().next().value!);
-  revoked.add(keyId);
-  const callbacks = held.get(keyId);
-  held.delete(keyId);
+/** Ends everything held for the subject, now and from now on. */
+function subjectRevoked(subject: string): void {
+  if (!subject.startsWith("member:")) {
+    if (revoked.size >= MAX_REMEMBERED) revoked.delete(revoked.values().next().value!);
+    revoked.add(subject);
+  }
+  const callbacks = held.get(subject);
+  held.delete(subject);
   for (const cb of callbacks ?? []) {
     try {
       cb();
     } catch (e) {
-      logger.warn({ err: (e as Error).message, keyId }, "could not end a connection of a revoked key");
+      logger.warn({ err: (e as Error).message, subject }, "could not end a connection of a withdrawn credential");
     }
   }
   if (held.size === 0) stop();
@@ -44,7 +50,7 @@ export function keyRevoked(keyId: string): void {
 async function listen(): Promise<void> {
   listening = true;
   try {
-    for await (const event of revocations()) keyRevoked(event.keyId);
+    for await (const event of revocations()) subjectRevoked(event.subject);
   } catch (e) {
     logger.warn({ err: (e as Error).message }, "revocation events stopped; the periodic check goes on");
   } finally {
@@ -54,9 +60,9 @@ async function listen(): Promise<void> {
 
 async function recheck(): Promise<void> {
   try {
-    for (const keyId of await revokedAmong([...held.keys()])) keyRevoked(keyId);
+    for (const subject of await revokedAmong([...held.keys()])) subjectRevoked(subject);
   } catch (e) {
-    logger.warn({ err: (e as Error).message }, "could not re-check the keys of live connections");
+    logger.warn({ err: (e as Error).message }, "could not re-check the credentials of live connections");
   }
 }
 
@@ -74,33 +80,46 @@ function stop(): void {
 }
 
 /**
- * Holds something live for the key (a WebSocket, a subscription stream): `onRevoked` runs once if the
- * key is revoked while held (at once if it already is known revoked). Returns the release function.
+ * Holds something live (a WebSocket, a subscription stream) under its subjects: `onRevoked` runs
+ * once when any of them is withdrawn while held (at once if one already is known withdrawn).
+ * Returns the release function.
  */
-export function holdForKey(keyId: string, onRevoked: OnRevoked): () => void {
-  if (revoked.has(keyId)) {
+export function holdFor(subjects: readonly string[], onRevoked: OnRevoked): () => void {
+  if (isRevoked(subjects)) {
     onRevoked();
     return () => undefined;
   }
-  let set = held.get(keyId);
-  if (!set) held.set(keyId, (set = new Set()));
-  set.add(onRevoked);
-  start();
-  return () => {
-    const current = held.get(keyId);
-    if (!current?.delete(onRevoked)) return;
-    if (current.size === 0) held.delete(keyId);
-    if (held.size === 0) stop();
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    release();
+    onRevoked();
   };
+  for (const subject of subjects) {
+    let set = held.get(subject);
+    if (!set) held.set(subject, (set = new Set()));
+    set.add(once);
+  }
+  if (subjects.length) start();
+  function release(): void {
+    for (const subject of subjects) {
+      const current = held.get(subject);
+      if (!current?.delete(once)) continue;
+      if (current.size === 0) held.delete(subject);
+    }
+    if (held.size === 0) stop();
+  }
+  return release;
 }
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
- * The subscription's stream, ended as soon as its key is revoked: a pending wait for the next event
- * is cut short, and an event that arrives after the revocation is never delivered.
+ * The subscription's stream, ended as soon as one of its subjects is withdrawn: a pending wait for
+ * the next event is cut short, and an event that arrives after the withdrawal is never delivered.
  */
-export function untilRevoked<T>(source: AsyncIterable<T>, keyId: string): AsyncIterableIterator<T> {
+export function untilRevoked<T>(source: AsyncIterable<T>, subjects: readonly string[]): AsyncIterableIterator<T> {
   const it = source[Symbol.asyncIterator]();
   let ended = false;
   let cut: (r: IteratorReturnResult<undefined>) => void = () => undefined;
@@ -114,15 +133,15 @@ export function untilRevoked<T>(source: AsyncIterable<T>, keyId: string): AsyncI
     }
     return DONE;
   };
-  const release = holdForKey(keyId, () => void end());
+  const release = holdFor(subjects, () => void end());
   return {
     [Symbol.asyncIterator]() {
       return this;
     },
     async next() {
-      if (ended || isRevoked(keyId)) return end();
+      if (ended || isRevoked(subjects)) return end();
       const r = await Promise.race([it.next(), cutShort]);
-      if (r.done || ended || isRevoked(keyId)) return end();
+      if (r.done || ended || isRevoked(subjects)) return end();
       return r;
     },
     return: end,

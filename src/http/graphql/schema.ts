@@ -9,6 +9,7 @@ import "./types/folders.js";
 import "./types/analytics.js";
 import "./types/events.js";
 import "./types/webhooks.js";
+import "./types/people.js";
 
 export const schema = builder.toSchema();
 

@@ -1,7 +1,7 @@
 /**
  * GraphQL over HTTP (and SSE) with Yoga, and over WebSocket with graphql-ws, on the same port and
- * path (/graphql). One auth path: the same `authenticate()` as REST, reading the bearer key from
- * the HTTP Authorization header or from `connectionParams.authorization` on connection_init.
+ * path (/graphql). One auth path, REST's (src/http/auth/request.ts): the bearer key of the HTTP
+ * Authorization header or of `connectionParams.authorization`, or a person's session cookie.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -20,15 +20,16 @@ import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { config } from "../../config.js";
 import { DomainError, validationError } from "../../domain/shared/errors.js";
-import { admit, authenticate, bearerSecret, RateLimitedError } from "../../domain/keys/access.js";
-import { addLogContext, logger } from "../../infra/logger.js";
+import { logger } from "../../infra/logger.js";
 import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.js";
 import { isUnavailable } from "../rest/errors.js";
 import { renderGraphiQL } from "./graphiql.js";
-import { authorizationHeader, rateLimitHeaders, requestIdOf } from "../request-context.js";
+import { requestIdOf } from "../request-context.js";
 import type { GraphQLContext } from "./builder.js";
 import { schema } from "./schema.js";
-import { holdForKey, untilRevoked } from "./revocation.js";
+import { holdFor, untilRevoked } from "./revocation.js";
+import { askerContext, subjectsOf } from "./asker.js";
+import { whoIsAsking } from "../auth/request.js";
 
 interface TransportContext extends Partial<YogaInitialContext> {
   /** The Node request (HTTP) or the upgrade request (WebSocket). */
@@ -38,41 +39,18 @@ interface TransportContext extends Partial<YogaInitialContext> {
   connectionParams?: Record<string, unknown>;
 }
 
-function unauthenticated(): GraphQLError {
-  return new GraphQLError("A valid API key is required: send `Authorization: Bearer svc_sk_...`.", {
-    extensions: { code: "UNAUTHORIZED", http: { status: 401 } },
-  });
-}
-
-function authorizationOf(ctx: TransportContext): string | null {
-  // HTTP: the header as sent (a repeated header is refused); WebSocket: connectionParams.authorization.
-  if (ctx.request) return ctx.req ? authorizationHeader(ctx.req) : ctx.request.headers.get("authorization");
-  const param = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-  return typeof param === "string" ? param : null;
-}
-
-/** RATE_LIMITED: over HTTP a 429 with Retry-After and the RateLimit-* headers; over WebSocket an error message. */
-function rateLimited(e: RateLimitedError): GraphQLError {
-  const headers = { "Retry-After": String(e.state.resetSeconds), ...rateLimitHeaders(e.state) };
-  return new GraphQLError(e.message, { extensions: { code: "RATE_LIMITED", http: { status: 429, headers } } });
-}
-
 /**
  * Every operation (an HTTP request, or one operation on a WebSocket) is admitted by the same rule
- * as a REST request (src/domain/keys/access.ts): the key, and one unit of its rate-limit budget.
+ * as a REST request (./asker.ts): the key or the session, and one unit of its rate-limit budget.
  */
 async function buildContext(ctx: TransportContext): Promise<GraphQLContext> {
-  let admitted;
-  try {
-    admitted = await admit(bearerSecret(authorizationOf(ctx)));
-  } catch (e) {
-    throw e instanceof RateLimitedError ? rateLimited(e) : e;
-  }
-  if (!admitted) throw unauthenticated();
-  // Over HTTP the answer carries the key's budget, as REST's does (Yoga writes its headers after these).
-  if (ctx.res && !ctx.res.headersSent) for (const [name, value] of Object.entries(rateLimitHeaders(admitted.limit))) ctx.res.setHeader(name, value);
-  addLogContext({ workspaceId: admitted.auth.workspaceId });
-  return { auth: admitted.auth, requestId: ctx.req ? requestIdOf(ctx.req) : randomUUID() };
+  if (!ctx.req) throw new Error("GraphQL is served from node:http (src/main/server.ts): the Node request is missing");
+  return askerContext({
+    req: ctx.req,
+    res: ctx.res,
+    connectionParams: ctx.request ? undefined : (ctx.connectionParams ?? {}),
+    requestId: ctx.request ? requestIdOf(ctx.req) : randomUUID(),
+  });
 }
 
 const VARIABLE_REFUSAL = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" (?:got invalid value|of required type|of non-null type)/;
@@ -194,14 +172,14 @@ const refuseUnstorableStrings: Plugin = {
   },
 };
 
-/** Every subscription stream (WebSocket or SSE) ends when its key is revoked (./revocation.ts). */
+/** Every subscription stream (WebSocket or SSE) ends when its key, session or membership is withdrawn (./revocation.ts). */
 const endOnRevocation: Plugin<GraphQLContext> = {
   onSubscribe({ args }) {
-    const keyId = args.contextValue.auth?.keyId;
-    if (!keyId) return;
+    const subjects = args.contextValue.revocationSubjects;
+    if (!subjects?.length) return;
     return {
       onSubscribeResult({ result, setResult }) {
-        if (isAsyncIterable(result)) setResult(untilRevoked(result, keyId));
+        if (isAsyncIterable(result)) setResult(untilRevoked(result, subjects));
       },
     };
   },
@@ -278,13 +256,14 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
     {
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
-      // connection_init: refuse the socket at once when the key is missing, unknown or revoked.
+      // connection_init: refuse the socket at once without a valid key or session (a session's
+      // socket must come from the service's own pages: src/http/auth/request.ts).
       onConnect: async (ctx) => {
-        const auth = await authenticate(bearerSecret(authorizationOf({ connectionParams: ctx.connectionParams })));
-        if (!auth) return false;
-        // A revoked key's connections are closed with 4403 within REVOCATION_CHECK_INTERVAL_MS (./revocation.ts).
+        const asker = await whoIsAsking(ctx.extra.request, { count: false, connectionParams: ctx.connectionParams ?? {} }).catch(() => null);
+        if (!asker) return false;
+        // A withdrawn key, session or membership closes the socket with 4403 within REVOCATION_CHECK_INTERVAL_MS (./revocation.ts).
         const socket = ctx.extra.socket;
-        const release = holdForKey(auth.keyId, () => socket.close(CLOSE_KEY_REVOKED, "API key revoked"));
+        const release = holdFor(subjectsOf(asker), () => socket.close(CLOSE_KEY_REVOKED, "Credential revoked"));
         socket.once("close", release);
         return true;
       },

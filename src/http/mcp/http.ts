@@ -16,6 +16,7 @@
 import express, { type Request, type Response } from "express";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { consumeRequest } from "../../domain/keys/access.js";
+import { budgetOf } from "../../domain/people/actor.js";
 import { logger } from "../../infra/logger.js";
 import { admitRequest, authOf, requireJsonBody } from "../rest/middleware.js";
 import { createMcpServer, type McpSession } from "./server.js";
@@ -29,7 +30,7 @@ function httpSession(res: Response): McpSession {
   let operations = 0;
   return {
     async begin() {
-      if (operations++ > 0) await consumeRequest(auth.keyId); // the request itself paid for the first
+      if (operations++ > 0) await consumeRequest(budgetOf(auth.principal)); // the request itself paid for the first
       return { auth, requestId, log };
     },
   };

@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { admit, authenticate } from "../../domain/keys/access.js";
+import { keyActor } from "../../domain/people/actor.js";
 import { unauthorized } from "../../domain/shared/errors.js";
 import { logger } from "../../infra/logger.js";
 import { createMcpServer, type McpSession } from "./server.js";
@@ -32,7 +33,7 @@ export async function serveStdio(secret: string, stdin: Readable = process.stdin
       // Every operation is admitted like a request: the key (a revoked one is refused) and one unit of its budget.
       const admitted = await admit(secret);
       if (!admitted) throw unauthorized(REFUSED);
-      const auth = admitted.auth;
+      const auth = keyActor(admitted.auth, null);
       const requestId = randomUUID();
       return { auth, requestId, log: logger.child({ requestId }) };
     },

@@ -12,7 +12,7 @@
  * - Every tool runs for one workspace: the API key's (`ctx.auth.workspaceId`).
  */
 import { z } from "zod";
-import type { AuthContext } from "../../domain/keys/access.js";
+import type { Actor } from "../../domain/people/actor.js";
 import type { Logger } from "../../infra/logger.js";
 import { uuid } from "../../domain/shared/inputs.js";
 import { historyQuery, listVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.js";
@@ -39,7 +39,7 @@ import { pagination } from "../rest/schemas.js";
 
 /** Who calls, for one tool call or resource read. */
 export interface ToolContext {
-  auth: AuthContext;
+  auth: Actor;
   requestId: string;
   log: Logger;
 }

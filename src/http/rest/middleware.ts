@@ -1,12 +1,14 @@
 /** Express middleware for every REST request: authentication and the per-key rate limit. */
 import type { NextFunction, Request, Response } from "express";
-import { admit, bearerSecret, RateLimitedError, type AuthContext, type RateLimitState } from "../../domain/keys/access.js";
-import { DomainError, unauthorized } from "../../domain/shared/errors.js";
-import { authorizationHeader, rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
+import { RateLimitedError, type RateLimitState } from "../../domain/keys/access.js";
+import type { Actor } from "../../domain/people/actor.js";
+import { DomainError, notFound, unauthorized } from "../../domain/shared/errors.js";
+import { rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
 import { addLogContext } from "../../infra/logger.js";
+import { whoIsAsking } from "../auth/request.js";
 
-export function authOf(res: Response): AuthContext {
-  return res.locals.auth as AuthContext;
+export function authOf(res: Response): Actor {
+  return res.locals.auth as Actor;
 }
 
 function setRateHeaders(res: Response, r: RateLimitState): void {
@@ -14,13 +16,14 @@ function setRateHeaders(res: Response, r: RateLimitState): void {
 }
 
 /**
- * The API key and the per-key rate limit (src/domain/keys/access.ts, one rule for every door), with
- * the RateLimit-* headers; 401 without a valid key, 429 past the budget.
+ * Who asks (an API key, or a person's session cookie: src/http/auth/request.ts, one step for every
+ * door) and its rate limit, with the RateLimit-* headers; 401 without a valid key or session, 429
+ * past the budget, 404 for a person who belongs to no workspace (or names one they are not in).
  */
 export async function admitRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
-  let admitted;
+  let asker;
   try {
-    admitted = await admit(bearerSecret(authorizationHeader(req)));
+    asker = await whoIsAsking(req, { count: true });
   } catch (e) {
     if (e instanceof RateLimitedError) {
       setRateHeaders(res, e.state);
@@ -28,10 +31,12 @@ export async function admitRequest(req: Request, res: Response, next: NextFuncti
     }
     throw e; // Redis trouble: the error handler answers 503
   }
-  if (!admitted) throw unauthorized();
-  res.locals.auth = admitted.auth;
-  addLogContext({ workspaceId: admitted.auth.workspaceId });
-  setRateHeaders(res, admitted.limit);
+  if (!asker) throw unauthorized();
+  for (const cookie of asker.setCookies) res.append("Set-Cookie", cookie);
+  if (asker.limit) setRateHeaders(res, asker.limit);
+  if (!asker.actor) throw notFound("Workspace (you are not a member of any workspace)");
+  res.locals.auth = asker.actor;
+  addLogContext({ workspaceId: asker.actor.workspaceId });
   next();
 }
 

@@ -5,7 +5,8 @@
  * and cannot validate with a schema other than the documented one.
  */
 import type { z } from "zod";
-import type { AuthContext } from "../../domain/keys/access.js";
+import type { Actor } from "../../domain/people/actor.js";
+import type { Permission } from "../../domain/people/roles.js";
 import type { ErrorCode } from "../../domain/shared/errors.js";
 import type { Logger } from "../../infra/logger.js";
 
@@ -15,8 +16,8 @@ export interface RouteRequest<P, Q, B> {
   params: P;
   query: Q;
   body: B;
-  /** The caller's workspace and key (routes with `auth: false` get an empty context). */
-  auth: AuthContext;
+  /** Who asks: the workspace, who acts and their role (routes with `auth: false` get an empty actor). */
+  auth: Actor;
   requestId: string;
   log: Logger;
 }
@@ -35,8 +36,10 @@ export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends
   summary: string;
   description?: string;
   tags: string[];
-  /** Default true: requires `Authorization: Bearer <key>` and counts toward the key's rate limit. */
+  /** Default true: requires an API key (`Authorization: Bearer <key>`) or a session cookie, and counts toward its rate limit. */
   auth?: boolean;
+  /** An owner-only operation: the role rule (src/domain/people/roles.ts) is asked before the handler (403 FORBIDDEN for members). */
+  permission?: Permission;
   params?: P;
   query?: Q;
   body?: B;

@@ -11,6 +11,8 @@ import { validationError, type ErrorDetail } from "../../domain/shared/errors.js
 import { rejectUnstorableStrings } from "../../domain/shared/inputs.js";
 import { logger } from "../../infra/logger.js";
 import { admitRequest, authOf } from "./middleware.js";
+import { authorize } from "../../domain/people/roles.js";
+import { OPERATOR, type Actor } from "../../domain/people/actor.js";
 import { successStatus, type AnyRoute } from "./route.js";
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
@@ -43,8 +45,13 @@ function checkResponse(route: AnyRoute, status: number, body: unknown): void {
   }
 }
 
+/** The actor of routes that need none (`auth: false`): no workspace, no role. */
+const NO_ACTOR: Actor = { workspaceId: "", role: "member", ...OPERATOR };
+
 function handle(route: AnyRoute) {
   return async (req: Request, res: Response) => {
+    // Owner-only routes ask the role rule first (403 FORBIDDEN for members).
+    if (route.permission) authorize(authOf(res), route.permission);
     // NUL and lone surrogates: 400 VALIDATION_ERROR (INVALID_URL in a `url` field), before any schema.
     rejectUnstorableStrings(req.params, "params");
     rejectUnstorableStrings(req.query, "query");
@@ -58,11 +65,12 @@ function handle(route: AnyRoute) {
     if (details.length > 0) throw validationError(describeDetails(details), details);
 
     const requestId = res.locals.requestId as string;
+    const auth = route.auth === false ? NO_ACTOR : authOf(res);
     const out = await route.handler({
       params,
       query,
       body,
-      auth: route.auth === false ? { workspaceId: "", keyId: "" } : authOf(res),
+      auth,
       requestId,
       log: logger, // the request id (and workspace) come from the log context (src/infra/logger.ts)
     });

@@ -22,6 +22,11 @@ import {
   type WebhookRecord,
 } from "../../../domain/webhooks/service.js";
 import { createWebhookInput } from "../../../domain/webhooks/inputs.js";
+import { authorize } from "../../../domain/people/roles.js";
+import type { GraphQLContext } from "../builder.js";
+
+/** Webhooks are owners' (src/domain/people/roles.ts): every field and node of this file asks first. */
+const ownersOnly = (ctx: GraphQLContext) => authorize(ctx.auth, "webhooks.manage");
 
 const WebhookStatusEnum = builder.enumType("WebhookStatus", {
   values: {
@@ -40,14 +45,20 @@ const WebhookDeliveryStatusEnum = builder.enumType("WebhookDeliveryStatus", {
 
 export const WebhookRef = builder.loadableNodeRef("Webhook", {
   id: { resolve: (w: WebhookRecord) => w.id, parse: nodeUuid },
-  load: (ids: string[], ctx) => webhooksByIds(ctx.auth.workspaceId, ids),
+  load: (ids: string[], ctx) => {
+    ownersOnly(ctx);
+    return webhooksByIds(ctx.auth.workspaceId, ids);
+  },
   sort: (w) => w.id,
   cacheResolved: (w) => w.id,
 });
 
 export const WebhookDeliveryRef = builder.loadableNodeRef("WebhookDelivery", {
   id: { resolve: (d: DeliveryRecord) => d.id, parse: nodeUuid },
-  load: (ids: string[], ctx) => deliveriesByIds(ctx.auth.workspaceId, ids),
+  load: (ids: string[], ctx) => {
+    ownersOnly(ctx);
+    return deliveriesByIds(ctx.auth.workspaceId, ids);
+  },
   sort: (d) => d.id,
   cacheResolved: (d) => d.id,
 });
@@ -105,17 +116,23 @@ builder.queryFields((t) => ({
   webhooks: t.connection(
     {
       type: WebhookRef,
-      description: "The workspace's webhook endpoints, newest first.",
-      resolve: (_r, args, ctx) => pagedConnection(args, WEBHOOKS_ORDER, (window) => listWebhooks(ctx.auth.workspaceId, window)),
+      description: "The workspace's webhook endpoints, newest first. Owners only (FORBIDDEN for members).",
+      resolve: (_r, args, ctx) => {
+        ownersOnly(ctx);
+        return pagedConnection(args, WEBHOOKS_ORDER, (window) => listWebhooks(ctx.auth.workspaceId, window));
+      },
     },
     { name: "WebhookConnection" },
     { name: "WebhookEdge" },
   ),
   webhook: t.field({
     type: WebhookRef,
-    description: "One webhook endpoint of the workspace, by its global ID or UUID (NOT_FOUND otherwise).",
+    description: "One webhook endpoint of the workspace, by its global ID or UUID (NOT_FOUND otherwise). Owners only.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => getWebhook(ctx.auth.workspaceId, entityId(args.id, "Webhook", "id")),
+    resolve: (_r, args, ctx) => {
+      ownersOnly(ctx);
+      return getWebhook(ctx.auth.workspaceId, entityId(args.id, "Webhook", "id"));
+    },
   }),
 }));
 
@@ -124,24 +141,34 @@ builder.mutationFields((t) => ({
     type: CreatedWebhook,
     description:
       "Creates a webhook endpoint (at most 10 per workspace: WEBHOOK_LIMIT_REACHED beyond; WEBHOOKS_NOT_CONFIGURED when the server has no " +
-      "WEBHOOK_SECRET_KEY). The URL must be https and public. Answers the secret, shown this once.",
+      "WEBHOOK_SECRET_KEY). The URL must be https and public. Answers the secret, shown this once. Owners only; audited.",
     args: {
       url: t.arg.string({ required: true }),
       events: t.arg({ type: [WorkspaceEventTypeEnum], required: true }),
       description: t.arg.string(),
     },
-    resolve: (_r, args, ctx) =>
-      createWebhook(ctx.auth.workspaceId, parseInput(createWebhookInput, { url: args.url, events: args.events, description: args.description ?? undefined })),
+    resolve: (_r, args, ctx) => {
+      ownersOnly(ctx);
+      const input = parseInput(createWebhookInput, { url: args.url, events: args.events, description: args.description ?? undefined });
+      return createWebhook(ctx.auth.workspaceId, input, ctx.auth);
+    },
   }),
   deleteWebhook: t.id({
-    description: "Deletes the endpoint and its delivery log; answers its UUID.",
+    description: "Deletes the endpoint and its delivery log; answers its UUID. Owners only; audited.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => (await deleteWebhook(ctx.auth.workspaceId, entityId(args.id, "Webhook", "id"))).id,
+    resolve: async (_r, args, ctx) => {
+      ownersOnly(ctx);
+      return (await deleteWebhook(ctx.auth.workspaceId, entityId(args.id, "Webhook", "id"), ctx.auth)).id;
+    },
   }),
   sendWebhookTest: t.field({
     type: WebhookDeliveryRef,
-    description: "Sends a webhook.test event to the endpoint now (even when disabled: a successful test enables it again); answers the queued delivery.",
+    description:
+      "Sends a webhook.test event to the endpoint now (even when disabled: a successful test enables it again); answers the queued delivery. Owners only.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => sendTestEvent(ctx.auth.workspaceId, entityId(args.id, "Webhook", "id")),
+    resolve: (_r, args, ctx) => {
+      ownersOnly(ctx);
+      return sendTestEvent(ctx.auth.workspaceId, entityId(args.id, "Webhook", "id"));
+    },
   }),
 }));

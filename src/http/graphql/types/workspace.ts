@@ -7,6 +7,7 @@ import { countKeys, createKey, keysByIds, KEYS_ORDER, listKeys, revokeKey, type 
 import { createKeyInput } from "../../../domain/keys/inputs.js";
 import type { TrackingLimits } from "../../../domain/tracking/limits.js";
 import { parseInput } from "../../../domain/shared/inputs.js";
+import { authorize } from "../../../domain/people/roles.js";
 
 const CreditEntryKind = builder.enumType("CreditEntryKind", {
   values: { GRANT: { value: "grant" }, RENEWAL: { value: "renewal" }, CHARGE: { value: "charge" }, REFUND: { value: "refund" } } as const,
@@ -81,7 +82,11 @@ WorkspaceRef.implement({
 
 const ApiKeyRef = builder.loadableNodeRef("ApiKey", {
   id: { resolve: (k: ApiKeyInfo) => k.id, parse: nodeUuid },
-  load: (ids: string[], ctx) => keysByIds(ctx.auth.workspaceId, ids),
+  // Owners only (src/domain/people/roles.ts), by node(id) as by apiKeys.
+  load: (ids: string[], ctx) => {
+    authorize(ctx.auth, "apiKeys.manage");
+    return keysByIds(ctx.auth.workspaceId, ids);
+  },
   sort: (k) => k.id,
   cacheResolved: (k) => k.id,
 });
@@ -116,9 +121,11 @@ builder.queryFields((t) => ({
   apiKeys: t.connection(
     {
       type: ApiKeyRef,
-      description: "The workspace's API keys, active and revoked, oldest first.",
-      resolve: (_r, args, ctx) =>
-        keysetConnection(args, KEYS_ORDER, (window) => listKeys(ctx.auth.workspaceId, window), () => countKeys(ctx.auth.workspaceId)),
+      description: "The workspace's API keys, active and revoked, oldest first. Owners only (FORBIDDEN for members).",
+      resolve: (_r, args, ctx) => {
+        authorize(ctx.auth, "apiKeys.manage");
+        return keysetConnection(args, KEYS_ORDER, (window) => listKeys(ctx.auth.workspaceId, window), () => countKeys(ctx.auth.workspaceId));
+      },
     },
     { name: "ApiKeyConnection" },
     { name: "ApiKeyEdge" },
@@ -137,14 +144,22 @@ builder.subscriptionFields((t) => ({
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
-    description: "Creates an API key; at most 5 active per workspace (KEY_LIMIT_REACHED beyond).",
+    description: "Creates an API key; at most 5 active per workspace (KEY_LIMIT_REACHED beyond). Owners only (FORBIDDEN for members); audited.",
     args: { name: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => createKey(ctx.auth.workspaceId, parseInput(createKeyInput, { name: args.name }).name),
+    resolve: (_r, args, ctx) => {
+      authorize(ctx.auth, "apiKeys.manage");
+      return createKey(ctx.auth.workspaceId, parseInput(createKeyInput, { name: args.name }).name, undefined, ctx.auth);
+    },
   }),
   revokeApiKey: t.field({
     type: ApiKeyRef,
-    description: "Revokes a key (by its global ID or UUID); it is refused on its very next request, by every server process.",
+    description:
+      "Revokes a key (by its global ID or UUID); it is refused on its very next request, by every server process, and its live " +
+      "subscriptions end. Owners only (FORBIDDEN for members); audited.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => revokeKey(ctx.auth.workspaceId, entityId(args.id, "ApiKey", "id")),
+    resolve: (_r, args, ctx) => {
+      authorize(ctx.auth, "apiKeys.manage");
+      return revokeKey(ctx.auth.workspaceId, entityId(args.id, "ApiKey", "id"), ctx.auth);
+    },
   }),
 }));

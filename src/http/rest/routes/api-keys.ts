@@ -31,6 +31,7 @@ export const apiKeyRoutes = [
     path: "/settings/api-keys",
     summary: "List the workspace's API keys (active and revoked)",
     tags: ["API keys"],
+    permission: "apiKeys.manage",
     responses: { 200: { description: "Keys, oldest first; never the secret.", schema: z.object({ data: z.array(keyItem) }) } },
     async handler({ auth }) {
       return { body: { data: (await listKeys(auth.workspaceId)).map(toItem) } };
@@ -42,6 +43,7 @@ export const apiKeyRoutes = [
     summary: "Create an API key (shown once)",
     description: "A workspace has at most 5 active keys; a sixth answers 409 KEY_LIMIT_REACHED.",
     tags: ["API keys"],
+    permission: "apiKeys.manage",
     body: createKeyInput,
     errors: ["KEY_LIMIT_REACHED"],
     responses: {
@@ -54,7 +56,7 @@ export const apiKeyRoutes = [
       },
     },
     async handler({ auth, body }) {
-      const { key, secret } = await createKey(auth.workspaceId, body.name);
+      const { key, secret } = await createKey(auth.workspaceId, body.name, undefined, auth);
       return {
         status: 201,
         body: {
@@ -70,6 +72,7 @@ export const apiKeyRoutes = [
     summary: "Revoke an API key",
     description: "The revoked key is refused on its very next request, by every server process. Revocation cannot be undone.",
     tags: ["API keys"],
+    permission: "apiKeys.manage",
     params: z.object({ keyId: uuid }),
     errors: ["NOT_FOUND"],
     responses: {
@@ -79,7 +82,7 @@ export const apiKeyRoutes = [
       },
     },
     async handler({ auth, params }) {
-      const key = await revokeKey(auth.workspaceId, params.keyId);
+      const key = await revokeKey(auth.workspaceId, params.keyId, auth);
       return { body: { data: { id: key.id, revokedAt: iso(key.revokedAt!) }, message: "API key revoked." } };
     },
   }),

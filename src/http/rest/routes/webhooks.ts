@@ -89,6 +89,7 @@ export const webhookRoutes = [
       "resolved address at every delivery). When the server has no WEBHOOK_SECRET_KEY it cannot store secrets encrypted and answers 503 " +
       `WEBHOOKS_NOT_CONFIGURED. ${SIGNING}`,
     tags: ["Webhooks"],
+    permission: "webhooks.manage",
     body: createWebhookInput,
     errors: ["INVALID_URL", "WEBHOOK_LIMIT_REACHED", "WEBHOOKS_NOT_CONFIGURED"],
     responses: {
@@ -108,7 +109,7 @@ export const webhookRoutes = [
       },
     },
     async handler({ auth, body }) {
-      const { webhook, secret } = await createWebhook(auth.workspaceId, body);
+      const { webhook, secret } = await createWebhook(auth.workspaceId, body, auth);
       return {
         status: 201,
         body: {
@@ -124,6 +125,7 @@ export const webhookRoutes = [
     summary: "List the workspace's webhook endpoints",
     description: `Newest first; never the secret. ${DISABLING}`,
     tags: ["Webhooks"],
+    permission: "webhooks.manage",
     query: queryParams(listWebhooksQuery),
     responses: { 200: { description: "A page of endpoints.", schema: z.object({ data: z.array(webhookItem), pagination: paginationSchema }) } },
     async handler({ auth, query }) {
@@ -137,6 +139,7 @@ export const webhookRoutes = [
     summary: "Get one webhook endpoint",
     description: DISABLING,
     tags: ["Webhooks"],
+    permission: "webhooks.manage",
     params: idParams,
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "The endpoint (never the secret).", schema: z.object({ data: webhookItem }) } },
@@ -150,11 +153,12 @@ export const webhookRoutes = [
     summary: "Delete a webhook endpoint",
     description: "Its delivery log goes with it, and its pending deliveries are not sent any more.",
     tags: ["Webhooks"],
+    permission: "webhooks.manage",
     params: idParams,
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "Deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) } },
     async handler({ auth, params }) {
-      const { id } = await deleteWebhook(auth.workspaceId, params.id);
+      const { id } = await deleteWebhook(auth.workspaceId, params.id, auth);
       return { body: { data: { id }, message: "Webhook deleted." } };
     },
   }),
@@ -164,6 +168,7 @@ export const webhookRoutes = [
     summary: "The endpoint's delivery log",
     description: "Newest first. Deliveries are kept WEBHOOK_RETENTION_DAYS (default 30) days.",
     tags: ["Webhooks"],
+    permission: "webhooks.manage",
     params: idParams,
     query: queryParams(listDeliveriesQuery),
     errors: ["NOT_FOUND"],
@@ -181,6 +186,7 @@ export const webhookRoutes = [
       "Queues a `webhook.test` event for this endpoint only (whether or not it subscribed to it, and even when it is disabled: a successful " +
       "test enables it again). Follow it in the delivery log.",
     tags: ["Webhooks"],
+    permission: "webhooks.manage",
     params: idParams,
     errors: ["NOT_FOUND"],
     responses: { 202: { description: "The test delivery, queued.", schema: z.object({ data: deliveryItem, message: z.string() }) } },

@@ -1,0 +1,275 @@
+/**
+ * Authentication of people, by a maintained library: better-auth (email and password, sessions in
+ * PostgreSQL through the project's Prisma client, its routes mounted at /auth by src/http/auth/).
+ * The project's own code starts where the library's session ends (docs/architecture.md, "The
+ * session door"): which workspace a session acts on and with which role (./sessions.ts, ./roles.ts),
+ * invitations (./invitations.ts) and the audit log (./audit.ts).
+ *
+ * What is configured here, and why:
+ * - Passwords: argon2id through @node-rs/argon2 (19 MiB, 2 passes: OWASP's baseline), at least 10
+ *   characters. For an unknown email the library hashes the submitted password just the same
+ *   (argon2id with the same cost as a verification), and answers the same 401: no timing or
+ *   wording tells an unknown email from a wrong password.
+ * - Sessions: HttpOnly, SameSite=Lax cookies (`svc.session_token`; `__Secure-` prefixed and Secure
+ *   when the request came over https: one instance of the library per scheme); idle expiry 7 days
+ *   (refreshed at most hourly as the session is used), absolute expiry 30 days (a trigger caps
+ *   `expires_at`, migration 20261126120000_people). Every deleted session (sign-out, sign-out
+ *   everywhere, revocation, password reset) is announced so its live connections end
+ *   (src/domain/keys/revocation.ts).
+ * - Sign-up: only for the first user of an empty service (who gets a workspace of their own, as
+ *   its owner) or with a pending invitation for that email (who joins its workspace).
+ * - Sign-in: the brute-force limits of ./sign-in-limits.ts, counted in Redis; each sign-in is
+ *   audited in the person's workspaces.
+ * - The library's own in-memory rate limiter is off: it is per process, and the limits that matter
+ *   here (sign-in) are counted in Redis for every process.
+ * - Routes the service does not offer are disabled (social sign-in, email verification, account
+ *   deletion, password-reset requests by email: operators mint reset links with the CLI).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomBytes } from "node:crypto";
+import { hash as argon2Hash, verify as argon2Verify, type Options as Argon2Options } from "@node-rs/argon2";
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { config } from "../../config.js";
+import { prisma } from "../../infra/db.js";
+import { logger } from "../../infra/logger.js";
+import { DomainError } from "../shared/errors.js";
+import { parseInput } from "../shared/inputs.js";
+import { announceRevocation, revocationSubject } from "../keys/revocation.js";
+import { createWorkspace } from "../workspace/service.js";
+import type { Acting } from "./actor.js";
+import { recordAudit } from "./audit.js";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, signUpInput } from "./inputs.js";
+import { acceptInvitation, checkInvitation } from "./invitations.js";
+import { addMember, membershipsOf } from "./members.js";
+import { beginSignIn, signInSucceeded, type SignInAttempt } from "./sign-in-limits.js";
+
+export const AUTH_BASE_PATH = "/auth";
+/**
+ * The header through which the HTTP door tells the library the client's address (as TRUST_PROXY
+ * decides it): the door always overwrites it, so a client cannot choose its own.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-svc-client-address";
+const COOKIE_PREFIX = "svc";
+const IDLE_EXPIRY_SECONDS = 7 * 24 * 3600;
+const REFRESH_AT_MOST_EVERY_SECONDS = 3600;
+const RESET_LINK_SECONDS = 3600;
+
+/** argon2id, 19 MiB, 2 passes, 1 lane (OWASP Password Storage Cheat Sheet); 2 is Algorithm.Argon2id. */
+const ARGON2: Argon2Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+const hashPassword = (password: string) => argon2Hash(password, ARGON2);
+const verifyPassword = ({ hash, password }: { hash: string; password: string }) => argon2Verify(hash, password).catch(() => false);
+
+/** The status names the library's errors take, for the domain's error statuses. */
+const STATUS_NAMES: Record<number, "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_MANY_REQUESTS" | "SERVICE_UNAVAILABLE"> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  429: "TOO_MANY_REQUESTS",
+  503: "SERVICE_UNAVAILABLE",
+};
+
+/** A domain error inside the library's hooks, as the library's error (the door maps it back to `{code, message}`). */
+function asApiError(e: unknown): unknown {
+  if (!(e instanceof DomainError)) return e;
+  const headers: Record<string, string> = e.retryAfterSeconds !== undefined ? { "Retry-After": String(e.retryAfterSeconds) } : {};
+  return new APIError(STATUS_NAMES[e.status] ?? "BAD_REQUEST", { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, headers);
+}
+
+const clientAddressOf = (headers: Headers | undefined) => headers?.get(CLIENT_ADDRESS_HEADER) ?? null;
+
+/** Password-reset links minted in this call (the CLI and the first run), captured from the library's callback. */
+const resetTokens = new AsyncLocalStorage<string[]>();
+
+/** Sign-up: the first user of an empty service, or a pending invitation for that email. */
+async function checkSignUp(body: Record<string, unknown>): Promise<void> {
+  const input = parseInput(signUpInput, { email: body.email, name: body.name, invitationToken: body.invitationToken }, "body");
+  if (input.invitationToken !== undefined) {
+    await checkInvitation(input.invitationToken, input.email);
+    return;
+  }
+  if ((await prisma.user.count({ take: 1 })) > 0) {
+    throw new DomainError("FORBIDDEN", "Sign-up needs an invitation: ask an owner of a workspace to invite you (the link carries invitationToken).");
+  }
+}
+
+/** After the library created the user of a sign-up: join the invitation's workspace, or (first user) a workspace of their own. */
+async function afterSignUp(user: { id: string; email: string; name: string }, body: Record<string, unknown>, clientAddress: string | null): Promise<void> {
+  const token = typeof body.invitationToken === "string" ? body.invitationToken : null;
+  if (token) {
+    await acceptInvitation(user, token, clientAddress);
+    return;
+  }
+  const by: Acting = { principal: { kind: "user", id: user.id, email: user.email, sessionId: null }, clientAddress };
+  await prisma.$transaction(async (tx) => {
+    const { workspace } = await createWorkspace({ name: `${user.name}'s workspace` }, tx);
+    await addMember({ workspaceId: workspace.id, userId: user.id, role: "owner", by }, tx);
+  });
+}
+
+/** Sign-ins are recorded in each workspace of the person (./audit.ts); never delays the answer. */
+function auditSignIn(user: { id: string; email: string }, succeeded: boolean, clientAddress: string | null): void {
+  void membershipsOf(user.id)
+    .then((ms) =>
+      recordAudit({
+        workspaceIds: ms.map((m) => m.workspaceId),
+        by: { principal: { kind: "user", id: user.id, email: user.email, sessionId: null }, clientAddress },
+        action: succeeded ? "user.signed_in" : "user.sign_in_failed",
+        target: user.email,
+      }),
+    )
+    .catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not record a sign-in in the audit log"));
+}
+
+function signInAttemptOf(body: unknown, headers: Headers | undefined): SignInAttempt {
+  const email = typeof (body as { email?: unknown })?.email === "string" ? (body as { email: string }).email : "";
+  return { email, clientAddress: clientAddressOf(headers) };
+}
+
+const before = createAuthMiddleware(async (ctx) => {
+  try {
+    if (ctx.path === "/sign-up/email") await checkSignUp((ctx.body ?? {}) as Record<string, unknown>);
+    if (ctx.path === "/sign-in/email") await beginSignIn(signInAttemptOf(ctx.body, ctx.headers));
+  } catch (e) {
+    throw asApiError(e);
+  }
+});
+
+const after = createAuthMiddleware(async (ctx) => {
+  if (ctx.path !== "/sign-in/email") return;
+  const attempt = signInAttemptOf(ctx.body, ctx.headers);
+  const returned = ctx.context.returned;
+  const failed = isAPIError(returned);
+  if (failed && returned.statusCode === 429) return; // refused before any password was checked
+  if (!failed) await signInSucceeded(attempt);
+  const user = ctx.context.newSession?.user ?? (failed ? await prisma.user.findUnique({ where: { email: attempt.email.trim().toLowerCase() }, select: { id: true, email: true } }).catch(() => null) : null);
+  if (user) auditSignIn(user, !failed, attempt.clientAddress);
+});
+
+function options(secret: string, secure: boolean) {
+  return {
+    appName: "video-service",
+    baseURL: config.people.publicUrl,
+    basePath: AUTH_BASE_PATH,
+    secret,
+    database: prismaAdapter(prisma, { provider: "postgresql", transaction: true }),
+    telemetry: { enabled: false },
+    logger: {
+      level: "warn" as const,
+      log: (level: "debug" | "info" | "warn" | "error", message: string) => logger[level === "debug" ? "debug" : level]({ component: "better-auth" }, message),
+    },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      autoSignIn: true,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: RESET_LINK_SECONDS,
+      password: { hash: hashPassword, verify: verifyPassword },
+      // No email is sent: the token goes to whoever asked in-process (the CLI, the first run).
+      sendResetPassword: async ({ token }: { token: string }) => {
+        resetTokens.getStore()?.push(token);
+      },
+    },
+    user: {
+      additionalFields: { firstUser: { type: "boolean" as const, required: false, defaultValue: false, input: false, returned: false } },
+    },
+    session: {
+      expiresIn: IDLE_EXPIRY_SECONDS,
+      updateAge: REFRESH_AT_MOST_EVERY_SECONDS,
+      additionalFields: { activeWorkspaceId: { type: "string" as const, required: false, input: false } },
+    },
+    account: { modelName: "authAccount" },
+    verification: { storeIdentifier: "hashed" as const },
+    rateLimit: { enabled: false },
+    advanced: {
+      database: { generateId: "uuid" as const },
+      cookiePrefix: COOKIE_PREFIX,
+      useSecureCookies: secure,
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
+    },
+    // The service's own origin (PUBLIC_URL is trusted by the library) and the origin the request
+    // was sent to: a browser's Origin equals it only on a same-origin request.
+    trustedOrigins: (request?: Request) => (request ? [new URL(request.url).origin] : []),
+    disabledPaths: [
+      "/request-password-reset",
+      "/sign-in/social",
+      "/link-social",
+      "/unlink-account",
+      "/delete-user",
+      "/change-email",
+      "/send-verification-email",
+      "/verify-email",
+      "/refresh-token",
+      "/get-access-token",
+      "/account-info",
+    ],
+    // A refusal (wrong password, sign-up without an invitation …) is an answer, not a fault: only
+    // what failed unexpectedly is logged.
+    onAPIError: {
+      onError: (e: unknown) => {
+        if (!isAPIError(e) || e.statusCode >= 500) logger.error({ err: e }, "the authentication library failed a request");
+      },
+    },
+    hooks: { before, after },
+    databaseHooks: {
+      user: {
+        create: {
+          // Sign-up without an invitation is the first user's (checkSignUp): the partial unique
+          // index on users(first_user) refuses a second one that raced past the check.
+          before: async (user: Record<string, unknown>, ctx: { path?: string; body?: Record<string, unknown> } | null) =>
+            ctx?.path === "/sign-up/email" && typeof ctx.body?.invitationToken !== "string" ? { data: { ...user, firstUser: true } } : undefined,
+          after: async (user: { id: string; email: string; name: string }, ctx: { path?: string; body?: Record<string, unknown>; headers?: Headers } | null) => {
+            if (ctx?.path === "/sign-up/email") await afterSignUp(user, ctx.body ?? {}, clientAddressOf(ctx.headers));
+          },
+        },
+      },
+      session: {
+        delete: {
+          after: async (session: { id: string }) => {
+            await announceRevocation(revocationSubject.session(session.id));
+          },
+        },
+      },
+    },
+  };
+}
+
+function build(secret: string, secure: boolean) {
+  return betterAuth(options(secret, secure));
+}
+
+export type Auth = ReturnType<typeof build>;
+
+/** AUTH_SECRET, or the one the service generated on its first start (kept in PostgreSQL, shared by every process). */
+async function authSecret(): Promise<string> {
+  if (config.people.authSecret) return config.people.authSecret;
+  await prisma.serviceSecret.createMany({ data: [{ name: "auth", value: randomBytes(32).toString("base64url") }], skipDuplicates: true });
+  return (await prisma.serviceSecret.findUniqueOrThrow({ where: { name: "auth" } })).value;
+}
+
+let instances: Promise<{ http: Auth; https: Auth }> | null = null;
+
+/** The library, configured for a request that came over https (Secure cookies) or not. */
+export async function authFor(https: boolean): Promise<Auth> {
+  instances ??= authSecret().then((secret) => ({ http: build(secret, false), https: build(secret, true) }));
+  instances.catch(() => (instances = null)); // a database that was down at the first call is retried
+  const built = await instances;
+  return https ? built.https : built.http;
+}
+
+/**
+ * A single-use link that sets the person's password (valid 1 hour): the dashboard page
+ * `/reset-password?token=…` posts `{newPassword, token}` to POST /auth/reset-password. Null when
+ * no user has that email.
+ */
+export async function passwordResetLink(email: string): Promise<string | null> {
+  const auth = await authFor(false);
+  const tokens: string[] = [];
+  await resetTokens.run(tokens, () => auth.api.requestPasswordReset({ body: { email } }));
+  return tokens[0] ? `${config.people.publicUrl}/reset-password?token=${encodeURIComponent(tokens[0])}` : null;
+}

@@ -1,0 +1,191 @@
+/**
+ * Invitations (docs/contract/decisions.md, "People, sign-in and the dashboard"): an owner invites an
+ * email with a role; the link carries a single-use token shown once (only its SHA-256 is stored, as
+ * for API keys), valid 7 days. Accepting it signs up (POST /auth/sign-up/email with
+ * `invitationToken`) or, signed in, joins (GraphQL `acceptInvitation`). It is for its email only,
+ * and accepted at most once: the acceptance is one conditional UPDATE, so two racing acceptances
+ * cannot both join.
+ */
+import { randomBytes } from "node:crypto";
+import { Prisma } from "../../generated/prisma/client.js";
+import { config } from "../../config.js";
+import { prisma, sql, type Tx } from "../../infra/db.js";
+import { DomainError, notFound } from "../shared/errors.js";
+import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.js";
+import { hashSecret } from "../keys/access.js";
+import type { Acting, Actor, WorkspaceRole } from "./actor.js";
+import { recordAudit } from "./audit.js";
+import { addMember, type MembershipRecord } from "./members.js";
+import { authorize } from "./roles.js";
+
+export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+const TOKEN_PREFIX = "svc_inv_";
+
+export type InvitationStatus = "pending" | "accepted" | "revoked" | "expired";
+
+export interface InvitationRecord {
+  id: string;
+  workspaceId: string;
+  email: string;
+  role: WorkspaceRole;
+  status: InvitationStatus;
+  createdAt: Date;
+  expiresAt: Date;
+  /** Who invited (a person's email, an API key's name, or the CLI). */
+  invitedBy: string | null;
+}
+
+/** What the accept page shows before anyone signs in (the token is the credential). */
+export interface InvitationPreview {
+  email: string;
+  role: WorkspaceRole;
+  status: InvitationStatus;
+  expiresAt: Date;
+  workspaceName: string;
+}
+
+const STATUS = Prisma.raw(`CASE WHEN i.accepted_at IS NOT NULL THEN 'accepted' WHEN i.revoked_at IS NOT NULL THEN 'revoked'
+  WHEN i.expires_at <= now() THEN 'expired' ELSE 'pending' END`);
+const COLUMNS = Prisma.sql`i.id, i.workspace_id AS "workspaceId", i.email, i.role::text AS role, ${STATUS} AS status, i.created_at AS "createdAt",
+  i.expires_at AS "expiresAt", i.invited_by AS "invitedBy"`;
+/** Only tokens of this shape are looked up. */
+const TOKEN = /^svc_inv_[A-Za-z0-9_-]{43}$/;
+
+/** Newest first, ties by id. */
+export const INVITATIONS_ORDER: Order<InvitationRecord> = [
+  { sql: "i.created_at", type: "timestamptz", desc: true, value: (i) => i.createdAt },
+  { sql: "i.id", type: "uuid", desc: true, value: (i) => i.id },
+];
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/** The dashboard page that accepts an invitation (PUBLIC_URL). */
+export const acceptUrlOf = (token: string) => `${config.people.publicUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
+
+function inviterLabel(by: Acting): Prisma.Sql {
+  const p = by.principal;
+  if (p.kind === "user") return Prisma.sql`${p.email}::text`;
+  if (p.kind === "api_key") return Prisma.sql`(SELECT 'API key ' || name FROM api_keys WHERE id = ${p.id}::uuid)`;
+  return Prisma.sql`${p.label}::text`;
+}
+
+/**
+ * Invites the email to the actor's workspace with the role (owners: `members.manage`). The token
+ * is in the answer only. A person who is already a member cannot be invited (409 ALREADY_MEMBER).
+ */
+export async function createInvitation(actor: Actor, input: { email: string; role: WorkspaceRole }): Promise<{ invitation: InvitationRecord; token: string; acceptUrl: string }> {
+  authorize(actor, "members.manage");
+  const email = normaliseEmail(input.email);
+  const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
+  const invitation = await prisma.$transaction(async (tx) => {
+    const [member] = await sql<{ id: string }>(
+      Prisma.sql`SELECT m.id FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ${actor.workspaceId}::uuid AND u.email = ${email}`,
+      { tx },
+    );
+    if (member) throw new DomainError("ALREADY_MEMBER", `${email} is already a member of this workspace.`);
+    const [row] = await sql<InvitationRecord>(
+      Prisma.sql`
+        INSERT INTO workspace_invitations AS i (workspace_id, email, role, token_hash, invited_by, expires_at)
+        VALUES (${actor.workspaceId}::uuid, ${email}, ${input.role}::"WorkspaceRole", ${hashSecret(token)}, ${inviterLabel(actor)},
+                now() + ${`${INVITATION_TTL_MS} milliseconds`}::interval)
+        RETURNING ${COLUMNS}`,
+      { tx },
+    );
+    await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "invitation.created", target: email, details: { invitationId: row!.id, role: input.role } }, tx);
+    return row!;
+  });
+  return { invitation, token, acceptUrl: acceptUrlOf(token) };
+}
+
+/** Revokes a pending invitation of the actor's workspace (owners); its link stops working at once. */
+export async function revokeInvitation(actor: Actor, invitationId: string): Promise<InvitationRecord> {
+  authorize(actor, "members.manage");
+  const [row] = await sql<InvitationRecord & { wasPending: boolean }>(Prisma.sql`
+    WITH before AS (SELECT revoked_at IS NULL AND accepted_at IS NULL AND expires_at > now() AS pending FROM workspace_invitations
+                     WHERE id = ${invitationId}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE)
+    UPDATE workspace_invitations AS i SET revoked_at = COALESCE(i.revoked_at, now())
+     WHERE i.id = ${invitationId}::uuid AND i.workspace_id = ${actor.workspaceId}::uuid AND i.accepted_at IS NULL
+    RETURNING ${COLUMNS}, (SELECT pending FROM before) AS "wasPending"`);
+  if (!row) {
+    const [existing] = await invitationsByIds(actor.workspaceId, [invitationId]);
+    if (!existing) throw notFound("Invitation");
+    throw new DomainError("INVITATION_NOT_PENDING", "This invitation was already accepted; remove the member instead.");
+  }
+  const { wasPending, ...invitation } = row;
+  if (wasPending) await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "invitation.revoked", target: invitation.email, details: { invitationId } });
+  return invitation;
+}
+
+export async function listInvitations(workspaceId: string, page: PageRequest): Promise<InvitationRecord[]> {
+  const p = pageSql(INVITATIONS_ORDER, page);
+  return sql<InvitationRecord>(Prisma.sql`SELECT ${COLUMNS} FROM workspace_invitations i WHERE i.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`);
+}
+
+export async function countInvitations(workspaceId: string): Promise<number> {
+  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM workspace_invitations WHERE workspace_id = ${workspaceId}::uuid`);
+  return row!.n;
+}
+
+export async function invitationsByIds(workspaceId: string, ids: readonly string[]): Promise<InvitationRecord[]> {
+  if (ids.length === 0) return [];
+  return sql<InvitationRecord>(
+    Prisma.sql`SELECT ${COLUMNS} FROM workspace_invitations i WHERE i.workspace_id = ${workspaceId}::uuid AND i.id = ANY(${ids as string[]}::uuid[]) ${orderBySql(INVITATIONS_ORDER)}`,
+  );
+}
+
+/** The invitation a token opens, for the accept page; null for a token that opens none. */
+export async function previewInvitation(token: string): Promise<InvitationPreview | null> {
+  if (!TOKEN.test(token)) return null;
+  const [row] = await sql<InvitationPreview>(Prisma.sql`
+    SELECT i.email, i.role::text AS role, ${STATUS} AS status, i.expires_at AS "expiresAt", w.name AS "workspaceName"
+      FROM workspace_invitations i JOIN workspaces w ON w.id = i.workspace_id
+     WHERE i.token_hash = ${hashSecret(token)}`);
+  return row ?? null;
+}
+
+const notPending = (status: InvitationStatus) =>
+  new DomainError(
+    "INVITATION_NOT_PENDING",
+    status === "accepted" ? "This invitation was already used." : status === "revoked" ? "This invitation was revoked." : "This invitation has expired; ask for a new one.",
+  );
+
+/**
+ * Checks, before anything is written, that the token opens a pending invitation for this email
+ * (sign-up with an invitation: src/domain/people/authentication.ts).
+ */
+export async function checkInvitation(token: string, email: string): Promise<InvitationPreview> {
+  const preview = await previewInvitation(token);
+  if (!preview) throw notFound("Invitation");
+  if (preview.status !== "pending") throw notPending(preview.status);
+  if (preview.email !== normaliseEmail(email)) throw new DomainError("FORBIDDEN", "This invitation is for another email address.");
+  return preview;
+}
+
+/**
+ * The signed-in person accepts the invitation: it is marked accepted (once: a conditional UPDATE)
+ * and they join its workspace with its role, in one transaction. A person already in the workspace
+ * keeps their role. Answers the membership.
+ */
+export async function acceptInvitation(
+  person: { id: string; email: string },
+  token: string,
+  clientAddress: string | null,
+  outerTx?: Tx,
+): Promise<MembershipRecord> {
+  const preview = await checkInvitation(token, person.email);
+  const by: Acting = { principal: { kind: "user", id: person.id, email: person.email, sessionId: null }, clientAddress };
+  const run = async (tx: Tx): Promise<MembershipRecord> => {
+    const [claimed] = await sql<{ id: string; workspaceId: string; role: WorkspaceRole }>(
+      Prisma.sql`
+        UPDATE workspace_invitations SET accepted_at = now(), accepted_by_user_id = ${person.id}::uuid
+         WHERE token_hash = ${hashSecret(token)} AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+        RETURNING id, workspace_id AS "workspaceId", role::text AS role`,
+      { tx },
+    );
+    if (!claimed) throw notPending("accepted");
+    const { member } = await addMember({ workspaceId: claimed.workspaceId, userId: person.id, role: claimed.role, by }, tx);
+    await recordAudit({ workspaceIds: [claimed.workspaceId], by, action: "invitation.accepted", target: person.email, details: { invitationId: claimed.id, role: member.role } }, tx);
+    return { workspaceId: claimed.workspaceId, workspaceName: preview.workspaceName, role: member.role, joinedAt: member.joinedAt };
+  };
+  return outerTx ? run(outerTx) : prisma.$transaction(run);
+}
