@@ -33,6 +33,8 @@ const REDIS_PREFIX = "bench_dashboard";
 const VIDEOS = 1_000;
 const SAMPLES = Number(process.env.BENCH_DASHBOARD_SAMPLES ?? 10);
 const KEEP = process.argv.includes("--keep");
+const EMAIL = "bench@example.com";
+const PASSWORD = "bench password 1234";
 const BUDGET_GZIP_BYTES = 250 * 1024;
 const WEB_DIST = fileURLToPath(new URL("../web/dist/index.html", import.meta.url));
 // The same flags as the browser tests (test/web/harness.ts): a closed network, root.
@@ -75,19 +77,25 @@ async function statementsOf<T>(fn: () => Promise<T>): Promise<{ result: T; state
   }
 }
 
-/** A context that carries the key on the wire, as test/web/harness.ts does until sessions exist. */
-async function context(browser: Browser, baseURL: string, key: string): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ baseURL, locale: "en-US", timezoneId: "UTC", viewport: { width: 1280, height: 860 } });
-  await ctx.route(/\/graphql$/, (route) => route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${key}` } }));
-  await ctx.routeWebSocket(/\/graphql$/, (ws) => {
-    const server = ws.connectToServer();
-    ws.onMessage((message) => {
-      const m = JSON.parse(String(message)) as { type: string; payload?: Record<string, unknown> };
-      if (m.type === "connection_init") m.payload = { ...m.payload, authorization: `Bearer ${key}` };
-      server.send(JSON.stringify(m));
-    });
-  });
-  return ctx;
+type Session = Awaited<ReturnType<BrowserContext["storageState"]>>;
+
+/** A new browser context (empty cache) with the person's session cookie. */
+function context(browser: Browser, baseURL: string, session: Session): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, locale: "en-US", timezoneId: "UTC", viewport: { width: 1280, height: 860 }, storageState: session });
+}
+
+/** Signs in through the sign-in page once; the session cookie is reused by every context. */
+async function signIn(browser: Browser, baseURL: string): Promise<Session> {
+  const ctx = await browser.newContext({ baseURL });
+  const page = await ctx.newPage();
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(EMAIL);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
+  const session = await ctx.storageState();
+  await ctx.close();
+  return session;
 }
 
 async function firstLoadScripts(ctx: BrowserContext, path: string): Promise<{ files: number; raw: number; gzip: number }> {
@@ -146,10 +154,10 @@ async function table(page: Page) {
   return { showMore, sortMs, scroll };
 }
 
-async function perPage(browser: Browser, baseURL: string, key: string, videoId: string) {
+async function perPage(browser: Browser, baseURL: string, session: Session, videoId: string) {
   const out: { path: string; queries: number; subscriptions: number; statements: number }[] = [];
   for (const path of ["/", "/videos", `/videos/${videoId}`, "/accounts"]) {
-    const ctx = await context(browser, baseURL, key);
+    const ctx = await context(browser, baseURL, session);
     const page = await ctx.newPage();
     let queries = 0;
     let subscriptions = 0;
@@ -177,25 +185,31 @@ async function main() {
   Object.assign(process.env, benchServiceEnv(databaseUrl, REDIS_PREFIX));
   const { startApi } = await import("../src/main/server.js");
   const { createWorkspace } = await import("../src/domain/workspace/service.js");
-  const { workspace, secret: key } = await createWorkspace({ name: "Dashboard bench", plan: "pro" });
+  const { createUser } = await import("../src/domain/people/users.js");
+  const { setMembership } = await import("../src/domain/people/members.js");
+  const { OPERATOR } = await import("../src/domain/people/actor.js");
+  const { workspace } = await createWorkspace({ name: "Dashboard bench", plan: "pro" });
+  const user = await createUser({ email: EMAIL, password: PASSWORD });
+  await setMembership({ workspaceId: workspace.id, userId: user.id, role: "owner", by: OPERATOR });
   await seed(databaseUrl, workspace.id);
   const api = await startApi(0, "127.0.0.1");
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {
-    const ctx = await context(browser, api.url, key);
+    const session = await signIn(browser, api.url);
+    const ctx = await context(browser, api.url, session);
     const overviewJs = await firstLoadScripts(ctx, "/");
     await ctx.close();
-    const videosCtx = await context(browser, api.url, key);
+    const videosCtx = await context(browser, api.url, session);
     const videosJs = await firstLoadScripts(videosCtx, "/videos");
     await videosCtx.close();
 
     const cold: number[] = [];
     const warm: number[] = [];
-    const warmCtx = await context(browser, api.url, key);
+    const warmCtx = await context(browser, api.url, session);
     const warmPage = await warmCtx.newPage();
     await timeToData(warmPage);
     for (let i = 0; i < SAMPLES; i++) {
-      const c = await context(browser, api.url, key);
+      const c = await context(browser, api.url, session);
       cold.push(await timeToData(await c.newPage()));
       await c.close();
       warm.push(await timeToData(warmPage));
@@ -207,7 +221,7 @@ async function main() {
     await db.connect();
     const videoId = (await db.query(`SELECT id FROM videos ORDER BY view_count DESC LIMIT 1`)).rows[0].id as string;
     await db.end();
-    const pages = await perPage(browser, api.url, key, videoId);
+    const pages = await perPage(browser, api.url, session, videoId);
 
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     const ms = (n: number) => `${n.toFixed(0)} ms`;

@@ -1,15 +1,17 @@
 /**
  * The dashboard end to end, in Chromium, against the real service (API in this process, a worker
- * process, the simulated scrape provider): track videos and watch their numbers arrive without a
- * reload, open a video's chart, refresh too soon, run an analysis and see each step; axe-core on
- * every page; names of CONTRACT's "dashboard accessibility names"; 375 px and dark mode.
+ * process, the simulated scrape provider): sign in, track videos and watch their numbers arrive
+ * without a reload, open a video's chart, refresh too soon, run an analysis and see each step,
+ * switch workspace, sign out; axe-core on every page; the names of the contract's "dashboard
+ * accessibility names"; 375 px and dark mode; the keyboard.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { spawnService, type ServiceProcess } from "../helpers/processes.js";
 import type { RunningApi } from "../../src/main/server.js";
-import { dashboardContext, expectAccessible, launchBrowser, pageErrors, screenshot } from "./harness.js";
+import { PASSWORD, newPerson } from "../helpers/people.js";
+import { dashboardContext, expectAccessible, launchBrowser, pageErrors, screenshot, signIn } from "./harness.js";
 
 let api: RunningApi;
 let worker: ServiceProcess;
@@ -17,14 +19,20 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let errors: string[];
-let key: string;
+const EMAIL = "ada@example.com";
 
 const VIDEO_URLS = ["https://www.tiktok.com/@bakery/video/7301234567890123456", "https://www.youtube.com/shorts/dQw4w9WgXcQ"];
 
 beforeAll(async () => {
   [api, worker, browser] = await Promise.all([startTestApi(), spawnService("worker"), launchBrowser()]);
-  ({ key } = await newWorkspace("pro", "Dashboard workspace"));
-  context = await dashboardContext(browser, { baseURL: api.url, key });
+  const main = await newWorkspace("pro", "Studio");
+  const other = await newWorkspace("free", "Side project");
+  await newPerson(EMAIL, main.workspaceId, "owner");
+  const { setMembership } = await import("../../src/domain/people/members.js");
+  const { userByEmail } = await import("../../src/domain/people/users.js");
+  const { OPERATOR } = await import("../../src/domain/people/actor.js");
+  await setMembership({ workspaceId: other.workspaceId, userId: (await userByEmail(EMAIL)).id, role: "member", by: OPERATOR });
+  context = await dashboardContext(browser, { baseURL: api.url });
   page = await context.newPage();
   errors = pageErrors(page);
 });
@@ -40,9 +48,27 @@ const markPage = (p: Page) => p.evaluate(() => ((window as unknown as { __sameDo
 const stillSameDocument = (p: Page) => p.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
 
 describe("dashboard in Chromium", () => {
+  it("sends a signed-out person to the sign-in page, says a wrong password in words, then signs in", async () => {
+    await page.goto("/videos?sort=views");
+    await page.waitForURL(/\/sign-in\?next=/);
+    await expectAccessible(page, "Sign in");
+    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").getByText("Wrong email or password.").waitFor();
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // Back where the person was headed, signed in by the session cookie only.
+    await page.waitForURL(/\/videos\?sort=views$/);
+    await page.getByRole("heading", { level: 1, name: "Videos" }).waitFor();
+    const cookies = await context.cookies();
+    expect(cookies.some((c) => c.httpOnly)).toBe(true);
+  });
+
   it("shows the shell with the main navigation and an overview of the plan, credits and slots", async () => {
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.waitFor();
     for (const name of ["Overview", "Videos", "Accounts", "Folders", "Radar", "Settings"]) await expect(nav.getByRole("link", { name, exact: true }).count()).resolves.toBe(1);
     await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
     await page.getByText("Credits remaining").waitFor();
@@ -159,8 +185,23 @@ describe("dashboard in Chromium", () => {
     expect(await apiAnswer?.json()).toMatchObject({ code: "NOT_FOUND" });
   });
 
+  it("switches workspace: the pages read the other workspace's data", async () => {
+    await page.goto("/");
+    const switcher = page.getByRole("combobox", { name: "Workspace" });
+    await expect(switcher.locator("option:checked").textContent()).resolves.toContain("Studio");
+    await switcher.selectOption({ label: "Side project (member)" });
+    await expect.poll(() => page.locator(".card").filter({ hasText: "Plan" }).textContent()).toContain("Free");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Videos" }).click();
+    await page.getByText("No videos tracked yet.").waitFor();
+    // The choice holds across a reload (this browser remembers it, the session too).
+    await page.reload();
+    await page.getByText("No videos tracked yet.").waitFor();
+    await switcher.selectOption({ label: "Studio (owner)" });
+    await expect.poll(() => page.locator("table.data-table tbody tr").count()).toBe(2);
+  });
+
   it("is usable at 375 px in dark mode, by keyboard", async () => {
-    const small = await dashboardContext(browser, { baseURL: api.url, key, viewport: { width: 375, height: 800 }, colorScheme: "dark" });
+    const small = await dashboardContext(browser, { baseURL: api.url, viewport: { width: 375, height: 800 }, colorScheme: "dark", storageState: await context.storageState() });
     const p = await small.newPage();
     await p.goto("/videos");
     await p.locator("table.data-table tbody tr").first().waitFor();
@@ -174,6 +215,14 @@ describe("dashboard in Chromium", () => {
     await p.keyboard.press("Tab");
     await expect(p.evaluate(() => !!document.activeElement?.closest("main"))).resolves.toBe(true);
     await small.close();
+  });
+
+  it("signs out: the session ends and the pages ask to sign in again", async () => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await page.goto("/videos");
+    await page.waitForURL(/\/sign-in\?next=%2Fvideos$/);
   });
 
   it("logged no uncaught error", () => {

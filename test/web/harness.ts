@@ -1,16 +1,14 @@
 /**
  * Browser tests of the dashboard (web/): Debian's Chromium driven by playwright-core, against the
  * real service of this test file (its database, its Redis prefix) with the built dashboard
- * (web/dist, built by `npm ci`). One browser per test file; pages share one signed-in context.
- *
- * Signing in: until people (sessions) land, the browser context carries the workspace's API key
- * on the wire: Playwright adds the header to /graphql requests and the key to graphql-ws's
- * connection_init. The dashboard itself never holds a key; this bridge lives only here.
+ * (web/dist, built by `npm ci`). One browser per test file; a person signs in once through the
+ * sign-in page (`signIn`) and the file's pages share that context (its session cookie), or new
+ * contexts start from its storage state (`withSession`).
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { AxeBuilder } from "@axe-core/playwright";
 import { expect } from "vitest";
 
@@ -41,12 +39,13 @@ export async function launchBrowser(): Promise<Browser> {
 
 export interface ContextOptions {
   baseURL: string;
-  /** The workspace's API key, carried by the browser context (see the file's comment). */
-  key: string;
   colorScheme?: "light" | "dark";
   viewport?: { width: number; height: number };
+  /** A signed-in context's cookies (`await context.storageState()`). */
+  storageState?: BrowserContextOptions["storageState"];
 }
 
+/** A browser context as a person's browser: en-US, UTC, light, 1280 × 860 unless told otherwise. */
 export async function dashboardContext(browser: Browser, o: ContextOptions): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL: o.baseURL,
@@ -54,18 +53,19 @@ export async function dashboardContext(browser: Browser, o: ContextOptions): Pro
     timezoneId: "UTC",
     colorScheme: o.colorScheme ?? "light",
     viewport: o.viewport ?? { width: 1280, height: 860 },
+    storageState: o.storageState,
   });
   context.setDefaultTimeout(15_000);
-  await context.route(/\/graphql$/, (route) => route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${o.key}` } }));
-  await context.routeWebSocket(/\/graphql$/, (ws) => {
-    const server = ws.connectToServer();
-    ws.onMessage((message) => {
-      const m = JSON.parse(String(message)) as { type: string; payload?: Record<string, unknown> };
-      if (m.type === "connection_init") m.payload = { ...m.payload, authorization: `Bearer ${o.key}` };
-      server.send(JSON.stringify(m));
-    });
-  });
   return context;
+}
+
+/** Signs in through the sign-in page, as a person does, and waits for the Overview. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
 }
 
 /** Fails on any serious or critical axe-core violation (WCAG 2.1 A and AA rules) of the page as it is now. */

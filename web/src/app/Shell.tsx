@@ -4,10 +4,14 @@
  * (errors in words; signed out → sign-in page).
  */
 import { Suspense } from "react";
-import { Link, NavLink, Outlet, useLocation } from "react-router";
+import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Loading } from "../components/Loading";
+import { signOut } from "../lib/auth";
 import { paths } from "./paths";
+import type { Viewer } from "./SignedIn";
+import { useWorkspaceChoice } from "./workspace";
+import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
 
 const NAV = [
   { to: paths.overview(), label: "Overview", end: true },
@@ -18,7 +22,7 @@ const NAV = [
   { to: paths.settings(), label: "Settings" },
 ];
 
-export function Shell() {
+export function Shell({ viewer }: { viewer: Viewer }) {
   const location = useLocation();
   return (
     <div className="shell">
@@ -41,9 +45,11 @@ export function Shell() {
           </ul>
         </nav>
         <div className="topbar-end">
+          <WorkspaceSwitcher viewer={viewer} />
           <a href="/graphql" className="muted-link">
             GraphQL explorer
           </a>
+          <SignOutButton name={viewer.name || viewer.email} />
         </div>
       </header>
       <main id="main" tabIndex={-1}>
@@ -55,5 +61,22 @@ export function Shell() {
         </ErrorBoundary>
       </main>
     </div>
+  );
+}
+
+/** Ends the session (POST /auth/sign-out), empties the store and goes to the sign-in page. */
+function SignOutButton({ name }: { name: string }) {
+  const { startOver } = useWorkspaceChoice();
+  const navigate = useNavigate();
+  async function click() {
+    // Signed out even if the request fails (the session may be gone already): the next query says so.
+    await signOut().catch(() => undefined);
+    startOver();
+    navigate(paths.signIn(), { replace: true });
+  }
+  return (
+    <button type="button" className="button-link" onClick={() => void click()} title={`Signed in as ${name}`}>
+      Sign out
+    </button>
   );
 }

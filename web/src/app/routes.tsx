@@ -6,6 +6,7 @@
 import { lazy } from "react";
 import { Route, Routes } from "react-router";
 import { Shell } from "./Shell";
+import { SignedIn } from "./SignedIn";
 
 const OverviewPage = lazy(() => import("../pages/overview/OverviewPage"));
 const VideosPage = lazy(() => import("../pages/videos/VideosPage"));
@@ -18,7 +19,7 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="sign-in" element={<SignInPage />} />
-      <Route element={<Shell />}>
+      <Route element={<SignedIn>{(viewer) => <Shell viewer={viewer} />}</SignedIn>}>
         <Route index element={<OverviewPage />} />
         <Route path="videos" element={<VideosPage />} />
         <Route path="videos/:id" element={<VideoPage />} />

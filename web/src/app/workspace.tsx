@@ -14,9 +14,11 @@ interface WorkspaceChoice {
   /** The chosen workspace's node id, or null before a choice (the server then uses the session's last). */
   workspaceId: string | null;
   chooseWorkspace(id: string | null): void;
+  /** After signing in or out: forget the choice and start from an empty store. */
+  startOver(): void;
 }
 
-const WorkspaceContext = createContext<WorkspaceChoice>({ workspaceId: null, chooseWorkspace: () => undefined });
+const WorkspaceContext = createContext<WorkspaceChoice>({ workspaceId: null, chooseWorkspace: () => undefined, startOver: () => undefined });
 
 export const useWorkspaceChoice = () => useContext(WorkspaceContext);
 
@@ -30,7 +32,9 @@ function stored(): string | null {
 
 export function WorkspaceEnvironment({ children }: { children: ReactNode }) {
   const [workspaceId, setWorkspaceId] = useState<string | null>(stored);
-  const current = useMemo(() => createEnvironment(workspaceId), [workspaceId]);
+  const [generation, setGeneration] = useState(0);
+  // A new generation is a new, empty store (after signing in or out), even for the same workspace.
+  const current = useMemo(() => createEnvironment(workspaceId), [workspaceId, generation]);
   useEffect(() => () => current.dispose(), [current]);
 
   const chooseWorkspace = useCallback((id: string | null) => {
@@ -43,7 +47,12 @@ export function WorkspaceEnvironment({ children }: { children: ReactNode }) {
     setWorkspaceId(id);
   }, []);
 
-  const choice = useMemo(() => ({ workspaceId, chooseWorkspace }), [workspaceId, chooseWorkspace]);
+  const startOver = useCallback(() => {
+    chooseWorkspace(null);
+    setGeneration((g) => g + 1);
+  }, [chooseWorkspace]);
+
+  const choice = useMemo(() => ({ workspaceId, chooseWorkspace, startOver }), [workspaceId, chooseWorkspace, startOver]);
   return (
     <WorkspaceContext.Provider value={choice}>
       <RelayEnvironmentProvider environment={current.environment}>{children}</RelayEnvironmentProvider>

@@ -8,6 +8,8 @@ interface Props {
   children: ReactNode;
   /** Where the error happened, for the heading ("Could not load the videos"). */
   what?: string;
+  /** Handles an error by itself (e.g. forgets a stale choice) and answers true: the children are tried again. */
+  recover?: (error: unknown) => boolean;
 }
 
 /**
@@ -19,6 +21,10 @@ export class ErrorBoundary extends Component<Props, { error: unknown; attempt: n
 
   static getDerivedStateFromError(error: unknown) {
     return { error };
+  }
+
+  componentDidCatch(error: unknown) {
+    if (this.props.recover?.(error)) this.setState(({ attempt }) => ({ error: null, attempt: attempt + 1 }));
   }
 
   render() {

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { describeError } from "../../lib/errors";
 import { signIn } from "../../lib/auth";
+import { useWorkspaceChoice } from "../../app/workspace";
 
 /** Only a path of this dashboard: never another host (an open redirect). */
 function safeNext(next: string | null): string {
@@ -15,6 +16,7 @@ function safeNext(next: string | null): string {
 export default function SignInPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const { startOver } = useWorkspaceChoice();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
@@ -25,6 +27,7 @@ export default function SignInPage() {
     setError(null);
     try {
       await signIn(String(form.get("email")), String(form.get("password")));
+      startOver();
       navigate(safeNext(params.get("next")), { replace: true });
     } catch (e) {
       setError(e);
