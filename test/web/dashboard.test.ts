@@ -225,6 +225,32 @@ describe("dashboard in Chromium", () => {
     await page.waitForURL(/\/sign-in\?next=%2Fvideos$/);
   });
 
+  it("sets a first password from a single-use link (the first run's path), then signs in with it", async () => {
+    const { createUser, resetPasswordLink } = await import("../../src/domain/people/users.js");
+    await createUser({ email: "grace@example.com" });
+    const link = new URL(await resetPasswordLink("grace@example.com"));
+    const fresh = await dashboardContext(browser, { baseURL: api.url });
+    const p = await fresh.newPage();
+    await p.goto(link.pathname + link.search);
+    await p.getByRole("heading", { name: "Set your password" }).waitFor();
+    await expectAccessible(p, "Set your password");
+    await p.getByLabel("New password").fill("a new password 42");
+    await p.getByLabel("Repeat the password").fill("a new password 43");
+    await p.getByRole("button", { name: "Set password" }).click();
+    await p.getByRole("alert").getByText("The two passwords differ").waitFor();
+    await p.getByLabel("Repeat the password").fill("a new password 42");
+    await p.getByRole("button", { name: "Set password" }).click();
+    await p.getByText("Your password is set").waitFor();
+    // The link is single-use.
+    await p.goto(link.pathname + link.search);
+    await p.getByLabel("New password").fill("another password 42");
+    await p.getByLabel("Repeat the password").fill("another password 42");
+    await p.getByRole("button", { name: "Set password" }).click();
+    await p.getByRole("alert").waitFor();
+    await signIn(p, "grace@example.com", "a new password 42");
+    await fresh.close();
+  });
+
   it("logged no uncaught error", () => {
     // The browser logs every non-2xx answer as a console error; the 429 and 404 above are expected.
     expect(errors.filter((e) => !e.startsWith("Failed to load resource"))).toEqual([]);

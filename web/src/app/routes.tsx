@@ -12,6 +12,7 @@ const OverviewPage = lazy(() => import("../pages/overview/OverviewPage"));
 const VideosPage = lazy(() => import("../pages/videos/VideosPage"));
 const VideoPage = lazy(() => import("../pages/video/VideoPage"));
 const SignInPage = lazy(() => import("../pages/sign-in/SignInPage"));
+const ResetPasswordPage = lazy(() => import("../pages/reset-password/ResetPasswordPage"));
 const ComingPage = lazy(() => import("../pages/coming/ComingPage"));
 const NotFoundPage = lazy(() => import("../pages/coming/NotFoundPage"));
 
@@ -19,6 +20,7 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="sign-in" element={<SignInPage />} />
+      <Route path="reset-password" element={<ResetPasswordPage />} />
       <Route element={<SignedIn>{(viewer) => <Shell viewer={viewer} />}</SignedIn>}>
         <Route index element={<OverviewPage />} />
         <Route path="videos" element={<VideosPage />} />

@@ -16,3 +16,4 @@ async function post(path: string, body: unknown): Promise<void> {
 
 export const signIn = (email: string, password: string) => post("/auth/sign-in/email", { email, password });
 export const signOut = () => post("/auth/sign-out", {});
+export const resetPassword = (token: string, newPassword: string) => post("/auth/reset-password", { token, newPassword });

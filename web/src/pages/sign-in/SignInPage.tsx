@@ -40,6 +40,11 @@ export default function SignInPage() {
   return (
     <main id="main" className="sign-in">
       <h1>Sign in</h1>
+      {params.get("password") === "set" && (
+        <p className="notice" role="status">
+          Your password is set: sign in with your email and the new password.
+        </p>
+      )}
       <form onSubmit={submit} noValidate={false}>
         <label htmlFor="email">Email</label>
         <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
@@ -55,7 +60,8 @@ export default function SignInPage() {
         </button>
       </form>
       <p className="muted">
-        No account yet? Ask an owner of your workspace for an invitation. On a new installation, open the link that <code>npm start</code> printed.
+        No account yet? Ask an owner of your workspace for an invitation. On a new installation, open the link the service printed to set the
+        first owner's password.
       </p>
     </main>
   );
