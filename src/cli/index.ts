@@ -7,6 +7,9 @@
  *   npm run cli -- key revoke --key ID [--json]
  *   npm run cli -- credits grant --workspace ID --amount N [--reason TEXT] [--json]
  *   npm run cli -- plan set --workspace ID --plan PLAN [--json]
+ *   npm run cli -- user create --email E --password P [--name NAME] [--workspace ID --role owner|member] [--json]
+ *   npm run cli -- user reset-password --email E [--json]
+ *   npm run cli -- member add --workspace ID --email E --role owner|member [--json]
  *   npm run cli -- mcp --key API_KEY      (MCP over stdio; stdout carries protocol messages only)
  *
  * With --json, exactly one JSON object is printed on stdout (errors too: {"error": {code, message}},
@@ -26,6 +29,9 @@ const { values, positionals } = parseArgs({
     key: { type: "string" },
     amount: { type: "string" },
     reason: { type: "string" },
+    email: { type: "string" },
+    password: { type: "string" },
+    role: { type: "string" },
   },
 });
 
@@ -46,6 +52,9 @@ const { grant } = await import("../domain/credits/service.js");
 const { prisma, closeDb } = await import("../infra/db.js");
 const { closeRedis } = await import("../infra/redis.js");
 const { closeQueues } = await import("../infra/queues.js");
+const { createUser, resetPasswordLink, userByEmail } = await import("../domain/people/users.js");
+const { setMembership } = await import("../domain/people/members.js");
+const { OPERATOR } = await import("../domain/people/actor.js");
 
 const USAGE = `Usage: npm run cli -- <command> [options] [--json]
   workspace create --name NAME [--plan PLAN]
@@ -54,6 +63,9 @@ const USAGE = `Usage: npm run cli -- <command> [options] [--json]
   key revoke --key ID
   credits grant --workspace ID --amount N [--reason TEXT]
   plan set --workspace ID --plan PLAN
+  user create --email E --password P [--name NAME] [--workspace ID --role owner|member]
+  user reset-password --email E
+  member add --workspace ID --email E --role owner|member
   mcp --key API_KEY          (an MCP server on stdin/stdout for desktop assistants)`;
 
 class UsageError extends Error {}
@@ -75,6 +87,12 @@ async function requireWorkspace(id: string): Promise<string> {
     throw new DomainError("NOT_FOUND", `Workspace ${id} not found.`);
   }
   return id;
+}
+
+function roleOption(): "owner" | "member" {
+  const role = required("role");
+  if (role !== "owner" && role !== "member") throw new UsageError("--role must be owner or member");
+  return role;
 }
 
 type Result = { json: Record<string, unknown>; text: string };
@@ -122,6 +140,37 @@ async function run(command: string): Promise<Result> {
     case "plan set": {
       const result = await setPlan(await requireWorkspace(uuidOption("workspace")), required("plan"));
       return { json: result, text: `Workspace ${result.workspaceId} is now on plan ${result.plan}.` };
+    }
+    case "user create": {
+      // --workspace and --role go together (a role without a workspace means nothing).
+      if (values.role !== undefined && values.workspace === undefined) throw new UsageError("--role needs --workspace");
+      const workspaceId = values.workspace === undefined ? null : await requireWorkspace(uuidOption("workspace"));
+      const role = workspaceId ? (values.role === undefined ? "member" : roleOption()) : null;
+      const password = typeof values.password === "string" ? values.password : undefined;
+      const user = await createUser({ email: required("email"), name: values.name as string | undefined, password });
+      if (workspaceId && role) await setMembership({ workspaceId, userId: user.id, role, by: OPERATOR });
+      // Without --password the person sets one through a single-use link (1 hour).
+      const resetUrl = password === undefined ? await resetPasswordLink(user.email) : undefined;
+      return {
+        json: { userId: user.id, ...(resetUrl ? { resetUrl } : {}) },
+        text:
+          `User ${user.id} (${user.email}) created${workspaceId ? `, ${role} of workspace ${workspaceId}` : ""}.` +
+          (resetUrl ? `\nSet the password (single use, 1 hour): ${resetUrl}` : ""),
+      };
+    }
+    case "user reset-password": {
+      const resetUrl = await resetPasswordLink(required("email"));
+      return { json: { resetUrl }, text: `Set a new password (single use, 1 hour; the user's sessions end when it is used):\n${resetUrl}` };
+    }
+    case "member add": {
+      const workspaceId = await requireWorkspace(uuidOption("workspace"));
+      const role = roleOption();
+      const user = await userByEmail(required("email"));
+      const member = await setMembership({ workspaceId, userId: user.id, role, by: OPERATOR });
+      return {
+        json: { workspaceId, userId: user.id, memberId: member.id, role: member.role },
+        text: `${user.email} is ${member.role === "owner" ? "an owner" : "a member"} of workspace ${workspaceId}.`,
+      };
     }
     default:
       throw new UsageError(command ? `Unknown command "${command}".` : "No command given.");

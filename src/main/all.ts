@@ -1,10 +1,12 @@
 /**
  * `npm start`: applies migrations, creates a demo workspace on an empty database (printing its key
- * once), then runs the API and the workers in one process.
+ * once, and a one-time link for its owner to set a password and sign in to the dashboard), then
+ * runs the API and the workers in one process.
  */
 import { config } from "../config.js";
 import { logger } from "../infra/logger.js";
 import { ensureDemoWorkspace } from "../domain/workspace/service.js";
+import { createDemoOwner } from "../domain/people/users.js";
 import { startWorkers } from "../jobs/worker.js";
 import { jobDefinitions } from "../jobs/registry.js";
 import { workerProviders } from "./providers.js";
@@ -16,8 +18,13 @@ await applyMigrations();
 if (config.seedDemo) {
   const demo = await ensureDemoWorkspace();
   if (demo) {
-    // Printed once, on stdout, so an operator can copy it; it is not stored anywhere in clear.
-    console.log(`\nDemo workspace created: ${demo.workspaceId}\nAPI key (shown once): ${demo.apiKey}\n`);
+    // Printed once, on stdout, so an operator can copy them; neither is stored anywhere in clear.
+    const owner = await createDemoOwner(demo.workspaceId);
+    console.log(
+      `\nDemo workspace created: ${demo.workspaceId}\nAPI key (shown once): ${demo.apiKey}\n` +
+        `Owner ${owner.email}: set a password and sign in (single use, 1 hour): ${owner.setPasswordUrl}\n` +
+        `(A new link: npm run cli -- user reset-password --email ${owner.email})\n`,
+    );
     logger.info({ workspaceId: demo.workspaceId }, "demo workspace created");
   }
 }

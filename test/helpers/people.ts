@@ -2,6 +2,7 @@
  * Test helpers for people: a browser-like client that keeps the session cookie (what the dashboard
  * does), signs up and in through the real /auth routes, and sends GraphQL and REST with the cookie.
  */
+import WebSocket from "ws";
 import { request, type HttpResult } from "./api.js";
 
 export interface PersonClient {
@@ -13,7 +14,7 @@ export interface PersonClient {
   signIn(email: string, password: string): Promise<HttpResult>;
   signOut(): Promise<HttpResult>;
   /** GraphQL with the cookie (and `x-requested-with`, as the dashboard sends); `workspace` becomes x-workspace-id. */
-  gql<T = any>(query: string, variables?: Record<string, unknown>, opts?: { workspace?: string; headers?: Record<string, string> }): Promise<HttpResult<{ data?: T; errors?: { message: string; extensions?: Record<string, any> }[] }>>;
+  gql(query: string, variables?: Record<string, unknown>, opts?: { workspace?: string; headers?: Record<string, string> }): Promise<HttpResult>;
   /** Any request with the cookie (no CSRF header unless given). */
   send(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string> }): Promise<HttpResult>;
   cookieHeader(): string;
@@ -50,7 +51,7 @@ export function personClient(baseUrl: string): PersonClient {
       client.send("POST", "/graphql", {
         body: { query, variables },
         headers: { "x-requested-with": "dashboard", ...(opts.workspace ? { "x-workspace-id": opts.workspace } : {}), ...(opts.headers ?? {}) },
-      }) as never,
+      }),
   };
   return client;
 }
@@ -73,4 +74,13 @@ export async function signedIn(baseUrl: string, email: string, password = PASSWO
   const res = await c.signIn(email, password);
   if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${res.text}`);
   return c;
+}
+
+/** `ws` with the session cookie and the page's Origin, as a browser opens it (for graphql-ws's webSocketImpl). */
+export function cookieSocket(cookie: string, origin: string) {
+  return class extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, { headers: { cookie, origin } });
+    }
+  };
 }

@@ -99,12 +99,12 @@ export async function revokeKey(workspaceId: string, keyId: string, by: Acting =
   await withdrawKey(found.secretHash);
   // The answer is the row as this statement left it (RETURNING), never a re-read a concurrent
   // request may have changed; an already revoked key keeps its first revocation time.
-  // `before` (row-locked) tells whether this statement is the one that revoked it, for the audit log.
+  // `old` (the row locked, as it was) tells whether this statement is the one that revoked it, for the audit log.
   const [row] = await sql<ApiKeyInfo & { newlyRevoked: boolean }>(Prisma.sql`
-    WITH before AS (SELECT revoked_at FROM api_keys WHERE id = ${keyId}::uuid AND workspace_id = ${workspaceId}::uuid FOR UPDATE)
     UPDATE api_keys AS k SET revoked_at = COALESCE(k.revoked_at, now()), slot = NULL
-     WHERE k.id = ${keyId}::uuid AND k.workspace_id = ${workspaceId}::uuid
-    RETURNING ${KEY_COLUMNS}, (SELECT revoked_at IS NULL FROM before) AS "newlyRevoked"`);
+      FROM (SELECT id, revoked_at FROM api_keys WHERE id = ${keyId}::uuid AND workspace_id = ${workspaceId}::uuid FOR UPDATE) AS old
+     WHERE k.id = old.id
+    RETURNING ${KEY_COLUMNS}, old.revoked_at IS NULL AS "newlyRevoked"`);
   if (!row) throw notFound("API key");
   const { newlyRevoked, ...key } = row;
   if (newlyRevoked) await recordAudit({ workspaceIds: [workspaceId], by, action: "api_key.revoked", target: key.name, details: { keyId: key.id, prefix: key.prefix } });

@@ -100,12 +100,13 @@ export async function createInvitation(actor: Actor, input: { email: string; rol
 /** Revokes a pending invitation of the actor's workspace (owners); its link stops working at once. */
 export async function revokeInvitation(actor: Actor, invitationId: string): Promise<InvitationRecord> {
   authorize(actor, "members.manage");
+  // `old` (the row locked, as it was) tells whether this statement revoked a pending invitation, for the audit log.
   const [row] = await sql<InvitationRecord & { wasPending: boolean }>(Prisma.sql`
-    WITH before AS (SELECT revoked_at IS NULL AND accepted_at IS NULL AND expires_at > now() AS pending FROM workspace_invitations
-                     WHERE id = ${invitationId}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE)
     UPDATE workspace_invitations AS i SET revoked_at = COALESCE(i.revoked_at, now())
-     WHERE i.id = ${invitationId}::uuid AND i.workspace_id = ${actor.workspaceId}::uuid AND i.accepted_at IS NULL
-    RETURNING ${COLUMNS}, (SELECT pending FROM before) AS "wasPending"`);
+      FROM (SELECT id, revoked_at IS NULL AND expires_at > now() AS pending FROM workspace_invitations
+             WHERE id = ${invitationId}::uuid AND workspace_id = ${actor.workspaceId}::uuid AND accepted_at IS NULL FOR UPDATE) AS old
+     WHERE i.id = old.id
+    RETURNING ${COLUMNS}, old.pending AS "wasPending"`);
   if (!row) {
     const [existing] = await invitationsByIds(actor.workspaceId, [invitationId]);
     if (!existing) throw notFound("Invitation");

@@ -9,6 +9,12 @@ const COMMON_ERRORS: ErrorCode[] = ["UNAUTHORIZED", "RATE_LIMITED", "SERVICE_UNA
 
 function errorResponses(route: AnyRoute) {
   const codes = new Set<ErrorCode>([...(route.errors ?? []), ...(route.auth === false ? ["INTERNAL_ERROR" as const] : COMMON_ERRORS)]);
+  if (route.auth !== false) {
+    // A signed-in person naming a workspace they are not in (x-workspace-id): 404. Owner-only routes
+    // refuse members, and a cookie-authenticated write without x-requested-with is refused (CSRF): 403.
+    codes.add("NOT_FOUND");
+    if (route.permission || route.method !== "get") codes.add("FORBIDDEN");
+  }
   if (route.params || route.query || route.body) codes.add("VALIDATION_ERROR");
   // Every method that may carry a body has it read (JSON, 1 MiB) whether or not the route uses it:
   // a body that is not declared JSON, not valid JSON or too large is refused on each of them.
@@ -28,7 +34,16 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
   registry.registerComponent("securitySchemes", "apiKey", {
     type: "http",
     scheme: "bearer",
-    description: "An API key: `svc_sk_` followed by 43 URL-safe characters.",
+    description: "An API key: `svc_sk_` followed by 43 URL-safe characters. A key acts as an owner of its workspace.",
+  });
+  registry.registerComponent("securitySchemes", "session", {
+    type: "apiKey",
+    in: "cookie",
+    name: "svc.session_token",
+    description:
+      "A person's session (POST /auth/sign-in/email; `__Secure-svc.session_token` over https). It acts on the workspace named by the " +
+      "`x-workspace-id` header, else the session's last chosen one, with the person's role there. A request that changes something must " +
+      "also carry `x-requested-with` (or `x-workspace-id`): 403 FORBIDDEN otherwise (CSRF).",
   });
   for (const route of routes) {
     const responses = Object.fromEntries(
@@ -43,7 +58,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
       summary: route.summary,
       description: route.description,
       tags: route.tags,
-      security: route.auth === false ? [] : [{ apiKey: [] }],
+      security: route.auth === false ? [] : [{ apiKey: [] }, { session: [] }],
       request: {
         params: route.params as z.ZodObject | undefined,
         query: route.query as z.ZodObject | undefined,
@@ -62,7 +77,10 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
         "REST facade of the service. Every path is under /api/v1; bodies are JSON and must say so (`Content-Type: application/json` " +
         "or `application/*+json`, any charset; otherwise 415 UNSUPPORTED_MEDIA_TYPE and nothing is applied); every error is `{code, message}` " +
         "(validation errors add `details`). Timestamps are ISO 8601 UTC with milliseconds; dates in filters are YYYY-MM-DD. " +
-        "Authentication: `Authorization: Bearer <API key>`. Each key may make RATE_LIMIT_PER_MINUTE requests per minute " +
+        "Authentication: `Authorization: Bearer <API key>` (integrations; a key acts as an owner of its workspace), or a person's session " +
+        "cookie from POST /auth/sign-in/email (the dashboard; see the `session` scheme: `x-workspace-id` chooses the workspace, writes need " +
+        "`x-requested-with`). Owners manage API keys, webhooks and members and read the audit log; members get 403 FORBIDDEN there. A " +
+        "workspace the person does not belong to is 404 NOT_FOUND. Each key, and each person, may make RATE_LIMIT_PER_MINUTE requests per minute " +
         "(RateLimit-* headers; 429 RATE_LIMITED with Retry-After beyond it). A request line and headers over 16 KiB together are " +
         "refused by the HTTP server itself with 431 and no body.",
     },

@@ -11,5 +11,6 @@ import { folderRoutes } from "./folders.js";
 import { analyticsRoutes } from "./analytics.js";
 import { radarRoutes } from "./radar.js";
 import { webhookRoutes } from "./webhooks.js";
+import { auditLogRoutes } from "./audit-log.js";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes];
