@@ -2,7 +2,8 @@
  * The layer rule of docs/architecture.md, checked by test/architecture/layers.test.ts (and
  * `npx depcruise src`). The only arrows: doors (src/http) → domain; jobs → domain; providers →
  * the domain's ports and shared vocabulary; domain → infra; no door imports another door's folder;
- * src/main (the composition root) and src/cli (an entry point) may use anything. Paths are relative to the project root.
+ * src/main (the composition root) and src/cli (an entry point) may use anything; src/ and the
+ * dashboard (web/) import nothing of each other. Paths are relative to the project root.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -69,12 +70,26 @@ module.exports = {
       from: { path: "^src/jobs/" },
       to: { path: "^src/(http|providers|main|cli)/" },
     },
+    {
+      name: "the-server-never-imports-the-dashboard",
+      comment: "The dashboard (web/) is a client with its own build: the service serves its built files (src/http/dashboard.ts) and imports none of its code.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^web/" },
+    },
+    {
+      name: "the-dashboard-is-a-client",
+      comment: "The dashboard talks to the service over GraphQL and /auth only; it reads nothing of src/ (its one input from the server is the printed schema.graphql).",
+      severity: "error",
+      from: { path: "^web/" },
+      to: { path: "^(src|test|bench|prisma)/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },
     exclude: { path: "^src/generated/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js"] },
   },
 };

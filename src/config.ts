@@ -3,7 +3,8 @@
  * `config`, never `process.env`. Variable names are part of the contract (docs/contract/decisions.md, Running it).
  */
 import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 const bool = z
@@ -230,6 +231,9 @@ const schema = z.object({
   SIGN_IN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   SIGN_IN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+
+  /** The dashboard's build (web/, built by `npm ci` into web/dist), served at `/` (src/http/dashboard.ts). */
+  DASHBOARD_DIR: z.string().optional().transform((v) => v || undefined),
 });
 
 /** A refresh tier: items younger than `maxAgeMs` (Infinity for the last) are refreshed every `intervalMs`. */
@@ -414,6 +418,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         windowSeconds: e.SIGN_IN_FAILURE_WINDOW_MINUTES * 60,
       },
     },
+    dashboardDir: resolve(e.DASHBOARD_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),
   };
 }
 

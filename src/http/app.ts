@@ -1,5 +1,6 @@
 /**
- * The HTTP application (Express): REST under /api/v1, people's sign-in at /auth, MCP at /mcp, /healthz and /readyz, JSON 404s and one error
+ * The HTTP application (Express): REST under /api/v1, people's sign-in at /auth, MCP at /mcp, /healthz and /readyz,
+ * the dashboard's files at /, JSON 404s and one error
  * handler that turns anything thrown into `{code, message}`. GraphQL is served by Yoga directly
  * (src/main/server.ts), without Express's routing on its hot path.
  */
@@ -20,6 +21,7 @@ import { allRoutes } from "./rest/routes/index.js";
 import { openApiRoute } from "./rest/routes/openapi.js";
 import { mcpRouter } from "./mcp/http.js";
 import { authRoutes } from "./auth/routes.js";
+import { dashboard } from "./dashboard.js";
 
 const VERSION = "1.0.0";
 /** The runtime, as /readyz reports it: the service runs on the Node.js the npm package `node` installs (README, "Run it"). */
@@ -88,6 +90,9 @@ export function createApp(options: AppOptions = {}) {
   api.use(buildRouter([...allRoutes, openApiRoute(() => [...allRoutes], VERSION)]));
   api.use(notFoundHandler);
   app.use("/api/v1", api);
+
+  // The dashboard last: only its own paths (src/http/dashboard.ts); the rest falls through to the JSON 404.
+  app.use(dashboard(config.dashboardDir));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

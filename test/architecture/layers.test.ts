@@ -1,10 +1,11 @@
 /**
  * The layer rule of docs/architecture.md stays true: dependency-cruiser checks every import of
- * src/ against .dependency-cruiser.cjs. Runs on throw-away trees with one import the wrong way round
- * (a domain module importing a door, a door importing another door's routes, an import circle,
- * domain/shared importing an area) prove the rules do catch each (so this test cannot pass by
- * checking nothing).
+ * src/ and web/src/ (the dashboard) against .dependency-cruiser.cjs. Runs on throw-away trees with
+ * one import the wrong way round (a domain module importing a door, a door importing another door's
+ * routes, an import circle, domain/shared importing an area, the dashboard and the server importing
+ * each other) prove the rules do catch each (so this test cannot pass by checking nothing).
  */
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +21,7 @@ async function violations(baseDir: string, seen?: { dependencies: number }): Pro
   const previous = process.cwd();
   process.chdir(baseDir); // the rules' paths are relative to the project root
   try {
-    const result = await cruise(["src"], { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true });
+    const result = await cruise(["src", "web/src"].filter((d) => existsSync(join(baseDir, d))), { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true });
     const output = result.output as { summary: { totalDependenciesCruised: number; violations: { from: string; to: string; rule: { name: string } }[] } };
     if (seen) seen.dependencies = output.summary.totalDependenciesCruised;
     return output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
@@ -40,7 +41,7 @@ describe("layers", () => {
   async function violationsOf(files: Record<string, string>): Promise<string[]> {
     const dir = await mkdtemp(join(tmpdir(), "layers-"));
     try {
-      await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" }, include: ["src"] }));
+      await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", jsx: "react-jsx" }, include: ["src", "web/src"] }));
       for (const [path, source] of Object.entries(files)) {
         await mkdir(join(dir, path, ".."), { recursive: true });
         await writeFile(join(dir, path), source);
@@ -82,5 +83,20 @@ describe("layers", () => {
         "src/http/mcp/tools.ts": 'import { routes } from "../rest/routes/video.js";\nimport { videoItem } from "../records/video.js";\nexport const tools = [routes, videoItem];\n',
       }),
     ).toEqual(["doors-stand-apart: src/http/mcp/tools.ts → src/http/rest/routes/video.ts"]);
+  });
+
+  it("the rules catch the dashboard importing the server's code, and the server importing the dashboard's", async () => {
+    expect(
+      (
+        await violationsOf({
+          "src/http/route.ts": 'import { Page } from "../../web/src/Page.js";\nexport const route = Page;\n',
+          "web/src/Page.tsx": 'import { route } from "../../src/http/route.js";\nexport const Page = () => route;\n',
+        })
+      ).sort(),
+    ).toEqual([
+      "no-circular: src/http/route.ts → web/src/Page.tsx",
+      "the-dashboard-is-a-client: web/src/Page.tsx → src/http/route.ts",
+      "the-server-never-imports-the-dashboard: src/http/route.ts → web/src/Page.tsx",
+    ]);
   });
 });

@@ -1,0 +1,26 @@
+/** How numbers and dates read in the dashboard (web/src/lib/format.ts): "1.2M", "3 h ago", "4.3 %". */
+import { describe, expect, it } from "vitest";
+import { formatClock, formatCount, formatDelta, formatPercent, formatRelative, humanize } from "../../web/src/lib/format.js";
+
+describe("dashboard formats", () => {
+  it("writes counts compact, and a missing measure as a dash", () => {
+    expect([formatCount(999), formatCount(1_234), formatCount(1_234_567), formatCount(2_500_000_000), formatCount(null)]).toEqual(["999", "1.2K", "1.2M", "2.5B", "—"]);
+    expect([formatDelta(1_200), formatDelta(-30), formatDelta(0)]).toEqual(["+1.2K", "-30", "0"]);
+    expect(formatPercent(4.349)).toBe("4.3 %");
+  });
+
+  it("writes times relative to now, past and future", () => {
+    const now = Date.parse("2026-11-25T12:00:00Z");
+    const at = (ms: number) => new Date(now + ms).toISOString();
+    expect(formatRelative(at(-3 * 3600_000 - 5_000), now)).toBe("3 h ago");
+    expect(formatRelative(at(-45_000), now)).toBe("45 s ago");
+    expect(formatRelative(at(-2 * 86400_000), now)).toBe("2 d ago");
+    expect(formatRelative(at(5 * 60_000), now)).toBe("in 5 min");
+    expect(formatRelative(at(-3_000), now)).toBe("just now");
+  });
+
+  it("writes transcript clocks and enum values for people", () => {
+    expect([formatClock(0), formatClock(65.9), formatClock(600)]).toEqual(["0:00", "1:05", "10:00"]);
+    expect(humanize("LINK_IN_BIO")).toBe("Link in bio");
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The frame of every signed-in page: a skip link, the header (name, workspace switcher), the main
+ * navigation landmark and the page itself inside one Suspense (loading) and one ErrorBoundary
+ * (errors in words; signed out → sign-in page).
+ */
+import { Suspense } from "react";
+import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { ErrorBoundary } from "../components/ErrorBoundary";
+import { Loading } from "../components/Loading";
+import { signOut } from "../lib/auth";
+import { paths } from "./paths";
+import type { Viewer } from "./SignedIn";
+import { useWorkspaceChoice } from "./workspace";
+import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
+
+const NAV = [
+  { to: paths.overview(), label: "Overview", end: true },
+  { to: paths.videos(), label: "Videos" },
+  { to: paths.accounts(), label: "Accounts" },
+  { to: paths.folders(), label: "Folders" },
+  { to: paths.radar(), label: "Radar" },
+  { to: paths.settings(), label: "Settings" },
+];
+
+export function Shell({ viewer }: { viewer: Viewer }) {
+  const location = useLocation();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link className="brand" to={paths.overview()}>
+          Video tracker
+        </Link>
+        <nav aria-label="Main" className="nav">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.end}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="topbar-end">
+          <WorkspaceSwitcher viewer={viewer} />
+          <a href="/graphql" className="muted-link">
+            GraphQL explorer
+          </a>
+          <SignOutButton name={viewer.name || viewer.email} />
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {/* A new ErrorBoundary per path: an error on one page does not stick to the next. */}
+        <ErrorBoundary key={location.pathname}>
+          <Suspense fallback={<Loading what="Loading the page" />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+    </div>
+  );
+}
+
+/** Ends the session (POST /auth/sign-out), empties the store and goes to the sign-in page. */
+function SignOutButton({ name }: { name: string }) {
+  const { startOver } = useWorkspaceChoice();
+  const navigate = useNavigate();
+  async function click() {
+    // Signed out even if the request fails (the session may be gone already): the next query says so.
+    await signOut().catch(() => undefined);
+    startOver();
+    navigate(paths.signIn(), { replace: true });
+  }
+  return (
+    <button type="button" className="button-link" onClick={() => void click()} title={`Signed in as ${name}`}>
+      Sign out
+    </button>
+  );
+}

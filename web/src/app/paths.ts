@@ -1,0 +1,24 @@
+/**
+ * The dashboard's URLs, in one place: links use these builders, the router (routes.tsx) uses the
+ * patterns, and the build writes the first segments into dist/routes.json so the server answers
+ * index.html for these paths only (src/http/dashboard.ts), never for /api/v1, /graphql and the rest.
+ * Plain data, no React: vite.config.ts imports it.
+ */
+export const paths = {
+  overview: () => "/",
+  videos: () => "/videos",
+  video: (id: string) => `/videos/${encodeURIComponent(id)}`,
+  accounts: () => "/accounts",
+  folders: () => "/folders",
+  radar: () => "/radar",
+  settings: () => "/settings",
+  signIn: (next?: string) => (next && next !== "/" ? `/sign-in?next=${encodeURIComponent(next)}` : "/sign-in"),
+  acceptInvitation: () => "/accept-invitation",
+  resetPassword: () => "/reset-password",
+} as const;
+
+/**
+ * First path segments that belong to the dashboard ("" is `/`). A new top-level page adds its
+ * segment here, or the server answers 404 when the page is reloaded.
+ */
+export const DASHBOARD_SEGMENTS = ["", "videos", "accounts", "folders", "radar", "settings", "sign-in", "accept-invitation", "reset-password"] as const;

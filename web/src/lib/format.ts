@@ -1,0 +1,78 @@
+/**
+ * How numbers and dates read everywhere in the dashboard: counts compact ("1.2M"), percentages with
+ * one decimal, times relative ("3 h ago") with the exact time for a tooltip. The browser's locale
+ * decides separators; tests run Chromium with en-US.
+ */
+const compact = new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 });
+const whole = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const exact = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const dayOnly = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+
+/** 1234567 → "1.2M"; null (not measured yet) → "—". */
+export function formatCount(n: number | null | undefined): string {
+  if (n === null || n === undefined) return "—";
+  return compact.format(n);
+}
+
+/** A count in full, for tooltips and credits: 1234567 → "1,234,567". */
+export function formatWhole(n: number | null | undefined): string {
+  if (n === null || n === undefined) return "—";
+  return whole.format(n);
+}
+
+/** Engagement rate (already in percent) → "4.3 %". */
+export function formatPercent(n: number | null | undefined): string {
+  if (n === null || n === undefined) return "—";
+  return `${n.toFixed(1)} %`;
+}
+
+/** Growth with its sign: 1200 → "+1.2K". */
+export function formatDelta(n: number | null | undefined): string {
+  if (n === null || n === undefined) return "—";
+  return (n > 0 ? "+" : "") + compact.format(n);
+}
+
+export function formatExact(iso: string): string {
+  return exact.format(new Date(iso));
+}
+
+export function formatDay(iso: string): string {
+  return dayOnly.format(new Date(iso));
+}
+
+const UNITS: [limit: number, seconds: number, unit: string][] = [
+  [60, 1, "s"],
+  [3600, 60, "min"],
+  [86400, 3600, "h"],
+  [86400 * 30, 86400, "d"],
+  [86400 * 365, 86400 * 30, "mo"],
+  [Infinity, 86400 * 365, "y"],
+];
+
+/** "3 h ago", "in 5 min", "just now". */
+export function formatRelative(iso: string, now = Date.now()): string {
+  const diff = Math.round((new Date(iso).getTime() - now) / 1000);
+  const abs = Math.abs(diff);
+  if (abs < 10) return "just now";
+  const [, seconds, unit] = UNITS.find(([limit]) => abs < limit)!;
+  const value = Math.floor(abs / seconds);
+  return diff < 0 ? `${value} ${unit} ago` : `in ${value} ${unit}`;
+}
+
+/** Seconds of a transcript → "1:05". */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+const PLATFORM_NAMES: Record<string, string> = { PLATFORM_A: "Platform A", PLATFORM_B: "Platform B", PLATFORM_C: "Platform C" };
+
+export function platformName(type: string): string {
+  return PLATFORM_NAMES[type] ?? type;
+}
+
+/** An enum value for people: "LINK_IN_BIO" → "Link in bio". */
+export function humanize(value: string): string {
+  const words = value.toLowerCase().replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,26 @@
+import { StrictMode, Suspense } from "react";
+import { createRoot } from "react-dom/client";
+import { BrowserRouter } from "react-router";
+import { AppRoutes } from "./app/routes";
+import { WorkspaceEnvironment } from "./app/workspace";
+import { Loading } from "./components/Loading";
+import { apiErrorOf } from "./lib/errors";
+import "./styles/global.css";
+
+// An API error caught by an error boundary is shown on the page in words; only other errors are
+// worth the console (React logs every caught error by default).
+const onCaughtError = (error: unknown, info: { componentStack?: string }) => {
+  if (!apiErrorOf(error)) console.error(error, info.componentStack);
+};
+
+createRoot(document.getElementById("root")!, { onCaughtError }).render(
+  <StrictMode>
+    <BrowserRouter>
+      <WorkspaceEnvironment>
+        <Suspense fallback={<Loading what="Loading the dashboard" />}>
+          <AppRoutes />
+        </Suspense>
+      </WorkspaceEnvironment>
+    </BrowserRouter>
+  </StrictMode>,
+);

@@ -1,0 +1,68 @@
+/**
+ * Sign in with email and password (POST /auth/sign-in/email, the session cookie comes back), then
+ * go where the person was headed (?next=). The only page outside the shell.
+ */
+import { useState, type FormEvent } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+import { describeError } from "../../lib/errors";
+import { signIn } from "../../lib/auth";
+import { useWorkspaceChoice } from "../../app/workspace";
+
+/** Only a path of this dashboard: never another host (an open redirect). */
+function safeNext(next: string | null): string {
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
+}
+
+export default function SignInPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const { startOver } = useWorkspaceChoice();
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(String(form.get("email")), String(form.get("password")));
+      startOver();
+      navigate(safeNext(params.get("next")), { replace: true });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const problem = error === null ? null : describeError(error);
+  return (
+    <main id="main" className="sign-in">
+      <h1>Sign in</h1>
+      {params.get("password") === "set" && (
+        <p className="notice" role="status">
+          Your password is set: sign in with your email and the new password.
+        </p>
+      )}
+      <form onSubmit={submit} noValidate={false}>
+        <label htmlFor="email">Email</label>
+        <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
+        <label htmlFor="password">Password</label>
+        <input id="password" name="password" type="password" autoComplete="current-password" required />
+        {problem && (
+          <p className="notice notice-error" role="alert">
+            {problem.code === "UNAUTHORIZED" ? "Wrong email or password." : problem.message} {problem.code === "RATE_LIMITED" && problem.retryAfter ? `Try again in ${problem.retryAfter} s.` : ""}
+          </p>
+        )}
+        <button type="submit" className="button-primary" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+      <p className="muted">
+        No account yet? Ask an owner of your workspace for an invitation. On a new installation, open the link the service printed to set the
+        first owner's password.
+      </p>
+    </main>
+  );
+}

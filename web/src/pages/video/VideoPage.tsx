@@ -1,0 +1,49 @@
+/**
+ * One tracked video: its numbers (live), the metric history chart, refresh now, and its analysis.
+ * The URL's id is the video's UUID (the same as REST's) or its global id.
+ */
+import { Suspense } from "react";
+import { graphql, useLazyLoadQuery } from "react-relay";
+import { Link, useParams } from "react-router";
+import type { VideoPageQuery } from "../../__generated__/VideoPageQuery.graphql";
+import { paths } from "../../app/paths";
+import { Loading } from "../../components/Loading";
+import { useLiveCredits } from "../../relay/credits";
+import { AnalysisPanel } from "./AnalysisPanel";
+import { HistoryChart } from "./HistoryChart";
+import { VideoSummary } from "./VideoSummary";
+
+const query = graphql`
+  query VideoPageQuery($id: ID!) {
+    video(id: $id) {
+      id
+      ...VideoSummary_video
+      ...HistoryChart_video
+      ...AnalysisPanel_video
+    }
+    credits {
+      totalRemaining
+    }
+  }
+`;
+
+export default function VideoPage() {
+  const { id = "" } = useParams();
+  const data = useLazyLoadQuery<VideoPageQuery>(query, { id }, { fetchPolicy: "store-and-network" });
+  useLiveCredits();
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to={paths.videos()}>← Videos</Link>
+      </p>
+      <VideoSummary video={data.video} />
+      <section aria-labelledby="history-heading" className="panel">
+        <h2 id="history-heading">Metric history</h2>
+        <Suspense fallback={<Loading what="Loading the history" />}>
+          <HistoryChart video={data.video} />
+        </Suspense>
+      </section>
+      <AnalysisPanel video={data.video} balance={data.credits.totalRemaining} />
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+import { useEffect, useState } from "react";
+import type { Platform } from "../../__generated__/VideosPageQuery.graphql";
+import { platformName } from "../../lib/format";
+import type { ListOptions } from "./list-options";
+
+/** Platform filter and search (the search applies 300 ms after typing stops, or on Enter). */
+export function VideosFilters({ options, onChange }: { options: ListOptions; onChange: (o: Partial<ListOptions>) => void }) {
+  const [q, setQ] = useState(options.q ?? "");
+  useEffect(() => {
+    const trimmed = q.trim() || null;
+    if (trimmed === options.q) return;
+    const timer = setTimeout(() => onChange({ q: trimmed }), 300);
+    return () => clearTimeout(timer);
+  }, [q, options.q, onChange]);
+
+  return (
+    <form className="filters" role="search" onSubmit={(e) => (e.preventDefault(), onChange({ q: q.trim() || null }))}>
+      <label>
+        Platform
+        <select value={options.platform ?? ""} onChange={(e) => onChange({ platform: (e.target.value || null) as Platform | null })}>
+          <option value="">All platforms</option>
+          {(["PLATFORM_A", "PLATFORM_B", "PLATFORM_C"] as const).map((p) => (
+            <option key={p} value={p}>
+              {platformName(p)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Search
+        <input type="search" value={q} placeholder="Words of the description or the username" onChange={(e) => setQ(e.target.value)} />
+      </label>
+    </form>
+  );
+}
