@@ -35,10 +35,11 @@ describe("citations", () => {
     expect(citing).toEqual([]);
   });
 
-  it("every src/… file named in the code and the docs exists", () => {
+  it("every src/… (and web/src/…) file named in the code and the docs exists", () => {
     const missing: string[] = [];
     for (const path of [...sources, ...docs]) {
-      for (const [cited] of readFileSync(join(ROOT, path), "utf8").matchAll(/\bsrc\/[\w./-]+\.ts\b/g)) {
+      // A path from the root: `src/…` or `web/src/…`, not the tail of another path (`web/src/…` holds `src/…`).
+      for (const [cited] of readFileSync(join(ROOT, path), "utf8").matchAll(/(?<![\w./-])(?:web\/)?src\/[\w./-]+\.tsx?\b/g)) {
         if (!existsSync(join(ROOT, cited))) missing.push(`${relative(ROOT, join(ROOT, path))}: ${cited}`);
       }
     }
