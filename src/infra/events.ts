@@ -7,12 +7,35 @@
 import { createPubSub } from "graphql-yoga";
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import { config } from "../config.js";
+import type { Redis } from "ioredis";
 import { createRedis, redis } from "./redis.js";
+import { logger } from "./logger.js";
 
 const topicName = (topic: string) => `${config.redisPrefix}:${topic}`;
 
 export async function publish(topic: string, id: string, payload: unknown): Promise<void> {
   await redis().publish(`${topicName(topic)}:${id}`, JSON.stringify(payload));
+}
+
+/**
+ * The connection as the event target uses it, with its SUBSCRIBE, UNSUBSCRIBE and PUBLISH failures
+ * logged rather than left unhandled: @graphql-yoga/redis-event-target sends them without awaiting,
+ * so a stream that ends while the connection closes (shutdown) would otherwise be an unhandled
+ * rejection ("Connection is closed"). A lost UNSUBSCRIBE costs nothing once the connection is gone.
+ */
+function settled<C extends Redis>(client: C): C {
+  const fireAndForget = new Set<PropertyKey>(["subscribe", "unsubscribe", "publish"]);
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (!fireAndForget.has(property) || typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const sent = (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        sent.catch((e: Error) => logger.debug({ err: e.message, command: String(property) }, "event connection command failed"));
+        return sent;
+      };
+    },
+  });
 }
 
 type PubSub = ReturnType<typeof createPubSub<Record<string, [string, unknown]>>>;
@@ -25,7 +48,7 @@ function getPubSub(): PubSub {
     // in subscriber mode first, the INFO is refused, and ioredis flushes the queued commands.
     subscriber = createRedis("events-subscriber", { enableReadyCheck: false });
     pubSub = createPubSub<Record<string, [string, unknown]>>({
-      eventTarget: createRedisEventTarget({ publishClient: redis(), subscribeClient: subscriber }),
+      eventTarget: createRedisEventTarget({ publishClient: settled(redis()), subscribeClient: settled(subscriber) }),
     });
   }
   return pubSub;
