@@ -20,7 +20,32 @@ const csv = <T extends string>(values: readonly [T, ...T[]]) =>
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.url().default("postgresql://root@127.0.0.1:5432/video_service"),
-  REDIS_URL: z.url().default("redis://127.0.0.1:6379"),
+  /** One Redis (`redis://`, `rediss://` for TLS), or a Redis Cluster: `redis+cluster://[user:password@]host:port,host:port`
+   *  (`rediss+cluster://` for TLS). */
+  REDIS_URL: z
+    .string()
+    .default("redis://127.0.0.1:6379")
+    .transform((s, ctx) => {
+      const target = parseRedisUrl(s);
+      if (typeof target === "string") {
+        ctx.addIssue({ code: "custom", message: target });
+        return z.NEVER;
+      }
+      return target;
+    }),
+  /** Redis Cluster's seed nodes, `host:port,host:port` (any of its nodes; the rest are discovered). Set, it wins over REDIS_URL. */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .default("")
+    .transform((s, ctx) => {
+      if (!s.trim()) return null;
+      const nodes = parseRedisNodes(s);
+      if (typeof nodes === "string") {
+        ctx.addIssue({ code: "custom", message: nodes });
+        return z.NEVER;
+      }
+      return nodes;
+    }),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default("0.0.0.0"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -236,6 +261,36 @@ const schema = z.object({
   DASHBOARD_DIR: z.string().optional().transform((v) => v || undefined),
 });
 
+/** Where Redis is: one server (its URL), or a Redis Cluster (seed nodes; credentials and TLS for every node). */
+export type RedisTarget =
+  | { cluster: false; url: string }
+  | { cluster: true; nodes: { host: string; port: number }[]; username?: string; password?: string; tls: boolean };
+
+/** `host:port,host:port` (an IPv6 host in brackets: `[::1]:7000`) → nodes, or the reason it is not such a list. */
+export function parseRedisNodes(text: string): { host: string; port: number }[] | string {
+  const nodes: { host: string; port: number }[] = [];
+  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(part);
+    const port = m ? Number(m[3]) : NaN;
+    if (!m || port < 1 || port > 65535) return `"${part}" is not host:port`;
+    nodes.push({ host: (m[1] ?? m[2])!, port });
+  }
+  return nodes.length ? nodes : "at least one host:port is needed";
+}
+
+/** REDIS_URL: `redis://…`/`rediss://…` (one server) or `redis+cluster://…`/`rediss+cluster://…` (a cluster's seed nodes). */
+export function parseRedisUrl(text: string): RedisTarget | string {
+  const cluster = /^(rediss?)\+cluster:\/\/(?:([^@/]*)@)?([^/?#]+)\/?$/.exec(text);
+  if (cluster) {
+    const nodes = parseRedisNodes(cluster[3]!);
+    if (typeof nodes === "string") return `${nodes} (redis+cluster://[user:password@]host:port,host:port)`;
+    const [user, password] = (cluster[2] ?? "").split(/:(.*)/s, 2).map((v) => (v ? decodeURIComponent(v) : undefined));
+    return { cluster: true, nodes, tls: cluster[1] === "rediss", ...(user ? { username: user } : {}), ...(password ? { password } : {}) };
+  }
+  if (!/^rediss?:\/\//.test(text) || !URL.canParse(text)) return "must be a redis://, rediss://, redis+cluster:// or rediss+cluster:// URL";
+  return { cluster: false, url: text };
+}
+
 /** A refresh tier: items younger than `maxAgeMs` (Infinity for the last) are refreshed every `intervalMs`. */
 export interface CadenceTier {
   maxAgeMs: number;
@@ -312,7 +367,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   return {
     env: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
-    redisUrl: e.REDIS_URL,
+    /** REDIS_CLUSTER_NODES (when set) or REDIS_URL: src/infra/redis.ts connects accordingly. */
+    redis: e.REDIS_CLUSTER_NODES ? ({ cluster: true, nodes: e.REDIS_CLUSTER_NODES, tls: false } as RedisTarget) : e.REDIS_URL,
     port: e.PORT,
     host: e.HOST,
     logLevel: e.LOG_LEVEL,

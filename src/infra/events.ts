@@ -7,8 +7,7 @@
 import { createPubSub } from "graphql-yoga";
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import { config } from "../config.js";
-import type { Redis } from "ioredis";
-import { createRedis, redis } from "./redis.js";
+import { createRedis, redis, type RedisConnection } from "./redis.js";
 import { logger } from "./logger.js";
 
 const topicName = (topic: string) => `${config.redisPrefix}:${topic}`;
@@ -17,13 +16,17 @@ export async function publish(topic: string, id: string, payload: unknown): Prom
   await redis().publish(`${topicName(topic)}:${id}`, JSON.stringify(payload));
 }
 
+/** SUBSCRIBE commands sent and not yet answered (see `subscribed`). */
+const pendingSubscribes = new Set<Promise<unknown>>();
+
 /**
  * The connection as the event target uses it, with its SUBSCRIBE, UNSUBSCRIBE and PUBLISH failures
  * logged rather than left unhandled: @graphql-yoga/redis-event-target sends them without awaiting,
  * so a stream that ends while the connection closes (shutdown) would otherwise be an unhandled
  * rejection ("Connection is closed"). A lost UNSUBSCRIBE costs nothing once the connection is gone.
+ * Each SUBSCRIBE is kept until Redis answers it, for `subscribed`.
  */
-function settled<C extends Redis>(client: C): C {
+function settled<C extends RedisConnection>(client: C): C {
   const fireAndForget = new Set<PropertyKey>(["subscribe", "unsubscribe", "publish"]);
   return new Proxy(client, {
     get(target, property, receiver) {
@@ -32,6 +35,11 @@ function settled<C extends Redis>(client: C): C {
       return (...args: unknown[]) => {
         const sent = (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         sent.catch((e: Error) => logger.debug({ err: e.message, command: String(property) }, "event connection command failed"));
+        if (property === "subscribe") {
+          const answered = sent.catch(() => undefined);
+          pendingSubscribes.add(answered);
+          void answered.then(() => pendingSubscribes.delete(answered));
+        }
         return sent;
       };
     },
@@ -40,13 +48,14 @@ function settled<C extends Redis>(client: C): C {
 
 type PubSub = ReturnType<typeof createPubSub<Record<string, [string, unknown]>>>;
 let pubSub: PubSub | null = null;
-let subscriber: ReturnType<typeof createRedis> | null = null;
 
 function getPubSub(): PubSub {
   if (!pubSub) {
-    // No ready check (INFO) on the subscriber: a SUBSCRIBE queued while connecting puts the connection
-    // in subscriber mode first, the INFO is refused, and ioredis flushes the queued commands.
-    subscriber = createRedis("events-subscriber", { enableReadyCheck: false });
+    // No ready check (INFO) on one server's subscriber: a SUBSCRIBE queued while connecting puts the
+    // connection in subscriber mode first, the INFO is refused, and ioredis flushes the queued
+    // commands. (On a cluster, ioredis subscribes on a connection of its own to one node, and the
+    // cluster carries every PUBLISH to every node.)
+    const subscriber = createRedis("events-subscriber", { enableReadyCheck: false });
     pubSub = createPubSub<Record<string, [string, unknown]>>({
       eventTarget: createRedisEventTarget({ publishClient: settled(redis()), subscribeClient: settled(subscriber) }),
     });
@@ -55,12 +64,12 @@ function getPubSub(): PubSub {
 }
 
 /**
- * Resolves once every SUBSCRIBE sent so far (by iterators already started) is active in Redis:
- * Redis answers a connection's commands in order, so a PING answered on the subscriber connection
- * comes after them. Lets a subscription read the current state only once no event can be missed.
+ * Resolves once every SUBSCRIBE sent so far (by iterators already started) is active in Redis: each
+ * resolves when Redis has answered it (on one server or a cluster's subscriber node alike). Lets a
+ * subscription read the current state only once no event can be missed.
  */
 export async function subscribed(): Promise<void> {
-  if (subscriber) await subscriber.ping();
+  await Promise.all([...pendingSubscribes]);
 }
 
 /** An async iterable of the events on `<topic>:<id>`, ended when the consumer stops. */

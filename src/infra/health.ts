@@ -6,7 +6,7 @@
 import { config } from "../config.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { sql } from "./db.js";
-import { redis } from "./redis.js";
+import { redisReady } from "./redis.js";
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -34,7 +34,7 @@ async function check(fn: () => Promise<unknown>): Promise<string> {
 
 /** "ok", or "unavailable: <why>", for each backing service. */
 export async function checkBackends(): Promise<{ database: string; redis: string }> {
-  const [database, redisState] = await Promise.all([check(() => sql(Prisma.sql`SELECT 1`)), check(() => redis().ping())]);
+  const [database, redisState] = await Promise.all([check(() => sql(Prisma.sql`SELECT 1`)), check(redisReady)]);
   return { database, redis: redisState };
 }
 

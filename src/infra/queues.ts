@@ -1,11 +1,16 @@
 /**
  * BullMQ queues. Keys live under REDIS_PREFIX so deployments (and test files) can share a Redis.
  * A job carries ids, never state: PostgreSQL is the source of truth and every job is idempotent.
+ *
+ * On a Redis Cluster every key of one queue must hash to one slot (BullMQ's scripts touch several at
+ * once), so each queue's prefix is a hash tag of its own, `{<REDIS_PREFIX>:bull:<queue>}`: one slot
+ * per queue, the queues spread over the primaries (no flow here spans two queues, which would need
+ * one tag for both). On one server the prefix stays `<REDIS_PREFIX>:bull`, as it always was.
  */
 import { Queue, type JobsOptions } from "bullmq";
 import { config } from "../config.js";
 import { currentLogContext } from "./logger.js";
-import { createRedis } from "./redis.js";
+import { createRedis, isCluster } from "./redis.js";
 
 export const QUEUE_NAMES = ["scrape", "analysis", "radar", "maintenance", "webhooks"] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
@@ -51,14 +56,20 @@ class TracedQueue extends Queue {
   }
 }
 
-export function bullConnection() {
-  return { connection: createRedis("bullmq"), prefix: `${config.redisPrefix}:bull` };
+/** Where a queue's keys live: see the module's comment. */
+export function bullPrefix(name: QueueName): string {
+  return isCluster() ? `{${config.redisPrefix}:bull:${name}}` : `${config.redisPrefix}:bull`;
+}
+
+/** A queue's or a worker's connection and key prefix. */
+export function bullConnection(name: QueueName) {
+  return { connection: createRedis("bullmq"), prefix: bullPrefix(name) };
 }
 
 export function queue(name: QueueName): Queue {
   let q = queues.get(name);
   if (!q) {
-    q = new TracedQueue(name, { ...bullConnection(), defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    q = new TracedQueue(name, { ...bullConnection(name), defaultJobOptions: DEFAULT_JOB_OPTIONS });
     queues.set(name, q);
   }
   return q;

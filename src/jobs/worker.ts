@@ -82,7 +82,7 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
         });
       },
       {
-        ...bullConnection(),
+        ...bullConnection(def.queue),
         concurrency: def.concurrency,
         // BullMQ's own per-minute completed/failed counts, read by /metrics (src/infra/metrics.ts).
         metrics: { maxDataPoints: MetricsTime.ONE_WEEK },

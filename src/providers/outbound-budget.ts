@@ -11,7 +11,7 @@
  * letting it go out unbudgeted.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Redis } from "ioredis";
+import type { Cluster, Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { Platform } from "../domain/shared/platform.js";
 import { ProviderError } from "../domain/shared/provider-error.js";
@@ -22,7 +22,8 @@ export interface OutboundBudget {
 }
 
 export interface RedisBudgetOptions {
-  redis: Redis;
+  /** One Redis or a cluster: the budget of a platform is one key (one slot). */
+  redis: Redis | Cluster;
   /** Redis key prefix: every process of a deployment uses the same one, and so shares the budget. */
   keyPrefix: string;
   /** Calls per window for each platform; 0 (or absent) is no budget for that platform. */

@@ -353,7 +353,7 @@ describe("the API key and rate limit of REST", () => {
   it("counts each request against the key's budget; past it, 429 RATE_LIMITED with Retry-After", async () => {
     const ws = await newWorkspace();
     const { secret } = await createKey(ws.workspaceId, "busy agent");
-    const keyId = (await authenticate(secret))!.keyId;
+    const budget = (await authenticate(secret))!.budget; // the key's budget (its secret's hash)
     const headers = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
     const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
     const first = await request(api.url, "POST", "/mcp", { key: secret, body: list, headers });
@@ -373,7 +373,7 @@ describe("the API key and rate limit of REST", () => {
     // Spend the rest of the budget (the same one REST and GraphQL draw from).
     for (;;) {
       try {
-        await consumeRequest(keyId);
+        await consumeRequest(budget);
       } catch (e) {
         expect(e).toBeInstanceOf(RateLimitedError);
         break;

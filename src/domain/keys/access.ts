@@ -15,6 +15,11 @@
  *
  * Both run in one Lua script (`admit`): one round trip per request instead of a key lookup and a
  * separate counter (bench/ladder: the lookup was a database statement on every request).
+ *
+ * Redis Cluster: a key's registry entry, its tombstone and its budget are named by the secret's hash
+ * in a hash tag (`{<hash>}`), so the scripts and the withdrawal's transaction touch one slot, and
+ * every script names all its keys in KEYS (docs/scaling.md). A key's budget is therefore named by its
+ * secret's hash, not its id (`AuthContext.budget`); a person's by their id (`{user:<id>}`).
  */
 import { createHash } from "node:crypto";
 import { Prisma } from "../../generated/prisma/client.js";
@@ -26,6 +31,8 @@ import { DomainError } from "../shared/errors.js";
 export interface AuthContext {
   workspaceId: string;
   keyId: string;
+  /** The rate-limit budget (and live-connection caps) the key spends: its secret's hash (see above). */
+  budget: string;
 }
 
 /** Where a key stands in its budget (for the RateLimit-* headers). */
@@ -67,15 +74,16 @@ export function bearerSecret(header: string | null | undefined): string | null {
   return match ? match[1]! : null;
 }
 
+/** Redis keys; the braces are hash tags (one Redis Cluster slot for the keys of one secret). */
 const keyOf = {
-  entry: (hash: string) => `${config.redisPrefix}:key:${hash}`,
-  tombstone: (hash: string) => `${config.redisPrefix}:key-revoked:${hash}`,
-  budget: (credential: string) => `${config.redisPrefix}:ratelimit:${credential}`,
+  entry: (hash: string) => `${config.redisPrefix}:key:{${hash}}`,
+  tombstone: (hash: string) => `${config.redisPrefix}:key-revoked:{${hash}}`,
+  budget: (budget: string) => `${config.redisPrefix}:ratelimit:{${budget}}`,
 };
 
 /**
- * KEYS: entry, budget prefix · ARGV: now ms, points, window ms, last-used granularity ms, count (1/0)
- * → {0} unknown to the registry; {1, keyId, workspaceId, touch, count, pttl}.
+ * KEYS: entry, budget (the key's: its hash) · ARGV: now ms, points, window ms, last-used granularity
+ * ms, count (1/0) → {0} unknown to the registry; {1, keyId, workspaceId, touch, count, pttl}.
  */
 const ADMIT = `
 local e = redis.call('HMGET', KEYS[1], 'id', 'ws', 'lu')
@@ -87,11 +95,10 @@ if (not e[3]) or now - tonumber(e[3]) > tonumber(ARGV[4]) then
   touch = 1
 end
 if ARGV[5] == '0' then return {1, e[1], e[2], touch, 0, 0} end
-local budget = KEYS[2] .. e[1]
-local n = redis.call('INCR', budget)
-if n == 1 then redis.call('PEXPIRE', budget, ARGV[3]) end
-local ttl = redis.call('PTTL', budget)
-if ttl < 0 then redis.call('PEXPIRE', budget, ARGV[3]); ttl = tonumber(ARGV[3]) end
+local n = redis.call('INCR', KEYS[2])
+if n == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[3]); ttl = tonumber(ARGV[3]) end
 return {1, e[1], e[2], touch, n, ttl}`;
 
 /** KEYS: entry, tombstone · ARGV: keyId, workspaceId, now ms → 1 registered, 0 refused (revoked). */
@@ -109,7 +116,7 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2])
 return {n, ttl}`;
 
 interface AccessCommands {
-  admitKey(entry: string, budgetPrefix: string, now: number, points: number, windowMs: number, granularity: number, count: string): Promise<(string | number)[]>;
+  admitKey(entry: string, budget: string, now: number, points: number, windowMs: number, granularity: number, count: string): Promise<(string | number)[]>;
   registerKey(entry: string, tombstone: string, keyId: string, workspaceId: string, now: number): Promise<number>;
   countRequest(budget: string, units: number, windowMs: number): Promise<[number, number]>;
 }
@@ -142,17 +149,17 @@ async function lookUp(hash: string): Promise<AuthContext | null> {
   const registered = await client().registerKey(keyOf.entry(hash), keyOf.tombstone(hash), key.id, key.workspaceId, Date.now());
   if (!registered) return null; // revoked while we read
   touchLastUsed(key.id);
-  return { workspaceId: key.workspaceId, keyId: key.id };
+  return { workspaceId: key.workspaceId, keyId: key.id, budget: hash };
 }
 
 async function admitHash(hash: string, count: boolean): Promise<{ auth: AuthContext; limit: RateLimitState | null } | null> {
-  const r = await client().admitKey(keyOf.entry(hash), keyOf.budget(""), Date.now(), config.rateLimitPerMinute, WINDOW_MS, LAST_USED_GRANULARITY_MS, count ? "1" : "0");
+  const r = await client().admitKey(keyOf.entry(hash), keyOf.budget(hash), Date.now(), config.rateLimitPerMinute, WINDOW_MS, LAST_USED_GRANULARITY_MS, count ? "1" : "0");
   if (Number(r[0]) === 0) {
     const auth = await lookUp(hash);
     if (!auth) return null;
-    return { auth, limit: count ? await consumeRequest(auth.keyId) : null }; // a key's budget is its id (budgetOf)
+    return { auth, limit: count ? await consumeRequest(auth.budget) : null };
   }
-  const auth = { keyId: String(r[1]), workspaceId: String(r[2]) };
+  const auth = { keyId: String(r[1]), workspaceId: String(r[2]), budget: hash };
   if (Number(r[3]) === 1) touchLastUsed(auth.keyId);
   return { auth, limit: count ? budgetState(Number(r[4]), Number(r[5])) : null };
 }
@@ -174,7 +181,7 @@ export async function authenticate(secret: string | null | undefined): Promise<A
 }
 
 /**
- * Counts requests against a budget: a key's id, or a person's (`budgetOf`, src/domain/people/actor.ts):
+ * Counts requests against a budget: a key's (its secret's hash), or a person's (`budgetOf`, src/domain/people/actor.ts):
  * one WebSocket operation, a signed-in person's request, or the calls of an MCP batch after the
  * first; RateLimitedError past it.
  */

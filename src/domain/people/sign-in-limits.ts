@@ -10,10 +10,9 @@
  * between a check and a count. The email is hashed in the key (no address in Redis key names).
  */
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { config } from "../../config.js";
-import { redis } from "../../infra/redis.js";
+import { redis, type RedisConnection } from "../../infra/redis.js";
 import { DomainError } from "../shared/errors.js";
 
 export class SignInLimitedError extends DomainError {
@@ -27,7 +26,7 @@ interface Limiters {
   address: RateLimiterRedis;
 }
 
-const byClient = new WeakMap<Redis, Limiters>();
+const byClient = new WeakMap<RedisConnection, Limiters>();
 function limiters(): Limiters {
   const client = redis();
   let found = byClient.get(client);
