@@ -101,7 +101,6 @@ beforeAll(async () => {
 }, 200_000);
 
 afterAll(async () => {
-  if (process.env.TRACES_DUMP) await writeFile(process.env.TRACES_DUMP, spans.map((s) => `${s.traceId.slice(0, 6)} ${s.service} k${s.kind} ${s.name} ${JSON.stringify(s.attributes).slice(0, 200)}`).join("\n"));
   await Promise.all([api?.stop(), worker?.stop()]);
   await stopAll();
   await new Promise((resolve) => receiver?.close(resolve));
@@ -164,7 +163,6 @@ describe("traces exported by OTLP when the OTEL_* variables are set", () => {
     expect(started).toMatchObject({ queue: "scrape", span_id: processSpan.spanId });
     expect(lines(worker).some((l) => l.msg === "job completed" && l.trace_id === traceId)).toBe(true);
 
-    if (process.env.TRACES_DUMP) await request(api.url!, "POST", "/graphql", { key, body: { query: "{ workspace { plan } videos(first: 2) { edges { node { id } } } }" } });
     // Probes are not traced; only traces are exported (no metrics, no log records).
     expect((await request(api.url!, "GET", "/readyz")).status).toBe(200);
     await new Promise((r) => setTimeout(r, 500));
