@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tracingWanted } from "../../src/config.js";
 import { newWorkspace, request, stopAll } from "../helpers/api.js";
 import { spawnService, type ServiceProcess } from "../helpers/processes.js";
 import { waitUntil } from "../helpers/wait.js";
@@ -158,7 +159,7 @@ describe("traces exported by OTLP when the OTEL_* variables are set", () => {
 
     // The log lines written while its spans were active carry its id: the API's access log, the job's start and end.
     const access = lines(api).find((l) => l.msg === "request" && l.path === "/api/v1/videos" && l.method === "POST");
-    expect(access).toMatchObject({ trace_id: traceId, trace_flags: "01" });
+    expect(access).toMatchObject({ trace_id: traceId, trace_flags: "01", requestId: expect.any(String), workspaceId: expect.any(String) });
     const started = lines(worker).find((l) => l.msg === "job started" && l.trace_id === traceId);
     expect(started).toMatchObject({ queue: "scrape", span_id: processSpan.spanId });
     expect(lines(worker).some((l) => l.msg === "job completed" && l.trace_id === traceId)).toBe(true);
@@ -192,6 +193,17 @@ async function loadedTelemetry(env: Record<string, string>): Promise<string[]> {
 }
 
 describe("tracing off", () => {
+  it("is what the OTEL_* variables say: on with an OTLP endpoint or a traces exporter, off with none of them, `none` first, or OTEL_SDK_DISABLED", () => {
+    expect(tracingWanted({})).toBe(false);
+    expect(tracingWanted({ OTEL_SERVICE_NAME: "x", OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" })).toBe(false);
+    expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" })).toBe(true);
+    expect(tracingWanted({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/v1/traces" })).toBe(true);
+    expect(tracingWanted({ OTEL_TRACES_EXPORTER: "console" })).toBe(true);
+    expect(tracingWanted({ OTEL_TRACES_EXPORTER: "none", OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" })).toBe(false);
+    expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_SDK_DISABLED: "true" })).toBe(false);
+    expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: " " })).toBe(false);
+  });
+
   it("without the OTEL_* variables (or with OTEL_TRACES_EXPORTER=none) loads no part of OpenTelemetry's SDK, instrumentations or BullMQ's telemetry", async () => {
     const clean = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("OTEL_")).map((k) => [k, ""]));
     const [off, none, on] = await Promise.all([
