@@ -21,7 +21,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import pg from "pg";
 import { benchReader, benchServiceEnv, createMigratedDatabase, endBench, urlFor } from "./lib/db.js";
-import { cpuMs, load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
+import { measuredLoad, rotatingRounds, startChild, stopChildren, type MeasuredLoad } from "./lib/load.js";
 import { percentile, writeSection } from "./lib/results.js";
 import { seedTrackedVideos } from "./metrics-cost.js";
 
@@ -45,7 +45,6 @@ const ENDPOINTS = [
   { name: "GraphQL `videos(first: 20)` (GET /graphql)", path: `/graphql?query=${encodeURIComponent(GRAPHQL_QUERY)}` },
 ];
 
-type Measured = LoadResult & { cpuPerRequest: number };
 const median = (xs: number[]) => percentile(xs, 50);
 
 export async function runTracesCostBench(): Promise<void> {
@@ -77,7 +76,7 @@ export async function runTracesCostBench(): Promise<void> {
     } as const;
     type Arm = keyof typeof arms;
     const ARMS = Object.keys(arms) as Arm[];
-    const servers = {} as Record<Arm, { base: string; pid: number; runs: Measured[][] }>;
+    const servers = {} as Record<Arm, { base: string; pid: number; runs: MeasuredLoad[][] }>;
     for (const arm of ARMS) {
       const child = await startChild(["src/main/api.ts"], { ...serviceEnv, LOG_LEVEL: "info", ...arms[arm].env }, /API listening on port (\d+)/);
       servers[arm] = { base: `http://127.0.0.1:${child.match[1]}`, pid: child.child.pid!, runs: ENDPOINTS.map(() => []) };
@@ -94,19 +93,9 @@ export async function runTracesCostBench(): Promise<void> {
 
     const measure = async (arm: Arm, endpoint: number) => {
       const s = servers[arm];
-      const paths = [ENDPOINTS[endpoint]!.path];
-      await load({ base: s.base, paths, headers: auth, seconds: 2, connections: CONNECTIONS }); // warm-up
-      const before = cpuMs(s.pid);
-      const r = await load({ base: s.base, paths, headers: auth, seconds: SECONDS, connections: CONNECTIONS });
-      const cpu = cpuMs(s.pid) - before;
-      s.runs[endpoint]!.push({ ...r, cpuPerRequest: cpu / Math.max(r.total, 1) });
+      s.runs[endpoint]!.push(await measuredLoad(s.pid, { base: s.base, paths: [ENDPOINTS[endpoint]!.path], headers: auth, seconds: SECONDS, connections: CONNECTIONS }));
     };
-    const loads: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const order = ARMS.map((_, i) => ARMS[(i + round) % ARMS.length]!);
-      for (const endpoint of ENDPOINTS.keys()) for (const arm of order) await measure(arm, endpoint);
-      loads.push(os.loadavg()[0]!);
-    }
+    const loads = await rotatingRounds(ARMS, ENDPOINTS.length, ROUNDS, measure);
 
     const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
     const signed = (x: number) => `${x >= 0 ? "+" : ""}${pct(x)}`;

@@ -17,7 +17,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tracingWanted } from "../../src/config.js";
 import { newWorkspace, request, stopAll } from "../helpers/api.js";
-import { spawnService, type ServiceProcess } from "../helpers/processes.js";
+import { logLines, spawnService, type ServiceProcess } from "../helpers/processes.js";
 import { waitUntil } from "../helpers/wait.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -77,13 +77,6 @@ function startReceiver(): Promise<void> {
   );
 }
 
-type Line = Record<string, any>;
-const lines = (p: ServiceProcess): Line[] =>
-  p
-    .output()
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as Line);
 
 beforeAll(async () => {
   await startReceiver();
@@ -158,11 +151,11 @@ describe("traces exported by OTLP when the OTEL_* variables are set", () => {
     expect(traceparents).toContain(`00-${traceId}-${exec.spanId}-01`);
 
     // The log lines written while its spans were active carry its id: the API's access log, the job's start and end.
-    const access = lines(api).find((l) => l.msg === "request" && l.path === "/api/v1/videos" && l.method === "POST");
+    const access = logLines(api).find((l) => l.msg === "request" && l.path === "/api/v1/videos" && l.method === "POST");
     expect(access).toMatchObject({ trace_id: traceId, trace_flags: "01", requestId: expect.any(String), workspaceId: expect.any(String) });
-    const started = lines(worker).find((l) => l.msg === "job started" && l.trace_id === traceId);
+    const started = logLines(worker).find((l) => l.msg === "job started" && l.trace_id === traceId);
     expect(started).toMatchObject({ queue: "scrape", span_id: processSpan.spanId });
-    expect(lines(worker).some((l) => l.msg === "job completed" && l.trace_id === traceId)).toBe(true);
+    expect(logLines(worker).some((l) => l.msg === "job completed" && l.trace_id === traceId)).toBe(true);
 
     // Probes are not traced; only traces are exported (no metrics, no log records).
     expect((await request(api.url!, "GET", "/readyz")).status).toBe(200);
