@@ -15,7 +15,7 @@ import { trackedVideo } from "../analysis/fixtures.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import { config } from "../../src/config.js";
 import { prisma } from "../../src/infra/db.js";
-import { claimIdempotentRequest, pruneIdempotentRequests, runIdempotently } from "../../src/domain/shared/idempotency.js";
+import { claimIdempotentRequest, PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests, runIdempotently } from "../../src/domain/shared/idempotency.js";
 import type { RunningApi } from "../../src/main/server.js";
 
 let api: RunningApi;
@@ -171,6 +171,12 @@ describe("REST: a retried request does its work once", () => {
     const ws = await newWorkspace("free");
     const folder = await post(ws.key, "/api/v1/folders", { name: "to delete" });
     const path = `/api/v1/folders/${folder.body.data.id}`;
+    const rename = randomUUID();
+    const renamed = await request(api.url, "PATCH", path, { key: ws.key, body: { name: "renamed" }, headers: { "idempotency-key": rename } });
+    expect(renamed.status).toBe(200);
+    const renamedAgain = await request(api.url, "PATCH", path, { key: ws.key, body: { name: "renamed" }, headers: { "idempotency-key": rename } });
+    expect(renamedAgain.text).toBe(renamed.text);
+    expect(replayed(renamedAgain)).toBe("true");
     const key = randomUUID();
     const gone = await request(api.url, "DELETE", path, { key: ws.key, headers: { "idempotency-key": key } });
     expect(gone.status).toBeLessThan(300);
@@ -233,6 +239,26 @@ describe("REST: a retried request does its work once", () => {
     expect((await pruneIdempotentRequests()).removed).toBeGreaterThanOrEqual(1);
     expect(await prisma.idempotentRequest.count({ where: { workspaceId: ws.workspaceId, key: stale } })).toBe(0);
     expect(await prisma.idempotentRequest.count({ where: { workspaceId: ws.workspaceId, key } })).toBe(1);
+  });
+
+  it("the prune runs hourly as a BullMQ job scheduler on the maintenance queue, and deletes through its handler", async () => {
+    const { startWorkers } = await import("../../src/jobs/worker.js");
+    const { queue } = await import("../../src/infra/queues.js");
+    const { maintenanceQueue } = await import("../../src/jobs/registry.js");
+    const workers = await startWorkers([maintenanceQueue()]);
+    try {
+      const schedulers = await queue("maintenance").getJobSchedulers();
+      expect(schedulers.find((s) => s.key === PRUNE_IDEMPOTENT_REQUESTS)).toMatchObject({ every: 3600_000 });
+    } finally {
+      await workers.close();
+    }
+    const ws = await newWorkspace("free");
+    const key = randomUUID();
+    await runIdempotently({ workspaceId: ws.workspaceId, key, method: "TOOL", path: "test", payload: null }, async () => ({ status: 200, body: "{}" }));
+    await prisma.idempotentRequest.updateMany({ where: { workspaceId: ws.workspaceId }, data: { expiresAt: new Date(Date.now() - 1) } });
+    const handler = maintenanceQueue().handlers[PRUNE_IDEMPOTENT_REQUESTS]!;
+    expect(await handler({} as never, {} as never)).toMatchObject({ removed: expect.any(Number) });
+    expect(await prisma.idempotentRequest.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
   });
 
   it("a claim whose process died is taken over once its lease ran out", async () => {
