@@ -12,6 +12,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { newWorkspace, request, startTestApi, stopAll, type HttpResult } from "../helpers/api.js";
 import { trackedVideo } from "../analysis/fixtures.js";
+import { schedulersOf } from "../helpers/jobs.js";
+import { maintenanceQueue } from "../../src/jobs/registry.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import { config } from "../../src/config.js";
 import { prisma } from "../../src/infra/db.js";
@@ -242,16 +244,8 @@ describe("REST: a retried request does its work once", () => {
   });
 
   it("the prune runs hourly as a BullMQ job scheduler on the maintenance queue, and deletes through its handler", async () => {
-    const { startWorkers } = await import("../../src/jobs/worker.js");
-    const { queue } = await import("../../src/infra/queues.js");
-    const { maintenanceQueue } = await import("../../src/jobs/registry.js");
-    const workers = await startWorkers([maintenanceQueue()]);
-    try {
-      const schedulers = await queue("maintenance").getJobSchedulers();
-      expect(schedulers.find((s) => s.key === PRUNE_IDEMPOTENT_REQUESTS)).toMatchObject({ every: 3600_000 });
-    } finally {
-      await workers.close();
-    }
+    const schedulers = await schedulersOf(maintenanceQueue());
+    expect(schedulers.find((s) => s.key === PRUNE_IDEMPOTENT_REQUESTS)).toMatchObject({ every: 3600_000 });
     const ws = await newWorkspace("free");
     const key = randomUUID();
     await runIdempotently({ workspaceId: ws.workspaceId, key, method: "TOOL", path: "test", payload: null }, async () => ({ status: 200, body: "{}" }));
