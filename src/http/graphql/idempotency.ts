@@ -7,7 +7,7 @@
  * SERVICE_UNAVAILABLE, …) is not stored. Over graphql-ws there is no header per operation: the
  * plugin does nothing there.
  */
-import { getOperationAST, GraphQLError, type ExecutionResult, type GraphQLFormattedError } from "graphql";
+import { getOperationAST, GraphQLError, print, type ExecutionResult, type GraphQLFormattedError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isAsyncIterable } from "@envelop/core";
 import { DomainError, ERROR_STATUS, type ErrorCode } from "../../domain/shared/errors.js";
@@ -48,7 +48,7 @@ async function settle(claimed: IdempotencyClaim, result: ExecutionResult): Promi
 export function idempotentMutations(maskError: (error: unknown) => Error): Plugin<OperationContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue as OperationContext & { params?: { query?: string; variables?: unknown; operationName?: string } };
+      const ctx = args.contextValue as OperationContext;
       // HTTP and SSE only: a graphql-ws operation (admitted by its socket) has no header of its own.
       if (!ctx.req || !ctx.res || ctx.admitted) return;
       if (getOperationAST(args.document, args.operationName)?.operation !== "mutation") return;
@@ -61,7 +61,8 @@ export function idempotentMutations(maskError: (error: unknown) => Error): Plugi
           key,
           method: "POST",
           path: "/graphql",
-          payload: { query: ctx.params?.query ?? null, variables: ctx.params?.variables ?? null, operationName: ctx.params?.operationName ?? null },
+          // The document run (a trusted document's text too, ./persisted.ts), its variables and operation name.
+          payload: { query: args.document.loc?.source.body ?? print(args.document), variables: args.variableValues ?? null, operationName: args.operationName ?? null },
         });
         if (outcome.kind === "replay") {
           if (!ctx.res.headersSent) ctx.res.setHeader(IDEMPOTENT_REPLAYED_HEADER, "true");
