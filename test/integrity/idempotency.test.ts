@@ -272,6 +272,29 @@ describe("REST: a retried request does its work once", () => {
   });
 });
 
+describe("documented", () => {
+  it("OpenAPI: every write declares the Idempotency-Key header, 422 and 409 and Idempotent-Replayed; reads do not", async () => {
+    const doc = (await request(api.url, "GET", "/api/v1/openapi.json")).body;
+    let writes = 0;
+    for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const header = (op.parameters ?? []).find((p: any) => p.in === "header" && p.name === "Idempotency-Key");
+        if (method === "get") {
+          expect(header, `${method} ${path}`).toBeUndefined();
+          continue;
+        }
+        writes++;
+        expect(header, `${method} ${path}`).toMatchObject({ required: false, schema: { type: "string", minLength: 1, maxLength: 255 } });
+        expect(op.responses["422"].description, `${method} ${path}`).toContain("IDEMPOTENCY_KEY_REUSED");
+        expect(op.responses["409"].description, `${method} ${path}`).toContain("IDEMPOTENCY_KEY_IN_USE");
+        const success = Object.keys(op.responses).find((s) => s.startsWith("2"))!;
+        expect(op.responses[success].headers?.["Idempotent-Replayed"], `${method} ${path}`).toBeDefined();
+      }
+    }
+    expect(writes).toBeGreaterThan(15);
+  });
+});
+
 describe("GraphQL mutations over HTTP", () => {
   const CREATE = `mutation ($query: String!) { createRadarSearch(query: $query) { id status } }`;
   const gqlPost = (key: string, variables: Record<string, unknown>, idempotencyKey?: string) =>
