@@ -123,10 +123,10 @@ function ApiKeys() {
   return (
     <>
       <form className="row settings-form" onSubmit={submit}>
-        <label>
-          Key name
-          <input name="name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="e.g. Reporting script" />
-        </label>
+        <div className="field">
+          <label htmlFor="key-name">Key name</label>
+          <input id="key-name" name="name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="e.g. Reporting script" />
+        </div>
         <button type="submit" className="button-primary" disabled={creating}>
           Create key
         </button>

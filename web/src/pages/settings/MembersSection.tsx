@@ -295,20 +295,20 @@ function Invitations() {
     <section aria-labelledby="invitations-heading" className="panel">
       <h2 id="invitations-heading">Invitations</h2>
       <form className="row settings-form" onSubmit={submit}>
-        <label>
-          Email to invite
-          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" placeholder="name@example.com" />
-        </label>
-        <label>
-          Role
-          <select value={role} onChange={(e) => setRole(e.target.value as WorkspaceRole)}>
+        <div className="field">
+          <label htmlFor="invitation-email">Email to invite</label>
+          <input id="invitation-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" placeholder="name@example.com" />
+        </div>
+        <div className="field">
+          <label htmlFor="invitation-role">Role</label>
+          <select id="invitation-role" value={role} onChange={(e) => setRole(e.target.value as WorkspaceRole)}>
             {ROLES.map((r) => (
               <option key={r.value} value={r.value}>
                 {r.label}
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <button type="submit" className="button-primary" disabled={inviting}>
           Invite
         </button>

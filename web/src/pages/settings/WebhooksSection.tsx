@@ -197,14 +197,14 @@ function CreateWebhookForm({ connection, onCreated }: { connection: string; onCr
     <form className="settings-form stack" onSubmit={submit}>
       <h3>New webhook</h3>
       <div className="row">
-        <label className="grow">
-          Endpoint URL
-          <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://hooks.example.com/video-service" />
-        </label>
-        <label className="grow">
-          Description
-          <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} placeholder="optional, for people" />
-        </label>
+        <div className="field grow">
+          <label htmlFor="webhook-url">Endpoint URL</label>
+          <input id="webhook-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://hooks.example.com/video-service" />
+        </div>
+        <div className="field grow">
+          <label htmlFor="webhook-description">Description</label>
+          <input id="webhook-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} placeholder="optional, for people" />
+        </div>
       </div>
       <fieldset className="checkboxes" aria-describedby={missing ? "events-missing" : undefined}>
         <legend>Events</legend>
