@@ -301,9 +301,11 @@ describe("settings in Chromium", () => {
     const link = page.getByRole("link", { name: "GraphQL explorer" });
     await expect(link.getAttribute("href")).resolves.toBe("/graphql");
     const g = await context.newPage();
-    await g.goto("/graphql");
+    // GraphiQL's editor is megabytes of script (served from this process, read on first use): slower than a dashboard page.
+    g.setDefaultTimeout(45_000);
+    await g.goto("/graphql", { timeout: 60_000 });
     await g.getByRole("button", { name: /Show Documentation Explorer/i }).click();
-    await g.getByRole("link", { name: "Query" }).first().waitFor({ timeout: 30_000 });
+    await g.getByRole("link", { name: "Query" }).first().waitFor();
     // The default operation asks who is signed in; it runs with the cookie and the dashboard's headers.
     await g.getByRole("button", { name: /Execute query/i }).click();
     await expect.poll(() => g.locator(".graphiql-response").textContent(), { timeout: 20_000 }).toContain(OWNER);
@@ -314,7 +316,8 @@ describe("settings in Chromium", () => {
   it("opens GraphiQL signed out with an Authorization template and where to get a key", async () => {
     const anonymous = await dashboardContext(browser, { baseURL: api.url });
     const g = await anonymous.newPage();
-    await g.goto("/graphql");
+    g.setDefaultTimeout(45_000);
+    await g.goto("/graphql", { timeout: 60_000 });
     await g.getByRole("button", { name: "Headers" }).click();
     const headers = g.locator(".graphiql-editor-tool .monaco-editor .view-lines").last();
     // Monaco draws spaces as no-break spaces.

@@ -18,6 +18,7 @@ import { Time } from "../../components/Time";
 import { useMutationAsync } from "../../relay/mutations";
 import { OwnersOnly } from "./SettingsPage";
 import { ShowMore } from "./ShowMore";
+import { TableScroll } from "./TableScroll";
 import { ShownOnce } from "./ShownOnce";
 
 const query = graphql`
@@ -148,7 +149,7 @@ function ApiKeys() {
       {keys.length === 0 ? (
         <EmptyState title="No API keys yet.">Name one above (what will use it, e.g. “Reporting script”) and press Create key.</EmptyState>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label="API keys of this workspace">
           <table className="data-table">
             <caption className="visually-hidden">API keys of this workspace</caption>
             <thead>
@@ -201,7 +202,7 @@ function ApiKeys() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(50)} shown={keys.length} total={data.apiKeys.totalCount} what="keys" />
     </>

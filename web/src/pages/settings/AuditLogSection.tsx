@@ -10,6 +10,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { Time } from "../../components/Time";
 import { OwnersOnly } from "./SettingsPage";
 import { ShowMore } from "./ShowMore";
+import { TableScroll } from "./TableScroll";
 
 const query = graphql`
   query AuditLogSectionQuery {
@@ -64,7 +65,7 @@ function AuditLog() {
   if (entries.length === 0) return <EmptyState title="Nothing recorded yet.">Key, webhook, member and invitation changes and sign-ins show here.</EmptyState>;
   return (
     <>
-      <div className="table-scroll">
+      <TableScroll label="Recorded actions, newest first">
         <table className="data-table">
           <caption className="visually-hidden">Recorded actions, newest first</caption>
           <thead>
@@ -92,7 +93,7 @@ function AuditLog() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(50)} shown={entries.length} total={data.auditLog.totalCount} what="entries" />
     </>
   );

@@ -24,6 +24,7 @@ import { Time } from "../../components/Time";
 import { humanize } from "../../lib/format";
 import { useMutationAsync } from "../../relay/mutations";
 import { ShowMore } from "./ShowMore";
+import { TableScroll } from "./TableScroll";
 import { ShownOnce } from "./ShownOnce";
 
 const membersQuery = graphql`
@@ -187,7 +188,7 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
     <section aria-labelledby="members-heading" className="panel">
       <h2 id="members-heading">Members</h2>
       <OutcomeLine outcome={outcome} />
-      <div className="table-scroll">
+      <TableScroll label="Members of this workspace">
         <table className="data-table">
           <caption className="visually-hidden">Members of this workspace</caption>
           <thead>
@@ -252,7 +253,7 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(100)} shown={members.length} total={data.members.totalCount} what="members" />
     </section>
   );
@@ -325,7 +326,7 @@ function Invitations() {
       {invitations.length === 0 ? (
         <EmptyState title="No invitations yet.">Enter the email of the person to invite, choose their role and press Invite.</EmptyState>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label="Invitations of this workspace, newest first">
           <table className="data-table">
             <caption className="visually-hidden">Invitations of this workspace, newest first</caption>
             <thead>
@@ -370,7 +371,7 @@ function Invitations() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(50)} shown={invitations.length} total={data.invitations.totalCount} what="invitations" />
     </section>

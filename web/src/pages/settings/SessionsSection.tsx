@@ -13,6 +13,7 @@ import { ErrorMessage } from "../../components/ErrorMessage";
 import { Time } from "../../components/Time";
 import { useMutationAsync } from "../../relay/mutations";
 import { describeDevice } from "./device";
+import { TableScroll } from "./TableScroll";
 
 const query = graphql`
   query SessionsSectionQuery {
@@ -68,7 +69,7 @@ export function SessionsSection() {
         </p>
       )}
       {outcome && "error" in outcome && <ErrorMessage error={outcome.error} title="Could not sign that session out" />}
-      <div className="table-scroll">
+      <TableScroll label="Your signed-in sessions, newest first">
         <table className="data-table">
           <caption className="visually-hidden">Your signed-in sessions, newest first</caption>
           <thead>
@@ -116,7 +117,7 @@ export function SessionsSection() {
             })}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </section>
   );
 }

@@ -18,6 +18,7 @@ import { Time } from "../../components/Time";
 import { useMutationAsync } from "../../relay/mutations";
 import { OwnersOnly } from "./SettingsPage";
 import { ShowMore } from "./ShowMore";
+import { TableScroll } from "./TableScroll";
 import { DeleteWebhookButton, eventName, WebhookStatusBadge } from "./WebhookParts";
 
 const query = graphql`
@@ -180,7 +181,7 @@ function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries
       {rows.length === 0 ? (
         <EmptyState title="Nothing delivered yet.">Press Send a test to POST a webhook.test event to the URL now, or wait for an event you chose.</EmptyState>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label="Deliveries to this endpoint, newest first">
           <table className="data-table deliveries">
             <caption className="visually-hidden">Deliveries to this endpoint, newest first</caption>
             <thead>
@@ -227,7 +228,7 @@ function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(20)} shown={rows.length} total={data.deliveries.totalCount} what="deliveries" />
     </>

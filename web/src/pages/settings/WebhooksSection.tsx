@@ -17,6 +17,7 @@ import { Time } from "../../components/Time";
 import { useMutationAsync } from "../../relay/mutations";
 import { OwnersOnly } from "./SettingsPage";
 import { ShowMore } from "./ShowMore";
+import { TableScroll } from "./TableScroll";
 import { ShownOnce } from "./ShownOnce";
 import { DeleteWebhookButton, EVENTS, eventName, WebhookStatusBadge } from "./WebhookParts";
 
@@ -109,7 +110,7 @@ function Webhooks() {
       {hooks.length === 0 ? (
         <EmptyState title="No webhooks yet.">Enter the https URL of your receiver above, choose its events and press Create webhook.</EmptyState>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label="Webhook endpoints of this workspace">
           <table className="data-table">
             <caption className="visually-hidden">Webhook endpoints of this workspace</caption>
             <thead>
@@ -150,7 +151,7 @@ function Webhooks() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(50)} shown={hooks.length} total={data.webhooks.totalCount} what="webhooks" />
     </>
