@@ -193,6 +193,16 @@ describe("settings in Chromium", () => {
     await expect.poll(() => switcher.locator("option:checked").textContent()).toContain("Studio");
     await expect.poll(() => p.locator(".card").filter({ hasText: "Plan" }).textContent()).toContain("Pro");
 
+    // A member sees why the owners' sections hold no forms (the server refuses them anyway).
+    await p.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+    await p.getByText("Only owners of this workspace manage API keys.").waitFor();
+    await expect(p.getByLabel("Key name").count()).resolves.toBe(0);
+    await expect(settingsNav(p).getByRole("link", { name: "Webhooks" }).count()).resolves.toBe(0);
+    await settingsNav(p).getByRole("link", { name: "Members" }).click();
+    await p.getByRole("table", { name: "Members of this workspace" }).getByRole("row").filter({ hasText: OWNER }).waitFor();
+    await expect(p.getByRole("button", { name: "Invite" }).count()).resolves.toBe(0);
+    await expectAccessible(p, "Settings as a member");
+
     // The link works once.
     await p.goto(link.pathname + link.search);
     await p.getByText(/was used already/).waitFor();

@@ -153,7 +153,7 @@ function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries
     // In a transition: the rows stay on screen while the next read is on its way (no loading flash).
     const timer = setTimeout(() => startTransition(() => void refetch({}, { fetchPolicy: "network-only" })), POLL_MS);
     return () => clearTimeout(timer);
-  }, [pending, rows, refetch]);
+  }, [pending, data, refetch]);
 
   async function send() {
     setError(null);
