@@ -16,7 +16,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { ErrorMessage } from "../../components/ErrorMessage";
 import { Time } from "../../components/Time";
 import { useMutationAsync } from "../../relay/mutations";
-import { OwnersOnly } from "./SettingsPage";
+import { OwnersOnly } from "./OwnersOnly";
 import { ShowMore } from "./ShowMore";
 import { TableScroll } from "./TableScroll";
 import { ShownOnce } from "./ShownOnce";

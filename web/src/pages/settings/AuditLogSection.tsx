@@ -8,7 +8,7 @@ import type { AuditLogSection_query$key } from "../../__generated__/AuditLogSect
 import type { AuditLogSectionQuery } from "../../__generated__/AuditLogSectionQuery.graphql";
 import { EmptyState } from "../../components/EmptyState";
 import { Time } from "../../components/Time";
-import { OwnersOnly } from "./SettingsPage";
+import { OwnersOnly } from "./OwnersOnly";
 import { ShowMore } from "./ShowMore";
 import { TableScroll } from "./TableScroll";
 
