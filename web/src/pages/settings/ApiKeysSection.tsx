@@ -79,7 +79,8 @@ export function ApiKeysSection({ isOwner }: { isOwner: boolean }) {
       <h2 id="keys-heading">API keys</h2>
       <p className="muted">
         Integrations (scripts, the REST API under /api/v1, GraphQL, MCP) send a key as <code>Authorization: Bearer &lt;key&gt;</code>. A key acts as an
-        owner of this workspace; at most 5 are active at a time.
+        owner of this workspace; at most 5 are active at a time. To try the API as yourself, open the <a href="/graphql">GraphQL explorer</a>: it
+        uses your session.
       </p>
       {isOwner ? <ApiKeys /> : <OwnersOnly what="API keys" />}
     </section>
