@@ -50,7 +50,7 @@ export interface QueueDefinition {
   concurrency: number;
   handlers: Record<string, JobHandler>;
   schedules?: JobSchedule[];
-  /** Runs when a worker process starts, before its schedules are upserted (a failure is logged, not fatal). */
+  /** Runs when a worker process starts, alongside it (a failure is logged, not fatal). */
   onStart?: () => Promise<unknown>;
   /** Schedule ids of earlier versions, removed when the workers start. */
   retiredSchedules?: string[];
@@ -101,7 +101,7 @@ export function trackingQueue(scrape: () => ScrapeProvider): QueueDefinition {
       { id: DAILY_SNAPSHOTS, jobName: DAILY_SNAPSHOTS, every: DAILY_SNAPSHOTS_EVERY_MS },
     ],
     retiredSchedules: RETIRED_SCHEDULES,
-    // The current and next month's partitions exist before this worker stores a scrape.
+    // The window's, the current and next month's history partitions exist without waiting for the job.
     onStart: () => ensureHistoryPartitions(),
   };
 }

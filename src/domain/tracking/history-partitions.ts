@@ -54,18 +54,15 @@ async function ddl(statement: Prisma.Sql): Promise<void> {
 
 /**
  * Makes (when missing) the monthly partitions of both point tables from the month where the
- * full-resolution window of `now` starts through next month; returns their names. Idempotent,
- * safe to run from several workers at once (the SQL function takes an advisory lock).
+ * full-resolution window of `now` starts through next month, in one statement; returns their names.
+ * Idempotent, safe to run from several workers at once (the SQL function takes an advisory lock).
  */
 export async function ensureHistoryPartitions(now = new Date(), days = config.history.fullResolutionDays): Promise<{ partitions: string[] }> {
-  const partitions: string[] = [];
-  for (const t of POINT_TABLES) {
-    for (let m = monthStart(fullResolutionStart(now, days)); m <= monthStart(now, 1); m = monthStart(m, 1)) {
-      await ddl(Prisma.sql`SELECT metric_points_partition(${t.points}, ${m}::timestamptz)`);
-      partitions.push(`${t.points}_p${m.toISOString().slice(0, 7).replace("-", "_")}`);
-    }
-  }
-  return { partitions };
+  const months: Date[] = [];
+  for (let m = monthStart(fullResolutionStart(now, days)); m <= monthStart(now, 1); m = monthStart(m, 1)) months.push(m);
+  const tables = POINT_TABLES.map((t) => t.points);
+  await ddl(Prisma.sql`SELECT metric_points_partition(t, m) FROM unnest(${tables}::text[]) WITH ORDINALITY AS x(t, i), unnest(${months}::timestamptz[]) AS m ORDER BY i, m`);
+  return { partitions: tables.flatMap((t) => months.map((m) => `${t}_p${m.toISOString().slice(0, 7).replace("-", "_")}`)) };
 }
 
 /** The range partitions of a point table and their upper bounds (null: MAXVALUE), oldest first; not the DEFAULT one. */
