@@ -16,7 +16,8 @@
 
 -- ---------------------------------------------------------------------------------------------
 -- metric_points_partition(parent, at): makes the partition of `parent` for the UTC month of `at`
--- (named <parent>_pYYYY_MM) unless it exists, and returns its name. Used by this migration and by
+-- (named <parent>_pYYYY_MM) unless it exists, and returns its name (null when another partition
+-- already covers part of that month). Used by this migration and by
 -- the workers (at start and by the `history-partitions` job, src/domain/tracking/history-partitions.ts).
 -- Rows of that month already in the DEFAULT partition (written while the partition was missing) move
 -- into it. The partition is built as a plain table and then ATTACHed: ATTACH takes only a SHARE
@@ -35,12 +36,18 @@ BEGIN
   IF to_regclass(quote_ident(part)) IS NOT NULL THEN
     RETURN part\073
   END IF\073
-  EXECUTE format(''CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS)'', part, parent)\073
-  EXECUTE format(''WITH moved AS (DELETE FROM %I WHERE captured_at >= $1 AND captured_at < $2 RETURNING *) INSERT INTO %I SELECT * FROM moved'',
-                 parent || ''_default'', part) USING lo, hi\073
-  EXECUTE format(''ALTER TABLE %I ADD CONSTRAINT %I CHECK (captured_at >= %L AND captured_at < %L)'', part, part || ''_bounds'', lo, hi)\073
-  EXECUTE format(''ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)'', parent, part, lo, hi)\073
-  EXECUTE format(''ALTER TABLE %I DROP CONSTRAINT %I'', part, part || ''_bounds'')\073
+  BEGIN
+    EXECUTE format(''CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS)'', part, parent)\073
+    EXECUTE format(''WITH moved AS (DELETE FROM %I WHERE captured_at >= $1 AND captured_at < $2 RETURNING *) INSERT INTO %I SELECT * FROM moved'',
+                   parent || ''_default'', part) USING lo, hi\073
+    EXECUTE format(''ALTER TABLE %I ADD CONSTRAINT %I CHECK (captured_at >= %L AND captured_at < %L)'', part, part || ''_bounds'', lo, hi)\073
+    EXECUTE format(''ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)'', parent, part, lo, hi)\073
+    EXECUTE format(''ALTER TABLE %I DROP CONSTRAINT %I'', part, part || ''_bounds'')\073
+  EXCEPTION WHEN invalid_object_definition THEN
+    -- The month overlaps another partition (an older table attached whole, docs/scaling.md): it is
+    -- covered already, and everything this block did is undone.
+    RETURN NULL\073
+  END\073
   RETURN part\073
 END';
 

@@ -45,24 +45,28 @@ const DDL_LOCK_TIMEOUT = "5s";
 const monthStart = (at: Date, months = 0) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + months, 1));
 
 /** Runs DDL in a transaction that waits at most DDL_LOCK_TIMEOUT for its locks. */
-async function ddl(statement: Prisma.Sql): Promise<void> {
-  await prisma.$transaction(async (tx) => {
+async function ddl<T = unknown>(statement: Prisma.Sql): Promise<T[]> {
+  return prisma.$transaction(async (tx) => {
     await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
-    await tx.$executeRaw(statement);
+    return sql<T>(statement, { tx });
   });
 }
 
 /**
  * Makes (when missing) the monthly partitions of both point tables from the month where the
- * full-resolution window of `now` starts through next month, in one statement; returns their names.
+ * full-resolution window of `now` starts through next month, in one statement; returns the names of
+ * the monthly partitions that cover them.
  * Idempotent, safe to run from several workers at once (the SQL function takes an advisory lock).
  */
 export async function ensureHistoryPartitions(now = new Date(), days = config.history.fullResolutionDays): Promise<{ partitions: string[] }> {
   const months: Date[] = [];
   for (let m = monthStart(fullResolutionStart(now, days)); m <= monthStart(now, 1); m = monthStart(m, 1)) months.push(m);
   const tables = POINT_TABLES.map((t) => t.points);
-  await ddl(Prisma.sql`SELECT metric_points_partition(t, m) FROM unnest(${tables}::text[]) WITH ORDINALITY AS x(t, i), unnest(${months}::timestamptz[]) AS m ORDER BY i, m`);
-  return { partitions: tables.flatMap((t) => months.map((m) => `${t}_p${m.toISOString().slice(0, 7).replace("-", "_")}`)) };
+  const rows = await ddl<{ name: string | null }>(
+    Prisma.sql`SELECT metric_points_partition(t, m) AS name FROM unnest(${tables}::text[]) WITH ORDINALITY AS x(t, i), unnest(${months}::timestamptz[]) AS m ORDER BY i, m`,
+  );
+  // A month another partition covers (an older table attached whole, docs/scaling.md) has none of its own.
+  return { partitions: rows.flatMap((r) => (r.name ? [r.name] : [])) };
 }
 
 /** The range partitions of a point table and their upper bounds (null: MAXVALUE), oldest first; not the DEFAULT one. */
