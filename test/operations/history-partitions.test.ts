@@ -4,7 +4,8 @@
  * migration before 20261126130000_partitioned_history, rows are inserted into the old tables, then it
  * applies that migration; the test checks the rows, the keys and constraints, where new points go
  * (monthly partitions made ahead, the DEFAULT partition, moved out of it when their month's partition
- * is made), the history read's plan (index-only, only the months it needs), and retention by
+ * is made, a month an attached older table covers skipped), the history read's plan (index-only,
+ * only the months it needs), and retention by
  * dropping partitions (days rolled up first, strays of the DEFAULT partition deleted).
  *
  * The service's modules are imported only after the migration, pointed at that database.
@@ -174,6 +175,24 @@ describe("partitions made ahead, and the DEFAULT partition", () => {
   });
 });
 
+describe("a month another partition covers", () => {
+  it("is skipped (an older table attached whole, docs/scaling.md), the other months made", async () => {
+    const [from, to] = [monthStart(NOW, 10), monthStart(NOW, 12)];
+    await q(`CREATE TABLE legacy_points (LIKE video_metric_points INCLUDING DEFAULTS)`);
+    await q(`ALTER TABLE video_metric_points ATTACH PARTITION legacy_points FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`);
+    const { ensureHistoryPartitions } = await import("../../src/domain/tracking/history-partitions.js");
+    // The window of the 21st of month 10 starts in month 9; months 10 and 11 are the attached table's.
+    const r = await ensureHistoryPartitions(new Date(from.getTime() + 20 * DAY), 30);
+    expect(r.partitions).toEqual([
+      ...[9].map((m) => `video_metric_points${suffix(monthStart(NOW, m))}`),
+      ...[9, 10, 11].map((m) => `account_metric_points${suffix(monthStart(NOW, m))}`),
+    ]);
+    expect(await partitions("video_metric_points")).not.toContain(`video_metric_points${suffix(from)}`);
+    await q(`INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', 8, NULL, NULL, NULL, NULL)`, [video, new Date(from.getTime() + DAY)]);
+    expect((await q(`SELECT tableoid::regclass::text AS part FROM video_metric_points WHERE view_count = 8`))[0].part).toBe("legacy_points");
+  });
+});
+
 describe("the history read", () => {
   it("is an index-only scan of the months it covers (the statement the service sends, EXPLAINed)", async () => {
     const { createWorkspace } = await import("../../src/domain/workspace/service.js");
@@ -220,7 +239,7 @@ describe("retention (job prune-history)", () => {
       ["video_metric_points", "account_metric_points"].flatMap((t) => [-3, -2, -1].map((m) => `${t}${suffix(monthStart(NOW, m))}`)).sort(),
     );
     expect(r.strays).toBe(1);
-    expect(await q(`SELECT view_count::int AS v FROM video_metric_points WHERE video_id = $1 ORDER BY captured_at`, [video])).toEqual([{ v: 4000 }, { v: 6 }, { v: 5 }]);
+    expect(await q(`SELECT view_count::int AS v FROM video_metric_points WHERE video_id = $1 ORDER BY captured_at`, [video])).toEqual([{ v: 4000 }, { v: 6 }, { v: 5 }, { v: 8 }]);
     expect(await q(`SELECT count(*)::int AS n FROM account_metric_points`)).toEqual([{ n: 1 }]);
     // The first point's day had no row: the roll-up wrote it (the day's last point: the second, 2000) before the drop; the stray's too.
     expect(await oldDayRow()).toEqual([{ v: 2000, captured_at: inMonth(-3, 9) }]);
