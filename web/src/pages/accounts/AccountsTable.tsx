@@ -102,7 +102,7 @@ export function AccountsTable({ query }: { query: AccountsTable_query$key }) {
   const scraping = rows.some((r) => r.scrapeStatus === "QUEUED" || r.scrapeStatus === "SCRAPING");
   useEffect(() => {
     if (!scraping) return;
-    const timer = setInterval(() => startRefetch(() => refetch({}, { fetchPolicy: "network-only" })), 3000);
+    const timer = setInterval(() => startRefetch(() => void refetch({}, { fetchPolicy: "network-only" })), 3000);
     return () => clearInterval(timer);
   }, [scraping, refetch]);
 
