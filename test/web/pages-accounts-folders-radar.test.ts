@@ -180,11 +180,11 @@ describe("accounts, folders and radar pages in Chromium", () => {
     const cost = page.getByText(/A search costs 100 credits\. Your balance: ([\d,]+) credits\./);
     const before = Number((await cost.textContent())!.match(/balance: ([\d,]+)/)![1]!.replace(/,/g, ""));
     await expectAccessible(page, "Radar (empty)");
-    for (const label of ["Search for", "Platform", "Depth", "Minimum views", "Posted", "Language"]) await page.getByLabel(label, { exact: true }).waitFor();
+    for (const label of ["Search for", "Platform", "Depth", "Minimum views", "Posted", "Language"]) await page.getByLabel(label).first().waitFor();
 
     // Held in the queue: the page shows it pending, then follows it live once the worker may take it.
     await queue("radar").pause();
-    await page.getByLabel("Search for").fill(`${TOPIC} pattern`);
+    await page.getByLabel("Search for", { exact: true }).fill(`${TOPIC} pattern`);
     await page.getByLabel("Depth").selectOption("QUICK");
     await page.getByLabel("Posted").selectOption("WEEK");
     await page.getByRole("button", { name: "Search for 100 credits" }).click();
@@ -212,7 +212,7 @@ describe("accounts, folders and radar pages in Chromium", () => {
     await history.getByText("Completed").waitFor();
     await expectAccessible(page, "Radar (results)");
 
-    await page.getByLabel("Search for").fill("zzqx nothingmatches");
+    await page.getByLabel("Search for", { exact: true }).fill("zzqx nothingmatches");
     await page.getByRole("button", { name: "Search for 100 credits" }).click();
     await page.getByText("This search found nothing.").waitFor({ timeout: 30_000 });
     await expect.poll(() => history.getByRole("listitem").count()).toBe(2);

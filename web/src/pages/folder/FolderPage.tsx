@@ -1,13 +1,13 @@
 /**
  * One folder: rename, delete (after a confirmation), its analytics cards and top videos, its
  * contents (videos and accounts, each removable), and adding tracked videos or accounts to it.
- * After any change the page's query is read again inside a transition (the page stays on screen),
- * so the counts, cards and lists agree with the server.
+ * After any change, and when the videos' sort changes, the page's query is read again inside a
+ * transition (the page stays on screen), so the counts, cards and lists agree with the server.
  */
 import { Suspense, useCallback, useState, useTransition } from "react";
 import { graphql, useLazyLoadQuery } from "react-relay";
 import { Link, useParams } from "react-router";
-import type { FolderPageQuery } from "../../__generated__/FolderPageQuery.graphql";
+import type { FolderPageQuery, FolderVideoSort, SortOrder } from "../../__generated__/FolderPageQuery.graphql";
 import { paths } from "../../app/paths";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
@@ -20,7 +20,7 @@ import { FolderAnalytics } from "./FolderAnalytics";
 import { FolderVideos } from "./FolderVideos";
 
 const query = graphql`
-  query FolderPageQuery($id: ID!) {
+  query FolderPageQuery($id: ID!, $sort: FolderVideoSort!, $order: SortOrder!) {
     folder(id: $id) {
       id
       uuid
@@ -29,7 +29,7 @@ const query = graphql`
       videoCount
       accountCount
       ...FolderAnalytics_folder
-      ...FolderVideos_folder
+      ...FolderVideos_folder @arguments(sort: $sort, order: $order)
       ...FolderAccounts_folder
     }
   }
@@ -39,8 +39,10 @@ export default function FolderPage() {
   const { id = "" } = useParams();
   const [fetchKey, setFetchKey] = useState(0);
   const [pending, startTransition] = useTransition();
+  const [order, setOrder] = useState<{ sort: FolderVideoSort; order: SortOrder }>({ sort: "UPLOADED", order: "DESC" });
   const reload = useCallback(() => startTransition(() => setFetchKey((k) => k + 1)), []);
-  const data = useLazyLoadQuery<FolderPageQuery>(query, { id }, { fetchPolicy: fetchKey ? "network-only" : "store-and-network", fetchKey });
+  const sortBy = useCallback((next: { sort: FolderVideoSort; order: SortOrder }) => startTransition(() => setOrder(next)), []);
+  const data = useLazyLoadQuery<FolderPageQuery>(query, { id, ...order }, { fetchPolicy: fetchKey ? "network-only" : "store-and-network", fetchKey });
   const f = data.folder;
   return (
     <div aria-busy={pending}>
@@ -63,7 +65,7 @@ export default function FolderPage() {
       </section>
       <section aria-labelledby="folder-videos-heading" className="panel">
         <h2 id="folder-videos-heading">Videos</h2>
-        <FolderVideos folder={f} onChanged={reload} />
+        <FolderVideos folder={f} order={order} onSort={sortBy} onChanged={reload} />
       </section>
       <section aria-labelledby="folder-accounts-heading" className="panel">
         <h2 id="folder-accounts-heading">Accounts</h2>

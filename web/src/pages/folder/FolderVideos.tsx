@@ -1,9 +1,9 @@
 /**
  * The folder's videos (those added directly and those of its accounts), sorted on the server
- * (FolderVideoSort; a refetchable fragment), "Show more" for the next cursor page, and "Remove"
+ * (FolderVideoSort: the page's query variables, see FolderPage.tsx), "Show more" for the next cursor page, and "Remove"
  * for a video added directly (one that came with an account leaves with the account).
  */
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { graphql, usePaginationFragment } from "react-relay";
 import { Link } from "react-router";
 import type { FolderVideos_folder$key } from "../../__generated__/FolderVideos_folder.graphql";
@@ -60,21 +60,19 @@ const SORTS: { value: FolderVideoSort; label: string }[] = [
   { value: "ENGAGEMENT_RATE", label: "Engagement" },
 ];
 
-export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folder$key; onChanged: () => void }) {
-  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment(fragment, folder);
-  const [sort, setSort] = useState<FolderVideoSort>("UPLOADED");
-  const [order, setOrder] = useState<SortOrder>("DESC");
-  const [pending, startTransition] = useTransition();
+interface Order {
+  sort: FolderVideoSort;
+  order: SortOrder;
+}
+
+export function FolderVideos({ folder, order: { sort, order }, onSort, onChanged }: { folder: FolderVideos_folder$key; order: Order; onSort: (o: Order) => void; onChanged: () => void }) {
+  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment(fragment, folder);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [remove, removing] = useMutationAsync<FolderVideosRemoveMutation>(removeMutation);
   const videos = data.videos.edges.map((e) => e.node);
 
-  const change = (s: FolderVideoSort, o: SortOrder) => {
-    setSort(s);
-    setOrder(o);
-    startTransition(() => void refetch({ sort: s, order: o }, { fetchPolicy: "network-only" }));
-  };
+  const change = (s: FolderVideoSort, o: SortOrder) => onSort({ sort: s, order: o });
 
   async function doRemove(videoId: string, label: string) {
     setError(null);
@@ -92,7 +90,7 @@ export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folde
     return <EmptyState title="No videos in this folder.">Add a tracked video or account with the form above, or select videos on the <Link to={paths.videos()}>Videos</Link> page and press Add to folder.</EmptyState>;
   }
   return (
-    <div aria-busy={pending}>
+    <div>
       <div className="filters">
         <label>
           Sort by

@@ -14,7 +14,6 @@ const fragment = graphql`
   @refetchable(queryName: "RadarHistoryPaginationQuery")
   @argumentDefinitions(first: { type: "Int", defaultValue: 20 }, after: { type: "String" }) {
     radarSearches(first: $first, after: $after) @connection(key: "RadarHistory_radarSearches") {
-      totalCount
       edges {
         node {
           id
@@ -43,7 +42,7 @@ export function RadarHistory({ query, selected }: { query: RadarHistory_query$ke
   return (
     <section aria-labelledby="radar-history-heading" className="panel">
       <h2 id="radar-history-heading">Past searches</h2>
-      {data.radarSearches.totalCount === 0 ? (
+      {data.radarSearches.edges.length === 0 ? (
         <EmptyState title="No searches yet.">Describe what you are looking for in the form above and press Search: the ranked videos appear here.</EmptyState>
       ) : (
         <ul className="plain-list" aria-label="Past searches">
