@@ -28,7 +28,8 @@ const ACCOUNT_URL = "https://www.tiktok.com/@knitwitch";
 const TOPIC = "crochetquilt";
 
 beforeAll(async () => {
-  [api, worker, browser] = await Promise.all([startTestApi(), spawnService("worker"), launchBrowser()]);
+  // A shared, busy machine can take more than the default 30 s to start a worker.
+  [api, worker, browser] = await Promise.all([startTestApi(), spawnService("worker", {}, 90_000), launchBrowser()]);
   const { workspaceId } = await newWorkspace("pro", "Makers");
   await newPerson(EMAIL, workspaceId, "owner");
   // Videos the service already knows (the catalog the radar searches), as other workspaces' scrapes leave them.
@@ -51,7 +52,7 @@ beforeAll(async () => {
   page = await context.newPage();
   errors = pageErrors(page);
   await signIn(page, EMAIL, PASSWORD);
-});
+}, 150_000);
 
 afterAll(async () => {
   await queue("radar").resume().catch(() => undefined);
