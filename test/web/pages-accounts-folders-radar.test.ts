@@ -87,12 +87,19 @@ describe("accounts, folders and radar pages in Chromium", () => {
     await expect.poll(() => row.locator(".cell-status").textContent(), { timeout: 30_000 }).toBe("Ready");
     await expect(row.locator(".cell-limit").textContent()).resolves.toBe("3");
     await expect(row.locator(".cell-followers").textContent()).resolves.toMatch(/\d/);
-    // Sorting (a header button) and the search filter.
+    // Sorting (a header button), the platform filter and the search are the server's, kept in the URL.
     await page.getByRole("button", { name: /^Followers/ }).click();
+    await page.waitForURL(/sort=followers/);
     await expect(page.locator("th[aria-sort]").getAttribute("aria-sort")).resolves.toBe("descending");
+    await page.getByLabel("Platform").selectOption("PLATFORM_B");
+    await page.getByText("No account matches these filters.").waitFor();
+    await page.getByLabel("Platform").selectOption("");
+    await row.waitFor();
     await page.getByRole("searchbox", { name: "Search" }).fill("zzzz-nobody");
+    await page.waitForURL(/q=zzzz-nobody/);
     await page.getByText("No account matches these filters.").waitFor();
     await page.getByRole("searchbox", { name: "Search" }).fill("knit");
+    await page.waitForURL(/q=knit/);
     await row.waitFor();
     await expectAccessible(page, "Accounts (with a row)");
 

@@ -1,18 +1,23 @@
 /**
  * Accounts: track a creator account by URL with a video limit (the tracking slots it may take are
- * said before tracking), and the tracked accounts as a table (sort, platform filter, search, cursor
- * pages). An account's own page (pages/account) has its history chart and videos.
+ * said before tracking), and the tracked accounts as a table (sort, platform filter, search on the
+ * server; cursor pages). The list's options live in the URL (?sort=followers&order=asc&platform=
+ * PLATFORM_A&q=bakery), as on the Videos page. An account's own page (pages/account) has its
+ * history chart and videos.
  */
-import { Suspense, useCallback, useState } from "react";
+import { Suspense, useCallback, useState, useTransition } from "react";
 import { graphql, useLazyLoadQuery } from "react-relay";
-import type { AccountsPageQuery } from "../../__generated__/AccountsPageQuery.graphql";
+import { useSearchParams } from "react-router";
+import type { AccountsPageQuery, AccountSort } from "../../__generated__/AccountsPageQuery.graphql";
+import { ListFilters } from "../../components/ListFilters";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
+import { listOptionsCodec, type ListOptionsOf } from "../../lib/list-options";
 import { AccountsTable } from "./AccountsTable";
 import { TrackAccountForm } from "./TrackAccountForm";
 
 const query = graphql`
-  query AccountsPageQuery($first: Int!) {
+  query AccountsPageQuery($first: Int!, $sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String) {
     workspace {
       id
       limits {
@@ -21,32 +26,49 @@ const query = graphql`
         additionsRemaining
       }
     }
-    ...AccountsTable_query @arguments(first: $first)
+    ...AccountsTable_query @arguments(first: $first, sort: $sort, order: $order, platform: $platform, q: $q)
   }
 `;
 
+export type AccountListOptions = ListOptionsOf<AccountSort>;
+const codec = listOptionsCodec<AccountSort>(["TRACKED_AT", "FOLLOWERS", "TOTAL_VIEWS", "VIDEO_COUNT", "USERNAME"]);
+const PAGE_SIZE = 50;
+
 export default function AccountsPage() {
+  const [params, setParams] = useSearchParams();
+  const [pending, startTransition] = useTransition();
+  const options = codec.read(params);
+  const change = (next: Partial<AccountListOptions>) => startTransition(() => setParams(codec.write({ ...options, ...next }), { replace: true }));
   // Tracking an account changes the list and the slots: the query is read again (a new key).
   const [fetchKey, setFetchKey] = useState(0);
-  const reload = useCallback(() => setFetchKey((k) => k + 1), []);
+  const reload = useCallback(() => startTransition(() => setFetchKey((k) => k + 1)), []);
   return (
     <>
       <PageHeader title="Accounts" />
       <Suspense fallback={<Loading what="Loading the accounts" />}>
-        <AccountsContent fetchKey={fetchKey} onTracked={reload} />
+        <AccountsContent options={options} onChange={change} pending={pending} fetchKey={fetchKey} onTracked={reload} />
       </Suspense>
     </>
   );
 }
 
-function AccountsContent({ fetchKey, onTracked }: { fetchKey: number; onTracked: () => void }) {
-  const data = useLazyLoadQuery<AccountsPageQuery>(query, { first: 50 }, { fetchPolicy: fetchKey ? "network-only" : "store-and-network", fetchKey });
+interface Props {
+  options: AccountListOptions;
+  onChange: (o: Partial<AccountListOptions>) => void;
+  pending: boolean;
+  fetchKey: number;
+  onTracked: () => void;
+}
+
+function AccountsContent({ options, onChange, pending, fetchKey, onTracked }: Props) {
+  const data = useLazyLoadQuery<AccountsPageQuery>(query, { ...options, first: PAGE_SIZE }, { fetchPolicy: fetchKey ? "network-only" : "store-and-network", fetchKey });
   return (
     <>
       <TrackAccountForm limits={data.workspace.limits} onTracked={onTracked} />
       <section aria-labelledby="accounts-heading" className="panel">
         <h2 id="accounts-heading">Tracked accounts</h2>
-        <AccountsTable query={data} />
+        <ListFilters options={options} onChange={onChange} placeholder="Name or username" />
+        <AccountsTable query={data} options={options} onChange={onChange} pending={pending} />
       </section>
     </>
   );
