@@ -4,6 +4,7 @@ import { graphql, useFragment } from "react-relay";
 import type { AccountSummary_account$key } from "../../__generated__/AccountSummary_account.graphql";
 import { Badge, StatusBadge } from "../../components/Badge";
 import { PageHeader } from "../../components/PageHeader";
+import { ScrapeFailure, ScrapeTimes, Stats } from "../../components/ScrapeFacts";
 import { Time } from "../../components/Time";
 import { formatCount, formatWhole, platformName } from "../../lib/format";
 
@@ -53,31 +54,10 @@ export function AccountSummary({ account, children }: { account: AccountSummary_
         <span>
           Tracked <Time value={a.tracking?.trackedAt} />
         </span>
-        <span>
-          Scraped <Time value={a.lastScrapedAt} fallback="not yet" />
-        </span>
-        {a.nextRefreshAt && (
-          <span>
-            Next scrape <Time value={a.nextRefreshAt} />
-          </span>
-        )}
-        <a href={a.url} target="_blank" rel="noreferrer noopener">
-          Open on the platform
-        </a>
+        <ScrapeTimes lastScrapedAt={a.lastScrapedAt} nextRefreshAt={a.nextRefreshAt} url={a.url} />
       </div>
-      {a.scrapeStatus === "FAILED" && a.scrapeError && (
-        <p className="notice notice-error" role="alert">
-          The last scrape failed: {a.scrapeError}
-        </p>
-      )}
-      <dl className="stats" aria-label="Metrics">
-        {stats.map(([label, value, exact]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd title={exact}>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <ScrapeFailure status={a.scrapeStatus} error={a.scrapeError} />
+      <Stats stats={stats} />
     </>
   );
 }

@@ -8,6 +8,7 @@ import type { AccountVideos_account$key } from "../../__generated__/AccountVideo
 import { paths } from "../../app/paths";
 import { StatusBadge } from "../../components/Badge";
 import { EmptyState } from "../../components/EmptyState";
+import { ShowMore } from "../../components/ShowMore";
 import { Time } from "../../components/Time";
 import { formatCount, formatPercent, formatWhole } from "../../lib/format";
 
@@ -82,16 +83,7 @@ export function AccountVideos({ account }: { account: AccountVideos_account$key 
           </tbody>
         </table>
       </div>
-      <div className="row table-footer">
-        <span className="muted">
-          Showing {formatWhole(videos.length)} of {formatWhole(data.videos.totalCount)}
-        </span>
-        {hasNext && (
-          <button type="button" onClick={() => loadNext(20)} disabled={isLoadingNext}>
-            {isLoadingNext ? "Loading…" : "Show more"}
-          </button>
-        )}
-      </div>
+      <ShowMore shown={videos.length} total={data.videos.totalCount} hasNext={hasNext} isLoadingNext={isLoadingNext} onMore={() => loadNext(20)} />
     </>
   );
 }

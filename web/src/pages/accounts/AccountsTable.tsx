@@ -4,15 +4,17 @@
  * URL and the query; "Show more" reads the next cursor page. Accounts being scraped are read again
  * every few seconds until their numbers land (no account subscription exists).
  */
-import { useEffect, useMemo, useTransition } from "react";
+import { useEffect, useMemo, useTransition, type HTMLAttributes } from "react";
 import { graphql, usePaginationFragment } from "react-relay";
 import { Link } from "react-router";
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
+import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import type { AccountsTable_query$key, AccountsTable_query$data } from "../../__generated__/AccountsTable_query.graphql";
 import type { AccountSort } from "../../__generated__/AccountsPageQuery.graphql";
 import { paths } from "../../app/paths";
 import { StatusBadge } from "../../components/Badge";
 import { EmptyState } from "../../components/EmptyState";
+import { ShowMore } from "../../components/ShowMore";
+import { SortedTable } from "../../components/SortedTable";
 import { Time } from "../../components/Time";
 import { formatCount, formatWhole, platformName } from "../../lib/format";
 import type { AccountListOptions } from "./AccountsPage";
@@ -114,57 +116,16 @@ export function AccountsTable({ query, options, onChange, pending }: Props) {
 
   return (
     <div aria-busy={pending}>
-      <div className="table-scroll">
-        <table className="data-table">
-          <caption className="visually-hidden">
-            Tracked accounts, {formatWhole(data.accounts.totalCount)} in all{options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}
-          </caption>
-          <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => {
-                  const sort = SORT_OF[header.column.id];
-                  const active = sort === options.sort;
-                  const content = flexRender(header.column.columnDef.header, header.getContext());
-                  return (
-                    <th key={header.id} scope="col" aria-sort={active ? (options.order === "ASC" ? "ascending" : "descending") : undefined}>
-                      {sort ? (
-                        <button type="button" className="sort-button" onClick={() => onChange({ sort, order: active && options.order === "DESC" ? "ASC" : "DESC" })}>
-                          {content}
-                          <span aria-hidden="true">{active ? (options.order === "ASC" ? " ▲" : " ▼") : ""}</span>
-                        </button>
-                      ) : (
-                        content
-                      )}
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} data-account-id={row.original.uuid}>
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className={`cell-${cell.column.id}`}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <div className="row table-footer">
-        <span className="muted">
-          Showing {formatWhole(rows.length)} of {formatWhole(data.accounts.totalCount)}
-        </span>
-        {hasNext && (
-          <button type="button" onClick={() => loadNext(50)} disabled={isLoadingNext}>
-            {isLoadingNext ? "Loading…" : "Show more"}
-          </button>
-        )}
-      </div>
+      <SortedTable
+        table={table}
+        caption={`Tracked accounts, ${formatWhole(data.accounts.totalCount)} in all${options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}`}
+        sortOf={SORT_OF}
+        sort={options.sort}
+        order={options.order}
+        onSort={onChange}
+        rowProps={(row) => ({ "data-account-id": row.original.uuid }) as HTMLAttributes<HTMLTableRowElement>}
+      />
+      <ShowMore shown={rows.length} total={data.accounts.totalCount} hasNext={hasNext} isLoadingNext={isLoadingNext} onMore={() => loadNext(50)} />
     </div>
   );
 }

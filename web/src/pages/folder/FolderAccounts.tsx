@@ -6,6 +6,7 @@ import type { FolderAccounts_folder$key } from "../../__generated__/FolderAccoun
 import type { FolderAccountsRemoveMutation } from "../../__generated__/FolderAccountsRemoveMutation.graphql";
 import { paths } from "../../app/paths";
 import { EmptyState } from "../../components/EmptyState";
+import { ShowMore } from "../../components/ShowMore";
 import { ErrorMessage } from "../../components/ErrorMessage";
 import { Time } from "../../components/Time";
 import { formatCount, formatWhole, platformName } from "../../lib/format";
@@ -78,16 +79,7 @@ export function FolderAccounts({ folder, onChanged }: { folder: FolderAccounts_f
           </li>
         ))}
       </ul>
-      <div className="row table-footer">
-        <span className="muted">
-          Showing {formatWhole(data.accounts.edges.length)} of {formatWhole(data.accounts.totalCount)}
-        </span>
-        {hasNext && (
-          <button type="button" onClick={() => loadNext(20)} disabled={isLoadingNext}>
-            {isLoadingNext ? "Loading…" : "Show more"}
-          </button>
-        )}
-      </div>
+      <ShowMore shown={data.accounts.edges.length} total={data.accounts.totalCount} hasNext={hasNext} isLoadingNext={isLoadingNext} onMore={() => loadNext(20)} />
     </>
   );
 }

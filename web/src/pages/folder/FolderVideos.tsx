@@ -11,6 +11,7 @@ import type { FolderVideoSort, SortOrder } from "../../__generated__/FolderVideo
 import type { FolderVideosRemoveMutation } from "../../__generated__/FolderVideosRemoveMutation.graphql";
 import { paths } from "../../app/paths";
 import { EmptyState } from "../../components/EmptyState";
+import { ShowMore } from "../../components/ShowMore";
 import { ErrorMessage } from "../../components/ErrorMessage";
 import { Time } from "../../components/Time";
 import { formatCount, formatPercent, formatWhole, platformName } from "../../lib/format";
@@ -160,16 +161,7 @@ export function FolderVideos({ folder, order: { sort, order }, onSort, onChanged
           </tbody>
         </table>
       </div>
-      <div className="row table-footer">
-        <span className="muted">
-          Showing {formatWhole(videos.length)} of {formatWhole(data.videos.totalCount)}
-        </span>
-        {hasNext && (
-          <button type="button" onClick={() => loadNext(20)} disabled={isLoadingNext}>
-            {isLoadingNext ? "Loading…" : "Show more"}
-          </button>
-        )}
-      </div>
+      <ShowMore shown={videos.length} total={data.videos.totalCount} hasNext={hasNext} isLoadingNext={isLoadingNext} onMore={() => loadNext(20)} />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import type { RadarSearchViewUpdatesSubscription } from "../../__generated__/Rad
 import type { RadarSearchView_results$key } from "../../__generated__/RadarSearchView_results.graphql";
 import { Badge, StatusBadge } from "../../components/Badge";
 import { EmptyState } from "../../components/EmptyState";
+import { ShowMore } from "../../components/ShowMore";
 import { Time } from "../../components/Time";
 import { formatCount, formatPercent, formatWhole, humanize, platformName } from "../../lib/format";
 
@@ -207,16 +208,7 @@ function RadarResults({ search, status, resultCount }: { search: RadarSearchView
           </tbody>
         </table>
       </div>
-      <div className="row table-footer">
-        <span className="muted">
-          Showing {formatWhole(results.length)} of {formatWhole(data.results.totalCount)}
-        </span>
-        {hasNext && (
-          <button type="button" onClick={() => loadNext(50)} disabled={isLoadingNext}>
-            {isLoadingNext ? "Loading…" : "Show more"}
-          </button>
-        )}
-      </div>
+      <ShowMore shown={results.length} total={data.results.totalCount} hasNext={hasNext} isLoadingNext={isLoadingNext} onMore={() => loadNext(50)} />
     </div>
   );
 }
