@@ -189,7 +189,8 @@ describe("dashboard in Chromium", () => {
   });
 
   it("says 'coming' on the pages later parts fill, and passes axe on each", async () => {
-    for (const name of ["Accounts", "Folders", "Radar", "Settings"]) {
+    // Accounts, Folders and Radar are built: test/web/pages-accounts-folders-radar.test.ts.
+    for (const name of ["Settings"]) {
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name }).click();
       await page.getByRole("heading", { level: 1, name }).waitFor();
       await page.getByText("This page is coming.").waitFor();
