@@ -8,13 +8,13 @@
 import { Suspense, useCallback, useState, useTransition } from "react";
 import { graphql, useLazyLoadQuery } from "react-relay";
 import { useSearchParams } from "react-router";
-import type { AccountsPageQuery, AccountSort } from "../../__generated__/AccountsPageQuery.graphql";
+import type { AccountsPageQuery } from "../../__generated__/AccountsPageQuery.graphql";
 import { ListFilters } from "../../components/ListFilters";
 import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
-import { listOptionsCodec, type ListOptionsOf } from "../../lib/list-options";
 import { AccountsTable } from "./AccountsTable";
 import { TrackAccountForm } from "./TrackAccountForm";
+import { accountListOptions, PAGE_SIZE, type AccountListOptions } from "./list-options";
 
 const query = graphql`
   query AccountsPageQuery($first: Int!, $sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String) {
@@ -30,9 +30,7 @@ const query = graphql`
   }
 `;
 
-export type AccountListOptions = ListOptionsOf<AccountSort>;
-const codec = listOptionsCodec<AccountSort>(["TRACKED_AT", "FOLLOWERS", "TOTAL_VIEWS", "VIDEO_COUNT", "USERNAME"]);
-const PAGE_SIZE = 50;
+const codec = accountListOptions;
 
 export default function AccountsPage() {
   const [params, setParams] = useSearchParams();

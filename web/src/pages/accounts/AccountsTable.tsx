@@ -17,7 +17,7 @@ import { ShowMore } from "../../components/ShowMore";
 import { SortedTable } from "../../components/SortedTable";
 import { Time } from "../../components/Time";
 import { formatCount, formatWhole, platformName } from "../../lib/format";
-import type { AccountListOptions } from "./AccountsPage";
+import type { AccountListOptions } from "./list-options";
 
 const fragment = graphql`
   fragment AccountsTable_query on Query
