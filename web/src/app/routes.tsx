@@ -18,7 +18,8 @@ const AccountPage = lazy(() => import("../pages/account/AccountPage"));
 const FoldersPage = lazy(() => import("../pages/folders/FoldersPage"));
 const FolderPage = lazy(() => import("../pages/folder/FolderPage"));
 const RadarPage = lazy(() => import("../pages/radar/RadarPage"));
-const ComingPage = lazy(() => import("../pages/coming/ComingPage"));
+const AcceptInvitationPage = lazy(() => import("../pages/accept-invitation/AcceptInvitationPage"));
+const SettingsPage = lazy(() => import("../pages/settings/SettingsPage"));
 const NotFoundPage = lazy(() => import("../pages/coming/NotFoundPage"));
 
 export function AppRoutes() {
@@ -26,6 +27,7 @@ export function AppRoutes() {
     <Routes>
       <Route path="sign-in" element={<SignInPage />} />
       <Route path="reset-password" element={<ResetPasswordPage />} />
+      <Route path="accept-invitation" element={<AcceptInvitationPage />} />
       <Route element={<SignedIn>{(viewer) => <Shell viewer={viewer} />}</SignedIn>}>
         <Route index element={<OverviewPage />} />
         <Route path="videos" element={<VideosPage />} />
@@ -36,7 +38,7 @@ export function AppRoutes() {
         <Route path="folders/:id" element={<FolderPage />} />
         <Route path="radar" element={<RadarPage />} />
         <Route path="radar/:id" element={<RadarPage />} />
-        <Route path="settings/*" element={<ComingPage title="Settings" what="API keys, webhooks, members, invitations and sessions." />} />
+        <Route path="settings/*" element={<SettingsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
