@@ -16,7 +16,9 @@ import {
   ACCOUNT_COLUMNS,
   ACCOUNT_VIDEOS_ORDER,
   postedDaysSql,
-  TRACKED_ACCOUNTS_ORDER,
+  accountFilterSql,
+  trackedAccountsOrder,
+  type AccountListOptions,
   TRACKED_VIDEO_COLUMNS,
   TRACKING_COLUMNS,
   type AccountView,
@@ -84,18 +86,27 @@ async function upsertAccount(tx: Tx, platform: AccountView["platform"], username
   return row.id;
 }
 
-/** A page of the workspace's tracked accounts (TRACKED_ACCOUNTS_ORDER), with the total. */
-export async function listTrackedAccounts(workspaceId: string, page: PageRequest): Promise<Page<TrackedAccountView>> {
-  const p = pageSql(TRACKED_ACCOUNTS_ORDER, page);
+/**
+ * A page of the workspace's tracked accounts (TRACKED_ACCOUNTS_ORDER unless `list` sorts otherwise,
+ * ./views.ts trackedAccountsOrder), filtered by platform and words; the total counts the matches.
+ */
+export async function listTrackedAccounts(workspaceId: string, page: PageRequest, list: AccountListOptions = {}): Promise<Page<TrackedAccountView>> {
+  const p = pageSql(trackedAccountsOrder(list.sort, list.order), page);
+  const filter = accountFilterSql(list);
   const [items, [count]] = await Promise.all([
     sql<TrackedAccountView>(
       Prisma.sql`SELECT ${ACCOUNT_COLUMNS}, ${TRACKING_COLUMNS}
         FROM tracked_accounts ta JOIN accounts a ON a.id = ta.account_id
-       WHERE ta.workspace_id = ${workspaceId}::uuid ${p.where}
+       WHERE ta.workspace_id = ${workspaceId}::uuid ${filter} ${p.where}
        ${p.orderBy} ${p.limit}`,
       { prepare: true },
     ),
-    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid`, { prepare: true }),
+    filter === Prisma.empty
+      ? sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid`, { prepare: true })
+      : sql<{ n: number }>(
+          Prisma.sql`SELECT count(*) AS n FROM tracked_accounts ta JOIN accounts a ON a.id = ta.account_id WHERE ta.workspace_id = ${workspaceId}::uuid ${filter}`,
+          { prepare: true },
+        ),
   ]);
   return { items, total: count!.n };
 }

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { day, idList, page, pageLimit, pageOffset, postedDays, sortOrder } from "../shared/inputs.js";
 import { PLATFORMS } from "../shared/platform.js";
-import { HISTORY_INTERVALS, VIDEO_SORTS } from "./views.js";
+import { ACCOUNT_SORTS, HISTORY_INTERVALS, VIDEO_SORTS } from "./views.js";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "./urls.js";
 
 export const DEFAULT_ACCOUNT_VIDEO_LIMIT = 50;
@@ -79,5 +79,13 @@ export const historyQuery = z.object({
 });
 export type HistoryQuery = z.output<typeof historyQuery>;
 export const listAccountsQuery = page(20);
+
+/** Filters and order of GraphQL `accounts` (REST GET /accounts takes none: its list is the spec's). */
+export const accountListFilter = z.object({
+  platform: videoListFilter.shape.platform,
+  q: z.string({ message: "q must be a string" }).max(200, "q is at most 200 characters").optional(),
+  sort: z.enum(ACCOUNT_SORTS, { message: `sort must be one of ${ACCOUNT_SORTS.join(", ")}` }).default("tracked_at"),
+  order: sortOrder("order").default("desc"),
+});
 
 export const accountVideosQuery = page(20).extend(postedDays.shape);

@@ -208,3 +208,48 @@ export const TRACKED_ACCOUNTS_ORDER: Order<TrackedAccountView> = [
   { sql: "ta.created_at", type: "timestamptz", desc: true, value: (a) => a.trackedAt },
   { sql: "ta.id", type: "uuid", value: (a) => a.trackedAccountId },
 ];
+
+/** The sorts of the tracked-account list (GraphQL `accounts`; REST GET /accounts keeps TRACKED_ACCOUNTS_ORDER). */
+export const ACCOUNT_SORTS = ["tracked_at", "followers", "total_views", "video_count", "username"] as const;
+export type AccountSort = (typeof ACCOUNT_SORTS)[number];
+
+/** Optional filters and order of the workspace's tracked accounts. */
+export interface AccountListOptions {
+  platform?: Platform;
+  /** Words that must each appear (case-insensitive, anywhere) in the username or the display name. */
+  q?: string;
+  sort?: AccountSort;
+  order?: SortOrder;
+}
+
+const ACCOUNT_SORT_KEYS: Record<Exclude<AccountSort, "tracked_at">, SortKey<TrackedAccountView>> = {
+  followers: { sql: "a.follower_count", type: "int8", nullsLast: true, value: (a) => a.followerCount },
+  total_views: { sql: "a.total_views", type: "int8", nullsLast: true, value: (a) => a.totalViews },
+  video_count: { sql: "a.video_count", type: "int8", nullsLast: true, value: (a) => a.videoCount },
+  username: { sql: "a.username", type: "text", value: (a) => a.username },
+};
+
+/**
+ * The order of a tracked-account list: `tracked_at desc` is TRACKED_ACCOUNTS_ORDER, `tracked_at asc`
+ * its reverse; every other sort is its key (nulls last in both directions), ties by tracking id. A
+ * workspace tracks few accounts (its plan bounds them), so these sorts need no index of their own.
+ */
+export function trackedAccountsOrder(sort: AccountSort = "tracked_at", order: SortOrder = "desc"): Order<TrackedAccountView> {
+  if (sort === "tracked_at") {
+    return order === "desc"
+      ? TRACKED_ACCOUNTS_ORDER
+      : [
+          { sql: "ta.created_at", type: "timestamptz", value: (a) => a.trackedAt },
+          { sql: "ta.id", type: "uuid", value: (a) => a.trackedAccountId },
+        ];
+  }
+  return [{ ...ACCOUNT_SORT_KEYS[sort], desc: order === "desc" }, { sql: "ta.id", type: "uuid", value: (a) => a.trackedAccountId }];
+}
+
+/** `AND …` predicates over `accounts a` (Prisma.empty without any): the platform, and each word of `q` in the username or display name. */
+export function accountFilterSql(f: AccountListOptions): Prisma.Sql {
+  const parts: Prisma.Sql[] = [];
+  if (f.platform) parts.push(Prisma.sql`a.platform = ${f.platform}::"Platform"`);
+  for (const word of searchWords(f.q ?? "")) parts.push(Prisma.sql`lower(a.username || ' ' || a.display_name) LIKE ${`%${word}%`}`);
+  return parts.length ? Prisma.sql`AND ${Prisma.join(parts, " AND ")}` : Prisma.empty;
+}

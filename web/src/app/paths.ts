@@ -9,8 +9,11 @@ export const paths = {
   videos: () => "/videos",
   video: (id: string) => `/videos/${encodeURIComponent(id)}`,
   accounts: () => "/accounts",
+  account: (id: string) => `/accounts/${encodeURIComponent(id)}`,
   folders: () => "/folders",
+  folder: (id: string) => `/folders/${encodeURIComponent(id)}`,
   radar: () => "/radar",
+  radarSearch: (id: string) => `/radar/${encodeURIComponent(id)}`,
   settings: () => "/settings",
   /** A Settings sub-page: "webhooks", "webhooks/<id>", "members", "sessions", "audit-log" (API keys is /settings itself). */
   settingsSection: (section: string) => `/settings/${section}`,

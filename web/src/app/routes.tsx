@@ -13,9 +13,13 @@ const VideosPage = lazy(() => import("../pages/videos/VideosPage"));
 const VideoPage = lazy(() => import("../pages/video/VideoPage"));
 const SignInPage = lazy(() => import("../pages/sign-in/SignInPage"));
 const ResetPasswordPage = lazy(() => import("../pages/reset-password/ResetPasswordPage"));
+const AccountsPage = lazy(() => import("../pages/accounts/AccountsPage"));
+const AccountPage = lazy(() => import("../pages/account/AccountPage"));
+const FoldersPage = lazy(() => import("../pages/folders/FoldersPage"));
+const FolderPage = lazy(() => import("../pages/folder/FolderPage"));
+const RadarPage = lazy(() => import("../pages/radar/RadarPage"));
 const AcceptInvitationPage = lazy(() => import("../pages/accept-invitation/AcceptInvitationPage"));
 const SettingsPage = lazy(() => import("../pages/settings/SettingsPage"));
-const ComingPage = lazy(() => import("../pages/coming/ComingPage"));
 const NotFoundPage = lazy(() => import("../pages/coming/NotFoundPage"));
 
 export function AppRoutes() {
@@ -28,9 +32,12 @@ export function AppRoutes() {
         <Route index element={<OverviewPage />} />
         <Route path="videos" element={<VideosPage />} />
         <Route path="videos/:id" element={<VideoPage />} />
-        <Route path="accounts/*" element={<ComingPage title="Accounts" what="Track creator accounts with a video limit, and see their follower and view history." />} />
-        <Route path="folders/*" element={<ComingPage title="Folders" what="Group accounts and videos, with analytics cards and top videos." />} />
-        <Route path="radar/*" element={<ComingPage title="Radar" what="Search the platforms for videos on a topic (100 credits a search)." />} />
+        <Route path="accounts" element={<AccountsPage />} />
+        <Route path="accounts/:id" element={<AccountPage />} />
+        <Route path="folders" element={<FoldersPage />} />
+        <Route path="folders/:id" element={<FolderPage />} />
+        <Route path="radar" element={<RadarPage />} />
+        <Route path="radar/:id" element={<RadarPage />} />
         <Route path="settings/*" element={<SettingsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

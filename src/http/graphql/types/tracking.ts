@@ -16,7 +16,7 @@ import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
 import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.js";
 import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/watch.js";
-import { historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.js";
+import { accountListFilter, historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.js";
 import {
   accountHistories,
   countAccountHistories,
@@ -42,8 +42,9 @@ import {
 } from "../../../domain/tracking/accounts.js";
 import {
   ACCOUNT_VIDEOS_ORDER,
-  TRACKED_ACCOUNTS_ORDER,
+  trackedAccountsOrder,
   trackedVideosOrder,
+  type AccountSort,
   type AccountView,
   type HistoryInterval,
   type TrackedVideoRecord,
@@ -91,6 +92,17 @@ const VideoSortEnum = builder.enumType("VideoSort", {
     VIEWS_24H: { value: "views_24h" },
     OUTLIER: { value: "outlier", description: "Outlier score." },
   } as const satisfies Record<string, { value: VideoSort; description?: string }>,
+});
+
+const AccountSortEnum = builder.enumType("AccountSort", {
+  description: "Orders of the tracked-account list. Accounts whose key is null (not scraped yet) come last in both orders; ties by tracking id.",
+  values: {
+    TRACKED_AT: { value: "tracked_at", description: "When the workspace started tracking it (the default)." },
+    FOLLOWERS: { value: "followers" },
+    TOTAL_VIEWS: { value: "total_views" },
+    VIDEO_COUNT: { value: "video_count", description: "The account's number of videos on the platform." },
+    USERNAME: { value: "username" },
+  } as const satisfies Record<string, { value: AccountSort; description?: string }>,
 });
 
 /** Ascending or descending (the tracked-video list here, a folder's videos in ./folders.ts). */
@@ -381,8 +393,19 @@ builder.queryFields((t) => ({
   accounts: t.connection(
     {
       type: AccountRef,
-      description: "The workspace's tracked accounts, newest tracked first (ties by tracking id).",
-      resolve: (_r, args, ctx) => pagedConnection(args, TRACKED_ACCOUNTS_ORDER, (window) => listTrackedAccounts(ctx.auth.workspaceId, window)),
+      description:
+        "The workspace's tracked accounts, newest tracked first (ties by tracking id) unless `sort` says otherwise; `platform` and `q` " +
+        "filter them (totalCount counts the matching accounts). Cursors belong to the order they were read in.",
+      args: {
+        platform: t.arg({ type: PlatformEnum }),
+        q: t.arg.string({ description: "Words that must each appear (case-insensitive, anywhere) in the username or the display name." }),
+        sort: t.arg({ type: AccountSortEnum, defaultValue: "tracked_at" }),
+        order: t.arg({ type: SortOrderEnum, defaultValue: "desc" }),
+      },
+      resolve: (_r, args, ctx) => {
+        const list = parseInput(accountListFilter, { platform: args.platform ?? undefined, q: args.q ?? undefined, sort: args.sort ?? undefined, order: args.order ?? undefined });
+        return pagedConnection(args, trackedAccountsOrder(list.sort, list.order), (window) => listTrackedAccounts(ctx.auth.workspaceId, window, list));
+      },
     },
     { name: "AccountConnection" },
     { name: "AccountEdge" },

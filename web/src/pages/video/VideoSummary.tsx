@@ -9,6 +9,7 @@ import type { VideoSummary_video$key } from "../../__generated__/VideoSummary_vi
 import type { VideoSummaryUpdatesSubscription } from "../../__generated__/VideoSummaryUpdatesSubscription.graphql";
 import { Badge, StatusBadge } from "../../components/Badge";
 import { PageHeader } from "../../components/PageHeader";
+import { ScrapeFailure, ScrapeTimes, Stats } from "../../components/ScrapeFacts";
 import { Time } from "../../components/Time";
 import { formatCount, formatDelta, formatPercent, formatWhole, platformName } from "../../lib/format";
 import { RefreshButton } from "./RefreshButton";
@@ -81,31 +82,10 @@ export function VideoSummary({ video }: { video: VideoSummary_video$key }) {
         <span>
           Posted <Time value={v.postedAt} fallback="(date unknown)" />
         </span>
-        <span>
-          Scraped <Time value={v.lastScrapedAt} fallback="not yet" />
-        </span>
-        {v.nextRefreshAt && (
-          <span>
-            Next scrape <Time value={v.nextRefreshAt} />
-          </span>
-        )}
-        <a href={v.url} target="_blank" rel="noreferrer noopener">
-          Open on the platform
-        </a>
+        <ScrapeTimes lastScrapedAt={v.lastScrapedAt} nextRefreshAt={v.nextRefreshAt} url={v.url} />
       </div>
-      {v.scrapeStatus === "FAILED" && v.scrapeError && (
-        <p className="notice notice-error" role="alert">
-          The last scrape failed: {v.scrapeError}
-        </p>
-      )}
-      <dl className="stats" aria-label="Metrics">
-        {stats.map(([label, value, exact]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd title={exact}>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <ScrapeFailure status={v.scrapeStatus} error={v.scrapeError} />
+      <Stats stats={stats} />
     </>
   );
 }

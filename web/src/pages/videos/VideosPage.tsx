@@ -8,9 +8,9 @@ import { graphql, useLazyLoadQuery } from "react-relay";
 import { useSearchParams } from "react-router";
 import type { VideosPageQuery } from "../../__generated__/VideosPageQuery.graphql";
 import { PageHeader } from "../../components/PageHeader";
+import { ListFilters } from "../../components/ListFilters";
 import { Loading } from "../../components/Loading";
 import { TrackVideosForm } from "./TrackVideosForm";
-import { VideosFilters } from "./VideosFilters";
 import { VideosTable } from "./VideosTable";
 import { PAGE_SIZE, readOptions, writeOptions, type ListOptions } from "./list-options";
 
@@ -31,7 +31,7 @@ export default function VideosPage() {
       <TrackVideosForm />
       <section aria-labelledby="tracked-heading" className="panel">
         <h2 id="tracked-heading">Tracked videos</h2>
-        <VideosFilters options={options} onChange={change} />
+        <ListFilters options={options} onChange={change} placeholder="Words of the description or the username" />
         <Suspense fallback={<Loading what="Loading the videos" />}>
           <VideosList options={options} onChange={change} pending={pending} />
         </Suspense>

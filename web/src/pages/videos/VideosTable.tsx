@@ -4,10 +4,10 @@
  * cursor page. Rows update in place when `trackedVideosChanged` delivers a video (Relay merges
  * records by id); an added or removed video refetches the list.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useTransition, type HTMLAttributes } from "react";
 import { graphql, readInlineData, usePaginationFragment, useSubscription } from "react-relay";
 import { Link } from "react-router";
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type RowSelectionState } from "@tanstack/react-table";
+import { createColumnHelper, getCoreRowModel, useReactTable, type RowSelectionState } from "@tanstack/react-table";
 import type { GraphQLSubscriptionConfig } from "relay-runtime";
 import type { VideosTable_query$key } from "../../__generated__/VideosTable_query.graphql";
 import type { VideosTableRow_video$data, VideosTableRow_video$key } from "../../__generated__/VideosTableRow_video.graphql";
@@ -16,6 +16,8 @@ import type { VideoSort } from "../../__generated__/VideosPageQuery.graphql";
 import { paths } from "../../app/paths";
 import { StatusBadge } from "../../components/Badge";
 import { EmptyState } from "../../components/EmptyState";
+import { ShowMore } from "../../components/ShowMore";
+import { SortedTable } from "../../components/SortedTable";
 import { Time } from "../../components/Time";
 import { formatCount, formatDelta, formatPercent, formatWhole, platformName } from "../../lib/format";
 import { BulkActions } from "./BulkActions";
@@ -158,57 +160,16 @@ export function VideosTable({ query, options, onChange, pending }: Props) {
   return (
     <div aria-busy={pending}>
       <BulkActions selected={selected} onDone={() => (setSelection({}), reload())} />
-      <div className="table-scroll">
-        <table className="data-table">
-          <caption className="visually-hidden">
-            Tracked videos, {formatWhole(data.videos.totalCount)} in all{options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}
-          </caption>
-          <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => {
-                  const sort = SORT_OF[header.column.id];
-                  const active = sort === options.sort;
-                  const content = flexRender(header.column.columnDef.header, header.getContext());
-                  return (
-                    <th key={header.id} scope="col" aria-sort={active ? (options.order === "ASC" ? "ascending" : "descending") : undefined}>
-                      {sort ? (
-                        <button type="button" className="sort-button" onClick={() => onChange({ sort, order: active && options.order === "DESC" ? "ASC" : "DESC" })}>
-                          {content}
-                          <span aria-hidden="true">{active ? (options.order === "ASC" ? " ▲" : " ▼") : ""}</span>
-                        </button>
-                      ) : (
-                        content
-                      )}
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} data-video-id={row.original.uuid} aria-selected={row.getIsSelected()}>
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className={`cell-${cell.column.id}`}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <div className="row table-footer">
-        <span className="muted">
-          Showing {formatWhole(rows.length)} of {formatWhole(data.videos.totalCount)}
-        </span>
-        {hasNext && (
-          <button type="button" onClick={() => loadNext(50)} disabled={isLoadingNext}>
-            {isLoadingNext ? "Loading…" : "Show more"}
-          </button>
-        )}
-      </div>
+      <SortedTable
+        table={table}
+        caption={`Tracked videos, ${formatWhole(data.videos.totalCount)} in all${options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}`}
+        sortOf={SORT_OF}
+        sort={options.sort}
+        order={options.order}
+        onSort={onChange}
+        rowProps={(row) => ({ "data-video-id": row.original.uuid, "aria-selected": row.getIsSelected() }) as HTMLAttributes<HTMLTableRowElement>}
+      />
+      <ShowMore shown={rows.length} total={data.videos.totalCount} hasNext={hasNext} isLoadingNext={isLoadingNext} onMore={() => loadNext(50)} />
     </div>
   );
 }

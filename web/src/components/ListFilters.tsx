@@ -1,10 +1,14 @@
 import { useEffect, useState } from "react";
-import type { Platform } from "../../__generated__/VideosPageQuery.graphql";
-import { platformName } from "../../lib/format";
-import type { ListOptions } from "./list-options";
+import type { Platform } from "../__generated__/VideosPageQuery.graphql";
+import { platformName } from "../lib/format";
 
-/** Platform filter and search (the search applies 300 ms after typing stops, or on Enter). */
-export function VideosFilters({ options, onChange }: { options: ListOptions; onChange: (o: Partial<ListOptions>) => void }) {
+interface Filters {
+  platform: Platform | null;
+  q: string | null;
+}
+
+/** A list's platform filter and search (the search applies 300 ms after typing stops, or on Enter). */
+export function ListFilters({ options, onChange, placeholder }: { options: Filters; onChange: (o: Partial<Filters>) => void; placeholder: string }) {
   const [q, setQ] = useState(options.q ?? "");
   useEffect(() => {
     const trimmed = q.trim() || null;
@@ -28,7 +32,7 @@ export function VideosFilters({ options, onChange }: { options: ListOptions; onC
       </label>
       <label>
         Search
-        <input type="search" value={q} placeholder="Words of the description or the username" onChange={(e) => setQ(e.target.value)} />
+        <input type="search" value={q} placeholder={placeholder} onChange={(e) => setQ(e.target.value)} />
       </label>
     </form>
   );

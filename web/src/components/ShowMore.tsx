@@ -1,0 +1,26 @@
+import { formatWhole } from "../lib/format";
+
+interface Props {
+  shown: number;
+  total: number;
+  hasNext: boolean;
+  isLoadingNext: boolean;
+  /** Reads the next cursor page (`loadNext(n)` of a Relay pagination fragment). */
+  onMore: () => void;
+}
+
+/** A list's footer: how many of how many are shown, and "Show more" while a next cursor page exists. */
+export function ShowMore({ shown, total, hasNext, isLoadingNext, onMore }: Props) {
+  return (
+    <div className="row table-footer">
+      <span className="muted">
+        Showing {formatWhole(shown)} of {formatWhole(total)}
+      </span>
+      {hasNext && (
+        <button type="button" onClick={onMore} disabled={isLoadingNext}>
+          {isLoadingNext ? "Loading…" : "Show more"}
+        </button>
+      )}
+    </div>
+  );
+}

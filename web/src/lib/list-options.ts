@@ -1,0 +1,40 @@
+/**
+ * A list's options (sort, order, platform, search) as they read in the URL (?sort=views&order=asc&
+ * platform=PLATFORM_A&q=cats): bookmarkable, and the back button works. Unknown values fall back to
+ * the defaults. Used by the videos and the accounts lists.
+ */
+import type { Platform, SortOrder } from "../__generated__/VideosPageQuery.graphql";
+
+const PLATFORMS: Platform[] = ["PLATFORM_A", "PLATFORM_B", "PLATFORM_C"];
+
+export interface ListOptionsOf<S extends string> {
+  sort: S;
+  order: SortOrder;
+  platform: Platform | null;
+  q: string | null;
+}
+
+/** How one list's options read from and write to the URL; `sorts[0]` is the default sort. */
+export function listOptionsCodec<S extends string>(sorts: readonly S[]) {
+  const defaultSort = sorts[0]!;
+  return {
+    read(params: URLSearchParams): ListOptionsOf<S> {
+      const sort = params.get("sort")?.toUpperCase() as S;
+      const platform = params.get("platform") as Platform;
+      return {
+        sort: sorts.includes(sort) ? sort : defaultSort,
+        order: params.get("order") === "asc" ? "ASC" : "DESC",
+        platform: PLATFORMS.includes(platform) ? platform : null,
+        q: params.get("q")?.trim() || null,
+      };
+    },
+    write(o: ListOptionsOf<S>): URLSearchParams {
+      const p = new URLSearchParams();
+      if (o.sort !== defaultSort) p.set("sort", o.sort.toLowerCase());
+      if (o.order === "ASC") p.set("order", "asc");
+      if (o.platform) p.set("platform", o.platform);
+      if (o.q) p.set("q", o.q);
+      return p;
+    },
+  };
+}
