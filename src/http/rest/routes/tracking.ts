@@ -197,7 +197,8 @@ export const trackingRoutes = [
     async handler({ auth, body }) {
       const data = await trackAccount(auth.workspaceId, body.url, body.video_limit);
       const message = data.added.length
-        ? "Account queued for tracking. Its videos appear within a few minutes."
+        ? `Account queued for tracking. Up to ${body.video_limit} of its newest videos (video_limit) will be tracked, each taking one of ` +
+          "the plan's tracking slots while additions remain; they appear within a few minutes."
         : data.alreadyTracked.length
           ? "Account is already tracked."
           : "Account not added: the plan's video tracking limit is reached (accounts waiting for their first videos hold one addition each).";
