@@ -135,7 +135,7 @@ describe("the programs the providers need", () => {
     expect(notInstalled("/opt/bin/pocketsphinx_continuous")).toMatch(/sudo apt-get install -y pocketsphinx pocketsphinx-en-us/);
     expect(notInstalled("yt-dlp")).toMatch(/install a current yt-dlp/);
     expect(notInstalled("/tmp/something-else")).toBe("/tmp/something-else is not installed or not on PATH");
-    const error = await runProgram("media:ytdlp", join(dir, "ffmpeg-missing", "ffmpeg"), ["-version"], { timeoutMs: 5000 }).catch((e: unknown) => e as Error);
+    const error = (await runProgram("media:ytdlp", join(dir, "ffmpeg-missing", "ffmpeg"), ["-version"], { timeoutMs: 5000 }).catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(/ffmpeg is not installed or not on PATH: install it \(Debian\/Ubuntu: sudo apt-get install -y ffmpeg\)/);
   });
 });

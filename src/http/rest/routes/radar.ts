@@ -11,6 +11,7 @@ export const radarRoutes = [
   defineRoute({
     method: "post",
     path: "/radar/search",
+    operationId: "startRadarSearch",
     summary: "Start a radar search (costs 100 credits)",
     description:
       `Charges ${RADAR_SEARCH_COST} credits at once, atomically with the balance check (402 INSUFFICIENT_CREDITS, stating the required ` +
@@ -34,6 +35,7 @@ export const radarRoutes = [
   defineRoute({
     method: "get",
     path: "/radar/history",
+    operationId: "listRadarSearches",
     summary: "The workspace's radar searches, newest first",
     tags: ["Content radar"],
     query: queryParams(radarHistoryQuery),
@@ -51,6 +53,7 @@ export const radarRoutes = [
   defineRoute({
     method: "get",
     path: "/radar/search/{id}",
+    operationId: "getRadarSearch",
     summary: "One radar search: status, generated queries and a page of its ranked results",
     description:
       "`limit` (default 20, 1 to 100) and `offset` page the search's results; the top-level `pagination` object describes that page " +
