@@ -31,6 +31,7 @@ import { DELIVER_JOB, PRUNE_JOB, SWEEP_JOB as SWEEP_WEBHOOKS, type DeliverJobDat
 import { deliverWebhook } from "../domain/webhooks/delivery.js";
 import { pruneEvents, sweepOutbox } from "../domain/webhooks/outbox.js";
 import type { WebhookSender } from "../domain/webhooks/ports.js";
+import { PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests } from "../domain/shared/idempotency.js";
 
 export interface JobSchedule {
   /** Stable id: upserting the same id replaces the schedule instead of adding another. */
@@ -69,6 +70,7 @@ const DAILY_SNAPSHOTS_EVERY_MS = 6 * 3600_000;
 const PRUNE_HISTORY_EVERY_MS = 3600_000;
 const RENEW_CREDITS_EVERY_MS = 15 * 60_000;
 const RADAR_SWEEP_EVERY_MS = 60_000;
+const PRUNE_IDEMPOTENT_REQUESTS_EVERY_MS = 3600_000;
 
 export function trackingQueue(scrape: () => ScrapeProvider): QueueDefinition {
   return {
@@ -141,13 +143,22 @@ export function webhooksQueue(sender: () => WebhookSender): QueueDefinition {
   };
 }
 
-/** Monthly credit renewal, by a job scheduler (not a timer in the API). */
+/**
+ * Monthly credit renewal, by a job scheduler (not a timer in the API), and the hourly deletion of
+ * idempotent answers past their 24 hours (an expired key is also taken over by its next request).
+ */
 export function maintenanceQueue(): QueueDefinition {
   return {
     queue: "maintenance",
     concurrency: 1,
-    handlers: { "renew-credits": async () => ({ renewed: await renewDueWorkspaces() }) },
-    schedules: [{ id: "renew-credits", jobName: "renew-credits", every: RENEW_CREDITS_EVERY_MS }],
+    handlers: {
+      "renew-credits": async () => ({ renewed: await renewDueWorkspaces() }),
+      [PRUNE_IDEMPOTENT_REQUESTS]: () => pruneIdempotentRequests(),
+    },
+    schedules: [
+      { id: "renew-credits", jobName: "renew-credits", every: RENEW_CREDITS_EVERY_MS },
+      { id: PRUNE_IDEMPOTENT_REQUESTS, jobName: PRUNE_IDEMPOTENT_REQUESTS, every: PRUNE_IDEMPOTENT_REQUESTS_EVERY_MS },
+    ],
   };
 }
 
