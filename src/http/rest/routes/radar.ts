@@ -58,7 +58,9 @@ export const radarRoutes = [
     description:
       "`limit` (default 20, 1 to 100) and `offset` page the search's results; the top-level `pagination` object describes that page " +
       "(`total` = resultCount). A search keeps at most its 50 best results. Statuses: pending → searching → completed, or failed " +
-      "with `error` (credits refunded). A search not finished 30 minutes after creation is failed and refunded by a sweep.",
+      "with `error` (credits refunded). A search not finished 30 minutes after creation is failed and refunded by a sweep. A completed " +
+      "search carries a note in `error` when some provider failed (partial results) or when nothing matched (resultCount 0: what was " +
+      "searched and what the catalog covers: only videos this service has scraped); a completed search is charged whatever it found.",
     tags: ["Content radar"],
     params: idParams,
     query: queryParams(searchResultsQuery),
