@@ -11,6 +11,7 @@ import type { JobRun } from "../domain/shared/jobs.js";
 import { renewDueWorkspaces } from "../domain/credits/service.js";
 import {
   DAILY_SNAPSHOTS,
+  HISTORY_PARTITIONS,
   PRUNE_HISTORY,
   REFRESH_DUE,
   RETIRED_SCHEDULES,
@@ -19,7 +20,8 @@ import {
   type ScrapeAccountData,
   type ScrapeVideoData,
 } from "../domain/tracking/jobs.js";
-import { pruneHistory, refreshDue, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.js";
+import { refreshDue, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.js";
+import { ensureHistoryPartitions, pruneHistory } from "../domain/tracking/history-partitions.js";
 import { fillDailySnapshots } from "../domain/tracking/scrape-store.js";
 import type { ScrapeProvider } from "../domain/tracking/ports.js";
 import { RUN_ANALYSIS_JOB, SWEEP_JOB as SWEEP_ANALYSES, type RunAnalysisData } from "../domain/analysis/jobs.js";
@@ -49,6 +51,8 @@ export interface QueueDefinition {
   concurrency: number;
   handlers: Record<string, JobHandler>;
   schedules?: JobSchedule[];
+  /** Runs when a worker process starts, alongside it (a failure is logged, not fatal). */
+  onStart?: () => Promise<unknown>;
   /** Schedule ids of earlier versions, removed when the workers start. */
   retiredSchedules?: string[];
   /** Lock settings: how soon a job of a killed worker is picked up by another. */
@@ -66,8 +70,13 @@ export interface WorkerProviders {
 
 /** The daily snapshot fill runs every 6 hours: idempotent, and never misses a UTC day. */
 const DAILY_SNAPSHOTS_EVERY_MS = 6 * 3600_000;
-/** History pruning: hourly (each run deletes what left the window since the last, in batches). */
+/**
+ * History retention: hourly (a run drops the monthly partitions that left the full-resolution
+ * window; most runs find none). Partitions made ahead: every 6 hours (next month's exists for weeks
+ * before it starts; workers also make them when they start).
+ */
 const PRUNE_HISTORY_EVERY_MS = 3600_000;
+const HISTORY_PARTITIONS_EVERY_MS = 6 * 3600_000;
 const RENEW_CREDITS_EVERY_MS = 15 * 60_000;
 const RADAR_SWEEP_EVERY_MS = 60_000;
 const PRUNE_IDEMPOTENT_REQUESTS_EVERY_MS = 3600_000;
@@ -84,14 +93,18 @@ export function trackingQueue(scrape: () => ScrapeProvider): QueueDefinition {
       [SCRAPE_ACCOUNT]: (job, run) => scrapeAccount((job.data as ScrapeAccountData).accountId, run, scrape()),
       [REFRESH_DUE]: () => refreshDue(),
       [PRUNE_HISTORY]: () => pruneHistory(),
+      [HISTORY_PARTITIONS]: () => ensureHistoryPartitions(),
       [DAILY_SNAPSHOTS]: () => fillDailySnapshots(new Date()),
     },
     schedules: [
       { id: REFRESH_DUE, jobName: REFRESH_DUE, every: config.refresh.schedulerEveryMs },
       { id: PRUNE_HISTORY, jobName: PRUNE_HISTORY, every: PRUNE_HISTORY_EVERY_MS },
+      { id: HISTORY_PARTITIONS, jobName: HISTORY_PARTITIONS, every: HISTORY_PARTITIONS_EVERY_MS },
       { id: DAILY_SNAPSHOTS, jobName: DAILY_SNAPSHOTS, every: DAILY_SNAPSHOTS_EVERY_MS },
     ],
     retiredSchedules: RETIRED_SCHEDULES,
+    // The window's, the current and next month's history partitions exist without waiting for the job.
+    onStart: () => ensureHistoryPartitions(),
   };
 }
 
