@@ -277,7 +277,7 @@ export async function runTopologyBench(): Promise<boolean> {
           if (name === "A" && Date.now() >= killedAt) return;
           const r = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` }, signal: AbortSignal.timeout(5000) }).catch(() => null);
           const text = r?.ok ? await r.text() : "";
-          if (r?.ok && text.includes("bullmq_job_count")) metricsAnswers[name].ok++;
+          if (r?.ok && text.includes("bullmq_jobs")) metricsAnswers[name].ok++;
           else metricsAnswers[name].failed++;
         }),
       );
@@ -439,7 +439,7 @@ export async function runTopologyBench(): Promise<boolean> {
     for (const q of ["analysis", "scrape"]) {
       // Not `delayed`: it holds each job scheduler's next run (the sweeps, the refresh scheduler).
       for (const st of ["waiting", "active", "prioritized", "waiting-children"]) {
-        const n = metricValue(finalMetrics, "bullmq_job_count", { queue: q, state: st });
+        const n = metricValue(finalMetrics, "bullmq_jobs", { queue: q, state: st });
         if (n) unfinished[`${q}:${st}`] = n;
       }
     }

@@ -351,7 +351,7 @@ export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
-function programFound(program: string, env: NodeJS.ProcessEnv): boolean {
+export function programFound(program: string, env: NodeJS.ProcessEnv = process.env): boolean {
   const candidates = program.includes("/") ? [program] : (env.PATH ?? process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, program));
   return candidates.some((path) => {
     try {
@@ -376,7 +376,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   // The scrape provider defaults to yt-dlp when the program is installed (found, not run), else to
   // simulated data. Its version is read at start-up when it scrapes or downloads (src/main/lifecycle.ts:
   // logged, shown by /readyz); the radar's yt-dlp search alone does not read it (a search fails loudly on its own).
-  const scrapeProvider = e.SCRAPE_PROVIDER ?? (programFound(e.YTDLP_PATH, env) ? "ytdlp" : "simulated");
+  // Found without SCRAPE_PROVIDER, yt-dlp is chosen only tentatively (`scrapeChoice: "found"`): start-up keeps it when
+  // its release is recent enough to read the platforms' pages, else falls back to simulated data and says why
+  // (src/main/lifecycle.ts, `settleProviders`; README "Run it").
+  const ytdlpFound = programFound(e.YTDLP_PATH, env);
+  const scrapeProvider = e.SCRAPE_PROVIDER ?? (ytdlpFound ? "ytdlp" : "simulated");
   return {
     env: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
@@ -396,6 +400,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       transcribe: e.TRANSCRIBE_PROVIDER,
       analysis: e.ANALYSIS_PROVIDER,
       radar: e.RADAR_PROVIDERS,
+    } as Providers,
+    /** How the scrape provider was chosen: `set` (SCRAPE_PROVIDER), `found` (yt-dlp is installed: kept at start-up only
+     *  when recent), `missing` (no yt-dlp); and whether MEDIA_PROVIDER was set or follows it. */
+    providerChoice: {
+      scrape: (e.SCRAPE_PROVIDER ? "set" : ytdlpFound ? "found" : "missing") as "set" | "found" | "missing",
+      mediaSet: e.MEDIA_PROVIDER !== undefined,
+      /** Why the scrape provider is what it is, when start-up decided it (null: as configured). */
+      reason: null as string | null,
     },
     openai: {
       baseUrl: e.OPENAI_BASE_URL,
@@ -491,6 +503,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     dashboardDir: resolve(e.DASHBOARD_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),
   };
+}
+
+export interface Providers {
+  scrape: "ytdlp" | "simulated";
+  media: "ytdlp" | "simulated";
+  transcribe: "pocketsphinx" | "openai";
+  analysis: "heuristic" | "openai";
+  radar: ("catalog" | "ytdlp")[];
+}
+
+/** The outside programs the providers run: the setting naming each, and the Debian package that provides it. */
+export const PROGRAMS = {
+  ytdlp: { program: "yt-dlp", variable: "YTDLP_PATH", debianPackage: "yt-dlp", versionArgs: ["--version"] },
+  ffmpeg: { program: "ffmpeg", variable: "FFMPEG_PATH", debianPackage: "ffmpeg", versionArgs: ["-version"] },
+  pocketsphinx: { program: "pocketsphinx_continuous", variable: "POCKETSPHINX_PATH", debianPackage: "pocketsphinx pocketsphinx-en-us", versionArgs: null },
+  espeak: { program: "espeak-ng", variable: "ESPEAK_PATH", debianPackage: "espeak-ng", versionArgs: ["--version"] },
+} as const satisfies Record<string, { program: string; variable: string; debianPackage: string; versionArgs: readonly string[] | null }>;
+
+export type ProgramKey = keyof typeof PROGRAMS;
+
+/** How to get a missing program: `sudo apt-get install -y <package>` (yt-dlp: a current release, README "yt-dlp freshness"). */
+export function installHint(key: ProgramKey): string {
+  const p = PROGRAMS[key];
+  const apt = `sudo apt-get install -y ${p.debianPackage}`;
+  return key === "ytdlp"
+    ? `install a current yt-dlp (README, "yt-dlp freshness": Debian's package is too old) or point ${p.variable} at one`
+    : `install it (Debian/Ubuntu: ${apt}) or point ${p.variable} at it`;
+}
+
+/** The configured path of the program a path names (the setting's value, or a file of the program's name), if any. */
+export function programOf(path: string, programs: Record<ProgramKey, string> = config.programs): ProgramKey | null {
+  const base = path.split("/").pop();
+  const keys = Object.keys(PROGRAMS) as ProgramKey[];
+  return keys.find((k) => programs[k] === path) ?? keys.find((k) => PROGRAMS[k].program === base) ?? null;
 }
 
 /** The process-wide configuration, validated on first import. */

@@ -7,14 +7,14 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Queue } from "bullmq";
 import { config } from "../config.js";
-import { checkBackends, ytdlpFreshness } from "../infra/health.js";
+import { checkBackends, degradedReasons, programsReport } from "../infra/health.js";
 import { logger } from "../infra/logger.js";
 import { collectProcessMetrics, metricsEnabled } from "../infra/metrics.js";
 import { BODY_LIMIT_BYTES, rememberMount, requestIdOf } from "./request-context.js";
 import { metricsEndpoint } from "./admin/metrics.js";
 import { BOARD_PATH, queueBoard } from "./admin/queues.js";
 import { GRAPHIQL_ASSETS, graphiqlAssets } from "./graphql/graphiql.js";
-import { buildRouter } from "./rest/router.js";
+import { buildRouter, methodNotAllowed } from "./rest/router.js";
 import { toErrorResponse } from "./errors.js";
 import { requireJsonBody } from "./middleware.js";
 import { allRoutes } from "./rest/routes/index.js";
@@ -27,11 +27,21 @@ const VERSION = "1.0.0";
 /** The runtime, as /readyz reports it: the service runs on the Node.js the npm package `node` installs (README, "Run it"). */
 const RUNTIME = { node: process.versions.node };
 
+/**
+ * 503 `unavailable` when PostgreSQL or Redis is not; else 200, `ready`, or `degraded` with `degraded: [reasons]` when
+ * a program a configured provider needs is missing (the reasons say which and how to install it). Each program the
+ * providers run is listed (path, present, version, Debian package, what needs it; null when none does), yt-dlp with
+ * its age: a stale one is reported, not a failure. `providerChoice.reason` says why the scrape provider is what it is
+ * when SCRAPE_PROVIDER was not set.
+ */
 async function readiness(_req: Request, res: Response): Promise<void> {
   const checks = await checkBackends();
   const ready = checks.database === "ok" && checks.redis === "ok";
-  // yt-dlp's version and age (null when no provider uses it): a stale one is reported, not a failure.
-  const body = { status: ready ? "ready" : "unavailable", checks, runtime: RUNTIME, providers: config.providers, programs: { ytdlp: ytdlpFreshness() } };
+  const programs = programsReport();
+  const degraded = degradedReasons(programs);
+  const status = !ready ? "unavailable" : degraded.length ? "degraded" : "ready";
+  const { scrape, reason } = config.providerChoice;
+  const body = { status, checks, runtime: RUNTIME, providers: config.providers, providerChoice: { scrape, reason }, programs, ...(degraded.length ? { degraded } : {}) };
   res.status(ready ? 200 : 503).json(ready ? body : { code: "SERVICE_UNAVAILABLE", message: "Not ready: a backing service is unavailable.", ...body });
 }
 
@@ -78,6 +88,8 @@ export function createApp(options: AppOptions = {}) {
     collectProcessMetrics();
     app.get("/metrics", metricsEndpoint);
   }
+  // The fixed paths asked with another method: 405 with Allow, as the REST routes (src/http/rest/router.ts).
+  app.all(metricsEnabled ? ["/healthz", "/readyz", "/metrics"] : ["/healthz", "/readyz"], (req, res) => methodNotAllowed(res, ["GET", "HEAD"], req.method));
   if (config.operations.adminToken && options.queues) app.use(BOARD_PATH, queueBoard(options.queues(), config.operations.adminToken));
   if (config.operations.graphiql) app.use(GRAPHIQL_ASSETS, graphiqlAssets());
 

@@ -4,7 +4,7 @@
  * Nothing a client sends produces a stack trace: unexpected errors become 500 INTERNAL_ERROR with
  * the request id, and an unreachable database or Redis becomes 503 SERVICE_UNAVAILABLE.
  */
-import { DomainError } from "../domain/shared/errors.js";
+import { DomainError, UnauthorizedError } from "../domain/shared/errors.js";
 import type { ErrorCode } from "../domain/shared/errors.js";
 import { RateLimitedError } from "../domain/keys/access.js";
 import { rateLimitHeaders } from "./request-context.js";
@@ -64,8 +64,21 @@ function pathDecodingError(err: unknown): { status: number; body: ErrorBody } | 
 export function refusalHeaders(err: DomainError): Record<string, string> {
   const headers = err instanceof RateLimitedError ? rateLimitHeaders(err.state) : {};
   if (err.retryAfterSeconds !== undefined) headers["Retry-After"] = String(err.retryAfterSeconds);
+  if (err.code === "UNAUTHORIZED") headers["WWW-Authenticate"] = bearerChallenge(err);
   return headers;
 }
+
+/**
+ * The challenge of every 401 (RFC 6750, 3): `Bearer realm="video-service"`, plus `error="invalid_token"`
+ * when a credential was sent and refused. Clients such as MCP Inspector read it to tell "send a
+ * token" from other failures (without it they fall back to OAuth discovery and hide the message).
+ */
+export function bearerChallenge(err: DomainError): string {
+  const refused = err instanceof UnauthorizedError && err.credentialRefused;
+  return refused ? `Bearer realm="${REALM}", error="invalid_token", error_description="The API key is not valid."` : `Bearer realm="${REALM}"`;
+}
+
+const REALM = "video-service";
 
 export function toErrorResponse(err: unknown, requestId: string): { status: number; body: ErrorBody; headers?: Record<string, string>; unexpected: boolean } {
   if (err instanceof DomainError) {

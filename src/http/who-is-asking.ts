@@ -117,12 +117,12 @@ export async function whoIsAsking(req: IncomingMessage, options: AskOptions): Pr
     const secret = bearerSecret(authorization);
     if (options.count) {
       const admitted = await admit(secret);
-      if (!admitted) throw unauthorized();
+      if (!admitted) throw unauthorized(undefined, true);
       const actor = keyActor(admitted.auth, address);
       return { actor, person: null, limit: admitted.limit, setCookies: [], clientAddress: address, budget: budgetOf(actor.principal) };
     }
     const auth = await authenticate(secret);
-    if (!auth) throw unauthorized();
+    if (!auth) throw unauthorized(undefined, true);
     const actor = keyActor(auth, address);
     return { actor, person: null, limit: null, setCookies: [], clientAddress: address, budget: budgetOf(actor.principal) };
   }

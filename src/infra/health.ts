@@ -1,9 +1,13 @@
 /**
- * Readiness of the backing services: PostgreSQL and Redis, each answered within a bound; and the
- * freshness of the outside programs whose age matters (yt-dlp: platforms change their pages often,
- * and a yt-dlp release older than a few months often fails to read them).
+ * Readiness of the backing services: PostgreSQL and Redis, each answered within a bound; the outside
+ * programs the configured providers run (present, version, the Debian package of each), and the
+ * freshness of the one whose age matters (yt-dlp: platforms change their pages often, and a yt-dlp
+ * release older than a few months often fails to read them), which also decides the default scrape
+ * provider (`settleScrapeProvider`).
  */
-import { config } from "../config.js";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { config, installHint, programFound, PROGRAMS, type ProgramKey, type Providers } from "../config.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { sql } from "./db.js";
 import { redisReady } from "./redis.js";
@@ -76,4 +80,116 @@ export function ytdlpFreshness(
     ageDays,
     stale: version === null || (ageDays !== null && ageDays > YTDLP_STALE_DAYS),
   };
+}
+
+/** Why the scrape provider is what it is, when yt-dlp was not set on purpose (README "Run it"). */
+export interface ScrapeChoice {
+  scrape: "ytdlp" | "simulated";
+  /** null when SCRAPE_PROVIDER was set (the operator's choice needs no explanation). */
+  reason: string | null;
+}
+
+/**
+ * The default scrape provider, decided at start-up: with SCRAPE_PROVIDER set, as set; else yt-dlp only when
+ * it is installed, runs, and its release is at most YTDLP_STALE_DAYS old (or names no day); else simulated
+ * demo data, saying why and how to get a current yt-dlp. An old yt-dlp (Debian 12's is 2023.03.04) cannot
+ * read today's platform pages: every scrape and analysis would fail.
+ */
+export function settleScrapeProvider(
+  choice: "set" | "found" | "missing",
+  configured: "ytdlp" | "simulated",
+  ytdlp: ProgramFreshness | null,
+  path: string = config.programs.ytdlp,
+): ScrapeChoice {
+  if (choice === "set") return { scrape: configured, reason: null };
+  const fallback = "videos and accounts are simulated demo data (dataSource \"simulated\")";
+  const how = `${installHint("ytdlp")} and restart, or set SCRAPE_PROVIDER=ytdlp to use the one found anyway`;
+  if (choice === "missing") return { scrape: "simulated", reason: `no yt-dlp found (${PROGRAMS.ytdlp.variable}=${path}): ${fallback}; ${installHint("ytdlp")} and restart` };
+  if (!ytdlp || ytdlp.version === null) return { scrape: "simulated", reason: `yt-dlp (${path}) could not be run: ${fallback}; ${how}` };
+  if (ytdlp.stale) {
+    return {
+      scrape: "simulated",
+      reason: `yt-dlp ${ytdlp.version} (${path}) is ${ytdlp.ageDays} days old, more than ${YTDLP_STALE_DAYS}: platforms change their pages often and it would fail to read them, so ${fallback}; ${how}`,
+    };
+  }
+  return { scrape: "ytdlp", reason: `yt-dlp ${ytdlp.version} (${path}) is recent${ytdlp.ageDays === null ? "" : ` (${ytdlp.ageDays} days old)`}: videos and accounts are scraped from the platforms` };
+}
+
+/** What each program is needed for, by the configured providers (a program no provider runs is absent). */
+export function programsNeeded(providers: Providers = config.providers): Partial<Record<ProgramKey, string[]>> {
+  const needs: Partial<Record<ProgramKey, string[]>> = {};
+  const need = (key: ProgramKey, what: string) => (needs[key] ??= []).push(what);
+  if (providers.scrape === "ytdlp") need("ytdlp", "scraping videos and accounts");
+  // Simulated media are captions made from the description: no program at all (no speech is synthesised
+  // for a transcript that comes from captions). yt-dlp's media: captions first, else audio for speech recognition.
+  if (providers.media === "ytdlp") {
+    need("ytdlp", "analysis: downloading a video's captions or audio");
+    need("ffmpeg", "analysis of videos without captions: converting their audio");
+    if (providers.transcribe === "pocketsphinx") need("pocketsphinx", "analysis of videos without captions: speech recognition");
+  }
+  if (providers.radar.includes("ytdlp")) need("ytdlp", "radar: searching the platforms");
+  return needs;
+}
+
+/** A version-like token of a program's first line of `--version` output (yt-dlp's whole line: its versions are dates). */
+function versionOf(key: ProgramKey, output: string): string | null {
+  const line = output.split("\n")[0]!.trim();
+  if (!line) return null;
+  if (key === "ytdlp") return line;
+  return /\d+(?:\.\d+)+[\w.+~-]*/.exec(line)?.[0] ?? line.slice(0, 80);
+}
+
+/** The program's version as it reports it; null when it cannot be run or has no version option. */
+export async function readProgramVersion(key: ProgramKey, path: string): Promise<string | null> {
+  const args = PROGRAMS[key].versionArgs;
+  if (!args) return null;
+  try {
+    const { stdout, stderr } = await promisify(execFile)(path, [...args], { timeout: 10_000, encoding: "utf8" });
+    return versionOf(key, stdout || stderr);
+  } catch {
+    return null;
+  }
+}
+
+const versions: Partial<Record<ProgramKey, string | null>> = {};
+
+/** Keeps the versions start-up read (src/main/lifecycle.ts), for /readyz. */
+export function recordProgramVersion(key: ProgramKey, version: string | null): void {
+  versions[key] = version;
+  if (key === "ytdlp") recordYtdlpVersion(version);
+}
+
+export interface ProgramReport {
+  path: string;
+  /** An executable file at the path, or of that name on PATH (checked at each call). */
+  present: boolean;
+  /** As read at start-up; null when not read, not runnable, or the program has no version option (pocketsphinx). */
+  version: string | null;
+  /** The Debian package(s) that provide it. */
+  debianPackage: string;
+  neededFor: string[];
+}
+
+/** Every program of PROGRAMS: its report when a configured provider runs it, else null. yt-dlp adds its freshness. */
+export function programsReport(now = new Date(), providers: Providers = config.providers): Record<ProgramKey, (ProgramReport & Partial<ProgramFreshness>) | null> {
+  const needs = programsNeeded(providers);
+  const out = {} as Record<ProgramKey, (ProgramReport & Partial<ProgramFreshness>) | null>;
+  for (const key of Object.keys(PROGRAMS) as ProgramKey[]) {
+    const neededFor = needs[key];
+    if (!neededFor) {
+      out[key] = null;
+      continue;
+    }
+    const path = config.programs[key];
+    const report: ProgramReport = { path, present: programFound(path), version: versions[key] ?? (key === "ytdlp" ? ytdlpVersion : null), debianPackage: PROGRAMS[key].debianPackage, neededFor };
+    out[key] = key === "ytdlp" ? { ...report, ...ytdlpFreshness(now, { ytdlp: path, ytdlpUsed: true, ytdlpVersion: report.version }) } : report;
+  }
+  return out;
+}
+
+/** Why part of the work cannot run (a program a configured provider needs is missing), each with how to install it; empty when all can. */
+export function degradedReasons(report: ReturnType<typeof programsReport>): string[] {
+  return (Object.entries(report) as [ProgramKey, ProgramReport | null][])
+    .filter(([, r]) => r && !r.present)
+    .map(([key, r]) => `${PROGRAMS[key].program} (${r!.path}) is not installed: ${r!.neededFor.join("; ")} cannot run; ${installHint(key)}`);
 }

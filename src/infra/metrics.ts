@@ -5,10 +5,10 @@
  * - `http_request_duration_seconds{method,route,status}`: every HTTP request, by route template
  *   (express's matched route, `/graphql` for GraphQL, `unmatched` otherwise; never a raw path).
  * - `graphql_operations_total`, `graphql_operation_duration_seconds` and `graphql_errors_total`
- *   `{operationType,operationName}`: through @envelop/prometheus (`graphqlMetricsPlugin`). An
+ *   `{operation_type,operation_name}`: through @envelop/prometheus (`graphqlMetricsPlugin`). An
  *   operation name is the client's choice, so only the first MAX_OPERATION_NAMES distinct names get
  *   a series of their own; later ones are counted as `other`.
- * - `bullmq_job_count{queue,state}` (BullMQ's getJobCounts, read at each scrape), and BullMQ's own
+ * - `bullmq_jobs{queue,state}` (a gauge: BullMQ's getJobCounts, read at each scrape; not `_count`, a histogram's suffix), and BullMQ's own
  *   per-minute metrics `bullmq_job_completed_total`/`bullmq_job_failed_total{queue}` (the workers
  *   record them, src/jobs/worker.ts).
  * - `scrape_outcomes_total{provider,platform,kind,outcome}` and `webhook_deliveries_total{outcome}`:
@@ -36,6 +36,9 @@ export function collectProcessMetrics(): void {
   if (!metricsEnabled || processMetrics) return;
   processMetrics = true;
   collectDefaultMetrics({ register: registry });
+  // prom-client's gauges named like counters (`promtool check metrics`: non-counter metrics should not end in
+  // `_total`); their sums by type stay as `nodejs_active_handles`, `nodejs_active_requests`, `nodejs_active_resources`.
+  for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) registry.removeSingleMetric(name);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -73,11 +76,12 @@ function boundedOperationName(name: unknown): string {
   return n;
 }
 
+// Label names are snake_case, as Prometheus' conventions (and `promtool check metrics`) want.
 const operationLabels = (params: { operationName?: string; operationType?: string }) => ({
-  operationType: params.operationType ?? "unknown",
-  operationName: boundedOperationName(params.operationName),
+  operation_type: params.operationType ?? "unknown",
+  operation_name: boundedOperationName(params.operationName),
 });
-const operationLabelNames = ["operationType", "operationName"] as const;
+const operationLabelNames = ["operation_type", "operation_name"] as const;
 
 /** Operation counts, durations and errors; parse/validate/context phases are not timed (cost). */
 export function graphqlMetricsPlugin(): Plugin {
@@ -125,7 +129,7 @@ async function eachQueue<T>(read: (name: (typeof QUEUE_NAMES)[number]) => Promis
 }
 
 new Gauge({
-  name: "bullmq_job_count",
+  name: "bullmq_jobs",
   help: "Jobs per queue and state (BullMQ getJobCounts, read when scraped)",
   labelNames: ["queue", "state"] as const,
   registers: [registry],

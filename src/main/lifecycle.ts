@@ -8,8 +8,15 @@ import { closeDb } from "../infra/db.js";
 import { closeRedis } from "../infra/redis.js";
 import { logger } from "../infra/logger.js";
 import { closeQueues } from "../infra/queues.js";
-import { config } from "../config.js";
-import { recordYtdlpVersion, YTDLP_STALE_DAYS, ytdlpFreshness } from "../infra/health.js";
+import { config, installHint, programFound, PROGRAMS, type ProgramKey } from "../config.js";
+import {
+  programsNeeded,
+  readProgramVersion,
+  recordProgramVersion,
+  settleScrapeProvider,
+  YTDLP_STALE_DAYS,
+  ytdlpFreshness,
+} from "../infra/health.js";
 import { stopTracing } from "./tracing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -95,19 +102,48 @@ export async function readYtdlpVersion(programs: { ytdlp: string; ytdlpUsed: boo
 }
 
 /**
- * At start-up: reads yt-dlp's version when a provider uses it (kept for /readyz), logs it, and warns
- * when it is older than YTDLP_STALE_DAYS or cannot be run (README: "yt-dlp freshness" says how to
- * install a current one).
+ * At start-up, before any provider is built: reads yt-dlp's version when a provider would use it (kept for /readyz)
+ * and settles the scrape provider (src/infra/health.ts, `settleScrapeProvider`: without SCRAPE_PROVIDER, a missing,
+ * broken or stale yt-dlp means simulated data, with a warning saying why and how to install a current one; MEDIA_PROVIDER
+ * follows unless set). Then every program the configured providers run is looked for: each missing one is logged with
+ * the Debian package that provides it; each present one's version is read for /readyz.
  */
 export async function checkProgramVersions(now = new Date()): Promise<void> {
-  recordYtdlpVersion(await readYtdlpVersion());
-  const ytdlp = ytdlpFreshness(now);
-  if (!ytdlp) return;
-  if (ytdlp.version === null) {
+  recordProgramVersion("ytdlp", await readYtdlpVersion());
+  const choice = config.providerChoice;
+  const ytdlp = ytdlpFreshness(now); // as the configuration would use it (tentatively, when found without SCRAPE_PROVIDER)
+  const settled = settleScrapeProvider(choice.scrape, config.providers.scrape, ytdlp);
+  applyScrapeChoice(settled);
+  if (choice.scrape !== "set") {
+    const line = `scrape provider: ${settled.scrape}, because ${settled.reason}`;
+    if (settled.scrape === "simulated") logger.warn({ providers: config.providers, ytdlp }, line);
+    else logger.info({ providers: config.providers, ytdlp }, line);
+  } else if (ytdlp?.version === null) {
     logger.warn({ ytdlp }, `yt-dlp (${ytdlp.path}) could not be run: scrapes through it will fail`);
-  } else if (ytdlp.stale) {
+  } else if (ytdlp?.stale) {
     logger.warn({ ytdlp }, `yt-dlp ${ytdlp.version} is ${ytdlp.ageDays} days old (more than ${YTDLP_STALE_DAYS}): platforms change often; install a current release (see the README)`);
-  } else {
+  } else if (ytdlp) {
     logger.info({ ytdlp }, `yt-dlp ${ytdlp.version}`);
   }
+  const needs = programsNeeded();
+  for (const key of Object.keys(needs) as ProgramKey[]) {
+    if (key === "ytdlp") continue; // read and reported above
+    const path = config.programs[key];
+    if (!programFound(path)) {
+      logger.warn({ program: PROGRAMS[key].program, path, debianPackage: PROGRAMS[key].debianPackage, neededFor: needs[key] }, `${PROGRAMS[key].program} (${path}) is not installed: ${needs[key]!.join("; ")} cannot run; ${installHint(key)}`);
+    } else {
+      recordProgramVersion(key, await readProgramVersion(key, path));
+    }
+  }
+  if (needs.ytdlp && !programFound(config.programs.ytdlp)) {
+    logger.warn({ program: "yt-dlp", path: config.programs.ytdlp }, `yt-dlp (${config.programs.ytdlp}) is not installed: ${needs.ytdlp.join("; ")} cannot run; ${installHint("ytdlp")}`);
+  }
+}
+
+/** The settled scrape provider into the configuration: MEDIA_PROVIDER follows it unless set; yt-dlp's use follows both. */
+function applyScrapeChoice(settled: { scrape: "ytdlp" | "simulated"; reason: string | null }): void {
+  config.providers.scrape = settled.scrape;
+  if (!config.providerChoice.mediaSet) config.providers.media = settled.scrape;
+  config.programs.ytdlpUsed = config.providers.scrape === "ytdlp" || config.providers.media === "ytdlp";
+  config.providerChoice.reason = settled.reason;
 }

@@ -18,6 +18,7 @@ import { basename } from "node:path";
 import { context, propagation, SpanStatusCode, trace } from "@opentelemetry/api";
 import pLimit from "p-limit";
 import { ProviderError } from "../domain/shared/provider-error.js";
+import { installHint, programOf } from "../config.js";
 
 export interface RunOptions {
   timeoutMs: number;
@@ -111,7 +112,7 @@ function run(provider: string, program: string, args: string[], opts: RunOptions
     });
     child.on("error", (e: NodeJS.ErrnoException) => {
       running.delete(child);
-      const reason = e.code === "ENOENT" ? `${program} is not installed or not on PATH` : e.message;
+      const reason = e.code === "ENOENT" ? notInstalled(program) : e.message;
       finish(new ProviderError(provider, reason, false, { cause: e }));
     });
     child.on("exit", () => running.delete(child));
@@ -158,4 +159,10 @@ export function sharedProgramLimit(program: string, n: number) {
   let limit = programLimits.get(key);
   if (!limit) programLimits.set(key, (limit = pLimit(n)));
   return limit;
+}
+
+/** A program that could not be started: which, and how to install it (README "Run it"; /readyz lists them too). */
+export function notInstalled(program: string): string {
+  const key = programOf(program);
+  return `${program} is not installed or not on PATH${key ? `: ${installHint(key)}` : ""}`;
 }

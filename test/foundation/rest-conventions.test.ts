@@ -84,12 +84,16 @@ describe("body size", () => {
 
 describe("routing and headers", () => {
   it("unknown routes answer a JSON 404, with or without a key", async () => {
-    for (const [method, path] of [["GET", "/api/v1/nope"], ["POST", "/api/v1/workspace"], ["GET", "/nothing-here"]] as const) {
+    for (const [method, path] of [["GET", "/api/v1/nope"], ["POST", "/api/v1/workspace/nope"], ["GET", "/nothing-here"]] as const) {
       const r = await request(api.url, method, path, { key });
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(r.body).toEqual(errorShape("NOT_FOUND"));
       expect(r.headers.get("content-type")).toMatch(/application\/json/);
     }
+    // A known path with a method it does not serve is 405 with Allow (test/foundation/http-semantics.test.ts).
+    const wrong = await request(api.url, "POST", "/api/v1/workspace", { key });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toBe("GET, HEAD");
   });
 
   it("every response carries X-Request-Id, echoing a valid incoming one", async () => {

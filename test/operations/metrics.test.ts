@@ -3,6 +3,7 @@
  * by route template (never a raw path), GraphQL operations, BullMQ job counts per queue and state,
  * scrape and webhook outcomes, and process metrics; and METRICS=false turning it off (its own process).
  */
+import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, gql, newWorkspace, request, startTestApi, stopAll } from "../helpers/api.js";
 import { spawnService, type ServiceProcess } from "../helpers/processes.js";
@@ -76,9 +77,9 @@ describe("GET /metrics", () => {
     const bad = await gql(api.url, key, "query Broken { node(id: \"nope\") { id } }");
     expect(bad.body.errors?.length).toBeGreaterThan(0);
     const text = await scrape();
-    expect(value(text, "graphql_operations_total", { operationType: "query", operationName: "Dashboard" })).toBe(3);
-    expect(value(text, "graphql_operation_duration_seconds_count", { operationType: "query", operationName: "Dashboard" })).toBe(3);
-    expect(value(text, "graphql_errors_total", { operationType: "query", operationName: "Broken" })).toBeGreaterThanOrEqual(1);
+    expect(value(text, "graphql_operations_total", { operation_type: "query", operation_name: "Dashboard" })).toBe(3);
+    expect(value(text, "graphql_operation_duration_seconds_count", { operation_type: "query", operation_name: "Dashboard" })).toBe(3);
+    expect(value(text, "graphql_errors_total", { operation_type: "query", operation_name: "Broken" })).toBeGreaterThanOrEqual(1);
     expect(value(text, "http_request_duration_seconds_count", { method: "POST", route: "/graphql", status: "200" })).toBe(4);
   });
 
@@ -87,9 +88,9 @@ describe("GET /metrics", () => {
     expect(added.status).toBe(201);
     const text = await scrape();
     // No worker runs in this file: the scrape job waits.
-    expect(value(text, "bullmq_job_count", { queue: "scrape", state: "waiting" })).toBeGreaterThanOrEqual(1);
+    expect(value(text, "bullmq_jobs", { queue: "scrape", state: "waiting" })).toBeGreaterThanOrEqual(1);
     for (const q of ["scrape", "analysis", "radar", "maintenance"]) {
-      expect(value(text, "bullmq_job_count", { queue: q, state: "active" }), q).toBe(0);
+      expect(value(text, "bullmq_jobs", { queue: q, state: "active" }), q).toBe(0);
       expect(value(text, "bullmq_job_completed_total", { queue: q }), q).toBe(0);
       expect(value(text, "bullmq_job_failed_total", { queue: q }), q).toBe(0);
     }
@@ -124,12 +125,12 @@ describe("GET /metrics", () => {
       let text = "";
       for (let i = 0; i < 100; i++) {
         text = await scrape();
-        if ((value(text, "bullmq_job_completed_total", { queue: "scrape" }) ?? 0) >= 1 && value(text, "bullmq_job_count", { queue: "scrape", state: "waiting" }) === 0) break;
+        if ((value(text, "bullmq_job_completed_total", { queue: "scrape" }) ?? 0) >= 1 && value(text, "bullmq_jobs", { queue: "scrape", state: "waiting" }) === 0) break;
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(value(text, "bullmq_job_completed_total", { queue: "scrape" })).toBeGreaterThanOrEqual(1);
-      expect(value(text, "bullmq_job_count", { queue: "scrape", state: "waiting" })).toBe(0);
-      expect(value(text, "bullmq_job_count", { queue: "scrape", state: "completed" })).toBeGreaterThanOrEqual(1);
+      expect(value(text, "bullmq_jobs", { queue: "scrape", state: "waiting" })).toBe(0);
+      expect(value(text, "bullmq_jobs", { queue: "scrape", state: "completed" })).toBeGreaterThanOrEqual(1);
       // The waiting scrape of the earlier test ran in the worker: counted too (in Redis, by any process).
       for (let i = 0; i < 50 && value(text, "scrape_outcomes_total", { provider: "simulated", kind: "video", outcome: "ok" }) !== 2; i++) {
         await new Promise((r) => setTimeout(r, 50));
@@ -170,5 +171,25 @@ describe("operations settings", () => {
     expect(set.operations).toEqual({ metrics: false, metricsToken: undefined, adminToken: "pw", graphiql: false });
     expect(set.logContext).toBe(false);
     expect(() => loadConfig({ SCRAPE_PROVIDER: "simulated", METRICS: "maybe" })).toThrow(/METRICS/);
+  });
+});
+
+/** promtool (Debian package `prometheus`), which .ci/run installs: in CI (`CI` set) its absence fails the test, elsewhere skips it. */
+const promtool = spawnSync("promtool", ["--version"]).status === 0;
+
+describe("promtool check metrics", () => {
+  it.skipIf(!promtool && !process.env.CI)("the exposition passes Prometheus' own linter (names, suffixes, help, types)", async () => {
+    expect(promtool, "promtool is not installed (Debian package prometheus; .ci/run installs it)").toBe(true);
+    // Something in every family: a request, a GraphQL operation, the queues.
+    await client(api.url, key).get("/api/v1/workspace");
+    await gql(api.url, key, "query Lint { workspace { plan } }");
+    const text = await scrape();
+    expect(text).toMatch(/^bullmq_jobs\{/m);
+    const run = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });
+    expect(`${run.stdout}${run.stderr}`.trim()).toBe("");
+    expect(run.status).toBe(0);
+    // And it can fail: a gauge named like a counter's count is refused.
+    const bad = spawnSync("promtool", ["check", "metrics"], { input: "# HELP x_count A gauge.\n# TYPE x_count gauge\nx_count 1\n", encoding: "utf8" });
+    expect(bad.status).not.toBe(0);
   });
 });

@@ -102,7 +102,7 @@ describe("the service on a Redis Cluster of three primaries", () => {
     for (const [queue, s] of slots) expect(s.size, queue).toBe(1);
     const metrics = await request(apiB.url!, "GET", "/metrics", { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(metrics.status).toBe(200);
-    expect(metrics.text).toMatch(/^bullmq_job_count\{.*queue="scrape".*\} \d+$/m);
+    expect(metrics.text).toMatch(/^bullmq_jobs\{.*queue="scrape".*\} \d+$/m);
   });
 
   it("track → scrape → read: queued through one API process, run by the worker, read through the other; the worker's events reach a subscriber of the other", async () => {

@@ -1,4 +1,4 @@
-/** The simulated media provider: the description as captions, espeak-ng speech as the audio (real programs). */
+/** The simulated media provider: the description as captions, with no program by default; espeak-ng speech as the audio with `speech: true` (real programs). */
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,7 +31,7 @@ function input(extra: Partial<MediaInput> = {}): MediaInput {
 
 describe("simulated media provider", () => {
   it("returns the description as captions split by sentence, with timings spread over real espeak-ng audio", async () => {
-    const media = await new SimulatedMediaProvider().fetch(input(), { workDir });
+    const media = await new SimulatedMediaProvider({ speech: true }).fetch(input(), { workDir });
 
     expect(media.captions!.language).toBe("en");
     expect(media.captions!.segments.map((s) => s.text)).toEqual([
@@ -77,8 +77,19 @@ describe("simulated media provider", () => {
     expect(media).toEqual({ captions: { text: "", segments: [], language: "en" }, wavPath: null, durationSeconds: null });
   });
 
-  it("fails clearly when espeak-ng is missing", async () => {
-    const error = await new SimulatedMediaProvider({ espeakPath: join(workDir, "no-espeak") })
+  it("by default needs no program: the captions are the transcript, timed at a speaking rate, and no audio is made", async () => {
+    const missing = { espeakPath: join(workDir, "no-espeak"), ffmpegPath: join(workDir, "no-ffmpeg") };
+    const media = await new SimulatedMediaProvider(missing).fetch(input(), { workDir });
+    expect(media.wavPath).toBeNull();
+    expect(media.captions!.text).toMatch(/^Wait for it\.\.\. I tried the viral cloud bread recipe!/);
+    expect(media.captions!.segments.length).toBeGreaterThan(2);
+    expect(media.captions!.segments.at(-1)!.end).toBe(media.durationSeconds);
+    expect(media.durationSeconds).toBeGreaterThan(3);
+    expect(await readdir(workDir)).toEqual([]);
+  });
+
+  it("with speech, fails clearly when espeak-ng is missing", async () => {
+    const error = await new SimulatedMediaProvider({ espeakPath: join(workDir, "no-espeak"), speech: true })
       .fetch(input(), { workDir })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);

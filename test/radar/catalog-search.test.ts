@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, prisma } from "../../src/infra/db.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
-import { CatalogSearchProvider, catalogQuery, chooseAccessPath } from "../../src/domain/radar/catalog.js";
+import { asAlternatives, CatalogSearchProvider, catalogQuery, chooseAccessPath } from "../../src/domain/radar/catalog.js";
 import { filtersFor, type MinViewsOption, type TimePeriod } from "../../src/domain/radar/filters.js";
 import type { Platform } from "../../src/domain/shared/platform.js";
 import type { SearchRequest } from "../../src/domain/radar/ports.js";
@@ -105,9 +105,28 @@ describe("text matching", () => {
     expect(await ids("anna")).toEqual(["creator"]);
   });
 
-  it("understands websearch syntax: quoted phrases and -exclusions", async () => {
+  it("understands websearch syntax: quoted phrases and -exclusions (its plain words are then all required)", async () => {
     expect(await ids('"morning routine" -coffee')).toEqual(["routine-a"]);
-    expect(await ids("morning routine")).toEqual(["coffee", "routine-a"]);
+    expect(await ids('"morning routine"')).toEqual(["coffee", "routine-a"]);
+    expect(await ids("morning routine -nothing")).toEqual(["coffee", "routine-a"]);
+  });
+
+  it("takes a plain query's words as alternatives, the videos with more of them ranked first", async () => {
+    const ranked = (await provider.search(request("morning routine"))).map((c) => c.platformVideoId);
+    expect(ranked.slice(0, 2).sort()).toEqual(["coffee", "routine-a"]);
+    expect(ranked).toContain("en-runs"); // "every morning": one of the words
+    // A natural query with a word no video has still finds what matches the others.
+    expect((await provider.search(request("knitting pattern tutorial"))).map((c) => c.platformVideoId)).toEqual(["strong", "weak"]);
+    expect(await ids("sourdough beginners")).toEqual(["nine-k", "no-views", "ten-k"]);
+    expect((await provider.search(request("sourdough beginners")))[0]!.platformVideoId).toBe("ten-k");
+  });
+
+  it("asAlternatives: plain words joined by `or`; websearch syntax kept as written", () => {
+    expect(asAlternatives("cloud bread recipe")).toBe("cloud or bread or recipe");
+    expect(asAlternatives("  bread  ")).toBe("  bread  ");
+    expect(asAlternatives('"cloud bread" recipe')).toBe('"cloud bread" recipe');
+    expect(asAlternatives("bread -cloud")).toBe("bread -cloud");
+    expect(asAlternatives("bread or cake")).toBe("bread or cake");
   });
 
   it("treats user text as data, never as SQL", async () => {

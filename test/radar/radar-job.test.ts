@@ -208,6 +208,10 @@ describe("radar job over a hand-made catalog", () => {
     expect(keysOf(b.results)).toEqual(["otherplatform"]);
     const none = (await search(ws.key, { query: "quantum chromodynamics lecture", depth: "quick" })).data;
     expect(none).toMatchObject({ status: "completed", resultCount: 0, results: [] });
+    // It says so, what the catalog covers, and that it was charged.
+    expect(none.error).toMatch(/^No results: no video matched any of its 3 queries \("quantum chromodynamics lecture", /);
+    expect(none.error).toMatch(/The catalog searches only videos this service has already scraped .*add `ytdlp` to RADAR_PROVIDERS/);
+    expect(none.error).toMatch(/A completed search is charged \(100 credits\) even when it finds nothing\.$/);
     expect((await getBalance(ws.workspaceId)).totalRemaining).toBe(10_000 - 200); // a search with no results is still a search
   });
 

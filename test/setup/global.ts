@@ -4,13 +4,17 @@
  * earlier runs. Test files learn the template's name through vitest's provide/inject.
  */
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { dropDatabase, dropStaleDatabases, templateName, urlFor, withAdmin } from "./db-admin.js";
+import { dropKeysUnder, keysUnder, runKeyPrefix } from "./redis-keys.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
     templateDb: string;
     runPid: number;
+    /** This run's id in Redis key prefixes (test/setup/redis-keys.ts). */
+    runId: string;
   }
 }
 
@@ -30,7 +34,24 @@ export default async function setup(project: TestProject) {
   }
   project.provide("templateDb", template);
   project.provide("runPid", process.pid);
+  const runId = `${process.pid}x${randomBytes(3).toString("hex")}`;
+  project.provide("runId", runId);
   return async () => {
     await dropDatabase(template);
+    // Every test file removes its Redis keys (test/setup/per-file.ts): any left under this run's prefixes is a leak
+    // (a process or timer that outlived its file). They are removed, and the run fails, naming the prefixes.
+    const left = await keysUnder(runKeyPrefix(runId));
+    if (left.length > 0) {
+      const byPrefix = new Map<string, number>();
+      for (const key of left) {
+        const prefix = key.replace(/^\{/, "").split(":")[0]!;
+        byPrefix.set(prefix, (byPrefix.get(prefix) ?? 0) + 1);
+      }
+      await dropKeysUnder(runKeyPrefix(runId));
+      // vitest reports an error thrown here ("error during close") but keeps the exit status: fail it too.
+      process.exitCode = 1;
+      const list = [...byPrefix].map(([p, n]) => `${p}: ${n}`).join(", ");
+      throw new Error(`Redis keys of this test run were left behind (${left.length}; by prefix: ${list}), e.g. ${left.slice(0, 5).join(", ")}`);
+    }
   };
 }

@@ -1,11 +1,12 @@
 /**
  * Runs in each test file's process before the file is imported: gives the file its own database
  * (a clone of this run's migrated template) and its own Redis prefix, then points the
- * configuration at them.
+ * configuration at them; when the file ends, drops both.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, inject } from "vitest";
 import { DB_PREFIX, cloneTemplate, dropDatabase, urlFor } from "./db-admin.js";
+import { dropKeysUnder, runKeyPrefix } from "./redis-keys.js";
 
 const runPid = inject("runPid");
 const tag = `${process.pid}_${randomBytes(4).toString("hex")}`;
@@ -15,7 +16,9 @@ await cloneTemplate(database, inject("templateDb"));
 process.env.NODE_ENV = "test";
 process.env.DATABASE_URL = urlFor(database);
 process.env.REDIS_URL ??= "redis://127.0.0.1:6379";
-process.env.REDIS_PREFIX = `t_${tag}`;
+// The run's pid first, so that the end of the run can find what its files left (test/setup/redis-keys.ts).
+const redisPrefix = `${runKeyPrefix(inject("runId"))}${tag}`;
+process.env.REDIS_PREFIX = redisPrefix;
 process.env.LOG_LEVEL ??= "silent";
 process.env.SCRAPE_PROVIDER ??= "simulated";
 process.env.SEED_DEMO = "false";
@@ -23,4 +26,6 @@ process.env.SEED_DEMO = "false";
 afterAll(async () => {
   // Files that start a server or workers close them in their own afterAll, which runs first.
   await dropDatabase(database);
+  // Every key the file made (queues, rate limits, events, caches), spawned processes' included.
+  await dropKeysUnder(redisPrefix);
 });

@@ -5,8 +5,11 @@
  * Matching: `videos.search_vector` (generated, language-aware, GIN-indexed: see migration
  * 20261122010000_video_search_vector) against the query parsed by `websearch_to_tsquery` twice and
  * ORed: in the searcher's language configuration (stems: "running" finds "runs") and in 'simple'
- * (exact words, for videos in another or an unknown language). websearch syntax: every word must
- * match, "quoted phrases" match as phrases, -word excludes.
+ * (exact words, for videos in another or an unknown language). A plain query's words are
+ * alternatives (`asAlternatives`: "cloud bread recipe" finds a video that says only "bread"), ranked
+ * below one that has them all: natural queries must not come back empty for one missing word.
+ * A query written in websearch syntax keeps it: "quoted phrases" match as phrases, -word excludes,
+ * and its plain words are then all required.
  *
  * Filters (platform, minimum views, posted after) are SQL predicates and LIMIT is in SQL. Unknown
  * views or posting times never pass a bound (a comparison with NULL is not true).
@@ -107,8 +110,21 @@ export function chooseAccessPath(estimate: Estimate, pool: number): AccessPath {
   return broadReads < narrowReads ? "broad" : "narrow";
 }
 
-const tsqueryOf = (request: SearchRequest, text: string) =>
-  Prisma.sql`(websearch_to_tsquery(video_search_config(${request.language}), ${text}) || websearch_to_tsquery('simple', ${text}))`;
+/**
+ * A plain query (no quotes, no `-word`, no `or`) as websearch alternatives: its words joined by `or`, so any
+ * of them matches and ts_rank_cd ranks the videos with more of them (and closer together) first. A query
+ * that uses websearch syntax is taken as written.
+ */
+export function asAlternatives(text: string): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length < 2 || /["]/.test(text) || words.some((w) => w.startsWith("-") || w.toLowerCase() === "or")) return text;
+  return words.join(" or ");
+}
+
+const tsqueryOf = (request: SearchRequest, text: string) => {
+  const query = asAlternatives(text);
+  return Prisma.sql`(websearch_to_tsquery(video_search_config(${request.language}), ${query}) || websearch_to_tsquery('simple', ${query}))`;
+};
 
 /** Text, platform and time: what both access paths share (platform here is index-friendly). */
 function matchPredicate(request: SearchRequest, text: string): Prisma.Sql {

@@ -124,7 +124,8 @@ export async function runSearch(searchId: string, deps: RadarDeps, run: JobRun =
   // Query order decides ties in mergeAndRank: keep the expander's order, not completion order.
   found.sort((a, b) => queries.indexOf(a.query) - queries.indexOf(b.query));
   const ranked = mergeAndRank(found, MAX_RESULTS, { filters, now: deps.now?.() });
-  const note = failures.length > 0 ? `Partial results: ${describeFailures(failures)}.` : null;
+  const partial = failures.length > 0 ? `Partial results: ${describeFailures(failures)}.` : null;
+  const note = ranked.length === 0 ? [partial, nothingFound(queries, providers)].filter(Boolean).join(" ") : partial;
   if (note) log.warn({ failures: failures.length }, "radar search completed with provider failures");
   const done = await completeSearch(searchId, ranked, note);
   return done ? { status: "completed", resultCount: ranked.length, error: note } : { status: "skipped" };
@@ -140,4 +141,19 @@ async function failOrRetry(searchId: string, failures: CallFailure[], opts: { la
   const error = `Search failed: ${message}. The ${RADAR_SEARCH_COST} credits were refunded.`;
   await failSearch(searchId, error);
   return { status: "failed", error };
+}
+
+/**
+ * The note of a search that completed with no result (in its `error`, as a partial search's note): what was
+ * searched, what the providers cover, and that the search was charged: a completed search is charged whatever
+ * it found (CONTRACT, Credits: the 100 credits are refunded only when the search fails; README "Plans and credits").
+ */
+export function nothingFound(queries: readonly string[], providers: readonly SearchProvider[]): string {
+  const searched = queries.length === 1 ? `the query "${queries[0]}"` : `any of its ${queries.length} queries (${queries.map((q) => `"${q}"`).join(", ")})`;
+  const catalogOnly = providers.every((p) => p.name === "catalog");
+  const covers = catalogOnly
+    ? " The catalog searches only videos this service has already scraped (tracked by any workspace); track videos or accounts first, " +
+      "or add `ytdlp` to RADAR_PROVIDERS to search the platforms themselves."
+    : "";
+  return `No results: no video matched ${searched} within the filters.${covers} A completed search is charged (${RADAR_SEARCH_COST} credits) even when it finds nothing.`;
 }

@@ -75,5 +75,21 @@ export class InsufficientCreditsError extends DomainError {
 
 export const notFound = (what: string) => new DomainError("NOT_FOUND", `${what} not found.`);
 export const validationError = (message: string, details?: ErrorDetail[]) => new DomainError("VALIDATION_ERROR", message, details);
-export const unauthorized = (message = "A valid API key is required (send `Authorization: Bearer svc_sk_...`), or a signed-in session.") =>
-  new DomainError("UNAUTHORIZED", message);
+/**
+ * 401: no credential, or (`credentialRefused`) one that was sent and is not valid (unknown, revoked,
+ * malformed). The doors answer HTTP's challenge from it (src/http/errors.ts, `refusalHeaders`):
+ * `WWW-Authenticate: Bearer`, with `error="invalid_token"` when a credential was refused (RFC 6750, 3.1).
+ */
+export class UnauthorizedError extends DomainError {
+  constructor(
+    message: string,
+    readonly credentialRefused: boolean,
+  ) {
+    super("UNAUTHORIZED", message);
+  }
+}
+
+export const unauthorized = (
+  message = "A valid API key is required (send `Authorization: Bearer svc_sk_...`), or a signed-in session.",
+  credentialRefused = false,
+): DomainError => new UnauthorizedError(message, credentialRefused);

@@ -61,3 +61,68 @@ export const deliveryItemOf = (d: DeliveryRecord) => ({
   createdAt: iso(d.createdAt),
   deliveredAt: isoOrNull(d.deliveredAt),
 });
+
+// --- What a delivery carries: one payload per event (docs/webhooks.md, "Events' data"), documented under the
+// OpenAPI document's `webhooks` (src/http/rest/openapi.ts). The shapes are those the areas record
+// (src/domain/analysis/service.ts, radar/lifecycle.ts, tracking/scrape-jobs.ts, credits/service.ts, webhooks/service.ts).
+const id = z.string().meta({ format: "uuid" });
+const count = z.number().int();
+const nullable = <T extends z.ZodType>(t: T) => t.nullable();
+
+const analysisData = z.object({
+  analysisId: id,
+  videoId: id,
+  status: z.enum(["completed", "failed"]),
+  error: nullable(z.string()).meta({ description: "Why it failed (null when it completed)." }),
+  completedAt: nullable(timestamp),
+  updatedAt: timestamp,
+});
+
+export const webhookEventData = {
+  "analysis.completed": { summary: "A video analysis completed (its 5 credits were charged)", data: analysisData },
+  "analysis.failed": { summary: "A video analysis failed (its reserved credits were released)", data: analysisData },
+  "radar.completed": {
+    summary: "A radar search completed",
+    data: z.object({
+      searchId: id,
+      query: z.string(),
+      status: z.literal("completed"),
+      resultCount: count,
+      note: nullable(z.string()).meta({ description: "Partial results (a provider failed while others answered), or why nothing was found." }),
+      completedAt: timestamp,
+    }),
+  },
+  "radar.failed": {
+    summary: "A radar search failed (its 100 credits were refunded)",
+    data: z.object({ searchId: id, query: z.string(), status: z.literal("failed"), error: z.string(), refunded: z.literal(true), failedAt: timestamp }),
+  },
+  "account.video_discovered": {
+    summary: "An account scrape found a new video of a tracked account",
+    data: z.object({ accountId: id, username: z.string(), platform: z.string(), videoId: id, trackedVideoId: id, postedAt: nullable(timestamp) }),
+  },
+  "video.spike": {
+    summary: "A tracked video's outlier score crossed SPIKE_OUTLIER_THRESHOLD",
+    data: z.object({
+      videoId: id,
+      accountId: nullable(id),
+      outlierScore: z.number(),
+      previousOutlierScore: nullable(z.number()),
+      threshold: z.number(),
+      viewCount: nullable(count),
+      views24h: nullable(count),
+      trackedVideoId: id,
+    }),
+  },
+  "credits.low": {
+    summary: "A charge took total_remaining below CREDITS_LOW_PERCENT of the monthly allowance",
+    data: z.object({ totalRemaining: count, threshold: count, thresholdPercent: z.number(), monthlyTotal: count, reserved: count }),
+  },
+  "webhook.test": {
+    summary: "A test event (POST /webhooks/{id}/test)",
+    data: z.object({ webhookId: id, message: z.string() }),
+  },
+} satisfies Record<(typeof WORKSPACE_EVENT_TYPES)[number], { summary: string; data: z.ZodType }>;
+
+/** The body of a delivery: `{type, timestamp, data}` (timestamp: when the event happened). */
+export const webhookPayload = (type: (typeof WORKSPACE_EVENT_TYPES)[number]) =>
+  z.object({ type: z.literal(type), timestamp, data: webhookEventData[type].data });

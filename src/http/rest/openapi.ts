@@ -3,6 +3,8 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "../../domain/shared/errors.js";
 import { errorSchema } from "./schemas.js";
+import { WORKSPACE_EVENT_TYPES } from "../../domain/shared/workspace-events.js";
+import { webhookEventData, webhookPayload } from "../records/webhooks.js";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_HOURS, IDEMPOTENT_REPLAYED_HEADER } from "../../domain/shared/idempotency.js";
 import { takesIdempotencyKey, type AnyRoute } from "./route.js";
 
@@ -51,9 +53,62 @@ function errorResponses(route: AnyRoute) {
   return Object.fromEntries(
     [...byStatus].map(([status, list]) => [
       status,
-      { description: `Error: ${list.join(", ")}`, content: { "application/json": { schema: errorSchema } } },
+      {
+        description: `Error: ${list.join(", ")}`,
+        ...(status === 401 ? { headers: { "WWW-Authenticate": WWW_AUTHENTICATE } } : {}),
+        content: { "application/json": { schema: errorSchema } },
+      },
     ]),
   );
+}
+
+/** Every 401's challenge (src/http/errors.ts, `bearerChallenge`). */
+const WWW_AUTHENTICATE = {
+  description: '`Bearer realm="video-service"`; with `error="invalid_token"` (RFC 6750) when a key was sent and refused.',
+  schema: { type: "string" as const },
+};
+
+/** Tags, in the order a reader meets them, each with its description (Redocly's `tag-description`). */
+const TAGS: { name: string; description: string }[] = [
+  { name: "Workspace", description: "The workspace of the key or session: plan, tracking limits, credits." },
+  { name: "Videos", description: "Tracking videos by link, their metrics and history." },
+  { name: "Accounts", description: "Tracking creator accounts by link; their videos take tracking slots." },
+  { name: "Folders", description: "Folders of videos and accounts, and their aggregates." },
+  { name: "Analytics", description: "Rankings and growth of what the workspace tracks." },
+  { name: "Video analysis", description: "AI analysis of a video (5 credits, charged on completion)." },
+  { name: "Content radar", description: "Content-discovery searches (100 credits each; README, \"Plans and credits\")." },
+  { name: "Webhooks", description: "Endpoints that receive the workspace's events (see `webhooks` for the payloads). Owners only." },
+  { name: "API keys", description: "The workspace's API keys (at most 5 active). Owners only." },
+  { name: "Settings", description: "The audit log. Owners only." },
+  { name: "Meta", description: "This document." },
+];
+
+/**
+ * The eight events under `webhooks` (OpenAPI 3.1): each a POST of `{type, timestamp, data}` signed the Standard
+ * Webhooks way, with its payload schema (src/http/records/webhooks.ts).
+ */
+function registerWebhooks(registry: OpenAPIRegistry): void {
+  const headers = z.object({
+    "webhook-id": z.string().meta({ description: "The delivery's id: the same on every attempt; handle each id once." }),
+    "webhook-timestamp": z.string().meta({ description: "Unix seconds of this attempt; refuse one more than 5 minutes away." }),
+    "webhook-signature": z.string().meta({ description: "`v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint's secret." }),
+  });
+  for (const type of WORKSPACE_EVENT_TYPES) {
+    registry.registerWebhook({
+      method: "post",
+      path: type,
+      operationId: `${type.replace(/[._](\w)/g, (_m, c: string) => c.toUpperCase())}Event`,
+      summary: webhookEventData[type].summary,
+      description: `Sent to every active endpoint subscribed to \`${type}\`. Verify the signature over the raw body before trusting it (README, "Webhooks for integrators"; docs/webhooks.md).`,
+      tags: ["Webhooks"],
+      security: [], // the service calls the receiver: it proves itself by the signature, not by a credential of the receiver's
+      request: { headers, body: { required: true, content: { "application/json": { schema: webhookPayload(type) } } } },
+      responses: {
+        200: { description: "Any 2xx answered within WEBHOOK_TIMEOUT_MS (10 s) acknowledges the delivery." },
+        400: { description: "Any other answer (or none) is a failed attempt, retried on WEBHOOK_RETRY_SCHEDULE." },
+      },
+    });
+  }
 }
 
 export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string }) {
@@ -84,6 +139,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
     registry.registerPath({
       method: route.method,
       path: `/api/v1${route.path}`,
+      operationId: route.operationId,
       summary: route.summary,
       description: route.description,
       tags: route.tags,
@@ -98,11 +154,16 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
       responses: { ...errorResponses(route), ...responses },
     });
   }
+  registerWebhooks(registry);
+  const used = new Set(routes.flatMap((r) => r.tags));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
+    tags: TAGS.filter((t) => used.has(t.name) || t.name === "Webhooks"),
     info: {
       title: "Video tracking, discovery and analysis API",
       version: info.version,
+      // No open-source licence is granted (package.json: UNLICENSED); generators and linters still want it said.
+      license: { name: "Proprietary (UNLICENSED)", identifier: "LicenseRef-Proprietary" },
       description:
         "REST facade of the service. Every path is under /api/v1; bodies are JSON and must say so (`Content-Type: application/json` " +
         "or `application/*+json`, any charset; otherwise 415 UNSUPPORTED_MEDIA_TYPE and nothing is applied); every error is `{code, message}` " +

@@ -33,6 +33,8 @@ export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends
   method: HttpMethod;
   /** OpenAPI-style path relative to /api/v1, e.g. `/videos/{id}`. */
   path: string;
+  /** The OpenAPI operationId: camelCase, unique, and stable (generated clients name their methods after it; never derive it). */
+  operationId: string;
   summary: string;
   description?: string;
   tags: string[];

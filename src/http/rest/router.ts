@@ -83,5 +83,30 @@ export function buildRouter(routes: AnyRoute[]): express.Router {
     const guards = route.auth === false ? [] : takesIdempotencyKey(route) ? [admitRequest, idempotentRequest] : [admitRequest];
     router[route.method](toExpressPath(route.path), ...guards, handle(route));
   }
+  router.use(wrongMethod(routes));
   return router;
+}
+
+/** A documented path as a regular expression over the request's path (`{id}`: one segment). */
+const pathPattern = (path: string) => new RegExp(`^${path.split(/\{\w+\}/).map((p) => p.replace(/[.*+?^$()|[\]\\]/g, "\\$&")).join("[^/]+")}/?$`);
+
+/**
+ * A known path asked with a method it does not serve: 405 METHOD_NOT_ALLOWED with `Allow` (RFC 9110, 15.5.6)
+ * naming the methods every route matching the path serves, before any key is asked for (the paths and
+ * their methods are public in the OpenAPI document). Unknown paths fall through to the 404.
+ */
+export function wrongMethod(routes: readonly { method: string; path: string }[]): express.RequestHandler {
+  const patterns = routes.map((r) => ({ method: r.method.toUpperCase(), pattern: pathPattern(r.path) }));
+  return (req, res, next) => {
+    const methods = new Set(patterns.filter((p) => p.pattern.test(req.path)).map((p) => p.method));
+    if (methods.size === 0) return next();
+    if (methods.has("GET")) methods.add("HEAD");
+    methodNotAllowed(res, [...methods], req.method);
+  };
+}
+
+/** The 405 answer itself, for the REST routes and the service's other fixed paths (/healthz, /readyz, /metrics). */
+export function methodNotAllowed(res: Response, allow: readonly string[], method: string): void {
+  res.setHeader("Allow", allow.join(", "));
+  res.status(405).json({ code: "METHOD_NOT_ALLOWED", message: `${method} is not allowed here; this path serves ${allow.join(", ")}.` });
 }

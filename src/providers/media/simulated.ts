@@ -1,7 +1,9 @@
 /**
  * Media for simulated (demo) videos, which have no real media anywhere: the description serves as
- * the platform captions, split by sentence, and espeak-ng speaks it to make the audio, so a demo
- * analysis reads cleanly and still exercises every stage with real programs.
+ * the platform captions, split by sentence and timed at a speaking rate. The transcript comes from
+ * those captions, so no program is needed (a fresh install analyses its demo videos with nothing but
+ * Node.js); with `speech: true` (tests, benchmarks) espeak-ng also speaks the text into real audio,
+ * and the captions are timed over it.
  *
  * It refuses any video whose `dataSource` is not "simulated": for a real video, a transcript made up
  * from its description would be invented data presented as what the video says.
@@ -27,6 +29,8 @@ export interface SimulatedMediaOptions {
   voice: string;
   /** Words per minute (espeak-ng's default is 175). */
   wordsPerMinute: number;
+  /** Also synthesise the audio with espeak-ng (and ffmpeg); off, the captions alone are returned (no program runs). */
+  speech: boolean;
 }
 
 function simulatedMediaDefaults(): SimulatedMediaOptions {
@@ -37,6 +41,7 @@ function simulatedMediaDefaults(): SimulatedMediaOptions {
     maxSeconds: config.media.maxSeconds,
     voice: "en-us",
     wordsPerMinute: 165,
+    speech: false,
   };
 }
 
@@ -63,6 +68,11 @@ export class SimulatedMediaProvider implements MediaProvider {
       return { captions: { text: "", segments: [], language: "en" }, wavPath: null, durationSeconds: null };
     }
     const spoken = sentences.map(spokenForm);
+    if (!this.opts.speech) {
+      // The pipeline takes captions as the transcript before any audio: none is made.
+      const seconds = speakingSeconds(spoken, this.opts.wordsPerMinute);
+      return { captions: { text: sentences.join(" "), segments: timeSentences(sentences, spoken, seconds), language: "en" }, wavPath: null, durationSeconds: roundSeconds(seconds) };
+    }
     const rawPath = join(workDir, "speech-raw.wav");
     await this.speak(spoken.join("\n"), rawPath, signal);
     const raw = await readWavInfo(rawPath);
@@ -101,6 +111,12 @@ export function spokenForm(sentence: string): string {
     .replace(/#(\w)/g, "$1")
     .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}]/gu, "");
   return collapseWhitespace(text);
+}
+
+/** How long the sentences take to say at `wordsPerMinute`, with a pause of half a second after each. */
+export function speakingSeconds(spoken: string[], wordsPerMinute: number): number {
+  const words = spoken.reduce((n, s) => n + s.split(/\s+/).filter(Boolean).length, 0);
+  return (words * 60) / wordsPerMinute + 0.5 * spoken.length;
 }
 
 /** Pause espeak-ng makes at a sentence break, in characters' worth of speaking time. */

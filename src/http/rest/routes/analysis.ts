@@ -21,6 +21,7 @@ export const analysisRoutes = [
   defineRoute({
     method: "post",
     path: "/video-analysis/{videoId}/analyze",
+    operationId: "analyzeVideo",
     summary: "Analyse a tracked video (transcript, hook, UGC fit, call to action)",
     description:
       `Costs ${ANALYSIS_COST} credits, reserved when the analysis is queued and charged only when it completes (released if it fails). ` +
@@ -71,6 +72,7 @@ export const analysisRoutes = [
   defineRoute({
     method: "get",
     path: "/video-analysis/{videoId}",
+    operationId: "getVideoAnalysis",
     summary: "Read the video's latest analysis",
     description: "`data` is null when the video has no analysis. 404 NOT_FOUND when the workspace does not track the video.",
     tags: ["Video analysis"],

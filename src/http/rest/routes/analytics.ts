@@ -10,6 +10,7 @@ export const analyticsRoutes = [
   defineRoute({
     method: "get",
     path: "/analytics/videos/top",
+    operationId: "getTopVideos",
     summary: "Top videos of the workspace",
     description:
       "The workspace's tracked videos ranked by engagement rate (highest first), ties broken by view count (highest first), then by id. " +
@@ -30,6 +31,7 @@ export const analyticsRoutes = [
   defineRoute({
     method: "get",
     path: "/analytics/growth",
+    operationId: "getGrowth",
     summary: "Growth of the tracked accounts over time",
     description:
       "Daily totals over all the workspace's tracked accounts (followers, total views, video count) from their daily snapshots, " +

@@ -10,6 +10,7 @@ export const apiKeyRoutes = [
   defineRoute({
     method: "get",
     path: "/settings/api-keys",
+    operationId: "listApiKeys",
     summary: "List the workspace's API keys (active and revoked)",
     tags: ["API keys"],
     permission: "apiKeys.manage",
@@ -21,6 +22,7 @@ export const apiKeyRoutes = [
   defineRoute({
     method: "post",
     path: "/settings/api-keys",
+    operationId: "createApiKey",
     summary: "Create an API key (shown once)",
     description: "A workspace has at most 5 active keys; a sixth answers 409 KEY_LIMIT_REACHED.",
     tags: ["API keys"],
@@ -50,6 +52,7 @@ export const apiKeyRoutes = [
   defineRoute({
     method: "delete",
     path: "/settings/api-keys/{keyId}",
+    operationId: "revokeApiKey",
     summary: "Revoke an API key",
     description: "The revoked key is refused on its very next request, by every server process. Revocation cannot be undone.",
     tags: ["API keys"],

@@ -11,6 +11,7 @@ export const auditLogRoutes = [
   defineRoute({
     method: "get",
     path: "/settings/audit-log",
+    operationId: "listAuditLog",
     summary: "The workspace's audit log",
     description:
       "Newest first. API keys created and revoked, webhook changes, member and invitation changes and sign-ins, each with who acted, when, " +

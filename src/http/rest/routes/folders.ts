@@ -30,6 +30,7 @@ export const folderRoutes = [
   defineRoute({
     method: "post",
     path: "/folders",
+    operationId: "createFolder",
     summary: "Create a folder",
     description: "Names are trimmed and must then be 1 to 255 characters; they need not be unique.",
     tags: ["Folders"],
@@ -48,6 +49,7 @@ export const folderRoutes = [
   defineRoute({
     method: "get",
     path: "/folders",
+    operationId: "listFolders",
     summary: "List the workspace's folders",
     description: `Newest first (ties by id). ${MEMBERSHIP_NOTE}`,
     tags: ["Folders"],
@@ -61,6 +63,7 @@ export const folderRoutes = [
   defineRoute({
     method: "get",
     path: "/folders/{id}",
+    operationId: "getFolder",
     summary: "Get one folder",
     description: MEMBERSHIP_NOTE,
     tags: ["Folders"],
@@ -75,6 +78,7 @@ export const folderRoutes = [
   defineRoute({
     method: "patch",
     path: "/folders/{id}",
+    operationId: "renameFolder",
     summary: "Rename a folder",
     description: "Names are trimmed and must then be 1 to 255 characters.",
     tags: ["Folders"],
@@ -92,6 +96,7 @@ export const folderRoutes = [
   defineRoute({
     method: "delete",
     path: "/folders/{id}",
+    operationId: "deleteFolder",
     summary: "Delete a folder",
     description: "The accounts and videos in the folder stay tracked.",
     tags: ["Folders"],
@@ -106,6 +111,7 @@ export const folderRoutes = [
   defineRoute({
     method: "get",
     path: "/folders/{id}/videos",
+    operationId: "listFolderVideos",
     summary: "Videos in a folder",
     description:
       `${MEMBERSHIP_NOTE} Order: the sort value in sort_order, videos without that value (not scraped yet, or no posting date) last ` +
@@ -137,6 +143,7 @@ export const folderRoutes = [
   defineRoute({
     method: "post",
     path: "/folders/{id}/videos",
+    operationId: "addFolderVideos",
     summary: "Add tracked videos to a folder",
     description:
       "Each id is processed on its own: `success` is true when the video is in the folder afterwards (already there included); " +
@@ -153,6 +160,7 @@ export const folderRoutes = [
   defineRoute({
     method: "delete",
     path: "/folders/{id}/videos",
+    operationId: "removeFolderVideos",
     summary: "Remove videos from a folder",
     description:
       "Removes videos added directly to the folder; they stay tracked. `removed` counts the memberships removed. A video that is in " +
@@ -169,6 +177,7 @@ export const folderRoutes = [
   defineRoute({
     method: "get",
     path: "/folders/{id}/accounts",
+    operationId: "listFolderAccounts",
     summary: "Accounts in a folder",
     description: "Most recently added first (ties by tracking id). Items exactly as in GET /accounts (`createdAt`: when the workspace started tracking the account).",
     tags: ["Folders"],
@@ -191,6 +200,7 @@ export const folderRoutes = [
   defineRoute({
     method: "post",
     path: "/folders/{id}/accounts",
+    operationId: "addFolderAccounts",
     summary: "Add tracked accounts to a folder",
     description:
       "Each id (canonical account UUID) is processed on its own: `success` is true when the account is in the folder afterwards " +
@@ -208,6 +218,7 @@ export const folderRoutes = [
   defineRoute({
     method: "delete",
     path: "/folders/{id}/accounts",
+    operationId: "removeFolderAccounts",
     summary: "Remove accounts from a folder",
     description:
       "Accounts are removed from the folder only; they stay tracked. Per id: `success` true when it was in the folder and is removed; " +
@@ -224,6 +235,7 @@ export const folderRoutes = [
   defineRoute({
     method: "get",
     path: "/folders/{id}/analytics",
+    operationId: "getFolderAnalytics",
     summary: "Aggregates of a folder",
     description:
       `${MEMBERSHIP_NOTE} Sums count a metric not known yet (video not scraped) as 0. avgEngagementRate is the mean engagement rate ` +

@@ -8,6 +8,7 @@ export function openApiRoute(routes: () => AnyRoute[], version: string): AnyRout
   return defineRoute({
     method: "get",
     path: "/openapi.json",
+    operationId: "getOpenApiDocument",
     summary: "This OpenAPI 3.1 document",
     tags: ["Meta"],
     auth: false,

@@ -11,6 +11,7 @@ export const radarRoutes = [
   defineRoute({
     method: "post",
     path: "/radar/search",
+    operationId: "startRadarSearch",
     summary: "Start a radar search (costs 100 credits)",
     description:
       `Charges ${RADAR_SEARCH_COST} credits at once, atomically with the balance check (402 INSUFFICIENT_CREDITS, stating the required ` +
@@ -34,6 +35,7 @@ export const radarRoutes = [
   defineRoute({
     method: "get",
     path: "/radar/history",
+    operationId: "listRadarSearches",
     summary: "The workspace's radar searches, newest first",
     tags: ["Content radar"],
     query: queryParams(radarHistoryQuery),
@@ -51,11 +53,14 @@ export const radarRoutes = [
   defineRoute({
     method: "get",
     path: "/radar/search/{id}",
+    operationId: "getRadarSearch",
     summary: "One radar search: status, generated queries and a page of its ranked results",
     description:
       "`limit` (default 20, 1 to 100) and `offset` page the search's results; the top-level `pagination` object describes that page " +
       "(`total` = resultCount). A search keeps at most its 50 best results. Statuses: pending → searching → completed, or failed " +
-      "with `error` (credits refunded). A search not finished 30 minutes after creation is failed and refunded by a sweep.",
+      "with `error` (credits refunded). A search not finished 30 minutes after creation is failed and refunded by a sweep. A completed " +
+      "search carries a note in `error` when some provider failed (partial results) or when nothing matched (resultCount 0: what was " +
+      "searched and what the catalog covers: only videos this service has scraped); a completed search is charged whatever it found.",
     tags: ["Content radar"],
     params: idParams,
     query: queryParams(searchResultsQuery),

@@ -66,6 +66,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "post",
     path: "/videos",
+    operationId: "trackVideo",
     summary: "Start tracking a video",
     description:
       "Queues the video for scraping; metrics appear within a few minutes. Uses no credits; counts toward the plan's video tracking limit " +
@@ -95,6 +96,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "get",
     path: "/videos",
+    operationId: "listVideos",
     summary: "List tracked videos",
     description:
       "Paginated; newest tracked first (ties by trackedVideoId). Items are full video records with the tracking record. Optional: " +
@@ -113,6 +115,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "get",
     path: "/videos/{id}",
+    operationId: "getVideo",
     summary: "Get one tracked video",
     tags: ["Videos"],
     params: idParams,
@@ -125,6 +128,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "get",
     path: "/videos/{id}/history",
+    operationId: "getVideoHistory",
     summary: "Metric history of a tracked video",
     description: `${HISTORY_DESCRIPTION} 404 NOT_FOUND unless the workspace tracks the video.`,
     tags: ["Videos"],
@@ -142,6 +146,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "post",
     path: "/videos/{id}/refresh",
+    operationId: "refreshVideo",
     summary: "Refresh a tracked video now",
     description: `${REFRESH_DESCRIPTION} 404 NOT_FOUND unless the workspace tracks the video.`,
     tags: ["Videos"],
@@ -153,6 +158,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "post",
     path: "/videos/bulk-untrack",
+    operationId: "untrackVideos",
     summary: "Untrack up to 50 videos",
     description:
       "Each id is processed independently; one result per id, in the order given. An id the workspace does not track gives " +
@@ -174,6 +180,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "post",
     path: "/accounts",
+    operationId: "trackAccount",
     summary: "Start tracking a creator account",
     description:
       "Queues the account for scraping; the scrape then tracks up to min(video_limit, additions_remaining) of its newest videos. " +
@@ -197,7 +204,8 @@ export const trackingRoutes = [
     async handler({ auth, body }) {
       const data = await trackAccount(auth.workspaceId, body.url, body.video_limit);
       const message = data.added.length
-        ? "Account queued for tracking. Its videos appear within a few minutes."
+        ? `Account queued for tracking. Up to ${body.video_limit} of its newest videos (video_limit) will be tracked, each taking one of ` +
+          "the plan's tracking slots while additions remain; they appear within a few minutes."
         : data.alreadyTracked.length
           ? "Account is already tracked."
           : "Account not added: the plan's video tracking limit is reached (accounts waiting for their first videos hold one addition each).";
@@ -207,6 +215,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "get",
     path: "/accounts",
+    operationId: "listAccounts",
     summary: "List tracked accounts",
     description: "Paginated; newest tracked first (ties by trackedAccountId).",
     tags: ["Accounts"],
@@ -220,6 +229,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "get",
     path: "/accounts/{id}",
+    operationId: "getAccount",
     summary: "Get one tracked account",
     tags: ["Accounts"],
     params: idParams,
@@ -232,6 +242,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "delete",
     path: "/accounts/{id}",
+    operationId: "untrackAccount",
     summary: "Untrack an account",
     description: "Stops tracking the account. Its videos stay tracked (untrack them with POST /videos/bulk-untrack).",
     tags: ["Accounts"],
@@ -246,6 +257,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "get",
     path: "/accounts/{id}/history",
+    operationId: "getAccountHistory",
     summary: "Metric history of a tracked account",
     description:
       `${HISTORY_DESCRIPTION} 404 NOT_FOUND unless the workspace tracks the account (an owner account of a tracked video that the ` +
@@ -264,6 +276,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "post",
     path: "/accounts/{id}/refresh",
+    operationId: "refreshAccount",
     summary: "Refresh a tracked account now",
     description:
       `${REFRESH_DESCRIPTION} An account refresh also lists its newest videos: new ones are tracked within the plan's limits and announced ` +
@@ -277,6 +290,7 @@ export const trackingRoutes = [
   defineRoute({
     method: "get",
     path: "/accounts/{id}/videos",
+    operationId: "listAccountVideos",
     summary: "Tracked videos of one account",
     description:
       "The account's videos this workspace tracks, newest posted first (videos not scraped yet, whose date is unknown, last; ties by id). " +

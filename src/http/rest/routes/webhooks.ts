@@ -25,6 +25,7 @@ export const webhookRoutes = [
   defineRoute({
     method: "post",
     path: "/webhooks",
+    operationId: "createWebhook",
     summary: "Create a webhook endpoint (its signing secret is shown once)",
     description:
       `At most ${MAX_WEBHOOKS} per workspace (the next is 409 WEBHOOK_LIMIT_REACHED). An unknown event name is 400 VALIDATION_ERROR. ` +
@@ -65,6 +66,7 @@ export const webhookRoutes = [
   defineRoute({
     method: "get",
     path: "/webhooks",
+    operationId: "listWebhooks",
     summary: "List the workspace's webhook endpoints",
     description: `Newest first; never the secret. ${DISABLING}`,
     tags: ["Webhooks"],
@@ -79,6 +81,7 @@ export const webhookRoutes = [
   defineRoute({
     method: "get",
     path: "/webhooks/{id}",
+    operationId: "getWebhook",
     summary: "Get one webhook endpoint",
     description: DISABLING,
     tags: ["Webhooks"],
@@ -93,6 +96,7 @@ export const webhookRoutes = [
   defineRoute({
     method: "delete",
     path: "/webhooks/{id}",
+    operationId: "deleteWebhook",
     summary: "Delete a webhook endpoint",
     description: "Its delivery log goes with it, and its pending deliveries are not sent any more.",
     tags: ["Webhooks"],
@@ -108,6 +112,7 @@ export const webhookRoutes = [
   defineRoute({
     method: "get",
     path: "/webhooks/{id}/deliveries",
+    operationId: "listWebhookDeliveries",
     summary: "The endpoint's delivery log",
     description: "Newest first. Deliveries are kept WEBHOOK_RETENTION_DAYS (default 30) days.",
     tags: ["Webhooks"],
@@ -124,6 +129,7 @@ export const webhookRoutes = [
   defineRoute({
     method: "post",
     path: "/webhooks/{id}/test",
+    operationId: "testWebhook",
     summary: "Send a webhook.test event to the endpoint now",
     description:
       "Queues a `webhook.test` event for this endpoint only (whether or not it subscribed to it, and even when it is disabled: a successful " +

@@ -9,6 +9,7 @@ export const workspaceRoutes = [
   defineRoute({
     method: "get",
     path: "/workspace",
+    operationId: "getWorkspace",
     summary: "Workspace info: plan, credits and tracking limits",
     tags: ["Workspace"],
     responses: { 200: { description: "The workspace of the API key.", schema: z.object({ data: workspaceInfo }) } },
@@ -19,6 +20,7 @@ export const workspaceRoutes = [
   defineRoute({
     method: "get",
     path: "/credits",
+    operationId: "getCredits",
     summary: "Credit balance, reservations, cycle and latest ledger entries",
     description:
       "Charges draw the monthly allowance first, then granted credits. The allowance renews on the workspace's cycle day; " +
