@@ -1,7 +1,8 @@
 /**
  * Starts one BullMQ worker per queue definition and upserts the repeatable schedules. The domain's
- * job bodies never see BullMQ: each gets a JobRun (attempt, attempts, starts, signal), and a
- * PermanentJobFailure they throw fails the job at once (BullMQ's UnrecoverableError).
+ * job bodies never see BullMQ: each gets a JobRun (attempt, attempts, starts, signal), a
+ * PermanentJobFailure they throw fails the job at once (BullMQ's UnrecoverableError), and a DeferJob
+ * puts it back, delayed, without using an attempt (BullMQ's moveToDelayed and DelayedError).
  *
  * Closing (a shutdown): the workers take no new job and the running ones get `timeoutMs` to
  * finish; those still running then are handed back: their signal is aborted and each job goes back
@@ -11,11 +12,11 @@
  * programs' groups (docs/operations.md).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
+import { DelayedError, MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import { config } from "../config.js";
 import { logger, withLogContext } from "../infra/logger.js";
 import { bullConnection, queue, traceOf } from "../infra/queues.js";
-import { PermanentJobFailure, type JobRun } from "../domain/shared/jobs.js";
+import { DeferJob, PermanentJobFailure, type JobRun } from "../domain/shared/jobs.js";
 import type { QueueDefinition } from "./registry.js";
 
 export interface RunningWorkers {
@@ -74,6 +75,11 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
               await job.moveToWait(token);
               logger.info({ ...ids, job: job.name, ms: ms() }, "job handed back for another worker");
               throw new WaitingError();
+            }
+            if (e instanceof DeferJob) {
+              await job.moveToDelayed(Date.now() + e.delayMs, token);
+              logger.debug({ ...ids, job: job.name, delayMs: e.delayMs, reason: e.message }, "job deferred");
+              throw new DelayedError();
             }
             logger.info({ ...ids, job: job.name, ms: ms(), err: (e as Error).message }, "job attempt failed");
             if (e instanceof PermanentJobFailure) throw new UnrecoverableError(e.message);

@@ -1,8 +1,11 @@
 /**
  * `npm start`: applies migrations, creates a demo workspace on an empty database (printing its key
  * once, and a one-time link for its owner to set a password and sign in to the dashboard), then
- * runs the API and the workers in one process.
+ * runs the API and the workers in one process. In development, without WEBHOOK_SECRET_KEY, a key
+ * kept in a local git-ignored file (./webhook-key.ts).
  */
+// First: it may set WEBHOOK_SECRET_KEY before src/config.ts reads the environment.
+import { localWebhookKey } from "./webhook-key.js";
 import { config } from "../config.js";
 import { logger } from "../infra/logger.js";
 import { ensureDemoWorkspace } from "../domain/workspace/service.js";
@@ -13,6 +16,13 @@ import { workerProviders } from "./providers.js";
 import { applyMigrations, checkProgramVersions, onShutdown } from "./lifecycle.js";
 import { startApi } from "./server.js";
 
+if (localWebhookKey) {
+  logger.warn(
+    { file: localWebhookKey.file },
+    `WEBHOOK_SECRET_KEY is not set: ${localWebhookKey.generated ? "generated a key into" : "using the key kept in"} ${localWebhookKey.file} ` +
+      "(development only; keep the file to keep existing webhooks working; production requires the variable)",
+  );
+}
 await checkProgramVersions();
 await applyMigrations();
 if (config.seedDemo) {

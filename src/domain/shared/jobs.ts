@@ -33,3 +33,18 @@ export class PermanentJobFailure extends Error {
     this.name = "PermanentJobFailure";
   }
 }
+
+/**
+ * Thrown by a job body that may not run now and has done nothing (a webhook endpoint with its
+ * deliveries in flight at the bound): the job runner puts the job back, delayed by `delayMs`,
+ * without using an attempt (src/jobs/worker.ts).
+ */
+export class DeferJob extends Error {
+  constructor(
+    readonly delayMs: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DeferJob";
+  }
+}
