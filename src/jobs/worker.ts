@@ -7,9 +7,9 @@
  * Closing (a shutdown): the workers take no new job and the running ones get `timeoutMs` to
  * finish; those still running then are handed back: their signal is aborted and each job goes back
  * to `wait` without using an attempt, for another worker to run (every job body is idempotent and
- * resumes from the stored state). Only the analysis and radar bodies pass the signal to their
- * programs; a scrape or a webhook delivery keeps running until the process exits, which kills its
- * programs' groups (docs/operations.md).
+ * resumes from the stored state). Every body passes the signal on: analysis and radar programs,
+ * scrapes (their yt-dlp budget wait and program; a handed-back scrape stores nothing) and webhook
+ * requests stop (docs/operations.md).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { DelayedError, MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";

@@ -273,7 +273,7 @@ describe("events from the domain reach both transports (one source)", () => {
       expect(streamed.type).toBe(type);
       const [hook] = await waitFor("the webhook", () => (receiver.at(path).length ? receiver.at(path) : null));
       const body = JSON.parse(hook!.body);
-      expect(body).toEqual({ type, timestamp: streamed.at, data: streamed.data });
+      expect(body).toEqual({ id: streamed.id, type, timestamp: streamed.at, data: streamed.data });
       const delivery = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: String(hook!.headers["webhook-id"]) } });
       expect(delivery.eventId).toBe(streamed.id);
       return body.data as Record<string, unknown>;

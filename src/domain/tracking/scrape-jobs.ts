@@ -56,6 +56,16 @@ import {
 const MAX_ACCOUNT_SCRAPE_VIDEOS = 500;
 
 const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * A handed-back job (its runner took it back: a shutdown past SHUTDOWN_TIMEOUT_MS, or its lock lost)
+ * runs again elsewhere: this run stops where it is, storing and recording nothing more, so the two
+ * runs never store two history points for one request (the provider's program is killed through
+ * the same signal).
+ */
+function stopIfHandedBack(run: JobRun): void {
+  if (run.signal?.aborted) throw new Error("the job was handed back: this run stops without storing");
+}
 const isPermanent = (e: unknown) => e instanceof ProviderError && !e.retryable;
 
 /**
@@ -101,16 +111,18 @@ export async function scrapeVideo(
   let scraped;
   const counted = { provider: provider.name, platform: target.ref.platform, kind: "video" };
   try {
-    scraped = await provider.scrapeVideo(target.ref);
+    scraped = await provider.scrapeVideo(target.ref, run.signal ? { signal: run.signal } : {});
     countScrape({ ...counted, outcome: "ok" });
   } catch (e) {
     countScrape({ ...counted, outcome: "error" });
+    stopIfHandedBack(run);
     return failed(run, e, { id: videoId, ...target }, clock(), async (reason, outcome) => {
       await recordVideoScrapeFailure(videoId, reason, outcome);
       const final = outcome !== null;
       await announceVideo(videoId, target.scrapeStatus === "ready" && !outcome?.givesUp ? "ready" : final ? "failed" : "queued");
     }, s);
   }
+  stopIfHandedBack(run);
   const now = clock();
   const postedAt = scraped.postedAt ?? target.postedAt;
   const next = nextRefreshAt(videoId, now, {
@@ -151,12 +163,14 @@ export async function scrapeAccount(
   let result;
   const counted = { provider: provider.name, platform: target.ref.platform, kind: "account" };
   try {
-    result = await provider.scrapeAccount(target.ref, { maxVideos: demand });
+    result = await provider.scrapeAccount(target.ref, { maxVideos: demand, ...(run.signal ? { signal: run.signal } : {}) });
     countScrape({ ...counted, outcome: "ok" });
   } catch (e) {
     countScrape({ ...counted, outcome: "error" });
+    stopIfHandedBack(run);
     return failed(run, e, { id: accountId, ...target }, clock(), (reason, outcome) => recordAccountScrapeFailure(accountId, reason, outcome), s);
   }
+  stopIfHandedBack(run);
   const now = clock();
   const previousScrape = target.previous.at;
   const ordered: string[] = [];

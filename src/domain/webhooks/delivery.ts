@@ -7,6 +7,8 @@
  *   (`{id, type, timestamp, data}`: id = the event's id, the one GraphQL `WorkspaceEvent.id` carries,
  *   the same for every endpoint; timestamp = when the event happened); `webhook-timestamp` and the
  *   signature are made at each attempt.
+ * - Handed back (`signal`, the job runner's): the request is abandoned and nothing is recorded; the
+ *   attempt runs again elsewhere, with the same webhook-id.
  * - In flight: at most WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT attempts per endpoint at once, across every
  *   worker (leased places, src/domain/keys/live.ts): an attempt beyond them is not made, and its job
  *   waits DEFER_MS without using an attempt (DeferJob), so one slow endpoint cannot hold every slot.
@@ -134,7 +136,13 @@ const clip = (s: string) => (s.length > MAX_ERROR ? `${s.slice(0, MAX_ERROR - 1)
  * Attempt `attempt` of the delivery. Answers what happened: `delivered`, `retrying`, `failed`, or
  * `gone` (endpoint deleted) / `stale` (this attempt was already made and recorded).
  */
-export async function deliverWebhook(deliveryId: string, attempt: number, sender: WebhookSender, s: DeliverySettings = deliverySettings()): Promise<{ status: string }> {
+export async function deliverWebhook(
+  deliveryId: string,
+  attempt: number,
+  sender: WebhookSender,
+  s: DeliverySettings = deliverySettings(),
+  signal?: AbortSignal,
+): Promise<{ status: string }> {
   const t = await loadTarget(deliveryId);
   if (!t) return { status: "gone" };
   if (t.status !== "pending" || t.attempts !== attempt - 1) return { status: "stale" };
@@ -156,6 +164,7 @@ export async function deliverWebhook(deliveryId: string, attempt: number, sender
       url: t.url,
       body,
       timeoutMs: s.timeoutMs,
+      ...(signal ? { signal } : {}),
       headers: {
         "content-type": "application/json",
         "user-agent": "video-tracking-service-webhooks/1",
@@ -170,6 +179,8 @@ export async function deliverWebhook(deliveryId: string, attempt: number, sender
   } finally {
     release();
   }
+  // Handed back: the attempt runs again elsewhere, and records itself there.
+  if (signal?.aborted) throw new Error("the delivery's job was handed back: this attempt records nothing");
   return finish(t, deliveryId, attempt, answer, s, started, false);
 }
 
