@@ -26,8 +26,8 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { admin, benchServiceEnv, closeServiceConnections, createMigratedDatabase, dropRedisKeys, urlFor } from "./lib/db.js";
-import { cpuMs, load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
-import { percentile, writeSection } from "./lib/results.js";
+import { cpuMs, load, sqlLoad, startChild, stopChildren, type LoadResult } from "./lib/load.js";
+import { writeSection } from "./lib/results.js";
 
 const BENCH_DB = "svc_bench_history";
 const VIDEOS = Number(process.env.BENCH_HISTORY_VIDEOS ?? 10_000);
@@ -108,27 +108,14 @@ async function floorServer(workspaceId: string): Promise<void> {
 /** The raw SQL floor: the statement alone, CONNECTIONS clients in a loop for `seconds`. */
 async function sqlFloor(workspaceId: string, paths: string[], seconds: number): Promise<LoadResult> {
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: CONNECTIONS });
-  const latencies: number[] = [];
-  let i = 0;
-  const until = Date.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      const client = await pool.connect();
-      try {
-        while (Date.now() < until) {
-          const url = new URL(paths[i++ % paths.length]!, "http://x");
-          const started = performance.now();
-          await client.query({ name: "history", text: FLOOR_SQL, values: floorParams(workspaceId, url.pathname.split("/")[4]!, url) });
-          latencies.push(performance.now() - started);
-        }
-      } finally {
-        client.release();
-      }
-    }),
-  );
-  await pool.end();
-  const round = (x: number) => Math.round(x * 100) / 100;
-  return { rps: latencies.length / seconds, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), total: latencies.length, non2xx: 0, errors: 0 };
+  try {
+    return await sqlLoad(pool, CONNECTIONS, seconds, (client, i) => {
+      const url = new URL(paths[i % paths.length]!, "http://x");
+      return client.query({ name: "history", text: FLOOR_SQL, values: floorParams(workspaceId, url.pathname.split("/")[4]!, url) });
+    });
+  } finally {
+    await pool.end();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,6 +194,9 @@ export async function runHistoryBench(): Promise<void> {
     const { createWorkspace } = await import("../src/domain/workspace/service.js");
     await db.query(`INSERT INTO plans (name, video_limit, monthly_credits) VALUES ('bench', 10000000, 0)`);
     const reader = await createWorkspace({ name: "bench reader", plan: "bench" });
+    // The window's months have their partitions (as a worker makes them when it starts), not the DEFAULT one.
+    const { ensureHistoryPartitions } = await import("../src/domain/tracking/history-partitions.js");
+    await ensureHistoryPartitions();
     const seedSeconds = await seed(db, reader.workspace.id);
     const points = await sizes(db, "video_metric_points");
     const daily = await sizes(db, "video_snapshots");

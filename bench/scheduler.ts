@@ -247,8 +247,8 @@ items peak at ${naiveStats.max.toLocaleString("en")} due in one minute (median $
 - PostgreSQL: ${(need10m * 2).toFixed(0)} statements/s for scrapes (two each), each writing the video row (non-HOT: its
   sort indexes change), the day's row and a point: plan for ${(need10m * 6).toFixed(0)} index insertions/s and the WAL that goes with
   them, a primary with fast storage and a replica for reads; the scheduler's claims are negligible next to that.
-- History: partition video_metric_points by day (pg_partman is packaged for Debian as postgresql-15-partman), so the pruning job
-  detaches and drops a day instead of deleting rows, and video_snapshots by month; keep the covering primary key per partition.
+- History: video_metric_points is partitioned by month (migration 20261126130000_partitioned_history), so retention drops a
+  month instead of deleting rows, each partition with the covering primary key; docs/scaling.md weighs a shorter grain at this size.
   At ${(spread.total * scale / 1e6).toFixed(0)} million points a day and about 100 bytes each with their index entry (bench/history.ts
   measures it), the 30-day window holds about ${((spread.total * scale * 30 * 100) / 2 ** 30).toFixed(0)} GiB, and the daily rows add
   about ${((10_000_000 * 365 * 120) / 2 ** 30).toFixed(0)} GiB a year if every video had one every day (old videos refreshed weekly have far fewer).`;

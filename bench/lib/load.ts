@@ -8,6 +8,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type pg from "pg";
+import { percentile } from "./results.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -76,6 +78,32 @@ export function stopChildren(): void {
 export async function load(spec: LoadSpec): Promise<LoadResult> {
   const { match } = await startChild(["bench/lib/load.ts", JSON.stringify(spec)], {}, /LOAD (\{.*\})/, (spec.seconds + 60) * 1000);
   return JSON.parse(match[1]!) as LoadResult;
+}
+
+/**
+ * A statement-level load: `connections` pg clients of `pool` each run `step` (the i-th call overall)
+ * in a loop for `seconds`; the latency of each step, as a LoadResult (no HTTP: non2xx and errors 0).
+ */
+export async function sqlLoad(pool: pg.Pool, connections: number, seconds: number, step: (client: pg.PoolClient, i: number) => Promise<unknown>): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let i = 0;
+  const until = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const client = await pool.connect();
+      try {
+        while (Date.now() < until) {
+          const started = performance.now();
+          await step(client, i++);
+          latencies.push(performance.now() - started);
+        }
+      } finally {
+        client.release();
+      }
+    }),
+  );
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return { rps: latencies.length / seconds, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), total: latencies.length, non2xx: 0, errors: 0 };
 }
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (clock ticks of 10 ms). */

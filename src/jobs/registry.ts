@@ -11,6 +11,7 @@ import type { JobRun } from "../domain/shared/jobs.js";
 import { renewDueWorkspaces } from "../domain/credits/service.js";
 import {
   DAILY_SNAPSHOTS,
+  HISTORY_PARTITIONS,
   PRUNE_HISTORY,
   REFRESH_DUE,
   RETIRED_SCHEDULES,
@@ -19,7 +20,8 @@ import {
   type ScrapeAccountData,
   type ScrapeVideoData,
 } from "../domain/tracking/jobs.js";
-import { pruneHistory, refreshDue, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.js";
+import { refreshDue, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.js";
+import { ensureHistoryPartitions, pruneHistory } from "../domain/tracking/history-partitions.js";
 import { fillDailySnapshots } from "../domain/tracking/scrape-store.js";
 import type { ScrapeProvider } from "../domain/tracking/ports.js";
 import { RUN_ANALYSIS_JOB, SWEEP_JOB as SWEEP_ANALYSES, type RunAnalysisData } from "../domain/analysis/jobs.js";
@@ -31,6 +33,7 @@ import { DELIVER_JOB, PRUNE_JOB, SWEEP_JOB as SWEEP_WEBHOOKS, type DeliverJobDat
 import { deliverWebhook } from "../domain/webhooks/delivery.js";
 import { pruneEvents, sweepOutbox } from "../domain/webhooks/outbox.js";
 import type { WebhookSender } from "../domain/webhooks/ports.js";
+import { PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests } from "../domain/shared/idempotency.js";
 
 export interface JobSchedule {
   /** Stable id: upserting the same id replaces the schedule instead of adding another. */
@@ -48,6 +51,8 @@ export interface QueueDefinition {
   concurrency: number;
   handlers: Record<string, JobHandler>;
   schedules?: JobSchedule[];
+  /** Runs when a worker process starts, alongside it (a failure is logged, not fatal). */
+  onStart?: () => Promise<unknown>;
   /** Schedule ids of earlier versions, removed when the workers start. */
   retiredSchedules?: string[];
   /** Lock settings: how soon a job of a killed worker is picked up by another. */
@@ -65,10 +70,16 @@ export interface WorkerProviders {
 
 /** The daily snapshot fill runs every 6 hours: idempotent, and never misses a UTC day. */
 const DAILY_SNAPSHOTS_EVERY_MS = 6 * 3600_000;
-/** History pruning: hourly (each run deletes what left the window since the last, in batches). */
+/**
+ * History retention: hourly (a run drops the monthly partitions that left the full-resolution
+ * window; most runs find none). Partitions made ahead: every 6 hours (next month's exists for weeks
+ * before it starts; workers also make them when they start).
+ */
 const PRUNE_HISTORY_EVERY_MS = 3600_000;
+const HISTORY_PARTITIONS_EVERY_MS = 6 * 3600_000;
 const RENEW_CREDITS_EVERY_MS = 15 * 60_000;
 const RADAR_SWEEP_EVERY_MS = 60_000;
+const PRUNE_IDEMPOTENT_REQUESTS_EVERY_MS = 3600_000;
 
 export function trackingQueue(scrape: () => ScrapeProvider): QueueDefinition {
   return {
@@ -82,14 +93,18 @@ export function trackingQueue(scrape: () => ScrapeProvider): QueueDefinition {
       [SCRAPE_ACCOUNT]: (job, run) => scrapeAccount((job.data as ScrapeAccountData).accountId, run, scrape()),
       [REFRESH_DUE]: () => refreshDue(),
       [PRUNE_HISTORY]: () => pruneHistory(),
+      [HISTORY_PARTITIONS]: () => ensureHistoryPartitions(),
       [DAILY_SNAPSHOTS]: () => fillDailySnapshots(new Date()),
     },
     schedules: [
       { id: REFRESH_DUE, jobName: REFRESH_DUE, every: config.refresh.schedulerEveryMs },
       { id: PRUNE_HISTORY, jobName: PRUNE_HISTORY, every: PRUNE_HISTORY_EVERY_MS },
+      { id: HISTORY_PARTITIONS, jobName: HISTORY_PARTITIONS, every: HISTORY_PARTITIONS_EVERY_MS },
       { id: DAILY_SNAPSHOTS, jobName: DAILY_SNAPSHOTS, every: DAILY_SNAPSHOTS_EVERY_MS },
     ],
     retiredSchedules: RETIRED_SCHEDULES,
+    // The window's, the current and next month's history partitions exist without waiting for the job.
+    onStart: () => ensureHistoryPartitions(),
   };
 }
 
@@ -141,13 +156,22 @@ export function webhooksQueue(sender: () => WebhookSender): QueueDefinition {
   };
 }
 
-/** Monthly credit renewal, by a job scheduler (not a timer in the API). */
+/**
+ * Monthly credit renewal, by a job scheduler (not a timer in the API), and the hourly deletion of
+ * idempotent answers past their 24 hours (an expired key is also taken over by its next request).
+ */
 export function maintenanceQueue(): QueueDefinition {
   return {
     queue: "maintenance",
     concurrency: 1,
-    handlers: { "renew-credits": async () => ({ renewed: await renewDueWorkspaces() }) },
-    schedules: [{ id: "renew-credits", jobName: "renew-credits", every: RENEW_CREDITS_EVERY_MS }],
+    handlers: {
+      "renew-credits": async () => ({ renewed: await renewDueWorkspaces() }),
+      [PRUNE_IDEMPOTENT_REQUESTS]: () => pruneIdempotentRequests(),
+    },
+    schedules: [
+      { id: "renew-credits", jobName: "renew-credits", every: RENEW_CREDITS_EVERY_MS },
+      { id: PRUNE_IDEMPOTENT_REQUESTS, jobName: PRUNE_IDEMPOTENT_REQUESTS, every: PRUNE_IDEMPOTENT_REQUESTS_EVERY_MS },
+    ],
   };
 }
 

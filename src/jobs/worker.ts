@@ -1,8 +1,9 @@
 /**
- * Starts one BullMQ worker per queue definition and upserts the repeatable schedules. The domain's
- * job bodies never see BullMQ: each gets a JobRun (attempt, attempts, starts, signal), a
- * PermanentJobFailure they throw fails the job at once (BullMQ's UnrecoverableError), and a DeferJob
- * puts it back, delayed, without using an attempt (BullMQ's moveToDelayed and DelayedError).
+ * Starts one BullMQ worker per queue definition (and its start-up task, if any) and upserts the
+ * repeatable schedules. The domain's job bodies never see BullMQ: each gets a JobRun (attempt,
+ * attempts, starts, signal), a PermanentJobFailure they throw fails the job at once (BullMQ's
+ * UnrecoverableError), and a DeferJob puts it back, delayed, without using an attempt (BullMQ's
+ * moveToDelayed and DelayedError).
  *
  * Closing (a shutdown): the workers take no new job and the running ones get `timeoutMs` to
  * finish; those still running then are handed back: their signal is aborted and each job goes back
@@ -51,6 +52,9 @@ function handedBack(signal: AbortSignal): Promise<never> {
 export async function startWorkers(definitions: QueueDefinition[]): Promise<RunningWorkers> {
   const workers: Worker[] = [];
   for (const def of definitions) {
+    // Not awaited: a start-up task never delays the worker (the tracking queue's makes history
+    // partitions, and until they exist the DEFAULT partition takes the points).
+    def.onStart?.().catch((e: unknown) => logger.warn({ queue: def.queue, err: (e as Error).message }, "start-up task failed (its job scheduler retries)"));
     const worker = new Worker(
       def.queue,
       // Every log line of the run carries the queue, the job id and the ids of the request that

@@ -136,16 +136,9 @@ describe("credits", () => {
   });
 
   it("the renewal runs as a BullMQ job scheduler on the maintenance queue", async () => {
-    const { startWorkers } = await import("../../src/jobs/worker.js");
-    const { queue } = await import("../../src/infra/queues.js");
     const { maintenanceQueue } = await import("../../src/jobs/registry.js");
-    const workers = await startWorkers([maintenanceQueue()]);
-    try {
-      const schedulers = await queue("maintenance").getJobSchedulers();
-      expect(schedulers.map((s) => s.key)).toContain("renew-credits");
-    } finally {
-      await workers.close();
-    }
+    const { schedulersOf } = await import("../helpers/jobs.js");
+    expect((await schedulersOf(maintenanceQueue())).map((s) => s.key)).toContain("renew-credits");
   });
 
   it("the database refuses a negative balance or an uncovered reservation even without the service", async () => {

@@ -17,18 +17,33 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/**
+ * Every process spawned here and not yet exited. A test file whose beforeAll failed (a browser that
+ * would not launch, a start that timed out) never gets to stop what it started: the test process
+ * kills what is left as it exits, so no worker outlives its test file to load the machine.
+ */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 export async function spawnService(role: "api" | "worker" | "all", env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", `src/main/${role}.ts`], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
   const ready = role === "worker" ? /workers started/ : /API listening on port (\d+)/;
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${role} did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${role} did not start in ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
     const check = () => {
       const m = out.match(ready);
       if (m) {

@@ -83,8 +83,13 @@ describe("tool list", () => {
 
     // The schema is the domain's, whatever it holds (GET /videos filters added there appear here).
     expect(byName.get("list_videos")!.inputSchema).toEqual(jsonSchema(listVideosQuery));
-    expect(byName.get("track_video")!.inputSchema).toEqual(jsonSchema(trackVideoInput));
-    expect(byName.get("start_radar_search")!.inputSchema).toEqual(jsonSchema(createSearchInput));
+    // Tools that create or spend credits add the optional `idempotencyKey` (src/domain/shared/idempotency.ts).
+    const withKey = (s: z.ZodType) => {
+      const schema = jsonSchema(s);
+      return { ...schema, properties: { ...(schema.properties as object), idempotencyKey: expect.objectContaining({ type: "string", maxLength: 255 }) } };
+    };
+    expect(byName.get("track_video")!.inputSchema).toEqual(withKey(trackVideoInput));
+    expect(byName.get("start_radar_search")!.inputSchema).toEqual(withKey(createSearchInput));
     // ... and it carries the domain's constraints.
     expect(byName.get("list_videos")!.inputSchema.properties!.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
     expect(byName.get("track_video")!.inputSchema).toMatchObject({ required: ["url"], additionalProperties: false });

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { jobRun } from "../helpers/jobs.js";
 import { prisma, pgPool } from "../../src/infra/db.js";
-import { pruneHistory, scrapeVideo } from "../../src/domain/tracking/scrape-jobs.js";
+import { scrapeVideo } from "../../src/domain/tracking/scrape-jobs.js";
+import { pruneHistory } from "../../src/domain/tracking/history-partitions.js";
 import { storeScrapedVideo } from "../../src/domain/tracking/scrape-store.js";
 import { SimulatedScrapeProvider, simulateVideo } from "../../src/providers/scrape/simulated.js";
 import type { ScrapedVideo, ScrapeProvider, VideoRef } from "../../src/domain/tracking/ports.js";
@@ -354,7 +355,9 @@ describe("views24h and outlierScore, computed in SQL from the history", () => {
 });
 
 describe("pruning (job prune-history)", () => {
-  it("deletes points before the full-resolution window; the day's last point stays, written first when its day has no row", async () => {
+  // Dropping whole monthly partitions: test/operations/history-partitions.test.ts. Points of a month
+  // without a partition (here: before the migration's first month) are in the DEFAULT partition.
+  it("deletes points before the full-resolution window from the DEFAULT partition; the day's last point stays, written first when its day has no row", async () => {
     const ws = await newWorkspace();
     const v = await trackedVideo(ws.workspaceId);
     const old = dayStart(-45);
@@ -363,11 +366,11 @@ describe("pruning (job prune-history)", () => {
     const kept = new Date(dayStart(-29).getTime() + HOUR);
     await point(v.id, kept, 30);
     const r1 = await pruneHistory(new Date(), 30);
-    expect(r1.videoPoints).toBeGreaterThanOrEqual(2);
+    expect(r1.strays).toBeGreaterThanOrEqual(2);
     expect((await prisma.videoMetricPoint.findMany({ where: { videoId: v.id } })).map((p) => p.capturedAt)).toEqual([kept]);
     const day = await prisma.videoSnapshot.findMany({ where: { videoId: v.id } });
     expect(day).toHaveLength(1);
     expect(day[0]).toMatchObject({ capturedAt: new Date(old.getTime() + 20 * HOUR), viewCount: 20n });
-    expect((await pruneHistory(new Date(), 30)).videoPoints).toBe(0);
+    expect((await pruneHistory(new Date(), 30)).strays).toBe(0);
   });
 });

@@ -12,8 +12,10 @@ export const SCRAPE_VIDEO = "scrape-video";
 export const SCRAPE_ACCOUNT = "scrape-account";
 /** Job scheduler: enqueues the scrape of every tracked item due for a refresh (./scrape-jobs.ts, refreshDue). */
 export const REFRESH_DUE = "refresh-due";
-/** Job scheduler: deletes history points past the full-resolution window (their day's row stays). */
+/** Job scheduler: drops the history partitions past the full-resolution window (their days' rows stay; ./history-partitions.ts). */
 export const PRUNE_HISTORY = "prune-history";
+/** Job scheduler: makes the history's monthly partitions ahead (./history-partitions.ts). */
+export const HISTORY_PARTITIONS = "history-partitions";
 /** Job scheduler: fills today's snapshot of tracked accounts not scraped today. */
 export const DAILY_SNAPSHOTS = "daily-snapshots";
 /** Schedules of earlier versions, removed when workers start (the flat hourly refresh). */

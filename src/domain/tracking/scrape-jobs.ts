@@ -32,7 +32,6 @@ import { isLastAttempt, PermanentJobFailure, type JobRun } from "../shared/jobs.
 import { relayWorkspaceEvents } from "../webhooks/outbox.js";
 import { afterFailure, nextRefreshAt, viewsPerHour, type CadenceSettings, CADENCE } from "./cadence.js";
 import { announceTracking, announceVideo } from "./events.js";
-import { fullResolutionStart } from "./history.js";
 import { dueJobReason, enqueueAccountScrapes, enqueueVideoScrapes, REFRESH_JOB_OPTIONS } from "./jobs.js";
 import type { ScrapeProvider } from "./ports.js";
 import {
@@ -40,7 +39,6 @@ import {
   accountVideoDemand,
   claimDue,
   markAccountScraping,
-  pruneMetricPoints,
   recordAccountScrapeFailure,
   recordVideoScrapeFailure,
   startVideoScrape,
@@ -270,7 +268,3 @@ export async function refreshDue(
   return out;
 }
 
-/** Job `prune-history`: points before the first day of the full-resolution window leave (their day's row stays). */
-export async function pruneHistory(now = new Date(), days = config.history.fullResolutionDays): Promise<{ videoPoints: number; accountPoints: number }> {
-  return pruneMetricPoints(fullResolutionStart(now, days));
-}

@@ -16,8 +16,8 @@
  * capture time, provider, counts; keyed by item and capture time) and upserts the day's row of the
  * per-day table (video_snapshots, account_snapshots: the last point of each UTC day, the later
  * scrape wins, an older retried result never overwrites a newer one), in the same statement as the
- * record. Points older than HISTORY_FULL_RESOLUTION_DAYS are pruned by a job (pruneMetricPoints);
- * the day's row stays. Account days without a scrape are filled from the latest numbers (growth
+ * record. Points older than HISTORY_FULL_RESOLUTION_DAYS leave with their monthly partition
+ * (./history-partitions.ts); the day's row stays. Account days without a scrape are filled from the latest numbers (growth
  * carries values forward through them); video days are not (nothing reads a copied number).
  *
  * Refresh schedule: `next_refresh_at` on each record (a partial index holds the scheduled ones).
@@ -652,38 +652,4 @@ export async function claimDue(kind: ScheduledKind, now: Date, limit: number, le
     RETURNING r.id, due.next_refresh_at AS "dueAt"`,
     { prepare: true },
   );
-}
-
-/**
- * The daily roll-up of old points, then their removal: points captured before `before` (the start
- * of the first UTC day of the full-resolution window) are deleted in batches (found through the BRIN
- * index on capture time). The day's row of each is normally there already (written with the point);
- * a missing one is written from the batch's last point of that day first. Idempotent.
- */
-export async function pruneMetricPoints(before: Date, batchSize = 10_000): Promise<{ videoPoints: number; accountPoints: number }> {
-  const prune = (points: string, daily: string, key: string, metrics: string) =>
-    sqlExec(Prisma.sql`
-      WITH doomed AS (
-        SELECT ctid, ${Prisma.raw(key)}, captured_at, source, ${Prisma.raw(metrics)}
-          FROM ${Prisma.raw(points)} WHERE captured_at < ${before}::timestamptz LIMIT ${batchSize}::int
-      ), rolled AS (
-        INSERT INTO ${Prisma.raw(daily)} (${Prisma.raw(key)}, day, captured_at, source, ${Prisma.raw(metrics)})
-        SELECT DISTINCT ON (${Prisma.raw(key)}, (captured_at AT TIME ZONE 'UTC')::date)
-               ${Prisma.raw(key)}, (captured_at AT TIME ZONE 'UTC')::date, captured_at, source, ${Prisma.raw(metrics)}
-          FROM doomed ORDER BY ${Prisma.raw(key)}, (captured_at AT TIME ZONE 'UTC')::date, captured_at DESC
-        ON CONFLICT (${Prisma.raw(key)}, day) DO NOTHING
-      )
-      DELETE FROM ${Prisma.raw(points)} p USING doomed d WHERE p.ctid = d.ctid`);
-  const total = { videoPoints: 0, accountPoints: 0 };
-  for (;;) {
-    const n = await prune("video_metric_points", "video_snapshots", "video_id", "view_count, like_count, comment_count, share_count, bookmark_count");
-    total.videoPoints += n;
-    if (n < batchSize) break;
-  }
-  for (;;) {
-    const n = await prune("account_metric_points", "account_snapshots", "account_id", "follower_count, total_views, video_count");
-    total.accountPoints += n;
-    if (n < batchSize) break;
-  }
-  return total;
 }

@@ -114,7 +114,15 @@ builder.addScalarType("JSONObject", GraphQLJSONObject, {});
 builder.addScalarType("JSON", GraphQLJSON, {});
 
 builder.queryType({});
-builder.mutationType({});
+builder.mutationType({
+  // The rule: src/domain/shared/idempotency.ts; applied to mutations over HTTP by ./idempotency.ts.
+  description:
+    "Every mutation sent over HTTP may carry an `Idempotency-Key` header (1 to 255 printable ASCII characters, scoped to the " +
+    "workspace; VALIDATION_ERROR otherwise): the same request (query, variables and operation name) sent again with the same key " +
+    "within 24 hours runs nothing again and answers the first result, with the response header `Idempotent-Replayed: true`. The same " +
+    "key with another request: IDEMPOTENCY_KEY_REUSED (HTTP 422); while the first is still running: IDEMPOTENCY_KEY_IN_USE (HTTP 409, " +
+    "Retry-After). Results with an INTERNAL_ERROR or SERVICE_UNAVAILABLE error are not kept. Over WebSocket there is no such header.",
+});
 builder.subscriptionType({});
 
 builder.globalConnectionField("totalCount", (t) =>

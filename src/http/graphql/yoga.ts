@@ -25,6 +25,7 @@ import type { GraphQLContext } from "./builder.js";
 import { schema } from "./schema.js";
 import { admitBeforeParsing, buildContext, type TransportContext } from "./admission.js";
 import { operationLimits } from "./limits.js";
+import { idempotentMutations } from "./idempotency.js";
 import { endOnRevocation, limitLiveSubscriptions } from "./subscriptions.js";
 
 const VARIABLE_REFUSAL = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" (?:got invalid value|of required type|of non-null type)/;
@@ -204,6 +205,8 @@ export function createGraphQL() {
       ...(persisted ? [persisted] : []),
       ...operationLimits(),
       refuseUnstorableStrings,
+      // Idempotency-Key on mutations over HTTP (./idempotency.ts), after every refusal of the operation.
+      idempotentMutations(maskError),
       limitLiveSubscriptions,
       endOnRevocation,
       // Compiled execution (graphql-jit) of queries and mutations, kept per parsed document: Yoga's

@@ -24,6 +24,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { parseInput } from "../../domain/shared/inputs.js";
+import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyOf, runIdempotently, type IdempotentAnswer } from "../../domain/shared/idempotency.js";
 import { logger } from "../../infra/logger.js";
 import { toErrorResponse, type ErrorBody } from "../errors.js";
 import { listResources, readResource, resourceTemplates } from "./resources.js";
@@ -50,17 +51,30 @@ const INSTRUCTIONS =
   "VALIDATION_ERROR, INSUFFICIENT_CREDITS, RATE_LIMITED).";
 
 /** The tool's input as JSON Schema (draft 2020-12, MCP's default dialect), generated from its zod input. */
-function inputJsonSchema(schema: z.ZodType): Tool["inputSchema"] {
+function inputJsonSchema(schema: z.ZodType, idempotent?: true): Tool["inputSchema"] {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  if (idempotent) json.properties = { ...(json.properties as object), idempotencyKey: IDEMPOTENCY_KEY_ARGUMENT };
   return json as Tool["inputSchema"];
 }
+
+/** The `idempotencyKey` argument of the tools that spend credits or create (the rule: src/domain/shared/idempotency.ts). */
+const IDEMPOTENCY_KEY_ARGUMENT = {
+  type: "string",
+  minLength: 1,
+  maxLength: 255,
+  pattern: "^[\\x20-\\x7E]+$",
+  description:
+    "Optional: 1 to 255 printable ASCII characters naming this call. Repeating the call with the same key and the same arguments " +
+    `(within ${IDEMPOTENCY_TTL_HOURS} hours) does nothing again and answers the first answer, with \`_meta.idempotentReplayed: true\`; ` +
+    "the same key with other arguments is refused (IDEMPOTENCY_KEY_REUSED), and while the first call runs, IDEMPOTENCY_KEY_IN_USE.",
+};
 
 const toolsByName = new Map(tools.map((t) => [t.name, t]));
 const toolList: Tool[] = tools.map((t) => ({
   name: t.name,
   title: t.title,
   description: t.description,
-  inputSchema: inputJsonSchema(t.input),
+  inputSchema: inputJsonSchema(t.input, t.idempotent),
   annotations: { title: t.title, ...t.annotations },
 }));
 
@@ -78,11 +92,13 @@ class RpcError extends Error {
 /** MCP "resource not found" (the specification's code for resources/read). */
 const RESOURCE_NOT_FOUND = -32002;
 
-function errorBody(err: unknown, requestId: string, what: string): ErrorBody {
-  const { body, unexpected } = toErrorResponse(err, requestId);
+function errorAnswer(err: unknown, requestId: string, what: string): { status: number; body: ErrorBody } {
+  const { status, body, unexpected } = toErrorResponse(err, requestId);
   if (unexpected) logger.error({ err, requestId, operation: what }, "MCP operation failed");
-  return body;
+  return { status, body };
 }
+
+const errorBody = (err: unknown, requestId: string, what: string): ErrorBody => errorAnswer(err, requestId, what).body;
 
 function rpcError(body: ErrorBody): RpcError {
   const code =
@@ -93,22 +109,40 @@ function rpcError(body: ErrorBody): RpcError {
   return new RpcError(code, body.message, body);
 }
 
-const textResult = (value: Record<string, unknown>, isError?: true): CallToolResult => ({
+const textResult = (value: Record<string, unknown>, isError?: boolean, replayed?: boolean): CallToolResult => ({
   content: [{ type: "text", text: JSON.stringify(value) }],
   structuredContent: value,
-  ...(isError ? { isError } : {}),
+  ...(isError ? { isError: true } : {}),
+  ...(replayed ? { _meta: { idempotentReplayed: true } } : {}),
 });
+
+/** One run of the tool, as the answer an idempotency key stores: status (REST's) and the JSON text of the result or error body. */
+async function runTool(ctx: ToolContext, tool: AnyTool, raw: Record<string, unknown>): Promise<IdempotentAnswer> {
+  try {
+    // parseInput refuses NUL and lone surrogates first (VALIDATION_ERROR, INVALID_URL in `url`).
+    const input = parseInput(tool.input, raw);
+    // JSON.stringify: structured content is plain JSON (dates as ISO strings, no undefined).
+    return { status: 200, body: JSON.stringify(await tool.run(ctx, input)) };
+  } catch (e) {
+    const { status, body } = errorAnswer(e, ctx.requestId, tool.name);
+    return { status, body: JSON.stringify(body) };
+  }
+}
 
 async function callTool(session: McpSession, tool: AnyTool, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   let requestId: string = randomUUID();
   try {
     const ctx = await session.begin();
     requestId = ctx.requestId;
-    const raw = args ?? {};
-    // parseInput refuses NUL and lone surrogates first (VALIDATION_ERROR, INVALID_URL in `url`).
-    const input = parseInput(tool.input, raw);
-    // JSON.parse(JSON.stringify(...)): structured content is plain JSON (dates as ISO strings, no undefined).
-    return textResult(JSON.parse(JSON.stringify(await tool.run(ctx, input))) as Record<string, unknown>);
+    // A tool that spends credits or creates takes `idempotencyKey` beside its input (REST's Idempotency-Key).
+    const { idempotencyKey, ...rest } = args ?? {};
+    const key = tool.idempotent ? idempotencyKeyOf(idempotencyKey, "idempotencyKey") : null;
+    const raw = tool.idempotent ? rest : (args ?? {});
+    const answer =
+      key === null
+        ? { ...(await runTool(ctx, tool, raw)), replayed: false }
+        : await runIdempotently({ workspaceId: ctx.auth.workspaceId, key, method: "TOOL", path: tool.name, payload: raw }, () => runTool(ctx, tool, raw));
+    return textResult(JSON.parse(answer.body) as Record<string, unknown>, answer.status >= 400, answer.replayed);
   } catch (e) {
     return textResult({ ...errorBody(e, requestId, tool.name) }, true);
   }

@@ -60,6 +60,12 @@ export interface ToolDefinition<S extends z.ZodType> {
   description: string;
   input: S;
   annotations: Hints;
+  /**
+   * A tool that spends credits or creates takes an optional `idempotencyKey` argument: a call
+   * repeated with the same key and arguments does its work once and answers the first answer again
+   * (src/domain/shared/idempotency.ts, applied by ./server.ts).
+   */
+  idempotent?: true;
   run(ctx: ToolContext, input: z.output<S>): Promise<Record<string, unknown>>;
 }
 
@@ -106,6 +112,7 @@ export const tools: AnyTool[] = [
       "(VIDEO_LIMIT_REACHED when it is used up). Errors: INVALID_URL (not an accepted link), ALREADY_TRACKED.",
     input: trackVideoInput,
     annotations: WRITE,
+    idempotent: true,
     run: async ({ auth }, input) => ({
       data: await trackVideo(auth.workspaceId, input.url),
       message: "Video tracked and queued for scraping; its metrics appear within a few minutes (get_video).",
@@ -120,6 +127,7 @@ export const tools: AnyTool[] = [
       "`added`, `alreadyTracked` or `failed` (no room left). Error: INVALID_URL.",
     input: trackAccountInput,
     annotations: WRITE,
+    idempotent: true,
     run: async ({ auth }, input) => ({
       data: await trackAccount(auth.workspaceId, input.url, input.video_limit),
       message: "Accounts in `added` are queued; their videos appear in list_videos within a few minutes.",
@@ -212,6 +220,7 @@ export const tools: AnyTool[] = [
       "takes about 15 to 30 seconds; poll get_video_analysis. Errors: INSUFFICIENT_CREDITS, NOT_FOUND.",
     input: z.object({ video_id: videoId, ...analyzeOptions.shape }),
     annotations: WRITE,
+    idempotent: true,
     run: async ({ auth }, input) => {
       const r = await analyze(auth.workspaceId, input.video_id, { force: input.force });
       const started = r.outcome === "queued";
@@ -246,6 +255,7 @@ export const tools: AnyTool[] = [
       "with the returned `searchId` until its status is completed or failed. Error: INSUFFICIENT_CREDITS.",
     input: createSearchInput,
     annotations: WRITE,
+    idempotent: true,
     run: async ({ auth }, input) => ({
       data: await createSearch(auth.workspaceId, input),
       message: "Search queued; poll get_radar_search until its status is completed or failed.",

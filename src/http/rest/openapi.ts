@@ -3,7 +3,33 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "../../domain/shared/errors.js";
 import { errorSchema } from "./schemas.js";
-import type { AnyRoute } from "./route.js";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_HOURS, IDEMPOTENT_REPLAYED_HEADER } from "../../domain/shared/idempotency.js";
+import { takesIdempotencyKey, type AnyRoute } from "./route.js";
+
+/** The Idempotency-Key header of every write (the rule: src/domain/shared/idempotency.ts). */
+const idempotencyHeaders = z.object({
+  [IDEMPOTENCY_KEY_HEADER]: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x20-\x7E]+$/)
+    .optional()
+    .meta({
+      description:
+        "Optional (IETF draft \"The Idempotency-Key HTTP Header Field\"): 1 to 255 printable ASCII characters naming this request, " +
+        "scoped to the workspace (400 VALIDATION_ERROR otherwise). Sent again with the same method, path and body within " +
+        `${IDEMPOTENCY_TTL_HOURS} hours, the request does nothing again and answers the first answer's status and body, with ` +
+        "`Idempotent-Replayed: true`. The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED; while the first " +
+        "request with it still runs: 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. Answers of 5xx are not kept (the retry runs again).",
+    }),
+});
+
+const replayedHeader = {
+  [IDEMPOTENT_REPLAYED_HEADER]: {
+    description: "`true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was done again).",
+    schema: { type: "string" as const, enum: ["true"] },
+  },
+};
 
 const COMMON_ERRORS: ErrorCode[] = ["UNAUTHORIZED", "RATE_LIMITED", "SERVICE_UNAVAILABLE", "INTERNAL_ERROR"];
 
@@ -16,6 +42,7 @@ function errorResponses(route: AnyRoute) {
     if (route.permission || route.method !== "get") codes.add("FORBIDDEN");
   }
   if (route.params || route.query || route.body) codes.add("VALIDATION_ERROR");
+  if (takesIdempotencyKey(route)) for (const code of ["VALIDATION_ERROR", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_USE"] as const) codes.add(code);
   // Every method that may carry a body has it read (JSON, 1 MiB) whether or not the route uses it:
   // a body that is not declared JSON, not valid JSON or too large is refused on each of them.
   if (route.method !== "get") for (const code of ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] as const) codes.add(code);
@@ -46,10 +73,12 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
       "also carry `x-requested-with` (or `x-workspace-id`): 403 FORBIDDEN otherwise (CSRF).",
   });
   for (const route of routes) {
+    const idempotent = takesIdempotencyKey(route);
+    const headers = idempotent ? { headers: replayedHeader } : {};
     const responses = Object.fromEntries(
       Object.entries(route.responses).map(([status, r]) => [
         status,
-        r.schema ? { description: r.description, content: { "application/json": { schema: r.schema } } } : { description: r.description },
+        r.schema ? { description: r.description, ...headers, content: { "application/json": { schema: r.schema } } } : { description: r.description, ...headers },
       ]),
     );
     registry.registerPath({
@@ -62,6 +91,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
       request: {
         params: route.params as z.ZodObject | undefined,
         query: route.query as z.ZodObject | undefined,
+        headers: idempotent ? idempotencyHeaders : undefined,
         body: route.body ? { required: true, content: { "application/json": { schema: route.body } } } : undefined,
       },
       // A status the route documents itself (e.g. a spec-mandated body shape) wins over the generic error entry.
@@ -82,7 +112,9 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
         "`x-requested-with`). Owners manage API keys, webhooks and members and read the audit log; members get 403 FORBIDDEN there. A " +
         "workspace the person does not belong to is 404 NOT_FOUND. Each key, and each person, may make RATE_LIMIT_PER_MINUTE requests per minute " +
         "(RateLimit-* headers; 429 RATE_LIMITED with Retry-After beyond it). A request line and headers over 16 KiB together are " +
-        "refused by the HTTP server itself with 431 and no body.",
+        "refused by the HTTP server itself with 431 and no body. Every POST, PATCH and DELETE takes an optional `Idempotency-Key` header " +
+        "(a retry with the same key, method, path and body within 24 hours answers the first answer again with `Idempotent-Replayed: true`; " +
+        "422 IDEMPOTENCY_KEY_REUSED, 409 IDEMPOTENCY_KEY_IN_USE), as do GraphQL mutations over HTTP.",
     },
     servers: [{ url: "/" }],
   });

@@ -60,3 +60,11 @@ export function defineRoute<P extends z.ZodType = z.ZodUndefined, Q extends z.Zo
 export function successStatus(route: AnyRoute): number {
   return Number(Object.keys(route.responses).find((s) => Number(s) >= 200 && Number(s) < 300) ?? 200);
 }
+
+/**
+ * The routes that take an `Idempotency-Key` (every write of a workspace: POST, PATCH, DELETE): the
+ * router applies it (./idempotency.ts) and the OpenAPI document declares it (./openapi.ts) from here.
+ */
+export function takesIdempotencyKey(route: AnyRoute): boolean {
+  return route.auth !== false && route.method !== "get";
+}

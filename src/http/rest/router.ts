@@ -14,7 +14,8 @@ import { logger } from "../../infra/logger.js";
 import { admitRequest, authOf } from "../middleware.js";
 import { authorize } from "../../domain/people/roles.js";
 import { OPERATOR, type Actor } from "../../domain/people/actor.js";
-import { successStatus, type AnyRoute } from "./route.js";
+import { successStatus, takesIdempotencyKey, type AnyRoute } from "./route.js";
+import { idempotentRequest } from "./idempotency.js";
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
@@ -78,7 +79,8 @@ function handle(route: AnyRoute) {
 export function buildRouter(routes: AnyRoute[]): express.Router {
   const router = express.Router();
   for (const route of routes) {
-    const guards = route.auth === false ? [] : [admitRequest];
+    // Writes take an Idempotency-Key (./idempotency.ts), scoped to the workspace "who is asking" names.
+    const guards = route.auth === false ? [] : takesIdempotencyKey(route) ? [admitRequest, idempotentRequest] : [admitRequest];
     router[route.method](toExpressPath(route.path), ...guards, handle(route));
   }
   return router;

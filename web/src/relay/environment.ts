@@ -72,6 +72,10 @@ export function createEnvironment(workspaceId: string | null): DashboardEnvironm
     url: webSocketUrl(),
     connectionParams: () => (workspaceId ? { workspaceId } : {}),
     lazy: true,
+    // Keep the socket a moment after its last subscription ends: a page that suspends and remounts
+    // its live components (right after sign-in, on navigation) then reuses it instead of closing it
+    // mid-handshake and opening another (which also made Chromium log sends on a closing socket).
+    lazyCloseTimeout: 5_000,
     // Reconnect after a restart of the service or a network blip, not after the server refused
     // the credentials (4401, 4403: signed out or access revoked; the next query says why).
     retryAttempts: Infinity,
@@ -81,5 +85,7 @@ export function createEnvironment(workspaceId: string | null): DashboardEnvironm
     network: Network.create(fetchFunction(workspaceId), subscribeFunction(ws)),
     store: new Store(new RecordSource()),
   });
-  return { environment, dispose: () => void ws.dispose() };
+  // dispose() waits for a connection still being made, which rejects when that socket closes first
+  // (signed out, access revoked): there is nothing left to close then.
+  return { environment, dispose: () => void Promise.resolve(ws.dispose()).catch(() => undefined) };
 }

@@ -1,0 +1,96 @@
+/**
+ * GraphQL mutations over HTTP take an `Idempotency-Key` header (the rules and the store:
+ * src/domain/shared/idempotency.ts): an envelop plugin run once the operation is known to be a
+ * mutation and its asker's workspace is known. The "request" is POST /graphql with the operation's
+ * parameters (query, variables, operationName); the answer stored is the execution result, errors
+ * masked as the client sees them. A result with an error of a 5xx code (INTERNAL_ERROR,
+ * SERVICE_UNAVAILABLE, …) is not stored. Over graphql-ws there is no header per operation: the
+ * plugin does nothing there.
+ */
+import { getOperationAST, GraphQLError, print, type ExecutionResult, type GraphQLFormattedError } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { isAsyncIterable } from "@envelop/core";
+import { DomainError, ERROR_STATUS, type ErrorCode } from "../../domain/shared/errors.js";
+import {
+  claimIdempotentRequest,
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyOf,
+  releaseIdempotentRequest,
+  settleIdempotentRequest,
+  type IdempotencyClaim,
+} from "../../domain/shared/idempotency.js";
+import { logger } from "../../infra/logger.js";
+import type { TransportContext } from "./admission.js";
+import type { GraphQLContext } from "./builder.js";
+import { refusal } from "./refusals.js";
+
+type OperationContext = TransportContext & GraphQLContext;
+
+const serverError = (e: GraphQLError) => (ERROR_STATUS[e.extensions?.code as ErrorCode] ?? 500) >= 500;
+
+/** A stored result as graphql-js errors again (Yoga's masking lets them through as they are). */
+function revive(stored: Omit<ExecutionResult, "errors"> & { errors?: GraphQLFormattedError[] }): ExecutionResult {
+  if (!stored.errors) return stored as ExecutionResult;
+  const errors = stored.errors.map((e) => {
+    const error = new GraphQLError(e.message, { path: e.path, extensions: e.extensions });
+    if (e.locations) Object.assign(error, { locations: e.locations });
+    return error;
+  });
+  return { ...stored, errors } as ExecutionResult;
+}
+
+async function settle(claimed: IdempotencyClaim, result: ExecutionResult): Promise<void> {
+  if (result.errors?.some(serverError)) return releaseIdempotentRequest(claimed);
+  await settleIdempotentRequest(claimed, { status: 200, body: JSON.stringify(result) });
+}
+
+/** The plugin; `maskError` is Yoga's (./yoga.ts), so that the stored errors are the ones sent. */
+export function idempotentMutations(maskError: (error: unknown) => Error): Plugin<OperationContext> {
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue as OperationContext;
+      // HTTP and SSE only: a graphql-ws operation (admitted by its socket) has no header of its own.
+      if (!ctx.req || !ctx.res || ctx.admitted) return;
+      if (getOperationAST(args.document, args.operationName)?.operation !== "mutation") return;
+      let claimed: IdempotencyClaim;
+      try {
+        const key = idempotencyKeyOf(ctx.req.headers["idempotency-key"]);
+        if (key === null) return;
+        const outcome = await claimIdempotentRequest({
+          workspaceId: ctx.auth.workspaceId,
+          key,
+          method: "POST",
+          path: "/graphql",
+          // The document run (a trusted document's text too, ./persisted.ts), its variables and operation name.
+          payload: { query: args.document.loc?.source.body ?? print(args.document), variables: args.variableValues ?? null, operationName: args.operationName ?? null },
+        });
+        if (outcome.kind === "replay") {
+          if (!ctx.res.headersSent) ctx.res.setHeader(IDEMPOTENT_REPLAYED_HEADER, "true");
+          setResultAndStopExecution(revive(JSON.parse(outcome.body) as Parameters<typeof revive>[0]));
+          return;
+        }
+        claimed = outcome;
+      } catch (e) {
+        // An invalid key (400), IDEMPOTENCY_KEY_REUSED (422), IDEMPOTENCY_KEY_IN_USE (409, Retry-After):
+        // refused with REST's status and headers, nothing run.
+        setResultAndStopExecution({ errors: [e instanceof DomainError ? refusal(e) : (maskError(e) as GraphQLError)] });
+        return;
+      }
+      return {
+        async onExecuteDone({ result, setResult }) {
+          if (isAsyncIterable(result)) {
+            // An incremental (@defer/@stream) answer is not one body to store: the key is let go.
+            await releaseIdempotentRequest(claimed).catch(() => undefined);
+            return;
+          }
+          const masked: ExecutionResult = result.errors ? { ...result, errors: result.errors.map((e) => maskError(e) as GraphQLError) } : result;
+          if (result.errors) setResult(masked);
+          await settle(claimed, masked).catch(async (err: unknown) => {
+            logger.error({ err }, "idempotent answer not stored; the key is let go");
+            await releaseIdempotentRequest(claimed).catch(() => undefined);
+          });
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * REST's `Idempotency-Key` (every POST, PATCH and DELETE under /api/v1; the rules and the store:
+ * src/domain/shared/idempotency.ts). Express middleware placed after "who is asking" (the key is
+ * scoped to its workspace) and before the route: a request whose key holds an answer gets it again
+ * with `Idempotent-Replayed: true` and the route does not run; a claimed request runs the route, and
+ * its answer (the route's, or the error handler's `{code, message}`) is stored before it is sent.
+ */
+import type { NextFunction, Request, Response } from "express";
+import {
+  claimIdempotentRequest,
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyOf,
+  releaseIdempotentRequest,
+  settleIdempotentRequest,
+} from "../../domain/shared/idempotency.js";
+import { logger } from "../../infra/logger.js";
+import { authOf } from "../middleware.js";
+
+export async function idempotentRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
+  const key = idempotencyKeyOf(req.headers["idempotency-key"]);
+  if (key === null) return next();
+  const outcome = await claimIdempotentRequest({
+    workspaceId: authOf(res).workspaceId,
+    key,
+    method: req.method,
+    path: `${req.baseUrl}${req.path}`,
+    payload: { query: req.query, body: req.body ?? null },
+  });
+  if (outcome.kind === "replay") {
+    res.setHeader(IDEMPOTENT_REPLAYED_HEADER, "true");
+    res.status(outcome.status).type("application/json").send(outcome.body);
+    return;
+  }
+  // Every answer of a route, and of the error handler (src/http/app.ts), is sent with res.json (even
+  // when the client went away meanwhile): the answer is stored (or, for a 5xx, the key let go) before
+  // it leaves, so a retry that arrives after it finds it. A process that dies first leaves the claim
+  // to its lease.
+  const send = res.json.bind(res);
+  res.json = (body: unknown) => {
+    settleIdempotentRequest(outcome, { status: res.statusCode, body: JSON.stringify(body) ?? "" })
+      .catch(async (err: unknown) => {
+        logger.error({ err }, "idempotent answer not stored; the key is let go");
+        await releaseIdempotentRequest(outcome).catch(() => undefined);
+      })
+      .finally(() => send(body));
+    return res;
+  };
+  next();
+}
