@@ -20,7 +20,7 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { benchReader, benchServiceEnv, createMigratedDatabase, endBench, urlFor } from "./lib/db.js";
-import { cpuMs, load, startChild, stopChildren, type LoadResult } from "./lib/load.js";
+import { measuredLoad, rotatingRounds, startChild, stopChildren, type MeasuredLoad } from "./lib/load.js";
 import { writeSection } from "./lib/results.js";
 
 const BENCH_DB = "svc_bench_metrics";
@@ -41,7 +41,6 @@ const ENDPOINTS = [
   { name: "GraphQL `videos(first: 20)` (GET /graphql)", path: `/graphql?query=${encodeURIComponent(GRAPHQL_QUERY)}` },
 ];
 
-type Measured = LoadResult & { cpuPerRequest: number };
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -89,7 +88,7 @@ export async function runMetricsCostBench(): Promise<void> {
     } as const;
     type Arm = keyof typeof arms;
     const ARMS = Object.keys(arms) as Arm[];
-    const servers = {} as Record<Arm, { base: string; pid: number; runs: Measured[][] }>;
+    const servers = {} as Record<Arm, { base: string; pid: number; runs: MeasuredLoad[][] }>;
     for (const arm of ARMS) {
       const child = await startChild(["src/main/api.ts"], { ...serviceEnv, LOG_LEVEL: "info", ...arms[arm].env }, /API listening on port (\d+)/);
       servers[arm] = { base: `http://127.0.0.1:${child.match[1]}`, pid: child.child.pid!, runs: ENDPOINTS.map(() => []) };
@@ -108,8 +107,8 @@ export async function runMetricsCostBench(): Promise<void> {
     let scrapeBytes = 0;
     const measure = async (arm: Arm, endpoint: number) => {
       const s = servers[arm];
-      const paths = [ENDPOINTS[endpoint]!.path];
-      await load({ base: s.base, paths, headers: auth, seconds: 2, connections: CONNECTIONS }); // warm-up
+      const spec = { base: s.base, paths: [ENDPOINTS[endpoint]!.path], headers: auth, seconds: SECONDS, connections: CONNECTIONS };
+      // /metrics is scraped during the "on" arm's measurements (its warm-up included), as Prometheus would.
       if (arm === "on") {
         scraper = setInterval(() => {
           void fetch(`${s.base}/metrics`)
@@ -120,19 +119,13 @@ export async function runMetricsCostBench(): Promise<void> {
             });
         }, SCRAPE_SECONDS * 1000);
       }
-      const before = cpuMs(s.pid);
-      const r = await load({ base: s.base, paths, headers: auth, seconds: SECONDS, connections: CONNECTIONS });
-      const cpu = cpuMs(s.pid) - before;
-      clearInterval(scraper);
-      s.runs[endpoint]!.push({ ...r, cpuPerRequest: cpu / Math.max(r.total, 1) });
+      try {
+        s.runs[endpoint]!.push(await measuredLoad(s.pid, spec));
+      } finally {
+        clearInterval(scraper);
+      }
     };
-    const loads: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      // The arms take turns in a rotating order (on, off, bare | off, bare, on | …), so drift hits all alike.
-      const order = ARMS.map((_, i) => ARMS[(i + round) % ARMS.length]!);
-      for (const endpoint of ENDPOINTS.keys()) for (const arm of order) await measure(arm, endpoint);
-      loads.push(os.loadavg()[0]!);
-    }
+    const loads = await rotatingRounds(ARMS, ENDPOINTS.length, ROUNDS, measure);
 
     const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
     const signed = (x: number) => `${x >= 0 ? "+" : ""}${pct(x)}`;

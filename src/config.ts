@@ -342,6 +342,19 @@ function parseDelays(text: string): number[] | string {
  * PATH. Nothing is run (importing this module runs no program); src/main/lifecycle.ts reads
  * versions at start-up.
  */
+/**
+ * Traces (docs/operations.md, "Traces"): on when the standard OpenTelemetry variables name a trace
+ * exporter: `OTEL_TRACES_EXPORTER` not starting with `none`, or else an OTLP endpoint
+ * (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`); off with `OTEL_SDK_DISABLED=true`.
+ * Off, no part of the SDK is loaded (src/main/tracing.ts).
+ */
+export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
+  if ((env.OTEL_SDK_DISABLED ?? "").trim().toLowerCase() === "true") return false;
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  if (exporters.length) return exporters[0] !== "none"; // as the SDK reads it: "none" first turns traces off
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
 function programFound(program: string, env: NodeJS.ProcessEnv): boolean {
   const candidates = program.includes("/") ? [program] : (env.PATH ?? process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, program));
   return candidates.some((path) => {
@@ -378,6 +391,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     logLevel: e.LOG_LEVEL,
     logDestination: e.LOG_DESTINATION,
     logContext: e.LOG_CONTEXT,
+    /** OpenTelemetry traces exported (the OTEL_* variables, read by the SDK itself): see tracingWanted. */
+    tracing: tracingWanted(env),
     redisPrefix: e.REDIS_PREFIX,
     providers: {
       scrape: scrapeProvider,

@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import type pg from "pg";
 import { percentile } from "./results.js";
@@ -110,6 +111,31 @@ export async function sqlLoad(pool: pg.Pool, connections: number, seconds: numbe
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** A load's result with the server's CPU time per request over it. */
+export type MeasuredLoad = LoadResult & { cpuPerRequest: number };
+
+/** One measurement of the server process `pid`: `spec` after a 2 s warm-up, with its CPU per request (from /proc). */
+export async function measuredLoad(pid: number, spec: LoadSpec): Promise<MeasuredLoad> {
+  await load({ ...spec, seconds: 2 }); // warm-up
+  const before = cpuMs(pid);
+  const r = await load(spec);
+  return { ...r, cpuPerRequest: (cpuMs(pid) - before) / Math.max(r.total, 1) };
+}
+
+/**
+ * `rounds` rounds of `measure(arm, endpoint)` for every endpoint and arm, the arms taking turns in a rotating
+ * order (a, b, c | b, c, a | …) so drift in the machine's load hits all alike; the 1-minute load average after each round.
+ */
+export async function rotatingRounds<Arm>(arms: Arm[], endpoints: number, rounds: number, measure: (arm: Arm, endpoint: number) => Promise<void>): Promise<number[]> {
+  const loads: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = arms.map((_, i) => arms[(i + round) % arms.length]!);
+    for (let endpoint = 0; endpoint < endpoints; endpoint++) for (const arm of order) await measure(arm, endpoint);
+    loads.push(loadavg()[0]!);
+  }
+  return loads;
 }
 
 async function generator(spec: LoadSpec): Promise<void> {

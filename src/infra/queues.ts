@@ -6,8 +6,13 @@
  * once), so each queue's prefix is a hash tag of its own, `{<REDIS_PREFIX>:bull:<queue>}`: one slot
  * per queue, the queues spread over the primaries (no flow here spans two queues, which would need
  * one tag for both). On one server the prefix stays `<REDIS_PREFIX>:bull`, as it always was.
+ *
+ * When tracing (`config.tracing`, docs/operations.md "Traces"), queues and workers get BullMQ's
+ * telemetry (bullmq-otel): adding a job is a span of the request (or job) that adds it, and its
+ * context travels in the job's options, so the worker's `process` span continues that trace in
+ * whichever process runs it. Off, bullmq-otel is not even loaded.
  */
-import { Queue, type JobsOptions } from "bullmq";
+import { Queue, type JobsOptions, type Telemetry } from "bullmq";
 import { config } from "../config.js";
 import { currentLogContext } from "./logger.js";
 import { createRedis, isCluster } from "./redis.js";
@@ -61,9 +66,11 @@ export function bullPrefix(name: QueueName): string {
   return isCluster() ? `{${config.redisPrefix}:bull:${name}}` : `${config.redisPrefix}:bull`;
 }
 
-/** A queue's or a worker's connection and key prefix. */
+const telemetry: Telemetry | undefined = config.tracing ? new (await import("bullmq-otel")).BullMQOtel({ tracerName: "bullmq" }) : undefined;
+
+/** A queue's or a worker's connection and key prefix (and BullMQ's telemetry when tracing). */
 export function bullConnection(name: QueueName) {
-  return { connection: createRedis("bullmq"), prefix: bullPrefix(name) };
+  return { connection: createRedis("bullmq"), prefix: bullPrefix(name), ...(telemetry ? { telemetry } : {}) };
 }
 
 export function queue(name: QueueName): Queue {

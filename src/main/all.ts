@@ -1,20 +1,24 @@
 /**
  * `npm start`: applies migrations, creates a demo workspace on an empty database (printing its key
  * once, and a one-time link for its owner to set a password and sign in to the dashboard), then
- * runs the API and the workers in one process. In development, without WEBHOOK_SECRET_KEY, a key
- * kept in a local git-ignored file (./webhook-key.ts).
+ * runs the API and the workers in one process. Tracing starts before the rest of the service is
+ * imported (./telemetry.ts says why). In development, without WEBHOOK_SECRET_KEY, a key kept in a
+ * local git-ignored file (./webhook-key.ts).
  */
 // First: it may set WEBHOOK_SECRET_KEY before src/config.ts reads the environment.
 import { localWebhookKey } from "./webhook-key.js";
 import { config } from "../config.js";
-import { logger } from "../infra/logger.js";
-import { ensureDemoWorkspace } from "../domain/workspace/service.js";
-import { createDemoOwner } from "../domain/people/users.js";
-import { startWorkers } from "../jobs/worker.js";
-import { jobDefinitions } from "../jobs/registry.js";
-import { workerProviders } from "./providers.js";
-import { applyMigrations, checkProgramVersions, onShutdown } from "./lifecycle.js";
-import { startApi } from "./server.js";
+import { startTracing } from "./tracing.js";
+
+await startTracing("all");
+const { logger } = await import("../infra/logger.js");
+const { ensureDemoWorkspace } = await import("../domain/workspace/service.js");
+const { createDemoOwner } = await import("../domain/people/users.js");
+const { startWorkers } = await import("../jobs/worker.js");
+const { jobDefinitions } = await import("../jobs/registry.js");
+const { workerProviders } = await import("./providers.js");
+const { applyMigrations, checkProgramVersions, onShutdown } = await import("./lifecycle.js");
+const { startApi } = await import("./server.js");
 
 if (localWebhookKey) {
   logger.warn(

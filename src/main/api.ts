@@ -1,6 +1,12 @@
-/** `npm run start:api`: the API role alone (REST, GraphQL, subscriptions). */
-import { startApi } from "./server.js";
-import { checkProgramVersions, onShutdown } from "./lifecycle.js";
+/**
+ * `npm run start:api`: the API role alone (REST, GraphQL, subscriptions). Tracing starts before the
+ * rest of the service is imported (./telemetry.ts says why).
+ */
+import { startTracing } from "./tracing.js";
+
+await startTracing("api");
+const { startApi } = await import("./server.js");
+const { checkProgramVersions, onShutdown } = await import("./lifecycle.js");
 
 await checkProgramVersions();
 const api = await startApi();

@@ -10,6 +10,7 @@ import { logger } from "../infra/logger.js";
 import { closeQueues } from "../infra/queues.js";
 import { config } from "../config.js";
 import { recordYtdlpVersion, YTDLP_STALE_DAYS, ytdlpFreshness } from "../infra/health.js";
+import { stopTracing } from "./tracing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -57,7 +58,8 @@ const SHUTDOWN_BACKSTOP_MS = 5000;
  * The shutdown sequence (docs/operations.md), through close-with-grace: on SIGTERM or SIGINT every
  * closer runs at once with SHUTDOWN_TIMEOUT_MS (the API stops accepting, answers 503 on /readyz and
  * lets requests in flight finish; the workers take no new job and let running ones finish or hand
- * them back), then the queues, Redis and the database are disconnected and the process exits 0.
+ * them back), then the queues, Redis and the database are disconnected, the spans still buffered are
+ * exported (when tracing, ./tracing.ts) and the process exits 0.
  * A second signal, a closing that hangs past the backstop, or an uncaught error exit 1.
  */
 export function onShutdown(...closers: Closer[]): void {
@@ -75,6 +77,8 @@ export function onShutdown(...closers: Closer[]): void {
       await closeRedis().catch(() => undefined);
       await closeDb().catch(() => undefined);
       logger.info("shut down");
+      await stopTracing().catch(() => undefined); // the spans still buffered, the shutdown's included
+
     },
   );
 }

@@ -7,8 +7,15 @@
  * SIGKILL, so helpers the program started (yt-dlp's ffmpeg, a wrapper script's children) never
  * outlive it. When this process exits (a shutdown included), the groups of programs still running
  * are killed too: a job handed back mid-run leaves no program behind.
+ *
+ * When tracing (docs/operations.md, "Traces") and a span is active (a job's, a request's), each run is
+ * a span `exec <program>` whose context the program gets in its environment as `TRACEPARENT` (and
+ * `TRACESTATE`), the OpenTelemetry convention for carrying a trace into a child process. Off, no span is
+ * active and the program's environment is left as it was.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { basename } from "node:path";
+import { context, propagation, SpanStatusCode, trace } from "@opentelemetry/api";
 import pLimit from "p-limit";
 import { ProviderError } from "../domain/shared/provider-error.js";
 
@@ -40,6 +47,26 @@ process.once("exit", () => {
  * (named after `provider`) on spawn failure, timeout (retryable), output overflow or non-zero exit.
  */
 export function runProgram(provider: string, program: string, args: string[], opts: RunOptions): Promise<RunResult> {
+  if (!trace.getActiveSpan()) return run(provider, program, args, opts);
+  const name = basename(program);
+  return trace.getTracer("video-service").startActiveSpan(`exec ${name}`, { attributes: { "process.executable.name": name, "video_service.provider": provider } }, async (span) => {
+    const carrier: Record<string, string> = {};
+    propagation.inject(context.active(), carrier);
+    const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env), TRACEPARENT: carrier.traceparent };
+    if (carrier.tracestate) env.TRACESTATE = carrier.tracestate;
+    try {
+      return await run(provider, program, args, { ...opts, env });
+    } catch (e) {
+      span.recordException(e as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
+      throw e;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+function run(provider: string, program: string, args: string[], opts: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, {
       cwd: opts.cwd,

@@ -70,6 +70,15 @@ export async function spawnService(role: "api" | "worker" | "all", env: Record<s
   };
 }
 
+/** A process's JSON log lines so far (pino, one object a line). */
+export type LogLine = Record<string, any>;
+export const logLines = (p: ServiceProcess): LogLine[] =>
+  p
+    .output()
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as LogLine);
+
 /** Alive, and not a zombie waiting to be reaped (a container's init may not reap orphans at once). */
 export function processAlive(pid: number): boolean {
   try {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, gql, newWorkspace, request, stopAll } from "../helpers/api.js";
-import { spawnService, type ServiceProcess } from "../helpers/processes.js";
+import { logLines, spawnService, type LogLine, type ServiceProcess } from "../helpers/processes.js";
 import { waitUntil } from "../helpers/wait.js";
 
 let apiProcess: ServiceProcess;
@@ -20,13 +20,8 @@ afterAll(async () => {
   await stopAll();
 });
 
-type Line = Record<string, any>;
-const lines = (p: ServiceProcess): Line[] =>
-  p
-    .output()
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as Line);
+type Line = LogLine;
+const lines = logLines;
 
 const until = <T>(what: string, read: () => T | undefined, timeoutMs = 20_000): Promise<T> =>
   waitUntil(what, read, (value) => value !== undefined, timeoutMs, 100) as Promise<T>;

@@ -5,10 +5,21 @@
  * (about 9 MB) into every page. Here the page is small and references those files on a local,
  * versioned path (GRAPHIQL_ASSETS), served from the package with a year's cache. GRAPHIQL=false
  * turns both off (src/http/graphql/yoga.ts, src/http/app.ts).
+ *
+ * GraphiQL for people (`graphiqlOptionsFor`): a person signed in to the dashboard (its session cookie
+ * comes with the page's requests, same origin) gets a GraphiQL that works at once with that session:
+ * every request carries `x-requested-with` (the CSRF rule of src/http/who-is-asking.ts) and the
+ * workspace chosen in the dashboard (`x-workspace-id`, read from the browser's storage as
+ * web/src/app/workspace.tsx keeps it), so introspection fills the docs explorer. Anyone else finds
+ * an `Authorization: Bearer …` template in the Headers tab, with where to get a key.
  */
+import type { IncomingMessage } from "node:http";
 import { createRequire } from "node:module";
 import express, { type Request, type Response } from "express";
 import type { GraphiQLOptions } from "graphql-yoga";
+import { encodeGlobalID } from "@pothos/plugin-relay";
+import { logger } from "../../infra/logger.js";
+import { whoIsAsking } from "../who-is-asking.js";
 
 const version = (createRequire(import.meta.url)("@graphql-yoga/render-graphiql/package.json") as { version: string }).version;
 
@@ -32,8 +43,81 @@ const ASSETS: Record<string, Asset> = {
 /** JSON inside a <script>: no `</script>` or `<!--` can end it. */
 const scriptJson = (value: unknown) => JSON.stringify(value ?? {}).replace(/</g, "\\u003c");
 
+/** GraphiQL's options, and what the page itself needs of a signed-in person. */
+export interface GraphiQLPage extends GraphiQLOptions {
+  /**
+   * The values of `x-workspace-id` that name one of the signed-in person's workspaces (global IDs
+   * and UUIDs): the dashboard's stored choice is sent only when it is one of them (a stale choice
+   * would make every request NOT_FOUND; without it the session's last choice applies).
+   */
+  sessionWorkspaces?: string[];
+}
+
+/** Where the dashboard keeps the chosen workspace (web/src/app/workspace.tsx, STORAGE_KEY). */
+const DASHBOARD_WORKSPACE_KEY = "dashboard.workspaceId";
+
+const SIGNED_OUT_HEADERS = `{
+  // GraphQL needs an API key: create one in the dashboard (/settings: Settings → API keys)
+  // and paste it after "Bearer ". Signed in to the dashboard, reload this page to use your session instead.
+  "Authorization": "Bearer <your API key>"
+}`;
+
+const SIGNED_OUT_QUERY = `# Every request needs an API key: open the Headers tab below and replace <your API key>
+# with a key made in the dashboard (Settings → API keys). Or sign in to the dashboard at /
+# and reload this page: GraphiQL then uses your session.
+query Workspace {
+  workspace {
+    plan
+  }
+}
+`;
+
+function signedInHeaders(email: string): string {
+  return `{
+  // Signed in to the dashboard as ${email.replace(/[\r\n]/g, "")}: requests use your session, in the workspace chosen there.
+  // An "Authorization": "Bearer <API key>" header here would use that key instead.
+}`;
+}
+
+function signedInQuery(email: string): string {
+  return `# Signed in to the dashboard as ${email.replace(/[\r\n]/g, "")}: queries run with your session, in the
+# workspace chosen in the dashboard. The Docs button lists every type and field.
+query Me {
+  viewer {
+    email
+    currentWorkspace {
+      name
+      role
+    }
+  }
+}
+`;
+}
+
+/**
+ * Yoga's GraphiQL options for this request: with the session of a person signed in to the
+ * dashboard, or with the Authorization template for anyone else. Reading the session spends no
+ * request of the person's budget; a failure to read it shows the signed-out page.
+ */
+export async function graphiqlOptionsFor(req: IncomingMessage | undefined): Promise<GraphiQLPage> {
+  const base: GraphiQLPage = { title: "GraphiQL · Video tracker", subscriptionsProtocol: "WS" };
+  const asker = req ? await whoIsAsking(req, { count: false }).catch((e: unknown) => (logger.debug({ err: (e as Error).message }, "GraphiQL: no session"), null)) : null;
+  const person = asker?.person;
+  if (!person) return { ...base, headers: SIGNED_OUT_HEADERS, defaultHeaders: SIGNED_OUT_HEADERS, defaultQuery: SIGNED_OUT_QUERY };
+  const email = person.person.email;
+  return {
+    ...base,
+    headers: signedInHeaders(email),
+    defaultHeaders: signedInHeaders(email),
+    defaultQuery: signedInQuery(email),
+    additionalHeaders: { "x-requested-with": "dashboard" },
+    sessionWorkspaces: person.memberships.flatMap((m) => [encodeGlobalID("Workspace", m.workspaceId), m.workspaceId]),
+  };
+}
+
 /** Yoga's `renderGraphiQL`: the page, with every file from GRAPHIQL_ASSETS. */
-export function renderGraphiQL(opts: GraphiQLOptions): string {
+export function renderGraphiQL(page: GraphiQLPage): string {
+  const { sessionWorkspaces, ...opts } = page;
   const title = String(opts?.title ?? "GraphiQL").replace(/[<>&"]/g, "");
   return `<!doctype html>
 <html lang="en">
@@ -56,7 +140,16 @@ export function renderGraphiQL(opts: GraphiQLOptions): string {
     </script>
     <script src="${GRAPHIQL_ASSETS}/yoga-graphiql.js"></script>
     <script>
-      YogaGraphiQL.renderYogaGraphiQL(document.querySelector("#root"), ${scriptJson(opts)});
+      const options = ${scriptJson(opts)};
+      const workspaces = ${scriptJson(sessionWorkspaces ?? [])};
+      // Signed in: the workspace chosen in the dashboard, as the dashboard sends it.
+      try {
+        const chosen = window.localStorage.getItem(${scriptJson(DASHBOARD_WORKSPACE_KEY)});
+        if (options.additionalHeaders && chosen && workspaces.includes(chosen)) options.additionalHeaders["x-workspace-id"] = chosen;
+      } catch {
+        // storage refused: the session's last choice applies
+      }
+      YogaGraphiQL.renderYogaGraphiQL(document.querySelector("#root"), options);
     </script>
   </body>
 </html>`;

@@ -20,7 +20,7 @@ import { logger } from "../../infra/logger.js";
 import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.js";
 import { isUnavailable } from "../errors.js";
 import { domainExtensions } from "./refusals.js";
-import { renderGraphiQL } from "./graphiql.js";
+import { graphiqlOptionsFor, renderGraphiQL } from "./graphiql.js";
 import type { GraphQLContext } from "./builder.js";
 import { schema } from "./schema.js";
 import { admitBeforeParsing, buildContext, type TransportContext } from "./admission.js";
@@ -190,7 +190,8 @@ export function createGraphQL() {
     maskedErrors: { maskError },
     logging: false,
     // GraphiQL's files come from this server (./graphiql.ts), never a CDN; GRAPHIQL=false turns it off.
-    graphiql: config.operations.graphiql ? { subscriptionsProtocol: "WS" } : false,
+    // Its options depend on who opens it: a person signed in to the dashboard works with their session.
+    graphiql: config.operations.graphiql ? (_request, server) => graphiqlOptionsFor(server?.req) : false,
     renderGraphiQL,
     landingPage: false,
     // The body limit is limitBodySize (./body-limit.ts), which does not copy every body through a stream.

@@ -12,8 +12,10 @@ export const paths = {
   folders: () => "/folders",
   radar: () => "/radar",
   settings: () => "/settings",
+  /** A Settings sub-page: "webhooks", "webhooks/<id>", "members", "sessions", "audit-log" (API keys is /settings itself). */
+  settingsSection: (section: string) => `/settings/${section}`,
   signIn: (next?: string) => (next && next !== "/" ? `/sign-in?next=${encodeURIComponent(next)}` : "/sign-in"),
-  acceptInvitation: () => "/accept-invitation",
+  acceptInvitation: (token?: string) => (token ? `/accept-invitation?token=${encodeURIComponent(token)}` : "/accept-invitation"),
   resetPassword: () => "/reset-password",
 } as const;
 

@@ -13,6 +13,8 @@ const VideosPage = lazy(() => import("../pages/videos/VideosPage"));
 const VideoPage = lazy(() => import("../pages/video/VideoPage"));
 const SignInPage = lazy(() => import("../pages/sign-in/SignInPage"));
 const ResetPasswordPage = lazy(() => import("../pages/reset-password/ResetPasswordPage"));
+const AcceptInvitationPage = lazy(() => import("../pages/accept-invitation/AcceptInvitationPage"));
+const SettingsPage = lazy(() => import("../pages/settings/SettingsPage"));
 const ComingPage = lazy(() => import("../pages/coming/ComingPage"));
 const NotFoundPage = lazy(() => import("../pages/coming/NotFoundPage"));
 
@@ -21,6 +23,7 @@ export function AppRoutes() {
     <Routes>
       <Route path="sign-in" element={<SignInPage />} />
       <Route path="reset-password" element={<ResetPasswordPage />} />
+      <Route path="accept-invitation" element={<AcceptInvitationPage />} />
       <Route element={<SignedIn>{(viewer) => <Shell viewer={viewer} />}</SignedIn>}>
         <Route index element={<OverviewPage />} />
         <Route path="videos" element={<VideosPage />} />
@@ -28,7 +31,7 @@ export function AppRoutes() {
         <Route path="accounts/*" element={<ComingPage title="Accounts" what="Track creator accounts with a video limit, and see their follower and view history." />} />
         <Route path="folders/*" element={<ComingPage title="Folders" what="Group accounts and videos, with analytics cards and top videos." />} />
         <Route path="radar/*" element={<ComingPage title="Radar" what="Search the platforms for videos on a topic (100 credits a search)." />} />
-        <Route path="settings/*" element={<ComingPage title="Settings" what="API keys, webhooks, members, invitations and sessions." />} />
+        <Route path="settings/*" element={<SettingsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -17,3 +17,5 @@ async function post(path: string, body: unknown): Promise<void> {
 export const signIn = (email: string, password: string) => post("/auth/sign-in/email", { email, password });
 export const signOut = () => post("/auth/sign-out", {});
 export const resetPassword = (token: string, newPassword: string) => post("/auth/reset-password", { token, newPassword });
+/** Creates an account with an invitation's token: the new person joins its workspace and is signed in. */
+export const signUpWithInvitation = (body: { email: string; password: string; name: string; invitationToken: string }) => post("/auth/sign-up/email", body);

@@ -21,11 +21,14 @@ export function requestHeaders(workspaceId: string | null): Record<string, strin
 }
 
 function fetchFunction(workspaceId: string | null): FetchFunction {
-  return async (operation, variables) => {
+  return async (operation, variables, cacheConfig) => {
+    // A query may add headers of its own (`networkCacheConfig: { metadata: { headers } }`): the accept
+    // page sends `x-invitation-token`, the one credential a signed-out person has there.
+    const extra = (cacheConfig.metadata?.headers ?? {}) as Record<string, string>;
     const res = await fetch(GRAPHQL_PATH, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "content-type": "application/json", accept: "application/graphql-response+json, application/json", ...requestHeaders(workspaceId) },
+      headers: { "content-type": "application/json", accept: "application/graphql-response+json, application/json", ...requestHeaders(workspaceId), ...extra },
       body: JSON.stringify({ query: operation.text, variables }),
     });
     const type = res.headers.get("content-type") ?? "";

@@ -1,0 +1,60 @@
+/**
+ * OpenTelemetry traces (docs/operations.md, "Traces"). Loaded only when the OTEL_* variables ask for
+ * traces (`config.tracing`, through ./tracing.ts), and before any module it instruments is loaded:
+ * the entry points (./api.ts, ./worker.ts, ./all.ts) import everything else dynamically after
+ * `startTracing`.
+ *
+ * Why that order, and the hook: the service runs as ES modules (tsx, Node 24). The instrumentations
+ * patch a module when it is loaded: CommonJS `require` through require-in-the-middle, and `import`
+ * through import-in-the-middle's loader hook (`module.register`), which must be registered, and the
+ * instrumentations enabled, before the importing module graph is linked. A static `import "./telemetry.js"`
+ * at the top of an entry point is too late for ES modules (the whole static graph is loaded before
+ * any of it runs), and a `--import` preload would have to be repeated in every way the roles are started
+ * (npm scripts, tests, benches, `node --import tsx …`). The dynamic imports of the entry points give
+ * the same order everywhere. `createAddHookMessageChannel` makes the hook wrap only the modules an
+ * instrumentation asked for (http, express, graphql, pg, ioredis, pino, …), not every .ts file.
+ */
+import { register } from "node:module";
+import { createAddHookMessageChannel } from "import-in-the-middle";
+import { NodeSDK } from "@opentelemetry/sdk-node";
+import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
+import { ExpressInstrumentation } from "@opentelemetry/instrumentation-express";
+import { GraphQLInstrumentation } from "@opentelemetry/instrumentation-graphql";
+import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
+import { IORedisInstrumentation } from "@opentelemetry/instrumentation-ioredis";
+import { PinoInstrumentation } from "@opentelemetry/instrumentation-pino";
+
+/** Which process this is: each role is a service of its own in the traces (unless OTEL_SERVICE_NAME says otherwise). */
+export type Role = "api" | "worker" | "all";
+
+/** Probes and scrapes: not traced (they would drown the requests). */
+const UNTRACED_PATHS = /^\/(healthz|readyz|metrics)(\?|$)/;
+
+/** Starts the SDK; resolves once the loader hook knows every module to wrap. Returns its shutdown (flushes what is left). */
+export async function startTelemetry(role: Role): Promise<() => Promise<void>> {
+  const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
+  register("import-in-the-middle/hook.mjs", import.meta.url, registerOptions);
+
+  const namedByEnv = Boolean(process.env.OTEL_SERVICE_NAME) || /(^|,)\s*service\.name=/.test(process.env.OTEL_RESOURCE_ATTRIBUTES ?? "");
+  const sdk = new NodeSDK({
+    ...(namedByEnv ? {} : { serviceName: role === "all" ? "video-service" : `video-service-${role}` }),
+    // Traces only: metrics stay on /metrics (Prometheus), logs on stdout (with the trace id, below).
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.test(req.url ?? "") }),
+      new ExpressInstrumentation(),
+      new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true }),
+      // Statements and Redis commands only inside a request or a job: not the workers' polling and
+      // the schedulers' background traffic, each of which would otherwise be a trace of its own.
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+      // trace_id, span_id and trace_flags on every log line written while a span is active; the lines
+      // themselves stay on stdout (no OTLP log records).
+      new PinoInstrumentation({ disableLogSending: true }),
+    ],
+  });
+  sdk.start();
+  await waitForAllMessagesAcknowledged();
+  return () => sdk.shutdown();
+}

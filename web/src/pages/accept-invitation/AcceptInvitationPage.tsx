@@ -1,0 +1,281 @@
+/**
+ * Accept an invitation (`/accept-invitation?token=…`, the link an owner copied from Settings →
+ * Members). Outside the shell, like the sign-in page.
+ *
+ * - Signed in: the workspace and the role, "Accept invitation" (acceptInvitation), then the dashboard
+ *   switches into that workspace (selectWorkspace, and the browser's choice: app/workspace.tsx).
+ * - Signed out: the invitation is read with the token as its only credential (`x-invitation-token`,
+ *   src/http/graphql/asker.ts); the person signs in (and comes back here), or creates an account with
+ *   a password, which joins the workspace at once (POST /auth/sign-up/email with `invitationToken`).
+ */
+import { Component, Suspense, useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { graphql, useLazyLoadQuery } from "react-relay";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import type { AcceptInvitationPageQuery, AcceptInvitationPageQuery$data } from "../../__generated__/AcceptInvitationPageQuery.graphql";
+import type { AcceptInvitationPageAcceptMutation } from "../../__generated__/AcceptInvitationPageAcceptMutation.graphql";
+import type { AcceptInvitationPageSelectMutation } from "../../__generated__/AcceptInvitationPageSelectMutation.graphql";
+import { paths } from "../../app/paths";
+import { useWorkspaceChoice } from "../../app/workspace";
+import { ErrorMessage } from "../../components/ErrorMessage";
+import { Loading } from "../../components/Loading";
+import { Time } from "../../components/Time";
+import { signOut, signUpWithInvitation } from "../../lib/auth";
+import { apiErrorOf, describeError } from "../../lib/errors";
+import { useMutationAsync } from "../../relay/mutations";
+
+const query = graphql`
+  query AcceptInvitationPageQuery($token: String!) {
+    viewer {
+      id
+      email
+      name
+    }
+    invitation(token: $token) {
+      email
+      role
+      status
+      expiresAt
+      workspaceName
+    }
+  }
+`;
+
+const accept = graphql`
+  mutation AcceptInvitationPageAcceptMutation($token: String!) {
+    acceptInvitation(token: $token) {
+      id
+      name
+      role
+    }
+  }
+`;
+
+const select = graphql`
+  mutation AcceptInvitationPageSelectMutation($id: ID!) {
+    selectWorkspace(id: $id) {
+      id
+    }
+  }
+`;
+
+/** The service's rule (src/domain/people/inputs.ts) is checked there; this only spares a round trip. */
+const MIN_PASSWORD = 10;
+
+const roleWords = (role: string) => (role === "OWNER" ? "an owner" : "a member");
+
+export default function AcceptInvitationPage() {
+  const [params] = useSearchParams();
+  const token = params.get("token");
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    document.title = "Accept an invitation · Video tracker";
+  }, []);
+  return (
+    <main id="main" className="sign-in accept-invitation">
+      <h1>Accept an invitation</h1>
+      {!token ? (
+        <p className="notice notice-error" role="alert">
+          This link is incomplete: it has no invitation token. Open the whole link you were sent, or ask the owner who invited you for it again.
+        </p>
+      ) : (
+        <LinkProblems key={`${token}-${attempt}`} token={token}>
+          <Suspense fallback={<Loading what="Reading the invitation" />}>
+            <Invitation token={token} onChanged={() => setAttempt((a) => a + 1)} />
+          </Suspense>
+        </LinkProblems>
+      )}
+    </main>
+  );
+}
+
+/**
+ * Signed out with a token that opens no invitation, the service answers UNAUTHORIZED: here that
+ * means a bad link, not "sign in" (the shell's boundary would send the person to the sign-in page).
+ */
+class LinkProblems extends Component<{ token: string; children: ReactNode }, { error: unknown }> {
+  state = { error: null as unknown };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  render() {
+    const { error } = this.state;
+    if (error === null) return this.props.children;
+    if (apiErrorOf(error)?.code === "UNAUTHORIZED") {
+      return (
+        <>
+          <p className="notice notice-error" role="alert">
+            This link does not open an invitation: it may be cut short or mistyped, or it was revoked. Ask the owner who invited you for a new one.
+          </p>
+          <p className="muted">
+            Have an account already? <Link to={paths.signIn(paths.acceptInvitation(this.props.token))}>Sign in</Link>.
+          </p>
+        </>
+      );
+    }
+    return <ErrorMessage error={error} title="Could not read the invitation" onRetry={() => this.setState({ error: null })} />;
+  }
+}
+
+function Invitation({ token, onChanged }: { token: string; onChanged: () => void }) {
+  const data = useLazyLoadQuery<AcceptInvitationPageQuery>(
+    query,
+    { token },
+    { fetchPolicy: "network-only", networkCacheConfig: { metadata: { headers: { "x-invitation-token": token } } } },
+  );
+  const invitation = data.invitation;
+  if (!invitation) {
+    return (
+      <p className="notice notice-error" role="alert">
+        This link does not open an invitation: it may be cut short or mistyped. Ask the owner who invited you for a new one.
+      </p>
+    );
+  }
+  if (invitation.status !== "PENDING") {
+    const why = invitation.status === "ACCEPTED" ? "was used already" : invitation.status === "REVOKED" ? "was revoked" : "has expired (after 7 days)";
+    return (
+      <>
+        <p className="notice notice-error" role="alert">
+          This invitation to {invitation.workspaceName} {why}. Ask an owner of the workspace for a new one.
+        </p>
+        <p>
+          <Link to={paths.overview()}>Go to the dashboard</Link>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <div className="panel">
+        <p className="invitation-summary">
+          You are invited to join <strong>{invitation.workspaceName}</strong> as <strong>{roleWords(invitation.role)}</strong>.
+        </p>
+        <p className="muted">
+          For {invitation.email}; the link works once, until <Time value={invitation.expiresAt} />.
+        </p>
+      </div>
+      {data.viewer ? <SignedInAccept token={token} invitation={invitation} viewer={data.viewer} onSignedOut={onChanged} /> : <SignedOut token={token} email={invitation.email} />}
+    </>
+  );
+}
+
+type Data = AcceptInvitationPageQuery$data;
+
+function SignedInAccept({ token, invitation, viewer, onSignedOut }: { token: string; invitation: NonNullable<Data["invitation"]>; viewer: NonNullable<Data["viewer"]>; onSignedOut: () => void }) {
+  const navigate = useNavigate();
+  const { chooseWorkspace, startOver } = useWorkspaceChoice();
+  const [acceptInvitation, accepting] = useMutationAsync<AcceptInvitationPageAcceptMutation>(accept);
+  const [selectWorkspace, selecting] = useMutationAsync<AcceptInvitationPageSelectMutation>(select);
+  const [error, setError] = useState<unknown>(null);
+
+  async function join() {
+    setError(null);
+    try {
+      const joined = await acceptInvitation({ token });
+      await selectWorkspace({ id: joined.acceptInvitation.id });
+      chooseWorkspace(joined.acceptInvitation.id);
+      navigate(paths.overview(), { replace: true });
+    } catch (e) {
+      setError(e);
+    }
+  }
+
+  async function switchPerson() {
+    await signOut().catch(() => undefined);
+    startOver();
+    onSignedOut();
+  }
+
+  if (viewer.email.toLowerCase() !== invitation.email.toLowerCase()) {
+    return (
+      <>
+        <p className="notice notice-error" role="alert">
+          This invitation is for {invitation.email}, and you are signed in as {viewer.email}. Sign out, then sign in as {invitation.email} (or
+          create that account) to accept it.
+        </p>
+        <button type="button" onClick={() => void switchPerson()}>
+          Sign out
+        </button>
+      </>
+    );
+  }
+  return (
+    <>
+      <p>Signed in as {viewer.email}.</p>
+      <div className="row">
+        <button type="button" className="button-primary" onClick={() => void join()} disabled={accepting || selecting}>
+          Accept invitation
+        </button>
+        <Link to={paths.overview()}>Not now</Link>
+      </div>
+      {(accepting || selecting) && <Loading what="Joining the workspace" />}
+      {error !== null && <ErrorMessage error={error} title="Could not accept the invitation" />}
+    </>
+  );
+}
+
+function SignedOut({ token, email }: { token: string; email: string }) {
+  const navigate = useNavigate();
+  const { startOver } = useWorkspaceChoice();
+  const [problem, setProblem] = useState<ReactNode>(null);
+  const [busy, setBusy] = useState(false);
+  const signInLink = paths.signIn(paths.acceptInvitation(token));
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const password = String(form.get("password"));
+    if (password !== String(form.get("repeat"))) return setProblem("The two passwords differ: type the same password twice.");
+    setBusy(true);
+    setProblem(null);
+    try {
+      await signUpWithInvitation({ email, password, name: String(form.get("name")).trim(), invitationToken: token });
+      // Signed in, and a member of the workspace: its dashboard, with a fresh store.
+      startOver();
+      navigate(paths.overview(), { replace: true });
+    } catch (e) {
+      const { code, message } = describeError(e);
+      setProblem(
+        code === "EMAIL_TAKEN" ? (
+          <>
+            There is an account for {email} already: <Link to={signInLink}>sign in</Link> to accept the invitation.
+          </>
+        ) : (
+          message
+        ),
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <h2>Have an account?</h2>
+      <p>
+        <Link to={signInLink}>Sign in as {email}</Link>: you come back here to accept.
+      </p>
+      <h2>New here? Create your account</h2>
+      <form onSubmit={submit}>
+        <label htmlFor="invite-email">Email</label>
+        <input id="invite-email" name="email" type="email" value={email} readOnly autoComplete="username" />
+        <label htmlFor="invite-name">Your name</label>
+        <input id="invite-name" name="name" autoComplete="name" required maxLength={100} />
+        <label htmlFor="invite-password">Password</label>
+        <input id="invite-password" name="password" type="password" autoComplete="new-password" minLength={MIN_PASSWORD} required aria-describedby="invite-password-help" />
+        <p id="invite-password-help" className="muted">
+          At least {MIN_PASSWORD} characters.
+        </p>
+        <label htmlFor="invite-repeat">Repeat the password</label>
+        <input id="invite-repeat" name="repeat" type="password" autoComplete="new-password" minLength={MIN_PASSWORD} required />
+        {problem && (
+          <p className="notice notice-error" role="alert">
+            {problem}
+          </p>
+        )}
+        <button type="submit" className="button-primary" disabled={busy}>
+          Create account and join
+        </button>
+      </form>
+    </>
+  );
+}

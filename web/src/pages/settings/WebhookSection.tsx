@@ -1,0 +1,236 @@
+/**
+ * One webhook endpoint (/settings/webhooks/<uuid>, owners): what it receives, its status, "Send a
+ * test", and its delivery log (status, attempts, the receiver's answer). While a delivery is pending
+ * the log is read again every few seconds, so a test's outcome appears without a reload.
+ */
+import { startTransition, useEffect, useState } from "react";
+import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
+import { Link, useNavigate, useParams } from "react-router";
+import type { WebhookSectionDeliveriesQuery } from "../../__generated__/WebhookSectionDeliveriesQuery.graphql";
+import type { WebhookSectionQuery } from "../../__generated__/WebhookSectionQuery.graphql";
+import type { WebhookSection_deliveries$key } from "../../__generated__/WebhookSection_deliveries.graphql";
+import type { WebhookSectionTestMutation } from "../../__generated__/WebhookSectionTestMutation.graphql";
+import { paths } from "../../app/paths";
+import { Badge } from "../../components/Badge";
+import { EmptyState } from "../../components/EmptyState";
+import { ErrorMessage } from "../../components/ErrorMessage";
+import { Time } from "../../components/Time";
+import { useMutationAsync } from "../../relay/mutations";
+import { OwnersOnly } from "./OwnersOnly";
+import { ShowMore } from "./ShowMore";
+import { TableScroll } from "./TableScroll";
+import { DeleteWebhookButton, eventName, WebhookStatusBadge } from "./WebhookParts";
+
+const query = graphql`
+  query WebhookSectionQuery($id: ID!) {
+    webhook(id: $id) {
+      id
+      url
+      description
+      events
+      status
+      disabledReason
+      failingSince
+      createdAt
+      ...WebhookSection_deliveries
+    }
+  }
+`;
+
+const deliveriesFragment = graphql`
+  fragment WebhookSection_deliveries on Webhook
+  @refetchable(queryName: "WebhookSectionDeliveriesQuery")
+  @argumentDefinitions(first: { type: "Int", defaultValue: 20 }, after: { type: "String" }) {
+    deliveries(first: $first, after: $after) @connection(key: "WebhookSection_deliveries") {
+      __id
+      totalCount
+      edges {
+        node {
+          ...WebhookSection_delivery @relay(mask: false)
+        }
+      }
+    }
+  }
+`;
+
+// The fields of a delivery row; the test mutation asks for the same, so its row is complete at once.
+graphql`
+  fragment WebhookSection_delivery on WebhookDelivery {
+    id
+    uuid
+    event
+    status
+    attempts
+    responseStatus
+    lastError
+    createdAt
+    deliveredAt
+    nextAttemptAt
+  }
+`;
+
+const sendTest = graphql`
+  mutation WebhookSectionTestMutation($id: ID!, $connections: [ID!]!) {
+    sendWebhookTest(id: $id) @prependNode(connections: $connections, edgeTypeName: "WebhookDeliveriesEdge") {
+      ...WebhookSection_delivery @relay(mask: false)
+      webhook {
+        id
+        status
+        disabledReason
+        failingSince
+      }
+    }
+  }
+`;
+
+/** How often the log is read again while a delivery is pending. */
+const POLL_MS = 2000;
+
+export function WebhookSection({ isOwner }: { isOwner: boolean }) {
+  if (!isOwner) return <OwnersOnly what="webhooks" />;
+  return <Webhook />;
+}
+
+function Webhook() {
+  const { id = "" } = useParams();
+  const navigate = useNavigate();
+  const { webhook } = useLazyLoadQuery<WebhookSectionQuery>(query, { id }, { fetchPolicy: "store-and-network" });
+  return (
+    <section aria-labelledby="webhook-heading" className="panel">
+      <p className="breadcrumb">
+        <Link to={paths.settingsSection("webhooks")}>← All webhooks</Link>
+      </p>
+      <h2 id="webhook-heading" className="cell-wrap">
+        Webhook to {webhook.url}
+      </h2>
+      <dl className="facts">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <WebhookStatusBadge status={webhook.status} title={webhook.disabledReason ?? undefined} />
+            {webhook.disabledReason && <span className="muted"> {webhook.disabledReason} A successful test enables it again.</span>}
+            {webhook.failingSince && (
+              <span className="muted">
+                {" "}
+                Failing since <Time value={webhook.failingSince} />.
+              </span>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Description</dt>
+          <dd>{webhook.description || "—"}</dd>
+        </div>
+        <div>
+          <dt>Events</dt>
+          <dd>{webhook.events.map(eventName).join(", ")}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>
+            <Time value={webhook.createdAt} />
+          </dd>
+        </div>
+      </dl>
+      <Deliveries webhook={webhook} webhookId={webhook.id} />
+      <h3>Delete</h3>
+      <p className="muted">Deleting stops every delivery to this URL at once and deletes its log.</p>
+      <DeleteWebhookButton id={webhook.id} url={webhook.url} onDeleted={() => navigate(paths.settingsSection("webhooks"), { replace: true })} />
+    </section>
+  );
+}
+
+function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries$key; webhookId: string }) {
+  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment<WebhookSectionDeliveriesQuery, WebhookSection_deliveries$key>(deliveriesFragment, webhook);
+  const rows = data.deliveries.edges.map((e) => e.node);
+  const [test, testing] = useMutationAsync<WebhookSectionTestMutation>(sendTest);
+  const [error, setError] = useState<unknown>(null);
+  const [sent, setSent] = useState(false);
+  const pending = rows.some((r) => r.status === "PENDING");
+
+  useEffect(() => {
+    if (!pending) return;
+    // In a transition: the rows stay on screen while the next read is on its way (no loading flash).
+    const timer = setTimeout(() => startTransition(() => void refetch({}, { fetchPolicy: "network-only" })), POLL_MS);
+    return () => clearTimeout(timer);
+  }, [pending, data, refetch]);
+
+  async function send() {
+    setError(null);
+    setSent(false);
+    try {
+      await test({ id: webhookId, connections: [data.deliveries.__id] });
+      setSent(true);
+    } catch (e) {
+      setError(e);
+    }
+  }
+
+  return (
+    <>
+      <div className="row spread">
+        <h3>Delivery log</h3>
+        <button type="button" className="button-primary" onClick={() => void send()} disabled={testing}>
+          Send a test
+        </button>
+      </div>
+      {error !== null && <ErrorMessage error={error} title="Could not send a test" />}
+      <p role="status" className="muted">
+        {sent ? (pending ? "Test event queued: its delivery shows below as it happens." : "Test event sent: see its delivery below.") : ""}
+      </p>
+      {rows.length === 0 ? (
+        <EmptyState title="Nothing delivered yet.">Press Send a test to POST a webhook.test event to the URL now, or wait for an event you chose.</EmptyState>
+      ) : (
+        <TableScroll label="Deliveries to this endpoint, newest first">
+          <table className="data-table deliveries">
+            <caption className="visually-hidden">Deliveries to this endpoint, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Response</th>
+                <th scope="col">Created</th>
+                <th scope="col">Delivered or next attempt</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((d) => (
+                <tr key={d.id} data-status={d.status}>
+                  <td>
+                    <code>{eventName(d.event)}</code>
+                  </td>
+                  <td>
+                    <Badge tone={d.status === "DELIVERED" ? "success" : d.status === "FAILED" ? "danger" : "info"}>
+                      {d.status === "DELIVERED" ? "Delivered" : d.status === "FAILED" ? "Failed" : "Pending"}
+                    </Badge>
+                  </td>
+                  <td>{d.attempts}</td>
+                  <td className="cell-wrap">
+                    {d.responseStatus !== null && d.responseStatus !== undefined ? <>HTTP {d.responseStatus}</> : !d.lastError && <span className="muted">—</span>}
+                    {d.lastError && <span className="muted"> {d.lastError}</span>}
+                  </td>
+                  <td>
+                    <Time value={d.createdAt} />
+                  </td>
+                  <td>
+                    {d.deliveredAt ? (
+                      <Time value={d.deliveredAt} />
+                    ) : d.nextAttemptAt ? (
+                      <>
+                        next <Time value={d.nextAttemptAt} />
+                      </>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+      <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(20)} shown={rows.length} total={data.deliveries.totalCount} what="deliveries" />
+    </>
+  );
+}

@@ -1,0 +1,234 @@
+/**
+ * Webhooks (owners): create an endpoint with its URL, a description and the events it receives (the
+ * signing secret shown once), the list with status, and each endpoint's page (./WebhookSection.tsx)
+ * with its delivery log and a test to send.
+ */
+import { useState, type FormEvent } from "react";
+import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
+import { Link } from "react-router";
+import type { WebhooksSectionPaginationQuery } from "../../__generated__/WebhooksSectionPaginationQuery.graphql";
+import type { WebhooksSection_query$key } from "../../__generated__/WebhooksSection_query.graphql";
+import type { WebhooksSectionQuery } from "../../__generated__/WebhooksSectionQuery.graphql";
+import type { WebhooksSectionCreateMutation, WorkspaceEventType } from "../../__generated__/WebhooksSectionCreateMutation.graphql";
+import { paths } from "../../app/paths";
+import { EmptyState } from "../../components/EmptyState";
+import { ErrorMessage } from "../../components/ErrorMessage";
+import { Time } from "../../components/Time";
+import { useMutationAsync } from "../../relay/mutations";
+import { OwnersOnly } from "./OwnersOnly";
+import { ShowMore } from "./ShowMore";
+import { TableScroll } from "./TableScroll";
+import { ShownOnce } from "./ShownOnce";
+import { DeleteWebhookButton, EVENTS, eventName, WebhookStatusBadge } from "./WebhookParts";
+
+const query = graphql`
+  query WebhooksSectionQuery {
+    ...WebhooksSection_query
+  }
+`;
+
+const fragment = graphql`
+  fragment WebhooksSection_query on Query
+  @refetchable(queryName: "WebhooksSectionPaginationQuery")
+  @argumentDefinitions(first: { type: "Int", defaultValue: 50 }, after: { type: "String" }) {
+    webhooks(first: $first, after: $after) @connection(key: "WebhooksSection_webhooks") {
+      __id
+      totalCount
+      edges {
+        node {
+          id
+          uuid
+          url
+          description
+          events
+          status
+          createdAt
+        }
+      }
+    }
+  }
+`;
+
+const create = graphql`
+  mutation WebhooksSectionCreateMutation($url: String!, $description: String, $events: [WorkspaceEventType!]!, $connections: [ID!]!) {
+    createWebhook(url: $url, description: $description, events: $events) {
+      secret
+      webhook @prependNode(connections: $connections, edgeTypeName: "WebhookEdge") {
+        id
+        uuid
+        url
+        description
+        events
+        status
+        createdAt
+      }
+    }
+  }
+`;
+
+export function WebhooksSection({ isOwner }: { isOwner: boolean }) {
+  return (
+    <section aria-labelledby="webhooks-heading" className="panel">
+      <h2 id="webhooks-heading">Webhooks</h2>
+      <p className="muted">
+        The service POSTs the events you choose to your URL, signed with the endpoint's secret (Standard Webhooks: <code>webhook-id</code>,{" "}
+        <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are retried.
+      </p>
+      {isOwner ? <Webhooks /> : <OwnersOnly what="webhooks" />}
+    </section>
+  );
+}
+
+function Webhooks() {
+  const root = useLazyLoadQuery<WebhooksSectionQuery>(query, {}, { fetchPolicy: "store-and-network" });
+  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment<WebhooksSectionPaginationQuery, WebhooksSection_query$key>(fragment, root);
+  const hooks = data.webhooks.edges.map((e) => e.node);
+  const [created, setCreated] = useState<{ uuid: string; secret: string } | null>(null);
+  const [deleted, setDeleted] = useState<string | null>(null);
+  return (
+    <>
+      <CreateWebhookForm
+        connection={data.webhooks.__id}
+        onCreated={(c) => {
+          setDeleted(null);
+          setCreated(c);
+        }}
+      />
+      {created && (
+        <ShownOnce
+          title="The new webhook's signing secret"
+          value={created.secret}
+          note="Your receiver checks each request's signature with it."
+          onDone={() => setCreated(null)}
+        />
+      )}
+      {deleted && (
+        <p role="status" className="notice">
+          {deleted}
+        </p>
+      )}
+      {hooks.length === 0 ? (
+        <EmptyState title="No webhooks yet.">Enter the https URL of your receiver above, choose its events and press Create webhook.</EmptyState>
+      ) : (
+        <TableScroll label="Webhook endpoints of this workspace">
+          <table className="data-table">
+            <caption className="visually-hidden">Webhook endpoints of this workspace</caption>
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Description</th>
+                <th scope="col">Events</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {hooks.map((h) => (
+                <tr key={h.id}>
+                  <td className="cell-wrap">
+                    <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>{h.url}</Link>
+                  </td>
+                  <td className="cell-wrap">{h.description || <span className="muted">—</span>}</td>
+                  <td className="cell-wrap">{h.events.map(eventName).join(", ")}</td>
+                  <td>
+                    <WebhookStatusBadge status={h.status} />
+                  </td>
+                  <td>
+                    <Time value={h.createdAt} />
+                  </td>
+                  <td>
+                    <div className="row">
+                      <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>
+                        Delivery log<span className="visually-hidden"> of {h.url}</span>
+                      </Link>
+                      <DeleteWebhookButton id={h.id} url={h.url} onDeleted={() => setDeleted(`Deleted the webhook to ${h.url}.`)} />
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+      <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(50)} shown={hooks.length} total={data.webhooks.totalCount} what="webhooks" />
+    </>
+  );
+}
+
+function CreateWebhookForm({ connection, onCreated }: { connection: string; onCreated: (c: { uuid: string; secret: string }) => void }) {
+  const [url, setUrl] = useState("");
+  const [description, setDescription] = useState("");
+  const [events, setEvents] = useState<Set<WorkspaceEventType>>(new Set());
+  const [error, setError] = useState<unknown>(null);
+  const [missing, setMissing] = useState(false);
+  const [createWebhook, creating] = useMutationAsync<WebhooksSectionCreateMutation>(create);
+
+  function toggle(event: WorkspaceEventType, on: boolean) {
+    const next = new Set(events);
+    if (on) next.add(event);
+    else next.delete(event);
+    setEvents(next);
+    setMissing(false);
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    if (events.size === 0) return setMissing(true);
+    try {
+      const r = await createWebhook({
+        url: url.trim(),
+        description: description.trim() || null,
+        events: EVENTS.map((x) => x.value).filter((v) => events.has(v)),
+        connections: [connection],
+      });
+      onCreated({ uuid: r.createWebhook.webhook.uuid, secret: r.createWebhook.secret });
+      setUrl("");
+      setDescription("");
+      setEvents(new Set());
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <form className="settings-form stack" onSubmit={submit}>
+      <h3>New webhook</h3>
+      <div className="row">
+        <div className="field grow">
+          <label htmlFor="webhook-url">Endpoint URL</label>
+          <input id="webhook-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://hooks.example.com/video-service" />
+        </div>
+        <div className="field grow">
+          <label htmlFor="webhook-description">Description</label>
+          <input id="webhook-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} placeholder="optional, for people" />
+        </div>
+      </div>
+      <fieldset className="checkboxes" aria-describedby={missing ? "events-missing" : undefined}>
+        <legend>Events</legend>
+        {EVENTS.map((ev) => (
+          <label key={ev.value} className="checkbox">
+            <input type="checkbox" checked={events.has(ev.value)} onChange={(e) => toggle(ev.value, e.target.checked)} />
+            <span>
+              <code>{eventName(ev.value)}</code> <span className="muted">{ev.what}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {missing && (
+        <p id="events-missing" role="alert" className="notice notice-error">
+          Choose at least one event.
+        </p>
+      )}
+      <div className="row">
+        <button type="submit" className="button-primary" disabled={creating}>
+          Create webhook
+        </button>
+      </div>
+      {error !== null && <ErrorMessage error={error} title="Could not create the webhook" />}
+    </form>
+  );
+}
