@@ -191,6 +191,8 @@ const schema = z.object({
    *  string of 32+ characters, e.g. `openssl rand -base64 32`); unset: creating webhooks is refused
    *  (503 WEBHOOKS_NOT_CONFIGURED) and existing endpoints' deliveries fail until it is set again. */
   WEBHOOK_SECRET_KEY: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),
+  /** The key WEBHOOK_SECRET_KEY replaces, while rotating it: secrets encrypted with either decrypt; new ones use the current key. */
+  WEBHOOK_SECRET_KEY_PREVIOUS: z.string().min(32, "must be at least 32 characters").optional(),
   /** Allow http:// targets and loopback/private/link-local addresses (tests, closed networks). */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Delays before each retry of a failed delivery (count + 1 attempts in all), in ms, s, m, h or d. */
@@ -208,6 +210,8 @@ const schema = z.object({
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(72),
   /** Deliveries in flight per worker process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().default(32),
+  /** Deliveries in flight to one endpoint, across every worker process: one slow endpoint cannot take every slot. */
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().positive().default(4),
   /** How often the sweep relays unrelayed events and re-enqueues deliveries whose job was lost. */
   WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(5000),
   /** BullMQ lock of a delivery job and the stalled-job check (a killed worker's delivery is retried
@@ -477,6 +481,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     http: { headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS },
     webhooks: {
       secretKey: e.WEBHOOK_SECRET_KEY,
+      previousSecretKey: e.WEBHOOK_SECRET_KEY_PREVIOUS,
+      maxInFlightPerEndpoint: e.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
       retryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

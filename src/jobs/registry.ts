@@ -145,7 +145,7 @@ export function webhooksQueue(sender: () => WebhookSender): QueueDefinition {
     lockDurationMs: config.webhooks.lockMs,
     stalledIntervalMs: config.webhooks.stalledIntervalMs,
     handlers: {
-      [DELIVER_JOB]: (job) => deliverWebhook((job.data as DeliverJobData).deliveryId, (job.data as DeliverJobData).attempt, sender()),
+      [DELIVER_JOB]: (job, run) => deliverWebhook((job.data as DeliverJobData).deliveryId, (job.data as DeliverJobData).attempt, sender(), undefined, run.signal),
       [SWEEP_WEBHOOKS]: () => sweepOutbox(),
       [PRUNE_JOB]: () => pruneEvents(config.webhooks.retentionDays),
     },

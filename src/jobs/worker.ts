@@ -1,21 +1,23 @@
 /**
- * Starts one BullMQ worker per queue definition (and its start-up task, if any) and upserts the repeatable schedules. The domain's
- * job bodies never see BullMQ: each gets a JobRun (attempt, attempts, starts, signal), and a
- * PermanentJobFailure they throw fails the job at once (BullMQ's UnrecoverableError).
+ * Starts one BullMQ worker per queue definition (and its start-up task, if any) and upserts the
+ * repeatable schedules. The domain's job bodies never see BullMQ: each gets a JobRun (attempt,
+ * attempts, starts, signal), a PermanentJobFailure they throw fails the job at once (BullMQ's
+ * UnrecoverableError), and a DeferJob puts it back, delayed, without using an attempt (BullMQ's
+ * moveToDelayed and DelayedError).
  *
  * Closing (a shutdown): the workers take no new job and the running ones get `timeoutMs` to
  * finish; those still running then are handed back: their signal is aborted and each job goes back
  * to `wait` without using an attempt, for another worker to run (every job body is idempotent and
- * resumes from the stored state). Only the analysis and radar bodies pass the signal to their
- * programs; a scrape or a webhook delivery keeps running until the process exits, which kills its
- * programs' groups (docs/operations.md).
+ * resumes from the stored state). Every body passes the signal on: analysis and radar programs,
+ * scrapes (their yt-dlp budget wait and program; a handed-back scrape stores nothing) and webhook
+ * requests stop (docs/operations.md).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
+import { DelayedError, MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import { config } from "../config.js";
 import { logger, withLogContext } from "../infra/logger.js";
 import { bullConnection, queue, traceOf } from "../infra/queues.js";
-import { PermanentJobFailure, type JobRun } from "../domain/shared/jobs.js";
+import { DeferJob, PermanentJobFailure, type JobRun } from "../domain/shared/jobs.js";
 import type { QueueDefinition } from "./registry.js";
 
 export interface RunningWorkers {
@@ -77,6 +79,11 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
               await job.moveToWait(token);
               logger.info({ ...ids, job: job.name, ms: ms() }, "job handed back for another worker");
               throw new WaitingError();
+            }
+            if (e instanceof DeferJob) {
+              await job.moveToDelayed(Date.now() + e.delayMs, token);
+              logger.debug({ ...ids, job: job.name, delayMs: e.delayMs, reason: e.message }, "job deferred");
+              throw new DelayedError();
             }
             logger.info({ ...ids, job: job.name, ms: ms(), err: (e as Error).message }, "job attempt failed");
             if (e instanceof PermanentJobFailure) throw new UnrecoverableError(e.message);

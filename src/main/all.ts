@@ -2,8 +2,11 @@
  * `npm start`: applies migrations, creates a demo workspace on an empty database (printing its key
  * once, and a one-time link for its owner to set a password and sign in to the dashboard), then
  * runs the API and the workers in one process. Tracing starts before the rest of the service is
- * imported (./telemetry.ts says why).
+ * imported (./telemetry.ts says why). In development, without WEBHOOK_SECRET_KEY, a key kept in a
+ * local git-ignored file (./webhook-key.ts).
  */
+// First: it may set WEBHOOK_SECRET_KEY before src/config.ts reads the environment.
+import { localWebhookKey } from "./webhook-key.js";
 import { config } from "../config.js";
 import { startTracing } from "./tracing.js";
 
@@ -17,6 +20,13 @@ const { workerProviders } = await import("./providers.js");
 const { applyMigrations, checkProgramVersions, onShutdown } = await import("./lifecycle.js");
 const { startApi } = await import("./server.js");
 
+if (localWebhookKey) {
+  logger.warn(
+    { file: localWebhookKey.file },
+    `WEBHOOK_SECRET_KEY is not set: ${localWebhookKey.generated ? "generated a key into" : "using the key kept in"} ${localWebhookKey.file} ` +
+      "(development only; keep the file to keep existing webhooks working; production requires the variable)",
+  );
+}
 await checkProgramVersions();
 await applyMigrations();
 if (config.seedDemo) {

@@ -117,10 +117,10 @@ describe("introspection and the size of an answer", () => {
     const small = await gql(api.url, key, withVariables, { n: 5 });
     expect(small.body.errors).toBeUndefined();
     expect(small.body.data.p0.edges).toEqual([]);
-    // Aliases past GRAPHQL_MAX_ALIASES: the same code.
+    // Aliases past GRAPHQL_MAX_ALIASES: a code of their own.
     const aliased = await gql(api.url, key, `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: workspace { plan }`).join(" ")} }`);
-    expect(codeOf(aliased)).toBe("QUERY_TOO_COSTLY");
-    expect(aliased.body.errors![0]!.message).toMatch(/Aliases limit/);
+    expect(codeOf(aliased)).toBe("QUERY_TOO_MANY_ALIASES");
+    expect(aliased.body.errors![0]!.message).toMatch(/40 aliases; the limit is 30 \(GRAPHQL_MAX_ALIASES\)/);
   });
 });
 
@@ -149,7 +149,7 @@ describe("documents that are expensive to read", () => {
     expect(codeOf(await gql(api.url, key, nesting(40)))).toBe("QUERY_TOO_DEEP");
     expect(codeOf(await gql(api.url, key, directives))).toBe("QUERY_TOO_LARGE");
     expect(codeOf(await gql(api.url, key, spreads))).toBe("QUERY_TOO_LARGE");
-    expect(codeOf(await gql(api.url, key, `{ workspace ${"@include(if: true) ".repeat(60)} { plan } }`))).toBe("QUERY_TOO_COSTLY");
+    expect(codeOf(await gql(api.url, key, `{ workspace ${"@include(if: true) ".repeat(60)} { plan } }`))).toBe("QUERY_TOO_MANY_DIRECTIVES");
   });
 });
 

@@ -72,7 +72,7 @@ async function onlyDelivery(workspaceId: string, webhookId: string) {
 }
 
 describe("delivery", () => {
-  it("POSTs {type, timestamp, data} with Standard Webhooks headers whose signature verifies independently", async () => {
+  it("POSTs {id, type, timestamp, data} with Standard Webhooks headers whose signature verifies independently", async () => {
     const e = await endpoint();
     await spike(e.workspaceId);
     const [r] = await waitFor("the delivery", () => (receiver.at(e.path).length ? receiver.at(e.path) : null));
@@ -82,7 +82,7 @@ describe("delivery", () => {
     expect(r!.headers["content-type"]).toBe("application/json");
     expect(Math.abs(Number(r!.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(30);
     const body = JSON.parse(r!.body);
-    expect(body).toEqual({ type: "video.spike", timestamp: expect.any(String), data: { videoId: "v-1", outlierScore: 4.2 } });
+    expect(body).toEqual({ id: expect.any(String), type: "video.spike", timestamp: expect.any(String), data: { videoId: "v-1", outlierScore: 4.2 } });
     expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
     expect(e.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(e.secret.slice(6), "base64").length).toBeGreaterThanOrEqual(24);
@@ -273,7 +273,7 @@ describe("events from the domain reach both transports (one source)", () => {
       expect(streamed.type).toBe(type);
       const [hook] = await waitFor("the webhook", () => (receiver.at(path).length ? receiver.at(path) : null));
       const body = JSON.parse(hook!.body);
-      expect(body).toEqual({ type, timestamp: streamed.at, data: streamed.data });
+      expect(body).toEqual({ id: streamed.id, type, timestamp: streamed.at, data: streamed.data });
       const delivery = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: String(hook!.headers["webhook-id"]) } });
       expect(delivery.eventId).toBe(streamed.id);
       return body.data as Record<string, unknown>;

@@ -7,9 +7,9 @@
  *   (hash → key id and workspace), read on every request, so the hot path costs one Redis round
  *   trip and no database statement. A key missing from the registry (new, or Redis restarted empty)
  *   is looked up in PostgreSQL and registered. Revocation removes the key from the registry and
- *   leaves a tombstone BEFORE the database row changes, and a key is only ever registered when no
- *   tombstone exists (checked atomically in Redis): a revoked key is refused on its very next
- *   request, by every process, and a request racing the revocation cannot register it again.
+ *   leaves a tombstone BEFORE the database row's change commits (inside its transaction; a failed
+ *   commit takes it back), and a key is only ever registered when no tombstone exists (checked
+ *   atomically in Redis): a revoked key is refused on its very next request, by every process, and a request racing the revocation cannot register it again.
  * - Rate limit: RATE_LIMIT_PER_MINUTE requests per key per minute (a fixed window from the key's
  *   first request, counted in Redis, so every process shares one budget).
  *
@@ -191,10 +191,18 @@ export async function consumeRequest(budget: string, units = 1): Promise<RateLim
 }
 
 /**
- * Takes a key out of the registry and leaves its tombstone, before its row is revoked: from then on
+ * Takes a key out of the registry and leaves its tombstone, before its row's revocation commits: from then on
  * no process admits it and none can register it again. Fails (503) when Redis is unreachable, so a
  * revocation is never recorded without taking effect.
  */
 export async function withdrawKey(secretHash: string): Promise<void> {
   await client().multi().set(keyOf.tombstone(secretHash), "1", "EX", TOMBSTONE_TTL_SECONDS).del(keyOf.entry(secretHash)).exec();
+}
+
+/**
+ * Takes back a withdrawal whose revocation did not commit (src/domain/keys/service.ts, revokeKey): the
+ * tombstone goes, and the key is registered again from PostgreSQL on its next request.
+ */
+export async function restoreKey(secretHash: string): Promise<void> {
+  await client().del(keyOf.tombstone(secretHash));
 }

@@ -90,10 +90,19 @@ export const LIVE_LIMITS: Record<LiveKind, () => number> = {
  * Takes one of the credential's `kind` places, or null when it holds its limit already. The
  * returned function gives the place back (once; later calls do nothing).
  */
-export async function acquireLive(kind: LiveKind, credential: string): Promise<(() => void) | null> {
-  const set = setOf(kind, credential);
+export function acquireLive(kind: LiveKind, credential: string): Promise<(() => void) | null> {
+  return acquirePlace(setOf(kind, credential), LIVE_LIMITS[kind]());
+}
+
+/**
+ * Takes one of `max` places of the Redis set `set` (all processes), leased and renewed while held
+ * (a process that dies frees its places within LEASE_TTL_MS), or null when all are taken. The
+ * returned function gives the place back (once). Also the per-endpoint bound of webhook deliveries
+ * in flight (src/domain/webhooks/delivery.ts).
+ */
+export async function acquirePlace(set: string, max: number): Promise<(() => void) | null> {
   const member = randomUUID();
-  const ok = await client().acquireLease(set, member, LIVE_LIMITS[kind](), LEASE_TTL_MS);
+  const ok = await client().acquireLease(set, member, max, LEASE_TTL_MS);
   if (!ok) return null;
   hold(set, member);
   return () => {

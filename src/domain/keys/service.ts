@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { Prisma } from "../../generated/prisma/client.js";
 import { prisma, sql, type Tx } from "../../infra/db.js";
 import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.js";
-import { hashSecret, KEY_PREFIX, withdrawKey } from "./access.js";
+import { hashSecret, KEY_PREFIX, restoreKey, withdrawKey } from "./access.js";
 import { DomainError, notFound } from "../shared/errors.js";
 import { announceRevocation, revocationSubject } from "./revocation.js";
 import { OPERATOR, type Acting } from "../people/actor.js";
@@ -89,25 +89,44 @@ export async function countKeys(workspaceId: string): Promise<number> {
 }
 
 /**
- * Revokes a key of the workspace: first out of the access registry (./access.ts: from then on no
- * process admits it), then its row, then the announcement that ends its live connections in every
- * process (./revocation.ts). Revoking a revoked key changes nothing and reports when it was revoked.
+ * Revokes a key of the workspace, in one step: in one transaction its row is revoked (and locked),
+ * the key taken out of the access registry with its tombstone (./access.ts: from then on no process
+ * admits it, nor registers it again) and the audit entry written. A failure before the withdrawal
+ * rolls the row back and leaves no tombstone; a failure after it (the audit entry, the commit) rolls
+ * the row back and takes the tombstone back: a key is never refused everywhere while still listed
+ * active and holding a slot. After the commit, the announcement ends its live connections in every process
+ * (./revocation.ts). Revoking a revoked key changes nothing and reports when it was revoked.
  */
 export async function revokeKey(workspaceId: string, keyId: string, by: Acting = OPERATOR): Promise<ApiKeyInfo> {
   const found = await prisma.apiKey.findFirst({ where: { id: keyId, workspaceId }, select: { secretHash: true } });
   if (!found) throw notFound("API key");
-  await withdrawKey(found.secretHash);
-  // The answer is the row as this statement left it (RETURNING), never a re-read a concurrent
-  // request may have changed; an already revoked key keeps its first revocation time.
-  // `old` (the row locked, as it was) tells whether this statement is the one that revoked it, for the audit log.
-  const [row] = await sql<ApiKeyInfo & { newlyRevoked: boolean }>(Prisma.sql`
-    UPDATE api_keys AS k SET revoked_at = COALESCE(k.revoked_at, now()), slot = NULL
-      FROM (SELECT id, revoked_at FROM api_keys WHERE id = ${keyId}::uuid AND workspace_id = ${workspaceId}::uuid FOR UPDATE) AS old
-     WHERE k.id = old.id
-    RETURNING ${KEY_COLUMNS}, old.revoked_at IS NULL AS "newlyRevoked"`);
-  if (!row) throw notFound("API key");
-  const { newlyRevoked, ...key } = row;
-  if (newlyRevoked) await recordAudit({ workspaceIds: [workspaceId], by, action: "api_key.revoked", target: key.name, details: { keyId: key.id, prefix: key.prefix } });
+  let withdrawn = false;
+  let key: ApiKeyInfo;
+  try {
+    key = await prisma.$transaction(async (tx) => {
+      // The answer is the row as this statement left it (RETURNING), never a re-read a concurrent
+      // request may have changed; an already revoked key keeps its first revocation time.
+      // `old` (the row locked, as it was) tells whether this statement is the one that revoked it, for the audit log.
+      const [row] = await sql<ApiKeyInfo & { newlyRevoked: boolean }>(
+        Prisma.sql`
+        UPDATE api_keys AS k SET revoked_at = COALESCE(k.revoked_at, now()), slot = NULL
+          FROM (SELECT id, revoked_at FROM api_keys WHERE id = ${keyId}::uuid AND workspace_id = ${workspaceId}::uuid FOR UPDATE) AS old
+         WHERE k.id = old.id
+        RETURNING ${KEY_COLUMNS}, old.revoked_at IS NULL AS "newlyRevoked"`,
+        { tx },
+      );
+      if (!row) throw notFound("API key");
+      await withdrawKey(found.secretHash);
+      withdrawn = true;
+      const { newlyRevoked, ...revoked } = row;
+      if (newlyRevoked) await recordAudit({ workspaceIds: [workspaceId], by, action: "api_key.revoked", target: revoked.name, details: { keyId: revoked.id, prefix: revoked.prefix } }, tx);
+      return revoked;
+    });
+  } catch (e) {
+    // The row was not revoked after the withdrawal: the key stays usable, as it is listed.
+    if (withdrawn) await restoreKey(found.secretHash).catch(() => undefined);
+    throw e;
+  }
   await announceRevocation(revocationSubject.key(key.id));
   return key;
 }

@@ -16,8 +16,9 @@ export interface JobRun {
    *  served after that moment can return at once (the scrape jobs do). */
   queuedAt?: Date;
   /** Aborted when the job runner takes the job back (a shutdown past SHUTDOWN_TIMEOUT_MS), and the job
-   *  runs again elsewhere. The analysis and radar bodies pass it to their providers, whose programs are
-   *  then killed; the scrape and webhook bodies do not take it yet (their ports have no signal). */
+   *  runs again elsewhere. Every body passes it to its providers (analysis, radar, scrapes and their
+   *  yt-dlp budget, webhook senders), whose programs and requests then stop; a scrape stops before
+   *  storing anything (src/domain/tracking/scrape-jobs.ts). */
   signal?: AbortSignal;
 }
 
@@ -31,5 +32,20 @@ export class PermanentJobFailure extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "PermanentJobFailure";
+  }
+}
+
+/**
+ * Thrown by a job body that may not run now and has done nothing (a webhook endpoint with its
+ * deliveries in flight at the bound): the job runner puts the job back, delayed by `delayMs`,
+ * without using an attempt (src/jobs/worker.ts).
+ */
+export class DeferJob extends Error {
+  constructor(
+    readonly delayMs: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DeferJob";
   }
 }

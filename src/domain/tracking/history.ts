@@ -13,7 +13,8 @@
  * `interval=hour`: every point at scrape resolution inside the window, and each day's last point
  * before it. `interval=day`: the last point of each UTC day. Both oldest first; `capturedAt` is
  * always the point's real capture time. The range is inclusive UTC days (default: the last 30 days,
- * today included); `start_date` after `end_date` is 400 VALIDATION_ERROR.
+ * today included); `start_date` after `end_date` is 400 VALIDATION_ERROR, and so is a range longer than
+ * MAX_HISTORY_DAYS (366 days with `interval=hour`, 3653 days, ten years, with `interval=day`).
  *
  * Reads are one statement: the tenancy check (the workspace tracks the item, else 404) and the
  * points, through the primary key (item, captured_at) of the points and the unique (item, day) key
@@ -21,7 +22,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.js";
 import { sql } from "../../infra/db.js";
-import { notFound } from "../shared/errors.js";
+import { notFound, validationError } from "../shared/errors.js";
 import { checkDayRange, DAY_MS } from "../shared/inputs.js";
 import { utcDay } from "./scrape-store.js";
 import { pageSql, type CursorWindow, type Order } from "../shared/pages.js";
@@ -31,6 +32,12 @@ import type { HistoryQuery } from "./inputs.js";
 
 /** Days in the default range (today and the 29 before it). */
 const DEFAULT_HISTORY_DAYS = 30;
+
+/**
+ * The most days one history request spans, per interval (a bounded answer on every door): a year and
+ * a day of points at scrape resolution, ten years (with their leap days) of daily points.
+ */
+export const MAX_HISTORY_DAYS: Record<HistoryInterval, number> = { hour: 366, day: 3653 };
 
 /**
  * When a point was measured: ISO 8601 UTC with milliseconds, as PostgreSQL writes it (`to_char`):
@@ -78,13 +85,24 @@ export interface HistoryRange {
 /**
  * The range of a history request (./inputs.ts historyQuery, as every door parses it): both days
  * inclusive (UTC); a missing end is today, a missing start the 29 days before the end (30 days in all).
+ * At most MAX_HISTORY_DAYS days (else 400 VALIDATION_ERROR naming the cap).
  */
 export function historyRange(q: Partial<HistoryQuery>, now = new Date()): HistoryRange {
   checkDayRange(q.start_date, q.end_date);
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const last = q.end_date ?? (q.start_date && q.start_date > today ? q.start_date : today);
   const first = q.start_date ?? new Date(last.getTime() - (DEFAULT_HISTORY_DAYS - 1) * DAY_MS);
-  return { interval: q.interval ?? "day", from: first, to: new Date(last.getTime() + DAY_MS), fullFrom: fullResolutionStart(now) };
+  const interval = q.interval ?? "day";
+  const days = Math.round((last.getTime() - first.getTime()) / DAY_MS) + 1;
+  if (days > MAX_HISTORY_DAYS[interval]) {
+    const cap = MAX_HISTORY_DAYS[interval];
+    throw validationError(
+      `A history range with interval=${interval} spans at most ${cap} days; this one spans ${days} (start_date to end_date, inclusive). ` +
+        (interval === "hour" ? "Narrow the range or ask for interval=day." : "Narrow the range."),
+      [{ path: "start_date", message: `at most ${cap} days before end_date with interval=${interval}` }],
+    );
+  }
+  return { interval, from: first, to: new Date(last.getTime() + DAY_MS), fullFrom: fullResolutionStart(now) };
 }
 
 /** Oldest first: a point's capture time is unique within its item's history (the cursor of a page). */
@@ -93,6 +111,8 @@ export const historyOrder = <P extends { capturedAt: PointTime }>(): Order<P> =>
 interface HistoryTables {
   points: string;
   daily: string;
+  /** Which workspace tracks which item: the tenancy of every read. */
+  tracked: string;
   key: string;
   /** Metric columns, as `col AS "alias"` from the row alias `x`. */
   metrics: string;
@@ -101,6 +121,7 @@ interface HistoryTables {
 const VIDEO_TABLES: HistoryTables = {
   points: "video_metric_points",
   daily: "video_snapshots",
+  tracked: "tracked_videos",
   key: "video_id",
   metrics: `x.view_count AS "viewCount", x.like_count AS "likeCount", x.comment_count AS "commentCount",
     x.share_count AS "shareCount", x.bookmark_count AS "bookmarkCount"`,
@@ -108,15 +129,21 @@ const VIDEO_TABLES: HistoryTables = {
 const ACCOUNT_TABLES: HistoryTables = {
   points: "account_metric_points",
   daily: "account_snapshots",
+  tracked: "tracked_accounts",
   key: "account_id",
   metrics: `x.follower_count AS "followerCount", x.total_views AS "totalViews", x.video_count AS "videoCount"`,
 };
 
+/** The ids among `ids` the workspace tracks, as an SQL array (evaluated once per statement). */
+const trackedIdsSql = (t: HistoryTables, workspaceId: string, ids: readonly string[]) =>
+  Prisma.sql`ARRAY(SELECT tt.${Prisma.raw(t.key)} FROM ${Prisma.raw(t.tracked)} tt
+                    WHERE tt.workspace_id = ${workspaceId}::uuid AND tt.${Prisma.raw(t.key)} = ANY(${ids as string[]}::uuid[]))`;
+
 /**
- * The history rows of `ids` in the range, as `h` (item id, captured_at, metrics, source): the daily
- * rows before full resolution (every day for `day`), then the points (for `hour`).
+ * The history rows of the items `ids` (an SQL uuid array) in the range, as `h` (item id, captured_at,
+ * metrics, source): the daily rows before full resolution (every day for `day`), then the points (for `hour`).
  */
-function historyFrom(t: HistoryTables, ids: readonly string[], r: HistoryRange): Prisma.Sql {
+function historyFrom(t: HistoryTables, ids: Prisma.Sql, r: HistoryRange): Prisma.Sql {
   const dailyTo = r.interval === "hour" ? new Date(Math.min(r.to.getTime(), r.fullFrom.getTime())) : r.to;
   const pointsFrom = new Date(Math.max(r.from.getTime(), r.fullFrom.getTime()));
   const key = Prisma.raw(t.key);
@@ -124,14 +151,14 @@ function historyFrom(t: HistoryTables, ids: readonly string[], r: HistoryRange):
   const daily = Prisma.sql`
     SELECT x.${key} AS "itemId", x.captured_at, ${metrics}, x.source
       FROM ${Prisma.raw(t.daily)} x
-     WHERE x.${key} = ANY(${ids as string[]}::uuid[]) AND x.day >= ${utcDay(r.from)}::date AND x.day < ${utcDay(dailyTo)}::date
+     WHERE x.${key} = ANY(${ids}) AND x.day >= ${utcDay(r.from)}::date AND x.day < ${utcDay(dailyTo)}::date
        AND (x.captured_at AT TIME ZONE 'UTC')::date = x.day`;
   if (r.interval === "day" || pointsFrom >= r.to) return Prisma.sql`(${daily}) h`;
   return Prisma.sql`(${daily}
     UNION ALL
     SELECT x.${key}, x.captured_at, ${metrics}, x.source
       FROM ${Prisma.raw(t.points)} x
-     WHERE x.${key} = ANY(${ids as string[]}::uuid[]) AND x.captured_at >= ${pointsFrom}::timestamptz AND x.captured_at < ${r.to}::timestamptz) h`;
+     WHERE x.${key} = ANY(${ids}) AND x.captured_at >= ${pointsFrom}::timestamptz AND x.captured_at < ${r.to}::timestamptz) h`;
 }
 
 /** A point's columns from `h`, named and ordered as the records (and REST) write them; with the item's id first for batches. */
@@ -141,7 +168,7 @@ const POINT_COLUMNS = (t: HistoryTables, withItem: boolean) =>
       `${t.metrics.replace(/x\.(\w+) AS ("\w+")/g, "h.$2")}, h.source`,
   );
 
-/** The same columns, all null: the one row that says the workspace does not track the item. */
+/** The same columns, all null: a row that is not a point (whether the workspace tracks the item, below). */
 const NOT_TRACKED_ROW = (t: HistoryTables) =>
   Prisma.raw(`NULL::text AS "capturedAt", ${t.metrics.replace(/x\.(\w+) AS ("\w+")/g, "NULL::int8 AS $2")}, NULL::text AS source`);
 
@@ -155,7 +182,7 @@ async function trackedHistory<P>(t: HistoryTables, tracked: Prisma.Sql, what: st
   const rows = await sql<P & { capturedAt: PointTime | null }>(
     Prisma.sql`SELECT ${NOT_TRACKED_ROW(t)} WHERE NOT EXISTS (${tracked})
       UNION ALL
-      (SELECT ${POINT_COLUMNS(t, false)} FROM ${historyFrom(t, [id], r)} WHERE EXISTS (${tracked}) ORDER BY h.captured_at)`,
+      (SELECT ${POINT_COLUMNS(t, false)} FROM ${historyFrom(t, Prisma.sql`ARRAY[${id}::uuid]`, r)} WHERE EXISTS (${tracked}) ORDER BY h.captured_at)`,
     { prepare: true },
   );
   if (rows.length === 1 && rows[0]!.capturedAt === null) throw notFound(what);
@@ -176,31 +203,52 @@ export async function accountHistory(workspaceId: string, accountId: string, r: 
 
 /**
  * A keyset window of the histories of several items in one statement (GraphQL connections over a
- * page of videos or accounts). The caller has checked that the workspace may see these items.
+ * page of videos or accounts), for the workspace: an item it does not track (an account that only
+ * owns a video it tracks) answers null, here rather than in each door.
  */
-async function windowOfHistories<P extends { capturedAt: PointTime }>(t: HistoryTables, ids: readonly string[], r: HistoryRange, window: CursorWindow): Promise<Map<string, P[]>> {
-  const out = new Map<string, P[]>(ids.map((id) => [id, []]));
+async function windowOfHistories<P extends { capturedAt: PointTime }>(
+  t: HistoryTables,
+  workspaceId: string,
+  ids: readonly string[],
+  r: HistoryRange,
+  window: CursorWindow,
+): Promise<Map<string, P[] | null>> {
+  const out = new Map<string, P[] | null>(ids.map((id) => [id, null]));
   if (ids.length === 0) return out;
   const p = pageSql(historyOrder<P>(), window);
+  const key = Prisma.raw(t.key);
+  // One statement: the window of each tracked item's points, and a marker row (n = 0) per tracked item.
   const rows = await sql<P & { itemId: string; n: number }>(Prisma.sql`
     SELECT * FROM (
       SELECT ${POINT_COLUMNS(t, true)}, row_number() OVER (PARTITION BY h."itemId" ${p.orderBy}) AS n
-        FROM ${historyFrom(t, ids, r)} WHERE true ${p.where}
-    ) y WHERE n <= ${window.limit}::int ORDER BY "itemId", n`);
-  for (const { itemId, n: _n, ...point } of rows) out.get(itemId)?.push(point as unknown as P);
+        FROM ${historyFrom(t, trackedIdsSql(t, workspaceId, ids), r)} WHERE true ${p.where}
+    ) y WHERE n <= ${window.limit}::int
+    UNION ALL
+    SELECT tt.${key}, ${NOT_TRACKED_ROW(t)}, 0::bigint FROM ${Prisma.raw(t.tracked)} tt
+     WHERE tt.workspace_id = ${workspaceId}::uuid AND tt.${key} = ANY(${ids as string[]}::uuid[])
+    ORDER BY "itemId", n`);
+  for (const { itemId, n, ...point } of rows) {
+    const points = out.get(itemId) ?? [];
+    out.set(itemId, points);
+    if (n > 0) points.push(point as unknown as P);
+  }
   return out;
 }
 
-/** How many points each item has in the range (a connection's totalCount). */
-async function countHistories(t: HistoryTables, ids: readonly string[], r: HistoryRange): Promise<Map<string, number>> {
+/** How many points each item the workspace tracks has in the range (a connection's totalCount). */
+async function countHistories(t: HistoryTables, workspaceId: string, ids: readonly string[], r: HistoryRange): Promise<Map<string, number>> {
   const out = new Map<string, number>(ids.map((id) => [id, 0]));
   if (ids.length === 0) return out;
-  const rows = await sql<{ itemId: string; n: number }>(Prisma.sql`SELECT h."itemId", count(*)::int AS n FROM ${historyFrom(t, ids, r)} GROUP BY h."itemId"`);
+  const rows = await sql<{ itemId: string; n: number }>(
+    Prisma.sql`SELECT h."itemId", count(*)::int AS n FROM ${historyFrom(t, trackedIdsSql(t, workspaceId, ids), r)} GROUP BY h."itemId"`,
+  );
   for (const row of rows) out.set(row.itemId, row.n);
   return out;
 }
 
-export const videoHistories = (ids: readonly string[], r: HistoryRange, w: CursorWindow) => windowOfHistories<VideoPoint>(VIDEO_TABLES, ids, r, w);
-export const accountHistories = (ids: readonly string[], r: HistoryRange, w: CursorWindow) => windowOfHistories<AccountPoint>(ACCOUNT_TABLES, ids, r, w);
-export const countVideoHistories = (ids: readonly string[], r: HistoryRange) => countHistories(VIDEO_TABLES, ids, r);
-export const countAccountHistories = (ids: readonly string[], r: HistoryRange) => countHistories(ACCOUNT_TABLES, ids, r);
+export const videoHistories = (workspaceId: string, ids: readonly string[], r: HistoryRange, w: CursorWindow) =>
+  windowOfHistories<VideoPoint>(VIDEO_TABLES, workspaceId, ids, r, w);
+export const accountHistories = (workspaceId: string, ids: readonly string[], r: HistoryRange, w: CursorWindow) =>
+  windowOfHistories<AccountPoint>(ACCOUNT_TABLES, workspaceId, ids, r, w);
+export const countVideoHistories = (workspaceId: string, ids: readonly string[], r: HistoryRange) => countHistories(VIDEO_TABLES, workspaceId, ids, r);
+export const countAccountHistories = (workspaceId: string, ids: readonly string[], r: HistoryRange) => countHistories(ACCOUNT_TABLES, workspaceId, ids, r);

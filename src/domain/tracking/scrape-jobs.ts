@@ -19,16 +19,17 @@
  * outlier score from below SPIKE_OUTLIER_THRESHOLD to at or above it, to every workspace tracking
  * the video; `account.video_discovered` when an account refresh finds a video posted since its
  * previous scrape (or new to the service) and tracks it for a workspace that already tracked the
- * account then (not for the first import of a newly tracked account).
+ * account then (not for the first import of a newly tracked account). Both are recorded in the outbox
+ * with the write that causes them (the video's store statement; the transaction tracking the account's
+ * new videos), then relayed: a job that dies in between is retried and finds its work served, and the
+ * outbox's sweep delivers the events it committed (src/domain/webhooks/outbox.ts).
  */
 import { config } from "../../config.js";
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { countScrape } from "../../infra/metrics.js";
 import { ProviderError } from "../shared/provider-error.js";
 import { isLastAttempt, PermanentJobFailure, type JobRun } from "../shared/jobs.js";
-import { emitWorkspaceEvents } from "../webhooks/outbox.js";
+import { relayWorkspaceEvents } from "../webhooks/outbox.js";
 import { afterFailure, nextRefreshAt, viewsPerHour, type CadenceSettings, CADENCE } from "./cadence.js";
 import { announceTracking, announceVideo } from "./events.js";
 import { dueJobReason, enqueueAccountScrapes, enqueueVideoScrapes, REFRESH_JOB_OPTIONS } from "./jobs.js";
@@ -53,6 +54,16 @@ import {
 const MAX_ACCOUNT_SCRAPE_VIDEOS = 500;
 
 const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * A handed-back job (its runner took it back: a shutdown past SHUTDOWN_TIMEOUT_MS, or its lock lost)
+ * runs again elsewhere: this run stops where it is, storing and recording nothing more, so the two
+ * runs never store two history points for one request (the provider's program is killed through
+ * the same signal).
+ */
+function stopIfHandedBack(run: JobRun): void {
+  if (run.signal?.aborted) throw new Error("the job was handed back: this run stops without storing");
+}
 const isPermanent = (e: unknown) => e instanceof ProviderError && !e.retryable;
 
 /**
@@ -98,16 +109,18 @@ export async function scrapeVideo(
   let scraped;
   const counted = { provider: provider.name, platform: target.ref.platform, kind: "video" };
   try {
-    scraped = await provider.scrapeVideo(target.ref);
+    scraped = await provider.scrapeVideo(target.ref, run.signal ? { signal: run.signal } : {});
     countScrape({ ...counted, outcome: "ok" });
   } catch (e) {
     countScrape({ ...counted, outcome: "error" });
+    stopIfHandedBack(run);
     return failed(run, e, { id: videoId, ...target }, clock(), async (reason, outcome) => {
       await recordVideoScrapeFailure(videoId, reason, outcome);
       const final = outcome !== null;
       await announceVideo(videoId, target.scrapeStatus === "ready" && !outcome?.givesUp ? "ready" : final ? "failed" : "queued");
     }, s);
   }
+  stopIfHandedBack(run);
   const now = clock();
   const postedAt = scraped.postedAt ?? target.postedAt;
   const next = nextRefreshAt(videoId, now, {
@@ -118,23 +131,19 @@ export async function scrapeVideo(
   }, s);
   const stored = await storeScrapedVideo(
     { ...scraped, partial: false },
-    { source: provider.name, now, ids: { platform: target.ref.platform, platformVideoId: target.ref.platformVideoId }, nextRefreshAt: next },
+    {
+      source: provider.name,
+      now,
+      ids: { platform: target.ref.platform, platformVideoId: target.ref.platformVideoId },
+      nextRefreshAt: next,
+      spikeThreshold: config.spikeOutlierThreshold,
+    },
   );
   if (!stored) return { status: "stale" };
+  // `video.spike` was recorded with the store (./scrape-store.ts): relayed now, or by the sweep.
+  await relayWorkspaceEvents(stored.eventIds);
   await announceVideo(videoId, "ready");
-  await emitSpike(stored);
   return { status: "ready" };
-}
-
-/** `video.spike` to every workspace tracking the video, when this write crossed the threshold. */
-async function emitSpike(v: StoredVideo, threshold = config.spikeOutlierThreshold): Promise<void> {
-  if (v.outlierScore === null || v.outlierScore < threshold) return;
-  if (v.previousOutlierScore !== null && v.previousOutlierScore >= threshold) return;
-  const trackers = await sql<{ workspaceId: string; trackedVideoId: string }>(
-    Prisma.sql`SELECT workspace_id AS "workspaceId", id AS "trackedVideoId" FROM tracked_videos WHERE video_id = ${v.id}::uuid`,
-  );
-  const data = { videoId: v.id, accountId: v.accountId, outlierScore: v.outlierScore, previousOutlierScore: v.previousOutlierScore, threshold, viewCount: v.viewCount, views24h: v.views24h };
-  await emitWorkspaceEvents(trackers.map((t) => ({ workspaceId: t.workspaceId, type: "video.spike" as const, data: { ...data, trackedVideoId: t.trackedVideoId } })));
 }
 
 export async function scrapeAccount(
@@ -152,12 +161,14 @@ export async function scrapeAccount(
   let result;
   const counted = { provider: provider.name, platform: target.ref.platform, kind: "account" };
   try {
-    result = await provider.scrapeAccount(target.ref, { maxVideos: demand });
+    result = await provider.scrapeAccount(target.ref, { maxVideos: demand, ...(run.signal ? { signal: run.signal } : {}) });
     countScrape({ ...counted, outcome: "ok" });
   } catch (e) {
     countScrape({ ...counted, outcome: "error" });
+    stopIfHandedBack(run);
     return failed(run, e, { id: accountId, ...target }, clock(), (reason, outcome) => recordAccountScrapeFailure(accountId, reason, outcome), s);
   }
+  stopIfHandedBack(run);
   const now = clock();
   const previousScrape = target.previous.at;
   const ordered: string[] = [];
@@ -175,7 +186,27 @@ export async function scrapeAccount(
     if (stored.inserted || (previousScrape !== null && postedAt !== null && postedAt > previousScrape)) isNew.set(stored.id, stored);
     await announceVideo(stored.id, stored.needsScrape ? "queued" : "ready");
   }
-  const added = await trackAccountVideos(accountId, ordered);
+  // `account.video_discovered` is recorded in the transaction that tracks the video (./scrape-store.ts).
+  const added = await trackAccountVideos(accountId, ordered, (w) =>
+    previousScrape !== null && w.trackedSince < previousScrape
+      ? w.added
+          .filter((a) => isNew.has(a.videoId))
+          .map((a) => ({
+            workspaceId: w.workspaceId,
+            type: "account.video_discovered" as const,
+            data: {
+              accountId,
+              username: target.ref.username,
+              platform: target.ref.platform,
+              videoId: a.videoId,
+              trackedVideoId: a.trackedVideoId,
+              postedAt: isNew.get(a.videoId)!.postedAt?.toISOString() ?? null,
+            },
+          }))
+      : [],
+  );
+  const discovered = added.flatMap((w) => w.eventIds);
+  await relayWorkspaceEvents(discovered);
   await Promise.all(added.map((w) => announceTracking(w.workspaceId, w.added.map((a) => a.videoId), "added")));
   // Last, so `ready` on the account means its videos are tracked too.
   const newest = result.videos.reduce<Date | null>((max, v) => (v.postedAt && (!max || v.postedAt > max) ? v.postedAt : max), target.newestPostedAt);
@@ -189,21 +220,6 @@ export async function scrapeAccount(
   // Listed-only videos get a scrape of their own (for all their metrics), if a workspace tracks them:
   // one the plans left untracked (a race with another addition) is not scraped (./limits.ts).
   await enqueueVideoScrapes((await trackedAmong(toScrape)).map((videoId) => ({ videoId, reason: `via-${run.id ?? accountId}` })));
-  const discovered = added.flatMap((w) =>
-    previousScrape !== null && w.trackedSince < previousScrape
-      ? w.added
-          .filter((a) => isNew.has(a.videoId))
-          .map((a) => {
-            const v = isNew.get(a.videoId)!;
-            return {
-              workspaceId: w.workspaceId,
-              type: "account.video_discovered" as const,
-              data: { accountId, username: target.ref.username, platform: target.ref.platform, videoId: a.videoId, trackedVideoId: a.trackedVideoId, postedAt: v.postedAt?.toISOString() ?? null },
-            };
-          })
-      : [],
-  );
-  await emitWorkspaceEvents(discovered);
   return { status: "ready", tracked: added.reduce((n, w) => n + w.added.length, 0), discovered: discovered.length };
 }
 

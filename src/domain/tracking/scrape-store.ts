@@ -25,12 +25,13 @@
  * claims due items by pushing it a lease ahead (claimDue), so a lost job only delays the item.
  */
 import { Prisma, type Platform } from "../../generated/prisma/client.js";
-import { prisma, sql, sqlExec } from "../../infra/db.js";
+import { prisma, sql, sqlExec, type Tx } from "../../infra/db.js";
 import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "./ports.js";
 import { engagementRate } from "./engagement.js";
 import { ACCOUNT_VIDEO_ALLOWANCE, LIMITS_FROM, trackingLimits } from "./limits.js";
 import { canonicalAccountUrl, canonicalVideoUrl, isPlatformUsername } from "../shared/platform.js";
 import { DAY_MS } from "../shared/inputs.js";
+import { recordWorkspaceEvents, workspaceEventsInsertSql, type NewWorkspaceEvent } from "../webhooks/outbox.js";
 
 /** `YYYY-MM-DD` of the UTC day of `at`: the snapshot day. */
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
@@ -201,6 +202,8 @@ export interface StoredVideo {
   /** The outlier score before this write (a spike is a crossing). */
   previousOutlierScore: number | null;
   postedAt: Date | null;
+  /** The `video.spike` events this write recorded in its own statement (relayed after it). */
+  eventIds: string[];
 }
 
 /**
@@ -228,10 +231,22 @@ export interface StoredVideo {
  * outlierScore: views / the median views of the owner's OUTLIER_SAMPLE most recently posted other
  * videos (known views and posting date, at least OUTLIER_MIN_SAMPLE of them), 4 decimals; null
  * otherwise or when that median is 0.
+ *
+ * `video.spike` (with `spikeThreshold`, full scrapes): when this write moves the outlier score from
+ * below the threshold (or none) to at or above it, one event per workspace tracking the video is
+ * recorded in the outbox by the same statement (spikeEventsSql), so a job that dies after the store
+ * and is then served by it (`fresh`) has not lost the event: the sweep relays it.
  */
 export async function storeScrapedVideo(
   s: ScrapedVideo,
-  opts: { source: string; now: Date; accountId?: string; ids?: { platform: Platform; platformVideoId: string }; nextRefreshAt?: Date | null },
+  opts: {
+    source: string;
+    now: Date;
+    accountId?: string;
+    ids?: { platform: Platform; platformVideoId: string };
+    nextRefreshAt?: Date | null;
+    spikeThreshold?: number;
+  },
 ): Promise<StoredVideo | null> {
   const w = videoWrite(s, opts);
   const rows = await sql<StoredVideo & { scrapeStatus: string }>(Prisma.sql`
@@ -251,10 +266,11 @@ export async function storeScrapedVideo(
       SELECT ${videoValuesSql(s, w)} FROM owner CROSS JOIN metrics
       ON CONFLICT (platform, platform_video_id) ${w.partial ? LISTING_MERGE : scrapeMergeSql(w.nextRefreshAt)}
       RETURNING id, (xmax = 0) AS inserted, scrape_status, account_id, view_count, views_24h, outlier_score, posted_at
-    ), ${w.partial ? NO_HISTORY : videoHistorySql(w)}
+    ), ${w.partial ? NO_HISTORY : videoHistorySql(w)},
+    spike AS (${w.partial || opts.spikeThreshold === undefined ? Prisma.sql`SELECT NULL::uuid AS id WHERE false` : spikeEventsSql(opts.spikeThreshold)})
     SELECT up.id, up.inserted, up.scrape_status::text AS "scrapeStatus", up.account_id AS "accountId", up.view_count AS "viewCount",
            up.views_24h AS "views24h", up.outlier_score AS "outlierScore", up.posted_at AS "postedAt",
-           (SELECT outlier_score FROM prev) AS "previousOutlierScore"
+           (SELECT outlier_score FROM prev) AS "previousOutlierScore", ARRAY(SELECT id::text FROM spike) AS "eventIds"
       FROM up`);
   const row = rows[0];
   if (!row) return null; // a newer scrape already stored newer numbers
@@ -262,6 +278,21 @@ export async function storeScrapedVideo(
   delete (stored as { scrapeStatus?: string }).scrapeStatus;
   if (stored.accountId === null && w.owner !== "") stored.accountId = await linkOwner(stored.id, w.platform, w.owner);
   return stored;
+}
+
+/**
+ * `video.spike` to every workspace tracking the video, when the row written (`up`) crossed
+ * `threshold` from below (`prev`: the row before). A part of storeScrapedVideo's statement.
+ */
+function spikeEventsSql(threshold: number): Prisma.Sql {
+  return workspaceEventsInsertSql(Prisma.sql`
+    SELECT tv.workspace_id, 'video.spike',
+           jsonb_build_object('videoId', up.id, 'accountId', up.account_id, 'outlierScore', up.outlier_score,
+                              'previousOutlierScore', (SELECT outlier_score FROM prev), 'threshold', ${threshold}::float8,
+                              'viewCount', up.view_count, 'views24h', up.views_24h, 'trackedVideoId', tv.id)
+      FROM up JOIN tracked_videos tv ON tv.video_id = up.id
+     WHERE up.outlier_score >= ${threshold}::float8
+       AND COALESCE((SELECT outlier_score FROM prev) < ${threshold}::float8, true)`);
 }
 
 /** What one write of a scraped video needs besides the scrape itself: its key, link, owner and numbers. */
@@ -511,48 +542,67 @@ export async function trackedAmong(videoIds: readonly string[]): Promise<string[
   return rows.map((r) => r.id);
 }
 
+/** trackAccountVideos for one workspace, in its transaction: the newest `wanted` within its limits. */
+async function addAccountVideos(tx: Tx, accountId: string, workspaceId: string, wanted: string[], videoLimit: number) {
+  const limits = await trackingLimits(workspaceId, { tx, lock: true });
+  if (wanted.length === 0 || limits.additionsRemaining === 0) return [];
+  const [already, ofAccount] = await Promise.all([
+    tx.trackedVideo.findMany({ where: { workspaceId, videoId: { in: wanted } }, select: { videoId: true } }),
+    tx.trackedVideo.count({ where: { workspaceId, video: { accountId } } }),
+  ]);
+  const have = new Set(already.map((r) => r.videoId));
+  // videoLimit caps the account's tracked videos in the workspace, also as the account posts
+  // more over time (older ones stay tracked until the user untracks them).
+  const room = Math.max(0, videoLimit - ofAccount);
+  const toAdd = wanted.filter((id) => !have.has(id)).slice(0, Math.min(room, limits.additionsRemaining));
+  if (toAdd.length === 0) return [];
+  return sql<{ videoId: string; trackedVideoId: string }>(
+    Prisma.sql`INSERT INTO tracked_videos (workspace_id, video_id, via_account_id)
+      SELECT ${workspaceId}::uuid, id, ${accountId}::uuid FROM unnest(${toAdd}::uuid[]) AS id
+      ON CONFLICT (workspace_id, video_id) DO NOTHING
+      RETURNING video_id AS "videoId", id AS "trackedVideoId"`,
+    { tx },
+  );
+}
+
+export interface AccountVideosTracked {
+  workspaceId: string;
+  trackedSince: Date;
+  added: { videoId: string; trackedVideoId: string }[];
+  /** The events `eventsOf` gave for these additions, recorded in their transaction (relayed after it). */
+  eventIds: string[];
+}
+
 /**
  * For every workspace tracking the account: tracks the newest of `videoIds` (given newest first)
  * so that the workspace tracks at most the account's `videoLimit` of its videos, adding at most the
  * workspace's `additions_remaining` (under its row lock, so concurrent additions never exceed the
  * plan).
  * Returns the video ids newly tracked, per workspace, with when the workspace started tracking the
- * account (discovery events are for workspaces that already had the account's earlier videos).
+ * account (discovery events are for workspaces that already had the account's earlier videos). The
+ * events `eventsOf` makes of a workspace's additions are recorded in the outbox in the transaction
+ * that adds them: a job that dies after it finds those videos tracked on its retry (nothing new to
+ * announce), and the sweep relays the events already committed.
  */
 export async function trackAccountVideos(
   accountId: string,
   videoIds: string[],
-): Promise<{ workspaceId: string; trackedSince: Date; added: { videoId: string; trackedVideoId: string }[] }[]> {
+  eventsOf: (tracked: Omit<AccountVideosTracked, "eventIds">) => NewWorkspaceEvent[] = () => [],
+): Promise<AccountVideosTracked[]> {
   const trackers = await prisma.trackedAccount.findMany({
     where: { accountId },
     select: { workspaceId: true, videoLimit: true, createdAt: true },
     orderBy: { createdAt: "asc" },
   });
-  const results: { workspaceId: string; trackedSince: Date; added: { videoId: string; trackedVideoId: string }[] }[] = [];
+  const results: AccountVideosTracked[] = [];
   for (const { workspaceId, videoLimit, createdAt } of trackers) {
-    const added = await prisma.$transaction(async (tx) => {
-      const limits = await trackingLimits(workspaceId, { tx, lock: true });
-      const wanted = videoIds.slice(0, videoLimit);
-      if (wanted.length === 0 || limits.additionsRemaining === 0) return [];
-      const [already, ofAccount] = await Promise.all([
-        tx.trackedVideo.findMany({ where: { workspaceId, videoId: { in: wanted } }, select: { videoId: true } }),
-        tx.trackedVideo.count({ where: { workspaceId, video: { accountId } } }),
-      ]);
-      const have = new Set(already.map((r) => r.videoId));
-      // videoLimit caps the account's tracked videos in the workspace, also as the account posts
-      // more over time (older ones stay tracked until the user untracks them).
-      const room = Math.max(0, videoLimit - ofAccount);
-      const toAdd = wanted.filter((id) => !have.has(id)).slice(0, Math.min(room, limits.additionsRemaining));
-      if (toAdd.length === 0) return [];
-      return sql<{ videoId: string; trackedVideoId: string }>(
-        Prisma.sql`INSERT INTO tracked_videos (workspace_id, video_id, via_account_id)
-          SELECT ${workspaceId}::uuid, id, ${accountId}::uuid FROM unnest(${toAdd}::uuid[]) AS id
-          ON CONFLICT (workspace_id, video_id) DO NOTHING
-          RETURNING video_id AS "videoId", id AS "trackedVideoId"`,
-        { tx },
-      );
-    });
-    results.push({ workspaceId, trackedSince: createdAt, added });
+    results.push(
+      await prisma.$transaction(async (tx) => {
+        const added = await addAccountVideos(tx, accountId, workspaceId, videoIds.slice(0, videoLimit), videoLimit);
+        const eventIds = await recordWorkspaceEvents(eventsOf({ workspaceId, trackedSince: createdAt, added }), tx);
+        return { workspaceId, trackedSince: createdAt, added, eventIds };
+      }),
+    );
   }
   return results;
 }

@@ -4,8 +4,14 @@
  * endpoint's health (automatic disabling). docs/webhooks.md.
  *
  * - The delivery's id is the `webhook-id` of every attempt; the body is the same bytes every time
- *   (`{type, timestamp, data}`, timestamp = when the event happened); `webhook-timestamp` and the
+ *   (`{id, type, timestamp, data}`: id = the event's id, the one GraphQL `WorkspaceEvent.id` carries,
+ *   the same for every endpoint; timestamp = when the event happened); `webhook-timestamp` and the
  *   signature are made at each attempt.
+ * - Handed back (`signal`, the job runner's): the request is abandoned and nothing is recorded; the
+ *   attempt runs again elsewhere, with the same webhook-id.
+ * - In flight: at most WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT attempts per endpoint at once, across every
+ *   worker (leased places, src/domain/keys/live.ts): an attempt beyond them is not made, and its job
+ *   waits DEFER_MS without using an attempt (DeferJob), so one slow endpoint cannot hold every slot.
  * - Recording is a compare-and-set on (status pending, attempts = this attempt - 1): a second run
  *   of the same attempt (a killed worker's job picked up again, a re-enqueue by the sweep) records
  *   nothing and schedules nothing, so a delivery is never recorded twice as delivered. A run that
@@ -26,6 +32,8 @@ import { sql } from "../../infra/db.js";
 import { logger } from "../../infra/logger.js";
 import { countWebhookDelivery } from "../../infra/metrics.js";
 import type { WorkspaceEventType } from "../shared/workspace-events.js";
+import { DeferJob } from "../shared/jobs.js";
+import { acquirePlace } from "../keys/live.js";
 import { enqueueDeliveries } from "./jobs.js";
 import type { WebhookAnswer, WebhookSender } from "./ports.js";
 import { decryptSecret, SecretUnavailable } from "./secrets.js";
@@ -93,6 +101,7 @@ interface AttemptTarget {
   failingSince: Date | null;
   disabledAt: Date | null;
   disabledReason: string | null;
+  eventId: string;
   type: WorkspaceEventType;
   data: Record<string, unknown>;
   eventAt: Date;
@@ -102,7 +111,7 @@ async function loadTarget(deliveryId: string): Promise<AttemptTarget | null> {
   const [row] = await sql<AttemptTarget>(
     Prisma.sql`
     SELECT d.status::text AS status, d.attempts, e.id AS "endpointId", e.workspace_id AS "workspaceId", e.url, e.secret_cipher AS "secretCipher",
-           e.failing_since AS "failingSince", e.disabled_at AS "disabledAt", e.disabled_reason AS "disabledReason", ev.type, ev.data, ev.created_at AS "eventAt"
+           e.failing_since AS "failingSince", e.disabled_at AS "disabledAt", e.disabled_reason AS "disabledReason", ev.id AS "eventId", ev.type, ev.data, ev.created_at AS "eventAt"
       FROM webhook_deliveries d
       JOIN webhook_endpoints e ON e.id = d.endpoint_id
       JOIN workspace_events ev ON ev.id = d.event_id
@@ -113,7 +122,12 @@ async function loadTarget(deliveryId: string): Promise<AttemptTarget | null> {
 }
 
 /** The request body: the same bytes at every attempt. */
-const deliveryBody = (t: Pick<AttemptTarget, "type" | "data" | "eventAt">) => JSON.stringify({ type: t.type, timestamp: t.eventAt.toISOString(), data: t.data });
+const deliveryBody = (t: Pick<AttemptTarget, "eventId" | "type" | "data" | "eventAt">) =>
+  JSON.stringify({ id: t.eventId, type: t.type, timestamp: t.eventAt.toISOString(), data: t.data });
+
+/** How long an attempt waits when its endpoint has its deliveries in flight at the bound (jittered). */
+const DEFER_MS = 1000;
+const inFlightSet = (endpointId: string) => `${config.redisPrefix}:webhook-in-flight:{${endpointId}}`;
 
 const MAX_ERROR = 500;
 const clip = (s: string) => (s.length > MAX_ERROR ? `${s.slice(0, MAX_ERROR - 1)}…` : s);
@@ -122,7 +136,13 @@ const clip = (s: string) => (s.length > MAX_ERROR ? `${s.slice(0, MAX_ERROR - 1)
  * Attempt `attempt` of the delivery. Answers what happened: `delivered`, `retrying`, `failed`, or
  * `gone` (endpoint deleted) / `stale` (this attempt was already made and recorded).
  */
-export async function deliverWebhook(deliveryId: string, attempt: number, sender: WebhookSender, s: DeliverySettings = deliverySettings()): Promise<{ status: string }> {
+export async function deliverWebhook(
+  deliveryId: string,
+  attempt: number,
+  sender: WebhookSender,
+  s: DeliverySettings = deliverySettings(),
+  signal?: AbortSignal,
+): Promise<{ status: string }> {
   const t = await loadTarget(deliveryId);
   if (!t) return { status: "gone" };
   if (t.status !== "pending" || t.attempts !== attempt - 1) return { status: "stale" };
@@ -133,6 +153,8 @@ export async function deliverWebhook(deliveryId: string, attempt: number, sender
     // Not sent: the endpoint was disabled after this delivery was created.
     return finish(t, deliveryId, attempt, { status: null, error: `not sent: the endpoint is disabled (${t.disabledReason ?? "no reason recorded"})` }, s, started, true);
   }
+  const release = await acquirePlace(inFlightSet(t.endpointId), config.webhooks.maxInFlightPerEndpoint);
+  if (!release) throw new DeferJob(DEFER_MS + Math.floor(Math.random() * DEFER_MS), `endpoint ${t.endpointId} has ${config.webhooks.maxInFlightPerEndpoint} deliveries in flight`);
   try {
     const secret = decryptSecret(t.secretCipher, t.endpointId);
     const body = deliveryBody(t);
@@ -142,6 +164,7 @@ export async function deliverWebhook(deliveryId: string, attempt: number, sender
       url: t.url,
       body,
       timeoutMs: s.timeoutMs,
+      ...(signal ? { signal } : {}),
       headers: {
         "content-type": "application/json",
         "user-agent": "video-tracking-service-webhooks/1",
@@ -153,7 +176,11 @@ export async function deliverWebhook(deliveryId: string, attempt: number, sender
   } catch (e) {
     if (!(e instanceof SecretUnavailable)) throw e;
     answer = { status: null, error: e.message };
+  } finally {
+    release();
   }
+  // Handed back: the attempt runs again elsewhere, and records itself there.
+  if (signal?.aborted) throw new Error("the delivery's job was handed back: this attempt records nothing");
   return finish(t, deliveryId, attempt, answer, s, started, false);
 }
 

@@ -2,8 +2,9 @@
  * The workspace events outbox: one source for both transports (GraphQL subscriptions and webhooks).
  *
  * 1. `recordWorkspaceEvents` writes the events in the transaction of the change they report (analysis
- *    settled, radar search finished, credits charged), or right after the change when it has no
- *    transaction of its own (the scrape jobs' `video.spike` and `account.video_discovered`).
+ *    settled, radar search finished, credits charged, an account scrape's videos tracked:
+ *    `account.video_discovered`), or `workspaceEventsInsertSql` as a part of the change's own statement
+ *    (a stored scrape's `video.spike`), so a change is never committed without its events.
  * 2. `relayWorkspaceEvents`, after the commit, claims them (`relayed_at`, a compare-and-set, so each event is
  *    relayed once by one process) and, in the same statement, creates one delivery per matching
  *    endpoint (`ON CONFLICT DO NOTHING` on (endpoint, event)); then publishes each event on the
@@ -43,6 +44,14 @@ export async function recordWorkspaceEvents(events: NewWorkspaceEvent[], tx?: Tx
     { tx },
   );
   return rows.map((r) => r.id);
+}
+
+/**
+ * The outbox's insert as a part (a CTE body) of the statement of the change it reports: `rows` selects
+ * (workspace_id, type, data jsonb). RETURNING id, for `relayWorkspaceEvents` after the commit.
+ */
+export function workspaceEventsInsertSql(rows: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`INSERT INTO workspace_events (workspace_id, type, data) ${rows} RETURNING id`;
 }
 
 interface RelayedRow {

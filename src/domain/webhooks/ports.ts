@@ -11,6 +11,8 @@ export interface WebhookRequest {
   body: string;
   /** The whole attempt (resolve, connect, answer, body) must end within this. */
   timeoutMs: number;
+  /** The delivery's job was handed back: the request is abandoned at once (answer: no status). */
+  signal?: AbortSignal;
 }
 
 export interface WebhookAnswer {

@@ -7,8 +7,13 @@
  * authenticated data, so a ciphertext copied onto another endpoint's row does not decrypt. The key
  * id (a hash of the derived key) tells "the key changed" apart from "the data is corrupt".
  *
+ * Rotation: WEBHOOK_SECRET_KEY_PREVIOUS holds the key being replaced; secrets encrypted with either
+ * key decrypt (the key id says which), new ones are encrypted with WEBHOOK_SECRET_KEY.
+ *
  * WEBHOOK_SECRET_KEY unset: creating a webhook is refused (503 WEBHOOKS_NOT_CONFIGURED) and
  * deliveries to existing endpoints fail (and are retried) until it is set again, to the same value.
+ * `npm start` outside production generates one into a git-ignored file when it is unset
+ * (src/main/webhook-key.ts).
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import { config } from "../../config.js";
@@ -54,12 +59,17 @@ export function encryptSecret(secret: string, endpointId: string, material = con
   return ["v1", id, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ct.toString("base64url")].join(".");
 }
 
-export function decryptSecret(stored: string, endpointId: string, material = config.webhooks.secretKey): string {
+/**
+ * Decrypts with the key the ciphertext names: WEBHOOK_SECRET_KEY, or WEBHOOK_SECRET_KEY_PREVIOUS while
+ * the key is being rotated (set the new key, the old one as previous; endpoints keep working; new
+ * secrets are encrypted with the new key).
+ */
+export function decryptSecret(stored: string, endpointId: string, material = config.webhooks.secretKey, previous = config.webhooks.previousSecretKey): string {
   if (!material) throw new SecretUnavailable("WEBHOOK_SECRET_KEY is not set: the signing secret cannot be decrypted");
   const [version, keyId, iv, tag, ct] = stored.split(".");
-  const { key, id } = derive(material);
   if (version !== "v1" || !iv || !tag || ct === undefined) throw new SecretUnavailable("the stored signing secret is not readable");
-  if (keyId !== id) throw new SecretUnavailable("the signing secret was encrypted with another WEBHOOK_SECRET_KEY");
+  const { key } = [material, ...(previous ? [previous] : [])].map(derive).find((k) => k.id === keyId) ?? {};
+  if (!key) throw new SecretUnavailable(`the signing secret was encrypted with another WEBHOOK_SECRET_KEY${previous ? " (nor WEBHOOK_SECRET_KEY_PREVIOUS)" : ""}`);
   try {
     const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
     decipher.setAAD(Buffer.from(endpointId.toLowerCase()));

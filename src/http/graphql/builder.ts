@@ -19,6 +19,8 @@ import RelayPlugin from "@pothos/plugin-relay";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
 import { GraphQLDateTimeISO, GraphQLJSON, GraphQLJSONObject, GraphQLSafeInt } from "graphql-scalars";
 import type { Actor } from "../../domain/people/actor.js";
+import { validationError } from "../../domain/shared/errors.js";
+import { MAX_PAGE_SIZE } from "../../domain/shared/inputs.js";
 import type { PersonContext } from "../../domain/people/sessions.js";
 
 export interface GraphQLContext {
@@ -44,6 +46,9 @@ export interface ConnectionExtras {
   totalCount: number | (() => Promise<number>);
 }
 
+/** The most ids `nodes(ids:)` takes: a page's worth (5,000 ids in one request were read and answered). */
+const MAX_NODE_IDS = MAX_PAGE_SIZE;
+
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   DefaultFieldNullability: false;
@@ -65,7 +70,19 @@ export const builder = new SchemaBuilder<{
     edgesFieldOptions: { nullable: false },
     nodeFieldOptions: { nullable: false },
     nodeQueryOptions: { description: "Any object of the workspace by its global ID (null when it does not exist or belongs to another workspace)." },
-    nodesQueryOptions: { description: "Objects of the workspace by their global IDs, in the order given (null for each that does not exist or belongs to another workspace)." },
+    nodesQueryOptions: {
+      description:
+        `Objects of the workspace by their global IDs, in the order given (null for each that does not exist or belongs to another ` +
+        `workspace). At most ${MAX_NODE_IDS} ids (a page); more is a VALIDATION_ERROR.`,
+      resolve: (_root, args, _context, _info, resolveNodes) => {
+        if (args.ids.length > MAX_NODE_IDS) {
+          throw validationError(`nodes(ids:) takes at most ${MAX_NODE_IDS} ids (a page); this asks for ${args.ids.length}. Ask in pages of ${MAX_NODE_IDS}.`, [
+            { path: "ids", message: `at most ${MAX_NODE_IDS} ids` },
+          ]);
+        }
+        return resolveNodes(args.ids);
+      },
+    },
   },
 });
 

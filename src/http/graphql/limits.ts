@@ -8,10 +8,13 @@
  *   nesting too deep for the parser;
  * - QUERY_TOO_DEEP: deeper than GRAPHQL_MAX_DEPTH (graphql-armor's rule; a connection adds two
  *   levels, `edges` and `node`);
- * - QUERY_TOO_COSTLY: over GRAPHQL_MAX_COST (graphql-armor's shape cost), over GRAPHQL_MAX_ALIASES
- *   aliases or GRAPHQL_MAX_DIRECTIVES directives, `__schema` asked more than once or introspection
- *   expanded below the first level (`limitIntrospection`), or an answer that could hold more than
- *   GRAPHQL_MAX_RESPONSE_VALUES values (`answerSize`: lists counted at their page size).
+ * - QUERY_TOO_COSTLY: over GRAPHQL_MAX_COST (graphql-armor's shape cost), `__schema` asked more than
+ *   once or introspection expanded below the first level (`limitIntrospection`), or an answer that
+ *   could hold more than GRAPHQL_MAX_RESPONSE_VALUES values (`answerSize`: lists counted at their page size);
+ * - QUERY_TOO_MANY_ALIASES, QUERY_TOO_MANY_DIRECTIVES: over GRAPHQL_MAX_ALIASES aliases or
+ *   GRAPHQL_MAX_DIRECTIVES directives.
+ *
+ * Every message says what was found, the limit, the setting that holds it and what to ask instead.
  *
  * Why the introspection rule: the depth limit exempts `__schema` (GraphiQL's and codegen's
  * introspection query is deeper than any application query), and 4,500 aliased `__schema`
@@ -32,20 +35,40 @@ import { MaxTokensParserWLexer } from "@escape.tech/graphql-armor-max-tokens";
 import { config } from "../../config.js";
 import { MAX_PAGE_SIZE } from "../../domain/shared/inputs.js";
 
-export type LimitCode = "QUERY_TOO_LARGE" | "QUERY_TOO_DEEP" | "QUERY_TOO_COSTLY";
+export type LimitCode = "QUERY_TOO_LARGE" | "QUERY_TOO_DEEP" | "QUERY_TOO_COSTLY" | "QUERY_TOO_MANY_ALIASES" | "QUERY_TOO_MANY_DIRECTIVES";
 
 export function limitError(code: LimitCode, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
 }
 
-/** graphql-armor's refusals ("Syntax Error: Query depth limit of 12 exceeded, found 13.") with our code and without the misleading prefix. */
+const count = (n: number) => Math.round(n).toLocaleString("en");
+
+/** What each graphql-armor bound says, in our words: what was found, the limit and its setting, and what to ask instead. */
+const ARMOR_MESSAGES = {
+  QUERY_TOO_DEEP: (found: number, limit: number) =>
+    `The operation nests ${count(found)} levels deep; the limit is ${count(limit)} (GRAPHQL_MAX_DEPTH; a connection adds two levels, edges and node). Ask for fewer nested levels.`,
+  QUERY_TOO_COSTLY: (found: number, limit: number) =>
+    `The operation's estimated cost is ${count(found)}; the limit is ${count(limit)} (GRAPHQL_MAX_COST: a field costs 1 and an object 2, ` +
+    `each level of nesting 1.5 times more, a connection's selection times its literal first/last). Ask for fewer fields, fewer nested connections or smaller pages.`,
+  QUERY_TOO_MANY_ALIASES: (found: number, limit: number) =>
+    `The operation has ${count(found)} aliases; the limit is ${count(limit)} (GRAPHQL_MAX_ALIASES). Ask for the same field under fewer names, or in several operations.`,
+  QUERY_TOO_MANY_DIRECTIVES: (found: number, limit: number) =>
+    `The operation has ${count(found)} directives; the limit is ${count(limit)} (GRAPHQL_MAX_DIRECTIVES).`,
+} satisfies Partial<Record<LimitCode, (found: number, limit: number) => string>>;
+
+/**
+ * graphql-armor's refusals ("Syntax Error: Query Cost limit of 50000 exceeded, found 1437500.": not a
+ * syntax error, and no code) as our errors: the code and ARMOR_MESSAGES's sentence, from the numbers of
+ * the library's message (its own text when it names none).
+ */
 const reportAs =
-  (code: LimitCode) =>
+  (code: keyof typeof ARMOR_MESSAGES, limit: number) =>
   (context: ValidationContext | null, error: GraphQLError): void => {
-    context?.reportError(limitError(code, error.message.replace(/^Syntax Error: /, "")));
+    const found = /found (\d+(?:\.\d+)?)/.exec(error.message);
+    context?.reportError(limitError(code, found ? ARMOR_MESSAGES[code](Number(found[1]), limit) : error.message.replace(/^Syntax Error: /, "")));
   };
 
-const armor = <T>(code: LimitCode, options: T) => ({ ...options, exposeLimits: true, propagateOnRejection: false, onReject: [reportAs(code)] });
+const armor = <T>(code: keyof typeof ARMOR_MESSAGES, limit: number, options: T) => ({ ...options, exposeLimits: true, propagateOnRejection: false, onReject: [reportAs(code, limit)] });
 
 // ---------------------------------------------------------------------------------------------
 // Parsing: a token budget, and nesting the parser cannot recurse through
@@ -315,10 +338,10 @@ export function operationLimits(): Plugin[] {
   const g = config.graphql;
   return [
     limitTokens,
-    maxDepthPlugin(armor("QUERY_TOO_DEEP", { n: g.maxDepth })),
-    costLimitPlugin(armor("QUERY_TOO_COSTLY", { maxCost: g.maxCost })),
-    maxAliasesPlugin(armor("QUERY_TOO_COSTLY", { n: g.maxAliases })),
-    maxDirectivesPlugin(armor("QUERY_TOO_COSTLY", { n: g.maxDirectives })),
+    maxDepthPlugin(armor("QUERY_TOO_DEEP", g.maxDepth, { n: g.maxDepth })),
+    costLimitPlugin(armor("QUERY_TOO_COSTLY", g.maxCost, { maxCost: g.maxCost })),
+    maxAliasesPlugin(armor("QUERY_TOO_MANY_ALIASES", g.maxAliases, { n: g.maxAliases })),
+    maxDirectivesPlugin(armor("QUERY_TOO_MANY_DIRECTIVES", g.maxDirectives, { n: g.maxDirectives })),
     { onValidate: ({ addValidationRule }) => addValidationRule(limitIntrospection) },
     boundAnswerSize,
   ];

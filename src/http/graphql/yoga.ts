@@ -5,7 +5,7 @@
  * in ./limits.ts, of live subscriptions in ./subscriptions.ts.
  */
 import { randomUUID } from "node:crypto";
-import { getOperationAST, GraphQLError, Kind, visit, type ASTNode, type DocumentNode, type ValidationRule } from "graphql";
+import { getOperationAST, GraphQLError, Kind, Lexer, Source, TokenKind, visit, type ASTNode, type DocumentNode, type Token, type ValidationRule } from "graphql";
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import { persistedOperationsPlugin } from "./persisted.js";
 import { limitBodySize } from "./body-limit.js";
@@ -63,6 +63,22 @@ export function maskError(error: unknown): Error {
 /** graphql-js's syntax errors for a string literal holding NUL or a lone surrogate (or a malformed \\u escape). */
 const UNSTORABLE_LITERAL = /^Syntax Error: (?:Invalid Unicode escape sequence|Invalid character within String: U\+(?:0000|D[89A-F]))/;
 
+/**
+ * Whether the string literal graphql-js could not read (UNSTORABLE_LITERAL) is the value of a `url`
+ * argument or input field: the document's tokens up to that literal end with `url :`. Read again only
+ * on that refusal, so that a literal link answers INVALID_URL as the same link in a variable does.
+ */
+function literalOfUrl(source: string | Source): boolean {
+  const lexer = new Lexer(typeof source === "string" ? new Source(source) : source);
+  let [beforeLast, last]: (Token | undefined)[] = [];
+  try {
+    for (let t = lexer.advance(); t.kind !== TokenKind.EOF; t = lexer.advance()) [beforeLast, last] = [last, t];
+  } catch {
+    // The unreadable literal: the tokens before it are read.
+  }
+  return beforeLast?.kind === TokenKind.NAME && beforeLast.value === "url" && last?.kind === TokenKind.COLON;
+}
+
 /** The shared refusal (src/domain/shared/inputs.ts) as a GraphQL error with `extensions.code`. */
 function unstorableError(found: UnstorableString, urlField: boolean): GraphQLError {
   return maskError(unstorableStringError(found, urlField)) as GraphQLError;
@@ -118,11 +134,16 @@ function refuseUnstorableVariables(document: DocumentNode, variables: Record<str
 const refuseUnstorableStrings: Plugin = {
   // The document itself: a NUL or lone surrogate inside a string literal (as a character or as a
   // \u escape) is a syntax error to graphql-js; it is answered as the same refusal.
-  onParse() {
+  onParse({ params }) {
     return ({ result, replaceParseResult }) => {
       if (result instanceof GraphQLError && UNSTORABLE_LITERAL.test(result.message)) {
         const reason = "must not contain the NUL character or a lone UTF-16 surrogate";
-        replaceParseResult(maskError(validationError(`Invalid input: a string of the document ${reason}.`, [{ path: "query", message: reason }])));
+        const url = literalOfUrl(params.source);
+        replaceParseResult(
+          url
+            ? unstorableError({ path: "url", keys: ["url"], reason }, true)
+            : maskError(validationError(`Invalid input: a string of the document ${reason}.`, [{ path: "query", message: reason }])),
+        );
       }
     };
   },

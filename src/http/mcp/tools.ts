@@ -17,7 +17,7 @@ import type { Actor } from "../../domain/people/actor.js";
 import type { Logger } from "../../infra/logger.js";
 import { uuid } from "../../domain/shared/inputs.js";
 import { historyQuery, listVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.js";
-import { historyRange, videoHistory } from "../../domain/tracking/history.js";
+import { historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../domain/tracking/history.js";
 import { getTrackedVideo, listTrackedVideos, trackVideo } from "../../domain/tracking/videos.js";
 import { trackAccount } from "../../domain/tracking/accounts.js";
 import { listFoldersQuery } from "../../domain/folders/inputs.js";
@@ -160,7 +160,8 @@ export const tools: AnyTool[] = [
     description:
       "A tracked video's metrics over time, oldest first (REST GET /videos/{id}/history): interval=day (default) gives the last point of " +
       "each UTC day, interval=hour every scrape in the recent window. Range: start_date and end_date, inclusive UTC days (default the " +
-      "last 30 days). Use it to see how fast a video grows or when it spiked. NOT_FOUND unless the workspace tracks it. Free.",
+      `last 30 days; at most ${MAX_HISTORY_DAYS.hour} days with interval=hour, ${MAX_HISTORY_DAYS.day} with day). Use it to see how fast a ` +
+      "video grows or when it spiked. NOT_FOUND unless the workspace tracks it. Free.",
     input: historyQuery.extend({ video_id: videoId }),
     annotations: READ,
     run: async ({ auth }, input) => {

@@ -49,18 +49,18 @@ export class YtdlpScrapeProvider implements ScrapeProvider {
     this.ytdlp = new YtdlpRunner({ provider: PROVIDER, ...options });
   }
 
-  async scrapeVideo(ref: VideoRef): Promise<ScrapedVideo> {
-    const infos = await this.runJson(ref.platform, ["--dump-json", "--no-playlist", "--", ref.canonicalUrl]);
+  async scrapeVideo(ref: VideoRef, opts: { signal?: AbortSignal } = {}): Promise<ScrapedVideo> {
+    const infos = await this.runJson(ref.platform, ["--dump-json", "--no-playlist", "--", ref.canonicalUrl], opts.signal);
     // One line per video; with --no-playlist there is one, but pick by id to be sure.
     const info = infos.find((i) => String(i.id) === ref.platformVideoId) ?? infos[0];
     return mapVideo(ref, info);
   }
 
-  async scrapeAccount(ref: AccountRef, opts: { maxVideos: number }): Promise<{ account: ScrapedAccount; videos: ScrapedVideo[] }> {
+  async scrapeAccount(ref: AccountRef, opts: { maxVideos: number; signal?: AbortSignal }): Promise<{ account: ScrapedAccount; videos: ScrapedVideo[] }> {
     const max = Math.max(0, Math.floor(opts.maxVideos));
-    if (ref.platform === "platformB") return this.scrapeChannel(ref, max);
+    if (ref.platform === "platformB") return this.scrapeChannel(ref, max, opts.signal);
     const extra = ref.platform === "platformA" ? PINNED_MAX : 0;
-    const listing = await this.listing(ref.platform, ref.canonicalUrl, max + extra);
+    const listing = await this.listing(ref.platform, ref.canonicalUrl, max + extra, opts.signal);
     return { account: mapAccount(ref, listing, listing), videos: mapListedVideos(ref, listing, max) };
   }
 
@@ -69,24 +69,24 @@ export class YtdlpScrapeProvider implements ScrapeProvider {
    * videos; the channel's uploads playlist ("UU" + the id after "UC") lists long videos and shorts
    * together, newest first.
    */
-  private async scrapeChannel(ref: AccountRef, max: number) {
-    const profile = await this.listing(ref.platform, ref.canonicalUrl, 1);
+  private async scrapeChannel(ref: AccountRef, max: number, signal?: AbortSignal) {
+    const profile = await this.listing(ref.platform, ref.canonicalUrl, 1, signal);
     if (max === 0) return { account: mapAccount(ref, profile, null), videos: [] };
     const channelId = [profile.channel_id, profile.id].map(String).find((v) => /^UC[A-Za-z0-9_-]{22}$/.test(v));
     if (!channelId) throw new ProviderError(PROVIDER, `yt-dlp gave no channel id for ${ref.canonicalUrl}`, true);
-    const uploads = await this.listing(ref.platform, `https://www.youtube.com/playlist?list=UU${channelId.slice(2)}`, max);
+    const uploads = await this.listing(ref.platform, `https://www.youtube.com/playlist?list=UU${channelId.slice(2)}`, max, signal);
     return { account: mapAccount(ref, profile, uploads), videos: mapListedVideos(ref, uploads, max) };
   }
 
-  private async listing(platform: Platform, url: string, entries: number): Promise<Info> {
+  private async listing(platform: Platform, url: string, entries: number, signal?: AbortSignal): Promise<Info> {
     // `--playlist-end 0` would mean "no end": ask for one entry and drop it instead.
     const args = ["--dump-single-json", "--flat-playlist", "--playlist-end", String(Math.max(1, entries)), "--", url];
-    const [info] = await this.runJson(platform, args);
+    const [info] = await this.runJson(platform, args, signal);
     return entries === 0 ? { ...info, entries: [] } : info;
   }
 
-  /** One run of yt-dlp for `url` (the last argument): one JSON object per line, at least one. */
-  private runJson(platform: Platform, args: string[]): Promise<Info[]> {
-    return this.ytdlp.jsonLines({ platform, args: [...COMMON_ARGS, ...args], maxStdoutBytes: MAX_STDOUT_BYTES, what: args.at(-1) ?? "", atLeastOne: true });
+  /** One run of yt-dlp for `url` (the last argument): one JSON object per line, at least one; `signal` stops its budget wait and its program. */
+  private runJson(platform: Platform, args: string[], signal?: AbortSignal): Promise<Info[]> {
+    return this.ytdlp.jsonLines({ platform, args: [...COMMON_ARGS, ...args], maxStdoutBytes: MAX_STDOUT_BYTES, what: args.at(-1) ?? "", atLeastOne: true, ...(signal ? { signal } : {}) });
   }
 }

@@ -84,6 +84,11 @@ export class HttpWebhookSender implements WebhookSender {
       const timer = setTimeout(() => {
         request.destroy(new Error(`timed out after ${req.timeoutMs} ms`));
       }, req.timeoutMs);
+      // A handed-back job's request stops now (the job runs again elsewhere).
+      const abandon = () => request.destroy(new Error("abandoned: the delivery's job was handed back"));
+      if (req.signal?.aborted) abandon();
+      req.signal?.addEventListener("abort", abandon, { once: true });
+      request.on("close", () => req.signal?.removeEventListener("abort", abandon));
       request.on("error", (e) => done({ status: null, error: e instanceof RefusedTarget ? e.message : `${(e as NodeJS.ErrnoException).code ?? "error"}: ${e.message}` }));
       request.on("response", (res) => {
         let read = 0;

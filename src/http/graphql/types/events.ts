@@ -18,7 +18,7 @@ export const WorkspaceEventTypeEnum = builder.enumType("WorkspaceEventType", {
 const WorkspaceEventRef = builder.objectRef<WorkspaceEvent>("WorkspaceEvent").implement({
   description: "An event of the workspace, as webhooks deliver it.",
   fields: (t) => ({
-    id: t.exposeID("id", { description: "The event's id (its row in the workspace's event log, unique per event): lets a client drop an event it has already seen, e.g. after reconnecting. Webhook deliveries carry their own id (the webhook-id header), one per endpoint." }),
+    id: t.exposeID("id", { description: "The event's id (its row in the workspace's event log, unique per event): lets a client drop an event it has already seen, e.g. after reconnecting. Webhook bodies carry it too (their `id`); each delivery also has its own id (the webhook-id header), one per endpoint." }),
     type: t.field({ type: WorkspaceEventTypeEnum, resolve: (e) => e.type }),
     data: t.field({ type: "JSONObject", description: "The event's payload (ids and what changed), as in the webhook body's `data`.", resolve: (e) => e.data }),
     at: t.field({ type: "DateTime", resolve: (e) => e.at }),

@@ -22,6 +22,7 @@ import {
   countAccountHistories,
   countVideoHistories,
   historyRange,
+  MAX_HISTORY_DAYS,
   historyOrder,
   videoHistories,
   type AccountPoint,
@@ -139,7 +140,8 @@ const AccountHistoryConnection = builder.connectionObject({ type: AccountPointRe
 
 const HISTORY_FIELD_NOTE =
   "Oldest first; cursors are capture times. startDate and endDate (YYYY-MM-DD) are inclusive UTC days (default the last 30 days); " +
-  "startDate after endDate is a VALIDATION_ERROR. Same points as REST GET …/history.";
+  `startDate after endDate is a VALIDATION_ERROR, and so is a range of more than ${MAX_HISTORY_DAYS.hour} days with interval HOUR or ` +
+  `${MAX_HISTORY_DAYS.day} days (ten years) with DAY. Same points as REST GET …/history.`;
 
 /** The history range of the field's arguments, checked as REST checks its query. */
 function historyArgs(args: { startDate?: string | null; endDate?: string | null; interval?: HistoryInterval | null }): HistoryRange {
@@ -223,12 +225,14 @@ VideoRef.implement({
         endDate: t.arg.string({ description: "YYYY-MM-DD" }),
       },
       // Every video of the response in one statement (and one count, only when asked).
-      load: async (videoIds: string[], _ctx, args) => {
+      load: async (videoIds: string[], ctx, args) => {
         const range = historyArgs(args);
         const { window, build } = batchedConnection(args, historyOrder<VideoPoint>());
-        const rows = await videoHistories(videoIds, range, window);
+        const ws = ctx.auth.workspaceId;
+        const rows = await videoHistories(ws, videoIds, range, window);
         let totals: Promise<Map<string, number>> | null = null;
-        return videoIds.map((id) => build(rows.get(id) ?? [], async () => (await (totals ??= countVideoHistories(videoIds, range))).get(id) ?? 0));
+        // A video untracked while this request ran has no history left to show: an empty one.
+        return videoIds.map((id) => build(rows.get(id) ?? [], async () => (await (totals ??= countVideoHistories(ws, videoIds, range))).get(id) ?? 0));
       },
       resolve: (v) => v.id,
     }),
@@ -275,14 +279,19 @@ AccountRef.implement({
         startDate: t.arg.string({ description: "YYYY-MM-DD" }),
         endDate: t.arg.string({ description: "YYYY-MM-DD" }),
       },
-      load: async (accountIds: string[], _ctx, args) => {
+      // The domain read answers null for an account the workspace does not track (its tenancy rule).
+      load: async (accountIds: string[], ctx, args) => {
         const range = historyArgs(args);
         const { window, build } = batchedConnection(args, historyOrder<AccountPoint>());
-        const rows = await accountHistories(accountIds, range, window);
+        const ws = ctx.auth.workspaceId;
+        const rows = await accountHistories(ws, accountIds, range, window);
         let totals: Promise<Map<string, number>> | null = null;
-        return accountIds.map((id) => build(rows.get(id) ?? [], async () => (await (totals ??= countAccountHistories(accountIds, range))).get(id) ?? 0));
+        return accountIds.map((id) => {
+          const points = rows.get(id);
+          return points ? build(points, async () => (await (totals ??= countAccountHistories(ws, accountIds, range))).get(id) ?? 0) : null;
+        });
       },
-      resolve: (a) => (a.trackedAccountId === null ? null : a.id),
+      resolve: (a) => a.id,
     }),
     tracking: t.field({
       type: AccountTrackingRef,

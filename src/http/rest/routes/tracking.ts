@@ -6,7 +6,7 @@ import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.js";
 import { z } from "zod";
 import { getTrackedVideo, listTrackedVideos, trackVideo, untrackVideos } from "../../../domain/tracking/videos.js";
 import { getTrackedAccount, listAccountVideos, listTrackedAccounts, trackAccount, untrackAccount } from "../../../domain/tracking/accounts.js";
-import { accountHistory, historyRange, videoHistory } from "../../../domain/tracking/history.js";
+import { accountHistory, historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../../domain/tracking/history.js";
 import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.js";
 import { config } from "../../../config.js";
 import {
@@ -26,7 +26,8 @@ import type { RouteResponse } from "../route.js";
 
 const HISTORY_DESCRIPTION =
   `Oldest first. Range: start_date and end_date, inclusive UTC days (default the last 30 days, today included); start_date after ` +
-  `end_date is 400 VALIDATION_ERROR. interval=day (default): the last point of each UTC day (capturedAt is that point's real time; a ` +
+  `end_date is 400 VALIDATION_ERROR, and so is a range of more than ${MAX_HISTORY_DAYS.hour} days with interval=hour or ` +
+  `${MAX_HISTORY_DAYS.day} days (ten years) with interval=day (the message names the cap). interval=day (default): the last point of each UTC day (capturedAt is that point's real time; a ` +
   `day without a scrape has no point). interval=hour: every point at scrape resolution for the last ` +
   `${config.history.fullResolutionDays} UTC days (today included; HISTORY_FULL_RESOLUTION_DAYS), and the daily points before them ` +
   `(older points are rolled up to one per day). Points are as often as the item was scraped (adaptive cadence: see the refresh endpoint). ` +

@@ -11,7 +11,8 @@ import { iso, pagination, paginationSchema, timestamp } from "../../records/comm
 import { deliveryItem, deliveryItemOf, eventName, webhookItem, webhookItemOf } from "../../records/webhooks.js";
 
 const SIGNING =
-  "Each event is POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id` (the delivery's id, the same on " +
+  "Each event is POSTed as JSON `{id, type, timestamp, data}` (`id`: the event's id, the one GraphQL's WorkspaceEvent.id carries, the " +
+  "same for every endpoint) with the Standard Webhooks headers `webhook-id` (the delivery's id, the same on " +
   "every attempt: use it to drop duplicates), `webhook-timestamp` (Unix seconds, of this attempt) and `webhook-signature` (`v1,` + base64 " +
   "HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`). A 2xx " +
   "answer within 10 s is delivered; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h (7 attempts in all, the server's " +
