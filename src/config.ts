@@ -98,6 +98,8 @@ const schema = z.object({
   FFMPEG_PATH: z.string().default("ffmpeg"),
   POCKETSPHINX_PATH: z.string().default("pocketsphinx_continuous"),
   ESPEAK_PATH: z.string().default("espeak-ng"),
+  /** Simulated media also speak their captions with espeak-ng (and ffmpeg), so the analysis runs real programs on real audio. */
+  SIMULATED_MEDIA_SPEECH: bool.default(false),
   MEDIA_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   /** Largest media file the analysis downloads, in bytes (default 200 MiB). */
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
@@ -437,7 +439,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       pocketsphinx: e.POCKETSPHINX_PATH,
       espeak: e.ESPEAK_PATH,
     },
-    media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS },
+    media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS, simulatedSpeech: e.SIMULATED_MEDIA_SPEECH },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

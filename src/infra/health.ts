@@ -116,12 +116,16 @@ export function settleScrapeProvider(
 }
 
 /** What each program is needed for, by the configured providers (a program no provider runs is absent). */
-export function programsNeeded(providers: Providers = config.providers): Partial<Record<ProgramKey, string[]>> {
+export function programsNeeded(providers: Providers = config.providers, simulatedSpeech = config.media.simulatedSpeech): Partial<Record<ProgramKey, string[]>> {
   const needs: Partial<Record<ProgramKey, string[]>> = {};
   const need = (key: ProgramKey, what: string) => (needs[key] ??= []).push(what);
   if (providers.scrape === "ytdlp") need("ytdlp", "scraping videos and accounts");
   // Simulated media are captions made from the description: no program at all (no speech is synthesised
   // for a transcript that comes from captions). yt-dlp's media: captions first, else audio for speech recognition.
+  if (providers.media === "simulated" && simulatedSpeech) {
+    need("espeak", "analysis of simulated videos: speaking their captions (SIMULATED_MEDIA_SPEECH)");
+    need("ffmpeg", "analysis of simulated videos: converting the spoken audio (SIMULATED_MEDIA_SPEECH)");
+  }
   if (providers.media === "ytdlp") {
     need("ytdlp", "analysis: downloading a video's captions or audio");
     need("ffmpeg", "analysis of videos without captions: converting their audio");

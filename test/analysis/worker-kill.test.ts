@@ -52,15 +52,15 @@ async function expectChargedOnce(workspaceId: string, analysisId: string) {
 
 describe("a worker killed mid-analysis", () => {
   it("killed while downloading: another worker resumes and completes it, charged exactly once", async () => {
-    // espeak-ng stand-in: the first run records its pid and blocks; later runs are the real program.
+    // espeak-ng stand-in: the first run (after the version read at start-up) records its pid and blocks; later runs are the real program.
     const marker = join(dir, "espeak-started");
     const espeak = join(dir, "slow-espeak");
-    await writeFile(espeak, `#!/bin/sh\nif [ ! -e '${marker}' ]; then echo $$ > '${marker}'; sleep 120; fi\nexec espeak-ng "$@"\n`);
+    await writeFile(espeak, `#!/bin/sh\n[ "$1" = --version ] && exec espeak-ng --version\nif [ ! -e '${marker}' ]; then echo $$ > '${marker}'; sleep 120; fi\nexec espeak-ng "$@"\n`);
     await chmod(espeak, 0o755);
 
     const ws = await newWorkspace();
     const videoId = await trackedVideo(ws.workspaceId);
-    const first = await worker({ ESPEAK_PATH: espeak });
+    const first = await worker({ SIMULATED_MEDIA_SPEECH: "true", ESPEAK_PATH: espeak });
     const r = await analyze(ws.workspaceId, videoId, {});
     await waitFor("the first worker to be inside the download stage", async () => existsSync(marker));
     expect((await waitForStatus(ws.workspaceId, videoId, ["downloading"])).status).toBe("downloading");
@@ -68,7 +68,7 @@ describe("a worker killed mid-analysis", () => {
     await first.stop("SIGKILL");
     process.kill(Number((await readFile(marker, "utf8")).trim()), "SIGKILL"); // the stand-in's orphaned sleep
 
-    await worker({ ESPEAK_PATH: espeak });
+    await worker({ SIMULATED_MEDIA_SPEECH: "true", ESPEAK_PATH: espeak });
     const done = await waitForStatus(ws.workspaceId, videoId, ["completed", "failed"], 90_000);
     expect(done).toMatchObject({ id: r.analysisId, status: "completed", transcriptSource: "captions" });
     expect(done.transcript).toContain("sourdough");

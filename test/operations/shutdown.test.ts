@@ -45,12 +45,12 @@ async function service(role: "api" | "worker", env: Record<string, string>): Pro
   return p;
 }
 
-/** An espeak-ng stand-in whose first run starts a grandchild and blocks; the pids land in files. */
+/** An espeak-ng stand-in whose first run (not counting the version read at start-up) starts a grandchild and blocks; the pids land in files. */
 async function blockingEspeak(name: string) {
   const marker = join(dir, `${name}.pid`);
   const helper = join(dir, `${name}.helper`);
   const path = join(dir, name);
-  await writeFile(path, `#!/bin/sh\nif [ ! -e '${marker}' ]; then sleep 300 & echo $! > '${helper}'; echo $$ > '${marker}'; sleep 300; fi\nexec espeak-ng "$@"\n`);
+  await writeFile(path, `#!/bin/sh\n[ "$1" = --version ] && exec espeak-ng --version\nif [ ! -e '${marker}' ]; then sleep 300 & echo $! > '${helper}'; echo $$ > '${marker}'; sleep 300; fi\nexec espeak-ng "$@"\n`);
   await chmod(path, 0o755);
   return {
     path,
@@ -72,7 +72,7 @@ describe("shutdown", () => {
     const espeak = await blockingEspeak("espeak-handback");
     const ws = await newWorkspace();
     const videoId = await trackedVideo(ws.workspaceId);
-    const worker = await service("worker", { ESPEAK_PATH: espeak.path, SHUTDOWN_TIMEOUT_MS: "1000" });
+    const worker = await service("worker", { SIMULATED_MEDIA_SPEECH: "true", ESPEAK_PATH: espeak.path, SHUTDOWN_TIMEOUT_MS: "1000" });
     const r = await analyze(ws.workspaceId, videoId, {});
     const pids = await espeak.started();
 
@@ -88,7 +88,7 @@ describe("shutdown", () => {
     expect(job!.attemptsMade).toBe(0);
     expect((await waitForStatus(ws.workspaceId, videoId, ["downloading"])).status).toBe("downloading");
 
-    await service("worker", { ESPEAK_PATH: espeak.path });
+    await service("worker", { SIMULATED_MEDIA_SPEECH: "true", ESPEAK_PATH: espeak.path });
     const done = await waitForStatus(ws.workspaceId, videoId, ["completed", "failed"], 60_000);
     expect(done).toMatchObject({ id: r.analysisId, status: "completed" });
     expect(await analysisCharges(ws.workspaceId)).toEqual([-5]);
@@ -98,7 +98,7 @@ describe("shutdown", () => {
     const espeak = await blockingEspeak("espeak-swept");
     const ws = await newWorkspace();
     const videoId = await trackedVideo(ws.workspaceId);
-    const worker = await service("worker", { ESPEAK_PATH: espeak.path });
+    const worker = await service("worker", { SIMULATED_MEDIA_SPEECH: "true", ESPEAK_PATH: espeak.path });
     const r = await analyze(ws.workspaceId, videoId, {});
     const pids = await espeak.started();
 

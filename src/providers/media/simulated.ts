@@ -41,7 +41,7 @@ function simulatedMediaDefaults(): SimulatedMediaOptions {
     maxSeconds: config.media.maxSeconds,
     voice: "en-us",
     wordsPerMinute: 165,
-    speech: false,
+    speech: config.media.simulatedSpeech,
   };
 }
 
