@@ -18,7 +18,7 @@ import { register } from "node:module";
 import { createAddHookMessageChannel } from "import-in-the-middle";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
-import { ExpressInstrumentation } from "@opentelemetry/instrumentation-express";
+import { ExpressInstrumentation, ExpressLayerType } from "@opentelemetry/instrumentation-express";
 import { GraphQLInstrumentation } from "@opentelemetry/instrumentation-graphql";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { IORedisInstrumentation } from "@opentelemetry/instrumentation-ioredis";
@@ -43,7 +43,10 @@ export async function startTelemetry(role: Role): Promise<() => Promise<void>> {
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.test(req.url ?? "") }),
-      new ExpressInstrumentation(),
+      // Route and handler spans only: a span per middleware layer (compression, auth, rate limit, log
+      // context, metrics, body parser …) says little that the handler span does not. It is not what
+      // makes tracing cost (bench/traces-cost.ts: the same loss with 10 % sampled, bench/RESULTS.md).
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true }),
       // Statements and Redis commands only inside a request or a job: not the workers' polling and
       // the schedulers' background traffic, each of which would otherwise be a trace of its own.
