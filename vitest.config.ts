@@ -20,6 +20,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: true,
-    maxWorkers: 3,
+    maxWorkers: 2,
   },
 });
