@@ -122,6 +122,9 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 export function untilRevoked<T>(source: AsyncIterable<T>, subjects: readonly string[]): AsyncIterableIterator<T> {
   const it = source[Symbol.asyncIterator]();
   let ended = false;
+  // Assigned below: holdFor may call `end` before it returns (a subject already known withdrawn),
+  // and then there is nothing held to release yet.
+  let release: () => void = () => undefined;
   let cut: (r: IteratorReturnResult<undefined>) => void = () => undefined;
   const cutShort = new Promise<IteratorReturnResult<undefined>>((resolve) => (cut = resolve));
   const end = async (): Promise<IteratorReturnResult<undefined>> => {
@@ -133,7 +136,7 @@ export function untilRevoked<T>(source: AsyncIterable<T>, subjects: readonly str
     }
     return DONE;
   };
-  const release = holdFor(subjects, () => void end());
+  release = holdFor(subjects, () => void end());
   return {
     [Symbol.asyncIterator]() {
       return this;
