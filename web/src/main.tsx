@@ -2,7 +2,8 @@ import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { AppRoutes } from "./app/routes";
-import { WorkspaceEnvironment } from "./app/workspace";
+import { preloadFirstPage } from "./app/preload";
+import { firstEnvironment, WorkspaceEnvironment } from "./app/workspace";
 import { Loading } from "./components/Loading";
 import { apiErrorOf } from "./lib/errors";
 import "./styles/global.css";
@@ -13,14 +14,18 @@ const onCaughtError = (error: unknown, info: { componentStack?: string }) => {
   if (!apiErrorOf(error)) console.error(error, info.componentStack);
 };
 
-createRoot(document.getElementById("root")!, { onCaughtError }).render(
-  <StrictMode>
-    <BrowserRouter>
-      <WorkspaceEnvironment>
-        <Suspense fallback={<Loading what="Loading the dashboard" />}>
-          <AppRoutes />
-        </Suspense>
-      </WorkspaceEnvironment>
-    </BrowserRouter>
-  </StrictMode>,
+// The first page's code and data are asked for before the first render (app/preload.ts); until
+// then the page shows index.html's own "Loading the dashboard…".
+void preloadFirstPage(firstEnvironment().environment, window.location).then(() =>
+  createRoot(document.getElementById("root")!, { onCaughtError }).render(
+    <StrictMode>
+      <BrowserRouter>
+        <WorkspaceEnvironment>
+          <Suspense fallback={<Loading what="Loading the dashboard" />}>
+            <AppRoutes />
+          </Suspense>
+        </WorkspaceEnvironment>
+      </BrowserRouter>
+    </StrictMode>,
+  ),
 );

@@ -12,6 +12,7 @@ import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Loading } from "../components/Loading";
 import { apiErrorOf } from "../lib/errors";
 import { paths } from "./paths";
+import { useFirstLoadFetchPolicy } from "./preload";
 import { useWorkspaceChoice } from "./workspace";
 
 const query = graphql`
@@ -49,7 +50,7 @@ export function SignedIn({ children }: { children: (viewer: Viewer) => ReactNode
 }
 
 function ViewerGate({ children }: { children: (viewer: Viewer) => ReactNode }) {
-  const data = useLazyLoadQuery<SignedInQuery>(query, {}, { fetchPolicy: "store-and-network" });
+  const data = useLazyLoadQuery<SignedInQuery>(query, {}, { fetchPolicy: useFirstLoadFetchPolicy(query, {}) });
   if (!data.viewer) return <Navigate to={paths.signIn(window.location.pathname + window.location.search)} replace />;
   return <>{children(data.viewer)}</>;
 }

@@ -1,26 +1,14 @@
 /**
- * The route table: one line per page. Pages load on demand (React.lazy), so the first load carries
+ * The route table: one line per page. Pages load on demand (./pages.ts), so the first load carries
  * only the shell and the page opened. URLs are built with ./paths.ts; a new top-level segment goes
  * into DASHBOARD_SEGMENTS there as well.
  */
-import { lazy } from "react";
 import { Route, Routes } from "react-router";
 import { Shell } from "./Shell";
 import { SignedIn } from "./SignedIn";
+import { pages } from "./pages";
 
-const OverviewPage = lazy(() => import("../pages/overview/OverviewPage"));
-const VideosPage = lazy(() => import("../pages/videos/VideosPage"));
-const VideoPage = lazy(() => import("../pages/video/VideoPage"));
-const SignInPage = lazy(() => import("../pages/sign-in/SignInPage"));
-const ResetPasswordPage = lazy(() => import("../pages/reset-password/ResetPasswordPage"));
-const AccountsPage = lazy(() => import("../pages/accounts/AccountsPage"));
-const AccountPage = lazy(() => import("../pages/account/AccountPage"));
-const FoldersPage = lazy(() => import("../pages/folders/FoldersPage"));
-const FolderPage = lazy(() => import("../pages/folder/FolderPage"));
-const RadarPage = lazy(() => import("../pages/radar/RadarPage"));
-const AcceptInvitationPage = lazy(() => import("../pages/accept-invitation/AcceptInvitationPage"));
-const SettingsPage = lazy(() => import("../pages/settings/SettingsPage"));
-const NotFoundPage = lazy(() => import("../pages/coming/NotFoundPage"));
+const { OverviewPage, VideosPage, VideoPage, SignInPage, ResetPasswordPage, AccountsPage, AccountPage, FoldersPage, FolderPage, RadarPage, AcceptInvitationPage, SettingsPage, NotFoundPage } = pages;
 
 export function AppRoutes() {
   return (

@@ -6,7 +6,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { RelayEnvironmentProvider } from "react-relay";
-import { createEnvironment } from "../relay/environment";
+import { createEnvironment, type DashboardEnvironment } from "../relay/environment";
 
 const STORAGE_KEY = "dashboard.workspaceId";
 
@@ -30,12 +30,35 @@ function stored(): string | null {
   }
 }
 
+/**
+ * The environment of the first render, made before React starts (main.tsx) so that the first
+ * page's queries can start at once (app/preload.ts); used once, for the workspace it was made for.
+ */
+let first: { workspaceId: string | null; env: DashboardEnvironment } | null = null;
+
+export function firstEnvironment(): DashboardEnvironment {
+  first ??= { workspaceId: stored(), env: createEnvironment(stored()) };
+  return first.env;
+}
+
+function environmentFor(workspaceId: string | null, generation: number): DashboardEnvironment {
+  if (first && generation === 0 && first.workspaceId === workspaceId) return first.env;
+  return createEnvironment(workspaceId);
+}
+
 export function WorkspaceEnvironment({ children }: { children: ReactNode }) {
   const [workspaceId, setWorkspaceId] = useState<string | null>(stored);
   const [generation, setGeneration] = useState(0);
   // A new generation is a new, empty store (after signing in or out), even for the same workspace.
-  const current = useMemo(() => createEnvironment(workspaceId), [workspaceId, generation]);
-  useEffect(() => () => current.dispose(), [current]);
+  const current = useMemo(() => environmentFor(workspaceId, generation), [workspaceId, generation]);
+  useEffect(
+    () => () => {
+      // A disposed environment is never handed out again (switching back to the first workspace).
+      if (first?.env === current) first = null;
+      current.dispose();
+    },
+    [current],
+  );
 
   const chooseWorkspace = useCallback((id: string | null) => {
     try {

@@ -5,6 +5,7 @@
 import { Suspense } from "react";
 import { graphql, useLazyLoadQuery } from "react-relay";
 import type { OverviewPageQuery } from "../../__generated__/OverviewPageQuery.graphql";
+import { useFirstLoadFetchPolicy } from "../../app/preload";
 import { PageHeader } from "../../components/PageHeader";
 import { Loading } from "../../components/Loading";
 import { Time } from "../../components/Time";
@@ -32,7 +33,7 @@ const query = graphql`
 `;
 
 export default function OverviewPage() {
-  const data = useLazyLoadQuery<OverviewPageQuery>(query, {}, { fetchPolicy: "store-and-network" });
+  const data = useLazyLoadQuery<OverviewPageQuery>(query, {}, { fetchPolicy: useFirstLoadFetchPolicy(query, {}) });
   useLiveCredits();
   const { plan, limits } = data.workspace;
   const credits = useBalance(data.workspace.credits);

@@ -7,6 +7,7 @@ import { Suspense, useTransition } from "react";
 import { graphql, useLazyLoadQuery } from "react-relay";
 import { useSearchParams } from "react-router";
 import type { VideosPageQuery } from "../../__generated__/VideosPageQuery.graphql";
+import { useFirstLoadFetchPolicy } from "../../app/preload";
 import { PageHeader } from "../../components/PageHeader";
 import { ListFilters } from "../../components/ListFilters";
 import { Loading } from "../../components/Loading";
@@ -41,6 +42,7 @@ export default function VideosPage() {
 }
 
 function VideosList({ options, onChange, pending }: { options: ListOptions; onChange: (o: Partial<ListOptions>) => void; pending: boolean }) {
-  const data = useLazyLoadQuery<VideosPageQuery>(query, { ...options, first: PAGE_SIZE }, { fetchPolicy: "store-and-network" });
+  const variables = { ...options, first: PAGE_SIZE };
+  const data = useLazyLoadQuery<VideosPageQuery>(query, variables, { fetchPolicy: useFirstLoadFetchPolicy(query, variables) });
   return <VideosTable query={data} options={options} onChange={onChange} pending={pending} />;
 }
