@@ -3,6 +3,10 @@
  * (`npm run dev:web`): React, Relay's babel plugin (turns graphql`…` into imports of the artifacts
  * relay-compiler writes to src/__generated__), and a proxy of the API's paths to a running service.
  */
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import babel from "@rolldown/plugin-babel";
@@ -19,11 +23,43 @@ function dashboardRoutes(): Plugin {
   };
 }
 
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Writes a `.br` (quality 11) and a `.gz` (level 9) next to each JavaScript and CSS asset: the server
+ * sends the one the browser accepts (src/http/dashboard.ts), compressed once here at the strongest
+ * levels (brotli: ~16 % fewer bytes than gzip) instead of on every response.
+ */
+function precompress(): Plugin {
+  let outDir = "dist";
+  return {
+    name: "precompress",
+    apply: "build",
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    async writeBundle() {
+      const dir = join(outDir, "assets");
+      const files = (await readdir(dir)).filter((f) => /\.(js|css)$/.test(f));
+      await Promise.all(
+        files.map(async (file) => {
+          const raw = await readFile(join(dir, file));
+          if (raw.length < 1024) return; // the server's threshold: smaller files go as they are
+          const br = await brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+          await writeFile(join(dir, `${file}.br`), br);
+          await writeFile(join(dir, `${file}.gz`), await gzipAsync(raw, { level: 9 }));
+        }),
+      );
+    },
+  };
+}
+
 // The running API the dev server forwards to (npm start listens on 4000).
 const api = process.env.API_URL ?? "http://127.0.0.1:4000";
 
 export default defineConfig({
-  plugins: [react(), babel({ plugins: ["relay"] }), dashboardRoutes()],
+  plugins: [react(), babel({ plugins: ["relay"] }), dashboardRoutes(), precompress()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -2,8 +2,10 @@
  * The dashboard (web/, built into web/dist by `npm ci`) at `/`, same origin as /graphql and /auth.
  *
  * - `/assets/*`: the build's hashed files, cached for a year as immutable (a new build has new names),
- *   gzipped when the browser accepts it (the JavaScript of a first load: ~180 KB instead of ~600 KB;
- *   only here: the API's responses, SSE streams among them, are not compressed).
+ *   compressed when the browser accepts it (the JavaScript of a first load: ~150 KB in brotli, ~180 KB
+ *   gzipped, instead of ~600 KB; only here: the API's responses, SSE streams among them, are not
+ *   compressed). The build writes a `.br` and a `.gz` of each script and stylesheet (web/vite.config.ts):
+ *   those are sent as they are, brotli first; anything else is gzipped on the fly.
  * - index.html for the dashboard's own paths only: the first path segments its build lists in
  *   routes.json (written by web/vite.config.ts from web/src/app/paths.ts), never cached so a new
  *   build is picked up at once. Everything else (/api/v1, /graphql, /auth, /mcp, /metrics, /admin,
@@ -11,10 +13,10 @@
  * - No build (a checkout without `npm ci`, or DASHBOARD_DIR pointing nowhere): `/` answers 503
  *   with what to run, and the process logs it once at start.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { extname, join } from "node:path";
 import compression from "compression";
-import express, { type Request, type Response, type Router } from "express";
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
 import { logger } from "../infra/logger.ts";
 
 /** The dashboard loads nothing from another host; thumbnails are the platforms' https images. */
@@ -63,6 +65,31 @@ function sendIndex(res: Response, html: string): void {
     .send(html);
 }
 
+/** The encodings the build precompresses, in the order the server prefers them (brotli: fewer bytes). */
+const PRECOMPRESSED = [
+  { encoding: "br", suffix: ".br" },
+  { encoding: "gzip", suffix: ".gz" },
+] as const;
+
+/**
+ * Serves the build's own `.br` or `.gz` of an asset to a browser that accepts it: the request is
+ * pointed at that file (express.static sends it, with its own ETag) under the asset's content type.
+ * The asset list is read once, like index.html: a build is never changed under a running process.
+ */
+function precompressed(assetsDir: string): RequestHandler {
+  const files = new Set(readdirSync(assetsDir));
+  return (req: Request, res: Response, next: NextFunction) => {
+    const name = req.path.slice(1);
+    if ((req.method !== "GET" && req.method !== "HEAD") || !files.has(name)) return next();
+    const chosen = PRECOMPRESSED.find((p) => files.has(name + p.suffix) && req.acceptsEncodings(p.encoding) === p.encoding);
+    res.vary("Accept-Encoding");
+    if (!chosen) return next();
+    res.type(extname(name)).set("content-encoding", chosen.encoding);
+    req.url = `/${name}${chosen.suffix}`;
+    next();
+  };
+}
+
 export function dashboard(dir: string): Router {
   const router = express.Router();
   const build = readBuild(dir);
@@ -74,6 +101,8 @@ export function dashboard(dir: string): Router {
   const gzip = compression();
   router.use(
     "/assets",
+    precompressed(join(dir, "assets")),
+    // Skips what is already encoded (the precompressed files).
     gzip,
     express.static(join(dir, "assets"), { immutable: true, maxAge: YEAR_SECONDS * 1000, index: false, fallthrough: true, etag: true }),
   );
