@@ -14,10 +14,13 @@ const onCaughtError = (error: unknown, info: { componentStack?: string }) => {
   if (!apiErrorOf(error)) console.error(error, info.componentStack);
 };
 
-// The first page's code and data are asked for before the first render (app/preload.ts); until
-// then the page shows index.html's own "Loading the dashboard…".
+// The first page's code and data are asked for before the app's first render (app/preload.ts);
+// meanwhile the root shows the same loading status as the app's own outer fallback. A plain render,
+// not a Suspense fallback: it does not hold back the app's reveal by React's throttle.
+const root = createRoot(document.getElementById("root")!, { onCaughtError });
+root.render(<Loading what="Loading the dashboard" />);
 void preloadFirstPage(firstEnvironment().environment, window.location).then(() =>
-  createRoot(document.getElementById("root")!, { onCaughtError }).render(
+  root.render(
     <StrictMode>
       <BrowserRouter>
         <WorkspaceEnvironment>

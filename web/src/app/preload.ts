@@ -4,7 +4,7 @@
  * once, instead of the viewer query, then (once the shell rendered) the page's code, then its
  * query; React renders when they are in (or after FIRST_LOAD_WAIT_MS), so the first commit has the
  * page with its data and no fallback in between (each fallback delays the next reveal by React's
- * Suspense throttle, 300 ms). Meanwhile index.html shows "Loading the dashboard…".
+ * Suspense throttle, 300 ms). Meanwhile main.tsx shows "Loading the dashboard…".
  *
  * The components still ask for their queries (useLazyLoadQuery); `useFirstLoadFetchPolicy` tells
  * them not to fetch again what this preload has just fetched (Relay joins a request still in flight
