@@ -3,11 +3,12 @@
  * own paths only, hashed assets cached for a year, every API path answering as before (JSON 404s
  * included), and a clear 503 at / when the build is missing.
  */
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer, type Server } from "node:http";
+import { createServer, get as httpGet, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, startTestApi, stopAll } from "../helpers/api.js";
@@ -23,6 +24,17 @@ beforeAll(async () => {
 afterAll(() => stopAll(api));
 
 const get = (path: string, headers: Record<string, string> = {}) => request(api.url, "GET", path, { headers: { accept: "text/html", ...headers } });
+
+/** A GET whose body stays as sent (encoded). */
+function rawGet(url: string, acceptEncoding: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers: { "accept-encoding": acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on("error", reject);
+  });
+}
 
 describe("the dashboard at /", () => {
   it("answers index.html, never cached, with a same-origin content security policy, for each of its paths", async () => {
@@ -52,6 +64,23 @@ describe("the dashboard at /", () => {
     const missing = await request(api.url, "GET", "/assets/no-such-file.js");
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("sends the build's own brotli (or gzip) of a script, byte for byte, to a browser that accepts it", async () => {
+    const index = await get("/");
+    const script = [...index.text.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!)[0]!;
+    const file = fileURLToPath(new URL(`../../web/dist${script}`, import.meta.url));
+    for (const [acceptEncoding, encoding, suffix] of [["gzip, deflate, br, zstd", "br", ".br"], ["gzip", "gzip", ".gz"]] as const) {
+      // node:http, not fetch: fetch would decode the body.
+      const res = await rawGet(api.url + script, acceptEncoding);
+      expect(res.headers["content-encoding"], acceptEncoding).toBe(encoding);
+      expect(res.headers["content-type"]).toMatch(/^text\/javascript/);
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(res.body.equals(readFileSync(file + suffix)), acceptEncoding).toBe(true);
+    }
+    const plain = await rawGet(api.url + script, "identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.equals(readFileSync(file))).toBe(true);
   });
 
   it("never shadows the API's paths: they keep their answers, unknown ones their JSON 404", async () => {
