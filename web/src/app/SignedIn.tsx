@@ -12,7 +12,7 @@ import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Loading } from "../components/Loading";
 import { apiErrorOf } from "../lib/errors";
 import { paths } from "./paths";
-import { useFirstLoadFetchPolicy } from "./preload";
+import { useFirstLoadFetchPolicy } from "../relay/preloaded";
 import { useWorkspaceChoice } from "./workspace";
 
 const query = graphql`

@@ -5,7 +5,7 @@
 import { Suspense } from "react";
 import { graphql, useLazyLoadQuery } from "react-relay";
 import type { OverviewPageQuery } from "../../__generated__/OverviewPageQuery.graphql";
-import { useFirstLoadFetchPolicy } from "../../app/preload";
+import { useFirstLoadFetchPolicy } from "../../relay/preloaded";
 import { PageHeader } from "../../components/PageHeader";
 import { Loading } from "../../components/Loading";
 import { Time } from "../../components/Time";

@@ -7,7 +7,7 @@ import { Suspense, useTransition } from "react";
 import { graphql, useLazyLoadQuery } from "react-relay";
 import { useSearchParams } from "react-router";
 import type { VideosPageQuery } from "../../__generated__/VideosPageQuery.graphql";
-import { useFirstLoadFetchPolicy } from "../../app/preload";
+import { useFirstLoadFetchPolicy } from "../../relay/preloaded";
 import { PageHeader } from "../../components/PageHeader";
 import { ListFilters } from "../../components/ListFilters";
 import { Loading } from "../../components/Loading";
