@@ -1,0 +1,190 @@
+/**
+ * `npm run bench -- pothos-prisma` (issue 21, item 4): the design card's @pothos/plugin-prisma,
+ * measured against today's schema (domain records + DataLoaders, src/http/graphql/types/tracking.ts).
+ *
+ * The ladder's database (bench/ladder/seed.sql: 100,000 tracked videos in workspace A, 4,000 in B,
+ * 2,000 accounts) in its own database; the ladder's two queries (bench/ladder/queries.mjs: the list
+ * `videos(first: 20)` and the same with each video's account) against three servers, each its own
+ * process and served identically (bench/pothos-prisma/server.ts: yoga + graphql-jit, the workspace's
+ * actor fixed, no auth, limits or logs), so that only the schema, its resolvers and data access differ:
+ *
+ * - today: the service's schema;
+ * - plugin: bench/pothos-prisma/schema.ts (prismaNode, relation, prismaConnectionHelpers + queryFromInfo)
+ *   over the service's Prisma client;
+ * - plugin-joins: the same over a client generated with the `relationJoins` preview feature.
+ *
+ * Before measuring: every arm answers both queries with the same JSON as today's, and today's page
+ * is the workspace's first 20 by independent SQL. Statements per request are counted in each server
+ * (every pg query, 20 sequential requests). Then PERF_ROUNDS (3) rounds of autocannon (its own process,
+ * -c 32, 2 s warm-up + PERF_SECONDS (10) s), arms in a rotating order per round, with server CPU per
+ * request from /proc. Writes the `pothos-prisma` section of bench/RESULTS.md.
+ */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import pg from "pg";
+import { GQL_LIST, GQL_NESTED } from "./ladder/queries.mjs";
+import { benchServiceEnv, createMigratedDatabase, endBench, urlFor } from "./lib/db.js";
+import { measuredLoad, rotatingRounds, startChild, stopChildren, type MeasuredLoad } from "./lib/load.js";
+import { percentile, writeSection } from "./lib/results.js";
+import { generatePluginArtifacts, typecheckPluginSchema, type Arm } from "./pothos-prisma/generate.js";
+
+const DB = "perf_pothos_prisma";
+const DATABASE_URL = urlFor(DB);
+const REDIS_PREFIX = `bench_pothos_prisma_${process.pid}`;
+const ROUNDS = Number(process.env.PERF_ROUNDS ?? 3);
+const SECONDS = Number(process.env.PERF_SECONDS ?? 10);
+const CONNECTIONS = 32;
+const SEED = fileURLToPath(new URL("./ladder/seed.sql", import.meta.url));
+const QUERIES = [
+  { key: "list", text: GQL_LIST },
+  { key: "nested", text: GQL_NESTED },
+] as const;
+
+interface Server {
+  arm: Arm;
+  base: string;
+  pid: number;
+}
+
+/** Two workspaces (A measured, B tracking newer videos A must not show), seeded as the ladder does. */
+async function seed(): Promise<{ workspaceA: string; seconds: number }> {
+  const { createWorkspace } = await import("../src/domain/workspace/service.js");
+  const a = await createWorkspace({ name: "perf", plan: "enterprise" });
+  const b = await createWorkspace({ name: "perf-other", plan: "enterprise" });
+  const started = Date.now();
+  const u = new URL(DATABASE_URL);
+  execFileSync("psql", ["-h", u.hostname, "-p", u.port || "5432", "-U", u.username, "-d", DB, "-v", "ON_ERROR_STOP=1", "-qAt", "-v", `ws_a=${a.workspace.id}`, "-v", `ws_b=${b.workspace.id}`, "-f", SEED], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return { workspaceA: a.workspace.id, seconds: (Date.now() - started) / 1000 };
+}
+
+async function post(server: Server, query: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${server.base}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Every arm answers both queries as today's does; today's page is the workspace's first 20 by SQL. */
+async function checkEquivalence(db: pg.Client, servers: Server[], workspaceA: string): Promise<string[]> {
+  const checks: string[] = [];
+  const expected = (await db.query(`SELECT video_id FROM tracked_videos WHERE workspace_id = $1 ORDER BY created_at DESC, id LIMIT 20`, [workspaceA])).rows.map((r) => r.video_id as string);
+  for (const q of QUERIES) {
+    const answers = await Promise.all(servers.map((s) => post(s, q.text)));
+    const today = JSON.parse(answers[0]!.text);
+    if (answers[0]!.status !== 200 || today.errors) throw new Error(`today ${q.key}: ${answers[0]!.status} ${answers[0]!.text.slice(0, 500)}`);
+    const ids = today.data.videos.edges.map((e: { node: { id: string } }) => e.node.id);
+    if (!isDeepStrictEqual(ids, expected)) throw new Error(`today's ${q.key} page is not the workspace's first 20 by (created_at DESC, id)`);
+    for (let i = 1; i < servers.length; i++) {
+      const body = JSON.parse(answers[i]!.text);
+      if (answers[i]!.status !== 200 || body.errors) throw new Error(`${servers[i]!.arm} ${q.key}: ${answers[i]!.status} ${answers[i]!.text.slice(0, 500)}`);
+      if (!isDeepStrictEqual(body, today)) throw new Error(`${servers[i]!.arm} ${q.key} differs from today's:\n${answers[i]!.text.slice(0, 800)}\n${answers[0]!.text.slice(0, 800)}`);
+      const bytes = answers[i]!.text === answers[0]!.text ? "byte-equal" : "JSON-equal (not byte-equal)";
+      checks.push(`${servers[i]!.arm} ${q.key}: ${bytes} to today's (${answers[0]!.text.length} bytes, ${ids.length} items, totalCount ${today.data.videos.totalCount})`);
+    }
+    if (q.key === "nested") {
+      const nodes = today.data.videos.edges.map((e: { node: { canonicalAccountId: string | null; account: { id: string } | null } }) => e.node);
+      const withAccount = nodes.filter((n: { account: unknown }) => n.account).length;
+      if (!nodes.every((n: { canonicalAccountId: string | null; account: { id: string } | null }) => (n.account ? n.account.id === n.canonicalAccountId : n.canonicalAccountId === null))) throw new Error("nested account mismatch");
+      checks.push(`nested: ${withAccount}/20 videos with an account, account ids = canonicalAccountId`);
+    }
+  }
+  checks.push(`today's page = independent SQL (workspace A, ORDER BY created_at DESC, id; B's newer rows absent)`);
+  return checks;
+}
+
+/** Statements each server sends per request (its own pg query counter over 20 sequential requests). */
+async function statementsPerRequest(server: Server, query: string): Promise<number> {
+  const count = async () => Number(await (await fetch(`${server.base}/__statements`)).text());
+  const before = await count();
+  for (let i = 0; i < 20; i++) await post(server, query);
+  return ((await count()) - before) / 20;
+}
+
+function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
+function report(servers: Server[], results: Map<string, MeasuredLoad[]>, statements: Map<string, number>, checks: string[], loads: number[], seedSeconds: number, regenerated: boolean): string {
+  const rows: string[] = [];
+  const rps = (arm: Arm, q: string) => median((results.get(`${arm}/${q}`) ?? []).map((r) => r.rps));
+  for (const q of QUERIES) {
+    for (const s of servers) {
+      const runs = results.get(`${s.arm}/${q.key}`)!;
+      const bad = runs.reduce((n, r) => n + r.non2xx + r.errors + (r.mismatches ?? 0), 0);
+      const ratio = rps(s.arm, q.key) / rps("today", q.key);
+      rows.push(
+        `| ${q.key} | ${s.arm} | **${rps(s.arm, q.key).toFixed(0)}** (${runs.map((r) => r.rps.toFixed(0)).join(" / ")}) | ${ratio.toFixed(2)} | ${median(runs.map((r) => r.p50))} | ${median(runs.map((r) => r.p99))} | ${median(runs.map((r) => r.cpuPerRequest)).toFixed(2)} | ${statements.get(`${s.arm}/${q.key}`)} | ${bad} |`,
+      );
+    }
+  }
+  const within = (arm: Arm) => QUERIES.every((q) => rps(arm, q.key) >= 0.9 * rps("today", q.key));
+  const verdict = servers
+    .filter((s) => s.arm !== "today")
+    .map((s) => `${s.arm}: ${within(s.arm) ? "within 10 % on both rungs" : "NOT within 10 % on both rungs"} (list ${(rps(s.arm, "list") / rps("today", "list")).toFixed(2)}, nested ${(rps(s.arm, "nested") / rps("today", "nested")).toFixed(2)} of today's req/s)`)
+    .join("; ");
+  return `## @pothos/plugin-prisma against today's schema (issue 21, item 4)
+
+Command: \`npm run bench -- pothos-prisma\` (PERF_ROUNDS=${ROUNDS}, PERF_SECONDS=${SECONDS}). Database ${DB}: the ladder's seed (bench/ladder/seed.sql: 100,000 tracked videos in workspace A, 4,000 in B, 102,000 videos, 2,000 accounts), seeded + ANALYZE in ${seedSeconds.toFixed(1)} s.
+Each arm is its own process serving one schema the same way (bench/pothos-prisma/server.ts: graphql-yoga + envelop graphql-jit on node:http, the workspace's actor fixed, no auth, rate limit, logging or metrics): **today** = the service's schema (domain records + DataLoaders over raw SQL); **plugin** = bench/pothos-prisma/schema.ts (@pothos/plugin-prisma: prismaNode, relation, prismaConnectionHelpers + queryFromInfo) over the service's Prisma client; **plugin-joins** = the same over a client generated with the \`relationJoins\` preview feature (bench/pothos-prisma/generate.ts; the service's client untouched).
+autocannon (own process) -c ${CONNECTIONS}, 2 s warm-up then ${SECONDS} s per run, ${ROUNDS} round(s), arms in a rotating order per round; 1-minute load average after each round: ${loads.map((l) => l.toFixed(2)).join(" / ")}.
+
+| query | arm | req/s median (per round) | / today | p50 ms | p99 ms | server CPU ms/req | SQL statements/req | non-2xx + errors + GraphQL-error bodies |
+|---|---|---|---|---|---|---|---|---|
+${rows.join("\n")}
+
+- Decision rule: within 10 % of today's on both rungs → move the schema's object types onto the plugin; otherwise keep today's design. This run: ${verdict}.
+- SQL statements/req: every pg query the server process sent (the service's pool and Prisma's driver adapter), over 20 sequential requests, outside the timed runs.
+- Equivalence, checked before measuring:
+${checks.map((c) => `  - ${c}`).join("\n")}
+- bench/pothos-prisma/generated/pothos-types.ts ${regenerated ? "CHANGED when regenerated from prisma/schema: commit it with the schema change" : "regenerated from prisma/schema, unchanged"}.
+`;
+}
+
+async function main(): Promise<void> {
+  const regenerated = generatePluginArtifacts();
+  typecheckPluginSchema();
+  await createMigratedDatabase(DB);
+  const env = benchServiceEnv(DATABASE_URL, REDIS_PREFIX);
+  Object.assign(process.env, env);
+  const db = new pg.Client({ connectionString: DATABASE_URL });
+  await db.connect();
+  try {
+    const { workspaceA, seconds: seedSeconds } = await seed();
+    const servers: Server[] = [];
+    for (const arm of ["today", "plugin", "plugin-joins"] as Arm[]) {
+      const child = await startChild(["bench/pothos-prisma/server.ts", arm, workspaceA], env, /ARM \S+ listening on port (\d+)/);
+      servers.push({ arm, base: `http://127.0.0.1:${child.match[1]}`, pid: child.child.pid! });
+    }
+    const checks = await checkEquivalence(db, servers, workspaceA);
+    for (const c of checks) console.log(`check: ${c}`);
+    const statements = new Map<string, number>();
+    for (const s of servers) for (const q of QUERIES) statements.set(`${s.arm}/${q.key}`, await statementsPerRequest(s, q.text));
+    console.log(`statements per request: ${JSON.stringify(Object.fromEntries(statements))}`);
+
+    const results = new Map<string, MeasuredLoad[]>();
+    const loads = await rotatingRounds(servers, QUERIES.length, ROUNDS, async (server, i) => {
+      const q = QUERIES[i]!;
+      const r = await measuredLoad(server.pid, {
+        base: server.base,
+        paths: ["/graphql"],
+        method: "POST",
+        body: JSON.stringify({ query: q.text }),
+        headers: { "content-type": "application/json" },
+        errorMarker: '"errors"',
+        seconds: SECONDS,
+        connections: CONNECTIONS,
+      });
+      results.set(`${server.arm}/${q.key}`, [...(results.get(`${server.arm}/${q.key}`) ?? []), r]);
+      console.log(`${server.arm} ${q.key}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} p99 ${r.p99} ms, ${r.cpuPerRequest.toFixed(2)} CPU ms/req, non-2xx ${r.non2xx}, errors ${r.errors}, error bodies ${r.mismatches}`);
+    });
+    const markdown = report(servers, results, statements, checks, loads, seedSeconds, regenerated);
+    console.log(markdown);
+    await writeSection("pothos-prisma", markdown);
+  } finally {
+    stopChildren();
+    await endBench(db, REDIS_PREFIX, DB);
+  }
+}
+
+await main();
