@@ -24,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import pg from "pg";
 import { GQL_LIST, GQL_NESTED } from "./ladder/queries.mjs";
-import { benchServiceEnv, createMigratedDatabase, endBench, urlFor } from "./lib/db.js";
+import { benchServiceEnv, closeServiceConnections, createMigratedDatabase, endBench, urlFor } from "./lib/db.js";
 import { measuredLoad, rotatingRounds, startChild, stopChildren, type MeasuredLoad } from "./lib/load.js";
 import { percentile, writeSection } from "./lib/results.js";
 import { generatePluginArtifacts, typecheckPluginSchema, type Arm } from "./pothos-prisma/generate.js";
@@ -93,9 +93,13 @@ async function checkEquivalence(db: pg.Client, servers: Server[], workspaceA: st
   return checks;
 }
 
+async function stats(server: Server): Promise<{ statements: number; errors: Record<string, number> }> {
+  return (await fetch(`${server.base}/__stats`)).json() as Promise<{ statements: number; errors: Record<string, number> }>;
+}
+
 /** Statements each server sends per request (its own pg query counter over 20 sequential requests). */
 async function statementsPerRequest(server: Server, query: string): Promise<number> {
-  const count = async () => Number(await (await fetch(`${server.base}/__statements`)).text());
+  const count = async () => (await stats(server)).statements;
   const before = await count();
   for (let i = 0; i < 20; i++) await post(server, query);
   return ((await count()) - before) / 20;
@@ -105,7 +109,17 @@ function median(values: number[]): number {
   return percentile(values, 50);
 }
 
-function report(servers: Server[], results: Map<string, MeasuredLoad[]>, statements: Map<string, number>, checks: string[], loads: number[], seedSeconds: number, regenerated: boolean): string {
+function report(
+  servers: Server[],
+  results: Map<string, MeasuredLoad[]>,
+  statements: Map<string, number>,
+  checks: string[],
+  loads: number[],
+  seedSeconds: number,
+  regenerated: boolean,
+  errors: Record<string, Record<string, number>>,
+): string {
+  const errorLines = Object.entries(errors).flatMap(([arm, byMessage]) => Object.entries(byMessage).map(([message, n]) => `  - ${arm}: ${n} × ${message}`));
   const rows: string[] = [];
   const rps = (arm: Arm, q: string) => median((results.get(`${arm}/${q}`) ?? []).map((r) => r.rps));
   for (const q of QUERIES) {
@@ -137,6 +151,7 @@ ${rows.join("\n")}
 - SQL statements/req: every pg query the server process sent (the service's pool and Prisma's driver adapter), over 20 sequential requests, outside the timed runs.
 - Equivalence, checked before measuring:
 ${checks.map((c) => `  - ${c}`).join("\n")}
+- Errors the servers raised during the whole run: ${errorLines.length ? `\n${errorLines.join("\n")}` : "none"}.
 - bench/pothos-prisma/generated/pothos-types.ts ${regenerated ? "CHANGED when regenerated from prisma/schema: commit it with the schema change" : "regenerated from prisma/schema, unchanged"}.
 `;
 }
@@ -151,6 +166,8 @@ async function main(): Promise<void> {
   await db.connect();
   try {
     const { workspaceA, seconds: seedSeconds } = await seed();
+    // The seeding's Prisma client and pool closed: the three servers' pools (20 each) need the room.
+    await closeServiceConnections();
     const servers: Server[] = [];
     for (const arm of ["today", "plugin", "plugin-joins"] as Arm[]) {
       const child = await startChild(["bench/pothos-prisma/server.ts", arm, workspaceA], env, /ARM \S+ listening on port (\d+)/);
@@ -178,7 +195,8 @@ async function main(): Promise<void> {
       results.set(`${server.arm}/${q.key}`, [...(results.get(`${server.arm}/${q.key}`) ?? []), r]);
       console.log(`${server.arm} ${q.key}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} p99 ${r.p99} ms, ${r.cpuPerRequest.toFixed(2)} CPU ms/req, non-2xx ${r.non2xx}, errors ${r.errors}, error bodies ${r.mismatches}`);
     });
-    const markdown = report(servers, results, statements, checks, loads, seedSeconds, regenerated);
+    const errors = Object.fromEntries(await Promise.all(servers.map(async (s) => [s.arm, (await stats(s)).errors] as const)));
+    const markdown = report(servers, results, statements, checks, loads, seedSeconds, regenerated, errors);
     console.log(markdown);
     await writeSection("pothos-prisma", markdown);
   } finally {

@@ -12,14 +12,16 @@
  * - plugin-joins: the same schema over a client generated with the `relationJoins` preview feature
  *   (./generate.ts), on a pool configured like the service's.
  *
- * `GET /__statements` answers how many statements this process has sent to PostgreSQL (every
- * pg.Client#query: the service's raw SQL on the pool and Prisma's driver adapter alike).
+ * `GET /__stats` answers `{ statements, errors }`: how many statements this process has sent to
+ * PostgreSQL (every pg.Client#query: the service's raw SQL on the pool and Prisma's driver adapter
+ * alike) and the messages of the errors its operations raised, counted (none is expected: the
+ * benchmark reports any, e.g. PostgreSQL refusing a connection on a machine whose other users hold many).
  */
 import http from "node:http";
 import pg from "pg";
 import { createYoga } from "graphql-yoga";
 import { useGraphQlJit } from "@envelop/graphql-jit";
-import type { GraphQLSchema } from "graphql";
+import { GraphQLError, type GraphQLSchema } from "graphql";
 import type { PrismaClient } from "../../src/generated/prisma/client.js";
 import type { GraphQLContext } from "../../src/http/graphql/builder.js";
 import { joinsClient, type Arm } from "./generate.js";
@@ -62,19 +64,29 @@ async function schemaOf(arm: Arm): Promise<GraphQLSchema> {
   return pluginSchema(await joinsClient(process.env.DATABASE_URL!));
 }
 
+/** Errors by message (unmasked in the answers too: every arm the same). */
+const errors: Record<string, number> = {};
+function recordError(error: unknown): Error {
+  const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
+  const message = String(original instanceof Error ? original.message : original).slice(0, 300);
+  errors[message] = (errors[message] ?? 0) + 1;
+  return error as Error;
+}
+
 async function main(): Promise<void> {
   const [arm, workspaceId] = process.argv.slice(2) as [Arm, string];
   const yoga = createYoga({
     schema: await schemaOf(arm),
     context: () => contextFor(workspaceId),
+    maskedErrors: { maskError: recordError },
     plugins: [useGraphQlJit()],
     graphiql: false,
     landingPage: false,
     logging: false,
   });
   const server = http.createServer((req, res) => {
-    if (req.url === "/__statements") {
-      res.end(String(statements));
+    if (req.url === "/__stats") {
+      res.end(JSON.stringify({ statements, errors }));
       return;
     }
     void yoga(req, res);
