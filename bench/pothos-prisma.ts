@@ -40,6 +40,8 @@ const QUERIES = [
   { key: "list", text: GQL_LIST },
   { key: "nested", text: GQL_NESTED },
 ] as const;
+/** Not measured: that both schemas encode the nodes' global ids alike (`Video:<uuid>`, `Account:<uuid>`; edge cursors differ and are not compared). */
+const GLOBAL_IDS = "{ videos(first: 20) { edges { node { id account { id } } } } }";
 
 interface Server {
   arm: Arm;
@@ -65,32 +67,55 @@ async function post(server: Server, query: string): Promise<{ status: number; te
   return { status: res.status, text: await res.text() };
 }
 
-/** Every arm answers both queries as today's does; today's page is the workspace's first 20 by SQL. */
+interface Page {
+  data: { videos: { totalCount?: number; edges: { node: { id: string; canonicalAccountId?: string | null; account?: { id: string } | null } }[] } };
+}
+
+/** Each server's answer to `query`, as text and parsed; any HTTP or GraphQL error stops the benchmark. */
+async function answers(servers: Server[], query: string): Promise<{ text: string; body: Page }[]> {
+  return Promise.all(
+    servers.map(async (s) => {
+      const { status, text } = await post(s, query);
+      const body = JSON.parse(text);
+      if (status !== 200 || body.errors) throw new Error(`${s.arm}: ${status} ${text.slice(0, 500)}`);
+      return { text, body: body as Page };
+    }),
+  );
+}
+
+/** Every plugin arm answers `query` with today's JSON (byte-equal or not, said). */
+async function sameAsToday(servers: Server[], key: string, query: string): Promise<{ today: Page; checks: string[] }> {
+  const [today, ...others] = await answers(servers, query);
+  const checks = others.map((other, i) => {
+    const arm = servers[i + 1]!.arm;
+    if (!isDeepStrictEqual(other.body, today!.body)) throw new Error(`${arm} ${key} differs from today's:\n${other.text.slice(0, 800)}\n${today!.text.slice(0, 800)}`);
+    const bytes = other.text === today!.text ? "byte-equal" : "JSON-equal (not byte-equal)";
+    const total = today!.body.data.videos.totalCount === undefined ? "" : `, totalCount ${today!.body.data.videos.totalCount}`;
+    return `${arm} ${key}: ${bytes} to today's (${today!.text.length} bytes, ${today!.body.data.videos.edges.length} items${total})`;
+  });
+  return { today: today!.body, checks };
+}
+
+/**
+ * Before measuring: both queries answered alike by every arm; today's page is the workspace's first
+ * 20 by independent SQL; each account is the video's owner; and the global ids (not in the measured
+ * queries) encode alike.
+ */
 async function checkEquivalence(db: pg.Client, servers: Server[], workspaceA: string): Promise<string[]> {
-  const checks: string[] = [];
   const expected = (await db.query(`SELECT video_id FROM tracked_videos WHERE workspace_id = $1 ORDER BY created_at DESC, id LIMIT 20`, [workspaceA])).rows.map((r) => r.video_id as string);
-  for (const q of QUERIES) {
-    const answers = await Promise.all(servers.map((s) => post(s, q.text)));
-    const today = JSON.parse(answers[0]!.text);
-    if (answers[0]!.status !== 200 || today.errors) throw new Error(`today ${q.key}: ${answers[0]!.status} ${answers[0]!.text.slice(0, 500)}`);
-    const ids = today.data.videos.edges.map((e: { node: { id: string } }) => e.node.id);
-    if (!isDeepStrictEqual(ids, expected)) throw new Error(`today's ${q.key} page is not the workspace's first 20 by (created_at DESC, id)`);
-    for (let i = 1; i < servers.length; i++) {
-      const body = JSON.parse(answers[i]!.text);
-      if (answers[i]!.status !== 200 || body.errors) throw new Error(`${servers[i]!.arm} ${q.key}: ${answers[i]!.status} ${answers[i]!.text.slice(0, 500)}`);
-      if (!isDeepStrictEqual(body, today)) throw new Error(`${servers[i]!.arm} ${q.key} differs from today's:\n${answers[i]!.text.slice(0, 800)}\n${answers[0]!.text.slice(0, 800)}`);
-      const bytes = answers[i]!.text === answers[0]!.text ? "byte-equal" : "JSON-equal (not byte-equal)";
-      checks.push(`${servers[i]!.arm} ${q.key}: ${bytes} to today's (${answers[0]!.text.length} bytes, ${ids.length} items, totalCount ${today.data.videos.totalCount})`);
-    }
-    if (q.key === "nested") {
-      const nodes = today.data.videos.edges.map((e: { node: { canonicalAccountId: string | null; account: { id: string } | null } }) => e.node);
-      const withAccount = nodes.filter((n: { account: unknown }) => n.account).length;
-      if (!nodes.every((n: { canonicalAccountId: string | null; account: { id: string } | null }) => (n.account ? n.account.id === n.canonicalAccountId : n.canonicalAccountId === null))) throw new Error("nested account mismatch");
-      checks.push(`nested: ${withAccount}/20 videos with an account, account ids = canonicalAccountId`);
-    }
-  }
-  checks.push(`today's page = independent SQL (workspace A, ORDER BY created_at DESC, id; B's newer rows absent)`);
-  return checks;
+  const list = await sameAsToday(servers, "list", GQL_LIST);
+  if (!isDeepStrictEqual(list.today.data.videos.edges.map((e) => e.node.id), expected)) throw new Error("today's page is not the workspace's first 20 by (created_at DESC, id)");
+  const nested = await sameAsToday(servers, "nested", GQL_NESTED);
+  const nodes = nested.today.data.videos.edges.map((e) => e.node);
+  if (!nodes.every((n) => (n.account ? n.account.id === n.canonicalAccountId : n.canonicalAccountId === null))) throw new Error("nested: an account is not its video's owner");
+  const ids = await sameAsToday(servers, "global ids", GLOBAL_IDS);
+  return [
+    ...list.checks,
+    ...nested.checks,
+    ...ids.checks,
+    `today's page = independent SQL (workspace A, ORDER BY created_at DESC, id; B's newer rows absent)`,
+    `nested: ${nodes.filter((n) => n.account).length}/20 videos with an account, each account's id = the video's canonicalAccountId`,
+  ];
 }
 
 async function stats(server: Server): Promise<{ statements: number; errors: Record<string, number> }> {
@@ -109,34 +134,54 @@ function median(values: number[]): number {
   return percentile(values, 50);
 }
 
-function report(
-  servers: Server[],
-  results: Map<string, MeasuredLoad[]>,
-  statements: Map<string, number>,
-  checks: string[],
-  loads: number[],
-  seedSeconds: number,
-  regenerated: boolean,
-  errors: Record<string, Record<string, number>>,
-): string {
-  const errorLines = Object.entries(errors).flatMap(([arm, byMessage]) => Object.entries(byMessage).map(([message, n]) => `  - ${arm}: ${n} × ${message}`));
-  const rows: string[] = [];
-  const rps = (arm: Arm, q: string) => median((results.get(`${arm}/${q}`) ?? []).map((r) => r.rps));
-  for (const q of QUERIES) {
-    for (const s of servers) {
+interface Run {
+  servers: Server[];
+  /** Measurements by "arm/query". */
+  results: Map<string, MeasuredLoad[]>;
+  /** Statements per request by "arm/query". */
+  statements: Map<string, number>;
+  checks: string[];
+  loads: number[];
+  seedSeconds: number;
+  /** Whether generated/pothos-types.ts changed when regenerated. */
+  regenerated: boolean;
+  /** Errors each server raised, by message. */
+  errors: Record<string, Record<string, number>>;
+}
+
+/** Median req/s of an arm on a query. */
+function rpsOf(results: Run["results"], arm: Arm, query: string): number {
+  return median((results.get(`${arm}/${query}`) ?? []).map((r) => r.rps));
+}
+
+/** One table row per query and arm. */
+function tableRows({ servers, results, statements }: Run): string[] {
+  return QUERIES.flatMap((q) =>
+    servers.map((s) => {
       const runs = results.get(`${s.arm}/${q.key}`)!;
       const bad = runs.reduce((n, r) => n + r.non2xx + r.errors + (r.mismatches ?? 0), 0);
-      const ratio = rps(s.arm, q.key) / rps("today", q.key);
-      rows.push(
-        `| ${q.key} | ${s.arm} | **${rps(s.arm, q.key).toFixed(0)}** (${runs.map((r) => r.rps.toFixed(0)).join(" / ")}) | ${ratio.toFixed(2)} | ${median(runs.map((r) => r.p50))} | ${median(runs.map((r) => r.p99))} | ${median(runs.map((r) => r.cpuPerRequest)).toFixed(2)} | ${statements.get(`${s.arm}/${q.key}`)} | ${bad} |`,
-      );
-    }
-  }
-  const within = (arm: Arm) => QUERIES.every((q) => rps(arm, q.key) >= 0.9 * rps("today", q.key));
-  const verdict = servers
+      const rps = rpsOf(results, s.arm, q.key);
+      return `| ${q.key} | ${s.arm} | **${rps.toFixed(0)}** (${runs.map((r) => r.rps.toFixed(0)).join(" / ")}) | ${(rps / rpsOf(results, "today", q.key)).toFixed(2)} | ${median(runs.map((r) => r.p50))} | ${median(runs.map((r) => r.p99))} | ${median(runs.map((r) => r.cpuPerRequest)).toFixed(2)} | ${statements.get(`${s.arm}/${q.key}`)} | ${bad} |`;
+    }),
+  );
+}
+
+/** The decision rule applied to each plugin arm. */
+function verdictOf({ servers, results }: Run): string {
+  const ratio = (arm: Arm, q: string) => rpsOf(results, arm, q) / rpsOf(results, "today", q);
+  return servers
     .filter((s) => s.arm !== "today")
-    .map((s) => `${s.arm}: ${within(s.arm) ? "within 10 % on both rungs" : "NOT within 10 % on both rungs"} (list ${(rps(s.arm, "list") / rps("today", "list")).toFixed(2)}, nested ${(rps(s.arm, "nested") / rps("today", "nested")).toFixed(2)} of today's req/s)`)
+    .map((s) => {
+      const within = QUERIES.every((q) => ratio(s.arm, q.key) >= 0.9);
+      return `${s.arm}: ${within ? "within" : "NOT within"} 10 % on both rungs (list ${ratio(s.arm, "list").toFixed(2)}, nested ${ratio(s.arm, "nested").toFixed(2)} of today's req/s)`;
+    })
     .join("; ");
+}
+
+/** The `pothos-prisma` section of bench/RESULTS.md. */
+function report(run: Run): string {
+  const { checks, loads, seedSeconds, regenerated, errors } = run;
+  const errorLines = Object.entries(errors).flatMap(([arm, byMessage]) => Object.entries(byMessage).map(([message, n]) => `  - ${arm}: ${n} × ${message}`));
   return `## @pothos/plugin-prisma against today's schema (issue 21, item 4)
 
 Command: \`npm run bench -- pothos-prisma\` (PERF_ROUNDS=${ROUNDS}, PERF_SECONDS=${SECONDS}). Database ${DB}: the ladder's seed (bench/ladder/seed.sql: 100,000 tracked videos in workspace A, 4,000 in B, 102,000 videos, 2,000 accounts), seeded + ANALYZE in ${seedSeconds.toFixed(1)} s.
@@ -145,15 +190,47 @@ autocannon (own process) -c ${CONNECTIONS}, 2 s warm-up then ${SECONDS} s per ru
 
 | query | arm | req/s median (per round) | / today | p50 ms | p99 ms | server CPU ms/req | SQL statements/req | non-2xx + errors + GraphQL-error bodies |
 |---|---|---|---|---|---|---|---|---|
-${rows.join("\n")}
+${tableRows(run).join("\n")}
 
-- Decision rule: within 10 % of today's on both rungs → move the schema's object types onto the plugin; otherwise keep today's design. This run: ${verdict}.
+- Decision rule: within 10 % of today's on both rungs → move the schema's object types onto the plugin; otherwise keep today's design. This run: ${verdictOf(run)}.
+- What differs besides the design: the plugin schema answers only these queries (\`videos\` without today's platform/q/sort/order arguments); its \`Video.account\` is the plugin's relation (any account, where today's loader applies the workspace's visibility rule: equal here, every account owns a tracked video); its total is a second statement (the workspace's counter, as today's, which reads it in the page's statement); its edges' cursors are the plugin's (the tracking id), today's the domain's keyset cursors, made only when asked.
 - SQL statements/req: every pg query the server process sent (the service's pool and Prisma's driver adapter), over 20 sequential requests, outside the timed runs.
 - Equivalence, checked before measuring:
 ${checks.map((c) => `  - ${c}`).join("\n")}
 - Errors the servers raised during the whole run: ${errorLines.length ? `\n${errorLines.join("\n")}` : "none"}.
 - bench/pothos-prisma/generated/pothos-types.ts ${regenerated ? "CHANGED when regenerated from prisma/schema: commit it with the schema change" : "regenerated from prisma/schema, unchanged"}.
 `;
+}
+
+/** The three servers, each its own process (./pothos-prisma/server.ts), in the order today, plugin, plugin-joins. */
+async function startServers(workspaceA: string, env: Record<string, string>): Promise<Server[]> {
+  const servers: Server[] = [];
+  for (const arm of ["today", "plugin", "plugin-joins"] as Arm[]) {
+    const child = await startChild(["bench/pothos-prisma/server.ts", arm, workspaceA], env, /ARM \S+ listening on port (\d+)/);
+    servers.push({ arm, base: `http://127.0.0.1:${child.match[1]}`, pid: child.child.pid! });
+  }
+  return servers;
+}
+
+/** ROUNDS rounds of every query on every arm (arms rotating per round); the runs by "arm/query", the load average after each round. */
+async function measureAll(servers: Server[]): Promise<{ results: Map<string, MeasuredLoad[]>; loads: number[] }> {
+  const results = new Map<string, MeasuredLoad[]>();
+  const loads = await rotatingRounds(servers, QUERIES.length, ROUNDS, async (server, i) => {
+    const q = QUERIES[i]!;
+    const r = await measuredLoad(server.pid, {
+      base: server.base,
+      paths: ["/graphql"],
+      method: "POST",
+      body: JSON.stringify({ query: q.text }),
+      headers: { "content-type": "application/json" },
+      errorMarker: '"errors"',
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+    });
+    results.set(`${server.arm}/${q.key}`, [...(results.get(`${server.arm}/${q.key}`) ?? []), r]);
+    console.log(`${server.arm} ${q.key}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} p99 ${r.p99} ms, ${r.cpuPerRequest.toFixed(2)} CPU ms/req, non-2xx ${r.non2xx}, errors ${r.errors}, error bodies ${r.mismatches}`);
+  });
+  return { results, loads };
 }
 
 async function main(): Promise<void> {
@@ -168,35 +245,15 @@ async function main(): Promise<void> {
     const { workspaceA, seconds: seedSeconds } = await seed();
     // The seeding's Prisma client and pool closed: the three servers' pools (20 each) need the room.
     await closeServiceConnections();
-    const servers: Server[] = [];
-    for (const arm of ["today", "plugin", "plugin-joins"] as Arm[]) {
-      const child = await startChild(["bench/pothos-prisma/server.ts", arm, workspaceA], env, /ARM \S+ listening on port (\d+)/);
-      servers.push({ arm, base: `http://127.0.0.1:${child.match[1]}`, pid: child.child.pid! });
-    }
+    const servers = await startServers(workspaceA, env);
     const checks = await checkEquivalence(db, servers, workspaceA);
     for (const c of checks) console.log(`check: ${c}`);
     const statements = new Map<string, number>();
     for (const s of servers) for (const q of QUERIES) statements.set(`${s.arm}/${q.key}`, await statementsPerRequest(s, q.text));
     console.log(`statements per request: ${JSON.stringify(Object.fromEntries(statements))}`);
-
-    const results = new Map<string, MeasuredLoad[]>();
-    const loads = await rotatingRounds(servers, QUERIES.length, ROUNDS, async (server, i) => {
-      const q = QUERIES[i]!;
-      const r = await measuredLoad(server.pid, {
-        base: server.base,
-        paths: ["/graphql"],
-        method: "POST",
-        body: JSON.stringify({ query: q.text }),
-        headers: { "content-type": "application/json" },
-        errorMarker: '"errors"',
-        seconds: SECONDS,
-        connections: CONNECTIONS,
-      });
-      results.set(`${server.arm}/${q.key}`, [...(results.get(`${server.arm}/${q.key}`) ?? []), r]);
-      console.log(`${server.arm} ${q.key}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} p99 ${r.p99} ms, ${r.cpuPerRequest.toFixed(2)} CPU ms/req, non-2xx ${r.non2xx}, errors ${r.errors}, error bodies ${r.mismatches}`);
-    });
+    const { results, loads } = await measureAll(servers);
     const errors = Object.fromEntries(await Promise.all(servers.map(async (s) => [s.arm, (await stats(s)).errors] as const)));
-    const markdown = report(servers, results, statements, checks, loads, seedSeconds, regenerated, errors);
+    const markdown = report({ servers, results, statements, checks, loads, seedSeconds, regenerated, errors });
     console.log(markdown);
     await writeSection("pothos-prisma", markdown);
   } finally {
