@@ -194,6 +194,7 @@ ${tableRows(run).join("\n")}
 
 - Decision rule: within 10 % of today's on both rungs → move the schema's object types onto the plugin; otherwise keep today's design. This run: ${verdictOf(run)}.
 - What differs besides the design: the plugin schema answers only these queries (\`videos\` without today's platform/q/sort/order arguments); its \`Video.account\` is the plugin's relation (any account, where today's loader applies the workspace's visibility rule: equal here, every account owns a tracked video); its total is a second statement (the workspace's counter, as today's, which reads it in the page's statement); its edges' cursors are the plugin's (the tracking id), today's the domain's keyset cursors, made only when asked.
+- Prisma 6.19's client compiles every model-API query in its Wasm query compiler on the event loop; Prisma 7 caches query plans by shape (prisma/orm pull request 29038). A CPU profile of the plugin arm (smoke, nested query) put about 45 % of its CPU in Prisma's client and compiler and under 2 % in @pothos/plugin-prisma: after a Prisma 7 upgrade, measure again before taking this verdict as final.
 - SQL statements/req: every pg query the server process sent (the service's pool and Prisma's driver adapter), over 20 sequential requests, outside the timed runs.
 - Equivalence, checked before measuring:
 ${checks.map((c) => `  - ${c}`).join("\n")}
