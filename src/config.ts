@@ -181,6 +181,9 @@ const schema = z.object({
    *  graphql-ws sockets, and live subscriptions (WebSocket and SSE together). */
   GRAPHQL_MAX_SOCKETS_PER_KEY: z.coerce.number().int().min(1).default(50),
   GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).default(200),
+  /** JSON POSTs to /graphql read and answered on node:http, through Yoga's own plugins and hooks but without
+   *  its fetch-API request path (src/http/graphql/json-post.ts); false sends every request through Yoga's. */
+  GRAPHQL_DIRECT_POST: bool.default(true),
   /** A WebSocket that has not authenticated (connection_init with a valid key) within this is closed (4408). */
   GRAPHQL_WS_AUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
 
@@ -479,6 +482,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxSocketsPerKey: e.GRAPHQL_MAX_SOCKETS_PER_KEY,
       maxSubscriptionsPerKey: e.GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY,
       wsAuthTimeoutMs: e.GRAPHQL_WS_AUTH_TIMEOUT_MS,
+      directPost: e.GRAPHQL_DIRECT_POST,
     },
     http: { headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS },
     webhooks: {

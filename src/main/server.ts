@@ -17,6 +17,7 @@ import { logger } from "../infra/logger.js";
 import { createApp } from "../http/app.js";
 import { QUEUE_NAMES, queue } from "../infra/queues.js";
 import { createGraphQL } from "../http/graphql/yoga.js";
+import { directJsonPost } from "../http/graphql/json-post.js";
 import { attachWebSocket } from "../http/graphql/websocket.js";
 import { handleRequest } from "../http/request-context.js";
 
@@ -50,6 +51,8 @@ const isEventStream = (res: ServerResponse) => String(res.getHeader("content-typ
 
 export async function startApi(port = config.port, host = config.host): Promise<RunningApi> {
   const graphql = createGraphQL();
+  // JSON POSTs answered on node:http through Yoga's hooks (../http/graphql/json-post.ts); the rest by Yoga.
+  const graphqlHandler = config.graphql.directPost ? directJsonPost(graphql) : graphql;
   const app = createApp({ queues: () => QUEUE_NAMES.map(queue) });
   // GraphQL goes straight to Yoga (it reads its own body); everything else to Express.
   let draining = false;
@@ -61,7 +64,7 @@ export async function startApi(port = config.port, host = config.host): Promise<
       if (draining || isDraining()) return refuse(req, res);
       inFlight.add(res);
       res.once("close", () => inFlight.delete(res));
-      if (isGraphQLPath(req.url)) void graphql(req, res);
+      if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
       else app(req, res);
     }),
   );

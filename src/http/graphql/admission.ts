@@ -31,11 +31,31 @@ export interface TransportContext extends Partial<YogaInitialContext> {
 /** The HTTP requests admitted by `admitBeforeParsing`: their context, for Yoga's context factory after parsing. */
 const admittedRequests = new WeakMap<object, GraphQLContext>();
 
+/** The refusals of requests admitted by ./json-post.ts that Yoga answers: thrown again by `admitBeforeParsing`, not asked twice. */
+const refusedRequests = new WeakMap<object, unknown>();
+
+/**
+ * Admits an HTTP request for ./json-post.ts (before it reads the body): true when admitted; false
+ * when refused, the refusal kept for Yoga to answer (`admitBeforeParsing`). Either way the
+ * credential is asked, and its budget spent, once.
+ */
+export async function admitHttpRequest(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  try {
+    admittedRequests.set(req, await askerContext({ req, res, requestId: requestIdOf(req) }));
+    return true;
+  } catch (e) {
+    refusedRequests.set(req, e);
+    return false;
+  }
+}
+
 /** Admits an HTTP (or SSE) GraphQL request before its body is read: UNAUTHORIZED, FORBIDDEN, NOT_FOUND or RATE_LIMITED otherwise. */
 export const admitBeforeParsing: Plugin<TransportContext> = {
   async onRequestParse({ serverContext: server }) {
     const { req, res } = server as TransportContext;
     if (!req) throw new Error("GraphQL is served from node:http (src/main/server.ts): the Node request is missing");
+    if (admittedRequests.has(req)) return; // admitted by ./json-post.ts, which handed the request over
+    if (refusedRequests.has(req)) throw refusedRequests.get(req);
     admittedRequests.set(req, await askerContext({ req, res, requestId: requestIdOf(req) }));
   },
 };

@@ -97,7 +97,12 @@ const CANONICAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  */
 builder.addScalarType("DateTime", GraphQLDateTimeISO, {
   description: "ISO 8601 UTC timestamp with milliseconds.",
-  serialize: (value) => (typeof value === "string" && CANONICAL_TIMESTAMP.test(value) ? value : GraphQLDateTimeISO.serialize(value)),
+  // A valid Date is printed directly (graphql-scalars re-validates it first: 2.5 % of a list request's
+  // CPU in the ladder's profile); anything else gets graphql-scalars' checks and errors.
+  serialize: (value) => {
+    if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString();
+    return typeof value === "string" && CANONICAL_TIMESTAMP.test(value) ? value : GraphQLDateTimeISO.serialize(value);
+  },
 });
 
 builder.addScalarType(

@@ -194,6 +194,9 @@ export function createGraphQL() {
     graphiql: config.operations.graphiql ? (_request, server) => graphiqlOptionsFor(server?.req) : false,
     renderGraphiQL,
     landingPage: false,
+    // Same origin only, as REST: the dashboard and GraphiQL are served by this server, integrations
+    // are not browsers. (Yoga's default reflected any Origin, credentials allowed.) docs/architecture.md.
+    cors: false,
     // The body limit is limitBodySize (./body-limit.ts), which does not copy every body through a stream.
     maxRequestBodySize: false,
     plugins: [

@@ -1,0 +1,185 @@
+/**
+ * JSON POSTs to /graphql, the requests every client sends (the dashboard, Relay, urql, scripts),
+ * read and answered on node:http beside Yoga's request path, with the same rules and the same answers.
+ *
+ * Why: Yoga serves a request through the fetch API (a Request made from the Node request, its
+ * Headers, a body read through a web stream, a Response made and then copied back to Node) and its
+ * own onRequest hooks. On the ladder (bench/ladder/README.md) that path alone cost what separates
+ * the bare yoga floor from Fastify + Mercurius, about 0.14 ms of a 0.9 ms list request.
+ *
+ * What stays Yoga's: everything about the operation. The parameters go through Yoga's
+ * `getResultForParams` (its onParams hooks: the parameter checks, trusted documents; then its
+ * envelop: parse and validation caches, our limits, idempotency, metrics, graphql-jit; then its
+ * onExecutionResult hooks), and the answer is chosen by Yoga's onResultProcess hooks and written by
+ * its result processor (status, content type, serialisation). Only the transport is ours.
+ *
+ * What goes to Yoga whole: any other method, content type, a body without a Content-Length or over
+ * the limit, an Accept that names a stream (text/event-stream, multipart/mixed), a body that is not
+ * one JSON object; a refusal of the credential (remembered, so Yoga answers it without asking
+ * again). The equivalence is tested request by request against Yoga's own answers
+ * (test/graphql/json-post.test.ts); GRAPHQL_DIRECT_POST=false turns this off.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { GraphQLError } from "graphql";
+import type { ExecutionResult } from "graphql";
+import { sendNodeResponse } from "@whatwg-node/server";
+import { processRegularResult } from "graphql-yoga";
+import { BODY_LIMIT_BYTES } from "../request-context.js";
+import { admitHttpRequest, type TransportContext } from "./admission.js";
+import type { GraphQLServer } from "./yoga.js";
+
+const JSON_TYPE = /^application\/json[ \t]*(?:;[ \t]*charset="?utf-8"?[ \t]*)?$/i;
+const CONTENT_LENGTH = /^\d+$/;
+/** Accept values answered with one JSON body here; an Accept naming a stream goes to Yoga. */
+const STREAMING_ACCEPT = /text\/event-stream|multipart\/mixed/i;
+
+/** Whether the request is a plain JSON POST this path reads (from its headers alone). */
+function isPlainJsonPost(req: IncomingMessage): boolean {
+  if (req.method !== "POST") return false;
+  const h = req.headers;
+  const type = h["content-type"];
+  const length = h["content-length"];
+  if (!type || !JSON_TYPE.test(type) || !length || !CONTENT_LENGTH.test(length) || Number(length) > BODY_LIMIT_BYTES) return false;
+  if (h["transfer-encoding"] !== undefined) return false;
+  const accept = h.accept;
+  return accept === undefined || !STREAMING_ACCEPT.test(accept);
+}
+
+/** The Node request as much of a fetch Request as Yoga's hooks read: method, url, headers.get/has. */
+function requestView(req: IncomingMessage) {
+  const header = (name: string): string | null => {
+    const v = req.headers[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+  };
+  return {
+    method: req.method ?? "POST",
+    url: `http://${req.headers.host ?? "localhost"}${req.url ?? "/graphql"}`,
+    headers: { get: header, has: (name: string) => header(name) !== null },
+  };
+}
+
+/** The body, whole (its Content-Length is within the limit, and Node never delivers more than it says). */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.once("error", reject);
+    req.once("aborted", () => reject(new Error("request aborted")));
+  });
+}
+
+interface Answer {
+  body: string | null;
+  init: { status: number; statusText?: string; headers: Record<string, string> };
+}
+
+/** A fetch API whose Response only records what Yoga's regular result processor answers. */
+const recording = {
+  Response: class {
+    constructor(
+      readonly body: string | null,
+      readonly init: Answer["init"],
+    ) {}
+  },
+};
+
+type ResultProcessor = (result: unknown, fetchAPI: unknown, mediaType: string) => unknown;
+type ResultProcessHook = (payload: Record<string, unknown>) => unknown;
+
+/** Yoga's members this path uses (public on the server object its adapter wraps, not in its types). */
+interface YogaInternals {
+  getResultForParams(payload: { params: unknown; request: unknown }, context: TransportContext): Promise<unknown>;
+  onResultProcessHooks: ResultProcessHook[];
+  maskedErrorsOpts: { maskError: (error: unknown, message: string, isDev?: boolean) => Error; errorMessage: string; isDev?: boolean } | null;
+  fetchAPI: { Request: typeof Request };
+  fetch: (request: Request, context: TransportContext) => Promise<Response>;
+}
+
+/** Yoga's handling of an error thrown before execution (graphql-yoga's handleError, which it does not export). */
+function asResult(yoga: YogaInternals, error: unknown): ExecutionResult {
+  const errors = error && typeof error === "object" && "errors" in error && Array.isArray(error.errors) ? (error.errors as unknown[]) : [error];
+  const masked = errors.map((e) => {
+    const opts = yoga.maskedErrorsOpts;
+    const m = opts ? opts.maskError(e, opts.errorMessage, opts.isDev) : e;
+    return m instanceof GraphQLError ? m : new GraphQLError(m instanceof Error ? m.message : String(m), { originalError: m instanceof Error ? m : undefined });
+  });
+  return { errors: masked };
+}
+
+function send(res: ServerResponse, answer: Answer): void {
+  const headers: Record<string, string | number> = { ...answer.init.headers };
+  if (answer.body !== null) headers["Content-Length"] = Buffer.byteLength(answer.body);
+  res.writeHead(answer.init.status, answer.init.statusText, headers);
+  res.end(answer.body ?? undefined);
+}
+
+/**
+ * The handler: a plain JSON POST is answered here, anything else by Yoga (`yoga(req, res)`).
+ * `body` in Yoga's hands again: a request read here that Yoga must answer (not one JSON object).
+ */
+export function directJsonPost(server: GraphQLServer) {
+  const yoga = server as unknown as YogaInternals;
+
+  async function toYoga(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+    const headers = new Headers();
+    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    const request = new yoga.fetchAPI.Request(requestView(req).url, { method: "POST", headers, body: new Uint8Array(body) });
+    await sendNodeResponse(await yoga.fetch(request, { req, res }), res, req, true);
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse, params: unknown): Promise<void> {
+    const request = requestView(req);
+    const context: TransportContext = { req, res };
+    let result: unknown;
+    try {
+      result = await yoga.getResultForParams({ params, request }, context);
+    } catch (e) {
+      result = asResult(yoga, e);
+    }
+    let processor: ResultProcessor | undefined;
+    let mediaType = "*/*";
+    const acceptableMediaTypes: string[] = [];
+    for (const hook of yoga.onResultProcessHooks) {
+      await hook({
+        request,
+        acceptableMediaTypes,
+        result,
+        setResult: (r: unknown) => (result = r),
+        resultProcessor: processor,
+        setResultProcessor: (p: ResultProcessor, type: string) => ((processor = p), (mediaType = type)),
+        serverContext: context,
+      });
+    }
+    if (!processor) {
+      send(res, { body: null, init: { status: 406, statusText: "Not Acceptable", headers: { accept: acceptableMediaTypes.join("; charset=utf-8, ") } } });
+      return;
+    }
+    if (processor !== processRegularResult) {
+      // A stream (a subscription or @defer answered as SSE or multipart when Accept allows any type): Yoga's own Response.
+      await sendNodeResponse((await processor(result, yoga.fetchAPI, mediaType)) as Response, res, req, true);
+      return;
+    }
+    send(res, (await processor(result, recording, mediaType)) as Answer);
+  }
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!isPlainJsonPost(req)) return server(req, res) as unknown as Promise<void>;
+    try {
+      // The credential and its budget first, as Yoga's path does before reading the body (./admission.ts).
+      if (!(await admitHttpRequest(req, res))) return server(req, res) as unknown as Promise<void>;
+      const body = await readBody(req);
+      let params: unknown;
+      try {
+        params = JSON.parse(body.toString("utf8"));
+      } catch {
+        return await toYoga(req, res, body); // Yoga's 400 for invalid JSON
+      }
+      if (params === null || typeof params !== "object" || Array.isArray(params)) return await toYoga(req, res, body);
+      await answer(req, res, params);
+    } catch (e) {
+      // The client went away mid-body, or the socket failed: nothing to answer.
+      if (!res.headersSent && !res.destroyed) send(res, { body: JSON.stringify(asResult(yoga, e)), init: { status: 500, headers: { "Content-Type": "application/json; charset=utf-8" } } });
+    }
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * JSON POSTs answered on node:http (src/http/graphql/json-post.ts) answer exactly what Yoga's own
+ * request path answers: each request below goes to two servers of this process, one with the direct
+ * path (the default) and one with GRAPHQL_DIRECT_POST=false, and the two answers must have the same
+ * status, the same headers (but the per-request ones) and the same body (request ids aside).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../src/config.js";
+import type { RunningApi } from "../../src/main/server.js";
+import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+
+let direct: RunningApi;
+let viaYoga: RunningApi;
+let key: string;
+
+beforeAll(async () => {
+  direct = await startTestApi();
+  (config.graphql as { directPost: boolean }).directPost = false;
+  viaYoga = await startTestApi();
+  (config.graphql as { directPost: boolean }).directPost = true;
+  ({ key } = await newWorkspace("pro"));
+});
+afterAll(() => stopAll(direct, viaYoga));
+
+/** Headers that differ from one request to the next whatever the path. */
+const PER_REQUEST = new Set(["date", "x-request-id", "ratelimit-remaining", "ratelimit-reset", "keep-alive", "connection"]);
+
+async function answer(api: RunningApi, init: { headers?: Record<string, string>; body: string; auth?: string | null }) {
+  const headers: Record<string, string> = { "content-type": "application/json", ...init.headers };
+  const auth = init.auth === undefined ? `Bearer ${key}` : init.auth;
+  if (auth) headers.authorization = auth;
+  const r = await fetch(`${api.url}/graphql`, { method: "POST", headers, body: init.body });
+  const text = await r.text();
+  const kept = [...r.headers].filter(([name]) => !PER_REQUEST.has(name)).sort(([a], [b]) => a.localeCompare(b));
+  return { status: r.status, headers: Object.fromEntries(kept), body: text.replace(/"requestId":"[^"]+"/g, '"requestId":"…"') };
+}
+
+async function same(init: Parameters<typeof answer>[1]) {
+  const a = await answer(direct, init);
+  const b = await answer(viaYoga, init);
+  expect(a, `direct vs Yoga for ${init.body.slice(0, 120)}`).toEqual(b);
+  return a;
+}
+
+const q = (query: string, extra: Record<string, unknown> = {}) => JSON.stringify({ query, ...extra });
+
+describe("a JSON POST answered directly answers as Yoga does", () => {
+  it("a query, with variables and an operation name", async () => {
+    const a = await same({ body: q("{ workspace { plan } videos(first: 2) { totalCount edges { node { id } } } }") });
+    expect(a.status).toBe(200);
+    expect(JSON.parse(a.body).data.workspace.plan).toBeTruthy();
+    await same({ body: q("query Page($n: Int!) { videos(first: $n) { totalCount } }", { variables: { n: 3 }, operationName: "Page" }) });
+    await same({ body: q("query A { workspace { plan } } query B { videos(first: 1) { totalCount } }", { operationName: "B" }) });
+    await same({ body: q("query A { workspace { plan } } query B { videos(first: 1) { totalCount } }") }); // which one?
+  });
+
+  it("refusals of the document: syntax, validation, variables, limits", async () => {
+    for (const body of [
+      q("{ workspace { plan }"),
+      q("{ nope }"),
+      q("query($n: Int!) { videos(first: $n) { totalCount } }", { variables: { n: "three" } }),
+      q("query($n: Int!) { videos(first: $n) { totalCount } }"),
+      q(`{ ${Array.from({ length: 40 }, (_, i) => `a${i}: workspace { plan }`).join(" ")} }`),
+      q("mutation { createFolder(name: \"\") { id } }"),
+    ]) {
+      const a = await same({ body });
+      expect(a.body).toContain('"errors"');
+    }
+    // Introspection within the limits: answered, the same.
+    await same({ body: q("{ __schema { types { name fields { name args { name } } } } }") });
+  });
+
+  it("each Accept a client sends, and the status each gives an error", async () => {
+    for (const accept of ["application/json", "application/graphql-response+json", "application/graphql-response+json, application/json;q=0.9", "*/*", "text/html"]) {
+      await same({ body: q("{ workspace { plan } }"), headers: { accept } });
+      await same({ body: q("{ nope }"), headers: { accept } });
+    }
+    await same({ body: q("{ workspace { plan } }"), headers: { "content-type": "application/json; charset=utf-8" } });
+  });
+
+  it("the parameters Yoga checks, and bodies it reads itself", async () => {
+    for (const body of ["{", "[]", `[${q("{ workspace { plan } }")}]`, "null", "5", JSON.stringify({ query: 5 }), JSON.stringify({ query: "{ workspace { plan } }", foo: 1 }), JSON.stringify({})]) {
+      await same({ body });
+    }
+  });
+
+  it("credentials: none, unknown, malformed; an Origin gets no CORS headers on either path", async () => {
+    await same({ body: q("{ workspace { plan } }"), auth: null });
+    await same({ body: q("{ workspace { plan } }"), auth: "Bearer svc_sk_unknown" });
+    await same({ body: q("{ workspace { plan } }"), auth: "Basic abc" });
+    const a = await same({ body: q("{ workspace { plan } }"), headers: { origin: "https://elsewhere.example" } });
+    expect(Object.keys(a.headers).filter((h) => h.startsWith("access-control"))).toEqual([]);
+  });
+
+  it("an idempotent mutation replayed, and a subscription asked for as one JSON answer", async () => {
+    const body = q("mutation { createFolder(name: \"Direct\") { name } }");
+    // The same key on both servers: the first stores the answer, every later one replays it.
+    const first = await answer(direct, { body, headers: { "idempotency-key": "json-post-1" } });
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.body)).toEqual({ data: { createFolder: { name: "Direct" } } });
+    const a = await answer(direct, { body, headers: { "idempotency-key": "json-post-1" } });
+    const b = await answer(viaYoga, { body, headers: { "idempotency-key": "json-post-1" } });
+    expect(a).toEqual(b);
+    expect(a.headers["idempotent-replayed"]).toBe("true");
+    await same({ body: q("subscription { workspaceEvents { type } }"), headers: { accept: "application/json" } });
+  });
+});
