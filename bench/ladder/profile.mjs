@@ -39,7 +39,7 @@ function database() {
   psql("postgres", ["-c", `DROP DATABASE IF EXISTS "${DB}" WITH (FORCE)`, "-c", `CREATE DATABASE "${DB}"`]);
   execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: MAIN, env, stdio: ["ignore", "ignore", "inherit"] });
   const create = (name) =>
-    JSON.parse(execFileSync("npx", ["tsx", "src/cli/index.ts", "workspace", "create", "--name", name, "--plan", "enterprise", "--json"], { cwd: MAIN, env, encoding: "utf8" }).trim().split("\n").pop());
+    JSON.parse(execFileSync(process.execPath, ["src/cli/index.ts", "workspace", "create", "--name", name, "--plan", "enterprise", "--json"], { cwd: MAIN, env, encoding: "utf8" }).trim().split("\n").pop());
   const a = create("perf");
   const b = create("perf-other");
   psql(DB, ["-v", `ws_a=${a.workspaceId}`, "-v", `ws_b=${b.workspaceId}`, "-f", `${HERE}seed.sql`]);
@@ -137,7 +137,7 @@ const env = {
   ...process.env, DATABASE_URL, ...REDIS, VALIDATE_RESPONSES: "false", RATE_LIMIT_PER_MINUTE: "100000000", NODE_ENV: "production",
   PORT: String(PORT), HOST: "127.0.0.1", LOG_LEVEL: "warn", SEED_DEMO: "false", ...JSON.parse(process.env.PROFILE_ENV ?? "{}"),
 };
-const api = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--import", "tsx", "src/main/api.ts"], { cwd: MAIN, env, stdio: ["ignore", "ignore", "inherit"] });
+const api = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "src/main/api.ts"], { cwd: MAIN, env, stdio: ["ignore", "ignore", "inherit"] });
 const base = `http://127.0.0.1:${PORT}`;
 await waitHttp(`${base}/healthz`);
 const { GQL_LIST, GQL_NESTED } = await import(`${HERE}queries.mjs`);

@@ -8,7 +8,7 @@
  *   run time), typed against the service's client (src/generated/prisma). Committed, so that
  *   `tsc` checks bench/ on a fresh checkout; every benchmark run writes it again (a schema change
  *   shows as a diff of it).
- * - JOINS_CLIENT_DIR: a second Prisma client, the service's generator settings plus the
+ * - JOINS_CLIENT_DIR: a second Prisma client, the service's generator block plus the
  *   `relationJoins` preview feature (relations loaded with LATERAL joins in one statement), under
  *   node_modules/.cache (not type-checked, not committed): the service's client is not touched.
  */
@@ -30,16 +30,18 @@ export type Arm = "today" | "plugin" | "plugin-joins";
 /** The service's generator block, found to be replaced (base.prisma holds it). */
 const CLIENT_GENERATOR = /generator client \{[^}]*\}/;
 
-function generators(): string {
-  return `generator joins {
-  provider               = "prisma-client"
-  output                 = "${JOINS_CLIENT_DIR}"
-  engineType             = "client"
-  moduleFormat           = "esm"
-  importFileExtension    = "js"
-  generatedFileExtension = "ts"
-  previewFeatures        = ["relationJoins"]
-}
+/**
+ * The copy's generators: the service's own block with another output and the `relationJoins`
+ * preview feature (so the second client is built exactly as the service's is, but for joins), and
+ * the plugin's.
+ */
+function generators(serviceBlock: string): string {
+  if (serviceBlock.includes("previewFeatures")) throw new Error("the service's generator has previewFeatures: add relationJoins to them in bench/pothos-prisma/generate.ts");
+  const joins = serviceBlock
+    .replace(/^generator client \{/, "generator joins {")
+    .replace(/output\s*=\s*"[^"]*"/, `output = "${JOINS_CLIENT_DIR}"`)
+    .replace(/\}$/, `  previewFeatures = ["relationJoins"]\n}`);
+  return `${joins}
 
 generator pothos {
   provider          = "prisma-pothos-types"
@@ -58,7 +60,7 @@ export function generatePluginArtifacts(): boolean {
   for (const file of readdirSync(join(ROOT, "prisma/schema")).filter((f) => f.endsWith(".prisma"))) {
     let text = readFileSync(join(ROOT, "prisma/schema", file), "utf8");
     if (CLIENT_GENERATOR.test(text)) {
-      text = text.replace(CLIENT_GENERATOR, generators());
+      text = text.replace(CLIENT_GENERATOR, (block) => generators(block));
       replaced = true;
     }
     writeFileSync(join(SCHEMA_COPY, file), text);

@@ -45,16 +45,16 @@ if (mcpMode) {
   process.env.LOG_LEVEL ??= "silent";
 }
 
-const { DomainError } = await import("../domain/shared/errors.js");
-const { createWorkspace, setPlan } = await import("../domain/workspace/service.js");
-const { createKey, listKeys, revokeKeyById } = await import("../domain/keys/service.js");
-const { grant } = await import("../domain/credits/service.js");
-const { prisma, closeDb } = await import("../infra/db.js");
-const { closeRedis } = await import("../infra/redis.js");
-const { closeQueues } = await import("../infra/queues.js");
-const { createUser, resetPasswordLink, userByEmail } = await import("../domain/people/users.js");
-const { setMembership } = await import("../domain/people/members.js");
-const { OPERATOR } = await import("../domain/people/actor.js");
+const { DomainError } = await import("../domain/shared/errors.ts");
+const { createWorkspace, setPlan } = await import("../domain/workspace/service.ts");
+const { createKey, listKeys, revokeKeyById } = await import("../domain/keys/service.ts");
+const { grant } = await import("../domain/credits/service.ts");
+const { prisma, closeDb } = await import("../infra/db.ts");
+const { closeRedis } = await import("../infra/redis.ts");
+const { closeQueues } = await import("../infra/queues.ts");
+const { createUser, resetPasswordLink, userByEmail } = await import("../domain/people/users.ts");
+const { setMembership } = await import("../domain/people/members.ts");
+const { OPERATOR } = await import("../domain/people/actor.ts");
 
 const USAGE = `Usage: npm run cli -- <command> [options] [--json]
   workspace create --name NAME [--plan PLAN]
@@ -182,7 +182,7 @@ async function run(command: string): Promise<Result> {
  * or the process gets SIGINT/SIGTERM. A refused key or a usage error is one line on stderr, exit 1.
  */
 async function serveMcp(): Promise<void> {
-  const { serveStdio } = await import("../http/mcp/stdio.js");
+  const { serveStdio } = await import("../http/mcp/stdio.ts");
   const secret = values.key;
   if (typeof secret !== "string" || secret.trim() === "") throw new UsageError("--key is required (the API key whose workspace the server serves)");
   const mcp = await serveStdio(secret.trim());

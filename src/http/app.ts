@@ -6,22 +6,22 @@
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Queue } from "bullmq";
-import { config } from "../config.js";
-import { checkBackends, degradedReasons, programsReport } from "../infra/health.js";
-import { logger } from "../infra/logger.js";
-import { collectProcessMetrics, metricsEnabled } from "../infra/metrics.js";
-import { BODY_LIMIT_BYTES, rememberMount, requestIdOf } from "./request-context.js";
-import { metricsEndpoint } from "./admin/metrics.js";
-import { BOARD_PATH, queueBoard } from "./admin/queues.js";
-import { GRAPHIQL_ASSETS, graphiqlAssets } from "./graphql/graphiql.js";
-import { buildRouter, methodNotAllowed } from "./rest/router.js";
-import { toErrorResponse } from "./errors.js";
-import { requireJsonBody } from "./middleware.js";
-import { allRoutes } from "./rest/routes/index.js";
-import { openApiRoute } from "./rest/routes/openapi.js";
-import { mcpRouter } from "./mcp/http.js";
-import { authRoutes } from "./auth/routes.js";
-import { dashboard } from "./dashboard.js";
+import { config } from "../config.ts";
+import { checkBackends, degradedReasons, programsReport } from "../infra/health.ts";
+import { logger } from "../infra/logger.ts";
+import { collectProcessMetrics, metricsEnabled } from "../infra/metrics.ts";
+import { BODY_LIMIT_BYTES, rememberMount, requestIdOf } from "./request-context.ts";
+import { metricsEndpoint } from "./admin/metrics.ts";
+import { BOARD_PATH, queueBoard } from "./admin/queues.ts";
+import { GRAPHIQL_ASSETS, graphiqlAssets } from "./graphql/graphiql.ts";
+import { buildRouter, methodNotAllowed } from "./rest/router.ts";
+import { toErrorResponse } from "./errors.ts";
+import { requireJsonBody } from "./middleware.ts";
+import { allRoutes } from "./rest/routes/index.ts";
+import { openApiRoute } from "./rest/routes/openapi.ts";
+import { mcpRouter } from "./mcp/http.ts";
+import { authRoutes } from "./auth/routes.ts";
+import { dashboard } from "./dashboard.ts";
 
 const VERSION = "1.0.0";
 /** The runtime, as /readyz reports it: the service runs on the Node.js the npm package `node` installs (README, "Run it"). */

@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import compression from "compression";
 import express, { type Request, type Response, type Router } from "express";
-import { logger } from "../infra/logger.js";
+import { logger } from "../infra/logger.ts";
 
 /** The dashboard loads nothing from another host; thumbnails are the platforms' https images. */
 const CONTENT_SECURITY_POLICY = [

@@ -4,10 +4,10 @@
  * Nothing a client sends produces a stack trace: unexpected errors become 500 INTERNAL_ERROR with
  * the request id, and an unreachable database or Redis becomes 503 SERVICE_UNAVAILABLE.
  */
-import { DomainError, UnauthorizedError } from "../domain/shared/errors.js";
-import type { ErrorCode } from "../domain/shared/errors.js";
-import { RateLimitedError } from "../domain/keys/access.js";
-import { rateLimitHeaders } from "./request-context.js";
+import { DomainError, UnauthorizedError } from "../domain/shared/errors.ts";
+import type { ErrorCode } from "../domain/shared/errors.ts";
+import { RateLimitedError } from "../domain/keys/access.ts";
+import { rateLimitHeaders } from "./request-context.ts";
 
 export interface ErrorBody {
   code: ErrorCode;

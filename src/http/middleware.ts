@@ -4,11 +4,11 @@
  * operations with the same step in ./graphql/asker.ts.
  */
 import type { NextFunction, Request, Response } from "express";
-import type { Actor } from "../domain/people/actor.js";
-import { DomainError, notFound, unauthorized } from "../domain/shared/errors.js";
-import { rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "./request-context.js";
-import { addLogContext } from "../infra/logger.js";
-import { whoIsAsking } from "./who-is-asking.js";
+import type { Actor } from "../domain/people/actor.ts";
+import { DomainError, notFound, unauthorized } from "../domain/shared/errors.ts";
+import { rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "./request-context.ts";
+import { addLogContext } from "../infra/logger.ts";
+import { whoIsAsking } from "./who-is-asking.ts";
 
 export function authOf(res: Response): Actor {
   return res.locals.auth as Actor;

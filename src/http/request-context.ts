@@ -5,8 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { currentLogContext, logger, withLogContext } from "../infra/logger.js";
-import { metricsEnabled, observeHttpRequest, UNMATCHED_ROUTE } from "../infra/metrics.js";
+import { currentLogContext, logger, withLogContext } from "../infra/logger.ts";
+import { metricsEnabled, observeHttpRequest, UNMATCHED_ROUTE } from "../infra/metrics.ts";
 
 /** Every door's request body limit: 1 MiB (REST, GraphQL over HTTP, MCP). */
 export const BODY_LIMIT_BYTES = 1_048_576;

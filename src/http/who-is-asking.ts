@@ -15,14 +15,14 @@ import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
 import proxyaddr from "proxy-addr";
 import { fromNodeHeaders } from "better-auth/node";
-import { config } from "../config.js";
-import { admit, authenticate, bearerSecret, type RateLimitState } from "../domain/keys/access.js";
-import { budgetOf, keyActor, type Actor } from "../domain/people/actor.js";
-import { admitSession, type PersonContext } from "../domain/people/sessions.js";
-import { DomainError, unauthorized, validationError } from "../domain/shared/errors.js";
-import { uuid } from "../domain/shared/inputs.js";
+import { config } from "../config.ts";
+import { admit, authenticate, bearerSecret, type RateLimitState } from "../domain/keys/access.ts";
+import { budgetOf, keyActor, type Actor } from "../domain/people/actor.ts";
+import { admitSession, type PersonContext } from "../domain/people/sessions.ts";
+import { DomainError, unauthorized, validationError } from "../domain/shared/errors.ts";
+import { uuid } from "../domain/shared/inputs.ts";
 import { decodeGlobalID } from "@pothos/plugin-relay";
-import { authorizationHeader } from "./request-context.js";
+import { authorizationHeader } from "./request-context.ts";
 
 export interface Asker {
   /** Null for a signed-in person who belongs to no workspace (only person-level operations work). */

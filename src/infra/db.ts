@@ -22,8 +22,8 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { Prisma, PrismaClient } from "../generated/prisma/client.js";
-import { config } from "../config.js";
+import { Prisma, PrismaClient } from "../generated/prisma/client.ts";
+import { config } from "../config.ts";
 
 export type Db = PrismaClient;
 /** The client inside `prisma.$transaction(async (tx) => ...)`. */

@@ -6,9 +6,9 @@
  */
 import { createPubSub } from "graphql-yoga";
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
-import { config } from "../config.js";
-import { createRedis, redis, type RedisConnection } from "./redis.js";
-import { logger } from "./logger.js";
+import { config } from "../config.ts";
+import { createRedis, redis, type RedisConnection } from "./redis.ts";
+import { logger } from "./logger.ts";
 
 const topicName = (topic: string) => `${config.redisPrefix}:${topic}`;
 

@@ -7,10 +7,10 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { config, installHint, programFound, PROGRAMS, type ProgramKey, type Providers } from "../config.js";
-import { Prisma } from "../generated/prisma/client.js";
-import { sql } from "./db.js";
-import { redisReady } from "./redis.js";
+import { config, installHint, programFound, PROGRAMS, type ProgramKey, type Providers } from "../config.ts";
+import { Prisma } from "../generated/prisma/client.ts";
+import { sql } from "./db.ts";
+import { redisReady } from "./redis.ts";
 
 const CHECK_TIMEOUT_MS = 2000;
 

@@ -7,7 +7,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { pino } from "pino";
-import { config } from "../config.js";
+import { config } from "../config.ts";
 
 /** The ids a log line is part of. */
 export interface LogContext {

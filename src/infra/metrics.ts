@@ -20,10 +20,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { createCounter, createHistogram, usePrometheus } from "@envelop/prometheus";
 import type { Plugin } from "@envelop/core";
-import { config } from "../config.js";
-import { logger } from "./logger.js";
-import { QUEUE_NAMES, queue } from "./queues.js";
-import { redis } from "./redis.js";
+import { config } from "../config.ts";
+import { logger } from "./logger.ts";
+import { QUEUE_NAMES, queue } from "./queues.ts";
+import { redis } from "./redis.ts";
 
 export const metricsEnabled = config.operations.metrics;
 

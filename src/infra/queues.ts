@@ -13,9 +13,9 @@
  * whichever process runs it. Off, bullmq-otel is not even loaded.
  */
 import { Queue, type JobsOptions, type Telemetry } from "bullmq";
-import { config } from "../config.js";
-import { currentLogContext } from "./logger.js";
-import { createRedis, isCluster } from "./redis.js";
+import { config } from "../config.ts";
+import { currentLogContext } from "./logger.ts";
+import { createRedis, isCluster } from "./redis.ts";
 
 export const QUEUE_NAMES = ["scrape", "analysis", "radar", "maintenance", "webhooks"] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];

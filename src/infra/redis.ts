@@ -9,8 +9,8 @@
  * connection. Every connection made here is closed by `closeRedis()`.
  */
 import { Cluster, Redis } from "ioredis";
-import { config } from "../config.js";
-import { logger } from "./logger.js";
+import { config } from "../config.ts";
+import { logger } from "./logger.ts";
 
 /** One server's connection or a cluster's: the same commands (ioredis routes each to its key's node). */
 export type RedisConnection = Redis | Cluster;

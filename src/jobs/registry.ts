@@ -5,10 +5,10 @@
  * process that never runs a kind of job never builds its providers.
  */
 import type { Job } from "bullmq";
-import { config } from "../config.js";
-import type { QueueName } from "../infra/queues.js";
-import type { JobRun } from "../domain/shared/jobs.js";
-import { renewDueWorkspaces } from "../domain/credits/service.js";
+import { config } from "../config.ts";
+import type { QueueName } from "../infra/queues.ts";
+import type { JobRun } from "../domain/shared/jobs.ts";
+import { renewDueWorkspaces } from "../domain/credits/service.ts";
 import {
   DAILY_SNAPSHOTS,
   HISTORY_PARTITIONS,
@@ -19,21 +19,21 @@ import {
   SCRAPE_VIDEO,
   type ScrapeAccountData,
   type ScrapeVideoData,
-} from "../domain/tracking/jobs.js";
-import { refreshDue, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.js";
-import { ensureHistoryPartitions, pruneHistory } from "../domain/tracking/history-partitions.js";
-import { fillDailySnapshots } from "../domain/tracking/scrape-store.js";
-import type { ScrapeProvider } from "../domain/tracking/ports.js";
-import { RUN_ANALYSIS_JOB, SWEEP_JOB as SWEEP_ANALYSES, type RunAnalysisData } from "../domain/analysis/jobs.js";
-import { runAnalysis, sweepAnalyses, type AnalysisProviders } from "../domain/analysis/pipeline.js";
-import { SEARCH_JOB, SWEEP_JOB as SWEEP_SEARCHES, type SearchJobData } from "../domain/radar/jobs.js";
-import { runSearch, type RadarDeps } from "../domain/radar/run.js";
-import { RADAR_DEADLINE_MS, sweepStaleSearches } from "../domain/radar/lifecycle.js";
-import { DELIVER_JOB, PRUNE_JOB, SWEEP_JOB as SWEEP_WEBHOOKS, type DeliverJobData } from "../domain/webhooks/jobs.js";
-import { deliverWebhook } from "../domain/webhooks/delivery.js";
-import { pruneEvents, sweepOutbox } from "../domain/webhooks/outbox.js";
-import type { WebhookSender } from "../domain/webhooks/ports.js";
-import { PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests } from "../domain/shared/idempotency.js";
+} from "../domain/tracking/jobs.ts";
+import { refreshDue, scrapeAccount, scrapeVideo } from "../domain/tracking/scrape-jobs.ts";
+import { ensureHistoryPartitions, pruneHistory } from "../domain/tracking/history-partitions.ts";
+import { fillDailySnapshots } from "../domain/tracking/scrape-store.ts";
+import type { ScrapeProvider } from "../domain/tracking/ports.ts";
+import { RUN_ANALYSIS_JOB, SWEEP_JOB as SWEEP_ANALYSES, type RunAnalysisData } from "../domain/analysis/jobs.ts";
+import { runAnalysis, sweepAnalyses, type AnalysisProviders } from "../domain/analysis/pipeline.ts";
+import { SEARCH_JOB, SWEEP_JOB as SWEEP_SEARCHES, type SearchJobData } from "../domain/radar/jobs.ts";
+import { runSearch, type RadarDeps } from "../domain/radar/run.ts";
+import { RADAR_DEADLINE_MS, sweepStaleSearches } from "../domain/radar/lifecycle.ts";
+import { DELIVER_JOB, PRUNE_JOB, SWEEP_JOB as SWEEP_WEBHOOKS, type DeliverJobData } from "../domain/webhooks/jobs.ts";
+import { deliverWebhook } from "../domain/webhooks/delivery.ts";
+import { pruneEvents, sweepOutbox } from "../domain/webhooks/outbox.ts";
+import type { WebhookSender } from "../domain/webhooks/ports.ts";
+import { PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests } from "../domain/shared/idempotency.ts";
 
 export interface JobSchedule {
   /** Stable id: upserting the same id replaces the schedule instead of adding another. */

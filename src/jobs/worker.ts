@@ -14,11 +14,11 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { DelayedError, MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
-import { config } from "../config.js";
-import { logger, withLogContext } from "../infra/logger.js";
-import { bullConnection, queue, traceOf } from "../infra/queues.js";
-import { DeferJob, PermanentJobFailure, type JobRun } from "../domain/shared/jobs.js";
-import type { QueueDefinition } from "./registry.js";
+import { config } from "../config.ts";
+import { logger, withLogContext } from "../infra/logger.ts";
+import { bullConnection, queue, traceOf } from "../infra/queues.ts";
+import { DeferJob, PermanentJobFailure, type JobRun } from "../domain/shared/jobs.ts";
+import type { QueueDefinition } from "./registry.ts";
 
 export interface RunningWorkers {
   workers: Worker[];

@@ -6,19 +6,19 @@
  * local git-ignored file (./webhook-key.ts).
  */
 // First: it may set WEBHOOK_SECRET_KEY before src/config.ts reads the environment.
-import { localWebhookKey } from "./webhook-key.js";
-import { config } from "../config.js";
-import { startTracing } from "./tracing.js";
+import { localWebhookKey } from "./webhook-key.ts";
+import { config } from "../config.ts";
+import { startTracing } from "./tracing.ts";
 
 await startTracing("all");
-const { logger } = await import("../infra/logger.js");
-const { ensureDemoWorkspace } = await import("../domain/workspace/service.js");
-const { createDemoOwner } = await import("../domain/people/users.js");
-const { startWorkers } = await import("../jobs/worker.js");
-const { jobDefinitions } = await import("../jobs/registry.js");
-const { workerProviders } = await import("./providers.js");
-const { applyMigrations, checkProgramVersions, onShutdown } = await import("./lifecycle.js");
-const { startApi } = await import("./server.js");
+const { logger } = await import("../infra/logger.ts");
+const { ensureDemoWorkspace } = await import("../domain/workspace/service.ts");
+const { createDemoOwner } = await import("../domain/people/users.ts");
+const { startWorkers } = await import("../jobs/worker.ts");
+const { jobDefinitions } = await import("../jobs/registry.ts");
+const { workerProviders } = await import("./providers.ts");
+const { applyMigrations, checkProgramVersions, onShutdown } = await import("./lifecycle.ts");
+const { startApi } = await import("./server.ts");
 
 if (localWebhookKey) {
   logger.warn(

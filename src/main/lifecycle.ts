@@ -4,11 +4,11 @@ import { promisify } from "node:util";
 import closeWithGrace from "close-with-grace";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { closeDb } from "../infra/db.js";
-import { closeRedis } from "../infra/redis.js";
-import { logger } from "../infra/logger.js";
-import { closeQueues } from "../infra/queues.js";
-import { config, installHint, programFound, PROGRAMS, type ProgramKey } from "../config.js";
+import { closeDb } from "../infra/db.ts";
+import { closeRedis } from "../infra/redis.ts";
+import { logger } from "../infra/logger.ts";
+import { closeQueues } from "../infra/queues.ts";
+import { config, installHint, programFound, PROGRAMS, type ProgramKey } from "../config.ts";
 import {
   programsNeeded,
   readProgramVersion,
@@ -16,8 +16,8 @@ import {
   settleScrapeProvider,
   YTDLP_STALE_DAYS,
   ytdlpFreshness,
-} from "../infra/health.js";
-import { stopTracing } from "./tracing.js";
+} from "../infra/health.ts";
+import { stopTracing } from "./tracing.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 

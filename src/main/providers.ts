@@ -4,27 +4,27 @@
  * RADAR_PROVIDERS, OPENAI_*). Only src/main/ (and tests) build providers; the domain receives them
  * as arguments, the job handlers from src/jobs/registry.ts.
  */
-import { config } from "../config.js";
-import type { ScrapeProvider } from "../domain/tracking/ports.js";
-import type { ContentAnalysisProvider, MediaProvider, TranscriptionProvider } from "../domain/analysis/ports.js";
-import type { QueryExpander, SearchProvider } from "../domain/radar/ports.js";
-import type { AnalysisProviders } from "../domain/analysis/pipeline.js";
-import type { RadarDeps } from "../domain/radar/run.js";
-import { CatalogSearchProvider } from "../domain/radar/catalog.js";
-import type { WorkerProviders } from "../jobs/registry.js";
-import { SimulatedScrapeProvider } from "../providers/scrape/simulated.js";
-import { YtdlpScrapeProvider } from "../providers/scrape/ytdlp.js";
-import { SimulatedMediaProvider } from "../providers/media/simulated.js";
-import { YtdlpMediaProvider } from "../providers/media/ytdlp.js";
-import { OpenAiTranscriber } from "../providers/transcription/openai.js";
-import { PocketsphinxTranscriber } from "../providers/transcription/pocketsphinx.js";
-import { HeuristicAnalysisProvider } from "../providers/analysis/heuristic.js";
-import { OpenAiAnalysisProvider } from "../providers/analysis/openai.js";
-import { OfflineQueryExpander, OpenAiQueryExpander } from "../providers/search/expand.js";
-import { YtdlpSearchProvider } from "../providers/search/ytdlp.js";
-import { HttpWebhookSender } from "../providers/webhooks/http.js";
-import { redisOutboundBudget, type OutboundBudget } from "../providers/outbound-budget.js";
-import { createRedis } from "../infra/redis.js";
+import { config } from "../config.ts";
+import type { ScrapeProvider } from "../domain/tracking/ports.ts";
+import type { ContentAnalysisProvider, MediaProvider, TranscriptionProvider } from "../domain/analysis/ports.ts";
+import type { QueryExpander, SearchProvider } from "../domain/radar/ports.ts";
+import type { AnalysisProviders } from "../domain/analysis/pipeline.ts";
+import type { RadarDeps } from "../domain/radar/run.ts";
+import { CatalogSearchProvider } from "../domain/radar/catalog.ts";
+import type { WorkerProviders } from "../jobs/registry.ts";
+import { SimulatedScrapeProvider } from "../providers/scrape/simulated.ts";
+import { YtdlpScrapeProvider } from "../providers/scrape/ytdlp.ts";
+import { SimulatedMediaProvider } from "../providers/media/simulated.ts";
+import { YtdlpMediaProvider } from "../providers/media/ytdlp.ts";
+import { OpenAiTranscriber } from "../providers/transcription/openai.ts";
+import { PocketsphinxTranscriber } from "../providers/transcription/pocketsphinx.ts";
+import { HeuristicAnalysisProvider } from "../providers/analysis/heuristic.ts";
+import { OpenAiAnalysisProvider } from "../providers/analysis/openai.ts";
+import { OfflineQueryExpander, OpenAiQueryExpander } from "../providers/search/expand.ts";
+import { YtdlpSearchProvider } from "../providers/search/ytdlp.ts";
+import { HttpWebhookSender } from "../providers/webhooks/http.ts";
+import { redisOutboundBudget, type OutboundBudget } from "../providers/outbound-budget.ts";
+import { createRedis } from "../infra/redis.ts";
 
 /**
  * The yt-dlp calls budget per platform shared by every worker process (YTDLP_CALLS_PER_MINUTE and

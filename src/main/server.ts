@@ -11,15 +11,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { config } from "../config.js";
-import { isDraining, startDraining } from "../infra/health.js";
-import { logger } from "../infra/logger.js";
-import { createApp } from "../http/app.js";
-import { QUEUE_NAMES, queue } from "../infra/queues.js";
-import { createGraphQL } from "../http/graphql/yoga.js";
-import { directJsonPost } from "../http/graphql/json-post.js";
-import { attachWebSocket } from "../http/graphql/websocket.js";
-import { handleRequest } from "../http/request-context.js";
+import { config } from "../config.ts";
+import { isDraining, startDraining } from "../infra/health.ts";
+import { logger } from "../infra/logger.ts";
+import { createApp } from "../http/app.ts";
+import { QUEUE_NAMES, queue } from "../infra/queues.ts";
+import { createGraphQL } from "../http/graphql/yoga.ts";
+import { directJsonPost } from "../http/graphql/json-post.ts";
+import { attachWebSocket } from "../http/graphql/websocket.ts";
+import { handleRequest } from "../http/request-context.ts";
 
 /** `/graphql`, with or without a query string (GET, SSE). */
 const isGraphQLPath = (url: string | undefined) => url === "/graphql" || (url?.startsWith("/graphql?") ?? false);

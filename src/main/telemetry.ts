@@ -4,13 +4,13 @@
  * the entry points (./api.ts, ./worker.ts, ./all.ts) import everything else dynamically after
  * `startTracing`.
  *
- * Why that order, and the hook: the service runs as ES modules (tsx, Node 24). The instrumentations
+ * Why that order, and the hook: the service runs as ES modules (Node 24's type stripping). The instrumentations
  * patch a module when it is loaded: CommonJS `require` through require-in-the-middle, and `import`
  * through import-in-the-middle's loader hook (`module.register`), which must be registered, and the
- * instrumentations enabled, before the importing module graph is linked. A static `import "./telemetry.js"`
+ * instrumentations enabled, before the importing module graph is linked. A static `import "./telemetry.ts"`
  * at the top of an entry point is too late for ES modules (the whole static graph is loaded before
  * any of it runs), and a `--import` preload would have to be repeated in every way the roles are started
- * (npm scripts, tests, benches, `node --import tsx …`). The dynamic imports of the entry points give
+ * (npm scripts, tests, benches, `node src/main/api.ts` …). The dynamic imports of the entry points give
  * the same order everywhere. `createAddHookMessageChannel` makes the hook wrap only the modules an
  * instrumentation asked for (http, express, graphql, pg, ioredis, pino, …), not every .ts file.
  */

@@ -4,14 +4,14 @@
  * Each entry point calls `startTracing` first and imports the rest of the service afterwards
  * (./telemetry.ts says why).
  */
-import { config } from "../config.js";
-import type { Role } from "./telemetry.js";
+import { config } from "../config.ts";
+import type { Role } from "./telemetry.ts";
 
 let shutdown: (() => Promise<void>) | null = null;
 
 export async function startTracing(role: Role): Promise<void> {
   if (!config.tracing || shutdown) return;
-  const { startTelemetry } = await import("./telemetry.js");
+  const { startTelemetry } = await import("./telemetry.ts");
   shutdown = await startTelemetry(role);
 }
 

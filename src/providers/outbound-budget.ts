@@ -13,8 +13,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Cluster, Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import type { Platform } from "../domain/shared/platform.js";
-import { ProviderError } from "../domain/shared/provider-error.js";
+import type { Platform } from "../domain/shared/platform.ts";
+import { ProviderError } from "../domain/shared/provider-error.ts";
 
 export interface OutboundBudget {
   /** Waits for one call's turn in the platform's budget (ProviderError when it cannot get one). */

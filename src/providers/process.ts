@@ -17,8 +17,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { basename } from "node:path";
 import { context, propagation, SpanStatusCode, trace } from "@opentelemetry/api";
 import pLimit from "p-limit";
-import { ProviderError } from "../domain/shared/provider-error.js";
-import { installHint, programOf } from "../config.js";
+import { ProviderError } from "../domain/shared/provider-error.ts";
+import { installHint, programOf } from "../config.ts";
 
 export interface RunOptions {
   timeoutMs: number;

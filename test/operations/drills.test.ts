@@ -104,7 +104,7 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: "100000",
     SHUTDOWN_TIMEOUT_MS: "10000",
   };
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "src/cli/index.ts", "workspace", "create", "--name", "Drill", "--plan", "free", "--json"], {
+  const { stdout } = await promisify(execFile)(process.execPath, ["src/cli/index.ts", "workspace", "create", "--name", "Drill", "--plan", "free", "--json"], {
     cwd: ROOT,
     env: { ...process.env, ...env },
   });

@@ -35,10 +35,12 @@ class FixedExpander implements QueryExpander {
 
 class FailingProvider implements SearchProvider {
   calls = 0;
-  constructor(
-    readonly name: "catalog" | "ytdlp",
-    private readonly retryable: boolean,
-  ) {}
+  readonly name: "catalog" | "ytdlp";
+  private readonly retryable: boolean;
+  constructor(name: "catalog" | "ytdlp", retryable: boolean) {
+    this.name = name;
+    this.retryable = retryable;
+  }
   supports(): boolean {
     return true;
   }
@@ -53,7 +55,10 @@ class GatedProvider implements SearchProvider {
   readonly name = "catalog" as const;
   private release!: () => void;
   private gate = new Promise<void>((r) => (this.release = r));
-  constructor(private readonly inner: SearchProvider) {}
+  private readonly inner: SearchProvider;
+  constructor(inner: SearchProvider) {
+    this.inner = inner;
+  }
   supports(p: Platform) {
     return this.inner.supports(p);
   }

@@ -3,8 +3,8 @@
  * for the workspace and video (by whichever process made it). The stream subscriptions read is
  * ./watch.ts.
  */
-import type { AnalysisStatus, VideoAnalysis } from "../../generated/prisma/client.js";
-import { publishEvent } from "../shared/events.js";
+import type { AnalysisStatus, VideoAnalysis } from "../../generated/prisma/client.ts";
+import { publishEvent } from "../shared/events.ts";
 
 export type AnalysisEvent = { analysisId: string; videoId: string; status: AnalysisStatus; error: string | null; at: string };
 

@@ -3,8 +3,8 @@
  * {analysisId}; its job id is derived from the analysis id, so queueing it twice is a no-op) and
  * `sweep-analyses` (a job scheduler) fails stuck analyses and re-queues orphaned ones.
  */
-import { config } from "../../config.js";
-import { queue } from "../../infra/queues.js";
+import { config } from "../../config.ts";
+import { queue } from "../../infra/queues.ts";
 
 export const RUN_ANALYSIS_JOB = "run-analysis";
 export const SWEEP_JOB = "sweep-analyses";

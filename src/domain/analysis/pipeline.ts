@@ -25,17 +25,17 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Video, VideoAnalysis } from "../../generated/prisma/client.js";
-import { config } from "../../config.js";
-import { logger } from "../../infra/logger.js";
-import { prisma } from "../../infra/db.js";
-import { isLastAttempt, SINGLE_RUN, type JobRun } from "../shared/jobs.js";
-import { subscribeEvents } from "../shared/events.js";
-import { ProviderError } from "../shared/provider-error.js";
-import { announce } from "./events.js";
-import { advance, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, storeTranscript, type TranscriptData } from "./service.js";
-import { analysisJobState, enqueueAnalysis } from "./jobs.js";
-import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider } from "./ports.js";
+import type { Video, VideoAnalysis } from "../../generated/prisma/client.ts";
+import { config } from "../../config.ts";
+import { logger } from "../../infra/logger.ts";
+import { prisma } from "../../infra/db.ts";
+import { isLastAttempt, SINGLE_RUN, type JobRun } from "../shared/jobs.ts";
+import { subscribeEvents } from "../shared/events.ts";
+import { ProviderError } from "../shared/provider-error.ts";
+import { announce } from "./events.ts";
+import { advance, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, storeTranscript, type TranscriptData } from "./service.ts";
+import { analysisJobState, enqueueAnalysis } from "./jobs.ts";
+import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider } from "./ports.ts";
 
 export interface AnalysisProviders {
   media: MediaProvider;

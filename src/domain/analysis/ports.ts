@@ -4,8 +4,8 @@
  * analysis) implement these; a provider that cannot do its work throws a ProviderError
  * (src/domain/shared/provider-error.ts) saying whether a retry may help.
  */
-import type { Platform } from "../shared/platform.js";
-import type { CtaType, HookStyle, UgcFit } from "./vocabulary.js";
+import type { Platform } from "../shared/platform.ts";
+import type { CtaType, HookStyle, UgcFit } from "./vocabulary.ts";
 
 
 // --- Media: captions and/or audio of a video -------------------------------------------------

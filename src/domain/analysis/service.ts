@@ -14,16 +14,16 @@
  * Lock order, to stay deadlock-free: the workspace row (credits) first, then analysis rows.
  */
 import { randomUUID } from "node:crypto";
-import { Prisma, type AnalysisStatus, type VideoAnalysis } from "../../generated/prisma/client.js";
-import { prisma, sql, type Tx } from "../../infra/db.js";
-import { logger } from "../../infra/logger.js";
-import { announce } from "./events.js";
-import { captureReservation, creditsChanged, releaseReservation, reserve } from "../credits/service.js";
-import { enqueueAnalysis } from "./jobs.js";
-import { InsufficientCreditsError, notFound } from "../shared/errors.js";
-import { recordWorkspaceEvents, relayWorkspaceEvents } from "../webhooks/outbox.js";
-import type { Segment } from "./ports.js";
-import type { ContentAnalysis } from "./ports.js";
+import { Prisma, type AnalysisStatus, type VideoAnalysis } from "../../generated/prisma/client.ts";
+import { prisma, sql, type Tx } from "../../infra/db.ts";
+import { logger } from "../../infra/logger.ts";
+import { announce } from "./events.ts";
+import { captureReservation, creditsChanged, releaseReservation, reserve } from "../credits/service.ts";
+import { enqueueAnalysis } from "./jobs.ts";
+import { InsufficientCreditsError, notFound } from "../shared/errors.ts";
+import { recordWorkspaceEvents, relayWorkspaceEvents } from "../webhooks/outbox.ts";
+import type { Segment } from "./ports.ts";
+import type { ContentAnalysis } from "./ports.ts";
 
 /** Credits an analysis costs, charged only when it completes. */
 export const ANALYSIS_COST = 5;

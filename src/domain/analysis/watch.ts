@@ -2,10 +2,10 @@
  * Live status of a video's analysis, as GraphQL subscriptions read it: a watcher gets the current
  * state first and then each newer state once, in order (./events.ts publishes the moves).
  */
-import { subscribeEvents } from "../shared/events.js";
-import { subscribed } from "../../infra/events.js";
-import { toEvent, type AnalysisEvent } from "./events.js";
-import { getAnalysis, requireTrackedVideo, statusRank } from "./service.js";
+import { subscribeEvents } from "../shared/events.ts";
+import { subscribed } from "../../infra/events.ts";
+import { toEvent, type AnalysisEvent } from "./events.ts";
+import { getAnalysis, requireTrackedVideo, statusRank } from "./service.ts";
 
 /**
  * The analysis status of a video the workspace tracks (NOT_FOUND otherwise, before anything is

@@ -1,6 +1,6 @@
 /** Inputs of the analytics use cases, shared by REST and GraphQL. */
 import { z } from "zod";
-import { pageLimit } from "../shared/inputs.js";
+import { pageLimit } from "../shared/inputs.ts";
 
 export const GROWTH_PERIODS = ["7d", "30d", "90d", "all"] as const;
 

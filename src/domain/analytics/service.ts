@@ -3,11 +3,11 @@
  * from the accounts' daily snapshots. Both are single SQL statements; PostgreSQL does the ranking,
  * the carrying forward and the sums.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql } from "../../infra/db.js";
-import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
-import { TRACKED_VIDEO_COLUMNS, type TrackedVideoRecord } from "../tracking/views.js";
-import { GROWTH_PERIODS } from "./inputs.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { sql } from "../../infra/db.ts";
+import { pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { TRACKED_VIDEO_COLUMNS, type TrackedVideoRecord } from "../tracking/views.ts";
+import { GROWTH_PERIODS } from "./inputs.ts";
 
 /** A ranked video: the tracked video's record, and its account's display name for lists that show one. */
 export interface TopVideo extends TrackedVideoRecord {

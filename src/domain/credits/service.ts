@@ -10,15 +10,15 @@
  * work charged only on success (analysis): it is captured (charged) or released exactly once.
  * The database CHECKs on `workspaces` back all of this up (see the init migration).
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, sql, type Tx } from "../../infra/db.js";
-import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
-import { InsufficientCreditsError, notFound, validationError } from "../shared/errors.js";
-import type { CreditEntryKind } from "../../generated/prisma/client.js";
-import { nextCycleBoundary } from "./cycle.js";
-import { currentThenEvents, publishEvent } from "../shared/events.js";
-import { recordWorkspaceEvents, relayWorkspaceBacklog } from "../webhooks/outbox.js";
-import { config } from "../../config.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { prisma, sql, type Tx } from "../../infra/db.ts";
+import { pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { InsufficientCreditsError, notFound, validationError } from "../shared/errors.ts";
+import type { CreditEntryKind } from "../../generated/prisma/client.ts";
+import { nextCycleBoundary } from "./cycle.ts";
+import { currentThenEvents, publishEvent } from "../shared/events.ts";
+import { recordWorkspaceEvents, relayWorkspaceBacklog } from "../webhooks/outbox.ts";
+import { config } from "../../config.ts";
 
 /**
  * Tells live subscribers the workspace's balance or reservations changed. Called after the commit:

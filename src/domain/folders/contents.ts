@@ -3,14 +3,14 @@
  * Everything is computed by PostgreSQL over the folder's video set (see video-set.ts): counts, sums
  * and averages are SQL aggregates, never loops over rows in JavaScript.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql } from "../../infra/db.js";
-import { checkDayRange } from "../shared/inputs.js";
-import { orderBySql, pageSql, rowNumberRange, type Order, type PageRequest, type Page } from "../shared/pages.js";
-import { ACCOUNT_COLUMNS, postedDaysSql, TRACKED_VIDEO_COLUMNS, TRACKING_COLUMNS, type TrackedAccountView, type TrackedVideoRecord } from "../tracking/views.js";
-import type { FolderVideoSort, FolderVideosFilter } from "./inputs.js";
-import { requireFolder } from "./service.js";
-import { folderVideoIds } from "./video-set.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { sql } from "../../infra/db.ts";
+import { checkDayRange } from "../shared/inputs.ts";
+import { orderBySql, pageSql, rowNumberRange, type Order, type PageRequest, type Page } from "../shared/pages.ts";
+import { ACCOUNT_COLUMNS, postedDaysSql, TRACKED_VIDEO_COLUMNS, TRACKING_COLUMNS, type TrackedAccountView, type TrackedVideoRecord } from "../tracking/views.ts";
+import type { FolderVideoSort, FolderVideosFilter } from "./inputs.ts";
+import { requireFolder } from "./service.ts";
+import { folderVideoIds } from "./video-set.ts";
 
 export interface FolderTopVideo {
   id: string;

@@ -3,7 +3,7 @@
  * same things with the same 400 VALIDATION_ERROR. Field names are the REST contract's.
  */
 import { z } from "zod";
-import { idList, page, pageLimit, pageOffset, postedDays, sortOrder } from "../shared/inputs.js";
+import { idList, page, pageLimit, pageOffset, postedDays, sortOrder } from "../shared/inputs.ts";
 
 const MAX_FOLDER_NAME = 255;
 

@@ -4,12 +4,12 @@
  * exactly like an unknown id. Memberships point at tracking records, so removing an item from a
  * folder, or deleting the folder, never untracks anything.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, sql, sqlExec, type Tx } from "../../infra/db.js";
-import { notFound } from "../shared/errors.js";
-import { pageSql, type Order, type PageRequest, type Page } from "../shared/pages.js";
-import type { BulkItemResult } from "../shared/inputs.js";
-import { folderVideoIds } from "./video-set.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
+import { notFound } from "../shared/errors.ts";
+import { pageSql, type Order, type PageRequest, type Page } from "../shared/pages.ts";
+import type { BulkItemResult } from "../shared/inputs.ts";
+import { folderVideoIds } from "./video-set.ts";
 
 export interface FolderRecord {
   id: string;

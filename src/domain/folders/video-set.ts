@@ -6,7 +6,7 @@
  * account (`videos.account_id`), however they came to be tracked (directly or through the account).
  * Only tracked videos count: an account's videos that this workspace does not track are not in it.
  */
-import { Prisma } from "../../generated/prisma/client.js";
+import { Prisma } from "../../generated/prisma/client.ts";
 
 /** `SELECT video_id` rows of the folder's video set; the folder must already belong to the workspace. */
 export function folderVideoIds(folderId: string | Prisma.Sql): Prisma.Sql {

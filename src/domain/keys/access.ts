@@ -22,11 +22,11 @@
  * secret's hash, not its id (`AuthContext.budget`); a person's by their id (`{user:<id>}`).
  */
 import { createHash } from "node:crypto";
-import { Prisma } from "../../generated/prisma/client.js";
-import { config } from "../../config.js";
-import { prisma, sql } from "../../infra/db.js";
-import { defineScripts } from "../../infra/redis.js";
-import { DomainError } from "../shared/errors.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { config } from "../../config.ts";
+import { prisma, sql } from "../../infra/db.ts";
+import { defineScripts } from "../../infra/redis.ts";
+import { DomainError } from "../shared/errors.ts";
 
 export interface AuthContext {
   workspaceId: string;
@@ -46,8 +46,10 @@ export interface RateLimitState {
 /** Over the budget: 429 RATE_LIMITED, retryable when the budget is whole again; the state for the RateLimit-* headers. */
 export class RateLimitedError extends DomainError {
   override readonly retryAfterSeconds: number;
-  constructor(readonly state: RateLimitState) {
+  readonly state: RateLimitState;
+  constructor(state: RateLimitState) {
     super("RATE_LIMITED", `Rate limit of ${state.limit} requests per minute exceeded for this API key (or signed-in person).`);
+    this.state = state;
     this.retryAfterSeconds = state.resetSeconds;
   }
 }

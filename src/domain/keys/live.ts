@@ -11,9 +11,9 @@
  * processes with skewed clocks agree.
  */
 import { randomUUID } from "node:crypto";
-import { config } from "../../config.js";
-import { defineScripts } from "../../infra/redis.js";
-import { logger } from "../../infra/logger.js";
+import { config } from "../../config.ts";
+import { defineScripts } from "../../infra/redis.ts";
+import { logger } from "../../infra/logger.ts";
 
 export type LiveKind = "socket" | "subscription";
 

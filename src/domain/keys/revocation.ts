@@ -13,10 +13,10 @@
  * REVOCATION_CHECK_INTERVAL_MS against PostgreSQL (`revokedAmong`), so a lost event delays the end
  * of a connection by at most that interval. The doors end what they hold (src/http/graphql/revocation.ts).
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql } from "../../infra/db.js";
-import { publishEvent, subscribeEvents } from "../shared/events.js";
-import type { Actor } from "../people/actor.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { sql } from "../../infra/db.ts";
+import { publishEvent, subscribeEvents } from "../shared/events.ts";
+import type { Actor } from "../people/actor.ts";
 
 const ALL = "all";
 

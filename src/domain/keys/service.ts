@@ -5,14 +5,14 @@
  * Authenticating a request with a key, and its rate limit, are ./access.ts.
  */
 import { randomBytes } from "node:crypto";
-import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, sql, type Tx } from "../../infra/db.js";
-import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.js";
-import { hashSecret, KEY_PREFIX, restoreKey, withdrawKey } from "./access.js";
-import { DomainError, notFound } from "../shared/errors.js";
-import { announceRevocation, revocationSubject } from "./revocation.js";
-import { OPERATOR, type Acting } from "../people/actor.js";
-import { recordAudit } from "../people/audit.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { prisma, sql, type Tx } from "../../infra/db.ts";
+import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { hashSecret, KEY_PREFIX, restoreKey, withdrawKey } from "./access.ts";
+import { DomainError, notFound } from "../shared/errors.ts";
+import { announceRevocation, revocationSubject } from "./revocation.ts";
+import { OPERATOR, type Acting } from "../people/actor.ts";
+import { recordAudit } from "../people/audit.ts";
 
 const MAX_ACTIVE_KEYS = 5;
 

@@ -5,7 +5,7 @@
  * chosen one) with the role of their membership. The domain reads the workspace (tenancy), the
  * role (./roles.ts) and who acts (./audit.ts); it never asks how the request was authenticated.
  */
-import type { WorkspaceRole } from "../../generated/prisma/client.js";
+import type { WorkspaceRole } from "../../generated/prisma/client.ts";
 
 export type { WorkspaceRole };
 

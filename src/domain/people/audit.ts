@@ -9,10 +9,10 @@
  * a read stays one index range. Append-only; the entry is written in the transaction of the change
  * when the change has one.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql, type Tx } from "../../infra/db.js";
-import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.js";
-import type { Acting, Principal } from "./actor.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { sql, type Tx } from "../../infra/db.ts";
+import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import type { Acting, Principal } from "./actor.ts";
 
 /** The actions recorded; `target` says on what (a key's name, an email, a URL). */
 export type AuditAction =

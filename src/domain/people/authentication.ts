@@ -31,19 +31,19 @@ import { hash as argon2Hash, verify as argon2Verify, type Options as Argon2Optio
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
-import { config } from "../../config.js";
-import { prisma } from "../../infra/db.js";
-import { logger } from "../../infra/logger.js";
-import { DomainError } from "../shared/errors.js";
-import { parseInput } from "../shared/inputs.js";
-import { announceRevocation, revocationSubject } from "../keys/revocation.js";
-import { createWorkspace } from "../workspace/service.js";
-import type { Acting } from "./actor.js";
-import { recordAudit } from "./audit.js";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, signUpInput } from "./inputs.js";
-import { acceptInvitation, checkInvitation } from "./invitations.js";
-import { addMember, membershipsOf } from "./members.js";
-import { beginSignIn, signInSucceeded, type SignInAttempt } from "./sign-in-limits.js";
+import { config } from "../../config.ts";
+import { prisma } from "../../infra/db.ts";
+import { logger } from "../../infra/logger.ts";
+import { DomainError } from "../shared/errors.ts";
+import { parseInput } from "../shared/inputs.ts";
+import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
+import { createWorkspace } from "../workspace/service.ts";
+import type { Acting } from "./actor.ts";
+import { recordAudit } from "./audit.ts";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, signUpInput } from "./inputs.ts";
+import { acceptInvitation, checkInvitation } from "./invitations.ts";
+import { addMember, membershipsOf } from "./members.ts";
+import { beginSignIn, signInSucceeded, type SignInAttempt } from "./sign-in-limits.ts";
 
 export const AUTH_BASE_PATH = "/auth";
 /**

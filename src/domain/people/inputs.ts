@@ -1,6 +1,6 @@
 /** Inputs of the people use cases, shared by every door (REST, GraphQL, the /auth routes' hooks, the CLI). */
 import { z } from "zod";
-import { page } from "../shared/inputs.js";
+import { page } from "../shared/inputs.ts";
 
 /** Passwords: at least 10 characters (docs/contract/decisions.md), at most 128 (argon2 hashes whatever it gets; this bounds the work). */
 export const MIN_PASSWORD_LENGTH = 10;

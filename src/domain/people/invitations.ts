@@ -7,16 +7,16 @@
  * cannot both join.
  */
 import { randomBytes } from "node:crypto";
-import { Prisma } from "../../generated/prisma/client.js";
-import { config } from "../../config.js";
-import { prisma, sql, type Tx } from "../../infra/db.js";
-import { DomainError, notFound } from "../shared/errors.js";
-import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.js";
-import { hashSecret } from "../keys/access.js";
-import type { Acting, Actor, WorkspaceRole } from "./actor.js";
-import { recordAudit } from "./audit.js";
-import { addMember, type MembershipRecord } from "./members.js";
-import { authorize } from "./roles.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { config } from "../../config.ts";
+import { prisma, sql, type Tx } from "../../infra/db.ts";
+import { DomainError, notFound } from "../shared/errors.ts";
+import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { hashSecret } from "../keys/access.ts";
+import type { Acting, Actor, WorkspaceRole } from "./actor.ts";
+import { recordAudit } from "./audit.ts";
+import { addMember, type MembershipRecord } from "./members.ts";
+import { authorize } from "./roles.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 const TOKEN_PREFIX = "svc_inv_";

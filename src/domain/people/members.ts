@@ -8,14 +8,14 @@
  * other at once cannot both succeed. Removing a member ends their live connections on that
  * workspace (the `member:` revocation subject, src/domain/keys/revocation.ts).
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, sql, type Tx } from "../../infra/db.js";
-import { DomainError, notFound } from "../shared/errors.js";
-import { pageSql, type Order, type PageRequest } from "../shared/pages.js";
-import { announceRevocation, revocationSubject } from "../keys/revocation.js";
-import type { Acting, Actor, WorkspaceRole } from "./actor.js";
-import { recordAudit } from "./audit.js";
-import { authorize } from "./roles.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { prisma, sql, type Tx } from "../../infra/db.ts";
+import { DomainError, notFound } from "../shared/errors.ts";
+import { pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
+import type { Acting, Actor, WorkspaceRole } from "./actor.ts";
+import { recordAudit } from "./audit.ts";
+import { authorize } from "./roles.ts";
 
 export interface MemberRecord {
   id: string;

@@ -9,8 +9,8 @@
  * Only what is closed to members is listed: everything else a workspace can do is open to every
  * member of it (tenancy, the workspace itself, is checked before any of this by the actor step).
  */
-import { DomainError } from "../shared/errors.js";
-import type { Actor, WorkspaceRole } from "./actor.js";
+import { DomainError } from "../shared/errors.ts";
+import type { Actor, WorkspaceRole } from "./actor.ts";
 
 export const PERMISSIONS = {
   "apiKeys.manage": "list, create and revoke the workspace's API keys",

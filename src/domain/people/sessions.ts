@@ -13,14 +13,14 @@
  * Each request of a session spends one unit of the person's rate-limit budget (the API keys'
  * Redis counters, src/domain/keys/access.ts: RATE_LIMIT_PER_MINUTE per person).
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql } from "../../infra/db.js";
-import { notFound } from "../shared/errors.js";
-import { consumeRequest, type RateLimitState } from "../keys/access.js";
-import { budgetOf, type Actor } from "./actor.js";
-import { recordAudit } from "./audit.js";
-import { authFor } from "./authentication.js";
-import { membershipsOf, type MembershipRecord } from "./members.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { sql } from "../../infra/db.ts";
+import { notFound } from "../shared/errors.ts";
+import { consumeRequest, type RateLimitState } from "../keys/access.ts";
+import { budgetOf, type Actor } from "./actor.ts";
+import { recordAudit } from "./audit.ts";
+import { authFor } from "./authentication.ts";
+import { membershipsOf, type MembershipRecord } from "./members.ts";
 
 export interface Person {
   id: string;

@@ -11,13 +11,15 @@
  */
 import { createHash } from "node:crypto";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { config } from "../../config.js";
-import { redis, type RedisConnection } from "../../infra/redis.js";
-import { DomainError } from "../shared/errors.js";
+import { config } from "../../config.ts";
+import { redis, type RedisConnection } from "../../infra/redis.ts";
+import { DomainError } from "../shared/errors.ts";
 
 export class SignInLimitedError extends DomainError {
-  constructor(override readonly retryAfterSeconds: number) {
+  override readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
     super("RATE_LIMITED", `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -3,13 +3,13 @@
  * workspace's owner): through the authentication library's own adapter and password hashing
  * (./authentication.ts), never by writing its tables by hand.
  */
-import { prisma } from "../../infra/db.js";
-import { DomainError, notFound } from "../shared/errors.js";
-import { parseInput } from "../shared/inputs.js";
-import { OPERATOR } from "./actor.js";
-import { authFor, passwordResetLink } from "./authentication.js";
-import { emailInput, passwordInput, personName } from "./inputs.js";
-import { setMembership } from "./members.js";
+import { prisma } from "../../infra/db.ts";
+import { DomainError, notFound } from "../shared/errors.ts";
+import { parseInput } from "../shared/inputs.ts";
+import { OPERATOR } from "./actor.ts";
+import { authFor, passwordResetLink } from "./authentication.ts";
+import { emailInput, passwordInput, personName } from "./inputs.ts";
+import { setMembership } from "./members.ts";
 
 export interface UserRecord {
   id: string;

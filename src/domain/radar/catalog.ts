@@ -35,12 +35,12 @@
  * `textRank` is ts_rank_cd divided by the best rank of the same query: 1 for the best match, the
  * "relative to this query's best" meaning the ytdlp provider gives its result positions too.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import type { Platform } from "../shared/platform.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import type { Platform } from "../shared/platform.ts";
 import type pg from "pg";
-import { sql } from "../../infra/db.js";
-import { ProviderError } from "../shared/provider-error.js";
-import type { SearchCandidate, SearchProvider, SearchRequest } from "./ports.js";
+import { sql } from "../../infra/db.ts";
+import { ProviderError } from "../shared/provider-error.ts";
+import type { SearchCandidate, SearchProvider, SearchRequest } from "./ports.ts";
 
 /** Most-viewed matches that are ranked by text relevance (see the header). */
 export const POOL_SIZE = 200;
@@ -54,7 +54,10 @@ export class CatalogSearchProvider implements SearchProvider {
   readonly name = "catalog" as const;
 
   /** `pool`: another database than the service's (benchmarks, tests). */
-  constructor(private readonly pool?: pg.Pool) {}
+  private readonly pool?: pg.Pool;
+  constructor(pool?: pg.Pool) {
+    this.pool = pool;
+  }
 
   supports(_platform: Platform): boolean {
     return true;

@@ -1,5 +1,5 @@
 /** What the radar publishes: a search's progress, on every state change (./watch.ts is the stream its workspace reads). */
-import { publishEvent } from "../shared/events.js";
+import { publishEvent } from "../shared/events.ts";
 
 /** Publishes the search's current status and result count (after commit; a lost event only delays a client). */
 export function announceSearch(s: { id: string; status: string; resultCount: number; error: string | null }): void {

@@ -3,7 +3,7 @@
  * that turn it into the numbers a SearchRequest carries. The REST/GraphQL layers validate against
  * these lists, so the words accepted and their meaning live in one place.
  */
-import type { CandidateFilters } from "./ports.js";
+import type { CandidateFilters } from "./ports.ts";
 
 /** Minimum views: each option is an inclusive lower bound (a 9,999-view video never passes `10k`). */
 export const MIN_VIEWS = { any: 0, "10k": 10_000, "25k": 25_000, "50k": 50_000, "100k": 100_000 } as const;

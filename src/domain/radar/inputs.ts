@@ -4,9 +4,9 @@
  * other request bodies).
  */
 import { z } from "zod";
-import { page } from "../shared/inputs.js";
-import { PLATFORMS } from "../shared/platform.js";
-import { DEPTHS, MIN_VIEWS_VALUES, TIME_PERIODS } from "./filters.js";
+import { page } from "../shared/inputs.ts";
+import { PLATFORMS } from "../shared/platform.ts";
+import { DEPTHS, MIN_VIEWS_VALUES, TIME_PERIODS } from "./filters.ts";
 
 const MAX_QUERY_LENGTH = 1000;
 const MAX_LANGUAGE_LENGTH = 50;

@@ -3,7 +3,7 @@
  * search id, so adding it twice runs it once) and `sweep` (a job scheduler) re-enqueues searches
  * stuck in `pending` and fails, with the refund, searches not finished in time (./lifecycle.ts).
  */
-import { queue } from "../../infra/queues.js";
+import { queue } from "../../infra/queues.ts";
 
 export const SEARCH_JOB = "search";
 export const SWEEP_JOB = "sweep";

@@ -12,15 +12,15 @@
  * - `fail` moves the status and refunds in one transaction; the refund's idempotency key
  *   (`radar:<id>:refund`) makes it once-only even if two processes fail the same search.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, sql } from "../../infra/db.js";
-import { creditsChanged, refund } from "../credits/service.js";
-import { logger } from "../../infra/logger.js";
-import type { RankedResult } from "./ranking.js";
-import { chargeKey, refundKey } from "./service.js";
-import { announceSearch } from "./events.js";
-import { enqueueSearch } from "./jobs.js";
-import { recordWorkspaceEvents, relayWorkspaceEvents } from "../webhooks/outbox.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { prisma, sql } from "../../infra/db.ts";
+import { creditsChanged, refund } from "../credits/service.ts";
+import { logger } from "../../infra/logger.ts";
+import type { RankedResult } from "./ranking.ts";
+import { chargeKey, refundKey } from "./service.ts";
+import { announceSearch } from "./events.ts";
+import { enqueueSearch } from "./jobs.ts";
+import { recordWorkspaceEvents, relayWorkspaceEvents } from "../webhooks/outbox.ts";
 
 /** Longest error text stored on a search. */
 const MAX_ERROR_LENGTH = 2000;

@@ -5,7 +5,7 @@
  * says: a provider applies them with it, and the search applies them again, since a provider is
  * not trusted to.
  */
-import type { Platform } from "../shared/platform.js";
+import type { Platform } from "../shared/platform.ts";
 
 
 /** The bounds a result must meet (./filters.ts turns the radar's filter words into them). */

@@ -14,10 +14,10 @@
  * Relevance leads because a radar search is a topic search first; views and engagement then say
  * which on-topic videos performed. Unknown metrics (null) contribute 0: never a guessed value.
  */
-import type { Platform } from "../shared/platform.js";
-import { passesFilters, type CandidateFilters } from "./ports.js";
-import type { SearchCandidate } from "./ports.js";
-import { engagementRate } from "../tracking/engagement.js";
+import type { Platform } from "../shared/platform.ts";
+import { passesFilters, type CandidateFilters } from "./ports.ts";
+import type { SearchCandidate } from "./ports.ts";
+import { engagementRate } from "../tracking/engagement.ts";
 
 export const SCORE_WEIGHTS = { relevance: 0.4, views: 0.3, engagement: 0.15, recency: 0.15 } as const;
 

@@ -11,16 +11,16 @@
  *   and `error` names the provider(s) and queries that failed (never replaced by invented results).
  */
 import pLimit from "p-limit";
-import type { Platform } from "../shared/platform.js";
-import { filtersFor, QUERIES_PER_DEPTH, type Depth, type MinViewsOption, type TimePeriod } from "./filters.js";
-import { mergeAndRank, MAX_RESULTS, type QueryResults } from "./ranking.js";
-import type { QueryExpander, SearchProvider } from "./ports.js";
-import { ProviderError } from "../shared/provider-error.js";
-import { isLastAttempt, SINGLE_RUN, type JobRun } from "../shared/jobs.js";
-import { prisma } from "../../infra/db.js";
-import { logger } from "../../infra/logger.js";
-import { completeSearch, failSearch, saveQueries, startSearch } from "./lifecycle.js";
-import { RADAR_SEARCH_COST } from "./service.js";
+import type { Platform } from "../shared/platform.ts";
+import { filtersFor, QUERIES_PER_DEPTH, type Depth, type MinViewsOption, type TimePeriod } from "./filters.ts";
+import { mergeAndRank, MAX_RESULTS, type QueryResults } from "./ranking.ts";
+import type { QueryExpander, SearchProvider } from "./ports.ts";
+import { ProviderError } from "../shared/provider-error.ts";
+import { isLastAttempt, SINGLE_RUN, type JobRun } from "../shared/jobs.ts";
+import { prisma } from "../../infra/db.ts";
+import { logger } from "../../infra/logger.ts";
+import { completeSearch, failSearch, saveQueries, startSearch } from "./lifecycle.ts";
+import { RADAR_SEARCH_COST } from "./service.ts";
 
 /** Candidates asked of a provider per query: twice what a search keeps, so merging has a choice. */
 const CANDIDATES_PER_QUERY = 2 * MAX_RESULTS;

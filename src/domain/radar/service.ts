@@ -6,19 +6,19 @@
  * live in ./lifecycle.ts; the search itself (expansion, providers, ranking) in ./run.ts.
  */
 import { randomUUID } from "node:crypto";
-import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, sql } from "../../infra/db.js";
-import { logger } from "../../infra/logger.js";
-import { announceSearch } from "./events.js";
-import { charge, creditsChanged } from "../credits/service.js";
-import { enqueueSearch } from "./jobs.js";
-import { notFound } from "../shared/errors.js";
-import { pageSql, rowNumberRange, type Order, type PageRequest, type Page } from "../shared/pages.js";
-import type { Platform } from "../shared/platform.js";
-import type { Depth, MinViewsOption } from "./filters.js";
-import type { SearchCandidate } from "./ports.js";
-import type { CreateSearchInput, StoredTimePeriod } from "./inputs.js";
-import { MAX_RESULTS } from "./ranking.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { prisma, sql } from "../../infra/db.ts";
+import { logger } from "../../infra/logger.ts";
+import { announceSearch } from "./events.ts";
+import { charge, creditsChanged } from "../credits/service.ts";
+import { enqueueSearch } from "./jobs.ts";
+import { notFound } from "../shared/errors.ts";
+import { pageSql, rowNumberRange, type Order, type PageRequest, type Page } from "../shared/pages.ts";
+import type { Platform } from "../shared/platform.ts";
+import type { Depth, MinViewsOption } from "./filters.ts";
+import type { SearchCandidate } from "./ports.ts";
+import type { CreateSearchInput, StoredTimePeriod } from "./inputs.ts";
+import { MAX_RESULTS } from "./ranking.ts";
 
 /** Credits one radar search costs, charged at creation and refunded once if the search fails. */
 export const RADAR_SEARCH_COST = 100;

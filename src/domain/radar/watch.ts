@@ -1,7 +1,7 @@
 /** Live progress of a radar search, as its workspace watches it (GraphQL radarSearchUpdated); ./events.ts publishes the changes. */
-import { subscribeEvents } from "../shared/events.js";
-import { subscribed } from "../../infra/events.js";
-import { getSearchSummary, type RadarSearchSummary } from "./service.js";
+import { subscribeEvents } from "../shared/events.ts";
+import { subscribed } from "../../infra/events.ts";
+import { getSearchSummary, type RadarSearchSummary } from "./service.ts";
 
 const TERMINAL = new Set(["completed", "failed"]);
 

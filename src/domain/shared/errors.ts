@@ -48,12 +48,12 @@ export class DomainError extends Error {
    * handle of a refused account link (src/domain/tracking/urls.ts).
    */
   data?: unknown;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: ErrorDetail[],
-  ) {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetail[];
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
     super(message);
+    this.code = code;
+    this.details = details;
     this.name = "DomainError";
     this.status = ERROR_STATUS[code];
   }
@@ -61,15 +61,12 @@ export class DomainError extends Error {
 
 /** Too few credits. Carries the numbers so each transport can word and shape its answer. */
 export class InsufficientCreditsError extends DomainError {
-  constructor(
-    readonly required: number,
-    readonly available: number,
-    what: string,
-  ) {
-    super(
-      "INSUFFICIENT_CREDITS",
-      `Insufficient credits: ${what} costs ${required} credits and ${available} are available.`,
-    );
+  readonly required: number;
+  readonly available: number;
+  constructor(required: number, available: number, what: string) {
+    super("INSUFFICIENT_CREDITS", `Insufficient credits: ${what} costs ${required} credits and ${available} are available.`);
+    this.required = required;
+    this.available = available;
   }
 }
 
@@ -81,11 +78,10 @@ export const validationError = (message: string, details?: ErrorDetail[]) => new
  * `WWW-Authenticate: Bearer`, with `error="invalid_token"` when a credential was refused (RFC 6750, 3.1).
  */
 export class UnauthorizedError extends DomainError {
-  constructor(
-    message: string,
-    readonly credentialRefused: boolean,
-  ) {
+  readonly credentialRefused: boolean;
+  constructor(message: string, credentialRefused: boolean) {
     super("UNAUTHORIZED", message);
+    this.credentialRefused = credentialRefused;
   }
 }
 

@@ -5,10 +5,10 @@
  * and the streams of a single object read its current state first (`currentThenEvents`, and the
  * areas' watch.ts); docs/architecture.md lists the streams that do not.
  */
-import { publish, subscribe, subscribed } from "../../infra/events.js";
-import { logger } from "../../infra/logger.js";
-import type { AnalysisStatus } from "../../generated/prisma/client.js";
-import type { WorkspaceEvent } from "./workspace-events.js";
+import { publish, subscribe, subscribed } from "../../infra/events.ts";
+import { logger } from "../../infra/logger.ts";
+import type { AnalysisStatus } from "../../generated/prisma/client.ts";
+import type { WorkspaceEvent } from "./workspace-events.ts";
 
 /** Topic → payload. Ids in channel names are workspace-scoped where the data is (analyses, credits). */
 export interface EventPayloads {

@@ -20,8 +20,8 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import stableStringify from "safe-stable-stringify";
-import { Prisma, sql, sqlExec } from "../../infra/db.js";
-import { DomainError, validationError } from "./errors.js";
+import { Prisma, sql, sqlExec } from "../../infra/db.ts";
+import { DomainError, validationError } from "./errors.ts";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";

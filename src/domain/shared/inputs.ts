@@ -6,9 +6,9 @@
  * (src/http/rest/schemas.ts), GraphQL only maps its arguments onto the same schemas; MCP uses them as they are.
  */
 import { z } from "zod";
-import { validationError, type ErrorDetail } from "./errors.js";
-import { rejectUnstorableStrings } from "./unstorable.js";
-import { SORT_ORDERS } from "./pages.js";
+import { validationError, type ErrorDetail } from "./errors.ts";
+import { rejectUnstorableStrings } from "./unstorable.ts";
+import { SORT_ORDERS } from "./pages.ts";
 
 /** Zod's issues as the contract's `details` (a dotted path after `prefix`, and the message): the one mapping of zod issues. */
 export function issuesToDetails(error: z.ZodError, prefix?: string): ErrorDetail[] {

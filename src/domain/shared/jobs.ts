@@ -41,11 +41,10 @@ export class PermanentJobFailure extends Error {
  * without using an attempt (src/jobs/worker.ts).
  */
 export class DeferJob extends Error {
-  constructor(
-    readonly delayMs: number,
-    message: string,
-  ) {
+  readonly delayMs: number;
+  constructor(delayMs: number, message: string) {
     super(message);
+    this.delayMs = delayMs;
     this.name = "DeferJob";
   }
 }

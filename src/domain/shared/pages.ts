@@ -11,9 +11,9 @@
  * Keys that may be null sort last in both directions (a COALESCE to a sentinel that sorts after
  * every value), like the listings' documented `NULLS LAST`.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { validationError } from "./errors.js";
-import { unstorableReason } from "./unstorable.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { validationError } from "./errors.ts";
+import { unstorableReason } from "./unstorable.ts";
 
 export type KeyType = "timestamptz" | "uuid" | "float8" | "int8" | "int4" | "text" | "date";
 

@@ -3,13 +3,12 @@
  * may help (timeouts, 5xx, network) or not (the item does not exist at the source, bad answer twice).
  */
 export class ProviderError extends Error {
-  constructor(
-    readonly provider: string,
-    message: string,
-    readonly retryable: boolean,
-    options?: { cause?: unknown },
-  ) {
+  readonly provider: string;
+  readonly retryable: boolean;
+  constructor(provider: string, message: string, retryable: boolean, options?: { cause?: unknown }) {
     super(`${provider}: ${message}`, options);
+    this.provider = provider;
+    this.retryable = retryable;
     this.name = "ProviderError";
   }
 }

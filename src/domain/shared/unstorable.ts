@@ -3,7 +3,7 @@
  * (./inputs.ts) applies it to every input, cursors (./pages.ts) to what they carry; REST's router and
  * GraphQL's `refuseUnstorableStrings` plugin to what arrives outside a schema.
  */
-import { DomainError, validationError } from "./errors.js";
+import { DomainError, validationError } from "./errors.ts";
 
 
 /** Where an unstorable string was found: its dotted path and the object keys leading to it. */

@@ -3,15 +3,15 @@
  * Accounts are global (one row per platform and username, scraped once); a workspace's tracking is
  * a TrackedAccount row with its `videoLimit` (the most of the account's newest videos it tracks).
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, sql, sqlExec, type Tx } from "../../infra/db.js";
-import { logger } from "../../infra/logger.js";
-import { notFound } from "../shared/errors.js";
-import { checkDayRange, type PostedDays } from "../shared/inputs.js";
-import { pageSql, rowNumberRange, type PageRequest, type Page } from "../shared/pages.js";
-import { enqueueAccountScrape } from "./jobs.js";
-import { accountAdditionsRemaining } from "./limits.js";
-import { parseAccountUrl } from "./urls.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
+import { logger } from "../../infra/logger.ts";
+import { notFound } from "../shared/errors.ts";
+import { checkDayRange, type PostedDays } from "../shared/inputs.ts";
+import { pageSql, rowNumberRange, type PageRequest, type Page } from "../shared/pages.ts";
+import { enqueueAccountScrape } from "./jobs.ts";
+import { accountAdditionsRemaining } from "./limits.ts";
+import { parseAccountUrl } from "./urls.ts";
 import {
   ACCOUNT_COLUMNS,
   ACCOUNT_VIDEOS_ORDER,
@@ -24,7 +24,7 @@ import {
   type AccountView,
   type TrackedAccountView,
   type TrackedVideoRecord,
-} from "./views.js";
+} from "./views.ts";
 
 export interface TrackAccountResult {
   added: string[];

@@ -28,7 +28,7 @@
  * after REFRESH_MAX_FAILURES consecutive failures it gives up: the item is `failed` with the reason
  * and leaves the schedule (a refresh request, or a workspace tracking it anew, puts it back).
  */
-import { config, type CadenceTier } from "../../config.js";
+import { config, type CadenceTier } from "../../config.ts";
 
 export interface CadenceSettings {
   tiers: CadenceTier[];

@@ -5,9 +5,9 @@
  * - `trackedVideoChanged` per workspace: a video it tracks was added, updated (scraped) or removed
  *   (untracked) — one stream for a dashboard of the whole workspace.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql } from "../../infra/db.js";
-import { publishEvent, type EventPayloads } from "../shared/events.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { sql } from "../../infra/db.ts";
+import { publishEvent, type EventPayloads } from "../shared/events.ts";
 
 export type TrackedVideoChange = EventPayloads["trackedVideoChanged"]["change"];
 

@@ -17,10 +17,10 @@
  *   up to a month longer, never read (history reads start at the window, ./history.ts). Stray
  *   points in the DEFAULT partition past the window are deleted (it is empty while the job runs).
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, sql, sqlExec } from "../../infra/db.js";
-import { config } from "../../config.js";
-import { fullResolutionStart } from "./history.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { prisma, sql, sqlExec } from "../../infra/db.ts";
+import { config } from "../../config.ts";
+import { fullResolutionStart } from "./history.ts";
 
 interface PointTable {
   points: string;

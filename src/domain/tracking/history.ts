@@ -20,15 +20,15 @@
  * points, through the primary key (item, captured_at) of the points and the unique (item, day) key
  * of the daily rows.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql } from "../../infra/db.js";
-import { notFound, validationError } from "../shared/errors.js";
-import { checkDayRange, DAY_MS } from "../shared/inputs.js";
-import { utcDay } from "./scrape-store.js";
-import { pageSql, type CursorWindow, type Order } from "../shared/pages.js";
-import { config } from "../../config.js";
-import type { HistoryInterval } from "./views.js";
-import type { HistoryQuery } from "./inputs.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { sql } from "../../infra/db.ts";
+import { notFound, validationError } from "../shared/errors.ts";
+import { checkDayRange, DAY_MS } from "../shared/inputs.ts";
+import { utcDay } from "./scrape-store.ts";
+import { pageSql, type CursorWindow, type Order } from "../shared/pages.ts";
+import { config } from "../../config.ts";
+import type { HistoryInterval } from "./views.ts";
+import type { HistoryQuery } from "./inputs.ts";
 
 /** Days in the default range (today and the 29 before it). */
 const DEFAULT_HISTORY_DAYS = 30;

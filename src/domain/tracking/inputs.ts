@@ -5,10 +5,10 @@
  * contract's (snake_case where the spec writes it so).
  */
 import { z } from "zod";
-import { day, idList, page, pageLimit, pageOffset, postedDays, sortOrder } from "../shared/inputs.js";
-import { PLATFORMS } from "../shared/platform.js";
-import { ACCOUNT_SORTS, HISTORY_INTERVALS, VIDEO_SORTS } from "./views.js";
-import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "./urls.js";
+import { day, idList, page, pageLimit, pageOffset, postedDays, sortOrder } from "../shared/inputs.ts";
+import { PLATFORMS } from "../shared/platform.ts";
+import { ACCOUNT_SORTS, HISTORY_INTERVALS, VIDEO_SORTS } from "./views.ts";
+import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "./urls.ts";
 
 export const DEFAULT_ACCOUNT_VIDEO_LIMIT = 50;
 const MAX_ACCOUNT_VIDEO_LIMIT = 500;

@@ -6,7 +6,7 @@
  * reserves it).
  */
 import type { JobsOptions } from "bullmq";
-import { queue } from "../../infra/queues.js";
+import { queue } from "../../infra/queues.ts";
 
 export const SCRAPE_VIDEO = "scrape-video";
 export const SCRAPE_ACCOUNT = "scrape-account";

@@ -12,9 +12,9 @@
  * that inserts, so two concurrent additions at the limit serialise and the second sees the first
  * one's row and count.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql, type Tx } from "../../infra/db.js";
-import { DomainError, notFound } from "../shared/errors.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { sql, type Tx } from "../../infra/db.ts";
+import { DomainError, notFound } from "../shared/errors.ts";
 
 /** `FROM` of the rule: the workspace `w` and its plan `p`. */
 export const LIMITS_FROM = Prisma.sql`workspaces w JOIN plans p ON p.name = w.plan_name`;

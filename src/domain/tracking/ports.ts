@@ -1,4 +1,4 @@
-import type { Platform } from "../shared/platform.js";
+import type { Platform } from "../shared/platform.ts";
 
 /** What the service hands a scrape provider: ids parsed from a URL and the canonical URL rebuilt
  *  from them (never the user's string). */

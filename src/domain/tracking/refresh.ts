@@ -11,20 +11,19 @@
  * Items are global: a request by any workspace tracking the item refreshes it for all of them, and
  * counts for all of them.
  */
-import { config } from "../../config.js";
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql } from "../../infra/db.js";
-import { logger } from "../../infra/logger.js";
-import { DomainError, notFound } from "../shared/errors.js";
-import { dueJobReason, enqueueAccountScrape, enqueueVideoScrape, REFRESH_JOB_OPTIONS } from "./jobs.js";
+import { config } from "../../config.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { sql } from "../../infra/db.ts";
+import { logger } from "../../infra/logger.ts";
+import { DomainError, notFound } from "../shared/errors.ts";
+import { dueJobReason, enqueueAccountScrape, enqueueVideoScrape, REFRESH_JOB_OPTIONS } from "./jobs.ts";
 
 /** 429: the item was scraped or refreshed too recently; `retryAfterSeconds` says when to ask again. */
 export class RefreshTooSoonError extends DomainError {
-  constructor(
-    override readonly retryAfterSeconds: number,
-    what: string,
-  ) {
+  override readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number, what: string) {
     super("REFRESH_TOO_SOON", `This ${what} was scraped or refreshed less than ${Math.round(config.refresh.minIntervalMs / 1000)} seconds ago: retry in ${retryAfterSeconds} seconds.`);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -24,16 +24,16 @@
  * new videos), then relayed: a job that dies in between is retried and finds its work served, and the
  * outbox's sweep delivers the events it committed (src/domain/webhooks/outbox.ts).
  */
-import { config } from "../../config.js";
-import { logger } from "../../infra/logger.js";
-import { countScrape } from "../../infra/metrics.js";
-import { ProviderError } from "../shared/provider-error.js";
-import { isLastAttempt, PermanentJobFailure, type JobRun } from "../shared/jobs.js";
-import { relayWorkspaceEvents } from "../webhooks/outbox.js";
-import { afterFailure, nextRefreshAt, viewsPerHour, type CadenceSettings, CADENCE } from "./cadence.js";
-import { announceTracking, announceVideo } from "./events.js";
-import { dueJobReason, enqueueAccountScrapes, enqueueVideoScrapes, REFRESH_JOB_OPTIONS } from "./jobs.js";
-import type { ScrapeProvider } from "./ports.js";
+import { config } from "../../config.ts";
+import { logger } from "../../infra/logger.ts";
+import { countScrape } from "../../infra/metrics.ts";
+import { ProviderError } from "../shared/provider-error.ts";
+import { isLastAttempt, PermanentJobFailure, type JobRun } from "../shared/jobs.ts";
+import { relayWorkspaceEvents } from "../webhooks/outbox.ts";
+import { afterFailure, nextRefreshAt, viewsPerHour, type CadenceSettings, CADENCE } from "./cadence.ts";
+import { announceTracking, announceVideo } from "./events.ts";
+import { dueJobReason, enqueueAccountScrapes, enqueueVideoScrapes, REFRESH_JOB_OPTIONS } from "./jobs.ts";
+import type { ScrapeProvider } from "./ports.ts";
 import {
   accountScrapeTarget,
   accountVideoDemand,
@@ -48,7 +48,7 @@ import {
   trackedAmong,
   type FailureOutcome,
   type StoredVideo,
-} from "./scrape-store.js";
+} from "./scrape-store.ts";
 
 /** The most videos one account scrape lists. */
 const MAX_ACCOUNT_SCRAPE_VIDEOS = 500;

@@ -24,14 +24,14 @@
  * A stored scrape sets it from the cadence (null when no workspace tracks the item); the scheduler
  * claims due items by pushing it a lease ahead (claimDue), so a lost job only delays the item.
  */
-import { Prisma, type Platform } from "../../generated/prisma/client.js";
-import { prisma, sql, sqlExec, type Tx } from "../../infra/db.js";
-import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "./ports.js";
-import { engagementRate } from "./engagement.js";
-import { ACCOUNT_VIDEO_ALLOWANCE, LIMITS_FROM, trackingLimits } from "./limits.js";
-import { canonicalAccountUrl, canonicalVideoUrl, isPlatformUsername } from "../shared/platform.js";
-import { DAY_MS } from "../shared/inputs.js";
-import { recordWorkspaceEvents, workspaceEventsInsertSql, type NewWorkspaceEvent } from "../webhooks/outbox.js";
+import { Prisma, type Platform } from "../../generated/prisma/client.ts";
+import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
+import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "./ports.ts";
+import { engagementRate } from "./engagement.ts";
+import { ACCOUNT_VIDEO_ALLOWANCE, LIMITS_FROM, trackingLimits } from "./limits.ts";
+import { canonicalAccountUrl, canonicalVideoUrl, isPlatformUsername } from "../shared/platform.ts";
+import { DAY_MS } from "../shared/inputs.ts";
+import { recordWorkspaceEvents, workspaceEventsInsertSql, type NewWorkspaceEvent } from "../webhooks/outbox.ts";
 
 /** `YYYY-MM-DD` of the UTC day of `at`: the snapshot day. */
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);

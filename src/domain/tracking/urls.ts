@@ -26,9 +26,9 @@
  *   normalised into another handle. Handles must match the platform's grammar (src/domain/shared/platform.ts):
  *   e.g. `https://www.tiktok.com/@..` is refused.
  */
-import type { AccountRef, VideoRef } from "./ports.js";
-import { DomainError } from "../shared/errors.js";
-import { C_RESERVED, PATTERN, canonicalAccountUrl, canonicalVideoUrl, type Platform } from "../shared/platform.js";
+import type { AccountRef, VideoRef } from "./ports.ts";
+import { DomainError } from "../shared/errors.ts";
+import { C_RESERVED, PATTERN, canonicalAccountUrl, canonicalVideoUrl, type Platform } from "../shared/platform.ts";
 
 const MAX_URL_LENGTH = 2048;
 

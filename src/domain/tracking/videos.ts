@@ -3,17 +3,17 @@
  * video, shared by every workspace that tracks it, scraped once); a workspace's tracking of a video
  * is a TrackedVideo row, at most one per workspace and video.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql } from "../../infra/db.js";
-import { logger } from "../../infra/logger.js";
-import { DomainError, notFound } from "../shared/errors.js";
-import { pageSql, type PageRequest, type Page } from "../shared/pages.js";
-import type { BulkItemResult } from "../shared/inputs.js";
-import { announceTracking } from "./events.js";
-import { enqueueVideoScrape } from "./jobs.js";
-import { ADDITIONS_REMAINING, LIMITS_FROM, limitReached } from "./limits.js";
-import { parseVideoUrl } from "./urls.js";
-import { TRACKED_VIDEO_COLUMNS, trackedVideosOrder, videoFilterSql, type TrackedVideoRecord, type VideoListOptions } from "./views.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { sql } from "../../infra/db.ts";
+import { logger } from "../../infra/logger.ts";
+import { DomainError, notFound } from "../shared/errors.ts";
+import { pageSql, type PageRequest, type Page } from "../shared/pages.ts";
+import type { BulkItemResult } from "../shared/inputs.ts";
+import { announceTracking } from "./events.ts";
+import { enqueueVideoScrape } from "./jobs.ts";
+import { ADDITIONS_REMAINING, LIMITS_FROM, limitReached } from "./limits.ts";
+import { parseVideoUrl } from "./urls.ts";
+import { TRACKED_VIDEO_COLUMNS, trackedVideosOrder, videoFilterSql, type TrackedVideoRecord, type VideoListOptions } from "./views.ts";
 
 export interface TrackVideoResult {
   trackedVideoId: string;

@@ -7,10 +7,10 @@
  * what a workspace adds is its tracking record (`trackedVideoId`/`trackedAt`, `trackedAccountId`/
  * `videoLimit`/`trackedAt`).
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import type { Platform } from "../shared/platform.js";
-import type { Order, SortKey, SortOrder } from "../shared/pages.js";
-import { DAY_MS, type PostedDays } from "../shared/inputs.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import type { Platform } from "../shared/platform.ts";
+import type { Order, SortKey, SortOrder } from "../shared/pages.ts";
+import { DAY_MS, type PostedDays } from "../shared/inputs.ts";
 
 export type ScrapeStatus = "queued" | "scraping" | "ready" | "failed";
 

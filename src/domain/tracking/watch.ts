@@ -1,6 +1,6 @@
 /** The streams of tracked videos GraphQL subscriptions read (./events.ts publishes the changes). */
-import { currentThenEvents, subscribeEvents, type EventPayloads } from "../shared/events.js";
-import { getTrackedVideo } from "./videos.js";
+import { currentThenEvents, subscribeEvents, type EventPayloads } from "../shared/events.ts";
+import { getTrackedVideo } from "./videos.ts";
 
 /**
  * The video the workspace tracks (NOT_FOUND otherwise, before anything is streamed): its current

@@ -26,17 +26,17 @@
  *   `webhook.test` (sent even to a disabled endpoint) enables it again.
  */
 import { Webhook } from "standardwebhooks";
-import { Prisma } from "../../generated/prisma/client.js";
-import { config } from "../../config.js";
-import { sql } from "../../infra/db.js";
-import { logger } from "../../infra/logger.js";
-import { countWebhookDelivery } from "../../infra/metrics.js";
-import type { WorkspaceEventType } from "../shared/workspace-events.js";
-import { DeferJob } from "../shared/jobs.js";
-import { acquirePlace } from "../keys/live.js";
-import { enqueueDeliveries } from "./jobs.js";
-import type { WebhookAnswer, WebhookSender } from "./ports.js";
-import { decryptSecret, SecretUnavailable } from "./secrets.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { config } from "../../config.ts";
+import { sql } from "../../infra/db.ts";
+import { logger } from "../../infra/logger.ts";
+import { countWebhookDelivery } from "../../infra/metrics.ts";
+import type { WorkspaceEventType } from "../shared/workspace-events.ts";
+import { DeferJob } from "../shared/jobs.ts";
+import { acquirePlace } from "../keys/live.ts";
+import { enqueueDeliveries } from "./jobs.ts";
+import type { WebhookAnswer, WebhookSender } from "./ports.ts";
+import { decryptSecret, SecretUnavailable } from "./secrets.ts";
 
 export interface DeliverySettings {
   /** Delay before retry n (n = 1 …); attempts in all = length + 1. */

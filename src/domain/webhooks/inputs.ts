@@ -4,10 +4,10 @@
  * 400 VALIDATION_ERROR naming the field.
  */
 import { z } from "zod";
-import { config } from "../../config.js";
-import { page } from "../shared/inputs.js";
-import { WORKSPACE_EVENT_TYPES, type WorkspaceEventType } from "../shared/workspace-events.js";
-import { targetProblem } from "../shared/public-targets.js";
+import { config } from "../../config.ts";
+import { page } from "../shared/inputs.ts";
+import { WORKSPACE_EVENT_TYPES, type WorkspaceEventType } from "../shared/workspace-events.ts";
+import { targetProblem } from "../shared/public-targets.ts";
 
 /** Endpoints per workspace (the 11th is 409 WEBHOOK_LIMIT_REACHED). */
 export const MAX_WEBHOOKS = 10;

@@ -7,7 +7,7 @@
  *   job was lost (./outbox.ts).
  * - `prune` (hourly): removes events, and their delivery log, past WEBHOOK_RETENTION_DAYS.
  */
-import { queue } from "../../infra/queues.js";
+import { queue } from "../../infra/queues.ts";
 
 export const DELIVER_JOB = "deliver";
 export const SWEEP_JOB = "sweep";

@@ -16,12 +16,12 @@
  * So an event committed with its change is never lost for webhooks; GraphQL subscribers, who read
  * the current state first anyway, get it at most once.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { sql, sqlExec, type Tx } from "../../infra/db.js";
-import { logger } from "../../infra/logger.js";
-import { publishEvent, subscribeEvents } from "../shared/events.js";
-import type { WorkspaceEvent, WorkspaceEventType } from "../shared/workspace-events.js";
-import { enqueueDeliveries } from "./jobs.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { sql, sqlExec, type Tx } from "../../infra/db.ts";
+import { logger } from "../../infra/logger.ts";
+import { publishEvent, subscribeEvents } from "../shared/events.ts";
+import type { WorkspaceEvent, WorkspaceEventType } from "../shared/workspace-events.ts";
+import { enqueueDeliveries } from "./jobs.ts";
 
 export interface NewWorkspaceEvent {
   workspaceId: string;

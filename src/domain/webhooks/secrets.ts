@@ -16,8 +16,8 @@
  * (src/main/webhook-key.ts).
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
-import { config } from "../../config.js";
-import { DomainError } from "../shared/errors.js";
+import { config } from "../../config.ts";
+import { DomainError } from "../shared/errors.ts";
 
 const SECRET_PREFIX = "whsec_";
 /** Random bytes of a signing secret (the contract asks for at least 24). */

@@ -4,16 +4,16 @@
  * endpoint is NOT_FOUND, like an unknown id. docs/contract/decisions.md (Webhooks), docs/webhooks.md.
  */
 import { randomUUID } from "node:crypto";
-import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, sql } from "../../infra/db.js";
-import { DomainError, notFound } from "../shared/errors.js";
-import { pageSql, type Order, type PageRequest, type Page } from "../shared/pages.js";
-import type { WorkspaceEventType } from "../shared/workspace-events.js";
-import { MAX_WEBHOOKS, type CreateWebhookInput } from "./inputs.js";
-import { emitToEndpoint } from "./outbox.js";
-import { encryptSecret, encryptionConfigured, newSecret, notConfigured } from "./secrets.js";
-import { OPERATOR, type Acting } from "../people/actor.js";
-import { recordAudit } from "../people/audit.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { prisma, sql } from "../../infra/db.ts";
+import { DomainError, notFound } from "../shared/errors.ts";
+import { pageSql, type Order, type PageRequest, type Page } from "../shared/pages.ts";
+import type { WorkspaceEventType } from "../shared/workspace-events.ts";
+import { MAX_WEBHOOKS, type CreateWebhookInput } from "./inputs.ts";
+import { emitToEndpoint } from "./outbox.ts";
+import { encryptSecret, encryptionConfigured, newSecret, notConfigured } from "./secrets.ts";
+import { OPERATOR, type Acting } from "../people/actor.ts";
+import { recordAudit } from "../people/audit.ts";
 
 export interface WebhookRecord {
   id: string;

@@ -2,13 +2,13 @@
  * Workspaces and plans: creation (with its first key and first cycle's allowance), the workspace
  * info of the spec, plan changes, and the demo workspace of `npm start`.
  */
-import { Prisma } from "../../generated/prisma/client.js";
-import { prisma, sql, type Tx } from "../../infra/db.js";
-import { DomainError, notFound, validationError } from "../shared/errors.js";
-import { creditsChanged, getBalance, setMonthlyAllowance, type CreditBalance } from "../credits/service.js";
-import { cycleDayFor, nextCycleBoundary } from "../credits/cycle.js";
-import { createKey } from "../keys/service.js";
-import { trackingLimits, type TrackingLimits } from "../tracking/limits.js";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { prisma, sql, type Tx } from "../../infra/db.ts";
+import { DomainError, notFound, validationError } from "../shared/errors.ts";
+import { creditsChanged, getBalance, setMonthlyAllowance, type CreditBalance } from "../credits/service.ts";
+import { cycleDayFor, nextCycleBoundary } from "../credits/cycle.ts";
+import { createKey } from "../keys/service.ts";
+import { trackingLimits, type TrackingLimits } from "../tracking/limits.ts";
 
 export interface WorkspaceInfo {
   plan: string;

@@ -4,11 +4,11 @@
  * /api/v1, so API keys and the rate limit do not apply. Not mounted when METRICS=false.
  */
 import type { Request, Response } from "express";
-import { config } from "../../config.js";
-import { metricsText } from "../../infra/metrics.js";
-import { sameSecret } from "./secrets.js";
-import { bearerSecret } from "../../domain/keys/access.js";
-import { authorizationHeader } from "../request-context.js";
+import { config } from "../../config.ts";
+import { metricsText } from "../../infra/metrics.ts";
+import { sameSecret } from "./secrets.ts";
+import { bearerSecret } from "../../domain/keys/access.ts";
+import { authorizationHeader } from "../request-context.ts";
 
 export async function metricsEndpoint(req: Request, res: Response): Promise<void> {
   const token = config.operations.metricsToken;

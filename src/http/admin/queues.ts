@@ -9,7 +9,7 @@ import type { Queue } from "bullmq";
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
-import { sameSecret } from "./secrets.js";
+import { sameSecret } from "./secrets.ts";
 
 export const BOARD_PATH = "/admin/queues";
 const BOARD_USER = "admin";

@@ -15,13 +15,13 @@
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import { toNodeHandler } from "better-auth/node";
-import { authFor, CLIENT_ADDRESS_HEADER } from "../../domain/people/authentication.js";
-import { ERROR_STATUS, validationError, type ErrorCode } from "../../domain/shared/errors.js";
-import { rejectUnstorableStrings } from "../../domain/shared/unstorable.js";
-import { logger } from "../../infra/logger.js";
-import { BODY_LIMIT_BYTES, rememberMount } from "../request-context.js";
-import { requireJsonBody } from "../middleware.js";
-import { cameOverHttps, clientAddress } from "../who-is-asking.js";
+import { authFor, CLIENT_ADDRESS_HEADER } from "../../domain/people/authentication.ts";
+import { ERROR_STATUS, validationError, type ErrorCode } from "../../domain/shared/errors.ts";
+import { rejectUnstorableStrings } from "../../domain/shared/unstorable.ts";
+import { logger } from "../../infra/logger.ts";
+import { BODY_LIMIT_BYTES, rememberMount } from "../request-context.ts";
+import { requireJsonBody } from "../middleware.ts";
+import { cameOverHttps, clientAddress } from "../who-is-asking.ts";
 
 /** The library's error codes that are not simply their HTTP status, as the contract's codes. */
 const LIBRARY_CODES: Record<string, ErrorCode> = {

@@ -12,11 +12,11 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Plugin, YogaInitialContext } from "graphql-yoga";
-import { unauthorized } from "../../domain/shared/errors.js";
-import { requestIdOf } from "../request-context.js";
-import type { GraphQLContext } from "./builder.js";
-import { askerContext } from "./asker.js";
-import { refusal } from "./refusals.js";
+import { unauthorized } from "../../domain/shared/errors.ts";
+import { requestIdOf } from "../request-context.ts";
+import type { GraphQLContext } from "./builder.ts";
+import { askerContext } from "./asker.ts";
+import { refusal } from "./refusals.ts";
 
 export interface TransportContext extends Partial<YogaInitialContext> {
   /** The Node request (HTTP) or the upgrade request (WebSocket). */

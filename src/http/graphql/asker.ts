@@ -10,15 +10,15 @@
  * - A person naming a workspace they are not in (`x-workspace-id`) is refused whole: 404 NOT_FOUND.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { revocationSubject, revocationSubjectsOf } from "../../domain/keys/revocation.js";
-import type { Actor } from "../../domain/people/actor.js";
-import { previewInvitation } from "../../domain/people/invitations.js";
-import { DomainError, notFound, unauthorized } from "../../domain/shared/errors.js";
-import { addLogContext } from "../../infra/logger.js";
-import { rateLimitHeaders } from "../request-context.js";
-import { refusal } from "./refusals.js";
-import { whoIsAsking, type Asker } from "../who-is-asking.js";
-import type { GraphQLContext } from "./builder.js";
+import { revocationSubject, revocationSubjectsOf } from "../../domain/keys/revocation.ts";
+import type { Actor } from "../../domain/people/actor.ts";
+import { previewInvitation } from "../../domain/people/invitations.ts";
+import { DomainError, notFound, unauthorized } from "../../domain/shared/errors.ts";
+import { addLogContext } from "../../infra/logger.ts";
+import { rateLimitHeaders } from "../request-context.ts";
+import { refusal } from "./refusals.ts";
+import { whoIsAsking, type Asker } from "../who-is-asking.ts";
+import type { GraphQLContext } from "./builder.ts";
 
 /**
  * An actor that cannot be read: every workspace-scoped resolver reading `ctx.auth` gets the error

@@ -11,7 +11,7 @@
  */
 import { GraphQLError } from "graphql";
 import type { GraphQLParams, Plugin } from "graphql-yoga";
-import { BODY_LIMIT_BYTES, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.js";
+import { BODY_LIMIT_BYTES, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "../request-context.ts";
 
 const CONTENT_LENGTH = /^\d+$/;
 

@@ -4,10 +4,10 @@
  */
 import { parseCursorConnectionArgs } from "@pothos/core";
 import { decodeGlobalID } from "@pothos/plugin-relay";
-import { connectionArgs, parseInput, uuid } from "../../domain/shared/inputs.js";
-import { validationError } from "../../domain/shared/errors.js";
-import { cursorOf, type CursorWindow, type Order } from "../../domain/shared/pages.js";
-import type { ConnectionExtras } from "./builder.js";
+import { connectionArgs, parseInput, uuid } from "../../domain/shared/inputs.ts";
+import { validationError } from "../../domain/shared/errors.ts";
+import { cursorOf, type CursorWindow, type Order } from "../../domain/shared/pages.ts";
+import type { ConnectionExtras } from "./builder.ts";
 
 export interface ConnectionArgsInput {
   first?: number | null;
@@ -37,10 +37,12 @@ export async function keysetConnection<Row>(
  */
 class Edge<Row> {
   #cursor: string | undefined;
-  constructor(
-    private readonly order: Order<Row>,
-    readonly node: Row,
-  ) {}
+  private readonly order: Order<Row>;
+  readonly node: Row;
+  constructor(order: Order<Row>, node: Row) {
+    this.order = order;
+    this.node = node;
+  }
   get cursor(): string {
     return (this.#cursor ??= cursorOf(this.order, this.node));
   }

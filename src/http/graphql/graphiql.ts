@@ -18,8 +18,8 @@ import { createRequire } from "node:module";
 import express, { type Request, type Response } from "express";
 import type { GraphiQLOptions } from "graphql-yoga";
 import { encodeGlobalID } from "@pothos/plugin-relay";
-import { logger } from "../../infra/logger.js";
-import { whoIsAsking } from "../who-is-asking.js";
+import { logger } from "../../infra/logger.ts";
+import { whoIsAsking } from "../who-is-asking.ts";
 
 const version = (createRequire(import.meta.url)("@graphql-yoga/render-graphiql/package.json") as { version: string }).version;
 

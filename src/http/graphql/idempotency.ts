@@ -10,7 +10,7 @@
 import { getOperationAST, GraphQLError, print, type ExecutionResult, type GraphQLFormattedError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isAsyncIterable } from "@envelop/core";
-import { DomainError, ERROR_STATUS, type ErrorCode } from "../../domain/shared/errors.js";
+import { DomainError, ERROR_STATUS, type ErrorCode } from "../../domain/shared/errors.ts";
 import {
   claimIdempotentRequest,
   IDEMPOTENT_REPLAYED_HEADER,
@@ -18,11 +18,11 @@ import {
   releaseIdempotentRequest,
   settleIdempotentRequest,
   type IdempotencyClaim,
-} from "../../domain/shared/idempotency.js";
-import { logger } from "../../infra/logger.js";
-import type { TransportContext } from "./admission.js";
-import type { GraphQLContext } from "./builder.js";
-import { refusal } from "./refusals.js";
+} from "../../domain/shared/idempotency.ts";
+import { logger } from "../../infra/logger.ts";
+import type { TransportContext } from "./admission.ts";
+import type { GraphQLContext } from "./builder.ts";
+import { refusal } from "./refusals.ts";
 
 type OperationContext = TransportContext & GraphQLContext;
 

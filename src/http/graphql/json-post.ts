@@ -24,9 +24,9 @@ import { GraphQLError } from "graphql";
 import type { ExecutionResult } from "graphql";
 import { sendNodeResponse } from "@whatwg-node/server";
 import { processRegularResult } from "graphql-yoga";
-import { BODY_LIMIT_BYTES } from "../request-context.js";
-import { admitHttpRequest, type TransportContext } from "./admission.js";
-import type { GraphQLServer } from "./yoga.js";
+import { BODY_LIMIT_BYTES } from "../request-context.ts";
+import { admitHttpRequest, type TransportContext } from "./admission.ts";
+import type { GraphQLServer } from "./yoga.ts";
 
 const JSON_TYPE = /^application\/json[ \t]*(?:;[ \t]*charset="?utf-8"?[ \t]*)?$/i;
 const CONTENT_LENGTH = /^\d+$/;
@@ -76,11 +76,13 @@ interface Answer {
 
 /** A fetch API whose Response only records what Yoga's regular result processor answers. */
 const recording = {
-  Response: class {
-    constructor(
-      readonly body: string | null,
-      readonly init: Answer["init"],
-    ) {}
+  Response: class implements Answer {
+    readonly body: string | null;
+    readonly init: Answer["init"];
+    constructor(body: string | null, init: Answer["init"]) {
+      this.body = body;
+      this.init = init;
+    }
   },
 };
 

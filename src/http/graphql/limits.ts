@@ -32,8 +32,8 @@ import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDirectivesPlugin } from "@escape.tech/graphql-armor-max-directives";
 import { MaxTokensParserWLexer } from "@escape.tech/graphql-armor-max-tokens";
-import { config } from "../../config.js";
-import { MAX_PAGE_SIZE } from "../../domain/shared/inputs.js";
+import { config } from "../../config.ts";
+import { MAX_PAGE_SIZE } from "../../domain/shared/inputs.ts";
 
 export type LimitCode = "QUERY_TOO_LARGE" | "QUERY_TOO_DEEP" | "QUERY_TOO_COSTLY" | "QUERY_TOO_MANY_ALIASES" | "QUERY_TOO_MANY_DIRECTIVES";
 

@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { parse } from "graphql";
 import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { defaultExtractPersistedOperationId, usePersistedOperations } from "@graphql-yoga/plugin-persisted-operations";
-import { config } from "../../config.js";
+import { config } from "../../config.ts";
 
 /** Reads and checks the manifest at start: every entry must be a document that parses. */
 function loadManifest(path: string): Map<string, string> {

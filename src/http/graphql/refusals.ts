@@ -5,8 +5,8 @@
  * (src/http/errors.ts: Retry-After, RateLimit-*), as REST answers it.
  */
 import { GraphQLError } from "graphql";
-import { DomainError } from "../../domain/shared/errors.js";
-import { refusalHeaders } from "../errors.js";
+import { DomainError } from "../../domain/shared/errors.ts";
+import { refusalHeaders } from "../errors.ts";
 
 /** A domain error's extensions: its code, details and, for an error a client may retry later, `retryAfter` (seconds). */
 export function domainExtensions(e: DomainError): Record<string, unknown> {

@@ -10,9 +10,9 @@
  * should that event be lost, from a re-check of the subjects it holds every
  * REVOCATION_CHECK_INTERVAL_MS. Both run only while something is held.
  */
-import { config } from "../../config.js";
-import { revocations, revokedAmong } from "../../domain/keys/revocation.js";
-import { logger } from "../../infra/logger.js";
+import { config } from "../../config.ts";
+import { revocations, revokedAmong } from "../../domain/keys/revocation.ts";
+import { logger } from "../../infra/logger.ts";
 
 type OnRevoked = () => void;
 

@@ -1,15 +1,15 @@
 /** The GraphQL schema: every area's types are registered by importing its file here. */
 import { lexicographicSortSchema, printSchema } from "graphql";
-import { builder } from "./builder.js";
-import "./types/workspace.js";
-import "./types/analysis.js";
-import "./types/radar.js";
-import "./types/tracking.js";
-import "./types/folders.js";
-import "./types/analytics.js";
-import "./types/events.js";
-import "./types/webhooks.js";
-import "./types/people.js";
+import { builder } from "./builder.ts";
+import "./types/workspace.ts";
+import "./types/analysis.ts";
+import "./types/radar.ts";
+import "./types/tracking.ts";
+import "./types/folders.ts";
+import "./types/analytics.ts";
+import "./types/events.ts";
+import "./types/webhooks.ts";
+import "./types/people.ts";
 
 export const schema = builder.toSchema();
 

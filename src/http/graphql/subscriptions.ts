@@ -14,10 +14,10 @@
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { contextCacheSymbol } from "@pothos/core";
-import { acquireLive } from "../../domain/keys/live.js";
-import { config } from "../../config.js";
-import type { GraphQLContext } from "./builder.js";
-import { untilRevoked } from "./revocation.js";
+import { acquireLive } from "../../domain/keys/live.ts";
+import { config } from "../../config.ts";
+import type { GraphQLContext } from "./builder.ts";
+import { untilRevoked } from "./revocation.ts";
 
 export const isAsyncIterable = <T>(value: unknown): value is AsyncIterable<T> =>
   value != null && typeof (value as AsyncIterable<T>)[Symbol.asyncIterator] === "function";

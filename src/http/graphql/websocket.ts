@@ -18,17 +18,17 @@ import { GraphQLError } from "graphql";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import { randomUUID } from "node:crypto";
-import { RateLimitedError } from "../../domain/keys/access.js";
-import { acquireLive } from "../../domain/keys/live.js";
-import { config } from "../../config.js";
-import { BODY_LIMIT_BYTES } from "../request-context.js";
-import { whoIsAsking } from "../who-is-asking.js";
-import { askerContext, subjectsOf } from "./asker.js";
-import { refusal } from "./refusals.js";
-import { DomainError } from "../../domain/shared/errors.js";
-import { trustedParams } from "./persisted.js";
-import { holdFor } from "./revocation.js";
-import { maskError, type GraphQLServer } from "./yoga.js";
+import { RateLimitedError } from "../../domain/keys/access.ts";
+import { acquireLive } from "../../domain/keys/live.ts";
+import { config } from "../../config.ts";
+import { BODY_LIMIT_BYTES } from "../request-context.ts";
+import { whoIsAsking } from "../who-is-asking.ts";
+import { askerContext, subjectsOf } from "./asker.ts";
+import { refusal } from "./refusals.ts";
+import { DomainError } from "../../domain/shared/errors.ts";
+import { trustedParams } from "./persisted.ts";
+import { holdFor } from "./revocation.ts";
+import { maskError, type GraphQLServer } from "./yoga.ts";
 
 /** The WebSocket close code of a connection whose API key was revoked. */
 export const CLOSE_KEY_REVOKED = 4403;

@@ -16,12 +16,12 @@
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { consumeRequest, RateLimitedError } from "../../domain/keys/access.js";
-import { budgetOf } from "../../domain/people/actor.js";
-import { logger } from "../../infra/logger.js";
-import { admitRequest, authOf, requireJsonBody } from "../middleware.js";
-import { createMcpServer, type McpSession } from "./server.js";
-import { BODY_LIMIT_BYTES, rateLimitHeaders } from "../request-context.js";
+import { consumeRequest, RateLimitedError } from "../../domain/keys/access.ts";
+import { budgetOf } from "../../domain/people/actor.ts";
+import { logger } from "../../infra/logger.ts";
+import { admitRequest, authOf, requireJsonBody } from "../middleware.ts";
+import { createMcpServer, type McpSession } from "./server.ts";
+import { BODY_LIMIT_BYTES, rateLimitHeaders } from "../request-context.ts";
 
 
 function httpSession(res: Response): McpSession {

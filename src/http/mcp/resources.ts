@@ -4,13 +4,13 @@
  * get_workspace and get_folder_analytics (and REST GET /workspace, GET /folders/{id}/analytics).
  */
 import { z } from "zod";
-import { uuid, MAX_OFFSET, MAX_PAGE_SIZE, parseInput } from "../../domain/shared/inputs.js";
-import { notFound, validationError } from "../../domain/shared/errors.js";
-import { listFolders } from "../../domain/folders/service.js";
-import { folderAnalytics } from "../../domain/folders/contents.js";
-import { getWorkspaceInfo } from "../../domain/workspace/service.js";
-import { workspaceInfoItem } from "../records/workspace.js";
-import type { ToolContext } from "./tools.js";
+import { uuid, MAX_OFFSET, MAX_PAGE_SIZE, parseInput } from "../../domain/shared/inputs.ts";
+import { notFound, validationError } from "../../domain/shared/errors.ts";
+import { listFolders } from "../../domain/folders/service.ts";
+import { folderAnalytics } from "../../domain/folders/contents.ts";
+import { getWorkspaceInfo } from "../../domain/workspace/service.ts";
+import { workspaceInfoItem } from "../records/workspace.ts";
+import type { ToolContext } from "./tools.ts";
 
 const SCHEME = "video-service";
 const WORKSPACE_URI = `${SCHEME}://workspace`;

@@ -23,12 +23,12 @@ import {
   type CallToolResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { parseInput } from "../../domain/shared/inputs.js";
-import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyOf, runIdempotently, type IdempotentAnswer } from "../../domain/shared/idempotency.js";
-import { logger } from "../../infra/logger.js";
-import { toErrorResponse, type ErrorBody } from "../errors.js";
-import { listResources, readResource, resourceTemplates } from "./resources.js";
-import { tools, type AnyTool, type ToolContext } from "./tools.js";
+import { parseInput } from "../../domain/shared/inputs.ts";
+import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyOf, runIdempotently, type IdempotentAnswer } from "../../domain/shared/idempotency.ts";
+import { logger } from "../../infra/logger.ts";
+import { toErrorResponse, type ErrorBody } from "../errors.ts";
+import { listResources, readResource, resourceTemplates } from "./resources.ts";
+import { tools, type AnyTool, type ToolContext } from "./tools.ts";
 
 const SERVER_NAME = "video-tracking-service";
 const SERVER_VERSION = "1.0.0";
@@ -80,12 +80,12 @@ const toolList: Tool[] = tools.map((t) => ({
 
 /** A JSON-RPC error as the SDK sends it: `code`, a clean `message` and `data` (the REST error body). */
 class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: ErrorBody,
-  ) {
+  readonly code: number;
+  readonly data?: ErrorBody;
+  constructor(code: number, message: string, data?: ErrorBody) {
     super(message);
+    this.code = code;
+    this.data = data;
   }
 }
 

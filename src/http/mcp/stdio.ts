@@ -12,11 +12,11 @@
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { admit, authenticate } from "../../domain/keys/access.js";
-import { keyActor } from "../../domain/people/actor.js";
-import { unauthorized } from "../../domain/shared/errors.js";
-import { logger } from "../../infra/logger.js";
-import { createMcpServer, type McpSession } from "./server.js";
+import { admit, authenticate } from "../../domain/keys/access.ts";
+import { keyActor } from "../../domain/people/actor.ts";
+import { unauthorized } from "../../domain/shared/errors.ts";
+import { logger } from "../../infra/logger.ts";
+import { createMcpServer, type McpSession } from "./server.ts";
 
 const REFUSED = "The API key given with --key is malformed, unknown or revoked.";
 

@@ -11,33 +11,33 @@
  *   `message` where the agent needs to know what happens next, and `credits` where the call spends them.
  * - Every tool runs for one workspace: the API key's (`ctx.auth.workspaceId`).
  */
-import { ACCOUNT_PLAN_BOUND } from "../../domain/tracking/limits.js";
+import { ACCOUNT_PLAN_BOUND } from "../../domain/tracking/limits.ts";
 import { z } from "zod";
-import type { Actor } from "../../domain/people/actor.js";
-import type { Logger } from "../../infra/logger.js";
-import { uuid } from "../../domain/shared/inputs.js";
-import { historyQuery, listVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.js";
-import { historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../domain/tracking/history.js";
-import { getTrackedVideo, listTrackedVideos, trackVideo } from "../../domain/tracking/videos.js";
-import { trackAccount } from "../../domain/tracking/accounts.js";
-import { listFoldersQuery } from "../../domain/folders/inputs.js";
-import { listFolderSummaries } from "../../domain/folders/service.js";
-import { folderAnalytics } from "../../domain/folders/contents.js";
-import { growthQuery, topVideosQuery } from "../../domain/analytics/inputs.js";
-import { growth, topVideos } from "../../domain/analytics/service.js";
-import { analyzeOptions } from "../../domain/analysis/inputs.js";
-import { ANALYSIS_COST, analyze, getAnalysis } from "../../domain/analysis/service.js";
-import { createSearchInput, searchResultsQuery } from "../../domain/radar/inputs.js";
-import { createSearch, getSearch, RADAR_SEARCH_COST } from "../../domain/radar/service.js";
-import { getWorkspaceInfo } from "../../domain/workspace/service.js";
-import { pagination } from "../records/common.js";
-import { trackedVideoItem } from "../records/tracking.js";
-import { folderSummaryItem } from "../records/folders.js";
-import { topVideoItem } from "../records/analytics.js";
-import { toAnalysisItem } from "../records/analysis.js";
-import { searchDetailItem } from "../records/radar.js";
-import { LATEST_LEDGER_ENTRIES, readCredits } from "../../domain/credits/service.js";
-import { creditsItem, workspaceInfoItem } from "../records/workspace.js";
+import type { Actor } from "../../domain/people/actor.ts";
+import type { Logger } from "../../infra/logger.ts";
+import { uuid } from "../../domain/shared/inputs.ts";
+import { historyQuery, listVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.ts";
+import { historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../domain/tracking/history.ts";
+import { getTrackedVideo, listTrackedVideos, trackVideo } from "../../domain/tracking/videos.ts";
+import { trackAccount } from "../../domain/tracking/accounts.ts";
+import { listFoldersQuery } from "../../domain/folders/inputs.ts";
+import { listFolderSummaries } from "../../domain/folders/service.ts";
+import { folderAnalytics } from "../../domain/folders/contents.ts";
+import { growthQuery, topVideosQuery } from "../../domain/analytics/inputs.ts";
+import { growth, topVideos } from "../../domain/analytics/service.ts";
+import { analyzeOptions } from "../../domain/analysis/inputs.ts";
+import { ANALYSIS_COST, analyze, getAnalysis } from "../../domain/analysis/service.ts";
+import { createSearchInput, searchResultsQuery } from "../../domain/radar/inputs.ts";
+import { createSearch, getSearch, RADAR_SEARCH_COST } from "../../domain/radar/service.ts";
+import { getWorkspaceInfo } from "../../domain/workspace/service.ts";
+import { pagination } from "../records/common.ts";
+import { trackedVideoItem } from "../records/tracking.ts";
+import { folderSummaryItem } from "../records/folders.ts";
+import { topVideoItem } from "../records/analytics.ts";
+import { toAnalysisItem } from "../records/analysis.ts";
+import { searchDetailItem } from "../records/radar.ts";
+import { LATEST_LEDGER_ENTRIES, readCredits } from "../../domain/credits/service.ts";
+import { creditsItem, workspaceInfoItem } from "../records/workspace.ts";
 
 /** Who calls, for one tool call or resource read. */
 export interface ToolContext {

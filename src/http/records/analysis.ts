@@ -3,10 +3,10 @@
  * zod schema of the OpenAPI document and the mapper from the stored analysis.
  */
 import { z } from "zod";
-import type { VideoAnalysis } from "../../generated/prisma/client.js";
-import { ANALYSIS_STATUSES } from "../../domain/analysis/service.js";
-import { CTA_TYPES, CTA_TYPE_VALUES, HOOK_STYLES, HOOK_STYLE_VALUES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS, UGC_FIT_VALUES } from "../../domain/analysis/vocabulary.js";
-import { iso, isoOrNull, timestamp } from "./common.js";
+import type { VideoAnalysis } from "../../generated/prisma/client.ts";
+import { ANALYSIS_STATUSES } from "../../domain/analysis/service.ts";
+import { CTA_TYPES, CTA_TYPE_VALUES, HOOK_STYLES, HOOK_STYLE_VALUES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS, UGC_FIT_VALUES } from "../../domain/analysis/vocabulary.ts";
+import { iso, isoOrNull, timestamp } from "./common.ts";
 
 /** "value: meaning" lines of a vocabulary, for the OpenAPI descriptions. */
 const describe = (title: string, values: Record<string, string>) =>

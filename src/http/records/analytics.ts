@@ -3,8 +3,8 @@
  * schemas of the OpenAPI document and the mapper of a ranked video.
  */
 import { z } from "zod";
-import { topVideoDisplayName, type TopVideo } from "../../domain/analytics/service.js";
-import { int, isoOrNull, platform, timestamp } from "./common.js";
+import { topVideoDisplayName, type TopVideo } from "../../domain/analytics/service.ts";
+import { int, isoOrNull, platform, timestamp } from "./common.ts";
 
 export const topVideo = z
   .object({

@@ -1,7 +1,7 @@
 /** Audit entries as REST /settings/audit-log lists them: schema and mapper. */
 import { z } from "zod";
-import type { AuditRecord } from "../../domain/people/audit.js";
-import { iso, timestamp } from "./common.js";
+import type { AuditRecord } from "../../domain/people/audit.ts";
+import { iso, timestamp } from "./common.ts";
 
 export const auditEntry = z
   .object({

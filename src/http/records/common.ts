@@ -4,8 +4,8 @@
  * MCP answers the same shapes (src/http/mcp/tools.ts).
  */
 import { z } from "zod";
-import { PLATFORMS } from "../../domain/shared/platform.js";
-import { uuid as sharedUuid } from "../../domain/shared/inputs.js";
+import { PLATFORMS } from "../../domain/shared/platform.ts";
+import { uuid as sharedUuid } from "../../domain/shared/inputs.ts";
 
 export const uuid = sharedUuid.meta({ format: "uuid", example: "3f1c1e0e-8d3b-4c35-9a4f-0d7f2b7c9a11" });
 

@@ -3,9 +3,9 @@
  * zod schemas of the OpenAPI document and the mappers from the domain's records.
  */
 import { z } from "zod";
-import type { FolderSummary } from "../../domain/folders/service.js";
-import type { VideoRecord } from "../../domain/tracking/views.js";
-import { int, iso, isoOrNull, platform, timestamp } from "./common.js";
+import type { FolderSummary } from "../../domain/folders/service.ts";
+import type { VideoRecord } from "../../domain/tracking/views.ts";
+import { int, iso, isoOrNull, platform, timestamp } from "./common.ts";
 
 const count = (what: string) => int().nullable().meta({ description: `${what}; null until the item is first scraped or where the platform does not give it.` });
 

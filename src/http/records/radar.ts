@@ -3,11 +3,11 @@
  * the OpenAPI document and the mappers from the domain's records.
  */
 import { z } from "zod";
-import { ENGAGEMENT_RATE_DESCRIPTION } from "../../domain/tracking/engagement.js";
-import { RADAR_STATUSES, type RadarResultItem, type RadarSearchSummary } from "../../domain/radar/service.js";
-import { STORED_TIME_PERIODS } from "../../domain/radar/inputs.js";
-import { DEPTHS, MIN_VIEWS_VALUES } from "../../domain/radar/filters.js";
-import { int, iso, isoOrNull, platform, timestamp } from "./common.js";
+import { ENGAGEMENT_RATE_DESCRIPTION } from "../../domain/tracking/engagement.ts";
+import { RADAR_STATUSES, type RadarResultItem, type RadarSearchSummary } from "../../domain/radar/service.ts";
+import { STORED_TIME_PERIODS } from "../../domain/radar/inputs.ts";
+import { DEPTHS, MIN_VIEWS_VALUES } from "../../domain/radar/filters.ts";
+import { int, iso, isoOrNull, platform, timestamp } from "./common.ts";
 
 const count = () =>
   int().nullable().meta({ description: "Integer; null when the source does not give this metric for the video." });

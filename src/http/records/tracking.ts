@@ -4,12 +4,12 @@
  * that document them in the OpenAPI document and the mappers from the domain's records.
  */
 import { z } from "zod";
-import { config } from "../../config.js";
-import { ENGAGEMENT_RATE_DESCRIPTION } from "../../domain/tracking/engagement.js";
-import { canonicalAccountUrl } from "../../domain/shared/platform.js";
-import { OUTLIER_MIN_SAMPLE, OUTLIER_SAMPLE } from "../../domain/tracking/scrape-store.js";
-import type { TrackedAccountView, TrackedVideoRecord, VideoRecord } from "../../domain/tracking/views.js";
-import { iso, isoOrNull, platform, timestamp, uuid } from "./common.js";
+import { config } from "../../config.ts";
+import { ENGAGEMENT_RATE_DESCRIPTION } from "../../domain/tracking/engagement.ts";
+import { canonicalAccountUrl } from "../../domain/shared/platform.ts";
+import { OUTLIER_MIN_SAMPLE, OUTLIER_SAMPLE } from "../../domain/tracking/scrape-store.ts";
+import type { TrackedAccountView, TrackedVideoRecord, VideoRecord } from "../../domain/tracking/views.ts";
+import { iso, isoOrNull, platform, timestamp, uuid } from "./common.ts";
 
 const NEXT_REFRESH_DESCRIPTION =
   "When the service scrapes it next (adaptive cadence, see the refresh endpoint): null when it is not scheduled (nobody tracks it, or " +

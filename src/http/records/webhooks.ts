@@ -1,8 +1,8 @@
 /** Webhook endpoints and their deliveries as REST /webhooks answers them: schemas and mappers. */
 import { z } from "zod";
-import type { DeliveryRecord, WebhookRecord } from "../../domain/webhooks/service.js";
-import { WORKSPACE_EVENT_TYPES } from "../../domain/shared/workspace-events.js";
-import { iso, isoOrNull, timestamp } from "./common.js";
+import type { DeliveryRecord, WebhookRecord } from "../../domain/webhooks/service.ts";
+import { WORKSPACE_EVENT_TYPES } from "../../domain/shared/workspace-events.ts";
+import { iso, isoOrNull, timestamp } from "./common.ts";
 
 export const eventName = z.enum(WORKSPACE_EVENT_TYPES);
 

@@ -3,9 +3,9 @@
  * every door answers them (REST GET /workspace and GET /credits, MCP get_workspace and get_credits).
  */
 import { z } from "zod";
-import type { WorkspaceInfo } from "../../domain/workspace/service.js";
-import { LATEST_LEDGER_ENTRIES, type CreditsSummary } from "../../domain/credits/service.js";
-import { int, iso, timestamp } from "./common.js";
+import type { WorkspaceInfo } from "../../domain/workspace/service.ts";
+import { LATEST_LEDGER_ENTRIES, type CreditsSummary } from "../../domain/credits/service.ts";
+import { int, iso, timestamp } from "./common.ts";
 
 export const workspaceInfo = z
   .object({

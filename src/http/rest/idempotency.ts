@@ -12,9 +12,9 @@ import {
   idempotencyKeyOf,
   releaseIdempotentRequest,
   settleIdempotentRequest,
-} from "../../domain/shared/idempotency.js";
-import { logger } from "../../infra/logger.js";
-import { authOf } from "../middleware.js";
+} from "../../domain/shared/idempotency.ts";
+import { logger } from "../../infra/logger.ts";
+import { authOf } from "../middleware.ts";
 
 export async function idempotentRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
   const key = idempotencyKeyOf(req.headers["idempotency-key"]);

@@ -1,12 +1,12 @@
 /** The OpenAPI 3.1 document, generated from the same route definitions the router serves. */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "../../domain/shared/errors.js";
-import { errorSchema } from "./schemas.js";
-import { WORKSPACE_EVENT_TYPES } from "../../domain/shared/workspace-events.js";
-import { webhookEventData, webhookPayload } from "../records/webhooks.js";
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_HOURS, IDEMPOTENT_REPLAYED_HEADER } from "../../domain/shared/idempotency.js";
-import { takesIdempotencyKey, type AnyRoute } from "./route.js";
+import { ERROR_STATUS, type ErrorCode } from "../../domain/shared/errors.ts";
+import { errorSchema } from "./schemas.ts";
+import { WORKSPACE_EVENT_TYPES } from "../../domain/shared/workspace-events.ts";
+import { webhookEventData, webhookPayload } from "../records/webhooks.ts";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_HOURS, IDEMPOTENT_REPLAYED_HEADER } from "../../domain/shared/idempotency.ts";
+import { takesIdempotencyKey, type AnyRoute } from "./route.ts";
 
 /** The Idempotency-Key header of every write (the rule: src/domain/shared/idempotency.ts). */
 const idempotencyHeaders = z.object({

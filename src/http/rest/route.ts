@@ -5,10 +5,10 @@
  * and cannot validate with a schema other than the documented one.
  */
 import type { z } from "zod";
-import type { Actor } from "../../domain/people/actor.js";
-import type { Permission } from "../../domain/people/roles.js";
-import type { ErrorCode } from "../../domain/shared/errors.js";
-import type { Logger } from "../../infra/logger.js";
+import type { Actor } from "../../domain/people/actor.ts";
+import type { Permission } from "../../domain/people/roles.ts";
+import type { ErrorCode } from "../../domain/shared/errors.ts";
+import type { Logger } from "../../infra/logger.ts";
 
 export type HttpMethod = "get" | "post" | "patch" | "put" | "delete";
 

@@ -6,16 +6,16 @@
  */
 import express, { type Request, type Response } from "express";
 import type { z } from "zod";
-import { config } from "../../config.js";
-import { validationError, type ErrorDetail } from "../../domain/shared/errors.js";
-import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.js";
-import { rejectUnstorableStrings } from "../../domain/shared/unstorable.js";
-import { logger } from "../../infra/logger.js";
-import { admitRequest, authOf } from "../middleware.js";
-import { authorize } from "../../domain/people/roles.js";
-import { OPERATOR, type Actor } from "../../domain/people/actor.js";
-import { successStatus, takesIdempotencyKey, type AnyRoute } from "./route.js";
-import { idempotentRequest } from "./idempotency.js";
+import { config } from "../../config.ts";
+import { validationError, type ErrorDetail } from "../../domain/shared/errors.ts";
+import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.ts";
+import { rejectUnstorableStrings } from "../../domain/shared/unstorable.ts";
+import { logger } from "../../infra/logger.ts";
+import { admitRequest, authOf } from "../middleware.ts";
+import { authorize } from "../../domain/people/roles.ts";
+import { OPERATOR, type Actor } from "../../domain/people/actor.ts";
+import { successStatus, takesIdempotencyKey, type AnyRoute } from "./route.ts";
+import { idempotentRequest } from "./idempotency.ts";
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 

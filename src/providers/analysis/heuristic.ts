@@ -15,10 +15,10 @@
  *   (shop, link in bio, visit), the first URL in the description, else in the transcript (spoken
  *   "brand dot com" included). A URL without any cue phrase is a visit_url CTA.
  */
-import type { CtaType, HookStyle, UgcFit } from "../../domain/analysis/vocabulary.js";
-import { collapseWhitespace, splitSentences } from "../transcription/segments.js";
-import type { Segment } from "../../domain/analysis/ports.js";
-import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "../../domain/analysis/ports.js";
+import type { CtaType, HookStyle, UgcFit } from "../../domain/analysis/vocabulary.ts";
+import { collapseWhitespace, splitSentences } from "../transcription/segments.ts";
+import type { Segment } from "../../domain/analysis/ports.ts";
+import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "../../domain/analysis/ports.ts";
 
 export interface ExplainedAnalysis {
   analysis: ContentAnalysis;

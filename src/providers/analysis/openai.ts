@@ -4,7 +4,7 @@
  * answer once, then fails the analysis with a clear, non-retryable error.
  */
 import { z } from "zod";
-import { config } from "../../config.js";
+import { config } from "../../config.ts";
 import {
   CTA_TYPES,
   CTA_TYPE_VALUES,
@@ -13,10 +13,10 @@ import {
   UGC_CONFIDENCE_DESCRIPTION,
   UGC_FITS,
   UGC_FIT_VALUES,
-} from "../../domain/analysis/vocabulary.js";
-import { ProviderError } from "../../domain/shared/provider-error.js";
-import { OpenAiClient } from "../openai/client.js";
-import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "../../domain/analysis/ports.js";
+} from "../../domain/analysis/vocabulary.ts";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import { OpenAiClient } from "../openai/client.ts";
+import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "../../domain/analysis/ports.ts";
 
 const PROVIDER = "analysis:openai";
 

@@ -2,8 +2,8 @@
  * Parses platform captions (WebVTT and SubRip, the two formats the yt-dlp provider asks for) into
  * transcript text and timed segments.
  */
-import type { Segment } from "../../domain/analysis/ports.js";
-import { collapseWhitespace, joinSegments, roundSeconds } from "../transcription/segments.js";
+import type { Segment } from "../../domain/analysis/ports.ts";
+import { collapseWhitespace, joinSegments, roundSeconds } from "../transcription/segments.ts";
 
 export interface ParsedCaptions {
   text: string;

@@ -2,9 +2,9 @@
  * Converts any audio or video file into the format both speech recognisers expect:
  * 16 kHz, mono, 16-bit PCM WAV, cut at `maxSeconds`.
  */
-import { ProviderError } from "../../domain/shared/provider-error.js";
-import { runProgram } from "../process.js";
-import { isSpeechWav, readWavInfo, type WavInfo } from "./wav.js";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import { runProgram } from "../process.ts";
+import { isSpeechWav, readWavInfo, type WavInfo } from "./wav.ts";
 
 export interface ToSpeechWavOptions {
   ffmpegPath: string;

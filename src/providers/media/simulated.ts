@@ -9,14 +9,14 @@
  * from its description would be invented data presented as what the video says.
  */
 import { join } from "node:path";
-import { config } from "../../config.js";
-import { ProviderError } from "../../domain/shared/provider-error.js";
-import { runProgram } from "../process.js";
-import { collapseWhitespace, roundSeconds, splitSentences } from "../transcription/segments.js";
-import type { Segment } from "../../domain/analysis/ports.js";
-import { toSpeechWav } from "./ffmpeg.js";
-import type { MediaInput, MediaProvider, MediaResult } from "../../domain/analysis/ports.js";
-import { readWavInfo } from "./wav.js";
+import { config } from "../../config.ts";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import { runProgram } from "../process.ts";
+import { collapseWhitespace, roundSeconds, splitSentences } from "../transcription/segments.ts";
+import type { Segment } from "../../domain/analysis/ports.ts";
+import { toSpeechWav } from "./ffmpeg.ts";
+import type { MediaInput, MediaProvider, MediaResult } from "../../domain/analysis/ports.ts";
+import { readWavInfo } from "./wav.ts";
 
 const PROVIDER = "media:simulated";
 

@@ -6,13 +6,13 @@
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { config } from "../../config.js";
-import { ProviderError } from "../../domain/shared/provider-error.js";
-import type { OutboundBudget } from "../outbound-budget.js";
-import { YtdlpRunner } from "../ytdlp/runner.js";
-import { parseCaptions } from "./captions.js";
-import { toSpeechWav } from "./ffmpeg.js";
-import type { MediaInput, MediaProvider, MediaResult } from "../../domain/analysis/ports.js";
+import { config } from "../../config.ts";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import type { OutboundBudget } from "../outbound-budget.ts";
+import { YtdlpRunner } from "../ytdlp/runner.ts";
+import { parseCaptions } from "./captions.ts";
+import { toSpeechWav } from "./ffmpeg.ts";
+import type { MediaInput, MediaProvider, MediaResult } from "../../domain/analysis/ports.ts";
 
 const PROVIDER = "media:ytdlp";
 

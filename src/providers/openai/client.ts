@@ -7,8 +7,8 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { z } from "zod";
-import { ProviderError } from "../../domain/shared/provider-error.js";
-import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.js";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.ts";
 
 export interface OpenAiOptions {
   baseUrl: string;
@@ -17,10 +17,12 @@ export interface OpenAiOptions {
 }
 
 export class OpenAiClient {
-  constructor(
-    private readonly provider: string,
-    private readonly opts: OpenAiOptions,
-  ) {}
+  private readonly provider: string;
+  private readonly opts: OpenAiOptions;
+  constructor(provider: string, opts: OpenAiOptions) {
+    this.provider = provider;
+    this.opts = opts;
+  }
 
   private url(path: string): string {
     return `${this.opts.baseUrl.replace(/\/+$/, "")}${path}`;

@@ -13,11 +13,11 @@
  * names end in "(simulated)". Metrics a platform's real source does not give (shares and saves on
  * platforms B and C, music on B and C) are null or "" here too, so demo data behaves like live data.
  */
-import { canonicalVideoUrl } from "../../domain/shared/platform.js";
-import type { Platform } from "../../domain/shared/platform.js";
-import { hashtagsIn } from "./hashtags.js";
-import { type Random, simulatedCaption, simulatedUsername } from "./simulated-captions.js";
-import type { AccountRef, ScrapedAccount, ScrapedVideo, ScrapeProvider, VideoRef } from "../../domain/tracking/ports.js";
+import { canonicalVideoUrl } from "../../domain/shared/platform.ts";
+import type { Platform } from "../../domain/shared/platform.ts";
+import { hashtagsIn } from "./hashtags.ts";
+import { type Random, simulatedCaption, simulatedUsername } from "./simulated-captions.ts";
+import type { AccountRef, ScrapedAccount, ScrapedVideo, ScrapeProvider, VideoRef } from "../../domain/tracking/ports.ts";
 
 export const SIMULATED_LABEL = "(simulated)";
 

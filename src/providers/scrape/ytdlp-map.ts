@@ -11,10 +11,10 @@
  * - music: `track` and `artist` (or the newer `artists` list).
  * A value the source does not give stays null (counts) or "" (strings): nothing is invented.
  */
-import { canonicalVideoUrl, isPlatformUsername, isPlatformVideoId } from "../../domain/shared/platform.js";
-import type { Platform } from "../../domain/shared/platform.js";
-import { mergeHashtags } from "./hashtags.js";
-import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "../../domain/tracking/ports.js";
+import { canonicalVideoUrl, isPlatformUsername, isPlatformVideoId } from "../../domain/shared/platform.ts";
+import type { Platform } from "../../domain/shared/platform.ts";
+import { mergeHashtags } from "./hashtags.ts";
+import type { AccountRef, ScrapedAccount, ScrapedVideo, VideoRef } from "../../domain/tracking/ports.ts";
 
 export type Info = Record<string, unknown>;
 

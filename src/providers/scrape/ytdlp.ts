@@ -4,12 +4,12 @@
  * concurrency bound, timeout, JSON lines, failure classification); yt-dlp only ever sees the
  * canonical URL rebuilt from parsed ids, after `--`.
  */
-import { ProviderError } from "../../domain/shared/provider-error.js";
-import type { OutboundBudget } from "../outbound-budget.js";
-import type { Platform } from "../../domain/shared/platform.js";
-import type { AccountRef, ScrapedAccount, ScrapedVideo, ScrapeProvider, VideoRef } from "../../domain/tracking/ports.js";
-import { YtdlpRunner } from "../ytdlp/runner.js";
-import { type Info, mapAccount, mapListedVideos, mapVideo } from "./ytdlp-map.js";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import type { OutboundBudget } from "../outbound-budget.ts";
+import type { Platform } from "../../domain/shared/platform.ts";
+import type { AccountRef, ScrapedAccount, ScrapedVideo, ScrapeProvider, VideoRef } from "../../domain/tracking/ports.ts";
+import { YtdlpRunner } from "../ytdlp/runner.ts";
+import { type Info, mapAccount, mapListedVideos, mapVideo } from "./ytdlp-map.ts";
 
 const PROVIDER = "ytdlp";
 

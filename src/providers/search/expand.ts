@@ -17,10 +17,10 @@
  * search for the same thing, "#morningroutine" and "morning routine" do not.
  */
 import { z } from "zod";
-import { config } from "../../config.js";
-import { OpenAiClient } from "../openai/client.js";
-import { ProviderError } from "../../domain/shared/provider-error.js";
-import type { QueryExpander } from "../../domain/radar/ports.js";
+import { config } from "../../config.ts";
+import { OpenAiClient } from "../openai/client.ts";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import type { QueryExpander } from "../../domain/radar/ports.ts";
 
 
 export type LanguageCode = "en" | "es" | "de" | "fr" | "pt";

@@ -13,12 +13,12 @@
  *   time fails any period.
  * - `textRank` is the source's own order: (n - i) / n for the i-th of n entries, 1 for the first.
  */
-import { canonicalVideoUrl, isPlatformUsername, isPlatformVideoId } from "../../domain/shared/platform.js";
-import type { Platform } from "../../domain/shared/platform.js";
-import { ProviderError } from "../../domain/shared/provider-error.js";
-import type { OutboundBudget } from "../outbound-budget.js";
-import { YtdlpRunner, type JsonObject } from "../ytdlp/runner.js";
-import { passesFilters, type SearchCandidate, type SearchProvider, type SearchRequest } from "../../domain/radar/ports.js";
+import { canonicalVideoUrl, isPlatformUsername, isPlatformVideoId } from "../../domain/shared/platform.ts";
+import type { Platform } from "../../domain/shared/platform.ts";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import type { OutboundBudget } from "../outbound-budget.ts";
+import { YtdlpRunner, type JsonObject } from "../ytdlp/runner.ts";
+import { passesFilters, type SearchCandidate, type SearchProvider, type SearchRequest } from "../../domain/radar/ports.ts";
 
 const PROVIDER = "ytdlp";
 const PLATFORM: Platform = "platformB";

@@ -3,12 +3,12 @@
  * segment timestamps).
  */
 import { z } from "zod";
-import { config } from "../../config.js";
-import { ProviderError } from "../../domain/shared/provider-error.js";
-import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.js";
-import { OpenAiClient } from "../openai/client.js";
-import { collapseWhitespace, roundSeconds } from "./segments.js";
-import type { Segment, Transcript, TranscriptionProvider } from "../../domain/analysis/ports.js";
+import { config } from "../../config.ts";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.ts";
+import { OpenAiClient } from "../openai/client.ts";
+import { collapseWhitespace, roundSeconds } from "./segments.ts";
+import type { Segment, Transcript, TranscriptionProvider } from "../../domain/analysis/ports.ts";
 
 const PROVIDER = "transcription:openai";
 

@@ -3,12 +3,12 @@
  * `-time yes` makes it print every recognised word with its start and end time after each
  * utterance's hypothesis; the words are grouped into segments at pauses.
  */
-import { config } from "../../config.js";
-import { ProviderError } from "../../domain/shared/provider-error.js";
-import { isSpeechWav, readWavInfo } from "../media/wav.js";
-import { runProgram } from "../process.js";
-import { joinSegments, roundSeconds } from "./segments.js";
-import type { Segment, Transcript, TranscriptionProvider } from "../../domain/analysis/ports.js";
+import { config } from "../../config.ts";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import { isSpeechWav, readWavInfo } from "../media/wav.ts";
+import { runProgram } from "../process.ts";
+import { joinSegments, roundSeconds } from "./segments.ts";
+import type { Segment, Transcript, TranscriptionProvider } from "../../domain/analysis/ports.ts";
 
 const PROVIDER = "transcription:pocketsphinx";
 

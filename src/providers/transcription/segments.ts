@@ -2,7 +2,7 @@
  * Text and segment helpers shared by the media providers (captions), the transcription providers
  * and the heuristic analysis.
  */
-import type { Segment } from "../../domain/analysis/ports.js";
+import type { Segment } from "../../domain/analysis/ports.ts";
 
 /** Abbreviations whose trailing dot does not end a sentence. */
 const ABBREVIATIONS = new Set(["mr", "mrs", "ms", "dr", "st", "vs", "etc", "e.g", "i.e", "no", "jr", "sr", "approx"]);

@@ -16,9 +16,9 @@ import dns, { type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { config } from "../../config.js";
-import type { WebhookAnswer, WebhookRequest, WebhookSender } from "../../domain/webhooks/ports.js";
-import { isPublicAddress, targetProblem } from "../../domain/shared/public-targets.js";
+import { config } from "../../config.ts";
+import type { WebhookAnswer, WebhookRequest, WebhookSender } from "../../domain/webhooks/ports.ts";
+import { isPublicAddress, targetProblem } from "../../domain/shared/public-targets.ts";
 
 type Resolver = (hostname: string, options: dns.LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
 

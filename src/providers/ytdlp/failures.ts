@@ -5,7 +5,7 @@
  * yt-dlp's message says the item is gone, private or was never there, and nothing in it says the
  * platform is busy. Timeouts stay retryable; a missing program stays permanent (src/providers/process.ts).
  */
-import { ProviderError } from "../../domain/shared/provider-error.js";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
 
 /** The item is gone, private, restricted to others, or never was: retrying will not bring it back. */
 const GONE = new RegExp(

@@ -15,12 +15,12 @@
  *
  * An operator who needs cookies or a proxy points YTDLP_PATH at a wrapper script that adds them.
  */
-import { config } from "../../config.js";
-import type { Platform } from "../../domain/shared/platform.js";
-import { ProviderError } from "../../domain/shared/provider-error.js";
-import type { OutboundBudget } from "../outbound-budget.js";
-import { runProgram, sharedProgramLimit, type RunResult } from "../process.js";
-import { classifyYtdlpFailure } from "./failures.js";
+import { config } from "../../config.ts";
+import type { Platform } from "../../domain/shared/platform.ts";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import type { OutboundBudget } from "../outbound-budget.ts";
+import { runProgram, sharedProgramLimit, type RunResult } from "../process.ts";
+import { classifyYtdlpFailure } from "./failures.ts";
 
 export type JsonObject = Record<string, unknown>;
 

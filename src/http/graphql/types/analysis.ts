@@ -7,12 +7,12 @@
  * already got: each status of an analysis arrives once and in order, ending with COMPLETED or
  * FAILED, even for a subscriber that connects while the analysis is already running.
  */
-import type { AnalysisStatus, VideoAnalysis } from "../../../generated/prisma/client.js";
-import { builder } from "../builder.js";
-import { sharedPerEvent } from "../subscriptions.js";
-import { entityId, nodeUuid } from "../connections.js";
-import { VideoRef } from "./tracking.js";
-import { analyzeOptions } from "../../../domain/analysis/inputs.js";
+import type { AnalysisStatus, VideoAnalysis } from "../../../generated/prisma/client.ts";
+import { builder } from "../builder.ts";
+import { sharedPerEvent } from "../subscriptions.ts";
+import { entityId, nodeUuid } from "../connections.ts";
+import { VideoRef } from "./tracking.ts";
+import { analyzeOptions } from "../../../domain/analysis/inputs.ts";
 import {
   ANALYSIS_COST,
   analysesByIds,
@@ -21,12 +21,12 @@ import {
   getAnalysis,
   type AnalyzeOutcome,
   type AnalyzeResult,
-} from "../../../domain/analysis/service.js";
-import { CTA_TYPES, HOOK_STYLES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS } from "../../../domain/analysis/vocabulary.js";
-import { parseInput } from "../../../domain/shared/inputs.js";
-import { watchAnalysis } from "../../../domain/analysis/watch.js";
-import type { AnalysisEvent } from "../../../domain/analysis/events.js";
-import type { Segment } from "../../../domain/analysis/ports.js";
+} from "../../../domain/analysis/service.ts";
+import { CTA_TYPES, HOOK_STYLES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS } from "../../../domain/analysis/vocabulary.ts";
+import { parseInput } from "../../../domain/shared/inputs.ts";
+import { watchAnalysis } from "../../../domain/analysis/watch.ts";
+import type { AnalysisEvent } from "../../../domain/analysis/events.ts";
+import type { Segment } from "../../../domain/analysis/ports.ts";
 
 /** `{bold_claim: "…"}` → `{BOLD_CLAIM: {value: "bold_claim", description: "…"}}` */
 function enumValues<K extends string>(vocabulary: Record<K, string>) {

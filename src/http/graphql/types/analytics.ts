@@ -1,8 +1,8 @@
 /** GraphQL: top videos and growth, through the same analytics services as REST. */
-import { builder } from "../builder.js";
-import { keysetConnection, seriesConnection } from "../connections.js";
-import { VideoRef } from "./tracking.js";
-import { countTopVideos, growth, topVideos, TOP_VIDEOS_ORDER, type GrowthPoint } from "../../../domain/analytics/service.js";
+import { builder } from "../builder.ts";
+import { keysetConnection, seriesConnection } from "../connections.ts";
+import { VideoRef } from "./tracking.ts";
+import { countTopVideos, growth, topVideos, TOP_VIDEOS_ORDER, type GrowthPoint } from "../../../domain/analytics/service.ts";
 
 const GrowthPeriodEnum = builder.enumType("GrowthPeriod", {
   values: {

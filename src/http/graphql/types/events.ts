@@ -2,10 +2,10 @@
  * GraphQL: the workspace's integration events as a live stream (the same events webhooks deliver:
  * src/domain/shared/workspace-events.ts), for dashboards that want them without polling.
  */
-import { builder } from "../builder.js";
-import { sharedPerEvent } from "../subscriptions.js";
-import { WORKSPACE_EVENT_TYPES, type WorkspaceEvent } from "../../../domain/shared/workspace-events.js";
-import { watchWorkspaceEvents } from "../../../domain/webhooks/outbox.js";
+import { builder } from "../builder.ts";
+import { sharedPerEvent } from "../subscriptions.ts";
+import { WORKSPACE_EVENT_TYPES, type WorkspaceEvent } from "../../../domain/shared/workspace-events.ts";
+import { watchWorkspaceEvents } from "../../../domain/webhooks/outbox.ts";
 
 /** `analysis.completed` → ANALYSIS_COMPLETED */
 const enumName = (type: string) => type.replace(/[.]/g, "_").toUpperCase();

@@ -7,10 +7,10 @@
 import { createContextCache } from "@pothos/core";
 import DataLoader from "dataloader";
 import { z } from "zod";
-import { builder, type GraphQLContext } from "../builder.js";
-import { batchedConnection, entityId, keysetConnection, nodeUuid, pagedConnection } from "../connections.js";
-import { AccountRef, BulkItemResultRef, SortOrderEnum, VideoRef } from "./tracking.js";
-import { parseInput } from "../../../domain/shared/inputs.js";
+import { builder, type GraphQLContext } from "../builder.ts";
+import { batchedConnection, entityId, keysetConnection, nodeUuid, pagedConnection } from "../connections.ts";
+import { AccountRef, BulkItemResultRef, SortOrderEnum, VideoRef } from "./tracking.ts";
+import { parseInput } from "../../../domain/shared/inputs.ts";
 import {
   addAccountsToFolder,
   addVideosToFolder,
@@ -26,7 +26,7 @@ import {
   requireFolder,
   type FolderCounts,
   type FolderRecord,
-} from "../../../domain/folders/service.js";
+} from "../../../domain/folders/service.ts";
 import {
   accountsOfFolders,
   countFolderVideos,
@@ -37,8 +37,8 @@ import {
   type FolderAccount,
   type FolderAnalytics,
   type FolderTopVideo,
-} from "../../../domain/folders/contents.js";
-import { folderAccountIdsInput, folderName, folderVideoIdsInput, folderVideosFilter } from "../../../domain/folders/inputs.js";
+} from "../../../domain/folders/contents.ts";
+import { folderAccountIdsInput, folderName, folderVideoIdsInput, folderVideosFilter } from "../../../domain/folders/inputs.ts";
 
 const FolderVideoSortEnum = builder.enumType("FolderVideoSort", {
   values: {

@@ -5,14 +5,14 @@
  * Sign-up, sign-in and sign-out are the /auth routes (src/http/auth/routes.ts), not GraphQL.
  */
 import { encodeGlobalID } from "@pothos/plugin-relay";
-import { builder, type GraphQLContext } from "../builder.js";
-import { entityId, keysetConnection, nodeUuid } from "../connections.js";
-import { parseInput } from "../../../domain/shared/inputs.js";
-import { DomainError } from "../../../domain/shared/errors.js";
-import { authorize } from "../../../domain/people/roles.js";
-import { createInvitationInput, workspaceRole } from "../../../domain/people/inputs.js";
-import { AUDIT_ORDER, auditByIds, countAudit, listAudit, type AuditRecord } from "../../../domain/people/audit.js";
-import { changeMemberRole, countMembers, listMembers, membersByIds, MEMBERS_ORDER, removeMember, type MemberRecord, type MembershipRecord } from "../../../domain/people/members.js";
+import { builder, type GraphQLContext } from "../builder.ts";
+import { entityId, keysetConnection, nodeUuid } from "../connections.ts";
+import { parseInput } from "../../../domain/shared/inputs.ts";
+import { DomainError } from "../../../domain/shared/errors.ts";
+import { authorize } from "../../../domain/people/roles.ts";
+import { createInvitationInput, workspaceRole } from "../../../domain/people/inputs.ts";
+import { AUDIT_ORDER, auditByIds, countAudit, listAudit, type AuditRecord } from "../../../domain/people/audit.ts";
+import { changeMemberRole, countMembers, listMembers, membersByIds, MEMBERS_ORDER, removeMember, type MemberRecord, type MembershipRecord } from "../../../domain/people/members.ts";
 import {
   acceptInvitation,
   countInvitations,
@@ -24,8 +24,8 @@ import {
   revokeInvitation,
   type InvitationPreview,
   type InvitationRecord,
-} from "../../../domain/people/invitations.js";
-import { listSessions, revokeSession, selectWorkspace, type PersonContext, type SessionRecord } from "../../../domain/people/sessions.js";
+} from "../../../domain/people/invitations.ts";
+import { listSessions, revokeSession, selectWorkspace, type PersonContext, type SessionRecord } from "../../../domain/people/sessions.ts";
 
 const WorkspaceRoleEnum = builder.enumType("WorkspaceRole", {
   description: "OWNER: manages API keys, webhooks, members and invitations, reads the audit log. MEMBER: tracks, organises, analyses and searches.",

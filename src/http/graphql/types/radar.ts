@@ -3,11 +3,11 @@
  * results, history) and a subscription to a search's progress. Arguments go through the REST
  * body's schema (createSearchInput), so both doors validate alike.
  */
-import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
-import { builder } from "../builder.js";
-import { sharedPerEvent } from "../subscriptions.js";
-import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.js";
-import { PlatformEnum, VideoRef } from "./tracking.js";
+import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.ts";
+import { builder } from "../builder.ts";
+import { sharedPerEvent } from "../subscriptions.ts";
+import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.ts";
+import { PlatformEnum, VideoRef } from "./tracking.ts";
 import {
   createSearch,
   getSearchSummary,
@@ -19,10 +19,10 @@ import {
   SEARCHES_ORDER,
   type RadarResultItem,
   type RadarSearchSummary,
-} from "../../../domain/radar/service.js";
-import { watchSearch } from "../../../domain/radar/watch.js";
-import { createSearchInput } from "../../../domain/radar/inputs.js";
-import { parseInput } from "../../../domain/shared/inputs.js";
+} from "../../../domain/radar/service.ts";
+import { watchSearch } from "../../../domain/radar/watch.ts";
+import { createSearchInput } from "../../../domain/radar/inputs.ts";
+import { parseInput } from "../../../domain/shared/inputs.ts";
 
 const RadarDepth = builder.enumType("RadarDepth", {
   description: "Research depth: number of generated queries (quick 3, standard 6, deep 12).",

@@ -6,17 +6,17 @@
  * tracks it or tracks one of its videos. A page's relations (each video's account, each account's
  * videos) are one read per level, never one per item.
  */
-import { builder } from "../builder.js";
-import { readOncePerEvent, sharedPerEvent } from "../subscriptions.js";
-import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.js";
-import type { Platform } from "../../../domain/shared/platform.js";
-import { parseInput, postedDays, type BulkItemResult } from "../../../domain/shared/inputs.js";
-import { canonicalAccountUrl } from "../../../domain/shared/platform.js";
-import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.js";
-import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.js";
-import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.js";
-import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/watch.js";
-import { accountListFilter, historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.js";
+import { builder } from "../builder.ts";
+import { readOncePerEvent, sharedPerEvent } from "../subscriptions.ts";
+import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.ts";
+import type { Platform } from "../../../domain/shared/platform.ts";
+import { parseInput, postedDays, type BulkItemResult } from "../../../domain/shared/inputs.ts";
+import { canonicalAccountUrl } from "../../../domain/shared/platform.ts";
+import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.ts";
+import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.ts";
+import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.ts";
+import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/watch.ts";
+import { accountListFilter, historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.ts";
 import {
   accountHistories,
   countAccountHistories,
@@ -28,9 +28,9 @@ import {
   type AccountPoint,
   type HistoryRange,
   type VideoPoint,
-} from "../../../domain/tracking/history.js";
-import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.js";
-import { getTrackedVideo, listTrackedVideos, trackedVideosByIds, trackVideo, untrackVideos, type TrackVideoResult as TrackVideoResultData } from "../../../domain/tracking/videos.js";
+} from "../../../domain/tracking/history.ts";
+import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.ts";
+import { getTrackedVideo, listTrackedVideos, trackedVideosByIds, trackVideo, untrackVideos, type TrackVideoResult as TrackVideoResultData } from "../../../domain/tracking/videos.ts";
 import {
   accountsByIds,
   countVideosOfAccounts,
@@ -40,7 +40,7 @@ import {
   untrackAccount,
   videosOfAccounts,
   type TrackAccountResult as TrackAccountResultData,
-} from "../../../domain/tracking/accounts.js";
+} from "../../../domain/tracking/accounts.ts";
 import {
   ACCOUNT_VIDEOS_ORDER,
   trackedAccountsOrder,
@@ -50,8 +50,8 @@ import {
   type HistoryInterval,
   type TrackedVideoRecord,
   type VideoSort,
-} from "../../../domain/tracking/views.js";
-import type { SortOrder } from "../../../domain/shared/pages.js";
+} from "../../../domain/tracking/views.ts";
+import type { SortOrder } from "../../../domain/shared/pages.ts";
 
 /** The platform values of the spec (platformA …) as GraphQL enum values (PLATFORM_A …). */
 export const PlatformEnum = builder.enumType("Platform", {

@@ -3,10 +3,10 @@
  * as REST (docs/contract/decisions.md, Webhooks; docs/webhooks.md). `Webhook` and `WebhookDelivery`
  * are nodes loaded per request through DataLoaders over workspace-scoped reads.
  */
-import { builder } from "../builder.js";
-import { entityId, nodeUuid, pagedConnection } from "../connections.js";
-import { WorkspaceEventTypeEnum } from "./events.js";
-import { parseInput } from "../../../domain/shared/inputs.js";
+import { builder } from "../builder.ts";
+import { entityId, nodeUuid, pagedConnection } from "../connections.ts";
+import { WorkspaceEventTypeEnum } from "./events.ts";
+import { parseInput } from "../../../domain/shared/inputs.ts";
 import {
   createWebhook,
   deleteWebhook,
@@ -20,10 +20,10 @@ import {
   WEBHOOKS_ORDER,
   type DeliveryRecord,
   type WebhookRecord,
-} from "../../../domain/webhooks/service.js";
-import { createWebhookInput } from "../../../domain/webhooks/inputs.js";
-import { authorize } from "../../../domain/people/roles.js";
-import type { GraphQLContext } from "../builder.js";
+} from "../../../domain/webhooks/service.ts";
+import { createWebhookInput } from "../../../domain/webhooks/inputs.ts";
+import { authorize } from "../../../domain/people/roles.ts";
+import type { GraphQLContext } from "../builder.ts";
 
 /** Webhooks are owners' (src/domain/people/roles.ts): every field and node of this file asks first. */
 const ownersOnly = (ctx: GraphQLContext) => authorize(ctx.auth, "webhooks.manage");

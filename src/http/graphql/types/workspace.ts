@@ -1,14 +1,14 @@
 /** GraphQL: the workspace, its credits and API keys, through the same services as REST. */
-import { builder } from "../builder.js";
-import { readOncePerEvent, sharedPerEvent } from "../subscriptions.js";
-import { entityId, keysetConnection, nodeUuid } from "../connections.js";
-import { getWorkspaceInfo, type WorkspaceInfo } from "../../../domain/workspace/service.js";
-import { countLedger, getBalance, LEDGER_ORDER, ledgerEntriesByIds, listLedger, watchCredits, type CreditBalance, type LedgerEntry } from "../../../domain/credits/service.js";
-import { countKeys, createKey, keysByIds, KEYS_ORDER, listKeys, revokeKey, type ApiKeyInfo } from "../../../domain/keys/service.js";
-import { createKeyInput } from "../../../domain/keys/inputs.js";
-import type { TrackingLimits } from "../../../domain/tracking/limits.js";
-import { parseInput } from "../../../domain/shared/inputs.js";
-import { authorize } from "../../../domain/people/roles.js";
+import { builder } from "../builder.ts";
+import { readOncePerEvent, sharedPerEvent } from "../subscriptions.ts";
+import { entityId, keysetConnection, nodeUuid } from "../connections.ts";
+import { getWorkspaceInfo, type WorkspaceInfo } from "../../../domain/workspace/service.ts";
+import { countLedger, getBalance, LEDGER_ORDER, ledgerEntriesByIds, listLedger, watchCredits, type CreditBalance, type LedgerEntry } from "../../../domain/credits/service.ts";
+import { countKeys, createKey, keysByIds, KEYS_ORDER, listKeys, revokeKey, type ApiKeyInfo } from "../../../domain/keys/service.ts";
+import { createKeyInput } from "../../../domain/keys/inputs.ts";
+import type { TrackingLimits } from "../../../domain/tracking/limits.ts";
+import { parseInput } from "../../../domain/shared/inputs.ts";
+import { authorize } from "../../../domain/people/roles.ts";
 
 const CreditEntryKind = builder.enumType("CreditEntryKind", {
   values: { GRANT: { value: "grant" }, RENEWAL: { value: "renewal" }, CHARGE: { value: "charge" }, REFUND: { value: "refund" } } as const,

@@ -1,12 +1,12 @@
 /** /video-analysis: start (or answer about) an analysis of a tracked video, and read it. */
 import { z } from "zod";
-import { ANALYSIS_COST, ANALYSIS_STATUSES, analyze, getAnalysis } from "../../../domain/analysis/service.js";
-import { InsufficientCreditsError } from "../../../domain/shared/errors.js";
-import { defineRoute } from "../route.js";
-import { errorSchema, queryParams } from "../schemas.js";
-import { uuid } from "../../records/common.js";
-import { analysisSchema, toAnalysisItem } from "../../records/analysis.js";
-import { analyzeOptions } from "../../../domain/analysis/inputs.js";
+import { ANALYSIS_COST, ANALYSIS_STATUSES, analyze, getAnalysis } from "../../../domain/analysis/service.ts";
+import { InsufficientCreditsError } from "../../../domain/shared/errors.ts";
+import { defineRoute } from "../route.ts";
+import { errorSchema, queryParams } from "../schemas.ts";
+import { uuid } from "../../records/common.ts";
+import { analysisSchema, toAnalysisItem } from "../../records/analysis.ts";
+import { analyzeOptions } from "../../../domain/analysis/inputs.ts";
 
 const insufficientCreditsBody = z
   .object({

@@ -1,10 +1,10 @@
 /** /analytics: top videos of the workspace and growth of its tracked accounts over time. */
 import { z } from "zod";
-import { growth, topVideos } from "../../../domain/analytics/service.js";
-import { growthQuery, topVideosQuery } from "../../../domain/analytics/inputs.js";
-import { defineRoute } from "../route.js";
-import { queryParams } from "../schemas.js";
-import { growthPoint, topVideo, topVideoItem } from "../../records/analytics.js";
+import { growth, topVideos } from "../../../domain/analytics/service.ts";
+import { growthQuery, topVideosQuery } from "../../../domain/analytics/inputs.ts";
+import { defineRoute } from "../route.ts";
+import { queryParams } from "../schemas.ts";
+import { growthPoint, topVideo, topVideoItem } from "../../records/analytics.ts";
 
 export const analyticsRoutes = [
   defineRoute({

@@ -1,10 +1,10 @@
 /** /settings/api-keys: list, create (the secret is shown once) and revoke. */
 import { z } from "zod";
-import { createKey, listKeys, revokeKey } from "../../../domain/keys/service.js";
-import { defineRoute } from "../route.js";
-import { iso, timestamp, uuid } from "../../records/common.js";
-import { keyItem, toItem } from "../../records/api-keys.js";
-import { createKeyInput } from "../../../domain/keys/inputs.js";
+import { createKey, listKeys, revokeKey } from "../../../domain/keys/service.ts";
+import { defineRoute } from "../route.ts";
+import { iso, timestamp, uuid } from "../../records/common.ts";
+import { keyItem, toItem } from "../../records/api-keys.ts";
+import { createKeyInput } from "../../../domain/keys/inputs.ts";
 
 export const apiKeyRoutes = [
   defineRoute({

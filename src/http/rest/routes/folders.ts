@@ -13,14 +13,14 @@ import {
   removeAccountsFromFolder,
   removeVideosFromFolder,
   renameFolder,
-} from "../../../domain/folders/service.js";
-import { folderAnalytics, listFolderAccounts, listFolderVideos } from "../../../domain/folders/contents.js";
-import { folderAccountIdsInput, folderAccountsQuery, folderNameInput, folderVideoIdsInput, folderVideosQuery, listFoldersQuery } from "../../../domain/folders/inputs.js";
-import { defineRoute } from "../route.js";
-import { idParams, queryParams } from "../schemas.js";
-import { bulkItemResult, int, iso, pagination, paginationSchema, timestamp } from "../../records/common.js";
-import { accountItem, accountSchema } from "../../records/tracking.js";
-import { folderAnalyticsSchema, folderSummary, folderSummaryItem, folderVideoItem, folderVideoItemOf } from "../../records/folders.js";
+} from "../../../domain/folders/service.ts";
+import { folderAnalytics, listFolderAccounts, listFolderVideos } from "../../../domain/folders/contents.ts";
+import { folderAccountIdsInput, folderAccountsQuery, folderNameInput, folderVideoIdsInput, folderVideosQuery, listFoldersQuery } from "../../../domain/folders/inputs.ts";
+import { defineRoute } from "../route.ts";
+import { idParams, queryParams } from "../schemas.ts";
+import { bulkItemResult, int, iso, pagination, paginationSchema, timestamp } from "../../records/common.ts";
+import { accountItem, accountSchema } from "../../records/tracking.ts";
+import { folderAnalyticsSchema, folderSummary, folderSummaryItem, folderVideoItem, folderVideoItemOf } from "../../records/folders.ts";
 
 const MEMBERSHIP_NOTE =
   "A folder holds tracked accounts and tracked videos. Its video set is the videos added directly plus the tracked videos of its " +

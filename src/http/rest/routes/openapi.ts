@@ -1,7 +1,7 @@
 /** GET /openapi.json: the OpenAPI 3.1 document of every REST route (no auth needed). */
 import { z } from "zod";
-import { defineRoute, type AnyRoute } from "../route.js";
-import { buildOpenApiDocument } from "../openapi.js";
+import { defineRoute, type AnyRoute } from "../route.ts";
+import { buildOpenApiDocument } from "../openapi.ts";
 
 export function openApiRoute(routes: () => AnyRoute[], version: string): AnyRoute {
   let cached: unknown = null;

@@ -1,11 +1,11 @@
 /** Content radar: create a search, read one search with its results, and the search history. */
 import { z } from "zod";
-import { createSearch, getSearch, listHistory, RADAR_SEARCH_COST } from "../../../domain/radar/service.js";
-import { createSearchInput, radarHistoryQuery, searchResultsQuery } from "../../../domain/radar/inputs.js";
-import { defineRoute } from "../route.js";
-import { idParams, queryParams } from "../schemas.js";
-import { pagination, paginationSchema } from "../../records/common.js";
-import { historyItem, searchDetail, searchDetailItem, toHistoryItem } from "../../records/radar.js";
+import { createSearch, getSearch, listHistory, RADAR_SEARCH_COST } from "../../../domain/radar/service.ts";
+import { createSearchInput, radarHistoryQuery, searchResultsQuery } from "../../../domain/radar/inputs.ts";
+import { defineRoute } from "../route.ts";
+import { idParams, queryParams } from "../schemas.ts";
+import { pagination, paginationSchema } from "../../records/common.ts";
+import { historyItem, searchDetail, searchDetailItem, toHistoryItem } from "../../records/radar.ts";
 
 export const radarRoutes = [
   defineRoute({

@@ -2,13 +2,13 @@
  * Tracking: /videos and /accounts. Thin: validate, call the tracking services, shape the spec's
  * envelopes and casing. Decisions where the spec is silent are written in the descriptions.
  */
-import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.js";
+import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.ts";
 import { z } from "zod";
-import { getTrackedVideo, listTrackedVideos, trackVideo, untrackVideos } from "../../../domain/tracking/videos.js";
-import { getTrackedAccount, listAccountVideos, listTrackedAccounts, trackAccount, untrackAccount } from "../../../domain/tracking/accounts.js";
-import { accountHistory, historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../../domain/tracking/history.js";
-import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.js";
-import { config } from "../../../config.js";
+import { getTrackedVideo, listTrackedVideos, trackVideo, untrackVideos } from "../../../domain/tracking/videos.ts";
+import { getTrackedAccount, listAccountVideos, listTrackedAccounts, trackAccount, untrackAccount } from "../../../domain/tracking/accounts.ts";
+import { accountHistory, historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../../domain/tracking/history.ts";
+import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.ts";
+import { config } from "../../../config.ts";
 import {
   accountVideosQuery,
   historyQuery,
@@ -17,12 +17,12 @@ import {
   trackAccountInput,
   trackVideoInput,
   untrackVideosInput,
-} from "../../../domain/tracking/inputs.js";
-import { defineRoute } from "../route.js";
-import { errorSchema, idParams, queryParams } from "../schemas.js";
-import { bulkItemResult, iso, pagination, paginationSchema, timestamp, uuid } from "../../records/common.js";
-import { accountItem, accountPointSchema, accountSchema, historyEnvelope, trackedVideoItem, trackedVideoSchema, videoItem, videoPointSchema, videoSchema } from "../../records/tracking.js";
-import type { RouteResponse } from "../route.js";
+} from "../../../domain/tracking/inputs.ts";
+import { defineRoute } from "../route.ts";
+import { errorSchema, idParams, queryParams } from "../schemas.ts";
+import { bulkItemResult, iso, pagination, paginationSchema, timestamp, uuid } from "../../records/common.ts";
+import { accountItem, accountPointSchema, accountSchema, historyEnvelope, trackedVideoItem, trackedVideoSchema, videoItem, videoPointSchema, videoSchema } from "../../records/tracking.ts";
+import type { RouteResponse } from "../route.ts";
 
 const HISTORY_DESCRIPTION =
   `Oldest first. Range: start_date and end_date, inclusive UTC days (default the last 30 days, today included); start_date after ` +

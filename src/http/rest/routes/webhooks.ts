@@ -3,12 +3,12 @@
  * (docs/contract/decisions.md, Webhooks; the design in docs/webhooks.md).
  */
 import { z } from "zod";
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, sendTestEvent } from "../../../domain/webhooks/service.js";
-import { createWebhookInput, listDeliveriesQuery, listWebhooksQuery, MAX_WEBHOOKS } from "../../../domain/webhooks/inputs.js";
-import { defineRoute } from "../route.js";
-import { idParams, queryParams } from "../schemas.js";
-import { iso, pagination, paginationSchema, timestamp } from "../../records/common.js";
-import { deliveryItem, deliveryItemOf, eventName, webhookItem, webhookItemOf } from "../../records/webhooks.js";
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, sendTestEvent } from "../../../domain/webhooks/service.ts";
+import { createWebhookInput, listDeliveriesQuery, listWebhooksQuery, MAX_WEBHOOKS } from "../../../domain/webhooks/inputs.ts";
+import { defineRoute } from "../route.ts";
+import { idParams, queryParams } from "../schemas.ts";
+import { iso, pagination, paginationSchema, timestamp } from "../../records/common.ts";
+import { deliveryItem, deliveryItemOf, eventName, webhookItem, webhookItemOf } from "../../records/webhooks.ts";
 
 const SIGNING =
   "Each event is POSTed as JSON `{id, type, timestamp, data}` (`id`: the event's id, the one GraphQL's WorkspaceEvent.id carries, the " +

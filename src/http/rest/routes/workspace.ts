@@ -1,9 +1,9 @@
 /** GET /workspace and GET /credits: the workspace info of the spec and the credit balance of docs/contract/decisions.md (Credits). */
 import { z } from "zod";
-import { getWorkspaceInfo } from "../../../domain/workspace/service.js";
-import { defineRoute } from "../route.js";
-import { readCredits } from "../../../domain/credits/service.js";
-import { creditsInfo, creditsItem, workspaceInfo, workspaceInfoItem } from "../../records/workspace.js";
+import { getWorkspaceInfo } from "../../../domain/workspace/service.ts";
+import { defineRoute } from "../route.ts";
+import { readCredits } from "../../../domain/credits/service.ts";
+import { creditsInfo, creditsItem, workspaceInfo, workspaceInfoItem } from "../../records/workspace.ts";
 
 export const workspaceRoutes = [
   defineRoute({
