@@ -1,4 +1,5 @@
-// The project's GraphQL queries of the ladder (./ladder.mjs measures them, ./profile.mjs profiles them).
+// The project's GraphQL queries of the ladder (./ladder.mjs measures them, ./profile.mjs profiles them,
+// bench/pothos-prisma.ts measures them against a second schema).
 export const VIDEO_FIELDS = `id platformVideoId url type description hashtags viewCount likeCount commentCount shareCount
   bookmarkCount engagementRate postedAt thumbnailUrl username displayName canonicalAccountId musicName musicAuthor
   musicCoverUrl durationSeconds scrapeStatus scrapeError lastScrapedAt dataSource nextRefreshAt views24h outlierScore`;

@@ -21,6 +21,11 @@ export interface LoadSpec {
   headers: Record<string, string>;
   seconds: number;
   connections: number;
+  /** GET (the default) or POST with `body` (GraphQL documents). */
+  method?: "GET" | "POST";
+  body?: string;
+  /** A response body containing this text counts as a mismatch (GraphQL answers its errors with HTTP 200). */
+  errorMarker?: string;
 }
 
 export interface LoadResult {
@@ -30,6 +35,8 @@ export interface LoadResult {
   total: number;
   non2xx: number;
   errors: number;
+  /** Bodies containing the spec's `errorMarker` (0 without one). */
+  mismatches?: number;
 }
 
 export interface Child {
@@ -104,7 +111,7 @@ export async function sqlLoad(pool: pg.Pool, connections: number, seconds: numbe
     }),
   );
   const round = (x: number) => Math.round(x * 100) / 100;
-  return { rps: latencies.length / seconds, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), total: latencies.length, non2xx: 0, errors: 0 };
+  return { rps: latencies.length / seconds, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), total: latencies.length, non2xx: 0, errors: 0, mismatches: 0 };
 }
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (clock ticks of 10 ms). */
@@ -147,7 +154,8 @@ async function generator(spec: LoadSpec): Promise<void> {
     connections: spec.connections,
     duration: spec.seconds,
     headers: spec.headers,
-    requests: [{ method: "GET", setupRequest: (req: Record<string, unknown>) => ({ ...req, path: spec.paths[i++ % spec.paths.length] }) }],
+    ...(spec.errorMarker ? { verifyBody: (body: string) => !body.includes(spec.errorMarker!) } : {}),
+    requests: [{ method: spec.method ?? "GET", ...(spec.body === undefined ? {} : { body: spec.body }), setupRequest: (req: Record<string, unknown>) => ({ ...req, path: spec.paths[i++ % spec.paths.length] }) }],
   });
   const out: LoadResult = {
     rps: result.requests.average,
@@ -156,6 +164,7 @@ async function generator(spec: LoadSpec): Promise<void> {
     total: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
+    mismatches: result.mismatches ?? 0,
   };
   console.log(`LOAD ${JSON.stringify(out)}`);
 }

@@ -339,6 +339,21 @@ describe("GraphQL mutations over HTTP", () => {
     expect(replayed(again)).toBe("true");
   });
 
+  it("a mutation whose first run is still going: 409 IDEMPOTENCY_KEY_IN_USE with Retry-After, nothing run", async () => {
+    const ws = await newWorkspace("free");
+    const key = randomUUID();
+    const variables = { query: "still running" };
+    // The first request holds the key, as the GraphQL plugin claims it (src/http/graphql/idempotency.ts), and has not answered.
+    const held = await claimIdempotentRequest({ workspaceId: ws.workspaceId, key, method: "POST", path: "/graphql", payload: { query: CREATE, variables, operationName: null } });
+    expect(held.kind).toBe("claimed");
+    const r = await gqlPost(ws.key, variables, key);
+    expect(r.status).toBe(409);
+    expect(r.body.errors[0].extensions.code).toBe("IDEMPOTENCY_KEY_IN_USE");
+    expect(r.headers.get("retry-after")).toBe("1");
+    expect(await searches(ws.workspaceId)).toBe(0);
+    expect(await remaining(ws.workspaceId)).toBe(200);
+  });
+
   it("queries ignore the header", async () => {
     const ws = await newWorkspace("free");
     const r = await request(api.url, "POST", "/graphql", { key: ws.key, body: { query: "{ __typename }" }, headers: { "idempotency-key": "" } });

@@ -65,7 +65,10 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.once("error", reject);
-    req.once("aborted", () => reject(new Error("request aborted")));
+    // A client that goes away mid-body: the request closes without its end.
+    req.once("close", () => {
+      if (!req.complete) reject(new Error("the request was closed before its body ended"));
+    });
   });
 }
 
