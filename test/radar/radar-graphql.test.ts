@@ -77,7 +77,9 @@ describe("radar over GraphQL", () => {
     const created = await gql(api.url, ws.key, `mutation { createRadarSearch(query: "knitting pattern", depth: QUICK, minViews: ANY, timePeriod: LAST_MONTH) { id: uuid status depth minViews timePeriod platform language } }`);
     expect(created.body.errors).toBeUndefined();
     const s = created.body.data.createRadarSearch;
-    expect(s).toMatchObject({ status: "PENDING", depth: "QUICK", minViews: "ANY", timePeriod: "LAST_MONTH", platform: "PLATFORM_A", language: "English" });
+    expect(s).toMatchObject({ depth: "QUICK", minViews: "ANY", timePeriod: "LAST_MONTH", platform: "PLATFORM_A", language: "English" });
+    // The answer reads the search after queueing it: the worker may already have taken it (seen on a quiet machine).
+    expect(["PENDING", "SEARCHING"]).toContain(s.status);
     expect((await getBalance(ws.workspaceId)).totalRemaining).toBe(100);
     await waitForStatus(s.id, "searching");
 

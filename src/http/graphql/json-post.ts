@@ -120,8 +120,8 @@ function send(res: ServerResponse, answer: Answer): void {
 }
 
 /**
- * The handler: a plain JSON POST is answered here, anything else by Yoga (`yoga(req, res)`).
- * `body` in Yoga's hands again: a request read here that Yoga must answer (not one JSON object).
+ * The handler: a plain JSON POST is answered here; anything else by Yoga, and so is a body read here
+ * that is not one JSON object (handed over as a fetch Request, `toYoga`).
  */
 export function directJsonPost(server: GraphQLServer) {
   const yoga = server as unknown as YogaInternals;
@@ -183,7 +183,8 @@ export function directJsonPost(server: GraphQLServer) {
       if (params === null || typeof params !== "object" || Array.isArray(params)) return await toYoga(req, res, body);
       await answer(req, res, params);
     } catch (e) {
-      // The client went away mid-body, or the socket failed: nothing to answer.
+      // A client gone mid-body (its socket is closed: nothing to answer), or an unexpected failure here:
+      // masked as Yoga masks it (logged, with a request id), 500.
       if (!res.headersSent && !res.destroyed) send(res, { body: JSON.stringify(asResult(yoga, e)), init: { status: 500, headers: { "Content-Type": "application/json; charset=utf-8" } } });
     }
   };
