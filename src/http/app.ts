@@ -10,7 +10,7 @@ import { config } from "../config.ts";
 import { checkBackends, degradedReasons, programsReport } from "../infra/health.ts";
 import { logger } from "../infra/logger.ts";
 import { collectProcessMetrics, metricsEnabled } from "../infra/metrics.ts";
-import { BODY_LIMIT_BYTES, rememberMount, requestIdOf } from "./request-context.ts";
+import { rememberMount, requestIdOf } from "./request-context.ts";
 import { metricsEndpoint } from "./admin/metrics.ts";
 import { BOARD_PATH, queueBoard } from "./admin/queues.ts";
 import { GRAPHIQL_ASSETS, graphiqlAssets } from "./graphql/graphiql.ts";
@@ -96,9 +96,8 @@ export function createApp(options: AppOptions = {}) {
 
   const api = express.Router();
   api.use(rememberMount);
-  // A body must be declared JSON (415 otherwise); then it is parsed, within the 1 MiB limit.
+  // A body must be declared JSON (415 otherwise); it is read by each route once its credential is admitted (./rest/router.ts).
   api.use(requireJsonBody);
-  api.use(express.json({ limit: BODY_LIMIT_BYTES, type: () => true }));
   api.use(buildRouter([...allRoutes, openApiRoute(() => [...allRoutes], VERSION)]));
   api.use(notFoundHandler);
   app.use("/api/v1", api);

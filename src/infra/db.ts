@@ -43,7 +43,9 @@ const twoDigits = (v: string, i: number) => (v.charCodeAt(i) - 48) * 10 + v.char
  * position: node-postgres's general parser (postgres-date, a regular expression) was about 5 % of a
  * list request's CPU in the ladder's profile (`npm run bench:profile -- gql`), five times this.
  * Milliseconds keep the fraction's first three digits, as postgres-date does (test/foundation/db-types.test.ts
- * compares both); any other form (another offset, years before 100, infinity) goes to postgres-date.
+ * compares both); any other form (another offset, years before 100, infinity) goes to postgres-date. The
+ * fast form needs the session's TimeZone to be UTC (PostgreSQL's `timezone` setting; Debian's default is the
+ * system's): on another, every value takes the general parser, correct but without the saving.
  */
 export function parseTimestamptz(v: string): Date {
   const n = v.length;

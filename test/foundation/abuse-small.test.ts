@@ -155,10 +155,14 @@ describe("slow clients are cut", () => {
     expect(r.ms).toBeLessThan(3_000);
   });
 
-  it("a body that never finishes: closed (408) after HTTP_REQUEST_TIMEOUT_MS", async () => {
-    const head = "POST /api/v1/folders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n";
-    const r = await slowly([head, ...Array.from({ length: 30 }, () => " ")]);
+  it("a body that never finishes: closed (408) after HTTP_REQUEST_TIMEOUT_MS; without a key, refused (401) before it is read", async () => {
+    const head = (auth: string) => `POST /api/v1/folders HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+    const { key } = await newWorkspace();
+    const r = await slowly([head(`Authorization: Bearer ${key}\r\n`), ...Array.from({ length: 30 }, () => " ")]);
     expect(r.text).toMatch(/^HTTP\/1\.1 408/);
     expect(r.ms).toBeLessThan(4_000);
+    const anonymous = await slowly([head(""), ...Array.from({ length: 30 }, () => " ")]);
+    expect(anonymous.text).toMatch(/^HTTP\/1\.1 401/);
+    expect(anonymous.ms).toBeLessThan(4_000);
   });
 });

@@ -289,6 +289,16 @@ describe("REST: every operation of the OpenAPI document", () => {
     expect(operations.length).toBeGreaterThan(30);
   });
 
+  /** A path Express cannot decode (invalid percent-encoding or UTF-8): refused 400 before any body is read. */
+  const undecodable = (path: string) => {
+    try {
+      for (const segment of path.split("?")[0]!.split("/")) decodeURIComponent(segment);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+
   it.each([0, 1, 2, 3])("hostile requests, part %i of 4 of the operations", async (part) => {
     const mine = operations.filter((_, i) => i % 4 === part);
     for (const op of mine) {
@@ -320,7 +330,9 @@ describe("REST: every operation of the OpenAPI document", () => {
           const r = await request(api.url, op.method, path, { key, rawBody: payload, headers });
           checkRest(op, `${path.slice(0, 200)} ${how} ${typeof payload === "string" ? payload.slice(0, 120) : ""}`, r, path);
           if (how === "text/plain" || how === "none" || how === "form") expect(r.status).toBe(415);
-          if (how === "big") expect(r.status).toBe(413);
+          // Past 1 MiB: 413, unless the path itself cannot be read (a segment that is not valid percent-encoding:
+          // Express refuses it, 400, before the route reads any body: src/http/rest/router.ts reads it after admission).
+          if (how === "big") expect(r.status === 413 || (r.status === 400 && undecodable(path)), `${r.status} ${path.slice(0, 200)}`).toBe(true);
           if (r.status >= 400) expect(await rowCounts(), `${op.method} ${path}: a refusal wrote`).toEqual(before);
         }),
         { numRuns: REST_RUNS, seed: SEED, endOnFailure: true },

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../src/config.js";
+import { directlyAnswered } from "../../src/http/graphql/json-post.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 
@@ -46,7 +47,9 @@ const q = (query: string, extra: Record<string, unknown> = {}) => JSON.stringify
 
 describe("a JSON POST answered directly answers as Yoga does", () => {
   it("a query, with variables and an operation name", async () => {
+    const before = directlyAnswered.count;
     const a = await same({ body: q("{ workspace { plan } videos(first: 2) { totalCount edges { node { id } } } }") });
+    expect(directlyAnswered.count, "the direct path answered it (the other server is Yoga's)").toBe(before + 1);
     expect(a.status).toBe(200);
     expect(JSON.parse(a.body).data.workspace.plan).toBeTruthy();
     await same({ body: q("query Page($n: Int!) { videos(first: $n) { totalCount } }", { variables: { n: 3 }, operationName: "Page" }) });
@@ -81,6 +84,22 @@ describe("a JSON POST answered directly answers as Yoga does", () => {
   it("the parameters Yoga checks, and bodies it reads itself", async () => {
     for (const body of ["{", "[]", `[${q("{ workspace { plan } }")}]`, "null", "5", JSON.stringify({ query: 5 }), JSON.stringify({ query: "{ workspace { plan } }", foo: 1 }), JSON.stringify({})]) {
       await same({ body });
+    }
+  });
+
+  it("one unit of the budget per request, whoever answers it: the direct path, Yoga after a hand-over, a refusal", async () => {
+    const remaining = async (body: string) => {
+      const r = await fetch(`${direct.url}/graphql`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+      await r.text();
+      return Number(r.headers.get("ratelimit-remaining"));
+    };
+    let last = await remaining(q("{ workspace { plan } }"));
+    expect(last).toBeGreaterThan(10);
+    // A direct answer, two bodies handed over to Yoga (invalid JSON, a batch), a document Yoga's validation refuses.
+    for (const body of [q("{ workspace { plan } }"), "{", "[]", q("{ nope }")]) {
+      const now = await remaining(body);
+      expect(now, body).toBe(last - 1);
+      last = now;
     }
   });
 

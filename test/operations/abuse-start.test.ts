@@ -50,14 +50,15 @@ describe("npm start survives aliased introspection (issue 22, item 1)", () => {
       }));
 
     let peak = idle;
-    const latencies: number[] = [];
+    const probes: { started: number; ms: number }[] = [];
     let attacking = true;
+    let attackEnded = Infinity;
     const probe = (async () => {
       while (attacking) {
         const started = performance.now();
         const r = await fetch(`${url}/healthz`);
         await r.text();
-        latencies.push(performance.now() - started);
+        probes.push({ started, ms: performance.now() - started });
         peak = Math.max(peak, rssOf(pid));
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
@@ -66,6 +67,7 @@ describe("npm start survives aliased introspection (issue 22, item 1)", () => {
     for (let round = 0; round < 3; round++) {
       answers.push(...(await Promise.all([send(`Bearer ${key}`), send(`Bearer ${key}`), send(), send()])));
     }
+    attackEnded = performance.now();
     await new Promise((r) => setTimeout(r, 200));
     attacking = false;
     await probe;
@@ -73,16 +75,18 @@ describe("npm start survives aliased introspection (issue 22, item 1)", () => {
     for (const a of answers) expect(a.status).toBeLessThan(500);
     expect(answers.filter((a) => a.code === "UNAUTHORIZED")).toHaveLength(6);
     expect(answers.filter((a) => a.code === "QUERY_TOO_LARGE")).toHaveLength(6);
-    latencies.sort((a, b) => a - b);
+    // Only the probes sent while the documents were being sent and answered.
+    const latencies = probes.filter((p) => p.started < attackEnded).map((p) => p.ms).sort((a, b) => a - b);
     const median = latencies[Math.floor(latencies.length / 2)]!;
     const worst = latencies[latencies.length - 1]!;
-    const all = `healthz latencies: ${latencies.map((l) => l.toFixed(1)).join(", ")}`;
+    const all = `healthz latencies during the attack: ${latencies.map((l) => l.toFixed(1)).join(", ")}`;
     expect(latencies.length).toBeGreaterThan(3);
     // Measured from this test process, which is itself busy uploading the 1 MiB documents, on a
-    // machine shared with another test file: a typical probe answers in a few ms, and a single one
-    // may wait behind the uploads (107 ms was seen in CI, with a median of 3.7 ms). So the bound is
-    // on the median, and on the worst probe with room for that wait. Before the fix it stalled 85 s.
+    // machine shared with another test file: a typical probe answers in a few ms, and one may wait
+    // behind the uploads (107 ms was seen in CI, with a median of 3.7 ms). So: the median under
+    // 100 ms, at most two probes over it, none over 1 s. Before the fix /healthz stalled 85 s.
     expect(median, all).toBeLessThan(100);
+    expect(latencies.filter((l) => l >= 100).length, all).toBeLessThanOrEqual(2);
     expect(worst, all).toBeLessThan(1_000);
     expect(peak, `idle ${idle}, peak ${peak}`).toBeLessThan(2 * idle);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);

@@ -177,10 +177,10 @@ async function loadedTelemetry(env: Record<string, string>): Promise<string[]> {
     const loaded = Object.keys(createRequire(import.meta.url).cache).map((p) => p.match(/node_modules\\/(@opentelemetry\\/[^/]+|bullmq-otel|import-in-the-middle)\\//)?.[1]).filter(Boolean);
     console.log(JSON.stringify([...new Set(loaded)].sort()));
     process.exit(0);`;
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "silent", ...env },
-    timeout: 200_000, // tsx compiles the API's modules: slow on a busy machine
+    timeout: 200_000, // loads the API's modules: slow on a busy machine
   });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as string[];
 }

@@ -74,7 +74,7 @@ describe("runProgram kills the program's whole process group", () => {
       const t = setInterval(() => { if (existsSync(${JSON.stringify(pidFile)}) && readFileSync(${JSON.stringify(pidFile)}, "utf8").trim() !== "") { clearInterval(t); process.exit(0); } }, 20);
     `;
     const exited = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", runner], { cwd: ROOT, stdio: "ignore" });
+      const child = spawn(process.execPath, ["--input-type=module", "-e", runner], { cwd: ROOT, stdio: "ignore" });
       child.once("exit", (code) => resolve(code));
     });
     expect(exited).toBe(0);

@@ -4,7 +4,8 @@
  * rate-limit budget.
  *
  * Over HTTP (and SSE) it runs when Yoga is about to read the request's parameters
- * (`onRequestParse`), so an anonymous or over-budget request is refused before its body is read, its
+ * (`onRequestParse`), or, for the JSON POSTs ./json-post.ts reads itself, before that path reads the
+ * body (`admitHttpRequest`), so an anonymous or over-budget request is refused before its body is read, its
  * document parsed or validated: a 1 MiB document of 200k fragment spreads sent without a key used to
  * cost up to 0.9 s of the event loop, and 5,000 levels of nesting answered INTERNAL_ERROR. Over
  * graphql-ws the socket authenticates once (connection_init) and each operation is admitted before it

@@ -61,6 +61,8 @@ function requestView(req: IncomingMessage) {
 /** The body, whole (its Content-Length is within the limit, and Node never delivers more than it says). */
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    // Gone while it was being admitted: its close has already happened.
+    if (req.destroyed || req.readableAborted) return reject(new Error("the request was closed before its body was read"));
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
@@ -112,7 +114,11 @@ function asResult(yoga: YogaInternals, error: unknown): ExecutionResult {
   return { errors: masked };
 }
 
+/** How many requests this path answered itself (test/graphql/json-post.test.ts checks it is used). */
+export const directlyAnswered = { count: 0 };
+
 function send(res: ServerResponse, answer: Answer): void {
+  directlyAnswered.count++;
   const headers: Record<string, string | number> = { ...answer.init.headers };
   if (answer.body !== null) headers["Content-Length"] = Buffer.byteLength(answer.body);
   res.writeHead(answer.init.status, answer.init.statusText, headers);
@@ -185,7 +191,8 @@ export function directJsonPost(server: GraphQLServer) {
     } catch (e) {
       // A client gone mid-body (its socket is closed: nothing to answer), or an unexpected failure here:
       // masked as Yoga masks it (logged, with a request id), 500.
-      if (!res.headersSent && !res.destroyed) send(res, { body: JSON.stringify(asResult(yoga, e)), init: { status: 500, headers: { "Content-Type": "application/json; charset=utf-8" } } });
+      // Written by Yoga's result processor: the status of the masked error (e.g. 503), else 500.
+      if (!res.headersSent && !res.destroyed) send(res, (await (processRegularResult as ResultProcessor)(asResult(yoga, e), recording, "application/json")) as Answer);
     }
   };
 }

@@ -16,6 +16,7 @@ import { authorize } from "../../domain/people/roles.ts";
 import { OPERATOR, type Actor } from "../../domain/people/actor.ts";
 import { successStatus, takesIdempotencyKey, type AnyRoute } from "./route.ts";
 import { idempotentRequest } from "./idempotency.ts";
+import { BODY_LIMIT_BYTES } from "../request-context.ts";
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
@@ -76,11 +77,19 @@ function handle(route: AnyRoute) {
   };
 }
 
+/**
+ * The JSON body, within the 1 MiB limit of every door. Read after the credential is admitted, so an
+ * anonymous or over-budget request is refused without its body being read or parsed (as GraphQL's
+ * admission does: src/http/graphql/admission.ts). Its media type was checked before (../middleware.ts).
+ */
+const readJsonBody = express.json({ limit: BODY_LIMIT_BYTES, type: () => true });
+
 export function buildRouter(routes: AnyRoute[]): express.Router {
   const router = express.Router();
   for (const route of routes) {
-    // Writes take an Idempotency-Key (./idempotency.ts), scoped to the workspace "who is asking" names.
-    const guards = route.auth === false ? [] : takesIdempotencyKey(route) ? [admitRequest, idempotentRequest] : [admitRequest];
+    // Who asks and its budget, then the body; writes then take an Idempotency-Key (./idempotency.ts,
+    // which reads the body), scoped to the workspace "who is asking" names.
+    const guards = route.auth === false ? [readJsonBody] : takesIdempotencyKey(route) ? [admitRequest, readJsonBody, idempotentRequest] : [admitRequest, readJsonBody];
     router[route.method](toExpressPath(route.path), ...guards, handle(route));
   }
   router.use(wrongMethod(routes));
