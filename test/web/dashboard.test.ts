@@ -12,6 +12,7 @@ import { spawnService, type ServiceProcess } from "../helpers/processes.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { PASSWORD, newPerson } from "../helpers/people.js";
 import { dashboardContext, expectAccessible, launchBrowser, pageErrors, screenshot, signIn } from "./harness.js";
+import { seedRisingHistory } from "./history-seed.js";
 
 let api: RunningApi;
 let worker: ServiceProcess;
@@ -42,46 +43,6 @@ afterAll(async () => {
   await worker?.stop();
   await stopAll(api);
 });
-
-/**
- * Gives a tracked video a month of history before its one real scrape, as daily rows and points and
- * hourly points over the last day, rising to its scraped numbers: the chart (and the README's
- * screenshot of it) then shows a curve, not one dot. Marked `simulated`, like every number here.
- */
-async function seedRisingHistory(platformVideoId: string): Promise<void> {
-  const { pgPool } = await import("../../src/infra/db.js");
-  const { rows } = await pgPool.query<{ id: string; views: string; likes: string }>(
-    "SELECT id, view_count AS views, like_count AS likes FROM videos WHERE platform_video_id = $1",
-    [platformVideoId],
-  );
-  const video = rows[0]!;
-  const [views, likes] = [Number(video.views), Number(video.likes)];
-  const HOUR = 3_600_000;
-  const now = Date.now();
-  const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
-  // Share of today's numbers reached `hoursAgo` hours ago: fast early growth, flattening.
-  const share = (hoursAgo: number) => 1 - 0.7 * Math.pow(hoursAgo / (31 * 24), 0.6);
-  const insertPoint = (at: Date, f: number) =>
-    pgPool.query(
-      `INSERT INTO video_metric_points (video_id, captured_at, source, view_count, like_count, comment_count, share_count, bookmark_count)
-       VALUES ($1, $2, 'simulated', $3, $4, NULL, NULL, NULL) ON CONFLICT DO NOTHING`,
-      [video.id, at, Math.round(views * f), Math.round(likes * f)],
-    );
-  for (let d = 30; d >= 1; d--) {
-    const noon = new Date(today - d * 24 * HOUR + 12 * HOUR);
-    const f = share((now - noon.getTime()) / HOUR);
-    await insertPoint(noon, f);
-    await pgPool.query(
-      `INSERT INTO video_snapshots (video_id, day, captured_at, source, view_count, like_count, comment_count, share_count, bookmark_count)
-       VALUES ($1, $2::date, $3, 'simulated', $4, $5, NULL, NULL, NULL) ON CONFLICT DO NOTHING`,
-      [video.id, noon.toISOString().slice(0, 10), noon, Math.round(views * f), Math.round(likes * f)],
-    );
-  }
-  for (let h = 30; h >= 1; h--) {
-    const at = new Date(now - h * HOUR - 17 * 60_000);
-    await insertPoint(at, share(h + 0.3));
-  }
-}
 
 /** A marker that a full page load would erase: "no reload" is checked, not assumed. */
 const markPage = (p: Page) => p.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
@@ -167,7 +128,7 @@ describe("dashboard in Chromium", () => {
   });
 
   it("opens a video: numbers, badges, the history chart by day and by hour, refresh too soon", async () => {
-    await seedRisingHistory(VIDEO_URLS[0]!.split("/").pop()!);
+    await seedRisingHistory("video", VIDEO_URLS[0]!.split("/").pop()!);
     await page.locator("table.data-table tbody tr").filter({ hasText: "Platform A" }).getByRole("link").click();
     await page.waitForURL(/\/videos\/[0-9a-f-]{36}$/);
     await page.getByRole("heading", { name: "Metric history" }).waitFor();

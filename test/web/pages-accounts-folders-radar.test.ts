@@ -15,6 +15,7 @@ import { PASSWORD, newPerson } from "../helpers/people.js";
 import { prisma } from "../../src/infra/db.js";
 import { queue } from "../../src/infra/queues.js";
 import { dashboardContext, expectAccessible, launchBrowser, pageErrors, screenshot, signIn } from "./harness.js";
+import { seedRisingHistory } from "./history-seed.js";
 
 let api: RunningApi;
 let worker: ServiceProcess;
@@ -103,6 +104,8 @@ describe("accounts, folders and radar pages in Chromium", () => {
     await row.waitFor();
     await expectAccessible(page, "Accounts (with a row)");
 
+    // A month behind its one scrape, so the chart (and the README's screenshot) shows a curve.
+    await seedRisingHistory("account", "knitwitch");
     await row.getByRole("link").click();
     await page.waitForURL(/\/accounts\/[0-9a-f-]{36}$/);
     await page.getByRole("heading", { name: "Follower and view history" }).waitFor();

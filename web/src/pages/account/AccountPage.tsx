@@ -7,10 +7,11 @@ import { graphql, useLazyLoadQuery, useRefetchableFragment } from "react-relay";
 import { Link, useParams } from "react-router";
 import type { AccountPageQuery } from "../../__generated__/AccountPageQuery.graphql";
 import type { AccountPage_account$key } from "../../__generated__/AccountPage_account.graphql";
+import type { AccountPage_history$data } from "../../__generated__/AccountPage_history.graphql";
 import { paths } from "../../app/paths";
+import { HistoryChart, type HistorySeries } from "../../components/HistoryChart";
 import { Loading } from "../../components/Loading";
 import { AccountActions } from "./AccountActions";
-import { AccountHistoryChart } from "./AccountHistoryChart";
 import { AccountSummary } from "./AccountSummary";
 import { AccountVideos } from "./AccountVideos";
 
@@ -29,10 +30,37 @@ const fragment = graphql`
     uuid
     scrapeStatus
     ...AccountSummary_account
-    ...AccountHistoryChart_account
+    ...AccountPage_history
     ...AccountVideos_account
   }
 `;
+
+/** The followers and total views over time, by day or at scrape resolution (hour). */
+const historyFragment = graphql`
+  fragment AccountPage_history on Account
+  @refetchable(queryName: "AccountPageHistoryRefetchQuery")
+  @argumentDefinitions(interval: { type: "HistoryInterval", defaultValue: DAY }) {
+    lastScrapedAt
+    history(interval: $interval, last: 100) {
+      pageInfo {
+        hasPreviousPage
+      }
+      edges {
+        node {
+          capturedAt
+          followerCount
+          totalViews
+        }
+      }
+    }
+  }
+`;
+
+type HistoryPoint = NonNullable<AccountPage_history$data["history"]>["edges"][number]["node"];
+const HISTORY_SERIES: HistorySeries<HistoryPoint>[] = [
+  { label: "Followers", value: (p) => p.followerCount, colorVar: "--chart-1" },
+  { label: "Total views", value: (p) => p.totalViews, colorVar: "--chart-2", axis: "right" },
+];
 
 export default function AccountPage() {
   const { id = "" } = useParams();
@@ -61,7 +89,7 @@ function Account({ account }: { account: AccountPage_account$key }) {
       <section aria-labelledby="account-history-heading" className="panel">
         <h2 id="account-history-heading">Follower and view history</h2>
         <Suspense fallback={<Loading what="Loading the history" />}>
-          <AccountHistoryChart account={a} />
+          <HistoryChart fragment={historyFragment} fragmentRef={a} series={HISTORY_SERIES} what="Followers and total views" item="account" />
         </Suspense>
       </section>
       <section aria-labelledby="account-videos-heading" className="panel">

@@ -4,9 +4,8 @@
  * their session. The names "Key name" and "Create key" are the contract's (docs/contract/decisions.md).
  */
 import { useState, type FormEvent } from "react";
-import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
+import { graphql } from "react-relay";
 import type { ApiKeysSectionPaginationQuery } from "../../__generated__/ApiKeysSectionPaginationQuery.graphql";
-import type { ApiKeysSectionQuery } from "../../__generated__/ApiKeysSectionQuery.graphql";
 import type { ApiKeysSection_query$key } from "../../__generated__/ApiKeysSection_query.graphql";
 import type { ApiKeysSectionCreateMutation } from "../../__generated__/ApiKeysSectionCreateMutation.graphql";
 import type { ApiKeysSectionRevokeMutation } from "../../__generated__/ApiKeysSectionRevokeMutation.graphql";
@@ -17,8 +16,7 @@ import { ErrorMessage } from "../../components/ErrorMessage";
 import { Time } from "../../components/Time";
 import { useMutationAsync } from "../../relay/mutations";
 import { OwnersOnly } from "./OwnersOnly";
-import { ShowMore } from "./ShowMore";
-import { TableScroll } from "./TableScroll";
+import { SettingsTable, useSettingsList } from "./SettingsTable";
 import { ShownOnce } from "./ShownOnce";
 
 const query = graphql`
@@ -88,8 +86,7 @@ export function ApiKeysSection({ isOwner }: { isOwner: boolean }) {
 }
 
 function ApiKeys() {
-  const root = useLazyLoadQuery<ApiKeysSectionQuery>(query, {}, { fetchPolicy: "store-and-network" });
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment<ApiKeysSectionPaginationQuery, ApiKeysSection_query$key>(fragment, root);
+  const { data, hasNext, loadNext, isLoadingNext } = useSettingsList<ApiKeysSectionPaginationQuery, ApiKeysSection_query$key>(query, fragment);
   const keys = data.apiKeys.edges.map((e) => e.node);
   const [createKey, creating] = useMutationAsync<ApiKeysSectionCreateMutation>(create);
   const [revokeKey, revoking] = useMutationAsync<ApiKeysSectionRevokeMutation>(revoke);
@@ -147,65 +144,49 @@ function ApiKeys() {
           {done}
         </p>
       )}
-      {keys.length === 0 ? (
-        <EmptyState title="No API keys yet.">Name one above (what will use it, e.g. “Reporting script”) and press Create key.</EmptyState>
-      ) : (
-        <TableScroll label="API keys of this workspace">
-          <table className="data-table">
-            <caption className="visually-hidden">API keys of this workspace</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id}>
-                  <td className="cell-wrap">{k.name}</td>
-                  <td>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td>
-                    <Time value={k.createdAt} />
-                  </td>
-                  <td>
-                    <Time value={k.lastUsedAt} fallback="Never" />
-                  </td>
-                  <td>
-                    {k.revokedAt ? (
-                      <Badge tone="danger">
-                        Revoked <Time value={k.revokedAt} />
-                      </Badge>
-                    ) : (
-                      <Badge tone="success">Active</Badge>
-                    )}
-                  </td>
-                  <td>
-                    {!k.revokedAt && (
-                      <ConfirmButton
-                        question={`Revoke the key “${k.name}”? Every request made with it is refused from now on; this cannot be undone.`}
-                        confirmLabel="Revoke key"
-                        onConfirm={() => void doRevoke(k.id, k.name)}
-                        disabled={revoking}
-                      >
-                        Revoke<span className="visually-hidden"> {k.name}</span>
-                      </ConfirmButton>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(50)} shown={keys.length} total={data.apiKeys.totalCount} what="keys" />
+      <SettingsTable
+        label="API keys of this workspace"
+        columns={["Name", "Prefix", "Created", "Last used", "Status"]}
+        actions
+        rows={keys}
+        row={(k) => (
+          <tr key={k.id}>
+            <td className="cell-wrap">{k.name}</td>
+            <td>
+              <code>{k.prefix}…</code>
+            </td>
+            <td>
+              <Time value={k.createdAt} />
+            </td>
+            <td>
+              <Time value={k.lastUsedAt} fallback="Never" />
+            </td>
+            <td>
+              {k.revokedAt ? (
+                <Badge tone="danger">
+                  Revoked <Time value={k.revokedAt} />
+                </Badge>
+              ) : (
+                <Badge tone="success">Active</Badge>
+              )}
+            </td>
+            <td>
+              {!k.revokedAt && (
+                <ConfirmButton
+                  question={`Revoke the key “${k.name}”? Every request made with it is refused from now on; this cannot be undone.`}
+                  confirmLabel="Revoke key"
+                  onConfirm={() => void doRevoke(k.id, k.name)}
+                  disabled={revoking}
+                >
+                  Revoke<span className="visually-hidden"> {k.name}</span>
+                </ConfirmButton>
+              )}
+            </td>
+          </tr>
+        )}
+        empty={<EmptyState title="No API keys yet.">Name one above (what will use it, e.g. “Reporting script”) and press Create key.</EmptyState>}
+        paging={{ hasNext, isLoadingNext, loadNext, pageSize: 50, total: data.apiKeys.totalCount, what: "keys" }}
+      />
     </>
   );
 }

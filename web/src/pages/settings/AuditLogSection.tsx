@@ -2,15 +2,13 @@
  * The audit log (owners): who did what and when in this workspace (keys, webhooks, members,
  * invitations, sign-ins, sessions), newest first, with the client's address.
  */
-import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
+import { graphql } from "react-relay";
 import type { AuditLogSectionPaginationQuery } from "../../__generated__/AuditLogSectionPaginationQuery.graphql";
 import type { AuditLogSection_query$key } from "../../__generated__/AuditLogSection_query.graphql";
-import type { AuditLogSectionQuery } from "../../__generated__/AuditLogSectionQuery.graphql";
 import { EmptyState } from "../../components/EmptyState";
 import { Time } from "../../components/Time";
 import { OwnersOnly } from "./OwnersOnly";
-import { ShowMore } from "./ShowMore";
-import { TableScroll } from "./TableScroll";
+import { SettingsTable, useSettingsList } from "./SettingsTable";
 
 const query = graphql`
   query AuditLogSectionQuery {
@@ -59,42 +57,27 @@ export function AuditLogSection({ isOwner }: { isOwner: boolean }) {
 }
 
 function AuditLog() {
-  const root = useLazyLoadQuery<AuditLogSectionQuery>(query, {}, { fetchPolicy: "store-and-network" });
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment<AuditLogSectionPaginationQuery, AuditLogSection_query$key>(fragment, root);
-  const entries = data.auditLog.edges.map((e) => e.node);
-  if (entries.length === 0) return <EmptyState title="Nothing recorded yet.">Key, webhook, member and invitation changes and sign-ins show here.</EmptyState>;
+  const { data, hasNext, loadNext, isLoadingNext } = useSettingsList<AuditLogSectionPaginationQuery, AuditLogSection_query$key>(query, fragment);
   return (
-    <>
-      <TableScroll label="Recorded actions, newest first">
-        <table className="data-table">
-          <caption className="visually-hidden">Recorded actions, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">On</th>
-              <th scope="col">IP address</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.id}>
-                <td>
-                  <Time value={e.at} />
-                </td>
-                <td className="cell-wrap">
-                  {e.actor.label} <span className="muted">({ACTOR_KINDS[e.actor.kind] ?? e.actor.kind})</span>
-                </td>
-                <td>{actionName(e.action)}</td>
-                <td className="cell-wrap">{e.target ?? "—"}</td>
-                <td>{e.ipAddress ?? "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
-      <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(50)} shown={entries.length} total={data.auditLog.totalCount} what="entries" />
-    </>
+    <SettingsTable
+      label="Recorded actions, newest first"
+      columns={["When", "Who", "Action", "On", "IP address"]}
+      rows={data.auditLog.edges.map((e) => e.node)}
+      row={(e) => (
+        <tr key={e.id}>
+          <td>
+            <Time value={e.at} />
+          </td>
+          <td className="cell-wrap">
+            {e.actor.label} <span className="muted">({ACTOR_KINDS[e.actor.kind] ?? e.actor.kind})</span>
+          </td>
+          <td>{actionName(e.action)}</td>
+          <td className="cell-wrap">{e.target ?? "—"}</td>
+          <td>{e.ipAddress ?? "—"}</td>
+        </tr>
+      )}
+      empty={<EmptyState title="Nothing recorded yet.">Key, webhook, member and invitation changes and sign-ins show here.</EmptyState>}
+      paging={{ hasNext, isLoadingNext, loadNext, pageSize: 50, total: data.auditLog.totalCount, what: "entries" }}
+    />
   );
 }

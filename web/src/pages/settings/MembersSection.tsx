@@ -5,13 +5,11 @@
  * server's, shown in words.
  */
 import { useState, type FormEvent } from "react";
-import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
+import { graphql } from "react-relay";
 import type { MembersSectionMembersPaginationQuery } from "../../__generated__/MembersSectionMembersPaginationQuery.graphql";
 import type { MembersSection_members$key } from "../../__generated__/MembersSection_members.graphql";
 import type { MembersSectionInvitationsPaginationQuery } from "../../__generated__/MembersSectionInvitationsPaginationQuery.graphql";
 import type { MembersSection_invitations$key } from "../../__generated__/MembersSection_invitations.graphql";
-import type { MembersSectionQuery } from "../../__generated__/MembersSectionQuery.graphql";
-import type { MembersSectionInvitationsQuery } from "../../__generated__/MembersSectionInvitationsQuery.graphql";
 import type { MembersSectionInviteMutation, WorkspaceRole } from "../../__generated__/MembersSectionInviteMutation.graphql";
 import type { MembersSectionRevokeMutation } from "../../__generated__/MembersSectionRevokeMutation.graphql";
 import type { MembersSectionRoleMutation } from "../../__generated__/MembersSectionRoleMutation.graphql";
@@ -23,8 +21,7 @@ import { ErrorMessage } from "../../components/ErrorMessage";
 import { Time } from "../../components/Time";
 import { humanize } from "../../lib/format";
 import { useMutationAsync } from "../../relay/mutations";
-import { ShowMore } from "./ShowMore";
-import { TableScroll } from "./TableScroll";
+import { SettingsTable, useSettingsList } from "./SettingsTable";
 import { ShownOnce } from "./ShownOnce";
 
 const membersQuery = graphql`
@@ -157,8 +154,7 @@ function OutcomeLine({ outcome }: { outcome: Outcome }) {
 }
 
 function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | null }) {
-  const root = useLazyLoadQuery<MembersSectionQuery>(membersQuery, {}, { fetchPolicy: "store-and-network" });
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment<MembersSectionMembersPaginationQuery, MembersSection_members$key>(membersFragment, root);
+  const { data, hasNext, loadNext, isLoadingNext } = useSettingsList<MembersSectionMembersPaginationQuery, MembersSection_members$key>(membersQuery, membersFragment);
   const members = data.members.edges.map((e) => e.node);
   const [setRole, settingRole] = useMutationAsync<MembersSectionRoleMutation>(changeRole);
   const [remove, removing] = useMutationAsync<MembersSectionRemoveMutation>(removeMember);
@@ -188,80 +184,65 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
     <section aria-labelledby="members-heading" className="panel">
       <h2 id="members-heading">Members</h2>
       <OutcomeLine outcome={outcome} />
-      <TableScroll label="Members of this workspace">
-        <table className="data-table">
-          <caption className="visually-hidden">Members of this workspace</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
+      <SettingsTable
+        label="Members of this workspace"
+        columns={["Name", "Email", "Role", "Joined"]}
+        actions={isOwner}
+        rows={members}
+        row={(m) => {
+          const who = m.name || m.email;
+          const you = m.userId === viewerId;
+          return (
+            <tr key={m.id}>
+              <td className="cell-wrap">
+                {m.name || "—"} {you && <Badge tone="info">You</Badge>}
+              </td>
+              <td className="cell-wrap">{m.email}</td>
+              <td>
+                {isOwner ? (
+                  <label>
+                    <span className="visually-hidden">Role of {who}</span>
+                    <select value={m.role} disabled={settingRole} onChange={(e) => void roleChange(m.id, who, e.target.value as WorkspaceRole)}>
+                      {ROLES.map((r) => (
+                        <option key={r.value} value={r.value}>
+                          {r.label}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                ) : (
+                  roleName(m.role)
+                )}
+              </td>
+              <td>
+                <Time value={m.joinedAt} />
+              </td>
               {isOwner && (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+                <td>
+                  {/* Leaving a workspace is not offered here: an owner removes the others. */}
+                  {!you && (
+                    <ConfirmButton
+                      question={`Remove ${who} from this workspace? They lose access to it at once.`}
+                      confirmLabel="Remove member"
+                      onConfirm={() => void doRemove(m.id, who)}
+                      disabled={removing}
+                    >
+                      Remove<span className="visually-hidden"> {who}</span>
+                    </ConfirmButton>
+                  )}
+                </td>
               )}
             </tr>
-          </thead>
-          <tbody>
-            {members.map((m) => {
-              const who = m.name || m.email;
-              const you = m.userId === viewerId;
-              return (
-                <tr key={m.id}>
-                  <td className="cell-wrap">
-                    {m.name || "—"} {you && <Badge tone="info">You</Badge>}
-                  </td>
-                  <td className="cell-wrap">{m.email}</td>
-                  <td>
-                    {isOwner ? (
-                      <label>
-                        <span className="visually-hidden">Role of {who}</span>
-                        <select value={m.role} disabled={settingRole} onChange={(e) => void roleChange(m.id, who, e.target.value as WorkspaceRole)}>
-                          {ROLES.map((r) => (
-                            <option key={r.value} value={r.value}>
-                              {r.label}
-                            </option>
-                          ))}
-                        </select>
-                      </label>
-                    ) : (
-                      roleName(m.role)
-                    )}
-                  </td>
-                  <td>
-                    <Time value={m.joinedAt} />
-                  </td>
-                  {isOwner && (
-                    <td>
-                      {/* Leaving a workspace is not offered here: an owner removes the others. */}
-                      {!you && (
-                        <ConfirmButton
-                          question={`Remove ${who} from this workspace? They lose access to it at once.`}
-                          confirmLabel="Remove member"
-                          onConfirm={() => void doRemove(m.id, who)}
-                          disabled={removing}
-                        >
-                          Remove<span className="visually-hidden"> {who}</span>
-                        </ConfirmButton>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
-      <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(100)} shown={members.length} total={data.members.totalCount} what="members" />
+          );
+        }}
+        paging={{ hasNext, isLoadingNext, loadNext, pageSize: 100, total: data.members.totalCount, what: "members" }}
+      />
     </section>
   );
 }
 
 function Invitations() {
-  const root = useLazyLoadQuery<MembersSectionInvitationsQuery>(invitationsQuery, {}, { fetchPolicy: "store-and-network" });
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment<MembersSectionInvitationsPaginationQuery, MembersSection_invitations$key>(invitationsFragment, root);
+  const { data, hasNext, loadNext, isLoadingNext } = useSettingsList<MembersSectionInvitationsPaginationQuery, MembersSection_invitations$key>(invitationsQuery, invitationsFragment);
   const invitations = data.invitations.edges.map((e) => e.node);
   const [createInvitation, inviting] = useMutationAsync<MembersSectionInviteMutation>(invite);
   const [revoke, revoking] = useMutationAsync<MembersSectionRevokeMutation>(revokeInvitation);
@@ -323,57 +304,40 @@ function Invitations() {
         />
       )}
       <OutcomeLine outcome={outcome} />
-      {invitations.length === 0 ? (
-        <EmptyState title="No invitations yet.">Enter the email of the person to invite, choose their role and press Invite.</EmptyState>
-      ) : (
-        <TableScroll label="Invitations of this workspace, newest first">
-          <table className="data-table">
-            <caption className="visually-hidden">Invitations of this workspace, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Invited by</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.map((i) => (
-                <tr key={i.id}>
-                  <td className="cell-wrap">{i.email}</td>
-                  <td>{roleName(i.role)}</td>
-                  <td>
-                    <Badge tone={i.status === "PENDING" ? "info" : i.status === "ACCEPTED" ? "success" : "neutral"}>{humanize(i.status)}</Badge>
-                  </td>
-                  <td className="cell-wrap">{i.invitedBy ?? "—"}</td>
-                  <td>
-                    <Time value={i.createdAt} />
-                  </td>
-                  <td>{i.status === "PENDING" ? <Time value={i.expiresAt} /> : "—"}</td>
-                  <td>
-                    {i.status === "PENDING" && (
-                      <ConfirmButton
-                        question={`Revoke the invitation for ${i.email}? Its link stops working.`}
-                        confirmLabel="Revoke invitation"
-                        onConfirm={() => void doRevoke(i.id, i.email)}
-                        disabled={revoking}
-                      >
-                        Revoke<span className="visually-hidden"> the invitation for {i.email}</span>
-                      </ConfirmButton>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(50)} shown={invitations.length} total={data.invitations.totalCount} what="invitations" />
+      <SettingsTable
+        label="Invitations of this workspace, newest first"
+        columns={["Email", "Role", "Status", "Invited by", "Sent", "Expires"]}
+        actions
+        rows={invitations}
+        row={(i) => (
+          <tr key={i.id}>
+            <td className="cell-wrap">{i.email}</td>
+            <td>{roleName(i.role)}</td>
+            <td>
+              <Badge tone={i.status === "PENDING" ? "info" : i.status === "ACCEPTED" ? "success" : "neutral"}>{humanize(i.status)}</Badge>
+            </td>
+            <td className="cell-wrap">{i.invitedBy ?? "—"}</td>
+            <td>
+              <Time value={i.createdAt} />
+            </td>
+            <td>{i.status === "PENDING" ? <Time value={i.expiresAt} /> : "—"}</td>
+            <td>
+              {i.status === "PENDING" && (
+                <ConfirmButton
+                  question={`Revoke the invitation for ${i.email}? Its link stops working.`}
+                  confirmLabel="Revoke invitation"
+                  onConfirm={() => void doRevoke(i.id, i.email)}
+                  disabled={revoking}
+                >
+                  Revoke<span className="visually-hidden"> the invitation for {i.email}</span>
+                </ConfirmButton>
+              )}
+            </td>
+          </tr>
+        )}
+        empty={<EmptyState title="No invitations yet.">Enter the email of the person to invite, choose their role and press Invite.</EmptyState>}
+        paging={{ hasNext, isLoadingNext, loadNext, pageSize: 50, total: data.invitations.totalCount, what: "invitations" }}
+      />
     </section>
   );
 }

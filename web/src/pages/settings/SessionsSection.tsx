@@ -13,7 +13,7 @@ import { ErrorMessage } from "../../components/ErrorMessage";
 import { Time } from "../../components/Time";
 import { useMutationAsync } from "../../relay/mutations";
 import { describeDevice } from "./device";
-import { TableScroll } from "./TableScroll";
+import { SettingsTable } from "./SettingsTable";
 
 const query = graphql`
   query SessionsSectionQuery {
@@ -69,55 +69,43 @@ export function SessionsSection() {
         </p>
       )}
       {outcome && "error" in outcome && <ErrorMessage error={outcome.error} title="Could not sign that session out" />}
-      <TableScroll label="Your signed-in sessions, newest first">
-        <table className="data-table">
-          <caption className="visually-hidden">Your signed-in sessions, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">IP address</th>
-              <th scope="col">Last active</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+      <SettingsTable
+        label="Your signed-in sessions, newest first"
+        columns={["Device", "IP address", "Last active", "Signed in"]}
+        actions
+        rows={sessions}
+        row={(s) => {
+          const device = describeDevice(s.userAgent);
+          return (
+            <tr key={s.id} aria-current={s.current ? "true" : undefined}>
+              <td className="cell-wrap">
+                <span title={s.userAgent ?? undefined}>{device}</span> {s.current && <Badge tone="info">This session</Badge>}
+              </td>
+              <td>{s.ipAddress ?? "—"}</td>
+              <td>
+                <Time value={s.lastActiveAt} fallback="—" />
+              </td>
+              <td>
+                <Time value={s.createdAt} />
+              </td>
+              <td>
+                {s.current ? (
+                  <span className="muted">Sign out at the top of the page</span>
+                ) : (
+                  <ConfirmButton
+                    question={`Sign out ${device} (last active ${s.lastActiveAt ? new Date(s.lastActiveAt).toLocaleString() : "unknown"})? That browser has to sign in again.`}
+                    confirmLabel="Sign it out"
+                    onConfirm={() => void signOut(s.id, device)}
+                    disabled={revoking}
+                  >
+                    Sign out<span className="visually-hidden"> {device}, {s.ipAddress ?? "unknown address"}</span>
+                  </ConfirmButton>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {sessions.map((s) => {
-              const device = describeDevice(s.userAgent);
-              return (
-                <tr key={s.id} aria-current={s.current ? "true" : undefined}>
-                  <td className="cell-wrap">
-                    <span title={s.userAgent ?? undefined}>{device}</span> {s.current && <Badge tone="info">This session</Badge>}
-                  </td>
-                  <td>{s.ipAddress ?? "—"}</td>
-                  <td>
-                    <Time value={s.lastActiveAt} fallback="—" />
-                  </td>
-                  <td>
-                    <Time value={s.createdAt} />
-                  </td>
-                  <td>
-                    {s.current ? (
-                      <span className="muted">Sign out at the top of the page</span>
-                    ) : (
-                      <ConfirmButton
-                        question={`Sign out ${device} (last active ${s.lastActiveAt ? new Date(s.lastActiveAt).toLocaleString() : "unknown"})? That browser has to sign in again.`}
-                        confirmLabel="Sign it out"
-                        onConfirm={() => void signOut(s.id, device)}
-                        disabled={revoking}
-                      >
-                        Sign out<span className="visually-hidden"> {device}, {s.ipAddress ?? "unknown address"}</span>
-                      </ConfirmButton>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
+          );
+        }}
+      />
     </section>
   );
 }

@@ -17,8 +17,7 @@ import { ErrorMessage } from "../../components/ErrorMessage";
 import { Time } from "../../components/Time";
 import { useMutationAsync } from "../../relay/mutations";
 import { OwnersOnly } from "./OwnersOnly";
-import { ShowMore } from "./ShowMore";
-import { TableScroll } from "./TableScroll";
+import { SettingsTable } from "./SettingsTable";
 import { DeleteWebhookButton, eventName, WebhookStatusBadge } from "./WebhookParts";
 
 const query = graphql`
@@ -178,59 +177,45 @@ function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries
       <p role="status" className="muted">
         {sent ? (pending ? "Test event queued: its delivery shows below as it happens." : "Test event sent: see its delivery below.") : ""}
       </p>
-      {rows.length === 0 ? (
-        <EmptyState title="Nothing delivered yet.">Press Send a test to POST a webhook.test event to the URL now, or wait for an event you chose.</EmptyState>
-      ) : (
-        <TableScroll label="Deliveries to this endpoint, newest first">
-          <table className="data-table deliveries">
-            <caption className="visually-hidden">Deliveries to this endpoint, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Response</th>
-                <th scope="col">Created</th>
-                <th scope="col">Delivered or next attempt</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((d) => (
-                <tr key={d.id} data-status={d.status}>
-                  <td>
-                    <code>{eventName(d.event)}</code>
-                  </td>
-                  <td>
-                    <Badge tone={d.status === "DELIVERED" ? "success" : d.status === "FAILED" ? "danger" : "info"}>
-                      {d.status === "DELIVERED" ? "Delivered" : d.status === "FAILED" ? "Failed" : "Pending"}
-                    </Badge>
-                  </td>
-                  <td>{d.attempts}</td>
-                  <td className="cell-wrap">
-                    {d.responseStatus !== null && d.responseStatus !== undefined ? <>HTTP {d.responseStatus}</> : !d.lastError && <span className="muted">—</span>}
-                    {d.lastError && <span className="muted"> {d.lastError}</span>}
-                  </td>
-                  <td>
-                    <Time value={d.createdAt} />
-                  </td>
-                  <td>
-                    {d.deliveredAt ? (
-                      <Time value={d.deliveredAt} />
-                    ) : d.nextAttemptAt ? (
-                      <>
-                        next <Time value={d.nextAttemptAt} />
-                      </>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(20)} shown={rows.length} total={data.deliveries.totalCount} what="deliveries" />
+      <SettingsTable
+        label="Deliveries to this endpoint, newest first"
+        className="deliveries"
+        columns={["Event", "Status", "Attempts", "Response", "Created", "Delivered or next attempt"]}
+        rows={rows}
+        row={(d) => (
+          <tr key={d.id} data-status={d.status}>
+            <td>
+              <code>{eventName(d.event)}</code>
+            </td>
+            <td>
+              <Badge tone={d.status === "DELIVERED" ? "success" : d.status === "FAILED" ? "danger" : "info"}>
+                {d.status === "DELIVERED" ? "Delivered" : d.status === "FAILED" ? "Failed" : "Pending"}
+              </Badge>
+            </td>
+            <td>{d.attempts}</td>
+            <td className="cell-wrap">
+              {d.responseStatus !== null && d.responseStatus !== undefined ? <>HTTP {d.responseStatus}</> : !d.lastError && <span className="muted">—</span>}
+              {d.lastError && <span className="muted"> {d.lastError}</span>}
+            </td>
+            <td>
+              <Time value={d.createdAt} />
+            </td>
+            <td>
+              {d.deliveredAt ? (
+                <Time value={d.deliveredAt} />
+              ) : d.nextAttemptAt ? (
+                <>
+                  next <Time value={d.nextAttemptAt} />
+                </>
+              ) : (
+                "—"
+              )}
+            </td>
+          </tr>
+        )}
+        empty={<EmptyState title="Nothing delivered yet.">Press Send a test to POST a webhook.test event to the URL now, or wait for an event you chose.</EmptyState>}
+        paging={{ hasNext, isLoadingNext, loadNext, pageSize: 20, total: data.deliveries.totalCount, what: "deliveries" }}
+      />
     </>
   );
 }

@@ -4,11 +4,10 @@
  * with its delivery log and a test to send.
  */
 import { useState, type FormEvent } from "react";
-import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
+import { graphql } from "react-relay";
 import { Link } from "react-router";
 import type { WebhooksSectionPaginationQuery } from "../../__generated__/WebhooksSectionPaginationQuery.graphql";
 import type { WebhooksSection_query$key } from "../../__generated__/WebhooksSection_query.graphql";
-import type { WebhooksSectionQuery } from "../../__generated__/WebhooksSectionQuery.graphql";
 import type { WebhooksSectionCreateMutation, WorkspaceEventType } from "../../__generated__/WebhooksSectionCreateMutation.graphql";
 import { paths } from "../../app/paths";
 import { EmptyState } from "../../components/EmptyState";
@@ -16,8 +15,7 @@ import { ErrorMessage } from "../../components/ErrorMessage";
 import { Time } from "../../components/Time";
 import { useMutationAsync } from "../../relay/mutations";
 import { OwnersOnly } from "./OwnersOnly";
-import { ShowMore } from "./ShowMore";
-import { TableScroll } from "./TableScroll";
+import { SettingsTable, useSettingsList } from "./SettingsTable";
 import { ShownOnce } from "./ShownOnce";
 import { DeleteWebhookButton, EVENTS, eventName, WebhookStatusBadge } from "./WebhookParts";
 
@@ -80,8 +78,7 @@ export function WebhooksSection({ isOwner }: { isOwner: boolean }) {
 }
 
 function Webhooks() {
-  const root = useLazyLoadQuery<WebhooksSectionQuery>(query, {}, { fetchPolicy: "store-and-network" });
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment<WebhooksSectionPaginationQuery, WebhooksSection_query$key>(fragment, root);
+  const { data, hasNext, loadNext, isLoadingNext } = useSettingsList<WebhooksSectionPaginationQuery, WebhooksSection_query$key>(query, fragment);
   const hooks = data.webhooks.edges.map((e) => e.node);
   const [created, setCreated] = useState<{ uuid: string; secret: string } | null>(null);
   const [deleted, setDeleted] = useState<string | null>(null);
@@ -107,53 +104,37 @@ function Webhooks() {
           {deleted}
         </p>
       )}
-      {hooks.length === 0 ? (
-        <EmptyState title="No webhooks yet.">Enter the https URL of your receiver above, choose its events and press Create webhook.</EmptyState>
-      ) : (
-        <TableScroll label="Webhook endpoints of this workspace">
-          <table className="data-table">
-            <caption className="visually-hidden">Webhook endpoints of this workspace</caption>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Description</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {hooks.map((h) => (
-                <tr key={h.id}>
-                  <td className="cell-wrap">
-                    <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>{h.url}</Link>
-                  </td>
-                  <td className="cell-wrap">{h.description || <span className="muted">—</span>}</td>
-                  <td className="cell-wrap">{h.events.map(eventName).join(", ")}</td>
-                  <td>
-                    <WebhookStatusBadge status={h.status} />
-                  </td>
-                  <td>
-                    <Time value={h.createdAt} />
-                  </td>
-                  <td>
-                    <div className="row">
-                      <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>
-                        Delivery log<span className="visually-hidden"> of {h.url}</span>
-                      </Link>
-                      <DeleteWebhookButton id={h.id} url={h.url} onDeleted={() => setDeleted(`Deleted the webhook to ${h.url}.`)} />
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      <ShowMore hasNext={hasNext} loading={isLoadingNext} onMore={() => loadNext(50)} shown={hooks.length} total={data.webhooks.totalCount} what="webhooks" />
+      <SettingsTable
+        label="Webhook endpoints of this workspace"
+        columns={["URL", "Description", "Events", "Status", "Created"]}
+        actions
+        rows={hooks}
+        row={(h) => (
+          <tr key={h.id}>
+            <td className="cell-wrap">
+              <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>{h.url}</Link>
+            </td>
+            <td className="cell-wrap">{h.description || <span className="muted">—</span>}</td>
+            <td className="cell-wrap">{h.events.map(eventName).join(", ")}</td>
+            <td>
+              <WebhookStatusBadge status={h.status} />
+            </td>
+            <td>
+              <Time value={h.createdAt} />
+            </td>
+            <td>
+              <div className="row">
+                <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>
+                  Delivery log<span className="visually-hidden"> of {h.url}</span>
+                </Link>
+                <DeleteWebhookButton id={h.id} url={h.url} onDeleted={() => setDeleted(`Deleted the webhook to ${h.url}.`)} />
+              </div>
+            </td>
+          </tr>
+        )}
+        empty={<EmptyState title="No webhooks yet.">Enter the https URL of your receiver above, choose its events and press Create webhook.</EmptyState>}
+        paging={{ hasNext, isLoadingNext, loadNext, pageSize: 50, total: data.webhooks.totalCount, what: "webhooks" }}
+      />
     </>
   );
 }
