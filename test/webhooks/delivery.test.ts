@@ -246,7 +246,9 @@ describe("delivery", () => {
 
     receiver.answer(e.path, () => 200);
     const test = await sendTestEvent(e.workspaceId, e.webhook.id);
-    expect(test).toMatchObject({ event: "webhook.test", status: "pending", attempts: 0 });
+    expect(test).toMatchObject({ event: "webhook.test" });
+    // The answer reads the delivery after queueing it: the worker may already have delivered it (seen on a quiet machine).
+    expect([{ status: "pending", attempts: 0 }, { status: "delivered", attempts: 1 }]).toContainEqual({ status: test.status, attempts: test.attempts });
     await waitFor("the endpoint to be enabled", async () => !(await getWebhook(e.workspaceId, e.webhook.id)).disabledAt);
     const w = await getWebhook(e.workspaceId, e.webhook.id);
     expect(w).toMatchObject({ disabledAt: null, disabledReason: null, failingSince: null });
