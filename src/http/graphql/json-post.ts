@@ -22,6 +22,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { GraphQLError } from "graphql";
 import type { ExecutionResult } from "graphql";
+import { buffer } from "node:stream/consumers";
 import { sendNodeResponse } from "@whatwg-node/server";
 import { processRegularResult } from "graphql-yoga";
 import { BODY_LIMIT_BYTES } from "../request-context.ts";
@@ -56,22 +57,6 @@ function requestView(req: IncomingMessage) {
     url: `http://${req.headers.host ?? "localhost"}${req.url ?? "/graphql"}`,
     headers: { get: header, has: (name: string) => header(name) !== null },
   };
-}
-
-/** The body, whole (its Content-Length is within the limit, and Node never delivers more than it says). */
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    // Gone while it was being admitted: its close has already happened.
-    if (req.destroyed || req.readableAborted) return reject(new Error("the request was closed before its body was read"));
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.once("error", reject);
-    // A client that goes away mid-body: the request closes without its end.
-    req.once("close", () => {
-      if (!req.complete) reject(new Error("the request was closed before its body ended"));
-    });
-  });
 }
 
 interface Answer {
@@ -179,7 +164,9 @@ export function directJsonPost(server: GraphQLServer) {
     try {
       // The credential and its budget first, as Yoga's path does before reading the body (./admission.ts).
       if (!(await admitHttpRequest(req, res))) return server(req, res) as unknown as Promise<void>;
-      const body = await readBody(req);
+      // The whole body (its Content-Length is within the limit; Node never delivers more). A client gone
+      // mid-body, or while it was admitted, rejects it (ECONNRESET).
+      const body = await buffer(req);
       let params: unknown;
       try {
         params = JSON.parse(body.toString("utf8"));
