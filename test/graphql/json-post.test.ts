@@ -6,9 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../src/config.js";
+import { prisma } from "../../src/infra/db.js";
 import { directlyAnswered } from "../../src/http/graphql/json-post.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { newPerson, signedIn } from "../helpers/people.js";
 
 let direct: RunningApi;
 let viaYoga: RunningApi;
@@ -101,6 +103,25 @@ describe("a JSON POST answered directly answers as Yoga does", () => {
       expect(now, body).toBe(last - 1);
       last = now;
     }
+  });
+
+  it("a person's session: the same answers, the CSRF rule and another workspace's refusal on both paths", async () => {
+    const mine = await newWorkspace("free", "Mine");
+    const theirs = await newWorkspace("free", "Theirs");
+    const email = `json-post-${Date.now()}@example.com`;
+    await newPerson(email, mine.workspaceId, "owner");
+    const cookie = (await signedIn(direct.url, email)).cookieHeader();
+    const asPerson = (headers: Record<string, string>) => ({ auth: null, headers: { cookie, ...headers } });
+    const read = await same({ body: q("{ workspace { uuid } viewer { email } }"), ...asPerson({ "x-requested-with": "dashboard" }) });
+    expect(JSON.parse(read.body).data).toEqual({ workspace: { uuid: mine.workspaceId }, viewer: { email } });
+    // A cookie write without the non-simple header: refused (CSRF) on both, nothing created.
+    const csrf = await same({ body: q('mutation { createFolder(name: "csrf") { name } }'), ...asPerson({}) });
+    expect(csrf.status).toBe(403);
+    expect(await prisma.folder.count({ where: { workspaceId: mine.workspaceId } })).toBe(0);
+    // A workspace the person is not in: 404 on both, whatever the operation.
+    const other = await same({ body: q("{ workspace { uuid } }"), ...asPerson({ "x-workspace-id": theirs.workspaceId }) });
+    expect(other.status).toBe(404);
+    expect(other.body).not.toContain(theirs.workspaceId);
   });
 
   it("credentials: none, unknown, malformed; an Origin gets no CORS headers on either path", async () => {
