@@ -5,7 +5,7 @@
  * (src/domain/shared/provider-error.ts) saying whether a retry may help.
  */
 import type { Platform } from "../shared/platform.ts";
-import type { CtaType, HookStyle, UgcFit } from "./vocabulary.ts";
+import type { CtaType, HookSource, HookStyle, UgcFit } from "./vocabulary.ts";
 
 
 // --- Media: captions and/or audio of a video -------------------------------------------------
@@ -25,12 +25,19 @@ export interface MediaResult {
   /** 16 kHz mono 16-bit WAV of the audio; null only when captions were found and no audio fetched. */
   wavPath: string | null;
   durationSeconds: number | null;
+  /**
+   * A small video rendition for the visual stage (the lowest format that has video, bounded in bytes
+   * and seconds like the audio), when asked for with `withVideo`; null when none could be had, with
+   * the reason in `videoUnavailable`.
+   */
+  videoPath?: string | null;
+  videoUnavailable?: string;
 }
 
 export interface MediaProvider {
   readonly name: "ytdlp" | "simulated";
-  /** Fetches captions and/or audio into `workDir` (created and removed by the caller). */
-  fetch(input: MediaInput, opts: { workDir: string; signal?: AbortSignal }): Promise<MediaResult>;
+  /** Fetches captions and/or audio, and the video rendition when `withVideo`, into `workDir` (created and removed by the caller). */
+  fetch(input: MediaInput, opts: { workDir: string; signal?: AbortSignal; withVideo?: boolean }): Promise<MediaResult>;
 }
 
 // --- Transcription: text with timed segments from a WAV file ---------------------------------
@@ -60,6 +67,8 @@ export interface ContentInput {
   segments: Segment[];
   description: string;
   hashtags: string[];
+  /** What the visual stage saw; null for a transcript-only analysis. */
+  visual?: VisualEvidence | null;
 }
 
 export interface ContentAnalysis {
@@ -71,9 +80,106 @@ export interface ContentAnalysis {
   ugcConfidence: number;
   ctaType: CtaType;
   ctaDestinationUrl: string | null;
+  /** Where `hookPhrase` came from: said, shown on screen, or the description; null when there is no hook. */
+  hookSource?: HookSource | null;
+  /** One line per decision, naming its evidence (a frame and its time for what was seen). */
+  reasons?: string[];
 }
 
 export interface ContentAnalysisProvider {
   readonly name: "heuristic" | "openai";
   analyze(input: ContentInput, opts?: { signal?: AbortSignal }): Promise<ContentAnalysis>;
+}
+
+// --- Seeing the video: keyframes, on-screen text, faces (the visual stage) --------------------
+// Issue 30. The media provider hands the pipeline a small video rendition (`MediaResult.videoPath`);
+// the visual stage (src/domain/analysis/visual.ts) asks these three providers for what is on screen
+// and composes their answers into `VisualEvidence`, which the content analyser reads beside the
+// transcript and which the analysis record keeps. Each provider may be absent or fail: the stage then
+// degrades (the part is left out, the reason recorded in `VisualEvidence.skipped`); it never fails
+// the analysis.
+
+/** One frame picked for analysis, written by the keyframe provider as a JPEG in the work directory. */
+export interface Keyframe {
+  /** Seconds from the start of the video. */
+  seconds: number;
+  /** A JPEG large enough to read text from (e.g. 720 px on its long side). */
+  imagePath: string;
+  /** A small JPEG for the record and the dashboard (e.g. 160 px wide, a few KB). */
+  thumbnailPath: string;
+  /** Why the frame was picked: the first frame, a scene change (a cut), or an evenly spaced sample. */
+  reason: "first" | "scene" | "interval";
+}
+
+export interface KeyframeSet {
+  durationSeconds: number;
+  /** Times of every scene change found (cuts), ascending, before the keyframe cap is applied. */
+  cuts: number[];
+  /** At most the cap asked for, ascending by time. */
+  keyframes: Keyframe[];
+}
+
+export interface KeyframeProvider {
+  readonly name: "ffmpeg";
+  extract(videoPath: string, opts: { workDir: string; maxKeyframes: number; signal?: AbortSignal }): Promise<KeyframeSet>;
+}
+
+/** On-screen text of one image (OCR). */
+export interface TextRecognizer {
+  readonly name: "tesseract";
+  read(imagePath: string, opts?: { signal?: AbortSignal }): Promise<{ text: string }>;
+}
+
+/** Faces in one image. */
+export interface FaceDetector {
+  readonly name: "face-api";
+  detect(imagePath: string, opts?: { signal?: AbortSignal }): Promise<{ faces: number; largestFaceShare: number }>;
+}
+
+/** The visual providers as configured; null where none is configured or its program/model is missing (`missing` says why). */
+export interface VisualProviders {
+  keyframes: KeyframeProvider | null;
+  text: TextRecognizer | null;
+  faces: FaceDetector | null;
+  /** Why a provider above is null, in words (e.g. "tesseract is not installed (Debian package tesseract-ocr)"). */
+  missing: string[];
+}
+
+/** What the visual stage saw in one keyframe. */
+export interface SeenKeyframe {
+  seconds: number;
+  reason: Keyframe["reason"];
+  /** The frame's on-screen text, tidied; "" when none was read (or no recognizer ran). */
+  text: string;
+  /** Null when no face detector ran. */
+  face: boolean | null;
+  /** The small JPEG's bytes. */
+  thumbnail: Buffer;
+  /** The readable-size JPEG, for a vision model during this run only (never stored). */
+  imagePath: string;
+}
+
+/** A piece of on-screen text, de-duplicated across keyframes, with when it is shown. */
+export interface OnScreenText {
+  text: string;
+  firstSeconds: number;
+  lastSeconds: number;
+}
+
+export interface VisualEvidence {
+  durationSeconds: number;
+  keyframes: SeenKeyframe[];
+  /** Ascending by first appearance. */
+  onScreenText: OnScreenText[];
+  /** The text on screen in the first 3 seconds; null when none. */
+  textHook: string | null;
+  cutCount: number;
+  cutsPerMinute: number;
+  firstCutSeconds: number | null;
+  /** Share of keyframes with a face, 0-1; null when no face detector ran. */
+  faceShare: number | null;
+  /** The provider that produced each part; null for a part that was skipped. */
+  providers: { keyframes: string | null; text: string | null; faces: string | null };
+  /** Parts left out and why, in words (a missing program or model, a video with no rendition). */
+  skipped: string[];
 }

@@ -39,3 +39,11 @@ export const CTA_TYPES = {
 } as const;
 export type CtaType = keyof typeof CTA_TYPES;
 export const CTA_TYPE_VALUES = Object.keys(CTA_TYPES) as [CtaType, ...CtaType[]];
+
+export const HOOK_SOURCES = {
+  speech: "Said in the first seconds (transcript).",
+  screen: "Shown as on-screen text in the first seconds.",
+  description: "The description's first sentence (no spoken or on-screen hook).",
+} as const;
+export type HookSource = keyof typeof HOOK_SOURCES;
+export const HOOK_SOURCE_VALUES = Object.keys(HOOK_SOURCES) as [HookSource, ...HookSource[]];
