@@ -35,12 +35,14 @@ import { ProviderError } from "../shared/provider-error.ts";
 import { announce } from "./events.ts";
 import { advance, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, storeTranscript, type TranscriptData } from "./service.ts";
 import { analysisJobState, enqueueAnalysis } from "./jobs.ts";
-import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider } from "./ports.ts";
+import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider, VisualProviders } from "./ports.ts";
 
 export interface AnalysisProviders {
   media: MediaProvider;
   transcription: TranscriptionProvider;
   content: ContentAnalysisProvider;
+  /** What sees the video (keyframes, on-screen text, faces); absent, the analysis is transcript-only. */
+  visual?: VisualProviders;
 }
 
 /** Runs the stages still to do for one analysis. */
