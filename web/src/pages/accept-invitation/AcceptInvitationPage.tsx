@@ -9,8 +9,8 @@
  *   a password, which joins the workspace at once (POST /auth/sign-up/email with `invitationToken`).
  */
 import { Component, Suspense, useEffect, useState, type FormEvent, type ReactNode } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { graphql } from "react-relay";
+import { Link, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import type { AcceptInvitationPageQuery, AcceptInvitationPageQuery$data } from "../../__generated__/AcceptInvitationPageQuery.graphql";
 import type { AcceptInvitationPageAcceptMutation } from "../../__generated__/AcceptInvitationPageAcceptMutation.graphql";
 import type { AcceptInvitationPageSelectMutation } from "../../__generated__/AcceptInvitationPageSelectMutation.graphql";
@@ -22,13 +22,13 @@ import { Time } from "../../components/Time";
 import { signOut, signUpWithInvitation } from "../../lib/auth";
 import { apiErrorOf, describeError } from "../../lib/errors";
 import { useMutationAsync } from "../../relay/mutations";
+import { useRouteQuery } from "../../relay/route-query";
 
 const query = graphql`
   query AcceptInvitationPageQuery($token: String!) {
     viewer {
       id
       email
-      name
     }
     invitation(token: $token) {
       email
@@ -66,7 +66,10 @@ const roleWords = (role: string) => (role === "OWNER" ? "an owner" : "a member")
 export default function AcceptInvitationPage() {
   const [params] = useSearchParams();
   const token = params.get("token");
+  const { revalidate } = useRevalidator();
+  // After signing out here, or to try again: the route reads the invitation again (app/routes.tsx).
   const [attempt, setAttempt] = useState(0);
+  const again = () => void revalidate().then(() => setAttempt((a) => a + 1));
   useEffect(() => {
     document.title = "Accept an invitation · Video tracker";
   }, []);
@@ -78,9 +81,9 @@ export default function AcceptInvitationPage() {
           This link is incomplete: it has no invitation token. Open the whole link you were sent, or ask the owner who invited you for it again.
         </p>
       ) : (
-        <LinkProblems key={`${token}-${attempt}`} token={token}>
+        <LinkProblems key={`${token}-${attempt}`} token={token} onRetry={again}>
           <Suspense fallback={<Loading what="Reading the invitation" />}>
-            <Invitation token={token} onChanged={() => setAttempt((a) => a + 1)} />
+            <Invitation token={token} onChanged={again} />
           </Suspense>
         </LinkProblems>
       )}
@@ -92,7 +95,7 @@ export default function AcceptInvitationPage() {
  * Signed out with a token that opens no invitation, the service answers UNAUTHORIZED: here that
  * means a bad link, not "sign in" (the shell's boundary would send the person to the sign-in page).
  */
-class LinkProblems extends Component<{ token: string; children: ReactNode }, { error: unknown }> {
+class LinkProblems extends Component<{ token: string; onRetry: () => void; children: ReactNode }, { error: unknown }> {
   state = { error: null as unknown };
   static getDerivedStateFromError(error: unknown) {
     return { error };
@@ -112,16 +115,12 @@ class LinkProblems extends Component<{ token: string; children: ReactNode }, { e
         </>
       );
     }
-    return <ErrorMessage error={error} title="Could not read the invitation" onRetry={() => this.setState({ error: null })} />;
+    return <ErrorMessage error={error} title="Could not read the invitation" onRetry={this.props.onRetry} />;
   }
 }
 
 function Invitation({ token, onChanged }: { token: string; onChanged: () => void }) {
-  const data = useLazyLoadQuery<AcceptInvitationPageQuery>(
-    query,
-    { token },
-    { fetchPolicy: "network-only", networkCacheConfig: { metadata: { headers: { "x-invitation-token": token } } } },
-  );
+  const data = useRouteQuery<AcceptInvitationPageQuery>(query);
   const invitation = data.invitation;
   if (!invitation) {
     return (

@@ -3,14 +3,16 @@
  * view history chart, and its tracked videos. The URL's id is the account's UUID or its global id.
  */
 import { Suspense, useEffect, useTransition } from "react";
-import { graphql, useLazyLoadQuery, useRefetchableFragment } from "react-relay";
-import { Link, useParams } from "react-router";
+import { graphql, useRefetchableFragment } from "react-relay";
+import { Link } from "react-router";
 import type { AccountPageQuery } from "../../__generated__/AccountPageQuery.graphql";
 import type { AccountPage_account$key } from "../../__generated__/AccountPage_account.graphql";
+import type { AccountPageRefetchQuery } from "../../__generated__/AccountPageRefetchQuery.graphql";
 import type { AccountPage_history$data } from "../../__generated__/AccountPage_history.graphql";
 import { paths } from "../../app/paths";
 import { HistoryChart, type HistorySeries } from "../../components/HistoryChart";
 import { Loading } from "../../components/Loading";
+import { useRouteQuery } from "../../relay/route-query";
 import { AccountActions } from "./AccountActions";
 import { AccountSummary } from "./AccountSummary";
 import { AccountVideos } from "./AccountVideos";
@@ -63,13 +65,12 @@ const HISTORY_SERIES: HistorySeries<HistoryPoint>[] = [
 ];
 
 export default function AccountPage() {
-  const { id = "" } = useParams();
-  const data = useLazyLoadQuery<AccountPageQuery>(query, { id }, { fetchPolicy: "store-and-network" });
+  const data = useRouteQuery<AccountPageQuery>(query);
   return <Account account={data.account} />;
 }
 
 function Account({ account }: { account: AccountPage_account$key }) {
-  const [a, refetch] = useRefetchableFragment(fragment, account);
+  const [a, refetch] = useRefetchableFragment<AccountPageRefetchQuery, AccountPage_account$key>(fragment, account);
   const [, startTransition] = useTransition();
   const busy = a.scrapeStatus === "QUEUED" || a.scrapeStatus === "SCRAPING";
   useEffect(() => {
