@@ -5,14 +5,31 @@
  * current one stays, marked busy.
  */
 import { Suspense } from "react";
+import { graphql } from "react-relay";
 import { Link, NavLink, Outlet, useLocation, useNavigate, useNavigation } from "react-router";
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Loading } from "../components/Loading";
 import { signOut } from "../lib/auth";
 import { paths } from "./paths";
-import type { Viewer } from "./SignedIn";
+import type { ShellQuery } from "../__generated__/ShellQuery.graphql";
+import { useRouteQuery } from "../relay/route-query";
 import { startOver } from "./workspace";
 import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
+
+/** Who is signed in, in which workspaces (the route's loader also reads the role: ./routes.tsx). */
+const query = graphql`
+  query ShellQuery {
+    viewer {
+      name
+      email
+      currentWorkspace {
+        id
+        role
+      }
+      ...WorkspaceSwitcher_viewer
+    }
+  }
+`;
 
 const NAV = [
   { to: paths.overview(), label: "Overview", end: true },
@@ -23,7 +40,8 @@ const NAV = [
   { to: paths.settings(), label: "Settings" },
 ];
 
-export function Shell({ viewer }: { viewer: Viewer }) {
+export function Shell() {
+  const { viewer } = useRouteQuery<ShellQuery>(query);
   const location = useLocation();
   const loading = useNavigation().state !== "idle";
   return (
@@ -47,11 +65,11 @@ export function Shell({ viewer }: { viewer: Viewer }) {
           </ul>
         </nav>
         <div className="topbar-end">
-          <WorkspaceSwitcher viewer={viewer} />
+          {viewer && <WorkspaceSwitcher viewer={viewer} />}
           <a href="/graphql" className="muted-link">
             GraphQL explorer
           </a>
-          <SignOutButton name={viewer.name || viewer.email} />
+          {viewer && <SignOutButton name={viewer.name || viewer.email} />}
         </div>
       </header>
       <main id="main" tabIndex={-1} aria-busy={loading}>

@@ -9,8 +9,8 @@
  */
 import { redirect, useRouteError, type LoaderFunctionArgs, type RouteObject } from "react-router";
 import { fetchQuery, type Environment } from "relay-runtime";
-import SignedInQuery from "../__generated__/SignedInQuery.graphql";
-import type { SignedInQuery as SignedInQueryType } from "../__generated__/SignedInQuery.graphql";
+import ShellQuery from "../__generated__/ShellQuery.graphql";
+import type { ShellQuery as ShellQueryType } from "../__generated__/ShellQuery.graphql";
 import OverviewPageQuery from "../__generated__/OverviewPageQuery.graphql";
 import VideosPageQuery from "../__generated__/VideosPageQuery.graphql";
 import VideoPageQuery from "../__generated__/VideoPageQuery.graphql";
@@ -80,7 +80,7 @@ async function viewerLoader({ request }: LoaderFunctionArgs) {
     (data) => (data.viewer ? null : "UNAUTHORIZED"),
     (error: unknown) => apiErrorOf(error)?.code ?? null,
   );
-  const refs = await loadRouteQueries(environment, [[SignedInQuery, {}, { fetchPolicy: "store-or-network" }]]);
+  const refs = await loadRouteQueries(environment, [[ShellQuery, {}, { fetchPolicy: "store-or-network" }]]);
   const code = await answer;
   if (code === "UNAUTHORIZED") {
     forgetSignedIn();
@@ -94,7 +94,7 @@ async function viewerLoader({ request }: LoaderFunctionArgs) {
 }
 
 /** The viewer's answer, from the store or joining the request in flight. */
-const viewerOf = (environment: Environment) => fetchQuery<SignedInQueryType>(environment, SignedInQuery, {}, { fetchPolicy: "store-or-network" }).toPromise().then((d) => d!);
+const viewerOf = (environment: Environment) => fetchQuery<ShellQueryType>(environment, ShellQuery, {}, { fetchPolicy: "store-or-network" }).toPromise().then((d) => d!);
 
 /** Queries only an owner may run (a member's section says so instead): skipped for members. */
 async function ifOwner(queries: RouteQuery[]): Promise<RouteQuery[]> {

@@ -17,7 +17,7 @@ interface Props {
 export function RefreshNow({ onRefresh, busy, queued }: Props) {
   const [message, setMessage] = useState<string | null>(null);
   const [waitUntil, setWaitUntil] = useState<number | null>(null);
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(() => Date.now());
 
   useEffect(() => {
     if (!waitUntil) return;
