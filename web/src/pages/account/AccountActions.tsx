@@ -32,7 +32,7 @@ const untrackMutation = graphql`
   }
 `;
 
-export function AccountActions({ accountId, onRefreshed }: { accountId: string; onRefreshed: () => void }) {
+export function AccountActions({ accountId }: { accountId: string }) {
   const [refresh, refreshing] = useMutationAsync<AccountActionsRefreshMutation>(refreshMutation);
   const untrack = useAction<AccountActionsUntrackMutation>(untrackMutation);
   const navigate = useNavigate();
@@ -44,10 +44,7 @@ export function AccountActions({ accountId, onRefreshed }: { accountId: string; 
   return (
     <div className="row">
       <RefreshNow
-        onRefresh={async () => {
-          await refresh({ id: accountId });
-          onRefreshed();
-        }}
+        onRefresh={() => refresh({ id: accountId })}
         busy={refreshing}
         queued="Refresh queued: the new numbers and videos appear here when the scrape lands."
       />

@@ -2,12 +2,14 @@
  * One tracked account: its numbers, refresh now, untrack (after a confirmation), its follower and
  * view history chart, and its tracked videos. The URL's id is the account's UUID or its global id.
  */
-import { Suspense, useEffect, useTransition } from "react";
-import { graphql, useRefetchableFragment } from "react-relay";
+import { Suspense, useEffect, useMemo, useRef, useTransition } from "react";
+import { graphql, useRefetchableFragment, useSubscription } from "react-relay";
+import type { GraphQLSubscriptionConfig } from "relay-runtime";
 import { Link } from "react-router";
 import type { AccountPageQuery } from "../../__generated__/AccountPageQuery.graphql";
 import type { AccountPage_account$key } from "../../__generated__/AccountPage_account.graphql";
 import type { AccountPageRefetchQuery } from "../../__generated__/AccountPageRefetchQuery.graphql";
+import type { AccountPageUpdatesSubscription } from "../../__generated__/AccountPageUpdatesSubscription.graphql";
 import type { AccountPage_history$data } from "../../__generated__/AccountPage_history.graphql";
 import { paths } from "../../app/paths";
 import { HistoryChart, type HistorySeries } from "../../components/HistoryChart";
@@ -25,15 +27,29 @@ const query = graphql`
   }
 `;
 
-/** The whole account, refetchable: read again every few seconds while its scrape runs (no account subscription exists). */
+/** The whole account, refetchable: read again when a scrape has landed (its videos may have changed). */
 const fragment = graphql`
   fragment AccountPage_account on Account @refetchable(queryName: "AccountPageRefetchQuery") {
     id
-    uuid
-    scrapeStatus
+    lastScrapedAt
     ...AccountSummary_account
     ...AccountPage_history
     ...AccountVideos_account
+  }
+`;
+
+/**
+ * The account live: `accountUpdated` sends it now and after each change a scrape makes (Relay merges
+ * it by id: the summary and its badges change in place; a new lastScrapedAt reads the chart again).
+ */
+const updates = graphql`
+  subscription AccountPageUpdatesSubscription($accountId: ID!) {
+    accountUpdated(accountId: $accountId) {
+      id
+      scrapeStatus
+      lastScrapedAt
+      ...AccountSummary_account
+    }
   }
 `;
 
@@ -72,12 +88,15 @@ export default function AccountPage() {
 function Account({ account }: { account: AccountPage_account$key }) {
   const [a, refetch] = useRefetchableFragment<AccountPageRefetchQuery, AccountPage_account$key>(fragment, account);
   const [, startTransition] = useTransition();
-  const busy = a.scrapeStatus === "QUEUED" || a.scrapeStatus === "SCRAPING";
+  useLiveAccount(a.id);
+  // A scrape that lands (a new lastScrapedAt, merged from the subscription) may have tracked new
+  // videos: the account is read again, the page staying on screen meanwhile.
+  const seen = useRef(a.lastScrapedAt);
   useEffect(() => {
-    if (!busy) return;
-    const timer = setInterval(() => startTransition(() => void refetch({}, { fetchPolicy: "network-only" })), 2000);
-    return () => clearInterval(timer);
-  }, [busy, refetch]);
+    if (a.lastScrapedAt === seen.current) return;
+    seen.current = a.lastScrapedAt;
+    startTransition(() => void refetch({}, { fetchPolicy: "network-only" }));
+  }, [a.lastScrapedAt, refetch]);
 
   return (
     <>
@@ -85,7 +104,7 @@ function Account({ account }: { account: AccountPage_account$key }) {
         <Link to={paths.accounts()}>← Accounts</Link>
       </p>
       <AccountSummary account={a}>
-        <AccountActions accountId={a.id} onRefreshed={() => startTransition(() => void refetch({}, { fetchPolicy: "network-only" }))} />
+        <AccountActions accountId={a.id} />
       </AccountSummary>
       <section aria-labelledby="account-history-heading" className="panel">
         <h2 id="account-history-heading">Follower and view history</h2>
@@ -101,4 +120,10 @@ function Account({ account }: { account: AccountPage_account$key }) {
       </section>
     </>
   );
+}
+
+/** Follows the account while its page is open. */
+function useLiveAccount(accountId: string) {
+  const config = useMemo<GraphQLSubscriptionConfig<AccountPageUpdatesSubscription>>(() => ({ subscription: updates, variables: { accountId } }), [accountId]);
+  useSubscription(config);
 }
