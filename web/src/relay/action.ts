@@ -8,9 +8,10 @@
  * if the server refuses.
  */
 import { useCallback, useState } from "react";
-import { useMutation, type UseMutationConfig } from "react-relay";
+import type { UseMutationConfig } from "react-relay";
 import type { GraphQLTaggedNode, MutationParameters } from "relay-runtime";
-import { ApiError, fromGraphQLErrors } from "../lib/errors";
+import { ApiError } from "../lib/errors";
+import { useMutationAsync } from "./mutations";
 
 export type ActionOutcome = { ok: true; message: string } | { ok: false; title: string; error: unknown };
 
@@ -24,19 +25,12 @@ export interface RunOptions<M extends MutationParameters> extends Config<M> {
 }
 
 export function useAction<M extends MutationParameters>(mutation: GraphQLTaggedNode) {
-  const [commit, pending] = useMutation<M>(mutation);
+  const [commit, pending] = useMutationAsync<M>(mutation);
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
   const run = useCallback(
     (variables: M["variables"], { done, failed, ...config }: RunOptions<M>): Promise<M["response"] | null> => {
       setOutcome(null);
-      return new Promise<M["response"]>((resolve, reject) => {
-        commit({
-          ...config,
-          variables,
-          onCompleted: (response, errors) => (errors?.length ? reject(fromGraphQLErrors(errors, 200)) : resolve(response)),
-          onError: reject,
-        });
-      }).then(
+      return commit(variables, config).then(
         (response) => {
           const said = done?.(response) ?? null;
           setOutcome(typeof said === "string" ? { ok: true, message: said } : said);

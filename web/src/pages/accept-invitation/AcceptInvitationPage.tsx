@@ -21,7 +21,8 @@ import { Loading } from "../../components/Loading";
 import { Time } from "../../components/Time";
 import { signOut, signUpWithInvitation } from "../../lib/auth";
 import { apiErrorOf, describeError } from "../../lib/errors";
-import { useMutationAsync } from "../../relay/mutations";
+import { Outcome } from "../../components/Outcome";
+import { useAction } from "../../relay/action";
 import { useRouteQuery } from "../../relay/route-query";
 
 const query = graphql`
@@ -162,20 +163,18 @@ type Data = AcceptInvitationPageQuery$data;
 function SignedInAccept({ token, invitation, viewer, onSignedOut }: { token: string; invitation: NonNullable<Data["invitation"]>; viewer: NonNullable<Data["viewer"]>; onSignedOut: () => void }) {
   const navigate = useNavigate();
   const { chooseWorkspace, startOver } = useWorkspaceChoice();
-  const [acceptInvitation, accepting] = useMutationAsync<AcceptInvitationPageAcceptMutation>(accept);
-  const [selectWorkspace, selecting] = useMutationAsync<AcceptInvitationPageSelectMutation>(select);
-  const [error, setError] = useState<unknown>(null);
+  const acceptAction = useAction<AcceptInvitationPageAcceptMutation>(accept);
+  const selectAction = useAction<AcceptInvitationPageSelectMutation>(select);
+  const accepting = acceptAction.pending;
+  const selecting = selectAction.pending;
 
   async function join() {
-    setError(null);
-    try {
-      const joined = await acceptInvitation({ token });
-      await selectWorkspace({ id: joined.acceptInvitation.id });
-      chooseWorkspace(joined.acceptInvitation.id);
-      navigate(paths.overview(), { replace: true });
-    } catch (e) {
-      setError(e);
-    }
+    const joined = await acceptAction.run({ token }, { failed: "Could not accept the invitation" });
+    if (!joined) return;
+    const id = joined.acceptInvitation.id;
+    if (!(await selectAction.run({ id }, { failed: "Could not accept the invitation" }))) return;
+    chooseWorkspace(id);
+    navigate(paths.overview(), { replace: true });
   }
 
   async function switchPerson() {
@@ -207,7 +206,7 @@ function SignedInAccept({ token, invitation, viewer, onSignedOut }: { token: str
         <Link to={paths.overview()}>Not now</Link>
       </div>
       {(accepting || selecting) && <Loading what="Joining the workspace" />}
-      {error !== null && <ErrorMessage error={error} title="Could not accept the invitation" />}
+      <Outcome outcome={acceptAction.outcome ?? selectAction.outcome} />
     </>
   );
 }

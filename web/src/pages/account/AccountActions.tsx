@@ -11,7 +11,6 @@ import { ConfirmButton } from "../../components/ConfirmButton";
 import { Outcome } from "../../components/Outcome";
 import { RefreshNow } from "../../components/RefreshNow";
 import { useAction } from "../../relay/action";
-import { useMutationAsync } from "../../relay/mutations";
 
 const refreshMutation = graphql`
   mutation AccountActionsRefreshMutation($id: ID!) {
@@ -33,7 +32,7 @@ const untrackMutation = graphql`
 `;
 
 export function AccountActions({ accountId }: { accountId: string }) {
-  const [refresh, refreshing] = useMutationAsync<AccountActionsRefreshMutation>(refreshMutation);
+  const refresh = useAction<AccountActionsRefreshMutation>(refreshMutation);
   const untrack = useAction<AccountActionsUntrackMutation>(untrackMutation);
   const navigate = useNavigate();
 
@@ -44,9 +43,9 @@ export function AccountActions({ accountId }: { accountId: string }) {
   return (
     <div className="row">
       <RefreshNow
-        onRefresh={() => refresh({ id: accountId })}
-        busy={refreshing}
-        queued="Refresh queued: the new numbers and videos appear here when the scrape lands."
+        onRefresh={() => refresh.run({ id: accountId }, { done: () => "Refresh queued: the new numbers and videos appear here when the scrape lands.", failed: "Could not refresh" })}
+        busy={refresh.pending}
+        outcome={refresh.outcome}
       />
       <ConfirmButton question="Untrack this account? Its videos stay tracked; it is no longer scraped for this workspace." confirmLabel="Untrack" onConfirm={doUntrack} disabled={untrack.pending}>
         Untrack account
