@@ -6,7 +6,9 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { paths } from "../app/paths";
-import { platformName, videoTitle } from "../lib/format";
+import { formatCount, formatPercent, formatWhole, platformName, videoTitle } from "../lib/format";
+import type { Column } from "./DataTable";
+import { Time } from "./Time";
 
 interface Video {
   readonly uuid?: string;
@@ -49,4 +51,24 @@ export function VideoCell({ video: v, creator = false, children }: { video: Vide
       </span>
     </div>
   );
+}
+
+interface VideoMetrics {
+  readonly viewCount?: number | null;
+  readonly likeCount?: number | null;
+  readonly engagementRate?: number | null;
+  readonly postedAt?: string | null;
+}
+
+/**
+ * The metric columns every table of videos shows the same way (views with the exact count on hover,
+ * likes, engagement, posted), by column id; `sorts` gives the server's sort key of those that sort.
+ */
+export function videoMetricColumns<T extends VideoMetrics, S extends string = string>(sorts: Partial<Record<"views" | "likes" | "engagement" | "posted", S>> = {}) {
+  return {
+    views: { id: "views", header: "Views", sort: sorts.views, cell: (v) => <span title={formatWhole(v.viewCount)}>{formatCount(v.viewCount)}</span> },
+    likes: { id: "likes", header: "Likes", sort: sorts.likes, cell: (v) => formatCount(v.likeCount) },
+    engagement: { id: "engagement", header: "Engagement", sort: sorts.engagement, cell: (v) => formatPercent(v.engagementRate) },
+    posted: { id: "posted", header: "Posted", sort: sorts.posted, cell: (v) => <Time value={v.postedAt} /> },
+  } satisfies Record<string, Column<T, S>>;
 }

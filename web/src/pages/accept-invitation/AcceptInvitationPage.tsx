@@ -8,7 +8,7 @@
  *   src/http/graphql/asker.ts); the person signs in (and comes back here), or creates an account with
  *   a password, which joins the workspace at once (POST /auth/sign-up/email with `invitationToken`).
  */
-import { Component, Suspense, useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { Component, Suspense, useEffect, useState, type ReactNode } from "react";
 import { graphql } from "react-relay";
 import { Link, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import type { AcceptInvitationPageQuery, AcceptInvitationPageQuery$data } from "../../__generated__/AcceptInvitationPageQuery.graphql";
@@ -20,7 +20,8 @@ import { ErrorMessage } from "../../components/ErrorMessage";
 import { Loading } from "../../components/Loading";
 import { Time } from "../../components/Time";
 import { signOut, signUpWithInvitation } from "../../lib/auth";
-import { apiErrorOf, describeError } from "../../lib/errors";
+import { apiErrorOf } from "../../lib/errors";
+import { FormProblem, NewPasswordFields, usePasswordForm } from "../../components/PasswordForm";
 import { Outcome } from "../../components/Outcome";
 import { useAction } from "../../relay/action";
 import { useRouteQuery } from "../../relay/route-query";
@@ -58,9 +59,6 @@ const select = graphql`
     }
   }
 `;
-
-/** The service's rule (src/domain/people/inputs.ts) is checked there; this only spares a round trip. */
-const MIN_PASSWORD = 10;
 
 const roleWords = (role: string) => (role === "OWNER" ? "an owner" : "a member");
 
@@ -214,37 +212,23 @@ function SignedInAccept({ token, invitation, viewer, onSignedOut }: { token: str
 function SignedOut({ token, email }: { token: string; email: string }) {
   const navigate = useNavigate();
   const { startOver } = useWorkspaceChoice();
-  const [problem, setProblem] = useState<ReactNode>(null);
-  const [busy, setBusy] = useState(false);
   const signInLink = paths.signIn(paths.acceptInvitation(token));
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const password = String(form.get("password"));
-    if (password !== String(form.get("repeat"))) return setProblem("The two passwords differ: type the same password twice.");
-    setBusy(true);
-    setProblem(null);
-    try {
-      await signUpWithInvitation({ email, password, name: String(form.get("name")).trim(), invitationToken: token });
+  const { submit, busy, problem } = usePasswordForm(
+    async (form) => {
+      await signUpWithInvitation({ email, password: String(form.get("password")), name: String(form.get("name")).trim(), invitationToken: token });
       // Signed in, and a member of the workspace: its dashboard, with a fresh store.
       startOver();
       navigate(paths.overview(), { replace: true });
-    } catch (e) {
-      const { code, message } = describeError(e);
-      setProblem(
-        code === "EMAIL_TAKEN" ? (
-          <>
-            There is an account for {email} already: <Link to={signInLink}>sign in</Link> to accept the invitation.
-          </>
-        ) : (
-          message
-        ),
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    ({ code, message }) =>
+      code === "EMAIL_TAKEN" ? (
+        <>
+          There is an account for {email} already: <Link to={signInLink}>sign in</Link> to accept the invitation.
+        </>
+      ) : (
+        message
+      ),
+  );
 
   return (
     <>
@@ -258,18 +242,8 @@ function SignedOut({ token, email }: { token: string; email: string }) {
         <input id="invite-email" name="email" type="email" value={email} readOnly autoComplete="username" />
         <label htmlFor="invite-name">Your name</label>
         <input id="invite-name" name="name" autoComplete="name" required maxLength={100} />
-        <label htmlFor="invite-password">Password</label>
-        <input id="invite-password" name="password" type="password" autoComplete="new-password" minLength={MIN_PASSWORD} required aria-describedby="invite-password-help" />
-        <p id="invite-password-help" className="muted">
-          At least {MIN_PASSWORD} characters.
-        </p>
-        <label htmlFor="invite-repeat">Repeat the password</label>
-        <input id="invite-repeat" name="repeat" type="password" autoComplete="new-password" minLength={MIN_PASSWORD} required />
-        {problem && (
-          <p className="notice notice-error" role="alert">
-            {problem}
-          </p>
-        )}
+        <NewPasswordFields idPrefix="invite-" />
+        <FormProblem problem={problem} />
         <button type="submit" className="button-primary" disabled={busy}>
           Create account and join
         </button>

@@ -8,9 +8,7 @@ import type { AccountVideosPaginationQuery } from "../../__generated__/AccountVi
 import { StatusBadge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
-import { Time } from "../../components/Time";
-import { VideoCell } from "../../components/VideoCell";
-import { formatCount, formatPercent, formatWhole } from "../../lib/format";
+import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
 import { usePagedConnection } from "../../relay/paged";
 
 const fragment = graphql`
@@ -39,12 +37,13 @@ const fragment = graphql`
 
 type Row = AccountVideos_account$data["videos"]["edges"][number]["node"];
 
+const metrics = videoMetricColumns<Row>();
 const COLUMNS: Column<Row>[] = [
   { id: "description", header: "Video", cell: (v) => <VideoCell video={v} /> },
-  { id: "views", header: "Views", cell: (v) => <span title={formatWhole(v.viewCount)}>{formatCount(v.viewCount)}</span> },
-  { id: "likes", header: "Likes", cell: (v) => formatCount(v.likeCount) },
-  { id: "engagement", header: "Engagement", cell: (v) => formatPercent(v.engagementRate) },
-  { id: "posted", header: "Posted", cell: (v) => <Time value={v.postedAt} /> },
+  metrics.views,
+  metrics.likes,
+  metrics.engagement,
+  metrics.posted,
   { id: "status", header: "Status", cell: (v) => <StatusBadge status={v.scrapeStatus} title={v.scrapeError ?? undefined} /> },
 ];
 

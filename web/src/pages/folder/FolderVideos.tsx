@@ -12,9 +12,8 @@ import { paths } from "../../app/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
-import { Time } from "../../components/Time";
-import { VideoCell } from "../../components/VideoCell";
-import { formatCount, formatPercent, formatWhole, platformName, videoTitle } from "../../lib/format";
+import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
+import { platformName, videoTitle } from "../../lib/format";
 import { useListOptions } from "../../lib/list-options";
 import { useAction } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
@@ -66,6 +65,8 @@ const SORTS: { value: FolderVideoSort; label: string }[] = [
 
 type Row = FolderVideos_folder$data["videos"]["edges"][number]["node"];
 
+const metrics = videoMetricColumns<Row, FolderVideoSort>({ views: "VIEWS", likes: "LIKES", engagement: "ENGAGEMENT_RATE", posted: "UPLOADED" });
+
 export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folder$key; onChanged: () => void }) {
   const { data, rows, paging } = usePagedConnection<FolderVideosPaginationQuery, FolderVideos_folder$key, Row>(fragment, folder, (d) => d.videos, "videos");
   const [{ sort, order }, change] = useListOptions(folderVideoOptions);
@@ -86,10 +87,10 @@ export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folde
   const columns: Column<Row, FolderVideoSort>[] = [
     { id: "description", header: "Video", cell: (v) => <VideoCell video={v} /> },
     { id: "platform", header: "Platform", cell: (v) => platformName(v.type) },
-    { id: "views", header: "Views", sort: "VIEWS", cell: (v) => <span title={formatWhole(v.viewCount)}>{formatCount(v.viewCount)}</span> },
-    { id: "likes", header: "Likes", sort: "LIKES", cell: (v) => formatCount(v.likeCount) },
-    { id: "engagement", header: "Engagement", sort: "ENGAGEMENT_RATE", cell: (v) => formatPercent(v.engagementRate) },
-    { id: "posted", header: "Posted", sort: "UPLOADED", cell: (v) => <Time value={v.postedAt} /> },
+    metrics.views,
+    metrics.likes,
+    metrics.engagement,
+    metrics.posted,
     {
       id: "actions",
       header: "Actions",

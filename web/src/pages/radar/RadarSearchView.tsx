@@ -14,8 +14,8 @@ import { Badge, StatusBadge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Time } from "../../components/Time";
-import { VideoCell } from "../../components/VideoCell";
-import { formatCount, formatPercent, formatWhole, humanize, plural, platformName } from "../../lib/format";
+import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
+import { humanize, plural, platformName } from "../../lib/format";
 import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
 
@@ -152,6 +152,7 @@ export function RadarSearchView() {
 
 type Result = RadarSearchView_results$data["results"]["edges"][number]["node"];
 
+const metrics = videoMetricColumns<Result>();
 const COLUMNS: Column<Result>[] = [
   { id: "rank", header: "Rank", cell: (r) => r.rank },
   {
@@ -163,9 +164,9 @@ const COLUMNS: Column<Result>[] = [
       </VideoCell>
     ),
   },
-  { id: "views", header: "Views", cell: (r) => <span title={formatWhole(r.viewCount)}>{formatCount(r.viewCount)}</span> },
-  { id: "engagement", header: "Engagement", cell: (r) => formatPercent(r.engagementRate) },
-  { id: "posted", header: "Posted", cell: (r) => <Time value={r.postedAt} /> },
+  metrics.views,
+  metrics.engagement,
+  metrics.posted,
   { id: "score", header: "Score", cell: (r) => <span title="0 to 1: relevance 40 %, views 30 %, engagement 15 %, recency 15 %">{r.score.toFixed(2)}</span> },
 ];
 

@@ -15,9 +15,8 @@ import type { VideoSort } from "../../__generated__/VideosPageQuery.graphql";
 import { StatusBadge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
-import { Time } from "../../components/Time";
-import { VideoCell } from "../../components/VideoCell";
-import { formatCount, formatDelta, formatPercent, formatWhole, platformName, videoTitle } from "../../lib/format";
+import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
+import { formatDelta, formatWhole, platformName, videoTitle } from "../../lib/format";
 import { usePagedConnection } from "../../relay/paged";
 import { BulkActions } from "./BulkActions";
 import type { VideoListOptions } from "./list-options";
@@ -79,6 +78,8 @@ const changes = graphql`
 
 type Row = VideosTableRow_video$data;
 
+const metrics = videoMetricColumns<Row, VideoSort>({ views: "VIEWS", engagement: "ENGAGEMENT", posted: "POSTED_AT" });
+
 /** The columns; `select` is the row's checkbox (the selection is the set of row ids). */
 function columnsFor(selected: ReadonlySet<string>, toggle: (id: string) => void): Column<Row, VideoSort>[] {
   return [
@@ -90,12 +91,12 @@ function columnsFor(selected: ReadonlySet<string>, toggle: (id: string) => void)
     },
     { id: "platform", header: "Platform", cell: (v) => platformName(v.type) },
     { id: "description", header: "Video", cell: (v) => <VideoCell video={v} /> },
-    { id: "views", header: "Views", sort: "VIEWS", cell: (v) => <span title={formatWhole(v.viewCount)}>{formatCount(v.viewCount)}</span> },
-    { id: "likes", header: "Likes", cell: (v) => formatCount(v.likeCount) },
-    { id: "engagement", header: "Engagement", sort: "ENGAGEMENT", cell: (v) => formatPercent(v.engagementRate) },
+    metrics.views,
+    metrics.likes,
+    metrics.engagement,
     { id: "views24h", header: "Views 24 h", sort: "VIEWS_24H", cell: (v) => formatDelta(v.views24h) },
     { id: "outlier", header: "Outlier score", sort: "OUTLIER", cell: (v) => (v.outlierScore == null ? "—" : `${v.outlierScore.toFixed(1)}×`) },
-    { id: "posted", header: "Posted", sort: "POSTED_AT", cell: (v) => <Time value={v.postedAt} /> },
+    metrics.posted,
     { id: "status", header: "Status", cell: (v) => <StatusBadge status={v.scrapeStatus} title={v.scrapeError ?? undefined} /> },
   ];
 }
