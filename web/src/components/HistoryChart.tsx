@@ -1,14 +1,14 @@
 /**
- * A tracked video's or account's metric history chart with its Hour/Day switch, and the one
- * fragment that reads it (`...HistoryChart_item` on the video or the account: a refetchable
- * fragment on Node, so switching the interval refetches only it). What is drawn depends on the type:
- * a video's views and likes, an account's followers and total views. A new scrape (lastScrapedAt
- * changes, delivered by the page's subscription) reads the history again.
+ * A metric history chart with its Hour/Day switch, shared by the video and account pages. The page
+ * declares its own refetchable fragment (lastScrapedAt and history(interval, last: 100) with the
+ * points it reads) and says which series to draw from a point. A new scrape (lastScrapedAt changes,
+ * e.g. by VideoSummary's subscription or the account page's polling) reads the history again;
+ * switching the interval refetches only it.
  */
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
-import { graphql, useRefetchableFragment } from "react-relay";
-import type { HistoryChart_item$data, HistoryChart_item$key } from "../__generated__/HistoryChart_item.graphql";
-import type { HistoryChartRefetchQuery } from "../__generated__/HistoryChartRefetchQuery.graphql";
+import { useRefetchableFragment, type GraphQLTaggedNode } from "react-relay";
+import type { KeyType } from "react-relay/relay-hooks/helpers";
+import type { OperationType } from "relay-runtime";
 import { EmptyState } from "./EmptyState";
 import { TimeSeriesChart, type ChartSeries } from "./TimeSeriesChart";
 
@@ -19,78 +19,43 @@ const INTERVALS: { value: Interval; label: string }[] = [
   { value: "DAY", label: "Day" },
 ];
 
-/* The two types' selections differ only in the numbers their points carry. */
-const fragment = graphql`
-  fragment HistoryChart_item on Node
-  @refetchable(queryName: "HistoryChartRefetchQuery")
-  @argumentDefinitions(interval: { type: "HistoryInterval", defaultValue: DAY }) {
-    __typename
-    ... on Video {
-      lastScrapedAt
-      videoHistory: history(interval: $interval, last: 100) {
-        pageInfo { hasPreviousPage }
-        edges { node { capturedAt viewCount likeCount } }
-      }
-    }
-    ... on Account {
-      lastScrapedAt
-      accountHistory: history(interval: $interval, last: 100) {
-        pageInfo { hasPreviousPage }
-        edges { node { capturedAt followerCount totalViews } }
-      }
-    }
-  }
-`;
-
-interface Point {
-  capturedAt: string;
-  [metric: string]: unknown;
+/** What the page's fragment reads (an account's history is null when the workspace does not track it). */
+interface HistoryData<P> {
+  lastScrapedAt: string | null | undefined;
+  history: { pageInfo: { hasPreviousPage: boolean }; edges: readonly { node: P }[] } | null | undefined;
 }
 
-/** A line of the chart, its values read from each point by name. */
-type Series = Omit<ChartSeries, "values"> & { metric: string };
-
-const KINDS: Record<string, { item: string; what: string; series: Series[] }> = {
-  Video: {
-    item: "video",
-    what: "Views and likes",
-    series: [
-      { label: "Views", metric: "viewCount", colorVar: "--chart-1" },
-      { label: "Likes", metric: "likeCount", colorVar: "--chart-2", axis: "right" },
-    ],
-  },
-  Account: {
-    item: "account",
-    what: "Followers and total views",
-    series: [
-      { label: "Followers", metric: "followerCount", colorVar: "--chart-1" },
-      { label: "Total views", metric: "totalViews", colorVar: "--chart-2", axis: "right" },
-    ],
-  },
-};
-
-/** The history the fragment read, whichever the type. */
-function historyOf(d: HistoryChart_item$data) {
-  const history = d.__typename === "Video" ? d.videoHistory : d.__typename === "Account" ? d.accountHistory : null;
-  const lastScrapedAt = d.__typename === "Video" || d.__typename === "Account" ? d.lastScrapedAt : null;
-  return { lastScrapedAt, hasPreviousPage: history?.pageInfo.hasPreviousPage ?? false, points: (history?.edges.map((e) => e.node) ?? []) as readonly Point[] };
+/** A line of the chart: a ChartSeries whose values are read from each point. */
+export interface HistorySeries<P> extends Omit<ChartSeries, "values"> {
+  value: (point: P) => number | null | undefined;
 }
 
-export function HistoryChart({ item: key }: { item: HistoryChart_item$key }) {
-  const [raw, refetch] = useRefetchableFragment<HistoryChartRefetchQuery, HistoryChart_item$key>(fragment, key);
-  const data = useMemo(() => historyOf(raw), [raw]);
-  const { item, what, series } = KINDS[raw.__typename] ?? KINDS.Video!;
+interface Props<P, TKey extends KeyType<HistoryData<P>>> {
+  /** The page's refetchable fragment, taking `interval`. */
+  fragment: GraphQLTaggedNode;
+  fragmentRef: TKey;
+  /** Keep it constant (a module-level array): the points are mapped again when it changes. */
+  series: HistorySeries<P>[];
+  /** What the chart shows, e.g. "Views and likes" (its title adds "by day" or "at every scrape"). */
+  what: string;
+  /** The item, for the empty state: "video" or "account". */
+  item: string;
+}
+
+export function HistoryChart<P extends { capturedAt: string }, TKey extends KeyType<HistoryData<P>>>({ fragment, fragmentRef, series, what, item }: Props<P, TKey>) {
+  const [raw, refetch] = useRefetchableFragment<OperationType, TKey>(fragment, fragmentRef);
+  const data = raw as HistoryData<P>;
   const [interval, setInterval] = useState<Interval>("DAY");
   const [pending, startTransition] = useTransition();
 
-  const points = data.points;
-  const chart = useMemo(
-    () => ({
+  const edges = data.history?.edges;
+  const chart = useMemo(() => {
+    const points = (edges ?? []).map((e) => e.node);
+    return {
       times: points.map((p) => Date.parse(p.capturedAt) / 1000),
-      series: series.map(({ metric, ...line }): ChartSeries => ({ ...line, values: points.map((p) => p[metric] as number | null | undefined) })),
-    }),
-    [points, series],
-  );
+      series: series.map(({ value, ...line }): ChartSeries => ({ ...line, values: points.map(value) })),
+    };
+  }, [edges, series]);
 
   const seen = useRef(data.lastScrapedAt);
   useEffect(() => {
@@ -121,7 +86,7 @@ export function HistoryChart({ item: key }: { item: HistoryChart_item$key }) {
       ) : (
         <TimeSeriesChart title={`${what}, ${interval === "DAY" ? "by day" : "at every scrape"}`} times={chart.times} series={chart.series} xUnit={interval === "DAY" ? "day" : "time"} />
       )}
-      {data.hasPreviousPage && <p className="muted">Showing the latest 100 points of the last 30 days.</p>}
+      {data.history?.pageInfo.hasPreviousPage && <p className="muted">Showing the latest 100 points of the last 30 days.</p>}
     </div>
   );
 }
