@@ -12,7 +12,7 @@ import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { PASSWORD, newPerson } from "../helpers/people.js";
 import { prisma } from "../../src/infra/db.js";
 import type { RunningApi } from "../../src/main/server.js";
-import { dashboardContext, launchBrowser, pageErrors, signIn } from "./harness.js";
+import { dashboardContext, launchBrowser, signedInPage } from "./harness.js";
 
 let api: RunningApi;
 let browser: Browser;
@@ -29,10 +29,7 @@ beforeAll(async () => {
   side = await newWorkspace("free", "Side project");
   const { userId } = await newPerson(OWNER, studio.workspaceId, "owner");
   await prisma.workspaceMember.create({ data: { workspaceId: side.workspaceId, userId, role: "member" } });
-  context = await dashboardContext(browser, { baseURL: api.url });
-  page = await context.newPage();
-  errors = pageErrors(page);
-  await signIn(page, OWNER, PASSWORD);
+  ({ context, page, errors } = await signedInPage(browser, api.url, OWNER, PASSWORD));
 });
 
 afterAll(async () => {
