@@ -9,6 +9,7 @@ import type { VideosPageQuery } from "../../__generated__/VideosPageQuery.graphq
 import { ListFilters } from "../../components/ListFilters";
 import { PageHeader } from "../../components/PageHeader";
 import { useListOptions } from "../../lib/list-options";
+import { rootConnection } from "../../relay/connections";
 import { useRouteQuery } from "../../relay/route-query";
 import { TrackVideosForm } from "./TrackVideosForm";
 import { VideosTable } from "./VideosTable";
@@ -27,7 +28,7 @@ export default function VideosPage() {
   return (
     <>
       <PageHeader title="Videos" />
-      <TrackVideosForm />
+      <TrackVideosForm connectionId={rootConnection("VideosTable_videos", { ...options })} />
       <section aria-labelledby="tracked-heading" className="panel">
         <h2 id="tracked-heading">Tracked videos</h2>
         <ListFilters options={options} onChange={change} placeholder="Words of the description or the username" />
