@@ -8,6 +8,9 @@
  *   - Time to the first page rendered with data: navigation start → the first row of /videos in the
  *     DOM, cold (a new browser context, empty cache) and warm (same context, cached assets).
  *     Target: under 1 s on loopback.
+ *   - First data on every page (issue 31 item 6): navigation start → what the page shows of its own
+ *     data in the DOM (a table's row or its empty state, the video's numbers, the folder's cards …),
+ *     cold, for each page of the route table. Target: p50 ≤ 600 ms.
  *   - The 1,000-row table: "Show more" until all 1,000 rows are shown, a scroll from top to bottom
  *     in 100 px steps with the frame times (requestAnimationFrame deltas) and long tasks (≥ 50 ms)
  *     seen meanwhile (target: no frame over 100 ms, no visible stall), then a sort (click → the
@@ -117,6 +120,42 @@ async function timeToData(page: Page): Promise<number> {
   return page.evaluate(() => performance.now());
 }
 
+/** Each page of the route table, and what on it is its own first data (not the shell, not a loading state). */
+function pagesToTime(ids: { video: string; account: string; folder: string }) {
+  const list = "main table.data-table tbody tr, main .empty";
+  return [
+    { path: "/", shows: "main .card-value" },
+    { path: "/videos", shows: list },
+    { path: `/videos/${ids.video}`, shows: "main dl.stats" },
+    { path: "/accounts", shows: list },
+    { path: `/accounts/${ids.account}`, shows: "main dl.stats" },
+    { path: "/folders", shows: list },
+    { path: `/folders/${ids.folder}`, shows: "main .card-value" },
+    { path: "/radar", shows: "main [aria-label='Past searches'], main .empty" },
+    { path: "/settings", shows: list },
+    { path: "/settings/members", shows: list },
+    { path: "/settings/sessions", shows: list },
+  ];
+}
+
+/** Navigation start → the page's first data in the DOM, cold (a new context each time), p50 and p99 per page. */
+async function firstDataPerPage(browser: Browser, baseURL: string, session: Session, ids: { video: string; account: string; folder: string }) {
+  const out: { path: string; p50: number; p99: number }[] = [];
+  for (const { path, shows } of pagesToTime(ids)) {
+    const times: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const ctx = await context(browser, baseURL, session);
+      const page = await ctx.newPage();
+      await page.goto(path, { waitUntil: "commit" });
+      await page.waitForSelector(shows);
+      times.push(await page.evaluate(() => performance.now()));
+      await ctx.close();
+    }
+    out.push({ path: Object.entries(ids).reduce((p, [k, id]) => p.replace(id, `:${k}`), path), p50: percentile(times, 50), p99: percentile(times, 99) });
+  }
+  return out;
+}
+
 async function table(page: Page) {
   await page.goto("/videos");
   await page.waitForSelector("table.data-table tbody tr");
@@ -187,11 +226,16 @@ async function main() {
   const { createWorkspace } = await import("../src/domain/workspace/service.js");
   const { createUser } = await import("../src/domain/people/users.js");
   const { setMembership } = await import("../src/domain/people/members.js");
+  const { createFolder } = await import("../src/domain/folders/service.js");
+  const { trackAccount } = await import("../src/domain/tracking/accounts.js");
   const { OPERATOR } = await import("../src/domain/people/actor.js");
   const { workspace } = await createWorkspace({ name: "Dashboard bench", plan: "pro" });
   const user = await createUser({ email: EMAIL, password: PASSWORD });
   await setMembership({ workspaceId: workspace.id, userId: user.id, role: "owner", by: OPERATOR });
   await seed(databaseUrl, workspace.id);
+  // An account (queued: no worker runs here, its page shows it all the same) and a folder, for their pages.
+  await trackAccount(workspace.id, "https://www.youtube.com/@benchcreator", 10);
+  const folder = await createFolder(workspace.id, "Bench folder");
   const api = await startApi(0, "127.0.0.1");
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {
@@ -220,8 +264,10 @@ async function main() {
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     const videoId = (await db.query(`SELECT id FROM videos ORDER BY view_count DESC LIMIT 1`)).rows[0].id as string;
+    const accountId = (await db.query(`SELECT account_id FROM tracked_accounts LIMIT 1`)).rows[0].account_id as string;
     await db.end();
     const pages = await perPage(browser, api.url, session, videoId);
+    const firstData = await firstDataPerPage(browser, api.url, session, { video: videoId, account: accountId, folder: folder.id });
 
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     const ms = (n: number) => `${n.toFixed(0)} ms`;
@@ -238,6 +284,12 @@ async function main() {
       `| "Show more" (50 rows) up to ${VIDEOS} rows | p50 ${ms(percentile(t.showMore, 50))}, last ${ms(t.showMore[t.showMore.length - 1] ?? NaN)} | |`,
       `| sort of the ${VIDEOS}-row table (click → first page in the new order) | ${ms(t.sortMs)} | |`,
       `| scroll through ${VIDEOS} rows (100 px steps) | ${frames.length} frames, p50 ${ms(percentile(frames, 50))}, max ${ms(Math.max(...frames))}; ${t.scroll.longTasks.length} long tasks | no frame > 100 ms ${Math.max(...frames) <= 100 ? "✓" : "✗"} |`,
+      "",
+      `First data on each page, cold (navigation start → the page's own data in the DOM; ${SAMPLES} loads each):`,
+      "",
+      "| page | p50 | p99 | target p50 ≤ 600 ms |",
+      "|---|---|---|---|",
+      ...firstData.map((p) => `| ${p.path} | ${ms(p.p50)} | ${ms(p.p99)} | ${p.p50 <= 600 ? "✓" : "✗"} |`),
       "",
       "GraphQL per page load (operations the page sends, and the SQL statements they cost the API process):",
       "",

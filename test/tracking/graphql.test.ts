@@ -269,3 +269,41 @@ describe("videoUpdated across processes", () => {
     }
   }, 90_000);
 });
+
+describe("accountUpdated", () => {
+  it("sends the tracked account now, then as its scrape changes it; another workspace's account is NOT_FOUND", async () => {
+    const ws = await newWorkspace();
+    await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.youtube.com/@livewire", videoLimit: 2) { added } }`);
+    const accountId = (await prisma.account.findFirstOrThrow({ where: { username: "livewire" } })).id;
+
+    const other = wsClient((await newWorkspace()).key);
+    const refused = await new Promise<unknown>((resolve) => {
+      other.subscribe({ query: `subscription($id: ID!) { accountUpdated(accountId: $id) { id } }`, variables: { id: accountId } }, { next: resolve, error: resolve, complete: () => resolve("complete") });
+    });
+    expect(JSON.stringify(refused)).toMatch(/NOT_FOUND|not found/);
+    await other.dispose();
+
+    const c = wsClient(ws.key);
+    const seen: any[] = [];
+    const ready = new Promise<any>((resolve, reject) => {
+      c.subscribe({ query: `subscription($id: ID!) { accountUpdated(accountId: $id) { id username scrapeStatus followerCount } }`, variables: { id: accountId } }, {
+        next: (v: any) => {
+          seen.push(v.data?.accountUpdated);
+          if (v.data?.accountUpdated?.scrapeStatus === "READY") resolve(v.data.accountUpdated);
+        },
+        error: reject,
+        complete: () => undefined,
+      });
+    });
+    await waitUntil("the current state", () => seen.length, (n) => n > 0); // first, once listening is confirmed
+    expect(seen[0]).toMatchObject({ username: "livewire", scrapeStatus: "QUEUED", followerCount: null });
+    workers ??= await startWorkers([{ ...trackingJobs(), schedules: [] }]);
+    try {
+      const a = await ready;
+      expect(Number.isInteger(a.followerCount)).toBe(true);
+      expect(seen.map((x) => x.scrapeStatus)).toContain("SCRAPING");
+    } finally {
+      await c.dispose();
+    }
+  }, 30_000);
+});

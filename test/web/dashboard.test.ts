@@ -180,13 +180,13 @@ describe("dashboard in Chromium", () => {
     await page.getByRole("button", { name: "Add to folder" }).click();
     await page.getByLabel("Folder").selectOption({ label: "Best hooks" });
     await page.getByRole("button", { name: "Add", exact: true }).click();
-    await page.getByRole("status").getByText("Added 1 video(s) to Best hooks.").waitFor();
+    await page.getByRole("status").getByText("Added 1 video to Best hooks.").waitFor();
     await expectAccessible(page, "Videos (selection)");
 
     await rowB.getByRole("checkbox").check();
     await page.getByRole("button", { name: "Untrack" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Untrack" }).click();
-    await page.getByRole("status").getByText("Untracked 1 video(s).").waitFor();
+    await page.getByRole("status").getByText("Untracked 1 video.").waitFor();
     await expect.poll(() => page.locator("table.data-table tbody tr").count()).toBe(1);
   });
 

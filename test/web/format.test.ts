@@ -1,6 +1,6 @@
 /** How numbers and dates read in the dashboard (web/src/lib/format.ts): "1.2M", "3 h ago", "4.3 %". */
 import { describe, expect, it } from "vitest";
-import { formatClock, formatCount, formatDelta, formatPercent, formatRelative, humanize } from "../../web/src/lib/format.js";
+import { formatClock, formatCount, formatDelta, formatPercent, formatRelative, humanize, platformName, PLATFORMS, plural, videoTitle } from "../../web/src/lib/format.js";
 
 describe("dashboard formats", () => {
   it("writes counts compact, and a missing measure as a dash", () => {
@@ -22,5 +22,14 @@ describe("dashboard formats", () => {
   it("writes transcript clocks and enum values for people", () => {
     expect([formatClock(0), formatClock(65.9), formatClock(600)]).toEqual(["0:00", "1:05", "10:00"]);
     expect(humanize("LINK_IN_BIO")).toBe("Link in bio");
+  });
+
+  it("names a video without a description one way, counts with one plural rule, and knows the platforms once", () => {
+    expect(videoTitle({ description: "Three tips", username: "maker" })).toBe("Three tips");
+    expect(videoTitle({ description: "", username: "maker" })).toBe("Video by @maker");
+    expect(videoTitle({ description: null, username: null })).toBe("Untitled video");
+    expect([plural(1, "video"), plural(0, "video"), plural(1_200, "video"), plural(2, "entry", "entries")]).toEqual(["1 video", "0 videos", "1,200 videos", "2 entries"]);
+    expect(PLATFORMS.map((p) => p.value)).toEqual(["PLATFORM_A", "PLATFORM_B", "PLATFORM_C"]);
+    expect(platformName("PLATFORM_B")).toBe("Platform B");
   });
 });

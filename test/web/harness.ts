@@ -100,3 +100,12 @@ export function pageErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/** A person's browser signed in through the sign-in page: its context, its first page, and that page's errors. */
+export async function signedInPage(browser: Browser, baseURL: string, email: string, password: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await dashboardContext(browser, { baseURL });
+  const page = await context.newPage();
+  const errors = pageErrors(page);
+  await signIn(page, email, password);
+  return { context, page, errors };
+}

@@ -1,10 +1,7 @@
-import { StrictMode, Suspense } from "react";
+import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { BrowserRouter } from "react-router";
-import { AppRoutes } from "./app/routes";
-import { preloadFirstPage } from "./app/preload";
-import { firstEnvironment, WorkspaceEnvironment } from "./app/workspace";
-import { Loading } from "./components/Loading";
+import { RouterProvider } from "react-router/dom";
+import { createDashboardRouter } from "./app/router";
 import { apiErrorOf } from "./lib/errors";
 import "./styles/global.css";
 
@@ -14,21 +11,10 @@ const onCaughtError = (error: unknown, info: { componentStack?: string }) => {
   if (!apiErrorOf(error)) console.error(error, info.componentStack);
 };
 
-// The first page's code and data are asked for before the app's first render (app/preload.ts);
-// meanwhile the root shows the same loading status as the app's own outer fallback. A plain render,
-// not a Suspense fallback: it does not hold back the app's reveal by React's throttle.
-const root = createRoot(document.getElementById("root")!, { onCaughtError });
-root.render(<Loading what="Loading the dashboard" />);
-void preloadFirstPage(firstEnvironment().environment, window.location).then(() =>
-  root.render(
-    <StrictMode>
-      <BrowserRouter>
-        <WorkspaceEnvironment>
-          <Suspense fallback={<Loading what="Loading the dashboard" />}>
-            <AppRoutes />
-          </Suspense>
-        </WorkspaceEnvironment>
-      </BrowserRouter>
-    </StrictMode>,
-  ),
+// The router starts the first page's code and queries (with the viewer's) before its first render
+// (app/routes.tsx); meanwhile the root route's fallback says "Loading the dashboard…".
+createRoot(document.getElementById("root")!, { onCaughtError }).render(
+  <StrictMode>
+    <RouterProvider router={createDashboardRouter()} />
+  </StrictMode>,
 );

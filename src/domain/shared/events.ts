@@ -16,6 +16,8 @@ export interface EventPayloads {
   analysisStatusChanged: { analysisId: string; videoId: string; status: AnalysisStatus; error: string | null; at: string };
   /** id = videoId (videos are global; subscribers are checked to track the video) */
   videoUpdated: { videoId: string; scrapeStatus: string; at: string };
+  /** id = accountId (accounts are global; subscribers are checked to track the account) */
+  accountUpdated: { accountId: string; scrapeStatus: string; at: string };
   /** id = searchId */
   radarSearchUpdated: { searchId: string; status: string; resultCount: number; error: string | null; at: string };
   /** id = workspaceId; any change of the credit balance or reservations */

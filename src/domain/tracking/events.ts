@@ -2,6 +2,7 @@
  * Live changes of tracked videos, published after the change is committed (from any process) and
  * watched by GraphQL subscriptions (./watch.ts):
  * - `videoUpdated` per video: each scrape that changes its state or metrics;
+ * - `accountUpdated` per account: each scrape that changes its state or numbers (its page follows it);
  * - `trackedVideoChanged` per workspace: a video it tracks was added, updated (scraped) or removed
  *   (untracked) — one stream for a dashboard of the whole workspace.
  */
@@ -28,4 +29,9 @@ export async function announceVideo(videoId: string, scrapeStatus: string): Prom
     prepare: true,
   });
   await Promise.all(trackers.map(({ workspaceId }) => publishEvent("trackedVideoChanged", workspaceId, { workspaceId, videoId, change: "updated", at })));
+}
+
+/** Tells the account's watchers its scrape state or numbers changed (accounts are global, like videos). */
+export async function announceAccount(accountId: string, scrapeStatus: string): Promise<void> {
+  await publishEvent("accountUpdated", accountId, { accountId, scrapeStatus, at: new Date().toISOString() });
 }

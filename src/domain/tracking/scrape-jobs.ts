@@ -31,7 +31,7 @@ import { ProviderError } from "../shared/provider-error.ts";
 import { isLastAttempt, PermanentJobFailure, type JobRun } from "../shared/jobs.ts";
 import { relayWorkspaceEvents } from "../webhooks/outbox.ts";
 import { afterFailure, nextRefreshAt, viewsPerHour, type CadenceSettings, CADENCE } from "./cadence.ts";
-import { announceTracking, announceVideo } from "./events.ts";
+import { announceAccount, announceTracking, announceVideo } from "./events.ts";
 import { dueJobReason, enqueueAccountScrapes, enqueueVideoScrapes, REFRESH_JOB_OPTIONS } from "./jobs.ts";
 import type { ScrapeProvider } from "./ports.ts";
 import {
@@ -156,7 +156,7 @@ export async function scrapeAccount(
   const target = await accountScrapeTarget(accountId);
   if (!target) return { status: "gone", tracked: 0, discovered: 0 };
   if (servedAlready(run, target.previous.at)) return { status: "fresh", tracked: 0, discovered: 0 };
-  await markAccountScraping(accountId);
+  if (await markAccountScraping(accountId)) await announceAccount(accountId, "scraping");
   const demand = Math.min(await accountVideoDemand(accountId), MAX_ACCOUNT_SCRAPE_VIDEOS);
   let result;
   const counted = { provider: provider.name, platform: target.ref.platform, kind: "account" };
@@ -166,7 +166,10 @@ export async function scrapeAccount(
   } catch (e) {
     countScrape({ ...counted, outcome: "error" });
     stopIfHandedBack(run);
-    return failed(run, e, { id: accountId, ...target }, clock(), (reason, outcome) => recordAccountScrapeFailure(accountId, reason, outcome), s);
+    return failed(run, e, { id: accountId, ...target }, clock(), async (reason, outcome) => {
+      await recordAccountScrapeFailure(accountId, reason, outcome);
+      await announceAccount(accountId, target.scrapeStatus === "ready" && !outcome?.givesUp ? "ready" : outcome ? "failed" : "queued");
+    }, s);
   }
   stopIfHandedBack(run);
   const now = clock();
@@ -217,6 +220,7 @@ export async function scrapeAccount(
     planFactor: target.planFactor,
   }, s);
   await storeScrapedAccount(accountId, result.account, { source: provider.name, now, nextRefreshAt: next });
+  await announceAccount(accountId, "ready");
   // Listed-only videos get a scrape of their own (for all their metrics), if a workspace tracks them:
   // one the plans left untracked (a race with another addition) is not scraped (./limits.ts).
   await enqueueVideoScrapes((await trackedAmong(toScrape)).map((videoId) => ({ videoId, reason: `via-${run.id ?? accountId}` })));

@@ -1,5 +1,6 @@
 /** The streams of tracked videos GraphQL subscriptions read (./events.ts publishes the changes). */
 import { currentThenEvents, subscribeEvents, type EventPayloads } from "../shared/events.ts";
+import { getTrackedAccount } from "./accounts.ts";
 import { getTrackedVideo } from "./videos.ts";
 
 /**
@@ -22,4 +23,16 @@ export async function watchVideo(workspaceId: string, videoId: string): Promise<
  */
 export function watchTrackedVideos(workspaceId: string): AsyncIterable<EventPayloads["trackedVideoChanged"]> {
   return subscribeEvents("trackedVideoChanged", workspaceId);
+}
+
+/**
+ * The account the workspace tracks (NOT_FOUND otherwise, before anything is streamed): its current
+ * state first, then each change a scrape makes (from any process).
+ */
+export async function watchAccount(workspaceId: string, accountId: string): Promise<AsyncIterable<EventPayloads["accountUpdated"]>> {
+  await getTrackedAccount(workspaceId, accountId);
+  return currentThenEvents("accountUpdated", accountId, async () => {
+    const a = await getTrackedAccount(workspaceId, accountId);
+    return { accountId, scrapeStatus: a.scrapeStatus, at: (a.lastScrapedAt ?? a.createdAt).toISOString() };
+  });
 }

@@ -1,17 +1,35 @@
 /**
  * The frame of every signed-in page: a skip link, the header (name, workspace switcher), the main
  * navigation landmark and the page itself inside one Suspense (loading) and one ErrorBoundary
- * (errors in words; signed out → sign-in page).
+ * (errors in words; signed out → sign-in page). While the router loads the next page's data the
+ * current one stays, marked busy.
  */
 import { Suspense } from "react";
-import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { graphql } from "react-relay";
+import { Link, NavLink, Outlet, useLocation, useNavigate, useNavigation } from "react-router";
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Loading } from "../components/Loading";
 import { signOut } from "../lib/auth";
 import { paths } from "./paths";
-import type { Viewer } from "./SignedIn";
-import { useWorkspaceChoice } from "./workspace";
+import type { ShellQuery } from "../__generated__/ShellQuery.graphql";
+import { useRouteQuery } from "../relay/route-query";
+import { startOver } from "./workspace";
 import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
+
+/** Who is signed in, in which workspaces (the route's loader also reads the role: ./routes.tsx). */
+const query = graphql`
+  query ShellQuery {
+    viewer {
+      name
+      email
+      currentWorkspace {
+        id
+        role
+      }
+      ...WorkspaceSwitcher_viewer
+    }
+  }
+`;
 
 const NAV = [
   { to: paths.overview(), label: "Overview", end: true },
@@ -22,8 +40,10 @@ const NAV = [
   { to: paths.settings(), label: "Settings" },
 ];
 
-export function Shell({ viewer }: { viewer: Viewer }) {
+export function Shell() {
+  const { viewer } = useRouteQuery<ShellQuery>(query);
   const location = useLocation();
+  const loading = useNavigation().state !== "idle";
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -45,16 +65,16 @@ export function Shell({ viewer }: { viewer: Viewer }) {
           </ul>
         </nav>
         <div className="topbar-end">
-          <WorkspaceSwitcher viewer={viewer} />
+          {viewer && <WorkspaceSwitcher viewer={viewer} />}
           <a href="/graphql" className="muted-link">
             GraphQL explorer
           </a>
-          <SignOutButton name={viewer.name || viewer.email} />
+          {viewer && <SignOutButton name={viewer.name || viewer.email} />}
         </div>
       </header>
-      <main id="main" tabIndex={-1}>
-        {/* A new ErrorBoundary per path: an error on one page does not stick to the next. */}
-        <ErrorBoundary key={location.pathname}>
+      <main id="main" tabIndex={-1} aria-busy={loading}>
+        {/* An error on one page does not stick to the next; moving within a page keeps what it holds. */}
+        <ErrorBoundary resetKey={location.pathname}>
           <Suspense fallback={<Loading what="Loading the page" />}>
             <Outlet />
           </Suspense>
@@ -66,7 +86,6 @@ export function Shell({ viewer }: { viewer: Viewer }) {
 
 /** Ends the session (POST /auth/sign-out), empties the store and goes to the sign-in page. */
 function SignOutButton({ name }: { name: string }) {
-  const { startOver } = useWorkspaceChoice();
   const navigate = useNavigate();
   async function click() {
     // Signed out even if the request fails (the session may be gone already): the next query says so.

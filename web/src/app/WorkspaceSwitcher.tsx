@@ -3,12 +3,11 @@
  * remembers it for the session on the server (selectWorkspace) and in this browser, then rebuilds
  * the Relay environment (app/workspace.tsx), so every page reads the new workspace's data.
  */
-import { useState } from "react";
 import { graphql, useFragment } from "react-relay";
 import type { WorkspaceSwitcher_viewer$key } from "../__generated__/WorkspaceSwitcher_viewer.graphql";
 import type { WorkspaceSwitcherSelectMutation } from "../__generated__/WorkspaceSwitcherSelectMutation.graphql";
-import { describeError } from "../lib/errors";
-import { useMutationAsync } from "../relay/mutations";
+import { Outcome } from "../components/Outcome";
+import { useAction } from "../relay/action";
 import { useWorkspaceChoice } from "./workspace";
 
 const fragment = graphql`
@@ -24,7 +23,7 @@ const fragment = graphql`
   }
 `;
 
-const select = graphql`
+const selectMutation = graphql`
   mutation WorkspaceSwitcherSelectMutation($id: ID!) {
     selectWorkspace(id: $id) {
       id
@@ -35,35 +34,27 @@ const select = graphql`
 export function WorkspaceSwitcher({ viewer }: { viewer: WorkspaceSwitcher_viewer$key }) {
   const v = useFragment(fragment, viewer);
   const { chooseWorkspace } = useWorkspaceChoice();
-  const [selectWorkspace, selecting] = useMutationAsync<WorkspaceSwitcherSelectMutation>(select);
-  const [error, setError] = useState<string | null>(null);
+  const select = useAction<WorkspaceSwitcherSelectMutation>(selectMutation);
 
   async function choose(id: string) {
-    setError(null);
-    try {
-      await selectWorkspace({ id });
-      chooseWorkspace(id);
-    } catch (e) {
-      setError(describeError(e).message);
-    }
+    if (await select.run({ id }, { failed: "Could not switch workspace" })) chooseWorkspace(id);
   }
 
   if (v.workspaces.length <= 1) return <span className="workspace-name">{v.workspaces[0]?.name}</span>;
+  // The error sits beside the label, not in it: it is no part of the select's name.
   return (
-    <label className="workspace-switcher">
-      <span className="visually-hidden">Workspace</span>
-      <select value={v.currentWorkspace?.id ?? ""} disabled={selecting} onChange={(e) => void choose(e.target.value)}>
-        {v.workspaces.map((w) => (
-          <option key={w.id} value={w.id}>
-            {w.name} ({w.role === "OWNER" ? "owner" : "member"})
-          </option>
-        ))}
-      </select>
-      {error && (
-        <span role="alert" className="notice notice-error">
-          {error}
-        </span>
-      )}
-    </label>
+    <div className="workspace-switcher">
+      <label>
+        <span className="visually-hidden">Workspace</span>
+        <select value={v.currentWorkspace?.id ?? ""} disabled={select.pending} onChange={(e) => void choose(e.target.value)}>
+          {v.workspaces.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name} ({w.role === "OWNER" ? "owner" : "member"})
+            </option>
+          ))}
+        </select>
+      </label>
+      <Outcome outcome={select.outcome} />
+    </div>
   );
 }

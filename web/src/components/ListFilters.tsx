@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { Platform } from "../__generated__/VideosPageQuery.graphql";
-import { platformName } from "../lib/format";
+import { PLATFORMS } from "../lib/format";
 
 interface Filters {
   platform: Platform | null;
@@ -23,9 +23,9 @@ export function ListFilters({ options, onChange, placeholder }: { options: Filte
         Platform
         <select value={options.platform ?? ""} onChange={(e) => onChange({ platform: (e.target.value || null) as Platform | null })}>
           <option value="">All platforms</option>
-          {(["PLATFORM_A", "PLATFORM_B", "PLATFORM_C"] as const).map((p) => (
-            <option key={p} value={p}>
-              {platformName(p)}
+          {PLATFORMS.map((p) => (
+            <option key={p.value} value={p.value}>
+              {p.name}
             </option>
           ))}
         </select>

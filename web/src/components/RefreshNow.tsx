@@ -1,23 +1,32 @@
 /**
- * "Refresh now" for a video or an account: runs the page's refresh mutation. Within the service's
- * minimum interval the answer is REFRESH_TOO_SOON with the seconds to wait, shown as "Try again in
- * N s" and counted down; any other error is shown in words.
+ * "Refresh now" for a video or an account: runs the page's refresh action (relay/action.ts). Within
+ * the service's minimum interval the answer is REFRESH_TOO_SOON with the seconds to wait, shown as
+ * "Try again in N s" and counted down; any other failure is shown in words.
  */
 import { useEffect, useState } from "react";
-import { apiErrorOf, describeError } from "../lib/errors";
+import { apiErrorOf } from "../lib/errors";
+import type { ActionOutcome } from "../relay/action";
+import { Outcome } from "./Outcome";
 
 interface Props {
-  /** The mutation, e.g. `() => refresh({ id })`; rejects with an ApiError. */
+  /** Runs the refresh, e.g. `() => refresh.run({ id }, { done: () => "Refresh queued…", failed: "Could not refresh" })`. */
   onRefresh: () => Promise<unknown>;
   busy: boolean;
-  /** What is said once queued. */
-  queued: string;
+  outcome: ActionOutcome | null;
 }
 
-export function RefreshNow({ onRefresh, busy, queued }: Props) {
-  const [message, setMessage] = useState<string | null>(null);
-  const [waitUntil, setWaitUntil] = useState<number | null>(null);
-  const [now, setNow] = useState(Date.now());
+export function RefreshNow({ onRefresh, busy, outcome }: Props) {
+  const tooSoon = outcome && !outcome.ok ? apiErrorOf(outcome.error) : null;
+  const retryAfter = tooSoon?.code === "REFRESH_TOO_SOON" ? tooSoon.retryAfter : null;
+  const [clickedAt, setClickedAt] = useState<number | null>(null);
+  const [now, setNow] = useState(0);
+  const waitUntil = retryAfter && clickedAt ? clickedAt + retryAfter * 1000 : null;
+
+  async function click() {
+    setClickedAt(Date.now());
+    await onRefresh();
+    setNow(Date.now());
+  }
 
   useEffect(() => {
     if (!waitUntil) return;
@@ -28,28 +37,18 @@ export function RefreshNow({ onRefresh, busy, queued }: Props) {
   const secondsLeft = waitUntil ? Math.ceil((waitUntil - now) / 1000) : 0;
   const waiting = secondsLeft > 0;
 
-  async function click() {
-    setMessage(null);
-    try {
-      await onRefresh();
-      setMessage(queued);
-    } catch (error) {
-      const api = apiErrorOf(error);
-      if (api?.code === "REFRESH_TOO_SOON" && api.retryAfter) {
-        setNow(Date.now());
-        setWaitUntil(Date.now() + api.retryAfter * 1000);
-      } else setMessage(describeError(error).message);
-    }
-  }
-
   return (
     <div className="refresh">
-      <button type="button" onClick={click} disabled={busy || waiting}>
+      <button type="button" onClick={() => void click()} disabled={busy || waiting}>
         Refresh now
       </button>
-      <span role="status" className="muted">
-        {waiting ? `Scraped recently: try again in ${secondsLeft} s.` : message}
-      </span>
+      {retryAfter ? (
+        <span role="status" className="muted">
+          {waiting ? `Scraped recently: try again in ${secondsLeft} s.` : ""}
+        </span>
+      ) : (
+        <Outcome outcome={outcome} />
+      )}
     </div>
   );
 }

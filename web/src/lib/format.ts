@@ -65,10 +65,27 @@ export function formatClock(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-const PLATFORM_NAMES: Record<string, string> = { PLATFORM_A: "Platform A", PLATFORM_B: "Platform B", PLATFORM_C: "Platform C" };
+/** The platforms, written once: filters, forms and labels read this list. */
+export const PLATFORMS = [
+  { value: "PLATFORM_A", name: "Platform A" },
+  { value: "PLATFORM_B", name: "Platform B" },
+  { value: "PLATFORM_C", name: "Platform C" },
+] as const;
+
+export type PlatformValue = (typeof PLATFORMS)[number]["value"];
 
 export function platformName(type: string): string {
-  return PLATFORM_NAMES[type] ?? type;
+  return PLATFORMS.find((p) => p.value === type)?.name ?? type;
+}
+
+/** A count with its noun, the one plural rule: 1 → "1 video", 3 → "3 videos", 1200 → "1,200 videos". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatWhole(n)} ${n === 1 ? one : many}`;
+}
+
+/** What a video is called where its description is missing (one fallback everywhere). */
+export function videoTitle(v: { description?: string | null; username?: string | null }): string {
+  return v.description || (v.username ? `Video by @${v.username}` : "Untitled video");
 }
 
 /** An enum value for people: "LINK_IN_BIO" → "Link in bio". */

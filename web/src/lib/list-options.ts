@@ -1,11 +1,12 @@
 /**
  * A list's options (sort, order, platform, search) as they read in the URL (?sort=views&order=asc&
  * platform=PLATFORM_A&q=cats): bookmarkable, and the back button works. Unknown values fall back to
- * the defaults. Used by the videos and the accounts lists.
+ * the defaults. Used by the videos, accounts and folder videos lists.
  */
+import { useSearchParams } from "react-router";
 import type { Platform, SortOrder } from "../__generated__/VideosPageQuery.graphql";
 
-const PLATFORMS: Platform[] = ["PLATFORM_A", "PLATFORM_B", "PLATFORM_C"];
+import { PLATFORMS } from "./format";
 
 export interface ListOptionsOf<S extends string> {
   sort: S;
@@ -24,7 +25,7 @@ export function listOptionsCodec<S extends string>(sorts: readonly S[]) {
       return {
         sort: sorts.includes(sort) ? sort : defaultSort,
         order: params.get("order") === "asc" ? "ASC" : "DESC",
-        platform: PLATFORMS.includes(platform) ? platform : null,
+        platform: PLATFORMS.some((p) => p.value === platform) ? platform : null,
         q: params.get("q")?.trim() || null,
       };
     },
@@ -37,4 +38,18 @@ export function listOptionsCodec<S extends string>(sorts: readonly S[]) {
       return p;
     },
   };
+}
+
+export type ListOptionsCodec<S extends string> = ReturnType<typeof listOptionsCodec<S>>;
+
+/**
+ * A list's options as the URL holds them, and a change that writes them back (replacing the entry:
+ * a sort is not a page of its own in the history). The route's loader reads the new URL and loads
+ * the list again; the list stays on screen, marked busy, meanwhile.
+ */
+export function useListOptions<S extends string>(codec: ListOptionsCodec<S>) {
+  const [params, setParams] = useSearchParams();
+  const options = codec.read(params);
+  const change = (next: Partial<ListOptionsOf<S>>) => setParams(codec.write({ ...options, ...next }), { replace: true });
+  return [options, change] as const;
 }

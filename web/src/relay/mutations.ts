@@ -1,7 +1,9 @@
 /**
  * `useMutation` as a promise: `const [track, tracking] = useMutationAsync<M>(mutation)`, then
- * `await track(variables)` resolves with the response or rejects with an ApiError (lib/errors.ts)
- * for the caller to show in words. Updaters and optimistic responses pass through `config`.
+ * `await track(variables)` resolves with the response or rejects with an ApiError (lib/errors.ts).
+ * Updaters and optimistic responses pass through `config`. Pages use `useAction` (./action.ts),
+ * built on this, which also keeps the outcome to show; this alone is for a form that answers each
+ * of many calls on its own line (pages/videos/TrackVideosForm.tsx).
  */
 import { useCallback } from "react";
 import { useMutation, type UseMutationConfig } from "react-relay";

@@ -15,7 +15,7 @@ import { canonicalAccountUrl } from "../../../domain/shared/platform.ts";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.ts";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.ts";
 import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.ts";
-import { watchTrackedVideos, watchVideo } from "../../../domain/tracking/watch.ts";
+import { watchAccount, watchTrackedVideos, watchVideo } from "../../../domain/tracking/watch.ts";
 import { accountListFilter, historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.ts";
 import {
   accountHistories,
@@ -521,6 +521,19 @@ builder.subscriptionFields((t) => ({
     resolve: (event, _a, ctx) => {
       const videoId = (event as { videoId: string }).videoId;
       return readOncePerEvent(ctx, `video:${videoId}`, () => getTrackedVideo(ctx.auth.workspaceId, videoId));
+    },
+  }),
+  accountUpdated: t.field({
+    type: AccountRef,
+    description:
+      "The tracked account as it is now, then each time a scrape changes it (state or numbers, and its newest videos tracked), from " +
+      "whichever process scraped it. NOT_FOUND unless the workspace tracks the account.",
+    args: { accountId: t.arg.id({ required: true }) },
+    subscribe: (_r, args, ctx) => sharedPerEvent(ctx, watchAccount(ctx.auth.workspaceId, entityId(args.accountId, "Account", "accountId"))),
+    // Read on every event, once for all of the workspace's subscribers in this process (../subscriptions.ts).
+    resolve: (event, _a, ctx) => {
+      const accountId = (event as { accountId: string }).accountId;
+      return readOncePerEvent(ctx, `account:${accountId}`, () => getTrackedAccount(ctx.auth.workspaceId, accountId));
     },
   }),
 }));

@@ -8,9 +8,9 @@
  *   src/http/graphql/asker.ts); the person signs in (and comes back here), or creates an account with
  *   a password, which joins the workspace at once (POST /auth/sign-up/email with `invitationToken`).
  */
-import { Component, Suspense, useEffect, useState, type FormEvent, type ReactNode } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Component, Suspense, useEffect, useState, type ReactNode } from "react";
+import { graphql } from "react-relay";
+import { Link, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import type { AcceptInvitationPageQuery, AcceptInvitationPageQuery$data } from "../../__generated__/AcceptInvitationPageQuery.graphql";
 import type { AcceptInvitationPageAcceptMutation } from "../../__generated__/AcceptInvitationPageAcceptMutation.graphql";
 import type { AcceptInvitationPageSelectMutation } from "../../__generated__/AcceptInvitationPageSelectMutation.graphql";
@@ -20,15 +20,17 @@ import { ErrorMessage } from "../../components/ErrorMessage";
 import { Loading } from "../../components/Loading";
 import { Time } from "../../components/Time";
 import { signOut, signUpWithInvitation } from "../../lib/auth";
-import { apiErrorOf, describeError } from "../../lib/errors";
-import { useMutationAsync } from "../../relay/mutations";
+import { apiErrorOf } from "../../lib/errors";
+import { FormProblem, NewPasswordFields, usePasswordForm } from "../../components/PasswordForm";
+import { Outcome } from "../../components/Outcome";
+import { useAction } from "../../relay/action";
+import { useRouteQuery } from "../../relay/route-query";
 
 const query = graphql`
   query AcceptInvitationPageQuery($token: String!) {
     viewer {
       id
       email
-      name
     }
     invitation(token: $token) {
       email
@@ -58,15 +60,15 @@ const select = graphql`
   }
 `;
 
-/** The service's rule (src/domain/people/inputs.ts) is checked there; this only spares a round trip. */
-const MIN_PASSWORD = 10;
-
 const roleWords = (role: string) => (role === "OWNER" ? "an owner" : "a member");
 
 export default function AcceptInvitationPage() {
   const [params] = useSearchParams();
   const token = params.get("token");
+  const { revalidate } = useRevalidator();
+  // After signing out here, or to try again: the route reads the invitation again (app/routes.tsx).
   const [attempt, setAttempt] = useState(0);
+  const again = () => void revalidate().then(() => setAttempt((a) => a + 1));
   useEffect(() => {
     document.title = "Accept an invitation · Video tracker";
   }, []);
@@ -78,9 +80,9 @@ export default function AcceptInvitationPage() {
           This link is incomplete: it has no invitation token. Open the whole link you were sent, or ask the owner who invited you for it again.
         </p>
       ) : (
-        <LinkProblems key={`${token}-${attempt}`} token={token}>
+        <LinkProblems key={`${token}-${attempt}`} token={token} onRetry={again}>
           <Suspense fallback={<Loading what="Reading the invitation" />}>
-            <Invitation token={token} onChanged={() => setAttempt((a) => a + 1)} />
+            <Invitation token={token} onChanged={again} />
           </Suspense>
         </LinkProblems>
       )}
@@ -92,7 +94,7 @@ export default function AcceptInvitationPage() {
  * Signed out with a token that opens no invitation, the service answers UNAUTHORIZED: here that
  * means a bad link, not "sign in" (the shell's boundary would send the person to the sign-in page).
  */
-class LinkProblems extends Component<{ token: string; children: ReactNode }, { error: unknown }> {
+class LinkProblems extends Component<{ token: string; onRetry: () => void; children: ReactNode }, { error: unknown }> {
   state = { error: null as unknown };
   static getDerivedStateFromError(error: unknown) {
     return { error };
@@ -112,16 +114,12 @@ class LinkProblems extends Component<{ token: string; children: ReactNode }, { e
         </>
       );
     }
-    return <ErrorMessage error={error} title="Could not read the invitation" onRetry={() => this.setState({ error: null })} />;
+    return <ErrorMessage error={error} title="Could not read the invitation" onRetry={this.props.onRetry} />;
   }
 }
 
 function Invitation({ token, onChanged }: { token: string; onChanged: () => void }) {
-  const data = useLazyLoadQuery<AcceptInvitationPageQuery>(
-    query,
-    { token },
-    { fetchPolicy: "network-only", networkCacheConfig: { metadata: { headers: { "x-invitation-token": token } } } },
-  );
+  const data = useRouteQuery<AcceptInvitationPageQuery>(query);
   const invitation = data.invitation;
   if (!invitation) {
     return (
@@ -163,20 +161,18 @@ type Data = AcceptInvitationPageQuery$data;
 function SignedInAccept({ token, invitation, viewer, onSignedOut }: { token: string; invitation: NonNullable<Data["invitation"]>; viewer: NonNullable<Data["viewer"]>; onSignedOut: () => void }) {
   const navigate = useNavigate();
   const { chooseWorkspace, startOver } = useWorkspaceChoice();
-  const [acceptInvitation, accepting] = useMutationAsync<AcceptInvitationPageAcceptMutation>(accept);
-  const [selectWorkspace, selecting] = useMutationAsync<AcceptInvitationPageSelectMutation>(select);
-  const [error, setError] = useState<unknown>(null);
+  const acceptAction = useAction<AcceptInvitationPageAcceptMutation>(accept);
+  const selectAction = useAction<AcceptInvitationPageSelectMutation>(select);
+  const accepting = acceptAction.pending;
+  const selecting = selectAction.pending;
 
   async function join() {
-    setError(null);
-    try {
-      const joined = await acceptInvitation({ token });
-      await selectWorkspace({ id: joined.acceptInvitation.id });
-      chooseWorkspace(joined.acceptInvitation.id);
-      navigate(paths.overview(), { replace: true });
-    } catch (e) {
-      setError(e);
-    }
+    const joined = await acceptAction.run({ token }, { failed: "Could not accept the invitation" });
+    if (!joined) return;
+    const id = joined.acceptInvitation.id;
+    if (!(await selectAction.run({ id }, { failed: "Could not accept the invitation" }))) return;
+    chooseWorkspace(id);
+    navigate(paths.overview(), { replace: true });
   }
 
   async function switchPerson() {
@@ -208,7 +204,7 @@ function SignedInAccept({ token, invitation, viewer, onSignedOut }: { token: str
         <Link to={paths.overview()}>Not now</Link>
       </div>
       {(accepting || selecting) && <Loading what="Joining the workspace" />}
-      {error !== null && <ErrorMessage error={error} title="Could not accept the invitation" />}
+      <Outcome outcome={acceptAction.outcome ?? selectAction.outcome} />
     </>
   );
 }
@@ -216,37 +212,23 @@ function SignedInAccept({ token, invitation, viewer, onSignedOut }: { token: str
 function SignedOut({ token, email }: { token: string; email: string }) {
   const navigate = useNavigate();
   const { startOver } = useWorkspaceChoice();
-  const [problem, setProblem] = useState<ReactNode>(null);
-  const [busy, setBusy] = useState(false);
   const signInLink = paths.signIn(paths.acceptInvitation(token));
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const password = String(form.get("password"));
-    if (password !== String(form.get("repeat"))) return setProblem("The two passwords differ: type the same password twice.");
-    setBusy(true);
-    setProblem(null);
-    try {
-      await signUpWithInvitation({ email, password, name: String(form.get("name")).trim(), invitationToken: token });
+  const { submit, busy, problem } = usePasswordForm(
+    async (form) => {
+      await signUpWithInvitation({ email, password: String(form.get("password")), name: String(form.get("name")).trim(), invitationToken: token });
       // Signed in, and a member of the workspace: its dashboard, with a fresh store.
       startOver();
       navigate(paths.overview(), { replace: true });
-    } catch (e) {
-      const { code, message } = describeError(e);
-      setProblem(
-        code === "EMAIL_TAKEN" ? (
-          <>
-            There is an account for {email} already: <Link to={signInLink}>sign in</Link> to accept the invitation.
-          </>
-        ) : (
-          message
-        ),
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    ({ code, message }) =>
+      code === "EMAIL_TAKEN" ? (
+        <>
+          There is an account for {email} already: <Link to={signInLink}>sign in</Link> to accept the invitation.
+        </>
+      ) : (
+        message
+      ),
+  );
 
   return (
     <>
@@ -260,18 +242,8 @@ function SignedOut({ token, email }: { token: string; email: string }) {
         <input id="invite-email" name="email" type="email" value={email} readOnly autoComplete="username" />
         <label htmlFor="invite-name">Your name</label>
         <input id="invite-name" name="name" autoComplete="name" required maxLength={100} />
-        <label htmlFor="invite-password">Password</label>
-        <input id="invite-password" name="password" type="password" autoComplete="new-password" minLength={MIN_PASSWORD} required aria-describedby="invite-password-help" />
-        <p id="invite-password-help" className="muted">
-          At least {MIN_PASSWORD} characters.
-        </p>
-        <label htmlFor="invite-repeat">Repeat the password</label>
-        <input id="invite-repeat" name="repeat" type="password" autoComplete="new-password" minLength={MIN_PASSWORD} required />
-        {problem && (
-          <p className="notice notice-error" role="alert">
-            {problem}
-          </p>
-        )}
+        <NewPasswordFields idPrefix="invite-" />
+        <FormProblem problem={problem} />
         <button type="submit" className="button-primary" disabled={busy}>
           Create account and join
         </button>

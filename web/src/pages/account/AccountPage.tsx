@@ -2,15 +2,19 @@
  * One tracked account: its numbers, refresh now, untrack (after a confirmation), its follower and
  * view history chart, and its tracked videos. The URL's id is the account's UUID or its global id.
  */
-import { Suspense, useEffect, useTransition } from "react";
-import { graphql, useLazyLoadQuery, useRefetchableFragment } from "react-relay";
-import { Link, useParams } from "react-router";
+import { Suspense, useEffect, useMemo, useRef, useTransition } from "react";
+import { graphql, useRefetchableFragment, useSubscription } from "react-relay";
+import type { GraphQLSubscriptionConfig } from "relay-runtime";
+import { Link } from "react-router";
 import type { AccountPageQuery } from "../../__generated__/AccountPageQuery.graphql";
 import type { AccountPage_account$key } from "../../__generated__/AccountPage_account.graphql";
+import type { AccountPageRefetchQuery } from "../../__generated__/AccountPageRefetchQuery.graphql";
+import type { AccountPageUpdatesSubscription } from "../../__generated__/AccountPageUpdatesSubscription.graphql";
 import type { AccountPage_history$data } from "../../__generated__/AccountPage_history.graphql";
 import { paths } from "../../app/paths";
 import { HistoryChart, type HistorySeries } from "../../components/HistoryChart";
 import { Loading } from "../../components/Loading";
+import { useRouteQuery } from "../../relay/route-query";
 import { AccountActions } from "./AccountActions";
 import { AccountSummary } from "./AccountSummary";
 import { AccountVideos } from "./AccountVideos";
@@ -23,15 +27,29 @@ const query = graphql`
   }
 `;
 
-/** The whole account, refetchable: read again every few seconds while its scrape runs (no account subscription exists). */
+/** The whole account, refetchable: read again when a scrape has landed (its videos may have changed). */
 const fragment = graphql`
   fragment AccountPage_account on Account @refetchable(queryName: "AccountPageRefetchQuery") {
     id
-    uuid
-    scrapeStatus
+    lastScrapedAt
     ...AccountSummary_account
     ...AccountPage_history
     ...AccountVideos_account
+  }
+`;
+
+/**
+ * The account live: `accountUpdated` sends it now and after each change a scrape makes (Relay merges
+ * it by id: the summary and its badges change in place; a new lastScrapedAt reads the chart again).
+ */
+const updates = graphql`
+  subscription AccountPageUpdatesSubscription($accountId: ID!) {
+    accountUpdated(accountId: $accountId) {
+      id
+      scrapeStatus
+      lastScrapedAt
+      ...AccountSummary_account
+    }
   }
 `;
 
@@ -63,20 +81,22 @@ const HISTORY_SERIES: HistorySeries<HistoryPoint>[] = [
 ];
 
 export default function AccountPage() {
-  const { id = "" } = useParams();
-  const data = useLazyLoadQuery<AccountPageQuery>(query, { id }, { fetchPolicy: "store-and-network" });
+  const data = useRouteQuery<AccountPageQuery>(query);
   return <Account account={data.account} />;
 }
 
 function Account({ account }: { account: AccountPage_account$key }) {
-  const [a, refetch] = useRefetchableFragment(fragment, account);
+  const [a, refetch] = useRefetchableFragment<AccountPageRefetchQuery, AccountPage_account$key>(fragment, account);
   const [, startTransition] = useTransition();
-  const busy = a.scrapeStatus === "QUEUED" || a.scrapeStatus === "SCRAPING";
+  useLiveAccount(a.id);
+  // A scrape that lands (a new lastScrapedAt, merged from the subscription) may have tracked new
+  // videos: the account is read again, the page staying on screen meanwhile.
+  const seen = useRef(a.lastScrapedAt);
   useEffect(() => {
-    if (!busy) return;
-    const timer = setInterval(() => startTransition(() => void refetch({}, { fetchPolicy: "network-only" })), 2000);
-    return () => clearInterval(timer);
-  }, [busy, refetch]);
+    if (a.lastScrapedAt === seen.current) return;
+    seen.current = a.lastScrapedAt;
+    startTransition(() => void refetch({}, { fetchPolicy: "network-only" }));
+  }, [a.lastScrapedAt, refetch]);
 
   return (
     <>
@@ -84,7 +104,7 @@ function Account({ account }: { account: AccountPage_account$key }) {
         <Link to={paths.accounts()}>← Accounts</Link>
       </p>
       <AccountSummary account={a}>
-        <AccountActions accountId={a.id} onRefreshed={() => startTransition(() => void refetch({}, { fetchPolicy: "network-only" }))} />
+        <AccountActions accountId={a.id} />
       </AccountSummary>
       <section aria-labelledby="account-history-heading" className="panel">
         <h2 id="account-history-heading">Follower and view history</h2>
@@ -100,4 +120,10 @@ function Account({ account }: { account: AccountPage_account$key }) {
       </section>
     </>
   );
+}
+
+/** Follows the account while its page is open. */
+function useLiveAccount(accountId: string) {
+  const config = useMemo<GraphQLSubscriptionConfig<AccountPageUpdatesSubscription>>(() => ({ subscription: updates, variables: { accountId } }), [accountId]);
+  useSubscription(config);
 }

@@ -5,68 +5,42 @@
  * PLATFORM_A&q=bakery), as on the Videos page. An account's own page (pages/account) has its
  * history chart and videos.
  */
-import { Suspense, useCallback, useState, useTransition } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
-import { useSearchParams } from "react-router";
+import { graphql } from "react-relay";
+import { useNavigation, useRevalidator } from "react-router";
 import type { AccountsPageQuery } from "../../__generated__/AccountsPageQuery.graphql";
 import { ListFilters } from "../../components/ListFilters";
-import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
+import { useListOptions } from "../../lib/list-options";
+import { useRouteQuery } from "../../relay/route-query";
 import { AccountsTable } from "./AccountsTable";
 import { TrackAccountForm } from "./TrackAccountForm";
-import { accountListOptions, PAGE_SIZE, type AccountListOptions } from "./list-options";
+import { accountListOptions } from "./list-options";
 
 const query = graphql`
-  query AccountsPageQuery($first: Int!, $sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String) {
+  query AccountsPageQuery($sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String) {
     workspace {
-      id
       limits {
-        videoLimit
-        videoSlotsUsed
-        additionsRemaining
+        ...TrackAccountForm_limits
       }
     }
-    ...AccountsTable_query @arguments(first: $first, sort: $sort, order: $order, platform: $platform, q: $q)
+    ...AccountsTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q)
   }
 `;
 
-const codec = accountListOptions;
-
 export default function AccountsPage() {
-  const [params, setParams] = useSearchParams();
-  const [pending, startTransition] = useTransition();
-  const options = codec.read(params);
-  const change = (next: Partial<AccountListOptions>) => startTransition(() => setParams(codec.write({ ...options, ...next }), { replace: true }));
-  // Tracking an account changes the list and the slots: the query is read again (a new key).
-  const [fetchKey, setFetchKey] = useState(0);
-  const reload = useCallback(() => startTransition(() => setFetchKey((k) => k + 1)), []);
+  const [options, change] = useListOptions(accountListOptions);
+  const data = useRouteQuery<AccountsPageQuery>(query);
+  // Tracking an account changes the list and the slots: the route reads them again.
+  const { revalidate, state } = useRevalidator();
+  const pending = useNavigation().state === "loading" || state === "loading";
   return (
     <>
       <PageHeader title="Accounts" />
-      <Suspense fallback={<Loading what="Loading the accounts" />}>
-        <AccountsContent options={options} onChange={change} pending={pending} fetchKey={fetchKey} onTracked={reload} />
-      </Suspense>
-    </>
-  );
-}
-
-interface Props {
-  options: AccountListOptions;
-  onChange: (o: Partial<AccountListOptions>) => void;
-  pending: boolean;
-  fetchKey: number;
-  onTracked: () => void;
-}
-
-function AccountsContent({ options, onChange, pending, fetchKey, onTracked }: Props) {
-  const data = useLazyLoadQuery<AccountsPageQuery>(query, { ...options, first: PAGE_SIZE }, { fetchPolicy: fetchKey ? "network-only" : "store-and-network", fetchKey });
-  return (
-    <>
-      <TrackAccountForm limits={data.workspace.limits} onTracked={onTracked} />
+      <TrackAccountForm limits={data.workspace.limits} onTracked={() => void revalidate()} />
       <section aria-labelledby="accounts-heading" className="panel">
         <h2 id="accounts-heading">Tracked accounts</h2>
-        <ListFilters options={options} onChange={onChange} placeholder="Name or username" />
-        <AccountsTable query={data} options={options} onChange={onChange} pending={pending} />
+        <ListFilters options={options} onChange={change} placeholder="Name or username" />
+        <AccountsTable query={data} options={options} onChange={change} pending={pending} />
       </section>
     </>
   );

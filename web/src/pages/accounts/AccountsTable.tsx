@@ -1,29 +1,30 @@
 /**
- * The tracked accounts (TanStack Table over a Relay connection). Sorting, the platform filter and
- * the search are the server's (`accounts(sort, order, platform, q)`), so a header click changes the
- * URL and the query; "Show more" reads the next cursor page. Accounts being scraped are read again
- * every few seconds until their numbers land (no account subscription exists).
+ * The tracked accounts (components/DataTable.tsx over a Relay connection). Sorting, the platform
+ * filter and the search are the server's (`accounts(sort, order, platform, q)`), so a header click
+ * changes the URL and the route loads the list again; "Show more" reads the next cursor page.
+ * Accounts being scraped are read again every few seconds until their numbers land.
  */
-import { useEffect, useMemo, useTransition, type HTMLAttributes } from "react";
-import { graphql, usePaginationFragment } from "react-relay";
+import { useEffect, useTransition } from "react";
+import { graphql } from "react-relay";
 import { Link } from "react-router";
-import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import type { AccountsTable_query$key, AccountsTable_query$data } from "../../__generated__/AccountsTable_query.graphql";
+import type { AccountsTablePaginationQuery } from "../../__generated__/AccountsTablePaginationQuery.graphql";
 import type { AccountSort } from "../../__generated__/AccountsPageQuery.graphql";
 import { paths } from "../../app/paths";
 import { StatusBadge } from "../../components/Badge";
+import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
-import { ShowMore } from "../../components/ShowMore";
-import { SortedTable } from "../../components/SortedTable";
 import { Time } from "../../components/Time";
+import { Thumbnail } from "../../components/VideoCell";
 import { formatCount, formatWhole, platformName } from "../../lib/format";
+import { usePagedConnection } from "../../relay/paged";
 import type { AccountListOptions } from "./list-options";
 
 const fragment = graphql`
   fragment AccountsTable_query on Query
   @refetchable(queryName: "AccountsTablePaginationQuery")
   @argumentDefinitions(
-    first: { type: "Int!" }
+    first: { type: "Int", defaultValue: 50 }
     after: { type: "String" }
     sort: { type: "AccountSort!" }
     order: { type: "SortOrder!" }
@@ -56,33 +57,27 @@ const fragment = graphql`
 `;
 
 type Row = AccountsTable_query$data["accounts"]["edges"][number]["node"];
-const column = createColumnHelper<Row>();
-/** Which columns sort on the server, and by which key. */
-const SORT_OF: Record<string, AccountSort> = { account: "USERNAME", followers: "FOLLOWERS", views: "TOTAL_VIEWS", videos: "VIDEO_COUNT", tracked: "TRACKED_AT" };
 
-const columns = [
-  column.accessor("avatarUrl", {
-    id: "avatar",
-    header: () => <span className="visually-hidden">Avatar</span>,
-    cell: (c) => (c.getValue() ? <img className="thumb avatar" src={c.getValue()} alt="" loading="lazy" referrerPolicy="no-referrer" /> : <span className="thumb thumb-empty avatar" />),
-  }),
-  column.accessor((a) => `${a.displayName} ${a.username}`, {
+const COLUMNS: Column<Row, AccountSort>[] = [
+  { id: "avatar", header: "Avatar", hidden: true, cell: (a) => <Thumbnail src={a.avatarUrl} avatar /> },
+  {
     id: "account",
     header: "Account",
-    cell: (c) => (
-      <Link className="description" to={paths.account(c.row.original.uuid)}>
-        {c.row.original.displayName || `@${c.row.original.username}`}
-        {c.row.original.displayName && <span className="muted"> @{c.row.original.username}</span>}
+    sort: "USERNAME",
+    cell: (a) => (
+      <Link className="description" to={paths.account(a.uuid)}>
+        {a.displayName || `@${a.username}`}
+        {a.displayName && <span className="muted"> @{a.username}</span>}
       </Link>
     ),
-  }),
-  column.accessor("type", { id: "platform", header: "Platform", cell: (c) => platformName(c.getValue()) }),
-  column.accessor((a) => a.followerCount ?? undefined, { id: "followers", header: "Followers", cell: (c) => <span title={formatWhole(c.getValue())}>{formatCount(c.getValue())}</span> }),
-  column.accessor((a) => a.totalViews ?? undefined, { id: "views", header: "Total views", cell: (c) => <span title={formatWhole(c.getValue())}>{formatCount(c.getValue())}</span> }),
-  column.accessor((a) => a.videoCount ?? undefined, { id: "videos", header: "Videos", cell: (c) => formatCount(c.getValue()) }),
-  column.accessor((a) => a.tracking?.videoLimit, { id: "limit", header: "Video limit", cell: (c) => formatWhole(c.getValue()) }),
-  column.accessor((a) => a.tracking?.trackedAt ?? "", { id: "tracked", header: "Tracked", cell: (c) => <Time value={c.getValue()} /> }),
-  column.accessor("scrapeStatus", { id: "status", header: "Status", cell: (c) => <StatusBadge status={c.getValue()} title={c.row.original.scrapeError ?? undefined} /> }),
+  },
+  { id: "platform", header: "Platform", cell: (a) => platformName(a.type) },
+  { id: "followers", header: "Followers", sort: "FOLLOWERS", cell: (a) => <span title={formatWhole(a.followerCount)}>{formatCount(a.followerCount)}</span> },
+  { id: "views", header: "Total views", sort: "TOTAL_VIEWS", cell: (a) => <span title={formatWhole(a.totalViews)}>{formatCount(a.totalViews)}</span> },
+  { id: "videos", header: "Videos", sort: "VIDEO_COUNT", cell: (a) => formatCount(a.videoCount) },
+  { id: "limit", header: "Video limit", cell: (a) => formatWhole(a.tracking?.videoLimit) },
+  { id: "tracked", header: "Tracked", sort: "TRACKED_AT", cell: (a) => <Time value={a.tracking?.trackedAt} /> },
+  { id: "status", header: "Status", cell: (a) => <StatusBadge status={a.scrapeStatus} title={a.scrapeError ?? undefined} /> },
 ];
 
 interface Props {
@@ -93,8 +88,7 @@ interface Props {
 }
 
 export function AccountsTable({ query, options, onChange, pending }: Props) {
-  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment(fragment, query);
-  const rows = useMemo(() => data.accounts.edges.map((e) => e.node), [data.accounts.edges]);
+  const { rows, paging, refetch } = usePagedConnection<AccountsTablePaginationQuery, AccountsTable_query$key, Row>(fragment, query, (d) => d.accounts, "accounts");
   const [, startRefetch] = useTransition();
 
   const scraping = rows.some((r) => r.scrapeStatus === "QUEUED" || r.scrapeStatus === "SCRAPING");
@@ -104,28 +98,24 @@ export function AccountsTable({ query, options, onChange, pending }: Props) {
     return () => clearInterval(timer);
   }, [scraping, refetch]);
 
-  const table = useReactTable({ data: rows, columns, getRowId: (row) => row.id, getCoreRowModel: getCoreRowModel() });
-
-  if (data.accounts.totalCount === 0 && rows.length === 0) {
-    return options.q || options.platform ? (
+  const empty =
+    options.q || options.platform ? (
       <EmptyState title="No account matches these filters.">Clear the search or choose another platform.</EmptyState>
     ) : (
       <EmptyState title="No accounts tracked yet.">Paste an account's link in the form above and press Track account: its followers, views and newest videos appear here.</EmptyState>
     );
-  }
 
   return (
-    <div aria-busy={pending}>
-      <SortedTable
-        table={table}
-        caption={`Tracked accounts, ${formatWhole(data.accounts.totalCount)} in all${options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}`}
-        sortOf={SORT_OF}
-        sort={options.sort}
-        order={options.order}
-        onSort={onChange}
-        rowProps={(row) => ({ "data-account-id": row.original.uuid }) as HTMLAttributes<HTMLTableRowElement>}
-      />
-      <ShowMore shown={rows.length} total={data.accounts.totalCount} hasNext={hasNext} isLoadingNext={isLoadingNext} onMore={() => loadNext(50)} />
-    </div>
+    <DataTable
+      label={`Tracked accounts, ${formatWhole(paging.total)} in all${options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}`}
+      columns={COLUMNS}
+      rows={rows}
+      rowKey={(a) => a.id}
+      rowProps={(a) => ({ "data-account-id": a.uuid })}
+      empty={empty}
+      sorting={{ sort: options.sort, order: options.order, onSort: onChange }}
+      paging={paging}
+      busy={pending}
+    />
   );
 }

@@ -4,11 +4,19 @@
  * before anything is tracked. The answer names the account in one of three outcomes.
  */
 import { useState, type FormEvent } from "react";
-import { graphql } from "react-relay";
+import { graphql, useFragment } from "react-relay";
 import type { TrackAccountFormMutation } from "../../__generated__/TrackAccountFormMutation.graphql";
-import { ErrorMessage } from "../../components/ErrorMessage";
-import { formatWhole } from "../../lib/format";
-import { useMutationAsync } from "../../relay/mutations";
+import type { TrackAccountForm_limits$key } from "../../__generated__/TrackAccountForm_limits.graphql";
+import { Outcome } from "../../components/Outcome";
+import { formatWhole, plural } from "../../lib/format";
+import { refused, useAction, type ActionOutcome } from "../../relay/action";
+
+const limitsFragment = graphql`
+  fragment TrackAccountForm_limits on TrackingLimits {
+    videoLimit
+    additionsRemaining
+  }
+`;
 
 const mutation = graphql`
   mutation TrackAccountFormMutation($url: String!, $videoLimit: Int!) {
@@ -20,44 +28,35 @@ const mutation = graphql`
   }
 `;
 
-interface Limits {
-  readonly videoLimit: number;
-  readonly videoSlotsUsed: number;
-  readonly additionsRemaining: number;
-}
-
 const MAX_VIDEO_LIMIT = 500;
 
-export function TrackAccountForm({ limits, onTracked }: { limits: Limits; onTracked: () => void }) {
+/** The answer names the account in one of three outcomes. */
+function said(r: TrackAccountFormMutation["response"]["trackAccount"], limit: number): ActionOutcome {
+  if (r.added.length) return { ok: true, message: `Tracking @${r.added[0]}: its newest videos (up to ${formatWhole(limit)}) appear when it is first scraped, in a few seconds.` };
+  if (r.alreadyTracked.length) return { ok: true, message: `@${r.alreadyTracked[0]} is already tracked (its video limit stays as it was).` };
+  return refused("Not tracked", `@${r.failed[0] ?? "the account"} was not tracked: no tracking slots are left. Untrack videos or accounts, or move to a larger plan.`);
+}
+
+export function TrackAccountForm({ limits: key, onTracked }: { limits: TrackAccountForm_limits$key; onTracked: () => void }) {
+  const limits = useFragment(limitsFragment, key);
   const [url, setUrl] = useState("");
   const [videoLimit, setVideoLimit] = useState("50");
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [track, tracking] = useMutationAsync<TrackAccountFormMutation>(mutation);
+  const [problem, setProblem] = useState<ActionOutcome | null>(null);
+  const track = useAction<TrackAccountFormMutation>(mutation);
   const limit = Number(videoLimit);
   const validLimit = Number.isInteger(limit) && limit >= 1 && limit <= MAX_VIDEO_LIMIT;
   const reserved = validLimit ? Math.min(limit, limits.additionsRemaining) : 0;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    setOutcome(null);
-    if (!url.trim()) return setOutcome({ ok: false, text: "Paste the link of an account first." });
-    if (!validLimit) return setOutcome({ ok: false, text: `The video limit is a whole number from 1 to ${MAX_VIDEO_LIMIT}.` });
-    try {
-      const r = (await track({ url: url.trim(), videoLimit: limit })).trackAccount;
-      if (r.added.length) {
-        setOutcome({ ok: true, text: `Tracking @${r.added[0]}: its newest videos (up to ${formatWhole(limit)}) appear when it is first scraped, in a few seconds.` });
-        setUrl("");
-      } else if (r.alreadyTracked.length) {
-        setOutcome({ ok: true, text: `@${r.alreadyTracked[0]} is already tracked (its video limit stays as it was).` });
-      } else {
-        setOutcome({ ok: false, text: `@${r.failed[0] ?? "the account"} was not tracked: no tracking slots are left. Untrack videos or accounts, or move to a larger plan.` });
-      }
-      onTracked();
-    } catch (e) {
-      setError(e);
-    }
+    setProblem(null);
+    track.clear();
+    if (!url.trim()) return setProblem(refused("Not tracked", "Paste the link of an account first."));
+    if (!validLimit) return setProblem(refused("Not tracked", `The video limit is a whole number from 1 to ${MAX_VIDEO_LIMIT}.`));
+    const r = await track.run({ url: url.trim(), videoLimit: limit }, { done: (d) => said(d.trackAccount, limit), failed: "Could not track the account" });
+    if (!r) return;
+    if (r.trackAccount.added.length) setUrl("");
+    onTracked();
   }
 
   return (
@@ -84,28 +83,23 @@ export function TrackAccountForm({ limits, onTracked }: { limits: Limits; onTrac
           Tracks the account's newest videos, up to this many (1 to {MAX_VIDEO_LIMIT}); each takes one tracking slot.{" "}
           {validLimit && (
             <>
-              This account may take up to <strong>{formatWhole(reserved)}</strong> slot{reserved === 1 ? "" : "s"}:{" "}
+              This account may take up to <strong>{plural(reserved, "slot")}</strong>:{" "}
             </>
           )}
           {formatWhole(limits.additionsRemaining)} of {formatWhole(limits.videoLimit)} slots are free.
         </p>
         <div className="row">
-          <button type="submit" className="button-primary" disabled={tracking}>
+          <button type="submit" className="button-primary" disabled={track.pending}>
             Track account
           </button>
-          {tracking && (
+          {track.pending && (
             <span role="status" className="muted">
               Tracking…
             </span>
           )}
         </div>
       </form>
-      {outcome && (
-        <p role="status" className={outcome.ok ? "notice" : "notice notice-error"}>
-          {outcome.text}
-        </p>
-      )}
-      {error !== null && <ErrorMessage error={error} title="Could not track the account" />}
+      <Outcome outcome={problem ?? track.outcome} />
     </section>
   );
 }

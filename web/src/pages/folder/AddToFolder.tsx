@@ -1,20 +1,27 @@
 /**
- * Add one of the workspace's tracked videos or accounts to the folder (the first 100 of each, newest
- * tracked first; many videos at once: select them on the Videos page and press Add to folder).
+ * Add one of the workspace's tracked videos or accounts to the folder (the newest 100 of each, with
+ * a notice when there are more; many videos at once: select them on the Videos page and press Add
+ * to folder). Its query starts with the folder's, from the route (app/routes.tsx). The folder's
+ * count moves at once; the page reads the folder again after the answer.
  */
 import { useState, type FormEvent } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql } from "react-relay";
 import { Link } from "react-router";
+import type { RecordSourceSelectorProxy } from "relay-runtime";
 import type { AddToFolderQuery } from "../../__generated__/AddToFolderQuery.graphql";
 import type { AddToFolderVideosMutation } from "../../__generated__/AddToFolderVideosMutation.graphql";
 import type { AddToFolderAccountsMutation } from "../../__generated__/AddToFolderAccountsMutation.graphql";
 import { paths } from "../../app/paths";
-import { ErrorMessage } from "../../components/ErrorMessage";
-import { useMutationAsync } from "../../relay/mutations";
+import { FirstOf } from "../../components/FirstOf";
+import { Outcome } from "../../components/Outcome";
+import { videoTitle } from "../../lib/format";
+import { refused, useAction, type ActionOutcome } from "../../relay/action";
+import { useRouteQuery } from "../../relay/route-query";
 
 const query = graphql`
   query AddToFolderQuery {
     videos(first: 100) {
+      totalCount
       edges {
         node {
           id
@@ -24,6 +31,7 @@ const query = graphql`
       }
     }
     accounts(first: 100) {
+      totalCount
       edges {
         node {
           id
@@ -55,31 +63,50 @@ const addAccounts = graphql`
   }
 `;
 
+/** The folder's count goes up at once (rolled back if the server refuses). */
+const bump = (folderId: string, field: "videoCount" | "accountCount") => (store: RecordSourceSelectorProxy) => {
+  const folder = store.get(folderId);
+  const count = folder?.getValue(field);
+  if (folder && typeof count === "number") folder.setValue(count + 1, field);
+};
+
+const TITLE = "Could not add to the folder";
+const said = (results: readonly { success: boolean; error?: string | null }[], added: string): ActionOutcome => {
+  const failed = results.find((r) => !r.success);
+  return failed ? refused(TITLE, `Not added: ${failed.error ?? "failed"}.`) : { ok: true, message: added };
+};
+
 export function AddToFolder({ folderId, onAdded }: { folderId: string; onAdded: () => void }) {
-  const data = useLazyLoadQuery<AddToFolderQuery>(query, {}, { fetchPolicy: "store-and-network" });
+  const data = useRouteQuery<AddToFolderQuery>(query);
   const videos = data.videos.edges.map((e) => e.node);
   const accounts = data.accounts.edges.map((e) => e.node);
   const [videoId, setVideoId] = useState("");
   const [accountId, setAccountId] = useState("");
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [runVideos, addingVideo] = useMutationAsync<AddToFolderVideosMutation>(addVideos);
-  const [runAccounts, addingAccount] = useMutationAsync<AddToFolderAccountsMutation>(addAccounts);
+  const video = useAction<AddToFolderVideosMutation>(addVideos);
+  const account = useAction<AddToFolderAccountsMutation>(addAccounts);
 
-  async function add(kind: "video" | "account", event: FormEvent) {
+  async function addVideo(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    setOutcome(null);
-    const id = kind === "video" ? videoId || videos[0]?.id : accountId || accounts[0]?.id;
+    account.clear();
+    const id = videoId || videos[0]?.id;
     if (!id) return;
-    try {
-      const results = kind === "video" ? (await runVideos({ folderId, videoIds: [id] })).addVideosToFolder : (await runAccounts({ folderId, accountIds: [id] })).addAccountsToFolder;
-      const failed = results.find((r) => !r.success);
-      setOutcome(failed ? { ok: false, text: `Not added: ${failed.error ?? "failed"}.` } : { ok: true, text: kind === "video" ? "Added the video to the folder." : "Added the account (and its tracked videos) to the folder." });
-      onAdded();
-    } catch (e) {
-      setError(e);
-    }
+    const r = await video.run(
+      { folderId, videoIds: [id] },
+      { optimisticUpdater: bump(folderId, "videoCount"), done: (d) => said(d.addVideosToFolder, "Added the video to the folder."), failed: TITLE },
+    );
+    if (r) onAdded();
+  }
+
+  async function addAccount(event: FormEvent) {
+    event.preventDefault();
+    video.clear();
+    const id = accountId || accounts[0]?.id;
+    if (!id) return;
+    const r = await account.run(
+      { folderId, accountIds: [id] },
+      { optimisticUpdater: bump(folderId, "accountCount"), done: (d) => said(d.addAccountsToFolder, "Added the account (and its tracked videos) to the folder."), failed: TITLE },
+    );
+    if (r) onAdded();
   }
 
   if (videos.length === 0 && accounts.length === 0) {
@@ -93,24 +120,25 @@ export function AddToFolder({ folderId, onAdded }: { folderId: string; onAdded: 
   return (
     <>
       {videos.length > 0 && (
-        <form className="row" onSubmit={(e) => void add("video", e)}>
+        <form className="row" onSubmit={(e) => void addVideo(e)}>
           <label>
             Tracked video
             <select value={videoId || videos[0]!.id} onChange={(e) => setVideoId(e.target.value)}>
               {videos.map((v) => (
                 <option key={v.id} value={v.id}>
-                  {(v.description || "Untitled video").slice(0, 80)} (@{v.username})
+                  {videoTitle(v).slice(0, 80)} (@{v.username})
                 </option>
               ))}
             </select>
           </label>
-          <button type="submit" disabled={addingVideo}>
+          <button type="submit" disabled={video.pending}>
             Add video
           </button>
+          <FirstOf shown={videos.length} total={data.videos.totalCount} what="tracked videos, newest first" rest="To add older ones, select them on the Videos page and press Add to folder." />
         </form>
       )}
       {accounts.length > 0 && (
-        <form className="row" onSubmit={(e) => void add("account", e)}>
+        <form className="row" onSubmit={(e) => void addAccount(e)}>
           <label>
             Tracked account
             <select value={accountId || accounts[0]!.id} onChange={(e) => setAccountId(e.target.value)}>
@@ -121,17 +149,14 @@ export function AddToFolder({ folderId, onAdded }: { folderId: string; onAdded: 
               ))}
             </select>
           </label>
-          <button type="submit" disabled={addingAccount}>
+          <button type="submit" disabled={account.pending}>
             Add account
           </button>
+          <FirstOf shown={accounts.length} total={data.accounts.totalCount} what="tracked accounts, newest first" rest="Older ones cannot be picked here yet." />
         </form>
       )}
-      {outcome && (
-        <p role="status" className={outcome.ok ? "notice" : "notice notice-error"}>
-          {outcome.text}
-        </p>
-      )}
-      {error !== null && <ErrorMessage error={error} title="Could not add to the folder" />}
+      <Outcome outcome={video.outcome} />
+      <Outcome outcome={account.outcome} />
     </>
   );
 }

@@ -1,16 +1,17 @@
 /** The folder's accounts, most recently added first, each removable (it stays tracked). */
-import { useState } from "react";
-import { graphql, usePaginationFragment } from "react-relay";
+import { graphql } from "react-relay";
 import { Link } from "react-router";
-import type { FolderAccounts_folder$key } from "../../__generated__/FolderAccounts_folder.graphql";
+import type { FolderAccounts_folder$data, FolderAccounts_folder$key } from "../../__generated__/FolderAccounts_folder.graphql";
+import type { FolderAccountsPaginationQuery } from "../../__generated__/FolderAccountsPaginationQuery.graphql";
 import type { FolderAccountsRemoveMutation } from "../../__generated__/FolderAccountsRemoveMutation.graphql";
 import { paths } from "../../app/paths";
 import { EmptyState } from "../../components/EmptyState";
+import { Outcome } from "../../components/Outcome";
 import { ShowMore } from "../../components/ShowMore";
-import { ErrorMessage } from "../../components/ErrorMessage";
 import { Time } from "../../components/Time";
-import { formatCount, formatWhole, platformName } from "../../lib/format";
-import { useMutationAsync } from "../../relay/mutations";
+import { formatCount, platformName } from "../../lib/format";
+import { refused, useAction } from "../../relay/action";
+import { usePagedConnection } from "../../relay/paged";
 
 const fragment = graphql`
   fragment FolderAccounts_folder on Folder
@@ -44,42 +45,39 @@ const removeMutation = graphql`
   }
 `;
 
+type Edge = FolderAccounts_folder$data["accounts"]["edges"][number];
+
 export function FolderAccounts({ folder, onChanged }: { folder: FolderAccounts_folder$key; onChanged: () => void }) {
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment(fragment, folder);
-  const [error, setError] = useState<unknown>(null);
-  const [remove, removing] = useMutationAsync<FolderAccountsRemoveMutation>(removeMutation);
+  const { data, paging } = usePagedConnection<FolderAccountsPaginationQuery, FolderAccounts_folder$key, Edge["node"]>(fragment, folder, (d) => d.accounts, "accounts");
+  const remove = useAction<FolderAccountsRemoveMutation>(removeMutation);
 
   async function doRemove(accountId: string) {
-    setError(null);
-    try {
-      const [r] = (await remove({ folderId: data.id, accountIds: [accountId] })).removeAccountsFromFolder;
-      if (r && !r.success) setError(new Error(r.error ?? "failed"));
-      onChanged();
-    } catch (e) {
-      setError(e);
-    }
+    const title = "Could not remove the account";
+    // The server answers per account: a refusal comes with its reason, shown in its words.
+    const done = await remove.run({ folderId: data.id, accountIds: [accountId] }, { done: ({ removeAccountsFromFolder: [r] }) => (r && !r.success ? refused(title, r.error) : null), failed: title });
+    if (done) onChanged();
   }
 
-  if (data.accounts.totalCount === 0) {
+  if (data.accounts.edges.length === 0) {
     return <EmptyState title="No accounts in this folder.">Add a tracked account with the form above: its tracked videos then count in the folder too.</EmptyState>;
   }
   return (
     <>
-      {error !== null && <ErrorMessage error={error} title="Could not remove the account" />}
+      <Outcome outcome={remove.outcome} />
       <ul className="plain-list">
-        {data.accounts.edges.map(({ node: a, addedAt }) => (
+        {data.accounts.edges.map(({ node: a, addedAt }: Edge) => (
           <li key={a.id} className="row">
             <Link to={paths.account(a.uuid)}>{a.displayName || `@${a.username}`}</Link>
             <span className="muted">
               @{a.username} · {platformName(a.type)} · {formatCount(a.followerCount)} followers · added <Time value={addedAt} />
             </span>
-            <button type="button" className="button-link" aria-label={`Remove @${a.username} from the folder`} disabled={removing} onClick={() => void doRemove(a.id)}>
+            <button type="button" className="button-link" aria-label={`Remove @${a.username} from the folder`} disabled={remove.pending} onClick={() => void doRemove(a.id)}>
               Remove
             </button>
           </li>
         ))}
       </ul>
-      <ShowMore shown={data.accounts.edges.length} total={data.accounts.totalCount} hasNext={hasNext} isLoadingNext={isLoadingNext} onMore={() => loadNext(20)} />
+      <ShowMore paging={paging} />
     </>
   );
 }

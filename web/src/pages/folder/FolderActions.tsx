@@ -6,8 +6,9 @@ import type { FolderActionsRenameMutation } from "../../__generated__/FolderActi
 import type { FolderActionsDeleteMutation } from "../../__generated__/FolderActionsDeleteMutation.graphql";
 import { paths } from "../../app/paths";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { ErrorMessage } from "../../components/ErrorMessage";
-import { useMutationAsync } from "../../relay/mutations";
+import { Outcome } from "../../components/Outcome";
+import { useAction } from "../../relay/action";
+import { removeNodes, rootConnection } from "../../relay/connections";
 
 const renameMutation = graphql`
   mutation FolderActionsRenameMutation($id: ID!, $name: String!) {
@@ -27,30 +28,21 @@ const deleteMutation = graphql`
 export function FolderActions({ folderId, name }: { folderId: string; name: string }) {
   const [renaming, setRenaming] = useState(false);
   const [draft, setDraft] = useState(name);
-  const [error, setError] = useState<unknown>(null);
-  const [rename, saving] = useMutationAsync<FolderActionsRenameMutation>(renameMutation);
-  const [remove, deleting] = useMutationAsync<FolderActionsDeleteMutation>(deleteMutation);
+  const rename = useAction<FolderActionsRenameMutation>(renameMutation);
+  const remove = useAction<FolderActionsDeleteMutation>(deleteMutation);
   const navigate = useNavigate();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    try {
-      await rename({ id: folderId, name: draft });
-      setRenaming(false);
-    } catch (e) {
-      setError(e);
-    }
+    remove.clear();
+    if (await rename.run({ id: folderId, name: draft }, { failed: "Could not rename the folder" })) setRenaming(false);
   }
 
   async function doDelete() {
-    setError(null);
-    try {
-      await remove({ id: folderId });
-      navigate(paths.folders());
-    } catch (e) {
-      setError(e);
-    }
+    rename.clear();
+    // It leaves the folders list at once, so the list does not show it while it is read again.
+    const gone = removeNodes([rootConnection("FoldersPage_folders")], [folderId]);
+    if (await remove.run({ id: folderId }, { updater: gone, failed: "Could not delete the folder" })) navigate(paths.folders());
   }
 
   return (
@@ -61,10 +53,10 @@ export function FolderActions({ folderId, name }: { folderId: string; name: stri
             New name
             <input type="text" value={draft} maxLength={255} required autoFocus onChange={(e) => setDraft(e.target.value)} />
           </label>
-          <button type="submit" className="button-primary" disabled={saving}>
+          <button type="submit" className="button-primary" disabled={rename.pending}>
             Save name
           </button>
-          <button type="button" onClick={() => (setRenaming(false), setDraft(name), setError(null))}>
+          <button type="button" onClick={() => (setRenaming(false), setDraft(name), rename.clear())}>
             Cancel
           </button>
         </form>
@@ -73,10 +65,10 @@ export function FolderActions({ folderId, name }: { folderId: string; name: stri
           Rename
         </button>
       )}
-      <ConfirmButton question={`Delete the folder “${name}”? Its videos and accounts stay tracked.`} confirmLabel="Delete" onConfirm={doDelete} disabled={deleting}>
+      <ConfirmButton question={`Delete the folder “${name}”? Its videos and accounts stay tracked.`} confirmLabel="Delete" onConfirm={doDelete} disabled={remove.pending}>
         Delete folder
       </ConfirmButton>
-      {error !== null && <ErrorMessage error={error} title="That did not work" />}
+      <Outcome outcome={rename.outcome ?? remove.outcome} />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { FolderAnalytics_folder$key } from "../../__generated__/FolderAnalytics_folder.graphql";
 import { paths } from "../../app/paths";
 import { EmptyState } from "../../components/EmptyState";
-import { formatCount, formatPercent, formatWhole } from "../../lib/format";
+import { formatCount, formatPercent, formatWhole, videoTitle } from "../../lib/format";
 
 const fragment = graphql`
   fragment FolderAnalytics_folder on Folder {
@@ -60,7 +60,7 @@ export function FolderAnalytics({ folder }: { folder: FolderAnalytics_folder$key
           <ol className="top-videos">
             {a.topVideos.map((v) => (
               <li key={v.uuid}>
-                <Link to={paths.video(v.uuid)}>{v.description || `Video by @${v.username}`}</Link> <span className="muted">@{v.username}</span>{" "}
+                <Link to={paths.video(v.uuid)}>{videoTitle(v)}</Link> <span className="muted">@{v.username}</span>{" "}
                 <span title={formatWhole(v.viewCount)}>{formatCount(v.viewCount)} views</span>
               </li>
             ))}

@@ -1,18 +1,17 @@
 /**
  * One folder: rename, delete (after a confirmation), its analytics cards and top videos, its
- * contents (videos and accounts, each removable), and adding tracked videos or accounts to it.
- * After any change, and when the videos' sort changes, the page's query is read again inside a
- * transition (the page stays on screen), so the counts, cards and lists agree with the server.
+ * contents (videos and accounts, each removable), and adding tracked videos or accounts to it. The
+ * videos' sort lives in the URL (./list-options.ts). After a change the route reads the folder
+ * again (the page stays on screen), so the counts, cards and lists agree with the server.
  */
-import { Suspense, useCallback, useState, useTransition } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
-import { Link, useParams } from "react-router";
-import type { FolderPageQuery, FolderVideoSort, SortOrder } from "../../__generated__/FolderPageQuery.graphql";
+import { graphql } from "react-relay";
+import { Link, useNavigation, useRevalidator } from "react-router";
+import type { FolderPageQuery } from "../../__generated__/FolderPageQuery.graphql";
 import { paths } from "../../app/paths";
-import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
 import { Time } from "../../components/Time";
-import { formatWhole } from "../../lib/format";
+import { plural } from "../../lib/format";
+import { useRouteQuery } from "../../relay/route-query";
 import { AddToFolder } from "./AddToFolder";
 import { FolderAccounts } from "./FolderAccounts";
 import { FolderActions } from "./FolderActions";
@@ -23,7 +22,6 @@ const query = graphql`
   query FolderPageQuery($id: ID!, $sort: FolderVideoSort!, $order: SortOrder!) {
     folder(id: $id) {
       id
-      uuid
       name
       createdAt
       videoCount
@@ -36,14 +34,11 @@ const query = graphql`
 `;
 
 export default function FolderPage() {
-  const { id = "" } = useParams();
-  const [fetchKey, setFetchKey] = useState(0);
-  const [pending, startTransition] = useTransition();
-  const [order, setOrder] = useState<{ sort: FolderVideoSort; order: SortOrder }>({ sort: "UPLOADED", order: "DESC" });
-  const reload = useCallback(() => startTransition(() => setFetchKey((k) => k + 1)), []);
-  const sortBy = useCallback((next: { sort: FolderVideoSort; order: SortOrder }) => startTransition(() => setOrder(next)), []);
-  const data = useLazyLoadQuery<FolderPageQuery>(query, { id, ...order }, { fetchPolicy: fetchKey ? "network-only" : "store-and-network", fetchKey });
-  const f = data.folder;
+  const { folder: f } = useRouteQuery<FolderPageQuery>(query);
+  const { revalidate, state } = useRevalidator();
+  const reload = () => void revalidate();
+  const navigating = useNavigation().state === "loading";
+  const pending = state === "loading" || navigating;
   return (
     <div aria-busy={pending}>
       <p className="breadcrumb">
@@ -53,19 +48,16 @@ export default function FolderPage() {
         <FolderActions folderId={f.id} name={f.name} />
       </PageHeader>
       <p className="muted">
-        {formatWhole(f.videoCount)} video{f.videoCount === 1 ? "" : "s"} and {formatWhole(f.accountCount)} account{f.accountCount === 1 ? "" : "s"}; created{" "}
-        <Time value={f.createdAt} />.
+        {plural(f.videoCount, "video")} and {plural(f.accountCount, "account")}; created <Time value={f.createdAt} />.
       </p>
       <FolderAnalytics folder={f} />
       <section aria-labelledby="folder-add-heading" className="panel">
         <h2 id="folder-add-heading">Add to this folder</h2>
-        <Suspense fallback={<Loading what="Loading your tracked videos and accounts" />}>
-          <AddToFolder folderId={f.id} onAdded={reload} />
-        </Suspense>
+        <AddToFolder folderId={f.id} onAdded={reload} />
       </section>
       <section aria-labelledby="folder-videos-heading" className="panel">
         <h2 id="folder-videos-heading">Videos</h2>
-        <FolderVideos folder={f} order={order} onSort={sortBy} onChanged={reload} />
+        <FolderVideos folder={f} onChanged={reload} />
       </section>
       <section aria-labelledby="folder-accounts-heading" className="panel">
         <h2 id="folder-accounts-heading">Accounts</h2>

@@ -1,21 +1,23 @@
 /**
  * The folder's videos (those added directly and those of its accounts), sorted on the server
- * (FolderVideoSort: the page's query variables, see FolderPage.tsx), "Show more" for the next cursor page, and "Remove"
- * for a video added directly (one that came with an account leaves with the account).
+ * (FolderVideoSort, in the URL: ./list-options.ts), "Show more" for the next cursor page, and
+ * "Remove" for a video added directly (one that came with an account leaves with the account).
  */
-import { useState } from "react";
-import { graphql, usePaginationFragment } from "react-relay";
+import { graphql } from "react-relay";
 import { Link } from "react-router";
-import type { FolderVideos_folder$key } from "../../__generated__/FolderVideos_folder.graphql";
-import type { FolderVideoSort, SortOrder } from "../../__generated__/FolderVideosPaginationQuery.graphql";
+import type { FolderVideos_folder$data, FolderVideos_folder$key } from "../../__generated__/FolderVideos_folder.graphql";
+import type { FolderVideoSort, FolderVideosPaginationQuery, SortOrder } from "../../__generated__/FolderVideosPaginationQuery.graphql";
 import type { FolderVideosRemoveMutation } from "../../__generated__/FolderVideosRemoveMutation.graphql";
 import { paths } from "../../app/paths";
+import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
-import { ShowMore } from "../../components/ShowMore";
-import { ErrorMessage } from "../../components/ErrorMessage";
-import { Time } from "../../components/Time";
-import { formatCount, formatPercent, formatWhole, platformName } from "../../lib/format";
-import { useMutationAsync } from "../../relay/mutations";
+import { Outcome } from "../../components/Outcome";
+import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
+import { platformName, videoTitle } from "../../lib/format";
+import { useListOptions } from "../../lib/list-options";
+import { useAction } from "../../relay/action";
+import { usePagedConnection } from "../../relay/paged";
+import { folderVideoOptions } from "./list-options";
 
 const fragment = graphql`
   fragment FolderVideos_folder on Folder
@@ -61,107 +63,83 @@ const SORTS: { value: FolderVideoSort; label: string }[] = [
   { value: "ENGAGEMENT_RATE", label: "Engagement" },
 ];
 
-interface Order {
-  sort: FolderVideoSort;
-  order: SortOrder;
-}
+type Row = FolderVideos_folder$data["videos"]["edges"][number]["node"];
 
-export function FolderVideos({ folder, order: { sort, order }, onSort, onChanged }: { folder: FolderVideos_folder$key; order: Order; onSort: (o: Order) => void; onChanged: () => void }) {
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment(fragment, folder);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [remove, removing] = useMutationAsync<FolderVideosRemoveMutation>(removeMutation);
-  const videos = data.videos.edges.map((e) => e.node);
+const metrics = videoMetricColumns<Row, FolderVideoSort>({ views: "VIEWS", likes: "LIKES", engagement: "ENGAGEMENT_RATE", posted: "UPLOADED" });
 
-  const change = (s: FolderVideoSort, o: SortOrder) => onSort({ sort: s, order: o });
+export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folder$key; onChanged: () => void }) {
+  const { data, rows, paging } = usePagedConnection<FolderVideosPaginationQuery, FolderVideos_folder$key, Row>(fragment, folder, (d) => d.videos, "videos");
+  const [{ sort, order }, change] = useListOptions(folderVideoOptions);
+  const remove = useAction<FolderVideosRemoveMutation>(removeMutation);
 
-  async function doRemove(videoId: string, label: string) {
-    setError(null);
-    setNotice(null);
-    try {
-      const removed = (await remove({ folderId: data.id, videoIds: [videoId] })).removeVideosFromFolder;
-      setNotice(removed > 0 ? `Removed “${label}” from the folder.` : `“${label}” is in the folder through its account: remove the account to take it out.`);
-      onChanged();
-    } catch (e) {
-      setError(e);
-    }
+  async function doRemove(v: Row) {
+    const label = videoTitle(v);
+    const done = await remove.run(
+      { folderId: data.id, videoIds: [v.id] },
+      {
+        done: (r) => (r.removeVideosFromFolder > 0 ? `Removed “${label}” from the folder.` : `“${label}” is in the folder through its account: remove the account to take it out.`),
+        failed: "Could not remove the video",
+      },
+    );
+    if (done) onChanged();
   }
 
-  if (data.videos.totalCount === 0) {
-    return <EmptyState title="No videos in this folder.">Add a tracked video or account with the form above, or select videos on the <Link to={paths.videos()}>Videos</Link> page and press Add to folder.</EmptyState>;
-  }
+  const columns: Column<Row, FolderVideoSort>[] = [
+    { id: "description", header: "Video", cell: (v) => <VideoCell video={v} /> },
+    { id: "platform", header: "Platform", cell: (v) => platformName(v.type) },
+    metrics.views,
+    metrics.likes,
+    metrics.engagement,
+    metrics.posted,
+    {
+      id: "actions",
+      header: "Actions",
+      hidden: true,
+      cell: (v) => (
+        <button type="button" className="button-link" aria-label={`Remove ${videoTitle(v)} from the folder`} disabled={remove.pending} onClick={() => void doRemove(v)}>
+          Remove
+        </button>
+      ),
+    },
+  ];
+
   return (
     <div>
-      <div className="filters">
-        <label>
-          Sort by
-          <select value={sort} onChange={(e) => change(e.target.value as FolderVideoSort, order)}>
-            {SORTS.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Order
-          <select value={order} onChange={(e) => change(sort, e.target.value as SortOrder)}>
-            <option value="DESC">Highest or newest first</option>
-            <option value="ASC">Lowest or oldest first</option>
-          </select>
-        </label>
-      </div>
-      {notice && (
-        <p role="status" className="notice">
-          {notice}
-        </p>
+      {rows.length > 0 && (
+        <div className="filters">
+          <label>
+            Sort by
+            <select value={sort} onChange={(e) => change({ sort: e.target.value as FolderVideoSort })}>
+              {SORTS.map((s) => (
+                <option key={s.value} value={s.value}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Order
+            <select value={order} onChange={(e) => change({ order: e.target.value as SortOrder })}>
+              <option value="DESC">Highest or newest first</option>
+              <option value="ASC">Lowest or oldest first</option>
+            </select>
+          </label>
+        </div>
       )}
-      {error !== null && <ErrorMessage error={error} title="Could not remove the video" />}
-      <div className="table-scroll">
-        <table className="data-table">
-          <caption className="visually-hidden">The folder's videos</caption>
-          <thead>
-            <tr>
-              <th scope="col">Description</th>
-              <th scope="col">Platform</th>
-              <th scope="col">Views</th>
-              <th scope="col">Likes</th>
-              <th scope="col">Engagement</th>
-              <th scope="col">Posted</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {videos.map((v) => {
-              const label = v.description || `Video by @${v.username}`;
-              return (
-                <tr key={v.id}>
-                  <td className="cell-description">
-                    <Link className="description" to={paths.video(v.uuid)}>
-                      {label}
-                    </Link>
-                  </td>
-                  <td>{platformName(v.type)}</td>
-                  <td title={formatWhole(v.viewCount)}>{formatCount(v.viewCount)}</td>
-                  <td>{formatCount(v.likeCount)}</td>
-                  <td>{formatPercent(v.engagementRate)}</td>
-                  <td>
-                    <Time value={v.postedAt} />
-                  </td>
-                  <td>
-                    <button type="button" className="button-link" aria-label={`Remove ${label} from the folder`} disabled={removing} onClick={() => void doRemove(v.id, label)}>
-                      Remove
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      <ShowMore shown={videos.length} total={data.videos.totalCount} hasNext={hasNext} isLoadingNext={isLoadingNext} onMore={() => loadNext(20)} />
+      <Outcome outcome={remove.outcome} />
+      <DataTable
+        label="The folder's videos"
+        columns={columns}
+        rows={rows}
+        rowKey={(v) => v.id}
+        empty={
+          <EmptyState title="No videos in this folder.">
+            Add a tracked video or account with the form above, or select videos on the <Link to={paths.videos()}>Videos</Link> page and press Add to folder.
+          </EmptyState>
+        }
+        sorting={{ sort, order, onSort: change }}
+        paging={paging}
+      />
     </div>
   );
 }

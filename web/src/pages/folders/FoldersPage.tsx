@@ -3,20 +3,24 @@
  * cursor page) with their counts. A folder's page (pages/folder) renames, deletes, shows its contents,
  * analytics cards and top videos.
  */
-import { Suspense, useState, type FormEvent } from "react";
-import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
+import { useState, type FormEvent } from "react";
+import { graphql } from "react-relay";
 import { Link } from "react-router";
 import type { FoldersPageQuery } from "../../__generated__/FoldersPageQuery.graphql";
-import type { FoldersPage_query$key } from "../../__generated__/FoldersPage_query.graphql";
+import type { FoldersPage_query$data, FoldersPage_query$key } from "../../__generated__/FoldersPage_query.graphql";
+import type { FoldersPagePaginationQuery } from "../../__generated__/FoldersPagePaginationQuery.graphql";
 import type { FoldersPageCreateMutation } from "../../__generated__/FoldersPageCreateMutation.graphql";
 import { paths } from "../../app/paths";
+import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
-import { ErrorMessage } from "../../components/ErrorMessage";
-import { Loading } from "../../components/Loading";
+import { Outcome } from "../../components/Outcome";
 import { PageHeader } from "../../components/PageHeader";
 import { Time } from "../../components/Time";
 import { formatWhole } from "../../lib/format";
-import { useMutationAsync } from "../../relay/mutations";
+import { useAction } from "../../relay/action";
+import { countChange } from "../../relay/connections";
+import { usePagedConnection } from "../../relay/paged";
+import { useRouteQuery } from "../../relay/route-query";
 
 const query = graphql`
   query FoldersPageQuery {
@@ -58,70 +62,44 @@ const createMutation = graphql`
   }
 `;
 
+type Row = FoldersPage_query$data["folders"]["edges"][number]["node"];
+
+const COLUMNS: Column<Row>[] = [
+  { id: "name", header: "Name", className: "cell-wrap", cell: (f) => <Link to={paths.folder(f.uuid)}>{f.name}</Link> },
+  { id: "videos", header: "Videos", cell: (f) => formatWhole(f.videoCount) },
+  { id: "accounts", header: "Accounts", cell: (f) => formatWhole(f.accountCount) },
+  { id: "created", header: "Created", cell: (f) => <Time value={f.createdAt} /> },
+];
+
 export default function FoldersPage() {
+  const data = useRouteQuery<FoldersPageQuery>(query);
   return (
     <>
       <PageHeader title="Folders" />
-      <Suspense fallback={<Loading what="Loading the folders" />}>
-        <Folders />
-      </Suspense>
+      <FolderList query={data} />
     </>
   );
 }
 
-function Folders() {
-  const data = useLazyLoadQuery<FoldersPageQuery>(query, {}, { fetchPolicy: "store-and-network" });
-  return <FolderList query={data} />;
-}
-
 function FolderList({ query }: { query: FoldersPage_query$key }) {
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment(fragment, query);
-  const folders = data.folders.edges.map((e) => e.node);
+  const { data, rows, paging } = usePagedConnection<FoldersPagePaginationQuery, FoldersPage_query$key, Row>(fragment, query, (d) => d.folders, "folders");
   return (
     <>
       <CreateFolderForm connectionId={data.folders.__id} />
       <section aria-labelledby="folders-heading" className="panel">
         <h2 id="folders-heading">Your folders</h2>
-        {folders.length === 0 ? (
-          <EmptyState title="No folders yet.">
-            Name one in the form above and press Create folder, then add videos from the <Link to={paths.videos()}>Videos</Link> page or the folder's page.
-          </EmptyState>
-        ) : (
-          <div className="table-scroll">
-            <table className="data-table">
-              <caption className="visually-hidden">Folders, {formatWhole(data.folders.totalCount)} in all, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Videos</th>
-                  <th scope="col">Accounts</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {folders.map((f) => (
-                  <tr key={f.id}>
-                    <td>
-                      <Link to={paths.folder(f.uuid)}>{f.name}</Link>
-                    </td>
-                    <td>{formatWhole(f.videoCount)}</td>
-                    <td>{formatWhole(f.accountCount)}</td>
-                    <td>
-                      <Time value={f.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {hasNext && (
-          <div className="row table-footer">
-            <button type="button" onClick={() => loadNext(50)} disabled={isLoadingNext}>
-              {isLoadingNext ? "Loading…" : "Show more"}
-            </button>
-          </div>
-        )}
+        <DataTable
+          label={`Folders, ${formatWhole(paging.total)} in all, newest first`}
+          columns={COLUMNS}
+          rows={rows}
+          rowKey={(f) => f.id}
+          empty={
+            <EmptyState title="No folders yet.">
+              Name one in the form above and press Create folder, then add videos from the <Link to={paths.videos()}>Videos</Link> page or the folder's page.
+            </EmptyState>
+          }
+          paging={paging}
+        />
       </section>
     </>
   );
@@ -129,21 +107,13 @@ function FolderList({ query }: { query: FoldersPage_query$key }) {
 
 function CreateFolderForm({ connectionId }: { connectionId: string }) {
   const [name, setName] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  const [created, setCreated] = useState<string | null>(null);
-  const [create, creating] = useMutationAsync<FoldersPageCreateMutation>(createMutation);
+  const create = useAction<FoldersPageCreateMutation>(createMutation);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    setCreated(null);
-    try {
-      const r = await create({ name, connections: [connectionId] });
-      setCreated(r.createFolder.name);
-      setName("");
-    } catch (e) {
-      setError(e);
-    }
+    const connections = [connectionId];
+    const r = await create.run({ name, connections }, { updater: countChange(connections, 1), done: (d) => `Created the folder “${d.createFolder.name}”.`, failed: "Could not create the folder" });
+    if (r) setName("");
   }
 
   return (
@@ -154,16 +124,11 @@ function CreateFolderForm({ connectionId }: { connectionId: string }) {
           Folder name
           <input type="text" value={name} maxLength={255} required onChange={(e) => setName(e.target.value)} />
         </label>
-        <button type="submit" className="button-primary" disabled={creating}>
+        <button type="submit" className="button-primary" disabled={create.pending}>
           Create folder
         </button>
       </form>
-      {created && (
-        <p role="status" className="notice">
-          Created the folder “{created}”.
-        </p>
-      )}
-      {error !== null && <ErrorMessage error={error} title="Could not create the folder" />}
+      <Outcome outcome={create.outcome} />
     </section>
   );
 }

@@ -5,7 +5,7 @@
 import { useMemo, useState, useTransition } from "react";
 import { graphql, useRefetchableFragment } from "react-relay";
 import type { GrowthChart_query$key } from "../../__generated__/GrowthChart_query.graphql";
-import type { GrowthPeriod } from "../../__generated__/GrowthChartRefetchQuery.graphql";
+import type { GrowthChartRefetchQuery, GrowthPeriod } from "../../__generated__/GrowthChartRefetchQuery.graphql";
 import { EmptyState } from "../../components/EmptyState";
 import { TimeSeriesChart, type ChartSeries } from "../../components/TimeSeriesChart";
 import { paths } from "../../app/paths";
@@ -39,7 +39,7 @@ const PERIODS: { value: GrowthPeriod; label: string }[] = [
 ];
 
 export function GrowthChart({ query }: { query: GrowthChart_query$key }) {
-  const [data, refetch] = useRefetchableFragment(fragment, query);
+  const [data, refetch] = useRefetchableFragment<GrowthChartRefetchQuery, GrowthChart_query$key>(fragment, query);
   const [pending, startTransition] = useTransition();
   const [period, setPeriod] = useState<GrowthPeriod>("LAST_30_DAYS");
   const { times, series, empty } = useMemo(() => {

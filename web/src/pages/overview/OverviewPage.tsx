@@ -3,14 +3,14 @@
  * tracked accounts, and the workspace's events as they happen.
  */
 import { Suspense } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { graphql } from "react-relay";
 import type { OverviewPageQuery } from "../../__generated__/OverviewPageQuery.graphql";
-import { useFirstLoadFetchPolicy } from "../../relay/preloaded";
 import { PageHeader } from "../../components/PageHeader";
 import { Loading } from "../../components/Loading";
 import { Time } from "../../components/Time";
 import { formatWhole } from "../../lib/format";
 import { useBalance, useLiveCredits } from "../../relay/credits";
+import { useRouteQuery } from "../../relay/route-query";
 import { GrowthChart } from "./GrowthChart";
 import { LiveEvents } from "./LiveEvents";
 
@@ -33,7 +33,7 @@ const query = graphql`
 `;
 
 export default function OverviewPage() {
-  const data = useLazyLoadQuery<OverviewPageQuery>(query, {}, { fetchPolicy: useFirstLoadFetchPolicy(query, {}) });
+  const data = useRouteQuery<OverviewPageQuery>(query);
   useLiveCredits();
   const { plan, limits } = data.workspace;
   const credits = useBalance(data.workspace.credits);

@@ -1,19 +1,23 @@
 /** The workspace's radar searches, newest first ("Show more" for the next cursor page), each opening its results. */
-import { graphql, useFragment, usePaginationFragment } from "react-relay";
+import { graphql, useFragment } from "react-relay";
 import { Link } from "react-router";
 import type { RadarHistory_query$key } from "../../__generated__/RadarHistory_query.graphql";
+import type { RadarHistoryPaginationQuery } from "../../__generated__/RadarHistoryPaginationQuery.graphql";
 import type { RadarHistory_search$key } from "../../__generated__/RadarHistory_search.graphql";
 import { paths } from "../../app/paths";
 import { StatusBadge } from "../../components/Badge";
 import { EmptyState } from "../../components/EmptyState";
+import { ShowMore } from "../../components/ShowMore";
 import { Time } from "../../components/Time";
-import { formatWhole, humanize, platformName } from "../../lib/format";
+import { humanize, platformName, plural } from "../../lib/format";
+import { usePagedConnection } from "../../relay/paged";
 
 const fragment = graphql`
   fragment RadarHistory_query on Query
   @refetchable(queryName: "RadarHistoryPaginationQuery")
   @argumentDefinitions(first: { type: "Int", defaultValue: 20 }, after: { type: "String" }) {
     radarSearches(first: $first, after: $after) @connection(key: "RadarHistory_radarSearches") {
+      totalCount
       edges {
         node {
           id
@@ -38,26 +42,25 @@ const searchFragment = graphql`
 `;
 
 export function RadarHistory({ query, selected }: { query: RadarHistory_query$key; selected?: string }) {
-  const { data, hasNext, loadNext, isLoadingNext } = usePaginationFragment(fragment, query);
+  const { rows, paging } = usePagedConnection<RadarHistoryPaginationQuery, RadarHistory_query$key, { id: string } & RadarHistory_search$key>(
+    fragment,
+    query,
+    (d) => d.radarSearches,
+    "searches",
+  );
   return (
     <section aria-labelledby="radar-history-heading" className="panel">
       <h2 id="radar-history-heading">Past searches</h2>
-      {data.radarSearches.edges.length === 0 ? (
+      {rows.length === 0 ? (
         <EmptyState title="No searches yet.">Describe what you are looking for in the form above and press Search: the ranked videos appear here.</EmptyState>
       ) : (
         <ul className="plain-list" aria-label="Past searches">
-          {data.radarSearches.edges.map((e) => (
-            <HistoryRow key={e.node.id} search={e.node} selected={selected} />
+          {rows.map((node) => (
+            <HistoryRow key={node.id} search={node} selected={selected} />
           ))}
         </ul>
       )}
-      {hasNext && (
-        <div className="row table-footer">
-          <button type="button" onClick={() => loadNext(20)} disabled={isLoadingNext}>
-            {isLoadingNext ? "Loading…" : "Show more"}
-          </button>
-        </div>
-      )}
+      <ShowMore paging={paging} />
     </section>
   );
 }
@@ -71,7 +74,7 @@ function HistoryRow({ search, selected }: { search: RadarHistory_search$key; sel
       </Link>
       <StatusBadge status={s.status} />
       <span className="muted">
-        {platformName(s.platform)} · {humanize(s.depth)} · {s.status === "COMPLETED" ? `${formatWhole(s.resultCount)} results · ` : ""}
+        {platformName(s.platform)} · {humanize(s.depth)} · {s.status === "COMPLETED" ? `${plural(s.resultCount, "result")} · ` : ""}
         <Time value={s.createdAt} />
       </span>
     </li>

@@ -1,18 +1,17 @@
 /**
  * Radar: start a search (every option of createRadarSearch, its 100-credit cost and the balance
- * shown first), the history of searches, and the chosen search (/radar/:id) with its live status
- * and ranked results.
+ * shown first), the history of searches, and the chosen search (/radar/:id, a child route: its query
+ * starts with this page's, and this page, with what is typed in its form, stays when another search
+ * is opened) with its live status and ranked results.
  */
-import { Suspense } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
-import { useParams } from "react-router";
+import { graphql } from "react-relay";
+import { Outlet, useParams } from "react-router";
 import type { RadarPageQuery } from "../../__generated__/RadarPageQuery.graphql";
-import { Loading } from "../../components/Loading";
 import { PageHeader } from "../../components/PageHeader";
 import { useLiveCredits } from "../../relay/credits";
+import { useRouteQuery } from "../../relay/route-query";
 import { RadarHistory } from "./RadarHistory";
 import { RadarSearchForm } from "./RadarSearchForm";
-import { RadarSearchView } from "./RadarSearchView";
 
 const query = graphql`
   query RadarPageQuery {
@@ -25,17 +24,13 @@ const query = graphql`
 
 export default function RadarPage() {
   const { id } = useParams();
-  const data = useLazyLoadQuery<RadarPageQuery>(query, {}, { fetchPolicy: "store-and-network" });
+  const data = useRouteQuery<RadarPageQuery>(query);
   useLiveCredits();
   return (
     <>
       <PageHeader title="Radar" />
       <RadarSearchForm balance={data.credits.totalRemaining} />
-      {id && (
-        <Suspense fallback={<Loading what="Loading the search" />}>
-          <RadarSearchView key={id} id={id} />
-        </Suspense>
-      )}
+      <Outlet />
       <RadarHistory query={data} selected={id} />
     </>
   );

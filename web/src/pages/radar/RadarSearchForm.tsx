@@ -4,14 +4,15 @@
  * started search opens at /radar/:id, where its status changes live.
  */
 import { useState, type FormEvent } from "react";
-import { ConnectionHandler, graphql } from "react-relay";
+import { graphql } from "react-relay";
 import { useNavigate } from "react-router";
 import type { Platform, RadarDepth, RadarMinViews, RadarSearchFormMutation, RadarTimePeriod } from "../../__generated__/RadarSearchFormMutation.graphql";
 import { paths } from "../../app/paths";
-import { ErrorMessage } from "../../components/ErrorMessage";
+import { Outcome } from "../../components/Outcome";
 import { RADAR_SEARCH_CREDITS } from "../../lib/costs";
-import { formatWhole, platformName } from "../../lib/format";
-import { useMutationAsync } from "../../relay/mutations";
+import { formatWhole, PLATFORMS } from "../../lib/format";
+import { useAction } from "../../relay/action";
+import { countChange, rootConnection } from "../../relay/connections";
 
 const mutation = graphql`
   mutation RadarSearchFormMutation(
@@ -51,7 +52,6 @@ const PERIODS: { value: RadarTimePeriod; label: string }[] = [
   { value: "LAST_MONTH", label: "Last month" },
   { value: "YEAR", label: "Last year" },
 ];
-const PLATFORMS: Platform[] = ["PLATFORM_A", "PLATFORM_B", "PLATFORM_C"];
 
 export function RadarSearchForm({ balance }: { balance: number }) {
   const [text, setText] = useState("");
@@ -60,28 +60,19 @@ export function RadarSearchForm({ balance }: { balance: number }) {
   const [minViews, setMinViews] = useState<RadarMinViews>("ANY");
   const [timePeriod, setTimePeriod] = useState<RadarTimePeriod>("ANY");
   const [language, setLanguage] = useState("English");
-  const [error, setError] = useState<unknown>(null);
-  const [create, creating] = useMutationAsync<RadarSearchFormMutation>(mutation);
+  const create = useAction<RadarSearchFormMutation>(mutation);
+  const creating = create.pending;
   const navigate = useNavigate();
   const affordable = balance >= RADAR_SEARCH_CREDITS;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    try {
-      const r = await create({
-        query: text,
-        platform,
-        depth,
-        minViews,
-        timePeriod,
-        language: language.trim() || null,
-        connections: [ConnectionHandler.getConnectionID("client:root", "RadarHistory_radarSearches")],
-      });
-      navigate(paths.radarSearch(r.createRadarSearch.uuid));
-    } catch (e) {
-      setError(e);
-    }
+    const connections = [rootConnection("RadarHistory_radarSearches")];
+    const r = await create.run(
+      { query: text, platform, depth, minViews, timePeriod, language: language.trim() || null, connections },
+      { updater: countChange(connections, 1), failed: "Could not start the search" },
+    );
+    if (r) navigate(paths.radarSearch(r.createRadarSearch.uuid));
   }
 
   return (
@@ -98,8 +89,8 @@ export function RadarSearchForm({ balance }: { balance: number }) {
             Platform
             <select value={platform} onChange={(e) => setPlatform(e.target.value as Platform)}>
               {PLATFORMS.map((p) => (
-                <option key={p} value={p}>
-                  {platformName(p)}
+                <option key={p.value} value={p.value}>
+                  {p.name}
                 </option>
               ))}
             </select>
@@ -154,7 +145,7 @@ export function RadarSearchForm({ balance }: { balance: number }) {
           )}
         </div>
       </form>
-      {error !== null && <ErrorMessage error={error} title="Could not start the search" />}
+      <Outcome outcome={create.outcome} />
     </section>
   );
 }

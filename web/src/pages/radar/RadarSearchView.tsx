@@ -4,16 +4,20 @@
  * score and link. A search that found nothing says so and what to try.
  */
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
-import { graphql, useLazyLoadQuery, usePaginationFragment, useSubscription } from "react-relay";
+import { graphql, useSubscription } from "react-relay";
 import type { GraphQLSubscriptionConfig } from "relay-runtime";
 import type { RadarSearchViewQuery } from "../../__generated__/RadarSearchViewQuery.graphql";
 import type { RadarSearchViewUpdatesSubscription } from "../../__generated__/RadarSearchViewUpdatesSubscription.graphql";
-import type { RadarSearchView_results$key } from "../../__generated__/RadarSearchView_results.graphql";
+import type { RadarSearchView_results$data, RadarSearchView_results$key } from "../../__generated__/RadarSearchView_results.graphql";
+import type { RadarSearchViewResultsQuery } from "../../__generated__/RadarSearchViewResultsQuery.graphql";
 import { Badge, StatusBadge } from "../../components/Badge";
+import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
-import { ShowMore } from "../../components/ShowMore";
 import { Time } from "../../components/Time";
-import { formatCount, formatPercent, formatWhole, humanize, platformName } from "../../lib/format";
+import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
+import { humanize, plural, platformName } from "../../lib/format";
+import { usePagedConnection } from "../../relay/paged";
+import { useRouteQuery } from "../../relay/route-query";
 
 const query = graphql`
   query RadarSearchViewQuery($id: ID!) {
@@ -81,15 +85,19 @@ const MIN_VIEWS_LABEL: Record<string, string> = { ANY: "any views", MIN_10K: "10
 const PERIOD_LABEL: Record<string, string> = { ANY: "any time", TODAY: "today", WEEK: "last 7 days", LAST_MONTH: "last month", YEAR: "last year" };
 const FINISHED = new Set(["COMPLETED", "FAILED"]);
 
-export function RadarSearchView({ id }: { id: string }) {
-  const data = useLazyLoadQuery<RadarSearchViewQuery>(query, { id }, { fetchPolicy: "store-and-network" });
-  const s = data.radarSearch;
+export function RadarSearchView() {
+  const s = useRouteQuery<RadarSearchViewQuery>(query).radarSearch;
   const config = useMemo<GraphQLSubscriptionConfig<RadarSearchViewUpdatesSubscription>>(() => ({ subscription: updates, variables: { id: s.id } }), [s.id]);
   useSubscription(config);
 
   // Every status seen while the page is open, in order (pending → searching → completed or failed).
   const [seen, setSeen] = useState<string[]>([s.status]);
-  useEffect(() => setSeen((list) => (list[list.length - 1] === s.status ? list : [...list, s.status])), [s.status]);
+  const [lastSeen, setLastSeen] = useState(s.status);
+  if (lastSeen !== s.status) {
+    // Adjusted while rendering (not in an effect): the log never shows a status behind the badge.
+    setLastSeen(s.status);
+    setSeen((list) => (list[list.length - 1] === s.status ? list : [...list, s.status]));
+  }
 
   return (
     <section aria-labelledby="radar-search-heading" className="panel" data-search-id={s.uuid}>
@@ -118,7 +126,7 @@ export function RadarSearchView({ id }: { id: string }) {
       <p role="status" className="muted">
         {s.status === "PENDING" && "Queued: the search starts in a moment."}
         {s.status === "SEARCHING" && `Searching${s.queries.length ? ` with ${s.queries.length} queries` : ""}…`}
-        {s.status === "COMPLETED" && `Done: ${formatWhole(s.resultCount)} result${s.resultCount === 1 ? "" : "s"}.`}
+        {s.status === "COMPLETED" && `Done: ${plural(s.resultCount, "result")}.`}
         {s.status === "FAILED" && "The search failed."}
       </p>
       {s.error && (
@@ -142,73 +150,52 @@ export function RadarSearchView({ id }: { id: string }) {
   );
 }
 
+type Result = RadarSearchView_results$data["results"]["edges"][number]["node"];
+
+const metrics = videoMetricColumns<Result>();
+const COLUMNS: Column<Result>[] = [
+  { id: "rank", header: "Rank", cell: (r) => r.rank },
+  {
+    id: "description",
+    header: "Video",
+    cell: (r) => (
+      <VideoCell video={r} creator>
+        {r.tracked && <Badge tone="success">Tracked</Badge>}
+      </VideoCell>
+    ),
+  },
+  metrics.views,
+  metrics.engagement,
+  metrics.posted,
+  { id: "score", header: "Score", cell: (r) => <span title="0 to 1: relevance 40 %, views 30 %, engagement 15 %, recency 15 %">{r.score.toFixed(2)}</span> },
+];
+
 function RadarResults({ search, status, resultCount }: { search: RadarSearchView_results$key; status: string; resultCount: number }) {
-  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment(resultsFragment, search);
+  const { rows, paging, refetch } = usePagedConnection<RadarSearchViewResultsQuery, RadarSearchView_results$key, Result>(resultsFragment, search, (d) => d.results, "results");
   const [pending, startTransition] = useTransition();
   // The results were read before the search finished (or by another count): read them again.
-  const loadedFor = useRef(`${status}:${data.results.totalCount}`);
+  const loadedFor = useRef(`${status}:${paging.total}`);
   useEffect(() => {
     const key = `${status}:${resultCount}`;
-    if (data.results.totalCount === resultCount || loadedFor.current === key) return;
+    if (paging.total === resultCount || loadedFor.current === key) return;
     loadedFor.current = key;
     startTransition(() => void refetch({}, { fetchPolicy: "network-only" }));
-  }, [status, resultCount, data.results.totalCount, refetch]);
+  }, [status, resultCount, paging.total, refetch]);
 
-  const results = data.results.edges.map((e) => e.node);
-  if (results.length === 0 && !pending) {
-    if (status === "FAILED") return null;
-    return (
-      <EmptyState title="This search found nothing.">
-        No video matched. Try other or fewer words, another platform, a longer posting time or a lower minimum of views, then search again.
-      </EmptyState>
-    );
-  }
+  if (rows.length === 0 && (pending || status === "FAILED")) return null;
   return (
-    <div aria-busy={pending}>
-      <div className="table-scroll">
-        <table className="data-table">
-          <caption className="visually-hidden">Results, best first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Rank</th>
-              <th scope="col">
-                <span className="visually-hidden">Thumbnail</span>
-              </th>
-              <th scope="col">Video</th>
-              <th scope="col">Views</th>
-              <th scope="col">Engagement</th>
-              <th scope="col">Posted</th>
-              <th scope="col">Score</th>
-            </tr>
-          </thead>
-          <tbody>
-            {results.map((r) => (
-              <tr key={r.id}>
-                <td>{r.rank}</td>
-                <td>{r.thumbnailUrl ? <img className="thumb" src={r.thumbnailUrl} alt="" loading="lazy" referrerPolicy="no-referrer" /> : <span className="thumb thumb-empty" />}</td>
-                <td className="cell-description">
-                  <a className="description" href={r.url} target="_blank" rel="noreferrer noopener">
-                    {r.description || `Video by @${r.username}`}
-                  </a>{" "}
-                  <span className="muted">
-                    @{r.username} · {platformName(r.type)}
-                  </span>{" "}
-                  {r.tracked && <Badge tone="success">Tracked</Badge>}
-                </td>
-                <td title={formatWhole(r.viewCount)}>{formatCount(r.viewCount)}</td>
-                <td>{formatPercent(r.engagementRate)}</td>
-                <td>
-                  <Time value={r.postedAt} />
-                </td>
-                <td className="cell-score" title="0 to 1: relevance 40 %, views 30 %, engagement 15 %, recency 15 %">
-                  {r.score.toFixed(2)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ShowMore shown={results.length} total={data.results.totalCount} hasNext={hasNext} isLoadingNext={isLoadingNext} onMore={() => loadNext(50)} />
-    </div>
+    <DataTable
+      label="Results, best first"
+      columns={COLUMNS}
+      rows={rows}
+      rowKey={(r) => r.id}
+      empty={
+        <EmptyState title="This search found nothing.">
+          No video matched. Try other or fewer words, another platform, a longer posting time or a lower minimum of views, then search again.
+        </EmptyState>
+      }
+      paging={paging}
+      busy={pending}
+    />
   );
 }

@@ -3,39 +3,22 @@
  * prints for the demo owner, and the CLI's `user reset-password`. Posts `{newPassword, token}` to
  * POST /auth/reset-password, then sends the person to the sign-in page. Outside the shell.
  */
-import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { paths } from "../../app/paths";
+import { FormProblem, NewPasswordFields, usePasswordForm } from "../../components/PasswordForm";
 import { resetPassword } from "../../lib/auth";
-import { describeError } from "../../lib/errors";
-
-/** The service's rule (src/domain/people/inputs.ts) is checked there; this only spares a round trip. */
-const MIN_LENGTH = 10;
 
 export default function ResetPasswordPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const token = params.get("token");
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const password = String(form.get("password"));
-    if (password !== String(form.get("repeat"))) return setProblem("The two passwords differ: type the same password twice.");
-    setBusy(true);
-    setProblem(null);
-    try {
-      await resetPassword(token!, password);
+  const { submit, busy, problem } = usePasswordForm(
+    async (form) => {
+      await resetPassword(token!, String(form.get("password")));
       navigate(`${paths.signIn()}?password=set`, { replace: true });
-    } catch (e) {
-      const { code, message } = describeError(e);
-      setProblem(code === "VALIDATION_ERROR" && /token/i.test(message) ? "This link has expired or was used already: ask for a new one." : message);
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    ({ code, message }) => (code === "VALIDATION_ERROR" && /token/i.test(message) ? "This link has expired or was used already: ask for a new one." : message),
+  );
 
   return (
     <main id="main" className="sign-in">
@@ -46,18 +29,8 @@ export default function ResetPasswordPage() {
         </p>
       ) : (
         <form onSubmit={submit}>
-          <label htmlFor="password">New password</label>
-          <input id="password" name="password" type="password" autoComplete="new-password" minLength={MIN_LENGTH} required autoFocus aria-describedby="password-help" />
-          <p id="password-help" className="muted">
-            At least {MIN_LENGTH} characters.
-          </p>
-          <label htmlFor="repeat">Repeat the password</label>
-          <input id="repeat" name="repeat" type="password" autoComplete="new-password" minLength={MIN_LENGTH} required />
-          {problem && (
-            <p className="notice notice-error" role="alert">
-              {problem}
-            </p>
-          )}
+          <NewPasswordFields idPrefix="" label="New password" />
+          <FormProblem problem={problem} />
           <button type="submit" className="button-primary" disabled={busy}>
             Set password
           </button>

@@ -6,17 +6,19 @@
 import { useState, type FormEvent } from "react";
 import { graphql } from "react-relay";
 import type { ApiKeysSectionPaginationQuery } from "../../__generated__/ApiKeysSectionPaginationQuery.graphql";
-import type { ApiKeysSection_query$key } from "../../__generated__/ApiKeysSection_query.graphql";
+import type { ApiKeysSection_query$data, ApiKeysSection_query$key } from "../../__generated__/ApiKeysSection_query.graphql";
 import type { ApiKeysSectionCreateMutation } from "../../__generated__/ApiKeysSectionCreateMutation.graphql";
 import type { ApiKeysSectionRevokeMutation } from "../../__generated__/ApiKeysSectionRevokeMutation.graphql";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
+import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
-import { ErrorMessage } from "../../components/ErrorMessage";
+import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
-import { useMutationAsync } from "../../relay/mutations";
+import { useAction } from "../../relay/action";
+import { countChange } from "../../relay/connections";
 import { OwnersOnly } from "./OwnersOnly";
-import { SettingsTable, useSettingsList } from "./SettingsTable";
+import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 
 const query = graphql`
@@ -46,7 +48,7 @@ const fragment = graphql`
   }
 `;
 
-const create = graphql`
+const createMutation = graphql`
   mutation ApiKeysSectionCreateMutation($name: String!, $connections: [ID!]!) {
     createApiKey(name: $name) {
       secret
@@ -62,7 +64,7 @@ const create = graphql`
   }
 `;
 
-const revoke = graphql`
+const revokeMutation = graphql`
   mutation ApiKeysSectionRevokeMutation($id: ID!) {
     revokeApiKey(id: $id) {
       id
@@ -85,39 +87,68 @@ export function ApiKeysSection({ isOwner }: { isOwner: boolean }) {
   );
 }
 
+type Key = ApiKeysSection_query$data["apiKeys"]["edges"][number]["node"];
+
 function ApiKeys() {
-  const { data, hasNext, loadNext, isLoadingNext } = useSettingsList<ApiKeysSectionPaginationQuery, ApiKeysSection_query$key>(query, fragment);
-  const keys = data.apiKeys.edges.map((e) => e.node);
-  const [createKey, creating] = useMutationAsync<ApiKeysSectionCreateMutation>(create);
-  const [revokeKey, revoking] = useMutationAsync<ApiKeysSectionRevokeMutation>(revoke);
+  const { data, rows, paging } = useSettingsList<ApiKeysSectionPaginationQuery, ApiKeysSection_query$key, Key>(query, fragment, (d) => d.apiKeys, "keys");
+  const create = useAction<ApiKeysSectionCreateMutation>(createMutation);
+  const revoke = useAction<ApiKeysSectionRevokeMutation>(revokeMutation);
   const [name, setName] = useState("");
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
-  const [error, setError] = useState<{ title: string; error: unknown } | null>(null);
-  const [done, setDone] = useState<string | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    setDone(null);
-    try {
-      const r = await createKey({ name: name.trim(), connections: [data.apiKeys.__id] });
-      setCreated({ name: r.createApiKey.apiKey.name, secret: r.createApiKey.secret });
-      setName("");
-    } catch (e) {
-      setError({ title: "Could not create the key", error: e });
-    }
+    revoke.clear();
+    const connections = [data.apiKeys.__id];
+    const r = await create.run({ name: name.trim(), connections }, { updater: countChange(connections, 1), failed: "Could not create the key" });
+    if (!r) return;
+    setCreated({ name: r.createApiKey.apiKey.name, secret: r.createApiKey.secret });
+    setName("");
   }
 
-  async function doRevoke(id: string, keyName: string) {
-    setError(null);
-    setDone(null);
-    try {
-      await revokeKey({ id });
-      setDone(`Revoked “${keyName}”: it is refused from now on.`);
-    } catch (e) {
-      setError({ title: "Could not revoke the key", error: e });
-    }
+  function doRevoke(k: Key) {
+    create.clear();
+    // Shown revoked at once; back to active if the server refuses.
+    void revoke.run(
+      { id: k.id },
+      { optimisticResponse: { revokeApiKey: { id: k.id, revokedAt: new Date().toISOString() } }, done: () => `Revoked “${k.name}”: it is refused from now on.`, failed: "Could not revoke the key" },
+    );
   }
+
+  const columns: Column<Key>[] = [
+    { id: "name", header: "Name", className: "cell-wrap", cell: (k) => k.name },
+    { id: "prefix", header: "Prefix", cell: (k) => <code>{k.prefix}…</code> },
+    { id: "created", header: "Created", cell: (k) => <Time value={k.createdAt} /> },
+    { id: "used", header: "Last used", cell: (k) => <Time value={k.lastUsedAt} fallback="Never" /> },
+    {
+      id: "status",
+      header: "Status",
+      cell: (k) =>
+        k.revokedAt ? (
+          <Badge tone="danger">
+            Revoked <Time value={k.revokedAt} />
+          </Badge>
+        ) : (
+          <Badge tone="success">Active</Badge>
+        ),
+    },
+    {
+      id: "actions",
+      header: "Actions",
+      hidden: true,
+      cell: (k) =>
+        !k.revokedAt && (
+          <ConfirmButton
+            question={`Revoke the key “${k.name}”? Every request made with it is refused from now on; this cannot be undone.`}
+            confirmLabel="Revoke key"
+            onConfirm={() => doRevoke(k)}
+            disabled={revoke.pending}
+          >
+            Revoke<span className="visually-hidden"> {k.name}</span>
+          </ConfirmButton>
+        ),
+    },
+  ];
 
   return (
     <>
@@ -126,7 +157,7 @@ function ApiKeys() {
           <label htmlFor="key-name">Key name</label>
           <input id="key-name" name="name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="e.g. Reporting script" />
         </div>
-        <button type="submit" className="button-primary" disabled={creating}>
+        <button type="submit" className="button-primary" disabled={create.pending}>
           Create key
         </button>
       </form>
@@ -138,54 +169,15 @@ function ApiKeys() {
           onDone={() => setCreated(null)}
         />
       )}
-      {error && <ErrorMessage error={error.error} title={error.title} />}
-      {done && (
-        <p role="status" className="notice">
-          {done}
-        </p>
-      )}
-      <SettingsTable
+      <Outcome outcome={create.outcome} />
+      <Outcome outcome={revoke.outcome} />
+      <DataTable
         label="API keys of this workspace"
-        columns={["Name", "Prefix", "Created", "Last used", "Status"]}
-        actions
-        rows={keys}
-        row={(k) => (
-          <tr key={k.id}>
-            <td className="cell-wrap">{k.name}</td>
-            <td>
-              <code>{k.prefix}…</code>
-            </td>
-            <td>
-              <Time value={k.createdAt} />
-            </td>
-            <td>
-              <Time value={k.lastUsedAt} fallback="Never" />
-            </td>
-            <td>
-              {k.revokedAt ? (
-                <Badge tone="danger">
-                  Revoked <Time value={k.revokedAt} />
-                </Badge>
-              ) : (
-                <Badge tone="success">Active</Badge>
-              )}
-            </td>
-            <td>
-              {!k.revokedAt && (
-                <ConfirmButton
-                  question={`Revoke the key “${k.name}”? Every request made with it is refused from now on; this cannot be undone.`}
-                  confirmLabel="Revoke key"
-                  onConfirm={() => void doRevoke(k.id, k.name)}
-                  disabled={revoking}
-                >
-                  Revoke<span className="visually-hidden"> {k.name}</span>
-                </ConfirmButton>
-              )}
-            </td>
-          </tr>
-        )}
+        columns={columns}
+        rows={rows}
+        rowKey={(k) => k.id}
         empty={<EmptyState title="No API keys yet.">Name one above (what will use it, e.g. “Reporting script”) and press Create key.</EmptyState>}
-        paging={{ hasNext, isLoadingNext, loadNext, pageSize: 50, total: data.apiKeys.totalCount, what: "keys" }}
+        paging={paging}
       />
     </>
   );

@@ -4,11 +4,12 @@
  */
 import { graphql } from "react-relay";
 import type { AuditLogSectionPaginationQuery } from "../../__generated__/AuditLogSectionPaginationQuery.graphql";
-import type { AuditLogSection_query$key } from "../../__generated__/AuditLogSection_query.graphql";
+import type { AuditLogSection_query$data, AuditLogSection_query$key } from "../../__generated__/AuditLogSection_query.graphql";
+import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Time } from "../../components/Time";
 import { OwnersOnly } from "./OwnersOnly";
-import { SettingsTable, useSettingsList } from "./SettingsTable";
+import { useSettingsList } from "./settings-list";
 
 const query = graphql`
   query AuditLogSectionQuery {
@@ -56,28 +57,35 @@ export function AuditLogSection({ isOwner }: { isOwner: boolean }) {
   );
 }
 
+type Entry = AuditLogSection_query$data["auditLog"]["edges"][number]["node"];
+
+const COLUMNS: Column<Entry>[] = [
+  { id: "when", header: "When", cell: (e) => <Time value={e.at} /> },
+  {
+    id: "who",
+    header: "Who",
+    className: "cell-wrap",
+    cell: (e) => (
+      <>
+        {e.actor.label} <span className="muted">({ACTOR_KINDS[e.actor.kind] ?? e.actor.kind})</span>
+      </>
+    ),
+  },
+  { id: "action", header: "Action", cell: (e) => actionName(e.action) },
+  { id: "target", header: "On", className: "cell-wrap", cell: (e) => e.target ?? "—" },
+  { id: "ip", header: "IP address", cell: (e) => e.ipAddress ?? "—" },
+];
+
 function AuditLog() {
-  const { data, hasNext, loadNext, isLoadingNext } = useSettingsList<AuditLogSectionPaginationQuery, AuditLogSection_query$key>(query, fragment);
+  const { rows, paging } = useSettingsList<AuditLogSectionPaginationQuery, AuditLogSection_query$key, Entry>(query, fragment, (d) => d.auditLog, "entries");
   return (
-    <SettingsTable
+    <DataTable
       label="Recorded actions, newest first"
-      columns={["When", "Who", "Action", "On", "IP address"]}
-      rows={data.auditLog.edges.map((e) => e.node)}
-      row={(e) => (
-        <tr key={e.id}>
-          <td>
-            <Time value={e.at} />
-          </td>
-          <td className="cell-wrap">
-            {e.actor.label} <span className="muted">({ACTOR_KINDS[e.actor.kind] ?? e.actor.kind})</span>
-          </td>
-          <td>{actionName(e.action)}</td>
-          <td className="cell-wrap">{e.target ?? "—"}</td>
-          <td>{e.ipAddress ?? "—"}</td>
-        </tr>
-      )}
+      columns={COLUMNS}
+      rows={rows}
+      rowKey={(e) => e.id}
       empty={<EmptyState title="Nothing recorded yet.">Key, webhook, member and invitation changes and sign-ins show here.</EmptyState>}
-      paging={{ hasNext, isLoadingNext, loadNext, pageSize: 50, total: data.auditLog.totalCount, what: "entries" }}
+      paging={paging}
     />
   );
 }

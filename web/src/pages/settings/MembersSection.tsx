@@ -7,21 +7,23 @@
 import { useState, type FormEvent } from "react";
 import { graphql } from "react-relay";
 import type { MembersSectionMembersPaginationQuery } from "../../__generated__/MembersSectionMembersPaginationQuery.graphql";
-import type { MembersSection_members$key } from "../../__generated__/MembersSection_members.graphql";
+import type { MembersSection_members$data, MembersSection_members$key } from "../../__generated__/MembersSection_members.graphql";
 import type { MembersSectionInvitationsPaginationQuery } from "../../__generated__/MembersSectionInvitationsPaginationQuery.graphql";
-import type { MembersSection_invitations$key } from "../../__generated__/MembersSection_invitations.graphql";
+import type { MembersSection_invitations$data, MembersSection_invitations$key } from "../../__generated__/MembersSection_invitations.graphql";
 import type { MembersSectionInviteMutation, WorkspaceRole } from "../../__generated__/MembersSectionInviteMutation.graphql";
 import type { MembersSectionRevokeMutation } from "../../__generated__/MembersSectionRevokeMutation.graphql";
 import type { MembersSectionRoleMutation } from "../../__generated__/MembersSectionRoleMutation.graphql";
 import type { MembersSectionRemoveMutation } from "../../__generated__/MembersSectionRemoveMutation.graphql";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
+import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
-import { ErrorMessage } from "../../components/ErrorMessage";
+import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { humanize } from "../../lib/format";
-import { useMutationAsync } from "../../relay/mutations";
-import { SettingsTable, useSettingsList } from "./SettingsTable";
+import { useAction } from "../../relay/action";
+import { countChange } from "../../relay/connections";
+import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 
 const membersQuery = graphql`
@@ -126,9 +128,6 @@ const ROLES: { value: WorkspaceRole; label: string }[] = [
 ];
 const roleName = (role: string) => (role === "OWNER" ? "Owner" : "Member");
 
-/** What an action answered, for the status line or the error box. */
-type Outcome = { ok: string } | { title: string; error: unknown } | null;
-
 export function MembersSection({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | null }) {
   return (
     <>
@@ -142,136 +141,142 @@ export function MembersSection({ isOwner, viewerId }: { isOwner: boolean; viewer
   );
 }
 
-function OutcomeLine({ outcome }: { outcome: Outcome }) {
-  if (!outcome) return null;
-  if ("ok" in outcome)
-    return (
-      <p role="status" className="notice">
-        {outcome.ok}
-      </p>
-    );
-  return <ErrorMessage error={outcome.error} title={outcome.title} />;
-}
+type Member = MembersSection_members$data["members"]["edges"][number]["node"];
+type Invitation = MembersSection_invitations$data["invitations"]["edges"][number]["node"];
 
 function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | null }) {
-  const { data, hasNext, loadNext, isLoadingNext } = useSettingsList<MembersSectionMembersPaginationQuery, MembersSection_members$key>(membersQuery, membersFragment);
-  const members = data.members.edges.map((e) => e.node);
-  const [setRole, settingRole] = useMutationAsync<MembersSectionRoleMutation>(changeRole);
-  const [remove, removing] = useMutationAsync<MembersSectionRemoveMutation>(removeMember);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const { data, rows, paging } = useSettingsList<MembersSectionMembersPaginationQuery, MembersSection_members$key, Member>(membersQuery, membersFragment, (d) => d.members, "members");
+  const setRole = useAction<MembersSectionRoleMutation>(changeRole);
+  const remove = useAction<MembersSectionRemoveMutation>(removeMember);
 
-  async function roleChange(id: string, who: string, role: WorkspaceRole) {
-    setOutcome(null);
-    try {
-      await setRole({ id, role });
-      setOutcome({ ok: `${who} is now ${role === "OWNER" ? "an owner" : "a member"}.` });
-    } catch (error) {
-      setOutcome({ title: `Could not change the role of ${who}`, error });
-    }
+  function roleChange(m: Member, who: string, role: WorkspaceRole) {
+    remove.clear();
+    void setRole.run(
+      { id: m.id, role },
+      { optimisticResponse: { changeMemberRole: { id: m.id, role } }, done: () => `${who} is now ${role === "OWNER" ? "an owner" : "a member"}.`, failed: `Could not change the role of ${who}` },
+    );
   }
 
-  async function doRemove(id: string, who: string) {
-    setOutcome(null);
-    try {
-      await remove({ id, connections: [data.members.__id] });
-      setOutcome({ ok: `Removed ${who} from the workspace.` });
-    } catch (error) {
-      setOutcome({ title: `Could not remove ${who}`, error });
-    }
+  function doRemove(id: string, who: string) {
+    setRole.clear();
+    const connections = [data.members.__id];
+    void remove.run({ id, connections }, { updater: countChange(connections, -1), done: () => `Removed ${who} from the workspace.`, failed: `Could not remove ${who}` });
+  }
+
+  const columns: Column<Member>[] = [
+    {
+      id: "name",
+      header: "Name",
+      className: "cell-wrap",
+      cell: (m) => (
+        <>
+          {m.name || "—"} {m.userId === viewerId && <Badge tone="info">You</Badge>}
+        </>
+      ),
+    },
+    { id: "email", header: "Email", className: "cell-wrap", cell: (m) => m.email },
+    {
+      id: "role",
+      header: "Role",
+      cell: (m) =>
+        isOwner ? (
+          <label>
+            <span className="visually-hidden">Role of {m.name || m.email}</span>
+            <select value={m.role} disabled={setRole.pending} onChange={(e) => roleChange(m, m.name || m.email, e.target.value as WorkspaceRole)}>
+              {ROLES.map((r) => (
+                <option key={r.value} value={r.value}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          roleName(m.role)
+        ),
+    },
+    { id: "joined", header: "Joined", cell: (m) => <Time value={m.joinedAt} /> },
+  ];
+  if (isOwner) {
+    columns.push({
+      id: "actions",
+      header: "Actions",
+      hidden: true,
+      // Leaving a workspace is not offered here: an owner removes the others.
+      cell: (m) =>
+        m.userId !== viewerId && (
+          <ConfirmButton
+            question={`Remove ${m.name || m.email} from this workspace? They lose access to it at once.`}
+            confirmLabel="Remove member"
+            onConfirm={() => doRemove(m.id, m.name || m.email)}
+            disabled={remove.pending}
+          >
+            Remove<span className="visually-hidden"> {m.name || m.email}</span>
+          </ConfirmButton>
+        ),
+    });
   }
 
   return (
     <section aria-labelledby="members-heading" className="panel">
       <h2 id="members-heading">Members</h2>
-      <OutcomeLine outcome={outcome} />
-      <SettingsTable
-        label="Members of this workspace"
-        columns={["Name", "Email", "Role", "Joined"]}
-        actions={isOwner}
-        rows={members}
-        row={(m) => {
-          const who = m.name || m.email;
-          const you = m.userId === viewerId;
-          return (
-            <tr key={m.id}>
-              <td className="cell-wrap">
-                {m.name || "—"} {you && <Badge tone="info">You</Badge>}
-              </td>
-              <td className="cell-wrap">{m.email}</td>
-              <td>
-                {isOwner ? (
-                  <label>
-                    <span className="visually-hidden">Role of {who}</span>
-                    <select value={m.role} disabled={settingRole} onChange={(e) => void roleChange(m.id, who, e.target.value as WorkspaceRole)}>
-                      {ROLES.map((r) => (
-                        <option key={r.value} value={r.value}>
-                          {r.label}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                ) : (
-                  roleName(m.role)
-                )}
-              </td>
-              <td>
-                <Time value={m.joinedAt} />
-              </td>
-              {isOwner && (
-                <td>
-                  {/* Leaving a workspace is not offered here: an owner removes the others. */}
-                  {!you && (
-                    <ConfirmButton
-                      question={`Remove ${who} from this workspace? They lose access to it at once.`}
-                      confirmLabel="Remove member"
-                      onConfirm={() => void doRemove(m.id, who)}
-                      disabled={removing}
-                    >
-                      Remove<span className="visually-hidden"> {who}</span>
-                    </ConfirmButton>
-                  )}
-                </td>
-              )}
-            </tr>
-          );
-        }}
-        paging={{ hasNext, isLoadingNext, loadNext, pageSize: 100, total: data.members.totalCount, what: "members" }}
-      />
+      <Outcome outcome={setRole.outcome} />
+      <Outcome outcome={remove.outcome} />
+      <DataTable label="Members of this workspace" columns={columns} rows={rows} rowKey={(m) => m.id} paging={paging} />
     </section>
   );
 }
 
 function Invitations() {
-  const { data, hasNext, loadNext, isLoadingNext } = useSettingsList<MembersSectionInvitationsPaginationQuery, MembersSection_invitations$key>(invitationsQuery, invitationsFragment);
-  const invitations = data.invitations.edges.map((e) => e.node);
-  const [createInvitation, inviting] = useMutationAsync<MembersSectionInviteMutation>(invite);
-  const [revoke, revoking] = useMutationAsync<MembersSectionRevokeMutation>(revokeInvitation);
+  const { data, rows, paging } = useSettingsList<MembersSectionInvitationsPaginationQuery, MembersSection_invitations$key, Invitation>(
+    invitationsQuery,
+    invitationsFragment,
+    (d) => d.invitations,
+    "invitations",
+  );
+  const create = useAction<MembersSectionInviteMutation>(invite);
+  const revoke = useAction<MembersSectionRevokeMutation>(revokeInvitation);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<WorkspaceRole>("MEMBER");
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
-  const [outcome, setOutcome] = useState<Outcome>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setOutcome(null);
-    try {
-      const r = await createInvitation({ email: email.trim(), role, connections: [data.invitations.__id] });
-      setLink({ email: r.createInvitation.invitation.email, url: r.createInvitation.acceptUrl });
-      setEmail("");
-    } catch (error) {
-      setOutcome({ title: "Could not invite", error });
-    }
+    revoke.clear();
+    const connections = [data.invitations.__id];
+    const r = await create.run({ email: email.trim(), role, connections }, { updater: countChange(connections, 1), failed: "Could not invite" });
+    if (!r) return;
+    setLink({ email: r.createInvitation.invitation.email, url: r.createInvitation.acceptUrl });
+    setEmail("");
   }
 
-  async function doRevoke(id: string, to: string) {
-    setOutcome(null);
-    try {
-      await revoke({ id });
-      setOutcome({ ok: `Revoked the invitation for ${to}: its link no longer works.` });
-    } catch (error) {
-      setOutcome({ title: "Could not revoke the invitation", error });
-    }
+  function doRevoke(i: Invitation) {
+    create.clear();
+    // Shown revoked at once; back to pending if the server refuses.
+    void revoke.run(
+      { id: i.id },
+      { optimisticResponse: { revokeInvitation: { id: i.id, status: "REVOKED" } }, done: () => `Revoked the invitation for ${i.email}: its link no longer works.`, failed: "Could not revoke the invitation" },
+    );
   }
+
+  const columns: Column<Invitation>[] = [
+    { id: "email", header: "Email", className: "cell-wrap", cell: (i) => i.email },
+    { id: "role", header: "Role", cell: (i) => roleName(i.role) },
+    { id: "status", header: "Status", cell: (i) => <Badge tone={i.status === "PENDING" ? "info" : i.status === "ACCEPTED" ? "success" : "neutral"}>{humanize(i.status)}</Badge> },
+    { id: "by", header: "Invited by", className: "cell-wrap", cell: (i) => i.invitedBy ?? "—" },
+    { id: "sent", header: "Sent", cell: (i) => <Time value={i.createdAt} /> },
+    { id: "expires", header: "Expires", cell: (i) => (i.status === "PENDING" ? <Time value={i.expiresAt} /> : "—") },
+    {
+      id: "actions",
+      header: "Actions",
+      hidden: true,
+      cell: (i) =>
+        i.status === "PENDING" && (
+          <ConfirmButton question={`Revoke the invitation for ${i.email}? Its link stops working.`} confirmLabel="Revoke invitation" onConfirm={() => doRevoke(i)} disabled={revoke.pending}>
+            Revoke<span className="visually-hidden"> the invitation for {i.email}</span>
+          </ConfirmButton>
+        ),
+    },
+  ];
 
   return (
     <section aria-labelledby="invitations-heading" className="panel">
@@ -291,7 +296,7 @@ function Invitations() {
             ))}
           </select>
         </div>
-        <button type="submit" className="button-primary" disabled={inviting}>
+        <button type="submit" className="button-primary" disabled={create.pending}>
           Invite
         </button>
       </form>
@@ -303,40 +308,15 @@ function Invitations() {
           onDone={() => setLink(null)}
         />
       )}
-      <OutcomeLine outcome={outcome} />
-      <SettingsTable
+      <Outcome outcome={create.outcome} />
+      <Outcome outcome={revoke.outcome} />
+      <DataTable
         label="Invitations of this workspace, newest first"
-        columns={["Email", "Role", "Status", "Invited by", "Sent", "Expires"]}
-        actions
-        rows={invitations}
-        row={(i) => (
-          <tr key={i.id}>
-            <td className="cell-wrap">{i.email}</td>
-            <td>{roleName(i.role)}</td>
-            <td>
-              <Badge tone={i.status === "PENDING" ? "info" : i.status === "ACCEPTED" ? "success" : "neutral"}>{humanize(i.status)}</Badge>
-            </td>
-            <td className="cell-wrap">{i.invitedBy ?? "—"}</td>
-            <td>
-              <Time value={i.createdAt} />
-            </td>
-            <td>{i.status === "PENDING" ? <Time value={i.expiresAt} /> : "—"}</td>
-            <td>
-              {i.status === "PENDING" && (
-                <ConfirmButton
-                  question={`Revoke the invitation for ${i.email}? Its link stops working.`}
-                  confirmLabel="Revoke invitation"
-                  onConfirm={() => void doRevoke(i.id, i.email)}
-                  disabled={revoking}
-                >
-                  Revoke<span className="visually-hidden"> the invitation for {i.email}</span>
-                </ConfirmButton>
-              )}
-            </td>
-          </tr>
-        )}
+        columns={columns}
+        rows={rows}
+        rowKey={(i) => i.id}
         empty={<EmptyState title="No invitations yet.">Enter the email of the person to invite, choose their role and press Invite.</EmptyState>}
-        paging={{ hasNext, isLoadingNext, loadNext, pageSize: 50, total: data.invitations.totalCount, what: "invitations" }}
+        paging={paging}
       />
     </section>
   );

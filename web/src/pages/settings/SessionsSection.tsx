@@ -3,17 +3,18 @@
  * one, and "Sign out" of any other (revokeSession: that browser is signed out at once, its live
  * updates end). This browser signs out with the header's Sign out.
  */
-import { startTransition, useState } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
-import type { SessionsSectionQuery } from "../../__generated__/SessionsSectionQuery.graphql";
+import { graphql } from "react-relay";
+import { useRevalidator } from "react-router";
+import type { SessionsSectionQuery, SessionsSectionQuery$data } from "../../__generated__/SessionsSectionQuery.graphql";
 import type { SessionsSectionRevokeMutation } from "../../__generated__/SessionsSectionRevokeMutation.graphql";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { ErrorMessage } from "../../components/ErrorMessage";
+import { DataTable, type Column } from "../../components/DataTable";
+import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
-import { useMutationAsync } from "../../relay/mutations";
+import { useAction } from "../../relay/action";
+import { useRouteQuery } from "../../relay/route-query";
 import { describeDevice } from "./device";
-import { SettingsTable } from "./SettingsTable";
 
 const query = graphql`
   query SessionsSectionQuery {
@@ -25,36 +26,65 @@ const query = graphql`
         ipAddress
         createdAt
         lastActiveAt
-        expiresAt
       }
     }
   }
 `;
 
-const revoke = graphql`
+const revokeMutation = graphql`
   mutation SessionsSectionRevokeMutation($id: ID!) {
     revokeSession(id: $id)
   }
 `;
 
-export function SessionsSection() {
-  const [fetchKey, setFetchKey] = useState(0);
-  const data = useLazyLoadQuery<SessionsSectionQuery>(query, {}, { fetchPolicy: fetchKey ? "network-only" : "store-and-network", fetchKey });
-  const sessions = data.viewer?.sessions ?? [];
-  const [revokeSession, revoking] = useMutationAsync<SessionsSectionRevokeMutation>(revoke);
-  const [outcome, setOutcome] = useState<{ ok: string } | { error: unknown } | null>(null);
+type Session = NonNullable<SessionsSectionQuery$data["viewer"]>["sessions"][number];
 
-  async function signOut(id: string, device: string) {
-    setOutcome(null);
-    try {
-      await revokeSession({ id });
-      setOutcome({ ok: `Signed out ${device}.` });
-      // Read the list again, keeping this one on screen meanwhile.
-      startTransition(() => setFetchKey((k) => k + 1));
-    } catch (error) {
-      setOutcome({ error });
-    }
+export function SessionsSection() {
+  const data = useRouteQuery<SessionsSectionQuery>(query);
+  const sessions = data.viewer?.sessions ?? [];
+  const revoke = useAction<SessionsSectionRevokeMutation>(revokeMutation);
+  const { revalidate } = useRevalidator();
+
+  async function signOut(s: Session, device: string) {
+    // Then the list is read again, this one staying on screen meanwhile.
+    if (await revoke.run({ id: s.id }, { done: () => `Signed out ${device}.`, failed: "Could not sign that session out" })) void revalidate();
   }
+
+  const columns: Column<Session>[] = [
+    {
+      id: "device",
+      header: "Device",
+      className: "cell-wrap",
+      cell: (s) => (
+        <>
+          <span title={s.userAgent ?? undefined}>{describeDevice(s.userAgent)}</span> {s.current && <Badge tone="info">This session</Badge>}
+        </>
+      ),
+    },
+    { id: "ip", header: "IP address", cell: (s) => s.ipAddress ?? "—" },
+    { id: "active", header: "Last active", cell: (s) => <Time value={s.lastActiveAt} fallback="—" /> },
+    { id: "signed-in", header: "Signed in", cell: (s) => <Time value={s.createdAt} /> },
+    {
+      id: "actions",
+      header: "Actions",
+      hidden: true,
+      cell: (s) => {
+        const device = describeDevice(s.userAgent);
+        return s.current ? (
+          <span className="muted">Sign out at the top of the page</span>
+        ) : (
+          <ConfirmButton
+            question={`Sign out ${device} (last active ${s.lastActiveAt ? new Date(s.lastActiveAt).toLocaleString() : "unknown"})? That browser has to sign in again.`}
+            confirmLabel="Sign it out"
+            onConfirm={() => void signOut(s, device)}
+            disabled={revoke.pending}
+          >
+            Sign out<span className="visually-hidden"> {device}, {s.ipAddress ?? "unknown address"}</span>
+          </ConfirmButton>
+        );
+      },
+    },
+  ];
 
   return (
     <section aria-labelledby="sessions-heading" className="panel">
@@ -63,49 +93,8 @@ export function SessionsSection() {
         Every browser signed in as you. A session ends after 7 days without use, and 30 days after signing in at the latest. Sign out of one you do
         not recognise, then change your password.
       </p>
-      {outcome && "ok" in outcome && (
-        <p role="status" className="notice">
-          {outcome.ok}
-        </p>
-      )}
-      {outcome && "error" in outcome && <ErrorMessage error={outcome.error} title="Could not sign that session out" />}
-      <SettingsTable
-        label="Your signed-in sessions, newest first"
-        columns={["Device", "IP address", "Last active", "Signed in"]}
-        actions
-        rows={sessions}
-        row={(s) => {
-          const device = describeDevice(s.userAgent);
-          return (
-            <tr key={s.id} aria-current={s.current ? "true" : undefined}>
-              <td className="cell-wrap">
-                <span title={s.userAgent ?? undefined}>{device}</span> {s.current && <Badge tone="info">This session</Badge>}
-              </td>
-              <td>{s.ipAddress ?? "—"}</td>
-              <td>
-                <Time value={s.lastActiveAt} fallback="—" />
-              </td>
-              <td>
-                <Time value={s.createdAt} />
-              </td>
-              <td>
-                {s.current ? (
-                  <span className="muted">Sign out at the top of the page</span>
-                ) : (
-                  <ConfirmButton
-                    question={`Sign out ${device} (last active ${s.lastActiveAt ? new Date(s.lastActiveAt).toLocaleString() : "unknown"})? That browser has to sign in again.`}
-                    confirmLabel="Sign it out"
-                    onConfirm={() => void signOut(s.id, device)}
-                    disabled={revoking}
-                  >
-                    Sign out<span className="visually-hidden"> {device}, {s.ipAddress ?? "unknown address"}</span>
-                  </ConfirmButton>
-                )}
-              </td>
-            </tr>
-          );
-        }}
-      />
+      <Outcome outcome={revoke.outcome} />
+      <DataTable label="Your signed-in sessions, newest first" columns={columns} rows={sessions} rowKey={(s) => s.id} rowProps={(s) => ({ "aria-current": s.current ? "true" : undefined })} />
     </section>
   );
 }

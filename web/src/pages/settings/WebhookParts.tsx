@@ -2,14 +2,13 @@
  * Pieces the webhooks list and a webhook's page share: the event names (the webhook contract's, as
  * receivers see them), the status badge, and deleting an endpoint after a confirmation.
  */
-import { useState } from "react";
 import { graphql } from "react-relay";
-import { ConnectionHandler, ROOT_ID } from "relay-runtime";
 import type { WebhookPartsDeleteMutation } from "../../__generated__/WebhookPartsDeleteMutation.graphql";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { ErrorMessage } from "../../components/ErrorMessage";
-import { useMutationAsync } from "../../relay/mutations";
+import { Outcome } from "../../components/Outcome";
+import { useAction } from "../../relay/action";
+import { removeNodes, rootConnection } from "../../relay/connections";
 
 type EventType = "ANALYSIS_COMPLETED" | "ANALYSIS_FAILED" | "RADAR_COMPLETED" | "RADAR_FAILED" | "ACCOUNT_VIDEO_DISCOVERED" | "VIDEO_SPIKE" | "CREDITS_LOW" | "WEBHOOK_TEST";
 
@@ -42,33 +41,18 @@ export function WebhookStatusBadge({ status, title }: { status: string; title?: 
   );
 }
 
-const remove = graphql`
+const removeMutation = graphql`
   mutation WebhookPartsDeleteMutation($id: ID!) {
     deleteWebhook(id: $id)
   }
 `;
 
-/** Deletes the endpoint (and its delivery log) after a confirmation, and takes it out of the list in the store. */
+/** Deletes the endpoint (and its delivery log) after a confirmation, and takes it out of the list (and its count) in the store. */
 export function DeleteWebhookButton({ id, url, onDeleted }: { id: string; url: string; onDeleted: () => void }) {
-  const [deleteWebhook, deleting] = useMutationAsync<WebhookPartsDeleteMutation>(remove);
-  const [error, setError] = useState<unknown>(null);
+  const remove = useAction<WebhookPartsDeleteMutation>(removeMutation);
   async function confirm() {
-    setError(null);
-    try {
-      await deleteWebhook(
-        { id },
-        {
-          updater: (store) => {
-            const list = store.get(ROOT_ID);
-            const connection = list && ConnectionHandler.getConnection(list, "WebhooksSection_webhooks");
-            if (connection) ConnectionHandler.deleteNode(connection, id);
-          },
-        },
-      );
-      onDeleted();
-    } catch (e) {
-      setError(e);
-    }
+    const gone = removeNodes([rootConnection("WebhooksSection_webhooks")], [id]);
+    if (await remove.run({ id }, { updater: gone, failed: "Could not delete the webhook" })) onDeleted();
   }
   return (
     <>
@@ -76,11 +60,11 @@ export function DeleteWebhookButton({ id, url, onDeleted }: { id: string; url: s
         question={`Delete the webhook to ${url}? No more events are sent to it, and its delivery log is deleted too.`}
         confirmLabel="Delete webhook"
         onConfirm={() => void confirm()}
-        disabled={deleting}
+        disabled={remove.pending}
       >
         Delete<span className="visually-hidden"> the webhook to {url}</span>
       </ConfirmButton>
-      {error !== null && <ErrorMessage error={error} title="Could not delete the webhook" />}
+      <Outcome outcome={remove.outcome} />
     </>
   );
 }

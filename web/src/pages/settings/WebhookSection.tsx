@@ -3,21 +3,24 @@
  * test", and its delivery log (status, attempts, the receiver's answer). While a delivery is pending
  * the log is read again every few seconds, so a test's outcome appears without a reload.
  */
-import { startTransition, useEffect, useState } from "react";
-import { graphql, useLazyLoadQuery, usePaginationFragment } from "react-relay";
-import { Link, useNavigate, useParams } from "react-router";
+import { startTransition, useEffect } from "react";
+import { graphql } from "react-relay";
+import { Link, useNavigate } from "react-router";
 import type { WebhookSectionDeliveriesQuery } from "../../__generated__/WebhookSectionDeliveriesQuery.graphql";
 import type { WebhookSectionQuery } from "../../__generated__/WebhookSectionQuery.graphql";
-import type { WebhookSection_deliveries$key } from "../../__generated__/WebhookSection_deliveries.graphql";
+import type { WebhookSection_deliveries$data, WebhookSection_deliveries$key } from "../../__generated__/WebhookSection_deliveries.graphql";
 import type { WebhookSectionTestMutation } from "../../__generated__/WebhookSectionTestMutation.graphql";
 import { paths } from "../../app/paths";
 import { Badge } from "../../components/Badge";
+import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
-import { ErrorMessage } from "../../components/ErrorMessage";
+import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
-import { useMutationAsync } from "../../relay/mutations";
+import { useAction } from "../../relay/action";
+import { countChange } from "../../relay/connections";
+import { usePagedConnection } from "../../relay/paged";
+import { useRouteQuery } from "../../relay/route-query";
 import { OwnersOnly } from "./OwnersOnly";
-import { SettingsTable } from "./SettingsTable";
 import { DeleteWebhookButton, eventName, WebhookStatusBadge } from "./WebhookParts";
 
 const query = graphql`
@@ -53,6 +56,7 @@ const deliveriesFragment = graphql`
 `;
 
 // The fields of a delivery row; the test mutation asks for the same, so its row is complete at once.
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- relay-compiler only needs the tag (spread with @relay(mask: false))
 graphql`
   fragment WebhookSection_delivery on WebhookDelivery {
     id
@@ -91,9 +95,8 @@ export function WebhookSection({ isOwner }: { isOwner: boolean }) {
 }
 
 function Webhook() {
-  const { id = "" } = useParams();
   const navigate = useNavigate();
-  const { webhook } = useLazyLoadQuery<WebhookSectionQuery>(query, { id }, { fetchPolicy: "store-and-network" });
+  const { webhook } = useRouteQuery<WebhookSectionQuery>(query);
   return (
     <section aria-labelledby="webhook-heading" className="panel">
       <p className="breadcrumb">
@@ -139,12 +142,49 @@ function Webhook() {
   );
 }
 
+type Delivery = WebhookSection_deliveries$data["deliveries"]["edges"][number]["node"];
+
+const COLUMNS: Column<Delivery>[] = [
+  { id: "event", header: "Event", cell: (d) => <code>{eventName(d.event)}</code> },
+  {
+    id: "status",
+    header: "Status",
+    cell: (d) => (
+      <Badge tone={d.status === "DELIVERED" ? "success" : d.status === "FAILED" ? "danger" : "info"}>{d.status === "DELIVERED" ? "Delivered" : d.status === "FAILED" ? "Failed" : "Pending"}</Badge>
+    ),
+  },
+  { id: "attempts", header: "Attempts", cell: (d) => d.attempts },
+  {
+    id: "response",
+    header: "Response",
+    className: "cell-wrap",
+    cell: (d) => (
+      <>
+        {d.responseStatus !== null && d.responseStatus !== undefined ? <>HTTP {d.responseStatus}</> : !d.lastError && <span className="muted">—</span>}
+        {d.lastError && <span className="muted"> {d.lastError}</span>}
+      </>
+    ),
+  },
+  { id: "created", header: "Created", cell: (d) => <Time value={d.createdAt} /> },
+  {
+    id: "next",
+    header: "Delivered or next attempt",
+    cell: (d) =>
+      d.deliveredAt ? (
+        <Time value={d.deliveredAt} />
+      ) : d.nextAttemptAt ? (
+        <>
+          next <Time value={d.nextAttemptAt} />
+        </>
+      ) : (
+        "—"
+      ),
+  },
+];
+
 function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries$key; webhookId: string }) {
-  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment<WebhookSectionDeliveriesQuery, WebhookSection_deliveries$key>(deliveriesFragment, webhook);
-  const rows = data.deliveries.edges.map((e) => e.node);
-  const [test, testing] = useMutationAsync<WebhookSectionTestMutation>(sendTest);
-  const [error, setError] = useState<unknown>(null);
-  const [sent, setSent] = useState(false);
+  const { data, rows, paging, refetch } = usePagedConnection<WebhookSectionDeliveriesQuery, WebhookSection_deliveries$key, Delivery>(deliveriesFragment, webhook, (d) => d.deliveries, "deliveries");
+  const test = useAction<WebhookSectionTestMutation>(sendTest);
   const pending = rows.some((r) => r.status === "PENDING");
 
   useEffect(() => {
@@ -154,67 +194,29 @@ function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries
     return () => clearTimeout(timer);
   }, [pending, data, refetch]);
 
-  async function send() {
-    setError(null);
-    setSent(false);
-    try {
-      await test({ id: webhookId, connections: [data.deliveries.__id] });
-      setSent(true);
-    } catch (e) {
-      setError(e);
-    }
+  function send() {
+    const connections = [data.deliveries.__id];
+    void test.run({ id: webhookId, connections }, { updater: countChange(connections, 1), done: () => "Test event sent: its delivery shows below as it happens.", failed: "Could not send a test" });
   }
 
   return (
     <>
       <div className="row spread">
         <h3>Delivery log</h3>
-        <button type="button" className="button-primary" onClick={() => void send()} disabled={testing}>
+        <button type="button" className="button-primary" onClick={send} disabled={test.pending}>
           Send a test
         </button>
       </div>
-      {error !== null && <ErrorMessage error={error} title="Could not send a test" />}
-      <p role="status" className="muted">
-        {sent ? (pending ? "Test event queued: its delivery shows below as it happens." : "Test event sent: see its delivery below.") : ""}
-      </p>
-      <SettingsTable
+      <Outcome outcome={test.outcome} />
+      <DataTable
         label="Deliveries to this endpoint, newest first"
         className="deliveries"
-        columns={["Event", "Status", "Attempts", "Response", "Created", "Delivered or next attempt"]}
+        columns={COLUMNS}
         rows={rows}
-        row={(d) => (
-          <tr key={d.id} data-status={d.status}>
-            <td>
-              <code>{eventName(d.event)}</code>
-            </td>
-            <td>
-              <Badge tone={d.status === "DELIVERED" ? "success" : d.status === "FAILED" ? "danger" : "info"}>
-                {d.status === "DELIVERED" ? "Delivered" : d.status === "FAILED" ? "Failed" : "Pending"}
-              </Badge>
-            </td>
-            <td>{d.attempts}</td>
-            <td className="cell-wrap">
-              {d.responseStatus !== null && d.responseStatus !== undefined ? <>HTTP {d.responseStatus}</> : !d.lastError && <span className="muted">—</span>}
-              {d.lastError && <span className="muted"> {d.lastError}</span>}
-            </td>
-            <td>
-              <Time value={d.createdAt} />
-            </td>
-            <td>
-              {d.deliveredAt ? (
-                <Time value={d.deliveredAt} />
-              ) : d.nextAttemptAt ? (
-                <>
-                  next <Time value={d.nextAttemptAt} />
-                </>
-              ) : (
-                "—"
-              )}
-            </td>
-          </tr>
-        )}
+        rowKey={(d) => d.id}
+        rowProps={(d) => ({ "data-status": d.status })}
         empty={<EmptyState title="Nothing delivered yet.">Press Send a test to POST a webhook.test event to the URL now, or wait for an event you chose.</EmptyState>}
-        paging={{ hasNext, isLoadingNext, loadNext, pageSize: 20, total: data.deliveries.totalCount, what: "deliveries" }}
+        paging={paging}
       />
     </>
   );

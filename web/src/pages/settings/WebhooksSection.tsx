@@ -7,15 +7,17 @@ import { useState, type FormEvent } from "react";
 import { graphql } from "react-relay";
 import { Link } from "react-router";
 import type { WebhooksSectionPaginationQuery } from "../../__generated__/WebhooksSectionPaginationQuery.graphql";
-import type { WebhooksSection_query$key } from "../../__generated__/WebhooksSection_query.graphql";
+import type { WebhooksSection_query$data, WebhooksSection_query$key } from "../../__generated__/WebhooksSection_query.graphql";
 import type { WebhooksSectionCreateMutation, WorkspaceEventType } from "../../__generated__/WebhooksSectionCreateMutation.graphql";
 import { paths } from "../../app/paths";
+import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
-import { ErrorMessage } from "../../components/ErrorMessage";
+import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
-import { useMutationAsync } from "../../relay/mutations";
+import { refused, useAction, type ActionOutcome } from "../../relay/action";
+import { countChange } from "../../relay/connections";
 import { OwnersOnly } from "./OwnersOnly";
-import { SettingsTable, useSettingsList } from "./SettingsTable";
+import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { DeleteWebhookButton, EVENTS, eventName, WebhookStatusBadge } from "./WebhookParts";
 
@@ -47,7 +49,7 @@ const fragment = graphql`
   }
 `;
 
-const create = graphql`
+const createMutation = graphql`
   mutation WebhooksSectionCreateMutation($url: String!, $description: String, $events: [WorkspaceEventType!]!, $connections: [ID!]!) {
     createWebhook(url: $url, description: $description, events: $events) {
       secret
@@ -77,11 +79,32 @@ export function WebhooksSection({ isOwner }: { isOwner: boolean }) {
   );
 }
 
+type Hook = WebhooksSection_query$data["webhooks"]["edges"][number]["node"];
+
 function Webhooks() {
-  const { data, hasNext, loadNext, isLoadingNext } = useSettingsList<WebhooksSectionPaginationQuery, WebhooksSection_query$key>(query, fragment);
-  const hooks = data.webhooks.edges.map((e) => e.node);
+  const { data, rows, paging } = useSettingsList<WebhooksSectionPaginationQuery, WebhooksSection_query$key, Hook>(query, fragment, (d) => d.webhooks, "webhooks");
   const [created, setCreated] = useState<{ uuid: string; secret: string } | null>(null);
   const [deleted, setDeleted] = useState<string | null>(null);
+  const columns: Column<Hook>[] = [
+    { id: "url", header: "URL", className: "cell-wrap", cell: (h) => <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>{h.url}</Link> },
+    { id: "description", header: "Description", className: "cell-wrap", cell: (h) => h.description || <span className="muted">—</span> },
+    { id: "events", header: "Events", className: "cell-wrap", cell: (h) => h.events.map(eventName).join(", ") },
+    { id: "status", header: "Status", cell: (h) => <WebhookStatusBadge status={h.status} /> },
+    { id: "created", header: "Created", cell: (h) => <Time value={h.createdAt} /> },
+    {
+      id: "actions",
+      header: "Actions",
+      hidden: true,
+      cell: (h) => (
+        <div className="row">
+          <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>
+            Delivery log<span className="visually-hidden"> of {h.url}</span>
+          </Link>
+          <DeleteWebhookButton id={h.id} url={h.url} onDeleted={() => setDeleted(`Deleted the webhook to ${h.url}.`)} />
+        </div>
+      ),
+    },
+  ];
   return (
     <>
       <CreateWebhookForm
@@ -99,41 +122,14 @@ function Webhooks() {
           onDone={() => setCreated(null)}
         />
       )}
-      {deleted && (
-        <p role="status" className="notice">
-          {deleted}
-        </p>
-      )}
-      <SettingsTable
+      <Outcome outcome={deleted ? { ok: true, message: deleted } : null} />
+      <DataTable
         label="Webhook endpoints of this workspace"
-        columns={["URL", "Description", "Events", "Status", "Created"]}
-        actions
-        rows={hooks}
-        row={(h) => (
-          <tr key={h.id}>
-            <td className="cell-wrap">
-              <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>{h.url}</Link>
-            </td>
-            <td className="cell-wrap">{h.description || <span className="muted">—</span>}</td>
-            <td className="cell-wrap">{h.events.map(eventName).join(", ")}</td>
-            <td>
-              <WebhookStatusBadge status={h.status} />
-            </td>
-            <td>
-              <Time value={h.createdAt} />
-            </td>
-            <td>
-              <div className="row">
-                <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>
-                  Delivery log<span className="visually-hidden"> of {h.url}</span>
-                </Link>
-                <DeleteWebhookButton id={h.id} url={h.url} onDeleted={() => setDeleted(`Deleted the webhook to ${h.url}.`)} />
-              </div>
-            </td>
-          </tr>
-        )}
+        columns={columns}
+        rows={rows}
+        rowKey={(h) => h.id}
         empty={<EmptyState title="No webhooks yet.">Enter the https URL of your receiver above, choose its events and press Create webhook.</EmptyState>}
-        paging={{ hasNext, isLoadingNext, loadNext, pageSize: 50, total: data.webhooks.totalCount, what: "webhooks" }}
+        paging={paging}
       />
     </>
   );
@@ -143,36 +139,31 @@ function CreateWebhookForm({ connection, onCreated }: { connection: string; onCr
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");
   const [events, setEvents] = useState<Set<WorkspaceEventType>>(new Set());
-  const [error, setError] = useState<unknown>(null);
-  const [missing, setMissing] = useState(false);
-  const [createWebhook, creating] = useMutationAsync<WebhooksSectionCreateMutation>(create);
+  const [missing, setMissing] = useState<ActionOutcome | null>(null);
+  const create = useAction<WebhooksSectionCreateMutation>(createMutation);
 
   function toggle(event: WorkspaceEventType, on: boolean) {
     const next = new Set(events);
     if (on) next.add(event);
     else next.delete(event);
     setEvents(next);
-    setMissing(false);
+    setMissing(null);
   }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setError(null);
-    if (events.size === 0) return setMissing(true);
-    try {
-      const r = await createWebhook({
-        url: url.trim(),
-        description: description.trim() || null,
-        events: EVENTS.map((x) => x.value).filter((v) => events.has(v)),
-        connections: [connection],
-      });
-      onCreated({ uuid: r.createWebhook.webhook.uuid, secret: r.createWebhook.secret });
-      setUrl("");
-      setDescription("");
-      setEvents(new Set());
-    } catch (err) {
-      setError(err);
-    }
+    create.clear();
+    if (events.size === 0) return setMissing(refused("Not created", "Choose at least one event."));
+    const connections = [connection];
+    const r = await create.run(
+      { url: url.trim(), description: description.trim() || null, events: EVENTS.map((x) => x.value).filter((v) => events.has(v)), connections },
+      { updater: countChange(connections, 1), failed: "Could not create the webhook" },
+    );
+    if (!r) return;
+    onCreated({ uuid: r.createWebhook.webhook.uuid, secret: r.createWebhook.secret });
+    setUrl("");
+    setDescription("");
+    setEvents(new Set());
   }
 
   return (
@@ -188,7 +179,7 @@ function CreateWebhookForm({ connection, onCreated }: { connection: string; onCr
           <input id="webhook-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} placeholder="optional, for people" />
         </div>
       </div>
-      <fieldset className="checkboxes" aria-describedby={missing ? "events-missing" : undefined}>
+      <fieldset className="checkboxes">
         <legend>Events</legend>
         {EVENTS.map((ev) => (
           <label key={ev.value} className="checkbox">
@@ -199,17 +190,13 @@ function CreateWebhookForm({ connection, onCreated }: { connection: string; onCr
           </label>
         ))}
       </fieldset>
-      {missing && (
-        <p id="events-missing" role="alert" className="notice notice-error">
-          Choose at least one event.
-        </p>
-      )}
+      <Outcome outcome={missing} />
       <div className="row">
-        <button type="submit" className="button-primary" disabled={creating}>
+        <button type="submit" className="button-primary" disabled={create.pending}>
           Create webhook
         </button>
       </div>
-      {error !== null && <ErrorMessage error={error} title="Could not create the webhook" />}
+      <Outcome outcome={create.outcome} />
     </form>
   );
 }

@@ -2,9 +2,8 @@
  * Sign in with email and password (POST /auth/sign-in/email, the session cookie comes back), then
  * go where the person was headed (?next=). The only page outside the shell.
  */
-import { useState, type FormEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import { describeError } from "../../lib/errors";
+import { FormProblem, usePasswordForm } from "../../components/PasswordForm";
 import { signIn } from "../../lib/auth";
 import { useWorkspaceChoice } from "../../app/workspace";
 
@@ -17,26 +16,15 @@ export default function SignInPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const { startOver } = useWorkspaceChoice();
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
+  const { submit, busy, problem } = usePasswordForm(
+    async (form) => {
       await signIn(String(form.get("email")), String(form.get("password")));
       startOver();
       navigate(safeNext(params.get("next")), { replace: true });
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    ({ code, message, retryAfter }) => `${code === "UNAUTHORIZED" ? "Wrong email or password." : message} ${code === "RATE_LIMITED" && retryAfter ? `Try again in ${retryAfter} s.` : ""}`,
+  );
 
-  const problem = error === null ? null : describeError(error);
   return (
     <main id="main" className="sign-in">
       <h1>Sign in</h1>
@@ -50,11 +38,7 @@ export default function SignInPage() {
         <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="current-password" required />
-        {problem && (
-          <p className="notice notice-error" role="alert">
-            {problem.code === "UNAUTHORIZED" ? "Wrong email or password." : problem.message} {problem.code === "RATE_LIMITED" && problem.retryAfter ? `Try again in ${problem.retryAfter} s.` : ""}
-          </p>
-        )}
+        <FormProblem problem={problem} />
         <button type="submit" className="button-primary" disabled={busy}>
           Sign in
         </button>

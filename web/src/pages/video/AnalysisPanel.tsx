@@ -12,11 +12,11 @@ import type { AnalysisPanelStatusSubscription, AnalysisStatus } from "../../__ge
 import type { AnalysisPanelAnalyzeMutation } from "../../__generated__/AnalysisPanelAnalyzeMutation.graphql";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { ErrorMessage } from "../../components/ErrorMessage";
+import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { ANALYSIS_CREDITS } from "../../lib/costs";
 import { formatClock, formatWhole, humanize } from "../../lib/format";
-import { useMutationAsync } from "../../relay/mutations";
+import { useAction } from "../../relay/action";
 
 const fragment = graphql`
   fragment AnalysisPanel_video on Video {
@@ -102,8 +102,8 @@ interface LogLine {
 export function AnalysisPanel({ video, balance }: { video: AnalysisPanel_video$key; balance: number }) {
   const v = useFragment(fragment, video);
   const [log, setLog] = useState<LogLine[]>([]);
-  const [error, setError] = useState<unknown>(null);
-  const [analyze, starting] = useMutationAsync<AnalysisPanelAnalyzeMutation>(analyzeMutation);
+  const analyze = useAction<AnalysisPanelAnalyzeMutation>(analyzeMutation);
+  const starting = analyze.pending;
 
   const config = useMemo<GraphQLSubscriptionConfig<AnalysisPanelStatusSubscription>>(
     () => ({
@@ -119,14 +119,9 @@ export function AnalysisPanel({ video, balance }: { video: AnalysisPanel_video$k
   );
   useSubscription(config);
 
-  async function start(force: boolean) {
-    setError(null);
+  function start(force: boolean) {
     if (force) setLog([]);
-    try {
-      await analyze({ videoId: v.id, force }, { updater: linkAnalysis(v.id, "analyzeVideo") });
-    } catch (e) {
-      setError(e);
-    }
+    void analyze.run({ videoId: v.id, force }, { updater: linkAnalysis(v.id, "analyzeVideo"), failed: "Could not start the analysis" });
   }
 
   const a = v.analysis ? readInlineData<AnalysisPanel_analysis$key>(analysisFragment, v.analysis) : null;
@@ -193,7 +188,7 @@ export function AnalysisPanel({ video, balance }: { video: AnalysisPanel_video$k
           )}
         </>
       )}
-      {error !== null && <ErrorMessage error={error} title="Could not start the analysis" />}
+      <Outcome outcome={analyze.outcome} />
     </section>
   );
 }

@@ -5,7 +5,7 @@
 import { graphql } from "react-relay";
 import type { RefreshButtonMutation } from "../../__generated__/RefreshButtonMutation.graphql";
 import { RefreshNow } from "../../components/RefreshNow";
-import { useMutationAsync } from "../../relay/mutations";
+import { useAction } from "../../relay/action";
 
 const mutation = graphql`
   mutation RefreshButtonMutation($id: ID!) {
@@ -21,6 +21,7 @@ const mutation = graphql`
 `;
 
 export function RefreshButton({ videoId }: { videoId: string }) {
-  const [refresh, refreshing] = useMutationAsync<RefreshButtonMutation>(mutation);
-  return <RefreshNow onRefresh={() => refresh({ id: videoId })} busy={refreshing} queued="Refresh queued: the new numbers appear here when the scrape lands." />;
+  const refresh = useAction<RefreshButtonMutation>(mutation);
+  const run = () => refresh.run({ id: videoId }, { done: () => "Refresh queued: the new numbers appear here when the scrape lands.", failed: "Could not refresh" });
+  return <RefreshNow onRefresh={run} busy={refresh.pending} outcome={refresh.outcome} />;
 }

@@ -3,14 +3,15 @@
  * The URL's id is the video's UUID (the same as REST's) or its global id.
  */
 import { Suspense } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
-import { Link, useParams } from "react-router";
+import { graphql } from "react-relay";
+import { Link } from "react-router";
 import type { VideoPageQuery } from "../../__generated__/VideoPageQuery.graphql";
 import type { VideoPage_history$data } from "../../__generated__/VideoPage_history.graphql";
 import { paths } from "../../app/paths";
 import { HistoryChart, type HistorySeries } from "../../components/HistoryChart";
 import { Loading } from "../../components/Loading";
 import { useLiveCredits } from "../../relay/credits";
+import { useRouteQuery } from "../../relay/route-query";
 import { AnalysisPanel } from "./AnalysisPanel";
 import { VideoSummary } from "./VideoSummary";
 
@@ -59,8 +60,7 @@ const HISTORY_SERIES: HistorySeries<HistoryPoint>[] = [
 ];
 
 export default function VideoPage() {
-  const { id = "" } = useParams();
-  const data = useLazyLoadQuery<VideoPageQuery>(query, { id }, { fetchPolicy: "store-and-network" });
+  const data = useRouteQuery<VideoPageQuery>(query);
   useLiveCredits();
   return (
     <>

@@ -11,23 +11,20 @@ import { Badge, StatusBadge } from "../../components/Badge";
 import { PageHeader } from "../../components/PageHeader";
 import { ScrapeFailure, ScrapeTimes, Stats } from "../../components/ScrapeFacts";
 import { Time } from "../../components/Time";
-import { formatCount, formatDelta, formatPercent, formatWhole, platformName } from "../../lib/format";
+import { formatCount, formatDelta, formatPercent, formatWhole, platformName, videoTitle } from "../../lib/format";
 import { RefreshButton } from "./RefreshButton";
 
 const fragment = graphql`
   fragment VideoSummary_video on Video {
     id
-    uuid
     url
     description
     username
     type
-    thumbnailUrl
     dataSource
     scrapeStatus
     scrapeError
     postedAt
-    trackedAt
     lastScrapedAt
     nextRefreshAt
     viewCount
@@ -54,7 +51,8 @@ export function VideoSummary({ video }: { video: VideoSummary_video$key }) {
   const config = useMemo<GraphQLSubscriptionConfig<VideoSummaryUpdatesSubscription>>(() => ({ subscription: updates, variables: { videoId: v.id } }), [v.id]);
   useSubscription(config);
 
-  const title = v.description ? (v.description.length > 80 ? v.description.slice(0, 77) + "…" : v.description) : `Video by @${v.username}`;
+  const full = videoTitle(v);
+  const title = full.length > 80 ? full.slice(0, 77) + "…" : full;
   const stats: [string, string, string?][] = [
     ["Views", formatCount(v.viewCount), formatWhole(v.viewCount)],
     ["Likes", formatCount(v.likeCount), formatWhole(v.likeCount)],

@@ -1,31 +1,19 @@
 /**
  * What can be done with the selected rows: add them to a folder, or untrack them (after a
- * confirmation). Both answer per video; failures are listed in words.
+ * confirmation). Untracked rows leave the table at once (optimistically; back if the server
+ * refuses). Both answer per video; failures are listed in words.
  */
 import { Suspense, useState } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
-import { Link } from "react-router";
-import type { BulkActionsFoldersQuery } from "../../__generated__/BulkActionsFoldersQuery.graphql";
+import { graphql } from "react-relay";
 import type { BulkActionsAddMutation } from "../../__generated__/BulkActionsAddMutation.graphql";
 import type { BulkActionsUntrackMutation } from "../../__generated__/BulkActionsUntrackMutation.graphql";
-import { paths } from "../../app/paths";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { ErrorMessage } from "../../components/ErrorMessage";
 import { Loading } from "../../components/Loading";
-import { useMutationAsync } from "../../relay/mutations";
-
-const foldersQuery = graphql`
-  query BulkActionsFoldersQuery {
-    folders(first: 100) {
-      edges {
-        node {
-          id
-          name
-        }
-      }
-    }
-  }
-`;
+import { Outcome } from "../../components/Outcome";
+import { plural } from "../../lib/format";
+import { perItem, useAction } from "../../relay/action";
+import { removeNodes } from "../../relay/connections";
+import { FolderPicker } from "../folders/FolderPicker";
 
 const addMutation = graphql`
   mutation BulkActionsAddMutation($folderId: ID!, $videoIds: [ID!]!) {
@@ -49,31 +37,37 @@ const untrackMutation = graphql`
 
 interface Selected {
   id: string;
-  description: string;
 }
 
-interface Outcome {
-  done: string;
-  failures: string[];
-}
-
-export function BulkActions({ selected, onDone }: { selected: readonly Selected[]; onDone: () => void }) {
+export function BulkActions({ selected, connectionId, onDone }: { selected: readonly Selected[]; connectionId: string; onDone: () => void }) {
   const [picking, setPicking] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [untrack, untracking] = useMutationAsync<BulkActionsUntrackMutation>(untrackMutation);
+  const untrack = useAction<BulkActionsUntrackMutation>(untrackMutation);
+  const add = useAction<BulkActionsAddMutation>(addMutation);
   const ids = selected.map((s) => s.id);
 
   async function doUntrack() {
-    setError(null);
-    try {
-      const r = await untrack({ ids });
-      const failures = r.untrackVideos.filter((x) => !x.success).map((x) => x.error ?? "failed");
-      setOutcome({ done: `Untracked ${r.untrackVideos.length - failures.length} video(s).`, failures });
-      onDone();
-    } catch (e) {
-      setError(e);
-    }
+    add.clear();
+    const connections = [connectionId];
+    const done = await untrack.run(
+      { ids },
+      {
+        // The rows leave at once; the server's answer (or a refusal, which brings them back) follows.
+        optimisticUpdater: removeNodes(connections, ids),
+        updater: (store, data) => removeNodes(connections, data?.untrackVideos.filter((r) => r.success).map((r) => r.id) ?? [])(store),
+        done: (r) => perItem(r.untrackVideos, (n) => `Untracked ${plural(n, "video")}.`),
+        failed: "Could not untrack",
+      },
+    );
+    if (done) onDone();
+  }
+
+  async function addTo(folder: { id: string; name: string }) {
+    untrack.clear();
+    const done = await add.run(
+      { folderId: folder.id, videoIds: ids },
+      { done: (r) => perItem(r.addVideosToFolder, (n) => `Added ${plural(n, "video")} to ${folder.name}.`), failed: "Could not add to the folder" },
+    );
+    if (done) setPicking(false);
   }
 
   return (
@@ -85,10 +79,10 @@ export function BulkActions({ selected, onDone }: { selected: readonly Selected[
             Add to folder
           </button>
           <ConfirmButton
-            question={`Untrack ${selected.length} video(s)? Their history stays, but they stop being scraped for this workspace.`}
+            question={`Untrack ${plural(selected.length, "video")}? Their history stays, but they stop being scraped for this workspace.`}
             confirmLabel="Untrack"
             onConfirm={doUntrack}
-            disabled={untracking}
+            disabled={untrack.pending}
           >
             Untrack
           </ConfirmButton>
@@ -96,67 +90,11 @@ export function BulkActions({ selected, onDone }: { selected: readonly Selected[
       )}
       {picking && selected.length > 0 && (
         <Suspense fallback={<Loading what="Loading the folders" />}>
-          <FolderPicker
-            videoIds={ids}
-            onAdded={(o) => {
-              setPicking(false);
-              setOutcome(o);
-            }}
-          />
+          <FolderPicker onPick={(f) => void addTo(f)} busy={add.pending} />
         </Suspense>
       )}
-      {error !== null && <ErrorMessage error={error} title="Could not untrack" />}
-      {outcome && (
-        <div role="status" className="notice">
-          {outcome.done}
-          {outcome.failures.length > 0 && <> Not done: {outcome.failures.join("; ")}.</>}
-        </div>
-      )}
+      <Outcome outcome={untrack.outcome} />
+      <Outcome outcome={add.outcome} />
     </div>
-  );
-}
-
-function FolderPicker({ videoIds, onAdded }: { videoIds: string[]; onAdded: (o: Outcome) => void }) {
-  const data = useLazyLoadQuery<BulkActionsFoldersQuery>(foldersQuery, {}, { fetchPolicy: "store-and-network" });
-  const folders = data.folders.edges.map((e) => e.node);
-  const [folderId, setFolderId] = useState(folders[0]?.id ?? "");
-  const [error, setError] = useState<unknown>(null);
-  const [add, adding] = useMutationAsync<BulkActionsAddMutation>(addMutation);
-
-  if (folders.length === 0) {
-    return (
-      <p className="notice">
-        No folders yet. Create one on the <Link to={paths.folders()}>Folders</Link> page, then come back.
-      </p>
-    );
-  }
-  async function submit() {
-    setError(null);
-    try {
-      const r = await add({ folderId, videoIds });
-      const failures = r.addVideosToFolder.filter((x) => !x.success).map((x) => x.error ?? "failed");
-      const name = folders.find((f) => f.id === folderId)?.name ?? "the folder";
-      onAdded({ done: `Added ${r.addVideosToFolder.length - failures.length} video(s) to ${name}.`, failures });
-    } catch (e) {
-      setError(e);
-    }
-  }
-  return (
-    <form className="row" onSubmit={(e) => (e.preventDefault(), void submit())}>
-      <label>
-        Folder
-        <select value={folderId} onChange={(e) => setFolderId(e.target.value)}>
-          {folders.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="submit" className="button-primary" disabled={adding}>
-        Add
-      </button>
-      {error !== null && <ErrorMessage error={error} title="Could not add to the folder" />}
-    </form>
   );
 }

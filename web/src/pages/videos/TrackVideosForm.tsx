@@ -1,22 +1,22 @@
 /**
  * Track one or many videos: one URL a line, each tracked by its own `trackVideo` and answered on
- * its own line (tracking, already tracked, or the error in words). The new rows reach the table
- * through its live subscription.
+ * its own line (tracking, already tracked, or the error in words). Each new row joins the table as
+ * its answer comes (and the table's live subscription reads the list again after).
  */
 import { useState, type FormEvent } from "react";
 import { graphql } from "react-relay";
 import type { TrackVideosFormMutation } from "../../__generated__/TrackVideosFormMutation.graphql";
 import { apiErrorOf, describeError } from "../../lib/errors";
+import { countChange } from "../../relay/connections";
 import { useMutationAsync } from "../../relay/mutations";
 
 const mutation = graphql`
-  mutation TrackVideosFormMutation($url: String!) {
+  mutation TrackVideosFormMutation($url: String!, $connections: [ID!]!) {
     trackVideo(url: $url) {
       isNew
-      video {
+      video @prependNode(connections: $connections, edgeTypeName: "VideoEdge") {
         id
-        uuid
-        scrapeStatus
+        ...VideosTableRow_video
       }
     }
   }
@@ -32,7 +32,8 @@ interface LineResult {
 const MAX_LINES = 50;
 const linesOf = (text: string) => [...new Set(text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean))];
 
-export function TrackVideosForm() {
+/** `connectionId`: the table's list as the URL's options read it; each video tracked joins it at once. */
+export function TrackVideosForm({ connectionId }: { connectionId: string }) {
   const [text, setText] = useState("");
   const [results, setResults] = useState<LineResult[]>([]);
   const [busy, setBusy] = useState(false);
@@ -47,7 +48,8 @@ export function TrackVideosForm() {
     const out: LineResult[] = [];
     for (const url of urls) {
       try {
-        const r = await track({ url });
+        const connections = [connectionId];
+        const r = await track({ url, connections }, { updater: countChange(connections, 1) });
         out.push({ url, ok: true, text: r.trackVideo.isNew ? "Tracking: its first metrics arrive in a few seconds." : "Tracking (the service already knew this video)." });
       } catch (error) {
         const code = apiErrorOf(error)?.code;

@@ -1,27 +1,25 @@
 /**
- * The tracked videos as a table (TanStack Table over a Relay connection). Sorting is the server's
- * (VideoSort), so clicking a header changes the URL and the query; "Show more" reads the next
- * cursor page. Rows update in place when `trackedVideosChanged` delivers a video (Relay merges
- * records by id); an added or removed video refetches the list.
+ * The tracked videos as a table (components/DataTable.tsx over a Relay connection). Sorting is the
+ * server's (VideoSort), so clicking a header changes the URL and the route loads the list again;
+ * "Show more" reads the next cursor page. Rows update in place when `trackedVideosChanged` delivers
+ * a video (Relay merges records by id); an added or removed video refetches the list.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useTransition, type HTMLAttributes } from "react";
-import { graphql, readInlineData, usePaginationFragment, useSubscription } from "react-relay";
-import { Link } from "react-router";
-import { createColumnHelper, getCoreRowModel, useReactTable, type RowSelectionState } from "@tanstack/react-table";
+import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from "react";
+import { graphql, readInlineData, useSubscription } from "react-relay";
 import type { GraphQLSubscriptionConfig } from "relay-runtime";
 import type { VideosTable_query$key } from "../../__generated__/VideosTable_query.graphql";
+import type { VideosTablePaginationQuery } from "../../__generated__/VideosTablePaginationQuery.graphql";
 import type { VideosTableRow_video$data, VideosTableRow_video$key } from "../../__generated__/VideosTableRow_video.graphql";
 import type { VideosTableChangesSubscription } from "../../__generated__/VideosTableChangesSubscription.graphql";
 import type { VideoSort } from "../../__generated__/VideosPageQuery.graphql";
-import { paths } from "../../app/paths";
 import { StatusBadge } from "../../components/Badge";
+import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
-import { ShowMore } from "../../components/ShowMore";
-import { SortedTable } from "../../components/SortedTable";
-import { Time } from "../../components/Time";
-import { formatCount, formatDelta, formatPercent, formatWhole, platformName } from "../../lib/format";
+import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
+import { formatDelta, formatWhole, platformName, videoTitle } from "../../lib/format";
+import { usePagedConnection } from "../../relay/paged";
 import { BulkActions } from "./BulkActions";
-import type { ListOptions } from "./list-options";
+import type { VideoListOptions } from "./list-options";
 
 const fragment = graphql`
   fragment VideosTable_query on Query
@@ -31,10 +29,11 @@ const fragment = graphql`
     order: { type: "SortOrder!" }
     platform: { type: "Platform" }
     q: { type: "String" }
-    first: { type: "Int!" }
+    first: { type: "Int", defaultValue: 50 }
     after: { type: "String" }
   ) {
     videos(sort: $sort, order: $order, platform: $platform, q: $q, first: $first, after: $after) @connection(key: "VideosTable_videos") {
+      __id
       totalCount
       edges {
         node {
@@ -78,55 +77,41 @@ const changes = graphql`
 `;
 
 type Row = VideosTableRow_video$data;
-const column = createColumnHelper<Row>();
 
-/** Which columns sort on the server, and by which key. */
-const SORT_OF: Record<string, VideoSort> = { views: "VIEWS", engagement: "ENGAGEMENT", views24h: "VIEWS_24H", outlier: "OUTLIER", posted: "POSTED_AT" };
+const metrics = videoMetricColumns<Row, VideoSort>({ views: "VIEWS", engagement: "ENGAGEMENT", posted: "POSTED_AT" });
 
-const columns = [
-  column.display({
-    id: "select",
-    header: ({ table }) => (
-      <input type="checkbox" aria-label="Select all videos on this page" checked={table.getIsAllRowsSelected()} onChange={table.getToggleAllRowsSelectedHandler()} />
-    ),
-    cell: ({ row }) => (
-      <input type="checkbox" aria-label={`Select ${row.original.description || row.original.uuid}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
-    ),
-  }),
-  column.accessor("thumbnailUrl", {
-    id: "thumbnail",
-    header: () => <span className="visually-hidden">Thumbnail</span>,
-    cell: (c) => (c.getValue() ? <img className="thumb" src={c.getValue()} alt="" loading="lazy" referrerPolicy="no-referrer" /> : <span className="thumb thumb-empty" />),
-  }),
-  column.accessor("type", { id: "platform", header: "Platform", cell: (c) => platformName(c.getValue()) }),
-  column.accessor("description", {
-    header: "Description",
-    cell: (c) => (
-      <Link className="description" to={paths.video(c.row.original.uuid)}>
-        {c.getValue() || `Video by @${c.row.original.username || "unknown"}`}
-      </Link>
-    ),
-  }),
-  column.accessor("viewCount", { id: "views", header: "Views", cell: (c) => <span title={formatWhole(c.getValue())}>{formatCount(c.getValue())}</span> }),
-  column.accessor("likeCount", { id: "likes", header: "Likes", cell: (c) => formatCount(c.getValue()) }),
-  column.accessor("engagementRate", { id: "engagement", header: "Engagement", cell: (c) => formatPercent(c.getValue()) }),
-  column.accessor("views24h", { id: "views24h", header: "Views 24 h", cell: (c) => formatDelta(c.getValue()) }),
-  column.accessor("outlierScore", { id: "outlier", header: "Outlier score", cell: (c) => (c.getValue() == null ? "—" : `${c.getValue()!.toFixed(1)}×`) }),
-  column.accessor("postedAt", { id: "posted", header: "Posted", cell: (c) => <Time value={c.getValue()} /> }),
-  column.accessor("scrapeStatus", { id: "status", header: "Status", cell: (c) => <StatusBadge status={c.getValue()} title={c.row.original.scrapeError ?? undefined} /> }),
-];
+/** The columns; `select` is the row's checkbox (the selection is the set of row ids). */
+function columnsFor(selected: ReadonlySet<string>, toggle: (id: string) => void): Column<Row, VideoSort>[] {
+  return [
+    {
+      id: "select",
+      header: "Select",
+      hidden: true,
+      cell: (v) => <input type="checkbox" aria-label={`Select ${videoTitle(v)}`} checked={selected.has(v.id)} onChange={() => toggle(v.id)} />,
+    },
+    { id: "platform", header: "Platform", cell: (v) => platformName(v.type) },
+    { id: "description", header: "Video", cell: (v) => <VideoCell video={v} /> },
+    metrics.views,
+    metrics.likes,
+    metrics.engagement,
+    { id: "views24h", header: "Views 24 h", sort: "VIEWS_24H", cell: (v) => formatDelta(v.views24h) },
+    { id: "outlier", header: "Outlier score", sort: "OUTLIER", cell: (v) => (v.outlierScore == null ? "—" : `${v.outlierScore.toFixed(1)}×`) },
+    metrics.posted,
+    { id: "status", header: "Status", cell: (v) => <StatusBadge status={v.scrapeStatus} title={v.scrapeError ?? undefined} /> },
+  ];
+}
 
 interface Props {
   query: VideosTable_query$key;
-  options: ListOptions;
-  onChange: (o: Partial<ListOptions>) => void;
+  options: VideoListOptions;
+  onChange: (o: Partial<VideoListOptions>) => void;
   pending: boolean;
 }
 
 export function VideosTable({ query, options, onChange, pending }: Props) {
-  const { data, hasNext, loadNext, isLoadingNext, refetch } = usePaginationFragment(fragment, query);
-  const rows = useMemo(() => data.videos.edges.map((e) => readInlineData<VideosTableRow_video$key>(rowFragment, e.node)), [data.videos.edges]);
-  const [selection, setSelection] = useState<RowSelectionState>({});
+  const { data, rows: nodes, paging, refetch } = usePagedConnection<VideosTablePaginationQuery, VideosTable_query$key, VideosTableRow_video$key>(fragment, query, (d) => d.videos, "videos");
+  const rows = useMemo(() => nodes.map((node) => readInlineData<VideosTableRow_video$key>(rowFragment, node)), [nodes]);
+  const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
   const [, startRefetch] = useTransition();
 
   const reload = useCallback(
@@ -138,38 +123,37 @@ export function VideosTable({ query, options, onChange, pending }: Props) {
   );
   useLiveRows(reload);
 
-  const table = useReactTable({
-    data: rows,
-    columns,
-    getRowId: (row) => row.id,
-    getCoreRowModel: getCoreRowModel(),
-    state: { rowSelection: selection },
-    onRowSelectionChange: setSelection,
-    enableRowSelection: true,
-  });
-  const selected = rows.filter((r) => selection[r.id]);
+  const toggle = useCallback((id: string) => setSelection((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id]))), []);
+  const columns = useMemo(() => columnsFor(selection, toggle), [selection, toggle]);
+  const selected = rows.filter((r) => selection.has(r.id));
+  const allSelected = rows.length > 0 && selected.length === rows.length;
 
-  if (data.videos.totalCount === 0) {
-    return options.q || options.platform ? (
+  const empty =
+    options.q || options.platform ? (
       <EmptyState title="No video matches these filters.">Clear the search or choose another platform.</EmptyState>
     ) : (
       <EmptyState title="No videos tracked yet.">Paste a video link in the form above and press Track: its views and likes appear here within seconds.</EmptyState>
     );
-  }
 
   return (
-    <div aria-busy={pending}>
-      <BulkActions selected={selected} onDone={() => (setSelection({}), reload())} />
-      <SortedTable
-        table={table}
-        caption={`Tracked videos, ${formatWhole(data.videos.totalCount)} in all${options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}`}
-        sortOf={SORT_OF}
-        sort={options.sort}
-        order={options.order}
-        onSort={onChange}
-        rowProps={(row) => ({ "data-video-id": row.original.uuid, "aria-selected": row.getIsSelected() }) as HTMLAttributes<HTMLTableRowElement>}
+    <div>
+      {rows.length > 0 && (
+        <label className="select-all">
+          <input type="checkbox" checked={allSelected} onChange={() => setSelection(allSelected ? new Set() : new Set(rows.map((r) => r.id)))} /> Select all videos on this page
+        </label>
+      )}
+      <BulkActions selected={selected} connectionId={data.videos.__id} onDone={() => setSelection(new Set())} />
+      <DataTable
+        label={`Tracked videos, ${formatWhole(paging.total)} in all${options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}`}
+        columns={columns}
+        rows={rows}
+        rowKey={(v) => v.id}
+        rowProps={(v) => ({ "data-video-id": v.uuid, "aria-selected": selection.has(v.id) })}
+        empty={empty}
+        sorting={{ sort: options.sort, order: options.order, onSort: onChange }}
+        paging={paging}
+        busy={pending}
       />
-      <ShowMore shown={rows.length} total={data.videos.totalCount} hasNext={hasNext} isLoadingNext={isLoadingNext} onMore={() => loadNext(50)} />
     </div>
   );
 }

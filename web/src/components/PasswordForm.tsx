@@ -1,0 +1,59 @@
+/**
+ * What the three password forms share (sign in, set a password from a link, create an account from
+ * an invitation): they post to the /auth routes (lib/auth.ts), not through Relay, so their outcome
+ * is kept here: busy while sending, the problem in words (role=alert), and for a new password its
+ * two fields and the check that both say the same.
+ */
+import { useState, type FormEvent, type ReactNode } from "react";
+import { describeError } from "../lib/errors";
+
+/** The service's rule (src/domain/people/inputs.ts) is checked there; this only spares a round trip. */
+const MIN_LENGTH = 10;
+
+/**
+ * `send` posts the form; `explain` words a failure (default: the server's message). A form with a
+ * "repeat" field is not sent while the two passwords differ.
+ */
+export function usePasswordForm(send: (form: FormData) => Promise<void>, explain: (error: ReturnType<typeof describeError>) => ReactNode = (e) => e.message) {
+  const [problem, setProblem] = useState<ReactNode>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    if (form.has("repeat") && form.get("password") !== form.get("repeat")) return setProblem("The two passwords differ: type the same password twice.");
+    setBusy(true);
+    setProblem(null);
+    try {
+      await send(form);
+    } catch (e) {
+      setProblem(explain(describeError(e)));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { submit, busy, problem };
+}
+
+export function FormProblem({ problem }: { problem: ReactNode }) {
+  if (!problem) return null;
+  return (
+    <p className="notice notice-error" role="alert">
+      {problem}
+    </p>
+  );
+}
+
+/** A new password and its repeat, named "password" and "repeat"; `idPrefix` keeps the ids unique on the page. */
+export function NewPasswordFields({ idPrefix, label = "Password" }: { idPrefix: string; label?: string }) {
+  return (
+    <>
+      <label htmlFor={`${idPrefix}password`}>{label}</label>
+      <input id={`${idPrefix}password`} name="password" type="password" autoComplete="new-password" minLength={MIN_LENGTH} required aria-describedby={`${idPrefix}password-help`} />
+      <p id={`${idPrefix}password-help`} className="muted">
+        At least {MIN_LENGTH} characters.
+      </p>
+      <label htmlFor={`${idPrefix}repeat`}>Repeat the password</label>
+      <input id={`${idPrefix}repeat`} name="repeat" type="password" autoComplete="new-password" minLength={MIN_LENGTH} required />
+    </>
+  );
+}

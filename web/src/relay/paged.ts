@@ -1,0 +1,52 @@
+/**
+ * One hook for every paged list (a Relay `@connection` in a `@refetchable` fragment): its rows, and
+ * the footer's state for DataTable (components/DataTable.tsx). A list's page size is stated once,
+ * as the default of the fragment's `first` argument (`@argumentDefinitions(first: { type: "Int",
+ * defaultValue: 20 })`): the route's query reads that many, and "Show more" reads that many more.
+ */
+import { useMemo } from "react";
+import { usePaginationFragment } from "react-relay";
+import type { KeyType, KeyTypeData } from "react-relay/relay-hooks/helpers";
+import { getFragment, type GraphQLTaggedNode, type OperationType } from "relay-runtime";
+
+/** What a list's footer shows and does. */
+export interface Paging {
+  shown: number;
+  total: number;
+  hasNext: boolean;
+  isLoadingNext: boolean;
+  loadMore: () => void;
+  /** The rows' plural, for "Showing 3 of 3 keys". */
+  what: string;
+}
+
+interface Connection<N> {
+  readonly totalCount: number;
+  readonly edges: readonly { readonly node: N }[];
+}
+
+/** The fragment's page size: the default of its `first` argument. */
+export function pageSizeOf(fragment: GraphQLTaggedNode): number {
+  const first = getFragment(fragment).argumentDefinitions.find((a) => a.name === "first");
+  const size = first && "defaultValue" in first ? first.defaultValue : null;
+  if (typeof size !== "number") throw new Error(`${getFragment(fragment).name}: give its "first" argument a defaultValue (the list's page size).`);
+  return size;
+}
+
+/**
+ * `connection` picks the list out of the fragment's data; `what` names its rows. Returns the rows,
+ * the footer's paging, the whole data and `refetch` (to read the list again).
+ */
+export function usePagedConnection<Q extends OperationType, K extends KeyType, N>(
+  fragment: GraphQLTaggedNode,
+  key: K,
+  connection: (data: KeyTypeData<K>) => Connection<N>,
+  what: string,
+) {
+  const { data, hasNext, isLoadingNext, loadNext, refetch } = usePaginationFragment<Q, K>(fragment, key);
+  const list = connection(data as KeyTypeData<K>);
+  const rows = useMemo(() => list.edges.map((e) => e.node), [list.edges]);
+  const size = pageSizeOf(fragment);
+  const paging: Paging = { shown: rows.length, total: list.totalCount, hasNext, isLoadingNext, loadMore: () => loadNext(size), what };
+  return { data: data as KeyTypeData<K>, rows, paging, refetch };
+}
