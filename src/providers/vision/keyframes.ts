@@ -1,0 +1,153 @@
+/**
+ * Keyframes by ffmpeg: one decoding pass at 10 frames a second and 160 px wide prints every frame's
+ * scene score (the `select` filter's `scene`, the difference from the previous frame, 0-1); a score
+ * of at least SCENE_THRESHOLD is a cut. Then the frames to look at are picked (`pickKeyframes`: the
+ * first frame, a frame just after each cut, evenly spaced frames, at most the cap) and each is
+ * written twice by one ffmpeg run: a readable JPEG (1280 px on its long side: on-screen text is read
+ * from it) and a small thumbnail (160 px wide) for the record.
+ */
+import { join } from "node:path";
+import { config } from "../../config.ts";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import type { Keyframe, KeyframeProvider, KeyframeSet } from "../../domain/analysis/ports.ts";
+import { runProgram } from "../process.ts";
+
+const PROVIDER = "vision:ffmpeg";
+
+/** A frame this different from the previous one (ffmpeg's scene score, 0-1) starts a new scene. */
+export const SCENE_THRESHOLD = 0.3;
+/** Frames per second the scene scores are computed at: a cut's time is known to a tenth of a second. */
+const SCAN_FPS = 10;
+/** A scene's keyframe is taken this long after its cut: the new scene's text has usually appeared by then. */
+const AFTER_CUT_SECONDS = 0.3;
+/** Two picked frames closer than this show the same thing: the later pick is dropped. */
+const MIN_GAP_SECONDS = 0.7;
+/** A frame inside the hook window (the first 3 s), taken whatever the spacing: overlays often appear just after the first frame. */
+const EARLY_SECONDS = 1.5;
+const READABLE_LONG_SIDE = 1280;
+const THUMBNAIL_WIDTH = 160;
+
+export interface FfmpegKeyframeOptions {
+  ffmpegPath: string;
+  timeoutMs: number;
+  /** Only this much of the video is looked at (MEDIA_MAX_SECONDS). */
+  maxSeconds: number;
+}
+
+function defaults(): FfmpegKeyframeOptions {
+  return { ffmpegPath: config.programs.ffmpeg, timeoutMs: config.media.timeoutMs, maxSeconds: config.media.maxSeconds };
+}
+
+export class FfmpegKeyframeProvider implements KeyframeProvider {
+  readonly name = "ffmpeg" as const;
+  private readonly opts: FfmpegKeyframeOptions;
+
+  constructor(options: Partial<FfmpegKeyframeOptions> = {}) {
+    this.opts = { ...defaults(), ...options };
+  }
+
+  async extract(videoPath: string, { workDir, maxKeyframes, signal }: { workDir: string; maxKeyframes: number; signal?: AbortSignal }): Promise<KeyframeSet> {
+    const { durationSeconds, cuts } = await this.scan(videoPath, signal);
+    const picks = pickKeyframes(durationSeconds, cuts, maxKeyframes);
+    const keyframes: Keyframe[] = [];
+    for (const [i, pick] of picks.entries()) {
+      const name = `keyframe-${String(i + 1).padStart(2, "0")}`;
+      const imagePath = join(workDir, `${name}.jpg`);
+      const thumbnailPath = join(workDir, `${name}-thumb.jpg`);
+      await this.writeFrame(videoPath, pick.seconds, imagePath, thumbnailPath, signal);
+      keyframes.push({ ...pick, imagePath, thumbnailPath });
+    }
+    return { durationSeconds, cuts, keyframes };
+  }
+
+  /** The video's duration (as decoded, up to maxSeconds) and the times of its cuts. */
+  private async scan(videoPath: string, signal?: AbortSignal): Promise<{ durationSeconds: number; cuts: number[] }> {
+    const args = [
+      "-nostdin", "-hide_banner", "-loglevel", "error",
+      "-t", String(this.opts.maxSeconds), "-i", videoPath,
+      "-an", "-sn", "-dn",
+      // `gte(scene,0)` keeps every frame (the first has no score) and sets lavfi.scene_score, printed per frame.
+      "-vf", `fps=${SCAN_FPS},scale=${THUMBNAIL_WIDTH}:-2,select='gte(scene\\,0)',metadata=print:file=-`,
+      "-f", "null", "-",
+    ];
+    const { stdout } = await this.run(args, signal);
+    const frames = parseSceneScores(stdout);
+    if (frames.length === 0) throw new ProviderError(PROVIDER, "ffmpeg decoded no video frame (the file has no video stream it can read)", false);
+    const durationSeconds = round1(frames.at(-1)!.seconds + 1 / SCAN_FPS);
+    const cuts = frames.filter((f) => f.score >= SCENE_THRESHOLD).map((f) => round1(f.seconds));
+    return { durationSeconds, cuts };
+  }
+
+  /** One decode, two JPEGs: readable (long side READABLE_LONG_SIDE) and thumbnail. `-ss` before `-i` seeks fast and exactly. */
+  private async writeFrame(videoPath: string, seconds: number, imagePath: string, thumbnailPath: string, signal?: AbortSignal): Promise<void> {
+    const long = READABLE_LONG_SIDE;
+    const args = [
+      "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+      "-ss", seconds.toFixed(2), "-i", videoPath,
+      "-filter_complex",
+      `[0:v]split=2[a][b];[a]scale='if(gte(iw,ih),${long},-2)':'if(gte(iw,ih),-2,${long})'[big];[b]scale=${THUMBNAIL_WIDTH}:-2[small]`,
+      "-map", "[big]", "-frames:v", "1", "-q:v", "3", imagePath,
+      "-map", "[small]", "-frames:v", "1", "-q:v", "7", thumbnailPath,
+    ];
+    await this.run(args, signal);
+  }
+
+  private async run(args: string[], signal?: AbortSignal) {
+    try {
+      return await runProgram(PROVIDER, this.opts.ffmpegPath, args, { timeoutMs: this.opts.timeoutMs, signal, maxStdoutBytes: 16 * 1024 * 1024 });
+    } catch (e) {
+      // A file ffmpeg cannot read will not become readable on a retry.
+      if (e instanceof ProviderError && /Invalid data found|does not contain any stream|matches no streams|moov atom not found/i.test(e.message)) {
+        throw new ProviderError(PROVIDER, `ffmpeg cannot read the video (${e.message})`, false, { cause: e });
+      }
+      throw e;
+    }
+  }
+}
+
+/** `frame:N pts:P pts_time:T` then `lavfi.scene_score=S` lines (metadata=print) → time and score per frame. */
+export function parseSceneScores(output: string): { seconds: number; score: number }[] {
+  const frames: { seconds: number; score: number }[] = [];
+  for (const line of output.split("\n")) {
+    const time = /pts_time:([\d.]+)/.exec(line);
+    if (time) {
+      frames.push({ seconds: Number(time[1]), score: 0 });
+      continue;
+    }
+    const score = /lavfi\.scene_score=([\d.]+)/.exec(line);
+    if (score && frames.length > 0) frames.at(-1)!.score = Number(score[1]);
+  }
+  return frames;
+}
+
+/**
+ * Which frames to look at: the first frame; one just after each cut (spread evenly over the cuts when
+ * there are more than the cap allows); one early in the hook window; evenly spaced ones over the rest
+ * of the video. Frames closer than MIN_GAP_SECONDS to an earlier pick are dropped (first, then scenes,
+ * then the rest win). At most `cap`, ascending by time.
+ */
+export function pickKeyframes(durationSeconds: number, cuts: number[], cap: number): Omit<Keyframe, "imagePath" | "thumbnailPath">[] {
+  const last = Math.max(0, durationSeconds - 0.1);
+  const picks: Omit<Keyframe, "imagePath" | "thumbnailPath">[] = [];
+  const tryAdd = (seconds: number, reason: Keyframe["reason"]) => {
+    const s = round1(Math.min(Math.max(0, seconds), last));
+    if (picks.length >= cap || picks.some((p) => Math.abs(p.seconds - s) < MIN_GAP_SECONDS)) return;
+    picks.push({ seconds: s, reason });
+  };
+  tryAdd(0, "first");
+  for (const cut of spread(cuts, Math.max(0, Math.ceil((cap - 1) * 0.6)))) tryAdd(cut + AFTER_CUT_SECONDS, "scene");
+  if (durationSeconds > 2 * EARLY_SECONDS) tryAdd(EARLY_SECONDS, "interval");
+  const room = cap - picks.length;
+  for (let i = 1; i <= room; i++) tryAdd((durationSeconds * i) / (room + 1), "interval");
+  return picks.sort((a, b) => a.seconds - b.seconds);
+}
+
+/** At most `n` of `items`, evenly spread (first and last kept when there is room for both). */
+function spread<T>(items: T[], n: number): T[] {
+  if (items.length <= n) return items;
+  if (n <= 0) return [];
+  if (n === 1) return [items[0]!];
+  return Array.from({ length: n }, (_, i) => items[Math.round((i * (items.length - 1)) / (n - 1))]!);
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
