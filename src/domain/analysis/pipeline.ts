@@ -3,8 +3,10 @@
  * carries only the analysis id; every run reads the stored state and resumes from it:
  *
  *   pending ─► downloading   (mark, then fetch media and transcript)
- *   downloading ─► transcribed  (transcript and segments stored: readable while analysis runs)
- *   transcribed ─► analyzing    (mark, then run content analysis)
+ *   downloading ─► transcribed  (transcript and segments stored: readable while analysis runs; the
+ *                               small video rendition kept in the analysis's work directory, ./workdir.ts)
+ *   transcribed ─► analyzing    (mark; then the visual part: seeVideo under the worker's bound, stored
+ *                               at once (./visual-part.ts); then the content analysis reads both)
  *   analyzing ─► completed      (results stored and the reservation captured, one transaction)
  *   any running ─► failed       (error stored and the reservation released, one transaction)
  *
@@ -16,14 +18,17 @@
  * The `sweep` job (job scheduler) fails analyses that have not moved for the deadline and re-queues
  * running analyses whose job is gone (e.g. the API stopped between committing and queueing).
  *
+ * The visual part never fails an analysis: no visual provider, no rendition, or a visual stage that
+ * fails leaves a transcript-only analysis whose visual part says why (decisions.md, "analysis, visual
+ * part"). Only an abort (the analysis failed elsewhere, a shutdown) stops it.
+ *
  * A run stops its outside programs (yt-dlp, ffmpeg, pocketsphinx, espeak-ng, model calls) as soon as
  * its analysis is failed by someone else, typically the sweeper in another process: it listens for
  * its own `failed` event and, should that be lost, re-reads its status every FAILURE_CHECK_MS; the
  * providers get the run's AbortSignal, which kills their process groups. The same signal carries
  * the job runner's cancellation (a shutdown handing the job back).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Video, VideoAnalysis } from "../../generated/prisma/client.ts";
 import { config } from "../../config.ts";
@@ -33,9 +38,12 @@ import { isLastAttempt, SINGLE_RUN, type JobRun } from "../shared/jobs.ts";
 import { subscribeEvents } from "../shared/events.ts";
 import { ProviderError } from "../shared/provider-error.ts";
 import { announce } from "./events.ts";
-import { advance, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, storeTranscript, type TranscriptData } from "./service.ts";
+import { advance, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, runningAmong, storeTranscript, type TranscriptData } from "./service.ts";
 import { analysisJobState, enqueueAnalysis } from "./jobs.ts";
-import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider, VisualProviders } from "./ports.ts";
+import type { ContentAnalysisProvider, MediaInput, MediaProvider, Segment, TranscriptionProvider, VisualEvidence, VisualProviders } from "./ports.ts";
+import { seeVideo } from "./visual.ts";
+import { storedThumbnails, storeVisualPart, transcriptOnly, visualPartOf, visualPartOfAnalysis, type VisualPart, type VisualPartToStore } from "./visual-part.ts";
+import { keepVideo, keptVideo, removeAnalysisDir, removeEndedAnalysisDirs, scratchDir } from "./workdir.ts";
 
 export interface AnalysisProviders {
   media: MediaProvider;
@@ -48,10 +56,10 @@ export interface AnalysisProviders {
 /** Runs the stages still to do for one analysis. */
 export async function runAnalysis(analysisId: string, providers: AnalysisProviders, run: JobRun = SINGLE_RUN): Promise<{ status: string }> {
   const loaded = await prisma.videoAnalysis.findUnique({ where: { id: analysisId }, include: { video: true } });
-  if (!loaded) return { status: "deleted" }; // replaced by a forced re-analysis: nothing to do
+  if (!loaded) return ended(analysisId, "deleted"); // replaced by a forced re-analysis: nothing to do
   const { video, ...stored } = loaded;
   let a: VideoAnalysis = stored;
-  if (a.status === "completed" || a.status === "failed") return { status: a.status };
+  if (a.status === "completed" || a.status === "failed") return ended(a.id, a.status);
   // Re-announce the stored state: if a killed run committed a move but died before publishing it,
   // subscribers still learn of it (they drop what they already saw).
   if (run.starts > 1 || a.status !== "pending") await announce(a);
@@ -61,35 +69,44 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
   try {
     if (a.status === "pending") a = (await advance(a.id, "pending", "downloading")) ?? (await reload(a.id));
     if (a.status === "downloading") {
-      const transcript = await fetchTranscript(video, providers, signal);
+      const transcript = await fetchTranscript(a.id, video, providers, signal);
       a = (await storeTranscript(a.id, transcript)) ?? (await reload(a.id));
     }
     if (a.status === "transcribed") a = (await advance(a.id, "transcribed", "analyzing")) ?? (await reload(a.id));
     if (a.status === "analyzing") {
+      const visual = await lookAtVideo(a, video, providers, { signal, lastAttempt: isLastAttempt(run) });
       const result = await providers.content.analyze({
         platform: video.platform,
         transcript: a.transcript ?? "",
         segments: (a.segments as unknown as Segment[] | null) ?? [],
         description: video.description,
         hashtags: video.hashtags,
+        visual,
       }, { signal });
       a = (await complete(a, result, providers.content.name)) ?? (await reload(a.id));
     }
-    return { status: a.status };
+    return await ended(a.id, a.status);
   } catch (e) {
     // Failed meanwhile by someone else (the sweeper): its programs are stopped, nothing is left to do.
-    if (failure.signal.aborted) return { status: "failed" };
+    if (failure.signal.aborted) return ended(analysisId, "failed");
     const lastAttempt = isLastAttempt(run);
     const retryable = e instanceof ProviderError ? e.retryable : !(e instanceof AnalysisInputError);
-    if (retryable && !lastAttempt) throw e; // BullMQ retries with backoff; the retry resumes here
+    // BullMQ retries with backoff; the retry resumes here (the work directory is kept for it).
+    if (retryable && !lastAttempt) throw e;
     if (!(e instanceof ProviderError) && !(e instanceof AnalysisInputError)) {
       logger.error({ err: e, analysisId }, "analysis failed unexpectedly");
     }
     const failed = await fail(a, failureMessage(e));
-    return { status: failed?.status ?? (await reload(analysisId)).status };
+    return ended(analysisId, failed?.status ?? (await reload(analysisId)).status);
   } finally {
     failure.stop();
   }
+}
+
+/** The run's answer; once the analysis has ended (or is gone) its work directory goes too. */
+async function ended(analysisId: string, status: string): Promise<{ status: string }> {
+  if (status === "completed" || status === "failed" || status === "deleted") await removeAnalysisDir(analysisId);
+  return { status };
 }
 
 /** How often a running analysis re-reads its own status, in case its `failed` event was lost. */
@@ -147,17 +164,28 @@ async function reload(id: string) {
   return a;
 }
 
+const mediaInput = (video: Video): MediaInput => ({
+  platform: video.platform,
+  platformVideoId: video.platformVideoId,
+  url: video.url,
+  description: video.description,
+  dataSource: video.dataSource,
+});
+
+/** A video rendition is worth fetching only when something will take keyframes from it. */
+const seesVideo = (providers: AnalysisProviders) => Boolean(providers.visual?.keyframes);
+
 /**
- * The `downloading` stage: media from the provider, then the platform's captions as the transcript
- * when there are any, else speech recognition of the audio. Works in a temporary directory.
+ * The `downloading` stage: media from the provider (with the video rendition when the visual stage
+ * will look at it, kept in the analysis's work directory for the analyzing stage), then the platform's
+ * captions as the transcript when there are any, else speech recognition of the audio.
  */
-async function fetchTranscript(video: Video, providers: AnalysisProviders, signal: AbortSignal): Promise<TranscriptData> {
-  const workDir = await mkdtemp(join(tmpdir(), "analysis-"));
+async function fetchTranscript(analysisId: string, video: Video, providers: AnalysisProviders, signal: AbortSignal): Promise<TranscriptData> {
+  const withVideo = seesVideo(providers);
+  const workDir = await scratchDir(analysisId, "media");
   try {
-    const media = await providers.media.fetch(
-      { platform: video.platform, platformVideoId: video.platformVideoId, url: video.url, description: video.description, dataSource: video.dataSource },
-      { workDir, signal },
-    );
+    const media = await providers.media.fetch(mediaInput(video), { workDir, signal, withVideo });
+    if (withVideo) await keepVideo(analysisId, media);
     if (media.captions) return { transcript: media.captions.text, segments: media.captions.segments, transcriptSource: "captions" };
     if (!media.wavPath) throw new AnalysisInputError("The video has neither captions nor audio to transcribe.");
     const t = await providers.transcription.transcribe(media.wavPath, { signal });
@@ -167,9 +195,101 @@ async function fetchTranscript(video: Video, providers: AnalysisProviders, signa
   }
 }
 
+/** The run as the visual part sees it: its signal, and whether a failure may still be retried. */
+interface VisualRun {
+  signal: AbortSignal;
+  lastAttempt: boolean;
+}
+
+/**
+ * The visual part of the analyzing stage: what the video shows, stored with the analysis at once
+ * (so a retried content analysis does not look again), handed to the content analyser; null when
+ * nothing was seen (transcript-only, the reason stored). Throws only when the run is aborted, or for
+ * a failure a retry may mend (a timeout) while attempts remain: the last attempt degrades instead.
+ */
+async function lookAtVideo(a: VideoAnalysis, video: Video, providers: AnalysisProviders, run: VisualRun): Promise<VisualEvidence | null> {
+  const stored = visualPartOfAnalysis(a);
+  if (stored) return evidenceOfStored(a.id, stored); // a resumed run: the video was seen already
+  const seen = await see(a.id, video, providers, run);
+  // False when the analysis moved on meanwhile (failed elsewhere): completing it will find that too.
+  await storeVisualPart(a.id, seen.stored);
+  return seen.evidence;
+}
+
+function sawNothing(reasons: string[]): { evidence: null; stored: VisualPartToStore } {
+  return { evidence: null, stored: transcriptOnly(reasons) };
+}
+
+async function see(analysisId: string, video: Video, providers: AnalysisProviders, { signal, lastAttempt }: VisualRun): Promise<{ evidence: VisualEvidence | null; stored: VisualPartToStore }> {
+  const visual = providers.visual;
+  if (!visual) return sawNothing(["Visual analysis is off in this deployment (VISUAL_ANALYSIS): the video was not looked at."]);
+  if (!visual.keyframes) return sawNothing(visual.missing.length > 0 ? visual.missing : ["No keyframe provider is configured."]);
+  try {
+    const rendition = await videoRendition(analysisId, video, providers.media, signal);
+    if ("unavailable" in rendition) return sawNothing([`No video to look at: ${rendition.unavailable}`]);
+    const workDir = await scratchDir(analysisId, "visual");
+    const evidence = await seeVideo(rendition.path, visual, { workDir, signal });
+    return { evidence: evidence.providers.keyframes ? evidence : null, stored: visualPartOf(evidence) };
+  } catch (e) {
+    if (signal.aborted || (e instanceof ProviderError && e.retryable && !lastAttempt)) throw e;
+    const why = e instanceof ProviderError ? e.message : "an internal error (logged)";
+    if (!(e instanceof ProviderError)) logger.error({ err: e, analysisId }, "the visual stage failed unexpectedly");
+    return sawNothing([`The visual stage failed, so the analysis used the transcript alone: ${why}`]);
+  }
+}
+
+/**
+ * The rendition the downloading stage kept (or why there is none); fetched again when this machine
+ * has none: the run resumed on another worker, or the directory was swept.
+ */
+async function videoRendition(analysisId: string, video: Video, media: MediaProvider, signal: AbortSignal) {
+  const kept = await keptVideo(analysisId);
+  if (kept) return kept;
+  const workDir = await scratchDir(analysisId, "media");
+  try {
+    await keepVideo(analysisId, await media.fetch(mediaInput(video), { workDir, signal, withVideo: true }));
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+  return (await keptVideo(analysisId)) ?? { unavailable: "The video rendition could not be kept." };
+}
+
+/**
+ * The stored visual part as the content analyser reads it, for a resumed run: the keyframes whose
+ * thumbnail is stored, each thumbnail doubling as the frame's image (the readable-size frames of the
+ * first run are gone); the on-screen text, hook, pacing and faces as they were seen.
+ */
+async function evidenceOfStored(analysisId: string, part: VisualPart): Promise<VisualEvidence | null> {
+  if (part.status === "transcript_only") return null;
+  const thumbnails = await storedThumbnails(analysisId, part.keyframes.length);
+  const dir = await scratchDir(analysisId, "stored");
+  const keyframes = await Promise.all(
+    part.keyframes.flatMap((k, i) => {
+      const thumbnail = thumbnails[i];
+      if (!thumbnail) return [];
+      const imagePath = join(dir, `${i}.jpg`);
+      return [writeFile(imagePath, thumbnail).then(() => ({ seconds: k.seconds, reason: k.reason, text: k.text, face: k.face, thumbnail, imagePath }))];
+    }),
+  );
+  return {
+    durationSeconds: part.durationSeconds ?? 0,
+    keyframes,
+    onScreenText: part.onScreenText,
+    textHook: part.textHook,
+    cutCount: part.cutCount ?? 0,
+    cutsPerMinute: part.cutsPerMinute ?? 0,
+    firstCutSeconds: part.firstCutSeconds,
+    faceShare: part.faceShare,
+    providers: part.providers,
+    skipped: part.skipped,
+  };
+}
+
 /**
  * Fails stuck analyses (releasing their credits), re-queues running ones whose job is gone, and
  * fails at once those whose job BullMQ gave up on (stalled too often) instead of waiting for the deadline.
+ * Also removes this machine's work directories of analyses no longer running (a run that died kept
+ * its own; the other machines' are removed when the sweep runs there, or by their next run's end).
  */
 export async function sweepAnalyses(): Promise<{ failed: number; requeued: number }> {
   let failed = await failStuckAnalyses(config.analysisDeadlineMs);
@@ -185,6 +305,7 @@ export async function sweepAnalyses(): Promise<{ failed: number; requeued: numbe
       if (await fail(id, `The analysis job was abandoned by the workers${reason}; no credits were charged.`)) failed++;
     }
   }
-  if (failed || requeued) logger.info({ failed, requeued }, "analysis sweep");
+  const removedDirs = await removeEndedAnalysisDirs(runningAmong);
+  if (failed || requeued || removedDirs) logger.info({ failed, requeued, removedDirs }, "analysis sweep");
   return { failed, requeued };
 }
