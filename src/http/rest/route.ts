@@ -47,7 +47,7 @@ export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends
   body?: B;
   /**
    * `mediaType`: a body that is not JSON (e.g. `image/jpeg`): the handler answers a Buffer, sent as it is
-   * (Express adds an ETag and answers 304 to a matching If-None-Match).
+   * (given an `ETag` header by the handler, Express answers 304 to a matching If-None-Match).
    */
   responses: Record<number, { description: string; schema?: z.ZodType; mediaType?: string }>;
   /** Error codes this route can answer with (documented as `{code, message}` responses). */

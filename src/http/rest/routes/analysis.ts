@@ -1,4 +1,5 @@
 /** /video-analysis: start (or answer about) an analysis of a tracked video, and read it. */
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ANALYSIS_COST, ANALYSIS_STATUSES, analyze, getAnalysis } from "../../../domain/analysis/service.ts";
 import { InsufficientCreditsError } from "../../../domain/shared/errors.ts";
@@ -104,7 +105,9 @@ export const analysisRoutes = [
     responses: { 200: { description: "The thumbnail.", mediaType: "image/jpeg", schema: jpeg } },
     async handler({ auth, params }) {
       const t = await keyframeThumbnail(auth.workspaceId, params.analysisId, params.index);
-      return { body: t.jpeg, headers: { "Cache-Control": t.final ? "private, max-age=86400, immutable" : "private, no-cache" } };
+      // The app sends no ETags (app.ts); an image gets its own, so a revalidation is a 304 (Express compares If-None-Match).
+      const etag = `"${createHash("sha256").update(t.jpeg).digest("base64url").slice(0, 22)}"`;
+      return { body: t.jpeg, headers: { ETag: etag, "Cache-Control": t.final ? "private, max-age=86400, immutable" : "private, no-cache" } };
     },
   }),
 ];
