@@ -60,7 +60,7 @@ const media: MediaProvider = {
   async fetch(input, opts) {
     fetches.push({ description: input.description, withVideo: opts.withVideo === true });
     // Captions from the real simulated provider; the rendition is the clip, copied where a download would land.
-    const result = await realMedia.fetch(input, { ...opts, withVideo: false });
+    const result = await realMedia.fetch(input, { workDir: opts.workDir, signal: opts.signal });
     if (!opts.withVideo) return result;
     if (noRendition.has(input.description)) return { ...result, videoPath: null, videoUnavailable: "the platform offers no format with video (test)" };
     const videoPath = join(opts.workDir, "rendition.mp4");
@@ -97,10 +97,10 @@ const providers: AnalysisProviders = {
   visual: { keyframes, text, faces: null, missing: ["faces: no face detector in this test"] },
   content: {
     name: "heuristic",
-    async analyze(input, opts): Promise<ContentAnalysis> {
+    async analyze(input): Promise<ContentAnalysis> {
       handed.set(input.description, input.visual ?? null);
       if (contentFailsOnce.delete(input.description)) throw new ProviderError("analysis:stand-in", "the model timed out", true);
-      const r = await realContent.analyze(input, opts);
+      const r = await realContent.analyze(input);
       const v = input.visual;
       // Whatever the real analyser says, a hook from the screen and a reason naming a frame, so the record of both is checked.
       return v?.textHook
@@ -256,7 +256,7 @@ describe("the visual part of an analysis", () => {
     const c = new Client({ name: "visual-record-test", version: "1.0.0" });
     await c.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ws.key}` } } }));
     try {
-      const r = (await c.callTool({ name: "get_video_analysis", arguments: { video_id: videoId } })) as { structuredContent: { data: Record<string, unknown> } };
+      const r = (await c.callTool({ name: "get_video_analysis", arguments: { video_id: videoId } })) as unknown as { structuredContent: { data: Record<string, unknown> } };
       const rest = await request(api.url, "GET", `/api/v1/video-analysis/${videoId}`, { key: ws.key });
       expect(r.structuredContent.data.visual).toEqual(rest.body.data.visual);
       expect(r.structuredContent.data.hookSource).toBe("screen");

@@ -53,6 +53,8 @@ export const VISUAL_DESCRIPTIONS = {
   providers: "The provider that produced each part (`ffmpeg`, `tesseract`, `face-api`); null for a part that was skipped.",
   skipped: "Parts left out and why, in words (a missing program or model, a video with no rendition, a failure); empty when nothing was.",
   onScreenText: "On-screen text, de-duplicated across keyframes, ascending by when it first appears.",
+  firstSeconds: "When it first appears (the earliest keyframe showing it), seconds from the start.",
+  lastSeconds: "The latest keyframe showing it, seconds from the start.",
   keyframes: `The frames looked at, ascending by time: the first frame, cuts and evenly spaced frames, at most VISUAL_MAX_KEYFRAMES (12 by default, at most ${MAX_STORED_KEYFRAMES}).`,
   keyframeIndex: "The keyframe's position in `keyframes` (0-based), as in its thumbnail's URL.",
   keyframeReason: "Why the frame was picked: `first` (the first frame), `scene` (a scene change: a cut) or `interval` (an evenly spaced sample).",
@@ -68,8 +70,8 @@ export const VISUAL_DESCRIPTIONS = {
 const onScreenTextSchema = z
   .object({
     text: z.string(),
-    firstSeconds: z.number().meta({ description: "When it first appears (the earliest keyframe showing it), seconds from the start." }),
-    lastSeconds: z.number().meta({ description: "The latest keyframe showing it, seconds from the start." }),
+    firstSeconds: z.number().meta({ description: VISUAL_DESCRIPTIONS.firstSeconds }),
+    lastSeconds: z.number().meta({ description: VISUAL_DESCRIPTIONS.lastSeconds }),
   })
   .meta({ id: "OnScreenText" });
 

@@ -81,8 +81,8 @@ const OnScreenTextRef = builder.objectRef<VisualRecord["onScreenText"][number]>(
   description: "A piece of on-screen text, de-duplicated across keyframes, with when it is shown.",
   fields: (t) => ({
     text: t.exposeString("text"),
-    firstSeconds: t.exposeFloat("firstSeconds", { description: "When it first appears (the earliest keyframe showing it), seconds from the start." }),
-    lastSeconds: t.exposeFloat("lastSeconds", { description: "The latest keyframe showing it, seconds from the start." }),
+    firstSeconds: t.exposeFloat("firstSeconds", { description: D.firstSeconds }),
+    lastSeconds: t.exposeFloat("lastSeconds", { description: D.lastSeconds }),
   }),
 });
 
