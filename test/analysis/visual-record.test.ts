@@ -15,11 +15,10 @@ vi.hoisted(() => {
   process.env.ANALYSIS_ATTEMPTS = "3";
   process.env.ANALYSIS_RETRY_DELAY_MS = "100";
 });
-import { copyFile, mkdir, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execFileSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { gql, newWorkspace, request, startTestApi, stopAll } from "../helpers/api.js";
@@ -29,45 +28,27 @@ import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { runAnalysis, sweepAnalyses, type AnalysisProviders } from "../../src/domain/analysis/pipeline.js";
 import { analyze, getAnalysis } from "../../src/domain/analysis/service.js";
-import { analysisJobId } from "../../src/domain/analysis/jobs.js";
 import { analysisDir, analysisDirRoot } from "../../src/domain/analysis/workdir.js";
 import { MAX_STORED_KEYFRAMES, MAX_THUMBNAIL_BYTES, storeVisualPart, visualPartOf } from "../../src/domain/analysis/visual-part.js";
-import type { ContentAnalysis, KeyframeProvider, MediaProvider, TextRecognizer, VisualEvidence } from "../../src/domain/analysis/ports.js";
+import type { KeyframeProvider, VisualEvidence } from "../../src/domain/analysis/ports.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
-import { SimulatedMediaProvider } from "../../src/providers/media/simulated.js";
 import { HeuristicAnalysisProvider } from "../../src/providers/analysis/heuristic.js";
 import { PocketsphinxTranscriber } from "../../src/providers/transcription/pocketsphinx.js";
 import { FfmpegKeyframeProvider } from "../../src/providers/vision/keyframes.js";
 import { queue } from "../../src/infra/queues.js";
 import { prisma } from "../../src/infra/db.js";
 import { trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
+import { analyzeWithoutJob, clipMedia, OVERLAY, overlayReader, renderClip, withScreenHook } from "./visual-fixtures.js";
 
-/** A 6-second clip: white, black, then a test pattern (two cuts, at 2 s and 4 s), rendered once by ffmpeg. */
 const CLIP = join(tmpdir(), `visual-record-${process.pid}.mp4`);
-const OVERLAY = "POV: you finally fixed your sourdough";
 
 // --- Stand-ins around the real providers, controlled per case ---------------------------------
-const realMedia = new SimulatedMediaProvider();
 const realContent = new HeuristicAnalysisProvider();
 const realKeyframes = new FfmpegKeyframeProvider();
-
-/** Descriptions whose media has no video rendition. */
+/** Descriptions whose media has no video rendition; every media fetch (which video, whether the rendition was asked for). */
 const noRendition = new Set<string>();
-/** Every media fetch: which video, and whether the rendition was asked for. */
 const fetches: { description: string; withVideo: boolean }[] = [];
-const media: MediaProvider = {
-  name: "simulated",
-  async fetch(input, opts) {
-    fetches.push({ description: input.description, withVideo: opts.withVideo === true });
-    // Captions from the real simulated provider; the rendition is the clip, copied where a download would land.
-    const result = await realMedia.fetch(input, { workDir: opts.workDir, signal: opts.signal });
-    if (!opts.withVideo) return result;
-    if (noRendition.has(input.description)) return { ...result, videoPath: null, videoUnavailable: "the platform offers no format with video (test)" };
-    const videoPath = join(opts.workDir, "rendition.mp4");
-    await copyFile(CLIP, videoPath);
-    return { ...result, videoPath };
-  },
-};
+const media = clipMedia(CLIP, noRendition, fetches);
 
 type KeyframeTrouble = { kind: "gate"; until: Promise<void> } | { kind: "throw"; error: () => Error; times: number };
 /** What the keyframe provider does for the next analyses (by analysis id: the rendition lives in its directory). */
@@ -85,59 +66,29 @@ const keyframes: KeyframeProvider = {
   },
 };
 
-/** Reads the clip's overlay on every frame (the test is about the record, not OCR: the real one is tested in test/providers/). */
-const text: TextRecognizer = { name: "tesseract", read: async () => ({ text: `${OVERLAY}\n` }) };
-
 /** What the content analyser was handed, by description; descriptions whose analysis fails retryably once. */
 const handed = new Map<string, VisualEvidence | null>();
 const contentFailsOnce = new Set<string>();
 const providers: AnalysisProviders = {
   media,
   transcription: new PocketsphinxTranscriber(),
-  visual: { keyframes, text, faces: null, missing: ["faces: no face detector in this test"] },
-  content: {
-    name: "heuristic",
-    async analyze(input): Promise<ContentAnalysis> {
-      handed.set(input.description, input.visual ?? null);
-      if (contentFailsOnce.delete(input.description)) throw new ProviderError("analysis:stand-in", "the model timed out", true);
-      const r = await realContent.analyze(input);
-      const v = input.visual;
-      // Whatever the real analyser says, a hook from the screen and a reason naming a frame, so the record of both is checked.
-      return v?.textHook
-        ? { ...r, hookPhrase: v.textHook, hookSource: "screen", reasons: [...(r.reasons ?? []), `hook: on screen at ${v.keyframes[0]!.seconds} s (keyframe 0)`] }
-        : r;
-    },
-  },
+  visual: { keyframes, text: overlayReader, faces: null, missing: ["faces: no face detector in this test"] },
+  content: withScreenHook(realContent, (input) => {
+    handed.set(input.description, input.visual ?? null);
+    if (contentFailsOnce.delete(input.description)) throw new ProviderError("analysis:stand-in", "the model timed out", true);
+  }),
 };
 
 let api: RunningApi;
 let workers: RunningWorkers;
 beforeAll(async () => {
-  execFileSync("ffmpeg", [
-    ...["-v", "error", "-y"],
-    ...["-f", "lavfi", "-i", "color=c=white:s=360x640:d=2:r=25"],
-    ...["-f", "lavfi", "-i", "color=c=black:s=360x640:d=2:r=25"],
-    ...["-f", "lavfi", "-i", "testsrc2=s=360x640:d=2:r=25"],
-    ...["-filter_complex", "[0][1][2]concat=n=3:v=1:a=0,format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast", CLIP],
-  ]);
+  renderClip(CLIP);
   [api, workers] = await Promise.all([startTestApi(), startWorkers([analysisJobs(providers)])]);
 });
 afterAll(async () => {
   await rm(CLIP, { force: true });
   await stopAll(api, workers);
 });
-
-/** Admits an analysis whose job is then removed (the queue paused meanwhile), for runs called directly. */
-async function analyzeWithoutJob(workspaceId: string, videoId: string) {
-  await queue("analysis").pause();
-  try {
-    const r = await analyze(workspaceId, videoId, {});
-    await queue("analysis").remove(analysisJobId(r.analysisId));
-    return r;
-  } finally {
-    await queue("analysis").resume();
-  }
-}
 
 const VISUAL_FIELDS = `visual {
   status durationSeconds textHook cutCount cutsPerMinute firstCutSeconds faceShare skipped

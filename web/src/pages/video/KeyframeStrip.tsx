@@ -70,7 +70,9 @@ export function KeyframeStrip({ analysis }: { analysis: KeyframeStrip_analysis$k
       )}
       {a.reasons && a.reasons.length > 0 && (
         <details className="reasons">
-          <summary>Why ({a.reasons.length} reasons)</summary>
+          <summary>
+            Why ({a.reasons.length} {a.reasons.length === 1 ? "reason" : "reasons"})
+          </summary>
           <ul>
             {a.reasons.map((r, i) => (
               <li key={i}>{r}</li>
@@ -92,6 +94,9 @@ function hookOrigin(a: Analysis): string {
   if (a.hookSource === "SPEECH") return `Hook said in the first seconds: “${a.hookPhrase}”`;
   return `Hook taken from the description: “${a.hookPhrase}”`;
 }
+
+/** A keyframe's time to the tenth of a second ("0:01.5"): several frames may fall within one second. */
+const frameClock = (seconds: number) => `${formatClock(seconds)}.${Math.floor((seconds * 10) % 10)}`;
 
 const squash = (s: string) => s.toLowerCase().replace(/\s+/g, " ").trim();
 const sameText = (a: string, b: string) => b !== "" && (squash(a).includes(squash(b)) || squash(b).includes(squash(a)));
@@ -123,9 +128,9 @@ function Seen({ visual: v, hookPhrase }: { visual: Visual; hookPhrase: string | 
         {v.keyframes.map((k) => (
           <li key={k.index} className={isHookFrame(k) ? "keyframe keyframe-hook" : "keyframe"}>
             <figure>
-              {k.thumbnailUrl ? <img src={k.thumbnailUrl} alt={`Frame at ${formatClock(k.seconds)}`} loading="lazy" width={160} /> : <div className="keyframe-missing">No thumbnail</div>}
+              {k.thumbnailUrl ? <img src={k.thumbnailUrl} alt={`Frame at ${frameClock(k.seconds)}`} loading="lazy" width={160} /> : <div className="keyframe-missing">No thumbnail</div>}
               <figcaption>
-                <span className="clock">{formatClock(k.seconds)}</span> <span className="muted">{REASONS[k.reason] ?? humanize(k.reason)}</span>
+                <span className="clock">{frameClock(k.seconds)}</span> <span className="muted">{REASONS[k.reason] ?? humanize(k.reason)}</span>
                 {isHookFrame(k) && <Badge tone="info">Hook</Badge>}
                 {k.face && <Badge>Face</Badge>}
                 {k.text ? <q>{k.text}</q> : <span className="muted"> No text</span>}
