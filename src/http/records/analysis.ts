@@ -25,7 +25,8 @@ const describe = (title: string, values: Record<string, string>) =>
 
 const STATUS_DESCRIPTION =
   "pending → downloading → transcribed → analyzing → completed, or failed (see `error`). The transcript and segments are " +
-  "available from `transcribed` on, while the content analysis runs. An analysis takes about 15 to 30 seconds; poll every 5 to 10 seconds.";
+  "available from `transcribed` on, while the visual part and the content analysis run; `visual` is stored during `analyzing`. " +
+  "An analysis takes about 15 to 30 seconds; poll every 5 to 10 seconds.";
 
 const segment = z
   .object({

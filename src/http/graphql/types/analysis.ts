@@ -41,9 +41,9 @@ const AnalysisStatusEnum = builder.enumType("AnalysisStatus", {
   description: "PENDING → DOWNLOADING → TRANSCRIBED → ANALYZING → COMPLETED, or FAILED.",
   values: enumValues({
     pending: "Queued; no work done yet.",
-    downloading: "Fetching the video's captions or audio and transcribing it.",
-    transcribed: "Transcript and segments are stored and readable; content analysis comes next.",
-    analyzing: "Content analysis (hook, UGC fit, call to action) is running.",
+    downloading: "Fetching the video's captions or audio (and a small video rendition) and transcribing it.",
+    transcribed: "Transcript and segments are stored and readable; the visual part and the content analysis come next.",
+    analyzing: "Looking at the video (the visual part, stored as soon as it is done), then the content analysis (hook, UGC fit, call to action).",
     completed: "Done; the credits are charged now.",
     failed: "Stopped with an error; no credits are charged.",
   } satisfies Record<AnalysisStatus, string>),
