@@ -1,16 +1,13 @@
 /**
  * Fixtures for the tests of what an analysis saw: a short clip rendered by ffmpeg (white, black, then
  * a test pattern: two cuts, at 2 s and 4 s), a media provider that serves it as the video rendition
- * beside the simulated provider's captions, and analysis-queue runs without a job for calling the
- * pipeline directly.
+ * beside the simulated provider's captions, a stand-in reader of its overlay and a content analyser
+ * that records where the hook came from.
  */
 import { copyFile } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
 import type { ContentAnalysis, ContentAnalysisProvider, ContentInput, MediaProvider, TextRecognizer } from "../../src/domain/analysis/ports.js";
 import { SimulatedMediaProvider } from "../../src/providers/media/simulated.js";
-import { analyze } from "../../src/domain/analysis/service.js";
-import { analysisJobId } from "../../src/domain/analysis/jobs.js";
-import { queue } from "../../src/infra/queues.js";
 import { join } from "node:path";
 
 /** Renders the 6-second, 360 × 640 clip to `path` (about 10 KB, well under a second). */
@@ -42,18 +39,6 @@ export function clipMedia(clip: string, noRendition = new Set<string>(), fetches
       return { ...result, videoPath };
     },
   };
-}
-
-/** Admits an analysis whose job is then removed (the queue paused meanwhile), for runs called directly. */
-export async function analyzeWithoutJob(workspaceId: string, videoId: string) {
-  await queue("analysis").pause();
-  try {
-    const r = await analyze(workspaceId, videoId, {});
-    await queue("analysis").remove(analysisJobId(r.analysisId));
-    return r;
-  } finally {
-    await queue("analysis").resume();
-  }
 }
 
 /** The overlay the stand-in recognizer reads on every frame. */

@@ -37,8 +37,8 @@ import { PocketsphinxTranscriber } from "../../src/providers/transcription/pocke
 import { FfmpegKeyframeProvider } from "../../src/providers/vision/keyframes.js";
 import { queue } from "../../src/infra/queues.js";
 import { prisma } from "../../src/infra/db.js";
-import { trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
-import { analyzeWithoutJob, clipMedia, OVERLAY, overlayReader, renderClip, withScreenHook } from "./visual-fixtures.js";
+import { analyzeWithoutJob, trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
+import { clipMedia, OVERLAY, overlayReader, renderClip, withScreenHook } from "./visual-fixtures.js";
 
 const CLIP = join(tmpdir(), `visual-record-${process.pid}.mp4`);
 

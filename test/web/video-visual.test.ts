@@ -19,8 +19,8 @@ import { runAnalysis, type AnalysisProviders } from "../../src/domain/analysis/p
 import { HeuristicAnalysisProvider } from "../../src/providers/analysis/heuristic.js";
 import { PocketsphinxTranscriber } from "../../src/providers/transcription/pocketsphinx.js";
 import { FfmpegKeyframeProvider } from "../../src/providers/vision/keyframes.js";
-import { trackedVideo } from "../analysis/fixtures.js";
-import { analyzeWithoutJob, clipMedia, OVERLAY, overlayReader, renderClip, withScreenHook } from "../analysis/visual-fixtures.js";
+import { analyzeWithoutJob, trackedVideo } from "../analysis/fixtures.js";
+import { clipMedia, OVERLAY, overlayReader, renderClip, withScreenHook } from "../analysis/visual-fixtures.js";
 import { dashboardContext, expectAccessible, launchBrowser, pageErrors, signIn } from "./harness.js";
 
 const CLIP = join(tmpdir(), `video-visual-${process.pid}.mp4`);
