@@ -109,6 +109,12 @@ export interface Keyframe {
   thumbnailPath: string;
   /** Why the frame was picked: the first frame, a scene change (a cut), or an evenly spaced sample. */
   reason: "first" | "scene" | "interval";
+  /**
+   * Nothing visible changed since the previous keyframe (every frame between them was scanned and found
+   * the same as the one before it): the visual stage reuses the previous keyframe's text and faces
+   * instead of reading this one again. Absent or false: look at it.
+   */
+  sameAsPrevious?: boolean;
 }
 
 export interface KeyframeSet {

@@ -55,11 +55,21 @@ async function look(videoPath: string, providers: VisualProviders, opts: { workD
   let text = providers.text;
   let faces = providers.faces;
   const seen: SeenKeyframe[] = [];
+  let read: { text: string } | null = null;
+  let found: { faces: number } | null = null;
   for (const frame of set.keyframes) {
-    const read = text ? await skipOnFailure(skipped, "on-screen text", () => text!.read(frame.imagePath, { signal: opts.signal }), opts.signal) : null;
-    if (text && !read) text = null; // failed for good: not asked again for the next frames
-    const found = faces ? await skipOnFailure(skipped, "faces", () => faces!.detect(frame.imagePath, { signal: opts.signal }), opts.signal) : null;
-    if (faces && !found) faces = null;
+    // A frame that shows what the previous one showed (the keyframe provider saw no change) is not read again.
+    const again = !frame.sameAsPrevious || seen.length === 0;
+    if (again) {
+      // OCR (a program) and face detection (this process) use different cores: both at once.
+      const [r, f] = await Promise.all([
+        text ? skipOnFailure(skipped, "on-screen text", () => text!.read(frame.imagePath, { signal: opts.signal }), opts.signal) : null,
+        faces ? skipOnFailure(skipped, "faces", () => faces!.detect(frame.imagePath, { signal: opts.signal }), opts.signal) : null,
+      ]);
+      if (text && !r) text = null; // failed for good: not asked again for the next frames
+      if (faces && !f) faces = null;
+      [read, found] = [r, f];
+    }
     seen.push({
       seconds: frame.seconds,
       reason: frame.reason,
