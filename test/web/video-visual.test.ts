@@ -73,9 +73,9 @@ describe("the video page's analysis", () => {
     const seen = page.getByRole("region", { name: "What the analysis saw" });
     await seen.waitFor();
     await expect(seen.getByTestId("hook-source").textContent()).resolves.toBe(`Hook shown on screen at 0:00: “${OVERLAY}”`);
-    await expect(seen.locator(".findings dd").first().textContent()).resolves.toContain(OVERLAY);
-    await expect(seen.locator(".findings div", { hasText: "Cuts" }).textContent()).resolves.toMatch(/Cuts2 \(20\.0 per minute, first at 0:02\)/);
-    await expect(seen.locator(".findings div", { hasText: "Face on camera" }).textContent()).resolves.toContain("Not checked");
+    await expect(seen.locator(".findings-seen dd").first().textContent()).resolves.toContain(OVERLAY);
+    await expect(seen.locator(".findings-seen div", { hasText: "Cuts" }).textContent()).resolves.toMatch(/Cuts2 \(20\.0 per minute, first at 0:02\)/);
+    await expect(seen.locator(".findings-seen div", { hasText: "Face on camera" }).textContent()).resolves.toContain("Not checked");
 
     const frames = seen.getByRole("list", { name: "Keyframes" }).getByRole("listitem");
     await expect(frames.count()).resolves.toBeGreaterThanOrEqual(3);

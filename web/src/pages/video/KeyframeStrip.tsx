@@ -107,7 +107,7 @@ function Seen({ visual: v, hookPhrase }: { visual: Visual; hookPhrase: string | 
   const seenBy = [v.providers.keyframes, v.providers.text, v.providers.faces].filter(Boolean).join(", ");
   return (
     <>
-      <dl className="findings">
+      <dl className="findings-seen">
         <div>
           <dt>Text hook</dt>
           <dd>{v.textHook ? <q>{v.textHook}</q> : "None on screen in the first 3 s"}</dd>
@@ -124,7 +124,8 @@ function Seen({ visual: v, hookPhrase }: { visual: Visual; hookPhrase: string | 
           <dd>{v.faceShare == null ? "Not checked" : `${Math.round(v.faceShare * 100)} % of keyframes`}</dd>
         </div>
       </dl>
-      <ol className="keyframes" aria-label="Keyframes">
+      {/* Focusable: the strip scrolls sideways, and the keyboard must be able to scroll it too. */}
+      <ol className="keyframes" aria-label="Keyframes" tabIndex={0}>
         {v.keyframes.map((k) => (
           <li key={k.index} className={isHookFrame(k) ? "keyframe keyframe-hook" : "keyframe"}>
             <figure>
