@@ -167,29 +167,29 @@ export function collectOnScreenText(frames: Pick<SeenKeyframe, "seconds" | "text
   return pieces.map(({ key: _key, ...piece }) => piece);
 }
 
-/** Equal, or one within a small edit distance of the other (at most one edit per 8 characters). */
+/**
+ * The same overlay read twice: the shorter reading is found inside the longer one with at most one
+ * edit per 8 characters (OCR misreads a letter, or misses a line of a wrapped overlay in one frame).
+ */
 function similar(a: string, b: string): boolean {
-  if (a === b) return true;
-  const longest = Math.max(a.length, b.length);
-  if (longest < 6) return false;
-  return editDistance(a, b, Math.floor(longest / 8)) <= Math.floor(longest / 8);
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short === long) return true;
+  if (short.length < 6) return false;
+  return editDistanceWithin(long, short) <= Math.floor(short.length / 8);
 }
 
-/** Levenshtein distance, giving up (returning bound + 1) as soon as it exceeds `bound`. */
-function editDistance(a: string, b: string, bound: number): number {
-  if (Math.abs(a.length - b.length) > bound) return bound + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
+/** The least edit distance between `short` and any stretch of `long` (approximate substring match, Sellers' algorithm). */
+function editDistanceWithin(long: string, short: string): number {
+  // Rows over `short`, columns over `long`; a match may start anywhere in `long` (row 0 is all zeros).
+  let previous = new Array<number>(long.length + 1).fill(0);
+  for (let i = 1; i <= short.length; i++) {
     const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      best = Math.min(best, current[j]!);
+    for (let j = 1; j <= long.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (short[i - 1] === long[j - 1] ? 0 : 1));
     }
-    if (best > bound) return bound + 1;
     previous = current;
   }
-  return previous[b.length]!;
+  return Math.min(...previous);
 }
 
 /** What is on screen in the first TEXT_HOOK_SECONDS, in order of appearance; null when nothing is. */

@@ -136,8 +136,8 @@ function markUnchanged(keyframes: Keyframe[], frames: { seconds: number; score: 
 /**
  * Which frames to look at: the first frame; one just after each cut (spread evenly over the cuts when
  * there are more than the cap allows); one early in the hook window; evenly spaced ones over the rest
- * of the video. Frames closer than MIN_GAP_SECONDS to an earlier pick are dropped (first, then scenes,
- * then the rest win). At most `cap`, ascending by time.
+ * of the video, then the middle of the widest gaps while there is room. Frames closer than MIN_GAP_SECONDS
+ * to an earlier pick are dropped (first, then scenes, then the rest win). At most `cap`, ascending by time.
  */
 export function pickKeyframes(durationSeconds: number, cuts: number[], cap: number): Omit<Keyframe, "imagePath" | "thumbnailPath">[] {
   const last = Math.max(0, durationSeconds - 0.1);
@@ -152,6 +152,15 @@ export function pickKeyframes(durationSeconds: number, cuts: number[], cap: numb
   if (durationSeconds > 2 * EARLY_SECONDS) tryAdd(EARLY_SECONDS, "interval");
   const room = cap - picks.length;
   for (let i = 1; i <= room; i++) tryAdd((durationSeconds * i) / (room + 1), "interval");
+  // Spaced picks that fell too close to a scene's: fill the widest gaps instead, while there is room.
+  while (picks.length < cap) {
+    const times = [...picks.map((p) => p.seconds), last].sort((a, b) => a - b);
+    const gaps = times.slice(1).map((t, i) => ({ from: times[i]!, size: t - times[i]! }));
+    const widest = gaps.sort((a, b) => b.size - a.size)[0];
+    const before = picks.length;
+    if (widest && widest.size >= 2 * MIN_GAP_SECONDS) tryAdd(widest.from + widest.size / 2, "interval");
+    if (picks.length === before) break;
+  }
   return picks.sort((a, b) => a.seconds - b.seconds);
 }
 
