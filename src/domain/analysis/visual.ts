@@ -131,11 +131,14 @@ function emptyEvidence(skipped: string[], more: string[]): VisualEvidence {
   };
 }
 
-/** One piece of text per line, each with its spacing collapsed; lines with fewer than two letters or digits dropped. */
+/**
+ * One piece of text per line, each with its spacing collapsed and a lone "|" read as the "I" it nearly
+ * always is in overlay text; lines with fewer than two letters or digits dropped.
+ */
 export function tidyText(text: string): string {
   return text
     .split("\n")
-    .map((line) => line.replace(/\s+/g, " ").trim())
+    .map((line) => line.replace(/\s+/g, " ").trim().replace(/(^| )\|(?= |$)/g, "$1I"))
     .filter((line) => (line.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2)
     .join("\n");
 }
@@ -192,8 +195,8 @@ function editDistanceWithin(long: string, short: string): number {
   return Math.min(...previous);
 }
 
-/** What is on screen in the first TEXT_HOOK_SECONDS, in order of appearance; null when nothing is. */
+/** What is on screen in the first TEXT_HOOK_SECONDS, one piece per line in order of appearance; null when nothing is. */
 export function textHook(pieces: OnScreenText[]): string | null {
   const early = pieces.filter((p) => p.firstSeconds < TEXT_HOOK_SECONDS).map((p) => p.text);
-  return early.length ? early.join(" ") : null;
+  return early.length ? early.join("\n") : null;
 }

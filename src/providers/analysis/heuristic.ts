@@ -109,7 +109,7 @@ const HOOK_RULES: [HookStyle, RegExp][] = [
   ],
   [
     "statistic",
-    /(\d[\d,.]*\s?(%|percent\b|k\b|million\b|billion\b|thousand\b|x\b))|([$€£]\s?\d)|\b\d{2,}[\d,.]*\b|\b(one|1) (in|out of) (\d+|two|three|four|five|six|seven|eight|nine|ten|a hundred)\b|\b(percent|million|billion|thousand|hundred) (of|dollars|people|views|followers|times)\b|\b\w+ percent\b/,
+    /(\d[\d,.]*\s?(%|percent\b|k\b|million\b|billion\b|thousand\b|x\b))|([$€£]\s?\d)|\b(?!(?:19|20)\d\d\b)\d{2,}[\d,.]*\b|\b(one|1) (in|out of) (\d+|two|three|four|five|six|seven|eight|nine|ten|a hundred)\b|\b(percent|million|billion|thousand|hundred) (of|dollars|people|views|followers|times)\b|\b\w+ percent\b/,
   ],
   [
     "question",
@@ -372,7 +372,7 @@ const CTA_RULES: [CtaType, RegExp][] = [
     /\b(comment (below|down|if|with|your|what|and)|comment ["'“‘]?[\w-]+["'”’]?,? (and|for|to get|to receive|if)\b|comments below|let me know (in the comments|below|what you think)|drop (a |an |your )?(\S+ ){1,2}(below|in the comments)|tell me (in the comments|below)|type ["'“‘]?[\w-]+["'”’]? (below|in the comments))\b/,
   ],
   ["share", /\b(share (this|it|with)|send (this|it) to|tag (a|your|someone)|save (this|it)( for later)?|repost)\b/],
-  ["like", /\b(like (this video|the video|if)|hit (the |that )?like|smash (that|the) like|double tap|leave a like|give (it|this) a like)\b/],
+  ["like", /\b(like (this|the|my|it)( video| post)? if|like (this video|the video|if)|hit (the |that )?like|smash (that|the) like|double tap|leave a like|give (it|this) a like)\b/],
 ];
 
 const TLDS = "com|net|org|io|co|shop|store|app|ly|me|tv|gg|link|bio|ee|to|us|uk|de|fr|ca|au";

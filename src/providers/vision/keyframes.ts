@@ -74,7 +74,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     ];
     const { stdout } = await this.run(args, signal);
     const frames = parseSceneScores(stdout);
-    if (frames.length === 0) throw new ProviderError(PROVIDER, "ffmpeg decoded no video frame (the file has no video stream it can read)", false);
+    if (frames.length === 0) throw new ProviderError(PROVIDER, "the file has no video ffmpeg can read (no frame decoded)", false);
     return { durationSeconds: round1(frames.at(-1)!.seconds + 1 / SCAN_FPS), frames };
   }
 
@@ -101,7 +101,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     } catch (e) {
       // A file ffmpeg cannot read will not become readable on a retry.
       if (e instanceof ProviderError && /Invalid data found|does not contain any stream|matches no streams|moov atom not found/i.test(e.message)) {
-        throw new ProviderError(PROVIDER, `ffmpeg cannot read the video (${e.message})`, false, { cause: e });
+        throw new ProviderError(PROVIDER, `the file has no video ffmpeg can read (${e.message.slice(e.provider.length + 2)})`, false, { cause: e });
       }
       throw e;
     }

@@ -109,9 +109,9 @@ export function overlaysFromTsv(tsv: string): string[] {
   return groupLines(kept).map((group) => group.map((l) => l.words.join(" ")).join(" "));
 }
 
-/** Confident enough (see the header), and at least two letters: a lone symbol read from the picture is not text. */
+/** Confident enough (see the header), and a word of three letters or more: short scraps ("KK", "On") are patterns of the picture. */
 function isConfident(line: Line): boolean {
-  if ((line.words.join("").match(/\p{L}/gu)?.length ?? 0) < 2) return false;
+  if (!line.words.some((w) => (w.match(/\p{L}/gu)?.length ?? 0) >= 3)) return false;
   const mean = line.confidences.reduce((a, b) => a + b, 0) / line.confidences.length;
   return mean >= LINE_MEAN_CONFIDENCE || Math.max(...line.confidences) >= LINE_BEST_CONFIDENCE;
 }
