@@ -54,7 +54,7 @@ describe("ffmpeg keyframes", () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
-  it("writes a readable JPEG and a small thumbnail per keyframe", async () => {
+  it("writes a readable JPEG, its grayscale PGM and a small thumbnail per keyframe", async () => {
     for (const k of set.keyframes) {
       const big = await readFile(k.imagePath);
       const small = await readFile(k.thumbnailPath);
@@ -62,7 +62,12 @@ describe("ffmpeg keyframes", () => {
       expect(small.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
       expect(small.length).toBeLessThan(15_000);
       expect(small.length).toBeLessThan(big.length);
+      const gray = await readFile(k.grayPath!);
+      expect(gray.subarray(0, 2).toString("latin1")).toBe("P5");
     }
+    // Text and faces read from the grayscale frame as from the JPEG.
+    expect((await new TesseractRecognizer().read(set.keyframes[0]!.grayPath!)).text).toBe("POV: you finally found the perfect morning routine");
+    expect((await new FaceApiDetector().detect(set.keyframes.at(-1)!.grayPath!)).faces).toBe(1);
   });
 
   it("marks a keyframe that shows what the previous one showed, and not one after a cut", () => {

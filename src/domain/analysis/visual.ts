@@ -63,8 +63,8 @@ async function look(videoPath: string, providers: VisualProviders, opts: { workD
     if (again) {
       // OCR (a program) and face detection (this process) use different cores: both at once.
       const [r, f] = await Promise.all([
-        text ? skipOnFailure(skipped, "on-screen text", () => text!.read(frame.imagePath, { signal: opts.signal }), opts.signal) : null,
-        faces ? skipOnFailure(skipped, "faces", () => faces!.detect(frame.imagePath, { signal: opts.signal }), opts.signal) : null,
+        text ? skipOnFailure(skipped, "on-screen text", () => text!.read(frame.grayPath ?? frame.imagePath, { signal: opts.signal }), opts.signal) : null,
+        faces ? skipOnFailure(skipped, "faces", () => faces!.detect(frame.grayPath ?? frame.imagePath, { signal: opts.signal }), opts.signal) : null,
       ]);
       if (text && !r) text = null; // failed for good: not asked again for the next frames
       if (faces && !f) faces = null;

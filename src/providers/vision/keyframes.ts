@@ -3,8 +3,9 @@
  * scene score (the `select` filter's `scene`, the difference from the previous frame, 0-1); a score
  * of at least SCENE_THRESHOLD is a cut. Then the frames to look at are picked (`pickKeyframes`: the
  * first frame, a frame just after each cut, evenly spaced frames, at most the cap) and all of them are
- * written by one more ffmpeg run (one input seeked per frame), each twice: a readable JPEG (1280 px on
- * its long side: on-screen text is read from it) and a small thumbnail (160 px wide) for the record.
+ * written by one more ffmpeg run (one input seeked per frame), each three times: a readable JPEG (1280 px
+ * on its long side, for a vision model), the same in grayscale as a PGM (on-screen text and faces are
+ * read from it, with no JPEG to decode) and a small thumbnail (160 px wide) for the record.
  * A keyframe with no change on screen since the previous one (every scanned frame between them scored
  * below STILL_THRESHOLD) is marked `sameAsPrevious`, so it is not read again.
  */
@@ -55,7 +56,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     const cuts = frames.filter((f) => f.score >= SCENE_THRESHOLD).map((f) => round1(f.seconds));
     const keyframes: Keyframe[] = pickKeyframes(durationSeconds, cuts, maxKeyframes).map((pick, i) => {
       const name = `keyframe-${String(i + 1).padStart(2, "0")}`;
-      return { ...pick, imagePath: join(workDir, `${name}.jpg`), thumbnailPath: join(workDir, `${name}-thumb.jpg`) };
+      return { ...pick, imagePath: join(workDir, `${name}.jpg`), thumbnailPath: join(workDir, `${name}-thumb.jpg`), grayPath: join(workDir, `${name}.pgm`) };
     });
     markUnchanged(keyframes, frames);
     await this.writeFrames(videoPath, keyframes, signal);
@@ -86,10 +87,13 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     const long = READABLE_LONG_SIDE;
     const inputs = keyframes.flatMap((k) => ["-ss", k.seconds.toFixed(2), "-i", videoPath]);
     const graph = keyframes.map(
-      (_, i) => `[${i}:v]split=2[a${i}][b${i}];[a${i}]scale='if(gte(iw,ih),${long},-2)':'if(gte(iw,ih),-2,${long})'[big${i}];[b${i}]scale=${THUMBNAIL_WIDTH}:-2[small${i}]`,
+      (_, i) =>
+        `[${i}:v]split=2[a${i}][b${i}];[a${i}]scale='if(gte(iw,ih),${long},-2)':'if(gte(iw,ih),-2,${long})',split=2[big${i}][c${i}];` +
+        `[c${i}]format=gray[gray${i}];[b${i}]scale=${THUMBNAIL_WIDTH}:-2[small${i}]`,
     );
     const outputs = keyframes.flatMap((k, i) => [
       "-map", `[big${i}]`, "-frames:v", "1", "-q:v", "3", k.imagePath,
+      "-map", `[gray${i}]`, "-frames:v", "1", k.grayPath!,
       "-map", `[small${i}]`, "-frames:v", "1", "-q:v", "7", k.thumbnailPath,
     ]);
     await this.run(["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...inputs, "-filter_complex", graph.join(";"), ...outputs], signal);
