@@ -94,10 +94,26 @@ describe("seeVideo's rules", () => {
     expect(evidence).toMatchObject({ onScreenText: [], textHook: null, faceShare: null, cutCount: 2 });
   }, 30_000);
 
+  it("is composed without a provider whose program is not installed, saying why and how to install it", () => {
+    const saved = config.programs.tesseract;
+    config.programs.tesseract = "/nowhere/tesseract";
+    try {
+      const composed = createVisualProviders();
+      expect(composed.text).toBeNull();
+      expect(composed.keyframes?.name).toBe("ffmpeg");
+      expect(composed.faces?.name).toBe("face-api");
+      expect(composed.missing).toEqual([
+        "on-screen text: tesseract (/nowhere/tesseract) is not installed; install it (Debian/Ubuntu: sudo apt-get install -y tesseract-ocr tesseract-ocr-eng) or point TESSERACT_PATH at it",
+      ]);
+    } finally {
+      config.programs.tesseract = saved;
+    }
+  });
+
   it("with no keyframe provider sees nothing and says why", async () => {
     const evidence = await seeVideo(video, providers({ keyframes: null, missing: ["keyframes: ffmpeg (ffmpeg) is not installed"] }), { workDir: await workDir() });
     expect(evidence).toMatchObject({ keyframes: [], onScreenText: [], textHook: null, cutCount: 0, faceShare: null, providers: { keyframes: null, text: null, faces: null } });
-    expect(evidence.skipped[0]).toMatch(/ffmpeg .* is not installed/);
+    expect(evidence.skipped).toEqual(["keyframes: ffmpeg (ffmpeg) is not installed"]);
   });
 
   it("skips a video ffmpeg cannot read, for good", async () => {

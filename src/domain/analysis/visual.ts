@@ -49,7 +49,7 @@ async function look(videoPath: string, providers: VisualProviders, opts: { workD
   const set = extractor
     ? await skipOnFailure(skipped, "keyframes", () => extractor.extract(videoPath, { workDir: opts.workDir, maxKeyframes: opts.maxKeyframes ?? config.visual.maxKeyframes, signal: opts.signal }), opts.signal)
     : null;
-  if (!set) return emptyEvidence(skipped, extractor ? [] : ["keyframes: no keyframe provider, so nothing was looked at"]);
+  if (!set) return emptyEvidence(skipped, extractor || skipped.some((r) => r.startsWith("keyframes:")) ? [] : ["keyframes: no keyframe provider, so nothing was looked at"]);
   used.keyframes = extractor!.name;
 
   let text = providers.text;
