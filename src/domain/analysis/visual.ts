@@ -49,7 +49,7 @@ async function look(videoPath: string, providers: VisualProviders, opts: { workD
   const set = extractor
     ? await skipOnFailure(skipped, "keyframes", () => extractor.extract(videoPath, { workDir: opts.workDir, maxKeyframes: opts.maxKeyframes ?? config.visual.maxKeyframes, signal: opts.signal }), opts.signal)
     : null;
-  if (!set) return emptyEvidence(skipped, extractor ? [] : ["keyframes: no keyframe provider, so nothing was looked at"]);
+  if (!set) return emptyEvidence(skipped, extractor || skipped.some((r) => r.startsWith("keyframes:")) ? [] : ["keyframes: no keyframe provider, so nothing was looked at"]);
   used.keyframes = extractor!.name;
 
   let text = providers.text;
@@ -63,8 +63,8 @@ async function look(videoPath: string, providers: VisualProviders, opts: { workD
     if (again) {
       // OCR (a program) and face detection (this process) use different cores: both at once.
       const [r, f] = await Promise.all([
-        text ? skipOnFailure(skipped, "on-screen text", () => text!.read(frame.imagePath, { signal: opts.signal }), opts.signal) : null,
-        faces ? skipOnFailure(skipped, "faces", () => faces!.detect(frame.imagePath, { signal: opts.signal }), opts.signal) : null,
+        text ? skipOnFailure(skipped, "on-screen text", () => text!.read(frame.grayPath ?? frame.imagePath, { signal: opts.signal }), opts.signal) : null,
+        faces ? skipOnFailure(skipped, "faces", () => faces!.detect(frame.grayPath ?? frame.imagePath, { signal: opts.signal }), opts.signal) : null,
       ]);
       if (text && !r) text = null; // failed for good: not asked again for the next frames
       if (faces && !f) faces = null;
@@ -131,11 +131,14 @@ function emptyEvidence(skipped: string[], more: string[]): VisualEvidence {
   };
 }
 
-/** One piece of text per line, each with its spacing collapsed; lines with fewer than two letters or digits dropped. */
+/**
+ * One piece of text per line, each with its spacing collapsed and a lone "|" read as the "I" it nearly
+ * always is in overlay text; lines with fewer than two letters or digits dropped.
+ */
 export function tidyText(text: string): string {
   return text
     .split("\n")
-    .map((line) => line.replace(/\s+/g, " ").trim())
+    .map((line) => line.replace(/\s+/g, " ").trim().replace(/(^| )\|(?= |$)/g, "$1I"))
     .filter((line) => (line.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2)
     .join("\n");
 }
@@ -167,33 +170,33 @@ export function collectOnScreenText(frames: Pick<SeenKeyframe, "seconds" | "text
   return pieces.map(({ key: _key, ...piece }) => piece);
 }
 
-/** Equal, or one within a small edit distance of the other (at most one edit per 8 characters). */
+/**
+ * The same overlay read twice: the shorter reading is found inside the longer one with at most one
+ * edit per 8 characters (OCR misreads a letter, or misses a line of a wrapped overlay in one frame).
+ */
 function similar(a: string, b: string): boolean {
-  if (a === b) return true;
-  const longest = Math.max(a.length, b.length);
-  if (longest < 6) return false;
-  return editDistance(a, b, Math.floor(longest / 8)) <= Math.floor(longest / 8);
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short === long) return true;
+  if (short.length < 6) return false;
+  return editDistanceWithin(long, short) <= Math.floor(short.length / 8);
 }
 
-/** Levenshtein distance, giving up (returning bound + 1) as soon as it exceeds `bound`. */
-function editDistance(a: string, b: string, bound: number): number {
-  if (Math.abs(a.length - b.length) > bound) return bound + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
+/** The least edit distance between `short` and any stretch of `long` (approximate substring match, Sellers' algorithm). */
+function editDistanceWithin(long: string, short: string): number {
+  // Rows over `short`, columns over `long`; a match may start anywhere in `long` (row 0 is all zeros).
+  let previous = new Array<number>(long.length + 1).fill(0);
+  for (let i = 1; i <= short.length; i++) {
     const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      best = Math.min(best, current[j]!);
+    for (let j = 1; j <= long.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (short[i - 1] === long[j - 1] ? 0 : 1));
     }
-    if (best > bound) return bound + 1;
     previous = current;
   }
-  return previous[b.length]!;
+  return Math.min(...previous);
 }
 
-/** What is on screen in the first TEXT_HOOK_SECONDS, in order of appearance; null when nothing is. */
+/** What is on screen in the first TEXT_HOOK_SECONDS, one piece per line in order of appearance; null when nothing is. */
 export function textHook(pieces: OnScreenText[]): string | null {
   const early = pieces.filter((p) => p.firstSeconds < TEXT_HOOK_SECONDS).map((p) => p.text);
-  return early.length ? early.join(" ") : null;
+  return early.length ? early.join("\n") : null;
 }

@@ -94,7 +94,7 @@ const LEAD = String.raw`^(?:(?:so|okay|ok|alright|hey|hi|um|uh|guys|well)[,!.]?\
 const HOOK_RULES: [HookStyle, RegExp][] = [
   [
     "curiosity_gap",
-    /\b(you won'?t believe|you'?ll never guess|wait (for it|till|until)|watch (until|till|to) the end|keep watching|(nobody|no one) (talks about|tells you|is talking about)|the secret (to|of|behind)|what happened next|here'?s what happened|you need to see|i can'?t believe|stop scrolling|don'?t scroll|don'?t skip|this changes everything|guess what|plot twist|not what you think|until you see)\b/,
+    /\b(you won'?t believe|you'?ll never guess|wait (for it|for the end|till|until)|watch (until|till|to) the end|keep watching|(nobody|no one) (talks about|tells you|is talking about)|the secret (to|of|behind)|what happened next|here'?s what happened|you need to see|i can'?t believe|stop scrolling|don'?t scroll|don'?t skip|this changes everything|guess what|plot twist|not what you think|until you see)\b/,
   ],
   [
     "direct_address",
@@ -105,11 +105,11 @@ const HOOK_RULES: [HookStyle, RegExp][] = [
   ],
   [
     "how_to",
-    /\b(how to|here'?s how|how i\b|let me show you|i'?ll show you|i'?m (going to|gonna) show you|step by step|tutorial|the (easiest|fastest|best|right) way to|learn (how|to)\b|recipe|diy\b|(\d+|two|three|four|five|six|seven|eight|nine|ten) (easy |simple |quick )?(ways|tips|steps|hacks|tricks|things|mistakes|reasons)\b)/,
+    /\b(how to|here'?s how|how i\b|let me show you|i'?ll show you|i'?m (going to|gonna) show you|step by step|tutorial|the (easiest|fastest|best|right) way to|learn (how|to)\b|recipe|diy\b|(\d+|two|three|four|five|six|seven|eight|nine|ten) ([a-z]+ )?(ways|tips|steps|hacks|tricks|things|mistakes|reasons|habits|ideas|lessons|signs)\b)/,
   ],
   [
     "statistic",
-    /(\d[\d,.]*\s?(%|percent\b|k\b|million\b|billion\b|thousand\b|x\b))|([$€£]\s?\d)|\b\d{2,}[\d,.]*\b|\b(one|1) (in|out of) (\d+|two|three|four|five|six|seven|eight|nine|ten|a hundred)\b|\b(percent|million|billion|thousand|hundred) (of|dollars|people|views|followers|times)\b|\b\w+ percent\b/,
+    /(\d[\d,.]*\s?(%|percent\b|k\b|million\b|billion\b|thousand\b|x\b))|([$€£]\s?\d)|\b(?!(?:19|20)\d\d\b)\d{2,}[\d,.]*\b|\b(one|1) (in|out of) (\d+|two|three|four|five|six|seven|eight|nine|ten|a hundred)\b|\b(percent|million|billion|thousand|hundred) (of|dollars|people|views|followers|times)\b|\b\w+ percent\b/,
   ],
   [
     "question",
@@ -124,7 +124,7 @@ const HOOK_RULES: [HookStyle, RegExp][] = [
   ],
   [
     "bold_claim",
-    /\b(stop\b|never\b|always\b|the (best|worst|only|biggest|most|number one)\b|unpopular opinion|hot take|is dead\b|is a scam|is a lie|overrated|underrated|everyone is wrong|you'?re doing it wrong|nobody needs|don'?t (buy|use|do)\b|you (must|need to|have to)\b|the truth\b|changed my life|game ?changer|will change your|i guarantee|trust me|best \w+ ever)\b/,
+    /\b(stop\b|never\b|always\b|the (best|worst|only|biggest|most|number one)\b|unpopular opinion|hot take|is dead\b|is a scam|is a lie|overrated|underrated|everyone is wrong|you'?re doing (it|this|\w+) wrong|nobody needs|don'?t (buy|use|do)\b|you (must|need to|have to)\b|the truth\b|changed my life|game ?changer|will change your|i guarantee|trust me|best \w+ ever)\b/,
   ],
 ];
 
@@ -369,10 +369,10 @@ const CTA_RULES: [CtaType, RegExp][] = [
   [
     "comment",
     // "Comment PLAN and I'll send you the plan", "comment 'recipe' for the link": the keyword form.
-    /\b(comment (below|down|if|with|your|what|and)|comment ["'“‘]?[\w-]+["'”’]?,? (and|for|to get|to receive|if)\b|comments below|let me know (in the comments|below|what you think)|drop (a |an |your )?\S+ (below|in the comments)|tell me (in the comments|below)|type ["'“‘]?[\w-]+["'”’]? (below|in the comments))\b/,
+    /\b(comment (below|down|if|with|your|what|and)|comment ["'“‘]?[\w-]+["'”’]?,? (and|for|to get|to receive|if)\b|comments below|let me know (in the comments|below|what you think)|drop (a |an |your )?(\S+ ){1,2}(below|in the comments)|tell me (in the comments|below)|type ["'“‘]?[\w-]+["'”’]? (below|in the comments))\b/,
   ],
   ["share", /\b(share (this|it|with)|send (this|it) to|tag (a|your|someone)|save (this|it)( for later)?|repost)\b/],
-  ["like", /\b(like (this video|the video|if)|hit (the |that )?like|smash (that|the) like|double tap|leave a like|give (it|this) a like)\b/],
+  ["like", /\b(like (this|the|my|it)( video| post)? if|like (this video|the video|if)|hit (the |that )?like|smash (that|the) like|double tap|leave a like|give (it|this) a like)\b/],
 ];
 
 const TLDS = "com|net|org|io|co|shop|store|app|ly|me|tv|gg|link|bio|ee|to|us|uk|de|fr|ca|au";

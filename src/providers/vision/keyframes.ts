@@ -3,8 +3,9 @@
  * scene score (the `select` filter's `scene`, the difference from the previous frame, 0-1); a score
  * of at least SCENE_THRESHOLD is a cut. Then the frames to look at are picked (`pickKeyframes`: the
  * first frame, a frame just after each cut, evenly spaced frames, at most the cap) and all of them are
- * written by one more ffmpeg run (one input seeked per frame), each twice: a readable JPEG (1280 px on
- * its long side: on-screen text is read from it) and a small thumbnail (160 px wide) for the record.
+ * written by one more ffmpeg run (one input seeked per frame), each three times: a readable JPEG (1280 px
+ * on its long side, for a vision model), the same in grayscale as a PGM (on-screen text and faces are
+ * read from it, with no JPEG to decode) and a small thumbnail (160 px wide) for the record.
  * A keyframe with no change on screen since the previous one (every scanned frame between them scored
  * below STILL_THRESHOLD) is marked `sameAsPrevious`, so it is not read again.
  */
@@ -55,7 +56,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     const cuts = frames.filter((f) => f.score >= SCENE_THRESHOLD).map((f) => round1(f.seconds));
     const keyframes: Keyframe[] = pickKeyframes(durationSeconds, cuts, maxKeyframes).map((pick, i) => {
       const name = `keyframe-${String(i + 1).padStart(2, "0")}`;
-      return { ...pick, imagePath: join(workDir, `${name}.jpg`), thumbnailPath: join(workDir, `${name}-thumb.jpg`) };
+      return { ...pick, imagePath: join(workDir, `${name}.jpg`), thumbnailPath: join(workDir, `${name}-thumb.jpg`), grayPath: join(workDir, `${name}.pgm`) };
     });
     markUnchanged(keyframes, frames);
     await this.writeFrames(videoPath, keyframes, signal);
@@ -74,7 +75,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     ];
     const { stdout } = await this.run(args, signal);
     const frames = parseSceneScores(stdout);
-    if (frames.length === 0) throw new ProviderError(PROVIDER, "ffmpeg decoded no video frame (the file has no video stream it can read)", false);
+    if (frames.length === 0) throw new ProviderError(PROVIDER, "the file has no video ffmpeg can read (no frame decoded)", false);
     return { durationSeconds: round1(frames.at(-1)!.seconds + 1 / SCAN_FPS), frames };
   }
 
@@ -86,10 +87,13 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     const long = READABLE_LONG_SIDE;
     const inputs = keyframes.flatMap((k) => ["-ss", k.seconds.toFixed(2), "-i", videoPath]);
     const graph = keyframes.map(
-      (_, i) => `[${i}:v]split=2[a${i}][b${i}];[a${i}]scale='if(gte(iw,ih),${long},-2)':'if(gte(iw,ih),-2,${long})'[big${i}];[b${i}]scale=${THUMBNAIL_WIDTH}:-2[small${i}]`,
+      (_, i) =>
+        `[${i}:v]split=2[a${i}][b${i}];[a${i}]scale='if(gte(iw,ih),${long},-2)':'if(gte(iw,ih),-2,${long})',split=2[big${i}][c${i}];` +
+        `[c${i}]format=gray[gray${i}];[b${i}]scale=${THUMBNAIL_WIDTH}:-2[small${i}]`,
     );
     const outputs = keyframes.flatMap((k, i) => [
       "-map", `[big${i}]`, "-frames:v", "1", "-q:v", "3", k.imagePath,
+      "-map", `[gray${i}]`, "-frames:v", "1", k.grayPath!,
       "-map", `[small${i}]`, "-frames:v", "1", "-q:v", "7", k.thumbnailPath,
     ]);
     await this.run(["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...inputs, "-filter_complex", graph.join(";"), ...outputs], signal);
@@ -101,7 +105,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     } catch (e) {
       // A file ffmpeg cannot read will not become readable on a retry.
       if (e instanceof ProviderError && /Invalid data found|does not contain any stream|matches no streams|moov atom not found/i.test(e.message)) {
-        throw new ProviderError(PROVIDER, `ffmpeg cannot read the video (${e.message})`, false, { cause: e });
+        throw new ProviderError(PROVIDER, `the file has no video ffmpeg can read (${e.message.slice(e.provider.length + 2)})`, false, { cause: e });
       }
       throw e;
     }
@@ -136,8 +140,8 @@ function markUnchanged(keyframes: Keyframe[], frames: { seconds: number; score: 
 /**
  * Which frames to look at: the first frame; one just after each cut (spread evenly over the cuts when
  * there are more than the cap allows); one early in the hook window; evenly spaced ones over the rest
- * of the video. Frames closer than MIN_GAP_SECONDS to an earlier pick are dropped (first, then scenes,
- * then the rest win). At most `cap`, ascending by time.
+ * of the video, then the middle of the widest gaps while there is room. Frames closer than MIN_GAP_SECONDS
+ * to an earlier pick are dropped (first, then scenes, then the rest win). At most `cap`, ascending by time.
  */
 export function pickKeyframes(durationSeconds: number, cuts: number[], cap: number): Omit<Keyframe, "imagePath" | "thumbnailPath">[] {
   const last = Math.max(0, durationSeconds - 0.1);
@@ -152,6 +156,15 @@ export function pickKeyframes(durationSeconds: number, cuts: number[], cap: numb
   if (durationSeconds > 2 * EARLY_SECONDS) tryAdd(EARLY_SECONDS, "interval");
   const room = cap - picks.length;
   for (let i = 1; i <= room; i++) tryAdd((durationSeconds * i) / (room + 1), "interval");
+  // Spaced picks that fell too close to a scene's: fill the widest gaps instead, while there is room.
+  while (picks.length < cap) {
+    const times = [...picks.map((p) => p.seconds), last].sort((a, b) => a - b);
+    const gaps = times.slice(1).map((t, i) => ({ from: times[i]!, size: t - times[i]! }));
+    const widest = gaps.sort((a, b) => b.size - a.size)[0];
+    const before = picks.length;
+    if (widest && widest.size >= 2 * MIN_GAP_SECONDS) tryAdd(widest.from + widest.size / 2, "interval");
+    if (picks.length === before) break;
+  }
   return picks.sort((a, b) => a.seconds - b.seconds);
 }
 

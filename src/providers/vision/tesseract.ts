@@ -4,8 +4,9 @@
  *
  * What makes video frames readable, found on rendered frames (overlays in white with a black
  * outline, black on a white box, yellow over a photograph):
- * - the frame is handed over in grayscale (decoded here with jpeg-js and written as a PGM file):
- *   given the colour JPEG, tesseract's page layout found nothing on a blue frame with white text;
+ * - the frame is handed over in grayscale (the keyframe provider's PGM, or a JPEG decoded here and
+ *   written as one): given the colour JPEG, tesseract's page layout found nothing on a blue frame with
+ *   white text;
  * - page segmentation mode 11 (sparse text): overlays are scattered blocks, not a page of text, and
  *   mode 3 missed text over a busy background entirely;
  * - its TSV output, so that each line's word confidences decide whether the line is text or a pattern
@@ -15,13 +16,12 @@
  *   the answer per overlay.
  * `OMP_THREAD_LIMIT=1`: tesseract's own threads only contend with the other work on a small machine.
  */
-import { writeFile } from "node:fs/promises";
-import jpeg from "jpeg-js";
+import { readFile, writeFile } from "node:fs/promises";
 import { config } from "../../config.ts";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { TextRecognizer } from "../../domain/analysis/ports.ts";
 import { runProgram } from "../process.ts";
-import { readJpeg } from "./images.ts";
+import { isPgm, readPixels, type Pixels } from "./images.ts";
 
 const PROVIDER = "vision:tesseract";
 const LINE_MEAN_CONFIDENCE = 60;
@@ -47,8 +47,7 @@ export class TesseractRecognizer implements TextRecognizer {
   }
 
   async read(imagePath: string, { signal }: { signal?: AbortSignal } = {}): Promise<{ text: string }> {
-    const grayPath = imagePath.replace(/(\.jpe?g)?$/i, ".pgm");
-    await writeFile(grayPath, toPgm(await readJpeg(imagePath, PROVIDER)));
+    const grayPath = await this.grayscale(imagePath);
     const args = [grayPath, "stdout", "-l", this.opts.language, "--psm", "11", "tsv"];
     let stdout: string;
     try {
@@ -67,10 +66,19 @@ export class TesseractRecognizer implements TextRecognizer {
     }
     return { text: overlaysFromTsv(stdout).join("\n") };
   }
+
+  /** The image as grayscale PGM: the keyframe provider's PGM as it is, a JPEG decoded and written beside it. */
+  private async grayscale(imagePath: string): Promise<string> {
+    const head = await readFile(imagePath).then((b) => b.subarray(0, 2));
+    if (isPgm(head)) return imagePath;
+    const grayPath = imagePath.replace(/(\.jpe?g)?$/i, ".pgm");
+    await writeFile(grayPath, toPgm(await readPixels(imagePath, PROVIDER)));
+    return grayPath;
+  }
 }
 
-/** A binary PGM (P5) of the image's luminance (BT.601 weights, as tesseract itself would use). */
-function toPgm(image: jpeg.UintArrRet): Buffer {
+/** A binary PGM (P5) of an RGBA image's luminance (BT.601 weights, as tesseract itself would use). */
+function toPgm(image: Pixels): Buffer {
   const { width, height, data } = image;
   const header = Buffer.from(`P5\n${width} ${height}\n255\n`, "ascii");
   const gray = Buffer.alloc(width * height);
@@ -109,9 +117,9 @@ export function overlaysFromTsv(tsv: string): string[] {
   return groupLines(kept).map((group) => group.map((l) => l.words.join(" ")).join(" "));
 }
 
-/** Confident enough (see the header), and at least two letters: a lone symbol read from the picture is not text. */
+/** Confident enough (see the header), and a word of three letters or more: short scraps ("KK", "On") are patterns of the picture. */
 function isConfident(line: Line): boolean {
-  if ((line.words.join("").match(/\p{L}/gu)?.length ?? 0) < 2) return false;
+  if (!line.words.some((w) => (w.match(/\p{L}/gu)?.length ?? 0) >= 3)) return false;
   const mean = line.confidences.reduce((a, b) => a + b, 0) / line.confidences.length;
   return mean >= LINE_MEAN_CONFIDENCE || Math.max(...line.confidences) >= LINE_BEST_CONFIDENCE;
 }
