@@ -18,9 +18,9 @@
  * The `sweep` job (job scheduler) fails analyses that have not moved for the deadline and re-queues
  * running analyses whose job is gone (e.g. the API stopped between committing and queueing).
  *
- * The visual part never fails an analysis: no visual provider, no rendition, or a visual stage that
- * fails leaves a transcript-only analysis whose visual part says why (decisions.md, "analysis, visual
- * part"). Only an abort (the analysis failed elsewhere, a shutdown) stops it.
+ * The visual part (./look.ts) never fails an analysis: no visual provider, no rendition, or a visual
+ * stage that fails leaves a transcript-only analysis whose visual part says why (decisions.md,
+ * "analysis, visual part"); a failure a retry may mend is retried within the job's attempts first.
  *
  * A run stops its outside programs (yt-dlp, ffmpeg, pocketsphinx, espeak-ng, model calls) as soon as
  * its analysis is failed by someone else, typically the sweeper in another process: it listens for
@@ -28,8 +28,7 @@
  * providers get the run's AbortSignal, which kills their process groups. The same signal carries
  * the job runner's cancellation (a shutdown handing the job back).
  */
-import { rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import type { Video, VideoAnalysis } from "../../generated/prisma/client.ts";
 import { config } from "../../config.ts";
 import { logger } from "../../infra/logger.ts";
@@ -40,10 +39,9 @@ import { ProviderError } from "../shared/provider-error.ts";
 import { announce } from "./events.ts";
 import { advance, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, runningAmong, storeTranscript, type TranscriptData } from "./service.ts";
 import { analysisJobState, enqueueAnalysis } from "./jobs.ts";
-import type { ContentAnalysisProvider, MediaInput, MediaProvider, Segment, TranscriptionProvider, VisualEvidence, VisualProviders } from "./ports.ts";
-import { seeVideo } from "./visual.ts";
-import { storedThumbnails, storeVisualPart, transcriptOnly, visualPartOf, visualPartOfAnalysis, type VisualPart, type VisualPartToStore } from "./visual-part.ts";
-import { keepVideo, keptVideo, removeAnalysisDir, removeEndedAnalysisDirs, scratchDir } from "./workdir.ts";
+import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider, VisualProviders } from "./ports.ts";
+import { lookAtVideo, mediaInput } from "./look.ts";
+import { keepVideo, removeAnalysisDir, removeEndedAnalysisDirs, scratchDir } from "./workdir.ts";
 
 export interface AnalysisProviders {
   media: MediaProvider;
@@ -164,14 +162,6 @@ async function reload(id: string) {
   return a;
 }
 
-const mediaInput = (video: Video): MediaInput => ({
-  platform: video.platform,
-  platformVideoId: video.platformVideoId,
-  url: video.url,
-  description: video.description,
-  dataSource: video.dataSource,
-});
-
 /** A video rendition is worth fetching only when something will take keyframes from it. */
 const seesVideo = (providers: AnalysisProviders) => Boolean(providers.visual?.keyframes);
 
@@ -193,96 +183,6 @@ async function fetchTranscript(analysisId: string, video: Video, providers: Anal
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
-}
-
-/** The run as the visual part sees it: its signal, and whether a failure may still be retried. */
-interface VisualRun {
-  signal: AbortSignal;
-  lastAttempt: boolean;
-}
-
-/**
- * The visual part of the analyzing stage: what the video shows, stored with the analysis at once
- * (so a retried content analysis does not look again), handed to the content analyser; null when
- * nothing was seen (transcript-only, the reason stored). Throws only when the run is aborted, or for
- * a failure a retry may mend (a timeout) while attempts remain: the last attempt degrades instead.
- */
-async function lookAtVideo(a: VideoAnalysis, video: Video, providers: AnalysisProviders, run: VisualRun): Promise<VisualEvidence | null> {
-  const stored = visualPartOfAnalysis(a);
-  if (stored) return evidenceOfStored(a.id, stored); // a resumed run: the video was seen already
-  const seen = await see(a.id, video, providers, run);
-  // False when the analysis moved on meanwhile (failed elsewhere): completing it will find that too.
-  await storeVisualPart(a.id, seen.stored);
-  return seen.evidence;
-}
-
-function sawNothing(reasons: string[]): { evidence: null; stored: VisualPartToStore } {
-  return { evidence: null, stored: transcriptOnly(reasons) };
-}
-
-async function see(analysisId: string, video: Video, providers: AnalysisProviders, { signal, lastAttempt }: VisualRun): Promise<{ evidence: VisualEvidence | null; stored: VisualPartToStore }> {
-  const visual = providers.visual;
-  if (!visual) return sawNothing(["Visual analysis is off in this deployment (VISUAL_ANALYSIS): the video was not looked at."]);
-  if (!visual.keyframes) return sawNothing(visual.missing.length > 0 ? visual.missing : ["No keyframe provider is configured."]);
-  try {
-    const rendition = await videoRendition(analysisId, video, providers.media, signal);
-    if ("unavailable" in rendition) return sawNothing([`No video to look at: ${rendition.unavailable}`]);
-    const workDir = await scratchDir(analysisId, "visual");
-    const evidence = await seeVideo(rendition.path, visual, { workDir, signal });
-    return { evidence: evidence.providers.keyframes ? evidence : null, stored: visualPartOf(evidence) };
-  } catch (e) {
-    if (signal.aborted || (e instanceof ProviderError && e.retryable && !lastAttempt)) throw e;
-    const why = e instanceof ProviderError ? e.message : "an internal error (logged)";
-    if (!(e instanceof ProviderError)) logger.error({ err: e, analysisId }, "the visual stage failed unexpectedly");
-    return sawNothing([`The visual stage failed, so the analysis used the transcript alone: ${why}`]);
-  }
-}
-
-/**
- * The rendition the downloading stage kept (or why there is none); fetched again when this machine
- * has none: the run resumed on another worker, or the directory was swept.
- */
-async function videoRendition(analysisId: string, video: Video, media: MediaProvider, signal: AbortSignal) {
-  const kept = await keptVideo(analysisId);
-  if (kept) return kept;
-  const workDir = await scratchDir(analysisId, "media");
-  try {
-    await keepVideo(analysisId, await media.fetch(mediaInput(video), { workDir, signal, withVideo: true }));
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
-  }
-  return (await keptVideo(analysisId)) ?? { unavailable: "The video rendition could not be kept." };
-}
-
-/**
- * The stored visual part as the content analyser reads it, for a resumed run: the keyframes whose
- * thumbnail is stored, each thumbnail doubling as the frame's image (the readable-size frames of the
- * first run are gone); the on-screen text, hook, pacing and faces as they were seen.
- */
-async function evidenceOfStored(analysisId: string, part: VisualPart): Promise<VisualEvidence | null> {
-  if (part.status === "transcript_only") return null;
-  const thumbnails = await storedThumbnails(analysisId, part.keyframes.length);
-  const dir = await scratchDir(analysisId, "stored");
-  const keyframes = await Promise.all(
-    part.keyframes.flatMap((k, i) => {
-      const thumbnail = thumbnails[i];
-      if (!thumbnail) return [];
-      const imagePath = join(dir, `${i}.jpg`);
-      return [writeFile(imagePath, thumbnail).then(() => ({ seconds: k.seconds, reason: k.reason, text: k.text, face: k.face, thumbnail, imagePath }))];
-    }),
-  );
-  return {
-    durationSeconds: part.durationSeconds ?? 0,
-    keyframes,
-    onScreenText: part.onScreenText,
-    textHook: part.textHook,
-    cutCount: part.cutCount ?? 0,
-    cutsPerMinute: part.cutsPerMinute ?? 0,
-    firstCutSeconds: part.firstCutSeconds,
-    faceShare: part.faceShare,
-    providers: part.providers,
-    skipped: part.skipped,
-  };
 }
 
 /**
