@@ -69,7 +69,7 @@ const body = (req: IncomingMessage) =>
 
 /** An OpenAI-compatible chat completion that answers a valid analysis after `ms`. */
 function modelStandIn(ms: number): Server {
-  const answer = { hookStyle: "question", hookPhrase: "Did you know?", ugcFit: "high", ugcConfidence: 80, ctaType: "follow", ctaDestinationUrl: null };
+  const answer = { hookStyle: "question", hookPhrase: "Did you know?", ugcFit: "high", ugcConfidence: 80, ctaType: "follow", ctaDestinationUrl: null, hookSource: "speech", reasons: ["hook: a question said first"] };
   return createServer(async (req, res) => {
     await body(req);
     await sleep(ms);

@@ -106,6 +106,18 @@ const schema = z.object({
   /** Longest audio the analysis transcribes, in seconds. */
   MEDIA_MAX_SECONDS: z.coerce.number().int().positive().default(600),
 
+  /** Visual analysis (issue 30): the media step also fetches a small video rendition, and the analysis looks at its
+   *  keyframes (ffmpeg), reads their on-screen text (tesseract) and looks for a face (face-api, model in the npm package). */
+  VISUAL_ANALYSIS: bool.default(true),
+  /** Keyframes per analysis: the first frame, scene changes, evenly spaced frames, at most this many. */
+  VISUAL_MAX_KEYFRAMES: z.coerce.number().int().min(1).max(32).default(12),
+  /** Visual parts of analyses running at once in one worker process (CPU-bound: OCR and face detection). */
+  VISUAL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  TESSERACT_PATH: z.string().default("tesseract"),
+  /** Whether the OpenAI-compatible analyser sends keyframes as images: `auto` when the model's name is a known vision
+   *  model (gpt-4o, gpt-4.1, gpt-5, o-series, llava, …), `true`/`false` to decide; without images it gets the OCR text. */
+  OPENAI_VISION: z.enum(["auto", "true", "false"]).default("auto"),
+
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** How often live subscriptions' keys are re-checked against revocation (a fallback to the revocation event). */
   REVOCATION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(4000).default(2000),
@@ -424,6 +436,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       model: e.OPENAI_MODEL,
       transcribeModel: e.OPENAI_TRANSCRIBE_MODEL,
       timeoutMs: e.OPENAI_TIMEOUT_MS,
+      vision: e.OPENAI_VISION,
     },
     programs: {
       ytdlp: e.YTDLP_PATH,
@@ -441,8 +454,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       ffmpeg: e.FFMPEG_PATH,
       pocketsphinx: e.POCKETSPHINX_PATH,
       espeak: e.ESPEAK_PATH,
+      tesseract: e.TESSERACT_PATH,
     },
     media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS, simulatedSpeech: e.SIMULATED_MEDIA_SPEECH },
+    visual: { enabled: e.VISUAL_ANALYSIS, maxKeyframes: e.VISUAL_MAX_KEYFRAMES, concurrency: e.VISUAL_CONCURRENCY },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
@@ -531,6 +546,7 @@ export const PROGRAMS = {
   ffmpeg: { program: "ffmpeg", variable: "FFMPEG_PATH", debianPackage: "ffmpeg", versionArgs: ["-version"] },
   pocketsphinx: { program: "pocketsphinx_continuous", variable: "POCKETSPHINX_PATH", debianPackage: "pocketsphinx pocketsphinx-en-us", versionArgs: null },
   espeak: { program: "espeak-ng", variable: "ESPEAK_PATH", debianPackage: "espeak-ng", versionArgs: ["--version"] },
+  tesseract: { program: "tesseract", variable: "TESSERACT_PATH", debianPackage: "tesseract-ocr tesseract-ocr-eng", versionArgs: ["--version"] },
 } as const satisfies Record<string, { program: string; variable: string; debianPackage: string; versionArgs: readonly string[] | null }>;
 
 export type ProgramKey = keyof typeof PROGRAMS;

@@ -7,7 +7,7 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Queue } from "bullmq";
 import { config } from "../config.ts";
-import { checkBackends, degradedReasons, programsReport } from "../infra/health.ts";
+import { checkBackends, degradedReasons, programsReport, visualReport } from "../infra/health.ts";
 import { logger } from "../infra/logger.ts";
 import { collectProcessMetrics, metricsEnabled } from "../infra/metrics.ts";
 import { rememberMount, requestIdOf } from "./request-context.ts";
@@ -32,7 +32,7 @@ const RUNTIME = { node: process.versions.node };
  * a program a configured provider needs is missing (the reasons say which and how to install it). Each program the
  * providers run is listed (path, present, version, Debian package, what needs it; null when none does), yt-dlp with
  * its age: a stale one is reported, not a failure. `providerChoice.reason` says why the scrape provider is what it is
- * when SCRAPE_PROVIDER was not set.
+ * when SCRAPE_PROVIDER was not set. `visual` says whether analyses look at the video and what each part runs.
  */
 async function readiness(_req: Request, res: Response): Promise<void> {
   const checks = await checkBackends();
@@ -41,7 +41,7 @@ async function readiness(_req: Request, res: Response): Promise<void> {
   const degraded = degradedReasons(programs);
   const status = !ready ? "unavailable" : degraded.length ? "degraded" : "ready";
   const { scrape, reason } = config.providerChoice;
-  const body = { status, checks, runtime: RUNTIME, providers: config.providers, providerChoice: { scrape, reason }, programs, ...(degraded.length ? { degraded } : {}) };
+  const body = { status, checks, runtime: RUNTIME, providers: config.providers, providerChoice: { scrape, reason }, programs, visual: visualReport(), ...(degraded.length ? { degraded } : {}) };
   res.status(ready ? 200 : 503).json(ready ? body : { code: "SERVICE_UNAVAILABLE", message: "Not ready: a backing service is unavailable.", ...body });
 }
 

@@ -6,6 +6,9 @@
  * provider (`settleScrapeProvider`).
  */
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { config, installHint, programFound, PROGRAMS, type ProgramKey, type Providers } from "../config.ts";
 import { Prisma } from "../generated/prisma/client.ts";
@@ -116,7 +119,11 @@ export function settleScrapeProvider(
 }
 
 /** What each program is needed for, by the configured providers (a program no provider runs is absent). */
-export function programsNeeded(providers: Providers = config.providers, simulatedSpeech = config.media.simulatedSpeech): Partial<Record<ProgramKey, string[]>> {
+export function programsNeeded(
+  providers: Providers = config.providers,
+  simulatedSpeech = config.media.simulatedSpeech,
+  visual = config.visual.enabled,
+): Partial<Record<ProgramKey, string[]>> {
   const needs: Partial<Record<ProgramKey, string[]>> = {};
   const need = (key: ProgramKey, what: string) => (needs[key] ??= []).push(what);
   if (providers.scrape === "ytdlp") need("ytdlp", "scraping videos and accounts");
@@ -132,7 +139,41 @@ export function programsNeeded(providers: Providers = config.providers, simulate
     if (providers.transcribe === "pocketsphinx") need("pocketsphinx", "analysis of videos without captions: speech recognition");
   }
   if (providers.radar.includes("ytdlp")) need("ytdlp", "radar: searching the platforms");
+  // Visual analysis (VISUAL_ANALYSIS): missing, its part is left out of each analysis with the reason (never a failure).
+  if (visual) {
+    if (providers.media === "simulated") need("ffmpeg", "visual analysis of simulated videos: rendering their video (VISUAL_ANALYSIS)");
+    need("ffmpeg", "visual analysis: keyframes and cuts (VISUAL_ANALYSIS)");
+    need("tesseract", "visual analysis: on-screen text (VISUAL_ANALYSIS)");
+  }
   return needs;
+}
+
+/** The face detector's model, which ships in the npm package @vladmandic/face-api (nothing is downloaded at run time). */
+function faceModelPath(): string | null {
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve("@vladmandic/face-api/package.json")), "model", "tiny_face_detector_model.bin");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The visual part of analyses for /readyz: on or off (VISUAL_ANALYSIS), its bounds, and the providers of each part with
+ * whether they can run (the programs are in `programs`; the face model is a file of an npm package).
+ */
+export function visualReport(): Record<string, unknown> {
+  if (!config.visual.enabled) return { enabled: false };
+  const model = faceModelPath();
+  return {
+    enabled: true,
+    maxKeyframes: config.visual.maxKeyframes,
+    concurrency: config.visual.concurrency,
+    providers: {
+      keyframes: { provider: "ffmpeg", present: programFound(config.programs.ffmpeg) },
+      text: { provider: "tesseract", present: programFound(config.programs.tesseract) },
+      faces: { provider: "face-api", model, present: model !== null && existsSync(model) },
+    },
+  };
 }
 
 /** A version-like token of a program's first line of `--version` output (yt-dlp's whole line: its versions are dates). */

@@ -4,9 +4,9 @@
  * RADAR_PROVIDERS, OPENAI_*). Only src/main/ (and tests) build providers; the domain receives them
  * as arguments, the job handlers from src/jobs/registry.ts.
  */
-import { config } from "../config.ts";
+import { config, installHint, programFound, PROGRAMS } from "../config.ts";
 import type { ScrapeProvider } from "../domain/tracking/ports.ts";
-import type { ContentAnalysisProvider, MediaProvider, TranscriptionProvider } from "../domain/analysis/ports.ts";
+import type { ContentAnalysisProvider, MediaProvider, TranscriptionProvider, VisualProviders } from "../domain/analysis/ports.ts";
 import type { QueryExpander, SearchProvider } from "../domain/radar/ports.ts";
 import type { AnalysisProviders } from "../domain/analysis/pipeline.ts";
 import type { RadarDeps } from "../domain/radar/run.ts";
@@ -20,6 +20,9 @@ import { OpenAiTranscriber } from "../providers/transcription/openai.ts";
 import { PocketsphinxTranscriber } from "../providers/transcription/pocketsphinx.ts";
 import { HeuristicAnalysisProvider } from "../providers/analysis/heuristic.ts";
 import { OpenAiAnalysisProvider } from "../providers/analysis/openai.ts";
+import { FfmpegKeyframeProvider } from "../providers/vision/keyframes.ts";
+import { TesseractRecognizer } from "../providers/vision/tesseract.ts";
+import { FaceApiDetector } from "../providers/vision/face-api.ts";
 import { OfflineQueryExpander, OpenAiQueryExpander } from "../providers/search/expand.ts";
 import { YtdlpSearchProvider } from "../providers/search/ytdlp.ts";
 import { HttpWebhookSender } from "../providers/webhooks/http.ts";
@@ -74,8 +77,32 @@ export function createQueryExpander(): QueryExpander {
   return config.openai.baseUrl ? new OpenAiQueryExpander() : new OfflineQueryExpander();
 }
 
+/**
+ * What sees the video (VISUAL_ANALYSIS): keyframes by ffmpeg, on-screen text by tesseract, faces by face-api (its model
+ * ships in the npm package, loaded on first use). A program that is not installed leaves its provider null, with the
+ * reason and how to install it in `missing`: the analysis then goes on without that part (src/domain/analysis/visual.ts).
+ */
+export function createVisualProviders(): VisualProviders {
+  const missing: string[] = [];
+  const ifInstalled = <T>(key: "ffmpeg" | "tesseract", part: string, make: () => T): T | null => {
+    const path = config.programs[key];
+    if (programFound(path)) return make();
+    missing.push(`${part}: ${PROGRAMS[key].program} (${path}) is not installed; ${installHint(key)}`);
+    return null;
+  };
+  return {
+    keyframes: ifInstalled("ffmpeg", "keyframes", () => new FfmpegKeyframeProvider()),
+    text: ifInstalled("tesseract", "on-screen text", () => new TesseractRecognizer()),
+    faces: new FaceApiDetector(),
+    missing,
+  };
+}
+
+/** The analysis providers as configured; `visual` only with VISUAL_ANALYSIS (off: transcript-only analyses). */
 export function analysisProviders(): AnalysisProviders {
-  return { media: createMediaProvider(), transcription: createTranscriptionProvider(), content: createContentAnalysisProvider() };
+  const providers: AnalysisProviders = { media: createMediaProvider(), transcription: createTranscriptionProvider(), content: createContentAnalysisProvider() };
+  if (config.visual.enabled) providers.visual = createVisualProviders();
+  return providers;
 }
 
 export function radarDeps(): RadarDeps {

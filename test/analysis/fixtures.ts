@@ -5,6 +5,9 @@
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../src/infra/db.js";
 import { charge, getBalance } from "../../src/domain/credits/service.js";
+import { analyze } from "../../src/domain/analysis/service.js";
+import { analysisJobId } from "../../src/domain/analysis/jobs.js";
+import { queue } from "../../src/infra/queues.js";
 
 export const DEMO_DESCRIPTION =
   "Do you know why your sourdough never rises? I tried this trick for a week and it changed everything. " +
@@ -65,4 +68,19 @@ export function waitForStatus(workspaceId: string, videoId: string, statuses: st
     },
     timeoutMs,
   );
+}
+
+/**
+ * Admits an analysis whose job is then lost (the queue is paused meanwhile, so no worker takes it
+ * first): for the sweeper, duplicated runs and runs of the pipeline called directly.
+ */
+export async function analyzeWithoutJob(workspaceId: string, videoId: string) {
+  await queue("analysis").pause();
+  try {
+    const r = await analyze(workspaceId, videoId, {});
+    await queue("analysis").remove(analysisJobId(r.analysisId));
+    return r;
+  } finally {
+    await queue("analysis").resume();
+  }
 }

@@ -12,16 +12,14 @@ vi.hoisted(() => {
 });
 import { newWorkspace, stopAll } from "../helpers/api.js";
 import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
-import { analysisJobId } from "../../src/domain/analysis/jobs.js";
 import { runAnalysis, sweepAnalyses, type AnalysisProviders } from "../../src/domain/analysis/pipeline.js";
 import { analysisProviders } from "../../src/main/providers.js";
 import { analysisJobs } from "../helpers/jobs.js";
-import { queue } from "../../src/infra/queues.js";
 import { analyze, getAnalysis } from "../../src/domain/analysis/service.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { prisma } from "../../src/infra/db.js";
-import { analysisCharges, trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
+import { analysisCharges, analyzeWithoutJob, trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
 
 const real = analysisProviders();
 /** Per-video behaviour of the stand-in media provider: how many calls fail, and how. */
@@ -61,21 +59,6 @@ afterAll(() => stopAll(undefined, workers));
 
 async function platformIdOf(videoId: string) {
   return (await prisma.video.findUniqueOrThrow({ where: { id: videoId } })).platformVideoId;
-}
-
-/**
- * Admits an analysis whose job is then lost (the queue is paused meanwhile, so no worker takes it
- * first): what the sweeper and a duplicated run are tested against.
- */
-async function analyzeWithoutJob(workspaceId: string, videoId: string) {
-  await queue("analysis").pause();
-  try {
-    const r = await analyze(workspaceId, videoId, {});
-    await queue("analysis").remove(analysisJobId(r.analysisId));
-    return r;
-  } finally {
-    await queue("analysis").resume();
-  }
 }
 
 describe("analysis pipeline", () => {

@@ -3,7 +3,8 @@
  * the stored state, and the analysis still ends `completed`, charged exactly 5 once. Killed in the
  * `downloading` stage (espeak-ng, used by the simulated media provider, replaced by a stand-in that
  * blocks on its first run) and in the `analyzing` stage (ANALYSIS_PROVIDER=openai against a local
- * stand-in server that never answers its first request).
+ * stand-in server that never answers its first request; the visual part, stored before that request,
+ * is read back by the second worker, not seen again).
  */
 import { mkdtemp, readFile, rm, writeFile, chmod } from "node:fs/promises";
 import { existsSync } from "node:fs";
@@ -83,12 +84,20 @@ describe("a worker killed mid-analysis", () => {
       req.on("end", () => {
         requests++;
         if (requests === 1) return; // the first request never gets an answer: its worker is killed meanwhile
-        const answer = { hookStyle: "question", hookPhrase: "Do you know why your sourdough never rises?", ugcFit: "high", ugcConfidence: 81, ctaType: "link_in_bio", ctaDestinationUrl: "https://bakery.example.com/starter" };
+        const answer = { hookStyle: "question", hookPhrase: "Do you know why your sourdough never rises?", ugcFit: "high", ugcConfidence: 81, ctaType: "link_in_bio", ctaDestinationUrl: "https://bakery.example.com/starter", hookSource: "speech", reasons: ["hook: a question in the first sentence said"] };
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ message: { role: "assistant", content: JSON.stringify(answer) } }] }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const env = { ANALYSIS_PROVIDER: "openai", OPENAI_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, OPENAI_TIMEOUT_MS: "300000" };
+    // The visual part runs first (stored before the model is called): few keyframes, and a lock that outlasts face
+    // detection, which holds the worker's thread for a while (a 2 s lock expired during it: the job "stalled").
+    const env = {
+      ANALYSIS_PROVIDER: "openai",
+      OPENAI_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      OPENAI_TIMEOUT_MS: "300000",
+      VISUAL_MAX_KEYFRAMES: "3",
+      ANALYSIS_LOCK_MS: "8000",
+    };
     try {
       const ws = await newWorkspace();
       const videoId = await trackedVideo(ws.workspaceId);
@@ -98,12 +107,14 @@ describe("a worker killed mid-analysis", () => {
       const during = await waitForStatus(ws.workspaceId, videoId, ["analyzing"]);
       const transcriptAtKill = during.transcript;
       expect(transcriptAtKill).toContain("sourdough");
+      expect(during.visual).not.toBeNull(); // what was seen is stored before the model is asked
 
       await first.stop("SIGKILL");
       await worker(env);
       const done = await waitForStatus(ws.workspaceId, videoId, ["completed", "failed"], 90_000);
-      expect(done).toMatchObject({ id: r.analysisId, status: "completed", analysisProvider: "openai", hookStyle: "question", ugcFit: "high", ugcConfidence: 81, ctaType: "link_in_bio" });
+      expect(done).toMatchObject({ id: r.analysisId, status: "completed", analysisProvider: "openai", hookStyle: "question", ugcFit: "high", ugcConfidence: 81, ctaType: "link_in_bio", hookSource: "speech" });
       expect(done.transcript).toBe(transcriptAtKill);
+      expect(done.visual).toEqual(during.visual); // the second worker did not look again
       expect(requests).toBe(2);
       await expectChargedOnce(ws.workspaceId, r.analysisId);
     } finally {

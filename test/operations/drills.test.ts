@@ -257,7 +257,7 @@ esac
       req.on("end", () => {
         requests++;
         if (requests === 1) return; // never answered: its worker is killed meanwhile
-        const answer = { hookStyle: "question", hookPhrase: "Why?", ugcFit: "high", ugcConfidence: 80, ctaType: "none", ctaDestinationUrl: null };
+        const answer = { hookStyle: "question", hookPhrase: "Why?", ugcFit: "high", ugcConfidence: 80, ctaType: "none", ctaDestinationUrl: null, hookSource: "speech", reasons: ["hook: a question said first"] };
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ message: { role: "assistant", content: JSON.stringify(answer) } }] }));
       });
     });

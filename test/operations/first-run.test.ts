@@ -69,8 +69,19 @@ describe("the default scrape provider (settleScrapeProvider)", () => {
       expect(status).toBe(200);
       expect(body).toMatchObject({ status: "ready", providers: { scrape: "simulated", media: "simulated" }, providerChoice: { scrape: "found" } });
       expect(body.providerChoice.reason).toMatch(/yt-dlp 2023\.03\.04 .* days old.*install a current yt-dlp \(README, "yt-dlp freshness"/);
-      // Simulated media are captions: no program is needed, so none is listed.
-      expect(body.programs).toEqual({ ytdlp: null, ffmpeg: null, pocketsphinx: null, espeak: null });
+      // Simulated media are captions; only visual analysis (on by default) runs programs: ffmpeg (the simulated video, keyframes) and tesseract.
+      expect(body.programs).toMatchObject({ ytdlp: null, pocketsphinx: null, espeak: null });
+      expect(body.programs.ffmpeg.neededFor).toEqual([
+        "visual analysis of simulated videos: rendering their video (VISUAL_ANALYSIS)",
+        "visual analysis: keyframes and cuts (VISUAL_ANALYSIS)",
+      ]);
+      expect(body.programs.tesseract).toMatchObject({ present: true, debianPackage: "tesseract-ocr tesseract-ocr-eng", neededFor: ["visual analysis: on-screen text (VISUAL_ANALYSIS)"] });
+      expect(body.visual).toMatchObject({
+        enabled: true,
+        maxKeyframes: 12,
+        concurrency: 1,
+        providers: { keyframes: { provider: "ffmpeg", present: true }, text: { provider: "tesseract", present: true }, faces: { provider: "face-api", present: true, model: expect.stringMatching(/@vladmandic\/face-api\/model\/tiny_face_detector_model\.bin$/) } },
+      });
       const line = logLines(api).find((l) => typeof l.msg === "string" && l.msg.startsWith("scrape provider:"));
       expect(line).toMatchObject({ level: 40, msg: expect.stringMatching(/^scrape provider: simulated, because yt-dlp 2023\.03\.04/) });
       expect(api.output()).toMatch(/API listening on port \d+; scrape provider: simulated/);
@@ -81,17 +92,19 @@ describe("the default scrape provider (settleScrapeProvider)", () => {
 });
 
 describe("the programs the providers need", () => {
-  it("simulated media need no program (the transcript comes from captions); yt-dlp media need ffmpeg and pocketsphinx", () => {
+  it("simulated media need no program (the transcript comes from captions); yt-dlp media need ffmpeg and pocketsphinx; visual analysis ffmpeg and tesseract", () => {
     const base = { transcribe: "pocketsphinx", analysis: "heuristic", radar: ["catalog"] } as const;
-    expect(programsNeeded({ ...base, radar: [...base.radar], scrape: "simulated", media: "simulated" })).toEqual({});
-    expect(Object.keys(programsNeeded({ ...base, radar: [...base.radar], scrape: "ytdlp", media: "ytdlp" })).sort()).toEqual(["ffmpeg", "pocketsphinx", "ytdlp"]);
-    expect(Object.keys(programsNeeded({ ...base, radar: [...base.radar], transcribe: "openai", scrape: "simulated", media: "ytdlp" })).sort()).toEqual(["ffmpeg", "ytdlp"]);
-    expect(programsNeeded({ ...base, radar: ["catalog", "ytdlp"], scrape: "simulated", media: "simulated" })).toEqual({ ytdlp: ["radar: searching the platforms"] });
+    const needed = (providers: Parameters<typeof programsNeeded>[0], visual = false) => programsNeeded(providers, false, visual);
+    expect(needed({ ...base, radar: [...base.radar], scrape: "simulated", media: "simulated" })).toEqual({});
+    expect(Object.keys(needed({ ...base, radar: [...base.radar], scrape: "ytdlp", media: "ytdlp" })).sort()).toEqual(["ffmpeg", "pocketsphinx", "ytdlp"]);
+    expect(Object.keys(needed({ ...base, radar: [...base.radar], transcribe: "openai", scrape: "simulated", media: "ytdlp" })).sort()).toEqual(["ffmpeg", "ytdlp"]);
+    expect(needed({ ...base, radar: ["catalog", "ytdlp"], scrape: "simulated", media: "simulated" })).toEqual({ ytdlp: ["radar: searching the platforms"] });
+    expect(Object.keys(needed({ ...base, radar: [...base.radar], scrape: "simulated", media: "simulated" }, true)).sort()).toEqual(["ffmpeg", "tesseract"]);
   });
 
   it("with a recent yt-dlp, /readyz lists yt-dlp, ffmpeg and pocketsphinx (present, version, package) and is degraded while one is missing", async () => {
     const ffmpeg = join(dir, "ffmpeg"); // missing at start
-    const api = await spawnService("api", { YTDLP_PATH: join(PROGRAMS, "yt-dlp-recent"), FFMPEG_PATH: ffmpeg, POCKETSPHINX_PATH: join(PROGRAMS, "pocketsphinx_continuous") });
+    const api = await spawnService("api", { YTDLP_PATH: join(PROGRAMS, "yt-dlp-recent"), FFMPEG_PATH: ffmpeg, POCKETSPHINX_PATH: join(PROGRAMS, "pocketsphinx_continuous"), VISUAL_ANALYSIS: "false" });
     try {
       const first = await readyz(api);
       expect(first.status).toBe(200);

@@ -4,7 +4,7 @@ import { CTA_TYPE_VALUES, HOOK_STYLE_VALUES, UGC_FIT_VALUES } from "../../src/do
 import { analyzeContent, findUrls, HeuristicAnalysisProvider, judgeUgc, openingText } from "../../src/providers/analysis/heuristic.js";
 import type { ContentInput } from "../../src/domain/analysis/ports.js";
 import { createContentAnalysisProvider } from "../../src/main/providers.js";
-import type { Segment } from "../../src/domain/analysis/ports.js";
+import type { Segment, VisualEvidence } from "../../src/domain/analysis/ports.js";
 
 function input(transcript: string, extra: Partial<ContentInput> = {}): ContentInput {
   return { platform: "platformA", transcript, segments: [], description: "", hashtags: [], ...extra };
@@ -178,7 +178,20 @@ describe("UGC fit", () => {
 describe("edge cases and contract", () => {
   it("handles an empty transcript and description", async () => {
     const result = await new HeuristicAnalysisProvider().analyze(input(""));
-    expect(result).toEqual({ hookStyle: "none", hookPhrase: "", ugcFit: "medium", ugcConfidence: 0, ctaType: "none", ctaDestinationUrl: null });
+    expect(result).toEqual({
+      hookStyle: "none",
+      hookPhrase: "",
+      hookSource: null,
+      ugcFit: "medium",
+      ugcConfidence: 0,
+      ctaType: "none",
+      ctaDestinationUrl: null,
+      reasons: [
+        "hookStyle none: no transcript, no on-screen text and no description",
+        "ugcFit medium, confidence 0: no transcript and no description to judge",
+        "ctaType none: no call-to-action phrase and no URL",
+      ],
+    });
   });
 
   it("analyses the description alone when nothing was transcribed", () => {
@@ -206,5 +219,79 @@ describe("edge cases and contract", () => {
     expect(UGC_FIT_VALUES).toContain(first.ugcFit);
     expect(CTA_TYPE_VALUES).toContain(first.ctaType);
     expect(Number.isInteger(first.ugcConfidence)).toBe(true);
+  });
+});
+
+describe("the current forms of calls to action", () => {
+  it.each([
+    ["comment", "… Comment \"PLAN\" and I'll send you the free 4-week plan."],
+    ["comment", "Comment GUIDE and I'll DM you the link."],
+    ["comment", "Comment 'recipe' for the full list."],
+    ["comment", "Type YES in the comments if you want the template."],
+    ["comment", "Drop a fire emoji in the comments for part two."],
+    ["share", "Save this for your next grocery run."],
+    ["share", "Send this to someone who needs it."],
+    ["shop", "Use code MAYA10 at checkout."],
+    ["link_in_bio", "Everything is linked in my bio."],
+    ["like", "Like this if you learned something."],
+  ] as const)("%s: %j", (type, transcript) => {
+    expect(analyse(transcript).ctaType).toBe(type);
+  });
+
+  it("does not take a year for a statistic", () => {
+    expect(analyse("", { description: "Desk setup 2026" }).hookStyle).toBe("none");
+  });
+});
+
+/** What the visual stage saw, with keyframes at the given times (their text as given, a face where marked). */
+function seen(frames: { seconds: number; text?: string; face?: boolean }[], extra: Partial<VisualEvidence> = {}): VisualEvidence {
+  const keyframes = frames.map((f, i) => ({ seconds: f.seconds, reason: i ? ("interval" as const) : ("first" as const), text: f.text ?? "", face: f.face ?? false, thumbnail: Buffer.alloc(0), imagePath: "" }));
+  const onScreenText = frames.filter((f) => f.text).map((f) => ({ text: f.text!, firstSeconds: f.seconds, lastSeconds: f.seconds }));
+  const early = onScreenText.filter((t) => t.firstSeconds < 3).map((t) => t.text);
+  return {
+    durationSeconds: 10,
+    keyframes,
+    onScreenText,
+    textHook: early.length ? early.join("\n") : null,
+    cutCount: 2,
+    cutsPerMinute: 12,
+    firstCutSeconds: 3.5,
+    faceShare: keyframes.filter((k) => k.face).length / keyframes.length,
+    providers: { keyframes: "ffmpeg", text: "tesseract", faces: "face-api" },
+    skipped: [],
+    ...extra,
+  };
+}
+
+describe("what was seen", () => {
+  it("takes a silent video's hook from the screen, naming the frame and its time", () => {
+    const visual = seen([{ seconds: 0, text: "POV: you finally found the perfect morning routine" }, { seconds: 4 }, { seconds: 8 }]);
+    const { analysis, reasons } = analyzeContent(input("", { visual }));
+    expect(analysis).toMatchObject({ hookStyle: "direct_address", hookPhrase: "POV: you finally found the perfect morning routine", hookSource: "screen" });
+    expect(reasons[0]).toBe('hookStyle direct_address: the on-screen text at 0.0 s (keyframe 1) "POV: you finally found the perfect morning routine" matched "pov"');
+  });
+
+  it("prefers a written hook to a spoken one, and falls back to the speech when the screen has no hook", () => {
+    const segments: Segment[] = [{ start: 0, end: 2, text: "Have you ever tried this?" }];
+    const written = seen([{ seconds: 0, text: "3 mistakes every new runner makes" }]);
+    expect(analyse("Have you ever tried this?", { segments, visual: written })).toMatchObject({ hookStyle: "how_to", hookSource: "screen" });
+    const plain = seen([{ seconds: 0, text: "shirt hack" }]);
+    expect(analyse("Have you ever tried this?", { segments, visual: plain })).toMatchObject({ hookStyle: "question", hookPhrase: "Have you ever tried this?", hookSource: "speech" });
+    expect(analyse("", { description: "Did you know this? #tips", visual: plain })).toMatchObject({ hookStyle: "question", hookSource: "description" });
+  });
+
+  it("reads calls to action shown on screen, with where they were seen", () => {
+    const visual = seen([{ seconds: 0 }, { seconds: 6.5, text: "Use code GLOW15 at glowlab.com" }]);
+    const { analysis, reasons } = analyzeContent(input("", { visual }));
+    expect(analysis).toMatchObject({ ctaType: "shop", ctaDestinationUrl: "https://glowlab.com" });
+    expect(reasons.at(-1)).toBe('ctaType shop: "use code" in "Use code GLOW15 at glowlab.com" on screen at 6.5 s (keyframe 2), destination https://glowlab.com');
+  });
+
+  it("counts a face on camera as personal, and very fast cutting as edited", () => {
+    const talking = analyzeContent(input("", { visual: seen([{ seconds: 0, face: true }, { seconds: 4, face: true }, { seconds: 8 }]) }));
+    expect(talking.analysis.ugcFit).toBe("high");
+    expect(talking.reasons).toContain("ugc personal +2 (face on camera): a face in 67 % of keyframes, at 0.0 s (keyframe 1), 4.0 s (keyframe 2)");
+    const edited = analyzeContent(input("Our new collection is here.", { visual: seen([{ seconds: 0 }], { cutCount: 20, cutsPerMinute: 120, firstCutSeconds: 0.5 }) }));
+    expect(edited.reasons).toContain("ugc brand +1 (edited pacing): 20 cuts, 120 per minute, the first at 0.5 s");
   });
 });

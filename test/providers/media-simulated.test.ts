@@ -1,10 +1,13 @@
 /** The simulated media provider: the description as captions, with no program by default; espeak-ng speech as the audio with `speech: true` (real programs). */
+import { execFileSync } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
-import { SimulatedMediaProvider, spokenForm, timeSentences } from "../../src/providers/media/simulated.js";
+import { simulatedVideoSpec, SimulatedMediaProvider, spokenForm, timeSentences } from "../../src/providers/media/simulated.js";
+import { seeVideo } from "../../src/domain/analysis/visual.js";
+import { createVisualProviders } from "../../src/main/providers.js";
 import type { MediaInput } from "../../src/domain/analysis/ports.js";
 import { readWavInfo } from "../../src/providers/media/wav.js";
 
@@ -107,5 +110,44 @@ describe("simulated media provider", () => {
       { start: 0, end: 0.8, text: "Hi." },
       { start: 0.8, end: 3.9, text: "This is a much longer sentence." },
     ]);
+  });
+});
+
+describe("simulated media provider: the video for the visual stage", () => {
+  it("renders a real video with cuts, the description's first line on screen, a face when the creator talks to camera, and says it is simulated", async () => {
+    const media = await new SimulatedMediaProvider().fetch(input(), { workDir, withVideo: true });
+    expect(media.videoPath).toBe(join(workDir, "simulated-video.mp4"));
+    expect(media.videoUnavailable).toBeUndefined();
+    const probe = JSON.parse(
+      execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration:format_tags=comment:stream=codec_type,width,height", "-of", "json", media.videoPath!], { encoding: "utf8" }),
+    );
+    expect(probe.streams).toEqual([{ codec_type: "video", width: 540, height: 960 }]); // silent: captions only, no audio made
+    expect(Number(probe.format.duration)).toBeCloseTo(media.durationSeconds!, 0);
+    expect(probe.format.tags.comment).toMatch(/^simulated demo video/);
+
+    const evidence = await seeVideo(media.videoPath!, createVisualProviders(), { workDir });
+    expect(evidence.textHook).toBe("Wait for it... I tried the viral cloud bread recipe!");
+    expect(evidence.onScreenText.map((t) => t.text)).toContain("SIMULATED");
+    expect(evidence.cutCount).toBeGreaterThanOrEqual(1);
+    expect(evidence.faceShare).toBeGreaterThan(0); // "I tried": the simulated creator talks to camera
+  }, 60_000);
+
+  it("plans scenes of a few seconds, a face only for a first-person description, the hook for 3 s, the label after it", () => {
+    const talking = simulatedVideoSpec({ description: "I tried it.\nSecond line", platformVideoId: "a" }, 10, null);
+    expect(talking.scenes.length).toBe(3);
+    expect(talking.scenes.map((s) => s.face)).toEqual([false, true, false]);
+    expect(talking.overlays).toEqual([
+      { text: "I tried it.", from: 0, to: 3, position: "top" },
+      { text: "SIMULATED", from: 3, to: 10, position: "bottom", size: 24 },
+    ]);
+    expect(simulatedVideoSpec({ description: "Ten facts about owls", platformVideoId: "a" }, 2, null).scenes.every((s) => !s.face)).toBe(true);
+    expect(simulatedVideoSpec({ description: "", platformVideoId: "a" }, 0, null).scenes.reduce((t, s) => t + s.seconds, 0)).toBe(5);
+  });
+
+  it("leaves the video out, with the reason, when ffmpeg is missing; the captions are still there", async () => {
+    const media = await new SimulatedMediaProvider({ ffmpegPath: join(workDir, "missing", "ffmpeg") }).fetch(input(), { workDir, withVideo: true });
+    expect(media.captions!.segments.length).toBeGreaterThan(2);
+    expect(media.videoPath).toBeNull();
+    expect(media.videoUnavailable).toMatch(/^the simulated video could not be rendered: .*ffmpeg is not installed or not on PATH: install it/);
   });
 });

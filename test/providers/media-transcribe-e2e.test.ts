@@ -4,7 +4,7 @@
  * extractor) fetches it, ffmpeg converts it, pocketsphinx transcribes it. The captions case uses an
  * HTML page with a <video> and a <track>, which yt-dlp's generic extractor reads as subtitles.
  */
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,8 @@ import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import type { MediaInput } from "../../src/domain/analysis/ports.js";
 import { readWavInfo } from "../../src/providers/media/wav.js";
 import { YtdlpMediaProvider } from "../../src/providers/media/ytdlp.js";
+import { seeVideo } from "../../src/domain/analysis/visual.js";
+import { createVisualProviders } from "../../src/main/providers.js";
 import { PocketsphinxTranscriber } from "../../src/providers/transcription/pocketsphinx.js";
 import {
   GOFORWARD_TEXT,
@@ -135,6 +137,42 @@ describe("yt-dlp media provider + pocketsphinx, real programs on a loopback serv
     expect(server.requests).toContain("/clip.mp4");
     const transcript = await new PocketsphinxTranscriber().transcribe(media.wavPath!);
     expect(transcript.text).toBe(GOFORWARD_TEXT);
+  });
+
+  it("with withVideo, downloads the video rendition once and takes the audio from it", async () => {
+    const media = await new YtdlpMediaProvider().fetch(input("/clip.mp4"), { workDir, withVideo: true });
+    expect(media.videoPath).toBe(join(workDir, "video.mp4"));
+    expect(media.videoUnavailable).toBeUndefined();
+    expect((await readdir(workDir)).filter((f) => f.startsWith("source."))).toEqual([]); // no second download for the audio
+    const transcript = await new PocketsphinxTranscriber().transcribe(media.wavPath!);
+    expect(transcript.text).toBe(GOFORWARD_TEXT);
+  });
+
+  it("with withVideo, keeps the captions and adds the rendition; a file with no video gives the visual stage nothing to see, with the reason", async () => {
+    const captioned = await new YtdlpMediaProvider().fetch(input("/with-captions.html"), { workDir, withVideo: true });
+    expect(captioned.captions!.text).toBe("Go forward ten meters.");
+    expect(captioned.videoPath).toMatch(/video\.mp4$/);
+
+    const audioOnly = await new YtdlpMediaProvider().fetch(input("/clip.wav"), { workDir: await mkdtemp(join(root, "work-")), withVideo: true });
+    // The generic extractor cannot tell a WAV has no video, so yt-dlp hands it over as the rendition; the visual stage then says so.
+    const evidence = await seeVideo(audioOnly.videoPath!, createVisualProviders(), { workDir });
+    expect(evidence.keyframes).toEqual([]);
+    expect(evidence.skipped).toEqual([expect.stringMatching(/^keyframes: vision:ffmpeg: the file has no video ffmpeg can read/)]);
+    const transcript = await new PocketsphinxTranscriber().transcribe(audioOnly.wavPath!);
+    expect(transcript.text).toBe(GOFORWARD_TEXT);
+  });
+
+  it("with withVideo, leaves out a rendition larger than maxBytes, and still transcribes", async () => {
+    const { size } = await stat(join(files, "clip.wav"));
+    const media = await new YtdlpMediaProvider({ maxBytes: size + 1 }).fetch(input("/with-captions.html"), { workDir, withVideo: true });
+    const mp4 = await stat(join(files, "clip.mp4"));
+    if (mp4.size > size + 1) {
+      expect(media.videoPath).toBeNull();
+      expect(media.videoUnavailable).toMatch(/larger than the \d+-byte limit \(MEDIA_MAX_BYTES\)/);
+    } else {
+      expect(media.videoPath).not.toBeNull();
+    }
+    expect(media.captions!.text).toBe("Go forward ten meters.");
   });
 
   it("cuts the audio at maxSeconds", async () => {

@@ -3,7 +3,8 @@
  * OpenAI-compatible stand-in server: happy paths, malformed and schema-violating answers, HTTP
  * errors, timeouts and cancellation.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -11,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CTA_TYPE_VALUES, HOOK_STYLE_VALUES, UGC_FIT_VALUES } from "../../src/domain/analysis/vocabulary.js";
 import { createContentAnalysisProvider } from "../../src/main/providers.js";
-import { OpenAiAnalysisProvider } from "../../src/providers/analysis/openai.js";
+import { modelSees, OpenAiAnalysisProvider } from "../../src/providers/analysis/openai.js";
 import type { ContentInput } from "../../src/domain/analysis/ports.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { languageCode, OpenAiTranscriber } from "../../src/providers/transcription/openai.js";
@@ -72,6 +73,8 @@ const GOOD = {
   ugcConfidence: 82,
   ctaType: "link_in_bio",
   ctaDestinationUrl: "https://example.com/shop",
+  hookSource: "speech",
+  reasons: ["hookStyle question: said at 0.2 s"],
 };
 
 const INPUT: ContentInput = {
@@ -113,7 +116,8 @@ describe("openai content analysis", () => {
     const schema = format.json_schema.schema;
     expect(schema.$schema).toBeUndefined();
     expect(schema.additionalProperties).toBe(false);
-    expect(schema.required).toEqual(["hookStyle", "hookPhrase", "ugcFit", "ugcConfidence", "ctaType", "ctaDestinationUrl"]);
+    expect(schema.required).toEqual(["hookStyle", "hookPhrase", "ugcFit", "ugcConfidence", "ctaType", "ctaDestinationUrl", "hookSource", "reasons"]);
+    expect(schema.properties.hookSource.anyOf ?? schema.properties.hookSource.enum).toBeDefined();
     expect(schema.properties.hookStyle.enum).toEqual(HOOK_STYLE_VALUES);
     expect(schema.properties.ugcFit.enum).toEqual(UGC_FIT_VALUES);
     expect(schema.properties.ctaType.enum).toEqual(CTA_TYPE_VALUES);
@@ -126,7 +130,7 @@ describe("openai content analysis", () => {
 
   it("keeps the record consistent: no phrase without a hook, no URL without a CTA, empty URL as null", async () => {
     handlers = [chatAnswer(JSON.stringify({ ...GOOD, hookStyle: "none", hookPhrase: "something", ctaType: "none" }))];
-    expect(await analysis().analyze(INPUT)).toMatchObject({ hookPhrase: "", ctaDestinationUrl: null });
+    expect(await analysis().analyze(INPUT)).toMatchObject({ hookPhrase: "", hookSource: null, ctaDestinationUrl: null });
     handlers = [chatAnswer(JSON.stringify({ ...GOOD, ctaType: "follow", ctaDestinationUrl: " " }))];
     expect(await analysis().analyze(INPUT)).toMatchObject({ ctaType: "follow", ctaDestinationUrl: null });
   });
@@ -223,6 +227,89 @@ describe("openai content analysis", () => {
   it("is what the factory builds for ANALYSIS_PROVIDER=openai (when configured)", () => {
     // The test configuration has no OPENAI_BASE_URL, so the factory's provider refuses to start.
     expect(() => createContentAnalysisProvider("openai")).toThrow(ProviderError);
+  });
+});
+
+describe("openai content analysis of what was seen", () => {
+  let frames: string[];
+  beforeAll(() => {
+    frames = [0, 1].map((i) => {
+      const path = join(dir, `frame-${i}.jpg`);
+      execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", `color=c=${i ? "red" : "blue"}:s=64x112`, "-frames:v", "1", path]);
+      return path;
+    });
+  });
+
+  const seen = (): ContentInput => ({
+    ...INPUT,
+    transcript: "",
+    segments: [],
+    visual: {
+      durationSeconds: 8,
+      keyframes: frames.map((imagePath, i) => ({ seconds: i * 4, reason: i ? "scene" : "first", text: i ? "Link in bio" : "POV: you finally slept 8 hours", face: i === 1, thumbnail: Buffer.alloc(0), imagePath })),
+      onScreenText: [
+        { text: "POV: you finally slept 8 hours", firstSeconds: 0, lastSeconds: 0 },
+        { text: "Link in bio", firstSeconds: 4, lastSeconds: 4 },
+      ],
+      textHook: "POV: you finally slept 8 hours",
+      cutCount: 1,
+      cutsPerMinute: 7.5,
+      firstCutSeconds: 4,
+      faceShare: 0.5,
+      providers: { keyframes: "ffmpeg", text: "tesseract", faces: "face-api" },
+      skipped: [],
+    },
+  });
+
+  it("sends a vision model the keyframes as images, labelled with their times, beside the on-screen text", async () => {
+    handlers = [chatAnswer(JSON.stringify({ ...GOOD, hookStyle: "direct_address", hookPhrase: "POV: you finally slept 8 hours", hookSource: "screen" }))];
+    expect(await analysis({ model: "gpt-4o-mini", vision: "auto" }).analyze(seen())).toMatchObject({ hookSource: "screen", hookStyle: "direct_address" });
+    const content = chatBody(0).messages[1].content as { type: string; text?: string; image_url?: { url: string; detail: string } }[];
+    expect(Array.isArray(content)).toBe(true);
+    expect(content[0]!.text).toContain("Text hook (on screen in the first 3 s): POV: you finally slept 8 hours");
+    expect(content[0]!.text).toContain("[4.0-4.0s] Link in bio");
+    expect(content[0]!.text).toContain("Cuts: 1 (7.5 per minute), first at 4 s");
+    expect(content[0]!.text).toContain("Face on camera: in 50 % of keyframes");
+    expect(content.filter((p) => p.type === "text").map((p) => p.text).slice(1)).toEqual(["Keyframe 1 at 0.0 s:", "Keyframe 2 at 4.0 s:"]);
+    const images = content.filter((p) => p.type === "image_url");
+    expect(images).toHaveLength(2);
+    for (const [i, image] of images.entries()) {
+      expect(image.image_url!.detail).toBe("low");
+      const [prefix, data] = image.image_url!.url.split(",");
+      expect(prefix).toBe("data:image/jpeg;base64");
+      expect(Buffer.from(data!, "base64")).toEqual(await readFile(frames[i]!));
+    }
+  });
+
+  it("sends only the on-screen text to a model that cannot see, or when OPENAI_VISION=false", async () => {
+    for (const opts of [{ model: "test-model", vision: "auto" as const }, { model: "gpt-4o", vision: "false" as const }]) {
+      calls = [];
+      handlers = [chatAnswer(JSON.stringify(GOOD))];
+      await analysis(opts).analyze(seen());
+      const content = chatBody(0).messages[1].content;
+      expect(typeof content).toBe("string");
+      expect(content).toContain("[0.0-0.0s] POV: you finally slept 8 hours");
+      expect(content).not.toContain("data:image");
+    }
+    expect(modelSees("llava-1.6", "auto")).toBe(true);
+    expect(modelSees("qwen2.5-vl-7b-instruct", "auto")).toBe(true);
+    expect(modelSees("llama-3.1-8b", "auto")).toBe(false);
+    expect(modelSees("llama-3.1-8b", "true")).toBe(true);
+  });
+
+  it("fails clearly when the server refuses the images, naming OPENAI_VISION, not retryable", async () => {
+    handlers = [json(400, { error: { message: "Invalid content type. image_url is only supported by certain models." } })];
+    const error = await failure(analysis({ model: "gpt-4o-mini", vision: "true" }).analyze(seen()));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/answered HTTP 400: .*image_url.*set OPENAI_VISION=false if model gpt-4o-mini cannot take images/);
+  });
+
+  it("fails clearly on an unusable answer about images, after one retry", async () => {
+    handlers = [chatAnswer("I see a blue square and a red square.")];
+    const error = await failure(analysis({ model: "gpt-4o-mini", vision: "true" }).analyze(seen()));
+    expect(calls).toHaveLength(2);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/the model's answer was invalid twice \(not valid JSON/);
   });
 });
 

@@ -3,8 +3,10 @@
  * carries only the analysis id; every run reads the stored state and resumes from it:
  *
  *   pending ─► downloading   (mark, then fetch media and transcript)
- *   downloading ─► transcribed  (transcript and segments stored: readable while analysis runs)
- *   transcribed ─► analyzing    (mark, then run content analysis)
+ *   downloading ─► transcribed  (transcript and segments stored: readable while analysis runs; the
+ *                               small video rendition kept in the analysis's work directory, ./workdir.ts)
+ *   transcribed ─► analyzing    (mark; then the visual part: seeVideo under the worker's bound, stored
+ *                               at once (./visual-part.ts); then the content analysis reads both)
  *   analyzing ─► completed      (results stored and the reservation captured, one transaction)
  *   any running ─► failed       (error stored and the reservation released, one transaction)
  *
@@ -16,15 +18,17 @@
  * The `sweep` job (job scheduler) fails analyses that have not moved for the deadline and re-queues
  * running analyses whose job is gone (e.g. the API stopped between committing and queueing).
  *
+ * The visual part (./look.ts) never fails an analysis: no visual provider, no rendition, or a visual
+ * stage that fails leaves a transcript-only analysis whose visual part says why (decisions.md,
+ * "analysis, visual part"); a failure a retry may mend is retried within the job's attempts first.
+ *
  * A run stops its outside programs (yt-dlp, ffmpeg, pocketsphinx, espeak-ng, model calls) as soon as
  * its analysis is failed by someone else, typically the sweeper in another process: it listens for
  * its own `failed` event and, should that be lost, re-reads its status every FAILURE_CHECK_MS; the
  * providers get the run's AbortSignal, which kills their process groups. The same signal carries
  * the job runner's cancellation (a shutdown handing the job back).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import type { Video, VideoAnalysis } from "../../generated/prisma/client.ts";
 import { config } from "../../config.ts";
 import { logger } from "../../infra/logger.ts";
@@ -33,9 +37,11 @@ import { isLastAttempt, SINGLE_RUN, type JobRun } from "../shared/jobs.ts";
 import { subscribeEvents } from "../shared/events.ts";
 import { ProviderError } from "../shared/provider-error.ts";
 import { announce } from "./events.ts";
-import { advance, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, storeTranscript, type TranscriptData } from "./service.ts";
+import { advance, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, runningAmong, storeTranscript, type TranscriptData } from "./service.ts";
 import { analysisJobState, enqueueAnalysis } from "./jobs.ts";
 import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider, VisualProviders } from "./ports.ts";
+import { lookAtVideo, mediaInput } from "./look.ts";
+import { keepVideo, removeAnalysisDir, removeEndedAnalysisDirs, scratchDir } from "./workdir.ts";
 
 export interface AnalysisProviders {
   media: MediaProvider;
@@ -48,10 +54,10 @@ export interface AnalysisProviders {
 /** Runs the stages still to do for one analysis. */
 export async function runAnalysis(analysisId: string, providers: AnalysisProviders, run: JobRun = SINGLE_RUN): Promise<{ status: string }> {
   const loaded = await prisma.videoAnalysis.findUnique({ where: { id: analysisId }, include: { video: true } });
-  if (!loaded) return { status: "deleted" }; // replaced by a forced re-analysis: nothing to do
+  if (!loaded) return ended(analysisId, "deleted"); // replaced by a forced re-analysis: nothing to do
   const { video, ...stored } = loaded;
   let a: VideoAnalysis = stored;
-  if (a.status === "completed" || a.status === "failed") return { status: a.status };
+  if (a.status === "completed" || a.status === "failed") return ended(a.id, a.status);
   // Re-announce the stored state: if a killed run committed a move but died before publishing it,
   // subscribers still learn of it (they drop what they already saw).
   if (run.starts > 1 || a.status !== "pending") await announce(a);
@@ -61,35 +67,44 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
   try {
     if (a.status === "pending") a = (await advance(a.id, "pending", "downloading")) ?? (await reload(a.id));
     if (a.status === "downloading") {
-      const transcript = await fetchTranscript(video, providers, signal);
+      const transcript = await fetchTranscript(a.id, video, providers, signal);
       a = (await storeTranscript(a.id, transcript)) ?? (await reload(a.id));
     }
     if (a.status === "transcribed") a = (await advance(a.id, "transcribed", "analyzing")) ?? (await reload(a.id));
     if (a.status === "analyzing") {
+      const visual = await lookAtVideo(a, video, providers, { signal, lastAttempt: isLastAttempt(run) });
       const result = await providers.content.analyze({
         platform: video.platform,
         transcript: a.transcript ?? "",
         segments: (a.segments as unknown as Segment[] | null) ?? [],
         description: video.description,
         hashtags: video.hashtags,
+        visual,
       }, { signal });
       a = (await complete(a, result, providers.content.name)) ?? (await reload(a.id));
     }
-    return { status: a.status };
+    return await ended(a.id, a.status);
   } catch (e) {
     // Failed meanwhile by someone else (the sweeper): its programs are stopped, nothing is left to do.
-    if (failure.signal.aborted) return { status: "failed" };
+    if (failure.signal.aborted) return ended(analysisId, "failed");
     const lastAttempt = isLastAttempt(run);
     const retryable = e instanceof ProviderError ? e.retryable : !(e instanceof AnalysisInputError);
-    if (retryable && !lastAttempt) throw e; // BullMQ retries with backoff; the retry resumes here
+    // BullMQ retries with backoff; the retry resumes here (the work directory is kept for it).
+    if (retryable && !lastAttempt) throw e;
     if (!(e instanceof ProviderError) && !(e instanceof AnalysisInputError)) {
       logger.error({ err: e, analysisId }, "analysis failed unexpectedly");
     }
     const failed = await fail(a, failureMessage(e));
-    return { status: failed?.status ?? (await reload(analysisId)).status };
+    return ended(analysisId, failed?.status ?? (await reload(analysisId)).status);
   } finally {
     failure.stop();
   }
+}
+
+/** The run's answer; once the analysis has ended (or is gone) its work directory goes too. */
+async function ended(analysisId: string, status: string): Promise<{ status: string }> {
+  if (status === "completed" || status === "failed" || status === "deleted") await removeAnalysisDir(analysisId);
+  return { status };
 }
 
 /** How often a running analysis re-reads its own status, in case its `failed` event was lost. */
@@ -147,17 +162,20 @@ async function reload(id: string) {
   return a;
 }
 
+/** A video rendition is worth fetching only when something will take keyframes from it. */
+const seesVideo = (providers: AnalysisProviders) => Boolean(providers.visual?.keyframes);
+
 /**
- * The `downloading` stage: media from the provider, then the platform's captions as the transcript
- * when there are any, else speech recognition of the audio. Works in a temporary directory.
+ * The `downloading` stage: media from the provider (with the video rendition when the visual stage
+ * will look at it, kept in the analysis's work directory for the analyzing stage), then the platform's
+ * captions as the transcript when there are any, else speech recognition of the audio.
  */
-async function fetchTranscript(video: Video, providers: AnalysisProviders, signal: AbortSignal): Promise<TranscriptData> {
-  const workDir = await mkdtemp(join(tmpdir(), "analysis-"));
+async function fetchTranscript(analysisId: string, video: Video, providers: AnalysisProviders, signal: AbortSignal): Promise<TranscriptData> {
+  const withVideo = seesVideo(providers);
+  const workDir = await scratchDir(analysisId, "media");
   try {
-    const media = await providers.media.fetch(
-      { platform: video.platform, platformVideoId: video.platformVideoId, url: video.url, description: video.description, dataSource: video.dataSource },
-      { workDir, signal },
-    );
+    const media = await providers.media.fetch(mediaInput(video), { workDir, signal, withVideo });
+    if (withVideo) await keepVideo(analysisId, media);
     if (media.captions) return { transcript: media.captions.text, segments: media.captions.segments, transcriptSource: "captions" };
     if (!media.wavPath) throw new AnalysisInputError("The video has neither captions nor audio to transcribe.");
     const t = await providers.transcription.transcribe(media.wavPath, { signal });
@@ -170,6 +188,8 @@ async function fetchTranscript(video: Video, providers: AnalysisProviders, signa
 /**
  * Fails stuck analyses (releasing their credits), re-queues running ones whose job is gone, and
  * fails at once those whose job BullMQ gave up on (stalled too often) instead of waiting for the deadline.
+ * Also removes this machine's work directories of analyses no longer running (a run that died kept
+ * its own; the other machines' are removed when the sweep runs there, or by their next run's end).
  */
 export async function sweepAnalyses(): Promise<{ failed: number; requeued: number }> {
   let failed = await failStuckAnalyses(config.analysisDeadlineMs);
@@ -185,6 +205,7 @@ export async function sweepAnalyses(): Promise<{ failed: number; requeued: numbe
       if (await fail(id, `The analysis job was abandoned by the workers${reason}; no credits were charged.`)) failed++;
     }
   }
-  if (failed || requeued) logger.info({ failed, requeued }, "analysis sweep");
+  const removedDirs = await removeEndedAnalysisDirs(runningAmong);
+  if (failed || requeued || removedDirs) logger.info({ failed, requeued, removedDirs }, "analysis sweep");
   return { failed, requeued };
 }

@@ -107,8 +107,20 @@ export interface Keyframe {
   imagePath: string;
   /** A small JPEG for the record and the dashboard (e.g. 160 px wide, a few KB). */
   thumbnailPath: string;
+  /**
+   * The readable-size frame in grayscale as a binary PGM, when the keyframe provider writes one: the visual
+   * stage hands it to the text recognizer and the face detector (which read PGM or JPEG) so that neither
+   * decodes the JPEG again (decoding in JavaScript cost as much as the detection itself).
+   */
+  grayPath?: string;
   /** Why the frame was picked: the first frame, a scene change (a cut), or an evenly spaced sample. */
   reason: "first" | "scene" | "interval";
+  /**
+   * Nothing visible changed since the previous keyframe (every frame between them was scanned and found
+   * the same as the one before it): the visual stage reuses the previous keyframe's text and faces
+   * instead of reading this one again. Absent or false: look at it.
+   */
+  sameAsPrevious?: boolean;
 }
 
 export interface KeyframeSet {

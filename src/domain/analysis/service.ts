@@ -21,6 +21,7 @@ import { announce } from "./events.ts";
 import { captureReservation, creditsChanged, releaseReservation, reserve } from "../credits/service.ts";
 import { enqueueAnalysis } from "./jobs.ts";
 import { InsufficientCreditsError, notFound } from "../shared/errors.ts";
+import { storableText } from "../shared/unstorable.ts";
 import { recordWorkspaceEvents, relayWorkspaceEvents } from "../webhooks/outbox.ts";
 import type { Segment } from "./ports.ts";
 import type { ContentAnalysis } from "./ports.ts";
@@ -174,7 +175,7 @@ export const loadAnalysis = (id: string) => prisma.videoAnalysis.findUnique({ wh
 const ANALYSIS_COLUMNS = Prisma.raw(`id, workspace_id AS "workspaceId", video_id AS "videoId", status::text AS status, error,
   transcript_source AS "transcriptSource", transcript, segments, hook_style AS "hookStyle", hook_phrase AS "hookPhrase",
   ugc_fit AS "ugcFit", ugc_confidence AS "ugcConfidence", cta_type AS "ctaType", cta_destination_url AS "ctaDestinationUrl",
-  analysis_provider AS "analysisProvider", reservation_id AS "reservationId", created_at AS "createdAt",
+  analysis_provider AS "analysisProvider", hook_source AS "hookSource", reasons, visual, reservation_id AS "reservationId", created_at AS "createdAt",
   updated_at AS "updatedAt", completed_at AS "completedAt"`);
 
 /**
@@ -219,9 +220,18 @@ export async function complete(analysis: AnalysisRef, result: ContentAnalysis, p
     SET status = 'completed', completed_at = clock_timestamp(), updated_at = clock_timestamp(), error = NULL,
         hook_style = ${result.hookStyle}, hook_phrase = ${result.hookPhrase}, ugc_fit = ${result.ugcFit},
         ugc_confidence = ${result.ugcConfidence}, cta_type = ${result.ctaType}, cta_destination_url = ${result.ctaDestinationUrl},
-        analysis_provider = ${provider}
+        analysis_provider = ${provider}, hook_source = ${result.hookSource ?? null},
+        reasons = ${result.reasons ? JSON.stringify(boundedReasons(result.reasons)) : null}::jsonb
     WHERE id = ${id}::uuid AND status::text = ANY(${from})
     RETURNING ${ANALYSIS_COLUMNS}`, { tx }));
+}
+
+const MAX_REASONS = 40;
+const MAX_REASON_CHARS = 500;
+
+/** An analyser's reasons as stored: at most 40 lines of 500 characters, as PostgreSQL text holds them. */
+function boundedReasons(reasons: string[]): string[] {
+  return reasons.slice(0, MAX_REASONS).map((r) => storableText(r).slice(0, MAX_REASON_CHARS));
 }
 
 /** Any running state → `failed` with `error`, releasing the reservation in the same transaction. */
@@ -301,6 +311,12 @@ export async function failStuckAnalyses(deadlineMs: number, now = new Date()): P
     if (await fail(a.id, `The analysis made no progress for ${seconds} seconds (stuck in ${a.status}) and was stopped; no credits were charged.`)) failed++;
   }
   return failed;
+}
+
+/** Which of these analyses are running (the others ended or are gone). */
+export async function runningAmong(ids: string[]): Promise<Set<string>> {
+  const rows = await prisma.videoAnalysis.findMany({ where: { id: { in: ids }, status: { in: RUNNING_STATUSES } }, select: { id: true } });
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Running analyses that have not moved for `idleMs`: candidates for re-queueing by the sweeper. */

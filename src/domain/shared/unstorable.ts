@@ -25,6 +25,11 @@ export function unstorableReason(s: string): string | null {
   return null;
 }
 
+/** `s` without what PostgreSQL text cannot hold (NUL, lone surrogates): for text providers produce (OCR, models), never for input. */
+export function storableText(s: string): string {
+  return s.replace(/\u0000|\p{Cs}/gu, "");
+}
+
 /**
  * PostgreSQL text cannot hold NUL, and a lone UTF-16 surrogate (JSON `"\ud800"`) has no UTF-8 form:
  * the first would fail in the database (a 500), the second would be stored silently replaced. Every

@@ -238,7 +238,11 @@ export const tools: AnyTool[] = [
     title: "Read a video's analysis",
     description:
       "The video's latest AI analysis: status (pending → downloading → transcribed → analyzing → completed, or failed), transcript, " +
-      "hook style and phrase, UGC fit, call to action. `data` is null when the video was never analysed. Free.",
+      "hook style and phrase and where the hook came from (`hookSource`: speech, screen or description), UGC fit, call to action, " +
+      "the `reasons` of each judgement, and `visual`: what the analysis saw in the video (keyframes with their time and on-screen text, " +
+      "the text hook shown in the first 3 seconds, cuts and cuts per minute, the share of keyframes with a face, and what was skipped " +
+      "and why). A keyframe's `thumbnailUrl` is a path on this service, fetched with the same API key. `data` is null when the video " +
+      "was never analysed. Free.",
     input: z.object({ video_id: videoId }),
     annotations: READ,
     run: async ({ auth }, input) => {

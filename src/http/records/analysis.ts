@@ -5,7 +5,18 @@
 import { z } from "zod";
 import type { VideoAnalysis } from "../../generated/prisma/client.ts";
 import { ANALYSIS_STATUSES } from "../../domain/analysis/service.ts";
-import { CTA_TYPES, CTA_TYPE_VALUES, HOOK_STYLES, HOOK_STYLE_VALUES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS, UGC_FIT_VALUES } from "../../domain/analysis/vocabulary.ts";
+import {
+  CTA_TYPES,
+  CTA_TYPE_VALUES,
+  HOOK_SOURCES,
+  HOOK_SOURCE_VALUES,
+  HOOK_STYLES,
+  HOOK_STYLE_VALUES,
+  UGC_CONFIDENCE_DESCRIPTION,
+  UGC_FITS,
+  UGC_FIT_VALUES,
+} from "../../domain/analysis/vocabulary.ts";
+import { MAX_STORED_KEYFRAMES, VISUAL_STATUSES, VISUAL_STATUS_VALUES, visualPartOfAnalysis, type VisualPart } from "../../domain/analysis/visual-part.ts";
 import { iso, isoOrNull, timestamp } from "./common.ts";
 
 /** "value: meaning" lines of a vocabulary, for the OpenAPI descriptions. */
@@ -14,7 +25,8 @@ const describe = (title: string, values: Record<string, string>) =>
 
 const STATUS_DESCRIPTION =
   "pending → downloading → transcribed → analyzing → completed, or failed (see `error`). The transcript and segments are " +
-  "available from `transcribed` on, while the content analysis runs. An analysis takes about 15 to 30 seconds; poll every 5 to 10 seconds.";
+  "available from `transcribed` on, while the visual part and the content analysis run; `visual` is stored during `analyzing`. " +
+  "An analysis takes about 15 to 30 seconds; poll every 5 to 10 seconds.";
 
 const segment = z
   .object({
@@ -23,6 +35,86 @@ const segment = z
     text: z.string(),
   })
   .meta({ id: "TranscriptSegment" });
+
+/** Where a keyframe's thumbnail is served: relative to the service's address, the same on every door. */
+export const thumbnailUrl = (analysisId: string, index: number) => `/api/v1/analyses/${analysisId}/keyframes/${index}/thumbnail`;
+
+export const VISUAL_DESCRIPTIONS = {
+  visual:
+    "What the analysis saw in the video: keyframes with their time, on-screen text and thumbnail, the text hook, cuts and pacing, " +
+    "the share of keyframes with a face, and which providers produced each. Null until the analyzing stage has looked at the video " +
+    "(it is stored during `analyzing`, after the transcript), and for analyses made before visual analysis existed.",
+  status: `${Object.entries(VISUAL_STATUSES).map(([v, d]) => `\`${v}\`: ${d}`).join(" ")}`,
+  durationSeconds: "The video rendition's length in seconds; null when nothing was seen.",
+  textHook: "The text shown on screen in the first 3 seconds (the text hook); null when none.",
+  cutCount: "Scene changes (cuts) found in the whole video; null when no keyframe provider ran.",
+  cutsPerMinute: "Pacing: cuts per minute of video; null when no keyframe provider ran.",
+  firstCutSeconds: "When the first cut happens; null when there is none.",
+  faceShare: "Share of keyframes showing a face, 0 to 1 (a person talking to camera is the strongest UGC signal); null when no face detector ran.",
+  providers: "The provider that produced each part (`ffmpeg`, `tesseract`, `face-api`); null for a part that was skipped.",
+  skipped: "Parts left out and why, in words (a missing program or model, a video with no rendition, a failure); empty when nothing was.",
+  onScreenText: "On-screen text, de-duplicated across keyframes, ascending by when it first appears.",
+  firstSeconds: "When it first appears (the earliest keyframe showing it), seconds from the start.",
+  lastSeconds: "The latest keyframe showing it, seconds from the start.",
+  keyframes: `The frames looked at, ascending by time: the first frame, cuts and evenly spaced frames, at most VISUAL_MAX_KEYFRAMES (12 by default, at most ${MAX_STORED_KEYFRAMES}).`,
+  keyframeIndex: "The keyframe's position in `keyframes` (0-based), as in its thumbnail's URL.",
+  keyframeReason: "Why the frame was picked: `first` (the first frame), `scene` (a scene change: a cut) or `interval` (an evenly spaced sample).",
+  keyframeText: "The on-screen text read in this frame; \"\" when none (or no text recognizer ran).",
+  keyframeFace: "Whether a face is on screen; null when no face detector ran.",
+  thumbnailUrl:
+    "A small JPEG of the frame (about 160 px wide), relative to the service's address: GET it with the workspace's API key or a " +
+    "dashboard session (404 for anyone else); null when none was kept.",
+  hookSource: `Where \`hookPhrase\` came from. One of: ${Object.entries(HOOK_SOURCES).map(([v, d]) => `\`${v}\` (${d})`).join("; ")}. Null when there is no hook, or until completed.`,
+  reasons: "The analysis's reasons, one line per judgement, each naming its evidence (a keyframe and its time for what was seen). Null until completed (and for analyses made before they were recorded).",
+};
+
+const onScreenTextSchema = z
+  .object({
+    text: z.string(),
+    firstSeconds: z.number().meta({ description: VISUAL_DESCRIPTIONS.firstSeconds }),
+    lastSeconds: z.number().meta({ description: VISUAL_DESCRIPTIONS.lastSeconds }),
+  })
+  .meta({ id: "OnScreenText" });
+
+const keyframeSchema = z
+  .object({
+    index: z.number().int().min(0).meta({ description: VISUAL_DESCRIPTIONS.keyframeIndex }),
+    seconds: z.number().meta({ description: "Seconds from the start of the video." }),
+    reason: z.enum(["first", "scene", "interval"]).meta({ description: VISUAL_DESCRIPTIONS.keyframeReason }),
+    text: z.string().meta({ description: VISUAL_DESCRIPTIONS.keyframeText }),
+    face: z.boolean().nullable().meta({ description: VISUAL_DESCRIPTIONS.keyframeFace }),
+    thumbnailUrl: z.string().nullable().meta({ description: VISUAL_DESCRIPTIONS.thumbnailUrl }),
+  })
+  .meta({ id: "AnalysisKeyframe" });
+
+const visualSchema = z
+  .object({
+    status: z.enum(VISUAL_STATUS_VALUES).meta({ description: VISUAL_DESCRIPTIONS.status }),
+    durationSeconds: z.number().nullable().meta({ description: VISUAL_DESCRIPTIONS.durationSeconds }),
+    textHook: z.string().nullable().meta({ description: VISUAL_DESCRIPTIONS.textHook }),
+    cutCount: z.number().int().nullable().meta({ description: VISUAL_DESCRIPTIONS.cutCount }),
+    cutsPerMinute: z.number().nullable().meta({ description: VISUAL_DESCRIPTIONS.cutsPerMinute }),
+    firstCutSeconds: z.number().nullable().meta({ description: VISUAL_DESCRIPTIONS.firstCutSeconds }),
+    faceShare: z.number().min(0).max(1).nullable().meta({ description: VISUAL_DESCRIPTIONS.faceShare }),
+    providers: z
+      .object({ keyframes: z.string().nullable(), text: z.string().nullable(), faces: z.string().nullable() })
+      .meta({ description: VISUAL_DESCRIPTIONS.providers }),
+    skipped: z.array(z.string()).meta({ description: VISUAL_DESCRIPTIONS.skipped }),
+    onScreenText: z.array(onScreenTextSchema).meta({ description: VISUAL_DESCRIPTIONS.onScreenText }),
+    keyframes: z.array(keyframeSchema).meta({ description: VISUAL_DESCRIPTIONS.keyframes }),
+  })
+  .meta({ id: "AnalysisVisual", description: VISUAL_DESCRIPTIONS.visual });
+
+export type VisualRecord = z.infer<typeof visualSchema>;
+
+/** The stored visual part as the doors answer it: each keyframe with its index and thumbnail URL. */
+export function toVisualRecord(analysisId: string, v: VisualPart): VisualRecord {
+  const { keyframes, ...rest } = v;
+  return {
+    ...rest,
+    keyframes: keyframes.map(({ thumbnail, ...k }, index) => ({ index, ...k, thumbnailUrl: thumbnail ? thumbnailUrl(analysisId, index) : null })),
+  };
+}
 
 export const analysisSchema = z
   .object({
@@ -43,6 +135,9 @@ export const analysisSchema = z
     ctaType: z.enum(CTA_TYPE_VALUES).nullable().meta({ description: describe("The video's call to action.", CTA_TYPES) }),
     ctaDestinationUrl: z.string().nullable().meta({ description: "Where the call to action sends the viewer, when a URL is found in the video or its description." }),
     analysisProvider: z.string().nullable().meta({ description: "Which content analysis produced the results: `heuristic` or `openai`." }),
+    hookSource: z.enum(HOOK_SOURCE_VALUES).nullable().meta({ description: VISUAL_DESCRIPTIONS.hookSource }),
+    reasons: z.array(z.string()).nullable().meta({ description: VISUAL_DESCRIPTIONS.reasons }),
+    visual: visualSchema.nullable(),
     createdAt: timestamp,
     updatedAt: timestamp.meta({ description: "Time of the last status change." }),
     completedAt: timestamp.nullable(),
@@ -65,8 +160,17 @@ export function toAnalysisItem(a: VideoAnalysis): z.infer<typeof analysisSchema>
     ctaType: a.ctaType as z.infer<typeof analysisSchema>["ctaType"],
     ctaDestinationUrl: a.ctaDestinationUrl,
     analysisProvider: a.analysisProvider,
+    hookSource: a.hookSource as z.infer<typeof analysisSchema>["hookSource"],
+    reasons: (a.reasons as string[] | null) ?? null,
+    visual: visualOf(a),
     createdAt: iso(a.createdAt),
     updatedAt: iso(a.updatedAt),
     completedAt: isoOrNull(a.completedAt),
   };
+}
+
+/** The analysis's visual part as answered; null before it was looked at. */
+export function visualOf(a: VideoAnalysis): VisualRecord | null {
+  const v = visualPartOfAnalysis(a);
+  return v ? toVisualRecord(a.id, v) : null;
 }

@@ -133,7 +133,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
     const responses = Object.fromEntries(
       Object.entries(route.responses).map(([status, r]) => [
         status,
-        r.schema ? { description: r.description, ...headers, content: { "application/json": { schema: r.schema } } } : { description: r.description, ...headers },
+        r.schema ? { description: r.description, ...headers, content: { [r.mediaType ?? "application/json"]: { schema: r.schema } } } : { description: r.description, ...headers },
       ]),
     );
     registry.registerPath({

@@ -45,7 +45,11 @@ export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends
   params?: P;
   query?: Q;
   body?: B;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /**
+   * `mediaType`: a body that is not JSON (e.g. `image/jpeg`): the handler answers a Buffer, sent as it is
+   * (given an `ETag` header by the handler, Express answers 304 to a matching If-None-Match).
+   */
+  responses: Record<number, { description: string; schema?: z.ZodType; mediaType?: string }>;
   /** Error codes this route can answer with (documented as `{code, message}` responses). */
   errors?: ErrorCode[];
   handler(req: RouteRequest<z.output<P>, z.output<Q>, z.output<B>>): Promise<RouteResponse>;

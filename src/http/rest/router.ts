@@ -71,9 +71,12 @@ function handle(route: AnyRoute) {
       log: logger, // the request id (and workspace) come from the log context (src/infra/logger.ts)
     });
     const status = out.status ?? successStatus(route);
-    if (config.validateResponses) checkResponse(route, status, out.body);
+    const mediaType = route.responses[status]?.mediaType;
+    if (config.validateResponses && !mediaType) checkResponse(route, status, out.body);
     for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
-    res.status(status).json(out.body);
+    if (!mediaType) res.status(status).json(out.body);
+    else if (Buffer.isBuffer(out.body)) res.status(status).type(mediaType).send(out.body);
+    else throw new Error(`${route.method.toUpperCase()} ${route.path} answered ${mediaType} without its bytes`);
   };
 }
 

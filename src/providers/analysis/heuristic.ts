@@ -14,11 +14,19 @@
  *   destination is a URL in the sentence of the cue, else, for calls that send the viewer somewhere
  *   (shop, link in bio, visit), the first URL in the description, else in the transcript (spoken
  *   "brand dot com" included). A URL without any cue phrase is a visit_url CTA.
+ *
+ * What was seen (`input.visual`, issue 30) counts beside the text:
+ * - the text on screen in the first 3 seconds (the text hook) is tried first: a written overlay is the
+ *   hook the creator chose, and OCR reads it more reliably than speech recognition hears a voice; then
+ *   the speech, then the description (`hookSource` says which);
+ * - every piece of on-screen text is a sentence for the CTA rules ("link in bio", "use code X" shown on
+ *   screen), named in the reason with its time and keyframe;
+ * - a face on camera in many keyframes is a personal (UGC) signal; very fast cutting an edited one.
  */
-import type { CtaType, HookStyle, UgcFit } from "../../domain/analysis/vocabulary.ts";
+import type { CtaType, HookSource, HookStyle, UgcFit } from "../../domain/analysis/vocabulary.ts";
 import { collapseWhitespace, splitSentences } from "../transcription/segments.ts";
 import type { Segment } from "../../domain/analysis/ports.ts";
-import type { ContentAnalysis, ContentAnalysisProvider, ContentInput } from "../../domain/analysis/ports.ts";
+import type { ContentAnalysis, ContentAnalysisProvider, ContentInput, VisualEvidence } from "../../domain/analysis/ports.ts";
 
 export interface ExplainedAnalysis {
   analysis: ContentAnalysis;
@@ -30,7 +38,8 @@ export class HeuristicAnalysisProvider implements ContentAnalysisProvider {
   readonly name = "heuristic" as const;
 
   async analyze(input: ContentInput): Promise<ContentAnalysis> {
-    return analyzeContent(input).analysis;
+    const { analysis, reasons } = analyzeContent(input);
+    return { ...analysis, reasons };
   }
 }
 
@@ -43,6 +52,7 @@ export function analyzeContent(input: ContentInput): ExplainedAnalysis {
     analysis: {
       hookStyle: hook.style,
       hookPhrase: hook.phrase,
+      hookSource: hook.source,
       ugcFit: ugc.fit,
       ugcConfidence: ugc.confidence,
       ctaType: cta.type,
@@ -84,7 +94,7 @@ const LEAD = String.raw`^(?:(?:so|okay|ok|alright|hey|hi|um|uh|guys|well)[,!.]?\
 const HOOK_RULES: [HookStyle, RegExp][] = [
   [
     "curiosity_gap",
-    /\b(you won'?t believe|you'?ll never guess|wait (for it|till|until)|watch (until|till|to) the end|keep watching|(nobody|no one) (talks about|tells you|is talking about)|the secret (to|of|behind)|what happened next|here'?s what happened|you need to see|i can'?t believe|stop scrolling|don'?t scroll|don'?t skip|this changes everything|guess what|plot twist|not what you think|until you see)\b/,
+    /\b(you won'?t believe|you'?ll never guess|wait (for it|for the end|till|until)|watch (until|till|to) the end|keep watching|(nobody|no one) (talks about|tells you|is talking about)|the secret (to|of|behind)|what happened next|here'?s what happened|you need to see|i can'?t believe|stop scrolling|don'?t scroll|don'?t skip|this changes everything|guess what|plot twist|not what you think|until you see)\b/,
   ],
   [
     "direct_address",
@@ -95,11 +105,11 @@ const HOOK_RULES: [HookStyle, RegExp][] = [
   ],
   [
     "how_to",
-    /\b(how to|here'?s how|how i\b|let me show you|i'?ll show you|i'?m (going to|gonna) show you|step by step|tutorial|the (easiest|fastest|best|right) way to|learn (how|to)\b|recipe|diy\b|(\d+|two|three|four|five|six|seven|eight|nine|ten) (easy |simple |quick )?(ways|tips|steps|hacks|tricks|things|mistakes|reasons)\b)/,
+    /\b(how to|here'?s how|how i\b|let me show you|i'?ll show you|i'?m (going to|gonna) show you|step by step|tutorial|the (easiest|fastest|best|right) way to|learn (how|to)\b|recipe|diy\b|(\d+|two|three|four|five|six|seven|eight|nine|ten) ([a-z]+ )?(ways|tips|steps|hacks|tricks|things|mistakes|reasons|habits|ideas|lessons|signs)\b)/,
   ],
   [
     "statistic",
-    /(\d[\d,.]*\s?(%|percent\b|k\b|million\b|billion\b|thousand\b|x\b))|([$€£]\s?\d)|\b\d{2,}[\d,.]*\b|\b(one|1) (in|out of) (\d+|two|three|four|five|six|seven|eight|nine|ten|a hundred)\b|\b(percent|million|billion|thousand|hundred) (of|dollars|people|views|followers|times)\b|\b\w+ percent\b/,
+    /(\d[\d,.]*\s?(%|percent\b|k\b|million\b|billion\b|thousand\b|x\b))|([$€£]\s?\d)|\b(?!(?:19|20)\d\d\b)\d{2,}[\d,.]*\b|\b(one|1) (in|out of) (\d+|two|three|four|five|six|seven|eight|nine|ten|a hundred)\b|\b(percent|million|billion|thousand|hundred) (of|dollars|people|views|followers|times)\b|\b\w+ percent\b/,
   ],
   [
     "question",
@@ -114,29 +124,49 @@ const HOOK_RULES: [HookStyle, RegExp][] = [
   ],
   [
     "bold_claim",
-    /\b(stop\b|never\b|always\b|the (best|worst|only|biggest|most|number one)\b|unpopular opinion|hot take|is dead\b|is a scam|is a lie|overrated|underrated|everyone is wrong|you'?re doing it wrong|nobody needs|don'?t (buy|use|do)\b|you (must|need to|have to)\b|the truth\b|changed my life|game ?changer|will change your|i guarantee|trust me|best \w+ ever)\b/,
+    /\b(stop\b|never\b|always\b|the (best|worst|only|biggest|most|number one)\b|unpopular opinion|hot take|is dead\b|is a scam|is a lie|overrated|underrated|everyone is wrong|you'?re doing (it|this|\w+) wrong|nobody needs|don'?t (buy|use|do)\b|you (must|need to|have to)\b|the truth\b|changed my life|game ?changer|will change your|i guarantee|trust me|best \w+ ever)\b/,
   ],
 ];
 
 interface Hook {
   style: HookStyle;
   phrase: string;
+  source: HookSource | null;
 }
 
 function detectHook(input: ContentInput, reasons: string[]): Hook {
+  const screen = screenHook(input.visual);
   const spoken = hookPhrase(openingText(input.segments, input.transcript));
   const written = hookPhrase(input.description);
-  for (const [source, phrase] of [["speech", spoken], ["description", written]] as const) {
+  const candidates: [HookSource, string, string][] = [
+    ...(screen ? [["screen", screen.phrase, `the on-screen text at ${screen.where}`] as [HookSource, string, string]] : []),
+    ["speech", spoken, "the speech's opening"],
+    ["description", written, "the description's opening"],
+  ];
+  for (const [source, phrase, what] of candidates) {
     if (!phrase) continue;
     const style = classifyHook(phrase);
     if (style) {
-      reasons.push(`hookStyle ${style.style}: the ${source}'s opening "${phrase}" matched "${style.cue}"`);
-      return { style: style.style, phrase };
+      reasons.push(`hookStyle ${style.style}: ${what} "${phrase}" matched "${style.cue}"`);
+      return { style: style.style, phrase, source };
     }
   }
-  const phrase = spoken || written;
-  reasons.push(phrase ? `hookStyle none: no hook cue in the opening "${phrase}"` : "hookStyle none: no transcript and no description");
-  return { style: "none", phrase: "" };
+  const phrase = candidates.find(([, p]) => p)?.[1];
+  reasons.push(phrase ? `hookStyle none: no hook cue in the opening "${phrase}"` : "hookStyle none: no transcript, no on-screen text and no description");
+  return { style: "none", phrase: "", source: null };
+}
+
+/** The text hook as a hook phrase, with where it was seen: the time and keyframe it first appears in. */
+function screenHook(visual: VisualEvidence | null | undefined): { phrase: string; where: string } | null {
+  if (!visual?.textHook) return null;
+  const first = visual.onScreenText.find((t) => visual.textHook!.startsWith(t.text));
+  return { phrase: hookPhrase(visual.textHook), where: first ? seenAt(visual, first.firstSeconds) : "the first seconds" };
+}
+
+/** "0.0 s (keyframe 1)": a time and the keyframe shown there, as reasons name what was seen. */
+function seenAt(visual: VisualEvidence, seconds: number): string {
+  const index = visual.keyframes.findIndex((k) => k.seconds === seconds);
+  return `${seconds.toFixed(1)} s${index >= 0 ? ` (keyframe ${index + 1})` : ""}`;
 }
 
 /** The text of the segments that start in the first seconds (at least the first segment, at least a few words). */
@@ -261,7 +291,7 @@ function assessUgc(input: ContentInput, reasons: string[]): Ugc {
   const transcript = normalise(input.transcript);
   const description = normalise(input.description);
   const text = transcript === description ? transcript : collapseWhitespace(`${transcript} ${description}`);
-  if (!text) {
+  if (!text && input.visual?.faceShare == null) {
     reasons.push("ugcFit medium, confidence 0: no transcript and no description to judge");
     return { fit: "medium", confidence: 0 };
   }
@@ -272,7 +302,9 @@ function assessUgc(input: ContentInput, reasons: string[]): Ugc {
     personal += points;
     reasons.push(`ugc personal +${points} (first-person voice): ${firstPerson} first-person words`);
   }
+  personal += faceOnCamera(input.visual, reasons);
   let brand = sumSignals(text, BRAND_SIGNALS, reasons, "brand");
+  brand += editedPacing(input.visual, reasons);
   const tags = input.hashtags.map((t) => t.toLowerCase().replace(/^#/, "")).filter((t) => DISCLOSURE_TAGS.has(t));
   if (tags.length > 0 && !/#(ad|ads|sponsored|partner|paidpartnership|advertisement)\b/.test(text)) {
     brand += 3;
@@ -281,6 +313,25 @@ function assessUgc(input: ContentInput, reasons: string[]): Ugc {
   const ugc = judgeUgc(personal, brand);
   reasons.push(`ugcFit ${ugc.fit}, confidence ${ugc.confidence}: personal ${personal} vs brand ${brand}`);
   return ugc;
+}
+
+/** A person on camera in most keyframes (talking to camera: the strongest UGC signal) +2; in some +1. */
+function faceOnCamera(visual: VisualEvidence | null | undefined, reasons: string[]): number {
+  const share = visual?.faceShare;
+  if (share == null || share < 0.25) return 0;
+  const points = share >= 0.5 ? 2 : 1;
+  const frames = visual!.keyframes.filter((k) => k.face).map((k) => seenAt(visual!, k.seconds));
+  reasons.push(`ugc personal +${points} (face on camera): a face in ${Math.round(share * 100)} % of keyframes, at ${frames.slice(0, 4).join(", ")}`);
+  return points;
+}
+
+/** Cutting faster than every two seconds reads as edited, produced content. */
+const EDITED_CUTS_PER_MINUTE = 30;
+
+function editedPacing(visual: VisualEvidence | null | undefined, reasons: string[]): number {
+  if (!visual || visual.cutsPerMinute < EDITED_CUTS_PER_MINUTE || visual.cutCount < 4) return 0;
+  reasons.push(`ugc brand +1 (edited pacing): ${visual.cutCount} cuts, ${visual.cutsPerMinute} per minute, the first at ${visual.firstCutSeconds} s`);
+  return 1;
 }
 
 /**
@@ -317,10 +368,11 @@ const CTA_RULES: [CtaType, RegExp][] = [
   ["follow", /\b(follow (me|us|for|along|my|@)|hit (that |the )?follow|give (me|us) a follow)\b/],
   [
     "comment",
-    /\b(comment (below|down|if|with|your|what|and)|comments below|let me know (in the comments|below|what you think)|drop (a |an |your )?\S+ (below|in the comments)|tell me (in the comments|below))\b/,
+    // "Comment PLAN and I'll send you the plan", "comment 'recipe' for the link": the keyword form.
+    /\b(comment (below|down|if|with|your|what|and)|comment ["'“‘]?[\w-]+["'”’]?,? (and|for|to get|to receive|if)\b|comments below|let me know (in the comments|below|what you think)|drop (a |an |your )?(\S+ ){1,2}(below|in the comments)|tell me (in the comments|below)|type ["'“‘]?[\w-]+["'”’]? (below|in the comments))\b/,
   ],
   ["share", /\b(share (this|it|with)|send (this|it) to|tag (a|your|someone)|save (this|it)( for later)?|repost)\b/],
-  ["like", /\b(like (this video|the video|if)|hit (the |that )?like|smash (that|the) like|double tap|leave a like|give (it|this) a like)\b/],
+  ["like", /\b(like (this|the|my|it)( video| post)? if|like (this video|the video|if)|hit (the |that )?like|smash (that|the) like|double tap|leave a like|give (it|this) a like)\b/],
 ];
 
 const TLDS = "com|net|org|io|co|shop|store|app|ly|me|tv|gg|link|bio|ee|to|us|uk|de|fr|ca|au";
@@ -351,15 +403,28 @@ interface Cta {
 /** Calls that send the viewer somewhere: a URL elsewhere in the text is taken as where they point. */
 const POINTING_CTAS = new Set<CtaType>(["shop", "link_in_bio", "visit_url"]);
 
+/** A sentence the CTA rules read: said or written in the description, or shown on screen (with where). */
+interface CtaSentence {
+  text: string;
+  /** For on-screen text: "on screen at 8.2 s (keyframe 7)". */
+  where?: string;
+}
+
 function detectCta(input: ContentInput, reasons: string[]): Cta {
-  const sentences = [...splitSentences(input.transcript), ...splitSentences(input.description)];
-  const fallbackUrl = findUrls(input.description)[0] ?? findUrls(input.transcript)[0] ?? null;
+  const visual = input.visual;
+  const sentences: CtaSentence[] = [
+    ...[...splitSentences(input.transcript), ...splitSentences(input.description)].map((text) => ({ text })),
+    ...(visual?.onScreenText ?? []).map((t) => ({ text: t.text, where: `on screen at ${seenAt(visual!, t.firstSeconds)}` })),
+  ];
+  const screenText = (visual?.onScreenText ?? []).map((t) => t.text).join(" ");
+  const fallbackUrl = findUrls(input.description)[0] ?? findUrls(input.transcript)[0] ?? findUrls(screenText)[0] ?? null;
   for (const [type, pattern] of CTA_RULES) {
-    const sentence = sentences.find((s) => pattern.test(normalise(s)));
+    const sentence = sentences.find((s) => pattern.test(normalise(s.text)));
     if (!sentence) continue;
     // "Subscribe!" does not point at the shop link two lines down; only a URL in its own sentence counts.
-    const url = findUrls(sentence)[0] ?? (POINTING_CTAS.has(type) ? fallbackUrl : null);
-    reasons.push(`ctaType ${type}: "${firstMatch(normalise(sentence), pattern)}" in "${sentence}"${url ? `, destination ${url}` : ""}`);
+    const url = findUrls(sentence.text)[0] ?? (POINTING_CTAS.has(type) ? fallbackUrl : null);
+    const where = sentence.where ? ` ${sentence.where}` : "";
+    reasons.push(`ctaType ${type}: "${firstMatch(normalise(sentence.text), pattern)}" in "${sentence.text}"${where}${url ? `, destination ${url}` : ""}`);
     return { type, url };
   }
   if (fallbackUrl) {

@@ -5,6 +5,13 @@
  * Node.js); with `speech: true` (tests, benchmarks) espeak-ng also speaks the text into real audio,
  * and the captions are timed over it.
  *
+ * Asked `withVideo` (visual analysis), it renders a real short video with ffmpeg (./render-video.ts), so
+ * the visual stage runs on real frames with no network: coloured scenes with cuts every few seconds, the
+ * description's first line as a text overlay in the first seconds, a still of a face in every other scene
+ * when the simulated creator talks to camera (a description in the first person), a small "SIMULATED"
+ * label after the hook, and "simulated" in the file's metadata. No ffmpeg: no video, with the reason in
+ * `videoUnavailable` (the analysis is then transcript-only).
+ *
  * It refuses any video whose `dataSource` is not "simulated": for a real video, a transcript made up
  * from its description would be invented data presented as what the video says.
  */
@@ -15,6 +22,7 @@ import { runProgram } from "../process.ts";
 import { collapseWhitespace, roundSeconds, splitSentences } from "../transcription/segments.ts";
 import type { Segment } from "../../domain/analysis/ports.ts";
 import { toSpeechWav } from "./ffmpeg.ts";
+import { renderVideo, type SceneSpec, type VideoSpec } from "./render-video.ts";
 import type { MediaInput, MediaProvider, MediaResult } from "../../domain/analysis/ports.ts";
 import { readWavInfo } from "./wav.ts";
 
@@ -53,7 +61,13 @@ export class SimulatedMediaProvider implements MediaProvider {
     this.opts = { ...simulatedMediaDefaults(), ...options };
   }
 
-  async fetch(input: MediaInput, { workDir, signal }: { workDir: string; signal?: AbortSignal }): Promise<MediaResult> {
+  async fetch(input: MediaInput, opts: { workDir: string; signal?: AbortSignal; withVideo?: boolean }): Promise<MediaResult> {
+    const media = await this.fetchSpeech(input, opts);
+    if (!opts.withVideo) return media;
+    return { ...media, ...(await this.renderSimulatedVideo(input, media, opts)) };
+  }
+
+  private async fetchSpeech(input: MediaInput, { workDir, signal }: { workDir: string; signal?: AbortSignal }): Promise<MediaResult> {
     if (input.dataSource !== "simulated") {
       throw new ProviderError(
         PROVIDER,
@@ -91,6 +105,19 @@ export class SimulatedMediaProvider implements MediaProvider {
       wavPath,
       durationSeconds: roundSeconds(raw.durationSeconds),
     };
+  }
+
+  /** The video for the visual stage; a failure to render leaves it out with the reason (an abort is thrown). */
+  private async renderSimulatedVideo(input: MediaInput, media: MediaResult, { workDir, signal }: { workDir: string; signal?: AbortSignal }): Promise<Pick<MediaResult, "videoPath" | "videoUnavailable">> {
+    const videoPath = join(workDir, "simulated-video.mp4");
+    const spec = simulatedVideoSpec(input, Math.min(this.opts.maxSeconds, media.durationSeconds ?? 0), media.wavPath);
+    try {
+      await renderVideo(spec, videoPath, { provider: PROVIDER, ffmpegPath: this.opts.ffmpegPath, timeoutMs: this.opts.timeoutMs, workDir, signal });
+      return { videoPath };
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      return { videoPath: null, videoUnavailable: `the simulated video could not be rendered: ${(e as Error).message}` };
+    }
   }
 
   /** The text goes through stdin: no argument-length limit, and text starting with "-" is not an option. */
@@ -137,4 +164,38 @@ export function timeSentences(sentences: string[], spoken: string[], totalSecond
     start = end;
     return segment;
   });
+}
+
+/** Scene colours alternating dark and light, so each cut is a clear scene change. */
+const SCENE_COLOURS = ["0x1f3a5f", "0xf2c14e", "0x7a1f3d", "0x9fe3f0", "0x1e5631", "0xf7b7c3"];
+const SCENE_SECONDS = 3.5;
+const HOOK_OVERLAY_SECONDS = 3;
+const FIRST_PERSON = /\b(i|i'm|i've|me|my|mine)\b/i;
+
+/**
+ * What the simulated video shows: at least 5 seconds (the speech's length when longer), scenes of about
+ * 3.5 s, the description's first line on screen for the first 3 s, a face in every other scene after the
+ * first when the description speaks in the first person, a "SIMULATED" label after the hook.
+ */
+export function simulatedVideoSpec(input: Pick<MediaInput, "description" | "platformVideoId">, speechSeconds: number, audioPath: string | null): VideoSpec {
+  const total = Math.max(5, speechSeconds);
+  const count = Math.max(2, Math.round(total / SCENE_SECONDS));
+  const talks = FIRST_PERSON.test(input.description);
+  const offset = [...input.platformVideoId].reduce((n, c) => n + c.charCodeAt(0), 0) % 2; // varies the palette between videos
+  const scenes: SceneSpec[] = Array.from({ length: count }, (_, i) => ({
+    seconds: total / count,
+    colour: SCENE_COLOURS[(i + offset * 2) % SCENE_COLOURS.length]!,
+    face: talks && i % 2 === 1,
+  }));
+  const firstLine = collapseWhitespace(spokenForm(input.description.split("\n")[0] ?? ""));
+  const hook = Math.min(HOOK_OVERLAY_SECONDS, total);
+  return {
+    scenes,
+    overlays: [
+      ...(firstLine ? [{ text: firstLine, from: 0, to: hook, position: "top" as const }] : []),
+      { text: "SIMULATED", from: hook, to: total, position: "bottom" as const, size: 24 },
+    ],
+    ...(audioPath ? { audioPath } : {}),
+    comment: "simulated demo video rendered by the service (MEDIA_PROVIDER=simulated): not a real platform video",
+  };
 }

@@ -2,7 +2,9 @@
  * Media through yt-dlp: first the platform's own captions (cheap and usually better than speech
  * recognition), and only when there are none, the audio, converted by ffmpeg to 16 kHz mono WAV.
  *
- * Two yt-dlp runs rather than one: when captions exist the audio is never downloaded at all.
+ * Two yt-dlp runs rather than one: when captions exist the audio is never downloaded at all. Asked
+ * `withVideo` (visual analysis), it also downloads a small video rendition, whose sound, when it has
+ * some, is the audio (no third download); each run takes its turn of the same budget and bound.
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -67,24 +69,53 @@ export class YtdlpMediaProvider implements MediaProvider {
     this.ytdlp = new YtdlpRunner({ provider: PROVIDER, path: this.opts.ytdlpPath, concurrency: this.opts.concurrency, budget: this.opts.budget });
   }
 
-  async fetch(input: MediaInput, { workDir, signal }: { workDir: string; signal?: AbortSignal }): Promise<MediaResult> {
+  async fetch(input: MediaInput, { workDir, signal, withVideo }: { workDir: string; signal?: AbortSignal; withVideo?: boolean }): Promise<MediaResult> {
     checkInput(input);
     const info = await this.fetchInfoAndCaptions(input, workDir, signal);
     const captions = await readBestCaptions(workDir);
+    const video = withVideo ? await this.videoRendition(input, workDir, signal) : {};
     if (captions) {
       const lastEnd = captions.segments.at(-1)?.end ?? null;
-      return { captions, wavPath: null, durationSeconds: info.duration ?? lastEnd };
+      return { captions, wavPath: null, durationSeconds: info.duration ?? lastEnd, ...video };
     }
-    const source = await this.downloadAudio(input, workDir, signal);
     const wavPath = join(workDir, "audio.wav");
-    const wav = await toSpeechWav(source, wavPath, {
-      provider: PROVIDER,
-      ffmpegPath: this.opts.ffmpegPath,
-      maxSeconds: this.opts.maxSeconds,
-      timeoutMs: this.opts.mediaTimeoutMs,
-      signal,
-    });
-    return { captions: null, wavPath, durationSeconds: info.duration ?? wav.durationSeconds };
+    const wav = (video.videoPath ? await this.soundOf(video.videoPath, wavPath, signal) : null)
+      ?? (await this.speechFrom(await this.downloadAudio(input, workDir, signal), wavPath, signal));
+    return { captions: null, wavPath, durationSeconds: info.duration ?? wav.durationSeconds, ...video };
+  }
+
+  private speechFrom(source: string, wavPath: string, signal?: AbortSignal) {
+    return toSpeechWav(source, wavPath, { provider: PROVIDER, ffmpegPath: this.opts.ffmpegPath, maxSeconds: this.opts.maxSeconds, timeoutMs: this.opts.mediaTimeoutMs, signal });
+  }
+
+  /** The video rendition's sound as speech WAV; null when it has none (a video-only format): the audio is then fetched on its own. */
+  private async soundOf(videoPath: string, wavPath: string, signal?: AbortSignal) {
+    try {
+      return await this.speechFrom(videoPath, wavPath, signal);
+    } catch (e) {
+      if (e instanceof ProviderError && !e.retryable) return null;
+      throw e;
+    }
+  }
+
+  /**
+   * The visual stage's rendition: the lowest format that has video and is at least 360 px high (smaller
+   * ones are too small to read on-screen text from), else the lowest with video; a combined one (video
+   * and audio) first, so that the audio need not be downloaded again. Bounded in bytes like the audio
+   * (MEDIA_MAX_BYTES); the visual stage looks at its first MEDIA_MAX_SECONDS only. Any failure but a
+   * cancellation leaves the video out with the reason: the analysis goes on from the transcript.
+   */
+  private async videoRendition(input: MediaInput, workDir: string, signal?: AbortSignal): Promise<Pick<MediaResult, "videoPath" | "videoUnavailable">> {
+    try {
+      return { videoPath: await this.download(input, workDir, "video", "w[height>=360]/wv*[height>=360]/w/wv*", signal) };
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      return { videoPath: null, videoUnavailable: (e as Error).message };
+    }
+  }
+
+  private downloadAudio(input: MediaInput, workDir: string, signal?: AbortSignal): Promise<string> {
+    return this.download(input, workDir, "source", "bestaudio/best", signal);
   }
 
   /**
@@ -114,21 +145,22 @@ export class YtdlpMediaProvider implements MediaProvider {
     }
   }
 
-  private async downloadAudio({ url, platform }: MediaInput, workDir: string, signal?: AbortSignal): Promise<string> {
+  /** One download of `format` into `<name>.<ext>`, within MEDIA_MAX_BYTES. */
+  private async download({ url, platform }: MediaInput, workDir: string, name: string, format: string, signal?: AbortSignal): Promise<string> {
     const args = [
       ...COMMON_ARGS,
-      "-f", "bestaudio/best",
+      "-f", format,
       "--max-filesize", String(this.opts.maxBytes),
       "--no-part",
-      "-o", join(workDir, "source.%(ext)s"),
+      "-o", join(workDir, `${name}.%(ext)s`),
       "--", url,
     ];
     const { stdout } = await this.ytdlp.run({ platform, args, timeoutMs: this.opts.mediaTimeoutMs, maxStdoutBytes: MAX_STDOUT_BYTES, signal });
     // yt-dlp refuses an oversized file with a message and exit code 0, leaving no file behind.
     if (/larger than max-filesize/i.test(stdout)) throw this.tooLarge();
-    const source = (await readdir(workDir)).find((f) => f.startsWith("source."));
-    if (!source) throw new ProviderError(PROVIDER, `yt-dlp downloaded no media for ${url}`, false);
-    const path = join(workDir, source);
+    const file = (await readdir(workDir)).find((f) => f.startsWith(`${name}.`));
+    if (!file) throw new ProviderError(PROVIDER, `yt-dlp downloaded no media for ${url}`, false);
+    const path = join(workDir, file);
     // Without a Content-Length yt-dlp cannot enforce the limit before downloading: check afterwards.
     if ((await stat(path)).size > this.opts.maxBytes) throw this.tooLarge();
     return path;

@@ -10,6 +10,9 @@ import { z } from "zod";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.ts";
 
+/** A part of a user message: text, or an image (a `data:` URL) for a vision-capable model. */
+export type ContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string; detail?: "low" | "high" | "auto" } };
+
 export interface OpenAiOptions {
   baseUrl: string;
   apiKey?: string;
@@ -73,13 +76,14 @@ export class OpenAiClient {
   async chatJson<S extends z.ZodType>(args: {
     model: string;
     system: string;
-    user: string;
+    /** Text, or parts (text and images) for a vision-capable model. */
+    user: string | ContentPart[];
     schemaName: string;
     schema: S;
     signal?: AbortSignal;
   }): Promise<z.infer<S>> {
     const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(args.schema, { target: "draft-7" });
-    const messages: { role: "system" | "user" | "assistant"; content: string }[] = [
+    const messages: { role: "system" | "user" | "assistant"; content: string | ContentPart[] }[] = [
       { role: "system", content: args.system },
       { role: "user", content: args.user },
     ];

@@ -22,7 +22,9 @@ import {
   type AnalyzeOutcome,
   type AnalyzeResult,
 } from "../../../domain/analysis/service.ts";
-import { CTA_TYPES, HOOK_STYLES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS } from "../../../domain/analysis/vocabulary.ts";
+import { CTA_TYPES, HOOK_SOURCES, HOOK_STYLES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS } from "../../../domain/analysis/vocabulary.ts";
+import { VISUAL_STATUSES } from "../../../domain/analysis/visual-part.ts";
+import { VISUAL_DESCRIPTIONS as D, visualOf, type VisualRecord } from "../../records/analysis.ts";
 import { parseInput } from "../../../domain/shared/inputs.ts";
 import { watchAnalysis } from "../../../domain/analysis/watch.ts";
 import type { AnalysisEvent } from "../../../domain/analysis/events.ts";
@@ -39,9 +41,9 @@ const AnalysisStatusEnum = builder.enumType("AnalysisStatus", {
   description: "PENDING → DOWNLOADING → TRANSCRIBED → ANALYZING → COMPLETED, or FAILED.",
   values: enumValues({
     pending: "Queued; no work done yet.",
-    downloading: "Fetching the video's captions or audio and transcribing it.",
-    transcribed: "Transcript and segments are stored and readable; content analysis comes next.",
-    analyzing: "Content analysis (hook, UGC fit, call to action) is running.",
+    downloading: "Fetching the video's captions or audio (and a small video rendition) and transcribing it.",
+    transcribed: "Transcript and segments are stored and readable; the visual part and the content analysis come next.",
+    analyzing: "Looking at the video (the visual part, stored as soon as it is done), then the content analysis (hook, UGC fit, call to action).",
     completed: "Done; the credits are charged now.",
     failed: "Stopped with an error; no credits are charged.",
   } satisfies Record<AnalysisStatus, string>),
@@ -50,6 +52,65 @@ const AnalysisStatusEnum = builder.enumType("AnalysisStatus", {
 const HookStyleEnum = builder.enumType("HookStyle", { description: "How the video opens.", values: enumValues(HOOK_STYLES) });
 const UgcFitEnum = builder.enumType("UgcFit", { description: "How well the video reads as user-generated content.", values: enumValues(UGC_FITS) });
 const CtaTypeEnum = builder.enumType("CtaType", { description: "The video's call to action.", values: enumValues(CTA_TYPES) });
+
+const HookSourceEnum = builder.enumType("HookSource", { description: "Where an analysis's hook phrase came from.", values: enumValues(HOOK_SOURCES) });
+const AnalysisVisualStatusEnum = builder.enumType("AnalysisVisualStatus", { description: "How much of the video the analysis saw.", values: enumValues(VISUAL_STATUSES) });
+const KeyframeReasonEnum = builder.enumType("KeyframeReason", {
+  description: "Why a keyframe was picked.",
+  values: enumValues({
+    first: "The video's first frame.",
+    scene: "A scene change (a cut).",
+    interval: "An evenly spaced sample.",
+  } satisfies Record<VisualRecord["keyframes"][number]["reason"], string>),
+});
+
+type KeyframeRecord = VisualRecord["keyframes"][number];
+const AnalysisKeyframeRef = builder.objectRef<KeyframeRecord>("AnalysisKeyframe").implement({
+  description: "A frame the analysis looked at.",
+  fields: (t) => ({
+    index: t.exposeInt("index", { description: D.keyframeIndex }),
+    seconds: t.exposeFloat("seconds", { description: "Seconds from the start of the video." }),
+    reason: t.field({ type: KeyframeReasonEnum, description: D.keyframeReason, resolve: (k) => k.reason }),
+    text: t.exposeString("text", { description: D.keyframeText }),
+    face: t.exposeBoolean("face", { nullable: true, description: D.keyframeFace }),
+    thumbnailUrl: t.exposeString("thumbnailUrl", { nullable: true, description: D.thumbnailUrl }),
+  }),
+});
+
+const OnScreenTextRef = builder.objectRef<VisualRecord["onScreenText"][number]>("OnScreenText").implement({
+  description: "A piece of on-screen text, de-duplicated across keyframes, with when it is shown.",
+  fields: (t) => ({
+    text: t.exposeString("text"),
+    firstSeconds: t.exposeFloat("firstSeconds", { description: D.firstSeconds }),
+    lastSeconds: t.exposeFloat("lastSeconds", { description: D.lastSeconds }),
+  }),
+});
+
+const AnalysisVisualProvidersRef = builder.objectRef<VisualRecord["providers"]>("AnalysisVisualProviders").implement({
+  description: D.providers,
+  fields: (t) => ({
+    keyframes: t.exposeString("keyframes", { nullable: true, description: "Keyframes, cuts and thumbnails (`ffmpeg`)." }),
+    text: t.exposeString("text", { nullable: true, description: "On-screen text (`tesseract`)." }),
+    faces: t.exposeString("faces", { nullable: true, description: "Faces (`face-api`)." }),
+  }),
+});
+
+const AnalysisVisualRef = builder.objectRef<VisualRecord>("AnalysisVisual").implement({
+  description: D.visual,
+  fields: (t) => ({
+    status: t.field({ type: AnalysisVisualStatusEnum, resolve: (v) => v.status }),
+    durationSeconds: t.exposeFloat("durationSeconds", { nullable: true, description: D.durationSeconds }),
+    textHook: t.exposeString("textHook", { nullable: true, description: D.textHook }),
+    cutCount: t.exposeInt("cutCount", { nullable: true, description: D.cutCount }),
+    cutsPerMinute: t.exposeFloat("cutsPerMinute", { nullable: true, description: D.cutsPerMinute }),
+    firstCutSeconds: t.exposeFloat("firstCutSeconds", { nullable: true, description: D.firstCutSeconds }),
+    faceShare: t.exposeFloat("faceShare", { nullable: true, description: D.faceShare }),
+    providers: t.field({ type: AnalysisVisualProvidersRef, resolve: (v) => v.providers }),
+    skipped: t.exposeStringList("skipped", { description: D.skipped }),
+    onScreenText: t.field({ type: [OnScreenTextRef], description: D.onScreenText, resolve: (v) => v.onScreenText }),
+    keyframes: t.field({ type: [AnalysisKeyframeRef], description: D.keyframes, resolve: (v) => v.keyframes }),
+  }),
+});
 
 const AnalyzeOutcomeEnum = builder.enumType("AnalyzeOutcome", {
   values: enumValues({
@@ -99,6 +160,9 @@ VideoAnalysisRef.implement({
     ctaType: t.field({ type: CtaTypeEnum, nullable: true, description: UNTIL_COMPLETED, resolve: (a) => a.ctaType as never }),
     ctaDestinationUrl: t.exposeString("ctaDestinationUrl", { nullable: true }),
     analysisProvider: t.exposeString("analysisProvider", { nullable: true, description: "`heuristic` or `openai`." }),
+    hookSource: t.field({ type: HookSourceEnum, nullable: true, description: `Where hookPhrase came from; null when there is no hook. ${UNTIL_COMPLETED}`, resolve: (a) => a.hookSource as never }),
+    reasons: t.stringList({ nullable: true, description: D.reasons, resolve: (a) => (a.reasons as string[] | null) ?? null }),
+    visual: t.field({ type: AnalysisVisualRef, nullable: true, description: D.visual, resolve: (a) => visualOf(a) }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "Time of the last status change." }),
     completedAt: t.expose("completedAt", { type: "DateTime", nullable: true }),

@@ -1,4 +1,5 @@
 /** /video-analysis: start (or answer about) an analysis of a tracked video, and read it. */
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ANALYSIS_COST, ANALYSIS_STATUSES, analyze, getAnalysis } from "../../../domain/analysis/service.ts";
 import { InsufficientCreditsError } from "../../../domain/shared/errors.ts";
@@ -6,7 +7,8 @@ import { defineRoute } from "../route.ts";
 import { errorSchema, queryParams } from "../schemas.ts";
 import { uuid } from "../../records/common.ts";
 import { analysisSchema, toAnalysisItem } from "../../records/analysis.ts";
-import { analyzeOptions } from "../../../domain/analysis/inputs.ts";
+import { analyzeOptions, keyframeRef } from "../../../domain/analysis/inputs.ts";
+import { keyframeThumbnail } from "../../../domain/analysis/visual-part.ts";
 
 const insufficientCreditsBody = z
   .object({
@@ -16,6 +18,8 @@ const insufficientCreditsBody = z
   .meta({ id: "AnalysisInsufficientCredits" });
 
 const videoParams = z.object({ videoId: uuid });
+
+const jpeg = z.string().meta({ description: "The JPEG's bytes.", contentMediaType: "image/jpeg" });
 
 export const analysisRoutes = [
   defineRoute({
@@ -82,6 +86,28 @@ export const analysisRoutes = [
     async handler({ auth, params }) {
       const a = await getAnalysis(auth.workspaceId, params.videoId);
       return { body: { data: a ? toAnalysisItem(a) : null } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/analyses/{analysisId}/keyframes/{index}/thumbnail",
+    operationId: "getKeyframeThumbnail",
+    summary: "A keyframe's thumbnail (JPEG)",
+    description:
+      "The small JPEG (about 160 px wide) of one keyframe of an analysis: the `thumbnailUrl` of `visual.keyframes[index]` in the " +
+      "analysis record (GET /video-analysis/{videoId}), which links here. Served only to the workspace that owns the analysis and tracks " +
+      "its video, with an API key or a dashboard session (an `<img>` on the dashboard sends its cookie); 404 NOT_FOUND for anyone else, " +
+      "and for an index with no thumbnail. Once the analysis has ended the image never changes: it may be cached (`Cache-Control: " +
+      "private, immutable`); until then it is revalidated by its ETag.",
+    tags: ["Video analysis"],
+    params: queryParams(keyframeRef),
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "The thumbnail.", mediaType: "image/jpeg", schema: jpeg } },
+    async handler({ auth, params }) {
+      const t = await keyframeThumbnail(auth.workspaceId, params.analysisId, params.index);
+      // The app sends no ETags (app.ts); an image gets its own, so a revalidation is a 304 (Express compares If-None-Match).
+      const etag = `"${createHash("sha256").update(t.jpeg).digest("base64url").slice(0, 22)}"`;
+      return { body: t.jpeg, headers: { ETag: etag, "Cache-Control": t.final ? "private, max-age=86400, immutable" : "private, no-cache" } };
     },
   }),
 ];

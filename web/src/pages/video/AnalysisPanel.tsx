@@ -17,6 +17,7 @@ import { Time } from "../../components/Time";
 import { ANALYSIS_CREDITS } from "../../lib/costs";
 import { formatClock, formatWhole, humanize } from "../../lib/format";
 import { useAction } from "../../relay/action";
+import { KeyframeStrip } from "./KeyframeStrip";
 
 const fragment = graphql`
   fragment AnalysisPanel_video on Video {
@@ -48,6 +49,7 @@ const analysisFragment = graphql`
     ctaType
     ctaDestinationUrl
     completedAt
+    ...KeyframeStrip_analysis
   }
 `;
 
@@ -256,6 +258,7 @@ function Results({ analysis: a }: { analysis: Analysis }) {
           </dd>
         </div>
       </dl>
+      <KeyframeStrip analysis={a} />
       {a.transcript != null && <Transcript text={a.transcript} segments={a.segments} source={a.transcriptSource} />}
     </>
   );

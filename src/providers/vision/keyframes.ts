@@ -1,0 +1,179 @@
+/**
+ * Keyframes by ffmpeg: one decoding pass at 10 frames a second and 160 px wide prints every frame's
+ * scene score (the `select` filter's `scene`, the difference from the previous frame, 0-1); a score
+ * of at least SCENE_THRESHOLD is a cut. Then the frames to look at are picked (`pickKeyframes`: the
+ * first frame, a frame just after each cut, evenly spaced frames, at most the cap) and all of them are
+ * written by one more ffmpeg run (one input seeked per frame), each three times: a readable JPEG (1280 px
+ * on its long side, for a vision model), the same in grayscale as a PGM (on-screen text and faces are
+ * read from it, with no JPEG to decode) and a small thumbnail (160 px wide) for the record.
+ * A keyframe with no change on screen since the previous one (every scanned frame between them scored
+ * below STILL_THRESHOLD) is marked `sameAsPrevious`, so it is not read again.
+ */
+import { join } from "node:path";
+import { config } from "../../config.ts";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import type { Keyframe, KeyframeProvider, KeyframeSet } from "../../domain/analysis/ports.ts";
+import { runProgram } from "../process.ts";
+
+const PROVIDER = "vision:ffmpeg";
+
+/** A frame this different from the previous one (ffmpeg's scene score, 0-1) starts a new scene. */
+export const SCENE_THRESHOLD = 0.3;
+/** Scene scores below this between two keyframes mean nothing changed (compression noise measured 0.0002; a caption disappearing 0.004). */
+export const STILL_THRESHOLD = 0.002;
+/** Frames per second the scene scores are computed at: a cut's time is known to a tenth of a second. */
+const SCAN_FPS = 10;
+/** A scene's keyframe is taken this long after its cut: the new scene's text has usually appeared by then. */
+const AFTER_CUT_SECONDS = 0.3;
+/** Two picked frames closer than this show the same thing: the later pick is dropped. */
+const MIN_GAP_SECONDS = 0.7;
+/** A frame inside the hook window (the first 3 s), taken whatever the spacing: overlays often appear just after the first frame. */
+const EARLY_SECONDS = 1.5;
+const READABLE_LONG_SIDE = 1280;
+const THUMBNAIL_WIDTH = 160;
+
+export interface FfmpegKeyframeOptions {
+  ffmpegPath: string;
+  timeoutMs: number;
+  /** Only this much of the video is looked at (MEDIA_MAX_SECONDS). */
+  maxSeconds: number;
+}
+
+function defaults(): FfmpegKeyframeOptions {
+  return { ffmpegPath: config.programs.ffmpeg, timeoutMs: config.media.timeoutMs, maxSeconds: config.media.maxSeconds };
+}
+
+export class FfmpegKeyframeProvider implements KeyframeProvider {
+  readonly name = "ffmpeg" as const;
+  private readonly opts: FfmpegKeyframeOptions;
+
+  constructor(options: Partial<FfmpegKeyframeOptions> = {}) {
+    this.opts = { ...defaults(), ...options };
+  }
+
+  async extract(videoPath: string, { workDir, maxKeyframes, signal }: { workDir: string; maxKeyframes: number; signal?: AbortSignal }): Promise<KeyframeSet> {
+    const { durationSeconds, frames } = await this.scan(videoPath, signal);
+    const cuts = frames.filter((f) => f.score >= SCENE_THRESHOLD).map((f) => round1(f.seconds));
+    const keyframes: Keyframe[] = pickKeyframes(durationSeconds, cuts, maxKeyframes).map((pick, i) => {
+      const name = `keyframe-${String(i + 1).padStart(2, "0")}`;
+      return { ...pick, imagePath: join(workDir, `${name}.jpg`), thumbnailPath: join(workDir, `${name}-thumb.jpg`), grayPath: join(workDir, `${name}.pgm`) };
+    });
+    markUnchanged(keyframes, frames);
+    await this.writeFrames(videoPath, keyframes, signal);
+    return { durationSeconds, cuts, keyframes };
+  }
+
+  /** The video's duration (as decoded, up to maxSeconds) and every scanned frame's scene score. */
+  private async scan(videoPath: string, signal?: AbortSignal): Promise<{ durationSeconds: number; frames: { seconds: number; score: number }[] }> {
+    const args = [
+      "-nostdin", "-hide_banner", "-loglevel", "error",
+      "-t", String(this.opts.maxSeconds), "-i", videoPath,
+      "-an", "-sn", "-dn",
+      // `gte(scene,0)` keeps every frame (the first has no score) and sets lavfi.scene_score, printed per frame.
+      "-vf", `fps=${SCAN_FPS},scale=${THUMBNAIL_WIDTH}:-2,select='gte(scene\\,0)',metadata=print:file=-`,
+      "-f", "null", "-",
+    ];
+    const { stdout } = await this.run(args, signal);
+    const frames = parseSceneScores(stdout);
+    if (frames.length === 0) throw new ProviderError(PROVIDER, "the file has no video ffmpeg can read (no frame decoded)", false);
+    return { durationSeconds: round1(frames.at(-1)!.seconds + 1 / SCAN_FPS), frames };
+  }
+
+  /**
+   * One ffmpeg run for every keyframe: the video opened once per keyframe, each seeked with `-ss` before its
+   * `-i` (fast and exact), each frame written twice: readable (long side READABLE_LONG_SIDE) and thumbnail.
+   */
+  private async writeFrames(videoPath: string, keyframes: Keyframe[], signal?: AbortSignal): Promise<void> {
+    const long = READABLE_LONG_SIDE;
+    const inputs = keyframes.flatMap((k) => ["-ss", k.seconds.toFixed(2), "-i", videoPath]);
+    const graph = keyframes.map(
+      (_, i) =>
+        `[${i}:v]split=2[a${i}][b${i}];[a${i}]scale='if(gte(iw,ih),${long},-2)':'if(gte(iw,ih),-2,${long})',split=2[big${i}][c${i}];` +
+        `[c${i}]format=gray[gray${i}];[b${i}]scale=${THUMBNAIL_WIDTH}:-2[small${i}]`,
+    );
+    const outputs = keyframes.flatMap((k, i) => [
+      "-map", `[big${i}]`, "-frames:v", "1", "-q:v", "3", k.imagePath,
+      "-map", `[gray${i}]`, "-frames:v", "1", k.grayPath!,
+      "-map", `[small${i}]`, "-frames:v", "1", "-q:v", "7", k.thumbnailPath,
+    ]);
+    await this.run(["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...inputs, "-filter_complex", graph.join(";"), ...outputs], signal);
+  }
+
+  private async run(args: string[], signal?: AbortSignal) {
+    try {
+      return await runProgram(PROVIDER, this.opts.ffmpegPath, args, { timeoutMs: this.opts.timeoutMs, signal, maxStdoutBytes: 16 * 1024 * 1024 });
+    } catch (e) {
+      // A file ffmpeg cannot read will not become readable on a retry.
+      if (e instanceof ProviderError && /Invalid data found|does not contain any stream|matches no streams|moov atom not found/i.test(e.message)) {
+        throw new ProviderError(PROVIDER, `the file has no video ffmpeg can read (${e.message.slice(e.provider.length + 2)})`, false, { cause: e });
+      }
+      throw e;
+    }
+  }
+}
+
+/** `frame:N pts:P pts_time:T` then `lavfi.scene_score=S` lines (metadata=print) → time and score per frame. */
+export function parseSceneScores(output: string): { seconds: number; score: number }[] {
+  const frames: { seconds: number; score: number }[] = [];
+  for (const line of output.split("\n")) {
+    const time = /pts_time:([\d.]+)/.exec(line);
+    if (time) {
+      frames.push({ seconds: Number(time[1]), score: 0 });
+      continue;
+    }
+    const score = /lavfi\.scene_score=([\d.]+)/.exec(line);
+    if (score && frames.length > 0) frames.at(-1)!.score = Number(score[1]);
+  }
+  return frames;
+}
+
+/** Marks each keyframe whose scanned frames since the previous keyframe all scored below STILL_THRESHOLD. */
+function markUnchanged(keyframes: Keyframe[], frames: { seconds: number; score: number }[]): void {
+  for (let i = 1; i < keyframes.length; i++) {
+    const from = keyframes[i - 1]!.seconds;
+    const to = keyframes[i]!.seconds;
+    const between = frames.filter((f) => f.seconds > from - 0.05 && f.seconds <= to + 0.05);
+    keyframes[i]!.sameAsPrevious = between.length > 0 && between.every((f) => f.score < STILL_THRESHOLD);
+  }
+}
+
+/**
+ * Which frames to look at: the first frame; one just after each cut (spread evenly over the cuts when
+ * there are more than the cap allows); one early in the hook window; evenly spaced ones over the rest
+ * of the video, then the middle of the widest gaps while there is room. Frames closer than MIN_GAP_SECONDS
+ * to an earlier pick are dropped (first, then scenes, then the rest win). At most `cap`, ascending by time.
+ */
+export function pickKeyframes(durationSeconds: number, cuts: number[], cap: number): Omit<Keyframe, "imagePath" | "thumbnailPath">[] {
+  const last = Math.max(0, durationSeconds - 0.1);
+  const picks: Omit<Keyframe, "imagePath" | "thumbnailPath">[] = [];
+  const tryAdd = (seconds: number, reason: Keyframe["reason"]) => {
+    const s = round1(Math.min(Math.max(0, seconds), last));
+    if (picks.length >= cap || picks.some((p) => Math.abs(p.seconds - s) < MIN_GAP_SECONDS)) return;
+    picks.push({ seconds: s, reason });
+  };
+  tryAdd(0, "first");
+  for (const cut of spread(cuts, Math.max(0, Math.ceil((cap - 1) * 0.6)))) tryAdd(cut + AFTER_CUT_SECONDS, "scene");
+  if (durationSeconds > 2 * EARLY_SECONDS) tryAdd(EARLY_SECONDS, "interval");
+  const room = cap - picks.length;
+  for (let i = 1; i <= room; i++) tryAdd((durationSeconds * i) / (room + 1), "interval");
+  // Spaced picks that fell too close to a scene's: fill the widest gaps instead, while there is room.
+  while (picks.length < cap) {
+    const times = [...picks.map((p) => p.seconds), last].sort((a, b) => a - b);
+    const gaps = times.slice(1).map((t, i) => ({ from: times[i]!, size: t - times[i]! }));
+    const widest = gaps.sort((a, b) => b.size - a.size)[0];
+    const before = picks.length;
+    if (widest && widest.size >= 2 * MIN_GAP_SECONDS) tryAdd(widest.from + widest.size / 2, "interval");
+    if (picks.length === before) break;
+  }
+  return picks.sort((a, b) => a.seconds - b.seconds);
+}
+
+/** At most `n` of `items`, evenly spread (first and last kept when there is room for both). */
+function spread<T>(items: T[], n: number): T[] {
+  if (items.length <= n) return items;
+  if (n <= 0) return [];
+  if (n === 1) return [items[0]!];
+  return Array.from({ length: n }, (_, i) => items[Math.round((i * (items.length - 1)) / (n - 1))]!);
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;

@@ -1,0 +1,168 @@
+/**
+ * The visual stage (src/domain/analysis/visual.ts, `seeVideo`): end to end with the real providers on a
+ * rendered silent video whose hook is only on screen; then its rules with providers that answer or fail
+ * on cue: a missing or broken provider is skipped with its reason, an abort aborts, a retryable failure
+ * is thrown, text is de-duplicated across frames, and at most VISUAL_CONCURRENCY stages run at once.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../src/config.js";
+import { collectOnScreenText, seeVideo, textHook } from "../../src/domain/analysis/visual.js";
+import type { FaceDetector, KeyframeProvider, TextRecognizer, VisualProviders } from "../../src/domain/analysis/ports.js";
+import { ProviderError } from "../../src/domain/shared/provider-error.js";
+import { createVisualProviders } from "../../src/main/providers.js";
+import { HeuristicAnalysisProvider } from "../../src/providers/analysis/heuristic.js";
+import { renderVideo } from "../../src/providers/media/render-video.js";
+
+let root: string;
+let video: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "visual-stage-"));
+  video = join(root, "silent.mp4");
+  await renderVideo(
+    {
+      scenes: [
+        { seconds: 2.5, colour: "0x1f3a5f" },
+        { seconds: 2.5, colour: "0xf2c14e", face: true },
+        { seconds: 2.5, colour: "0x7a1f3d" },
+      ],
+      overlays: [
+        { text: "3 mistakes every new runner makes", from: 0, to: 3, position: "top" },
+        { text: "Link in bio", from: 5.2, to: 7.5, position: "bottom" },
+      ],
+    },
+    video,
+    { ffmpegPath: "ffmpeg", timeoutMs: 30_000, workDir: root, provider: "test" },
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const workDir = () => mkdtemp(join(root, "work-"));
+
+describe("seeVideo with the real providers", () => {
+  it("sees a silent video's text hook, its cuts and its face, and the heuristic analyser takes the hook from the screen", async () => {
+    const evidence = await seeVideo(video, createVisualProviders(), { workDir: await workDir() });
+
+    expect(evidence.providers).toEqual({ keyframes: "ffmpeg", text: "tesseract", faces: "face-api" });
+    expect(evidence.skipped).toEqual([]);
+    expect(evidence.textHook).toBe("3 mistakes every new runner makes");
+    expect(evidence.onScreenText.map((t) => t.text)).toEqual(["3 mistakes every new runner makes", "Link in bio"]);
+    expect(evidence.onScreenText[0]!.firstSeconds).toBe(0);
+    expect(evidence.onScreenText[1]!.firstSeconds).toBeGreaterThan(5);
+    expect(evidence.cutCount).toBe(2);
+    expect(evidence.firstCutSeconds).toBeCloseTo(2.5, 0);
+    expect(evidence.cutsPerMinute).toBeCloseTo(16, 0);
+    expect(evidence.faceShare).toBeGreaterThan(0.1);
+    expect(evidence.faceShare).toBeLessThan(0.7);
+    for (const k of evidence.keyframes) expect(k.thumbnail.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(evidence.keyframes.filter((k) => k.face).every((k) => k.seconds > 2.5 && k.seconds < 5)).toBe(true);
+
+    // Silent: no transcript, no description; the hook and the call to action come from the screen.
+    const analysis = await new HeuristicAnalysisProvider().analyze({ platform: "platformA", transcript: "", segments: [], description: "", hashtags: [], visual: evidence });
+    expect(analysis).toMatchObject({ hookStyle: "how_to", hookPhrase: "3 mistakes every new runner makes", hookSource: "screen", ctaType: "link_in_bio" });
+    expect(analysis.reasons).toContainEqual(expect.stringMatching(/^hookStyle how_to: the on-screen text at 0\.0 s \(keyframe 1\) "3 mistakes every new runner makes"/));
+    expect(analysis.reasons).toContainEqual(expect.stringMatching(/^ctaType link_in_bio: "link in bio" in "Link in bio" on screen at 5\.\d s \(keyframe \d+\)/));
+  }, 60_000);
+});
+
+/** Keyframes of the rendered video, as the real provider picks them; text and faces from the stand-ins below. */
+function providers(over: Partial<VisualProviders>): VisualProviders {
+  return { ...createVisualProviders(), ...over };
+}
+
+const failing = (retryable: boolean): TextRecognizer => ({
+  name: "tesseract",
+  read: async () => {
+    throw new ProviderError("vision:tesseract", "tesseract is broken", retryable);
+  },
+});
+
+describe("seeVideo's rules", () => {
+  it("skips a missing provider with its reason, and a provider that fails for good, keeping the rest", async () => {
+    const noFaces: FaceDetector | null = null;
+    const evidence = await seeVideo(video, providers({ text: failing(false), faces: noFaces, missing: ["faces: not configured"] }), { workDir: await workDir(), maxKeyframes: 4 });
+    expect(evidence.providers).toEqual({ keyframes: "ffmpeg", text: null, faces: null });
+    expect(evidence.skipped).toEqual(["faces: not configured", "on-screen text: vision:tesseract: tesseract is broken"]);
+    expect(evidence.keyframes.length).toBeLessThanOrEqual(4);
+    expect(evidence.keyframes.every((k) => k.text === "" && k.face === null)).toBe(true);
+    expect(evidence).toMatchObject({ onScreenText: [], textHook: null, faceShare: null, cutCount: 2 });
+  }, 30_000);
+
+  it("is composed without a provider whose program is not installed, saying why and how to install it", () => {
+    const saved = config.programs.tesseract;
+    config.programs.tesseract = "/nowhere/tesseract";
+    try {
+      const composed = createVisualProviders();
+      expect(composed.text).toBeNull();
+      expect(composed.keyframes?.name).toBe("ffmpeg");
+      expect(composed.faces?.name).toBe("face-api");
+      expect(composed.missing).toEqual([
+        "on-screen text: tesseract (/nowhere/tesseract) is not installed; install it (Debian/Ubuntu: sudo apt-get install -y tesseract-ocr tesseract-ocr-eng) or point TESSERACT_PATH at it",
+      ]);
+    } finally {
+      config.programs.tesseract = saved;
+    }
+  });
+
+  it("with no keyframe provider sees nothing and says why", async () => {
+    const evidence = await seeVideo(video, providers({ keyframes: null, missing: ["keyframes: ffmpeg (ffmpeg) is not installed"] }), { workDir: await workDir() });
+    expect(evidence).toMatchObject({ keyframes: [], onScreenText: [], textHook: null, cutCount: 0, faceShare: null, providers: { keyframes: null, text: null, faces: null } });
+    expect(evidence.skipped).toEqual(["keyframes: ffmpeg (ffmpeg) is not installed"]);
+  });
+
+  it("skips a video ffmpeg cannot read, for good", async () => {
+    const broken = join(root, "broken.mp4");
+    await writeFile(broken, "not a video");
+    const evidence = await seeVideo(broken, providers({}), { workDir: await workDir() });
+    expect(evidence.keyframes).toEqual([]);
+    expect(evidence.skipped).toEqual([expect.stringMatching(/^keyframes: vision:ffmpeg: /)]);
+  });
+
+  it("throws a retryable failure, and an abort", async () => {
+    await expect(seeVideo(video, providers({ text: failing(true) }), { workDir: await workDir(), maxKeyframes: 2 })).rejects.toMatchObject({ retryable: true });
+    const controller = new AbortController();
+    const slow: TextRecognizer = { name: "tesseract", read: () => new Promise((_, reject) => controller.signal.addEventListener("abort", () => reject(new ProviderError("vision:tesseract", "cancelled", false)))) };
+    const seeing = seeVideo(video, providers({ text: slow }), { workDir: await workDir(), signal: controller.signal, maxKeyframes: 2 });
+    setTimeout(() => controller.abort(), 300);
+    await expect(seeing).rejects.toThrow(/cancelled/);
+  }, 30_000);
+
+  it("runs at most VISUAL_CONCURRENCY visual stages at once in a process", async () => {
+    expect(config.visual.concurrency).toBe(1);
+    let running = 0;
+    let most = 0;
+    const keyframes: KeyframeProvider = {
+      name: "ffmpeg",
+      extract: async () => {
+        most = Math.max(most, ++running);
+        await new Promise((r) => setTimeout(r, 100));
+        running--;
+        return { durationSeconds: 1, cuts: [], keyframes: [] };
+      },
+    };
+    await Promise.all([1, 2, 3].map(async () => seeVideo(video, { keyframes, text: null, faces: null, missing: [] }, { workDir: await workDir() })));
+    expect(most).toBe(1);
+  });
+
+  it("keeps each piece of on-screen text once, with when it is first and last seen, despite a misread character", () => {
+    const pieces = collectOnScreenText([
+      { seconds: 0, text: "POV: you finally found the perfect morning routine" },
+      { seconds: 1.5, text: "POV: you finaly found the perfect morning routine" },
+      { seconds: 4, text: "Link in bio" },
+      { seconds: 6, text: "Link in bio\nUse code GLOW15" },
+    ]);
+    expect(pieces).toEqual([
+      { text: "POV: you finally found the perfect morning routine", firstSeconds: 0, lastSeconds: 1.5 },
+      { text: "Link in bio", firstSeconds: 4, lastSeconds: 6 },
+      { text: "Use code GLOW15", firstSeconds: 6, lastSeconds: 6 },
+    ]);
+    expect(textHook(pieces)).toBe("POV: you finally found the perfect morning routine");
+    expect(textHook(pieces.slice(1))).toBeNull();
+  });
+});
