@@ -128,6 +128,13 @@ describe("openai content analysis", () => {
     expect(body.messages[1].content).toContain("My honest take #skincare");
   });
 
+  it("reads an answer without the fields added with visual analysis (hookSource, reasons) as having none", async () => {
+    const { hookSource: _source, reasons: _reasons, ...older } = GOOD;
+    handlers = [chatAnswer(JSON.stringify(older))];
+    expect(await analysis().analyze(INPUT)).toEqual({ ...older, hookSource: null, reasons: [] });
+    expect(calls).toHaveLength(1);
+  });
+
   it("keeps the record consistent: no phrase without a hook, no URL without a CTA, empty URL as null", async () => {
     handlers = [chatAnswer(JSON.stringify({ ...GOOD, hookStyle: "none", hookPhrase: "something", ctaType: "none" }))];
     expect(await analysis().analyze(INPUT)).toMatchObject({ hookPhrase: "", hookSource: null, ctaDestinationUrl: null });

@@ -183,7 +183,7 @@ export interface VisualEvidence {
   keyframes: SeenKeyframe[];
   /** Ascending by first appearance. */
   onScreenText: OnScreenText[];
-  /** The text on screen in the first 3 seconds; null when none. */
+  /** The text on screen in the first 3 seconds, one piece per line (`\n`) in order of appearance; null when none. */
   textHook: string | null;
   cutCount: number;
   cutsPerMinute: number;

@@ -63,6 +63,15 @@ const contentAnalysisSchema = z.object({
   reasons: z.array(z.string()).describe("One short line per judgement, naming its evidence (a keyframe and its time for what was seen)."),
 });
 
+/**
+ * How answers are read: as asked, except that the two fields added with visual analysis may be missing
+ * (servers that do not enforce the schema, stand-ins written before them): no source, no reasons.
+ */
+const acceptedAnswer = contentAnalysisSchema.extend({
+  hookSource: contentAnalysisSchema.shape.hookSource.default(null),
+  reasons: contentAnalysisSchema.shape.reasons.default([]),
+}) as unknown as typeof contentAnalysisSchema;
+
 function listValues(values: Record<string, string>): string {
   return Object.entries(values)
     .map(([key, description]) => `- ${key}: ${description}`)
@@ -140,7 +149,7 @@ export class OpenAiAnalysisProvider implements ContentAnalysisProvider {
     const images = this.sees && input.visual && input.visual.keyframes.length > 0;
     const user = images ? await withKeyframes(userPrompt(input), input.visual!) : userPrompt(input);
     try {
-      const answer = await this.client.chatJson({ model: this.model, system: SYSTEM_PROMPT, user, schemaName: "content_analysis", schema: contentAnalysisSchema, signal });
+      const answer = await this.client.chatJson({ model: this.model, system: SYSTEM_PROMPT, user, schemaName: "content_analysis", schema: contentAnalysisSchema, accept: acceptedAnswer, signal });
       return tidy(answer);
     } catch (e) {
       // A server whose model takes no images answers 400 about them: say what to set rather than leave a bare HTTP error.

@@ -80,6 +80,8 @@ export class OpenAiClient {
     user: string | ContentPart[];
     schemaName: string;
     schema: S;
+    /** Reads the answer instead of `schema` when given: the same shape, more lenient (e.g. fields added later, defaulted). */
+    accept?: S;
     signal?: AbortSignal;
   }): Promise<z.infer<S>> {
     const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(args.schema, { target: "draft-7" });
@@ -102,7 +104,7 @@ export class OpenAiClient {
       );
       const answer = readAnswer(body);
       if (answer.problem === null) {
-        const result = args.schema.safeParse(answer.value);
+        const result = (args.accept ?? args.schema).safeParse(answer.value);
         if (result.success) return result.data;
         lastProblem = describeDetails(issuesToDetails(result.error));
       } else {
