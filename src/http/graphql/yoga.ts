@@ -191,7 +191,7 @@ export function createGraphQL() {
     logging: false,
     // GraphiQL's files come from this server (./graphiql.ts), never a CDN; GRAPHIQL=false turns it off.
     // Its options depend on who opens it: a person signed in to the dashboard works with their session.
-    graphiql: config.operations.graphiql ? (_request, server) => graphiqlOptionsFor(server?.req) : false,
+    graphiql: config.operations.graphiql ? (_request, server) => graphiqlOptionsFor(server?.req, server?.res) : false,
     renderGraphiQL,
     landingPage: false,
     // Same origin only, as REST: the dashboard and GraphiQL are served by this server, integrations
