@@ -265,6 +265,8 @@ const schema = z.object({
   SIGN_IN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   SIGN_IN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** How long an (email, client address) pair that signed in is remembered: its failures then count apart from the email's. */
+  SIGN_IN_KNOWN_ADDRESS_DAYS: z.coerce.number().int().min(0).default(30),
 
   /** The dashboard's build (web/, built by `npm ci` into web/dist), served at `/` (src/http/dashboard.ts). */
   DASHBOARD_DIR: z.string().optional().transform((v) => v || undefined),
@@ -511,6 +513,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         maxFailuresPerEmail: e.SIGN_IN_MAX_FAILURES_PER_EMAIL,
         maxFailuresPerAddress: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
         windowSeconds: e.SIGN_IN_FAILURE_WINDOW_MINUTES * 60,
+        knownAddressSeconds: e.SIGN_IN_KNOWN_ADDRESS_DAYS * 86_400,
       },
     },
     dashboardDir: resolve(e.DASHBOARD_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),

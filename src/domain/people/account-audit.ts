@@ -79,6 +79,9 @@ export function noteResetFor(call: object, userId: string): void {
   notesOf(call).passwordSetFor = userId;
 }
 
+/** Whose reset link the call used (null: none noted). */
+export const notedResetFor = (call: object): string | null => notes.get(call)?.passwordSetFor ?? null;
+
 /** The parts of a call of the library this reads (its `after` hook's context). */
 export interface LibraryCall {
   path: string;

@@ -41,11 +41,11 @@ import { parseInput } from "../shared/inputs.ts";
 import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
 import { createWorkspace } from "../workspace/service.ts";
 import type { Acting } from "./actor.ts";
-import { noteEndedSession, noteResetFor, recordAccountEvent, recordLibraryCall } from "./account-audit.ts";
+import { notedResetFor, noteEndedSession, noteResetFor, recordAccountEvent, recordLibraryCall } from "./account-audit.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, signUpInput } from "./inputs.ts";
 import { acceptInvitation, checkInvitation } from "./invitations.ts";
 import { addMember, membershipsOf } from "./members.ts";
-import { beginSignIn, signInSucceeded, type SignInAttempt } from "./sign-in-limits.ts";
+import { beginSignIn, rememberAddress, signInSucceeded, type SignInAttempt } from "./sign-in-limits.ts";
 
 export const AUTH_BASE_PATH = "/auth";
 /**
@@ -173,10 +173,21 @@ async function endOtherSessions(ctx: Call): Promise<void> {
   if (others.length) await ctx.context.internalAdapter.deleteSessions(others);
 }
 
+/**
+ * A completed reset proves the person holds the link: the address that completed it may sign in
+ * past the email's failures from others, as one that signed in before (./sign-in-limits.ts).
+ */
+async function afterReset(ctx: Call): Promise<void> {
+  const userId = notedResetFor(ctx.context);
+  const user = userId ? await prisma.user.findUnique({ where: { id: userId }, select: { email: true } }) : null;
+  if (user) await rememberAddress(user.email, clientAddressOf(ctx.headers)).catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not remember the address of a reset"));
+}
+
 const after = createAuthMiddleware(async (ctx) => {
   if (ctx.path === "/sign-in/email") return afterSignIn(ctx);
   if (isAPIError(ctx.context.returned)) return;
   if (ctx.path === "/change-password") await endOtherSessions(ctx);
+  if (ctx.path === "/reset-password") await afterReset(ctx);
   // Sign-out, password changes and resets, name changes …: one place records them (./account-audit.ts).
   await recordLibraryCall(ctx, clientAddressOf(ctx.headers));
 });
