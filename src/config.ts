@@ -109,6 +109,8 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** How often live subscriptions' keys are re-checked against revocation (a fallback to the revocation event). */
   REVOCATION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(4000).default(2000),
+  /** How long a claimed Idempotency-Key is held past its last sign of life (its request extends it while it runs). */
+  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(300).default(60_000),
 
   /** On SIGTERM/SIGINT: how long requests in flight and running jobs get to finish before the
    *  remaining connections are closed and the remaining jobs handed back (docs/operations.md). */
@@ -447,6 +449,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS, simulatedSpeech: e.SIMULATED_MEDIA_SPEECH },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
+    idempotency: { leaseMs: e.IDEMPOTENCY_LEASE_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     refresh: {
       cadence: e.REFRESH_CADENCE,
