@@ -19,7 +19,7 @@ import { DomainError, validationError } from "../../domain/shared/errors.ts";
 import { logger } from "../../infra/logger.ts";
 import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.ts";
 import { isUnavailable } from "../errors.ts";
-import { domainExtensions } from "./refusals.ts";
+import { domainExtensions, requestErrorsAre4xx } from "./refusals.ts";
 import { graphiqlOptionsFor, renderGraphiQL } from "./graphiql.ts";
 import type { GraphQLContext } from "./builder.ts";
 import { schema } from "./schema.ts";
@@ -221,6 +221,8 @@ export function createGraphQL() {
       useGraphQlJit({}, { enableIf: (args) => compiledExecution(args.document, args.operationName) }),
       // @defer and @stream, over HTTP (multipart/mixed) and SSE.
       useDeferStream(),
+      // A request refused before execution: 4xx under application/graphql-response+json (./refusals.ts).
+      requestErrorsAre4xx,
     ],
   });
 }
