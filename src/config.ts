@@ -188,6 +188,8 @@ const schema = z.object({
   GRAPHQL_DIRECT_POST: bool.default(true),
   /** A WebSocket that has not authenticated (connection_init with a valid key) within this is closed (4408). */
   GRAPHQL_WS_AUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  /** The longest a live subscription lives (a WebSocket, an SSE stream): then the client is told and reconnects. 0: no limit. */
+  GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS: z.coerce.number().int().min(0).default(3600),
 
   /** Slow clients (src/main/server.ts): the request's headers, and the whole request (body included),
    *  must arrive within these, or the connection is closed (408). */
@@ -487,6 +489,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxSocketsPerKey: e.GRAPHQL_MAX_SOCKETS_PER_KEY,
       maxSubscriptionsPerKey: e.GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY,
       wsAuthTimeoutMs: e.GRAPHQL_WS_AUTH_TIMEOUT_MS,
+      subscriptionMaxLifetimeMs: e.GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS * 1000,
       directPost: e.GRAPHQL_DIRECT_POST,
     },
     http: { headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS },

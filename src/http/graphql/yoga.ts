@@ -26,7 +26,7 @@ import { schema } from "./schema.ts";
 import { admitBeforeParsing, buildContext, type TransportContext } from "./admission.ts";
 import { operationLimits } from "./limits.ts";
 import { idempotentMutations } from "./idempotency.ts";
-import { endOnRevocation, limitLiveSubscriptions } from "./subscriptions.ts";
+import { endAtLifetime, endOnRevocation, limitLiveSubscriptions } from "./subscriptions.ts";
 
 const VARIABLE_REFUSAL = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" (?:got invalid value|of required type|of non-null type)/;
 
@@ -213,6 +213,7 @@ export function createGraphQL() {
       idempotentMutations(maskError),
       limitLiveSubscriptions,
       endOnRevocation,
+      endAtLifetime,
       // Compiled execution (graphql-jit) of queries and mutations, kept per parsed document: Yoga's
       // parser cache (bounded LRU) hands the same document object to every request with the same
       // text. Subscriptions run on graphql-js: under graphql-jit their field arguments arrived
