@@ -85,7 +85,7 @@ const TAGS: { name: string; description: string }[] = [
 ];
 
 /**
- * The eight events under `webhooks` (OpenAPI 3.1): each a POST of `{type, timestamp, data}` signed the Standard
+ * The eight events under `webhooks` (OpenAPI 3.1): each a POST of `{id, type, timestamp, data}` signed the Standard
  * Webhooks way, with its payload schema (src/http/records/webhooks.ts).
  */
 function registerWebhooks(registry: OpenAPIRegistry): void {
