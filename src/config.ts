@@ -121,6 +121,8 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** How often live subscriptions' keys are re-checked against revocation (a fallback to the revocation event). */
   REVOCATION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(4000).default(2000),
+  /** How long a claimed Idempotency-Key is held past its last sign of life (its request extends it while it runs). */
+  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(300).default(60_000),
 
   /** On SIGTERM/SIGINT: how long requests in flight and running jobs get to finish before the
    *  remaining connections are closed and the remaining jobs handed back (docs/operations.md). */
@@ -198,6 +200,8 @@ const schema = z.object({
   GRAPHQL_DIRECT_POST: bool.default(true),
   /** A WebSocket that has not authenticated (connection_init with a valid key) within this is closed (4408). */
   GRAPHQL_WS_AUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  /** The longest a live subscription lives (a WebSocket, an SSE stream): then the client is told and reconnects. 0: no limit. */
+  GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS: z.coerce.number().int().min(0).default(3600),
 
   /** Slow clients (src/main/server.ts): the request's headers, and the whole request (body included),
    *  must arrive within these, or the connection is closed (408). */
@@ -277,6 +281,8 @@ const schema = z.object({
   SIGN_IN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   SIGN_IN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** How long an (email, client address) pair that signed in is remembered: its failures then count apart from the email's. */
+  SIGN_IN_KNOWN_ADDRESS_DAYS: z.coerce.number().int().min(0).default(30),
 
   /** The dashboard's build (web/, built by `npm ci` into web/dist), served at `/` (src/http/dashboard.ts). */
   DASHBOARD_DIR: z.string().optional().transform((v) => v || undefined),
@@ -460,6 +466,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     visual: { enabled: e.VISUAL_ANALYSIS, maxKeyframes: e.VISUAL_MAX_KEYFRAMES, concurrency: e.VISUAL_CONCURRENCY },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
+    idempotency: { leaseMs: e.IDEMPOTENCY_LEASE_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     refresh: {
       cadence: e.REFRESH_CADENCE,
@@ -497,6 +504,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxSocketsPerKey: e.GRAPHQL_MAX_SOCKETS_PER_KEY,
       maxSubscriptionsPerKey: e.GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY,
       wsAuthTimeoutMs: e.GRAPHQL_WS_AUTH_TIMEOUT_MS,
+      subscriptionMaxLifetimeMs: e.GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS * 1000,
       directPost: e.GRAPHQL_DIRECT_POST,
     },
     http: { headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS },
@@ -526,6 +534,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         maxFailuresPerEmail: e.SIGN_IN_MAX_FAILURES_PER_EMAIL,
         maxFailuresPerAddress: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
         windowSeconds: e.SIGN_IN_FAILURE_WINDOW_MINUTES * 60,
+        knownAddressSeconds: e.SIGN_IN_KNOWN_ADDRESS_DAYS * 86_400,
       },
     },
     dashboardDir: resolve(e.DASHBOARD_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),

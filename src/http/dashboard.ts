@@ -18,19 +18,7 @@ import { extname, join } from "node:path";
 import compression from "compression";
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
 import { logger } from "../infra/logger.ts";
-
-/** The dashboard loads nothing from another host; thumbnails are the platforms' https images. */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "img-src 'self' https: data:",
-  "connect-src 'self'",
-  "style-src 'self'",
-  "script-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+import { PAGE_POLICY } from "./pages.ts";
 
 const YEAR_SECONDS = 365 * 24 * 3600;
 
@@ -61,7 +49,9 @@ function sendIndex(res: Response, html: string): void {
   res
     .status(200)
     .type("text/html; charset=utf-8")
-    .set({ "cache-control": "no-cache", "content-security-policy": CONTENT_SECURITY_POLICY, "x-content-type-options": "nosniff", "referrer-policy": "same-origin" })
+    // The same bytes for everyone (no person's data: the page asks GraphQL), so cacheable but always revalidated;
+    // framing, sniffing and the referrer are the rule of every page (./pages.ts).
+    .set({ "cache-control": "no-cache", "content-security-policy": PAGE_POLICY.dashboard })
     .send(html);
 }
 

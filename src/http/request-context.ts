@@ -1,12 +1,14 @@
 /**
  * What every HTTP request gets before any door handles it (src/main/server.ts): its request id,
- * echoed in `X-Request-Id` (a well-formed incoming one is kept), and one access-log line when the
- * response is finished. Shared by REST, GraphQL and the other doors, so each request is logged once.
+ * echoed in `X-Request-Id` (a well-formed incoming one is kept), the page headers when it is answered
+ * with HTML (./pages.ts), and one access-log line when the response is finished. Shared by REST, GraphQL and the other doors, so each request is logged once.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import onHeaders from "on-headers";
 import { currentLogContext, logger, withLogContext } from "../infra/logger.ts";
 import { metricsEnabled, observeHttpRequest, UNMATCHED_ROUTE } from "../infra/metrics.ts";
+import { securePage } from "./pages.ts";
 
 /** Every door's request body limit: 1 MiB (REST, GraphQL over HTTP, MCP). */
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -83,10 +85,20 @@ function routeOf(req: IncomingMessage & { route?: { path?: unknown }; baseUrl?: 
   return path === "/graphql" ? "/graphql" : UNMATCHED_ROUTE;
 }
 
-/** Assigns the request id, sets the header, and logs (and times, src/infra/metrics.ts) the request once it is answered. */
+/**
+ * Whether the answer may be a page: GET and HEAD outside /api/ (REST answers only JSON). Only those get the
+ * page hook (./pages.ts), so the JSON POSTs and REST reads of the hot path pay nothing for it.
+ */
+const mayBePage = (req: IncomingMessage) => (req.method === "GET" || req.method === "HEAD") && !req.url?.startsWith("/api/");
+
+/**
+ * Assigns the request id, sets the header, gives any HTML answer the page headers (./pages.ts), and
+ * logs (and times, src/infra/metrics.ts) the request once it is answered.
+ */
 function beginRequest(req: IncomingMessage, res: ServerResponse): string {
   const id = requestIdOf(req);
   res.setHeader("X-Request-Id", id);
+  if (mayBePage(req)) onHeaders(res, () => securePage(res));
   const started = process.hrtime.bigint();
   const context = currentLogContext(); // the workspace is added to it once the key is known
   const path = (req.url ?? "").split("?")[0]!; // read now: Express rewrites req.url inside a mounted router

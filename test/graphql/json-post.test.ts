@@ -83,6 +83,32 @@ describe("a JSON POST answered directly answers as Yoga does", () => {
     await same({ body: q("{ workspace { plan } }"), headers: { "content-type": "application/json; charset=utf-8" } });
   });
 
+  it("a request refused before execution is 4xx under application/graphql-response+json, 200 under application/json (GraphQL over HTTP)", async () => {
+    const refusedBeforeExecution: [string, string][] = [
+      ["a parse error", q("{ workspace { plan }")],
+      ["a validation error", q("{ nope }")],
+      ["too many aliases", q(`{ ${Array.from({ length: 40 }, (_, i) => `a${i}: workspace { plan }`).join(" ")} }`)],
+      ["too costly", q("{ videos(first: 100) { edges { node { account { videos(first: 100) { edges { node { id url account { username } } } } } } } } }")],
+      ["too many tokens", q(`{ ${"__typename ".repeat(11_000)} }`)],
+      ["introspection asked twice", q("{ __schema { types { name } } a: __schema { types { name } } }")],
+      ["a variable missing", q("query($n: Int!) { videos(first: $n) { totalCount } }")],
+      ["a variable of the wrong type", q("query($n: Int!) { videos(first: $n) { totalCount } }", { variables: { n: "three" } })],
+      ["a variable holding NUL", q("query($q: String!) { videos(first: 1, q: $q) { totalCount } }", { variables: { q: "a\u0000b" } })],
+    ];
+    for (const [what, body] of refusedBeforeExecution) {
+      const spec = await same({ body, headers: { accept: "application/graphql-response+json" } });
+      expect(spec.status, what).toBe(400);
+      expect(JSON.parse(spec.body).data, what).toBeUndefined();
+      expect((await same({ body, headers: { accept: "application/json" } })).status, `${what} (application/json)`).toBe(200);
+    }
+    // An error while executing (data present) stays 200 under both.
+    for (const accept of ["application/graphql-response+json", "application/json"]) {
+      const executed = await same({ body: q('mutation { createFolder(name: "") { id } }'), headers: { accept } });
+      expect(executed.status, accept).toBe(200);
+      expect(JSON.parse(executed.body)).toMatchObject({ data: null, errors: [{ extensions: { code: "VALIDATION_ERROR" } }] });
+    }
+  });
+
   it("the parameters Yoga checks, and bodies it reads itself", async () => {
     for (const body of ["{", "[]", `[${q("{ workspace { plan } }")}]`, "null", "5", JSON.stringify({ query: 5 }), JSON.stringify({ query: "{ workspace { plan } }", foo: 1 }), JSON.stringify({})]) {
       await same({ body });

@@ -1,7 +1,8 @@
 /**
  * Idempotency-Key (docs/contract/decisions.md, "Idempotent requests (third wave)"; the rule:
  * src/domain/shared/idempotency.ts) through every door: REST writes (a retried radar search and a
- * retried analysis charge once, 50 parallel requests run once, misuse codes, 5xx not kept, the
+ * retried analysis charge once, 50 parallel requests run once, misuse codes, 5xx and 400 not kept, the
+ * first answer's headers replayed, a claim extended while its request runs past the lease, the
  * header's validation), a GraphQL mutation over HTTP, an MCP tool's `idempotencyKey`, workspace
  * scope, expiry and the lease of a claim whose process died. Real PostgreSQL and Redis; no worker
  * runs, so searches and analyses stay queued.
@@ -135,15 +136,25 @@ describe("REST: a retried request does its work once", () => {
     expect(await prisma.folder.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
   });
 
-  it("4xx answers are kept; 5xx answers are not (the retry runs again)", async () => {
+  it("4xx answers are kept, but not a refusal as invalid (400: fix the body, keep the key) nor 5xx (the retry runs again)", async () => {
     const ws = await newWorkspace("free");
-    // 4xx: a refused body is answered again as it was.
-    const bad = randomUUID();
-    const refused = await post(ws.key, SEARCH, { query: "" }, bad);
+    // 400, refused before any work: not kept, so the fixed body may use the same key (Stripe's rule).
+    const fixed = randomUUID();
+    const refused = await post(ws.key, SEARCH, { query: "" }, fixed);
     expect(refused.status).toBe(400);
-    const refusedAgain = await post(ws.key, SEARCH, { query: "" }, bad);
-    expect(refusedAgain.text).toBe(refused.text);
-    expect(replayed(refusedAgain)).toBe("true");
+    expect(await prisma.idempotentRequest.count({ where: { workspaceId: ws.workspaceId, key: fixed } })).toBe(0);
+    const ran = await post(ws.key, SEARCH, { query: "cats" }, fixed);
+    expect(ran.status).toBe(202);
+    expect(replayed(ran)).toBeNull();
+    expect(replayed(await post(ws.key, SEARCH, { query: "cats" }, fixed))).toBe("true");
+    // Other 4xx answers (the work looked and answered): kept and answered again.
+    const missing = randomUUID();
+    const path = `/api/v1/folders/${randomUUID()}`;
+    const notFound = await request(api.url, "PATCH", path, { key: ws.key, body: { name: "x" }, headers: { "idempotency-key": missing } });
+    expect(notFound.status).toBe(404);
+    const notFoundAgain = await request(api.url, "PATCH", path, { key: ws.key, body: { name: "x" }, headers: { "idempotency-key": missing } });
+    expect(notFoundAgain.text).toBe(notFound.text);
+    expect(replayed(notFoundAgain)).toBe("true");
 
     // 5xx: without WEBHOOK_SECRET_KEY, POST /webhooks answers 503 WEBHOOKS_NOT_CONFIGURED; the retry runs again.
     const key = randomUUID();
@@ -167,6 +178,59 @@ describe("REST: a retried request does its work once", () => {
     expect(upAgain.text).toBe(up.text);
     expect(await prisma.webhookEndpoint.count({ where: { workspaceId: ws.workspaceId } })).toBe(1);
     webhooks.secretKey = saved;
+  });
+
+  it("a replay answers the first answer's headers too: Content-Type, Retry-After (RateLimit-* are the replay's own)", async () => {
+    const ws = await newWorkspace("free");
+    const videoId = await trackedVideo(ws.workspaceId); // just scraped: a refresh now is too soon
+    const key = randomUUID();
+    const path = `/api/v1/videos/${videoId}/refresh`;
+    const first = await post(ws.key, path, undefined, key);
+    expect(first.status).toBe(429);
+    expect(first.body.code).toBe("REFRESH_TOO_SOON");
+    const retryAfter = first.headers.get("retry-after");
+    expect(retryAfter).toMatch(/^\d+$/);
+    await new Promise((r) => setTimeout(r, 1100)); // a second later, a new answer would say one second less
+    const again = await post(ws.key, path, undefined, key);
+    expect(replayed(again)).toBe("true");
+    expect(again.status).toBe(429);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get("retry-after")).toBe(retryAfter);
+    expect(again.headers.get("content-type")).toBe(first.headers.get("content-type"));
+    // The replay was admitted and counted: its budget now, not the first one's.
+    expect(Number(again.headers.get("ratelimit-remaining"))).toBe(Number(first.headers.get("ratelimit-remaining")) - 1);
+  });
+
+  it("the store keeps the headers a replay repeats (Location among them)", async () => {
+    const ws = await newWorkspace("free");
+    const request = { workspaceId: ws.workspaceId, key: randomUUID(), method: "POST", path: "/test", payload: null };
+    const headers = { "content-type": "application/json; charset=utf-8", location: "/api/v1/folders/x" };
+    await runIdempotently(request, async () => ({ status: 201, body: "{}", headers }));
+    expect(await runIdempotently(request, async () => ({ status: 201, body: "{}" }))).toEqual({ status: 201, body: "{}", headers, replayed: true });
+  });
+
+  it("a request that runs past the claim's lease is not run a second time: its claim is extended while it runs", async () => {
+    const idempotency = config.idempotency as { leaseMs: number };
+    const saved = idempotency.leaseMs;
+    idempotency.leaseMs = 600;
+    try {
+      const ws = await newWorkspace("free");
+      const request = { workspaceId: ws.workspaceId, key: randomUUID(), method: "TOOL", path: "slow", payload: { n: 1 } };
+      let runs = 0;
+      const slow = async () => {
+        runs++;
+        await new Promise((r) => setTimeout(r, 2_000)); // more than three leases
+        return { status: 201, body: JSON.stringify({ run: runs }) };
+      };
+      const first = runIdempotently(request, slow);
+      await new Promise((r) => setTimeout(r, 1_200)); // twice the lease: without extension the key would be free
+      await expect(runIdempotently(request, slow)).rejects.toMatchObject({ code: "IDEMPOTENCY_KEY_IN_USE" });
+      expect(await first).toEqual({ status: 201, body: '{"run":1}', replayed: false });
+      expect(await runIdempotently(request, slow)).toMatchObject({ body: '{"run":1}', replayed: true });
+      expect(runs).toBe(1);
+    } finally {
+      idempotency.leaseMs = saved;
+    }
   });
 
   it("PATCH and DELETE take the key too", async () => {
@@ -337,6 +401,17 @@ describe("GraphQL mutations over HTTP", () => {
     expect(again.status).toBe(first.status);
     expect(again.text).toBe(first.text);
     expect(replayed(again)).toBe("true");
+  });
+
+  it("a mutation refused as invalid (VALIDATION_ERROR, nothing run) is not kept: the fixed variables run under the same key", async () => {
+    const ws = await newWorkspace("free");
+    const key = randomUUID();
+    const refused = await gqlPost(ws.key, { query: "" }, key);
+    expect(refused.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
+    const ran = await gqlPost(ws.key, { query: "cats" }, key);
+    expect(ran.body.errors).toBeUndefined();
+    expect(replayed(ran)).toBeNull();
+    expect(await searches(ws.workspaceId)).toBe(1);
   });
 
   it("a mutation whose first run is still going: 409 IDEMPOTENCY_KEY_IN_USE with Retry-After, nothing run", async () => {

@@ -61,11 +61,14 @@ describe("GraphiQL (on by default)", () => {
     const page = await request(api.url, "GET", "/graphql", { headers: { accept: "text/html" } });
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/text\/html/);
-    expect(page.text).toContain("YogaGraphiQL.renderYogaGraphiQL");
+    // The options as a data block, started by the page's own script (no inline script: src/http/pages.ts).
+    expect(page.text).toContain('<script type="application/json" id="graphiql-options">');
     // No absolute URL at all: nothing is fetched from unpkg or any other host.
     expect(page.text).not.toMatch(/(?:https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}/i);
     const files = localFiles(page.text);
-    expect(files.filter((f) => f.endsWith(".js")).length).toBe(4); // GraphiQL and Monaco's three workers
+    expect(files.filter((f) => f.endsWith(".js")).length).toBe(5); // GraphiQL, the page's script and Monaco's three workers
+    const start = files.find((f) => /\/page-[0-9a-f]{16}\.js$/.test(f))!;
+    expect(await (await fetch(`${api.url}${start}`)).text()).toContain("YogaGraphiQL.renderYogaGraphiQL");
     expect(files.some((f) => f.endsWith(".css"))).toBe(true);
     for (const file of files) {
       expect(file.startsWith("/"), file).toBe(true);
@@ -109,7 +112,7 @@ describe("ADMIN_TOKEN unset, GRAPHIQL=false", () => {
 
   it("serves no GraphiQL page nor its files", async () => {
     const page = await request(plain.url!, "GET", "/graphql", { headers: { accept: "text/html" } });
-    expect(page.text).not.toContain("YogaGraphiQL");
+    expect(page.text).not.toContain("graphiql-options");
     const onPage = await request(api.url, "GET", "/graphql", { headers: { accept: "text/html" } });
     const file = /"(\/graphiql\/[^"]+\.js)"/.exec(onPage.text)![1]!;
     expect((await request(plain.url!, "GET", file)).status).toBe(404);

@@ -2,7 +2,9 @@
  * The audit log (docs/contract/decisions.md, "People, sign-in and the dashboard"): key creation and
  * revocation, webhook changes, member and invitation changes and sign-ins are recorded with who
  * (a person, an API key, the operator's CLI), what, when and from which client address; owners read
- * them newest first through GraphQL `auditLog` and REST `GET /settings/audit-log` (paginated).
+ * them newest first through GraphQL `auditLog` and REST `GET /settings/audit-log` (paginated). A
+ * person's own account changes too, whatever the door (issue 29, item 4: src/domain/people/account-audit.ts):
+ * name, password changed, reset asked and done, sign-out, sign-out everywhere, sessions ended.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -117,5 +119,70 @@ describe("audit log", () => {
     expect((await restLog()).data.map((e) => `${e.action} ${e.target}`)).toContain("user.signed_in two@example.com");
     expect((await two.send("GET", "/api/v1/settings/audit-log")).status).toBe(403);
     expect((await two.gql(`{ auditLog(first: 1) { totalCount } }`)).body.errors[0].extensions.code).toBe("FORBIDDEN");
+  });
+
+  it("records a person's own account changes through /auth, the CLI and GraphQL: name, password changed, reset asked and done, sessions ended, sign-out, sign-out everywhere", async () => {
+    const mine = await newWorkspace("free", "Account");
+    const email = "account@example.com";
+    await newPerson(email, mine.workspaceId, "owner");
+    const log = async () => (await client(api.url, mine.key).get("/api/v1/settings/audit-log?limit=100")).body.data as Entry[];
+    /** The session token in a client's cookie (the library's signed cookie: `<token>.<signature>`). */
+    const tokenOf = (c: PersonClient) => decodeURIComponent([...c.cookies].find(([name]) => name.endsWith("session_token"))![1]).split(".")[0]!;
+    const sessionIdOf = async (c: PersonClient) => ((await c.gql(`{ viewer { sessions { id current } } }`)).body.data.viewer.sessions as { id: string; current: boolean }[]).find((s) => s.current)!.id;
+    const [p1, p2, p3] = ["first long password", "second long password", "third long password"];
+
+    const a = await signedIn(api.url, email);
+    await signedIn(api.url, email);
+    await signedIn(api.url, email);
+    expect((await a.auth("POST", "/update-user", { name: "Ada Account" })).status).toBe(200);
+    expect((await a.auth("POST", "/change-password", { currentPassword: PASSWORD, newPassword: p1 })).status).toBe(200); // ends the other two
+    const d = await signedIn(api.url, email, p1);
+    await signedIn(api.url, email, p1);
+    expect((await d.auth("POST", "/revoke-other-sessions", {})).status).toBe(200); // ends a and the other
+    const f = await signedIn(api.url, email, p1);
+    const dSession = await sessionIdOf(d);
+    expect((await f.auth("POST", "/revoke-session", { token: tokenOf(d) })).status).toBe(200);
+    const fSession = await sessionIdOf(f);
+    expect((await f.signOut()).status).toBe(200);
+    // The operator's CLI makes a reset link; the person uses it (every session of theirs ends).
+    const { resetPasswordLink } = await import("../../src/domain/people/users.js");
+    const stillIn = await signedIn(api.url, email, p1);
+    const token = new URL(await resetPasswordLink(email)).searchParams.get("token")!;
+    expect((await personClient(api.url).auth("POST", "/reset-password", { token, newPassword: p2 })).status).toBe(200);
+    expect((await stillIn.gql(`{ viewer { email } }`)).status).toBe(401);
+    const g = await signedIn(api.url, email, p2);
+    const h = await signedIn(api.url, email, p2);
+    const hSession = await sessionIdOf(h);
+    expect((await g.gql(`mutation($id: ID!) { revokeSession(id: $id) }`, { id: hSession })).body.data.revokeSession).toBeTruthy();
+    await signedIn(api.url, email, p2);
+    expect((await g.auth("POST", "/revoke-sessions", {})).status).toBe(200);
+    expect((await a.auth("POST", "/change-password", { currentPassword: p2, newPassword: p3 })).status).toBe(401); // signed out long ago: nothing recorded
+
+    const entries = (await log()).filter((e) => !["user.signed_in", "user.sign_in_failed", "member.added", "api_key.created"].includes(e.action));
+    expect(entries.map((e) => e.action)).toEqual([
+      "user.signed_out_everywhere",
+      "session.revoked",
+      "user.password_reset",
+      "user.password_reset_requested",
+      "user.signed_out",
+      "session.revoked",
+      "session.revoked",
+      "user.password_changed",
+      "user.name_changed",
+    ]);
+    const [everywhere, revokedByGraphQL, reset, asked, out, revokedOne, revokedOthers, changed, renamed] = entries;
+    for (const e of entries) expect(e.target).toBe(email);
+    const person = { kind: "user", label: email };
+    expect(renamed).toMatchObject({ actor: person, details: { from: "account", to: "Ada Account" }, ipAddress: expect.any(String) });
+    expect(changed).toMatchObject({ actor: person, details: { sessionsEnded: 2 } });
+    expect(revokedOthers).toMatchObject({ actor: person, details: { sessionIds: expect.any(Array) } });
+    expect(revokedOthers!.details!.sessionIds).toHaveLength(2);
+    expect(revokedOne).toMatchObject({ actor: person, details: { sessionIds: [dSession] } });
+    expect(out).toMatchObject({ actor: person, ipAddress: expect.any(String) });
+    expect(asked).toMatchObject({ actor: { kind: "system", label: "operator (CLI)" } });
+    expect(reset).toMatchObject({ actor: person, details: { sessionsEnded: 1 }, ipAddress: expect.any(String) });
+    expect(revokedByGraphQL).toMatchObject({ actor: person, details: { sessionIds: [hSession] } });
+    expect(everywhere).toMatchObject({ actor: person, details: { sessionsEnded: 2 } });
+    expect(fSession).not.toBe(dSession);
   });
 });

@@ -21,11 +21,11 @@ afterAll(() => stopAll(api));
 
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
-/** The JSON array the page embeds as `workspaces` (the ids its header may carry). */
+/** The ids the page's data block offers as `workspaces` (the ids its header may carry). */
 function offeredWorkspaces(html: string): string[] {
-  const m = /const workspaces = (\[.*?\]);/.exec(html);
-  if (!m) throw new Error(`no workspaces in the page:\n${html.slice(0, 500)}`);
-  return JSON.parse(m[1]!) as string[];
+  const m = /<script type="application\/json" id="graphiql-options">(.*?)<\/script>/s.exec(html);
+  if (!m) throw new Error(`no options in the page:\n${html.slice(0, 500)}`);
+  return (JSON.parse(m[1]!) as { workspaces: string[] }).workspaces;
 }
 
 describe("GraphiQL for a person in several workspaces", () => {

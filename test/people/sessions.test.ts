@@ -123,6 +123,35 @@ describe("ending a session ends its live connections within 5 s", () => {
     await onLaptop.c.dispose();
   });
 
+  it("a password change ends the person's other sessions (their WebSocket 4403, their SSE stream) and keeps the one that changed it", async () => {
+    const { workspaceId } = await newWorkspace();
+    await newPerson("changer@example.com", workspaceId, "member");
+    const laptop = await signedIn(api.url, "changer@example.com");
+    const stolen = await signedIn(api.url, "changer@example.com"); // a session the person does not know about
+    const onStolen = await liveSocket(stolen, workspaceId);
+    const streamOfStolen = await liveStream(stolen, workspaceId);
+    const onLaptop = await liveSocket(laptop, workspaceId);
+    const started = Date.now();
+    const changed = await laptop.auth("POST", "/change-password", { currentPassword: PASSWORD, newPassword: "a brand new passphrase" });
+    expect(changed.status, changed.text).toBe(200);
+    await vi.waitFor(() => expect(onStolen.state.closedWith).toBe(4403), { timeout: 5000, interval: 50 });
+    await vi.waitFor(() => expect(streamOfStolen.ended).toBe(true), { timeout: 5000, interval: 50 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect((await stolen.gql(`{ viewer { email } }`)).status).toBe(401);
+    // The session that changed it goes on, live connection included.
+    expect((await laptop.gql(`{ viewer { email } }`)).body.data.viewer.email).toBe("changer@example.com");
+    expect(onLaptop.state.closedWith).toBeUndefined();
+    expect((await personClient(api.url).signIn("changer@example.com", PASSWORD)).status).toBe(401);
+    expect((await personClient(api.url).signIn("changer@example.com", "a brand new passphrase")).status).toBe(200);
+    await onStolen.c.dispose();
+    await onLaptop.c.dispose();
+
+    // A client that says revokeOtherSessions: false keeps them (its choice); true is the library's own (every session, a new one).
+    const other = await signedIn(api.url, "changer@example.com", "a brand new passphrase");
+    expect((await laptop.auth("POST", "/change-password", { currentPassword: "a brand new passphrase", newPassword: "yet another passphrase", revokeOtherSessions: false })).status).toBe(200);
+    expect((await other.gql(`{ viewer { email } }`)).status).toBe(200);
+  });
+
   it("removing a member closes their live connections on that workspace, and only there", async () => {
     const team = await newWorkspace("free", "Team");
     const own = await newWorkspace("free", "Own");

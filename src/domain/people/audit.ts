@@ -14,21 +14,37 @@ import { sql, type Tx } from "../../infra/db.ts";
 import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
 import type { Acting, Principal } from "./actor.ts";
 
-/** The actions recorded; `target` says on what (a key's name, an email, a URL). */
-export type AuditAction =
-  | "api_key.created"
-  | "api_key.revoked"
-  | "webhook.created"
-  | "webhook.deleted"
-  | "member.added"
-  | "member.role_changed"
-  | "member.removed"
-  | "invitation.created"
-  | "invitation.revoked"
-  | "invitation.accepted"
-  | "user.signed_in"
-  | "user.sign_in_failed"
-  | "session.revoked";
+/** The actions recorded, each with what it means; `target` says on what (a key's name, an email, a URL). The doors describe the field from here. */
+export const AUDIT_ACTIONS = {
+  "api_key.created": "an API key was created",
+  "api_key.revoked": "an API key was revoked",
+  "webhook.created": "a webhook endpoint was created",
+  "webhook.deleted": "a webhook endpoint was deleted",
+  "member.added": "a person joined the workspace (or was added by the operator)",
+  "member.role_changed": "a member's role changed",
+  "member.removed": "a member was removed",
+  "invitation.created": "an invitation was made",
+  "invitation.revoked": "an invitation was revoked",
+  "invitation.accepted": "an invitation was accepted",
+  "user.signed_in": "a person signed in",
+  "user.sign_in_failed": "a sign-in failed (wrong password, for a person who exists)",
+  "user.signed_out": "a person signed out (their session ended)",
+  "user.signed_out_everywhere": "a person ended every session of theirs (POST /auth/revoke-sessions)",
+  "session.revoked": "a person ended other sessions of theirs (GraphQL revokeSession, /auth/revoke-session, /auth/revoke-other-sessions); `details.sessionIds`",
+  "user.password_changed": "a person changed their password; `details.sessionsEnded`: their other sessions, ended with it",
+  "user.password_reset_requested": "a password-reset link was made (the operator's CLI, the first run)",
+  "user.password_reset": "a person set a new password from a reset link; every session of theirs ended (`details.sessionsEnded`)",
+  "user.name_changed": "a person changed their name (`details.from`, `details.to`)",
+  "user.email_changed": "a person's email changed (`details.from`, `details.to`; not offered by the service today)",
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+/** The catalog in words, for the doors' field descriptions (REST's OpenAPI, GraphQL). */
+export const auditActionsInWords = () =>
+  Object.entries(AUDIT_ACTIONS)
+    .map(([action, meaning]) => `\`${action}\` (${meaning})`)
+    .join(", ");
 
 export type AuditActorKind = "user" | "api_key" | "system";
 

@@ -19,7 +19,9 @@
  * - Sign-up: only for the first user of an empty service (who gets a workspace of their own, as
  *   its owner) or with a pending invitation for that email (who joins its workspace).
  * - Sign-in: the brute-force limits of ./sign-in-limits.ts, counted in Redis; each sign-in is
- *   audited in the person's workspaces.
+ *   audited in the person's workspaces, and so is every other change of the account through the
+ *   library (sign-out, password changed or reset, name …: ./account-audit.ts).
+ * - A password change ends the person's other sessions (`endOtherSessions`).
  * - The library's own in-memory rate limiter is off: it is per process, and the limits that matter
  *   here (sign-in) are counted in Redis for every process.
  * - Routes the service does not offer are disabled (social sign-in, email verification, account
@@ -39,11 +41,11 @@ import { parseInput } from "../shared/inputs.ts";
 import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
 import { createWorkspace } from "../workspace/service.ts";
 import type { Acting } from "./actor.ts";
-import { recordAudit } from "./audit.ts";
+import { notedResetFor, noteEndedSession, noteResetFor, recordAccountEvent, recordLibraryCall } from "./account-audit.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, signUpInput } from "./inputs.ts";
 import { acceptInvitation, checkInvitation } from "./invitations.ts";
 import { addMember, membershipsOf } from "./members.ts";
-import { beginSignIn, signInSucceeded, type SignInAttempt } from "./sign-in-limits.ts";
+import { beginSignIn, rememberAddress, signInSucceeded, type SignInAttempt } from "./sign-in-limits.ts";
 
 export const AUTH_BASE_PATH = "/auth";
 /**
@@ -111,36 +113,42 @@ async function afterSignUp(user: { id: string; email: string; name: string }, bo
   });
 }
 
-/** Sign-ins are recorded in each workspace of the person (./audit.ts); never delays the answer. */
+/** Sign-ins are recorded in each workspace of the person (./account-audit.ts); never delays the answer. */
 function auditSignIn(user: { id: string; email: string }, succeeded: boolean, clientAddress: string | null): void {
-  void membershipsOf(user.id)
-    .then((ms) =>
-      recordAudit({
-        workspaceIds: ms.map((m) => m.workspaceId),
-        by: { principal: { kind: "user", id: user.id, email: user.email, sessionId: null }, clientAddress },
-        action: succeeded ? "user.signed_in" : "user.sign_in_failed",
-        target: user.email,
-      }),
-    )
-    .catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not record a sign-in in the audit log"));
+  void recordAccountEvent({
+    userId: user.id,
+    by: { principal: { kind: "user", id: user.id, email: user.email, sessionId: null }, clientAddress },
+    action: succeeded ? "user.signed_in" : "user.sign_in_failed",
+  }).catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not record a sign-in in the audit log"));
 }
+
+/** The library's context of a call (what its hooks receive). */
+type Call = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 function signInAttemptOf(body: unknown, headers: Headers | undefined): SignInAttempt {
   const email = typeof (body as { email?: unknown })?.email === "string" ? (body as { email: string }).email : "";
   return { email, clientAddress: clientAddressOf(headers) };
 }
 
+/** Whose link a reset uses, read before the library consumes it (for the audit entry: ./account-audit.ts). */
+async function noteResetLink(ctx: Call): Promise<void> {
+  const token = (ctx.body as { token?: unknown } | undefined)?.token ?? (ctx.query as { token?: unknown } | undefined)?.token;
+  if (typeof token !== "string") return;
+  const link = await ctx.context.internalAdapter.findVerificationValue(`reset-password:${token}`);
+  if (link) noteResetFor(ctx.context, link.value);
+}
+
 const before = createAuthMiddleware(async (ctx) => {
   try {
     if (ctx.path === "/sign-up/email") await checkSignUp((ctx.body ?? {}) as Record<string, unknown>);
     if (ctx.path === "/sign-in/email") await beginSignIn(signInAttemptOf(ctx.body, ctx.headers));
+    if (ctx.path === "/reset-password") await noteResetLink(ctx);
   } catch (e) {
     throw asApiError(e);
   }
 });
 
-const after = createAuthMiddleware(async (ctx) => {
-  if (ctx.path !== "/sign-in/email") return;
+async function afterSignIn(ctx: Call): Promise<void> {
   const attempt = signInAttemptOf(ctx.body, ctx.headers);
   const returned = ctx.context.returned;
   const failed = isAPIError(returned);
@@ -148,6 +156,40 @@ const after = createAuthMiddleware(async (ctx) => {
   if (!failed) await signInSucceeded(attempt);
   const user = ctx.context.newSession?.user ?? (failed ? await prisma.user.findUnique({ where: { email: attempt.email.trim().toLowerCase() }, select: { id: true, email: true } }).catch(() => null) : null);
   if (user) auditSignIn(user, !failed, attempt.clientAddress);
+}
+
+/**
+ * A password change ends the person's other sessions unless the client said otherwise (the library
+ * keeps them unless asked: a stolen session would outlive the new password). The session that changed
+ * it stays signed in; the others are deleted through the library, so each is announced and its live
+ * WebSockets and SSE streams close as on any revocation (the session delete hook below).
+ */
+async function endOtherSessions(ctx: Call): Promise<void> {
+  if ((ctx.body as { revokeOtherSessions?: unknown } | undefined)?.revokeOtherSessions !== undefined) return; // the client chose
+  const current = ctx.context.session;
+  if (!current) return;
+  const sessions = await ctx.context.internalAdapter.listSessions(current.user.id);
+  const others = sessions.filter((s) => s.token !== current.session.token).map((s) => s.token);
+  if (others.length) await ctx.context.internalAdapter.deleteSessions(others);
+}
+
+/**
+ * A completed reset proves the person holds the link: the address that completed it may sign in
+ * past the email's failures from others, as one that signed in before (./sign-in-limits.ts).
+ */
+async function afterReset(ctx: Call): Promise<void> {
+  const userId = notedResetFor(ctx.context);
+  const user = userId ? await prisma.user.findUnique({ where: { id: userId }, select: { email: true } }) : null;
+  if (user) await rememberAddress(user.email, clientAddressOf(ctx.headers)).catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not remember the address of a reset"));
+}
+
+const after = createAuthMiddleware(async (ctx) => {
+  if (ctx.path === "/sign-in/email") return afterSignIn(ctx);
+  if (isAPIError(ctx.context.returned)) return;
+  if (ctx.path === "/change-password") await endOtherSessions(ctx);
+  if (ctx.path === "/reset-password") await afterReset(ctx);
+  // Sign-out, password changes and resets, name changes …: one place records them (./account-audit.ts).
+  await recordLibraryCall(ctx, clientAddressOf(ctx.headers));
 });
 
 function options(secret: string, secure: boolean) {
@@ -230,11 +272,13 @@ function options(secret: string, secure: boolean) {
       },
       session: {
         delete: {
-          after: async (session: { id: string }) => {
+          after: async (session: { id: string; userId: string }, ctx: { context?: object } | null) => {
+            noteEndedSession(ctx, session);
             await announceRevocation(revocationSubject.session(session.id));
           },
         },
       },
+
     },
   };
 }

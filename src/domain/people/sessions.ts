@@ -18,7 +18,7 @@ import { sql } from "../../infra/db.ts";
 import { notFound } from "../shared/errors.ts";
 import { consumeRequest, type RateLimitState } from "../keys/access.ts";
 import { budgetOf, type Actor } from "./actor.ts";
-import { recordAudit } from "./audit.ts";
+import { recordAccountEvent } from "./account-audit.ts";
 import { authFor } from "./authentication.ts";
 import { membershipsOf, type MembershipRecord } from "./members.ts";
 
@@ -120,12 +120,12 @@ export async function revokeSession(ctx: PersonContext, sessionId: string, clien
   if (!row) throw notFound("Session");
   const auth = await authFor(false);
   await (await auth.$context).internalAdapter.deleteSession(row.token);
-  await recordAudit({
-    workspaceIds: ctx.memberships.map((m) => m.workspaceId),
+  // Outside the library's routes: recorded as /auth's revocations are (./account-audit.ts).
+  await recordAccountEvent({
+    userId: ctx.person.id,
     by: { principal: { kind: "user", id: ctx.person.id, email: ctx.person.email, sessionId: ctx.sessionId }, clientAddress },
     action: "session.revoked",
-    target: ctx.person.email,
-    details: { sessionId },
+    details: { sessionIds: [sessionId] },
   });
   return sessionId;
 }

@@ -12,23 +12,35 @@
  *   claims its key with one INSERT ... ON CONFLICT statement before its work runs:
  *   of 50 parallel requests with one key exactly one claims it; the others read the row and get
  *   409 IDEMPOTENCY_KEY_IN_USE (with Retry-After) while it runs, or its answer once stored.
- * - An answer of 5xx is not stored (the row is deleted: the retry runs again); 4xx answers are.
- * - A claim whose process died is taken over after its lease (`IDEMPOTENCY_LEASE_MS`).
+ * - An answer of 5xx is not stored (the row is deleted: the retry runs again), nor one of 400 (the
+ *   request was refused as invalid before any work: VALIDATION_ERROR, INVALID_URL), so the client can
+ *   fix the body and retry with the same key, as Stripe does; other 4xx answers are stored.
+ * - A replay answers the first answer's status, body and the headers that describe it
+ *   (`REPLAYED_HEADERS`: Content-Type, Location, Retry-After), stored with it.
+ * - A claim holds its key for a lease (IDEMPOTENCY_LEASE_MS) that its request extends while it runs
+ *   (every third of the lease, up to `MAX_HOLD_MS`), so a request that runs longer than the lease is
+ *   never run a second time beside it; a claim whose process died stops being extended and is taken
+ *   over once its lease ran out. A claim taken over anyway (its process stalled past the lease) can
+ *   no longer store its answer: every write is fenced by the claim's id.
  * - Answers are kept 24 hours (`IDEMPOTENCY_TTL_HOURS`): an expired row is taken over by the next
  *   request with its key (delete-on-read) and the maintenance queue deletes the others hourly
  *   (`pruneIdempotentRequests`, src/jobs/registry.ts).
  */
 import { createHash, randomUUID } from "node:crypto";
 import stableStringify from "safe-stable-stringify";
+import { config } from "../../config.ts";
 import { Prisma, sql, sqlExec } from "../../infra/db.ts";
+import { logger } from "../../infra/logger.ts";
 import { DomainError, validationError } from "./errors.ts";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
 /** How long an answer is replayed (the contract: at least 24 hours). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
-/** How long a claim holds its key while its request runs; past it, a process that died lets the retry run. */
-export const IDEMPOTENCY_LEASE_MS = 60_000;
+/** The longest a request extends its claim (a request still running after this is presumed stuck: its key may be taken over). */
+export const MAX_HOLD_MS = 15 * 60_000;
+/** The headers of an answer a replay repeats, by lower-case name (RateLimit-* and X-Request-Id are the replay's own). */
+export const REPLAYED_HEADERS = ["content-type", "location", "retry-after"] as const;
 /** What a request that finds its key in use is told to wait (Retry-After, seconds). */
 export const IDEMPOTENCY_RETRY_AFTER_SECONDS = 1;
 /** The maintenance job that deletes expired answers. */
@@ -62,10 +74,12 @@ export interface IdempotentRequest {
   payload: unknown;
 }
 
-/** The answer stored and replayed: status and the JSON text of the body, byte for byte. */
+/** The answer stored and replayed: status, the JSON text of the body, byte for byte, and the headers that describe it. */
 export interface IdempotentAnswer {
   status: number;
   body: string;
+  /** Of `REPLAYED_HEADERS`, by lower-case name (none for the doors that have no HTTP answer of their own). */
+  headers?: Record<string, string>;
 }
 
 /** This request holds the key: run the work, then `settleIdempotentRequest`. */
@@ -102,6 +116,39 @@ interface HeldRow {
   fingerprint: string;
   status: number | null;
   body: string | null;
+  headers: Record<string, string> | null;
+}
+
+/** The timers extending the claims this process holds, by claim. */
+const holding = new Map<string, NodeJS.Timeout>();
+
+/**
+ * Extends the claim's lease every third of it while its request runs (`letGo` stops it), up to
+ * MAX_HOLD_MS; stops by itself when the claim is no longer this one's (settled, released, taken over).
+ */
+function hold(claimed: IdempotencyClaim): void {
+  const leaseMs = config.idempotency.leaseMs;
+  const until = Date.now() + MAX_HOLD_MS;
+  const timer = setInterval(() => {
+    if (Date.now() > until) return letGo(claimed);
+    sqlExec(Prisma.sql`
+      UPDATE idempotent_requests SET locked_until = clock_timestamp() + ${leaseMs} * interval '1 millisecond'
+      WHERE workspace_id = ${claimed.workspaceId}::uuid AND key = ${claimed.key} AND claim = ${claimed.claim}::uuid AND status IS NULL`)
+      .then((n) => {
+        if (n === 0 && holding.has(claimed.claim)) {
+          letGo(claimed);
+          logger.warn({ key: claimed.key }, "an Idempotency-Key claim was taken over while its request ran (its process stalled past the lease)");
+        }
+      })
+      .catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not extend an Idempotency-Key claim"));
+  }, Math.max(100, Math.floor(leaseMs / 3)));
+  timer.unref();
+  holding.set(claimed.claim, timer);
+}
+
+function letGo(claimed: IdempotencyClaim): void {
+  clearInterval(holding.get(claimed.claim));
+  holding.delete(claimed.claim);
 }
 
 /**
@@ -114,41 +161,52 @@ export async function claimIdempotentRequest(request: IdempotentRequest): Promis
   // A row deleted between the two statements (a 5xx released it, or the prune) is claimed again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const claim = randomUUID();
+    const leaseMs = config.idempotency.leaseMs;
     // One statement decides: a new key is inserted; a held key is taken over only when its answer
     // expired or its claim's lease ran out (the process died); otherwise nothing is written.
     const won = await sql<{ claim: string }>(Prisma.sql`
       INSERT INTO idempotent_requests AS r (workspace_id, key, method, path, fingerprint, claim, locked_until, expires_at)
       VALUES (${workspaceId}::uuid, ${key}, ${method}, ${path}, ${fingerprint}, ${claim}::uuid,
-              clock_timestamp() + ${IDEMPOTENCY_LEASE_MS} * interval '1 millisecond',
+              clock_timestamp() + ${leaseMs} * interval '1 millisecond',
               clock_timestamp() + ${IDEMPOTENCY_TTL_HOURS} * interval '1 hour')
       ON CONFLICT (workspace_id, key) DO UPDATE SET
         method = EXCLUDED.method, path = EXCLUDED.path, fingerprint = EXCLUDED.fingerprint, claim = EXCLUDED.claim,
-        status = NULL, body = NULL, locked_until = EXCLUDED.locked_until, created_at = clock_timestamp(), expires_at = EXCLUDED.expires_at
+        status = NULL, body = NULL, headers = NULL, locked_until = EXCLUDED.locked_until, created_at = clock_timestamp(), expires_at = EXCLUDED.expires_at
       WHERE r.expires_at <= clock_timestamp() OR (r.status IS NULL AND r.locked_until <= clock_timestamp())
       RETURNING r.claim::text AS claim`);
-    if (won.length > 0) return { kind: "claimed", workspaceId, key, claim };
+    if (won.length > 0) {
+      const claimed: IdempotencyClaim = { kind: "claimed", workspaceId, key, claim };
+      hold(claimed);
+      return claimed;
+    }
     // A second statement (a new snapshot) reads the row that won.
     const [held] = await sql<HeldRow>(Prisma.sql`
-      SELECT method, path, fingerprint, status, body FROM idempotent_requests
+      SELECT method, path, fingerprint, status, body, headers FROM idempotent_requests
       WHERE workspace_id = ${workspaceId}::uuid AND key = ${key}`);
     if (!held) continue;
     if (held.method !== method || held.path !== path || held.fingerprint !== fingerprint) throw idempotencyKeyReused();
     if (held.status === null || held.body === null) throw new IdempotencyKeyInUse();
-    return { kind: "replay", status: held.status, body: held.body };
+    return { kind: "replay", status: held.status, body: held.body, ...(held.headers ? { headers: held.headers } : {}) };
   }
   throw new IdempotencyKeyInUse();
 }
 
-/** Stores the claimed request's answer for replay, or, for a 5xx, lets the key go so that the retry runs again. */
+/** Whether an answer is kept for replay: not a 5xx (the retry runs again), not a 400 (refused as invalid before any work: the client fixes it). */
+export const keptForReplay = (status: number) => status < 500 && status !== 400;
+
+/** Stores the claimed request's answer for replay, or, for one not kept (`keptForReplay`), lets the key go so that the retry runs again. */
 export async function settleIdempotentRequest(claimed: IdempotencyClaim, answer: IdempotentAnswer): Promise<void> {
-  if (answer.status >= 500) return releaseIdempotentRequest(claimed);
+  if (!keptForReplay(answer.status)) return releaseIdempotentRequest(claimed);
+  letGo(claimed);
+  const headers = answer.headers && Object.keys(answer.headers).length ? JSON.stringify(answer.headers) : null;
   await sqlExec(Prisma.sql`
-    UPDATE idempotent_requests SET status = ${answer.status}, body = ${answer.body}
+    UPDATE idempotent_requests SET status = ${answer.status}, body = ${answer.body}, headers = ${headers}::jsonb
     WHERE workspace_id = ${claimed.workspaceId}::uuid AND key = ${claimed.key} AND claim = ${claimed.claim}::uuid`);
 }
 
-/** Lets the key go without an answer (the work failed with 5xx, or never answered). */
+/** Lets the key go without an answer (the work failed with 5xx, was refused as invalid, or never answered). */
 export async function releaseIdempotentRequest(claimed: IdempotencyClaim): Promise<void> {
+  letGo(claimed);
   await sqlExec(Prisma.sql`
     DELETE FROM idempotent_requests
     WHERE workspace_id = ${claimed.workspaceId}::uuid AND key = ${claimed.key} AND claim = ${claimed.claim}::uuid AND status IS NULL`);
@@ -160,7 +218,7 @@ export async function releaseIdempotentRequest(claimed: IdempotencyClaim): Promi
  */
 export async function runIdempotently(request: IdempotentRequest, work: () => Promise<IdempotentAnswer>): Promise<IdempotentAnswer & { replayed: boolean }> {
   const outcome = await claimIdempotentRequest(request);
-  if (outcome.kind === "replay") return { status: outcome.status, body: outcome.body, replayed: true };
+  if (outcome.kind === "replay") return { status: outcome.status, body: outcome.body, headers: outcome.headers, replayed: true };
   let answer: IdempotentAnswer;
   try {
     answer = await work();

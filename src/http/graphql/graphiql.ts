@@ -12,13 +12,22 @@
  * workspace chosen in the dashboard (`x-workspace-id`, read from the browser's storage as
  * web/src/app/workspace.ts keeps it), so introspection fills the docs explorer. Anyone else finds
  * an `Authorization: Bearer …` template in the Headers tab, with where to get a key.
+ *
+ * The page is one of the service's pages (src/http/pages.ts): it may not be framed by another page
+ * (clickjacking), it is never cached (it names the person), and its Content-Security-Policy
+ * (`PAGE_POLICY.graphiql`, set by `graphiqlOptionsFor`) lets it run only this origin's files. A
+ * mutation pre-filled from a link (`?query=`) runs only after the person confirms it in words
+ * (./graphiql-page.js).
  */
-import type { IncomingMessage } from "node:http";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import express, { type Request, type Response } from "express";
 import type { GraphiQLOptions } from "graphql-yoga";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { logger } from "../../infra/logger.ts";
+import { PAGE_POLICY } from "../pages.ts";
 import { whoIsAsking } from "../who-is-asking.ts";
 
 const version = (createRequire(import.meta.url)("@graphql-yoga/render-graphiql/package.json") as { version: string }).version;
@@ -31,7 +40,17 @@ interface Asset {
   body: (bundle: typeof import("@graphql-yoga/render-graphiql/graphiql")) => string | Buffer;
 }
 
+/**
+ * The page's own script (./graphiql-page.js: starts GraphiQL, guards a link's mutation), named by its
+ * content's hash so that it can be cached as long as the package's files and a new version is a new name.
+ */
+const PAGE_SCRIPT = (() => {
+  const body = readFileSync(new URL("./graphiql-page.js", import.meta.url), "utf8");
+  return { name: `page-${createHash("sha256").update(body).digest("hex").slice(0, 16)}.js`, body };
+})();
+
 const ASSETS: Record<string, Asset> = {
+  [PAGE_SCRIPT.name]: { type: "text/javascript; charset=utf-8", body: () => PAGE_SCRIPT.body },
   "yoga-graphiql.js": { type: "text/javascript; charset=utf-8", body: (b) => b.js },
   "graphiql.css": { type: "text/css; charset=utf-8", body: (b) => b.css },
   "editor.worker.js": { type: "text/javascript; charset=utf-8", body: (b) => b.editorWorkerService },
@@ -97,9 +116,11 @@ query Me {
 /**
  * Yoga's GraphiQL options for this request: with the session of a person signed in to the
  * dashboard, or with the Authorization template for anyone else. Reading the session spends no
- * request of the person's budget; a failure to read it shows the signed-out page.
+ * request of the person's budget; a failure to read it shows the signed-out page. The page's
+ * Content-Security-Policy goes on `res` (Yoga answers with the Node response's headers kept).
  */
-export async function graphiqlOptionsFor(req: IncomingMessage | undefined): Promise<GraphiQLPage> {
+export async function graphiqlOptionsFor(req: IncomingMessage | undefined, res?: ServerResponse): Promise<GraphiQLPage> {
+  res?.setHeader("Content-Security-Policy", PAGE_POLICY.graphiql);
   const base: GraphiQLPage = { title: "GraphiQL · Video tracker", subscriptionsProtocol: "WS" };
   const asker = req ? await whoIsAsking(req, { count: false }).catch((e: unknown) => (logger.debug({ err: (e as Error).message }, "GraphiQL: no session"), null)) : null;
   const person = asker?.person;
@@ -115,10 +136,20 @@ export async function graphiqlOptionsFor(req: IncomingMessage | undefined): Prom
   };
 }
 
-/** Yoga's `renderGraphiQL`: the page, with every file from GRAPHIQL_ASSETS. */
+/**
+ * Yoga's `renderGraphiQL`: the page, with every file from GRAPHIQL_ASSETS. No inline script (its
+ * Content-Security-Policy, src/http/pages.ts, runs files of this origin only): the options are a JSON
+ * data block that the page's own script (PAGE_SCRIPT, ./graphiql-page.js) reads to start GraphiQL.
+ */
 export function renderGraphiQL(page: GraphiQLPage): string {
   const { sessionWorkspaces, ...opts } = page;
   const title = String(opts?.title ?? "GraphiQL").replace(/[<>&"]/g, "");
+  const data = {
+    options: opts,
+    workspaces: sessionWorkspaces ?? [],
+    workspaceStorageKey: DASHBOARD_WORKSPACE_KEY,
+    workers: { editorWorkerService: `${GRAPHIQL_ASSETS}/editor.worker.js`, json: `${GRAPHIQL_ASSETS}/json.worker.js`, graphql: `${GRAPHIQL_ASSETS}/graphql.worker.js` },
+  };
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -126,31 +157,13 @@ export function renderGraphiQL(page: GraphiQLPage): string {
     <title>${title}</title>
     <link rel="icon" href="${GRAPHIQL_ASSETS}/favicon.ico" />
     <link rel="stylesheet" href="${GRAPHIQL_ASSETS}/graphiql.css" />
+    <script defer src="${GRAPHIQL_ASSETS}/yoga-graphiql.js"></script>
+    <script defer src="${GRAPHIQL_ASSETS}/${PAGE_SCRIPT.name}"></script>
   </head>
   <body id="body" class="no-focus-outline">
     <noscript>You need to enable JavaScript to run GraphiQL.</noscript>
     <div id="root"></div>
-    <script>
-      const workers = {
-        editorWorkerService: "${GRAPHIQL_ASSETS}/editor.worker.js",
-        json: "${GRAPHIQL_ASSETS}/json.worker.js",
-        graphql: "${GRAPHIQL_ASSETS}/graphql.worker.js",
-      };
-      self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (_moduleId, label) => workers[label] };
-    </script>
-    <script src="${GRAPHIQL_ASSETS}/yoga-graphiql.js"></script>
-    <script>
-      const options = ${scriptJson(opts)};
-      const workspaces = ${scriptJson(sessionWorkspaces ?? [])};
-      // Signed in: the workspace chosen in the dashboard, as the dashboard sends it.
-      try {
-        const chosen = window.localStorage.getItem(${scriptJson(DASHBOARD_WORKSPACE_KEY)});
-        if (options.additionalHeaders && chosen && workspaces.includes(chosen)) options.additionalHeaders["x-workspace-id"] = chosen;
-      } catch {
-        // storage refused: the session's last choice applies
-      }
-      YogaGraphiQL.renderYogaGraphiQL(document.querySelector("#root"), options);
-    </script>
+    <script type="application/json" id="graphiql-options">${scriptJson(data)}</script>
   </body>
 </html>`;
 }

@@ -4,8 +4,10 @@
  * mutation and its asker's workspace is known. The "request" is POST /graphql with the operation's
  * parameters (query, variables, operationName); the answer stored is the execution result, errors
  * masked as the client sees them. A result with an error of a 5xx code (INTERNAL_ERROR,
- * SERVICE_UNAVAILABLE, …) is not stored. Over graphql-ws there is no header per operation: the
- * plugin does nothing there.
+ * SERVICE_UNAVAILABLE, …) is not stored, nor one refused as invalid before any work (every error a
+ * 400, VALIDATION_ERROR or INVALID_URL, and no field answered): the client fixes its variables and
+ * retries with the same key. Over graphql-ws there is no header per operation: the plugin does
+ * nothing there.
  */
 import { getOperationAST, GraphQLError, print, type ExecutionResult, type GraphQLFormattedError } from "graphql";
 import type { Plugin } from "graphql-yoga";
@@ -26,7 +28,15 @@ import { refusal } from "./refusals.ts";
 
 type OperationContext = TransportContext & GraphQLContext;
 
-const serverError = (e: GraphQLError) => (ERROR_STATUS[e.extensions?.code as ErrorCode] ?? 500) >= 500;
+const statusOfError = (e: GraphQLError) => ERROR_STATUS[e.extensions?.code as ErrorCode] ?? 500;
+
+/** The result as the store judges it (`keptForReplay`): 500 with a server error, 400 when only refused as invalid, else 200. */
+function statusOf(result: ExecutionResult): number {
+  const errors = result.errors ?? [];
+  if (errors.some((e) => statusOfError(e) >= 500)) return 500;
+  const answered = result.data != null && Object.values(result.data).some((v) => v !== null);
+  return errors.length > 0 && !answered && errors.every((e) => statusOfError(e) === 400) ? 400 : 200;
+}
 
 /** A stored result as graphql-js errors again (Yoga's masking lets them through as they are). */
 function revive(stored: Omit<ExecutionResult, "errors"> & { errors?: GraphQLFormattedError[] }): ExecutionResult {
@@ -39,9 +49,9 @@ function revive(stored: Omit<ExecutionResult, "errors"> & { errors?: GraphQLForm
   return { ...stored, errors } as ExecutionResult;
 }
 
+/** Stores the result (status 200: a mutation's HTTP answer), or lets the key go for one not kept. */
 async function settle(claimed: IdempotencyClaim, result: ExecutionResult): Promise<void> {
-  if (result.errors?.some(serverError)) return releaseIdempotentRequest(claimed);
-  await settleIdempotentRequest(claimed, { status: 200, body: JSON.stringify(result) });
+  await settleIdempotentRequest(claimed, { status: statusOf(result), body: JSON.stringify(result) });
 }
 
 /** The plugin; `maskError` is Yoga's (./yoga.ts), so that the stored errors are the ones sent. */

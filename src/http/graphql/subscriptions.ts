@@ -5,6 +5,13 @@
  *   subscriptions across every API process (src/domain/keys/live.ts); past it a new one is refused
  *   with SUBSCRIPTION_LIMIT_REACHED, and its place is given back when its stream ends.
  * - `endOnRevocation`: every stream ends when its key is revoked (./revocation.ts).
+ * - A maximum lifetime (GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS, `lifetimeMs`): a live subscription
+ *   does not outlive it, so each client comes back now and then through admission (its credential,
+ *   role and limits as they are now) and a deployment's new processes get their share of the
+ *   connections. An SSE stream (one subscription) ends with a last message, an error
+ *   SUBSCRIPTION_EXPIRED that says so, then `complete` (`endAtLifetime`); a WebSocket, which carries
+ *   many, is closed with code 4000 (./websocket.ts), after which graphql-ws clients reconnect and
+ *   subscribe again by themselves.
  * - `sharedPerEvent`: one read per event for all of a workspace's subscribers in this process. Every
  *   subscriber of a topic receives the same event object (the Redis event target parses a message
  *   once per process); while a subscriber's answer to an event is built, its DataLoaders (Pothos
@@ -21,6 +28,63 @@ import { untilRevoked } from "./revocation.ts";
 
 export const isAsyncIterable = <T>(value: unknown): value is AsyncIterable<T> =>
   value != null && typeof (value as AsyncIterable<T>)[Symbol.asyncIterator] === "function";
+
+/**
+ * The lifetime of one live subscription or socket: the setting, less up to a tenth at random, so
+ * that the connections opened together (a deployment's start) do not all come back at once. Null: no limit.
+ */
+export function lifetimeMs(): number | null {
+  const max = config.graphql.subscriptionMaxLifetimeMs;
+  return max > 0 ? Math.round(max * (1 - Math.random() / 10)) : null;
+}
+
+function subscriptionExpired(): GraphQLError {
+  const seconds = config.graphql.subscriptionMaxLifetimeMs / 1000;
+  return new GraphQLError(
+    `This subscription reached its maximum lifetime (GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS=${seconds}); subscribe again to go on receiving events.`,
+    { extensions: { code: "SUBSCRIPTION_EXPIRED", maxLifetimeSeconds: seconds } },
+  );
+}
+
+/** The stream, ended after `ms`: its last message is the SUBSCRIPTION_EXPIRED error, then it completes. */
+function untilLifetime<T>(source: AsyncIterable<T>, ms: number, last: () => T): AsyncIterableIterator<T> {
+  const it = source[Symbol.asyncIterator]();
+  let state: "live" | "told" | "ended" = "live";
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<"expired">((resolve) => {
+    timer = setTimeout(() => resolve("expired"), ms);
+    timer.unref();
+  });
+  const end = async (): Promise<IteratorReturnResult<undefined>> => {
+    if (state !== "ended") {
+      state = "ended";
+      clearTimeout(timer);
+      // Not awaited: the source may still hold the `next()` the race left waiting, and its return waits behind it.
+      void it.return?.().catch(() => undefined);
+    }
+    return { done: true, value: undefined };
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      if (state !== "live") return end();
+      const r = await Promise.race([it.next(), expired]);
+      if (r !== "expired") {
+        if (r.done) await end();
+        return r;
+      }
+      state = "told";
+      return { done: false, value: last() };
+    },
+    return: end,
+    async throw(e: unknown) {
+      await end();
+      throw e;
+    },
+  };
+}
 
 function subscriptionLimitReached(): GraphQLError {
   const max = config.graphql.maxSubscriptionsPerKey;
@@ -96,6 +160,21 @@ export const endOnRevocation: Plugin<GraphQLContext> = {
     return {
       onSubscribeResult({ result, setResult }) {
         if (isAsyncIterable(result)) setResult(untilRevoked(result, subjects));
+      },
+    };
+  },
+};
+
+/** An SSE subscription stream ends at its lifetime, telling the client so (WebSockets: ./websocket.ts closes the socket). */
+export const endAtLifetime: Plugin<GraphQLContext> = {
+  onSubscribe({ args }) {
+    const over = args.contextValue as GraphQLContext & { res?: unknown; admitted?: unknown };
+    if (!over.res || over.admitted) return; // a graphql-ws operation: its socket has the lifetime
+    const ms = lifetimeMs();
+    if (ms === null) return;
+    return {
+      onSubscribeResult({ result, setResult }) {
+        if (isAsyncIterable(result)) setResult(untilLifetime(result, ms, () => ({ errors: [subscriptionExpired()] })));
       },
     };
   },

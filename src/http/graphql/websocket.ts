@@ -11,11 +11,14 @@
  *   trusted-documents rule (./persisted.ts, the same Yoga hook), Yoga's envelop parse and validate
  *   (tokens, depth, cost, aliases, introspection: ./limits.ts), the execution bounds, the
  *   subscription cap (./subscriptions.ts);
- * - a revoked key's sockets are closed with 4403 (./revocation.ts).
+ * - a revoked key's sockets are closed with 4403 (./revocation.ts);
+ * - a socket lives at most GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS (less up to a tenth: ./subscriptions.ts,
+ *   `lifetimeMs`), then is closed with 4000 and a reason saying so: graphql-ws clients reconnect (a
+ *   code it does not hold fatal) and subscribe again, through admission as they are now.
  */
 import type { Server } from "node:http";
 import { GraphQLError } from "graphql";
-import { WebSocketServer } from "ws";
+import { WebSocketServer, type WebSocket } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import { randomUUID } from "node:crypto";
 import { RateLimitedError } from "../../domain/keys/access.ts";
@@ -28,12 +31,25 @@ import { refusal } from "./refusals.ts";
 import { DomainError } from "../../domain/shared/errors.ts";
 import { trustedParams } from "./persisted.ts";
 import { holdFor } from "./revocation.ts";
+import { lifetimeMs } from "./subscriptions.ts";
 import { maskError, type GraphQLServer } from "./yoga.ts";
 
 /** The WebSocket close code of a connection whose API key was revoked. */
 export const CLOSE_KEY_REVOKED = 4403;
 /** The close code of a socket past its credential's socket limit (or over its rate limit at connection_init). */
 export const CLOSE_TOO_MANY = 4429;
+/** The close code of a socket that reached its maximum lifetime: reconnect. */
+export const CLOSE_LIFETIME_REACHED = 4000;
+
+/** Closes the socket when its lifetime is reached (./subscriptions.ts, `lifetimeMs`). */
+function closeAtLifetime(socket: WebSocket): void {
+  const ms = lifetimeMs();
+  if (ms === null) return;
+  const seconds = config.graphql.subscriptionMaxLifetimeMs / 1000;
+  const timer = setTimeout(() => socket.close(CLOSE_LIFETIME_REACHED, `Lifetime reached (GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS=${seconds}): reconnect`), ms);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+}
 
 const asErrors = (e: unknown): GraphQLError[] => [e instanceof GraphQLError ? e : e instanceof DomainError ? refusal(e) : (maskError(e) as GraphQLError)];
 
@@ -73,6 +89,7 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
         // A withdrawn key, session or membership closes the socket with 4403 within REVOCATION_CHECK_INTERVAL_MS (./revocation.ts).
         const unhold = holdFor(subjectsOf(asker), () => socket.close(CLOSE_KEY_REVOKED, "Credential revoked"));
         socket.once("close", unhold);
+        closeAtLifetime(socket);
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {

@@ -19,14 +19,14 @@ import { DomainError, validationError } from "../../domain/shared/errors.ts";
 import { logger } from "../../infra/logger.ts";
 import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.ts";
 import { isUnavailable } from "../errors.ts";
-import { domainExtensions } from "./refusals.ts";
+import { domainExtensions, requestErrorsAre4xx } from "./refusals.ts";
 import { graphiqlOptionsFor, renderGraphiQL } from "./graphiql.ts";
 import type { GraphQLContext } from "./builder.ts";
 import { schema } from "./schema.ts";
 import { admitBeforeParsing, buildContext, type TransportContext } from "./admission.ts";
 import { operationLimits } from "./limits.ts";
 import { idempotentMutations } from "./idempotency.ts";
-import { endOnRevocation, limitLiveSubscriptions } from "./subscriptions.ts";
+import { endAtLifetime, endOnRevocation, limitLiveSubscriptions } from "./subscriptions.ts";
 
 const VARIABLE_REFUSAL = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" (?:got invalid value|of required type|of non-null type)/;
 
@@ -191,7 +191,7 @@ export function createGraphQL() {
     logging: false,
     // GraphiQL's files come from this server (./graphiql.ts), never a CDN; GRAPHIQL=false turns it off.
     // Its options depend on who opens it: a person signed in to the dashboard works with their session.
-    graphiql: config.operations.graphiql ? (_request, server) => graphiqlOptionsFor(server?.req) : false,
+    graphiql: config.operations.graphiql ? (_request, server) => graphiqlOptionsFor(server?.req, server?.res) : false,
     renderGraphiQL,
     landingPage: false,
     // Same origin only, as REST: the dashboard and GraphiQL are served by this server, integrations
@@ -213,6 +213,7 @@ export function createGraphQL() {
       idempotentMutations(maskError),
       limitLiveSubscriptions,
       endOnRevocation,
+      endAtLifetime,
       // Compiled execution (graphql-jit) of queries and mutations, kept per parsed document: Yoga's
       // parser cache (bounded LRU) hands the same document object to every request with the same
       // text. Subscriptions run on graphql-js: under graphql-jit their field arguments arrived
@@ -221,6 +222,8 @@ export function createGraphQL() {
       useGraphQlJit({}, { enableIf: (args) => compiledExecution(args.document, args.operationName) }),
       // @defer and @stream, over HTTP (multipart/mixed) and SSE.
       useDeferStream(),
+      // A request refused before execution: 4xx under application/graphql-response+json (./refusals.ts).
+      requestErrorsAre4xx,
     ],
   });
 }

@@ -66,7 +66,8 @@ const IDEMPOTENCY_KEY_ARGUMENT = {
   description:
     "Optional: 1 to 255 printable ASCII characters naming this call. Repeating the call with the same key and the same arguments " +
     `(within ${IDEMPOTENCY_TTL_HOURS} hours) does nothing again and answers the first answer, with \`_meta.idempotentReplayed: true\`; ` +
-    "the same key with other arguments is refused (IDEMPOTENCY_KEY_REUSED), and while the first call runs, IDEMPOTENCY_KEY_IN_USE.",
+    "the same key with other arguments is refused (IDEMPOTENCY_KEY_REUSED), and while the first call runs, IDEMPOTENCY_KEY_IN_USE. " +
+    "A call refused as invalid (VALIDATION_ERROR, INVALID_URL) keeps nothing: fix the arguments and call again with the same key.",
 };
 
 const toolsByName = new Map(tools.map((t) => [t.name, t]));

@@ -1,17 +1,13 @@
 /** Audit entries as REST /settings/audit-log lists them: schema and mapper. */
 import { z } from "zod";
-import type { AuditRecord } from "../../domain/people/audit.ts";
+import { auditActionsInWords, type AuditRecord } from "../../domain/people/audit.ts";
 import { iso, timestamp } from "./common.ts";
 
 export const auditEntry = z
   .object({
     id: z.string(),
     at: timestamp,
-    action: z.string().meta({
-      description:
-        "`api_key.created`, `api_key.revoked`, `webhook.created`, `webhook.deleted`, `member.added`, `member.role_changed`, `member.removed`, " +
-        "`invitation.created`, `invitation.revoked`, `invitation.accepted`, `user.signed_in`, `user.sign_in_failed`, `session.revoked`.",
-    }),
+    action: z.string().meta({ description: `What was done: ${auditActionsInWords()}.` }),
     actor: z.object({
       kind: z.enum(["user", "api_key", "system"]).meta({ description: "A signed-in person, an integration's API key, or the operator's CLI." }),
       id: z.string().nullable().meta({ description: "The user's or the key's id; null for `system`." }),

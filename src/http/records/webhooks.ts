@@ -123,6 +123,11 @@ export const webhookEventData = {
   },
 } satisfies Record<(typeof WORKSPACE_EVENT_TYPES)[number], { summary: string; data: z.ZodType }>;
 
-/** The body of a delivery: `{type, timestamp, data}` (timestamp: when the event happened). */
+/** The body of a delivery: `{id, type, timestamp, data}` (id: the event's; timestamp: when it happened). */
 export const webhookPayload = (type: (typeof WORKSPACE_EVENT_TYPES)[number]) =>
-  z.object({ type: z.literal(type), timestamp, data: webhookEventData[type].data });
+  z.object({
+    id: id.meta({ description: "The event's id: the same for every endpoint, and GraphQL's `WorkspaceEvent.id` (`webhook-id` is the delivery's)." }),
+    type: z.literal(type),
+    timestamp,
+    data: webhookEventData[type].data,
+  });

@@ -1,9 +1,11 @@
 /**
  * REST's `Idempotency-Key` (every POST, PATCH and DELETE under /api/v1; the rules and the store:
  * src/domain/shared/idempotency.ts). Express middleware placed after "who is asking" (the key is
- * scoped to its workspace) and before the route: a request whose key holds an answer gets it again
- * with `Idempotent-Replayed: true` and the route does not run; a claimed request runs the route, and
- * its answer (the route's, or the error handler's `{code, message}`) is stored before it is sent.
+ * scoped to its workspace) and the route's own checks (./router.ts: a request refused there claims
+ * nothing), before the route runs: a request whose key holds an answer gets it again, with the
+ * headers that describe it and `Idempotent-Replayed: true`, and the route does not run; a claimed
+ * request runs the route, and its answer (the route's, or the error handler's `{code, message}`) is
+ * stored before it is sent.
  */
 import type { NextFunction, Request, Response } from "express";
 import {
@@ -11,10 +13,21 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   idempotencyKeyOf,
   releaseIdempotentRequest,
+  REPLAYED_HEADERS,
   settleIdempotentRequest,
 } from "../../domain/shared/idempotency.ts";
 import { logger } from "../../infra/logger.ts";
 import { authOf } from "../middleware.ts";
+
+/** The answer's headers a replay repeats; res.json sets JSON's content type itself when none was set. */
+function describing(res: Response): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+  for (const name of REPLAYED_HEADERS) {
+    const value = res.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return headers;
+}
 
 export async function idempotentRequest(req: Request, res: Response, next: NextFunction): Promise<void> {
   const key = idempotencyKeyOf(req.headers["idempotency-key"]);
@@ -27,8 +40,10 @@ export async function idempotentRequest(req: Request, res: Response, next: NextF
     payload: { query: req.query, body: req.body ?? null },
   });
   if (outcome.kind === "replay") {
+    for (const [name, value] of Object.entries(outcome.headers ?? {})) res.setHeader(name, value);
     res.setHeader(IDEMPOTENT_REPLAYED_HEADER, "true");
-    res.status(outcome.status).type("application/json").send(outcome.body);
+    if (!res.hasHeader("content-type")) res.type("application/json");
+    res.status(outcome.status).send(outcome.body);
     return;
   }
   // Every answer of a route, and of the error handler (src/http/app.ts), is sent with res.json (even
@@ -37,7 +52,7 @@ export async function idempotentRequest(req: Request, res: Response, next: NextF
   // to its lease.
   const send = res.json.bind(res);
   res.json = (body: unknown) => {
-    settleIdempotentRequest(outcome, { status: res.statusCode, body: JSON.stringify(body) ?? "" })
+    settleIdempotentRequest(outcome, { status: res.statusCode, body: JSON.stringify(body) ?? "", headers: describing(res) })
       .catch(async (err: unknown) => {
         logger.error({ err }, "idempotent answer not stored; the key is let go");
         await releaseIdempotentRequest(outcome).catch(() => undefined);

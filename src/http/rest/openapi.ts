@@ -20,9 +20,10 @@ const idempotencyHeaders = z.object({
       description:
         "Optional (IETF draft \"The Idempotency-Key HTTP Header Field\"): 1 to 255 printable ASCII characters naming this request, " +
         "scoped to the workspace (400 VALIDATION_ERROR otherwise). Sent again with the same method, path and body within " +
-        `${IDEMPOTENCY_TTL_HOURS} hours, the request does nothing again and answers the first answer's status and body, with ` +
-        "`Idempotent-Replayed: true`. The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED; while the first " +
-        "request with it still runs: 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. Answers of 5xx are not kept (the retry runs again).",
+        `${IDEMPOTENCY_TTL_HOURS} hours, the request does nothing again and answers the first answer's status, body and ` +
+        "Content-Type, Location and Retry-After, with `Idempotent-Replayed: true`. The same key with another method, path or body: " +
+        "422 IDEMPOTENCY_KEY_REUSED; while the first request with it still runs: 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. Answers " +
+        "of 5xx are not kept (the retry runs again), nor 400 refusals of an invalid request (fix it and send it with the same key).",
     }),
 });
 
@@ -84,7 +85,7 @@ const TAGS: { name: string; description: string }[] = [
 ];
 
 /**
- * The eight events under `webhooks` (OpenAPI 3.1): each a POST of `{type, timestamp, data}` signed the Standard
+ * The eight events under `webhooks` (OpenAPI 3.1): each a POST of `{id, type, timestamp, data}` signed the Standard
  * Webhooks way, with its payload schema (src/http/records/webhooks.ts).
  */
 function registerWebhooks(registry: OpenAPIRegistry): void {

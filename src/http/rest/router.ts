@@ -44,8 +44,20 @@ function checkResponse(route: AnyRoute, status: number, body: unknown): void {
 /** The actor of routes that need none (`auth: false`): no workspace, no role. */
 const NO_ACTOR: Actor = { workspaceId: "", role: "member", ...OPERATOR };
 
-function handle(route: AnyRoute) {
-  return async (req: Request, res: Response) => {
+/** What `validate` parsed, for `run`. */
+interface ValidInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+/**
+ * The route's own checks, before anything of it runs: the role rule, unstorable strings, the
+ * schemas. Before the Idempotency-Key is claimed (./idempotency.ts): a request refused here did no
+ * work, so its key is not spent and the fixed request may use it again.
+ */
+function validate(route: AnyRoute) {
+  return (req: Request, res: Response, next: () => void) => {
     // Owner-only routes ask the role rule first (403 FORBIDDEN for members).
     if (route.permission) authorize(authOf(res), route.permission);
     // NUL and lone surrogates: 400 VALIDATION_ERROR (INVALID_URL in a `url` field), before any schema.
@@ -59,7 +71,14 @@ function handle(route: AnyRoute) {
     const rawBody = route.body && req.body === undefined ? {} : req.body;
     const body = parsePart(route.body, rawBody, "body", details);
     if (details.length > 0) throw validationError(`Invalid request: ${describeDetails(details)}`, details);
+    res.locals.input = { params, query, body } satisfies ValidInput;
+    next();
+  };
+}
 
+function run(route: AnyRoute) {
+  return async (_req: Request, res: Response) => {
+    const { params, query, body } = res.locals.input as ValidInput;
     const requestId = res.locals.requestId as string;
     const auth = route.auth === false ? NO_ACTOR : authOf(res);
     const out = await route.handler({
@@ -90,10 +109,11 @@ const readJsonBody = express.json({ limit: BODY_LIMIT_BYTES, type: () => true })
 export function buildRouter(routes: AnyRoute[]): express.Router {
   const router = express.Router();
   for (const route of routes) {
-    // Who asks and its budget, then the body; writes then take an Idempotency-Key (./idempotency.ts,
-    // which reads the body), scoped to the workspace "who is asking" names.
-    const guards = route.auth === false ? [readJsonBody] : takesIdempotencyKey(route) ? [admitRequest, readJsonBody, idempotentRequest] : [admitRequest, readJsonBody];
-    router[route.method](toExpressPath(route.path), ...guards, handle(route));
+    // Who asks and its budget, then the body and the route's checks; writes then take an Idempotency-Key
+    // (./idempotency.ts), scoped to the workspace "who is asking" names, before the route runs.
+    const guards = route.auth === false ? [readJsonBody] : [admitRequest, readJsonBody];
+    const keyed = route.auth !== false && takesIdempotencyKey(route) ? [idempotentRequest] : [];
+    router[route.method](toExpressPath(route.path), ...guards, validate(route), ...keyed, run(route));
   }
   router.use(wrongMethod(routes));
   return router;

@@ -11,7 +11,7 @@ import { parseInput } from "../../../domain/shared/inputs.ts";
 import { DomainError } from "../../../domain/shared/errors.ts";
 import { authorize } from "../../../domain/people/roles.ts";
 import { createInvitationInput, workspaceRole } from "../../../domain/people/inputs.ts";
-import { AUDIT_ORDER, auditByIds, countAudit, listAudit, type AuditRecord } from "../../../domain/people/audit.ts";
+import { AUDIT_ORDER, auditActionsInWords, auditByIds, countAudit, listAudit, type AuditRecord } from "../../../domain/people/audit.ts";
 import { changeMemberRole, countMembers, listMembers, membersByIds, MEMBERS_ORDER, removeMember, type MemberRecord, type MembershipRecord } from "../../../domain/people/members.ts";
 import {
   acceptInvitation,
@@ -184,9 +184,7 @@ const AuditEntryRef = builder.loadableNodeRef("AuditEntry", {
 });
 
 AuditEntryRef.implement({
-  description:
-    "One recorded action: `api_key.created`, `api_key.revoked`, `webhook.created`, `webhook.deleted`, `member.added`, `member.role_changed`, " +
-    "`member.removed`, `invitation.created`, `invitation.revoked`, `invitation.accepted`, `user.signed_in`, `user.sign_in_failed`, `session.revoked`.",
+  description: `One recorded action: ${auditActionsInWords()}.`,
   fields: (t) => ({
     uuid: t.exposeID("id"),
     at: t.expose("at", { type: "DateTime" }),
