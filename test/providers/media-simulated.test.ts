@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
-import { simulatedVideoSpec, SimulatedMediaProvider, spokenForm, timeSentences } from "../../src/providers/media/simulated.js";
+import { onScreenHook, simulatedVideoSpec, SimulatedMediaProvider, spokenForm, timeSentences } from "../../src/providers/media/simulated.js";
 import { seeVideo } from "../../src/domain/analysis/visual.js";
 import { createVisualProviders } from "../../src/main/providers.js";
 import type { MediaInput } from "../../src/domain/analysis/ports.js";
@@ -141,6 +141,10 @@ describe("simulated media provider: the video for the visual stage", () => {
       { text: "SIMULATED", from: 3, to: 10, position: "bottom", size: 24 },
     ]);
     expect(simulatedVideoSpec({ description: "Ten facts about owls", platformVideoId: "a" }, 2, null).scenes.every((s) => !s.face)).toBe(true);
+    // A hook is a line, not a paragraph: the opening sentences that fit in a dozen words.
+    const long = "POV: you finally fixed your sourdough starter. I tried three flours this week and honestly the rye one won.";
+    expect(simulatedVideoSpec({ description: long, platformVideoId: "a" }, 10, null).overlays[0]!.text).toBe("POV: you finally fixed your sourdough starter.");
+    expect(onScreenHook("Wait for it... I tried the viral cloud bread recipe! Then I ate it all.")).toBe("Wait for it... I tried the viral cloud bread recipe!");
     expect(simulatedVideoSpec({ description: "", platformVideoId: "a" }, 0, null).scenes.reduce((t, s) => t + s.seconds, 0)).toBe(5);
   });
 

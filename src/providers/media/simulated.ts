@@ -174,9 +174,23 @@ const FIRST_PERSON = /\b(i|i'm|i've|me|my|mine)\b/i;
 
 /**
  * What the simulated video shows: at least 5 seconds (the speech's length when longer), scenes of about
- * 3.5 s, the description's first line on screen for the first 3 s, a face in every other scene after the
+ * 3.5 s, the opening of the description's first line (`onScreenHook`) on screen for the first 3 s, a face in every other scene after the
  * first when the description speaks in the first person, a "SIMULATED" label after the hook.
  */
+/** Words a creator puts on screen as a hook, at most: a line, not a paragraph. */
+const MAX_OVERLAY_WORDS = 12;
+
+/** The first line's opening sentences, as many as fit in MAX_OVERLAY_WORDS (at least the first). */
+export function onScreenHook(description: string): string {
+  let hook = "";
+  for (const sentence of splitSentences(description.split("\n")[0] ?? "")) {
+    const joined = hook ? `${hook} ${sentence}` : sentence;
+    if (hook && joined.split(/\s+/).length > MAX_OVERLAY_WORDS) break;
+    hook = joined;
+  }
+  return hook;
+}
+
 export function simulatedVideoSpec(input: Pick<MediaInput, "description" | "platformVideoId">, speechSeconds: number, audioPath: string | null): VideoSpec {
   const total = Math.max(5, speechSeconds);
   const count = Math.max(2, Math.round(total / SCENE_SECONDS));
@@ -187,12 +201,12 @@ export function simulatedVideoSpec(input: Pick<MediaInput, "description" | "plat
     colour: SCENE_COLOURS[(i + offset * 2) % SCENE_COLOURS.length]!,
     face: talks && i % 2 === 1,
   }));
-  const firstLine = collapseWhitespace(spokenForm(input.description.split("\n")[0] ?? ""));
+  const onScreen = collapseWhitespace(spokenForm(onScreenHook(input.description)));
   const hook = Math.min(HOOK_OVERLAY_SECONDS, total);
   return {
     scenes,
     overlays: [
-      ...(firstLine ? [{ text: firstLine, from: 0, to: hook, position: "top" as const }] : []),
+      ...(onScreen ? [{ text: onScreen, from: 0, to: hook, position: "top" as const }] : []),
       { text: "SIMULATED", from: hook, to: total, position: "bottom" as const, size: 24 },
     ],
     ...(audioPath ? { audioPath } : {}),
