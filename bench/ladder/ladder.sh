@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Perf ladder: floor / REST / GraphQL / GraphQL nested / PostGraphile 5 / GraphQL floor (Mercurius + jit) / yoga floor, one database, one run.
+# Perf ladder: floor / REST / GraphQL / GraphQL nested / GraphQL with a session cookie / PostGraphile 5 / GraphQL floor (Mercurius + jit) / yoga floor, one database, one run.
 # Usage: ./ladder.sh            (env: PERF_ROUNDS=3 PERF_SECONDS=10 PERF_WARMUP=2 PERF_DB=perfladder_bench PG5_DIR=/tmp/pg5 GQLFLOOR_DIR=/tmp/gqlfloor)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
