@@ -121,6 +121,10 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** How often live subscriptions' keys are re-checked against revocation (a fallback to the revocation event). */
   REVOCATION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(4000).default(2000),
+  /** How long a process may admit a signed-in person's requests from memory (session, person, memberships;
+   *  src/domain/people/sessions.ts) before reading them again; 0 turns the memory off. Every change is also announced
+   *  to every process, so this is only the bound when an announcement is lost: keep it under the contract's 5 s. */
+  SESSION_MEMORY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   /** How long a claimed Idempotency-Key is held past its last sign of life (its request extends it while it runs). */
   IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(300).default(60_000),
 
@@ -466,6 +470,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     visual: { enabled: e.VISUAL_ANALYSIS, maxKeyframes: e.VISUAL_MAX_KEYFRAMES, concurrency: e.VISUAL_CONCURRENCY },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
+    sessionMemoryMs: e.SESSION_MEMORY_MS,
     idempotency: { leaseMs: e.IDEMPOTENCY_LEASE_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     refresh: {
