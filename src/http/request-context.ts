@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import onHeaders from "on-headers";
+import { trace } from "@opentelemetry/api";
 import { currentLogContext, logger, withLogContext } from "../infra/logger.ts";
 import { metricsEnabled, observeHttpRequest, UNMATCHED_ROUTE } from "../infra/metrics.ts";
 import { securePage } from "./pages.ts";
@@ -76,6 +77,18 @@ const mounts = new WeakMap<IncomingMessage, string>();
 export function rememberMount(req: IncomingMessage & { baseUrl?: string }, _res: unknown, next: () => void): void {
   if (req.baseUrl) mounts.set(req, req.baseUrl);
   next();
+}
+
+/**
+ * Names the request's trace by its route template (`GET /api/v1/videos/:id`, `POST /graphql`), as
+ * Express's instrumentation did before it was left out by default (src/main/telemetry.ts): the server
+ * span's name and `http.route`. Nothing when tracing is off (no span is active).
+ */
+export function traceRoute(method: string | undefined, route: string): void {
+  const span = trace.getActiveSpan();
+  if (!span) return;
+  span.setAttribute("http.route", route);
+  span.updateName(`${method ?? "GET"} ${route}`);
 }
 
 /** The metrics label of a request: Express's matched route template, `/graphql`, or `unmatched`. */

@@ -129,11 +129,16 @@ describe("traces exported by OTLP when the OTEL_* variables are set", () => {
     const byId = new Map(trace.map((s) => [s.spanId, s]));
     expect(new Set(trace.map((s) => s.service))).toEqual(new Set(["video-service-api", "video-service-worker"]));
 
-    // In the API: BullMQ's add span (a producer, kind 4) under the request; statements and Redis commands too.
+    // In the API: BullMQ's add span (a producer, kind 4) under the request; its statements too. By default
+    // (src/main/telemetry.ts) nothing else: no Redis command, Express layer or pool checkout spans, and the
+    // server span is named by its route.
     const add = trace.find((s) => s.service === "video-service-api" && s.kind === 4 && /scrape/.test(s.name));
     expect(add, trace.map((s) => `${s.service} ${s.name}`).join("\n")).toBeDefined();
+    expect(server!.name).toBe("POST /api/v1/videos");
     expect(trace.some((s) => s.service === "video-service-api" && db(s) === "postgresql")).toBe(true);
-    expect(trace.some((s) => s.service === "video-service-api" && db(s) === "redis")).toBe(true);
+    const apiSpans = trace.filter((s) => s.service === "video-service-api").map((s) => s.name);
+    expect(apiSpans.filter((n) => /^(redis|router|middleware|request handler|pg-pool\.connect|graphql\.)/.test(n)), apiSpans.join(", ")).toEqual([]);
+    expect(trace.some((s) => db(s) === "redis")).toBe(false);
 
     // In the worker: the consumer span (kind 5) continues the trace from the add span; the job's statements and yt-dlp's run below it.
     const processSpan = trace.find((s) => s.service === "video-service-worker" && s.kind === 5 && s.name.startsWith("process "))!;
@@ -184,6 +189,16 @@ async function loadedTelemetry(env: Record<string, string>): Promise<string[]> {
   });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as string[];
 }
+
+describe("which instrumentations", () => {
+  it("requests, statements and log lines by default; the others when OTEL_NODE_ENABLED_INSTRUMENTATIONS names them; an unknown name refused", async () => {
+    const { enabledInstrumentations } = await import("../../src/main/telemetry.js");
+    expect(enabledInstrumentations(undefined)).toEqual(["http", "pg", "pino"]);
+    expect(enabledInstrumentations(" ")).toEqual(["http", "pg", "pino"]);
+    expect(enabledInstrumentations("http,pg,express,graphql,ioredis")).toEqual(["http", "pg", "express", "graphql", "ioredis"]);
+    expect(() => enabledInstrumentations("http,redis")).toThrow(/unknown redis/);
+  });
+});
 
 describe("tracing off", () => {
   it("is what the OTEL_* variables say: on with an OTLP endpoint or a traces exporter, off with none of them, `none` first, or OTEL_SDK_DISABLED", () => {
