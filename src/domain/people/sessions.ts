@@ -62,7 +62,10 @@ export interface SessionAdmission extends PersonContext {
 }
 
 export interface SessionRequest {
-  headers: Headers;
+  /** The Cookie header (what a remembered session is found by). */
+  cookie: string | undefined;
+  /** The request's headers as the library reads them (made only when it is asked). */
+  headers: () => Headers;
   /** The request came over https (the Secure cookie's name is looked for). */
   https: boolean;
   /** The workspace the request names (a UUID), if any. */
@@ -72,8 +75,8 @@ export interface SessionRequest {
   count: boolean;
 }
 
-/** Whether the request carries a cookie at all (without one, the library is not asked). */
-const hasCookie = (headers: Headers) => (headers.get("cookie") ?? "").includes("session_token=");
+/** Whether the request carries a session cookie at all (without one, the library is not asked). */
+const hasCookie = (cookie: string | undefined) => cookie !== undefined && cookie.includes("session_token=");
 
 /** What a session cookie was answered with, as this process remembers it. */
 interface Remembered {
@@ -169,7 +172,7 @@ function memoryKey(cookie: string, https: boolean, rules: CookieRules): string |
 async function readSession(req: SessionRequest): Promise<{ remembered: Remembered; setCookies: string[] } | null> {
   const auth = await authFor(req.https);
   const rules = await cookieRules(auth);
-  const key = memoryKey(req.headers.get("cookie") ?? "", req.https, rules);
+  const key = memoryKey(req.cookie ?? "", req.https, rules);
   const now = Date.now();
   if (key !== null) {
     listen();
@@ -178,7 +181,7 @@ async function readSession(req: SessionRequest): Promise<{ remembered: Remembere
     if (known) memory.delete(key);
   }
   const seen = announcements;
-  const { headers, response } = await auth.api.getSession({ headers: req.headers, returnHeaders: true });
+  const { headers, response } = await auth.api.getSession({ headers: req.headers(), returnHeaders: true });
   if (!response) return null;
   const { user, session } = response;
   const remembered: Remembered = {
@@ -202,7 +205,7 @@ async function readSession(req: SessionRequest): Promise<{ remembered: Remembere
  * NOT_FOUND when the request names a workspace the person does not belong to.
  */
 export async function admitSession(req: SessionRequest): Promise<SessionAdmission | null> {
-  if (!hasCookie(req.headers)) return null;
+  if (!hasCookie(req.cookie)) return null;
   const read = await readSession(req);
   if (!read) return null;
   const { person, sessionId, activeWorkspaceId, memberships } = read.remembered;
