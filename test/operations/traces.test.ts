@@ -190,9 +190,28 @@ async function loadedTelemetry(env: Record<string, string>): Promise<string[]> {
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as string[];
 }
 
+describe("the request's span", () => {
+  it("continues an incoming traceparent; GraphQL's is named POST /graphql, with its status", async () => {
+    const { key } = await newWorkspace();
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const parent = "00f067aa0ba902b7";
+    const r = await fetch(`${api.url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", traceparent: `00-${traceId}-${parent}-01` },
+      body: JSON.stringify({ query: "{ workspace { plan } }" }),
+    });
+    expect(r.status).toBe(200);
+    const span = await waitUntil("the API's span of the GraphQL request", () => spans.find((s) => s.traceId === traceId && s.kind === 2), Boolean, 20_000, 100);
+    expect(span).toMatchObject({ service: "video-service-api", name: "POST /graphql", parentSpanId: parent });
+    expect(span!.attributes).toMatchObject({ "http.route": "/graphql", "http.request.method": "POST", "http.response.status_code": 200 });
+    // Its statement (the workspace's read) is under it.
+    await waitUntil("its statement", () => spans.find((s) => s.traceId === traceId && s.parentSpanId === span!.spanId && db(s) === "postgresql"), Boolean, 20_000, 100);
+  });
+});
+
 describe("which instrumentations", () => {
   it("requests, statements and log lines by default; the others when OTEL_NODE_ENABLED_INSTRUMENTATIONS names them; an unknown name refused", async () => {
-    const { enabledInstrumentations } = await import("../../src/main/telemetry.js");
+    const { enabledInstrumentations } = await import("../../src/config.js");
     expect(enabledInstrumentations(undefined)).toEqual(["http", "pg", "pino"]);
     expect(enabledInstrumentations(" ")).toEqual(["http", "pg", "pino"]);
     expect(enabledInstrumentations("http,pg,express,graphql,ioredis")).toEqual(["http", "pg", "express", "graphql", "ioredis"]);
