@@ -100,6 +100,35 @@ describe("a signed-in person costs what a key costs", () => {
   });
 });
 
+describe("the library's refresh of a session, kept", () => {
+  it("a session due for its refresh is refreshed (its cookie set again) on its next request, once; then it is remembered as refreshed", async () => {
+    const { workspaceId, key } = await newWorkspace();
+    await newPerson("refresh@example.com", workspaceId, "member");
+    const person = await signedIn(api.url, "refresh@example.com");
+    const query = `{ workspace { plan } }`;
+    await gql(api.url, key, query);
+    const withKey = await statements(() => gql(api.url, key, query));
+    await waitUntil("the session remembered", () => statements(() => person.gql(query)), (n) => n === withKey, CONTRACT_MS);
+    // Last refreshed two hours ago (the library refreshes at most hourly): due.
+    const session = await prisma.session.findFirstOrThrow({ where: { user: { email: "refresh@example.com" } } });
+    await prisma.session.update({ where: { id: session.id }, data: { expiresAt: new Date(Date.now() + 7 * 86_400_000 - 2 * 3_600_000) } });
+    const refreshed = await waitUntil(
+      "the library refreshing the session",
+      async () => {
+        const r = await person.gql(query);
+        return r.headers.getSetCookie().filter((c) => c.includes("session_token="));
+      },
+      (cookies) => cookies.length === 1,
+      CONTRACT_MS, // what this process remembered (3 s) ends, and the next request goes to the library
+    );
+    expect(refreshed[0]).toMatch(/Max-Age=604800/);
+    expect((await prisma.session.findUniqueOrThrow({ where: { id: session.id } })).expiresAt.getTime()).toBeGreaterThan(Date.now() + 7 * 86_400_000 - 60_000);
+    // Once: the following requests set no cookie, and are answered from memory again.
+    for (let i = 0; i < 3; i++) expect((await person.gql(query)).headers.getSetCookie()).toEqual([]);
+    await waitUntil("the refreshed session remembered", () => statements(() => person.gql(query)), (n) => n === withKey, CONTRACT_MS);
+  });
+});
+
 describe("what one process remembers ends when another announces a change (SESSION_MEMORY_MS=60000)", () => {
   it("sign-out on A: B refuses the cookie within 5 s", async () => {
     const { workspaceId } = await newWorkspace();
