@@ -168,18 +168,41 @@ function memoryKey(cookie: string, https: boolean, rules: CookieRules): string |
   return value ? `${https ? "s" : "h"}:${value}` : null;
 }
 
+type SessionRead = { remembered: Remembered; setCookies: string[] } | null;
+
+/**
+ * Reads in flight, by memory key: the requests of one session that arrive while its read runs (a page's
+ * requests at once, or every request in flight when what was remembered ends) wait for that read instead
+ * of each asking the library. The refreshed cookie, if any, goes on the first one's answer, as when the
+ * library answers them one after another.
+ */
+const reading = new Map<string, Promise<SessionRead>>();
+
 /** What the library and the memberships answer for the request's session (null: none, or not valid). */
-async function readSession(req: SessionRequest): Promise<{ remembered: Remembered; setCookies: string[] } | null> {
+async function readSession(req: SessionRequest): Promise<SessionRead> {
   const auth = await authFor(req.https);
   const rules = await cookieRules(auth);
   const key = memoryKey(req.cookie ?? "", req.https, rules);
-  const now = Date.now();
-  if (key !== null) {
-    listen();
-    const known = memory.get(key);
-    if (known && now < known.until) return { remembered: known, setCookies: [] };
-    if (known) memory.delete(key);
+  if (key === null) return askLibrary(req, auth, rules, null);
+  listen();
+  const known = memory.get(key);
+  if (known && Date.now() < known.until) return { remembered: known, setCookies: [] };
+  if (known) memory.delete(key);
+  const inFlight = reading.get(key);
+  if (inFlight) {
+    const read = await inFlight;
+    return read && { remembered: read.remembered, setCookies: [] };
   }
+  const read = askLibrary(req, auth, rules, key);
+  reading.set(key, read);
+  const done = () => void reading.delete(key);
+  read.then(done, done);
+  return read;
+}
+
+/** The library's answer for the session (it refreshes a session that is due) and the person's memberships; remembered under `key`. */
+async function askLibrary(req: SessionRequest, auth: Auth, rules: CookieRules, key: string | null): Promise<SessionRead> {
+  const now = Date.now();
   const seen = announcements;
   const { headers, response } = await auth.api.getSession({ headers: req.headers(), returnHeaders: true });
   if (!response) return null;
