@@ -12,4 +12,7 @@ export GQLFLOOR_DIR="${GQLFLOOR_DIR:-/tmp/gqlfloor}"
 if [ ! -f "$GQLFLOOR_DIR/node_modules/mercurius/package.json" ]; then
   mkdir -p "$GQLFLOOR_DIR" && (cd "$GQLFLOOR_DIR" && { [ -f package.json ] || npm init -y >/dev/null; } && npm install --no-audit --no-fund fastify@5 mercurius@16 graphql@16 pg >/dev/null)
 fi
-exec node "$HERE/ladder.mjs"
+# The project's own Node (Node 24, from npm's node package) when it has one, for the harness and every rung.
+NODE="$PROJECT_DIR/node_modules/.bin/node"
+[ -x "$NODE" ] || NODE=node
+exec "$NODE" "$HERE/ladder.mjs"
