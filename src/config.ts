@@ -121,6 +121,10 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** How often live subscriptions' keys are re-checked against revocation (a fallback to the revocation event). */
   REVOCATION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(4000).default(2000),
+  /** How long a process may admit a signed-in person's requests from memory (session, person, memberships;
+   *  src/domain/people/sessions.ts) before reading them again; 0 turns the memory off. Every change is also announced
+   *  to every process, so this is only the bound when an announcement is lost: keep it under the contract's 5 s. */
+  SESSION_MEMORY_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   /** How long a claimed Idempotency-Key is held past its last sign of life (its request extends it while it runs). */
   IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(300).default(60_000),
 
@@ -371,6 +375,24 @@ function parseDelays(text: string): number[] | string {
  * (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`); off with `OTEL_SDK_DISABLED=true`.
  * Off, no part of the SDK is loaded (src/main/tracing.ts).
  */
+/**
+ * What a trace holds besides jobs (docs/operations.md, "Traces"), by the names of OpenTelemetry's standard
+ * OTEL_NODE_ENABLED_INSTRUMENTATIONS: by default `http` (a server span per request, src/http/request-context.ts,
+ * and client spans of outgoing requests), `pg` (statements) and `pino` (the trace id on log lines); `express`,
+ * `graphql` and `ioredis` when named (src/main/telemetry.ts says what each costs). An unknown name stops the start.
+ */
+export const TRACE_INSTRUMENTATIONS = ["http", "pg", "pino", "express", "graphql", "ioredis"] as const;
+export type TraceInstrumentation = (typeof TRACE_INSTRUMENTATIONS)[number];
+const DEFAULT_TRACE_INSTRUMENTATIONS: TraceInstrumentation[] = ["http", "pg", "pino"];
+
+export function enabledInstrumentations(value: string | undefined): TraceInstrumentation[] {
+  const names = (value ?? "").split(",").map((n) => n.trim()).filter(Boolean);
+  if (names.length === 0) return DEFAULT_TRACE_INSTRUMENTATIONS;
+  const unknown = names.filter((n) => !(TRACE_INSTRUMENTATIONS as readonly string[]).includes(n));
+  if (unknown.length) throw new Error(`OTEL_NODE_ENABLED_INSTRUMENTATIONS: unknown ${unknown.join(", ")} (known: ${TRACE_INSTRUMENTATIONS.join(", ")})`);
+  return [...new Set(names)] as TraceInstrumentation[];
+}
+
 export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   if ((env.OTEL_SDK_DISABLED ?? "").trim().toLowerCase() === "true") return false;
   const exporters = (env.OTEL_TRACES_EXPORTER ?? "").split(",").map((s) => s.trim()).filter(Boolean);
@@ -420,6 +442,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     logContext: e.LOG_CONTEXT,
     /** OpenTelemetry traces exported (the OTEL_* variables, read by the SDK itself): see tracingWanted. */
     tracing: tracingWanted(env),
+    /** The instrumentations of a trace (OTEL_NODE_ENABLED_INSTRUMENTATIONS): see enabledInstrumentations. */
+    traceInstrumentations: tracingWanted(env) ? enabledInstrumentations(env.OTEL_NODE_ENABLED_INSTRUMENTATIONS) : [],
     redisPrefix: e.REDIS_PREFIX,
     providers: {
       scrape: scrapeProvider,
@@ -466,6 +490,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     visual: { enabled: e.VISUAL_ANALYSIS, maxKeyframes: e.VISUAL_MAX_KEYFRAMES, concurrency: e.VISUAL_CONCURRENCY },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
+    sessionMemoryMs: e.SESSION_MEMORY_MS,
     idempotency: { leaseMs: e.IDEMPOTENCY_LEASE_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     refresh: {

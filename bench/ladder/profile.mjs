@@ -3,13 +3,15 @@
 // node_modules, a file of src/, Node's internals, the garbage collector).
 //
 // Usage (from the project root, on the ladder's seeded database, kept between runs):
-//   node bench/ladder/profile.mjs [rest|gql|gqlNested] [seconds]      (npm run bench:profile -- gql 10)
+//   node bench/ladder/profile.mjs [rest|gql|gqlNested|gqlSession] [seconds]      (npm run bench:profile -- gql 10)
+// The profiler runs over the measured load only (through the API's inspector on loopback, PROFILE_INSPECT_PORT 9239):
+// neither the start-up nor the 2 s warm-up is in it.
 //   node bench/ladder/profile.mjs --summarise <file.cpuprofile>          (a profile made elsewhere: a floor's)
 // Env: PROFILE_DB (perfprofile), PROFILE_RESEED=1 (drop and seed again), PROFILE_TOP (30), PROFILE_ENV
 // (extra env for the API as JSON, e.g. '{"LOG_CONTEXT":"false"}'), PROFILE_KEEP (a path to copy the
 // .cpuprofile to; open it in Chrome's DevTools or speedscope).
 import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,6 +59,51 @@ async function waitHttp(url) {
     }
   }
   throw new Error(`${url} did not answer`);
+}
+
+const INSPECT_PORT = Number(process.env.PROFILE_INSPECT_PORT ?? 9239);
+
+/** The API's DevTools protocol session (its inspector on loopback): `send(method, params)` answers the result. */
+async function inspector() {
+  const [target] = await (await fetch(`http://127.0.0.1:${INSPECT_PORT}/json/list`)).json();
+  const { default: WebSocket } = await import(`${MAIN}/node_modules/ws/index.js`);
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+  let next = 0;
+  const waiting = new Map();
+  socket.on("message", (data) => {
+    const m = JSON.parse(String(data));
+    const w = waiting.get(m.id);
+    if (!w) return;
+    waiting.delete(m.id);
+    if (m.error) w.reject(new Error(m.error.message));
+    else w.resolve(m.result);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        const id = ++next;
+        waiting.set(id, { resolve, reject });
+        socket.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => socket.close(),
+  };
+}
+
+/** A signed-in person's cookie (the session rung): an owner of the workspace made with the CLI once, signed in at /auth. */
+async function sessionCookie(base) {
+  const email = "profile-person@example.com";
+  const password = "profile-password-long-enough-1";
+  const env = { ...process.env, DATABASE_URL, ...REDIS };
+  try {
+    execFileSync(process.execPath, ["src/cli/index.ts", "user", "create", "--email", email, "--password", password, "--workspace", ws.workspaceId, "--role", "owner", "--json"], { cwd: MAIN, env, stdio: "ignore" });
+  } catch {
+    // made by an earlier run (the database is kept)
+  }
+  const r = await fetch(`${base}/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ email, password }) });
+  const cookies = r.headers.getSetCookie().map((c) => c.split(";")[0]);
+  if (!r.ok || cookies.length === 0) throw new Error(`sign-in answered ${r.status}`);
+  return cookies.join("; ");
 }
 
 function load(spec) {
@@ -137,7 +184,9 @@ const env = {
   ...process.env, DATABASE_URL, ...REDIS, VALIDATE_RESPONSES: "false", RATE_LIMIT_PER_MINUTE: "100000000", NODE_ENV: "production",
   PORT: String(PORT), HOST: "127.0.0.1", LOG_LEVEL: "warn", SEED_DEMO: "false", ...JSON.parse(process.env.PROFILE_ENV ?? "{}"),
 };
-const api = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "src/main/api.ts"], { cwd: MAIN, env, stdio: ["ignore", "ignore", "inherit"] });
+// The API with its inspector on loopback: the profiler runs over the measured load only (not the start-up,
+// not the warm-up), through the DevTools protocol.
+const api = spawn(process.execPath, [`--inspect=127.0.0.1:${INSPECT_PORT}`, "src/main/api.ts"], { cwd: MAIN, env, stdio: ["ignore", "ignore", "pipe"] });
 const base = `http://127.0.0.1:${PORT}`;
 await waitHttp(`${base}/healthz`);
 const { GQL_LIST, GQL_NESTED } = await import(`${HERE}queries.mjs`);
@@ -147,15 +196,25 @@ const specs = {
   rest: { url: `${base}/api/v1/videos?limit=20`, headers: auth },
   gql: { url: `${base}/graphql`, method: "POST", headers: { ...auth, ...json }, body: JSON.stringify({ query: GQL_LIST }) },
   gqlNested: { url: `${base}/graphql`, method: "POST", headers: { ...auth, ...json }, body: JSON.stringify({ query: GQL_NESTED }) },
+  gqlSession: async () => ({ url: `${base}/graphql`, method: "POST", headers: { cookie: await sessionCookie(base), "x-workspace-id": ws.workspaceId, ...json }, body: JSON.stringify({ query: GQL_LIST }) }),
 };
-const spec = specs[rung];
-if (!spec) throw new Error(`unknown rung ${rung}: rest, gql or gqlNested`);
-await load({ ...spec, seconds: 2, connections: 32 }); // warm-up (JIT, caches), profiled too but small
+const make = specs[rung];
+if (!make) throw new Error(`unknown rung ${rung}: ${Object.keys(specs).join(", ")}`);
+const spec = typeof make === "function" ? await make() : make;
+await load({ ...spec, seconds: 2, connections: 32 }); // warm-up (JIT, caches), not profiled
+const devtools = await inspector();
+await devtools.send("Profiler.enable");
+await devtools.send("Profiler.start");
+const started = process.hrtime.bigint();
 const result = await load({ ...spec, seconds, connections: 32 });
+const { profile } = await devtools.send("Profiler.stop");
+const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+devtools.close();
 api.kill("SIGTERM");
 await new Promise((r) => api.once("exit", r));
-const file = join(dir, readdirSync(dir).find((f) => f.endsWith(".cpuprofile")));
+const file = join(dir, `${rung}.cpuprofile`);
+writeFileSync(file, JSON.stringify(profile));
 if (process.env.PROFILE_KEEP) copyFileSync(file, process.env.PROFILE_KEEP);
 const { total, lines } = summarise(file);
-console.log(`# ${rung}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, ${result.non2xx} non-2xx, ${result.mismatches} error bodies; ${((total / 1000) / (result.total * (1 + 2 / seconds))).toFixed(3)} ms CPU/req (main thread, approx.)\n`);
+console.log(`# ${rung}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, ${result.non2xx} non-2xx, ${result.mismatches} error bodies; ${((total / 1000) / result.total).toFixed(3)} ms CPU/req (main thread, over ${(wallMs / 1000).toFixed(1)} s of load)\n`);
 console.log(lines.join("\n"));

@@ -6,6 +6,9 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import onHeaders from "on-headers";
+import { context as traceContext, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from "@opentelemetry/api";
+import type { TLSSocket } from "node:tls";
+import { config } from "../config.ts";
 import { currentLogContext, logger, withLogContext } from "../infra/logger.ts";
 import { metricsEnabled, observeHttpRequest, UNMATCHED_ROUTE } from "../infra/metrics.ts";
 import { securePage } from "./pages.ts";
@@ -78,6 +81,18 @@ export function rememberMount(req: IncomingMessage & { baseUrl?: string }, _res:
   next();
 }
 
+/**
+ * Names the request's trace by its route template (`GET /api/v1/videos/:id`, `POST /graphql`), as
+ * Express's instrumentation did before it was left out by default (src/main/telemetry.ts): the server
+ * span's name and `http.route`. Nothing when tracing is off (no span is active).
+ */
+export function traceRoute(method: string | undefined, route: string): void {
+  const span = trace.getActiveSpan();
+  if (!span) return;
+  span.setAttribute("http.route", route);
+  span.updateName(`${method ?? "GET"} ${route}`);
+}
+
 /** The metrics label of a request: Express's matched route template, `/graphql`, or `unmatched`. */
 function routeOf(req: IncomingMessage & { route?: { path?: unknown }; baseUrl?: string }, path: string): string {
   const template = req.route?.path;
@@ -95,25 +110,69 @@ const mayBePage = (req: IncomingMessage) => (req.method === "GET" || req.method 
  * Assigns the request id, sets the header, gives any HTML answer the page headers (./pages.ts), and
  * logs (and times, src/infra/metrics.ts) the request once it is answered.
  */
-function beginRequest(req: IncomingMessage, res: ServerResponse): string {
+function beginRequest(req: IncomingMessage, res: ServerResponse, traced: Context | null): string {
   const id = requestIdOf(req);
   res.setHeader("X-Request-Id", id);
   if (mayBePage(req)) onHeaders(res, () => securePage(res));
   const started = process.hrtime.bigint();
   const context = currentLogContext(); // the workspace is added to it once the key is known
   const path = (req.url ?? "").split("?")[0]!; // read now: Express rewrites req.url inside a mounted router
-  res.on("finish", () => {
+  const finished = () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     logger.info({ ...context, requestId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
     if (metricsEnabled) observeHttpRequest(req.method ?? "GET", routeOf(req, path), res.statusCode, ms / 1000);
-  });
+  };
+  // Traced, the access-log line carries the request's trace id (its span is the active one).
+  res.on("finish", traced ? traceContext.bind(traced, finished) : finished);
   return id;
 }
 
-/** Runs a request's handling with its request id on every log line (src/infra/logger.ts). */
-export function handleRequest(req: IncomingMessage, res: ServerResponse, handle: () => void): void {
-  withLogContext({ requestId: requestIdOf(req) }, () => {
-    beginRequest(req, res);
-    handle();
+/** Probes and scrapes: not traced (they would drown the requests). */
+const UNTRACED_PATHS = /^\/(healthz|readyz|metrics)(\?|$)/;
+const traceRequests = config.traceInstrumentations.includes("http");
+const tracer = trace.getTracer("video-service-http");
+
+/**
+ * The request's server span, when tracing with `http` (src/main/telemetry.ts says why it is made here and
+ * not by the HTTP instrumentation): continued from an incoming `traceparent`, named by its method until a
+ * door names its route (`traceRoute`), ended when the response closes, with its status (an error from
+ * 500 on). Null for probes, and when tracing is off.
+ */
+function serverSpan(req: IncomingMessage, res: ServerResponse): Context | null {
+  if (!traceRequests || UNTRACED_PATHS.test(req.url ?? "")) return null;
+  const method = req.method ?? "GET";
+  const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+  const span = tracer.startSpan(
+    method,
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        "http.request.method": method,
+        "url.path": (req.url ?? "").split("?")[0],
+        "url.scheme": (req.socket as TLSSocket | undefined)?.encrypted ? "https" : "http",
+        "network.protocol.version": req.httpVersion,
+        "client.address": req.socket?.remoteAddress,
+        "user_agent.original": req.headers["user-agent"],
+      },
+    },
+    parent,
+  );
+  res.once("close", () => {
+    span.setAttribute("http.response.status_code", res.statusCode);
+    if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
   });
+  return trace.setSpan(parent, span);
+}
+
+/** Runs a request's handling with its request id on every log line (src/infra/logger.ts), inside its span when traced. */
+export function handleRequest(req: IncomingMessage, res: ServerResponse, handle: () => void): void {
+  const traced = serverSpan(req, res);
+  const run = () =>
+    withLogContext({ requestId: requestIdOf(req) }, () => {
+      beginRequest(req, res, traced);
+      handle();
+    });
+  if (traced) traceContext.with(traced, run);
+  else run();
 }

@@ -128,7 +128,8 @@ export async function whoIsAsking(req: IncomingMessage, options: AskOptions): Pr
   }
   const workspace = params ? paramString(params, "workspaceId", "x-workspace-id") : req.headers["x-workspace-id"];
   const session = await admitSession({
-    headers: fromNodeHeaders(req.headers),
+    cookie: req.headers.cookie,
+    headers: () => fromNodeHeaders(req.headers),
     https: cameOverHttps(req),
     workspaceId: namedWorkspace(workspace),
     clientAddress: address,

@@ -54,10 +54,34 @@ export function parseTimestamptz(v: string): Date {
     if (year >= 100 && (n === 22 || v.charCodeAt(19) === 46)) {
       let ms = 0;
       for (let i = 20, k = 0; k < 3; i++, k++) ms = ms * 10 + (i < n - 3 ? v.charCodeAt(i) - 48 : 0);
-      return new Date(Date.UTC(year, twoDigits(v, 5) - 1, twoDigits(v, 8), twoDigits(v, 11), twoDigits(v, 14), twoDigits(v, 17), ms));
+      const time = Date.UTC(year, twoDigits(v, 5) - 1, twoDigits(v, 8), twoDigits(v, 11), twoDigits(v, 14), twoDigits(v, 17), ms);
+      const fraction = n === 22 ? "000" : `${v.slice(20, Math.min(23, n - 3))}00`.slice(0, 3);
+      return new Timestamp(time, `${v.slice(0, 10)}T${v.slice(11, 19)}.${fraction}Z`);
     }
   }
   return parseTimestamptzText(v);
+}
+
+/**
+ * A TIMESTAMPTZ read from PostgreSQL that answers `toISOString` (and so JSON, REST's records and
+ * GraphQL's DateTime) with the text it was read from, rearranged, instead of printing the instant
+ * again: Date's own toISOString was about twice the cost of reading the value (a list page has 80
+ * of them). A Date in every other respect; changed by a setter, it prints itself as any Date does.
+ */
+export class Timestamp extends Date {
+  readonly #time: number;
+  readonly #iso: string;
+  constructor(time: number, iso: string) {
+    super(time);
+    this.#time = time;
+    this.#iso = iso;
+  }
+  override toISOString(): string {
+    return this.getTime() === this.#time ? this.#iso : super.toISOString();
+  }
+  override toJSON(): string {
+    return this.toISOString();
+  }
 }
 
 /**

@@ -19,7 +19,7 @@ import { QUEUE_NAMES, queue } from "../infra/queues.ts";
 import { createGraphQL } from "../http/graphql/yoga.ts";
 import { directJsonPost } from "../http/graphql/json-post.ts";
 import { attachWebSocket } from "../http/graphql/websocket.ts";
-import { handleRequest } from "../http/request-context.ts";
+import { handleRequest, traceRoute } from "../http/request-context.ts";
 
 /** `/graphql`, with or without a query string (GET, SSE). */
 const isGraphQLPath = (url: string | undefined) => url === "/graphql" || (url?.startsWith("/graphql?") ?? false);
@@ -64,7 +64,10 @@ export async function startApi(port = config.port, host = config.host): Promise<
       if (draining || isDraining()) return refuse(req, res);
       inFlight.add(res);
       res.once("close", () => inFlight.delete(res));
-      if (isGraphQLPath(req.url)) void graphqlHandler(req, res);
+      if (isGraphQLPath(req.url)) {
+        traceRoute(req.method, "/graphql");
+        void graphqlHandler(req, res);
+      }
       else app(req, res);
     }),
   );

@@ -23,12 +23,45 @@ import { GraphQLInstrumentation } from "@opentelemetry/instrumentation-graphql";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { IORedisInstrumentation } from "@opentelemetry/instrumentation-ioredis";
 import { PinoInstrumentation } from "@opentelemetry/instrumentation-pino";
+import type { Instrumentation } from "@opentelemetry/instrumentation";
+import { config, type TraceInstrumentation } from "../config.ts";
 
 /** Which process this is: each role is a service of its own in the traces (unless OTEL_SERVICE_NAME says otherwise). */
 export type Role = "api" | "worker" | "all";
 
-/** Probes and scrapes: not traced (they would drown the requests). */
-const UNTRACED_PATHS = /^\/(healthz|readyz|metrics)(\?|$)/;
+/**
+ * The instrumentations, by the names of OpenTelemetry's standard OTEL_NODE_ENABLED_INSTRUMENTATIONS
+ * (`config.traceInstrumentations`, src/config.ts).
+ *
+ * By default a trace holds what answers "where did this request or job spend its time": the request
+ * (`http`: one server span, made by src/http/request-context.ts and named by its route, and client spans
+ * of outgoing requests, webhook deliveries), its SQL statements (`pg`, inside a request or a job only,
+ * without a span per pool checkout) and its jobs (BullMQ's own telemetry, src/infra/queues.ts: one trace
+ * from the request into the worker), with the trace id on every log line (`pino`). What costs the most for
+ * what it tells is left to be asked for: `express` (a span per router layer, and a wrapper run around every
+ * middleware of every request, sampled or not: REST lost about a quarter of its throughput with it, at any
+ * sampling rate, bench/traces-cost.ts), `graphql` (a `graphql.validate` span per request; graphql-jit runs
+ * compiled operations, so there are no execute or resolver spans) and `ioredis` (a span per Redis command:
+ * the rate limit, leases, pub/sub).
+ *
+ * The server span is the project's own (src/http/request-context.ts, `tracedRequest`): the HTTP
+ * instrumentation's, which computed every semantic-convention attribute twice (old and new names), bound the
+ * request's and response's emitters and recorded metrics nobody reads, was its largest cost per request
+ * (bench/ladder/profile.mjs with tracing on, 10 % sampled). The instrumentation still makes the client spans.
+ */
+const INSTRUMENTATIONS: Record<TraceInstrumentation, () => Instrumentation> = {
+  http: () => new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
+  // Route and handler spans only when asked; even then not one per middleware layer (compression, auth, rate limit …).
+  express: () => new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+  graphql: () => new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true }),
+  // Statements and Redis commands only inside a request or a job: not the workers' polling and the
+  // schedulers' background traffic, each of which would otherwise be a trace of its own.
+  pg: () => new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+  ioredis: () => new IORedisInstrumentation({ requireParentSpan: true }),
+  // trace_id, span_id and trace_flags on every log line written while a span is active; the lines
+  // themselves stay on stdout (no OTLP log records).
+  pino: () => new PinoInstrumentation({ disableLogSending: true }),
+};
 
 /** Starts the SDK; resolves once the loader hook knows every module to wrap. Returns its shutdown (flushes what is left). */
 export async function startTelemetry(role: Role): Promise<() => Promise<void>> {
@@ -41,21 +74,7 @@ export async function startTelemetry(role: Role): Promise<() => Promise<void>> {
     // Traces only: metrics stay on /metrics (Prometheus), logs on stdout (with the trace id, below).
     metricReaders: [],
     logRecordProcessors: [],
-    instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.test(req.url ?? "") }),
-      // Route and handler spans only: a span per middleware layer (compression, auth, rate limit, log
-      // context, metrics, body parser …) says little that the handler span does not. It is not what
-      // makes tracing cost (bench/traces-cost.ts: the same loss with 10 % sampled, bench/RESULTS.md).
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-      new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true }),
-      // Statements and Redis commands only inside a request or a job: not the workers' polling and
-      // the schedulers' background traffic, each of which would otherwise be a trace of its own.
-      new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
-      // trace_id, span_id and trace_flags on every log line written while a span is active; the lines
-      // themselves stay on stdout (no OTLP log records).
-      new PinoInstrumentation({ disableLogSending: true }),
-    ],
+    instrumentations: config.traceInstrumentations.map((name) => INSTRUMENTATIONS[name]()),
   });
   sdk.start();
   await waitForAllMessagesAcknowledged();

@@ -36,6 +36,18 @@ describe("TIMESTAMPTZ parsing", () => {
     expect(all.length).toBeGreaterThan(10_000);
     const differing = all.filter((t) => instant(parseTimestamptz(t)) !== instant(general(t)));
     expect(differing).toEqual([]);
+    // The text it answers as (kept from PostgreSQL's, src/infra/db.ts Timestamp) is the one Date prints.
+    const iso = (d: Date | number) => (d instanceof Date ? d.toISOString() : String(d));
+    const printedOtherwise = all.filter((t) => iso(parseTimestamptz(t)) !== iso(general(t)) || JSON.stringify(parseTimestamptz(t)) !== JSON.stringify(general(t)));
+    expect(printedOtherwise).toEqual([]);
+  });
+
+  it("a value changed by a setter prints its new instant", () => {
+    const d = parseTimestamptz("2026-11-24 10:07:23.48+00");
+    expect(d.toISOString()).toBe("2026-11-24T10:07:23.480Z");
+    d.setUTCFullYear(2020);
+    expect(d.toISOString()).toBe("2020-11-24T10:07:23.480Z");
+    expect(JSON.stringify({ d })).toBe('{"d":"2020-11-24T10:07:23.480Z"}');
   });
 
   it("is what the pool's rows carry", async () => {

@@ -59,6 +59,38 @@ describe("a JSON POST answered directly answers as Yoga does", () => {
     await same({ body: q("query A { workspace { plan } } query B { videos(first: 1) { totalCount } }") }); // which one?
   });
 
+  it("a page of videos with every field, each video's account read with the page, and timestamps as PostgreSQL wrote them", async () => {
+    // Simulated rows (SQL, not scrapes): accounts tracked and not, videos with and without an owner,
+    // counts and timestamps with and without fractions of a second, nulls.
+    const { workspaceId, key: own } = await newWorkspace("pro");
+    await prisma.$executeRawUnsafe(`
+      WITH a AS (
+        INSERT INTO accounts (platform, username, platform_account_id, display_name, avatar_url, follower_count, data_source, scrape_status, last_scraped_at, created_at, updated_at)
+        SELECT 'platformA', 'jsonpost_' || i, 'jp' || i, 'Json Post ' || i, '', CASE WHEN i = 2 THEN NULL ELSE 1000 * i END, 'simulated', 'ready',
+               timestamptz '2026-11-24 10:07:23.480123+00' + make_interval(secs => i * 1.5), timestamptz '2026-11-01 00:00:00+00', now()
+          FROM generate_series(1, 3) AS i RETURNING id, username),
+      t AS (INSERT INTO tracked_accounts (workspace_id, account_id, video_limit) SELECT '${workspaceId}'::uuid, id, 10 FROM a WHERE username = 'jsonpost_1'),
+      v AS (
+        INSERT INTO videos (platform, platform_video_id, url, description, hashtags, view_count, like_count, account_id, username, data_source, scrape_status, posted_at, last_scraped_at, created_at, updated_at)
+        SELECT 'platformA', 'jpv' || i, 'https://www.tiktok.com/@jsonpost/video/' || i, 'video ' || i || ' "quoted" é', ARRAY['a', 'b'], 10 * i, i,
+               CASE WHEN i % 4 = 0 THEN NULL ELSE (SELECT id FROM a WHERE username = 'jsonpost_' || (1 + i % 3)) END, 'jsonpost', 'simulated', 'ready',
+               timestamptz '2026-10-01 12:00:00+00' + make_interval(secs => i * 0.25), CASE WHEN i % 3 = 0 THEN NULL ELSE now() END, now(), now()
+          FROM generate_series(1, 8) AS i RETURNING id)
+      INSERT INTO tracked_videos (workspace_id, video_id) SELECT '${workspaceId}'::uuid, id FROM v`);
+    const fields = `uuid type platformVideoId url description hashtags viewCount likeCount commentCount engagementRate postedAt lastScrapedAt createdAt trackedAt nextRefreshAt views24h outlierScore`;
+    const account = `account { id uuid username displayName followerCount lastScrapedAt createdAt nextRefreshAt tracking { trackedAccountId videoLimit trackedAt } }`;
+    const asOwn = { auth: `Bearer ${own}` };
+    const list = await same({ ...asOwn, body: q(`{ videos(first: 8) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { ${fields} ${account} } } } }`) });
+    const edges = JSON.parse(list.body).data.videos.edges;
+    expect(edges).toHaveLength(8);
+    expect(edges.filter((e: any) => e.node.account === null)).toHaveLength(2);
+    expect(edges.filter((e: any) => e.node.account?.tracking)).not.toHaveLength(0);
+    expect(edges.map((e: any) => e.node.postedAt)).toContain("2026-10-01T12:00:00.250Z");
+    // The same with the account behind a fragment, and without it.
+    await same({ ...asOwn, body: q(`{ videos(first: 8, sort: POSTED_AT) { edges { node { ...V } } } } fragment V on Video { uuid ${account} }`) });
+    await same({ ...asOwn, body: q(`{ videos(first: 3) { edges { node { ${fields} } } } }`) });
+  });
+
   it("refusals of the document: syntax, validation, variables, limits", async () => {
     for (const body of [
       q("{ workspace { plan }"),

@@ -84,3 +84,17 @@ export function cookieSocket(cookie: string, origin: string) {
     }
   };
 }
+
+/**
+ * Takes people out of a workspace in PostgreSQL (all its members, or one) and announces it as the
+ * service's own removal does (src/domain/people/members.ts), so that every API process forgets what it
+ * remembered of their memberships (src/domain/people/sessions.ts) at once, not SESSION_MEMORY_MS later.
+ */
+export async function removeMemberships(workspaceId: string, userId?: string): Promise<void> {
+  const { prisma } = await import("../../src/infra/db.js");
+  const { announceRevocation, revocationSubject } = await import("../../src/domain/keys/revocation.js");
+  const where = { workspaceId, ...(userId ? { userId } : {}) };
+  const removed = await prisma.workspaceMember.findMany({ where, select: { userId: true } });
+  await prisma.workspaceMember.deleteMany({ where });
+  for (const m of removed) await announceRevocation(revocationSubject.member(workspaceId, m.userId));
+}

@@ -129,11 +129,16 @@ describe("traces exported by OTLP when the OTEL_* variables are set", () => {
     const byId = new Map(trace.map((s) => [s.spanId, s]));
     expect(new Set(trace.map((s) => s.service))).toEqual(new Set(["video-service-api", "video-service-worker"]));
 
-    // In the API: BullMQ's add span (a producer, kind 4) under the request; statements and Redis commands too.
+    // In the API: BullMQ's add span (a producer, kind 4) under the request; its statements too. By default
+    // (src/main/telemetry.ts) nothing else: no Redis command, Express layer or pool checkout spans, and the
+    // server span is named by its route.
     const add = trace.find((s) => s.service === "video-service-api" && s.kind === 4 && /scrape/.test(s.name));
     expect(add, trace.map((s) => `${s.service} ${s.name}`).join("\n")).toBeDefined();
+    expect(server!.name).toBe("POST /api/v1/videos");
     expect(trace.some((s) => s.service === "video-service-api" && db(s) === "postgresql")).toBe(true);
-    expect(trace.some((s) => s.service === "video-service-api" && db(s) === "redis")).toBe(true);
+    const apiSpans = trace.filter((s) => s.service === "video-service-api").map((s) => s.name);
+    expect(apiSpans.filter((n) => /^(redis|router|middleware|request handler|pg-pool\.connect|graphql\.)/.test(n)), apiSpans.join(", ")).toEqual([]);
+    expect(trace.some((s) => db(s) === "redis")).toBe(false);
 
     // In the worker: the consumer span (kind 5) continues the trace from the add span; the job's statements and yt-dlp's run below it.
     const processSpan = trace.find((s) => s.service === "video-service-worker" && s.kind === 5 && s.name.startsWith("process "))!;
@@ -184,6 +189,35 @@ async function loadedTelemetry(env: Record<string, string>): Promise<string[]> {
   });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as string[];
 }
+
+describe("the request's span", () => {
+  it("continues an incoming traceparent; GraphQL's is named POST /graphql, with its status", async () => {
+    const { key } = await newWorkspace();
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const parent = "00f067aa0ba902b7";
+    const r = await fetch(`${api.url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", traceparent: `00-${traceId}-${parent}-01` },
+      body: JSON.stringify({ query: "{ workspace { plan } }" }),
+    });
+    expect(r.status).toBe(200);
+    const span = await waitUntil("the API's span of the GraphQL request", () => spans.find((s) => s.traceId === traceId && s.kind === 2), Boolean, 20_000, 100);
+    expect(span).toMatchObject({ service: "video-service-api", name: "POST /graphql", parentSpanId: parent });
+    expect(span!.attributes).toMatchObject({ "http.route": "/graphql", "http.request.method": "POST", "http.response.status_code": 200 });
+    // Its statement (the workspace's read) is under it.
+    await waitUntil("its statement", () => spans.find((s) => s.traceId === traceId && s.parentSpanId === span!.spanId && db(s) === "postgresql"), Boolean, 20_000, 100);
+  });
+});
+
+describe("which instrumentations", () => {
+  it("requests, statements and log lines by default; the others when OTEL_NODE_ENABLED_INSTRUMENTATIONS names them; an unknown name refused", async () => {
+    const { enabledInstrumentations } = await import("../../src/config.js");
+    expect(enabledInstrumentations(undefined)).toEqual(["http", "pg", "pino"]);
+    expect(enabledInstrumentations(" ")).toEqual(["http", "pg", "pino"]);
+    expect(enabledInstrumentations("http,pg,express,graphql,ioredis")).toEqual(["http", "pg", "express", "graphql", "ioredis"]);
+    expect(() => enabledInstrumentations("http,redis")).toThrow(/unknown redis/);
+  });
+});
 
 describe("tracing off", () => {
   it("is what the OTEL_* variables say: on with an OTLP endpoint or a traces exporter, off with none of them, `none` first, or OTEL_SDK_DISABLED", () => {

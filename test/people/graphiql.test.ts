@@ -6,12 +6,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../../src/infra/db.js";
 import { OPERATOR } from "../../src/domain/people/actor.js";
 import { setMembership } from "../../src/domain/people/members.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
-import { newPerson, signedIn } from "../helpers/people.js";
+import { newPerson, removeMemberships, signedIn } from "../helpers/people.js";
 
 let api: RunningApi;
 beforeAll(async () => {
@@ -52,7 +51,7 @@ describe("GraphiQL for a person in several workspaces", () => {
     const refused = await person.gql("{ workspace { uuid } }", undefined, { workspace: other.workspaceId });
     expect(refused.status).toBe(404);
 
-    await prisma.workspaceMember.deleteMany({ where: { workspaceId: b.workspaceId, userId } });
+    await removeMemberships(b.workspaceId, userId);
     const after = offeredWorkspaces((await person.send("GET", "/graphql", { headers: { accept: "text/html" } })).text);
     expect(after.filter(isUuid)).toEqual([a.workspaceId]);
     expect((await person.gql("{ workspace { uuid } }", undefined, { workspace: b.workspaceId })).status).toBe(404);

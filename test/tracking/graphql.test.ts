@@ -201,6 +201,24 @@ describe("GraphQL tracking (needs a worker)", () => {
     // through Redis: no statement.)
     expect(n1).toBe(3);
     expect(n4).toBe(n1);
+
+    // The tracked-video list with each video's account: the page, its total and the accounts in one
+    // statement (the accounts come with the page and fill the Account loader). The same accounts,
+    // field for field, as the loader's own read answers them (`nodes`, through accountsByIds).
+    const ACCOUNT = "uuid username displayName followerCount lastScrapedAt createdAt nextRefreshAt tracking { trackedAccountId videoLimit trackedAt }";
+    let page: any;
+    const nPage = await countQueries(async () => (page = await gql(api.url, ws.key, `{ videos(first: 12) { totalCount edges { node { uuid account { id ${ACCOUNT} } } } } }`)));
+    expect(nPage).toBe(1);
+    const accounts = page.body.data.videos.edges.map((e: any) => e.node.account);
+    expect(accounts).toHaveLength(12);
+    expect(accounts.every((a: any) => a !== null)).toBe(true);
+    const ids = [...new Set(accounts.map((a: any) => a.id))];
+    const loaded = await gql(api.url, ws.key, `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Account { id ${ACCOUNT} } } }`, { ids });
+    const byId = new Map(loaded.body.data.nodes.map((a: any) => [a.id, a]));
+    for (const a of accounts) expect(a).toEqual(byId.get(a.id));
+    // Through a fragment too; without `account`, the page's statement alone as before.
+    expect(await countQueries(() => gql(api.url, ws.key, `{ videos(first: 12) { edges { node { ...V } } } } fragment V on Video { account { username } }`))).toBe(1);
+    expect(await countQueries(() => gql(api.url, ws.key, `{ videos(first: 12) { edges { node { uuid } } } }`))).toBe(1);
   });
 });
 

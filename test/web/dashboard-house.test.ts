@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
-import { PASSWORD, newPerson } from "../helpers/people.js";
+import { PASSWORD, newPerson, removeMemberships } from "../helpers/people.js";
 import { prisma } from "../../src/infra/db.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { dashboardContext, launchBrowser, signedInPage } from "./harness.js";
@@ -158,7 +158,7 @@ describe("the dashboard's house in Chromium", () => {
     const switcher = page.getByRole("combobox", { name: "Workspace", exact: true });
     await switcher.waitFor();
     // No longer a member of the other workspace: switching to it is refused.
-    await prisma.workspaceMember.deleteMany({ where: { workspaceId: side.workspaceId } });
+    await removeMemberships(side.workspaceId);
     await switcher.selectOption({ label: "Side project (member)" });
     await page.getByRole("alert").waitFor();
     await expect(page.getByRole("combobox", { name: "Workspace", exact: true }).count()).resolves.toBe(1);

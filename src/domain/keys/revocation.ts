@@ -7,7 +7,10 @@
  * - `key:<id>`: an API key was revoked (./service.ts);
  * - `session:<id>`: a person's session ended (signed out, revoked from the dashboard, password
  *   reset, expired): src/domain/people/authentication.ts announces each deleted session;
- * - `member:<workspace>:<user>`: a person was removed from a workspace (src/domain/people/members.ts).
+ * - `member:<workspace>:<user>`: a person was removed from a workspace (src/domain/people/members.ts);
+ * - `person:<user>`: what a process remembers of the person (their name, memberships, roles, a session's
+ *   chosen workspace) changed: nothing ends, the processes read them again (src/domain/people/sessions.ts,
+ *   which also forgets a session or membership withdrawn by the subjects above).
  *
  * Each process also re-checks the subjects of its live connections every
  * REVOCATION_CHECK_INTERVAL_MS against PostgreSQL (`revokedAmong`), so a lost event delays the end
@@ -15,7 +18,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sql } from "../../infra/db.ts";
-import { publishEvent, subscribeEvents } from "../shared/events.ts";
+import { currentThenEvents, publishEvent, subscribeEvents } from "../shared/events.ts";
 import type { Actor } from "../people/actor.ts";
 
 const ALL = "all";
@@ -24,7 +27,11 @@ export const revocationSubject = {
   key: (keyId: string) => `key:${keyId}`,
   session: (sessionId: string) => `session:${sessionId}`,
   member: (workspaceId: string, userId: string) => `member:${workspaceId}:${userId}`,
+  person: (userId: string) => `person:${userId}`,
 };
+
+/** Whether a subject, once withdrawn, stays withdrawn (a key or a session: their ids are never reused). */
+export const withdrawnForGood = (subject: string) => subject.startsWith("key:") || subject.startsWith("session:");
 
 /** What ends the actor's live connections: its key; or the person's session and their membership of the workspace. */
 export function revocationSubjectsOf(actor: Actor): string[] {
@@ -34,14 +41,30 @@ export function revocationSubjectsOf(actor: Actor): string[] {
   return [];
 }
 
-/** Tells every process that the subject is withdrawn (after the database says so); never throws. */
+/** This process's own listeners (src/domain/people/sessions.ts), told before an announcement leaves it. */
+const announcedHere = new Set<(subject: string) => void>();
+
+export function onAnnouncedHere(listener: (subject: string) => void): void {
+  announcedHere.add(listener);
+}
+
+/** Tells every process that the subject is withdrawn (after the database says so), this one at once; never throws. */
 export async function announceRevocation(subject: string): Promise<void> {
+  for (const listener of announcedHere) listener(subject);
   await publishEvent("accessRevoked", ALL, { subject, at: new Date().toISOString() });
 }
 
 /** The revocations announced from now on, by any process. */
 export function revocations(): AsyncIterable<{ subject: string }> {
   return subscribeEvents("accessRevoked", ALL);
+}
+
+/**
+ * The revocations announced from now on, after a first `{ subject: "" }` once Redis has confirmed the
+ * subscription: none announced after that one is missed (while the connection holds).
+ */
+export function confirmedRevocations(): AsyncIterable<{ subject: string }> {
+  return currentThenEvents("accessRevoked", ALL, async () => ({ subject: "", at: "" }));
 }
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";

@@ -188,6 +188,8 @@ const after = createAuthMiddleware(async (ctx) => {
   if (isAPIError(ctx.context.returned)) return;
   if (ctx.path === "/change-password") await endOtherSessions(ctx);
   if (ctx.path === "/reset-password") await afterReset(ctx);
+  // A new name: every process reads the person again (./sessions.ts remembers them).
+  if (ctx.path === "/update-user" && ctx.context.session) await announceRevocation(revocationSubject.person(ctx.context.session.user.id));
   // Sign-out, password changes and resets, name changes …: one place records them (./account-audit.ts).
   await recordLibraryCall(ctx, clientAddressOf(ctx.headers));
 });

@@ -13,6 +13,7 @@ import { prisma, sql, type Tx } from "../../infra/db.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
 import { hashSecret } from "../keys/access.ts";
+import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
 import type { Acting, Actor, WorkspaceRole } from "./actor.ts";
 import { recordAudit } from "./audit.ts";
 import { addMember, type MembershipRecord } from "./members.ts";
@@ -188,5 +189,9 @@ export async function acceptInvitation(
     await recordAudit({ workspaceIds: [claimed.workspaceId], by, action: "invitation.accepted", target: person.email, details: { invitationId: claimed.id, role: member.role } }, tx);
     return { workspaceId: claimed.workspaceId, workspaceName: preview.workspaceName, role: member.role, joinedAt: member.joinedAt };
   };
-  return outerTx ? run(outerTx) : prisma.$transaction(run);
+  if (outerTx) return run(outerTx);
+  const joined = await prisma.$transaction(run);
+  // After the commit: every process reads the person's memberships again (./sessions.ts remembers them).
+  await announceRevocation(revocationSubject.person(person.id));
+  return joined;
 }

@@ -122,14 +122,21 @@ async function refuseLastOwner(tx: Tx, member: MemberRecord, what: string): Prom
 /** Sets a member's role (owners: `members.manage`); the answer is the membership as written. */
 export async function changeMemberRole(actor: Actor, memberId: string, role: WorkspaceRole): Promise<MemberRecord> {
   authorize(actor, "members.manage");
-  return prisma.$transaction(async (tx) => {
+  return membershipAnnounced(prisma.$transaction(async (tx) => {
     const member = await lockedMember(tx, actor.workspaceId, memberId);
     if (member.role === role) return member;
     if (role !== "owner") await refuseLastOwner(tx, member, "demote");
     await sql(Prisma.sql`UPDATE workspace_members SET role = ${role}::"WorkspaceRole" WHERE id = ${memberId}::uuid`, { tx });
     await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "member.role_changed", target: member.email, details: { from: member.role, to: role } }, tx);
     return { ...member, role };
-  });
+  }));
+}
+
+/** After the commit: every process reads the person's memberships again (./sessions.ts remembers them). */
+async function membershipAnnounced(change: Promise<MemberRecord>): Promise<MemberRecord> {
+  const member = await change;
+  await announceRevocation(revocationSubject.person(member.userId));
+  return member;
 }
 
 /**
@@ -155,7 +162,7 @@ export async function removeMember(actor: Actor, memberId: string): Promise<Memb
  * existing member (never demoting the last owner).
  */
 export async function setMembership(args: { workspaceId: string; userId: string; role: WorkspaceRole; by: Acting }): Promise<MemberRecord> {
-  return prisma.$transaction(async (tx) => {
+  return membershipAnnounced(prisma.$transaction(async (tx) => {
     const { member, added } = await addMember(args, tx);
     if (added || member.role === args.role) return member;
     const locked = await lockedMember(tx, args.workspaceId, member.id);
@@ -163,5 +170,5 @@ export async function setMembership(args: { workspaceId: string; userId: string;
     await sql(Prisma.sql`UPDATE workspace_members SET role = ${args.role}::"WorkspaceRole" WHERE id = ${member.id}::uuid`, { tx });
     await recordAudit({ workspaceIds: [args.workspaceId], by: args.by, action: "member.role_changed", target: member.email, details: { from: member.role, to: args.role } }, tx);
     return { ...member, role: args.role };
-  });
+  }));
 }

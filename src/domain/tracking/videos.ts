@@ -13,7 +13,16 @@ import { announceTracking } from "./events.ts";
 import { enqueueVideoScrape } from "./jobs.ts";
 import { ADDITIONS_REMAINING, LIMITS_FROM, limitReached } from "./limits.ts";
 import { parseVideoUrl } from "./urls.ts";
-import { TRACKED_VIDEO_COLUMNS, trackedVideosOrder, videoFilterSql, type TrackedVideoRecord, type VideoListOptions } from "./views.ts";
+import {
+  OWNER_ACCOUNT_COLUMNS,
+  ownerAccountOf,
+  TRACKED_VIDEO_COLUMNS,
+  trackedVideosOrder,
+  videoFilterSql,
+  type AccountView,
+  type TrackedVideoRecord,
+  type VideoListOptions,
+} from "./views.ts";
 
 export interface TrackVideoResult {
   trackedVideoId: string;
@@ -99,17 +108,35 @@ const alreadyTracked = () => new DomainError("ALREADY_TRACKED", "This video is a
  *
  * `list` (GET /videos' platform, q, sort, order) changes only the order (trackedVideosOrder) and
  * adds predicates (videoFilterSql); with a filter the total counts the matching videos. Without
- * `list` it is the statement above, and answers as before.
+ * `list` it is the statement above, and answers as before. `read.owners` reads each video's owner
+ * account (as `accountsByIds` answers it) in the same statement: `owners`, each once.
  */
-export async function listTrackedVideos(workspaceId: string, page: PageRequest, list: VideoListOptions = {}): Promise<Page<TrackedVideoRecord>> {
+export async function listTrackedVideos(
+  workspaceId: string,
+  page: PageRequest,
+  list: VideoListOptions = {},
+  read: { owners?: boolean } = {},
+): Promise<Page<TrackedVideoRecord> & { owners: AccountView[] }> {
   const p = pageSql(trackedVideosOrder(list.sort, list.order), page);
   const filter = videoFilterSql(list);
   // With a filter, the total is the matching videos, counted once (a lateral, not a per-row subquery).
   const [count, counted] = filter === Prisma.empty
     ? [Prisma.sql`w.tracked_video_count`, Prisma.empty]
     : [Prisma.sql`c.n`, Prisma.sql`CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = w.id ${filter}) c`];
+  // Each video's owner account, when asked, joined after the page is cut (one lookup per row of the
+  // page; LIMIT 1 keeps it a nested loop, so the page's order is kept).
+  const [ownerColumns, owners] = read.owners
+    ? [
+        Prisma.sql`, o.*`,
+        Prisma.sql`LEFT JOIN LATERAL (
+           SELECT ${OWNER_ACCOUNT_COLUMNS} FROM accounts a
+             LEFT JOIN tracked_accounts ta ON ta.account_id = a.id AND ta.workspace_id = w.id
+            WHERE a.id = p."accountId" LIMIT 1
+         ) o ON true`,
+      ]
+    : [Prisma.empty, Prisma.empty];
   const rows = await sql<TrackedVideoRecord & { total: number }>(
-    Prisma.sql`SELECT ${count} AS total, p.*
+    Prisma.sql`SELECT ${count} AS total, p.* ${ownerColumns}
        FROM workspaces w ${counted}
        LEFT JOIN LATERAL (
          SELECT ${TRACKED_VIDEO_COLUMNS}
@@ -117,13 +144,24 @@ export async function listTrackedVideos(workspaceId: string, page: PageRequest, 
           WHERE tv.workspace_id = w.id ${filter} ${p.where}
           ${p.orderBy} ${p.limit}
        ) p ON true
+       ${owners}
       WHERE w.id = ${workspaceId}::uuid`,
     { prepare: true },
   );
   const total = rows[0]?.total ?? 0;
-  // The rows are the records (each keeps the `total` column, which no door reads): no copy per row.
+  // The rows are the records (each keeps the `total` column, and the owner's, which no door reads): no copy per row.
   const items: TrackedVideoRecord[] = rows[0]?.id === null ? [] : rows;
-  return { items, total };
+  return { items, total, owners: read.owners ? distinctOwners(items) : [] };
+}
+
+/** The owner accounts of rows read with OWNER_ACCOUNT_COLUMNS, each once. */
+function distinctOwners(rows: readonly object[]): AccountView[] {
+  const byId = new Map<string, AccountView>();
+  for (const row of rows) {
+    const owner = ownerAccountOf(row);
+    if (owner && !byId.has(owner.id)) byId.set(owner.id, owner);
+  }
+  return [...byId.values()];
 }
 
 /** Tracked videos by id, in any order; ids the workspace does not track are left out. */

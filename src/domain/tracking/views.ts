@@ -194,14 +194,56 @@ export type AccountView = AccountRecord & ({ [K in keyof AccountTracking]: Accou
 /** An account the workspace tracks. */
 export type TrackedAccountView = AccountRecord & AccountTracking;
 
+/** An AccountView's fields and the column each is read from (`accounts a`, `tracked_accounts ta`): one list for every read of them. */
+const ACCOUNT_FIELDS = [
+  ["id", "a.id"],
+  ["platform", "a.platform::text"],
+  ["username", "a.username"],
+  ["displayName", "a.display_name"],
+  ["avatarUrl", "a.avatar_url"],
+  ["followerCount", "a.follower_count"],
+  ["videoCount", "a.video_count"],
+  ["totalViews", "a.total_views"],
+  ["dataSource", "a.data_source"],
+  ["scrapeStatus", "a.scrape_status::text"],
+  ["scrapeError", "a.scrape_error"],
+  ["lastScrapedAt", "a.last_scraped_at"],
+  ["createdAt", "a.created_at"],
+  ["nextRefreshAt", "a.next_refresh_at"],
+] as const satisfies readonly (readonly [keyof AccountRecord, string])[];
+const TRACKING_FIELDS = [
+  ["trackedAccountId", "ta.id"],
+  ["videoLimit", "ta.video_limit"],
+  ["trackedAt", "ta.created_at"],
+] as const satisfies readonly (readonly [keyof AccountTracking, string])[];
+
+const columns = (fields: readonly (readonly [string, string])[], prefix = "") => Prisma.raw(fields.map(([field, column]) => `${column} AS "${prefix}${field}"`).join(", "));
+
 /** Every column of an AccountRecord, from `accounts a`. */
-export const ACCOUNT_COLUMNS = Prisma.raw(`a.id, a.platform::text AS platform, a.username, a.display_name AS "displayName",
-  a.avatar_url AS "avatarUrl", a.follower_count AS "followerCount", a.video_count AS "videoCount", a.total_views AS "totalViews",
-  a.data_source AS "dataSource", a.scrape_status::text AS "scrapeStatus", a.scrape_error AS "scrapeError",
-  a.last_scraped_at AS "lastScrapedAt", a.created_at AS "createdAt", a.next_refresh_at AS "nextRefreshAt"`);
+export const ACCOUNT_COLUMNS = columns(ACCOUNT_FIELDS);
 
 /** The tracking record's columns, from `tracked_accounts ta` (null when LEFT JOINed and absent). */
-export const TRACKING_COLUMNS = Prisma.raw(`ta.id AS "trackedAccountId", ta.video_limit AS "videoLimit", ta.created_at AS "trackedAt"`);
+export const TRACKING_COLUMNS = columns(TRACKING_FIELDS);
+
+/**
+ * A video's owner account as the workspace sees it, read in the same statement as the video (a
+ * page's `account` relation): the AccountView's columns under `account.`, from `accounts a` and
+ * `tracked_accounts ta`. `ownerAccountOf` turns them back into the AccountView. The visibility rule of
+ * `accountsByIds` (./accounts.ts) holds by construction: the owner of a video the workspace tracks
+ * is visible to it.
+ */
+const OWNER_PREFIX = "account.";
+export const OWNER_ACCOUNT_COLUMNS = columns([...ACCOUNT_FIELDS, ...TRACKING_FIELDS], OWNER_PREFIX);
+const OWNER_KEYS = [...ACCOUNT_FIELDS, ...TRACKING_FIELDS].map(([field]) => [field, `${OWNER_PREFIX}${field}`] as const);
+
+/** The owner account of a row read with OWNER_ACCOUNT_COLUMNS (null when the video has none). */
+export function ownerAccountOf(row: object): AccountView | null {
+  const r = row as Record<string, unknown>;
+  if (r[`${OWNER_PREFIX}id`] === null || r[`${OWNER_PREFIX}id`] === undefined) return null;
+  const account: Record<string, unknown> = {};
+  for (const [field, key] of OWNER_KEYS) account[field] = r[key];
+  return account as unknown as AccountView;
+}
 
 /** The workspace's tracked accounts: newest tracked first, ties by tracking id. */
 export const TRACKED_ACCOUNTS_ORDER: Order<TrackedAccountView> = [

@@ -2,6 +2,7 @@
  * Mapping GraphQL arguments onto the domain: cursor connections over the domain's keyset pages,
  * and entity ids given as global IDs or REST UUIDs.
  */
+import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from "graphql";
 import { parseCursorConnectionArgs } from "@pothos/core";
 import { decodeGlobalID } from "@pothos/plugin-relay";
 import { connectionArgs, parseInput, uuid } from "../../domain/shared/inputs.ts";
@@ -158,4 +159,38 @@ export async function pagedConnection<Row>(
     0,
   );
   return { ...connection, totalCount: total };
+}
+
+/** The fields a selection set asks for under `name` (through fragments; @include/@skip not read: asking for more is harmless). */
+function fieldsNamed(set: SelectionSetNode | undefined, name: string, info: GraphQLResolveInfo, out: FieldNode[] = []): FieldNode[] {
+  for (const s of set?.selections ?? []) {
+    if (s.kind === Kind.FIELD) {
+      if (s.name.value === name) out.push(s);
+    } else if (s.kind === Kind.INLINE_FRAGMENT) fieldsNamed(s.selectionSet, name, info, out);
+    else fieldsNamed(info.fragments[s.name.value]?.selectionSet, name, info, out);
+  }
+  return out;
+}
+
+/** Per connection field of a (cached) document: whether its nodes ask for a field. */
+const nodeFieldAsked = new WeakMap<FieldNode, Map<string, boolean>>();
+
+/**
+ * Whether a connection's query asks for `field` of its nodes (`edges { node { field } }`): a list
+ * reads a relation with its page only when it is asked (GraphQL `videos` and its `account`).
+ * Remembered per field node of the document (Yoga's parser cache hands every request of the same
+ * text the same document).
+ */
+export function nodesAsk(info: GraphQLResolveInfo, field: string): boolean {
+  const first = info.fieldNodes[0]!;
+  let asked = nodeFieldAsked.get(first);
+  if (!asked) nodeFieldAsked.set(first, (asked = new Map()));
+  let found = asked.get(field);
+  if (found === undefined) {
+    const edges = info.fieldNodes.flatMap((f) => fieldsNamed(f.selectionSet, "edges", info));
+    const nodes = edges.flatMap((e) => fieldsNamed(e.selectionSet, "node", info));
+    found = nodes.some((n) => fieldsNamed(n.selectionSet, field, info).length > 0);
+    asked.set(field, found);
+  }
+  return found;
 }

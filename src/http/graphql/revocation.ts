@@ -11,7 +11,7 @@
  * REVOCATION_CHECK_INTERVAL_MS. Both run only while something is held.
  */
 import { config } from "../../config.ts";
-import { revocations, revokedAmong } from "../../domain/keys/revocation.ts";
+import { revocations, revokedAmong, withdrawnForGood } from "../../domain/keys/revocation.ts";
 import { logger } from "../../infra/logger.ts";
 
 type OnRevoked = () => void;
@@ -19,7 +19,8 @@ type OnRevoked = () => void;
 const held = new Map<string, Set<OnRevoked>>();
 /**
  * Keys and sessions known withdrawn (their ids are never reused); bounded so a long-lived process
- * does not grow. Memberships are not remembered: a person removed may be added again.
+ * does not grow. Memberships are not remembered (a person removed may be added again), nor `person:`
+ * announcements (nothing is held under them).
  */
 const revoked = new Set<string>();
 const MAX_REMEMBERED = 10_000;
@@ -31,7 +32,7 @@ const isRevoked = (subjects: readonly string[]) => subjects.some((s) => revoked.
 
 /** Ends everything held for the subject, now and from now on. */
 function subjectRevoked(subject: string): void {
-  if (!subject.startsWith("member:")) {
+  if (withdrawnForGood(subject)) {
     if (revoked.size >= MAX_REMEMBERED) revoked.delete(revoked.values().next().value!);
     revoked.add(subject);
   }

@@ -16,7 +16,7 @@ import { authorize } from "../../domain/people/roles.ts";
 import { OPERATOR, type Actor } from "../../domain/people/actor.ts";
 import { successStatus, takesIdempotencyKey, type AnyRoute } from "./route.ts";
 import { idempotentRequest } from "./idempotency.ts";
-import { BODY_LIMIT_BYTES } from "../request-context.ts";
+import { BODY_LIMIT_BYTES, traceRoute } from "../request-context.ts";
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
@@ -77,7 +77,9 @@ function validate(route: AnyRoute) {
 }
 
 function run(route: AnyRoute) {
-  return async (_req: Request, res: Response) => {
+  const template = toExpressPath(route.path);
+  return async (req: Request, res: Response) => {
+    traceRoute(req.method, `${req.baseUrl}${template}`);
     const { params, query, body } = res.locals.input as ValidInput;
     const requestId = res.locals.requestId as string;
     const auth = route.auth === false ? NO_ACTOR : authOf(res);

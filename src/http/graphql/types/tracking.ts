@@ -6,9 +6,9 @@
  * tracks it or tracks one of its videos. A page's relations (each video's account, each account's
  * videos) are one read per level, never one per item.
  */
-import { builder } from "../builder.ts";
+import { builder, type GraphQLContext } from "../builder.ts";
 import { readOncePerEvent, sharedPerEvent } from "../subscriptions.ts";
-import { batchedConnection, entityId, nodeUuid, pagedConnection } from "../connections.ts";
+import { batchedConnection, entityId, nodeUuid, nodesAsk, pagedConnection } from "../connections.ts";
 import type { Platform } from "../../../domain/shared/platform.ts";
 import { parseInput, postedDays, type BulkItemResult } from "../../../domain/shared/inputs.ts";
 import { canonicalAccountUrl } from "../../../domain/shared/platform.ts";
@@ -161,6 +161,12 @@ export const AccountRef = builder.loadableNodeRef("Account", {
   sort: (a) => a.id,
   cacheResolved: (a) => a.id,
 });
+
+/** Accounts already read (with a page of videos) into the request's Account loader: `account` and `node` read them from there. */
+function primeAccounts(ctx: GraphQLContext, accounts: readonly AccountView[]): void {
+  const loader = AccountRef.getDataloader(ctx);
+  for (const a of accounts) loader.prime(a.id, a);
+}
 
 VideoRef.implement({
   description:
@@ -385,9 +391,16 @@ builder.queryFields((t) => ({
         sort: t.arg({ type: VideoSortEnum, defaultValue: "tracked_at" }),
         order: t.arg({ type: SortOrderEnum, defaultValue: "desc" }),
       },
-      resolve: (_r, args, ctx) => {
+      resolve: (_r, args, ctx, info) => {
         const list = parseInput(videoListFilter, { platform: args.platform ?? undefined, q: args.q ?? undefined, sort: args.sort ?? undefined, order: args.order ?? undefined });
-        return pagedConnection(args, trackedVideosOrder(list.sort, list.order), (window) => listTrackedVideos(ctx.auth.workspaceId, window, list));
+        // Each video's account, when asked, comes with the page (one statement) and fills the request's
+        // Account loader, which `account` below reads: no second statement.
+        const owners = nodesAsk(info, "account");
+        return pagedConnection(args, trackedVideosOrder(list.sort, list.order), async (window) => {
+          const page = await listTrackedVideos(ctx.auth.workspaceId, window, list, { owners });
+          if (owners) primeAccounts(ctx, page.owners);
+          return page;
+        });
       },
     },
     { name: "VideoConnection" },
