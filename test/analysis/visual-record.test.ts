@@ -8,6 +8,7 @@
  * resumed run re-fetches a rendition that is gone or reuses a visual part already stored; the work
  * directory goes when the analysis ends; storage is bounded and deleted with the analysis.
  */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // Three attempts with quick retries, so the retry cases fit in a test (read at import).
