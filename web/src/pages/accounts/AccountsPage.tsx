@@ -5,7 +5,6 @@
  * PLATFORM_A&q=bakery), as on the Videos page. An account's own page (pages/account) has its
  * history chart and videos.
  */
-import { useState } from "react";
 import { graphql } from "react-relay";
 import { useNavigation, useRevalidator, useSearchParams } from "react-router";
 import type { AccountsPageQuery, AccountSort } from "../../__generated__/AccountsPageQuery.graphql";
@@ -36,8 +35,6 @@ export default function AccountsPage() {
   const [options, change] = useListOptions(accountListOptions);
   const [columns, setColumns] = useColumns("accounts", ACCOUNT_COLUMNS);
   const [, setParams] = useSearchParams();
-  // Applying a view replaces the search box's words: the filters start again from the URL.
-  const [applied, setApplied] = useState(0);
   const data = useRouteQuery<AccountsPageQuery>(query);
 
   function apply(view: SavedViewData) {
@@ -45,7 +42,6 @@ export default function AccountsPage() {
     params.set("columns", view.columns.join(","));
     rememberColumns("accounts", view.columns);
     setParams(params, { replace: true });
-    setApplied((n) => n + 1);
   }
   // Tracking an account changes the list and the slots: the route reads them again.
   const { revalidate, state } = useRevalidator();
@@ -63,7 +59,7 @@ export default function AccountsPage() {
           onApply={apply}
         />
         <div className="row list-tools">
-          <ListFilters key={applied} options={options} onChange={change} placeholder="Name or username" />
+          <ListFilters options={options} onChange={change} placeholder="Name or username" />
           <ColumnChooser columns={ACCOUNT_COLUMNS} shown={columns} onChange={setColumns} />
         </div>
         <AccountsTable query={data} columns={columns} options={options} onChange={change} pending={pending} />

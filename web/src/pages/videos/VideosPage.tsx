@@ -4,7 +4,6 @@
  * (?sort=views&order=asc&platform=PLATFORM_A&q=cats&columns=video,creator,views), so a view can be
  * bookmarked and the back button works; a saved view (components/SavedViews.tsx) writes the same URL.
  */
-import { useState } from "react";
 import { graphql } from "react-relay";
 import { useNavigation, useSearchParams } from "react-router";
 import type { VideosPageQuery, VideoSort } from "../../__generated__/VideosPageQuery.graphql";
@@ -31,8 +30,6 @@ export default function VideosPage() {
   const [options, change] = useListOptions(videoListOptions);
   const [columns, setColumns] = useColumns("videos", VIDEO_COLUMNS);
   const [, setParams] = useSearchParams();
-  // Applying a view replaces the search box's words: the filters start again from the URL.
-  const [applied, setApplied] = useState(0);
   const pending = useNavigation().state === "loading";
   const data = useRouteQuery<VideosPageQuery>(query);
 
@@ -41,7 +38,6 @@ export default function VideosPage() {
     params.set("columns", view.columns.join(","));
     rememberColumns("videos", view.columns);
     setParams(params, { replace: true });
-    setApplied((n) => n + 1);
   }
 
   return (
@@ -57,7 +53,7 @@ export default function VideosPage() {
           onApply={apply}
         />
         <div className="row list-tools">
-          <ListFilters key={applied} options={options} onChange={change} placeholder="Words of the description or the username" />
+          <ListFilters options={options} onChange={change} placeholder="Words of the description or the username" />
           <ColumnChooser columns={VIDEO_COLUMNS} shown={columns} onChange={setColumns} />
         </div>
         <VideosTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
