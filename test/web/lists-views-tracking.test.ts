@@ -1,15 +1,17 @@
 /**
- * The videos and accounts tables' columns and saved views (issue 34, item 4), in Chromium against the
- * real service: the creator column (display name and handle, a link to the account when the
+ * Issue 34 in Chromium against the real service. The videos and accounts tables' columns and saved
+ * views (item 4): the creator column (display name and handle, a link to the account when the
  * workspace tracks it), the column chooser (kept in the URL and, for the next visit, in the
  * browser), a view saved and shared by one member, applied by another, and a private one the other
- * never sees. One browser, one server; the data is seeded in the database.
+ * never sees. An account's tracking (item 3): its rules saved from the form, pause and resume, a
+ * failed sync with its reason and a retry. One browser, one server; the data is seeded in the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { PASSWORD, newPerson } from "../helpers/people.js";
 import { createAccount, createTrackedVideo, trackAccount } from "../folders/fixtures.js";
+import { prisma } from "../../src/infra/db.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { expectAccessible, launchBrowser, signedInPage } from "./harness.js";
 
@@ -100,5 +102,30 @@ describe("columns and saved views in Chromium", () => {
     } finally {
       await context.close();
     }
+  });
+
+  it("an account's page saves its rules, pauses and resumes it, and retries a failed sync", async () => {
+    await prisma.account.update({ where: { id: trackedAccountId }, data: { scrapeStatus: "failed", scrapeError: "the profile is private" } });
+    await dee.goto(`/accounts/${trackedAccountId}`);
+    const panel = dee.getByRole("region", { name: "Tracking", exact: true });
+    await panel.waitFor();
+    await panel.getByLabel("Never videos with these hashtags").fill("#Ad #sponsored");
+    await panel.getByLabel("Minimum duration (seconds)").fill("15");
+    await panel.getByRole("button", { name: "Save rules" }).click();
+    await panel.getByText("Rules saved: the account's next scrape applies them.").waitFor();
+    const stored = await prisma.trackedAccount.findFirstOrThrow({ where: { accountId: trackedAccountId } });
+    expect(stored.rules).toMatchObject({ excludeHashtags: ["ad", "sponsored"], minDurationSeconds: 15 });
+    await panel.getByText("No video skipped.").waitFor();
+
+    await panel.getByRole("button", { name: "Pause tracking" }).click();
+    await panel.getByText(/Tracking paused/).first().waitFor();
+    await panel.getByRole("button", { name: "Resume tracking" }).click();
+    await panel.getByRole("button", { name: "Pause tracking" }).waitFor();
+
+    await panel.getByText("The last sync failed: the profile is private").waitFor();
+    await panel.getByRole("button", { name: "Retry sync" }).click();
+    await panel.getByText("Retry queued: the account is scraped again within a few minutes.").waitFor();
+    expect((await prisma.account.findUniqueOrThrow({ where: { id: trackedAccountId } })).scrapeStatus).toBe("queued");
+    await expectAccessible(dee, "Account with its tracking panel");
   });
 });
