@@ -15,9 +15,11 @@ const HOUR = 3600;
 const DAY = 86_400;
 
 /** Tick steps, in seconds, smallest first. */
+const DAY_STEPS = [1, 2, 3, 7, 14, 30, 61, 91, 182, 365, 730, 1461];
 const STEPS: Record<Resolution, number[]> = {
-  hour: [1, 2, 3, 4, 6, 12].map((h) => h * HOUR).concat([1, 2, 3, 7, 14].map((d) => d * DAY)),
-  day: [1, 2, 3, 7, 14, 30, 61, 91, 182, 365].map((d) => d * DAY),
+  // An hourly chart may span a year (the history's cap): its steps go on in days.
+  hour: [1, 2, 3, 4, 6, 12].map((h) => h * HOUR).concat(DAY_STEPS.map((d) => d * DAY)),
+  day: DAY_STEPS.map((d) => d * DAY),
 };
 
 /**
