@@ -11,7 +11,7 @@ import type { AccountsTable_query$key, AccountsTable_query$data } from "../../__
 import type { AccountsTablePaginationQuery } from "../../__generated__/AccountsTablePaginationQuery.graphql";
 import type { AccountSort } from "../../__generated__/AccountsPageQuery.graphql";
 import { paths } from "../../app/paths";
-import { StatusBadge } from "../../components/Badge";
+import { Badge, StatusBadge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Time } from "../../components/Time";
@@ -95,7 +95,21 @@ const COLUMNS: Column<Row, AccountSort>[] = [
   { id: "videos", header: "Videos", sort: "VIDEO_COUNT", cell: (a) => formatCount(a.videoCount) },
   { id: "limit", header: "Video limit", cell: (a) => formatWhole(a.tracking?.videoLimit) },
   { id: "tracked", header: "Tracked", sort: "TRACKED_AT", cell: (a) => <Time value={a.tracking?.trackedAt} /> },
-  { id: "status", header: "Status", cell: (a) => <StatusBadge status={a.scrapeStatus} title={a.scrapeError ?? (a.tracking?.pausedAt ? "Tracking paused" : undefined)} /> },
+  {
+    id: "status",
+    header: "Status",
+    cell: (a) => (
+      <>
+        <StatusBadge status={a.scrapeStatus} title={a.scrapeError ?? undefined} />
+        {a.tracking?.pausedAt && (
+          <>
+            {" "}
+            <Badge title="No scrape is scheduled and no new video is tracked until it is resumed (on its page).">Paused</Badge>
+          </>
+        )}
+      </>
+    ),
+  },
 ];
 
 interface Props {
