@@ -49,7 +49,8 @@ describe("columns and saved views in Chromium", () => {
     await creator.waitFor();
     expect(await creator.getAttribute("href")).toBe(`/accounts/${trackedAccountId}`);
     const loose = dee.locator("tbody tr").filter({ hasText: "Crumb shots" }).locator(".cell-creator");
-    await expect(loose.textContent()).resolves.toBe("Loose Crumb @loosecrumb");
+    // Polled: under load the row may be drawn before the page's live update settles it.
+    await expect.poll(() => loose.textContent()).toBe("Loose Crumb @loosecrumb");
     await expect(loose.getByRole("link").count()).resolves.toBe(0);
 
     await dee.locator("summary", { hasText: "Columns" }).click();
