@@ -127,7 +127,8 @@ describe("REST: a retried request does its work once", () => {
     const key = randomUUID();
     const body = { name: "in progress" };
     // The first request holds the key (as REST's middleware claims it) and has not answered.
-    const held = await claimIdempotentRequest({ workspaceId: ws.workspaceId, key, method: "POST", path: "/api/v1/folders", payload: { query: {}, body } });
+    const apiKey = await prisma.apiKey.findFirstOrThrow({ where: { workspaceId: ws.workspaceId } });
+    const held = await claimIdempotentRequest({ workspaceId: ws.workspaceId, key, method: "POST", path: "/api/v1/folders", payload: { query: {}, body }, asker: `api_key:${apiKey.id}` });
     expect(held.kind).toBe("claimed");
     const r = await post(ws.key, "/api/v1/folders", body, key);
     expect(r.status).toBe(409);
@@ -203,7 +204,7 @@ describe("REST: a retried request does its work once", () => {
 
   it("the store keeps the headers a replay repeats (Location among them)", async () => {
     const ws = await newWorkspace("free");
-    const request = { workspaceId: ws.workspaceId, key: randomUUID(), method: "POST", path: "/test", payload: null };
+    const request = { workspaceId: ws.workspaceId, key: randomUUID(), method: "POST", path: "/test", payload: null, asker: "system:test" };
     const headers = { "content-type": "application/json; charset=utf-8", location: "/api/v1/folders/x" };
     await runIdempotently(request, async () => ({ status: 201, body: "{}", headers }));
     expect(await runIdempotently(request, async () => ({ status: 201, body: "{}" }))).toEqual({ status: 201, body: "{}", headers, replayed: true });
@@ -215,7 +216,7 @@ describe("REST: a retried request does its work once", () => {
     idempotency.leaseMs = 600;
     try {
       const ws = await newWorkspace("free");
-      const request = { workspaceId: ws.workspaceId, key: randomUUID(), method: "TOOL", path: "slow", payload: { n: 1 } };
+      const request = { workspaceId: ws.workspaceId, key: randomUUID(), method: "TOOL", path: "slow", payload: { n: 1 }, asker: "system:test" };
       let runs = 0;
       const slow = async () => {
         runs++;
@@ -312,7 +313,7 @@ describe("REST: a retried request does its work once", () => {
     expect(schedulers.find((s) => s.key === PRUNE_IDEMPOTENT_REQUESTS)).toMatchObject({ every: 3600_000 });
     const ws = await newWorkspace("free");
     const key = randomUUID();
-    await runIdempotently({ workspaceId: ws.workspaceId, key, method: "TOOL", path: "test", payload: null }, async () => ({ status: 200, body: "{}" }));
+    await runIdempotently({ workspaceId: ws.workspaceId, key, method: "TOOL", path: "test", payload: null, asker: "system:test" }, async () => ({ status: 200, body: "{}" }));
     await prisma.idempotentRequest.updateMany({ where: { workspaceId: ws.workspaceId }, data: { expiresAt: new Date(Date.now() - 1) } });
     const handler = maintenanceQueue().handlers[PRUNE_IDEMPOTENT_REQUESTS]!;
     expect(await handler({} as never, {} as never)).toMatchObject({ removed: expect.any(Number) });
@@ -321,7 +322,7 @@ describe("REST: a retried request does its work once", () => {
 
   it("a claim whose process died is taken over once its lease ran out", async () => {
     const ws = await newWorkspace("free");
-    const request = { workspaceId: ws.workspaceId, key: randomUUID(), method: "TOOL", path: "test", payload: { n: 1 } };
+    const request = { workspaceId: ws.workspaceId, key: randomUUID(), method: "TOOL", path: "test", payload: { n: 1 }, asker: "system:test" };
     expect((await claimIdempotentRequest(request)).kind).toBe("claimed");
     await expect(runIdempotently(request, async () => ({ status: 200, body: "{}" }))).rejects.toMatchObject({ code: "IDEMPOTENCY_KEY_IN_USE" });
     await prisma.idempotentRequest.update({ where: { workspaceId_key: { workspaceId: ws.workspaceId, key: request.key } }, data: { lockedUntil: new Date(Date.now() - 1) } });
@@ -419,7 +420,8 @@ describe("GraphQL mutations over HTTP", () => {
     const key = randomUUID();
     const variables = { query: "still running" };
     // The first request holds the key, as the GraphQL plugin claims it (src/http/graphql/idempotency.ts), and has not answered.
-    const held = await claimIdempotentRequest({ workspaceId: ws.workspaceId, key, method: "POST", path: "/graphql", payload: { query: CREATE, variables, operationName: null } });
+    const apiKey = await prisma.apiKey.findFirstOrThrow({ where: { workspaceId: ws.workspaceId } });
+    const held = await claimIdempotentRequest({ workspaceId: ws.workspaceId, key, method: "POST", path: "/graphql", payload: { query: CREATE, variables, operationName: null }, asker: `api_key:${apiKey.id}` });
     expect(held.kind).toBe("claimed");
     const r = await gqlPost(ws.key, variables, key);
     expect(r.status).toBe(409);
@@ -427,6 +429,24 @@ describe("GraphQL mutations over HTTP", () => {
     expect(r.headers.get("retry-after")).toBe("1");
     expect(await searches(ws.workspaceId)).toBe(0);
     expect(await remaining(ws.workspaceId)).toBe(200);
+  });
+
+  it("a key's answer is replayed only to whoever asked first: another key of the workspace gets 422, not the secret", async () => {
+    const ws = await newWorkspace("free");
+    const { createKey } = await import("../../src/domain/keys/service.js");
+    const other = (await createKey(ws.workspaceId, "a second integration")).secret;
+    const key = randomUUID();
+    const mutation = { query: `mutation { createApiKey(name: "shown once") { secret } }` };
+    const send = (apiKey: string) => request(api.url, "POST", "/graphql", { key: apiKey, body: mutation, headers: { "idempotency-key": key } });
+    const first = await send(ws.key);
+    const secret = first.body.data.createApiKey.secret as string;
+    expect(secret).toBeTruthy();
+    const stolen = await send(other);
+    expect(JSON.stringify(stolen.body)).not.toContain(secret);
+    expect(stolen.body.errors[0].extensions.code).toBe("IDEMPOTENCY_KEY_REUSED");
+    const again = await send(ws.key);
+    expect(again.body.data.createApiKey.secret).toBe(secret);
+    expect(replayed(again)).toBe("true");
   });
 
   it("queries ignore the header", async () => {

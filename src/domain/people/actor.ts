@@ -39,6 +39,11 @@ export function keyActor(auth: { workspaceId: string; keyId: string; budget: str
  * The rate-limit budget the actor spends (src/domain/keys/access.ts): one per API key, and one per
  * person across their sessions (RATE_LIMIT_PER_MINUTE each, the same Redis counters).
  */
+/** Who a principal is, as one string: the person (any of their sessions), the API key, or the system's label. */
+export function principalId(principal: Principal): string {
+  return principal.kind === "system" ? `system:${principal.label}` : `${principal.kind}:${principal.id}`;
+}
+
 export function budgetOf(principal: Principal): string {
   switch (principal.kind) {
     case "api_key":

@@ -72,6 +72,12 @@ export interface IdempotentRequest {
   path: string;
   /** What must be the same for a replay (JSON: the query and body, the GraphQL parameters, the tool's arguments). */
   payload: unknown;
+  /**
+   * Who asks (../people/actor.ts `principalId`): part of what must be the same, so a key's answer is replayed only
+   * to whoever earned it. Without it a member who learned an owner's key could replay, say, `createApiKey`'s answer
+   * (its secret shown once), since GraphQL's replay comes before the resolvers' role checks.
+   */
+  asker: string;
 }
 
 /** The answer stored and replayed: status, the JSON text of the body, byte for byte, and the headers that describe it. */
@@ -157,7 +163,7 @@ function letGo(claimed: IdempotencyClaim): void {
  */
 export async function claimIdempotentRequest(request: IdempotentRequest): Promise<IdempotencyOutcome> {
   const { workspaceId, key, method, path } = request;
-  const fingerprint = fingerprintOf(request.payload);
+  const fingerprint = fingerprintOf({ asker: request.asker, payload: request.payload });
   // A row deleted between the two statements (a 5xx released it, or the prune) is claimed again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const claim = randomUUID();

@@ -9,6 +9,7 @@
  * retries with the same key. Over graphql-ws there is no header per operation: the plugin does
  * nothing there.
  */
+import { principalId } from "../../domain/people/actor.ts";
 import { getOperationAST, GraphQLError, print, type ExecutionResult, type GraphQLFormattedError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isAsyncIterable } from "@envelop/core";
@@ -73,6 +74,7 @@ export function idempotentMutations(maskError: (error: unknown) => Error): Plugi
           path: "/graphql",
           // The document run (a trusted document's text too, ./persisted.ts), its variables and operation name.
           payload: { query: args.document.loc?.source.body ?? print(args.document), variables: args.variableValues ?? null, operationName: args.operationName ?? null },
+          asker: principalId(ctx.auth.principal),
         });
         if (outcome.kind === "replay") {
           if (!ctx.res.headersSent) ctx.res.setHeader(IDEMPOTENT_REPLAYED_HEADER, "true");

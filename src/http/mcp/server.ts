@@ -10,6 +10,7 @@
  * INTERNAL_ERROR with the request id, and protocol-level refusals (unknown tool, unreadable
  * resource) are JSON-RPC errors whose `data` is that same body.
  */
+import { principalId } from "../../domain/people/actor.ts";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -142,7 +143,7 @@ async function callTool(session: McpSession, tool: AnyTool, args: Record<string,
     const answer =
       key === null
         ? { ...(await runTool(ctx, tool, raw)), replayed: false }
-        : await runIdempotently({ workspaceId: ctx.auth.workspaceId, key, method: "TOOL", path: tool.name, payload: raw }, () => runTool(ctx, tool, raw));
+        : await runIdempotently({ workspaceId: ctx.auth.workspaceId, key, method: "TOOL", path: tool.name, payload: raw, asker: principalId(ctx.auth.principal) }, () => runTool(ctx, tool, raw));
     return textResult(JSON.parse(answer.body) as Record<string, unknown>, answer.status >= 400, answer.replayed);
   } catch (e) {
     return textResult({ ...errorBody(e, requestId, tool.name) }, true);

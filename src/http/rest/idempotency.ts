@@ -7,6 +7,7 @@
  * request runs the route, and its answer (the route's, or the error handler's `{code, message}`) is
  * stored before it is sent.
  */
+import { principalId } from "../../domain/people/actor.ts";
 import type { NextFunction, Request, Response } from "express";
 import {
   claimIdempotentRequest,
@@ -38,6 +39,7 @@ export async function idempotentRequest(req: Request, res: Response, next: NextF
     method: req.method,
     path: `${req.baseUrl}${req.path}`,
     payload: { query: req.query, body: req.body ?? null },
+    asker: principalId(authOf(res).principal),
   });
   if (outcome.kind === "replay") {
     for (const [name, value] of Object.entries(outcome.headers ?? {})) res.setHeader(name, value);
