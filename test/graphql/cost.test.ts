@@ -68,6 +68,12 @@ describe("the operation's cost", () => {
     expect(answerSize(schema, onNode, op(onNode))).toBeGreaterThan(answerSize(schema, videoOnly, op(videoOnly)));
   });
 
+  it("counts what is asked below a meta field (__type answers a __Type) as armor does", () => {
+    const introspection = parse(`{ __type(name: "Video") { name ... on __Type { fields { name type { name ... on __Type { kind } } } } ...T } } fragment T on __Type { enumValues { name } }`);
+    expect(found("ours", introspection)).toBe(found("armor", introspection));
+    expect(found("ours", introspection)).toBeGreaterThan(10);
+  });
+
   it("still refuses what is costly through a fragment that applies", () => {
     const costly = parse(`{ videos(first: 100) { edges { node { ...V } } } } fragment V on Node { ... on Video { history(last: 100) { edges { node { capturedAt viewCount likeCount commentCount } } } } }`);
     expect(found("ours", costly)).toBe(found("armor", costly));

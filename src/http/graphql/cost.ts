@@ -11,7 +11,7 @@
  * Nothing that can run is left out: a branch is skipped only when graphql-js's own `doTypesOverlap`
  * says no object can be of both types.
  */
-import { GraphQLError, Kind, doTypesOverlap, getNamedType, isCompositeType, isObjectType, type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLSchema, type SelectionNode, type ValidationContext } from "graphql";
+import { GraphQLError, Kind, doTypesOverlap, getNamedType, isCompositeType, isObjectType, TypeMetaFieldDef, type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLSchema, type SelectionNode, type ValidationContext } from "graphql";
 
 const SCALAR_COST = 1;
 const OBJECT_COST = 2;
@@ -24,8 +24,9 @@ const DEPTH_FACTOR = 1.5;
 const MAX_WALK_DEPTH = 200;
 
 /** The type a fragment's selections are read in: the narrower of the scope and the condition, or null when they cannot overlap. */
-export function fragmentScope(schema: GraphQLSchema, scope: GraphQLCompositeType, condition: GraphQLCompositeType | undefined): GraphQLCompositeType | null {
+export function fragmentScope(schema: GraphQLSchema, scope: GraphQLCompositeType | null, condition: GraphQLCompositeType | undefined): GraphQLCompositeType | null {
   if (!condition) return scope;
+  if (!scope) return condition; // the type in scope is not known: nothing is left out
   if (!doTypesOverlap(schema, scope, condition)) return null;
   // A concrete scope stays (a Video spread with a fragment on Node is read as a Video).
   return isObjectType(scope) ? scope : condition;
@@ -43,13 +44,13 @@ function literalPage(field: FieldNode): number {
 export function operationCost(schema: GraphQLSchema, fragments: (name: string) => FragmentDefinitionNode | undefined | null, selections: readonly SelectionNode[], root: GraphQLCompositeType): number {
   const spreadCost = new Map<string, number>(); // per fragment and scope; -1 while it is being read (a cycle is another rule's error)
 
-  const selectionCost = (s: SelectionNode, scope: GraphQLCompositeType, depth: number): number => {
+  const selectionCost = (s: SelectionNode, scope: GraphQLCompositeType | null, depth: number): number => {
     if (depth > MAX_WALK_DEPTH) return Number.MAX_SAFE_INTEGER;
     if (s.kind === Kind.FIELD) return fieldCost(s, scope, depth);
     if (s.kind === Kind.INLINE_FRAGMENT) {
-      const on = s.typeCondition ? schema.getType(s.typeCondition.name.value) : scope;
+      const on = s.typeCondition ? schema.getType(s.typeCondition.name.value) : undefined;
       const inner = on && isCompositeType(on) ? fragmentScope(schema, scope, on) : scope;
-      if (!inner) return 0;
+      if (!inner && scope && on) return 0; // a branch that cannot apply here
       return OBJECT_COST + s.selectionSet.selections.reduce((sum, c) => sum + DEPTH_FACTOR * selectionCost(c, inner, depth + 1), 0);
     }
     const fragment = fragments(s.name.value);
@@ -65,12 +66,14 @@ export function operationCost(schema: GraphQLSchema, fragments: (name: string) =
     return SCALAR_COST + DEPTH_FACTOR * cost;
   };
 
-  const fieldCost = (field: FieldNode, scope: GraphQLCompositeType, depth: number): number => {
+  const fieldCost = (field: FieldNode, scope: GraphQLCompositeType | null, depth: number): number => {
     if (field.name.value === "__schema") return 0;
     if (!field.selectionSet) return SCALAR_COST;
-    const def = "getFields" in scope ? scope.getFields()[field.name.value] : undefined;
+    // Meta fields are not among a type's fields (`__type` answers a __Type).
+    const def = field.name.value === "__type" ? TypeMetaFieldDef : scope && "getFields" in scope ? scope.getFields()[field.name.value] : undefined;
     const named = def ? getNamedType(def.type) : undefined;
-    const inner = named && isCompositeType(named) ? named : scope; // an unknown field is the validation rules' error
+    // An unknown field is the validation rules' error; its selection is then counted with no fragment left out.
+    const inner = named && isCompositeType(named) ? named : null;
     const children = field.selectionSet.selections.reduce((sum, c) => sum + DEPTH_FACTOR * selectionCost(c, inner, depth + 1), 0);
     return (OBJECT_COST + children) * literalPage(field);
   };
