@@ -99,6 +99,8 @@ let listening: "no" | "starting" | "yes" = "no";
 /** Forgets what a withdrawn or changed subject touches (src/domain/keys/revocation.ts): announced by another process, or by this one (at once). */
 function forget(subject: string): void {
   announcements++;
+  // A read already under way may predate the change: whoever asks from now on starts a fresh one.
+  reading.clear();
   const [kind, a, b] = subject.split(":");
   for (const [key, r] of memory) {
     if ((kind === "session" && r.sessionId === a) || (kind === "member" && r.person.id === b) || (kind === "person" && r.person.id === a)) memory.delete(key);
@@ -195,7 +197,7 @@ async function readSession(req: SessionRequest): Promise<SessionRead> {
   }
   const read = askLibrary(req, auth, rules, key);
   reading.set(key, read);
-  const done = () => void reading.delete(key);
+  const done = () => void (reading.get(key) === read && reading.delete(key)); // not a fresher read started after a change
   read.then(done, done);
   return read;
 }
