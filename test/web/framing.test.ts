@@ -115,6 +115,24 @@ describe("a mutation from a link", () => {
     expect(asked[0]).toContain("link");
     expect(await memberRole()).toBe("member");
 
+    // A later visit with no link: GraphiQL keeps the linked document as a tab, and running it still asks.
+    const later = await context.newPage();
+    await later.goto("/graphql", { timeout: 60_000 });
+    await later.getByRole("button", { name: /Execute query/i }).waitFor();
+    const askedLater: string[] = [];
+    later.once("dialog", (d) => {
+      askedLater.push(d.message());
+      void d.dismiss();
+    });
+    const fromTab = await later.evaluate(
+      (query) => fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "graphiql" }, body: JSON.stringify({ query }) }).then((r) => r.text()),
+      promote(),
+    );
+    expect(askedLater).toHaveLength(1);
+    expect(fromTab).toContain("Not run");
+    expect(await memberRole()).toBe("member");
+    await later.close();
+
     // Confirmed: it runs, as the person chose.
     g.once("dialog", (d) => void d.accept());
     await run.click();

@@ -112,14 +112,43 @@
   function inWords(op) {
     const fields = op.fields.length ? op.fields.join(", ") : "(none it could read)";
     return (
-      "This GraphQL explorer was opened from a link that carried a GraphQL document (?query= in its address), and this operation changes data:\n\n" +
+      "This GraphQL document came from a link (?query= in this explorer's address, now or on an earlier visit), and this operation changes data:\n\n" +
       `mutation ${op.name || "(unnamed)"}, which runs: ${fields}\n\n` +
       "Run it with your session? Cancel unless you wrote it or expected it."
     );
   }
 
+  /**
+   * Documents with a mutation that arrived by link, kept in this browser: GraphiQL saves a linked document as a
+   * tab (localStorage), so a link's mutation dismissed today could be run from that tab on a later visit with no
+   * link in the address. A mutation shaped as one of these asks first, on any visit, until the
+   * person confirms it once; a document the person edited is theirs and runs at once.
+   */
+  const LINKED_KEY = "service:graphiql-linked-mutations"; // not under "graphiql:", which GraphiQL manages (and may clear)
+  // GraphiQL sends a document compacted (no spaces or commas): compared by its names and punctuators
+  // (strings and numbers aside, so a document shaped like a linked one asks too: never fewer questions).
+  const normal = (q) => tokens(String(q || "")).map((t) => t.name || t.punct).join(" ");
+  const fromLinks = (() => {
+    try {
+      const kept = JSON.parse(window.localStorage.getItem(LINKED_KEY) || "[]");
+      return Array.isArray(kept) ? kept.filter((q) => typeof q === "string") : [];
+    } catch {
+      return [];
+    }
+  })();
+  const keep = () => {
+    try {
+      window.localStorage.setItem(LINKED_KEY, JSON.stringify(fromLinks.slice(-20)));
+    } catch {
+      // storage refused (private mode): this visit still asks
+    }
+  };
   const linked = new URL(window.location.href).searchParams.get("query");
-  if (linked && operations(linked).some((o) => o.kind === "mutation")) {
+  if (linked && operations(linked).some((o) => o.kind === "mutation") && !fromLinks.includes(normal(linked))) {
+    fromLinks.push(normal(linked));
+    keep();
+  }
+  if (fromLinks.length > 0) {
     const send = window.fetch.bind(window);
     const endpoint = new URL(options.endpoint || window.location.pathname, window.location.href).href;
     window.fetch = async function (input, init) {
@@ -134,9 +163,14 @@
           params = null;
         }
         const op = operationRun(params);
-        if (op && op.kind === "mutation" && !window.confirm(inWords(op))) {
-          const refused = { errors: [{ message: `Not run: the mutation ${op.name || "(unnamed)"} from the link was not confirmed.` }] };
-          return new Response(JSON.stringify(refused), { status: 200, headers: { "content-type": "application/json" } });
+        const at = op && op.kind === "mutation" ? fromLinks.indexOf(normal(params.query)) : -1;
+        if (at >= 0) {
+          if (!window.confirm(inWords(op))) {
+            const refused = { errors: [{ message: `Not run: the mutation ${op.name || "(unnamed)"} from the link was not confirmed.` }] };
+            return new Response(JSON.stringify(refused), { status: 200, headers: { "content-type": "application/json" } });
+          }
+          fromLinks.splice(at, 1);
+          keep();
         }
       }
       return send(input, init);
