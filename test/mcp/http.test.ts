@@ -56,6 +56,8 @@ const jsonSchema = (s: z.ZodType) => {
 
 const EVERY_TOOL = [
   "analyze_video",
+  "create_folder",
+  "create_tag",
   "get_credits",
   "get_folder_analytics",
   "get_growth",
@@ -65,11 +67,18 @@ const EVERY_TOOL = [
   "get_video_analysis",
   "get_video_history",
   "get_workspace",
+  "list_accounts",
   "list_folders",
+  "list_tags",
   "list_videos",
+  "move_folder",
   "start_radar_search",
+  "tag_accounts",
+  "tag_videos",
   "track_account",
   "track_video",
+  "untag_accounts",
+  "untag_videos",
 ];
 
 describe("tool list", () => {

@@ -10,7 +10,7 @@ import { orderBySql, pageSql, rowNumberRange, type Order, type PageRequest, type
 import { ACCOUNT_COLUMNS, postedDaysSql, TRACKED_VIDEO_COLUMNS, TRACKING_COLUMNS, type TrackedAccountView, type TrackedVideoRecord } from "../tracking/views.ts";
 import type { FolderVideoSort, FolderVideosFilter } from "./inputs.ts";
 import { requireFolder } from "./service.ts";
-import { folderVideoIds } from "./video-set.ts";
+import { folderAccountIds, folderVideoIds } from "./video-set.ts";
 
 export interface FolderTopVideo {
   id: string;
@@ -75,7 +75,7 @@ export async function listFolderVideos(
   const rows = await sql<TrackedVideoRecord & { total: number }>(Prisma.sql`
     WITH page AS (
       SELECT v.id, count(*) OVER () AS total
-        FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id
+        FROM (${folderVideoIds(folderId, f.includeDescendants)}) s JOIN videos v ON v.id = s.video_id
        WHERE true ${postedDaysSql(f)} ${p.where}
        ${p.orderBy} ${p.limit}
     )
@@ -92,7 +92,7 @@ export async function listFolderVideos(
 /** How many of the folder's videos match the date filters (the folder already known to belong to the caller's workspace). */
 export async function countFolderVideos(folderId: string, f: FolderVideosFilter): Promise<number> {
   const [row] = await sql<{ n: number }>(Prisma.sql`
-    SELECT count(*) AS n FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id WHERE true ${postedDaysSql(f)}`);
+    SELECT count(*) AS n FROM (${folderVideoIds(folderId, f.includeDescendants)}) s JOIN videos v ON v.id = s.video_id WHERE true ${postedDaysSql(f)}`);
   return row?.n ?? 0;
 }
 
@@ -141,16 +141,18 @@ export async function listFolderAccounts(workspaceId: string, folderId: string, 
  * Aggregates over the folder's video set, in one statement. Sums treat a metric that is not known
  * yet (video not scraped) as 0. `avgEngagementRate` is the mean engagement rate (percent) of the
  * videos that have been scraped (known view count), 0 when there are none. `topVideos`: the 5
- * videos with the most views (ties by id), scraped videos only.
+ * videos with the most views (ties by id), scraped videos only. With `includeDescendants`, over the
+ * folder and all its sub-folders (each video and account once), still one statement (a recursive CTE).
  */
-export async function folderAnalytics(workspaceId: string, folderId: string): Promise<FolderAnalytics> {
+export async function folderAnalytics(workspaceId: string, folderId: string, opts: { includeDescendants?: boolean } = {}): Promise<FolderAnalytics> {
   await requireFolder(workspaceId, folderId);
+  const descendants = opts.includeDescendants ?? false;
   const [row] = await sql<FolderAnalytics>(Prisma.sql`
     WITH fv AS MATERIALIZED (
       SELECT v.id, v.description, v.username, v.view_count, v.like_count, v.comment_count, v.share_count, v.engagement_rate
-        FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id
+        FROM (${folderVideoIds(folderId, descendants)}) s JOIN videos v ON v.id = s.video_id
     )
-    SELECT (SELECT count(*) FROM folder_accounts fa WHERE fa.folder_id = ${folderId}::uuid)::int AS "totalAccounts",
+    SELECT (SELECT count(*) FROM (${folderAccountIds(folderId, descendants)}) fa)::int AS "totalAccounts",
            count(*)::int AS "totalVideos",
            coalesce(sum(view_count), 0)::int8 AS "totalViews",
            coalesce(sum(like_count), 0)::int8 AS "totalLikes",

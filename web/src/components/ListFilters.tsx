@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { Platform } from "../__generated__/VideosPageQuery.graphql";
 import { PLATFORMS } from "../lib/format";
 
@@ -7,8 +7,11 @@ interface Filters {
   q: string | null;
 }
 
-/** A list's platform filter and search (the search applies 300 ms after typing stops, or on Enter). */
-export function ListFilters({ options, onChange, placeholder }: { options: Filters; onChange: (o: Partial<Filters>) => void; placeholder: string }) {
+/**
+ * A list's platform filter and search (the search applies 300 ms after typing stops, or on Enter);
+ * `children` are the list's other filters (e.g. the tag filter, pages/tags/TagFilter.tsx).
+ */
+export function ListFilters({ options, onChange, placeholder, children }: { options: Filters; onChange: (o: Partial<Filters>) => void; placeholder: string; children?: ReactNode }) {
   const [q, setQ] = useState(options.q ?? "");
   useEffect(() => {
     const trimmed = q.trim() || null;
@@ -34,6 +37,7 @@ export function ListFilters({ options, onChange, placeholder }: { options: Filte
         Search
         <input type="search" value={q} placeholder={placeholder} onChange={(e) => setQ(e.target.value)} />
       </label>
+      {children}
     </form>
   );
 }

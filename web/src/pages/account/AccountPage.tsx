@@ -17,6 +17,7 @@ import { Loading } from "../../components/Loading";
 import { useRouteQuery } from "../../relay/route-query";
 import { AccountActions } from "./AccountActions";
 import { AccountSummary } from "./AccountSummary";
+import { AccountTags } from "./AccountTags";
 import { AccountVideos } from "./AccountVideos";
 
 const query = graphql`
@@ -33,6 +34,7 @@ const fragment = graphql`
     id
     lastScrapedAt
     ...AccountSummary_account
+    ...AccountTags_account
     ...AccountPage_history
     ...AccountVideos_account
   }
@@ -106,6 +108,7 @@ function Account({ account }: { account: AccountPage_account$key }) {
       <AccountSummary account={a}>
         <AccountActions accountId={a.id} />
       </AccountSummary>
+      <AccountTags account={a} />
       <section aria-labelledby="account-history-heading" className="panel">
         <h2 id="account-history-heading">Follower and view history</h2>
         <Suspense fallback={<Loading what="Loading the history" />}>

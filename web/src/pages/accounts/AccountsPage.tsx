@@ -12,18 +12,20 @@ import { ListFilters } from "../../components/ListFilters";
 import { PageHeader } from "../../components/PageHeader";
 import { useListOptions } from "../../lib/list-options";
 import { useRouteQuery } from "../../relay/route-query";
+import { TagFilter } from "../tags/TagFilter";
 import { AccountsTable } from "./AccountsTable";
 import { TrackAccountForm } from "./TrackAccountForm";
 import { accountListOptions } from "./list-options";
 
 const query = graphql`
-  query AccountsPageQuery($sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String) {
+  query AccountsPageQuery($sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
     workspace {
       limits {
         ...TrackAccountForm_limits
       }
     }
-    ...AccountsTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q)
+    ...AccountsTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q, tagIds: $tagIds)
+    ...TagFilter_query
   }
 `;
 
@@ -39,7 +41,9 @@ export default function AccountsPage() {
       <TrackAccountForm limits={data.workspace.limits} onTracked={() => void revalidate()} />
       <section aria-labelledby="accounts-heading" className="panel">
         <h2 id="accounts-heading">Tracked accounts</h2>
-        <ListFilters options={options} onChange={change} placeholder="Name or username" />
+        <ListFilters options={options} onChange={change} placeholder="Name or username">
+          <TagFilter query={data} value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
+        </ListFilters>
         <AccountsTable query={data} options={options} onChange={change} pending={pending} />
       </section>
     </>

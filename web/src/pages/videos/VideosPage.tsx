@@ -1,7 +1,7 @@
 /**
- * Videos: track one or many URLs, and the table of tracked videos (sort, platform filter, search,
- * cursor pages), updating live as scrapes land. The list's options live in the URL (?sort=views&
- * order=asc&platform=PLATFORM_A&q=cats), so a view can be bookmarked and the back button works.
+ * Videos: track one or many URLs, and the table of tracked videos (sort, platform and tag filters,
+ * search, cursor pages), updating live as scrapes land. The list's options live in the URL (?sort=views&
+ * order=asc&platform=PLATFORM_A&q=cats&tag=…), so a view can be bookmarked and the back button works.
  */
 import { graphql } from "react-relay";
 import { useNavigation } from "react-router";
@@ -11,13 +11,15 @@ import { PageHeader } from "../../components/PageHeader";
 import { useListOptions } from "../../lib/list-options";
 import { rootConnection } from "../../relay/connections";
 import { useRouteQuery } from "../../relay/route-query";
+import { TagFilter } from "../tags/TagFilter";
 import { TrackVideosForm } from "./TrackVideosForm";
 import { VideosTable } from "./VideosTable";
 import { videoListOptions } from "./list-options";
 
 const query = graphql`
-  query VideosPageQuery($sort: VideoSort!, $order: SortOrder!, $platform: Platform, $q: String) {
-    ...VideosTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q)
+  query VideosPageQuery($sort: VideoSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
+    ...VideosTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q, tagIds: $tagIds)
+    ...TagFilter_query
   }
 `;
 
@@ -31,7 +33,9 @@ export default function VideosPage() {
       <TrackVideosForm connectionId={rootConnection("VideosTable_videos", { ...options })} />
       <section aria-labelledby="tracked-heading" className="panel">
         <h2 id="tracked-heading">Tracked videos</h2>
-        <ListFilters options={options} onChange={change} placeholder="Words of the description or the username" />
+        <ListFilters options={options} onChange={change} placeholder="Words of the description or the username">
+          <TagFilter query={data} value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
+        </ListFilters>
         <VideosTable query={data} options={options} onChange={change} pending={pending} />
       </section>
     </>

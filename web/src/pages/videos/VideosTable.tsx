@@ -18,6 +18,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
 import { formatDelta, formatWhole, platformName, videoTitle } from "../../lib/format";
 import { usePagedConnection } from "../../relay/paged";
+import { TagChips } from "../tags/TagChips";
 import { BulkActions } from "./BulkActions";
 import type { VideoListOptions } from "./list-options";
 
@@ -29,10 +30,11 @@ const fragment = graphql`
     order: { type: "SortOrder!" }
     platform: { type: "Platform" }
     q: { type: "String" }
+    tagIds: { type: "[ID!]" }
     first: { type: "Int", defaultValue: 50 }
     after: { type: "String" }
   ) {
-    videos(sort: $sort, order: $order, platform: $platform, q: $q, first: $first, after: $after) @connection(key: "VideosTable_videos") {
+    videos(sort: $sort, order: $order, platform: $platform, q: $q, tagIds: $tagIds, first: $first, after: $after) @connection(key: "VideosTable_videos") {
       __id
       totalCount
       edges {
@@ -61,6 +63,11 @@ const rowFragment = graphql`
     postedAt
     scrapeStatus
     scrapeError
+    tags {
+      id
+      name
+      color
+    }
   }
 `;
 
@@ -90,7 +97,16 @@ function columnsFor(selected: ReadonlySet<string>, toggle: (id: string) => void)
       cell: (v) => <input type="checkbox" aria-label={`Select ${videoTitle(v)}`} checked={selected.has(v.id)} onChange={() => toggle(v.id)} />,
     },
     { id: "platform", header: "Platform", cell: (v) => platformName(v.type) },
-    { id: "description", header: "Video", cell: (v) => <VideoCell video={v} /> },
+    {
+      id: "description",
+      header: "Video",
+      cell: (v) => (
+        <>
+          <VideoCell video={v} />
+          <TagChips tags={v.tags} />
+        </>
+      ),
+    },
     metrics.views,
     metrics.likes,
     metrics.engagement,
@@ -129,8 +145,8 @@ export function VideosTable({ query, options, onChange, pending }: Props) {
   const allSelected = rows.length > 0 && selected.length === rows.length;
 
   const empty =
-    options.q || options.platform ? (
-      <EmptyState title="No video matches these filters.">Clear the search or choose another platform.</EmptyState>
+    options.q || options.platform || options.tagIds ? (
+      <EmptyState title="No video matches these filters.">Clear the search or choose another platform or tag.</EmptyState>
     ) : (
       <EmptyState title="No videos tracked yet.">Paste a video link in the form above and press Track: its views and likes appear here within seconds.</EmptyState>
     );
