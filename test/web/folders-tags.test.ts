@@ -164,7 +164,7 @@ describe("nested folders and tags in the dashboard", () => {
     await page.getByRole("status").getByText("Tagged 3 videos “Hero content”.").waitFor();
     await expect.poll(() => page.getByRole("list", { name: "Tags" }).count()).toBe(3);
 
-    await page.getByLabel("Tag", { exact: true }).first().selectOption({ label: "Hero content" });
+    await page.getByRole("search").getByLabel(/^Tag/).selectOption({ label: "Hero content" });
     await page.waitForURL(/tag=/);
     await expect.poll(() => rows.count()).toBe(3);
     await page.getByText("Tracked videos, 3 in all").waitFor({ state: "attached" });
@@ -176,7 +176,7 @@ describe("nested folders and tags in the dashboard", () => {
     await tags.getByRole("button", { name: "Add tag" }).click();
     await page.getByRole("status").getByText("Tagged 1 account “Hero content”.").waitFor();
     await page.goto("/accounts");
-    await page.getByLabel("Tag", { exact: true }).selectOption({ label: "Hero content" });
+    await page.getByRole("search").getByLabel(/^Tag/).selectOption({ label: "Hero content" });
     await expect.poll(() => page.locator("table.data-table tbody tr").count()).toBe(1);
     await page.getByText("agency_creator_0").first().waitFor();
   });

@@ -49,10 +49,11 @@ export default function FolderPage() {
   const { folder: f } = useRouteQuery<FolderPageQuery>(query);
   const { revalidate, state } = useRevalidator();
   const reload = () => void revalidate();
-  const navigating = useNavigation().state === "loading";
-  const pending = state === "loading" || navigating;
+  const navigation = useNavigation();
+  const pending = state === "loading" || navigation.state === "loading";
   const [params, setParams] = useSearchParams();
-  const withSubFolders = params.get("sub") === "1";
+  // The box shows the choice at once (the URL being loaded), not after the analytics are read again.
+  const withSubFolders = new URLSearchParams(navigation.location?.search ?? params.toString()).get("sub") === "1";
   const toggleSubFolders = (on: boolean) => {
     const next = new URLSearchParams(params);
     if (on) next.set("sub", "1");
