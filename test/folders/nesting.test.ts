@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { prisma } from "../../src/infra/db.js";
-import { createAccount, createTrackedVideo, createVariedVideos, trackAccount } from "./fixtures.js";
+import { createAccount, createTrackedVideo, createVariedVideos, snapshot, trackAccount } from "./fixtures.js";
 
 let api: RunningApi;
 const mcpClients: Client[] = [];
@@ -202,6 +202,42 @@ describe("includeDescendants: analytics and videos over a sub-tree", () => {
     });
     const m = await mcpCall(ws.key, "get_folder_analytics", { folder_id: clientF, includeDescendants: true });
     expect(m).toEqual({ isError: false, body: { data: a } });
+  });
+});
+
+describe("a folder's growth, with its sub-folders", () => {
+  it("sums each account's last known values per day over the folder's accounts (each once), on REST, GraphQL and MCP", async () => {
+    const { ws, c } = await setup();
+    const parent = await folder(c, "Client");
+    const child = await folder(c, "Campaign", parent);
+    const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
+    const [a, b, outside] = [await createAccount(), await createAccount(), await createAccount()];
+    for (const acc of [a, b, outside]) await trackAccount(ws.workspaceId, acc.id);
+    await snapshot(a.id, day(10), { followers: 100, views: 1000, videos: 1 }); // before the window: carried in
+    await snapshot(a.id, day(3), { followers: 150, views: 1500, videos: 2 });
+    await snapshot(b.id, day(5), { followers: 10, views: null, videos: 1 }); // no views from its platform: counts 0
+    await snapshot(outside.id, day(4), { followers: 99_999, views: 99_999, videos: 99 });
+    await c.post(`${P}/folders/${parent}/accounts`, { account_ids: [a.id] });
+    await c.post(`${P}/folders/${child}/accounts`, { account_ids: [a.id, b.id] });
+
+    const own = await c.get(`${P}/folders/${parent}/growth?period=7d`);
+    expect(own.status).toBe(200);
+    const all = await c.get(`${P}/folders/${parent}/growth?period=7d&includeDescendants=true`);
+    // Written out by hand: newest first, 7 days, today included.
+    const expected = (withB: boolean) =>
+      [0, 1, 2, 3, 4, 5, 6].map((back) => {
+        const aNow = back <= 3 ? [150, 1500, 2] : [100, 1000, 1];
+        const bNow = withB && back <= 5 ? [10, 0, 1] : [0, 0, 0];
+        return { date: day(back), totalFollowers: aNow[0]! + bNow[0]!, totalViews: aNow[1]! + bNow[1]!, totalVideos: aNow[2]! + bNow[2]! };
+      });
+    expect(own.body.data).toEqual(expected(false));
+    expect(all.body.data).toEqual(expected(true));
+    expect((await c.get(`${P}/folders/${parent}/growth?period=all&includeDescendants=true`)).body.data).toHaveLength(11);
+
+    const g = await gql(api.url, ws.key, `query($id: ID!) { folder(id: $id) { growth(period: LAST_7_DAYS, includeDescendants: true, first: 2) { edges { node { date totalFollowers } } } } }`, { id: parent });
+    expect(g.body.data.folder.growth.edges.map((e: any) => e.node)).toEqual(expected(true).slice(0, 2).map((p) => ({ date: p.date, totalFollowers: p.totalFollowers })));
+    expect(await mcpCall(ws.key, "get_folder_growth", { folder_id: parent, period: "7d", includeDescendants: true })).toEqual({ isError: false, body: { data: all.body.data } });
+    expect((await client(api.url, (await newWorkspace()).key).get(`${P}/folders/${parent}/growth`)).status).toBe(404);
   });
 });
 

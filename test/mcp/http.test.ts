@@ -60,6 +60,7 @@ const EVERY_TOOL = [
   "create_tag",
   "get_credits",
   "get_folder_analytics",
+  "get_folder_growth",
   "get_growth",
   "get_radar_search",
   "get_top_videos",

@@ -11,6 +11,7 @@ import { ACCOUNT_COLUMNS, postedDaysSql, TRACKED_VIDEO_COLUMNS, TRACKING_COLUMNS
 import type { FolderVideoSort, FolderVideosFilter } from "./inputs.ts";
 import { requireFolder } from "./service.ts";
 import { folderAccountIds, folderVideoIds } from "./video-set.ts";
+import { PERIOD_DAYS, type GrowthPeriod, type GrowthPoint } from "../analytics/service.ts";
 
 export interface FolderTopVideo {
   id: string;
@@ -164,4 +165,47 @@ export async function folderAnalytics(workspaceId: string, folderId: string, opt
                WHERE view_count IS NOT NULL ORDER BY view_count DESC, id LIMIT ${FOLDER_TOP_VIDEOS}) t) AS "topVideos"
       FROM fv`);
   return row!;
+}
+
+/**
+ * Daily totals of followers, views and videos over the folder's tracked accounts (with
+ * `includeDescendants`, those of all its sub-folders, each account once), newest UTC day first, with
+ * the rules of the workspace's growth (src/domain/analytics/service.ts `growth`): every day of the
+ * window; an account counts with its latest snapshot on or before the day (0 before its first, a
+ * metric the platform does not give counts 0); `all` starts at the first snapshot of those accounts.
+ * One statement: the folder's accounts (a recursive CTE for the sub-tree), the window's days, and each
+ * account's latest snapshot per day through the (account_id, day) index. A folder holds at most the
+ * workspace's tracked accounts, so days × accounts stays small (90 × a few hundred).
+ */
+export async function folderGrowth(
+  workspaceId: string,
+  folderId: string,
+  period: GrowthPeriod,
+  opts: { includeDescendants?: boolean } = {},
+  now: Date = new Date(),
+): Promise<GrowthPoint[]> {
+  await requireFolder(workspaceId, folderId);
+  const windowDays = period === "all" ? null : PERIOD_DAYS[period];
+  return sql<GrowthPoint>(Prisma.sql`
+    WITH accts AS (
+      SELECT DISTINCT ta.account_id FROM (${folderAccountIds(folderId, opts.includeDescendants ?? false)}) f
+        JOIN tracked_accounts ta ON ta.id = f.tracked_account_id
+    ), bounds AS (
+      SELECT CASE WHEN ${windowDays}::int IS NULL
+                  THEN (SELECT min(s.day) FROM account_snapshots s JOIN accts a ON a.account_id = s.account_id)
+                  ELSE (${now}::timestamptz AT TIME ZONE 'UTC')::date - (${windowDays}::int - 1) END AS first_day,
+             (${now}::timestamptz AT TIME ZONE 'UTC')::date AS last_day
+    ), days AS (
+      SELECT g.day::date AS day FROM bounds b CROSS JOIN generate_series(b.first_day, b.last_day, interval '1 day') AS g(day)
+    )
+    SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
+           coalesce(sum(s.follower_count), 0)::int8 AS "totalFollowers",
+           coalesce(sum(s.total_views), 0)::int8 AS "totalViews",
+           coalesce(sum(s.video_count), 0)::int8 AS "totalVideos"
+      FROM days d LEFT JOIN accts a ON true
+      LEFT JOIN LATERAL (
+        SELECT s.follower_count, s.total_views, s.video_count FROM account_snapshots s
+         WHERE s.account_id = a.account_id AND s.day <= d.day ORDER BY s.day DESC LIMIT 1
+      ) s ON true
+     GROUP BY d.day ORDER BY d.day DESC`);
 }

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { idList, page, pageLimit, pageOffset, postedDays, sortOrder, uuid } from "../shared/inputs.ts";
 import { MAX_FOLDER_DEPTH } from "./tree.ts";
+import { growthQuery } from "../analytics/inputs.ts";
 
 const MAX_FOLDER_NAME = 255;
 
@@ -49,6 +50,9 @@ export const includeDescendants = z
   .meta({ description: "true: also the videos and accounts of every sub-folder, at every level (each counted once). Default false." });
 
 export const folderAnalyticsQuery = z.object({ includeDescendants });
+
+/** GET /folders/{id}/growth: the workspace growth's period, and includeDescendants. */
+export const folderGrowthQuery = growthQuery.extend({ includeDescendants });
 export const folderVideoIdsInput = z.strictObject({ video_ids: idList("video_ids").meta({ description: "1 to 50 video UUIDs." }) });
 export const folderAccountIdsInput = z.strictObject({
   account_ids: idList("account_ids").meta({ description: "1 to 50 account UUIDs (canonical account IDs)." }),

@@ -20,11 +20,11 @@ import { historyQuery, listAccountsQuery, listVideosQuery, trackAccountInput, tr
 import { historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../domain/tracking/history.ts";
 import { getTrackedVideo, listTrackedVideos, trackVideo } from "../../domain/tracking/videos.ts";
 import { listTrackedAccounts, trackAccount } from "../../domain/tracking/accounts.ts";
-import { createFolderInput, folderAnalyticsQuery, folderParentId, listFoldersQuery } from "../../domain/folders/inputs.ts";
+import { createFolderInput, folderAnalyticsQuery, folderGrowthQuery, folderParentId, listFoldersQuery } from "../../domain/folders/inputs.ts";
 import { createFolder, listFolderSummaries, updateFolder } from "../../domain/folders/service.ts";
 import { createTagInput, listTagsQuery, tagAccountIdsInput, tagVideoIdsInput } from "../../domain/tags/inputs.ts";
 import { createTag, listTagSummaries, tagAccounts, tagVideos, untagAccounts, untagVideos } from "../../domain/tags/service.ts";
-import { folderAnalytics } from "../../domain/folders/contents.ts";
+import { folderAnalytics, folderGrowth } from "../../domain/folders/contents.ts";
 import { growthQuery, topVideosQuery } from "../../domain/analytics/inputs.ts";
 import { growth, topVideos } from "../../domain/analytics/service.ts";
 import { analyzeOptions } from "../../domain/analysis/inputs.ts";
@@ -200,6 +200,16 @@ export const tools: AnyTool[] = [
     input: folderAnalyticsQuery.extend({ folder_id: folderId }),
     annotations: READ,
     run: async ({ auth }, input) => ({ data: await folderAnalytics(auth.workspaceId, input.folder_id, input) }),
+  }),
+  defineTool({
+    name: "get_folder_growth",
+    title: "Growth of a folder's accounts",
+    description:
+      "Daily totals of followers, views and videos over a folder's tracked accounts, newest UTC day first, for the last 7, 30 or 90 " +
+      "days or `all` (as get_growth does for the workspace). includeDescendants=true: its sub-folders' accounts too, each once. Free.",
+    input: folderGrowthQuery.extend({ folder_id: folderId }),
+    annotations: READ,
+    run: async ({ auth }, input) => ({ data: await folderGrowth(auth.workspaceId, input.folder_id, input.period, input) }),
   }),
   defineTool({
     name: "create_folder",

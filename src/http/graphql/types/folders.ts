@@ -9,8 +9,9 @@ import { createContextCache } from "@pothos/core";
 import DataLoader from "dataloader";
 import { z } from "zod";
 import { builder, type GraphQLContext } from "../builder.ts";
-import { batchedConnection, entityId, keysetConnection, nodeUuid, pagedConnection } from "../connections.ts";
+import { batchedConnection, entityId, keysetConnection, nodeUuid, pagedConnection, seriesConnection } from "../connections.ts";
 import { AccountRef, BulkItemResultRef, SortOrderEnum, VideoRef } from "./tracking.ts";
+import { GrowthPeriodEnum, GrowthPointRef } from "./analytics.ts";
 import { parseInput } from "../../../domain/shared/inputs.ts";
 import {
   addAccountsToFolder,
@@ -36,6 +37,7 @@ import {
   accountsOfFolders,
   countFolderVideos,
   folderAnalytics,
+  folderGrowth,
   folderVideosOrder,
   FOLDER_ACCOUNTS_ORDER,
   listFolderVideos,
@@ -46,6 +48,7 @@ import {
 import {
   folderAccountIdsInput,
   folderAnalyticsQuery,
+  folderGrowthQuery,
   folderName,
   folderParentId,
   folderVideoIdsInput,
@@ -138,6 +141,7 @@ const FolderAccountsConnection = builder.connectionObject(
 
 const FolderVideosConnection = builder.connectionObject({ type: VideoRef, name: "FolderVideosConnection" });
 const FolderChildrenConnection = builder.connectionObject({ type: FolderRef, name: "FolderChildrenConnection" });
+const FolderGrowthConnection = builder.connectionObject({ type: GrowthPointRef, name: "FolderGrowthConnection" });
 
 FolderRef.implement({
   description:
@@ -220,6 +224,21 @@ FolderRef.implement({
           async (window) => (await listFolderVideos(ctx.auth.workspaceId, f.id, window, filter)).items,
           () => countFolderVideos(f.id, filter),
         );
+      },
+    }),
+    growth: t.field({
+      type: FolderGrowthConnection,
+      description:
+        "Daily totals of followers, views and videos over the folder's tracked accounts, newest day first (REST " +
+        "/folders/{id}/growth; the rules of `growth`); with includeDescendants, over its sub-folders' accounts too, each once. Cursors are days.",
+      args: {
+        ...t.arg.connectionArgs(),
+        period: t.arg({ type: GrowthPeriodEnum, defaultValue: "30d" }),
+        includeDescendants: t.arg.boolean({ description: DESCENDANTS, defaultValue: false }),
+      },
+      resolve: async (f, args, ctx) => {
+        const q = parseInput(folderGrowthQuery, { period: args.period ?? undefined, includeDescendants: args.includeDescendants ?? undefined });
+        return seriesConnection(args, await folderGrowth(ctx.auth.workspaceId, f.id, q.period, q), (p) => p.date, true);
       },
     }),
     analytics: t.field({

@@ -14,7 +14,7 @@ import {
   removeVideosFromFolder,
   updateFolder,
 } from "../../../domain/folders/service.ts";
-import { folderAnalytics, listFolderAccounts, listFolderVideos } from "../../../domain/folders/contents.ts";
+import { folderAnalytics, folderGrowth, listFolderAccounts, listFolderVideos } from "../../../domain/folders/contents.ts";
 import { folderAncestors, MAX_FOLDER_DEPTH } from "../../../domain/folders/tree.ts";
 import {
   createFolderInput,
@@ -22,6 +22,7 @@ import {
   folderAccountIdsInput,
   folderAccountsQuery,
   folderAnalyticsQuery,
+  folderGrowthQuery,
   folderVideoIdsInput,
   folderVideosQuery,
   listFoldersQuery,
@@ -31,6 +32,7 @@ import { defineRoute } from "../route.ts";
 import { idParams, queryParams } from "../schemas.ts";
 import { bulkItemResult, int, pagination, paginationSchema } from "../../records/common.ts";
 import { accountItem, accountSchema } from "../../records/tracking.ts";
+import { growthPoint } from "../../records/analytics.ts";
 import {
   folderAnalyticsSchema,
   folderDetail,
@@ -290,6 +292,24 @@ export const folderRoutes = [
     responses: { 200: { description: "The folder's aggregates.", schema: z.object({ data: folderAnalyticsSchema }) } },
     async handler({ auth, params, query }) {
       return { body: { data: await folderAnalytics(auth.workspaceId, params.id, query) } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/folders/{id}/growth",
+    operationId: "getFolderGrowth",
+    summary: "Growth of a folder's accounts",
+    description:
+      "Daily totals of followers, views and videos over the folder's tracked accounts, newest UTC day first, with the rules of " +
+      "GET /analytics/growth (period 7d, 30d, 90d or all; every day of the window; an account counts with its last known values). " +
+      "With includeDescendants=true, over the accounts of the folder and all its sub-folders, each once.",
+    tags: ["Folders"],
+    params: idParams,
+    query: queryParams(folderGrowthQuery),
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "One point per day, newest first.", schema: z.object({ data: z.array(growthPoint) }) } },
+    async handler({ auth, params, query }) {
+      return { body: { data: await folderGrowth(auth.workspaceId, params.id, query.period, query) } };
     },
   }),
 ];
