@@ -148,6 +148,16 @@ describe("tagging, filtering and grouping by tag", () => {
     expect((await mcpCall(ws.key, "tag_videos", { tag_id: hot, video_ids: [videos[5]!.id] })).body.data).toEqual([{ id: videos[5]!.id, success: true }]);
     expect((await mcpCall(stranger.key, "tag_videos", { tag_id: hot, video_ids: [theirVideo.id] })).body.code).toBe("NOT_FOUND");
 
+    // A folder's videos take the same filter (REST `tag`, GraphQL `tagIds`), never with another workspace's tags.
+    const folder = (await c.post(`${P}/folders`, { name: "tagged" })).body.data.id;
+    await c.post(`${P}/folders/${folder}/videos`, { video_ids: videos.slice(0, 4).map((v) => v.id) });
+    const inFolder = await c.get(`${P}/folders/${folder}/videos?tag=${client1}`);
+    expect(inFolder.body.data.map((v: any) => v.id).sort()).toEqual(sorted(videos.slice(2, 4)));
+    expect(inFolder.body.total).toBe(2);
+    expect((await c.get(`${P}/folders/${folder}/videos?tag=${theirTag}`)).body.total).toBe(0);
+    const gFolder = await gql(api.url, ws.key, `query($f: ID!, $t: [ID!]) { folder(id: $f) { videos(tagIds: $t, first: 10) { totalCount } } }`, { f: folder, t: [hot] });
+    expect(gFolder.body.data.folder.videos.totalCount).toBe(3);
+
     // Untag: REST and GraphQL; the items stay tracked.
     expect((await c.delete(`${P}/tags/${hot}/videos`, { video_ids: [videos[0]!.id, videos[4]!.id] })).body.data).toEqual({ removed: 1 });
     const un = await gql(api.url, ws.key, `mutation($t: ID!, $a: [ID!]!) { untagAccounts(tagId: $t, accountIds: $a) }`, { t: client1, a: [accounts[0]!.id] });

@@ -11,6 +11,7 @@ import { ACCOUNT_COLUMNS, postedDaysSql, TRACKED_VIDEO_COLUMNS, TRACKING_COLUMNS
 import type { FolderVideoSort, FolderVideosFilter } from "./inputs.ts";
 import { requireFolder } from "./service.ts";
 import { folderAccountIds, folderVideoIds } from "./video-set.ts";
+import { videoIdTagsSql } from "../tags/filter.ts";
 import { PERIOD_DAYS, type GrowthPeriod, type GrowthPoint } from "../analytics/service.ts";
 
 export interface FolderTopVideo {
@@ -77,7 +78,7 @@ export async function listFolderVideos(
     WITH page AS (
       SELECT v.id, count(*) OVER () AS total
         FROM (${folderVideoIds(folderId, f.includeDescendants)}) s JOIN videos v ON v.id = s.video_id
-       WHERE true ${postedDaysSql(f)} ${p.where}
+       WHERE true ${postedDaysSql(f)} ${tagsSql(workspaceId, f)} ${p.where}
        ${p.orderBy} ${p.limit}
     )
     SELECT ${TRACKED_VIDEO_COLUMNS}, page.total
@@ -86,14 +87,21 @@ export async function listFolderVideos(
      ${orderBySql(order, "inverted" in page && page.inverted)}`);
   const items = rows.map(({ total: _t, ...v }) => v as TrackedVideoRecord);
   const offsetPage = "offset" in page;
-  const total = offsetPage && rows.length > 0 ? rows[0]!.total : offsetPage && page.offset === 0 ? 0 : await countFolderVideos(folderId, f);
+  const total = offsetPage && rows.length > 0 ? rows[0]!.total : offsetPage && page.offset === 0 ? 0 : await countFolderVideos(workspaceId, folderId, f);
   return { items, total };
 }
 
-/** How many of the folder's videos match the date filters (the folder already known to belong to the caller's workspace). */
-export async function countFolderVideos(folderId: string, f: FolderVideosFilter): Promise<number> {
+/** The tag filter of a folder's videos (src/domain/tags/filter.ts), as `AND …`. */
+function tagsSql(workspaceId: string, f: FolderVideosFilter): Prisma.Sql {
+  const tags = videoIdTagsSql(workspaceId, f.tag);
+  return tags ? Prisma.sql`AND ${tags}` : Prisma.empty;
+}
+
+/** How many of the folder's videos match the filters (the folder already known to belong to the caller's workspace). */
+export async function countFolderVideos(workspaceId: string, folderId: string, f: FolderVideosFilter): Promise<number> {
   const [row] = await sql<{ n: number }>(Prisma.sql`
-    SELECT count(*) AS n FROM (${folderVideoIds(folderId, f.includeDescendants)}) s JOIN videos v ON v.id = s.video_id WHERE true ${postedDaysSql(f)}`);
+    SELECT count(*) AS n FROM (${folderVideoIds(folderId, f.includeDescendants)}) s JOIN videos v ON v.id = s.video_id
+     WHERE true ${postedDaysSql(f)} ${tagsSql(workspaceId, f)}`);
   return row?.n ?? 0;
 }
 

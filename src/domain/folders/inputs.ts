@@ -6,6 +6,7 @@ import { z } from "zod";
 import { idList, page, pageLimit, pageOffset, postedDays, sortOrder, uuid } from "../shared/inputs.ts";
 import { MAX_FOLDER_DEPTH } from "./tree.ts";
 import { growthQuery } from "../analytics/inputs.ts";
+import { tagFilter } from "../tags/inputs.ts";
 
 const MAX_FOLDER_NAME = 255;
 
@@ -74,6 +75,7 @@ export const folderVideosFilter = z.object({
   sort_order: sortOrder("sort_order").default("desc").meta({ description: "asc or desc, default desc." }),
   ...postedDays.shape,
   includeDescendants,
+  tag: tagFilter,
 });
 export type FolderVideosFilter = z.output<typeof folderVideosFilter>;
 

@@ -19,3 +19,14 @@ export function accountTagsSql(tag: string | string[] | undefined): Prisma.Sql |
   if (ids.length === 0) return null;
   return Prisma.sql`EXISTS (SELECT 1 FROM account_tags atg WHERE atg.tracked_account_id = ta.id AND atg.tag_id = ANY(${ids}::uuid[]))`;
 }
+
+/**
+ * `EXISTS …` over a list of videos `v` without their tracking row (a folder's video set): the
+ * workspace's tracking of the video carries any of the tags (null without tags).
+ */
+export function videoIdTagsSql(workspaceId: string, tag: string | string[] | undefined): Prisma.Sql | null {
+  const ids = tagIdsOf(tag);
+  if (ids.length === 0) return null;
+  return Prisma.sql`EXISTS (SELECT 1 FROM tracked_videos tvt JOIN video_tags vt ON vt.tracked_video_id = tvt.id
+     WHERE tvt.workspace_id = ${workspaceId}::uuid AND tvt.video_id = v.id AND vt.tag_id = ANY(${ids}::uuid[]))`;
+}

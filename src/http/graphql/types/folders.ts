@@ -209,9 +209,11 @@ FolderRef.implement({
         startDate: t.arg.string({ description: "YYYY-MM-DD" }),
         endDate: t.arg.string({ description: "YYYY-MM-DD" }),
         includeDescendants: t.arg.boolean({ description: DESCENDANTS, defaultValue: false }),
+        tagIds: t.arg.idList({ description: "Only videos carrying any of these tags (global IDs or UUIDs, at most 20)." }),
       },
       resolve: async (f, args, ctx) => {
         const filter = parseInput(folderVideosFilter, {
+          tag: args.tagIds?.length ? args.tagIds.map((id, i) => entityId(id, "Tag", `tagIds.${i}`)) : undefined,
           sort: args.sort ?? undefined,
           sort_order: args.order ?? undefined,
           start_date: args.startDate ?? undefined,
@@ -222,7 +224,7 @@ FolderRef.implement({
           args,
           folderVideosOrder(filter.sort, filter.sort_order),
           async (window) => (await listFolderVideos(ctx.auth.workspaceId, f.id, window, filter)).items,
-          () => countFolderVideos(f.id, filter),
+          () => countFolderVideos(ctx.auth.workspaceId, f.id, filter),
         );
       },
     }),

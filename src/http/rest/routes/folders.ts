@@ -162,6 +162,7 @@ export const folderRoutes = [
       "in both directions, then video id ascending, so equal values keep a stable order across pages. " +
       "`total` counts the videos matching the date filters; `currentPage` = floor(offset / limit) + 1; `totalPages` = ceil(total / limit) " +
       "(0 when there are none). With a date filter, videos without a posting date are left out; start_date after end_date is a VALIDATION_ERROR. " +
+      "tag: only videos carrying any of these tags (see /tags). " +
       DESCENDANTS_NOTE,
     tags: ["Folders"],
     params: idParams,
