@@ -55,12 +55,11 @@ export async function placeFolder(tx: Tx, workspaceId: string, folderId: string 
 }
 
 /**
- * `SELECT id` rows of a folder and, with `descendants`, all its sub-folders (one recursive CTE; the
- * folder must already belong to the caller's workspace, and the parent key keeps sub-folders in it).
+ * `SELECT id` rows of a folder and all its sub-folders, at every level (one recursive CTE; the folder
+ * must already belong to the caller's workspace, and the composite parent key keeps sub-folders in it).
  */
-export function folderTreeIds(folderId: string | Prisma.Sql, descendants: boolean): Prisma.Sql {
+export function folderTreeIds(folderId: string | Prisma.Sql): Prisma.Sql {
   const id = typeof folderId === "string" ? Prisma.sql`${folderId}::uuid` : folderId;
-  if (!descendants) return Prisma.sql`SELECT ${id} AS id`;
   return Prisma.sql`WITH RECURSIVE tree(id) AS (SELECT ${id} UNION SELECT c.id FROM folders c JOIN tree t ON c.parent_id = t.id) SELECT id FROM tree`;
 }
 

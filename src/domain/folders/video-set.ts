@@ -14,7 +14,7 @@ import { folderTreeIds } from "./tree.ts";
 export function folderVideoIds(folderId: string | Prisma.Sql, descendants = false): Prisma.Sql {
   const id = typeof folderId === "string" ? Prisma.sql`${folderId}::uuid` : folderId;
   // One folder: an equality the primary keys serve; a tree: the folder ids of one recursive CTE.
-  const inFolder = (column: Prisma.Sql) => (descendants ? Prisma.sql`${column} IN (${folderTreeIds(id, true)})` : Prisma.sql`${column} = ${id}`);
+  const inFolder = (column: Prisma.Sql) => (descendants ? Prisma.sql`${column} IN (${folderTreeIds(id)})` : Prisma.sql`${column} = ${id}`);
   return Prisma.sql`
     SELECT tv.video_id FROM folder_videos fv
       JOIN tracked_videos tv ON tv.id = fv.tracked_video_id
@@ -30,6 +30,6 @@ export function folderVideoIds(folderId: string | Prisma.Sql, descendants = fals
 /** `SELECT tracked_account_id` rows of the accounts in the folder (and, with `descendants`, in its sub-folders), each once. */
 export function folderAccountIds(folderId: string, descendants = false): Prisma.Sql {
   return descendants
-    ? Prisma.sql`SELECT DISTINCT fa.tracked_account_id FROM folder_accounts fa WHERE fa.folder_id IN (${folderTreeIds(folderId, true)})`
+    ? Prisma.sql`SELECT DISTINCT fa.tracked_account_id FROM folder_accounts fa WHERE fa.folder_id IN (${folderTreeIds(folderId)})`
     : Prisma.sql`SELECT fa.tracked_account_id FROM folder_accounts fa WHERE fa.folder_id = ${folderId}::uuid`;
 }

@@ -1,6 +1,6 @@
 /**
  * Folders: the workspace's folders as a tree (client → campaign → creator, up to 5 levels), a form that
- * creates one at the top level or inside another, and the workspace's tags (./../tags/TagsPanel.tsx).
+ * creates one at the top level or inside another, and the workspace's tags (../tags/TagsPanel.tsx).
  * A folder is moved by dragging its name onto another folder (or onto "Top level"), or with the "Move
  * to" action on its page (the keyboard's way). The tree is built here from the folders' parents: the
  * list reads every folder, at every level, 100 at a time ("Show more").
