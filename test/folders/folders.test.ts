@@ -24,7 +24,7 @@ describe("folders: create, read, rename, delete", () => {
     const { c } = await setup();
     const created = await c.post(`${P}/folders`, { name: "  Summer campaign  " });
     expect(created.status).toBe(201);
-    expect(created.body.data).toEqual({ id: expect.any(String), name: "Summer campaign", createdAt: expect.stringMatching(/\.\d{3}Z$/) });
+    expect(created.body.data).toEqual({ id: expect.any(String), name: "Summer campaign", parentId: null, createdAt: expect.stringMatching(/\.\d{3}Z$/) });
     expect(created.body.message).toMatch(/created/i);
     const second = await c.post(`${P}/folders`, { name: "B".repeat(255) });
     expect(second.status).toBe(201);
@@ -33,7 +33,7 @@ describe("folders: create, read, rename, delete", () => {
     expect(list.status).toBe(200);
     expect(list.body.pagination).toEqual({ total: 2, limit: 20, offset: 0, has_more: false });
     expect(list.body.data.map((f: any) => f.id)).toEqual([second.body.data.id, created.body.data.id]);
-    expect(list.body.data[1]).toEqual({ ...created.body.data, videoCount: 0, accountCount: 0 });
+    expect(list.body.data[1]).toEqual({ ...created.body.data, videoCount: 0, accountCount: 0, childCount: 0 });
 
     const page = await c.get(`${P}/folders?limit=1&offset=1`);
     expect(page.body.data.map((f: any) => f.id)).toEqual([created.body.data.id]);
@@ -41,16 +41,16 @@ describe("folders: create, read, rename, delete", () => {
 
     const id = created.body.data.id;
     const one = await c.get(`${P}/folders/${id}`);
-    expect(one.body.data).toEqual({ ...created.body.data, videoCount: 0, accountCount: 0 });
+    expect(one.body.data).toEqual({ ...created.body.data, videoCount: 0, accountCount: 0, childCount: 0, ancestors: [] });
 
     const renamed = await c.patch(`${P}/folders/${id}`, { name: "Autumn" });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toEqual({ data: { id, name: "Autumn" }, message: expect.any(String) });
+    expect(renamed.body).toEqual({ data: { id, name: "Autumn", parentId: null }, message: expect.any(String) });
     expect((await c.get(`${P}/folders/${id}`)).body.data.name).toBe("Autumn");
 
     const deleted = await c.delete(`${P}/folders/${id}`);
     expect(deleted.status).toBe(200);
-    expect(deleted.body.data).toEqual({ id });
+    expect(deleted.body.data).toEqual({ id, movedUp: 0, deletedDescendants: 0 });
     expect(deleted.body.message).toMatch(/deleted/i);
     expect((await c.get(`${P}/folders/${id}`)).status).toBe(404);
     expect((await c.delete(`${P}/folders/${id}`)).status).toBe(404);

@@ -56,8 +56,11 @@ const jsonSchema = (s: z.ZodType) => {
 
 const EVERY_TOOL = [
   "analyze_video",
+  "create_folder",
+  "create_tag",
   "get_credits",
   "get_folder_analytics",
+  "get_folder_growth",
   "get_growth",
   "get_radar_search",
   "get_top_videos",
@@ -66,15 +69,22 @@ const EVERY_TOOL = [
   "get_video_history",
   "get_workspace",
   "list_account_skipped_videos",
+  "list_accounts",
   "list_folders",
+  "list_tags",
   "list_videos",
+  "move_folder",
   "pause_account",
   "resume_account",
   "retry_account_sync",
   "set_account_rules",
   "start_radar_search",
+  "tag_accounts",
+  "tag_videos",
   "track_account",
   "track_video",
+  "untag_accounts",
+  "untag_videos",
 ];
 
 describe("tool list", () => {

@@ -26,7 +26,8 @@ export interface GrowthPoint {
 }
 
 export type GrowthPeriod = (typeof GROWTH_PERIODS)[number];
-const PERIOD_DAYS: Record<Exclude<GrowthPeriod, "all">, number> = { "7d": 7, "30d": 30, "90d": 90 };
+/** The days of each growth window (today included); `all` starts at the first snapshot. Also read by folder growth. */
+export const PERIOD_DAYS: Record<Exclude<GrowthPeriod, "all">, number> = { "7d": 7, "30d": 30, "90d": 90 };
 
 /** The ranking of top videos: engagement rate, then views (both highest first), then id. */
 export const TOP_VIDEOS_ORDER: Order<TopVideo> = [

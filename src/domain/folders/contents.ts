@@ -10,7 +10,9 @@ import { orderBySql, pageSql, rowNumberRange, type Order, type PageRequest, type
 import { ACCOUNT_COLUMNS, postedDaysSql, TRACKED_VIDEO_COLUMNS, TRACKING_COLUMNS, type TrackedAccountView, type TrackedVideoRecord } from "../tracking/views.ts";
 import type { FolderVideoSort, FolderVideosFilter } from "./inputs.ts";
 import { requireFolder } from "./service.ts";
-import { folderVideoIds } from "./video-set.ts";
+import { folderAccountIds, folderVideoIds } from "./video-set.ts";
+import { videoIdTagsSql } from "../tags/filter.ts";
+import { PERIOD_DAYS, type GrowthPeriod, type GrowthPoint } from "../analytics/service.ts";
 
 export interface FolderTopVideo {
   id: string;
@@ -75,8 +77,8 @@ export async function listFolderVideos(
   const rows = await sql<TrackedVideoRecord & { total: number }>(Prisma.sql`
     WITH page AS (
       SELECT v.id, count(*) OVER () AS total
-        FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id
-       WHERE true ${postedDaysSql(f)} ${p.where}
+        FROM (${folderVideoIds(folderId, f.includeDescendants)}) s JOIN videos v ON v.id = s.video_id
+       WHERE true ${postedDaysSql(f)} ${tagsSql(workspaceId, f)} ${p.where}
        ${p.orderBy} ${p.limit}
     )
     SELECT ${TRACKED_VIDEO_COLUMNS}, page.total
@@ -85,14 +87,21 @@ export async function listFolderVideos(
      ${orderBySql(order, "inverted" in page && page.inverted)}`);
   const items = rows.map(({ total: _t, ...v }) => v as TrackedVideoRecord);
   const offsetPage = "offset" in page;
-  const total = offsetPage && rows.length > 0 ? rows[0]!.total : offsetPage && page.offset === 0 ? 0 : await countFolderVideos(folderId, f);
+  const total = offsetPage && rows.length > 0 ? rows[0]!.total : offsetPage && page.offset === 0 ? 0 : await countFolderVideos(workspaceId, folderId, f);
   return { items, total };
 }
 
-/** How many of the folder's videos match the date filters (the folder already known to belong to the caller's workspace). */
-export async function countFolderVideos(folderId: string, f: FolderVideosFilter): Promise<number> {
+/** The tag filter of a folder's videos (src/domain/tags/filter.ts), as `AND …`. */
+function tagsSql(workspaceId: string, f: FolderVideosFilter): Prisma.Sql {
+  const tags = videoIdTagsSql(workspaceId, f.tag);
+  return tags ? Prisma.sql`AND ${tags}` : Prisma.empty;
+}
+
+/** How many of the folder's videos match the filters (the folder already known to belong to the caller's workspace). */
+export async function countFolderVideos(workspaceId: string, folderId: string, f: FolderVideosFilter): Promise<number> {
   const [row] = await sql<{ n: number }>(Prisma.sql`
-    SELECT count(*) AS n FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id WHERE true ${postedDaysSql(f)}`);
+    SELECT count(*) AS n FROM (${folderVideoIds(folderId, f.includeDescendants)}) s JOIN videos v ON v.id = s.video_id
+     WHERE true ${postedDaysSql(f)} ${tagsSql(workspaceId, f)}`);
   return row?.n ?? 0;
 }
 
@@ -141,16 +150,18 @@ export async function listFolderAccounts(workspaceId: string, folderId: string, 
  * Aggregates over the folder's video set, in one statement. Sums treat a metric that is not known
  * yet (video not scraped) as 0. `avgEngagementRate` is the mean engagement rate (percent) of the
  * videos that have been scraped (known view count), 0 when there are none. `topVideos`: the 5
- * videos with the most views (ties by id), scraped videos only.
+ * videos with the most views (ties by id), scraped videos only. With `includeDescendants`, over the
+ * folder and all its sub-folders (each video and account once), still one statement (a recursive CTE).
  */
-export async function folderAnalytics(workspaceId: string, folderId: string): Promise<FolderAnalytics> {
+export async function folderAnalytics(workspaceId: string, folderId: string, opts: { includeDescendants?: boolean } = {}): Promise<FolderAnalytics> {
   await requireFolder(workspaceId, folderId);
+  const descendants = opts.includeDescendants ?? false;
   const [row] = await sql<FolderAnalytics>(Prisma.sql`
     WITH fv AS MATERIALIZED (
       SELECT v.id, v.description, v.username, v.view_count, v.like_count, v.comment_count, v.share_count, v.engagement_rate
-        FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id
+        FROM (${folderVideoIds(folderId, descendants)}) s JOIN videos v ON v.id = s.video_id
     )
-    SELECT (SELECT count(*) FROM folder_accounts fa WHERE fa.folder_id = ${folderId}::uuid)::int AS "totalAccounts",
+    SELECT (SELECT count(*) FROM (${folderAccountIds(folderId, descendants)}) fa)::int AS "totalAccounts",
            count(*)::int AS "totalVideos",
            coalesce(sum(view_count), 0)::int8 AS "totalViews",
            coalesce(sum(like_count), 0)::int8 AS "totalLikes",
@@ -162,4 +173,47 @@ export async function folderAnalytics(workspaceId: string, folderId: string): Pr
                WHERE view_count IS NOT NULL ORDER BY view_count DESC, id LIMIT ${FOLDER_TOP_VIDEOS}) t) AS "topVideos"
       FROM fv`);
   return row!;
+}
+
+/**
+ * Daily totals of followers, views and videos over the folder's tracked accounts (with
+ * `includeDescendants`, those of all its sub-folders, each account once), newest UTC day first, with
+ * the rules of the workspace's growth (src/domain/analytics/service.ts `growth`): every day of the
+ * window; an account counts with its latest snapshot on or before the day (0 before its first, a
+ * metric the platform does not give counts 0); `all` starts at the first snapshot of those accounts.
+ * One statement: the folder's accounts (a recursive CTE for the sub-tree), the window's days, and each
+ * account's latest snapshot per day through the (account_id, day) index. A folder holds at most the
+ * workspace's tracked accounts, so days × accounts stays small (90 × a few hundred).
+ */
+export async function folderGrowth(
+  workspaceId: string,
+  folderId: string,
+  period: GrowthPeriod,
+  opts: { includeDescendants?: boolean } = {},
+  now: Date = new Date(),
+): Promise<GrowthPoint[]> {
+  await requireFolder(workspaceId, folderId);
+  const windowDays = period === "all" ? null : PERIOD_DAYS[period];
+  return sql<GrowthPoint>(Prisma.sql`
+    WITH accts AS (
+      SELECT DISTINCT ta.account_id FROM (${folderAccountIds(folderId, opts.includeDescendants ?? false)}) f
+        JOIN tracked_accounts ta ON ta.id = f.tracked_account_id
+    ), bounds AS (
+      SELECT CASE WHEN ${windowDays}::int IS NULL
+                  THEN (SELECT min(s.day) FROM account_snapshots s JOIN accts a ON a.account_id = s.account_id)
+                  ELSE (${now}::timestamptz AT TIME ZONE 'UTC')::date - (${windowDays}::int - 1) END AS first_day,
+             (${now}::timestamptz AT TIME ZONE 'UTC')::date AS last_day
+    ), days AS (
+      SELECT g.day::date AS day FROM bounds b CROSS JOIN generate_series(b.first_day, b.last_day, interval '1 day') AS g(day)
+    )
+    SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
+           coalesce(sum(s.follower_count), 0)::int8 AS "totalFollowers",
+           coalesce(sum(s.total_views), 0)::int8 AS "totalViews",
+           coalesce(sum(s.video_count), 0)::int8 AS "totalVideos"
+      FROM days d LEFT JOIN accts a ON true
+      LEFT JOIN LATERAL (
+        SELECT s.follower_count, s.total_views, s.video_count FROM account_snapshots s
+         WHERE s.account_id = a.account_id AND s.day <= d.day ORDER BY s.day DESC LIMIT 1
+      ) s ON true
+     GROUP BY d.day ORDER BY d.day DESC`);
 }

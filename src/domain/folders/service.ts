@@ -1,19 +1,24 @@
 /**
- * Folders: create, list, read, rename, delete, and membership of tracked videos and tracked
- * accounts. Every function is scoped by the workspace: a folder of another workspace is NOT_FOUND,
+ * Folders: create, list, read, rename, move, delete, and membership of tracked videos and tracked
+ * accounts. Folders nest (a parent in the same workspace, at most 5 levels, no cycles): the rule is
+ * ./tree.ts (`placeFolder`), applied here inside each change's transaction. Every function is scoped by the workspace: a folder of another workspace is NOT_FOUND,
  * exactly like an unknown id. Memberships point at tracking records, so removing an item from a
  * folder, or deleting the folder, never untracks anything.
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
 import { notFound } from "../shared/errors.ts";
-import { pageSql, type Order, type PageRequest, type Page } from "../shared/pages.ts";
+import { pageSql, rowNumberRange, type Order, type PageRequest, type Page } from "../shared/pages.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
 import { folderVideoIds } from "./video-set.ts";
+import { lockFolderTree, placeFolder } from "./tree.ts";
+import type { DeleteChildren } from "./inputs.ts";
 
 export interface FolderRecord {
   id: string;
   name: string;
+  /** The parent folder's id; null for a top-level folder. */
+  parentId: string | null;
   createdAt: Date;
 }
 
@@ -21,11 +26,13 @@ export interface FolderCounts {
   /** Distinct videos of the folder: added directly or tracked videos of its accounts. */
   videoCount: number;
   accountCount: number;
+  /** Direct sub-folders. */
+  childCount: number;
 }
 
 export type FolderSummary = FolderRecord & FolderCounts;
 
-const FOLDER_COLUMNS = Prisma.raw(`f.id, f.name, f.created_at AS "createdAt"`);
+const FOLDER_COLUMNS = Prisma.raw(`f.id, f.name, f.parent_id AS "parentId", f.created_at AS "createdAt"`);
 
 /** The workspace's folders: newest first, ties by id (index folders (workspace_id, created_at DESC, id)). */
 export const FOLDERS_ORDER: Order<FolderRecord> = [
@@ -33,17 +40,33 @@ export const FOLDERS_ORDER: Order<FolderRecord> = [
   { sql: "f.id", type: "uuid", desc: true, value: (f) => f.id },
 ];
 
-export async function createFolder(workspaceId: string, name: string): Promise<FolderRecord> {
-  const [folder] = await sql<FolderRecord>(Prisma.sql`INSERT INTO folders AS f (workspace_id, name) VALUES (${workspaceId}::uuid, ${name}) RETURNING ${FOLDER_COLUMNS}`);
-  return folder!;
+/** Creates a folder, top-level or under `parentId` (checked by placeFolder under the tree's lock). */
+export async function createFolder(workspaceId: string, name: string, parentId: string | null = null): Promise<FolderRecord> {
+  const insert = (tx?: Tx) =>
+    sql<FolderRecord>(
+      Prisma.sql`INSERT INTO folders AS f (workspace_id, name, parent_id) VALUES (${workspaceId}::uuid, ${name}, ${parentId}::uuid) RETURNING ${FOLDER_COLUMNS}`,
+      { tx },
+    );
+  if (!parentId) return (await insert())[0]!;
+  return prisma.$transaction(async (tx) => {
+    await lockFolderTree(tx, workspaceId);
+    await placeFolder(tx, workspaceId, null, parentId);
+    return (await insert(tx))[0]!;
+  });
 }
 
-/** A page of the workspace's folders (FOLDERS_ORDER), with the total. */
-export async function listFolders(workspaceId: string, page: PageRequest): Promise<Page<FolderRecord>> {
+/** Which folders a list holds: all of them (no filter), or the direct sub-folders of one folder. */
+export interface FolderListFilter {
+  parentId?: string;
+}
+
+/** A page of the workspace's folders (FOLDERS_ORDER), with the total; `parentId` keeps that folder's sub-folders. */
+export async function listFolders(workspaceId: string, page: PageRequest, filter: FolderListFilter = {}): Promise<Page<FolderRecord>> {
   const p = pageSql(FOLDERS_ORDER, page);
+  const under = filter.parentId ? Prisma.sql`AND f.parent_id = ${filter.parentId}::uuid` : Prisma.empty;
   const [items, [count]] = await Promise.all([
-    sql<FolderRecord>(Prisma.sql`SELECT ${FOLDER_COLUMNS} FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`),
-    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM folders WHERE workspace_id = ${workspaceId}::uuid`),
+    sql<FolderRecord>(Prisma.sql`SELECT ${FOLDER_COLUMNS} FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${under} ${p.where} ${p.orderBy} ${p.limit}`),
+    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${under}`),
   ]);
   return { items, total: count!.n };
 }
@@ -56,22 +79,46 @@ export async function foldersByIds(workspaceId: string, folderIds: readonly stri
   );
 }
 
+/** A folder's sub-folders: by name (the database's collation), ties by id. */
+export const CHILD_FOLDERS_ORDER: Order<FolderRecord> = [
+  { sql: "f.name", type: "text", value: (f) => f.name },
+  { sql: "f.id", type: "uuid", value: (f) => f.id },
+];
+
+/** A page of the direct sub-folders of each of several folders of the workspace, in one statement. */
+export async function childrenOfFolders(workspaceId: string, parentIds: readonly string[], page: PageRequest): Promise<Map<string, FolderRecord[]>> {
+  const out = new Map<string, FolderRecord[]>(parentIds.map((id) => [id, []]));
+  if (parentIds.length === 0) return out;
+  const p = pageSql(CHILD_FOLDERS_ORDER, page);
+  const { from, to } = rowNumberRange(page);
+  const rows = await sql<FolderRecord & { n: number }>(Prisma.sql`
+    SELECT * FROM (
+      SELECT ${FOLDER_COLUMNS}, row_number() OVER (PARTITION BY f.parent_id ${p.orderBy}) AS n
+        FROM folders f
+       WHERE f.workspace_id = ${workspaceId}::uuid AND f.parent_id = ANY(${parentIds as string[]}::uuid[]) ${p.where}
+    ) x WHERE n BETWEEN ${from} AND ${to} ORDER BY "parentId", n`);
+  for (const { n: _n, ...f } of rows) out.get(f.parentId!)?.push(f);
+  return out;
+}
+
 /** Video and account counts of many folders of the workspace in one statement (no N+1). */
 export async function folderCounts(workspaceId: string, folderIds: readonly string[]): Promise<Map<string, FolderCounts>> {
   if (folderIds.length === 0) return new Map();
   const rows = await sql<FolderCounts & { id: string }>(Prisma.sql`
     SELECT f.id,
            (SELECT count(*) FROM (${folderVideoIds(Prisma.sql`f.id`)}) s) AS "videoCount",
-           (SELECT count(*) FROM folder_accounts fa WHERE fa.folder_id = f.id) AS "accountCount"
+           (SELECT count(*) FROM folder_accounts fa WHERE fa.folder_id = f.id) AS "accountCount",
+           (SELECT count(*) FROM folders c WHERE c.parent_id = f.id) AS "childCount"
       FROM folders f
      WHERE f.workspace_id = ${workspaceId}::uuid AND f.id = ANY(${folderIds as string[]}::uuid[])`);
   return new Map(rows.map(({ id, ...counts }) => [id, counts]));
 }
 
-const withCounts = (f: FolderRecord, counts: Map<string, FolderCounts>): FolderSummary => ({ ...f, ...(counts.get(f.id) ?? { videoCount: 0, accountCount: 0 }) });
+export const NO_COUNTS: FolderCounts = { videoCount: 0, accountCount: 0, childCount: 0 };
+const withCounts = (f: FolderRecord, counts: Map<string, FolderCounts>): FolderSummary => ({ ...f, ...(counts.get(f.id) ?? NO_COUNTS) });
 
-export async function listFolderSummaries(workspaceId: string, page: PageRequest): Promise<Page<FolderSummary>> {
-  const { items, total } = await listFolders(workspaceId, page);
+export async function listFolderSummaries(workspaceId: string, page: PageRequest, filter: FolderListFilter = {}): Promise<Page<FolderSummary>> {
+  const { items, total } = await listFolders(workspaceId, page, filter);
   const counts = await folderCounts(workspaceId, items.map((f) => f.id));
   return { items: items.map((f) => withCounts(f, counts)), total };
 }
@@ -88,21 +135,72 @@ export async function getFolder(workspaceId: string, folderId: string): Promise<
   return withCounts(folder, await folderCounts(workspaceId, [folderId]));
 }
 
-/** Renames the folder and answers the name this request wrote (never a re-read a concurrent rename may have changed). */
-export async function renameFolder(workspaceId: string, folderId: string, name: string): Promise<FolderRecord> {
-  const [folder] = await sql<FolderRecord>(Prisma.sql`
-    UPDATE folders AS f SET name = ${name}, updated_at = now()
-     WHERE f.id = ${folderId}::uuid AND f.workspace_id = ${workspaceId}::uuid
-    RETURNING ${FOLDER_COLUMNS}`);
-  if (!folder) throw notFound("Folder");
-  return folder;
+/**
+ * Changes a folder's name and/or parent (`parentId` null: top-level; undefined: unchanged) and answers
+ * what this request wrote. A move is checked by placeFolder under the tree's lock.
+ */
+export async function updateFolder(workspaceId: string, folderId: string, change: { name?: string; parentId?: string | null }): Promise<FolderRecord> {
+  const moving = change.parentId !== undefined;
+  const write = async (tx?: Tx) => {
+    const [folder] = await sql<FolderRecord>(
+      Prisma.sql`
+      UPDATE folders AS f SET name = coalesce(${change.name ?? null}, f.name), updated_at = now(),
+             parent_id = CASE WHEN ${moving} THEN ${change.parentId ?? null}::uuid ELSE f.parent_id END
+       WHERE f.id = ${folderId}::uuid AND f.workspace_id = ${workspaceId}::uuid
+      RETURNING ${FOLDER_COLUMNS}`,
+      { tx },
+    );
+    if (!folder) throw notFound("Folder");
+    return folder;
+  };
+  // A rename alone changes no place in the tree: one statement, no lock.
+  if (!moving) return write();
+  return prisma.$transaction(async (tx) => {
+    await lockFolderTree(tx, workspaceId);
+    if (change.parentId) await placeFolder(tx, workspaceId, folderId, change.parentId);
+    return write(tx);
+  });
 }
 
-/** Deletes the folder and its memberships (cascade); the videos and accounts stay tracked. */
-export async function deleteFolder(workspaceId: string, folderId: string): Promise<{ id: string }> {
-  const { count } = await prisma.folder.deleteMany({ where: { id: folderId, workspaceId } });
-  if (count === 0) throw notFound("Folder");
-  return { id: folderId };
+/** What a deletion did to the folder's sub-folders. */
+export interface FolderDeletion {
+  id: string;
+  /** Sub-folders moved up to the deleted folder's parent (`children=move_up`). */
+  movedUp: number;
+  /** Sub-folders deleted with it, at every level (`children=delete`). */
+  deletedDescendants: number;
+}
+
+/**
+ * Deletes the folder and its memberships (cascade); the videos and accounts stay tracked. Its
+ * sub-folders either move up to its parent (`move_up`, the default: nothing but the folder is lost)
+ * or are deleted with it, at every level (`delete`). Under the tree's lock, so a concurrent move into
+ * the folder cannot slip between the two steps.
+ */
+export async function deleteFolder(workspaceId: string, folderId: string, children: DeleteChildren = "move_up"): Promise<FolderDeletion> {
+  return prisma.$transaction(async (tx) => {
+    await lockFolderTree(tx, workspaceId);
+    const [row] = await sql<{ movedUp: number; descendants: number }>(
+      Prisma.sql`
+      WITH RECURSIVE target AS (
+        SELECT id, parent_id FROM folders WHERE id = ${folderId}::uuid AND workspace_id = ${workspaceId}::uuid
+      ), below(id) AS (
+        SELECT c.id FROM folders c JOIN target t ON c.parent_id = t.id
+        UNION SELECT c.id FROM folders c JOIN below b ON c.parent_id = b.id
+      ), moved AS (
+        UPDATE folders c SET parent_id = t.parent_id, updated_at = now() FROM target t
+         WHERE c.parent_id = t.id AND ${children === "move_up"}
+        RETURNING c.id
+      )
+      SELECT (SELECT count(*) FROM moved)::int AS "movedUp", (SELECT count(*) FROM below)::int AS descendants
+        FROM target`,
+      { tx },
+    );
+    if (!row) throw notFound("Folder");
+    // A separate statement: in the one above, the cascade would not yet see the children moved up.
+    await sql(Prisma.sql`DELETE FROM folders WHERE id = ${folderId}::uuid AND workspace_id = ${workspaceId}::uuid RETURNING id`, { tx });
+    return { id: folderId, movedUp: row.movedUp, deletedDescendants: children === "delete" ? row.descendants : 0 };
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import { day, idList, page, pageLimit, pageOffset, postedDays, sortOrder } from 
 import { PLATFORMS } from "../shared/platform.ts";
 import { ACCOUNT_SORTS, HISTORY_INTERVALS, VIDEO_SORTS } from "./views.ts";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "./urls.ts";
+import { tagFilter } from "../tags/inputs.ts";
 
 export const DEFAULT_ACCOUNT_VIDEO_LIMIT = 50;
 const MAX_ACCOUNT_VIDEO_LIMIT = 500;
@@ -64,6 +65,7 @@ export const videoListFilter = z.object({
         "(outlierScore). Videos whose key is null (not scraped yet, unknown) come last in both orders; ties by video id.",
     }),
   order: sortOrder("order").default("desc").meta({ description: "desc (default) or asc." }),
+  tag: tagFilter,
 });
 
 export const listVideosQuery = page(20).extend(videoListFilter.shape);
@@ -78,7 +80,8 @@ export const historyQuery = z.object({
     .meta({ description: "day (default): the last point of each UTC day. hour: every point at scrape resolution (past the full-resolution window, the daily points)." }),
 });
 export type HistoryQuery = z.output<typeof historyQuery>;
-export const listAccountsQuery = page(20);
+/** GET /accounts: the spec's page, and the tag filter (additive, issue 34). */
+export const listAccountsQuery = page(20).extend({ tag: tagFilter });
 
 /** Filters and order of GraphQL `accounts` (REST GET /accounts takes none: its list is the spec's). */
 export const accountListFilter = z.object({
@@ -86,6 +89,7 @@ export const accountListFilter = z.object({
   q: z.string({ message: "q must be a string" }).max(200, "q is at most 200 characters").optional(),
   sort: z.enum(ACCOUNT_SORTS, { message: `sort must be one of ${ACCOUNT_SORTS.join(", ")}` }).default("tracked_at"),
   order: sortOrder("order").default("desc"),
+  tag: tagFilter,
 });
 
 export const accountVideosQuery = page(20).extend(postedDays.shape);

@@ -11,6 +11,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import type { Platform } from "../shared/platform.ts";
 import type { Order, SortKey, SortOrder } from "../shared/pages.ts";
 import { DAY_MS, type PostedDays } from "../shared/inputs.ts";
+import { accountTagsSql, videoTagsSql } from "../tags/filter.ts";
 
 export type ScrapeStatus = "queued" | "scraping" | "ready" | "failed";
 
@@ -90,6 +91,8 @@ export interface VideoListOptions {
   platform?: Platform;
   /** Words that must each appear (case-insensitive, anywhere) in the description or the username. */
   q?: string;
+  /** Tag ids: videos carrying any of them (src/domain/tags/filter.ts). */
+  tag?: string | string[];
   sort?: VideoSort;
   order?: SortOrder;
 }
@@ -131,14 +134,16 @@ function searchWords(q: string): string[] {
 }
 
 /**
- * `AND …` predicates of the filters over `videos v` (Prisma.empty without any): the platform, and
- * each word of `q` in lower(description || ' ' || username), the trigram-indexed expression of
- * migration 20261124120000.
+ * `AND …` predicates of the filters over `videos v` and its tracking `tv` (Prisma.empty without any):
+ * the platform, each word of `q` in lower(description || ' ' || username), the trigram-indexed
+ * expression of migration 20261124120000, and the tags.
  */
 export function videoFilterSql(f: VideoListOptions): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   if (f.platform) parts.push(Prisma.sql`v.platform = ${f.platform}::"Platform"`);
   for (const word of searchWords(f.q ?? "")) parts.push(Prisma.sql`lower(v.description || ' ' || v.username) LIKE ${`%${word}%`}`);
+  const tags = videoTagsSql(f.tag);
+  if (tags) parts.push(tags);
   return parts.length ? Prisma.sql`AND ${Prisma.join(parts, " AND ")}` : Prisma.empty;
 }
 
@@ -269,6 +274,8 @@ export interface AccountListOptions {
   platform?: Platform;
   /** Words that must each appear (case-insensitive, anywhere) in the username or the display name. */
   q?: string;
+  /** Tag ids: accounts carrying any of them (src/domain/tags/filter.ts). */
+  tag?: string | string[];
   sort?: AccountSort;
   order?: SortOrder;
 }
@@ -297,10 +304,12 @@ export function trackedAccountsOrder(sort: AccountSort = "tracked_at", order: So
   return [{ ...ACCOUNT_SORT_KEYS[sort], desc: order === "desc" }, { sql: "ta.id", type: "uuid", value: (a) => a.trackedAccountId }];
 }
 
-/** `AND …` predicates over `accounts a` (Prisma.empty without any): the platform, and each word of `q` in the username or display name. */
+/** `AND …` predicates over `accounts a` and its tracking `ta` (Prisma.empty without any): the platform, each word of `q` in the username or display name, and the tags. */
 export function accountFilterSql(f: AccountListOptions): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   if (f.platform) parts.push(Prisma.sql`a.platform = ${f.platform}::"Platform"`);
   for (const word of searchWords(f.q ?? "")) parts.push(Prisma.sql`lower(a.username || ' ' || a.display_name) LIKE ${`%${word}%`}`);
+  const tags = accountTagsSql(f.tag);
+  if (tags) parts.push(tags);
   return parts.length ? Prisma.sql`AND ${Prisma.join(parts, " AND ")}` : Prisma.empty;
 }

@@ -7,6 +7,7 @@ import "./types/radar.ts";
 import "./types/tracking.ts";
 import "./types/account-controls.ts";
 import "./types/folders.ts";
+import "./types/tags.ts";
 import "./types/analytics.ts";
 import "./types/events.ts";
 import "./types/webhooks.ts";

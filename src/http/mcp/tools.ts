@@ -16,14 +16,16 @@ import { z } from "zod";
 import type { Actor } from "../../domain/people/actor.ts";
 import type { Logger } from "../../infra/logger.ts";
 import { uuid } from "../../domain/shared/inputs.ts";
-import { accountRules, historyQuery, listVideosQuery, skippedVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.ts";
+import { accountRules, historyQuery, listAccountsQuery, listVideosQuery, skippedVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.ts";
 import { listSkippedVideos, pauseAccount, resumeAccount, retryAccountSync, setAccountRules } from "../../domain/tracking/account-controls.ts";
 import { historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../domain/tracking/history.ts";
 import { getTrackedVideo, listTrackedVideos, trackVideo } from "../../domain/tracking/videos.ts";
-import { trackAccount } from "../../domain/tracking/accounts.ts";
-import { listFoldersQuery } from "../../domain/folders/inputs.ts";
-import { listFolderSummaries } from "../../domain/folders/service.ts";
-import { folderAnalytics } from "../../domain/folders/contents.ts";
+import { listTrackedAccounts, trackAccount } from "../../domain/tracking/accounts.ts";
+import { createFolderInput, folderAnalyticsQuery, folderGrowthQuery, folderParentId, listFoldersQuery } from "../../domain/folders/inputs.ts";
+import { createFolder, listFolderSummaries, updateFolder } from "../../domain/folders/service.ts";
+import { createTagInput, listTagsQuery, tagAccountIdsInput, tagVideoIdsInput } from "../../domain/tags/inputs.ts";
+import { createTag, listTagSummaries, tagAccounts, tagVideos, untagAccounts, untagVideos } from "../../domain/tags/service.ts";
+import { folderAnalytics, folderGrowth } from "../../domain/folders/contents.ts";
 import { growthQuery, topVideosQuery } from "../../domain/analytics/inputs.ts";
 import { growth, topVideos } from "../../domain/analytics/service.ts";
 import { analyzeOptions } from "../../domain/analysis/inputs.ts";
@@ -33,7 +35,8 @@ import { createSearch, getSearch, RADAR_SEARCH_COST } from "../../domain/radar/s
 import { getWorkspaceInfo } from "../../domain/workspace/service.ts";
 import { pagination } from "../records/common.ts";
 import { accountItem, skippedVideoItem, trackedVideoItem } from "../records/tracking.ts";
-import { folderSummaryItem } from "../records/folders.ts";
+import { folderRecordItem, folderSummaryItem } from "../records/folders.ts";
+import { tagItem, tagSummaryItem } from "../records/tags.ts";
 import { topVideoItem } from "../records/analytics.ts";
 import { toAnalysisItem } from "../records/analysis.ts";
 import { searchDetailItem } from "../records/radar.ts";
@@ -83,6 +86,9 @@ const accountId = uuid.meta({ description: "The account's id (the canonical acco
 /** Changes to a tracked account's own settings: repeating one changes nothing more. */
 const SETTING: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const folderId = uuid.meta({ description: "The folder's id (from list_folders)." });
+const tagId = uuid.meta({ description: "The tag's id (from list_tags or create_tag)." });
+/** Writes that change how items are organised (folders, tags) and remove nothing tracked. */
+const ORGANISE: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const searchId = uuid.meta({ description: "The search's id (`searchId` from start_radar_search)." });
 const noInput = z.object({});
 
@@ -207,7 +213,8 @@ export const tools: AnyTool[] = [
     title: "List tracked videos",
     description:
       "A page of the workspace's tracked videos with their latest metrics and engagement rate, with the filters and sorting of " +
-      "REST GET /videos (newest tracked first by default). `pagination.has_more` says whether another page exists. Free.",
+      "REST GET /videos (newest tracked first by default; `tag`: only videos carrying any of these tag ids, from list_tags). " +
+      "`pagination.has_more` says whether another page exists. Free.",
     input: listVideosQuery,
     annotations: READ,
     run: async ({ auth }, input) => {
@@ -242,11 +249,13 @@ export const tools: AnyTool[] = [
   defineTool({
     name: "list_folders",
     title: "List folders",
-    description: "A page of the workspace's folders (newest first) with their video and account counts; their ids serve get_folder_analytics. Free.",
+    description:
+      "A page of the workspace's folders (newest first, every level; `parentId`: only that folder's sub-folders) with their video, " +
+      "account and sub-folder counts and their `parentId` (null: top-level); their ids serve get_folder_analytics. Free.",
     input: listFoldersQuery,
     annotations: READ,
     run: async ({ auth }, input) => {
-      const { items, total } = await listFolderSummaries(auth.workspaceId, input);
+      const { items, total } = await listFolderSummaries(auth.workspaceId, input, { parentId: input.parentId });
       return { data: items.map(folderSummaryItem), pagination: pagination(total, input.limit, input.offset) };
     },
   }),
@@ -255,10 +264,110 @@ export const tools: AnyTool[] = [
     title: "Folder analytics",
     description:
       "Aggregates of a folder (its videos added directly plus the tracked videos of its accounts): totals of views, likes, comments, " +
-      "shares, mean engagement rate and the 5 most viewed videos. NOT_FOUND for a folder of another workspace. Free.",
-    input: z.object({ folder_id: folderId }),
+      "shares, mean engagement rate and the 5 most viewed videos. includeDescendants=true: over the folder and all its sub-folders " +
+      "(each video and account once). NOT_FOUND for a folder of another workspace. Free.",
+    input: folderAnalyticsQuery.extend({ folder_id: folderId }),
     annotations: READ,
-    run: async ({ auth }, input) => ({ data: await folderAnalytics(auth.workspaceId, input.folder_id) }),
+    run: async ({ auth }, input) => ({ data: await folderAnalytics(auth.workspaceId, input.folder_id, input) }),
+  }),
+  defineTool({
+    name: "get_folder_growth",
+    title: "Growth of a folder's accounts",
+    description:
+      "Daily totals of followers, views and videos over a folder's tracked accounts, newest UTC day first, for the last 7, 30 or 90 " +
+      "days or `all` (as get_growth does for the workspace). includeDescendants=true: its sub-folders' accounts too, each once. Free.",
+    input: folderGrowthQuery.extend({ folder_id: folderId }),
+    annotations: READ,
+    run: async ({ auth }, input) => ({ data: await folderGrowth(auth.workspaceId, input.folder_id, input.period, input) }),
+  }),
+  defineTool({
+    name: "create_folder",
+    title: "Create a folder",
+    description: "Creates a folder, top-level or inside `parentId` (folders nest at most 5 levels: FOLDER_TOO_DEEP). Free.",
+    input: createFolderInput,
+    annotations: WRITE,
+    idempotent: true,
+    run: async ({ auth }, input) => ({ data: folderRecordItem(await createFolder(auth.workspaceId, input.name, input.parentId ?? null)) }),
+  }),
+  defineTool({
+    name: "move_folder",
+    title: "Move a folder",
+    description:
+      "Moves a folder, with its sub-folders and contents, into `parentId` (null: top level). At most 5 levels deep (FOLDER_TOO_DEEP), " +
+      "never into itself or its own sub-folders (FOLDER_CYCLE). Free.",
+    input: z.strictObject({ folder_id: folderId, parentId: folderParentId }),
+    annotations: ORGANISE,
+    run: async ({ auth }, input) => {
+      const f = await updateFolder(auth.workspaceId, input.folder_id, { parentId: input.parentId });
+      return { data: { id: f.id, name: f.name, parentId: f.parentId } };
+    },
+  }),
+  defineTool({
+    name: "list_accounts",
+    title: "List tracked accounts",
+    description:
+      "A page of the workspace's tracked accounts (newest tracked first), as REST GET /accounts; `tag`: only accounts carrying any of " +
+      "these tag ids (from list_tags). Free.",
+    input: listAccountsQuery,
+    annotations: READ,
+    run: async ({ auth }, input) => {
+      const page = await listTrackedAccounts(auth.workspaceId, input, { tag: input.tag });
+      return { data: page.items.map(accountItem), pagination: pagination(page.total, input.limit, input.offset) };
+    },
+  }),
+  defineTool({
+    name: "list_tags",
+    title: "List tags, grouped",
+    description:
+      "The workspace's tags by name, each with how many tracked videos and accounts carry it and the views of those videos (the " +
+      "workspace's items grouped by tag). Filter list_videos and list_accounts with `tag`. Free.",
+    input: listTagsQuery,
+    annotations: READ,
+    run: async ({ auth }, input) => {
+      const { items, total } = await listTagSummaries(auth.workspaceId, input);
+      return { data: items.map(tagSummaryItem), pagination: pagination(total, input.limit, input.offset) };
+    },
+  }),
+  defineTool({
+    name: "create_tag",
+    title: "Create a tag",
+    description: "Creates a tag: a name (1 to 50 characters, unique without regard to case: TAG_EXISTS) and an optional colour #rrggbb. Free.",
+    input: createTagInput,
+    annotations: WRITE,
+    idempotent: true,
+    run: async ({ auth }, input) => ({ data: tagItem(await createTag(auth.workspaceId, input)) }),
+  }),
+  defineTool({
+    name: "tag_videos",
+    title: "Tag videos",
+    description: "Puts a tag on up to 50 tracked videos; one result per id (`Video not found` for a video the workspace does not track). Free.",
+    input: tagVideoIdsInput.extend({ tag_id: tagId }),
+    annotations: ORGANISE,
+    run: async ({ auth }, input) => ({ data: await tagVideos(auth.workspaceId, input.tag_id, input.video_ids) }),
+  }),
+  defineTool({
+    name: "untag_videos",
+    title: "Untag videos",
+    description: "Takes a tag off up to 50 videos; answers how many carried it. The videos stay tracked. Free.",
+    input: tagVideoIdsInput.extend({ tag_id: tagId }),
+    annotations: ORGANISE,
+    run: async ({ auth }, input) => ({ data: await untagVideos(auth.workspaceId, input.tag_id, input.video_ids) }),
+  }),
+  defineTool({
+    name: "tag_accounts",
+    title: "Tag accounts",
+    description: "Puts a tag on up to 50 tracked accounts; one result per id (`Account not found` when not tracked). Free.",
+    input: tagAccountIdsInput.extend({ tag_id: tagId }),
+    annotations: ORGANISE,
+    run: async ({ auth }, input) => ({ data: await tagAccounts(auth.workspaceId, input.tag_id, input.account_ids) }),
+  }),
+  defineTool({
+    name: "untag_accounts",
+    title: "Untag accounts",
+    description: "Takes a tag off up to 50 accounts; answers how many carried it. The accounts stay tracked. Free.",
+    input: tagAccountIdsInput.extend({ tag_id: tagId }),
+    annotations: ORGANISE,
+    run: async ({ auth }, input) => ({ data: await untagAccounts(auth.workspaceId, input.tag_id, input.account_ids) }),
   }),
   defineTool({
     name: "get_top_videos",

@@ -3,16 +3,25 @@
  * zod schemas of the OpenAPI document and the mappers from the domain's records.
  */
 import { z } from "zod";
-import type { FolderSummary } from "../../domain/folders/service.ts";
+import type { FolderRecord, FolderSummary } from "../../domain/folders/service.ts";
+import type { FolderAncestor } from "../../domain/folders/tree.ts";
 import type { VideoRecord } from "../../domain/tracking/views.ts";
 import { int, iso, isoOrNull, platform, timestamp } from "./common.ts";
 
 const count = (what: string) => int().nullable().meta({ description: `${what}; null until the item is first scraped or where the platform does not give it.` });
 
+const parentId = z.string().nullable().meta({ description: "The parent folder's id; null for a top-level folder (folders nest at most 5 levels deep)." });
+
+/** A folder as a write answers it (POST and PATCH /folders). */
+export const folderRecordSchema = z.object({ id: z.string(), name: z.string(), parentId, createdAt: timestamp });
+export const folderRecordItem = (f: FolderRecord) => ({ id: f.id, name: f.name, parentId: f.parentId, createdAt: iso(f.createdAt) });
+
 export const folderSummary = z
   .object({
     id: z.string(),
     name: z.string(),
+    parentId,
+    childCount: int().meta({ description: "Direct sub-folders." }),
     createdAt: timestamp,
     videoCount: int().meta({
       description: "Distinct videos in the folder: videos added directly plus the tracked videos of the accounts in the folder.",
@@ -50,6 +59,16 @@ export const folderAnalyticsSchema = z
 
 /** A folder with its counts, as GET /folders answers it (also the MCP door's shape). */
 export const folderSummaryItem = (f: FolderSummary) => ({ ...f, createdAt: iso(f.createdAt) });
+
+/** GET /folders/{id}: the summary and the path from the top of the tree (breadcrumbs). */
+export const folderDetail = folderSummary
+  .extend({
+    ancestors: z
+      .array(z.object({ id: z.string(), name: z.string() }))
+      .meta({ description: "The folders above this one, the top-level folder first; empty for a top-level folder." }),
+  })
+  .meta({ id: "FolderDetail" });
+export const folderDetailItem = (f: FolderSummary, ancestors: FolderAncestor[]) => ({ ...folderSummaryItem(f), ancestors: ancestors.map((a) => ({ id: a.id, name: a.name })) });
 
 /** A video of a folder, as GET /folders/{id}/videos lists it. */
 export const folderVideoItemOf = (v: VideoRecord) => ({

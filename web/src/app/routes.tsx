@@ -142,8 +142,10 @@ export const routes: RouteObject[] = [
             // The "add to this folder" pickers' query starts with the folder's, not after it renders.
             loader: signedIn(({ params, request }) => {
               const { sort, order } = folderVideoOptions.read(search(request));
+              // ?sub=1: the analytics include the sub-folders (pages/folder/FolderPage.tsx).
+              const includeDescendants = search(request).get("sub") === "1";
               return [
-                [FolderPageQuery, { id: params.id, sort, order }],
+                [FolderPageQuery, { id: params.id, sort, order, includeDescendants }],
                 [AddToFolderQuery, {}],
               ];
             }),

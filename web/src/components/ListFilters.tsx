@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { Platform } from "../__generated__/VideosPageQuery.graphql";
 import { PLATFORMS } from "../lib/format";
 
@@ -8,11 +8,12 @@ interface Filters {
 }
 
 /**
- * A list's platform filter and search (the search applies 300 ms after typing stops, or on Enter).
+ * A list's platform filter and search (the search applies 300 ms after typing stops, or on Enter);
+ * `children` are the list's other filters (e.g. the tag filter, pages/tags/TagFilter.tsx).
  * Words set from elsewhere (a saved view applied, the back button) replace what the box holds; the
  * echo of the box's own change does not (it may have been typed further meanwhile).
  */
-export function ListFilters({ options, onChange, placeholder }: { options: Filters; onChange: (o: Partial<Filters>) => void; placeholder: string }) {
+export function ListFilters({ options, onChange, placeholder, children }: { options: Filters; onChange: (o: Partial<Filters>) => void; placeholder: string; children?: ReactNode }) {
   const [q, setQ] = useState(options.q ?? "");
   const [sent, setSent] = useState(options.q);
   const [seen, setSeen] = useState(options.q);
@@ -56,6 +57,7 @@ export function ListFilters({ options, onChange, placeholder }: { options: Filte
         Search
         <input type="search" value={q} placeholder={placeholder} onChange={(e) => setQ(e.target.value)} />
       </label>
+      {children}
     </form>
   );
 }

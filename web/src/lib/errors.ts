@@ -49,6 +49,9 @@ const NEXT_STEP: Record<string, string> = {
   RATE_LIMITED: "Too many requests: wait a moment and try again.",
   SERVICE_UNAVAILABLE: "The service is unavailable right now: try again in a moment.",
   NETWORK: "Cannot reach the service: check your connection, then try again.",
+  FOLDER_TOO_DEEP: "Choose a folder nearer the top, or move some of its sub-folders out first.",
+  FOLDER_CYCLE: "Choose a folder outside the one you are moving.",
+  TAG_EXISTS: "Use that tag, or choose another name.",
 };
 
 /** The words shown for an error: the server's message, and what to do next when it helps. Never a stack. */

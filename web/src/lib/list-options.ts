@@ -1,6 +1,6 @@
 /**
- * A list's options (sort, order, platform, search) as they read in the URL (?sort=views&order=asc&
- * platform=PLATFORM_A&q=cats): bookmarkable, and the back button works. Unknown values fall back to
+ * A list's options (sort, order, platform, search, tags) as they read in the URL (?sort=views&order=asc&
+ * platform=PLATFORM_A&q=cats&tag=<tag id>): bookmarkable, and the back button works. Unknown values fall back to
  * the defaults. Used by the videos, accounts and folder videos lists.
  */
 import { useSearchParams } from "react-router";
@@ -13,6 +13,8 @@ export interface ListOptionsOf<S extends string> {
   order: SortOrder;
   platform: Platform | null;
   q: string | null;
+  /** Tags (Relay ids, the GraphQL `tagIds` argument): items carrying any of them. Lists without a tag filter ignore it. */
+  tagIds: string[] | null;
 }
 
 /** How one list's options read from and write to the URL; `sorts[0]` is the default sort. */
@@ -27,6 +29,7 @@ export function listOptionsCodec<S extends string>(sorts: readonly S[]) {
         order: params.get("order") === "asc" ? "ASC" : "DESC",
         platform: PLATFORMS.some((p) => p.value === platform) ? platform : null,
         q: params.get("q")?.trim() || null,
+        tagIds: params.getAll("tag").length > 0 ? params.getAll("tag") : null,
       };
     },
     write(o: ListOptionsOf<S>): URLSearchParams {
@@ -35,6 +38,7 @@ export function listOptionsCodec<S extends string>(sorts: readonly S[]) {
       if (o.order === "ASC") p.set("order", "asc");
       if (o.platform) p.set("platform", o.platform);
       if (o.q) p.set("q", o.q);
+      for (const tag of o.tagIds ?? []) p.append("tag", tag);
       return p;
     },
   };

@@ -4,7 +4,7 @@ import { keysetConnection, seriesConnection } from "../connections.ts";
 import { VideoRef } from "./tracking.ts";
 import { countTopVideos, growth, topVideos, TOP_VIDEOS_ORDER, type GrowthPoint } from "../../../domain/analytics/service.ts";
 
-const GrowthPeriodEnum = builder.enumType("GrowthPeriod", {
+export const GrowthPeriodEnum = builder.enumType("GrowthPeriod", {
   values: {
     LAST_7_DAYS: { value: "7d" },
     LAST_30_DAYS: { value: "30d" },
@@ -13,7 +13,7 @@ const GrowthPeriodEnum = builder.enumType("GrowthPeriod", {
   } as const,
 });
 
-const GrowthPointRef = builder.objectRef<GrowthPoint>("GrowthPoint").implement({
+export const GrowthPointRef = builder.objectRef<GrowthPoint>("GrowthPoint").implement({
   description: "Totals over all tracked accounts on one UTC day (last known values carried over days without a snapshot).",
   fields: (t) => ({
     date: t.exposeString("date", { description: "YYYY-MM-DD" }),

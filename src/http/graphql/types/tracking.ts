@@ -149,6 +149,11 @@ function historyArgs(args: { startDate?: string | null; endDate?: string | null;
   return historyRange(parseInput(historyQuery, { start_date: args.startDate ?? undefined, end_date: args.endDate ?? undefined, interval: args.interval ?? undefined }));
 }
 
+/** The tag filter of the lists (REST `tag`, the domain's tagFilter: any of the tags; ./tags.ts defines Tag). */
+const TAG_IDS_ARG = "Only items carrying any of these tags (global IDs or UUIDs, at most 20); a tag of another workspace matches nothing.";
+const tagIdsOf = (ids: readonly (string | number)[] | null | undefined): string[] | undefined =>
+  ids == null || ids.length === 0 ? undefined : ids.map((id, i) => entityId(id, "Tag", `tagIds.${i}`));
+
 export const VideoRef = builder.loadableNodeRef("Video", {
   id: { resolve: (v: TrackedVideoRecord) => v.id, parse: nodeUuid },
   load: (ids: string[], ctx) => trackedVideosByIds(ctx.auth.workspaceId, ids),
@@ -397,9 +402,16 @@ builder.queryFields((t) => ({
         q: t.arg.string({ description: "Words that must each appear (case-insensitive, anywhere) in the description or the username." }),
         sort: t.arg({ type: VideoSortEnum, defaultValue: "tracked_at" }),
         order: t.arg({ type: SortOrderEnum, defaultValue: "desc" }),
+        tagIds: t.arg.idList({ description: TAG_IDS_ARG }),
       },
       resolve: (_r, args, ctx, info) => {
-        const list = parseInput(videoListFilter, { platform: args.platform ?? undefined, q: args.q ?? undefined, sort: args.sort ?? undefined, order: args.order ?? undefined });
+        const list = parseInput(videoListFilter, {
+          platform: args.platform ?? undefined,
+          q: args.q ?? undefined,
+          sort: args.sort ?? undefined,
+          order: args.order ?? undefined,
+          tag: tagIdsOf(args.tagIds),
+        });
         // Each video's account, when asked, comes with the page (one statement) and fills the request's
         // Account loader, which `account` below reads: no second statement.
         const owners = nodesAsk(info, "account");
@@ -430,9 +442,16 @@ builder.queryFields((t) => ({
         q: t.arg.string({ description: "Words that must each appear (case-insensitive, anywhere) in the username or the display name." }),
         sort: t.arg({ type: AccountSortEnum, defaultValue: "tracked_at" }),
         order: t.arg({ type: SortOrderEnum, defaultValue: "desc" }),
+        tagIds: t.arg.idList({ description: TAG_IDS_ARG }),
       },
       resolve: (_r, args, ctx) => {
-        const list = parseInput(accountListFilter, { platform: args.platform ?? undefined, q: args.q ?? undefined, sort: args.sort ?? undefined, order: args.order ?? undefined });
+        const list = parseInput(accountListFilter, {
+          platform: args.platform ?? undefined,
+          q: args.q ?? undefined,
+          sort: args.sort ?? undefined,
+          order: args.order ?? undefined,
+          tag: tagIdsOf(args.tagIds),
+        });
         return pagedConnection(args, trackedAccountsOrder(list.sort, list.order), (window) => listTrackedAccounts(ctx.auth.workspaceId, window, list));
       },
     },

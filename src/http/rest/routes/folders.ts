@@ -12,19 +12,46 @@ import {
   listFolderSummaries,
   removeAccountsFromFolder,
   removeVideosFromFolder,
-  renameFolder,
+  updateFolder,
 } from "../../../domain/folders/service.ts";
-import { folderAnalytics, listFolderAccounts, listFolderVideos } from "../../../domain/folders/contents.ts";
-import { folderAccountIdsInput, folderAccountsQuery, folderNameInput, folderVideoIdsInput, folderVideosQuery, listFoldersQuery } from "../../../domain/folders/inputs.ts";
+import { folderAnalytics, folderGrowth, listFolderAccounts, listFolderVideos } from "../../../domain/folders/contents.ts";
+import { folderAncestors, MAX_FOLDER_DEPTH } from "../../../domain/folders/tree.ts";
+import {
+  createFolderInput,
+  deleteFolderQuery,
+  folderAccountIdsInput,
+  folderAccountsQuery,
+  folderAnalyticsQuery,
+  folderGrowthQuery,
+  folderVideoIdsInput,
+  folderVideosQuery,
+  listFoldersQuery,
+  updateFolderInput,
+} from "../../../domain/folders/inputs.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, queryParams } from "../schemas.ts";
-import { bulkItemResult, int, iso, pagination, paginationSchema, timestamp } from "../../records/common.ts";
+import { bulkItemResult, int, pagination, paginationSchema } from "../../records/common.ts";
 import { accountItem, accountSchema } from "../../records/tracking.ts";
-import { folderAnalyticsSchema, folderSummary, folderSummaryItem, folderVideoItem, folderVideoItemOf } from "../../records/folders.ts";
+import { growthPoint } from "../../records/analytics.ts";
+import {
+  folderAnalyticsSchema,
+  folderDetail,
+  folderDetailItem,
+  folderRecordItem,
+  folderRecordSchema,
+  folderSummary,
+  folderSummaryItem,
+  folderVideoItem,
+  folderVideoItemOf,
+} from "../../records/folders.ts";
 
 const MEMBERSHIP_NOTE =
   "A folder holds tracked accounts and tracked videos. Its video set is the videos added directly plus the tracked videos of its " +
   "accounts (a video counted once even when it is in the folder both ways); listings, counts and analytics all use that set.";
+const NESTING_NOTE =
+  `Folders nest: \`parentId\` names a folder of the same workspace (null: top-level), at most ${MAX_FOLDER_DEPTH} levels deep; a move ` +
+  "that would put a folder inside itself is 409 FOLDER_CYCLE, one that would go deeper is 409 FOLDER_TOO_DEEP, an unknown parent 404 NOT_FOUND.";
+const DESCENDANTS_NOTE = "With includeDescendants=true, the set is that of the folder and all its sub-folders at every level, each video and account once.";
 
 export const folderRoutes = [
   defineRoute({
@@ -32,18 +59,14 @@ export const folderRoutes = [
     path: "/folders",
     operationId: "createFolder",
     summary: "Create a folder",
-    description: "Names are trimmed and must then be 1 to 255 characters; they need not be unique.",
+    description: `Names are trimmed and must then be 1 to 255 characters; they need not be unique. ${NESTING_NOTE}`,
     tags: ["Folders"],
-    body: folderNameInput,
-    responses: {
-      201: {
-        description: "The new folder.",
-        schema: z.object({ data: z.object({ id: z.string(), name: z.string(), createdAt: timestamp }), message: z.string() }),
-      },
-    },
+    body: createFolderInput,
+    errors: ["NOT_FOUND", "FOLDER_TOO_DEEP"],
+    responses: { 201: { description: "The new folder.", schema: z.object({ data: folderRecordSchema, message: z.string() }) } },
     async handler({ auth, body }) {
-      const f = await createFolder(auth.workspaceId, body.name);
-      return { status: 201, body: { data: { id: f.id, name: f.name, createdAt: iso(f.createdAt) }, message: "Folder created." } };
+      const f = await createFolder(auth.workspaceId, body.name, body.parentId ?? null);
+      return { status: 201, body: { data: folderRecordItem(f), message: "Folder created." } };
     },
   }),
   defineRoute({
@@ -51,12 +74,12 @@ export const folderRoutes = [
     path: "/folders",
     operationId: "listFolders",
     summary: "List the workspace's folders",
-    description: `Newest first (ties by id). ${MEMBERSHIP_NOTE}`,
+    description: `Newest first (ties by id): every folder at every level, or with parentId the direct sub-folders of that folder. ${MEMBERSHIP_NOTE}`,
     tags: ["Folders"],
     query: queryParams(listFoldersQuery),
     responses: { 200: { description: "A page of folders.", schema: z.object({ data: z.array(folderSummary), pagination: paginationSchema }) } },
     async handler({ auth, query }) {
-      const { items, total } = await listFolderSummaries(auth.workspaceId, query);
+      const { items, total } = await listFolderSummaries(auth.workspaceId, query, { parentId: query.parentId });
       return { body: { data: items.map(folderSummaryItem), pagination: pagination(total, query.limit, query.offset) } };
     },
   }),
@@ -65,32 +88,38 @@ export const folderRoutes = [
     path: "/folders/{id}",
     operationId: "getFolder",
     summary: "Get one folder",
-    description: MEMBERSHIP_NOTE,
+    description: `${MEMBERSHIP_NOTE} \`ancestors\` is the path from the top of the tree down to the folder's parent (breadcrumbs).`,
     tags: ["Folders"],
     params: idParams,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "The folder.", schema: z.object({ data: folderSummary }) } },
+    responses: { 200: { description: "The folder.", schema: z.object({ data: folderDetail }) } },
     async handler({ auth, params }) {
       const f = await getFolder(auth.workspaceId, params.id);
-      return { body: { data: folderSummaryItem(f) } };
+      const ancestors = (await folderAncestors(auth.workspaceId, [f.id])).get(f.id) ?? [];
+      return { body: { data: folderDetailItem(f, ancestors) } };
     },
   }),
   defineRoute({
     method: "patch",
     path: "/folders/{id}",
     operationId: "renameFolder",
-    summary: "Rename a folder",
-    description: "Names are trimmed and must then be 1 to 255 characters.",
+    summary: "Rename or move a folder",
+    description:
+      `Give name (trimmed, then 1 to 255 characters), parentId (a move; null makes it top-level) or both. The folder moves with its ` +
+      `sub-folders and contents. ${NESTING_NOTE}`,
     tags: ["Folders"],
     params: idParams,
-    body: folderNameInput,
-    errors: ["NOT_FOUND"],
+    body: updateFolderInput,
+    errors: ["NOT_FOUND", "FOLDER_CYCLE", "FOLDER_TOO_DEEP"],
     responses: {
-      200: { description: "The renamed folder.", schema: z.object({ data: z.object({ id: z.string(), name: z.string() }), message: z.string() }) },
+      200: {
+        description: "The folder as this request wrote it.",
+        schema: z.object({ data: z.object({ id: z.string(), name: z.string(), parentId: folderRecordSchema.shape.parentId }), message: z.string() }),
+      },
     },
     async handler({ auth, params, body }) {
-      const f = await renameFolder(auth.workspaceId, params.id, body.name);
-      return { body: { data: { id: f.id, name: f.name }, message: "Folder updated." } };
+      const f = await updateFolder(auth.workspaceId, params.id, body);
+      return { body: { data: { id: f.id, name: f.name, parentId: f.parentId }, message: "Folder updated." } };
     },
   }),
   defineRoute({
@@ -98,13 +127,28 @@ export const folderRoutes = [
     path: "/folders/{id}",
     operationId: "deleteFolder",
     summary: "Delete a folder",
-    description: "The accounts and videos in the folder stay tracked.",
+    description:
+      "The accounts and videos in the folder stay tracked. Its sub-folders: children=move_up (the default) moves them to the deleted " +
+      "folder's parent (top-level when it had none); children=delete deletes them with it, at every level (their items stay tracked too).",
     tags: ["Folders"],
     params: idParams,
+    query: queryParams(deleteFolderQuery),
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "The folder is deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) } },
-    async handler({ auth, params }) {
-      const r = await deleteFolder(auth.workspaceId, params.id);
+    responses: {
+      200: {
+        description: "The folder is deleted.",
+        schema: z.object({
+          data: z.object({
+            id: z.string(),
+            movedUp: int().meta({ description: "Sub-folders moved up to the deleted folder's parent." }),
+            deletedDescendants: int().meta({ description: "Sub-folders deleted with it, at every level." }),
+          }),
+          message: z.string(),
+        }),
+      },
+    },
+    async handler({ auth, params, query }) {
+      const r = await deleteFolder(auth.workspaceId, params.id, query.children);
       return { body: { data: r, message: "Folder deleted. Its accounts and videos stay tracked." } };
     },
   }),
@@ -117,7 +161,9 @@ export const folderRoutes = [
       `${MEMBERSHIP_NOTE} Order: the sort value in sort_order, videos without that value (not scraped yet, or no posting date) last ` +
       "in both directions, then video id ascending, so equal values keep a stable order across pages. " +
       "`total` counts the videos matching the date filters; `currentPage` = floor(offset / limit) + 1; `totalPages` = ceil(total / limit) " +
-      "(0 when there are none). With a date filter, videos without a posting date are left out; start_date after end_date is a VALIDATION_ERROR.",
+      "(0 when there are none). With a date filter, videos without a posting date are left out; start_date after end_date is a VALIDATION_ERROR. " +
+      "tag: only videos carrying any of these tags (see /tags). " +
+      DESCENDANTS_NOTE,
     tags: ["Folders"],
     params: idParams,
     query: queryParams(folderVideosQuery),
@@ -239,13 +285,32 @@ export const folderRoutes = [
     summary: "Aggregates of a folder",
     description:
       `${MEMBERSHIP_NOTE} Sums count a metric not known yet (video not scraped) as 0. avgEngagementRate is the mean engagement rate ` +
-      "(percent) of the scraped videos, 0 when none. topVideos: the 5 scraped videos with the most views (ties by id).",
+      `(percent) of the scraped videos, 0 when none. topVideos: the 5 scraped videos with the most views (ties by id). ${DESCENDANTS_NOTE}`,
     tags: ["Folders"],
     params: idParams,
+    query: queryParams(folderAnalyticsQuery),
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "The folder's aggregates.", schema: z.object({ data: folderAnalyticsSchema }) } },
-    async handler({ auth, params }) {
-      return { body: { data: await folderAnalytics(auth.workspaceId, params.id) } };
+    async handler({ auth, params, query }) {
+      return { body: { data: await folderAnalytics(auth.workspaceId, params.id, query) } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/folders/{id}/growth",
+    operationId: "getFolderGrowth",
+    summary: "Growth of a folder's accounts",
+    description:
+      "Daily totals of followers, views and videos over the folder's tracked accounts, newest UTC day first, with the rules of " +
+      "GET /analytics/growth (period 7d, 30d, 90d or all; every day of the window; an account counts with its last known values). " +
+      "With includeDescendants=true, over the accounts of the folder and all its sub-folders, each once.",
+    tags: ["Folders"],
+    params: idParams,
+    query: queryParams(folderGrowthQuery),
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "One point per day, newest first.", schema: z.object({ data: z.array(growthPoint) }) } },
+    async handler({ auth, params, query }) {
+      return { body: { data: await folderGrowth(auth.workspaceId, params.id, query.period, query) } };
     },
   }),
 ];

@@ -8,9 +8,10 @@ import { apiKeyRoutes } from "./api-keys.ts";
 import { trackingRoutes } from "./tracking.ts";
 import { analysisRoutes } from "./analysis.ts";
 import { folderRoutes } from "./folders.ts";
+import { tagRoutes } from "./tags.ts";
 import { analyticsRoutes } from "./analytics.ts";
 import { radarRoutes } from "./radar.ts";
 import { webhookRoutes } from "./webhooks.ts";
 import { auditLogRoutes } from "./audit-log.ts";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes];

@@ -105,15 +105,15 @@ export const trackingRoutes = [
     summary: "List tracked videos",
     description:
       "Paginated; newest tracked first (ties by trackedVideoId). Items are full video records with the tracking record. Optional: " +
-      "platform, q (words of the description or username), sort and order; an unknown sort, order or platform is 400 VALIDATION_ERROR. " +
-      "With platform or q, pagination.total counts the matching videos. Without any of them the answer is the spec's list, unchanged. " +
+      "platform, q (words of the description or username), tag (videos carrying any of these tags, see /tags), sort and order; an " +
+      "unknown sort, order or platform is 400 VALIDATION_ERROR. With platform, q or tag, pagination.total counts the matching videos. Without any of them the answer is the spec's list, unchanged. " +
       "Sorting by views_24h or outlier finds a workspace's spiking videos (both are computed when a scrape is stored).",
     tags: ["Videos"],
     query: queryParams(listVideosQuery),
     responses: { 200: { description: "A page of tracked videos.", schema: z.object({ data: z.array(trackedVideoSchema), pagination: paginationSchema }) } },
     async handler({ auth, query }) {
-      const { platform, q, sort, order } = query;
-      const page = await listTrackedVideos(auth.workspaceId, query, { platform, q, sort, order });
+      const { platform, q, sort, order, tag } = query;
+      const page = await listTrackedVideos(auth.workspaceId, query, { platform, q, sort, order, tag });
       return { body: { data: page.items.map(trackedVideoItem), pagination: pagination(page.total, query.limit, query.offset) } };
     },
   }),
@@ -222,12 +222,14 @@ export const trackingRoutes = [
     path: "/accounts",
     operationId: "listAccounts",
     summary: "List tracked accounts",
-    description: "Paginated; newest tracked first (ties by trackedAccountId).",
+    description:
+      "Paginated; newest tracked first (ties by trackedAccountId). Optional tag: accounts carrying any of these tags (see /tags); " +
+      "pagination.total then counts the matching accounts.",
     tags: ["Accounts"],
     query: queryParams(listAccountsQuery),
     responses: { 200: { description: "A page of tracked accounts.", schema: z.object({ data: z.array(accountSchema), pagination: paginationSchema }) } },
     async handler({ auth, query }) {
-      const page = await listTrackedAccounts(auth.workspaceId, query);
+      const page = await listTrackedAccounts(auth.workspaceId, query, { tag: query.tag });
       return { body: { data: page.items.map(accountItem), pagination: pagination(page.total, query.limit, query.offset) } };
     },
   }),

@@ -18,6 +18,7 @@ import { useRouteQuery } from "../../relay/route-query";
 import { AccountActions } from "./AccountActions";
 import { AccountSummary } from "./AccountSummary";
 import { AccountTracking } from "./AccountTracking";
+import { AccountTags } from "./AccountTags";
 import { AccountVideos } from "./AccountVideos";
 
 const query = graphql`
@@ -36,6 +37,7 @@ const fragment = graphql`
     ...AccountSummary_account
     ...HistoryChart_subject
     ...AccountTracking_account
+    ...AccountTags_account
     ...AccountVideos_account
   }
 `;
@@ -81,6 +83,7 @@ function Account({ account }: { account: AccountPage_account$key }) {
       <AccountSummary account={a}>
         <AccountActions accountId={a.id} />
       </AccountSummary>
+      <AccountTags account={a} />
       <AccountTracking account={a} />
       <section aria-labelledby="account-history-heading" className="panel">
         <h2 id="account-history-heading">Follower and view history</h2>

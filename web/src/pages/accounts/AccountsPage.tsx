@@ -15,19 +15,21 @@ import { SavedViews, type SavedViewData } from "../../components/SavedViews";
 import { rememberColumns, useColumns } from "../../lib/columns";
 import { useListOptions } from "../../lib/list-options";
 import { useRouteQuery } from "../../relay/route-query";
+import { TagFilter } from "../tags/TagFilter";
 import { ACCOUNT_COLUMNS, AccountsTable } from "./AccountsTable";
 import { TrackAccountForm } from "./TrackAccountForm";
 import { accountListOptions } from "./list-options";
 
 const query = graphql`
-  query AccountsPageQuery($sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String) {
+  query AccountsPageQuery($sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
     workspace {
       limits {
         ...TrackAccountForm_limits
       }
     }
-    ...AccountsTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q)
+    ...AccountsTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q, tagIds: $tagIds)
     ...SavedViews_query @arguments(list: ACCOUNTS)
+    ...TagFilter_query
   }
 `;
 
@@ -38,7 +40,7 @@ export default function AccountsPage() {
   const data = useRouteQuery<AccountsPageQuery>(query);
 
   function apply(view: SavedViewData) {
-    const params = accountListOptions.write({ sort: view.sort.toUpperCase() as AccountSort, order: view.order, platform: view.platform ?? null, q: view.q ?? null });
+    const params = accountListOptions.write({ sort: view.sort.toUpperCase() as AccountSort, order: view.order, platform: view.platform ?? null, q: view.q ?? null, tagIds: view.tags.length > 0 ? [...view.tags] : null });
     params.set("columns", view.columns.join(","));
     rememberColumns("accounts", view.columns);
     setParams(params, { replace: true });
@@ -55,11 +57,13 @@ export default function AccountsPage() {
         <SavedViews
           query={data}
           list="ACCOUNTS"
-          current={{ platform: options.platform, q: options.q, sort: options.sort.toLowerCase(), order: options.order, columns: [...columns] }}
+          current={{ platform: options.platform, q: options.q, sort: options.sort.toLowerCase(), order: options.order, columns: [...columns], tags: [...(options.tagIds ?? [])] }}
           onApply={apply}
         />
         <div className="row list-tools">
-          <ListFilters options={options} onChange={change} placeholder="Name or username" />
+          <ListFilters options={options} onChange={change} placeholder="Name or username">
+            <TagFilter query={data} value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
+          </ListFilters>
           <ColumnChooser columns={ACCOUNT_COLUMNS} shown={columns} onChange={setColumns} />
         </div>
         <AccountsTable query={data} columns={columns} options={options} onChange={change} pending={pending} />

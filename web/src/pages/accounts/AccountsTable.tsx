@@ -19,6 +19,7 @@ import { Thumbnail } from "../../components/VideoCell";
 import { formatCount, formatWhole, platformName } from "../../lib/format";
 import { usePagedConnection } from "../../relay/paged";
 import type { ColumnChoice } from "../../lib/columns";
+import { TagChips } from "../tags/TagChips";
 import type { AccountListOptions } from "./list-options";
 
 const fragment = graphql`
@@ -31,8 +32,9 @@ const fragment = graphql`
     order: { type: "SortOrder!" }
     platform: { type: "Platform" }
     q: { type: "String" }
+    tagIds: { type: "[ID!]" }
   ) {
-    accounts(first: $first, after: $after, sort: $sort, order: $order, platform: $platform, q: $q) @connection(key: "AccountsTable_accounts") {
+    accounts(first: $first, after: $after, sort: $sort, order: $order, platform: $platform, q: $q, tagIds: $tagIds) @connection(key: "AccountsTable_accounts") {
       totalCount
       edges {
         node {
@@ -51,6 +53,11 @@ const fragment = graphql`
             videoLimit
             trackedAt
             pausedAt
+          }
+          tags {
+            id
+            name
+            color
           }
         }
       }
@@ -83,10 +90,13 @@ const COLUMNS: Column<Row, AccountSort>[] = [
     header: "Account",
     sort: "USERNAME",
     cell: (a) => (
-      <Link className="description" to={paths.account(a.uuid)}>
-        {a.displayName || `@${a.username}`}
-        {a.displayName && <span className="muted"> @{a.username}</span>}
-      </Link>
+      <>
+        <Link className="description" to={paths.account(a.uuid)}>
+          {a.displayName || `@${a.username}`}
+          {a.displayName && <span className="muted"> @{a.username}</span>}
+        </Link>
+        <TagChips tags={a.tags} />
+      </>
     ),
   },
   { id: "platform", header: "Platform", cell: (a) => platformName(a.type) },
@@ -133,8 +143,8 @@ export function AccountsTable({ query, columns: shown, options, onChange, pendin
   }, [scraping, refetch]);
 
   const empty =
-    options.q || options.platform ? (
-      <EmptyState title="No account matches these filters.">Clear the search or choose another platform.</EmptyState>
+    options.q || options.platform || options.tagIds ? (
+      <EmptyState title="No account matches these filters.">Clear the search or choose another platform or tag.</EmptyState>
     ) : (
       <EmptyState title="No accounts tracked yet.">Paste an account's link in the form above and press Track account: its followers, views and newest videos appear here.</EmptyState>
     );

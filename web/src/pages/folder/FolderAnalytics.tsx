@@ -7,8 +7,8 @@ import { EmptyState } from "../../components/EmptyState";
 import { formatCount, formatPercent, formatWhole, videoTitle } from "../../lib/format";
 
 const fragment = graphql`
-  fragment FolderAnalytics_folder on Folder {
-    analytics {
+  fragment FolderAnalytics_folder on Folder @argumentDefinitions(includeDescendants: { type: "Boolean", defaultValue: false }) {
+    analytics(includeDescendants: $includeDescendants) {
       totalViews
       totalLikes
       totalComments

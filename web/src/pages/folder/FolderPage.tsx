@@ -1,11 +1,13 @@
 /**
- * One folder: rename, delete (after a confirmation), its analytics cards and top videos, its
- * contents (videos and accounts, each removable), and adding tracked videos or accounts to it. The
- * videos' sort lives in the URL (./list-options.ts). After a change the route reads the folder
- * again (the page stays on screen), so the counts, cards and lists agree with the server.
+ * One folder: where it sits (breadcrumbs from the top of the tree), rename, move, delete (asking what
+ * happens to its sub-folders), its sub-folders and a form for a new one, its analytics cards and top
+ * videos (with or without its sub-folders: ?sub=1 in the URL), its contents (videos and accounts, each
+ * removable), and adding tracked videos or accounts to it. The videos' sort lives in the URL
+ * (./list-options.ts). After a change the route reads the folder again (the page stays on screen), so
+ * the counts, cards and lists agree with the server.
  */
 import { graphql } from "react-relay";
-import { Link, useNavigation, useRevalidator } from "react-router";
+import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import type { FolderPageQuery } from "../../__generated__/FolderPageQuery.graphql";
 import { paths } from "../../app/paths";
 import { PageHeader } from "../../components/PageHeader";
@@ -17,16 +19,26 @@ import { FolderAccounts } from "./FolderAccounts";
 import { FolderActions } from "./FolderActions";
 import { FolderAnalytics } from "./FolderAnalytics";
 import { FolderVideos } from "./FolderVideos";
+import { SubFolders } from "./SubFolders";
 
 const query = graphql`
-  query FolderPageQuery($id: ID!, $sort: FolderVideoSort!, $order: SortOrder!) {
+  query FolderPageQuery($id: ID!, $sort: FolderVideoSort!, $order: SortOrder!, $includeDescendants: Boolean!) {
     folder(id: $id) {
       id
+      uuid
       name
       createdAt
       videoCount
       accountCount
-      ...FolderAnalytics_folder
+      childCount
+      parentUuid
+      ancestors {
+        id
+        uuid
+        name
+      }
+      ...SubFolders_folder
+      ...FolderAnalytics_folder @arguments(includeDescendants: $includeDescendants)
       ...FolderVideos_folder @arguments(sort: $sort, order: $order)
       ...FolderAccounts_folder
     }
@@ -37,19 +49,44 @@ export default function FolderPage() {
   const { folder: f } = useRouteQuery<FolderPageQuery>(query);
   const { revalidate, state } = useRevalidator();
   const reload = () => void revalidate();
-  const navigating = useNavigation().state === "loading";
-  const pending = state === "loading" || navigating;
+  const navigation = useNavigation();
+  const pending = state === "loading" || navigation.state === "loading";
+  const [params, setParams] = useSearchParams();
+  // The box shows the choice at once (the URL being loaded), not after the analytics are read again.
+  const withSubFolders = new URLSearchParams(navigation.location?.search ?? params.toString()).get("sub") === "1";
+  const toggleSubFolders = (on: boolean) => {
+    const next = new URLSearchParams(params);
+    if (on) next.set("sub", "1");
+    else next.delete("sub");
+    setParams(next, { replace: true });
+  };
   return (
     <div aria-busy={pending}>
-      <p className="breadcrumb">
-        <Link to={paths.folders()}>← Folders</Link>
-      </p>
+      <nav aria-label="Breadcrumbs" className="breadcrumb">
+        <ol className="crumbs">
+          <li>
+            <Link to={paths.folders()}>Folders</Link>
+          </li>
+          {f.ancestors.map((a) => (
+            <li key={a.id}>
+              <Link to={paths.folder(a.uuid)}>{a.name}</Link>
+            </li>
+          ))}
+          <li aria-current="page">{f.name}</li>
+        </ol>
+      </nav>
       <PageHeader title={f.name}>
-        <FolderActions folderId={f.id} name={f.name} />
+        <FolderActions folderId={f.id} folderUuid={f.uuid} parentUuid={f.parentUuid ?? null} name={f.name} childCount={f.childCount} onMoved={reload} />
       </PageHeader>
       <p className="muted">
-        {plural(f.videoCount, "video")} and {plural(f.accountCount, "account")}; created <Time value={f.createdAt} />.
+        {plural(f.videoCount, "video")}, {plural(f.accountCount, "account")} and {plural(f.childCount, "sub-folder")}; created <Time value={f.createdAt} />.
       </p>
+      <SubFolders folder={f} onChanged={reload} />
+      {f.childCount > 0 && (
+        <label className="select-all">
+          <input type="checkbox" checked={withSubFolders} onChange={(e) => toggleSubFolders(e.target.checked)} /> Include sub-folders in the analytics
+        </label>
+      )}
       <FolderAnalytics folder={f} />
       <section aria-labelledby="folder-add-heading" className="panel">
         <h2 id="folder-add-heading">Add to this folder</h2>

@@ -1,15 +1,18 @@
 /**
- * Folders: create one by name, and the workspace's folders (newest first, "Show more" for the next
- * cursor page) with their counts. A folder's page (pages/folder) renames, deletes, shows its contents,
- * analytics cards and top videos.
+ * Folders: the workspace's folders as a tree (client → campaign → creator, up to 5 levels), a form that
+ * creates one at the top level or inside another, and the workspace's tags (../tags/TagsPanel.tsx).
+ * A folder is moved by dragging its name onto another folder (or onto "Top level"), or with the "Move
+ * to" action on its page (the keyboard's way). The tree is built here from the folders' parents: the
+ * list reads every folder, at every level, 100 at a time ("Show more").
  */
-import { useState, type FormEvent } from "react";
+import { useMemo, useState, type DragEvent, type FormEvent } from "react";
 import { graphql } from "react-relay";
-import { Link } from "react-router";
+import { Link, useRevalidator } from "react-router";
 import type { FoldersPageQuery } from "../../__generated__/FoldersPageQuery.graphql";
 import type { FoldersPage_query$data, FoldersPage_query$key } from "../../__generated__/FoldersPage_query.graphql";
 import type { FoldersPagePaginationQuery } from "../../__generated__/FoldersPagePaginationQuery.graphql";
 import type { FoldersPageCreateMutation } from "../../__generated__/FoldersPageCreateMutation.graphql";
+import type { FoldersPageMoveMutation } from "../../__generated__/FoldersPageMoveMutation.graphql";
 import { paths } from "../../app/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
@@ -18,20 +21,22 @@ import { PageHeader } from "../../components/PageHeader";
 import { Time } from "../../components/Time";
 import { formatWhole } from "../../lib/format";
 import { useAction } from "../../relay/action";
-import { countChange } from "../../relay/connections";
 import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
+import { TagsPanel } from "../tags/TagsPanel";
+import { folderTree, type TreeRow } from "./tree";
 
 const query = graphql`
   query FoldersPageQuery {
     ...FoldersPage_query
+    ...TagsPanel_query
   }
 `;
 
 const fragment = graphql`
   fragment FoldersPage_query on Query
   @refetchable(queryName: "FoldersPagePaginationQuery")
-  @argumentDefinitions(first: { type: "Int", defaultValue: 50 }, after: { type: "String" }) {
+  @argumentDefinitions(first: { type: "Int", defaultValue: 100 }, after: { type: "String" }) {
     folders(first: $first, after: $after) @connection(key: "FoldersPage_folders") {
       __id
       totalCount
@@ -40,8 +45,10 @@ const fragment = graphql`
           id
           uuid
           name
+          parentUuid
           videoCount
           accountCount
+          childCount
           createdAt
         }
       }
@@ -50,49 +57,122 @@ const fragment = graphql`
 `;
 
 const createMutation = graphql`
-  mutation FoldersPageCreateMutation($name: String!, $connections: [ID!]!) {
-    createFolder(name: $name) @prependNode(connections: $connections, edgeTypeName: "FolderEdge") {
+  mutation FoldersPageCreateMutation($name: String!, $parentId: ID) {
+    createFolder(name: $name, parentId: $parentId) {
       id
-      uuid
       name
-      videoCount
-      accountCount
-      createdAt
     }
   }
 `;
 
-type Row = FoldersPage_query$data["folders"]["edges"][number]["node"];
+const moveMutation = graphql`
+  mutation FoldersPageMoveMutation($id: ID!, $parentId: ID) {
+    moveFolder(id: $id, parentId: $parentId) {
+      id
+      name
+      parentUuid
+    }
+  }
+`;
 
-const COLUMNS: Column<Row>[] = [
-  { id: "name", header: "Name", className: "cell-wrap", cell: (f) => <Link to={paths.folder(f.uuid)}>{f.name}</Link> },
-  { id: "videos", header: "Videos", cell: (f) => formatWhole(f.videoCount) },
-  { id: "accounts", header: "Accounts", cell: (f) => formatWhole(f.accountCount) },
-  { id: "created", header: "Created", cell: (f) => <Time value={f.createdAt} /> },
-];
+type Folder = FoldersPage_query$data["folders"]["edges"][number]["node"];
+type Row = TreeRow<Folder>;
+
+/** The dragged folder's Relay id travels in the drag's data under this type. */
+const DRAG_TYPE = "application/x-folder-id";
 
 export default function FoldersPage() {
   const data = useRouteQuery<FoldersPageQuery>(query);
   return (
     <>
       <PageHeader title="Folders" />
-      <FolderList query={data} />
+      <FolderTree query={data} />
+      <TagsPanel query={data} />
     </>
   );
 }
 
-function FolderList({ query }: { query: FoldersPage_query$key }) {
-  const { data, rows, paging } = usePagedConnection<FoldersPagePaginationQuery, FoldersPage_query$key, Row>(fragment, query, (d) => d.folders, "folders");
+function FolderTree({ query }: { query: FoldersPage_query$key }) {
+  const { rows: folders, paging } = usePagedConnection<FoldersPagePaginationQuery, FoldersPage_query$key, Folder>(fragment, query, (d) => d.folders, "folders");
+  const rows = useMemo(() => folderTree(folders), [folders]);
+  const { revalidate } = useRevalidator();
+  const move = useAction<FoldersPageMoveMutation>(moveMutation);
+  const [dropTarget, setDropTarget] = useState<string | null>(null);
+
+  async function moveTo(folderId: string, parent: Folder | null) {
+    const name = folders.find((f) => f.id === folderId)?.name ?? "the folder";
+    const r = await move.run(
+      { id: folderId, parentId: parent?.id ?? null },
+      { failed: `Could not move “${name}”`, done: () => (parent ? `Moved “${name}” into “${parent.name}”.` : `Moved “${name}” to the top level.`) },
+    );
+    if (r) void revalidate();
+  }
+
+  // Dragging: a folder's name is the handle; a row (or the "Top level" zone) is the target.
+  const dropProps = (key: string, parent: Folder | null) => ({
+    onDragOver: (e: DragEvent) => {
+      if (!e.dataTransfer.types.includes(DRAG_TYPE)) return;
+      e.preventDefault();
+      setDropTarget(key);
+    },
+    onDragLeave: () => setDropTarget((t) => (t === key ? null : t)),
+    onDrop: (e: DragEvent) => {
+      e.preventDefault();
+      setDropTarget(null);
+      const id = e.dataTransfer.getData(DRAG_TYPE);
+      if (id && id !== parent?.id) void moveTo(id, parent);
+    },
+  });
+
+  const columns: Column<Row>[] = [
+    {
+      id: "name",
+      header: "Name",
+      className: "cell-wrap",
+      cell: ({ node, depth }) => (
+        <span className={`tree-name tree-depth-${depth}`}>
+          <span
+            className="drag-handle"
+            draggable
+            aria-hidden="true"
+            title="Drag onto another folder to move it there"
+            onDragStart={(e) => {
+              e.dataTransfer.setData(DRAG_TYPE, node.id);
+              e.dataTransfer.effectAllowed = "move";
+            }}
+          >
+            ⠿
+          </span>
+          <Link to={paths.folder(node.uuid)}>{node.name}</Link>
+          {depth > 0 && <span className="visually-hidden">, level {depth + 1}</span>}
+          {node.childCount > 0 && <span className="muted"> ({formatWhole(node.childCount)} inside)</span>}
+        </span>
+      ),
+    },
+    { id: "videos", header: "Videos", cell: ({ node }) => formatWhole(node.videoCount) },
+    { id: "accounts", header: "Accounts", cell: ({ node }) => formatWhole(node.accountCount) },
+    { id: "created", header: "Created", cell: ({ node }) => <Time value={node.createdAt} /> },
+  ];
+
   return (
     <>
-      <CreateFolderForm connectionId={data.folders.__id} />
+      <CreateFolderForm folders={rows} onCreated={() => void revalidate()} />
       <section aria-labelledby="folders-heading" className="panel">
         <h2 id="folders-heading">Your folders</h2>
+        <p {...dropProps("top", null)} className={dropTarget === "top" ? "drop-zone drop-active" : "drop-zone"}>
+          Drag a folder here to move it to the top level. (Or open it and use Move to.)
+        </p>
         <DataTable
-          label={`Folders, ${formatWhole(paging.total)} in all, newest first`}
-          columns={COLUMNS}
+          label={`Folders, ${formatWhole(paging.total)} in all, as a tree`}
+          columns={columns}
           rows={rows}
-          rowKey={(f) => f.id}
+          rowKey={({ node }) => node.id}
+          rowProps={({ node, depth }) => ({
+            ...dropProps(node.id, node),
+            "data-level": String(depth + 1),
+            "data-folder-id": node.uuid,
+            className: dropTarget === node.id ? "drop-active" : undefined,
+          })}
           empty={
             <EmptyState title="No folders yet.">
               Name one in the form above and press Create folder, then add videos from the <Link to={paths.videos()}>Videos</Link> page or the folder's page.
@@ -100,20 +180,24 @@ function FolderList({ query }: { query: FoldersPage_query$key }) {
           }
           paging={paging}
         />
+        <Outcome outcome={move.outcome} />
       </section>
     </>
   );
 }
 
-function CreateFolderForm({ connectionId }: { connectionId: string }) {
+function CreateFolderForm({ folders, onCreated }: { folders: readonly Row[]; onCreated: () => void }) {
   const [name, setName] = useState("");
+  const [parentId, setParentId] = useState("");
   const create = useAction<FoldersPageCreateMutation>(createMutation);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const connections = [connectionId];
-    const r = await create.run({ name, connections }, { updater: countChange(connections, 1), done: (d) => `Created the folder “${d.createFolder.name}”.`, failed: "Could not create the folder" });
-    if (r) setName("");
+    const r = await create.run({ name, parentId: parentId || null }, { done: (d) => `Created the folder “${d.createFolder.name}”.`, failed: "Could not create the folder" });
+    if (r) {
+      setName("");
+      onCreated();
+    }
   }
 
   return (
@@ -123,6 +207,17 @@ function CreateFolderForm({ connectionId }: { connectionId: string }) {
         <label>
           Folder name
           <input type="text" value={name} maxLength={255} required onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label>
+          Inside
+          <select value={parentId} onChange={(e) => setParentId(e.target.value)}>
+            <option value="">Top level</option>
+            {folders.map(({ node, path }) => (
+              <option key={node.id} value={node.id}>
+                {path}
+              </option>
+            ))}
+          </select>
         </label>
         <button type="submit" className="button-primary" disabled={create.pending}>
           Create folder

@@ -1,5 +1,6 @@
 /**
- * What can be done with the selected rows: add them to a folder, or untrack them (after a
+ * What can be done with the selected rows: add them to a folder, tag or untag them
+ * (pages/tags/BulkTag.tsx), or untrack them (after a
  * confirmation). Untracked rows leave the table at once (optimistically; back if the server
  * refuses). Both answer per video; failures are listed in words.
  */
@@ -14,6 +15,7 @@ import { plural } from "../../lib/format";
 import { perItem, useAction } from "../../relay/action";
 import { removeNodes } from "../../relay/connections";
 import { FolderPicker } from "../folders/FolderPicker";
+import { BulkTag } from "../tags/BulkTag";
 
 const addMutation = graphql`
   mutation BulkActionsAddMutation($folderId: ID!, $videoIds: [ID!]!) {
@@ -41,6 +43,7 @@ interface Selected {
 
 export function BulkActions({ selected, connectionId, onDone }: { selected: readonly Selected[]; connectionId: string; onDone: () => void }) {
   const [picking, setPicking] = useState(false);
+  const [tagging, setTagging] = useState(false);
   const untrack = useAction<BulkActionsUntrackMutation>(untrackMutation);
   const add = useAction<BulkActionsAddMutation>(addMutation);
   const ids = selected.map((s) => s.id);
@@ -78,6 +81,9 @@ export function BulkActions({ selected, connectionId, onDone }: { selected: read
           <button type="button" aria-expanded={picking} onClick={() => setPicking(!picking)}>
             Add to folder
           </button>
+          <button type="button" aria-expanded={tagging} onClick={() => setTagging(!tagging)}>
+            Tag
+          </button>
           <ConfirmButton
             question={`Untrack ${plural(selected.length, "video")}? Their history stays, but they stop being scraped for this workspace.`}
             confirmLabel="Untrack"
@@ -91,6 +97,11 @@ export function BulkActions({ selected, connectionId, onDone }: { selected: read
       {picking && selected.length > 0 && (
         <Suspense fallback={<Loading what="Loading the folders" />}>
           <FolderPicker onPick={(f) => void addTo(f)} busy={add.pending} />
+        </Suspense>
+      )}
+      {tagging && selected.length > 0 && (
+        <Suspense fallback={<Loading what="Loading the tags" />}>
+          <BulkTag kind="video" ids={ids} />
         </Suspense>
       )}
       <Outcome outcome={untrack.outcome} />

@@ -1,7 +1,7 @@
 /**
- * Videos: track one or many URLs, and the table of tracked videos (sort, platform filter, search,
- * columns, cursor pages), updating live as scrapes land. The list's options live in the URL
- * (?sort=views&order=asc&platform=PLATFORM_A&q=cats&columns=video,creator,views), so a view can be
+ * Videos: track one or many URLs, and the table of tracked videos (sort, platform and tag filters,
+ * search, columns, cursor pages), updating live as scrapes land. The list's options live in the URL
+ * (?sort=views&order=asc&platform=PLATFORM_A&q=cats&tag=…&columns=video,creator,views), so a view can be
  * bookmarked and the back button works; a saved view (components/SavedViews.tsx) writes the same URL.
  */
 import { graphql } from "react-relay";
@@ -15,14 +15,16 @@ import { rememberColumns, useColumns } from "../../lib/columns";
 import { useListOptions } from "../../lib/list-options";
 import { rootConnection } from "../../relay/connections";
 import { useRouteQuery } from "../../relay/route-query";
+import { TagFilter } from "../tags/TagFilter";
 import { TrackVideosForm } from "./TrackVideosForm";
 import { VIDEO_COLUMNS, VideosTable } from "./VideosTable";
 import { videoListOptions } from "./list-options";
 
 const query = graphql`
-  query VideosPageQuery($sort: VideoSort!, $order: SortOrder!, $platform: Platform, $q: String) {
-    ...VideosTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q)
+  query VideosPageQuery($sort: VideoSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
+    ...VideosTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q, tagIds: $tagIds)
     ...SavedViews_query @arguments(list: VIDEOS)
+    ...TagFilter_query
   }
 `;
 
@@ -34,7 +36,7 @@ export default function VideosPage() {
   const data = useRouteQuery<VideosPageQuery>(query);
 
   function apply(view: SavedViewData) {
-    const params = videoListOptions.write({ sort: view.sort.toUpperCase() as VideoSort, order: view.order, platform: view.platform ?? null, q: view.q ?? null });
+    const params = videoListOptions.write({ sort: view.sort.toUpperCase() as VideoSort, order: view.order, platform: view.platform ?? null, q: view.q ?? null, tagIds: view.tags.length > 0 ? [...view.tags] : null });
     params.set("columns", view.columns.join(","));
     rememberColumns("videos", view.columns);
     setParams(params, { replace: true });
@@ -49,11 +51,13 @@ export default function VideosPage() {
         <SavedViews
           query={data}
           list="VIDEOS"
-          current={{ platform: options.platform, q: options.q, sort: options.sort.toLowerCase(), order: options.order, columns: [...columns] }}
+          current={{ platform: options.platform, q: options.q, sort: options.sort.toLowerCase(), order: options.order, columns: [...columns], tags: [...(options.tagIds ?? [])] }}
           onApply={apply}
         />
         <div className="row list-tools">
-          <ListFilters options={options} onChange={change} placeholder="Words of the description or the username" />
+          <ListFilters options={options} onChange={change} placeholder="Words of the description or the username">
+            <TagFilter query={data} value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
+          </ListFilters>
           <ColumnChooser columns={VIDEO_COLUMNS} shown={columns} onChange={setColumns} />
         </div>
         <VideosTable query={data} columns={columns} options={options} onChange={change} pending={pending} />

@@ -21,6 +21,7 @@ import type { ColumnChoice } from "../../lib/columns";
 import { Link } from "react-router";
 import { paths } from "../../app/paths";
 import { usePagedConnection } from "../../relay/paged";
+import { TagChips } from "../tags/TagChips";
 import { BulkActions } from "./BulkActions";
 import type { VideoListOptions } from "./list-options";
 
@@ -32,10 +33,11 @@ const fragment = graphql`
     order: { type: "SortOrder!" }
     platform: { type: "Platform" }
     q: { type: "String" }
+    tagIds: { type: "[ID!]" }
     first: { type: "Int", defaultValue: 50 }
     after: { type: "String" }
   ) {
-    videos(sort: $sort, order: $order, platform: $platform, q: $q, first: $first, after: $after) @connection(key: "VideosTable_videos") {
+    videos(sort: $sort, order: $order, platform: $platform, q: $q, tagIds: $tagIds, first: $first, after: $after) @connection(key: "VideosTable_videos") {
       __id
       totalCount
       edges {
@@ -73,6 +75,11 @@ const rowFragment = graphql`
     postedAt
     scrapeStatus
     scrapeError
+    tags {
+      id
+      name
+      color
+    }
   }
 `;
 
@@ -127,7 +134,17 @@ function Creator({ video: v }: { video: Row }) {
 function columnsFor(shown: readonly string[], selected: ReadonlySet<string>, toggle: (id: string) => void): Column<Row, VideoSort>[] {
   const all: Column<Row, VideoSort>[] = [
     { id: "platform", header: "Platform", cell: (v) => platformName(v.type) },
-    { id: "video", header: "Video", className: "cell-description", cell: (v) => <VideoCell video={v} /> },
+    {
+      id: "video",
+      header: "Video",
+      className: "cell-description",
+      cell: (v) => (
+        <>
+          <VideoCell video={v} />
+          <TagChips tags={v.tags} />
+        </>
+      ),
+    },
     { id: "creator", header: "Creator", cell: (v) => <Creator video={v} /> },
     metrics.views,
     metrics.likes,
@@ -176,8 +193,8 @@ export function VideosTable({ query, columns: shown, options, onChange, pending 
   const allSelected = rows.length > 0 && selected.length === rows.length;
 
   const empty =
-    options.q || options.platform ? (
-      <EmptyState title="No video matches these filters.">Clear the search or choose another platform.</EmptyState>
+    options.q || options.platform || options.tagIds ? (
+      <EmptyState title="No video matches these filters.">Clear the search or choose another platform or tag.</EmptyState>
     ) : (
       <EmptyState title="No videos tracked yet.">Paste a video link in the form above and press Track: its views and likes appear here within seconds.</EmptyState>
     );
