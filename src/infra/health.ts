@@ -181,7 +181,7 @@ export function visualReport(): Record<string, unknown> {
  * mails go to the log and the dev mailbox (`npm run cli -- mail list`). Not configured is not
  * "degraded": nothing is lost, and a fresh machine starts ready.
  */
-export function mailReport(smtpUrl = config.mail.smtpUrl): Record<string, unknown> {
+export function mailReport(smtpUrl: string | null | undefined = config.mail.smtpUrl): Record<string, unknown> {
   if (!smtpUrl) {
     return { configured: false, transport: "log", message: "Mail is not configured (no SMTP_URL): mails are written to the log and kept in the dev mailbox (npm run cli -- mail list)." };
   }
