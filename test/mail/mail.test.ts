@@ -251,7 +251,7 @@ describe("alerts", () => {
     expect((await request(api.url, "POST", forged)).status).toBe(404);
   });
 
-  it("the doors: REST and GraphQL read and mark read; an API key is refused; nobody reads another's", async () => {
+  it("the doors: REST, GraphQL and MCP read and mark read; an API key is refused; nobody reads another's", async () => {
     const ws = await newWorkspace("free", "Doors");
     await newPerson("reader@mail.test", ws.workspaceId, "owner");
     await newPerson("other-reader@mail.test", ws.workspaceId, "member");
@@ -276,6 +276,23 @@ describe("alerts", () => {
     expect((await request(api.url, "GET", "/api/v1/notifications", { key: ws.key })).status).toBe(403);
     expect((await request(api.url, "POST", "/api/v1/notifications/read", { key: ws.key, body: { all: true } })).status).toBe(403);
     expect((await reader.send("POST", "/api/v1/notifications/read", { body: { ids: [id], all: true }, headers })).status).toBe(400);
+
+    // MCP: a person's session reads them; an API key is refused, as on REST.
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const mcp = async (headers: Record<string, string>) => {
+      const c = new Client({ name: "mail-test", version: "1.0.0" });
+      await c.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers } }));
+      return c;
+    };
+    const asPerson = await mcp({ cookie: reader.cookieHeader(), ...headers });
+    const listed = (await asPerson.callTool({ name: "list_notifications", arguments: {} })) as { structuredContent?: any; isError?: boolean };
+    expect(listed.structuredContent).toMatchObject({ unreadCount: 1, data: [{ id, rule: "analysis.completed" }] });
+    const asKey = await mcp({ authorization: `Bearer ${ws.key}` });
+    const refused = (await asKey.callTool({ name: "list_notifications", arguments: {} })) as { structuredContent?: any; isError?: boolean };
+    expect(refused).toMatchObject({ isError: true, structuredContent: { code: "FORBIDDEN" } });
+    await asPerson.close();
+    await asKey.close();
 
     const marked = await reader.gql(`mutation($ids: [ID!]) { markNotificationsRead(ids: $ids) { marked unreadCount } }`, { ids: [id] }, { workspace: ws.workspaceId });
     expect(marked.body.data.markNotificationsRead).toEqual({ marked: 1, unreadCount: 0 });
