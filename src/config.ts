@@ -178,6 +178,12 @@ const schema = z.object({
   /** Attempts of an analysis job and the first retry's delay (doubling after each failed attempt). */
   ANALYSIS_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   ANALYSIS_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(2000),
+  /** BullMQ lock of a running radar search and how often workers look for searches whose lock expired
+   *  (a killed worker's search is picked up by another within about lock + interval); the first retry's
+   *  delay of a search whose providers failed retryably (doubling after each failed attempt). */
+  RADAR_LOCK_MS: z.coerce.number().int().min(500).default(15_000),
+  RADAR_STALLED_INTERVAL_MS: z.coerce.number().int().min(200).default(15_000),
+  RADAR_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(2000),
   SCRAPE_CONCURRENCY: z.coerce.number().int().positive().default(16),
   ANALYSIS_CONCURRENCY: z.coerce.number().int().positive().default(4),
   RADAR_CONCURRENCY: z.coerce.number().int().positive().default(4),
@@ -531,6 +537,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       attempts: e.ANALYSIS_ATTEMPTS,
       retryDelayMs: e.ANALYSIS_RETRY_DELAY_MS,
     },
+    radarJobs: { lockMs: e.RADAR_LOCK_MS, stalledIntervalMs: e.RADAR_STALLED_INTERVAL_MS, retryDelayMs: e.RADAR_RETRY_DELAY_MS },
     concurrency: { scrape: e.SCRAPE_CONCURRENCY, analysis: e.ANALYSIS_CONCURRENCY, radar: e.RADAR_CONCURRENCY },
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,

@@ -9,7 +9,9 @@
  *   send (`x-workspace-id` or `x-requested-with`), else 403 FORBIDDEN (CSRF). A WebSocket with a
  *   cookie must come from the service's own origin (cross-site WebSocket hijacking).
  * - The workspace a session acts on: the `x-workspace-id` header (its UUID or its Workspace global
- *   ID), else the session's last chosen one (src/domain/people/sessions.ts).
+ *   ID); for a read (GET, HEAD) without it, the `workspace` query parameter (what a link or an
+ *   `<img>` can carry, e.g. a keyframe's thumbnailUrl: another tab may have chosen another workspace);
+ *   else the session's last chosen one (src/domain/people/sessions.ts). Membership is checked either way.
  */
 import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
@@ -126,7 +128,7 @@ export async function whoIsAsking(req: IncomingMessage, options: AskOptions): Pr
     const actor = keyActor(auth, address);
     return { actor, person: null, limit: null, setCookies: [], clientAddress: address, budget: budgetOf(actor.principal) };
   }
-  const workspace = params ? paramString(params, "workspaceId", "x-workspace-id") : req.headers["x-workspace-id"];
+  const workspace = params ? paramString(params, "workspaceId", "x-workspace-id") : (req.headers["x-workspace-id"] ?? workspaceOfRead(req));
   const session = await admitSession({
     cookie: req.headers.cookie,
     headers: () => fromNodeHeaders(req.headers),
@@ -145,6 +147,13 @@ export async function whoIsAsking(req: IncomingMessage, options: AskOptions): Pr
   const { actor, setCookies, limit, ...person } = session;
   const budget = budgetOf({ kind: "user", id: person.person.id, email: person.person.email, sessionId: person.sessionId });
   return { actor, person, limit, setCookies, clientAddress: address, budget };
+}
+
+/** A read's `workspace` query parameter (GET and HEAD only: a write names its workspace by header, the CSRF rule's). */
+function workspaceOfRead(req: IncomingMessage): string | undefined {
+  const method = (req.method ?? "GET").toUpperCase();
+  if ((method !== "GET" && method !== "HEAD") || !req.url?.includes("workspace=")) return undefined;
+  return new URL(req.url, "http://localhost").searchParams.get("workspace") ?? undefined;
 }
 
 function paramString(params: Record<string, unknown>, ...names: string[]): string | null {

@@ -133,9 +133,9 @@ export function radarQueue(deps: () => RadarDeps): QueueDefinition {
   return {
     queue: "radar",
     concurrency: config.concurrency.radar,
-    // A killed worker's search is picked up by another worker after about 30 s, not 60.
-    lockDurationMs: 15_000,
-    stalledIntervalMs: 15_000,
+    // A killed worker's search is picked up by another worker after about 30 s (RADAR_LOCK_MS + RADAR_STALLED_INTERVAL_MS), not 60.
+    lockDurationMs: config.radarJobs.lockMs,
+    stalledIntervalMs: config.radarJobs.stalledIntervalMs,
     handlers: {
       [SEARCH_JOB]: (job, run) => runSearch((job.data as SearchJobData).searchId, deps(), run),
       [SWEEP_SEARCHES]: () => sweepStaleSearches(RADAR_DEADLINE_MS),

@@ -6,6 +6,7 @@
  * screen; the record keeps what was seen and serves its thumbnails. And the demo's simulated video,
  * whose rendition the simulated provider renders, analysed with the providers as configured.
  */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // Six keyframes are plenty for a 9-second video, and keep the OCR of this file to a few seconds (read at import).

@@ -8,6 +8,7 @@
  * resumed run re-fetches a rendition that is gone or reuses a visual part already stored; the work
  * directory goes when the analysis ends; storage is bounded and deleted with the analysis.
  */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // Three attempts with quick retries, so the retry cases fit in a test (read at import).
@@ -37,6 +38,8 @@ import { PocketsphinxTranscriber } from "../../src/providers/transcription/pocke
 import { FfmpegKeyframeProvider } from "../../src/providers/vision/keyframes.js";
 import { queue } from "../../src/infra/queues.js";
 import { prisma } from "../../src/infra/db.js";
+import { setMembership } from "../../src/domain/people/members.js";
+import { OPERATOR } from "../../src/domain/people/actor.js";
 import { analyzeWithoutJob, trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
 import { clipMedia, OVERLAY, overlayReader, renderClip, withScreenHook } from "./visual-fixtures.js";
 
@@ -157,7 +160,7 @@ describe("the visual part of an analysis", () => {
     expect(v.durationSeconds).toBeCloseTo(6, 0);
     expect(v.cutsPerMinute).toBeCloseTo(20, 0);
     expect(v.keyframes.length).toBeGreaterThanOrEqual(3);
-    expect(v.keyframes[0]).toEqual({ index: 0, seconds: 0, reason: "FIRST", text: OVERLAY, face: null, thumbnailUrl: `/api/v1/analyses/${analysisId}/keyframes/0/thumbnail` });
+    expect(v.keyframes[0]).toEqual({ index: 0, seconds: 0, reason: "FIRST", text: OVERLAY, face: null, thumbnailUrl: `/api/v1/analyses/${analysisId}/keyframes/0/thumbnail?workspace=${ws.workspaceId}` });
     expect(v.keyframes.filter((k: { reason: string }) => k.reason === "SCENE").length).toBeGreaterThanOrEqual(1);
 
     const rest = await request(api.url, "GET", `/api/v1/video-analysis/${videoId}`, { key: ws.key });
@@ -190,6 +193,20 @@ describe("the visual part of an analysis", () => {
     expect(byCookie.bytes.equals(own.bytes)).toBe(true);
 
     const other = await newWorkspace();
+    // The person chooses another workspace (another tab, say): the record's thumbnailUrl names its own, so it still loads.
+    await setMembership({ workspaceId: other.workspaceId, userId: (await prisma.user.findUniqueOrThrow({ where: { email: "viewer@example.com" } })).id, role: "member", by: OPERATOR });
+    const chosen = await fetch(`${api.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-requested-with": "test", cookie: person.cookieHeader() },
+      body: JSON.stringify({ query: `mutation($id: ID!) { selectWorkspace(id: $id) { __typename } }`, variables: { id: other.workspaceId } }),
+    });
+    expect((await chosen.json()).errors).toBeUndefined();
+    expect((await fetchThumbnail(url, { cookie: person.cookieHeader() })).status).toBe(404);
+    expect((await fetchThumbnail(`${url}?workspace=${ws.workspaceId}`, { cookie: person.cookieHeader() })).status).toBe(200);
+    // A workspace that is not the person's is not theirs to name; a key ignores the parameter (it is its workspace's).
+    const stranger = await newWorkspace();
+    expect((await fetchThumbnail(`${url}?workspace=${stranger.workspaceId}`, { cookie: person.cookieHeader() })).status).toBe(404);
+    expect((await fetchThumbnail(`${url}?workspace=${stranger.workspaceId}`, { authorization: `Bearer ${ws.key}` })).status).toBe(200);
     const foreign = await request(api.url, "GET", url, { key: other.key });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toMatchObject({ code: "NOT_FOUND" });

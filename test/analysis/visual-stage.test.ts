@@ -4,6 +4,7 @@
  * on cue: a missing or broken provider is skipped with its reason, an abort aborts, a retryable failure
  * is thrown, text is de-duplicated across frames, and at most VISUAL_CONCURRENCY stages run at once.
  */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -6,6 +6,7 @@
  * stand-in server that never answers its first request; the visual part, stored before that request,
  * is read back by the second worker, not seen again).
  */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { mkdtemp, readFile, rm, writeFile, chmod } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";

@@ -16,6 +16,7 @@
  * (d) SIGTERM with requests in flight: they all complete, new connections are refused, /readyz
  *     answers 503 `draining` on a connection still open, and the process exits 0.
  */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { execFile } from "node:child_process";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";

@@ -5,6 +5,7 @@
  * (200, with the reasons) when one is missing, and a program that cannot be started is named with its package.
  * Stand-in programs (test/fixtures/programs) play yt-dlp, ffmpeg and pocketsphinx.
  */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

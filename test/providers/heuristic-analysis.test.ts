@@ -1,4 +1,5 @@
 /** The heuristic content analysis, on transcripts and descriptions as text. */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { describe, expect, it } from "vitest";
 import { CTA_TYPE_VALUES, HOOK_STYLE_VALUES, UGC_FIT_VALUES } from "../../src/domain/analysis/vocabulary.js";
 import { analyzeContent, findUrls, HeuristicAnalysisProvider, judgeUgc, openingText } from "../../src/providers/analysis/heuristic.js";

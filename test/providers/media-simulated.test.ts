@@ -1,4 +1,5 @@
 /** The simulated media provider: the description as captions, with no program by default; espeak-ng speech as the audio with `speech: true` (real programs). */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { execFileSync } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -4,6 +4,7 @@
  * extractor) fetches it, ffmpeg converts it, pocketsphinx transcribes it. The captions case uses an
  * HTML page with a <video> and a <track>, which yt-dlp's generic extractor reads as subtitles.
  */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";

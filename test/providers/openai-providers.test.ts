@@ -3,6 +3,7 @@
  * OpenAI-compatible stand-in server: happy paths, malformed and schema-violating answers, HTTP
  * errors, timeouts and cancellation.
  */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";

@@ -3,6 +3,7 @@
  * (src/providers/media/render-video.ts): ffmpeg's keyframes and cuts, tesseract's on-screen text,
  * face-api's faces (its model from the npm package, on the WebAssembly backend).
  */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -6,6 +6,14 @@
  * - a worker SIGKILLed mid-search: another worker picks the job up (stalled-job recovery) and
  *   completes it with yt-dlp's results; one charge, no refund, no duplicate rows.
  */
+import { vi } from "vitest";
+
+// Fast recovery and retries (the settings are read at import): a killed worker's search is picked up
+// within about 3 s rather than 30, and the five attempts' backoff takes 1.5 s rather than 30.
+const FAST_RADAR = { RADAR_LOCK_MS: "2000", RADAR_STALLED_INTERVAL_MS: "1000", RADAR_RETRY_DELAY_MS: "100" };
+vi.hoisted(() => {
+  process.env.RADAR_RETRY_DELAY_MS = "100"; // the API in this process queues the searches with it
+});
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,7 +75,7 @@ describe("radar worker process with a failing yt-dlp", () => {
       { id: "9bZkp7q19f0", ie_key: "Youtube", title: "Sourdough bread shaping", view_count: 40_000, timestamp: posted, uploader_id: "@crumbshot" },
     ];
     const answering = await standInProgram(join(dir, "yt-dlp-ok"), `cat <<'JSON'\n${entries.map((e) => JSON.stringify(e)).join("\n")}\nJSON`);
-    const first = await spawnService("worker", { RADAR_PROVIDERS: "ytdlp", YTDLP_PATH: hanging });
+    const first = await spawnService("worker", { ...FAST_RADAR, RADAR_PROVIDERS: "ytdlp", YTDLP_PATH: hanging });
     workers.push(first);
     const ws = await newWorkspace();
     const c = client(api.url, ws.key);
@@ -76,7 +84,7 @@ describe("radar worker process with a failing yt-dlp", () => {
     expect((await prisma.radarSearch.findUniqueOrThrow({ where: { id } })).status).toBe("searching");
     await first.stop("SIGKILL");
     process.kill(Number((await readFile(hangPid, "utf8")).trim()), "SIGKILL"); // the orphaned stand-in we started
-    const second = await spawnService("worker", { RADAR_PROVIDERS: "ytdlp", YTDLP_PATH: answering });
+    const second = await spawnService("worker", { ...FAST_RADAR, RADAR_PROVIDERS: "ytdlp", YTDLP_PATH: answering });
     workers.push(second);
     try {
       const s = await waitFinished(id);
@@ -95,7 +103,7 @@ describe("radar worker process with a failing yt-dlp", () => {
   }, 120_000);
 
   it("RADAR_PROVIDERS=ytdlp: retried by BullMQ (exit 1 is retryable), then failed with yt-dlp's error; the credits come back once", async () => {
-    const worker = await spawnService("worker", { RADAR_PROVIDERS: "ytdlp", YTDLP_PATH: failingYtdlp });
+    const worker = await spawnService("worker", { ...FAST_RADAR, RADAR_PROVIDERS: "ytdlp", YTDLP_PATH: failingYtdlp });
     workers.push(worker);
     try {
       const ws = await newWorkspace();
@@ -118,7 +126,7 @@ describe("radar worker process with a failing yt-dlp", () => {
   }, 120_000);
 
   it("RADAR_PROVIDERS=catalog,ytdlp: completed with the catalog's results and a note that ytdlp failed; no refund", async () => {
-    const worker = await spawnService("worker", { RADAR_PROVIDERS: "catalog,ytdlp", YTDLP_PATH: failingYtdlp });
+    const worker = await spawnService("worker", { ...FAST_RADAR, RADAR_PROVIDERS: "catalog,ytdlp", YTDLP_PATH: failingYtdlp });
     workers.push(worker);
     try {
       const ws = await newWorkspace();

@@ -22,6 +22,9 @@ process.env.REDIS_PREFIX = redisPrefix;
 process.env.LOG_LEVEL ??= "silent";
 process.env.SCRAPE_PROVIDER ??= "simulated";
 process.env.SEED_DEMO = "false";
+// The visual stage (ffmpeg, tesseract, a face model: a second or two per analysis) only in the files
+// about seeing the video, which turn it on themselves; every other analysis is transcript-only.
+process.env.VISUAL_ANALYSIS ??= "false";
 
 afterAll(async () => {
   // Files that start a server or workers close them in their own afterAll, which runs first.

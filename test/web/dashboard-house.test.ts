@@ -139,9 +139,10 @@ describe("the dashboard's house in Chromium", () => {
     // Taken out behind the page's back: the server answers this account with a reason.
     await gql(`mutation($f: ID!, $a: [ID!]!) { removeAccountsFromFolder(folderId: $f, accountIds: $a) { success } }`, { f: createFolder.id, a: [accountId] });
     await remove.click();
-    const alert = page.getByRole("alert");
-    await alert.getByText("Account is not in this folder").waitFor();
-    await expect(alert.textContent()).resolves.not.toContain("Something went wrong");
+    await page.getByRole("alert").getByText("Account is not in this folder").waitFor();
+    // The folder's live update may take the row (and its outcome) away right after: ask the whole
+    // page, not that alert, whether a dashboard error was shown.
+    await expect(page.getByText("Something went wrong").count()).resolves.toBe(0);
   });
 
   it("lists the first 100 folders in the folder picker and says there are more", async () => {

@@ -7,6 +7,7 @@
  * The analyses are run by the real pipeline in this process on a rendered clip (real ffmpeg keyframes;
  * the on-screen text is a stand-in reader: see test/analysis/visual-fixtures.ts).
  */
+import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -8,7 +8,7 @@
  *   nesting too deep for the parser;
  * - QUERY_TOO_DEEP: deeper than GRAPHQL_MAX_DEPTH (graphql-armor's rule; a connection adds two
  *   levels, `edges` and `node`);
- * - QUERY_TOO_COSTLY: over GRAPHQL_MAX_COST (graphql-armor's shape cost), `__schema` asked more than
+ * - QUERY_TOO_COSTLY: over GRAPHQL_MAX_COST (graphql-armor's shape cost, with fragments that cannot apply left out: cost.ts), `__schema` asked more than
  *   once or introspection expanded below the first level (`limitIntrospection`), or an answer that
  *   could hold more than GRAPHQL_MAX_RESPONSE_VALUES values (`answerSize`: lists counted at their page size);
  * - QUERY_TOO_MANY_ALIASES, QUERY_TOO_MANY_DIRECTIVES: over GRAPHQL_MAX_ALIASES aliases or
@@ -28,12 +28,12 @@
 import { GraphQLError, Kind, visit, getNamedType, isListType, isNonNullType, isCompositeType, type ASTVisitor, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLOutputType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValueNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
-import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDirectivesPlugin } from "@escape.tech/graphql-armor-max-directives";
 import { MaxTokensParserWLexer } from "@escape.tech/graphql-armor-max-tokens";
 import { config } from "../../config.ts";
 import { MAX_PAGE_SIZE } from "../../domain/shared/inputs.ts";
+import { costLimitRule, fragmentScope } from "./cost.ts";
 
 export type LimitCode = "QUERY_TOO_LARGE" | "QUERY_TOO_DEEP" | "QUERY_TOO_COSTLY" | "QUERY_TOO_MANY_ALIASES" | "QUERY_TOO_MANY_DIRECTIVES";
 
@@ -223,15 +223,16 @@ export function answerSize(schema: GraphQLSchema, document: DocumentNode, operat
         total += fieldSize(s, parent, page, visiting);
       } else if (s.kind === Kind.INLINE_FRAGMENT) {
         const on = s.typeCondition ? schema.getType(s.typeCondition.name.value) : parent;
-        total += sizeOf(s.selectionSet, on && isCompositeType(on) ? on : parent, page, visiting);
+        const scope = on && isCompositeType(on) ? fragmentScope(schema, parent, on) : parent;
+        if (scope) total += sizeOf(s.selectionSet, scope, page, visiting);
       } else {
         const name = s.name.value;
-        const key = `${name}:${page ?? ""}`;
-        if (!memo.has(key)) {
-          const f = fragments.get(name);
-          const on = f && schema.getType(f.typeCondition.name.value);
-          memo.set(key, f && on && isCompositeType(on) && !visiting.has(name) ? sizeOf(f.selectionSet, on, page, new Set(visiting).add(name)) : 0);
-        }
+        const f = fragments.get(name);
+        const on = f && schema.getType(f.typeCondition.name.value);
+        // A fragment whose type cannot be the parent's never answers anything there.
+        const scope = on && isCompositeType(on) ? fragmentScope(schema, parent, on) : null;
+        const key = `${name}:${scope?.name ?? ""}:${page ?? ""}`;
+        if (!memo.has(key)) memo.set(key, f && scope && !visiting.has(name) ? sizeOf(f.selectionSet, scope, page, new Set(visiting).add(name)) : 0);
         total += memo.get(key)!;
       }
       if (total > Number.MAX_SAFE_INTEGER / 2) return total;
@@ -339,7 +340,7 @@ export function operationLimits(): Plugin[] {
   return [
     limitTokens,
     maxDepthPlugin(armor("QUERY_TOO_DEEP", g.maxDepth, { n: g.maxDepth })),
-    costLimitPlugin(armor("QUERY_TOO_COSTLY", g.maxCost, { maxCost: g.maxCost })),
+    { onValidate: ({ addValidationRule }) => addValidationRule(costLimitRule(g.maxCost, reportAs("QUERY_TOO_COSTLY", g.maxCost))) },
     maxAliasesPlugin(armor("QUERY_TOO_MANY_ALIASES", g.maxAliases, { n: g.maxAliases })),
     maxDirectivesPlugin(armor("QUERY_TOO_MANY_DIRECTIVES", g.maxDirectives, { n: g.maxDirectives })),
     { onValidate: ({ addValidationRule }) => addValidationRule(limitIntrospection) },

@@ -36,8 +36,13 @@ const segment = z
   })
   .meta({ id: "TranscriptSegment" });
 
-/** Where a keyframe's thumbnail is served: relative to the service's address, the same on every door. */
-export const thumbnailUrl = (analysisId: string, index: number) => `/api/v1/analyses/${analysisId}/keyframes/${index}/thumbnail`;
+/**
+ * Where a keyframe's thumbnail is served: relative to the service's address, the same on every door. It names
+ * its workspace, so an `<img>` in a tab on one workspace loads even when the person has since chosen another
+ * (a session's read may name its workspace by `?workspace=`: src/http/who-is-asking.ts; a key ignores it).
+ */
+export const thumbnailUrl = (workspaceId: string, analysisId: string, index: number) =>
+  `/api/v1/analyses/${analysisId}/keyframes/${index}/thumbnail?workspace=${workspaceId}`;
 
 export const VISUAL_DESCRIPTIONS = {
   visual:
@@ -62,8 +67,8 @@ export const VISUAL_DESCRIPTIONS = {
   keyframeText: "The on-screen text read in this frame; \"\" when none (or no text recognizer ran).",
   keyframeFace: "Whether a face is on screen; null when no face detector ran.",
   thumbnailUrl:
-    "A small JPEG of the frame (about 160 px wide), relative to the service's address: GET it with the workspace's API key or a " +
-    "dashboard session (404 for anyone else); null when none was kept.",
+    "A small JPEG of the frame (about 160 px wide), relative to the service's address and naming its workspace (`?workspace=`): " +
+    "GET it with the workspace's API key or a dashboard session of one of its members (404 for anyone else); null when none was kept.",
   hookSource: `Where \`hookPhrase\` came from. One of: ${Object.entries(HOOK_SOURCES).map(([v, d]) => `\`${v}\` (${d})`).join("; ")}. Null when there is no hook, or until completed.`,
   reasons: "The analysis's reasons, one line per judgement, each naming its evidence (a keyframe and its time for what was seen). Null until completed (and for analyses made before they were recorded).",
 };
@@ -108,11 +113,11 @@ const visualSchema = z
 export type VisualRecord = z.infer<typeof visualSchema>;
 
 /** The stored visual part as the doors answer it: each keyframe with its index and thumbnail URL. */
-export function toVisualRecord(analysisId: string, v: VisualPart): VisualRecord {
+export function toVisualRecord(workspaceId: string, analysisId: string, v: VisualPart): VisualRecord {
   const { keyframes, ...rest } = v;
   return {
     ...rest,
-    keyframes: keyframes.map(({ thumbnail, ...k }, index) => ({ index, ...k, thumbnailUrl: thumbnail ? thumbnailUrl(analysisId, index) : null })),
+    keyframes: keyframes.map(({ thumbnail, ...k }, index) => ({ index, ...k, thumbnailUrl: thumbnail ? thumbnailUrl(workspaceId, analysisId, index) : null })),
   };
 }
 
@@ -172,5 +177,5 @@ export function toAnalysisItem(a: VideoAnalysis): z.infer<typeof analysisSchema>
 /** The analysis's visual part as answered; null before it was looked at. */
 export function visualOf(a: VideoAnalysis): VisualRecord | null {
   const v = visualPartOfAnalysis(a);
-  return v ? toVisualRecord(a.id, v) : null;
+  return v ? toVisualRecord(a.workspaceId, a.id, v) : null;
 }

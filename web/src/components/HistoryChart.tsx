@@ -1,14 +1,15 @@
 /**
- * A metric history chart with its Hour/Day switch, shared by the video and account pages. The page
- * declares its own refetchable fragment (lastScrapedAt and history(interval, last: 100) with the
- * points it reads) and says which series to draw from a point. A new scrape (lastScrapedAt changes,
- * e.g. by VideoSummary's subscription or the account page's polling) reads the history again;
- * switching the interval refetches only it.
+ * A metric history chart with its Hour/Day switch, for a video (views and likes) or an account
+ * (followers and total views). It declares the one history fragment the pages spread
+ * (`...HistoryChart_subject` on their video or account): a branch per type, so the page's query asks
+ * only its own branch's points (the cost rule leaves out the branch that cannot apply: see
+ * src/http/graphql/cost.ts). A new scrape (lastScrapedAt changes, by the page's subscription) reads
+ * the history again; switching the interval refetches only it.
  */
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
-import { useRefetchableFragment, type GraphQLTaggedNode } from "react-relay";
-import type { KeyType } from "react-relay/relay-hooks/helpers";
-import type { OperationType } from "relay-runtime";
+import { graphql, useRefetchableFragment } from "react-relay";
+import type { HistoryChartRefetchQuery } from "../__generated__/HistoryChartRefetchQuery.graphql";
+import type { HistoryChart_subject$data, HistoryChart_subject$key } from "../__generated__/HistoryChart_subject.graphql";
 import { EmptyState } from "./EmptyState";
 import { TimeSeriesChart, type ChartSeries } from "./TimeSeriesChart";
 
@@ -19,43 +20,72 @@ const INTERVALS: { value: Interval; label: string }[] = [
   { value: "DAY", label: "Day" },
 ];
 
-/** What the page's fragment reads (an account's history is null when the workspace does not track it). */
-interface HistoryData<P> {
-  lastScrapedAt: string | null | undefined;
-  history: { pageInfo: { hasPreviousPage: boolean }; edges: readonly { node: P }[] } | null | undefined;
-}
+const fragment = graphql`
+  fragment HistoryChart_subject on Node
+  @refetchable(queryName: "HistoryChartRefetchQuery")
+  @argumentDefinitions(interval: { type: "HistoryInterval", defaultValue: DAY }) {
+    __typename
+    ... on Video {
+      lastScrapedAt
+      videoHistory: history(interval: $interval, last: 100) {
+        pageInfo { hasPreviousPage }
+        edges { node { capturedAt viewCount likeCount } }
+      }
+    }
+    ... on Account {
+      lastScrapedAt
+      accountHistory: history(interval: $interval, last: 100) {
+        pageInfo { hasPreviousPage }
+        edges { node { capturedAt followerCount totalViews } }
+      }
+    }
+  }
+`;
 
-/** A line of the chart: a ChartSeries whose values are read from each point. */
-export interface HistorySeries<P> extends Omit<ChartSeries, "values"> {
-  value: (point: P) => number | null | undefined;
-}
-
-interface Props<P, TKey extends KeyType<HistoryData<P>>> {
-  /** The page's refetchable fragment, taking `interval`. */
-  fragment: GraphQLTaggedNode;
-  fragmentRef: TKey;
-  /** Keep it constant (a module-level array): the points are mapped again when it changes. */
-  series: HistorySeries<P>[];
-  /** What the chart shows, e.g. "Views and likes" (its title adds "by day" or "at every scrape"). */
+type Point = { capturedAt: string } & Partial<Record<"viewCount" | "likeCount" | "followerCount" | "totalViews", number | null>>;
+interface Chart {
   what: string;
-  /** The item, for the empty state: "video" or "account". */
   item: string;
+  history: (data: HistoryChart_subject$data) => { pageInfo: { hasPreviousPage: boolean }; edges: readonly { node: Point }[] } | null | undefined;
+  lines: (Omit<ChartSeries, "values"> & { key: Exclude<keyof Point, "capturedAt"> })[];
 }
 
-export function HistoryChart<P extends { capturedAt: string }, TKey extends KeyType<HistoryData<P>>>({ fragment, fragmentRef, series, what, item }: Props<P, TKey>) {
-  const [raw, refetch] = useRefetchableFragment<OperationType, TKey>(fragment, fragmentRef);
-  const data = raw as HistoryData<P>;
+/** What is drawn for each type: its history and its lines. */
+const CHARTS: Record<"Video" | "Account", Chart> = {
+  Video: {
+    what: "Views and likes",
+    item: "video",
+    history: (d) => d.videoHistory,
+    lines: [
+      { label: "Views", key: "viewCount", colorVar: "--chart-1" },
+      { label: "Likes", key: "likeCount", colorVar: "--chart-2", axis: "right" },
+    ],
+  },
+  Account: {
+    what: "Followers and total views",
+    item: "account",
+    history: (d) => d.accountHistory,
+    lines: [
+      { label: "Followers", key: "followerCount", colorVar: "--chart-1" },
+      { label: "Total views", key: "totalViews", colorVar: "--chart-2", axis: "right" },
+    ],
+  },
+};
+
+export function HistoryChart({ subject }: { subject: HistoryChart_subject$key }) {
+  const [data, refetch] = useRefetchableFragment<HistoryChartRefetchQuery, HistoryChart_subject$key>(fragment, subject);
+  const { what, item, history, lines } = CHARTS[data.__typename === "Account" ? "Account" : "Video"];
   const [interval, setInterval] = useState<Interval>("DAY");
   const [pending, startTransition] = useTransition();
 
-  const edges = data.history?.edges;
+  const points = history(data);
   const chart = useMemo(() => {
-    const points = (edges ?? []).map((e) => e.node);
+    const nodes = (points?.edges ?? []).map((e) => e.node);
     return {
-      times: points.map((p) => Date.parse(p.capturedAt) / 1000),
-      series: series.map(({ value, ...line }): ChartSeries => ({ ...line, values: points.map(value) })),
+      times: nodes.map((p) => Date.parse(p.capturedAt) / 1000),
+      series: lines.map(({ key, ...line }): ChartSeries => ({ ...line, values: nodes.map((p) => p[key]) })),
     };
-  }, [edges, series]);
+  }, [points, lines]);
 
   const seen = useRef(data.lastScrapedAt);
   useEffect(() => {
@@ -86,7 +116,7 @@ export function HistoryChart<P extends { capturedAt: string }, TKey extends KeyT
       ) : (
         <TimeSeriesChart title={`${what}, ${interval === "DAY" ? "by day" : "at every scrape"}`} times={chart.times} series={chart.series} xUnit={interval === "DAY" ? "day" : "time"} />
       )}
-      {data.history?.pageInfo.hasPreviousPage && <p className="muted">Showing the latest 100 points of the last 30 days.</p>}
+      {points?.pageInfo.hasPreviousPage && <p className="muted">Showing the latest 100 points of the last 30 days.</p>}
     </div>
   );
 }

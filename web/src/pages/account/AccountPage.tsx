@@ -10,9 +10,8 @@ import type { AccountPageQuery } from "../../__generated__/AccountPageQuery.grap
 import type { AccountPage_account$key } from "../../__generated__/AccountPage_account.graphql";
 import type { AccountPageRefetchQuery } from "../../__generated__/AccountPageRefetchQuery.graphql";
 import type { AccountPageUpdatesSubscription } from "../../__generated__/AccountPageUpdatesSubscription.graphql";
-import type { AccountPage_history$data } from "../../__generated__/AccountPage_history.graphql";
 import { paths } from "../../app/paths";
-import { HistoryChart, type HistorySeries } from "../../components/HistoryChart";
+import { HistoryChart } from "../../components/HistoryChart";
 import { Loading } from "../../components/Loading";
 import { useRouteQuery } from "../../relay/route-query";
 import { AccountActions } from "./AccountActions";
@@ -33,7 +32,7 @@ const fragment = graphql`
     id
     lastScrapedAt
     ...AccountSummary_account
-    ...AccountPage_history
+    ...HistoryChart_subject
     ...AccountVideos_account
   }
 `;
@@ -52,33 +51,6 @@ const updates = graphql`
     }
   }
 `;
-
-/** The followers and total views over time, by day or at scrape resolution (hour). */
-const historyFragment = graphql`
-  fragment AccountPage_history on Account
-  @refetchable(queryName: "AccountPageHistoryRefetchQuery")
-  @argumentDefinitions(interval: { type: "HistoryInterval", defaultValue: DAY }) {
-    lastScrapedAt
-    history(interval: $interval, last: 100) {
-      pageInfo {
-        hasPreviousPage
-      }
-      edges {
-        node {
-          capturedAt
-          followerCount
-          totalViews
-        }
-      }
-    }
-  }
-`;
-
-type HistoryPoint = NonNullable<AccountPage_history$data["history"]>["edges"][number]["node"];
-const HISTORY_SERIES: HistorySeries<HistoryPoint>[] = [
-  { label: "Followers", value: (p) => p.followerCount, colorVar: "--chart-1" },
-  { label: "Total views", value: (p) => p.totalViews, colorVar: "--chart-2", axis: "right" },
-];
 
 export default function AccountPage() {
   const data = useRouteQuery<AccountPageQuery>(query);
@@ -109,7 +81,7 @@ function Account({ account }: { account: AccountPage_account$key }) {
       <section aria-labelledby="account-history-heading" className="panel">
         <h2 id="account-history-heading">Follower and view history</h2>
         <Suspense fallback={<Loading what="Loading the history" />}>
-          <HistoryChart fragment={historyFragment} fragmentRef={a} series={HISTORY_SERIES} what="Followers and total views" item="account" />
+          <HistoryChart subject={a} />
         </Suspense>
       </section>
       <section aria-labelledby="account-videos-heading" className="panel">

@@ -6,9 +6,8 @@ import { Suspense } from "react";
 import { graphql } from "react-relay";
 import { Link } from "react-router";
 import type { VideoPageQuery } from "../../__generated__/VideoPageQuery.graphql";
-import type { VideoPage_history$data } from "../../__generated__/VideoPage_history.graphql";
 import { paths } from "../../app/paths";
-import { HistoryChart, type HistorySeries } from "../../components/HistoryChart";
+import { HistoryChart } from "../../components/HistoryChart";
 import { Loading } from "../../components/Loading";
 import { useLiveCredits } from "../../relay/credits";
 import { useRouteQuery } from "../../relay/route-query";
@@ -20,7 +19,7 @@ const query = graphql`
     video(id: $id) {
       id
       ...VideoSummary_video
-      ...VideoPage_history
+      ...HistoryChart_subject
       ...AnalysisPanel_video
     }
     credits {
@@ -28,36 +27,6 @@ const query = graphql`
     }
   }
 `;
-
-/**
- * The views and likes over time, by day or at scrape resolution (hour); a new scrape, delivered by
- * VideoSummary's subscription as a new lastScrapedAt, reads it again.
- */
-const historyFragment = graphql`
-  fragment VideoPage_history on Video
-  @refetchable(queryName: "VideoPageHistoryRefetchQuery")
-  @argumentDefinitions(interval: { type: "HistoryInterval", defaultValue: DAY }) {
-    lastScrapedAt
-    history(interval: $interval, last: 100) {
-      pageInfo {
-        hasPreviousPage
-      }
-      edges {
-        node {
-          capturedAt
-          viewCount
-          likeCount
-        }
-      }
-    }
-  }
-`;
-
-type HistoryPoint = VideoPage_history$data["history"]["edges"][number]["node"];
-const HISTORY_SERIES: HistorySeries<HistoryPoint>[] = [
-  { label: "Views", value: (p) => p.viewCount, colorVar: "--chart-1" },
-  { label: "Likes", value: (p) => p.likeCount, colorVar: "--chart-2", axis: "right" },
-];
 
 export default function VideoPage() {
   const data = useRouteQuery<VideoPageQuery>(query);
@@ -71,7 +40,7 @@ export default function VideoPage() {
       <section aria-labelledby="history-heading" className="panel">
         <h2 id="history-heading">Metric history</h2>
         <Suspense fallback={<Loading what="Loading the history" />}>
-          <HistoryChart fragment={historyFragment} fragmentRef={data.video} series={HISTORY_SERIES} what="Views and likes" item="video" />
+          <HistoryChart subject={data.video} />
         </Suspense>
       </section>
       <AnalysisPanel video={data.video} balance={data.credits.totalRemaining} />
