@@ -66,6 +66,8 @@ describe("mail through SMTP", () => {
     const ada = await newPerson("ada@mail.test", ws.workspaceId, "owner");
     const { invitation, acceptUrl } = await createInvitation(owner(ws.workspaceId, ada.userId, "ada@mail.test"), { email: "grace@mail.test", role: "member" });
     const [got] = await inbox.waitFor((r) => r.envelope.to.includes("grace@mail.test"));
+    // The server has it; the row says so a moment later.
+    await eventually(async () => (await rowsOf("grace@mail.test"))[0].status, "sent");
     const [row] = await rowsOf("grace@mail.test");
     expect(row).toMatchObject({ kind: "invitation", status: "sent" });
     expect(row.data.secret).toBeUndefined(); // the link is not kept once sent
