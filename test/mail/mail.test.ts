@@ -303,6 +303,26 @@ describe("alerts", () => {
   });
 });
 
+describe("credits low", () => {
+  it("fires at the threshold the owners set (members may not set it), and reaches the bell", async () => {
+    const { charge } = await import("../../src/domain/credits/service.js");
+    const ws = await newWorkspace("free", "Thrifty"); // 200 monthly credits: the server's 10 % is 20
+    await newPerson("thrifty-owner@mail.test", ws.workspaceId, "owner");
+    await newPerson("thrifty-member@mail.test", ws.workspaceId, "member");
+    const member = await signedIn(api.url, "thrifty-member@mail.test");
+    expect((await member.gql(`mutation { setCreditsAlertThreshold(threshold: 150) }`, {}, { workspace: ws.workspaceId })).body.errors[0].extensions.code).toBe("FORBIDDEN");
+    const owner = await signedIn(api.url, "thrifty-owner@mail.test");
+    expect((await owner.gql(`mutation { setCreditsAlertThreshold(threshold: 150) }`, {}, { workspace: ws.workspaceId })).body.data).toEqual({ setCreditsAlertThreshold: 150 });
+    await charge({ workspaceId: ws.workspaceId, amount: 60, idempotencyKey: "thrifty-1", reason: "test" });
+    const events = async () => (await pgPool.query(`SELECT data FROM workspace_events WHERE workspace_id = $1 AND type = 'credits.low'`, [ws.workspaceId])).rows;
+    await eventually(async () => (await events()).length, 1);
+    expect((await events())[0].data).toMatchObject({ totalRemaining: 140, threshold: 150, thresholdSetByOwner: true, thresholdPercent: 10 });
+    const bell = async () => (await owner.gql(`{ notifications(first: 5) { edges { node { rule title } } } }`, {}, { workspace: ws.workspaceId })).body.data.notifications.edges;
+    await eventually(async () => (await bell()).length, 1);
+    expect(await bell()).toEqual([{ node: { rule: "CREDITS_LOW", title: "Credits low: 140 left" } }]);
+  });
+});
+
 describe("weekly digest", () => {
   it("renders a week of seeded history and is queued once per week at the person's local day and hour", async () => {
     const ws = await newWorkspace("free", "Digest studio");

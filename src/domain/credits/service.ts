@@ -224,7 +224,7 @@ async function recordIfLow(tx: Tx, before: WorkspaceBalanceRow, after: Workspace
   const threshold = before.creditsAlertThreshold ?? creditsLowThreshold(before.monthlyAllowance);
   if (threshold <= 0 || total(before) < threshold || total(after) >= threshold) return;
   await recordWorkspaceEvents(
-    [{ workspaceId: before.id, type: "credits.low", data: { totalRemaining: total(after), threshold, thresholdPercent: before.creditsAlertThreshold === null ? config.creditsLowPercent : null, monthlyTotal: before.monthlyAllowance, reserved: before.reservedCredits } }],
+    [{ workspaceId: before.id, type: "credits.low", data: { totalRemaining: total(after), threshold, thresholdPercent: config.creditsLowPercent, thresholdSetByOwner: before.creditsAlertThreshold !== null, monthlyTotal: before.monthlyAllowance, reserved: before.reservedCredits } }],
     tx,
   );
 }
