@@ -304,7 +304,7 @@ describe("alerts", () => {
 });
 
 describe("credits low", () => {
-  it("fires at the threshold the owners set (members may not set it), and reaches the bell", async () => {
+  it("fires at the threshold the owners set (members may not set it), and reaches the bell; so does the plan's limit", async () => {
     const { charge } = await import("../../src/domain/credits/service.js");
     const ws = await newWorkspace("free", "Thrifty"); // 200 monthly credits: the server's 10 % is 20
     await newPerson("thrifty-owner@mail.test", ws.workspaceId, "owner");
@@ -320,6 +320,15 @@ describe("credits low", () => {
     const bell = async () => (await owner.gql(`{ notifications(first: 5) { edges { node { rule title } } } }`, {}, { workspace: ws.workspaceId })).body.data.notifications.edges;
     await eventually(async () => (await bell()).length, 1);
     expect(await bell()).toEqual([{ node: { rule: "CREDITS_LOW", title: "Credits low: 140 left" } }]);
+
+    // Plan limits: an addition refused by the plan's tracking limit, told once a day.
+    await prisma.plan.create({ data: { name: "thrifty-none", videoLimit: 0, monthlyCredits: 200 } });
+    await prisma.workspace.update({ where: { id: ws.workspaceId }, data: { planName: "thrifty-none" } });
+    const { trackVideo } = await import("../../src/domain/tracking/videos.js");
+    for (const v of ["limitAaaa01", "limitAaaa02"]) await expect(trackVideo(ws.workspaceId, `https://www.youtube.com/watch?v=${v}`)).rejects.toMatchObject({ code: "VIDEO_LIMIT_REACHED" });
+    await eventually(async () => (await bell()).length, 2);
+    expect((await bell())[0]).toEqual({ node: { rule: "PLAN_LIMIT_REACHED", title: "Plan limit reached: 0 tracked videos; untrack some or change plan" } });
+    expect((await pgPool.query(`SELECT count(*)::int AS n FROM workspace_events WHERE workspace_id = $1 AND type = 'plan.limit_reached'`, [ws.workspaceId])).rows[0].n).toBe(1);
   });
 });
 

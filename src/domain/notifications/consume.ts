@@ -62,6 +62,8 @@ async function describe(e: EventRow, tx: Tx): Promise<AlertItem> {
       return { title: `Radar search "${clip(String(d.query ?? ""), 60)}" found ${Number(d.resultCount ?? 0)} videos`, path: `/radar/${d.searchId}` };
     case "credits.low":
       return { title: `Credits low: ${Number(d.totalRemaining ?? 0).toLocaleString("en-US")} left`, path: "/" };
+    case "plan.limit_reached":
+      return { title: `Plan limit reached: ${Number(d.videoLimit ?? 0).toLocaleString("en-US")} tracked videos; untrack some or change plan`, path: "/videos" };
     default:
       return { title: e.type, path: "/" };
   }

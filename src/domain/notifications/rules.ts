@@ -6,7 +6,15 @@
  */
 import type { WorkspaceEventType } from "../shared/workspace-events.ts";
 
-export const ALERT_RULES = ["video.spike", "account.video_discovered", "analysis.completed", "analysis.failed", "radar.completed", "credits.low"] as const satisfies readonly WorkspaceEventType[];
+export const ALERT_RULES = [
+  "video.spike",
+  "account.video_discovered",
+  "analysis.completed",
+  "analysis.failed",
+  "radar.completed",
+  "credits.low",
+  "plan.limit_reached",
+] as const satisfies readonly WorkspaceEventType[];
 export type AlertRule = (typeof ALERT_RULES)[number];
 
 export const RULE_LABELS: Record<AlertRule, string> = {
@@ -16,6 +24,7 @@ export const RULE_LABELS: Record<AlertRule, string> = {
   "analysis.failed": "Analyses failed",
   "radar.completed": "Radar searches completed",
   "credits.low": "Credits low",
+  "plan.limit_reached": "Plan limits reached",
 };
 
 export interface AlertChoice {

@@ -124,6 +124,10 @@ export const webhookEventData = {
       reserved: count,
     }),
   },
+  "plan.limit_reached": {
+    summary: "The plan's video tracking limit refused an addition (at most one such event a day per workspace)",
+    data: z.object({ limit: z.enum(["videos"]).meta({ description: "Which limit: the plan's tracked videos." }), videoLimit: count }),
+  },
   "webhook.test": {
     summary: "A test event (POST /webhooks/{id}/test)",
     data: z.object({ webhookId: id, message: z.string() }),
