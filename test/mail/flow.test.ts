@@ -33,7 +33,7 @@ const { mailQueue } = await import("../../src/jobs/registry.js");
 const { createMailTransport, lazy } = await import("../../src/main/providers.js");
 const { emitWorkspaceEvents } = await import("../../src/domain/webhooks/outbox.js");
 const { createAccount, createVideo } = await import("../folders/fixtures.js");
-const { dashboardContext, launchBrowser, pageErrors, signIn } = await import("../web/harness.js");
+const { dashboardContext, expectAccessible, launchBrowser, pageErrors, signIn } = await import("../web/harness.js");
 
 const api = await startApi(port, "127.0.0.1");
 const workers = await startWorkers([mailQueue(lazy(() => createMailTransport()))]);
@@ -86,6 +86,7 @@ describe("reaching people, in Chromium", () => {
     await p.getByText("Video spikes: in the dashboard and by mail.").waitFor();
     await p.getByLabel("New videos of tracked accounts by mail").check();
     await p.getByText("New videos of tracked accounts: in the dashboard and by mail.").waitFor();
+    await expectAccessible(p, "Settings → Alerts at 375 px");
     const bell = p.getByRole("link", { name: /^Notifications/ });
     const bellSays = (words: string) => p.getByRole("link", { name: new RegExp(`^Notifications\\s*,\\s*${words}$`) }).waitFor({ timeout: 60_000 });
     await bellSays("none unread");
@@ -112,6 +113,8 @@ describe("reaching people, in Chromium", () => {
     await bell.click();
     await p.getByRole("heading", { level: 1, name: "Notifications" }).waitFor();
     await p.getByRole("link", { name: "Spike: @skater: Kickflip over the fountain (2,000 views/hour)" }).waitFor();
+    await expectAccessible(p, "Notifications at 375 px");
+    expect(await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await p.getByRole("button", { name: "Mark all read" }).click();
     await p.getByText("Marked 2 read.").waitFor();
     await bellSays("none unread");
