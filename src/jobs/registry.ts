@@ -34,11 +34,11 @@ import { deliverWebhook } from "../domain/webhooks/delivery.ts";
 import { pruneEvents, sweepOutbox } from "../domain/webhooks/outbox.ts";
 import type { WebhookSender } from "../domain/webhooks/ports.ts";
 import { PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests } from "../domain/shared/idempotency.ts";
-import { DIGESTS_JOB, NOTIFY_JOB, SEND_MAIL_JOB, SWEEP_MAIL_JOB, type NotifyData, type SendMailData } from "../domain/mail/jobs.ts";
+import { DIGESTS_JOB, NOTIFY_JOB, PRUNE_MAIL_JOB, SEND_MAIL_JOB, SWEEP_MAIL_JOB, type NotifyData, type SendMailData } from "../domain/mail/jobs.ts";
 import { notifyEvents, sweepUnnotified } from "../domain/notifications/consume.ts";
 import { queueDueDigests } from "../domain/notifications/digest.ts";
 import { sendMail } from "../domain/mail/send.ts";
-import { sweepMails } from "../domain/mail/outbox.ts";
+import { pruneMail, sweepMails } from "../domain/mail/outbox.ts";
 import type { MailTransport } from "../domain/mail/ports.ts";
 
 export interface JobSchedule {
@@ -183,10 +183,12 @@ export function mailQueue(transport: () => MailTransport): QueueDefinition {
       [NOTIFY_JOB]: (job) => notifyEvents((job.data as NotifyData).eventIds),
       [SWEEP_MAIL_JOB]: async () => ({ ...(await sweepUnnotified()), ...(await sweepMails()) }),
       [DIGESTS_JOB]: () => queueDueDigests(),
+      [PRUNE_MAIL_JOB]: () => pruneMail(),
     },
     schedules: [
       { id: "mail-sweep", jobName: SWEEP_MAIL_JOB, every: MAIL_SWEEP_EVERY_MS },
       { id: "mail-digests", jobName: DIGESTS_JOB, every: DIGESTS_EVERY_MS },
+      { id: "mail-prune", jobName: PRUNE_MAIL_JOB, every: 3600_000 },
     ],
   };
 }

@@ -118,6 +118,17 @@ describe("mail through SMTP", () => {
     for (const bad of ["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"]) expect(() => serviceLink(bad)).toThrow();
   });
 
+  it("old mails that are done, and old notifications, are pruned; pending ones stay", async () => {
+    const { pruneMail } = await import("../../src/domain/mail/outbox.js");
+    const [old, waiting] = await queueMails([
+      { dedupeKey: "test:prune:old", to: "old@mail.test", kind: "member_removed", data: { workspaceName: "Old", by: null } },
+      { dedupeKey: "test:prune:waiting", to: "waiting@mail.test", kind: "member_removed", data: { workspaceName: "Old", by: null } },
+    ]);
+    await pgPool.query(`UPDATE mails SET created_at = now() - interval '31 days', status = CASE WHEN id = $1 THEN 'sent'::"MailStatus" ELSE status END WHERE id = ANY($2::uuid[])`, [old!.id, [old!.id, waiting!.id]]);
+    expect((await pruneMail()).mails).toBe(1);
+    expect((await pgPool.query(`SELECT id FROM mails WHERE id = ANY($1::uuid[])`, [[old!.id, waiting!.id]])).rows).toEqual([{ id: waiting!.id }]);
+  });
+
   it("a workspace's mails per hour are capped", async () => {
     const ws = await newWorkspace("free", "Busy");
     const mails = Array.from({ length: 5 }, (_, i) => ({ dedupeKey: `test:cap:${i}`, workspaceId: ws.workspaceId, to: `cap${i}@mail.test`, kind: "member_removed" as const, data: { workspaceName: "Busy", by: null } }));

@@ -6,6 +6,7 @@
  * - `notify` {eventIds}: the notifications consumer of the workspace events (src/domain/notifications/consume.ts).
  * - `sweep` (a job scheduler): queues mails whose job was lost, and events no consumer read.
  * - `digests` (a job scheduler): queues the weekly digests due at the people's local time.
+ * - `prune` (hourly): removes mails done for 30 days and notifications 90 days old (./outbox.ts).
  */
 import { queue } from "../../infra/queues.ts";
 
@@ -13,6 +14,7 @@ export const SEND_MAIL_JOB = "send";
 export const NOTIFY_JOB = "notify";
 export const SWEEP_MAIL_JOB = "sweep";
 export const DIGESTS_JOB = "digests";
+export const PRUNE_MAIL_JOB = "prune";
 
 export interface SendMailData {
   mailId: string;

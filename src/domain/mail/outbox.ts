@@ -9,7 +9,7 @@
  * Without SMTP_URL the same rows are the dev mailbox (status `logged`, read by `npm run cli -- mail list`).
  */
 import { Prisma } from "../../generated/prisma/client.ts";
-import { sql, type Tx } from "../../infra/db.ts";
+import { sql, sqlExec, type Tx } from "../../infra/db.ts";
 import { logger } from "../../infra/logger.ts";
 import { enqueueMails } from "./jobs.ts";
 import type { MailKind } from "./templates.ts";
@@ -74,4 +74,27 @@ export async function sweepMails(graceMs = LOST_MAIL_GRACE_MS): Promise<{ requeu
      ORDER BY send_after LIMIT 1000`);
   await enqueueMails(lost.map((m) => ({ id: m.id, sendAfter: new Date(), attempts: m.attempts + 1000 })));
   return { requeued: lost.length };
+}
+
+/** How long sent (and capped, failed) mails stay in the outbox and dev mailbox, and read notifications in the bell. */
+export const MAIL_RETENTION_DAYS = 30;
+export const NOTIFICATION_RETENTION_DAYS = 90;
+
+/** The hourly prune: old mails that are done, and old notifications, in batches. */
+export async function pruneMail(): Promise<{ mails: number; notifications: number }> {
+  const batch = async (statement: Prisma.Sql) => {
+    let n = 0;
+    for (;;) {
+      const removed = await sqlExec(statement);
+      n += removed;
+      if (removed < 5000) return n;
+    }
+  };
+  const mails = await batch(Prisma.sql`
+    DELETE FROM mails WHERE id IN (SELECT id FROM mails WHERE created_at < clock_timestamp() - ${MAIL_RETENTION_DAYS} * interval '1 day'
+                                     AND status NOT IN ('pending', 'sending') ORDER BY created_at LIMIT 5000)`);
+  const notifications = await batch(Prisma.sql`
+    DELETE FROM notifications WHERE id IN (SELECT id FROM notifications WHERE created_at < clock_timestamp() - ${NOTIFICATION_RETENTION_DAYS} * interval '1 day'
+                                             ORDER BY created_at LIMIT 5000)`);
+  return { mails, notifications };
 }
