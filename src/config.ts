@@ -51,6 +51,9 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Where the JSON logs go. `npm run cli -- mcp` forces stderr: its stdout carries only MCP messages. */
   LOG_DESTINATION: z.enum(["stdout", "stderr"]).default("stdout"),
+  /** `pretty` (readable lines, pino-pretty) or `json` (one JSON object a line, for collectors). Unset:
+   *  pretty when the log's destination is a terminal (TTY), JSON otherwise (src/infra/logger.ts). */
+  LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
   /** Request, workspace and job ids on every log line, and a request's id carried into the jobs it
    *  queues (AsyncLocalStorage, src/infra/logger.ts). Off: only the access log and the job start/end
    *  lines name them, and a job no longer knows its request (saves the promise hook's CPU on Node 20). */
@@ -460,6 +463,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     logDestination: e.LOG_DESTINATION,
+    /** LOG_FORMAT as set (null: decided by whether the destination is a terminal). */
+    logFormat: e.LOG_FORMAT ?? null,
     logContext: e.LOG_CONTEXT,
     /** OpenTelemetry traces exported (the OTEL_* variables, read by the SDK itself): see tracingWanted. */
     tracing: tracingWanted(env),

@@ -1,12 +1,14 @@
 /**
- * Structured JSON logs (pino), one logger for the process. Every line carries the ids of what it is
+ * Structured logs (pino), one logger for the process: JSON lines for collectors, or readable lines
+ * (pino-pretty) in a terminal; `logFormat` decides (LOG_FORMAT, else whether the destination is a TTY). Every line carries the ids of what it is
  * part of, from an AsyncLocalStorage context read by pino's mixin: `requestId` (the HTTP request,
  * echoed in X-Request-Id), `workspaceId` (once the request's key is known), and for a job run
  * `queue`, `jobId` and the `requestId`/`workspaceId` of the request that queued it (carried in the
  * job's data by ./queues.ts), so a job's lines can be followed from that request to its end.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { pino } from "pino";
+import { pino, type DestinationStream } from "pino";
+import pretty from "pino-pretty";
 import { config } from "../config.ts";
 
 /** The ids a log line is part of. */
@@ -45,7 +47,25 @@ const options = {
   mixin: () => context.getStore() ?? {},
 };
 
+export type LogFormat = "pretty" | "json";
+
+/** LOG_FORMAT when set; otherwise pretty for a person at a terminal, JSON for anything reading the stream. */
+export function logFormat(setting: LogFormat | null, destinationIsTTY: boolean): LogFormat {
+  return setting ?? (destinationIsTTY ? "pretty" : "json");
+}
+
+/**
+ * Where the lines go, in the chosen format. pretty runs pino-pretty in this process, synchronously
+ * (a terminal reads at human speed; JSON, the production format, keeps pino's own fast path): the
+ * time, the level (coloured only on a terminal) and the message, then the line's other fields.
+ */
+function destination(fd: 1 | 2): DestinationStream {
+  const isTTY = (fd === 2 ? process.stderr : process.stdout).isTTY === true;
+  if (logFormat(config.logFormat, isTTY) === "json") return pino.destination(fd);
+  return pretty({ destination: fd, sync: true, colorize: isTTY, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service" });
+}
+
 // stderr when stdout belongs to a protocol (the MCP stdio server, src/cli/index.ts).
-export const logger = config.logDestination === "stderr" ? pino(options, pino.destination(2)) : pino(options);
+export const logger = pino(options, destination(config.logDestination === "stderr" ? 2 : 1));
 
 export type Logger = typeof logger;

@@ -8,6 +8,7 @@ import { closeDb } from "../infra/db.ts";
 import { closeRedis } from "../infra/redis.ts";
 import { logger } from "../infra/logger.ts";
 import { closeQueues } from "../infra/queues.ts";
+import { closeFaceDetector } from "../providers/vision/face-api.ts";
 import { config, installHint, programFound, PROGRAMS, type ProgramKey } from "../config.ts";
 import {
   programsNeeded,
@@ -80,6 +81,7 @@ export function onShutdown(...closers: Closer[]): void {
       if (err) logger.error({ err }, "shutting down after an uncaught error");
       logger.info({ signal, timeoutMs }, "shutting down");
       await Promise.all(closers.map((close) => close(timeoutMs).catch((e: unknown) => logger.error({ err: e }, "error while closing"))));
+      await closeFaceDetector().catch(() => undefined); // its thread, if a detection started it
       await closeQueues().catch(() => undefined);
       await closeRedis().catch(() => undefined);
       await closeDb().catch(() => undefined);

@@ -89,3 +89,54 @@ export const accountListFilter = z.object({
 });
 
 export const accountVideosQuery = page(20).extend(postedDays.shape);
+
+// ---------------------------------------------------------------------------------------------
+// Account tracking rules (issue 34): one document per tracked account, replaced whole. Names are
+// the same on every door (REST body and record, GraphQL, MCP); judged by ./rules.ts.
+
+const MAX_RULE_ITEMS = 20;
+const HASHTAG_RULE = /^[\p{L}\p{M}\p{N}_]{1,100}$/u;
+const HASHTAG_MESSAGE = "a hashtag is 1 to 100 letters, digits or _, with or without its leading #";
+const WORD_MESSAGE = "a word or phrase is 1 to 100 characters";
+
+/** A hashtag as the service stores them (./rules.ts compares with `videos.hashtags`): lower-cased, without "#". */
+const ruleHashtag = z
+  .string({ message: HASHTAG_MESSAGE })
+  .trim()
+  .transform((s) => s.replace(/^#/, "").toLowerCase())
+  .pipe(z.string().regex(HASHTAG_RULE, HASHTAG_MESSAGE));
+const ruleWord = z.string({ message: WORD_MESSAGE }).trim().toLowerCase().min(1, WORD_MESSAGE).max(100, WORD_MESSAGE);
+const ruleList = <S extends z.ZodType>(item: S, field: string, what: string) =>
+  z
+    .array(item, { message: `${field} must be a list` })
+    .max(MAX_RULE_ITEMS, `${field} holds at most ${MAX_RULE_ITEMS} items`)
+    .default([])
+    .meta({ description: what });
+
+export const accountRules = z.strictObject({
+  includeHashtags: ruleList(ruleHashtag, "includeHashtags", "Only videos with at least one of these hashtags (with or without #, case-insensitive). Empty: no such rule."),
+  excludeHashtags: ruleList(ruleHashtag, "excludeHashtags", "Never videos with any of these hashtags."),
+  includeWords: ruleList(
+    ruleWord,
+    "includeWords",
+    "Only videos whose description has at least one of these words or phrases (whole words, case-insensitive). Empty: no such rule.",
+  ),
+  excludeWords: ruleList(ruleWord, "excludeWords", "Never videos whose description has any of these words or phrases (whole words, case-insensitive)."),
+  minDurationSeconds: z
+    .number({ message: "minDurationSeconds must be a whole number of seconds from 1 to 86400, or null" })
+    .int("minDurationSeconds must be a whole number of seconds from 1 to 86400, or null")
+    .min(1, "minDurationSeconds must be a whole number of seconds from 1 to 86400, or null")
+    .max(86_400, "minDurationSeconds must be a whole number of seconds from 1 to 86400, or null")
+    .nullable()
+    .default(null)
+    .meta({ description: "Only videos lasting at least this many seconds (a video whose duration the listing does not give passes). Null: no such rule." }),
+  postedAfter: day
+    .transform((d) => d.toISOString().slice(0, 10))
+    .nullable()
+    .default(null)
+    .meta({ description: "YYYY-MM-DD: only videos posted on or after 00:00 UTC of that day (a video whose posting time is not known passes). Null: no such rule." }),
+});
+export type AccountRules = z.output<typeof accountRules>;
+
+/** GET /accounts/{id}/skipped-videos. */
+export const skippedVideosQuery = page(20);

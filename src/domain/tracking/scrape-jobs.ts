@@ -23,6 +23,11 @@
  * with the write that causes them (the video's store statement; the transaction tracking the account's
  * new videos), then relayed: a job that dies in between is retried and finds its work served, and the
  * outbox's sweep delivers the events it committed (src/domain/webhooks/outbox.ts).
+ *
+ * Account tracking rules (./rules.ts) are applied per workspace where the listed videos become
+ * tracked (trackAccountVideos): a refused video takes no slot, is not scraped on its own unless
+ * another workspace tracks it, and is listed with the reason (account_skipped_videos). A paused
+ * tracking discovers nothing and asks for no listing (./account-controls.ts).
  */
 import { config } from "../../config.ts";
 import { logger } from "../../infra/logger.ts";
@@ -207,6 +212,7 @@ export async function scrapeAccount(
             },
           }))
       : [],
+    now,
   );
   const discovered = added.flatMap((w) => w.eventIds);
   await relayWorkspaceEvents(discovered);

@@ -32,6 +32,7 @@ import { ACCOUNT_VIDEO_ALLOWANCE, LIMITS_FROM, trackingLimits } from "./limits.t
 import { canonicalAccountUrl, canonicalVideoUrl, isPlatformUsername } from "../shared/platform.ts";
 import { DAY_MS } from "../shared/inputs.ts";
 import { recordWorkspaceEvents, workspaceEventsInsertSql, type NewWorkspaceEvent } from "../webhooks/outbox.ts";
+import { hasRules, judgeVideo, storedRules, type AccountRules, type JudgedVideo, type Refusal } from "./rules.ts";
 
 /** `YYYY-MM-DD` of the UTC day of `at`: the snapshot day. */
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
@@ -185,7 +186,7 @@ export async function recordVideoScrapeFailure(videoId: string, reason: string, 
 }
 
 export async function recordAccountScrapeFailure(accountId: string, reason: string, outcome: FailureOutcome | null): Promise<void> {
-  await sqlExec(failureSql("accounts", Prisma.sql`SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = r.id`, accountId, reason, outcome));
+  await sqlExec(failureSql("accounts", Prisma.sql`SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = r.id AND ta.paused_at IS NULL`, accountId, reason, outcome));
 }
 
 export interface StoredVideo {
@@ -484,7 +485,7 @@ async function linkOwner(videoId: string, platform: Platform, handle: string): P
 
 /**
  * Writes an account scrape (profile metrics), its point and its day's row, in one statement, and
- * schedules its next refresh (`nextRefreshAt` while a workspace tracks it, else null).
+ * schedules its next refresh (`nextRefreshAt` while a workspace tracks it without pausing it, else null).
  */
 export async function storeScrapedAccount(
   accountId: string,
@@ -501,7 +502,7 @@ export async function storeScrapedAccount(
         follower_count = ${followers}::bigint, video_count = ${videos}::bigint, total_views = ${views}::bigint,
         data_source = ${opts.source}, scrape_status = 'ready', scrape_error = NULL,
         last_scraped_at = ${opts.now}::timestamptz, updated_at = ${opts.now}::timestamptz, refresh_failures = 0,
-        next_refresh_at = CASE WHEN EXISTS (SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = a.id)
+        next_refresh_at = CASE WHEN EXISTS (SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = a.id AND ta.paused_at IS NULL)
                                THEN ${opts.nextRefreshAt ?? null}::timestamptz END
       WHERE a.id = ${accountId}::uuid AND (a.last_scraped_at IS NULL OR a.last_scraped_at <= ${opts.now}::timestamptz)
       RETURNING a.id
@@ -523,12 +524,14 @@ export async function storeScrapedAccount(
 
 /**
  * The most of the account's newest videos any workspace tracking it may track (0 when none tracks
- * it): its videoLimit, within what its plan still allows (ACCOUNT_VIDEO_ALLOWANCE, ./limits.ts). An
- * account scrape lists and stores no more than this.
+ * it, or all have paused it): its videoLimit, within what its plan still allows
+ * (ACCOUNT_VIDEO_ALLOWANCE, ./limits.ts). An account scrape lists and stores no more than this. A
+ * workspace's rules (./rules.ts) choose among these newest videos; they do not make the listing deeper.
  */
 export async function accountVideoDemand(accountId: string): Promise<number> {
   const [row] = await sql<{ n: number | null }>(
-    Prisma.sql`SELECT max(${ACCOUNT_VIDEO_ALLOWANCE}) AS n FROM tracked_accounts ta JOIN ${LIMITS_FROM} ON w.id = ta.workspace_id WHERE ta.account_id = ${accountId}::uuid`,
+    Prisma.sql`SELECT max(${ACCOUNT_VIDEO_ALLOWANCE}) AS n FROM tracked_accounts ta JOIN ${LIMITS_FROM} ON w.id = ta.workspace_id
+      WHERE ta.account_id = ${accountId}::uuid AND ta.paused_at IS NULL`,
   );
   return Number(row?.n ?? 0);
 }
@@ -588,23 +591,92 @@ export async function trackAccountVideos(
   accountId: string,
   videoIds: string[],
   eventsOf: (tracked: Omit<AccountVideosTracked, "eventIds">) => NewWorkspaceEvent[] = () => [],
+  now: Date = new Date(),
 ): Promise<AccountVideosTracked[]> {
+  // A workspace that paused the account's tracking discovers nothing until it resumes.
   const trackers = await prisma.trackedAccount.findMany({
-    where: { accountId },
-    select: { workspaceId: true, videoLimit: true, createdAt: true },
+    where: { accountId, pausedAt: null },
+    select: { id: true, workspaceId: true, videoLimit: true, createdAt: true, rules: true },
     orderBy: { createdAt: "asc" },
   });
+  const facts = trackers.some((t) => hasRules(storedRules(t.rules))) ? await videoFacts(videoIds) : new Map<string, JudgedVideo>();
   const results: AccountVideosTracked[] = [];
-  for (const { workspaceId, videoLimit, createdAt } of trackers) {
+  for (const { id: trackedAccountId, workspaceId, videoLimit, createdAt, rules } of trackers) {
+    const ruled = storedRules(rules);
+    const { passing, refused } = applyRules(ruled, videoIds, facts);
     results.push(
       await prisma.$transaction(async (tx) => {
-        const added = await addAccountVideos(tx, accountId, workspaceId, videoIds.slice(0, videoLimit), videoLimit);
+        const added = await addAccountVideos(tx, accountId, workspaceId, passing.slice(0, videoLimit), videoLimit);
+        // Without rules nothing is skipped (setting empty rules forgets the skips: ./account-controls.ts).
+        if (hasRules(ruled)) await recordSkips(tx, trackedAccountId, workspaceId, passing, refused, now);
         const eventIds = await recordWorkspaceEvents(eventsOf({ workspaceId, trackedSince: createdAt, added }), tx);
         return { workspaceId, trackedSince: createdAt, added, eventIds };
       }),
     );
   }
   return results;
+}
+
+/** What the rules judge of each listed video: its stored row (the listing merged with what was known). */
+async function videoFacts(videoIds: readonly string[]): Promise<Map<string, JudgedVideo>> {
+  if (videoIds.length === 0) return new Map();
+  const rows = await sql<JudgedVideo & { id: string }>(Prisma.sql`
+    SELECT id, description, hashtags, duration_seconds AS "durationSeconds", posted_at AS "postedAt"
+      FROM videos WHERE id = ANY(${videoIds as string[]}::uuid[])`);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+type Skip = { videoId: string } & Refusal;
+
+/** The listed videos (newest first) the rules let in, and those they refuse with why. */
+function applyRules(rules: AccountRules, videoIds: readonly string[], facts: ReadonlyMap<string, JudgedVideo>): { passing: string[]; refused: Skip[] } {
+  if (!hasRules(rules)) return { passing: [...videoIds], refused: [] };
+  const passing: string[] = [];
+  const refused: Skip[] = [];
+  for (const videoId of videoIds) {
+    const v = facts.get(videoId);
+    const refusal = v ? judgeVideo(rules, v) : null;
+    if (refusal) refused.push({ videoId, ...refusal });
+    else passing.push(videoId);
+  }
+  return { passing, refused };
+}
+
+/** The most skipped videos kept per tracked account (the newest), so a busy account's list stays bounded. */
+export const MAX_SKIPPED_PER_ACCOUNT = 200;
+
+/**
+ * Records what the workspace's rules refused (a video it tracks already, e.g. by URL, is not a skip),
+ * keeping when each was first skipped; forgets skips of videos the rules now let in (rules changed);
+ * keeps the newest MAX_SKIPPED_PER_ACCOUNT. Idempotent: a retried scrape writes the same rows.
+ */
+async function recordSkips(tx: Tx, trackedAccountId: string, workspaceId: string, passing: string[], refused: Skip[], now: Date): Promise<void> {
+  if (passing.length > 0) {
+    await sqlExec(
+      Prisma.sql`DELETE FROM account_skipped_videos WHERE tracked_account_id = ${trackedAccountId}::uuid AND video_id = ANY(${passing}::uuid[])`,
+      { tx },
+    );
+  }
+  if (refused.length === 0) return;
+  await sqlExec(
+    Prisma.sql`
+    INSERT INTO account_skipped_videos (tracked_account_id, video_id, rule, reason, skipped_at)
+    SELECT ${trackedAccountId}::uuid, s.video_id, s.rule, s.reason, ${now}::timestamptz
+      FROM unnest(${refused.map((r) => r.videoId)}::uuid[], ${refused.map((r) => r.rule)}::text[], ${refused.map((r) => r.reason)}::text[]) AS s(video_id, rule, reason)
+     WHERE NOT EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.workspace_id = ${workspaceId}::uuid AND tv.video_id = s.video_id)
+    ON CONFLICT (tracked_account_id, video_id) DO UPDATE SET rule = EXCLUDED.rule, reason = EXCLUDED.reason`,
+    { tx },
+  );
+  // A statement of its own: a data-modifying CTE's rows are not seen by the rest of its statement.
+  await sqlExec(
+    Prisma.sql`
+    DELETE FROM account_skipped_videos d
+     WHERE d.tracked_account_id = ${trackedAccountId}::uuid
+       AND (d.skipped_at, d.video_id) < (
+         SELECT k.skipped_at, k.video_id FROM account_skipped_videos k WHERE k.tracked_account_id = ${trackedAccountId}::uuid
+          ORDER BY k.skipped_at DESC, k.video_id DESC OFFSET ${MAX_SKIPPED_PER_ACCOUNT - 1} LIMIT 1)`,
+    { tx },
+  );
 }
 
 /**

@@ -186,6 +186,13 @@ export interface AccountTracking {
   /** The most of the account's newest videos tracked (1-500). */
   videoLimit: number;
   trackedAt: Date;
+  /**
+   * The workspace's rules on the videos the account brings, as stored (the document `accountRules`
+   * validated, ./inputs.ts): read them through `storedRules` (./rules.ts), which gives every field.
+   */
+  rules: unknown;
+  /** Set while the workspace has paused the account's tracking (./account-controls.ts). */
+  pausedAt: Date | null;
 }
 
 /** An account as a workspace sees it (an owner account of a tracked video need not be tracked itself). */
@@ -215,6 +222,8 @@ const TRACKING_FIELDS = [
   ["trackedAccountId", "ta.id"],
   ["videoLimit", "ta.video_limit"],
   ["trackedAt", "ta.created_at"],
+  ["rules", "ta.rules"],
+  ["pausedAt", "ta.paused_at"],
 ] as const satisfies readonly (readonly [keyof AccountTracking, string])[];
 
 const columns = (fields: readonly (readonly [string, string])[], prefix = "") => Prisma.raw(fields.map(([field, column]) => `${column} AS "${prefix}${field}"`).join(", "));

@@ -5,12 +5,14 @@ import "./types/workspace.ts";
 import "./types/analysis.ts";
 import "./types/radar.ts";
 import "./types/tracking.ts";
+import "./types/account-controls.ts";
 import "./types/folders.ts";
 import "./types/analytics.ts";
 import "./types/events.ts";
 import "./types/webhooks.ts";
 import "./types/people.ts";
 import "./types/notifications.ts";
+import "./types/views.ts";
 
 export const schema = builder.toSchema();
 

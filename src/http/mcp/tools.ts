@@ -16,7 +16,8 @@ import { z } from "zod";
 import type { Actor } from "../../domain/people/actor.ts";
 import type { Logger } from "../../infra/logger.ts";
 import { uuid } from "../../domain/shared/inputs.ts";
-import { historyQuery, listVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.ts";
+import { accountRules, historyQuery, listVideosQuery, skippedVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.ts";
+import { listSkippedVideos, pauseAccount, resumeAccount, retryAccountSync, setAccountRules } from "../../domain/tracking/account-controls.ts";
 import { historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../domain/tracking/history.ts";
 import { getTrackedVideo, listTrackedVideos, trackVideo } from "../../domain/tracking/videos.ts";
 import { trackAccount } from "../../domain/tracking/accounts.ts";
@@ -31,7 +32,7 @@ import { createSearchInput, searchResultsQuery } from "../../domain/radar/inputs
 import { createSearch, getSearch, RADAR_SEARCH_COST } from "../../domain/radar/service.ts";
 import { getWorkspaceInfo } from "../../domain/workspace/service.ts";
 import { pagination } from "../records/common.ts";
-import { trackedVideoItem } from "../records/tracking.ts";
+import { accountItem, skippedVideoItem, trackedVideoItem } from "../records/tracking.ts";
 import { folderSummaryItem } from "../records/folders.ts";
 import { topVideoItem } from "../records/analytics.ts";
 import { toAnalysisItem } from "../records/analysis.ts";
@@ -82,6 +83,9 @@ const READ: Hints = { readOnlyHint: true, openWorldHint: false };
 const WRITE: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
 const videoId = uuid.meta({ description: "The video's id (`id` in list_videos, `videoId` in track_video)." });
+const accountId = uuid.meta({ description: "The account's id (the canonical account id, `id` of an account record)." });
+/** Changes to a tracked account's own settings: repeating one changes nothing more. */
+const SETTING: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const folderId = uuid.meta({ description: "The folder's id (from list_folders)." });
 const searchId = uuid.meta({ description: "The search's id (`searchId` from start_radar_search)." });
 const noInput = z.object({});
@@ -136,6 +140,71 @@ export const tools: AnyTool[] = [
       data: await trackAccount(auth.workspaceId, input.url, input.video_limit),
       message: "Accounts in `added` are queued; their videos appear in list_videos within a few minutes.",
     }),
+  }),
+  defineTool({
+    name: "set_account_rules",
+    title: "Set a tracked account's rules",
+    description:
+      "Replaces the rules on the videos a tracked account brings (REST PUT /accounts/{id}/rules): includeHashtags / excludeHashtags " +
+      "(e.g. only #brandname, never #ad), includeWords / excludeWords (whole words of the description), minDurationSeconds, postedAfter " +
+      "(YYYY-MM-DD). A field left out is emptied. The account's next scrape applies them: a refused video is not tracked and takes no " +
+      "slot (see list_account_skipped_videos). NOT_FOUND unless the workspace tracks the account. Free.",
+    input: accountRules.extend({ account_id: accountId }),
+    annotations: SETTING,
+    run: async ({ auth }, { account_id, ...rules }) => ({
+      data: accountItem(await setAccountRules(auth.workspaceId, account_id, rules)),
+      message: "Rules saved: the account's next scrape applies them.",
+    }),
+  }),
+  defineTool({
+    name: "list_account_skipped_videos",
+    title: "Videos a tracked account's rules skipped",
+    description:
+      "The videos a tracked account's listings brought that its rules refused (not tracked, no slot taken), newest first, each with the " +
+      "rule and the reason (REST GET /accounts/{id}/skipped-videos). NOT_FOUND unless the workspace tracks the account. Free.",
+    input: skippedVideosQuery.extend({ account_id: accountId }),
+    annotations: READ,
+    run: async ({ auth }, input) => {
+      const page = await listSkippedVideos(auth.workspaceId, input.account_id, input);
+      return { data: page.items.map(skippedVideoItem), pagination: pagination(page.total, input.limit, input.offset) };
+    },
+  }),
+  defineTool({
+    name: "pause_account",
+    title: "Pause a tracked account",
+    description:
+      "Pauses the tracking of an account (REST POST /accounts/{id}/pause): no scheduled scrape on the workspace's behalf and no new " +
+      "video tracked through it; its videos already tracked stay tracked. Undo with resume_account. NOT_FOUND unless tracked. Free.",
+    input: z.object({ account_id: accountId }),
+    annotations: SETTING,
+    run: async ({ auth }, input) => ({ data: accountItem(await pauseAccount(auth.workspaceId, input.account_id)), message: "Tracking paused." }),
+  }),
+  defineTool({
+    name: "resume_account",
+    title: "Resume a paused account",
+    description:
+      "Resumes a paused account's tracking (REST POST /accounts/{id}/resume): it is scraped at once and what it posted meanwhile is " +
+      "tracked (within its video limit, the plan and its rules). NOT_FOUND unless tracked. Free.",
+    input: z.object({ account_id: accountId }),
+    annotations: SETTING,
+    run: async ({ auth }, input) => ({ data: accountItem(await resumeAccount(auth.workspaceId, input.account_id)), message: "Tracking resumed: a scrape is queued." }),
+  }),
+  defineTool({
+    name: "retry_account_sync",
+    title: "Retry a tracked account's failed sync",
+    description:
+      "When a tracked account's last scrape failed (scrapeError says why), queues one scrape again (REST POST /accounts/{id}/retry). " +
+      "`queued` is false when there is nothing to retry (not failed, or a retry is already queued): it never queues twice. NOT_FOUND " +
+      "unless tracked. Free.",
+    input: z.object({ account_id: accountId }),
+    annotations: SETTING,
+    run: async ({ auth }, input) => {
+      const r = await retryAccountSync(auth.workspaceId, input.account_id);
+      return {
+        data: { id: r.id, queued: r.queued, account: accountItem(r.account) },
+        message: r.queued ? "Retry queued: the account is scraped again within a few minutes." : "Nothing to retry.",
+      };
+    },
   }),
   defineTool({
     name: "list_videos",

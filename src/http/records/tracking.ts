@@ -9,6 +9,8 @@ import { ENGAGEMENT_RATE_DESCRIPTION } from "../../domain/tracking/engagement.ts
 import { canonicalAccountUrl } from "../../domain/shared/platform.ts";
 import { OUTLIER_MIN_SAMPLE, OUTLIER_SAMPLE } from "../../domain/tracking/scrape-store.ts";
 import type { TrackedAccountView, TrackedVideoRecord, VideoRecord } from "../../domain/tracking/views.ts";
+import { ACCOUNT_RULES, storedRules } from "../../domain/tracking/rules.ts";
+import type { SkippedVideo } from "../../domain/tracking/account-controls.ts";
 import { iso, isoOrNull, platform, timestamp, uuid } from "./common.ts";
 
 const NEXT_REFRESH_DESCRIPTION =
@@ -120,6 +122,25 @@ export function videoItem(v: VideoRecord) {
 
 export const trackedVideoItem = (v: TrackedVideoRecord) => ({ ...videoItem(v), trackedVideoId: v.trackedVideoId, trackedAt: iso(v.trackedAt) });
 
+/** The rules as answered: every field present (the document PUT /accounts/{id}/rules validated). */
+export const accountRulesSchema = z
+  .object({
+    includeHashtags: z.array(z.string()).meta({ description: "Only videos with at least one of these hashtags (lower-cased, without #); empty: no such rule." }),
+    excludeHashtags: z.array(z.string()).meta({ description: "Never videos with any of these hashtags." }),
+    includeWords: z.array(z.string()).meta({ description: "Only videos whose description has at least one of these words or phrases (whole words, case-insensitive)." }),
+    excludeWords: z.array(z.string()).meta({ description: "Never videos whose description has any of these words or phrases." }),
+    minDurationSeconds: z.number().int().nullable().meta({ description: "Only videos lasting at least this many seconds; null: no such rule." }),
+    postedAfter: z.string().nullable().meta({ format: "date", description: "YYYY-MM-DD: only videos posted on or after 00:00 UTC of that day; null: no such rule." }),
+  })
+  .meta({
+    id: "AccountRules",
+    description:
+      "The workspace's rules on the videos a tracked account brings. They apply where the account's listing becomes tracked videos: a " +
+      "video they refuse is not tracked, takes no slot of the plan, and is listed with the reason (GET /accounts/{id}/skipped-videos). " +
+      "Exclusions are checked first, then inclusions, duration and posting day; what the listing does not give (duration, posting time) " +
+      "does not refuse a video. The rules choose among the newest video_limit videos of each listing; videos already tracked stay tracked.",
+  });
+
 export const accountSchema = z
   .object({
     id: uuid.meta({ description: "The canonical account ID." }),
@@ -139,6 +160,12 @@ export const accountSchema = z
     dataSource: z.string().nullable().meta({ description: "ytdlp or simulated; null before the first scrape." }),
     createdAt: timestamp.meta({ description: "When the workspace started tracking the account." }),
     nextRefreshAt: timestamp.nullable().meta({ description: NEXT_REFRESH_DESCRIPTION }),
+    rules: accountRulesSchema,
+    pausedAt: timestamp.nullable().meta({
+      description:
+        "Set while the workspace has paused the account's tracking (POST /accounts/{id}/pause): no scheduled scrape on its behalf, no new " +
+        "video tracked through it; null while it is tracked. Its videos already tracked keep refreshing.",
+    }),
   })
   .meta({ id: "Account", description: "A tracked account." });
 
@@ -161,8 +188,23 @@ export function accountItem(a: TrackedAccountView) {
     dataSource: a.dataSource,
     createdAt: iso(a.trackedAt),
     nextRefreshAt: isoOrNull(a.nextRefreshAt),
+    rules: storedRules(a.rules),
+    pausedAt: isoOrNull(a.pausedAt),
   };
 }
+
+export const skippedVideoSchema = z
+  .object({
+    videoId: uuid.meta({ description: "The video's UUID (not tracked by the workspace)." }),
+    url: z.string().meta({ description: "Canonical HTTPS link of the video." }),
+    description: z.string(),
+    rule: z.enum(ACCOUNT_RULES).meta({ description: "The rule that refused it (a field of AccountRules)." }),
+    reason: z.string().meta({ description: "Why, in words (e.g. `Has #ad, which this account's rules exclude.`)." }),
+    skippedAt: timestamp.meta({ description: "When a scrape of the account first skipped it." }),
+  })
+  .meta({ id: "SkippedVideo", description: "A video an account's listing brought that the workspace's rules kept out (it took no slot)." });
+
+export const skippedVideoItem = (v: SkippedVideo) => ({ videoId: v.videoId, url: v.url, description: v.description, rule: v.rule, reason: v.reason, skippedAt: iso(v.skippedAt) });
 
 const pointSource = z.string().meta({ description: "The provider that measured the point: ytdlp or simulated." });
 

@@ -1,104 +1,40 @@
 /**
- * Faces by `@vladmandic/face-api`'s tiny face detector, whose model ships inside the npm package
- * (`model/tiny_face_detector_model.bin`, read from disk: nothing is downloaded), on TensorFlow.js's
- * WebAssembly backend (`@tensorflow/tfjs-backend-wasm`, which carries its .wasm files; the native
- * `tfjs-node` would download libtensorflow at install). It reads the keyframe provider's grayscale PGM
- * (faces are found in grayscale as well) or a JPEG (decoded by jpeg-js), a larger image taken down to about 1280 px.
- *
- * The backend and the model are loaded once per process, on the first detection (about half a second);
- * a failure to load them is a non-retryable ProviderError, so the visual stage skips faces with the
- * reason. Detection runs on this thread (tens to a few hundred milliseconds a frame): the visual
- * stage's bound (VISUAL_CONCURRENCY) keeps it to a few frames at a time per process.
+ * Faces, found on a thread of their own (./face-thread.ts: face-api's tiny face detector on TensorFlow.js's
+ * WebAssembly backend, its model from the npm package). Detection is CPU work of tens to hundreds of
+ * milliseconds a frame; on the worker process's own thread it held up everything else the process does
+ * (BullMQ's lock renewals, scrapes, the health answer) for that long, frame after frame. Piscina (a
+ * well-kept pool of worker threads) runs it on one thread, started on the first detection and ended after
+ * a minute without work; the visual stage's bound (VISUAL_CONCURRENCY) decides how many frames wait for it.
  */
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { Piscina } from "piscina";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { FaceDetector } from "../../domain/analysis/ports.ts";
-import { readPixels, type Pixels } from "./images.ts";
+import type { FaceAnswer } from "./face-thread.ts";
+
+export { faceModelDir } from "./face-thread.ts";
 
 const PROVIDER = "vision:face-api";
-const require = createRequire(import.meta.url);
+/** A thread that has had no detection for this long ends (its model is loaded again, in about half a second, when needed). */
+const IDLE_MS = 60_000;
 
-type FaceApi = typeof import("@vladmandic/face-api");
-
-/** The detector's input size (a multiple of 32): 416 found faces a fifth of the frame wide in 720×1280 frames. */
-const INPUT_SIZE = 416;
-const SCORE_THRESHOLD = 0.5;
-/** The detector sees INPUT_SIZE pixels anyway: a frame is first taken down to about this on its long side (keyframes already are: a smaller input missed faces the full frame showed). */
-const LONG_SIDE = 1280;
-
-/**
- * RGB pixels (from RGBA, or gray repeated: grayscale faces are found as well), each the average of an
- * n×n block so the long side is about LONG_SIDE (picking every n-th pixel instead aliased enough to hide a face).
- */
-function shrunk(image: Pixels): { width: number; height: number; rgb: Int32Array } {
-  const step = Math.max(1, Math.round(Math.max(image.width, image.height) / LONG_SIDE));
-  const width = Math.floor(image.width / step);
-  const height = Math.floor(image.height / step);
-  const rgb = new Int32Array(width * height * 3);
-  const { channels, data } = image;
-  const area = step * step;
-  for (let y = 0, o = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, o += 3) {
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      for (let dy = 0; dy < step; dy++) {
-        for (let dx = 0, p = ((y * step + dy) * image.width + x * step) * channels; dx < step; dx++, p += channels) {
-          r += data[p]!;
-          g += data[channels === 1 ? p : p + 1]!;
-          b += data[channels === 1 ? p : p + 2]!;
-        }
-      }
-      rgb[o] = Math.round(r / area);
-      rgb[o + 1] = Math.round(g / area);
-      rgb[o + 2] = Math.round(b / area);
-    }
-  }
-  return { width, height, rgb };
-}
-
-/** Where the package keeps its models. */
-export function faceModelDir(): string {
-  return join(dirname(require.resolve("@vladmandic/face-api/package.json")), "model");
-}
-
-let loading: Promise<FaceApi> | null = null;
-
-/** face-api on the WebAssembly backend with the tiny face detector's weights, loaded once per process. */
-function loadFaceApi(): Promise<FaceApi> {
-  loading ??= (async () => {
-    const faceapi = require("@vladmandic/face-api/dist/face-api.node-wasm.js") as FaceApi;
-    // The same module instance face-api's build requires: the backend set here is the one it runs on.
-    const tf = require("@tensorflow/tfjs") as typeof import("@tensorflow/tfjs");
-    const wasm = require("@tensorflow/tfjs-backend-wasm") as typeof import("@tensorflow/tfjs-backend-wasm");
-    wasm.setWasmPaths(`${dirname(require.resolve("@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm"))}/`);
-    await tf.setBackend("wasm");
-    await tf.ready();
-    await faceapi.nets.tinyFaceDetector.loadFromDisk(faceModelDir());
-    return faceapi;
-  })().catch((e: unknown) => {
-    loading = null;
-    throw new ProviderError(PROVIDER, `the face detector could not be loaded (${(e as Error).message}); reinstall the npm packages @vladmandic/face-api and @tensorflow/tfjs-backend-wasm`, false, { cause: e });
-  });
-  return loading;
-}
+let pool: Piscina | null = null;
+const facePool = () =>
+  (pool ??= new Piscina({ filename: new URL("./face-thread.ts", import.meta.url).href, minThreads: 0, maxThreads: 1, idleTimeout: IDLE_MS }));
 
 export class FaceApiDetector implements FaceDetector {
   readonly name = "face-api" as const;
 
   async detect(imagePath: string, { signal }: { signal?: AbortSignal } = {}): Promise<{ faces: number; largestFaceShare: number }> {
-    const faceapi = await loadFaceApi();
-    const image = shrunk(await readPixels(imagePath, PROVIDER));
     signal?.throwIfAborted();
-    const tensor = faceapi.tf.tensor3d(image.rgb, [image.height, image.width, 3], "int32");
-    try {
-      const found = await faceapi.detectAllFaces(tensor as never, new faceapi.TinyFaceDetectorOptions({ inputSize: INPUT_SIZE, scoreThreshold: SCORE_THRESHOLD }));
-      const area = image.width * image.height;
-      const largest = Math.max(0, ...found.map((f) => f.box.width * f.box.height));
-      return { faces: found.length, largestFaceShare: Math.round((largest / area) * 1000) / 1000 };
-    } finally {
-      tensor.dispose();
-    }
+    const answer = (await facePool().run({ imagePath }, { signal })) as FaceAnswer;
+    if ("error" in answer) throw new ProviderError(PROVIDER, answer.error, answer.retryable);
+    return answer;
   }
+}
+
+/** Ends the detector's thread (a process that is shutting down need not wait for its idle minute). */
+export async function closeFaceDetector(): Promise<void> {
+  const p = pool;
+  pool = null;
+  await p?.destroy();
 }

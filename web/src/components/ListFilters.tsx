@@ -7,18 +7,40 @@ interface Filters {
   q: string | null;
 }
 
-/** A list's platform filter and search (the search applies 300 ms after typing stops, or on Enter). */
+/**
+ * A list's platform filter and search (the search applies 300 ms after typing stops, or on Enter).
+ * Words set from elsewhere (a saved view applied, the back button) replace what the box holds; the
+ * echo of the box's own change does not (it may have been typed further meanwhile).
+ */
 export function ListFilters({ options, onChange, placeholder }: { options: Filters; onChange: (o: Partial<Filters>) => void; placeholder: string }) {
   const [q, setQ] = useState(options.q ?? "");
+  const [sent, setSent] = useState(options.q);
+  const [seen, setSeen] = useState(options.q);
+  if (options.q !== seen) {
+    setSeen(options.q);
+    if (options.q !== sent) {
+      setQ(options.q ?? "");
+      setSent(options.q);
+    }
+  }
   useEffect(() => {
     const trimmed = q.trim() || null;
     if (trimmed === options.q) return;
-    const timer = setTimeout(() => onChange({ q: trimmed }), 300);
+    const timer = setTimeout(() => {
+      setSent(trimmed);
+      onChange({ q: trimmed });
+    }, 300);
     return () => clearTimeout(timer);
   }, [q, options.q, onChange]);
 
+  const submit = () => {
+    const trimmed = q.trim() || null;
+    setSent(trimmed);
+    onChange({ q: trimmed });
+  };
+
   return (
-    <form className="filters" role="search" onSubmit={(e) => (e.preventDefault(), onChange({ q: q.trim() || null }))}>
+    <form className="filters" role="search" onSubmit={(e) => (e.preventDefault(), submit())}>
       <label>
         Platform
         <select value={options.platform ?? ""} onChange={(e) => onChange({ platform: (e.target.value || null) as Platform | null })}>

@@ -7,6 +7,7 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { formatCount } from "../lib/format";
+import { timeTickLabels, timeTickSplits } from "../lib/time-axis";
 
 export interface ChartSeries {
   label: string;
@@ -25,7 +26,7 @@ interface Props {
   times: number[];
   series: ChartSeries[];
   height?: number;
-  /** Days (daily points) or exact times on the x axis labels. */
+  /** The buckets of the points: days (daily points) or hours and scrapes; the time axis is ticked and labelled by it (lib/time-axis.ts). */
   xUnit?: "time" | "day";
 }
 
@@ -45,6 +46,7 @@ export function TimeSeriesChart({ title, times, series, height = 240, xUnit = "t
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    const resolution = xUnit === "day" ? "day" : "hour";
     const axis = { stroke: cssVar("--muted"), grid: { stroke: cssVar("--border"), width: 1 }, ticks: { stroke: cssVar("--border") } };
     const options: uPlot.Options = {
       width: el.clientWidth || 320,
@@ -62,7 +64,12 @@ export function TimeSeriesChart({ title, times, series, height = 240, xUnit = "t
         })),
       ],
       axes: [
-        { ...axis, values: xUnit === "day" ? (_u, ticks) => ticks.map((t) => new Date(t * 1000).toLocaleDateString(undefined, { month: "short", day: "numeric" })) : undefined },
+        {
+          ...axis,
+          // Whole buckets, about one per 90 px, each labelled once (never the same day on several ticks).
+          splits: (u: uPlot, _axis: number, min: number, max: number) => timeTickSplits(min, max, resolution, Math.floor(u.width / 90)),
+          values: (_u: uPlot, ticks: number[]) => timeTickLabels(ticks, resolution),
+        },
         { ...axis, scale: "y", size: 56, values: (_u, ticks) => ticks.map((t) => formatCount(t)) },
         ...(series.some((s) => s.axis === "right") ? [{ ...axis, scale: "right", side: 1 as const, size: 56, grid: { show: false }, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => formatCount(t)) }] : []),
       ],

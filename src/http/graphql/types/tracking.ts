@@ -46,6 +46,7 @@ import {
   trackedAccountsOrder,
   trackedVideosOrder,
   type AccountSort,
+  type AccountTracking,
   type AccountView,
   type HistoryInterval,
   type TrackedVideoRecord,
@@ -245,7 +246,10 @@ VideoRef.implement({
   }),
 });
 
-const AccountTrackingRef = builder.objectRef<{ trackedAccountId: string; videoLimit: number; trackedAt: Date }>("AccountTracking").implement({
+/** The workspace's tracking of an account, with the account's id (its rules' skipped videos are read by it: ./account-controls.ts). */
+export type AccountTrackingOf = AccountTracking & { accountId: string };
+
+export const AccountTrackingRef = builder.objectRef<AccountTrackingOf>("AccountTracking").implement({
   description: "The workspace's tracking of an account.",
   fields: (t) => ({
     trackedAccountId: t.exposeID("trackedAccountId", { description: "The tracking record." }),
@@ -303,7 +307,10 @@ AccountRef.implement({
       type: AccountTrackingRef,
       nullable: true,
       description: "The workspace's tracking record; null for an account it does not track (the owner of a video it tracks).",
-      resolve: (a) => (a.trackedAccountId === null ? null : { trackedAccountId: a.trackedAccountId, videoLimit: a.videoLimit, trackedAt: a.trackedAt }),
+      resolve: (a) =>
+        a.trackedAccountId === null
+          ? null
+          : { accountId: a.id, trackedAccountId: a.trackedAccountId, videoLimit: a.videoLimit, trackedAt: a.trackedAt, rules: a.rules, pausedAt: a.pausedAt },
     }),
     videos: t.loadable({
       type: AccountVideosConnection,

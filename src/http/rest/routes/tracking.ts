@@ -8,10 +8,13 @@ import { getTrackedVideo, listTrackedVideos, trackVideo, untrackVideos } from ".
 import { getTrackedAccount, listAccountVideos, listTrackedAccounts, trackAccount, untrackAccount } from "../../../domain/tracking/accounts.ts";
 import { accountHistory, historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../../domain/tracking/history.ts";
 import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.ts";
+import { listSkippedVideos, pauseAccount, resumeAccount, retryAccountSync, setAccountRules } from "../../../domain/tracking/account-controls.ts";
 import { config } from "../../../config.ts";
 import {
+  accountRules,
   accountVideosQuery,
   historyQuery,
+  skippedVideosQuery,
   listAccountsQuery,
   listVideosQuery,
   trackAccountInput,
@@ -21,6 +24,7 @@ import {
 import { defineRoute } from "../route.ts";
 import { errorSchema, idParams, queryParams } from "../schemas.ts";
 import { bulkItemResult, iso, pagination, paginationSchema, timestamp, uuid } from "../../records/common.ts";
+import { skippedVideoItem, skippedVideoSchema } from "../../records/tracking.ts";
 import { accountItem, accountPointSchema, accountSchema, historyEnvelope, trackedVideoItem, trackedVideoSchema, videoItem, videoPointSchema, videoSchema } from "../../records/tracking.ts";
 import type { RouteResponse } from "../route.ts";
 
@@ -287,6 +291,108 @@ export const trackingRoutes = [
     errors: ["NOT_FOUND", "REFRESH_TOO_SOON"],
     responses: refreshResponses,
     handler: ({ auth, params }) => refreshAnswer(() => requestAccountRefresh(auth.workspaceId, params.id)),
+  }),
+  defineRoute({
+    method: "put",
+    path: "/accounts/{id}/rules",
+    operationId: "setAccountRules",
+    summary: "Set a tracked account's rules",
+    description:
+      "Replaces the workspace's rules on the videos the account brings (a field left out is emptied: `{}` removes every rule). The next " +
+      "scrape of the account applies them: a listed video they refuse is not tracked, takes no slot, and is listed with the reason at " +
+      "GET /accounts/{id}/skipped-videos. Hashtags are stored lower-cased without #; words and phrases lower-cased. Unknown fields, more " +
+      "than 20 items in a list, a duration outside 1-86400 seconds or a day not written YYYY-MM-DD are 400 VALIDATION_ERROR. 404 " +
+      "NOT_FOUND unless the workspace tracks the account.",
+    tags: ["Accounts"],
+    params: idParams,
+    body: accountRules,
+    errors: ["NOT_FOUND", "VALIDATION_ERROR"],
+    responses: { 200: { description: "The account with its new rules.", schema: z.object({ data: accountSchema, message: z.string() }) } },
+    async handler({ auth, params, body }) {
+      const account = await setAccountRules(auth.workspaceId, params.id, body);
+      return { body: { data: accountItem(account), message: "Rules saved: the account's next scrape applies them." } };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/accounts/{id}/skipped-videos",
+    operationId: "listAccountSkippedVideos",
+    summary: "Videos an account's rules skipped",
+    description:
+      "The videos the account's listings brought that the workspace's rules refused (not tracked, no slot taken), newest skipped first, " +
+      "each with the rule and the reason in words. The newest 200 per account are kept; a video the rules later let in (the rules changed) " +
+      "leaves the list when it is tracked. 404 NOT_FOUND unless the workspace tracks the account.",
+    tags: ["Accounts"],
+    params: idParams,
+    query: queryParams(skippedVideosQuery),
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "A page of skipped videos.", schema: z.object({ data: z.array(skippedVideoSchema), pagination: paginationSchema }) } },
+    async handler({ auth, params, query }) {
+      const page = await listSkippedVideos(auth.workspaceId, params.id, query);
+      return { body: { data: page.items.map(skippedVideoItem), pagination: pagination(page.total, query.limit, query.offset) } };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/accounts/{id}/pause",
+    operationId: "pauseAccount",
+    summary: "Pause a tracked account",
+    description:
+      "Pauses the workspace's tracking of the account: no scheduled scrape on its behalf (the account leaves the refresh schedule unless " +
+      "another workspace tracks it unpaused) and no new video tracked through it; its videos already tracked stay tracked and keep " +
+      "refreshing. Pausing a paused account changes nothing (pausedAt keeps its first time). 404 NOT_FOUND unless the workspace tracks the account.",
+    tags: ["Accounts"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "The account, paused.", schema: z.object({ data: accountSchema, message: z.string() }) } },
+    async handler({ auth, params }) {
+      return { body: { data: accountItem(await pauseAccount(auth.workspaceId, params.id)), message: "Tracking paused: no scrape is scheduled for this workspace." } };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/accounts/{id}/resume",
+    operationId: "resumeAccount",
+    summary: "Resume a paused account",
+    description:
+      "Resumes the workspace's tracking of the account: a paused account is due at once and its scrape queued, which tracks what it " +
+      "posted meanwhile (within the video limit, the plan and the rules). Resuming an account that is not paused changes nothing. " +
+      "404 NOT_FOUND unless the workspace tracks the account.",
+    tags: ["Accounts"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: { 200: { description: "The account, tracked again.", schema: z.object({ data: accountSchema, message: z.string() }) } },
+    async handler({ auth, params }) {
+      return { body: { data: accountItem(await resumeAccount(auth.workspaceId, params.id)), message: "Tracking resumed: a scrape is queued." } };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/accounts/{id}/retry",
+    operationId: "retryAccountSync",
+    summary: "Retry a failed sync",
+    description:
+      "Retries the account's failed sync: when its last scrape failed (scrapeError says why; scrapeStatus failed, or ready with older " +
+      "numbers), the account goes back to queued with its failure count reset and one scrape is queued (queued: true). Asked again, or " +
+      "for an account that is queued, scraping or healthy, nothing more is queued (queued: false): a retry never queues twice. 404 " +
+      "NOT_FOUND unless the workspace tracks the account.",
+    tags: ["Accounts"],
+    params: idParams,
+    errors: ["NOT_FOUND"],
+    responses: {
+      202: {
+        description: "The retry's outcome and the account as it is now.",
+        schema: z.object({
+          data: z.object({ id: uuid, queued: z.boolean().meta({ description: "True when this call queued a scrape." }), account: accountSchema }),
+          message: z.string(),
+        }),
+      },
+    },
+    async handler({ auth, params }) {
+      const r = await retryAccountSync(auth.workspaceId, params.id);
+      const message = r.queued ? "Retry queued: the account is scraped again within a few minutes." : "Nothing to retry: the account's sync has not failed, or a retry is already queued.";
+      return { status: 202, body: { data: { id: r.id, queued: r.queued, account: accountItem(r.account) }, message } };
+    },
   }),
   defineRoute({
     method: "get",

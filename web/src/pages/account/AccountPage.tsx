@@ -1,6 +1,7 @@
 /**
- * One tracked account: its numbers, refresh now, untrack (after a confirmation), its follower and
- * view history chart, and its tracked videos. The URL's id is the account's UUID or its global id.
+ * One tracked account: its numbers, refresh now, untrack (after a confirmation), its tracking
+ * (pause, resume, retry a failed sync, its rules and what they skipped), its follower and view
+ * history chart, and its tracked videos. The URL's id is the account's UUID or its global id.
  */
 import { Suspense, useEffect, useMemo, useRef, useTransition } from "react";
 import { graphql, useRefetchableFragment, useSubscription } from "react-relay";
@@ -16,6 +17,7 @@ import { Loading } from "../../components/Loading";
 import { useRouteQuery } from "../../relay/route-query";
 import { AccountActions } from "./AccountActions";
 import { AccountSummary } from "./AccountSummary";
+import { AccountTracking } from "./AccountTracking";
 import { AccountVideos } from "./AccountVideos";
 
 const query = graphql`
@@ -33,6 +35,7 @@ const fragment = graphql`
     lastScrapedAt
     ...AccountSummary_account
     ...HistoryChart_subject
+    ...AccountTracking_account
     ...AccountVideos_account
   }
 `;
@@ -78,6 +81,7 @@ function Account({ account }: { account: AccountPage_account$key }) {
       <AccountSummary account={a}>
         <AccountActions accountId={a.id} />
       </AccountSummary>
+      <AccountTracking account={a} />
       <section aria-labelledby="account-history-heading" className="panel">
         <h2 id="account-history-heading">Follower and view history</h2>
         <Suspense fallback={<Loading what="Loading the history" />}>

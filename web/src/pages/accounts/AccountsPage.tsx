@@ -6,13 +6,16 @@
  * history chart and videos.
  */
 import { graphql } from "react-relay";
-import { useNavigation, useRevalidator } from "react-router";
-import type { AccountsPageQuery } from "../../__generated__/AccountsPageQuery.graphql";
+import { useNavigation, useRevalidator, useSearchParams } from "react-router";
+import type { AccountsPageQuery, AccountSort } from "../../__generated__/AccountsPageQuery.graphql";
+import { ColumnChooser } from "../../components/ColumnChooser";
 import { ListFilters } from "../../components/ListFilters";
 import { PageHeader } from "../../components/PageHeader";
+import { SavedViews, type SavedViewData } from "../../components/SavedViews";
+import { rememberColumns, useColumns } from "../../lib/columns";
 import { useListOptions } from "../../lib/list-options";
 import { useRouteQuery } from "../../relay/route-query";
-import { AccountsTable } from "./AccountsTable";
+import { ACCOUNT_COLUMNS, AccountsTable } from "./AccountsTable";
 import { TrackAccountForm } from "./TrackAccountForm";
 import { accountListOptions } from "./list-options";
 
@@ -24,12 +27,22 @@ const query = graphql`
       }
     }
     ...AccountsTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q)
+    ...SavedViews_query @arguments(list: ACCOUNTS)
   }
 `;
 
 export default function AccountsPage() {
   const [options, change] = useListOptions(accountListOptions);
+  const [columns, setColumns] = useColumns("accounts", ACCOUNT_COLUMNS);
+  const [, setParams] = useSearchParams();
   const data = useRouteQuery<AccountsPageQuery>(query);
+
+  function apply(view: SavedViewData) {
+    const params = accountListOptions.write({ sort: view.sort.toUpperCase() as AccountSort, order: view.order, platform: view.platform ?? null, q: view.q ?? null });
+    params.set("columns", view.columns.join(","));
+    rememberColumns("accounts", view.columns);
+    setParams(params, { replace: true });
+  }
   // Tracking an account changes the list and the slots: the route reads them again.
   const { revalidate, state } = useRevalidator();
   const pending = useNavigation().state === "loading" || state === "loading";
@@ -39,8 +52,17 @@ export default function AccountsPage() {
       <TrackAccountForm limits={data.workspace.limits} onTracked={() => void revalidate()} />
       <section aria-labelledby="accounts-heading" className="panel">
         <h2 id="accounts-heading">Tracked accounts</h2>
-        <ListFilters options={options} onChange={change} placeholder="Name or username" />
-        <AccountsTable query={data} options={options} onChange={change} pending={pending} />
+        <SavedViews
+          query={data}
+          list="ACCOUNTS"
+          current={{ platform: options.platform, q: options.q, sort: options.sort.toLowerCase(), order: options.order, columns: [...columns] }}
+          onApply={apply}
+        />
+        <div className="row list-tools">
+          <ListFilters options={options} onChange={change} placeholder="Name or username" />
+          <ColumnChooser columns={ACCOUNT_COLUMNS} shown={columns} onChange={setColumns} />
+        </div>
+        <AccountsTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
       </section>
     </>
   );

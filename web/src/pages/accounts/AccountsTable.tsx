@@ -11,13 +11,14 @@ import type { AccountsTable_query$key, AccountsTable_query$data } from "../../__
 import type { AccountsTablePaginationQuery } from "../../__generated__/AccountsTablePaginationQuery.graphql";
 import type { AccountSort } from "../../__generated__/AccountsPageQuery.graphql";
 import { paths } from "../../app/paths";
-import { StatusBadge } from "../../components/Badge";
+import { Badge, StatusBadge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Time } from "../../components/Time";
 import { Thumbnail } from "../../components/VideoCell";
 import { formatCount, formatWhole, platformName } from "../../lib/format";
 import { usePagedConnection } from "../../relay/paged";
+import type { ColumnChoice } from "../../lib/columns";
 import type { AccountListOptions } from "./list-options";
 
 const fragment = graphql`
@@ -49,6 +50,7 @@ const fragment = graphql`
           tracking {
             videoLimit
             trackedAt
+            pausedAt
           }
         }
       }
@@ -57,6 +59,22 @@ const fragment = graphql`
 `;
 
 type Row = AccountsTable_query$data["accounts"]["edges"][number]["node"];
+
+/**
+ * The columns a person may show or hide (lib/columns.ts), in the table's order; the ids are the
+ * domain's (src/domain/views/inputs.ts ACCOUNT_LIST_COLUMNS). The avatar and the account are always shown.
+ */
+export const ACCOUNT_COLUMNS: readonly ColumnChoice[] = [
+  { id: "platform", label: "Platform" },
+  { id: "followers", label: "Followers" },
+  { id: "views", label: "Total views" },
+  { id: "videos", label: "Videos" },
+  { id: "limit", label: "Video limit" },
+  { id: "tracked", label: "Tracked" },
+  { id: "status", label: "Status" },
+];
+
+const ALWAYS = new Set(["avatar", "account"]);
 
 const COLUMNS: Column<Row, AccountSort>[] = [
   { id: "avatar", header: "Avatar", hidden: true, cell: (a) => <Thumbnail src={a.avatarUrl} avatar /> },
@@ -77,17 +95,33 @@ const COLUMNS: Column<Row, AccountSort>[] = [
   { id: "videos", header: "Videos", sort: "VIDEO_COUNT", cell: (a) => formatCount(a.videoCount) },
   { id: "limit", header: "Video limit", cell: (a) => formatWhole(a.tracking?.videoLimit) },
   { id: "tracked", header: "Tracked", sort: "TRACKED_AT", cell: (a) => <Time value={a.tracking?.trackedAt} /> },
-  { id: "status", header: "Status", cell: (a) => <StatusBadge status={a.scrapeStatus} title={a.scrapeError ?? undefined} /> },
+  {
+    id: "status",
+    header: "Status",
+    cell: (a) => (
+      <>
+        <StatusBadge status={a.scrapeStatus} title={a.scrapeError ?? undefined} />
+        {a.tracking?.pausedAt && (
+          <>
+            {" "}
+            <Badge title="No scrape is scheduled and no new video is tracked until it is resumed (on its page).">Paused</Badge>
+          </>
+        )}
+      </>
+    ),
+  },
 ];
 
 interface Props {
   query: AccountsTable_query$key;
+  /** The column ids shown (lib/columns.ts). */
+  columns: readonly string[];
   options: AccountListOptions;
   onChange: (o: Partial<AccountListOptions>) => void;
   pending: boolean;
 }
 
-export function AccountsTable({ query, options, onChange, pending }: Props) {
+export function AccountsTable({ query, columns: shown, options, onChange, pending }: Props) {
   const { rows, paging, refetch } = usePagedConnection<AccountsTablePaginationQuery, AccountsTable_query$key, Row>(fragment, query, (d) => d.accounts, "accounts");
   const [, startRefetch] = useTransition();
 
@@ -108,7 +142,7 @@ export function AccountsTable({ query, options, onChange, pending }: Props) {
   return (
     <DataTable
       label={`Tracked accounts, ${formatWhole(paging.total)} in all${options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}`}
-      columns={COLUMNS}
+      columns={COLUMNS.filter((c) => ALWAYS.has(c.id) || shown.includes(c.id))}
       rows={rows}
       rowKey={(a) => a.id}
       rowProps={(a) => ({ "data-account-id": a.uuid })}

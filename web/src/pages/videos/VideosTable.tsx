@@ -17,6 +17,9 @@ import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
 import { formatDelta, formatWhole, platformName, videoTitle } from "../../lib/format";
+import type { ColumnChoice } from "../../lib/columns";
+import { Link } from "react-router";
+import { paths } from "../../app/paths";
 import { usePagedConnection } from "../../relay/paged";
 import { BulkActions } from "./BulkActions";
 import type { VideoListOptions } from "./list-options";
@@ -53,6 +56,15 @@ const rowFragment = graphql`
     type
     description
     username
+    displayName
+    account {
+      uuid
+      username
+      displayName
+      tracking {
+        trackedAt
+      }
+    }
     viewCount
     likeCount
     engagementRate
@@ -80,17 +92,43 @@ type Row = VideosTableRow_video$data;
 
 const metrics = videoMetricColumns<Row, VideoSort>({ views: "VIEWS", engagement: "ENGAGEMENT", posted: "POSTED_AT" });
 
-/** The columns; `select` is the row's checkbox (the selection is the set of row ids). */
-function columnsFor(selected: ReadonlySet<string>, toggle: (id: string) => void): Column<Row, VideoSort>[] {
-  return [
-    {
-      id: "select",
-      header: "Select",
-      hidden: true,
-      cell: (v) => <input type="checkbox" aria-label={`Select ${videoTitle(v)}`} checked={selected.has(v.id)} onChange={() => toggle(v.id)} />,
-    },
+/**
+ * The columns a person may show or hide (lib/columns.ts), in the table's order; the ids are the
+ * domain's (src/domain/views/inputs.ts VIDEO_LIST_COLUMNS), so saved views carry them.
+ */
+export const VIDEO_COLUMNS: readonly ColumnChoice[] = [
+  { id: "platform", label: "Platform" },
+  { id: "video", label: "Video" },
+  { id: "creator", label: "Creator" },
+  { id: "views", label: "Views" },
+  { id: "likes", label: "Likes" },
+  { id: "engagement", label: "Engagement" },
+  { id: "views24h", label: "Views 24 h" },
+  { id: "outlier", label: "Outlier score" },
+  { id: "posted", label: "Posted" },
+  { id: "status", label: "Status" },
+];
+
+/** The video's creator: display name and handle, linking to the account's page when the workspace tracks it. */
+function Creator({ video: v }: { video: Row }) {
+  const handle = v.account?.username || v.username;
+  const name = v.account?.displayName || v.displayName;
+  if (!handle) return <span className="muted">—</span>;
+  const text = (
+    <>
+      {name && <span>{name} </span>}
+      <span className="muted">@{handle}</span>
+    </>
+  );
+  return v.account?.tracking ? <Link to={paths.account(v.account.uuid)}>{text}</Link> : <span>{text}</span>;
+}
+
+/** The columns shown, in the table's order; `select` (the row's checkbox; the selection is the set of row ids) is always there. */
+function columnsFor(shown: readonly string[], selected: ReadonlySet<string>, toggle: (id: string) => void): Column<Row, VideoSort>[] {
+  const all: Column<Row, VideoSort>[] = [
     { id: "platform", header: "Platform", cell: (v) => platformName(v.type) },
-    { id: "description", header: "Video", cell: (v) => <VideoCell video={v} /> },
+    { id: "video", header: "Video", className: "cell-description", cell: (v) => <VideoCell video={v} /> },
+    { id: "creator", header: "Creator", cell: (v) => <Creator video={v} /> },
     metrics.views,
     metrics.likes,
     metrics.engagement,
@@ -99,16 +137,25 @@ function columnsFor(selected: ReadonlySet<string>, toggle: (id: string) => void)
     metrics.posted,
     { id: "status", header: "Status", cell: (v) => <StatusBadge status={v.scrapeStatus} title={v.scrapeError ?? undefined} /> },
   ];
+  const select: Column<Row, VideoSort> = {
+    id: "select",
+    header: "Select",
+    hidden: true,
+    cell: (v) => <input type="checkbox" aria-label={`Select ${videoTitle(v)}`} checked={selected.has(v.id)} onChange={() => toggle(v.id)} />,
+  };
+  return [select, ...all.filter((c) => shown.includes(c.id))];
 }
 
 interface Props {
   query: VideosTable_query$key;
+  /** The column ids shown (lib/columns.ts). */
+  columns: readonly string[];
   options: VideoListOptions;
   onChange: (o: Partial<VideoListOptions>) => void;
   pending: boolean;
 }
 
-export function VideosTable({ query, options, onChange, pending }: Props) {
+export function VideosTable({ query, columns: shown, options, onChange, pending }: Props) {
   const { data, rows: nodes, paging, refetch } = usePagedConnection<VideosTablePaginationQuery, VideosTable_query$key, VideosTableRow_video$key>(fragment, query, (d) => d.videos, "videos");
   const rows = useMemo(() => nodes.map((node) => readInlineData<VideosTableRow_video$key>(rowFragment, node)), [nodes]);
   const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
@@ -124,7 +171,7 @@ export function VideosTable({ query, options, onChange, pending }: Props) {
   useLiveRows(reload);
 
   const toggle = useCallback((id: string) => setSelection((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id]))), []);
-  const columns = useMemo(() => columnsFor(selection, toggle), [selection, toggle]);
+  const columns = useMemo(() => columnsFor(shown, selection, toggle), [shown, selection, toggle]);
   const selected = rows.filter((r) => selection.has(r.id));
   const allSelected = rows.length > 0 && selected.length === rows.length;
 

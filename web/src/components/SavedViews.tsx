@@ -1,0 +1,137 @@
+/**
+ * Saved views of a list (issue 34; src/domain/views/): choose one to apply its filters, sort and
+ * columns (the page turns them into the URL), save the list as it is now under a name, private or
+ * shared with the workspace, and delete one's own. The person's views and the workspace's shared
+ * ones come with the page's query (`...SavedViews_query @arguments(list: …)`).
+ */
+import { useState, useTransition, type FormEvent } from "react";
+import { graphql, useRefetchableFragment } from "react-relay";
+import type { SavedViews_query$data, SavedViews_query$key } from "../__generated__/SavedViews_query.graphql";
+import type { SavedViewsRefetchQuery } from "../__generated__/SavedViewsRefetchQuery.graphql";
+import type { SavedViewsCreateMutation, SavedViewContentInput, SavedViewList } from "../__generated__/SavedViewsCreateMutation.graphql";
+import type { SavedViewsDeleteMutation } from "../__generated__/SavedViewsDeleteMutation.graphql";
+import { useAction } from "../relay/action";
+import { Outcome } from "./Outcome";
+
+const fragment = graphql`
+  fragment SavedViews_query on Query @refetchable(queryName: "SavedViewsRefetchQuery") @argumentDefinitions(list: { type: "SavedViewList!" }) {
+    savedViews(list: $list, first: 100) {
+      edges {
+        node {
+          id
+          uuid
+          name
+          shared
+          mine
+          ownerName
+          platform
+          q
+          tags
+          sort
+          order
+          columns
+        }
+      }
+    }
+  }
+`;
+
+const createMutation = graphql`
+  mutation SavedViewsCreateMutation($list: SavedViewList!, $name: String!, $shared: Boolean, $content: SavedViewContentInput!) {
+    createSavedView(list: $list, name: $name, shared: $shared, content: $content) {
+      id
+      uuid
+      name
+    }
+  }
+`;
+
+const deleteMutation = graphql`
+  mutation SavedViewsDeleteMutation($id: ID!) {
+    deleteSavedView(id: $id)
+  }
+`;
+
+export type SavedViewData = SavedViews_query$data["savedViews"]["edges"][number]["node"];
+
+interface Props {
+  query: SavedViews_query$key;
+  list: SavedViewList;
+  /** The list as it is now: what "Save view" keeps. */
+  current: SavedViewContentInput;
+  onApply: (view: SavedViewData) => void;
+}
+
+const labelOf = (v: SavedViewData) => (v.shared ? `${v.name} (shared${v.mine ? "" : ` by ${v.ownerName}`})` : v.name);
+
+export function SavedViews({ query, list, current, onApply }: Props) {
+  const [data, refetch] = useRefetchableFragment<SavedViewsRefetchQuery, SavedViews_query$key>(fragment, query);
+  const [, startTransition] = useTransition();
+  const views = data.savedViews.edges.map((e) => e.node);
+  const [selected, setSelected] = useState("");
+  const [name, setName] = useState("");
+  const [share, setShare] = useState(false);
+  const create = useAction<SavedViewsCreateMutation>(createMutation);
+  const remove = useAction<SavedViewsDeleteMutation>(deleteMutation);
+  const chosen = views.find((v) => v.uuid === selected);
+  const reload = () => startTransition(() => void refetch({}, { fetchPolicy: "network-only" }));
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    const saved = await create.run({ list, name, shared: share, content: current }, { done: (r) => `Saved the view “${r.createSavedView.name}”.`, failed: "Could not save the view" });
+    if (!saved) return;
+    setName("");
+    setSelected(saved.createSavedView.uuid);
+    reload();
+  }
+
+  async function deleteChosen() {
+    if (!chosen) return;
+    if (await remove.run({ id: chosen.uuid }, { done: () => `Deleted the view “${chosen.name}”.`, failed: "Could not delete the view" })) {
+      setSelected("");
+      reload();
+    }
+  }
+
+  return (
+    <div className="saved-views">
+      <div className="row">
+        <label>
+          Saved view{" "}
+          <select
+            value={selected}
+            onChange={(e) => {
+              setSelected(e.target.value);
+              const view = views.find((v) => v.uuid === e.target.value);
+              if (view) onApply(view);
+            }}
+          >
+            <option value="">{views.length ? "Choose a view…" : "No saved views yet"}</option>
+            {views.map((v) => (
+              <option key={v.uuid} value={v.uuid}>
+                {labelOf(v)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {chosen?.mine && (
+          <button type="button" onClick={() => void deleteChosen()} disabled={remove.pending}>
+            Delete view
+          </button>
+        )}
+      </div>
+      <form className="row" onSubmit={(e) => void save(e)}>
+        <label>
+          View name <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="e.g. Client A, most viewed" />
+        </label>
+        <label>
+          <input type="checkbox" checked={share} onChange={(e) => setShare(e.target.checked)} /> Share with the workspace
+        </label>
+        <button type="submit" disabled={create.pending}>
+          Save view
+        </button>
+      </form>
+      <Outcome outcome={create.outcome ?? remove.outcome} />
+    </div>
+  );
+}
