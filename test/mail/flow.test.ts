@@ -131,12 +131,15 @@ describe("reaching people, in Chromium", () => {
     const errors = pageErrors(page);
     await page.goto("/sign-in");
     await page.getByRole("link", { name: "Forgot your password?" }).click();
+    // The page is loaded on demand: its heading first, or the sign-in page's Email field would be filled.
+    await page.getByRole("heading", { level: 1, name: "Forgot your password?" }).waitFor();
     await page.getByLabel("Email").fill("forgetful@flow.test");
     await page.getByRole("button", { name: "Send me a link" }).click();
     await page.getByText("If forgetful@flow.test has an account, a link to set a new password is on its way.").waitFor();
 
     const link = await linkIn("forgetful@flow.test", "/reset-password");
     await page.goto(link);
+    await page.getByRole("heading", { level: 1, name: "Set your password" }).waitFor();
     await page.getByLabel("New password").fill("a fresh long password");
     await page.getByLabel("Repeat the password").fill("a fresh long password");
     await page.getByRole("button", { name: "Set password" }).click();
