@@ -273,6 +273,21 @@ const schema = z.object({
   /** People (src/domain/people/): the service's public address, which the links it prints and
    *  answers (invitations, password set/reset) start with; default http://localhost:<PORT>. */
   PUBLIC_URL: z.url().optional(),
+  /** Mail (src/domain/mail/, docs/contract/decisions.md "Fourth wave"): the SMTP server, as a URL
+   *  (`smtp://` or `smtps://`; user and password in it; `smtp://` upgrades with STARTTLS when the
+   *  server offers it). Unset: mails are written to the log and kept in the dev mailbox
+   *  (`npm run cli -- mail list`), and /readyz says mail is not configured. */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^smtps?:\/\/[^\s]+$/i.test(v), "must be an smtp:// or smtps:// URL"),
+  /** The From of every mail (an address, or `Name <address>`); default `Video service <no-reply@<PUBLIC_URL's host>>`. */
+  MAIL_FROM: z.string().optional().transform((v) => v || undefined),
+  /** A workspace's mails per hour (alerts, digests, invitations, notices); beyond it they are not sent (`capped`). */
+  MAIL_MAX_PER_WORKSPACE_PER_HOUR: z.coerce.number().int().min(1).default(100),
+  /** Password-reset mails per address per hour (whoever asks: the request needs no sign-in). */
+  MAIL_MAX_RESETS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(3),
   /** Signs the session cookies (32+ characters, e.g. `openssl rand -base64 32`); unset, the service
    *  generates one on first start and keeps it in PostgreSQL, so every process shares it. */
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),
@@ -573,6 +588,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         windowSeconds: e.SIGN_IN_FAILURE_WINDOW_MINUTES * 60,
         knownAddressSeconds: e.SIGN_IN_KNOWN_ADDRESS_DAYS * 86_400,
       },
+    },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `Video service <no-reply@${new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).hostname}>`,
+      maxPerWorkspacePerHour: e.MAIL_MAX_PER_WORKSPACE_PER_HOUR,
+      maxResetsPerAddressPerHour: e.MAIL_MAX_RESETS_PER_ADDRESS_PER_HOUR,
     },
     dashboardDir: resolve(e.DASHBOARD_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),
   };

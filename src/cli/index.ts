@@ -10,6 +10,7 @@
  *   npm run cli -- user create --email E --password P [--name NAME] [--workspace ID --role owner|member] [--json]
  *   npm run cli -- user reset-password --email E [--json]
  *   npm run cli -- member add --workspace ID --email E --role owner|member [--json]
+ *   npm run cli -- mail list [--to EMAIL] [--limit N] [--json]
  *   npm run cli -- mcp --key API_KEY      (MCP over stdio; stdout carries protocol messages only)
  *
  * With --json, exactly one JSON object is printed on stdout (errors too: {"error": {code, message}},
@@ -32,6 +33,8 @@ const { values, positionals } = parseArgs({
     email: { type: "string" },
     password: { type: "string" },
     role: { type: "string" },
+    to: { type: "string" },
+    limit: { type: "string" },
   },
 });
 
@@ -55,6 +58,7 @@ const { closeQueues } = await import("../infra/queues.ts");
 const { createUser, resetPasswordLink, userByEmail } = await import("../domain/people/users.ts");
 const { setMembership } = await import("../domain/people/members.ts");
 const { OPERATOR } = await import("../domain/people/actor.ts");
+const { listMailbox } = await import("../domain/mail/mailbox.ts");
 
 const USAGE = `Usage: npm run cli -- <command> [options] [--json]
   workspace create --name NAME [--plan PLAN]
@@ -66,6 +70,7 @@ const USAGE = `Usage: npm run cli -- <command> [options] [--json]
   user create --email E --password P [--name NAME] [--workspace ID --role owner|member]
   user reset-password --email E
   member add --workspace ID --email E --role owner|member
+  mail list [--to EMAIL] [--limit N]   (the latest mails: the dev mailbox when no SMTP_URL is set)
   mcp --key API_KEY          (an MCP server on stdin/stdout for desktop assistants)`;
 
 class UsageError extends Error {}
@@ -170,6 +175,18 @@ async function run(command: string): Promise<Result> {
       return {
         json: { workspaceId, userId: user.id, memberId: member.id, role: member.role },
         text: `${user.email} is ${member.role === "owner" ? "an owner" : "a member"} of workspace ${workspaceId}.`,
+      };
+    }
+    case "mail list": {
+      const limit = values.limit === undefined ? 20 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError("--limit must be an integer from 1 to 500");
+      const mails = await listMailbox(limit, typeof values.to === "string" ? values.to : undefined);
+      return {
+        json: { mails },
+        text:
+          mails
+            .map((m) => `${m.createdAt}  ${m.status.padEnd(7)}  to ${m.to}  ${m.subject}\n${m.links.map((l) => `    ${l}`).join("\n")}`)
+            .join("\n") || "No mails.",
       };
     }
     default:

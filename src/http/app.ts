@@ -7,7 +7,7 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Queue } from "bullmq";
 import { config } from "../config.ts";
-import { checkBackends, degradedReasons, programsReport, visualReport } from "../infra/health.ts";
+import { checkBackends, degradedReasons, mailReport, programsReport, visualReport } from "../infra/health.ts";
 import { logger } from "../infra/logger.ts";
 import { collectProcessMetrics, metricsEnabled } from "../infra/metrics.ts";
 import { rememberMount, requestIdOf } from "./request-context.ts";
@@ -22,6 +22,7 @@ import { openApiRoute } from "./rest/routes/openapi.ts";
 import { mcpRouter } from "./mcp/http.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { dashboard } from "./dashboard.ts";
+import { unsubscribeRoutes } from "./unsubscribe.ts";
 
 const VERSION = "1.0.0";
 /** The runtime, as /readyz reports it: the service runs on the Node.js the npm package `node` installs (README, "Run it"). */
@@ -32,7 +33,8 @@ const RUNTIME = { node: process.versions.node };
  * a program a configured provider needs is missing (the reasons say which and how to install it). Each program the
  * providers run is listed (path, present, version, Debian package, what needs it; null when none does), yt-dlp with
  * its age: a stale one is reported, not a failure. `providerChoice.reason` says why the scrape provider is what it is
- * when SCRAPE_PROVIDER was not set. `visual` says whether analyses look at the video and what each part runs.
+ * when SCRAPE_PROVIDER was not set. `visual` says whether analyses look at the video and what each part runs; `mail`
+ * whether mail is configured (SMTP_URL) or kept in the log and the dev mailbox.
  */
 async function readiness(_req: Request, res: Response): Promise<void> {
   const checks = await checkBackends();
@@ -41,7 +43,7 @@ async function readiness(_req: Request, res: Response): Promise<void> {
   const degraded = degradedReasons(programs);
   const status = !ready ? "unavailable" : degraded.length ? "degraded" : "ready";
   const { scrape, reason } = config.providerChoice;
-  const body = { status, checks, runtime: RUNTIME, providers: config.providers, providerChoice: { scrape, reason }, programs, visual: visualReport(), ...(degraded.length ? { degraded } : {}) };
+  const body = { status, checks, runtime: RUNTIME, providers: config.providers, providerChoice: { scrape, reason }, programs, visual: visualReport(), mail: mailReport(), ...(degraded.length ? { degraded } : {}) };
   res.status(ready ? 200 : 503).json(ready ? body : { code: "SERVICE_UNAVAILABLE", message: "Not ready: a backing service is unavailable.", ...body });
 }
 
@@ -81,6 +83,8 @@ export function createApp(options: AppOptions = {}) {
   // People: sign-up, sign-in, sessions (better-auth; src/http/auth/routes.ts).
   app.use("/auth", authRoutes());
   app.use("/mcp", rememberMount, mcpRouter());
+  // One-click unsubscribe of alert and digest mails (RFC 8058; the token is the credential).
+  app.use(unsubscribeRoutes());
 
   // Operations (docs/contract/decisions.md, Operations), outside /api/v1's keys and rate limit: Prometheus metrics, the queue
   // board (404 unless ADMIN_TOKEN is set) and GraphiQL's files (the page itself is GET /graphql).

@@ -176,6 +176,19 @@ export function visualReport(): Record<string, unknown> {
   };
 }
 
+/**
+ * Mail for /readyz: configured (SMTP_URL, shown without its credentials) or not, in which case
+ * mails go to the log and the dev mailbox (`npm run cli -- mail list`). Not configured is not
+ * "degraded": nothing is lost, and a fresh machine starts ready.
+ */
+export function mailReport(smtpUrl: string | null | undefined = config.mail.smtpUrl): Record<string, unknown> {
+  if (!smtpUrl) {
+    return { configured: false, transport: "log", message: "Mail is not configured (no SMTP_URL): mails are written to the log and kept in the dev mailbox (npm run cli -- mail list)." };
+  }
+  const url = new URL(smtpUrl);
+  return { configured: true, transport: "smtp", server: `${url.protocol}//${url.host}`, from: config.mail.from };
+}
+
 /** A version-like token of a program's first line of `--version` output (yt-dlp's whole line: its versions are dates). */
 function versionOf(key: ProgramKey, output: string): string | null {
   const line = output.split("\n")[0]!.trim();

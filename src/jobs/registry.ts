@@ -34,6 +34,12 @@ import { deliverWebhook } from "../domain/webhooks/delivery.ts";
 import { pruneEvents, sweepOutbox } from "../domain/webhooks/outbox.ts";
 import type { WebhookSender } from "../domain/webhooks/ports.ts";
 import { PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests } from "../domain/shared/idempotency.ts";
+import { DIGESTS_JOB, NOTIFY_JOB, PRUNE_MAIL_JOB, SEND_MAIL_JOB, SWEEP_MAIL_JOB, type NotifyData, type SendMailData } from "../domain/mail/jobs.ts";
+import { notifyEvents, sweepUnnotified } from "../domain/notifications/consume.ts";
+import { queueDueDigests } from "../domain/notifications/digest.ts";
+import { sendMail } from "../domain/mail/send.ts";
+import { pruneMail, sweepMails } from "../domain/mail/outbox.ts";
+import type { MailTransport } from "../domain/mail/ports.ts";
 
 export interface JobSchedule {
   /** Stable id: upserting the same id replaces the schedule instead of adding another. */
@@ -66,6 +72,7 @@ export interface WorkerProviders {
   analysis: () => AnalysisProviders;
   radar: () => RadarDeps;
   webhooks: () => WebhookSender;
+  mail: () => MailTransport;
 }
 
 /** The daily snapshot fill runs every 6 hours: idempotent, and never misses a UTC day. */
@@ -156,6 +163,36 @@ export function webhooksQueue(sender: () => WebhookSender): QueueDefinition {
   };
 }
 
+const MAIL_SWEEP_EVERY_MS = 30_000;
+/** Digests are due at a local hour: checked every 5 minutes, each sent once per ISO week. */
+const DIGESTS_EVERY_MS = 5 * 60_000;
+
+/**
+ * Mails (one job per mail: src/domain/mail/send.ts), the notifications consumer of the workspace
+ * events, the weekly digests, and the sweep that queues again what lost its job.
+ */
+export function mailQueue(transport: () => MailTransport): QueueDefinition {
+  return {
+    queue: "mail",
+    concurrency: 4,
+    // A killed worker's mail (claimed for 2 minutes: src/domain/mail/send.ts) is picked up within about 20 s.
+    lockDurationMs: 10_000,
+    stalledIntervalMs: 10_000,
+    handlers: {
+      [SEND_MAIL_JOB]: (job, run) => sendMail((job.data as SendMailData).mailId, transport(), run),
+      [NOTIFY_JOB]: (job) => notifyEvents((job.data as NotifyData).eventIds),
+      [SWEEP_MAIL_JOB]: async () => ({ ...(await sweepUnnotified()), ...(await sweepMails()) }),
+      [DIGESTS_JOB]: () => queueDueDigests(),
+      [PRUNE_MAIL_JOB]: () => pruneMail(),
+    },
+    schedules: [
+      { id: "mail-sweep", jobName: SWEEP_MAIL_JOB, every: MAIL_SWEEP_EVERY_MS },
+      { id: "mail-digests", jobName: DIGESTS_JOB, every: DIGESTS_EVERY_MS },
+      { id: "mail-prune", jobName: PRUNE_MAIL_JOB, every: 3600_000 },
+    ],
+  };
+}
+
 /**
  * Monthly credit renewal, by a job scheduler (not a timer in the API), and the hourly deletion of
  * idempotent answers past their 24 hours (an expired key is also taken over by its next request).
@@ -176,5 +213,5 @@ export function maintenanceQueue(): QueueDefinition {
 }
 
 export function jobDefinitions(providers: WorkerProviders): QueueDefinition[] {
-  return [maintenanceQueue(), trackingQueue(providers.scrape), analysisQueue(providers.analysis), radarQueue(providers.radar), webhooksQueue(providers.webhooks)];
+  return [maintenanceQueue(), trackingQueue(providers.scrape), analysisQueue(providers.analysis), radarQueue(providers.radar), webhooksQueue(providers.webhooks), mailQueue(providers.mail)];
 }

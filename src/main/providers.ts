@@ -26,6 +26,9 @@ import { FaceApiDetector } from "../providers/vision/face-api.ts";
 import { OfflineQueryExpander, OpenAiQueryExpander } from "../providers/search/expand.ts";
 import { YtdlpSearchProvider } from "../providers/search/ytdlp.ts";
 import { HttpWebhookSender } from "../providers/webhooks/http.ts";
+import { SmtpMailTransport } from "../providers/mail/smtp.ts";
+import { LogMailTransport } from "../providers/mail/log.ts";
+import type { MailTransport } from "../domain/mail/ports.ts";
 import { redisOutboundBudget, type OutboundBudget } from "../providers/outbound-budget.ts";
 import { createRedis } from "../infra/redis.ts";
 
@@ -115,7 +118,18 @@ export function lazy<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
+/** SMTP when SMTP_URL is set; else the log and the dev mailbox (src/providers/mail/log.ts). */
+export function createMailTransport(smtpUrl: string | undefined = config.mail.smtpUrl): MailTransport {
+  return smtpUrl ? new SmtpMailTransport(smtpUrl) : new LogMailTransport();
+}
+
 /** Every queue's providers as configured, each built on first use. */
 export function workerProviders(): WorkerProviders {
-  return { scrape: lazy(() => createScrapeProvider()), analysis: lazy(analysisProviders), radar: lazy(radarDeps), webhooks: lazy(() => new HttpWebhookSender()) };
+  return {
+    scrape: lazy(() => createScrapeProvider()),
+    analysis: lazy(analysisProviders),
+    radar: lazy(radarDeps),
+    webhooks: lazy(() => new HttpWebhookSender()),
+    mail: lazy(() => createMailTransport()),
+  };
 }

@@ -83,6 +83,8 @@ describe("the default scrape provider (settleScrapeProvider)", () => {
         concurrency: 1,
         providers: { keyframes: { provider: "ffmpeg", present: true }, text: { provider: "tesseract", present: true }, faces: { provider: "face-api", present: true, model: expect.stringMatching(/@vladmandic\/face-api\/model\/tiny_face_detector_model\.bin$/) } },
       });
+      // No SMTP_URL (a fresh machine): mail is kept in the log and the dev mailbox, said here, and the service is ready.
+      expect(body.mail).toMatchObject({ configured: false, transport: "log" });
       const line = logLines(api).find((l) => typeof l.msg === "string" && l.msg.startsWith("scrape provider:"));
       expect(line).toMatchObject({ level: 40, msg: expect.stringMatching(/^scrape provider: simulated, because yt-dlp 2023\.03\.04/) });
       expect(api.output()).toMatch(/API listening on port \d+; scrape provider: simulated/);

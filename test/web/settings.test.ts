@@ -153,7 +153,7 @@ describe("settings in Chromium", () => {
 
     await page.getByLabel("Email to invite").fill("someone@example.com");
     await page.getByRole("button", { name: "Invite" }).click();
-    await page.getByRole("region", { name: "Invitation link for someone@example.com" }).getByText("No email is sent").waitFor();
+    await page.getByRole("region", { name: "Invitation link for someone@example.com" }).getByText("An invitation mail with this link is on its way").waitFor();
     const invitations = page.getByRole("table", { name: /Invitations of this workspace/ });
     const pending = invitations.getByRole("row").filter({ hasText: "someone@example.com" });
     await pending.getByText("Pending").waitFor();

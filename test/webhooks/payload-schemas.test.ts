@@ -131,10 +131,16 @@ async function everyEvent(workspaceId: string): Promise<void> {
   const { getBalance } = await import("../../src/domain/credits/service.js");
   const left = (await getBalance(workspaceId)).totalRemaining;
   await charge({ workspaceId, amount: Math.max(1, left - 5), idempotencyKey: "schema-low", reason: "test: low balance" });
+  // plan.limit_reached: an addition refused by the plan's video tracking limit (a plan whose limit is what is tracked now)
+  const { trackedVideoCount } = await prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId } });
+  await prisma.plan.create({ data: { name: "schema-full", videoLimit: trackedVideoCount, monthlyCredits: 200 } });
+  await prisma.workspace.update({ where: { id: workspaceId }, data: { planName: "schema-full" } });
+  const { trackVideo } = await import("../../src/domain/tracking/videos.js");
+  await expect(trackVideo(workspaceId, "https://www.youtube.com/watch?v=schemaFull1")).rejects.toMatchObject({ code: "VIDEO_LIMIT_REACHED" });
 }
 
 describe("webhook payloads against their published schemas", () => {
-  it("a real delivery of each of the eight events matches the schema GET /api/v1/openapi.json publishes for it", async () => {
+  it("a real delivery of each of the nine events matches the schema GET /api/v1/openapi.json publishes for it", async () => {
     const doc = (await request(api.url, "GET", "/api/v1/openapi.json")).body as { webhooks: Record<string, unknown> };
     expect(Object.keys(doc.webhooks).sort()).toEqual([...WORKSPACE_EVENT_TYPES].sort());
     const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -50,11 +50,13 @@ interface WorkspaceBalanceRow {
   cycleDay: number;
   cycleStartedAt: Date;
   cycleResetsAt: Date;
+  /** The owners' `credits.low` threshold (credits left), or null for CREDITS_LOW_PERCENT of the allowance. */
+  creditsAlertThreshold: number | null;
 }
 
 const BALANCE_COLUMNS = Prisma.raw(`id, plan_name AS "planName", monthly_allowance AS "monthlyAllowance", monthly_used AS "monthlyUsed",
   granted_credits AS "grantedCredits", reserved_credits AS "reservedCredits", cycle_day AS "cycleDay",
-  cycle_started_at AS "cycleStartedAt", cycle_resets_at AS "cycleResetsAt"`);
+  cycle_started_at AS "cycleStartedAt", cycle_resets_at AS "cycleResetsAt", credits_alert_threshold AS "creditsAlertThreshold"`);
 
 export interface CreditBalance {
   totalRemaining: number;
@@ -210,7 +212,8 @@ async function applyCharge(tx: Tx, w: WorkspaceBalanceRow, input: ChargeInput, r
 
 /**
  * `credits.low`: recorded (in the charge's transaction) when a charge takes `total_remaining` from at
- * least CREDITS_LOW_PERCENT % of the monthly allowance to below it, so it fires once per crossing
+ * least the threshold to below it: the owners' threshold when they set one (credits left, issue 32:
+ * src/domain/notifications/preferences.ts), else CREDITS_LOW_PERCENT % of the monthly allowance. It fires once per crossing
  * (again only after the balance rose back above the threshold: a renewal, a grant, a refund).
  */
 function creditsLowThreshold(monthlyAllowance: number, percent = config.creditsLowPercent): number {
@@ -218,10 +221,10 @@ function creditsLowThreshold(monthlyAllowance: number, percent = config.creditsL
 }
 
 async function recordIfLow(tx: Tx, before: WorkspaceBalanceRow, after: WorkspaceBalanceRow): Promise<void> {
-  const threshold = creditsLowThreshold(before.monthlyAllowance);
+  const threshold = before.creditsAlertThreshold ?? creditsLowThreshold(before.monthlyAllowance);
   if (threshold <= 0 || total(before) < threshold || total(after) >= threshold) return;
   await recordWorkspaceEvents(
-    [{ workspaceId: before.id, type: "credits.low", data: { totalRemaining: total(after), threshold, thresholdPercent: config.creditsLowPercent, monthlyTotal: before.monthlyAllowance, reserved: before.reservedCredits } }],
+    [{ workspaceId: before.id, type: "credits.low", data: { totalRemaining: total(after), threshold, thresholdPercent: config.creditsLowPercent, thresholdSetByOwner: before.creditsAlertThreshold !== null, monthlyTotal: before.monthlyAllowance, reserved: before.reservedCredits } }],
     tx,
   );
 }

@@ -13,6 +13,8 @@ import { DomainError, notFound } from "../shared/errors.ts";
 import { announceRevocation, revocationSubject } from "./revocation.ts";
 import { OPERATOR, type Acting } from "../people/actor.ts";
 import { recordAudit } from "../people/audit.ts";
+import { queueApiKeyNotice } from "../people/mails.ts";
+import { dispatchMails, type QueuedMail } from "../mail/outbox.ts";
 
 const MAX_ACTIVE_KEYS = 5;
 
@@ -43,6 +45,8 @@ const toInfo = (k: ApiKeyInfo): ApiKeyInfo => ({
  * as done `by` the caller (the operator's CLI when none is given).
  */
 export async function createKey(workspaceId: string, name: string, tx?: Tx, by: Acting = OPERATOR): Promise<{ key: ApiKeyInfo; secret: string }> {
+  // The owners' security notice is queued with the key (a caller's own transaction: the sweep sends it after that commit).
+  let notices: QueuedMail[] = [];
   const run = async (t: Tx) => {
     // Serialise key creation per workspace so the slot choice below is race-free.
     const locked = await sql<{ id: string }>(Prisma.sql`SELECT id FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`, { tx: t });
@@ -58,9 +62,13 @@ export async function createKey(workspaceId: string, name: string, tx?: Tx, by: 
       data: { workspaceId, name, slot, prefix: secret.slice(0, KEY_PREFIX.length + 4), secretHash: hashSecret(secret) },
     });
     await recordAudit({ workspaceIds: [workspaceId], by, action: "api_key.created", target: name, details: { keyId: key.id, prefix: key.prefix } }, t);
+    notices = await queueApiKeyNotice(t, { id: key.id, workspaceId, name }, by);
     return { key: toInfo(key), secret };
   };
-  return tx ? run(tx) : prisma.$transaction(run);
+  if (tx) return run(tx);
+  const created = await prisma.$transaction(run);
+  await dispatchMails(notices);
+  return created;
 }
 
 const KEY_COLUMNS = Prisma.raw(`k.id, k.name, k.prefix, k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt"`);

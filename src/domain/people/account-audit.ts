@@ -106,7 +106,9 @@ async function eventOf(call: LibraryCall, clientAddress: string | null): Promise
 
   if (action === "user.password_reset_requested") {
     const user = await prisma.user.findUnique({ where: { email: (field(call.body, "email") ?? "").toLowerCase() }, select: { id: true } });
-    return user ? { userId: user.id, by: OPERATOR, action } : null;
+    // Over HTTP (the sign-in page's "Forgot your password?", which mails the link) it has a client address; in-process, the operator's CLI or the first run.
+    const by: Acting = clientAddress ? { principal: { kind: "system", label: "password-reset request (sign-in page)" }, clientAddress } : OPERATOR;
+    return user ? { userId: user.id, by, action } : null;
   }
   if (action === "user.password_reset") {
     const userId = noted.passwordSetFor;

@@ -24,8 +24,11 @@
  * - A password change ends the person's other sessions (`endOtherSessions`).
  * - The library's own in-memory rate limiter is off: it is per process, and the limits that matter
  *   here (sign-in) are counted in Redis for every process.
+ * - Password resets: a person asks on the sign-in page (POST /auth/request-password-reset: the same
+ *   answer whether the address exists or not) and gets the link by mail (./mails.ts); operators also
+ *   mint links with the CLI. A changed or reset password sends the person a security notice.
  * - Routes the service does not offer are disabled (social sign-in, email verification, account
- *   deletion, password-reset requests by email: operators mint reset links with the CLI).
+ *   deletion, email changes).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
@@ -46,6 +49,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, signUpInput } from "./inputs.
 import { acceptInvitation, checkInvitation } from "./invitations.ts";
 import { addMember, membershipsOf } from "./members.ts";
 import { beginSignIn, rememberAddress, signInSucceeded, type SignInAttempt } from "./sign-in-limits.ts";
+import { sendPasswordNotice, sendPasswordResetMail } from "./mails.ts";
 
 export const AUTH_BASE_PATH = "/auth";
 /**
@@ -179,14 +183,24 @@ async function endOtherSessions(ctx: Call): Promise<void> {
  */
 async function afterReset(ctx: Call): Promise<void> {
   const userId = notedResetFor(ctx.context);
-  const user = userId ? await prisma.user.findUnique({ where: { id: userId }, select: { email: true } }) : null;
-  if (user) await rememberAddress(user.email, clientAddressOf(ctx.headers)).catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not remember the address of a reset"));
+  const user = userId ? await prisma.user.findUnique({ where: { id: userId }, select: { id: true, email: true } }) : null;
+  if (!user) return;
+  await rememberAddress(user.email, clientAddressOf(ctx.headers)).catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not remember the address of a reset"));
+  await securityNotice(user, "password_reset");
+}
+
+/** The person's security notice; the change is committed (the library's own transaction), so a failure is only logged. */
+async function securityNotice(user: { id: string; email: string }, what: "password_changed" | "password_reset"): Promise<void> {
+  await sendPasswordNotice(user, what).catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not queue a security notice"));
 }
 
 const after = createAuthMiddleware(async (ctx) => {
   if (ctx.path === "/sign-in/email") return afterSignIn(ctx);
   if (isAPIError(ctx.context.returned)) return;
-  if (ctx.path === "/change-password") await endOtherSessions(ctx);
+  if (ctx.path === "/change-password") {
+    await endOtherSessions(ctx);
+    if (ctx.context.session) await securityNotice(ctx.context.session.user, "password_changed");
+  }
   if (ctx.path === "/reset-password") await afterReset(ctx);
   // A new name: every process reads the person again (./sessions.ts remembers them).
   if (ctx.path === "/update-user" && ctx.context.session) await announceRevocation(revocationSubject.person(ctx.context.session.user.id));
@@ -214,9 +228,12 @@ function options(secret: string, secure: boolean) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: RESET_LINK_SECONDS,
       password: { hash: hashPassword, verify: verifyPassword },
-      // No email is sent: the token goes to whoever asked in-process (the CLI, the first run).
-      sendResetPassword: async ({ token }: { token: string }) => {
-        resetTokens.getStore()?.push(token);
+      // In-process callers (the CLI, the first run) take the token; a person who asked gets it by mail.
+      sendResetPassword: async ({ user, token }: { user: { id: string; email: string }; token: string }) => {
+        const captured = resetTokens.getStore();
+        if (captured) captured.push(token);
+        // Not awaited: the answer leaves as soon as for an address with no account (no timing tells them apart).
+        else void sendPasswordResetMail(user, token, RESET_LINK_SECONDS).catch((e: unknown) => logger.error({ err: (e as Error).message }, "could not queue a password-reset mail"));
       },
     },
     user: {
@@ -240,7 +257,6 @@ function options(secret: string, secure: boolean) {
     // was sent to: a browser's Origin equals it only on a same-origin request.
     trustedOrigins: (request?: Request) => (request ? [new URL(request.url).origin] : []),
     disabledPaths: [
-      "/request-password-reset",
       "/sign-in/social",
       "/link-social",
       "/unlink-account",

@@ -17,6 +17,8 @@ import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
 import type { Acting, Actor, WorkspaceRole } from "./actor.ts";
 import { recordAudit } from "./audit.ts";
 import { addMember, type MembershipRecord } from "./members.ts";
+import { queueInvitationMail } from "./mails.ts";
+import { dispatchMails } from "../mail/outbox.ts";
 import { authorize } from "./roles.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -61,7 +63,8 @@ export const INVITATIONS_ORDER: Order<InvitationRecord> = [
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /** The dashboard page that accepts an invitation (PUBLIC_URL). */
-export const acceptUrlOf = (token: string) => `${config.people.publicUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
+export const acceptUrlOf = (token: string) => `${config.people.publicUrl}${acceptPathOf(token)}`;
+const acceptPathOf = (token: string) => `/accept-invitation?token=${encodeURIComponent(token)}`;
 
 function inviterLabel(by: Acting): Prisma.Sql {
   const p = by.principal;
@@ -72,13 +75,14 @@ function inviterLabel(by: Acting): Prisma.Sql {
 
 /**
  * Invites the email to the actor's workspace with the role (owners: `members.manage`). The token
- * is in the answer only. A person who is already a member cannot be invited (409 ALREADY_MEMBER).
+ * is in the answer and in the invitation mail, queued in the same transaction (./mails.ts). A person
+ * who is already a member cannot be invited (409 ALREADY_MEMBER).
  */
 export async function createInvitation(actor: Actor, input: { email: string; role: WorkspaceRole }): Promise<{ invitation: InvitationRecord; token: string; acceptUrl: string }> {
   authorize(actor, "members.manage");
   const email = normaliseEmail(input.email);
   const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
-  const invitation = await prisma.$transaction(async (tx) => {
+  const { invitation, mails } = await prisma.$transaction(async (tx) => {
     const [member] = await sql<{ id: string }>(
       Prisma.sql`SELECT m.id FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ${actor.workspaceId}::uuid AND u.email = ${email}`,
       { tx },
@@ -93,8 +97,9 @@ export async function createInvitation(actor: Actor, input: { email: string; rol
       { tx },
     );
     await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "invitation.created", target: email, details: { invitationId: row!.id, role: input.role } }, tx);
-    return row!;
+    return { invitation: row!, mails: await queueInvitationMail(tx, row!, acceptPathOf(token)) };
   });
+  await dispatchMails(mails);
   return { invitation, token, acceptUrl: acceptUrlOf(token) };
 }
 

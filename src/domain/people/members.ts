@@ -15,6 +15,8 @@ import { pageSql, type Order, type PageRequest } from "../shared/pages.ts";
 import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
 import type { Acting, Actor, WorkspaceRole } from "./actor.ts";
 import { recordAudit } from "./audit.ts";
+import { queueRemovedMail } from "./mails.ts";
+import { dispatchMails } from "../mail/outbox.ts";
 import { authorize } from "./roles.ts";
 
 export interface MemberRecord {
@@ -146,13 +148,33 @@ async function membershipAnnounced(change: Promise<MemberRecord>): Promise<Membe
  */
 export async function removeMember(actor: Actor, memberId: string): Promise<MemberRecord> {
   authorize(actor, "members.manage");
-  const removed = await prisma.$transaction(async (tx) => {
+  return takeOut(actor, memberId, "member.removed");
+}
+
+/**
+ * The person leaves the actor's workspace on their own (any role; the last owner cannot: 409
+ * LAST_OWNER). Sessions only: an API key is the workspace's, not a person's.
+ */
+export async function leaveWorkspace(actor: Actor): Promise<MemberRecord> {
+  if (actor.principal.kind !== "user") throw new DomainError("FORBIDDEN", "Only a signed-in person can leave a workspace.");
+  const [me] = await sql<{ id: string }>(
+    Prisma.sql`SELECT id FROM workspace_members WHERE workspace_id = ${actor.workspaceId}::uuid AND user_id = ${actor.principal.id}::uuid`,
+  );
+  if (!me) throw notFound("Member");
+  return takeOut(actor, me.id, "member.left");
+}
+
+/** Removes the membership (never the last owner), audited; someone removed by another gets a mail saying so. */
+async function takeOut(actor: Actor, memberId: string, action: "member.removed" | "member.left"): Promise<MemberRecord> {
+  const { removed, mails } = await prisma.$transaction(async (tx) => {
     const member = await lockedMember(tx, actor.workspaceId, memberId);
-    await refuseLastOwner(tx, member, "remove");
+    await refuseLastOwner(tx, member, action === "member.left" ? "leave as" : "remove");
     await sql(Prisma.sql`DELETE FROM workspace_members WHERE id = ${memberId}::uuid`, { tx });
-    await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "member.removed", target: member.email, details: { role: member.role } }, tx);
-    return member;
+    await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action, target: member.email, details: { role: member.role } }, tx);
+    const self = actor.principal.kind === "user" && actor.principal.id === member.userId;
+    return { removed: member, mails: self ? [] : await queueRemovedMail(tx, member, actor) };
   });
+  await dispatchMails(mails);
   await announceRevocation(revocationSubject.member(removed.workspaceId, removed.userId));
   return removed;
 }

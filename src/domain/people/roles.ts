@@ -17,6 +17,7 @@ export const PERMISSIONS = {
   "webhooks.manage": "list, create, test and delete webhook endpoints and read their delivery log",
   "members.manage": "invite people, revoke invitations, change members' roles and remove members",
   "auditLog.read": "read the audit log",
+  "alerts.manage": "set the workspace's credits alert threshold",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

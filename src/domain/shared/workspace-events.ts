@@ -6,7 +6,9 @@
  * it on the workspace's channel (`workspaceEvent:<workspaceId>`, read by GraphQL subscriptions on
  * every API process) and fans it out to the workspace's webhook endpoints. docs/webhooks.md.
  *
- * The event names are the contract's webhook events (docs/contract/decisions.md, Webhooks).
+ * The event names are the contract's webhook events (docs/contract/decisions.md, Webhooks), and
+ * `plan.limit_reached` (issue 32: the plan's video tracking limit refused an addition; at most one a
+ * day per workspace), which feeds the "plan limits reached" alert.
  */
 
 export const WORKSPACE_EVENT_TYPES = [
@@ -17,6 +19,7 @@ export const WORKSPACE_EVENT_TYPES = [
   "account.video_discovered",
   "video.spike",
   "credits.low",
+  "plan.limit_reached",
   "webhook.test",
 ] as const;
 export type WorkspaceEventType = (typeof WORKSPACE_EVENT_TYPES)[number];

@@ -15,6 +15,7 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sql, type Tx } from "../../infra/db.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
+import { relayWorkspaceEvents, workspaceEventsInsertSql } from "../webhooks/outbox.ts";
 
 /** `FROM` of the rule: the workspace `w` and its plan `p`. */
 export const LIMITS_FROM = Prisma.sql`workspaces w JOIN plans p ON p.name = w.plan_name`;
@@ -77,6 +78,26 @@ export async function accountAdditionsRemaining(workspaceId: string, tx: Tx): Pr
   await trackingLimits(workspaceId, { tx, lock: true });
   const [row] = await sql<{ n: number }>(Prisma.sql`SELECT GREATEST(${ADDITIONS_REMAINING} - ${PENDING_ACCOUNTS}, 0) AS n FROM ${LIMITS_FROM} WHERE w.id = ${workspaceId}::uuid`, { tx });
   return row!.n;
+}
+
+/**
+ * VIDEO_LIMIT_REACHED for a refused addition, recorded as the workspace event `plan.limit_reached`
+ * (its owners' alert, its webhooks) at most once a day per workspace: one statement inserts it only
+ * when the workspace has none from the last 24 hours. The refusal itself is answered whatever happens here.
+ */
+export async function limitReachedFor(workspaceId: string, videoLimit: number): Promise<DomainError> {
+  try {
+    const rows = await sql<{ id: string }>(Prisma.sql`
+      WITH e AS (${workspaceEventsInsertSql(Prisma.sql`
+        SELECT ${workspaceId}::uuid, 'plan.limit_reached', jsonb_build_object('limit', 'videos', 'videoLimit', ${videoLimit}::int)
+         WHERE NOT EXISTS (SELECT 1 FROM workspace_events WHERE workspace_id = ${workspaceId}::uuid AND type = 'plan.limit_reached'
+                                                           AND created_at > clock_timestamp() - interval '1 day')`)})
+      SELECT id FROM e`);
+    await relayWorkspaceEvents(rows.map((r) => r.id));
+  } catch {
+    // The event is a notice; the answer (403) does not depend on it.
+  }
+  return limitReached(videoLimit);
 }
 
 export function limitReached(videoLimit: number): DomainError {

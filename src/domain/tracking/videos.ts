@@ -11,7 +11,7 @@ import { pageSql, type PageRequest, type Page } from "../shared/pages.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
 import { announceTracking } from "./events.ts";
 import { enqueueVideoScrape } from "./jobs.ts";
-import { ADDITIONS_REMAINING, LIMITS_FROM, limitReached } from "./limits.ts";
+import { ADDITIONS_REMAINING, LIMITS_FROM, limitReachedFor } from "./limits.ts";
 import { parseVideoUrl } from "./urls.ts";
 import {
   OWNER_ACCOUNT_COLUMNS,
@@ -51,7 +51,7 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
      WHERE w.id = ${workspaceId}::uuid`);
   if (!state) throw notFound("Workspace");
   if (state.tracked) throw alreadyTracked();
-  if (state.additionsRemaining === 0) throw limitReached(state.videoLimit);
+  if (state.additionsRemaining === 0) throw await limitReachedFor(workspaceId, state.videoLimit);
 
   let videoId = state.videoId;
   let isNew = false;
@@ -86,7 +86,7 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
   if (!tracked[0]) {
     // Lost a race: a concurrent request tracked this video, or took the last slot.
     const again = await sql<{ id: string }>(Prisma.sql`SELECT id FROM tracked_videos WHERE workspace_id = ${workspaceId}::uuid AND video_id = ${videoId}::uuid`);
-    throw again.length ? alreadyTracked() : limitReached(state.videoLimit);
+    throw again.length ? alreadyTracked() : await limitReachedFor(workspaceId, state.videoLimit);
   }
   await announceTracking(workspaceId, [videoId], "added");
   if (isNew || state.scrapeStatus === "failed") {

@@ -8,7 +8,9 @@
  * 2. `relayWorkspaceEvents`, after the commit, claims them (`relayed_at`, a compare-and-set, so each event is
  *    relayed once by one process) and, in the same statement, creates one delivery per matching
  *    endpoint (`ON CONFLICT DO NOTHING` on (endpoint, event)); then publishes each event on the
- *    workspace's channel (GraphQL) and queues the deliveries' first attempts.
+ *    workspace's channel (GraphQL), queues the deliveries' first attempts and the notifications
+ *    consumer's job (people's bells and alert mails: src/domain/notifications/consume.ts, which
+ *    sweeps what it missed itself).
  * 3. The sweep (every WEBHOOK_SWEEP_INTERVAL_MS) relays whatever no process relayed (a process that
  *    died between its commit and its relay; events recorded inside another area's transaction that
  *    relays nothing itself, e.g. `credits.low`) and re-enqueues pending deliveries whose job was lost.
@@ -22,6 +24,7 @@ import { logger } from "../../infra/logger.ts";
 import { publishEvent, subscribeEvents } from "../shared/events.ts";
 import type { WorkspaceEvent, WorkspaceEventType } from "../shared/workspace-events.ts";
 import { enqueueDeliveries } from "./jobs.ts";
+import { enqueueNotify } from "../mail/jobs.ts";
 
 export interface NewWorkspaceEvent {
   workspaceId: string;
@@ -93,6 +96,8 @@ async function announce(rows: RelayedRow[]): Promise<void> {
       ),
     );
     await enqueueDeliveries(rows.flatMap((r) => r.deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 }))));
+    // The notifications consumer (src/domain/notifications/consume.ts): people's bells and alert mails.
+    await enqueueNotify(rows.filter((r) => r.type !== "webhook.test").map((r) => r.id));
   } catch (e) {
     logger.warn({ err: (e as Error).message, events: rows.length }, "could not queue relayed events' deliveries now; the sweep will");
   }

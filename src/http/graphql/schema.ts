@@ -12,6 +12,7 @@ import "./types/analytics.ts";
 import "./types/events.ts";
 import "./types/webhooks.ts";
 import "./types/people.ts";
+import "./types/notifications.ts";
 import "./types/views.ts";
 
 export const schema = builder.toSchema();

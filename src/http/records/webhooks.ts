@@ -114,8 +114,19 @@ export const webhookEventData = {
     }),
   },
   "credits.low": {
-    summary: "A charge took total_remaining below CREDITS_LOW_PERCENT of the monthly allowance",
-    data: z.object({ totalRemaining: count, threshold: count, thresholdPercent: z.number(), monthlyTotal: count, reserved: count }),
+    summary: "A charge took total_remaining below the threshold: the owners' (thresholdSetByOwner), else CREDITS_LOW_PERCENT of the monthly allowance",
+    data: z.object({
+      totalRemaining: count,
+      threshold: count,
+      thresholdPercent: z.number().meta({ description: "The server's CREDITS_LOW_PERCENT (the threshold when the owners set none)." }),
+      thresholdSetByOwner: z.boolean().meta({ description: "Whether `threshold` is the one the workspace's owners set (GraphQL setCreditsAlertThreshold)." }),
+      monthlyTotal: count,
+      reserved: count,
+    }),
+  },
+  "plan.limit_reached": {
+    summary: "The plan's video tracking limit refused an addition (at most one such event a day per workspace)",
+    data: z.object({ limit: z.enum(["videos"]).meta({ description: "Which limit: the plan's tracked videos." }), videoLimit: count }),
   },
   "webhook.test": {
     summary: "A test event (POST /webhooks/{id}/test)",

@@ -82,6 +82,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Webhooks", description: "Endpoints that receive the workspace's events (see `webhooks` for the payloads). Owners only." },
   { name: "API keys", description: "The workspace's API keys (at most 5 active). Owners only." },
   { name: "Settings", description: "The audit log. Owners only." },
+  { name: "Notifications", description: "The signed-in person's in-dashboard notifications (their alert rules): read and mark read. Sessions only." },
   { name: "Meta", description: "This document." },
 ];
 

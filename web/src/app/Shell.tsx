@@ -15,6 +15,7 @@ import type { ShellQuery } from "../__generated__/ShellQuery.graphql";
 import { useRouteQuery } from "../relay/route-query";
 import { startOver } from "./workspace";
 import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
+import { NotificationBell } from "./NotificationBell";
 
 /** Who is signed in, in which workspaces (the route's loader also reads the role: ./routes.tsx). */
 const query = graphql`
@@ -28,6 +29,7 @@ const query = graphql`
       }
       ...WorkspaceSwitcher_viewer
     }
+    unreadNotificationCount
   }
 `;
 
@@ -41,7 +43,7 @@ const NAV = [
 ];
 
 export function Shell() {
-  const { viewer } = useRouteQuery<ShellQuery>(query);
+  const { viewer, unreadNotificationCount } = useRouteQuery<ShellQuery>(query);
   const location = useLocation();
   const loading = useNavigation().state !== "idle";
   return (
@@ -65,6 +67,7 @@ export function Shell() {
           </ul>
         </nav>
         <div className="topbar-end">
+          {viewer?.currentWorkspace && unreadNotificationCount != null && <NotificationBell initial={unreadNotificationCount} />}
           {viewer && <WorkspaceSwitcher viewer={viewer} />}
           <a href="/graphql" className="muted-link">
             GraphQL explorer

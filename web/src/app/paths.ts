@@ -15,15 +15,16 @@ export const paths = {
   radar: () => "/radar",
   radarSearch: (id: string) => `/radar/${encodeURIComponent(id)}`,
   settings: () => "/settings",
-  /** A Settings sub-page: "webhooks", "webhooks/<id>", "members", "sessions", "audit-log" (API keys is /settings itself). */
+  /** A Settings sub-page: "webhooks", "webhooks/<id>", "members", "sessions", "alerts", "audit-log" (API keys is /settings itself). */
   settingsSection: (section: string) => `/settings/${section}`,
   signIn: (next?: string) => (next && next !== "/" ? `/sign-in?next=${encodeURIComponent(next)}` : "/sign-in"),
   acceptInvitation: (token?: string) => (token ? `/accept-invitation?token=${encodeURIComponent(token)}` : "/accept-invitation"),
   resetPassword: () => "/reset-password",
+  notifications: () => "/notifications",
 } as const;
 
 /**
  * First path segments that belong to the dashboard ("" is `/`). A new top-level page adds its
  * segment here, or the server answers 404 when the page is reloaded.
  */
-export const DASHBOARD_SEGMENTS = ["", "videos", "accounts", "folders", "radar", "settings", "sign-in", "accept-invitation", "reset-password"] as const;
+export const DASHBOARD_SEGMENTS = ["", "videos", "accounts", "folders", "radar", "settings", "sign-in", "accept-invitation", "reset-password", "notifications"] as const;

@@ -30,6 +30,8 @@ import MembersSectionInvitationsQuery from "../__generated__/MembersSectionInvit
 import SessionsSectionQuery from "../__generated__/SessionsSectionQuery.graphql";
 import AuditLogSectionQuery from "../__generated__/AuditLogSectionQuery.graphql";
 import AcceptInvitationPageQuery from "../__generated__/AcceptInvitationPageQuery.graphql";
+import NotificationsPageQuery from "../__generated__/NotificationsPageQuery.graphql";
+import AlertsSectionQuery from "../__generated__/AlertsSectionQuery.graphql";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Loading } from "../components/Loading";
 import { forgetSignedIn, maybeSignedIn } from "../lib/auth";
@@ -174,10 +176,12 @@ export const routes: RouteObject[] = [
                 lazy: section("Members"),
               },
               { path: "sessions", loader: signedIn(() => [[SessionsSectionQuery, {}]]), lazy: section("Sessions") },
+              { path: "alerts", loader: signedIn(() => [[AlertsSectionQuery, {}]]), lazy: section("Alerts") },
               { path: "audit-log", loader: signedIn(() => ifOwner([[AuditLogSectionQuery, {}]])), lazy: section("AuditLog") },
               { path: "*", lazy: section("NoSuchSection") },
             ],
           },
+          { path: "notifications", loader: signedIn(() => [[NotificationsPageQuery, {}]]), lazy: page(() => import("../pages/notifications/NotificationsPage")) },
           { path: "*", lazy: page(() => import("../pages/coming/NotFoundPage")) },
         ],
       },

@@ -45,6 +45,8 @@ async function post(path: string, body: unknown): Promise<void> {
 export const signIn = (email: string, password: string) => post("/auth/sign-in/email", { email, password }).then(() => hint(true));
 export const signOut = () => post("/auth/sign-out", {}).finally(() => hint(false));
 export const resetPassword = (token: string, newPassword: string) => post("/auth/reset-password", { token, newPassword });
+/** Asks for a reset link by mail; the answer is the same whether the address has an account or not. */
+export const requestPasswordReset = (email: string) => post("/auth/request-password-reset", { email });
 /** Creates an account with an invitation's token: the new person joins its workspace and is signed in. */
 export const signUpWithInvitation = (body: { email: string; password: string; name: string; invitationToken: string }) =>
   post("/auth/sign-up/email", body).then(() => hint(true));

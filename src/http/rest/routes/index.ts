@@ -13,5 +13,6 @@ import { analyticsRoutes } from "./analytics.ts";
 import { radarRoutes } from "./radar.ts";
 import { webhookRoutes } from "./webhooks.ts";
 import { auditLogRoutes } from "./audit-log.ts";
+import { notificationRoutes } from "./notifications.ts";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes, ...notificationRoutes];

@@ -1,44 +1,76 @@
 /**
- * Set a password from a single-use link (`/reset-password?token=…`): the first-run link `npm start`
- * prints for the demo owner, and the CLI's `user reset-password`. Posts `{newPassword, token}` to
- * POST /auth/reset-password, then sends the person to the sign-in page. Outside the shell.
+ * Passwords from a single-use link. Without a token: "Forgot your password?" asks for a link by mail
+ * (POST /auth/request-password-reset; the same answer whether the address has an account or not).
+ * With one (`/reset-password?token=…`: the mailed link, the first-run link `npm start` prints for the
+ * demo owner, the CLI's `user reset-password`): posts `{newPassword, token}` to POST
+ * /auth/reset-password, then sends the person to the sign-in page. Outside the shell.
  */
+import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { paths } from "../../app/paths";
 import { FormProblem, NewPasswordFields, usePasswordForm } from "../../components/PasswordForm";
-import { resetPassword } from "../../lib/auth";
+import { requestPasswordReset, resetPassword } from "../../lib/auth";
 
 export default function ResetPasswordPage() {
   const [params] = useSearchParams();
-  const navigate = useNavigate();
   const token = params.get("token");
-  const { submit, busy, problem } = usePasswordForm(
-    async (form) => {
-      await resetPassword(token!, String(form.get("password")));
-      navigate(`${paths.signIn()}?password=set`, { replace: true });
-    },
-    ({ code, message }) => (code === "VALIDATION_ERROR" && /token/i.test(message) ? "This link has expired or was used already: ask for a new one." : message),
-  );
-
   return (
     <main id="main" className="sign-in">
-      <h1>Set your password</h1>
-      {!token ? (
-        <p className="notice notice-error" role="alert">
-          This link is incomplete. Open the whole link you were given, or ask for a new one (<code>npm run cli -- user reset-password --email …</code>).
-        </p>
-      ) : (
-        <form onSubmit={submit}>
-          <NewPasswordFields idPrefix="" label="New password" />
-          <FormProblem problem={problem} />
-          <button type="submit" className="button-primary" disabled={busy}>
-            Set password
-          </button>
-        </form>
-      )}
+      {token ? <SetPassword token={token} /> : <AskForLink />}
       <p className="muted">
         Have a password already? <Link to={paths.signIn()}>Sign in</Link>.
       </p>
     </main>
+  );
+}
+
+function SetPassword({ token }: { token: string }) {
+  const navigate = useNavigate();
+  const { submit, busy, problem } = usePasswordForm(
+    async (form) => {
+      await resetPassword(token, String(form.get("password")));
+      navigate(`${paths.signIn()}?password=set`, { replace: true });
+    },
+    ({ code, message }) => (code === "VALIDATION_ERROR" && /token/i.test(message) ? "This link has expired or was used already: ask for a new one." : message),
+  );
+  return (
+    <>
+      <h1>Set your password</h1>
+      <form onSubmit={submit}>
+        <NewPasswordFields idPrefix="" label="New password" />
+        <FormProblem problem={problem} />
+        <button type="submit" className="button-primary" disabled={busy}>
+          Set password
+        </button>
+      </form>
+    </>
+  );
+}
+
+function AskForLink() {
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const { submit, busy, problem } = usePasswordForm(async (form) => {
+    const email = String(form.get("email"));
+    await requestPasswordReset(email);
+    setSentTo(email);
+  });
+  return (
+    <>
+      <h1>Forgot your password?</h1>
+      {sentTo ? (
+        <p className="notice" role="status">
+          If {sentTo} has an account, a link to set a new password is on its way. It works once, for one hour.
+        </p>
+      ) : (
+        <form onSubmit={submit}>
+          <label htmlFor="email">Email</label>
+          <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
+          <FormProblem problem={problem} />
+          <button type="submit" className="button-primary" disabled={busy}>
+            Send me a link
+          </button>
+        </form>
+      )}
+    </>
   );
 }

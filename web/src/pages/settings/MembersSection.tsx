@@ -14,6 +14,10 @@ import type { MembersSectionInviteMutation, WorkspaceRole } from "../../__genera
 import type { MembersSectionRevokeMutation } from "../../__generated__/MembersSectionRevokeMutation.graphql";
 import type { MembersSectionRoleMutation } from "../../__generated__/MembersSectionRoleMutation.graphql";
 import type { MembersSectionRemoveMutation } from "../../__generated__/MembersSectionRemoveMutation.graphql";
+import type { MembersSectionLeaveMutation } from "../../__generated__/MembersSectionLeaveMutation.graphql";
+import { useNavigate } from "react-router";
+import { paths } from "../../app/paths";
+import { useWorkspaceChoice } from "../../app/workspace";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
 import { DataTable, type Column } from "../../components/DataTable";
@@ -137,6 +141,7 @@ export function MembersSection({ isOwner, viewerId }: { isOwner: boolean; viewer
       ) : (
         <p className="muted">Owners invite people and change roles; ask one of the owners above.</p>
       )}
+      <LeaveWorkspace />
     </>
   );
 }
@@ -304,7 +309,7 @@ function Invitations() {
         <ShownOnce
           title={`Invitation link for ${link.email}`}
           value={link.url}
-          note={`No email is sent: send this link to ${link.email} yourself. It works once, for that email only, for 7 days.`}
+          note={`An invitation mail with this link is on its way to ${link.email}; you may also send the link yourself. It works once, for that email only, for 7 days.`}
           onDone={() => setLink(null)}
         />
       )}
@@ -318,6 +323,35 @@ function Invitations() {
         empty={<EmptyState title="No invitations yet.">Enter the email of the person to invite, choose their role and press Invite.</EmptyState>}
         paging={paging}
       />
+    </section>
+  );
+}
+
+const leave = graphql`
+  mutation MembersSectionLeaveMutation {
+    leaveWorkspace
+  }
+`;
+
+/** The viewer leaves this workspace (the last owner cannot: the server says so); then the dashboard starts over in another. */
+function LeaveWorkspace() {
+  const action = useAction<MembersSectionLeaveMutation>(leave);
+  const { startOver } = useWorkspaceChoice();
+  const navigate = useNavigate();
+  async function go() {
+    if (await action.run({}, { done: () => null, failed: "Could not leave the workspace" })) {
+      startOver();
+      navigate(paths.overview(), { replace: true });
+    }
+  }
+  return (
+    <section aria-labelledby="leave-heading" className="panel">
+      <h2 id="leave-heading">Leave this workspace</h2>
+      <p className="muted">You lose access to its videos, folders and settings at once; an owner can invite you again.</p>
+      <Outcome outcome={action.outcome} />
+      <ConfirmButton question="Leave this workspace? You lose access at once." confirmLabel="Leave it" onConfirm={() => void go()} disabled={action.pending}>
+        Leave workspace
+      </ConfirmButton>
     </section>
   );
 }

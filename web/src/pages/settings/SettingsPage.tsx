@@ -33,6 +33,7 @@ const SECTIONS = [
   { to: paths.settingsSection("webhooks"), label: "Webhooks", ownersOnly: true },
   { to: paths.settingsSection("members"), label: "Members" },
   { to: paths.settingsSection("sessions"), label: "Sessions" },
+  { to: paths.settingsSection("alerts"), label: "Alerts" },
   { to: paths.settingsSection("audit-log"), label: "Audit log", ownersOnly: true },
 ];
 

@@ -10,7 +10,7 @@ import { Outcome } from "../../components/Outcome";
 import { useAction } from "../../relay/action";
 import { removeNodes, rootConnection } from "../../relay/connections";
 
-type EventType = "ANALYSIS_COMPLETED" | "ANALYSIS_FAILED" | "RADAR_COMPLETED" | "RADAR_FAILED" | "ACCOUNT_VIDEO_DISCOVERED" | "VIDEO_SPIKE" | "CREDITS_LOW" | "WEBHOOK_TEST";
+type EventType = "ANALYSIS_COMPLETED" | "ANALYSIS_FAILED" | "RADAR_COMPLETED" | "RADAR_FAILED" | "ACCOUNT_VIDEO_DISCOVERED" | "VIDEO_SPIKE" | "CREDITS_LOW" | "PLAN_LIMIT_REACHED" | "WEBHOOK_TEST";
 
 /** Every event an endpoint may receive, in the contract's order, with what it means. */
 export const EVENTS: { value: EventType; what: string }[] = [
@@ -21,6 +21,7 @@ export const EVENTS: { value: EventType; what: string }[] = [
   { value: "ACCOUNT_VIDEO_DISCOVERED", what: "a tracked account posted a new video" },
   { value: "VIDEO_SPIKE", what: "a video's views jumped" },
   { value: "CREDITS_LOW", what: "the credit balance ran low" },
+  { value: "PLAN_LIMIT_REACHED", what: "the plan's video tracking limit refused an addition (at most once a day)" },
   { value: "WEBHOOK_TEST", what: "a test sent from this page" },
 ];
 

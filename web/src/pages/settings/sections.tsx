@@ -7,6 +7,7 @@ import { ErrorBoundary } from "../../components/ErrorBoundary";
 import { Loading } from "../../components/Loading";
 import { ApiKeysSection } from "./ApiKeysSection";
 import { AuditLogSection } from "./AuditLogSection";
+import { AlertsSection } from "./AlertsSection";
 import { MembersSection } from "./MembersSection";
 import { SessionsSection } from "./SessionsSection";
 import { useSettings } from "./SettingsPage";
@@ -43,6 +44,11 @@ export function Members() {
 
 export function Sessions() {
   return <Section what="your sessions">{<SessionsSection />}</Section>;
+}
+
+export function Alerts() {
+  const { isOwner } = useSettings();
+  return <Section what="your alerts">{<AlertsSection isOwner={isOwner} />}</Section>;
 }
 
 export function AuditLog() {

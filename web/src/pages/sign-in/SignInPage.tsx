@@ -2,7 +2,8 @@
  * Sign in with email and password (POST /auth/sign-in/email, the session cookie comes back), then
  * go where the person was headed (?next=). The only page outside the shell.
  */
-import { useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { paths } from "../../app/paths";
 import { FormProblem, usePasswordForm } from "../../components/PasswordForm";
 import { signIn } from "../../lib/auth";
 import { useWorkspaceChoice } from "../../app/workspace";
@@ -43,6 +44,9 @@ export default function SignInPage() {
           Sign in
         </button>
       </form>
+      <p>
+        <Link to={paths.resetPassword()}>Forgot your password?</Link>
+      </p>
       <p className="muted">
         No account yet? Ask an owner of your workspace for an invitation. On a new installation, open the link the service printed to set the
         first owner's password.

@@ -1,0 +1,269 @@
+/**
+ * The mails the service sends, rendered when they are sent from the data their row keeps
+ * (src/domain/mail/outbox.ts). Pure: the same row renders the same mail on every attempt.
+ *
+ * Every mail has a plain-text part that reads on its own (a text-only client loses nothing: each
+ * link is written out in full) and an HTML part with the same words; it names the workspace it is
+ * about and links to the dashboard page it is about (PUBLIC_URL only: ./links.ts). Text that a
+ * person or a platform chose (names, titles, folder names) is escaped in HTML and made one line
+ * wherever it reaches a header (the subject): ./compose.ts.
+ */
+import escapeHtml from "escape-html";
+import { serviceLink } from "./links.ts";
+
+export const MAIL_KINDS = ["invitation", "password_reset", "security_notice", "member_removed", "alert", "digest"] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+export interface InvitationData {
+  workspaceName: string;
+  inviter: string | null;
+  role: "owner" | "member";
+  expiresAt: string;
+  /** Removed once the mail is sent through SMTP (the dev mailbox keeps it: the operator reads it there). */
+  secret?: { acceptPath: string };
+}
+export interface PasswordResetData {
+  expiresInMinutes: number;
+  secret?: { resetPath: string };
+}
+export interface SecurityNoticeData {
+  what: "password_changed" | "password_reset" | "api_key_created";
+  workspaceName?: string;
+  keyName?: string;
+  by?: string | null;
+  at: string;
+}
+export interface MemberRemovedData {
+  workspaceName: string;
+  by: string | null;
+}
+export interface AlertItem {
+  title: string;
+  /** The dashboard page of the item (a path). */
+  path: string;
+}
+export interface AlertData {
+  workspaceName: string;
+  rule: string;
+  ruleLabel: string;
+  /** The first items of the burst (at most a few); `count` says how many there were. */
+  items: AlertItem[];
+  count: number;
+}
+export interface DigestLine {
+  title: string;
+  path: string;
+  detail: string;
+}
+export interface DigestData {
+  workspaceName: string;
+  weekLabel: string;
+  timeZone: string;
+  topVideos: DigestLine[];
+  topAccounts: DigestLine[];
+  newVideos: DigestLine[];
+  newVideoCount: number;
+  analysesCompleted: number;
+  analysesFailed: number;
+  creditsUsed: number;
+  creditsLeft: number;
+}
+
+export interface Rendered {
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+}
+
+/** What a rendered mail may add: the one-click unsubscribe page (alerts and digests). */
+export interface RenderExtras {
+  unsubscribeUrl?: string;
+}
+
+interface Block {
+  heading: string;
+  paragraphs: string[];
+  /** A titled list of linked lines. */
+  lists?: { title: string; lines: { text: string; url?: string }[] }[];
+  action?: { label: string; url: string };
+  footer?: string[];
+}
+
+/** One layout for every mail: the same words in the text part and the HTML part. */
+function layout(block: Block, extras: RenderExtras): Omit<Rendered, "subject"> {
+  const links: string[] = [];
+  const text: string[] = [block.heading, "", ...block.paragraphs.flatMap((p) => [p, ""])];
+  const html: string[] = [`<h1 style="font-size:20px">${escapeHtml(block.heading)}</h1>`, ...block.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`)];
+  for (const list of block.lists ?? []) {
+    text.push(list.title);
+    html.push(`<h2 style="font-size:16px">${escapeHtml(list.title)}</h2><ul>`);
+    for (const line of list.lines) {
+      text.push(`- ${line.text}${line.url ? `\n  ${line.url}` : ""}`);
+      html.push(line.url ? `<li><a href="${escapeHtml(line.url)}">${escapeHtml(line.text)}</a></li>` : `<li>${escapeHtml(line.text)}</li>`);
+      if (line.url) links.push(line.url);
+    }
+    text.push("");
+    html.push("</ul>");
+  }
+  if (block.action) {
+    text.push(`${block.action.label}: ${block.action.url}`, "");
+    html.push(`<p><a href="${escapeHtml(block.action.url)}">${escapeHtml(block.action.label)}</a></p>`, `<p style="color:#555">${escapeHtml(block.action.url)}</p>`);
+    links.push(block.action.url);
+  }
+  const footer = [...(block.footer ?? [])];
+  if (extras.unsubscribeUrl) {
+    footer.push(`To stop these mails, open ${extras.unsubscribeUrl}`);
+    links.push(extras.unsubscribeUrl);
+  }
+  if (footer.length) {
+    text.push("--", ...footer);
+    html.push(`<hr><p style="color:#555;font-size:12px">${footer.map((f) => escapeHtml(f)).join("<br>")}</p>`);
+  }
+  if (extras.unsubscribeUrl) html.push(`<p style="font-size:12px"><a href="${escapeHtml(extras.unsubscribeUrl)}">Unsubscribe</a></p>`);
+  return {
+    text: text.join("\n").trimEnd() + "\n",
+    html: `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${html.join("")}</body></html>`,
+    links,
+  };
+}
+
+const ROLE_WORD = { owner: "an owner", member: "a member" } as const;
+const when = (iso: string) => new Date(iso).toUTCString();
+const n = (v: number) => v.toLocaleString("en-US");
+
+function invitation(d: InvitationData, x: RenderExtras): Rendered {
+  const url = d.secret ? serviceLink(d.secret.acceptPath) : serviceLink("/accept-invitation");
+  return {
+    subject: `${d.inviter ?? "Someone"} invited you to ${d.workspaceName}`,
+    ...layout(
+      {
+        heading: `Join ${d.workspaceName}`,
+        paragraphs: [
+          `${d.inviter ?? "An owner"} invited you to the workspace "${d.workspaceName}" as ${ROLE_WORD[d.role]}.`,
+          `The link works once and until ${when(d.expiresAt)}. If you did not expect this invitation, ignore this mail.`,
+        ],
+        action: { label: "Accept the invitation", url },
+      },
+      x,
+    ),
+  };
+}
+
+function passwordReset(d: PasswordResetData, x: RenderExtras): Rendered {
+  const url = d.secret ? serviceLink(d.secret.resetPath) : serviceLink("/reset-password");
+  return {
+    subject: "Set a new password",
+    ...layout(
+      {
+        heading: "Set a new password",
+        paragraphs: [
+          `Someone asked to set a new password for your account. The link works once, for ${d.expiresInMinutes} minutes; using it signs you out everywhere.`,
+          "If it was not you, ignore this mail: your password stays as it is.",
+        ],
+        action: { label: "Set a new password", url },
+      },
+      x,
+    ),
+  };
+}
+
+function securityNotice(d: SecurityNoticeData, x: RenderExtras): Rendered {
+  const what =
+    d.what === "api_key_created"
+      ? `A new API key "${d.keyName ?? ""}" was made in the workspace "${d.workspaceName ?? ""}"${d.by ? ` by ${d.by}` : ""}.`
+      : d.what === "password_reset"
+        ? "Your password was set through a reset link, and your sessions were ended."
+        : "Your password was changed, and your other sessions were ended.";
+  const path = d.what === "api_key_created" ? "/settings" : "/settings/sessions";
+  return {
+    subject: d.what === "api_key_created" ? `Security notice: a new API key in ${d.workspaceName ?? "your workspace"}` : "Security notice: your password was changed",
+    ...layout(
+      {
+        heading: "Security notice",
+        paragraphs: [what, `When: ${when(d.at)}.`, "If this was not expected, review it now in the dashboard."],
+        action: { label: d.what === "api_key_created" ? "Review the API keys" : "Review your sessions", url: serviceLink(path) },
+      },
+      x,
+    ),
+  };
+}
+
+function memberRemoved(d: MemberRemovedData, x: RenderExtras): Rendered {
+  return {
+    subject: `You were removed from ${d.workspaceName}`,
+    ...layout(
+      {
+        heading: `You were removed from ${d.workspaceName}`,
+        paragraphs: [`${d.by ? `${d.by} removed you` : "You were removed"} from the workspace "${d.workspaceName}". You can no longer see its data.`],
+        action: { label: "Open the dashboard", url: serviceLink("/") },
+      },
+      x,
+    ),
+  };
+}
+
+function alert(d: AlertData, x: RenderExtras): Rendered {
+  const more = d.count - d.items.length;
+  return {
+    subject: d.count > 1 ? `${d.ruleLabel}: ${d.count} in ${d.workspaceName}` : `${d.ruleLabel}: ${d.items[0]?.title ?? ""} (${d.workspaceName})`,
+    ...layout(
+      {
+        heading: `${d.ruleLabel} in ${d.workspaceName}`,
+        paragraphs: [d.count > 1 ? `${d.count} alerts of this kind since the last mail.` : "One new alert."],
+        lists: [{ title: d.ruleLabel, lines: [...d.items.map((i) => ({ text: i.title, url: serviceLink(i.path) })), ...(more > 0 ? [{ text: `and ${more} more` }] : [])] }],
+        action: { label: "See all notifications", url: serviceLink("/notifications") },
+        footer: [`You get this mail because you chose mail alerts for "${d.ruleLabel}" in ${d.workspaceName}; change it at ${serviceLink("/settings/alerts")}`],
+      },
+      x,
+    ),
+  };
+}
+
+function digest(d: DigestData, x: RenderExtras): Rendered {
+  const lines = (items: DigestLine[]) => items.map((i) => ({ text: `${i.title} — ${i.detail}`, url: serviceLink(i.path) }));
+  const none = [{ text: "Nothing this week." }];
+  return {
+    subject: `Your week in ${d.workspaceName} (${d.weekLabel})`,
+    ...layout(
+      {
+        heading: `Your week in ${d.workspaceName}`,
+        paragraphs: [
+          `${d.weekLabel} (${d.timeZone}).`,
+          `Analyses: ${n(d.analysesCompleted)} completed, ${n(d.analysesFailed)} failed. Credits: ${n(d.creditsUsed)} used, ${n(d.creditsLeft)} left.`,
+        ],
+        lists: [
+          { title: "Top movers: videos", lines: d.topVideos.length ? lines(d.topVideos) : none },
+          { title: "Top movers: accounts", lines: d.topAccounts.length ? lines(d.topAccounts) : none },
+          { title: `New videos of tracked accounts (${n(d.newVideoCount)})`, lines: d.newVideos.length ? lines(d.newVideos) : none },
+        ],
+        action: { label: "Open the dashboard", url: serviceLink("/") },
+        footer: [`Weekly digest of ${d.workspaceName}; change its day and time at ${serviceLink("/settings/alerts")}`],
+      },
+      x,
+    ),
+  };
+}
+
+/** The mail a row's kind and data make. */
+export function renderMail(kind: string, data: unknown, extras: RenderExtras = {}): Rendered {
+  switch (kind as MailKind) {
+    case "invitation":
+      return invitation(data as InvitationData, extras);
+    case "password_reset":
+      return passwordReset(data as PasswordResetData, extras);
+    case "security_notice":
+      return securityNotice(data as SecurityNoticeData, extras);
+    case "member_removed":
+      return memberRemoved(data as MemberRemovedData, extras);
+    case "alert":
+      return alert(data as AlertData, extras);
+    case "digest":
+      return digest(data as DigestData, extras);
+    default:
+      throw new Error(`unknown mail kind ${kind}`);
+  }
+}
+
+/** Alerts and digests carry one-click unsubscribe (RFC 8058); the others are what a person must get. */
+export const UNSUBSCRIBABLE: ReadonlySet<string> = new Set(["alert", "digest"]);

@@ -1,0 +1,97 @@
+/**
+ * The people mails (issue 32, item 2), each queued in the outbox (src/domain/mail/outbox.ts) inside
+ * the transaction of the change it tells about, where the service owns that transaction:
+ * - an invitation: who invited, to which workspace, the link (7 days, as the invitation);
+ * - a password-reset link, when a person asks for one on the sign-in page (answered the same whether
+ *   the address exists or not; at most MAIL_MAX_RESETS_PER_ADDRESS_PER_HOUR per address);
+ * - a security notice: to the person when their password is changed or reset; to the workspace's
+ *   owners when an API key is made (email changes are not offered: better-auth's /change-email is off);
+ * - "you were removed from workspace X".
+ * The workspace's name and every other value a template shows are read in the change's transaction,
+ * from the change's own workspace only.
+ */
+import { createHash } from "node:crypto";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { config } from "../../config.ts";
+import { prisma, sql, type Tx } from "../../infra/db.ts";
+import { logger } from "../../infra/logger.ts";
+import { dispatchMails, queueMails, sendMails, type NewMail, type QueuedMail } from "../mail/outbox.ts";
+import type { InvitationData, MemberRemovedData, PasswordResetData, SecurityNoticeData } from "../mail/templates.ts";
+import type { Acting } from "./actor.ts";
+
+/** How a mail names who acted: a person's email, an API key's name, or the operator. */
+export async function actingLabel(by: Acting, tx?: Tx): Promise<string | null> {
+  const p = by.principal;
+  if (p.kind === "user") return p.email;
+  if (p.kind === "system") return null;
+  const [key] = await sql<{ name: string }>(Prisma.sql`SELECT name FROM api_keys WHERE id = ${p.id}::uuid`, { tx });
+  return key ? `the API key "${key.name}"` : "an API key";
+}
+
+async function workspaceName(workspaceId: string, tx?: Tx): Promise<string> {
+  const [row] = await sql<{ name: string }>(Prisma.sql`SELECT name FROM workspaces WHERE id = ${workspaceId}::uuid`, { tx });
+  return row?.name ?? "a workspace";
+}
+
+const fingerprint = (secret: string) => createHash("sha256").update(secret).digest("hex").slice(0, 32);
+
+export async function queueInvitationMail(
+  tx: Tx,
+  invitation: { id: string; workspaceId: string; email: string; role: "owner" | "member"; expiresAt: Date; invitedBy: string | null },
+  acceptPath: string,
+): Promise<QueuedMail[]> {
+  const data: InvitationData = {
+    workspaceName: await workspaceName(invitation.workspaceId, tx),
+    inviter: invitation.invitedBy,
+    role: invitation.role,
+    expiresAt: invitation.expiresAt.toISOString(),
+    secret: { acceptPath },
+  };
+  return queueMails([{ dedupeKey: `invitation:${invitation.id}`, workspaceId: invitation.workspaceId, to: invitation.email, kind: "invitation", data }], tx);
+}
+
+/**
+ * The reset link a person asked for (the library calls this after storing the token). Past the
+ * per-address allowance nothing is queued, and the answer is the same.
+ */
+export async function sendPasswordResetMail(user: { id: string; email: string }, token: string, expiresInSeconds: number): Promise<void> {
+  const data: PasswordResetData = { expiresInMinutes: Math.round(expiresInSeconds / 60), secret: { resetPath: `/reset-password?token=${encodeURIComponent(token)}` } };
+  const queued = await prisma.$transaction(async (tx) => {
+    // One request per address at a time, so the allowance is counted exactly.
+    await sql(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`reset:${user.email}`}, 0)) IS NULL AS locked`, { tx });
+    const [recent] = await sql<{ n: number }>(
+      Prisma.sql`SELECT count(*)::int AS n FROM mails WHERE kind = 'password_reset' AND to_address = ${user.email} AND created_at > clock_timestamp() - interval '1 hour'`,
+      { tx },
+    );
+    if (recent!.n >= config.mail.maxResetsPerAddressPerHour) {
+      logger.warn({ userId: user.id }, "password-reset mail not queued: this address had its hourly allowance");
+      return [];
+    }
+    return queueMails([{ dedupeKey: `password_reset:${fingerprint(token)}`, userId: user.id, to: user.email, kind: "password_reset", data }], tx);
+  });
+  await dispatchMails(queued);
+}
+
+/** The person's own password changed or was reset (after the library's commit: its transaction is its own). */
+export async function sendPasswordNotice(user: { id: string; email: string }, what: "password_changed" | "password_reset", at = new Date()): Promise<void> {
+  const data: SecurityNoticeData = { what, at: at.toISOString() };
+  await sendMails([{ dedupeKey: `security:${what}:${user.id}:${at.getTime()}`, userId: user.id, to: user.email, kind: "security_notice", data }]);
+}
+
+/** A new API key: a notice to each owner of the workspace, in the key's transaction. */
+export async function queueApiKeyNotice(tx: Tx, key: { id: string; workspaceId: string; name: string }, by: Acting): Promise<QueuedMail[]> {
+  const owners = await sql<{ id: string; email: string }>(
+    Prisma.sql`SELECT u.id, u.email FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ${key.workspaceId}::uuid AND m.role = 'owner'`,
+    { tx },
+  );
+  if (owners.length === 0) return [];
+  const data: SecurityNoticeData = { what: "api_key_created", workspaceName: await workspaceName(key.workspaceId, tx), keyName: key.name, by: await actingLabel(by, tx), at: new Date().toISOString() };
+  const mails: NewMail[] = owners.map((o) => ({ dedupeKey: `security:api_key:${key.id}:${o.id}`, workspaceId: key.workspaceId, userId: o.id, to: o.email, kind: "security_notice", data }));
+  return queueMails(mails, tx);
+}
+
+export async function queueRemovedMail(tx: Tx, member: { id: string; workspaceId: string; userId: string; email: string }, by: Acting): Promise<QueuedMail[]> {
+  const data: MemberRemovedData = { workspaceName: await workspaceName(member.workspaceId, tx), by: await actingLabel(by, tx) };
+  // The mail belongs to the person, not the workspace they left (its cap and its data are no longer theirs to see).
+  return queueMails([{ dedupeKey: `removed:${member.id}`, userId: member.userId, to: member.email, kind: "member_removed", data }], tx);
+}
