@@ -241,6 +241,35 @@ describe("live data for a dashboard", () => {
   });
 });
 
+describe("live accounts list", () => {
+  it("trackedAccountsChanged streams ADDED, UPDATED (with the numbers a row shows) and REMOVED for the workspace's accounts only", async () => {
+    const ws = await newWorkspace();
+    const other = await newWorkspace();
+    const c = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ws.key}` }, retryAttempts: 0, lazy: true });
+    const seen: any[] = [];
+    c.subscribe(
+      { query: `subscription { trackedAccountsChanged { change accountId account { uuid username scrapeStatus } } }` },
+      { next: (v: any) => seen.push(v.data?.trackedAccountsChanged ?? v), error: () => undefined, complete: () => undefined },
+    );
+    await new Promise((r) => setTimeout(r, 300)); // the subscription reaches Redis
+    const { trackAccount, untrackAccount } = await import("../../src/domain/tracking/accounts.js");
+    const { announceAccount } = await import("../../src/domain/tracking/events.js");
+    await trackAccount(ws.workspaceId, "https://www.youtube.com/@livelist", 1);
+    await trackAccount(other.workspaceId, "https://www.youtube.com/@notours", 1); // never seen
+    const account = await prisma.account.findFirstOrThrow({ where: { username: "livelist" } });
+    await announceAccount(account.id, "ready"); // what a scrape announces
+    await untrackAccount(ws.workspaceId, account.id);
+    await waitFor("three changes", () => seen.length >= 3, 10_000, 20);
+    await new Promise((r) => setTimeout(r, 200)); // room for a wrong fourth change
+    await c.dispose();
+    expect(seen.map((e) => [e.change, e.accountId, e.account?.username ?? null])).toEqual([
+      ["ADDED", account.id, "livelist"],
+      ["UPDATED", account.id, "livelist"],
+      ["REMOVED", account.id, null],
+    ]);
+  });
+});
+
 describe("workspace events", () => {
   it("workspaceEvents streams the workspace's events (the webhooks' source) with their id, and never another workspace's", async () => {
     const ws = await newWorkspace();

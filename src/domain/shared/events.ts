@@ -26,6 +26,8 @@ export interface EventPayloads {
   workspaceEvent: WorkspaceEvent;
   /** id = workspaceId; a tracked video of the workspace was added, scraped (changed) or untracked */
   trackedVideoChanged: { workspaceId: string; videoId: string; change: "added" | "updated" | "removed"; at: string };
+  /** id = workspaceId; a tracked account of the workspace was added, scraped (changed) or untracked */
+  trackedAccountChanged: { workspaceId: string; accountId: string; change: "added" | "updated" | "removed"; at: string };
   /** id = `${workspaceId}:${userId}`; a person's notifications in the workspace changed (a new one, marked read) */
   notificationsChanged: { workspaceId: string; userId: string; at: string };
   /** id = "all"; a credential was withdrawn (an API key, a person's session, a membership): every process ends

@@ -3,6 +3,7 @@
  * Accounts are global (one row per platform and username, scraped once); a workspace's tracking is
  * a TrackedAccount row with its `videoLimit` (the most of the account's newest videos it tracks).
  */
+import { announceAccountTracking } from "./events.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
 import { logger } from "../../infra/logger.ts";
@@ -57,6 +58,7 @@ export async function trackAccount(workspaceId: string, url: string, videoLimit:
   const result: TrackAccountResult = { added: [], alreadyTracked: [], failed: [] };
   result[outcome.kind].push(ref.username);
   if (outcome.kind === "added") {
+    await announceAccountTracking(workspaceId, outcome.accountId, "added");
     await enqueueAccountScrape(outcome.accountId, `track-${outcome.trackedAccountId}`).catch((e) =>
       logger.warn({ err: (e as Error).message, accountId: outcome.accountId }, "could not enqueue scrape-account"),
     );
@@ -131,20 +133,27 @@ export async function accountsByIds(workspaceId: string, accountIds: readonly st
 
 /** One account the workspace tracks, by its canonical account id; NOT_FOUND otherwise. */
 export async function getTrackedAccount(workspaceId: string, accountId: string): Promise<TrackedAccountView> {
+  const row = await findTrackedAccount(workspaceId, accountId);
+  if (!row) throw notFound("Account");
+  return row;
+}
+
+/** The account as the workspace tracks it, or null when it does not (a live list's REMOVED change, say). */
+export async function findTrackedAccount(workspaceId: string, accountId: string): Promise<TrackedAccountView | null> {
   const [row] = await sql<TrackedAccountView>(
     Prisma.sql`SELECT ${ACCOUNT_COLUMNS}, ${TRACKING_COLUMNS}
       FROM tracked_accounts ta JOIN accounts a ON a.id = ta.account_id
      WHERE ta.workspace_id = ${workspaceId}::uuid AND ta.account_id = ${accountId}::uuid`,
     { prepare: true },
   );
-  if (!row) throw notFound("Account");
-  return row;
+  return row ?? null;
 }
 
 /** Stops tracking the account. Its videos stay tracked (they are the workspace's TrackedVideo rows). */
 export async function untrackAccount(workspaceId: string, accountId: string): Promise<{ id: string }> {
   const { count } = await prisma.trackedAccount.deleteMany({ where: { workspaceId, accountId } });
   if (count === 0) throw notFound("Account");
+  await announceAccountTracking(workspaceId, accountId, "removed");
   return { id: accountId };
 }
 

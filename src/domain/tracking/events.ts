@@ -4,7 +4,8 @@
  * - `videoUpdated` per video: each scrape that changes its state or metrics;
  * - `accountUpdated` per account: each scrape that changes its state or numbers (its page follows it);
  * - `trackedVideoChanged` per workspace: a video it tracks was added, updated (scraped) or removed
- *   (untracked) — one stream for a dashboard of the whole workspace.
+ *   (untracked) — one stream for a dashboard of the whole workspace;
+ * - `trackedAccountChanged` per workspace: the same for the accounts it tracks (the accounts list follows it).
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sql } from "../../infra/db.ts";
@@ -31,7 +32,20 @@ export async function announceVideo(videoId: string, scrapeStatus: string): Prom
   await Promise.all(trackers.map(({ workspaceId }) => publishEvent("trackedVideoChanged", workspaceId, { workspaceId, videoId, change: "updated", at })));
 }
 
-/** Tells the account's watchers its scrape state or numbers changed (accounts are global, like videos). */
+/** Tells the workspace's watchers that it started or stopped tracking the account. */
+export async function announceAccountTracking(workspaceId: string, accountId: string, change: Exclude<TrackedVideoChange, "updated">): Promise<void> {
+  await publishEvent("trackedAccountChanged", workspaceId, { workspaceId, accountId, change, at: new Date().toISOString() });
+}
+
+/**
+ * Tells the account's watchers its scrape state or numbers changed, and the stream of every workspace that
+ * tracks it (accounts are global, like videos: one scrape serves them all).
+ */
 export async function announceAccount(accountId: string, scrapeStatus: string): Promise<void> {
-  await publishEvent("accountUpdated", accountId, { accountId, scrapeStatus, at: new Date().toISOString() });
+  const at = new Date().toISOString();
+  await publishEvent("accountUpdated", accountId, { accountId, scrapeStatus, at });
+  const trackers = await sql<{ workspaceId: string }>(Prisma.sql`SELECT workspace_id AS "workspaceId" FROM tracked_accounts WHERE account_id = ${accountId}::uuid`, {
+    prepare: true,
+  });
+  await Promise.all(trackers.map(({ workspaceId }) => publishEvent("trackedAccountChanged", workspaceId, { workspaceId, accountId, change: "updated", at })));
 }

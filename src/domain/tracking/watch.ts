@@ -36,3 +36,11 @@ export async function watchAccount(workspaceId: string, accountId: string): Prom
     return { accountId, scrapeStatus: a.scrapeStatus, at: (a.lastScrapedAt ?? a.createdAt).toISOString() };
   });
 }
+
+/**
+ * Every change of the workspace's tracked accounts (added, updated by a scrape, removed), as it happens; like
+ * `watchTrackedVideos`, it does not start with the current state (read it with the `accounts` connection).
+ */
+export function watchTrackedAccounts(workspaceId: string): AsyncIterable<EventPayloads["trackedAccountChanged"]> {
+  return subscribeEvents("trackedAccountChanged", workspaceId);
+}

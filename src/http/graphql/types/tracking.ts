@@ -15,7 +15,7 @@ import { canonicalAccountUrl } from "../../../domain/shared/platform.ts";
 import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement.ts";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.ts";
 import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.ts";
-import { watchAccount, watchTrackedVideos, watchVideo } from "../../../domain/tracking/watch.ts";
+import { watchAccount, watchTrackedAccounts, watchTrackedVideos, watchVideo } from "../../../domain/tracking/watch.ts";
 import { accountListFilter, historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.ts";
 import {
   accountHistories,
@@ -35,6 +35,7 @@ import {
   accountsByIds,
   countVideosOfAccounts,
   getTrackedAccount,
+  findTrackedAccount,
   listTrackedAccounts,
   trackAccount,
   untrackAccount,
@@ -539,7 +540,43 @@ const TrackedVideoChangeRef = builder
     }),
   });
 
+const TrackedAccountChangeEnum = builder.enumType("TrackedAccountChangeKind", {
+  values: {
+    ADDED: { value: "added", description: "The workspace started tracking the account." },
+    UPDATED: { value: "updated", description: "A scrape changed the account's state or numbers." },
+    REMOVED: { value: "removed", description: "The workspace stopped tracking the account (its videos stay tracked)." },
+  } as const,
+});
+
+const TrackedAccountChangeRef = builder
+  .objectRef<{ workspaceId: string; accountId: string; change: "added" | "updated" | "removed"; at: string }>("TrackedAccountChange")
+  .implement({
+    description: "A change of one of the workspace's tracked accounts.",
+    fields: (t) => ({
+      change: t.field({ type: TrackedAccountChangeEnum, resolve: (e) => e.change }),
+      accountId: t.exposeID("accountId", { description: "The account's UUID." }),
+      at: t.field({ type: "DateTime", resolve: (e) => e.at }),
+      account: t.field({
+        type: AccountRef,
+        nullable: true,
+        description: "The account as stored when the change is delivered; null once the workspace no longer tracks it (REMOVED).",
+        // Read on every event, once for all of the workspace's subscribers in this process (../subscriptions.ts).
+        resolve: (e, _a, ctx) =>
+          readOncePerEvent(ctx, `trackedAccount:${e.accountId}`, () => findTrackedAccount(ctx.auth.workspaceId, e.accountId)),
+      }),
+    }),
+  });
+
 builder.subscriptionFields((t) => ({
+  trackedAccountsChanged: t.field({
+    type: TrackedAccountChangeRef,
+    description:
+      "Every change of the workspace's tracked accounts in one stream: ADDED, UPDATED (each scrape, from whichever worker process made it), " +
+      "REMOVED (untracked). For the accounts list of a dashboard. It does not start with the current state (read it with `accounts`); a " +
+      "change applied twice is harmless (`account` is read when delivered).",
+    subscribe: (_r, _a, ctx) => sharedPerEvent(ctx, watchTrackedAccounts(ctx.auth.workspaceId)),
+    resolve: (event) => event,
+  }),
   trackedVideosChanged: t.field({
     type: TrackedVideoChangeRef,
     description:

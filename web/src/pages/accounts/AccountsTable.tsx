@@ -2,9 +2,9 @@
  * The tracked accounts (components/DataTable.tsx over a Relay connection). Sorting, the platform
  * filter and the search are the server's (`accounts(sort, order, platform, q)`), so a header click
  * changes the URL and the route loads the list again; "Show more" reads the next cursor page.
- * Accounts being scraped are read again every few seconds until their numbers land.
+ * Live by `trackedAccountsChanged`: a scrape's numbers and state land in their row as they are stored.
  */
-import { useEffect, useTransition } from "react";
+import { useCallback, useTransition } from "react";
 import { graphql } from "react-relay";
 import { Link } from "react-router";
 import type { AccountsTable_query$key, AccountsTable_query$data } from "../../__generated__/AccountsTable_query.graphql";
@@ -18,6 +18,8 @@ import { Time } from "../../components/Time";
 import { Thumbnail } from "../../components/VideoCell";
 import { formatCount, formatWhole, platformName } from "../../lib/format";
 import { usePagedConnection } from "../../relay/paged";
+import { useLiveList } from "../../relay/live-list";
+import type { AccountsTableChangesSubscription } from "../../__generated__/AccountsTableChangesSubscription.graphql";
 import type { ColumnChoice } from "../../lib/columns";
 import { TagChips } from "../tags/TagChips";
 import type { AccountListOptions } from "./list-options";
@@ -122,6 +124,31 @@ const COLUMNS: Column<Row, AccountSort>[] = [
   },
 ];
 
+/** The stream that keeps the rows live: the fields a row shows, merged into it by id. */
+const changes = graphql`
+  subscription AccountsTableChangesSubscription {
+    trackedAccountsChanged {
+      change
+      account {
+        id
+        displayName
+        avatarUrl
+        followerCount
+        totalViews
+        videoCount
+        scrapeStatus
+        scrapeError
+        tracking {
+          videoLimit
+          trackedAt
+          pausedAt
+        }
+      }
+    }
+  }
+`;
+const accountChangeKind = (p: AccountsTableChangesSubscription["response"]) => p.trackedAccountsChanged.change;
+
 interface Props {
   query: AccountsTable_query$key;
   /** The column ids shown (lib/columns.ts). */
@@ -135,12 +162,8 @@ export function AccountsTable({ query, columns: shown, options, onChange, pendin
   const { rows, paging, refetch } = usePagedConnection<AccountsTablePaginationQuery, AccountsTable_query$key, Row>(fragment, query, (d) => d.accounts, "accounts");
   const [, startRefetch] = useTransition();
 
-  const scraping = rows.some((r) => r.scrapeStatus === "QUEUED" || r.scrapeStatus === "SCRAPING");
-  useEffect(() => {
-    if (!scraping) return;
-    const timer = setInterval(() => startRefetch(() => void refetch({}, { fetchPolicy: "network-only" })), 3000);
-    return () => clearInterval(timer);
-  }, [scraping, refetch]);
+  const reload = useCallback(() => startRefetch(() => void refetch({}, { fetchPolicy: "network-only" })), [refetch]);
+  useLiveList<AccountsTableChangesSubscription>(changes, accountChangeKind, reload);
 
   const empty =
     options.q || options.platform || options.tagIds ? (

@@ -4,9 +4,8 @@
  * "Show more" reads the next cursor page. Rows update in place when `trackedVideosChanged` delivers
  * a video (Relay merges records by id); an added or removed video refetches the list.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from "react";
-import { graphql, readInlineData, useSubscription } from "react-relay";
-import type { GraphQLSubscriptionConfig } from "relay-runtime";
+import { useCallback, useMemo, useState, useTransition } from "react";
+import { graphql, readInlineData } from "react-relay";
 import type { VideosTable_query$key } from "../../__generated__/VideosTable_query.graphql";
 import type { VideosTablePaginationQuery } from "../../__generated__/VideosTablePaginationQuery.graphql";
 import type { VideosTableRow_video$data, VideosTableRow_video$key } from "../../__generated__/VideosTableRow_video.graphql";
@@ -21,6 +20,7 @@ import type { ColumnChoice } from "../../lib/columns";
 import { Link } from "react-router";
 import { paths } from "../../app/paths";
 import { usePagedConnection } from "../../relay/paged";
+import { useLiveList } from "../../relay/live-list";
 import { TagChips } from "../tags/TagChips";
 import { BulkActions } from "./BulkActions";
 import type { VideoListOptions } from "./list-options";
@@ -96,6 +96,7 @@ const changes = graphql`
 `;
 
 type Row = VideosTableRow_video$data;
+const videoChangeKind = (p: VideosTableChangesSubscription["response"]) => p.trackedVideosChanged.change;
 
 const metrics = videoMetricColumns<Row, VideoSort>({ views: "VIEWS", engagement: "ENGAGEMENT", posted: "POSTED_AT" });
 
@@ -185,7 +186,7 @@ export function VideosTable({ query, columns: shown, options, onChange, pending 
       }),
     [refetch],
   );
-  useLiveRows(reload);
+  useLiveList<VideosTableChangesSubscription>(changes, videoChangeKind, reload);
 
   const toggle = useCallback((id: string) => setSelection((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id]))), []);
   const columns = useMemo(() => columnsFor(shown, selection, toggle), [shown, selection, toggle]);
@@ -222,27 +223,3 @@ export function VideosTable({ query, columns: shown, options, onChange, pending 
   );
 }
 
-/**
- * Live rows: an UPDATED video is merged into the store by id (its row re-renders by itself);
- * ADDED and REMOVED change which rows the list holds, so the list is read again (at most every
- * 500 ms while changes keep coming).
- */
-function useLiveRows(reload: () => void) {
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const config = useMemo<GraphQLSubscriptionConfig<VideosTableChangesSubscription>>(
-    () => ({
-      subscription: changes,
-      variables: {},
-      onNext: (payload) => {
-        if (!payload || payload.trackedVideosChanged.change === "UPDATED" || timer.current) return;
-        timer.current = setTimeout(() => {
-          timer.current = null;
-          reload();
-        }, 500);
-      },
-    }),
-    [reload],
-  );
-  useSubscription(config);
-  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
-}
