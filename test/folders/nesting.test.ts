@@ -241,6 +241,22 @@ describe("a folder's growth, with its sub-folders", () => {
   });
 });
 
+describe("a tree read page by page", () => {
+  it("folders(order: OLDEST_FIRST) reads in creation order, so a page holds its folders' parents; newest first stays the default", async () => {
+    const { ws, c } = await setup();
+    const client = await folder(c, "Client");
+    const campaign = await folder(c, "Campaign", client);
+    const creator = await folder(c, "Creator", campaign);
+    const page = async (order: string) =>
+      (await gql(api.url, ws.key, `{ folders(first: 2${order}) { edges { node { uuid parentUuid } } pageInfo { endCursor } } }`)).body.data.folders;
+    const oldest = await page(", order: OLDEST_FIRST");
+    expect(oldest.edges.map((e: any) => e.node.uuid)).toEqual([client, campaign]);
+    const rest = (await gql(api.url, ws.key, `query($after: String) { folders(first: 2, after: $after, order: OLDEST_FIRST) { edges { node { uuid } } } }`, { after: oldest.pageInfo.endCursor })).body.data.folders;
+    expect(rest.edges.map((e: any) => e.node.uuid)).toEqual([creator]);
+    expect((await page("")).edges.map((e: any) => e.node.uuid)).toEqual([creator, campaign]);
+  });
+});
+
 describe("GraphQL and MCP doors", () => {
   it("children, ancestors, parent, moveFolder and deleteFolder(children:), and MCP create_folder / move_folder", async () => {
     const { ws, c } = await setup();

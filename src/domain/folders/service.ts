@@ -40,6 +40,12 @@ export const FOLDERS_ORDER: Order<FolderRecord> = [
   { sql: "f.id", type: "uuid", desc: true, value: (f) => f.id },
 ];
 
+/**
+ * The same in creation order, oldest first: a folder's parent was made before it (unless the folder was moved under
+ * a newer one since), so every page read this way holds its folders' parents: what a tree shown page by page needs.
+ */
+export const FOLDERS_OLDEST_FIRST: Order<FolderRecord> = FOLDERS_ORDER.map(({ desc: _desc, ...key }) => key);
+
 /** Creates a folder, top-level or under `parentId` (checked by placeFolder under the tree's lock). */
 export async function createFolder(workspaceId: string, name: string, parentId: string | null = null): Promise<FolderRecord> {
   const insert = (tx?: Tx) =>
@@ -60,9 +66,9 @@ export interface FolderListFilter {
   parentId?: string;
 }
 
-/** A page of the workspace's folders (FOLDERS_ORDER), with the total; `parentId` keeps that folder's sub-folders. */
-export async function listFolders(workspaceId: string, page: PageRequest, filter: FolderListFilter = {}): Promise<Page<FolderRecord>> {
-  const p = pageSql(FOLDERS_ORDER, page);
+/** A page of the workspace's folders (FOLDERS_ORDER, or FOLDERS_OLDEST_FIRST), with the total; `parentId` keeps that folder's sub-folders. */
+export async function listFolders(workspaceId: string, page: PageRequest, filter: FolderListFilter = {}, order: Order<FolderRecord> = FOLDERS_ORDER): Promise<Page<FolderRecord>> {
+  const p = pageSql(order, page);
   const under = filter.parentId ? Prisma.sql`AND f.parent_id = ${filter.parentId}::uuid` : Prisma.empty;
   const [items, [count]] = await Promise.all([
     sql<FolderRecord>(Prisma.sql`SELECT ${FOLDER_COLUMNS} FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${under} ${p.where} ${p.orderBy} ${p.limit}`),

@@ -23,6 +23,7 @@ import {
   folderCounts,
   foldersByIds,
   FOLDERS_ORDER,
+  FOLDERS_OLDEST_FIRST,
   listFolders,
   NO_COUNTS,
   removeAccountsFromFolder,
@@ -253,15 +254,31 @@ FolderRef.implement({
   }),
 });
 
+const FolderOrderEnum = builder.enumType("FolderOrder", {
+  values: {
+    NEWEST_FIRST: { value: "newest", description: "Newest first (the default)." },
+    OLDEST_FIRST: {
+      value: "oldest",
+      description:
+        "Creation order: a folder's parent was made before it (unless the folder was moved under a newer one since), so each page holds its " +
+        "folders' parents: for a tree shown page by page.",
+    },
+  } as const,
+});
+
 builder.queryFields((t) => ({
   folders: t.connection(
     {
       type: FolderRef,
-      description: "The workspace's folders at every level, newest first; with parentId, the direct sub-folders of that folder.",
-      args: { parentId: t.arg.id({ description: "Only the direct sub-folders of this folder (global ID or UUID)." }) },
+      description: "The workspace's folders at every level, newest first (or `order`); with parentId, the direct sub-folders of that folder.",
+      args: {
+        parentId: t.arg.id({ description: "Only the direct sub-folders of this folder (global ID or UUID)." }),
+        order: t.arg({ type: FolderOrderEnum, defaultValue: "newest" }),
+      },
       resolve: (_r, args, ctx) => {
         const parentId = args.parentId == null ? undefined : entityId(args.parentId, "Folder", "parentId");
-        return pagedConnection(args, FOLDERS_ORDER, (window) => listFolders(ctx.auth.workspaceId, window, { parentId }));
+        const order = args.order === "oldest" ? FOLDERS_OLDEST_FIRST : FOLDERS_ORDER;
+        return pagedConnection(args, order, (window) => listFolders(ctx.auth.workspaceId, window, { parentId }, order));
       },
     },
     { name: "FolderConnection" },

@@ -46,7 +46,7 @@ const moveMutation = graphql`
 
 const foldersQuery = graphql`
   query FolderActionsFoldersQuery {
-    folders(first: 100) {
+    folders(first: 100, order: OLDEST_FIRST) {
       edges {
         node {
           id
@@ -95,7 +95,7 @@ export function FolderActions({ folderId, folderUuid, parentUuid, name, childCou
   async function doDelete(children: FolderChildren) {
     clear();
     // It leaves the folders list at once, so the list does not show it while it is read again.
-    const gone = removeNodes([rootConnection("FoldersPage_folders")], [folderId]);
+    const gone = removeNodes([rootConnection("FoldersPage_folders", { order: "OLDEST_FIRST" })], [folderId]);
     if (await remove.run({ id: folderId, children }, { updater: gone, failed: "Could not delete the folder" })) navigate(paths.folders());
   }
 

@@ -37,7 +37,8 @@ const fragment = graphql`
   fragment FoldersPage_query on Query
   @refetchable(queryName: "FoldersPagePaginationQuery")
   @argumentDefinitions(first: { type: "Int", defaultValue: 100 }, after: { type: "String" }) {
-    folders(first: $first, after: $after) @connection(key: "FoldersPage_folders") {
+    # Oldest first: every page holds its folders' parents, so the tree drawn so far is the tree (./tree.ts).
+    folders(first: $first, after: $after, order: OLDEST_FIRST) @connection(key: "FoldersPage_folders") {
       __id
       totalCount
       edges {

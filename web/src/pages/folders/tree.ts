@@ -1,7 +1,9 @@
 /**
  * The folders' tree from a flat list (each folder names its parent): depth-first, siblings by name, so
- * a folder's sub-folders follow it. A folder whose parent is not in the list (not read yet: the list
- * is paged) starts a branch of its own at the top. Plain data, no React.
+ * a folder's sub-folders follow it. The folders page reads the list oldest first, so a page holds its
+ * folders' parents (a parent is made before its sub-folders); a folder whose parent is not in the list
+ * (moved under a newer folder, and that one not read yet) starts a branch of its own at the top. Plain
+ * data, no React.
  */
 export interface TreeNode {
   readonly uuid: string;
