@@ -444,8 +444,8 @@ async function browse(browser: Browser, baseURL: string, session: Session, folde
     await ctx.close();
   }
   tree.note =
-    `first page (${firstPage.rows} newest folders): ${firstPage.topLevel} rows at the top level, of which ${firstPage.clientsShown} of the ${CLIENTS} clients ` +
-    "(a folder whose parent is not read yet is shown at the top level); right once every page is read";
+    `first page (${firstPage.rows} folders, oldest first: a page holds its folders' parents): ${firstPage.topLevel} rows at the top level, of which ` +
+    `${firstPage.clientsShown} of the ${CLIENTS} clients (a folder whose parent is not read yet would be shown at the top level)`;
   timings.push(tree);
 
   // A folder with its sub-folders' analytics on, and a creator folder: first data, and the cards checked on every load.
