@@ -11,7 +11,6 @@
  *   change, a password change, a new name and a new membership made through A take effect on B
  *   within 5 s.
  */
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningApi } from "../../src/main/server.js";
 import { prisma } from "../../src/infra/db.js";
@@ -19,6 +18,7 @@ import { gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { newPerson, PASSWORD, personClient, signedIn, type PersonClient } from "../helpers/people.js";
 import { spawnService, type ServiceProcess } from "../helpers/processes.js";
 import { waitUntil } from "../helpers/wait.js";
+import { statementsOf } from "../helpers/statements.js";
 
 /** The contract's bound for a withdrawal to take effect. */
 const CONTRACT_MS = 5000;
@@ -45,21 +45,7 @@ function on(p: PersonClient, url: string): PersonClient {
 }
 
 /** Counts the SQL statements this process sends while `fn` runs (the in-process API's). */
-async function statements(fn: () => Promise<unknown>): Promise<number> {
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-  const original = proto.query;
-  let n = 0;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    n++;
-    return original.apply(this, args);
-  };
-  try {
-    await fn();
-  } finally {
-    proto.query = original;
-  }
-  return n;
-}
+const statements = async (fn: () => Promise<unknown>): Promise<number> => (await statementsOf(fn)).statements.length;
 
 /**
  * Makes `there` (a client of B) remembered by B, and shows it: a name written to PostgreSQL alone

@@ -24,6 +24,33 @@ import type { ColumnChoice } from "../../lib/columns";
 import { TagChips } from "../tags/TagChips";
 import type { AccountListOptions } from "./list-options";
 
+/** What a row shows: read by the page and by the live stream alike, so a change lands in the row whole. */
+export const rowFragment = graphql`
+  fragment AccountsTableRow_account on Account {
+    id
+    uuid
+    type
+    username
+    displayName
+    avatarUrl
+    followerCount
+    totalViews
+    videoCount
+    scrapeStatus
+    scrapeError
+    tracking {
+      videoLimit
+      trackedAt
+      pausedAt
+    }
+    tags {
+      id
+      name
+      color
+    }
+  }
+`;
+
 const fragment = graphql`
   fragment AccountsTable_query on Query
   @refetchable(queryName: "AccountsTablePaginationQuery")
@@ -40,27 +67,7 @@ const fragment = graphql`
       totalCount
       edges {
         node {
-          id
-          uuid
-          type
-          username
-          displayName
-          avatarUrl
-          followerCount
-          totalViews
-          videoCount
-          scrapeStatus
-          scrapeError
-          tracking {
-            videoLimit
-            trackedAt
-            pausedAt
-          }
-          tags {
-            id
-            name
-            color
-          }
+          ...AccountsTableRow_account @relay(mask: false)
         }
       }
     }
@@ -130,19 +137,7 @@ const changes = graphql`
     trackedAccountsChanged {
       change
       account {
-        id
-        displayName
-        avatarUrl
-        followerCount
-        totalViews
-        videoCount
-        scrapeStatus
-        scrapeError
-        tracking {
-          videoLimit
-          trackedAt
-          pausedAt
-        }
+        ...AccountsTableRow_account @relay(mask: false)
       }
     }
   }
