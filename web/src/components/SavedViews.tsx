@@ -124,7 +124,7 @@ export function SavedViews({ query, list, current, onApply }: Props) {
         <label>
           View name <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="e.g. Client A, most viewed" />
         </label>
-        <label>
+        <label className="checkbox">
           <input type="checkbox" checked={share} onChange={(e) => setShare(e.target.checked)} /> Share with the workspace
         </label>
         <button type="submit" disabled={create.pending}>

@@ -203,7 +203,7 @@ export function VideosTable({ query, columns: shown, options, onChange, pending 
   return (
     <div>
       {rows.length > 0 && (
-        <label className="select-all">
+        <label className="select-all checkbox">
           <input type="checkbox" checked={allSelected} onChange={() => setSelection(allSelected ? new Set() : new Set(rows.map((r) => r.id)))} /> Select all videos on this page
         </label>
       )}
