@@ -112,7 +112,10 @@ describe("nested folders and tags in the dashboard", () => {
     await page.getByRole("navigation", { name: "Breadcrumbs" }).getByRole("link", { name: "Client Acme" }).click();
     await page.getByRole("heading", { level: 1, name: "Client Acme" }).waitFor();
     await expect.poll(() => card("Videos").textContent()).toBe("10");
-    await page.getByLabel("Include sub-folders in the analytics").check();
+    // The box follows the URL (?sub=1): it shows checked once the route has read it, which can lag the click under load.
+    const sub = page.getByLabel("Include sub-folders in the analytics");
+    await sub.click();
+    await expect.poll(() => sub.isChecked()).toBe(true);
     await page.waitForURL(/sub=1/);
     const all = await folderAnalytics(workspaceId, client, { includeDescendants: true });
     // Accounts 0-9 (10 videos each) and videos 100-119, of which 100-109 are those accounts' own.

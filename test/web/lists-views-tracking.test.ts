@@ -54,7 +54,10 @@ describe("columns and saved views in Chromium", () => {
     await expect(loose.getByRole("link").count()).resolves.toBe(0);
 
     await dee.locator("summary", { hasText: "Columns" }).click();
-    await dee.getByRole("group", { name: "Columns shown" }).getByLabel("Likes").uncheck();
+    // The boxes follow the URL (?columns=): unchecked once the route has read it, which can lag the click under load.
+    const likes = dee.getByRole("group", { name: "Columns shown" }).getByLabel("Likes");
+    await likes.click();
+    await expect.poll(() => likes.isChecked()).toBe(false);
     await dee.waitForURL(/columns=/);
     await expect.poll(() => headers(dee)).not.toContain("Likes");
     expect(await headers(dee)).toContain("Creator");
@@ -69,7 +72,10 @@ describe("columns and saved views in Chromium", () => {
     await dee.locator("tbody tr").first().waitFor();
     expect(await headers(dee)).toContain("Followers");
     await dee.locator("summary", { hasText: "Columns" }).click();
-    await dee.getByRole("group", { name: "Columns shown" }).getByLabel("Followers").uncheck();
+    // The boxes follow the URL (?columns=): unchecked once the route has read it, which can lag the click under load.
+    const followers = dee.getByRole("group", { name: "Columns shown" }).getByLabel("Followers");
+    await followers.click();
+    await expect.poll(() => followers.isChecked()).toBe(false);
     await expect.poll(() => headers(dee)).not.toContain("Followers");
   });
 
