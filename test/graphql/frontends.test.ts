@@ -258,6 +258,8 @@ describe("live accounts list", () => {
     await trackAccount(other.workspaceId, "https://www.youtube.com/@notours", 1); // never seen
     const account = await prisma.account.findFirstOrThrow({ where: { username: "livelist" } });
     await announceAccount(account.id, "ready"); // what a scrape announces
+    // `account` is read when a change is delivered: untrack only once the update has arrived.
+    await waitFor("the update", () => seen.length >= 2, 10_000, 20);
     await untrackAccount(ws.workspaceId, account.id);
     await waitFor("three changes", () => seen.length >= 3, 10_000, 20);
     await new Promise((r) => setTimeout(r, 200)); // room for a wrong fourth change
