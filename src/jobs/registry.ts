@@ -40,6 +40,8 @@ import { queueDueDigests } from "../domain/notifications/digest.ts";
 import { sendMail } from "../domain/mail/send.ts";
 import { pruneMail, sweepMails } from "../domain/mail/outbox.ts";
 import type { MailTransport } from "../domain/mail/ports.ts";
+import { CAMPAIGN_BUDGETS_EVERY_MS, CAMPAIGN_BUDGETS_JOB } from "../domain/campaigns/jobs.ts";
+import { checkCampaignBudgets } from "../domain/campaigns/close.ts";
 
 export interface JobSchedule {
   /** Stable id: upserting the same id replaces the schedule instead of adding another. */
@@ -204,10 +206,12 @@ export function maintenanceQueue(): QueueDefinition {
     handlers: {
       "renew-credits": async () => ({ renewed: await renewDueWorkspaces() }),
       [PRUNE_IDEMPOTENT_REQUESTS]: () => pruneIdempotentRequests(),
+      [CAMPAIGN_BUDGETS_JOB]: () => checkCampaignBudgets(),
     },
     schedules: [
       { id: "renew-credits", jobName: "renew-credits", every: RENEW_CREDITS_EVERY_MS },
       { id: PRUNE_IDEMPOTENT_REQUESTS, jobName: PRUNE_IDEMPOTENT_REQUESTS, every: PRUNE_IDEMPOTENT_REQUESTS_EVERY_MS },
+      { id: CAMPAIGN_BUDGETS_JOB, jobName: CAMPAIGN_BUDGETS_JOB, every: CAMPAIGN_BUDGETS_EVERY_MS },
     ],
   };
 }

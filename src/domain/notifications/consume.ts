@@ -64,6 +64,8 @@ async function describe(e: EventRow, tx: Tx): Promise<AlertItem> {
       return { title: `Credits low: ${Number(d.totalRemaining ?? 0).toLocaleString("en-US")} left`, path: "/" };
     case "plan.limit_reached":
       return { title: `Plan limit reached: ${Number(d.videoLimit ?? 0).toLocaleString("en-US")} tracked videos; untrack some or change plan`, path: "/videos" };
+    case "campaign.budget_reached":
+      return { title: `Campaign "${clip(String(d.name ?? ""), 60)}" reached ${Number(d.percent ?? 0)} % of its budget`, path: `/campaigns/${d.campaignId}` };
     default:
       return { title: e.type, path: "/" };
   }

@@ -14,6 +14,7 @@ export const ALERT_RULES = [
   "radar.completed",
   "credits.low",
   "plan.limit_reached",
+  "campaign.budget_reached",
 ] as const satisfies readonly WorkspaceEventType[];
 export type AlertRule = (typeof ALERT_RULES)[number];
 
@@ -25,6 +26,7 @@ export const RULE_LABELS: Record<AlertRule, string> = {
   "radar.completed": "Radar searches completed",
   "credits.low": "Credits low",
   "plan.limit_reached": "Plan limits reached",
+  "campaign.budget_reached": "Campaign budget reached",
 };
 
 export interface AlertChoice {

@@ -36,6 +36,9 @@ export const AUDIT_ACTIONS = {
   "user.password_reset_requested": "a password-reset link was made (asked for on the sign-in page and sent by mail, the operator's CLI, the first run)",
   "user.password_reset": "a person set a new password from a reset link; every session of theirs ended (`details.sessionsEnded`)",
   "user.name_changed": "a person changed their name (`details.from`, `details.to`)",
+  "campaign.created": "a campaign was created (`target`: its name)",
+  "campaign.updated": "a campaign's period, filters, payout rule or budget changed (`details`: the fields given)",
+  "campaign.closed": "a campaign was closed: its payouts frozen (`details.payoutMinor`, `details.currency`)",
   "user.email_changed": "a person's email changed (`details.from`, `details.to`; not offered by the service today)",
 } as const;
 

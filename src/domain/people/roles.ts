@@ -18,6 +18,7 @@ export const PERMISSIONS = {
   "members.manage": "invite people, revoke invitations, change members' roles and remove members",
   "auditLog.read": "read the audit log",
   "alerts.manage": "set the workspace's credits alert threshold",
+  "campaigns.manage": "create, change and close campaigns (their members, videos, payout rules and budgets)",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

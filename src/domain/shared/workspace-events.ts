@@ -8,7 +8,9 @@
  *
  * The event names are the contract's webhook events (docs/contract/decisions.md, Webhooks), and
  * `plan.limit_reached` (issue 32: the plan's video tracking limit refused an addition; at most one a
- * day per workspace), which feeds the "plan limits reached" alert.
+ * day per workspace), which feeds the "plan limits reached" alert; `campaign.closed` and
+ * `campaign.budget_reached` (issue 35: src/domain/campaigns/close.ts; the latter feeds the "campaign
+ * budget reached" alert).
  */
 
 export const WORKSPACE_EVENT_TYPES = [
@@ -20,6 +22,8 @@ export const WORKSPACE_EVENT_TYPES = [
   "video.spike",
   "credits.low",
   "plan.limit_reached",
+  "campaign.closed",
+  "campaign.budget_reached",
   "webhook.test",
 ] as const;
 export type WorkspaceEventType = (typeof WORKSPACE_EVENT_TYPES)[number];

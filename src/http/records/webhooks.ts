@@ -128,6 +128,30 @@ export const webhookEventData = {
     summary: "The plan's video tracking limit refused an addition (at most one such event a day per workspace)",
     data: z.object({ limit: z.enum(["videos"]).meta({ description: "Which limit: the plan's tracked videos." }), videoLimit: count }),
   },
+  "campaign.closed": {
+    summary: "A campaign was closed: its payouts are frozen (src/domain/campaigns/close.ts)",
+    data: z.object({
+      campaignId: id,
+      name: z.string(),
+      currency: z.string().meta({ description: "ISO 4217; every amount is integer minor units of it." }),
+      payoutMinor: count.meta({ description: "The frozen total owed (the sum of the rows' payouts)." }),
+      viewsEarned: count,
+      videos: count,
+      budgetMinor: nullable(count),
+      closedAt: timestamp,
+    }),
+  },
+  "campaign.budget_reached": {
+    summary: "A campaign's spend reached 80 % or 100 % of its budget (each threshold once per campaign)",
+    data: z.object({
+      campaignId: id,
+      name: z.string(),
+      percent: z.union([z.literal(80), z.literal(100)]).meta({ description: "The threshold reached, in percent of the budget." }),
+      budgetMinor: count,
+      spentMinor: count.meta({ description: "The spend when it was seen (the sum of the rows' payouts)." }),
+      currency: z.string(),
+    }),
+  },
   "webhook.test": {
     summary: "A test event (POST /webhooks/{id}/test)",
     data: z.object({ webhookId: id, message: z.string() }),
