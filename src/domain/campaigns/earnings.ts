@@ -208,13 +208,21 @@ export const PAYOUT_ROWS_ORDER: Order<PayoutRow> = [
   { sql: `r."videoId"`, type: "text", value: (r) => r.videoId },
 ];
 
-export async function campaignVideoRows(workspaceId: string, c: Pick<CampaignRecord, "id" | "status">, page: PageRequest): Promise<Page<PayoutRow>> {
+/** A page of the video rows (PAYOUT_ROWS_ORDER), optionally of one creator's videos only, with the total. */
+export async function campaignVideoRows(
+  workspaceId: string,
+  c: Pick<CampaignRecord, "id" | "status">,
+  page: PageRequest,
+  filter: { creatorId?: string } = {},
+): Promise<Page<PayoutRow>> {
   const p = pageSql(PAYOUT_ROWS_ORDER, page);
+  const only = filter.creatorId ? Prisma.sql`AND r."creatorId" = lower(${filter.creatorId})` : Prisma.empty;
   const rows = await sql<PayoutRow & { total: number }>(Prisma.sql`
-    SELECT ${selectColumns}, count(*) OVER () AS total FROM (${rowsOf(workspaceId, c)}) r WHERE true ${p.where} ${p.orderBy} ${p.limit}`);
+    SELECT ${selectColumns}, r.total FROM (SELECT r.*, count(*) OVER () AS total FROM (${rowsOf(workspaceId, c)}) r WHERE true ${only}) r
+     WHERE true ${p.where} ${p.orderBy} ${p.limit}`);
   let total = rows[0]?.total;
   if (total === undefined) {
-    const [n] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM (${rowsOf(workspaceId, c)}) r`);
+    const [n] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM (${rowsOf(workspaceId, c)}) r WHERE true ${only}`);
     total = n!.n;
   }
   return { items: rows.map(({ total: _t, ...r }) => r), total };
