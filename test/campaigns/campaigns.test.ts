@@ -131,10 +131,10 @@ async function gqlAllRows(key: string, id: string) {
   const rows: any[] = [];
   let after: string | null = null;
   for (;;) {
-    const r = await gql(api.url, key, `query($id: ID!, $after: String) { campaign(id: $id) { videos(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor }
+    const r: any = await gql(api.url, key, `query($id: ID!, $after: String) { campaign(id: $id) { videos(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor }
       edges { node { videoId payout viewsEarned cpmAmount feeAmount perVideoCapCut creatorCapCut start { at views source simulated } end { at views source simulated } creator { uuid } } } } } }`, { id, after });
     expect(r.body.errors).toBeUndefined();
-    const c = r.body.data.campaign.videos;
+    const c: any = r.body.data.campaign.videos;
     rows.push(...c.edges.map((e: any) => e.node));
     if (!c.pageInfo.hasNextPage) return { rows, total: c.totalCount };
     after = c.pageInfo.endCursor;
@@ -402,7 +402,7 @@ describe("tenancy, roles, validation and budget events", () => {
     expect((await o.get(`${P}/creators/${creator}`)).status).toBe(404);
     expect((await o.post(`${P}/campaigns/${camp.id}/close`)).status).toBe(404);
     const og = await gql(api.url, other.key, `query($id: ID!) { campaign(id: $id) { id } }`, { id: camp.id });
-    expect(og.body.errors[0].extensions.code).toBe("NOT_FOUND");
+    expect(og.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     const mine = await gql(api.url, ws.key, `query($id: ID!) { campaign(id: $id) { id } }`, { id: camp.id });
     const node = await gql(api.url, other.key, `query($id: ID!) { node(id: $id) { id } }`, { id: mine.body.data.campaign.id });
     expect(node.body.data.node).toBeNull();
