@@ -279,11 +279,11 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
     expect(new Map(payouts.body.data.creators.map((r: any) => [r.creatorId ?? r.accountId, r.payout]))).toEqual(handByCreator);
 
     // MCP: what do we owe creator 7?
-    const owe = await mcpCall(ws.key, "campaign_payouts", { campaign_id: camp.id, creator_id: creators[7] });
+    const owe = await mcpCall(ws.key, "get_campaign_payouts", { campaign_id: camp.id, creator_id: creators[7] });
     expect(owe.isError).toBe(false);
     expect(owe.body.data.creators).toEqual([expect.objectContaining({ creatorId: creators[7], payout: handByCreator.get(creators[7]!) })]);
     expect(owe.body.data.videos.reduce((s: number, r: any) => s + r.payout, 0)).toBe(handByCreator.get(creators[7]!));
-    const all = await mcpCall(ws.key, "campaign_payouts", { campaign_id: camp.id });
+    const all = await mcpCall(ws.key, "get_campaign_payouts", { campaign_id: camp.id });
     expect(all.body.data.totals.payout).toBe(handTotal);
     expect((await mcpCall(ws.key, "list_campaigns", {})).body.data.map((x: any) => x.id)).toEqual([camp.id]);
     expect((await mcpCall(ws.key, "list_creators", { limit: 100 })).body.data).toHaveLength(20);
@@ -300,7 +300,7 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
     expect(new Map((await restAllRows(c, camp.id)).map((r) => [r.videoId, { views: r.viewsEarned, payout: r.payout }]))).toEqual(handById);
     const gAfter = await gql(api.url, ws.key, `query($id: ID!) { campaign(id: $id) { status totals { payout frozen } spendOverTime { at payout } staleVideos { videoId } } }`, { id: camp.id });
     expect(gAfter.body.data.campaign).toEqual({ status: "CLOSED", totals: { payout: handTotal, frozen: true }, spendOverTime: gcamp.spendOverTime, staleVideos: [] });
-    expect((await mcpCall(ws.key, "campaign_payouts", { campaign_id: camp.id })).body.data.totals.payout).toBe(handTotal);
+    expect((await mcpCall(ws.key, "get_campaign_payouts", { campaign_id: camp.id })).body.data.totals.payout).toBe(handTotal);
     expect((await c.post(`${P}/campaigns/${camp.id}/close`)).body.code).toBe("CAMPAIGN_CLOSED");
     expect((await c.patch(`${P}/campaigns/${camp.id}`, { name: "x" })).status).toBe(409);
     expect((await c.post(`${P}/campaigns/${camp.id}/videos`, { video_ids: [moved] })).body.code).toBe("CAMPAIGN_CLOSED");
@@ -406,7 +406,7 @@ describe("tenancy, roles, validation and budget events", () => {
     const mine = await gql(api.url, ws.key, `query($id: ID!) { campaign(id: $id) { id } }`, { id: camp.id });
     const node = await gql(api.url, other.key, `query($id: ID!) { node(id: $id) { id } }`, { id: mine.body.data.campaign.id });
     expect(node.body.data.node).toBeNull();
-    expect((await mcpCall(other.key, "campaign_payouts", { campaign_id: camp.id })).isError).toBe(true);
+    expect((await mcpCall(other.key, "get_campaign_payouts", { campaign_id: camp.id })).isError).toBe(true);
     const oc = (await o.post(`${P}/campaigns`, { name: "Theirs", starts_at: "2026-10-01", ends_at: "2026-11-01", currency: "EUR" })).body.data;
     expect((await o.post(`${P}/campaigns/${oc.id}/members`, { creator_ids: [creator], account_ids: [acc] })).body.data).toEqual([
       { id: creator, success: false, error: "Creator not found" },

@@ -518,7 +518,7 @@ export const tools: AnyTool[] = [
     },
   }),
   defineTool({
-    name: "campaign_payouts",
+    name: "get_campaign_payouts",
     title: "What do we owe for a campaign",
     description:
       "What the workspace owes for a campaign (REST GET /campaigns/{id}/payouts): the totals and one row per creator (payout, views earned, " +
