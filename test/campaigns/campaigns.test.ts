@@ -20,6 +20,7 @@ import { newPerson, personClient, PASSWORD } from "../helpers/people.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { pgPool } from "../../src/infra/db.js";
 import { checkCampaignBudgets } from "../../src/domain/campaigns/close.js";
+import { notifyEvents } from "../../src/domain/notifications/consume.js";
 
 let api: RunningApi;
 let mcp: Client | null = null;
@@ -465,8 +466,13 @@ describe("tenancy, roles, validation and budget events", () => {
       [80, 8500],
       [100, 10_200],
     ]);
-    // The bell gets it through the alert rule.
+    // The bell gets them through the alert rule "Campaign budget reached" (the notifications consumer, run here by hand).
+    const ids = await q<{ id: string }>(`SELECT id::text FROM workspace_events WHERE workspace_id = $1 AND type = 'campaign.budget_reached'`, [ws.workspaceId]);
+    await notifyEvents(ids.map((r) => r.id));
     const bell = await person.gql(`{ notifications(first: 5) { edges { node { rule title } } } }`, {}, { workspace: ws.workspaceId });
-    expect(bell.body.errors).toBeUndefined();
+    expect(bell.body.data.notifications.edges.map((e: any) => e.node).sort((a: any, b: any) => a.title.localeCompare(b.title))).toEqual([
+      { rule: "CAMPAIGN_BUDGET_REACHED", title: 'Campaign "Budget" reached 100 % of its budget' },
+      { rule: "CAMPAIGN_BUDGET_REACHED", title: 'Campaign "Budget" reached 80 % of its budget' },
+    ]);
   });
 });
