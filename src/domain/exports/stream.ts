@@ -7,6 +7,7 @@
  * refusal happens before the first byte; then `write` streams the rows in keyset batches.
  */
 import type { Writable } from "node:stream";
+import type { z } from "zod";
 import { parseInput } from "../shared/inputs.ts";
 import { authorize } from "../people/roles.ts";
 import type { Actor } from "../people/actor.ts";
@@ -30,11 +31,17 @@ export async function openExport(
   actor: Pick<Actor, "workspaceId" | "role">,
   kind: ExportKind,
   filterInput: unknown,
-  opts: { batchSize?: number; filterPath?: string } = {},
+  opts: {
+    batchSize?: number;
+    filterPath?: string;
+    /** How the door reads the filter with the list's schema (REST: query-string coercion of numbers and booleans). */
+    readFilter?: (schema: z.ZodObject) => z.ZodType;
+  } = {},
 ): Promise<OpenedExport> {
   const def = kindOf(kind);
   if (def.permission) authorize(actor, def.permission);
-  const filter = parseInput(def.filter, filterInput ?? {}, opts.filterPath);
+  const schema = opts.readFilter ? opts.readFilter(def.filter as z.ZodObject) : def.filter;
+  const filter = parseInput(schema, filterInput ?? {}, opts.filterPath);
   const batches = await def.open(actor.workspaceId, filter, opts.batchSize ?? configuredBatchSize());
   let used = false;
   return {
