@@ -7,7 +7,7 @@
  * every 6 hours, `simulated` and `ytdlp` sources, some videos with no history before the window,
  * some with none at all), one video added by hand, one excluded by hand, a per-creator override.
  * Its payouts (per video, per creator, totals) equal a HAND-WRITTEN SQL over the same history on
- * GraphQL, REST and MCP; closing freezes them (a later point changes nothing). Rounding half-up and
+ * GraphQL, REST, MCP and in the export (CSV and XLSX); closing freezes them (a later point changes nothing). Rounding half-up and
  * the caps are checked at their edges; another workspace sees 404; a member may not change a
  * campaign; the budget events are recorded once.
  */
@@ -21,6 +21,9 @@ import type { RunningApi } from "../../src/main/server.js";
 import { pgPool } from "../../src/infra/db.js";
 import { checkCampaignBudgets } from "../../src/domain/campaigns/close.js";
 import { notifyEvents } from "../../src/domain/notifications/consume.js";
+import { columnNames } from "../../src/domain/exports/stream.js";
+import { parse } from "csv-parse/sync";
+import ExcelJS from "exceljs";
 
 let api: RunningApi;
 let mcp: Client | null = null;
@@ -305,6 +308,24 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
     expect((await c.post(`${P}/campaigns/${camp.id}/close`)).body.code).toBe("CAMPAIGN_CLOSED");
     expect((await c.patch(`${P}/campaigns/${camp.id}`, { name: "x" })).status).toBe(409);
     expect((await c.post(`${P}/campaigns/${camp.id}/videos`, { video_ids: [moved] })).body.code).toBe("CAMPAIGN_CLOSED");
+    // The export for finance (kind campaign_payouts): every frozen row as CSV and as XLSX, the same payouts.
+    const file = (format: string) => fetch(`${api.url}${P}/campaigns/${camp.id}/payouts/videos?format=${format}`, { headers: { authorization: `Bearer ${ws.key}` } });
+    const csv = await file("csv");
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="campaign-payouts-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const text = await csv.text();
+    expect(text.split("\r\n")[0]).toBe(columnNames("campaign_payouts").join(","));
+    const csvRows = parse(text, { columns: true }) as Record<string, string>[];
+    expect(new Map(csvRows.map((r) => [r.videoId, { views: Number(r.viewsEarned), payout: Number(r.payout) }]))).toEqual(handById);
+    expect(new Set(csvRows.map((r) => r.currency))).toEqual(new Set(["EUR"]));
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await (await file("xlsx")).arrayBuffer()) as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual(columnNames("campaign_payouts"));
+    let xlsxTotal = 0;
+    for (let i = 2; i <= sheet.rowCount; i++) xlsxTotal += Number(sheet.getRow(i).getCell(header.indexOf("payout") + 1).value);
+    expect([sheet.rowCount - 1, xlsxTotal]).toEqual([expected.length, handTotal]);
     const events = await q<{ type: string; data: any }>(`SELECT type, data FROM workspace_events WHERE workspace_id = $1 ORDER BY created_at`, [ws.workspaceId]);
     expect(events.find((e) => e.type === "campaign.closed")?.data).toMatchObject({ campaignId: camp.id, payoutMinor: handTotal, currency: "EUR", videos: expected.length });
   });

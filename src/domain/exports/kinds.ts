@@ -47,6 +47,8 @@ import { getSearchSummary, resultsOfSearches, RESULTS_ORDER, type RadarResultIte
 import { LEDGER_ORDER, listLedger, type LedgerEntry } from "../credits/service.ts";
 import { AUDIT_ORDER, listAudit, type AuditRecord } from "../people/audit.ts";
 import type { Column } from "./writers.ts";
+import { requireCampaign } from "../campaigns/service.ts";
+import { campaignRowsWindow, PAYOUT_EXPORT_ORDER, type PayoutRow } from "../campaigns/earnings.ts";
 
 export const EXPORT_KINDS = [
   "videos",
@@ -58,6 +60,7 @@ export const EXPORT_KINDS = [
   "radar_results",
   "credit_ledger",
   "audit_log",
+  "campaign_payouts",
 ] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
@@ -218,6 +221,37 @@ export const AUDIT_COLUMNS: readonly Column<AuditRecord>[] = [
   text("details", (a) => a.details),
 ];
 
+/**
+ * GET /campaigns/{id}/payouts/videos' rows for finance (issue 35): the evidence flattened (`start.at` …),
+ * money in integer minor units of `currency`, one row per video, by payee (docs/campaigns.md).
+ */
+export const CAMPAIGN_PAYOUT_COLUMNS: readonly Column<PayoutRow & { currency: string }>[] = [
+  text("payeeName", (r) => r.payeeName),
+  text("creatorId", (r) => r.creatorId),
+  text("accountId", (r) => r.accountId),
+  text("videoId", (r) => r.videoId),
+  text("platform", (r) => r.platform),
+  text("url", (r) => r.url),
+  text("username", (r) => r.username),
+  date("postedAt", (r) => r.postedAt),
+  date("start.at", (r) => r.startAt),
+  num("start.views", (r) => r.startViews),
+  text("start.source", (r) => r.startSource),
+  bool("start.simulated", (r) => r.startSource === "simulated"),
+  date("end.at", (r) => r.endAt),
+  num("end.views", (r) => r.endViews),
+  text("end.source", (r) => r.endSource),
+  bool("end.simulated", (r) => r.endSource === "simulated"),
+  num("viewsEarned", (r) => r.viewsEarned),
+  num("cpmAmount", (r) => r.cpmAmount),
+  num("perVideoCapCut", (r) => r.perVideoCapCut),
+  num("feeAmount", (r) => r.feeAmount),
+  num("amountBeforeCreatorCap", (r) => r.amountBeforeCreatorCap),
+  num("creatorCapCut", (r) => r.creatorCapCut),
+  num("payout", (r) => r.payout),
+  text("currency", (r) => r.currency),
+];
+
 // ---------------------------------------------------------------------------------------------
 // The filters: each list's own schema.
 
@@ -232,6 +266,10 @@ const filters = {
   radar_results: z.object({ searchId: uuid.meta({ description: "The radar search." }) }),
   credit_ledger: z.object({}),
   audit_log: z.object({}),
+  campaign_payouts: z.object({
+    campaignId: uuid.meta({ description: "The campaign." }),
+    creator_id: uuid.optional().meta({ description: "Only this creator's videos." }),
+  }),
 };
 export type ExportFilter<K extends ExportKind> = z.output<(typeof filters)[K]>;
 
@@ -346,6 +384,17 @@ export const KINDS = {
     columns: AUDIT_COLUMNS,
     async open(workspaceId, _f, batchSize) {
       return keysetBatches(AUDIT_ORDER, batchSize, (w) => listAudit(workspaceId, w));
+    },
+  }),
+  campaign_payouts: define({
+    title: "campaign-payouts",
+    filter: filters.campaign_payouts,
+    columns: CAMPAIGN_PAYOUT_COLUMNS,
+    async open(workspaceId, f, batchSize) {
+      const c = await requireCampaign(workspaceId, f.campaignId);
+      return keysetBatches(PAYOUT_EXPORT_ORDER, batchSize, async (w) =>
+        (await campaignRowsWindow(workspaceId, c, w, { creatorId: f.creator_id })).map((r) => ({ ...r, currency: c.currency })),
+      );
     },
   }),
 } satisfies { [K in ExportKind]: KindDefinition<never, (typeof filters)[K]> | KindDefinition<any, (typeof filters)[K]> };

@@ -430,10 +430,12 @@ export const campaignRoutes = [
     summary: "The video rows with their evidence",
     description:
       "Each qualifying video: the two history points used (time, views, source: `posting`, `ytdlp` or `simulated`), views earned, the CPM " +
-      "part (round half-up), what the caps took off, the fee and the payout. Highest payout first.",
+      "part (round half-up), what the caps took off, the fee and the payout. Highest payout first. As a file for finance (`format=csv` or " +
+      "`xlsx`): every row, by payee, the evidence flattened, with the currency (export kind `campaign_payouts`, docs/campaigns.md).",
     tags: CAMPAIGNS,
     params: idParams,
     query: queryParams(campaignRowsQuery.extend({ creator_id: uuid.optional().meta({ description: "Only this creator's videos." }) })),
+    exportAs: { kind: "campaign_payouts", params: (p) => ({ campaignId: p.id }) },
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "A page of rows.", schema: z.object({ data: z.array(payoutRowSchema), pagination: paginationSchema }) } },
     async handler({ auth, params, query }) {
