@@ -497,3 +497,84 @@ describe("tenancy, roles, validation and budget events", () => {
     ]);
   });
 });
+
+describe("GraphQL mutations and which videos count", () => {
+  it("creates, changes (null clears), filters by hashtag and tag, adds, excludes and resets by hand, overrides a creator's rule and closes", async () => {
+    const ws = await newWorkspace("pro", "GraphQL campaigns");
+    const c = client(api.url, ws.key);
+    const g = async (query: string, variables: Record<string, unknown> = {}) => {
+      const r = await gql(api.url, ws.key, query, variables);
+      expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
+      return r.body.data as any;
+    };
+    const [acc, outsider] = await seedAccounts(ws.workspaceId, 2);
+    const inside = (h: number) => new Date(S.getTime() + h * H + 30_000);
+    const vids = await seedVideos(ws.workspaceId, [acc!, acc!, acc!, outsider!], [inside(1), inside(2), inside(3), inside(4)], {
+      hashtags: [["Promo"], ["#promo", "x"], ["other"], ["promo"]],
+    });
+    for (const v of vids) await points(v, [[new Date(S.getTime() + 10 * D), 2000]]);
+    const tag = (await c.post(`${P}/tags`, { name: "paid" })).body.data.id;
+    await c.post(`${P}/tags/${tag}/videos`, { video_ids: [vids[1], vids[2]] });
+
+    const creator = (await g(`mutation { createCreator(name: "Gql", contact: "g@example.test") { id uuid } }`)).createCreator;
+    expect((await g(`mutation($c: ID!, $a: [ID!]!) { assignCreatorAccounts(creatorId: $c, accountIds: $a) { id success } }`, { c: creator.id, a: [acc] })).assignCreatorAccounts).toEqual([
+      { id: acc, success: true },
+    ]);
+    const made = (
+      await g(`mutation($i: CampaignInput!) { createCampaign(input: $i) { id uuid timeZone startsAtUtc rule { cpmMinor feePerVideoMinor } status } }`, {
+        i: { name: "G", startsAt: "2026-10-01T00:00", endsAt: "2026-10-31T00:00", timeZone: "Europe/Paris", currency: "usd", cpmMinor: 1000, hashtag: "#PROMO" },
+      })
+    ).createCampaign;
+    expect(made).toMatchObject({ timeZone: "Europe/Paris", startsAtUtc: S.toISOString(), rule: { cpmMinor: 1000, feePerVideoMinor: null }, status: "ACTIVE" });
+    await g(`mutation($id: ID!, $c: [ID!]) { addCampaignMembers(campaignId: $id, creatorIds: $c) { success } }`, { id: made.id, c: [creator.id] });
+    const videosOf = async () =>
+      (await g(`query($id: ID!) { campaign(id: $id) { videos(first: 10) { edges { node { videoId payout } } } } }`, { id: made.id })).campaign.videos.edges
+        .map((e: any) => e.node.videoId)
+        .sort();
+    // Hashtag "promo" (any case, with or without #): the first two of the member's videos; not the outsider's.
+    expect(await videosOf()).toEqual([vids[0], vids[1]].sort());
+    // Hashtag and tag: only the second. Then the hashtag cleared (null): the tag alone.
+    await g(`mutation($id: ID!, $i: CampaignInput!) { updateCampaign(id: $id, input: $i) { id } }`, { id: made.id, i: { tagId: tag } });
+    expect(await videosOf()).toEqual([vids[1]]);
+    const cleared = await g(`mutation($id: ID!, $i: CampaignInput!) { updateCampaign(id: $id, input: $i) { hashtag tag { uuid } } }`, { id: made.id, i: { hashtag: null } });
+    expect(cleared.updateCampaign).toEqual({ hashtag: null, tag: { uuid: tag } });
+    expect(await videosOf()).toEqual([vids[1], vids[2]].sort());
+    // By hand: the outsider's video added, the second excluded; reset brings it back.
+    await g(`mutation($id: ID!, $v: [ID!]!) { addCampaignVideos(campaignId: $id, videoIds: $v) { success } }`, { id: made.id, v: [vids[3]] });
+    await g(`mutation($id: ID!, $v: [ID!]!) { excludeCampaignVideos(campaignId: $id, videoIds: $v) { success } }`, { id: made.id, v: [vids[1]] });
+    expect(await videosOf()).toEqual([vids[2], vids[3]].sort());
+    expect((await g(`mutation($id: ID!, $v: [ID!]!) { resetCampaignVideos(campaignId: $id, videoIds: $v) }`, { id: made.id, v: [vids[1]] })).resetCampaignVideos).toBe(1);
+    expect(await videosOf()).toEqual([vids[1], vids[2], vids[3]].sort());
+    // The creator's own rule replaces the campaign's for their videos (not for the outsider's).
+    await g(`mutation($id: ID!, $c: ID!) { setCampaignCreatorRule(campaignId: $id, creatorId: $c, rule: { feePerVideoMinor: 7 }) { rule { feePerVideoMinor cpmMinor } } }`, {
+      id: made.id,
+      c: creator.id,
+    });
+    const detail = (
+      await g(`query($id: ID!) { campaign(id: $id) { creators { payeeName payout videos } totals { payout } members { kind creator { uuid } } creatorRules { creator { uuid } } } }`, {
+        id: made.id,
+      })
+    ).campaign;
+    expect(detail.creators).toEqual(
+      expect.arrayContaining([
+        { payeeName: "Gql", payout: 14, videos: 2 },
+        { payeeName: expect.stringMatching(/^@/), payout: 2000, videos: 1 },
+      ]),
+    );
+    expect(detail.totals.payout).toBe(2014);
+    expect(detail.members).toEqual([{ kind: "CREATOR", creator: { uuid: creator.uuid } }]);
+    expect(detail.creatorRules).toEqual([{ creator: { uuid: creator.uuid } }]);
+    // Validation through GraphQL: the same VALIDATION_ERROR as REST.
+    const bad = await gql(api.url, ws.key, `mutation($i: CampaignInput!) { createCampaign(input: $i) { id } }`, {
+      i: { name: "x", startsAt: "2026-10-01", endsAt: "2026-10-02", currency: "EUR", timeZone: "Nowhere/Else" },
+    });
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
+    const closed = await g(`mutation($id: ID!) { closeCampaign(id: $id) { status closedAt totals { payout frozen } } }`, { id: made.id });
+    expect(closed.closeCampaign).toMatchObject({ status: "CLOSED", totals: { payout: 2014, frozen: true } });
+    const again = await gql(api.url, ws.key, `mutation($id: ID!) { closeCampaign(id: $id) { id } }`, { id: made.id });
+    expect(again.body.errors?.[0]?.extensions?.code).toBe("CAMPAIGN_CLOSED");
+    const list = await g(`{ campaigns(first: 5, status: CLOSED) { totalCount edges { node { uuid } } } creators(first: 5) { totalCount edges { node { name accountIds } } } }`);
+    expect(list.campaigns).toEqual({ totalCount: 1, edges: [{ node: { uuid: made.uuid } }] });
+    expect(list.creators).toEqual({ totalCount: 1, edges: [{ node: { name: "Gql", accountIds: [acc] } }] });
+  });
+});
