@@ -119,6 +119,8 @@ export const routes: RouteObject[] = [
     children: [
       { path: "sign-in", lazy: page(() => import("../pages/sign-in/SignInPage")) },
       { path: "reset-password", lazy: page(() => import("../pages/reset-password/ResetPasswordPage")) },
+      // A folder's shared report (issue 33): signed out, outside the shell; it reads POST /graphql/shared, not Relay.
+      { path: "r/:token", lazy: page(() => import("../pages/shared-report/SharedReportPage")) },
       {
         path: "accept-invitation",
         loader: open(({ request }) => {
