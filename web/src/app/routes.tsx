@@ -32,6 +32,7 @@ import AuditLogSectionQuery from "../__generated__/AuditLogSectionQuery.graphql"
 import AcceptInvitationPageQuery from "../__generated__/AcceptInvitationPageQuery.graphql";
 import NotificationsPageQuery from "../__generated__/NotificationsPageQuery.graphql";
 import AlertsSectionQuery from "../__generated__/AlertsSectionQuery.graphql";
+import ShareLinksSectionQuery from "../__generated__/ShareLinksSectionQuery.graphql";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Loading } from "../components/Loading";
 import { forgetSignedIn, maybeSignedIn } from "../lib/auth";
@@ -180,6 +181,7 @@ export const routes: RouteObject[] = [
               { path: "sessions", loader: signedIn(() => [[SessionsSectionQuery, {}]]), lazy: section("Sessions") },
               { path: "alerts", loader: signedIn(() => [[AlertsSectionQuery, {}]]), lazy: section("Alerts") },
               { path: "audit-log", loader: signedIn(() => ifOwner([[AuditLogSectionQuery, {}]])), lazy: section("AuditLog") },
+              { path: "share-links", loader: signedIn(() => ifOwner([[ShareLinksSectionQuery, {}]])), lazy: section("ShareLinks") },
               { path: "*", lazy: section("NoSuchSection") },
             ],
           },
