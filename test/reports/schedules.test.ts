@@ -65,6 +65,7 @@ describe("scheduled reports", () => {
       hour: 9,
       timeZone: "Europe/Paris",
       recipients: ["Client@Example.test", "boss@example.test"],
+      attachCsv: true,
     });
     expect(made.status).toBe(201);
     expect(made.body.data).toMatchObject({ frequency: "monthly", dayOfMonth: 1, hour: 9, timeZone: "Europe/Paris", recipients: ["client@example.test", "boss@example.test"], shareUrl: null });
@@ -102,6 +103,14 @@ describe("scheduled reports", () => {
     expect(mail.mail.subject).toBe("Monthly report: October Campaign (October 2026)");
     expect(mail.mail.text).toContain(`Views gained: ${(31 * 500 + 19 * 2000).toLocaleString("en-US")}`);
     expect(mail.mail.html).toContain("October Campaign");
+    // The folder's videos as CSV, written by the exports area.
+    expect(mail.mail.attachments).toHaveLength(1);
+    const csv = mail.mail.attachments[0]!;
+    expect(csv.filename).toMatch(/^folder-videos-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(csv.contentType).toMatch(/text\/csv/);
+    const lines = csv.content.toString("utf8").replace(/^\uFEFF/, "").trim().split("\r\n");
+    expect(lines).toHaveLength(4);
+    expect(lines.slice(1).join("\n")).toContain("october launch");
     const link = linksOf(mail).find((l) => l.startsWith("http://reports.example.test/r/"));
     expect(link).toBeDefined();
     const resolved = await resolveShareToken(new URL(link!).pathname.slice(3));
