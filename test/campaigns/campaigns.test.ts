@@ -104,7 +104,7 @@ const E = new Date("2026-10-31T23:00:00Z");
  * per-creator cap over a running sum in posting order. Written apart from src/domain/campaigns on purpose.
  */
 async function handPayouts(list: { id: string; payee: string; posted: Date; cpm: number | null; capV: number | null; capC: number | null; fee: number }[]) {
-  return q<{ id: string; views: string; payout: string }>(
+  return q<{ id: string; views: string; payout: string; startAt: Date | null; endAt: Date | null }>(
     `WITH x AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int8[], $5::int8[], $6::int8[], $7::int8[]) AS x(id, payee, posted, cpm, capv, capc, fee)),
      v AS (
        SELECT x.*,
@@ -121,7 +121,7 @@ async function handPayouts(list: { id: string; payee: string; posted: Date; cpm:
      c AS (SELECT e.*, CASE WHEN cpm IS NULL THEN 0 ELSE (views * cpm + 500) / 1000 END AS cpm_part FROM e),
      a AS (SELECT c.*, (CASE WHEN capv IS NOT NULL AND cpm_part > capv THEN capv ELSE cpm_part END) + fee AS amount FROM c),
      r AS (SELECT a.*, sum(amount) OVER (PARTITION BY payee ORDER BY posted, id) - amount AS before FROM a)
-     SELECT id::text, views::text, (CASE WHEN capc IS NULL THEN amount WHEN before >= capc THEN 0 WHEN before + amount > capc THEN capc - before ELSE amount END)::text AS payout
+     SELECT id::text, views::text, start_at AS "startAt", end_at AS "endAt", (CASE WHEN capc IS NULL THEN amount WHEN before >= capc THEN 0 WHEN before + amount > capc THEN capc - before ELSE amount END)::text AS payout
        FROM r ORDER BY id`,
     [list.map((l) => l.id), list.map((l) => l.payee), list.map((l) => l.posted), list.map((l) => l.cpm), list.map((l) => l.capV), list.map((l) => l.capC), list.map((l) => l.fee), S, E],
   );
@@ -256,9 +256,12 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
       if (r.end) expect(r.end.simulated).toBe(r.end.source === "simulated");
     }
     // Every video here was posted inside the window: its start is 0 views at posting; its end the last point at or before the end.
+    const handRow = new Map(hand.map((h) => [h.id, h]));
     for (const r of g.rows) {
       expect(r.start).toMatchObject({ views: 0, source: "posting", simulated: false });
-      if (r.end) expect(new Date(r.end.at).getTime()).toBeLessThanOrEqual(E.getTime());
+      // The evidence is the hand-written SQL's two points.
+      expect(new Date(r.start.at).getTime()).toBe(handRow.get(r.videoId)!.startAt!.getTime());
+      expect(r.end === null ? null : new Date(r.end.at).getTime()).toBe(handRow.get(r.videoId)!.endAt?.getTime() ?? null);
     }
     expect(g.rows.filter((r) => r.end === null).length).toBeGreaterThan(0); // the videos without any history: 0 views, the fee only
     expect(new Set(g.rows.map((r) => r.end?.source))).toEqual(new Set(["simulated", "ytdlp", undefined]));
@@ -371,8 +374,13 @@ describe("rounding and caps at their edges", () => {
     expect(first.start).toEqual({ at: S.toISOString(), views: 1000, source: "ytdlp", simulated: false });
     expect(first.end).toEqual({ at: E.toISOString(), views: 2500, source: "simulated", simulated: true });
     const t = (await c.get(`${P}/campaigns/${camp.id}/payouts`)).body.data.totals;
-    // Totals are the sum of the rounded rows (10), not the rounded sum (9 × 1 = 8.999 → 9).
+    // Totals are the sum of the rounded rows (10), not the rounded sum (8.999 → 9).
     expect(t.payout).toBe(10);
+    // No history at or before the start (tracked late): the first point after it is the start (never invented views).
+    await q(`DELETE FROM video_metric_points WHERE video_id = $1 AND captured_at <= $2`, [vids[0], S]);
+    await points(vids[0]!, [[new Date(S.getTime() + H), 1100, "ytdlp"]]);
+    const late = (await rows()).get(vids[0]!) as any;
+    expect([late.start, late.viewsEarned, late.cpmAmount]).toEqual([{ at: new Date(S.getTime() + H).toISOString(), views: 1100, source: "ytdlp", simulated: false }, 1400, 1]);
   });
 
   it("caps per video and per creator at exact boundaries; the creator cap is spread in posting order", async () => {
@@ -423,6 +431,8 @@ describe("tenancy, roles, validation and budget events", () => {
     expect((await o.get(`${P}/campaigns/${camp.id}/payouts`)).status).toBe(404);
     expect((await o.get(`${P}/creators/${creator}`)).status).toBe(404);
     expect((await o.post(`${P}/campaigns/${camp.id}/close`)).status).toBe(404);
+    expect((await o.get(`${P}/campaigns/${camp.id}/payouts/videos?format=csv`)).status).toBe(404);
+    expect((await o.get(`${P}/campaigns/${camp.id}/spend`)).status).toBe(404);
     const og = await gql(api.url, other.key, `query($id: ID!) { campaign(id: $id) { id } }`, { id: camp.id });
     expect(og.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     const mine = await gql(api.url, ws.key, `query($id: ID!) { campaign(id: $id) { id } }`, { id: camp.id });
