@@ -32,6 +32,11 @@ const VARIABLE_REFUSAL = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" (?:got invalid va
 
 /** Domain errors keep their code and message; anything unexpected is masked with a request id. */
 export function maskError(error: unknown): Error {
+  // A variable refused by a custom scalar's parseValue (Count, DateTime: graphql-scalars' own error
+  // is the original): the refusal as graphql-js words it, with the contract's VALIDATION_ERROR.
+  if (error instanceof GraphQLError && error.extensions?.code === undefined && VARIABLE_REFUSAL.test(error.message)) {
+    return new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...error.extensions, code: "VALIDATION_ERROR" } });
+  }
   const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
   if (original instanceof GraphQLError) {
     // graphql-js's own refusal of a variable's value (wrong type, null for a non-null type) carries
