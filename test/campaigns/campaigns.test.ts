@@ -579,6 +579,12 @@ describe("GraphQL mutations and which videos count", () => {
       i: { name: "x", startsAt: "2026-10-01", endsAt: "2026-10-02", currency: "EUR", timeZone: "Nowhere/Else" },
     });
     expect(bad.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
+    // A money field that is not an integer is refused by the Count scalar: VALIDATION_ERROR too, nothing written.
+    const notMoney = await gql(api.url, ws.key, `mutation($i: CampaignInput!) { createCampaign(input: $i) { id } }`, {
+      i: { name: "x", startsAt: "2026-10-01", endsAt: "2026-10-02", currency: "EUR", budgetMinor: "..", cpmMinor: 1.5 },
+    });
+    expect(notMoney.body.errors?.length).toBeGreaterThan(0);
+    for (const e of notMoney.body.errors ?? []) expect(e.extensions?.code).toBe("VALIDATION_ERROR");
     const closed = await g(`mutation($id: ID!) { closeCampaign(id: $id) { status closedAt totals { payout frozen } } }`, { id: made.id });
     expect(closed.closeCampaign).toMatchObject({ status: "CLOSED", totals: { payout: 2014, frozen: true } });
     const again = await gql(api.url, ws.key, `mutation($id: ID!) { closeCampaign(id: $id) { id } }`, { id: made.id });
