@@ -39,6 +39,7 @@ const NAV = [
   { to: paths.accounts(), label: "Accounts" },
   { to: paths.folders(), label: "Folders" },
   { to: paths.radar(), label: "Radar" },
+  { to: paths.campaigns(), label: "Campaigns" },
   { to: paths.settings(), label: "Settings" },
 ];
 
