@@ -268,7 +268,7 @@ function Members({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boolean; o
       {canEdit && (
         <>
           {creators.length > 0 ? (
-            <form className="row" onSubmit={(e) => void addOne("creator", e)}>
+            <form className="row picker-row" onSubmit={(e) => void addOne("creator", e)}>
               <label>
                 Creator
                 <select value={creatorId || creators[0]!.id} onChange={(e) => setCreatorId(e.target.value)}>
@@ -290,7 +290,7 @@ function Members({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boolean; o
             </p>
           )}
           {accounts.length > 0 && (
-            <form className="row" onSubmit={(e) => void addOne("account", e)}>
+            <form className="row picker-row" onSubmit={(e) => void addOne("account", e)}>
               <label>
                 Single account
                 <select value={accountId || accounts[0]!.id} onChange={(e) => setAccountId(e.target.value)}>
@@ -371,7 +371,7 @@ function VideosByHand({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boole
         </ul>
       )}
       {canEdit && videos.length > 0 && (
-        <form className="row" onSubmit={(e) => {
+        <form className="row picker-row" onSubmit={(e) => {
             e.preventDefault();
             void mark("add");
           }}>

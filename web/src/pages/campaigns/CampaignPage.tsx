@@ -225,7 +225,7 @@ export default function CampaignPage() {
           </dd>
           <dt>Totals</dt>
           <dd data-testid="campaign-totals">
-            {formatWhole(c.totals.viewsEarned)} views earned over {formatWhole(c.totals.videos)} {plural(c.totals.videos, "video")}; {formatMoney(c.totals.payout, c.currency)} owed
+            {formatWhole(c.totals.viewsEarned)} views earned over {plural(c.totals.videos, "video")}; {formatMoney(c.totals.payout, c.currency)} owed
             {c.totals.frozen ? " (frozen)" : ""}
           </dd>
         </dl>

@@ -107,7 +107,7 @@ function CampaignList({ query }: { query: CampaignsPage_query$key }) {
       cell: (c) => {
         const creators = c.members.filter((m) => m.kind === "CREATOR").length;
         const accounts = c.members.length - creators;
-        return `${formatWhole(creators)}${accounts ? ` + ${formatWhole(accounts)} ${plural(accounts, "account")}` : ""}`;
+        return [plural(creators, "creator"), accounts ? plural(accounts, "single account") : null].filter(Boolean).join(", ");
       },
     },
   ];

@@ -276,7 +276,7 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
             a ? (
               <li key={a.id} className="row">
                 <Link to={paths.account(a.uuid)}>{a.displayName ? `${a.displayName} (@${a.username})` : `@${a.username}`}</Link>
-                <button type="button" disabled={unassign.pending} onClick={() => void take(a)} aria-label={`Take @${a.username} from ${c.name}`}>
+                <button type="button" disabled={unassign.pending} onClick={() => void take(a)} aria-label={`Take away @${a.username} from ${c.name}`}>
                   Take away
                 </button>
               </li>
@@ -289,7 +289,7 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
         </ul>
       )}
       {choices.length > 0 && (
-        <form className="row" onSubmit={(e) => void give(e)}>
+        <form className="row picker-row" onSubmit={(e) => void give(e)}>
           <label>
             Tracked account for {c.name}
             <select value={accountId || choices[0]!.id} onChange={(e) => setAccountId(e.target.value)}>
