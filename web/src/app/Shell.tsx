@@ -40,6 +40,7 @@ const NAV = [
   { to: paths.folders(), label: "Folders" },
   { to: paths.radar(), label: "Radar" },
   { to: paths.campaigns(), label: "Campaigns" },
+  { to: paths.creators(), label: "Creators" },
   { to: paths.settings(), label: "Settings" },
 ];
 

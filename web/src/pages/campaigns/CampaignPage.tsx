@@ -19,7 +19,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { PageHeader } from "../../components/PageHeader";
 import { Time } from "../../components/Time";
 import { TimeSeriesChart, type ChartSeries } from "../../components/TimeSeriesChart";
-import { formatExact, formatWhole, plural, videoTitle } from "../../lib/format";
+import { formatExact, formatWhole, videoTitle } from "../../lib/format";
 import { useRouteQuery } from "../../relay/route-query";
 import { CampaignManage } from "./CampaignManage";
 import { formatMoney, minorDigits, ruleInWords } from "./money";
@@ -199,14 +199,35 @@ export default function CampaignPage() {
       <PageHeader title={c.name}>
         <CampaignStatusBadge status={c.status} />
       </PageHeader>
-      <section aria-labelledby="summary-heading" className="panel">
-        <h2 id="summary-heading">Summary</h2>
-        {closed && (
-          <p className="notice" role="note">
-            Closed {c.closedAt ? formatExact(c.closedAt) : ""}: these figures are frozen. Later scrapes do not change them, and the campaign can no longer be edited.
-          </p>
-        )}
-        <dl className="facts">
+      {closed && (
+        <p className="notice" role="note">
+          Closed {c.closedAt ? formatExact(c.closedAt) : ""}: these figures are frozen. Later scrapes do not change them, and the campaign can no longer be edited.
+        </p>
+      )}
+      <section aria-labelledby="summary-heading" className="cards">
+        <h2 id="summary-heading" className="visually-hidden">
+          Summary
+        </h2>
+        <div className="card" data-testid="campaign-owed">
+          <p className="card-label">Owed{c.totals.frozen ? " (frozen)" : " so far"}</p>
+          <p className="card-value">{formatMoney(c.totals.payout, c.currency)}</p>
+        </div>
+        <div className="card" data-testid="campaign-spend">
+          <p className="card-label">Spend against budget</p>
+          <SpendBar {...c.totals} />
+        </div>
+        <div className="card">
+          <p className="card-label">Views earned</p>
+          <p className="card-value">{formatWhole(c.totals.viewsEarned)}</p>
+        </div>
+        <div className="card">
+          <p className="card-label">Qualifying videos</p>
+          <p className="card-value">{formatWhole(c.totals.videos)}</p>
+        </div>
+      </section>
+      <section aria-labelledby="about-heading" className="panel">
+        <h2 id="about-heading">The campaign</h2>
+        <dl className="campaign-facts">
           <dt>Period</dt>
           <dd>
             <Period startsAt={c.startsAt} endsAt={c.endsAt} timeZone={c.timeZone} />
@@ -219,15 +240,6 @@ export default function CampaignPage() {
           </dd>
           <dt>Payout rule</dt>
           <dd>{ruleInWords(c.rule, c.currency)}. Each video's payout is rounded half-up to whole minor units; totals are the sums of the rows.</dd>
-          <dt>Spend against budget</dt>
-          <dd data-testid="campaign-spend">
-            <SpendBar {...c.totals} />
-          </dd>
-          <dt>Totals</dt>
-          <dd data-testid="campaign-totals">
-            {formatWhole(c.totals.viewsEarned)} views earned over {plural(c.totals.videos, "video")}; {formatMoney(c.totals.payout, c.currency)} owed
-            {c.totals.frozen ? " (frozen)" : ""}
-          </dd>
         </dl>
       </section>
       <SpendCharts campaign={c} />
