@@ -3,6 +3,7 @@
  * `config`, never `process.env`. Variable names are part of the contract (docs/contract/decisions.md, Running it).
  */
 import { accessSync, constants } from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -188,6 +189,16 @@ const schema = z.object({
   RADAR_STALLED_INTERVAL_MS: z.coerce.number().int().min(200).default(15_000),
   RADAR_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(2000),
   SCRAPE_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  /** Exports (docs/exports.md): where export jobs write their files (default: `video-service-exports` under the OS temp dir),
+   *  how long a file is kept, how many exports a workspace may have queued or running, rows per keyset read, and how
+   *  often a job records its progress (rows). */
+  EXPORT_DIR: z.string().min(1).optional(),
+  EXPORT_RETENTION_HOURS: z.coerce.number().positive().default(24),
+  EXPORT_MAX_CONCURRENT: z.coerce.number().int().min(1).default(2),
+  EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(1000),
+  EXPORT_PROGRESS_EVERY: z.coerce.number().int().min(1).default(5000),
+  /** How long a signed download link of a finished export is valid. */
+  EXPORT_URL_TTL_MINUTES: z.coerce.number().positive().default(15),
   ANALYSIS_CONCURRENCY: z.coerce.number().int().positive().default(4),
   RADAR_CONCURRENCY: z.coerce.number().int().positive().default(4),
 
@@ -543,6 +554,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       retryDelayMs: e.ANALYSIS_RETRY_DELAY_MS,
     },
     radarJobs: { lockMs: e.RADAR_LOCK_MS, stalledIntervalMs: e.RADAR_STALLED_INTERVAL_MS, retryDelayMs: e.RADAR_RETRY_DELAY_MS },
+    exports: {
+      dir: resolve(e.EXPORT_DIR ?? join(tmpdir(), "video-service-exports")),
+      retentionMs: Math.round(e.EXPORT_RETENTION_HOURS * 3_600_000),
+      maxConcurrent: e.EXPORT_MAX_CONCURRENT,
+      batchSize: e.EXPORT_BATCH_SIZE,
+      progressEvery: e.EXPORT_PROGRESS_EVERY,
+      urlTtlMs: Math.round(e.EXPORT_URL_TTL_MINUTES * 60_000),
+    },
     concurrency: { scrape: e.SCRAPE_CONCURRENCY, analysis: e.ANALYSIS_CONCURRENCY, radar: e.RADAR_CONCURRENCY },
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,

@@ -1,9 +1,10 @@
 /**
  * Every webhook event's delivery matches the schema the service publishes for it (issue 29): the
  * OpenAPI document served at GET /api/v1/openapi.json describes each event's POST under `webhooks`;
- * here each of the eight events is made by the domain as in production (an analysis completing and
+ * here each event is made by the domain as in production (an analysis completing and
  * failing, a radar search completing and failing, an account scrape discovering a video, a scrape
- * crossing the spike threshold, a charge taking the balance low, a test event), delivered by the real
+ * crossing the spike threshold, a charge taking the balance low, a refused addition, a campaign closed
+ * past its budget, a test event), delivered by the real
  * worker and sender to a receiver on loopback, its signature checked, and its body validated against
  * that published schema with a JSON Schema 2020-12 validator (Ajv), closed for the check: a field
  * sent but not documented fails it as much as a documented one missing or of another type.
@@ -137,6 +138,20 @@ async function everyEvent(workspaceId: string): Promise<void> {
   await prisma.workspace.update({ where: { id: workspaceId }, data: { planName: "schema-full" } });
   const { trackVideo } = await import("../../src/domain/tracking/videos.js");
   await expect(trackVideo(workspaceId, "https://www.youtube.com/watch?v=schemaFull1")).rejects.toMatchObject({ code: "VIDEO_LIMIT_REACHED" });
+  // campaign.budget_reached and campaign.closed (issue 35): an owner closes a campaign whose one video earned past its budget
+  const { createCampaign, setVideosByHand } = await import("../../src/domain/campaigns/service.js");
+  const { closeCampaign } = await import("../../src/domain/campaigns/close.js");
+  const { createCampaignInput } = await import("../../src/domain/campaigns/inputs.js");
+  const owner_ = { workspaceId, role: "owner" as const, principal: { kind: "system" as const, label: "schema test" }, clientAddress: null };
+  const campaign = await createCampaign(
+    owner_,
+    parseInput(createCampaignInput, { name: "Schema campaign", starts_at: "2026-10-01", ends_at: "2026-11-01", currency: "EUR", cpm_minor: 1000, budget_minor: 100 }),
+  );
+  const paid = await trackedVideo(workspaceId);
+  await setVideosByHand(owner_, campaign.id, [paid], "added");
+  await prisma.$executeRaw`INSERT INTO video_metric_points (video_id, captured_at, source, view_count)
+    VALUES (${paid}::uuid, '2026-09-30T00:00:00Z', 'simulated', 0), (${paid}::uuid, '2026-10-15T00:00:00Z', 'simulated', 1000)`;
+  await closeCampaign(owner_, campaign.id);
 }
 
 describe("webhook payloads against their published schemas", () => {

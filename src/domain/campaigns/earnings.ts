@@ -22,7 +22,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sql, type Tx } from "../../infra/db.ts";
-import { pageSql, type Order, type Page, type PageRequest } from "../shared/pages.ts";
+import { pageSql, type CursorWindow, type Order, type Page, type PageRequest } from "../shared/pages.ts";
 import type { CampaignRecord } from "./service.ts";
 
 /** One video's row: the evidence (the two history points used) and the payout, money in minor units. */
@@ -208,16 +208,42 @@ export const PAYOUT_ROWS_ORDER: Order<PayoutRow> = [
   { sql: `r."videoId"`, type: "text", value: (r) => r.videoId },
 ];
 
-export async function campaignVideoRows(workspaceId: string, c: Pick<CampaignRecord, "id" | "status">, page: PageRequest): Promise<Page<PayoutRow>> {
+/** A page of the video rows (PAYOUT_ROWS_ORDER), optionally of one creator's videos only, with the total. */
+export async function campaignVideoRows(
+  workspaceId: string,
+  c: Pick<CampaignRecord, "id" | "status">,
+  page: PageRequest,
+  filter: { creatorId?: string } = {},
+): Promise<Page<PayoutRow>> {
   const p = pageSql(PAYOUT_ROWS_ORDER, page);
+  const only = filter.creatorId ? Prisma.sql`AND r."creatorId" = lower(${filter.creatorId})` : Prisma.empty;
   const rows = await sql<PayoutRow & { total: number }>(Prisma.sql`
-    SELECT ${selectColumns}, count(*) OVER () AS total FROM (${rowsOf(workspaceId, c)}) r WHERE true ${p.where} ${p.orderBy} ${p.limit}`);
+    SELECT ${selectColumns}, r.total FROM (SELECT r.*, count(*) OVER () AS total FROM (${rowsOf(workspaceId, c)}) r WHERE true ${only}) r
+     WHERE true ${p.where} ${p.orderBy} ${p.limit}`);
   let total = rows[0]?.total;
   if (total === undefined) {
-    const [n] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM (${rowsOf(workspaceId, c)}) r`);
+    const [n] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM (${rowsOf(workspaceId, c)}) r WHERE true ${only}`);
     total = n!.n;
   }
   return { items: rows.map(({ total: _t, ...r }) => r), total };
+}
+
+/** The export's order (src/domain/exports/kinds.ts, `campaign_payouts`): by payee, then video id; frozen rows never move. */
+export const PAYOUT_EXPORT_ORDER: Order<PayoutRow> = [
+  { sql: `r."payeeName"`, type: "text", value: (r) => r.payeeName },
+  { sql: `r."videoId"`, type: "text", value: (r) => r.videoId },
+];
+
+/** A keyset window of the video rows in PAYOUT_EXPORT_ORDER, optionally one creator's only. */
+export async function campaignRowsWindow(
+  workspaceId: string,
+  c: Pick<CampaignRecord, "id" | "status">,
+  window: CursorWindow,
+  filter: { creatorId?: string } = {},
+): Promise<PayoutRow[]> {
+  const p = pageSql(PAYOUT_EXPORT_ORDER, window);
+  const only = filter.creatorId ? Prisma.sql`AND r."creatorId" = lower(${filter.creatorId})` : Prisma.empty;
+  return sql<PayoutRow>(Prisma.sql`SELECT ${selectColumns} FROM (${rowsOf(workspaceId, c)}) r WHERE true ${only} ${p.where} ${p.orderBy} ${p.limit}`);
 }
 
 /** Every video row in posting order (the export, the hand-check). */

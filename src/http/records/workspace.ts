@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { WorkspaceInfo } from "../../domain/workspace/service.ts";
-import { LATEST_LEDGER_ENTRIES, type CreditsSummary } from "../../domain/credits/service.ts";
+import { LATEST_LEDGER_ENTRIES, type CreditsSummary, type LedgerEntry } from "../../domain/credits/service.ts";
 import { int, iso, timestamp } from "./common.ts";
 
 export const workspaceInfo = z
@@ -24,7 +24,7 @@ export const workspaceInfo = z
   })
   .meta({ id: "WorkspaceInfo" });
 
-const ledgerEntry = z.object({
+export const ledgerEntry = z.object({
   id: z.string(),
   kind: z.enum(["grant", "renewal", "charge", "refund"]),
   amount: int().meta({ description: "Signed change of total_remaining." }),
@@ -32,6 +32,9 @@ const ledgerEntry = z.object({
   reason: z.string(),
   createdAt: timestamp,
 });
+
+/** A ledger entry as answered (GET /credits' `ledger`, GET /credits/ledger). */
+export const ledgerEntryItem = (e: LedgerEntry) => ({ ...e, createdAt: iso(e.createdAt) });
 
 export const creditsInfo = z
   .object({

@@ -6,7 +6,9 @@ import { errorSchema } from "./schemas.ts";
 import { WORKSPACE_EVENT_TYPES } from "../../domain/shared/workspace-events.ts";
 import { webhookEventData, webhookPayload } from "../records/webhooks.ts";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_TTL_HOURS, IDEMPOTENT_REPLAYED_HEADER } from "../../domain/shared/idempotency.ts";
-import { takesIdempotencyKey, type AnyRoute } from "./route.ts";
+import { successStatus, takesIdempotencyKey, type AnyRoute } from "./route.ts";
+import { listFormatQuery } from "../../domain/exports/inputs.ts";
+import { MEDIA_TYPES } from "../../domain/exports/writers.ts";
 
 /** The Idempotency-Key header of every write (the rule: src/domain/shared/idempotency.ts). */
 const idempotencyHeaders = z.object({
@@ -114,6 +116,23 @@ function registerWebhooks(registry: OpenAPIRegistry): void {
   }
 }
 
+/** A list that answers files too (`exportAs`, issue 33): its query gains `format` and `bom`. */
+function withFileQuery(route: AnyRoute): z.ZodObject | undefined {
+  const query = route.query as z.ZodObject | undefined;
+  if (!route.exportAs) return query;
+  return query ? query.extend(listFormatQuery.shape) : listFormatQuery;
+}
+
+/** …and its success answer the CSV and XLSX media types (docs/exports.md). */
+function fileContent(route: AnyRoute, status: string) {
+  if (!route.exportAs || Number(status) !== successStatus(route)) return {};
+  const about = `every row matching the filters, not one page (docs/exports.md, kind \`${route.exportAs.kind}\`).`;
+  return {
+    "text/csv": { schema: z.string().meta({ description: `CSV (RFC 4180, UTF-8, header row, CRLF; formula injection neutralised): ${about}` }) },
+    [MEDIA_TYPES.xlsx]: { schema: z.string().meta({ format: "binary", description: `An XLSX workbook (typed number and date cells): ${about}` }) },
+  };
+}
+
 export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string }) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "apiKey", {
@@ -136,7 +155,9 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
     const responses = Object.fromEntries(
       Object.entries(route.responses).map(([status, r]) => [
         status,
-        r.schema ? { description: r.description, ...headers, content: { [r.mediaType ?? "application/json"]: { schema: r.schema } } } : { description: r.description, ...headers },
+        r.schema
+          ? { description: r.description, ...headers, content: { [r.mediaType ?? "application/json"]: { schema: r.schema }, ...fileContent(route, status) } }
+          : { description: r.description, ...headers },
       ]),
     );
     registry.registerPath({
@@ -149,7 +170,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
       security: route.auth === false ? [] : [{ apiKey: [] }, { session: [] }],
       request: {
         params: route.params as z.ZodObject | undefined,
-        query: route.query as z.ZodObject | undefined,
+        query: withFileQuery(route),
         headers: idempotent ? idempotencyHeaders : undefined,
         body: route.body ? { required: true, content: { "application/json": { schema: route.body } } } : undefined,
       },

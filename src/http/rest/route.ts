@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { Actor } from "../../domain/people/actor.ts";
 import type { Permission } from "../../domain/people/roles.ts";
 import type { ErrorCode } from "../../domain/shared/errors.ts";
+import type { ExportKind } from "../../domain/exports/kinds.ts";
 import type { Logger } from "../../infra/logger.ts";
 
 export type HttpMethod = "get" | "post" | "patch" | "put" | "delete";
@@ -50,6 +51,13 @@ export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends
    * (given an `ETag` header by the handler, Express answers 304 to a matching If-None-Match).
    */
   responses: Record<number, { description: string; schema?: z.ZodType; mediaType?: string }>;
+  /**
+   * A list that can also be answered as a file (issue 33, docs/exports.md): with `format=csv|xlsx` or an
+   * `Accept` of text/csv or the XLSX media type, every row matching the list's filter (the query, read with
+   * the export kind's filter schema, plus what `params` maps from the path) is streamed instead of the JSON
+   * page (./file-answers.ts); OpenAPI documents `format`, `bom` and both media types from here.
+   */
+  exportAs?: { kind: ExportKind; params?: (params: Record<string, string>) => Record<string, unknown> };
   /** Error codes this route can answer with (documented as `{code, message}` responses). */
   errors?: ErrorCode[];
   handler(req: RouteRequest<z.output<P>, z.output<Q>, z.output<B>>): Promise<RouteResponse>;

@@ -16,6 +16,7 @@ import { authorize } from "../../domain/people/roles.ts";
 import { OPERATOR, type Actor } from "../../domain/people/actor.ts";
 import { successStatus, takesIdempotencyKey, type AnyRoute } from "./route.ts";
 import { idempotentRequest } from "./idempotency.ts";
+import { answerFile, askedFileFormat } from "./file-answers.ts";
 import { BODY_LIMIT_BYTES, traceRoute } from "../request-context.ts";
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
@@ -83,6 +84,9 @@ function run(route: AnyRoute) {
     const { params, query, body } = res.locals.input as ValidInput;
     const requestId = res.locals.requestId as string;
     const auth = route.auth === false ? NO_ACTOR : authOf(res);
+    // A list asked for as a file (format=csv|xlsx, or Accept): every matching row, streamed (./file-answers.ts).
+    const fileFormat = route.exportAs ? askedFileFormat(req) : null;
+    if (route.exportAs && fileFormat) return answerFile(route.exportAs, fileFormat, req, res, auth);
     const out = await route.handler({
       params,
       query,

@@ -12,6 +12,7 @@ export const auditLogRoutes = [
     method: "get",
     path: "/settings/audit-log",
     operationId: "listAuditLog",
+    exportAs: { kind: "audit_log" },
     summary: "The workspace's audit log",
     description:
       "Newest first. API keys created and revoked, webhook changes, member and invitation changes and sign-ins, each with who acted, when, " +

@@ -156,6 +156,7 @@ export const folderRoutes = [
     method: "get",
     path: "/folders/{id}/videos",
     operationId: "listFolderVideos",
+    exportAs: { kind: "folder_videos", params: (p) => ({ folderId: p.id }) },
     summary: "Videos in a folder",
     description:
       `${MEMBERSHIP_NOTE} Order: the sort value in sort_order, videos without that value (not scraped yet, or no posting date) last ` +
@@ -224,6 +225,7 @@ export const folderRoutes = [
     method: "get",
     path: "/folders/{id}/accounts",
     operationId: "listFolderAccounts",
+    exportAs: { kind: "folder_accounts", params: (p) => ({ folderId: p.id }) },
     summary: "Accounts in a folder",
     description: "Most recently added first (ties by tracking id). Items exactly as in GET /accounts (`createdAt`: when the workspace started tracking the account).",
     tags: ["Folders"],

@@ -54,13 +54,15 @@ export const radarRoutes = [
     method: "get",
     path: "/radar/search/{id}",
     operationId: "getRadarSearch",
+    exportAs: { kind: "radar_results", params: (p) => ({ searchId: p.id }) },
     summary: "One radar search: status, generated queries and a page of its ranked results",
     description:
       "`limit` (default 20, 1 to 100) and `offset` page the search's results; the top-level `pagination` object describes that page " +
       "(`total` = resultCount). A search keeps at most its 50 best results. Statuses: pending → searching → completed, or failed " +
       "with `error` (credits refunded). A search not finished 30 minutes after creation is failed and refunded by a sweep. A completed " +
       "search carries a note in `error` when some provider failed (partial results) or when nothing matched (resultCount 0: what was " +
-      "searched and what the catalog covers: only videos this service has scraped); a completed search is charged whatever it found.",
+      "searched and what the catalog covers: only videos this service has scraped); a completed search is charged whatever it found. " +
+      "As a file (format=csv or xlsx, or Accept), every result of the search, best first.",
     tags: ["Content radar"],
     params: idParams,
     query: queryParams(searchResultsQuery),

@@ -102,6 +102,7 @@ export const trackingRoutes = [
     method: "get",
     path: "/videos",
     operationId: "listVideos",
+    exportAs: { kind: "videos" },
     summary: "List tracked videos",
     description:
       "Paginated; newest tracked first (ties by trackedVideoId). Items are full video records with the tracking record. Optional: " +
@@ -134,6 +135,7 @@ export const trackingRoutes = [
     method: "get",
     path: "/videos/{id}/history",
     operationId: "getVideoHistory",
+    exportAs: { kind: "video_history", params: (p) => ({ videoId: p.id }) },
     summary: "Metric history of a tracked video",
     description: `${HISTORY_DESCRIPTION} 404 NOT_FOUND unless the workspace tracks the video.`,
     tags: ["Videos"],
@@ -221,6 +223,7 @@ export const trackingRoutes = [
     method: "get",
     path: "/accounts",
     operationId: "listAccounts",
+    exportAs: { kind: "accounts" },
     summary: "List tracked accounts",
     description:
       "Paginated; newest tracked first (ties by trackedAccountId). Optional tag: accounts carrying any of these tags (see /tags); " +
@@ -265,6 +268,7 @@ export const trackingRoutes = [
     method: "get",
     path: "/accounts/{id}/history",
     operationId: "getAccountHistory",
+    exportAs: { kind: "account_history", params: (p) => ({ accountId: p.id }) },
     summary: "Metric history of a tracked account",
     description:
       `${HISTORY_DESCRIPTION} 404 NOT_FOUND unless the workspace tracks the account (an owner account of a tracked video that the ` +

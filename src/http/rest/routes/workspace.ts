@@ -2,8 +2,11 @@
 import { z } from "zod";
 import { getWorkspaceInfo } from "../../../domain/workspace/service.ts";
 import { defineRoute } from "../route.ts";
-import { readCredits } from "../../../domain/credits/service.ts";
-import { creditsInfo, creditsItem, workspaceInfo, workspaceInfoItem } from "../../records/workspace.ts";
+import { countLedger, listLedger, readCredits } from "../../../domain/credits/service.ts";
+import { creditsInfo, creditsItem, ledgerEntry, ledgerEntryItem, workspaceInfo, workspaceInfoItem } from "../../records/workspace.ts";
+import { ledgerQuery } from "../../../domain/credits/inputs.ts";
+import { queryParams } from "../schemas.ts";
+import { pagination, paginationSchema } from "../../records/common.ts";
 
 export const workspaceRoutes = [
   defineRoute({
@@ -30,6 +33,22 @@ export const workspaceRoutes = [
     responses: { 200: { description: "Credit balance.", schema: z.object({ data: creditsInfo }) } },
     async handler({ auth }) {
       return { body: { data: creditsItem(await readCredits(auth.workspaceId)) } };
+    },
+  }),
+  // issue 33: the whole ledger, paged, and as a file (exports).
+  defineRoute({
+    method: "get",
+    path: "/credits/ledger",
+    operationId: "listCreditLedger",
+    summary: "The credit ledger",
+    description: "Every grant, renewal, charge and refund of the workspace's credits, newest first (ties by id). GET /credits shows the latest 20.",
+    tags: ["Workspace"],
+    exportAs: { kind: "credit_ledger" },
+    query: queryParams(ledgerQuery),
+    responses: { 200: { description: "A page of ledger entries.", schema: z.object({ data: z.array(ledgerEntry), pagination: paginationSchema }) } },
+    async handler({ auth, query }) {
+      const [items, total] = await Promise.all([listLedger(auth.workspaceId, query), countLedger(auth.workspaceId)]);
+      return { body: { data: items.map(ledgerEntryItem), pagination: pagination(total, query.limit, query.offset) } };
     },
   }),
 ];
