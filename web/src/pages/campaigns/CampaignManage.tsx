@@ -16,6 +16,7 @@ import type { CampaignManageExcludeVideosMutation } from "../../__generated__/Ca
 import type { CampaignManageResetVideosMutation } from "../../__generated__/CampaignManageResetVideosMutation.graphql";
 import type { CampaignManageUpdateMutation } from "../../__generated__/CampaignManageUpdateMutation.graphql";
 import type { CampaignManageCloseMutation } from "../../__generated__/CampaignManageCloseMutation.graphql";
+import type { CampaignManageCreatorRuleMutation } from "../../__generated__/CampaignManageCreatorRuleMutation.graphql";
 import { paths } from "../../app/paths";
 import { ConfirmButton } from "../../components/ConfirmButton";
 import { FirstOf } from "../../components/FirstOf";
@@ -42,6 +43,18 @@ const campaignFragment = graphql`
       capPerVideoMinor
       feePerVideoMinor
       capPerCreatorMinor
+    }
+    creatorRules {
+      creator {
+        id
+        name
+      }
+      rule {
+        cpmMinor
+        capPerVideoMinor
+        feePerVideoMinor
+        capPerCreatorMinor
+      }
     }
     members {
       kind
@@ -159,6 +172,15 @@ const update = graphql`
     }
   }
 `;
+const setCreatorRule = graphql`
+  mutation CampaignManageCreatorRuleMutation($campaignId: ID!, $creatorId: ID!, $rule: PayoutRuleInput) {
+    setCampaignCreatorRule(campaignId: $campaignId, creatorId: $creatorId, rule: $rule) {
+      creator {
+        id
+      }
+    }
+  }
+`;
 const close = graphql`
   mutation CampaignManageCloseMutation($id: ID!) {
     closeCampaign(id: $id) {
@@ -196,6 +218,7 @@ export function CampaignManage({ campaign, query, isOwner, onChanged }: Props) {
       <Members c={c} q={q} canEdit={canEdit} onChanged={onChanged} />
       <VideosByHand c={c} q={q} canEdit={canEdit} onChanged={onChanged} />
       {canEdit && <RuleAndBudget c={c} onChanged={onChanged} />}
+      {canEdit && <CreatorRule c={c} onChanged={onChanged} />}
       {isOwner && <CloseCampaign c={c} onChanged={onChanged} />}
       {!isOwner && <OwnersOnlyNote what="change a campaign's members, videos, rule and budget, or close it" />}
     </>
@@ -432,6 +455,75 @@ function RuleAndBudget({ c, onChanged }: { c: C; onChanged: () => void }) {
           <button type="submit" className="button-primary" disabled={save.pending}>
             Save rule and budget
           </button>
+        </div>
+      </form>
+      <Outcome outcome={invalid ?? save.outcome} />
+    </section>
+  );
+}
+
+/** A creator's own rule: it replaces the campaign's rule for that creator, whole (empty fields: none). */
+function CreatorRule({ c, onChanged }: { c: C; onChanged: () => void }) {
+  const creators = c.members.flatMap((m) => (m.creator ? [m.creator] : []));
+  const [creatorId, setCreatorId] = useState("");
+  const chosen = creatorId || creators[0]?.id || "";
+  const own = c.creatorRules.find((r) => r.creator?.id === chosen);
+  const [rule, setRule] = useState<RuleText>(() => ruleText(own?.rule ?? c.rule, c.currency));
+  const [invalid, setInvalid] = useState<ActionOutcome | null>(null);
+  const save = useAction<CampaignManageCreatorRuleMutation>(setCreatorRule);
+  if (creators.length === 0) return null;
+  const name = creators.find((x) => x.id === chosen)?.name ?? "the creator";
+
+  function choose(id: string) {
+    setCreatorId(id);
+    const theirs = c.creatorRules.find((r) => r.creator?.id === id);
+    setRule(ruleText(theirs?.rule ?? c.rule, c.currency));
+  }
+
+  async function submit(remove: boolean) {
+    save.clear();
+    setInvalid(null);
+    const amounts = remove ? null : ruleInput(rule, c.currency);
+    if (typeof amounts === "string") return setInvalid(refused(`Could not save ${name}'s rule`, amounts));
+    const r = await save.run(
+      { campaignId: c.id, creatorId: chosen, rule: amounts },
+      { failed: `Could not save ${name}'s rule`, done: () => (remove ? `${name} is paid by the campaign's rule again.` : `Saved ${name}'s own rule.`) },
+    );
+    if (r) onChanged();
+  }
+
+  return (
+    <section aria-labelledby="creator-rule-heading" className="panel">
+      <h2 id="creator-rule-heading">A creator's own rule</h2>
+      <p className="muted">It replaces the campaign's rule for that creator, whole.</p>
+      <form
+        className="stacked-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit(false);
+        }}
+      >
+        <label className="picker-row">
+          Creator
+          <select value={chosen} onChange={(e) => choose(e.target.value)}>
+            {creators.map((x) => (
+              <option key={x.id} value={x.id}>
+                {x.name}
+                {c.creatorRules.some((r) => r.creator?.id === x.id) ? " (own rule)" : ""}
+              </option>
+            ))}
+          </select>
+        </label>
+        <RuleFields value={rule} onChange={setRule} currency={c.currency} />
+        <div className="row">
+          <button type="submit" disabled={save.pending}>
+            Save {name}'s rule
+          </button>
+          {own && (
+            <button type="button" disabled={save.pending} onClick={() => void submit(true)}>
+              Back to the campaign's rule
+            </button>
+          )}
         </div>
       </form>
       <Outcome outcome={invalid ?? save.outcome} />

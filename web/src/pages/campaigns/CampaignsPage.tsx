@@ -31,6 +31,14 @@ const query = graphql`
       }
     }
     ...CampaignsPage_query
+    tags(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
   }
 `;
 
@@ -88,7 +96,7 @@ export default function CampaignsPage() {
       <PageHeader title="Campaigns">
         <Link to={paths.creators()}>Creators</Link>
       </PageHeader>
-      {isOwner ? <CreateCampaignForm /> : <OwnersOnlyNote what="create campaigns" />}
+      {isOwner ? <CreateCampaignForm tags={data.tags.edges.map((e) => e.node)} /> : <OwnersOnlyNote what="create campaigns" />}
       <CampaignList query={data} />
     </>
   );
@@ -140,7 +148,7 @@ const ZONES: string[] = (() => {
   }
 })();
 
-function CreateCampaignForm() {
+function CreateCampaignForm({ tags }: { tags: readonly { id: string; name: string }[] }) {
   const navigate = useNavigate();
   const [name, setName] = useState("");
   const [startsAt, setStartsAt] = useState("");
@@ -149,6 +157,7 @@ function CreateCampaignForm() {
   const [currency, setCurrency] = useState("EUR");
   const [budget, setBudget] = useState("");
   const [hashtag, setHashtag] = useState("");
+  const [tagId, setTagId] = useState("");
   const [rule, setRule] = useState<RuleText>(emptyRule);
   const create = useAction<CampaignsPageCreateMutation>(createMutation);
   const [invalid, setInvalid] = useState<ActionOutcome | null>(null);
@@ -163,7 +172,7 @@ function CreateCampaignForm() {
     if (budgetMinor === undefined) return setInvalid(refused("Could not create the campaign", `The budget is not an amount of ${cur}.`));
     if (typeof amounts === "string") return setInvalid(refused("Could not create the campaign", amounts));
     const r = await create.run(
-      { input: { name, startsAt, endsAt, timeZone, currency: cur, budgetMinor, hashtag: hashtag.trim() || null, ...amounts } },
+      { input: { name, startsAt, endsAt, timeZone, currency: cur, budgetMinor, hashtag: hashtag.trim() || null, tagId: tagId || null, ...amounts } },
       { done: (d) => `Created the campaign “${d.createCampaign.name}”.`, failed: "Could not create the campaign" },
     );
     if (r) navigate(paths.campaign(r.createCampaign.uuid));
@@ -209,6 +218,19 @@ function CreateCampaignForm() {
             Only videos with the hashtag
             <input type="text" value={hashtag} placeholder="any" onChange={(e) => setHashtag(e.target.value)} />
           </label>
+          {tags.length > 0 && (
+            <label>
+              Only videos tagged
+              <select value={tagId} onChange={(e) => setTagId(e.target.value)}>
+                <option value="">Any tag or none</option>
+                {tags.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
         </div>
         <RuleFields value={rule} onChange={setRule} currency={currency.trim().toUpperCase() || "EUR"} />
         <p className="muted">Amounts in {currency.trim().toUpperCase() || "the currency"}, e.g. 2.50; money is kept in whole minor units and each video's payout is rounded half-up.</p>
