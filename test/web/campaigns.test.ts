@@ -6,7 +6,8 @@
  * the API's, totals equal to the API's (the sum of the rows), the evidence marked simulated and the
  * stale video; Close asks in words, then the page shows the frozen state. The Creators page creates a
  * creator, assigns an account, and says in words why another creator's account is refused.
- * axe-core on each page; 375 px in dark mode without sideways scrolling; no uncaught error.
+ * axe-core on the campaign page (light; a member's view at 375 px, dark) and the creators page; 375 px without
+ * sideways scrolling; no uncaught error.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -140,7 +141,6 @@ describe("campaigns and creators pages in Chromium", () => {
     await expect(row.locator(".cell-status").textContent()).resolves.toBe("Active");
     await expect(row.locator(".cell-spend").textContent()).resolves.toContain(`${money(campaign.totals.payout)} of ${money(20_000)}`);
     await expect(row.locator(".cell-members").textContent()).resolves.toBe("1 creator, 1 single account");
-    await expectAccessible(page, "Campaigns");
 
     await row.getByRole("link", { name: "Winter launch" }).click();
     await page.getByRole("heading", { level: 1, name: "Winter launch" }).waitFor();
