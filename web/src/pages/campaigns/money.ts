@@ -1,5 +1,5 @@
 /**
- * Money as the API gives it: integer minor units with an ISO 4217 currency (shared/CONTRACT: rounding
+ * Money as the API gives it: integer minor units with an ISO 4217 currency (docs/contract/decisions.md: rounding
  * half-up per row, totals the sum of the rounded rows). Shown with the browser's currency format; typed
  * in major units ("12.50") and turned into minor units by text, never through a float.
  */
