@@ -6,8 +6,8 @@
  * the API's, totals equal to the API's (the sum of the rows), the evidence marked simulated and the
  * stale video; Close asks in words, then the page shows the frozen state. The Creators page creates a
  * creator, assigns an account, and says in words why another creator's account is refused.
- * axe-core on the campaign page (light; a member's view at 375 px, dark) and the creators page; 375 px without
- * sideways scrolling; no uncaught error.
+ * axe-core on the campaign page (an owner's, with every form) and the creators page; a member's view at 375 px
+ * in dark mode without sideways scrolling; no uncaught error.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -178,8 +178,22 @@ describe("campaigns and creators pages in Chromium", () => {
     const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     const wide = await p.evaluate(() => [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 376 && !e.closest(".table-scroll")).slice(0, 8).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`));
     expect(overflow, wide.join("; ")).toBeLessThanOrEqual(0);
-    await expectAccessible(p, "Campaign at 375 px, dark");
     await small.close();
+  });
+
+  it("gives a creator their own rule: the row says so and follows the API's figures", async () => {
+    const rule = page.getByRole("region", { name: "A creator's own rule" });
+    await rule.getByRole("combobox", { name: "Creator" }).selectOption({ label: "Mia Rossi" });
+    await rule.getByLabel(/Pay per 1,000 views/).fill("1.00");
+    await rule.getByLabel(/Fixed fee per video/).fill("");
+    await rule.getByLabel(/At most per creator/).fill("");
+    await rule.getByRole("button", { name: "Save Mia Rossi's rule" }).click();
+    await rule.getByRole("status").getByText("Saved Mia Rossi's own rule.").waitFor();
+    const { campaign } = await api$(CAMPAIGN, { id: campaignId });
+    const mia = campaign.creators.find((r: { payeeName: string }) => r.payeeName === "Mia Rossi");
+    const tr = page.getByRole("table", { name: /Creators' earnings/ }).locator("tbody tr").filter({ hasText: "Mia Rossi" });
+    await expect.poll(() => tr.locator(".cell-rule").textContent()).toBe("Own rule: €1.00 per 1,000 views");
+    await expect.poll(() => tr.locator(".cell-payout").textContent()).toBe(money(mia.payout));
   });
 
   it("closes the campaign after a confirmation in words, and shows its figures frozen", async () => {
