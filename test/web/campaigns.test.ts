@@ -1,10 +1,11 @@
 /**
  * Issue 35's dashboard in Chromium, against the real service (API in this process, no worker): a
- * small campaign seeded through the GraphQL API over simulated history written into PostgreSQL (two
- * creators and one single account, 7 videos, one of them not scraped for days). The campaigns list
+ * small campaign seeded through the GraphQL API over simulated history written into PostgreSQL (a
+ * creator with two accounts and one single account, 7 videos, one of them not scraped for days). The campaigns list
  * shows it with its period and spend; its page shows one row per payee whose views and payouts are
  * the API's, totals equal to the API's (the sum of the rows), the evidence marked simulated and the
- * stale video; Close asks in words, then the page shows the frozen state. The Creators page creates a
+ * stale video; a creator's own rule set in the page; Close asks in words, then the page shows the frozen
+ * state, and a member's open page follows it live (the workspace's `campaign.closed` event). The Creators page creates a
  * creator, assigns an account, and says in words why another creator's account is refused.
  * axe-core on the campaign page (an owner's, with every form) and the creators page; a member's view at 375 px
  * in dark mode without sideways scrolling; no uncaught error.
@@ -20,6 +21,8 @@ import { dashboardContext, expectAccessible, launchBrowser, screenshot, signIn, 
 let api: RunningApi;
 let browser: Browser;
 let page: Page;
+/** The member's page at 375 px, left open on the campaign: it follows the close as it happens. */
+let memberPage: Page;
 let errors: string[];
 let key: string;
 let campaignId: string;
@@ -178,7 +181,7 @@ describe("campaigns and creators pages in Chromium", () => {
     const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     const wide = await p.evaluate(() => [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 376 && !e.closest(".table-scroll")).slice(0, 8).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`));
     expect(overflow, wide.join("; ")).toBeLessThanOrEqual(0);
-    await small.close();
+    memberPage = p;
   });
 
   it("gives a creator their own rule: the row says so and follows the API's figures", async () => {
@@ -209,6 +212,9 @@ describe("campaigns and creators pages in Chromium", () => {
     // Closed: nothing can be changed any more, and the stale list is gone.
     expect(await page.getByRole("button", { name: "Close campaign" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: "Add creator" }).count()).toBe(0);
+    // The member's open page hears `campaign.closed` and reads the campaign again, without a reload.
+    await memberPage.getByText(/these figures are frozen/).waitFor();
+    await expect(memberPage.locator(".page-header .badge").textContent()).resolves.toBe("Closed");
     const after = (await api$(CAMPAIGN, { id: campaignId })).campaign;
     expect(after.status).toBe("CLOSED");
     expect(after.totals.frozen).toBe(true);
