@@ -445,7 +445,7 @@ function RuleAndBudget({ c, onChanged }: { c: C; onChanged: () => void }) {
   return (
     <section aria-labelledby="rule-heading" className="panel">
       <h2 id="rule-heading">Payout rule and budget</h2>
-      <form className="stacked-form" onSubmit={(e) => void submit(e)}>
+      <form className="campaign-form" onSubmit={(e) => void submit(e)}>
         <label>
           Budget ({c.currency})
           <input type="text" inputMode="decimal" value={budget} placeholder="none" onChange={(e) => setBudget(e.target.value)} />
@@ -497,7 +497,7 @@ function CreatorRule({ c, onChanged }: { c: C; onChanged: () => void }) {
       <h2 id="creator-rule-heading">A creator's own rule</h2>
       <p className="muted">It replaces the campaign's rule for that creator, whole.</p>
       <form
-        className="stacked-form"
+        className="campaign-form"
         onSubmit={(e) => {
           e.preventDefault();
           void submit(false);

@@ -96,8 +96,8 @@ export default function CampaignsPage() {
       <PageHeader title="Campaigns">
         <Link to={paths.creators()}>Creators</Link>
       </PageHeader>
-      {isOwner ? <CreateCampaignForm tags={data.tags.edges.map((e) => e.node)} /> : <OwnersOnlyNote what="create campaigns" />}
       <CampaignList query={data} />
+      {isOwner ? <CreateCampaignForm tags={data.tags.edges.map((e) => e.node)} /> : <OwnersOnlyNote what="create campaigns" />}
     </>
   );
 }
@@ -130,7 +130,7 @@ function CampaignList({ query }: { query: CampaignsPage_query$key }) {
         rowProps={(c) => ({ "data-campaign-id": c.uuid })}
         empty={
           <EmptyState title="No campaigns yet.">
-            An owner creates one with the form above: a name, a period and a payout rule. Then add <Link to={paths.creators()}>creators</Link> or accounts on its page.
+            An owner creates one with the form below: a name, a period and a payout rule. Then add <Link to={paths.creators()}>creators</Link> or accounts on its page.
           </EmptyState>
         }
         paging={paging}
@@ -181,7 +181,7 @@ function CreateCampaignForm({ tags }: { tags: readonly { id: string; name: strin
   return (
     <section aria-labelledby="create-campaign-heading" className="panel">
       <h2 id="create-campaign-heading">Create a campaign</h2>
-      <form className="stacked-form" onSubmit={(e) => void submit(e)}>
+      <form className="campaign-form" onSubmit={(e) => void submit(e)}>
         <label>
           Campaign name
           <input type="text" value={name} maxLength={100} required onChange={(e) => setName(e.target.value)} />

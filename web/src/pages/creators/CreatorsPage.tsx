@@ -170,7 +170,7 @@ function CreatorList({ query, accounts, onChanged }: { query: CreatorsPage_query
       {rows.length === 0 ? (
         <EmptyState title="No creators yet.">Add one with the form above, then give them their tracked accounts; a campaign then pays them for those accounts' videos.</EmptyState>
       ) : (
-        <ul className="plain-list stack">
+        <ul className="plain-list">
           {rows.map((c) => (
             <CreatorItem key={c.id} creator={c} accounts={accounts} onChanged={onChanged} />
           ))}
@@ -226,7 +226,7 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
   }
 
   return (
-    <li className="panel" data-creator={c.name}>
+    <li data-creator={c.name}>
       <h3 id={headingId}>{c.name}</h3>
       {editing ? (
         <form className="stacked-form" onSubmit={(e) => void submit(e)}>
