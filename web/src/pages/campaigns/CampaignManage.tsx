@@ -233,7 +233,8 @@ function Members({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boolean; o
   const remove = useAction<CampaignManageRemoveMembersMutation>(removeMembers);
   const [creatorId, setCreatorId] = useState("");
   const [accountId, setAccountId] = useState("");
-  const inCampaign = new Set(c.members.map((m) => m.creator?.id ?? m.account?.id));
+  // A creator's accounts take part through the creator: they are not offered again as single accounts.
+  const inCampaign = new Set(c.members.flatMap((m) => [m.creator?.id ?? m.account?.id, ...(m.creator?.accounts.map((a) => a?.id) ?? [])]));
   const creators = q.creators.edges.map((e) => e.node).filter((n) => !inCampaign.has(n.id));
   const accounts = q.accounts.edges.map((e) => e.node).filter((n) => !inCampaign.has(n.id));
 
