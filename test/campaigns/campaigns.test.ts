@@ -104,7 +104,7 @@ const E = new Date("2026-10-31T23:00:00Z");
  * per-creator cap over a running sum in posting order. Written apart from src/domain/campaigns on purpose.
  */
 async function handPayouts(list: { id: string; payee: string; posted: Date; cpm: number | null; capV: number | null; capC: number | null; fee: number }[]) {
-  return q<{ id: string; views: string; payout: string }>(
+  return q<{ id: string; views: string; payout: string; startAt: Date | null; endAt: Date | null }>(
     `WITH x AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int8[], $5::int8[], $6::int8[], $7::int8[]) AS x(id, payee, posted, cpm, capv, capc, fee)),
      v AS (
        SELECT x.*,
@@ -121,7 +121,7 @@ async function handPayouts(list: { id: string; payee: string; posted: Date; cpm:
      c AS (SELECT e.*, CASE WHEN cpm IS NULL THEN 0 ELSE (views * cpm + 500) / 1000 END AS cpm_part FROM e),
      a AS (SELECT c.*, (CASE WHEN capv IS NOT NULL AND cpm_part > capv THEN capv ELSE cpm_part END) + fee AS amount FROM c),
      r AS (SELECT a.*, sum(amount) OVER (PARTITION BY payee ORDER BY posted, id) - amount AS before FROM a)
-     SELECT id::text, views::text, (CASE WHEN capc IS NULL THEN amount WHEN before >= capc THEN 0 WHEN before + amount > capc THEN capc - before ELSE amount END)::text AS payout
+     SELECT id::text, views::text, start_at AS "startAt", end_at AS "endAt", (CASE WHEN capc IS NULL THEN amount WHEN before >= capc THEN 0 WHEN before + amount > capc THEN capc - before ELSE amount END)::text AS payout
        FROM r ORDER BY id`,
     [list.map((l) => l.id), list.map((l) => l.payee), list.map((l) => l.posted), list.map((l) => l.cpm), list.map((l) => l.capV), list.map((l) => l.capC), list.map((l) => l.fee), S, E],
   );
@@ -256,9 +256,12 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
       if (r.end) expect(r.end.simulated).toBe(r.end.source === "simulated");
     }
     // Every video here was posted inside the window: its start is 0 views at posting; its end the last point at or before the end.
+    const handRow = new Map(hand.map((h) => [h.id, h]));
     for (const r of g.rows) {
       expect(r.start).toMatchObject({ views: 0, source: "posting", simulated: false });
-      if (r.end) expect(new Date(r.end.at).getTime()).toBeLessThanOrEqual(E.getTime());
+      // The evidence is the hand-written SQL's two points.
+      expect(new Date(r.start.at).getTime()).toBe(handRow.get(r.videoId)!.startAt!.getTime());
+      expect(r.end === null ? null : new Date(r.end.at).getTime()).toBe(handRow.get(r.videoId)!.endAt?.getTime() ?? null);
     }
     expect(g.rows.filter((r) => r.end === null).length).toBeGreaterThan(0); // the videos without any history: 0 views, the fee only
     expect(new Set(g.rows.map((r) => r.end?.source))).toEqual(new Set(["simulated", "ytdlp", undefined]));
@@ -371,8 +374,13 @@ describe("rounding and caps at their edges", () => {
     expect(first.start).toEqual({ at: S.toISOString(), views: 1000, source: "ytdlp", simulated: false });
     expect(first.end).toEqual({ at: E.toISOString(), views: 2500, source: "simulated", simulated: true });
     const t = (await c.get(`${P}/campaigns/${camp.id}/payouts`)).body.data.totals;
-    // Totals are the sum of the rounded rows (10), not the rounded sum (9 × 1 = 8.999 → 9).
+    // Totals are the sum of the rounded rows (10), not the rounded sum (8.999 → 9).
     expect(t.payout).toBe(10);
+    // No history at or before the start (tracked late): the first point after it is the start (never invented views).
+    await q(`DELETE FROM video_metric_points WHERE video_id = $1 AND captured_at <= $2`, [vids[0], S]);
+    await points(vids[0]!, [[new Date(S.getTime() + H), 1100, "ytdlp"]]);
+    const late = (await rows()).get(vids[0]!) as any;
+    expect([late.start, late.viewsEarned, late.cpmAmount]).toEqual([{ at: new Date(S.getTime() + H).toISOString(), views: 1100, source: "ytdlp", simulated: false }, 1400, 1]);
   });
 
   it("caps per video and per creator at exact boundaries; the creator cap is spread in posting order", async () => {
@@ -423,6 +431,8 @@ describe("tenancy, roles, validation and budget events", () => {
     expect((await o.get(`${P}/campaigns/${camp.id}/payouts`)).status).toBe(404);
     expect((await o.get(`${P}/creators/${creator}`)).status).toBe(404);
     expect((await o.post(`${P}/campaigns/${camp.id}/close`)).status).toBe(404);
+    expect((await o.get(`${P}/campaigns/${camp.id}/payouts/videos?format=csv`)).status).toBe(404);
+    expect((await o.get(`${P}/campaigns/${camp.id}/spend`)).status).toBe(404);
     const og = await gql(api.url, other.key, `query($id: ID!) { campaign(id: $id) { id } }`, { id: camp.id });
     expect(og.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     const mine = await gql(api.url, ws.key, `query($id: ID!) { campaign(id: $id) { id } }`, { id: camp.id });
@@ -495,5 +505,86 @@ describe("tenancy, roles, validation and budget events", () => {
       { rule: "CAMPAIGN_BUDGET_REACHED", title: 'Campaign "Budget" reached 100 % of its budget' },
       { rule: "CAMPAIGN_BUDGET_REACHED", title: 'Campaign "Budget" reached 80 % of its budget' },
     ]);
+  });
+});
+
+describe("GraphQL mutations and which videos count", () => {
+  it("creates, changes (null clears), filters by hashtag and tag, adds, excludes and resets by hand, overrides a creator's rule and closes", async () => {
+    const ws = await newWorkspace("pro", "GraphQL campaigns");
+    const c = client(api.url, ws.key);
+    const g = async (query: string, variables: Record<string, unknown> = {}) => {
+      const r = await gql(api.url, ws.key, query, variables);
+      expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
+      return r.body.data as any;
+    };
+    const [acc, outsider] = await seedAccounts(ws.workspaceId, 2);
+    const inside = (h: number) => new Date(S.getTime() + h * H + 30_000);
+    const vids = await seedVideos(ws.workspaceId, [acc!, acc!, acc!, outsider!], [inside(1), inside(2), inside(3), inside(4)], {
+      hashtags: [["Promo"], ["#promo", "x"], ["other"], ["promo"]],
+    });
+    for (const v of vids) await points(v, [[new Date(S.getTime() + 10 * D), 2000]]);
+    const tag = (await c.post(`${P}/tags`, { name: "paid" })).body.data.id;
+    await c.post(`${P}/tags/${tag}/videos`, { video_ids: [vids[1], vids[2]] });
+
+    const creator = (await g(`mutation { createCreator(name: "Gql", contact: "g@example.test") { id uuid } }`)).createCreator;
+    expect((await g(`mutation($c: ID!, $a: [ID!]!) { assignCreatorAccounts(creatorId: $c, accountIds: $a) { id success } }`, { c: creator.id, a: [acc] })).assignCreatorAccounts).toEqual([
+      { id: acc, success: true },
+    ]);
+    const made = (
+      await g(`mutation($i: CampaignInput!) { createCampaign(input: $i) { id uuid timeZone startsAtUtc rule { cpmMinor feePerVideoMinor } status } }`, {
+        i: { name: "G", startsAt: "2026-10-01T00:00", endsAt: "2026-10-31T00:00", timeZone: "Europe/Paris", currency: "usd", cpmMinor: 1000, hashtag: "#PROMO" },
+      })
+    ).createCampaign;
+    expect(made).toMatchObject({ timeZone: "Europe/Paris", startsAtUtc: S.toISOString(), rule: { cpmMinor: 1000, feePerVideoMinor: null }, status: "ACTIVE" });
+    await g(`mutation($id: ID!, $c: [ID!]) { addCampaignMembers(campaignId: $id, creatorIds: $c) { success } }`, { id: made.id, c: [creator.id] });
+    const videosOf = async () =>
+      (await g(`query($id: ID!) { campaign(id: $id) { videos(first: 10) { edges { node { videoId payout } } } } }`, { id: made.id })).campaign.videos.edges
+        .map((e: any) => e.node.videoId)
+        .sort();
+    // Hashtag "promo" (any case, with or without #): the first two of the member's videos; not the outsider's.
+    expect(await videosOf()).toEqual([vids[0], vids[1]].sort());
+    // Hashtag and tag: only the second. Then the hashtag cleared (null): the tag alone.
+    await g(`mutation($id: ID!, $i: CampaignInput!) { updateCampaign(id: $id, input: $i) { id } }`, { id: made.id, i: { tagId: tag } });
+    expect(await videosOf()).toEqual([vids[1]]);
+    const cleared = await g(`mutation($id: ID!, $i: CampaignInput!) { updateCampaign(id: $id, input: $i) { hashtag tag { uuid } } }`, { id: made.id, i: { hashtag: null } });
+    expect(cleared.updateCampaign).toEqual({ hashtag: null, tag: { uuid: tag } });
+    expect(await videosOf()).toEqual([vids[1], vids[2]].sort());
+    // By hand: the outsider's video added, the second excluded; reset brings it back.
+    await g(`mutation($id: ID!, $v: [ID!]!) { addCampaignVideos(campaignId: $id, videoIds: $v) { success } }`, { id: made.id, v: [vids[3]] });
+    await g(`mutation($id: ID!, $v: [ID!]!) { excludeCampaignVideos(campaignId: $id, videoIds: $v) { success } }`, { id: made.id, v: [vids[1]] });
+    expect(await videosOf()).toEqual([vids[2], vids[3]].sort());
+    expect((await g(`mutation($id: ID!, $v: [ID!]!) { resetCampaignVideos(campaignId: $id, videoIds: $v) }`, { id: made.id, v: [vids[1]] })).resetCampaignVideos).toBe(1);
+    expect(await videosOf()).toEqual([vids[1], vids[2], vids[3]].sort());
+    // The creator's own rule replaces the campaign's for their videos (not for the outsider's).
+    await g(`mutation($id: ID!, $c: ID!) { setCampaignCreatorRule(campaignId: $id, creatorId: $c, rule: { feePerVideoMinor: 7 }) { rule { feePerVideoMinor cpmMinor } } }`, {
+      id: made.id,
+      c: creator.id,
+    });
+    const detail = (
+      await g(`query($id: ID!) { campaign(id: $id) { creators { payeeName payout videos } totals { payout } members { kind creator { uuid } } creatorRules { creator { uuid } } } }`, {
+        id: made.id,
+      })
+    ).campaign;
+    expect(detail.creators).toEqual(
+      expect.arrayContaining([
+        { payeeName: "Gql", payout: 14, videos: 2 },
+        { payeeName: expect.stringMatching(/^@/), payout: 2000, videos: 1 },
+      ]),
+    );
+    expect(detail.totals.payout).toBe(2014);
+    expect(detail.members).toEqual([{ kind: "CREATOR", creator: { uuid: creator.uuid } }]);
+    expect(detail.creatorRules).toEqual([{ creator: { uuid: creator.uuid } }]);
+    // Validation through GraphQL: the same VALIDATION_ERROR as REST.
+    const bad = await gql(api.url, ws.key, `mutation($i: CampaignInput!) { createCampaign(input: $i) { id } }`, {
+      i: { name: "x", startsAt: "2026-10-01", endsAt: "2026-10-02", currency: "EUR", timeZone: "Nowhere/Else" },
+    });
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
+    const closed = await g(`mutation($id: ID!) { closeCampaign(id: $id) { status closedAt totals { payout frozen } } }`, { id: made.id });
+    expect(closed.closeCampaign).toMatchObject({ status: "CLOSED", totals: { payout: 2014, frozen: true } });
+    const again = await gql(api.url, ws.key, `mutation($id: ID!) { closeCampaign(id: $id) { id } }`, { id: made.id });
+    expect(again.body.errors?.[0]?.extensions?.code).toBe("CAMPAIGN_CLOSED");
+    const list = await g(`{ campaigns(first: 5, status: CLOSED) { totalCount edges { node { uuid } } } creators(first: 5) { totalCount edges { node { name accountIds } } } }`);
+    expect(list.campaigns).toEqual({ totalCount: 1, edges: [{ node: { uuid: made.uuid } }] });
+    expect(list.creators).toEqual({ totalCount: 1, edges: [{ node: { name: "Gql", accountIds: [acc] } }] });
   });
 });

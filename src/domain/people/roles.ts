@@ -19,6 +19,7 @@ export const PERMISSIONS = {
   "auditLog.read": "read the audit log",
   "alerts.manage": "set the workspace's credits alert threshold",
   "campaigns.manage": "create, change and close campaigns (their members, videos, payout rules and budgets)",
+  "reports.manage": "make, list and revoke folders' share links and schedule, change and delete folders' reports",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

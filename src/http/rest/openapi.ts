@@ -85,6 +85,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "API keys", description: "The workspace's API keys (at most 5 active). Owners only." },
   { name: "Settings", description: "The audit log. Owners only." },
   { name: "Notifications", description: "The signed-in person's in-dashboard notifications (their alert rules): read and mark read. Sessions only." },
+  { name: "Reports", description: "A folder's read-only share links (its report page, signed out), its scheduled reports and the reports they produced (docs/reports.md)." },
   { name: "Meta", description: "This document." },
 ];
 

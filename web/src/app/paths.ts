@@ -21,6 +21,8 @@ export const paths = {
   acceptInvitation: (token?: string) => (token ? `/accept-invitation?token=${encodeURIComponent(token)}` : "/accept-invitation"),
   resetPassword: () => "/reset-password",
   notifications: () => "/notifications",
+  /** A folder's shared report (issue 33): signed out, the token is the credential. */
+  sharedReport: (token: string) => `/r/${encodeURIComponent(token)}`,
   // Campaigns and creators (issue 35).
   campaigns: () => "/campaigns",
   campaign: (id: string) => `/campaigns/${encodeURIComponent(id)}`,
@@ -31,4 +33,4 @@ export const paths = {
  * First path segments that belong to the dashboard ("" is `/`). A new top-level page adds its
  * segment here, or the server answers 404 when the page is reloaded.
  */
-export const DASHBOARD_SEGMENTS = ["", "videos", "accounts", "folders", "radar", "settings", "sign-in", "accept-invitation", "reset-password", "notifications", "campaigns", "creators"] as const;
+export const DASHBOARD_SEGMENTS = ["", "videos", "accounts", "folders", "radar", "settings", "sign-in", "accept-invitation", "reset-password", "notifications", "r", "campaigns", "creators"] as const;

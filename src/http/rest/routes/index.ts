@@ -15,5 +15,6 @@ import { webhookRoutes } from "./webhooks.ts";
 import { auditLogRoutes } from "./audit-log.ts";
 import { notificationRoutes } from "./notifications.ts";
 import { campaignRoutes } from "./campaigns.ts";
+import { reportRoutes } from "./reports.ts";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes, ...notificationRoutes, ...campaignRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes, ...notificationRoutes, ...reportRoutes, ...campaignRoutes];

@@ -18,6 +18,7 @@ import { AddToFolder } from "./AddToFolder";
 import { FolderAccounts } from "./FolderAccounts";
 import { FolderActions } from "./FolderActions";
 import { FolderAnalytics } from "./FolderAnalytics";
+import { FolderReports } from "./FolderReports";
 import { FolderVideos } from "./FolderVideos";
 import { SubFolders } from "./SubFolders";
 
@@ -100,6 +101,7 @@ export default function FolderPage() {
         <h2 id="folder-accounts-heading">Accounts</h2>
         <FolderAccounts folder={f} onChanged={reload} />
       </section>
+      <FolderReports folderId={f.id} folderName={f.name} />
     </div>
   );
 }
