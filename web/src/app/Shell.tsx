@@ -39,6 +39,8 @@ const NAV = [
   { to: paths.accounts(), label: "Accounts" },
   { to: paths.folders(), label: "Folders" },
   { to: paths.radar(), label: "Radar" },
+  { to: paths.campaigns(), label: "Campaigns" },
+  { to: paths.creators(), label: "Creators" },
   { to: paths.settings(), label: "Settings" },
 ];
 

@@ -23,10 +23,14 @@ export const paths = {
   notifications: () => "/notifications",
   /** A folder's shared report (issue 33): signed out, the token is the credential. */
   sharedReport: (token: string) => `/r/${encodeURIComponent(token)}`,
+  // Campaigns and creators (issue 35).
+  campaigns: () => "/campaigns",
+  campaign: (id: string) => `/campaigns/${encodeURIComponent(id)}`,
+  creators: () => "/creators",
 } as const;
 
 /**
  * First path segments that belong to the dashboard ("" is `/`). A new top-level page adds its
  * segment here, or the server answers 404 when the page is reloaded.
  */
-export const DASHBOARD_SEGMENTS = ["", "videos", "accounts", "folders", "radar", "settings", "sign-in", "accept-invitation", "reset-password", "notifications", "r"] as const;
+export const DASHBOARD_SEGMENTS = ["", "videos", "accounts", "folders", "radar", "settings", "sign-in", "accept-invitation", "reset-password", "notifications", "r", "campaigns", "creators"] as const;

@@ -33,6 +33,9 @@ import AcceptInvitationPageQuery from "../__generated__/AcceptInvitationPageQuer
 import NotificationsPageQuery from "../__generated__/NotificationsPageQuery.graphql";
 import AlertsSectionQuery from "../__generated__/AlertsSectionQuery.graphql";
 import ShareLinksSectionQuery from "../__generated__/ShareLinksSectionQuery.graphql";
+import CampaignsPageQuery from "../__generated__/CampaignsPageQuery.graphql";
+import CampaignPageQuery from "../__generated__/CampaignPageQuery.graphql";
+import CreatorsPageQuery from "../__generated__/CreatorsPageQuery.graphql";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Loading } from "../components/Loading";
 import { forgetSignedIn, maybeSignedIn } from "../lib/auth";
@@ -186,6 +189,10 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: "notifications", loader: signedIn(() => [[NotificationsPageQuery, {}]]), lazy: page(() => import("../pages/notifications/NotificationsPage")) },
+          // Campaigns and creators (issue 35).
+          { path: "campaigns", loader: signedIn(() => [[CampaignsPageQuery, {}]]), lazy: page(() => import("../pages/campaigns/CampaignsPage")) },
+          { path: "campaigns/:id", loader: signedIn(({ params }) => [[CampaignPageQuery, { id: params.id }]]), lazy: page(() => import("../pages/campaigns/CampaignPage")) },
+          { path: "creators", loader: signedIn(() => [[CreatorsPageQuery, {}]]), lazy: page(() => import("../pages/creators/CreatorsPage")) },
           { path: "*", lazy: page(() => import("../pages/coming/NotFoundPage")) },
         ],
       },

@@ -1,0 +1,314 @@
+/**
+ * Creators: the people or teams behind tracked accounts (name, contact, notes), by name; a form that
+ * creates one; each creator's edit form and accounts (assign a tracked account, take one away). An
+ * account belongs to at most one creator in a workspace: the server refuses another creator's
+ * account, and the refusal is said in words.
+ */
+import { useState, type FormEvent } from "react";
+import { graphql } from "react-relay";
+import { Link, useRevalidator } from "react-router";
+import type { CreatorsPageQuery, CreatorsPageQuery$data } from "../../__generated__/CreatorsPageQuery.graphql";
+import type { CreatorsPage_query$data, CreatorsPage_query$key } from "../../__generated__/CreatorsPage_query.graphql";
+import type { CreatorsPagePaginationQuery } from "../../__generated__/CreatorsPagePaginationQuery.graphql";
+import type { CreatorsPageCreateMutation } from "../../__generated__/CreatorsPageCreateMutation.graphql";
+import type { CreatorsPageUpdateMutation } from "../../__generated__/CreatorsPageUpdateMutation.graphql";
+import type { CreatorsPageAssignMutation } from "../../__generated__/CreatorsPageAssignMutation.graphql";
+import type { CreatorsPageUnassignMutation } from "../../__generated__/CreatorsPageUnassignMutation.graphql";
+import { paths } from "../../app/paths";
+import { EmptyState } from "../../components/EmptyState";
+import { FirstOf } from "../../components/FirstOf";
+import { Outcome } from "../../components/Outcome";
+import { PageHeader } from "../../components/PageHeader";
+import { ShowMore } from "../../components/ShowMore";
+import { formatWhole } from "../../lib/format";
+import { refused, useAction } from "../../relay/action";
+import { usePagedConnection } from "../../relay/paged";
+import { useRouteQuery } from "../../relay/route-query";
+
+const query = graphql`
+  query CreatorsPageQuery {
+    ...CreatorsPage_query
+    accounts(first: 100) {
+      totalCount
+      edges {
+        node {
+          id
+          username
+          displayName
+        }
+      }
+    }
+  }
+`;
+
+const fragment = graphql`
+  fragment CreatorsPage_query on Query
+  @refetchable(queryName: "CreatorsPagePaginationQuery")
+  @argumentDefinitions(first: { type: "Int", defaultValue: 50 }, after: { type: "String" }) {
+    creators(first: $first, after: $after) @connection(key: "CreatorsPage_creators") {
+      __id
+      totalCount
+      edges {
+        node {
+          id
+          uuid
+          name
+          contact
+          notes
+          accounts {
+            id
+            uuid
+            username
+            displayName
+          }
+        }
+      }
+    }
+  }
+`;
+
+const createMutation = graphql`
+  mutation CreatorsPageCreateMutation($name: String!, $contact: String, $notes: String) {
+    createCreator(name: $name, contact: $contact, notes: $notes) {
+      id
+      name
+    }
+  }
+`;
+const updateMutation = graphql`
+  mutation CreatorsPageUpdateMutation($id: ID!, $name: String, $contact: String, $notes: String) {
+    updateCreator(id: $id, name: $name, contact: $contact, notes: $notes) {
+      id
+      name
+      contact
+      notes
+    }
+  }
+`;
+const assignMutation = graphql`
+  mutation CreatorsPageAssignMutation($creatorId: ID!, $accountIds: [ID!]!) {
+    assignCreatorAccounts(creatorId: $creatorId, accountIds: $accountIds) {
+      id
+      success
+      error
+    }
+  }
+`;
+const unassignMutation = graphql`
+  mutation CreatorsPageUnassignMutation($creatorId: ID!, $accountIds: [ID!]!) {
+    unassignCreatorAccounts(creatorId: $creatorId, accountIds: $accountIds)
+  }
+`;
+
+type Creator = CreatorsPage_query$data["creators"]["edges"][number]["node"];
+type Accounts = CreatorsPageQuery$data["accounts"];
+
+export default function CreatorsPage() {
+  const data = useRouteQuery<CreatorsPageQuery>(query);
+  const { revalidate } = useRevalidator();
+  const reload = () => void revalidate();
+  return (
+    <>
+      <PageHeader title="Creators">
+        <Link to={paths.campaigns()}>Campaigns</Link>
+      </PageHeader>
+      <CreateCreatorForm onCreated={reload} />
+      <CreatorList query={data} accounts={data.accounts} onChanged={reload} />
+    </>
+  );
+}
+
+function CreateCreatorForm({ onCreated }: { onCreated: () => void }) {
+  const [name, setName] = useState("");
+  const [contact, setContact] = useState("");
+  const [notes, setNotes] = useState("");
+  const create = useAction<CreatorsPageCreateMutation>(createMutation);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const r = await create.run({ name, contact, notes }, { failed: "Could not create the creator", done: (d) => `Created the creator “${d.createCreator.name}”.` });
+    if (r) {
+      setName("");
+      setContact("");
+      setNotes("");
+      onCreated();
+    }
+  }
+  return (
+    <section aria-labelledby="create-creator-heading" className="panel">
+      <h2 id="create-creator-heading">Add a creator</h2>
+      <form className="stacked-form" onSubmit={(e) => void submit(e)}>
+        <div className="row">
+          <label>
+            Name
+            <input type="text" value={name} maxLength={100} required onChange={(e) => setName(e.target.value)} />
+          </label>
+          <label>
+            Contact
+            <input type="text" value={contact} maxLength={200} placeholder="email, handle …" onChange={(e) => setContact(e.target.value)} />
+          </label>
+        </div>
+        <label>
+          Notes
+          <textarea value={notes} maxLength={2000} rows={2} onChange={(e) => setNotes(e.target.value)} />
+        </label>
+        <div className="row">
+          <button type="submit" className="button-primary" disabled={create.pending}>
+            Add creator
+          </button>
+        </div>
+      </form>
+      <Outcome outcome={create.outcome} />
+    </section>
+  );
+}
+
+function CreatorList({ query, accounts, onChanged }: { query: CreatorsPage_query$key; accounts: Accounts; onChanged: () => void }) {
+  const { rows, paging } = usePagedConnection<CreatorsPagePaginationQuery, CreatorsPage_query$key, Creator>(fragment, query, (d) => d.creators, "creators");
+  return (
+    <section aria-labelledby="creators-heading" className="panel">
+      <h2 id="creators-heading">Your creators ({formatWhole(paging.total)})</h2>
+      {rows.length === 0 ? (
+        <EmptyState title="No creators yet.">Add one with the form above, then give them their tracked accounts; a campaign then pays them for those accounts' videos.</EmptyState>
+      ) : (
+        <ul className="plain-list">
+          {rows.map((c) => (
+            <CreatorItem key={c.id} creator={c} accounts={accounts} onChanged={onChanged} />
+          ))}
+        </ul>
+      )}
+      <ShowMore paging={paging} />
+    </section>
+  );
+}
+
+function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; accounts: Accounts; onChanged: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(c.name);
+  const [contact, setContact] = useState(c.contact);
+  const [notes, setNotes] = useState(c.notes);
+  const [accountId, setAccountId] = useState("");
+  const save = useAction<CreatorsPageUpdateMutation>(updateMutation);
+  const assign = useAction<CreatorsPageAssignMutation>(assignMutation);
+  const unassign = useAction<CreatorsPageUnassignMutation>(unassignMutation);
+  const own = new Set(c.accounts.map((a) => a?.id));
+  const choices = accounts.edges.map((e) => e.node).filter((a) => !own.has(a.id));
+  const headingId = `creator-${c.uuid}`;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const r = await save.run({ id: c.id, name, contact, notes }, { failed: `Could not save ${c.name}`, done: (d) => `Saved “${d.updateCreator.name}”.` });
+    if (r) setEditing(false);
+  }
+
+  async function give(event: FormEvent) {
+    event.preventDefault();
+    unassign.clear();
+    const id = accountId || choices[0]?.id;
+    if (!id) return;
+    const title = `Could not give the account to ${c.name}`;
+    const r = await assign.run(
+      { creatorId: c.id, accountIds: [id] },
+      {
+        failed: title,
+        done: (d) => {
+          const no = d.assignCreatorAccounts.find((x) => !x.success);
+          return no ? refused(title, `${no.error ?? "refused"}. An account belongs to at most one creator: take it from the other creator first.`) : `Gave the account to ${c.name}.`;
+        },
+      },
+    );
+    if (r) onChanged();
+  }
+
+  async function take(a: NonNullable<Creator["accounts"][number]>) {
+    assign.clear();
+    const r = await unassign.run({ creatorId: c.id, accountIds: [a.id] }, { failed: `Could not take @${a.username} from ${c.name}`, done: () => `Took @${a.username} from ${c.name}.` });
+    if (r) onChanged();
+  }
+
+  return (
+    <li data-creator={c.name}>
+      <h3 id={headingId}>{c.name}</h3>
+      {editing ? (
+        <form className="stacked-form" onSubmit={(e) => void submit(e)}>
+          <label>
+            Name
+            <input type="text" value={name} maxLength={100} required onChange={(e) => setName(e.target.value)} />
+          </label>
+          <label>
+            Contact
+            <input type="text" value={contact} maxLength={200} onChange={(e) => setContact(e.target.value)} />
+          </label>
+          <label>
+            Notes
+            <textarea value={notes} maxLength={2000} rows={2} onChange={(e) => setNotes(e.target.value)} />
+          </label>
+          <div className="row">
+            <button type="submit" className="button-primary" disabled={save.pending}>
+              Save
+            </button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <>
+          <p>
+            {c.contact ? <>Contact: {c.contact}</> : <span className="muted">No contact</span>}
+            {c.notes && (
+              <>
+                <br />
+                <span className="muted">{c.notes}</span>
+              </>
+            )}
+          </p>
+          <button type="button" onClick={() => setEditing(true)} aria-label={`Edit ${c.name}`}>
+            Edit
+          </button>
+        </>
+      )}
+      <h4>Accounts</h4>
+      {c.accounts.length === 0 ? (
+        <p className="muted">No account yet.</p>
+      ) : (
+        <ul className="plain-list">
+          {c.accounts.map((a, i) =>
+            a ? (
+              <li key={a.id} className="row">
+                <Link to={paths.account(a.uuid)}>{a.displayName ? `${a.displayName} (@${a.username})` : `@${a.username}`}</Link>
+                <button type="button" disabled={unassign.pending} onClick={() => void take(a)} aria-label={`Take away @${a.username} from ${c.name}`}>
+                  Take away
+                </button>
+              </li>
+            ) : (
+              <li key={i} className="muted">
+                An account the workspace no longer tracks
+              </li>
+            ),
+          )}
+        </ul>
+      )}
+      {choices.length > 0 && (
+        <form className="row picker-row" onSubmit={(e) => void give(e)}>
+          <label>
+            Tracked account for {c.name}
+            <select value={accountId || choices[0]!.id} onChange={(e) => setAccountId(e.target.value)}>
+              {choices.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.displayName ? `${a.displayName} (@${a.username})` : `@${a.username}`}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" disabled={assign.pending}>
+            Assign account
+          </button>
+          <FirstOf shown={accounts.edges.length} total={accounts.totalCount} what="tracked accounts, newest first" rest="Assign the others through the API." />
+        </form>
+      )}
+      <Outcome outcome={save.outcome} />
+      <Outcome outcome={assign.outcome} />
+      <Outcome outcome={unassign.outcome} />
+    </li>
+  );
+}
