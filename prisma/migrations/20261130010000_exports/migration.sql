@@ -1,6 +1,6 @@
 -- Export jobs (issue 33, src/domain/exports/, docs/exports.md): one row per export a workspace started
 -- through GraphQL, MCP, the dashboard or REST's POST /exports. The file lives under EXPORT_DIR while the
--- row says `completed`; both are deleted by the sweep once `expires_at` has passed (EXPORT_RETENTION_HOURS).
+-- row says `completed`, and both are deleted by the sweep once `expires_at` has passed (EXPORT_RETENTION_HOURS).
 -- `filter` is the list's filter as it was given (checked with the list's own schema when started and again
 -- by the job). At most EXPORT_MAX_CONCURRENT rows of a workspace are queued or running (checked under a
 -- per-workspace transaction lock when one is started).

@@ -24,6 +24,7 @@ import type { ExportKind } from "./kinds.ts";
 import type { ExportFormat } from "./writers.ts";
 import { enqueueExport } from "./jobs.ts";
 import { announceExport } from "./events.ts";
+import { tokenAllows } from "./links.ts";
 
 export interface ExportRecord {
   id: string;
@@ -113,3 +114,14 @@ export async function listExports(workspaceId: string, page: PageRequest): Promi
 
 /** An export's progress from 0 to 1 when its total is known (completed: 1), else null. */
 export const progressOf = (e: Pick<ExportRecord, "status">) => (e.status === "completed" ? 1 : null);
+
+/**
+ * The file a signed download link names (./links.ts): the export must be completed and the token valid for
+ * it and its workspace, unexpired; anything else (altered or expired token, another workspace's export,
+ * an unknown id, a file not written yet or expired) is the same NOT_FOUND.
+ */
+export async function exportForDownload(id: string, token: string, now = new Date()): Promise<ExportRecord> {
+  const [e] = await sql<ExportRecord>(Prisma.sql`SELECT ${EXPORT_COLUMNS} FROM exports e WHERE e.id = ${id}::uuid`);
+  if (!e || e.status !== "completed" || !(e.expiresAt && e.expiresAt > now) || !(await tokenAllows(token, e, now))) throw notFound("Export");
+  return e;
+}

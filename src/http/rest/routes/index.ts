@@ -14,5 +14,6 @@ import { radarRoutes } from "./radar.ts";
 import { webhookRoutes } from "./webhooks.ts";
 import { auditLogRoutes } from "./audit-log.ts";
 import { notificationRoutes } from "./notifications.ts";
+import { exportRoutes } from "./exports.ts";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes, ...notificationRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes, ...notificationRoutes, ...exportRoutes];
