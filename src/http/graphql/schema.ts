@@ -14,6 +14,7 @@ import "./types/webhooks.ts";
 import "./types/people.ts";
 import "./types/notifications.ts";
 import "./types/views.ts";
+import "./types/exports.ts";
 
 export const schema = builder.toSchema();
 

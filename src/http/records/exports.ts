@@ -1,6 +1,7 @@
 /** Exports as every door answers them (REST /exports, GraphQL's Export node, MCP export_list and get_export). */
 import { z } from "zod";
 import type { ExportRecord } from "../../domain/exports/service.ts";
+import { downloadUrl } from "../../domain/exports/links.ts";
 import { EXPORT_KINDS } from "../../domain/exports/kinds.ts";
 import { EXPORT_STATUSES } from "../../domain/exports/inputs.ts";
 import { int, iso, isoOrNull, timestamp, uuid } from "./common.ts";
@@ -51,4 +52,9 @@ export function exportItem(e: ExportRecord, link: { url: string; expiresAt: Date
     downloadUrl: link?.url ?? null,
     downloadUrlExpiresAt: link ? iso(link.expiresAt) : null,
   };
+}
+
+/** The record, with a fresh signed link when the file is ready (every door's answer). */
+export async function exportAnswer(e: ExportRecord) {
+  return exportItem(e, e.status === "completed" ? await downloadUrl(e) : null);
 }

@@ -5,24 +5,18 @@
 import { createReadStream } from "node:fs";
 import { z } from "zod";
 import { config } from "../../../config.ts";
-import { exportForDownload, getExport, listExports, startExport, type ExportRecord } from "../../../domain/exports/service.ts";
-import { downloadUrl } from "../../../domain/exports/links.ts";
+import { exportForDownload, getExport, listExports, startExport } from "../../../domain/exports/service.ts";
 import { exportFilePath } from "../../../domain/exports/run.ts";
 import { exportDownloadQuery, listExportsQuery, startExportInput } from "../../../domain/exports/inputs.ts";
 import { MEDIA_TYPES } from "../../../domain/exports/writers.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, queryParams } from "../schemas.ts";
 import { pagination, paginationSchema } from "../../records/common.ts";
-import { exportItem, exportSchema } from "../../records/exports.ts";
+import { exportAnswer, exportSchema } from "../../records/exports.ts";
 
 const CAP_NOTE =
   `At most EXPORT_MAX_CONCURRENT (${config.exports.maxConcurrent}) exports of a workspace are queued or running at once: ` +
   "one more is 429 EXPORT_LIMIT_REACHED (with Retry-After).";
-
-/** The record, with a fresh signed link when the file is ready. */
-export async function exportAnswer(e: ExportRecord) {
-  return exportItem(e, e.status === "completed" ? await downloadUrl(e) : null);
-}
 
 export const exportRoutes = [
   defineRoute({
