@@ -7,7 +7,7 @@
  * `drain` whenever it asks to (backpressure), so an export holds one batch of rows in memory however
  * many rows it has.
  *
- * Formula injection (/work/shared/CONTRACT.md "exports"): a CSV text cell beginning with `=`, `+`, `-`,
+ * Formula injection (docs/contract/decisions.md, "Fourth wave": exports): a CSV text cell beginning with `=`, `+`, `-`,
  * `@`, a tab or a carriage return is prefixed with `'`, so no spreadsheet program reads it as a formula.
  * Numbers are written as numbers and never prefixed (a negative number stays `-5`). In XLSX the same text
  * is a text cell (never a formula cell), so it needs no prefix.
