@@ -103,12 +103,24 @@ export interface WriteOptions {
   onProgress?: (rows: number) => void | Promise<void>;
 }
 
+/** Resolves on the stream's `drain`; rejects (closedError) or resolves (else) on its `close`. Leaves no listener behind. */
+async function drainOrClose(s: Writable, closedError?: Error): Promise<void> {
+  const ac = new AbortController();
+  const drain = once(s, "drain", { signal: ac.signal }).then(() => "drain" as const);
+  const close = once(s, "close", { signal: ac.signal }).then(() => "close" as const);
+  drain.catch(() => undefined);
+  close.catch(() => undefined);
+  try {
+    if ((await Promise.race([drain, close])) === "close" && closedError) throw closedError;
+  } finally {
+    ac.abort();
+  }
+}
+
 /** Waits for the Writable to take more when it asked to (backpressure); fails if it closed meanwhile. */
 async function drained(out: Writable): Promise<void> {
   if (out.destroyed) throw new Error("the export's destination closed");
-  if (out.writableNeedDrain) {
-    await Promise.race([once(out, "drain"), once(out, "close").then(() => Promise.reject(new Error("the export's destination closed")))]);
-  }
+  if (out.writableNeedDrain) await drainOrClose(out, new Error("the export's destination closed"));
 }
 
 /** Rows of the iterable in batches (the iterable's own batches when it yields arrays). */
@@ -147,6 +159,7 @@ export async function writeXlsx<Row>(columns: readonly Column<Row>[], batches: R
   for await (const batch of batches) {
     for (const row of batch) sheet.addRow(columns.map((c) => xlsxCell(c.type, c.value(row)))).commit();
     rows += batch.length;
+    await zipDrained(sheet);
     await drained(out);
     await opts.onProgress?.(rows);
   }
@@ -154,6 +167,23 @@ export async function writeXlsx<Row>(columns: readonly Column<Row>[], batches: R
   await workbook.commit();
   await finished(out);
   return rows;
+}
+
+/**
+ * Backpressure inside the XLSX writer: exceljs's sheet stream hands its bytes to the zip's compressor
+ * without heeding its answer, so rows produced faster than they are deflated would pile up, uncompressed,
+ * in the compressor's queue (the destination drains fast: it only sees compressed bytes). Wait for the
+ * compressor to drain as well, so a batch of rows at most is waiting for it.
+ */
+async function zipDrained(sheet: unknown): Promise<void> {
+  type Dest = Writable & { _writableState?: { needDrain?: boolean; length?: number; highWaterMark?: number } };
+  const buffered = (sheet as { stream?: { pipes?: Dest[] } }).stream;
+  for (const dest of buffered?.pipes ?? []) {
+    // archiver's streams are readable-stream's (no writableNeedDrain): read their state as Node's own streams keep it.
+    const state = dest._writableState;
+    const full = dest.writableNeedDrain ?? (state ? state.needDrain === true || (state.length ?? 0) >= (state.highWaterMark ?? Infinity) : false);
+    if (full && !dest.destroyed) await drainOrClose(dest);
+  }
 }
 
 /** Resolves once `out` has flushed everything (or at once when it already has). */
