@@ -20,6 +20,7 @@ import { startWorkers, type RunningWorkers } from "../../src/jobs/worker.js";
 import { exportsQueue } from "../../src/jobs/registry.js";
 import { createFolder, addVideosToFolder } from "../../src/domain/folders/service.js";
 import { createTrackedVideo } from "../folders/fixtures.js";
+import { prisma } from "../../src/infra/db.js";
 import { expectAccessible, launchBrowser, requireBuiltDashboard, signedInPage } from "./harness.js";
 
 let api: RunningApi;
@@ -38,6 +39,8 @@ beforeAll(async () => {
   await newPerson(EMAIL, workspaceId, "owner");
   const ids = [];
   for (let i = 0; i < 6; i++) ids.push((await createTrackedVideo(workspaceId, { description: i % 2 ? `recipe ${i}` : `=cmd ${i}`, viewCount: 100 * (i + 1) })).id);
+  // No thumbnails: their made-up host would not resolve in the browser.
+  await prisma.video.updateMany({ where: { id: { in: ids } }, data: { thumbnailUrl: "" } });
   folderId = (await createFolder(workspaceId, "Campaign", null)).id;
   await addVideosToFolder(workspaceId, folderId, ids.slice(0, 4));
   ({ page, errors } = await signedInPage(browser, api.url, EMAIL, PASSWORD));

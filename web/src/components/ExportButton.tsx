@@ -11,7 +11,7 @@ import type { GraphQLSubscriptionConfig } from "relay-runtime";
 import type { ExportButtonMutation, ExportFilterInput, ExportFormat, ExportKind } from "../__generated__/ExportButtonMutation.graphql";
 import type { ExportButtonSubscription } from "../__generated__/ExportButtonSubscription.graphql";
 import { useAction } from "../relay/action";
-import { formatWhole, plural } from "../lib/format";
+import { plural } from "../lib/format";
 import { Outcome } from "./Outcome";
 
 const mutation = graphql`
@@ -56,7 +56,7 @@ function Progress({ first }: { first: ExportState }) {
     [first.id],
   );
   useSubscription(config);
-  const rows = `${formatWhole(state.rowsWritten)} ${plural(state.rowsWritten, "row")}`;
+  const rows = plural(state.rowsWritten, "row");
   switch (state.status) {
     case "QUEUED":
       return <p role="status" className="muted">Export queued…</p>;
