@@ -21,6 +21,7 @@ import { exportsQueue } from "../../src/jobs/registry.js";
 import { prisma } from "../../src/infra/db.js";
 import { config } from "../../src/config.js";
 import { sweepExports } from "../../src/domain/exports/run.js";
+import { progressOf } from "../../src/domain/exports/service.js";
 import { createTrackedVideo } from "../folders/fixtures.js";
 import { waitUntil } from "../helpers/wait.js";
 
@@ -55,7 +56,7 @@ describe("export jobs", () => {
     expect(started.status).toBe(202);
     expect(started.body.data).toMatchObject({ kind: "folder_videos", format: "csv", status: "queued", downloadUrl: null });
     const done = await finished(started.body.data.id);
-    expect(done).toMatchObject({ status: "completed", rowsWritten: 7, error: null });
+    expect(done).toMatchObject({ status: "completed", rowsWritten: 7, totalRows: 7, progress: 1, error: null });
     expect(done.fileName).toMatch(/^folder-videos-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(new Date(done.expiresAt).getTime() - new Date(done.finishedAt).getTime()).toBe(config.exports.retentionMs);
     const url = new URL(done.downloadUrl);
@@ -81,6 +82,14 @@ describe("export jobs", () => {
     expect((await other.get(`${P}/exports`)).body.data).toEqual([]);
     const mine = await c.get(`${P}/exports`);
     expect(mine.body.data.map((e: any) => e.id)).toContain(done.id);
+  });
+
+  it("measures progress against the rows counted when the job started", () => {
+    expect(progressOf({ status: "queued", rowsWritten: 0, totalRows: null })).toBe(0);
+    expect(progressOf({ status: "running", rowsWritten: 0, totalRows: null })).toBeNull();
+    expect(progressOf({ status: "running", rowsWritten: 250, totalRows: 1000 })).toBe(0.25);
+    expect(progressOf({ status: "running", rowsWritten: 1002, totalRows: 1000 })).toBe(1);
+    expect(progressOf({ status: "failed", rowsWritten: 3, totalRows: 10 })).toBeNull();
   });
 
   it("refuses a link past its expiry", async () => {

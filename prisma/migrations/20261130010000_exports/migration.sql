@@ -13,6 +13,7 @@ CREATE TABLE "exports" (
   "filter" JSONB NOT NULL DEFAULT '{}',
   "status" TEXT NOT NULL DEFAULT 'queued' CHECK ("status" IN ('queued', 'running', 'completed', 'failed', 'expired')),
   "rows_written" INTEGER NOT NULL DEFAULT 0,
+  "total_rows" INTEGER,
   "bytes" BIGINT,
   "error" TEXT,
   "file_name" TEXT,

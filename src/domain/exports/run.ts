@@ -44,6 +44,8 @@ export async function runExport(exportId: string, run: JobRun = SINGLE_RUN): Pro
   try {
     // The creator's view of the workspace: the role was checked when it started (owner-only lists).
     const opened = await openExport({ workspaceId: claimed.workspaceId, role: "owner" }, claimed.kind, claimed.filter, { filterPath: "filter" });
+    const counted = await update(exportId, Prisma.sql`total_rows = ${await opened.count()}`);
+    if (counted) announceExport(counted);
     await mkdir(join(config.exports.dir, claimed.workspaceId), { recursive: true });
     const out = createWriteStream(part);
     let recorded = 0;

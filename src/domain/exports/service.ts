@@ -35,6 +35,8 @@ export interface ExportRecord {
   filter: Record<string, unknown>;
   status: ExportStatus;
   rowsWritten: number;
+  /** The rows the list had when the job started; null before. */
+  totalRows: number | null;
   bytes: number | null;
   error: string | null;
   fileName: string | null;
@@ -45,7 +47,7 @@ export interface ExportRecord {
   expiresAt: Date | null;
 }
 
-export const EXPORT_COLUMNS = Prisma.raw(`e.id, e.workspace_id AS "workspaceId", e.kind, e.format, e.bom, e.filter, e.status, e.rows_written AS "rowsWritten",
+export const EXPORT_COLUMNS = Prisma.raw(`e.id, e.workspace_id AS "workspaceId", e.kind, e.format, e.bom, e.filter, e.status, e.rows_written AS "rowsWritten", e.total_rows AS "totalRows",
   e.bytes, e.error, e.file_name AS "fileName", e.created_by AS "createdBy", e.created_at AS "createdAt", e.started_at AS "startedAt",
   e.finished_at AS "finishedAt", e.expires_at AS "expiresAt"`);
 
@@ -112,8 +114,13 @@ export async function listExports(workspaceId: string, page: PageRequest): Promi
   return { items, total: count!.n };
 }
 
-/** An export's progress from 0 to 1 when its total is known (completed: 1), else null. */
-export const progressOf = (e: Pick<ExportRecord, "status">) => (e.status === "completed" ? 1 : null);
+/** An export's progress from 0 to 1: 1 once completed, 0 while queued, rows written of the rows counted when it started (at most 1: rows may be added meanwhile). */
+export function progressOf(e: Pick<ExportRecord, "status" | "rowsWritten" | "totalRows">): number | null {
+  if (e.status === "completed") return 1;
+  if (e.status === "queued") return 0;
+  if (e.status !== "running" || e.totalRows === null) return null;
+  return e.totalRows === 0 ? 1 : Math.min(1, e.rowsWritten / e.totalRows);
+}
 
 /**
  * The file a signed download link names (./links.ts): the export must be completed and the token valid for

@@ -1,6 +1,6 @@
 /** Exports as every door answers them (REST /exports, GraphQL's Export node, MCP export_list and get_export). */
 import { z } from "zod";
-import type { ExportRecord } from "../../domain/exports/service.ts";
+import { progressOf, type ExportRecord } from "../../domain/exports/service.ts";
 import { downloadUrl } from "../../domain/exports/links.ts";
 import { EXPORT_KINDS } from "../../domain/exports/kinds.ts";
 import { EXPORT_STATUSES } from "../../domain/exports/inputs.ts";
@@ -19,6 +19,8 @@ export const exportSchema = z
         "(EXPORT_RETENTION_HOURS after it finished).",
     }),
     rowsWritten: int().meta({ description: "Rows written so far (updated every EXPORT_PROGRESS_EVERY rows while it runs), all of them once completed." }),
+    totalRows: int().nullable().meta({ description: "The rows the list had when the job started (null while queued)." }),
+    progress: z.number().nullable().meta({ description: "0 to 1: rowsWritten / totalRows while running (at most 1), 1 once completed, 0 while queued; null once failed or expired." }),
     bytes: int().nullable().meta({ description: "The file's size once completed." }),
     error: z.string().nullable(),
     fileName: z.string().nullable().meta({ description: "The file's name once completed, e.g. folder-videos-2026-11-27.csv." }),
@@ -42,6 +44,8 @@ export function exportItem(e: ExportRecord, link: { url: string; expiresAt: Date
     filter: e.filter,
     status: e.status,
     rowsWritten: e.rowsWritten,
+    totalRows: e.totalRows,
+    progress: progressOf(e),
     bytes: e.bytes,
     error: e.error,
     fileName: e.fileName,

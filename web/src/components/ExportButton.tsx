@@ -11,7 +11,7 @@ import type { GraphQLSubscriptionConfig } from "relay-runtime";
 import type { ExportButtonMutation, ExportFilterInput, ExportFormat, ExportKind } from "../__generated__/ExportButtonMutation.graphql";
 import type { ExportButtonSubscription } from "../__generated__/ExportButtonSubscription.graphql";
 import { useAction } from "../relay/action";
-import { plural } from "../lib/format";
+import { formatWhole, plural } from "../lib/format";
 import { Outcome } from "./Outcome";
 
 const mutation = graphql`
@@ -20,6 +20,7 @@ const mutation = graphql`
       id
       status
       rowsWritten
+      totalRows
       downloadUrl
       fileName
       error
@@ -33,6 +34,7 @@ const subscription = graphql`
       id
       status
       rowsWritten
+      totalRows
       downloadUrl
       fileName
       error
@@ -61,7 +63,11 @@ function Progress({ first }: { first: ExportState }) {
     case "QUEUED":
       return <p role="status" className="muted">Export queued…</p>;
     case "RUNNING":
-      return <p role="status" className="muted">Exporting: {rows} written so far…</p>;
+      return (
+        <p role="status" className="muted">
+          {state.totalRows == null ? `Exporting: ${rows} written so far…` : `Exporting: ${formatWhole(state.rowsWritten)} of ${plural(state.totalRows, "row")} written…`}
+        </p>
+      );
     case "COMPLETED":
       return (
         <p role="status" className="notice">

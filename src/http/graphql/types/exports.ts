@@ -8,7 +8,7 @@ import { builder } from "../builder.ts";
 import { sharedPerEvent } from "../subscriptions.ts";
 import { entityId, nodeUuid, pagedConnection } from "../connections.ts";
 import { PlatformEnum, SortOrderEnum } from "./tracking.ts";
-import { exportsByIds, EXPORTS_ORDER, getExport, listExports, startExport, type ExportRecord } from "../../../domain/exports/service.ts";
+import { exportsByIds, EXPORTS_ORDER, getExport, listExports, progressOf, startExport, type ExportRecord } from "../../../domain/exports/service.ts";
 import { watchExport } from "../../../domain/exports/watch.ts";
 import { downloadUrl } from "../../../domain/exports/links.ts";
 import { EXPORT_KINDS, type ExportKind } from "../../../domain/exports/kinds.ts";
@@ -44,10 +44,11 @@ ExportRef.implement({
     filter: t.field({ type: "JSONObject", description: "The list's filter, with the REST query's names, as checked.", resolve: (e) => e.filter }),
     status: t.field({ type: ExportStatusEnum, resolve: (e) => e.status }),
     rowsWritten: t.exposeInt("rowsWritten", { description: "Rows written so far (updated every EXPORT_PROGRESS_EVERY rows while it runs)." }),
+    totalRows: t.exposeInt("totalRows", { nullable: true, description: "The rows the list had when the job started (null while queued)." }),
     progress: t.float({
       nullable: true,
-      description: "1 once completed, 0 while queued; null while running (the total is not counted ahead: read rowsWritten).",
-      resolve: (e) => (e.status === "completed" ? 1 : e.status === "queued" ? 0 : null),
+      description: "0 to 1: rowsWritten / totalRows while running (at most 1), 1 once completed, 0 while queued; null once failed or expired.",
+      resolve: (e) => progressOf(e),
     }),
     bytes: t.expose("bytes", { type: "Count", nullable: true }),
     error: t.exposeString("error", { nullable: true }),
