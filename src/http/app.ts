@@ -23,6 +23,7 @@ import { mcpRouter } from "./mcp/http.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { dashboard } from "./dashboard.ts";
 import { unsubscribeRoutes } from "./unsubscribe.ts";
+import { sharedReportRoutes } from "./shared-report/http.ts";
 
 const VERSION = "1.0.0";
 /** The runtime, as /readyz reports it: the service runs on the Node.js the npm package `node` installs (README, "Run it"). */
@@ -85,6 +86,8 @@ export function createApp(options: AppOptions = {}) {
   app.use("/mcp", rememberMount, mcpRouter());
   // One-click unsubscribe of alert and digest mails (RFC 8058; the token is the credential).
   app.use(unsubscribeRoutes());
+  // The shared folder report's narrow GraphQL entry (POST /graphql/shared; the token is the credential).
+  app.use(sharedReportRoutes());
 
   // Operations (docs/contract/decisions.md, Operations), outside /api/v1's keys and rate limit: Prometheus metrics, the queue
   // board (404 unless ADMIN_TOKEN is set) and GraphiQL's files (the page itself is GET /graphql).

@@ -35,6 +35,9 @@ function readBuild(dir: string): Build | null {
   return { indexHtml: readFileSync(index, "utf8"), segments: new Set(segments) };
 }
 
+/** The first segment of the shared report page (web/src/app/paths.ts `sharedReport`). */
+const SHARED_REPORT_SEGMENT = "r";
+
 const firstSegment = (path: string) => path.split("/")[1] ?? "";
 
 function notBuilt(_req: Request, res: Response): void {
@@ -96,8 +99,15 @@ export function dashboard(dir: string): Router {
     gzip,
     express.static(join(dir, "assets"), { immutable: true, maxAge: YEAR_SECONDS * 1000, index: false, fallthrough: true, etag: true }),
   );
+  // The shared folder report (/r/<token>, issue 33): the same page, never indexed, and its token never sent on in a Referer.
+  const sharedIndexHtml = build.indexHtml.replace(/<head>/i, '<head><meta name="robots" content="noindex, nofollow">');
   router.get(/.*/, (req, res, next) => {
-    if (!build.segments.has(firstSegment(req.path))) return next();
+    const segment = firstSegment(req.path);
+    if (!build.segments.has(segment)) return next();
+    if (segment === SHARED_REPORT_SEGMENT) {
+      res.set({ "X-Robots-Tag": "noindex, nofollow", "Referrer-Policy": "no-referrer" });
+      return gzip(req, res, () => sendIndex(res, sharedIndexHtml));
+    }
     gzip(req, res, () => sendIndex(res, build.indexHtml));
   });
   return router;

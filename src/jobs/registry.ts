@@ -42,6 +42,8 @@ import { pruneMail, sweepMails } from "../domain/mail/outbox.ts";
 import type { MailTransport } from "../domain/mail/ports.ts";
 import { EXPORT_JOB, SWEEP_EXPORTS_JOB, type ExportJobData } from "../domain/exports/jobs.ts";
 import { runExport, sweepExports } from "../domain/exports/run.ts";
+import { REPORTS_EVERY_MS, REPORTS_JOB } from "../domain/reports/jobs.ts";
+import { produceDueReports } from "../domain/reports/produce.ts";
 
 export interface JobSchedule {
   /** Stable id: upserting the same id replaces the schedule instead of adding another. */
@@ -186,11 +188,13 @@ export function mailQueue(transport: () => MailTransport): QueueDefinition {
       [SWEEP_MAIL_JOB]: async () => ({ ...(await sweepUnnotified()), ...(await sweepMails()) }),
       [DIGESTS_JOB]: () => queueDueDigests(),
       [PRUNE_MAIL_JOB]: () => pruneMail(),
+      [REPORTS_JOB]: () => produceDueReports(),
     },
     schedules: [
       { id: "mail-sweep", jobName: SWEEP_MAIL_JOB, every: MAIL_SWEEP_EVERY_MS },
       { id: "mail-digests", jobName: DIGESTS_JOB, every: DIGESTS_EVERY_MS },
       { id: "mail-prune", jobName: PRUNE_MAIL_JOB, every: 3600_000 },
+      { id: "mail-reports", jobName: REPORTS_JOB, every: REPORTS_EVERY_MS },
     ],
   };
 }

@@ -10,6 +10,7 @@ import { config } from "../../config.ts";
 import type { OutgoingMail } from "./ports.ts";
 import { renderMail, UNSUBSCRIBABLE } from "./templates.ts";
 import { unsubscribeUrl } from "./tokens.ts";
+import { reportAttachments } from "../reports/attachments.ts";
 
 /** One header-safe line: control characters (CR, LF, tab, NUL, U+2028 …) become spaces. */
 export function oneLine(text: string, max = 200): string {
@@ -22,6 +23,8 @@ export interface MailRow {
   kind: string;
   toAddress: string;
   data: unknown;
+  /** The workspace a mail is about (a scheduled report's CSV is read from it). */
+  workspaceId?: string | null;
 }
 
 export const messageIdOf = (mailId: string) => `<${mailId}@${new URL(config.people.publicUrl).hostname}>`;
@@ -43,5 +46,6 @@ export async function composeMail(row: MailRow): Promise<OutgoingMail> {
     html: rendered.html,
     headers,
     links: rendered.links,
+    ...(row.kind === "folder_report" && row.workspaceId ? { attachments: await reportAttachments(row.workspaceId, row.data) } : {}),
   };
 }

@@ -11,7 +11,7 @@
 import escapeHtml from "escape-html";
 import { serviceLink } from "./links.ts";
 
-export const MAIL_KINDS = ["invitation", "password_reset", "security_notice", "member_removed", "alert", "digest"] as const;
+export const MAIL_KINDS = ["invitation", "password_reset", "security_notice", "member_removed", "alert", "digest", "folder_report"] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface InvitationData {
@@ -67,6 +67,23 @@ export interface DigestData {
   analysesFailed: number;
   creditsUsed: number;
   creditsLeft: number;
+}
+/** A folder's scheduled report (issue 33; src/domain/reports/produce.ts). */
+export interface FolderReportData {
+  workspaceName: string;
+  folderName: string;
+  frequency: "weekly" | "monthly";
+  periodLabel: string;
+  timeZone: string;
+  viewsGained: number;
+  newVideos: number;
+  totalVideos: number;
+  totalViews: number;
+  topVideos: { title: string; viewsGained: number }[];
+  /** The shared page's path (its token): removed once the mail is sent through SMTP. */
+  secret?: { sharePath: string };
+  /** Attach the folder's videos as CSV (made when the mail is sent). */
+  attachFolderCsv?: { folderId: string };
 }
 
 export interface Rendered {
@@ -245,6 +262,31 @@ function digest(d: DigestData, x: RenderExtras): Rendered {
   };
 }
 
+function folderReport(d: FolderReportData, x: RenderExtras): Rendered {
+  const kind = d.frequency === "weekly" ? "Weekly" : "Monthly";
+  return {
+    subject: `${kind} report: ${d.folderName} (${d.periodLabel})`,
+    ...layout(
+      {
+        heading: `${d.folderName}: ${d.periodLabel}`,
+        paragraphs: [
+          `${kind} report of the folder "${d.folderName}" in ${d.workspaceName}, ${d.periodLabel} (${d.timeZone}).`,
+          `Views gained: ${n(d.viewsGained)}. New videos: ${n(d.newVideos)}. Now ${n(d.totalVideos)} videos with ${n(d.totalViews)} views in all.`,
+        ],
+        lists: [
+          {
+            title: "Top videos by views gained",
+            lines: d.topVideos.length ? d.topVideos.map((v) => ({ text: `${v.title} — +${n(v.viewsGained)} views` })) : [{ text: "No views gained in this period." }],
+          },
+        ],
+        ...(d.secret ? { action: { label: "Open the full report", url: serviceLink(d.secret.sharePath) } } : {}),
+        footer: [`You get this mail because an owner of ${d.workspaceName} scheduled this report to your address.`],
+      },
+      x,
+    ),
+  };
+}
+
 /** The mail a row's kind and data make. */
 export function renderMail(kind: string, data: unknown, extras: RenderExtras = {}): Rendered {
   switch (kind as MailKind) {
@@ -260,6 +302,8 @@ export function renderMail(kind: string, data: unknown, extras: RenderExtras = {
       return alert(data as AlertData, extras);
     case "digest":
       return digest(data as DigestData, extras);
+    case "folder_report":
+      return folderReport(data as FolderReportData, extras);
     default:
       throw new Error(`unknown mail kind ${kind}`);
   }

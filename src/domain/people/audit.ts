@@ -37,6 +37,11 @@ export const AUDIT_ACTIONS = {
   "user.password_reset": "a person set a new password from a reset link; every session of theirs ended (`details.sessionsEnded`)",
   "user.name_changed": "a person changed their name (`details.from`, `details.to`)",
   "user.email_changed": "a person's email changed (`details.from`, `details.to`; not offered by the service today)",
+  // Issue 33: folder share links (src/domain/reports/share-links.ts); `target` is the folder's name.
+  "share_link.created": "a folder's read-only share link was made (`details.linkId`, `details.folderId`, `details.expiresAt`)",
+  "share_link.revoked": "a folder's share link was revoked (`details.linkId`)",
+  "report_schedule.created": "a folder's scheduled report was made (`details.scheduleId`)",
+  "report_schedule.deleted": "a folder's scheduled report was deleted (`details.scheduleId`)",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -18,6 +18,7 @@ export const PERMISSIONS = {
   "members.manage": "invite people, revoke invitations, change members' roles and remove members",
   "auditLog.read": "read the audit log",
   "alerts.manage": "set the workspace's credits alert threshold",
+  "reports.manage": "make, list and revoke folders' share links and schedule, change and delete folders' reports",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;

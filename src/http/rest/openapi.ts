@@ -86,6 +86,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Settings", description: "The audit log. Owners only." },
   { name: "Exports", description: "Lists as CSV or XLSX files: export jobs, their progress and signed downloads (docs/exports.md). Each list's GET also answers its file directly (`format`)." },
   { name: "Notifications", description: "The signed-in person's in-dashboard notifications (their alert rules): read and mark read. Sessions only." },
+  { name: "Reports", description: "A folder's read-only share links (its report page, signed out), its scheduled reports and the reports they produced (docs/reports.md)." },
   { name: "Meta", description: "This document." },
 ];
 

@@ -24,7 +24,8 @@ export class SmtpMailTransport implements MailTransport {
       text: mail.text,
       html: mail.html,
       headers: mail.headers,
-      // Only the parts above: no attachments, no file or URL content nodemailer could be asked to read.
+      // Attachments are bytes the service made (a scheduled report's CSV), never a file or URL nodemailer could be asked to read.
+      ...(mail.attachments?.length ? { attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })) } : {}),
       disableFileAccess: true,
       disableUrlAccess: true,
     });

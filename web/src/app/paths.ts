@@ -21,10 +21,12 @@ export const paths = {
   acceptInvitation: (token?: string) => (token ? `/accept-invitation?token=${encodeURIComponent(token)}` : "/accept-invitation"),
   resetPassword: () => "/reset-password",
   notifications: () => "/notifications",
+  /** A folder's shared report (issue 33): signed out, the token is the credential. */
+  sharedReport: (token: string) => `/r/${encodeURIComponent(token)}`,
 } as const;
 
 /**
  * First path segments that belong to the dashboard ("" is `/`). A new top-level page adds its
  * segment here, or the server answers 404 when the page is reloaded.
  */
-export const DASHBOARD_SEGMENTS = ["", "videos", "accounts", "folders", "radar", "settings", "sign-in", "accept-invitation", "reset-password", "notifications"] as const;
+export const DASHBOARD_SEGMENTS = ["", "videos", "accounts", "folders", "radar", "settings", "sign-in", "accept-invitation", "reset-password", "notifications", "r"] as const;

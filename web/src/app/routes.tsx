@@ -32,6 +32,7 @@ import AuditLogSectionQuery from "../__generated__/AuditLogSectionQuery.graphql"
 import AcceptInvitationPageQuery from "../__generated__/AcceptInvitationPageQuery.graphql";
 import NotificationsPageQuery from "../__generated__/NotificationsPageQuery.graphql";
 import AlertsSectionQuery from "../__generated__/AlertsSectionQuery.graphql";
+import ShareLinksSectionQuery from "../__generated__/ShareLinksSectionQuery.graphql";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Loading } from "../components/Loading";
 import { forgetSignedIn, maybeSignedIn } from "../lib/auth";
@@ -119,6 +120,8 @@ export const routes: RouteObject[] = [
     children: [
       { path: "sign-in", lazy: page(() => import("../pages/sign-in/SignInPage")) },
       { path: "reset-password", lazy: page(() => import("../pages/reset-password/ResetPasswordPage")) },
+      // A folder's shared report (issue 33): signed out, outside the shell; it reads POST /graphql/shared, not Relay.
+      { path: "r/:token", lazy: page(() => import("../pages/shared-report/SharedReportPage")) },
       {
         path: "accept-invitation",
         loader: open(({ request }) => {
@@ -178,6 +181,7 @@ export const routes: RouteObject[] = [
               { path: "sessions", loader: signedIn(() => [[SessionsSectionQuery, {}]]), lazy: section("Sessions") },
               { path: "alerts", loader: signedIn(() => [[AlertsSectionQuery, {}]]), lazy: section("Alerts") },
               { path: "audit-log", loader: signedIn(() => ifOwner([[AuditLogSectionQuery, {}]])), lazy: section("AuditLog") },
+              { path: "share-links", loader: signedIn(() => ifOwner([[ShareLinksSectionQuery, {}]])), lazy: section("ShareLinks") },
               { path: "*", lazy: section("NoSuchSection") },
             ],
           },

@@ -15,5 +15,6 @@ import { webhookRoutes } from "./webhooks.ts";
 import { auditLogRoutes } from "./audit-log.ts";
 import { notificationRoutes } from "./notifications.ts";
 import { exportRoutes } from "./exports.ts";
+import { reportRoutes } from "./reports.ts";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes, ...notificationRoutes, ...exportRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes, ...notificationRoutes, ...exportRoutes, ...reportRoutes];

@@ -18,6 +18,7 @@ import { AddToFolder } from "./AddToFolder";
 import { FolderAccounts } from "./FolderAccounts";
 import { FolderActions } from "./FolderActions";
 import { FolderAnalytics } from "./FolderAnalytics";
+import { FolderReports } from "./FolderReports";
 import { FolderVideos } from "./FolderVideos";
 import { SubFolders } from "./SubFolders";
 import { ExportButton } from "../../components/ExportButton";
@@ -105,6 +106,7 @@ export default function FolderPage() {
         <ExportButton kind="FOLDER_ACCOUNTS" what="the folder's accounts" filter={{ folderId: f.id }} />
         <FolderAccounts folder={f} onChanged={reload} />
       </section>
+      <FolderReports folderId={f.id} folderName={f.name} />
     </div>
   );
 }

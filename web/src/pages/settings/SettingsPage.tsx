@@ -35,6 +35,7 @@ const SECTIONS = [
   { to: paths.settingsSection("sessions"), label: "Sessions" },
   { to: paths.settingsSection("alerts"), label: "Alerts" },
   { to: paths.settingsSection("audit-log"), label: "Audit log", ownersOnly: true },
+  { to: paths.settingsSection("share-links"), label: "Share links", ownersOnly: true },
 ];
 
 /** What every section knows of the viewer. */

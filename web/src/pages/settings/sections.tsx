@@ -10,6 +10,7 @@ import { AuditLogSection } from "./AuditLogSection";
 import { AlertsSection } from "./AlertsSection";
 import { MembersSection } from "./MembersSection";
 import { SessionsSection } from "./SessionsSection";
+import { ShareLinksSection } from "./ShareLinksSection";
 import { useSettings } from "./SettingsPage";
 import { WebhookSection } from "./WebhookSection";
 import { WebhooksSection } from "./WebhooksSection";
@@ -54,6 +55,11 @@ export function Alerts() {
 export function AuditLog() {
   const { isOwner } = useSettings();
   return <Section what="the audit log">{<AuditLogSection isOwner={isOwner} />}</Section>;
+}
+
+export function ShareLinks() {
+  const { isOwner } = useSettings();
+  return <Section what="the share links">{<ShareLinksSection isOwner={isOwner} />}</Section>;
 }
 
 export function NoSuchSection() {
