@@ -196,6 +196,24 @@ async function finished(out: Writable): Promise<void> {
   });
 }
 
-export function writeRows<Row>(format: ExportFormat, columns: readonly Column<Row>[], batches: RowSource<Row>, out: Writable, opts: WriteOptions = {}): Promise<number> {
-  return format === "csv" ? writeCsv(columns, batches, out, opts) : writeXlsx(columns, batches, out, opts);
+/**
+ * Writes `batches` onto `out` in `format` and ends it; answers the rows written. An error of the destination (a full
+ * disk, a reset connection) fails the write with that error (the destination closes, so the next wait for its drain
+ * stops), rather than being an unhandled 'error' event.
+ */
+export async function writeRows<Row>(format: ExportFormat, columns: readonly Column<Row>[], batches: RowSource<Row>, out: Writable, opts: WriteOptions = {}): Promise<number> {
+  let failure: Error | null = null;
+  const onError = (err: Error) => {
+    failure ??= err;
+  };
+  out.on("error", onError);
+  try {
+    const rows = await (format === "csv" ? writeCsv(columns, batches, out, opts) : writeXlsx(columns, batches, out, opts));
+    if (failure) throw failure;
+    return rows;
+  } catch (err) {
+    throw failure ?? err;
+  } finally {
+    out.off("error", onError);
+  }
 }
