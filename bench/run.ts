@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const ALL = ["ladder", "start-time", "tracking", "folders-analytics", "analysis", "radar-catalog", "radar-search", "wer", "history", "history-partitions", "scheduler", "metrics-cost", "traces-cost", "abuse-bounds", "dashboard", "agency", "topology", "pothos-prisma", "analysis-eval", "visual-time"];
+const ALL = ["ladder", "start-time", "tracking", "folders-analytics", "analysis", "radar-catalog", "radar-search", "wer", "history", "history-partitions", "scheduler", "metrics-cost", "traces-cost", "abuse-bounds", "dashboard", "agency", "topology", "pothos-prisma", "analysis-eval", "visual-time", "exports"];
 // Not in ALL: `webhooks` (the fan-out takes minutes) runs only when named: `npm run bench -- webhooks`.
 const dir = fileURLToPath(new URL(".", import.meta.url));
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;

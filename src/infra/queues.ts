@@ -17,7 +17,7 @@ import { config } from "../config.ts";
 import { currentLogContext } from "./logger.ts";
 import { createRedis, isCluster } from "./redis.ts";
 
-export const QUEUE_NAMES = ["scrape", "analysis", "radar", "maintenance", "webhooks", "mail"] as const;
+export const QUEUE_NAMES = ["scrape", "analysis", "radar", "maintenance", "webhooks", "mail", "exports"] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Retries with exponential backoff; finished jobs are kept briefly for inspection. */

@@ -42,6 +42,8 @@ import { pruneMail, sweepMails } from "../domain/mail/outbox.ts";
 import type { MailTransport } from "../domain/mail/ports.ts";
 import { CAMPAIGN_BUDGETS_EVERY_MS, CAMPAIGN_BUDGETS_JOB } from "../domain/campaigns/jobs.ts";
 import { checkCampaignBudgets } from "../domain/campaigns/close.ts";
+import { EXPORT_JOB, SWEEP_EXPORTS_JOB, type ExportJobData } from "../domain/exports/jobs.ts";
+import { runExport, sweepExports } from "../domain/exports/run.ts";
 import { REPORTS_EVERY_MS, REPORTS_JOB } from "../domain/reports/jobs.ts";
 import { produceDueReports } from "../domain/reports/produce.ts";
 
@@ -220,6 +222,21 @@ export function maintenanceQueue(): QueueDefinition {
   };
 }
 
+/** Exports (issue 33, src/domain/exports/): one job per export writing its file; the sweep deletes expired files. */
+export function exportsQueue(): QueueDefinition {
+  return {
+    queue: "exports",
+    concurrency: 2,
+    lockDurationMs: 30_000,
+    stalledIntervalMs: 15_000,
+    handlers: {
+      [EXPORT_JOB]: (job, run) => runExport((job.data as ExportJobData).exportId, run),
+      [SWEEP_EXPORTS_JOB]: () => sweepExports(),
+    },
+    schedules: [{ id: "exports-sweep", jobName: SWEEP_EXPORTS_JOB, every: 5 * 60_000 }],
+  };
+}
+
 export function jobDefinitions(providers: WorkerProviders): QueueDefinition[] {
-  return [maintenanceQueue(), trackingQueue(providers.scrape), analysisQueue(providers.analysis), radarQueue(providers.radar), webhooksQueue(providers.webhooks), mailQueue(providers.mail)];
+  return [maintenanceQueue(), trackingQueue(providers.scrape), analysisQueue(providers.analysis), radarQueue(providers.radar), webhooksQueue(providers.webhooks), mailQueue(providers.mail), exportsQueue()];
 }

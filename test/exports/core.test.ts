@@ -168,6 +168,18 @@ describe("keyset reads", () => {
     expect(ascIds.length).toBe(all);
   });
 
+  it("fails with the destination's error (a full disk, a reset connection) instead of an unhandled 'error' event", async () => {
+    for (const format of ["csv", "xlsx"] as const) {
+      let chunks = 0;
+      const broken = new Writable({
+        write(_chunk, _enc, cb) {
+          cb(++chunks > 1 ? new Error("ENOSPC: no space left on device") : null);
+        },
+      });
+      await expect(writeExport(owner(), "folder_videos", { folderId }, format, broken, { batchSize: 1 })).rejects.toThrow(/ENOSPC|destination closed/);
+    }
+  });
+
   it("refuses another workspace's folder before writing anything", async () => {
     const other = await newWorkspace("pro");
     await expect(openExport({ workspaceId: other.workspaceId, role: "owner" }, "folder_videos", { folderId })).rejects.toMatchObject({ code: "NOT_FOUND" });

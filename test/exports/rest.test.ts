@@ -128,7 +128,7 @@ describe.each(LISTS)("%s", (kind, path) => {
 
 describe("the JSON answers and refusals", () => {
   it("leaves the JSON answers unchanged (no format, Accept: application/json or */*)", async () => {
-    for (const headers of [{}, { accept: "application/json" }, { accept: "*/*" }, { accept: "application/json, text/csv;q=0.5" }]) {
+    for (const headers of [{} as Record<string, string>, { accept: "application/json" }, { accept: "*/*" }, { accept: "application/json, text/csv;q=0.5" }]) {
       const r = await c.get(`${P}/videos`, headers);
       expect(r.status).toBe(200);
       expect(r.body.data).toHaveLength(20);

@@ -80,7 +80,7 @@ describe("MCP over stdio (npm run cli -- mcp --key …)", () => {
     const s = await launch(secret, { LOG_LEVEL: "info" });
     try {
       const { tools } = await s.client.listTools();
-      expect(tools).toHaveLength(32);
+      expect(tools).toHaveLength(37);
       expect(tools.find((t) => t.name === "list_videos")!.inputSchema.properties!.limit).toMatchObject({ maximum: 100 });
 
       expect((await call(s.client, "get_workspace")).body.data).toMatchObject({ plan: "free", limits: { video_limit: 100, video_slots_used: 1 } });

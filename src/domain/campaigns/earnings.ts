@@ -220,12 +220,15 @@ export async function campaignVideoRows(
   const rows = await sql<PayoutRow & { total: number }>(Prisma.sql`
     SELECT ${selectColumns}, r.total FROM (SELECT r.*, count(*) OVER () AS total FROM (${rowsOf(workspaceId, c)}) r WHERE true ${only}) r
      WHERE true ${p.where} ${p.orderBy} ${p.limit}`);
-  let total = rows[0]?.total;
-  if (total === undefined) {
-    const [n] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM (${rowsOf(workspaceId, c)}) r WHERE true ${only}`);
-    total = n!.n;
-  }
+  const total = rows[0]?.total ?? (await countCampaignVideoRows(workspaceId, c, filter));
   return { items: rows.map(({ total: _t, ...r }) => r), total };
+}
+
+/** How many video rows the campaign has (optionally one creator's): a page past the end, an export's progress. */
+export async function countCampaignVideoRows(workspaceId: string, c: Pick<CampaignRecord, "id" | "status">, filter: { creatorId?: string } = {}): Promise<number> {
+  const only = filter.creatorId ? Prisma.sql`AND r."creatorId" = lower(${filter.creatorId})` : Prisma.empty;
+  const [n] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM (${rowsOf(workspaceId, c)}) r WHERE true ${only}`);
+  return n!.n;
 }
 
 /** The export's order (src/domain/exports/kinds.ts, `campaign_payouts`): by payee, then video id; frozen rows never move. */

@@ -37,18 +37,27 @@ import {
   type TrackedVideoRecord,
 } from "../tracking/views.ts";
 import { storedRules } from "../tracking/rules.ts";
-import { accountHistories, historyOrder, historyRange, videoHistories, type AccountPoint, type VideoPoint } from "../tracking/history.ts";
+import {
+  accountHistories,
+  countAccountHistories,
+  countVideoHistories,
+  historyOrder,
+  historyRange,
+  videoHistories,
+  type AccountPoint,
+  type VideoPoint,
+} from "../tracking/history.ts";
 import { folderVideosFilter } from "../folders/inputs.ts";
-import { accountsOfFolders, FOLDER_ACCOUNTS_ORDER, folderVideosOrder, type FolderAccount } from "../folders/contents.ts";
+import { accountsOfFolders, countFolderVideos, FOLDER_ACCOUNTS_ORDER, folderVideosOrder, type FolderAccount } from "../folders/contents.ts";
 import { requireFolder } from "../folders/service.ts";
 import { folderVideoIds } from "../folders/video-set.ts";
 import { videoIdTagsSql } from "../tags/filter.ts";
 import { getSearchSummary, resultsOfSearches, RESULTS_ORDER, type RadarResultItem } from "../radar/service.ts";
-import { LEDGER_ORDER, listLedger, type LedgerEntry } from "../credits/service.ts";
-import { AUDIT_ORDER, listAudit, type AuditRecord } from "../people/audit.ts";
+import { countLedger, LEDGER_ORDER, listLedger, type LedgerEntry } from "../credits/service.ts";
+import { AUDIT_ORDER, countAudit, listAudit, type AuditRecord } from "../people/audit.ts";
 import type { Column } from "./writers.ts";
 import { requireCampaign } from "../campaigns/service.ts";
-import { campaignRowsWindow, PAYOUT_EXPORT_ORDER, type PayoutRow } from "../campaigns/earnings.ts";
+import { campaignRowsWindow, countCampaignVideoRows, PAYOUT_EXPORT_ORDER, type PayoutRow } from "../campaigns/earnings.ts";
 
 export const EXPORT_KINDS = [
   "videos",
@@ -77,6 +86,8 @@ export interface KindDefinition<Row, F extends z.ZodType = z.ZodType> {
   columns: readonly Column<Row>[];
   /** Checks the request, then answers the rows' batches. */
   open(workspaceId: string, filter: z.output<F>, batchSize: number): Promise<Batches<Row>>;
+  /** How many rows the export will have (as the export starts: an export job's progress). */
+  count(workspaceId: string, filter: z.output<F>): Promise<number>;
 }
 
 /** Reads a list in keyset windows of `batchSize` rows: each window strictly after the last row of the one before. */
@@ -284,6 +295,11 @@ export const KINDS = {
     title: "videos",
     filter: filters.videos,
     columns: VIDEO_COLUMNS,
+    async count(workspaceId, f) {
+      const [row] = await sql<{ n: number }>(Prisma.sql`
+        SELECT count(*)::int AS n FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = ${workspaceId}::uuid ${videoFilterSql(f)}`);
+      return row!.n;
+    },
     async open(workspaceId, f, batchSize) {
       const order = trackedVideosOrder(f.sort, f.order);
       const filter = videoFilterSql(f);
@@ -299,6 +315,11 @@ export const KINDS = {
     title: "accounts",
     filter: filters.accounts,
     columns: ACCOUNT_EXPORT_COLUMNS,
+    async count(workspaceId, f) {
+      const [row] = await sql<{ n: number }>(Prisma.sql`
+        SELECT count(*)::int AS n FROM tracked_accounts ta JOIN accounts a ON a.id = ta.account_id WHERE ta.workspace_id = ${workspaceId}::uuid ${accountFilterSql(f)}`);
+      return row!.n;
+    },
     async open(workspaceId, f, batchSize) {
       const order = trackedAccountsOrder(f.sort, f.order);
       const filter = accountFilterSql(f);
@@ -314,6 +335,7 @@ export const KINDS = {
     title: "folder-videos",
     filter: filters.folder_videos,
     columns: VIDEO_COLUMNS,
+    count: (workspaceId, f) => countFolderVideos(workspaceId, f.folderId, f),
     async open(workspaceId, f, batchSize) {
       checkDayRange(f.start_date, f.end_date);
       await requireFolder(workspaceId, f.folderId);
@@ -333,6 +355,10 @@ export const KINDS = {
     title: "folder-accounts",
     filter: filters.folder_accounts,
     columns: FOLDER_ACCOUNT_COLUMNS,
+    async count(_workspaceId, f) {
+      const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM folder_accounts WHERE folder_id = ${f.folderId}::uuid`);
+      return row!.n;
+    },
     async open(workspaceId, f, batchSize) {
       await requireFolder(workspaceId, f.folderId);
       return keysetBatches(FOLDER_ACCOUNTS_ORDER, batchSize, async (w) => (await accountsOfFolders(workspaceId, [f.folderId], w)).get(f.folderId) ?? []);
@@ -342,6 +368,7 @@ export const KINDS = {
     title: "video-history",
     filter: filters.video_history,
     columns: VIDEO_POINT_COLUMNS,
+    count: async (workspaceId, f) => (await countVideoHistories(workspaceId, [f.videoId], historyRange(f))).get(f.videoId) ?? 0,
     async open(workspaceId, f, batchSize) {
       const range = historyRange(f);
       const read = async (w: CursorWindow) => (await videoHistories(workspaceId, [f.videoId], range, w)).get(f.videoId) ?? null;
@@ -353,6 +380,7 @@ export const KINDS = {
     title: "account-history",
     filter: filters.account_history,
     columns: ACCOUNT_POINT_COLUMNS,
+    count: async (workspaceId, f) => (await countAccountHistories(workspaceId, [f.accountId], historyRange(f))).get(f.accountId) ?? 0,
     async open(workspaceId, f, batchSize) {
       const range = historyRange(f);
       const read = async (w: CursorWindow) => (await accountHistories(workspaceId, [f.accountId], range, w)).get(f.accountId) ?? null;
@@ -364,6 +392,7 @@ export const KINDS = {
     title: "radar-results",
     filter: filters.radar_results,
     columns: RADAR_RESULT_COLUMNS,
+    count: async (workspaceId, f) => (await getSearchSummary(workspaceId, f.searchId)).resultCount,
     async open(workspaceId, f, batchSize) {
       await getSearchSummary(workspaceId, f.searchId);
       return keysetBatches(RESULTS_ORDER, batchSize, async (w) => (await resultsOfSearches(workspaceId, [f.searchId], w)).get(f.searchId) ?? []);
@@ -373,6 +402,7 @@ export const KINDS = {
     title: "credit-ledger",
     filter: filters.credit_ledger,
     columns: LEDGER_COLUMNS,
+    count: (workspaceId) => countLedger(workspaceId),
     async open(workspaceId, _f, batchSize) {
       return keysetBatches(LEDGER_ORDER, batchSize, (w) => listLedger(workspaceId, w));
     },
@@ -382,6 +412,7 @@ export const KINDS = {
     filter: filters.audit_log,
     permission: "auditLog.read",
     columns: AUDIT_COLUMNS,
+    count: (workspaceId) => countAudit(workspaceId),
     async open(workspaceId, _f, batchSize) {
       return keysetBatches(AUDIT_ORDER, batchSize, (w) => listAudit(workspaceId, w));
     },
@@ -390,6 +421,7 @@ export const KINDS = {
     title: "campaign-payouts",
     filter: filters.campaign_payouts,
     columns: CAMPAIGN_PAYOUT_COLUMNS,
+    count: async (workspaceId, f) => countCampaignVideoRows(workspaceId, await requireCampaign(workspaceId, f.campaignId), { creatorId: f.creator_id }),
     async open(workspaceId, f, batchSize) {
       const c = await requireCampaign(workspaceId, f.campaignId);
       return keysetBatches(PAYOUT_EXPORT_ORDER, batchSize, async (w) =>

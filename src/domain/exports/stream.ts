@@ -19,6 +19,8 @@ export interface OpenedExport {
   /** `<kind title>-<UTC date>.<csv|xlsx>` */
   fileName(format: ExportFormat, now?: Date): string;
   mediaType(format: ExportFormat): string;
+  /** How many rows it will have, counted now. */
+  count(): Promise<number>;
   /** Writes every row onto `out` (and ends it); answers the rows written. Call once. */
   write(format: ExportFormat, out: Writable, opts?: WriteOptions): Promise<number>;
 }
@@ -48,6 +50,7 @@ export async function openExport(
     kind,
     fileName: (format, now = new Date()) => `${def.title}-${now.toISOString().slice(0, 10)}.${format}`,
     mediaType: (format) => MEDIA_TYPES[format],
+    count: () => def.count(actor.workspaceId, filter),
     async write(format, out, writeOpts = {}) {
       if (used) throw new Error("an opened export is written once");
       used = true;

@@ -7,7 +7,7 @@
  * `drain` whenever it asks to (backpressure), so an export holds one batch of rows in memory however
  * many rows it has.
  *
- * Formula injection (/work/shared/CONTRACT.md "exports"): a CSV text cell beginning with `=`, `+`, `-`,
+ * Formula injection (docs/contract/decisions.md, "Fourth wave": exports): a CSV text cell beginning with `=`, `+`, `-`,
  * `@`, a tab or a carriage return is prefixed with `'`, so no spreadsheet program reads it as a formula.
  * Numbers are written as numbers and never prefixed (a negative number stays `-5`). In XLSX the same text
  * is a text cell (never a formula cell), so it needs no prefix.
@@ -103,12 +103,24 @@ export interface WriteOptions {
   onProgress?: (rows: number) => void | Promise<void>;
 }
 
+/** Resolves on the stream's `drain`; rejects (closedError) or resolves (else) on its `close`. Leaves no listener behind. */
+async function drainOrClose(s: Writable, closedError?: Error): Promise<void> {
+  const ac = new AbortController();
+  const drain = once(s, "drain", { signal: ac.signal }).then(() => "drain" as const);
+  const close = once(s, "close", { signal: ac.signal }).then(() => "close" as const);
+  drain.catch(() => undefined);
+  close.catch(() => undefined);
+  try {
+    if ((await Promise.race([drain, close])) === "close" && closedError) throw closedError;
+  } finally {
+    ac.abort();
+  }
+}
+
 /** Waits for the Writable to take more when it asked to (backpressure); fails if it closed meanwhile. */
 async function drained(out: Writable): Promise<void> {
   if (out.destroyed) throw new Error("the export's destination closed");
-  if (out.writableNeedDrain) {
-    await Promise.race([once(out, "drain"), once(out, "close").then(() => Promise.reject(new Error("the export's destination closed")))]);
-  }
+  if (out.writableNeedDrain) await drainOrClose(out, new Error("the export's destination closed"));
 }
 
 /** Rows of the iterable in batches (the iterable's own batches when it yields arrays). */
@@ -147,6 +159,7 @@ export async function writeXlsx<Row>(columns: readonly Column<Row>[], batches: R
   for await (const batch of batches) {
     for (const row of batch) sheet.addRow(columns.map((c) => xlsxCell(c.type, c.value(row)))).commit();
     rows += batch.length;
+    await zipDrained(sheet);
     await drained(out);
     await opts.onProgress?.(rows);
   }
@@ -154,6 +167,23 @@ export async function writeXlsx<Row>(columns: readonly Column<Row>[], batches: R
   await workbook.commit();
   await finished(out);
   return rows;
+}
+
+/**
+ * Backpressure inside the XLSX writer: exceljs's sheet stream hands its bytes to the zip's compressor
+ * without heeding its answer, so rows produced faster than they are deflated would pile up, uncompressed,
+ * in the compressor's queue (the destination drains fast: it only sees compressed bytes). Wait for the
+ * compressor to drain as well, so a batch of rows at most is waiting for it.
+ */
+async function zipDrained(sheet: unknown): Promise<void> {
+  type Dest = Writable & { _writableState?: { needDrain?: boolean; length?: number; highWaterMark?: number } };
+  const buffered = (sheet as { stream?: { pipes?: Dest[] } }).stream;
+  for (const dest of buffered?.pipes ?? []) {
+    // archiver's streams are readable-stream's (no writableNeedDrain): read their state as Node's own streams keep it.
+    const state = dest._writableState;
+    const full = dest.writableNeedDrain ?? (state ? state.needDrain === true || (state.length ?? 0) >= (state.highWaterMark ?? Infinity) : false);
+    if (full && !dest.destroyed) await drainOrClose(dest);
+  }
 }
 
 /** Resolves once `out` has flushed everything (or at once when it already has). */
@@ -166,6 +196,24 @@ async function finished(out: Writable): Promise<void> {
   });
 }
 
-export function writeRows<Row>(format: ExportFormat, columns: readonly Column<Row>[], batches: RowSource<Row>, out: Writable, opts: WriteOptions = {}): Promise<number> {
-  return format === "csv" ? writeCsv(columns, batches, out, opts) : writeXlsx(columns, batches, out, opts);
+/**
+ * Writes `batches` onto `out` in `format` and ends it; answers the rows written. An error of the destination (a full
+ * disk, a reset connection) fails the write with that error (the destination closes, so the next wait for its drain
+ * stops), rather than being an unhandled 'error' event.
+ */
+export async function writeRows<Row>(format: ExportFormat, columns: readonly Column<Row>[], batches: RowSource<Row>, out: Writable, opts: WriteOptions = {}): Promise<number> {
+  let failure: Error | null = null;
+  const onError = (err: Error) => {
+    failure ??= err;
+  };
+  out.on("error", onError);
+  try {
+    const rows = await (format === "csv" ? writeCsv(columns, batches, out, opts) : writeXlsx(columns, batches, out, opts));
+    if (failure) throw failure;
+    return rows;
+  } catch (err) {
+    throw failure ?? err;
+  } finally {
+    out.off("error", onError);
+  }
 }

@@ -30,6 +30,8 @@ export interface EventPayloads {
   trackedAccountChanged: { workspaceId: string; accountId: string; change: "added" | "updated" | "removed"; at: string };
   /** id = `${workspaceId}:${userId}`; a person's notifications in the workspace changed (a new one, marked read) */
   notificationsChanged: { workspaceId: string; userId: string; at: string };
+  /** id = `${workspaceId}:${exportId}`; an export job's status or progress changed (src/domain/exports/) */
+  exportUpdated: { exportId: string; status: string; rowsWritten: number; at: string };
   /** id = "all"; a credential was withdrawn (an API key, a person's session, a membership): every process ends
    *  the live connections held under that subject (src/domain/keys/revocation.ts) */
   accessRevoked: { subject: string; at: string };

@@ -15,6 +15,7 @@ import "./types/people.ts";
 import "./types/notifications.ts";
 import "./types/views.ts";
 import "./types/campaigns.ts";
+import "./types/exports.ts";
 import "./types/reports.ts";
 
 export const schema = builder.toSchema();

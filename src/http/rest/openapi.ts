@@ -84,6 +84,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Webhooks", description: "Endpoints that receive the workspace's events (see `webhooks` for the payloads). Owners only." },
   { name: "API keys", description: "The workspace's API keys (at most 5 active). Owners only." },
   { name: "Settings", description: "The audit log. Owners only." },
+  { name: "Exports", description: "Lists as CSV or XLSX files: export jobs, their progress and signed downloads (docs/exports.md). Each list's GET also answers its file directly (`format`)." },
   { name: "Notifications", description: "The signed-in person's in-dashboard notifications (their alert rules): read and mark read. Sessions only." },
   { name: "Reports", description: "A folder's read-only share links (its report page, signed out), its scheduled reports and the reports they produced (docs/reports.md)." },
   { name: "Meta", description: "This document." },

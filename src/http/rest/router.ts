@@ -5,9 +5,11 @@
  * matches its documented schema.
  */
 import express, { type Request, type Response } from "express";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { z } from "zod";
 import { config } from "../../config.ts";
-import { validationError, type ErrorDetail } from "../../domain/shared/errors.ts";
+import { notFound, validationError, type ErrorDetail } from "../../domain/shared/errors.ts";
 import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.ts";
 import { rejectUnstorableStrings } from "../../domain/shared/unstorable.ts";
 import { logger } from "../../infra/logger.ts";
@@ -101,6 +103,21 @@ function run(route: AnyRoute) {
     for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
     if (!mediaType) res.status(status).json(out.body);
     else if (Buffer.isBuffer(out.body)) res.status(status).type(mediaType).send(out.body);
+    else if (out.body instanceof Readable) {
+      // A file streamed as it is read (an export's download: src/http/rest/routes/exports.ts); its handler sets the real Content-Type.
+      const file = out.body;
+      await new Promise<void>((resolve, reject) => {
+        file.once("error", reject);
+        file.once("open", () => {
+          res.status(status);
+          if (!res.getHeader("content-type")) res.type(mediaType);
+          pipeline(file, res).then(resolve, () => resolve());
+        });
+      }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === "ENOENT") throw notFound("File");
+        throw err;
+      });
+    }
     else throw new Error(`${route.method.toUpperCase()} ${route.path} answered ${mediaType} without its bytes`);
   };
 }

@@ -16,5 +16,6 @@ import { auditLogRoutes } from "./audit-log.ts";
 import { notificationRoutes } from "./notifications.ts";
 import { campaignRoutes } from "./campaigns.ts";
 import { reportRoutes } from "./reports.ts";
+import { exportRoutes } from "./exports.ts";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes, ...notificationRoutes, ...reportRoutes, ...campaignRoutes];
+export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes, ...notificationRoutes, ...exportRoutes, ...reportRoutes, ...campaignRoutes];

@@ -20,6 +20,7 @@ import { AccountSummary } from "./AccountSummary";
 import { AccountTracking } from "./AccountTracking";
 import { AccountTags } from "./AccountTags";
 import { AccountVideos } from "./AccountVideos";
+import { ExportButton } from "../../components/ExportButton";
 
 const query = graphql`
   query AccountPageQuery($id: ID!) {
@@ -87,6 +88,7 @@ function Account({ account }: { account: AccountPage_account$key }) {
       <AccountTracking account={a} />
       <section aria-labelledby="account-history-heading" className="panel">
         <h2 id="account-history-heading">Follower and view history</h2>
+        <ExportButton kind="ACCOUNT_HISTORY" what="the daily history (30 days)" filter={{ accountId: a.id }} />
         <Suspense fallback={<Loading what="Loading the history" />}>
           <HistoryChart subject={a} />
         </Suspense>

@@ -19,6 +19,7 @@ import { TagFilter } from "../tags/TagFilter";
 import { ACCOUNT_COLUMNS, AccountsTable } from "./AccountsTable";
 import { TrackAccountForm } from "./TrackAccountForm";
 import { accountListOptions } from "./list-options";
+import { ExportButton } from "../../components/ExportButton";
 
 const query = graphql`
   query AccountsPageQuery($sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
@@ -65,6 +66,7 @@ export default function AccountsPage() {
             <TagFilter query={data} value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
           </ListFilters>
           <ColumnChooser columns={ACCOUNT_COLUMNS} shown={columns} onChange={setColumns} />
+          <ExportButton kind="ACCOUNTS" what="accounts" filter={{ platform: options.platform, q: options.q, sort: options.sort, order: options.order, tagIds: options.tagIds }} />
         </div>
         <AccountsTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
       </section>

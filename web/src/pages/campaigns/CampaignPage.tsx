@@ -21,6 +21,7 @@ import { Time } from "../../components/Time";
 import { TimeSeriesChart, type ChartSeries } from "../../components/TimeSeriesChart";
 import { formatExact, formatWhole, videoTitle } from "../../lib/format";
 import { useRouteQuery } from "../../relay/route-query";
+import { ExportButton } from "../../components/ExportButton";
 import { CampaignManage } from "./CampaignManage";
 import { formatMoney, minorDigits, ruleInWords } from "./money";
 import { CampaignStatusBadge, Period, SpendBar } from "./parts";
@@ -352,6 +353,7 @@ function PayeeTable({ campaign: c }: { campaign: Campaign }) {
   return (
     <section aria-labelledby="payees-heading" className="panel">
       <h2 id="payees-heading">What each creator earned</h2>
+      <ExportButton kind="CAMPAIGN_PAYOUTS" what="the payouts, one row per video with its evidence" filter={{ campaignId: c.id }} />
       <DataTable
         label={`Creators' earnings, ${formatWhole(c.creators.length)} in all, highest payout first`}
         columns={columns}

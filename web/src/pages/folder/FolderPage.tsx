@@ -21,6 +21,8 @@ import { FolderAnalytics } from "./FolderAnalytics";
 import { FolderReports } from "./FolderReports";
 import { FolderVideos } from "./FolderVideos";
 import { SubFolders } from "./SubFolders";
+import { ExportButton } from "../../components/ExportButton";
+import { folderVideoOptions } from "./list-options";
 
 const query = graphql`
   query FolderPageQuery($id: ID!, $sort: FolderVideoSort!, $order: SortOrder!, $includeDescendants: Boolean!) {
@@ -53,6 +55,7 @@ export default function FolderPage() {
   const navigation = useNavigation();
   const pending = state === "loading" || navigation.state === "loading";
   const [params, setParams] = useSearchParams();
+  const videoOptions = folderVideoOptions.read(params);
   // The box shows the choice at once (the URL being loaded), not after the analytics are read again.
   const withSubFolders = new URLSearchParams(navigation.location?.search ?? params.toString()).get("sub") === "1";
   const toggleSubFolders = (on: boolean) => {
@@ -95,10 +98,12 @@ export default function FolderPage() {
       </section>
       <section aria-labelledby="folder-videos-heading" className="panel">
         <h2 id="folder-videos-heading">Videos</h2>
+        <ExportButton kind="FOLDER_VIDEOS" what="the folder's videos" filter={{ folderId: f.id, sort: videoOptions.sort, order: videoOptions.order }} />
         <FolderVideos folder={f} onChanged={reload} />
       </section>
       <section aria-labelledby="folder-accounts-heading" className="panel">
         <h2 id="folder-accounts-heading">Accounts</h2>
+        <ExportButton kind="FOLDER_ACCOUNTS" what="the folder's accounts" filter={{ folderId: f.id }} />
         <FolderAccounts folder={f} onChanged={reload} />
       </section>
       <FolderReports folderId={f.id} folderName={f.name} />

@@ -13,6 +13,7 @@ import { useLiveCredits } from "../../relay/credits";
 import { useRouteQuery } from "../../relay/route-query";
 import { AnalysisPanel } from "./AnalysisPanel";
 import { VideoSummary } from "./VideoSummary";
+import { ExportButton } from "../../components/ExportButton";
 
 const query = graphql`
   query VideoPageQuery($id: ID!) {
@@ -39,6 +40,7 @@ export default function VideoPage() {
       <VideoSummary video={data.video} />
       <section aria-labelledby="history-heading" className="panel">
         <h2 id="history-heading">Metric history</h2>
+        <ExportButton kind="VIDEO_HISTORY" what="the daily history (30 days)" filter={{ videoId: data.video.id }} />
         <Suspense fallback={<Loading what="Loading the history" />}>
           <HistoryChart subject={data.video} />
         </Suspense>

@@ -19,6 +19,7 @@ import { TagFilter } from "../tags/TagFilter";
 import { TrackVideosForm } from "./TrackVideosForm";
 import { VIDEO_COLUMNS, VideosTable } from "./VideosTable";
 import { videoListOptions } from "./list-options";
+import { ExportButton } from "../../components/ExportButton";
 
 const query = graphql`
   query VideosPageQuery($sort: VideoSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
@@ -59,6 +60,7 @@ export default function VideosPage() {
             <TagFilter query={data} value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
           </ListFilters>
           <ColumnChooser columns={VIDEO_COLUMNS} shown={columns} onChange={setColumns} />
+          <ExportButton kind="VIDEOS" what="videos" filter={{ platform: options.platform, q: options.q, sort: options.sort, order: options.order, tagIds: options.tagIds }} />
         </div>
         <VideosTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
       </section>
