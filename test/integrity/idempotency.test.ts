@@ -490,7 +490,7 @@ describe("MCP tools that spend credits or create take idempotencyKey", () => {
     // The argument is published in the tool's input schema, on the tools that spend or create only.
     const { tools } = await c.listTools();
     const withKey = tools.filter((t) => t.inputSchema.properties && "idempotencyKey" in t.inputSchema.properties).map((t) => t.name);
-    expect(withKey.sort()).toEqual(["analyze_video", "create_folder", "create_tag", "start_radar_search", "track_account", "track_video"]);
+    expect(withKey.sort()).toEqual(["analyze_video", "create_folder", "create_tag", "export_list", "start_radar_search", "track_account", "track_video"]);
   });
 
   it("a REST key and an MCP key are one namespace per workspace: the same key for another request is refused", async () => {
