@@ -186,10 +186,11 @@ RSS before the first export.
 ${rows.join("\n")}
 
 Each export holds one keyset batch (1,000 rows) at a time and waits for the response's (or file's) \`drain\`, and for XLSX also for
-the zip compressor's, before reading the next (src/domain/exports/writers.ts). REST CSV stays flat. The job and XLSX still rise
-with the first tens of thousands of rows, then level off (XLSX: 423 MiB at 30,000 rows, 440 at 60,000) (V8's heap and zlib's buffers settling: a bare process writing 40,000 and 80,000 rows
-peaked at 175 and 185 MiB); the one 100,000-row run, made before the compressor's backpressure was added, peaked at 560 MiB for
-XLSX against 356 MiB for CSV (1,000 rows: 332 and 321 MiB).`,
+the zip compressor's, before reading the next (src/domain/exports/writers.ts). Read on a quiet machine (2026-11-27, 22:53 UTC):
+CSV is constant through REST (365 MiB at 1,000 rows, 362 at 100,000) and nearly so through the job (371 and 388). XLSX is NOT
+constant yet: 373 MiB at 1,000 rows, 544 at 100,000 (about 1.7 KiB more per row; earlier runs: 423 at 30,000, 440 at 60,000), though
+its first byte still leaves within 64 ms. A bare process writing 40,000 and 80,000 rows with exceljs peaked at 175 and 185 MiB, so the
+growth is in how the service drives exceljs's writer (open: issue 33's note).`,
   );
 }
 
