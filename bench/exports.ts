@@ -187,10 +187,12 @@ ${rows.join("\n")}
 
 Each export holds one keyset batch (1,000 rows) at a time and waits for the response's (or file's) \`drain\`, and for XLSX also for
 the zip compressor's, before reading the next (src/domain/exports/writers.ts). Read on a quiet machine (2026-11-27, 22:53 UTC):
-CSV is constant through REST (365 MiB at 1,000 rows, 362 at 100,000) and nearly so through the job (371 and 388). XLSX is NOT
-constant yet: 373 MiB at 1,000 rows, 544 at 100,000 (about 1.7 KiB more per row; earlier runs: 423 at 30,000, 440 at 60,000), though
-its first byte still leaves within 64 ms. A bare process writing 40,000 and 80,000 rows with exceljs peaked at 175 and 185 MiB, so the
-growth is in how the service drives exceljs's writer (open: issue 33's note).`,
+CSV is constant through REST (365 MiB at 1,000 rows, 362 at 100,000) and nearly so through the job (371 and 388). XLSX rises
+uncapped: 373 MiB at 1,000 rows, 544 at 100,000 (earlier runs: 423 at 30,000, 440 at 60,000), first byte within 64 ms. That rise is
+V8 letting its heap grow under exceljs's garbage, not rows kept: the same 100,000 rows with the heap capped
+(\`NODE_OPTIONS=--max-old-space-size=256 BENCH_EXPORT_SIZES=100000 npm run bench -- exports\`, 23:15 UTC) peaked at 329 MiB
+(REST CSV), 358 (job) and 361 (REST XLSX), in the same time (XLSX 16.6 s against 16.2 s uncapped); with 96 MiB the service
+itself does not start. An operator who wants a hard bound sets that flag (docs/exports.md).`,
   );
 }
 
