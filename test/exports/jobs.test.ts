@@ -31,6 +31,7 @@ import { sweepExports } from "../../src/domain/exports/run.js";
 import { progressOf } from "../../src/domain/exports/service.js";
 import { createTrackedVideo } from "../folders/fixtures.js";
 import { waitUntil } from "../helpers/wait.js";
+import { newPerson, signedIn } from "../helpers/people.js";
 
 const P = "/api/v1";
 let api: RunningApi;
@@ -129,6 +130,27 @@ describe("export jobs", () => {
     expect(bad.body.details[0].path).toBe("filter.sort");
     expect((await c.post(`${P}/exports`, { kind: "everything", format: "csv" })).status).toBe(400);
     expect((await c.post(`${P}/exports`, { kind: "videos", format: "pdf" })).status).toBe(400);
+  });
+
+  it("keeps an owner's audit-log export from a member: not listed, NOT_FOUND by id, no download link; and a member cannot start one", async () => {
+    const owner = await newWorkspace("pro");
+    const o = client(api.url, owner.key);
+    const audit = await o.post(`${P}/exports`, { kind: "audit_log", format: "csv" });
+    expect(audit.status).toBe(202);
+    const ledger = await o.post(`${P}/exports`, { kind: "credit_ledger", format: "csv" });
+    await newPerson("export-member@example.test", owner.workspaceId, "member");
+    const m = await signedIn(api.url, "export-member@example.test");
+    const as = { headers: { "x-workspace-id": owner.workspaceId, "x-requested-with": "dashboard" } };
+    const listed = await m.send("GET", `${P}/exports`, as);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((e: any) => e.id)).toEqual([ledger.body.data.id]);
+    expect((await m.send("GET", `${P}/exports/${audit.body.data.id}`, as)).status).toBe(404);
+    const viaGraphql = await m.gql(`query($id: ID!) { export(id: $id) { id } }`, { id: audit.body.data.id }, { workspace: owner.workspaceId });
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    const refused = await m.send("POST", `${P}/exports`, { ...as, body: { kind: "audit_log", format: "csv" } });
+    expect([refused.status, refused.body.code]).toEqual([403, "FORBIDDEN"]);
+    // The owner still sees both.
+    expect((await o.get(`${P}/exports`)).body.data).toHaveLength(2);
   });
 
   it("caps a workspace's queued and running exports: 429 EXPORT_LIMIT_REACHED", async () => {

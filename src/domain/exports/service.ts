@@ -20,7 +20,8 @@ import { pageSql, type Order, type Page, type PageRequest } from "../shared/page
 import { principalId, type Actor } from "../people/actor.ts";
 import { openExport } from "./stream.ts";
 import { startExportInput, type ExportStatus } from "./inputs.ts";
-import type { ExportKind } from "./kinds.ts";
+import { EXPORT_KINDS, kindOf, type ExportKind } from "./kinds.ts";
+import { may } from "../people/roles.ts";
 import type { ExportFormat } from "./writers.ts";
 import { enqueueExport } from "./jobs.ts";
 import { announceExport } from "./events.ts";
@@ -91,25 +92,41 @@ export async function startExport(actor: Actor, input: unknown): Promise<ExportR
   return row;
 }
 
-/** Exports of the workspace by id, in any order; other ids are left out. */
-export async function exportsByIds(workspaceId: string, ids: readonly string[]): Promise<ExportRecord[]> {
-  if (ids.length === 0) return [];
-  return sql<ExportRecord>(Prisma.sql`SELECT ${EXPORT_COLUMNS} FROM exports e WHERE e.workspace_id = ${workspaceId}::uuid AND e.id = ANY(${ids as string[]}::uuid[])`);
+/** Who reads exports: their workspace, and their role (an export of an owner-only list is not the others'). */
+export type ExportReader = Pick<Actor, "workspaceId" | "role">;
+
+/**
+ * The kinds the reader may not see, even as someone else's export: the owner-only lists (the audit log). Checked when an
+ * export starts (openExport) AND when one is read, so a member never gets the link to an owner's audit-log file.
+ */
+function hiddenKinds(reader: ExportReader): string[] {
+  return EXPORT_KINDS.filter((k) => {
+    const permission = kindOf(k).permission;
+    return permission !== undefined && !may(reader.role, permission);
+  });
 }
 
-/** One export of the workspace (another workspace's: NOT_FOUND). */
-export async function getExport(workspaceId: string, id: string): Promise<ExportRecord> {
-  const [e] = await exportsByIds(workspaceId, [id]);
+/** Exports of the workspace by id, in any order; other ids (and kinds the reader may not see) are left out. */
+export async function exportsByIds(reader: ExportReader, ids: readonly string[]): Promise<ExportRecord[]> {
+  if (ids.length === 0) return [];
+  return sql<ExportRecord>(Prisma.sql`SELECT ${EXPORT_COLUMNS} FROM exports e
+    WHERE e.workspace_id = ${reader.workspaceId}::uuid AND e.id = ANY(${ids as string[]}::uuid[]) AND e.kind <> ALL(${hiddenKinds(reader)}::text[])`);
+}
+
+/** One export of the workspace (another workspace's, or one the reader may not see: NOT_FOUND). */
+export async function getExport(reader: ExportReader, id: string): Promise<ExportRecord> {
+  const [e] = await exportsByIds(reader, [id]);
   if (!e) throw notFound("Export");
   return e;
 }
 
-/** A page of the workspace's exports (newest first), with the total. */
-export async function listExports(workspaceId: string, page: PageRequest): Promise<Page<ExportRecord>> {
+/** A page of the workspace's exports the reader may see (newest first), with the total. */
+export async function listExports(reader: ExportReader, page: PageRequest): Promise<Page<ExportRecord>> {
   const p = pageSql(EXPORTS_ORDER, page);
+  const visible = Prisma.sql`e.workspace_id = ${reader.workspaceId}::uuid AND e.kind <> ALL(${hiddenKinds(reader)}::text[])`;
   const [items, [count]] = await Promise.all([
-    sql<ExportRecord>(Prisma.sql`SELECT ${EXPORT_COLUMNS} FROM exports e WHERE e.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`),
-    sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM exports WHERE workspace_id = ${workspaceId}::uuid`),
+    sql<ExportRecord>(Prisma.sql`SELECT ${EXPORT_COLUMNS} FROM exports e WHERE ${visible} ${p.where} ${p.orderBy} ${p.limit}`),
+    sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM exports e WHERE ${visible}`),
   ]);
   return { items, total: count!.n };
 }

@@ -59,12 +59,12 @@ import { exportAnswer } from "../records/exports.ts";
 export const EXPORT_WAIT_MS = 20_000;
 
 /** Polls the export until it ends or `waitMs` passes. */
-async function exportWithin(workspaceId: string, first: ExportRecord, waitMs: number): Promise<ExportRecord> {
+async function exportWithin(reader: Actor, first: ExportRecord, waitMs: number): Promise<ExportRecord> {
   const deadline = Date.now() + waitMs;
   let e = first;
   while ((e.status === "queued" || e.status === "running") && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 250));
-    e = await getExport(workspaceId, e.id);
+    e = await getExport(reader, e.id);
   }
   return e;
 }
@@ -576,7 +576,7 @@ export const tools: AnyTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     idempotent: true,
     run: async ({ auth }, input) => {
-      const e = await exportWithin(auth.workspaceId, await startExport(auth, input), EXPORT_WAIT_MS);
+      const e = await exportWithin(auth, await startExport(auth, input), EXPORT_WAIT_MS);
       const data = await exportAnswer(e);
       return {
         data,
@@ -594,6 +594,6 @@ export const tools: AnyTool[] = [
     description: "An export's status and rows written; once completed, a fresh signed downloadUrl (valid 15 minutes). Free.",
     input: z.object({ export_id: uuid.meta({ description: "The export's id (data.id of export_list)." }) }),
     annotations: READ,
-    run: async ({ auth }, input) => ({ data: await exportAnswer(await getExport(auth.workspaceId, input.export_id)) }),
+    run: async ({ auth }, input) => ({ data: await exportAnswer(await getExport(auth, input.export_id)) }),
   }),
 ];

@@ -29,7 +29,7 @@ const ExportStatusEnum = builder.enumType("ExportStatus", {
 
 const ExportRef = builder.loadableNodeRef("Export", {
   id: { resolve: (e: ExportRecord) => e.id, parse: nodeUuid },
-  load: (ids: string[], ctx) => exportsByIds(ctx.auth.workspaceId, ids),
+  load: (ids: string[], ctx) => exportsByIds(ctx.auth, ids),
   sort: (e) => e.id,
   cacheResolved: (e) => e.id,
 });
@@ -153,7 +153,7 @@ builder.queryFields((t) => ({
     {
       type: ExportRef,
       description: "The workspace's exports, newest first.",
-      resolve: (_r, args, ctx) => pagedConnection(args, EXPORTS_ORDER, (window) => listExports(ctx.auth.workspaceId, window)),
+      resolve: (_r, args, ctx) => pagedConnection(args, EXPORTS_ORDER, (window) => listExports(ctx.auth, window)),
     },
     { name: "ExportConnection" },
     { name: "ExportEdge" },
@@ -162,7 +162,7 @@ builder.queryFields((t) => ({
     type: ExportRef,
     description: "One export of the workspace, by its global ID or UUID (NOT_FOUND for another workspace's id).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => getExport(ctx.auth.workspaceId, entityId(args.id, "Export", "id")),
+    resolve: (_r, args, ctx) => getExport(ctx.auth, entityId(args.id, "Export", "id")),
   }),
 }));
 
@@ -188,7 +188,7 @@ builder.subscriptionFields((t) => ({
     type: ExportRef,
     description: "The export's state (status, rowsWritten) now and each time it changes, ending once completed, failed or expired. Only the workspace's own exports.",
     args: { id: t.arg.id({ required: true }) },
-    subscribe: (_r, args, ctx) => sharedPerEvent(ctx, watchExport(ctx.auth.workspaceId, entityId(args.id, "Export", "id"))),
+    subscribe: (_r, args, ctx) => sharedPerEvent(ctx, watchExport(ctx.auth, entityId(args.id, "Export", "id"))),
     resolve: (e: ExportRecord) => e,
   }),
 }));

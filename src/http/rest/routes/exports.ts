@@ -46,7 +46,7 @@ export const exportRoutes = [
     query: queryParams(listExportsQuery),
     responses: { 200: { description: "A page of exports.", schema: z.object({ data: z.array(exportSchema), pagination: paginationSchema }) } },
     async handler({ auth, query }) {
-      const { items, total } = await listExports(auth.workspaceId, query);
+      const { items, total } = await listExports(auth, query);
       return { body: { data: await Promise.all(items.map(exportAnswer)), pagination: pagination(total, query.limit, query.offset) } };
     },
   }),
@@ -60,7 +60,7 @@ export const exportRoutes = [
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "The export.", schema: z.object({ data: exportSchema }) } },
     async handler({ auth, params }) {
-      return { body: { data: await exportAnswer(await getExport(auth.workspaceId, params.id)) } };
+      return { body: { data: await exportAnswer(await getExport(auth, params.id)) } };
     },
   }),
   defineRoute({
