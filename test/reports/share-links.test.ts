@@ -68,6 +68,9 @@ describe("share links", () => {
     expect(data.growth.at(-1)).toMatchObject({ totalFollowers: 12_345, totalViews: 987_654 });
     expect(data.topVideos.map((v: { views: number }) => v.views)).toEqual([3000, 2000, 1000]);
     expect(data.topAccounts).toEqual([{ rank: 1, platform: "platformA", username: "alpha_creator", displayName: "Creator alpha_creator", followers: 12_345, totalViews: 987_654 }]);
+    // An explicit null period is the default window (30 days), never the whole history nor a 500.
+    const nullPeriod = await shared({ query: `query($token: String!) { sharedFolderReport(token: $token, period: null) { period growth { date } } }`, variables: { token } });
+    expect([nullPeriod.status, nullPeriod.body.data?.sharedFolderReport.period, nullPeriod.body.data?.sharedFolderReport.growth.length]).toEqual([200, "D30", 30]);
     // Nothing of the workspace beyond the folder: no ids, no other folder, no other workspace.
     const text = r.text;
     for (const id of [a.workspaceId, seededA.folder.id, seededA.account.id, seededA.tracked.id, ...seededA.videos.map((v) => v.id)]) expect(text).not.toContain(id);

@@ -17,6 +17,8 @@ import {
 } from "graphql";
 import { sharedFolderReport, type SharedFolderReport } from "../../domain/reports/content.ts";
 import { notFound } from "../../domain/shared/errors.ts";
+import { parseInput } from "../../domain/shared/inputs.ts";
+import { sharedReportPeriod } from "../../domain/reports/inputs.ts";
 
 const nn = <T extends import("graphql").GraphQLType>(t: T) => new GraphQLNonNull(t);
 /** Counts above 2^31 (views) travel as JSON numbers: Float keeps them exact up to 2^53. */
@@ -100,8 +102,10 @@ export const sharedReportSchema = new GraphQLSchema({
         type: nn(Report),
         description: "The report a share link opens. An unknown, revoked or expired token: NOT_FOUND (HTTP 404), the same answer for each.",
         args: { token: { type: nn(GraphQLString) }, period: { type: Period, defaultValue: "30d" } },
-        resolve: async (_root, args: { token: string; period: "7d" | "30d" | "90d" }) => {
-          const report = await sharedFolderReport(args.token, args.period);
+        // An explicit `period: null` reaches here as null (GraphQL applies the default only to an absent argument): the
+        // domain's schema gives it the default too, so the window is always one of the three.
+        resolve: async (_root, args: { token: string; period: "7d" | "30d" | "90d" | null }) => {
+          const report = await sharedFolderReport(args.token, parseInput(sharedReportPeriod, args.period ?? undefined, "period"));
           if (!report) throw notFound("Report link");
           return report;
         },
