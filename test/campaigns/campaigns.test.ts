@@ -383,6 +383,18 @@ describe("rounding and caps at their edges", () => {
     expect([late.start, late.viewsEarned, late.cpmAmount]).toEqual([{ at: new Date(S.getTime() + H).toISOString(), views: 1100, source: "ytdlp", simulated: false }, 1400, 1]);
   });
 
+  it("a CPM and a view count past any real payout give the bounded amount (10^12 per video), never a 500", async () => {
+    const { c, camp, vids, rows } = await edgeCampaign();
+    expect((await c.patch(`${P}/campaigns/${camp.id}`, { cpm_minor: 1_000_000_000_000 })).status).toBe(200);
+    // 2·10^10 views × 10^12 per 1,000 is 2·10^19: past int8. Each video's CPM part stops at 10^12.
+    await q(`UPDATE video_metric_points SET view_count = 20000000000 WHERE video_id = $1 AND captured_at = $2`, [vids[0], E]);
+    const r = await rows();
+    expect(vids.map((v) => (r.get(v) as any).cpmAmount)).toEqual(Array(4).fill(1_000_000_000_000));
+    const totals = await c.get(`${P}/campaigns/${camp.id}/payouts`);
+    expect([totals.status, totals.body.data.totals.payout]).toEqual([200, 4_000_000_000_000]);
+    expect((await c.patch(`${P}/campaigns/${camp.id}`, { cpm_minor: 1_000_000_000_001 })).body.code).toBe("VALIDATION_ERROR");
+  });
+
   it("caps per video and per creator at exact boundaries; the creator cap is spread in posting order", async () => {
     const { c, camp, vids, rows } = await edgeCampaign();
     // cpm 1000: CPM parts 1500, 1499, 2500, 3500; cap per video exactly 2500: the third is not cut, the fourth is cut by 1000.

@@ -15,6 +15,7 @@
  * the whole campaign per scrape. The job costs one statement per active campaign with a budget, and
  * an alert arrives at most 5 minutes after the scrape that crossed the threshold.
  */
+import { logger } from "../../infra/logger.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
 import type { Actor } from "../people/actor.ts";
@@ -67,10 +68,15 @@ export async function checkCampaignBudgets(): Promise<{ checked: number; events:
        AND (SELECT count(*) FROM campaign_budget_alerts a WHERE a.campaign_id = campaigns.id) < ${BUDGET_THRESHOLDS.length}`);
   let events = 0;
   for (const c of campaigns) {
-    const totals = await campaignTotals(c.workspaceId, c);
-    const ids = await prisma.$transaction((tx) => recordBudgetThresholds(c, totals.payout, tx));
-    events += ids.length;
-    await relayWorkspaceEvents(ids);
+    // One campaign that cannot be read must not keep the others' alerts back.
+    try {
+      const totals = await campaignTotals(c.workspaceId, c);
+      const ids = await prisma.$transaction((tx) => recordBudgetThresholds(c, totals.payout, tx));
+      events += ids.length;
+      await relayWorkspaceEvents(ids);
+    } catch (e) {
+      logger.error({ err: (e as Error).message, campaignId: c.id, workspaceId: c.workspaceId }, "campaign budget check failed");
+    }
   }
   return { checked: campaigns.length, events };
 }

@@ -96,6 +96,9 @@ export interface PayeeSpendPoint extends SpendPoint {
  * plus `cut` and `payeeKey`. Rows of videos not yet posted at a cut before the window's end are left
  * out of that cut (the spend over time grows as videos appear).
  */
+/** The most a video's CPM part pays, in minor units (the bound of every money input, docs/campaigns.md). */
+export const MAX_VIDEO_CPM_MINOR = 1_000_000_000_000;
+
 export function payoutRowsSql(workspaceId: string, campaignId: string, cuts: Prisma.Sql): Prisma.Sql {
   const cid = Prisma.sql`${campaignId}::uuid`;
   return Prisma.sql`
@@ -159,7 +162,9 @@ export function payoutRowsSql(workspaceId: string, campaignId: string, cuts: Pri
            coalesce(pts.creator_id, pts.account_id, pts.video_id) AS payee_key
       FROM pts CROSS JOIN c LEFT JOIN campaign_creator_rules r ON r.campaign_id = ${cid} AND r.creator_id = pts.creator_id
   ), raw AS (
-    SELECT ruled.*, coalesce(floor((views_earned::numeric * cpm + 500) / 1000), 0)::int8 AS cpm_raw FROM ruled
+    -- At most MAX_VIDEO_CPM_MINOR (10^12) per video: a CPM and a view count past any real payout stay a number
+    -- (not an int8 overflow, a 500), and sums of thousands of rows stay exact in JavaScript.
+    SELECT ruled.*, least(coalesce(floor((views_earned::numeric * cpm + 500) / 1000), 0), ${MAX_VIDEO_CPM_MINOR})::int8 AS cpm_raw FROM ruled
   ), amounts AS (
     SELECT raw.*, least(cpm_raw, coalesce(cap_video, cpm_raw)) AS cpm_amount, least(cpm_raw, coalesce(cap_video, cpm_raw)) + fee AS amount FROM raw
   ), capped AS (
