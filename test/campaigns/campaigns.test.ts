@@ -492,6 +492,14 @@ describe("tenancy, roles, validation and budget events", () => {
     // ... but may manage creators.
     const made = await person.gql(`mutation { createCreator(name: "By a member") { uuid } }`, {}, { workspace: ws.workspaceId });
     expect(made.body.errors).toBeUndefined();
+    // ... except where it changes what an active campaign pays: the accounts or the deletion of a creator taking part.
+    const paid = await person.gql(`mutation($c: ID!, $a: [ID!]!) { unassignCreatorAccounts(creatorId: $c, accountIds: $a) }`, { c: creator, a: [acc] }, { workspace: ws.workspaceId });
+    expect(paid.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    const gone = await person.send("DELETE", `${P}/creators/${creator}`, { headers: { "x-workspace-id": ws.workspaceId, "x-requested-with": "dashboard" } });
+    expect([gone.status, gone.body.code]).toEqual([403, "FORBIDDEN"]);
+    const free = await person.gql(`mutation($c: ID!, $a: [ID!]!) { assignCreatorAccounts(creatorId: $c, accountIds: $a) { success error } }`, { c: made.body.data.createCreator.uuid, a: [acc] }, { workspace: ws.workspaceId });
+    expect(free.body.data.assignCreatorAccounts).toEqual([{ success: false, error: "Account belongs to another creator" }]);
+    expect((await c.get(`${P}/creators/${creator}`)).status).toBe(200);
 
     // Budget: 8,500 of 10,000 = 85 %: one 80 % event, once.
     await checkCampaignBudgets();

@@ -463,20 +463,20 @@ builder.mutationFields((t) => ({
   deleteCreator: t.id({
     description: "Deletes a creator and answers its UUID: its accounts become unassigned, its campaign memberships and rules go (closed campaigns keep their frozen rows).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, a, ctx) => (await deleteCreator(ctx.auth.workspaceId, creatorIdOf(a.id, "id"))).id,
+    resolve: async (_r, a, ctx) => (await deleteCreator(ctx.auth, creatorIdOf(a.id, "id"))).id,
   }),
   assignCreatorAccounts: t.field({
     type: [BulkItemResultRef],
     description: "Gives tracked accounts to a creator (1 to 50); per-id results: `Account not found`, `Account belongs to another creator`.",
     args: { creatorId: t.arg.id({ required: true }), accountIds: t.arg.idList({ required: true }) },
     resolve: (_r, a, ctx) =>
-      assignAccounts(ctx.auth.workspaceId, creatorIdOf(a.creatorId), parseInput(creatorAccountsInput, { account_ids: ids(a.accountIds, "Account", "accountIds") }).account_ids),
+      assignAccounts(ctx.auth, creatorIdOf(a.creatorId), parseInput(creatorAccountsInput, { account_ids: ids(a.accountIds, "Account", "accountIds") }).account_ids),
   }),
   unassignCreatorAccounts: t.int({
     description: "Takes accounts from a creator (1 to 50); answers how many were the creator's.",
     args: { creatorId: t.arg.id({ required: true }), accountIds: t.arg.idList({ required: true }) },
     resolve: async (_r, a, ctx) =>
-      (await unassignAccounts(ctx.auth.workspaceId, creatorIdOf(a.creatorId), parseInput(creatorAccountsInput, { account_ids: ids(a.accountIds, "Account", "accountIds") }).account_ids))
+      (await unassignAccounts(ctx.auth, creatorIdOf(a.creatorId), parseInput(creatorAccountsInput, { account_ids: ids(a.accountIds, "Account", "accountIds") }).account_ids))
         .removed,
   }),
   createCampaign: t.field({

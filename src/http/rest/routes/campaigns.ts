@@ -153,13 +153,13 @@ export const campaignRoutes = [
     path: "/creators/{id}",
     operationId: "deleteCreator",
     summary: "Delete a creator",
-    description: "Its accounts become unassigned; its campaign memberships and rules go with it. Closed campaigns keep their frozen rows.",
+    description: "Its accounts become unassigned; its campaign memberships and rules go with it. Closed campaigns keep their frozen rows. While the creator takes part in an active campaign this changes what it pays: owners only (403 FORBIDDEN otherwise).",
     tags: CREATORS,
     params: idParams,
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "FORBIDDEN"],
     responses: { 200: { description: "The creator is deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) } },
     async handler({ auth, params }) {
-      return { body: { data: await deleteCreator(auth.workspaceId, params.id), message: "Creator deleted." } };
+      return { body: { data: await deleteCreator(auth, params.id), message: "Creator deleted." } };
     },
   }),
   defineRoute({
@@ -169,14 +169,14 @@ export const campaignRoutes = [
     summary: "Give tracked accounts to a creator (bulk)",
     description:
       "1 to 50 canonical account ids, each on its own: `Account not found` when the workspace does not track it, `Account belongs to another " +
-      "creator` when another creator has it (an account has at most one creator). The HTTP status stays 200.",
+      "creator` when another creator has it (an account has at most one creator). The HTTP status stays 200. While the creator takes part in an active campaign this changes what it pays: owners only (403 FORBIDDEN otherwise).",
     tags: CREATORS,
     params: idParams,
     body: creatorAccountsInput,
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "FORBIDDEN"],
     responses: bulkAnswer,
     async handler({ auth, params, body }) {
-      return { body: { data: await assignAccounts(auth.workspaceId, params.id, body.account_ids) } };
+      return { body: { data: await assignAccounts(auth, params.id, body.account_ids) } };
     },
   }),
   defineRoute({
@@ -184,13 +184,14 @@ export const campaignRoutes = [
     path: "/creators/{id}/accounts",
     operationId: "unassignCreatorAccounts",
     summary: "Take accounts from a creator (bulk)",
+    description: "Accounts the creator does not have are left alone (counted out of `removed`). While the creator takes part in an active campaign this changes what it pays: owners only (403 FORBIDDEN otherwise).",
     tags: CREATORS,
     params: idParams,
     body: creatorAccountsInput,
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "FORBIDDEN"],
     responses: removedAnswer("How many accounts were the creator's and no longer are."),
     async handler({ auth, params, body }) {
-      return { body: { data: await unassignAccounts(auth.workspaceId, params.id, body.account_ids) } };
+      return { body: { data: await unassignAccounts(auth, params.id, body.account_ids) } };
     },
   }),
 
