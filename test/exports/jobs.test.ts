@@ -6,7 +6,7 @@
  * exportUpdated over graphql-ws: the current state first, then progress to COMPLETED) and MCP (export_list
  * answers a download URL; get_export), with tenancy. One file: one API and one worker for all of them.
  */
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse } from "csv-parse/sync";
@@ -90,6 +90,12 @@ describe("export jobs", () => {
     expect((await other.get(`${P}/exports`)).body.data).toEqual([]);
     const mine = await c.get(`${P}/exports`);
     expect(mine.body.data.map((e: any) => e.id)).toContain(done.id);
+
+    // The file gone under the link (EXPORT_DIR not shared, a sweep's race): a JSON 404, not a .csv holding the error.
+    rmSync(join(config.exports.dir, ws.workspaceId, `${done.id}.csv`));
+    const gone = await fetch(`${api.url}${url.pathname}${url.search}`);
+    expect([gone.status, gone.headers.get("content-type"), gone.headers.get("content-disposition")]).toEqual([404, "application/json; charset=utf-8", null]);
+    expect(await gone.json()).toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("measures progress against the rows counted when the job started", () => {

@@ -114,6 +114,8 @@ function run(route: AnyRoute) {
           pipeline(file, res).then(resolve, () => resolve());
         });
       }).catch((err: NodeJS.ErrnoException) => {
+        // Nothing was sent: the error answers as JSON, without the file's Content-Type and attachment name.
+        for (const name of Object.keys(out.headers ?? {})) res.removeHeader(name);
         if (err.code === "ENOENT") throw notFound("File");
         throw err;
       });
