@@ -9,6 +9,7 @@ import { getOperationAST, GraphQLError, Kind, Lexer, Source, TokenKind, visit, t
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import { persistedOperationsPlugin } from "./persisted.ts";
 import { limitBodySize } from "./body-limit.ts";
+import { releaseLoaders } from "./release-loaders.ts";
 import type { Plugin } from "graphql-yoga";
 import { findUnstorableString, isUrlField, unstorableReason, unstorableStringError, type UnstorableString } from "../../domain/shared/unstorable.ts";
 import { createYoga, type YogaInitialContext } from "graphql-yoga";
@@ -229,6 +230,8 @@ export function createGraphQL() {
       useDeferStream(),
       // A request refused before execution: 4xx under application/graphql-response+json (./refusals.ts).
       requestErrorsAre4xx,
+      // The operation's DataLoaders emptied once its answer is made (./release-loaders.ts says why).
+      releaseLoaders,
     ],
   });
 }
