@@ -7,7 +7,8 @@
 // The profiler runs over the measured load only (through the API's inspector on loopback, PROFILE_INSPECT_PORT 9239):
 // neither the start-up nor the 2 s warm-up is in it.
 //   node bench/ladder/profile.mjs --summarise <file.cpuprofile>          (a profile made elsewhere: a floor's)
-// Env: PROFILE_DB (perfprofile), PROFILE_RESEED=1 (drop and seed again), PROFILE_TOP (30), PROFILE_ENV
+// Env: PROFILE_ALLOCATIONS=1 (bytes allocated per request instead of CPU), PROFILE_FLOOR=mercurius|yoga (a GraphQL
+// floor instead of the API), PROFILE_DB (perfprofile), PROFILE_RESEED=1 (drop and seed again), PROFILE_TOP (30), PROFILE_ENV
 // (extra env for the API as JSON, e.g. '{"LOG_CONTEXT":"false"}'), PROFILE_KEEP (a path to copy the
 // .cpuprofile to; open it in Chrome's DevTools or speedscope).
 import { execFileSync, spawn } from "node:child_process";
@@ -25,6 +26,10 @@ const PORT = 4690;
 const rung = process.argv[2] ?? "gql";
 const seconds = Number(process.argv[3] ?? 10);
 const TOP = Number(process.env.PROFILE_TOP ?? 30);
+/** PROFILE_ALLOCATIONS=1: where the bytes are allocated (the garbage collector's work) instead of where the CPU goes. */
+const ALLOCATIONS = process.env.PROFILE_ALLOCATIONS === "1" || process.env.PROFILE_ALLOCATIONS === "promoted";
+/** PROFILE_ALLOCATIONS=promoted: only what outlived the young generation (what makes scavenges and full collections slow). */
+const PROMOTED = process.env.PROFILE_ALLOCATIONS === "promoted";
 
 const psql = (db, args) => execFileSync("psql", ["-h", "127.0.0.1", "-U", "root", "-d", db, "-v", "ON_ERROR_STOP=1", "-qAt", ...args], { encoding: "utf8" });
 const log = (m) => console.error(`[profile] ${m}`);
@@ -172,6 +177,32 @@ function summarise(file) {
   return { total, idle, lines: [`busy ${(total / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s`, "", "## self time by place", ...top(places).map(([k, v]) => `${pct(v)}  ${k}`), "", "## self time by function", ...top(fns).map(([k, v]) => `${pct(v)}  ${k}`), "", "## the project's functions, inclusive (src/)", ...top(inclusive).map(([k, v]) => `${pct(v)}  ${k}`)] };
 }
 
+/** Bytes allocated per request, by the allocating function's place and by function (a sampling heap profile). */
+function summariseAllocations(profile, requests) {
+  const places = new Map();
+  const fns = new Map();
+  let total = 0;
+  const walk = (node) => {
+    const self = node.selfSize ?? 0;
+    if (self > 0) {
+      const f = node.callFrame;
+      const name = f.functionName || "(anonymous)";
+      const url = f.url ?? "";
+      const nm = url.lastIndexOf("node_modules/");
+      const p = !url ? "(native)" : nm >= 0 ? url.slice(nm + 13).split("/").slice(0, url.slice(nm + 13).startsWith("@") ? 2 : 1).join("/") : url.startsWith("node:") ? url : url.slice(Math.max(0, url.indexOf("/src/") + 1));
+      total += self;
+      places.set(p, (places.get(p) ?? 0) + self);
+      const key = `${name}  ${p}:${f.lineNumber + 1}`;
+      fns.set(key, (fns.get(key) ?? 0) + self);
+    }
+    for (const c of node.children ?? []) walk(c);
+  };
+  walk(profile.head);
+  const per = (b) => `${(b / requests / 1024).toFixed(1).padStart(7)} KiB`;
+  const top = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, TOP);
+  return [`${per(total)} allocated per request in all`, "", "## by place", ...top(places).map(([k, v]) => `${per(v)}  ${k}`), "", "## by function", ...top(fns).map(([k, v]) => `${per(v)}  ${k}`)];
+}
+
 if (process.argv[2] === "--summarise") {
   // A profile made elsewhere (e.g. a floor run with --cpu-prof): node bench/ladder/profile.mjs --summarise <file.cpuprofile>
   console.log(summarise(process.argv[3]).lines.join("\n"));
@@ -186,9 +217,12 @@ const env = {
 };
 // The API with its inspector on loopback: the profiler runs over the measured load only (not the start-up,
 // not the warm-up), through the DevTools protocol.
-const api = spawn(process.execPath, [`--inspect=127.0.0.1:${INSPECT_PORT}`, "src/main/api.ts"], { cwd: MAIN, env, stdio: ["ignore", "ignore", "pipe"] });
+// PROFILE_FLOOR=mercurius|yoga profiles a GraphQL floor (./gqlfloor.mjs, no auth) on the same database instead, under the gql rung's load.
+const FLOOR = process.env.PROFILE_FLOOR;
+const command = FLOOR ? [`${HERE}gqlfloor.mjs`, DATABASE_URL, ws.workspaceId, String(PORT), FLOOR] : ["src/main/api.ts"];
+const api = spawn(process.execPath, [`--inspect=127.0.0.1:${INSPECT_PORT}`, ...command], { cwd: MAIN, env: { ...env, PROJECT_DIR: MAIN }, stdio: ["ignore", "ignore", "pipe"] });
 const base = `http://127.0.0.1:${PORT}`;
-await waitHttp(`${base}/healthz`);
+await waitHttp(FLOOR ? `${base}/` : `${base}/healthz`);
 const { GQL_LIST, GQL_NESTED } = await import(`${HERE}queries.mjs`);
 const auth = { authorization: `Bearer ${ws.apiKey}` };
 const json = { "content-type": "application/json" };
@@ -203,6 +237,20 @@ if (!make) throw new Error(`unknown rung ${rung}: ${Object.keys(specs).join(", "
 const spec = typeof make === "function" ? await make() : make;
 await load({ ...spec, seconds: 2, connections: 32 }); // warm-up (JIT, caches), not profiled
 const devtools = await inspector();
+if (ALLOCATIONS) {
+  // Where the garbage comes from: V8's sampling heap profiler, counting objects the collector has
+  // already freed too (what a CPU profile shows only as "(garbage collector)").
+  await devtools.send("HeapProfiler.enable");
+  await devtools.send("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !PROMOTED });
+  const result = await load({ ...spec, seconds, connections: 32 });
+  const { profile } = await devtools.send("HeapProfiler.stopSampling");
+  devtools.close();
+  api.kill("SIGTERM");
+  await new Promise((r) => api.once("exit", r));
+  console.log(`# ${rung}: ${Math.round(result.rps)} req/s; bytes allocated per request by place and by function (sampled)\n`);
+  console.log(summariseAllocations(profile, result.total).join("\n"));
+  process.exit(0);
+}
 await devtools.send("Profiler.enable");
 await devtools.send("Profiler.start");
 const started = process.hrtime.bigint();
