@@ -15,7 +15,7 @@ import { ADDITIONS_REMAINING, LIMITS_FROM, limitReachedFor } from "./limits.ts";
 import { parseVideoUrl } from "./urls.ts";
 import {
   OWNER_ACCOUNT_COLUMNS,
-  ownerAccountOf,
+  withOwners,
   TRACKED_VIDEO_COLUMNS,
   trackedVideosOrder,
   videoFilterSql,
@@ -151,17 +151,7 @@ export async function listTrackedVideos(
   const total = rows[0]?.total ?? 0;
   // The rows are the records (each keeps the `total` column, and the owner's, which no door reads): no copy per row.
   const items: TrackedVideoRecord[] = rows[0]?.id === null ? [] : rows;
-  return { items, total, owners: read.owners ? distinctOwners(items) : [] };
-}
-
-/** The owner accounts of rows read with OWNER_ACCOUNT_COLUMNS, each once. */
-function distinctOwners(rows: readonly object[]): AccountView[] {
-  const byId = new Map<string, AccountView>();
-  for (const row of rows) {
-    const owner = ownerAccountOf(row);
-    if (owner && !byId.has(owner.id)) byId.set(owner.id, owner);
-  }
-  return [...byId.values()];
+  return { items, total, owners: read.owners ? withOwners(items) : [] };
 }
 
 /** Tracked videos by id, in any order; ids the workspace does not track are left out. */

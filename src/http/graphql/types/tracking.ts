@@ -44,6 +44,7 @@ import {
 } from "../../../domain/tracking/accounts.ts";
 import {
   ACCOUNT_VIDEOS_ORDER,
+  readOwner,
   trackedAccountsOrder,
   trackedVideosOrder,
   type AccountSort,
@@ -169,12 +170,6 @@ export const AccountRef = builder.loadableNodeRef("Account", {
   cacheResolved: (a) => a.id,
 });
 
-/** Accounts already read (with a page of videos) into the request's Account loader: `account` and `node` read them from there. */
-function primeAccounts(ctx: GraphQLContext, accounts: readonly AccountView[]): void {
-  const loader = AccountRef.getDataloader(ctx);
-  for (const a of accounts) loader.prime(a.id, a);
-}
-
 VideoRef.implement({
   description:
     "A video the workspace tracks. Videos are global to the service (one record per platform video, shared by every workspace that " +
@@ -202,7 +197,9 @@ VideoRef.implement({
       type: AccountRef,
       nullable: true,
       description: "The owning account, when known.",
-      resolve: (v) => v.accountId,
+      // A page read with its owners (`videos` when `account` is asked) carries each one: answered as it
+      // is, no loader call per video; otherwise the id, through the Account loader.
+      resolve: (v) => readOwner(v) ?? v.accountId,
     }),
     musicName: t.exposeString("musicName"),
     musicAuthor: t.exposeString("musicAuthor"),
@@ -413,14 +410,10 @@ builder.queryFields((t) => ({
           order: args.order ?? undefined,
           tag: tagIdsOf(args.tagIds),
         });
-        // Each video's account, when asked, comes with the page (one statement) and fills the request's
-        // Account loader, which `account` below reads: no second statement.
+        // Each video's account, when asked, comes with the page (one statement): `account` answers the
+        // row's owner (and Pothos primes the request's Account loader with it): no second statement.
         const owners = nodesAsk(info, "account");
-        return pagedConnection(args, trackedVideosOrder(list.sort, list.order), async (window) => {
-          const page = await listTrackedVideos(ctx.auth.workspaceId, window, list, { owners });
-          if (owners) primeAccounts(ctx, page.owners);
-          return page;
-        });
+        return pagedConnection(args, trackedVideosOrder(list.sort, list.order), (window) => listTrackedVideos(ctx.auth.workspaceId, window, list, { owners }));
       },
     },
     { name: "VideoConnection" },
