@@ -464,6 +464,10 @@ describe("tenancy, roles, validation and budget events", () => {
       { name: "x", starts_at: "2026-10-01", ends_at: "2027-12-01", currency: "EUR" },
       { name: "x", starts_at: "2026-02-30", ends_at: "2026-03-01", currency: "EUR" },
       { name: "x", starts_at: "2026-10-01", ends_at: "2026-11-01", currency: "EURO" },
+      // Three letters of no currency (ISO 4217's codes only).
+      { name: "x", starts_at: "2026-10-01", ends_at: "2026-11-01", currency: "ZZZ" },
+      // Inside the spring-forward gap of Europe/Paris: 02:30 is read as 03:30, after the end at 03:10.
+      { name: "x", starts_at: "2026-03-29T02:30", ends_at: "2026-03-29T03:10", currency: "EUR", time_zone: "Europe/Paris" },
       { name: "x", starts_at: "2026-10-01", ends_at: "2026-11-01", currency: "EUR", time_zone: "Mars/Olympus" },
       { name: "x", starts_at: "2026-10-01", ends_at: "2026-11-01", currency: "EUR", cpm_minor: -1 },
       { name: "x", starts_at: "2026-10-01", ends_at: "2026-11-01", currency: "EUR", cpm_minor: 1.5 },
@@ -473,6 +477,15 @@ describe("tenancy, roles, validation and budget events", () => {
       expect(r.body.code).toBe("VALIDATION_ERROR");
     }
     expect((await c.patch(`${P}/campaigns/${camp.id}`, { starts_at: "2026-12-01" })).body.code).toBe("VALIDATION_ERROR");
+    // Two changes of the period's ends at once, each valid alone and not together: checked one after the
+    // other under the row's lock (each used to pass, and together broke the table's period rule: a 500).
+    const stored = (await c.get(`${P}/campaigns/${camp.id}`)).body.data;
+    // 31 days: 30 days later ends (61 days) or 330 days earlier starts (361) is valid alone, both (391) is not.
+    const later = new Date(Date.parse(`${stored.endsAt}Z`) + 30 * 86_400_000).toISOString().slice(0, 10);
+    const earlier = new Date(Date.parse(`${stored.startsAt}Z`) - 330 * 86_400_000).toISOString().slice(0, 10);
+    const racing = await Promise.all([c.patch(`${P}/campaigns/${camp.id}`, { ends_at: later }), c.patch(`${P}/campaigns/${camp.id}`, { starts_at: earlier })]);
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect((await c.patch(`${P}/campaigns/${camp.id}`, { starts_at: stored.startsAt, ends_at: stored.endsAt })).status).toBe(200);
 
     // A member reads, and may not change a campaign (FORBIDDEN on GraphQL and REST).
     const email = `member-${randomUUID().slice(0, 8)}@example.test`;

@@ -71,10 +71,14 @@ export const localDateTime = (field: string) =>
     .transform((s) => (s.length === 10 ? `${s}T00:00:00` : s.length === 16 ? `${s}:00` : s))
     .meta({ description: "A local date-time in the campaign's time zone, YYYY-MM-DDTHH:MM[:SS] (a day alone means its 00:00).", example: "2026-11-01T00:00" });
 
+const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
+
 export const currency = z
   .string({ message: "currency must be an ISO 4217 code" })
   .regex(/^[A-Za-z]{3}$/, "currency must be an ISO 4217 code, three letters")
   .transform((c) => c.toUpperCase())
+  // The codes ICU knows (Node's full ICU: ISO 4217's active codes, and a few historic ones): ZZZ is refused.
+  .refine((c) => CURRENCIES.has(c), "currency must be an ISO 4217 code (EUR, USD …), not a code of no currency")
   .meta({ description: "ISO 4217 code (EUR, USD …); amounts are integer minor units of it (cents for EUR)." });
 
 export const hashtag = z

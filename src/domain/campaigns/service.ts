@@ -8,7 +8,7 @@
  * (409 CAMPAIGN_CLOSED). Earnings: ./earnings.ts; closing: ./close.ts.
  */
 import { Prisma } from "../../generated/prisma/client.ts";
-import { prisma, sql, sqlExec } from "../../infra/db.ts";
+import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
 import type { Actor } from "../people/actor.ts";
 import { authorize } from "../people/roles.ts";
 import { recordAudit } from "../people/audit.ts";
@@ -78,6 +78,26 @@ async function checkZone(tz: string | undefined): Promise<void> {
   if (!row?.ok) throw validationError("Invalid input: time_zone: unknown to the database's time zone list.", [{ path: "time_zone", message: "unknown time zone" }]);
 }
 
+const periodError = (why: string) =>
+  validationError(`Invalid input: ends_at: ${why}.`, [{ path: "ends_at", message: why }]);
+
+/**
+ * The period's rule on the instants, not only on the local strings: ends after starts, at most
+ * MAX_CAMPAIGN_DAYS later. A local time skipped by a clock change (02:30 on a spring-forward night in
+ * Europe/Paris) is read by PostgreSQL as the hour after, so `02:30 → 03:10` that night is a period
+ * whose end comes before its start: refused here instead of a campaign that counts nothing. The
+ * zone is known (`checkZone` first).
+ */
+async function checkPeriod(starts: string, ends: string, tz: string, tx?: Tx): Promise<void> {
+  const within = `must be after starts_at, at most ${MAX_CAMPAIGN_DAYS} days later`;
+  if (!(ends > starts) || Date.parse(`${ends}Z`) - Date.parse(`${starts}Z`) > MAX_CAMPAIGN_DAYS * 86_400_000) throw periodError(within);
+  const [row] = await sql<{ ordered: boolean }>(
+    Prisma.sql`SELECT (${ends}::timestamp AT TIME ZONE ${tz}) > (${starts}::timestamp AT TIME ZONE ${tz}) AS ordered`,
+    { tx },
+  );
+  if (!row?.ordered) throw periodError(`must be after starts_at in ${tz} (a local time skipped by a clock change counts as the hour after)`);
+}
+
 async function checkTag(workspaceId: string, tagId: string | null | undefined): Promise<void> {
   if (!tagId) return;
   const [t] = await sql<{ id: string }>(Prisma.sql`SELECT id FROM tags WHERE id = ${tagId}::uuid AND workspace_id = ${workspaceId}::uuid`);
@@ -87,6 +107,7 @@ async function checkTag(workspaceId: string, tagId: string | null | undefined): 
 export async function createCampaign(actor: Actor, input: CreateCampaignInput): Promise<CampaignRecord> {
   authorize(actor, "campaigns.manage");
   await checkZone(input.time_zone);
+  await checkPeriod(input.starts_at, input.ends_at, input.time_zone);
   await checkTag(actor.workspaceId, input.tag_id);
   return prisma.$transaction(async (tx) => {
     const [c] = await sql<CampaignRow>(
@@ -138,17 +159,9 @@ const set = (column: string, value: unknown, cast: string) => (value === undefin
 
 export async function updateCampaign(actor: Actor, id: string, change: UpdateCampaignInput): Promise<CampaignRecord> {
   authorize(actor, "campaigns.manage");
-  const current = await requireActive(actor.workspaceId, id);
+  await requireActive(actor.workspaceId, id);
   await checkZone(change.time_zone);
   await checkTag(actor.workspaceId, change.tag_id);
-  // One end given, the other stored: the period's rule over both (./inputs.ts checks it when both are given).
-  const starts = change.starts_at ?? current.startsAt;
-  const ends = change.ends_at ?? current.endsAt;
-  if (!(ends > starts) || Date.parse(`${ends}Z`) - Date.parse(`${starts}Z`) > MAX_CAMPAIGN_DAYS * 86_400_000) {
-    throw validationError(`Invalid input: ends_at: must be after starts_at, at most ${MAX_CAMPAIGN_DAYS} days later.`, [
-      { path: "ends_at", message: `must be after starts_at, at most ${MAX_CAMPAIGN_DAYS} days later` },
-    ]);
-  }
   const sets = [
     set("name", change.name, "text"),
     set("starts_local", change.starts_at, "timestamp"),
@@ -164,6 +177,15 @@ export async function updateCampaign(actor: Actor, id: string, change: UpdateCam
     set("fee_per_video_minor", change.fee_per_video_minor, "int8"),
   ].filter((s): s is Prisma.Sql => s !== null);
   return prisma.$transaction(async (tx) => {
+    // The stored period read under the row's lock: two changes of its ends at once are checked one after
+    // the other (checked outside, they could each pass and together break the table's campaign_period rule: a 500).
+    const [current] = await sql<Pick<CampaignRow, "startsAt" | "endsAt" | "timeZone">>(
+      Prisma.sql`SELECT ${COLUMNS} FROM campaigns c WHERE c.id = ${id}::uuid AND c.workspace_id = ${actor.workspaceId}::uuid FOR UPDATE`,
+      { tx },
+    );
+    if (!current) throw notFound("Campaign");
+    // One end given, the other stored: the period's rule over both (./inputs.ts checks the strings when both are given).
+    await checkPeriod(change.starts_at ?? current.startsAt, change.ends_at ?? current.endsAt, change.time_zone ?? current.timeZone, tx);
     const rows = await sql<CampaignRow>(
       Prisma.sql`UPDATE campaigns AS c SET ${Prisma.join([...sets, Prisma.sql`updated_at = now()`], ", ")}
         WHERE c.id = ${id}::uuid AND c.workspace_id = ${actor.workspaceId}::uuid AND c.status = 'active' RETURNING ${COLUMNS}`,
