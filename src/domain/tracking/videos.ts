@@ -15,11 +15,9 @@ import { ADDITIONS_REMAINING, LIMITS_FROM, limitReachedFor } from "./limits.ts";
 import { parseVideoUrl } from "./urls.ts";
 import {
   OWNER_ACCOUNT_COLUMNS,
-  withOwners,
   TRACKED_VIDEO_COLUMNS,
   trackedVideosOrder,
   videoFilterSql,
-  type AccountView,
   type TrackedVideoRecord,
   type VideoListOptions,
 } from "./views.ts";
@@ -109,14 +107,14 @@ const alreadyTracked = () => new DomainError("ALREADY_TRACKED", "This video is a
  * `list` (GET /videos' platform, q, sort, order) changes only the order (trackedVideosOrder) and
  * adds predicates (videoFilterSql); with a filter the total counts the matching videos. Without
  * `list` it is the statement above, and answers as before. `read.owners` reads each video's owner
- * account (as `accountsByIds` answers it) in the same statement: `owners`, each once.
+ * account (as `accountsByIds` answers it) in the same statement: `readOwner` (./views.ts) answers it.
  */
 export async function listTrackedVideos(
   workspaceId: string,
   page: PageRequest,
   list: VideoListOptions = {},
   read: { owners?: boolean } = {},
-): Promise<Page<TrackedVideoRecord> & { owners: AccountView[] }> {
+): Promise<Page<TrackedVideoRecord>> {
   const p = pageSql(trackedVideosOrder(list.sort, list.order), page);
   const filter = videoFilterSql(list);
   // With a filter, the total is the matching videos, counted once (a lateral, not a per-row subquery).
@@ -151,7 +149,7 @@ export async function listTrackedVideos(
   const total = rows[0]?.total ?? 0;
   // The rows are the records (each keeps the `total` column, and the owner's, which no door reads): no copy per row.
   const items: TrackedVideoRecord[] = rows[0]?.id === null ? [] : rows;
-  return { items, total, owners: read.owners ? withOwners(items) : [] };
+  return { items, total };
 }
 
 /** Tracked videos by id, in any order; ids the workspace does not track are left out. */

@@ -268,27 +268,14 @@ function ownerAccountOf(row: object): AccountView | null {
   return ownerFromRow(row);
 }
 
-/** Where a row read with its owner keeps the owner's AccountView (`withOwners`). */
-const OWNER = Symbol("owner account");
-
 /**
- * Rows read with OWNER_ACCOUNT_COLUMNS, each given its owner's AccountView (one object per distinct
- * owner, shared by its rows), which `readOwner` answers; answers the distinct owners.
+ * The owner a row was read with (OWNER_ACCOUNT_COLUMNS): its AccountView, null when the video has none,
+ * undefined when the row was read without it. Made on each call (one small object; kept on the row, the
+ * row's property store was copied to make room for it, which cost more).
  */
-export function withOwners(rows: readonly object[]): AccountView[] {
-  const byId = new Map<string, AccountView | null>();
-  for (const row of rows) {
-    const id = (row as Record<string, unknown>)[OWNER_ID] as string | null | undefined;
-    let owner = id == null ? null : byId.get(id);
-    if (owner === undefined) byId.set(id!, (owner = ownerAccountOf(row)));
-    (row as Record<symbol, AccountView | null>)[OWNER] = owner;
-  }
-  return [...byId.values()].filter((a): a is AccountView => a !== null);
-}
-
-/** The owner a row was read with (`withOwners`): the AccountView, null when it has none, undefined when not read with it. */
 export function readOwner(row: object): AccountView | null | undefined {
-  return (row as Record<symbol, AccountView | null | undefined>)[OWNER];
+  if (!(OWNER_ID in row)) return undefined;
+  return ownerAccountOf(row);
 }
 
 /** The workspace's tracked accounts: newest tracked first, ties by tracking id. */
