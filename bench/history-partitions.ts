@@ -31,6 +31,8 @@
  * that does, and says so in the results; BENCH_PARTITIONS_SEED_MINUTES bounds the seeding time the same way (the
  * videos are seeded in BENCH_PARTITIONS_BATCHES batches, each hour by hour; seeding stops after the batch that
  * crosses the bound, and the measurements use the videos seeded). The progress lines print the time left.
+ * Both tables are measured after a CHECKPOINT. BENCH_PARTITIONS_SECTION names the RESULTS section (a like-for-like run,
+ * both tables at one size: BENCH_PARTITIONS_POINTS=BENCH_PARTITIONS_BASELINE, kept beside the main one).
  * Run alone: `npx tsx bench/history-partitions.ts [--keep]`; a smoke run:
  * `BENCH_PARTITIONS_POINTS=2000000 BENCH_PARTITIONS_BASELINE=500000 BENCH_PARTITIONS_SECONDS=2 npx tsx bench/history-partitions.ts`.
  * Writes the `history-partitions` section of bench/RESULTS.md, with both reads' and both inserts' plans (EXPLAIN
@@ -59,6 +61,8 @@ const SEED_MINUTES = Number(process.env.BENCH_PARTITIONS_SEED_MINUTES ?? Infinit
 /** What a point takes on disk with its share of the covering key (measured at 10 M: 2.39 GiB partitioned, 0.26 GiB per 1 M flat). */
 const BYTES_PER_POINT = 280;
 const DISK_MARGIN = 1.2;
+/** The section of bench/RESULTS.md written: BENCH_PARTITIONS_SECTION keeps a run of another scale beside the main one. */
+const SECTION = process.env.BENCH_PARTITIONS_SECTION ?? "history-partitions";
 
 /** The shape before migration 20261126130000 (as migration 20261124120000 made it). */
 const FLAT_TABLE = `
@@ -220,8 +224,12 @@ export async function runHistoryPartitionsBench(): Promise<void> {
     ).rows as { name: string; bytes: string; rows: string }[];
     const partitionCount = partitionSizes.length;
 
-    // The baseline first, then the partitioned table (the latter gets no warmer cache from the order).
+    // The baseline first, then the partitioned table (the latter gets no warmer cache from the order). Each after a
+    // CHECKPOINT: without it the seeding's dirty pages were written during the other's measurement (reads showed
+    // `written=` buffers, the partitioned table's reads paid for its own seeding).
+    await db.query("CHECKPOINT");
     const base = await measure(pool, flat, end);
+    await db.query("CHECKPOINT");
     const part = await measure(pool, partitioned, end);
 
     const row = (name: string, s: Shape, m: Awaited<ReturnType<typeof measure>>) =>
@@ -263,7 +271,7 @@ ${base.insertPlan}
 
 ${partitionSizes.map((p) => `    ${p.name}: ${gib(Number(p.bytes))}, ${Number(p.rows).toLocaleString("en")} rows`).join("\n")}`;
     console.log(md);
-    await writeSection("history-partitions", md);
+    await writeSection(SECTION, md);
   } finally {
     await pool.end().catch(() => undefined);
     await db.end().catch(() => undefined);
