@@ -36,9 +36,11 @@ function settled<C extends RedisConnection>(client: C): C {
         const sent = (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         sent.catch((e: Error) => logger.debug({ err: e.message, command: String(property) }, "event connection command failed"));
         if (property === "subscribe") {
-          const answered = sent.catch(() => undefined);
+          // Refused, it rejects `subscribed` (a stream whose SUBSCRIBE failed would never get an event).
+          const answered = sent.then(() => undefined);
+          answered.catch(() => undefined); // read by `subscribed`'s callers
           pendingSubscribes.add(answered);
-          void answered.then(() => pendingSubscribes.delete(answered));
+          void answered.finally(() => pendingSubscribes.delete(answered)).catch(() => undefined);
         }
         return sent;
       };
@@ -66,7 +68,8 @@ function getPubSub(): PubSub {
 /**
  * Resolves once every SUBSCRIBE sent so far (by iterators already started) is active in Redis: each
  * resolves when Redis has answered it (on one server or a cluster's subscriber node alike). Lets a
- * subscription read the current state only once no event can be missed.
+ * subscription read the current state only once no event can be missed. Rejects when Redis refused one
+ * (NOPERM, a connection given up): the stream would wait for events that never come.
  */
 export async function subscribed(): Promise<void> {
   await Promise.all([...pendingSubscribes]);

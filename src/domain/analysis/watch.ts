@@ -2,8 +2,7 @@
  * Live status of a video's analysis, as GraphQL subscriptions read it: a watcher gets the current
  * state first and then each newer state once, in order (./events.ts publishes the moves).
  */
-import { subscribeEvents } from "../shared/events.ts";
-import { subscribed } from "../../infra/events.ts";
+import { listening, subscribeEvents } from "../shared/events.ts";
 import { toEvent, type AnalysisEvent } from "./events.ts";
 import { getAnalysis, requireTrackedVideo, statusRank } from "./service.ts";
 
@@ -24,7 +23,7 @@ async function* statusChanges(workspaceId: string, videoId: string): AsyncGenera
   const fresh = (e: AnalysisEvent) => statusRank(e.status) > (sent.get(e.analysisId) ?? -1);
   try {
     let next = events.next(); // starts the Redis subscription
-    await subscribed();
+    await listening();
     const current = await getAnalysis(workspaceId, videoId);
     if (current) {
       const e = toEvent(current);

@@ -1,6 +1,5 @@
 /** Live progress of a radar search, as its workspace watches it (GraphQL radarSearchUpdated); ./events.ts publishes the changes. */
-import { subscribeEvents } from "../shared/events.ts";
-import { subscribed } from "../../infra/events.ts";
+import { listening, subscribeEvents } from "../shared/events.ts";
 import { getSearchSummary, type RadarSearchSummary } from "./service.ts";
 
 const TERMINAL = new Set(["completed", "failed"]);
@@ -23,7 +22,7 @@ async function* searchUpdates(workspaceId: string, id: string, first: RadarSearc
   const events = subscribeEvents("radarSearchUpdated", id)[Symbol.asyncIterator]();
   const nextEvent = events.next(); // starts the Redis subscription
   try {
-    await subscribed(); // SUBSCRIBE is active in Redis: no change after the read below can be missed
+    await listening(); // SUBSCRIBE is active in Redis: no change after the read below can be missed
     let current = await getSearchSummary(workspaceId, id);
     yield current;
     let pending = nextEvent;

@@ -9,6 +9,7 @@ import { publish, subscribe, subscribed } from "../../infra/events.ts";
 import { logger } from "../../infra/logger.ts";
 import type { AnalysisStatus } from "../../generated/prisma/client.ts";
 import type { WorkspaceEvent } from "./workspace-events.ts";
+import { DomainError } from "./errors.ts";
 
 /** Topic → payload. Ids in channel names are workspace-scoped where the data is (analyses, credits). */
 export interface EventPayloads {
@@ -47,6 +48,20 @@ export async function publishEvent<T extends Topic>(topic: T, id: string, payloa
   }
 }
 
+/**
+ * Resolves once the streams just started are listening in Redis (infra's `subscribed`); SERVICE_UNAVAILABLE
+ * when Redis refused the subscription: said to the client (who may subscribe again) rather than a stream
+ * that stays silent.
+ */
+export async function listening(): Promise<void> {
+  try {
+    await subscribed();
+  } catch (e) {
+    logger.warn({ err: (e as Error).message }, "a live subscription was refused by Redis");
+    throw new DomainError("SERVICE_UNAVAILABLE", "Live updates are unavailable: the event bus refused the subscription. Subscribe again later.");
+  }
+}
+
 /** The events of `<topic>:<id>` as they come, until the consumer stops. */
 export function subscribeEvents<T extends Topic>(topic: T, id: string): AsyncIterable<EventPayloads[T]> {
   return subscribe(topic, id) as AsyncIterable<EventPayloads[T]>;
@@ -61,7 +76,7 @@ export async function* currentThenEvents<T extends Topic>(topic: T, id: string, 
   const events = subscribeEvents(topic, id)[Symbol.asyncIterator]();
   try {
     let next = events.next(); // starts the Redis subscription
-    await subscribed();
+    await listening();
     yield await current();
     for (;;) {
       const r = await next;
