@@ -121,23 +121,25 @@ function load(spec) {
 }
 
 /** Self time per node of the profile, grouped by function and by place. */
+/** Where a function of a profile lives: a package under node_modules, a file of src/, Node's internals, or "(native)". */
+function place(url) {
+  if (!url) return "(native)";
+  const nm = url.lastIndexOf("node_modules/");
+  if (nm >= 0) {
+    const rest = url.slice(nm + 13).split("/");
+    return rest[0].startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0];
+  }
+  if (url.startsWith("node:")) return url;
+  const src = url.indexOf("/src/");
+  return src >= 0 ? url.slice(src + 1).replace(/^file:\/\//, "") : url;
+}
+
 function summarise(file) {
   const profile = JSON.parse(readFileSync(file, "utf8"));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map();
   const dt = profile.timeDeltas;
   for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (dt[i] ?? 0));
-  const place = (url) => {
-    if (!url) return "(native)";
-    const nm = url.lastIndexOf("node_modules/");
-    if (nm >= 0) {
-      const rest = url.slice(nm + 13).split("/");
-      return rest[0].startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0];
-    }
-    if (url.startsWith("node:")) return url;
-    const src = url.indexOf("/src/");
-    return src >= 0 ? url.slice(src + 1).replace(/^file:\/\//, "") : url;
-  };
   const fns = new Map();
   const places = new Map();
   let total = 0;
@@ -187,9 +189,7 @@ function summariseAllocations(profile, requests) {
     if (self > 0) {
       const f = node.callFrame;
       const name = f.functionName || "(anonymous)";
-      const url = f.url ?? "";
-      const nm = url.lastIndexOf("node_modules/");
-      const p = !url ? "(native)" : nm >= 0 ? url.slice(nm + 13).split("/").slice(0, url.slice(nm + 13).startsWith("@") ? 2 : 1).join("/") : url.startsWith("node:") ? url : url.slice(Math.max(0, url.indexOf("/src/") + 1));
+      const p = place(f.url);
       total += self;
       places.set(p, (places.get(p) ?? 0) + self);
       const key = `${name}  ${p}:${f.lineNumber + 1}`;
