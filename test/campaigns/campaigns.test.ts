@@ -612,6 +612,14 @@ describe("GraphQL mutations and which videos count", () => {
       i: { name: "x", startsAt: "2026-10-01", endsAt: "2026-10-02", currency: "EUR", timeZone: "Nowhere/Else" },
     });
     expect(bad.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
+    // The same rules as REST's: a code of no currency, a period inside a clock change's gap.
+    for (const i of [
+      { name: "x", startsAt: "2026-10-01", endsAt: "2026-10-02", currency: "ZZZ" },
+      { name: "x", startsAt: "2026-03-29T02:30", endsAt: "2026-03-29T03:10", currency: "EUR", timeZone: "Europe/Paris" },
+    ]) {
+      const r = await gql(api.url, ws.key, `mutation($i: CampaignInput!) { createCampaign(input: $i) { id } }`, { i });
+      expect(r.body.errors?.[0]?.extensions?.code, JSON.stringify(i)).toBe("VALIDATION_ERROR");
+    }
     // A money field that is not an integer is refused by the Count scalar: VALIDATION_ERROR too, nothing written.
     const notMoney = await gql(api.url, ws.key, `mutation($i: CampaignInput!) { createCampaign(input: $i) { id } }`, {
       i: { name: "x", startsAt: "2026-10-01", endsAt: "2026-10-02", currency: "EUR", budgetMinor: "..", cpmMinor: 1.5 },
