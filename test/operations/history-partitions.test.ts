@@ -29,7 +29,13 @@ const DAY = 86_400_000;
 /** 00:00 UTC of the first day of the month of `at`, plus `months`. */
 const monthStart = (at: Date, months = 0) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + months, 1));
 const suffix = (at: Date) => `_p${at.toISOString().slice(0, 7).replace("-", "_")}`;
-const NOW = new Date();
+/**
+ * The test's clock: 12:00 UTC on the 20th of the current month. The migration lays out partitions around the
+ * database's own clock (this month and the ones around it), so the month must be today's; the day is fixed, so
+ * that the order of the points the tests write (day 10, "now", the 15th of the retention run) is the same on
+ * every day of the month.
+ */
+const NOW = ((real: Date) => new Date(Date.UTC(real.getUTCFullYear(), real.getUTCMonth(), 20, 12)))(new Date());
 /** A point in the month `months` from this one (day 10 at hh:00). */
 const inMonth = (months: number, hour = 8) => new Date(monthStart(NOW, months).getTime() + 9 * DAY + hour * 3_600_000);
 
