@@ -51,7 +51,9 @@ async function microbench() {
   // The plugins' validation rules, as Yoga adds them (each plugin's onValidate).
   const rules = [...specifiedRules];
   for (const plugin of limits.operationLimits()) {
-    (plugin as { onValidate?: (p: { addValidationRule: (r: unknown) => void }) => void }).onValidate?.({ addValidationRule: (r) => rules.push(r as never) });
+    (plugin as { onValidate?: (p: { addValidationRule: (r: unknown) => void }) => void }).onValidate?.({
+      addValidationRule: (r) => rules.push(r as never),
+    });
   }
   return {
     // As it runs per request: the estimate, kept per parsed document when the operation has no variables.
@@ -84,7 +86,8 @@ export async function runAbuseBoundsBench(): Promise<void> {
       { name: "GraphQL `videos(first: 20)` (GET /graphql)", path: `/graphql?query=${encodeURIComponent(GRAPHQL_QUERY)}` },
     ];
     const page = (await (await fetch(`${base}${endpoints[1]!.path}`, { headers })).json()) as { data?: { videos: { edges: unknown[] } } };
-    if (page.data?.videos.edges.length !== Math.min(20, VIDEOS)) throw new Error(`the GraphQL page is not 20 videos: ${JSON.stringify(page).slice(0, 300)}`);
+    if (page.data?.videos.edges.length !== Math.min(20, VIDEOS))
+      throw new Error(`the GraphQL page is not 20 videos: ${JSON.stringify(page).slice(0, 300)}`);
     const measured = [];
     for (const e of endpoints) {
       await load({ base, paths: [e.path], headers, seconds: Math.min(2, SECONDS), connections: CONNECTIONS }); // warm-up

@@ -51,10 +51,20 @@ const SNAPSHOT_DAYS_ACCOUNT = 90;
 const EMAIL = "agency@example.com";
 const PASSWORD = "bench password 1234";
 const WEB_DIST = fileURLToPath(new URL("../web/dist/index.html", import.meta.url));
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
 const whole = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
-if (!Number.isInteger(ACCOUNTS) || ACCOUNTS < CAMPAIGNS) throw new Error(`BENCH_AGENCY_ACCOUNTS must be an integer of at least ${CAMPAIGNS}`);
+if (!Number.isInteger(ACCOUNTS) || ACCOUNTS < CAMPAIGNS)
+  throw new Error(`BENCH_AGENCY_ACCOUNTS must be an integer of at least ${CAMPAIGNS}`);
 if (!Number.isInteger(VIDEOS) || VIDEOS < ACCOUNTS * 2) throw new Error("BENCH_AGENCY_VIDEOS must be at least twice the accounts");
 
 // ---------------------------------------------------------------------------------------------
@@ -148,9 +158,17 @@ function plan(rows: SeedRows): PlannedFolder[] {
   const clientKey = (c: number) => `client${c}`;
   const campaignKey = (k: number) => `campaign${k}`;
   const clientOf = (k: number) => Math.floor(k / CAMPAIGNS_PER_CLIENT);
-  for (let c = 0; c < CLIENTS; c++) folders.push({ key: clientKey(c), name: `Client ${c + 1}`, level: 1, parent: null, accounts: [], videos: [] });
+  for (let c = 0; c < CLIENTS; c++)
+    folders.push({ key: clientKey(c), name: `Client ${c + 1}`, level: 1, parent: null, accounts: [], videos: [] });
   for (let k = 0; k < CAMPAIGNS; k++)
-    folders.push({ key: campaignKey(k), name: `Campaign ${clientOf(k) + 1}.${(k % CAMPAIGNS_PER_CLIENT) + 1}`, level: 2, parent: clientKey(clientOf(k)), accounts: [], videos: [] });
+    folders.push({
+      key: campaignKey(k),
+      name: `Campaign ${clientOf(k) + 1}.${(k % CAMPAIGNS_PER_CLIENT) + 1}`,
+      level: 2,
+      parent: clientKey(clientOf(k)),
+      accounts: [],
+      videos: [],
+    });
   const byKey = new Map(folders.map((f) => [f.key, f]));
   const videosOf = new Map<string, string[]>();
   for (const v of rows.videos) if (v.accountId) videosOf.set(v.accountId, [...(videosOf.get(v.accountId) ?? []), v.id]);
@@ -158,7 +176,7 @@ function plan(rows: SeedRows): PlannedFolder[] {
   rows.accounts.forEach((a, i) => {
     const home = i % CAMPAIGNS;
     const placements = [home];
-    if (i % 10 === 0) placements.push(clientOf(home) * CAMPAIGNS_PER_CLIENT + ((home % CAMPAIGNS_PER_CLIENT) + 1) % CAMPAIGNS_PER_CLIENT);
+    if (i % 10 === 0) placements.push(clientOf(home) * CAMPAIGNS_PER_CLIENT + (((home % CAMPAIGNS_PER_CLIENT) + 1) % CAMPAIGNS_PER_CLIENT));
     if (i % 25 === 5) placements.push((home + CAMPAIGNS_PER_CLIENT) % CAMPAIGNS);
     campaignsOfAccount.set(i, placements);
     placements.forEach((k, n) => {
@@ -179,7 +197,9 @@ function plan(rows: SeedRows): PlannedFolder[] {
     const f = byKey.get(campaignKey(k))!;
     f.accounts.push(rows.accounts[k]!.id); // account k's home campaign is k
     f.videos.push(...accountless.filter((_, j) => j % CAMPAIGNS === k).map((v) => v.id));
-    const foreign = rows.accounts.map((a, i) => ({ a, i })).filter(({ i }) => (campaignsOfAccount.get(i) ?? []).every((c) => clientOf(c) !== clientOf(k)));
+    const foreign = rows.accounts
+      .map((a, i) => ({ a, i }))
+      .filter(({ i }) => (campaignsOfAccount.get(i) ?? []).every((c) => clientOf(c) !== clientOf(k)));
     for (let j = 0; j < 10 && foreign.length > 0; j++) {
       const own = videosOf.get(foreign[(k * 7 + j * 3) % foreign.length]!.a.id) ?? [];
       if (own.length > 0) f.videos.push(own[j % own.length]!);
@@ -193,7 +213,9 @@ function plan(rows: SeedRows): PlannedFolder[] {
       const own = videosOf.get(ownCreators[j % ownCreators.length]!.id) ?? [];
       if (own.length > 0) f.videos.push(own[(j * 2) % own.length]!);
     }
-    const campaignVideos = [0, 1, 2].flatMap((n) => byKey.get(campaignKey(c * CAMPAIGNS_PER_CLIENT + n))!.videos.filter((id) => accountless.some((v) => v.id === id)));
+    const campaignVideos = [0, 1, 2].flatMap((n) =>
+      byKey.get(campaignKey(c * CAMPAIGNS_PER_CLIENT + n))!.videos.filter((id) => accountless.some((v) => v.id === id)),
+    );
     f.videos.push(...campaignVideos.slice(0, 5));
   }
   for (const f of folders) f.videos = [...new Set(f.videos)];
@@ -226,8 +248,13 @@ async function build(rest: Rest, folders: PlannedFolder[]) {
   const started = performance.now();
   for (const level of [1, 2, 3] as const) {
     for (const f of folders.filter((x) => x.level === level)) {
-      const r = await rest<{ data: { id: string; parentId: string | null } }>("POST", "/folders", f.parent ? { name: f.name, parentId: ids.get(f.parent) } : { name: f.name });
-      if (r.status !== 201 || r.body.data.parentId !== (f.parent ? ids.get(f.parent) : null)) throw new Error(`createFolder ${f.name}: ${JSON.stringify(r.body)}`);
+      const r = await rest<{ data: { id: string; parentId: string | null } }>(
+        "POST",
+        "/folders",
+        f.parent ? { name: f.name, parentId: ids.get(f.parent) } : { name: f.name },
+      );
+      if (r.status !== 201 || r.body.data.parentId !== (f.parent ? ids.get(f.parent) : null))
+        throw new Error(`createFolder ${f.name}: ${JSON.stringify(r.body)}`);
       f.id = r.body.data.id;
       ids.set(f.key, f.id);
       times.createFolder.push(r.ms);
@@ -310,16 +337,21 @@ async function check(rest: Rest, db: pg.Client, folders: PlannedFolder[], rows: 
     got.forEach((g, i) => {
       if (g !== want[i]) mismatches.push(`${f.name}: ${fields[i]} ${g} ≠ SQL ${want[i]}`);
     });
-    if (Math.abs(a.avgEngagementRate - e!.er) > 1e-9 * Math.max(1, Math.abs(e!.er))) mismatches.push(`${f.name}: avgEngagementRate ${a.avgEngagementRate} ≠ SQL ${e!.er}`);
+    if (Math.abs(a.avgEngagementRate - e!.er) > 1e-9 * Math.max(1, Math.abs(e!.er)))
+      mismatches.push(`${f.name}: avgEngagementRate ${a.avgEngagementRate} ≠ SQL ${e!.er}`);
     const top = a.topVideos.map((v: { id: string }) => v.id);
-    if (JSON.stringify(top) !== JSON.stringify(e!.top)) mismatches.push(`${f.name}: topVideos ${JSON.stringify(top)} ≠ SQL ${JSON.stringify(e!.top)}`);
-    if (e!.videos !== js.videos || e!.accounts !== js.accounts) mismatches.push(`${f.name}: SQL ${e!.videos} videos / ${e!.accounts} accounts ≠ bookkeeping ${js.videos} / ${js.accounts}`);
+    if (JSON.stringify(top) !== JSON.stringify(e!.top))
+      mismatches.push(`${f.name}: topVideos ${JSON.stringify(top)} ≠ SQL ${JSON.stringify(e!.top)}`);
+    if (e!.videos !== js.videos || e!.accounts !== js.accounts)
+      mismatches.push(`${f.name}: SQL ${e!.videos} videos / ${e!.accounts} accounts ≠ bookkeeping ${js.videos} / ${js.accounts}`);
     const listed = await rest<{ total: number }>("GET", `/folders/${f.id}/videos?includeDescendants=true&limit=1`);
     if (listed.body.total !== e!.videos) mismatches.push(`${f.name}: videos?includeDescendants total ${listed.body.total} ≠ ${e!.videos}`);
     const own = await rest<{ data: any }>("GET", `/folders/${f.id}/analytics`);
     const ownJs = bookkept([f], rows);
     if (own.body.data.totalVideos !== ownJs.videos || own.body.data.totalAccounts !== ownJs.accounts)
-      mismatches.push(`${f.name}: own analytics ${own.body.data.totalVideos} / ${own.body.data.totalAccounts} ≠ bookkeeping ${ownJs.videos} / ${ownJs.accounts}`);
+      mismatches.push(
+        `${f.name}: own analytics ${own.body.data.totalVideos} / ${own.body.data.totalAccounts} ≠ bookkeeping ${ownJs.videos} / ${ownJs.accounts}`,
+      );
     expectedOf.set(f.key, e!);
     ownOf.set(f.key, ownJs);
   }
@@ -339,7 +371,13 @@ async function check(rest: Rest, db: pg.Client, folders: PlannedFolder[], rows: 
 type Session = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
 async function context(browser: Browser, baseURL: string, session: Session): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ baseURL, locale: "en-US", timezoneId: "UTC", viewport: { width: 1280, height: 860 }, storageState: session });
+  const ctx = await browser.newContext({
+    baseURL,
+    locale: "en-US",
+    timezoneId: "UTC",
+    viewport: { width: 1280, height: 860 },
+    storageState: session,
+  });
   ctx.setDefaultTimeout(60_000);
   return ctx;
 }
@@ -359,11 +397,20 @@ async function signIn(browser: Browser, baseURL: string): Promise<Session> {
 
 const pageNow = (page: Page) => page.evaluate(() => performance.now());
 const cards = (page: Page) =>
-  page.$$eval("main .card", (els) => Object.fromEntries(els.map((c) => [c.querySelector(".card-label")?.textContent ?? "", c.querySelector(".card-value")?.textContent ?? ""])));
+  page.$$eval("main .card", (els) =>
+    Object.fromEntries(
+      els.map((c) => [c.querySelector(".card-label")?.textContent ?? "", c.querySelector(".card-value")?.textContent ?? ""]),
+    ),
+  );
 const crumbs = (page: Page) => page.getByRole("navigation", { name: "Breadcrumbs" }).getByRole("listitem").allTextContents();
 const treeRows = (page: Page) =>
   page.$$eval("tr[data-folder-id]", (rows) =>
-    rows.map((r) => ({ level: Number(r.getAttribute("data-level")), id: r.getAttribute("data-folder-id")!, videos: (r as HTMLTableRowElement).cells[1]?.textContent ?? "", accounts: (r as HTMLTableRowElement).cells[2]?.textContent ?? "" })),
+    rows.map((r) => ({
+      level: Number(r.getAttribute("data-level")),
+      id: r.getAttribute("data-folder-id")!,
+      videos: (r as HTMLTableRowElement).cells[1]?.textContent ?? "",
+      accounts: (r as HTMLTableRowElement).cells[2]?.textContent ?? "",
+    })),
   );
 const showMore = (page: Page) => page.locator("section[aria-labelledby=folders-heading]").getByRole("button", { name: "Show more" });
 
@@ -379,7 +426,11 @@ async function wholeTree(page: Page, total: number): Promise<void> {
 }
 
 /** What is wrong with the tree shown (empty when right): every folder once, each below its parent, at its level, with its own counts. */
-function treeProblems(rows: Awaited<ReturnType<typeof treeRows>>, folders: PlannedFolder[], ownOf: Map<string, { videos: number; accounts: number }>): string[] {
+function treeProblems(
+  rows: Awaited<ReturnType<typeof treeRows>>,
+  folders: PlannedFolder[],
+  ownOf: Map<string, { videos: number; accounts: number }>,
+): string[] {
   const problems: string[] = [];
   const byId = new Map(folders.map((f) => [f.id!, f]));
   const keyToId = new Map(folders.map((f) => [f.key, f.id!]));
@@ -398,7 +449,8 @@ function treeProblems(rows: Awaited<ReturnType<typeof treeRows>>, folders: Plann
     if ((f.parent ? keyToId.get(f.parent) : null) !== (r.level > 1 ? parentShown : null)) problems.push(`${f.name} not below its parent`);
     stack[r.level - 1] = r.id;
     const own = ownOf.get(f.key)!;
-    if (r.videos !== whole.format(own.videos) || r.accounts !== whole.format(own.accounts)) problems.push(`${f.name}: row shows ${r.videos} videos / ${r.accounts} accounts, expected ${own.videos} / ${own.accounts}`);
+    if (r.videos !== whole.format(own.videos) || r.accounts !== whole.format(own.accounts))
+      problems.push(`${f.name}: row shows ${r.videos} videos / ${r.accounts} accounts, expected ${own.videos} / ${own.accounts}`);
   }
   return problems.slice(0, 10);
 }
@@ -411,7 +463,14 @@ interface Timing {
   note?: string;
 }
 
-async function browse(browser: Browser, baseURL: string, session: Session, folders: PlannedFolder[], expectedOf: Map<string, Expected>, ownOf: Map<string, { videos: number; accounts: number }>) {
+async function browse(
+  browser: Browser,
+  baseURL: string,
+  session: Session,
+  folders: PlannedFolder[],
+  expectedOf: Map<string, Expected>,
+  ownOf: Map<string, { videos: number; accounts: number }>,
+) {
   const problems: string[] = [];
   const timings: Timing[] = [];
   const pageErrors: string[] = [];
@@ -428,7 +487,12 @@ async function browse(browser: Browser, baseURL: string, session: Session, folde
   const nameOf = (key: string | null) => folders.find((f) => f.key === key)?.name;
 
   // The folders page: first row, then the whole tree.
-  const tree: Timing = { page: `/folders (${folders.length} folders, 100 a page)`, firstData: [], done: [], doneLabel: "whole tree (Show more until every folder)" };
+  const tree: Timing = {
+    page: `/folders (${folders.length} folders, 100 a page)`,
+    firstData: [],
+    done: [],
+    doneLabel: "whole tree (Show more until every folder)",
+  };
   let firstPage = { rows: 0, topLevel: 0, clientsShown: 0 };
   const clientIds = new Set(clients.map((c) => c.id));
   for (let i = 0; i < SAMPLES; i++) {
@@ -437,7 +501,11 @@ async function browse(browser: Browser, baseURL: string, session: Session, folde
     await page.waitForSelector("tr[data-folder-id]");
     tree.firstData.push(await pageNow(page));
     const shown = await treeRows(page);
-    firstPage = { rows: shown.length, topLevel: shown.filter((r) => r.level === 1).length, clientsShown: shown.filter((r) => clientIds.has(r.id)).length };
+    firstPage = {
+      rows: shown.length,
+      topLevel: shown.filter((r) => r.level === 1).length,
+      clientsShown: shown.filter((r) => clientIds.has(r.id)).length,
+    };
     await wholeTree(page, folders.length);
     tree.done!.push(await pageNow(page));
     problems.push(...treeProblems(await treeRows(page), folders, ownOf).map((p) => `tree: ${p}`));
@@ -458,9 +526,13 @@ async function browse(browser: Browser, baseURL: string, session: Session, folde
       await page.waitForSelector("main .card-value");
       t.firstData.push(await pageNow(page));
       const c = await cards(page);
-      if (c.Videos !== whole.format(e.videos) || c.Accounts !== whole.format(e.accounts)) problems.push(`${label}: cards show ${c.Videos} videos / ${c.Accounts} accounts, expected ${e.videos} / ${e.accounts}`);
+      if (c.Videos !== whole.format(e.videos) || c.Accounts !== whole.format(e.accounts))
+        problems.push(`${label}: cards show ${c.Videos} videos / ${c.Accounts} accounts, expected ${e.videos} / ${e.accounts}`);
       const children = folders.filter((x) => x.parent === f.key).length;
-      const shownChildren = await page.locator("section[aria-labelledby=subfolders-heading] tbody tr").filter({ has: page.locator("a") }).count();
+      const shownChildren = await page
+        .locator("section[aria-labelledby=subfolders-heading] tbody tr")
+        .filter({ has: page.locator("a") })
+        .count();
       if (shownChildren !== children) problems.push(`${label}: ${shownChildren} sub-folders shown, expected ${children}`);
       const path = [nameOf(subtreeParent(folders, f, 2)), nameOf(subtreeParent(folders, f, 1)), f.name].filter((x): x is string => !!x);
       const shown = await crumbs(page);
@@ -475,7 +547,12 @@ async function browse(browser: Browser, baseURL: string, session: Session, folde
   await folderPage(creator, false, `/folders/:creator (${whole.format(ownOf.get(creator.key)!.videos)} videos)`);
 
   // The switch: a client folder without, then "Include sub-folders in the analytics" → the cards with the sub-tree.
-  const toggle: Timing = { page: "/folders/:client, then Include sub-folders (click → cards updated)", firstData: [], done: [], doneLabel: "click → sub-tree cards" };
+  const toggle: Timing = {
+    page: "/folders/:client, then Include sub-folders (click → cards updated)",
+    firstData: [],
+    done: [],
+    doneLabel: "click → sub-tree cards",
+  };
   for (let i = 0; i < SAMPLES; i++) {
     const { ctx, page } = await fresh();
     await page.goto(`/folders/${client.id}`, { waitUntil: "commit" });
@@ -485,7 +562,10 @@ async function browse(browser: Browser, baseURL: string, session: Session, folde
     await page.getByLabel("Include sub-folders in the analytics").click();
     const want = whole.format(expectedOf.get(client.key)!.videos);
     await page.waitForFunction(
-      (w) => Array.from(document.querySelectorAll("main .card")).some((c) => c.querySelector(".card-label")?.textContent === "Videos" && c.querySelector(".card-value")?.textContent === w),
+      (w) =>
+        Array.from(document.querySelectorAll("main .card")).some(
+          (c) => c.querySelector(".card-label")?.textContent === "Videos" && c.querySelector(".card-value")?.textContent === w,
+        ),
       want,
       { timeout: 30_000 },
     );
@@ -517,9 +597,14 @@ async function browse(browser: Browser, baseURL: string, session: Session, folde
       walk.push(Date.now() - t);
     }
     const shown = await crumbs(page);
-    if (JSON.stringify(shown) !== JSON.stringify(["Folders", client.name, campaign.name, creator.name])) problems.push(`walk: breadcrumbs ${JSON.stringify(shown)}`);
+    if (JSON.stringify(shown) !== JSON.stringify(["Folders", client.name, campaign.name, creator.name]))
+      problems.push(`walk: breadcrumbs ${JSON.stringify(shown)}`);
     await ctx.close();
-    timings.push({ page: `by links: tree → client → campaign → creator`, firstData: [], note: `"Show more" pressed ${clicksToFindClient}× before the client's row was on the page; clicks ${walk.map((w) => `${w} ms`).join(", ")}` });
+    timings.push({
+      page: `by links: tree → client → campaign → creator`,
+      firstData: [],
+      note: `"Show more" pressed ${clicksToFindClient}× before the client's row was on the page; clicks ${walk.map((w) => `${w} ms`).join(", ")}`,
+    });
   }
   return { problems, timings, pageErrors, client, campaign: campaignFolder, creator };
 }
@@ -563,15 +648,21 @@ async function main() {
     await seed(db, workspace.id, other.workspace.id);
     const seedSeconds = (performance.now() - t) / 1000;
     const counts = (
-      await db.query(`SELECT (SELECT count(*) FROM tracked_accounts WHERE workspace_id = $1)::int AS accounts, (SELECT count(*) FROM tracked_videos WHERE workspace_id = $1)::int AS videos,
+      await db.query(
+        `SELECT (SELECT count(*) FROM tracked_accounts WHERE workspace_id = $1)::int AS accounts, (SELECT count(*) FROM tracked_videos WHERE workspace_id = $1)::int AS videos,
                              (SELECT count(*) FROM videos)::int AS all_videos, (SELECT count(*) FROM video_snapshots)::int AS video_snapshots,
-                             (SELECT count(*) FROM video_metric_points)::int AS points, (SELECT count(*) FROM account_snapshots)::int AS account_snapshots`, [workspace.id])
+                             (SELECT count(*) FROM video_metric_points)::int AS points, (SELECT count(*) FROM account_snapshots)::int AS account_snapshots`,
+        [workspace.id],
+      )
     ).rows[0];
     const rows: SeedRows = {
       accounts: (await db.query(`SELECT id::text, username FROM accounts ORDER BY username`)).rows,
       videos: (
-        await db.query(`SELECT v.id::text, v.account_id::text AS "accountId", substr(v.platform_video_id, 3)::int AS g FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id
-                         WHERE tv.workspace_id = $1 ORDER BY g`, [workspace.id])
+        await db.query(
+          `SELECT v.id::text, v.account_id::text AS "accountId", substr(v.platform_video_id, 3)::int AS g FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id
+                         WHERE tv.workspace_id = $1 ORDER BY g`,
+          [workspace.id],
+        )
       ).rows,
     };
 
@@ -580,7 +671,9 @@ async function main() {
     // The other workspace's folder holds some of the same accounts: it must never count in the agency's.
     const restOther = restClient(api.url, other.secret);
     const theirs = (await restOther<{ data: { id: string } }>("POST", "/folders", { name: "Client 1" })).body.data.id;
-    const shared = (await db.query(`SELECT account_id::text FROM tracked_accounts WHERE workspace_id = $1 LIMIT 50`, [other.workspace.id])).rows.map((r) => r.account_id);
+    const shared = (
+      await db.query(`SELECT account_id::text FROM tracked_accounts WHERE workspace_id = $1 LIMIT 50`, [other.workspace.id])
+    ).rows.map((r) => r.account_id);
     await restOther("POST", `/folders/${theirs}/accounts`, { account_ids: shared });
 
     const folders = plan(rows);
@@ -597,7 +690,9 @@ async function main() {
       failed = true;
       console.error(`includeDescendants: ${checked.mismatches.length} mismatch(es):\n${checked.mismatches.slice(0, 30).join("\n")}`);
     }
-    console.log(`checked ${folders.length} folders against the hand-written SQL in ${checkSeconds.toFixed(1)} s: ${checked.mismatches.length} mismatches`);
+    console.log(
+      `checked ${folders.length} folders against the hand-written SQL in ${checkSeconds.toFixed(1)} s: ${checked.mismatches.length} mismatches`,
+    );
 
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
     const session = await signIn(browser, api.url);
@@ -607,7 +702,9 @@ async function main() {
     const realErrors = seen.pageErrors;
     if (seen.problems.length > 0 || realErrors.length > 0) {
       failed = true;
-      console.error(`dashboard: ${seen.problems.length} problem(s), ${realErrors.length} page error(s):\n${[...seen.problems, ...realErrors].slice(0, 30).join("\n")}`);
+      console.error(
+        `dashboard: ${seen.problems.length} problem(s), ${realErrors.length} page error(s):\n${[...seen.problems, ...realErrors].slice(0, 30).join("\n")}`,
+      );
     }
     if (failed) throw new Error("the agency bench found differences (above); no section written");
 
@@ -655,7 +752,10 @@ async function main() {
       "",
       "| page | first data | then | note |",
       "|---|---|---|---|",
-      ...seen.timings.map((x) => `| ${x.page} | ${x.firstData.length ? p(x.firstData) : ""} | ${x.done ? `${x.doneLabel}: ${p(x.done)}` : ""} | ${x.note ?? ""} |`),
+      ...seen.timings.map(
+        (x) =>
+          `| ${x.page} | ${x.firstData.length ? p(x.firstData) : ""} | ${x.done ? `${x.doneLabel}: ${p(x.done)}` : ""} | ${x.note ?? ""} |`,
+      ),
       "",
       `Browsing took ${browseSeconds.toFixed(0)} s; the whole run ${((performance.now() - wallStart) / 1000).toFixed(0)} s. No uncaught page error.`,
     ].join("\n");

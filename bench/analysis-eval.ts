@@ -63,7 +63,8 @@ function levenshtein(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return previous[b.length]!;
@@ -79,7 +80,11 @@ function fieldOk(field: Field, expected: EvalCase["expect"], got: ContentAnalysi
 
 async function prepare(c: EvalCase, root: string): Promise<Prepared> {
   if (c.kind === "transcript") {
-    return { c, visual: null, input: { platform: "platformA", transcript: c.transcript, segments: [], description: c.description, hashtags: [] } };
+    return {
+      c,
+      visual: null,
+      input: { platform: "platformA", transcript: c.transcript, segments: [], description: c.description, hashtags: [] },
+    };
   }
   const rendered = await renderCase(c);
   const workDir = await mkdtemp(join(root, `${c.id}-`));
@@ -87,7 +92,14 @@ async function prepare(c: EvalCase, root: string): Promise<Prepared> {
   return {
     c,
     visual,
-    input: { platform: "platformA", transcript: rendered.captions?.text ?? "", segments: rendered.captions?.segments ?? [], description: c.description, hashtags: [], visual },
+    input: {
+      platform: "platformA",
+      transcript: rendered.captions?.text ?? "",
+      segments: rendered.captions?.segments ?? [],
+      description: c.description,
+      hashtags: [],
+      visual,
+    },
   };
 }
 
@@ -126,7 +138,9 @@ async function score(name: string, analyser: ContentAnalysisProvider, prepared: 
 const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
 
 async function main(): Promise<void> {
-  const only = process.env.BENCH_EVAL_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+  const only = process.env.BENCH_EVAL_ONLY?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const cases = only ? CASES.filter((c) => only.includes(c.id)) : CASES;
   const root = await mkdtemp(join(tmpdir(), "analysis-eval-"));
   const prepared: Prepared[] = [];
@@ -140,7 +154,9 @@ async function main(): Promise<void> {
   } finally {
     await rm(root, { recursive: true, force: true });
   }
-  const videos = prepared.filter((p): p is Prepared & { c: VideoCase; visual: VisualEvidence } => p.c.kind === "video" && p.visual !== null);
+  const videos = prepared.filter(
+    (p): p is Prepared & { c: VideoCase; visual: VisualEvidence } => p.c.kind === "video" && p.visual !== null,
+  );
   let found = 0;
   let total = 0;
   let cutsOk = 0;
@@ -149,7 +165,13 @@ async function main(): Promise<void> {
     const r = textRecall(v.c, v.visual);
     found += r.found;
     total += r.total;
-    if (r.missing.length) visualMisses.push({ id: v.c.id, field: "onScreenText", expected: v.c.expect.onScreenText, got: v.visual.onScreenText.map((t) => t.text) });
+    if (r.missing.length)
+      visualMisses.push({
+        id: v.c.id,
+        field: "onScreenText",
+        expected: v.c.expect.onScreenText,
+        got: v.visual.onScreenText.map((t) => t.text),
+      });
     if (Math.abs(v.visual.cutCount - v.c.expect.cutCount) <= 1) cutsOk++;
     else visualMisses.push({ id: v.c.id, field: "cutCount", expected: v.c.expect.cutCount, got: v.visual.cutCount });
     if (v.visual.skipped.length) visualMisses.push({ id: v.c.id, field: "skipped", expected: [], got: v.visual.skipped });
@@ -180,12 +202,25 @@ async function main(): Promise<void> {
     `| on-screen text recall (${found}/${total} words) | ${pct(recall)} |`,
     `| cut count within ±1 (${cutsOk}/${videos.length} videos) | ${pct(cutRate)} |`,
     "",
-    "Targets for the heuristic analyser: " + checks.map(([label, value, target]) => `${label} ${pct(value)} (≥ ${pct(target)}: ${value >= target ? "met" : "MISSED"})`).join("; ") + ".",
+    "Targets for the heuristic analyser: " +
+      checks
+        .map(([label, value, target]) => `${label} ${pct(value)} (≥ ${pct(target)}: ${value >= target ? "met" : "MISSED"})`)
+        .join("; ") +
+      ".",
     "",
     "Misses (heuristic):",
     "",
-    ...[...heuristic.misses, ...visualMisses].map((m) => `- \`${m.id}\` ${m.field}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.got)}`),
-    ...results.slice(1).flatMap((r) => ["", `Misses (${r.name}):`, "", ...r.misses.map((m) => `- \`${m.id}\` ${m.field}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.got)}`)]),
+    ...[...heuristic.misses, ...visualMisses].map(
+      (m) => `- \`${m.id}\` ${m.field}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.got)}`,
+    ),
+    ...results
+      .slice(1)
+      .flatMap((r) => [
+        "",
+        `Misses (${r.name}):`,
+        "",
+        ...r.misses.map((m) => `- \`${m.id}\` ${m.field}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.got)}`),
+      ]),
   ];
   const markdown = lines.join("\n");
   console.log(`\n${markdown}`);

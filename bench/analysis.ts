@@ -32,8 +32,6 @@ const WORKER_CONCURRENCY = Number(process.env.BENCH_ANALYSIS_CONCURRENCY ?? 32);
 const TARGET_P99_MS = 50;
 const TARGET_PER_SECOND = 100;
 
-
-
 // Configuration is read when src modules are first imported: set it before any import of them.
 const PREFIX = `bench_analysis_${process.pid}`;
 Object.assign(process.env, {
@@ -50,7 +48,10 @@ Object.assign(process.env, {
   GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY: "100000",
 });
 
-function startRole(role: "api" | "worker", env: Record<string, string>): Promise<{ child: ChildProcess; url: string | null; output: () => string }> {
+function startRole(
+  role: "api" | "worker",
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string | null; output: () => string }> {
   // BENCH_ANALYSIS_PROFILE_DIR=<dir> writes a V8 CPU profile of each role there (for finding hot spots).
   const profile = process.env.BENCH_ANALYSIS_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_ANALYSIS_PROFILE_DIR}`] : [];
   const child = spawn(process.execPath, [...profile, "--import", "tsx", `src/main/${role}.ts`], {
@@ -88,7 +89,11 @@ const stopRole = (child: ChildProcess) =>
 export async function runAnalysisBench(): Promise<void> {
   await admin(`DROP DATABASE IF EXISTS ${BENCH_DB} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${BENCH_DB}`);
-  execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: urlFor(BENCH_DB) }, stdio: "ignore" });
+  execFileSync("npx", ["prisma", "migrate", "deploy"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: urlFor(BENCH_DB) },
+    stdio: "ignore",
+  });
 
   const { createClient } = await import("graphql-ws");
   const { default: WebSocket } = await import("ws");
@@ -109,7 +114,15 @@ export async function runAnalysisBench(): Promise<void> {
     for (let i = 0; i < SUBSCRIBERS; i++) {
       const w = workspaces[i % WORKSPACES]!;
       const v = await prisma.video.create({
-        data: { platform: "platformA", platformVideoId: `bench${i}`, url: `https://bench.invalid/v/${i}`, description: "", dataSource: "simulated", scrapeStatus: "ready", lastScrapedAt: new Date() },
+        data: {
+          platform: "platformA",
+          platformVideoId: `bench${i}`,
+          url: `https://bench.invalid/v/${i}`,
+          description: "",
+          dataSource: "simulated",
+          scrapeStatus: "ready",
+          lastScrapedAt: new Date(),
+        },
       });
       await prisma.trackedVideo.create({ data: { workspaceId: w.workspace.id, videoId: v.id } });
       videos.push({ id: v.id, workspaceId: w.workspace.id, key: w.secret });
@@ -184,14 +197,29 @@ export async function runAnalysisBench(): Promise<void> {
         },
       );
     }
-    await Promise.race([subscribedPromise, new Promise((_, rej) => setTimeout(() => rej(new Error(`only ${subscribed} subscribed; errors: ${JSON.stringify(errors.slice(0, 3))}\n${api.output()}`)), 60_000))]);
+    await Promise.race([
+      subscribedPromise,
+      new Promise((_, rej) =>
+        setTimeout(
+          () => rej(new Error(`only ${subscribed} subscribed; errors: ${JSON.stringify(errors.slice(0, 3))}\n${api.output()}`)),
+          60_000,
+        ),
+      ),
+    ]);
 
     // Go: resume the queue (every job was queued at admission); the worker drives them as fast as it can.
     const loadBefore = os.loadavg()[0]!;
     const started = Date.now();
     await queue("analysis").resume();
-    await Promise.race([donePromise, new Promise((_, rej) => setTimeout(() => rej(new Error(`only ${completedSeen} completions seen`)), 600_000))]);
-    const lastCompleted = await prisma.videoAnalysis.aggregate({ _max: { completedAt: true }, _count: { _all: true }, where: { status: "completed" } });
+    await Promise.race([
+      donePromise,
+      new Promise((_, rej) => setTimeout(() => rej(new Error(`only ${completedSeen} completions seen`)), 600_000)),
+    ]);
+    const lastCompleted = await prisma.videoAnalysis.aggregate({
+      _max: { completedAt: true },
+      _count: { _all: true },
+      where: { status: "completed" },
+    });
     const seconds = (lastCompleted._max.completedAt!.getTime() - started) / 1000;
     const perSecond = lastCompleted._count._all / seconds;
     const charged = await prisma.creditLedgerEntry.count({ where: { kind: "charge" } });

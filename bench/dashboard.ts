@@ -41,7 +41,16 @@ const PASSWORD = "bench password 1234";
 const BUDGET_GZIP_BYTES = 250 * 1024;
 const WEB_DIST = fileURLToPath(new URL("../web/dist/index.html", import.meta.url));
 // The same flags as the browser tests (test/web/harness.ts): a closed network, root.
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
 
 async function seed(databaseUrl: string, workspaceId: string): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -110,7 +119,11 @@ async function firstLoadScripts(ctx: BrowserContext, path: string): Promise<{ fi
   await page.goto(path, { waitUntil: "networkidle" });
   const all = await Promise.all(bodies);
   await page.close();
-  return { files: all.length, raw: all.reduce((n, b) => n + b.length, 0), gzip: all.reduce((n, b) => n + gzipSync(b, { level: 6 }).length, 0) };
+  return {
+    files: all.length,
+    raw: all.reduce((n, b) => n + b.length, 0),
+    gzip: all.reduce((n, b) => n + gzipSync(b, { level: 6 }).length, 0),
+  };
 }
 
 /** Navigation start → the first row of /videos in the DOM, in ms (the page's own clock). */
@@ -139,7 +152,12 @@ function pagesToTime(ids: { video: string; account: string; folder: string }) {
 }
 
 /** Navigation start → the page's first data in the DOM, cold (a new context each time), p50 and p99 per page. */
-async function firstDataPerPage(browser: Browser, baseURL: string, session: Session, ids: { video: string; account: string; folder: string }) {
+async function firstDataPerPage(
+  browser: Browser,
+  baseURL: string,
+  session: Session,
+  ids: { video: string; account: string; folder: string },
+) {
   const out: { path: string; p50: number; p99: number }[] = [];
   for (const { path, shows } of pagesToTime(ids)) {
     const times: number[] = [];
@@ -151,7 +169,11 @@ async function firstDataPerPage(browser: Browser, baseURL: string, session: Sess
       times.push(await page.evaluate(() => performance.now()));
       await ctx.close();
     }
-    out.push({ path: Object.entries(ids).reduce((p, [k, id]) => p.replace(id, `:${k}`), path), p50: percentile(times, 50), p99: percentile(times, 99) });
+    out.push({
+      path: Object.entries(ids).reduce((p, [k, id]) => p.replace(id, `:${k}`), path),
+      p50: percentile(times, 50),
+      p99: percentile(times, 99),
+    });
   }
   return out;
 }
@@ -187,7 +209,10 @@ async function table(page: Page) {
   });
   // Sorting reads the first page in the new order (the server sorts; the table shows what it answers).
   const t = Date.now();
-  await page.getByRole("button", { name: /^Views/ }).first().click();
+  await page
+    .getByRole("button", { name: /^Views/ })
+    .first()
+    .click();
   await page.waitForFunction(() => document.querySelector("th[aria-sort]") !== null && !document.querySelector("[aria-busy=true]"));
   const sortMs = Date.now() - t;
   return { showMore, sortMs, scroll };

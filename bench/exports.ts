@@ -18,7 +18,10 @@ import { writeSection } from "./lib/results.ts";
 
 const BENCH_DB = "bench_exports";
 const REDIS_PREFIX = "bench-exports";
-const SIZES = (process.env.BENCH_EXPORT_SIZES ?? "1000,100000").split(",").map((s) => Number(s.trim())).filter((n) => n > 0);
+const SIZES = (process.env.BENCH_EXPORT_SIZES ?? "1000,100000")
+  .split(",")
+  .map((s) => Number(s.trim()))
+  .filter((n) => n > 0);
 
 /** kB of a /proc/<pid>/status field (VmRSS, VmHWM). */
 function memKb(pid: number, field: "VmRSS" | "VmHWM"): number {
@@ -55,7 +58,10 @@ async function sampled<T>(pid: number, work: () => Promise<T>): Promise<{ value:
 }
 
 /** Reads a streamed answer to its end: time to the first body byte, total time, bytes. */
-async function stream(url: string, headers: Record<string, string>): Promise<{ ttfbMs: number; totalMs: number; bytes: number; status: number }> {
+async function stream(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ ttfbMs: number; totalMs: number; bytes: number; status: number }> {
   const t0 = performance.now();
   const res = await fetch(url, { headers });
   const reader = res.body!.getReader();
@@ -123,11 +129,25 @@ async function main(): Promise<void> {
       for (const format of ["csv"] as const) {
         const { value, peakMiB } = await sampled(pid, () => stream(`${base}/videos?format=${format}`, auth));
         if (value.status !== 200) throw new Error(`GET /videos?format=${format} answered ${value.status}`);
-        measures.push({ way: `REST ${format.toUpperCase()}`, rows: size, ttfbMs: value.ttfbMs, totalMs: value.totalMs, bytes: value.bytes, peakRssMiB: peakMiB, hwmMiB: memKb(pid, "VmHWM") / 1024 });
+        measures.push({
+          way: `REST ${format.toUpperCase()}`,
+          rows: size,
+          ttfbMs: value.ttfbMs,
+          totalMs: value.totalMs,
+          bytes: value.bytes,
+          peakRssMiB: peakMiB,
+          hwmMiB: memKb(pid, "VmHWM") / 1024,
+        });
       }
       const job = await sampled(pid, async () => {
         const t0 = performance.now();
-        const started = (await (await fetch(`${base}/exports`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ kind: "videos", format: "csv" }) })).json()) as any;
+        const started = (await (
+          await fetch(`${base}/exports`, {
+            method: "POST",
+            headers: { ...auth, "content-type": "application/json" },
+            body: JSON.stringify({ kind: "videos", format: "csv" }),
+          })
+        ).json()) as any;
         let e = started.data;
         while (e.status === "queued" || e.status === "running") {
           await new Promise((r) => setTimeout(r, 100));
@@ -152,10 +172,27 @@ async function main(): Promise<void> {
       for (const format of ["xlsx"] as const) {
         const { value, peakMiB } = await sampled(pid, () => stream(`${base}/videos?format=${format}`, auth));
         if (value.status !== 200) throw new Error(`GET /videos?format=${format} answered ${value.status}`);
-        measures.push({ way: `REST ${format.toUpperCase()}`, rows: size, ttfbMs: value.ttfbMs, totalMs: value.totalMs, bytes: value.bytes, peakRssMiB: peakMiB, hwmMiB: memKb(pid, "VmHWM") / 1024 });
+        measures.push({
+          way: `REST ${format.toUpperCase()}`,
+          rows: size,
+          ttfbMs: value.ttfbMs,
+          totalMs: value.totalMs,
+          bytes: value.bytes,
+          peakRssMiB: peakMiB,
+          hwmMiB: memKb(pid, "VmHWM") / 1024,
+        });
       }
       results.push({ size, baselineMiB, measures });
-      for (const m of measures) console.log(size, m.way, `ttfb ${m.ttfbMs.toFixed(0)} ms`, `total ${m.totalMs.toFixed(0)} ms`, `${(m.bytes / 2 ** 20).toFixed(1)} MiB`, `peak RSS ${m.peakRssMiB.toFixed(0)} MiB`, `HWM ${m.hwmMiB.toFixed(0)} MiB`);
+      for (const m of measures)
+        console.log(
+          size,
+          m.way,
+          `ttfb ${m.ttfbMs.toFixed(0)} ms`,
+          `total ${m.totalMs.toFixed(0)} ms`,
+          `${(m.bytes / 2 ** 20).toFixed(1)} MiB`,
+          `peak RSS ${m.peakRssMiB.toFixed(0)} MiB`,
+          `HWM ${m.hwmMiB.toFixed(0)} MiB`,
+        );
       server.child.kill("SIGTERM");
       await new Promise((r) => server.child.once("exit", r));
     }

@@ -44,8 +44,6 @@ const FLOOR_RATIO = 0.6;
 const KEEP = process.argv.includes("--keep");
 const SORTS = ["uploaded", "views", "likes", "comments", "shares", "engagement_rate"] as const;
 
-
-
 // Every random() sits in a per-row subquery over generate_series so each row draws its own values.
 const SEED = [
   `SELECT setseed(0.42)`,
@@ -161,7 +159,12 @@ interface Figure {
  * The endpoint and its floor, alternated request by request so that both see the same load (the
  * machine is shared: measured one after the other, a burst of someone else's work would land on one).
  */
-async function measurePair(name: string, endpoint: () => Promise<void>, floorName: string, floor: () => Promise<void>): Promise<[Figure, Figure]> {
+async function measurePair(
+  name: string,
+  endpoint: () => Promise<void>,
+  floorName: string,
+  floor: () => Promise<void>,
+): Promise<[Figure, Figure]> {
   for (let i = 0; i < Math.min(20, SAMPLES); i++) {
     await endpoint();
     await floor();
@@ -236,9 +239,12 @@ export async function runFoldersAnalyticsBench(): Promise<void> {
   await db.query("VACUUM ANALYZE");
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const counts = (
-    await db.query(`SELECT (SELECT count(*) FROM videos)::int AS videos, (SELECT count(*) FROM accounts)::int AS accounts,
+    await db.query(
+      `SELECT (SELECT count(*) FROM videos)::int AS videos, (SELECT count(*) FROM accounts)::int AS accounts,
                            (SELECT count(*) FROM account_snapshots)::int AS snapshots,
-                           (SELECT count(*) FROM (${folderVideoIds(folderId).text}) s)::int AS folder_videos`, folderVideoIds(folderId).values)
+                           (SELECT count(*) FROM (${folderVideoIds(folderId).text}) s)::int AS folder_videos`,
+      folderVideoIds(folderId).values,
+    )
   ).rows[0];
 
   const api = await startApi(0, "127.0.0.1");
@@ -252,7 +258,14 @@ export async function runFoldersAnalyticsBench(): Promise<void> {
 
   // The raw-SQL floor: the listing's page + total in one statement over plain node-postgres.
   const floorSql = (sort: string) => {
-    const column = { views: "view_count", likes: "like_count", comments: "comment_count", shares: "share_count", engagement_rate: "engagement_rate", uploaded: "posted_at" }[sort]!;
+    const column = {
+      views: "view_count",
+      likes: "like_count",
+      comments: "comment_count",
+      shares: "share_count",
+      engagement_rate: "engagement_rate",
+      uploaded: "posted_at",
+    }[sort]!;
     const set = folderVideoIds(folderId);
     return {
       text: `SELECT v.id, v.description, v.view_count, v.like_count, v.engagement_rate, v.posted_at, v.username, v.platform::text AS type,
@@ -268,9 +281,14 @@ export async function runFoldersAnalyticsBench(): Promise<void> {
   figures.push(await measure("GET /folders/{id}/analytics", get(`/folders/${folderId}/analytics`)));
   for (const sort of SORTS) {
     const q = floorSql(sort);
-    const [endpoint, floor] = await measurePair(`GET /folders/{id}/videos?sort=${sort}`, get(`/folders/${folderId}/videos?sort=${sort}`), `raw SQL floor, sort=${sort}`, async () => {
-      await db.query(q);
-    });
+    const [endpoint, floor] = await measurePair(
+      `GET /folders/{id}/videos?sort=${sort}`,
+      get(`/folders/${folderId}/videos?sort=${sort}`),
+      `raw SQL floor, sort=${sort}`,
+      async () => {
+        await db.query(q);
+      },
+    );
     figures.push(endpoint, floor);
     ratios.push({ sort, endpoint: endpoint.p50, floor: floor.p50, ratio: floor.p50 / endpoint.p50 });
   }
@@ -281,13 +299,26 @@ export async function runFoldersAnalyticsBench(): Promise<void> {
   // Growth: the endpoint's points equal the computation from the snapshots (before and after the
   // writes below), and what keeping the delta tables costs a snapshot write.
   const checkGrowth = async (when: string) => {
-    for (const [period, days] of [["all", null], ["30d", 30]] as const) {
+    for (const [period, days] of [
+      ["all", null],
+      ["30d", 30],
+    ] as const) {
       const res = await fetch(`${base}/analytics/growth?period=${period}`, { headers });
       const got = ((await res.json()) as { data: unknown[] }).data;
-      const want = (await db.query<{ date: string; followers: string; views: string; videos: string }>(GROWTH_FROM_SNAPSHOTS_SQL, [workspace.id, days, new Date()])).rows.map(
-        (r) => ({ date: r.date, totalFollowers: Number(r.followers), totalViews: Number(r.views), totalVideos: Number(r.videos) }),
-      );
-      if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`growth ${period} ${when}: the endpoint differs from the computation from the snapshots`);
+      const want = (
+        await db.query<{ date: string; followers: string; views: string; videos: string }>(GROWTH_FROM_SNAPSHOTS_SQL, [
+          workspace.id,
+          days,
+          new Date(),
+        ])
+      ).rows.map((r) => ({
+        date: r.date,
+        totalFollowers: Number(r.followers),
+        totalViews: Number(r.views),
+        totalVideos: Number(r.videos),
+      }));
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        throw new Error(`growth ${period} ${when}: the endpoint differs from the computation from the snapshots`);
     }
   };
   await checkGrowth("after seeding");
@@ -299,7 +330,12 @@ export async function runFoldersAnalyticsBench(): Promise<void> {
       await db.query(GROWTH_FROM_SNAPSHOTS_SQL, [workspace.id, null, new Date()]);
       times.push(performance.now() - t);
     }
-    return { name: `growth all computed from the snapshots (previous implementation, SQL only, ${growthSamples} runs)`, p50: percentile(times, 50), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / times.length };
+    return {
+      name: `growth all computed from the snapshots (previous implementation, SQL only, ${growthSamples} runs)`,
+      p50: percentile(times, 50),
+      p99: percentile(times, 99),
+      mean: times.reduce((a, b) => a + b, 0) / times.length,
+    };
   })();
   figures.push(fromSnapshots);
   const accountIds = (await db.query<{ id: string }>(`SELECT id::text FROM accounts ORDER BY username`)).rows.map((r) => r.id);
@@ -339,7 +375,10 @@ export async function runFoldersAnalyticsBench(): Promise<void> {
   await checkGrowth("after the writes");
 
   const ms = (x: number) => x.toFixed(1);
-  const load = (await import("node:os")).loadavg().map((l) => l.toFixed(1)).join(" / ");
+  const load = (await import("node:os"))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" / ");
   const verdict = (f: Figure) => (f.name.startsWith("raw SQL") ? "" : f.p99 < TARGET_P99_MS ? "yes" : "**no**");
   const md = [
     "## Folders and analytics",
@@ -360,10 +399,14 @@ export async function runFoldersAnalyticsBench(): Promise<void> {
     "",
     "| listing sort | endpoint p50 ms | raw-SQL floor p50 ms | floor / endpoint | >= 0.6 |",
     "|---|---:|---:|---:|:---:|",
-    ...ratios.map((r) => `| ${r.sort} | ${ms(r.endpoint)} | ${ms(r.floor)} | ${r.ratio.toFixed(2)} | ${r.ratio >= FLOOR_RATIO ? "yes" : "**no**"} |`),
+    ...ratios.map(
+      (r) => `| ${r.sort} | ${ms(r.endpoint)} | ${ms(r.floor)} | ${r.ratio.toFixed(2)} | ${r.ratio >= FLOOR_RATIO ? "yes" : "**no**"} |`,
+    ),
     "",
     `Full run: \`npx tsx bench/folders-analytics.ts\` (BENCH_FOLDERS_SCALE=${SCALE}, BENCH_FOLDERS_SAMPLES=${SAMPLES} here).`,
-  ].join("\n").replace("LOAD", load);
+  ]
+    .join("\n")
+    .replace("LOAD", load);
   console.log(md);
   await writeSection("folders-analytics", md);
 

@@ -123,7 +123,9 @@ async function seed(db: pg.Client, table: string, points: number, videoIds: stri
     seeded.push(...batch);
     const elapsed = (Date.now() - started) / 1000;
     const left = (elapsed / seeded.length) * (videos.length - seeded.length);
-    console.log(`  ${table}: ${((seeded.length / videos.length) * 100).toFixed(0)} % seeded (${(seeded.length * HOURS).toLocaleString("en")} points) in ${minutes(elapsed)}, about ${minutes(left)} left`);
+    console.log(
+      `  ${table}: ${((seeded.length / videos.length) * 100).toFixed(0)} % seeded (${(seeded.length * HOURS).toLocaleString("en")} points) in ${minutes(elapsed)}, about ${minutes(left)} left`,
+    );
     if (Date.now() > deadline && seeded.length < videos.length) {
       cut = `seeding stopped at BENCH_PARTITIONS_SEED_MINUTES (${SEED_MINUTES}) after ${(seeded.length * HOURS).toLocaleString("en")} of ${(videos.length * HOURS).toLocaleString("en")} points`;
       console.log(`  ${cut}`);
@@ -157,16 +159,30 @@ async function insertPlan(pool: pg.Pool, s: Shape, at: Date): Promise<string> {
   }
 }
 
-async function measure(pool: pg.Pool, s: Shape, end: Date): Promise<{ insert: LoadResult; read: LoadResult; plan: string; insertPlan: string; sizeBytes: number }> {
+async function measure(
+  pool: pg.Pool,
+  s: Shape,
+  end: Date,
+): Promise<{ insert: LoadResult; read: LoadResult; plan: string; insertPlan: string; sizeBytes: number }> {
   const pick = (i: number) => s.videos[(i * 7919) % s.videos.length]!;
   // Inserts: the next instants after the seeded ones (each a new key), 1 ms apart per statement.
   let at = end.getTime() + 1000;
-  const insert = () => sqlLoad(pool, INSERT_CONNECTIONS, SECONDS, (c, i) => c.query({ name: `insert-${s.table}`, text: insertSql(s.table), values: [pick(i), new Date(at++), i] }));
+  const insert = () =>
+    sqlLoad(pool, INSERT_CONNECTIONS, SECONDS, (c, i) =>
+      c.query({ name: `insert-${s.table}`, text: insertSql(s.table), values: [pick(i), new Date(at++), i] }),
+    );
   const from = new Date(end.getTime() - 30 * 24 * HOUR_MS);
-  const read = () => sqlLoad(pool, READ_CONNECTIONS, SECONDS, (c, i) => c.query({ name: `read-${s.table}`, text: readSql(s.table), values: [pick(i * 31 + 17), from, end] }));
-  await sqlLoad(pool, READ_CONNECTIONS, 2, (c, i) => c.query({ name: `read-${s.table}`, text: readSql(s.table), values: [pick(i), from, end] }));
+  const read = () =>
+    sqlLoad(pool, READ_CONNECTIONS, SECONDS, (c, i) =>
+      c.query({ name: `read-${s.table}`, text: readSql(s.table), values: [pick(i * 31 + 17), from, end] }),
+    );
+  await sqlLoad(pool, READ_CONNECTIONS, 2, (c, i) =>
+    c.query({ name: `read-${s.table}`, text: readSql(s.table), values: [pick(i), from, end] }),
+  );
   const r = await read();
-  await sqlLoad(pool, INSERT_CONNECTIONS, 2, (c, i) => c.query({ name: `insert-${s.table}`, text: insertSql(s.table), values: [pick(i), new Date(at++), i] }));
+  await sqlLoad(pool, INSERT_CONNECTIONS, 2, (c, i) =>
+    c.query({ name: `insert-${s.table}`, text: insertSql(s.table), values: [pick(i), new Date(at++), i] }),
+  );
   const w = await insert();
   const explained = await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) ${readSql(s.table)}`, [pick(3), from, end]);
   const plan = explained.rows.map((row) => `    ${row["QUERY PLAN"]}`).join("\n");
@@ -191,7 +207,10 @@ export async function runHistoryPartitionsBench(): Promise<void> {
     const free = await freeDisk(db);
     const needed = (POINTS + BASELINE) * BYTES_PER_POINT * DISK_MARGIN;
     let points = POINTS;
-    let diskNote = free === null ? "free disk not checked (PostgreSQL's data directory is not visible to this process)" : `${gib(free)} free on PostgreSQL's disk, about ${gib(needed)} needed`;
+    let diskNote =
+      free === null
+        ? "free disk not checked (PostgreSQL's data directory is not visible to this process)"
+        : `${gib(free)} free on PostgreSQL's disk, about ${gib(needed)} needed`;
     if (free !== null && needed > free) {
       points = Math.max(HOURS, Math.floor(free / (BYTES_PER_POINT * DISK_MARGIN)) - BASELINE);
       diskNote = `**scaled down**: ${POINTS.toLocaleString("en")} points asked, ${gib(free)} free on PostgreSQL's disk, so ${points.toLocaleString("en")} (what fits with a ${((DISK_MARGIN - 1) * 100).toFixed(0)} % margin)`;
@@ -210,7 +229,9 @@ export async function runHistoryPartitionsBench(): Promise<void> {
       `SELECT metric_points_partition('video_metric_points', m) FROM generate_series($1::timestamptz, $2::timestamptz + interval '1 month', interval '1 month') AS m`,
       [new Date(end.getTime() - HOURS * HOUR_MS), end],
     );
-    console.log(`seeding ${points.toLocaleString("en")} partitioned points and ${BASELINE.toLocaleString("en")} unpartitioned ones (${videoCount} videos)`);
+    console.log(
+      `seeding ${points.toLocaleString("en")} partitioned points and ${BASELINE.toLocaleString("en")} unpartitioned ones (${videoCount} videos)`,
+    );
     const deadline = Date.now() + SEED_MINUTES * 60_000;
     // The baseline first (it is small), so the seeding time bound falls on the partitioned table.
     const flat = await seed(db, "video_metric_points_flat", BASELINE, videoIds, end, Infinity);

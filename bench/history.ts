@@ -72,12 +72,22 @@ function floorParams(workspaceId: string, videoId: string, url: URL): unknown[] 
   const today = todayStart();
   const interval = url.searchParams.get("interval") ?? "day";
   const end = url.searchParams.get("end_date") ? new Date(`${url.searchParams.get("end_date")}T00:00:00Z`) : today;
-  const start = url.searchParams.get("start_date") ? new Date(`${url.searchParams.get("start_date")}T00:00:00Z`) : new Date(end.getTime() - 29 * DAY_MS);
+  const start = url.searchParams.get("start_date")
+    ? new Date(`${url.searchParams.get("start_date")}T00:00:00Z`)
+    : new Date(end.getTime() - 29 * DAY_MS);
   const to = new Date(end.getTime() + DAY_MS);
   const fullFrom = new Date(today.getTime() - 29 * DAY_MS);
   const hour = interval === "hour";
   const pointsFrom = new Date(Math.max(start.getTime(), fullFrom.getTime()));
-  return [workspaceId, videoId, DAY(start), to.toISOString(), hour ? DAY(new Date(Math.min(fullFrom.getTime(), to.getTime()))) : DAY(to), hour, pointsFrom.toISOString()];
+  return [
+    workspaceId,
+    videoId,
+    DAY(start),
+    to.toISOString(),
+    hour ? DAY(new Date(Math.min(fullFrom.getTime(), to.getTime()))) : DAY(to),
+    hour,
+    pointsFrom.toISOString(),
+  ];
 }
 
 async function floorServer(workspaceId: string): Promise<void> {
@@ -91,8 +101,13 @@ async function floorServer(workspaceId: string): Promise<void> {
       const points = r.rows
         .filter((p) => p.captured_at !== null)
         .map((p) => ({
-          capturedAt: p.captured_at as string, viewCount: num(p.view_count), likeCount: num(p.like_count), commentCount: num(p.comment_count),
-          shareCount: num(p.share_count), bookmarkCount: num(p.bookmark_count), source: p.source,
+          capturedAt: p.captured_at as string,
+          viewCount: num(p.view_count),
+          likeCount: num(p.like_count),
+          commentCount: num(p.comment_count),
+          shareCount: num(p.share_count),
+          bookmarkCount: num(p.bookmark_count),
+          source: p.source,
         }));
       const text = JSON.stringify({ data: { interval: url.searchParams.get("interval") ?? "day", points } });
       res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
@@ -200,7 +215,9 @@ export async function runHistoryBench(): Promise<void> {
     const seedSeconds = await seed(db, reader.workspace.id);
     const points = await sizes(db, "video_metric_points");
     const daily = await sizes(db, "video_snapshots");
-    const sample = (await db.query(`SELECT video_id FROM tracked_videos ORDER BY random() LIMIT 1000`)).rows.map((r) => r.video_id as string);
+    const sample = (await db.query(`SELECT video_id FROM tracked_videos ORDER BY random() LIMIT 1000`)).rows.map(
+      (r) => r.video_id as string,
+    );
 
     // At info, as in production (its access log is drained, not kept).
     const api = await startChild(["src/main/api.ts"], { ...serviceEnv, LOG_LEVEL: "info" }, /API listening on port (\d+)/);

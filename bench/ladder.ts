@@ -16,6 +16,9 @@ const run = spawnSync("bash", [`${dir}ladder.sh`], { stdio: ["ignore", "pipe", "
 process.stdout.write(run.stdout);
 if (run.status !== 0) process.exit(run.status ?? 1);
 const markdown = run.stdout.slice(run.stdout.indexOf("## Run "));
-const command = "Command: `npm run bench -- ladder` (bench/ladder/ladder.sh; PostGraphile 5 is installed in /tmp/pg5, Fastify + Mercurius in /tmp/gqlfloor, from the npm registry when missing).";
-await writeSection("ladder", `## HTTP ladder: floor, REST, GraphQL, GraphQL nested, PostGraphile 5, GraphQL/yoga/Express floors\n\n${command}\n\n${markdown.replace(/^## Run /, "Run ")}`);
-
+const command =
+  "Command: `npm run bench -- ladder` (bench/ladder/ladder.sh; PostGraphile 5 is installed in /tmp/pg5, Fastify + Mercurius in /tmp/gqlfloor, from the npm registry when missing).";
+await writeSection(
+  "ladder",
+  `## HTTP ladder: floor, REST, GraphQL, GraphQL nested, PostGraphile 5, GraphQL/yoga/Express floors\n\n${command}\n\n${markdown.replace(/^## Run /, "Run ")}`,
+);

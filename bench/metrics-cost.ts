@@ -41,7 +41,6 @@ const ENDPOINTS = [
   { name: "GraphQL `videos(first: 20)` (GET /graphql)", path: `/graphql?query=${encodeURIComponent(GRAPHQL_QUERY)}` },
 ];
 
-
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -90,16 +89,24 @@ export async function runMetricsCostBench(): Promise<void> {
     const ARMS = Object.keys(arms) as Arm[];
     const servers = {} as Record<Arm, { base: string; pid: number; runs: MeasuredLoad[][] }>;
     for (const arm of ARMS) {
-      const child = await startChild(["src/main/api.ts"], { ...serviceEnv, LOG_LEVEL: "info", ...arms[arm].env }, /API listening on port (\d+)/);
+      const child = await startChild(
+        ["src/main/api.ts"],
+        { ...serviceEnv, LOG_LEVEL: "info", ...arms[arm].env },
+        /API listening on port (\d+)/,
+      );
       servers[arm] = { base: `http://127.0.0.1:${child.match[1]}`, pid: child.child.pid!, runs: ENDPOINTS.map(() => []) };
     }
     const auth = { authorization: `Bearer ${reader.secret}` };
 
     // Sanity: all answer the same page; only the instrumented one serves /metrics.
     const pages = await Promise.all(ARMS.map((arm) => fetch(`${servers[arm].base}${PATH}`, { headers: auth }).then((r) => r.text())));
-    if (new Set(pages).size !== 1 || !pages[0]!.includes('"data"')) throw new Error(`the APIs disagree:\n${pages.map((p) => p.slice(0, 300)).join("\n")}`);
-    const q = (await (await fetch(`${servers.on.base}${ENDPOINTS[1]!.path}`, { headers: auth })).json()) as { data?: { videos: { edges: unknown[] } } };
-    if (q.data?.videos.edges.length !== Math.min(20, VIDEOS)) throw new Error(`the GraphQL page is not 20 videos: ${JSON.stringify(q).slice(0, 300)}`);
+    if (new Set(pages).size !== 1 || !pages[0]!.includes('"data"'))
+      throw new Error(`the APIs disagree:\n${pages.map((p) => p.slice(0, 300)).join("\n")}`);
+    const q = (await (await fetch(`${servers.on.base}${ENDPOINTS[1]!.path}`, { headers: auth })).json()) as {
+      data?: { videos: { edges: unknown[] } };
+    };
+    if (q.data?.videos.edges.length !== Math.min(20, VIDEOS))
+      throw new Error(`the GraphQL page is not 20 videos: ${JSON.stringify(q).slice(0, 300)}`);
     const metricsStatus = await Promise.all(ARMS.map((arm) => fetch(`${servers[arm].base}/metrics`).then((r) => r.status)));
     if (metricsStatus.join() !== "200,404,404") throw new Error(`expected /metrics on the instrumented API only: ${metricsStatus.join()}`);
 
@@ -133,7 +140,10 @@ export async function runMetricsCostBench(): Promise<void> {
     const compare = (arm: Arm, base: Arm, endpoint: number) => {
       const a = servers[arm].runs[endpoint]!;
       const b = servers[base].runs[endpoint]!;
-      return { loss: 1 - median(a.map((r, i) => r.rps / b[i]!.rps)), cpu: median(a.map((r, i) => r.cpuPerRequest / b[i]!.cpuPerRequest)) - 1 };
+      return {
+        loss: 1 - median(a.map((r, i) => r.rps / b[i]!.rps)),
+        cpu: median(a.map((r, i) => r.cpuPerRequest / b[i]!.cpuPerRequest)) - 1,
+      };
     };
     const rows = ENDPOINTS.flatMap((e, endpoint) =>
       Array.from({ length: ROUNDS }, (_, i) => {

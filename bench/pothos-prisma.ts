@@ -56,19 +56,47 @@ async function seed(): Promise<{ workspaceA: string; seconds: number }> {
   const b = await createWorkspace({ name: "perf-other", plan: "enterprise" });
   const started = Date.now();
   const u = new URL(DATABASE_URL);
-  execFileSync("psql", ["-h", u.hostname, "-p", u.port || "5432", "-U", u.username, "-d", DB, "-v", "ON_ERROR_STOP=1", "-qAt", "-v", `ws_a=${a.workspace.id}`, "-v", `ws_b=${b.workspace.id}`, "-f", SEED], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  execFileSync(
+    "psql",
+    [
+      "-h",
+      u.hostname,
+      "-p",
+      u.port || "5432",
+      "-U",
+      u.username,
+      "-d",
+      DB,
+      "-v",
+      "ON_ERROR_STOP=1",
+      "-qAt",
+      "-v",
+      `ws_a=${a.workspace.id}`,
+      "-v",
+      `ws_b=${b.workspace.id}`,
+      "-f",
+      SEED,
+    ],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   return { workspaceA: a.workspace.id, seconds: (Date.now() - started) / 1000 };
 }
 
 async function post(server: Server, query: string): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${server.base}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+  const res = await fetch(`${server.base}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query }),
+  });
   return { status: res.status, text: await res.text() };
 }
 
 interface Page {
-  data: { videos: { totalCount?: number; edges: { node: { id: string; canonicalAccountId?: string | null; account?: { id: string } | null } }[] } };
+  data: {
+    videos: { totalCount?: number; edges: { node: { id: string; canonicalAccountId?: string | null; account?: { id: string } | null } }[] };
+  };
 }
 
 /** Each server's answer to `query`, as text and parsed; any HTTP or GraphQL error stops the benchmark. */
@@ -88,7 +116,8 @@ async function sameAsToday(servers: Server[], key: string, query: string): Promi
   const [today, ...others] = await answers(servers, query);
   const checks = others.map((other, i) => {
     const arm = servers[i + 1]!.arm;
-    if (!isDeepStrictEqual(other.body, today!.body)) throw new Error(`${arm} ${key} differs from today's:\n${other.text.slice(0, 800)}\n${today!.text.slice(0, 800)}`);
+    if (!isDeepStrictEqual(other.body, today!.body))
+      throw new Error(`${arm} ${key} differs from today's:\n${other.text.slice(0, 800)}\n${today!.text.slice(0, 800)}`);
     const bytes = other.text === today!.text ? "byte-equal" : "JSON-equal (not byte-equal)";
     const total = today!.body.data.videos.totalCount === undefined ? "" : `, totalCount ${today!.body.data.videos.totalCount}`;
     return `${arm} ${key}: ${bytes} to today's (${today!.text.length} bytes, ${today!.body.data.videos.edges.length} items${total})`;
@@ -102,12 +131,21 @@ async function sameAsToday(servers: Server[], key: string, query: string): Promi
  * queries) encode alike.
  */
 async function checkEquivalence(db: pg.Client, servers: Server[], workspaceA: string): Promise<string[]> {
-  const expected = (await db.query(`SELECT video_id FROM tracked_videos WHERE workspace_id = $1 ORDER BY created_at DESC, id LIMIT 20`, [workspaceA])).rows.map((r) => r.video_id as string);
+  const expected = (
+    await db.query(`SELECT video_id FROM tracked_videos WHERE workspace_id = $1 ORDER BY created_at DESC, id LIMIT 20`, [workspaceA])
+  ).rows.map((r) => r.video_id as string);
   const list = await sameAsToday(servers, "list", GQL_LIST);
-  if (!isDeepStrictEqual(list.today.data.videos.edges.map((e) => e.node.id), expected)) throw new Error("today's page is not the workspace's first 20 by (created_at DESC, id)");
+  if (
+    !isDeepStrictEqual(
+      list.today.data.videos.edges.map((e) => e.node.id),
+      expected,
+    )
+  )
+    throw new Error("today's page is not the workspace's first 20 by (created_at DESC, id)");
   const nested = await sameAsToday(servers, "nested", GQL_NESTED);
   const nodes = nested.today.data.videos.edges.map((e) => e.node);
-  if (!nodes.every((n) => (n.account ? n.account.id === n.canonicalAccountId : n.canonicalAccountId === null))) throw new Error("nested: an account is not its video's owner");
+  if (!nodes.every((n) => (n.account ? n.account.id === n.canonicalAccountId : n.canonicalAccountId === null)))
+    throw new Error("nested: an account is not its video's owner");
   const ids = await sameAsToday(servers, "global ids", GLOBAL_IDS);
   return [
     ...list.checks,
@@ -181,7 +219,9 @@ function verdictOf({ servers, results }: Run): string {
 /** The `pothos-prisma` section of bench/RESULTS.md. */
 function report(run: Run): string {
   const { checks, loads, seedSeconds, regenerated, errors } = run;
-  const errorLines = Object.entries(errors).flatMap(([arm, byMessage]) => Object.entries(byMessage).map(([message, n]) => `  - ${arm}: ${n} × ${message}`));
+  const errorLines = Object.entries(errors).flatMap(([arm, byMessage]) =>
+    Object.entries(byMessage).map(([message, n]) => `  - ${arm}: ${n} × ${message}`),
+  );
   return `## @pothos/plugin-prisma against today's schema (issue 21, item 4)
 
 Command: \`npm run bench -- pothos-prisma\` (PERF_ROUNDS=${ROUNDS}, PERF_SECONDS=${SECONDS}). Database ${DB}: the ladder's seed (bench/ladder/seed.sql: 100,000 tracked videos in workspace A, 4,000 in B, 102,000 videos, 2,000 accounts), seeded + ANALYZE in ${seedSeconds.toFixed(1)} s.
@@ -229,7 +269,9 @@ async function measureAll(servers: Server[]): Promise<{ results: Map<string, Mea
       connections: CONNECTIONS,
     });
     results.set(`${server.arm}/${q.key}`, [...(results.get(`${server.arm}/${q.key}`) ?? []), r]);
-    console.log(`${server.arm} ${q.key}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} p99 ${r.p99} ms, ${r.cpuPerRequest.toFixed(2)} CPU ms/req, non-2xx ${r.non2xx}, errors ${r.errors}, error bodies ${r.mismatches}`);
+    console.log(
+      `${server.arm} ${q.key}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} p99 ${r.p99} ms, ${r.cpuPerRequest.toFixed(2)} CPU ms/req, non-2xx ${r.non2xx}, errors ${r.errors}, error bodies ${r.mismatches}`,
+    );
   });
   return { results, loads };
 }

@@ -43,8 +43,6 @@ const VERBOSE = process.env.BENCH_RADAR_VERBOSE === "1";
 const TARGET_P99_MS = 100;
 const BENCH_PERIODS: TimePeriod[] = ["any", "today", "week", "last month", "year"];
 
-
-
 /** Generated words ("kaban", "lecen", ...): three syllables from the index, all distinct. */
 export function vocabulary(size = VOCABULARY_SIZE): string[] {
   const a = ["ka", "lo", "mi", "ru", "te", "sa", "no", "vi", "be", "do", "fa", "gu", "hi", "jo", "ke", "li", "mo", "na", "pe", "ri"];
@@ -163,7 +161,7 @@ function indexesIn(plan: unknown): string[] {
     if (typeof node["Index Name"] === "string") found.add(node["Index Name"]);
     for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
   };
-  walk(((plan as { Plan: Record<string, unknown> }[])[0]!).Plan);
+  walk((plan as { Plan: Record<string, unknown> }[])[0]!.Plan);
   return [...found].sort();
 }
 
@@ -207,7 +205,16 @@ async function measure(db: pg.Pool): Promise<ComboResult[]> {
       if (VERBOSE && times.at(-1)! > TARGET_P99_MS) console.log(`slow: ${times.at(-1)!.toFixed(0)} ms`, JSON.stringify(request));
     }
     const indexes = await explainIndexes(db, requestFor(combo, queryMaker(1000 + n)(), now));
-    results.push({ ...combo, broadShare: broad / SAMPLES, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: Math.max(...times), meanResults: found / SAMPLES, indexes });
+    results.push({
+      ...combo,
+      broadShare: broad / SAMPLES,
+      p50: percentile(times, 50),
+      p95: percentile(times, 95),
+      p99: percentile(times, 99),
+      max: Math.max(...times),
+      meanResults: found / SAMPLES,
+      indexes,
+    });
   }
   return results;
 }
@@ -257,7 +264,10 @@ function report(
     "",
     "| platform | min_views | time_period | p50 ms | p95 ms | p99 ms | max ms | results | broad path | indexes in one sample's plan |",
     "|---|---|---|---:|---:|---:|---:|---:|---:|---|",
-    ...results.map((r) => `| ${r.platform} | ${r.minViews} | ${r.period} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.meanResults.toFixed(0)} | ${(100 * r.broadShare).toFixed(0)} % | ${r.indexes.join(", ")} |`),
+    ...results.map(
+      (r) =>
+        `| ${r.platform} | ${r.minViews} | ${r.period} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.meanResults.toFixed(0)} | ${(100 * r.broadShare).toFixed(0)} % | ${r.indexes.join(", ")} |`,
+    ),
     "",
     `Worst case, queries made only of the catalog's commonest words (${matchShare}; the next ones are in 25-45 %), over the 15 platform × min_views combinations of each period. They play the part of stop words and "#fyp"-like tags, which query expansion does not produce; the cost left is PostgreSQL's GIN scan of posting lists of several hundred thousand entries, which the planner still combines with a time filter:`,
     "",

@@ -25,7 +25,6 @@ const ROWS = Number(process.env.BENCH_RADAR_ROWS ?? 1_000_000);
 const SEARCHES = Number(process.env.BENCH_RADAR_SEARCHES ?? 4);
 const TARGET_MS = 3000;
 
-
 // Configuration is read when src modules are first imported: point it at the bench database and a
 // Redis prefix of its own before importing any of them.
 process.env.DATABASE_URL = urlFor(BENCH_DB);
@@ -34,7 +33,6 @@ process.env.LOG_LEVEL ??= "warn";
 process.env.RADAR_PROVIDERS = "catalog";
 delete process.env.OPENAI_BASE_URL; // the offline expander: the benchmark measures this service, not an LLM
 process.env.BENCH_RADAR_ROWS = String(ROWS);
-
 
 async function rowsIn(database: string): Promise<number | null> {
   const client = new pg.Client({ connectionString: urlFor(database) });
@@ -103,7 +101,10 @@ export async function runRadarSearchBench(options: { keep?: boolean; reuse?: boo
 
     const waitCompleted = async (id: string) => {
       for (;;) {
-        const s = await prisma.radarSearch.findUniqueOrThrow({ where: { id }, select: { status: true, resultCount: true, createdAt: true, completedAt: true, error: true } });
+        const s = await prisma.radarSearch.findUniqueOrThrow({
+          where: { id },
+          select: { status: true, resultCount: true, createdAt: true, completedAt: true, error: true },
+        });
         if (s.status === "completed" || s.status === "failed") return s;
         await new Promise((r) => setTimeout(r, 5));
       }
@@ -111,7 +112,8 @@ export async function runRadarSearchBench(options: { keep?: boolean; reuse?: boo
 
     // Warm-up: connections, plans, caches, the worker's first job.
     const warm = queryMaker(99);
-    for (let i = 0; i < 3; i++) await waitCompleted((await createSearch(workspace.id, createSearchInput.parse({ query: warm().text, depth: "deep" }))).searchId);
+    for (let i = 0; i < 3; i++)
+      await waitCompleted((await createSearch(workspace.id, createSearchInput.parse({ query: warm().text, depth: "deep" }))).searchId);
 
     const rows: Row[] = [];
     for (const [n, minViews] of MIN_VIEWS_VALUES.entries()) {
@@ -124,7 +126,16 @@ export async function runRadarSearchBench(options: { keep?: boolean; reuse?: boo
         for (let i = 0; i < SEARCHES; i++) {
           const query = next();
           const started = performance.now();
-          const { searchId } = await createSearch(workspace.id, createSearchInput.parse({ query: query.text, depth: "deep", min_views: minViews, time_period: period, language: query.language }));
+          const { searchId } = await createSearch(
+            workspace.id,
+            createSearchInput.parse({
+              query: query.text,
+              depth: "deep",
+              min_views: minViews,
+              time_period: period,
+              language: query.language,
+            }),
+          );
           const s = await waitCompleted(searchId);
           total.push(performance.now() - started);
           if (s.status !== "completed") throw new Error(`search ${searchId} ${s.status}: ${s.error}`);
@@ -134,11 +145,21 @@ export async function runRadarSearchBench(options: { keep?: boolean; reuse?: boo
           const { queries } = await prisma.radarSearch.findUniqueOrThrow({ where: { id: searchId }, select: { queries: true } });
           const filters = filtersFor({ minViews, timePeriod: period });
           const f0 = performance.now();
-          for (const text of queries) await catalog.search({ text, platform: "platformA", language: query.language, limit: 100, ...filters });
+          for (const text of queries)
+            await catalog.search({ text, platform: "platformA", language: query.language, limit: 100, ...filters });
           floor.push(performance.now() - f0);
           if (queries.length !== QUERIES_PER_DEPTH.deep) console.warn(`search ${searchId}: ${queries.length} queries`);
         }
-        rows.push({ minViews, period, p50: percentile(total, 50), p95: percentile(total, 95), max: Math.max(...total), inJobP50: percentile(inJob, 50), floorP50: percentile(floor, 50), meanResults: results / SEARCHES });
+        rows.push({
+          minViews,
+          period,
+          p50: percentile(total, 50),
+          p95: percentile(total, 95),
+          max: Math.max(...total),
+          inJobP50: percentile(inJob, 50),
+          floorP50: percentile(floor, 50),
+          meanResults: results / SEARCHES,
+        });
         console.log(`${minViews} / ${period}: p50 ${percentile(total, 50).toFixed(0)} ms, max ${Math.max(...total).toFixed(0)} ms`);
       }
     }
@@ -157,7 +178,10 @@ export async function runRadarSearchBench(options: { keep?: boolean; reuse?: boo
       "",
       "| min_views | time_period | total p50 ms | total p95 ms | total max ms | in job p50 ms | floor p50 ms | results (mean) |",
       "|---|---|---:|---:|---:|---:|---:|---:|",
-      ...rows.map((r) => `| ${r.minViews} | ${r.period} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.max)} | ${fmt(r.inJobP50)} | ${fmt(r.floorP50)} | ${r.meanResults.toFixed(1)} |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.minViews} | ${r.period} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.max)} | ${fmt(r.inJobP50)} | ${fmt(r.floorP50)} | ${r.meanResults.toFixed(1)} |`,
+      ),
     ].join("\n");
     await writeSection("radar-search", markdown);
     console.log(markdown);

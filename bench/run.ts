@@ -7,7 +7,29 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const ALL = ["ladder", "start-time", "tracking", "folders-analytics", "analysis", "radar-catalog", "radar-search", "wer", "history", "history-partitions", "scheduler", "metrics-cost", "traces-cost", "abuse-bounds", "dashboard", "agency", "topology", "pothos-prisma", "analysis-eval", "visual-time", "exports"];
+const ALL = [
+  "ladder",
+  "start-time",
+  "tracking",
+  "folders-analytics",
+  "analysis",
+  "radar-catalog",
+  "radar-search",
+  "wer",
+  "history",
+  "history-partitions",
+  "scheduler",
+  "metrics-cost",
+  "traces-cost",
+  "abuse-bounds",
+  "dashboard",
+  "agency",
+  "topology",
+  "pothos-prisma",
+  "analysis-eval",
+  "visual-time",
+  "exports",
+];
 // Not in ALL: `webhooks` (the fan-out takes minutes) runs only when named: `npm run bench -- webhooks`.
 const dir = fileURLToPath(new URL(".", import.meta.url));
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
@@ -22,7 +44,9 @@ for (const name of wanted) {
   console.log(`\n== bench ${name}`);
   const started = Date.now();
   const r = spawnSync(process.execPath, ["--import", "tsx", file], { stdio: "inherit", env: process.env });
-  console.log(`== ${name}: ${r.status === 0 ? "done" : `FAILED (${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `== ${name}: ${r.status === 0 ? "done" : `FAILED (${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (r.status !== 0) failed++;
 }
 console.log(failed ? `\n${failed} benchmark(s) failed` : "\nAll benchmarks done; figures are in bench/RESULTS.md");

@@ -73,7 +73,10 @@ export async function runSchedulerBench(): Promise<void> {
     const { config } = await import("../src/config.js");
 
     for (const [name, factor] of Object.entries(FACTOR)) {
-      await db.query(`INSERT INTO plans (name, video_limit, monthly_credits, refresh_factor) VALUES ($1, 100000000, 0, $2)`, [name, factor]);
+      await db.query(`INSERT INTO plans (name, video_limit, monthly_credits, refresh_factor) VALUES ($1, 100000000, 0, $2)`, [
+        name,
+        factor,
+      ]);
     }
     const workspaces: string[] = [];
     for (let w = 0; w < WORKSPACES; w++) workspaces.push((await createWorkspace({ name: `bench ${w}`, plan: PLAN_OF(w) })).workspace.id);
@@ -84,7 +87,16 @@ export async function runSchedulerBench(): Promise<void> {
     let t = Date.now();
     for (let start = 0; start < VIDEOS; start += BATCH) {
       const n = Math.min(BATCH, VIDEOS - start);
-      const rows = { id: [] as string[], pvid: [] as string[], url: [] as string[], posted: [] as Date[], views: [] as number[], last: [] as Date[], next: [] as Date[], ws: [] as string[] };
+      const rows = {
+        id: [] as string[],
+        pvid: [] as string[],
+        url: [] as string[],
+        posted: [] as Date[],
+        views: [] as number[],
+        last: [] as Date[],
+        next: [] as Date[],
+        ws: [] as string[],
+      };
       for (let k = 0; k < n; k++) {
         const i = start + k;
         const id = randomUUID();
@@ -111,7 +123,10 @@ export async function runSchedulerBench(): Promise<void> {
            FROM unnest($1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::int8[], $6::timestamptz[], $7::timestamptz[]) AS x(id, pvid, url, posted, views, last, next)`,
         [rows.id, rows.pvid, rows.url, rows.posted, rows.views, rows.last, rows.next],
       );
-      await db.query(`INSERT INTO tracked_videos (workspace_id, video_id) SELECT ws, id FROM unnest($1::uuid[], $2::uuid[]) AS x(ws, id)`, [rows.ws, rows.id]);
+      await db.query(`INSERT INTO tracked_videos (workspace_id, video_id) SELECT ws, id FROM unnest($1::uuid[], $2::uuid[]) AS x(ws, id)`, [
+        rows.ws,
+        rows.id,
+      ]);
     }
     await db.query("VACUUM ANALYZE");
     const seedSeconds = (Date.now() - t) / 1000;
@@ -190,7 +205,13 @@ export async function runSchedulerBench(): Promise<void> {
         due += refreshInterval({ ageMs: due - it.postedAt, viewsPerHour: null, viewCount: null, planFactor: it.factor }) + 30_000;
       }
     }
-    const stats = (xs: number[]) => ({ min: Math.min(...xs), p50: percentile(xs, 50), p99: percentile(xs, 99), max: Math.max(...xs), total: xs.reduce((a, b) => a + b, 0) });
+    const stats = (xs: number[]) => ({
+      min: Math.min(...xs),
+      p50: percentile(xs, 50),
+      p99: percentile(xs, 99),
+      max: Math.max(...xs),
+      total: xs.reduce((a, b) => a + b, 0),
+    });
     const spread = stats(perMinute);
     const naiveStats = stats(naive.slice(1)); // minute 0 is the import itself
     const hourly = Array.from({ length: 24 }, (_, h) => perMinute.slice(h * 60, h * 60 + 60).reduce((a, b) => a + b, 0));
@@ -231,17 +252,17 @@ storing record, day row, point, views24h and outlier score); ${points.toLocaleSt
 
 **3. Due items per minute over a simulated day** (from the cadence function, ages growing, each item rescheduled 30 s after its
 due time): min ${spread.min}, median ${spread.p50}, p99 ${spread.p99}, max ${spread.max} per minute; ${spread.total.toLocaleString("en")} refreshes in the day
-(${(spread.total / DAY * 1000).toFixed(1)}/s on average). Per hour: ${hourly.join(", ")}.
+(${((spread.total / DAY) * 1000).toFixed(1)}/s on average). Per hour: ${hourly.join(", ")}.
 Without the phase (every item scraped at the same minute, as after an import, then due an interval after each scrape), the same
 items peak at ${naiveStats.max.toLocaleString("en")} due in one minute (median ${naiveStats.p50}): the bursts a flat timer makes.
 
 **10,000,000 videos on this cadence** (scaling these figures by ${scale.toFixed(0)}): about ${(need10m).toFixed(0)} refreshes/s on average
-(${(spread.max * scale / 60).toFixed(0)}/s in the busiest minute), ${(spread.total * scale / 1e6).toFixed(0)} million points a day.
+(${((spread.max * scale) / 60).toFixed(0)}/s in the busiest minute), ${((spread.total * scale) / 1e6).toFixed(0)} million points a day.
 - Workers: the simulated provider runs ${perWorkerProcess.toFixed(0)} scrapes/s per worker process here, so ${Math.ceil(need10m / Math.max(1, perWorkerProcess))}
   processes keep up on CPU; a real provider is bound by the platforms instead (yt-dlp takes 1-3 s a scrape and YTDLP_CONCURRENCY runs
   at once per process): at 2 s and 16 at once, ${Math.ceil(need10m / 8)} worker processes, spread over many source addresses, which is where
   the cost and the limits are (proxies, platform rate limits), not in this service.
-- Scheduler: ${(need10m * 60 / config.refresh.batchSize).toFixed(0)} claim statements a minute, each an index range scan of the next
+- Scheduler: ${((need10m * 60) / config.refresh.batchSize).toFixed(0)} claim statements a minute, each an index range scan of the next
   ${config.refresh.batchSize} scheduled items; one scheduler run per minute stays far below its interval. Redis holds the queued jobs
   of at most a few minutes (${((spread.max * scale * 5 * redisPerJob) / 2 ** 20).toFixed(0)} MiB for five busy minutes) when workers keep up.
 - PostgreSQL: ${(need10m * 2).toFixed(0)} statements/s for scrapes (two each), each writing the video row (non-HOT: its
@@ -249,12 +270,14 @@ items peak at ${naiveStats.max.toLocaleString("en")} due in one minute (median $
   them, a primary with fast storage and a replica for reads; the scheduler's claims are negligible next to that.
 - History: video_metric_points is partitioned by month (migration 20261126130000_partitioned_history), so retention drops a
   month instead of deleting rows, each partition with the covering primary key; docs/scaling.md weighs a shorter grain at this size.
-  At ${(spread.total * scale / 1e6).toFixed(0)} million points a day and about 100 bytes each with their index entry (bench/history.ts
+  At ${((spread.total * scale) / 1e6).toFixed(0)} million points a day and about 100 bytes each with their index entry (bench/history.ts
   measures it), the 30-day window holds about ${((spread.total * scale * 30 * 100) / 2 ** 30).toFixed(0)} GiB, and the daily rows add
   about ${((10_000_000 * 365 * 120) / 2 ** 30).toFixed(0)} GiB a year if every video had one every day (old videos refreshed weekly have far fewer).`;
     console.log(md);
     await writeSection("scheduler", md);
-    await queue("scrape").obliterate({ force: true }).catch(() => undefined);
+    await queue("scrape")
+      .obliterate({ force: true })
+      .catch(() => undefined);
   } finally {
     stopChildren();
     await new Promise((r) => setTimeout(r, 500));

@@ -15,7 +15,15 @@ import { machineLine, writeSection } from "./lib/results.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 7);
-const env = { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SEED_DEMO: "false", NODE_ENV: "production", REDIS_PREFIX: "benchstart" };
+const env = {
+  ...process.env,
+  PORT: "0",
+  HOST: "127.0.0.1",
+  LOG_LEVEL: "info",
+  SEED_DEMO: "false",
+  NODE_ENV: "production",
+  REDIS_PREFIX: "benchstart",
+};
 
 function timeToListen(cwd: string, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,7 +46,11 @@ function timeToListen(cwd: string, args: string[]): Promise<number> {
 const built = mkdtempSync(join(tmpdir(), "start-built-"));
 console.log(`building into ${built} (tsc)…`);
 const buildStarted = performance.now();
-execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", ROOT, "--noEmit", "false", "--outDir", built, "--sourceMap", "false"], { stdio: "inherit" });
+execFileSync(
+  process.execPath,
+  [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", ROOT, "--noEmit", "false", "--outDir", built, "--sourceMap", "false"],
+  { stdio: "inherit" },
+);
 const buildSeconds = (performance.now() - buildStarted) / 1000;
 symlinkSync(join(ROOT, "node_modules"), join(built, "node_modules"));
 copyFileSync(join(ROOT, "package.json"), join(built, "package.json"));

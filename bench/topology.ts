@@ -57,7 +57,9 @@ const SETTLE_TIMEOUT_MS = 180_000;
 // ---------------------------------------------------------------------------------------------
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 const body = (req: IncomingMessage) =>
@@ -69,12 +71,27 @@ const body = (req: IncomingMessage) =>
 
 /** An OpenAI-compatible chat completion that answers a valid analysis after `ms`. */
 function modelStandIn(ms: number): Server {
-  const answer = { hookStyle: "question", hookPhrase: "Did you know?", ugcFit: "high", ugcConfidence: 80, ctaType: "follow", ctaDestinationUrl: null, hookSource: "speech", reasons: ["hook: a question said first"] };
+  const answer = {
+    hookStyle: "question",
+    hookPhrase: "Did you know?",
+    ugcFit: "high",
+    ugcConfidence: 80,
+    ctaType: "follow",
+    ctaDestinationUrl: null,
+    hookSource: "speech",
+    reasons: ["hook: a question said first"],
+  };
   return createServer(async (req, res) => {
     await body(req);
     await sleep(ms);
     res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: JSON.stringify(answer) }, finish_reason: "stop" }] }));
+    res.end(
+      JSON.stringify({
+        id: "chatcmpl-bench",
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content: JSON.stringify(answer) }, finish_reason: "stop" }],
+      }),
+    );
   });
 }
 
@@ -180,7 +197,8 @@ function openJobs(output: string, queue: string): Set<string> {
     }
     if (l.queue !== queue || !l.jobId) continue;
     if (l.msg === "job started") open.add(l.jobId);
-    else if (l.msg === "job completed" || l.msg === "job attempt failed" || l.msg === "job handed back for another worker") open.delete(l.jobId);
+    else if (l.msg === "job completed" || l.msg === "job attempt failed" || l.msg === "job handed back for another worker")
+      open.delete(l.jobId);
   }
   return open;
 }
@@ -204,7 +222,10 @@ interface Check {
 
 export async function runTopologyBench(): Promise<boolean> {
   const started = Date.now();
-  const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+  const loadAtStart = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
   const cluster = await startRedisCluster();
   const databaseUrl = await createMigratedDatabase(BENCH_DB);
   const model = modelStandIn(ANALYSIS_MS);
@@ -253,7 +274,10 @@ export async function runTopologyBench(): Promise<boolean> {
     for (let w = 0; w < WORKSPACES; w++) {
       const { workspace, secret } = await createWorkspace({ name: `topology ${w}`, plan: "pro" });
       workspaces.push({ id: workspace.id, key: secret });
-      const hook = await send(apis, w, "POST", "/api/v1/webhooks", secret, { url: `${receiverUrl}/hook/${w}`, events: ["analysis.completed"] });
+      const hook = await send(apis, w, "POST", "/api/v1/webhooks", secret, {
+        url: `${receiverUrl}/hook/${w}`,
+        events: ["analysis.completed"],
+      });
       if (hook.status !== 201) throw new Error(`webhook endpoint not created: ${hook.status} ${JSON.stringify(hook.body)}`);
     }
 
@@ -261,7 +285,10 @@ export async function runTopologyBench(): Promise<boolean> {
     const probes: Probe[] = [];
     const metricsAnswers = { A: { ok: 0, failed: 0 }, B: { ok: 0, failed: 0 } };
     let killedAt = Infinity;
-    for (const [name, url] of [["A", apiA.url!], ["B", apiB.url!]] as const) {
+    for (const [name, url] of [
+      ["A", apiA.url!],
+      ["B", apiB.url!],
+    ] as const) {
       stopPollers.push(
         poll(250, async () => {
           const at = Date.now();
@@ -275,7 +302,10 @@ export async function runTopologyBench(): Promise<boolean> {
         }),
         poll(1000, async () => {
           if (name === "A" && Date.now() >= killedAt) return;
-          const r = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` }, signal: AbortSignal.timeout(5000) }).catch(() => null);
+          const r = await fetch(`${url}/metrics`, {
+            headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+            signal: AbortSignal.timeout(5000),
+          }).catch(() => null);
           const text = r?.ok ? await r.text() : "";
           if (r?.ok && text.includes("bullmq_jobs")) metricsAnswers[name].ok++;
           else metricsAnswers[name].failed++;
@@ -296,7 +326,11 @@ export async function runTopologyBench(): Promise<boolean> {
       retryWait: () => sleep(300),
       on: { connected: (socket: any) => connections.push({ at: Date.now(), url: socket.url }) },
     });
-    const sink = (kind: string) => ({ next: () => events.push({ at: Date.now(), kind }), error: () => undefined, complete: () => undefined });
+    const sink = (kind: string) => ({
+      next: () => events.push({ at: Date.now(), kind }),
+      error: () => undefined,
+      complete: () => undefined,
+    });
     subscriber.subscribe({ query: "subscription { workspaceEvents { id type } }" }, sink("workspaceEvent"));
     subscriber.subscribe({ query: "subscription { trackedVideosChanged { change videoId } }" }, sink("trackedVideoChanged"));
     const connectDeadline = Date.now() + 10_000;
@@ -327,7 +361,13 @@ export async function runTopologyBench(): Promise<boolean> {
         const target = trackedIds[analysesSent];
         if (target) {
           analysesSent++;
-          analyses.push(send(apis, i, "POST", `/api/v1/video-analysis/${target.videoId}/analyze`, workspaces[target.ws]!.key).then((r) => ({ ...r, videoId: target.videoId, ws: target.ws })));
+          analyses.push(
+            send(apis, i, "POST", `/api/v1/video-analysis/${target.videoId}/analyze`, workspaces[target.ws]!.key).then((r) => ({
+              ...r,
+              videoId: target.videoId,
+              ws: target.ws,
+            })),
+          );
         }
       }
       if (i === killAt) {
@@ -361,7 +401,13 @@ export async function runTopologyBench(): Promise<boolean> {
           (SELECT count(*) FROM webhook_deliveries)::int AS deliveries`)
       ).rows[0];
       state = row;
-      if (state.ready >= acceptedTracks.length && state.analysesDone >= acceptedVideoIds.length && state.deliveriesDone === state.deliveries && state.deliveries >= acceptedVideoIds.length) break;
+      if (
+        state.ready >= acceptedTracks.length &&
+        state.analysesDone >= acceptedVideoIds.length &&
+        state.deliveriesDone === state.deliveries &&
+        state.deliveries >= acceptedVideoIds.length
+      )
+        break;
       await sleep(500);
     }
     const settleSeconds = (Date.now() - settleStarted) / 1000;
@@ -370,24 +416,61 @@ export async function runTopologyBench(): Promise<boolean> {
 
     // ---- Checks.
     const distinctUrls = new Set(acceptedTracks.map((t) => t.url));
-    const tracked = (await db.query(`SELECT count(*)::int AS n, count(*) FILTER (WHERE v.scrape_status = 'ready')::int AS ready FROM tracked_videos t JOIN videos v ON v.id = t.video_id`)).rows[0];
-    check("every offered track accepted", trackAnswers.every(trackAccepted), `${trackAnswers.length} offered; statuses ${JSON.stringify(countBy(trackAnswers.map((t) => t.status)))}`);
-    check("each accepted track tracked once and scraped", tracked.n === distinctUrls.size && tracked.ready === tracked.n, `${distinctUrls.size} accepted, ${tracked.n} tracked, ${tracked.ready} scraped`);
+    const tracked = (
+      await db.query(
+        `SELECT count(*)::int AS n, count(*) FILTER (WHERE v.scrape_status = 'ready')::int AS ready FROM tracked_videos t JOIN videos v ON v.id = t.video_id`,
+      )
+    ).rows[0];
+    check(
+      "every offered track accepted",
+      trackAnswers.every(trackAccepted),
+      `${trackAnswers.length} offered; statuses ${JSON.stringify(countBy(trackAnswers.map((t) => t.status)))}`,
+    );
+    check(
+      "each accepted track tracked once and scraped",
+      tracked.n === distinctUrls.size && tracked.ready === tracked.n,
+      `${distinctUrls.size} accepted, ${tracked.n} tracked, ${tracked.ready} scraped`,
+    );
 
-    const perVideo = (await db.query(`SELECT video_id, count(*)::int AS n, count(*) FILTER (WHERE status = 'completed')::int AS done FROM video_analyses GROUP BY video_id`)).rows as { video_id: string; n: number; done: number }[];
+    const perVideo = (
+      await db.query(
+        `SELECT video_id, count(*)::int AS n, count(*) FILTER (WHERE status = 'completed')::int AS done FROM video_analyses GROUP BY video_id`,
+      )
+    ).rows as { video_id: string; n: number; done: number }[];
     const completed = perVideo.reduce((s, r) => s + r.done, 0);
-    check("every offered analysis answered 202", analysisAnswers.every((a) => a.status === 202), `${analysisAnswers.length} offered; statuses ${JSON.stringify(countBy(analysisAnswers.map((a) => a.status)))}`);
+    check(
+      "every offered analysis answered 202",
+      analysisAnswers.every((a) => a.status === 202),
+      `${analysisAnswers.length} offered; statuses ${JSON.stringify(countBy(analysisAnswers.map((a) => a.status)))}`,
+    );
     check(
       "each accepted analysis run once to completed",
-      perVideo.length === acceptedVideoIds.length && perVideo.every((r) => r.n === 1 && r.done === 1) && acceptedVideoIds.every((id) => perVideo.some((r) => r.video_id === id)),
+      perVideo.length === acceptedVideoIds.length &&
+        perVideo.every((r) => r.n === 1 && r.done === 1) &&
+        acceptedVideoIds.every((id) => perVideo.some((r) => r.video_id === id)),
       `${acceptedVideoIds.length} accepted, ${perVideo.length} analyses, ${completed} completed`,
     );
-    const ledger = (await db.query(`SELECT count(*)::int AS n, COALESCE(-sum(amount), 0)::int AS credits FROM credit_ledger WHERE kind = 'charge'`)).rows[0];
-    const held = (await db.query(`SELECT count(*) FILTER (WHERE status = 'held')::int AS held, count(*) FILTER (WHERE status = 'captured')::int AS captured FROM credit_reservations`)).rows[0];
-    const used = (await db.query(`SELECT COALESCE(sum(monthly_used), 0)::int AS used, COALESCE(sum(reserved_credits), 0)::int AS reserved FROM workspaces`)).rows[0];
+    const ledger = (
+      await db.query(`SELECT count(*)::int AS n, COALESCE(-sum(amount), 0)::int AS credits FROM credit_ledger WHERE kind = 'charge'`)
+    ).rows[0];
+    const held = (
+      await db.query(
+        `SELECT count(*) FILTER (WHERE status = 'held')::int AS held, count(*) FILTER (WHERE status = 'captured')::int AS captured FROM credit_reservations`,
+      )
+    ).rows[0];
+    const used = (
+      await db.query(
+        `SELECT COALESCE(sum(monthly_used), 0)::int AS used, COALESCE(sum(reserved_credits), 0)::int AS reserved FROM workspaces`,
+      )
+    ).rows[0];
     check(
       "charged once per completed analysis",
-      ledger.n === completed && ledger.credits === 5 * completed && held.held === 0 && held.captured === completed && used.used === 5 * completed && used.reserved === 0,
+      ledger.n === completed &&
+        ledger.credits === 5 * completed &&
+        held.held === 0 &&
+        held.captured === completed &&
+        used.used === 5 * completed &&
+        used.reserved === 0,
       `${ledger.n} charges, ${ledger.credits} credits (expected ${5 * completed}); reservations held ${held.held}, captured ${held.captured}; monthly used ${used.used}, reserved ${used.reserved}`,
     );
     const retried = [...trackAnswers, ...analysisAnswers].filter((r) => r.cut > 0);
@@ -397,13 +480,22 @@ export async function runTopologyBench(): Promise<boolean> {
       `${retried.length} requests retried after a cut connection (${JSON.stringify(countBy(retried.map((r) => r.status)))})`,
     );
 
-    const hookEvents = (await db.query(`SELECT count(*)::int AS n FROM workspace_events WHERE type = 'analysis.completed'`)).rows[0].n as number;
-    const deliveries = (await db.query(`SELECT count(*)::int AS n, count(*) FILTER (WHERE status = 'delivered')::int AS delivered, COALESCE(max(attempts), 0)::int AS "maxAttempts" FROM webhook_deliveries`)).rows[0];
+    const hookEvents = (await db.query(`SELECT count(*)::int AS n FROM workspace_events WHERE type = 'analysis.completed'`)).rows[0]
+      .n as number;
+    const deliveries = (
+      await db.query(
+        `SELECT count(*)::int AS n, count(*) FILTER (WHERE status = 'delivered')::int AS delivered, COALESCE(max(attempts), 0)::int AS "maxAttempts" FROM webhook_deliveries`,
+      )
+    ).rows[0];
     const receivedIds = new Set(received.filter((r) => r.type === "analysis.completed").map((r) => r.webhookId));
     const receivedAnalyses = new Set(received.map((r) => r.analysisId));
     check(
       "one analysis.completed event and one delivered webhook per completed analysis",
-      hookEvents === completed && deliveries.n === completed && deliveries.delivered === completed && receivedIds.size === completed && receivedAnalyses.size === completed,
+      hookEvents === completed &&
+        deliveries.n === completed &&
+        deliveries.delivered === completed &&
+        receivedIds.size === completed &&
+        receivedAnalyses.size === completed,
       `${hookEvents} events, ${deliveries.n} deliveries (${deliveries.delivered} delivered, at most ${deliveries.maxAttempts} attempts), ${receivedIds.size} distinct received; ${received.length - receivedIds.size} received twice (at-least-once)`,
     );
 
@@ -418,7 +510,10 @@ export async function runTopologyBench(): Promise<boolean> {
     const laterEvents = reconnected ? events.filter((e) => e.at > reconnected.at) : [];
     check(
       "the subscriber reconnected to the surviving API process and received later events",
-      connections[0]?.url.startsWith(apiA.url!.replace("http", "ws")) === true && !!reconnected && reconnected.url.startsWith(apiB.url!.replace("http", "ws")) && laterEvents.length > 0,
+      connections[0]?.url.startsWith(apiA.url!.replace("http", "ws")) === true &&
+        !!reconnected &&
+        reconnected.url.startsWith(apiB.url!.replace("http", "ws")) &&
+        laterEvents.length > 0,
       `connections ${connections.map((c) => `${c.url.includes(new URL(apiA.url!).port) ? "A" : "B"}@${((c.at - loadStarted) / 1000).toFixed(1)}s`).join(", ")}; ` +
         `reconnected ${reconnected ? `${reconnected.at - killedAt} ms after the kill` : "never"}; ${laterEvents.length} events after (${JSON.stringify(countBy(laterEvents.map((e) => e.kind)))}), ${events.length} in all`,
     );
@@ -430,7 +525,10 @@ export async function runTopologyBench(): Promise<boolean> {
     const answeredNotReady = probes.filter((p) => p.status !== 0 && (p.status !== 200 || !p.ready));
     check(
       "/readyz truthful: ready whenever a process answers, no answer from the dead one",
-      answeredNotReady.length === 0 && aAfter.every((p) => p.status === 0) && bAll.every((p) => p.status === 200) && aBefore.filter((p) => p.status === 200).length > 0,
+      answeredNotReady.length === 0 &&
+        aAfter.every((p) => p.status === 0) &&
+        bAll.every((p) => p.status === 200) &&
+        aBefore.filter((p) => p.status === 200).length > 0,
       `A: ${aBefore.filter((p) => p.status === 200).length} ready before the kill, ${aAfter.filter((p) => p.status !== 0).length} answers of ${aAfter.length} probes after; ` +
         `B: ${bAll.filter((p) => p.status === 200).length} ready of ${bAll.length}; answered not ready: ${answeredNotReady.length}`,
     );
@@ -448,13 +546,19 @@ export async function runTopologyBench(): Promise<boolean> {
     const scrapesOk = metricValue(finalMetrics, "scrape_outcomes_total", { outcome: "ok" });
     check(
       "/metrics truthful: answering throughout, queues empty at the end, delivery and scrape counters matching the database",
-      metricsAnswers.B.failed === 0 && metricsAnswers.A.failed === 0 && queued === 0 && deliveredMetric === deliveries.delivered && scrapesOk >= tracked.ready,
+      metricsAnswers.B.failed === 0 &&
+        metricsAnswers.A.failed === 0 &&
+        queued === 0 &&
+        deliveredMetric === deliveries.delivered &&
+        scrapesOk >= tracked.ready,
       `answers A ${metricsAnswers.A.ok} ok / ${metricsAnswers.A.failed} failed (until its kill), B ${metricsAnswers.B.ok} / ${metricsAnswers.B.failed}; ` +
         `analysis+scrape jobs not finished: ${queued} ${JSON.stringify(unfinished)}; webhook_deliveries_total{delivered} ${deliveredMetric} (database ${deliveries.delivered}); scrape_outcomes_total{ok} ${scrapesOk} (videos scraped ${tracked.ready})`,
     );
 
     // ---- Report.
-    const latencies = (await db.query(`SELECT EXTRACT(EPOCH FROM (completed_at - created_at)) * 1000 AS ms FROM video_analyses WHERE status = 'completed'`)).rows.map((r) => Number(r.ms));
+    const latencies = (
+      await db.query(`SELECT EXTRACT(EPOCH FROM (completed_at - created_at)) * 1000 AS ms FROM video_analyses WHERE status = 'completed'`)
+    ).rows.map((r) => Number(r.ms));
     const failedChecks = checks.filter((c) => !c.ok);
     const md = `## Topology: 2 API + 2 worker processes on a 3-primary Redis Cluster, one API and one worker killed mid-run
 

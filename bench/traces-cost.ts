@@ -39,7 +39,10 @@ const REST = "/api/v1/videos?limit=20";
 const VIDEO_FIELDS = `id: uuid platformVideoId url type description hashtags viewCount likeCount commentCount shareCount
   bookmarkCount engagementRate postedAt thumbnailUrl username displayName canonicalAccountId musicName musicAuthor
   musicCoverUrl durationSeconds scrapeStatus scrapeError lastScrapedAt dataSource nextRefreshAt views24h outlierScore`;
-const GRAPHQL_QUERY = `{ videos(first: 20) { totalCount pageInfo { hasNextPage } edges { node { ${VIDEO_FIELDS} } } } }`.replace(/\s+/g, " ");
+const GRAPHQL_QUERY = `{ videos(first: 20) { totalCount pageInfo { hasNextPage } edges { node { ${VIDEO_FIELDS} } } } }`.replace(
+  /\s+/g,
+  " ",
+);
 const ENDPOINTS = [
   { name: `REST \`GET ${REST}\``, path: REST },
   { name: "GraphQL `videos(first: 20)` (GET /graphql)", path: `/graphql?query=${encodeURIComponent(GRAPHQL_QUERY)}` },
@@ -72,13 +75,20 @@ export async function runTracesCostBench(): Promise<void> {
     const arms = {
       off: { env: {}, label: "off (no OTEL_*)" },
       on: { env: traced, label: "on, every request sampled" },
-      sampled: { env: { ...traced, OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: String(RATIO) }, label: `on, ${RATIO * 100} % sampled` },
+      sampled: {
+        env: { ...traced, OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: String(RATIO) },
+        label: `on, ${RATIO * 100} % sampled`,
+      },
     } as const;
     type Arm = keyof typeof arms;
     const ARMS = Object.keys(arms) as Arm[];
     const servers = {} as Record<Arm, { base: string; pid: number; runs: MeasuredLoad[][] }>;
     for (const arm of ARMS) {
-      const child = await startChild(["src/main/api.ts"], { ...serviceEnv, LOG_LEVEL: "info", ...arms[arm].env }, /API listening on port (\d+)/);
+      const child = await startChild(
+        ["src/main/api.ts"],
+        { ...serviceEnv, LOG_LEVEL: "info", ...arms[arm].env },
+        /API listening on port (\d+)/,
+      );
       servers[arm] = { base: `http://127.0.0.1:${child.match[1]}`, pid: child.child.pid!, runs: ENDPOINTS.map(() => []) };
     }
     const auth = { authorization: `Bearer ${reader.secret}` };
@@ -86,14 +96,23 @@ export async function runTracesCostBench(): Promise<void> {
     // Sanity: all answer the same pages; only the traced ones export.
     for (const e of ENDPOINTS) {
       const pages = await Promise.all(ARMS.map((arm) => fetch(`${servers[arm].base}${e.path}`, { headers: auth }).then((r) => r.text())));
-      if (new Set(pages).size !== 1 || !pages[0]!.includes('"data"')) throw new Error(`the APIs disagree on ${e.path}:\n${pages.map((p) => p.slice(0, 300)).join("\n")}`);
+      if (new Set(pages).size !== 1 || !pages[0]!.includes('"data"'))
+        throw new Error(`the APIs disagree on ${e.path}:\n${pages.map((p) => p.slice(0, 300)).join("\n")}`);
     }
     await new Promise((r) => setTimeout(r, 6000)); // the batch processor's default delay (5 s)
     if (received.exports === 0) throw new Error("the traced API exported nothing to the receiver");
 
     const measure = async (arm: Arm, endpoint: number) => {
       const s = servers[arm];
-      s.runs[endpoint]!.push(await measuredLoad(s.pid, { base: s.base, paths: [ENDPOINTS[endpoint]!.path], headers: auth, seconds: SECONDS, connections: CONNECTIONS }));
+      s.runs[endpoint]!.push(
+        await measuredLoad(s.pid, {
+          base: s.base,
+          paths: [ENDPOINTS[endpoint]!.path],
+          headers: auth,
+          seconds: SECONDS,
+          connections: CONNECTIONS,
+        }),
+      );
     };
     const loads = await rotatingRounds(ARMS, ENDPOINTS.length, ROUNDS, measure);
 
@@ -102,7 +121,10 @@ export async function runTracesCostBench(): Promise<void> {
     const compare = (arm: Arm, endpoint: number) => {
       const a = servers[arm].runs[endpoint]!;
       const b = servers.off.runs[endpoint]!;
-      return { loss: 1 - median(a.map((r, i) => r.rps / b[i]!.rps)), cpu: median(a.map((r, i) => r.cpuPerRequest / b[i]!.cpuPerRequest)) - 1 };
+      return {
+        loss: 1 - median(a.map((r, i) => r.rps / b[i]!.rps)),
+        cpu: median(a.map((r, i) => r.cpuPerRequest / b[i]!.cpuPerRequest)) - 1,
+      };
     };
     const rows = ENDPOINTS.flatMap((e, endpoint) =>
       Array.from({ length: ROUNDS }, (_, i) => {
@@ -115,7 +137,10 @@ export async function runTracesCostBench(): Promise<void> {
       const on = compare("on", endpoint);
       const sampled = compare("sampled", endpoint);
       const rps = (arm: Arm) => median(servers[arm].runs[endpoint]!.map((r) => r.rps)).toFixed(0);
-      return { on, line: `${e.name} (median req/s ${ARMS.map(rps).join(" / ")}): every request traced **${pct(on.loss)} of throughput lost**, CPU per request ${signed(on.cpu)}; ${pct(RATIO)} sampled ${pct(sampled.loss)} lost, CPU ${signed(sampled.cpu)}` };
+      return {
+        on,
+        line: `${e.name} (median req/s ${ARMS.map(rps).join(" / ")}): every request traced **${pct(on.loss)} of throughput lost**, CPU per request ${signed(on.cpu)}; ${pct(RATIO)} sampled ${pct(sampled.loss)} lost, CPU ${signed(sampled.cpu)}`,
+      };
     });
     const met = lines.every((l) => l.on.loss < TARGET_LOSS);
     const md = `## Traces: cost on the ladder's REST and GraphQL rungs

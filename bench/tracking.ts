@@ -60,14 +60,36 @@ async function floorServer(workspaceId: string): Promise<void> {
   const num = (v: string | null) => (v === null ? null : Number(v));
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   const item = (r: any) => ({
-    id: r.id, platformVideoId: r.platform_video_id, url: r.url, type: r.platform, description: r.description, hashtags: r.hashtags,
-    viewCount: num(r.view_count), likeCount: num(r.like_count), commentCount: num(r.comment_count), shareCount: num(r.share_count),
-    bookmarkCount: num(r.bookmark_count), engagementRate: r.engagement_rate, postedAt: iso(r.posted_at), thumbnailUrl: r.thumbnail_url,
-    username: r.username, displayName: r.display_name, canonicalAccountId: r.account_id, musicName: r.music_name,
-    musicAuthor: r.music_author, musicCoverUrl: r.music_cover_url, durationSeconds: r.duration_seconds, scrapeStatus: r.scrape_status,
-    scrapeError: r.scrape_error, lastScrapedAt: iso(r.last_scraped_at), dataSource: r.data_source,
-    nextRefreshAt: iso(r.next_refresh_at), views24h: num(r.views_24h), outlierScore: r.outlier_score,
-    trackedVideoId: r.tracked_video_id, trackedAt: iso(r.tracked_at),
+    id: r.id,
+    platformVideoId: r.platform_video_id,
+    url: r.url,
+    type: r.platform,
+    description: r.description,
+    hashtags: r.hashtags,
+    viewCount: num(r.view_count),
+    likeCount: num(r.like_count),
+    commentCount: num(r.comment_count),
+    shareCount: num(r.share_count),
+    bookmarkCount: num(r.bookmark_count),
+    engagementRate: r.engagement_rate,
+    postedAt: iso(r.posted_at),
+    thumbnailUrl: r.thumbnail_url,
+    username: r.username,
+    displayName: r.display_name,
+    canonicalAccountId: r.account_id,
+    musicName: r.music_name,
+    musicAuthor: r.music_author,
+    musicCoverUrl: r.music_cover_url,
+    durationSeconds: r.duration_seconds,
+    scrapeStatus: r.scrape_status,
+    scrapeError: r.scrape_error,
+    lastScrapedAt: iso(r.last_scraped_at),
+    dataSource: r.data_source,
+    nextRefreshAt: iso(r.next_refresh_at),
+    views24h: num(r.views_24h),
+    outlierScore: r.outlier_score,
+    trackedVideoId: r.tracked_video_id,
+    trackedAt: iso(r.tracked_at),
   });
   const server = http.createServer(async (req, res) => {
     try {
@@ -88,10 +110,10 @@ async function floorServer(workspaceId: string): Promise<void> {
         body = { data: page.rows.map(item), pagination: { total, limit, offset, has_more: offset + limit < total } };
       } else {
         const id = url.pathname.split("/").pop();
-        const r = await pool.query(`SELECT ${columns} FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = $1 AND tv.video_id = $2`, [
-          workspaceId,
-          id,
-        ]);
+        const r = await pool.query(
+          `SELECT ${columns} FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = $1 AND tv.video_id = $2`,
+          [workspaceId, id],
+        );
         body = { data: item(r.rows[0]) };
       }
       const text = JSON.stringify(body);
@@ -145,9 +167,9 @@ export async function runTrackingBench(): Promise<void> {
     );
     await db.query("ANALYZE");
     const seedSeconds = (Date.now() - t) / 1000;
-    const sampleIds = (await db.query(`SELECT video_id FROM tracked_videos WHERE workspace_id = $1 ORDER BY random() LIMIT 1000`, [reader.workspace.id])).rows.map(
-      (r) => r.video_id as string,
-    );
+    const sampleIds = (
+      await db.query(`SELECT video_id FROM tracked_videos WHERE workspace_id = $1 ORDER BY random() LIMIT 1000`, [reader.workspace.id])
+    ).rows.map((r) => r.video_id as string);
 
     const api = await startChild(["src/main/api.ts"], serviceEnv, /API listening on port (\d+)/);
     const apiBase = `http://127.0.0.1:${api.match[1]}`;
@@ -159,7 +181,8 @@ export async function runTrackingBench(): Promise<void> {
     const [a, f] = await Promise.all(
       [apiBase, floorBase].map((b) => fetch(`${b}/api/v1/videos?limit=20`, { headers: auth }).then((r) => r.json() as Promise<any>)),
     );
-    if (JSON.stringify(a) !== JSON.stringify(f)) throw new Error(`the API and the floor disagree:\n${JSON.stringify(a).slice(0, 500)}\n${JSON.stringify(f).slice(0, 500)}`);
+    if (JSON.stringify(a) !== JSON.stringify(f))
+      throw new Error(`the API and the floor disagree:\n${JSON.stringify(a).slice(0, 500)}\n${JSON.stringify(f).slice(0, 500)}`);
 
     const listPaths = ["/api/v1/videos?limit=20"];
     const getPaths = sampleIds.map((id) => `/api/v1/videos/${id}`);
@@ -188,7 +211,15 @@ export async function runTrackingBench(): Promise<void> {
         const body = JSON.stringify({ url });
         const req = http.request(
           `${apiBase}/api/v1/videos`,
-          { method: "POST", agent, headers: { authorization: `Bearer ${writer.secret}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+          {
+            method: "POST",
+            agent,
+            headers: {
+              authorization: `Bearer ${writer.secret}`,
+              "content-type": "application/json",
+              "content-length": Buffer.byteLength(body),
+            },
+          },
           (res) => {
             res.resume();
             res.on("end", () => resolve(res.statusCode ?? 0));
@@ -211,8 +242,12 @@ export async function runTrackingBench(): Promise<void> {
     const submitSeconds = (Date.now() - t) / 1000;
     const readyCount = async (workspaceId: string) =>
       Number(
-        (await db.query(`SELECT count(*) FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = $1 AND v.scrape_status = 'ready'`, [workspaceId]))
-          .rows[0].count,
+        (
+          await db.query(
+            `SELECT count(*) FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = $1 AND v.scrape_status = 'ready'`,
+            [workspaceId],
+          )
+        ).rows[0].count,
       );
     const readyAtSubmitEnd = await readyCount(writer.workspace.id);
     let ready = 0;
@@ -234,12 +269,18 @@ export async function runTrackingBench(): Promise<void> {
          FROM generate_series(1, $1::int) AS i`,
       [SUBMITTED],
     );
-    await db.query(`INSERT INTO tracked_videos (workspace_id, video_id) SELECT $1::uuid, id FROM videos WHERE platform_video_id LIKE 'Bk%'`, [bulk.workspace.id]);
-    const bulkIds = (await db.query(`SELECT video_id FROM tracked_videos WHERE workspace_id = $1`, [bulk.workspace.id])).rows.map((r) => r.video_id as string);
+    await db.query(
+      `INSERT INTO tracked_videos (workspace_id, video_id) SELECT $1::uuid, id FROM videos WHERE platform_video_id LIKE 'Bk%'`,
+      [bulk.workspace.id],
+    );
+    const bulkIds = (await db.query(`SELECT video_id FROM tracked_videos WHERE workspace_id = $1`, [bulk.workspace.id])).rows.map(
+      (r) => r.video_id as string,
+    );
     const { enqueueVideoScrapes } = await import("../src/domain/tracking/jobs.js");
     const workerCpuBefore = cpuMs(worker.child.pid!);
     t = Date.now();
-    for (let i = 0; i < bulkIds.length; i += 1000) await enqueueVideoScrapes(bulkIds.slice(i, i + 1000).map((videoId) => ({ videoId, reason: "bench" })));
+    for (let i = 0; i < bulkIds.length; i += 1000)
+      await enqueueVideoScrapes(bulkIds.slice(i, i + 1000).map((videoId) => ({ videoId, reason: "bench" })));
     let bulkReady = 0;
     while (Date.now() < deadline + 600_000) {
       bulkReady = await readyCount(bulk.workspace.id);

@@ -25,12 +25,26 @@ const COLOURS = ["0x1f3a5f", "0xf2c14e", "0x7a1f3d", "0x9fe3f0", "0x1e5631", "0x
 const root = await mkdtemp(join(tmpdir(), "visual-time-"));
 try {
   const video = join(root, "sixty.mp4");
-  const scenes: SceneSpec[] = Array.from({ length: 15 }, (_, i) => ({ seconds: 4, colour: COLOURS[i % COLOURS.length]!, face: i % 3 === 1 }));
+  const scenes: SceneSpec[] = Array.from({ length: 15 }, (_, i) => ({
+    seconds: 4,
+    colour: COLOURS[i % COLOURS.length]!,
+    face: i % 3 === 1,
+  }));
   const overlays: OverlaySpec[] = [
     { text: "3 mistakes every new runner makes", from: 0, to: 3, position: "top" },
-    ...[10, 20, 30, 40, 50].map((s, i) => ({ text: `Mistake ${i + 1}: skipping the warm-up`, from: s, to: s + 4, position: "bottom" as const })),
+    ...[10, 20, 30, 40, 50].map((s, i) => ({
+      text: `Mistake ${i + 1}: skipping the warm-up`,
+      from: s,
+      to: s + 4,
+      position: "bottom" as const,
+    })),
   ];
-  await renderVideo({ scenes, overlays }, video, { ffmpegPath: config.programs.ffmpeg, timeoutMs: 120_000, workDir: root, provider: "bench" });
+  await renderVideo({ scenes, overlays }, video, {
+    ffmpegPath: config.programs.ffmpeg,
+    timeoutMs: 120_000,
+    workDir: root,
+    provider: "bench",
+  });
 
   const seconds: number[] = [];
   let keyframes = 0;
@@ -42,7 +56,9 @@ try {
     keyframes = evidence.keyframes.length;
     if (evidence.skipped.length) throw new Error(`a visual part was skipped: ${evidence.skipped.join("; ")}`);
     await rm(workDir, { recursive: true, force: true });
-    console.log(`  run ${i + 1}: ${seconds.at(-1)!.toFixed(1)} s, ${keyframes} keyframes, ${evidence.cutCount} cuts, text hook ${JSON.stringify(evidence.textHook)}`);
+    console.log(
+      `  run ${i + 1}: ${seconds.at(-1)!.toFixed(1)} s, ${keyframes} keyframes, ${evidence.cutCount} cuts, text hook ${JSON.stringify(evidence.textHook)}`,
+    );
   }
   const p50 = percentile(seconds, 50);
   const p95 = percentile(seconds, 95);

@@ -137,7 +137,11 @@ async function main(): Promise<void> {
         const events = [];
         for (let k = i; k < Math.min(EVENTS, i + batch); k++) {
           const w = workspaces[k % workspaces.length]!;
-          events.push({ workspaceId: w.id, type: "video.spike" as const, data: { videoId: `bench-${k}`, outlierScore: 3.5, viewCount: 1000 + k } });
+          events.push({
+            workspaceId: w.id,
+            type: "video.spike" as const,
+            data: { videoId: `bench-${k}`, outlierScore: 3.5, viewCount: 1000 + k },
+          });
         }
         await emitWorkspaceEvents(events);
       }
@@ -161,11 +165,13 @@ async function main(): Promise<void> {
       (await db.query(`SELECT status::text, count(*)::int AS n FROM webhook_deliveries GROUP BY 1`)).rows.map((r) => [r.status, r.n]),
     ) as Record<string, number>;
     const span = Number(
-      (await db.query(
-        `SELECT extract(epoch FROM max(d.delivered_at) - min(ev.created_at)) AS seconds
+      (
+        await db.query(
+          `SELECT extract(epoch FROM max(d.delivered_at) - min(ev.created_at)) AS seconds
            FROM webhook_deliveries d JOIN workspace_events ev ON ev.id = d.event_id
           WHERE ev.data ? 'videoId'`,
-      )).rows[0].seconds,
+        )
+      ).rows[0].seconds,
     );
     const latencyRows = (
       await db.query(

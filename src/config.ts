@@ -8,14 +8,17 @@ import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
-const bool = z
-  .enum(["true", "false", "1", "0", ""])
-  .transform((v) => v === "true" || v === "1");
+const bool = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");
 
 const csv = <T extends string>(values: readonly [T, ...T[]]) =>
   z
     .string()
-    .transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(values)).min(1));
 
 const schema = z.object({
@@ -61,7 +64,10 @@ const schema = z.object({
   LOG_CONTEXT: bool.default(true),
 
   /** Prefix of BullMQ keys and pub/sub channels, so several deployments (or test files) share a Redis. */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default("svc"),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default("svc"),
 
   SCRAPE_PROVIDER: z.enum(["ytdlp", "simulated"]).optional(),
   MEDIA_PROVIDER: z.enum(["ytdlp", "simulated"]).optional(),
@@ -88,10 +94,16 @@ const schema = z.object({
     .default("")
     .transform((s, ctx) => {
       const out: Partial<Record<"platformA" | "platformB" | "platformC", number>> = {};
-      for (const part of s.split(",").map((p) => p.trim()).filter(Boolean)) {
+      for (const part of s
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
         const m = /^(platformA|platformB|platformC)=(\d+)$/.exec(part);
         if (!m) {
-          ctx.addIssue({ code: "custom", message: `"${part}" is not platform=calls (platformA, platformB or platformC; calls a whole number)` });
+          ctx.addIssue({
+            code: "custom",
+            message: `"${part}" is not platform=calls (platformA, platformB or platformC; calls a whole number)`,
+          });
           return z.NEVER;
         }
         out[m[1] as "platformA"] = Number(m[2]);
@@ -106,7 +118,11 @@ const schema = z.object({
   SIMULATED_MEDIA_SPEECH: bool.default(false),
   MEDIA_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   /** Largest media file the analysis downloads, in bytes (default 200 MiB). */
-  MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
+  MEDIA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(200 * 1024 * 1024),
   /** Longest audio the analysis transcribes, in seconds. */
   MEDIA_MAX_SECONDS: z.coerce.number().int().positive().default(600),
 
@@ -139,14 +155,17 @@ const schema = z.object({
   /** Adaptive refresh (src/domain/tracking/cadence.ts): `age=interval` tiers, youngest first, the
    *  last one `*`; ages and intervals in m, h or d. An item younger than a tier's age is refreshed at
    *  its interval (a video's age is since it was posted, an account's since its newest video). */
-  REFRESH_CADENCE: z.string().default("2d=1h,7d=4h,30d=1d,*=7d").transform((s, ctx) => {
-    const tiers = parseCadence(s);
-    if (typeof tiers === "string") {
-      ctx.addIssue({ code: "custom", message: tiers });
-      return z.NEVER;
-    }
-    return tiers;
-  }),
+  REFRESH_CADENCE: z
+    .string()
+    .default("2d=1h,7d=4h,30d=1d,*=7d")
+    .transform((s, ctx) => {
+      const tiers = parseCadence(s);
+      if (typeof tiers === "string") {
+        ctx.addIssue({ code: "custom", message: tiers });
+        return z.NEVER;
+      }
+      return tiers;
+    }),
   /** Views per hour (since the previous scrape) at or above which an item is "accelerating" and
    *  takes the fastest tier whatever its age. */
   REFRESH_HOT_VIEWS_PER_HOUR: z.coerce.number().positive().default(1000),
@@ -241,14 +260,17 @@ const schema = z.object({
   /** Allow http:// targets and loopback/private/link-local addresses (tests, closed networks). */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Delays before each retry of a failed delivery (count + 1 attempts in all), in ms, s, m, h or d. */
-  WEBHOOK_RETRY_SCHEDULE: z.string().default("5s,5m,30m,2h,5h,10h").transform((s, ctx) => {
-    const delays = parseDelays(s);
-    if (typeof delays === "string") {
-      ctx.addIssue({ code: "custom", message: delays });
-      return z.NEVER;
-    }
-    return delays;
-  }),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default("5s,5m,30m,2h,5h,10h")
+    .transform((s, ctx) => {
+      const delays = parseDelays(s);
+      if (typeof delays === "string") {
+        ctx.addIssue({ code: "custom", message: delays });
+        return z.NEVER;
+      }
+      return delays;
+    }),
   /** How long one delivery attempt may take (connect, answer and body) before it counts as failed. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** An endpoint whose every delivery attempt failed for this long is disabled (with the reason). */
@@ -277,8 +299,14 @@ const schema = z.object({
    *  (off: neither, so its cost can be measured); the bearer token /metrics asks for (unset: open);
    *  Bull Board's password at /admin/queues (unset: no board, 404); GraphiQL at GET /graphql. */
   METRICS: bool.default(true),
-  METRICS_TOKEN: z.string().optional().transform((v) => v || undefined),
-  ADMIN_TOKEN: z.string().optional().transform((v) => v || undefined),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  ADMIN_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   GRAPHIQL: bool.default(true),
 
   /** People (src/domain/people/): the service's public address, which the links it prints and
@@ -294,7 +322,10 @@ const schema = z.object({
     .transform((v) => v || undefined)
     .refine((v) => v === undefined || /^smtps?:\/\/[^\s]+$/i.test(v), "must be an smtp:// or smtps:// URL"),
   /** The From of every mail (an address, or `Name <address>`); default `Video service <no-reply@<PUBLIC_URL's host>>`. */
-  MAIL_FROM: z.string().optional().transform((v) => v || undefined),
+  MAIL_FROM: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   /** A workspace's mails per hour (alerts, digests, invitations, notices); beyond it they are not sent (`capped`). */
   MAIL_MAX_PER_WORKSPACE_PER_HOUR: z.coerce.number().int().min(1).default(100),
   /** Password-reset mails per address per hour (whoever asks: the request needs no sign-in). */
@@ -305,17 +336,26 @@ const schema = z.object({
   /** Behind a reverse proxy: which hops to trust for the client address (X-Forwarded-For) and the
    *  scheme (X-Forwarded-Proto), as Express's `trust proxy` reads it: `true`, a hop count, or a list
    *  of addresses/subnets. Unset: the socket's peer is the client (nothing forwarded is believed). */
-  TRUST_PROXY: z.string().optional().transform((v, ctx) => {
-    if (v === undefined || v === "" || v === "false") return false;
-    if (v === "true") return true;
-    if (/^\d+$/.test(v)) return Number(v);
-    const list = v.split(",").map((p) => p.trim()).filter(Boolean);
-    if (list.some((p) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(p))) {
-      ctx.addIssue({ code: "custom", message: "must be true, false, a hop count, or a comma list of addresses, subnets, loopback, linklocal, uniquelocal" });
-      return z.NEVER;
-    }
-    return list;
-  }),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "" || v === "false") return false;
+      if (v === "true") return true;
+      if (/^\d+$/.test(v)) return Number(v);
+      const list = v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean);
+      if (list.some((p) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(p))) {
+        ctx.addIssue({
+          code: "custom",
+          message: "must be true, false, a hop count, or a comma list of addresses, subnets, loopback, linklocal, uniquelocal",
+        });
+        return z.NEVER;
+      }
+      return list;
+    }),
   /** Failed sign-ins allowed per email and per client address in the window, before 429 RATE_LIMITED. */
   SIGN_IN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
@@ -324,7 +364,10 @@ const schema = z.object({
   SIGN_IN_KNOWN_ADDRESS_DAYS: z.coerce.number().int().min(0).default(30),
 
   /** The dashboard's build (web/, built by `npm ci` into web/dist), served at `/` (src/http/dashboard.ts). */
-  DASHBOARD_DIR: z.string().optional().transform((v) => v || undefined),
+  DASHBOARD_DIR: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
 });
 
 /** Where Redis is: one server (its URL), or a Redis Cluster (seed nodes; credentials and TLS for every node). */
@@ -335,7 +378,10 @@ export type RedisTarget =
 /** `host:port,host:port` (an IPv6 host in brackets: `[::1]:7000`) → nodes, or the reason it is not such a list. */
 export function parseRedisNodes(text: string): { host: string; port: number }[] | string {
   const nodes: { host: string; port: number }[] = [];
-  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(part);
     const port = m ? Number(m[3]) : NaN;
     if (!m || port < 1 || port > 65535) return `"${part}" is not host:port`;
@@ -372,7 +418,10 @@ export function parseCadence(text: string): CadenceTier[] | string {
     return m ? Number(m[1]) * UNIT_MS[m[2]!]! : NaN;
   };
   const tiers: CadenceTier[] = [];
-  const parts = text.split(",").map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   for (const [i, part] of parts.entries()) {
     const [age, interval, extra] = part.split("=");
     const last = i === parts.length - 1;
@@ -391,7 +440,10 @@ const DELAY_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_
 /** `5s,5m,30m` → [5000, 300000, 1800000], or the reason it is not a list of delays. */
 function parseDelays(text: string): number[] | string {
   const delays: number[] = [];
-  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(part);
     if (!m) return `"${part}" is not a delay (e.g. 5s, 5m, 2h)`;
     delays.push(Math.round(Number(m[1]) * DELAY_UNIT_MS[m[2]!]!));
@@ -421,22 +473,34 @@ export type TraceInstrumentation = (typeof TRACE_INSTRUMENTATIONS)[number];
 const DEFAULT_TRACE_INSTRUMENTATIONS: TraceInstrumentation[] = ["http", "pg", "pino"];
 
 export function enabledInstrumentations(value: string | undefined): TraceInstrumentation[] {
-  const names = (value ?? "").split(",").map((n) => n.trim()).filter(Boolean);
+  const names = (value ?? "")
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
   if (names.length === 0) return DEFAULT_TRACE_INSTRUMENTATIONS;
   const unknown = names.filter((n) => !(TRACE_INSTRUMENTATIONS as readonly string[]).includes(n));
-  if (unknown.length) throw new Error(`OTEL_NODE_ENABLED_INSTRUMENTATIONS: unknown ${unknown.join(", ")} (known: ${TRACE_INSTRUMENTATIONS.join(", ")})`);
+  if (unknown.length)
+    throw new Error(`OTEL_NODE_ENABLED_INSTRUMENTATIONS: unknown ${unknown.join(", ")} (known: ${TRACE_INSTRUMENTATIONS.join(", ")})`);
   return [...new Set(names)] as TraceInstrumentation[];
 }
 
 export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   if ((env.OTEL_SDK_DISABLED ?? "").trim().toLowerCase() === "true") return false;
-  const exporters = (env.OTEL_TRACES_EXPORTER ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (exporters.length) return exporters[0] !== "none"; // as the SDK reads it: "none" first turns traces off
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
 export function programFound(program: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  const candidates = program.includes("/") ? [program] : (env.PATH ?? process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  const candidates = program.includes("/")
+    ? [program]
+    : (env.PATH ?? process.env.PATH ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, program));
   return candidates.some((path) => {
     try {
       accessSync(path, constants.X_OK);
@@ -455,7 +519,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   if (e.GRAPHQL_PERSISTED_ONLY && !e.GRAPHQL_PERSISTED_OPERATIONS) {
-    throw new Error("Invalid configuration:\n  GRAPHQL_PERSISTED_ONLY: needs GRAPHQL_PERSISTED_OPERATIONS (the file of trusted operations)");
+    throw new Error(
+      "Invalid configuration:\n  GRAPHQL_PERSISTED_ONLY: needs GRAPHQL_PERSISTED_OPERATIONS (the file of trusted operations)",
+    );
   }
   // The scrape provider defaults to yt-dlp when the program is installed (found, not run), else to
   // simulated data. Its version is read at start-up when it scrapes or downloads (src/main/lifecycle.ts:
@@ -523,7 +589,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       espeak: e.ESPEAK_PATH,
       tesseract: e.TESSERACT_PATH,
     },
-    media: { timeoutMs: e.MEDIA_TIMEOUT_MS, maxBytes: e.MEDIA_MAX_BYTES, maxSeconds: e.MEDIA_MAX_SECONDS, simulatedSpeech: e.SIMULATED_MEDIA_SPEECH },
+    media: {
+      timeoutMs: e.MEDIA_TIMEOUT_MS,
+      maxBytes: e.MEDIA_MAX_BYTES,
+      maxSeconds: e.MEDIA_MAX_SECONDS,
+      simulatedSpeech: e.SIMULATED_MEDIA_SPEECH,
+    },
     visual: { enabled: e.VISUAL_ANALYSIS, maxKeyframes: e.VISUAL_MAX_KEYFRAMES, concurrency: e.VISUAL_CONCURRENCY },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
@@ -630,9 +701,19 @@ export interface Providers {
 export const PROGRAMS = {
   ytdlp: { program: "yt-dlp", variable: "YTDLP_PATH", debianPackage: "yt-dlp", versionArgs: ["--version"] },
   ffmpeg: { program: "ffmpeg", variable: "FFMPEG_PATH", debianPackage: "ffmpeg", versionArgs: ["-version"] },
-  pocketsphinx: { program: "pocketsphinx_continuous", variable: "POCKETSPHINX_PATH", debianPackage: "pocketsphinx pocketsphinx-en-us", versionArgs: null },
+  pocketsphinx: {
+    program: "pocketsphinx_continuous",
+    variable: "POCKETSPHINX_PATH",
+    debianPackage: "pocketsphinx pocketsphinx-en-us",
+    versionArgs: null,
+  },
   espeak: { program: "espeak-ng", variable: "ESPEAK_PATH", debianPackage: "espeak-ng", versionArgs: ["--version"] },
-  tesseract: { program: "tesseract", variable: "TESSERACT_PATH", debianPackage: "tesseract-ocr tesseract-ocr-eng", versionArgs: ["--version"] },
+  tesseract: {
+    program: "tesseract",
+    variable: "TESSERACT_PATH",
+    debianPackage: "tesseract-ocr tesseract-ocr-eng",
+    versionArgs: ["--version"],
+  },
 } as const satisfies Record<string, { program: string; variable: string; debianPackage: string; versionArgs: readonly string[] | null }>;
 
 export type ProgramKey = keyof typeof PROGRAMS;

@@ -6,7 +6,13 @@ describe("configuration", () => {
     const c = loadConfig({ SCRAPE_PROVIDER: "simulated" });
     expect(c.port).toBe(4000);
     expect(c.rateLimitPerMinute).toBe(600);
-    expect(c.providers).toMatchObject({ scrape: "simulated", media: "simulated", transcribe: "pocketsphinx", analysis: "heuristic", radar: ["catalog"] });
+    expect(c.providers).toMatchObject({
+      scrape: "simulated",
+      media: "simulated",
+      transcribe: "pocketsphinx",
+      analysis: "heuristic",
+      radar: ["catalog"],
+    });
     expect(c.programs.ytdlp).toBe("yt-dlp");
   });
 
@@ -24,18 +30,33 @@ describe("configuration", () => {
 describe("Redis: one server or a cluster", () => {
   it("is one server by default, at REDIS_URL", () => {
     expect(loadConfig({ SCRAPE_PROVIDER: "simulated" }).redis).toEqual({ cluster: false, url: "redis://127.0.0.1:6379" });
-    expect(loadConfig({ SCRAPE_PROVIDER: "simulated", REDIS_URL: "rediss://:pw@cache.internal:6380/2" }).redis).toEqual({ cluster: false, url: "rediss://:pw@cache.internal:6380/2" });
+    expect(loadConfig({ SCRAPE_PROVIDER: "simulated", REDIS_URL: "rediss://:pw@cache.internal:6380/2" }).redis).toEqual({
+      cluster: false,
+      url: "rediss://:pw@cache.internal:6380/2",
+    });
   });
 
   it("is a cluster with REDIS_CLUSTER_NODES (which wins over REDIS_URL) or a redis+cluster:// URL", () => {
-    expect(loadConfig({ SCRAPE_PROVIDER: "simulated", REDIS_URL: "redis://x:1", REDIS_CLUSTER_NODES: "10.0.0.1:7000, 10.0.0.2:7001,[::1]:7002" }).redis).toEqual({
+    expect(
+      loadConfig({ SCRAPE_PROVIDER: "simulated", REDIS_URL: "redis://x:1", REDIS_CLUSTER_NODES: "10.0.0.1:7000, 10.0.0.2:7001,[::1]:7002" })
+        .redis,
+    ).toEqual({
       cluster: true,
-      nodes: [{ host: "10.0.0.1", port: 7000 }, { host: "10.0.0.2", port: 7001 }, { host: "::1", port: 7002 }],
+      nodes: [
+        { host: "10.0.0.1", port: 7000 },
+        { host: "10.0.0.2", port: 7001 },
+        { host: "::1", port: 7002 },
+      ],
       tls: false,
     });
-    expect(loadConfig({ SCRAPE_PROVIDER: "simulated", REDIS_URL: "rediss+cluster://svc:p%40ss@a.internal:7000,b.internal:7000" }).redis).toEqual({
+    expect(
+      loadConfig({ SCRAPE_PROVIDER: "simulated", REDIS_URL: "rediss+cluster://svc:p%40ss@a.internal:7000,b.internal:7000" }).redis,
+    ).toEqual({
       cluster: true,
-      nodes: [{ host: "a.internal", port: 7000 }, { host: "b.internal", port: 7000 }],
+      nodes: [
+        { host: "a.internal", port: 7000 },
+        { host: "b.internal", port: 7000 },
+      ],
       tls: true,
       username: "svc",
       password: "p@ss",

@@ -46,7 +46,9 @@ function precompress(): Plugin {
         files.map(async (file) => {
           const raw = await readFile(join(dir, file));
           if (raw.length < 1024) return; // the server's threshold: smaller files go as they are
-          const br = await brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+          const br = await brotli(raw, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+          });
           await writeFile(join(dir, `${file}.br`), br);
           await writeFile(join(dir, `${file}.gz`), await gzipAsync(raw, { level: 9 }));
         }),

@@ -38,7 +38,10 @@ export async function renderCase(c: VideoCase, cacheDir = CACHE_DIR): Promise<Re
     audioPath = `${base}.wav`;
     const sentences = splitSentences(c.voice);
     const spoken = sentences.map(spokenForm);
-    await runProgram(PROVIDER, "espeak-ng", ["-v", "en-us", "-s", "165", "-w", audioPath, "--stdin"], { timeoutMs: 30_000, stdin: spoken.join("\n") });
+    await runProgram(PROVIDER, "espeak-ng", ["-v", "en-us", "-s", "165", "-w", audioPath, "--stdin"], {
+      timeoutMs: 30_000,
+      stdin: spoken.join("\n"),
+    });
     const seconds = (await readWavInfo(audioPath))?.durationSeconds ?? 0;
     rendered.captions = { text: sentences.join(" "), segments: timeSentences(sentences, spoken, seconds) };
     scenes = longEnough(scenes, seconds + 0.3);

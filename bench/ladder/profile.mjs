@@ -31,7 +31,8 @@ const ALLOCATIONS = process.env.PROFILE_ALLOCATIONS === "1" || process.env.PROFI
 /** PROFILE_ALLOCATIONS=promoted: only what outlived the young generation (what makes scavenges and full collections slow). */
 const PROMOTED = process.env.PROFILE_ALLOCATIONS === "promoted";
 
-const psql = (db, args) => execFileSync("psql", ["-h", "127.0.0.1", "-U", "root", "-d", db, "-v", "ON_ERROR_STOP=1", "-qAt", ...args], { encoding: "utf8" });
+const psql = (db, args) =>
+  execFileSync("psql", ["-h", "127.0.0.1", "-U", "root", "-d", db, "-v", "ON_ERROR_STOP=1", "-qAt", ...args], { encoding: "utf8" });
 const log = (m) => console.error(`[profile] ${m}`);
 
 /** The database and a key of its seeded workspace: made once (or again with PROFILE_RESEED=1). */
@@ -46,7 +47,16 @@ function database() {
   psql("postgres", ["-c", `DROP DATABASE IF EXISTS "${DB}" WITH (FORCE)`, "-c", `CREATE DATABASE "${DB}"`]);
   execFileSync("npx", ["prisma", "migrate", "deploy"], { cwd: MAIN, env, stdio: ["ignore", "ignore", "inherit"] });
   const create = (name) =>
-    JSON.parse(execFileSync(process.execPath, ["src/cli/index.ts", "workspace", "create", "--name", name, "--plan", "enterprise", "--json"], { cwd: MAIN, env, encoding: "utf8" }).trim().split("\n").pop());
+    JSON.parse(
+      execFileSync(process.execPath, ["src/cli/index.ts", "workspace", "create", "--name", name, "--plan", "enterprise", "--json"], {
+        cwd: MAIN,
+        env,
+        encoding: "utf8",
+      })
+        .trim()
+        .split("\n")
+        .pop(),
+    );
   const a = create("perf");
   const b = create("perf-other");
   psql(DB, ["-v", `ws_a=${a.workspaceId}`, "-v", `ws_b=${b.workspaceId}`, "-f", `${HERE}seed.sql`]);
@@ -101,11 +111,32 @@ async function sessionCookie(base) {
   const password = "profile-password-long-enough-1";
   const env = { ...process.env, DATABASE_URL, ...REDIS };
   try {
-    execFileSync(process.execPath, ["src/cli/index.ts", "user", "create", "--email", email, "--password", password, "--workspace", ws.workspaceId, "--role", "owner", "--json"], { cwd: MAIN, env, stdio: "ignore" });
+    execFileSync(
+      process.execPath,
+      [
+        "src/cli/index.ts",
+        "user",
+        "create",
+        "--email",
+        email,
+        "--password",
+        password,
+        "--workspace",
+        ws.workspaceId,
+        "--role",
+        "owner",
+        "--json",
+      ],
+      { cwd: MAIN, env, stdio: "ignore" },
+    );
   } catch {
     // made by an earlier run (the database is kept)
   }
-  const r = await fetch(`${base}/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ email, password }) });
+  const r = await fetch(`${base}/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify({ email, password }),
+  });
   const cookies = r.headers.getSetCookie().map((c) => c.split(";")[0]);
   if (!r.ok || cookies.length === 0) throw new Error(`sign-in answered ${r.status}`);
   return cookies.join("; ");
@@ -113,7 +144,10 @@ async function sessionCookie(base) {
 
 function load(spec) {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [`${HERE}load.mjs`, JSON.stringify(spec)], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, PROJECT_DIR: MAIN } });
+    const p = spawn(process.execPath, [`${HERE}load.mjs`, JSON.stringify(spec)], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, PROJECT_DIR: MAIN },
+    });
     let out = "";
     p.stdout.on("data", (d) => (out += d));
     p.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}`))));
@@ -176,7 +210,22 @@ function summarise(file) {
   }
   const pct = (us) => `${((100 * us) / total).toFixed(1).padStart(5)} %`;
   const top = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, TOP);
-  return { total, idle, lines: [`busy ${(total / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s`, "", "## self time by place", ...top(places).map(([k, v]) => `${pct(v)}  ${k}`), "", "## self time by function", ...top(fns).map(([k, v]) => `${pct(v)}  ${k}`), "", "## the project's functions, inclusive (src/)", ...top(inclusive).map(([k, v]) => `${pct(v)}  ${k}`)] };
+  return {
+    total,
+    idle,
+    lines: [
+      `busy ${(total / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s`,
+      "",
+      "## self time by place",
+      ...top(places).map(([k, v]) => `${pct(v)}  ${k}`),
+      "",
+      "## self time by function",
+      ...top(fns).map(([k, v]) => `${pct(v)}  ${k}`),
+      "",
+      "## the project's functions, inclusive (src/)",
+      ...top(inclusive).map(([k, v]) => `${pct(v)}  ${k}`),
+    ],
+  };
 }
 
 /** Bytes allocated per request, by the allocating function's place and by function (a sampling heap profile). */
@@ -200,7 +249,15 @@ function summariseAllocations(profile, requests) {
   walk(profile.head);
   const per = (b) => `${(b / requests / 1024).toFixed(1).padStart(7)} KiB`;
   const top = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, TOP);
-  return [`${per(total)} allocated per request in all`, "", "## by place", ...top(places).map(([k, v]) => `${per(v)}  ${k}`), "", "## by function", ...top(fns).map(([k, v]) => `${per(v)}  ${k}`)];
+  return [
+    `${per(total)} allocated per request in all`,
+    "",
+    "## by place",
+    ...top(places).map(([k, v]) => `${per(v)}  ${k}`),
+    "",
+    "## by function",
+    ...top(fns).map(([k, v]) => `${per(v)}  ${k}`),
+  ];
 }
 
 if (process.argv[2] === "--summarise") {
@@ -212,15 +269,28 @@ if (process.argv[2] === "--summarise") {
 const ws = database();
 const dir = mkdtempSync(join(tmpdir(), "cpuprof-"));
 const env = {
-  ...process.env, DATABASE_URL, ...REDIS, VALIDATE_RESPONSES: "false", RATE_LIMIT_PER_MINUTE: "100000000", NODE_ENV: "production",
-  PORT: String(PORT), HOST: "127.0.0.1", LOG_LEVEL: "warn", SEED_DEMO: "false", ...JSON.parse(process.env.PROFILE_ENV ?? "{}"),
+  ...process.env,
+  DATABASE_URL,
+  ...REDIS,
+  VALIDATE_RESPONSES: "false",
+  RATE_LIMIT_PER_MINUTE: "100000000",
+  NODE_ENV: "production",
+  PORT: String(PORT),
+  HOST: "127.0.0.1",
+  LOG_LEVEL: "warn",
+  SEED_DEMO: "false",
+  ...JSON.parse(process.env.PROFILE_ENV ?? "{}"),
 };
 // The API with its inspector on loopback: the profiler runs over the measured load only (not the start-up,
 // not the warm-up), through the DevTools protocol.
 // PROFILE_FLOOR=mercurius|yoga profiles a GraphQL floor (./gqlfloor.mjs, no auth) on the same database instead, under the gql rung's load.
 const FLOOR = process.env.PROFILE_FLOOR;
 const command = FLOOR ? [`${HERE}gqlfloor.mjs`, DATABASE_URL, ws.workspaceId, String(PORT), FLOOR] : ["src/main/api.ts"];
-const api = spawn(process.execPath, [`--inspect=127.0.0.1:${INSPECT_PORT}`, ...command], { cwd: MAIN, env: { ...env, PROJECT_DIR: MAIN }, stdio: ["ignore", "ignore", "pipe"] });
+const api = spawn(process.execPath, [`--inspect=127.0.0.1:${INSPECT_PORT}`, ...command], {
+  cwd: MAIN,
+  env: { ...env, PROJECT_DIR: MAIN },
+  stdio: ["ignore", "ignore", "pipe"],
+});
 const base = `http://127.0.0.1:${PORT}`;
 await waitHttp(FLOOR ? `${base}/` : `${base}/healthz`);
 const { GQL_LIST, GQL_NESTED } = await import(`${HERE}queries.mjs`);
@@ -230,7 +300,12 @@ const specs = {
   rest: { url: `${base}/api/v1/videos?limit=20`, headers: auth },
   gql: { url: `${base}/graphql`, method: "POST", headers: { ...auth, ...json }, body: JSON.stringify({ query: GQL_LIST }) },
   gqlNested: { url: `${base}/graphql`, method: "POST", headers: { ...auth, ...json }, body: JSON.stringify({ query: GQL_NESTED }) },
-  gqlSession: async () => ({ url: `${base}/graphql`, method: "POST", headers: { cookie: await sessionCookie(base), "x-workspace-id": ws.workspaceId, ...json }, body: JSON.stringify({ query: GQL_LIST }) }),
+  gqlSession: async () => ({
+    url: `${base}/graphql`,
+    method: "POST",
+    headers: { cookie: await sessionCookie(base), "x-workspace-id": ws.workspaceId, ...json },
+    body: JSON.stringify({ query: GQL_LIST }),
+  }),
 };
 const make = specs[rung];
 if (!make) throw new Error(`unknown rung ${rung}: ${Object.keys(specs).join(", ")}`);
@@ -241,7 +316,11 @@ if (ALLOCATIONS) {
   // Where the garbage comes from: V8's sampling heap profiler, counting objects the collector has
   // already freed too (what a CPU profile shows only as "(garbage collector)").
   await devtools.send("HeapProfiler.enable");
-  await devtools.send("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !PROMOTED });
+  await devtools.send("HeapProfiler.startSampling", {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: !PROMOTED,
+  });
   const result = await load({ ...spec, seconds, connections: 32 });
   const { profile } = await devtools.send("HeapProfiler.stopSampling");
   devtools.close();
@@ -264,5 +343,7 @@ const file = join(dir, `${rung}.cpuprofile`);
 writeFileSync(file, JSON.stringify(profile));
 if (process.env.PROFILE_KEEP) copyFileSync(file, process.env.PROFILE_KEEP);
 const { total, lines } = summarise(file);
-console.log(`# ${rung}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, ${result.non2xx} non-2xx, ${result.mismatches} error bodies; ${((total / 1000) / result.total).toFixed(3)} ms CPU/req (main thread, over ${(wallMs / 1000).toFixed(1)} s of load)\n`);
+console.log(
+  `# ${rung}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, ${result.non2xx} non-2xx, ${result.mismatches} error bodies; ${(total / 1000 / result.total).toFixed(3)} ms CPU/req (main thread, over ${(wallMs / 1000).toFixed(1)} s of load)\n`,
+);
 console.log(lines.join("\n"));

@@ -6,5 +6,12 @@ export const VIDEO_FIELDS = `id platformVideoId url type description hashtags vi
 // The REST id is the GraphQL node's `uuid` (its `id` is the global ID): asked as `id: uuid` so the
 // values compare one to one with REST's.
 const GQL_VIDEO_FIELDS = VIDEO_FIELDS.replace(/^id /, "id: uuid ");
-export const GQL_LIST = `{ videos(first: 20) { totalCount pageInfo { hasNextPage } edges { node { ${GQL_VIDEO_FIELDS} } } } }`.replace(/\s+/g, " ");
-export const GQL_NESTED = `{ videos(first: 20) { totalCount pageInfo { hasNextPage } edges { node { ${GQL_VIDEO_FIELDS} account { id: uuid username displayName followerCount } } } } }`.replace(/\s+/g, " ");
+export const GQL_LIST = `{ videos(first: 20) { totalCount pageInfo { hasNextPage } edges { node { ${GQL_VIDEO_FIELDS} } } } }`.replace(
+  /\s+/g,
+  " ",
+);
+export const GQL_NESTED =
+  `{ videos(first: 20) { totalCount pageInfo { hasNextPage } edges { node { ${GQL_VIDEO_FIELDS} account { id: uuid username displayName followerCount } } } } }`.replace(
+    /\s+/g,
+    " ",
+  );

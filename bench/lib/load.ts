@@ -49,7 +49,11 @@ const children: ChildProcess[] = [];
 
 /** Starts `node --import tsx <args>` and resolves when its output matches `ready`; the output is drained after. */
 export function startChild(args: string[], env: Record<string, string>, ready: RegExp, timeoutMs = 120_000): Promise<Child> {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   let out = "";
   return new Promise((resolve, reject) => {
@@ -92,7 +96,12 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
  * A statement-level load: `connections` pg clients of `pool` each run `step` (the i-th call overall)
  * in a loop for `seconds`; the latency of each step, as a LoadResult (no HTTP: non2xx and errors 0).
  */
-export async function sqlLoad(pool: pg.Pool, connections: number, seconds: number, step: (client: pg.PoolClient, i: number) => Promise<unknown>): Promise<LoadResult> {
+export async function sqlLoad(
+  pool: pg.Pool,
+  connections: number,
+  seconds: number,
+  step: (client: pg.PoolClient, i: number) => Promise<unknown>,
+): Promise<LoadResult> {
   const latencies: number[] = [];
   let i = 0;
   const until = Date.now() + seconds * 1000;
@@ -111,7 +120,15 @@ export async function sqlLoad(pool: pg.Pool, connections: number, seconds: numbe
     }),
   );
   const round = (x: number) => Math.round(x * 100) / 100;
-  return { rps: latencies.length / seconds, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), total: latencies.length, non2xx: 0, errors: 0, mismatches: 0 };
+  return {
+    rps: latencies.length / seconds,
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    total: latencies.length,
+    non2xx: 0,
+    errors: 0,
+    mismatches: 0,
+  };
 }
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (clock ticks of 10 ms). */
@@ -135,7 +152,12 @@ export async function measuredLoad(pid: number, spec: LoadSpec): Promise<Measure
  * `rounds` rounds of `measure(arm, endpoint)` for every endpoint and arm, the arms taking turns in a rotating
  * order (a, b, c | b, c, a | …) so drift in the machine's load hits all alike; the 1-minute load average after each round.
  */
-export async function rotatingRounds<Arm>(arms: Arm[], endpoints: number, rounds: number, measure: (arm: Arm, endpoint: number) => Promise<void>): Promise<number[]> {
+export async function rotatingRounds<Arm>(
+  arms: Arm[],
+  endpoints: number,
+  rounds: number,
+  measure: (arm: Arm, endpoint: number) => Promise<void>,
+): Promise<number[]> {
   const loads: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const order = arms.map((_, i) => arms[(i + round) % arms.length]!);
@@ -155,7 +177,13 @@ async function generator(spec: LoadSpec): Promise<void> {
     duration: spec.seconds,
     headers: spec.headers,
     ...(spec.errorMarker ? { verifyBody: (body: string) => !body.includes(spec.errorMarker!) } : {}),
-    requests: [{ method: spec.method ?? "GET", ...(spec.body === undefined ? {} : { body: spec.body }), setupRequest: (req: Record<string, unknown>) => ({ ...req, path: spec.paths[i++ % spec.paths.length] }) }],
+    requests: [
+      {
+        method: spec.method ?? "GET",
+        ...(spec.body === undefined ? {} : { body: spec.body }),
+        setupRequest: (req: Record<string, unknown>) => ({ ...req, path: spec.paths[i++ % spec.paths.length] }),
+      },
+    ],
   });
   const out: LoadResult = {
     rps: result.requests.average,

@@ -7,13 +7,17 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 
 const RESULTS = fileURLToPath(new URL("../RESULTS.md", import.meta.url));
-const HEADER = "# Benchmark results\n\nWritten by `npm run bench` (see bench/README section in the project README). Each section is replaced when its benchmark runs again.\n";
+const HEADER =
+  "# Benchmark results\n\nWritten by `npm run bench` (see bench/README section in the project README). Each section is replaced when its benchmark runs again.\n";
 
 export function machineLine(): string {
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   // The load average when the section is written (1, 5 and 15 minutes): every figure above is only
   // comparable with runs on an equally quiet machine (2 cores shared with whatever else runs).
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
   return `Machine: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, load average ${load} (1/5/15 min) when written`;
 }
 

@@ -36,7 +36,8 @@ const CLIENT_GENERATOR = /generator client \{[^}]*\}/;
  * the plugin's.
  */
 function generators(serviceBlock: string): string {
-  if (serviceBlock.includes("previewFeatures")) throw new Error("the service's generator has previewFeatures: add relationJoins to them in bench/pothos-prisma/generate.ts");
+  if (serviceBlock.includes("previewFeatures"))
+    throw new Error("the service's generator has previewFeatures: add relationJoins to them in bench/pothos-prisma/generate.ts");
   const joins = serviceBlock
     .replace(/^generator client \{/, "generator joins {")
     .replace(/output\s*=\s*"[^"]*"/, `output = "${JOINS_CLIENT_DIR}"`)

@@ -49,7 +49,12 @@ export function pluginSchema(client: PrismaClient): GraphQLSchema {
     plugins: [RelayPlugin, PrismaPlugin],
     defaultFieldNullability: false,
     prisma: { client, dmmf: getDatamodel(), filterConnectionTotalCount: true },
-    relay: { clientMutationId: "omit", cursorType: "String", edgesFieldOptions: { nullable: false }, nodeFieldOptions: { nullable: false } },
+    relay: {
+      clientMutationId: "omit",
+      cursorType: "String",
+      edgesFieldOptions: { nullable: false },
+      nodeFieldOptions: { nullable: false },
+    },
   });
 
   // The same scalars as today's (src/http/graphql/builder.ts); Prisma answers BIGINT columns as bigint.
@@ -60,7 +65,12 @@ export function pluginSchema(client: PrismaClient): GraphQLSchema {
     values: { PLATFORM_A: { value: "platformA" }, PLATFORM_B: { value: "platformB" }, PLATFORM_C: { value: "platformC" } } as const,
   });
   const ScrapeStatus = builder.enumType("ScrapeStatus", {
-    values: { QUEUED: { value: "queued" }, SCRAPING: { value: "scraping" }, READY: { value: "ready" }, FAILED: { value: "failed" } } as const,
+    values: {
+      QUEUED: { value: "queued" },
+      SCRAPING: { value: "scraping" },
+      READY: { value: "ready" },
+      FAILED: { value: "failed" },
+    } as const,
   });
 
   const Account = builder.prismaNode("Account", {
@@ -129,8 +139,14 @@ export function pluginSchema(client: PrismaClient): GraphQLSchema {
             const workspaceId = ctx.auth.workspaceId;
             // The helpers ask for the node's selection at edges.node: what this request selects of Video there.
             const query = trackedVideos.getQuery(args, ctx, (_default, path) => queryFromInfo({ context: ctx, info, path }) as never);
-            const rows = await client.trackedVideo.findMany({ ...query, where: { workspaceId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }] });
-            const totalCount = async () => (await client.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { trackedVideoCount: true } })).trackedVideoCount;
+            const rows = await client.trackedVideo.findMany({
+              ...query,
+              where: { workspaceId },
+              orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+            });
+            const totalCount = async () =>
+              (await client.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { trackedVideoCount: true } }))
+                .trackedVideoCount;
             return { ...trackedVideos.resolve(rows, args, ctx), totalCount };
           },
         },

@@ -120,12 +120,18 @@ async function run(command: string): Promise<Result> {
       const keys = await listKeys(await requireWorkspace(uuidOption("workspace")));
       return {
         json: { keys },
-        text: keys.map((k) => `${k.id}  ${k.prefix}…  ${k.name}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : "active"}`).join("\n") || "No keys.",
+        text:
+          keys
+            .map((k) => `${k.id}  ${k.prefix}…  ${k.name}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : "active"}`)
+            .join("\n") || "No keys.",
       };
     }
     case "key revoke": {
       const key = await revokeKeyById(uuidOption("key"));
-      return { json: { keyId: key.id, revokedAt: key.revokedAt!.toISOString() }, text: `Key ${key.id} revoked at ${key.revokedAt!.toISOString()}.` };
+      return {
+        json: { keyId: key.id, revokedAt: key.revokedAt!.toISOString() },
+        text: `Key ${key.id} revoked at ${key.revokedAt!.toISOString()}.`,
+      };
     }
     case "credits grant": {
       const workspaceId = await requireWorkspace(uuidOption("workspace"));
@@ -201,7 +207,8 @@ async function run(command: string): Promise<Result> {
 async function serveMcp(): Promise<void> {
   const { serveStdio } = await import("../http/mcp/stdio.ts");
   const secret = values.key;
-  if (typeof secret !== "string" || secret.trim() === "") throw new UsageError("--key is required (the API key whose workspace the server serves)");
+  if (typeof secret !== "string" || secret.trim() === "")
+    throw new UsageError("--key is required (the API key whose workspace the server serves)");
   const mcp = await serveStdio(secret.trim());
   const stop = () => void mcp.close();
   process.once("SIGINT", stop);

@@ -44,8 +44,20 @@ async function readiness(_req: Request, res: Response): Promise<void> {
   const degraded = degradedReasons(programs);
   const status = !ready ? "unavailable" : degraded.length ? "degraded" : "ready";
   const { scrape, reason } = config.providerChoice;
-  const body = { status, checks, runtime: RUNTIME, providers: config.providers, providerChoice: { scrape, reason }, programs, visual: visualReport(), mail: mailReport(), ...(degraded.length ? { degraded } : {}) };
-  res.status(ready ? 200 : 503).json(ready ? body : { code: "SERVICE_UNAVAILABLE", message: "Not ready: a backing service is unavailable.", ...body });
+  const body = {
+    status,
+    checks,
+    runtime: RUNTIME,
+    providers: config.providers,
+    providerChoice: { scrape, reason },
+    programs,
+    visual: visualReport(),
+    mail: mailReport(),
+    ...(degraded.length ? { degraded } : {}),
+  };
+  res
+    .status(ready ? 200 : 503)
+    .json(ready ? body : { code: "SERVICE_UNAVAILABLE", message: "Not ready: a backing service is unavailable.", ...body });
 }
 
 function notFoundHandler(req: Request, res: Response): void {
@@ -96,10 +108,11 @@ export function createApp(options: AppOptions = {}) {
     app.get("/metrics", metricsEndpoint);
   }
   // The fixed paths asked with another method: 405 with Allow, as the REST routes (src/http/rest/router.ts).
-  app.all(metricsEnabled ? ["/healthz", "/readyz", "/metrics"] : ["/healthz", "/readyz"], (req, res) => methodNotAllowed(res, ["GET", "HEAD"], req.method));
+  app.all(metricsEnabled ? ["/healthz", "/readyz", "/metrics"] : ["/healthz", "/readyz"], (req, res) =>
+    methodNotAllowed(res, ["GET", "HEAD"], req.method),
+  );
   if (config.operations.adminToken && options.queues) app.use(BOARD_PATH, queueBoard(options.queues(), config.operations.adminToken));
   if (config.operations.graphiql) app.use(GRAPHIQL_ASSETS, graphiqlAssets());
-
 
   const api = express.Router();
   api.use(rememberMount);

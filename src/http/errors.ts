@@ -18,12 +18,30 @@ export interface ErrorBody {
   data?: unknown;
 }
 
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "57P01", "57P03", "53300", "P1001", "P1002", "P1017", "P2024"]);
-const UNAVAILABLE_MESSAGES = /Connection is closed|connect ECONNREFUSED|Can't reach database|Connection terminated|Timed out fetching a new connection|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue/i;
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "57P01",
+  "57P03",
+  "53300",
+  "P1001",
+  "P1002",
+  "P1017",
+  "P2024",
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection is closed|connect ECONNREFUSED|Can't reach database|Connection terminated|Timed out fetching a new connection|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue/i;
 
 /** True when the error (or anything in its cause chain) says PostgreSQL or Redis is unreachable. */
 export function isUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 6; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 6;
+    e = e.cause as typeof e, depth++
+  ) {
     if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
     if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
     if (e.name === "MaxRetriesPerRequestError") return true;
@@ -53,7 +71,10 @@ function bodyParserError(err: unknown): { status: number; body: ErrorBody } | nu
 function pathDecodingError(err: unknown): { status: number; body: ErrorBody } | null {
   if (!(err instanceof URIError) || (err as { status?: unknown }).status !== 400) return null;
   const message = "must be valid percent-encoding of UTF-8 text";
-  return { status: 400, body: { code: "VALIDATION_ERROR", message: `Invalid request: a path segment ${message}.`, details: [{ path: "params", message }] } };
+  return {
+    status: 400,
+    body: { code: "VALIDATION_ERROR", message: `Invalid request: a path segment ${message}.`, details: [{ path: "params", message }] },
+  };
 }
 
 /**
@@ -75,12 +96,17 @@ export function refusalHeaders(err: DomainError): Record<string, string> {
  */
 export function bearerChallenge(err: DomainError): string {
   const refused = err instanceof UnauthorizedError && err.credentialRefused;
-  return refused ? `Bearer realm="${REALM}", error="invalid_token", error_description="The API key is not valid."` : `Bearer realm="${REALM}"`;
+  return refused
+    ? `Bearer realm="${REALM}", error="invalid_token", error_description="The API key is not valid."`
+    : `Bearer realm="${REALM}"`;
 }
 
 const REALM = "video-service";
 
-export function toErrorResponse(err: unknown, requestId: string): { status: number; body: ErrorBody; headers?: Record<string, string>; unexpected: boolean } {
+export function toErrorResponse(
+  err: unknown,
+  requestId: string,
+): { status: number; body: ErrorBody; headers?: Record<string, string>; unexpected: boolean } {
   if (err instanceof DomainError) {
     const body: ErrorBody = { code: err.code, message: err.message };
     if (err.details) body.details = err.details;

@@ -36,7 +36,8 @@ export async function admitRequest(req: Request, res: Response, next: NextFuncti
  * src/http/request-context.ts), before the body is read, so nothing is applied.
  */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
-  if (unsupportedBodyMediaType(req.method, (name) => req.get(name))) return next(new DomainError("UNSUPPORTED_MEDIA_TYPE", UNSUPPORTED_MEDIA_TYPE_MESSAGE));
+  if (unsupportedBodyMediaType(req.method, (name) => req.get(name)))
+    return next(new DomainError("UNSUPPORTED_MEDIA_TYPE", UNSUPPORTED_MEDIA_TYPE_MESSAGE));
   // JSON is UTF-8 (RFC 8259) whatever charset the type names, as GraphQL reads it: the parser is
   // not told otherwise (it would refuse e.g. `charset=latin1`).
   if (req.headers["content-type"]) req.headers["content-type"] = "application/json";

@@ -63,7 +63,8 @@ export function securePage(res: ServerResponse): void {
   if (!/^text\/html/i.test(String(res.getHeader("content-type") ?? ""))) return;
   const policy = res.getHeader("content-security-policy");
   if (!policy) res.setHeader("Content-Security-Policy", FRAME_ANCESTORS);
-  else if (!/(^|;)\s*frame-ancestors\s/i.test(String(policy))) res.setHeader("Content-Security-Policy", `${String(policy)}; ${FRAME_ANCESTORS}`);
+  else if (!/(^|;)\s*frame-ancestors\s/i.test(String(policy)))
+    res.setHeader("Content-Security-Policy", `${String(policy)}; ${FRAME_ANCESTORS}`);
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("X-Content-Type-Options", "nosniff");
   if (!res.hasHeader("referrer-policy")) res.setHeader("Referrer-Policy", "same-origin");

@@ -17,11 +17,19 @@ const POLICY = "default-src 'none'; form-action 'self'; base-uri 'none'";
 function page(res: Response, status: number, title: string, body: string): void {
   res
     .status(status)
-    .set({ "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": POLICY, "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer" })
-    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`);
+    .set({
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": POLICY,
+      "X-Robots-Tag": "noindex",
+      "Referrer-Policy": "no-referrer",
+    })
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
+    );
 }
 
-const notFound = (res: Response) => page(res, 404, "This link does not work", "<p>It may have been mistyped. Change your alerts in the dashboard's settings instead.</p>");
+const notFound = (res: Response) =>
+  page(res, 404, "This link does not work", "<p>It may have been mistyped. Change your alerts in the dashboard's settings instead.</p>");
 
 const tokenOf = (req: Request) => String(req.params.token ?? "");
 
@@ -46,7 +54,12 @@ export function unsubscribeRoutes() {
       const u = await unsubscription(tokenOf(req));
       if (!u) return notFound(res);
       await u.apply();
-      page(res, 200, "You are unsubscribed", `<p>You will no longer get ${escapeHtml(u.what)} in ${escapeHtml(u.workspaceName)}. You can turn them on again in the dashboard's settings.</p>`);
+      page(
+        res,
+        200,
+        "You are unsubscribed",
+        `<p>You will no longer get ${escapeHtml(u.what)} in ${escapeHtml(u.workspaceName)}. You can turn them on again in the dashboard's settings.</p>`,
+      );
     } catch (e) {
       next(e);
     }

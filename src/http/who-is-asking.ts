@@ -76,7 +76,10 @@ export function namedWorkspace(value: unknown): string | null {
   } catch {
     id = null;
   }
-  if (!id) throw validationError("Invalid input: x-workspace-id: must be a Workspace ID (its global id or its uuid).", [{ path: "x-workspace-id", message: "must be a Workspace ID" }]);
+  if (!id)
+    throw validationError("Invalid input: x-workspace-id: must be a Workspace ID (its global id or its uuid).", [
+      { path: "x-workspace-id", message: "must be a Workspace ID" },
+    ]);
   return id;
 }
 
@@ -140,7 +143,8 @@ export async function whoIsAsking(req: IncomingMessage, options: AskOptions): Pr
   if (!session) return null;
   if (params) {
     const origin = req.headers.origin;
-    if (origin && !ownOrigins(req).includes(origin)) throw new DomainError("FORBIDDEN", "A WebSocket signed in with a session cookie must come from the service's own pages.");
+    if (origin && !ownOrigins(req).includes(origin))
+      throw new DomainError("FORBIDDEN", "A WebSocket signed in with a session cookie must come from the service's own pages.");
   } else {
     refuseCrossSiteWrite(req);
   }

@@ -49,7 +49,14 @@ const twoDigits = (v: string, i: number) => (v.charCodeAt(i) - 48) * 10 + v.char
  */
 export function parseTimestamptz(v: string): Date {
   const n = v.length;
-  if (n >= 22 && v.charCodeAt(10) === 32 && v.charCodeAt(4) === 45 && v.charCodeAt(n - 3) === 43 && v.charCodeAt(n - 2) === 48 && v.charCodeAt(n - 1) === 48) {
+  if (
+    n >= 22 &&
+    v.charCodeAt(10) === 32 &&
+    v.charCodeAt(4) === 45 &&
+    v.charCodeAt(n - 3) === 43 &&
+    v.charCodeAt(n - 2) === 48 &&
+    v.charCodeAt(n - 1) === 48
+  ) {
     const year = twoDigits(v, 0) * 100 + twoDigits(v, 2);
     if (year >= 100 && (n === 22 || v.charCodeAt(19) === 46)) {
       let ms = 0;
@@ -151,7 +158,9 @@ export async function sql<T>(query: Prisma.Sql, opts: SqlOptions = {}): Promise<
   if (opts.tx) return normalise<T>(await opts.tx.$queryRaw<Record<string, unknown>[]>(query));
   // node-postgres sends a bigint parameter as its decimal text, which the casts in the statements expect.
   const values = query.values as unknown[];
-  const result = await (opts.pool ?? pgPool).query(opts.prepare ? { name: statementName(query.text), text: query.text, values } : { text: query.text, values });
+  const result = await (opts.pool ?? pgPool).query(
+    opts.prepare ? { name: statementName(query.text), text: query.text, values } : { text: query.text, values },
+  );
   return result.rows as T[];
 }
 

@@ -75,7 +75,8 @@ export function ytdlpFreshness(
   const version = programs.ytdlpVersion;
   const m = version ? /^(\d{4})\.(\d{2})\.(\d{2})/.exec(version) : null;
   const released = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-  const ageDays = released && !Number.isNaN(released.getTime()) ? Math.max(0, Math.floor((now.getTime() - released.getTime()) / 86_400_000)) : null;
+  const ageDays =
+    released && !Number.isNaN(released.getTime()) ? Math.max(0, Math.floor((now.getTime() - released.getTime()) / 86_400_000)) : null;
   return {
     path: programs.ytdlp,
     version,
@@ -105,9 +106,13 @@ export function settleScrapeProvider(
   path: string = config.programs.ytdlp,
 ): ScrapeChoice {
   if (choice === "set") return { scrape: configured, reason: null };
-  const fallback = "videos and accounts are simulated demo data (dataSource \"simulated\")";
+  const fallback = 'videos and accounts are simulated demo data (dataSource "simulated")';
   const how = `${installHint("ytdlp")} and restart, or set SCRAPE_PROVIDER=ytdlp to use the one found anyway`;
-  if (choice === "missing") return { scrape: "simulated", reason: `no yt-dlp found (${PROGRAMS.ytdlp.variable}=${path}): ${fallback}; ${installHint("ytdlp")} and restart` };
+  if (choice === "missing")
+    return {
+      scrape: "simulated",
+      reason: `no yt-dlp found (${PROGRAMS.ytdlp.variable}=${path}): ${fallback}; ${installHint("ytdlp")} and restart`,
+    };
   if (!ytdlp || ytdlp.version === null) return { scrape: "simulated", reason: `yt-dlp (${path}) could not be run: ${fallback}; ${how}` };
   if (ytdlp.stale) {
     return {
@@ -115,7 +120,10 @@ export function settleScrapeProvider(
       reason: `yt-dlp ${ytdlp.version} (${path}) is ${ytdlp.ageDays} days old, more than ${YTDLP_STALE_DAYS}: platforms change their pages often and it would fail to read them, so ${fallback}; ${how}`,
     };
   }
-  return { scrape: "ytdlp", reason: `yt-dlp ${ytdlp.version} (${path}) is recent${ytdlp.ageDays === null ? "" : ` (${ytdlp.ageDays} days old)`}: videos and accounts are scraped from the platforms` };
+  return {
+    scrape: "ytdlp",
+    reason: `yt-dlp ${ytdlp.version} (${path}) is recent${ytdlp.ageDays === null ? "" : ` (${ytdlp.ageDays} days old)`}: videos and accounts are scraped from the platforms`,
+  };
 }
 
 /** What each program is needed for, by the configured providers (a program no provider runs is absent). */
@@ -151,7 +159,11 @@ export function programsNeeded(
 /** The face detector's model, which ships in the npm package @vladmandic/face-api (nothing is downloaded at run time). */
 function faceModelPath(): string | null {
   try {
-    return join(dirname(createRequire(import.meta.url).resolve("@vladmandic/face-api/package.json")), "model", "tiny_face_detector_model.bin");
+    return join(
+      dirname(createRequire(import.meta.url).resolve("@vladmandic/face-api/package.json")),
+      "model",
+      "tiny_face_detector_model.bin",
+    );
   } catch {
     return null;
   }
@@ -183,7 +195,11 @@ export function visualReport(): Record<string, unknown> {
  */
 export function mailReport(smtpUrl: string | null | undefined = config.mail.smtpUrl): Record<string, unknown> {
   if (!smtpUrl) {
-    return { configured: false, transport: "log", message: "Mail is not configured (no SMTP_URL): mails are written to the log and kept in the dev mailbox (npm run cli -- mail list)." };
+    return {
+      configured: false,
+      transport: "log",
+      message: "Mail is not configured (no SMTP_URL): mails are written to the log and kept in the dev mailbox (npm run cli -- mail list).",
+    };
   }
   const url = new URL(smtpUrl);
   return { configured: true, transport: "smtp", server: `${url.protocol}//${url.host}`, from: config.mail.from };
@@ -229,7 +245,10 @@ export interface ProgramReport {
 }
 
 /** Every program of PROGRAMS: its report when a configured provider runs it, else null. yt-dlp adds its freshness. */
-export function programsReport(now = new Date(), providers: Providers = config.providers): Record<ProgramKey, (ProgramReport & Partial<ProgramFreshness>) | null> {
+export function programsReport(
+  now = new Date(),
+  providers: Providers = config.providers,
+): Record<ProgramKey, (ProgramReport & Partial<ProgramFreshness>) | null> {
   const needs = programsNeeded(providers);
   const out = {} as Record<ProgramKey, (ProgramReport & Partial<ProgramFreshness>) | null>;
   for (const key of Object.keys(PROGRAMS) as ProgramKey[]) {
@@ -239,8 +258,15 @@ export function programsReport(now = new Date(), providers: Providers = config.p
       continue;
     }
     const path = config.programs[key];
-    const report: ProgramReport = { path, present: programFound(path), version: versions[key] ?? (key === "ytdlp" ? ytdlpVersion : null), debianPackage: PROGRAMS[key].debianPackage, neededFor };
-    out[key] = key === "ytdlp" ? { ...report, ...ytdlpFreshness(now, { ytdlp: path, ytdlpUsed: true, ytdlpVersion: report.version }) } : report;
+    const report: ProgramReport = {
+      path,
+      present: programFound(path),
+      version: versions[key] ?? (key === "ytdlp" ? ytdlpVersion : null),
+      debianPackage: PROGRAMS[key].debianPackage,
+      neededFor,
+    };
+    out[key] =
+      key === "ytdlp" ? { ...report, ...ytdlpFreshness(now, { ytdlp: path, ytdlpUsed: true, ytdlpVersion: report.version }) } : report;
   }
   return out;
 }
@@ -249,5 +275,7 @@ export function programsReport(now = new Date(), providers: Providers = config.p
 export function degradedReasons(report: ReturnType<typeof programsReport>): string[] {
   return (Object.entries(report) as [ProgramKey, ProgramReport | null][])
     .filter(([, r]) => r && !r.present)
-    .map(([key, r]) => `${PROGRAMS[key].program} (${r!.path}) is not installed: ${r!.neededFor.join("; ")} cannot run; ${installHint(key)}`);
+    .map(
+      ([key, r]) => `${PROGRAMS[key].program} (${r!.path}) is not installed: ${r!.neededFor.join("; ")} cannot run; ${installHint(key)}`,
+    );
 }

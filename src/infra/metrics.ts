@@ -38,7 +38,8 @@ export function collectProcessMetrics(): void {
   collectDefaultMetrics({ register: registry });
   // prom-client's gauges named like counters (`promtool check metrics`: non-counter metrics should not end in
   // `_total`); their sums by type stay as `nodejs_active_handles`, `nodejs_active_requests`, `nodejs_active_resources`.
-  for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) registry.removeSingleMetric(name);
+  for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"])
+    registry.removeSingleMetric(name);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -90,7 +91,11 @@ export function graphqlMetricsPlugin(): Plugin {
     metrics: {
       graphql_envelop_request: createCounter({
         registry,
-        counter: { name: "graphql_operations_total", help: "GraphQL operations executed (queries, mutations, subscriptions)", labelNames: operationLabelNames },
+        counter: {
+          name: "graphql_operations_total",
+          help: "GraphQL operations executed (queries, mutations, subscriptions)",
+          labelNames: operationLabelNames,
+        },
         fillLabelsFn: operationLabels,
       }),
       graphql_envelop_request_duration: createHistogram({
@@ -105,7 +110,11 @@ export function graphqlMetricsPlugin(): Plugin {
       }),
       graphql_envelop_error_result: createCounter({
         registry,
-        counter: { name: "graphql_errors_total", help: "Errors in GraphQL results, by phase", labelNames: [...operationLabelNames, "phase"] },
+        counter: {
+          name: "graphql_errors_total",
+          help: "Errors in GraphQL results, by phase",
+          labelNames: [...operationLabelNames, "phase"],
+        },
         fillLabelsFn: (params: { operationName?: string; operationType?: string; errorPhase?: string }) => ({
           ...operationLabels(params),
           phase: params.errorPhase ?? "execute",
@@ -189,12 +198,11 @@ function sharedCounter<L extends string>(name: string, help: string, labelNames:
 }
 
 /** One scrape attempt that reached the provider: `ok`, or `error` (the job retries or fails). */
-export const countScrape = sharedCounter("scrape_outcomes_total", "Scrape attempts by provider, platform, kind (video, account) and outcome (ok, error)", [
-  "provider",
-  "platform",
-  "kind",
-  "outcome",
-] as const);
+export const countScrape = sharedCounter(
+  "scrape_outcomes_total",
+  "Scrape attempts by provider, platform, kind (video, account) and outcome (ok, error)",
+  ["provider", "platform", "kind", "outcome"] as const,
+);
 
 /** One webhook delivery attempt's outcome (`delivered`, `retrying`, `failed`), counted where every attempt ends (src/domain/webhooks/delivery.ts, deliveryEnded). */
 export const countWebhookDelivery = sharedCounter("webhook_deliveries_total", "Webhook delivery attempts by outcome", ["outcome"] as const);

@@ -66,7 +66,9 @@ export function bullPrefix(name: QueueName): string {
   return isCluster() ? `{${config.redisPrefix}:bull:${name}}` : `${config.redisPrefix}:bull`;
 }
 
-const telemetry: Telemetry | undefined = config.tracing ? new (await import("bullmq-otel")).BullMQOtel({ tracerName: "bullmq" }) : undefined;
+const telemetry: Telemetry | undefined = config.tracing
+  ? new (await import("bullmq-otel")).BullMQOtel({ tracerName: "bullmq" })
+  : undefined;
 
 /** A queue's or a worker's connection and key prefix (and BullMQ's telemetry when tracing). */
 export function bullConnection(name: QueueName) {

@@ -34,7 +34,15 @@ import { deliverWebhook } from "../domain/webhooks/delivery.ts";
 import { pruneEvents, sweepOutbox } from "../domain/webhooks/outbox.ts";
 import type { WebhookSender } from "../domain/webhooks/ports.ts";
 import { PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests } from "../domain/shared/idempotency.ts";
-import { DIGESTS_JOB, NOTIFY_JOB, PRUNE_MAIL_JOB, SEND_MAIL_JOB, SWEEP_MAIL_JOB, type NotifyData, type SendMailData } from "../domain/mail/jobs.ts";
+import {
+  DIGESTS_JOB,
+  NOTIFY_JOB,
+  PRUNE_MAIL_JOB,
+  SEND_MAIL_JOB,
+  SWEEP_MAIL_JOB,
+  type NotifyData,
+  type SendMailData,
+} from "../domain/mail/jobs.ts";
 import { notifyEvents, sweepUnnotified } from "../domain/notifications/consume.ts";
 import { queueDueDigests } from "../domain/notifications/digest.ts";
 import { sendMail } from "../domain/mail/send.ts";
@@ -158,7 +166,8 @@ export function webhooksQueue(sender: () => WebhookSender): QueueDefinition {
     lockDurationMs: config.webhooks.lockMs,
     stalledIntervalMs: config.webhooks.stalledIntervalMs,
     handlers: {
-      [DELIVER_JOB]: (job, run) => deliverWebhook((job.data as DeliverJobData).deliveryId, (job.data as DeliverJobData).attempt, sender(), undefined, run.signal),
+      [DELIVER_JOB]: (job, run) =>
+        deliverWebhook((job.data as DeliverJobData).deliveryId, (job.data as DeliverJobData).attempt, sender(), undefined, run.signal),
       [SWEEP_WEBHOOKS]: () => sweepOutbox(),
       [PRUNE_JOB]: () => pruneEvents(config.webhooks.retentionDays),
     },
@@ -238,5 +247,13 @@ export function exportsQueue(): QueueDefinition {
 }
 
 export function jobDefinitions(providers: WorkerProviders): QueueDefinition[] {
-  return [maintenanceQueue(), trackingQueue(providers.scrape), analysisQueue(providers.analysis), radarQueue(providers.radar), webhooksQueue(providers.webhooks), mailQueue(providers.mail), exportsQueue()];
+  return [
+    maintenanceQueue(),
+    trackingQueue(providers.scrape),
+    analysisQueue(providers.analysis),
+    radarQueue(providers.radar),
+    webhooksQueue(providers.webhooks),
+    mailQueue(providers.mail),
+    exportsQueue(),
+  ];
 }

@@ -54,7 +54,11 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
   for (const def of definitions) {
     // Not awaited: a start-up task never delays the worker (the tracking queue's makes history
     // partitions, and until they exist the DEFAULT partition takes the points).
-    def.onStart?.().catch((e: unknown) => logger.warn({ queue: def.queue, err: (e as Error).message }, "start-up task failed (its job scheduler retries)"));
+    def
+      .onStart?.()
+      .catch((e: unknown) =>
+        logger.warn({ queue: def.queue, err: (e as Error).message }, "start-up task failed (its job scheduler retries)"),
+      );
     const worker = new Worker(
       def.queue,
       // Every log line of the run carries the queue, the job id and the ids of the request that
@@ -101,13 +105,19 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
       },
     );
     worker.on("failed", (job, err) =>
-      logger.warn({ ...traceOf(job?.data), queue: def.queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, "job failed"),
+      logger.warn(
+        { ...traceOf(job?.data), queue: def.queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message },
+        "job failed",
+      ),
     );
     worker.on("error", (err) => logger.error({ queue: def.queue, err: err.message }, "worker error"));
     workers.push(worker);
     for (const id of def.retiredSchedules ?? []) await queue(def.queue).removeJobScheduler(id);
     for (const s of def.schedules ?? []) {
-      await queue(def.queue).upsertJobScheduler(s.id, s.every ? { every: s.every } : { pattern: s.pattern! }, { name: s.jobName, data: s.data ?? {} });
+      await queue(def.queue).upsertJobScheduler(s.id, s.every ? { every: s.every } : { pattern: s.pattern! }, {
+        name: s.jobName,
+        data: s.data ?? {},
+      });
     }
   }
   logger.info({ queues: definitions.map((d) => d.queue) }, "workers started");

@@ -75,7 +75,10 @@ export function onShutdown(...closers: Closer[]): void {
   closeWithGrace(
     {
       delay: timeoutMs + SHUTDOWN_BACKSTOP_MS,
-      logger: { error: (m: unknown, ...rest: unknown[]) => logger.error({ detail: rest.length ? rest : undefined }, String(m instanceof Error ? m.message : m)) },
+      logger: {
+        error: (m: unknown, ...rest: unknown[]) =>
+          logger.error({ detail: rest.length ? rest : undefined }, String(m instanceof Error ? m.message : m)),
+      },
     },
     async ({ signal, err }) => {
       if (err) logger.error({ err }, "shutting down after an uncaught error");
@@ -87,7 +90,6 @@ export function onShutdown(...closers: Closer[]): void {
       await closeDb().catch(() => undefined);
       logger.info("shut down");
       await stopTracing().catch(() => undefined); // the spans still buffered, the shutdown's included
-
     },
   );
 }
@@ -123,7 +125,10 @@ export async function checkProgramVersions(now = new Date()): Promise<void> {
   } else if (ytdlp?.version === null) {
     logger.warn({ ytdlp }, `yt-dlp (${ytdlp.path}) could not be run: scrapes through it will fail`);
   } else if (ytdlp?.stale) {
-    logger.warn({ ytdlp }, `yt-dlp ${ytdlp.version} is ${ytdlp.ageDays} days old (more than ${YTDLP_STALE_DAYS}): platforms change often; install a current release (see the README)`);
+    logger.warn(
+      { ytdlp },
+      `yt-dlp ${ytdlp.version} is ${ytdlp.ageDays} days old (more than ${YTDLP_STALE_DAYS}): platforms change often; install a current release (see the README)`,
+    );
   } else if (ytdlp) {
     logger.info({ ytdlp }, `yt-dlp ${ytdlp.version}`);
   }
@@ -132,13 +137,19 @@ export async function checkProgramVersions(now = new Date()): Promise<void> {
     if (key === "ytdlp") continue; // read and reported above
     const path = config.programs[key];
     if (!programFound(path)) {
-      logger.warn({ program: PROGRAMS[key].program, path, debianPackage: PROGRAMS[key].debianPackage, neededFor: needs[key] }, `${PROGRAMS[key].program} (${path}) is not installed: ${needs[key]!.join("; ")} cannot run; ${installHint(key)}`);
+      logger.warn(
+        { program: PROGRAMS[key].program, path, debianPackage: PROGRAMS[key].debianPackage, neededFor: needs[key] },
+        `${PROGRAMS[key].program} (${path}) is not installed: ${needs[key]!.join("; ")} cannot run; ${installHint(key)}`,
+      );
     } else {
       recordProgramVersion(key, await readProgramVersion(key, path));
     }
   }
   if (needs.ytdlp && !programFound(config.programs.ytdlp)) {
-    logger.warn({ program: "yt-dlp", path: config.programs.ytdlp }, `yt-dlp (${config.programs.ytdlp}) is not installed: ${needs.ytdlp.join("; ")} cannot run; ${installHint("ytdlp")}`);
+    logger.warn(
+      { program: "yt-dlp", path: config.programs.ytdlp },
+      `yt-dlp (${config.programs.ytdlp}) is not installed: ${needs.ytdlp.join("; ")} cannot run; ${installHint("ytdlp")}`,
+    );
   }
 }
 

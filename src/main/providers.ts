@@ -103,7 +103,11 @@ export function createVisualProviders(): VisualProviders {
 
 /** The analysis providers as configured; `visual` only with VISUAL_ANALYSIS (off: transcript-only analyses). */
 export function analysisProviders(): AnalysisProviders {
-  const providers: AnalysisProviders = { media: createMediaProvider(), transcription: createTranscriptionProvider(), content: createContentAnalysisProvider() };
+  const providers: AnalysisProviders = {
+    media: createMediaProvider(),
+    transcription: createTranscriptionProvider(),
+    content: createContentAnalysisProvider(),
+  };
   if (config.visual.enabled) providers.visual = createVisualProviders();
   return providers;
 }

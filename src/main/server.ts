@@ -67,8 +67,7 @@ export async function startApi(port = config.port, host = config.host): Promise<
       if (isGraphQLPath(req.url)) {
         traceRoute(req.method, "/graphql");
         void graphqlHandler(req, res);
-      }
-      else app(req, res);
+      } else app(req, res);
     }),
   );
   server.on("connection", (socket: Socket) => {
@@ -88,7 +87,10 @@ export async function startApi(port = config.port, host = config.host): Promise<
     server.listen(port, host, () => resolve());
   });
   const actual = (server.address() as AddressInfo).port;
-  logger.info({ port: actual, providers: config.providers }, `API listening on port ${actual}; scrape provider: ${config.providers.scrape}`);
+  logger.info(
+    { port: actual, providers: config.providers },
+    `API listening on port ${actual}; scrape provider: ${config.providers.scrape}`,
+  );
   return {
     server,
     port: actual,

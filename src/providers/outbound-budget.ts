@@ -62,13 +62,20 @@ export function redisOutboundBudget(opts: RedisBudgetOptions): OutboundBudget {
           await limiter.consume(platform);
           return;
         } catch (e) {
-          if (!(e instanceof RateLimiterRes)) throw new ProviderError(provider, `the ${platform} call budget could not be checked (${(e as Error).message})`, true, { cause: e });
+          if (!(e instanceof RateLimiterRes))
+            throw new ProviderError(provider, `the ${platform} call budget could not be checked (${(e as Error).message})`, true, {
+              cause: e,
+            });
           refused = e;
         }
         // Spread the waiters of every process over the next window's first moments.
         const wait = refused.msBeforeNext + Math.floor(Math.random() * 250);
         if (Date.now() - started + wait > opts.maxWaitMs) {
-          throw new ProviderError(provider, `the ${platform} call budget (${limiter.points} per ${limiter.duration} s) is spent; retrying later`, true);
+          throw new ProviderError(
+            provider,
+            `the ${platform} call budget (${limiter.points} per ${limiter.duration} s) is spent; retrying later`,
+            true,
+          );
         }
         await sleep(wait, undefined, signal ? { signal } : {}).catch(() => {
           throw cancelled();

@@ -50,21 +50,27 @@ process.once("exit", () => {
 export function runProgram(provider: string, program: string, args: string[], opts: RunOptions): Promise<RunResult> {
   if (!trace.getActiveSpan()) return run(provider, program, args, opts);
   const name = basename(program);
-  return trace.getTracer("video-service").startActiveSpan(`exec ${name}`, { attributes: { "process.executable.name": name, "video_service.provider": provider } }, async (span) => {
-    const carrier: Record<string, string> = {};
-    propagation.inject(context.active(), carrier);
-    const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env), TRACEPARENT: carrier.traceparent };
-    if (carrier.tracestate) env.TRACESTATE = carrier.tracestate;
-    try {
-      return await run(provider, program, args, { ...opts, env });
-    } catch (e) {
-      span.recordException(e as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
-      throw e;
-    } finally {
-      span.end();
-    }
-  });
+  return trace
+    .getTracer("video-service")
+    .startActiveSpan(
+      `exec ${name}`,
+      { attributes: { "process.executable.name": name, "video_service.provider": provider } },
+      async (span) => {
+        const carrier: Record<string, string> = {};
+        propagation.inject(context.active(), carrier);
+        const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env), TRACEPARENT: carrier.traceparent };
+        if (carrier.tracestate) env.TRACESTATE = carrier.tracestate;
+        try {
+          return await run(provider, program, args, { ...opts, env });
+        } catch (e) {
+          span.recordException(e as Error);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
+          throw e;
+        } finally {
+          span.end();
+        }
+      },
+    );
 }
 
 function run(provider: string, program: string, args: string[], opts: RunOptions): Promise<RunResult> {

@@ -51,7 +51,9 @@ export async function leaveCredits(workspaceId: string, left: number): Promise<v
 
 /** Analysis charges in the ledger (capture entries of analysis reservations). */
 export async function analysisCharges(workspaceId: string) {
-  const rows = await prisma.creditLedgerEntry.findMany({ where: { workspaceId, kind: "charge", idempotencyKey: { startsWith: "reservation:" } } });
+  const rows = await prisma.creditLedgerEntry.findMany({
+    where: { workspaceId, kind: "charge", idempotencyKey: { startsWith: "reservation:" } },
+  });
   return rows.map((r) => r.amount);
 }
 

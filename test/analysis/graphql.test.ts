@@ -31,7 +31,12 @@ const ANALYZE = `mutation($videoId: ID!, $force: Boolean) { analyzeVideo(videoId
 const READ = `query($videoId: ID!) { videoAnalysis(videoId: $videoId) { analysisId: uuid status error transcript segments { start end text } transcriptSource hookStyle hookPhrase ugcFit ugcConfidence ctaType ctaDestinationUrl completedAt } }`;
 
 function wsClient(key: string): Client {
-  return createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+  return createClient({
+    url: api.url.replace("http", "ws") + "/graphql",
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${key}` },
+    retryAttempts: 0,
+  });
 }
 
 /** Collects the statuses a graphql-ws subscriber receives until `until` says stop. */
@@ -113,9 +118,17 @@ describe("GraphQL video analysis", () => {
 
     const r = await gql(api.url, ws.key, ANALYZE, { videoId });
     expect(r.body.errors).toBeUndefined();
-    expect(r.body.data.analyzeVideo).toMatchObject({ videoId, status: "PENDING", outcome: "QUEUED", message: expect.stringMatching(/queued/i) });
+    expect(r.body.data.analyzeVideo).toMatchObject({
+      videoId,
+      status: "PENDING",
+      outcome: "QUEUED",
+      message: expect.stringMatching(/queued/i),
+    });
 
-    await Promise.race([Promise.all([viaWs.done, viaSse.done]), new Promise((_, rej) => setTimeout(() => rej(new Error("no end state")), 60_000))]);
+    await Promise.race([
+      Promise.all([viaWs.done, viaSse.done]),
+      new Promise((_, rej) => setTimeout(() => rej(new Error("no end state")), 60_000)),
+    ]);
     expect(viaWs.errors).toEqual([]);
     expect(viaWs.statuses).toEqual(FULL_SEQUENCE);
     expect(viaSse.statuses).toEqual(FULL_SEQUENCE);
@@ -142,7 +155,10 @@ describe("GraphQL video analysis", () => {
     expect(forced.body.data.analyzeVideo).toMatchObject({ status: "PENDING", outcome: "QUEUED" });
     expect(forced.body.data.analyzeVideo.analysisId).not.toBe(r.body.data.analyzeVideo.analysisId);
     const inProgress = await gql(api.url, ws.key, ANALYZE, { videoId, force: true });
-    expect(inProgress.body.data.analyzeVideo).toMatchObject({ analysisId: forced.body.data.analyzeVideo.analysisId, outcome: "IN_PROGRESS" });
+    expect(inProgress.body.data.analyzeVideo).toMatchObject({
+      analysisId: forced.body.data.analyzeVideo.analysisId,
+      outcome: "IN_PROGRESS",
+    });
     await waitForStatus(ws.workspaceId, videoId, ["completed"]);
     expect(await analysisCharges(ws.workspaceId)).toEqual([-5, -5]);
   });
@@ -151,7 +167,9 @@ describe("GraphQL video analysis", () => {
     const ws = await newWorkspace();
     const videoId = await trackedVideo(ws.workspaceId);
     // An analysis already at `transcribed`, moved on by the domain functions from this process.
-    const a = await prisma.videoAnalysis.create({ data: { workspaceId: ws.workspaceId, videoId, status: "transcribed", transcript: "hello", segments: [] } });
+    const a = await prisma.videoAnalysis.create({
+      data: { workspaceId: ws.workspaceId, videoId, status: "transcribed", transcript: "hello", segments: [] },
+    });
     const c = wsClient(ws.key);
     const sub = collectWs(c, videoId, ended);
     await waitFor("the current state", async () => sub.statuses.length > 0);
@@ -160,7 +178,11 @@ describe("GraphQL video analysis", () => {
     await announce((await loadAnalysis(a.id))!);
     await advance(a.id, "transcribed", "analyzing");
     await announce((await loadAnalysis(a.id))!);
-    await complete(a.id, { hookStyle: "none", hookPhrase: "", ugcFit: "medium", ugcConfidence: 10, ctaType: "none", ctaDestinationUrl: null }, "heuristic");
+    await complete(
+      a.id,
+      { hookStyle: "none", hookPhrase: "", ugcFit: "medium", ugcConfidence: 10, ctaType: "none", ctaDestinationUrl: null },
+      "heuristic",
+    );
     await sub.done;
     expect(sub.statuses).toEqual(["TRANSCRIBED", "ANALYZING", "COMPLETED"]);
     sub.stop();
@@ -176,7 +198,10 @@ describe("GraphQL video analysis", () => {
     const owner = await newWorkspace();
     const other = await newWorkspace();
     const videoId = await trackedVideo(owner.workspaceId);
-    for (const [q, vars] of [[READ, { videoId }], [ANALYZE, { videoId }]] as const) {
+    for (const [q, vars] of [
+      [READ, { videoId }],
+      [ANALYZE, { videoId }],
+    ] as const) {
       const r = await gql(api.url, other.key, q, vars);
       expect(r.body.errors![0]!.extensions!.code).toBe("NOT_FOUND");
       expect(r.body.errors![0]!.message).toMatch(/video not found/i);
@@ -203,7 +228,11 @@ describe("GraphQL video analysis", () => {
 
   it("the HookStyle, UgcFit, CtaType and AnalysisStatus enums carry every value of the vocabulary, UPPER_CASE", async () => {
     const ws = await newWorkspace();
-    const r = await gql(api.url, ws.key, `{ h: __type(name: "HookStyle") { enumValues { name description } } u: __type(name: "UgcFit") { enumValues { name } } c: __type(name: "CtaType") { enumValues { name } } s: __type(name: "AnalysisStatus") { enumValues { name } } }`);
+    const r = await gql(
+      api.url,
+      ws.key,
+      `{ h: __type(name: "HookStyle") { enumValues { name description } } u: __type(name: "UgcFit") { enumValues { name } } c: __type(name: "CtaType") { enumValues { name } } s: __type(name: "AnalysisStatus") { enumValues { name } } }`,
+    );
     // (the schema is printed sorted, so compare as sets)
     const names = (k: string) => r.body.data[k].enumValues.map((v: { name: string }) => v.name).sort();
     const upper = (values: readonly string[]) => values.map((v) => v.toUpperCase()).sort();
@@ -219,10 +248,16 @@ describe("GraphQL video analysis", () => {
     const fresh = await spawnService("api");
     try {
       const videos = await Promise.all(Array.from({ length: 20 }, () => trackedVideo(ws.workspaceId)));
-      for (const v of videos) await prisma.videoAnalysis.create({ data: { workspaceId: ws.workspaceId, videoId: v, status: "downloading" } });
+      for (const v of videos)
+        await prisma.videoAnalysis.create({ data: { workspaceId: ws.workspaceId, videoId: v, status: "downloading" } });
       // One connection per subscriber, all opened at once (as the benchmark does).
       const clients = videos.map(() =>
-        createClient({ url: fresh.url!.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ws.key}` }, retryAttempts: 0 }),
+        createClient({
+          url: fresh.url!.replace("http", "ws") + "/graphql",
+          webSocketImpl: WebSocket,
+          connectionParams: { authorization: `Bearer ${ws.key}` },
+          retryAttempts: 0,
+        }),
       );
       const subs = videos.map((v, i) => collectWs(clients[i]!, v, (s) => s.length > 0));
       await Promise.all(subs.map((s) => s.done));

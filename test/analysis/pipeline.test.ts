@@ -109,7 +109,13 @@ describe("analysis pipeline", () => {
     await analyze(ws.workspaceId, videoId, {});
     await waitForStatus(ws.workspaceId, videoId, ["analyzing"]);
     const during = await getAnalysis(ws.workspaceId, videoId);
-    expect(during).toMatchObject({ status: "analyzing", transcript: description, transcriptSource: "captions", hookStyle: null, completedAt: null });
+    expect(during).toMatchObject({
+      status: "analyzing",
+      transcript: description,
+      transcriptSource: "captions",
+      hookStyle: null,
+      completedAt: null,
+    });
     expect((during!.segments as unknown[]).length).toBe(2);
     expect((await getBalance(ws.workspaceId)).reserved).toBe(5);
     release();

@@ -22,7 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api, workers));
 
-const analyzePath = (videoId: string, force?: string) => `/api/v1/video-analysis/${videoId}/analyze${force === undefined ? "" : `?force=${force}`}`;
+const analyzePath = (videoId: string, force?: string) =>
+  `/api/v1/video-analysis/${videoId}/analyze${force === undefined ? "" : `?force=${force}`}`;
 
 describe("POST /video-analysis/{videoId}/analyze and GET /video-analysis/{videoId}", () => {
   it("walks the whole state table: none → pending → … → completed; already completed; force; credits charged once per analysis", async () => {
@@ -171,7 +172,11 @@ describe("POST /video-analysis/{videoId}/analyze and GET /video-analysis/{videoI
     const videoId = await trackedVideo(owner.workspaceId);
     await client(api.url, owner.key).post(analyzePath(videoId));
     const c = client(api.url, other.key);
-    for (const r of [await c.post(analyzePath(videoId)), await c.get(`/api/v1/video-analysis/${videoId}`), await c.post(analyzePath("4f9a3a5e-0000-4000-8000-000000000000"))]) {
+    for (const r of [
+      await c.post(analyzePath(videoId)),
+      await c.get(`/api/v1/video-analysis/${videoId}`),
+      await c.post(analyzePath("4f9a3a5e-0000-4000-8000-000000000000")),
+    ]) {
       expect(r.status).toBe(404);
       expect(r.body).toEqual({ code: "NOT_FOUND", message: expect.stringMatching(/video not found/i) });
     }
@@ -202,7 +207,12 @@ describe("POST /video-analysis/{videoId}/analyze and GET /video-analysis/{videoI
     expect(r.status).toBe(202);
     await waitForStatus(ws.workspaceId, videoId, ["failed", "completed"]);
     const read = await c.get(`/api/v1/video-analysis/${videoId}`);
-    expect(read.body.data).toMatchObject({ status: "failed", error: expect.stringMatching(/simulated|MEDIA_PROVIDER/), transcript: null, hookStyle: null });
+    expect(read.body.data).toMatchObject({
+      status: "failed",
+      error: expect.stringMatching(/simulated|MEDIA_PROVIDER/),
+      transcript: null,
+      hookStyle: null,
+    });
     expect(await getBalance(ws.workspaceId)).toMatchObject({ totalRemaining: 200, reserved: 0 });
     expect(await prisma.creditReservation.findMany({ where: { workspaceId: ws.workspaceId } })).toMatchObject([{ status: "released" }]);
     expect(await analysisCharges(ws.workspaceId)).toEqual([]);

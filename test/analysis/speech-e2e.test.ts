@@ -50,7 +50,12 @@ describe("analysis of real speech (yt-dlp + ffmpeg + pocketsphinx)", () => {
   it("transcribes the recording through every state and completes, charged once", async () => {
     const ws = await newWorkspace();
     // A real (non-simulated) video whose media URL is the loopback server's.
-    const videoId = await trackedVideo(ws.workspaceId, { dataSource: "ytdlp", url: `${server.baseUrl}/clip.mp4`, description: "", hashtags: [] });
+    const videoId = await trackedVideo(ws.workspaceId, {
+      dataSource: "ytdlp",
+      url: `${server.baseUrl}/clip.mp4`,
+      description: "",
+      hashtags: [],
+    });
     const events = subscribeEvents("analysisStatusChanged", `${ws.workspaceId}:${videoId}`)[Symbol.asyncIterator]();
     const statuses: string[] = [];
     const collected = (async () => {
@@ -68,7 +73,12 @@ describe("analysis of real speech (yt-dlp + ffmpeg + pocketsphinx)", () => {
     await events.return?.();
     expect(statuses).toEqual(["pending", "downloading", "transcribed", "analyzing", "completed"]);
     const a = (await c.get(`/api/v1/video-analysis/${videoId}`)).body.data;
-    expect(a).toMatchObject({ status: "completed", transcriptSource: "pocketsphinx", transcript: GOFORWARD_TEXT, analysisProvider: "heuristic" });
+    expect(a).toMatchObject({
+      status: "completed",
+      transcriptSource: "pocketsphinx",
+      transcript: GOFORWARD_TEXT,
+      analysisProvider: "heuristic",
+    });
     expect(a.segments.length).toBeGreaterThanOrEqual(1);
     expect(a.segments.map((s: { text: string }) => s.text).join(" ")).toBe(GOFORWARD_TEXT);
     for (const s of a.segments) {

@@ -74,7 +74,12 @@ describe("an analysis looks at the video, with the real programs", () => {
     };
     expect(providers.visual!.missing).toEqual([]);
     const ws = await newWorkspace();
-    const videoId = await trackedVideo(ws.workspaceId, { url: `${server.baseUrl}/silent-hook.mp4`, dataSource: "live", description: "", hashtags: [] });
+    const videoId = await trackedVideo(ws.workspaceId, {
+      url: `${server.baseUrl}/silent-hook.mp4`,
+      dataSource: "live",
+      description: "",
+      hashtags: [],
+    });
     const { analysisId } = await analyzeWithoutJob(ws.workspaceId, videoId);
     expect(await runAnalysis(analysisId, providers)).toEqual({ status: "completed" });
 
@@ -84,7 +89,12 @@ describe("an analysis looks at the video, with the real programs", () => {
     expect(a.hookPhrase?.toLowerCase()).toContain("3 mistakes that ruin");
     expect(a.hookStyle).not.toBe("none");
     const v = visualPartOfAnalysis(a)!;
-    expect(v).toMatchObject({ status: "complete", cutCount: 2, providers: { keyframes: "ffmpeg", text: "tesseract", faces: "face-api" }, skipped: [] });
+    expect(v).toMatchObject({
+      status: "complete",
+      cutCount: 2,
+      providers: { keyframes: "ffmpeg", text: "tesseract", faces: "face-api" },
+      skipped: [],
+    });
     expect(v.textHook?.toLowerCase()).toContain("3 mistakes that ruin");
     expect(v.onScreenText.map((t) => t.text.toLowerCase()).join(" ")).toContain("link in bio");
     expect(v.faceShare).toBeGreaterThan(0);
@@ -92,14 +102,18 @@ describe("an analysis looks at the video, with the real programs", () => {
     expect((a.reasons as string[]).join("\n")).toMatch(/\d+(\.\d+)? ?s/); // a reason names a frame's time
 
     // Its first thumbnail, a real JPEG, served to the workspace.
-    const res = await fetch(`${api.url}/api/v1/analyses/${analysisId}/keyframes/0/thumbnail`, { headers: { authorization: `Bearer ${ws.key}` } });
+    const res = await fetch(`${api.url}/api/v1/analyses/${analysisId}/keyframes/0/thumbnail`, {
+      headers: { authorization: `Bearer ${ws.key}` },
+    });
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
   });
 
   it("analyses the demo's simulated video with the providers as configured, its rendition rendered by the simulated provider", async () => {
     const ws = await newWorkspace();
-    const videoId = await trackedVideo(ws.workspaceId, { description: "POV: your starter finally doubles\nI fed it twice a day for a week. Follow for more." });
+    const videoId = await trackedVideo(ws.workspaceId, {
+      description: "POV: your starter finally doubles\nI fed it twice a day for a week. Follow for more.",
+    });
     const { analysisId } = await analyzeWithoutJob(ws.workspaceId, videoId);
     expect(await runAnalysis(analysisId, analysisProviders())).toEqual({ status: "completed" });
     const a = (await getAnalysis(ws.workspaceId, videoId))!;

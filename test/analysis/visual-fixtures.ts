@@ -6,7 +6,13 @@
  */
 import { copyFile } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
-import type { ContentAnalysis, ContentAnalysisProvider, ContentInput, MediaProvider, TextRecognizer } from "../../src/domain/analysis/ports.js";
+import type {
+  ContentAnalysis,
+  ContentAnalysisProvider,
+  ContentInput,
+  MediaProvider,
+  TextRecognizer,
+} from "../../src/domain/analysis/ports.js";
 import { SimulatedMediaProvider } from "../../src/providers/media/simulated.js";
 import { join } from "node:path";
 
@@ -25,7 +31,11 @@ export function renderClip(path: string): void {
  * The simulated provider's captions, and `clip` as the rendition where a download would land; none
  * (with the reason a platform gives) for the descriptions in `noRendition`. `fetches` records each call.
  */
-export function clipMedia(clip: string, noRendition = new Set<string>(), fetches: { description: string; withVideo: boolean }[] = []): MediaProvider {
+export function clipMedia(
+  clip: string,
+  noRendition = new Set<string>(),
+  fetches: { description: string; withVideo: boolean }[] = [],
+): MediaProvider {
   const captions = new SimulatedMediaProvider();
   return {
     name: "simulated",
@@ -33,7 +43,8 @@ export function clipMedia(clip: string, noRendition = new Set<string>(), fetches
       fetches.push({ description: input.description, withVideo: opts.withVideo === true });
       const result = await captions.fetch(input, { workDir: opts.workDir, signal: opts.signal });
       if (!opts.withVideo) return result;
-      if (noRendition.has(input.description)) return { ...result, videoPath: null, videoUnavailable: "the platform offers no format with video (test)" };
+      if (noRendition.has(input.description))
+        return { ...result, videoPath: null, videoUnavailable: "the platform offers no format with video (test)" };
       const videoPath = join(opts.workDir, "rendition.mp4");
       await copyFile(clip, videoPath);
       return { ...result, videoPath };
@@ -59,7 +70,12 @@ export function withScreenHook(content: ContentAnalysisProvider, before?: (input
       const r = await content.analyze(input);
       const v = input.visual;
       if (!v?.textHook) return r;
-      return { ...r, hookPhrase: v.textHook, hookSource: "screen", reasons: [...(r.reasons ?? []), `hook: on screen at ${v.keyframes[0]!.seconds} s (keyframe 0)`] };
+      return {
+        ...r,
+        hookPhrase: v.textHook,
+        hookSource: "screen",
+        reasons: [...(r.reasons ?? []), `hook: on screen at ${v.keyframes[0]!.seconds} s (keyframe 0)`],
+      };
     },
   };
 }

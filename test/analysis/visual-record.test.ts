@@ -101,7 +101,12 @@ const VISUAL_FIELDS = `visual {
 }`;
 
 async function graphqlAnalysis(key: string, videoId: string) {
-  const r = await gql(api.url, key, `query($id: ID!) { videoAnalysis(videoId: $id) { uuid status transcript hookPhrase hookSource reasons ${VISUAL_FIELDS} } }`, { id: videoId });
+  const r = await gql(
+    api.url,
+    key,
+    `query($id: ID!) { videoAnalysis(videoId: $id) { uuid status transcript hookPhrase hookSource reasons ${VISUAL_FIELDS} } }`,
+    { id: videoId },
+  );
   expect(r.body.errors).toBeUndefined();
   return r.body.data!.videoAnalysis;
 }
@@ -160,7 +165,14 @@ describe("the visual part of an analysis", () => {
     expect(v.durationSeconds).toBeCloseTo(6, 0);
     expect(v.cutsPerMinute).toBeCloseTo(20, 0);
     expect(v.keyframes.length).toBeGreaterThanOrEqual(3);
-    expect(v.keyframes[0]).toEqual({ index: 0, seconds: 0, reason: "FIRST", text: OVERLAY, face: null, thumbnailUrl: `/api/v1/analyses/${analysisId}/keyframes/0/thumbnail?workspace=${ws.workspaceId}` });
+    expect(v.keyframes[0]).toEqual({
+      index: 0,
+      seconds: 0,
+      reason: "FIRST",
+      text: OVERLAY,
+      face: null,
+      thumbnailUrl: `/api/v1/analyses/${analysisId}/keyframes/0/thumbnail?workspace=${ws.workspaceId}`,
+    });
     expect(v.keyframes.filter((k: { reason: string }) => k.reason === "SCENE").length).toBeGreaterThanOrEqual(1);
 
     const rest = await request(api.url, "GET", `/api/v1/video-analysis/${videoId}`, { key: ws.key });
@@ -169,7 +181,11 @@ describe("the visual part of an analysis", () => {
     expect(r).toMatchObject({ analysisId, status: "completed", hookPhrase: OVERLAY, hookSource: "screen", reasons: g.reasons });
     // The same record on both doors (GraphQL's enums upper-case).
     const lower = (x: string) => x.toLowerCase();
-    expect(r.visual).toEqual({ ...v, status: lower(v.status), keyframes: v.keyframes.map((k: { reason: string }) => ({ ...k, reason: lower(k.reason) })) });
+    expect(r.visual).toEqual({
+      ...v,
+      status: lower(v.status),
+      keyframes: v.keyframes.map((k: { reason: string }) => ({ ...k, reason: lower(k.reason) })),
+    });
   });
 
   it("serves each thumbnail to the workspace only: its key or a member's session, 404 for another workspace, 401 for nobody", async () => {
@@ -183,7 +199,11 @@ describe("the visual part of an analysis", () => {
     const stored = await prisma.videoAnalysisThumbnail.findUniqueOrThrow({ where: { analysisId_position: { analysisId, position: 1 } } });
     expect(own.bytes.equals(Buffer.from(stored.jpeg))).toBe(true);
     // Revalidation by its ETag (max-age=0 as a browser sends it: fetch() would add `no-cache`, which always refetches).
-    const again = await fetchThumbnail(url, { authorization: `Bearer ${ws.key}`, "if-none-match": own.headers.get("etag")!, "cache-control": "max-age=0" });
+    const again = await fetchThumbnail(url, {
+      authorization: `Bearer ${ws.key}`,
+      "if-none-match": own.headers.get("etag")!,
+      "cache-control": "max-age=0",
+    });
     expect(again.status).toBe(304);
 
     await newPerson("viewer@example.com", ws.workspaceId, "member");
@@ -194,11 +214,19 @@ describe("the visual part of an analysis", () => {
 
     const other = await newWorkspace();
     // The person chooses another workspace (another tab, say): the record's thumbnailUrl names its own, so it still loads.
-    await setMembership({ workspaceId: other.workspaceId, userId: (await prisma.user.findUniqueOrThrow({ where: { email: "viewer@example.com" } })).id, role: "member", by: OPERATOR });
+    await setMembership({
+      workspaceId: other.workspaceId,
+      userId: (await prisma.user.findUniqueOrThrow({ where: { email: "viewer@example.com" } })).id,
+      role: "member",
+      by: OPERATOR,
+    });
     const chosen = await fetch(`${api.url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-requested-with": "test", cookie: person.cookieHeader() },
-      body: JSON.stringify({ query: `mutation($id: ID!) { selectWorkspace(id: $id) { __typename } }`, variables: { id: other.workspaceId } }),
+      body: JSON.stringify({
+        query: `mutation($id: ID!) { selectWorkspace(id: $id) { __typename } }`,
+        variables: { id: other.workspaceId },
+      }),
     });
     expect((await chosen.json()).errors).toBeUndefined();
     expect((await fetchThumbnail(url, { cookie: person.cookieHeader() })).status).toBe(404);
@@ -212,8 +240,16 @@ describe("the visual part of an analysis", () => {
     expect(foreign.body).toMatchObject({ code: "NOT_FOUND" });
     expect((await request(api.url, "GET", url, {})).status).toBe(401);
     // An index with no thumbnail, out of range, or not a number; a bad id.
-    expect((await request(api.url, "GET", `/api/v1/analyses/${analysisId}/keyframes/${MAX_STORED_KEYFRAMES - 1}/thumbnail`, { key: ws.key })).status).toBe(404);
-    for (const bad of [`${analysisId}/keyframes/${MAX_STORED_KEYFRAMES}`, `${analysisId}/keyframes/one`, `${analysisId}/keyframes/1.5`, "not-a-uuid/keyframes/0"]) {
+    expect(
+      (await request(api.url, "GET", `/api/v1/analyses/${analysisId}/keyframes/${MAX_STORED_KEYFRAMES - 1}/thumbnail`, { key: ws.key }))
+        .status,
+    ).toBe(404);
+    for (const bad of [
+      `${analysisId}/keyframes/${MAX_STORED_KEYFRAMES}`,
+      `${analysisId}/keyframes/one`,
+      `${analysisId}/keyframes/1.5`,
+      "not-a-uuid/keyframes/0",
+    ]) {
       const res = await request(api.url, "GET", `/api/v1/analyses/${bad}/thumbnail`, { key: ws.key });
       expect(res.status, bad).toBe(400);
       expect(res.body.code).toBe("VALIDATION_ERROR");
@@ -222,9 +258,13 @@ describe("the visual part of an analysis", () => {
 
   it("is in MCP's get_video_analysis, the same record as REST's", async () => {
     const c = new Client({ name: "visual-record-test", version: "1.0.0" });
-    await c.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ws.key}` } } }));
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ws.key}` } } }),
+    );
     try {
-      const r = (await c.callTool({ name: "get_video_analysis", arguments: { video_id: videoId } })) as unknown as { structuredContent: { data: Record<string, unknown> } };
+      const r = (await c.callTool({ name: "get_video_analysis", arguments: { video_id: videoId } })) as unknown as {
+        structuredContent: { data: Record<string, unknown> };
+      };
       const rest = await request(api.url, "GET", `/api/v1/video-analysis/${videoId}`, { key: ws.key });
       expect(r.structuredContent.data.visual).toEqual(rest.body.data.visual);
       expect(r.structuredContent.data.hookSource).toBe("screen");
@@ -264,16 +304,31 @@ describe("degrading to transcript-only, never failing", () => {
     const description = "No rendition for this one. Link in bio.";
     noRendition.add(description);
     const v = await analysed(description);
-    expect(v).toMatchObject({ status: "TRANSCRIPT_ONLY", keyframes: [], cutCount: null, textHook: null, providers: { keyframes: null, text: null, faces: null } });
+    expect(v).toMatchObject({
+      status: "TRANSCRIPT_ONLY",
+      keyframes: [],
+      cutCount: null,
+      textHook: null,
+      providers: { keyframes: null, text: null, faces: null },
+    });
     expect(v.skipped).toEqual(["No video to look at: the platform offers no format with video (test)"]);
   });
 
   it("when the visual stage fails unexpectedly, or for good", async () => {
-    const bug = await analysed("A keyframe bug. Comment PLAN.", (id) => keyframeTrouble.set(id, { kind: "throw", times: 9, error: () => new TypeError("cannot read x of undefined") }));
-    expect(bug).toMatchObject({ status: "TRANSCRIPT_ONLY", skipped: ["The visual stage failed, so the analysis used the transcript alone: an internal error (logged)"] });
+    const bug = await analysed("A keyframe bug. Comment PLAN.", (id) =>
+      keyframeTrouble.set(id, { kind: "throw", times: 9, error: () => new TypeError("cannot read x of undefined") }),
+    );
+    expect(bug).toMatchObject({
+      status: "TRANSCRIPT_ONLY",
+      skipped: ["The visual stage failed, so the analysis used the transcript alone: an internal error (logged)"],
+    });
     // A keyframe provider failing for good is skipped by seeVideo itself, which then saw nothing.
     const gone = await analysed("ffmpeg went away. Save this.", (id) =>
-      keyframeTrouble.set(id, { kind: "throw", times: 9, error: () => new ProviderError("vision:ffmpeg", "ffmpeg is not installed (Debian package ffmpeg)", false) }),
+      keyframeTrouble.set(id, {
+        kind: "throw",
+        times: 9,
+        error: () => new ProviderError("vision:ffmpeg", "ffmpeg is not installed (Debian package ffmpeg)", false),
+      }),
     );
     expect(gone.status).toBe("TRANSCRIPT_ONLY");
     expect(gone.skipped.join(" ")).toContain("ffmpeg is not installed");
@@ -284,10 +339,17 @@ describe("degrading to transcript-only, never failing", () => {
     let id = "";
     const v = await analysed(description, (analysisId) => {
       id = analysisId;
-      keyframeTrouble.set(analysisId, { kind: "throw", times: 9, error: () => new ProviderError("vision:ffmpeg", "ffmpeg timed out", true) });
+      keyframeTrouble.set(analysisId, {
+        kind: "throw",
+        times: 9,
+        error: () => new ProviderError("vision:ffmpeg", "ffmpeg timed out", true),
+      });
     });
     expect(keyframeCalls.get(id)).toBe(3); // every attempt looked again (ANALYSIS_ATTEMPTS=3)
-    expect(v).toMatchObject({ status: "TRANSCRIPT_ONLY", skipped: ["The visual stage failed, so the analysis used the transcript alone: vision:ffmpeg: ffmpeg timed out"] });
+    expect(v).toMatchObject({
+      status: "TRANSCRIPT_ONLY",
+      skipped: ["The visual stage failed, so the analysis used the transcript alone: vision:ffmpeg: ffmpeg timed out"],
+    });
   });
 
   it("when no keyframe provider is configured: no rendition is fetched, and the configured reason is kept", async () => {
@@ -295,7 +357,10 @@ describe("degrading to transcript-only, never failing", () => {
     const description = "Nothing to see with. Follow for part 2.";
     const videoId = await trackedVideo(ws.workspaceId, { description });
     const { analysisId } = await analyzeWithoutJob(ws.workspaceId, videoId);
-    const blind: AnalysisProviders = { ...providers, visual: { keyframes: null, text: null, faces: null, missing: ["keyframes: ffmpeg is not installed (Debian package ffmpeg)"] } };
+    const blind: AnalysisProviders = {
+      ...providers,
+      visual: { keyframes: null, text: null, faces: null, missing: ["keyframes: ffmpeg is not installed (Debian package ffmpeg)"] },
+    };
     expect(await runAnalysis(analysisId, blind, jobRun())).toEqual({ status: "completed" });
     expect(fetches.filter((f) => f.description === description)).toEqual([{ description, withVideo: false }]);
     const v = (await graphqlAnalysis(ws.key, videoId)).visual;
@@ -318,7 +383,7 @@ describe("resumed runs", () => {
     // The first run stops in `analyzing`, before anything was seen (a retryable failure of the keyframes).
     keyframeTrouble.set(analysisId, { kind: "throw", times: 1, error: () => new ProviderError("vision:ffmpeg", "ffmpeg timed out", true) });
     await expect(runAnalysis(analysisId, providers, jobRun(0, 3))).rejects.toThrow(/timed out/);
-    expect((await getAnalysis(ws.workspaceId, videoId))).toMatchObject({ status: "analyzing", visual: null });
+    expect(await getAnalysis(ws.workspaceId, videoId)).toMatchObject({ status: "analyzing", visual: null });
     expect(existsSync(join(analysisDir(analysisId), "video.mp4"))).toBe(true);
     await rm(analysisDir(analysisId), { recursive: true }); // as another worker's machine has none
 
@@ -347,7 +412,8 @@ describe("resumed runs", () => {
     expect(fetches.filter((f) => f.description === description)).toHaveLength(1);
     const again = handed.get(description)!;
     // The same evidence, each keyframe's image now its stored thumbnail (the readable frames were on the first machine).
-    for (const field of ["textHook", "cutCount", "firstCutSeconds", "faceShare", "providers", "skipped"] as const) expect(again[field], field).toEqual(first[field]);
+    for (const field of ["textHook", "cutCount", "firstCutSeconds", "faceShare", "providers", "skipped"] as const)
+      expect(again[field], field).toEqual(first[field]);
     expect(again.onScreenText.map((t) => t.text)).toEqual(first.onScreenText.map((t) => t.text));
     expect(again.keyframes.map((k) => [k.seconds, k.text])).toEqual(first.keyframes.map((k) => [k.seconds, k.text]));
     expect(again.keyframes.every((k) => k.thumbnail.length > 0)).toBe(true);
@@ -374,7 +440,10 @@ describe("work directories and bounds", () => {
     const { analysisId } = await analyzeWithoutJob(ws.workspaceId, videoId);
     const failing: AnalysisProviders = {
       ...providers,
-      media: { name: "simulated", fetch: async () => Promise.reject(new ProviderError("media:stand-in", "video removed at its source", false)) },
+      media: {
+        name: "simulated",
+        fetch: async () => Promise.reject(new ProviderError("media:stand-in", "video removed at its source", false)),
+      },
     };
     expect(await runAnalysis(analysisId, failing, jobRun())).toEqual({ status: "failed" });
     expect(existsSync(analysisDir(analysisId))).toBe(false);
@@ -418,7 +487,11 @@ describe("work directories and bounds", () => {
     expect(await storeVisualPart(analysisId, { part, thumbnails })).toBe(true);
     expect(await prisma.videoAnalysisThumbnail.count({ where: { analysisId } })).toBe(MAX_STORED_KEYFRAMES - 1);
     // The database holds the same bounds whoever writes.
-    await expect(prisma.videoAnalysisThumbnail.create({ data: { analysisId, position: MAX_STORED_KEYFRAMES, jpeg: new Uint8Array(jpeg) } })).rejects.toThrow();
-    await expect(prisma.videoAnalysisThumbnail.create({ data: { analysisId, position: 31, jpeg: new Uint8Array(MAX_THUMBNAIL_BYTES + 1) } })).rejects.toThrow();
+    await expect(
+      prisma.videoAnalysisThumbnail.create({ data: { analysisId, position: MAX_STORED_KEYFRAMES, jpeg: new Uint8Array(jpeg) } }),
+    ).rejects.toThrow();
+    await expect(
+      prisma.videoAnalysisThumbnail.create({ data: { analysisId, position: 31, jpeg: new Uint8Array(MAX_THUMBNAIL_BYTES + 1) } }),
+    ).rejects.toThrow();
   });
 });

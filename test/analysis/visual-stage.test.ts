@@ -65,10 +65,26 @@ describe("seeVideo with the real providers", () => {
     expect(evidence.keyframes.filter((k) => k.face).every((k) => k.seconds > 2.5 && k.seconds < 5)).toBe(true);
 
     // Silent: no transcript, no description; the hook and the call to action come from the screen.
-    const analysis = await new HeuristicAnalysisProvider().analyze({ platform: "platformA", transcript: "", segments: [], description: "", hashtags: [], visual: evidence });
-    expect(analysis).toMatchObject({ hookStyle: "how_to", hookPhrase: "3 mistakes every new runner makes", hookSource: "screen", ctaType: "link_in_bio" });
-    expect(analysis.reasons).toContainEqual(expect.stringMatching(/^hookStyle how_to: the on-screen text at 0\.0 s \(keyframe 1\) "3 mistakes every new runner makes"/));
-    expect(analysis.reasons).toContainEqual(expect.stringMatching(/^ctaType link_in_bio: "link in bio" in "Link in bio" on screen at 5\.\d s \(keyframe \d+\)/));
+    const analysis = await new HeuristicAnalysisProvider().analyze({
+      platform: "platformA",
+      transcript: "",
+      segments: [],
+      description: "",
+      hashtags: [],
+      visual: evidence,
+    });
+    expect(analysis).toMatchObject({
+      hookStyle: "how_to",
+      hookPhrase: "3 mistakes every new runner makes",
+      hookSource: "screen",
+      ctaType: "link_in_bio",
+    });
+    expect(analysis.reasons).toContainEqual(
+      expect.stringMatching(/^hookStyle how_to: the on-screen text at 0\.0 s \(keyframe 1\) "3 mistakes every new runner makes"/),
+    );
+    expect(analysis.reasons).toContainEqual(
+      expect.stringMatching(/^ctaType link_in_bio: "link in bio" in "Link in bio" on screen at 5\.\d s \(keyframe \d+\)/),
+    );
   }, 60_000);
 });
 
@@ -87,7 +103,10 @@ const failing = (retryable: boolean): TextRecognizer => ({
 describe("seeVideo's rules", () => {
   it("skips a missing provider with its reason, and a provider that fails for good, keeping the rest", async () => {
     const noFaces: FaceDetector | null = null;
-    const evidence = await seeVideo(video, providers({ text: failing(false), faces: noFaces, missing: ["faces: not configured"] }), { workDir: await workDir(), maxKeyframes: 4 });
+    const evidence = await seeVideo(video, providers({ text: failing(false), faces: noFaces, missing: ["faces: not configured"] }), {
+      workDir: await workDir(),
+      maxKeyframes: 4,
+    });
     expect(evidence.providers).toEqual({ keyframes: "ffmpeg", text: null, faces: null });
     expect(evidence.skipped).toEqual(["faces: not configured", "on-screen text: vision:tesseract: tesseract is broken"]);
     expect(evidence.keyframes.length).toBeLessThanOrEqual(4);
@@ -112,8 +131,17 @@ describe("seeVideo's rules", () => {
   });
 
   it("with no keyframe provider sees nothing and says why", async () => {
-    const evidence = await seeVideo(video, providers({ keyframes: null, missing: ["keyframes: ffmpeg (ffmpeg) is not installed"] }), { workDir: await workDir() });
-    expect(evidence).toMatchObject({ keyframes: [], onScreenText: [], textHook: null, cutCount: 0, faceShare: null, providers: { keyframes: null, text: null, faces: null } });
+    const evidence = await seeVideo(video, providers({ keyframes: null, missing: ["keyframes: ffmpeg (ffmpeg) is not installed"] }), {
+      workDir: await workDir(),
+    });
+    expect(evidence).toMatchObject({
+      keyframes: [],
+      onScreenText: [],
+      textHook: null,
+      cutCount: 0,
+      faceShare: null,
+      providers: { keyframes: null, text: null, faces: null },
+    });
     expect(evidence.skipped).toEqual(["keyframes: ffmpeg (ffmpeg) is not installed"]);
   });
 
@@ -126,9 +154,17 @@ describe("seeVideo's rules", () => {
   });
 
   it("throws a retryable failure, and an abort", async () => {
-    await expect(seeVideo(video, providers({ text: failing(true) }), { workDir: await workDir(), maxKeyframes: 2 })).rejects.toMatchObject({ retryable: true });
+    await expect(seeVideo(video, providers({ text: failing(true) }), { workDir: await workDir(), maxKeyframes: 2 })).rejects.toMatchObject({
+      retryable: true,
+    });
     const controller = new AbortController();
-    const slow: TextRecognizer = { name: "tesseract", read: () => new Promise((_, reject) => controller.signal.addEventListener("abort", () => reject(new ProviderError("vision:tesseract", "cancelled", false)))) };
+    const slow: TextRecognizer = {
+      name: "tesseract",
+      read: () =>
+        new Promise((_, reject) =>
+          controller.signal.addEventListener("abort", () => reject(new ProviderError("vision:tesseract", "cancelled", false))),
+        ),
+    };
     const seeing = seeVideo(video, providers({ text: slow }), { workDir: await workDir(), signal: controller.signal, maxKeyframes: 2 });
     setTimeout(() => controller.abort(), 300);
     await expect(seeing).rejects.toThrow(/cancelled/);
@@ -147,7 +183,9 @@ describe("seeVideo's rules", () => {
         return { durationSeconds: 1, cuts: [], keyframes: [] };
       },
     };
-    await Promise.all([1, 2, 3].map(async () => seeVideo(video, { keyframes, text: null, faces: null, missing: [] }, { workDir: await workDir() })));
+    await Promise.all(
+      [1, 2, 3].map(async () => seeVideo(video, { keyframes, text: null, faces: null, missing: [] }, { workDir: await workDir() })),
+    );
     expect(most).toBe(1);
   });
 

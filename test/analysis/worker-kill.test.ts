@@ -57,7 +57,10 @@ describe("a worker killed mid-analysis", () => {
     // espeak-ng stand-in: the first run (after the version read at start-up) records its pid and blocks; later runs are the real program.
     const marker = join(dir, "espeak-started");
     const espeak = join(dir, "slow-espeak");
-    await writeFile(espeak, `#!/bin/sh\n[ "$1" = --version ] && exec espeak-ng --version\nif [ ! -e '${marker}' ]; then echo $$ > '${marker}'; sleep 120; fi\nexec espeak-ng "$@"\n`);
+    await writeFile(
+      espeak,
+      `#!/bin/sh\n[ "$1" = --version ] && exec espeak-ng --version\nif [ ! -e '${marker}' ]; then echo $$ > '${marker}'; sleep 120; fi\nexec espeak-ng "$@"\n`,
+    );
     await chmod(espeak, 0o755);
 
     const ws = await newWorkspace();
@@ -85,8 +88,19 @@ describe("a worker killed mid-analysis", () => {
       req.on("end", () => {
         requests++;
         if (requests === 1) return; // the first request never gets an answer: its worker is killed meanwhile
-        const answer = { hookStyle: "question", hookPhrase: "Do you know why your sourdough never rises?", ugcFit: "high", ugcConfidence: 81, ctaType: "link_in_bio", ctaDestinationUrl: "https://bakery.example.com/starter", hookSource: "speech", reasons: ["hook: a question in the first sentence said"] };
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ message: { role: "assistant", content: JSON.stringify(answer) } }] }));
+        const answer = {
+          hookStyle: "question",
+          hookPhrase: "Do you know why your sourdough never rises?",
+          ugcFit: "high",
+          ugcConfidence: 81,
+          ctaType: "link_in_bio",
+          ctaDestinationUrl: "https://bakery.example.com/starter",
+          hookSource: "speech",
+          reasons: ["hook: a question in the first sentence said"],
+        };
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ choices: [{ message: { role: "assistant", content: JSON.stringify(answer) } }] }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -113,7 +127,16 @@ describe("a worker killed mid-analysis", () => {
       await first.stop("SIGKILL");
       await worker(env);
       const done = await waitForStatus(ws.workspaceId, videoId, ["completed", "failed"], 90_000);
-      expect(done).toMatchObject({ id: r.analysisId, status: "completed", analysisProvider: "openai", hookStyle: "question", ugcFit: "high", ugcConfidence: 81, ctaType: "link_in_bio", hookSource: "speech" });
+      expect(done).toMatchObject({
+        id: r.analysisId,
+        status: "completed",
+        analysisProvider: "openai",
+        hookStyle: "question",
+        ugcFit: "high",
+        ugcConfidence: 81,
+        ctaType: "link_in_bio",
+        hookSource: "speech",
+      });
       expect(done.transcript).toBe(transcriptAtKill);
       expect(done.visual).toEqual(during.visual); // the second worker did not look again
       expect(requests).toBe(2);

@@ -111,7 +111,13 @@ describe("GET /analytics/growth", () => {
   it("sums tracked accounts by day, carries the last known values over gaps, newest first, for every period", async () => {
     const ws = await newWorkspace("pro");
     const c = client(api.url, ws.key);
-    const [a, b, e, untracked, foreign] = await Promise.all([createAccount(), createAccount(), createAccount(), createAccount(), createAccount()]);
+    const [a, b, e, untracked, foreign] = await Promise.all([
+      createAccount(),
+      createAccount(),
+      createAccount(),
+      createAccount(),
+      createAccount(),
+    ]);
     await trackAccount(ws.workspaceId, a.id);
     await trackAccount(ws.workspaceId, b.id);
     await trackAccount(ws.workspaceId, e.id); // tracked, never snapshotted: counts 0
@@ -138,7 +144,11 @@ describe("GET /analytics/growth", () => {
     for (const s of snaps) await snapshot(s.account, s.day, { followers: s.followers, views: s.views, videos: s.videos });
     const tracked = [a.id, b.id, e.id];
 
-    for (const [period, days] of [["7d", 7], ["30d", 30], ["90d", 90]] as const) {
+    for (const [period, days] of [
+      ["7d", 7],
+      ["30d", 30],
+      ["90d", 90],
+    ] as const) {
       const r = await c.get(`${P}/analytics/growth?period=${period}`);
       expect(r.status).toBe(200);
       expect(r.body.data).toHaveLength(days);

@@ -31,7 +31,10 @@ interface Snap {
 }
 
 async function snapshotsOf(accountIds: string[]): Promise<Snap[]> {
-  const rows = await prisma.accountSnapshot.findMany({ where: { accountId: { in: accountIds } }, orderBy: [{ accountId: "asc" }, { day: "asc" }] });
+  const rows = await prisma.accountSnapshot.findMany({
+    where: { accountId: { in: accountIds } },
+    orderBy: [{ accountId: "asc" }, { day: "asc" }],
+  });
   return rows.map((r) => ({
     accountId: r.accountId,
     day: r.day.toISOString().slice(0, 10),
@@ -63,8 +66,19 @@ async function expectExact(workspaceIds: string[], accounts: string[] = []) {
   const snaps = await snapshotsOf(accountIds);
   const deltas = accountDeltas(snaps);
 
-  const storedAccount = await prisma.accountGrowthDelta.findMany({ where: { accountId: { in: accountIds } }, orderBy: [{ accountId: "asc" }, { day: "asc" }] });
-  expect(storedAccount.map((r) => ({ accountId: r.accountId, day: r.day.toISOString().slice(0, 10), f: Number(r.followers), v: Number(r.views), n: Number(r.videos) }))).toEqual(deltas);
+  const storedAccount = await prisma.accountGrowthDelta.findMany({
+    where: { accountId: { in: accountIds } },
+    orderBy: [{ accountId: "asc" }, { day: "asc" }],
+  });
+  expect(
+    storedAccount.map((r) => ({
+      accountId: r.accountId,
+      day: r.day.toISOString().slice(0, 10),
+      f: Number(r.followers),
+      v: Number(r.views),
+      n: Number(r.videos),
+    })),
+  ).toEqual(deltas);
 
   for (const ws of workspaceIds) {
     const mine = new Set(tracked.filter((t) => t.workspaceId === ws).map((t) => t.accountId));
@@ -79,9 +93,15 @@ async function expectExact(workspaceIds: string[], accounts: string[] = []) {
       byDay.set(d.day, row);
     }
     const stored = await prisma.workspaceGrowthDelta.findMany({ where: { workspaceId: ws }, orderBy: { day: "asc" } });
-    expect(stored.map((r) => ({ day: r.day.toISOString().slice(0, 10), snapshots: r.snapshots, f: Number(r.followers), v: Number(r.views), n: Number(r.videos) }))).toEqual(
-      sortByDay([...byDay.values()]),
-    );
+    expect(
+      stored.map((r) => ({
+        day: r.day.toISOString().slice(0, 10),
+        snapshots: r.snapshots,
+        f: Number(r.followers),
+        v: Number(r.views),
+        n: Number(r.videos),
+      })),
+    ).toEqual(sortByDay([...byDay.values()]));
 
     // growth('all') against the day-by-day brute force (independent of the delta tables).
     const mineSnaps = snaps.filter((s) => mine.has(s.accountId));
@@ -104,7 +124,17 @@ async function expectExact(workspaceIds: string[], accounts: string[] = []) {
     expect(await growth(ws, "all")).toEqual(expected);
     // A fixed window starts from the totals carried in from before it.
     expect(await growth(ws, "7d")).toEqual(
-      expected.length >= 7 ? expected.slice(0, 7) : [...expected, ...Array.from({ length: 7 - expected.length }, (_, i) => ({ date: utcDay(-expected.length - i), totalFollowers: 0, totalViews: 0, totalVideos: 0 }))],
+      expected.length >= 7
+        ? expected.slice(0, 7)
+        : [
+            ...expected,
+            ...Array.from({ length: 7 - expected.length }, (_, i) => ({
+              date: utcDay(-expected.length - i),
+              totalFollowers: 0,
+              totalViews: 0,
+              totalVideos: 0,
+            })),
+          ],
     );
   }
 }
@@ -117,7 +147,11 @@ const DO_UPDATE = `DO UPDATE SET captured_at = EXCLUDED.captured_at, follower_co
     total_views = EXCLUDED.total_views, video_count = EXCLUDED.video_count`;
 
 /** One statement writing several snapshots (with DO UPDATE: some may be inserts, some updates of the same account). */
-async function upsert(rows: { accountId: string; day: string; f: number | null; v: number | null; n: number | null }[], client: { query: typeof pgPool.query } = pgPool, onConflict = DO_UPDATE) {
+async function upsert(
+  rows: { accountId: string; day: string; f: number | null; v: number | null; n: number | null }[],
+  client: { query: typeof pgPool.query } = pgPool,
+  onConflict = DO_UPDATE,
+) {
   await client.query(upsertSql(onConflict), [
     rows.map((r) => r.accountId),
     rows.map((r) => r.day),
@@ -192,7 +226,10 @@ describe("growth deltas", () => {
     ]);
     await expectExact([workspaceId]);
 
-    await prisma.accountSnapshot.updateMany({ where: { accountId: a.id, day: dayDate(utcDay(-1)) }, data: { followerCount: null, totalViews: 1 } });
+    await prisma.accountSnapshot.updateMany({
+      where: { accountId: a.id, day: dayDate(utcDay(-1)) },
+      data: { followerCount: null, totalViews: 1 },
+    });
     await expectExact([workspaceId]);
     // Moving a snapshot to another day (and one to another account).
     await prisma.accountSnapshot.updateMany({ where: { accountId: a.id, day: dayDate(utcDay(-4)) }, data: { day: dayDate(utcDay(-8)) } });
@@ -210,7 +247,8 @@ describe("growth deltas", () => {
     const [a, b] = await Promise.all([createAccount(), createAccount()]);
     await trackAccount(workspaceId, a.id);
     await trackAccount(workspaceId, b.id);
-    for (const off of [-12, -9, -6, -3, 0]) await snapshot(a.id, utcDay(off), { followers: 100 + off * off, views: 1000 - off, videos: -off });
+    for (const off of [-12, -9, -6, -3, 0])
+      await snapshot(a.id, utcDay(off), { followers: 100 + off * off, views: 1000 - off, videos: -off });
     await snapshot(b.id, utcDay(-9), { followers: 7, views: 70, videos: 1 });
     await expectExact([workspaceId]);
     for (const off of [-6, -12, 0]) {
@@ -230,7 +268,8 @@ describe("growth deltas", () => {
     const [shared, own1, own2] = await Promise.all([createAccount(), createAccount(), createAccount()]);
     const r = rng(7);
     for (const acc of [shared, own1, own2]) {
-      for (let off = -60; off <= 0; off += r.int(1, 9)) await snapshot(acc.id, utcDay(off), { followers: r.int(0, 1000), views: r.int(0, 1) ? r.int(0, 1e6) : null, videos: r.int(0, 50) });
+      for (let off = -60; off <= 0; off += r.int(1, 9))
+        await snapshot(acc.id, utcDay(off), { followers: r.int(0, 1000), views: r.int(0, 1) ? r.int(0, 1e6) : null, videos: r.int(0, 50) });
     }
     await expectExact([w1, w2]); // nothing tracked yet: no rows
     expect(await prisma.workspaceGrowthDelta.count({ where: { workspaceId: { in: [w1, w2] } } })).toBe(0);
@@ -282,9 +321,17 @@ describe("growth deltas", () => {
     const task = async (i: number) => {
       const acc = accounts[r.int(0, 3)]!.id;
       const kind = r.int(0, 9);
-      const row = () => ({ accountId: kind < 5 ? acc : accounts[r.int(0, 3)]!.id, day: utcDay(-r.int(0, 30)), f: r.int(0, 5000), v: r.int(0, 3) ? r.int(0, 1e7) : null, n: r.int(0, 99) });
+      const row = () => ({
+        accountId: kind < 5 ? acc : accounts[r.int(0, 3)]!.id,
+        day: utcDay(-r.int(0, 30)),
+        f: r.int(0, 5000),
+        v: r.int(0, 3) ? r.int(0, 1e7) : null,
+        n: r.int(0, 99),
+      });
       const rows = kind < 5 ? [row()] : Array.from({ length: r.int(2, 5) }, row);
-      const batch = [...new Map(rows.map((x) => [`${x.accountId}:${x.day}`, x])).values()].sort((x, y) => (`${x.accountId}:${x.day}` < `${y.accountId}:${y.day}` ? -1 : 1));
+      const batch = [...new Map(rows.map((x) => [`${x.accountId}:${x.day}`, x])).values()].sort((x, y) =>
+        `${x.accountId}:${x.day}` < `${y.accountId}:${y.day}` ? -1 : 1,
+      );
       const delDay = utcDay(-r.int(0, 30));
       const client = await pgPool.connect();
       try {
@@ -292,8 +339,13 @@ describe("growth deltas", () => {
         if (kind < 5) await upsert(batch, client);
         else if (kind < 8) await upsert(batch, client, "DO NOTHING");
         else if (kind === 8) await client.query(`DELETE FROM account_snapshots WHERE account_id = $1 AND day = $2`, [acc, delDay]);
-        else if (i % 2 === 0) await client.query(`DELETE FROM tracked_accounts WHERE workspace_id = $1 AND account_id = $2`, [w1, accounts[3]!.id]);
-        else await client.query(`INSERT INTO tracked_accounts (workspace_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [w1, accounts[3]!.id]);
+        else if (i % 2 === 0)
+          await client.query(`DELETE FROM tracked_accounts WHERE workspace_id = $1 AND account_id = $2`, [w1, accounts[3]!.id]);
+        else
+          await client.query(`INSERT INTO tracked_accounts (workspace_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+            w1,
+            accounts[3]!.id,
+          ]);
         await client.query(`SELECT pg_sleep(${r.int(0, 20) / 1000})`);
         await client.query("COMMIT");
       } catch (e) {
@@ -311,6 +363,9 @@ describe("growth deltas", () => {
       }),
     );
     expect(await prisma.accountSnapshot.count({ where: { accountId: { in: accounts.map((a) => a.id) } } })).toBeGreaterThan(40);
-    await expectExact([w1, w2], accounts.map((a) => a.id));
+    await expectExact(
+      [w1, w2],
+      accounts.map((a) => a.id),
+    );
   }, 120_000);
 });

@@ -22,7 +22,11 @@ function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
 }
 
 /** This directory's tests name made-up files of throw-away trees and the words they look for. */
-const sources = [...filesUnder("src", (p) => p.endsWith(".ts")), ...filesUnder("test", (p) => p.endsWith(".ts") && !p.startsWith("test/architecture/")), ...filesUnder("bench", (p) => p.endsWith(".ts"))];
+const sources = [
+  ...filesUnder("src", (p) => p.endsWith(".ts")),
+  ...filesUnder("test", (p) => p.endsWith(".ts") && !p.startsWith("test/architecture/")),
+  ...filesUnder("bench", (p) => p.endsWith(".ts")),
+];
 const docs = ["README.md", ...filesUnder("docs", (p) => p.endsWith(".md"))];
 
 describe("citations", () => {

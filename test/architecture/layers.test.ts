@@ -21,8 +21,13 @@ async function violations(baseDir: string, seen?: { dependencies: number }): Pro
   const previous = process.cwd();
   process.chdir(baseDir); // the rules' paths are relative to the project root
   try {
-    const result = await cruise(["src", "web/src"].filter((d) => existsSync(join(baseDir, d))), { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true });
-    const output = result.output as { summary: { totalDependenciesCruised: number; violations: { from: string; to: string; rule: { name: string } }[] } };
+    const result = await cruise(
+      ["src", "web/src"].filter((d) => existsSync(join(baseDir, d))),
+      { ...config.options, ruleSet: { forbidden: config.forbidden }, validate: true },
+    );
+    const output = result.output as {
+      summary: { totalDependenciesCruised: number; violations: { from: string; to: string; rule: { name: string } }[] };
+    };
     if (seen) seen.dependencies = output.summary.totalDependenciesCruised;
     return output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
   } finally {
@@ -41,7 +46,13 @@ describe("layers", () => {
   async function violationsOf(files: Record<string, string>): Promise<string[]> {
     const dir = await mkdtemp(join(tmpdir(), "layers-"));
     try {
-      await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", jsx: "react-jsx" }, include: ["src", "web/src"] }));
+      await writeFile(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", jsx: "react-jsx" },
+          include: ["src", "web/src"],
+        }),
+      );
       for (const [path, source] of Object.entries(files)) {
         await mkdir(join(dir, path, ".."), { recursive: true });
         await writeFile(join(dir, path), source);
@@ -65,7 +76,8 @@ describe("layers", () => {
     expect(
       await violationsOf({
         "src/domain/area/events.ts": 'import type { Item } from "./service.js";\nexport const announce = (i: Item) => i;\n',
-        "src/domain/area/service.ts": 'import { announce } from "./events.js";\nexport interface Item { id: string }\nexport const save = (i: Item) => announce(i);\n',
+        "src/domain/area/service.ts":
+          'import { announce } from "./events.js";\nexport interface Item { id: string }\nexport const save = (i: Item) => announce(i);\n',
         "src/domain/shared/catalog.ts": 'import { save } from "../area/service.js";\nexport const all = [save];\n',
       }),
     ).toEqual([
@@ -80,7 +92,8 @@ describe("layers", () => {
       await violationsOf({
         "src/http/records/video.ts": "export const videoItem = 1;\n",
         "src/http/rest/routes/video.ts": 'import { videoItem } from "../../records/video.js";\nexport const routes = [videoItem];\n',
-        "src/http/mcp/tools.ts": 'import { routes } from "../rest/routes/video.js";\nimport { videoItem } from "../records/video.js";\nexport const tools = [routes, videoItem];\n',
+        "src/http/mcp/tools.ts":
+          'import { routes } from "../rest/routes/video.js";\nimport { videoItem } from "../records/video.js";\nexport const tools = [routes, videoItem];\n',
       }),
     ).toEqual(["doors-stand-apart: src/http/mcp/tools.ts → src/http/rest/routes/video.ts"]);
   });

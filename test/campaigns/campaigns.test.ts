@@ -41,7 +41,9 @@ const q = async <T = any>(text: string, params: unknown[] = []) => (await pgPool
 async function mcpCall(key: string, name: string, args: Record<string, unknown>) {
   await mcp?.close().catch(() => undefined);
   mcp = new Client({ name: "campaigns-test", version: "1.0.0" });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+  );
   const r = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
   return { isError: r.isError === true, body: r.structuredContent };
 }
@@ -62,7 +64,12 @@ async function seedAccounts(workspaceId: string, n: number): Promise<string[]> {
 }
 
 /** Videos of accounts (posted at given instants), tracked by the workspace; answers their ids in order. */
-async function seedVideos(workspaceId: string, owners: string[], postedAt: Date[], opts: { lastScrapedAt?: (Date | null)[]; hashtags?: string[][] } = {}): Promise<string[]> {
+async function seedVideos(
+  workspaceId: string,
+  owners: string[],
+  postedAt: Date[],
+  opts: { lastScrapedAt?: (Date | null)[]; hashtags?: string[][] } = {},
+): Promise<string[]> {
   const rows = await q<{ id: string }>(
     `WITH x AS (SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::text[]) WITH ORDINALITY AS x(account_id, posted_at, scraped, tags, n)),
      v AS (
@@ -103,7 +110,9 @@ const E = new Date("2026-10-31T23:00:00Z");
  * the history with correlated subqueries, the CPM part by integer division, the caps with CASE, the
  * per-creator cap over a running sum in posting order. Written apart from src/domain/campaigns on purpose.
  */
-async function handPayouts(list: { id: string; payee: string; posted: Date; cpm: number | null; capV: number | null; capC: number | null; fee: number }[]) {
+async function handPayouts(
+  list: { id: string; payee: string; posted: Date; cpm: number | null; capV: number | null; capC: number | null; fee: number }[],
+) {
   return q<{ id: string; views: string; payout: string; startAt: Date | null; endAt: Date | null }>(
     `WITH x AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int8[], $5::int8[], $6::int8[], $7::int8[]) AS x(id, payee, posted, cpm, capv, capc, fee)),
      v AS (
@@ -123,7 +132,17 @@ async function handPayouts(list: { id: string; payee: string; posted: Date; cpm:
      r AS (SELECT a.*, sum(amount) OVER (PARTITION BY payee ORDER BY posted, id) - amount AS before FROM a)
      SELECT id::text, views::text, start_at AS "startAt", end_at AS "endAt", (CASE WHEN capc IS NULL THEN amount WHEN before >= capc THEN 0 WHEN before + amount > capc THEN capc - before ELSE amount END)::text AS payout
        FROM r ORDER BY id`,
-    [list.map((l) => l.id), list.map((l) => l.payee), list.map((l) => l.posted), list.map((l) => l.cpm), list.map((l) => l.capV), list.map((l) => l.capC), list.map((l) => l.fee), S, E],
+    [
+      list.map((l) => l.id),
+      list.map((l) => l.payee),
+      list.map((l) => l.posted),
+      list.map((l) => l.cpm),
+      list.map((l) => l.capV),
+      list.map((l) => l.capC),
+      list.map((l) => l.fee),
+      S,
+      E,
+    ],
   );
 }
 
@@ -135,8 +154,13 @@ async function gqlAllRows(key: string, id: string) {
   const rows: any[] = [];
   let after: string | null = null;
   for (;;) {
-    const r: any = await gql(api.url, key, `query($id: ID!, $after: String) { campaign(id: $id) { videos(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor }
-      edges { node { videoId payout viewsEarned cpmAmount feeAmount perVideoCapCut creatorCapCut start { at views source simulated } end { at views source simulated } creator { uuid } } } } } }`, { id, after });
+    const r: any = await gql(
+      api.url,
+      key,
+      `query($id: ID!, $after: String) { campaign(id: $id) { videos(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor }
+      edges { node { videoId payout viewsEarned cpmAmount feeAmount perVideoCapCut creatorCapCut start { at views source simulated } end { at views source simulated } creator { uuid } } } } } }`,
+      { id, after },
+    );
     expect(r.body.errors).toBeUndefined();
     const c: any = r.body.data.campaign.videos;
     rows.push(...c.edges.map((e: any) => e.node));
@@ -196,7 +220,9 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
       const made = await c.post(`${P}/creators`, { name: `Creator ${String(k).padStart(2, "0")}`, contact: `c${k}@example.test` });
       expect(made.status).toBe(201);
       creators.push(made.body.data.id);
-      const assigned = await c.post(`${P}/creators/${made.body.data.id}/accounts`, { account_ids: k === 0 ? [accounts[0], accounts[20]] : [accounts[k]] });
+      const assigned = await c.post(`${P}/creators/${made.body.data.id}/accounts`, {
+        account_ids: k === 0 ? [accounts[0], accounts[20]] : [accounts[k]],
+      });
       expect(assigned.body.data.every((r: any) => r.success)).toBe(true);
     }
     // An account belongs to at most one creator.
@@ -218,7 +244,13 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
     });
     expect(made.status).toBe(201);
     const camp = made.body.data;
-    expect(camp).toMatchObject({ startsAt: "2026-10-01T00:00:00", endsAt: "2026-11-01T00:00:00", startsAtUtc: S.toISOString(), endsAtUtc: E.toISOString(), currency: "EUR" });
+    expect(camp).toMatchObject({
+      startsAt: "2026-10-01T00:00:00",
+      endsAt: "2026-11-01T00:00:00",
+      startsAtUtc: S.toISOString(),
+      endsAtUtc: E.toISOString(),
+      currency: "EUR",
+    });
     const members = await c.post(`${P}/campaigns/${camp.id}/members`, { creator_ids: creators, account_ids: [accounts[21]] });
     expect(members.body.data.every((r: any) => r.success)).toBe(true);
     const handAdded = videos[301]!;
@@ -226,7 +258,14 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
     expect((await c.post(`${P}/campaigns/${camp.id}/videos`, { video_ids: [handAdded] })).body.data[0].success).toBe(true);
     expect((await c.post(`${P}/campaigns/${camp.id}/excluded-videos`, { video_ids: [excluded] })).body.data[0].success).toBe(true);
     const OVERRIDE = { cpm_minor: 400, cap_per_video_minor: null, cap_per_creator_minor: null, fee_per_video_minor: null };
-    expect((await c.raw("PUT", `${P}/campaigns/${camp.id}/creators/${creators[3]}/rule`, { rawBody: JSON.stringify(OVERRIDE), headers: { "content-type": "application/json" } })).status).toBe(200);
+    expect(
+      (
+        await c.raw("PUT", `${P}/campaigns/${camp.id}/creators/${creators[3]}/rule`, {
+          rawBody: JSON.stringify(OVERRIDE),
+          headers: { "content-type": "application/json" },
+        })
+      ).status,
+    ).toBe(200);
 
     // What qualifies, by construction, and each video's payee and rule.
     const expected = videos
@@ -236,7 +275,16 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
         const a = accounts.indexOf(v.owner);
         const creator = a === 20 ? creators[0]! : a < 20 ? creators[a]! : null;
         const r = creator === creators[3] ? OVERRIDE : RULE;
-        return { id: v.id, creator, payee: creator ?? v.owner, posted: v.posted, cpm: r.cpm_minor, capV: r.cap_per_video_minor, capC: r.cap_per_creator_minor, fee: r.fee_per_video_minor ?? 0 };
+        return {
+          id: v.id,
+          creator,
+          payee: creator ?? v.owner,
+          posted: v.posted,
+          cpm: r.cpm_minor,
+          capV: r.cap_per_video_minor,
+          capC: r.cap_per_creator_minor,
+          fee: r.fee_per_video_minor ?? 0,
+        };
       });
     expect(expected.length).toBeGreaterThan(200);
     const hand = await handPayouts(expected);
@@ -265,17 +313,31 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
     }
     expect(g.rows.filter((r) => r.end === null).length).toBeGreaterThan(0); // the videos without any history: 0 views, the fee only
     expect(new Set(g.rows.map((r) => r.end?.source))).toEqual(new Set(["simulated", "ytdlp", undefined]));
-    const gc = await gql(api.url, ws.key, `query($id: ID!) { campaign(id: $id) { ${CAMPAIGN_FIELDS} spendOverTime { at payout } staleVideos { videoId } } }`, { id: camp.id });
+    const gc = await gql(
+      api.url,
+      ws.key,
+      `query($id: ID!) { campaign(id: $id) { ${CAMPAIGN_FIELDS} spendOverTime { at payout } staleVideos { videoId } } }`,
+      { id: camp.id },
+    );
     expect(gc.body.errors).toBeUndefined();
     const gcamp = gc.body.data.campaign;
-    expect(gcamp.totals).toMatchObject({ videos: expected.length, payout: handTotal, frozen: false, budgetMinor: 5_000_000, remainingMinor: 5_000_000 - handTotal });
+    expect(gcamp.totals).toMatchObject({
+      videos: expected.length,
+      payout: handTotal,
+      frozen: false,
+      budgetMinor: 5_000_000,
+      remainingMinor: 5_000_000 - handTotal,
+    });
     expect(gcamp.creators.reduce((s: number, r: any) => s + r.payout, 0)).toBe(handTotal);
     expect(new Map(gcamp.creators.map((r: any) => [r.creator?.uuid ?? r.account.uuid, r.payout]))).toEqual(handByCreator);
     // The spend over time: one point per local day (31), growing, ending at the total.
     expect(gcamp.spendOverTime).toHaveLength(31);
     expect(gcamp.spendOverTime.at(-1)).toEqual({ at: E.toISOString(), payout: handTotal });
     for (let i = 1; i < 31; i++) expect(gcamp.spendOverTime[i].payout).toBeGreaterThanOrEqual(gcamp.spendOverTime[i - 1].payout);
-    const staleExpected = expected.filter((e) => videos.indexOf(e.id) % 10 === 0).map((e) => e.id).sort();
+    const staleExpected = expected
+      .filter((e) => videos.indexOf(e.id) % 10 === 0)
+      .map((e) => e.id)
+      .sort();
     expect(gcamp.staleVideos.map((v: any) => v.videoId).sort()).toEqual(staleExpected);
 
     // REST: the same rows and payouts.
@@ -305,14 +367,25 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
     const after = await c.get(`${P}/campaigns/${camp.id}/payouts`);
     expect(after.body.data.totals).toMatchObject({ payout: handTotal, frozen: true });
     expect(new Map((await restAllRows(c, camp.id)).map((r) => [r.videoId, { views: r.viewsEarned, payout: r.payout }]))).toEqual(handById);
-    const gAfter = await gql(api.url, ws.key, `query($id: ID!) { campaign(id: $id) { status totals { payout frozen } spendOverTime { at payout } staleVideos { videoId } } }`, { id: camp.id });
-    expect(gAfter.body.data.campaign).toEqual({ status: "CLOSED", totals: { payout: handTotal, frozen: true }, spendOverTime: gcamp.spendOverTime, staleVideos: [] });
+    const gAfter = await gql(
+      api.url,
+      ws.key,
+      `query($id: ID!) { campaign(id: $id) { status totals { payout frozen } spendOverTime { at payout } staleVideos { videoId } } }`,
+      { id: camp.id },
+    );
+    expect(gAfter.body.data.campaign).toEqual({
+      status: "CLOSED",
+      totals: { payout: handTotal, frozen: true },
+      spendOverTime: gcamp.spendOverTime,
+      staleVideos: [],
+    });
     expect((await mcpCall(ws.key, "get_campaign_payouts", { campaign_id: camp.id })).body.data.totals.payout).toBe(handTotal);
     expect((await c.post(`${P}/campaigns/${camp.id}/close`)).body.code).toBe("CAMPAIGN_CLOSED");
     expect((await c.patch(`${P}/campaigns/${camp.id}`, { name: "x" })).status).toBe(409);
     expect((await c.post(`${P}/campaigns/${camp.id}/videos`, { video_ids: [moved] })).body.code).toBe("CAMPAIGN_CLOSED");
     // The export for finance (kind campaign_payouts): every frozen row as CSV and as XLSX, the same payouts.
-    const file = (format: string) => fetch(`${api.url}${P}/campaigns/${camp.id}/payouts/videos?format=${format}`, { headers: { authorization: `Bearer ${ws.key}` } });
+    const file = (format: string) =>
+      fetch(`${api.url}${P}/campaigns/${camp.id}/payouts/videos?format=${format}`, { headers: { authorization: `Bearer ${ws.key}` } });
     const csv = await file("csv");
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="campaign-payouts-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -329,8 +402,16 @@ describe("a seeded campaign: 20 creators, 300 videos, a month of history", () =>
     let xlsxTotal = 0;
     for (let i = 2; i <= sheet.rowCount; i++) xlsxTotal += Number(sheet.getRow(i).getCell(header.indexOf("payout") + 1).value);
     expect([sheet.rowCount - 1, xlsxTotal]).toEqual([expected.length, handTotal]);
-    const events = await q<{ type: string; data: any }>(`SELECT type, data FROM workspace_events WHERE workspace_id = $1 ORDER BY created_at`, [ws.workspaceId]);
-    expect(events.find((e) => e.type === "campaign.closed")?.data).toMatchObject({ campaignId: camp.id, payoutMinor: handTotal, currency: "EUR", videos: expected.length });
+    const events = await q<{ type: string; data: any }>(
+      `SELECT type, data FROM workspace_events WHERE workspace_id = $1 ORDER BY created_at`,
+      [ws.workspaceId],
+    );
+    expect(events.find((e) => e.type === "campaign.closed")?.data).toMatchObject({
+      campaignId: camp.id,
+      payoutMinor: handTotal,
+      currency: "EUR",
+      videos: expected.length,
+    });
   });
 });
 
@@ -342,7 +423,11 @@ describe("rounding and caps at their edges", () => {
     const creator = (await c.post(`${P}/creators`, { name: "Edge" })).body.data.id;
     await c.post(`${P}/creators/${creator}/accounts`, { account_ids: [acc] });
     // Four videos posted before the window, in this order; their views earned: 1500, 1499, 2500, 3500.
-    const vids = await seedVideos(ws.workspaceId, [acc!, acc!, acc!, acc!], [1, 2, 3, 4].map((i) => new Date(S.getTime() - i * D)));
+    const vids = await seedVideos(
+      ws.workspaceId,
+      [acc!, acc!, acc!, acc!],
+      [1, 2, 3, 4].map((i) => new Date(S.getTime() - i * D)),
+    );
     const earned = [1500, 1499, 2500, 3500];
     for (const [i, v] of vids.entries()) {
       await points(v, [
@@ -353,7 +438,14 @@ describe("rounding and caps at their edges", () => {
       ]);
     }
     const camp = (
-      await c.post(`${P}/campaigns`, { name: "Edges", starts_at: S.toISOString().slice(0, 19), ends_at: E.toISOString().slice(0, 19), time_zone: "UTC", currency: "USD", cpm_minor: 1 })
+      await c.post(`${P}/campaigns`, {
+        name: "Edges",
+        starts_at: S.toISOString().slice(0, 19),
+        ends_at: E.toISOString().slice(0, 19),
+        time_zone: "UTC",
+        currency: "USD",
+        cpm_minor: 1,
+      })
     ).body.data;
     await c.post(`${P}/campaigns/${camp.id}/members`, { creator_ids: [creator] });
     // Posted before the window: they count only when added by hand, and their start is the last point at or before the start.
@@ -380,7 +472,11 @@ describe("rounding and caps at their edges", () => {
     await q(`DELETE FROM video_metric_points WHERE video_id = $1 AND captured_at <= $2`, [vids[0], S]);
     await points(vids[0]!, [[new Date(S.getTime() + H), 1100, "ytdlp"]]);
     const late = (await rows()).get(vids[0]!) as any;
-    expect([late.start, late.viewsEarned, late.cpmAmount]).toEqual([{ at: new Date(S.getTime() + H).toISOString(), views: 1100, source: "ytdlp", simulated: false }, 1400, 1]);
+    expect([late.start, late.viewsEarned, late.cpmAmount]).toEqual([
+      { at: new Date(S.getTime() + H).toISOString(), views: 1100, source: "ytdlp", simulated: false },
+      1400,
+      1,
+    ]);
   });
 
   it("a CPM and a view count past any real payout give the bounded amount (10^12 per video), never a 500", async () => {
@@ -434,8 +530,16 @@ describe("tenancy, roles, validation and budget events", () => {
     await points(v!, [[new Date(S.getTime() + 2 * D), 10_000]]);
     const creator = (await c.post(`${P}/creators`, { name: "Mine" })).body.data.id;
     await c.post(`${P}/creators/${creator}/accounts`, { account_ids: [acc] });
-    const camp = (await c.post(`${P}/campaigns`, { name: "Budget", starts_at: "2026-10-01", ends_at: "2026-11-01", currency: "EUR", cpm_minor: 850, budget_minor: 10_000 })).body
-      .data;
+    const camp = (
+      await c.post(`${P}/campaigns`, {
+        name: "Budget",
+        starts_at: "2026-10-01",
+        ends_at: "2026-11-01",
+        currency: "EUR",
+        cpm_minor: 850,
+        budget_minor: 10_000,
+      })
+    ).body.data;
     await c.post(`${P}/campaigns/${camp.id}/members`, { creator_ids: [creator] });
 
     // Tenancy: 404 on every door, and the other workspace's ids are "not found" in bulk writes.
@@ -451,7 +555,8 @@ describe("tenancy, roles, validation and budget events", () => {
     const node = await gql(api.url, other.key, `query($id: ID!) { node(id: $id) { id } }`, { id: mine.body.data.campaign.id });
     expect(node.body.data.node).toBeNull();
     expect((await mcpCall(other.key, "get_campaign_payouts", { campaign_id: camp.id })).isError).toBe(true);
-    const oc = (await o.post(`${P}/campaigns`, { name: "Theirs", starts_at: "2026-10-01", ends_at: "2026-11-01", currency: "EUR" })).body.data;
+    const oc = (await o.post(`${P}/campaigns`, { name: "Theirs", starts_at: "2026-10-01", ends_at: "2026-11-01", currency: "EUR" })).body
+      .data;
     expect((await o.post(`${P}/campaigns/${oc.id}/members`, { creator_ids: [creator], account_ids: [acc] })).body.data).toEqual([
       { id: creator, success: false, error: "Creator not found" },
       { id: acc, success: false, error: "Account not found" },
@@ -483,7 +588,10 @@ describe("tenancy, roles, validation and budget events", () => {
     // 31 days: 30 days later ends (61 days) or 330 days earlier starts (361) is valid alone, both (391) is not.
     const later = new Date(Date.parse(`${stored.endsAt}Z`) + 30 * 86_400_000).toISOString().slice(0, 10);
     const earlier = new Date(Date.parse(`${stored.startsAt}Z`) - 330 * 86_400_000).toISOString().slice(0, 10);
-    const racing = await Promise.all([c.patch(`${P}/campaigns/${camp.id}`, { ends_at: later }), c.patch(`${P}/campaigns/${camp.id}`, { starts_at: earlier })]);
+    const racing = await Promise.all([
+      c.patch(`${P}/campaigns/${camp.id}`, { ends_at: later }),
+      c.patch(`${P}/campaigns/${camp.id}`, { starts_at: earlier }),
+    ]);
     expect(racing.map((r) => r.status).sort()).toEqual([200, 400]);
     expect((await c.patch(`${P}/campaigns/${camp.id}`, { starts_at: stored.startsAt, ends_at: stored.endsAt })).status).toBe(200);
 
@@ -492,7 +600,11 @@ describe("tenancy, roles, validation and budget events", () => {
     await newPerson(email, ws.workspaceId, "member");
     const person = personClient(api.url);
     await person.signIn(email, PASSWORD);
-    const read = await person.gql(`query($id: ID!) { campaign(id: $id) { name totals { payout } } }`, { id: camp.id }, { workspace: ws.workspaceId });
+    const read = await person.gql(
+      `query($id: ID!) { campaign(id: $id) { name totals { payout } } }`,
+      { id: camp.id },
+      { workspace: ws.workspaceId },
+    );
     expect(read.body.data.campaign).toEqual({ name: "Budget", totals: { payout: 8500 } });
     const close = await person.gql(`mutation($id: ID!) { closeCampaign(id: $id) { id } }`, { id: camp.id }, { workspace: ws.workspaceId });
     expect(close.body.errors[0].extensions.code).toBe("FORBIDDEN");
@@ -506,11 +618,21 @@ describe("tenancy, roles, validation and budget events", () => {
     const made = await person.gql(`mutation { createCreator(name: "By a member") { uuid } }`, {}, { workspace: ws.workspaceId });
     expect(made.body.errors).toBeUndefined();
     // ... except where it changes what an active campaign pays: the accounts or the deletion of a creator taking part.
-    const paid = await person.gql(`mutation($c: ID!, $a: [ID!]!) { unassignCreatorAccounts(creatorId: $c, accountIds: $a) }`, { c: creator, a: [acc] }, { workspace: ws.workspaceId });
+    const paid = await person.gql(
+      `mutation($c: ID!, $a: [ID!]!) { unassignCreatorAccounts(creatorId: $c, accountIds: $a) }`,
+      { c: creator, a: [acc] },
+      { workspace: ws.workspaceId },
+    );
     expect(paid.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
-    const gone = await person.send("DELETE", `${P}/creators/${creator}`, { headers: { "x-workspace-id": ws.workspaceId, "x-requested-with": "dashboard" } });
+    const gone = await person.send("DELETE", `${P}/creators/${creator}`, {
+      headers: { "x-workspace-id": ws.workspaceId, "x-requested-with": "dashboard" },
+    });
     expect([gone.status, gone.body.code]).toEqual([403, "FORBIDDEN"]);
-    const free = await person.gql(`mutation($c: ID!, $a: [ID!]!) { assignCreatorAccounts(creatorId: $c, accountIds: $a) { success error } }`, { c: made.body.data.createCreator.uuid, a: [acc] }, { workspace: ws.workspaceId });
+    const free = await person.gql(
+      `mutation($c: ID!, $a: [ID!]!) { assignCreatorAccounts(creatorId: $c, accountIds: $a) { success error } }`,
+      { c: made.body.data.createCreator.uuid, a: [acc] },
+      { workspace: ws.workspaceId },
+    );
     expect(free.body.data.assignCreatorAccounts).toEqual([{ success: false, error: "Account belongs to another creator" }]);
     expect((await c.get(`${P}/creators/${creator}`)).status).toBe(200);
 
@@ -518,10 +640,15 @@ describe("tenancy, roles, validation and budget events", () => {
     await checkCampaignBudgets();
     await checkCampaignBudgets();
     const budgetEvents = async () =>
-      (await q<{ data: any }>(`SELECT data FROM workspace_events WHERE workspace_id = $1 AND type = 'campaign.budget_reached' ORDER BY created_at`, [ws.workspaceId])).map(
-        (e) => e.data,
-      );
-    expect(await budgetEvents()).toEqual([{ campaignId: camp.id, name: "Budget", percent: 80, budgetMinor: 10_000, spentMinor: 8500, currency: "EUR" }]);
+      (
+        await q<{ data: any }>(
+          `SELECT data FROM workspace_events WHERE workspace_id = $1 AND type = 'campaign.budget_reached' ORDER BY created_at`,
+          [ws.workspaceId],
+        )
+      ).map((e) => e.data);
+    expect(await budgetEvents()).toEqual([
+      { campaignId: camp.id, name: "Budget", percent: 80, budgetMinor: 10_000, spentMinor: 8500, currency: "EUR" },
+    ]);
     // More views: 100 % on the next check, once.
     await points(v!, [[new Date(S.getTime() + 3 * D), 12_000]]);
     await checkCampaignBudgets();
@@ -531,7 +658,10 @@ describe("tenancy, roles, validation and budget events", () => {
       [100, 10_200],
     ]);
     // The bell gets them through the alert rule "Campaign budget reached" (the notifications consumer, run here by hand).
-    const ids = await q<{ id: string }>(`SELECT id::text FROM workspace_events WHERE workspace_id = $1 AND type = 'campaign.budget_reached'`, [ws.workspaceId]);
+    const ids = await q<{ id: string }>(
+      `SELECT id::text FROM workspace_events WHERE workspace_id = $1 AND type = 'campaign.budget_reached'`,
+      [ws.workspaceId],
+    );
     await notifyEvents(ids.map((r) => r.id));
     const bell = await person.gql(`{ notifications(first: 5) { edges { node { rule title } } } }`, {}, { workspace: ws.workspaceId });
     expect(bell.body.data.notifications.edges.map((e: any) => e.node).sort((a: any, b: any) => a.title.localeCompare(b.title))).toEqual([
@@ -560,18 +690,44 @@ describe("GraphQL mutations and which videos count", () => {
     await c.post(`${P}/tags/${tag}/videos`, { video_ids: [vids[1], vids[2]] });
 
     const creator = (await g(`mutation { createCreator(name: "Gql", contact: "g@example.test") { id uuid } }`)).createCreator;
-    expect((await g(`mutation($c: ID!, $a: [ID!]!) { assignCreatorAccounts(creatorId: $c, accountIds: $a) { id success } }`, { c: creator.id, a: [acc] })).assignCreatorAccounts).toEqual([
-      { id: acc, success: true },
-    ]);
+    expect(
+      (
+        await g(`mutation($c: ID!, $a: [ID!]!) { assignCreatorAccounts(creatorId: $c, accountIds: $a) { id success } }`, {
+          c: creator.id,
+          a: [acc],
+        })
+      ).assignCreatorAccounts,
+    ).toEqual([{ id: acc, success: true }]);
     const made = (
-      await g(`mutation($i: CampaignInput!) { createCampaign(input: $i) { id uuid timeZone startsAtUtc rule { cpmMinor feePerVideoMinor } status } }`, {
-        i: { name: "G", startsAt: "2026-10-01T00:00", endsAt: "2026-10-31T00:00", timeZone: "Europe/Paris", currency: "usd", cpmMinor: 1000, hashtag: "#PROMO" },
-      })
+      await g(
+        `mutation($i: CampaignInput!) { createCampaign(input: $i) { id uuid timeZone startsAtUtc rule { cpmMinor feePerVideoMinor } status } }`,
+        {
+          i: {
+            name: "G",
+            startsAt: "2026-10-01T00:00",
+            endsAt: "2026-10-31T00:00",
+            timeZone: "Europe/Paris",
+            currency: "usd",
+            cpmMinor: 1000,
+            hashtag: "#PROMO",
+          },
+        },
+      )
     ).createCampaign;
-    expect(made).toMatchObject({ timeZone: "Europe/Paris", startsAtUtc: S.toISOString(), rule: { cpmMinor: 1000, feePerVideoMinor: null }, status: "ACTIVE" });
-    await g(`mutation($id: ID!, $c: [ID!]) { addCampaignMembers(campaignId: $id, creatorIds: $c) { success } }`, { id: made.id, c: [creator.id] });
+    expect(made).toMatchObject({
+      timeZone: "Europe/Paris",
+      startsAtUtc: S.toISOString(),
+      rule: { cpmMinor: 1000, feePerVideoMinor: null },
+      status: "ACTIVE",
+    });
+    await g(`mutation($id: ID!, $c: [ID!]) { addCampaignMembers(campaignId: $id, creatorIds: $c) { success } }`, {
+      id: made.id,
+      c: [creator.id],
+    });
     const videosOf = async () =>
-      (await g(`query($id: ID!) { campaign(id: $id) { videos(first: 10) { edges { node { videoId payout } } } } }`, { id: made.id })).campaign.videos.edges
+      (
+        await g(`query($id: ID!) { campaign(id: $id) { videos(first: 10) { edges { node { videoId payout } } } } }`, { id: made.id })
+      ).campaign.videos.edges
         .map((e: any) => e.node.videoId)
         .sort();
     // Hashtag "promo" (any case, with or without #): the first two of the member's videos; not the outsider's.
@@ -579,24 +735,42 @@ describe("GraphQL mutations and which videos count", () => {
     // Hashtag and tag: only the second. Then the hashtag cleared (null): the tag alone.
     await g(`mutation($id: ID!, $i: CampaignInput!) { updateCampaign(id: $id, input: $i) { id } }`, { id: made.id, i: { tagId: tag } });
     expect(await videosOf()).toEqual([vids[1]]);
-    const cleared = await g(`mutation($id: ID!, $i: CampaignInput!) { updateCampaign(id: $id, input: $i) { hashtag tag { uuid } } }`, { id: made.id, i: { hashtag: null } });
+    const cleared = await g(`mutation($id: ID!, $i: CampaignInput!) { updateCampaign(id: $id, input: $i) { hashtag tag { uuid } } }`, {
+      id: made.id,
+      i: { hashtag: null },
+    });
     expect(cleared.updateCampaign).toEqual({ hashtag: null, tag: { uuid: tag } });
     expect(await videosOf()).toEqual([vids[1], vids[2]].sort());
     // By hand: the outsider's video added, the second excluded; reset brings it back.
-    await g(`mutation($id: ID!, $v: [ID!]!) { addCampaignVideos(campaignId: $id, videoIds: $v) { success } }`, { id: made.id, v: [vids[3]] });
-    await g(`mutation($id: ID!, $v: [ID!]!) { excludeCampaignVideos(campaignId: $id, videoIds: $v) { success } }`, { id: made.id, v: [vids[1]] });
+    await g(`mutation($id: ID!, $v: [ID!]!) { addCampaignVideos(campaignId: $id, videoIds: $v) { success } }`, {
+      id: made.id,
+      v: [vids[3]],
+    });
+    await g(`mutation($id: ID!, $v: [ID!]!) { excludeCampaignVideos(campaignId: $id, videoIds: $v) { success } }`, {
+      id: made.id,
+      v: [vids[1]],
+    });
     expect(await videosOf()).toEqual([vids[2], vids[3]].sort());
-    expect((await g(`mutation($id: ID!, $v: [ID!]!) { resetCampaignVideos(campaignId: $id, videoIds: $v) }`, { id: made.id, v: [vids[1]] })).resetCampaignVideos).toBe(1);
+    expect(
+      (await g(`mutation($id: ID!, $v: [ID!]!) { resetCampaignVideos(campaignId: $id, videoIds: $v) }`, { id: made.id, v: [vids[1]] }))
+        .resetCampaignVideos,
+    ).toBe(1);
     expect(await videosOf()).toEqual([vids[1], vids[2], vids[3]].sort());
     // The creator's own rule replaces the campaign's for their videos (not for the outsider's).
-    await g(`mutation($id: ID!, $c: ID!) { setCampaignCreatorRule(campaignId: $id, creatorId: $c, rule: { feePerVideoMinor: 7 }) { rule { feePerVideoMinor cpmMinor } } }`, {
-      id: made.id,
-      c: creator.id,
-    });
-    const detail = (
-      await g(`query($id: ID!) { campaign(id: $id) { creators { payeeName payout videos } totals { payout } members { kind creator { uuid } } creatorRules { creator { uuid } } } }`, {
+    await g(
+      `mutation($id: ID!, $c: ID!) { setCampaignCreatorRule(campaignId: $id, creatorId: $c, rule: { feePerVideoMinor: 7 }) { rule { feePerVideoMinor cpmMinor } } }`,
+      {
         id: made.id,
-      })
+        c: creator.id,
+      },
+    );
+    const detail = (
+      await g(
+        `query($id: ID!) { campaign(id: $id) { creators { payeeName payout videos } totals { payout } members { kind creator { uuid } } creatorRules { creator { uuid } } } }`,
+        {
+          id: made.id,
+        },
+      )
     ).campaign;
     expect(detail.creators).toEqual(
       expect.arrayContaining([
@@ -630,7 +804,9 @@ describe("GraphQL mutations and which videos count", () => {
     expect(closed.closeCampaign).toMatchObject({ status: "CLOSED", totals: { payout: 2014, frozen: true } });
     const again = await gql(api.url, ws.key, `mutation($id: ID!) { closeCampaign(id: $id) { id } }`, { id: made.id });
     expect(again.body.errors?.[0]?.extensions?.code).toBe("CAMPAIGN_CLOSED");
-    const list = await g(`{ campaigns(first: 5, status: CLOSED) { totalCount edges { node { uuid } } } creators(first: 5) { totalCount edges { node { name accountIds } } } }`);
+    const list = await g(
+      `{ campaigns(first: 5, status: CLOSED) { totalCount edges { node { uuid } } } creators(first: 5) { totalCount edges { node { name accountIds } } } }`,
+    );
     expect(list.campaigns).toEqual({ totalCount: 1, edges: [{ node: { uuid: made.uuid } }] });
     expect(list.creators).toEqual({ totalCount: 1, edges: [{ node: { name: "Gql", accountIds: [acc] } }] });
   });

@@ -20,7 +20,7 @@ const owner = () => ({ workspaceId: ws.workspaceId, role: "owner" as const });
 let folderId: string;
 
 const NASTY = [
-  "=HYPERLINK(\"http://evil.example\",\"click\")",
+  '=HYPERLINK("http://evil.example","click")',
   "+1+1",
   "-2+3",
   "@SUM(A1)",
@@ -71,7 +71,7 @@ describe("writers", () => {
     expect(text.endsWith("\r\n")).toBe(true);
     const records = parse(text, { columns: true, record_delimiter: "\r\n" }) as Record<string, string>[];
     expect(records.map((r) => r.description)).toEqual([
-      "'=HYPERLINK(\"http://evil.example\",\"click\")",
+      '\'=HYPERLINK("http://evil.example","click")',
       "'+1+1",
       "'-2+3",
       "'@SUM(A1)",
@@ -146,7 +146,12 @@ describe("keyset reads", () => {
     // Newest tracked first: the videos tracked after the export began sort before its position.
     expect(seen.filter((id) => inserted.includes(id))).toEqual([]);
     // Ascending, they come after it: each is read once.
-    const asc = await openExport({ workspaceId: other.workspaceId, role: "owner" }, "videos", { sort: "tracked_at", order: "asc" }, { batchSize: 2 });
+    const asc = await openExport(
+      { workspaceId: other.workspaceId, role: "owner" },
+      "videos",
+      { sort: "tracked_at", order: "asc" },
+      { batchSize: 2 },
+    );
     const { out: o2, bytes } = sink();
     let extra = 0;
     const slow = new Writable({
@@ -176,14 +181,20 @@ describe("keyset reads", () => {
           cb(++chunks > 1 ? new Error("ENOSPC: no space left on device") : null);
         },
       });
-      await expect(writeExport(owner(), "folder_videos", { folderId }, format, broken, { batchSize: 1 })).rejects.toThrow(/ENOSPC|destination closed/);
+      await expect(writeExport(owner(), "folder_videos", { folderId }, format, broken, { batchSize: 1 })).rejects.toThrow(
+        /ENOSPC|destination closed/,
+      );
     }
   });
 
   it("refuses another workspace's folder before writing anything", async () => {
     const other = await newWorkspace("pro");
-    await expect(openExport({ workspaceId: other.workspaceId, role: "owner" }, "folder_videos", { folderId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(openExport({ workspaceId: other.workspaceId, role: "member" }, "audit_log", {})).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(openExport({ workspaceId: other.workspaceId, role: "owner" }, "folder_videos", { folderId })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(openExport({ workspaceId: other.workspaceId, role: "member" }, "audit_log", {})).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     await expect(openExport(owner(), "videos", { sort: "nope" })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
   });
 });

@@ -55,7 +55,12 @@ beforeAll(async () => {
 afterAll(() => stopAll(api, workers));
 
 async function finished(id: string, client_ = c) {
-  return waitUntil(`export ${id} finished`, async () => (await client_.get(`${P}/exports/${id}`)).body.data, (e: any) => e.status === "completed" || e.status === "failed", 20_000);
+  return waitUntil(
+    `export ${id} finished`,
+    async () => (await client_.get(`${P}/exports/${id}`)).body.data,
+    (e: any) => e.status === "completed" || e.status === "failed",
+    20_000,
+  );
 }
 
 describe("export jobs", () => {
@@ -83,7 +88,9 @@ describe("export jobs", () => {
     const token = url.searchParams.get("token")!;
     const altered = token.slice(0, -2) + (token.endsWith("AA") ? "BB" : "AA");
     expect((await fetch(`${api.url}${url.pathname}?token=${encodeURIComponent(altered)}`)).status).toBe(404);
-    expect((await fetch(`${api.url}${url.pathname}?token=${encodeURIComponent(`${Date.now() + 3_600_000}.${token.split(".")[1]}`)}`)).status).toBe(404);
+    expect(
+      (await fetch(`${api.url}${url.pathname}?token=${encodeURIComponent(`${Date.now() + 3_600_000}.${token.split(".")[1]}`)}`)).status,
+    ).toBe(404);
     const notMine = await other.get(`${P}/exports/${done.id}`);
     expect(notMine.status).toBe(404);
     expect(notMine.body.code).toBe("NOT_FOUND");
@@ -94,7 +101,11 @@ describe("export jobs", () => {
     // The file gone under the link (EXPORT_DIR not shared, a sweep's race): a JSON 404, not a .csv holding the error.
     rmSync(join(config.exports.dir, ws.workspaceId, `${done.id}.csv`));
     const gone = await fetch(`${api.url}${url.pathname}${url.search}`);
-    expect([gone.status, gone.headers.get("content-type"), gone.headers.get("content-disposition")]).toEqual([404, "application/json; charset=utf-8", null]);
+    expect([gone.status, gone.headers.get("content-type"), gone.headers.get("content-disposition")]).toEqual([
+      404,
+      "application/json; charset=utf-8",
+      null,
+    ]);
     expect(await gone.json()).toMatchObject({ code: "NOT_FOUND" });
   });
 
@@ -151,7 +162,11 @@ describe("export jobs", () => {
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((e: any) => e.id)).toEqual([ledger.body.data.id]);
     expect((await m.send("GET", `${P}/exports/${audit.body.data.id}`, as)).status).toBe(404);
-    const viaGraphql = await m.gql(`query($id: ID!) { export(id: $id) { id } }`, { id: audit.body.data.id }, { workspace: owner.workspaceId });
+    const viaGraphql = await m.gql(
+      `query($id: ID!) { export(id: $id) { id } }`,
+      { id: audit.body.data.id },
+      { workspace: owner.workspaceId },
+    );
     expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     const refused = await m.send("POST", `${P}/exports`, { ...as, body: { kind: "audit_log", format: "csv" } });
     expect([refused.status, refused.body.code]).toEqual([403, "FORBIDDEN"]);
@@ -163,7 +178,9 @@ describe("export jobs", () => {
     const busy = await newWorkspace("pro");
     const b = client(api.url, busy.key);
     for (let i = 0; i < config.exports.maxConcurrent; i++) {
-      await prisma.export.create({ data: { workspaceId: busy.workspaceId, kind: "videos", format: "csv", status: i === 0 ? "running" : "queued", createdBy: "test" } });
+      await prisma.export.create({
+        data: { workspaceId: busy.workspaceId, kind: "videos", format: "csv", status: i === 0 ? "running" : "queued", createdBy: "test" },
+      });
     }
     const refused = await b.post(`${P}/exports`, { kind: "videos", format: "csv" });
     expect(refused.status).toBe(429);
@@ -211,81 +228,118 @@ describe("GraphQL and MCP doors", () => {
     for (const m of mcpClients) await m.close().catch(() => undefined);
   });
 
-const EXPORT_FIELDS = "id uuid kind format status rowsWritten progress downloadUrl expiresAt fileName error";
+  const EXPORT_FIELDS = "id uuid kind format status rowsWritten progress downloadUrl expiresAt fileName error";
 
-async function download(url: string) {
-  const u = new URL(url);
-  const r = await fetch(`${api.url}${u.pathname}${u.search}`);
-  expect(r.status).toBe(200);
-  return parse(await r.text(), { columns: true }) as Record<string, string>[];
-}
-
-describe("GraphQL", () => {
-  it("starts an export with the list's GraphQL arguments and follows it to COMPLETED over exportUpdated", async () => {
-    const started = await gql(api.url, gws.key, `mutation($f: ExportFilterInput) { startExport(kind: FOLDER_VIDEOS, format: CSV, filter: $f) { ${EXPORT_FIELDS} } }`, {
-      f: { folderId: gFolderId, sort: "VIEWS", order: "ASC" },
-    });
-    expect(started.body.errors).toBeUndefined();
-    const e = started.body.data!.startExport;
-    expect(e).toMatchObject({ kind: "FOLDER_VIDEOS", format: "CSV", downloadUrl: null });
-    const seen: any[] = [];
-    const wsClient = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${gws.key}` }, retryAttempts: 0, lazy: true });
-    await new Promise<void>((resolve, reject) =>
-      wsClient.subscribe({ query: `subscription { exportUpdated(id: "${e.id}") { status rowsWritten downloadUrl } }` }, { next: (v: any) => seen.push(v.data.exportUpdated), error: reject, complete: resolve }),
-    );
-    await wsClient.dispose();
-    expect(seen.length).toBeGreaterThanOrEqual(1);
-    const last = seen.at(-1);
-    expect(last).toMatchObject({ status: "COMPLETED", rowsWritten: 5 });
-    const rows = await download(last.downloadUrl);
-    expect(rows.map((r) => r.viewCount)).toEqual(["0", "10", "20", "30", "40"]);
-    expect(rows[0]!.description).toBe("'+clip 0");
-
-    const node = await gql(api.url, gws.key, `query($id: ID!) { node(id: $id) { ... on Export { status progress fileName } } exports(first: 5) { totalCount edges { node { uuid } } } }`, { id: e.id });
-    expect(node.body.data!.node).toMatchObject({ status: "COMPLETED", progress: 1 });
-    expect(node.body.data!.exports.edges.map((x: any) => x.node.uuid)).toContain(e.uuid);
-  });
-
-  it("refuses another workspace's folder and hides another workspace's export", async () => {
-    const foreign = await gql(api.url, otherKey, `mutation { startExport(kind: FOLDER_VIDEOS, format: XLSX, filter: { folderId: "${gFolderId}" }) { id } }`);
-    expect(foreign.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
-    const mine = await gql(api.url, gws.key, `mutation { startExport(kind: VIDEOS, format: XLSX, filter: { sort: "views" }) { id uuid } }`);
-    const id = mine.body.data!.startExport.id;
-    const peek = await gql(api.url, otherKey, `query { export(id: "${id}") { status } }`);
-    expect(peek.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
-    const listed = await gql(api.url, otherKey, `query { exports(first: 10) { totalCount } }`);
-    expect(listed.body.data!.exports.totalCount).toBe(0);
-    const bad = await gql(api.url, gws.key, `mutation { startExport(kind: VIDEOS, format: CSV, filter: { sort: "nope" }) { id } }`);
-    expect(bad.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
-    await waitUntil("xlsx export", async () => (await gql(api.url, gws.key, `query { export(id: "${id}") { status } }`)).body.data!.export.status, (s) => s === "COMPLETED", 20_000);
-  });
-});
-
-describe("MCP", () => {
-  async function connect(key: string): Promise<Client> {
-    const c = new Client({ name: "exports-test", version: "1.0.0" });
-    await c.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
-    mcpClients.push(c);
-    return c;
+  async function download(url: string) {
+    const u = new URL(url);
+    const r = await fetch(`${api.url}${u.pathname}${u.search}`);
+    expect(r.status).toBe(200);
+    return parse(await r.text(), { columns: true }) as Record<string, string>[];
   }
-  const call = async (c: Client, name: string, args: Record<string, unknown>) => {
-    const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
-    return { isError: r.isError === true, body: r.structuredContent };
-  };
 
-  it("export_list waits for the export and answers its download URL; get_export reads it; other workspaces get NOT_FOUND", async () => {
-    const c = await connect(gws.key);
-    const r = await call(c, "export_list", { kind: "videos", format: "csv", filter: { sort: "views", order: "desc" } });
-    expect(r.isError).toBe(false);
-    expect(r.body.data).toMatchObject({ status: "completed", rowsWritten: 9 });
-    const rows = await download(r.body.data.downloadUrl);
-    expect(rows.map((x) => Number(x.viewCount))).toEqual([80, 70, 60, 50, 40, 30, 20, 10, 0]);
-    const again = await call(c, "get_export", { export_id: r.body.data.id });
-    expect(again.body.data.status).toBe("completed");
-    const stranger = await connect(otherKey);
-    expect(await call(stranger, "get_export", { export_id: r.body.data.id })).toEqual({ isError: true, body: { code: "NOT_FOUND", message: "Export not found." } });
-    const refused = await call(stranger, "export_list", { kind: "folder_accounts", format: "csv", filter: { folderId: gFolderId } });
-    expect(refused.body.code).toBe("NOT_FOUND");
+  describe("GraphQL", () => {
+    it("starts an export with the list's GraphQL arguments and follows it to COMPLETED over exportUpdated", async () => {
+      const started = await gql(
+        api.url,
+        gws.key,
+        `mutation($f: ExportFilterInput) { startExport(kind: FOLDER_VIDEOS, format: CSV, filter: $f) { ${EXPORT_FIELDS} } }`,
+        {
+          f: { folderId: gFolderId, sort: "VIEWS", order: "ASC" },
+        },
+      );
+      expect(started.body.errors).toBeUndefined();
+      const e = started.body.data!.startExport;
+      expect(e).toMatchObject({ kind: "FOLDER_VIDEOS", format: "CSV", downloadUrl: null });
+      const seen: any[] = [];
+      const wsClient = createClient({
+        url: api.url.replace("http", "ws") + "/graphql",
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${gws.key}` },
+        retryAttempts: 0,
+        lazy: true,
+      });
+      await new Promise<void>((resolve, reject) =>
+        wsClient.subscribe(
+          { query: `subscription { exportUpdated(id: "${e.id}") { status rowsWritten downloadUrl } }` },
+          { next: (v: any) => seen.push(v.data.exportUpdated), error: reject, complete: resolve },
+        ),
+      );
+      await wsClient.dispose();
+      expect(seen.length).toBeGreaterThanOrEqual(1);
+      const last = seen.at(-1);
+      expect(last).toMatchObject({ status: "COMPLETED", rowsWritten: 5 });
+      const rows = await download(last.downloadUrl);
+      expect(rows.map((r) => r.viewCount)).toEqual(["0", "10", "20", "30", "40"]);
+      expect(rows[0]!.description).toBe("'+clip 0");
+
+      const node = await gql(
+        api.url,
+        gws.key,
+        `query($id: ID!) { node(id: $id) { ... on Export { status progress fileName } } exports(first: 5) { totalCount edges { node { uuid } } } }`,
+        { id: e.id },
+      );
+      expect(node.body.data!.node).toMatchObject({ status: "COMPLETED", progress: 1 });
+      expect(node.body.data!.exports.edges.map((x: any) => x.node.uuid)).toContain(e.uuid);
+    });
+
+    it("refuses another workspace's folder and hides another workspace's export", async () => {
+      const foreign = await gql(
+        api.url,
+        otherKey,
+        `mutation { startExport(kind: FOLDER_VIDEOS, format: XLSX, filter: { folderId: "${gFolderId}" }) { id } }`,
+      );
+      expect(foreign.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+      const mine = await gql(
+        api.url,
+        gws.key,
+        `mutation { startExport(kind: VIDEOS, format: XLSX, filter: { sort: "views" }) { id uuid } }`,
+      );
+      const id = mine.body.data!.startExport.id;
+      const peek = await gql(api.url, otherKey, `query { export(id: "${id}") { status } }`);
+      expect(peek.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+      const listed = await gql(api.url, otherKey, `query { exports(first: 10) { totalCount } }`);
+      expect(listed.body.data!.exports.totalCount).toBe(0);
+      const bad = await gql(api.url, gws.key, `mutation { startExport(kind: VIDEOS, format: CSV, filter: { sort: "nope" }) { id } }`);
+      expect(bad.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
+      await waitUntil(
+        "xlsx export",
+        async () => (await gql(api.url, gws.key, `query { export(id: "${id}") { status } }`)).body.data!.export.status,
+        (s) => s === "COMPLETED",
+        20_000,
+      );
+    });
   });
-});
+
+  describe("MCP", () => {
+    async function connect(key: string): Promise<Client> {
+      const c = new Client({ name: "exports-test", version: "1.0.0" });
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+      );
+      mcpClients.push(c);
+      return c;
+    }
+    const call = async (c: Client, name: string, args: Record<string, unknown>) => {
+      const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
+      return { isError: r.isError === true, body: r.structuredContent };
+    };
+
+    it("export_list waits for the export and answers its download URL; get_export reads it; other workspaces get NOT_FOUND", async () => {
+      const c = await connect(gws.key);
+      const r = await call(c, "export_list", { kind: "videos", format: "csv", filter: { sort: "views", order: "desc" } });
+      expect(r.isError).toBe(false);
+      expect(r.body.data).toMatchObject({ status: "completed", rowsWritten: 9 });
+      const rows = await download(r.body.data.downloadUrl);
+      expect(rows.map((x) => Number(x.viewCount))).toEqual([80, 70, 60, 50, 40, 30, 20, 10, 0]);
+      const again = await call(c, "get_export", { export_id: r.body.data.id });
+      expect(again.body.data.status).toBe("completed");
+      const stranger = await connect(otherKey);
+      expect(await call(stranger, "get_export", { export_id: r.body.data.id })).toEqual({
+        isError: true,
+        body: { code: "NOT_FOUND", message: "Export not found." },
+      });
+      const refused = await call(stranger, "export_list", { kind: "folder_accounts", format: "csv", filter: { folderId: gFolderId } });
+      expect(refused.body.code).toBe("NOT_FOUND");
+    });
+  });
 });

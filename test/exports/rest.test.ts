@@ -37,7 +37,8 @@ beforeAll(async () => {
   other = client(api.url, o.key);
   // 25 videos (more than a default page of 20), 3 accounts, one in a folder with 4 videos.
   const videos = [];
-  for (let i = 0; i < 25; i++) videos.push(await createTrackedVideo(ws.workspaceId, { description: i === 0 ? "=1+1" : `clip ${i}`, viewCount: 100 * i }));
+  for (let i = 0; i < 25; i++)
+    videos.push(await createTrackedVideo(ws.workspaceId, { description: i === 0 ? "=1+1" : `clip ${i}`, viewCount: 100 * i }));
   await createTrackedVideo(o.workspaceId, { description: "other workspace" });
   const accounts = [];
   for (let i = 0; i < 3; i++) {
@@ -53,26 +54,76 @@ beforeAll(async () => {
   // History: three daily points of the video and two of the account, in the default 30-day range.
   const day = (n: number) => new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - n));
   for (const n of [1, 2, 3]) {
-    await prisma.videoSnapshot.create({ data: { videoId: ids.video, day: day(n), capturedAt: new Date(day(n).getTime() + 3_600_000), source: "simulated", viewCount: 10n * BigInt(n) } });
+    await prisma.videoSnapshot.create({
+      data: {
+        videoId: ids.video,
+        day: day(n),
+        capturedAt: new Date(day(n).getTime() + 3_600_000),
+        source: "simulated",
+        viewCount: 10n * BigInt(n),
+      },
+    });
   }
   for (const n of [1, 2]) {
-    await prisma.accountSnapshot.create({ data: { accountId: ids.account, day: day(n), capturedAt: new Date(day(n).getTime() + 3_600_000), source: "simulated", followerCount: 5n } });
+    await prisma.accountSnapshot.create({
+      data: {
+        accountId: ids.account,
+        day: day(n),
+        capturedAt: new Date(day(n).getTime() + 3_600_000),
+        source: "simulated",
+        followerCount: 5n,
+      },
+    });
   }
   // A radar search with 3 results.
   const search = await prisma.radarSearch.create({
-    data: { workspaceId: ws.workspaceId, query: "cooking", platform: "platformA", depth: "quick", minViews: "any", timePeriod: "any", language: "en", status: "completed", resultCount: 3 },
+    data: {
+      workspaceId: ws.workspaceId,
+      query: "cooking",
+      platform: "platformA",
+      depth: "quick",
+      minViews: "any",
+      timePeriod: "any",
+      language: "en",
+      status: "completed",
+      resultCount: 3,
+    },
   });
   ids.search = search.id;
   for (const rank of [1, 2, 3]) {
     await prisma.radarResult.create({
-      data: { searchId: search.id, rank, platform: "platformA", platformVideoId: `r${rank}`, url: `https://video.example.test/r${rank}`, description: `-result ${rank}`, score: 1 - rank / 10, matchedQuery: "cooking" },
+      data: {
+        searchId: search.id,
+        rank,
+        platform: "platformA",
+        platformVideoId: `r${rank}`,
+        url: `https://video.example.test/r${rank}`,
+        description: `-result ${rank}`,
+        score: 1 - rank / 10,
+        matchedQuery: "cooking",
+      },
     });
   }
   // Ledger entries and audit entries.
   for (let i = 0; i < 3; i++) {
-    await prisma.creditLedgerEntry.create({ data: { workspaceId: ws.workspaceId, kind: "charge", amount: -10, balanceAfter: 100 - 10 * i, reason: "@test", idempotencyKey: `t${i}` } });
+    await prisma.creditLedgerEntry.create({
+      data: {
+        workspaceId: ws.workspaceId,
+        kind: "charge",
+        amount: -10,
+        balanceAfter: 100 - 10 * i,
+        reason: "@test",
+        idempotencyKey: `t${i}`,
+      },
+    });
   }
-  for (let i = 0; i < 2; i++) await recordAudit({ workspaceIds: [ws.workspaceId], by: { principal: { kind: "system", label: "test" }, clientAddress: null }, action: "api_key.created", target: `k${i}` });
+  for (let i = 0; i < 2; i++)
+    await recordAudit({
+      workspaceIds: [ws.workspaceId],
+      by: { principal: { kind: "system", label: "test" }, clientAddress: null },
+      action: "api_key.created",
+      target: `k${i}`,
+    });
   Object.assign(expected, {
     videos: 25,
     accounts: 3,
@@ -82,7 +133,11 @@ beforeAll(async () => {
     account_history: 2,
     radar_results: 3,
     credit_ledger: await prisma.creditLedgerEntry.count({ where: { workspaceId: ws.workspaceId } }),
-    audit_log: Number((await prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM audit_log WHERE workspace_id = $1::uuid`, ws.workspaceId))[0]!.n),
+    audit_log: Number(
+      (
+        await prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM audit_log WHERE workspace_id = $1::uuid`, ws.workspaceId)
+      )[0]!.n,
+    ),
   });
 });
 afterAll(() => stopAll(api));
@@ -128,7 +183,12 @@ describe.each(LISTS)("%s", (kind, path) => {
 
 describe("the JSON answers and refusals", () => {
   it("leaves the JSON answers unchanged (no format, Accept: application/json or */*)", async () => {
-    for (const headers of [{} as Record<string, string>, { accept: "application/json" }, { accept: "*/*" }, { accept: "application/json, text/csv;q=0.5" }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { accept: "application/json" },
+      { accept: "*/*" },
+      { accept: "application/json, text/csv;q=0.5" },
+    ]) {
       const r = await c.get(`${P}/videos`, headers);
       expect(r.status).toBe(200);
       expect(r.body.data).toHaveLength(20);
@@ -160,7 +220,12 @@ describe("the JSON answers and refusals", () => {
     const sort = await c.get(`${P}/videos?format=csv&sort=nope`);
     expect(sort.status).toBe(400);
     expect(sort.body.code).toBe("VALIDATION_ERROR");
-    for (const path of [`${P}/folders/${ids.folder}/videos`, `${P}/videos/${ids.video}/history`, `${P}/accounts/${ids.account}/history`, `${P}/radar/search/${ids.search}`]) {
+    for (const path of [
+      `${P}/folders/${ids.folder}/videos`,
+      `${P}/videos/${ids.video}/history`,
+      `${P}/accounts/${ids.account}/history`,
+      `${P}/radar/search/${ids.search}`,
+    ]) {
       const r = await other.get(`${path}?format=csv`);
       expect(r.status, path).toBe(404);
       expect(r.body.code).toBe("NOT_FOUND");

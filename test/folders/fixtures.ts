@@ -24,7 +24,12 @@ export function rng(seed: number) {
 const PLATFORMS: Platform[] = ["platformA", "platformB", "platformC"];
 
 /** Engagement rate as the tracking service stores it: (likes + comments + shares + bookmarks) / views × 100, 4 decimals. */
-export function engagementOf(v: { viewCount: number | null; likeCount: number | null; commentCount: number | null; shareCount: number | null }): number {
+export function engagementOf(v: {
+  viewCount: number | null;
+  likeCount: number | null;
+  commentCount: number | null;
+  shareCount: number | null;
+}): number {
   if (!v.viewCount) return 0;
   return Math.round((((v.likeCount ?? 0) + (v.commentCount ?? 0) + (v.shareCount ?? 0)) / v.viewCount) * 100 * 10_000) / 10_000;
 }
@@ -128,7 +133,12 @@ export async function createVariedVideos(workspaceId: string, count: number, see
         commentCount: known ? (kind === 4 || kind === 6 ? 10 : r.int(0, 5000)) : null,
         // platformB gives no share count: null there, as the source does.
         shareCount: known && i % 3 !== 1 ? (kind === 2 || kind === 4 ? 50 : r.int(0, 3000)) : null,
-        postedAt: kind === 5 ? null : kind === 6 ? new Date(Date.UTC(2026, 4, 15, 9, 30)) : new Date(Date.UTC(2026, r.int(0, 9), day, r.int(0, 23), r.int(0, 59))),
+        postedAt:
+          kind === 5
+            ? null
+            : kind === 6
+              ? new Date(Date.UTC(2026, 4, 15, 9, 30))
+              : new Date(Date.UTC(2026, r.int(0, 9), day, r.int(0, 23), r.int(0, 59))),
         username: `user${r.int(1, 5)}`,
         description: `clip number ${i}`,
         ...extra,
@@ -140,7 +150,11 @@ export async function createVariedVideos(workspaceId: string, count: number, see
 
 export const dayDate = (s: string) => new Date(`${s}T00:00:00.000Z`);
 
-export async function snapshot(accountId: string, day: string, values: { followers: number | null; views: number | null; videos: number | null }) {
+export async function snapshot(
+  accountId: string,
+  day: string,
+  values: { followers: number | null; views: number | null; videos: number | null },
+) {
   return prisma.accountSnapshot.create({
     data: {
       accountId,

@@ -24,7 +24,12 @@ describe("folders: create, read, rename, delete", () => {
     const { c } = await setup();
     const created = await c.post(`${P}/folders`, { name: "  Summer campaign  " });
     expect(created.status).toBe(201);
-    expect(created.body.data).toEqual({ id: expect.any(String), name: "Summer campaign", parentId: null, createdAt: expect.stringMatching(/\.\d{3}Z$/) });
+    expect(created.body.data).toEqual({
+      id: expect.any(String),
+      name: "Summer campaign",
+      parentId: null,
+      createdAt: expect.stringMatching(/\.\d{3}Z$/),
+    });
     expect(created.body.message).toMatch(/created/i);
     const second = await c.post(`${P}/folders`, { name: "B".repeat(255) });
     expect(second.status).toBe(201);
@@ -68,7 +73,11 @@ describe("folders: create, read, rename, delete", () => {
       expect(p.body.code).toBe("VALIDATION_ERROR");
     }
     expect((await c.get(`${P}/folders/${folder.id}`)).body.data.name).toBe("ok");
-    expect(await prisma.folder.count({ where: { workspaceId: (await prisma.folder.findUniqueOrThrow({ where: { id: folder.id } })).workspaceId } })).toBe(1);
+    expect(
+      await prisma.folder.count({
+        where: { workspaceId: (await prisma.folder.findUniqueOrThrow({ where: { id: folder.id } })).workspaceId },
+      }),
+    ).toBe(1);
   });
 });
 
@@ -141,7 +150,9 @@ describe("folder membership", () => {
     });
 
     // Removing videos: only direct memberships; an account's video stays through the account.
-    const remV = await c.delete(`${P}/folders/${folder.id}/videos`, { video_ids: [direct[0]!.id, accountVideos[0]!.id, unknown, foreignVideo.id] });
+    const remV = await c.delete(`${P}/folders/${folder.id}/videos`, {
+      video_ids: [direct[0]!.id, accountVideos[0]!.id, unknown, foreignVideo.id],
+    });
     expect(remV.status).toBe(200);
     expect(remV.body).toEqual({ data: { removed: 2 } });
     expect((await c.get(`${P}/folders/${folder.id}`)).body.data.videoCount).toBe(4);
@@ -149,7 +160,9 @@ describe("folder membership", () => {
 
     const otherTracked = await createAccount();
     await trackAccount(ws.workspaceId, otherTracked.id);
-    const remA = await c.delete(`${P}/folders/${folder.id}/accounts`, { account_ids: [account.id, otherTracked.id, foreignAccount.id, account.id] });
+    const remA = await c.delete(`${P}/folders/${folder.id}/accounts`, {
+      account_ids: [account.id, otherTracked.id, foreignAccount.id, account.id],
+    });
     expect(remA.body.data).toEqual([
       { id: account.id, success: true },
       { id: otherTracked.id, success: false, error: "Account is not in this folder" },
@@ -170,7 +183,10 @@ describe("folder membership", () => {
     const folder = (await c.post(`${P}/folders`, { name: "v" })).body.data;
     const ids51 = Array.from({ length: 51 }, () => randomUUID());
     const ids50 = ids51.slice(0, 50);
-    for (const [path, field] of [["videos", "video_ids"], ["accounts", "account_ids"]] as const) {
+    for (const [path, field] of [
+      ["videos", "video_ids"],
+      ["accounts", "account_ids"],
+    ] as const) {
       for (const body of [{ [field]: ids51 }, { [field]: [] }, { [field]: ["not-a-uuid"] }, {}, { [field]: "x" }, { ids: ids50 }]) {
         for (const method of ["post", "delete"] as const) {
           const r = await c[method](`${P}/folders/${folder.id}/${path}`, body);

@@ -13,7 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api));
 
-
 const NESTED = `{
   folders(first: 100) {
     edges { node {
@@ -71,7 +70,11 @@ describe("GraphQL folders", () => {
     const ws = await newWorkspace("pro");
     const created = await gql(api.url, ws.key, `mutation { createFolder(name: "  Launch  ") { id uuid name videoCount accountCount } }`);
     expect(created.body.errors).toBeUndefined();
-    const folder = { ...created.body.data.createFolder, id: created.body.data.createFolder.uuid, globalId: created.body.data.createFolder.id };
+    const folder = {
+      ...created.body.data.createFolder,
+      id: created.body.data.createFolder.uuid,
+      globalId: created.body.data.createFolder.id,
+    };
     expect(folder).toMatchObject({ name: "Launch", videoCount: 0, accountCount: 0 });
 
     const account = await createAccount();
@@ -80,18 +83,28 @@ describe("GraphQL folders", () => {
     const direct = await createTrackedVideo(ws.workspaceId, { viewCount: 7, likeCount: 7, commentCount: 0, shareCount: 0 });
     const unknown = randomUUID();
 
-    const addV = await gql(api.url, ws.key, `mutation($f: ID!, $ids: [ID!]!) { addVideosToFolder(folderId: $f, videoIds: $ids) { id success error } }`, {
-      f: folder.globalId,
-      ids: [direct.id, unknown],
-    });
+    const addV = await gql(
+      api.url,
+      ws.key,
+      `mutation($f: ID!, $ids: [ID!]!) { addVideosToFolder(folderId: $f, videoIds: $ids) { id success error } }`,
+      {
+        f: folder.globalId,
+        ids: [direct.id, unknown],
+      },
+    );
     expect(addV.body.data.addVideosToFolder).toEqual([
       { id: direct.id, success: true, error: null },
       { id: unknown, success: false, error: "Video not found" },
     ]);
-    const addA = await gql(api.url, ws.key, `mutation($f: ID!, $ids: [ID!]!) { addAccountsToFolder(folderId: $f, accountIds: $ids) { id success } }`, {
-      f: folder.id,
-      ids: [account.id],
-    });
+    const addA = await gql(
+      api.url,
+      ws.key,
+      `mutation($f: ID!, $ids: [ID!]!) { addAccountsToFolder(folderId: $f, accountIds: $ids) { id success } }`,
+      {
+        f: folder.id,
+        ids: [account.id],
+      },
+    );
     expect(addA.body.data.addAccountsToFolder).toEqual([{ id: account.id, success: true }]);
 
     const q = `query($id: ID!, $after: String) { folder(id: $id) {
@@ -121,17 +134,24 @@ describe("GraphQL folders", () => {
     });
     expect(videos).toHaveLength(12);
 
-    const renamed = await gql(api.url, ws.key, `mutation($id: ID!) { renameFolder(id: $id, name: "Relaunch") { uuid name } }`, { id: folder.id });
+    const renamed = await gql(api.url, ws.key, `mutation($id: ID!) { renameFolder(id: $id, name: "Relaunch") { uuid name } }`, {
+      id: folder.id,
+    });
     expect(renamed.body.data.renameFolder).toEqual({ uuid: folder.id, name: "Relaunch" });
     const removed = await gql(api.url, ws.key, `mutation($f: ID!, $ids: [ID!]!) { removeVideosFromFolder(folderId: $f, videoIds: $ids) }`, {
       f: folder.id,
       ids: [direct.id],
     });
     expect(removed.body.data.removeVideosFromFolder).toBe(1);
-    const remA = await gql(api.url, ws.key, `mutation($f: ID!, $ids: [ID!]!) { removeAccountsFromFolder(folderId: $f, accountIds: $ids) { success } }`, {
-      f: folder.id,
-      ids: [account.id],
-    });
+    const remA = await gql(
+      api.url,
+      ws.key,
+      `mutation($f: ID!, $ids: [ID!]!) { removeAccountsFromFolder(folderId: $f, accountIds: $ids) { success } }`,
+      {
+        f: folder.id,
+        ids: [account.id],
+      },
+    );
     expect(remA.body.data.removeAccountsFromFolder).toEqual([{ success: true }]);
 
     // Validation and isolation, as in REST.
@@ -144,7 +164,12 @@ describe("GraphQL folders", () => {
       }),
       await gql(api.url, ws.key, `query($id: ID!) { folder(id: $id) { videos(first: 101) { totalCount } } }`, { id: folder.id }),
       await gql(api.url, ws.key, `query($id: ID!) { folder(id: $id) { videos(after: "not a cursor") { totalCount } } }`, { id: folder.id }),
-      await gql(api.url, ws.key, `query($id: ID!) { folder(id: $id) { videos(startDate: "2026-06-02", endDate: "2026-06-01") { totalCount } } }`, { id: folder.id }),
+      await gql(
+        api.url,
+        ws.key,
+        `query($id: ID!) { folder(id: $id) { videos(startDate: "2026-06-02", endDate: "2026-06-01") { totalCount } } }`,
+        { id: folder.id },
+      ),
       await gql(api.url, ws.key, `query($id: ID!) { folder(id: $id) { videos(startDate: "June") { totalCount } } }`, { id: folder.id }),
     ];
     for (const e of errors) expect(e.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
@@ -161,11 +186,16 @@ describe("GraphQL folders", () => {
         expect(r.body.errors?.[0]?.extensions?.code, query).toBe("NOT_FOUND");
       }
     }
-    expect((await gql(api.url, intruder.key, `{ folders { totalCount edges { node { id } } } }`)).body.data.folders).toEqual({ totalCount: 0, edges: [] });
+    expect((await gql(api.url, intruder.key, `{ folders { totalCount edges { node { id } } } }`)).body.data.folders).toEqual({
+      totalCount: 0,
+      edges: [],
+    });
 
     const deleted = await gql(api.url, ws.key, `mutation($id: ID!) { deleteFolder(id: $id) }`, { id: folder.id });
     expect(deleted.body.data.deleteFolder).toBe(folder.id);
-    expect((await gql(api.url, ws.key, `query($id: ID!) { folder(id: $id) { id } }`, { id: folder.id })).body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect(
+      (await gql(api.url, ws.key, `query($id: ID!) { folder(id: $id) { id } }`, { id: folder.id })).body.errors?.[0]?.extensions?.code,
+    ).toBe("NOT_FOUND");
   });
 
   it("topVideos and growth give what REST gives", async () => {
@@ -183,16 +213,23 @@ describe("GraphQL folders", () => {
     );
     expect(r.body.errors).toBeUndefined();
     const restTop = (await rest.get(`${P}/analytics/videos/top?limit=5`)).body.data;
-    expect(r.body.data.topVideos.edges.map((e: any) => e.node)).toEqual(restTop.map((v: any) => ({ uuid: v.id, engagementRate: v.engagementRate, viewCount: v.viewCount })));
+    expect(r.body.data.topVideos.edges.map((e: any) => e.node)).toEqual(
+      restTop.map((v: any) => ({ uuid: v.id, engagementRate: v.engagementRate, viewCount: v.viewCount })),
+    );
     const growth = r.body.data.growth.edges.map((e: any) => e.node);
     expect(growth).toEqual((await rest.get(`${P}/analytics/growth?period=7d`)).body.data);
     expect(r.body.data.growth.totalCount).toBe(7);
     expect(growth[0]).toEqual({ date: today, totalFollowers: 42, totalViews: 4200, totalVideos: 3 });
     // Growth pages by day: the page after the third day starts at the fourth.
     const firstThree = await gql(api.url, ws.key, `{ growth(period: LAST_7_DAYS, first: 3) { pageInfo { endCursor hasNextPage } } }`);
-    const next = await gql(api.url, ws.key, `query($a: String) { growth(period: LAST_7_DAYS, first: 10, after: $a) { pageInfo { hasNextPage } edges { node { date } } } }`, {
-      a: firstThree.body.data.growth.pageInfo.endCursor,
-    });
+    const next = await gql(
+      api.url,
+      ws.key,
+      `query($a: String) { growth(period: LAST_7_DAYS, first: 10, after: $a) { pageInfo { hasNextPage } edges { node { date } } } }`,
+      {
+        a: firstThree.body.data.growth.pageInfo.endCursor,
+      },
+    );
     expect(firstThree.body.data.growth.pageInfo.hasNextPage).toBe(true);
     expect(next.body.data.growth.edges.map((e: any) => e.node.date)).toEqual(growth.slice(3).map((p: any) => p.date));
     expect(next.body.data.growth.pageInfo.hasNextPage).toBe(false);

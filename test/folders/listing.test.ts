@@ -128,9 +128,19 @@ describe("GET /folders/{id}/videos", () => {
 
   it("date filters include both days (UTC) and leave out videos without a posting date", async () => {
     const inRange = (v: V, from: string, to: string) =>
-      v.postedAt !== null && v.postedAt >= new Date(`${from}T00:00:00Z`) && v.postedAt < new Date(new Date(`${to}T00:00:00Z`).getTime() + 86_400_000);
-    for (const [from, to] of [["2026-03-01", "2026-06-30"], ["2026-05-15", "2026-05-15"], ["2026-01-01", "2026-12-31"]] as const) {
-      const want = expectedOrder(expected.filter((v) => inRange(v, from, to)), "views", "desc");
+      v.postedAt !== null &&
+      v.postedAt >= new Date(`${from}T00:00:00Z`) &&
+      v.postedAt < new Date(new Date(`${to}T00:00:00Z`).getTime() + 86_400_000);
+    for (const [from, to] of [
+      ["2026-03-01", "2026-06-30"],
+      ["2026-05-15", "2026-05-15"],
+      ["2026-01-01", "2026-12-31"],
+    ] as const) {
+      const want = expectedOrder(
+        expected.filter((v) => inRange(v, from, to)),
+        "views",
+        "desc",
+      );
       const { ids, total } = await allPages(`&sort=views&start_date=${from}&end_date=${to}`, 10);
       expect(total).toBe(want.length);
       expect(ids).toEqual(want);

@@ -39,7 +39,9 @@ async function folder(c: C, name: string, parentId?: string | null): Promise<str
 
 async function mcpCall(key: string, name: string, args: Record<string, unknown>) {
   const c = new Client({ name: "nesting-test", version: "1.0.0" });
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+  );
   mcpClients.push(c);
   const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
   return { isError: r.isError === true, body: r.structuredContent };
@@ -55,7 +57,15 @@ describe("nesting: parents, depth, cycles", () => {
     const creator = await folder(c, "Creator", campaign);
 
     const one = await c.get(`${P}/folders/${creator}`);
-    expect(one.body.data).toMatchObject({ id: creator, parentId: campaign, childCount: 0, ancestors: [{ id: client1, name: "Client A" }, { id: campaign, name: "Campaign" }] });
+    expect(one.body.data).toMatchObject({
+      id: creator,
+      parentId: campaign,
+      childCount: 0,
+      ancestors: [
+        { id: client1, name: "Client A" },
+        { id: campaign, name: "Campaign" },
+      ],
+    });
     expect((await c.get(`${P}/folders/${client1}`)).body.data).toMatchObject({ parentId: null, childCount: 1, ancestors: [] });
     const children = await c.get(`${P}/folders?parentId=${campaign}`);
     expect(children.body.data.map((f: any) => f.id)).toEqual([creator]);
@@ -138,19 +148,37 @@ describe("includeDescendants: analytics and videos over a sub-tree", () => {
     const videos = await createVariedVideos(ws.workspaceId, 27, 34);
     const account = await createAccount();
     await trackAccount(ws.workspaceId, account.id);
-    const accountVideos = [await createTrackedVideo(ws.workspaceId, { accountId: account.id, viewCount: 50_000_000 }), await createTrackedVideo(ws.workspaceId, { accountId: account.id })];
+    const accountVideos = [
+      await createTrackedVideo(ws.workspaceId, { accountId: account.id, viewCount: 50_000_000 }),
+      await createTrackedVideo(ws.workspaceId, { accountId: account.id }),
+    ];
     const add = (f: string, ids: string[]) => c.post(`${P}/folders/${f}/videos`, { video_ids: ids });
-    await add(clientF, videos.slice(0, 5).map((v) => v.id));
-    await add(campaign1, videos.slice(3, 12).map((v) => v.id));
-    await add(campaign2, videos.slice(10, 18).map((v) => v.id));
+    await add(
+      clientF,
+      videos.slice(0, 5).map((v) => v.id),
+    );
+    await add(
+      campaign1,
+      videos.slice(3, 12).map((v) => v.id),
+    );
+    await add(
+      campaign2,
+      videos.slice(10, 18).map((v) => v.id),
+    );
     await add(creator, [...videos.slice(16, 22).map((v) => v.id), accountVideos[0]!.id]);
-    await add(unrelated, videos.slice(22).map((v) => v.id));
+    await add(
+      unrelated,
+      videos.slice(22).map((v) => v.id),
+    );
     await c.post(`${P}/folders/${creator}/accounts`, { account_ids: [account.id] });
     await c.post(`${P}/folders/${campaign2}/accounts`, { account_ids: [account.id] });
     // Another workspace's folder cannot join this tree, and its videos never count.
     const other = await newWorkspace("pro");
     const otherVideo = await createTrackedVideo(other.workspaceId, { viewCount: 10 ** 9 });
-    await client(api.url, other.key).post(`${P}/folders/${(await client(api.url, other.key).post(`${P}/folders`, { name: "o" })).body.data.id}/videos`, { video_ids: [otherVideo.id] });
+    await client(api.url, other.key).post(
+      `${P}/folders/${(await client(api.url, other.key).post(`${P}/folders`, { name: "o" })).body.data.id}/videos`,
+      { video_ids: [otherVideo.id] },
+    );
 
     const tree = [clientF, campaign1, campaign2, creator];
     // The expectation, written without the service's SQL: the folders are listed by hand.
@@ -178,7 +206,12 @@ describe("includeDescendants: analytics and videos over a sub-tree", () => {
     expect(a.totalVideos).toBe(24); // 22 direct videos + both of the account's videos
     expect(a.totalAccounts).toBe(expected.accounts);
     expect(a.totalAccounts).toBe(1);
-    expect([a.totalViews, a.totalLikes, a.totalComments, a.totalShares].map(String)).toEqual([expected.views, expected.likes, expected.comments, expected.shares]);
+    expect([a.totalViews, a.totalLikes, a.totalComments, a.totalShares].map(String)).toEqual([
+      expected.views,
+      expected.likes,
+      expected.comments,
+      expected.shares,
+    ]);
     expect(a.avgEngagementRate).toBeCloseTo(expected.er, 10);
     expect(a.topVideos.map((v: any) => v.id)).toEqual(expected.top);
     expect(a.topVideos[0].id).toBe(accountVideos[0]!.id);
@@ -194,8 +227,13 @@ describe("includeDescendants: analytics and videos over a sub-tree", () => {
     expect(new Set([...page1.body.data, ...page2.body.data].map((v: any) => v.id)).size).toBe(24);
 
     // GraphQL and MCP answer the same aggregates.
-    const g = await gql(api.url, ws.key, `query($id: ID!) { folder(id: $id) { analytics(includeDescendants: true) { totalVideos totalViews totalAccounts }
-      videos(includeDescendants: true, first: 1) { totalCount } } }`, { id: clientF });
+    const g = await gql(
+      api.url,
+      ws.key,
+      `query($id: ID!) { folder(id: $id) { analytics(includeDescendants: true) { totalVideos totalViews totalAccounts }
+      videos(includeDescendants: true, first: 1) { totalCount } } }`,
+      { id: clientF },
+    );
     expect(g.body.data.folder).toEqual({
       analytics: { totalVideos: 24, totalViews: a.totalViews, totalAccounts: 1 },
       videos: { totalCount: 24 },
@@ -234,9 +272,21 @@ describe("a folder's growth, with its sub-folders", () => {
     expect(all.body.data).toEqual(expected(true));
     expect((await c.get(`${P}/folders/${parent}/growth?period=all&includeDescendants=true`)).body.data).toHaveLength(11);
 
-    const g = await gql(api.url, ws.key, `query($id: ID!) { folder(id: $id) { growth(period: LAST_7_DAYS, includeDescendants: true, first: 2) { edges { node { date totalFollowers } } } } }`, { id: parent });
-    expect(g.body.data.folder.growth.edges.map((e: any) => e.node)).toEqual(expected(true).slice(0, 2).map((p) => ({ date: p.date, totalFollowers: p.totalFollowers })));
-    expect(await mcpCall(ws.key, "get_folder_growth", { folder_id: parent, period: "7d", includeDescendants: true })).toEqual({ isError: false, body: { data: all.body.data } });
+    const g = await gql(
+      api.url,
+      ws.key,
+      `query($id: ID!) { folder(id: $id) { growth(period: LAST_7_DAYS, includeDescendants: true, first: 2) { edges { node { date totalFollowers } } } } }`,
+      { id: parent },
+    );
+    expect(g.body.data.folder.growth.edges.map((e: any) => e.node)).toEqual(
+      expected(true)
+        .slice(0, 2)
+        .map((p) => ({ date: p.date, totalFollowers: p.totalFollowers })),
+    );
+    expect(await mcpCall(ws.key, "get_folder_growth", { folder_id: parent, period: "7d", includeDescendants: true })).toEqual({
+      isError: false,
+      body: { data: all.body.data },
+    });
     expect((await client(api.url, (await newWorkspace()).key).get(`${P}/folders/${parent}/growth`)).status).toBe(404);
   });
 });
@@ -248,10 +298,18 @@ describe("a tree read page by page", () => {
     const campaign = await folder(c, "Campaign", client);
     const creator = await folder(c, "Creator", campaign);
     const page = async (order: string) =>
-      (await gql(api.url, ws.key, `{ folders(first: 2${order}) { edges { node { uuid parentUuid } } pageInfo { endCursor } } }`)).body.data.folders;
+      (await gql(api.url, ws.key, `{ folders(first: 2${order}) { edges { node { uuid parentUuid } } pageInfo { endCursor } } }`)).body.data
+        .folders;
     const oldest = await page(", order: OLDEST_FIRST");
     expect(oldest.edges.map((e: any) => e.node.uuid)).toEqual([client, campaign]);
-    const rest = (await gql(api.url, ws.key, `query($after: String) { folders(first: 2, after: $after, order: OLDEST_FIRST) { edges { node { uuid } } } }`, { after: oldest.pageInfo.endCursor })).body.data.folders;
+    const rest = (
+      await gql(
+        api.url,
+        ws.key,
+        `query($after: String) { folders(first: 2, after: $after, order: OLDEST_FIRST) { edges { node { uuid } } } }`,
+        { after: oldest.pageInfo.endCursor },
+      )
+    ).body.data.folders;
     expect(rest.edges.map((e: any) => e.node.uuid)).toEqual([creator]);
     expect((await page("")).edges.map((e: any) => e.node.uuid)).toEqual([creator, campaign]);
   });
@@ -275,11 +333,25 @@ describe("GraphQL and MCP doors", () => {
     const kids = q.body.data.folder.children;
     expect(kids.totalCount).toBe(2);
     expect(kids.edges.map((e: any) => e.node.name)).toEqual(["a", "b"]);
-    expect(kids.edges[0].node.children.edges[0].node).toEqual({ uuid: leaf, ancestors: [{ uuid: root, name: "Root" }, { uuid: a, name: "a" }], parent: { uuid: a }, parentUuid: a });
+    expect(kids.edges[0].node.children.edges[0].node).toEqual({
+      uuid: leaf,
+      ancestors: [
+        { uuid: root, name: "Root" },
+        { uuid: a, name: "a" },
+      ],
+      parent: { uuid: a },
+      parentUuid: a,
+    });
 
-    const moved = await gql(api.url, ws.key, `mutation($id: ID!, $p: ID) { moveFolder(id: $id, parentId: $p) { uuid parentUuid } }`, { id: leaf, p: b });
+    const moved = await gql(api.url, ws.key, `mutation($id: ID!, $p: ID) { moveFolder(id: $id, parentId: $p) { uuid parentUuid } }`, {
+      id: leaf,
+      p: b,
+    });
     expect(moved.body.data.moveFolder).toEqual({ uuid: leaf, parentUuid: b });
-    const cycle = await gql(api.url, ws.key, `mutation($id: ID!, $p: ID) { moveFolder(id: $id, parentId: $p) { uuid } }`, { id: root, p: leaf });
+    const cycle = await gql(api.url, ws.key, `mutation($id: ID!, $p: ID) { moveFolder(id: $id, parentId: $p) { uuid } }`, {
+      id: root,
+      p: leaf,
+    });
     expect(cycle.body.errors![0]!.extensions!.code).toBe("FOLDER_CYCLE");
     const del = await gql(api.url, ws.key, `mutation($id: ID!) { deleteFolder(id: $id, children: DELETE) }`, { id: b });
     expect(del.body.data.deleteFolder).toBe(b);

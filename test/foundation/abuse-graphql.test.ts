@@ -52,7 +52,10 @@ function wsClient(key: string, url = wsUrl(), onClosed?: (code: number) => void)
 }
 
 /** The first answer of an operation over the socket: "data", an error code, or "closed:<code>". */
-function firstOutcome(c: Client, payload: { query: string; variables?: Record<string, unknown>; extensions?: Record<string, unknown> }): Promise<string> {
+function firstOutcome(
+  c: Client,
+  payload: { query: string; variables?: Record<string, unknown>; extensions?: Record<string, unknown> },
+): Promise<string> {
   return new Promise((resolve) => {
     c.subscribe(payload as { query: string }, {
       next: (v: any) => resolve(v.errors?.[0]?.extensions?.code ?? "data"),
@@ -63,7 +66,8 @@ function firstOutcome(c: Client, payload: { query: string; variables?: Record<st
 }
 
 const codeOf = (r: { body: any }) => r.body?.errors?.[0]?.extensions?.code;
-const introspectionAliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `s${i}: __schema { types { name fields { name args { name type { name } } } } }`).join(" ")} }`;
+const introspectionAliases = (n: number) =>
+  `{ ${Array.from({ length: n }, (_, i) => `s${i}: __schema { types { name fields { name args { name type { name } } } } }`).join(" ")} }`;
 
 describe("introspection and the size of an answer", () => {
   it("the standard introspection query is answered (GraphiQL, codegen, Relay)", async () => {
@@ -84,7 +88,11 @@ describe("introspection and the size of an answer", () => {
     const types = await gql(api.url, key, `{ a: __type(name: "Video") { name fields { name } } b: __type(name: "Account") { name } }`);
     expect(types.body.errors).toBeUndefined();
     // Through a fragment too.
-    const viaFragment = await gql(api.url, key, `query { ...A b: __schema { queryType { name } } } fragment A on Query { a: __schema { queryType { name } } }`);
+    const viaFragment = await gql(
+      api.url,
+      key,
+      `query { ...A b: __schema { queryType { name } } } fragment A on Query { a: __schema { queryType { name } } }`,
+    );
     expect(codeOf(viaFragment)).toBe("QUERY_TOO_COSTLY");
     const c = wsClient(key);
     expect(await firstOutcome(c, { query: introspectionAliases(3) })).toBe("QUERY_TOO_COSTLY");
@@ -94,7 +102,11 @@ describe("introspection and the size of an answer", () => {
 
   it("introspection that lists members below a member list is refused (the answer would multiply)", async () => {
     const { key } = await newWorkspace();
-    const nested = await gql(api.url, key, `{ __schema { types { fields { type { ofType { fields { type { ofType { fields { name } } } } } } } } } }`);
+    const nested = await gql(
+      api.url,
+      key,
+      `{ __schema { types { fields { type { ofType { fields { type { ofType { fields { name } } } } } } } } } }`,
+    );
     expect(codeOf(nested)).toBe("QUERY_TOO_COSTLY");
     const viaType = await gql(api.url, key, `{ __type(name: "Video") { fields { type { fields { name } } } } }`);
     expect(codeOf(viaType)).toBe("QUERY_TOO_COSTLY");
@@ -106,7 +118,10 @@ describe("introspection and the size of an answer", () => {
     const { key } = await newWorkspace();
     // 25 pages of 100 videos, 8 values each: up to 22,500 values (limit 20,000 in this file; the shape's cost is small).
     const nested = (n: string) =>
-      Array.from({ length: 25 }, (_, i) => `p${i}: videos(first: ${n}) { edges { node { uuid url viewCount likeCount commentCount shareCount bookmarkCount } } }`).join(" ");
+      Array.from(
+        { length: 25 },
+        (_, i) => `p${i}: videos(first: ${n}) { edges { node { uuid url viewCount likeCount commentCount shareCount bookmarkCount } } }`,
+      ).join(" ");
     // graphql-armor's shape cost multiplies literal page sizes only; the answer-size bound also reads variables.
     expect(codeOf(await gql(api.url, key, `{ ${nested("100")} }`))).toBe("QUERY_TOO_COSTLY");
     const withVariables = `query($n: Int) { ${nested("$n")} }`;
@@ -126,7 +141,7 @@ describe("introspection and the size of an answer", () => {
 
 describe("documents that are expensive to read", () => {
   const nesting = (levels: number) => `${"{ a ".repeat(levels)}${"}".repeat(levels)}`;
-    // Each just under the 1 MiB body limit.
+  // Each just under the 1 MiB body limit.
   const directives = `{ workspace ${"@include(if: true) ".repeat(50_000)} { plan } }`;
   const spreads = `{ ...F ${"...F ".repeat(190_000)}} fragment F on Query { workspace { plan } }`;
 
@@ -185,7 +200,11 @@ describe("graphql-ws has HTTP's bounds", () => {
     await other.dispose();
     await clients[0]!.dispose();
     const again = wsClient(key);
-    await waitFor("the closed socket's place", async () => (await firstOutcome(again, { query: "{ workspace { plan } }" })) === "data", 5_000);
+    await waitFor(
+      "the closed socket's place",
+      async () => (await firstOutcome(again, { query: "{ workspace { plan } }" })) === "data",
+      5_000,
+    );
     await again.dispose();
     for (const c of clients.slice(1)) await c.dispose();
   });
@@ -194,15 +213,27 @@ describe("graphql-ws has HTTP's bounds", () => {
     const { key } = await newWorkspace();
     const dir = await mkdtemp(join(tmpdir(), "persisted-ws-"));
     const manifest = join(dir, "persisted.json");
-    await writeFile(manifest, JSON.stringify({ plan1: "query Plan { workspace { plan } }", credits1: "subscription Credits { creditsUpdated { totalRemaining } }" }));
+    await writeFile(
+      manifest,
+      JSON.stringify({
+        plan1: "query Plan { workspace { plan } }",
+        credits1: "subscription Credits { creditsUpdated { totalRemaining } }",
+      }),
+    );
     const only = await spawnService("api", { GRAPHQL_PERSISTED_OPERATIONS: manifest, GRAPHQL_PERSISTED_ONLY: "true" });
     try {
       const c = wsClient(key, only.url!.replace("http", "ws") + "/graphql");
-      for (const query of ["{ workspace { plan } }", `mutation { createFolder(name: "x") { id } }`, "{ __schema { queryType { name } } }"]) {
+      for (const query of [
+        "{ workspace { plan } }",
+        `mutation { createFolder(name: "x") { id } }`,
+        "{ __schema { queryType { name } } }",
+      ]) {
         expect(await firstOutcome(c, { query }), query).toBe("CANNOT_SEND_PQ_ID_AND_BODY");
       }
       expect(await firstOutcome(c, { query: "", extensions: { persistedQuery: { version: 1, sha256Hash: "plan1" } } })).toBe("data");
-      expect(await firstOutcome(c, { query: "", extensions: { persistedQuery: { version: 1, sha256Hash: "nope" } } })).toBe("PERSISTED_QUERY_NOT_IN_LIST");
+      expect(await firstOutcome(c, { query: "", extensions: { persistedQuery: { version: 1, sha256Hash: "nope" } } })).toBe(
+        "PERSISTED_QUERY_NOT_IN_LIST",
+      );
       await c.dispose();
       // SSE is HTTP: the same rule.
       const sse = await fetch(`${only.url}/graphql?query=${encodeURIComponent("subscription { creditsUpdated { totalRemaining } }")}`, {
@@ -224,7 +255,12 @@ describe("live subscriptions per key", () => {
     for (let i = 0; i < MAX_SUBSCRIPTIONS - 1; i++) {
       started.push(
         new Promise<void>((resolve, reject) => {
-          ends.push(c.subscribe({ query: "subscription { creditsUpdated { totalRemaining } }" }, { next: () => undefined, error: reject, complete: () => undefined }));
+          ends.push(
+            c.subscribe(
+              { query: "subscription { creditsUpdated { totalRemaining } }" },
+              { next: () => undefined, error: reject, complete: () => undefined },
+            ),
+          );
           resolve();
         }),
       );
@@ -237,7 +273,11 @@ describe("live subscriptions per key", () => {
       signal: abort.signal,
     });
     expect(sse.status).toBe(200);
-    await waitFor("the limit", async () => (await firstOutcome(c, { query: "subscription { creditsUpdated { totalRemaining } }" })) === "SUBSCRIPTION_LIMIT_REACHED", 10_000);
+    await waitFor(
+      "the limit",
+      async () => (await firstOutcome(c, { query: "subscription { creditsUpdated { totalRemaining } }" })) === "SUBSCRIPTION_LIMIT_REACHED",
+      10_000,
+    );
     const overSse = await fetch(`${api.url}/graphql?query=${encodeURIComponent("subscription { creditsUpdated { totalRemaining } }")}`, {
       headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" },
     });
@@ -246,16 +286,23 @@ describe("live subscriptions per key", () => {
     expect(await firstOutcome(c, { query: "{ workspace { plan } }" })).toBe("data");
     // Ending one (the SSE stream) gives its place back.
     abort.abort();
-    await waitFor("the SSE stream's place", async () => {
-      const outcome = await new Promise<string>((resolve) => {
-        const end = c.subscribe({ query: "subscription { creditsUpdated { totalRemaining } }" }, { next: () => undefined, error: (e: any) => resolve(e?.[0]?.extensions?.code ?? "error"), complete: () => resolve("complete") });
-        setTimeout(() => {
-          end();
-          resolve("live");
-        }, 300);
-      });
-      return outcome === "live";
-    }, 10_000);
+    await waitFor(
+      "the SSE stream's place",
+      async () => {
+        const outcome = await new Promise<string>((resolve) => {
+          const end = c.subscribe(
+            { query: "subscription { creditsUpdated { totalRemaining } }" },
+            { next: () => undefined, error: (e: any) => resolve(e?.[0]?.extensions?.code ?? "error"), complete: () => resolve("complete") },
+          );
+          setTimeout(() => {
+            end();
+            resolve("live");
+          }, 300);
+        });
+        return outcome === "live";
+      },
+      10_000,
+    );
     for (const end of ends) end();
     await c.dispose();
   });
@@ -270,7 +317,10 @@ describe("fan-out: one write, many subscriptions of one key", () => {
     const deliver = async (subscribers: number) => {
       const received: any[] = [];
       const ends = Array.from({ length: subscribers }, () =>
-        c.subscribe({ query: "subscription { trackedVideosChanged { change video { uuid viewCount account { username } } } }" }, { next: (v: any) => received.push(v), error: () => undefined, complete: () => undefined }),
+        c.subscribe(
+          { query: "subscription { trackedVideosChanged { change video { uuid viewCount account { username } } } }" },
+          { next: (v: any) => received.push(v), error: () => undefined, complete: () => undefined },
+        ),
       );
       // Every subscription is live (its Redis SUBSCRIBE answered) before the write.
       await new Promise((r) => setTimeout(r, 300));
@@ -280,7 +330,9 @@ describe("fan-out: one write, many subscriptions of one key", () => {
         await waitFor("every delivery", () => received.length >= subscribers, 15_000);
       });
       for (const end of ends) end();
-      expect(received.every((v) => v.data.trackedVideosChanged.video.uuid === video.id && v.data.trackedVideosChanged.video.account.username)).toBe(true);
+      expect(
+        received.every((v) => v.data.trackedVideosChanged.video.uuid === video.id && v.data.trackedVideosChanged.video.account.username),
+      ).toBe(true);
       return statements;
     };
     const few = await deliver(2);

@@ -46,10 +46,15 @@ describe("forged cursors are checked as values before any SQL", () => {
       ["TRACKED_AT", ["2024-01-01T00:00:00.000Z", "not-a-uuid"]],
     ];
     for (const [sort, values] of cases) {
-      const r = await gql(api.url, key, `query($after: String, $sort: VideoSort) { videos(first: 5, after: $after, sort: $sort) { edges { node { uuid } } } }`, {
-        after: cursor(values),
-        sort,
-      });
+      const r = await gql(
+        api.url,
+        key,
+        `query($after: String, $sort: VideoSort) { videos(first: 5, after: $after, sort: $sort) { edges { node { uuid } } } }`,
+        {
+          after: cursor(values),
+          sort,
+        },
+      );
       expect(codeOf(r), `${sort} ${JSON.stringify(values)}`).toBe("VALIDATION_ERROR");
     }
     // Real values in range still page.
@@ -57,7 +62,12 @@ describe("forged cursors are checked as values before any SQL", () => {
       ["VIEWS", ["9223372036854775807", id]],
       ["TRACKED_AT", ["2024-02-29T00:00:00.000Z", id]],
     ] as [string, unknown[]][]) {
-      const r = await gql(api.url, key, `query($after: String, $sort: VideoSort) { videos(first: 5, after: $after, sort: $sort) { edges { node { uuid } } } }`, { after: cursor(values), sort });
+      const r = await gql(
+        api.url,
+        key,
+        `query($after: String, $sort: VideoSort) { videos(first: 5, after: $after, sort: $sort) { edges { node { uuid } } } }`,
+        { after: cursor(values), sort },
+      );
       expect(r.body.errors, `${sort} ${JSON.stringify(values)}`).toBeUndefined();
     }
   });
@@ -156,7 +166,8 @@ describe("slow clients are cut", () => {
   });
 
   it("a body that never finishes: closed (408) after HTTP_REQUEST_TIMEOUT_MS; without a key, refused (401) before it is read", async () => {
-    const head = (auth: string) => `POST /api/v1/folders HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+    const head = (auth: string) =>
+      `POST /api/v1/folders HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
     const { key } = await newWorkspace();
     const r = await slowly([head(`Authorization: Bearer ${key}\r\n`), ...Array.from({ length: 30 }, () => " ")]);
     expect(r.text).toMatch(/^HTTP\/1\.1 408/);

@@ -79,7 +79,10 @@ describe("Authorization: exactly `Bearer <key>` on every door", () => {
       const rest = await request(api.url, "GET", "/api/v1/workspace", { headers: { authorization: header } });
       expect(rest.status, header).toBe(401);
       expect(rest.body).toMatchObject({ code: "UNAUTHORIZED" });
-      const graphql = await request(api.url, "POST", "/graphql", { headers: { authorization: header }, body: { query: "{ workspace { plan } }" } });
+      const graphql = await request(api.url, "POST", "/graphql", {
+        headers: { authorization: header },
+        body: { query: "{ workspace { plan } }" },
+      });
       expect(graphql.status, header).toBe(401);
       expect(graphql.body.errors[0].extensions.code).toBe("UNAUTHORIZED");
       const mcp = await request(api.url, "POST", "/mcp", {
@@ -90,7 +93,10 @@ describe("Authorization: exactly `Bearer <key>` on every door", () => {
     }
     for (const header of accepted(key)) {
       expect((await request(api.url, "GET", "/api/v1/workspace", { headers: { authorization: header } })).status, header).toBe(200);
-      const graphql = await request(api.url, "POST", "/graphql", { headers: { authorization: header }, body: { query: "{ workspace { plan } }" } });
+      const graphql = await request(api.url, "POST", "/graphql", {
+        headers: { authorization: header },
+        body: { query: "{ workspace { plan } }" },
+      });
       expect(graphql.body.data?.workspace?.plan, header).toBe("free");
     }
   });
@@ -102,7 +108,11 @@ describe("Authorization: exactly `Bearer <key>` on every door", () => {
         const req = httpRequest(`${api.url}${path}`, {
           method: "POST",
           // An array value: Node sends one Authorization line per element.
-          headers: { authorization: [`Bearer ${key}`, `Bearer ${key}`], "content-type": "application/json", accept: "application/json, text/event-stream" } as unknown as OutgoingHttpHeaders,
+          headers: {
+            authorization: [`Bearer ${key}`, `Bearer ${key}`],
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          } as unknown as OutgoingHttpHeaders,
         });
         req.on("response", (res) => {
           let text = "";
@@ -197,10 +207,13 @@ describe("a revoked key's live connections end", () => {
       { query: "subscription { creditsUpdated { totalRemaining } }" },
       { next: (v: any) => state.balances.push(v.data?.creditsUpdated?.totalRemaining), error: () => undefined, complete: () => undefined },
     );
-    await vi.waitFor(async () => {
-      await grantCredits(workspaceId, 1);
-      expect(state.balances.length).toBeGreaterThan(0);
-    }, { timeout: 5000, interval: 300 });
+    await vi.waitFor(
+      async () => {
+        await grantCredits(workspaceId, 1);
+        expect(state.balances.length).toBeGreaterThan(0);
+      },
+      { timeout: 5000, interval: 300 },
+    );
     return { c, state };
   }
 
@@ -259,10 +272,13 @@ describe("a revoked key's live connections end", () => {
       }
       ended = true;
     })();
-    await vi.waitFor(async () => {
-      await grantCredits(workspaceId, 4);
-      expect(text).toContain("totalRemaining");
-    }, { timeout: 5000, interval: 300 });
+    await vi.waitFor(
+      async () => {
+        await grantCredits(workspaceId, 4);
+        expect(text).toContain("totalRemaining");
+      },
+      { timeout: 5000, interval: 300 },
+    );
     expect((await admin.delete(`/api/v1/settings/api-keys/${extra.id}`)).status).toBe(200);
     const before = text.split("totalRemaining").length;
     // A change right after the revocation must not reach the revoked key's stream.
@@ -277,14 +293,20 @@ describe("a revoked key's live connections end", () => {
     let closed = false;
     const other = wsClient(`Bearer ${key}`, () => (closed = true));
     const events: unknown[] = [];
-    other.subscribe({ query: "subscription { creditsUpdated { totalRemaining } }" }, { next: (v) => events.push(v), error: () => undefined, complete: () => undefined });
+    other.subscribe(
+      { query: "subscription { creditsUpdated { totalRemaining } }" },
+      { next: (v) => events.push(v), error: () => undefined, complete: () => undefined },
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect((await admin.delete(`/api/v1/settings/api-keys/${extra.id}`)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1200));
-    await vi.waitFor(async () => {
-      await grantCredits(workspaceId, 6);
-      expect(events.length).toBeGreaterThan(0);
-    }, { timeout: 5000, interval: 300 });
+    await vi.waitFor(
+      async () => {
+        await grantCredits(workspaceId, 6);
+        expect(events.length).toBeGreaterThan(0);
+      },
+      { timeout: 5000, interval: 300 },
+    );
     expect(closed).toBe(false);
     await other.dispose();
   });

@@ -33,7 +33,13 @@ describe("credits", () => {
     const c = client(api.url, ws.key);
     const credits = await c.get("/api/v1/credits");
     expect(credits.status).toBe(200);
-    expect(credits.body.data).toMatchObject({ total_remaining: 2000, monthly_total: 2000, monthly_used: 0, monthly_remaining: 2000, reserved: 0 });
+    expect(credits.body.data).toMatchObject({
+      total_remaining: 2000,
+      monthly_total: 2000,
+      monthly_used: 0,
+      monthly_remaining: 2000,
+      reserved: 0,
+    });
     expect(credits.body.data.cycle_resets_at).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/);
     expect(credits.body.data.ledger[0]).toMatchObject({ kind: "renewal", amount: 2000, balanceAfter: 2000 });
     const info = await c.get("/api/v1/workspace");
@@ -49,7 +55,9 @@ describe("credits", () => {
   it("never goes negative: 50 concurrent reservations of 5 against a balance for 10 admit exactly 10", async () => {
     const ws = await workspaceWith(50);
     const attempts = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) => reserve({ workspaceId: ws.workspaceId, amount: 5, idempotencyKey: `r${i}`, reason: "analysis" })),
+      Array.from({ length: 50 }, (_, i) =>
+        reserve({ workspaceId: ws.workspaceId, amount: 5, idempotencyKey: `r${i}`, reason: "analysis" }),
+      ),
     );
     const admitted = attempts.filter((a) => a.status === "fulfilled");
     expect(admitted).toHaveLength(10);
@@ -97,7 +105,9 @@ describe("credits", () => {
 
   it("insufficient credits change nothing and say what is required and available", async () => {
     const ws = await workspaceWith(99);
-    await expect(charge({ workspaceId: ws.workspaceId, amount: 100, idempotencyKey: "x", reason: "radar", what: "a radar search" })).rejects.toMatchObject({
+    await expect(
+      charge({ workspaceId: ws.workspaceId, amount: 100, idempotencyKey: "x", reason: "radar", what: "a radar search" }),
+    ).rejects.toMatchObject({
       code: "INSUFFICIENT_CREDITS",
       required: 100,
       available: 99,
@@ -111,7 +121,9 @@ describe("credits", () => {
     const ws = await workspaceWith(7);
     const r = await reserve({ workspaceId: ws.workspaceId, amount: 5, idempotencyKey: "a1", reason: "analysis" });
     expect(await getBalance(ws.workspaceId)).toMatchObject({ totalRemaining: 7, reserved: 5 });
-    await expect(reserve({ workspaceId: ws.workspaceId, amount: 5, idempotencyKey: "a2", reason: "analysis" })).rejects.toBeInstanceOf(InsufficientCreditsError);
+    await expect(reserve({ workspaceId: ws.workspaceId, amount: 5, idempotencyKey: "a2", reason: "analysis" })).rejects.toBeInstanceOf(
+      InsufficientCreditsError,
+    );
     // The same idempotency key returns the same reservation instead of a second one.
     expect((await reserve({ workspaceId: ws.workspaceId, amount: 5, idempotencyKey: "a1", reason: "analysis" })).id).toBe(r.id);
     expect(await releaseReservation(r.id)).toEqual({ applied: true });
@@ -130,7 +142,10 @@ describe("credits", () => {
     const b = await getBalance(ws.workspaceId);
     expect(b).toMatchObject({ monthlyTotal: 200, monthlyUsed: 0, totalRemaining: 225 });
     expect(b.cycleResetsAt.getTime()).toBeGreaterThan(now.getTime());
-    const renewals = await prisma.creditLedgerEntry.findMany({ where: { workspaceId: ws.workspaceId, kind: "renewal" }, orderBy: { createdAt: "asc" } });
+    const renewals = await prisma.creditLedgerEntry.findMany({
+      where: { workspaceId: ws.workspaceId, kind: "renewal" },
+      orderBy: { createdAt: "asc" },
+    });
     expect(renewals).toHaveLength(2);
     expect(renewals[1]).toMatchObject({ amount: 160, balanceAfter: 225 });
   });
@@ -148,7 +163,13 @@ describe("credits", () => {
     await expect(prisma.workspace.update({ where: { id: ws.workspaceId }, data: { reservedCredits: 11 } })).rejects.toThrow();
     await expect(
       prisma.creditLedgerEntry.createMany({
-        data: [1, 2].map(() => ({ workspaceId: ws.workspaceId, kind: "grant" as const, amount: 1, balanceAfter: 1, idempotencyKey: "dup" })),
+        data: [1, 2].map(() => ({
+          workspaceId: ws.workspaceId,
+          kind: "grant" as const,
+          amount: 1,
+          balanceAfter: 1,
+          idempotencyKey: "dup",
+        })),
       }),
     ).rejects.toThrow();
   });

@@ -38,7 +38,9 @@ describe("TIMESTAMPTZ parsing", () => {
     expect(differing).toEqual([]);
     // The text it answers as (kept from PostgreSQL's, src/infra/db.ts Timestamp) is the one Date prints.
     const iso = (d: Date | number) => (d instanceof Date ? d.toISOString() : String(d));
-    const printedOtherwise = all.filter((t) => iso(parseTimestamptz(t)) !== iso(general(t)) || JSON.stringify(parseTimestamptz(t)) !== JSON.stringify(general(t)));
+    const printedOtherwise = all.filter(
+      (t) => iso(parseTimestamptz(t)) !== iso(general(t)) || JSON.stringify(parseTimestamptz(t)) !== JSON.stringify(general(t)),
+    );
     expect(printedOtherwise).toEqual([]);
   });
 

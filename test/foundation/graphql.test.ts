@@ -42,7 +42,12 @@ describe("GraphQL", () => {
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.workspace).toEqual({
       plan: "pro",
-      credits: { totalRemaining: 10000, monthlyTotal: 10000, reserved: 0, ledger: { totalCount: 1, edges: [{ node: { kind: "RENEWAL", amount: 10000 } }] } },
+      credits: {
+        totalRemaining: 10000,
+        monthlyTotal: 10000,
+        reserved: 0,
+        ledger: { totalCount: 1, edges: [{ node: { kind: "RENEWAL", amount: 10000 } }] },
+      },
       limits: { videoLimit: 5000, videoSlotsUsed: 0, additionsRemaining: 5000 },
     });
   });
@@ -143,7 +148,10 @@ describe("GraphQL", () => {
   it("graphql-ws: connection_init without a valid key is refused", async () => {
     const c = wsClient(`svc_sk_${"c".repeat(43)}`);
     const outcome = await new Promise<string>((resolve) => {
-      c.subscribe({ query: "subscription { creditsUpdated { totalRemaining } }" }, { next: () => resolve("next"), error: () => resolve("error"), complete: () => resolve("complete") });
+      c.subscribe(
+        { query: "subscription { creditsUpdated { totalRemaining } }" },
+        { next: () => resolve("next"), error: () => resolve("error"), complete: () => resolve("complete") },
+      );
     });
     expect(outcome).toBe("error");
     await c.dispose();
@@ -170,7 +178,10 @@ describe("GraphQL", () => {
     const ws = await newWorkspace();
     const c = wsClient(ws.key);
     const plan = await new Promise<string>((resolve, reject) => {
-      c.subscribe({ query: "{ workspace { plan } }" }, { next: (v: any) => resolve(v.data.workspace.plan), error: reject, complete: () => undefined });
+      c.subscribe(
+        { query: "{ workspace { plan } }" },
+        { next: (v: any) => resolve(v.data.workspace.plan), error: reject, complete: () => undefined },
+      );
     });
     expect(plan).toBe("free");
     await c.dispose();

@@ -48,7 +48,9 @@ function expectClientError(route: AnyRoute, what: string, r: { status: number; b
   if (r.status >= 400) {
     // The OpenAPI document is true: every error status a route answers is documented for it.
     const documented = Object.keys(openapi.paths[`/api/v1${route.path}`]?.[route.method]?.responses ?? {});
-    expect(documented, `${route.method.toUpperCase()} ${route.path} answered ${r.status} (${what}), undocumented`).toContain(String(r.status));
+    expect(documented, `${route.method.toUpperCase()} ${route.path} answered ${r.status} (${what}), undocumented`).toContain(
+      String(r.status),
+    );
     expect(typeof r.body?.message, `${route.path} ${what}`).toBe("string");
     expect(r.body.code ?? r.body.statusCode, `${route.path} ${what}`).toBeDefined();
     expect(r.text).not.toMatch(/\bat .+\.(ts|js):\d+/);
@@ -63,11 +65,18 @@ describe("hostile input on every REST route", () => {
     const ids = route.path.includes("{") ? BAD_IDS : [""];
     for (const id of ids) {
       const path = pathWith(route, id);
-      expectClientError(route, `id=${id.slice(0, 20)}`, await request(api.url, method, path, { key, body: route.body ? {} : undefined }), id !== "");
+      expectClientError(
+        route,
+        `id=${id.slice(0, 20)}`,
+        await request(api.url, method, path, { key, body: route.body ? {} : undefined }),
+        id !== "",
+      );
 
       for (const name of shapeKeys(route.query)) {
         for (const value of BAD_QUERY_VALUES) {
-          const r = await request(api.url, method, `${path}?${name}=${encodeURIComponent(value)}&${name}=${encodeURIComponent(value)}`, { key });
+          const r = await request(api.url, method, `${path}?${name}=${encodeURIComponent(value)}&${name}=${encodeURIComponent(value)}`, {
+            key,
+          });
           expectClientError(route, `query ${name}=${value} (twice)`, r);
           const once = await request(api.url, method, `${path}?${name}=${encodeURIComponent(value)}`, { key });
           expectClientError(route, `query ${name}=${value}`, once);
@@ -163,12 +172,20 @@ describe("NUL and lone surrogates, on every door", () => {
     }
     expect(await countRows("folders")).toBe(folders);
     const id = (await request(api.url, "POST", "/api/v1/folders", { key, body: { name: "before" } })).body.data.id;
-    const renamed = await request(api.url, "PATCH", `/api/v1/folders/${id}`, { key, rawBody: SURROGATE_BODY("name", "\\ud800"), headers: json });
+    const renamed = await request(api.url, "PATCH", `/api/v1/folders/${id}`, {
+      key,
+      rawBody: SURROGATE_BODY("name", "\\ud800"),
+      headers: json,
+    });
     expect(renamed.status).toBe(400);
     expect(renamed.body.code).toBe("VALIDATION_ERROR");
     expect((await request(api.url, "GET", `/api/v1/folders/${id}`, { key })).body.data.name).toBe("before");
     // A surrogate pair (an emoji) is valid Unicode and kept.
-    const emoji = await request(api.url, "POST", "/api/v1/folders", { key, rawBody: SURROGATE_BODY("name", "\\ud83d\\ude00"), headers: json });
+    const emoji = await request(api.url, "POST", "/api/v1/folders", {
+      key,
+      rawBody: SURROGATE_BODY("name", "\\ud83d\\ude00"),
+      headers: json,
+    });
     expect(emoji.status).toBe(201);
     expect(emoji.body.data.name).toBe("😀");
   });
@@ -177,7 +194,11 @@ describe("NUL and lone surrogates, on every door", () => {
     const keyed = await request(api.url, "POST", "/api/v1/folders", { key, rawBody: '{"name":"n","\\ud800":1}', headers: json });
     expect(keyed.status).toBe(400);
     expect(keyed.body.code).toBe("VALIDATION_ERROR");
-    const nested = await request(api.url, "POST", "/api/v1/radar/search", { key, rawBody: '{"query":"a","extra":["\\ud800"]}', headers: json });
+    const nested = await request(api.url, "POST", "/api/v1/radar/search", {
+      key,
+      rawBody: '{"query":"a","extra":["\\ud800"]}',
+      headers: json,
+    });
     expect(nested.body.code).toBe("VALIDATION_ERROR");
     const q = await request(api.url, "GET", "/api/v1/videos?q=a%00b", { key });
     expect(q.status).toBe(400);
@@ -205,7 +226,9 @@ describe("NUL and lone surrogates, on every door", () => {
     const create = await post('{"query":"mutation($n: String!) { createFolder(name: $n) { name } }","variables":{"n":"\\ud800"}}');
     expect(create.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
     expect(create.body.data ?? null).toBeNull();
-    const rename = await post('{"query":"mutation($id: ID!, $n: String!) { renameFolder(id: $id, name: $n) { name } }","variables":{"id":"00000000-0000-4000-8000-000000000000","n":"a\\udc00"}}');
+    const rename = await post(
+      '{"query":"mutation($id: ID!, $n: String!) { renameFolder(id: $id, name: $n) { name } }","variables":{"id":"00000000-0000-4000-8000-000000000000","n":"a\\udc00"}}',
+    );
     expect(rename.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
     // In the document: as a character (JSON escape) and as a GraphQL escape.
     const literalChar = await post('{"query":"mutation { createFolder(name: \\"\\ud800\\") { name } }"}');
@@ -214,9 +237,13 @@ describe("NUL and lone surrogates, on every door", () => {
     expect(literalEscape.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
     expect(await countRows("folders")).toBe(folders);
 
-    const urlVar = await post('{"query":"mutation($u: String!) { trackVideo(url: $u) { __typename } }","variables":{"u":"https://www.tiktok.com/@a/video/1\\ud800"}}');
+    const urlVar = await post(
+      '{"query":"mutation($u: String!) { trackVideo(url: $u) { __typename } }","variables":{"u":"https://www.tiktok.com/@a/video/1\\ud800"}}',
+    );
     expect(urlVar.body.errors?.[0]?.extensions?.code).toBe("INVALID_URL");
-    const urlNul = await gql(api.url, key, "mutation($u: String!) { trackAccount(url: $u) { __typename } }", { u: "https://www.tiktok.com/@a\u0000" });
+    const urlNul = await gql(api.url, key, "mutation($u: String!) { trackAccount(url: $u) { __typename } }", {
+      u: "https://www.tiktok.com/@a\u0000",
+    });
     expect(urlNul.body.errors?.[0]?.extensions?.code).toBe("INVALID_URL");
     const urlLiteral = await gql(api.url, key, 'mutation { trackVideo(url: "https://www.tiktok.com/@a/video/1\\u0000") { __typename } }');
     expect(urlLiteral.body.errors?.[0]?.extensions?.code).toBe("INVALID_URL");
@@ -232,7 +259,14 @@ describe("bodies must be JSON: 415 UNSUPPORTED_MEDIA_TYPE, nothing applied", () 
     const id = (await request(api.url, "POST", "/api/v1/folders", { key, body: { name: "media" } })).body.data.id;
     for (const route of writeRoutes()) {
       const path = `/api/v1${route.path.replace(/\{\w+\}/g, id)}`;
-      for (const headers of [{}, { "content-type": "text/plain" }, { "content-type": "application/x-www-form-urlencoded" }, { "content-type": "multipart/form-data; boundary=x" }, { "content-type": "application/jsonx" }, { "content-type": "json" }] as Record<string, string>[]) {
+      for (const headers of [
+        {},
+        { "content-type": "text/plain" },
+        { "content-type": "application/x-www-form-urlencoded" },
+        { "content-type": "multipart/form-data; boundary=x" },
+        { "content-type": "application/jsonx" },
+        { "content-type": "json" },
+      ] as Record<string, string>[]) {
         const r = await request(api.url, route.method.toUpperCase(), path, { key, rawBody: '{"name":"changed"}', headers });
         expect(r.status, `${route.method} ${route.path} ${JSON.stringify(headers)}: ${r.text.slice(0, 200)}`).toBe(415);
         expect(r.body).toEqual({ code: "UNSUPPORTED_MEDIA_TYPE", message: expect.any(String) });
@@ -244,33 +278,60 @@ describe("bodies must be JSON: 415 UNSUPPORTED_MEDIA_TYPE, nothing applied", () 
   });
 
   it("JSON in any of its names and charsets is read; a request without a body needs no type", async () => {
-    for (const type of ["application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8", "application/vnd.api+json", "application/merge-patch+json; charset=utf-8", "application/json; charset=latin1"]) {
+    for (const type of [
+      "application/json",
+      "application/json; charset=utf-8",
+      "Application/JSON;charset=UTF-8",
+      "application/vnd.api+json",
+      "application/merge-patch+json; charset=utf-8",
+      "application/json; charset=latin1",
+    ]) {
       const r = await request(api.url, "POST", "/api/v1/folders", { key, rawBody: '{"name":"typed"}', headers: { "content-type": type } });
       expect(r.status, type).toBe(201);
     }
-    const noBody = await request(api.url, "DELETE", `/api/v1/folders/${(await request(api.url, "POST", "/api/v1/folders", { key, body: { name: "x" } })).body.data.id}`, { key, headers: { "content-type": "text/plain" } });
+    const noBody = await request(
+      api.url,
+      "DELETE",
+      `/api/v1/folders/${(await request(api.url, "POST", "/api/v1/folders", { key, body: { name: "x" } })).body.data.id}`,
+      { key, headers: { "content-type": "text/plain" } },
+    );
     expect(noBody.status).toBe(200);
   });
 
   it("GraphQL POST: 415 with a GraphQL error (extensions.code); JSON variants are read", async () => {
     const folders = await countRows("folders");
     const query = JSON.stringify({ query: 'mutation { createFolder(name: "via graphql") { name } }' });
-    for (const headers of [{}, { "content-type": "text/plain" }, { "content-type": "application/graphql" }, { "content-type": "application/x-www-form-urlencoded" }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { "content-type": "text/plain" },
+      { "content-type": "application/graphql" },
+      { "content-type": "application/x-www-form-urlencoded" },
+    ] as Record<string, string>[]) {
       const r = await request(api.url, "POST", "/graphql", { key, rawBody: query, headers });
       expect(r.status, JSON.stringify(headers)).toBe(415);
       expect(r.body.errors?.[0]?.extensions?.code).toBe("UNSUPPORTED_MEDIA_TYPE");
     }
     expect(await countRows("folders")).toBe(folders);
     for (const type of ["application/json; charset=utf-8", "application/graphql-response+json", "APPLICATION/JSON"]) {
-      const r = await request(api.url, "POST", "/graphql", { key, rawBody: JSON.stringify({ query: "{ workspace { plan } }" }), headers: { "content-type": type } });
+      const r = await request(api.url, "POST", "/graphql", {
+        key,
+        rawBody: JSON.stringify({ query: "{ workspace { plan } }" }),
+        headers: { "content-type": type },
+      });
       expect(r.body.data?.workspace?.plan, type).toBe("free");
     }
     // GET needs no body and no content type.
-    expect((await request(api.url, "GET", `/graphql?query=${encodeURIComponent("{ workspace { plan } }")}`, { key })).body.data.workspace.plan).toBe("free");
+    expect(
+      (await request(api.url, "GET", `/graphql?query=${encodeURIComponent("{ workspace { plan } }")}`, { key })).body.data.workspace.plan,
+    ).toBe("free");
   });
 
   it("/mcp: the same rule", async () => {
-    const r = await request(api.url, "POST", "/mcp", { key, rawBody: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}', headers: { "content-type": "text/plain", accept: "application/json, text/event-stream" } });
+    const r = await request(api.url, "POST", "/mcp", {
+      key,
+      rawBody: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      headers: { "content-type": "text/plain", accept: "application/json, text/event-stream" },
+    });
     expect(r.status).toBe(415);
     expect(r.body.code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
@@ -334,7 +395,9 @@ describe("a write answers the state it wrote", () => {
       names.map((name, i) =>
         i % 2
           ? request(api.url, "PATCH", `/api/v1/folders/${id}`, { key, body: { name } }).then((r) => r.body.data.name)
-          : gql(api.url, key, "mutation($id: ID!, $n: String!) { renameFolder(id: $id, name: $n) { name } }", { id, n: name }).then((r) => r.body.data.renameFolder.name),
+          : gql(api.url, key, "mutation($id: ID!, $n: String!) { renameFolder(id: $id, name: $n) { name } }", { id, n: name }).then(
+              (r) => r.body.data.renameFolder.name,
+            ),
       ),
     );
     expect(answers).toEqual(names);

@@ -16,23 +16,31 @@ beforeAll(async () => {
 afterAll(() => stopAll(api));
 
 const UNKNOWN_KEY = `svc_sk_${"a".repeat(43)}`;
-const MCP_INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const MCP_INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
 
 describe("WWW-Authenticate on every 401", () => {
   it.each([
     ["REST", "GET", "/api/v1/workspace", undefined],
     ["MCP", "POST", "/mcp", MCP_INIT],
     ["GraphQL", "POST", "/graphql", { query: "{ workspace { plan } }" }],
-  ])("%s: no key is a bare Bearer challenge; a refused key adds error=\"invalid_token\"", async (_door, method, path, body) => {
+  ])('%s: no key is a bare Bearer challenge; a refused key adds error="invalid_token"', async (_door, method, path, body) => {
     const headers = { accept: "application/json, text/event-stream" };
     const none = await request(api.url, method, path, { body, headers });
     expect(none.status).toBe(401);
     expect(none.headers.get("www-authenticate")).toBe('Bearer realm="video-service"');
-    if (path !== "/graphql") expect(none.body).toMatchObject({ code: "UNAUTHORIZED", message: expect.stringContaining("Authorization: Bearer") });
+    if (path !== "/graphql")
+      expect(none.body).toMatchObject({ code: "UNAUTHORIZED", message: expect.stringContaining("Authorization: Bearer") });
     for (const sent of [UNKNOWN_KEY, "svc_sk_short"]) {
       const refused = await request(api.url, method, path, { body, key: sent, headers });
       expect(refused.status).toBe(401);
-      expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer realm="video-service", error="invalid_token", error_description="[^"]+"$/);
+      expect(refused.headers.get("www-authenticate")).toMatch(
+        /^Bearer realm="video-service", error="invalid_token", error_description="[^"]+"$/,
+      );
     }
     const basic = await request(api.url, method, path, { body, headers: { ...headers, authorization: "Basic abc" } });
     expect(basic.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
@@ -73,6 +81,8 @@ describe("tracking an account states its slot cost", () => {
   it("POST /accounts' message says how many of the plan's slots its videos may take", async () => {
     const r = await client(api.url, key).post("/api/v1/accounts", { url: "https://www.tiktok.com/@slotcost", video_limit: 7 });
     expect(r.status).toBe(201);
-    expect(r.body.message).toMatch(/Up to 7 of its newest videos \(video_limit\) will be tracked, each taking one of the plan's tracking slots/);
+    expect(r.body.message).toMatch(
+      /Up to 7 of its newest videos \(video_limit\) will be tracked, each taking one of the plan's tracking slots/,
+    );
   });
 });

@@ -75,7 +75,9 @@ describe("for generated clients and linters", () => {
       expect(Object.keys(body.properties.data.properties).length).toBeGreaterThan(1);
       expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["webhook-id", "webhook-signature", "webhook-timestamp"]);
     }
-    expect(doc.webhooks["video.spike"].post.requestBody.content["application/json"].schema.properties.data.required).toContain("outlierScore");
+    expect(doc.webhooks["video.spike"].post.requestBody.content["application/json"].schema.properties.data.required).toContain(
+      "outlierScore",
+    );
   });
 
   it("passes Redocly's recommended lint, offline, with no warning", async () => {
@@ -85,9 +87,11 @@ describe("for generated clients and linters", () => {
       await writeFile(file, (await request(api.url, "GET", "/api/v1/openapi.json")).text);
       const redocly = fileURLToPath(new URL("../../node_modules/.bin/redocly", import.meta.url));
       const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
-      const run = await promisify(execFile)(redocly, ["lint", file, "--extends=recommended", "--max-problems=50"], { env, cwd: dir, timeout: 120_000 }).catch(
-        (e: { stdout: string; stderr: string }) => e,
-      );
+      const run = await promisify(execFile)(redocly, ["lint", file, "--extends=recommended", "--max-problems=50"], {
+        env,
+        cwd: dir,
+        timeout: 120_000,
+      }).catch((e: { stdout: string; stderr: string }) => e);
       const out = `${run.stdout}${run.stderr}`;
       expect(out, out).toMatch(/Your API description is valid/);
       expect(out, out).not.toMatch(/warning/i);

@@ -16,7 +16,11 @@ async function nestedRun(leak: boolean): Promise<{ code: number; output: string 
   const vitest = `${ROOT}node_modules/.bin/vitest`;
   const env: NodeJS.ProcessEnv = { ...process.env, LEAK: leak ? "1" : "0", NO_COLOR: "1" };
   delete env.REDIS_PREFIX;
-  const r = await promisify(execFile)(vitest, ["run", "--config", CONFIG, "--reporter", "verbose"], { cwd: ROOT, env, timeout: 150_000 }).then(
+  const r = await promisify(execFile)(vitest, ["run", "--config", CONFIG, "--reporter", "verbose"], {
+    cwd: ROOT,
+    env,
+    timeout: 150_000,
+  }).then(
     (ok) => ({ code: 0, out: `${ok.stdout}${ok.stderr}` }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: `${e.stdout}${e.stderr}` }),
   );
@@ -24,7 +28,9 @@ async function nestedRun(leak: boolean): Promise<{ code: number; output: string 
 }
 
 describe("Redis keys of a test run", () => {
-  it("a file's keys (plain and hash-tagged) are removed when it ends; a key left under the run's prefix fails the run and is removed", { timeout: 320_000 }, async () => {
+  it("a file's keys (plain and hash-tagged) are removed when it ends; a key left under the run's prefix fails the run and is removed", {
+    timeout: 320_000,
+  }, async () => {
     const clean = await nestedRun(false);
     expect(clean.code, clean.output).toBe(0);
     expect(clean.output).toMatch(/makes keys/);

@@ -24,7 +24,11 @@ describe("REST reads a body only for an admitted request", () => {
     const anonymous = await request(api.url, "POST", "/api/v1/folders", { rawBody: "{not json", headers: json });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.code).toBe("UNAUTHORIZED");
-    const unknownKey = await request(api.url, "POST", "/api/v1/folders", { key: "svc_sk_" + "A".repeat(43), rawBody: "{not json", headers: json });
+    const unknownKey = await request(api.url, "POST", "/api/v1/folders", {
+      key: "svc_sk_" + "A".repeat(43),
+      rawBody: "{not json",
+      headers: json,
+    });
     expect(unknownKey.status).toBe(401);
     const admitted = await request(api.url, "POST", "/api/v1/folders", { key, rawBody: "{not json", headers: json });
     expect(admitted.status).toBe(400);
@@ -38,7 +42,10 @@ describe("REST reads a body only for an admitted request", () => {
   });
 
   it("a body not declared JSON is still 415 first, and a well-formed one still works", async () => {
-    const r = await request(api.url, "POST", "/api/v1/folders", { rawBody: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const r = await request(api.url, "POST", "/api/v1/folders", {
+      rawBody: "name=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(r.status).toBe(415);
     const created = await request(api.url, "POST", "/api/v1/folders", { key, body: { name: "Read after admission" } });
     expect(created.status).toBe(201);

@@ -30,14 +30,20 @@ describe("authentication (401 UNAUTHORIZED)", () => {
 
 describe("request validation (400 VALIDATION_ERROR, never 500)", () => {
   it("malformed JSON", async () => {
-    const r = await client(api.url, key).raw("POST", "/api/v1/settings/api-keys", { rawBody: '{"name": ', headers: { "content-type": "application/json" } });
+    const r = await client(api.url, key).raw("POST", "/api/v1/settings/api-keys", {
+      rawBody: '{"name": ',
+      headers: { "content-type": "application/json" },
+    });
     expect(r.status).toBe(400);
     expect(r.body).toEqual(errorShape("VALIDATION_ERROR"));
   });
 
   it("a JSON body that is not an object", async () => {
     for (const raw of ['"just a string"', "42", "null", "[1,2]"]) {
-      const r = await client(api.url, key).raw("POST", "/api/v1/settings/api-keys", { rawBody: raw, headers: { "content-type": "application/json" } });
+      const r = await client(api.url, key).raw("POST", "/api/v1/settings/api-keys", {
+        rawBody: raw,
+        headers: { "content-type": "application/json" },
+      });
       expect(r.status, raw).toBe(400);
       expect(r.body.code).toBe("VALIDATION_ERROR");
     }
@@ -72,11 +78,17 @@ describe("request validation (400 VALIDATION_ERROR, never 500)", () => {
 describe("body size", () => {
   it("a body over 1 MiB is 413 PAYLOAD_TOO_LARGE; just under is read", async () => {
     const big = JSON.stringify({ name: "x".repeat(1024 * 1024) });
-    const r = await client(api.url, key).raw("POST", "/api/v1/settings/api-keys", { rawBody: big, headers: { "content-type": "application/json" } });
+    const r = await client(api.url, key).raw("POST", "/api/v1/settings/api-keys", {
+      rawBody: big,
+      headers: { "content-type": "application/json" },
+    });
     expect(r.status).toBe(413);
     expect(r.body).toEqual(errorShape("PAYLOAD_TOO_LARGE"));
     const under = JSON.stringify({ name: "x".repeat(1024 * 1024 - 100) });
-    const ok = await client(api.url, key).raw("POST", "/api/v1/settings/api-keys", { rawBody: under, headers: { "content-type": "application/json" } });
+    const ok = await client(api.url, key).raw("POST", "/api/v1/settings/api-keys", {
+      rawBody: under,
+      headers: { "content-type": "application/json" },
+    });
     expect(ok.status).toBe(400); // read and validated (name too long), not refused for size
     expect(ok.body.code).toBe("VALIDATION_ERROR");
   });
@@ -84,7 +96,11 @@ describe("body size", () => {
 
 describe("routing and headers", () => {
   it("unknown routes answer a JSON 404, with or without a key", async () => {
-    for (const [method, path] of [["GET", "/api/v1/nope"], ["POST", "/api/v1/workspace/nope"], ["GET", "/nothing-here"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/v1/nope"],
+      ["POST", "/api/v1/workspace/nope"],
+      ["GET", "/nothing-here"],
+    ] as const) {
       const r = await request(api.url, method, path, { key });
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(r.body).toEqual(errorShape("NOT_FOUND"));
@@ -140,7 +156,8 @@ describe("in other processes", () => {
     try {
       const ws = await newWorkspace();
       const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) statuses.push((await client(i % 2 ? limited.url! : limited2.url!, ws.key).get("/api/v1/workspace")).status);
+      for (let i = 0; i < 6; i++)
+        statuses.push((await client(i % 2 ? limited.url! : limited2.url!, ws.key).get("/api/v1/workspace")).status);
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
       const r = await client(limited.url!, ws.key).get("/api/v1/workspace");
       expect(r.status).toBe(429);

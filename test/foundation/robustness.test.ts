@@ -112,7 +112,13 @@ beforeAll(async () => {
   for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(ops)) {
       if (path.endsWith("/openapi.json")) continue;
-      operations.push({ method: method.toUpperCase(), path, parameters: op.parameters ?? [], body: op.requestBody?.content?.["application/json"]?.schema, responses: op.responses });
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        parameters: op.parameters ?? [],
+        body: op.requestBody?.content?.["application/json"]?.schema,
+        responses: op.responses,
+      });
     }
   }
   const { prisma } = await import("../../src/infra/db.js");
@@ -136,7 +142,9 @@ const WRITTEN_AFTER_THE_ANSWER = new Set(["webhook_deliveries"]);
 async function rowCounts(): Promise<Record<string, number>> {
   const { prisma } = await import("../../src/infra/db.js");
   const counted = tables.filter((t) => !WRITTEN_AFTER_THE_ANSWER.has(t));
-  const [row] = await prisma.$queryRawUnsafe<Record<string, bigint>[]>(`SELECT ${counted.map((t) => `(SELECT count(*) FROM "${t}") AS "${t}"`).join(", ")}`);
+  const [row] = await prisma.$queryRawUnsafe<Record<string, bigint>[]>(
+    `SELECT ${counted.map((t) => `(SELECT count(*) FROM "${t}") AS "${t}"`).join(", ")}`,
+  );
   return Object.fromEntries(Object.entries(row!).map(([t, n]) => [t, Number(n)]));
 }
 
@@ -144,17 +152,57 @@ async function rowCounts(): Promise<Record<string, number>> {
 // Values
 
 const HOSTILE_STRINGS = [
-  "", " ", "\u0000", "a\u0000b", "\ud800", "x\udfff", "\udc00\ud800", "\ufeff", "\u202e", "😀", "%", "%zz", "%ff%fe", "%00",
-  "../../etc/passwd", "..", "' OR 1=1 --", "\"; DROP TABLE folders; --", "${jndi:ldap://x/a}", "<script>alert(1)</script>",
-  "__proto__", "constructor", "toString", "%s%n%x", "NaN", "Infinity", "-1", "1e309", "null", "true", "[]", "{}",
-  "x".repeat(5000), "9".repeat(400), "https://www.tiktok.com/@..", "https://www.instagram.com/../admin", "javascript:alert(1)",
-  "00000000-0000-0000-0000-000000000000", "FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF", "2026-02-30", "0000-00-00", "9999-99-99",
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "x\udfff",
+  "\udc00\ud800",
+  "\ufeff",
+  "\u202e",
+  "😀",
+  "%",
+  "%zz",
+  "%ff%fe",
+  "%00",
+  "../../etc/passwd",
+  "..",
+  "' OR 1=1 --",
+  '"; DROP TABLE folders; --',
+  "${jndi:ldap://x/a}",
+  "<script>alert(1)</script>",
+  "__proto__",
+  "constructor",
+  "toString",
+  "%s%n%x",
+  "NaN",
+  "Infinity",
+  "-1",
+  "1e309",
+  "null",
+  "true",
+  "[]",
+  "{}",
+  "x".repeat(5000),
+  "9".repeat(400),
+  "https://www.tiktok.com/@..",
+  "https://www.instagram.com/../admin",
+  "javascript:alert(1)",
+  "00000000-0000-0000-0000-000000000000",
+  "FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF",
+  "2026-02-30",
+  "0000-00-00",
+  "9999-99-99",
 ];
 const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
   { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
-  { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom("\u0000", "\ud800", "\udc00", "a", "/", "%", ".", "\\", "'", "\"", "é"), maxLength: 16 }) },
+  {
+    weight: 2,
+    arbitrary: fc.string({ unit: fc.constantFrom("\u0000", "\ud800", "\udc00", "a", "/", "%", ".", "\\", "'", '"', "é"), maxLength: 16 }),
+  },
   { weight: 1, arbitrary: fc.uuid() },
 );
 const deepNesting = fc.integer({ min: 20, max: 200 }).map((n) => JSON.parse("[".repeat(n) + "]".repeat(n)) as unknown);
@@ -162,14 +210,19 @@ const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: hostileString },
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
-  { weight: 2, arbitrary: fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, 1e308, 2 ** 31, 2 ** 53 + 2, -(2 ** 63), 101, 1_000_000_001) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, 1e308, 2 ** 31, 2 ** 53 + 2, -(2 ** 63), 101, 1_000_000_001),
+  },
   { weight: 1, arbitrary: fc.array(hostileString, { maxLength: 60 }) },
   { weight: 1, arbitrary: fc.dictionary(hostileString, hostileString, { maxKeys: 3 }) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 1, arbitrary: deepNesting },
 );
 
-const day = fc.date({ min: new Date("2000-01-01"), max: new Date("2030-12-31"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const day = fc
+  .date({ min: new Date("2000-01-01"), max: new Date("2030-12-31"), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
 const LINKS = [
   "https://www.tiktok.com/@someone/video/7350269128141550070",
   "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
@@ -179,7 +232,11 @@ const LINKS = [
   "https://www.instagram.com/someone/",
 ];
 // `ids` is filled in beforeAll, after the arbitraries are built: read at generation time.
-const anyId = () => fc.oneof(fc.nat({ max: 1000 }).map((i) => ids[i % ids.length]!), fc.uuid());
+const anyId = () =>
+  fc.oneof(
+    fc.nat({ max: 1000 }).map((i) => ids[i % ids.length]!),
+    fc.uuid(),
+  );
 
 /** A value the schema accepts (or nearly: lengths and ranges are respected, contents are arbitrary). */
 function validFor(schema: JsonSchema, field = ""): fc.Arbitrary<unknown> {
@@ -199,7 +256,10 @@ function validFor(schema: JsonSchema, field = ""): fc.Arbitrary<unknown> {
     case "boolean":
       return fc.boolean();
     case "array":
-      return fc.array(schema.items ? validFor(schema.items, field) : hostileJson, { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 5, 5) });
+      return fc.array(schema.items ? validFor(schema.items, field) : hostileJson, {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 5, 5),
+      });
     case "object":
       return objectFor(schema);
     default:
@@ -208,10 +268,13 @@ function validFor(schema: JsonSchema, field = ""): fc.Arbitrary<unknown> {
 }
 
 /** Valid most of the time, hostile otherwise. */
-const valueFor = (schema: JsonSchema, field = "") => fc.oneof({ weight: 3, arbitrary: validFor(schema, field) }, { weight: 2, arbitrary: hostileJson });
+const valueFor = (schema: JsonSchema, field = "") =>
+  fc.oneof({ weight: 3, arbitrary: validFor(schema, field) }, { weight: 2, arbitrary: hostileJson });
 
 function objectFor(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
-  const fields = Object.entries(schema.properties ?? {}).map(([name, s]) => fc.option(valueFor(s, name), { nil: undefined, freq: 4 }).map((v) => [name, v] as const));
+  const fields = Object.entries(schema.properties ?? {}).map(([name, s]) =>
+    fc.option(valueFor(s, name), { nil: undefined, freq: 4 }).map((v) => [name, v] as const),
+  );
   const extra = fc.option(fc.tuple(hostileString, hostileJson), { nil: undefined, freq: 3 });
   return fc.tuple(fc.tuple(...fields), extra).map(([pairs, more]) => {
     const out: Record<string, unknown> = {};
@@ -227,7 +290,12 @@ function objectFor(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
 /** A path segment: real ids, random UUIDs, hostile text (percent-encoded) and broken encodings. */
 const segment = fc.oneof(
   { weight: 3, arbitrary: anyId() },
-  { weight: 3, arbitrary: hostileString.map((s) => encodeURIComponent(s.replace(/\p{Cs}/gu, "x")) || "%20").map((s) => (/^\.+$/.test(s) ? `x${s}` : s)) },
+  {
+    weight: 3,
+    arbitrary: hostileString
+      .map((s) => encodeURIComponent(s.replace(/\p{Cs}/gu, "x")) || "%20")
+      .map((s) => (/^\.+$/.test(s) ? `x${s}` : s)),
+  },
   { weight: 2, arbitrary: fc.constantFrom("%", "%zz", "%ff%fe", "%ed%a0%80", "%c3", "abc%", "%00", "%2F", "%5C", "x%2e%2e") },
 );
 
@@ -242,7 +310,18 @@ const encoding = fc.oneof(
 const rawBody = fc.oneof(
   // Nested far deeper than any value above (built as text: fast-check's own printing would recurse).
   fc.integer({ min: 1000, max: 50_000 }).map((n) => `{"name":${"[".repeat(n)}${"]".repeat(n)}}`),
-  fc.constantFrom("{", "[", '{"a":}', "\u0000", '{"name": "\\ud800"}', "nul\u0000", "1e999999", '"str"', "{}".repeat(10), '{"__proto__":{"x":1}}'),
+  fc.constantFrom(
+    "{",
+    "[",
+    '{"a":}',
+    "\u0000",
+    '{"name": "\\ud800"}',
+    "nul\u0000",
+    "1e999999",
+    '"str"',
+    "{}".repeat(10),
+    '{"__proto__":{"x":1}}',
+  ),
   fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
 );
 
@@ -250,7 +329,7 @@ function queryString(op: Operation, values: (readonly [string, unknown, boolean]
   const parts: string[] = [];
   for (const [name, value, twice] of values) {
     if (value === undefined) continue;
-    const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+    const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
     const encoded = encodeURIComponent(text.replace(/\p{Cs}/gu, "x"));
     parts.push(`${name}=${encoded}`);
     if (twice) parts.push(`${name}=${encoded}`);
@@ -258,7 +337,8 @@ function queryString(op: Operation, values: (readonly [string, unknown, boolean]
   return parts.length ? `?${parts.join("&")}` : "";
 }
 
-const INTERNALS = /\bat .+\.(ts|js):\d+|node_modules|Prisma|prisma\.|\bSELECT\b.*\bFROM\b|\bINSERT INTO\b|syntax error at or near|violates .* constraint|relation "|TypeError|ReferenceError|URIError|SyntaxError: /;
+const INTERNALS =
+  /\bat .+\.(ts|js):\d+|node_modules|Prisma|prisma\.|\bSELECT\b.*\bFROM\b|\bINSERT INTO\b|syntax error at or near|violates .* constraint|relation "|TypeError|ReferenceError|URIError|SyntaxError: /;
 const CODES = new Set(Object.keys(ERROR_STATUS));
 
 function checkRest(op: Operation, what: string, r: HttpResult, url: string): void {
@@ -309,8 +389,14 @@ describe("REST: every operation of the OpenAPI document", () => {
       const hasBody = op.method !== "GET";
       const arb = fc.record({
         segments: fc.tuple(...pathParams.map(() => segment)),
-        query: fc.tuple(...queryParams.map((p) => fc.tuple(fc.constant(p.name), fc.option(valueFor(p.schema, p.name), { nil: undefined, freq: 2 }), fc.boolean()))),
-        body: hasBody ? fc.oneof({ weight: 5, arbitrary: op.body ? objectFor(op.body) : fc.constant(undefined) }, { weight: 1, arbitrary: hostileJson }) : fc.constant(undefined),
+        query: fc.tuple(
+          ...queryParams.map((p) =>
+            fc.tuple(fc.constant(p.name), fc.option(valueFor(p.schema, p.name), { nil: undefined, freq: 2 }), fc.boolean()),
+          ),
+        ),
+        body: hasBody
+          ? fc.oneof({ weight: 5, arbitrary: op.body ? objectFor(op.body) : fc.constant(undefined) }, { weight: 1, arbitrary: hostileJson })
+          : fc.constant(undefined),
         encoding: hasBody ? encoding : fc.constant<Encoding>("json"),
         raw: rawBody,
       });
@@ -322,7 +408,12 @@ describe("REST: every operation of the OpenAPI document", () => {
           let payload: string | Buffer | undefined;
           if (hasBody && (body !== undefined || how !== "json")) {
             const text = JSON.stringify(body ?? {});
-            payload = how === "raw" ? raw : how === "big" ? JSON.stringify({ ...(typeof body === "object" ? body : {}), padding: "x".repeat(1_048_600) }) : text;
+            payload =
+              how === "raw"
+                ? raw
+                : how === "big"
+                  ? JSON.stringify({ ...(typeof body === "object" ? body : {}), padding: "x".repeat(1_048_600) })
+                  : text;
             if (how === "json" || how === "raw" || how === "big") headers["content-type"] = "application/json";
             else if (how === "vnd+json") headers["content-type"] = "application/vnd.api+json; charset=utf-8";
             else if (how === "text/plain") headers["content-type"] = "text/plain";
@@ -334,7 +425,8 @@ describe("REST: every operation of the OpenAPI document", () => {
           if (how === "text/plain" || how === "none" || how === "form") expect(r.status).toBe(415);
           // Past 1 MiB: 413, unless the path itself cannot be read (a segment that is not valid percent-encoding:
           // Express refuses it, 400, before the route reads any body: src/http/rest/router.ts reads it after admission).
-          if (how === "big") expect(r.status === 413 || (r.status === 400 && undecodable(path)), `${r.status} ${path.slice(0, 200)}`).toBe(true);
+          if (how === "big")
+            expect(r.status === 413 || (r.status === 400 && undecodable(path)), `${r.status} ${path.slice(0, 200)}`).toBe(true);
           if (r.status >= 400) expect(await rowCounts(), `${op.method} ${path}: a refusal wrote`).toEqual(before);
         }),
         { numRuns: REST_RUNS, seed: SEED, endOnFailure: true },
@@ -364,19 +456,38 @@ const GRAPHQL_STATUSES = [200, 400, 413, 415];
 
 /** A value for a GraphQL input type: valid-looking or hostile, null included for non-null types. */
 function graphqlValue(type: GraphQLInputType): fc.Arbitrary<unknown> {
-  if (isNonNullType(type)) return fc.oneof({ weight: 12, arbitrary: graphqlValue(type.ofType) }, { weight: 1, arbitrary: fc.constant(null) });
-  if (isListType(type)) return fc.oneof({ weight: 4, arbitrary: fc.array(graphqlValue(type.ofType), { maxLength: 6 }) }, { weight: 1, arbitrary: fc.array(anyId(), { minLength: 51, maxLength: 60 }) }, { weight: 1, arbitrary: hostileJson });
-  if (isEnumType(type)) return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...type.getValues().map((v) => v.name)) }, { weight: 1, arbitrary: hostileJson });
+  if (isNonNullType(type))
+    return fc.oneof({ weight: 12, arbitrary: graphqlValue(type.ofType) }, { weight: 1, arbitrary: fc.constant(null) });
+  if (isListType(type))
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.array(graphqlValue(type.ofType), { maxLength: 6 }) },
+      { weight: 1, arbitrary: fc.array(anyId(), { minLength: 51, maxLength: 60 }) },
+      { weight: 1, arbitrary: hostileJson },
+    );
+  if (isEnumType(type))
+    return fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...type.getValues().map((v) => v.name)) },
+      { weight: 1, arbitrary: hostileJson },
+    );
   if (isInputObjectType(type)) {
-    const fields = Object.values(type.getFields()).map((f) => fc.option(graphqlValue(f.type), { nil: undefined, freq: 4 }).map((v) => [f.name, v] as const));
-    return fc.oneof({ weight: 4, arbitrary: fc.tuple(...fields).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined))) }, { weight: 1, arbitrary: hostileJson });
+    const fields = Object.values(type.getFields()).map((f) =>
+      fc.option(graphqlValue(f.type), { nil: undefined, freq: 4 }).map((v) => [f.name, v] as const),
+    );
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.tuple(...fields).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined))) },
+      { weight: 1, arbitrary: hostileJson },
+    );
   }
   const valid = (() => {
     switch (isScalarType(type) ? type.name : "") {
       case "ID":
         return fc.oneof(
           anyId(),
-          anyId().map((id) => Buffer.from(`${fc.sample(fc.constantFrom("Folder", "Video", "Account", "ApiKey", "Member", "Invitation", "Workspace", "AuditEntry"), 1)[0]}:${id}`).toString("base64")),
+          anyId().map((id) =>
+            Buffer.from(
+              `${fc.sample(fc.constantFrom("Folder", "Video", "Account", "ApiKey", "Member", "Invitation", "Workspace", "AuditEntry"), 1)[0]}:${id}`,
+            ).toString("base64"),
+          ),
         );
       case "Int":
         return fc.oneof(fc.integer({ min: -5, max: 200 }), fc.integer());
@@ -409,7 +520,9 @@ describe("GraphQL: every query and mutation with arguments", () => {
   beforeAll(async () => {
     const { schema } = await import("../../src/http/graphql/schema.js");
     const of = (kind: "query" | "mutation", type: GraphQLObjectType | null | undefined) =>
-      Object.values(type?.getFields() ?? {}).filter((f) => f.args.length > 0).map((field) => ({ kind, field }));
+      Object.values(type?.getFields() ?? {})
+        .filter((f) => f.args.length > 0)
+        .map((field) => ({ kind, field }));
     fields = [...of("query", schema.getQueryType()), ...of("mutation", schema.getMutationType())];
   });
 
@@ -423,7 +536,12 @@ describe("GraphQL: every query and mutation with arguments", () => {
     for (const { kind, field } of fields.filter((_, i) => i % 4 === part)) {
       const query = operationFor(kind, field);
       const variables = fc.oneof(
-        { weight: 8, arbitrary: fc.tuple(...field.args.map((a) => fc.option(graphqlValue(a.type), { nil: undefined, freq: 6 }).map((v) => [a.name, v] as const))).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined))) },
+        {
+          weight: 8,
+          arbitrary: fc
+            .tuple(...field.args.map((a) => fc.option(graphqlValue(a.type), { nil: undefined, freq: 6 }).map((v) => [a.name, v] as const)))
+            .map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined))),
+        },
         { weight: 1, arbitrary: hostileJson },
       );
       await fc.assert(
@@ -448,7 +566,20 @@ describe("GraphQL: every query and mutation with arguments", () => {
   });
 
   it("malformed GraphQL requests", async () => {
-    const bodies: unknown[] = [null, [], "query", 1, { query: 1 }, { query: "{" }, { query: "{ workspace { plan } }", variables: "x" }, { query: "{ workspace { plan } }", variables: [] }, { query: "{ workspace { plan } }", operationName: 5 }, { query: "{ workspace { plan } }", extensions: "x" }, { query: "\u0000" }, { query: "{ a" + "{ b".repeat(2000) }];
+    const bodies: unknown[] = [
+      null,
+      [],
+      "query",
+      1,
+      { query: 1 },
+      { query: "{" },
+      { query: "{ workspace { plan } }", variables: "x" },
+      { query: "{ workspace { plan } }", variables: [] },
+      { query: "{ workspace { plan } }", operationName: 5 },
+      { query: "{ workspace { plan } }", extensions: "x" },
+      { query: "\u0000" },
+      { query: "{ a" + "{ b".repeat(2000) },
+    ];
     for (const body of bodies) {
       const r = await request(api.url, "POST", "/graphql", { key, body });
       const label = `${JSON.stringify(body).slice(0, 80)} → ${r.status} ${r.text.slice(0, 200)}`;
@@ -463,7 +594,19 @@ describe("GraphQL: every query and mutation with arguments", () => {
 // People: /auth and the person-only GraphQL operations, with a session
 
 /** The person-only GraphQL operations (src/http/graphql/types/people.ts), run with the owner's session. */
-const PERSON_FIELDS = ["selectWorkspace", "createInvitation", "revokeInvitation", "acceptInvitation", "changeMemberRole", "removeMember", "revokeSession", "invitation", "members", "invitations", "auditLog"];
+const PERSON_FIELDS = [
+  "selectWorkspace",
+  "createInvitation",
+  "revokeInvitation",
+  "acceptInvitation",
+  "changeMemberRole",
+  "removeMember",
+  "revokeSession",
+  "invitation",
+  "members",
+  "invitations",
+  "auditLog",
+];
 const AUTH_STATUSES = [200, 400, 401, 403, 404, 409, 413, 415, 429];
 
 describe("people: /auth and the person-only operations", () => {
@@ -471,49 +614,68 @@ describe("people: /auth and the person-only operations", () => {
   const password = fc.oneof(fc.constant(PASSWORD), hostileString);
   const authBodies: [string, fc.Arbitrary<unknown>][] = [
     ["/auth/sign-in/email", fc.record({ email, password, rememberMe: fc.option(hostileJson, { nil: undefined }) }, { requiredKeys: [] })],
-    ["/auth/sign-up/email", fc.record({ email, password, name: hostileString, invitationToken: fc.option(hostileString, { nil: undefined }) }, { requiredKeys: [] })],
+    [
+      "/auth/sign-up/email",
+      fc.record(
+        { email, password, name: hostileString, invitationToken: fc.option(hostileString, { nil: undefined }) },
+        { requiredKeys: [] },
+      ),
+    ],
     ["/auth/reset-password", fc.record({ newPassword: password, token: hostileString }, { requiredKeys: [] })],
     ["/auth/change-password", fc.record({ currentPassword: password, newPassword: password }, { requiredKeys: [] })],
   ];
 
-  it.each(authBodies)("POST %s with hostile bodies: never a 5xx, always {code, message}, nothing written on a refusal", async (path, bodies) => {
-    await fc.assert(
-      fc.asyncProperty(fc.oneof({ weight: 5, arbitrary: bodies }, { weight: 1, arbitrary: hostileJson }), encoding, rawBody, async (body, how, raw) => {
-        const headers: Record<string, string> = { origin: api.url };
-        let payload: string | Buffer = JSON.stringify(body ?? {});
-        if (how === "raw") payload = raw;
-        if (how === "big") payload = JSON.stringify({ padding: "x".repeat(1_048_600) });
-        if (how === "json" || how === "raw" || how === "big") headers["content-type"] = "application/json";
-        else if (how === "text/plain") headers["content-type"] = "text/plain";
-        else if (how === "form") headers["content-type"] = "application/x-www-form-urlencoded";
-        else if (how === "vnd+json") headers["content-type"] = "application/vnd.api+json";
-        const before = await rowCounts();
-        const r = await request(api.url, "POST", path, { rawBody: payload, headers });
-        const label = `${path} ${how} ${typeof payload === "string" ? payload.slice(0, 150) : ""} → ${r.status} ${r.text.slice(0, 300)}`;
-        expect(AUTH_STATUSES, label).toContain(r.status);
-        expect(r.text, label).not.toMatch(INTERNALS);
-        if (r.status >= 400) {
-          expect(CODES.has(r.body?.code), label).toBe(true);
-          expect(ERROR_STATUS[r.body.code as keyof typeof ERROR_STATUS], label).toBe(r.status);
-          expect(r.body.message, label).toBeTypeOf("string");
-          // A failed sign-in of a real person is audited (after the answer): only the audit log may grow.
-          const { audit_log: _a, ...after } = await rowCounts();
-          const { audit_log: _b, ...was } = before;
-          expect(after, `${label}: a refusal wrote`).toEqual(was);
-        }
-      }),
-      { numRuns: REST_RUNS, seed: SEED, endOnFailure: true },
-    );
-  });
+  it.each(authBodies)(
+    "POST %s with hostile bodies: never a 5xx, always {code, message}, nothing written on a refusal",
+    async (path, bodies) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof({ weight: 5, arbitrary: bodies }, { weight: 1, arbitrary: hostileJson }),
+          encoding,
+          rawBody,
+          async (body, how, raw) => {
+            const headers: Record<string, string> = { origin: api.url };
+            let payload: string | Buffer = JSON.stringify(body ?? {});
+            if (how === "raw") payload = raw;
+            if (how === "big") payload = JSON.stringify({ padding: "x".repeat(1_048_600) });
+            if (how === "json" || how === "raw" || how === "big") headers["content-type"] = "application/json";
+            else if (how === "text/plain") headers["content-type"] = "text/plain";
+            else if (how === "form") headers["content-type"] = "application/x-www-form-urlencoded";
+            else if (how === "vnd+json") headers["content-type"] = "application/vnd.api+json";
+            const before = await rowCounts();
+            const r = await request(api.url, "POST", path, { rawBody: payload, headers });
+            const label = `${path} ${how} ${typeof payload === "string" ? payload.slice(0, 150) : ""} → ${r.status} ${r.text.slice(0, 300)}`;
+            expect(AUTH_STATUSES, label).toContain(r.status);
+            expect(r.text, label).not.toMatch(INTERNALS);
+            if (r.status >= 400) {
+              expect(CODES.has(r.body?.code), label).toBe(true);
+              expect(ERROR_STATUS[r.body.code as keyof typeof ERROR_STATUS], label).toBe(r.status);
+              expect(r.body.message, label).toBeTypeOf("string");
+              // A failed sign-in of a real person is audited (after the answer): only the audit log may grow.
+              const { audit_log: _a, ...after } = await rowCounts();
+              const { audit_log: _b, ...was } = before;
+              expect(after, `${label}: a refusal wrote`).toEqual(was);
+            }
+          },
+        ),
+        { numRuns: REST_RUNS, seed: SEED, endOnFailure: true },
+      );
+    },
+  );
 
   it("person-only GraphQL operations with the owner's session: never a 5xx, known codes, nothing written on a refusal", async () => {
     const { schema } = await import("../../src/http/graphql/schema.js");
-    const all = [...Object.values(schema.getQueryType()!.getFields()).map((field) => ({ kind: "query" as const, field })), ...Object.values(schema.getMutationType()!.getFields()).map((field) => ({ kind: "mutation" as const, field }))];
+    const all = [
+      ...Object.values(schema.getQueryType()!.getFields()).map((field) => ({ kind: "query" as const, field })),
+      ...Object.values(schema.getMutationType()!.getFields()).map((field) => ({ kind: "mutation" as const, field })),
+    ];
     const mine = all.filter(({ field }) => PERSON_FIELDS.includes(field.name));
     expect(mine.map(({ field }) => field.name).sort()).toEqual([...PERSON_FIELDS].sort());
     for (const { kind, field } of mine) {
       const query = operationFor(kind, field);
-      const variables = fc.tuple(...field.args.map((a) => fc.option(graphqlValue(a.type), { nil: undefined, freq: 6 }).map((v) => [a.name, v] as const))).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined)));
+      const variables = fc
+        .tuple(...field.args.map((a) => fc.option(graphqlValue(a.type), { nil: undefined, freq: 6 }).map((v) => [a.name, v] as const)))
+        .map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined)));
       await fc.assert(
         fc.asyncProperty(variables, async (vars) => {
           const before = await rowCounts();
@@ -523,7 +685,8 @@ describe("people: /auth and the person-only operations", () => {
           expect(r.text, label).not.toMatch(INTERNALS);
           const errors = (r.body.errors ?? []) as { extensions?: { code?: string } }[];
           for (const e of errors) expect(GRAPHQL_CODES.has(e.extensions?.code ?? ""), label).toBe(true);
-          if (errors.length > 0 && (r.body.data == null || r.body.data[field.name] == null)) expect(await rowCounts(), `${field.name}: a refusal wrote`).toEqual(before);
+          if (errors.length > 0 && (r.body.data == null || r.body.data[field.name] == null))
+            expect(await rowCounts(), `${field.name}: a refusal wrote`).toEqual(before);
         }),
         { numRuns: GRAPHQL_RUNS, seed: SEED, endOnFailure: true },
       );

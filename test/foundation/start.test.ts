@@ -20,7 +20,10 @@ async function npmStart(): Promise<ServiceProcess> {
   return p;
 }
 
-const exitCode = (p: ServiceProcess) => new Promise<number | null>((resolve) => (p.child.exitCode !== null ? resolve(p.child.exitCode) : p.child.once("exit", (code) => resolve(code))));
+const exitCode = (p: ServiceProcess) =>
+  new Promise<number | null>((resolve) =>
+    p.child.exitCode !== null ? resolve(p.child.exitCode) : p.child.once("exit", (code) => resolve(code)),
+  );
 
 describe("npm start on an empty database", () => {
   it("creates a demo workspace whose printed key works, serves the API, and exits 0 on SIGTERM; a second start creates nothing", async () => {
@@ -40,11 +43,15 @@ describe("npm start on an empty database", () => {
     const owner = personClient(first.url!);
     const set = await owner.auth("POST", "/reset-password", { newPassword: "a fine long password", token: url.searchParams.get("token") });
     expect(set.status, set.text).toBe(200);
-    expect((await owner.auth("POST", "/reset-password", { newPassword: "another long password", token: url.searchParams.get("token") })).status).toBe(400); // single use
+    expect(
+      (await owner.auth("POST", "/reset-password", { newPassword: "another long password", token: url.searchParams.get("token") })).status,
+    ).toBe(400); // single use
     expect((await owner.signIn("demo@example.com", "a fine long password")).status).toBe(200);
     const made = await owner.gql(`mutation { createApiKey(name: "mine") { secret } }`);
     expect(made.body.errors, made.text).toBeUndefined();
-    const mine = await fetch(`${first.url}/api/v1/workspace`, { headers: { authorization: `Bearer ${made.body.data.createApiKey.secret}` } });
+    const mine = await fetch(`${first.url}/api/v1/workspace`, {
+      headers: { authorization: `Bearer ${made.body.data.createApiKey.secret}` },
+    });
     expect(mine.status).toBe(200);
 
     const code = exitCode(first);

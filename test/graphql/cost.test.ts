@@ -19,7 +19,10 @@ const GENERATED = join(import.meta.dirname, "../../web/src/__generated__");
 function found(rule: "ours" | "armor", document: DocumentNode): number {
   const errors: GraphQLError[] = [];
   const report = (_: unknown, e: GraphQLError) => void errors.push(e);
-  const r = rule === "ours" ? costLimitRule(0, report) : armorCostRule({ maxCost: 0, ignoreIntrospection: true, propagateOnRejection: false, onReject: [report] } as never);
+  const r =
+    rule === "ours"
+      ? costLimitRule(0, report)
+      : armorCostRule({ maxCost: 0, ignoreIntrospection: true, propagateOnRejection: false, onReject: [report] } as never);
   validate(schema, document, [r as never]);
   const m = /found (\d+(?:\.\d+)?)/.exec(errors[0]?.message ?? "");
   return m ? Number(m[1]) : 0;
@@ -57,7 +60,9 @@ describe("the operation's cost", () => {
       ... on Account { history(last: 100) { edges { node { capturedAt followerCount } } } }
     }`;
     const onVideo = parse(`query($id: ID!) { video(id: $id) { id ...H } } ${branches}`);
-    const videoOnly = parse(`query($id: ID!) { video(id: $id) { id ...H } } fragment H on Node { ... on Video { history(last: 100) { edges { node { capturedAt viewCount } } } } }`);
+    const videoOnly = parse(
+      `query($id: ID!) { video(id: $id) { id ...H } } fragment H on Node { ... on Video { history(last: 100) { edges { node { capturedAt viewCount } } } } }`,
+    );
     const onNode = parse(`query($id: ID!) { node(id: $id) { id ...H } } ${branches}`);
     expect(found("ours", onVideo)).toBe(found("ours", videoOnly));
     expect(found("ours", onVideo)).toBeLessThan(found("armor", onVideo));
@@ -69,13 +74,17 @@ describe("the operation's cost", () => {
   });
 
   it("counts what is asked below a meta field (__type answers a __Type) as armor does", () => {
-    const introspection = parse(`{ __type(name: "Video") { name ... on __Type { fields { name type { name ... on __Type { kind } } } } ...T } } fragment T on __Type { enumValues { name } }`);
+    const introspection = parse(
+      `{ __type(name: "Video") { name ... on __Type { fields { name type { name ... on __Type { kind } } } } ...T } } fragment T on __Type { enumValues { name } }`,
+    );
     expect(found("ours", introspection)).toBe(found("armor", introspection));
     expect(found("ours", introspection)).toBeGreaterThan(10);
   });
 
   it("still refuses what is costly through a fragment that applies", () => {
-    const costly = parse(`{ videos(first: 100) { edges { node { ...V } } } } fragment V on Node { ... on Video { history(last: 100) { edges { node { capturedAt viewCount likeCount commentCount } } } } }`);
+    const costly = parse(
+      `{ videos(first: 100) { edges { node { ...V } } } } fragment V on Node { ... on Video { history(last: 100) { edges { node { capturedAt viewCount likeCount commentCount } } } } }`,
+    );
     expect(found("ours", costly)).toBe(found("armor", costly));
     expect(found("ours", costly)).toBeGreaterThan(50_000);
   });

@@ -13,7 +13,15 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { spawnService } from "../helpers/processes.js";
-import { createAccount, createTrackedVideo, createVariedVideos, trackAccount, trackVideo, createVideo, snapshot } from "../folders/fixtures.js";
+import {
+  createAccount,
+  createTrackedVideo,
+  createVariedVideos,
+  trackAccount,
+  trackVideo,
+  createVideo,
+  snapshot,
+} from "../folders/fixtures.js";
 import { prisma } from "../../src/infra/db.js";
 import { grant } from "../../src/domain/credits/service.js";
 import type { RunningApi } from "../../src/main/server.js";
@@ -26,7 +34,6 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api));
 
-
 const edgesOf = (connection: { edges: { node: any }[] }) => connection.edges.map((e) => e.node);
 
 /** A workspace with one of everything that is a node. */
@@ -35,16 +42,37 @@ async function populated() {
   await grant({ workspaceId: ws.workspaceId, amount: 500, idempotencyKey: "frontends", reason: "test" });
   const account = await createAccount();
   await trackAccount(ws.workspaceId, account.id);
-  const video = await createTrackedVideo(ws.workspaceId, { accountId: account.id, description: "What if I told you this? Follow for more." });
+  const video = await createTrackedVideo(ws.workspaceId, {
+    accountId: account.id,
+    description: "What if I told you this? Follow for more.",
+  });
   const c = client(api.url, ws.key);
   const folder = (await c.post("/api/v1/folders", { name: "nodes" })).body.data;
   await c.post(`/api/v1/folders/${folder.id}/videos`, { video_ids: [video.id] });
   const analysis = await prisma.videoAnalysis.create({ data: { workspaceId: ws.workspaceId, videoId: video.id, status: "completed" } });
   const search = await prisma.radarSearch.create({
-    data: { workspaceId: ws.workspaceId, query: "q", platform: "platformA", depth: "quick", minViews: "any", timePeriod: "any", language: "English", status: "completed", resultCount: 1 },
+    data: {
+      workspaceId: ws.workspaceId,
+      query: "q",
+      platform: "platformA",
+      depth: "quick",
+      minViews: "any",
+      timePeriod: "any",
+      language: "English",
+      status: "completed",
+      resultCount: 1,
+    },
   });
   const result = await prisma.radarResult.create({
-    data: { searchId: search.id, rank: 1, platform: "platformA", platformVideoId: video.platformVideoId, url: video.url, score: 0.5, matchedQuery: "q" },
+    data: {
+      searchId: search.id,
+      rank: 1,
+      platform: "platformA",
+      platformVideoId: video.platformVideoId,
+      url: video.url,
+      score: 0.5,
+      matchedQuery: "q",
+    },
   });
   return { ws, account, video, folder, analysis, search, result };
 }
@@ -91,7 +119,12 @@ describe("global object identification", () => {
     ]);
     for (const [typename, object] of objects) {
       expect(object.id, typename).not.toBe(object.uuid); // a global id, not the REST id
-      const one = await gql(api.url, p.ws.key, `query($id: ID!) { node(id: $id) { __typename id ... on Video { uuid } ... on Folder { uuid } } }`, { id: object.id });
+      const one = await gql(
+        api.url,
+        p.ws.key,
+        `query($id: ID!) { node(id: $id) { __typename id ... on Video { uuid } ... on Folder { uuid } } }`,
+        { id: object.id },
+      );
       expect(one.body.errors, typename).toBeUndefined();
       expect(one.body.data.node, typename).toMatchObject({ __typename: typename, id: object.id });
     }
@@ -185,7 +218,11 @@ describe("incremental delivery", () => {
     });
     expect(res.headers.get("content-type")).toMatch(/^multipart\/mixed/);
     const text = await res.text();
-    const parts = text.split(/\r?\n---/).map((p) => p.slice(p.indexOf("{"))).filter((p) => p.startsWith("{")).map((p) => JSON.parse(p));
+    const parts = text
+      .split(/\r?\n---/)
+      .map((p) => p.slice(p.indexOf("{")))
+      .filter((p) => p.startsWith("{"))
+      .map((p) => JSON.parse(p));
     expect(parts[0]).toMatchObject({ data: { videos: { totalCount: 1 } }, hasNext: true });
     expect(parts[0].data.videos.edges).toBeUndefined();
     const deferred = parts.find((p) => p.incremental);
@@ -208,7 +245,10 @@ describe("incremental delivery", () => {
       .filter((l): l is string => !!l && l.length > 6)
       .map((l) => JSON.parse(l.slice(5)));
     expect(events[0].data.videos.edges).toHaveLength(1);
-    const streamed = events.slice(1).flatMap((e) => e.incremental ?? []).flatMap((i: any) => i.items ?? []);
+    const streamed = events
+      .slice(1)
+      .flatMap((e) => e.incremental ?? [])
+      .flatMap((i: any) => i.items ?? []);
     expect(streamed).toHaveLength(2);
   });
 });
@@ -217,14 +257,23 @@ describe("live data for a dashboard", () => {
   it("trackedVideosChanged streams ADDED, UPDATED and REMOVED for the workspace's videos only", async () => {
     const ws = await newWorkspace();
     const other = await newWorkspace();
-    const c = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ws.key}` }, retryAttempts: 0, lazy: true });
+    const c = createClient({
+      url: api.url.replace("http", "ws") + "/graphql",
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${ws.key}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
     const seen: any[] = [];
     const got = (n: number) =>
       new Promise<void>((resolve, reject) => {
         const t = setInterval(() => seen.length >= n && (clearInterval(t), resolve()), 20);
         setTimeout(() => (clearInterval(t), reject(new Error(`only ${JSON.stringify(seen)}`))), 10_000);
       });
-    c.subscribe({ query: `subscription { trackedVideosChanged { change videoId video { uuid } } }` }, { next: (v: any) => seen.push(v.data?.trackedVideosChanged ?? v), error: () => undefined, complete: () => undefined });
+    c.subscribe(
+      { query: `subscription { trackedVideosChanged { change videoId video { uuid } } }` },
+      { next: (v: any) => seen.push(v.data?.trackedVideosChanged ?? v), error: () => undefined, complete: () => undefined },
+    );
     await new Promise((r) => setTimeout(r, 300)); // the subscription reaches Redis
     const mine = (await client(api.url, ws.key).post("/api/v1/videos", { url: "https://youtu.be/dashboard01" })).body.data.videoId;
     await client(api.url, other.key).post("/api/v1/videos", { url: "https://youtu.be/dashboard02" }); // not ours: never seen
@@ -245,7 +294,13 @@ describe("live accounts list", () => {
   it("trackedAccountsChanged streams ADDED, UPDATED (with the numbers a row shows) and REMOVED for the workspace's accounts only", async () => {
     const ws = await newWorkspace();
     const other = await newWorkspace();
-    const c = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ws.key}` }, retryAttempts: 0, lazy: true });
+    const c = createClient({
+      url: api.url.replace("http", "ws") + "/graphql",
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${ws.key}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
     const seen: any[] = [];
     c.subscribe(
       { query: `subscription { trackedAccountsChanged { change accountId account { uuid username scrapeStatus } } }` },
@@ -276,9 +331,18 @@ describe("workspace events", () => {
   it("workspaceEvents streams the workspace's events (the webhooks' source) with their id, and never another workspace's", async () => {
     const ws = await newWorkspace();
     const other = await newWorkspace();
-    const c = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ws.key}` }, retryAttempts: 0, lazy: true });
+    const c = createClient({
+      url: api.url.replace("http", "ws") + "/graphql",
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${ws.key}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
     const seen: any[] = [];
-    c.subscribe({ query: `subscription { workspaceEvents { id type data at } }` }, { next: (v: any) => seen.push(v.data?.workspaceEvents ?? v), error: (e) => seen.push({ error: e }), complete: () => undefined });
+    c.subscribe(
+      { query: `subscription { workspaceEvents { id type data at } }` },
+      { next: (v: any) => seen.push(v.data?.workspaceEvents ?? v), error: (e) => seen.push({ error: e }), complete: () => undefined },
+    );
     await new Promise((r) => setTimeout(r, 300)); // the subscription reaches Redis
     const { emitWorkspaceEvents } = await import("../../src/domain/webhooks/outbox.js");
     await emitWorkspaceEvents([{ workspaceId: other.workspaceId, type: "video.spike", data: { videoId: "not-ours" } }]);
@@ -288,7 +352,10 @@ describe("workspace events", () => {
     await c.dispose();
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ type: "VIDEO_SPIKE", data: { videoId: "ours", outlierScore: 4.5 } });
-    const stored = await prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id::text FROM workspace_events WHERE workspace_id = $1::uuid`, ws.workspaceId);
+    const stored = await prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id::text FROM workspace_events WHERE workspace_id = $1::uuid`,
+      ws.workspaceId,
+    );
     expect(seen[0].id).toBe(stored[0]!.id);
     expect(Date.parse(seen[0].at)).not.toBeNaN();
   });
@@ -303,9 +370,15 @@ describe("trusted documents", () => {
     const only = await spawnService("api", { GRAPHQL_PERSISTED_OPERATIONS: manifest, GRAPHQL_PERSISTED_ONLY: "true" });
     try {
       const post = (body: unknown) =>
-        fetch(`${only.url}/graphql`, { method: "POST", headers: { authorization: `Bearer ${ws.key}`, "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+        fetch(`${only.url}/graphql`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${ws.key}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }).then((r) => r.json() as Promise<any>);
       expect((await post({ documentId: "abc123" })).data).toEqual({ workspace: { plan: "free" } });
-      expect((await post({ extensions: { persistedQuery: { version: 1, sha256Hash: "abc123" } } })).data).toEqual({ workspace: { plan: "free" } });
+      expect((await post({ extensions: { persistedQuery: { version: 1, sha256Hash: "abc123" } } })).data).toEqual({
+        workspace: { plan: "free" },
+      });
       const arbitrary = await post({ query: "{ workspace { plan } }" });
       expect(arbitrary.data ?? null).toBeNull();
       expect(arbitrary.errors?.[0]?.message).toMatch(/persisted/i);
@@ -336,9 +409,18 @@ describe("statements per operation (a regression to N+1 or to a double read fail
       // + every video's account, in the page's own statement
       ["videos with accounts", (n) => `{ videos(first: ${n}) { totalCount edges { node { uuid account { uuid username } } } } }`, 1],
       // + every video's latest analysis in one read
-      ["videos with accounts and analyses", (n) => `{ videos(first: ${n}) { edges { node { uuid account { uuid } analysis { uuid } } } } }`, 2],
+      [
+        "videos with accounts and analyses",
+        (n) => `{ videos(first: ${n}) { edges { node { uuid account { uuid } analysis { uuid } } } } }`,
+        2,
+      ],
       // accounts page + its total; every account's videos; those videos' accounts are the page's (already loaded)
-      ["accounts with videos", (n) => `{ accounts(first: ${n}) { totalCount edges { node { uuid videos(first: 2) { totalCount edges { node { uuid account { uuid } } } } } } } }`, 4],
+      [
+        "accounts with videos",
+        (n) =>
+          `{ accounts(first: ${n}) { totalCount edges { node { uuid videos(first: 2) { totalCount edges { node { uuid account { uuid } } } } } } } }`,
+        4,
+      ],
       ["top videos", (n) => `{ topVideos(first: ${n}) { edges { node { uuid } } } }`, 1],
     ];
     // the key's first use reads it from the database and stamps lastUsedAt; later requests find it in Redis

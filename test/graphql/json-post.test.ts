@@ -80,14 +80,20 @@ describe("a JSON POST answered directly answers as Yoga does", () => {
     const fields = `uuid type platformVideoId url description hashtags viewCount likeCount commentCount engagementRate postedAt lastScrapedAt createdAt trackedAt nextRefreshAt views24h outlierScore`;
     const account = `account { id uuid username displayName followerCount lastScrapedAt createdAt nextRefreshAt tracking { trackedAccountId videoLimit trackedAt } }`;
     const asOwn = { auth: `Bearer ${own}` };
-    const list = await same({ ...asOwn, body: q(`{ videos(first: 8) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { ${fields} ${account} } } } }`) });
+    const list = await same({
+      ...asOwn,
+      body: q(`{ videos(first: 8) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { ${fields} ${account} } } } }`),
+    });
     const edges = JSON.parse(list.body).data.videos.edges;
     expect(edges).toHaveLength(8);
     expect(edges.filter((e: any) => e.node.account === null)).toHaveLength(2);
     expect(edges.filter((e: any) => e.node.account?.tracking)).not.toHaveLength(0);
     expect(edges.map((e: any) => e.node.postedAt)).toContain("2026-10-01T12:00:00.250Z");
     // The same with the account behind a fragment, and without it.
-    await same({ ...asOwn, body: q(`{ videos(first: 8, sort: POSTED_AT) { edges { node { ...V } } } } fragment V on Video { uuid ${account} }`) });
+    await same({
+      ...asOwn,
+      body: q(`{ videos(first: 8, sort: POSTED_AT) { edges { node { ...V } } } } fragment V on Video { uuid ${account} }`),
+    });
     await same({ ...asOwn, body: q(`{ videos(first: 3) { edges { node { ${fields} } } } }`) });
   });
 
@@ -98,7 +104,7 @@ describe("a JSON POST answered directly answers as Yoga does", () => {
       q("query($n: Int!) { videos(first: $n) { totalCount } }", { variables: { n: "three" } }),
       q("query($n: Int!) { videos(first: $n) { totalCount } }"),
       q(`{ ${Array.from({ length: 40 }, (_, i) => `a${i}: workspace { plan }`).join(" ")} }`),
-      q("mutation { createFolder(name: \"\") { id } }"),
+      q('mutation { createFolder(name: "") { id } }'),
     ]) {
       const a = await same({ body });
       expect(a.body).toContain('"errors"');
@@ -108,7 +114,13 @@ describe("a JSON POST answered directly answers as Yoga does", () => {
   });
 
   it("each Accept a client sends, and the status each gives an error", async () => {
-    for (const accept of ["application/json", "application/graphql-response+json", "application/graphql-response+json, application/json;q=0.9", "*/*", "text/html"]) {
+    for (const accept of [
+      "application/json",
+      "application/graphql-response+json",
+      "application/graphql-response+json, application/json;q=0.9",
+      "*/*",
+      "text/html",
+    ]) {
       await same({ body: q("{ workspace { plan } }"), headers: { accept } });
       await same({ body: q("{ nope }"), headers: { accept } });
     }
@@ -120,7 +132,12 @@ describe("a JSON POST answered directly answers as Yoga does", () => {
       ["a parse error", q("{ workspace { plan }")],
       ["a validation error", q("{ nope }")],
       ["too many aliases", q(`{ ${Array.from({ length: 40 }, (_, i) => `a${i}: workspace { plan }`).join(" ")} }`)],
-      ["too costly", q("{ videos(first: 100) { edges { node { account { videos(first: 100) { edges { node { id url account { username } } } } } } } } }")],
+      [
+        "too costly",
+        q(
+          "{ videos(first: 100) { edges { node { account { videos(first: 100) { edges { node { id url account { username } } } } } } } } }",
+        ),
+      ],
       ["too many tokens", q(`{ ${"__typename ".repeat(11_000)} }`)],
       ["introspection asked twice", q("{ __schema { types { name } } a: __schema { types { name } } }")],
       ["a variable missing", q("query($n: Int!) { videos(first: $n) { totalCount } }")],
@@ -142,14 +159,27 @@ describe("a JSON POST answered directly answers as Yoga does", () => {
   });
 
   it("the parameters Yoga checks, and bodies it reads itself", async () => {
-    for (const body of ["{", "[]", `[${q("{ workspace { plan } }")}]`, "null", "5", JSON.stringify({ query: 5 }), JSON.stringify({ query: "{ workspace { plan } }", foo: 1 }), JSON.stringify({})]) {
+    for (const body of [
+      "{",
+      "[]",
+      `[${q("{ workspace { plan } }")}]`,
+      "null",
+      "5",
+      JSON.stringify({ query: 5 }),
+      JSON.stringify({ query: "{ workspace { plan } }", foo: 1 }),
+      JSON.stringify({}),
+    ]) {
       await same({ body });
     }
   });
 
   it("one unit of the budget per request, whoever answers it: the direct path, Yoga after a hand-over, a refusal", async () => {
     const remaining = async (body: string) => {
-      const r = await fetch(`${direct.url}/graphql`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+      const r = await fetch(`${direct.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body,
+      });
       await r.text();
       return Number(r.headers.get("ratelimit-remaining"));
     };
@@ -191,7 +221,7 @@ describe("a JSON POST answered directly answers as Yoga does", () => {
   });
 
   it("an idempotent mutation replayed, and a subscription asked for as one JSON answer", async () => {
-    const body = q("mutation { createFolder(name: \"Direct\") { name } }");
+    const body = q('mutation { createFolder(name: "Direct") { name } }');
     // The same key on both servers: the first stores the answer, every later one replays it.
     const first = await answer(direct, { body, headers: { "idempotency-key": "json-post-1" } });
     expect(first.status).toBe(200);

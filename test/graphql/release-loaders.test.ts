@@ -39,7 +39,14 @@ function server(plugins: (typeof releaseLoaders)[]) {
     }),
   });
   const yoga = createYoga({ schema: builder.toSchema(), plugins, logging: false });
-  const ask = async () => (await yoga.fetch("http://localhost/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ items { id } }" }) })).json();
+  const ask = async () =>
+    (
+      await yoga.fetch("http://localhost/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ items { id } }" }),
+      })
+    ).json();
   return { ask, loads, loaderOf: () => ItemRef.getDataloader(context) };
 }
 

@@ -45,7 +45,12 @@ describe("a live subscription's maximum lifetime", () => {
     const told = messages.at(-2)!;
     expect(last).toMatch(/^event: complete/);
     expect(told).toMatch(/^event: next/);
-    const payload = JSON.parse(told.split("\n").find((l) => l.startsWith("data:"))!.slice(5));
+    const payload = JSON.parse(
+      told
+        .split("\n")
+        .find((l) => l.startsWith("data:"))!
+        .slice(5),
+    );
     expect(payload.errors[0]).toMatchObject({ extensions: { code: "SUBSCRIPTION_EXPIRED", maxLifetimeSeconds: 2 } });
     expect(payload.errors[0].message).toContain("subscribe again");
   });
@@ -66,17 +71,23 @@ describe("a live subscription's maximum lifetime", () => {
         closed: (e) => closes.push({ code: (e as { code: number }).code, reason: (e as { reason: string }).reason }),
       },
     });
-    client.subscribe({ query: SUBSCRIPTION }, { next: (v) => balances.push((v.data as any)?.creditsUpdated?.totalRemaining), error: () => undefined, complete: () => undefined });
+    client.subscribe(
+      { query: SUBSCRIPTION },
+      { next: (v) => balances.push((v.data as any)?.creditsUpdated?.totalRemaining), error: () => undefined, complete: () => undefined },
+    );
     await vi.waitFor(() => expect(connections).toBe(1), { timeout: 5_000 });
     await vi.waitFor(() => expect(closes).toHaveLength(1), { timeout: 5_000, interval: 50 });
     expect(closes[0]).toMatchObject({ code: 4000, reason: expect.stringContaining("GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS") });
     // The client came back on its own; the subscription it made again delivers events.
     await vi.waitFor(() => expect(connections).toBe(2), { timeout: 5_000, interval: 50 });
     const seen = balances.length;
-    await vi.waitFor(async () => {
-      await give(ws.workspaceId);
-      expect(balances.length).toBeGreaterThan(seen);
-    }, { timeout: 1_500, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        await give(ws.workspaceId);
+        expect(balances.length).toBeGreaterThan(seen);
+      },
+      { timeout: 1_500, interval: 200 },
+    );
     await client.dispose();
   });
 });

@@ -48,7 +48,11 @@ export async function request(
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, body: typeof body === "string" || body === undefined ? body : new Uint8Array(body) });
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: typeof body === "string" || body === undefined ? body : new Uint8Array(body),
+  });
   const text = await res.text();
   let parsed: unknown = undefined;
   try {

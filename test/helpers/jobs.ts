@@ -15,7 +15,12 @@ export const analysisJobs = (providers?: AnalysisProviders) => analysisQueue(laz
 export const radarJobs = (deps: () => RadarDeps = radarDeps) => radarQueue(lazy(deps));
 
 /** The run of a job body called directly: attempt `attemptsMade + 1` of `attempts`. */
-export const jobRun = (attemptsMade = 0, attempts = 5, id?: string): JobRun => ({ id, attempt: attemptsMade + 1, maxAttempts: attempts, starts: attemptsMade + 1 });
+export const jobRun = (attemptsMade = 0, attempts = 5, id?: string): JobRun => ({
+  id,
+  attempt: attemptsMade + 1,
+  maxAttempts: attempts,
+  starts: attemptsMade + 1,
+});
 
 /** The BullMQ job schedulers a queue definition's workers register when they start. */
 export async function schedulersOf(definition: QueueDefinition) {

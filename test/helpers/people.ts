@@ -14,7 +14,11 @@ export interface PersonClient {
   signIn(email: string, password: string): Promise<HttpResult>;
   signOut(): Promise<HttpResult>;
   /** GraphQL with the cookie (and `x-requested-with`, as the dashboard sends); `workspace` becomes x-workspace-id. */
-  gql(query: string, variables?: Record<string, unknown>, opts?: { workspace?: string; headers?: Record<string, string> }): Promise<HttpResult>;
+  gql(
+    query: string,
+    variables?: Record<string, unknown>,
+    opts?: { workspace?: string; headers?: Record<string, string> },
+  ): Promise<HttpResult>;
   /** Any request with the cookie (no CSRF header unless given). */
   send(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string> }): Promise<HttpResult>;
   cookieHeader(): string;
@@ -50,7 +54,11 @@ export function personClient(baseUrl: string): PersonClient {
     gql: (query, variables, opts = {}) =>
       client.send("POST", "/graphql", {
         body: { query, variables },
-        headers: { "x-requested-with": "dashboard", ...(opts.workspace ? { "x-workspace-id": opts.workspace } : {}), ...(opts.headers ?? {}) },
+        headers: {
+          "x-requested-with": "dashboard",
+          ...(opts.workspace ? { "x-workspace-id": opts.workspace } : {}),
+          ...(opts.headers ?? {}),
+        },
       }),
   };
   return client;
@@ -59,7 +67,12 @@ export function personClient(baseUrl: string): PersonClient {
 export const PASSWORD = "correct horse battery";
 
 /** A person with a password, a member of `workspaceId` with `role` (through the domain, as the CLI does). */
-export async function newPerson(email: string, workspaceId?: string, role: "owner" | "member" = "member", password = PASSWORD): Promise<{ userId: string }> {
+export async function newPerson(
+  email: string,
+  workspaceId?: string,
+  role: "owner" | "member" = "member",
+  password = PASSWORD,
+): Promise<{ userId: string }> {
   const { createUser } = await import("../../src/domain/people/users.js");
   const { setMembership } = await import("../../src/domain/people/members.js");
   const { OPERATOR } = await import("../../src/domain/people/actor.js");

@@ -27,7 +27,11 @@ process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
 
-export async function spawnService(role: "api" | "worker" | "all", env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServiceProcess> {
+export async function spawnService(
+  role: "api" | "worker" | "all",
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [`src/main/${role}.ts`], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },

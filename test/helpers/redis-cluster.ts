@@ -80,10 +80,28 @@ export async function startRedisCluster(): Promise<LocalCluster> {
   try {
     for (const port of ports) {
       await run("redis-server", [
-        "--port", String(port), "--bind", "127.0.0.1",
-        "--cluster-enabled", "yes", "--cluster-config-file", `nodes-${port}.conf`, "--cluster-node-timeout", "3000",
-        "--save", "", "--appendonly", "no", "--daemonize", "yes",
-        "--dir", dir, "--pidfile", join(dir, `${port}.pid`), "--logfile", join(dir, `${port}.log`),
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--cluster-enabled",
+        "yes",
+        "--cluster-config-file",
+        `nodes-${port}.conf`,
+        "--cluster-node-timeout",
+        "3000",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--daemonize",
+        "yes",
+        "--dir",
+        dir,
+        "--pidfile",
+        join(dir, `${port}.pid`),
+        "--logfile",
+        join(dir, `${port}.log`),
       ]);
     }
     for (const port of ports) {
@@ -91,7 +109,8 @@ export async function startRedisCluster(): Promise<LocalCluster> {
       await until(`node ${port} answering`, async () => (await c.ping()) === "PONG");
     }
     await run("redis-cli", ["--cluster", "create", ...ports.map((p) => `127.0.0.1:${p}`), "--cluster-replicas", "0", "--cluster-yes"]);
-    for (const c of clients) await until("cluster_state:ok on every node", async () => /cluster_state:ok/.test(String(await c.cluster("INFO"))));
+    for (const c of clients)
+      await until("cluster_state:ok on every node", async () => /cluster_state:ok/.test(String(await c.cluster("INFO"))));
   } catch (e) {
     await stop();
     throw e;

@@ -8,7 +8,11 @@ export async function queriesOf<T>(fn: () => Promise<T>): Promise<{ result: T; q
   const queries: { text: string; values: unknown[] }[] = [];
   proto.query = function (this: unknown, ...args: unknown[]) {
     const q = args[0] as string | { text?: string; values?: unknown[] };
-    queries.push(typeof q === "string" ? { text: q, values: Array.isArray(args[1]) ? args[1] : [] } : { text: q?.text ?? "?", values: q?.values ?? [] });
+    queries.push(
+      typeof q === "string"
+        ? { text: q, values: Array.isArray(args[1]) ? args[1] : [] }
+        : { text: q?.text ?? "?", values: q?.values ?? [] },
+    );
     return original.apply(this, args);
   };
   try {

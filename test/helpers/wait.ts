@@ -4,7 +4,13 @@
  * Resolves with the first value `read` answers that `ok` accepts, polled every `everyMs`; fails
  * naming `what` and the last value read after `timeoutMs`.
  */
-export async function waitUntil<T>(what: string, read: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs = 60_000, everyMs = 50): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  read: () => Promise<T> | T,
+  ok: (v: T) => boolean,
+  timeoutMs = 60_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await read();

@@ -24,7 +24,14 @@ beforeAll(async () => {
   ws = await newWorkspace();
   const owner = await prisma.account.create({ data: { platform: "platformB", username: "bounded.owner" } });
   ownerId = owner.id;
-  const video = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "boundedVid1", url: "https://www.youtube.com/watch?v=boundedVid1", accountId: owner.id } });
+  const video = await prisma.video.create({
+    data: {
+      platform: "platformB",
+      platformVideoId: "boundedVid1",
+      url: "https://www.youtube.com/watch?v=boundedVid1",
+      accountId: owner.id,
+    },
+  });
   videoId = video.id;
   await prisma.trackedVideo.create({ data: { workspaceId: ws.workspaceId, videoId } });
 });
@@ -42,7 +49,9 @@ describe("history ranges are capped in the domain, on every door", () => {
   it("REST: 366 days hourly and 3653 days daily answer; one day more is 400 naming the cap", async () => {
     const get = (days: number, interval: string) => {
       const r = range(days);
-      return request(api.url, "GET", `/api/v1/videos/${videoId}/history?start_date=${r.start}&end_date=${r.end}&interval=${interval}`, { key: ws.key });
+      return request(api.url, "GET", `/api/v1/videos/${videoId}/history?start_date=${r.start}&end_date=${r.end}&interval=${interval}`, {
+        key: ws.key,
+      });
     };
     expect((await get(366, "hour")).status).toBe(200);
     const hourly = await get(367, "hour");
@@ -62,14 +71,21 @@ describe("history ranges are capped in the domain, on every door", () => {
   it("GraphQL and the domain read (MCP calls the same historyRange) refuse the same range", async () => {
     const r = range(367);
     const video = Buffer.from(`Video:${videoId}`).toString("base64");
-    const answer = await gql(api.url, ws.key, `query($id: ID!, $s: String, $e: String) { node(id: $id) { ... on Video { history(interval: HOUR, startDate: $s, endDate: $e) { totalCount } } } }`, {
-      id: video,
-      s: r.start,
-      e: r.end,
-    });
+    const answer = await gql(
+      api.url,
+      ws.key,
+      `query($id: ID!, $s: String, $e: String) { node(id: $id) { ... on Video { history(interval: HOUR, startDate: $s, endDate: $e) { totalCount } } } }`,
+      {
+        id: video,
+        s: r.start,
+        e: r.end,
+      },
+    );
     expect(answer.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
     expect(answer.body.errors?.[0]?.message).toMatch(/at most 366 days/);
-    expect(() => historyRange({ start_date: new Date(r.start), end_date: new Date(r.end), interval: "hour" })).toThrow(expect.objectContaining({ code: "VALIDATION_ERROR" }));
+    expect(() => historyRange({ start_date: new Date(r.start), end_date: new Date(r.end), interval: "hour" })).toThrow(
+      expect.objectContaining({ code: "VALIDATION_ERROR" }),
+    );
     expect(historyRange({ start_date: new Date(r.start), end_date: new Date(r.end), interval: "day" }).interval).toBe("day");
   });
 });
@@ -79,7 +95,11 @@ describe("GraphQL refusals a client can branch on", () => {
   const messageOf = (r: Awaited<ReturnType<typeof gql>>) => r.body.errors?.[0]?.message ?? "";
 
   it("cost, depth, aliases and directives: each its code, and an honest message (no 'Syntax Error')", async () => {
-    const costly = await gql(api.url, ws.key, `{ videos(first: 100) { edges { node { history(first: 100) { edges { node { viewCount likeCount commentCount shareCount } } } } } } }`);
+    const costly = await gql(
+      api.url,
+      ws.key,
+      `{ videos(first: 100) { edges { node { history(first: 100) { edges { node { viewCount likeCount commentCount shareCount } } } } } } }`,
+    );
     expect(codeOf(costly)).toBe("QUERY_TOO_COSTLY");
     expect(messageOf(costly)).toMatch(/^The operation's estimated cost is [\d,]+; the limit is 50,000 \(GRAPHQL_MAX_COST/);
     const deep = await gql(api.url, ws.key, `${"{ a ".repeat(20)}${"}".repeat(20)}`);
@@ -98,7 +118,8 @@ describe("GraphQL refusals a client can branch on", () => {
   });
 
   it("nodes(ids:) takes at most 100 ids: 101 is a VALIDATION_ERROR saying so", async () => {
-    const ids = (n: number) => Array.from({ length: n }, (_, i) => Buffer.from(`Folder:00000000-0000-4000-8000-${String(i).padStart(12, "0")}`).toString("base64"));
+    const ids = (n: number) =>
+      Array.from({ length: n }, (_, i) => Buffer.from(`Folder:00000000-0000-4000-8000-${String(i).padStart(12, "0")}`).toString("base64"));
     const ok = await gql(api.url, ws.key, `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids: ids(100) });
     expect(ok.body.errors).toBeUndefined();
     expect(ok.body.data.nodes).toHaveLength(100);
@@ -122,12 +143,15 @@ describe("rules in one place", () => {
   });
 
   it("a lone surrogate in a literal url: is INVALID_URL, as in a variable (as a character and as a GraphQL escape)", async () => {
-    const post = (body: string) => request(api.url, "POST", "/graphql", { key: ws.key, rawBody: body, headers: { "content-type": "application/json" } });
+    const post = (body: string) =>
+      request(api.url, "POST", "/graphql", { key: ws.key, rawBody: body, headers: { "content-type": "application/json" } });
     const asChar = await post('{"query":"mutation { trackVideo(url: \\"https://www.tiktok.com/@a/video/1\\ud800\\") { __typename } }"}');
     expect(asChar.body.errors?.[0]?.extensions?.code).toBe("INVALID_URL");
     const asEscape = await post('{"query":"mutation { trackAccount(url: \\"https://www.tiktok.com/@a\\\\ud800\\") { __typename } }"}');
     expect(asEscape.body.errors?.[0]?.extensions?.code).toBe("INVALID_URL");
-    const variable = await post('{"query":"mutation($u: String!) { trackVideo(url: $u) { __typename } }","variables":{"u":"https://www.tiktok.com/@a/video/1\\ud800"}}');
+    const variable = await post(
+      '{"query":"mutation($u: String!) { trackVideo(url: $u) { __typename } }","variables":{"u":"https://www.tiktok.com/@a/video/1\\ud800"}}',
+    );
     expect(variable.body.errors?.[0]?.extensions?.code).toBe("INVALID_URL");
     // Elsewhere in the document it stays VALIDATION_ERROR.
     const name = await post('{"query":"mutation { createFolder(name: \\"\\ud800\\") { name } }"}');

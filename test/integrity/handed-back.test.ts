@@ -38,7 +38,9 @@ const runWith = (signal: AbortSignal): JobRun => ({ attempt: 1, maxAttempts: 3, 
 
 describe("a handed-back scrape", () => {
   it("stores no history point, even when its provider answers after the hand-back; the run elsewhere stores one", async () => {
-    const video = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "handedBack1", url: "https://www.youtube.com/watch?v=handedBack1" } });
+    const video = await prisma.video.create({
+      data: { platform: "platformB", platformVideoId: "handedBack1", url: "https://www.youtube.com/watch?v=handedBack1" },
+    });
     const ws = await newWorkspace();
     await prisma.trackedVideo.create({ data: { workspaceId: ws.workspaceId, videoId: video.id } });
     const hand = new AbortController();
@@ -66,9 +68,18 @@ describe("a handed-back scrape", () => {
 
   it("the providers stop on the signal", async () => {
     const stopped = AbortSignal.abort();
-    const ref = { platform: "platformB" as const, platformVideoId: "handedBack2", canonicalUrl: "https://www.youtube.com/watch?v=handedBack2" };
+    const ref = {
+      platform: "platformB" as const,
+      platformVideoId: "handedBack2",
+      canonicalUrl: "https://www.youtube.com/watch?v=handedBack2",
+    };
     await expect(new SimulatedScrapeProvider().scrapeVideo(ref, { signal: stopped })).rejects.toThrow();
-    await expect(new SimulatedScrapeProvider().scrapeAccount({ platform: "platformB", username: "someone", canonicalUrl: "https://www.youtube.com/@someone" }, { maxVideos: 1, signal: stopped })).rejects.toThrow();
+    await expect(
+      new SimulatedScrapeProvider().scrapeAccount(
+        { platform: "platformB", username: "someone", canonicalUrl: "https://www.youtube.com/@someone" },
+        { maxVideos: 1, signal: stopped },
+      ),
+    ).rejects.toThrow();
   });
 });
 
@@ -87,7 +98,10 @@ describe("a handed-back webhook delivery", () => {
     hand.abort();
     await expect(attempt).rejects.toThrow(/handed back/);
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: items[0]!.id } })).toMatchObject({ status: "pending", attempts: 0 });
+    expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: items[0]!.id } })).toMatchObject({
+      status: "pending",
+      attempts: 0,
+    });
     expect(await deliverWebhook(items[0]!.id, 1, new HttpWebhookSender())).toEqual({ status: "delivered" });
     for (const res of held) res.destroy();
   });

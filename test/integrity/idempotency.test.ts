@@ -18,7 +18,12 @@ import { maintenanceQueue } from "../../src/jobs/registry.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import { config } from "../../src/config.js";
 import { prisma } from "../../src/infra/db.js";
-import { claimIdempotentRequest, PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests, runIdempotently } from "../../src/domain/shared/idempotency.js";
+import {
+  claimIdempotentRequest,
+  PRUNE_IDEMPOTENT_REQUESTS,
+  pruneIdempotentRequests,
+  runIdempotently,
+} from "../../src/domain/shared/idempotency.js";
 import type { RunningApi } from "../../src/main/server.js";
 
 let api: RunningApi;
@@ -128,7 +133,14 @@ describe("REST: a retried request does its work once", () => {
     const body = { name: "in progress" };
     // The first request holds the key (as REST's middleware claims it) and has not answered.
     const apiKey = await prisma.apiKey.findFirstOrThrow({ where: { workspaceId: ws.workspaceId } });
-    const held = await claimIdempotentRequest({ workspaceId: ws.workspaceId, key, method: "POST", path: "/api/v1/folders", payload: { query: {}, body }, asker: `api_key:${apiKey.id}` });
+    const held = await claimIdempotentRequest({
+      workspaceId: ws.workspaceId,
+      key,
+      method: "POST",
+      path: "/api/v1/folders",
+      payload: { query: {}, body },
+      asker: `api_key:${apiKey.id}`,
+    });
     expect(held.kind).toBe("claimed");
     const r = await post(ws.key, "/api/v1/folders", body, key);
     expect(r.status).toBe(409);
@@ -153,7 +165,11 @@ describe("REST: a retried request does its work once", () => {
     const path = `/api/v1/folders/${randomUUID()}`;
     const notFound = await request(api.url, "PATCH", path, { key: ws.key, body: { name: "x" }, headers: { "idempotency-key": missing } });
     expect(notFound.status).toBe(404);
-    const notFoundAgain = await request(api.url, "PATCH", path, { key: ws.key, body: { name: "x" }, headers: { "idempotency-key": missing } });
+    const notFoundAgain = await request(api.url, "PATCH", path, {
+      key: ws.key,
+      body: { name: "x" },
+      headers: { "idempotency-key": missing },
+    });
     expect(notFoundAgain.text).toBe(notFound.text);
     expect(replayed(notFoundAgain)).toBe("true");
 
@@ -207,7 +223,12 @@ describe("REST: a retried request does its work once", () => {
     const request = { workspaceId: ws.workspaceId, key: randomUUID(), method: "POST", path: "/test", payload: null, asker: "system:test" };
     const headers = { "content-type": "application/json; charset=utf-8", location: "/api/v1/folders/x" };
     await runIdempotently(request, async () => ({ status: 201, body: "{}", headers }));
-    expect(await runIdempotently(request, async () => ({ status: 201, body: "{}" }))).toEqual({ status: 201, body: "{}", headers, replayed: true });
+    expect(await runIdempotently(request, async () => ({ status: 201, body: "{}" }))).toEqual({
+      status: 201,
+      body: "{}",
+      headers,
+      replayed: true,
+    });
   });
 
   it("a request that runs past the claim's lease is not run a second time: its claim is extended while it runs", async () => {
@@ -216,7 +237,14 @@ describe("REST: a retried request does its work once", () => {
     idempotency.leaseMs = 600;
     try {
       const ws = await newWorkspace("free");
-      const request = { workspaceId: ws.workspaceId, key: randomUUID(), method: "TOOL", path: "slow", payload: { n: 1 }, asker: "system:test" };
+      const request = {
+        workspaceId: ws.workspaceId,
+        key: randomUUID(),
+        method: "TOOL",
+        path: "slow",
+        payload: { n: 1 },
+        asker: "system:test",
+      };
       let runs = 0;
       const slow = async () => {
         runs++;
@@ -239,9 +267,17 @@ describe("REST: a retried request does its work once", () => {
     const folder = await post(ws.key, "/api/v1/folders", { name: "to delete" });
     const path = `/api/v1/folders/${folder.body.data.id}`;
     const rename = randomUUID();
-    const renamed = await request(api.url, "PATCH", path, { key: ws.key, body: { name: "renamed" }, headers: { "idempotency-key": rename } });
+    const renamed = await request(api.url, "PATCH", path, {
+      key: ws.key,
+      body: { name: "renamed" },
+      headers: { "idempotency-key": rename },
+    });
     expect(renamed.status).toBe(200);
-    const renamedAgain = await request(api.url, "PATCH", path, { key: ws.key, body: { name: "renamed" }, headers: { "idempotency-key": rename } });
+    const renamedAgain = await request(api.url, "PATCH", path, {
+      key: ws.key,
+      body: { name: "renamed" },
+      headers: { "idempotency-key": rename },
+    });
     expect(renamedAgain.text).toBe(renamed.text);
     expect(replayed(renamedAgain)).toBe("true");
     const key = randomUUID();
@@ -263,7 +299,11 @@ describe("REST: a retried request does its work once", () => {
     const ws = await newWorkspace("free");
     const r = await request(api.url, "POST", SEARCH, { key: ws.key, body: { query: "cats" }, headers: { "idempotency-key": value } });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: "VALIDATION_ERROR", message: expect.stringContaining("Idempotency-Key"), details: [{ path: "headers.idempotency-key" }] });
+    expect(r.body).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: expect.stringContaining("Idempotency-Key"),
+      details: [{ path: "headers.idempotency-key" }],
+    });
     expect(await searches(ws.workspaceId)).toBe(0);
   });
 
@@ -294,7 +334,10 @@ describe("REST: a retried request does its work once", () => {
     await post(ws.key, SEARCH, { query: "cats" }, key);
     const row = await prisma.idempotentRequest.findUniqueOrThrow({ where: { workspaceId_key: { workspaceId: ws.workspaceId, key } } });
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBeGreaterThanOrEqual(24 * 3600_000);
-    await prisma.idempotentRequest.update({ where: { workspaceId_key: { workspaceId: ws.workspaceId, key } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.idempotentRequest.update({
+      where: { workspaceId_key: { workspaceId: ws.workspaceId, key } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const again = await post(ws.key, SEARCH, { query: "cats" }, key);
     expect(again.status).toBe(202);
     expect(replayed(again)).toBeNull();
@@ -302,7 +345,10 @@ describe("REST: a retried request does its work once", () => {
 
     const stale = randomUUID();
     await post(ws.key, "/api/v1/folders", { name: "old" }, stale);
-    await prisma.idempotentRequest.update({ where: { workspaceId_key: { workspaceId: ws.workspaceId, key: stale } }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await prisma.idempotentRequest.update({
+      where: { workspaceId_key: { workspaceId: ws.workspaceId, key: stale } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect((await pruneIdempotentRequests()).removed).toBeGreaterThanOrEqual(1);
     expect(await prisma.idempotentRequest.count({ where: { workspaceId: ws.workspaceId, key: stale } })).toBe(0);
     expect(await prisma.idempotentRequest.count({ where: { workspaceId: ws.workspaceId, key } })).toBe(1);
@@ -313,7 +359,10 @@ describe("REST: a retried request does its work once", () => {
     expect(schedulers.find((s) => s.key === PRUNE_IDEMPOTENT_REQUESTS)).toMatchObject({ every: 3600_000 });
     const ws = await newWorkspace("free");
     const key = randomUUID();
-    await runIdempotently({ workspaceId: ws.workspaceId, key, method: "TOOL", path: "test", payload: null, asker: "system:test" }, async () => ({ status: 200, body: "{}" }));
+    await runIdempotently(
+      { workspaceId: ws.workspaceId, key, method: "TOOL", path: "test", payload: null, asker: "system:test" },
+      async () => ({ status: 200, body: "{}" }),
+    );
     await prisma.idempotentRequest.updateMany({ where: { workspaceId: ws.workspaceId }, data: { expiresAt: new Date(Date.now() - 1) } });
     const handler = maintenanceQueue().handlers[PRUNE_IDEMPOTENT_REQUESTS]!;
     expect(await handler({} as never, {} as never)).toMatchObject({ removed: expect.any(Number) });
@@ -322,10 +371,22 @@ describe("REST: a retried request does its work once", () => {
 
   it("a claim whose process died is taken over once its lease ran out", async () => {
     const ws = await newWorkspace("free");
-    const request = { workspaceId: ws.workspaceId, key: randomUUID(), method: "TOOL", path: "test", payload: { n: 1 }, asker: "system:test" };
+    const request = {
+      workspaceId: ws.workspaceId,
+      key: randomUUID(),
+      method: "TOOL",
+      path: "test",
+      payload: { n: 1 },
+      asker: "system:test",
+    };
     expect((await claimIdempotentRequest(request)).kind).toBe("claimed");
-    await expect(runIdempotently(request, async () => ({ status: 200, body: "{}" }))).rejects.toMatchObject({ code: "IDEMPOTENCY_KEY_IN_USE" });
-    await prisma.idempotentRequest.update({ where: { workspaceId_key: { workspaceId: ws.workspaceId, key: request.key } }, data: { lockedUntil: new Date(Date.now() - 1) } });
+    await expect(runIdempotently(request, async () => ({ status: 200, body: "{}" }))).rejects.toMatchObject({
+      code: "IDEMPOTENCY_KEY_IN_USE",
+    });
+    await prisma.idempotentRequest.update({
+      where: { workspaceId_key: { workspaceId: ws.workspaceId, key: request.key } },
+      data: { lockedUntil: new Date(Date.now() - 1) },
+    });
     let runs = 0;
     const work = async () => ({ status: 201, body: JSON.stringify({ run: ++runs }) });
     expect(await runIdempotently(request, work)).toEqual({ status: 201, body: '{"run":1}', replayed: false });
@@ -421,7 +482,14 @@ describe("GraphQL mutations over HTTP", () => {
     const variables = { query: "still running" };
     // The first request holds the key, as the GraphQL plugin claims it (src/http/graphql/idempotency.ts), and has not answered.
     const apiKey = await prisma.apiKey.findFirstOrThrow({ where: { workspaceId: ws.workspaceId } });
-    const held = await claimIdempotentRequest({ workspaceId: ws.workspaceId, key, method: "POST", path: "/graphql", payload: { query: CREATE, variables, operationName: null }, asker: `api_key:${apiKey.id}` });
+    const held = await claimIdempotentRequest({
+      workspaceId: ws.workspaceId,
+      key,
+      method: "POST",
+      path: "/graphql",
+      payload: { query: CREATE, variables, operationName: null },
+      asker: `api_key:${apiKey.id}`,
+    });
     expect(held.kind).toBe("claimed");
     const r = await gqlPost(ws.key, variables, key);
     expect(r.status).toBe(409);
@@ -437,7 +505,8 @@ describe("GraphQL mutations over HTTP", () => {
     const other = (await createKey(ws.workspaceId, "a second integration")).secret;
     const key = randomUUID();
     const mutation = { query: `mutation { createApiKey(name: "shown once") { secret } }` };
-    const send = (apiKey: string) => request(api.url, "POST", "/graphql", { key: apiKey, body: mutation, headers: { "idempotency-key": key } });
+    const send = (apiKey: string) =>
+      request(api.url, "POST", "/graphql", { key: apiKey, body: mutation, headers: { "idempotency-key": key } });
     const first = await send(ws.key);
     const secret = first.body.data.createApiKey.secret as string;
     expect(secret).toBeTruthy();
@@ -451,7 +520,11 @@ describe("GraphQL mutations over HTTP", () => {
 
   it("queries ignore the header", async () => {
     const ws = await newWorkspace("free");
-    const r = await request(api.url, "POST", "/graphql", { key: ws.key, body: { query: "{ __typename }" }, headers: { "idempotency-key": "" } });
+    const r = await request(api.url, "POST", "/graphql", {
+      key: ws.key,
+      body: { query: "{ __typename }" },
+      headers: { "idempotency-key": "" },
+    });
     expect(r.status).toBe(200);
     expect(replayed(r)).toBeNull();
   });
@@ -460,7 +533,9 @@ describe("GraphQL mutations over HTTP", () => {
 describe("MCP tools that spend credits or create take idempotencyKey", () => {
   async function connect(key: string): Promise<Client> {
     const c = new Client({ name: "idempotency-test", version: "1.0.0" });
-    await c.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+    );
     mcpClients.push(c);
     return c;
   }
@@ -490,7 +565,15 @@ describe("MCP tools that spend credits or create take idempotencyKey", () => {
     // The argument is published in the tool's input schema, on the tools that spend or create only.
     const { tools } = await c.listTools();
     const withKey = tools.filter((t) => t.inputSchema.properties && "idempotencyKey" in t.inputSchema.properties).map((t) => t.name);
-    expect(withKey.sort()).toEqual(["analyze_video", "create_folder", "create_tag", "export_list", "start_radar_search", "track_account", "track_video"]);
+    expect(withKey.sort()).toEqual([
+      "analyze_video",
+      "create_folder",
+      "create_tag",
+      "export_list",
+      "start_radar_search",
+      "track_account",
+      "track_video",
+    ]);
   });
 
   it("a REST key and an MCP key are one namespace per workspace: the same key for another request is refused", async () => {

@@ -16,7 +16,12 @@ afterAll(() => stopAll());
 async function keyState(workspaceId: string, keyId: string, secret: string) {
   const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: keyId } });
   const listed = (await listKeys(workspaceId)).find((k) => k.id === keyId);
-  return { admitted: (await authenticate(secret)) !== null, revokedAt: row.revokedAt, slot: row.slot, listedRevoked: listed ? listed.revokedAt !== null : null };
+  return {
+    admitted: (await authenticate(secret)) !== null,
+    revokedAt: row.revokedAt,
+    slot: row.slot,
+    listedRevoked: listed ? listed.revokedAt !== null : null,
+  };
 }
 
 describe("revoking a key", () => {
@@ -27,15 +32,27 @@ describe("revoking a key", () => {
     await prisma.$executeRawUnsafe(`
       CREATE FUNCTION refuse_revocation() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.revoked_at IS NOT NULL AND OLD.revoked_at IS NULL THEN RAISE EXCEPTION 'injected: the UPDATE fails'; END IF; RETURN NEW; END $$`);
-    await prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_revocation BEFORE UPDATE ON api_keys FOR EACH ROW WHEN (OLD.id = '${key.id}') EXECUTE FUNCTION refuse_revocation()`);
+    await prisma.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_revocation BEFORE UPDATE ON api_keys FOR EACH ROW WHEN (OLD.id = '${key.id}') EXECUTE FUNCTION refuse_revocation()`,
+    );
     try {
       await expect(revokeKey(ws.workspaceId, key.id)).rejects.toThrow(/injected/);
-      expect(await keyState(ws.workspaceId, key.id, secret)).toEqual({ admitted: true, revokedAt: null, slot: expect.any(Number), listedRevoked: false });
+      expect(await keyState(ws.workspaceId, key.id, secret)).toEqual({
+        admitted: true,
+        revokedAt: null,
+        slot: expect.any(Number),
+        listedRevoked: false,
+      });
     } finally {
       await prisma.$executeRawUnsafe(`DROP TRIGGER refuse_revocation ON api_keys`);
     }
     await revokeKey(ws.workspaceId, key.id);
-    expect(await keyState(ws.workspaceId, key.id, secret)).toEqual({ admitted: false, revokedAt: expect.any(Date), slot: null, listedRevoked: true });
+    expect(await keyState(ws.workspaceId, key.id, secret)).toEqual({
+      admitted: false,
+      revokedAt: expect.any(Date),
+      slot: null,
+      listedRevoked: true,
+    });
   });
 
   it("a failure after the tombstone was set (the audit entry) rolls the row back and takes the tombstone back", async () => {
@@ -45,14 +62,26 @@ describe("revoking a key", () => {
     await prisma.$executeRawUnsafe(`
       CREATE FUNCTION refuse_revocation_audit() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.action = 'api_key.revoked' THEN RAISE EXCEPTION 'injected: the audit entry fails'; END IF; RETURN NEW; END $$`);
-    await prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_revocation_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_revocation_audit()`);
+    await prisma.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_revocation_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_revocation_audit()`,
+    );
     try {
       await expect(revokeKey(ws.workspaceId, key.id)).rejects.toThrow(/injected/);
-      expect(await keyState(ws.workspaceId, key.id, secret)).toEqual({ admitted: true, revokedAt: null, slot: expect.any(Number), listedRevoked: false });
+      expect(await keyState(ws.workspaceId, key.id, secret)).toEqual({
+        admitted: true,
+        revokedAt: null,
+        slot: expect.any(Number),
+        listedRevoked: false,
+      });
     } finally {
       await prisma.$executeRawUnsafe(`DROP TRIGGER refuse_revocation_audit ON audit_log`);
     }
     await revokeKey(ws.workspaceId, key.id);
-    expect(await keyState(ws.workspaceId, key.id, secret)).toEqual({ admitted: false, revokedAt: expect.any(Date), slot: null, listedRevoked: true });
+    expect(await keyState(ws.workspaceId, key.id, secret)).toEqual({
+      admitted: false,
+      revokedAt: expect.any(Date),
+      slot: null,
+      listedRevoked: true,
+    });
   });
 });

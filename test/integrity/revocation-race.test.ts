@@ -42,14 +42,25 @@ describe("a stream for a credential already known withdrawn", () => {
       let firstEnded: IteratorResult<number> | null = null;
       void firstStream.next().then((r) => (firstEnded = r));
       // Announced until heard (the subscription to the announcements is being set up meanwhile).
-      await waitUntil("the first stream to end", async () => firstEnded ?? (await announceRevocation(subject), null), (r) => r !== null, 10_000, 100);
+      await waitUntil(
+        "the first stream to end",
+        async () => firstEnded ?? (await announceRevocation(subject), null),
+        (r) => r !== null,
+        10_000,
+        100,
+      );
       expect(firstEnded).toEqual({ done: true, value: undefined });
       expect(first.state.returned).toBe(true);
 
       // The race: a second stream for the same subject, set up after the withdrawal is known.
       const second = endlessSource();
       const secondStream = untilRevoked(second.source, [subject]);
-      await waitUntil("the second source to be returned", () => second.state.returned, (v) => v, 2_000);
+      await waitUntil(
+        "the second source to be returned",
+        () => second.state.returned,
+        (v) => v,
+        2_000,
+      );
       expect(await secondStream.next()).toEqual({ done: true, value: undefined });
       await new Promise((r) => setTimeout(r, 50));
       expect(rejections).toEqual([]);

@@ -80,10 +80,24 @@ describe("video.spike survives a failure right after the store", () => {
     const owner = await prisma.account.create({ data: { platform: "platformB", username: "crash.spiky" } });
     for (let i = 0; i < 5; i++) {
       await prisma.video.create({
-        data: { platform: "platformB", platformVideoId: `crashOther${i}`, url: "https://example.invalid", accountId: owner.id, viewCount: 1000, postedAt: new Date(Date.now() - (i + 3) * DAY) },
+        data: {
+          platform: "platformB",
+          platformVideoId: `crashOther${i}`,
+          url: "https://example.invalid",
+          accountId: owner.id,
+          viewCount: 1000,
+          postedAt: new Date(Date.now() - (i + 3) * DAY),
+        },
       });
     }
-    const video = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "crashSpike1", url: "https://www.youtube.com/watch?v=crashSpike1", accountId: owner.id } });
+    const video = await prisma.video.create({
+      data: {
+        platform: "platformB",
+        platformVideoId: "crashSpike1",
+        url: "https://www.youtube.com/watch?v=crashSpike1",
+        accountId: owner.id,
+      },
+    });
     const ws = await newWorkspace();
     await prisma.trackedVideo.create({ data: { workspaceId: ws.workspaceId, videoId: video.id } });
     const seen = await watch(ws.workspaceId);
@@ -91,7 +105,12 @@ describe("video.spike survives a failure right after the store", () => {
     let views = 2000;
     const provider: ScrapeProvider = {
       name: "simulated",
-      scrapeVideo: async (ref: VideoRef) => ({ ...simulateVideo(ref, new Date()), viewCount: views, username: "crash.spiky", postedAt: new Date(Date.now() - 2 * DAY) }),
+      scrapeVideo: async (ref: VideoRef) => ({
+        ...simulateVideo(ref, new Date()),
+        viewCount: views,
+        username: "crash.spiky",
+        postedAt: new Date(Date.now() - 2 * DAY),
+      }),
       scrapeAccount: async () => {
         throw new Error("unused");
       },
@@ -110,7 +129,14 @@ describe("video.spike survives a failure right after the store", () => {
     const events = await storedEvents(ws.workspaceId, "video.spike");
     expect(events).toHaveLength(1);
     expect(events[0]!.relayedAt).not.toBeNull();
-    expect(events[0]!.data).toMatchObject({ videoId: video.id, accountId: owner.id, outlierScore: 5, previousOutlierScore: 2, threshold: 3, viewCount: 5000 });
+    expect(events[0]!.data).toMatchObject({
+      videoId: video.id,
+      accountId: owner.id,
+      outlierScore: 5,
+      previousOutlierScore: 2,
+      threshold: 3,
+      viewCount: 5000,
+    });
     expect(seen.filter((e) => e.type === "video.spike")).toHaveLength(1);
   });
 });
@@ -130,13 +156,25 @@ describe("account.video_discovered survives a failure right after the videos are
       postedAt,
       partial: true,
     });
-    const profile: ScrapedAccount = { platform: "platformB", username: "crash.discover", platformAccountId: null, displayName: "", avatarUrl: "", followerCount: 1, videoCount: null, totalViews: 10 };
+    const profile: ScrapedAccount = {
+      platform: "platformB",
+      username: "crash.discover",
+      platformAccountId: null,
+      displayName: "",
+      avatarUrl: "",
+      followerCount: 1,
+      videoCount: null,
+      totalViews: 10,
+    };
     const provider: ScrapeProvider = {
       name: "simulated",
       scrapeVideo: async () => {
         throw new Error("unused");
       },
-      scrapeAccount: async (_ref, opts) => ({ account: profile, videos: listed.slice(0, opts.maxVideos).map((v) => video(v.id, v.postedAt)) }),
+      scrapeAccount: async (_ref, opts) => ({
+        account: profile,
+        videos: listed.slice(0, opts.maxVideos).map((v) => video(v.id, v.postedAt)),
+      }),
     };
     expect(await scrapeAccount(account.id, run(1, t1), provider, () => t1)).toMatchObject({ status: "ready", discovered: 0 });
 
@@ -145,7 +183,10 @@ describe("account.video_discovered survives a failure right after the videos are
     const t2 = new Date(posted.getTime() + HOUR);
     faults.tracking = true;
     await expect(scrapeAccount(account.id, run(1, t2), provider, () => t2)).rejects.toThrow(/injected/);
-    expect(await scrapeAccount(account.id, run(2, t2), provider, () => new Date(t2.getTime() + 1000))).toMatchObject({ status: "ready", discovered: 0 });
+    expect(await scrapeAccount(account.id, run(2, t2), provider, () => new Date(t2.getTime() + 1000))).toMatchObject({
+      status: "ready",
+      discovered: 0,
+    });
     await sweepOutbox();
     await settle();
 

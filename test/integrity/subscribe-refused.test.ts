@@ -44,12 +44,21 @@ describe("a subscription Redis refuses", () => {
     expect(res.status).toBe(200);
     const text = await res.text(); // the server ends the stream
     const next = text.split("\n\n").find((m) => m.startsWith("event: next"))!;
-    const payload = JSON.parse(next.split("\n").find((l) => l.startsWith("data:"))!.slice(5));
+    const payload = JSON.parse(
+      next
+        .split("\n")
+        .find((l) => l.startsWith("data:"))!
+        .slice(5),
+    );
     expect(payload.errors[0]).toMatchObject({ extensions: { code: "SERVICE_UNAVAILABLE" } });
     expect(payload.errors[0].message).toContain("Subscribe again");
     expect(text).toMatch(/event: complete/);
 
-    const query = await fetch(`${api.url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query: "{ credits { totalRemaining } }" }) });
+    const query = await fetch(`${api.url}/graphql`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ query: "{ credits { totalRemaining } }" }),
+    });
     expect((await query.json()).data.credits.totalRemaining).toBeGreaterThan(0);
   });
 });

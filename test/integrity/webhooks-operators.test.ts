@@ -84,7 +84,8 @@ describe("the event's id in every webhook body", () => {
     }
     const [event] = await prisma.workspaceEventRecord.findMany({ where: { workspaceId: a.workspaceId } });
     const bodies = [a, b].map((e) => JSON.parse(receiver.at(e.path)[0]!.body));
-    for (const body of bodies) expect(body).toEqual({ id: event!.id, type: "video.spike", timestamp: event!.createdAt.toISOString(), data: { videoId: "v-1" } });
+    for (const body of bodies)
+      expect(body).toEqual({ id: event!.id, type: "video.spike", timestamp: event!.createdAt.toISOString(), data: { videoId: "v-1" } });
     await waitFor("the GraphQL event", () => seen.length === 1);
     expect(seen[0]!.id).toBe(event!.id);
     void it.return?.();
@@ -110,7 +111,9 @@ describe("deliveries in flight per endpoint", () => {
     const slow = await endpoint();
     const other = await endpoint();
     const gate = holdAnswers(slow.path);
-    const ids = await recordWorkspaceEvents([1, 2, 3].map((n) => ({ workspaceId: slow.workspaceId, type: "video.spike" as const, data: { n }, endpointId: slow.webhook.id })));
+    const ids = await recordWorkspaceEvents(
+      [1, 2, 3].map((n) => ({ workspaceId: slow.workspaceId, type: "video.spike" as const, data: { n }, endpointId: slow.webhook.id })),
+    );
     const deliveries = await Promise.all(
       ids.map((eventId) => prisma.webhookDelivery.create({ data: { endpointId: slow.webhook.id, eventId, nextAttemptAt: new Date() } })),
     );
@@ -121,8 +124,12 @@ describe("deliveries in flight per endpoint", () => {
     expect(receiver.at(slow.path)).toHaveLength(2);
     expect((await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveries[2]!.id } })).attempts).toBe(0);
     // Another endpoint has its own places.
-    const otherEvent = await recordWorkspaceEvents([{ workspaceId: other.workspaceId, type: "video.spike", data: {}, endpointId: other.webhook.id }]);
-    const otherDelivery = await prisma.webhookDelivery.create({ data: { endpointId: other.webhook.id, eventId: otherEvent[0]!, nextAttemptAt: new Date() } });
+    const otherEvent = await recordWorkspaceEvents([
+      { workspaceId: other.workspaceId, type: "video.spike", data: {}, endpointId: other.webhook.id },
+    ]);
+    const otherDelivery = await prisma.webhookDelivery.create({
+      data: { endpointId: other.webhook.id, eventId: otherEvent[0]!, nextAttemptAt: new Date() },
+    });
     expect(await deliverWebhook(otherDelivery.id, 1, sender)).toEqual({ status: "delivered" });
     gate.release();
     expect(await Promise.all(first)).toEqual([{ status: "delivered" }, { status: "delivered" }]);
@@ -149,7 +156,9 @@ describe("deliveries in flight per endpoint", () => {
     );
     expect(most).toBeLessThanOrEqual(2);
     expect(receiver.at(e.path)).toHaveLength(6);
-    expect(await prisma.webhookDelivery.findMany({ where: { endpointId: e.webhook.id }, select: { attempts: true } })).toEqual(Array(6).fill({ attempts: 1 }));
+    expect(await prisma.webhookDelivery.findMany({ where: { endpointId: e.webhook.id }, select: { attempts: true } })).toEqual(
+      Array(6).fill({ attempts: 1 }),
+    );
   });
 });
 

@@ -88,7 +88,8 @@ describe("reaching people, in Chromium", () => {
     await p.getByText("New videos of tracked accounts: in the dashboard and by mail.").waitFor();
     await expectAccessible(p, "Settings → Alerts at 375 px");
     const bell = p.getByRole("link", { name: /^Notifications/ });
-    const bellSays = (words: string) => p.getByRole("link", { name: new RegExp(`^Notifications\\s*,\\s*${words}$`) }).waitFor({ timeout: 60_000 });
+    const bellSays = (words: string) =>
+      p.getByRole("link", { name: new RegExp(`^Notifications\\s*,\\s*${words}$`) }).waitFor({ timeout: 60_000 });
     await bellSays("none unread");
 
     // The scrape records its events in the outbox; from there, within a minute, the bell and the mail.
@@ -96,11 +97,19 @@ describe("reaching people, in Chromium", () => {
     const video = await createVideo({ username: "skater", description: "Kickflip over the fountain", accountId: account.id });
     const { pgPool } = await import("../../src/infra/db.js");
     await pgPool.query(`INSERT INTO tracked_accounts (workspace_id, account_id) VALUES ($1, $2)`, [studio.workspaceId, account.id]);
-    await pgPool.query(`INSERT INTO tracked_videos (workspace_id, video_id, via_account_id) VALUES ($1, $2, $3)`, [studio.workspaceId, video.id, account.id]);
+    await pgPool.query(`INSERT INTO tracked_videos (workspace_id, video_id, via_account_id) VALUES ($1, $2, $3)`, [
+      studio.workspaceId,
+      video.id,
+      account.id,
+    ]);
     const started = Date.now();
     await emitWorkspaceEvents([
       { workspaceId: studio.workspaceId, type: "video.spike", data: { videoId: video.id, views24h: 48_000, outlierScore: 12 } },
-      { workspaceId: studio.workspaceId, type: "account.video_discovered", data: { accountId: account.id, username: "skater", videoId: video.id } },
+      {
+        workspaceId: studio.workspaceId,
+        type: "account.video_discovered",
+        data: { accountId: account.id, username: "skater", videoId: video.id },
+      },
     ]);
     await bellSays("2 unread");
     const spike = await linkIn("grace@flow.test", `/videos/${video.id}`, /^Video spikes/);

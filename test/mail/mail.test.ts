@@ -43,7 +43,12 @@ afterAll(async () => {
   await stopAll(api);
 });
 
-const owner = (workspaceId: string, id: string, email: string) => ({ workspaceId, role: "owner" as const, principal: { kind: "user" as const, id, email, sessionId: null }, clientAddress: null });
+const owner = (workspaceId: string, id: string, email: string) => ({
+  workspaceId,
+  role: "owner" as const,
+  principal: { kind: "user" as const, id, email, sessionId: null },
+  clientAddress: null,
+});
 /** Polls `read` until it equals `expected` (10 s at most), and asserts it does. */
 async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void> {
   const until = Date.now() + 10_000;
@@ -58,13 +63,22 @@ async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void>
 const header = (r: { raw: string }, name: string) =>
   new RegExp(`^${name}: *(.*?)\r?$`, "mi").exec(r.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, " "))?.[1];
 const mailsTo = (to: string) => inbox.received.filter((r) => r.envelope.to.includes(to));
-const rowsOf = (to: string) => pgPool.query(`SELECT id, kind, status, data, group_key AS "groupKey", send_after AS "sendAfter" FROM mails WHERE to_address = $1 ORDER BY created_at`, [to]).then((r) => r.rows);
+const rowsOf = (to: string) =>
+  pgPool
+    .query(
+      `SELECT id, kind, status, data, group_key AS "groupKey", send_after AS "sendAfter" FROM mails WHERE to_address = $1 ORDER BY created_at`,
+      [to],
+    )
+    .then((r) => r.rows);
 
 describe("mail through SMTP", () => {
   it("an invitation leaves from the outbox with its headers, both parts and a link at PUBLIC_URL; a retry sends nothing more", async () => {
     const ws = await newWorkspace("free", "Studio North");
     const ada = await newPerson("ada@mail.test", ws.workspaceId, "owner");
-    const { invitation, acceptUrl } = await createInvitation(owner(ws.workspaceId, ada.userId, "ada@mail.test"), { email: "grace@mail.test", role: "member" });
+    const { invitation, acceptUrl } = await createInvitation(owner(ws.workspaceId, ada.userId, "ada@mail.test"), {
+      email: "grace@mail.test",
+      role: "member",
+    });
     const [got] = await inbox.waitFor((r) => r.envelope.to.includes("grace@mail.test"));
     // The server has it; the row says so a moment later.
     await eventually(async () => (await rowsOf("grace@mail.test"))[0].status, "sent");
@@ -88,7 +102,12 @@ describe("mail through SMTP", () => {
   });
 
   it("a refused attempt leaves the mail pending; the retry sends it once, with the same Message-ID", async () => {
-    const mail = { dedupeKey: "test:refused", to: "refused@mail.test", kind: "member_removed" as const, data: { workspaceName: "Somewhere", by: null } };
+    const mail = {
+      dedupeKey: "test:refused",
+      to: "refused@mail.test",
+      kind: "member_removed" as const,
+      data: { workspaceName: "Somewhere", by: null },
+    };
     const [queued] = await queueMails([mail]); // written, not dispatched: this test is the job
     const transport = createMailTransport();
     inbox.failNext(1);
@@ -115,7 +134,8 @@ describe("mail through SMTP", () => {
     expect(got!.mail.subject).toBe("ada-inject@mail.test invited you to Evil Bcc: thief@evil.example X-Injected: yes");
     expect(inbox.received.some((r) => r.envelope.to.includes("thief@evil.example"))).toBe(false);
     const { serviceLink } = await import("../../src/domain/mail/links.js");
-    for (const bad of ["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"]) expect(() => serviceLink(bad)).toThrow();
+    for (const bad of ["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"])
+      expect(() => serviceLink(bad)).toThrow();
   });
 
   it("old mails that are done, and old notifications, are pruned; pending ones stay", async () => {
@@ -124,19 +144,32 @@ describe("mail through SMTP", () => {
       { dedupeKey: "test:prune:old", to: "old@mail.test", kind: "member_removed", data: { workspaceName: "Old", by: null } },
       { dedupeKey: "test:prune:waiting", to: "waiting@mail.test", kind: "member_removed", data: { workspaceName: "Old", by: null } },
     ]);
-    await pgPool.query(`UPDATE mails SET created_at = now() - interval '31 days', status = CASE WHEN id = $1 THEN 'sent'::"MailStatus" ELSE status END WHERE id = ANY($2::uuid[])`, [old!.id, [old!.id, waiting!.id]]);
+    await pgPool.query(
+      `UPDATE mails SET created_at = now() - interval '31 days', status = CASE WHEN id = $1 THEN 'sent'::"MailStatus" ELSE status END WHERE id = ANY($2::uuid[])`,
+      [old!.id, [old!.id, waiting!.id]],
+    );
     expect((await pruneMail()).mails).toBe(1);
-    expect((await pgPool.query(`SELECT id FROM mails WHERE id = ANY($1::uuid[])`, [[old!.id, waiting!.id]])).rows).toEqual([{ id: waiting!.id }]);
+    expect((await pgPool.query(`SELECT id FROM mails WHERE id = ANY($1::uuid[])`, [[old!.id, waiting!.id]])).rows).toEqual([
+      { id: waiting!.id },
+    ]);
   });
 
   it("a workspace's mails per hour are capped", async () => {
     const ws = await newWorkspace("free", "Busy");
-    const mails = Array.from({ length: 5 }, (_, i) => ({ dedupeKey: `test:cap:${i}`, workspaceId: ws.workspaceId, to: `cap${i}@mail.test`, kind: "member_removed" as const, data: { workspaceName: "Busy", by: null } }));
+    const mails = Array.from({ length: 5 }, (_, i) => ({
+      dedupeKey: `test:cap:${i}`,
+      workspaceId: ws.workspaceId,
+      to: `cap${i}@mail.test`,
+      kind: "member_removed" as const,
+      data: { workspaceName: "Busy", by: null },
+    }));
     const queued = await sendMails(mails);
     const until = Date.now() + 10_000;
     let statuses: string[] = [];
     while (Date.now() < until) {
-      statuses = (await pgPool.query(`SELECT status FROM mails WHERE id = ANY($1::uuid[])`, [queued.map((q) => q.id)])).rows.map((r) => r.status as string);
+      statuses = (await pgPool.query(`SELECT status FROM mails WHERE id = ANY($1::uuid[])`, [queued.map((q) => q.id)])).rows.map(
+        (r) => r.status as string,
+      );
       if (statuses.every((s) => s === "sent" || s === "capped")) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -149,7 +182,8 @@ describe("people mails", () => {
   it("a reset link is mailed to an address that has an account; the answer is the same for one that has none", async () => {
     const ws = await newWorkspace();
     await newPerson("forgot@mail.test", ws.workspaceId);
-    const ask = (email: string) => request(api.url, "POST", "/auth/request-password-reset", { body: { email }, headers: { origin: api.url } });
+    const ask = (email: string) =>
+      request(api.url, "POST", "/auth/request-password-reset", { body: { email }, headers: { origin: api.url } });
     const known = await ask("forgot@mail.test");
     const unknown = await ask("nobody@mail.test");
     expect(known.status).toBe(200);
@@ -159,19 +193,28 @@ describe("people mails", () => {
     expect(link.startsWith("http://dashboard.test:8080/reset-password?token=")).toBe(true);
     // The link works: a new password is set through it (the dashboard's page posts this).
     const token = new URL(link).searchParams.get("token")!;
-    const reset = await request(api.url, "POST", "/auth/reset-password", { body: { token, newPassword: "a brand new password" }, headers: { origin: api.url } });
+    const reset = await request(api.url, "POST", "/auth/reset-password", {
+      body: { token, newPassword: "a brand new password" },
+      headers: { origin: api.url },
+    });
     expect(reset.status, reset.text).toBe(200);
     await signedIn(api.url, "forgot@mail.test", "a brand new password");
     // The person is told their password changed.
     await inbox.waitFor((r) => r.envelope.to.includes("forgot@mail.test") && /password was changed/.test(r.mail.subject ?? ""));
     expect(mailsTo("nobody@mail.test")).toEqual([]);
     // Sign-up (without an invitation) answers the same for an address with an account and one without.
-    const signUp = (email: string) => request(api.url, "POST", "/auth/sign-up/email", { body: { email, password: "long enough password", name: "X" }, headers: { origin: api.url } });
+    const signUp = (email: string) =>
+      request(api.url, "POST", "/auth/sign-up/email", {
+        body: { email, password: "long enough password", name: "X" },
+        headers: { origin: api.url },
+      });
     const [taken, free] = [await signUp("forgot@mail.test"), await signUp("nobody@mail.test")];
     expect({ status: taken.status, body: taken.body }).toEqual({ status: free.status, body: free.body });
     // At most 3 reset mails per address per hour, with the same answer.
     for (let i = 0; i < 3; i++) expect((await ask("forgot@mail.test")).status).toBe(200);
-    const resets = async () => (await pgPool.query(`SELECT count(*)::int AS n FROM mails WHERE kind = 'password_reset' AND to_address = 'forgot@mail.test'`)).rows[0].n;
+    const resets = async () =>
+      (await pgPool.query(`SELECT count(*)::int AS n FROM mails WHERE kind = 'password_reset' AND to_address = 'forgot@mail.test'`)).rows[0]
+        .n;
     await eventually(resets, 3);
     await new Promise((r) => setTimeout(r, 300));
     expect(await resets()).toBe(3);
@@ -182,7 +225,10 @@ describe("people mails", () => {
     const boss = await newPerson("boss@mail.test", ws.workspaceId, "owner");
     await newPerson("mate@mail.test", ws.workspaceId, "member");
     await newPerson("leaver@mail.test", ws.workspaceId, "member");
-    await createKey(ws.workspaceId, "ci-deploy", undefined, { principal: { kind: "user", id: boss.userId, email: "boss@mail.test", sessionId: null }, clientAddress: null });
+    await createKey(ws.workspaceId, "ci-deploy", undefined, {
+      principal: { kind: "user", id: boss.userId, email: "boss@mail.test", sessionId: null },
+      clientAddress: null,
+    });
     const [notice] = await inbox.waitFor((r) => r.envelope.to.includes("boss@mail.test") && /API key/.test(r.mail.subject ?? ""));
     expect(notice!.mail.text).toContain('A new API key "ci-deploy" was made in the workspace "Keyed" by boss@mail.test.');
     expect(mailsTo("mate@mail.test")).toEqual([]); // owners only
@@ -190,7 +236,9 @@ describe("people mails", () => {
     const bossClient = await signedIn(api.url, "boss@mail.test");
     const members = await bossClient.gql(`{ members(first: 10) { edges { node { id email } } } }`, {}, { workspace: ws.workspaceId });
     const mate = members.body.data.members.edges.find((e: any) => e.node.email === "mate@mail.test").node.id;
-    expect((await bossClient.gql(`mutation($id: ID!) { removeMember(id: $id) }`, { id: mate }, { workspace: ws.workspaceId })).body.errors).toBeUndefined();
+    expect(
+      (await bossClient.gql(`mutation($id: ID!) { removeMember(id: $id) }`, { id: mate }, { workspace: ws.workspaceId })).body.errors,
+    ).toBeUndefined();
     const [removed] = await inbox.waitFor((r) => r.envelope.to.includes("mate@mail.test"));
     expect(removed!.mail.subject).toBe("You were removed from Keyed");
 
@@ -212,11 +260,19 @@ describe("alerts", () => {
     await newPerson("quiet@mail.test", ws.workspaceId, "member");
     await newPerson("outsider@mail.test", other.workspaceId, "owner");
     const watcher = await signedIn(api.url, "watcher@mail.test");
-    const set = await watcher.gql(`mutation { setAlertRule(rule: VIDEO_SPIKE, inDashboard: true, byMail: true, minViewsPerHour: 100) { rule byMail minViewsPerHour } }`, {}, { workspace: ws.workspaceId });
+    const set = await watcher.gql(
+      `mutation { setAlertRule(rule: VIDEO_SPIKE, inDashboard: true, byMail: true, minViewsPerHour: 100) { rule byMail minViewsPerHour } }`,
+      {},
+      { workspace: ws.workspaceId },
+    );
     expect(set.body.data.setAlertRule).toEqual({ rule: "VIDEO_SPIKE", byMail: true, minViewsPerHour: 100 });
 
     const video = await createVideo({ username: "dancer", description: "Rooftop dance\nsecond line" });
-    const spike = (views24h: number) => ({ workspaceId: ws.workspaceId, type: "video.spike" as const, data: { videoId: video.id, views24h, outlierScore: 9 } });
+    const spike = (views24h: number) => ({
+      workspaceId: ws.workspaceId,
+      type: "video.spike" as const,
+      data: { videoId: video.id, views24h, outlierScore: 9 },
+    });
     await emitWorkspaceEvents([spike(24 * 500)]);
     const [first] = await inbox.waitFor((r) => r.envelope.to.includes("watcher@mail.test"));
     expect(first!.mail.subject).toBe("Video spikes: Spike: @dancer: Rooftop dance (500 views/hour) (Spiky)");
@@ -242,7 +298,8 @@ describe("alerts", () => {
     expect(renderMail("alert", rows[1].data).subject).toBe("Video spikes: 2 in Spiky");
 
     // The bell: every spike above the minimum for the watcher, every spike for the quiet member (defaults), none elsewhere.
-    const count = async (email: string, workspace: string) => (await (await signedIn(api.url, email)).gql(`{ unreadNotificationCount }`, {}, { workspace })).body.data.unreadNotificationCount;
+    const count = async (email: string, workspace: string) =>
+      (await (await signedIn(api.url, email)).gql(`{ unreadNotificationCount }`, {}, { workspace })).body.data.unreadNotificationCount;
     await eventually(() => count("quiet@mail.test", ws.workspaceId), 4);
     expect(await count("watcher@mail.test", ws.workspaceId)).toBe(3);
     expect(await count("outsider@mail.test", other.workspaceId)).toBe(0);
@@ -255,11 +312,17 @@ describe("alerts", () => {
     expect(page.text).toContain("Video spikes");
     expect(page.headers.get("x-robots-tag")).toBe("noindex");
     expect((await prisma.alertPreference.findMany({ where: { workspaceId: ws.workspaceId } }))[0]!.byMail).toBe(true);
-    const post = await request(api.url, "POST", path, { rawBody: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const post = await request(api.url, "POST", path, {
+      rawBody: "List-Unsubscribe=One-Click",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(post.status).toBe(200);
-    expect(await prisma.alertPreference.findMany({ where: { workspaceId: ws.workspaceId }, select: { rule: true, inDashboard: true, byMail: true, minViewsPerHour: true } })).toEqual([
-      { rule: "video.spike", inDashboard: true, byMail: false, minViewsPerHour: 100 },
-    ]);
+    expect(
+      await prisma.alertPreference.findMany({
+        where: { workspaceId: ws.workspaceId },
+        select: { rule: true, inDashboard: true, byMail: true, minViewsPerHour: true },
+      }),
+    ).toEqual([{ rule: "video.spike", inDashboard: true, byMail: false, minViewsPerHour: 100 }]);
     const forged = path.slice(0, -3) + (path.endsWith("AAA") ? "BBB" : "AAA");
     expect((await request(api.url, "POST", forged)).status).toBe(404);
   });
@@ -269,7 +332,9 @@ describe("alerts", () => {
     await newPerson("reader@mail.test", ws.workspaceId, "owner");
     await newPerson("other-reader@mail.test", ws.workspaceId, "member");
     const video = await createVideo({ username: "singer", description: "Ballad" });
-    await emitWorkspaceEvents([{ workspaceId: ws.workspaceId, type: "analysis.completed", data: { analysisId: video.id, videoId: video.id, status: "completed" } }]);
+    await emitWorkspaceEvents([
+      { workspaceId: ws.workspaceId, type: "analysis.completed", data: { analysisId: video.id, videoId: video.id, status: "completed" } },
+    ]);
     const reader = await signedIn(api.url, "reader@mail.test");
     const headers = { "x-workspace-id": ws.workspaceId, "x-requested-with": "test" };
     let list: any;
@@ -280,12 +345,18 @@ describe("alerts", () => {
       await new Promise((r) => setTimeout(r, 100));
     } while (Date.now() < until);
     expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ unreadCount: 1, pagination: { total: 1 }, data: [{ rule: "analysis.completed", title: "Analysis completed: @singer: Ballad", path: `/videos/${video.id}`, readAt: null }] });
+    expect(list.body).toMatchObject({
+      unreadCount: 1,
+      pagination: { total: 1 },
+      data: [{ rule: "analysis.completed", title: "Analysis completed: @singer: Ballad", path: `/videos/${video.id}`, readAt: null }],
+    });
     const id = list.body.data[0].id;
 
     // Someone else's notification cannot be marked read by another person.
     const other = await signedIn(api.url, "other-reader@mail.test");
-    expect((await other.send("POST", "/api/v1/notifications/read", { body: { ids: [id] }, headers })).body.data).toMatchObject({ marked: 0 });
+    expect((await other.send("POST", "/api/v1/notifications/read", { body: { ids: [id] }, headers })).body.data).toMatchObject({
+      marked: 0,
+    });
     expect((await request(api.url, "GET", "/api/v1/notifications", { key: ws.key })).status).toBe(403);
     expect((await request(api.url, "POST", "/api/v1/notifications/read", { key: ws.key, body: { all: true } })).status).toBe(403);
     expect((await reader.send("POST", "/api/v1/notifications/read", { body: { ids: [id], all: true }, headers })).status).toBe(400);
@@ -299,7 +370,10 @@ describe("alerts", () => {
       return c;
     };
     const asPerson = await mcp({ cookie: reader.cookieHeader(), ...headers });
-    const listed = (await asPerson.callTool({ name: "list_notifications", arguments: {} })) as { structuredContent?: any; isError?: boolean };
+    const listed = (await asPerson.callTool({ name: "list_notifications", arguments: {} })) as {
+      structuredContent?: any;
+      isError?: boolean;
+    };
     expect(listed.structuredContent).toMatchObject({ unreadCount: 1, data: [{ id, rule: "analysis.completed" }] });
     const asKey = await mcp({ authorization: `Bearer ${ws.key}` });
     const refused = (await asKey.callTool({ name: "list_notifications", arguments: {} })) as { structuredContent?: any; isError?: boolean };
@@ -307,10 +381,21 @@ describe("alerts", () => {
     await asPerson.close();
     await asKey.close();
 
-    const marked = await reader.gql(`mutation($ids: [ID!]) { markNotificationsRead(ids: $ids) { marked unreadCount } }`, { ids: [id] }, { workspace: ws.workspaceId });
+    const marked = await reader.gql(
+      `mutation($ids: [ID!]) { markNotificationsRead(ids: $ids) { marked unreadCount } }`,
+      { ids: [id] },
+      { workspace: ws.workspaceId },
+    );
     expect(marked.body.data.markNotificationsRead).toEqual({ marked: 1, unreadCount: 0 });
-    const g = await reader.gql(`{ notifications(first: 5) { totalCount edges { node { uuid rule readAt } } } }`, {}, { workspace: ws.workspaceId });
-    expect(g.body.data.notifications).toMatchObject({ totalCount: 1, edges: [{ node: { uuid: id, rule: "ANALYSIS_COMPLETED", readAt: expect.any(String) } }] });
+    const g = await reader.gql(
+      `{ notifications(first: 5) { totalCount edges { node { uuid rule readAt } } } }`,
+      {},
+      { workspace: ws.workspaceId },
+    );
+    expect(g.body.data.notifications).toMatchObject({
+      totalCount: 1,
+      edges: [{ node: { uuid: id, rule: "ANALYSIS_COMPLETED", readAt: expect.any(String) } }],
+    });
   });
 });
 
@@ -321,14 +406,27 @@ describe("credits low", () => {
     await newPerson("thrifty-owner@mail.test", ws.workspaceId, "owner");
     await newPerson("thrifty-member@mail.test", ws.workspaceId, "member");
     const member = await signedIn(api.url, "thrifty-member@mail.test");
-    expect((await member.gql(`mutation { setCreditsAlertThreshold(threshold: 150) }`, {}, { workspace: ws.workspaceId })).body.errors[0].extensions.code).toBe("FORBIDDEN");
+    expect(
+      (await member.gql(`mutation { setCreditsAlertThreshold(threshold: 150) }`, {}, { workspace: ws.workspaceId })).body.errors[0]
+        .extensions.code,
+    ).toBe("FORBIDDEN");
     const owner = await signedIn(api.url, "thrifty-owner@mail.test");
-    expect((await owner.gql(`mutation { setCreditsAlertThreshold(threshold: 150) }`, {}, { workspace: ws.workspaceId })).body.data).toEqual({ setCreditsAlertThreshold: 150 });
+    expect((await owner.gql(`mutation { setCreditsAlertThreshold(threshold: 150) }`, {}, { workspace: ws.workspaceId })).body.data).toEqual(
+      { setCreditsAlertThreshold: 150 },
+    );
     await charge({ workspaceId: ws.workspaceId, amount: 60, idempotencyKey: "thrifty-1", reason: "test" });
-    const events = async () => (await pgPool.query(`SELECT data FROM workspace_events WHERE workspace_id = $1 AND type = 'credits.low'`, [ws.workspaceId])).rows;
+    const events = async () =>
+      (await pgPool.query(`SELECT data FROM workspace_events WHERE workspace_id = $1 AND type = 'credits.low'`, [ws.workspaceId])).rows;
     await eventually(async () => (await events()).length, 1);
-    expect((await events())[0].data).toMatchObject({ totalRemaining: 140, threshold: 150, thresholdSetByOwner: true, thresholdPercent: 10 });
-    const bell = async () => (await owner.gql(`{ notifications(first: 5) { edges { node { rule title } } } }`, {}, { workspace: ws.workspaceId })).body.data.notifications.edges;
+    expect((await events())[0].data).toMatchObject({
+      totalRemaining: 140,
+      threshold: 150,
+      thresholdSetByOwner: true,
+      thresholdPercent: 10,
+    });
+    const bell = async () =>
+      (await owner.gql(`{ notifications(first: 5) { edges { node { rule title } } } }`, {}, { workspace: ws.workspaceId })).body.data
+        .notifications.edges;
     await eventually(async () => (await bell()).length, 1);
     expect(await bell()).toEqual([{ node: { rule: "CREDITS_LOW", title: "Credits low: 140 left" } }]);
 
@@ -336,10 +434,21 @@ describe("credits low", () => {
     await prisma.plan.create({ data: { name: "thrifty-none", videoLimit: 0, monthlyCredits: 200 } });
     await prisma.workspace.update({ where: { id: ws.workspaceId }, data: { planName: "thrifty-none" } });
     const { trackVideo } = await import("../../src/domain/tracking/videos.js");
-    for (const v of ["limitAaaa01", "limitAaaa02"]) await expect(trackVideo(ws.workspaceId, `https://www.youtube.com/watch?v=${v}`)).rejects.toMatchObject({ code: "VIDEO_LIMIT_REACHED" });
+    for (const v of ["limitAaaa01", "limitAaaa02"])
+      await expect(trackVideo(ws.workspaceId, `https://www.youtube.com/watch?v=${v}`)).rejects.toMatchObject({
+        code: "VIDEO_LIMIT_REACHED",
+      });
     await eventually(async () => (await bell()).length, 2);
-    expect((await bell())[0]).toEqual({ node: { rule: "PLAN_LIMIT_REACHED", title: "Plan limit reached: 0 tracked videos; untrack some or change plan" } });
-    expect((await pgPool.query(`SELECT count(*)::int AS n FROM workspace_events WHERE workspace_id = $1 AND type = 'plan.limit_reached'`, [ws.workspaceId])).rows[0].n).toBe(1);
+    expect((await bell())[0]).toEqual({
+      node: { rule: "PLAN_LIMIT_REACHED", title: "Plan limit reached: 0 tracked videos; untrack some or change plan" },
+    });
+    expect(
+      (
+        await pgPool.query(`SELECT count(*)::int AS n FROM workspace_events WHERE workspace_id = $1 AND type = 'plan.limit_reached'`, [
+          ws.workspaceId,
+        ])
+      ).rows[0].n,
+    ).toBe(1);
   });
 });
 
@@ -350,18 +459,40 @@ describe("weekly digest", () => {
     const account = await createAccount({ username: "chef" });
     const video = await createVideo({ username: "chef", description: "Knife skills", accountId: account.id });
     await pgPool.query(`INSERT INTO tracked_accounts (workspace_id, account_id) VALUES ($1, $2)`, [ws.workspaceId, account.id]);
-    await pgPool.query(`INSERT INTO tracked_videos (workspace_id, video_id, via_account_id, created_at) VALUES ($1, $2, $3, now() - interval '2 days')`, [ws.workspaceId, video.id, account.id]);
+    await pgPool.query(
+      `INSERT INTO tracked_videos (workspace_id, video_id, via_account_id, created_at) VALUES ($1, $2, $3, now() - interval '2 days')`,
+      [ws.workspaceId, video.id, account.id],
+    );
     const now = new Date();
     for (let d = 8; d >= 0; d--) {
       const day = new Date(now.getTime() - d * 86_400_000).toISOString().slice(0, 10);
-      await pgPool.query(`INSERT INTO video_snapshots (video_id, day, captured_at, source, view_count) VALUES ($1, $2::date, now(), 'simulated', $3)`, [video.id, day, 1000 + (8 - d) * 500]);
-      await pgPool.query(`INSERT INTO account_snapshots (account_id, day, captured_at, source, follower_count) VALUES ($1, $2::date, now(), 'simulated', $3)`, [account.id, day, 100 + (8 - d) * 10]);
+      await pgPool.query(
+        `INSERT INTO video_snapshots (video_id, day, captured_at, source, view_count) VALUES ($1, $2::date, now(), 'simulated', $3)`,
+        [video.id, day, 1000 + (8 - d) * 500],
+      );
+      await pgPool.query(
+        `INSERT INTO account_snapshots (account_id, day, captured_at, source, follower_count) VALUES ($1, $2::date, now(), 'simulated', $3)`,
+        [account.id, day, 100 + (8 - d) * 10],
+      );
     }
-    await pgPool.query(`INSERT INTO video_analyses (workspace_id, video_id, status, completed_at) VALUES ($1, $2, 'completed', now() - interval '1 day')`, [ws.workspaceId, video.id]);
-    await pgPool.query(`INSERT INTO credit_ledger (workspace_id, kind, amount, balance_after, idempotency_key, created_at) VALUES ($1, 'charge', -10, 190, 'digest-test', now() - interval '1 hour')`, [ws.workspaceId]);
+    await pgPool.query(
+      `INSERT INTO video_analyses (workspace_id, video_id, status, completed_at) VALUES ($1, $2, 'completed', now() - interval '1 day')`,
+      [ws.workspaceId, video.id],
+    );
+    await pgPool.query(
+      `INSERT INTO credit_ledger (workspace_id, kind, amount, balance_after, idempotency_key, created_at) VALUES ($1, 'charge', -10, 190, 'digest-test', now() - interval '1 hour')`,
+      [ws.workspaceId],
+    );
 
     const data = await digestData(ws.workspaceId, now, "Asia/Tokyo");
-    expect(data).toMatchObject({ workspaceName: "Digest studio", analysesCompleted: 1, analysesFailed: 0, creditsUsed: 10, newVideoCount: 1, timeZone: "Asia/Tokyo" });
+    expect(data).toMatchObject({
+      workspaceName: "Digest studio",
+      analysesCompleted: 1,
+      analysesFailed: 0,
+      creditsUsed: 10,
+      newVideoCount: 1,
+      timeZone: "Asia/Tokyo",
+    });
     expect(data.topVideos).toEqual([{ title: "@chef: Knife skills", path: `/videos/${video.id}`, detail: "+3,500 views" }]);
     expect(data.topAccounts).toEqual([{ title: "@chef", path: `/accounts/${account.id}`, detail: "+70 followers" }]);
     const text = renderMail("digest", data).text;
@@ -371,8 +502,17 @@ describe("weekly digest", () => {
     // Due at the person's local weekday and hour (Tokyo), once per ISO week.
     const local = new Date(now.toLocaleString("en-US", { timeZone: "Asia/Tokyo" }));
     const who = await signedIn(api.url, "digest@mail.test");
-    const set = await who.gql(`mutation($w: Int!, $h: Int!) { setDigestSettings(enabled: true, weekday: $w, hour: $h, timeZone: "Asia/Tokyo") { enabled weekday hour timeZone } }`, { w: local.getDay(), h: local.getHours() }, { workspace: ws.workspaceId });
-    expect(set.body.data.setDigestSettings).toEqual({ enabled: true, weekday: local.getDay(), hour: local.getHours(), timeZone: "Asia/Tokyo" });
+    const set = await who.gql(
+      `mutation($w: Int!, $h: Int!) { setDigestSettings(enabled: true, weekday: $w, hour: $h, timeZone: "Asia/Tokyo") { enabled weekday hour timeZone } }`,
+      { w: local.getDay(), h: local.getHours() },
+      { workspace: ws.workspaceId },
+    );
+    expect(set.body.data.setDigestSettings).toEqual({
+      enabled: true,
+      weekday: local.getDay(),
+      hour: local.getHours(),
+      timeZone: "Asia/Tokyo",
+    });
     expect(await queueDueDigests(now)).toEqual({ queued: 1 });
     expect(await queueDueDigests(now)).toEqual({ queued: 0 });
     const [got] = await inbox.waitFor((r) => r.envelope.to.includes("digest@mail.test"));
@@ -381,8 +521,14 @@ describe("weekly digest", () => {
     // One-click: the digest is off, nothing else changed.
     const path = new URL(String(header(got!, "List-Unsubscribe")).replace(/^<|>$/g, "")).pathname;
     expect((await request(api.url, "POST", path)).status).toBe(200);
-    expect(await prisma.digestSubscription.findUnique({ where: { workspaceId_userId: { workspaceId: ws.workspaceId, userId: p.userId } } })).toMatchObject({ enabled: false });
-    const bad = await who.gql(`mutation { setDigestSettings(enabled: true, weekday: 9, hour: 8, timeZone: "Mars/Olympus") { enabled } }`, {}, { workspace: ws.workspaceId });
+    expect(
+      await prisma.digestSubscription.findUnique({ where: { workspaceId_userId: { workspaceId: ws.workspaceId, userId: p.userId } } }),
+    ).toMatchObject({ enabled: false });
+    const bad = await who.gql(
+      `mutation { setDigestSettings(enabled: true, weekday: 9, hour: 8, timeZone: "Mars/Olympus") { enabled } }`,
+      {},
+      { workspace: ws.workspaceId },
+    );
     expect(bad.body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
   });
 });
@@ -390,16 +536,29 @@ describe("weekly digest", () => {
 describe("without SMTP_URL", () => {
   it("mails go to the log and the dev mailbox (npm run cli -- mail list); /readyz says whether mail is configured", async () => {
     // Written, not dispatched (this file's worker sends through SMTP): the log transport sends it, as a worker without SMTP_URL does.
-    const [queued] = await queueMails([{ dedupeKey: "test:log-only", to: "log-only@mail.test", kind: "member_removed", data: { workspaceName: "Logged", by: null } }]);
+    const [queued] = await queueMails([
+      { dedupeKey: "test:log-only", to: "log-only@mail.test", kind: "member_removed", data: { workspaceName: "Logged", by: null } },
+    ]);
     expect(await sendMail(queued!.id, new LogMailTransport())).toBe("logged");
     const listed = await cli("mail", "list", "--to", "log-only@mail.test");
     expect(listed.code).toBe(0);
-    expect(listed.json.mails[0]).toMatchObject({ to: "log-only@mail.test", kind: "member_removed", status: "logged", subject: "You were removed from Logged", links: ["http://dashboard.test:8080/"] });
+    expect(listed.json.mails[0]).toMatchObject({
+      to: "log-only@mail.test",
+      kind: "member_removed",
+      status: "logged",
+      subject: "You were removed from Logged",
+      links: ["http://dashboard.test:8080/"],
+    });
     expect(listed.json.mails[0].text).toContain('from the workspace "Logged"');
 
     expect(mailReport(null)).toMatchObject({ configured: false, transport: "log" });
     const ready = await request(api.url, "GET", "/readyz");
-    expect(ready.body.mail).toEqual({ configured: true, transport: "smtp", server: expect.stringMatching(/^smtp:\/\/127\.0\.0\.1:\d+$/), from: "Video service <alerts@dashboard.test>" });
+    expect(ready.body.mail).toEqual({
+      configured: true,
+      transport: "smtp",
+      server: expect.stringMatching(/^smtp:\/\/127\.0\.0\.1:\d+$/),
+      from: "Video service <alerts@dashboard.test>",
+    });
     expect(ready.text).not.toContain("s3cret");
   });
 });

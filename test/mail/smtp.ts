@@ -49,7 +49,10 @@ export async function startSmtp(login?: { user: string; pass: string }): Promise
             received.push({
               mail,
               raw,
-              envelope: { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address) },
+              envelope: {
+                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+                to: session.envelope.rcptTo.map((r) => r.address),
+              },
               user: (session.user as string | undefined) ?? null,
             });
             callback();
@@ -70,7 +73,8 @@ export async function startSmtp(login?: { user: string; pass: string }): Promise
       for (;;) {
         const found = received.filter(match);
         if (found.length >= count) return found;
-        if (Date.now() > until) throw new Error(`timed out waiting for ${count} mail(s); received: ${received.map((r) => r.mail.subject).join(" | ")}`);
+        if (Date.now() > until)
+          throw new Error(`timed out waiting for ${count} mail(s); received: ${received.map((r) => r.mail.subject).join(" | ")}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },

@@ -43,7 +43,11 @@ async function connect(key: string): Promise<Client> {
 
 /** Calls a tool; returns its structured answer and whether it is a tool error. */
 async function call(c: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; body: any }> {
-  const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown; content: { type: string; text: string }[] };
+  const r = (await c.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    structuredContent?: unknown;
+    content: { type: string; text: string }[];
+  };
   // The text content is the same JSON (for clients that do not read structured content).
   expect(JSON.parse(r.content[0]!.text)).toEqual(r.structuredContent);
   return { isError: r.isError === true, body: r.structuredContent };
@@ -108,14 +112,25 @@ describe("tool list", () => {
     // Tools that create or spend credits add the optional `idempotencyKey` (src/domain/shared/idempotency.ts).
     const withKey = (s: z.ZodType) => {
       const schema = jsonSchema(s);
-      return { ...schema, properties: { ...(schema.properties as object), idempotencyKey: expect.objectContaining({ type: "string", maxLength: 255 }) } };
+      return {
+        ...schema,
+        properties: { ...(schema.properties as object), idempotencyKey: expect.objectContaining({ type: "string", maxLength: 255 }) },
+      };
     };
     expect(byName.get("track_video")!.inputSchema).toEqual(withKey(trackVideoInput));
     expect(byName.get("start_radar_search")!.inputSchema).toEqual(withKey(createSearchInput));
     // ... and it carries the domain's constraints.
-    expect(byName.get("list_videos")!.inputSchema.properties!.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+    expect(byName.get("list_videos")!.inputSchema.properties!.limit).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 100,
+      default: 20,
+    });
     expect(byName.get("track_video")!.inputSchema).toMatchObject({ required: ["url"], additionalProperties: false });
-    expect(byName.get("get_video")!.inputSchema).toMatchObject({ required: ["video_id"], properties: { video_id: { type: "string", format: "uuid" } } });
+    expect(byName.get("get_video")!.inputSchema).toMatchObject({
+      required: ["video_id"],
+      properties: { video_id: { type: "string", format: "uuid" } },
+    });
     expect(byName.get("get_radar_search")!.inputSchema.properties).toMatchObject({
       search_id: { format: "uuid" },
       limit: { maximum: 100, default: 20 },
@@ -144,9 +159,18 @@ describe("tools answer what REST answers, for the key's workspace", () => {
     await snapshot(account.id, new Date().toISOString().slice(0, 10), { followers: 1200, views: 90_000, videos: 12 });
     const videos = await createVariedVideos(ws.workspaceId, 12, 7, { accountId: account.id });
     const folder = await createFolder(ws.workspaceId, "Campaign");
-    await addVideosToFolder(ws.workspaceId, folder.id, videos.slice(0, 5).map((v) => v.id));
+    await addVideosToFolder(
+      ws.workspaceId,
+      folder.id,
+      videos.slice(0, 5).map((v) => v.id),
+    );
 
-    const same = async (tool: string, args: Record<string, unknown>, path: string, pick: (body: any) => unknown = (b) => ({ data: b.data })) => {
+    const same = async (
+      tool: string,
+      args: Record<string, unknown>,
+      path: string,
+      pick: (body: any) => unknown = (b) => ({ data: b.data }),
+    ) => {
       const r = await call(c, tool, args);
       expect(r.isError).toBe(false);
       const expected = await rest.get(`/api/v1${path}`);
@@ -157,7 +181,10 @@ describe("tools answer what REST answers, for the key's workspace", () => {
 
     await same("get_workspace", {}, "/workspace");
     await same("get_credits", {}, "/credits");
-    const list = await same("list_videos", { limit: 5, offset: 2 }, "/videos?limit=5&offset=2", (b) => ({ data: b.data, pagination: b.pagination }));
+    const list = await same("list_videos", { limit: 5, offset: 2 }, "/videos?limit=5&offset=2", (b) => ({
+      data: b.data,
+      pagination: b.pagination,
+    }));
     expect(list.data).toHaveLength(5);
     expect(list.pagination).toEqual({ total: 12, limit: 5, offset: 2, has_more: true });
     await same("list_videos", {}, "/videos", (b) => ({ data: b.data, pagination: b.pagination }));
@@ -288,12 +315,21 @@ describe("errors are tool errors with REST's {code, message}", () => {
     const notJson = await post("{not json");
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.code).toBe(-32700);
-    const badArgs = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_video", arguments: "x" } }));
+    const badArgs = await post(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_video", arguments: "x" } }),
+    );
     expect(badArgs.status).toBe(200);
     // The SDK checks the request's shape itself (and answers -32603 with the problem named).
     expect(badArgs.body.error.message).toMatch(/arguments/);
     expect(badArgs.text).not.toMatch(/at .*\.(ts|js):\d+/);
-    const tooBig = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "track_video", arguments: { url: "x".repeat(1_100_000) } } }));
+    const tooBig = await post(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "track_video", arguments: { url: "x".repeat(1_100_000) } },
+      }),
+    );
     expect(tooBig.status).toBe(413);
 
     const get = await request(api.url, "GET", "/mcp", { key: ws.key, headers: { accept: "text/event-stream" } });
@@ -350,9 +386,14 @@ describe("resources", () => {
     expect(summary.contents[0]).toMatchObject({ uri: "video-service://workspace", mimeType: "application/json" });
     expect(JSON.parse((summary.contents[0] as { text: string }).text)).toEqual((await rest.get("/api/v1/workspace")).body);
     const analytics = await c.readResource({ uri: `video-service://folders/${folder.id}/analytics` });
-    expect(JSON.parse((analytics.contents[0] as { text: string }).text)).toEqual((await rest.get(`/api/v1/folders/${folder.id}/analytics`)).body);
+    expect(JSON.parse((analytics.contents[0] as { text: string }).text)).toEqual(
+      (await rest.get(`/api/v1/folders/${folder.id}/analytics`)).body,
+    );
 
-    await expect(c.readResource({ uri: "video-service://folders/nope/analytics" })).rejects.toMatchObject({ code: -32602, data: { code: "VALIDATION_ERROR" } });
+    await expect(c.readResource({ uri: "video-service://folders/nope/analytics" })).rejects.toMatchObject({
+      code: -32602,
+      data: { code: "VALIDATION_ERROR" },
+    });
     await expect(c.readResource({ uri: "file:///etc/passwd" })).rejects.toMatchObject({ code: -32002, data: { code: "NOT_FOUND" } });
     await expect(c.listResources({ cursor: "abc" })).rejects.toMatchObject({ data: { code: "VALIDATION_ERROR" } });
   });
@@ -363,10 +404,18 @@ describe("the API key and rate limit of REST", () => {
     const ws = await newWorkspace();
     const { key: second, secret } = await createKey(ws.workspaceId, "agent");
     await expect(connect("svc_sk_" + "x".repeat(43))).rejects.toThrow(/401|UNAUTHORIZED/);
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
     const headers = { accept: "application/json, text/event-stream" };
     for (const authorization of [undefined, "svc_sk_abc", `Bearer ${secret} extra`, `Basic ${secret}`, `Bearer  ${"A".repeat(50)}`]) {
-      const r = await request(api.url, "POST", "/mcp", { body: init, headers: { ...headers, ...(authorization ? { authorization } : {}) } });
+      const r = await request(api.url, "POST", "/mcp", {
+        body: init,
+        headers: { ...headers, ...(authorization ? { authorization } : {}) },
+      });
       expect(r.status, String(authorization)).toBe(401);
       expect(r.body).toEqual({ code: "UNAUTHORIZED", message: expect.any(String) });
     }
@@ -418,7 +467,10 @@ describe("the API key and rate limit of REST", () => {
 
 describe("unexpected errors", () => {
   it("become INTERNAL_ERROR with a request id (or SERVICE_UNAVAILABLE), never the error's own text", async () => {
-    const failures = [new Error("relation \"secret_table\" does not exist"), Object.assign(new Error("connect ECONNREFUSED 10.0.0.9:5432"), { code: "ECONNREFUSED" })];
+    const failures = [
+      new Error('relation "secret_table" does not exist'),
+      Object.assign(new Error("connect ECONNREFUSED 10.0.0.9:5432"), { code: "ECONNREFUSED" }),
+    ];
     let next = 0;
     const server = createMcpServer({
       begin: async () => {
@@ -431,7 +483,10 @@ describe("unexpected errors", () => {
     await c.connect(clientSide);
     try {
       const internal = await call(c, "get_credits");
-      expect(internal).toEqual({ isError: true, body: { code: "INTERNAL_ERROR", message: expect.any(String), requestId: expect.any(String) } });
+      expect(internal).toEqual({
+        isError: true,
+        body: { code: "INTERNAL_ERROR", message: expect.any(String), requestId: expect.any(String) },
+      });
       expect(JSON.stringify(internal.body)).not.toMatch(/secret_table/);
       const unavailable = await call(c, "get_credits");
       expect(unavailable.body).toMatchObject({ code: "SERVICE_UNAVAILABLE" });

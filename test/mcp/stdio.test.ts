@@ -27,7 +27,13 @@ interface Launched {
 }
 
 async function launch(key: string, env: Record<string, string> = {}): Promise<Launched> {
-  const transport = new StdioClientTransport({ command: "npm", args: launchArgs(key), cwd: tmpdir(), env: environment(env), stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: "npm",
+    args: launchArgs(key),
+    cwd: tmpdir(),
+    env: environment(env),
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: "mcp-stdio-test", version: "1.0.0" });
@@ -51,7 +57,11 @@ async function call(c: Client, name: string, args: Record<string, unknown> = {})
 }
 
 /** Runs the launch command by hand: feeds `input` lines, ends stdin, collects stdout, stderr and the exit code. */
-function runByHand(key: string, input: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runByHand(
+  key: string,
+  input: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn("npm", launchArgs(key), { cwd: tmpdir(), env: environment(env), stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -83,11 +93,17 @@ describe("MCP over stdio (npm run cli -- mcp --key …)", () => {
       expect(tools).toHaveLength(37);
       expect(tools.find((t) => t.name === "list_videos")!.inputSchema.properties!.limit).toMatchObject({ maximum: 100 });
 
-      expect((await call(s.client, "get_workspace")).body.data).toMatchObject({ plan: "free", limits: { video_limit: 100, video_slots_used: 1 } });
+      expect((await call(s.client, "get_workspace")).body.data).toMatchObject({
+        plan: "free",
+        limits: { video_limit: 100, video_slots_used: 1 },
+      });
       const list = await call(s.client, "list_videos");
       expect(list.body.data.map((v: any) => v.id)).toEqual([mine.id]);
       expect(list.body.data[0].viewCount).toBe(777);
-      expect(await call(s.client, "get_video", { video_id: theirs.id })).toEqual({ isError: true, body: { code: "NOT_FOUND", message: "Video not found." } });
+      expect(await call(s.client, "get_video", { video_id: theirs.id })).toEqual({
+        isError: true,
+        body: { code: "NOT_FOUND", message: "Video not found." },
+      });
       expect((await call(s.client, "list_videos", { limit: 101 })).body).toMatchObject({ code: "VALIDATION_ERROR" });
 
       const tracked = await call(s.client, "track_video", { url: "https://www.youtube.com/shorts/abcDEF12345" });
@@ -125,17 +141,35 @@ describe("MCP over stdio (npm run cli -- mcp --key …)", () => {
     const r = await runByHand(
       ws.key,
       [
-        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hand", version: "1" } } }),
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hand", version: "1" } },
+        }),
         JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
         "this is not JSON-RPC",
-        JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "track_video", arguments: { url: "https://www.tiktok.com/@hand/video/7301234567890000001" } } }),
-        JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_video", arguments: { video_id: "not a uuid" } } }),
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "track_video", arguments: { url: "https://www.tiktok.com/@hand/video/7301234567890000001" } },
+        }),
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 3,
+          method: "tools/call",
+          params: { name: "get_video", arguments: { video_id: "not a uuid" } },
+        }),
       ],
       { LOG_LEVEL: "debug" },
     );
     expect(r.code).toBe(0);
     // Every line is a JSON-RPC message (requests are served concurrently: answers in any order).
-    const answers = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const answers = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     for (const a of answers) expect(a.jsonrpc).toBe("2.0");
     const byId = new Map(answers.map((a) => [a.id, a]));
     expect([...byId.keys()].sort()).toEqual([1, 2, 3]);
@@ -147,7 +181,11 @@ describe("MCP over stdio (npm run cli -- mcp --key …)", () => {
 
   it("an unusable key or no key ends the process at once, with the reason on stderr and nothing on stdout", async () => {
     const unknown = await runByHand("svc_sk_" + "x".repeat(43), []);
-    expect(unknown).toEqual({ code: 1, stdout: "", stderr: expect.stringMatching(/UNAUTHORIZED: The API key given with --key is malformed, unknown or revoked/) });
+    expect(unknown).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: expect.stringMatching(/UNAUTHORIZED: The API key given with --key is malformed, unknown or revoked/),
+    });
     const none = await runByHand("", []);
     expect(none.code).toBe(1);
     expect(none.stdout).toBe("");

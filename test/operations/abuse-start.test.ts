@@ -37,14 +37,22 @@ describe("npm start survives aliased introspection (issue 22, item 1)", () => {
     const pid = service.child.pid!;
     // Idle: after start-up and a first request of each kind.
     await fetch(`${url}/healthz`);
-    await fetch(`${url}/graphql`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ query: "{ workspace { plan } }" }) });
+    await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ workspace { plan } }" }),
+    });
     await new Promise((r) => setTimeout(r, 1_000));
     const idle = rssOf(pid);
 
     const body = JSON.stringify({ query: aliasedIntrospection() });
     expect(body.length).toBeLessThan(1024 * 1024);
     const send = (authorization?: string) =>
-      fetch(`${url}/graphql`, { method: "POST", headers: { ...(authorization ? { authorization } : {}), "content-type": "application/json" }, body }).then(async (r) => ({
+      fetch(`${url}/graphql`, {
+        method: "POST",
+        headers: { ...(authorization ? { authorization } : {}), "content-type": "application/json" },
+        body,
+      }).then(async (r) => ({
         status: r.status,
         code: ((await r.json()) as any).errors?.[0]?.extensions?.code,
       }));
@@ -78,7 +86,10 @@ describe("npm start survives aliased introspection (issue 22, item 1)", () => {
     expect(answers.filter((a) => a.code === "UNAUTHORIZED")).toHaveLength(2 * ROUNDS);
     expect(answers.filter((a) => a.code === "QUERY_TOO_LARGE")).toHaveLength(2 * ROUNDS);
     // Only the probes sent while the documents were being sent and answered.
-    const latencies = probes.filter((p) => p.started < attackEnded).map((p) => p.ms).sort((a, b) => a - b);
+    const latencies = probes
+      .filter((p) => p.started < attackEnded)
+      .map((p) => p.ms)
+      .sort((a, b) => a - b);
     const median = latencies[Math.floor(latencies.length / 2)]!;
     const worst = latencies[latencies.length - 1]!;
     const all = `healthz latencies during the attack: ${latencies.map((l) => l.toFixed(1)).join(", ")}`;

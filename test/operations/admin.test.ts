@@ -21,7 +21,13 @@ const basic = (user: string, password: string) => ({ authorization: `Basic ${Buf
 
 describe("Bull Board at /admin/queues (ADMIN_TOKEN set)", () => {
   it("asks for HTTP Basic auth: 401 without it, with a wrong password or a wrong user", async () => {
-    for (const headers of [{}, basic("admin", "wrong"), basic("admin", `${ADMIN_TOKEN}x`), basic("root", ADMIN_TOKEN), { authorization: `Bearer ${ADMIN_TOKEN}` }]) {
+    for (const headers of [
+      {},
+      basic("admin", "wrong"),
+      basic("admin", `${ADMIN_TOKEN}x`),
+      basic("root", ADMIN_TOKEN),
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    ]) {
       const r = await request(api.url, "GET", "/admin/queues", { headers });
       expect(r.status, JSON.stringify(headers)).toBe(401);
       expect(r.headers.get("www-authenticate")).toMatch(/^Basic /);

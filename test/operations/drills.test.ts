@@ -105,10 +105,14 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: "100000",
     SHUTDOWN_TIMEOUT_MS: "10000",
   };
-  const { stdout } = await promisify(execFile)(process.execPath, ["src/cli/index.ts", "workspace", "create", "--name", "Drill", "--plan", "free", "--json"], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["src/cli/index.ts", "workspace", "create", "--name", "Drill", "--plan", "free", "--json"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    },
+  );
   ({ workspaceId, apiKey: key } = JSON.parse(stdout) as { workspaceId: string; apiKey: string });
   api = await spawnService("api", env);
 }, 120_000);
@@ -166,16 +170,28 @@ describe("fault drills", () => {
     }
     // No job lost: every video whose tracking was answered 201 gets scraped.
     await waitFor("every accepted video to be scraped", () => videosReady(accepted), 60_000, 250);
-    expect((await query("SELECT 1 FROM tracked_videos WHERE workspace_id = $1", [workspaceId])).length).toBeGreaterThanOrEqual(accepted.length);
+    expect((await query("SELECT 1 FROM tracked_videos WHERE workspace_id = $1", [workspaceId])).length).toBeGreaterThanOrEqual(
+      accepted.length,
+    );
   }, 90_000);
 
   it("(b) Redis killed and restarted: 503 meanwhile, workers and subscribers reconnect, no job stuck in active, events flow again", async () => {
     await startWorker();
     const seen: { change: string; videoId: string }[] = [];
-    const ws = createClient({ url: api.url!.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0, lazy: false });
+    const ws = createClient({
+      url: api.url!.replace("http", "ws") + "/graphql",
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${key}` },
+      retryAttempts: 0,
+      lazy: false,
+    });
     ws.subscribe(
       { query: "subscription { trackedVideosChanged { change videoId } }" },
-      { next: (v: any) => v.data?.trackedVideosChanged && seen.push(v.data.trackedVideosChanged), error: () => undefined, complete: () => undefined },
+      {
+        next: (v: any) => v.data?.trackedVideosChanged && seen.push(v.data.trackedVideosChanged),
+        error: () => undefined,
+        complete: () => undefined,
+      },
     );
     try {
       const tracked: string[] = [];
@@ -185,14 +201,23 @@ describe("fault drills", () => {
         return r;
       };
       // The subscription is live: a tracking reaches it (tracked again until one does, no fixed wait).
-      await waitFor("the subscription to receive an event", async () => (await track(), seen.some((e) => tracked.includes(e.videoId))), 15_000, 200);
+      await waitFor(
+        "the subscription to receive an event",
+        async () => (await track(), seen.some((e) => tracked.includes(e.videoId))),
+        15_000,
+        200,
+      );
       for (let i = 0; i < 5; i++) expect((await track()).status).toBe(201);
 
       await redisServer.stop();
-      const whileDown = await waitFor("a 503 while Redis is down", async () => {
-        const r = await call("GET", "/api/v1/workspace");
-        return r.status >= 500 || r.status === 0 ? r : null;
-      }, 15_000);
+      const whileDown = await waitFor(
+        "a 503 while Redis is down",
+        async () => {
+          const r = await call("GET", "/api/v1/workspace");
+          return r.status >= 500 || r.status === 0 ? r : null;
+        },
+        15_000,
+      );
       expect(whileDown.status, whileDown.text).toBe(503);
       expect(whileDown.body).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
 
@@ -200,11 +225,16 @@ describe("fault drills", () => {
       await waitFor("the API to answer again", async () => (await call("GET", "/api/v1/workspace")).status === 200, 20_000, 200);
       // The subscription opened before the crash receives the events of trackings made after it.
       const before = new Set(tracked);
-      await waitFor("an event after the restart on the old subscription", async () => {
-        const r = await track();
-        expect([201, 503]).toContain(r.status);
-        return seen.some((e) => !before.has(e.videoId) && tracked.includes(e.videoId));
-      }, 20_000, 300);
+      await waitFor(
+        "an event after the restart on the old subscription",
+        async () => {
+          const r = await track();
+          expect([201, 503]).toContain(r.status);
+          return seen.some((e) => !before.has(e.videoId) && tracked.includes(e.videoId));
+        },
+        20_000,
+        300,
+      );
 
       // The workers reconnected: every tracked video is scraped, and no job is left in `active`.
       await waitFor("every tracked video to be scraped", () => videosReady(tracked), 60_000, 250);
@@ -258,8 +288,19 @@ esac
       req.on("end", () => {
         requests++;
         if (requests === 1) return; // never answered: its worker is killed meanwhile
-        const answer = { hookStyle: "question", hookPhrase: "Why?", ugcFit: "high", ugcConfidence: 80, ctaType: "none", ctaDestinationUrl: null, hookSource: "speech", reasons: ["hook: a question said first"] };
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ message: { role: "assistant", content: JSON.stringify(answer) } }] }));
+        const answer = {
+          hookStyle: "question",
+          hookPhrase: "Why?",
+          ugcFit: "high",
+          ugcConfidence: 80,
+          ctaType: "none",
+          ctaDestinationUrl: null,
+          hookSource: "speech",
+          reasons: ["hook: a question said first"],
+        };
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ choices: [{ message: { role: "assistant", content: JSON.stringify(answer) } }] }));
       });
     });
     await new Promise<void>((resolve) => model.listen(0, "127.0.0.1", resolve));
@@ -281,15 +322,28 @@ esac
       await waitFor("the worker to call the model", () => requests === 1);
       await startWorker(analysisEnv); // ready to take the job over once its lock expires
       await first.stop("SIGKILL");
-      const done = await waitFor("the analysis to finish", async () => {
-        const [a] = await query("SELECT status::text, analysis_provider FROM video_analyses WHERE video_id = $1 AND workspace_id = $2", [video!.id, workspaceId]);
-        return a && ["completed", "failed"].includes(a.status) ? a : null;
-      }, 60_000, 200);
+      const done = await waitFor(
+        "the analysis to finish",
+        async () => {
+          const [a] = await query("SELECT status::text, analysis_provider FROM video_analyses WHERE video_id = $1 AND workspace_id = $2", [
+            video!.id,
+            workspaceId,
+          ]);
+          return a && ["completed", "failed"].includes(a.status) ? a : null;
+        },
+        60_000,
+        200,
+      );
       expect(done).toMatchObject({ status: "completed", analysis_provider: "openai" });
       expect(requests).toBe(2);
-      const charges = await query("SELECT amount FROM credit_ledger WHERE workspace_id = $1 AND kind = 'charge' AND idempotency_key LIKE 'reservation:%'", [workspaceId]);
+      const charges = await query(
+        "SELECT amount FROM credit_ledger WHERE workspace_id = $1 AND kind = 'charge' AND idempotency_key LIKE 'reservation:%'",
+        [workspaceId],
+      );
       expect(charges.map((c) => c.amount)).toEqual([-5]);
-      expect(await query("SELECT status FROM credit_reservations WHERE workspace_id = $1", [workspaceId])).toEqual([{ status: "captured" }]);
+      expect(await query("SELECT status FROM credit_reservations WHERE workspace_id = $1", [workspaceId])).toEqual([
+        { status: "captured" },
+      ]);
     } finally {
       model.closeAllConnections();
       await new Promise<void>((resolve) => model.close(() => resolve()));
@@ -307,22 +361,34 @@ esac
       let text = "";
       s.on("data", (d: Buffer) => (text += d.toString()));
       const ended = new Promise<string>((resolve) => s.on("close", () => resolve(text)));
-      s.write(`POST /api/v1/folders HTTP/1.1\r\nHost: drill\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+      s.write(
+        `POST /api/v1/folders HTTP/1.1\r\nHost: drill\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+      );
       return { s, ended, body, text: () => text };
     });
-    await waitFor("the three requests to reach the handler", () => sockets.every((x) => x.text().startsWith("HTTP/1.1 100 Continue")), 10_000, 20);
+    await waitFor(
+      "the three requests to reach the handler",
+      () => sockets.every((x) => x.text().startsWith("HTTP/1.1 100 Continue")),
+      10_000,
+      20,
+    );
     const exited = new Promise<number | null>((resolve) => draining.child.once("exit", (code) => resolve(code)));
     draining.child.kill("SIGTERM");
 
     // New connections are refused.
-    await waitFor("new connections to be refused", async () => {
-      try {
-        await fetch(`${draining.url}/healthz`);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 5000, 50);
+    await waitFor(
+      "new connections to be refused",
+      async () => {
+        try {
+          await fetch(`${draining.url}/healthz`);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      5000,
+      50,
+    );
     // The requests in flight complete; /readyz, pipelined after one of them, answers 503 draining.
     for (const [i, { s, body }] of sockets.entries()) {
       s.write(body + (i === 0 ? "GET /readyz HTTP/1.1\r\nHost: drill\r\n\r\n" : ""));

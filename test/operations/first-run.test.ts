@@ -46,13 +46,22 @@ describe("the default scrape provider (settleScrapeProvider)", () => {
   const fresh = (version: string | null) => ytdlpFreshness(NOW, { ytdlp: "/usr/bin/yt-dlp", ytdlpUsed: true, ytdlpVersion: version });
 
   it("keeps a found yt-dlp only when its release is recent; an old or broken one means simulated data, saying why and how", () => {
-    expect(settleScrapeProvider("found", "ytdlp", fresh("2026.11.01"), "/usr/bin/yt-dlp")).toEqual({ scrape: "ytdlp", reason: expect.stringMatching(/recent \(23 days old\)/) });
+    expect(settleScrapeProvider("found", "ytdlp", fresh("2026.11.01"), "/usr/bin/yt-dlp")).toEqual({
+      scrape: "ytdlp",
+      reason: expect.stringMatching(/recent \(23 days old\)/),
+    });
     const old = settleScrapeProvider("found", "ytdlp", fresh("2023.03.04"), "/usr/bin/yt-dlp");
     expect(old.scrape).toBe("simulated");
     expect(old.reason).toMatch(new RegExp(`yt-dlp 2023.03.04 \\(/usr/bin/yt-dlp\\) is 1361 days old, more than ${YTDLP_STALE_DAYS}`));
     expect(old.reason).toMatch(/install a current yt-dlp .*or set SCRAPE_PROVIDER=ytdlp/);
-    expect(settleScrapeProvider("found", "ytdlp", fresh(null))).toMatchObject({ scrape: "simulated", reason: expect.stringMatching(/could not be run/) });
-    expect(settleScrapeProvider("missing", "simulated", null)).toMatchObject({ scrape: "simulated", reason: expect.stringMatching(/no yt-dlp found/) });
+    expect(settleScrapeProvider("found", "ytdlp", fresh(null))).toMatchObject({
+      scrape: "simulated",
+      reason: expect.stringMatching(/could not be run/),
+    });
+    expect(settleScrapeProvider("missing", "simulated", null)).toMatchObject({
+      scrape: "simulated",
+      reason: expect.stringMatching(/no yt-dlp found/),
+    });
   });
 
   it("SCRAPE_PROVIDER set is the operator's choice, whatever yt-dlp's age", () => {
@@ -68,7 +77,11 @@ describe("the default scrape provider (settleScrapeProvider)", () => {
     try {
       const { status, body } = await readyz(api);
       expect(status).toBe(200);
-      expect(body).toMatchObject({ status: "ready", providers: { scrape: "simulated", media: "simulated" }, providerChoice: { scrape: "found" } });
+      expect(body).toMatchObject({
+        status: "ready",
+        providers: { scrape: "simulated", media: "simulated" },
+        providerChoice: { scrape: "found" },
+      });
       expect(body.providerChoice.reason).toMatch(/yt-dlp 2023\.03\.04 .* days old.*install a current yt-dlp \(README, "yt-dlp freshness"/);
       // Simulated media are captions; only visual analysis (on by default) runs programs: ffmpeg (the simulated video, keyframes) and tesseract.
       expect(body.programs).toMatchObject({ ytdlp: null, pocketsphinx: null, espeak: null });
@@ -76,12 +89,24 @@ describe("the default scrape provider (settleScrapeProvider)", () => {
         "visual analysis of simulated videos: rendering their video (VISUAL_ANALYSIS)",
         "visual analysis: keyframes and cuts (VISUAL_ANALYSIS)",
       ]);
-      expect(body.programs.tesseract).toMatchObject({ present: true, debianPackage: "tesseract-ocr tesseract-ocr-eng", neededFor: ["visual analysis: on-screen text (VISUAL_ANALYSIS)"] });
+      expect(body.programs.tesseract).toMatchObject({
+        present: true,
+        debianPackage: "tesseract-ocr tesseract-ocr-eng",
+        neededFor: ["visual analysis: on-screen text (VISUAL_ANALYSIS)"],
+      });
       expect(body.visual).toMatchObject({
         enabled: true,
         maxKeyframes: 12,
         concurrency: 1,
-        providers: { keyframes: { provider: "ffmpeg", present: true }, text: { provider: "tesseract", present: true }, faces: { provider: "face-api", present: true, model: expect.stringMatching(/@vladmandic\/face-api\/model\/tiny_face_detector_model\.bin$/) } },
+        providers: {
+          keyframes: { provider: "ffmpeg", present: true },
+          text: { provider: "tesseract", present: true },
+          faces: {
+            provider: "face-api",
+            present: true,
+            model: expect.stringMatching(/@vladmandic\/face-api\/model\/tiny_face_detector_model\.bin$/),
+          },
+        },
       });
       // No SMTP_URL (a fresh machine): mail is kept in the log and the dev mailbox, said here, and the service is ready.
       expect(body.mail).toMatchObject({ configured: false, transport: "log" });
@@ -99,26 +124,70 @@ describe("the programs the providers need", () => {
     const base = { transcribe: "pocketsphinx", analysis: "heuristic", radar: ["catalog"] } as const;
     const needed = (providers: Parameters<typeof programsNeeded>[0], visual = false) => programsNeeded(providers, false, visual);
     expect(needed({ ...base, radar: [...base.radar], scrape: "simulated", media: "simulated" })).toEqual({});
-    expect(Object.keys(needed({ ...base, radar: [...base.radar], scrape: "ytdlp", media: "ytdlp" })).sort()).toEqual(["ffmpeg", "pocketsphinx", "ytdlp"]);
-    expect(Object.keys(needed({ ...base, radar: [...base.radar], transcribe: "openai", scrape: "simulated", media: "ytdlp" })).sort()).toEqual(["ffmpeg", "ytdlp"]);
-    expect(needed({ ...base, radar: ["catalog", "ytdlp"], scrape: "simulated", media: "simulated" })).toEqual({ ytdlp: ["radar: searching the platforms"] });
-    expect(Object.keys(needed({ ...base, radar: [...base.radar], scrape: "simulated", media: "simulated" }, true)).sort()).toEqual(["ffmpeg", "tesseract"]);
+    expect(Object.keys(needed({ ...base, radar: [...base.radar], scrape: "ytdlp", media: "ytdlp" })).sort()).toEqual([
+      "ffmpeg",
+      "pocketsphinx",
+      "ytdlp",
+    ]);
+    expect(
+      Object.keys(needed({ ...base, radar: [...base.radar], transcribe: "openai", scrape: "simulated", media: "ytdlp" })).sort(),
+    ).toEqual(["ffmpeg", "ytdlp"]);
+    expect(needed({ ...base, radar: ["catalog", "ytdlp"], scrape: "simulated", media: "simulated" })).toEqual({
+      ytdlp: ["radar: searching the platforms"],
+    });
+    expect(Object.keys(needed({ ...base, radar: [...base.radar], scrape: "simulated", media: "simulated" }, true)).sort()).toEqual([
+      "ffmpeg",
+      "tesseract",
+    ]);
   });
 
   it("with a recent yt-dlp, /readyz lists yt-dlp, ffmpeg and pocketsphinx (present, version, package) and is degraded while one is missing", async () => {
     const ffmpeg = join(dir, "ffmpeg"); // missing at start
-    const api = await spawnService("api", { YTDLP_PATH: join(PROGRAMS, "yt-dlp-recent"), FFMPEG_PATH: ffmpeg, POCKETSPHINX_PATH: join(PROGRAMS, "pocketsphinx_continuous"), VISUAL_ANALYSIS: "false" });
+    const api = await spawnService("api", {
+      YTDLP_PATH: join(PROGRAMS, "yt-dlp-recent"),
+      FFMPEG_PATH: ffmpeg,
+      POCKETSPHINX_PATH: join(PROGRAMS, "pocketsphinx_continuous"),
+      VISUAL_ANALYSIS: "false",
+    });
     try {
       const first = await readyz(api);
       expect(first.status).toBe(200);
-      expect(first.body).toMatchObject({ status: "degraded", providers: { scrape: "ytdlp", media: "ytdlp" }, providerChoice: { scrape: "found", reason: expect.stringMatching(/is recent \(10 days old\)/) } });
-      expect(first.body.programs.ytdlp).toMatchObject({ present: true, version: expect.stringMatching(/^\d{4}\.\d{2}\.\d{2}$/), debianPackage: "yt-dlp", stale: false, ageDays: 10 });
-      expect(first.body.programs.ffmpeg).toEqual({ path: ffmpeg, present: false, version: null, debianPackage: "ffmpeg", neededFor: [expect.stringMatching(/analysis of videos without captions/)] });
-      expect(first.body.programs.pocketsphinx).toMatchObject({ present: true, version: null, debianPackage: "pocketsphinx pocketsphinx-en-us" });
+      expect(first.body).toMatchObject({
+        status: "degraded",
+        providers: { scrape: "ytdlp", media: "ytdlp" },
+        providerChoice: { scrape: "found", reason: expect.stringMatching(/is recent \(10 days old\)/) },
+      });
+      expect(first.body.programs.ytdlp).toMatchObject({
+        present: true,
+        version: expect.stringMatching(/^\d{4}\.\d{2}\.\d{2}$/),
+        debianPackage: "yt-dlp",
+        stale: false,
+        ageDays: 10,
+      });
+      expect(first.body.programs.ffmpeg).toEqual({
+        path: ffmpeg,
+        present: false,
+        version: null,
+        debianPackage: "ffmpeg",
+        neededFor: [expect.stringMatching(/analysis of videos without captions/)],
+      });
+      expect(first.body.programs.pocketsphinx).toMatchObject({
+        present: true,
+        version: null,
+        debianPackage: "pocketsphinx pocketsphinx-en-us",
+      });
       expect(first.body.programs.espeak).toBeNull();
-      expect(first.body.degraded).toEqual([expect.stringMatching(/^ffmpeg \(.*\) is not installed: analysis of videos without captions.* cannot run; install it \(Debian\/Ubuntu: sudo apt-get install -y ffmpeg\)/)]);
+      expect(first.body.degraded).toEqual([
+        expect.stringMatching(
+          /^ffmpeg \(.*\) is not installed: analysis of videos without captions.* cannot run; install it \(Debian\/Ubuntu: sudo apt-get install -y ffmpeg\)/,
+        ),
+      ]);
       // Start-up named the missing program and its package.
-      expect(logLines(api).find((l) => l.program === "ffmpeg")).toMatchObject({ level: 40, debianPackage: "ffmpeg", msg: expect.stringMatching(/sudo apt-get install -y ffmpeg/) });
+      expect(logLines(api).find((l) => l.program === "ffmpeg")).toMatchObject({
+        level: 40,
+        debianPackage: "ffmpeg",
+        msg: expect.stringMatching(/sudo apt-get install -y ffmpeg/),
+      });
       // Installed while running: the next check sees it.
       await copyFile(join(PROGRAMS, "ffmpeg"), ffmpeg);
       const second = await readyz(api);
@@ -151,7 +220,9 @@ describe("the programs the providers need", () => {
     expect(notInstalled("/opt/bin/pocketsphinx_continuous")).toMatch(/sudo apt-get install -y pocketsphinx pocketsphinx-en-us/);
     expect(notInstalled("yt-dlp")).toMatch(/install a current yt-dlp/);
     expect(notInstalled("/tmp/something-else")).toBe("/tmp/something-else is not installed or not on PATH");
-    const error = (await runProgram("media:ytdlp", join(dir, "ffmpeg-missing", "ffmpeg"), ["-version"], { timeoutMs: 5000 }).catch((e: unknown) => e)) as Error;
+    const error = (await runProgram("media:ytdlp", join(dir, "ffmpeg-missing", "ffmpeg"), ["-version"], { timeoutMs: 5000 }).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(error.message).toMatch(/ffmpeg is not installed or not on PATH: install it \(Debian\/Ubuntu: sudo apt-get install -y ffmpeg\)/);
   });
 });

@@ -62,7 +62,12 @@ const q = async <T = any>(text: string, values: unknown[] = []) => (await db.que
 const POINT_ROWS = `SELECT video_id, captured_at, source, view_count, like_count, comment_count, share_count, bookmark_count FROM video_metric_points ORDER BY 1, 2`;
 const ACCOUNT_ROWS = `SELECT account_id, captured_at, source, follower_count, total_views, video_count FROM account_metric_points ORDER BY 1, 2`;
 const partitions = async (table: string) =>
-  (await q<{ name: string }>(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`, [table])).map((r) => r.name);
+  (
+    await q<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`,
+      [table],
+    )
+  ).map((r) => r.name);
 
 let video: string;
 let other: string;
@@ -74,7 +79,8 @@ beforeAll(async () => {
   mkdirSync(join(dir, "migrations"));
   const all = readdirSync(join(ROOT, "prisma/migrations"));
   expect(all).toContain(MIGRATION);
-  for (const name of all.filter((n) => n < MIGRATION)) cpSync(join(ROOT, "prisma/migrations", name), join(dir, "migrations", name), { recursive: true });
+  for (const name of all.filter((n) => n < MIGRATION))
+    cpSync(join(ROOT, "prisma/migrations", name), join(dir, "migrations", name), { recursive: true });
   await dropDatabase(database);
   await withAdmin((c) => c.query(`CREATE DATABASE "${database}"`));
   migrate();
@@ -91,7 +97,11 @@ beforeAll(async () => {
   for (const [i, months] of [-3, -3, -1, 0].entries()) {
     const at = inMonth(months, 8 + i);
     for (const v of [video, other]) {
-      await q(`INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', $3::int8, $3::int8 / 10, NULL, NULL, 1)`, [v, at, 1000 * (i + 1)]);
+      await q(`INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', $3::int8, $3::int8 / 10, NULL, NULL, 1)`, [
+        v,
+        at,
+        1000 * (i + 1),
+      ]);
     }
     // The day's row is missing for the oldest day (written by the roll-up before its month is dropped).
     if (months !== -3) {
@@ -107,7 +117,8 @@ beforeAll(async () => {
 
   // That migration, then every later one (as `migrate deploy` does on an upgrade): the service's code below
   // expects today's schema.
-  for (const name of all.filter((n) => n >= MIGRATION)) cpSync(join(ROOT, "prisma/migrations", name), join(dir, "migrations", name), { recursive: true });
+  for (const name of all.filter((n) => n >= MIGRATION))
+    cpSync(join(ROOT, "prisma/migrations", name), join(dir, "migrations", name), { recursive: true });
   migrate();
   process.env.DATABASE_URL = urlFor(database);
 }, 300_000);
@@ -130,7 +141,10 @@ describe("the migration from unpartitioned tables", () => {
       const months = [-3, -2, -1, 0, 1].map((m) => `${table}${suffix(monthStart(NOW, m))}`);
       expect(await partitions(table)).toEqual([...months, `${table}_default`].sort());
       // Each point sits in its month's partition.
-      const misplaced = await q(`SELECT tableoid::regclass::text AS part, captured_at FROM ${table} WHERE tableoid::regclass::text <> $1 || '_p' || to_char(captured_at AT TIME ZONE 'UTC', 'YYYY_MM')`, [table]);
+      const misplaced = await q(
+        `SELECT tableoid::regclass::text AS part, captured_at FROM ${table} WHERE tableoid::regclass::text <> $1 || '_p' || to_char(captured_at AT TIME ZONE 'UTC', 'YYYY_MM')`,
+        [table],
+      );
       expect(misplaced).toEqual([]);
     }
     expect(await q(`SELECT relname FROM pg_class WHERE relname LIKE '%unpartitioned%' OR relname LIKE '%captured_brin'`)).toEqual([]);
@@ -143,9 +157,15 @@ describe("the migration from unpartitioned tables", () => {
     );
     expect(defs).toEqual([
       { table: "account_metric_points", def: "FOREIGN KEY (account_id) REFERENCES accounts(id) ON UPDATE CASCADE ON DELETE CASCADE" },
-      { table: "account_metric_points", def: "PRIMARY KEY (account_id, captured_at) INCLUDE (source, follower_count, total_views, video_count)" },
+      {
+        table: "account_metric_points",
+        def: "PRIMARY KEY (account_id, captured_at) INCLUDE (source, follower_count, total_views, video_count)",
+      },
       { table: "video_metric_points", def: "FOREIGN KEY (video_id) REFERENCES videos(id) ON UPDATE CASCADE ON DELETE CASCADE" },
-      { table: "video_metric_points", def: "PRIMARY KEY (video_id, captured_at) INCLUDE (source, view_count, like_count, comment_count, share_count, bookmark_count)" },
+      {
+        table: "video_metric_points",
+        def: "PRIMARY KEY (video_id, captured_at) INCLUDE (source, view_count, like_count, comment_count, share_count, bookmark_count)",
+      },
     ]);
     // Every partition has the key's index (an index of the parent's).
     const unindexed = await q(
@@ -156,7 +176,10 @@ describe("the migration from unpartitioned tables", () => {
     expect(unindexed).toEqual([]);
     // The scrape store's upsert (ON CONFLICT on the key) appends nothing twice.
     const at = inMonth(0, 8 + 3);
-    const dup = await q(`INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', 1, 1, 1, 1, 1) ON CONFLICT (video_id, captured_at) DO NOTHING RETURNING 1`, [video, at]);
+    const dup = await q(
+      `INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', 1, 1, 1, 1, 1) ON CONFLICT (video_id, captured_at) DO NOTHING RETURNING 1`,
+      [video, at],
+    );
     expect(dup).toEqual([]);
     // A video deleted takes its points with it, from every partition.
     await q(`DELETE FROM videos WHERE id = $1`, [other]);
@@ -168,7 +191,9 @@ describe("partitions made ahead, and the DEFAULT partition", () => {
   it("takes a point no month covers, and moves it into its month when that partition is made (also from several callers at once)", async () => {
     const far = inMonth(4);
     await q(`INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', 5, NULL, NULL, NULL, NULL)`, [video, far]);
-    expect((await q(`SELECT tableoid::regclass::text AS part FROM video_metric_points WHERE captured_at = $1`, [far]))[0].part).toBe("video_metric_points_default");
+    expect((await q(`SELECT tableoid::regclass::text AS part FROM video_metric_points WHERE captured_at = $1`, [far]))[0].part).toBe(
+      "video_metric_points_default",
+    );
     const { ensureHistoryPartitions } = await import("../../src/domain/tracking/history-partitions.js");
     // Three months on, with a 30-day window: the months from the window's start to the next one.
     const later = new Date(monthStart(NOW, 3).getTime() + 20 * DAY);
@@ -187,7 +212,9 @@ describe("a month another partition covers", () => {
   it("is skipped (an older table attached whole, docs/scaling.md), the other months made", async () => {
     const [from, to] = [monthStart(NOW, 10), monthStart(NOW, 12)];
     await q(`CREATE TABLE legacy_points (LIKE video_metric_points INCLUDING DEFAULTS)`);
-    await q(`ALTER TABLE video_metric_points ATTACH PARTITION legacy_points FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`);
+    await q(
+      `ALTER TABLE video_metric_points ATTACH PARTITION legacy_points FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`,
+    );
     const { ensureHistoryPartitions } = await import("../../src/domain/tracking/history-partitions.js");
     // The window of the 21st of month 10 starts in month 9; months 10 and 11 are the attached table's.
     const r = await ensureHistoryPartitions(new Date(from.getTime() + 20 * DAY), 30);
@@ -196,8 +223,13 @@ describe("a month another partition covers", () => {
       ...[9, 10, 11].map((m) => `account_metric_points${suffix(monthStart(NOW, m))}`),
     ]);
     expect(await partitions("video_metric_points")).not.toContain(`video_metric_points${suffix(from)}`);
-    await q(`INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', 8, NULL, NULL, NULL, NULL)`, [video, new Date(from.getTime() + DAY)]);
-    expect((await q(`SELECT tableoid::regclass::text AS part FROM video_metric_points WHERE view_count = 8`))[0].part).toBe("legacy_points");
+    await q(`INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', 8, NULL, NULL, NULL, NULL)`, [
+      video,
+      new Date(from.getTime() + DAY),
+    ]);
+    expect((await q(`SELECT tableoid::regclass::text AS part FROM video_metric_points WHERE view_count = 8`))[0].part).toBe(
+      "legacy_points",
+    );
   });
 });
 
@@ -207,7 +239,10 @@ describe("the history read", () => {
     const { historyRange, videoHistory } = await import("../../src/domain/tracking/history.js");
     const ws = await createWorkspace({ name: "partitions" });
     await q(`INSERT INTO tracked_videos (workspace_id, video_id) VALUES ($1, $2)`, [ws.workspace.id, video]);
-    await q(`INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', 6, NULL, NULL, NULL, NULL)`, [video, new Date(NOW.getTime() - 60_000)]);
+    await q(`INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', 6, NULL, NULL, NULL, NULL)`, [
+      video,
+      new Date(NOW.getTime() - 60_000),
+    ]);
     // Other videos' points every 6 hours over two months, so that the planner weighs a table of some size.
     const others = await q<{ id: string }>(
       `INSERT INTO videos (platform, platform_video_id, url) SELECT 'platformB', 'hq' || lpad(i::text, 9, '0'), 'https://www.youtube.com/watch?v=hq' || lpad(i::text, 9, '0')
@@ -220,13 +255,20 @@ describe("the history read", () => {
     await q(`VACUUM ANALYZE video_metric_points`);
     // A range inside this month and the one before (the points part reads only those two partitions).
     const start = new Date(Math.max(monthStart(NOW, -1).getTime() + 5 * DAY, NOW.getTime() - 29 * DAY));
-    const range = historyRange({ interval: "hour", start_date: new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate())) }, NOW);
+    const range = historyRange(
+      { interval: "hour", start_date: new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate())) },
+      NOW,
+    );
     const { result, queries } = await queriesOf(() => videoHistory(ws.workspace.id, video, range));
     expect(result.points.length).toBeGreaterThan(0);
     const read = queries.find((x) => x.text.includes("video_metric_points"))!;
-    const plan = (await q<{ "QUERY PLAN": string }>(`EXPLAIN (COSTS OFF) ${read.text}`, read.values)).map((r) => r["QUERY PLAN"]).join("\n");
+    const plan = (await q<{ "QUERY PLAN": string }>(`EXPLAIN (COSTS OFF) ${read.text}`, read.values))
+      .map((r) => r["QUERY PLAN"])
+      .join("\n");
     const scans = [...plan.matchAll(/(\w[\w ]*Scan) using (video_metric_points\w*)/g)].map((m) => `${m[1]!.trim()} ${m[2]}`);
-    const months = [range.fullFrom > range.from ? range.fullFrom : range.from, NOW].map((d) => `video_metric_points${suffix(monthStart(d))}_pkey`);
+    const months = [range.fullFrom > range.from ? range.fullFrom : range.from, NOW].map(
+      (d) => `video_metric_points${suffix(monthStart(d))}_pkey`,
+    );
     expect(scans.sort(), plan).toEqual([...new Set(months)].map((m) => `Index Only Scan ${m}`).sort());
     expect(plan).not.toMatch(/video_metric_points_default/);
   });
@@ -237,7 +279,11 @@ describe("retention (job prune-history)", () => {
     const { pruneHistory } = await import("../../src/domain/tracking/history-partitions.js");
     const stray = new Date(monthStart(NOW, -30).getTime() + 3_600_000);
     await q(`INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', 7, NULL, NULL, NULL, NULL)`, [video, stray]);
-    const oldDayRow = async () => q(`SELECT view_count::int AS v, captured_at FROM video_snapshots WHERE video_id = $1 AND day = ($2::timestamptz AT TIME ZONE 'UTC')::date`, [video, inMonth(-3, 8)]);
+    const oldDayRow = async () =>
+      q(
+        `SELECT view_count::int AS v, captured_at FROM video_snapshots WHERE video_id = $1 AND day = ($2::timestamptz AT TIME ZONE 'UTC')::date`,
+        [video, inMonth(-3, 8)],
+      );
     expect(await oldDayRow()).toEqual([]);
 
     // On the 15th of this month with a 2-day window: the months before this one end before the window.
@@ -247,14 +293,21 @@ describe("retention (job prune-history)", () => {
       ["video_metric_points", "account_metric_points"].flatMap((t) => [-3, -2, -1].map((m) => `${t}${suffix(monthStart(NOW, m))}`)).sort(),
     );
     expect(r.strays).toBe(1);
-    expect(await q(`SELECT view_count::int AS v FROM video_metric_points WHERE video_id = $1 ORDER BY captured_at`, [video])).toEqual([{ v: 4000 }, { v: 6 }, { v: 5 }, { v: 8 }]);
+    expect(await q(`SELECT view_count::int AS v FROM video_metric_points WHERE video_id = $1 ORDER BY captured_at`, [video])).toEqual([
+      { v: 4000 },
+      { v: 6 },
+      { v: 5 },
+      { v: 8 },
+    ]);
     expect(await q(`SELECT count(*)::int AS n FROM account_metric_points`)).toEqual([{ n: 1 }]);
     // The first point's day had no row: the roll-up wrote it (the day's last point: the second, 2000) before the drop; the stray's too.
     expect(await oldDayRow()).toEqual([{ v: 2000, captured_at: inMonth(-3, 9) }]);
-    expect(await q(`SELECT view_count::int AS v FROM video_snapshots WHERE video_id = $1 AND captured_at = $2`, [video, stray])).toEqual([{ v: 7 }]);
+    expect(await q(`SELECT view_count::int AS v FROM video_snapshots WHERE video_id = $1 AND captured_at = $2`, [video, stray])).toEqual([
+      { v: 7 },
+    ]);
     expect(await partitions("video_metric_points")).not.toContain(`video_metric_points${suffix(monthStart(NOW, -1))}`);
     // A point of a dropped month arriving late lands in the DEFAULT partition: an insert never fails.
     await q(`INSERT INTO video_metric_points VALUES ($1, $2, 'simulated', 9, NULL, NULL, NULL, NULL)`, [video, inMonth(-2)]);
-    expect((await pruneHistory(now, 2))).toEqual({ dropped: [], strays: 1 });
+    expect(await pruneHistory(now, 2)).toEqual({ dropped: [], strays: 1 });
   });
 });

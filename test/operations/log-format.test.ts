@@ -22,7 +22,8 @@ async function logOf(format: string | undefined): Promise<string> {
 describe("log format", () => {
   it("is JSON through a pipe when unset, and when asked", async () => {
     const [unset, json] = await Promise.all([logOf(undefined), logOf("json")]);
-    for (const out of [unset, json]) expect(JSON.parse(out)).toMatchObject({ level: 30, msg: "scrape stored", videoId: "v-1", service: "video-service" });
+    for (const out of [unset, json])
+      expect(JSON.parse(out)).toMatchObject({ level: 30, msg: "scrape stored", videoId: "v-1", service: "video-service" });
   });
 
   it("is readable lines when asked, without colours off a terminal", async () => {
@@ -32,6 +33,11 @@ describe("log format", () => {
   });
 
   it("defaults to pretty on a terminal, JSON elsewhere; LOG_FORMAT wins", () => {
-    expect([logFormat(null, true), logFormat(null, false), logFormat("json", true), logFormat("pretty", false)]).toEqual(["pretty", "json", "json", "pretty"]);
+    expect([logFormat(null, true), logFormat(null, false), logFormat("json", true), logFormat("pretty", false)]).toEqual([
+      "pretty",
+      "json",
+      "json",
+      "pretty",
+    ]);
   });
 });

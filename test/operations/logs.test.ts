@@ -114,7 +114,10 @@ describe("LOG_CONTEXT=false", () => {
   let plainApi: ServiceProcess;
   let plainWorker: ServiceProcess;
   beforeAll(async () => {
-    [plainApi, plainWorker] = await Promise.all([spawnService("api", { LOG_CONTEXT: "false" }), spawnService("worker", { LOG_CONTEXT: "false" })]);
+    [plainApi, plainWorker] = await Promise.all([
+      spawnService("api", { LOG_CONTEXT: "false" }),
+      spawnService("worker", { LOG_CONTEXT: "false" }),
+    ]);
   });
   afterAll(() => Promise.all([plainApi?.stop(), plainWorker?.stop()]));
 

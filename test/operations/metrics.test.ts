@@ -74,7 +74,7 @@ describe("GET /metrics", () => {
 
   it("counts and times GraphQL operations by type and name, and their errors", async () => {
     for (let i = 0; i < 3; i++) expect((await gql(api.url, key, "query Dashboard { credits { __typename } }")).body.errors).toBeUndefined();
-    const bad = await gql(api.url, key, "query Broken { node(id: \"nope\") { id } }");
+    const bad = await gql(api.url, key, 'query Broken { node(id: "nope") { id } }');
     expect(bad.body.errors?.length).toBeGreaterThan(0);
     const text = await scrape();
     expect(value(text, "graphql_operations_total", { operation_type: "query", operation_name: "Dashboard" })).toBe(3);
@@ -125,7 +125,11 @@ describe("GET /metrics", () => {
       let text = "";
       for (let i = 0; i < 100; i++) {
         text = await scrape();
-        if ((value(text, "bullmq_job_completed_total", { queue: "scrape" }) ?? 0) >= 1 && value(text, "bullmq_jobs", { queue: "scrape", state: "waiting" }) === 0) break;
+        if (
+          (value(text, "bullmq_job_completed_total", { queue: "scrape" }) ?? 0) >= 1 &&
+          value(text, "bullmq_jobs", { queue: "scrape", state: "waiting" }) === 0
+        )
+          break;
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(value(text, "bullmq_job_completed_total", { queue: "scrape" })).toBeGreaterThanOrEqual(1);
@@ -165,9 +169,21 @@ describe("METRICS=false", () => {
 describe("operations settings", () => {
   it("default to metrics on, no tokens, GraphiQL and the log context on; an empty token is no token", async () => {
     const { loadConfig } = await import("../../src/config.js");
-    expect(loadConfig({ SCRAPE_PROVIDER: "simulated" }).operations).toEqual({ metrics: true, metricsToken: undefined, adminToken: undefined, graphiql: true });
+    expect(loadConfig({ SCRAPE_PROVIDER: "simulated" }).operations).toEqual({
+      metrics: true,
+      metricsToken: undefined,
+      adminToken: undefined,
+      graphiql: true,
+    });
     expect(loadConfig({ SCRAPE_PROVIDER: "simulated" }).logContext).toBe(true);
-    const set = loadConfig({ SCRAPE_PROVIDER: "simulated", METRICS: "false", METRICS_TOKEN: "", ADMIN_TOKEN: "pw", GRAPHIQL: "0", LOG_CONTEXT: "false" });
+    const set = loadConfig({
+      SCRAPE_PROVIDER: "simulated",
+      METRICS: "false",
+      METRICS_TOKEN: "",
+      ADMIN_TOKEN: "pw",
+      GRAPHIQL: "0",
+      LOG_CONTEXT: "false",
+    });
     expect(set.operations).toEqual({ metrics: false, metricsToken: undefined, adminToken: "pw", graphiql: false });
     expect(set.logContext).toBe(false);
     expect(() => loadConfig({ SCRAPE_PROVIDER: "simulated", METRICS: "maybe" })).toThrow(/METRICS/);
@@ -189,7 +205,10 @@ describe("promtool check metrics", () => {
     expect(`${run.stdout}${run.stderr}`.trim()).toBe("");
     expect(run.status).toBe(0);
     // And it can fail: a gauge named like a counter's count is refused.
-    const bad = spawnSync("promtool", ["check", "metrics"], { input: "# HELP x_count A gauge.\n# TYPE x_count gauge\nx_count 1\n", encoding: "utf8" });
+    const bad = spawnSync("promtool", ["check", "metrics"], {
+      input: "# HELP x_count A gauge.\n# TYPE x_count gauge\nx_count 1\n",
+      encoding: "utf8",
+    });
     expect(bad.status).not.toBe(0);
   });
 });

@@ -34,7 +34,8 @@ function pgBin(name: string): string {
 
 const asRoot = process.getuid?.() === 0;
 /** Runs a PostgreSQL program as `postgres` when we are root. */
-const pgRun = (name: string, args: string[]) => (asRoot ? run("runuser", ["-u", "postgres", "--", pgBin(name), ...args]) : run(pgBin(name), args));
+const pgRun = (name: string, args: string[]) =>
+  asRoot ? run("runuser", ["-u", "postgres", "--", pgBin(name), ...args]) : run(pgBin(name), args);
 
 export interface PrivatePostgres {
   port: number;
@@ -47,12 +48,28 @@ export interface PrivatePostgres {
 
 export async function startPostgres(): Promise<PrivatePostgres> {
   const dir = await mkdtemp(join(tmpdir(), "drill-pg-"));
-  if (asRoot) chownSync(dir, Number((await run("id", ["-u", "postgres"])).stdout.trim()), Number((await run("id", ["-g", "postgres"])).stdout.trim()));
+  if (asRoot)
+    chownSync(
+      dir,
+      Number((await run("id", ["-u", "postgres"])).stdout.trim()),
+      Number((await run("id", ["-g", "postgres"])).stdout.trim()),
+    );
   const data = join(dir, "data");
   const port = await freePort();
   await pgRun("initdb", ["-D", data, "-A", "trust", "-U", "root", "--no-sync", "-E", "UTF8"]);
   const start = () =>
-    pgRun("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-w", "-t", "30", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`, "start"]).then(() => undefined);
+    pgRun("pg_ctl", [
+      "-D",
+      data,
+      "-l",
+      join(dir, "log"),
+      "-w",
+      "-t",
+      "30",
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
+      "start",
+    ]).then(() => undefined);
   await start();
   return {
     port,
@@ -90,7 +107,11 @@ export async function startRedis(): Promise<PrivateRedis> {
   const dir = await mkdtemp(join(tmpdir(), "drill-redis-"));
   let child: ChildProcess | null = null;
   const start = async () => {
-    const c = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
+    const c = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", dir],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     child = c;
     await new Promise<void>((resolve, reject) => {
       let out = "";

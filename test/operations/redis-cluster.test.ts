@@ -41,7 +41,11 @@ beforeAll(async () => {
     REVOCATION_CHECK_INTERVAL_MS: "4000",
     METRICS_TOKEN,
   };
-  [apiA, apiB, worker] = await Promise.all([spawnService("api", env, 60_000), spawnService("api", env, 60_000), spawnService("worker", env, 60_000)]);
+  [apiA, apiB, worker] = await Promise.all([
+    spawnService("api", env, 60_000),
+    spawnService("api", env, 60_000),
+    spawnService("worker", env, 60_000),
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -73,7 +77,8 @@ function socket(p: ServiceProcess, key: string) {
 }
 
 /** Each node's count of subscribers to the channel (pub/sub subscriptions are a node's own). */
-const subscribers = (channel: string) => Promise.all(cluster.ports.map(async (port) => Number(((await cluster.node(port).pubsub("NUMSUB", channel)) as [string, number])[1])));
+const subscribers = (channel: string) =>
+  Promise.all(cluster.ports.map(async (port) => Number(((await cluster.node(port).pubsub("NUMSUB", channel)) as [string, number])[1])));
 
 /** Subscribes and collects every answer. */
 function collect<T = any>(c: Client, query: string, variables?: Record<string, unknown>): T[] {
@@ -110,13 +115,27 @@ describe("the service on a Redis Cluster of three primaries", () => {
     const sub = socket(apiB, key);
     const changes = collect(sub.c, "subscription { trackedVideosChanged { change videoId video { scrapeStatus } } }");
     // No current state comes first on this stream: wait until the other process's SUBSCRIBE is active on a node.
-    await waitFor("the subscription active in the cluster", () => subscribers(`${prefix}:trackedVideoChanged:${workspaceId}`).then((n) => n.some((x) => x > 0)), 10_000);
-    const tracked = await client(apiA.url!, key).post("/api/v1/videos", { url: "https://www.tiktok.com/@cluster.creator/video/7300000000000000001" });
+    await waitFor(
+      "the subscription active in the cluster",
+      () => subscribers(`${prefix}:trackedVideoChanged:${workspaceId}`).then((n) => n.some((x) => x > 0)),
+      10_000,
+    );
+    const tracked = await client(apiA.url!, key).post("/api/v1/videos", {
+      url: "https://www.tiktok.com/@cluster.creator/video/7300000000000000001",
+    });
     expect(tracked.status).toBe(201);
     const videoId = tracked.body.data.videoId as string;
-    await waitFor("the scrape's UPDATED event (ready) on the other API process", () =>
-      changes.find((e) => e.data?.trackedVideosChanged?.change === "UPDATED" && e.data.trackedVideosChanged.videoId === videoId && e.data.trackedVideosChanged.video?.scrapeStatus === "READY"),
-    20_000);
+    await waitFor(
+      "the scrape's UPDATED event (ready) on the other API process",
+      () =>
+        changes.find(
+          (e) =>
+            e.data?.trackedVideosChanged?.change === "UPDATED" &&
+            e.data.trackedVideosChanged.videoId === videoId &&
+            e.data.trackedVideosChanged.video?.scrapeStatus === "READY",
+        ),
+      20_000,
+    );
     expect(changes.some((e) => e.data?.trackedVideosChanged?.change === "ADDED")).toBe(true);
     const read = await client(apiB.url!, key).get(`/api/v1/videos/${videoId}`);
     expect(read.status).toBe(200);
@@ -147,7 +166,10 @@ describe("the service on a Redis Cluster of three primaries", () => {
     const remaining: number[] = [];
     for (let i = 0; i < LIMIT; i++) {
       const base = (i % 2 ? apiA : apiB).url!;
-      const r = i % 4 === 3 ? await request(base, "POST", "/graphql", { key, body: { query: "{ workspace { plan } }" } }) : await request(base, "GET", "/api/v1/workspace", { key });
+      const r =
+        i % 4 === 3
+          ? await request(base, "POST", "/graphql", { key, body: { query: "{ workspace { plan } }" } })
+          : await request(base, "GET", "/api/v1/workspace", { key });
       expect(r.status, `request ${i + 1}`).toBe(200);
       remaining.push(Number(r.headers.get("ratelimit-remaining")));
     }
@@ -163,7 +185,10 @@ describe("the service on a Redis Cluster of three primaries", () => {
     const { key } = await newWorkspace();
     const one = socket(apiA, key);
     const two = socket(apiB, key);
-    const ask = (c: Client) => new Promise<any>((resolve) => c.subscribe({ query: "{ workspace { plan } }" }, { next: resolve, error: resolve, complete: () => undefined }));
+    const ask = (c: Client) =>
+      new Promise<any>((resolve) =>
+        c.subscribe({ query: "{ workspace { plan } }" }, { next: resolve, error: resolve, complete: () => undefined }),
+      );
     expect((await ask(one.c)).data.workspace.plan).toBe("free");
     expect((await ask(two.c)).data.workspace.plan).toBe("free");
     const three = socket(apiA, key);
@@ -171,12 +196,17 @@ describe("the service on a Redis Cluster of three primaries", () => {
     expect(three.state.closed).toBe(4429);
     await two.c.dispose();
     // A place is free again once the other process has removed its lease in Redis.
-    const four = await waitFor("a socket within the cap answering", async () => {
-      const s = socket(apiA, key);
-      if ((await ask(s.c)).data?.workspace) return s;
-      await s.c.dispose();
-      return null;
-    }, 10_000, 200);
+    const four = await waitFor(
+      "a socket within the cap answering",
+      async () => {
+        const s = socket(apiA, key);
+        if ((await ask(s.c)).data?.workspace) return s;
+        await s.c.dispose();
+        return null;
+      },
+      10_000,
+      200,
+    );
     expect(four.state.closed).toBeUndefined();
     await Promise.all([one.c.dispose(), three.c.dispose(), four.c.dispose()]);
   });
@@ -217,7 +247,12 @@ describe("the service on a Redis Cluster of three primaries", () => {
     const { redisOutboundBudget } = await import("../../src/providers/outbound-budget.js");
     const connection = createRedis("test-budget", { maxRetriesPerRequest: 1 });
     expect(connection).toBeInstanceOf(Cluster);
-    const budget = redisOutboundBudget({ redis: connection, keyPrefix: `${prefix}:ytdlp-budget`, perWindow: { platformA: 2 }, maxWaitMs: 0 });
+    const budget = redisOutboundBudget({
+      redis: connection,
+      keyPrefix: `${prefix}:ytdlp-budget`,
+      perWindow: { platformA: 2 },
+      maxWaitMs: 0,
+    });
     await budget.take("platformA");
     await budget.take("platformA");
     await expect(budget.take("platformA")).rejects.toThrow(/budget \(2 per 60 s\) is spent/);

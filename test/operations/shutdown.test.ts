@@ -50,13 +50,19 @@ async function blockingEspeak(name: string) {
   const marker = join(dir, `${name}.pid`);
   const helper = join(dir, `${name}.helper`);
   const path = join(dir, name);
-  await writeFile(path, `#!/bin/sh\n[ "$1" = --version ] && exec espeak-ng --version\nif [ ! -e '${marker}' ]; then sleep 300 & echo $! > '${helper}'; echo $$ > '${marker}'; sleep 300; fi\nexec espeak-ng "$@"\n`);
+  await writeFile(
+    path,
+    `#!/bin/sh\n[ "$1" = --version ] && exec espeak-ng --version\nif [ ! -e '${marker}' ]; then sleep 300 & echo $! > '${helper}'; echo $$ > '${marker}'; sleep 300; fi\nexec espeak-ng "$@"\n`,
+  );
   await chmod(path, 0o755);
   return {
     path,
     /** Waits for the first run to block; returns the stand-in's and its helper's pids. */
     started: async () => {
-      await waitFor("the stand-in to start", async () => existsSync(marker) && existsSync(helper) && (await readFile(helper, "utf8")).trim() !== "");
+      await waitFor(
+        "the stand-in to start",
+        async () => existsSync(marker) && existsSync(helper) && (await readFile(helper, "utf8")).trim() !== "",
+      );
       const pids = { program: Number((await readFile(marker, "utf8")).trim()), helper: Number((await readFile(helper, "utf8")).trim()) };
       strays.push(pids.program, pids.helper);
       return pids;
@@ -65,7 +71,9 @@ async function blockingEspeak(name: string) {
 }
 
 const exitOf = (p: ServiceProcess) =>
-  new Promise<number | null>((resolve) => (p.child.exitCode !== null ? resolve(p.child.exitCode) : p.child.once("exit", (code) => resolve(code))));
+  new Promise<number | null>((resolve) =>
+    p.child.exitCode !== null ? resolve(p.child.exitCode) : p.child.once("exit", (code) => resolve(code)),
+  );
 
 describe("shutdown", () => {
   it("SIGTERM on a worker: a job still running at SHUTDOWN_TIMEOUT_MS is handed back (programs killed, no attempt used), exit 0; another worker completes it", async () => {
@@ -81,7 +89,12 @@ describe("shutdown", () => {
     expect(await exitOf(worker)).toBe(0);
     expect(Date.now() - t0).toBeLessThan(8000);
     expect(worker.output()).toMatch(/handing them back/);
-    await waitFor("the stand-in and its helper to be killed", async () => !processAlive(pids.program) && !processAlive(pids.helper), 5000, 50);
+    await waitFor(
+      "the stand-in and its helper to be killed",
+      async () => !processAlive(pids.program) && !processAlive(pids.helper),
+      5000,
+      50,
+    );
 
     const job = await queue("analysis").getJob(analysisJobId(r.analysisId));
     expect(await job!.getState()).toBe("waiting");
@@ -104,7 +117,12 @@ describe("shutdown", () => {
 
     // The sweeper, here in the test's process, with a deadline every running analysis is past.
     expect(await failStuckAnalyses(0)).toBe(1);
-    await waitFor("the programs of the failed analysis to be killed", async () => !processAlive(pids.program) && !processAlive(pids.helper), 10_000, 50);
+    await waitFor(
+      "the programs of the failed analysis to be killed",
+      async () => !processAlive(pids.program) && !processAlive(pids.helper),
+      10_000,
+      50,
+    );
     // The worker's log line comes through a pipe: it may arrive after the programs are gone.
     await waitFor("the worker to say why", async () => /analysis failed elsewhere: stopping its programs/.test(worker.output()), 5_000, 50);
 
@@ -113,7 +131,11 @@ describe("shutdown", () => {
     expect(failed.error).toMatch(/made no progress/);
     expect(await getBalance(ws.workspaceId)).toMatchObject({ totalRemaining: 200, reserved: 0 });
     // The job ends without a retry (the analysis is settled), and nothing runs it again.
-    await waitFor("the job to finish", async () => (await queue("analysis").getJobState(analysisJobId(r.analysisId))) === "completed", 10_000);
+    await waitFor(
+      "the job to finish",
+      async () => (await queue("analysis").getJobState(analysisJobId(r.analysisId))) === "completed",
+      10_000,
+    );
     expect(await analysisCharges(ws.workspaceId)).toEqual([]);
   }, 90_000);
 
@@ -129,7 +151,10 @@ describe("shutdown", () => {
       on: { closed: (e) => closeCodes.push((e as { code: number }).code) },
     });
     let subscribed = false;
-    client.subscribe({ query: "subscription { creditsUpdated { totalRemaining } }" }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+    client.subscribe(
+      { query: "subscription { creditsUpdated { totalRemaining } }" },
+      { next: () => undefined, error: () => undefined, complete: () => undefined },
+    );
     client.on("connected", () => (subscribed = true));
     await waitFor("the WebSocket to connect", async () => subscribed, 10_000, 20);
 

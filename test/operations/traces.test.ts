@@ -60,7 +60,15 @@ function startReceiver(): Promise<void> {
           for (const ss of rs.scopeSpans) {
             for (const s of ss.spans) {
               const attributes = Object.fromEntries((s.attributes ?? []).map((a: any) => [a.key, attrValue(a.value)]));
-              spans.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, kind: s.kind, attributes });
+              spans.push({
+                service,
+                traceId: s.traceId,
+                spanId: s.spanId,
+                parentSpanId: s.parentSpanId || undefined,
+                name: s.name,
+                kind: s.kind,
+                attributes,
+              });
             }
           }
         }
@@ -77,13 +85,16 @@ function startReceiver(): Promise<void> {
   );
 }
 
-
 beforeAll(async () => {
   await startReceiver();
   dir = await mkdtemp(join(tmpdir(), "traces-"));
   // yt-dlp's stand-in: answers --version, else writes down its TRACEPARENT and prints a real yt-dlp answer.
   const ytdlp = join(dir, "yt-dlp");
-  await writeFile(ytdlp, `#!/bin/sh\nif [ "$1" = "--version" ]; then echo 2099.01.01; exit 0; fi\necho "$TRACEPARENT" >> '${dir}/traceparents'\ncat '${FIXTURE}'\n`, { mode: 0o755 });
+  await writeFile(
+    ytdlp,
+    `#!/bin/sh\nif [ "$1" = "--version" ]; then echo 2099.01.01; exit 0; fi\necho "$TRACEPARENT" >> '${dir}/traceparents'\ncat '${FIXTURE}'\n`,
+    { mode: 0o755 },
+  );
   const env = {
     OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
     OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
@@ -104,13 +115,23 @@ afterAll(async () => {
 describe("traces exported by OTLP when the OTEL_* variables are set", () => {
   it("one trace from the request that queues a scrape through the worker's job to the yt-dlp it runs, and its id on the log lines", async () => {
     const { key } = await newWorkspace();
-    const tracked = await request(api.url!, "POST", "/api/v1/videos", { key, body: { url: "https://www.youtube.com/watch?v=traces00001" } });
+    const tracked = await request(api.url!, "POST", "/api/v1/videos", {
+      key,
+      body: { url: "https://www.youtube.com/watch?v=traces00001" },
+    });
     expect(tracked.status).toBe(201);
 
     // The API's server span of that request.
     const server = await waitUntil(
       "the API's span of POST /api/v1/videos",
-      () => spans.find((s) => s.service === "video-service-api" && s.kind === 2 && s.attributes["http.route"] === "/api/v1/videos" && s.attributes["http.request.method"] === "POST"),
+      () =>
+        spans.find(
+          (s) =>
+            s.service === "video-service-api" &&
+            s.kind === 2 &&
+            s.attributes["http.route"] === "/api/v1/videos" &&
+            s.attributes["http.request.method"] === "POST",
+        ),
       Boolean,
       20_000,
       100,
@@ -121,7 +142,9 @@ describe("traces exported by OTLP when the OTEL_* variables are set", () => {
     await waitUntil(
       "the worker's spans in the request's trace",
       () => inTrace(),
-      (t) => t.some((s) => s.service === "video-service-worker" && s.name.startsWith("exec yt-dlp")) && t.some((s) => s.service === "video-service-worker" && s.name.startsWith("process ")),
+      (t) =>
+        t.some((s) => s.service === "video-service-worker" && s.name.startsWith("exec yt-dlp")) &&
+        t.some((s) => s.service === "video-service-worker" && s.name.startsWith("process ")),
       30_000,
       100,
     );
@@ -137,14 +160,18 @@ describe("traces exported by OTLP when the OTEL_* variables are set", () => {
     expect(server!.name).toBe("POST /api/v1/videos");
     expect(trace.some((s) => s.service === "video-service-api" && db(s) === "postgresql")).toBe(true);
     const apiSpans = trace.filter((s) => s.service === "video-service-api").map((s) => s.name);
-    expect(apiSpans.filter((n) => /^(redis|router|middleware|request handler|pg-pool\.connect|graphql\.)/.test(n)), apiSpans.join(", ")).toEqual([]);
+    expect(
+      apiSpans.filter((n) => /^(redis|router|middleware|request handler|pg-pool\.connect|graphql\.)/.test(n)),
+      apiSpans.join(", "),
+    ).toEqual([]);
     expect(trace.some((s) => db(s) === "redis")).toBe(false);
 
     // In the worker: the consumer span (kind 5) continues the trace from the add span; the job's statements and yt-dlp's run below it.
     const processSpan = trace.find((s) => s.service === "video-service-worker" && s.kind === 5 && s.name.startsWith("process "))!;
     expect(processSpan.parentSpanId).toBe(add!.spanId);
     const under = (s: Span, ancestor: Span): boolean => {
-      for (let p = s.parentSpanId && byId.get(s.parentSpanId); p; p = p.parentSpanId ? byId.get(p.parentSpanId) : undefined) if (p.spanId === ancestor.spanId) return true;
+      for (let p = s.parentSpanId && byId.get(s.parentSpanId); p; p = p.parentSpanId ? byId.get(p.parentSpanId) : undefined)
+        if (p.spanId === ancestor.spanId) return true;
       return false;
     };
     const exec = trace.find((s) => s.service === "video-service-worker" && s.name === "exec yt-dlp")!;
@@ -201,11 +228,23 @@ describe("the request's span", () => {
       body: JSON.stringify({ query: "{ workspace { plan } }" }),
     });
     expect(r.status).toBe(200);
-    const span = await waitUntil("the API's span of the GraphQL request", () => spans.find((s) => s.traceId === traceId && s.kind === 2), Boolean, 20_000, 100);
+    const span = await waitUntil(
+      "the API's span of the GraphQL request",
+      () => spans.find((s) => s.traceId === traceId && s.kind === 2),
+      Boolean,
+      20_000,
+      100,
+    );
     expect(span).toMatchObject({ service: "video-service-api", name: "POST /graphql", parentSpanId: parent });
     expect(span!.attributes).toMatchObject({ "http.route": "/graphql", "http.request.method": "POST", "http.response.status_code": 200 });
     // Its statement (the workspace's read) is under it.
-    await waitUntil("its statement", () => spans.find((s) => s.traceId === traceId && s.parentSpanId === span!.spanId && db(s) === "postgresql"), Boolean, 20_000, 100);
+    await waitUntil(
+      "its statement",
+      () => spans.find((s) => s.traceId === traceId && s.parentSpanId === span!.spanId && db(s) === "postgresql"),
+      Boolean,
+      20_000,
+      100,
+    );
   });
 });
 
@@ -232,7 +271,11 @@ describe("tracing off", () => {
   });
 
   it("without the OTEL_* variables (or with OTEL_TRACES_EXPORTER=none) loads no part of OpenTelemetry's SDK, instrumentations or BullMQ's telemetry", async () => {
-    const clean = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith("OTEL_")).map((k) => [k, ""]));
+    const clean = Object.fromEntries(
+      Object.keys(process.env)
+        .filter((k) => k.startsWith("OTEL_"))
+        .map((k) => [k, ""]),
+    );
     const [off, none, on] = await Promise.all([
       loadedTelemetry(clean),
       loadedTelemetry({ ...clean, OTEL_TRACES_EXPORTER: "none", OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }),
@@ -243,6 +286,13 @@ describe("tracing off", () => {
     expect(sdkParts(off)).toEqual([]);
     expect(sdkParts(none)).toEqual([]);
     // The same probe sees them when tracing is on (so the check can fail).
-    expect(on).toEqual(expect.arrayContaining(["@opentelemetry/sdk-node", "@opentelemetry/instrumentation-pg", "@opentelemetry/instrumentation-http", "bullmq-otel"]));
+    expect(on).toEqual(
+      expect.arrayContaining([
+        "@opentelemetry/sdk-node",
+        "@opentelemetry/instrumentation-pg",
+        "@opentelemetry/instrumentation-http",
+        "bullmq-otel",
+      ]),
+    );
   }, 240_000);
 });

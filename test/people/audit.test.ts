@@ -53,7 +53,9 @@ describe("audit log", () => {
     await byKey.delete(`/api/v1/settings/api-keys/${made.id}`); // again: changes nothing, recorded once
     const person = await owner.gql(`mutation { createApiKey(name: "dashboard key") { apiKey { id } } }`);
     expect(person.body.errors).toBeUndefined();
-    const hook = await owner.gql(`mutation { createWebhook(url: "https://hooks.example.com/a", events: [VIDEO_SPIKE]) { webhook { id } } }`);
+    const hook = await owner.gql(
+      `mutation { createWebhook(url: "https://hooks.example.com/a", events: [VIDEO_SPIKE]) { webhook { id } } }`,
+    );
     await owner.gql(`mutation($id: ID!) { deleteWebhook(id: $id) }`, { id: hook.body.data.createWebhook.webhook.id });
     const inv = await owner.gql(`mutation { createInvitation(email: "guest@example.com", role: MEMBER) { token invitation { id } } }`);
     await owner.gql(`mutation($id: ID!) { revokeInvitation(id: $id) { status } }`, { id: inv.body.data.createInvitation.invitation.id });
@@ -83,16 +85,33 @@ describe("audit log", () => {
     expect(pagination.total).toBe(data.length);
 
     const find = (action: string) => data.find((e) => e.action === action)!;
-    expect(find("api_key.revoked")).toMatchObject({ actor: { kind: "api_key", id: expect.any(String), label: "API key default" }, target: "ci", ipAddress: expect.stringMatching(/127\.0\.0\.1/) });
-    expect(find("invitation.created")).toMatchObject({ actor: { kind: "user", label: "owner@example.com" }, target: "guest@example.com", details: { role: "member" } });
+    expect(find("api_key.revoked")).toMatchObject({
+      actor: { kind: "api_key", id: expect.any(String), label: "API key default" },
+      target: "ci",
+      ipAddress: expect.stringMatching(/127\.0\.0\.1/),
+    });
+    expect(find("invitation.created")).toMatchObject({
+      actor: { kind: "user", label: "owner@example.com" },
+      target: "guest@example.com",
+      details: { role: "member" },
+    });
     expect(find("member.role_changed")).toMatchObject({ target: "member@example.com", details: { from: "member", to: "owner" } });
     expect(find("webhook.created").target).toBe("https://hooks.example.com/a");
-    expect(find("user.sign_in_failed")).toMatchObject({ actor: { kind: "user", label: "owner@example.com" }, ipAddress: expect.any(String) });
+    expect(find("user.sign_in_failed")).toMatchObject({
+      actor: { kind: "user", label: "owner@example.com" },
+      ipAddress: expect.any(String),
+    });
     // The CLI's own records (the workspace's first key) name the operator.
-    expect(data.find((e) => e.action === "api_key.created" && e.target === "default")?.actor).toEqual({ kind: "system", id: null, label: "operator (CLI)" });
+    expect(data.find((e) => e.action === "api_key.created" && e.target === "default")?.actor).toEqual({
+      kind: "system",
+      id: null,
+      label: "operator (CLI)",
+    });
 
     // GraphQL: the same entries, a cursor connection newest first.
-    const g = await owner.gql(`{ auditLog(first: 3) { totalCount pageInfo { hasNextPage } edges { node { action actor { kind label } ipAddress at } } } }`);
+    const g = await owner.gql(
+      `{ auditLog(first: 3) { totalCount pageInfo { hasNextPage } edges { node { action actor { kind label } ipAddress at } } } }`,
+    );
     expect(g.body.data.auditLog.totalCount).toBe(pagination.total);
     expect(g.body.data.auditLog.edges.map((e: any) => e.node.action)).toEqual(actions.slice(0, 3));
     expect(g.body.data.auditLog.pageInfo.hasNextPage).toBe(true);
@@ -127,8 +146,12 @@ describe("audit log", () => {
     await newPerson(email, mine.workspaceId, "owner");
     const log = async () => (await client(api.url, mine.key).get("/api/v1/settings/audit-log?limit=100")).body.data as Entry[];
     /** The session token in a client's cookie (the library's signed cookie: `<token>.<signature>`). */
-    const tokenOf = (c: PersonClient) => decodeURIComponent([...c.cookies].find(([name]) => name.endsWith("session_token"))![1]).split(".")[0]!;
-    const sessionIdOf = async (c: PersonClient) => ((await c.gql(`{ viewer { sessions { id current } } }`)).body.data.viewer.sessions as { id: string; current: boolean }[]).find((s) => s.current)!.id;
+    const tokenOf = (c: PersonClient) =>
+      decodeURIComponent([...c.cookies].find(([name]) => name.endsWith("session_token"))![1]).split(".")[0]!;
+    const sessionIdOf = async (c: PersonClient) =>
+      ((await c.gql(`{ viewer { sessions { id current } } }`)).body.data.viewer.sessions as { id: string; current: boolean }[]).find(
+        (s) => s.current,
+      )!.id;
     const [p1, p2, p3] = ["first long password", "second long password", "third long password"];
 
     const a = await signedIn(api.url, email);
@@ -158,7 +181,9 @@ describe("audit log", () => {
     expect((await g.auth("POST", "/revoke-sessions", {})).status).toBe(200);
     expect((await a.auth("POST", "/change-password", { currentPassword: p2, newPassword: p3 })).status).toBe(401); // signed out long ago: nothing recorded
 
-    const entries = (await log()).filter((e) => !["user.signed_in", "user.sign_in_failed", "member.added", "api_key.created"].includes(e.action));
+    const entries = (await log()).filter(
+      (e) => !["user.signed_in", "user.sign_in_failed", "member.added", "api_key.created"].includes(e.action),
+    );
     expect(entries.map((e) => e.action)).toEqual([
       "user.signed_out_everywhere",
       "session.revoked",

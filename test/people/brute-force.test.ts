@@ -39,7 +39,10 @@ describe("failed sign-ins", () => {
     await newPerson("target@example.com", workspaceId);
     for (let i = 0; i < 10; i++) {
       // Alternating between the two processes, from ten addresses: the email's count is shared.
-      const r = i % 2 ? await signIn(api.url, "target@example.com", `wrong password ${i}`) : await signIn(second.url!, "target@example.com", `wrong password ${i}`, `198.51.100.${i}`);
+      const r =
+        i % 2
+          ? await signIn(api.url, "target@example.com", `wrong password ${i}`)
+          : await signIn(second.url!, "target@example.com", `wrong password ${i}`, `198.51.100.${i}`);
       expect(r.status, `attempt ${i + 1}`).toBe(401);
     }
     const refused = await signIn(api.url, "target@example.com", PASSWORD);
@@ -61,7 +64,8 @@ describe("failed sign-ins", () => {
 
   it("50 per client address, whatever the emails", async () => {
     const address = "192.0.2.77";
-    for (let i = 0; i < 50; i++) expect((await signIn(second.url!, `nobody${i}@example.com`, "wrong password", address)).status, `attempt ${i + 1}`).toBe(401);
+    for (let i = 0; i < 50; i++)
+      expect((await signIn(second.url!, `nobody${i}@example.com`, "wrong password", address)).status, `attempt ${i + 1}`).toBe(401);
     const refused = await signIn(second.url!, "nobody-else@example.com", "wrong password", address);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
@@ -88,32 +92,45 @@ describe("lock-out without locking out", () => {
   it.each([
     ["IPv6 (::1)", overIPv6, overIPv4],
     ["IPv4 (127.0.0.1)", overIPv4, overIPv6],
-  ])("the owner's address, %s, that signed in before gets through a lock-out made from the other family; the lock holds elsewhere", async (_family, owners, attackers) => {
-    const { workspaceId } = await newWorkspace();
-    const email = `owner-${Math.random().toString(36).slice(2)}@example.com`;
-    await newPerson(email, workspaceId);
-    expect((await signIn(owners(), email, PASSWORD)).status).toBe(200);
-    await failTenTimes(attackers(), email);
-    expect((await signIn(attackers(), email, PASSWORD)).status, "the attacker's side is locked, right password or not").toBe(429);
-    expect((await signIn(owners(), email, PASSWORD)).status, "the owner's known address gets in").toBe(200);
-    // The known address has a budget of its own, not an unlimited one.
-    await failTenTimes(owners(), email);
-    expect((await signIn(owners(), email, PASSWORD)).status).toBe(429);
-  });
+  ])(
+    "the owner's address, %s, that signed in before gets through a lock-out made from the other family; the lock holds elsewhere",
+    async (_family, owners, attackers) => {
+      const { workspaceId } = await newWorkspace();
+      const email = `owner-${Math.random().toString(36).slice(2)}@example.com`;
+      await newPerson(email, workspaceId);
+      expect((await signIn(owners(), email, PASSWORD)).status).toBe(200);
+      await failTenTimes(attackers(), email);
+      expect((await signIn(attackers(), email, PASSWORD)).status, "the attacker's side is locked, right password or not").toBe(429);
+      expect((await signIn(owners(), email, PASSWORD)).status, "the owner's known address gets in").toBe(200);
+      // The known address has a budget of its own, not an unlimited one.
+      await failTenTimes(owners(), email);
+      expect((await signIn(owners(), email, PASSWORD)).status).toBe(429);
+    },
+  );
 
   it("a completed password reset lets its address in past a lock-out", async () => {
     const { workspaceId } = await newWorkspace();
     await newPerson("reset-locked@example.com", workspaceId);
-    for (let i = 0; i < 10; i++) expect((await signIn(second.url!, "reset-locked@example.com", `guess ${i}`, `198.51.100.${100 + i}`)).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await signIn(second.url!, "reset-locked@example.com", `guess ${i}`, `198.51.100.${100 + i}`)).status).toBe(401);
     const token = new URL(await resetPasswordLink("reset-locked@example.com")).searchParams.get("token")!;
-    const reset = await personClient(second.url!).auth("POST", "/reset-password", { token, newPassword: "a new long password" }, { "x-forwarded-for": "203.0.113.50" });
+    const reset = await personClient(second.url!).auth(
+      "POST",
+      "/reset-password",
+      { token, newPassword: "a new long password" },
+      { "x-forwarded-for": "203.0.113.50" },
+    );
     expect(reset.status, reset.text).toBe(200);
     expect((await signIn(second.url!, "reset-locked@example.com", "a new long password", "203.0.113.50")).status).toBe(200);
     expect((await signIn(second.url!, "reset-locked@example.com", "a new long password", "203.0.113.51")).status).toBe(429);
   });
 
   it("the per-address limit counts an IPv6 client by its /64: 50 failures spread over one /64 close it; the next /64 is another address", async () => {
-    for (let i = 0; i < 50; i++) expect((await signIn(second.url!, `v6-${i}@example.com`, "wrong password", `2001:db8:77:1::${(i + 1).toString(16)}`)).status, `attempt ${i + 1}`).toBe(401);
+    for (let i = 0; i < 50; i++)
+      expect(
+        (await signIn(second.url!, `v6-${i}@example.com`, "wrong password", `2001:db8:77:1::${(i + 1).toString(16)}`)).status,
+        `attempt ${i + 1}`,
+      ).toBe(401);
     expect((await signIn(second.url!, "v6-next@example.com", "wrong password", "2001:db8:77:1:ffff:ffff:ffff:ffff")).status).toBe(429);
     expect((await signIn(second.url!, "v6-next@example.com", "wrong password", "2001:db8:77:2::1")).status).toBe(401);
   });

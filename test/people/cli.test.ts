@@ -19,7 +19,18 @@ describe("admin CLI: people", () => {
   it("user create (with a workspace and role), member add, user reset-password", async () => {
     const a = await newWorkspace("free", "A");
     const b = await newWorkspace("free", "B");
-    const created = await cli("user", "create", "--email", "Ops@Example.com", "--password", "operator password", "--workspace", a.workspaceId, "--role", "owner");
+    const created = await cli(
+      "user",
+      "create",
+      "--email",
+      "Ops@Example.com",
+      "--password",
+      "operator password",
+      "--workspace",
+      a.workspaceId,
+      "--role",
+      "owner",
+    );
     expect(created.code).toBe(0);
     expect(created.json).toEqual({ userId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
 
@@ -38,10 +49,14 @@ describe("admin CLI: people", () => {
     const url = new URL(reset.json.resetUrl);
     expect(url.pathname).toBe("/reset-password");
     const anyone = personClient(api.url);
-    expect((await anyone.auth("POST", "/reset-password", { newPassword: "a brand new password", token: url.searchParams.get("token") })).status).toBe(200);
+    expect(
+      (await anyone.auth("POST", "/reset-password", { newPassword: "a brand new password", token: url.searchParams.get("token") })).status,
+    ).toBe(200);
     // Resetting the password ends the sessions signed in with the old one; the link is single-use.
     expect((await ops.gql(`{ viewer { email } }`)).status).toBe(401);
-    expect((await anyone.auth("POST", "/reset-password", { newPassword: "yet another password", token: url.searchParams.get("token") })).status).toBe(400);
+    expect(
+      (await anyone.auth("POST", "/reset-password", { newPassword: "yet another password", token: url.searchParams.get("token") })).status,
+    ).toBe(400);
     await signedIn(api.url, "ops@example.com", "a brand new password");
   });
 

@@ -47,7 +47,10 @@ describe("GraphiQL for a person in several workspaces", () => {
     expect(page.text).toContain("x-requested-with");
 
     // Both answer through the session, each its own plan; another's is 404.
-    for (const ws of [a, b]) expect((await person.gql("{ workspace { uuid } }", undefined, { workspace: ws.workspaceId })).body.data.workspace.uuid).toBe(ws.workspaceId);
+    for (const ws of [a, b])
+      expect((await person.gql("{ workspace { uuid } }", undefined, { workspace: ws.workspaceId })).body.data.workspace.uuid).toBe(
+        ws.workspaceId,
+      );
     const refused = await person.gql("{ workspace { uuid } }", undefined, { workspace: other.workspaceId });
     expect(refused.status).toBe(404);
 

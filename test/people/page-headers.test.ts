@@ -41,21 +41,48 @@ const SAME_FOR_EVERYONE = { "cache-control": "no-cache" };
 const html = { accept: "text/html" };
 const basic = { authorization: `Basic ${Buffer.from("admin:test-admin-token-for-page-headers").toString("base64")}` };
 
-const PAGES: { page: string; path: string; signedIn: boolean; headers?: Record<string, string>; expected: Record<string, unknown>; policy: RegExp }[] = [
+const PAGES: {
+  page: string;
+  path: string;
+  signedIn: boolean;
+  headers?: Record<string, string>;
+  expected: Record<string, unknown>;
+  policy: RegExp;
+}[] = [
   { page: "dashboard: overview", path: "/", signedIn: true, expected: SAME_FOR_EVERYONE, policy: /script-src 'self'/ },
   { page: "dashboard: settings", path: "/settings/members", signedIn: true, expected: SAME_FOR_EVERYONE, policy: /script-src 'self'/ },
   { page: "sign-in", path: "/sign-in?next=%2Fvideos", signedIn: false, expected: SAME_FOR_EVERYONE, policy: /script-src 'self'/ },
   { page: "set a password", path: "/reset-password?token=abc", signedIn: false, expected: SAME_FOR_EVERYONE, policy: /script-src 'self'/ },
-  { page: "accept an invitation", path: "/accept-invitation?token=abc", signedIn: false, expected: SAME_FOR_EVERYONE, policy: /script-src 'self'/ },
-  { page: "GraphiQL, signed in", path: "/graphql", signedIn: true, expected: PRIVATE, policy: /script-src 'self'; style-src 'self' 'unsafe-inline'/ },
-  { page: "GraphiQL from a link", path: `/graphql?query=${encodeURIComponent("{ viewer { email } }")}`, signedIn: true, expected: PRIVATE, policy: /script-src 'self'/ },
+  {
+    page: "accept an invitation",
+    path: "/accept-invitation?token=abc",
+    signedIn: false,
+    expected: SAME_FOR_EVERYONE,
+    policy: /script-src 'self'/,
+  },
+  {
+    page: "GraphiQL, signed in",
+    path: "/graphql",
+    signedIn: true,
+    expected: PRIVATE,
+    policy: /script-src 'self'; style-src 'self' 'unsafe-inline'/,
+  },
+  {
+    page: "GraphiQL from a link",
+    path: `/graphql?query=${encodeURIComponent("{ viewer { email } }")}`,
+    signedIn: true,
+    expected: PRIVATE,
+    policy: /script-src 'self'/,
+  },
   { page: "GraphiQL, signed out", path: "/graphql", signedIn: false, expected: PRIVATE, policy: /script-src 'self'/ },
   { page: "queue board", path: "/admin/queues", signedIn: false, headers: basic, expected: PRIVATE, policy: /^frame-ancestors 'none'$/ },
 ];
 
 describe("the headers of each page", () => {
   it.each(PAGES)("$page ($path)", async ({ path, signedIn, headers, expected, policy }) => {
-    const r = signedIn ? await person.send("GET", path, { headers: { ...html, ...headers } }) : await request(api.url, "GET", path, { headers: { ...html, ...headers } });
+    const r = signedIn
+      ? await person.send("GET", path, { headers: { ...html, ...headers } })
+      : await request(api.url, "GET", path, { headers: { ...html, ...headers } });
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/^text\/html/);
     const got = Object.fromEntries([...r.headers].filter(([name]) => name in EVERY_PAGE || name in expected));
@@ -70,7 +97,11 @@ describe("the headers of each page", () => {
     const head = await request(api.url, "HEAD", "/sign-in", { headers: html });
     expect(head.status).toBe(200);
     expect(head.headers.get("x-frame-options")).toBe("DENY");
-    for (const [method, path] of [["GET", "/healthz"], ["GET", "/api/v1/no-such-route"], ["GET", "/graphql?query=%7B__typename%7D"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/healthz"],
+      ["GET", "/api/v1/no-such-route"],
+      ["GET", "/graphql?query=%7B__typename%7D"],
+    ] as const) {
       const r = await request(api.url, method, path, { headers: { accept: "application/json" } });
       expect(r.headers.get("content-type"), path).toMatch(/json/);
       expect(r.headers.get("x-frame-options"), path).toBeNull();

@@ -40,24 +40,26 @@ beforeAll(async () => {
   keyId = (await k.post("/api/v1/settings/api-keys", { name: "ci" })).body.data.id;
   const members = await owner.gql(`{ members(first: 10) { edges { node { id email } } } }`);
   memberId = members.body.data.members.edges.find((e: any) => e.node.email === "member@example.com").node.id;
-  invitationId = (await owner.gql(`mutation { createInvitation(email: "new@example.com", role: MEMBER) { invitation { uuid } } }`)).body.data.createInvitation.invitation.uuid;
+  invitationId = (await owner.gql(`mutation { createInvitation(email: "new@example.com", role: MEMBER) { invitation { uuid } } }`)).body
+    .data.createInvitation.invitation.uuid;
 });
 
 afterAll(() => stopAll(api));
 
 /** Every owner-only REST operation (the routes that carry a `permission`). */
-const REST_OWNER_ONLY = () => [
-  ["GET", "/api/v1/settings/api-keys", undefined],
-  ["POST", "/api/v1/settings/api-keys", { name: "by member" }],
-  ["DELETE", `/api/v1/settings/api-keys/${keyId}`, undefined],
-  ["GET", "/api/v1/webhooks", undefined],
-  ["POST", "/api/v1/webhooks", { url: "https://hooks.example.com/m", events: ["video.spike"] }],
-  ["GET", `/api/v1/webhooks/${webhookId}`, undefined],
-  ["GET", `/api/v1/webhooks/${webhookId}/deliveries`, undefined],
-  ["POST", `/api/v1/webhooks/${webhookId}/test`, undefined],
-  ["DELETE", `/api/v1/webhooks/${webhookId}`, undefined],
-  ["GET", "/api/v1/settings/audit-log", undefined],
-] as const;
+const REST_OWNER_ONLY = () =>
+  [
+    ["GET", "/api/v1/settings/api-keys", undefined],
+    ["POST", "/api/v1/settings/api-keys", { name: "by member" }],
+    ["DELETE", `/api/v1/settings/api-keys/${keyId}`, undefined],
+    ["GET", "/api/v1/webhooks", undefined],
+    ["POST", "/api/v1/webhooks", { url: "https://hooks.example.com/m", events: ["video.spike"] }],
+    ["GET", `/api/v1/webhooks/${webhookId}`, undefined],
+    ["GET", `/api/v1/webhooks/${webhookId}/deliveries`, undefined],
+    ["POST", `/api/v1/webhooks/${webhookId}/test`, undefined],
+    ["DELETE", `/api/v1/webhooks/${webhookId}`, undefined],
+    ["GET", "/api/v1/settings/audit-log", undefined],
+  ] as const;
 
 /** Every owner-only GraphQL operation, queries, mutations and node loads. */
 const GRAPHQL_OWNER_ONLY = () => [
@@ -111,14 +113,19 @@ describe("the role matrix: a member on every owner-only operation", () => {
     }
     const made = await owner.gql(`mutation { createApiKey(name: "owner made") { apiKey { id } secret } }`);
     expect(made.body.data.createApiKey.secret).toMatch(/^svc_sk_/);
-    const revoked = await owner.gql(`mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }`, { id: made.body.data.createApiKey.apiKey.id });
+    const revoked = await owner.gql(`mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }`, {
+      id: made.body.data.createApiKey.apiKey.id,
+    });
     expect(revoked.body.data.revokeApiKey.revokedAt).toBeTruthy();
   });
 
   it("members track, organise, read and spend credits", async () => {
     const track = await member.gql(`mutation { trackVideo(url: "https://www.tiktok.com/@m/video/7301234567890123499") { video { id } } }`);
     expect(track.body.errors, track.text).toBeUndefined();
-    const folder = await member.send("POST", "/api/v1/folders", { body: { name: "members' folder" }, headers: { "x-requested-with": "x" } });
+    const folder = await member.send("POST", "/api/v1/folders", {
+      body: { name: "members' folder" },
+      headers: { "x-requested-with": "x" },
+    });
     expect(folder.status).toBe(201);
     const search = await member.send("POST", "/api/v1/radar/search", { body: { query: "pasta" }, headers: { "x-requested-with": "x" } });
     expect(search.status).toBe(202);
@@ -133,7 +140,11 @@ describe("a workspace the person is not in: 404 on every door", () => {
   const foreign = () => ({ "x-workspace-id": other.workspaceId, "x-requested-with": "x" });
 
   it("REST (reads and writes) and MCP", async () => {
-    for (const [method, path] of [["GET", "/api/v1/workspace"], ["GET", "/api/v1/videos"], ["POST", "/api/v1/folders"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/v1/workspace"],
+      ["GET", "/api/v1/videos"],
+      ["POST", "/api/v1/folders"],
+    ] as const) {
       const r = await owner.send(method, path, { body: method === "POST" ? { name: "x" } : undefined, headers: foreign() });
       expect([r.status, r.body.code], `${method} ${path}`).toEqual([404, "NOT_FOUND"]);
     }
@@ -157,7 +168,9 @@ describe("a workspace the person is not in: 404 on every door", () => {
     const global = Buffer.from(`Workspace:${other.workspaceId}`).toString("base64");
     expect((await owner.gql(`{ workspace { plan } }`, {}, { workspace: global })).status).toBe(404);
     // And so is choosing it.
-    const chosen = await owner.gql(`mutation($id: ID!) { selectWorkspace(id: $id) { currentWorkspace { uuid } } }`, { id: other.workspaceId });
+    const chosen = await owner.gql(`mutation($id: ID!) { selectWorkspace(id: $id) { currentWorkspace { uuid } } }`, {
+      id: other.workspaceId,
+    });
     expect(chosen.body.errors[0].extensions.code).toBe("NOT_FOUND");
   });
 
@@ -171,7 +184,10 @@ describe("a workspace the person is not in: 404 on every door", () => {
         lazy: true,
         on: { closed: (e: any) => resolve(e?.code) },
       });
-      c.subscribe({ query: "subscription { creditsUpdated { totalRemaining } }" }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      c.subscribe(
+        { query: "subscription { creditsUpdated { totalRemaining } }" },
+        { next: () => undefined, error: () => undefined, complete: () => undefined },
+      );
     });
     expect(closed).toBe(4403);
   });

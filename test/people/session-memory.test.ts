@@ -79,7 +79,12 @@ describe("a signed-in person costs what a key costs", () => {
     const withKey = await statements(() => gql(api.url, key, query));
     const first = await statements(() => person.gql(query));
     expect(first, "the first request reads the session, the person and the memberships").toBeGreaterThan(withKey);
-    await waitUntil("the session remembered", () => statements(() => person.gql(query)), (n) => n === withKey, CONTRACT_MS);
+    await waitUntil(
+      "the session remembered",
+      () => statements(() => person.gql(query)),
+      (n) => n === withKey,
+      CONTRACT_MS,
+    );
     const answer = await person.gql(query);
     expect(answer.status).toBe(200);
     expect(answer.body.data.workspace.plan).toBe("free");
@@ -94,7 +99,12 @@ describe("the library's refresh of a session, kept", () => {
     const query = `{ workspace { plan } }`;
     await gql(api.url, key, query);
     const withKey = await statements(() => gql(api.url, key, query));
-    await waitUntil("the session remembered", () => statements(() => person.gql(query)), (n) => n === withKey, CONTRACT_MS);
+    await waitUntil(
+      "the session remembered",
+      () => statements(() => person.gql(query)),
+      (n) => n === withKey,
+      CONTRACT_MS,
+    );
     // Last refreshed two hours ago (the library refreshes at most hourly): due.
     const session = await prisma.session.findFirstOrThrow({ where: { user: { email: "refresh@example.com" } } });
     await prisma.session.update({ where: { id: session.id }, data: { expiresAt: new Date(Date.now() + 7 * 86_400_000 - 2 * 3_600_000) } });
@@ -108,10 +118,17 @@ describe("the library's refresh of a session, kept", () => {
       CONTRACT_MS, // what this process remembered (3 s) ends, and the next request goes to the library
     );
     expect(refreshed[0]).toMatch(/Max-Age=604800/);
-    expect((await prisma.session.findUniqueOrThrow({ where: { id: session.id } })).expiresAt.getTime()).toBeGreaterThan(Date.now() + 7 * 86_400_000 - 60_000);
+    expect((await prisma.session.findUniqueOrThrow({ where: { id: session.id } })).expiresAt.getTime()).toBeGreaterThan(
+      Date.now() + 7 * 86_400_000 - 60_000,
+    );
     // Once: the following requests set no cookie, and are answered from memory again.
     for (let i = 0; i < 3; i++) expect((await person.gql(query)).headers.getSetCookie()).toEqual([]);
-    await waitUntil("the refreshed session remembered", () => statements(() => person.gql(query)), (n) => n === withKey, CONTRACT_MS);
+    await waitUntil(
+      "the refreshed session remembered",
+      () => statements(() => person.gql(query)),
+      (n) => n === withKey,
+      CONTRACT_MS,
+    );
   });
 });
 
@@ -123,7 +140,11 @@ describe("what one process remembers ends when another announces a change (SESSI
     const atB = on(person, b.url!);
     await rememberedByB(atB, userId);
     expect((await person.signOut()).status).toBe(200);
-    await withinContract("B refusing a signed-out session", () => atB.gql(`{ viewer { email } }`), (r) => r.status === 401);
+    await withinContract(
+      "B refusing a signed-out session",
+      () => atB.gql(`{ viewer { email } }`),
+      (r) => r.status === 401,
+    );
   });
 
   it("a session revoked from another one (on A), and a password change (on A) ending the other sessions: B refuses them within 5 s", async () => {
@@ -136,16 +157,29 @@ describe("what one process remembers ends when another announces a change (SESSI
     const tabletAtB = on(tablet, b.url!);
     await rememberedByB(phoneAtB, userId);
     await rememberedByB(tabletAtB, userId);
-    const sessions = (await laptop.gql(`{ viewer { sessions { id userAgent current } } }`)).body.data.viewer.sessions as { id: string; current: boolean }[];
-    const phoneId = (await phone.gql(`{ viewer { sessions { id current } } }`)).body.data.viewer.sessions.find((s: { current: boolean }) => s.current).id;
+    const sessions = (await laptop.gql(`{ viewer { sessions { id userAgent current } } }`)).body.data.viewer.sessions as {
+      id: string;
+      current: boolean;
+    }[];
+    const phoneId = (await phone.gql(`{ viewer { sessions { id current } } }`)).body.data.viewer.sessions.find(
+      (s: { current: boolean }) => s.current,
+    ).id;
     expect(sessions.map((s) => s.id)).toContain(phoneId);
     expect((await laptop.gql(`mutation($id: ID!) { revokeSession(id: $id) }`, { id: phoneId })).body.data.revokeSession).toBe(phoneId);
-    await withinContract("B refusing the revoked session", () => phoneAtB.gql(`{ viewer { email } }`), (r) => r.status === 401);
+    await withinContract(
+      "B refusing the revoked session",
+      () => phoneAtB.gql(`{ viewer { email } }`),
+      (r) => r.status === 401,
+    );
     expect((await tabletAtB.gql(`{ viewer { email } }`)).status).toBe(200);
 
     const changed = await laptop.auth("POST", "/change-password", { currentPassword: PASSWORD, newPassword: "a brand new password" });
     expect(changed.status).toBe(200);
-    await withinContract("B refusing a session the password change ended", () => tabletAtB.gql(`{ viewer { email } }`), (r) => r.status === 401);
+    await withinContract(
+      "B refusing a session the password change ended",
+      () => tabletAtB.gql(`{ viewer { email } }`),
+      (r) => r.status === 401,
+    );
     expect((await on(laptop, b.url!).gql(`{ viewer { email } }`)).status).toBe(200);
   });
 
@@ -163,10 +197,14 @@ describe("what one process remembers ends when another announces a change (SESSI
     const roleAtB = () => memberAtB.gql(`{ viewer { currentWorkspace { role } } }`, {}, { workspace: workspaceId });
     expect((await roleAtB()).body.data.viewer.currentWorkspace.role).toBe("MEMBER");
 
-    const memberId = (await owner.gql(`{ members { edges { node { id email } } } }`, {}, { workspace: workspaceId })).body.data.members.edges.find(
-      (e: { node: { email: string } }) => e.node.email === "mem-member@example.com",
-    ).node.id;
-    const promoted = await owner.gql(`mutation($id: ID!) { changeMemberRole(id: $id, role: OWNER) { role } }`, { id: memberId }, { workspace: workspaceId });
+    const memberId = (
+      await owner.gql(`{ members { edges { node { id email } } } }`, {}, { workspace: workspaceId })
+    ).body.data.members.edges.find((e: { node: { email: string } }) => e.node.email === "mem-member@example.com").node.id;
+    const promoted = await owner.gql(
+      `mutation($id: ID!) { changeMemberRole(id: $id, role: OWNER) { role } }`,
+      { id: memberId },
+      { workspace: workspaceId },
+    );
     expect(promoted.body.data.changeMemberRole.role).toBe("OWNER");
     await withinContract("B answering the new role", roleAtB, (r) => r.body.data?.viewer?.currentWorkspace?.role === "OWNER");
 
@@ -180,8 +218,14 @@ describe("what one process remembers ends when another announces a change (SESSI
     );
 
     await rememberedByB(memberAtB, userId);
-    expect((await owner.gql(`mutation($id: ID!) { removeMember(id: $id) }`, { id: memberId }, { workspace: workspaceId })).body.errors).toBeUndefined();
-    await withinContract("B refusing the workspace of a removed member", () => memberAtB.gql(`{ workspace { plan } }`, {}, { workspace: workspaceId }), (r) => r.status === 404);
+    expect(
+      (await owner.gql(`mutation($id: ID!) { removeMember(id: $id) }`, { id: memberId }, { workspace: workspaceId })).body.errors,
+    ).toBeUndefined();
+    await withinContract(
+      "B refusing the workspace of a removed member",
+      () => memberAtB.gql(`{ workspace { plan } }`, {}, { workspace: workspaceId }),
+      (r) => r.status === 404,
+    );
   });
 
   it("a new name (update-user on A): B answers it within 5 s", async () => {
@@ -191,6 +235,10 @@ describe("what one process remembers ends when another announces a change (SESSI
     const atB = on(person, b.url!);
     await rememberedByB(atB, userId);
     expect((await person.auth("POST", "/update-user", { name: "Renamed" })).status).toBe(200);
-    await withinContract("B answering the new name", () => atB.gql(`{ viewer { name } }`), (r) => r.body.data?.viewer?.name === "Renamed");
+    await withinContract(
+      "B answering the new name",
+      () => atB.gql(`{ viewer { name } }`),
+      (r) => r.body.data?.viewer?.name === "Renamed",
+    );
   });
 });

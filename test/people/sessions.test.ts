@@ -45,11 +45,17 @@ async function liveSocket(person: PersonClient, workspaceId: string) {
     lazy: true,
     on: { closed: (e: any) => (state.closedWith ??= e?.code) },
   });
-  c.subscribe({ query: "subscription { creditsUpdated { totalRemaining } }" }, { next: (v: any) => state.balances.push(v.data?.creditsUpdated?.totalRemaining), error: () => undefined, complete: () => undefined });
-  await vi.waitFor(async () => {
-    await grant(workspaceId);
-    expect(state.balances.length).toBeGreaterThan(0);
-  }, { timeout: 5000, interval: 300 });
+  c.subscribe(
+    { query: "subscription { creditsUpdated { totalRemaining } }" },
+    { next: (v: any) => state.balances.push(v.data?.creditsUpdated?.totalRemaining), error: () => undefined, complete: () => undefined },
+  );
+  await vi.waitFor(
+    async () => {
+      await grant(workspaceId);
+      expect(state.balances.length).toBeGreaterThan(0);
+    },
+    { timeout: 5000, interval: 300 },
+  );
   return { c, state };
 }
 
@@ -57,7 +63,12 @@ async function liveSocket(person: PersonClient, workspaceId: string) {
 async function liveStream(person: PersonClient, workspaceId: string) {
   const res = await fetch(`${api.url}/graphql`, {
     method: "POST",
-    headers: { cookie: person.cookieHeader(), "x-workspace-id": workspaceId, "content-type": "application/json", accept: "text/event-stream" },
+    headers: {
+      cookie: person.cookieHeader(),
+      "x-workspace-id": workspaceId,
+      "content-type": "application/json",
+      accept: "text/event-stream",
+    },
     body: JSON.stringify({ query: "subscription { creditsUpdated { totalRemaining } }" }),
   });
   expect(res.status).toBe(200);
@@ -72,10 +83,13 @@ async function liveStream(person: PersonClient, workspaceId: string) {
     }
     state.ended = true;
   })();
-  await vi.waitFor(async () => {
-    await grant(workspaceId);
-    expect(state.text).toContain("totalRemaining");
-  }, { timeout: 5000, interval: 300 });
+  await vi.waitFor(
+    async () => {
+      await grant(workspaceId);
+      expect(state.text).toContain("totalRemaining");
+    },
+    { timeout: 5000, interval: 300 },
+  );
   return state;
 }
 
@@ -106,7 +120,10 @@ describe("ending a session ends its live connections within 5 s", () => {
     const phone = await signedIn(api.url, "two@example.com");
     const onPhone = await liveSocket(phone, workspaceId);
     const onLaptop = await liveSocket(laptop, workspaceId);
-    const sessions = (await laptop.gql(`{ viewer { sessions { id current } } }`)).body.data.viewer.sessions as { id: string; current: boolean }[];
+    const sessions = (await laptop.gql(`{ viewer { sessions { id current } } }`)).body.data.viewer.sessions as {
+      id: string;
+      current: boolean;
+    }[];
     expect(sessions).toHaveLength(2);
     const phoneSession = sessions.find((s) => !s.current)!.id;
     const revoked = await laptop.gql(`mutation($id: ID!) { revokeSession(id: $id) }`, { id: phoneSession });
@@ -118,7 +135,9 @@ describe("ending a session ends its live connections within 5 s", () => {
     await newPerson("three@example.com", workspaceId, "member");
     const third = await signedIn(api.url, "three@example.com");
     const thirdSession = (await third.gql(`{ viewer { sessions { id } } }`)).body.data.viewer.sessions[0].id;
-    expect((await laptop.gql(`mutation($id: ID!) { revokeSession(id: $id) }`, { id: thirdSession })).body.errors[0].extensions.code).toBe("NOT_FOUND");
+    expect((await laptop.gql(`mutation($id: ID!) { revokeSession(id: $id) }`, { id: thirdSession })).body.errors[0].extensions.code).toBe(
+      "NOT_FOUND",
+    );
     await onPhone.c.dispose();
     await onLaptop.c.dispose();
   });
@@ -148,7 +167,15 @@ describe("ending a session ends its live connections within 5 s", () => {
 
     // A client that says revokeOtherSessions: false keeps them (its choice); true is the library's own (every session, a new one).
     const other = await signedIn(api.url, "changer@example.com", "a brand new passphrase");
-    expect((await laptop.auth("POST", "/change-password", { currentPassword: "a brand new passphrase", newPassword: "yet another passphrase", revokeOtherSessions: false })).status).toBe(200);
+    expect(
+      (
+        await laptop.auth("POST", "/change-password", {
+          currentPassword: "a brand new passphrase",
+          newPassword: "yet another passphrase",
+          revokeOtherSessions: false,
+        })
+      ).status,
+    ).toBe(200);
     expect((await other.gql(`{ viewer { email } }`)).status).toBe(200);
   });
 
@@ -165,7 +192,9 @@ describe("ending a session ends its live connections within 5 s", () => {
     const leaver = await signedIn(api.url, "leaver@example.com");
     const onTeam = await liveSocket(leaver, team.workspaceId);
     const onOwn = await liveSocket(leaver, own.workspaceId);
-    const member = (await boss.gql(`{ members(first: 5) { edges { node { id email } } } }`)).body.data.members.edges.find((e: any) => e.node.email === "leaver@example.com").node.id;
+    const member = (await boss.gql(`{ members(first: 5) { edges { node { id email } } } }`)).body.data.members.edges.find(
+      (e: any) => e.node.email === "leaver@example.com",
+    ).node.id;
     const started = Date.now();
     expect((await boss.gql(`mutation($id: ID!) { removeMember(id: $id) }`, { id: member })).body.data.removeMember).toBe(member);
     await vi.waitFor(() => expect(onTeam.state.closedWith).toBe(4403), { timeout: 5000, interval: 50 });
@@ -188,7 +217,10 @@ describe("expiry, the chosen workspace, the person's budget", () => {
     expect(b!.expiresAt.getTime() - b!.createdAt.getTime()).toBeGreaterThan(6.9 * 86_400_000); // idle expiry: 7 days ahead
     await prisma.session.update({ where: { id: a!.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     // 31 days old: whatever the library writes, expires_at never passes created_at + 30 days (trigger).
-    await prisma.session.update({ where: { id: b!.id }, data: { createdAt: new Date(Date.now() - 31 * 86_400_000), expiresAt: new Date(Date.now() + 7 * 86_400_000) } });
+    await prisma.session.update({
+      where: { id: b!.id },
+      data: { createdAt: new Date(Date.now() - 31 * 86_400_000), expiresAt: new Date(Date.now() + 7 * 86_400_000) },
+    });
     const capped = await prisma.session.findUniqueOrThrow({ where: { id: b!.id } });
     expect(capped.expiresAt.getTime()).toBeLessThan(Date.now());
     expect((await idle.gql(`{ viewer { email } }`)).status).toBe(401);
@@ -250,7 +282,10 @@ describe("behind a trusted https proxy", () => {
     expect(cookie).toMatch(/HttpOnly/i);
     const session = await prisma.session.findFirstOrThrow({ where: { user: { email: "secure@example.com" } } });
     expect(session.ipAddress).toBe("203.0.113.9");
-    const viewer = await c.send("POST", "/graphql", { body: { query: "{ viewer { email } }" }, headers: { ...headers, "x-requested-with": "x" } });
+    const viewer = await c.send("POST", "/graphql", {
+      body: { query: "{ viewer { email } }" },
+      headers: { ...headers, "x-requested-with": "x" },
+    });
     expect(viewer.body.data.viewer.email).toBe("secure@example.com");
   });
 });

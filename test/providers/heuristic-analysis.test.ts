@@ -15,7 +15,11 @@ const analyse = (transcript: string, extra: Partial<ContentInput> = {}) => analy
 
 describe("hook style and phrase", () => {
   it.each([
-    ["question", "Have you ever wondered why your sourdough is flat? Here is the fix.", "Have you ever wondered why your sourdough is flat?"],
+    [
+      "question",
+      "Have you ever wondered why your sourdough is flat? Here is the fix.",
+      "Have you ever wondered why your sourdough is flat?",
+    ],
     ["question", "what is the one thing every beginner forgets", "what is the one thing every beginner forgets"],
     ["bold_claim", "Stop buying expensive serums. They do nothing for your skin.", "Stop buying expensive serums."],
     ["bold_claim", "Unpopular opinion: brunch is overrated.", "Unpopular opinion: brunch is overrated."],
@@ -28,7 +32,11 @@ describe("hook style and phrase", () => {
     ["curiosity_gap", "You won't believe what I found in this thrift store.", "You won't believe what I found in this thrift store."],
     ["curiosity_gap", "Wait for it... the ending gets me every time.", "Wait for it..."],
     ["direct_address", "POV: you finally cleaned your room. Ten minutes later.", "POV: you finally cleaned your room."],
-    ["direct_address", "If you're a nurse working night shifts, this is for you.", "If you're a nurse working night shifts, this is for you."],
+    [
+      "direct_address",
+      "If you're a nurse working night shifts, this is for you.",
+      "If you're a nurse working night shifts, this is for you.",
+    ],
   ] as const)("%s: %j", (style, transcript, phrase) => {
     const result = analyse(transcript);
     expect(result.hookStyle).toBe(style);
@@ -152,7 +160,9 @@ describe("UGC fit", () => {
   });
 
   it("rates a creator's personal ad read as medium", () => {
-    const result = analyse("I've been using this app every morning and honestly I'm obsessed. This video is sponsored by Calmly, use my code ANNA for a discount.");
+    const result = analyse(
+      "I've been using this app every morning and honestly I'm obsessed. This video is sponsored by Calmly, use my code ANNA for a discount.",
+    );
     expect(result.ugcFit).toBe("medium");
   });
 
@@ -225,7 +235,7 @@ describe("edge cases and contract", () => {
 
 describe("the current forms of calls to action", () => {
   it.each([
-    ["comment", "… Comment \"PLAN\" and I'll send you the free 4-week plan."],
+    ["comment", '… Comment "PLAN" and I\'ll send you the free 4-week plan.'],
     ["comment", "Comment GUIDE and I'll DM you the link."],
     ["comment", "Comment 'recipe' for the full list."],
     ["comment", "Type YES in the comments if you want the template."],
@@ -246,7 +256,14 @@ describe("the current forms of calls to action", () => {
 
 /** What the visual stage saw, with keyframes at the given times (their text as given, a face where marked). */
 function seen(frames: { seconds: number; text?: string; face?: boolean }[], extra: Partial<VisualEvidence> = {}): VisualEvidence {
-  const keyframes = frames.map((f, i) => ({ seconds: f.seconds, reason: i ? ("interval" as const) : ("first" as const), text: f.text ?? "", face: f.face ?? false, thumbnail: Buffer.alloc(0), imagePath: "" }));
+  const keyframes = frames.map((f, i) => ({
+    seconds: f.seconds,
+    reason: i ? ("interval" as const) : ("first" as const),
+    text: f.text ?? "",
+    face: f.face ?? false,
+    thumbnail: Buffer.alloc(0),
+    imagePath: "",
+  }));
   const onScreenText = frames.filter((f) => f.text).map((f) => ({ text: f.text!, firstSeconds: f.seconds, lastSeconds: f.seconds }));
   const early = onScreenText.filter((t) => t.firstSeconds < 3).map((t) => t.text);
   return {
@@ -268,31 +285,53 @@ describe("what was seen", () => {
   it("takes a silent video's hook from the screen, naming the frame and its time", () => {
     const visual = seen([{ seconds: 0, text: "POV: you finally found the perfect morning routine" }, { seconds: 4 }, { seconds: 8 }]);
     const { analysis, reasons } = analyzeContent(input("", { visual }));
-    expect(analysis).toMatchObject({ hookStyle: "direct_address", hookPhrase: "POV: you finally found the perfect morning routine", hookSource: "screen" });
-    expect(reasons[0]).toBe('hookStyle direct_address: the on-screen text at 0.0 s (keyframe 1) "POV: you finally found the perfect morning routine" matched "pov"');
+    expect(analysis).toMatchObject({
+      hookStyle: "direct_address",
+      hookPhrase: "POV: you finally found the perfect morning routine",
+      hookSource: "screen",
+    });
+    expect(reasons[0]).toBe(
+      'hookStyle direct_address: the on-screen text at 0.0 s (keyframe 1) "POV: you finally found the perfect morning routine" matched "pov"',
+    );
   });
 
   it("prefers a written hook to a spoken one, and falls back to the speech when the screen has no hook", () => {
     const segments: Segment[] = [{ start: 0, end: 2, text: "Have you ever tried this?" }];
     const written = seen([{ seconds: 0, text: "3 mistakes every new runner makes" }]);
-    expect(analyse("Have you ever tried this?", { segments, visual: written })).toMatchObject({ hookStyle: "how_to", hookSource: "screen" });
+    expect(analyse("Have you ever tried this?", { segments, visual: written })).toMatchObject({
+      hookStyle: "how_to",
+      hookSource: "screen",
+    });
     const plain = seen([{ seconds: 0, text: "shirt hack" }]);
-    expect(analyse("Have you ever tried this?", { segments, visual: plain })).toMatchObject({ hookStyle: "question", hookPhrase: "Have you ever tried this?", hookSource: "speech" });
-    expect(analyse("", { description: "Did you know this? #tips", visual: plain })).toMatchObject({ hookStyle: "question", hookSource: "description" });
+    expect(analyse("Have you ever tried this?", { segments, visual: plain })).toMatchObject({
+      hookStyle: "question",
+      hookPhrase: "Have you ever tried this?",
+      hookSource: "speech",
+    });
+    expect(analyse("", { description: "Did you know this? #tips", visual: plain })).toMatchObject({
+      hookStyle: "question",
+      hookSource: "description",
+    });
   });
 
   it("reads calls to action shown on screen, with where they were seen", () => {
     const visual = seen([{ seconds: 0 }, { seconds: 6.5, text: "Use code GLOW15 at glowlab.com" }]);
     const { analysis, reasons } = analyzeContent(input("", { visual }));
     expect(analysis).toMatchObject({ ctaType: "shop", ctaDestinationUrl: "https://glowlab.com" });
-    expect(reasons.at(-1)).toBe('ctaType shop: "use code" in "Use code GLOW15 at glowlab.com" on screen at 6.5 s (keyframe 2), destination https://glowlab.com');
+    expect(reasons.at(-1)).toBe(
+      'ctaType shop: "use code" in "Use code GLOW15 at glowlab.com" on screen at 6.5 s (keyframe 2), destination https://glowlab.com',
+    );
   });
 
   it("counts a face on camera as personal, and very fast cutting as edited", () => {
     const talking = analyzeContent(input("", { visual: seen([{ seconds: 0, face: true }, { seconds: 4, face: true }, { seconds: 8 }]) }));
     expect(talking.analysis.ugcFit).toBe("high");
-    expect(talking.reasons).toContain("ugc personal +2 (face on camera): a face in 67 % of keyframes, at 0.0 s (keyframe 1), 4.0 s (keyframe 2)");
-    const edited = analyzeContent(input("Our new collection is here.", { visual: seen([{ seconds: 0 }], { cutCount: 20, cutsPerMinute: 120, firstCutSeconds: 0.5 }) }));
+    expect(talking.reasons).toContain(
+      "ugc personal +2 (face on camera): a face in 67 % of keyframes, at 0.0 s (keyframe 1), 4.0 s (keyframe 2)",
+    );
+    const edited = analyzeContent(
+      input("Our new collection is here.", { visual: seen([{ seconds: 0 }], { cutCount: 20, cutsPerMinute: 120, firstCutSeconds: 0.5 }) }),
+    );
     expect(edited.reasons).toContain("ugc brand +1 (edited pacing): 20 cuts, 120 per minute, the first at 0.5 s");
   });
 });

@@ -33,7 +33,8 @@ intro
   });
 
   it("parses SubRip with comma decimals, CRLF line ends and {\\an8} tags", () => {
-    const srt = "1\r\n00:00:01,000 --> 00:00:02,500\r\n{\\an8}First line\r\n\r\n2\r\n01:00:00,100 --> 01:00:03,000\r\nSecond <i>line</i>\r\n";
+    const srt =
+      "1\r\n00:00:01,000 --> 00:00:02,500\r\n{\\an8}First line\r\n\r\n2\r\n01:00:00,100 --> 01:00:03,000\r\nSecond <i>line</i>\r\n";
     expect(parseCaptions(srt).segments).toEqual([
       { start: 1, end: 2.5, text: "First line" },
       { start: 3600.1, end: 3603, text: "Second line" },

@@ -6,7 +6,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
-import { onScreenHook, simulatedVideoSpec, SimulatedMediaProvider, spokenForm, timeSentences } from "../../src/providers/media/simulated.js";
+import {
+  onScreenHook,
+  simulatedVideoSpec,
+  SimulatedMediaProvider,
+  spokenForm,
+  timeSentences,
+} from "../../src/providers/media/simulated.js";
 import { seeVideo } from "../../src/domain/analysis/visual.js";
 import { createVisualProviders } from "../../src/main/providers.js";
 import type { MediaInput } from "../../src/domain/analysis/ports.js";
@@ -30,7 +36,14 @@ beforeEach(async () => {
 });
 
 function input(extra: Partial<MediaInput> = {}): MediaInput {
-  return { platform: "platformA", platformVideoId: "123", url: "https://example.com/@demo/video/123", description: DESCRIPTION, dataSource: "simulated", ...extra };
+  return {
+    platform: "platformA",
+    platformVideoId: "123",
+    url: "https://example.com/@demo/video/123",
+    description: DESCRIPTION,
+    dataSource: "simulated",
+    ...extra,
+  };
 }
 
 describe("simulated media provider", () => {
@@ -120,7 +133,19 @@ describe("simulated media provider: the video for the visual stage", () => {
     expect(media.videoPath).toBe(join(workDir, "simulated-video.mp4"));
     expect(media.videoUnavailable).toBeUndefined();
     const probe = JSON.parse(
-      execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration:format_tags=comment:stream=codec_type,width,height", "-of", "json", media.videoPath!], { encoding: "utf8" }),
+      execFileSync(
+        "ffprobe",
+        [
+          "-v",
+          "error",
+          "-show_entries",
+          "format=duration:format_tags=comment:stream=codec_type,width,height",
+          "-of",
+          "json",
+          media.videoPath!,
+        ],
+        { encoding: "utf8" },
+      ),
     );
     expect(probe.streams).toEqual([{ codec_type: "video", width: 540, height: 960 }]); // silent: captions only, no audio made
     expect(Number(probe.format.duration)).toBeCloseTo(media.durationSeconds!, 0);
@@ -141,18 +166,29 @@ describe("simulated media provider: the video for the visual stage", () => {
       { text: "I tried it.", from: 0, to: 3, position: "top" },
       { text: "SIMULATED", from: 3, to: 10, position: "bottom", size: 24 },
     ]);
-    expect(simulatedVideoSpec({ description: "Ten facts about owls", platformVideoId: "a" }, 2, null).scenes.every((s) => !s.face)).toBe(true);
+    expect(simulatedVideoSpec({ description: "Ten facts about owls", platformVideoId: "a" }, 2, null).scenes.every((s) => !s.face)).toBe(
+      true,
+    );
     // A hook is a line, not a paragraph: the opening sentences that fit in a dozen words.
     const long = "POV: you finally fixed your sourdough starter. I tried three flours this week and honestly the rye one won.";
-    expect(simulatedVideoSpec({ description: long, platformVideoId: "a" }, 10, null).overlays[0]!.text).toBe("POV: you finally fixed your sourdough starter.");
-    expect(onScreenHook("Wait for it... I tried the viral cloud bread recipe! Then I ate it all.")).toBe("Wait for it... I tried the viral cloud bread recipe!");
+    expect(simulatedVideoSpec({ description: long, platformVideoId: "a" }, 10, null).overlays[0]!.text).toBe(
+      "POV: you finally fixed your sourdough starter.",
+    );
+    expect(onScreenHook("Wait for it... I tried the viral cloud bread recipe! Then I ate it all.")).toBe(
+      "Wait for it... I tried the viral cloud bread recipe!",
+    );
     expect(simulatedVideoSpec({ description: "", platformVideoId: "a" }, 0, null).scenes.reduce((t, s) => t + s.seconds, 0)).toBe(5);
   });
 
   it("leaves the video out, with the reason, when ffmpeg is missing; the captions are still there", async () => {
-    const media = await new SimulatedMediaProvider({ ffmpegPath: join(workDir, "missing", "ffmpeg") }).fetch(input(), { workDir, withVideo: true });
+    const media = await new SimulatedMediaProvider({ ffmpegPath: join(workDir, "missing", "ffmpeg") }).fetch(input(), {
+      workDir,
+      withVideo: true,
+    });
     expect(media.captions!.segments.length).toBeGreaterThan(2);
     expect(media.videoPath).toBeNull();
-    expect(media.videoUnavailable).toMatch(/^the simulated video could not be rendered: .*ffmpeg is not installed or not on PATH: install it/);
+    expect(media.videoUnavailable).toMatch(
+      /^the simulated video could not be rendered: .*ffmpeg is not installed or not on PATH: install it/,
+    );
   });
 });

@@ -154,7 +154,10 @@ describe("yt-dlp media provider + pocketsphinx, real programs on a loopback serv
     expect(captioned.captions!.text).toBe("Go forward ten meters.");
     expect(captioned.videoPath).toMatch(/video\.mp4$/);
 
-    const audioOnly = await new YtdlpMediaProvider().fetch(input("/clip.wav"), { workDir: await mkdtemp(join(root, "work-")), withVideo: true });
+    const audioOnly = await new YtdlpMediaProvider().fetch(input("/clip.wav"), {
+      workDir: await mkdtemp(join(root, "work-")),
+      withVideo: true,
+    });
     // The generic extractor cannot tell a WAV has no video, so yt-dlp hands it over as the rendition; the visual stage then says so.
     const evidence = await seeVideo(audioOnly.videoPath!, createVisualProviders(), { workDir });
     expect(evidence.keyframes).toEqual([]);
@@ -227,7 +230,11 @@ describe("yt-dlp media provider error handling, with stand-in programs", () => {
     ["ERROR: [generic] Unable to download webpage: <urlopen error [Errno 111] Connection refused>", true],
   ])("classifies %j (retryable: %s)", async (stderr, retryable) => {
     const fake = await standInProgram(join(workDir, "yt-dlp-failing"), `echo ${JSON.stringify(stderr)} >&2\nexit 1`);
-    await expectProviderError(new YtdlpMediaProvider({ ytdlpPath: fake }).fetch(input("/clip.wav"), { workDir }), /yt-dlp-failing exited with 1: ERROR/, retryable);
+    await expectProviderError(
+      new YtdlpMediaProvider({ ytdlpPath: fake }).fetch(input("/clip.wav"), { workDir }),
+      /yt-dlp-failing exited with 1: ERROR/,
+      retryable,
+    );
   });
 
   it("runs at most `concurrency` yt-dlp processes at once, across provider instances", async () => {
@@ -246,7 +253,11 @@ describe("yt-dlp media provider error handling, with stand-in programs", () => {
 
   it("fails when yt-dlp prints no metadata", async () => {
     const fake = await standInProgram(join(workDir, "yt-dlp-no-json"), "echo not json");
-    await expectProviderError(new YtdlpMediaProvider({ ytdlpPath: fake }).fetch(input("/clip.wav"), { workDir }), /printed no video metadata/, true);
+    await expectProviderError(
+      new YtdlpMediaProvider({ ytdlpPath: fake }).fetch(input("/clip.wav"), { workDir }),
+      /printed no video metadata/,
+      true,
+    );
   });
 
   it("fails clearly when yt-dlp is not installed", async () => {

@@ -61,11 +61,17 @@ beforeEach(() => {
   handlers = [];
 });
 
-const json = (status: number, body: unknown): Handler => (_req, res) => {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  };
 const chatAnswer = (content: unknown): Handler =>
-  json(200, { id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] });
+  json(200, {
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+  });
 
 const GOOD = {
   hookStyle: "question",
@@ -117,7 +123,16 @@ describe("openai content analysis", () => {
     const schema = format.json_schema.schema;
     expect(schema.$schema).toBeUndefined();
     expect(schema.additionalProperties).toBe(false);
-    expect(schema.required).toEqual(["hookStyle", "hookPhrase", "ugcFit", "ugcConfidence", "ctaType", "ctaDestinationUrl", "hookSource", "reasons"]);
+    expect(schema.required).toEqual([
+      "hookStyle",
+      "hookPhrase",
+      "ugcFit",
+      "ugcConfidence",
+      "ctaType",
+      "ctaDestinationUrl",
+      "hookSource",
+      "reasons",
+    ]);
     expect(schema.properties.hookSource.anyOf ?? schema.properties.hookSource.enum).toBeDefined();
     expect(schema.properties.hookStyle.enum).toEqual(HOOK_STYLE_VALUES);
     expect(schema.properties.ugcFit.enum).toEqual(UGC_FIT_VALUES);
@@ -254,7 +269,14 @@ describe("openai content analysis of what was seen", () => {
     segments: [],
     visual: {
       durationSeconds: 8,
-      keyframes: frames.map((imagePath, i) => ({ seconds: i * 4, reason: i ? "scene" : "first", text: i ? "Link in bio" : "POV: you finally slept 8 hours", face: i === 1, thumbnail: Buffer.alloc(0), imagePath })),
+      keyframes: frames.map((imagePath, i) => ({
+        seconds: i * 4,
+        reason: i ? "scene" : "first",
+        text: i ? "Link in bio" : "POV: you finally slept 8 hours",
+        face: i === 1,
+        thumbnail: Buffer.alloc(0),
+        imagePath,
+      })),
       onScreenText: [
         { text: "POV: you finally slept 8 hours", firstSeconds: 0, lastSeconds: 0 },
         { text: "Link in bio", firstSeconds: 4, lastSeconds: 4 },
@@ -270,15 +292,27 @@ describe("openai content analysis of what was seen", () => {
   });
 
   it("sends a vision model the keyframes as images, labelled with their times, beside the on-screen text", async () => {
-    handlers = [chatAnswer(JSON.stringify({ ...GOOD, hookStyle: "direct_address", hookPhrase: "POV: you finally slept 8 hours", hookSource: "screen" }))];
-    expect(await analysis({ model: "gpt-4o-mini", vision: "auto" }).analyze(seen())).toMatchObject({ hookSource: "screen", hookStyle: "direct_address" });
+    handlers = [
+      chatAnswer(
+        JSON.stringify({ ...GOOD, hookStyle: "direct_address", hookPhrase: "POV: you finally slept 8 hours", hookSource: "screen" }),
+      ),
+    ];
+    expect(await analysis({ model: "gpt-4o-mini", vision: "auto" }).analyze(seen())).toMatchObject({
+      hookSource: "screen",
+      hookStyle: "direct_address",
+    });
     const content = chatBody(0).messages[1].content as { type: string; text?: string; image_url?: { url: string; detail: string } }[];
     expect(Array.isArray(content)).toBe(true);
     expect(content[0]!.text).toContain("Text hook (on screen in the first 3 s): POV: you finally slept 8 hours");
     expect(content[0]!.text).toContain("[4.0-4.0s] Link in bio");
     expect(content[0]!.text).toContain("Cuts: 1 (7.5 per minute), first at 4 s");
     expect(content[0]!.text).toContain("Face on camera: in 50 % of keyframes");
-    expect(content.filter((p) => p.type === "text").map((p) => p.text).slice(1)).toEqual(["Keyframe 1 at 0.0 s:", "Keyframe 2 at 4.0 s:"]);
+    expect(
+      content
+        .filter((p) => p.type === "text")
+        .map((p) => p.text)
+        .slice(1),
+    ).toEqual(["Keyframe 1 at 0.0 s:", "Keyframe 2 at 4.0 s:"]);
     const images = content.filter((p) => p.type === "image_url");
     expect(images).toHaveLength(2);
     for (const [i, image] of images.entries()) {
@@ -290,7 +324,10 @@ describe("openai content analysis of what was seen", () => {
   });
 
   it("sends only the on-screen text to a model that cannot see, or when OPENAI_VISION=false", async () => {
-    for (const opts of [{ model: "test-model", vision: "auto" as const }, { model: "gpt-4o", vision: "false" as const }]) {
+    for (const opts of [
+      { model: "test-model", vision: "auto" as const },
+      { model: "gpt-4o", vision: "false" as const },
+    ]) {
       calls = [];
       handlers = [chatAnswer(JSON.stringify(GOOD))];
       await analysis(opts).analyze(seen());
@@ -351,7 +388,9 @@ describe("openai transcription", () => {
 
     expect(calls[0]!.path).toBe("/v1/audio/transcriptions");
     expect(calls[0]!.headers.authorization).toBe("Bearer sk-test");
-    const form = await new Response(new Uint8Array(calls[0]!.body), { headers: { "content-type": calls[0]!.headers["content-type"]! } }).formData();
+    const form = await new Response(new Uint8Array(calls[0]!.body), {
+      headers: { "content-type": calls[0]!.headers["content-type"]! },
+    }).formData();
     expect(form.get("model")).toBe("whisper-test");
     expect(form.get("response_format")).toBe("verbose_json");
     const file = form.get("file") as File;

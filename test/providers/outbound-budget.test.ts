@@ -30,7 +30,10 @@ afterAll(async () => {
 /** Two limiters (two "processes") on one Redis and one prefix. */
 function pair(perWindow: Partial<Record<Platform, number>>, windowSeconds: number, maxWaitMs: number): [OutboundBudget, OutboundBudget] {
   const keyPrefix = `${process.env.REDIS_PREFIX}:budget:${randomBytes(4).toString("hex")}`;
-  return [0, 1].map(() => redisOutboundBudget({ redis: connection(), keyPrefix, perWindow, windowSeconds, maxWaitMs })) as [OutboundBudget, OutboundBudget];
+  return [0, 1].map(() => redisOutboundBudget({ redis: connection(), keyPrefix, perWindow, windowSeconds, maxWaitMs })) as [
+    OutboundBudget,
+    OutboundBudget,
+  ];
 }
 
 const outcome = (p: Promise<void>) =>
@@ -95,7 +98,13 @@ describe("the yt-dlp outbound budget", () => {
       const taken: Platform[] = [];
       const budget: OutboundBudget = { take: async (platform) => void taken.push(platform) };
       const scraper = new YtdlpScrapeProvider({ path: fake, timeoutMs: 5000, concurrency: 1, budget });
-      await expect(scraper.scrapeVideo({ platform: "platformB", platformVideoId: "dQw4w9WgXcQ", canonicalUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" } as never)).rejects.toThrow();
+      await expect(
+        scraper.scrapeVideo({
+          platform: "platformB",
+          platformVideoId: "dQw4w9WgXcQ",
+          canonicalUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+        } as never),
+      ).rejects.toThrow();
       expect(taken).toEqual(["platformB"]);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -103,9 +112,20 @@ describe("the yt-dlp outbound budget", () => {
   });
 
   it("is configured by YTDLP_CALLS_PER_MINUTE with per-platform overrides", () => {
-    const c = loadConfig({ ...process.env, SCRAPE_PROVIDER: "simulated", YTDLP_CALLS_PER_MINUTE: "30", YTDLP_CALLS_PER_MINUTE_BY_PLATFORM: "platformC=5, platformB=0" });
+    const c = loadConfig({
+      ...process.env,
+      SCRAPE_PROVIDER: "simulated",
+      YTDLP_CALLS_PER_MINUTE: "30",
+      YTDLP_CALLS_PER_MINUTE_BY_PLATFORM: "platformC=5, platformB=0",
+    });
     expect(c.programs.ytdlpCallsPerMinute).toEqual({ platformA: 30, platformB: 0, platformC: 5 });
-    expect(loadConfig({ ...process.env, SCRAPE_PROVIDER: "simulated" }).programs.ytdlpCallsPerMinute).toEqual({ platformA: 60, platformB: 60, platformC: 60 });
-    expect(() => loadConfig({ ...process.env, YTDLP_CALLS_PER_MINUTE_BY_PLATFORM: "myspace=3" })).toThrow(/YTDLP_CALLS_PER_MINUTE_BY_PLATFORM/);
+    expect(loadConfig({ ...process.env, SCRAPE_PROVIDER: "simulated" }).programs.ytdlpCallsPerMinute).toEqual({
+      platformA: 60,
+      platformB: 60,
+      platformC: 60,
+    });
+    expect(() => loadConfig({ ...process.env, YTDLP_CALLS_PER_MINUTE_BY_PLATFORM: "myspace=3" })).toThrow(
+      /YTDLP_CALLS_PER_MINUTE_BY_PLATFORM/,
+    );
   });
 });

@@ -91,13 +91,21 @@ describe("simulated scrape provider", () => {
     let spiked = 0;
     for (const ref of refs) {
       const posted = (await at(NOW).scrapeVideo(ref)).postedAt!.getTime();
-      const views = await Promise.all(Array.from({ length: 121 }, (_, d) => at(new Date(posted + d * DAY)).scrapeVideo(ref).then((v) => v.viewCount!)));
+      const views = await Promise.all(
+        Array.from({ length: 121 }, (_, d) =>
+          at(new Date(posted + d * DAY))
+            .scrapeVideo(ref)
+            .then((v) => v.viewCount!),
+        ),
+      );
       const gains = views.slice(1).map((v, i) => v - views[i]!);
       expect(gains.every((g) => g >= 0)).toBe(true);
       // Half of the first four months' views come in the first week, for most videos.
       if (views[7]! >= 0.5 * views[120]!) fastRise++;
       // A spike: a day after the first week gaining more than 4 times the previous week's daily average.
-      const spike = gains.some((g, d) => d >= 14 && g > 4 * Math.max(1, gains.slice(d - 7, d).reduce((a, b) => a + b, 0) / 7) && g > 0.05 * views[d]!);
+      const spike = gains.some(
+        (g, d) => d >= 14 && g > 4 * Math.max(1, gains.slice(d - 7, d).reduce((a, b) => a + b, 0) / 7) && g > 0.05 * views[d]!,
+      );
       if (spike) spiked++;
     }
     expect(fastRise).toBeGreaterThan(0.7 * refs.length);
@@ -105,7 +113,9 @@ describe("simulated scrape provider", () => {
     expect(spiked).toBeLessThan(0.4 * refs.length);
     // A creator's videos sit around the creator's level: within an account, views spread less than across accounts.
     const spread = (xs: number[]) => Math.log10(Math.max(...xs) / Math.max(1, Math.min(...xs)));
-    const within = (await at(NOW).scrapeAccount(parseAccountUrl("https://www.tiktok.com/@chef.marta"), { maxVideos: 200 })).videos.filter((v) => v.postedAt!.getTime() < NOW.getTime() - 60 * DAY);
+    const within = (await at(NOW).scrapeAccount(parseAccountUrl("https://www.tiktok.com/@chef.marta"), { maxVideos: 200 })).videos.filter(
+      (v) => v.postedAt!.getTime() < NOW.getTime() - 60 * DAY,
+    );
     expect(spread(within.map((v) => v.viewCount!))).toBeLessThan(2.5);
   });
 

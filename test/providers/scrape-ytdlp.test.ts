@@ -190,7 +190,14 @@ describe("ytdlp mapping of odd values", () => {
   it("treats negative, fractional, string and missing counts as given or absent, never as invented zeros", () => {
     const ref = parseVideoUrl("https://youtu.be/aBcD3fGh1jK");
     const video = mapVideo(ref, { id: "aBcD3fGh1jK", view_count: -1, like_count: "12", comment_count: 7.6, duration: 28.466 });
-    expect(video).toMatchObject({ viewCount: null, likeCount: null, commentCount: 8, shareCount: null, bookmarkCount: null, durationSeconds: 28 });
+    expect(video).toMatchObject({
+      viewCount: null,
+      likeCount: null,
+      commentCount: 8,
+      shareCount: null,
+      bookmarkCount: null,
+      durationSeconds: 28,
+    });
     expect(video).toMatchObject({ description: "", hashtags: [], thumbnailUrl: "", username: "", displayName: "", postedAt: null });
   });
 });
@@ -198,7 +205,9 @@ describe("ytdlp mapping of odd values", () => {
 describe("ytdlp provider maps accounts from flat listings", () => {
   it("platform A: newest first with the pinned video put in its place, at most maxVideos, all partial", async () => {
     const { scraper, runs } = await provider(printing("tiktok-user-flat.json"));
-    const { account, videos } = await scraper.scrapeAccount(parseAccountUrl("https://www.tiktok.com/@Chef.Marta?lang=en"), { maxVideos: 3 });
+    const { account, videos } = await scraper.scrapeAccount(parseAccountUrl("https://www.tiktok.com/@Chef.Marta?lang=en"), {
+      maxVideos: 3,
+    });
 
     expect(account).toEqual({
       platform: "platformA",

@@ -139,14 +139,28 @@ describe("PocketsphinxTranscriber process handling, with stand-in programs", () 
 
 describe("word error rate (bench/wer.ts)", () => {
   it("normalises case and punctuation only", () => {
-    expect(normaliseWords("Mr. Dashwood's HOUSE, 'quoted' -- well-known!")).toEqual(["mr", "dashwood's", "house", "quoted", "well", "known"]);
+    expect(normaliseWords("Mr. Dashwood's HOUSE, 'quoted' -- well-known!")).toEqual([
+      "mr",
+      "dashwood's",
+      "house",
+      "quoted",
+      "well",
+      "known",
+    ]);
   });
 
   it("counts substitutions, deletions and insertions", () => {
-    expect(wordEdits(["a", "b", "c", "d"], ["a", "x", "c", "d", "e"])).toEqual({ substitutions: 1, deletions: 0, insertions: 1, referenceWords: 4 });
+    expect(wordEdits(["a", "b", "c", "d"], ["a", "x", "c", "d", "e"])).toEqual({
+      substitutions: 1,
+      deletions: 0,
+      insertions: 1,
+      referenceWords: 4,
+    });
     expect(wordEdits(["a", "b", "c"], ["a", "c"])).toEqual({ substitutions: 0, deletions: 1, insertions: 0, referenceWords: 3 });
     expect(wordEdits([], ["a"])).toEqual({ substitutions: 0, deletions: 0, insertions: 1, referenceWords: 0 });
-    expect(wordErrorRate("he might even have been made amiable himself", "he might even have been made a real boy i'm self taught")).toBe(6 / 8);
+    expect(wordErrorRate("he might even have been made amiable himself", "he might even have been made a real boy i'm self taught")).toBe(
+      6 / 8,
+    );
     expect(wordErrorRate("Go forward, ten meters.", "go forward ten meters")).toBe(0);
   });
 

@@ -67,7 +67,9 @@ describe("ffmpeg keyframes", () => {
       expect(gray.subarray(0, 2).toString("latin1")).toBe("P5");
     }
     // Text and faces read from the grayscale frame as from the JPEG.
-    expect((await new TesseractRecognizer().read(set.keyframes[0]!.grayPath!)).text).toBe("POV: you finally found the perfect morning routine");
+    expect((await new TesseractRecognizer().read(set.keyframes[0]!.grayPath!)).text).toBe(
+      "POV: you finally found the perfect morning routine",
+    );
     expect((await new FaceApiDetector().detect(set.keyframes.at(-1)!.grayPath!)).faces).toBe(1);
   });
 
@@ -111,17 +113,28 @@ describe("tesseract on-screen text", () => {
   });
 
   it("keeps confident lines and joins stacked ones, dropping symbols read from the picture", () => {
-    const row = (block: number, top: number, left: number, conf: number, text: string) => `5\t1\t${block}\t1\t1\t1\t${left}\t${top}\t80\t40\t${conf}\t${text}`;
-    const tsv = ["level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
-      row(1, 100, 100, 95, "Link"), row(1, 100, 190, 30, "in"), row(2, 150, 120, 90, "bio"), row(3, 600, 50, 55, "¥K4"), row(4, 900, 50, 20, "ee")].join("\n");
+    const row = (block: number, top: number, left: number, conf: number, text: string) =>
+      `5\t1\t${block}\t1\t1\t1\t${left}\t${top}\t80\t40\t${conf}\t${text}`;
+    const tsv = [
+      "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
+      row(1, 100, 100, 95, "Link"),
+      row(1, 100, 190, 30, "in"),
+      row(2, 150, 120, 90, "bio"),
+      row(3, 600, 50, 55, "¥K4"),
+      row(4, 900, 50, 20, "ee"),
+    ].join("\n");
     expect(overlaysFromTsv(tsv)).toEqual(["Link in bio"]);
   });
 
   it("names the package when the program is missing, not retryable", async () => {
-    const error = await new TesseractRecognizer({ tesseractPath: join(root, "missing", "tesseract") }).read(set.keyframes[0]!.imagePath).catch((e: unknown) => e);
+    const error = await new TesseractRecognizer({ tesseractPath: join(root, "missing", "tesseract") })
+      .read(set.keyframes[0]!.imagePath)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(false);
-    expect((error as ProviderError).message).toMatch(/not installed or not on PATH: install it \(Debian\/Ubuntu: sudo apt-get install -y tesseract-ocr tesseract-ocr-eng\) or point TESSERACT_PATH at it/);
+    expect((error as ProviderError).message).toMatch(
+      /not installed or not on PATH: install it \(Debian\/Ubuntu: sudo apt-get install -y tesseract-ocr tesseract-ocr-eng\) or point TESSERACT_PATH at it/,
+    );
   });
 });
 

@@ -52,7 +52,8 @@ describe("isPermanentFailure", () => {
 });
 
 describe("classifyYtdlpFailure", () => {
-  const exit = (provider: string, text: string) => new ProviderError(provider, `yt-dlp exited with 1: ${text.split("\n").join(" | ")}`, true);
+  const exit = (provider: string, text: string) =>
+    new ProviderError(provider, `yt-dlp exited with 1: ${text.split("\n").join(" | ")}`, true);
 
   it("turns a non-zero exit that says the item is gone into a permanent error of the same provider, keeping yt-dlp's words", () => {
     const e = classifyYtdlpFailure(exit("media:ytdlp", PERMANENT[0]!)) as ProviderError;

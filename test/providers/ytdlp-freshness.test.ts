@@ -37,7 +37,13 @@ const NOW = new Date("2026-11-24T12:00:00Z");
 describe("ytdlpFreshness", () => {
   it("reads the release day from the version and reports a release older than 90 days as stale", () => {
     const at = (version: string | null) => ytdlpFreshness(NOW, { ytdlp: "/usr/bin/yt-dlp", ytdlpUsed: true, ytdlpVersion: version });
-    expect(at("2023.03.04")).toEqual({ path: "/usr/bin/yt-dlp", version: "2023.03.04", releasedOn: "2023-03-04", ageDays: 1361, stale: true });
+    expect(at("2023.03.04")).toEqual({
+      path: "/usr/bin/yt-dlp",
+      version: "2023.03.04",
+      releasedOn: "2023-03-04",
+      ageDays: 1361,
+      stale: true,
+    });
     expect(at("2026.10.01")).toMatchObject({ releasedOn: "2026-10-01", ageDays: 54, stale: false });
     expect(at("2026.08.26")).toMatchObject({ ageDays: YTDLP_STALE_DAYS, stale: false });
     expect(at("2026.08.25")).toMatchObject({ ageDays: YTDLP_STALE_DAYS + 1, stale: true });
@@ -63,13 +69,18 @@ describe("ytdlpFreshness", () => {
     // Downloading media with it reads it too; the radar's yt-dlp search alone does not.
     const media = loadConfig({ SCRAPE_PROVIDER: "simulated", MEDIA_PROVIDER: "ytdlp", YTDLP_PATH: unused.path });
     expect(media.programs.ytdlpUsed).toBe(true);
-    expect(loadConfig({ SCRAPE_PROVIDER: "simulated", RADAR_PROVIDERS: "catalog,ytdlp", YTDLP_PATH: unused.path }).programs.ytdlpUsed).toBe(false);
+    expect(loadConfig({ SCRAPE_PROVIDER: "simulated", RADAR_PROVIDERS: "catalog,ytdlp", YTDLP_PATH: unused.path }).programs.ytdlpUsed).toBe(
+      false,
+    );
     expect(unused.ran()).toBe(false);
     // Without SCRAPE_PROVIDER, an installed yt-dlp (found, not run) is the default provider.
     const found = await program("found", "2026.11.01");
     expect(loadConfig({ YTDLP_PATH: found.path }).providers.scrape).toBe("ytdlp");
     expect(found.ran()).toBe(false);
-    expect(loadConfig({ YTDLP_PATH: join(dir, "missing") })).toMatchObject({ providers: { scrape: "simulated" }, programs: { ytdlpUsed: false } });
+    expect(loadConfig({ YTDLP_PATH: join(dir, "missing") })).toMatchObject({
+      providers: { scrape: "simulated" },
+      programs: { ytdlpUsed: false },
+    });
     // A program that is installed but does not run: its version is unknown (and reported stale).
     const broken = join(dir, "broken");
     await writeFile(broken, "#!/bin/sh\nexit 3\n", { mode: 0o755 });
@@ -79,7 +90,9 @@ describe("ytdlpFreshness", () => {
   it.skipIf(spawnSync("yt-dlp", ["--version"]).status !== 0)("Debian's yt-dlp is read, and is stale", async () => {
     const version = await readYtdlpVersion(loadConfig({ SCRAPE_PROVIDER: "ytdlp" }).programs);
     expect(version).toMatch(/^\d{4}\.\d{2}\.\d{2}/);
-    expect(ytdlpFreshness(NOW, { ytdlp: "yt-dlp", ytdlpUsed: true, ytdlpVersion: version })).toMatchObject({ stale: version! < "2026.08.26" });
+    expect(ytdlpFreshness(NOW, { ytdlp: "yt-dlp", ytdlpUsed: true, ytdlpVersion: version })).toMatchObject({
+      stale: version! < "2026.08.26",
+    });
   });
 });
 

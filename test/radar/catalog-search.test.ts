@@ -66,7 +66,10 @@ async function insert(seeds: Seed[]): Promise<void> {
 
 const provider = new CatalogSearchProvider();
 
-function request(text: string, extra: Partial<SearchRequest> & { minViewsOption?: MinViewsOption; period?: TimePeriod } = {}): SearchRequest {
+function request(
+  text: string,
+  extra: Partial<SearchRequest> & { minViewsOption?: MinViewsOption; period?: TimePeriod } = {},
+): SearchRequest {
   const { minViewsOption = "any", period = "any", ...rest } = extra;
   const filters = filtersFor({ minViews: minViewsOption, timePeriod: period }, NOW);
   return { text, platform: "platformA", language: "English", limit: 50, ...filters, ...rest };

@@ -6,13 +6,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
-import {
-  expandOffline,
-  languageCode,
-  OfflineQueryExpander,
-  OpenAiQueryExpander,
-  queryKey,
-} from "../../src/providers/search/expand.js";
+import { expandOffline, languageCode, OfflineQueryExpander, OpenAiQueryExpander, queryKey } from "../../src/providers/search/expand.js";
 import { createQueryExpander, createSearchProviders } from "../../src/main/providers.js";
 import { QUERIES_PER_DEPTH } from "../../src/domain/radar/filters.js";
 
@@ -86,7 +80,15 @@ describe("offline expansion", () => {
 
   it("recognises languages by name or code", () => {
     expect(["English", "en", "en-US", "Español", "es", "Deutsch", "français", "pt-BR", "Português"].map(languageCode)).toEqual([
-      "en", "en", "en", "es", "es", "de", "fr", "pt", "pt",
+      "en",
+      "en",
+      "en",
+      "es",
+      "es",
+      "de",
+      "fr",
+      "pt",
+      "pt",
     ]);
     expect(languageCode("Japanese")).toBeNull();
   });
@@ -122,7 +124,11 @@ beforeAll(async () => {
     const answer = answers.shift() ?? { status: 500 };
     if (req.url !== "/v1/chat/completions") answer.status = 404;
     res.writeHead(answer.status ?? 200, { "content-type": "application/json" });
-    res.end(answer.status && answer.status !== 200 ? JSON.stringify({ error: { message: "stand-in failure" } }) : JSON.stringify({ choices: [{ message: { role: "assistant", content: answer.content } }] }));
+    res.end(
+      answer.status && answer.status !== 200
+        ? JSON.stringify({ error: { message: "stand-in failure" } })
+        : JSON.stringify({ choices: [{ message: { role: "assistant", content: answer.content } }] }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
@@ -142,7 +148,14 @@ function reset(...queued: { status?: number; content?: string }[]): void {
   answers.push(...queued);
 }
 
-const SIX = ["rutina de mañana", "mamás ocupadas", "#rutinademañana", "rutina matutina realista", "mañanas productivas", "organización familiar"];
+const SIX = [
+  "rutina de mañana",
+  "mamás ocupadas",
+  "#rutinademañana",
+  "rutina matutina realista",
+  "mañanas productivas",
+  "organización familiar",
+];
 
 describe("openai expansion (stand-in server)", () => {
   it("asks for exactly `count` distinct queries in the language, with a JSON schema, and returns them", async () => {
@@ -157,7 +170,10 @@ describe("openai expansion (stand-in server)", () => {
     expect(messages[0]!.role).toBe("system");
     expect(messages[1]!.content).toMatch(/exactly 6 distinct search queries in Spanish/);
     expect(messages[1]!.content).toContain("Morning routine videos for busy moms");
-    const format = body.response_format as { type: string; json_schema: { name: string; schema: { properties: { queries: { minItems: number; maxItems: number } } } } };
+    const format = body.response_format as {
+      type: string;
+      json_schema: { name: string; schema: { properties: { queries: { minItems: number; maxItems: number } } } };
+    };
     expect(format.type).toBe("json_schema");
     expect(format.json_schema.name).toBe("radar_queries");
     expect(format.json_schema.schema.properties.queries).toMatchObject({ minItems: 6, maxItems: 6 });
@@ -178,7 +194,9 @@ describe("openai expansion (stand-in server)", () => {
       "here are your queries: yoga, pilates",
     ]) {
       reset({ content: bad }, { content: bad });
-      const failure = await expander().expand("yoga", 6, "English").catch((e: unknown) => e);
+      const failure = await expander()
+        .expand("yoga", 6, "English")
+        .catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(ProviderError);
       expect((failure as ProviderError).retryable).toBe(false);
       expect((failure as ProviderError).message).toMatch(/invalid twice/);
@@ -188,7 +206,9 @@ describe("openai expansion (stand-in server)", () => {
 
   it("a server error is a retryable ProviderError", async () => {
     reset({ status: 503 });
-    const failure = await expander().expand("yoga", 3, "English").catch((e: unknown) => e);
+    const failure = await expander()
+      .expand("yoga", 3, "English")
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ProviderError);
     expect((failure as ProviderError).retryable).toBe(true);
     expect((failure as ProviderError).message).toMatch(/HTTP 503/);

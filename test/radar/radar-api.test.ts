@@ -162,7 +162,9 @@ describe("credits", () => {
     for (const a of answers.filter((x) => x.status === 402)) expect(a.body.code).toBe("INSUFFICIENT_CREDITS");
     expect((await getBalance(ws.workspaceId)).totalRemaining).toBe(99);
     expect(await prisma.radarSearch.count({ where: { workspaceId: ws.workspaceId } })).toBe(2);
-    expect(await prisma.creditLedgerEntry.count({ where: { workspaceId: ws.workspaceId, idempotencyKey: { startsWith: "radar:" } } })).toBe(2);
+    expect(await prisma.creditLedgerEntry.count({ where: { workspaceId: ws.workspaceId, idempotencyKey: { startsWith: "radar:" } } })).toBe(
+      2,
+    );
   });
 });
 

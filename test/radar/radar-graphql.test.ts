@@ -68,13 +68,23 @@ const SEARCH_FIELDS = `uuid query platform depth minViews timePeriod language st
 const codeOf = (r: { body: { errors?: { extensions?: Record<string, any> }[] } }) => r.body.errors?.[0]?.extensions?.code;
 
 async function waitForStatus(id: string, status: string) {
-  await waitUntil(`search ${id} to reach ${status}`, () => prisma.radarSearch.findUniqueOrThrow({ where: { id } }), (s) => s.status === status, 30_000, 100);
+  await waitUntil(
+    `search ${id} to reach ${status}`,
+    () => prisma.radarSearch.findUniqueOrThrow({ where: { id } }),
+    (s) => s.status === status,
+    30_000,
+    100,
+  );
 }
 
 describe("radar over GraphQL", () => {
   it("createRadarSearch, the subscription (SEARCHING → COMPLETED), radarSearch with paged results, radarSearches", async () => {
     const ws = await newWorkspace();
-    const created = await gql(api.url, ws.key, `mutation { createRadarSearch(query: "knitting pattern", depth: QUICK, minViews: ANY, timePeriod: LAST_MONTH) { id: uuid status depth minViews timePeriod platform language } }`);
+    const created = await gql(
+      api.url,
+      ws.key,
+      `mutation { createRadarSearch(query: "knitting pattern", depth: QUICK, minViews: ANY, timePeriod: LAST_MONTH) { id: uuid status depth minViews timePeriod platform language } }`,
+    );
     expect(created.body.errors).toBeUndefined();
     const s = created.body.data.createRadarSearch;
     expect(s).toMatchObject({ depth: "QUICK", minViews: "ANY", timePeriod: "LAST_MONTH", platform: "PLATFORM_A", language: "English" });
@@ -113,7 +123,12 @@ describe("radar over GraphQL", () => {
     const read = await gql(api.url, ws.key, `query($id: ID!) { radarSearch(id: $id) { ${SEARCH_FIELDS} } }`, { id: s.id });
     expect(read.body.errors).toBeUndefined();
     const r = read.body.data.radarSearch;
-    expect(r).toMatchObject({ status: "COMPLETED", resultCount: 3, error: null, queries: ["knitting pattern", "knitting pattern ideas", "knitting pattern tutorial"] });
+    expect(r).toMatchObject({
+      status: "COMPLETED",
+      resultCount: 3,
+      error: null,
+      queries: ["knitting pattern", "knitting pattern ideas", "knitting pattern tutorial"],
+    });
     const items = r.results.edges.map((e: any) => e.node);
     expect(r.results).toMatchObject({ totalCount: 3, pageInfo: { hasNextPage: true } });
     expect(items).toHaveLength(2);
@@ -121,16 +136,33 @@ describe("radar over GraphQL", () => {
     expect(items[0]).toMatchObject({ type: "PLATFORM_A", tracked: false, likeCount: 100 });
     // The REST twin gives the same search and order.
     const rest = await client(api.url, ws.key).get(`/api/v1/radar/search/${s.id}?limit=2`);
-    expect(rest.body.data.results.map((x: { platformVideoId: string }) => x.platformVideoId)).toEqual(items.map((x: { platformVideoId: string }) => x.platformVideoId));
+    expect(rest.body.data.results.map((x: { platformVideoId: string }) => x.platformVideoId)).toEqual(
+      items.map((x: { platformVideoId: string }) => x.platformVideoId),
+    );
 
-    const list = await gql(api.url, ws.key, `{ radarSearches(first: 5) { totalCount pageInfo { hasNextPage } edges { node { uuid status resultCount } } } }`);
-    expect(list.body.data.radarSearches).toEqual({ totalCount: 1, pageInfo: { hasNextPage: false }, edges: [{ node: { uuid: s.id, status: "COMPLETED", resultCount: 3 } }] });
+    const list = await gql(
+      api.url,
+      ws.key,
+      `{ radarSearches(first: 5) { totalCount pageInfo { hasNextPage } edges { node { uuid status resultCount } } } }`,
+    );
+    expect(list.body.data.radarSearches).toEqual({
+      totalCount: 1,
+      pageInfo: { hasNextPage: false },
+      edges: [{ node: { uuid: s.id, status: "COMPLETED", resultCount: 3 } }],
+    });
 
     // A list asking for each search's results (batched into one query per page of arguments).
-    const second = (await gql(api.url, ws.key, `mutation { createRadarSearch(query: "cozy knitting", depth: QUICK, minViews: MIN_10K) { uuid } }`)).body.data.createRadarSearch.uuid;
+    const second = (
+      await gql(api.url, ws.key, `mutation { createRadarSearch(query: "cozy knitting", depth: QUICK, minViews: MIN_10K) { uuid } }`)
+    ).body.data.createRadarSearch.uuid;
     await waitForStatus(second, "completed");
     const after = r.results.edges[0].cursor;
-    const withResults = await gql(api.url, ws.key, `query($a: String) { radarSearches { edges { node { uuid results(first: 1, after: $a) { totalCount edges { node { platformVideoId } } } } } } }`, { a: after });
+    const withResults = await gql(
+      api.url,
+      ws.key,
+      `query($a: String) { radarSearches { edges { node { uuid results(first: 1, after: $a) { totalCount edges { node { platformVideoId } } } } } } }`,
+      { a: after },
+    );
     expect(withResults.body.errors).toBeUndefined();
     expect(withResults.body.data.radarSearches.edges.map((e: any) => e.node)).toEqual([
       { uuid: second, results: { totalCount: 0, edges: [] } }, // 10k minimum: none of the 1k-3k-view videos
@@ -141,12 +173,22 @@ describe("radar over GraphQL", () => {
   it("a finished search's subscription sends its final state and completes", async () => {
     gated.open();
     const ws = await newWorkspace();
-    const id = (await gql(api.url, ws.key, `mutation { createRadarSearch(query: "knitting", depth: QUICK) { uuid } }`)).body.data.createRadarSearch.uuid;
+    const id = (await gql(api.url, ws.key, `mutation { createRadarSearch(query: "knitting", depth: QUICK) { uuid } }`)).body.data
+      .createRadarSearch.uuid;
     await waitForStatus(id, "completed");
-    const c = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ws.key}` }, retryAttempts: 0, lazy: true });
+    const c = createClient({
+      url: api.url.replace("http", "ws") + "/graphql",
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${ws.key}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
     const seen: string[] = [];
     await new Promise<void>((resolve, reject) =>
-      c.subscribe({ query: `subscription { radarSearchUpdated(id: "${id}") { status } }` }, { next: (v: any) => seen.push(v.data.radarSearchUpdated.status), error: reject, complete: resolve }),
+      c.subscribe(
+        { query: `subscription { radarSearchUpdated(id: "${id}") { status } }` },
+        { next: (v: any) => seen.push(v.data.radarSearchUpdated.status), error: reject, complete: resolve },
+      ),
     );
     await c.dispose();
     expect(seen).toEqual(["COMPLETED"]);
@@ -159,9 +201,18 @@ describe("radar over GraphQL", () => {
     const id = (await gql(api.url, a.key, `mutation { createRadarSearch(query: "knitting") { uuid } }`)).body.data.createRadarSearch.uuid;
     const foreign = await gql(api.url, b.key, `query($id: ID!) { radarSearch(id: $id) { id } }`, { id });
     expect(codeOf(foreign)).toBe("NOT_FOUND");
-    const c = createClient({ url: api.url.replace("http", "ws") + "/graphql", webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${b.key}` }, retryAttempts: 0, lazy: true });
+    const c = createClient({
+      url: api.url.replace("http", "ws") + "/graphql",
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${b.key}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
     const outcome = await new Promise<any>((resolve) =>
-      c.subscribe({ query: `subscription { radarSearchUpdated(id: "${id}") { status } }` }, { next: (v) => resolve(v), error: (e) => resolve(e), complete: () => resolve("complete") }),
+      c.subscribe(
+        { query: `subscription { radarSearchUpdated(id: "${id}") { status } }` },
+        { next: (v) => resolve(v), error: (e) => resolve(e), complete: () => resolve("complete") },
+      ),
     );
     await c.dispose();
     expect(JSON.stringify(outcome)).toMatch(/NOT_FOUND/);
@@ -176,7 +227,11 @@ describe("radar over GraphQL", () => {
     expect(platform.body.data ?? null).toBeNull();
     const badEnum = await gql(api.url, a.key, `mutation { createRadarSearch(query: "x", depth: MEDIUM) { id } }`);
     expect(badEnum.body.errors).toBeDefined();
-    const longLanguage = await gql(api.url, a.key, `mutation { createRadarSearch(query: "x", platform: PLATFORM_B, language: "${"l".repeat(51)}") { id } }`);
+    const longLanguage = await gql(
+      api.url,
+      a.key,
+      `mutation { createRadarSearch(query: "x", platform: PLATFORM_B, language: "${"l".repeat(51)}") { id } }`,
+    );
     expect(codeOf(longLanguage)).toBe("VALIDATION_ERROR");
     expect((await getBalance(a.workspaceId)).totalRemaining).toBe(100); // none of the refused ones charged
     const badLimit = await gql(api.url, a.key, `{ radarSearches(first: -1) { totalCount } }`);

@@ -79,7 +79,10 @@ let api: RunningApi;
 let workers: RunningWorkers;
 const v: Record<string, string> = {};
 
-async function video(key: string, fields: { platform?: Platform; description: string; views: number | null; postedAt: Date | null; likes?: number }) {
+async function video(
+  key: string,
+  fields: { platform?: Platform; description: string; views: number | null; postedAt: Date | null; likes?: number },
+) {
   const id = `rt-${key}`;
   const row = await prisma.video.create({
     data: {
@@ -106,14 +109,39 @@ beforeAll(async () => {
   api = await startTestApi();
   const now = Date.now();
   const startOfToday = new Date(new Date().toISOString().slice(0, 10) + "T00:00:00.000Z").getTime();
-  await video("big", { description: "Budget travel hacks: backpacking Europe cheap", views: 500_000, likes: 40_000, postedAt: new Date(now - 2 * DAY) });
+  await video("big", {
+    description: "Budget travel hacks: backpacking Europe cheap",
+    views: 500_000,
+    likes: 40_000,
+    postedAt: new Date(now - 2 * DAY),
+  });
   await video("9k", { description: "Travel hacks for airports", views: 9_000, likes: 900, postedAt: new Date(now - 2 * DAY) });
   await video("10k", { description: "Travel hacks for airlines", views: 10_000, likes: 1_000, postedAt: new Date(now - 2 * DAY) });
-  await video("yesterday", { description: "Travel hacks: hotel upgrades", views: 2_000_000, likes: 100_000, postedAt: new Date(startOfToday - 3600_000) });
-  await video("today", { description: "Travel hacks: flight deals", views: 50_000, likes: 2_000, postedAt: new Date(Math.max(startOfToday, now - 60_000)) });
+  await video("yesterday", {
+    description: "Travel hacks: hotel upgrades",
+    views: 2_000_000,
+    likes: 100_000,
+    postedAt: new Date(startOfToday - 3600_000),
+  });
+  await video("today", {
+    description: "Travel hacks: flight deals",
+    views: 50_000,
+    likes: 2_000,
+    postedAt: new Date(Math.max(startOfToday, now - 60_000)),
+  });
   await video("nullviews", { description: "Travel hacks nobody counted", views: null, postedAt: new Date(now - 3 * DAY) });
-  await video("old", { description: "Travel hacks from the archive", views: 1_000_000, likes: 10_000, postedAt: new Date(now - 800 * DAY) });
-  await video("otherplatform", { platform: "platformB", description: "Travel hacks on another platform", views: 900_000, postedAt: new Date(now - DAY) });
+  await video("old", {
+    description: "Travel hacks from the archive",
+    views: 1_000_000,
+    likes: 10_000,
+    postedAt: new Date(now - 800 * DAY),
+  });
+  await video("otherplatform", {
+    platform: "platformB",
+    description: "Travel hacks on another platform",
+    views: 900_000,
+    postedAt: new Date(now - DAY),
+  });
   await video("offtopic", { description: "Creamy pasta recipe", views: 10_000_000, likes: 1_000_000, postedAt: new Date(now - DAY) });
   workers = await startWorkers([radarJobs(() => deps)]);
 });
@@ -232,7 +260,9 @@ describe("radar job over a hand-made catalog", () => {
     // Tracked after the search ran: shows on the next read.
     await prisma.trackedVideo.create({ data: { workspaceId: b.workspaceId, videoId: v.today! } });
     const again = await client(api.url, b.key).get(`/api/v1/radar/search/${db.id}?limit=100`);
-    expect(again.body.data.results.filter((r: { tracked: boolean }) => r.tracked).map((r: { platformVideoId: string }) => r.platformVideoId)).toEqual(["rt-today"]);
+    expect(
+      again.body.data.results.filter((r: { tracked: boolean }) => r.tracked).map((r: { platformVideoId: string }) => r.platformVideoId),
+    ).toEqual(["rt-today"]);
     const foreign = await client(api.url, b.key).get(`/api/v1/radar/search/${da.id}`);
     expect(foreign.status).toBe(404);
     expect(foreign.body.code).toBe("NOT_FOUND");
@@ -361,7 +391,9 @@ describe("failures and refunds", () => {
     const handler = radarJobs(() => deps).handlers.search!;
     expect(await handler({ data: { searchId: first.id } } as never, jobRun(1, 5))).toMatchObject({ status: "completed", resultCount: 7 });
     expect(await prisma.radarResult.count({ where: { searchId: first.id } })).toBe(7);
-    expect(await prisma.creditLedgerEntry.count({ where: { workspaceId: ws.workspaceId, idempotencyKey: { startsWith: "radar:" } } })).toBe(1);
+    expect(await prisma.creditLedgerEntry.count({ where: { workspaceId: ws.workspaceId, idempotencyKey: { startsWith: "radar:" } } })).toBe(
+      1,
+    );
   });
 
   it("the sweep fails a search stuck past its deadline (refund once), and a late completion cannot revive it", async () => {

@@ -71,15 +71,34 @@ describe("radar worker process with a failing yt-dlp", () => {
     const hanging = await standInProgram(join(dir, "yt-dlp-hang"), `echo $$ > "${hangPid}"\nexec sleep 300`);
     const posted = Math.floor(Date.now() / 1000) - 2 * 86_400;
     const entries = [
-      { id: "dQw4w9WgXcQ", ie_key: "Youtube", title: "Sourdough starter, day by day", view_count: 250_000, timestamp: posted, uploader_id: "@bakerbob", thumbnails: [{ url: "https://i.example.test/a.jpg" }] },
-      { id: "9bZkp7q19f0", ie_key: "Youtube", title: "Sourdough bread shaping", view_count: 40_000, timestamp: posted, uploader_id: "@crumbshot" },
+      {
+        id: "dQw4w9WgXcQ",
+        ie_key: "Youtube",
+        title: "Sourdough starter, day by day",
+        view_count: 250_000,
+        timestamp: posted,
+        uploader_id: "@bakerbob",
+        thumbnails: [{ url: "https://i.example.test/a.jpg" }],
+      },
+      {
+        id: "9bZkp7q19f0",
+        ie_key: "Youtube",
+        title: "Sourdough bread shaping",
+        view_count: 40_000,
+        timestamp: posted,
+        uploader_id: "@crumbshot",
+      },
     ];
-    const answering = await standInProgram(join(dir, "yt-dlp-ok"), `cat <<'JSON'\n${entries.map((e) => JSON.stringify(e)).join("\n")}\nJSON`);
+    const answering = await standInProgram(
+      join(dir, "yt-dlp-ok"),
+      `cat <<'JSON'\n${entries.map((e) => JSON.stringify(e)).join("\n")}\nJSON`,
+    );
     const first = await spawnService("worker", { ...FAST_RADAR, RADAR_PROVIDERS: "ytdlp", YTDLP_PATH: hanging });
     workers.push(first);
     const ws = await newWorkspace();
     const c = client(api.url, ws.key);
-    const id = (await c.post("/api/v1/radar/search", { query: "sourdough bread", platform: "platformB", depth: "quick" })).body.data.searchId;
+    const id = (await c.post("/api/v1/radar/search", { query: "sourdough bread", platform: "platformB", depth: "quick" })).body.data
+      .searchId;
     await waitFor("the hanging yt-dlp to run", () => readFile(hangPid, "utf8").catch(() => ""), 30_000, 100);
     expect((await prisma.radarSearch.findUniqueOrThrow({ where: { id } })).status).toBe("searching");
     await first.stop("SIGKILL");
@@ -92,7 +111,13 @@ describe("radar worker process with a failing yt-dlp", () => {
       const got = await c.get(`/api/v1/radar/search/${id}`);
       expect(got.body.data.error).toBeUndefined();
       expect(got.body.data.results.map((r: { platformVideoId: string }) => r.platformVideoId)).toEqual(["dQw4w9WgXcQ", "9bZkp7q19f0"]);
-      expect(got.body.data.results[0]).toMatchObject({ type: "platformB", username: "bakerbob", viewCount: 250_000, likeCount: null, tracked: false });
+      expect(got.body.data.results[0]).toMatchObject({
+        type: "platformB",
+        username: "bakerbob",
+        viewCount: 250_000,
+        likeCount: null,
+        tracked: false,
+      });
       expect(got.body.data.results[0].videoId).toBeUndefined();
       expect(await prisma.radarResult.count({ where: { searchId: id } })).toBe(2);
       expect((await getBalance(ws.workspaceId)).totalRemaining).toBe(100);
@@ -108,7 +133,8 @@ describe("radar worker process with a failing yt-dlp", () => {
     try {
       const ws = await newWorkspace();
       const c = client(api.url, ws.key);
-      const id = (await c.post("/api/v1/radar/search", { query: "sourdough bread", platform: "platformB", depth: "quick" })).body.data.searchId;
+      const id = (await c.post("/api/v1/radar/search", { query: "sourdough bread", platform: "platformB", depth: "quick" })).body.data
+        .searchId;
       const s = await waitFinished(id);
       expect(s.status).toBe("failed");
       expect(s.error).toMatch(/ytdlp/);
@@ -131,7 +157,8 @@ describe("radar worker process with a failing yt-dlp", () => {
     try {
       const ws = await newWorkspace();
       const c = client(api.url, ws.key);
-      const id = (await c.post("/api/v1/radar/search", { query: "sourdough bread", platform: "platformB", depth: "quick" })).body.data.searchId;
+      const id = (await c.post("/api/v1/radar/search", { query: "sourdough bread", platform: "platformB", depth: "quick" })).body.data
+        .searchId;
       const s = await waitFinished(id);
       expect(s.status).toBe("completed");
       const got = await c.get(`/api/v1/radar/search/${id}`);

@@ -1,12 +1,6 @@
 /** The radar's filter vocabulary, scoring and merging: pure functions. */
 import { describe, expect, it } from "vitest";
-import {
-  filtersFor,
-  MIN_VIEWS,
-  postedAfterFor,
-  QUERIES_PER_DEPTH,
-  TIME_PERIODS,
-} from "../../src/domain/radar/filters.js";
+import { filtersFor, MIN_VIEWS, postedAfterFor, QUERIES_PER_DEPTH, TIME_PERIODS } from "../../src/domain/radar/filters.js";
 import { passesFilters } from "../../src/domain/radar/ports.js";
 import {
   compareRanked,
@@ -114,7 +108,15 @@ describe("scoreCandidate", () => {
   it("weights sum to 1 and scores stay within 0-1", () => {
     expect(Object.values(SCORE_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 10);
     const best = candidate("x", { textRank: 1, viewCount: 1e9, likeCount: 1e9, commentCount: 0, shareCount: 0, postedAt: NOW });
-    const worst = candidate("y", { textRank: 0, viewCount: null, likeCount: null, commentCount: null, shareCount: null, postedAt: null, description: "" });
+    const worst = candidate("y", {
+      textRank: 0,
+      viewCount: null,
+      likeCount: null,
+      commentCount: null,
+      shareCount: null,
+      postedAt: null,
+      description: "",
+    });
     expect(scoreCandidate(best, "q", NOW)).toBeCloseTo(1, 10);
     expect(scoreCandidate(worst, "q", NOW)).toBe(0);
   });
@@ -140,12 +142,19 @@ describe("scoreCandidate", () => {
     expect(termOverlap("#morning routine", "My MORNING routines before work")).toBe(1);
     expect(termOverlap("morning routine", "evening routine")).toBe(0.5);
     const noRank = candidate("n", { textRank: null, description: "Morning routine for moms" });
-    expect(scoreCandidate(noRank, "morning routine", NOW)).toBeGreaterThan(scoreCandidate({ ...noRank, description: "cats" }, "morning routine", NOW));
+    expect(scoreCandidate(noRank, "morning routine", NOW)).toBeGreaterThan(
+      scoreCandidate({ ...noRank, description: "cats" }, "morning routine", NOW),
+    );
   });
 
   it("uses the service's one engagement rate (saves included; unknown counts as 0, no views gives 0)", () => {
-    expect(candidateEngagementRate(candidate("e", { viewCount: 1000, likeCount: 80, commentCount: null, shareCount: 20 }))).toBeCloseTo(10, 10);
-    expect(candidateEngagementRate(candidate("e", { viewCount: 1000, likeCount: 80, commentCount: 0, shareCount: 20, bookmarkCount: 50 }))).toBeCloseTo(15, 10);
+    expect(candidateEngagementRate(candidate("e", { viewCount: 1000, likeCount: 80, commentCount: null, shareCount: 20 }))).toBeCloseTo(
+      10,
+      10,
+    );
+    expect(
+      candidateEngagementRate(candidate("e", { viewCount: 1000, likeCount: 80, commentCount: 0, shareCount: 20, bookmarkCount: 50 })),
+    ).toBeCloseTo(15, 10);
     expect(candidateEngagementRate(candidate("e", { viewCount: 0 }))).toBe(0);
     expect(candidateEngagementRate(candidate("e", { likeCount: null, commentCount: null, shareCount: null }))).toBe(0);
   });
@@ -214,7 +223,9 @@ describe("mergeAndRank", () => {
   });
 
   it("keeps MAX_RESULTS by default and reports engagement in percent", () => {
-    const many = Array.from({ length: 80 }, (_, i) => candidate(`v${i}`, { viewCount: 1000 + i, likeCount: 100, commentCount: 0, shareCount: 0 }));
+    const many = Array.from({ length: 80 }, (_, i) =>
+      candidate(`v${i}`, { viewCount: 1000 + i, likeCount: 100, commentCount: 0, shareCount: 0 }),
+    );
     const ranked = mergeAndRank([{ query: "q", candidates: many }], undefined, { filters: ANY, now: NOW });
     expect(ranked).toHaveLength(MAX_RESULTS);
     for (const r of ranked) expect(r.engagementRate).toBeCloseTo((100 / r.viewCount!) * 100, 3);

@@ -16,36 +16,89 @@ const NOW_S = Math.floor(Date.now() / 1000);
 /** Flat search entries as yt-dlp prints them with --dump-json (current and Debian 2023 field sets). */
 const ENTRIES = [
   {
-    _type: "url", ie_key: "Youtube", id: "aBcD3fGh1jK", url: "https://www.youtube.com/shorts/aBcD3fGh1jK",
-    title: "My 5am morning routine (realistic)", description: "A realistic morning routine before work…", duration: 58,
-    channel_id: "UCq9Xn5VzQmZ3kP0aB1cD2eF", channel: "Sweet Bytes", channel_url: "https://www.youtube.com/channel/UCq9Xn5VzQmZ3kP0aB1cD2eF",
-    uploader: "Sweet Bytes", uploader_id: "@SweetBytes", uploader_url: "https://www.youtube.com/@SweetBytes",
+    _type: "url",
+    ie_key: "Youtube",
+    id: "aBcD3fGh1jK",
+    url: "https://www.youtube.com/shorts/aBcD3fGh1jK",
+    title: "My 5am morning routine (realistic)",
+    description: "A realistic morning routine before work…",
+    duration: 58,
+    channel_id: "UCq9Xn5VzQmZ3kP0aB1cD2eF",
+    channel: "Sweet Bytes",
+    channel_url: "https://www.youtube.com/channel/UCq9Xn5VzQmZ3kP0aB1cD2eF",
+    uploader: "Sweet Bytes",
+    uploader_id: "@SweetBytes",
+    uploader_url: "https://www.youtube.com/@SweetBytes",
     thumbnails: [
       { url: "https://i.ytimg.com/vi/aBcD3fGh1jK/hq1.jpg", height: 94, width: 168 },
       { url: "https://i.ytimg.com/vi/aBcD3fGh1jK/hq2.jpg", height: 188, width: 336 },
     ],
-    timestamp: NOW_S - 3 * 86400, release_timestamp: null, availability: null, view_count: 1_832_044, live_status: null,
-    channel_is_verified: true, __x_forwarded_for_ip: null, webpage_url: "https://www.youtube.com/shorts/aBcD3fGh1jK",
-    original_url: "https://www.youtube.com/shorts/aBcD3fGh1jK", webpage_url_basename: "aBcD3fGh1jK", webpage_url_domain: "youtube.com",
-    extractor: "youtube", extractor_key: "Youtube", playlist: "morning routine", playlist_id: "morning routine",
-    playlist_title: null, n_entries: 4, playlist_index: 1, __last_playlist_index: 4, playlist_autonumber: 1, epoch: NOW_S,
-    duration_string: "58", _version: { version: "2025.01.15", release_git_head: null, repository: "yt-dlp/yt-dlp" },
+    timestamp: NOW_S - 3 * 86400,
+    release_timestamp: null,
+    availability: null,
+    view_count: 1_832_044,
+    live_status: null,
+    channel_is_verified: true,
+    __x_forwarded_for_ip: null,
+    webpage_url: "https://www.youtube.com/shorts/aBcD3fGh1jK",
+    original_url: "https://www.youtube.com/shorts/aBcD3fGh1jK",
+    webpage_url_basename: "aBcD3fGh1jK",
+    webpage_url_domain: "youtube.com",
+    extractor: "youtube",
+    extractor_key: "Youtube",
+    playlist: "morning routine",
+    playlist_id: "morning routine",
+    playlist_title: null,
+    n_entries: 4,
+    playlist_index: 1,
+    __last_playlist_index: 4,
+    playlist_autonumber: 1,
+    epoch: NOW_S,
+    duration_string: "58",
+    _version: { version: "2025.01.15", release_git_head: null, repository: "yt-dlp/yt-dlp" },
   },
   {
-    _type: "url", ie_key: "YoutubeTab", id: "UCq9Xn5VzQmZ3kP0aB1cD2eF", url: "https://www.youtube.com/channel/UCq9Xn5VzQmZ3kP0aB1cD2eF",
-    title: "Morning Routine Club", channel: "Morning Routine Club", playlist_index: 2,
+    _type: "url",
+    ie_key: "YoutubeTab",
+    id: "UCq9Xn5VzQmZ3kP0aB1cD2eF",
+    url: "https://www.youtube.com/channel/UCq9Xn5VzQmZ3kP0aB1cD2eF",
+    title: "Morning Routine Club",
+    channel: "Morning Routine Club",
+    playlist_index: 2,
   },
   {
-    _type: "url", ie_key: "Youtube", id: "Zyx_9-wvUts", url: "https://www.youtube.com/watch?v=Zyx_9-wvUts",
-    title: "Morning routine for busy moms", description: null, duration: 612, channel_id: "UCaaaaaaaaaaaaaaaaaaaaaa",
-    channel: "Mom Life", channel_url: "https://www.youtube.com/channel/UCaaaaaaaaaaaaaaaaaaaaaa",
+    _type: "url",
+    ie_key: "Youtube",
+    id: "Zyx_9-wvUts",
+    url: "https://www.youtube.com/watch?v=Zyx_9-wvUts",
+    title: "Morning routine for busy moms",
+    description: null,
+    duration: 612,
+    channel_id: "UCaaaaaaaaaaaaaaaaaaaaaa",
+    channel: "Mom Life",
+    channel_url: "https://www.youtube.com/channel/UCaaaaaaaaaaaaaaaaaaaaaa",
     thumbnails: [{ url: "https://i.ytimg.com/vi/Zyx_9-wvUts/hqdefault.jpg", height: 202, width: 360 }],
-    timestamp: null, release_timestamp: null, availability: null, view_count: 9_999, live_status: null, playlist_index: 3,
+    timestamp: null,
+    release_timestamp: null,
+    availability: null,
+    view_count: 9_999,
+    live_status: null,
+    playlist_index: 3,
   },
   {
-    _type: "url", ie_key: "Youtube", id: "LiVe1234567", url: "https://www.youtube.com/watch?v=LiVe1234567",
-    title: "LIVE: slow morning", description: "", channel: "Slow Living", thumbnails: [],
-    timestamp: null, release_timestamp: NOW_S + 3600, concurrent_view_count: 12, live_status: "is_upcoming", playlist_index: 4,
+    _type: "url",
+    ie_key: "Youtube",
+    id: "LiVe1234567",
+    url: "https://www.youtube.com/watch?v=LiVe1234567",
+    title: "LIVE: slow morning",
+    description: "",
+    channel: "Slow Living",
+    thumbnails: [],
+    timestamp: null,
+    release_timestamp: NOW_S + 3600,
+    concurrent_view_count: 12,
+    live_status: "is_upcoming",
+    playlist_index: 4,
   },
 ];
 
@@ -92,7 +145,10 @@ for (const e of entries.slice(0, n)) process.stdout.write(JSON.stringify(e) + "\
     "yt-dlp-fail",
     `process.stderr.write("WARNING: unable to extract yt initial data\\nERROR: Unable to download API page: HTTP Error 429: Too Many Requests\\n"); process.exit(1);`,
   );
-  garbage = await standIn("yt-dlp-garbage", `process.stdout.write(JSON.stringify(${JSON.stringify(ENTRIES[0])}) + "\\n<html>Our systems have detected unusual traffic</html>\\n");`);
+  garbage = await standIn(
+    "yt-dlp-garbage",
+    `process.stdout.write(JSON.stringify(${JSON.stringify(ENTRIES[0])}) + "\\n<html>Our systems have detected unusual traffic</html>\\n");`,
+  );
   empty = await standIn("yt-dlp-empty", ``);
   counting = await standIn(
     "yt-dlp-counting",
@@ -140,7 +196,9 @@ describe("mapping ytsearch flat entries", () => {
     const provider = new YtdlpSearchProvider({ path: ok, timeoutMs: 10_000, concurrency: 1 });
     await provider.search(request({ text: "  -morning\n routine --exec rm  ", limit: 5 }));
     const argv = await lastArgv();
-    expect(argv).toEqual(expect.arrayContaining(["--no-config", "--flat-playlist", "--dump-json", "--extractor-args", "youtubetab:approximate_date"]));
+    expect(argv).toEqual(
+      expect.arrayContaining(["--no-config", "--flat-playlist", "--dump-json", "--extractor-args", "youtubetab:approximate_date"]),
+    );
     expect(argv.slice(-2)).toEqual(["--", "ytsearch5:-morning routine --exec rm"]);
   });
 
@@ -178,7 +236,9 @@ describe("mapping ytsearch flat entries", () => {
 describe("failures are ProviderErrors, never invented results", () => {
   it("a run past the timeout is killed: retryable", async () => {
     const started = Date.now();
-    const failure = await new YtdlpSearchProvider({ path: slow, timeoutMs: 300, concurrency: 1 }).search(request()).catch((e: unknown) => e);
+    const failure = await new YtdlpSearchProvider({ path: slow, timeoutMs: 300, concurrency: 1 })
+      .search(request())
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ProviderError);
     expect((failure as ProviderError).message).toMatch(/timed out after 300 ms/);
     expect((failure as ProviderError).retryable).toBe(true);
@@ -186,27 +246,35 @@ describe("failures are ProviderErrors, never invented results", () => {
   });
 
   it("a non-zero exit carries yt-dlp's last error lines", async () => {
-    const failure = await new YtdlpSearchProvider({ path: failing, timeoutMs: 10_000, concurrency: 1 }).search(request()).catch((e: unknown) => e);
+    const failure = await new YtdlpSearchProvider({ path: failing, timeoutMs: 10_000, concurrency: 1 })
+      .search(request())
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ProviderError);
     expect((failure as ProviderError).message).toMatch(/exited with 1: .*HTTP Error 429/);
     expect((failure as ProviderError).retryable).toBe(true);
   });
 
   it("output that is not one JSON object per line is refused whole", async () => {
-    const failure = await new YtdlpSearchProvider({ path: garbage, timeoutMs: 10_000, concurrency: 1 }).search(request()).catch((e: unknown) => e);
+    const failure = await new YtdlpSearchProvider({ path: garbage, timeoutMs: 10_000, concurrency: 1 })
+      .search(request())
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ProviderError);
     expect((failure as ProviderError).message).toMatch(/not a JSON object: "<html>/);
   });
 
   it("a missing program is not retryable", async () => {
-    const failure = await new YtdlpSearchProvider({ path: join(dir, "no-such-yt-dlp"), timeoutMs: 10_000, concurrency: 1 }).search(request()).catch((e: unknown) => e);
+    const failure = await new YtdlpSearchProvider({ path: join(dir, "no-such-yt-dlp"), timeoutMs: 10_000, concurrency: 1 })
+      .search(request())
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ProviderError);
     expect((failure as ProviderError).retryable).toBe(false);
   });
 
   it("a cancelled search stops the run", async () => {
     const controller = new AbortController();
-    const pending = new YtdlpSearchProvider({ path: slow, timeoutMs: 10_000, concurrency: 1 }).search(request(), { signal: controller.signal });
+    const pending = new YtdlpSearchProvider({ path: slow, timeoutMs: 10_000, concurrency: 1 }).search(request(), {
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 100);
     await expect(pending).rejects.toThrow(/cancelled/);
   });

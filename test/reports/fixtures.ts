@@ -14,7 +14,12 @@ export async function seedFolder(workspaceId: string, name: string, opts: { vide
   await snapshot(account.id, today, { followers: 12_345, views: 987_654, videos: 10 });
   const videos = [];
   for (let i = 0; i < (opts.videos ?? 3); i++) {
-    const v = await createTrackedVideo(workspaceId, { username: `${prefix}_creator`, description: `${prefix} clip ${i}`, viewCount: 1000 * (i + 1), accountId: account.id });
+    const v = await createTrackedVideo(workspaceId, {
+      username: `${prefix}_creator`,
+      description: `${prefix} clip ${i}`,
+      viewCount: 1000 * (i + 1),
+      accountId: account.id,
+    });
     const tv = await prisma.trackedVideo.findFirstOrThrow({ where: { workspaceId, videoId: v.id } });
     await prisma.folderVideo.create({ data: { folderId: folder.id, trackedVideoId: tv.id } });
     videos.push(v);

@@ -43,12 +43,27 @@ async function seedMonth() {
     { description: "flat one", postedAt: new Date("2026-07-01T10:00:00Z"), from: "2026-09-28", base: 50_000, perDay: 0 },
   ];
   for (const s of specs) {
-    const v = await createTrackedVideo(ws.workspaceId, { description: s.description, username: "studio", postedAt: s.postedAt, viewCount: 0 });
+    const v = await createTrackedVideo(ws.workspaceId, {
+      description: s.description,
+      username: "studio",
+      postedAt: s.postedAt,
+      viewCount: 0,
+    });
     const tv = await prisma.trackedVideo.findFirstOrThrow({ where: { workspaceId: ws.workspaceId, videoId: v.id } });
     await prisma.folderVideo.create({ data: { folderId: folder.id, trackedVideoId: tv.id } });
     const rows = [];
-    for (let d = new Date(`${s.from}T00:00:00Z`), i = 0; d <= new Date("2026-11-02T00:00:00Z"); d = new Date(d.getTime() + 86_400_000), i++) {
-      rows.push({ videoId: v.id, day: d, capturedAt: new Date(d.getTime() + 20 * 3600_000), source: "simulated", viewCount: BigInt(s.base + s.perDay * (i + 1)) });
+    for (
+      let d = new Date(`${s.from}T00:00:00Z`), i = 0;
+      d <= new Date("2026-11-02T00:00:00Z");
+      d = new Date(d.getTime() + 86_400_000), i++
+    ) {
+      rows.push({
+        videoId: v.id,
+        day: d,
+        capturedAt: new Date(d.getTime() + 20 * 3600_000),
+        source: "simulated",
+        viewCount: BigInt(s.base + s.perDay * (i + 1)),
+      });
     }
     await prisma.videoSnapshot.createMany({ data: rows });
     await prisma.video.update({ where: { id: v.id }, data: { viewCount: s.base + s.perDay * rows.length } });
@@ -68,7 +83,14 @@ describe("scheduled reports", () => {
       attachCsv: true,
     });
     expect(made.status).toBe(201);
-    expect(made.body.data).toMatchObject({ frequency: "monthly", dayOfMonth: 1, hour: 9, timeZone: "Europe/Paris", recipients: ["client@example.test", "boss@example.test"], shareUrl: null });
+    expect(made.body.data).toMatchObject({
+      frequency: "monthly",
+      dayOfMonth: 1,
+      hour: 9,
+      timeZone: "Europe/Paris",
+      recipients: ["client@example.test", "boss@example.test"],
+      shareUrl: null,
+    });
     const scheduleId = made.body.data.id;
     // Made before the month's report was due (the sweep skips a period that was due before the schedule existed).
     await prisma.$executeRawUnsafe(`UPDATE report_schedules SET created_at = '2026-09-15T00:00:00Z' WHERE id = $1::uuid`, scheduleId);
@@ -108,7 +130,11 @@ describe("scheduled reports", () => {
     const csv = mail.mail.attachments[0]!;
     expect(csv.filename).toMatch(/^folder-videos-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(csv.contentType).toMatch(/text\/csv/);
-    const lines = csv.content.toString("utf8").replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = csv.content
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines).toHaveLength(4);
     expect(lines.slice(1).join("\n")).toContain("october launch");
     const link = linksOf(mail).find((l) => l.startsWith("http://reports.example.test/r/"));
@@ -163,7 +189,12 @@ describe("scheduled reports", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe("VALIDATION_ERROR");
     }
-    const made = await gql(api.url, ws.key, `mutation($f: ID!) { createReportSchedule(folderId: $f, frequency: WEEKLY, recipients: ["x@example.test"], attachCsv: true) { id uuid weekday hour timeZone attachCsv enabled } }`, { f: folder.id });
+    const made = await gql(
+      api.url,
+      ws.key,
+      `mutation($f: ID!) { createReportSchedule(folderId: $f, frequency: WEEKLY, recipients: ["x@example.test"], attachCsv: true) { id uuid weekday hour timeZone attachCsv enabled } }`,
+      { f: folder.id },
+    );
     expect(made.body.errors).toBeUndefined();
     expect(made.body.data.createReportSchedule).toMatchObject({ weekday: 1, hour: 8, timeZone: "UTC", attachCsv: true, enabled: true });
     const id = made.body.data.createReportSchedule.uuid;
@@ -172,7 +203,9 @@ describe("scheduled reports", () => {
 
     await newPerson("member@schedules.test", ws.workspaceId, "member");
     const member = await signedIn(api.url, "member@schedules.test");
-    const read = await member.gql(`query($f: ID!) { reportSchedules(folderId: $f) { edges { node { uuid shareUrl } } } }`, { f: folder.id });
+    const read = await member.gql(`query($f: ID!) { reportSchedules(folderId: $f) { edges { node { uuid shareUrl } } } }`, {
+      f: folder.id,
+    });
     expect(read.body.data.reportSchedules.edges).toEqual([{ node: { uuid: id, shareUrl: null } }]);
     const change = await member.gql(`mutation($id: ID!) { deleteReportSchedule(id: $id) }`, { id });
     expect(change.body.errors[0].extensions.code).toBe("FORBIDDEN");

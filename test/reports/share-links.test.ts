@@ -50,7 +50,10 @@ describe("share links", () => {
     expect(Date.parse(made.body.data.expiresAt) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
     const token = tokenOf(made.body.data.url);
     // Only the SHA-256 is stored.
-    const rows = await prisma.$queryRawUnsafe<{ h: string }[]>(`SELECT encode(token_hash, 'hex') AS h FROM folder_share_links WHERE id = $1::uuid`, made.body.data.id);
+    const rows = await prisma.$queryRawUnsafe<{ h: string }[]>(
+      `SELECT encode(token_hash, 'hex') AS h FROM folder_share_links WHERE id = $1::uuid`,
+      made.body.data.id,
+    );
     expect(rows[0]!.h).toBe((await import("node:crypto")).createHash("sha256").update(token).digest("hex"));
 
     const listed = await ca.get(`/api/v1/folders/${seededA.folder.id}/share-links`);
@@ -67,13 +70,30 @@ describe("share links", () => {
     expect(data.growth).toHaveLength(7);
     expect(data.growth.at(-1)).toMatchObject({ totalFollowers: 12_345, totalViews: 987_654 });
     expect(data.topVideos.map((v: { views: number }) => v.views)).toEqual([3000, 2000, 1000]);
-    expect(data.topAccounts).toEqual([{ rank: 1, platform: "platformA", username: "alpha_creator", displayName: "Creator alpha_creator", followers: 12_345, totalViews: 987_654 }]);
+    expect(data.topAccounts).toEqual([
+      {
+        rank: 1,
+        platform: "platformA",
+        username: "alpha_creator",
+        displayName: "Creator alpha_creator",
+        followers: 12_345,
+        totalViews: 987_654,
+      },
+    ]);
     // An explicit null period is the default window (30 days), never the whole history nor a 500.
-    const nullPeriod = await shared({ query: `query($token: String!) { sharedFolderReport(token: $token, period: null) { period growth { date } } }`, variables: { token } });
-    expect([nullPeriod.status, nullPeriod.body.data?.sharedFolderReport.period, nullPeriod.body.data?.sharedFolderReport.growth.length]).toEqual([200, "D30", 30]);
+    const nullPeriod = await shared({
+      query: `query($token: String!) { sharedFolderReport(token: $token, period: null) { period growth { date } } }`,
+      variables: { token },
+    });
+    expect([
+      nullPeriod.status,
+      nullPeriod.body.data?.sharedFolderReport.period,
+      nullPeriod.body.data?.sharedFolderReport.growth.length,
+    ]).toEqual([200, "D30", 30]);
     // Nothing of the workspace beyond the folder: no ids, no other folder, no other workspace.
     const text = r.text;
-    for (const id of [a.workspaceId, seededA.folder.id, seededA.account.id, seededA.tracked.id, ...seededA.videos.map((v) => v.id)]) expect(text).not.toContain(id);
+    for (const id of [a.workspaceId, seededA.folder.id, seededA.account.id, seededA.tracked.id, ...seededA.videos.map((v) => v.id)])
+      expect(text).not.toContain(id);
     expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
     expect(text).not.toContain("Secret Other Folder");
     expect(text).not.toContain("secretother");
@@ -114,13 +134,20 @@ describe("share links", () => {
   });
 
   it("revoked, expired and unknown tokens answer the same 404; revoke is audited", async () => {
-    const made = await gql(api.url, a.key, `mutation($f: ID!) { createFolderShareLink(folderId: $f, expiresInDays: 30) { url link { id uuid status createdBy } } }`, { f: seededA.folder.id });
+    const made = await gql(
+      api.url,
+      a.key,
+      `mutation($f: ID!) { createFolderShareLink(folderId: $f, expiresInDays: 30) { url link { id uuid status createdBy } } }`,
+      { f: seededA.folder.id },
+    );
     expect(made.body.errors).toBeUndefined();
     const { url, link } = made.body.data.createFolderShareLink;
     const token = tokenOf(url);
     expect((await report(token)).status).toBe(200);
 
-    const revoked = await gql(api.url, a.key, `mutation($id: ID!) { revokeFolderShareLink(id: $id) { status revokedAt } }`, { id: link.id });
+    const revoked = await gql(api.url, a.key, `mutation($id: ID!) { revokeFolderShareLink(id: $id) { status revokedAt } }`, {
+      id: link.id,
+    });
     expect(revoked.body.data.revokeFolderShareLink.status).toBe("REVOKED");
     const gone = await report(token);
     const unknown = await report("A".repeat(43));
@@ -130,7 +157,10 @@ describe("share links", () => {
     expect(gone.body.code).toBe("NOT_FOUND");
 
     const expiring = await ca.post(`/api/v1/folders/${seededA.folder.id}/share-links`, {});
-    await prisma.$executeRawUnsafe(`UPDATE folder_share_links SET expires_at = now() - interval '1 second' WHERE id = $1::uuid`, expiring.body.data.id);
+    await prisma.$executeRawUnsafe(
+      `UPDATE folder_share_links SET expires_at = now() - interval '1 second' WHERE id = $1::uuid`,
+      expiring.body.data.id,
+    );
     const expired = await report(tokenOf(expiring.body.data.url));
     expect(expired.status).toBe(404);
     expect(expired.body).toEqual(unknown.body);
@@ -142,11 +172,15 @@ describe("share links", () => {
   });
 
   it("expiry choices are bounded; a member may not make, list or revoke links", async () => {
-    const tooFar = await ca.post(`/api/v1/folders/${seededA.folder.id}/share-links`, { expiresAt: new Date(Date.now() + 400 * 86_400_000).toISOString() });
+    const tooFar = await ca.post(`/api/v1/folders/${seededA.folder.id}/share-links`, {
+      expiresAt: new Date(Date.now() + 400 * 86_400_000).toISOString(),
+    });
     expect(tooFar.status).toBe(400);
     expect(tooFar.body.code).toBe("VALIDATION_ERROR");
     expect((await ca.post(`/api/v1/folders/${seededA.folder.id}/share-links`, { expiresInDays: 45 })).status).toBe(400);
-    expect((await ca.post(`/api/v1/folders/${seededA.folder.id}/share-links`, { expiresAt: new Date(Date.now() - 1000).toISOString() })).status).toBe(400);
+    expect(
+      (await ca.post(`/api/v1/folders/${seededA.folder.id}/share-links`, { expiresAt: new Date(Date.now() - 1000).toISOString() })).status,
+    ).toBe(400);
     const date = new Date(Date.now() + 200 * 86_400_000).toISOString();
     const dated = await ca.post(`/api/v1/folders/${seededA.folder.id}/share-links`, { expiresAt: date });
     expect(dated.status).toBe(201);
@@ -166,11 +200,16 @@ describe("share links", () => {
     const intro = await shared({ query: "{ __schema { types { name } } }" });
     expect(intro.status).toBe(400);
     expect(intro.body.code).toBe("VALIDATION_ERROR");
-    const twice = await shared({ query: `{ a: sharedFolderReport(token: "${token}") { folderName } b: sharedFolderReport(token: "${token}") { folderName } }` });
+    const twice = await shared({
+      query: `{ a: sharedFolderReport(token: "${token}") { folderName } b: sharedFolderReport(token: "${token}") { folderName } }`,
+    });
     expect(twice.status).toBe(400);
     const node = await shared({ query: `{ node(id: "x") { id } }` });
     expect(node.status).toBe(400);
-    const form = await request(api.url, "POST", "/graphql/shared", { rawBody: "query=1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = await request(api.url, "POST", "/graphql/shared", {
+      rawBody: "query=1",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(form.status).toBe(415);
     expect(form.body.code).toBe("UNSUPPORTED_MEDIA_TYPE");
     const get = await request(api.url, "GET", "/graphql/shared");
@@ -178,7 +217,10 @@ describe("share links", () => {
     const bad = await shared({ query: "{ sharedFolderReport(" });
     expect(bad.status).toBe(400);
     // A key or a cookie gives nothing more: the token alone decides.
-    const withKey = await request(api.url, "POST", "/graphql/shared", { key: a.key, body: { query: QUERY, variables: { token: "nope-nope-nope-nope-nope" } } });
+    const withKey = await request(api.url, "POST", "/graphql/shared", {
+      key: a.key,
+      body: { query: QUERY, variables: { token: "nope-nope-nope-nope-nope" } },
+    });
     expect(withKey.status).toBe(404);
   });
 

@@ -59,7 +59,11 @@ describe("the shared report page, in Chromium", () => {
     const totals = p.getByRole("region", { name: "Totals" });
     await expect.poll(() => totals.getByText("Videos", { exact: true }).locator("xpath=..").textContent()).toContain("3");
     await expect.poll(() => totals.getByText("Views", { exact: true }).locator("xpath=..").textContent()).toContain("6,000");
-    await p.getByRole("img", { name: /Followers and views of the folder's accounts/ }).or(p.locator(".shared-report-growth canvas").first()).first().waitFor();
+    await p
+      .getByRole("img", { name: /Followers and views of the folder's accounts/ })
+      .or(p.locator(".shared-report-growth canvas").first())
+      .first()
+      .waitFor();
     const videos = p.getByRole("region", { name: "Top videos" });
     await expect.poll(() => videos.getByRole("row").count()).toBe(4);
     await expect.poll(() => videos.getByRole("row").nth(1).textContent()).toContain("3,000");
@@ -76,7 +80,10 @@ describe("the shared report page, in Chromium", () => {
     // Listed in Settings → Share links (with the schedule's own link once it makes one); revoke it there.
     await page.goto("/settings/share-links");
     const table = page.getByRole("table", { name: "Share links of this workspace, newest first" });
-    await table.getByRole("row", { name: /Launch Week/ }).first().waitFor();
+    await table
+      .getByRole("row", { name: /Launch Week/ })
+      .first()
+      .waitFor();
     await table.getByRole("button", { name: "Revoke the link of Launch Week" }).first().click();
     await page.getByRole("dialog").getByRole("button", { name: "Revoke link" }).click();
     await page.getByText("Revoked the link of “Launch Week”.").waitFor();

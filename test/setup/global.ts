@@ -51,7 +51,9 @@ export default async function setup(project: TestProject) {
       // vitest reports an error thrown here ("error during close") but keeps the exit status: fail it too.
       process.exitCode = 1;
       const list = [...byPrefix].map(([p, n]) => `${p}: ${n}`).join(", ");
-      throw new Error(`Redis keys of this test run were left behind (${left.length}; by prefix: ${list}), e.g. ${left.slice(0, 5).join(", ")}`);
+      throw new Error(
+        `Redis keys of this test run were left behind (${left.length}; by prefix: ${list}), e.g. ${left.slice(0, 5).join(", ")}`,
+      );
     }
   };
 }

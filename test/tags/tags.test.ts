@@ -31,7 +31,9 @@ async function setup() {
 async function mcpCall(key: string, name: string, args: Record<string, unknown>) {
   await mcp?.close().catch(() => undefined);
   mcp = new Client({ name: "tags-test", version: "1.0.0" });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+  );
   const r = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
   return { isError: r.isError === true, body: r.structuredContent };
 }
@@ -58,7 +60,13 @@ describe("tags: create, read, update, delete", () => {
     expect(updated.body.data).toEqual({ ...created.body.data, color: "#00aa00" });
     expect((await c.patch(`${P}/tags/${id}`, { name: "Sponsored" })).body.data.name).toBe("Sponsored");
 
-    for (const bad of [{ name: "" }, { name: "x".repeat(51) }, { name: "ok", color: "red" }, { name: "ok", color: "#12345" }, { name: "ok", extra: 1 }]) {
+    for (const bad of [
+      { name: "" },
+      { name: "x".repeat(51) },
+      { name: "ok", color: "red" },
+      { name: "ok", color: "#12345" },
+      { name: "ok", extra: 1 },
+    ]) {
       const r = await c.post(`${P}/tags`, bad);
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(r.body.code).toBe("VALIDATION_ERROR");
@@ -97,7 +105,9 @@ describe("tagging, filtering and grouping by tag", () => {
       { id: theirVideo.id, success: false, error: "Video not found" },
     ]);
     // Tagging again is a success and adds nothing.
-    expect((await c.post(`${P}/tags/${hot}/videos`, { video_ids: [videos[0]!.id] })).body.data).toEqual([{ id: videos[0]!.id, success: true }]);
+    expect((await c.post(`${P}/tags/${hot}/videos`, { video_ids: [videos[0]!.id] })).body.data).toEqual([
+      { id: videos[0]!.id, success: true },
+    ]);
     await c.post(`${P}/tags/${client1}/videos`, { video_ids: [videos[2]!.id, videos[3]!.id] });
     await c.post(`${P}/tags/${client1}/accounts`, { account_ids: [accounts[0]!.id, accounts[1]!.id] });
     expect((await c.post(`${P}/tags/${hot}/videos`, { video_ids: Array.from({ length: 51 }, () => videos[0]!.id) })).status).toBe(400);
@@ -137,7 +147,9 @@ describe("tagging, filtering and grouping by tag", () => {
     const v2 = g.body.data.videos.edges.find((e: any) => e.node.uuid === videos[2]!.id).node;
     expect(v2.tags.map((t: any) => t.name)).toEqual(["client 1", "hot"]);
     expect(g.body.data.accounts.edges.map((e: any) => e.node.tags)).toEqual([[{ name: "client 1" }], [{ name: "client 1" }]]);
-    expect(g.body.data.tags.edges.map((e: any) => e.node)).toEqual(groups.map((t: any) => ({ name: t.name, videoCount: t.videoCount, accountCount: t.accountCount, totalViews: t.totalViews })));
+    expect(g.body.data.tags.edges.map((e: any) => e.node)).toEqual(
+      groups.map((t: any) => ({ name: t.name, videoCount: t.videoCount, accountCount: t.accountCount, totalViews: t.totalViews })),
+    );
     const gBad = await gql(api.url, ws.key, `{ videos(tagIds: ["x"], first: 1) { totalCount } }`);
     expect(gBad.body.errors![0]!.extensions!.code).toBe("VALIDATION_ERROR");
 
@@ -145,7 +157,9 @@ describe("tagging, filtering and grouping by tag", () => {
     expect((await mcpCall(ws.key, "list_videos", { tag: hot })).body.data.map((v: any) => v.id).sort()).toEqual(sorted(videos.slice(0, 3)));
     expect((await mcpCall(ws.key, "list_accounts", { tag: [client1] })).body.pagination.total).toBe(2);
     expect((await mcpCall(ws.key, "list_tags", {})).body.data).toEqual(groups);
-    expect((await mcpCall(ws.key, "tag_videos", { tag_id: hot, video_ids: [videos[5]!.id] })).body.data).toEqual([{ id: videos[5]!.id, success: true }]);
+    expect((await mcpCall(ws.key, "tag_videos", { tag_id: hot, video_ids: [videos[5]!.id] })).body.data).toEqual([
+      { id: videos[5]!.id, success: true },
+    ]);
     expect((await mcpCall(stranger.key, "tag_videos", { tag_id: hot, video_ids: [theirVideo.id] })).body.code).toBe("NOT_FOUND");
 
     // A folder's videos take the same filter (REST `tag`, GraphQL `tagIds`), never with another workspace's tags.
@@ -155,12 +169,20 @@ describe("tagging, filtering and grouping by tag", () => {
     expect(inFolder.body.data.map((v: any) => v.id).sort()).toEqual(sorted(videos.slice(2, 4)));
     expect(inFolder.body.total).toBe(2);
     expect((await c.get(`${P}/folders/${folder}/videos?tag=${theirTag}`)).body.total).toBe(0);
-    const gFolder = await gql(api.url, ws.key, `query($f: ID!, $t: [ID!]) { folder(id: $f) { videos(tagIds: $t, first: 10) { totalCount } } }`, { f: folder, t: [hot] });
+    const gFolder = await gql(
+      api.url,
+      ws.key,
+      `query($f: ID!, $t: [ID!]) { folder(id: $f) { videos(tagIds: $t, first: 10) { totalCount } } }`,
+      { f: folder, t: [hot] },
+    );
     expect(gFolder.body.data.folder.videos.totalCount).toBe(3);
 
     // Untag: REST and GraphQL; the items stay tracked.
     expect((await c.delete(`${P}/tags/${hot}/videos`, { video_ids: [videos[0]!.id, videos[4]!.id] })).body.data).toEqual({ removed: 1 });
-    const un = await gql(api.url, ws.key, `mutation($t: ID!, $a: [ID!]!) { untagAccounts(tagId: $t, accountIds: $a) }`, { t: client1, a: [accounts[0]!.id] });
+    const un = await gql(api.url, ws.key, `mutation($t: ID!, $a: [ID!]!) { untagAccounts(tagId: $t, accountIds: $a) }`, {
+      t: client1,
+      a: [accounts[0]!.id],
+    });
     expect(un.body.data.untagAccounts).toBe(1);
     expect((await c.get(`${P}/accounts?tag=${client1}`)).body.pagination.total).toBe(1);
     expect((await c.get(`${P}/videos`)).body.pagination.total).toBe(6);
@@ -180,7 +202,9 @@ describe("tagging, filtering and grouping by tag", () => {
     expect(dup.body.errors![0]!.extensions!.code).toBe("TAG_EXISTS");
     const bad = await gql(api.url, ws.key, `mutation { createTag(name: "x", color: "blue") { id } }`);
     expect(bad.body.errors![0]!.extensions!.code).toBe("VALIDATION_ERROR");
-    const upd = await gql(api.url, ws.key, `mutation($id: ID!) { updateTag(id: $id, name: "Q1") { name color } }`, { id: made.body.data.createTag.id });
+    const upd = await gql(api.url, ws.key, `mutation($id: ID!) { updateTag(id: $id, name: "Q1") { name color } }`, {
+      id: made.body.data.createTag.id,
+    });
     expect(upd.body.data.updateTag).toEqual({ name: "Q1", color: "#abcdef" });
     const del = await gql(api.url, ws.key, `mutation($id: ID!) { deleteTag(id: $id) }`, { id: made.body.data.createTag.uuid });
     expect(del.body.data.deleteTag).toBe(made.body.data.createTag.uuid);

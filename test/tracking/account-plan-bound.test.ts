@@ -23,7 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api));
 
-const jobsNamed = async (name: string) => (await queue("scrape").getJobs(["waiting", "delayed", "prioritized"])).filter((j) => j.name === name);
+const jobsNamed = async (name: string) =>
+  (await queue("scrape").getJobs(["waiting", "delayed", "prioritized"])).filter((j) => j.name === name);
 
 describe("an account's discovered videos count toward what the workspace may make the service scrape", () => {
   it("four parallel POST /accounts (video_limit 500) with one slot left: one account, one listed video, one video scrape", async () => {
@@ -33,7 +34,9 @@ describe("an account's discovered videos count toward what the workspace may mak
     const before = new Set((await jobsNamed(SCRAPE_VIDEO)).map((j) => j.id));
 
     const answers = await Promise.all(
-      ["one", "two", "three", "four"].map((name) => c.post("/api/v1/accounts", { url: `https://www.tiktok.com/@bound.${name}`, video_limit: 500 })),
+      ["one", "two", "three", "four"].map((name) =>
+        c.post("/api/v1/accounts", { url: `https://www.tiktok.com/@bound.${name}`, video_limit: 500 }),
+      ),
     );
     for (const a of answers) expect(a.status).toBe(201);
     const added = answers.flatMap((a) => a.body.data.added);

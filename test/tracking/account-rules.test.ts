@@ -30,7 +30,8 @@ afterAll(async () => {
 });
 
 const put = (key: string, path: string, body: unknown) => request(api.url, "PUT", path, { key, body });
-const scrapeJobs = async (name: string) => (await queue("scrape").getJobs(["waiting", "delayed", "prioritized"])).filter((j) => j.name === name);
+const scrapeJobs = async (name: string) =>
+  (await queue("scrape").getJobs(["waiting", "delayed", "prioritized"])).filter((j) => j.name === name);
 
 async function trackedAccount(key: string, username: string, videoLimit: number): Promise<string> {
   const r = await client(api.url, key).post("/api/v1/accounts", { url: `https://www.tiktok.com/@${username}`, video_limit: videoLimit });
@@ -51,7 +52,10 @@ describe("an account's rules decide which of its videos are tracked", () => {
 
     // What the simulated listing of the account holds (deterministic): a hashtag some of its videos carry and others not.
     const provider = createScrapeProvider();
-    const listing = await provider.scrapeAccount({ platform: "platformA", username, canonicalUrl: canonicalAccountUrl({ platform: "platformA", username }) }, { maxVideos: 10 });
+    const listing = await provider.scrapeAccount(
+      { platform: "platformA", username, canonicalUrl: canonicalAccountUrl({ platform: "platformA", username }) },
+      { maxVideos: 10 },
+    );
     const counts = new Map<string, number>();
     for (const v of listing.videos) for (const t of v.hashtags) counts.set(t, (counts.get(t) ?? 0) + 1);
     excluded = [...counts].sort((a, b) => b[1] - a[1]).find(([, n]) => n < listing.videos.length)![0];
@@ -61,11 +65,21 @@ describe("an account's rules decide which of its videos are tracked", () => {
     // Set with a # and capitals: stored as the service stores hashtags.
     const set = await put(key, `/api/v1/accounts/${accountId}/rules`, { excludeHashtags: [`#${excluded.toUpperCase()}`] });
     expect(set.status).toBe(200);
-    expect(set.body.data.rules).toEqual({ includeHashtags: [], excludeHashtags: [excluded], includeWords: [], excludeWords: [], minDurationSeconds: null, postedAfter: null });
+    expect(set.body.data.rules).toEqual({
+      includeHashtags: [],
+      excludeHashtags: [excluded],
+      includeWords: [],
+      excludeWords: [],
+      minDurationSeconds: null,
+      postedAfter: null,
+    });
 
     await scrapeAccount(accountId, jobRun(), provider);
 
-    const tracked = await prisma.trackedVideo.findMany({ where: { video: { accountId } }, select: { video: { select: { hashtags: true } } } });
+    const tracked = await prisma.trackedVideo.findMany({
+      where: { video: { accountId } },
+      select: { video: { select: { hashtags: true } } },
+    });
     expect(tracked).toHaveLength(listing.videos.length - carrying);
     expect(tracked.every((t) => !t.video.hashtags.includes(excluded))).toBe(true);
     const limits = (await client(api.url, key).get("/api/v1/workspace")).body.data.limits;
@@ -92,8 +106,13 @@ describe("an account's rules decide which of its videos are tracked", () => {
   });
 
   it("GraphQL and MCP read and write the same rules; bad rules are refused on every door", async () => {
-    const q = await gql(api.url, key, `query($id: ID!) { account(id: $id) { tracking { rules { excludeHashtags minDurationSeconds } pausedAt
-      skippedVideos(first: 2) { totalCount edges { node { rule reason url } } } } } }`, { id: accountId });
+    const q = await gql(
+      api.url,
+      key,
+      `query($id: ID!) { account(id: $id) { tracking { rules { excludeHashtags minDurationSeconds } pausedAt
+      skippedVideos(first: 2) { totalCount edges { node { rule reason url } } } } } }`,
+      { id: accountId },
+    );
     expect(q.body.errors).toBeUndefined();
     const tracking = q.body.data.account.tracking;
     expect(tracking.rules).toEqual({ excludeHashtags: [excluded], minDurationSeconds: null });
@@ -101,25 +120,50 @@ describe("an account's rules decide which of its videos are tracked", () => {
     expect(tracking.skippedVideos.totalCount).toBe(skippedIds.length);
     expect(tracking.skippedVideos.edges[0].node.rule).toBe("EXCLUDE_HASHTAGS");
 
-    const m = await gql(api.url, key, `mutation($id: ID!) { setAccountRules(id: $id, rules: { includeWords: ["Recipe"], minDurationSeconds: 30, postedAfter: "2026-01-01" }) {
-      tracking { rules { includeWords excludeHashtags minDurationSeconds postedAfter } } } }`, { id: accountId });
+    const m = await gql(
+      api.url,
+      key,
+      `mutation($id: ID!) { setAccountRules(id: $id, rules: { includeWords: ["Recipe"], minDurationSeconds: 30, postedAfter: "2026-01-01" }) {
+      tracking { rules { includeWords excludeHashtags minDurationSeconds postedAfter } } } }`,
+      { id: accountId },
+    );
     expect(m.body.errors).toBeUndefined();
-    expect(m.body.data.setAccountRules.tracking.rules).toEqual({ includeWords: ["recipe"], excludeHashtags: [], minDurationSeconds: 30, postedAfter: "2026-01-01" });
+    expect(m.body.data.setAccountRules.tracking.rules).toEqual({
+      includeWords: ["recipe"],
+      excludeHashtags: [],
+      minDurationSeconds: 30,
+      postedAfter: "2026-01-01",
+    });
 
-    for (const bad of [{ excludeHashtags: ["#no spaces"] }, { minDurationSeconds: 0 }, { postedAfter: "2026-02-30" }, { surprise: true }, { includeWords: "one" }]) {
+    for (const bad of [
+      { excludeHashtags: ["#no spaces"] },
+      { minDurationSeconds: 0 },
+      { postedAfter: "2026-02-30" },
+      { surprise: true },
+      { includeWords: "one" },
+    ]) {
       const r = await put(key, `/api/v1/accounts/${accountId}/rules`, bad);
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(r.body.code).toBe("VALIDATION_ERROR");
     }
-    const g = await gql(api.url, key, `mutation($id: ID!) { setAccountRules(id: $id, rules: { minDurationSeconds: -5 }) { uuid } }`, { id: accountId });
+    const g = await gql(api.url, key, `mutation($id: ID!) { setAccountRules(id: $id, rules: { minDurationSeconds: -5 }) { uuid } }`, {
+      id: accountId,
+    });
     expect(g.body.errors![0]!.extensions!.code).toBe("VALIDATION_ERROR");
 
     mcp = new Client({ name: "account-rules-test", version: "1.0.0" });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
-    const tool = (await mcp.callTool({ name: "set_account_rules", arguments: { account_id: accountId, excludeHashtags: [excluded] } })) as { structuredContent: any; isError?: boolean };
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+    );
+    const tool = (await mcp.callTool({ name: "set_account_rules", arguments: { account_id: accountId, excludeHashtags: [excluded] } })) as {
+      structuredContent: any;
+      isError?: boolean;
+    };
     expect(tool.isError).toBeFalsy();
     expect(tool.structuredContent.data.rules.excludeHashtags).toEqual([excluded]);
-    const listed = (await mcp.callTool({ name: "list_account_skipped_videos", arguments: { account_id: accountId } })) as { structuredContent: any };
+    const listed = (await mcp.callTool({ name: "list_account_skipped_videos", arguments: { account_id: accountId } })) as {
+      structuredContent: any;
+    };
     expect(listed.structuredContent.pagination.total).toBe(skippedIds.length);
   });
 
@@ -139,7 +183,12 @@ describe("an account's rules decide which of its videos are tracked", () => {
     expect((await refreshDue(later)).accounts).toBe(0);
     await prisma.trackedAccount.updateMany({ where: { accountId }, data: { rules: {}, videoLimit: 20 } });
     const before = await prisma.trackedVideo.count({ where: { video: { accountId } } });
-    const run = await scrapeAccount(accountId, jobRun(0, 5, "while-paused"), createScrapeProvider(), () => new Date(Date.now() + 7_200_000));
+    const run = await scrapeAccount(
+      accountId,
+      jobRun(0, 5, "while-paused"),
+      createScrapeProvider(),
+      () => new Date(Date.now() + 7_200_000),
+    );
     expect(run.tracked).toBe(0);
     expect(await prisma.trackedVideo.count({ where: { video: { accountId } } })).toBe(before);
     expect((await prisma.account.findUniqueOrThrow({ where: { id: accountId } })).nextRefreshAt).toBeNull();
@@ -178,8 +227,13 @@ describe("a failed sync shows why and is retried once", () => {
     expect(await jobsOf()).toBe(before + 1);
     expect(a!.body.data.account.scrapeStatus).toBe("queued");
     // Asked again (GraphQL): nothing more is queued.
-    const g = await gql(api.url, key, `mutation($id: ID!) { retryAccountSync(id: $id) { queued account { scrapeStatus scrapeError } } }`, { id: accountId });
-    expect(g.body.data.retryAccountSync).toEqual({ queued: false, account: { scrapeStatus: "QUEUED", scrapeError: "simulated: the profile is private" } });
+    const g = await gql(api.url, key, `mutation($id: ID!) { retryAccountSync(id: $id) { queued account { scrapeStatus scrapeError } } }`, {
+      id: accountId,
+    });
+    expect(g.body.data.retryAccountSync).toEqual({
+      queued: false,
+      account: { scrapeStatus: "QUEUED", scrapeError: "simulated: the profile is private" },
+    });
     expect(await jobsOf()).toBe(before + 1);
 
     // Tenancy: another workspace reaches none of the account's controls.

@@ -25,7 +25,6 @@ afterAll(() => stopAll(api, workers));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-
 type Client = ReturnType<typeof client>;
 
 /** Tracks the account and waits until its scrape (and the tracking of its videos) is done. */
@@ -35,7 +34,11 @@ async function trackReady(c: Client, url: string, videoLimit?: number) {
   const list = await c.get("/api/v1/accounts?limit=100");
   const username = r.body.data.added[0] ?? r.body.data.alreadyTracked[0];
   const item = list.body.data.find((a: any) => a.username === username);
-  const ready = await waitUntil("the account's scrape", () => c.get(`/api/v1/accounts/${item.id}`), (x) => x.body.data.scrapeStatus === "ready");
+  const ready = await waitUntil(
+    "the account's scrape",
+    () => c.get(`/api/v1/accounts/${item.id}`),
+    (x) => x.body.data.scrapeStatus === "ready",
+  );
   return { response: r, account: ready.body.data };
 }
 
@@ -44,7 +47,10 @@ describe("POST /accounts", () => {
     const ws = await newWorkspace();
     const c = client(api.url, ws.key);
     const { response, account } = await trackReady(c, "https://www.tiktok.com/@Dance.Crew?lang=en", 7);
-    expect(response.body).toEqual({ data: { added: ["dance.crew"], alreadyTracked: [], failed: [] }, message: expect.stringMatching(/queued/i) });
+    expect(response.body).toEqual({
+      data: { added: ["dance.crew"], alreadyTracked: [], failed: [] },
+      message: expect.stringMatching(/queued/i),
+    });
     expect(account).toEqual({
       id: expect.stringMatching(UUID),
       trackedAccountId: expect.stringMatching(UUID),
@@ -77,12 +83,32 @@ describe("POST /accounts", () => {
     const posted = videos.body.data.map((v: any) => Date.parse(v.postedAt));
     expect(posted).toEqual([...posted].sort((a, b) => b - a));
     for (const v of videos.body.data) {
-      expect(v).toMatchObject({ type: "platformA", username: "dance.crew", canonicalAccountId: account.id, scrapeStatus: "ready", dataSource: "simulated" });
+      expect(v).toMatchObject({
+        type: "platformA",
+        username: "dance.crew",
+        canonicalAccountId: account.id,
+        scrapeStatus: "ready",
+        dataSource: "simulated",
+      });
       expect(v.url).toBe(`https://www.tiktok.com/@dance.crew/video/${v.platformVideoId}`);
-      for (const k of ["id", "platformVideoId", "url", "description", "viewCount", "likeCount", "commentCount", "engagementRate", "postedAt", "type"]) expect(v).toHaveProperty(k);
+      for (const k of [
+        "id",
+        "platformVideoId",
+        "url",
+        "description",
+        "viewCount",
+        "likeCount",
+        "commentCount",
+        "engagementRate",
+        "postedAt",
+        "type",
+      ])
+        expect(v).toHaveProperty(k);
     }
     // They are the newest of the account's videos, and count toward the tracking limit.
-    const all = (await prisma.video.findMany({ where: { accountId: account.id }, orderBy: { postedAt: "desc" }, select: { id: true } })).map((v) => v.id);
+    const all = (
+      await prisma.video.findMany({ where: { accountId: account.id }, orderBy: { postedAt: "desc" }, select: { id: true } })
+    ).map((v) => v.id);
     expect(videos.body.data.map((v: any) => v.id)).toEqual(all.slice(0, 7));
     expect((await c.get("/api/v1/workspace")).body.data.limits.video_slots_used).toBe(7);
     expect((await c.get("/api/v1/videos")).body.pagination.total).toBe(7);
@@ -106,7 +132,13 @@ describe("POST /accounts", () => {
       expect(bad.status, String(video_limit)).toBe(400);
       expect(bad.body.code).toBe("VALIDATION_ERROR");
     }
-    for (const url of ["", "https://www.youtube.com/watch?v=abcdefghijk", "https://www.instagram.com/reel/Cabcdef/", "http://www.tiktok.com/@x", "https://evil.example/@x"]) {
+    for (const url of [
+      "",
+      "https://www.youtube.com/watch?v=abcdefghijk",
+      "https://www.instagram.com/reel/Cabcdef/",
+      "http://www.tiktok.com/@x",
+      "https://evil.example/@x",
+    ]) {
       const bad = await c.post("/api/v1/accounts", { url });
       expect(bad.status, url).toBe(400);
       expect(bad.body.code).toBe("INVALID_URL");
@@ -144,7 +176,11 @@ describe("POST /accounts", () => {
     expect(await prisma.account.count({ where: { username: "shared.channel" } })).toBe(1);
     expect((await client(api.url, a.key).get(`/api/v1/accounts/${ra.account.id}/videos`)).body.pagination.total).toBe(4);
     // The account was ready already (A's scrape); B's own scrape job tracks B's videos shortly after.
-    const bVideos = await waitUntil("the account's scrape", () => client(api.url, b.key).get(`/api/v1/accounts/${ra.account.id}/videos`), (x) => x.body.pagination.total > 0);
+    const bVideos = await waitUntil(
+      "the account's scrape",
+      () => client(api.url, b.key).get(`/api/v1/accounts/${ra.account.id}/videos`),
+      (x) => x.body.pagination.total > 0,
+    );
     expect(bVideos.body.pagination.total).toBe(9);
     expect(await prisma.video.count({ where: { accountId: ra.account.id } })).toBeGreaterThanOrEqual(9);
   });
@@ -225,7 +261,10 @@ describe("tenant isolation", () => {
       expect(r.status).toBe(404);
       expect(r.body.code).toBe("NOT_FOUND");
     }
-    expect((await other.get("/api/v1/accounts")).body).toEqual({ data: [], pagination: { total: 0, limit: 20, offset: 0, has_more: false } });
+    expect((await other.get("/api/v1/accounts")).body).toEqual({
+      data: [],
+      pagination: { total: 0, limit: 20, offset: 0, has_more: false },
+    });
     expect((await client(api.url, owner.key).get(`/api/v1/accounts/${account.id}`)).status).toBe(200);
     const none = client(api.url, null);
     expect((await none.get("/api/v1/accounts")).status).toBe(401);

@@ -55,7 +55,12 @@ const settle = () => new Promise((r) => setTimeout(r, 400));
 /** A provider answering `views` for every video scrape. */
 const videoViews = (views: () => number): ScrapeProvider => ({
   name: "simulated",
-  scrapeVideo: async (ref: VideoRef) => ({ ...simulateVideo(ref, new Date()), viewCount: views(), username: "spiky.creator", postedAt: new Date(Date.now() - 2 * DAY) }),
+  scrapeVideo: async (ref: VideoRef) => ({
+    ...simulateVideo(ref, new Date()),
+    viewCount: views(),
+    username: "spiky.creator",
+    postedAt: new Date(Date.now() - 2 * DAY),
+  }),
   scrapeAccount: async () => {
     throw new Error("unused");
   },
@@ -66,10 +71,24 @@ describe("video.spike", () => {
     const owner = await prisma.account.create({ data: { platform: "platformB", username: "spiky.creator" } });
     for (let i = 0; i < 5; i++) {
       await prisma.video.create({
-        data: { platform: "platformB", platformVideoId: `spikyOther${i}`, url: "https://example.invalid", accountId: owner.id, viewCount: 1000, postedAt: new Date(Date.now() - (i + 3) * DAY) },
+        data: {
+          platform: "platformB",
+          platformVideoId: `spikyOther${i}`,
+          url: "https://example.invalid",
+          accountId: owner.id,
+          viewCount: 1000,
+          postedAt: new Date(Date.now() - (i + 3) * DAY),
+        },
       });
     }
-    const video = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "spikyVideo1", url: "https://www.youtube.com/watch?v=spikyVideo1", accountId: owner.id } });
+    const video = await prisma.video.create({
+      data: {
+        platform: "platformB",
+        platformVideoId: "spikyVideo1",
+        url: "https://www.youtube.com/watch?v=spikyVideo1",
+        accountId: owner.id,
+      },
+    });
     const [a, b, outsider] = [await newWorkspace(), await newWorkspace(), await newWorkspace()];
     await prisma.trackedVideo.createMany({ data: [a, b].map((w) => ({ workspaceId: w.workspaceId, videoId: video.id })) });
     const [ea, eb, eo] = [await watch(a.workspaceId), await watch(b.workspaceId), await watch(outsider.workspaceId)];
@@ -92,7 +111,15 @@ describe("video.spike", () => {
     expect(ea[0]).toMatchObject({
       workspaceId: a.workspaceId,
       type: "video.spike",
-      data: { videoId: video.id, accountId: owner.id, outlierScore: 5, previousOutlierScore: 2, threshold: 3, viewCount: 5000, trackedVideoId: expect.any(String) },
+      data: {
+        videoId: video.id,
+        accountId: owner.id,
+        outlierScore: 5,
+        previousOutlierScore: 2,
+        threshold: 3,
+        viewCount: 5000,
+        trackedVideoId: expect.any(String),
+      },
       at: expect.any(String),
     });
     await scrape(6000); // still above: no new event
@@ -113,13 +140,27 @@ function listing(videos: () => Array<{ id: string; postedAt: Date }>): ScrapePro
     postedAt,
     partial: true,
   });
-  const account: ScrapedAccount = { platform: "platformB", username: "discover.me", platformAccountId: null, displayName: "Discover", avatarUrl: "", followerCount: 10, videoCount: null, totalViews: 100 };
+  const account: ScrapedAccount = {
+    platform: "platformB",
+    username: "discover.me",
+    platformAccountId: null,
+    displayName: "Discover",
+    avatarUrl: "",
+    followerCount: 10,
+    videoCount: null,
+    totalViews: 100,
+  };
   return {
     name: "simulated",
     scrapeVideo: async () => {
       throw new Error("unused");
     },
-    scrapeAccount: async (_ref, opts) => ({ account, videos: videos().slice(0, opts.maxVideos).map((v) => video(v.id, v.postedAt)) }),
+    scrapeAccount: async (_ref, opts) => ({
+      account,
+      videos: videos()
+        .slice(0, opts.maxVideos)
+        .map((v) => video(v.id, v.postedAt)),
+    }),
   };
 }
 
@@ -161,7 +202,14 @@ describe("account.video_discovered", () => {
         id: expect.any(String),
         workspaceId: first.workspaceId,
         type: "account.video_discovered",
-        data: { accountId: account.id, username: "discover.me", platform: "platformB", videoId: v4.id, trackedVideoId: expect.any(String), postedAt: posted.toISOString() },
+        data: {
+          accountId: account.id,
+          username: "discover.me",
+          platform: "platformB",
+          videoId: v4.id,
+          trackedVideoId: expect.any(String),
+          postedAt: posted.toISOString(),
+        },
         at: expect.any(String),
       },
     ]);

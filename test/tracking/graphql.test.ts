@@ -24,7 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api, ...(workers ? [workers] : [])));
 
-
 const VIDEO_FIELDS = `uuid type platformVideoId url description hashtags viewCount likeCount commentCount shareCount bookmarkCount
   engagementRate postedAt thumbnailUrl username displayName canonicalAccountId musicName musicAuthor musicCoverUrl
   scrapeStatus scrapeError lastScrapedAt dataSource`;
@@ -73,7 +72,8 @@ describe("GraphQL tracking (needs a worker)", () => {
     expect(r.body.errors).toBeUndefined();
     const { videoId, isNew } = r.body.data.trackVideo;
     expect(isNew).toBe(true);
-    const v = await waitUntil("the GraphQL answer", 
+    const v = await waitUntil(
+      "the GraphQL answer",
       () => gql(api.url, ws.key, `query($id: ID!) { video(id: $id) { ${VIDEO_FIELDS} } }`, { id: videoId }),
       (x) => x.body.data?.video?.scrapeStatus === "READY",
     );
@@ -82,22 +82,41 @@ describe("GraphQL tracking (needs a worker)", () => {
     expect(video.url).toBe("https://www.tiktok.com/@gql.user/video/7312345678901234567");
     expect(Number.isInteger(video.viewCount)).toBe(true);
     expect(typeof video.engagementRate).toBe("number");
-    const rest = await fetch(`${api.url}/api/v1/videos/${videoId}`, { headers: { authorization: `Bearer ${ws.key}` } }).then((x) => x.json());
+    const rest = await fetch(`${api.url}/api/v1/videos/${videoId}`, { headers: { authorization: `Bearer ${ws.key}` } }).then((x) =>
+      x.json(),
+    );
     expect(video.viewCount).toBe(rest.data.viewCount);
     expect(video.engagementRate).toBe(rest.data.engagementRate);
 
-    const again = await gql(api.url, ws.key, `mutation { trackVideo(url: "https://tiktok.com/@gql.user/video/7312345678901234567") { videoId } }`);
+    const again = await gql(
+      api.url,
+      ws.key,
+      `mutation { trackVideo(url: "https://tiktok.com/@gql.user/video/7312345678901234567") { videoId } }`,
+    );
     expect(again.body.errors?.[0]?.extensions?.code).toBe("ALREADY_TRACKED");
     const bad = await gql(api.url, ws.key, `mutation { trackVideo(url: "https://www.tiktok.com/@gql.user") { videoId } }`);
     expect(bad.body.errors?.[0]?.extensions?.code).toBe("INVALID_URL");
     expect(bad.body.errors?.[0]?.message).toContain("https://youtu.be/<id>");
 
     await gql(api.url, ws.key, `mutation { trackVideo(url: "https://youtu.be/gqlvideo002") { videoId } }`);
-    const page = await gql(api.url, ws.key, `{ videos(first: 1) { totalCount pageInfo { hasNextPage endCursor } edges { node { uuid type } } } }`);
-    expect(page.body.data.videos).toMatchObject({ totalCount: 2, pageInfo: { hasNextPage: true }, edges: [{ node: { type: "PLATFORM_B" } }] });
-    const last = await gql(api.url, ws.key, `query($after: String) { videos(first: 1, after: $after) { pageInfo { hasNextPage } edges { node { uuid } } } }`, {
-      after: page.body.data.videos.pageInfo.endCursor,
+    const page = await gql(
+      api.url,
+      ws.key,
+      `{ videos(first: 1) { totalCount pageInfo { hasNextPage endCursor } edges { node { uuid type } } } }`,
+    );
+    expect(page.body.data.videos).toMatchObject({
+      totalCount: 2,
+      pageInfo: { hasNextPage: true },
+      edges: [{ node: { type: "PLATFORM_B" } }],
     });
+    const last = await gql(
+      api.url,
+      ws.key,
+      `query($after: String) { videos(first: 1, after: $after) { pageInfo { hasNextPage } edges { node { uuid } } } }`,
+      {
+        after: page.body.data.videos.pageInfo.endCursor,
+      },
+    );
     expect(last.body.data.videos).toEqual({ pageInfo: { hasNextPage: false }, edges: [{ node: { uuid: videoId } }] });
     const badPage = await gql(api.url, ws.key, `{ videos(first: 101) { totalCount } }`);
     expect(badPage.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
@@ -106,25 +125,44 @@ describe("GraphQL tracking (needs a worker)", () => {
   it("trackVideo at the plan's limit is VIDEO_LIMIT_REACHED; trackAccount then lands in failed", async () => {
     const ws = await newWorkspace("tiny");
     for (const id of ["limit000001", "limit000002"]) {
-      expect((await gql(api.url, ws.key, `mutation { trackVideo(url: "https://youtu.be/${id}") { videoId } }`)).body.errors).toBeUndefined();
+      expect(
+        (await gql(api.url, ws.key, `mutation { trackVideo(url: "https://youtu.be/${id}") { videoId } }`)).body.errors,
+      ).toBeUndefined();
     }
     const over = await gql(api.url, ws.key, `mutation { trackVideo(url: "https://youtu.be/limit000003") { videoId } }`);
     expect(over.body.errors?.[0]?.extensions?.code).toBe("VIDEO_LIMIT_REACHED");
-    const acc = await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.youtube.com/@nolimit") { added alreadyTracked failed } }`);
+    const acc = await gql(
+      api.url,
+      ws.key,
+      `mutation { trackAccount(url: "https://www.youtube.com/@nolimit") { added alreadyTracked failed } }`,
+    );
     expect(acc.body.data.trackAccount).toEqual({ added: [], alreadyTracked: [], failed: ["nolimit"] });
   });
 
   it("trackAccount, accounts, account with its videos, accountVideos with dates, untrackVideos and untrackAccount", async () => {
     const ws = await newWorkspace();
-    const t = await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.instagram.com/gql.creator/", videoLimit: 5) { added alreadyTracked failed } }`);
+    const t = await gql(
+      api.url,
+      ws.key,
+      `mutation { trackAccount(url: "https://www.instagram.com/gql.creator/", videoLimit: 5) { added alreadyTracked failed } }`,
+    );
     expect(t.body.data.trackAccount).toEqual({ added: ["gql.creator"], alreadyTracked: [], failed: [] });
-    const badLimit = await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.instagram.com/other", videoLimit: 501) { added } }`);
+    const badLimit = await gql(
+      api.url,
+      ws.key,
+      `mutation { trackAccount(url: "https://www.instagram.com/other", videoLimit: 501) { added } }`,
+    );
     expect(badLimit.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
 
-    const list = await waitUntil("the GraphQL answer", 
+    const list = await waitUntil(
+      "the GraphQL answer",
       () =>
-        gql(api.url, ws.key, `{ accounts { totalCount pageInfo { hasNextPage } edges { node { uuid type username scrapeStatus followerCount
-          tracking { videoLimit trackedAt } videos(first: 100) { totalCount edges { node { uuid type canonicalAccountId postedAt } } } } } } }`),
+        gql(
+          api.url,
+          ws.key,
+          `{ accounts { totalCount pageInfo { hasNextPage } edges { node { uuid type username scrapeStatus followerCount
+          tracking { videoLimit trackedAt } videos(first: 100) { totalCount edges { node { uuid type canonicalAccountId postedAt } } } } } } }`,
+        ),
       (x) => x.body.data?.accounts?.edges?.[0]?.node?.scrapeStatus === "READY",
     );
     const account = list.body.data.accounts.edges[0].node;
@@ -136,22 +174,41 @@ describe("GraphQL tracking (needs a worker)", () => {
     expect(videos.every((v: any) => v.canonicalAccountId === account.uuid && v.type === "PLATFORM_C")).toBe(true);
     const accountId = account.uuid;
 
-    const one = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { uuid username videos(first: 1) { pageInfo { endCursor } } } }`, { id: accountId });
+    const one = await gql(
+      api.url,
+      ws.key,
+      `query($id: ID!) { account(id: $id) { uuid username videos(first: 1) { pageInfo { endCursor } } } }`,
+      { id: accountId },
+    );
     const after = one.body.data.account.videos.pageInfo.endCursor;
-    const two = await gql(api.url, ws.key, `query($id: ID!, $after: String) { account(id: $id) { videos(first: 2, after: $after) { edges { node { uuid } } } } }`, { id: accountId, after });
+    const two = await gql(
+      api.url,
+      ws.key,
+      `query($id: ID!, $after: String) { account(id: $id) { videos(first: 2, after: $after) { edges { node { uuid } } } } }`,
+      { id: accountId, after },
+    );
     expect(two.body.data.account.videos.edges.map((e: any) => e.node.uuid)).toEqual(videos.slice(1, 3).map((v: any) => v.uuid));
 
     const day = videos[2].postedAt.slice(0, 10);
-    const dated = await gql(api.url, ws.key, `query($id: ID!, $d: String) { account(id: $id) { videos(startDate: $d, endDate: $d, first: 100) { totalCount edges { node { uuid postedAt } } } } }`, {
-      id: accountId,
-      d: day,
-    });
+    const dated = await gql(
+      api.url,
+      ws.key,
+      `query($id: ID!, $d: String) { account(id: $id) { videos(startDate: $d, endDate: $d, first: 100) { totalCount edges { node { uuid postedAt } } } } }`,
+      {
+        id: accountId,
+        d: day,
+      },
+    );
     const datedVideos = dated.body.data.account.videos;
     expect(datedVideos.edges.every((e: any) => e.node.postedAt.startsWith(day))).toBe(true);
     expect(datedVideos.totalCount).toBe(videos.filter((v: any) => v.postedAt.startsWith(day)).length);
-    const badDate = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { videos(startDate: "2026-13-01") { totalCount } } }`, { id: accountId });
+    const badDate = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { videos(startDate: "2026-13-01") { totalCount } } }`, {
+      id: accountId,
+    });
     expect(badDate.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
-    const tooMany = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { videos(first: 500) { totalCount } } }`, { id: accountId });
+    const tooMany = await gql(api.url, ws.key, `query($id: ID!) { account(id: $id) { videos(first: 500) { totalCount } } }`, {
+      id: accountId,
+    });
     expect(tooMany.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
 
     // The page's relations load with it (one query for the page, not one per video).
@@ -162,13 +219,17 @@ describe("GraphQL tracking (needs a worker)", () => {
 
     const ids = videos.map((v: any) => v.uuid);
     const unknown = "0f0e0d0c-0b0a-4909-8807-060504030201";
-    const u = await gql(api.url, ws.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { id success error } }`, { ids: [ids[0], unknown, ids[0]] });
+    const u = await gql(api.url, ws.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { id success error } }`, {
+      ids: [ids[0], unknown, ids[0]],
+    });
     expect(u.body.data.untrackVideos).toEqual([
       { id: ids[0], success: true, error: null },
       { id: unknown, success: false, error: "Video not found." },
       { id: ids[0], success: false, error: expect.stringMatching(/duplicate/i) },
     ]);
-    const many = await gql(api.url, ws.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { id } }`, { ids: Array.from({ length: 51 }, () => unknown) });
+    const many = await gql(api.url, ws.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { id } }`, {
+      ids: Array.from({ length: 51 }, () => unknown),
+    });
     expect(many.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
 
     const del = await gql(api.url, ws.key, `mutation($id: ID!) { untrackAccount(id: $id) }`, { id: accountId });
@@ -183,13 +244,15 @@ describe("GraphQL tracking (needs a worker)", () => {
     for (const name of ["plan.one", "plan.two", "plan.three", "plan.four"]) {
       await gql(api.url, ws.key, `mutation { trackAccount(url: "https://www.tiktok.com/@${name}", videoLimit: 3) { added } }`);
     }
-    await waitUntil("the GraphQL answer", 
+    await waitUntil(
+      "the GraphQL answer",
       () => gql(api.url, ws.key, `{ accounts { edges { node { scrapeStatus } } } }`),
       (x) => x.body.data?.accounts?.edges?.length === 4 && x.body.data.accounts.edges.every((e: any) => e.node.scrapeStatus === "READY"),
     );
     await workers?.close(); // keep the worker's statements out of the count
     workers = null;
-    const query = (first: number) => `{ accounts(first: ${first}) { edges { node { username videos { edges { node { uuid account { username } } } } } } } }`;
+    const query = (first: number) =>
+      `{ accounts(first: ${first}) { edges { node { username videos { edges { node { uuid account { username } } } } } } } }`;
     let one: any, four: any;
     const n1 = await countQueries(async () => (one = await gql(api.url, ws.key, query(1))));
     const n4 = await countQueries(async () => (four = await gql(api.url, ws.key, query(4))));
@@ -205,9 +268,13 @@ describe("GraphQL tracking (needs a worker)", () => {
     // The tracked-video list with each video's account: the page, its total and the accounts in one
     // statement (the accounts come with the page and fill the Account loader). The same accounts,
     // field for field, as the loader's own read answers them (`nodes`, through accountsByIds).
-    const ACCOUNT = "uuid username displayName followerCount lastScrapedAt createdAt nextRefreshAt tracking { trackedAccountId videoLimit trackedAt }";
+    const ACCOUNT =
+      "uuid username displayName followerCount lastScrapedAt createdAt nextRefreshAt tracking { trackedAccountId videoLimit trackedAt }";
     let page: any;
-    const nPage = await countQueries(async () => (page = await gql(api.url, ws.key, `{ videos(first: 12) { totalCount edges { node { uuid account { id ${ACCOUNT} } } } } }`)));
+    const nPage = await countQueries(
+      async () =>
+        (page = await gql(api.url, ws.key, `{ videos(first: 12) { totalCount edges { node { uuid account { id ${ACCOUNT} } } } } }`)),
+    );
     expect(nPage).toBe(1);
     const accounts = page.body.data.videos.edges.map((e: any) => e.node.account);
     expect(accounts).toHaveLength(12);
@@ -217,7 +284,11 @@ describe("GraphQL tracking (needs a worker)", () => {
     const byId = new Map(loaded.body.data.nodes.map((a: any) => [a.id, a]));
     for (const a of accounts) expect(a).toEqual(byId.get(a.id));
     // Through a fragment too; without `account`, the page's statement alone as before.
-    expect(await countQueries(() => gql(api.url, ws.key, `{ videos(first: 12) { edges { node { ...V } } } } fragment V on Video { account { username } }`))).toBe(1);
+    expect(
+      await countQueries(() =>
+        gql(api.url, ws.key, `{ videos(first: 12) { edges { node { ...V } } } } fragment V on Video { account { username } }`),
+      ),
+    ).toBe(1);
     expect(await countQueries(() => gql(api.url, ws.key, `{ videos(first: 12) { edges { node { uuid } } } }`))).toBe(1);
   });
 });
@@ -225,7 +296,8 @@ describe("GraphQL tracking (needs a worker)", () => {
 describe("GraphQL tenant isolation", () => {
   it("another workspace's video and account ids are NOT_FOUND, also for the subscription", async () => {
     const owner = await newWorkspace();
-    const videoId = (await gql(api.url, owner.key, `mutation { trackVideo(url: "https://youtu.be/isolated001") { videoId } }`)).body.data.trackVideo.videoId;
+    const videoId = (await gql(api.url, owner.key, `mutation { trackVideo(url: "https://youtu.be/isolated001") { videoId } }`)).body.data
+      .trackVideo.videoId;
     await gql(api.url, owner.key, `mutation { trackAccount(url: "https://www.youtube.com/@isolated") { added } }`);
     const accountId = (await prisma.account.findFirstOrThrow({ where: { username: "isolated" } })).id;
     const other = await newWorkspace();
@@ -237,17 +309,23 @@ describe("GraphQL tenant isolation", () => {
       const r = await gql(api.url, other.key, q, vars);
       expect(r.body.errors?.[0]?.extensions?.code, q).toBe("NOT_FOUND");
     }
-    expect((await gql(api.url, other.key, `{ videos { totalCount } accounts { totalCount } }`)).body.data).toEqual({ videos: { totalCount: 0 }, accounts: { totalCount: 0 } });
+    expect((await gql(api.url, other.key, `{ videos { totalCount } accounts { totalCount } }`)).body.data).toEqual({
+      videos: { totalCount: 0 },
+      accounts: { totalCount: 0 },
+    });
     const u = await gql(api.url, other.key, `mutation($ids: [ID!]!) { untrackVideos(ids: $ids) { success } }`, { ids: [videoId] });
     expect(u.body.data.untrackVideos).toEqual([{ success: false }]);
 
     const c = wsClient(other.key);
     const outcome = await new Promise<any>((resolve) => {
-      c.subscribe({ query: `subscription($id: ID!) { videoUpdated(videoId: $id) { id } }`, variables: { id: videoId } }, {
-        next: (v) => resolve(v),
-        error: (e) => resolve({ error: e }),
-        complete: () => resolve("complete"),
-      });
+      c.subscribe(
+        { query: `subscription($id: ID!) { videoUpdated(videoId: $id) { id } }`, variables: { id: videoId } },
+        {
+          next: (v) => resolve(v),
+          error: (e) => resolve({ error: e }),
+          complete: () => resolve("complete"),
+        },
+      );
     });
     expect(JSON.stringify(outcome)).toMatch(/NOT_FOUND|not found/);
     await c.dispose();
@@ -258,18 +336,26 @@ describe("videoUpdated across processes", () => {
   it("a graphql-ws client receives the video as a worker in another process scrapes it", async () => {
     const ws = await newWorkspace();
     // No worker in this process: the video stays queued until the other process scrapes it.
-    const { videoId } = (await gql(api.url, ws.key, `mutation { trackVideo(url: "https://www.youtube.com/shorts/crossproc01") { videoId } }`)).body.data.trackVideo;
+    const { videoId } = (
+      await gql(api.url, ws.key, `mutation { trackVideo(url: "https://www.youtube.com/shorts/crossproc01") { videoId } }`)
+    ).body.data.trackVideo;
     const c = wsClient(ws.key);
     const seen: any[] = [];
     const ready = new Promise<any>((resolve, reject) => {
-      c.subscribe({ query: `subscription($id: ID!) { videoUpdated(videoId: $id) { uuid scrapeStatus viewCount dataSource } }`, variables: { id: videoId } }, {
-        next: (v: any) => {
-          seen.push(v.data?.videoUpdated);
-          if (v.data?.videoUpdated?.scrapeStatus === "READY") resolve(v.data.videoUpdated);
+      c.subscribe(
+        {
+          query: `subscription($id: ID!) { videoUpdated(videoId: $id) { uuid scrapeStatus viewCount dataSource } }`,
+          variables: { id: videoId },
         },
-        error: reject,
-        complete: () => undefined,
-      });
+        {
+          next: (v: any) => {
+            seen.push(v.data?.videoUpdated);
+            if (v.data?.videoUpdated?.scrapeStatus === "READY") resolve(v.data.videoUpdated);
+          },
+          error: reject,
+          complete: () => undefined,
+        },
+      );
     });
     await new Promise((r) => setTimeout(r, 500)); // let the subscription reach Redis
     expect((await prisma.video.findUniqueOrThrow({ where: { id: videoId } })).scrapeStatus).toBe("queued");
@@ -296,7 +382,10 @@ describe("accountUpdated", () => {
 
     const other = wsClient((await newWorkspace()).key);
     const refused = await new Promise<unknown>((resolve) => {
-      other.subscribe({ query: `subscription($id: ID!) { accountUpdated(accountId: $id) { id } }`, variables: { id: accountId } }, { next: resolve, error: resolve, complete: () => resolve("complete") });
+      other.subscribe(
+        { query: `subscription($id: ID!) { accountUpdated(accountId: $id) { id } }`, variables: { id: accountId } },
+        { next: resolve, error: resolve, complete: () => resolve("complete") },
+      );
     });
     expect(JSON.stringify(refused)).toMatch(/NOT_FOUND|not found/);
     await other.dispose();
@@ -304,16 +393,26 @@ describe("accountUpdated", () => {
     const c = wsClient(ws.key);
     const seen: any[] = [];
     const ready = new Promise<any>((resolve, reject) => {
-      c.subscribe({ query: `subscription($id: ID!) { accountUpdated(accountId: $id) { id username scrapeStatus followerCount } }`, variables: { id: accountId } }, {
-        next: (v: any) => {
-          seen.push(v.data?.accountUpdated);
-          if (v.data?.accountUpdated?.scrapeStatus === "READY") resolve(v.data.accountUpdated);
+      c.subscribe(
+        {
+          query: `subscription($id: ID!) { accountUpdated(accountId: $id) { id username scrapeStatus followerCount } }`,
+          variables: { id: accountId },
         },
-        error: reject,
-        complete: () => undefined,
-      });
+        {
+          next: (v: any) => {
+            seen.push(v.data?.accountUpdated);
+            if (v.data?.accountUpdated?.scrapeStatus === "READY") resolve(v.data.accountUpdated);
+          },
+          error: reject,
+          complete: () => undefined,
+        },
+      );
     });
-    await waitUntil("the current state", () => seen.length, (n) => n > 0); // first, once listening is confirmed
+    await waitUntil(
+      "the current state",
+      () => seen.length,
+      (n) => n > 0,
+    ); // first, once listening is confirmed
     expect(seen[0]).toMatchObject({ username: "livewire", scrapeStatus: "QUEUED", followerCount: null });
     workers ??= await startWorkers([{ ...trackingJobs(), schedules: [] }]);
     try {

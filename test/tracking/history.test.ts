@@ -36,7 +36,9 @@ const ymd = (d: Date) => d.toISOString().slice(0, 10);
 let seq = 0;
 async function trackedVideo(workspaceId: string, data: Record<string, unknown> = {}) {
   const id = `hi${String(++seq).padStart(9, "0")}`;
-  const v = await prisma.video.create({ data: { platform: "platformB", platformVideoId: id, url: `https://www.youtube.com/watch?v=${id}`, ...data } });
+  const v = await prisma.video.create({
+    data: { platform: "platformB", platformVideoId: id, url: `https://www.youtube.com/watch?v=${id}`, ...data },
+  });
   await prisma.trackedVideo.create({ data: { workspaceId, videoId: v.id } });
   return v;
 }
@@ -100,7 +102,11 @@ describe("GET /videos/{id}/history", () => {
       bookmarkCount: null,
       source: "simulated",
     });
-    expect(points.at(-2)).toMatchObject({ capturedAt: new Date(dayStart(-2).getTime() + 23 * HOUR).toISOString(), viewCount: 52_300, source: "ytdlp" });
+    expect(points.at(-2)).toMatchObject({
+      capturedAt: new Date(dayStart(-2).getTime() + 23 * HOUR).toISOString(),
+      viewCount: 52_300,
+      source: "ytdlp",
+    });
     expect(points.at(-1)).toMatchObject({ capturedAt: new Date(dayStart(-1).getTime() + 23 * HOUR).toISOString(), viewCount: 54_700 });
     const times = points.map((p: any) => Date.parse(p.capturedAt));
     expect(times).toEqual([...times].sort((a, b) => a - b));
@@ -129,7 +135,9 @@ describe("GET /videos/{id}/history", () => {
     const one = await c.get(`/api/v1/videos/${v.id}/history?interval=hour&start_date=${ymd(dayStart(-2))}&end_date=${ymd(dayStart(-2))}`);
     expect(one.body.data.points).toHaveLength(24);
     const oneDay = await c.get(`/api/v1/videos/${v.id}/history?start_date=${ymd(dayStart(-2))}&end_date=${ymd(dayStart(-2))}`);
-    expect(oneDay.body.data.points).toEqual([expect.objectContaining({ capturedAt: new Date(dayStart(-2).getTime() + 23 * HOUR).toISOString() })]);
+    expect(oneDay.body.data.points).toEqual([
+      expect.objectContaining({ capturedAt: new Date(dayStart(-2).getTime() + 23 * HOUR).toISOString() }),
+    ]);
     // end_date alone: the 30 days ending then.
     const ending = await c.get(`/api/v1/videos/${v.id}/history?end_date=${ymd(dayStart(-10))}`);
     expect(ending.body.data.points).toHaveLength(29);
@@ -144,10 +152,21 @@ describe("GET /videos/{id}/history", () => {
     const other = await newWorkspace();
     const c = client(api.url, ws.key);
     const v = await trackedVideo(ws.workspaceId);
-    const untracked = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "hiuntracked", url: "https://www.youtube.com/watch?v=hiuntracked" } });
-    for (const q of ["start_date=2026-11-10&end_date=2026-11-01", "start_date=2026-02-30", "end_date=yesterday", "interval=minute", "interval=HOUR",
+    const untracked = await prisma.video.create({
+      data: { platform: "platformB", platformVideoId: "hiuntracked", url: "https://www.youtube.com/watch?v=hiuntracked" },
+    });
+    for (const q of [
+      "start_date=2026-11-10&end_date=2026-11-01",
+      "start_date=2026-02-30",
+      "end_date=yesterday",
+      "interval=minute",
+      "interval=HOUR",
       // Days PostgreSQL cannot hold once the range is built (year 0, year 10000) were a 500.
-      "end_date=9999-12-31", "start_date=0000-01-01", "end_date=0001-01-05", "start_date=1969-12-31"]) {
+      "end_date=9999-12-31",
+      "start_date=0000-01-01",
+      "end_date=0001-01-05",
+      "start_date=1969-12-31",
+    ]) {
       const r = await c.get(`/api/v1/videos/${v.id}/history?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.code).toBe("VALIDATION_ERROR");
@@ -172,12 +191,21 @@ describe("GET /accounts/{id}/history", () => {
     for (let d = -5; d <= -1; d++) {
       for (const h of [6, 18]) {
         const at = new Date(dayStart(d).getTime() + h * HOUR);
-        await pgPool.query(`INSERT INTO account_metric_points (account_id, captured_at, source, follower_count, total_views, video_count) VALUES ($1, $2, 'simulated', $3, $4, 7)`, [owner.id, at, 100 * (d + 10) + h, 5000 + h]);
+        await pgPool.query(
+          `INSERT INTO account_metric_points (account_id, captured_at, source, follower_count, total_views, video_count) VALUES ($1, $2, 'simulated', $3, $4, 7)`,
+          [owner.id, at, 100 * (d + 10) + h, 5000 + h],
+        );
       }
-      await pgPool.query(`INSERT INTO account_snapshots (account_id, day, captured_at, source, follower_count, total_views, video_count) VALUES ($1, $2::date, $3, 'simulated', $4, $5, 7)`, [owner.id, ymd(dayStart(d)), new Date(dayStart(d).getTime() + 18 * HOUR), 100 * (d + 10) + 18, 5018]);
+      await pgPool.query(
+        `INSERT INTO account_snapshots (account_id, day, captured_at, source, follower_count, total_views, video_count) VALUES ($1, $2::date, $3, 'simulated', $4, $5, 7)`,
+        [owner.id, ymd(dayStart(d)), new Date(dayStart(d).getTime() + 18 * HOUR), 100 * (d + 10) + 18, 5018],
+      );
     }
     // Today: a copied row (the daily fill), not a point.
-    await pgPool.query(`INSERT INTO account_snapshots (account_id, day, captured_at, source, follower_count, total_views, video_count) VALUES ($1, $2::date, $3, 'simulated', 918, 5018, 7)`, [owner.id, ymd(dayStart(0)), new Date(dayStart(-1).getTime() + 18 * HOUR)]);
+    await pgPool.query(
+      `INSERT INTO account_snapshots (account_id, day, captured_at, source, follower_count, total_views, video_count) VALUES ($1, $2::date, $3, 'simulated', 918, 5018, 7)`,
+      [owner.id, ymd(dayStart(0)), new Date(dayStart(-1).getTime() + 18 * HOUR)],
+    );
 
     expect((await c.get(`/api/v1/accounts/${owner.id}/history`)).status).toBe(404);
     const tracked = await c.post("/api/v1/accounts", { url: "https://www.tiktok.com/@history.owner", video_limit: 1 });
@@ -186,7 +214,13 @@ describe("GET /accounts/{id}/history", () => {
     expect(day.status).toBe(200);
     expect(day.body.data.interval).toBe("day");
     expect(day.body.data.points).toHaveLength(5);
-    expect(day.body.data.points[0]).toEqual({ capturedAt: new Date(dayStart(-5).getTime() + 18 * HOUR).toISOString(), followerCount: 518, totalViews: 5018, videoCount: 7, source: "simulated" });
+    expect(day.body.data.points[0]).toEqual({
+      capturedAt: new Date(dayStart(-5).getTime() + 18 * HOUR).toISOString(),
+      followerCount: 518,
+      totalViews: 5018,
+      videoCount: 7,
+      source: "simulated",
+    });
     const hour = await c.get(`/api/v1/accounts/${owner.id}/history?interval=hour`);
     expect(hour.body.data.points).toHaveLength(10);
     expect((await c.get(`/api/v1/accounts/${owner.id}/history?start_date=2026-11-02&end_date=2026-11-01`)).status).toBe(400);
@@ -211,16 +245,38 @@ describe("GraphQL Video.history and Account.history", () => {
     const byId = new Map(r.body.data.videos.edges.map((e: any) => [e.node.uuid, e.node]));
     const ha = (byId.get(a.id) as any).history;
     expect(ha.totalCount).toBe(48);
-    expect(ha.edges.map((e: any) => e.node.capturedAt)).toEqual([0, 1, 2, 3, 4].map((h) => new Date(dayStart(-2).getTime() + h * HOUR).toISOString()));
+    expect(ha.edges.map((e: any) => e.node.capturedAt)).toEqual(
+      [0, 1, 2, 3, 4].map((h) => new Date(dayStart(-2).getTime() + h * HOUR).toISOString()),
+    );
     expect(ha.pageInfo.hasNextPage).toBe(true);
     expect((byId.get(b.id) as any).history).toMatchObject({ totalCount: 1, edges: [{ node: { viewCount: 7 } }] });
     expect((byId.get(a.id) as any).account).toEqual({ uuid: owner.id, history: null });
 
-    const next = await gql(api.url, ws.key, `query($id: ID!, $after: String) { video(id: $id) { history(interval: HOUR, first: 3, after: $after, startDate: "${ymd(dayStart(-2))}") { edges { node { capturedAt } } } } }`, { id: a.id, after: ha.pageInfo.endCursor });
-    expect(next.body.data.video.history.edges.map((e: any) => e.node.capturedAt)).toEqual([5, 6, 7].map((h) => new Date(dayStart(-2).getTime() + h * HOUR).toISOString()));
-    const last = await gql(api.url, ws.key, `query($id: ID!) { video(id: $id) { history(interval: DAY, last: 2) { edges { node { capturedAt } } } } }`, { id: a.id });
-    expect(last.body.data.video.history.edges.map((e: any) => e.node.capturedAt.slice(0, 10))).toEqual([ymd(dayStart(-2)), ymd(dayStart(-1))]);
-    const bad = await gql(api.url, ws.key, `query($id: ID!) { video(id: $id) { history(startDate: "2026-11-10", endDate: "2026-11-01") { totalCount } } }`, { id: a.id });
+    const next = await gql(
+      api.url,
+      ws.key,
+      `query($id: ID!, $after: String) { video(id: $id) { history(interval: HOUR, first: 3, after: $after, startDate: "${ymd(dayStart(-2))}") { edges { node { capturedAt } } } } }`,
+      { id: a.id, after: ha.pageInfo.endCursor },
+    );
+    expect(next.body.data.video.history.edges.map((e: any) => e.node.capturedAt)).toEqual(
+      [5, 6, 7].map((h) => new Date(dayStart(-2).getTime() + h * HOUR).toISOString()),
+    );
+    const last = await gql(
+      api.url,
+      ws.key,
+      `query($id: ID!) { video(id: $id) { history(interval: DAY, last: 2) { edges { node { capturedAt } } } } }`,
+      { id: a.id },
+    );
+    expect(last.body.data.video.history.edges.map((e: any) => e.node.capturedAt.slice(0, 10))).toEqual([
+      ymd(dayStart(-2)),
+      ymd(dayStart(-1)),
+    ]);
+    const bad = await gql(
+      api.url,
+      ws.key,
+      `query($id: ID!) { video(id: $id) { history(startDate: "2026-11-10", endDate: "2026-11-01") { totalCount } } }`,
+      { id: a.id },
+    );
     expect(bad.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
 
     // The statement count does not grow with the page: one history read for every video of it.
@@ -267,11 +323,16 @@ describe("points written by scrapes", () => {
     const ws = await newWorkspace();
     const c = client(api.url, ws.key);
     const v = await trackedVideo(ws.workspaceId);
-    const times = [dayStart(-2).getTime() + 9 * HOUR, dayStart(-2).getTime() + 15 * HOUR, dayStart(-1).getTime() + 8 * HOUR].map((t) => new Date(t));
+    const times = [dayStart(-2).getTime() + 9 * HOUR, dayStart(-2).getTime() + 15 * HOUR, dayStart(-1).getTime() + 8 * HOUR].map(
+      (t) => new Date(t),
+    );
     for (const t of times) {
       await scrapeVideo(v.id, jobRun(0, 3), new SimulatedScrapeProvider({ now: () => t }), () => t);
       // The same scrape stored again (a retry whose clock did not move): no second point.
-      await storeScrapedVideo(simulateVideo({ platform: "platformB", platformVideoId: v.platformVideoId, canonicalUrl: v.url }, t), { source: "simulated", now: t });
+      await storeScrapedVideo(simulateVideo({ platform: "platformB", platformVideoId: v.platformVideoId, canonicalUrl: v.url }, t), {
+        source: "simulated",
+        now: t,
+      });
     }
     const hour = await c.get(`/api/v1/videos/${v.id}/history?interval=hour&start_date=${ymd(dayStart(-3))}`);
     expect(hour.body.data.points.map((p: any) => p.capturedAt)).toEqual(times.map((t) => t.toISOString()));
@@ -294,7 +355,14 @@ describe("views24h and outlierScore, computed in SQL from the history", () => {
     // Newest posted first: views[0] is the most recent.
     for (const [i, n] of views.entries()) {
       await prisma.video.create({
-        data: { platform: "platformB", platformVideoId: `${username.slice(0, 4).replace(".", "_")}${String(i).padStart(7, "0")}`, url: "https://www.youtube.com/watch?v=x", accountId: owner.id, viewCount: n, postedAt: new Date(Date.now() - (i + 2) * DAY) },
+        data: {
+          platform: "platformB",
+          platformVideoId: `${username.slice(0, 4).replace(".", "_")}${String(i).padStart(7, "0")}`,
+          url: "https://www.youtube.com/watch?v=x",
+          accountId: owner.id,
+          viewCount: n,
+          postedAt: new Date(Date.now() - (i + 2) * DAY),
+        },
       });
     }
     return owner;
@@ -349,7 +417,12 @@ describe("views24h and outlierScore, computed in SQL from the history", () => {
     await scrapeVideo(old.id, jobRun(0, 3), answering({ viewCount: 400, postedAt: new Date(now - 100 * DAY) }), () => new Date(now + HOUR));
     expect(await views24h(old.id)).toBeNull();
     // …and a day later it reaches back: 24 h before +26 h is +2 h, between the point at +1 h (400) and this scrape (1400): 400 + 1000 × 1/25.
-    await scrapeVideo(old.id, jobRun(0, 3), answering({ viewCount: 1400, postedAt: new Date(now - 100 * DAY) }), () => new Date(now + 26 * HOUR));
+    await scrapeVideo(
+      old.id,
+      jobRun(0, 3),
+      answering({ viewCount: 1400, postedAt: new Date(now - 100 * DAY) }),
+      () => new Date(now + 26 * HOUR),
+    );
     expect(await views24h(old.id)).toBe(1400 - 440);
   });
 });

@@ -24,12 +24,66 @@ interface Seed {
 }
 
 const SEEDS: Seed[] = [
-  { platform: "platformA", description: "Crispy gnocchi in ONE pan #pasta", username: "chef.marta", viewCount: 5000, engagementRate: 4.5, views24h: 300, outlierScore: 1.2, postedAt: new Date("2026-10-01T10:00:00Z") },
-  { platform: "platformA", description: "Leg day, no excuses", username: "gym.bro", viewCount: 120, engagementRate: 9.1, views24h: null, outlierScore: null, postedAt: new Date("2026-11-01T10:00:00Z") },
-  { platform: "platformB", description: "Pasta shapes ranked", username: "sweetbytes", viewCount: 90_000, engagementRate: 2.2, views24h: 15_000, outlierScore: 6.5, postedAt: new Date("2026-09-15T10:00:00Z") },
-  { platform: "platformB", description: "Unboxing a 100% cotton shirt", username: "style_desk", viewCount: null, engagementRate: 0, views24h: null, outlierScore: null, postedAt: null },
-  { platform: "platformC", description: "Lisbon on a budget: pasta and trams", username: "natgeo", viewCount: 700, engagementRate: 4.5, views24h: 20, outlierScore: 0.4, postedAt: new Date("2026-11-10T10:00:00Z") },
-  { platform: "platformC", description: "Sunset timelapse", username: "pasta.lover", viewCount: 700, engagementRate: 1.1, views24h: -3, outlierScore: 3.0, postedAt: new Date("2026-11-12T10:00:00Z") },
+  {
+    platform: "platformA",
+    description: "Crispy gnocchi in ONE pan #pasta",
+    username: "chef.marta",
+    viewCount: 5000,
+    engagementRate: 4.5,
+    views24h: 300,
+    outlierScore: 1.2,
+    postedAt: new Date("2026-10-01T10:00:00Z"),
+  },
+  {
+    platform: "platformA",
+    description: "Leg day, no excuses",
+    username: "gym.bro",
+    viewCount: 120,
+    engagementRate: 9.1,
+    views24h: null,
+    outlierScore: null,
+    postedAt: new Date("2026-11-01T10:00:00Z"),
+  },
+  {
+    platform: "platformB",
+    description: "Pasta shapes ranked",
+    username: "sweetbytes",
+    viewCount: 90_000,
+    engagementRate: 2.2,
+    views24h: 15_000,
+    outlierScore: 6.5,
+    postedAt: new Date("2026-09-15T10:00:00Z"),
+  },
+  {
+    platform: "platformB",
+    description: "Unboxing a 100% cotton shirt",
+    username: "style_desk",
+    viewCount: null,
+    engagementRate: 0,
+    views24h: null,
+    outlierScore: null,
+    postedAt: null,
+  },
+  {
+    platform: "platformC",
+    description: "Lisbon on a budget: pasta and trams",
+    username: "natgeo",
+    viewCount: 700,
+    engagementRate: 4.5,
+    views24h: 20,
+    outlierScore: 0.4,
+    postedAt: new Date("2026-11-10T10:00:00Z"),
+  },
+  {
+    platform: "platformC",
+    description: "Sunset timelapse",
+    username: "pasta.lover",
+    viewCount: 700,
+    engagementRate: 1.1,
+    views24h: -3,
+    outlierScore: 3.0,
+    postedAt: new Date("2026-11-12T10:00:00Z"),
+  },
 ];
 
 const ids: string[] = [];
@@ -39,16 +93,36 @@ beforeAll(async () => {
   ws = await newWorkspace();
   other = await newWorkspace();
   for (const [i, s] of SEEDS.entries()) {
-    const platformVideoId = s.platform === "platformA" ? `73444444444444444${String(i).padStart(2, "0")}` : `lf${s.platform.slice(-1)}${String(i).padStart(8, "0")}`;
+    const platformVideoId =
+      s.platform === "platformA"
+        ? `73444444444444444${String(i).padStart(2, "0")}`
+        : `lf${s.platform.slice(-1)}${String(i).padStart(8, "0")}`;
     const v = await prisma.video.create({
-      data: { ...s, platformVideoId, url: `https://example.invalid/${i}`, scrapeStatus: s.viewCount === null ? "queued" : "ready", lastScrapedAt: s.viewCount === null ? null : new Date() },
+      data: {
+        ...s,
+        platformVideoId,
+        url: `https://example.invalid/${i}`,
+        scrapeStatus: s.viewCount === null ? "queued" : "ready",
+        lastScrapedAt: s.viewCount === null ? null : new Date(),
+      },
     });
     // Tracked one second apart: the default order is the reverse of SEEDS.
-    await prisma.trackedVideo.create({ data: { workspaceId: ws.workspaceId, videoId: v.id, createdAt: new Date(Date.UTC(2026, 10, 20, 0, 0, i)) } });
+    await prisma.trackedVideo.create({
+      data: { workspaceId: ws.workspaceId, videoId: v.id, createdAt: new Date(Date.UTC(2026, 10, 20, 0, 0, i)) },
+    });
     ids.push(v.id);
   }
   // Another workspace's video matching every filter: never listed.
-  const foreign = await prisma.video.create({ data: { platform: "platformA", platformVideoId: "7344444444444444499", url: "https://example.invalid/x", description: "pasta pasta", username: "chef.marta", viewCount: 1e9 } });
+  const foreign = await prisma.video.create({
+    data: {
+      platform: "platformA",
+      platformVideoId: "7344444444444444499",
+      url: "https://example.invalid/x",
+      description: "pasta pasta",
+      username: "chef.marta",
+      viewCount: 1e9,
+    },
+  });
   await prisma.trackedVideo.create({ data: { workspaceId: other.workspaceId, videoId: foreign.id } });
 });
 afterAll(() => stopAll(api));
@@ -62,10 +136,36 @@ describe("GET /videos without the new parameters", () => {
     expect(order(body)).toEqual([5, 4, 3, 2, 1, 0]);
     expect(body.pagination).toEqual({ total: 6, limit: 20, offset: 0, has_more: false });
     const keys = [
-      "id", "platformVideoId", "url", "type", "description", "hashtags", "viewCount", "likeCount", "commentCount", "shareCount",
-      "bookmarkCount", "engagementRate", "postedAt", "thumbnailUrl", "username", "displayName", "canonicalAccountId", "musicName",
-      "musicAuthor", "musicCoverUrl", "durationSeconds", "scrapeStatus", "scrapeError", "lastScrapedAt", "dataSource",
-      "nextRefreshAt", "views24h", "outlierScore", "trackedVideoId", "trackedAt",
+      "id",
+      "platformVideoId",
+      "url",
+      "type",
+      "description",
+      "hashtags",
+      "viewCount",
+      "likeCount",
+      "commentCount",
+      "shareCount",
+      "bookmarkCount",
+      "engagementRate",
+      "postedAt",
+      "thumbnailUrl",
+      "username",
+      "displayName",
+      "canonicalAccountId",
+      "musicName",
+      "musicAuthor",
+      "musicCoverUrl",
+      "durationSeconds",
+      "scrapeStatus",
+      "scrapeError",
+      "lastScrapedAt",
+      "dataSource",
+      "nextRefreshAt",
+      "views24h",
+      "outlierScore",
+      "trackedVideoId",
+      "trackedAt",
     ];
     for (const v of body.data) expect(Object.keys(v)).toEqual(keys);
     expect(await list("?sort=tracked_at&order=desc")).toEqual(body);
@@ -107,7 +207,13 @@ describe("GET /videos filters and sorts", () => {
         return x === y ? byId(a, b) : desc ? y - x : x - y;
       });
     };
-    const cases: Array<[string, keyof Seed]> = [["views", "viewCount"], ["engagement", "engagementRate"], ["views_24h", "views24h"], ["outlier", "outlierScore"], ["posted_at", "postedAt"]];
+    const cases: Array<[string, keyof Seed]> = [
+      ["views", "viewCount"],
+      ["engagement", "engagementRate"],
+      ["views_24h", "views24h"],
+      ["outlier", "outlierScore"],
+      ["posted_at", "postedAt"],
+    ];
     for (const [sort, key] of cases) {
       expect(order(await list(`?sort=${sort}`)), sort).toEqual(expected(key, true));
       expect(order(await list(`?sort=${sort}&order=desc`)), sort).toEqual(expected(key, true));

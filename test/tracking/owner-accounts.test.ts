@@ -44,7 +44,11 @@ describe("every successful scrape links the video to its owner account", () => {
   it("simulated provider, every platform: canonicalAccountId is a UUID after the first scrape; the owner is untracked, visible only through the video until tracked", async () => {
     const ws = await newWorkspace();
     const c = client(api.url, ws.key);
-    const urls = ["https://www.tiktok.com/@owner.a/video/7311111111111111111", "https://youtu.be/ownerBvid01", "https://www.instagram.com/reel/OwnerCreel1/"];
+    const urls = [
+      "https://www.tiktok.com/@owner.a/video/7311111111111111111",
+      "https://youtu.be/ownerBvid01",
+      "https://www.instagram.com/reel/OwnerCreel1/",
+    ];
     for (const url of urls) {
       const id = await tracked(ws.key, url);
       expect((await c.get(`/api/v1/videos/${id}`)).body.data.canonicalAccountId).toBeNull();
@@ -58,7 +62,12 @@ describe("every successful scrape links the video to its owner account", () => {
       expect((await c.get(`/api/v1/accounts/${account.id}`)).status).toBe(404);
       expect((await c.get(`/api/v1/accounts/${account.id}/history`)).status).toBe(404);
       expect((await c.get(`/api/v1/accounts/${account.id}/videos`)).status).toBe(404);
-      const g = await gql(api.url, ws.key, `query($id: ID!) { video(id: $id) { account { uuid username tracking { videoLimit } history { totalCount } } } }`, { id });
+      const g = await gql(
+        api.url,
+        ws.key,
+        `query($id: ID!) { video(id: $id) { account { uuid username tracking { videoLimit } history { totalCount } } } }`,
+        { id },
+      );
       expect(g.body.data.video.account).toEqual({ uuid: account.id, username: v.username, tracking: null, history: null });
     }
     // Tracking an owner account that exists untracked: `added`, and from then on it is the workspace's.
@@ -84,7 +93,9 @@ describe("every successful scrape links the video to its owner account", () => {
       const program = join(dir, fixture.replace(".json", ".sh"));
       await writeFile(program, `#!/bin/sh\ncat '${join(FIXTURES, fixture)}'\n`, { mode: 0o755 });
       const id = await tracked(ws.key, url);
-      expect(await scrapeVideo(id, jobRun(0, 3), new YtdlpScrapeProvider({ path: program, timeoutMs: 10_000, concurrency: 1 }))).toEqual({ status: "ready" });
+      expect(await scrapeVideo(id, jobRun(0, 3), new YtdlpScrapeProvider({ path: program, timeoutMs: 10_000, concurrency: 1 }))).toEqual({
+        status: "ready",
+      });
       const v = await prisma.video.findUniqueOrThrow({ where: { id }, include: { account: true } });
       expect(v.account, fixture).toMatchObject({ username, platform: v.platform });
       expect(v.dataSource).toBe("ytdlp");
@@ -154,25 +165,52 @@ describe("the migration's backfill", () => {
     expect(by.get("BfCreel0001")).toMatchObject({ platform: "platformC", username: "backfill_c" });
     for (const id of ["7333333333333333333", "bfBvideo002", "BfCreel0002", "BfCreel0003"]) expect(by.get(id), id).toBeNull();
     // Created untracked and unscheduled; running it again changes nothing.
-    expect(await prisma.account.findFirstOrThrow({ where: { username: "backfill.a" } })).toMatchObject({ nextRefreshAt: null, scrapeStatus: "queued" });
+    expect(await prisma.account.findFirstOrThrow({ where: { username: "backfill.a" } })).toMatchObject({
+      nextRefreshAt: null,
+      scrapeStatus: "queued",
+    });
     expect((await pgPool.query(insert!)).rowCount).toBe(0);
     expect((await pgPool.query(update!)).rowCount).toBe(0);
   });
 
   it("copies the window's daily rows that are real points into the points table, and schedules every tracked item that has not failed", async () => {
     const ws = await newWorkspace();
-    const v = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "bfSched0001", url: "https://www.youtube.com/watch?v=bfSched0001", scrapeStatus: "ready" } });
-    const failed = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "bfSched0002", url: "https://www.youtube.com/watch?v=bfSched0002", scrapeStatus: "failed" } });
-    await prisma.trackedVideo.createMany({ data: [{ workspaceId: ws.workspaceId, videoId: v.id }, { workspaceId: ws.workspaceId, videoId: failed.id }] });
+    const v = await prisma.video.create({
+      data: {
+        platform: "platformB",
+        platformVideoId: "bfSched0001",
+        url: "https://www.youtube.com/watch?v=bfSched0001",
+        scrapeStatus: "ready",
+      },
+    });
+    const failed = await prisma.video.create({
+      data: {
+        platform: "platformB",
+        platformVideoId: "bfSched0002",
+        url: "https://www.youtube.com/watch?v=bfSched0002",
+        scrapeStatus: "failed",
+      },
+    });
+    await prisma.trackedVideo.createMany({
+      data: [
+        { workspaceId: ws.workspaceId, videoId: v.id },
+        { workspaceId: ws.workspaceId, videoId: failed.id },
+      ],
+    });
     await prisma.video.updateMany({ where: { id: { in: [v.id, failed.id] } }, data: { nextRefreshAt: null } });
     const today = new Date(new Date().toISOString().slice(0, 10));
     const yesterday = new Date(today.getTime() - 86_400_000);
-    await pgPool.query(`INSERT INTO video_snapshots (video_id, day, captured_at, source, view_count) VALUES
-      ($1, $2::date, $3, 'simulated', 10), ($1, $4::date, $3, 'simulated', 10)`, [v.id, yesterday.toISOString().slice(0, 10), new Date(yesterday.getTime() + 3_600_000), today.toISOString().slice(0, 10)]);
+    await pgPool.query(
+      `INSERT INTO video_snapshots (video_id, day, captured_at, source, view_count) VALUES
+      ($1, $2::date, $3, 'simulated', 10), ($1, $4::date, $3, 'simulated', 10)`,
+      [v.id, yesterday.toISOString().slice(0, 10), new Date(yesterday.getTime() + 3_600_000), today.toISOString().slice(0, 10)],
+    );
     for (const s of statements(`INSERT INTO "video_metric_points"`)) await pgPool.query(s);
     for (const s of statements(`UPDATE "videos" v SET "next_refresh_at"`)) await pgPool.query(s);
     // Yesterday's row is a point; today's is a copy of it (captured yesterday): not a second point.
-    expect((await prisma.videoMetricPoint.findMany({ where: { videoId: v.id } })).map((p) => p.capturedAt)).toEqual([new Date(yesterday.getTime() + 3_600_000)]);
+    expect((await prisma.videoMetricPoint.findMany({ where: { videoId: v.id } })).map((p) => p.capturedAt)).toEqual([
+      new Date(yesterday.getTime() + 3_600_000),
+    ]);
     const next = (await prisma.video.findUniqueOrThrow({ where: { id: v.id } })).nextRefreshAt!;
     expect(next.getTime()).toBeGreaterThanOrEqual(Date.now() - 60_000);
     expect(next.getTime()).toBeLessThanOrEqual(Date.now() + 3_600_000);

@@ -35,7 +35,14 @@ const DAY = 24 * HOUR;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const TIERS = parseCadence("2d=1h,7d=4h,30d=1d,*=7d") as CadenceTier[];
-const S: CadenceSettings = { tiers: TIERS, hotViewsPerHour: 1000, hotDailyGrowth: 0.25, backoffBaseMs: 30 * MIN, backoffMaxMs: DAY, maxFailures: 6 };
+const S: CadenceSettings = {
+  tiers: TIERS,
+  hotViewsPerHour: 1000,
+  hotDailyGrowth: 0.25,
+  backoffBaseMs: 30 * MIN,
+  backoffMaxMs: DAY,
+  maxFailures: 6,
+};
 
 let api: RunningApi;
 let workers: RunningWorkers | undefined;
@@ -48,7 +55,9 @@ let seq = 0;
 /** A platform B video (not scraped), tracked by the workspace when given. */
 async function video(workspaceId?: string, data: Record<string, unknown> = {}) {
   const id = `rs${String(++seq).padStart(9, "0")}`;
-  const v = await prisma.video.create({ data: { platform: "platformB", platformVideoId: id, url: `https://www.youtube.com/watch?v=${id}`, ...data } });
+  const v = await prisma.video.create({
+    data: { platform: "platformB", platformVideoId: id, url: `https://www.youtube.com/watch?v=${id}`, ...data },
+  });
   if (workspaceId) await prisma.trackedVideo.create({ data: { workspaceId, videoId: v.id } });
   return v;
 }
@@ -186,8 +195,15 @@ describe("the scheduler", () => {
     await pgPool.query("ANALYZE videos");
     expect((await prisma.video.findUniqueOrThrow({ where: { id: untracked.id } })).nextRefreshAt).toBeNull();
 
-    const plan = (await pgPool.query(`EXPLAIN SELECT id, next_refresh_at FROM videos WHERE next_refresh_at <= $1
-      ORDER BY next_refresh_at LIMIT 1000 FOR UPDATE SKIP LOCKED`, [now])).rows.map((r) => r["QUERY PLAN"]).join("\n");
+    const plan = (
+      await pgPool.query(
+        `EXPLAIN SELECT id, next_refresh_at FROM videos WHERE next_refresh_at <= $1
+      ORDER BY next_refresh_at LIMIT 1000 FOR UPDATE SKIP LOCKED`,
+        [now],
+      )
+    ).rows
+      .map((r) => r["QUERY PLAN"])
+      .join("\n");
     expect(plan).toContain("videos_next_refresh_idx");
     expect(plan).not.toMatch(/Seq Scan/);
 
@@ -250,19 +266,30 @@ describe("the scheduler", () => {
 
     // Not the job's last attempt: BullMQ retries; nothing counts yet.
     await expect(scrapeVideo(v.id, jobRun(0, 3), failing(true), () => t0, settings)).rejects.toThrow(/503/);
-    expect(await prisma.video.findUniqueOrThrow({ where: { id: v.id } })).toMatchObject({ scrapeStatus: "ready", refreshFailures: 0, nextRefreshAt: ready.nextRefreshAt });
+    expect(await prisma.video.findUniqueOrThrow({ where: { id: v.id } })).toMatchObject({
+      scrapeStatus: "ready",
+      refreshFailures: 0,
+      nextRefreshAt: ready.nextRefreshAt,
+    });
 
     const expected = [30, 60];
     for (const [i, minutes] of expected.entries()) {
       const now = new Date(t0.getTime() + (i + 1) * HOUR);
       await expect(scrapeVideo(v.id, jobRun(2, 3), failing(true), () => now, settings)).rejects.toThrow(/503/);
       const after = await prisma.video.findUniqueOrThrow({ where: { id: v.id } });
-      expect(after).toMatchObject({ scrapeStatus: "ready", refreshFailures: i + 1, viewCount: ready.viewCount, scrapeError: expect.stringMatching(/503/) });
+      expect(after).toMatchObject({
+        scrapeStatus: "ready",
+        refreshFailures: i + 1,
+        viewCount: ready.viewCount,
+        scrapeError: expect.stringMatching(/503/),
+      });
       const delay = (after.nextRefreshAt!.getTime() - now.getTime()) / MIN;
       expect(delay).toBeGreaterThanOrEqual(minutes * 0.9);
       expect(delay).toBeLessThanOrEqual(minutes * 1.1);
     }
-    await expect(scrapeVideo(v.id, jobRun(2, 3), failing(true, "source answered 503 again"), () => new Date(t0.getTime() + 3 * HOUR), settings)).rejects.toThrow();
+    await expect(
+      scrapeVideo(v.id, jobRun(2, 3), failing(true, "source answered 503 again"), () => new Date(t0.getTime() + 3 * HOUR), settings),
+    ).rejects.toThrow();
     const gaveUp = await prisma.video.findUniqueOrThrow({ where: { id: v.id } });
     expect(gaveUp).toMatchObject({ scrapeStatus: "failed", refreshFailures: 3, nextRefreshAt: null, viewCount: ready.viewCount });
     expect(gaveUp.scrapeError).toMatch(/503 again/);
@@ -284,7 +311,11 @@ describe("the scheduler", () => {
     const ws = await newWorkspace();
     const v = await video(ws.workspaceId);
     await expect(scrapeVideo(v.id, jobRun(0, 5), failing(false, "Video unavailable"), () => new Date(), S)).rejects.toThrow(/unavailable/);
-    expect(await prisma.video.findUniqueOrThrow({ where: { id: v.id } })).toMatchObject({ scrapeStatus: "failed", refreshFailures: 1, nextRefreshAt: null });
+    expect(await prisma.video.findUniqueOrThrow({ where: { id: v.id } })).toMatchObject({
+      scrapeStatus: "failed",
+      refreshFailures: 1,
+      nextRefreshAt: null,
+    });
   });
 
   it("a job whose purpose another run served after it was queued returns at once: no second point", async () => {
@@ -292,8 +323,12 @@ describe("the scheduler", () => {
     const v = await video(ws.workspaceId);
     const queuedAt = new Date(Date.now() - MIN);
     const t = new Date();
-    expect(await scrapeVideo(v.id, { ...jobRun(0, 3), queuedAt }, new SimulatedScrapeProvider({ now: () => t }), () => t, S)).toEqual({ status: "ready" });
-    expect(await scrapeVideo(v.id, { ...jobRun(0, 3), queuedAt }, new SimulatedScrapeProvider(), () => new Date(), S)).toEqual({ status: "fresh" });
+    expect(await scrapeVideo(v.id, { ...jobRun(0, 3), queuedAt }, new SimulatedScrapeProvider({ now: () => t }), () => t, S)).toEqual({
+      status: "ready",
+    });
+    expect(await scrapeVideo(v.id, { ...jobRun(0, 3), queuedAt }, new SimulatedScrapeProvider(), () => new Date(), S)).toEqual({
+      status: "fresh",
+    });
     expect(await prisma.videoMetricPoint.count({ where: { videoId: v.id } })).toBe(1);
   });
 
@@ -306,7 +341,13 @@ describe("the scheduler", () => {
     let done;
     try {
       await refreshDue(now, { batchSize: 100, maxPerRun: 1000, leaseMs: HOUR });
-      done = await waitUntil("the due video's scrape", () => prisma.video.findUniqueOrThrow({ where: { id: v.id } }), (x) => x.scrapeStatus === "ready", 30_000, 100);
+      done = await waitUntil(
+        "the due video's scrape",
+        () => prisma.video.findUniqueOrThrow({ where: { id: v.id } }),
+        (x) => x.scrapeStatus === "ready",
+        30_000,
+        100,
+      );
     } finally {
       await workers.close();
       workers = undefined;

@@ -28,13 +28,18 @@ describe("account tracking rules", () => {
     expect(r.excludeHashtags).toEqual(["ad"]);
     expect(judgeVideo(r, video())).toEqual({ rule: "excludeHashtags", reason: "Has #ad, which this account's rules exclude." });
     expect(judgeVideo(r, video({ hashtags: ["bread"] }))).toBeNull();
-    expect(judgeVideo(r, video({ hashtags: ["pie"] }))).toEqual({ rule: "includeHashtags", reason: "Has none of #bread, #cake, which this account's rules require." });
+    expect(judgeVideo(r, video({ hashtags: ["pie"] }))).toEqual({
+      rule: "includeHashtags",
+      reason: "Has none of #bread, #cake, which this account's rules require.",
+    });
     expect(judgeVideo(r, video({ hashtags: [] }))?.rule).toBe("includeHashtags");
   });
 
   it("words: whole words or phrases of the description, case-insensitively", () => {
     const never = rules({ excludeWords: ["Giveaway", "link in bio"] });
-    expect(judgeVideo(never, video({ description: "Big GIVEAWAY today" }))?.reason).toBe('Mentions "giveaway", which this account\'s rules exclude.');
+    expect(judgeVideo(never, video({ description: "Big GIVEAWAY today" }))?.reason).toBe(
+      'Mentions "giveaway", which this account\'s rules exclude.',
+    );
     expect(judgeVideo(never, video({ description: "giveaways are over" }))).toBeNull();
     expect(judgeVideo(never, video({ description: "the Link in bio!" }))?.rule).toBe("excludeWords");
     const only = rules({ includeWords: ["recipe"] });
@@ -59,7 +64,14 @@ describe("account tracking rules", () => {
   });
 
   it("refuses what no door may store", () => {
-    for (const bad of [{ excludeHashtags: ["two words"] }, { includeWords: [""] }, { minDurationSeconds: 1.5 }, { postedAfter: "21/11/2026" }, { other: 1 }, { excludeHashtags: Array(21).fill("x") }]) {
+    for (const bad of [
+      { excludeHashtags: ["two words"] },
+      { includeWords: [""] },
+      { minDurationSeconds: 1.5 },
+      { postedAfter: "21/11/2026" },
+      { other: 1 },
+      { excludeHashtags: Array(21).fill("x") },
+    ]) {
       expect(accountRules.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });

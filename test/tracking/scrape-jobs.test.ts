@@ -40,12 +40,12 @@ let seq = 0;
 /** A tracked platform B video, not scraped yet. */
 async function trackedVideo(workspaceId: string) {
   const id = `job${String(++seq).padStart(8, "0")}`;
-  const video = await prisma.video.create({ data: { platform: "platformB", platformVideoId: id, url: `https://www.youtube.com/watch?v=${id}` } });
+  const video = await prisma.video.create({
+    data: { platform: "platformB", platformVideoId: id, url: `https://www.youtube.com/watch?v=${id}` },
+  });
   await prisma.trackedVideo.create({ data: { workspaceId, videoId: video.id } });
   return video;
 }
-
-
 
 async function standIn(name: string, body: string): Promise<string> {
   const path = join(dir, name);
@@ -100,7 +100,9 @@ describe("idempotent scrapes", () => {
     expect((await scrapeAccount(account.id, jobRun(0, 5, "acc"), provider)).tracked).toBe(0);
     expect(await prisma.trackedVideo.count({ where: { workspaceId: ws.workspaceId } })).toBe(6);
     expect(await prisma.accountSnapshot.count({ where: { accountId: account.id } })).toBe(1);
-    const videoIds = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map((t) => t.videoId);
+    const videoIds = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map(
+      (t) => t.videoId,
+    );
     expect(await prisma.videoSnapshot.count({ where: { videoId: { in: videoIds } } })).toBe(6);
     expect((await prisma.workspace.findUniqueOrThrow({ where: { id: ws.workspaceId } })).trackedVideoCount).toBe(6);
 
@@ -110,8 +112,12 @@ describe("idempotent scrapes", () => {
     expect((await scrapeAccount(account.id, jobRun(0, 5, "acc"), provider)).tracked).toBe(0);
     await prisma.trackedAccount.updateMany({ where: { accountId: account.id }, data: { videoLimit: 8 } });
     expect((await scrapeAccount(account.id, jobRun(0, 5, "acc"), provider)).tracked).toBe(2);
-    const newest8 = (await prisma.video.findMany({ where: { accountId: account.id }, orderBy: { postedAt: "desc" }, take: 8, select: { id: true } })).map((v) => v.id);
-    const trackedNow = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map((t) => t.videoId);
+    const newest8 = (
+      await prisma.video.findMany({ where: { accountId: account.id }, orderBy: { postedAt: "desc" }, take: 8, select: { id: true } })
+    ).map((v) => v.id);
+    const trackedNow = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map(
+      (t) => t.videoId,
+    );
     expect(trackedNow.sort()).toEqual(newest8.sort());
   });
 
@@ -123,12 +129,21 @@ describe("idempotent scrapes", () => {
     const env = { SCRAPE_PROVIDER: "ytdlp", YTDLP_PATH: slow };
     const first = await spawnService("worker", env);
     await enqueueVideoScrape(video.id, "crash-test");
-    await waitUntil("the video's scrape state", () => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "scraping");
+    await waitUntil(
+      "the video's scrape state",
+      () => prisma.video.findUniqueOrThrow({ where: { id: video.id } }),
+      (v) => v.scrapeStatus === "scraping",
+    );
     await first.stop("SIGKILL");
     expect((await prisma.video.findUniqueOrThrow({ where: { id: video.id } })).scrapeStatus).toBe("scraping");
     const second = await spawnService("worker", env);
     try {
-      const done = await waitUntil("the video's scrape state", () => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "ready", 50_000);
+      const done = await waitUntil(
+        "the video's scrape state",
+        () => prisma.video.findUniqueOrThrow({ where: { id: video.id } }),
+        (v) => v.scrapeStatus === "ready",
+        50_000,
+      );
       expect(done.dataSource).toBe("ytdlp");
       expect(done.description).toContain("cookie");
       expect(done.scrapeAttempts).toBe(0);
@@ -170,19 +185,33 @@ describe("failing scrapes", () => {
     };
     // One retry on the way: the record is queued again with the reason.
     await expect(scrapeVideo(video.id, jobRun(0, 3), broken)).rejects.toThrow(/503/);
-    expect(await prisma.video.findUniqueOrThrow({ where: { id: video.id } })).toMatchObject({ scrapeStatus: "queued", scrapeError: expect.stringMatching(/503/) });
+    expect(await prisma.video.findUniqueOrThrow({ where: { id: video.id } })).toMatchObject({
+      scrapeStatus: "queued",
+      scrapeError: expect.stringMatching(/503/),
+    });
 
     const def = trackingJobs();
-    const workers = await startWorkers([{ ...def, schedules: [], handlers: { "scrape-video": (job, run) => scrapeVideo(job.data.videoId, run, broken) } }]);
+    const workers = await startWorkers([
+      { ...def, schedules: [], handlers: { "scrape-video": (job, run) => scrapeVideo(job.data.videoId, run, broken) } },
+    ]);
     try {
       await enqueueVideoScrape(video.id, "retry-test", { attempts: 3, backoff: { type: "fixed", delay: 50 } });
-      const failed = await waitUntil("the video's scrape state", () => prisma.video.findUniqueOrThrow({ where: { id: video.id } }), (v) => v.scrapeStatus === "failed");
+      const failed = await waitUntil(
+        "the video's scrape state",
+        () => prisma.video.findUniqueOrThrow({ where: { id: video.id } }),
+        (v) => v.scrapeStatus === "failed",
+      );
       expect(failed.scrapeError).toMatch(/source answered 503/);
       expect(failed.scrapeAttempts).toBe(4); // 1 direct call above + 3 attempts of the job
       const jobId = `video-${video.id}-retry-test`;
       // The record is failed inside the last attempt, a moment before BullMQ moves the job; the job is
       // read again once failed (a Job object read earlier keeps the attempt count it was read with).
-      await waitUntil("the job to fail", async () => (await queue("scrape").getJob(jobId))!.getState(), (state) => state === "failed", 10_000);
+      await waitUntil(
+        "the job to fail",
+        async () => (await queue("scrape").getJob(jobId))!.getState(),
+        (state) => state === "failed",
+        10_000,
+      );
       expect((await queue("scrape").getJob(jobId))?.attemptsMade).toBe(3);
       await new Promise((r) => setTimeout(r, 300));
       expect(calls).toBe(4); // no silent loop after the last attempt
@@ -199,7 +228,11 @@ describe("failing scrapes", () => {
     const gone = await standIn("gone2-ytdlp", `echo "ERROR: Private video" >&2\nexit 1`);
     await expect(scrapeVideo(video.id, jobRun(4, 5), new YtdlpScrapeProvider({ path: gone, concurrency: 1 }))).rejects.toThrow();
     const after = await prisma.video.findUniqueOrThrow({ where: { id: video.id } });
-    expect(after).toMatchObject({ scrapeStatus: "ready", viewCount: before.viewCount, scrapeError: expect.stringMatching(/Private video/) });
+    expect(after).toMatchObject({
+      scrapeStatus: "ready",
+      viewCount: before.viewCount,
+      scrapeError: expect.stringMatching(/Private video/),
+    });
   });
 });
 
@@ -210,7 +243,9 @@ describe("daily snapshots", () => {
     const account = await prisma.account.findFirstOrThrow({ where: { username: "daily.fill" } });
     const scrapedAt = new Date("2026-11-20T10:00:00.000Z");
     await scrapeAccount(account.id, jobRun(0, 5), new SimulatedScrapeProvider({ now: () => scrapedAt }), () => scrapedAt);
-    const videoIds = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map((t) => t.videoId);
+    const videoIds = (await prisma.trackedVideo.findMany({ where: { workspaceId: ws.workspaceId }, select: { videoId: true } })).map(
+      (t) => t.videoId,
+    );
     const day = new Date("2026-11-21T00:30:00.000Z");
     const r1 = await fillDailySnapshots(day);
     const r2 = await fillDailySnapshots(day);

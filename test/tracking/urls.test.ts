@@ -24,7 +24,12 @@ describe("parseVideoUrl accepts every video shape of the three platforms", () =>
     ["https://m.tiktok.com/@scout2015/video/6718335390845095173", "platformA", "6718335390845095173", "scout2015"],
     ["https://WWW.TikTok.COM/@Scout.2015_/video/6718335390845095173", "platformA", "6718335390845095173", "scout.2015_"],
     ["https://www.tiktok.com/@scout2015/video/6718335390845095173/", "platformA", "6718335390845095173", "scout2015"],
-    ["https://www.tiktok.com/@scout2015/video/6718335390845095173?is_from_webapp=1&sender_device=pc", "platformA", "6718335390845095173", "scout2015"],
+    [
+      "https://www.tiktok.com/@scout2015/video/6718335390845095173?is_from_webapp=1&sender_device=pc",
+      "platformA",
+      "6718335390845095173",
+      "scout2015",
+    ],
     ["https://www.tiktok.com/@scout2015/video/6718335390845095173#comments", "platformA", "6718335390845095173", "scout2015"],
     ["HTTPS://www.tiktok.com/@scout2015/video/6718335390845095173", "platformA", "6718335390845095173", "scout2015"],
     ["  https://www.tiktok.com/@scout2015/video/6718335390845095173\n", "platformA", "6718335390845095173", "scout2015"],
@@ -272,7 +277,10 @@ describe("parseAccountUrl refuses with INVALID_URL naming the accepted account l
 
 describe("canonical links", () => {
   it.each([
-    [{ platform: "platformA", platformVideoId: "6718335390845095173", username: "Scout2015" }, "https://www.tiktok.com/@scout2015/video/6718335390845095173"],
+    [
+      { platform: "platformA", platformVideoId: "6718335390845095173", username: "Scout2015" },
+      "https://www.tiktok.com/@scout2015/video/6718335390845095173",
+    ],
     [{ platform: "platformA", platformVideoId: "6718335390845095173" }, "https://www.tiktok.com/@_/video/6718335390845095173"],
     [{ platform: "platformB", platformVideoId: YT }, `https://www.youtube.com/watch?v=${YT}`],
     [{ platform: "platformC", platformVideoId: "C9xYz12AbCd" }, "https://www.instagram.com/reel/C9xYz12AbCd/"],
@@ -307,14 +315,13 @@ describe("canonical links", () => {
     expect(new Set(links.map((l) => parseVideoUrl(l).canonicalUrl))).toEqual(new Set([`https://www.youtube.com/watch?v=${YT}`]));
   });
 
-  it.each([
-    "https://tiktok.com/@Scout2015/",
-    "https://m.youtube.com/@MrBeast?si=1",
-    "https://instagram.com/NatGeo",
-  ])("account round trip: %s", (input) => {
-    const first = parseAccountUrl(input);
-    expect(parseAccountUrl(first.canonicalUrl)).toEqual(first);
-  });
+  it.each(["https://tiktok.com/@Scout2015/", "https://m.youtube.com/@MrBeast?si=1", "https://instagram.com/NatGeo"])(
+    "account round trip: %s",
+    (input) => {
+      const first = parseAccountUrl(input);
+      expect(parseAccountUrl(first.canonicalUrl)).toEqual(first);
+    },
+  );
 
   it("the placeholder handle of a platform A link without one round-trips", () => {
     const url = canonicalVideoUrl({ platform: "platformA", platformVideoId: "6718335390845095173" });

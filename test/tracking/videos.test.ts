@@ -28,10 +28,19 @@ let seq = 0;
 const ytUrl = () => `https://www.youtube.com/watch?v=${`vid${String(++seq).padStart(8, "0")}`}`;
 const ttUrl = (user = "creator.one") => `https://www.tiktok.com/@${user}/video/${7_300_000_000_000_000_000n + BigInt(++seq)}`;
 
-
 function expectFullVideo(v: any) {
   expect(v.id).toMatch(UUID);
-  for (const k of ["platformVideoId", "url", "description", "thumbnailUrl", "username", "displayName", "musicName", "musicAuthor", "musicCoverUrl"]) {
+  for (const k of [
+    "platformVideoId",
+    "url",
+    "description",
+    "thumbnailUrl",
+    "username",
+    "displayName",
+    "musicName",
+    "musicAuthor",
+    "musicCoverUrl",
+  ]) {
     expect(typeof v[k], k).toBe("string");
   }
   expect(Array.isArray(v.hashtags)).toBe(true);
@@ -54,7 +63,11 @@ describe("POST /videos", () => {
     expect(r.body.data).toEqual({ trackedVideoId: expect.stringMatching(UUID), videoId: expect.stringMatching(UUID), isNew: true });
     expect(r.body.message).toMatch(/queued/i);
 
-    const v = await waitUntil("the video's scrape", () => c.get(`/api/v1/videos/${r.body.data.videoId}`), (x) => x.body.data.scrapeStatus === "ready");
+    const v = await waitUntil(
+      "the video's scrape",
+      () => c.get(`/api/v1/videos/${r.body.data.videoId}`),
+      (x) => x.body.data.scrapeStatus === "ready",
+    );
     expect(v.status).toBe(200);
     const d = v.body.data;
     expectFullVideo(d);
@@ -79,7 +92,13 @@ describe("POST /videos", () => {
   it("a string that is not an accepted video link is 400 INVALID_URL naming the accepted links; a missing or non-string url is VALIDATION_ERROR", async () => {
     const ws = await newWorkspace();
     const c = client(api.url, ws.key);
-    for (const url of ["", "not a url", "http://www.youtube.com/watch?v=abcdefghijk", "https://www.tiktok.com/@someone", "https://www.tiktok.com.evil.example/@a/video/1"]) {
+    for (const url of [
+      "",
+      "not a url",
+      "http://www.youtube.com/watch?v=abcdefghijk",
+      "https://www.tiktok.com/@someone",
+      "https://www.tiktok.com.evil.example/@a/video/1",
+    ]) {
       const r = await c.post("/api/v1/videos", { url });
       expect(r.status, url).toBe(400);
       expect(r.body.code).toBe("INVALID_URL");
@@ -97,7 +116,11 @@ describe("POST /videos", () => {
     const ws = await newWorkspace();
     const c = client(api.url, ws.key);
     expect((await c.post("/api/v1/videos", { url: "https://www.youtube.com/watch?v=dup00000001" })).status).toBe(201);
-    for (const url of ["https://youtu.be/dup00000001", "https://www.youtube.com/shorts/dup00000001", "https://m.youtube.com/watch?v=dup00000001&t=3"]) {
+    for (const url of [
+      "https://youtu.be/dup00000001",
+      "https://www.youtube.com/shorts/dup00000001",
+      "https://m.youtube.com/watch?v=dup00000001&t=3",
+    ]) {
       const r = await c.post("/api/v1/videos", { url });
       expect(r.status).toBe(409);
       expect(r.body).toEqual({ code: "ALREADY_TRACKED", message: expect.stringMatching(/already tracked/i) });
@@ -108,7 +131,11 @@ describe("POST /videos", () => {
     const [a, b] = [await newWorkspace(), await newWorkspace()];
     const url = "https://www.instagram.com/reel/Cshared0001/";
     const ra = await client(api.url, a.key).post("/api/v1/videos", { url });
-    await waitUntil("the video's scrape", () => client(api.url, a.key).get(`/api/v1/videos/${ra.body.data.videoId}`), (x) => x.body.data.scrapeStatus === "ready");
+    await waitUntil(
+      "the video's scrape",
+      () => client(api.url, a.key).get(`/api/v1/videos/${ra.body.data.videoId}`),
+      (x) => x.body.data.scrapeStatus === "ready",
+    );
     const rb = await client(api.url, b.key).post("/api/v1/videos", { url: "https://instagram.com/reels/Cshared0001?igsh=x" });
     expect(rb.status).toBe(201);
     expect(rb.body.data.isNew).toBe(false);
@@ -141,7 +168,9 @@ describe("tracking limit", () => {
     expect(over.status).toBe(403);
     expect(over.body).toEqual({ code: "VIDEO_LIMIT_REACHED", message: expect.stringMatching(/limit/) });
     // Already tracked wins over the limit: the more precise answer.
-    const again = await c.post("/api/v1/videos", { url: "https://www.youtube.com/watch?v=" + (await prisma.video.findUniqueOrThrow({ where: { id: ids[0] } })).platformVideoId });
+    const again = await c.post("/api/v1/videos", {
+      url: "https://www.youtube.com/watch?v=" + (await prisma.video.findUniqueOrThrow({ where: { id: ids[0] } })).platformVideoId,
+    });
     expect(again.status).toBe(409);
     await c.post("/api/v1/videos/bulk-untrack", { ids: [ids[0]] });
     expect((await c.post("/api/v1/videos", { url: ytUrl() })).status).toBe(201);
@@ -195,14 +224,26 @@ describe("GET /videos", () => {
     const ws = await newWorkspace();
     const c = client(api.url, ws.key);
     // Insert the tracking directly so no worker can scrape it first.
-    const video = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "unscraped01", url: "https://www.youtube.com/watch?v=unscraped01" } });
+    const video = await prisma.video.create({
+      data: { platform: "platformB", platformVideoId: "unscraped01", url: "https://www.youtube.com/watch?v=unscraped01" },
+    });
     await prisma.trackedVideo.create({ data: { workspaceId: ws.workspaceId, videoId: video.id } });
     const r = await c.get(`/api/v1/videos/${video.id}`);
     expectFullVideo(r.body.data);
     expect(r.body.data).toMatchObject({
-      viewCount: null, likeCount: null, commentCount: null, shareCount: null, bookmarkCount: null,
-      engagementRate: 0, postedAt: null, lastScrapedAt: null, dataSource: null, scrapeStatus: "queued",
-      description: "", musicName: "", canonicalAccountId: null,
+      viewCount: null,
+      likeCount: null,
+      commentCount: null,
+      shareCount: null,
+      bookmarkCount: null,
+      engagementRate: 0,
+      postedAt: null,
+      lastScrapedAt: null,
+      dataSource: null,
+      scrapeStatus: "queued",
+      description: "",
+      musicName: "",
+      canonicalAccountId: null,
     });
   });
 });
@@ -267,7 +308,12 @@ describe("tenant isolation", () => {
 
   it("every route refuses a request without a valid key", async () => {
     const c = client(api.url, null);
-    for (const [method, path] of [["GET", "/api/v1/videos"], ["POST", "/api/v1/videos"], ["GET", `/api/v1/videos/${"0".repeat(8)}-0000-4000-8000-000000000000`], ["POST", "/api/v1/videos/bulk-untrack"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/v1/videos"],
+      ["POST", "/api/v1/videos"],
+      ["GET", `/api/v1/videos/${"0".repeat(8)}-0000-4000-8000-000000000000`],
+      ["POST", "/api/v1/videos/bulk-untrack"],
+    ] as const) {
       const r = method === "GET" ? await c.get(path) : await c.post(path, {});
       expect(r.status, path).toBe(401);
       expect(r.body.code).toBe("UNAUTHORIZED");

@@ -41,7 +41,11 @@ describe("saved views", () => {
     await newPerson("ben@example.com", ws.workspaceId, "member");
     [ana, ben] = await Promise.all([signedIn(api.url, "ana@example.com"), signedIn(api.url, "ben@example.com")]);
 
-    const mine = await ana.gql(CREATE, { list: "VIDEOS", name: "  Top views  ", content: { sort: "views", order: "DESC", columns: ["video", "creator", "views"], q: "cats", tags: ["client-a"] } });
+    const mine = await ana.gql(CREATE, {
+      list: "VIDEOS",
+      name: "  Top views  ",
+      content: { sort: "views", order: "DESC", columns: ["video", "creator", "views"], q: "cats", tags: ["client-a"] },
+    });
     expect(mine.body.errors).toBeUndefined();
     expect(mine.body.data.createSavedView).toMatchObject({
       name: "Top views",
@@ -56,7 +60,12 @@ describe("saved views", () => {
       columns: ["video", "creator", "views"],
     });
     privateId = mine.body.data.createSavedView.uuid;
-    const shared = await ana.gql(CREATE, { list: "ACCOUNTS", name: "Big creators", shared: true, content: { sort: "followers", platform: "PLATFORM_A" } });
+    const shared = await ana.gql(CREATE, {
+      list: "ACCOUNTS",
+      name: "Big creators",
+      shared: true,
+      content: { sort: "followers", platform: "PLATFORM_A" },
+    });
     expect(shared.body.errors).toBeUndefined();
     // Defaults fill what was left out: every column of the list.
     expect(shared.body.data.createSavedView.columns).toEqual(["platform", "followers", "views", "videos", "limit", "tracked", "status"]);
@@ -74,7 +83,9 @@ describe("saved views", () => {
     const byBen = await ben.gql(rename, { id: sharedId, name: "Mine now" });
     expect(byBen.body.errors[0].extensions.code).toBe("FORBIDDEN");
     expect((await ben.gql(rename, { id: privateId, name: "Peek" })).body.errors[0].extensions.code).toBe("NOT_FOUND");
-    expect((await ben.gql(`mutation($id: ID!) { deleteSavedView(id: $id) }`, { id: privateId })).body.errors[0].extensions.code).toBe("NOT_FOUND");
+    expect((await ben.gql(`mutation($id: ID!) { deleteSavedView(id: $id) }`, { id: privateId })).body.errors[0].extensions.code).toBe(
+      "NOT_FOUND",
+    );
 
     // Sharing the private view shows it to the other member.
     const share = await ana.gql(rename, { id: privateId, shared: true });
@@ -92,9 +103,16 @@ describe("saved views", () => {
     expect((await ana.gql(CREATE, { list: "VIDEOS", name: " ", content: {} })).body.errors[0].extensions.code).toBe("VALIDATION_ERROR");
     // An unknown key of the document is refused by the domain's schema, whatever door hands it over
     // (GraphQL's input type refuses it even before).
-    const actor: Actor = { workspaceId: ws.workspaceId, role: "member", clientAddress: null, principal: { kind: "user", id: anaId, email: "ana@example.com", sessionId: null } };
+    const actor: Actor = {
+      workspaceId: ws.workspaceId,
+      role: "member",
+      clientAddress: null,
+      principal: { kind: "user", id: anaId, email: "ana@example.com", sessionId: null },
+    };
     for (const content of [{ surprise: 1 }, { filters: { platform: null, colour: "red" } }]) {
-      await expect(createSavedView(actor, { list: "videos", name: "Odd", shared: false, content })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+      await expect(createSavedView(actor, { list: "videos", name: "Odd", shared: false, content })).rejects.toMatchObject({
+        code: "VALIDATION_ERROR",
+      });
     }
     expect(names(await ana.gql(LIST, {}))).toEqual(["Big creators", "Top views"]);
   });
@@ -107,7 +125,10 @@ describe("saved views", () => {
 
     const other = await newWorkspace("free", "Elsewhere");
     expect(names(await gql(api.url, other.key, LIST, {}))).toEqual([]);
-    expect((await gql(api.url, other.key, `mutation($id: ID!) { deleteSavedView(id: $id) }`, { id: sharedId })).body.errors![0]!.extensions!.code).toBe("NOT_FOUND");
+    expect(
+      (await gql(api.url, other.key, `mutation($id: ID!) { deleteSavedView(id: $id) }`, { id: sharedId })).body.errors![0]!.extensions!
+        .code,
+    ).toBe("NOT_FOUND");
     await newPerson("cy@example.com", other.workspaceId, "owner");
     const cy = await signedIn(api.url, "cy@example.com");
     expect(names(await cy.gql(LIST, {}))).toEqual([]);

@@ -39,7 +39,8 @@ const api$ = async <T = any>(query: string, variables?: Record<string, unknown>)
 };
 
 /** How the page writes money and counts (Chromium runs en-US). */
-const money = (minor: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: "EUR", minimumFractionDigits: 2 }).format(minor / 100);
+const money = (minor: number) =>
+  new Intl.NumberFormat("en-US", { style: "currency", currency: "EUR", minimumFractionDigits: 2 }).format(minor / 100);
 const whole = (n: number) => new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 }).format(n);
 /** A UTC instant as a local date-time of Europe/Paris, YYYY-MM-DDTHH:MM. */
 const parisLocal = (ms: number) => new Date(ms).toLocaleString("sv-SE", { timeZone: "Europe/Paris" }).replace(" ", "T").slice(0, 16);
@@ -97,15 +98,25 @@ beforeAll(async () => {
       [s.posted + HOUR, Math.round(views / 3)],
       [s.last, views],
     ] as const) {
-      await pgPool.query(`INSERT INTO video_metric_points (video_id, captured_at, source, view_count, like_count) VALUES ($1, $2, 'simulated', $3, 10)`, [v.id, new Date(at), n]);
+      await pgPool.query(
+        `INSERT INTO video_metric_points (video_id, captured_at, source, view_count, like_count) VALUES ($1, $2, 'simulated', $3, 10)`,
+        [v.id, new Date(at), n],
+      );
     }
   }
   // Through the API: a creator with two accounts, a campaign of that creator and one single account.
   const ids = Object.fromEntries(
-    (await api$<{ accounts: { edges: { node: { id: string; username: string } }[] } }>(`{ accounts(first: 10) { edges { node { id username } } } }`)).accounts.edges.map((e) => [e.node.username, e.node.id]),
+    (
+      await api$<{ accounts: { edges: { node: { id: string; username: string } }[] } }>(
+        `{ accounts(first: 10) { edges { node { id username } } } }`,
+      )
+    ).accounts.edges.map((e) => [e.node.username, e.node.id]),
   );
   const mia = (await api$(`mutation { createCreator(name: "Mia Rossi", contact: "mia@example.test") { id } }`)).createCreator.id;
-  await api$(`mutation($c: ID!, $a: [ID!]!) { assignCreatorAccounts(creatorId: $c, accountIds: $a) { success } }`, { c: mia, a: [ids.mia_makes, ids.mia_clips] });
+  await api$(`mutation($c: ID!, $a: [ID!]!) { assignCreatorAccounts(creatorId: $c, accountIds: $a) { success } }`, {
+    c: mia,
+    a: [ids.mia_makes, ids.mia_clips],
+  });
   const created = await api$(`mutation($input: CampaignInput!) { createCampaign(input: $input) { id } }`, {
     input: {
       name: "Winter launch",
@@ -120,7 +131,10 @@ beforeAll(async () => {
     },
   });
   campaignId = created.createCampaign.id;
-  await api$(`mutation($c: ID!, $cr: [ID!], $a: [ID!]) { addCampaignMembers(campaignId: $c, creatorIds: $cr, accountIds: $a) { success error } }`, { c: campaignId, cr: [mia], a: [ids.solo_sam] });
+  await api$(
+    `mutation($c: ID!, $cr: [ID!], $a: [ID!]) { addCampaignMembers(campaignId: $c, creatorIds: $cr, accountIds: $a) { success error } }`,
+    { c: campaignId, cr: [mia], a: [ids.solo_sam] },
+  );
   ({ page, errors } = await signedInPage(browser, api.url, EMAIL, PASSWORD));
 }, 90_000);
 
@@ -156,10 +170,19 @@ describe("campaigns and creators pages in Chromium", () => {
       await expect(tr.locator(".cell-cap").textContent()).resolves.toMatch(r.creatorCapCut > 0 ? /^Yes/ : /^No$/);
     }
     await expect(page.getByTestId("campaign-owed").textContent()).resolves.toBe(`Owed so far${money(campaign.totals.payout)}`);
-    await expect(page.getByTestId("payees-total").textContent()).resolves.toBe(`Total: ${whole(campaign.totals.viewsEarned)} views earned, ${money(campaign.totals.payout)} owed (the sum of the rows).`);
+    await expect(page.getByTestId("payees-total").textContent()).resolves.toBe(
+      `Total: ${whole(campaign.totals.viewsEarned)} views earned, ${money(campaign.totals.payout)} owed (the sum of the rows).`,
+    );
     // The evidence says where the numbers come from; the video not scraped for 3 days is listed as such.
-    await page.getByRole("table", { name: /Top videos/ }).getByText("simulated").first().waitFor();
-    await page.getByRole("table", { name: /without a scrape/ }).getByText("Campaign clip solo_sam 2").waitFor();
+    await page
+      .getByRole("table", { name: /Top videos/ })
+      .getByText("simulated")
+      .first()
+      .waitFor();
+    await page
+      .getByRole("table", { name: /without a scrape/ })
+      .getByText("Campaign clip solo_sam 2")
+      .waitFor();
     await page.locator(".chart canvas").first().waitFor();
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, "campaign.png");
@@ -177,9 +200,15 @@ describe("campaigns and creators pages in Chromium", () => {
     await p.getByRole("heading", { level: 1, name: "Winter launch" }).waitFor();
     await p.getByRole("table", { name: /Creators' earnings/ }).waitFor();
     await p.getByText(/Only owners of this workspace change a campaign's members/).waitFor();
-    for (const action of ["Close campaign", "Add creator", "Save rule and budget"]) expect(await p.getByRole("button", { name: action }).count()).toBe(0);
+    for (const action of ["Close campaign", "Add creator", "Save rule and budget"])
+      expect(await p.getByRole("button", { name: action }).count()).toBe(0);
     const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    const wide = await p.evaluate(() => [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 376 && !e.closest(".table-scroll")).slice(0, 8).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`));
+    const wide = await p.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > 376 && !e.closest(".table-scroll"))
+        .slice(0, 8)
+        .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+    );
     expect(overflow, wide.join("; ")).toBeLessThanOrEqual(0);
     memberPage = p;
   });
@@ -194,7 +223,10 @@ describe("campaigns and creators pages in Chromium", () => {
     await rule.getByRole("status").getByText("Saved Mia Rossi's own rule.").waitFor();
     const { campaign } = await api$(CAMPAIGN, { id: campaignId });
     const mia = campaign.creators.find((r: { payeeName: string }) => r.payeeName === "Mia Rossi");
-    const tr = page.getByRole("table", { name: /Creators' earnings/ }).locator("tbody tr").filter({ hasText: "Mia Rossi" });
+    const tr = page
+      .getByRole("table", { name: /Creators' earnings/ })
+      .locator("tbody tr")
+      .filter({ hasText: "Mia Rossi" });
     await expect.poll(() => tr.locator(".cell-rule").textContent()).toBe("Own rule: €1.00 per 1,000 views");
     await expect.poll(() => tr.locator(".cell-payout").textContent()).toBe(money(mia.payout));
   });
@@ -205,7 +237,10 @@ describe("campaigns and creators pages in Chromium", () => {
     const dialog = page.getByRole("dialog");
     await expect(dialog.textContent()).resolves.toContain(`Its payouts are frozen as they are now (${money(before.totals.payout)} owed)`);
     await dialog.getByRole("button", { name: "Close and freeze the figures" }).click();
-    await page.getByRole("status").getByText(/Closed “Winter launch”: its figures are frozen/).waitFor();
+    await page
+      .getByRole("status")
+      .getByText(/Closed “Winter launch”: its figures are frozen/)
+      .waitFor();
     await page.getByText(/these figures are frozen/).waitFor();
     await expect(page.getByTestId("campaign-owed").textContent()).resolves.toBe(`Owed (frozen)${money(before.totals.payout)}`);
     await expect(page.locator(".page-header .badge").textContent()).resolves.toBe("Closed");
@@ -239,7 +274,10 @@ describe("campaigns and creators pages in Chromium", () => {
 
     await noor.getByLabel("Tracked account for Noor Haddad").selectOption({ label: "mia_makes (@mia_makes)" });
     await noor.getByRole("button", { name: "Assign account" }).click();
-    await noor.getByRole("alert").getByText(/belongs to another creator/).waitFor();
+    await noor
+      .getByRole("alert")
+      .getByText(/belongs to another creator/)
+      .waitFor();
 
     await noor.getByRole("button", { name: "Edit Noor Haddad" }).click();
     await noor.getByLabel("Notes").fill("Paid monthly");

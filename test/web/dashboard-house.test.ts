@@ -132,12 +132,18 @@ describe("the dashboard's house in Chromium", () => {
     const { accounts } = await gql(`{ accounts(first: 1, q: "potterypal") { edges { node { id } } } }`);
     const accountId = accounts.edges[0].node.id;
     const { createFolder } = await gql(`mutation { createFolder(name: "Clay") { id uuid } }`);
-    await gql(`mutation($f: ID!, $a: [ID!]!) { addAccountsToFolder(folderId: $f, accountIds: $a) { success } }`, { f: createFolder.id, a: [accountId] });
+    await gql(`mutation($f: ID!, $a: [ID!]!) { addAccountsToFolder(folderId: $f, accountIds: $a) { success } }`, {
+      f: createFolder.id,
+      a: [accountId],
+    });
     await page.goto(`/folders/${createFolder.uuid}`);
     const remove = page.getByRole("button", { name: "Remove @potterypal from the folder" });
     await remove.waitFor();
     // Taken out behind the page's back: the server answers this account with a reason.
-    await gql(`mutation($f: ID!, $a: [ID!]!) { removeAccountsFromFolder(folderId: $f, accountIds: $a) { success } }`, { f: createFolder.id, a: [accountId] });
+    await gql(`mutation($f: ID!, $a: [ID!]!) { removeAccountsFromFolder(folderId: $f, accountIds: $a) { success } }`, {
+      f: createFolder.id,
+      a: [accountId],
+    });
     await remove.click();
     await page.getByRole("alert").getByText("Account is not in this folder").waitFor();
     // The folder's live update may take the row (and its outcome) away right after: ask the whole
@@ -146,7 +152,9 @@ describe("the dashboard's house in Chromium", () => {
   });
 
   it("lists the first 100 folders in the folder picker and says there are more", async () => {
-    await prisma.folder.createMany({ data: Array.from({ length: 101 }, (_, i) => ({ workspaceId: studio.workspaceId, name: `Bulk folder ${i}` })) });
+    await prisma.folder.createMany({
+      data: Array.from({ length: 101 }, (_, i) => ({ workspaceId: studio.workspaceId, name: `Bulk folder ${i}` })),
+    });
     await gql(`mutation { trackVideo(url: "https://www.youtube.com/shorts/pickerprobe") { videoId } }`);
     await page.goto("/videos");
     await page.locator("table.data-table tbody tr").first().getByRole("checkbox").check();

@@ -70,7 +70,8 @@ describe("dashboard in Chromium", () => {
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" });
     await nav.waitFor();
-    for (const name of ["Overview", "Videos", "Accounts", "Folders", "Radar", "Settings"]) await expect(nav.getByRole("link", { name, exact: true }).count()).resolves.toBe(1);
+    for (const name of ["Overview", "Videos", "Accounts", "Folders", "Radar", "Settings"])
+      await expect(nav.getByRole("link", { name, exact: true }).count()).resolves.toBe(1);
     await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
     await page.getByText("Credits remaining").waitFor();
     await expect(page.locator(".card").filter({ hasText: "Plan" }).textContent()).resolves.toContain("Pro");
@@ -100,7 +101,9 @@ describe("dashboard in Chromium", () => {
     // Rows arrive through the live subscription, then their numbers when the worker's scrape lands.
     const rows = page.locator("table.data-table tbody tr");
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(2);
-    await expect.poll(() => page.locator("table.data-table tbody .cell-status").allTextContents(), { timeout: 30_000 }).toEqual(["Ready", "Ready"]);
+    await expect
+      .poll(() => page.locator("table.data-table tbody .cell-status").allTextContents(), { timeout: 30_000 })
+      .toEqual(["Ready", "Ready"]);
     const views = await page.locator("table.data-table tbody .cell-views").allTextContents();
     expect(views.every((v) => /\d/.test(v))).toBe(true);
     expect(await stillSameDocument(page)).toBe(true);
@@ -114,7 +117,10 @@ describe("dashboard in Chromium", () => {
   });
 
   it("sorts by a column, filters by platform and searches, keeping the options in the URL", async () => {
-    await page.getByRole("button", { name: /^Views/ }).first().click();
+    await page
+      .getByRole("button", { name: /^Views/ })
+      .first()
+      .click();
     await page.waitForURL(/sort=views/);
     await expect(page.locator("th[aria-sort]").getAttribute("aria-sort")).resolves.toBe("descending");
     await page.getByLabel("Platform").selectOption("PLATFORM_B");
@@ -146,16 +152,15 @@ describe("dashboard in Chromium", () => {
   });
 
   it("runs an analysis from its cost and balance, showing each step live, then the results", async () => {
-    await page.getByText(/An analysis costs 5 credits.*Your balance: [\d,]+ credits/).first().waitFor();
+    await page
+      .getByText(/An analysis costs 5 credits.*Your balance: [\d,]+ credits/)
+      .first()
+      .waitFor();
     await page.getByRole("button", { name: "Analyse for 5 credits" }).click();
     const log = page.locator(".status-log li");
-    await expect.poll(() => log.evaluateAll((items) => items.map((i) => i.getAttribute("data-status"))), { timeout: 45_000 }).toEqual([
-      "PENDING",
-      "DOWNLOADING",
-      "TRANSCRIBED",
-      "ANALYZING",
-      "COMPLETED",
-    ]);
+    await expect
+      .poll(() => log.evaluateAll((items) => items.map((i) => i.getAttribute("data-status"))), { timeout: 45_000 })
+      .toEqual(["PENDING", "DOWNLOADING", "TRANSCRIBED", "ANALYZING", "COMPLETED"]);
     await page.getByText("Heuristic analysis").waitFor();
     for (const term of ["Hook", "UGC fit", "Call to action"]) await page.locator(".findings dt", { hasText: term }).waitFor();
     await page.getByRole("heading", { name: /Transcript/ }).waitFor();
@@ -171,7 +176,10 @@ describe("dashboard in Chromium", () => {
 
   it("adds selected videos to a folder, and untracks after a confirmation", async () => {
     // A folder made through GraphQL with the person's cookie (the Folders page is a later part's).
-    const made = await page.request.post("/graphql", { data: { query: 'mutation { createFolder(name: "Best hooks") { id } }' }, headers: { "x-requested-with": "dashboard" } });
+    const made = await page.request.post("/graphql", {
+      data: { query: 'mutation { createFolder(name: "Best hooks") { id } }' },
+      headers: { "x-requested-with": "dashboard" },
+    });
     expect((await made.json()).data.createFolder.id).toBeTruthy();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Videos" }).click();
     const rowB = page.locator("table.data-table tbody tr").filter({ hasText: "Platform B" });
@@ -193,7 +201,10 @@ describe("dashboard in Chromium", () => {
   it("keeps unknown dashboard paths inside the app, and API paths out of it", async () => {
     await page.goto("/videos/00000000-0000-4000-8000-000000000000");
     await page.getByText(/Could not load this page/).waitFor();
-    await page.getByText(/not found|does not exist/i).first().waitFor();
+    await page
+      .getByText(/not found|does not exist/i)
+      .first()
+      .waitFor();
     const apiAnswer = await page.goto("/api/v1/no-such-route");
     expect(apiAnswer?.status()).toBe(404);
     expect(await apiAnswer?.json()).toMatchObject({ code: "NOT_FOUND" });
@@ -215,7 +226,12 @@ describe("dashboard in Chromium", () => {
   });
 
   it("is usable at 375 px in dark mode, by keyboard", async () => {
-    const small = await dashboardContext(browser, { baseURL: api.url, viewport: { width: 375, height: 800 }, colorScheme: "dark", storageState: await context.storageState() });
+    const small = await dashboardContext(browser, {
+      baseURL: api.url,
+      viewport: { width: 375, height: 800 },
+      colorScheme: "dark",
+      storageState: await context.storageState(),
+    });
     const p = await small.newPage();
     await p.goto("/videos");
     await p.locator("table.data-table tbody tr").first().waitFor();

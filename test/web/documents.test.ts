@@ -33,7 +33,15 @@ describe("the dashboard's GraphQL documents", () => {
     const dir = mkdtempSync(join(tmpdir(), "relay-validate-"));
     writeFileSync(join(dir, "schema.graphql"), broken);
     const config = JSON.parse(readFileSync(join(WEB, "relay.config.json"), "utf8")) as Record<string, unknown>;
-    writeFileSync(join(dir, "relay.config.json"), JSON.stringify({ ...config, src: join(WEB, "src"), schema: join(dir, "schema.graphql"), artifactDirectory: join(WEB, "src/__generated__") }));
+    writeFileSync(
+      join(dir, "relay.config.json"),
+      JSON.stringify({
+        ...config,
+        src: join(WEB, "src"),
+        schema: join(dir, "schema.graphql"),
+        artifactDirectory: join(WEB, "src/__generated__"),
+      }),
+    );
     const run = relayValidate(join(dir, "relay.config.json"));
     expect(run.status).not.toBe(0);
     expect(run.output).toContain("views24h");

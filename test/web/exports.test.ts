@@ -38,7 +38,8 @@ beforeAll(async () => {
   const { workspaceId } = await newWorkspace("pro", "Exporters");
   await newPerson(EMAIL, workspaceId, "owner");
   const ids = [];
-  for (let i = 0; i < 6; i++) ids.push((await createTrackedVideo(workspaceId, { description: i % 2 ? `recipe ${i}` : `=cmd ${i}`, viewCount: 100 * (i + 1) })).id);
+  for (let i = 0; i < 6; i++)
+    ids.push((await createTrackedVideo(workspaceId, { description: i % 2 ? `recipe ${i}` : `=cmd ${i}`, viewCount: 100 * (i + 1) })).id);
   // No thumbnails: their made-up host would not resolve in the browser.
   await prisma.video.updateMany({ where: { id: { in: ids } }, data: { thumbnailUrl: "" } });
   folderId = (await createFolder(workspaceId, "Campaign", null)).id;
@@ -68,7 +69,10 @@ describe("the Export button", () => {
     const group = page.getByRole("group", { name: "Export videos" });
     await group.getByLabel("File format").selectOption("CSV");
     await group.getByRole("button", { name: "Export videos" }).click();
-    await page.getByRole("status").filter({ hasText: /Export ready \(3 rows\)/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByRole("status")
+      .filter({ hasText: /Export ready \(3 rows\)/ })
+      .waitFor({ timeout: 20_000 });
     const { bytes } = await downloaded();
     const rows = parse(bytes.toString("utf8"), { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => r.description)).toEqual(["recipe 1", "recipe 3", "recipe 5"]);

@@ -75,11 +75,17 @@ afterAll(async () => {
 });
 
 const folderId = async (name: string) => (await prisma.folder.findFirstOrThrow({ where: { workspaceId, name } })).id;
-const card = (label: string) => page.locator(".card").filter({ has: page.locator(".card-label", { hasText: new RegExp(`^${label}$`) }) }).locator(".card-value");
+const card = (label: string) =>
+  page
+    .locator(".card")
+    .filter({ has: page.locator(".card-label", { hasText: new RegExp(`^${label}$`) }) })
+    .locator(".card-value");
 const crumbs = () => page.getByRole("navigation", { name: "Breadcrumbs" }).getByRole("listitem").allTextContents();
 /** The folder rows of the tree, in order, with their level. */
 const treeRows = () =>
-  page.locator("tr[data-folder-id]").evaluateAll((rows) => rows.map((r) => `${r.getAttribute("data-level")} ${r.querySelector("a")?.textContent ?? ""}`));
+  page
+    .locator("tr[data-folder-id]")
+    .evaluateAll((rows) => rows.map((r) => `${r.getAttribute("data-level")} ${r.querySelector("a")?.textContent ?? ""}`));
 
 describe("nested folders and tags in the dashboard", () => {
   it("builds client → campaign → creator in the dashboard and browses it by tree and breadcrumbs", async () => {
@@ -104,10 +110,26 @@ describe("nested folders and tags in the dashboard", () => {
     // creator folder, 5 more and 20 single videos under the campaign, 10 videos directly on the client.
     const [client, campaign, creator] = [await folderId("Client Acme"), await folderId("Campaign Spring"), await folderId("Creator Ana")];
     const { addAccountsToFolder, addVideosToFolder } = await import("../../src/domain/folders/service.js");
-    await addAccountsToFolder(workspaceId, creator, accounts.slice(0, 5).map((a) => a.id));
-    await addAccountsToFolder(workspaceId, campaign, accounts.slice(3, 10).map((a) => a.id));
-    await addVideosToFolder(workspaceId, campaign, videos.slice(100, 120).map((v) => v.id));
-    await addVideosToFolder(workspaceId, client, videos.slice(0, 10).map((v) => v.id));
+    await addAccountsToFolder(
+      workspaceId,
+      creator,
+      accounts.slice(0, 5).map((a) => a.id),
+    );
+    await addAccountsToFolder(
+      workspaceId,
+      campaign,
+      accounts.slice(3, 10).map((a) => a.id),
+    );
+    await addVideosToFolder(
+      workspaceId,
+      campaign,
+      videos.slice(100, 120).map((v) => v.id),
+    );
+    await addVideosToFolder(
+      workspaceId,
+      client,
+      videos.slice(0, 10).map((v) => v.id),
+    );
 
     await page.getByRole("navigation", { name: "Breadcrumbs" }).getByRole("link", { name: "Client Acme" }).click();
     await page.getByRole("heading", { level: 1, name: "Client Acme" }).waitFor();

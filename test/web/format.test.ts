@@ -1,10 +1,27 @@
 /** How numbers and dates read in the dashboard (web/src/lib/format.ts): "1.2M", "3 h ago", "4.3 %". */
 import { describe, expect, it } from "vitest";
-import { formatClock, formatCount, formatDelta, formatPercent, formatRelative, humanize, platformName, PLATFORMS, plural, videoTitle } from "../../web/src/lib/format.js";
+import {
+  formatClock,
+  formatCount,
+  formatDelta,
+  formatPercent,
+  formatRelative,
+  humanize,
+  platformName,
+  PLATFORMS,
+  plural,
+  videoTitle,
+} from "../../web/src/lib/format.js";
 
 describe("dashboard formats", () => {
   it("writes counts compact, and a missing measure as a dash", () => {
-    expect([formatCount(999), formatCount(1_234), formatCount(1_234_567), formatCount(2_500_000_000), formatCount(null)]).toEqual(["999", "1.2K", "1.2M", "2.5B", "—"]);
+    expect([formatCount(999), formatCount(1_234), formatCount(1_234_567), formatCount(2_500_000_000), formatCount(null)]).toEqual([
+      "999",
+      "1.2K",
+      "1.2M",
+      "2.5B",
+      "—",
+    ]);
     expect([formatDelta(1_200), formatDelta(-30), formatDelta(0)]).toEqual(["+1.2K", "-30", "0"]);
     expect(formatPercent(4.349)).toBe("4.3 %");
   });
@@ -28,7 +45,12 @@ describe("dashboard formats", () => {
     expect(videoTitle({ description: "Three tips", username: "maker" })).toBe("Three tips");
     expect(videoTitle({ description: "", username: "maker" })).toBe("Video by @maker");
     expect(videoTitle({ description: null, username: null })).toBe("Untitled video");
-    expect([plural(1, "video"), plural(0, "video"), plural(1_200, "video"), plural(2, "entry", "entries")]).toEqual(["1 video", "0 videos", "1,200 videos", "2 entries"]);
+    expect([plural(1, "video"), plural(0, "video"), plural(1_200, "video"), plural(2, "entry", "entries")]).toEqual([
+      "1 video",
+      "0 videos",
+      "1,200 videos",
+      "2 entries",
+    ]);
     expect(PLATFORMS.map((p) => p.value)).toEqual(["PLATFORM_A", "PLATFORM_B", "PLATFORM_C"]);
     expect(platformName("PLATFORM_B")).toBe("Platform B");
   });

@@ -31,7 +31,8 @@ let workspaceId: string;
 let memberId: string;
 
 /** The attack's document: make the member an owner. */
-const promote = () => `mutation PromoteMe {\n  changeMemberRole(id: "${encodeGlobalID("Member", memberId)}", role: OWNER) {\n    role\n  }\n}`;
+const promote = () =>
+  `mutation PromoteMe {\n  changeMemberRole(id: "${encodeGlobalID("Member", memberId)}", role: OWNER) {\n    role\n  }\n}`;
 const graphiqlLink = () => `/graphql?query=${encodeURIComponent(promote())}`;
 
 /** The member's role now, from the database. */
@@ -99,7 +100,9 @@ describe("a mutation from a link", () => {
     const run = g.getByRole("button", { name: /Execute query/i });
     await run.waitFor();
     // The editor holds the link's document.
-    await expect.poll(async () => (await g.locator(".graphiql-query-editor .view-lines").innerText()).replace(/\s+/g, " "), { timeout: 30_000 }).toContain("changeMemberRole");
+    await expect
+      .poll(async () => (await g.locator(".graphiql-query-editor .view-lines").innerText()).replace(/\s+/g, " "), { timeout: 30_000 })
+      .toContain("changeMemberRole");
 
     // Cancelled: nothing runs, and GraphiQL says so.
     const asked: string[] = [];
@@ -125,7 +128,12 @@ describe("a mutation from a link", () => {
       void d.dismiss();
     });
     const fromTab = await later.evaluate(
-      (query) => fetch("/graphql", { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "graphiql" }, body: JSON.stringify({ query }) }).then((r) => r.text()),
+      (query) =>
+        fetch("/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-requested-with": "graphiql" },
+          body: JSON.stringify({ query }),
+        }).then((r) => r.text()),
       promote(),
     );
     expect(askedLater).toHaveLength(1);
@@ -153,7 +161,9 @@ describe("a mutation from a link", () => {
       void d.dismiss();
     });
     await g.goto(`/graphql?query=${encodeURIComponent("query Who { viewer { email } }")}`, { timeout: 60_000 });
-    await expect.poll(async () => (await g.locator(".graphiql-query-editor .view-lines").innerText()).replace(/\s+/g, " "), { timeout: 30_000 }).toContain("viewer");
+    await expect
+      .poll(async () => (await g.locator(".graphiql-query-editor .view-lines").innerText()).replace(/\s+/g, " "), { timeout: 30_000 })
+      .toContain("viewer");
     await g.getByRole("button", { name: /Execute query/i }).click();
     await expect.poll(() => answer(g), { timeout: 20_000 }).toContain(OWNER);
     expect(asked).toBe(0);

@@ -29,7 +29,8 @@ const CHROMIUM_ARGS = [
 ];
 
 export function requireBuiltDashboard(): void {
-  if (!existsSync(join(ROOT, "web/dist/index.html"))) throw new Error("web/dist is missing: run `npm run build:web` (npm ci runs it) before the browser tests");
+  if (!existsSync(join(ROOT, "web/dist/index.html")))
+    throw new Error("web/dist is missing: run `npm run build:web` (npm ci runs it) before the browser tests");
 }
 
 export async function launchBrowser(): Promise<Browser> {
@@ -72,7 +73,15 @@ export async function signIn(page: Page, email: string, password: string): Promi
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const report = bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join("\n  ")}`).join("\n");
+  const report = bad
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 5)
+          .join("\n  ")}`,
+    )
+    .join("\n");
   expect(report, `axe on ${what}`).toBe("");
 }
 
@@ -102,7 +111,12 @@ export function pageErrors(page: Page): string[] {
 }
 
 /** A person's browser signed in through the sign-in page: its context, its first page, and that page's errors. */
-export async function signedInPage(browser: Browser, baseURL: string, email: string, password: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function signedInPage(
+  browser: Browser,
+  baseURL: string,
+  email: string,
+  password: string,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await dashboardContext(browser, { baseURL });
   const page = await context.newPage();
   const errors = pageErrors(page);

@@ -7,8 +7,22 @@
 
 /** Where each kind's history lives, and the metrics its chart draws (they rise; the others stay null). */
 const KINDS = {
-  video: { items: "videos", handle: "platform_video_id", key: "video_id", points: "video_metric_points", daily: "video_snapshots", metrics: ["view_count", "like_count"] },
-  account: { items: "accounts", handle: "username", key: "account_id", points: "account_metric_points", daily: "account_snapshots", metrics: ["follower_count", "total_views"] },
+  video: {
+    items: "videos",
+    handle: "platform_video_id",
+    key: "video_id",
+    points: "video_metric_points",
+    daily: "video_snapshots",
+    metrics: ["view_count", "like_count"],
+  },
+  account: {
+    items: "accounts",
+    handle: "username",
+    key: "account_id",
+    points: "account_metric_points",
+    daily: "account_snapshots",
+    metrics: ["follower_count", "total_views"],
+  },
 } as const;
 
 /** `handle`: the video's platform id, or the account's username. */
@@ -25,7 +39,10 @@ export async function seedRisingHistory(kind: keyof typeof KINDS, handle: string
   // Share of today's numbers reached `hoursAgo` hours ago: fast early growth, flattening.
   const share = (hoursAgo: number) => 1 - 0.7 * Math.pow(hoursAgo / (31 * 24), 0.6);
   const insertPoint = (at: Date, f: number) =>
-    pgPool.query(`INSERT INTO ${t.points} (${t.key}, captured_at, source, ${columns}) VALUES ($1, $2, 'simulated', $3, $4) ON CONFLICT DO NOTHING`, [item.id, at, ...valuesAt(f)]);
+    pgPool.query(
+      `INSERT INTO ${t.points} (${t.key}, captured_at, source, ${columns}) VALUES ($1, $2, 'simulated', $3, $4) ON CONFLICT DO NOTHING`,
+      [item.id, at, ...valuesAt(f)],
+    );
   for (let d = 30; d >= 1; d--) {
     const noon = new Date(today - d * 24 * HOUR + 12 * HOUR);
     const f = share((now - noon.getTime()) / HOUR);

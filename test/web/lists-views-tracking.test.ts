@@ -112,7 +112,10 @@ describe("columns and saved views in Chromium", () => {
   });
 
   it("an account's page saves its rules, pauses and resumes it, and retries a failed sync", async () => {
-    await prisma.account.update({ where: { id: trackedAccountId }, data: { scrapeStatus: "failed", scrapeError: "the profile is private" } });
+    await prisma.account.update({
+      where: { id: trackedAccountId },
+      data: { scrapeStatus: "failed", scrapeError: "the profile is private" },
+    });
     await dee.goto(`/accounts/${trackedAccountId}`);
     const panel = dee.getByRole("region", { name: "Tracking", exact: true });
     await panel.waitFor();
@@ -125,7 +128,10 @@ describe("columns and saved views in Chromium", () => {
     await panel.getByText("No video skipped.").waitFor();
 
     await panel.getByRole("button", { name: "Pause tracking" }).click();
-    await panel.getByText(/Tracking paused/).first().waitFor();
+    await panel
+      .getByText(/Tracking paused/)
+      .first()
+      .waitFor();
     await panel.getByRole("button", { name: "Resume tracking" }).click();
     await panel.getByRole("button", { name: "Pause tracking" }).waitFor();
 

@@ -56,7 +56,9 @@ beforeAll(async () => {
 }, 150_000);
 
 afterAll(async () => {
-  await queue("radar").resume().catch(() => undefined);
+  await queue("radar")
+    .resume()
+    .catch(() => undefined);
   await browser?.close();
   await worker?.stop();
   await stopAll(api);
@@ -75,13 +77,19 @@ describe("accounts, folders and radar pages in Chromium", () => {
 
     await page.getByLabel("Account URL").fill("https://example.com/nobody");
     await page.getByRole("button", { name: "Track account" }).click();
-    await page.getByRole("alert").getByText(/link|URL|url/).waitFor();
+    await page
+      .getByRole("alert")
+      .getByText(/link|URL|url/)
+      .waitFor();
 
     await page.getByLabel("Account URL").fill(ACCOUNT_URL);
     await page.getByLabel("Video limit").fill("3");
     await page.getByText(/This account may take up to 3 slots/).waitFor();
     await page.getByRole("button", { name: "Track account" }).click();
-    await page.getByRole("status").getByText(/Tracking @knitwitch/).waitFor();
+    await page
+      .getByRole("status")
+      .getByText(/Tracking @knitwitch/)
+      .waitFor();
 
     const row = page.locator("table.data-table tbody tr").filter({ hasText: "knitwitch" });
     await row.waitFor();
@@ -111,7 +119,9 @@ describe("accounts, folders and radar pages in Chromium", () => {
     await page.getByRole("heading", { name: "Follower and view history" }).waitFor();
     await page.getByText("Simulated data").waitFor();
     await page.locator(".chart canvas").first().waitFor();
-    await expect(page.locator(".chart [role=img]").getAttribute("aria-label")).resolves.toMatch(/Followers and total views.*latest Followers \d/);
+    await expect(page.locator(".chart [role=img]").getAttribute("aria-label")).resolves.toMatch(
+      /Followers and total views.*latest Followers \d/,
+    );
     await page.getByRole("button", { name: "Hour" }).click();
     await expect(page.getByRole("button", { name: "Hour" }).getAttribute("aria-pressed")).resolves.toBe("true");
     await page.locator(".chart canvas").first().waitFor();
@@ -150,7 +160,11 @@ describe("accounts, folders and radar pages in Chromium", () => {
 
     await page.getByRole("button", { name: "Add video" }).click();
     await page.getByRole("status").getByText("Added the video to the folder.").waitFor();
-    const card = (label: string) => page.locator(".card").filter({ has: page.locator(".card-label", { hasText: new RegExp(`^${label}$`) }) }).locator(".card-value");
+    const card = (label: string) =>
+      page
+        .locator(".card")
+        .filter({ has: page.locator(".card-label", { hasText: new RegExp(`^${label}$`) }) })
+        .locator(".card-value");
     await expect.poll(() => card("Videos").textContent()).toBe("1");
     await expect(card("Views").textContent()).resolves.toMatch(/\d/);
     await expect(page.locator(".top-videos li").count()).resolves.toBe(1);
@@ -191,7 +205,8 @@ describe("accounts, folders and radar pages in Chromium", () => {
     const cost = page.getByText(/A search costs 100 credits\. Your balance: ([\d,]+) credits\./);
     const before = Number((await cost.textContent())!.match(/balance: ([\d,]+)/)![1]!.replace(/,/g, ""));
     await expectAccessible(page, "Radar (empty)");
-    for (const label of ["Search for", "Platform", "Depth", "Minimum views", "Posted", "Language"]) await page.getByLabel(label).first().waitFor();
+    for (const label of ["Search for", "Platform", "Depth", "Minimum views", "Posted", "Language"])
+      await page.getByLabel(label).first().waitFor();
 
     // Held in the queue: the page shows it pending, then follows it live once the worker may take it.
     await queue("radar").pause();
@@ -206,7 +221,9 @@ describe("accounts, folders and radar pages in Chromium", () => {
     await markPage(page);
     await queue("radar").resume();
     const log = view.locator(".status-log li");
-    await expect.poll(() => log.evaluateAll((items) => items.map((i) => i.getAttribute("data-status"))), { timeout: 30_000 }).toContain("COMPLETED");
+    await expect
+      .poll(() => log.evaluateAll((items) => items.map((i) => i.getAttribute("data-status"))), { timeout: 30_000 })
+      .toContain("COMPLETED");
     const statuses = await log.evaluateAll((items) => items.map((i) => i.getAttribute("data-status")));
     expect(statuses[0]).toBe("PENDING");
     expect(statuses[statuses.length - 1]).toBe("COMPLETED");
@@ -231,7 +248,12 @@ describe("accounts, folders and radar pages in Chromium", () => {
   });
 
   it("is usable at 375 px in dark mode", async () => {
-    const small = await dashboardContext(browser, { baseURL: api.url, viewport: { width: 375, height: 800 }, colorScheme: "dark", storageState: await context.storageState() });
+    const small = await dashboardContext(browser, {
+      baseURL: api.url,
+      viewport: { width: 375, height: 800 },
+      colorScheme: "dark",
+      storageState: await context.storageState(),
+    });
     const p = await small.newPage();
     for (const [path, ready] of [
       ["/accounts", "Track an account"],

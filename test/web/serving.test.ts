@@ -23,7 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => stopAll(api));
 
-const get = (path: string, headers: Record<string, string> = {}) => request(api.url, "GET", path, { headers: { accept: "text/html", ...headers } });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  request(api.url, "GET", path, { headers: { accept: "text/html", ...headers } });
 
 /** A GET whose body stays as sent (encoded). */
 function rawGet(url: string, acceptEncoding: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
@@ -38,7 +39,17 @@ function rawGet(url: string, acceptEncoding: string): Promise<{ headers: Incomin
 
 describe("the dashboard at /", () => {
   it("answers index.html, never cached, with a same-origin content security policy, for each of its paths", async () => {
-    for (const path of ["/", "/videos", "/videos/3b020eb0-0000-4000-8000-000000000000", "/videos?sort=views", "/accounts", "/folders/x", "/radar", "/settings/keys", "/sign-in?next=%2Fvideos"]) {
+    for (const path of [
+      "/",
+      "/videos",
+      "/videos/3b020eb0-0000-4000-8000-000000000000",
+      "/videos?sort=views",
+      "/accounts",
+      "/folders/x",
+      "/radar",
+      "/settings/keys",
+      "/sign-in?next=%2Fvideos",
+    ]) {
       const res = await get(path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get("content-type"), path).toMatch(/^text\/html/);
@@ -70,7 +81,10 @@ describe("the dashboard at /", () => {
     const index = await get("/");
     const script = [...index.text.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!)[0]!;
     const file = fileURLToPath(new URL(`../../web/dist${script}`, import.meta.url));
-    for (const [acceptEncoding, encoding, suffix] of [["gzip, deflate, br, zstd", "br", ".br"], ["gzip", "gzip", ".gz"]] as const) {
+    for (const [acceptEncoding, encoding, suffix] of [
+      ["gzip, deflate, br, zstd", "br", ".br"],
+      ["gzip", "gzip", ".gz"],
+    ] as const) {
       // node:http, not fetch: fetch would decode the body.
       const res = await rawGet(api.url + script, acceptEncoding);
       expect(res.headers["content-encoding"], acceptEncoding).toBe(encoding);
@@ -84,7 +98,16 @@ describe("the dashboard at /", () => {
   });
 
   it("never shadows the API's paths: they keep their answers, unknown ones their JSON 404", async () => {
-    const paths = ["/api/v1/no-such-route", "/api/v2/videos", "/auth/no-such-route", "/mcp/no-such-route", "/admin/queues", "/no-such-page", "/videos.php", "/graphiql/x"];
+    const paths = [
+      "/api/v1/no-such-route",
+      "/api/v2/videos",
+      "/auth/no-such-route",
+      "/mcp/no-such-route",
+      "/admin/queues",
+      "/no-such-page",
+      "/videos.php",
+      "/graphiql/x",
+    ];
     for (const path of paths) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
@@ -93,7 +116,10 @@ describe("the dashboard at /", () => {
     }
     expect((await get("/healthz")).body).toEqual({ status: "ok" });
     expect((await request(api.url, "GET", "/api/v1/workspace")).body).toMatchObject({ code: "UNAUTHORIZED" });
-    const graphql = await request(api.url, "POST", "/graphql", { body: { query: "{ __typename }" }, headers: { accept: "application/json" } });
+    const graphql = await request(api.url, "POST", "/graphql", {
+      body: { query: "{ __typename }" },
+      headers: { accept: "application/json" },
+    });
     expect(graphql.body.errors[0].extensions.code).toBe("UNAUTHORIZED");
     expect((await get("/metrics")).text).toContain("# HELP");
   });
@@ -101,7 +127,9 @@ describe("the dashboard at /", () => {
   it("says what to run when the build is missing", async () => {
     const empty = mkdtempSync(join(tmpdir(), "no-dashboard-"));
     expect(readdirSync(empty)).toEqual([]);
-    const app = express().use(dashboard(empty)).use((_req, res) => void res.status(404).json({ code: "NOT_FOUND" }));
+    const app = express()
+      .use(dashboard(empty))
+      .use((_req, res) => void res.status(404).json({ code: "NOT_FOUND" }));
     const server: Server = await new Promise((resolve) => {
       const s = createServer(app).listen(0, "127.0.0.1", () => resolve(s));
     });

@@ -35,7 +35,12 @@ const OWNER = "ada@example.com";
 const GRACE = "grace@example.com";
 
 beforeAll(async () => {
-  [api, worker, browser, receiver] = await Promise.all([startTestApi(), spawnService("worker", {}, 120_000), launchBrowser(), startReceiver()]);
+  [api, worker, browser, receiver] = await Promise.all([
+    startTestApi(),
+    spawnService("worker", {}, 120_000),
+    launchBrowser(),
+    startReceiver(),
+  ]);
   const studio = await newWorkspace("pro", "Studio");
   const lab = await newWorkspace("free", "Grace's lab");
   await newPerson(OWNER, studio.workspaceId, "owner");
@@ -153,7 +158,10 @@ describe("settings in Chromium", () => {
 
     await page.getByLabel("Email to invite").fill("someone@example.com");
     await page.getByRole("button", { name: "Invite" }).click();
-    await page.getByRole("region", { name: "Invitation link for someone@example.com" }).getByText("An invitation mail with this link is on its way").waitFor();
+    await page
+      .getByRole("region", { name: "Invitation link for someone@example.com" })
+      .getByText("An invitation mail with this link is on its way")
+      .waitFor();
     const invitations = page.getByRole("table", { name: /Invitations of this workspace/ });
     const pending = invitations.getByRole("row").filter({ hasText: "someone@example.com" });
     await pending.getByText("Pending").waitFor();
@@ -164,13 +172,21 @@ describe("settings in Chromium", () => {
     // Inviting someone who is a member already is refused in words.
     await page.getByLabel("Email to invite").fill(OWNER);
     await page.getByRole("button", { name: "Invite" }).click();
-    await page.getByRole("alert").getByText(/Could not invite/).waitFor();
+    await page
+      .getByRole("alert")
+      .getByText(/Could not invite/)
+      .waitFor();
   });
 
   it("lets another person accept: signed out, they sign in and come back; signed in, they join and switch to the workspace", async () => {
     await page.getByLabel("Email to invite").fill(GRACE);
     await page.getByRole("button", { name: "Invite" }).click();
-    const link = new URL(await page.getByRole("region", { name: `Invitation link for ${GRACE}` }).getByRole("textbox").inputValue());
+    const link = new URL(
+      await page
+        .getByRole("region", { name: `Invitation link for ${GRACE}` })
+        .getByRole("textbox")
+        .inputValue(),
+    );
     expect(link.pathname).toBe("/accept-invitation");
 
     const other = await dashboardContext(browser, { baseURL: api.url });
@@ -225,7 +241,9 @@ describe("settings in Chromium", () => {
     await page.getByLabel("Email to invite").fill("newcomer@example.com");
     await page.getByLabel("Role", { exact: true }).selectOption("OWNER");
     await page.getByRole("button", { name: "Invite" }).click();
-    const link = new URL(await page.getByRole("region", { name: "Invitation link for newcomer@example.com" }).getByRole("textbox").inputValue());
+    const link = new URL(
+      await page.getByRole("region", { name: "Invitation link for newcomer@example.com" }).getByRole("textbox").inputValue(),
+    );
 
     const fresh = await dashboardContext(browser, { baseURL: api.url, viewport: { width: 375, height: 800 } });
     const p = await fresh.newPage();
@@ -245,7 +263,10 @@ describe("settings in Chromium", () => {
     const stranger = await dashboardContext(browser, { baseURL: api.url });
     const s = await stranger.newPage();
     await s.goto("/accept-invitation?token=svc_inv_not-a-real-token");
-    await s.getByRole("alert").getByText(/does not open an invitation/).waitFor();
+    await s
+      .getByRole("alert")
+      .getByText(/does not open an invitation/)
+      .waitFor();
     await expectAccessible(s, "Accept invitation (bad link)");
     await stranger.close();
   });
@@ -267,7 +288,10 @@ describe("settings in Chromium", () => {
     const others = table.locator("tbody tr:not([aria-current])");
     await others.getByRole("button", { name: /^Sign out/ }).click();
     await confirmDialog(page).getByRole("button", { name: "Sign it out" }).click();
-    await page.getByRole("status").getByText(/^Signed out /).waitFor();
+    await page
+      .getByRole("status")
+      .getByText(/^Signed out /)
+      .waitFor();
     await expect.poll(() => table.locator("tbody tr").count()).toBe(1);
 
     // That browser is signed out: its next page asks to sign in.
@@ -279,20 +303,36 @@ describe("settings in Chromium", () => {
   it("shows the audit log to owners", async () => {
     await settingsNav(page).getByRole("link", { name: "Audit log" }).click();
     const table = page.getByRole("table", { name: /Recorded actions/ });
-    for (const action of ["API key created", "API key revoked", "Webhook created", "Webhook deleted", "Invitation created", "Invitation accepted", "Session revoked"]) {
+    for (const action of [
+      "API key created",
+      "API key revoked",
+      "Webhook created",
+      "Webhook deleted",
+      "Invitation created",
+      "Invitation accepted",
+      "Session revoked",
+    ]) {
       await table.getByRole("cell", { name: action, exact: true }).first().waitFor();
     }
     await expectAccessible(page, "Settings: audit log");
   });
 
   it("is usable at 375 px in dark mode", async () => {
-    const small = await dashboardContext(browser, { baseURL: api.url, viewport: { width: 375, height: 800 }, colorScheme: "dark", storageState: await context.storageState() });
+    const small = await dashboardContext(browser, {
+      baseURL: api.url,
+      viewport: { width: 375, height: 800 },
+      colorScheme: "dark",
+      storageState: await context.storageState(),
+    });
     const p = await small.newPage();
     for (const path of ["/settings", "/settings/webhooks", "/settings/members", "/settings/sessions"]) {
       await p.goto(path);
       await p.getByRole("navigation", { name: "Settings" }).waitFor();
       await p.locator("section.panel h2").first().waitFor();
-      await p.getByRole("status").filter({ hasText: /^Loading/ }).waitFor({ state: "detached" });
+      await p
+        .getByRole("status")
+        .filter({ hasText: /^Loading/ })
+        .waitFor({ state: "detached" });
       const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       // What sticks out, to say where in the message.
       const wide = await p.evaluate(() =>

@@ -75,7 +75,9 @@ describe("the video page's analysis", () => {
     await seen.waitFor();
     await expect(seen.getByTestId("hook-source").textContent()).resolves.toBe(`Hook shown on screen at 0:00: “${OVERLAY}”`);
     await expect(seen.locator(".findings-seen dd").first().textContent()).resolves.toContain(OVERLAY);
-    await expect(seen.locator(".findings-seen div", { hasText: "Cuts" }).textContent()).resolves.toMatch(/Cuts2 \(20\.0 per minute, first at 0:02\)/);
+    await expect(seen.locator(".findings-seen div", { hasText: "Cuts" }).textContent()).resolves.toMatch(
+      /Cuts2 \(20\.0 per minute, first at 0:02\)/,
+    );
     await expect(seen.locator(".findings-seen div", { hasText: "Face on camera" }).textContent()).resolves.toContain("Not checked");
 
     const frames = seen.getByRole("list", { name: "Keyframes" }).getByRole("listitem");
@@ -85,7 +87,11 @@ describe("the video page's analysis", () => {
     await expect(frames.first().locator(".badge", { hasText: "Hook" }).count()).resolves.toBe(1);
     // Every thumbnail loaded: the <img> requests carried the session cookie (the service answers 404 to anyone else).
     const images = seen.getByRole("img");
-    await expect.poll(() => images.evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth === 160))).toBe(true);
+    await expect
+      .poll(() =>
+        images.evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth === 160)),
+      )
+      .toBe(true);
     await expect(images.first().getAttribute("alt")).resolves.toBe("Frame at 0:00.0");
 
     await seen.getByText(/^Why \(\d+ reasons?\)$/).click();
@@ -97,7 +103,12 @@ describe("the video page's analysis", () => {
   it("says why a transcript-only analysis saw nothing", async () => {
     await page.goto(`/videos/${blindVideo}`);
     const seen = page.getByRole("region", { name: "What the analysis saw" });
-    await seen.getByRole("note").getByText("Transcript-only analysis: nothing was seen in the video. No video to look at: the platform offers no format with video (test)").waitFor();
+    await seen
+      .getByRole("note")
+      .getByText(
+        "Transcript-only analysis: nothing was seen in the video. No video to look at: the platform offers no format with video (test)",
+      )
+      .waitFor();
     await expect(seen.getByRole("list", { name: "Keyframes" }).count()).resolves.toBe(0);
     await expectAccessible(page, "Video (transcript-only analysis)");
     expect(errors).toEqual([]);

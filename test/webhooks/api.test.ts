@@ -35,10 +35,21 @@ async function setup() {
 describe("POST /webhooks", () => {
   it("201 with the secret shown once; stored only encrypted; never listed", async () => {
     const { c, workspaceId } = await setup();
-    const r = await c.post(`${P}/webhooks`, { url: URL_OK, events: ["analysis.completed", "video.spike", "analysis.completed"], description: "  CRM sync " });
+    const r = await c.post(`${P}/webhooks`, {
+      url: URL_OK,
+      events: ["analysis.completed", "video.spike", "analysis.completed"],
+      description: "  CRM sync ",
+    });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
-      data: { id: expect.any(String), url: URL_OK, events: ["analysis.completed", "video.spike"], description: "CRM sync", secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/), createdAt: expect.any(String) },
+      data: {
+        id: expect.any(String),
+        url: URL_OK,
+        events: ["analysis.completed", "video.spike"],
+        description: "CRM sync",
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
+        createdAt: expect.any(String),
+      },
       message: expect.any(String),
     });
     const secret: string = r.body.data.secret;
@@ -124,7 +135,9 @@ describe("POST /webhooks", () => {
 
   it("the 11th endpoint is 409 WEBHOOK_LIMIT_REACHED, even when requests race", async () => {
     const { c } = await setup();
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => c.post(`${P}/webhooks`, { url: `${URL_OK}/${i}`, events: ["video.spike"] })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => c.post(`${P}/webhooks`, { url: `${URL_OK}/${i}`, events: ["video.spike"] })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     const refused = results.filter((r) => r.status !== 201);
     expect(refused).toHaveLength(2);
@@ -155,7 +168,12 @@ describe("GET /webhooks, GET and DELETE /webhooks/{id}", () => {
     expect((await c.get(`${P}/webhooks?limit=101`)).body.code).toBe("VALIDATION_ERROR");
 
     for (const id of [theirs, randomUUID()]) {
-      for (const r of [await c.get(`${P}/webhooks/${id}`), await c.delete(`${P}/webhooks/${id}`), await c.get(`${P}/webhooks/${id}/deliveries`), await c.post(`${P}/webhooks/${id}/test`)]) {
+      for (const r of [
+        await c.get(`${P}/webhooks/${id}`),
+        await c.delete(`${P}/webhooks/${id}`),
+        await c.get(`${P}/webhooks/${id}/deliveries`),
+        await c.post(`${P}/webhooks/${id}/test`),
+      ]) {
         expect(r.status).toBe(404);
         expect(r.body.code).toBe("NOT_FOUND");
       }
@@ -223,39 +241,86 @@ describe("GraphQL twins", () => {
   it("createWebhook, webhooks, webhook, node, sendWebhookTest, deliveries, deleteWebhook", async () => {
     const { key } = await setup();
     const other = await setup();
-    const created = await gql(api.url, key, `mutation($url: String!) { createWebhook(url: $url, events: [ANALYSIS_COMPLETED, CREDITS_LOW], description: "crm") { secret webhook { id uuid url events status description disabledReason } } }`, { url: URL_OK });
+    const created = await gql(
+      api.url,
+      key,
+      `mutation($url: String!) { createWebhook(url: $url, events: [ANALYSIS_COMPLETED, CREDITS_LOW], description: "crm") { secret webhook { id uuid url events status description disabledReason } } }`,
+      { url: URL_OK },
+    );
     expect(created.body.errors).toBeUndefined();
     const { secret, webhook } = created.body.data!.createWebhook;
     expect(secret).toMatch(/^whsec_/);
-    expect(webhook).toMatchObject({ uuid: expect.any(String), url: URL_OK, events: ["ANALYSIS_COMPLETED", "CREDITS_LOW"], status: "ACTIVE", description: "crm", disabledReason: null });
+    expect(webhook).toMatchObject({
+      uuid: expect.any(String),
+      url: URL_OK,
+      events: ["ANALYSIS_COMPLETED", "CREDITS_LOW"],
+      status: "ACTIVE",
+      description: "crm",
+      disabledReason: null,
+    });
 
-    const test = await gql(api.url, key, `mutation($id: ID!) { sendWebhookTest(id: $id) { id uuid event status attempts webhook { uuid } } }`, { id: webhook.id });
+    const test = await gql(
+      api.url,
+      key,
+      `mutation($id: ID!) { sendWebhookTest(id: $id) { id uuid event status attempts webhook { uuid } } }`,
+      { id: webhook.id },
+    );
     expect(test.body.errors).toBeUndefined();
-    expect(test.body.data!.sendWebhookTest).toMatchObject({ event: "WEBHOOK_TEST", status: "PENDING", attempts: 0, webhook: { uuid: webhook.uuid } });
+    expect(test.body.data!.sendWebhookTest).toMatchObject({
+      event: "WEBHOOK_TEST",
+      status: "PENDING",
+      attempts: 0,
+      webhook: { uuid: webhook.uuid },
+    });
 
-    const list = await gql(api.url, key, `{ webhooks(first: 5) { totalCount edges { cursor node { uuid deliveries(first: 5) { totalCount edges { node { uuid event } } } } } } }`);
+    const list = await gql(
+      api.url,
+      key,
+      `{ webhooks(first: 5) { totalCount edges { cursor node { uuid deliveries(first: 5) { totalCount edges { node { uuid event } } } } } } }`,
+    );
     expect(list.body.errors).toBeUndefined();
     expect(list.body.data!.webhooks.totalCount).toBe(1);
-    expect(list.body.data!.webhooks.edges[0].node.deliveries).toEqual({ totalCount: 1, edges: [{ node: { uuid: test.body.data!.sendWebhookTest.uuid, event: "WEBHOOK_TEST" } }] });
+    expect(list.body.data!.webhooks.edges[0].node.deliveries).toEqual({
+      totalCount: 1,
+      edges: [{ node: { uuid: test.body.data!.sendWebhookTest.uuid, event: "WEBHOOK_TEST" } }],
+    });
 
     for (const id of [webhook.id, webhook.uuid]) {
       const one = await gql(api.url, key, `query($id: ID!) { webhook(id: $id) { uuid } }`, { id });
       expect(one.body.data!.webhook.uuid).toBe(webhook.uuid);
     }
-    const node = await gql(api.url, key, `query($id: ID!, $d: ID!) { node(id: $id) { ... on Webhook { uuid } } d: node(id: $d) { ... on WebhookDelivery { uuid } } }`, { id: webhook.id, d: test.body.data!.sendWebhookTest.id });
+    const node = await gql(
+      api.url,
+      key,
+      `query($id: ID!, $d: ID!) { node(id: $id) { ... on Webhook { uuid } } d: node(id: $d) { ... on WebhookDelivery { uuid } } }`,
+      { id: webhook.id, d: test.body.data!.sendWebhookTest.id },
+    );
     expect(node.body.data).toEqual({ node: { uuid: webhook.uuid }, d: { uuid: test.body.data!.sendWebhookTest.uuid } });
 
     // Another workspace sees none of it.
-    const theirs = await gql(api.url, other.key, `query($id: ID!, $d: ID!) { node(id: $id) { id } d: node(id: $d) { id } webhooks { totalCount } }`, { id: webhook.id, d: test.body.data!.sendWebhookTest.id });
+    const theirs = await gql(
+      api.url,
+      other.key,
+      `query($id: ID!, $d: ID!) { node(id: $id) { id } d: node(id: $d) { id } webhooks { totalCount } }`,
+      { id: webhook.id, d: test.body.data!.sendWebhookTest.id },
+    );
     expect(theirs.body.data).toMatchObject({ node: null, d: null, webhooks: { totalCount: 0 } });
-    for (const q of [`query($id: ID!) { webhook(id: $id) { uuid } }`, `mutation($id: ID!) { sendWebhookTest(id: $id) { uuid } }`, `mutation($id: ID!) { deleteWebhook(id: $id) }`]) {
+    for (const q of [
+      `query($id: ID!) { webhook(id: $id) { uuid } }`,
+      `mutation($id: ID!) { sendWebhookTest(id: $id) { uuid } }`,
+      `mutation($id: ID!) { deleteWebhook(id: $id) }`,
+    ]) {
       const r = await gql(api.url, other.key, q, { id: webhook.uuid });
       expect(r.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     }
 
     const bad = await gql(api.url, key, `mutation { createWebhook(url: "http://hooks.example.com", events: [VIDEO_SPIKE]) { secret } }`);
     expect(bad.body.errors?.[0]?.extensions?.code).toBe("VALIDATION_ERROR");
-    const unknown = await gql(api.url, key, `mutation { createWebhook(url: "https://hooks.example.com", events: [VIDEO_DONE]) { secret } }`);
+    const unknown = await gql(
+      api.url,
+      key,
+      `mutation { createWebhook(url: "https://hooks.example.com", events: [VIDEO_DONE]) { secret } }`,
+    );
     expect(unknown.body.errors?.length).toBeGreaterThan(0);
 
     const del = await gql(api.url, key, `mutation($id: ID!) { deleteWebhook(id: $id) }`, { id: webhook.id });

@@ -63,7 +63,8 @@ async function endpoint(events: Parameters<typeof createWebhook>[1]["events"] = 
   return { workspaceId: ws, webhook, secret, path };
 }
 
-const spike = (workspaceId: string, n = 1) => emitWorkspaceEvents([{ workspaceId, type: "video.spike", data: { videoId: `v-${n}`, outlierScore: 4.2 } }]);
+const spike = (workspaceId: string, n = 1) =>
+  emitWorkspaceEvents([{ workspaceId, type: "video.spike", data: { videoId: `v-${n}`, outlierScore: 4.2 } }]);
 
 async function onlyDelivery(workspaceId: string, webhookId: string) {
   const { items } = await listDeliveries(workspaceId, webhookId, { limit: 10, offset: 0 });
@@ -82,7 +83,12 @@ describe("delivery", () => {
     expect(r!.headers["content-type"]).toBe("application/json");
     expect(Math.abs(Number(r!.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(30);
     const body = JSON.parse(r!.body);
-    expect(body).toEqual({ id: expect.any(String), type: "video.spike", timestamp: expect.any(String), data: { videoId: "v-1", outlierScore: 4.2 } });
+    expect(body).toEqual({
+      id: expect.any(String),
+      type: "video.spike",
+      timestamp: expect.any(String),
+      data: { videoId: "v-1", outlierScore: 4.2 },
+    });
     expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
     expect(e.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(e.secret.slice(6), "base64").length).toBeGreaterThanOrEqual(24);
@@ -143,12 +149,20 @@ describe("delivery", () => {
     const got = receiver.at(e.path);
     expect(got).toHaveLength(2);
     expect(got[0]!.headers["webhook-id"]).toBe(got[1]!.headers["webhook-id"]);
-    expect(outcomes.find((o) => o.deliveryId === d.id && o.attempt === 1)).toMatchObject({ outcome: "retrying", responseStatus: null, error: expect.stringContaining("timed out") });
+    expect(outcomes.find((o) => o.deliveryId === d.id && o.attempt === 1)).toMatchObject({
+      outcome: "retrying",
+      responseStatus: null,
+      error: expect.stringContaining("timed out"),
+    });
   });
 
   it("a redirect is not followed and counts as a failed attempt; a huge answer body is not read whole", async () => {
     const e = await endpoint();
-    receiver.answer(e.path, (n) => (n === 1 ? (res) => res.writeHead(302, { location: receiver.url("/elsewhere") }).end() : (res) => res.writeHead(200).end("x".repeat(5_000_000))));
+    receiver.answer(e.path, (n) =>
+      n === 1
+        ? (res) => res.writeHead(302, { location: receiver.url("/elsewhere") }).end()
+        : (res) => res.writeHead(200).end("x".repeat(5_000_000)),
+    );
     await spike(e.workspaceId);
     const d = await waitFor("delivered", async () => {
       const x = await onlyDelivery(e.workspaceId, e.webhook.id);
@@ -156,7 +170,10 @@ describe("delivery", () => {
     });
     expect(d.attempts).toBe(2);
     expect(receiver.at("/elsewhere")).toHaveLength(0);
-    expect(outcomes.find((o) => o.deliveryId === d.id && o.attempt === 1)).toMatchObject({ responseStatus: 302, error: expect.stringContaining("redirects are not followed") });
+    expect(outcomes.find((o) => o.deliveryId === d.id && o.attempt === 1)).toMatchObject({
+      responseStatus: 302,
+      error: expect.stringContaining("redirects are not followed"),
+    });
   });
 
   it("after the last attempt the delivery is failed (7 attempts: the first and 6 retries)", async () => {
@@ -214,7 +231,10 @@ describe("delivery", () => {
       const { items } = await listDeliveries(e.workspaceId, e.webhook.id, { limit: 5, offset: 0 });
       return items.length === 2 && items.every((d) => d.status === "delivered" && d.attempts === 1);
     });
-    const bodies = receiver.at(e.path).map((r) => JSON.parse(r.body).data.videoId).sort();
+    const bodies = receiver
+      .at(e.path)
+      .map((r) => JSON.parse(r.body).data.videoId)
+      .sort();
     expect(bodies).toEqual(["unrelayed", "v-77"]);
     expect((await prisma.webhookDelivery.findFirstOrThrow({ where: { endpointId: e.webhook.id, eventId } })).status).toBe("delivered");
   });
@@ -234,9 +254,13 @@ describe("delivery", () => {
       40_000,
     );
     expect(disabled.failingSince).toBeInstanceOf(Date);
-    expect(disabled.disabledReason).toMatch(/^Every delivery attempt failed since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(more than 7\.2 seconds\); last error: HTTP 500\./);
+    expect(disabled.disabledReason).toMatch(
+      /^Every delivery attempt failed since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(more than 7\.2 seconds\); last error: HTTP 500\./,
+    );
     // Nothing new goes to a disabled endpoint; its pending deliveries end failed without being sent.
-    await waitFor("no pending delivery", async () => (await listDeliveries(e.workspaceId, e.webhook.id, { limit: 100, offset: 0 })).items.every((d) => d.status !== "pending"));
+    await waitFor("no pending delivery", async () =>
+      (await listDeliveries(e.workspaceId, e.webhook.id, { limit: 100, offset: 0 })).items.every((d) => d.status !== "pending"),
+    );
     const count = (await listDeliveries(e.workspaceId, e.webhook.id, { limit: 1, offset: 0 })).total;
     const sent = receiver.at(e.path).length;
     await spike(e.workspaceId, 999);
@@ -248,7 +272,10 @@ describe("delivery", () => {
     const test = await sendTestEvent(e.workspaceId, e.webhook.id);
     expect(test).toMatchObject({ event: "webhook.test" });
     // The answer reads the delivery after queueing it: the worker may already have delivered it (seen on a quiet machine).
-    expect([{ status: "pending", attempts: 0 }, { status: "delivered", attempts: 1 }]).toContainEqual({ status: test.status, attempts: test.attempts });
+    expect([
+      { status: "pending", attempts: 0 },
+      { status: "delivered", attempts: 1 },
+    ]).toContainEqual({ status: test.status, attempts: test.attempts });
     await waitFor("the endpoint to be enabled", async () => !(await getWebhook(e.workspaceId, e.webhook.id)).disabledAt);
     const w = await getWebhook(e.workspaceId, e.webhook.id);
     expect(w).toMatchObject({ disabledAt: null, disabledReason: null, failingSince: null });
@@ -328,7 +355,8 @@ describe("events from the domain reach both transports (one source)", () => {
     expect(expected("delivered")).toBeGreaterThan(0);
     expect(expected("retrying")).toBeGreaterThan(0);
     // The counter is incremented without waiting (a lost increment never fails a delivery): poll.
-    const counted = (text: string, o: string) => Number(text.match(new RegExp(`^webhook_deliveries_total\\{outcome="${o}"\\} (\\d+)$`, "m"))?.[1] ?? 0);
+    const counted = (text: string, o: string) =>
+      Number(text.match(new RegExp(`^webhook_deliveries_total\\{outcome="${o}"\\} (\\d+)$`, "m"))?.[1] ?? 0);
     await waitFor("the counters", async () => {
       const { body } = await metricsText();
       return ["delivered", "retrying", "failed"].every((o) => counted(body, o) === expected(o)) ? true : null;

@@ -74,7 +74,11 @@ async function everyEvent(workspaceId: string): Promise<void> {
   await advance(done.analysisId, "pending", "downloading");
   await storeTranscript(done.analysisId, { transcript: "follow for more", segments: [], transcriptSource: "captions" });
   await advance(done.analysisId, "transcribed", "analyzing");
-  await complete(done.analysisId, { hookStyle: "question", hookPhrase: "Why?", ugcFit: "high", ugcConfidence: 80, ctaType: "follow", ctaDestinationUrl: null }, "heuristic");
+  await complete(
+    done.analysisId,
+    { hookStyle: "question", hookPhrase: "Why?", ugcFit: "high", ugcConfidence: 80, ctaType: "follow", ctaDestinationUrl: null },
+    "heuristic",
+  );
   await fail((await analyze(workspaceId, await trackedVideo(workspaceId), {})).analysisId, "the media could not be read");
   // radar.completed and radar.failed
   const input = parseInput(createSearchInput, { query: "sourdough starters", platform: "platformA" });
@@ -85,14 +89,35 @@ async function everyEvent(workspaceId: string): Promise<void> {
   // video.spike: a scrape whose views take the outlier score past the threshold
   const owner = await prisma.account.create({ data: { platform: "platformB", username: "schema.spiky" } });
   for (let i = 0; i < 5; i++) {
-    await prisma.video.create({ data: { platform: "platformB", platformVideoId: `schemaOther${i}`, url: "https://example.invalid", accountId: owner.id, viewCount: 1000, postedAt: new Date(Date.now() - (i + 3) * DAY) } });
+    await prisma.video.create({
+      data: {
+        platform: "platformB",
+        platformVideoId: `schemaOther${i}`,
+        url: "https://example.invalid",
+        accountId: owner.id,
+        viewCount: 1000,
+        postedAt: new Date(Date.now() - (i + 3) * DAY),
+      },
+    });
   }
-  const spiky = await prisma.video.create({ data: { platform: "platformB", platformVideoId: "schemaSpike", url: "https://www.youtube.com/watch?v=schemaSpike", accountId: owner.id } });
+  const spiky = await prisma.video.create({
+    data: {
+      platform: "platformB",
+      platformVideoId: "schemaSpike",
+      url: "https://www.youtube.com/watch?v=schemaSpike",
+      accountId: owner.id,
+    },
+  });
   await prisma.trackedVideo.create({ data: { workspaceId, videoId: spiky.id } });
   let views = 2000;
   const videos: ScrapeProvider = {
     name: "simulated",
-    scrapeVideo: async (ref) => ({ ...simulateVideo(ref, new Date()), viewCount: views, username: "schema.spiky", postedAt: new Date(Date.now() - 2 * DAY) }),
+    scrapeVideo: async (ref) => ({
+      ...simulateVideo(ref, new Date()),
+      viewCount: views,
+      username: "schema.spiky",
+      postedAt: new Date(Date.now() - 2 * DAY),
+    }),
     scrapeAccount: async () => {
       throw new Error("unused");
     },
@@ -104,7 +129,16 @@ async function everyEvent(workspaceId: string): Promise<void> {
   // account.video_discovered: an account scrape that lists a video posted since the last one
   await trackAccount(workspaceId, "https://www.youtube.com/@schema.discover", 10);
   const account = await prisma.account.findFirstOrThrow({ where: { username: "schema.discover" } });
-  const profile: ScrapedAccount = { platform: "platformB", username: "schema.discover", platformAccountId: null, displayName: "", avatarUrl: "", followerCount: 1, videoCount: null, totalViews: 10 };
+  const profile: ScrapedAccount = {
+    platform: "platformB",
+    username: "schema.discover",
+    platformAccountId: null,
+    displayName: "",
+    avatarUrl: "",
+    followerCount: 1,
+    videoCount: null,
+    totalViews: 10,
+  };
   const listed = [{ id: "schemDisc01", postedAt: new Date(Date.now() - DAY) }];
   const accounts: ScrapeProvider = {
     name: "simulated",
@@ -114,7 +148,10 @@ async function everyEvent(workspaceId: string): Promise<void> {
     scrapeAccount: async (_ref, opts) => ({
       account: profile,
       videos: listed.slice(0, opts.maxVideos).map((v) => ({
-        ...simulateVideo({ platform: "platformB", platformVideoId: v.id, canonicalUrl: `https://www.youtube.com/watch?v=${v.id}` }, new Date()),
+        ...simulateVideo(
+          { platform: "platformB", platformVideoId: v.id, canonicalUrl: `https://www.youtube.com/watch?v=${v.id}` },
+          new Date(),
+        ),
         username: "schema.discover",
         postedAt: v.postedAt,
         partial: true,
@@ -137,7 +174,9 @@ async function everyEvent(workspaceId: string): Promise<void> {
   await prisma.plan.create({ data: { name: "schema-full", videoLimit: trackedVideoCount, monthlyCredits: 200 } });
   await prisma.workspace.update({ where: { id: workspaceId }, data: { planName: "schema-full" } });
   const { trackVideo } = await import("../../src/domain/tracking/videos.js");
-  await expect(trackVideo(workspaceId, "https://www.youtube.com/watch?v=schemaFull1")).rejects.toMatchObject({ code: "VIDEO_LIMIT_REACHED" });
+  await expect(trackVideo(workspaceId, "https://www.youtube.com/watch?v=schemaFull1")).rejects.toMatchObject({
+    code: "VIDEO_LIMIT_REACHED",
+  });
   // campaign.budget_reached and campaign.closed (issue 35): an owner closes a campaign whose one video earned past its budget
   const { createCampaign, setVideosByHand } = await import("../../src/domain/campaigns/service.js");
   const { closeCampaign } = await import("../../src/domain/campaigns/close.js");
@@ -145,7 +184,14 @@ async function everyEvent(workspaceId: string): Promise<void> {
   const owner_ = { workspaceId, role: "owner" as const, principal: { kind: "system" as const, label: "schema test" }, clientAddress: null };
   const campaign = await createCampaign(
     owner_,
-    parseInput(createCampaignInput, { name: "Schema campaign", starts_at: "2026-10-01", ends_at: "2026-11-01", currency: "EUR", cpm_minor: 1000, budget_minor: 100 }),
+    parseInput(createCampaignInput, {
+      name: "Schema campaign",
+      starts_at: "2026-10-01",
+      ends_at: "2026-11-01",
+      currency: "EUR",
+      cpm_minor: 1000,
+      budget_minor: 100,
+    }),
   );
   const paid = await trackedVideo(workspaceId);
   await setVideosByHand(owner_, campaign.id, [paid], "added");
@@ -161,7 +207,8 @@ describe("webhook payloads against their published schemas", () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     ajv.addSchema({ ...(closed(doc) as object), $id: "https://video-service.test/openapi.json" });
-    const validatorOf = (type: string) => ajv.getSchema(`https://video-service.test/openapi.json#/webhooks/${type}/post/requestBody/content/application~1json/schema`)!;
+    const validatorOf = (type: string) =>
+      ajv.getSchema(`https://video-service.test/openapi.json#/webhooks/${type}/post/requestBody/content/application~1json/schema`)!;
 
     const { workspaceId } = await newWorkspace("free", "Schemas");
     const path = "/every-event";

@@ -46,7 +46,12 @@ function resolverOf(...answers: string[][]) {
   let calls = 0;
   const resolve = (_host: string, _opts: unknown, cb: (err: NodeJS.ErrnoException | null, a: LookupAddress[]) => void) => {
     const list = answers[Math.min(calls++, answers.length - 1)]!;
-    setImmediate(() => cb(null, list.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))));
+    setImmediate(() =>
+      cb(
+        null,
+        list.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
+      ),
+    );
   };
   return { resolve, calls: () => calls };
 }
@@ -116,7 +121,13 @@ describe("the sender with WEBHOOK_ALLOW_PRIVATE off", () => {
   it("refuses http and non-public IP literals without resolving or connecting", async () => {
     const r = resolverOf(["127.0.0.1"]);
     const sender = new HttpWebhookSender({ resolve: r.resolve });
-    for (const url of [`http://hooks.example.com:${port}/`, `https://127.0.0.1:${port}/`, `https://[::1]:${port}/`, `https://[::ffff:127.0.0.1]:${port}/`, `https://169.254.169.254/latest`]) {
+    for (const url of [
+      `http://hooks.example.com:${port}/`,
+      `https://127.0.0.1:${port}/`,
+      `https://[::1]:${port}/`,
+      `https://[::ffff:127.0.0.1]:${port}/`,
+      `https://169.254.169.254/latest`,
+    ]) {
       const a = await sender.send(request(url));
       expect(a, url).toMatchObject({ status: null, error: expect.stringMatching(/^refused/) });
     }
@@ -129,7 +140,9 @@ describe("the sender with WEBHOOK_ALLOW_PRIVATE off", () => {
       const r = resolverOf(answer);
       const a = await new HttpWebhookSender({ resolve: r.resolve }).send(request(`https://hooks.example.test:${port}/x`));
       expect(a.status).toBeNull();
-      expect(a.error).toMatch(new RegExp(`^refused: hooks\\.example\\.test resolves to ${answer.find((x) => !isPublicAddress(x))!.replace(/[.]/g, "\\.")}`));
+      expect(a.error).toMatch(
+        new RegExp(`^refused: hooks\\.example\\.test resolves to ${answer.find((x) => !isPublicAddress(x))!.replace(/[.]/g, "\\.")}`),
+      );
       expect(r.calls()).toBe(1);
     }
     expect(connections).toBe(0);
@@ -166,7 +179,12 @@ describe("the sender with WEBHOOK_ALLOW_PRIVATE off", () => {
     const sender = new HttpWebhookSender({ resolve: resolverOf(["169.254.169.254"]).resolve });
     expect(await deliverWebhook(pending!.id, 1, sender)).toEqual({ status: "retrying" });
     const [after] = (await listDeliveries(workspaceId, webhook.id, { limit: 5, offset: 0 })).items;
-    expect(after).toMatchObject({ status: "pending", attempts: 1, responseStatus: null, lastError: "refused: hooks.example.test resolves to 169.254.169.254, not a public address" });
+    expect(after).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      responseStatus: null,
+      lastError: "refused: hooks.example.test resolves to 169.254.169.254, not a public address",
+    });
     expect(connections).toBe(0);
   });
 });

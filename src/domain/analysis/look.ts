@@ -15,7 +15,15 @@ import { logger } from "../../infra/logger.ts";
 import { ProviderError } from "../shared/provider-error.ts";
 import type { MediaInput, MediaProvider, VisualEvidence, VisualProviders } from "./ports.ts";
 import { seeVideo } from "./visual.ts";
-import { storedThumbnails, storeVisualPart, transcriptOnly, visualPartOf, visualPartOfAnalysis, type VisualPart, type VisualPartToStore } from "./visual-part.ts";
+import {
+  storedThumbnails,
+  storeVisualPart,
+  transcriptOnly,
+  visualPartOf,
+  visualPartOfAnalysis,
+  type VisualPart,
+  type VisualPartToStore,
+} from "./visual-part.ts";
 import { keepVideo, keptVideo, scratchDir } from "./workdir.ts";
 
 export const mediaInput = (video: Video): MediaInput => ({
@@ -44,7 +52,12 @@ interface VisualRun {
  * nothing was seen (transcript-only, the reason stored). Throws only when the run is aborted, or for
  * a failure a retry may mend (a timeout) while attempts remain: the last attempt degrades instead.
  */
-export async function lookAtVideo(a: VideoAnalysis, video: Video, providers: LookingProviders, run: VisualRun): Promise<VisualEvidence | null> {
+export async function lookAtVideo(
+  a: VideoAnalysis,
+  video: Video,
+  providers: LookingProviders,
+  run: VisualRun,
+): Promise<VisualEvidence | null> {
   const stored = visualPartOfAnalysis(a);
   if (stored) return evidenceOfStored(a.id, stored); // a resumed run: the video was seen already
   const seen = await see(a.id, video, providers, run);
@@ -57,7 +70,12 @@ function sawNothing(reasons: string[]): { evidence: null; stored: VisualPartToSt
   return { evidence: null, stored: transcriptOnly(reasons) };
 }
 
-async function see(analysisId: string, video: Video, providers: LookingProviders, { signal, lastAttempt }: VisualRun): Promise<{ evidence: VisualEvidence | null; stored: VisualPartToStore }> {
+async function see(
+  analysisId: string,
+  video: Video,
+  providers: LookingProviders,
+  { signal, lastAttempt }: VisualRun,
+): Promise<{ evidence: VisualEvidence | null; stored: VisualPartToStore }> {
   const visual = providers.visual;
   if (!visual) return sawNothing(["Visual analysis is off in this deployment (VISUAL_ANALYSIS): the video was not looked at."]);
   if (!visual.keyframes) return sawNothing(visual.missing.length > 0 ? visual.missing : ["No keyframe provider is configured."]);
@@ -105,7 +123,16 @@ async function evidenceOfStored(analysisId: string, part: VisualPart): Promise<V
       const thumbnail = thumbnails[i];
       if (!thumbnail) return [];
       const imagePath = join(dir, `${i}.jpg`);
-      return [writeFile(imagePath, thumbnail).then(() => ({ seconds: k.seconds, reason: k.reason, text: k.text, face: k.face, thumbnail, imagePath }))];
+      return [
+        writeFile(imagePath, thumbnail).then(() => ({
+          seconds: k.seconds,
+          reason: k.reason,
+          text: k.text,
+          face: k.face,
+          thumbnail,
+          imagePath,
+        })),
+      ];
     }),
   );
   return {

@@ -37,7 +37,17 @@ import { isLastAttempt, SINGLE_RUN, type JobRun } from "../shared/jobs.ts";
 import { subscribeEvents } from "../shared/events.ts";
 import { ProviderError } from "../shared/provider-error.ts";
 import { announce } from "./events.ts";
-import { advance, complete, fail, failStuckAnalyses, idleRunningAnalyses, loadAnalysis, runningAmong, storeTranscript, type TranscriptData } from "./service.ts";
+import {
+  advance,
+  complete,
+  fail,
+  failStuckAnalyses,
+  idleRunningAnalyses,
+  loadAnalysis,
+  runningAmong,
+  storeTranscript,
+  type TranscriptData,
+} from "./service.ts";
 import { analysisJobState, enqueueAnalysis } from "./jobs.ts";
 import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider, VisualProviders } from "./ports.ts";
 import { lookAtVideo, mediaInput } from "./look.ts";
@@ -73,14 +83,17 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
     if (a.status === "transcribed") a = (await advance(a.id, "transcribed", "analyzing")) ?? (await reload(a.id));
     if (a.status === "analyzing") {
       const visual = await lookAtVideo(a, video, providers, { signal, lastAttempt: isLastAttempt(run) });
-      const result = await providers.content.analyze({
-        platform: video.platform,
-        transcript: a.transcript ?? "",
-        segments: (a.segments as unknown as Segment[] | null) ?? [],
-        description: video.description,
-        hashtags: video.hashtags,
-        visual,
-      }, { signal });
+      const result = await providers.content.analyze(
+        {
+          platform: video.platform,
+          transcript: a.transcript ?? "",
+          segments: (a.segments as unknown as Segment[] | null) ?? [],
+          description: video.description,
+          hashtags: video.hashtags,
+          visual,
+        },
+        { signal },
+      );
       a = (await complete(a, result, providers.content.name)) ?? (await reload(a.id));
     }
     return await ended(a.id, a.status);
@@ -170,7 +183,12 @@ const seesVideo = (providers: AnalysisProviders) => Boolean(providers.visual?.ke
  * will look at it, kept in the analysis's work directory for the analyzing stage), then the platform's
  * captions as the transcript when there are any, else speech recognition of the audio.
  */
-async function fetchTranscript(analysisId: string, video: Video, providers: AnalysisProviders, signal: AbortSignal): Promise<TranscriptData> {
+async function fetchTranscript(
+  analysisId: string,
+  video: Video,
+  providers: AnalysisProviders,
+  signal: AbortSignal,
+): Promise<TranscriptData> {
   const withVideo = seesVideo(providers);
   const workDir = await scratchDir(analysisId, "media");
   try {

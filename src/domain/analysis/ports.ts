@@ -7,7 +7,6 @@
 import type { Platform } from "../shared/platform.ts";
 import type { CtaType, HookSource, HookStyle, UgcFit } from "./vocabulary.ts";
 
-
 // --- Media: captions and/or audio of a video -------------------------------------------------
 export interface MediaInput {
   platform: Platform;

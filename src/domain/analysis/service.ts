@@ -51,7 +51,8 @@ export interface AnalyzeResult {
 
 function answer(a: Pick<VideoAnalysis, "id" | "videoId" | "status">, outcome: AnalyzeOutcome): AnalyzeResult {
   const message = {
-    queued: "Analysis queued. It takes about 15 to 30 seconds; poll this video's analysis every 5 to 10 seconds until its status is completed or failed.",
+    queued:
+      "Analysis queued. It takes about 15 to 30 seconds; poll this video's analysis every 5 to 10 seconds until its status is completed or failed.",
     already_completed: "Analysis already completed. Nothing was restarted or charged; use force=true to delete it and analyse again.",
     in_progress: `Analysis in progress (status: ${a.status}).`,
   }[outcome];
@@ -168,7 +169,6 @@ export async function latestAnalysesOfVideos(workspaceId: string, videoIds: read
 // ---------------------------------------------------------------------------------------------
 // State machine used by the pipeline (./pipeline.ts) and the sweeper.
 
-
 export const loadAnalysis = (id: string) => prisma.videoAnalysis.findUnique({ where: { id } });
 
 /** Every column of an analysis, as the Prisma model names them (RETURNING of the raw state moves). */
@@ -215,7 +215,9 @@ export const storeTranscript = (id: string, t: TranscriptData) => advance(id, "d
  * both happen or neither, and only once (a second run finds the status moved and changes nothing).
  */
 export async function complete(analysis: AnalysisRef, result: ContentAnalysis, provider: string): Promise<VideoAnalysis | null> {
-  return settleAndMove(analysis, ["analyzing"], "captured", (tx, id, from) => sql<VideoAnalysis>(Prisma.sql`
+  return settleAndMove(analysis, ["analyzing"], "captured", (tx, id, from) =>
+    sql<VideoAnalysis>(
+      Prisma.sql`
     UPDATE video_analyses
     SET status = 'completed', completed_at = clock_timestamp(), updated_at = clock_timestamp(), error = NULL,
         hook_style = ${result.hookStyle}, hook_phrase = ${result.hookPhrase}, ugc_fit = ${result.ugcFit},
@@ -223,7 +225,10 @@ export async function complete(analysis: AnalysisRef, result: ContentAnalysis, p
         analysis_provider = ${provider}, hook_source = ${result.hookSource ?? null},
         reasons = ${result.reasons ? JSON.stringify(boundedReasons(result.reasons)) : null}::jsonb
     WHERE id = ${id}::uuid AND status::text = ANY(${from})
-    RETURNING ${ANALYSIS_COLUMNS}`, { tx }));
+    RETURNING ${ANALYSIS_COLUMNS}`,
+      { tx },
+    ),
+  );
 }
 
 const MAX_REASONS = 40;
@@ -236,10 +241,15 @@ function boundedReasons(reasons: string[]): string[] {
 
 /** Any running state → `failed` with `error`, releasing the reservation in the same transaction. */
 export async function fail(analysis: AnalysisRef, error: string): Promise<VideoAnalysis | null> {
-  return settleAndMove(analysis, RUNNING_STATUSES, "released", (tx, id, from) => sql<VideoAnalysis>(Prisma.sql`
+  return settleAndMove(analysis, RUNNING_STATUSES, "released", (tx, id, from) =>
+    sql<VideoAnalysis>(
+      Prisma.sql`
     UPDATE video_analyses SET status = 'failed', updated_at = clock_timestamp(), error = ${error.slice(0, 2000)}
     WHERE id = ${id}::uuid AND status::text = ANY(${from})
-    RETURNING ${ANALYSIS_COLUMNS}`, { tx }));
+    RETURNING ${ANALYSIS_COLUMNS}`,
+      { tx },
+    ),
+  );
 }
 
 /** An analysis id, or the row already in hand (its id and reservation never change; saves a read). */
@@ -291,7 +301,14 @@ function analysisEvent(a: VideoAnalysis) {
   return {
     workspaceId: a.workspaceId,
     type: a.status === "completed" ? ("analysis.completed" as const) : ("analysis.failed" as const),
-    data: { analysisId: a.id, videoId: a.videoId, status: a.status, error: a.error, completedAt: a.completedAt?.toISOString() ?? null, updatedAt: a.updatedAt.toISOString() },
+    data: {
+      analysisId: a.id,
+      videoId: a.videoId,
+      status: a.status,
+      error: a.error,
+      completedAt: a.completedAt?.toISOString() ?? null,
+      updatedAt: a.updatedAt.toISOString(),
+    },
   };
 }
 
@@ -308,7 +325,13 @@ export async function failStuckAnalyses(deadlineMs: number, now = new Date()): P
   let failed = 0;
   for (const a of stuck) {
     const seconds = Math.round(deadlineMs / 1000);
-    if (await fail(a.id, `The analysis made no progress for ${seconds} seconds (stuck in ${a.status}) and was stopped; no credits were charged.`)) failed++;
+    if (
+      await fail(
+        a.id,
+        `The analysis made no progress for ${seconds} seconds (stuck in ${a.status}) and was stopped; no credits were charged.`,
+      )
+    )
+      failed++;
   }
   return failed;
 }

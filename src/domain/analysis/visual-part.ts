@@ -23,7 +23,8 @@ const MAX_SKIPPED = 10;
 export const VISUAL_STATUSES = {
   complete: "Every visual provider looked at the video.",
   partial: "Keyframes were taken but a part was left out (on-screen text or faces); `skipped` says why.",
-  transcript_only: "Nothing was seen (no visual provider, no video rendition, or the visual stage failed): the analysis used the transcript alone; `skipped` says why.",
+  transcript_only:
+    "Nothing was seen (no visual provider, no video rendition, or the visual stage failed): the analysis used the transcript alone; `skipped` says why.",
 } as const;
 export type VisualStatus = keyof typeof VISUAL_STATUSES;
 export const VISUAL_STATUS_VALUES = Object.keys(VISUAL_STATUSES) as [VisualStatus, ...VisualStatus[]];
@@ -65,7 +66,8 @@ export interface VisualPartToStore {
 /** Text as PostgreSQL can hold it (no NUL, no lone surrogate), within `max` characters. */
 const storable = (s: string, max = MAX_TEXT_CHARS) => storableText(s).slice(0, max);
 /** A finite number rounded to milliseconds (JSON holds neither NaN nor Infinity), else null. */
-const finite = (n: number | null | undefined, digits = 3) => (typeof n === "number" && Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
+const finite = (n: number | null | undefined, digits = 3) =>
+  typeof n === "number" && Number.isFinite(n) ? Number(n.toFixed(digits)) : null;
 
 /** `n` indices spread evenly over `0..length-1`, ascending (all of them when there are no more than `n`). */
 function evenlySpread(length: number, n: number): number[] {
@@ -81,7 +83,13 @@ export function visualPartOf(evidence: VisualEvidence): VisualPartToStore {
   const part: VisualPart = {
     status: !seen ? "transcript_only" : evidence.providers.text && evidence.providers.faces ? "complete" : "partial",
     durationSeconds: finite(evidence.durationSeconds),
-    keyframes: kept.map((k, i) => ({ seconds: finite(k.seconds) ?? 0, reason: k.reason, text: storable(k.text), face: k.face, thumbnail: thumbnails[i] !== null })),
+    keyframes: kept.map((k, i) => ({
+      seconds: finite(k.seconds) ?? 0,
+      reason: k.reason,
+      text: storable(k.text),
+      face: k.face,
+      thumbnail: thumbnails[i] !== null,
+    })),
     onScreenText: evidence.onScreenText
       .slice(0, MAX_ON_SCREEN_TEXTS)
       .map((t) => ({ text: storable(t.text), firstSeconds: finite(t.firstSeconds) ?? 0, lastSeconds: finite(t.lastSeconds) ?? 0 })),
@@ -159,4 +167,3 @@ export async function keyframeThumbnail(workspaceId: string, analysisId: string,
   if (!row) throw notFound("Keyframe thumbnail");
   return { jpeg: row.jpeg, final: row.status === "completed" || row.status === "failed" };
 }
-

@@ -42,14 +42,32 @@ export async function seeVideo(
   });
 }
 
-async function look(videoPath: string, providers: VisualProviders, opts: { workDir: string; signal?: AbortSignal; maxKeyframes?: number }): Promise<VisualEvidence> {
+async function look(
+  videoPath: string,
+  providers: VisualProviders,
+  opts: { workDir: string; signal?: AbortSignal; maxKeyframes?: number },
+): Promise<VisualEvidence> {
   const skipped = [...providers.missing];
   const used: VisualEvidence["providers"] = { keyframes: null, text: null, faces: null };
   const { keyframes: extractor } = providers;
   const set = extractor
-    ? await skipOnFailure(skipped, "keyframes", () => extractor.extract(videoPath, { workDir: opts.workDir, maxKeyframes: opts.maxKeyframes ?? config.visual.maxKeyframes, signal: opts.signal }), opts.signal)
+    ? await skipOnFailure(
+        skipped,
+        "keyframes",
+        () =>
+          extractor.extract(videoPath, {
+            workDir: opts.workDir,
+            maxKeyframes: opts.maxKeyframes ?? config.visual.maxKeyframes,
+            signal: opts.signal,
+          }),
+        opts.signal,
+      )
     : null;
-  if (!set) return emptyEvidence(skipped, extractor || skipped.some((r) => r.startsWith("keyframes:")) ? [] : ["keyframes: no keyframe provider, so nothing was looked at"]);
+  if (!set)
+    return emptyEvidence(
+      skipped,
+      extractor || skipped.some((r) => r.startsWith("keyframes:")) ? [] : ["keyframes: no keyframe provider, so nothing was looked at"],
+    );
   used.keyframes = extractor!.name;
 
   let text = providers.text;
@@ -63,8 +81,17 @@ async function look(videoPath: string, providers: VisualProviders, opts: { workD
     if (again) {
       // OCR (a program) and face detection (this process) use different cores: both at once.
       const [r, f] = await Promise.all([
-        text ? skipOnFailure(skipped, "on-screen text", () => text!.read(frame.grayPath ?? frame.imagePath, { signal: opts.signal }), opts.signal) : null,
-        faces ? skipOnFailure(skipped, "faces", () => faces!.detect(frame.grayPath ?? frame.imagePath, { signal: opts.signal }), opts.signal) : null,
+        text
+          ? skipOnFailure(
+              skipped,
+              "on-screen text",
+              () => text!.read(frame.grayPath ?? frame.imagePath, { signal: opts.signal }),
+              opts.signal,
+            )
+          : null,
+        faces
+          ? skipOnFailure(skipped, "faces", () => faces!.detect(frame.grayPath ?? frame.imagePath, { signal: opts.signal }), opts.signal)
+          : null,
       ]);
       if (text && !r) text = null; // failed for good: not asked again for the next frames
       if (faces && !f) faces = null;
@@ -138,7 +165,12 @@ function emptyEvidence(skipped: string[], more: string[]): VisualEvidence {
 export function tidyText(text: string): string {
   return text
     .split("\n")
-    .map((line) => line.replace(/\s+/g, " ").trim().replace(/(^| )\|(?= |$)/g, "$1I"))
+    .map((line) =>
+      line
+        .replace(/\s+/g, " ")
+        .trim()
+        .replace(/(^| )\|(?= |$)/g, "$1I"),
+    )
     .filter((line) => (line.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2)
     .join("\n");
 }

@@ -6,10 +6,10 @@ export const HOOK_STYLES = {
   question: "Opens with a question to the viewer.",
   bold_claim: "Opens with a strong or contrarian statement.",
   statistic: "Opens with a number, figure or fact.",
-  story: "Opens a personal story or anecdote (\"when I…\", \"the day…\").",
+  story: 'Opens a personal story or anecdote ("when I…", "the day…").',
   how_to: "Promises to teach or show how to do something.",
-  curiosity_gap: "Teases something withheld (\"you won't believe…\", \"wait for it\").",
-  direct_address: "Calls out a specific viewer (\"if you're a…\", \"POV:\").",
+  curiosity_gap: 'Teases something withheld ("you won\'t believe…", "wait for it").',
+  direct_address: 'Calls out a specific viewer ("if you\'re a…", "POV:").',
   none: "No recognisable hook in the first seconds.",
 } as const;
 export type HookStyle = keyof typeof HOOK_STYLES;

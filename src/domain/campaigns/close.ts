@@ -135,7 +135,13 @@ export async function closeCampaign(actor: Actor, campaignId: string): Promise<C
     );
     const budget = await recordBudgetThresholds(c!, c!.payout, tx);
     await recordAudit(
-      { workspaceIds: [ws], by: actor, action: "campaign.closed", target: c!.name, details: { campaignId, payoutMinor: c!.payout, currency: c!.currency } },
+      {
+        workspaceIds: [ws],
+        by: actor,
+        action: "campaign.closed",
+        target: c!.name,
+        details: { campaignId, payoutMinor: c!.payout, currency: c!.currency },
+      },
       tx,
     );
     return [...closed, ...budget];

@@ -29,7 +29,10 @@ export const CREATORS_ORDER: Order<CreatorRecord> = [
   { sql: "cr.id", type: "uuid", value: (c) => c.id },
 ];
 
-export async function createCreator(workspaceId: string, input: { name: string; contact?: string; notes?: string }): Promise<CreatorRecord> {
+export async function createCreator(
+  workspaceId: string,
+  input: { name: string; contact?: string; notes?: string },
+): Promise<CreatorRecord> {
   const [c] = await sql<CreatorRecord>(Prisma.sql`
     INSERT INTO creators AS cr (workspace_id, name, contact, notes) VALUES (${workspaceId}::uuid, ${input.name}, ${input.contact ?? ""}, ${input.notes ?? ""})
     RETURNING ${COLUMNS}`);
@@ -39,7 +42,9 @@ export async function createCreator(workspaceId: string, input: { name: string; 
 export async function listCreators(workspaceId: string, page: PageRequest): Promise<Page<CreatorRecord>> {
   const p = pageSql(CREATORS_ORDER, page);
   const [items, [count]] = await Promise.all([
-    sql<CreatorRecord>(Prisma.sql`SELECT ${COLUMNS} FROM creators cr WHERE cr.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`),
+    sql<CreatorRecord>(
+      Prisma.sql`SELECT ${COLUMNS} FROM creators cr WHERE cr.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+    ),
     sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM creators WHERE workspace_id = ${workspaceId}::uuid`),
   ]);
   return { items, total: count!.n };
@@ -47,7 +52,9 @@ export async function listCreators(workspaceId: string, page: PageRequest): Prom
 
 export async function creatorsByIds(workspaceId: string, ids: readonly string[]): Promise<CreatorRecord[]> {
   if (ids.length === 0) return [];
-  return sql<CreatorRecord>(Prisma.sql`SELECT ${COLUMNS} FROM creators cr WHERE cr.workspace_id = ${workspaceId}::uuid AND cr.id = ANY(${ids as string[]}::uuid[])`);
+  return sql<CreatorRecord>(
+    Prisma.sql`SELECT ${COLUMNS} FROM creators cr WHERE cr.workspace_id = ${workspaceId}::uuid AND cr.id = ANY(${ids as string[]}::uuid[])`,
+  );
 }
 
 export async function requireCreator(workspaceId: string, id: string): Promise<CreatorRecord> {
@@ -56,7 +63,11 @@ export async function requireCreator(workspaceId: string, id: string): Promise<C
   return c;
 }
 
-export async function updateCreator(workspaceId: string, id: string, change: { name?: string; contact?: string; notes?: string }): Promise<CreatorRecord> {
+export async function updateCreator(
+  workspaceId: string,
+  id: string,
+  change: { name?: string; contact?: string; notes?: string },
+): Promise<CreatorRecord> {
   const [c] = await sql<CreatorRecord>(Prisma.sql`
     UPDATE creators AS cr SET name = coalesce(${change.name ?? null}, cr.name), contact = coalesce(${change.contact ?? null}, cr.contact),
            notes = coalesce(${change.notes ?? null}, cr.notes), updated_at = now()
@@ -89,7 +100,9 @@ export async function deleteCreator(actor: Changer, id: string): Promise<{ id: s
   const workspaceId = actor.workspaceId;
   await requireCreator(workspaceId, id);
   await authorizePayeeChange(actor, id);
-  const { count } = await prisma.$transaction(async (tx) => ({ count: await sqlExec(Prisma.sql`DELETE FROM creators WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid`, { tx }) }));
+  const { count } = await prisma.$transaction(async (tx) => ({
+    count: await sqlExec(Prisma.sql`DELETE FROM creators WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid`, { tx }),
+  }));
   if (count === 0) throw notFound("Creator");
   return { id };
 }

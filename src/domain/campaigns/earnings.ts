@@ -201,8 +201,28 @@ function rowsOf(workspaceId: string, c: Pick<CampaignRecord, "id" | "status">): 
 }
 
 export const PAYOUT_ROW_COLUMNS = [
-  "videoId", "accountId", "creatorId", "payeeName", "platform", "url", "username", "postedAt", "startAt", "startViews", "startSource",
-  "endAt", "endViews", "endSource", "viewsEarned", "cpmAmount", "perVideoCapCut", "feeAmount", "amountBeforeCreatorCap", "creatorCapCut", "payout", "lastScrapedAt",
+  "videoId",
+  "accountId",
+  "creatorId",
+  "payeeName",
+  "platform",
+  "url",
+  "username",
+  "postedAt",
+  "startAt",
+  "startViews",
+  "startSource",
+  "endAt",
+  "endViews",
+  "endSource",
+  "viewsEarned",
+  "cpmAmount",
+  "perVideoCapCut",
+  "feeAmount",
+  "amountBeforeCreatorCap",
+  "creatorCapCut",
+  "payout",
+  "lastScrapedAt",
 ] as const;
 const selectColumns = Prisma.raw(PAYOUT_ROW_COLUMNS.map((k) => `r."${k}"`).join(", "));
 
@@ -230,7 +250,11 @@ export async function campaignVideoRows(
 }
 
 /** How many video rows the campaign has (optionally one creator's): a page past the end, an export's progress. */
-export async function countCampaignVideoRows(workspaceId: string, c: Pick<CampaignRecord, "id" | "status">, filter: { creatorId?: string } = {}): Promise<number> {
+export async function countCampaignVideoRows(
+  workspaceId: string,
+  c: Pick<CampaignRecord, "id" | "status">,
+  filter: { creatorId?: string } = {},
+): Promise<number> {
   const only = filter.creatorId ? Prisma.sql`AND r."creatorId" = lower(${filter.creatorId})` : Prisma.empty;
   const [n] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM (${rowsOf(workspaceId, c)}) r WHERE true ${only}`);
   return n!.n;
@@ -251,12 +275,16 @@ export async function campaignRowsWindow(
 ): Promise<PayoutRow[]> {
   const p = pageSql(PAYOUT_EXPORT_ORDER, window);
   const only = filter.creatorId ? Prisma.sql`AND r."creatorId" = lower(${filter.creatorId})` : Prisma.empty;
-  return sql<PayoutRow>(Prisma.sql`SELECT ${selectColumns} FROM (${rowsOf(workspaceId, c)}) r WHERE true ${only} ${p.where} ${p.orderBy} ${p.limit}`);
+  return sql<PayoutRow>(
+    Prisma.sql`SELECT ${selectColumns} FROM (${rowsOf(workspaceId, c)}) r WHERE true ${only} ${p.where} ${p.orderBy} ${p.limit}`,
+  );
 }
 
 /** Every video row in posting order (the export, the hand-check). */
 export async function allCampaignVideoRows(workspaceId: string, c: Pick<CampaignRecord, "id" | "status">): Promise<PayoutRow[]> {
-  return sql<PayoutRow>(Prisma.sql`SELECT ${selectColumns} FROM (${rowsOf(workspaceId, c)}) r ORDER BY r."payeeName", r."postedAt" NULLS LAST, r."videoId"`);
+  return sql<PayoutRow>(
+    Prisma.sql`SELECT ${selectColumns} FROM (${rowsOf(workspaceId, c)}) r ORDER BY r."payeeName", r."postedAt" NULLS LAST, r."videoId"`,
+  );
 }
 
 /** The payees' rows, highest payout first, summed in the database. */
@@ -270,14 +298,20 @@ export async function campaignPayeeRows(workspaceId: string, c: Pick<CampaignRec
      ORDER BY payout DESC, "viewsEarned" DESC, min(r."payeeName"), min(r."videoId")`);
 }
 
-export async function campaignTotals(workspaceId: string, c: Pick<CampaignRecord, "id" | "status" | "budgetMinor" | "currency">): Promise<CampaignTotals> {
+export async function campaignTotals(
+  workspaceId: string,
+  c: Pick<CampaignRecord, "id" | "status" | "budgetMinor" | "currency">,
+): Promise<CampaignTotals> {
   const [t] = await sql<{ videos: number; viewsEarned: number; payout: number }>(Prisma.sql`
     SELECT count(*)::int8 AS videos, coalesce(sum(r."viewsEarned"), 0)::int8 AS "viewsEarned", coalesce(sum(r.payout), 0)::int8 AS payout
       FROM (${rowsOf(workspaceId, c)}) r`);
   return totalsOf(c, t!);
 }
 
-export function totalsOf(c: Pick<CampaignRecord, "status" | "budgetMinor" | "currency">, t: { videos: number; viewsEarned: number; payout: number }): CampaignTotals {
+export function totalsOf(
+  c: Pick<CampaignRecord, "status" | "budgetMinor" | "currency">,
+  t: { videos: number; viewsEarned: number; payout: number },
+): CampaignTotals {
   const budget = c.budgetMinor;
   return {
     ...t,
@@ -339,7 +373,11 @@ export async function campaignSpendOverTime(
 }
 
 /** Qualifying videos without a scrape in the last 24 hours (never scraped included), oldest scrape first; none once closed. */
-export async function campaignStaleVideos(workspaceId: string, c: Pick<CampaignRecord, "id" | "status">, now = new Date()): Promise<PayoutRow[]> {
+export async function campaignStaleVideos(
+  workspaceId: string,
+  c: Pick<CampaignRecord, "id" | "status">,
+  now = new Date(),
+): Promise<PayoutRow[]> {
   if (c.status === "closed") return [];
   return sql<PayoutRow>(Prisma.sql`
     SELECT ${selectColumns} FROM (${rowsOf(workspaceId, c)}) r

@@ -24,12 +24,17 @@ export const createCreatorInput = z.strictObject({
 });
 export const updateCreatorInput = z
   .strictObject({ name: name("name").optional(), contact: text("contact", 200).optional(), notes: text("notes", 2000).optional() })
-  .refine((b) => b.name !== undefined || b.contact !== undefined || b.notes !== undefined, { message: "give name, contact or notes", path: ["name"] });
+  .refine((b) => b.name !== undefined || b.contact !== undefined || b.notes !== undefined, {
+    message: "give name, contact or notes",
+    path: ["name"],
+  });
 export const listCreatorsQuery = page(50);
 
 /** Accounts given to (or taken from) a creator: canonical account ids the workspace tracks. */
 export const creatorAccountsInput = z.strictObject({
-  account_ids: idList("account_ids").meta({ description: "1 to 50 canonical account ids the workspace tracks. An account belongs to at most one creator." }),
+  account_ids: idList("account_ids").meta({
+    description: "1 to 50 canonical account ids the workspace tracks. An account belongs to at most one creator.",
+  }),
 });
 
 // --- Money and rules
@@ -43,13 +48,21 @@ export const minor = (field: string) =>
     .max(1e12, `${field} must be at most 1000000000000`);
 
 const ruleFields = {
-  cpm_minor: minor("cpm_minor").nullable().optional().meta({ description: "Pay per 1,000 views earned, in minor units; null: no CPM part." }),
-  cap_per_video_minor: minor("cap_per_video_minor").nullable().optional().meta({ description: "The most the CPM part of one video pays; null: no cap." }),
-  cap_per_creator_minor: minor("cap_per_creator_minor")
+  cpm_minor: minor("cpm_minor")
     .nullable()
     .optional()
-    .meta({ description: "The most one creator (or one account in the campaign without a creator) is paid in total, fees included; null: no cap." }),
-  fee_per_video_minor: minor("fee_per_video_minor").nullable().optional().meta({ description: "A fixed fee per qualifying video; null: none." }),
+    .meta({ description: "Pay per 1,000 views earned, in minor units; null: no CPM part." }),
+  cap_per_video_minor: minor("cap_per_video_minor")
+    .nullable()
+    .optional()
+    .meta({ description: "The most the CPM part of one video pays; null: no cap." }),
+  cap_per_creator_minor: minor("cap_per_creator_minor").nullable().optional().meta({
+    description: "The most one creator (or one account in the campaign without a creator) is paid in total, fees included; null: no cap.",
+  }),
+  fee_per_video_minor: minor("fee_per_video_minor")
+    .nullable()
+    .optional()
+    .meta({ description: "A fixed fee per qualifying video; null: none." }),
 };
 
 /** A payout rule (the campaign's, or one creator's override): every field optional; absent means null (none). */
@@ -69,7 +82,10 @@ export const localDateTime = (field: string) =>
       return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(full) && full >= "2000-01-01" && full <= "2999-12-31";
     }, `${field} must be a real local date-time between 2000 and 2999`)
     .transform((s) => (s.length === 10 ? `${s}T00:00:00` : s.length === 16 ? `${s}:00` : s))
-    .meta({ description: "A local date-time in the campaign's time zone, YYYY-MM-DDTHH:MM[:SS] (a day alone means its 00:00).", example: "2026-11-01T00:00" });
+    .meta({
+      description: "A local date-time in the campaign's time zone, YYYY-MM-DDTHH:MM[:SS] (a day alone means its 00:00).",
+      example: "2026-11-01T00:00",
+    });
 
 const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 
@@ -91,10 +107,15 @@ export const hashtag = z
 const campaignFields = {
   name: name("name"),
   starts_at: localDateTime("starts_at"),
-  ends_at: localDateTime("ends_at").meta({ description: "The window's end, a local date-time (exclusive for postings; the last history point at or before it is the end's)." }),
+  ends_at: localDateTime("ends_at").meta({
+    description: "The window's end, a local date-time (exclusive for postings; the last history point at or before it is the end's).",
+  }),
   time_zone: timeZone.meta({ description: "The IANA time zone of starts_at and ends_at, e.g. Europe/Paris." }),
   currency,
-  budget_minor: minor("budget_minor").nullable().optional().meta({ description: "The budget in minor units; null: none (no budget events)." }),
+  budget_minor: minor("budget_minor")
+    .nullable()
+    .optional()
+    .meta({ description: "The budget in minor units; null: none (no budget events)." }),
   hashtag: hashtag.nullable().optional(),
   tag_id: uuid.nullable().optional().meta({ description: "Only videos carrying this workspace tag (GET /tags); null: any." }),
   ...ruleFields,
@@ -131,7 +152,10 @@ export type UpdateCampaignInput = z.output<typeof updateCampaignInput>;
 export const CAMPAIGN_STATUSES = ["active", "closed"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const listCampaignsQuery = page(50).extend({
-  status: z.enum(CAMPAIGN_STATUSES, { message: "status must be active or closed" }).optional().meta({ description: "Only campaigns in this status." }),
+  status: z
+    .enum(CAMPAIGN_STATUSES, { message: "status must be active or closed" })
+    .optional()
+    .meta({ description: "Only campaigns in this status." }),
 });
 
 export const campaignMembersInput = z
@@ -139,7 +163,10 @@ export const campaignMembersInput = z
     creator_ids: z.array(uuid, { message: "creator_ids must be an array of UUIDs" }).max(50, "creator_ids holds at most 50 ids").optional(),
     account_ids: z.array(uuid, { message: "account_ids must be an array of UUIDs" }).max(50, "account_ids holds at most 50 ids").optional(),
   })
-  .refine((b) => (b.creator_ids?.length ?? 0) + (b.account_ids?.length ?? 0) > 0, { message: "give creator_ids, account_ids or both", path: ["creator_ids"] });
+  .refine((b) => (b.creator_ids?.length ?? 0) + (b.account_ids?.length ?? 0) > 0, {
+    message: "give creator_ids, account_ids or both",
+    path: ["creator_ids"],
+  });
 
 export const campaignVideosInput = z.strictObject({
   video_ids: idList("video_ids").meta({ description: "1 to 50 video ids the workspace tracks." }),

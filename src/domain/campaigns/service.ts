@@ -15,7 +15,13 @@ import { recordAudit } from "../people/audit.ts";
 import { DomainError, notFound, validationError } from "../shared/errors.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
 import { pageSql, type Order, type Page, type PageRequest } from "../shared/pages.ts";
-import { MAX_CAMPAIGN_DAYS, type CampaignStatus, type CreateCampaignInput, type PayoutRuleInput, type UpdateCampaignInput } from "./inputs.ts";
+import {
+  MAX_CAMPAIGN_DAYS,
+  type CampaignStatus,
+  type CreateCampaignInput,
+  type PayoutRuleInput,
+  type UpdateCampaignInput,
+} from "./inputs.ts";
 
 export interface PayoutRule {
   cpmMinor: number | null;
@@ -52,7 +58,8 @@ interface CampaignRow extends Omit<CampaignRecord, "rule"> {
   feePerVideoMinor: number | null;
 }
 
-const COLUMNS = Prisma.raw(`c.id, c.name, to_char(c.starts_local, 'YYYY-MM-DD"T"HH24:MI:SS') AS "startsAt", to_char(c.ends_local, 'YYYY-MM-DD"T"HH24:MI:SS') AS "endsAt",
+const COLUMNS =
+  Prisma.raw(`c.id, c.name, to_char(c.starts_local, 'YYYY-MM-DD"T"HH24:MI:SS') AS "startsAt", to_char(c.ends_local, 'YYYY-MM-DD"T"HH24:MI:SS') AS "endsAt",
   c.time_zone AS "timeZone", (c.starts_local AT TIME ZONE c.time_zone) AS "startsAtUtc", (c.ends_local AT TIME ZONE c.time_zone) AS "endsAtUtc",
   c.currency, c.budget_minor AS "budgetMinor", c.hashtag, c.tag_id::text AS "tagId", c.cpm_minor AS "cpmMinor", c.cap_per_video_minor AS "capPerVideoMinor",
   c.cap_per_creator_minor AS "capPerCreatorMinor", c.fee_per_video_minor AS "feePerVideoMinor", c.status, c.closed_at AS "closedAt",
@@ -75,11 +82,13 @@ const closed = () => new DomainError("CAMPAIGN_CLOSED", "The campaign is closed:
 async function checkZone(tz: string | undefined): Promise<void> {
   if (tz === undefined) return;
   const [row] = await sql<{ ok: boolean }>(Prisma.sql`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${tz}) AS ok`);
-  if (!row?.ok) throw validationError("Invalid input: time_zone: unknown to the database's time zone list.", [{ path: "time_zone", message: "unknown time zone" }]);
+  if (!row?.ok)
+    throw validationError("Invalid input: time_zone: unknown to the database's time zone list.", [
+      { path: "time_zone", message: "unknown time zone" },
+    ]);
 }
 
-const periodError = (why: string) =>
-  validationError(`Invalid input: ends_at: ${why}.`, [{ path: "ends_at", message: why }]);
+const periodError = (why: string) => validationError(`Invalid input: ends_at: ${why}.`, [{ path: "ends_at", message: why }]);
 
 /**
  * The period's rule on the instants, not only on the local strings: ends after starts, at most
@@ -95,7 +104,8 @@ async function checkPeriod(starts: string, ends: string, tz: string, tx?: Tx): P
     Prisma.sql`SELECT (${ends}::timestamp AT TIME ZONE ${tz}) > (${starts}::timestamp AT TIME ZONE ${tz}) AS ordered`,
     { tx },
   );
-  if (!row?.ordered) throw periodError(`must be after starts_at in ${tz} (a local time skipped by a clock change counts as the hour after)`);
+  if (!row?.ordered)
+    throw periodError(`must be after starts_at in ${tz} (a local time skipped by a clock change counts as the hour after)`);
 }
 
 async function checkTag(workspaceId: string, tagId: string | null | undefined): Promise<void> {
@@ -120,14 +130,19 @@ export async function createCampaign(actor: Actor, input: CreateCampaignInput): 
       RETURNING ${COLUMNS}`,
       { tx },
     );
-    await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "campaign.created", target: input.name, details: { campaignId: c!.id } }, tx);
+    await recordAudit(
+      { workspaceIds: [actor.workspaceId], by: actor, action: "campaign.created", target: input.name, details: { campaignId: c!.id } },
+      tx,
+    );
     return record(c!);
   });
 }
 
 export async function campaignsByIds(workspaceId: string, ids: readonly string[]): Promise<CampaignRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await sql<CampaignRow>(Prisma.sql`SELECT ${COLUMNS} FROM campaigns c WHERE c.workspace_id = ${workspaceId}::uuid AND c.id = ANY(${ids as string[]}::uuid[])`);
+  const rows = await sql<CampaignRow>(
+    Prisma.sql`SELECT ${COLUMNS} FROM campaigns c WHERE c.workspace_id = ${workspaceId}::uuid AND c.id = ANY(${ids as string[]}::uuid[])`,
+  );
   return rows.map(record);
 }
 
@@ -137,11 +152,17 @@ export async function requireCampaign(workspaceId: string, id: string): Promise<
   return c;
 }
 
-export async function listCampaigns(workspaceId: string, page: PageRequest, filter: { status?: CampaignStatus } = {}): Promise<Page<CampaignRecord>> {
+export async function listCampaigns(
+  workspaceId: string,
+  page: PageRequest,
+  filter: { status?: CampaignStatus } = {},
+): Promise<Page<CampaignRecord>> {
   const p = pageSql(CAMPAIGNS_ORDER, page);
   const status = filter.status ? Prisma.sql`AND c.status = ${filter.status}` : Prisma.empty;
   const [rows, [count]] = await Promise.all([
-    sql<CampaignRow>(Prisma.sql`SELECT ${COLUMNS} FROM campaigns c WHERE c.workspace_id = ${workspaceId}::uuid ${status} ${p.where} ${p.orderBy} ${p.limit}`),
+    sql<CampaignRow>(
+      Prisma.sql`SELECT ${COLUMNS} FROM campaigns c WHERE c.workspace_id = ${workspaceId}::uuid ${status} ${p.where} ${p.orderBy} ${p.limit}`,
+    ),
     sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM campaigns c WHERE c.workspace_id = ${workspaceId}::uuid ${status}`),
   ]);
   return { items: rows.map(record), total: count!.n };
@@ -155,7 +176,8 @@ async function requireActive(workspaceId: string, id: string): Promise<CampaignR
 }
 
 /** A field given (even null) replaces the stored one; an absent field keeps it. */
-const set = (column: string, value: unknown, cast: string) => (value === undefined ? null : Prisma.sql`${Prisma.raw(column)} = ${value}::${Prisma.raw(cast)}`);
+const set = (column: string, value: unknown, cast: string) =>
+  value === undefined ? null : Prisma.sql`${Prisma.raw(column)} = ${value}::${Prisma.raw(cast)}`;
 
 export async function updateCampaign(actor: Actor, id: string, change: UpdateCampaignInput): Promise<CampaignRecord> {
   authorize(actor, "campaigns.manage");
@@ -192,7 +214,16 @@ export async function updateCampaign(actor: Actor, id: string, change: UpdateCam
       { tx },
     );
     if (!rows[0]) throw closed();
-    await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "campaign.updated", target: rows[0].name, details: { campaignId: id, fields: Object.keys(change) } }, tx);
+    await recordAudit(
+      {
+        workspaceIds: [actor.workspaceId],
+        by: actor,
+        action: "campaign.updated",
+        target: rows[0].name,
+        details: { campaignId: id, fields: Object.keys(change) },
+      },
+      tx,
+    );
     return record(rows[0]);
   });
 }
@@ -218,7 +249,11 @@ export interface CampaignMember {
  * Adds creators and/or single accounts, each on its own: creators of the workspace, accounts it
  * tracks (`Creator not found`, `Account not found` otherwise). Already a member: success.
  */
-export async function addMembers(actor: Actor, campaignId: string, input: { creator_ids?: string[]; account_ids?: string[] }): Promise<BulkItemResult[]> {
+export async function addMembers(
+  actor: Actor,
+  campaignId: string,
+  input: { creator_ids?: string[]; account_ids?: string[] },
+): Promise<BulkItemResult[]> {
   authorize(actor, "campaigns.manage");
   await requireActive(actor.workspaceId, campaignId);
   const ws = actor.workspaceId;
@@ -246,7 +281,11 @@ export async function addMembers(actor: Actor, campaignId: string, input: { crea
   ];
 }
 
-export async function removeMembers(actor: Actor, campaignId: string, input: { creator_ids?: string[]; account_ids?: string[] }): Promise<{ removed: number }> {
+export async function removeMembers(
+  actor: Actor,
+  campaignId: string,
+  input: { creator_ids?: string[]; account_ids?: string[] },
+): Promise<{ removed: number }> {
   authorize(actor, "campaigns.manage");
   await requireActive(actor.workspaceId, campaignId);
   const removed = await sqlExec(Prisma.sql`
@@ -275,7 +314,12 @@ export async function membersOfCampaigns(workspaceId: string, campaignIds: reado
  * never count), each on its own: videos the workspace tracks (`Video not found` otherwise). A video
  * excluded and then added is added, and the other way round.
  */
-export async function setVideosByHand(actor: Actor, campaignId: string, videoIds: string[], mode: "added" | "excluded"): Promise<BulkItemResult[]> {
+export async function setVideosByHand(
+  actor: Actor,
+  campaignId: string,
+  videoIds: string[],
+  mode: "added" | "excluded",
+): Promise<BulkItemResult[]> {
   authorize(actor, "campaigns.manage");
   await requireActive(actor.workspaceId, campaignId);
   const ok = await sql<{ id: string }>(Prisma.sql`
@@ -291,7 +335,9 @@ export async function setVideosByHand(actor: Actor, campaignId: string, videoIds
 export async function clearVideosByHand(actor: Actor, campaignId: string, videoIds: string[]): Promise<{ removed: number }> {
   authorize(actor, "campaigns.manage");
   await requireActive(actor.workspaceId, campaignId);
-  const removed = await sqlExec(Prisma.sql`DELETE FROM campaign_videos WHERE campaign_id = ${campaignId}::uuid AND video_id = ANY(${videoIds}::uuid[])`);
+  const removed = await sqlExec(
+    Prisma.sql`DELETE FROM campaign_videos WHERE campaign_id = ${campaignId}::uuid AND video_id = ANY(${videoIds}::uuid[])`,
+  );
   return { removed };
 }
 
@@ -314,13 +360,22 @@ export interface CreatorRule extends PayoutRule {
 }
 
 /** Sets a creator's own rule in the campaign (it replaces the campaign's rule for that creator, whole), or removes it (`rule` null). */
-export async function setCreatorRule(actor: Actor, campaignId: string, creatorId: string, rule: PayoutRuleInput | null): Promise<CreatorRule | null> {
+export async function setCreatorRule(
+  actor: Actor,
+  campaignId: string,
+  creatorId: string,
+  rule: PayoutRuleInput | null,
+): Promise<CreatorRule | null> {
   authorize(actor, "campaigns.manage");
   await requireActive(actor.workspaceId, campaignId);
-  const [cr] = await sql<{ id: string }>(Prisma.sql`SELECT id FROM creators WHERE id = ${creatorId}::uuid AND workspace_id = ${actor.workspaceId}::uuid`);
+  const [cr] = await sql<{ id: string }>(
+    Prisma.sql`SELECT id FROM creators WHERE id = ${creatorId}::uuid AND workspace_id = ${actor.workspaceId}::uuid`,
+  );
   if (!cr) throw notFound("Creator");
   if (rule === null) {
-    await sqlExec(Prisma.sql`DELETE FROM campaign_creator_rules WHERE campaign_id = ${campaignId}::uuid AND creator_id = ${creatorId}::uuid`);
+    await sqlExec(
+      Prisma.sql`DELETE FROM campaign_creator_rules WHERE campaign_id = ${campaignId}::uuid AND creator_id = ${creatorId}::uuid`,
+    );
     return null;
   }
   const [row] = await sql<CreatorRule>(Prisma.sql`

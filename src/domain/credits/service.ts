@@ -81,7 +81,10 @@ const total = (w: Pick<WorkspaceBalanceRow, "monthlyAllowance" | "monthlyUsed" |
 
 /** Locks the workspace row for the rest of the transaction and returns its balance columns. */
 async function lockWorkspace(tx: Tx, workspaceId: string): Promise<WorkspaceBalanceRow> {
-  const [row] = await sql<WorkspaceBalanceRow>(Prisma.sql`SELECT ${BALANCE_COLUMNS} FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`, { tx });
+  const [row] = await sql<WorkspaceBalanceRow>(
+    Prisma.sql`SELECT ${BALANCE_COLUMNS} FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`,
+    { tx },
+  );
   if (!row) throw notFound("Workspace");
   return row;
 }
@@ -97,7 +100,14 @@ function toBalance(w: WorkspaceBalanceRow): CreditBalance {
   };
 }
 
-function toEntry(e: { id: string; kind: CreditEntryKind; amount: number; balanceAfter: number; reason: string; createdAt: Date }): LedgerEntry {
+function toEntry(e: {
+  id: string;
+  kind: CreditEntryKind;
+  amount: number;
+  balanceAfter: number;
+  reason: string;
+  createdAt: Date;
+}): LedgerEntry {
   return { id: e.id, kind: e.kind, amount: e.amount, balanceAfter: e.balanceAfter, reason: e.reason, createdAt: e.createdAt };
 }
 
@@ -106,7 +116,9 @@ async function findEntry(tx: Tx, workspaceId: string, idempotencyKey: string) {
 }
 
 export async function getBalance(workspaceId: string): Promise<CreditBalance> {
-  const [row] = await sql<WorkspaceBalanceRow>(Prisma.sql`SELECT ${BALANCE_COLUMNS} FROM workspaces WHERE id = ${workspaceId}::uuid`, { prepare: true });
+  const [row] = await sql<WorkspaceBalanceRow>(Prisma.sql`SELECT ${BALANCE_COLUMNS} FROM workspaces WHERE id = ${workspaceId}::uuid`, {
+    prepare: true,
+  });
   if (!row) throw notFound("Workspace");
   return toBalance(row);
 }
@@ -120,10 +132,14 @@ export const LEDGER_ORDER: Order<LedgerEntry> = [
 /** A page of the workspace's ledger entries (LEDGER_ORDER). */
 export async function listLedger(workspaceId: string, page: PageRequest): Promise<LedgerEntry[]> {
   const p = pageSql(LEDGER_ORDER, page);
-  return sql<LedgerEntry>(Prisma.sql`SELECT ${LEDGER_COLUMNS} FROM credit_ledger e WHERE e.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`);
+  return sql<LedgerEntry>(
+    Prisma.sql`SELECT ${LEDGER_COLUMNS} FROM credit_ledger e WHERE e.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+  );
 }
 
-const LEDGER_COLUMNS = Prisma.raw(`e.id, e.kind::text AS kind, e.amount, e.balance_after AS "balanceAfter", e.reason, e.created_at AS "createdAt"`);
+const LEDGER_COLUMNS = Prisma.raw(
+  `e.id, e.kind::text AS kind, e.amount, e.balance_after AS "balanceAfter", e.reason, e.created_at AS "createdAt"`,
+);
 
 /** How many of the latest ledger entries the credits summary shows (REST GET /credits, MCP get_credits). */
 export const LATEST_LEDGER_ENTRIES = 20;
@@ -135,14 +151,19 @@ export interface CreditsSummary extends CreditBalance {
 
 /** The balance with the latest ledger entries. */
 export async function readCredits(workspaceId: string): Promise<CreditsSummary> {
-  const [balance, ledger] = await Promise.all([getBalance(workspaceId), listLedger(workspaceId, { limit: LATEST_LEDGER_ENTRIES, offset: 0 })]);
+  const [balance, ledger] = await Promise.all([
+    getBalance(workspaceId),
+    listLedger(workspaceId, { limit: LATEST_LEDGER_ENTRIES, offset: 0 }),
+  ]);
   return { ...balance, ledger };
 }
 
 /** Ledger entries of the workspace by id, in any order. */
 export async function ledgerEntriesByIds(workspaceId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
   if (ids.length === 0) return [];
-  return sql<LedgerEntry>(Prisma.sql`SELECT ${LEDGER_COLUMNS} FROM credit_ledger e WHERE e.workspace_id = ${workspaceId}::uuid AND e.id = ANY(${ids as string[]}::uuid[])`);
+  return sql<LedgerEntry>(
+    Prisma.sql`SELECT ${LEDGER_COLUMNS} FROM credit_ledger e WHERE e.workspace_id = ${workspaceId}::uuid AND e.id = ANY(${ids as string[]}::uuid[])`,
+  );
 }
 
 /** The workspace's balance: a signal at once (read the current balance), then on every change (read it again). */
@@ -224,7 +245,20 @@ async function recordIfLow(tx: Tx, before: WorkspaceBalanceRow, after: Workspace
   const threshold = before.creditsAlertThreshold ?? creditsLowThreshold(before.monthlyAllowance);
   if (threshold <= 0 || total(before) < threshold || total(after) >= threshold) return;
   await recordWorkspaceEvents(
-    [{ workspaceId: before.id, type: "credits.low", data: { totalRemaining: total(after), threshold, thresholdPercent: config.creditsLowPercent, thresholdSetByOwner: before.creditsAlertThreshold !== null, monthlyTotal: before.monthlyAllowance, reserved: before.reservedCredits } }],
+    [
+      {
+        workspaceId: before.id,
+        type: "credits.low",
+        data: {
+          totalRemaining: total(after),
+          threshold,
+          thresholdPercent: config.creditsLowPercent,
+          thresholdSetByOwner: before.creditsAlertThreshold !== null,
+          monthlyTotal: before.monthlyAllowance,
+          reserved: before.reservedCredits,
+        },
+      },
+    ],
     tx,
   );
 }
@@ -265,25 +299,28 @@ export async function refund(args: { workspaceId: string; chargeKey: string; ref
 
 /** Adds granted (top-up) credits, which do not expire. */
 export async function grant(args: { workspaceId: string; amount: number; idempotencyKey: string; reason: string }) {
-  return inTransaction(() => args.workspaceId, async (t) => {
-    const w = await lockWorkspace(t, args.workspaceId);
-    const existing = await findEntry(t, args.workspaceId, args.idempotencyKey);
-    if (existing) return { entry: toEntry(existing), applied: false, balance: toBalance(w) };
-    const after = { ...w, grantedCredits: w.grantedCredits + args.amount };
-    await t.workspace.update({ where: { id: w.id }, data: { grantedCredits: after.grantedCredits } });
-    const entry = await t.creditLedgerEntry.create({
-      data: {
-        workspaceId: w.id,
-        kind: "grant",
-        amount: args.amount,
-        grantedPart: args.amount,
-        balanceAfter: total(after),
-        reason: args.reason,
-        idempotencyKey: args.idempotencyKey,
-      },
-    });
-    return { entry: toEntry(entry), applied: true, balance: toBalance(after) };
-  });
+  return inTransaction(
+    () => args.workspaceId,
+    async (t) => {
+      const w = await lockWorkspace(t, args.workspaceId);
+      const existing = await findEntry(t, args.workspaceId, args.idempotencyKey);
+      if (existing) return { entry: toEntry(existing), applied: false, balance: toBalance(w) };
+      const after = { ...w, grantedCredits: w.grantedCredits + args.amount };
+      await t.workspace.update({ where: { id: w.id }, data: { grantedCredits: after.grantedCredits } });
+      const entry = await t.creditLedgerEntry.create({
+        data: {
+          workspaceId: w.id,
+          kind: "grant",
+          amount: args.amount,
+          grantedPart: args.amount,
+          balanceAfter: total(after),
+          reason: args.reason,
+          idempotencyKey: args.idempotencyKey,
+        },
+      });
+      return { entry: toEntry(entry), applied: true, balance: toBalance(after) };
+    },
+  );
 }
 
 export interface Reservation {
@@ -330,7 +367,12 @@ async function settle(reservationId: string, outcome: "captured" | "released", t
     const r = await t.creditReservation.findUniqueOrThrow({ where: { id: reservationId } });
     if (r.status !== "held") return { applied: false };
     if (outcome === "captured") {
-      await applyCharge(t, w, { workspaceId: w.id, amount: r.amount, idempotencyKey: `reservation:${r.id}:capture`, reason: r.reason }, r.amount);
+      await applyCharge(
+        t,
+        w,
+        { workspaceId: w.id, amount: r.amount, idempotencyKey: `reservation:${r.id}:capture`, reason: r.reason },
+        r.amount,
+      );
     } else {
       await t.workspace.update({ where: { id: w.id }, data: { reservedCredits: w.reservedCredits - r.amount } });
     }
@@ -377,35 +419,38 @@ export async function setMonthlyAllowance(tx: Tx, workspaceId: string, allowance
  * not roll over, granted credits stay. Keyed by the cycle boundary, so running twice renews once.
  */
 async function renewIfDue(workspaceId: string, now = new Date()): Promise<boolean> {
-  const { applied } = await inTransaction(() => workspaceId, async (t) => {
-    const w = await lockWorkspace(t, workspaceId);
-    if (w.cycleResetsAt > now) return { applied: false };
-    const plan = await t.plan.findUniqueOrThrow({ where: { name: w.planName } });
-    let boundary = w.cycleResetsAt;
-    while (nextCycleBoundary(boundary, w.cycleDay) <= now) boundary = nextCycleBoundary(boundary, w.cycleDay);
-    const after = { ...w, monthlyAllowance: plan.monthlyCredits, monthlyUsed: 0 };
-    await t.workspace.update({
-      where: { id: w.id },
-      data: {
-        monthlyAllowance: plan.monthlyCredits,
-        monthlyUsed: 0,
-        cycleStartedAt: boundary,
-        cycleResetsAt: nextCycleBoundary(boundary, w.cycleDay),
-      },
-    });
-    await t.creditLedgerEntry.create({
-      data: {
-        workspaceId: w.id,
-        kind: "renewal",
-        amount: total(after) - total(w),
-        monthlyPart: plan.monthlyCredits,
-        balanceAfter: total(after),
-        reason: `monthly allowance of plan ${plan.name}`,
-        idempotencyKey: `renewal:${boundary.toISOString()}`,
-      },
-    });
-    return { applied: true };
-  });
+  const { applied } = await inTransaction(
+    () => workspaceId,
+    async (t) => {
+      const w = await lockWorkspace(t, workspaceId);
+      if (w.cycleResetsAt > now) return { applied: false };
+      const plan = await t.plan.findUniqueOrThrow({ where: { name: w.planName } });
+      let boundary = w.cycleResetsAt;
+      while (nextCycleBoundary(boundary, w.cycleDay) <= now) boundary = nextCycleBoundary(boundary, w.cycleDay);
+      const after = { ...w, monthlyAllowance: plan.monthlyCredits, monthlyUsed: 0 };
+      await t.workspace.update({
+        where: { id: w.id },
+        data: {
+          monthlyAllowance: plan.monthlyCredits,
+          monthlyUsed: 0,
+          cycleStartedAt: boundary,
+          cycleResetsAt: nextCycleBoundary(boundary, w.cycleDay),
+        },
+      });
+      await t.creditLedgerEntry.create({
+        data: {
+          workspaceId: w.id,
+          kind: "renewal",
+          amount: total(after) - total(w),
+          monthlyPart: plan.monthlyCredits,
+          balanceAfter: total(after),
+          reason: `monthly allowance of plan ${plan.name}`,
+          idempotencyKey: `renewal:${boundary.toISOString()}`,
+        },
+      });
+      return { applied: true };
+    },
+  );
   return applied;
 }
 

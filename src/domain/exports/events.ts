@@ -2,5 +2,10 @@
 import { publishEvent } from "../shared/events.ts";
 
 export function announceExport(e: { id: string; workspaceId: string; status: string; rowsWritten: number }): void {
-  void publishEvent("exportUpdated", `${e.workspaceId}:${e.id}`, { exportId: e.id, status: e.status, rowsWritten: e.rowsWritten, at: new Date().toISOString() });
+  void publishEvent("exportUpdated", `${e.workspaceId}:${e.id}`, {
+    exportId: e.id,
+    status: e.status,
+    rowsWritten: e.rowsWritten,
+    at: new Date().toISOString(),
+  });
 }

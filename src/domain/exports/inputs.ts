@@ -11,10 +11,10 @@ export const exportKind = z
   .enum(EXPORT_KINDS, { message: `kind must be one of ${EXPORT_KINDS.join(", ")}` })
   .meta({ description: `The list: ${EXPORT_KINDS.join(", ")} (docs/exports.md).` });
 export const exportFormat = z.enum(EXPORT_FORMATS, { message: "format must be csv or xlsx" }).meta({ description: "csv or xlsx." });
-const bom = z
-  .boolean({ message: "bom must be true or false" })
-  .default(false)
-  .meta({ description: "CSV only: begin the file with a UTF-8 byte order mark, for spreadsheet programs that guess the encoding otherwise. Default false." });
+const bom = z.boolean({ message: "bom must be true or false" }).default(false).meta({
+  description:
+    "CSV only: begin the file with a UTF-8 byte order mark, for spreadsheet programs that guess the encoding otherwise. Default false.",
+});
 
 /**
  * A list's GET as a file (REST): `format` (json, the default, csv or xlsx; `Accept: text/csv` or the

@@ -13,5 +13,9 @@ export interface ExportJobData {
 }
 
 export async function enqueueExport(exportId: string): Promise<void> {
-  await queue("exports").add(EXPORT_JOB, { exportId } satisfies ExportJobData, { jobId: exportId, attempts: 3, backoff: { type: "exponential", delay: 2000 } });
+  await queue("exports").add(EXPORT_JOB, { exportId } satisfies ExportJobData, {
+    jobId: exportId,
+    attempts: 3,
+    backoff: { type: "exponential", delay: 2000 },
+  });
 }

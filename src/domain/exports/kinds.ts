@@ -91,7 +91,11 @@ export interface KindDefinition<Row, F extends z.ZodType = z.ZodType> {
 }
 
 /** Reads a list in keyset windows of `batchSize` rows: each window strictly after the last row of the one before. */
-export async function* keysetBatches<Row>(order: Order<Row>, batchSize: number, read: (window: CursorWindow) => Promise<Row[]>): Batches<Row> {
+export async function* keysetBatches<Row>(
+  order: Order<Row>,
+  batchSize: number,
+  read: (window: CursorWindow) => Promise<Row[]>,
+): Batches<Row> {
   let after: string | undefined;
   for (;;) {
     const rows = await read({ after, limit: batchSize, inverted: false });
@@ -356,12 +360,18 @@ export const KINDS = {
     filter: filters.folder_accounts,
     columns: FOLDER_ACCOUNT_COLUMNS,
     async count(_workspaceId, f) {
-      const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM folder_accounts WHERE folder_id = ${f.folderId}::uuid`);
+      const [row] = await sql<{ n: number }>(
+        Prisma.sql`SELECT count(*)::int AS n FROM folder_accounts WHERE folder_id = ${f.folderId}::uuid`,
+      );
       return row!.n;
     },
     async open(workspaceId, f, batchSize) {
       await requireFolder(workspaceId, f.folderId);
-      return keysetBatches(FOLDER_ACCOUNTS_ORDER, batchSize, async (w) => (await accountsOfFolders(workspaceId, [f.folderId], w)).get(f.folderId) ?? []);
+      return keysetBatches(
+        FOLDER_ACCOUNTS_ORDER,
+        batchSize,
+        async (w) => (await accountsOfFolders(workspaceId, [f.folderId], w)).get(f.folderId) ?? [],
+      );
     },
   }),
   video_history: define({
@@ -395,7 +405,11 @@ export const KINDS = {
     count: async (workspaceId, f) => (await getSearchSummary(workspaceId, f.searchId)).resultCount,
     async open(workspaceId, f, batchSize) {
       await getSearchSummary(workspaceId, f.searchId);
-      return keysetBatches(RESULTS_ORDER, batchSize, async (w) => (await resultsOfSearches(workspaceId, [f.searchId], w)).get(f.searchId) ?? []);
+      return keysetBatches(
+        RESULTS_ORDER,
+        batchSize,
+        async (w) => (await resultsOfSearches(workspaceId, [f.searchId], w)).get(f.searchId) ?? [],
+      );
     },
   }),
   credit_ledger: define({
@@ -421,7 +435,8 @@ export const KINDS = {
     title: "campaign-payouts",
     filter: filters.campaign_payouts,
     columns: CAMPAIGN_PAYOUT_COLUMNS,
-    count: async (workspaceId, f) => countCampaignVideoRows(workspaceId, await requireCampaign(workspaceId, f.campaignId), { creatorId: f.creator_id }),
+    count: async (workspaceId, f) =>
+      countCampaignVideoRows(workspaceId, await requireCampaign(workspaceId, f.campaignId), { creatorId: f.creator_id }),
     async open(workspaceId, f, batchSize) {
       const c = await requireCampaign(workspaceId, f.campaignId);
       return keysetBatches(PAYOUT_EXPORT_ORDER, batchSize, async (w) =>

@@ -14,7 +14,10 @@ let secret: Promise<Buffer> | null = null;
 
 function exportsSecret(): Promise<Buffer> {
   secret ??= (async () => {
-    await prisma.serviceSecret.createMany({ data: [{ name: "exports", value: randomBytes(32).toString("base64url") }], skipDuplicates: true });
+    await prisma.serviceSecret.createMany({
+      data: [{ name: "exports", value: randomBytes(32).toString("base64url") }],
+      skipDuplicates: true,
+    });
     return Buffer.from((await prisma.serviceSecret.findUniqueOrThrow({ where: { name: "exports" } })).value, "base64url");
   })();
   secret.catch(() => (secret = null));
@@ -25,14 +28,20 @@ const sign = (key: Buffer, exportId: string, workspaceId: string, expiresAtMs: n
   createHmac("sha256", key).update(`export-download:${exportId}:${workspaceId}:${expiresAtMs}`).digest();
 
 /** The path (under PUBLIC_URL or the API's origin) of a signed download link, and when it stops working. */
-export async function downloadLink(e: { id: string; workspaceId: string; expiresAt: Date | null }, now = new Date()): Promise<{ path: string; expiresAt: Date }> {
+export async function downloadLink(
+  e: { id: string; workspaceId: string; expiresAt: Date | null },
+  now = new Date(),
+): Promise<{ path: string; expiresAt: Date }> {
   const until = Math.min(now.getTime() + config.exports.urlTtlMs, e.expiresAt?.getTime() ?? Infinity);
   const token = `${until}.${sign(await exportsSecret(), e.id, e.workspaceId, until).toString("base64url")}`;
   return { path: `/api/v1/exports/${e.id}/download?token=${encodeURIComponent(token)}`, expiresAt: new Date(until) };
 }
 
 /** The full URL of a download link at PUBLIC_URL. */
-export async function downloadUrl(e: { id: string; workspaceId: string; expiresAt: Date | null }, now = new Date()): Promise<{ url: string; expiresAt: Date }> {
+export async function downloadUrl(
+  e: { id: string; workspaceId: string; expiresAt: Date | null },
+  now = new Date(),
+): Promise<{ url: string; expiresAt: Date }> {
   const link = await downloadLink(e, now);
   return { url: `${config.people.publicUrl}${link.path}`, expiresAt: link.expiresAt };
 }

@@ -26,7 +26,8 @@ import { announceExport } from "./events.ts";
 import { enqueueExport } from "./jobs.ts";
 
 /** Where an export's file is kept. */
-export const exportFilePath = (e: Pick<ExportRecord, "id" | "workspaceId" | "format">) => join(config.exports.dir, e.workspaceId, `${e.id}.${e.format}`);
+export const exportFilePath = (e: Pick<ExportRecord, "id" | "workspaceId" | "format">) =>
+  join(config.exports.dir, e.workspaceId, `${e.id}.${e.format}`);
 
 async function update(id: string, set: Prisma.Sql): Promise<ExportRecord | null> {
   const [row] = await sql<ExportRecord>(Prisma.sql`UPDATE exports AS e SET ${set} WHERE e.id = ${id}::uuid RETURNING ${EXPORT_COLUMNS}`);
@@ -43,7 +44,9 @@ export async function runExport(exportId: string, run: JobRun = SINGLE_RUN): Pro
   const part = `${file}.part`;
   try {
     // The creator's view of the workspace: the role was checked when it started (owner-only lists).
-    const opened = await openExport({ workspaceId: claimed.workspaceId, role: "owner" }, claimed.kind, claimed.filter, { filterPath: "filter" });
+    const opened = await openExport({ workspaceId: claimed.workspaceId, role: "owner" }, claimed.kind, claimed.filter, {
+      filterPath: "filter",
+    });
     const counted = await update(exportId, Prisma.sql`total_rows = ${await opened.count()}`);
     if (counted) announceExport(counted);
     await mkdir(join(config.exports.dir, claimed.workspaceId), { recursive: true });
@@ -74,7 +77,10 @@ export async function runExport(exportId: string, run: JobRun = SINGLE_RUN): Pro
     if (permanent || isLastAttempt(run)) {
       const message = permanent ? err.message : "The export failed; start it again.";
       logger.warn({ err, exportId }, "export failed");
-      const failed = await update(exportId, Prisma.sql`status = 'failed', error = ${message}, finished_at = now(), expires_at = now() + ${`${config.exports.retentionMs} milliseconds`}::interval`);
+      const failed = await update(
+        exportId,
+        Prisma.sql`status = 'failed', error = ${message}, finished_at = now(), expires_at = now() + ${`${config.exports.retentionMs} milliseconds`}::interval`,
+      );
       if (failed) announceExport(failed);
       if (permanent) throw new PermanentJobFailure(message, { cause: err });
     }
@@ -107,7 +113,9 @@ export async function sweepExports(now = new Date()): Promise<{ expired: number;
            expires_at = ${now}::timestamptz + ${retention}::interval
      WHERE e.status = 'running' AND e.started_at < ${now}::timestamptz - ${RUNNING_DEADLINE}::interval RETURNING ${EXPORT_COLUMNS}`);
   for (const e of stuck) announceExport(e);
-  const lost = await sql<{ id: string }>(Prisma.sql`SELECT id FROM exports WHERE status = 'queued' AND created_at < ${now}::timestamptz - interval '1 minute' LIMIT 100`);
+  const lost = await sql<{ id: string }>(
+    Prisma.sql`SELECT id FROM exports WHERE status = 'queued' AND created_at < ${now}::timestamptz - interval '1 minute' LIMIT 100`,
+  );
   for (const e of lost) await enqueueExport(e.id);
   return { expired: expired.length, deleted: deleted.length, requeued: lost.length };
 }

@@ -48,7 +48,8 @@ export interface ExportRecord {
   expiresAt: Date | null;
 }
 
-export const EXPORT_COLUMNS = Prisma.raw(`e.id, e.workspace_id AS "workspaceId", e.kind, e.format, e.bom, e.filter, e.status, e.rows_written AS "rowsWritten", e.total_rows AS "totalRows",
+export const EXPORT_COLUMNS =
+  Prisma.raw(`e.id, e.workspace_id AS "workspaceId", e.kind, e.format, e.bom, e.filter, e.status, e.rows_written AS "rowsWritten", e.total_rows AS "totalRows",
   e.bytes, e.error, e.file_name AS "fileName", e.created_by AS "createdBy", e.created_at AS "createdAt", e.started_at AS "startedAt",
   e.finished_at AS "finishedAt", e.expires_at AS "expiresAt"`);
 
@@ -62,7 +63,10 @@ export const EXPORTS_ORDER: Order<ExportRecord> = [
 export class ExportLimitError extends DomainError {
   override readonly retryAfterSeconds = 10;
   constructor(max: number) {
-    super("EXPORT_LIMIT_REACHED", `This workspace already has ${max} exports queued or running (EXPORT_MAX_CONCURRENT): wait for one to finish, then start this one again.`);
+    super(
+      "EXPORT_LIMIT_REACHED",
+      `This workspace already has ${max} exports queued or running (EXPORT_MAX_CONCURRENT): wait for one to finish, then start this one again.`,
+    );
   }
 }
 
@@ -146,6 +150,7 @@ export function progressOf(e: Pick<ExportRecord, "status" | "rowsWritten" | "tot
  */
 export async function exportForDownload(id: string, token: string, now = new Date()): Promise<ExportRecord> {
   const [e] = await sql<ExportRecord>(Prisma.sql`SELECT ${EXPORT_COLUMNS} FROM exports e WHERE e.id = ${id}::uuid`);
-  if (!e || e.status !== "completed" || !(e.expiresAt && e.expiresAt > now) || !(await tokenAllows(token, e, now))) throw notFound("Export");
+  if (!e || e.status !== "completed" || !(e.expiresAt && e.expiresAt > now) || !(await tokenAllows(token, e, now)))
+    throw notFound("Export");
   return e;
 }

@@ -16,7 +16,12 @@ export async function watchExport(reader: ExportReader, id: string): Promise<Asy
 }
 
 async function* updates(reader: ExportReader, id: string): AsyncGenerator<ExportRecord> {
-  const events = currentThenEvents("exportUpdated", `${reader.workspaceId}:${id}`, async () => ({ exportId: id, status: "", rowsWritten: 0, at: new Date().toISOString() }));
+  const events = currentThenEvents("exportUpdated", `${reader.workspaceId}:${id}`, async () => ({
+    exportId: id,
+    status: "",
+    rowsWritten: 0,
+    at: new Date().toISOString(),
+  }));
   try {
     for await (const _ of events) {
       const current = await getExport(reader, id);

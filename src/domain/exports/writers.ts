@@ -127,7 +127,12 @@ async function drained(out: Writable): Promise<void> {
 export type RowSource<Row> = AsyncIterable<Row[]>;
 
 /** Writes the CSV of `batches` onto `out` and ends it; answers the number of rows written. */
-export async function writeCsv<Row>(columns: readonly Column<Row>[], batches: RowSource<Row>, out: Writable, opts: WriteOptions = {}): Promise<number> {
+export async function writeCsv<Row>(
+  columns: readonly Column<Row>[],
+  batches: RowSource<Row>,
+  out: Writable,
+  opts: WriteOptions = {},
+): Promise<number> {
   const write = async (chunk: string) => {
     if (!out.write(chunk)) await drained(out);
   };
@@ -146,7 +151,12 @@ export async function writeCsv<Row>(columns: readonly Column<Row>[], batches: Ro
 }
 
 /** Writes the XLSX workbook (one sheet) of `batches` onto `out` and ends it; answers the number of rows written. */
-export async function writeXlsx<Row>(columns: readonly Column<Row>[], batches: RowSource<Row>, out: Writable, opts: WriteOptions = {}): Promise<number> {
+export async function writeXlsx<Row>(
+  columns: readonly Column<Row>[],
+  batches: RowSource<Row>,
+  out: Writable,
+  opts: WriteOptions = {},
+): Promise<number> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet((opts.sheetName ?? "Export").slice(0, 31));
   sheet.columns = columns.map((c) => ({
@@ -181,7 +191,8 @@ async function zipDrained(sheet: unknown): Promise<void> {
   for (const dest of buffered?.pipes ?? []) {
     // archiver's streams are readable-stream's (no writableNeedDrain): read their state as Node's own streams keep it.
     const state = dest._writableState;
-    const full = dest.writableNeedDrain ?? (state ? state.needDrain === true || (state.length ?? 0) >= (state.highWaterMark ?? Infinity) : false);
+    const full =
+      dest.writableNeedDrain ?? (state ? state.needDrain === true || (state.length ?? 0) >= (state.highWaterMark ?? Infinity) : false);
     if (full && !dest.destroyed) await drainOrClose(dest);
   }
 }
@@ -201,7 +212,13 @@ async function finished(out: Writable): Promise<void> {
  * disk, a reset connection) fails the write with that error (the destination closes, so the next wait for its drain
  * stops), rather than being an unhandled 'error' event.
  */
-export async function writeRows<Row>(format: ExportFormat, columns: readonly Column<Row>[], batches: RowSource<Row>, out: Writable, opts: WriteOptions = {}): Promise<number> {
+export async function writeRows<Row>(
+  format: ExportFormat,
+  columns: readonly Column<Row>[],
+  batches: RowSource<Row>,
+  out: Writable,
+  opts: WriteOptions = {},
+): Promise<number> {
   let failure: Error | null = null;
   const onError = (err: Error) => {
     failure ??= err;

@@ -7,7 +7,14 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import { sql } from "../../infra/db.ts";
 import { checkDayRange } from "../shared/inputs.ts";
 import { orderBySql, pageSql, rowNumberRange, type Order, type PageRequest, type Page } from "../shared/pages.ts";
-import { ACCOUNT_COLUMNS, postedDaysSql, TRACKED_VIDEO_COLUMNS, TRACKING_COLUMNS, type TrackedAccountView, type TrackedVideoRecord } from "../tracking/views.ts";
+import {
+  ACCOUNT_COLUMNS,
+  postedDaysSql,
+  TRACKED_VIDEO_COLUMNS,
+  TRACKING_COLUMNS,
+  type TrackedAccountView,
+  type TrackedVideoRecord,
+} from "../tracking/views.ts";
 import type { FolderVideoSort, FolderVideosFilter } from "./inputs.ts";
 import { requireFolder } from "./service.ts";
 import { folderAccountIds, folderVideoIds } from "./video-set.ts";
@@ -36,7 +43,10 @@ export interface FolderAnalytics {
 const FOLDER_TOP_VIDEOS = 5;
 
 /** Each sort key's column (a fixed map: user input never reaches the SQL text) and value. */
-const SORT_KEYS: Record<FolderVideoSort, { sql: string; type: "float8" | "int8" | "timestamptz"; value: (v: TrackedVideoRecord) => unknown }> = {
+const SORT_KEYS: Record<
+  FolderVideoSort,
+  { sql: string; type: "float8" | "int8" | "timestamptz"; value: (v: TrackedVideoRecord) => unknown }
+> = {
   views: { sql: "v.view_count", type: "int8", value: (v) => v.viewCount },
   likes: { sql: "v.like_count", type: "int8", value: (v) => v.likeCount },
   comments: { sql: "v.comment_count", type: "int8", value: (v) => v.commentCount },
@@ -56,8 +66,6 @@ export function folderVideosOrder(sort: FolderVideoSort, direction: "asc" | "des
     { sql: "v.id", type: "uuid", value: (v) => v.id },
   ];
 }
-
-
 
 /**
  * A page of the folder's videos with the total of the videos matching the date filters. For an
@@ -87,7 +95,12 @@ export async function listFolderVideos(
      ${orderBySql(order, "inverted" in page && page.inverted)}`);
   const items = rows.map(({ total: _t, ...v }) => v as TrackedVideoRecord);
   const offsetPage = "offset" in page;
-  const total = offsetPage && rows.length > 0 ? rows[0]!.total : offsetPage && page.offset === 0 ? 0 : await countFolderVideos(workspaceId, folderId, f);
+  const total =
+    offsetPage && rows.length > 0
+      ? rows[0]!.total
+      : offsetPage && page.offset === 0
+        ? 0
+        : await countFolderVideos(workspaceId, folderId, f);
   return { items, total };
 }
 
@@ -117,7 +130,11 @@ export { FOLDER_ACCOUNTS_ORDER };
  * A page of each folder's tracked accounts (FOLDER_ACCOUNTS_ORDER), for several folders of the
  * workspace in one statement. Items are the same records as GET /accounts.
  */
-export async function accountsOfFolders(workspaceId: string, folderIds: readonly string[], page: PageRequest): Promise<Map<string, FolderAccount[]>> {
+export async function accountsOfFolders(
+  workspaceId: string,
+  folderIds: readonly string[],
+  page: PageRequest,
+): Promise<Map<string, FolderAccount[]>> {
   const out = new Map<string, FolderAccount[]>(folderIds.map((id) => [id, []]));
   if (folderIds.length === 0) return out;
   const p = pageSql(FOLDER_ACCOUNTS_ORDER, page);
@@ -153,7 +170,11 @@ export async function listFolderAccounts(workspaceId: string, folderId: string, 
  * videos with the most views (ties by id), scraped videos only. With `includeDescendants`, over the
  * folder and all its sub-folders (each video and account once), still one statement (a recursive CTE).
  */
-export async function folderAnalytics(workspaceId: string, folderId: string, opts: { includeDescendants?: boolean } = {}): Promise<FolderAnalytics> {
+export async function folderAnalytics(
+  workspaceId: string,
+  folderId: string,
+  opts: { includeDescendants?: boolean } = {},
+): Promise<FolderAnalytics> {
   await requireFolder(workspaceId, folderId);
   const descendants = opts.includeDescendants ?? false;
   const [row] = await sql<FolderAnalytics>(Prisma.sql`

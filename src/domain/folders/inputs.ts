@@ -22,9 +22,9 @@ export const folderName = z
   .meta({ description: "1 to 255 characters after trimming surrounding whitespace." });
 
 /** A folder's parent: a folder of the same workspace, or null for a top-level folder. */
-export const folderParentId = uuid
-  .nullable()
-  .meta({ description: `The parent folder's id, or null for a top-level folder. Folders nest at most ${MAX_FOLDER_DEPTH} levels deep, without cycles.` });
+export const folderParentId = uuid.nullable().meta({
+  description: `The parent folder's id, or null for a top-level folder. Folders nest at most ${MAX_FOLDER_DEPTH} levels deep, without cycles.`,
+});
 
 /** POST /folders: a name, and optionally a parent. */
 export const createFolderInput = z.strictObject({ name: folderName, parentId: folderParentId.optional() });
@@ -38,10 +38,10 @@ export const updateFolderInput = z
 export const DELETE_CHILDREN = ["move_up", "delete"] as const;
 export type DeleteChildren = (typeof DELETE_CHILDREN)[number];
 export const deleteFolderQuery = z.object({
-  children: z
-    .enum(DELETE_CHILDREN, { message: "children must be move_up or delete" })
-    .default("move_up")
-    .meta({ description: "What happens to the folder's sub-folders: move_up (default: they move to the deleted folder's parent) or delete (deleted with it, at every level)." }),
+  children: z.enum(DELETE_CHILDREN, { message: "children must be move_up or delete" }).default("move_up").meta({
+    description:
+      "What happens to the folder's sub-folders: move_up (default: they move to the deleted folder's parent) or delete (deleted with it, at every level).",
+  }),
 });
 
 /** `includeDescendants`: a folder's contents and aggregates with those of all its sub-folders (each video and account once). */
@@ -65,13 +65,17 @@ export type FolderVideoSort = (typeof FOLDER_VIDEO_SORTS)[number];
 const folderVideoSort = z.enum(FOLDER_VIDEO_SORTS, { message: `sort must be one of ${FOLDER_VIDEO_SORTS.join(", ")}` });
 
 export const listFoldersQuery = page(20).extend({
-  parentId: uuid.optional().meta({ description: "Only the direct sub-folders of this folder. Without it: every folder of the workspace, at every level." }),
+  parentId: uuid
+    .optional()
+    .meta({ description: "Only the direct sub-folders of this folder. Without it: every folder of the workspace, at every level." }),
 });
 export const folderAccountsQuery = page(30);
 
 /** How a folder's videos are shown: sort, direction and posting days (both included, UTC). */
 export const folderVideosFilter = z.object({
-  sort: folderVideoSort.default("uploaded").meta({ description: "views, likes, comments, shares, engagement_rate or uploaded (posting time). Default uploaded." }),
+  sort: folderVideoSort
+    .default("uploaded")
+    .meta({ description: "views, likes, comments, shares, engagement_rate or uploaded (posting time). Default uploaded." }),
   sort_order: sortOrder("sort_order").default("desc").meta({ description: "asc or desc, default desc." }),
   ...postedDays.shape,
   includeDescendants,

@@ -67,11 +67,18 @@ export interface FolderListFilter {
 }
 
 /** A page of the workspace's folders (FOLDERS_ORDER, or FOLDERS_OLDEST_FIRST), with the total; `parentId` keeps that folder's sub-folders. */
-export async function listFolders(workspaceId: string, page: PageRequest, filter: FolderListFilter = {}, order: Order<FolderRecord> = FOLDERS_ORDER): Promise<Page<FolderRecord>> {
+export async function listFolders(
+  workspaceId: string,
+  page: PageRequest,
+  filter: FolderListFilter = {},
+  order: Order<FolderRecord> = FOLDERS_ORDER,
+): Promise<Page<FolderRecord>> {
   const p = pageSql(order, page);
   const under = filter.parentId ? Prisma.sql`AND f.parent_id = ${filter.parentId}::uuid` : Prisma.empty;
   const [items, [count]] = await Promise.all([
-    sql<FolderRecord>(Prisma.sql`SELECT ${FOLDER_COLUMNS} FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${under} ${p.where} ${p.orderBy} ${p.limit}`),
+    sql<FolderRecord>(
+      Prisma.sql`SELECT ${FOLDER_COLUMNS} FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${under} ${p.where} ${p.orderBy} ${p.limit}`,
+    ),
     sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${under}`),
   ]);
   return { items, total: count!.n };
@@ -92,7 +99,11 @@ export const CHILD_FOLDERS_ORDER: Order<FolderRecord> = [
 ];
 
 /** A page of the direct sub-folders of each of several folders of the workspace, in one statement. */
-export async function childrenOfFolders(workspaceId: string, parentIds: readonly string[], page: PageRequest): Promise<Map<string, FolderRecord[]>> {
+export async function childrenOfFolders(
+  workspaceId: string,
+  parentIds: readonly string[],
+  page: PageRequest,
+): Promise<Map<string, FolderRecord[]>> {
   const out = new Map<string, FolderRecord[]>(parentIds.map((id) => [id, []]));
   if (parentIds.length === 0) return out;
   const p = pageSql(CHILD_FOLDERS_ORDER, page);
@@ -123,9 +134,16 @@ export async function folderCounts(workspaceId: string, folderIds: readonly stri
 export const NO_COUNTS: FolderCounts = { videoCount: 0, accountCount: 0, childCount: 0 };
 const withCounts = (f: FolderRecord, counts: Map<string, FolderCounts>): FolderSummary => ({ ...f, ...(counts.get(f.id) ?? NO_COUNTS) });
 
-export async function listFolderSummaries(workspaceId: string, page: PageRequest, filter: FolderListFilter = {}): Promise<Page<FolderSummary>> {
+export async function listFolderSummaries(
+  workspaceId: string,
+  page: PageRequest,
+  filter: FolderListFilter = {},
+): Promise<Page<FolderSummary>> {
   const { items, total } = await listFolders(workspaceId, page, filter);
-  const counts = await folderCounts(workspaceId, items.map((f) => f.id));
+  const counts = await folderCounts(
+    workspaceId,
+    items.map((f) => f.id),
+  );
   return { items: items.map((f) => withCounts(f, counts)), total };
 }
 
@@ -145,7 +163,11 @@ export async function getFolder(workspaceId: string, folderId: string): Promise<
  * Changes a folder's name and/or parent (`parentId` null: top-level; undefined: unchanged) and answers
  * what this request wrote. A move is checked by placeFolder under the tree's lock.
  */
-export async function updateFolder(workspaceId: string, folderId: string, change: { name?: string; parentId?: string | null }): Promise<FolderRecord> {
+export async function updateFolder(
+  workspaceId: string,
+  folderId: string,
+  change: { name?: string; parentId?: string | null },
+): Promise<FolderRecord> {
   const moving = change.parentId !== undefined;
   const write = async (tx?: Tx) => {
     const [folder] = await sql<FolderRecord>(
@@ -214,7 +236,10 @@ export async function deleteFolder(workspaceId: string, folderId: string, childr
  * so memberships are never inserted for a folder that vanished meanwhile.
  */
 async function lockFolder(tx: Tx, workspaceId: string, folderId: string): Promise<void> {
-  const rows = await sql<{ id: string }>(Prisma.sql`SELECT id FROM folders WHERE id = ${folderId}::uuid AND workspace_id = ${workspaceId}::uuid FOR KEY SHARE`, { tx });
+  const rows = await sql<{ id: string }>(
+    Prisma.sql`SELECT id FROM folders WHERE id = ${folderId}::uuid AND workspace_id = ${workspaceId}::uuid FOR KEY SHARE`,
+    { tx },
+  );
   if (rows.length === 0) throw notFound("Folder");
 }
 

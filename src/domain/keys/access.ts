@@ -118,7 +118,15 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2])
 return {n, ttl}`;
 
 interface AccessCommands {
-  admitKey(entry: string, budget: string, now: number, points: number, windowMs: number, granularity: number, count: string): Promise<(string | number)[]>;
+  admitKey(
+    entry: string,
+    budget: string,
+    now: number,
+    points: number,
+    windowMs: number,
+    granularity: number,
+    count: string,
+  ): Promise<(string | number)[]>;
   registerKey(entry: string, tombstone: string, keyId: string, workspaceId: string, now: number): Promise<number>;
   countRequest(budget: string, units: number, windowMs: number): Promise<[number, number]>;
 }
@@ -155,7 +163,15 @@ async function lookUp(hash: string): Promise<AuthContext | null> {
 }
 
 async function admitHash(hash: string, count: boolean): Promise<{ auth: AuthContext; limit: RateLimitState | null } | null> {
-  const r = await client().admitKey(keyOf.entry(hash), keyOf.budget(hash), Date.now(), config.rateLimitPerMinute, WINDOW_MS, LAST_USED_GRANULARITY_MS, count ? "1" : "0");
+  const r = await client().admitKey(
+    keyOf.entry(hash),
+    keyOf.budget(hash),
+    Date.now(),
+    config.rateLimitPerMinute,
+    WINDOW_MS,
+    LAST_USED_GRANULARITY_MS,
+    count ? "1" : "0",
+  );
   if (Number(r[0]) === 0) {
     const auth = await lookUp(hash);
     if (!auth) return null;

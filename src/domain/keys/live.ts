@@ -56,7 +56,10 @@ let timer: NodeJS.Timeout | null = null;
 
 function renewAll(): void {
   for (const [set, members] of held) {
-    if (members.size) void client().renewLeases(set, LEASE_TTL_MS, ...members).catch((e: Error) => logger.warn({ err: e.message }, "could not renew live-connection leases"));
+    if (members.size)
+      void client()
+        .renewLeases(set, LEASE_TTL_MS, ...members)
+        .catch((e: Error) => logger.warn({ err: e.message }, "could not renew live-connection leases"));
   }
 }
 
@@ -106,6 +109,9 @@ export async function acquirePlace(set: string, max: number): Promise<(() => voi
   if (!ok) return null;
   hold(set, member);
   return () => {
-    if (unhold(set, member)) void client().zrem(set, member).catch(() => undefined); // else it expires
+    if (unhold(set, member))
+      void client()
+        .zrem(set, member)
+        .catch(() => undefined); // else it expires
   };
 }

@@ -37,7 +37,8 @@ export const withdrawnForGood = (subject: string) => subject.startsWith("key:") 
 export function revocationSubjectsOf(actor: Actor): string[] {
   const p = actor.principal;
   if (p.kind === "api_key") return [revocationSubject.key(p.id)];
-  if (p.kind === "user") return [...(p.sessionId ? [revocationSubject.session(p.sessionId)] : []), revocationSubject.member(actor.workspaceId, p.id)];
+  if (p.kind === "user")
+    return [...(p.sessionId ? [revocationSubject.session(p.sessionId)] : []), revocationSubject.member(actor.workspaceId, p.id)];
   return [];
 }
 
@@ -88,7 +89,9 @@ export async function revokedAmong(subjects: readonly string[]): Promise<Set<str
   const valid = new Set<string>();
   const [activeKeys, liveSessions, memberships] = await Promise.all([
     keys.length ? sql<{ id: string }>(Prisma.sql`SELECT id FROM api_keys WHERE id = ANY(${keys}::uuid[]) AND revoked_at IS NULL`) : [],
-    sessions.length ? sql<{ id: string }>(Prisma.sql`SELECT id FROM sessions WHERE id = ANY(${sessions}::uuid[]) AND expires_at > now()`) : [],
+    sessions.length
+      ? sql<{ id: string }>(Prisma.sql`SELECT id FROM sessions WHERE id = ANY(${sessions}::uuid[]) AND expires_at > now()`)
+      : [],
     members.length
       ? sql<{ ws: string; user: string }>(Prisma.sql`
           SELECT m.workspace_id AS ws, m.user_id AS "user" FROM workspace_members m

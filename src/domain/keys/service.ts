@@ -44,7 +44,12 @@ const toInfo = (k: ApiKeyInfo): ApiKeyInfo => ({
  * Creates a key and returns its secret, which is never retrievable again. Recorded in the audit log
  * as done `by` the caller (the operator's CLI when none is given).
  */
-export async function createKey(workspaceId: string, name: string, tx?: Tx, by: Acting = OPERATOR): Promise<{ key: ApiKeyInfo; secret: string }> {
+export async function createKey(
+  workspaceId: string,
+  name: string,
+  tx?: Tx,
+  by: Acting = OPERATOR,
+): Promise<{ key: ApiKeyInfo; secret: string }> {
   // The owners' security notice is queued with the key (a caller's own transaction: the sweep sends it after that commit).
   let notices: QueuedMail[] = [];
   const run = async (t: Tx) => {
@@ -61,7 +66,10 @@ export async function createKey(workspaceId: string, name: string, tx?: Tx, by: 
     const key = await t.apiKey.create({
       data: { workspaceId, name, slot, prefix: secret.slice(0, KEY_PREFIX.length + 4), secretHash: hashSecret(secret) },
     });
-    await recordAudit({ workspaceIds: [workspaceId], by, action: "api_key.created", target: name, details: { keyId: key.id, prefix: key.prefix } }, t);
+    await recordAudit(
+      { workspaceIds: [workspaceId], by, action: "api_key.created", target: name, details: { keyId: key.id, prefix: key.prefix } },
+      t,
+    );
     notices = await queueApiKeyNotice(t, { id: key.id, workspaceId, name }, by);
     return { key: toInfo(key), secret };
   };
@@ -71,7 +79,9 @@ export async function createKey(workspaceId: string, name: string, tx?: Tx, by: 
   return created;
 }
 
-const KEY_COLUMNS = Prisma.raw(`k.id, k.name, k.prefix, k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt"`);
+const KEY_COLUMNS = Prisma.raw(
+  `k.id, k.name, k.prefix, k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt", k.revoked_at AS "revokedAt"`,
+);
 
 /** The workspace's keys, active and revoked: oldest first, ties by id. */
 export const KEYS_ORDER: Order<ApiKeyInfo> = [
@@ -82,13 +92,17 @@ export const KEYS_ORDER: Order<ApiKeyInfo> = [
 /** The workspace's keys (KEYS_ORDER); every key when no page is given. Never the secret. */
 export async function listKeys(workspaceId: string, page?: PageRequest): Promise<ApiKeyInfo[]> {
   const p = page ? pageSql(KEYS_ORDER, page) : { where: Prisma.empty, orderBy: orderBySql(KEYS_ORDER), limit: Prisma.empty };
-  return sql<ApiKeyInfo>(Prisma.sql`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`);
+  return sql<ApiKeyInfo>(
+    Prisma.sql`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+  );
 }
 
 /** Keys of the workspace by id, in any order. */
 export async function keysByIds(workspaceId: string, keyIds: readonly string[]): Promise<ApiKeyInfo[]> {
   if (keyIds.length === 0) return [];
-  return sql<ApiKeyInfo>(Prisma.sql`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.workspace_id = ${workspaceId}::uuid AND k.id = ANY(${keyIds as string[]}::uuid[])`);
+  return sql<ApiKeyInfo>(
+    Prisma.sql`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.workspace_id = ${workspaceId}::uuid AND k.id = ANY(${keyIds as string[]}::uuid[])`,
+  );
 }
 
 export async function countKeys(workspaceId: string): Promise<number> {
@@ -127,7 +141,17 @@ export async function revokeKey(workspaceId: string, keyId: string, by: Acting =
       await withdrawKey(found.secretHash);
       withdrawn = true;
       const { newlyRevoked, ...revoked } = row;
-      if (newlyRevoked) await recordAudit({ workspaceIds: [workspaceId], by, action: "api_key.revoked", target: revoked.name, details: { keyId: revoked.id, prefix: revoked.prefix } }, tx);
+      if (newlyRevoked)
+        await recordAudit(
+          {
+            workspaceIds: [workspaceId],
+            by,
+            action: "api_key.revoked",
+            target: revoked.name,
+            details: { keyId: revoked.id, prefix: revoked.prefix },
+          },
+          tx,
+        );
       return revoked;
     });
   } catch (e) {

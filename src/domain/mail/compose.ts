@@ -14,7 +14,10 @@ import { reportAttachments } from "../reports/attachments.ts";
 
 /** One header-safe line: control characters (CR, LF, tab, NUL, U+2028 …) become spaces. */
 export function oneLine(text: string, max = 200): string {
-  const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
+  const line = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

@@ -10,7 +10,8 @@ export class ForeignLinkError extends Error {}
 
 /** `<PUBLIC_URL><path>`, for a path of this service (it must start with one `/`). */
 export function serviceLink(path: string, base = config.people.publicUrl): string {
-  if (!path.startsWith("/") || path.startsWith("//") || /[\\\s]/.test(path)) throw new ForeignLinkError(`not a path of this service: ${JSON.stringify(path)}`);
+  if (!path.startsWith("/") || path.startsWith("//") || /[\\\s]/.test(path))
+    throw new ForeignLinkError(`not a path of this service: ${JSON.stringify(path)}`);
   const url = new URL(base + path);
   const origin = new URL(base).origin;
   if (url.origin !== origin) throw new ForeignLinkError(`a link must stay on ${origin}`);

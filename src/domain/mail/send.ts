@@ -73,7 +73,10 @@ export async function sendMail(mailId: string, transport: MailTransport, run?: J
   if (!claimed) return "skipped";
   const { row } = claimed;
   if (claimed.capped) {
-    logger.warn({ mailId, workspaceId: row.workspaceId, kind: row.kind, cap: config.mail.maxPerWorkspacePerHour }, "mail not sent: the workspace's hourly mail cap is reached");
+    logger.warn(
+      { mailId, workspaceId: row.workspaceId, kind: row.kind, cap: config.mail.maxPerWorkspacePerHour },
+      "mail not sent: the workspace's hourly mail cap is reached",
+    );
     await settle(mailId, "capped", null);
     return "capped";
   }

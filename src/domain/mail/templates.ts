@@ -11,7 +11,15 @@
 import escapeHtml from "escape-html";
 import { serviceLink } from "./links.ts";
 
-export const MAIL_KINDS = ["invitation", "password_reset", "security_notice", "member_removed", "alert", "digest", "folder_report"] as const;
+export const MAIL_KINDS = [
+  "invitation",
+  "password_reset",
+  "security_notice",
+  "member_removed",
+  "alert",
+  "digest",
+  "folder_report",
+] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface InvitationData {
@@ -111,7 +119,10 @@ interface Block {
 function layout(block: Block, extras: RenderExtras): Omit<Rendered, "subject"> {
   const links: string[] = [];
   const text: string[] = [block.heading, "", ...block.paragraphs.flatMap((p) => [p, ""])];
-  const html: string[] = [`<h1 style="font-size:20px">${escapeHtml(block.heading)}</h1>`, ...block.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`)];
+  const html: string[] = [
+    `<h1 style="font-size:20px">${escapeHtml(block.heading)}</h1>`,
+    ...block.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+  ];
   for (const list of block.lists ?? []) {
     text.push(list.title);
     html.push(`<h2 style="font-size:16px">${escapeHtml(list.title)}</h2><ul>`);
@@ -125,7 +136,10 @@ function layout(block: Block, extras: RenderExtras): Omit<Rendered, "subject"> {
   }
   if (block.action) {
     text.push(`${block.action.label}: ${block.action.url}`, "");
-    html.push(`<p><a href="${escapeHtml(block.action.url)}">${escapeHtml(block.action.label)}</a></p>`, `<p style="color:#555">${escapeHtml(block.action.url)}</p>`);
+    html.push(
+      `<p><a href="${escapeHtml(block.action.url)}">${escapeHtml(block.action.label)}</a></p>`,
+      `<p style="color:#555">${escapeHtml(block.action.url)}</p>`,
+    );
     links.push(block.action.url);
   }
   const footer = [...(block.footer ?? [])];
@@ -194,7 +208,10 @@ function securityNotice(d: SecurityNoticeData, x: RenderExtras): Rendered {
         : "Your password was changed, and your other sessions were ended.";
   const path = d.what === "api_key_created" ? "/settings" : "/settings/sessions";
   return {
-    subject: d.what === "api_key_created" ? `Security notice: a new API key in ${d.workspaceName ?? "your workspace"}` : "Security notice: your password was changed",
+    subject:
+      d.what === "api_key_created"
+        ? `Security notice: a new API key in ${d.workspaceName ?? "your workspace"}`
+        : "Security notice: your password was changed",
     ...layout(
       {
         heading: "Security notice",
@@ -212,7 +229,9 @@ function memberRemoved(d: MemberRemovedData, x: RenderExtras): Rendered {
     ...layout(
       {
         heading: `You were removed from ${d.workspaceName}`,
-        paragraphs: [`${d.by ? `${d.by} removed you` : "You were removed"} from the workspace "${d.workspaceName}". You can no longer see its data.`],
+        paragraphs: [
+          `${d.by ? `${d.by} removed you` : "You were removed"} from the workspace "${d.workspaceName}". You can no longer see its data.`,
+        ],
         action: { label: "Open the dashboard", url: serviceLink("/") },
       },
       x,
@@ -223,14 +242,25 @@ function memberRemoved(d: MemberRemovedData, x: RenderExtras): Rendered {
 function alert(d: AlertData, x: RenderExtras): Rendered {
   const more = d.count - d.items.length;
   return {
-    subject: d.count > 1 ? `${d.ruleLabel}: ${d.count} in ${d.workspaceName}` : `${d.ruleLabel}: ${d.items[0]?.title ?? ""} (${d.workspaceName})`,
+    subject:
+      d.count > 1 ? `${d.ruleLabel}: ${d.count} in ${d.workspaceName}` : `${d.ruleLabel}: ${d.items[0]?.title ?? ""} (${d.workspaceName})`,
     ...layout(
       {
         heading: `${d.ruleLabel} in ${d.workspaceName}`,
         paragraphs: [d.count > 1 ? `${d.count} alerts of this kind since the last mail.` : "One new alert."],
-        lists: [{ title: d.ruleLabel, lines: [...d.items.map((i) => ({ text: i.title, url: serviceLink(i.path) })), ...(more > 0 ? [{ text: `and ${more} more` }] : [])] }],
+        lists: [
+          {
+            title: d.ruleLabel,
+            lines: [
+              ...d.items.map((i) => ({ text: i.title, url: serviceLink(i.path) })),
+              ...(more > 0 ? [{ text: `and ${more} more` }] : []),
+            ],
+          },
+        ],
         action: { label: "See all notifications", url: serviceLink("/notifications") },
-        footer: [`You get this mail because you chose mail alerts for "${d.ruleLabel}" in ${d.workspaceName}; change it at ${serviceLink("/settings/alerts")}`],
+        footer: [
+          `You get this mail because you chose mail alerts for "${d.ruleLabel}" in ${d.workspaceName}; change it at ${serviceLink("/settings/alerts")}`,
+        ],
       },
       x,
     ),
@@ -276,7 +306,9 @@ function folderReport(d: FolderReportData, x: RenderExtras): Rendered {
         lists: [
           {
             title: "Top videos by views gained",
-            lines: d.topVideos.length ? d.topVideos.map((v) => ({ text: `${v.title} — +${n(v.viewsGained)} views` })) : [{ text: "No views gained in this period." }],
+            lines: d.topVideos.length
+              ? d.topVideos.map((v) => ({ text: `${v.title} — +${n(v.viewsGained)} views` }))
+              : [{ text: "No views gained in this period." }],
           },
         ],
         ...(d.secret ? { action: { label: "Open the full report", url: serviceLink(d.secret.sharePath) } } : {}),

@@ -43,8 +43,13 @@ const clip = (s: string, max = 80) => (s.length > max ? `${s.slice(0, max - 1)}â
 async function describe(e: EventRow, tx: Tx): Promise<AlertItem> {
   const d = e.data;
   const video = async (videoId: string) => {
-    const [v] = await sql<{ username: string; description: string }>(Prisma.sql`SELECT username, description FROM videos WHERE id = ${videoId}::uuid`, { tx });
-    const what = v ? `${v.username ? `@${v.username}` : "a video"}${v.description ? `: ${clip(v.description.split("\n")[0]!, 60)}` : ""}` : "a video";
+    const [v] = await sql<{ username: string; description: string }>(
+      Prisma.sql`SELECT username, description FROM videos WHERE id = ${videoId}::uuid`,
+      { tx },
+    );
+    const what = v
+      ? `${v.username ? `@${v.username}` : "a video"}${v.description ? `: ${clip(v.description.split("\n")[0]!, 60)}` : ""}`
+      : "a video";
     return what;
   };
   switch (e.type) {
@@ -59,13 +64,22 @@ async function describe(e: EventRow, tx: Tx): Promise<AlertItem> {
     case "analysis.failed":
       return { title: `Analysis failed: ${await video(d.videoId)}`, path: `/videos/${d.videoId}` };
     case "radar.completed":
-      return { title: `Radar search "${clip(String(d.query ?? ""), 60)}" found ${Number(d.resultCount ?? 0)} videos`, path: `/radar/${d.searchId}` };
+      return {
+        title: `Radar search "${clip(String(d.query ?? ""), 60)}" found ${Number(d.resultCount ?? 0)} videos`,
+        path: `/radar/${d.searchId}`,
+      };
     case "credits.low":
       return { title: `Credits low: ${Number(d.totalRemaining ?? 0).toLocaleString("en-US")} left`, path: "/" };
     case "plan.limit_reached":
-      return { title: `Plan limit reached: ${Number(d.videoLimit ?? 0).toLocaleString("en-US")} tracked videos; untrack some or change plan`, path: "/videos" };
+      return {
+        title: `Plan limit reached: ${Number(d.videoLimit ?? 0).toLocaleString("en-US")} tracked videos; untrack some or change plan`,
+        path: "/videos",
+      };
     case "campaign.budget_reached":
-      return { title: `Campaign "${clip(String(d.name ?? ""), 60)}" reached ${Number(d.percent ?? 0)} % of its budget`, path: `/campaigns/${d.campaignId}` };
+      return {
+        title: `Campaign "${clip(String(d.name ?? ""), 60)}" reached ${Number(d.percent ?? 0)} % of its budget`,
+        path: `/campaigns/${d.campaignId}`,
+      };
     default:
       return { title: e.type, path: "/" };
   }
@@ -88,7 +102,14 @@ async function recipientsOf(e: EventRow, rule: AlertRule, tx: Tx): Promise<Recip
 }
 
 /** The person's alert mail for this event: a new one, or the pending one of the burst, counted. */
-async function alertMail(tx: Tx, e: EventRow, rule: AlertRule, r: Recipient, item: AlertItem, workspaceName: string): Promise<QueuedMail[]> {
+async function alertMail(
+  tx: Tx,
+  e: EventRow,
+  rule: AlertRule,
+  r: Recipient,
+  item: AlertItem,
+  workspaceName: string,
+): Promise<QueuedMail[]> {
   const groupKey = `${e.workspaceId}:${r.userId}:${rule}`;
   await sql(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`alert:${groupKey}`}, 0)) IS NULL AS locked`, { tx });
   const [last] = await sql<{ id: string; status: string; sendAfter: Date }>(
@@ -108,7 +129,21 @@ async function alertMail(tx: Tx, e: EventRow, rule: AlertRule, r: Recipient, ite
   }
   const next = last ? new Date(Math.max(Date.now(), last.sendAfter.getTime() + ALERT_MAIL_EVERY_MS)) : new Date();
   const data: AlertData = { workspaceName, rule, ruleLabel: RULE_LABELS[rule], items: [item], count: 1 };
-  return queueMails([{ dedupeKey: `alert:${e.id}:${r.userId}`, workspaceId: e.workspaceId, userId: r.userId, to: r.email, kind: "alert", data, groupKey, sendAfter: next }], tx);
+  return queueMails(
+    [
+      {
+        dedupeKey: `alert:${e.id}:${r.userId}`,
+        workspaceId: e.workspaceId,
+        userId: r.userId,
+        to: r.email,
+        kind: "alert",
+        data,
+        groupKey,
+        sendAfter: next,
+      },
+    ],
+    tx,
+  );
 }
 
 async function consume(e: EventRow, tx: Tx): Promise<{ mails: QueuedMail[]; people: PersonInWorkspace[] }> {

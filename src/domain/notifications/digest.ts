@@ -69,14 +69,17 @@ export async function digestData(workspaceId: string, until: Date, timeZone: str
       FROM credit_ledger WHERE workspace_id = ${workspaceId}::uuid AND created_at >= ${since} AND created_at < ${until}`,
     { tx },
   );
-  const videoTitle = (v: { username: string; description: string }) => `${v.username ? `@${v.username}` : "A video"}${v.description ? `: ${clip(v.description.split("\n")[0]!)}` : ""}`;
+  const videoTitle = (v: { username: string; description: string }) =>
+    `${v.username ? `@${v.username}` : "A video"}${v.description ? `: ${clip(v.description.split("\n")[0]!)}` : ""}`;
   const local = (d: Date) => DateTime.fromJSDate(d, { zone: timeZone }).toFormat("LLL d");
   return {
     workspaceName: workspace?.name ?? "your workspace",
     weekLabel: `${local(since)} – ${local(until)}`,
     timeZone,
     topVideos: videos.map((v): DigestLine => ({ title: videoTitle(v), path: `/videos/${v.id}`, detail: `+${n(v.gain)} views` })),
-    topAccounts: accounts.map((a): DigestLine => ({ title: `@${a.username}`, path: `/accounts/${a.id}`, detail: `+${n(a.gain)} followers` })),
+    topAccounts: accounts.map(
+      (a): DigestLine => ({ title: `@${a.username}`, path: `/accounts/${a.id}`, detail: `+${n(a.gain)} followers` }),
+    ),
     newVideos: fresh.map((v): DigestLine => ({ title: videoTitle(v), path: `/videos/${v.id}`, detail: "new" })),
     newVideoCount: fresh[0]?.total ?? 0,
     analysesCompleted: analyses?.completed ?? 0,
@@ -124,7 +127,19 @@ export async function queueDueDigests(now = new Date()): Promise<{ queued: numbe
       );
       if (marked.length === 0) return [];
       const data = await digestData(s.workspaceId, now, s.timeZone, tx);
-      return queueMails([{ dedupeKey: `digest:${s.workspaceId}:${s.userId}:${week}`, workspaceId: s.workspaceId, userId: s.userId, to: s.email, kind: "digest", data }], tx);
+      return queueMails(
+        [
+          {
+            dedupeKey: `digest:${s.workspaceId}:${s.userId}:${week}`,
+            workspaceId: s.workspaceId,
+            userId: s.userId,
+            to: s.email,
+            kind: "digest",
+            data,
+          },
+        ],
+        tx,
+      );
     });
     queued += mails.length;
     await dispatchMails(mails);

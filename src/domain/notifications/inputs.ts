@@ -11,14 +11,9 @@ export const setAlertInput = z.strictObject({
   rule: alertRule,
   inDashboard: z.boolean().meta({ description: "Show it in the dashboard (the bell and the notifications page)." }),
   byMail: z.boolean().meta({ description: "Send it by mail (a burst: at most one mail per 10 minutes, saying how many)." }),
-  minViewsPerHour: z
-    .number()
-    .int()
-    .min(0)
-    .max(1_000_000_000)
-    .nullable()
-    .optional()
-    .meta({ description: "video.spike only: the least views per hour over the last 24 hours worth an alert; null or absent: every spike." }),
+  minViewsPerHour: z.number().int().min(0).max(1_000_000_000).nullable().optional().meta({
+    description: "video.spike only: the least views per hour over the last 24 hours worth an alert; null or absent: every spike.",
+  }),
 });
 export type SetAlertInput = z.infer<typeof setAlertInput>;
 
@@ -45,7 +40,13 @@ export const setDigestInput = z.strictObject({
 export type SetDigestInput = z.infer<typeof setDigestInput>;
 
 export const creditsAlertInput = z.strictObject({
-  threshold: z.number().int().min(0).max(100_000_000).nullable().meta({ description: "Credits left below which `credits.low` fires; null: CREDITS_LOW_PERCENT of the monthly allowance." }),
+  threshold: z
+    .number()
+    .int()
+    .min(0)
+    .max(100_000_000)
+    .nullable()
+    .meta({ description: "Credits left below which `credits.low` fires; null: CREDITS_LOW_PERCENT of the monthly allowance." }),
 });
 
 export const listNotificationsQuery = page(20).extend({

@@ -12,7 +12,10 @@ export interface PersonInWorkspace {
 
 export function personIn(actor: Actor): PersonInWorkspace {
   if (actor.principal.kind !== "user") {
-    throw new DomainError("FORBIDDEN", "Notifications and alert rules belong to a person: sign in (a session), an API key acts for the workspace only.");
+    throw new DomainError(
+      "FORBIDDEN",
+      "Notifications and alert rules belong to a person: sign in (a session), an API key acts for the workspace only.",
+    );
   }
   return { workspaceId: actor.workspaceId, userId: actor.principal.id };
 }

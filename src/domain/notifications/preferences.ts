@@ -76,7 +76,9 @@ export async function setDigestChoice(actor: Actor, input: SetDigestInput): Prom
 
 /** The one-click unsubscribe of a digest mail. */
 export async function stopDigest(who: PersonInWorkspace): Promise<void> {
-  await sqlExec(Prisma.sql`UPDATE digest_subscriptions SET enabled = false, updated_at = now() WHERE workspace_id = ${who.workspaceId}::uuid AND user_id = ${who.userId}::uuid`);
+  await sqlExec(
+    Prisma.sql`UPDATE digest_subscriptions SET enabled = false, updated_at = now() WHERE workspace_id = ${who.workspaceId}::uuid AND user_id = ${who.userId}::uuid`,
+  );
 }
 
 /** Owners: the credits left below which `credits.low` fires (null: CREDITS_LOW_PERCENT of the allowance). */
@@ -88,6 +90,8 @@ export async function setCreditsAlertThreshold(actor: Actor, threshold: number |
 }
 
 export async function creditsAlertThreshold(workspaceId: string): Promise<number | null> {
-  const [row] = await sql<{ t: number | null }>(Prisma.sql`SELECT credits_alert_threshold AS t FROM workspaces WHERE id = ${workspaceId}::uuid`);
+  const [row] = await sql<{ t: number | null }>(
+    Prisma.sql`SELECT credits_alert_threshold AS t FROM workspaces WHERE id = ${workspaceId}::uuid`,
+  );
   return row?.t ?? null;
 }

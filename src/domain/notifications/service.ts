@@ -37,7 +37,9 @@ const mine = (who: PersonInWorkspace, unread?: boolean) =>
 
 export async function listNotifications(who: PersonInWorkspace, page: PageRequest, unread?: boolean): Promise<NotificationRecord[]> {
   const p = pageSql(NOTIFICATIONS_ORDER, page);
-  return sql<NotificationRecord>(Prisma.sql`SELECT ${COLUMNS} FROM notifications n WHERE ${mine(who, unread)} ${p.where} ${p.orderBy} ${p.limit}`);
+  return sql<NotificationRecord>(
+    Prisma.sql`SELECT ${COLUMNS} FROM notifications n WHERE ${mine(who, unread)} ${p.where} ${p.orderBy} ${p.limit}`,
+  );
 }
 
 export async function countNotifications(who: PersonInWorkspace, unread?: boolean): Promise<number> {
@@ -69,5 +71,9 @@ export async function markRead(actor: Actor, input: MarkReadInput): Promise<{ ma
 /** After a commit that changed people's notifications: their bells read the count again. */
 export async function announceNotifications(people: PersonInWorkspace[]): Promise<void> {
   const at = new Date().toISOString();
-  await Promise.all(people.map((p) => publishEvent("notificationsChanged", `${p.workspaceId}:${p.userId}`, { workspaceId: p.workspaceId, userId: p.userId, at })));
+  await Promise.all(
+    people.map((p) =>
+      publishEvent("notificationsChanged", `${p.workspaceId}:${p.userId}`, { workspaceId: p.workspaceId, userId: p.userId, at }),
+    ),
+  );
 }

@@ -21,7 +21,13 @@ export interface Unsubscription {
 export async function unsubscription(token: string): Promise<Unsubscription | null> {
   const mailId = await mailOfToken(token);
   if (!mailId) return null;
-  const [mail] = await sql<{ kind: string; workspaceId: string | null; userId: string | null; rule: string | null; workspaceName: string | null }>(Prisma.sql`
+  const [mail] = await sql<{
+    kind: string;
+    workspaceId: string | null;
+    userId: string | null;
+    rule: string | null;
+    workspaceName: string | null;
+  }>(Prisma.sql`
     SELECT m.kind, m.workspace_id AS "workspaceId", m.user_id AS "userId", m.data->>'rule' AS rule, w.name AS "workspaceName"
       FROM mails m LEFT JOIN workspaces w ON w.id = m.workspace_id WHERE m.id = ${mailId}::uuid`);
   if (!mail?.workspaceId || !mail.userId || !mail.workspaceName) return null;

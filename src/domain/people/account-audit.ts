@@ -31,9 +31,18 @@ export interface AccountEvent {
 
 /** Records the event in each workspace of the person (none: nothing to record); the target is their email. */
 export async function recordAccountEvent(event: AccountEvent): Promise<void> {
-  const [user, memberships] = await Promise.all([prisma.user.findUnique({ where: { id: event.userId }, select: { email: true } }), membershipsOf(event.userId)]);
+  const [user, memberships] = await Promise.all([
+    prisma.user.findUnique({ where: { id: event.userId }, select: { email: true } }),
+    membershipsOf(event.userId),
+  ]);
   if (!user) return;
-  await recordAudit({ workspaceIds: memberships.map((m) => m.workspaceId), by: event.by, action: event.action, target: user.email, details: event.details ?? null });
+  await recordAudit({
+    workspaceIds: memberships.map((m) => m.workspaceId),
+    by: event.by,
+    action: event.action,
+    target: user.email,
+    details: event.details ?? null,
+  });
 }
 
 /** The library's routes whose success is recorded, and as what. */
@@ -101,13 +110,18 @@ async function eventOf(call: LibraryCall, clientAddress: string | null): Promise
   const noted = notes.get(call.context) ?? { endedSessions: [], passwordSetFor: null };
   const ended = noted.endedSessions;
   const session = call.context.session;
-  const person = (id: string, email: string, sessionId: string | null): Acting => ({ principal: { kind: "user", id, email, sessionId }, clientAddress });
+  const person = (id: string, email: string, sessionId: string | null): Acting => ({
+    principal: { kind: "user", id, email, sessionId },
+    clientAddress,
+  });
   const sessionsEnded = ended.length ? { sessionsEnded: ended.length } : {};
 
   if (action === "user.password_reset_requested") {
     const user = await prisma.user.findUnique({ where: { email: (field(call.body, "email") ?? "").toLowerCase() }, select: { id: true } });
     // Over HTTP (the sign-in page's "Forgot your password?", which mails the link) it has a client address; in-process, the operator's CLI or the first run.
-    const by: Acting = clientAddress ? { principal: { kind: "system", label: "password-reset request (sign-in page)" }, clientAddress } : OPERATOR;
+    const by: Acting = clientAddress
+      ? { principal: { kind: "system", label: "password-reset request (sign-in page)" }, clientAddress }
+      : OPERATOR;
     return user ? { userId: user.id, by, action } : null;
   }
   if (action === "user.password_reset") {

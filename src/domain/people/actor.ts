@@ -12,7 +12,11 @@ export type { WorkspaceRole };
 /** Who acts: a person (signed in), an integration's API key, or the operator's CLI and the service itself. */
 export type Principal =
   | { kind: "user"; id: string; email: string; sessionId: string | null }
-  | { kind: "api_key"; id: string; /** Its rate-limit budget: the secret's hash (src/domain/keys/access.ts, AuthContext). */ budget: string }
+  | {
+      kind: "api_key";
+      id: string /** Its rate-limit budget: the secret's hash (src/domain/keys/access.ts, AuthContext). */;
+      budget: string;
+    }
   | { kind: "system"; label: string };
 
 /** Who acts and from where: what an audit entry records (./audit.ts). */
@@ -32,7 +36,12 @@ export const OPERATOR: Acting = { principal: { kind: "system", label: "operator 
 
 /** An API key's actor: an owner of the key's workspace, as keys have always been. */
 export function keyActor(auth: { workspaceId: string; keyId: string; budget: string }, clientAddress: string | null): Actor {
-  return { workspaceId: auth.workspaceId, role: "owner", principal: { kind: "api_key", id: auth.keyId, budget: auth.budget }, clientAddress };
+  return {
+    workspaceId: auth.workspaceId,
+    role: "owner",
+    principal: { kind: "api_key", id: auth.keyId, budget: auth.budget },
+    clientAddress,
+  };
 }
 
 /**

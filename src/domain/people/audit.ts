@@ -31,9 +31,11 @@ export const AUDIT_ACTIONS = {
   "user.sign_in_failed": "a sign-in failed (wrong password, for a person who exists)",
   "user.signed_out": "a person signed out (their session ended)",
   "user.signed_out_everywhere": "a person ended every session of theirs (POST /auth/revoke-sessions)",
-  "session.revoked": "a person ended other sessions of theirs (GraphQL revokeSession, /auth/revoke-session, /auth/revoke-other-sessions); `details.sessionIds`",
+  "session.revoked":
+    "a person ended other sessions of theirs (GraphQL revokeSession, /auth/revoke-session, /auth/revoke-other-sessions); `details.sessionIds`",
   "user.password_changed": "a person changed their password; `details.sessionsEnded`: their other sessions, ended with it",
-  "user.password_reset_requested": "a password-reset link was made (asked for on the sign-in page and sent by mail, the operator's CLI, the first run)",
+  "user.password_reset_requested":
+    "a password-reset link was made (asked for on the sign-in page and sent by mail, the operator's CLI, the first run)",
   "user.password_reset": "a person set a new password from a reset link; every session of theirs ended (`details.sessionsEnded`)",
   "user.name_changed": "a person changed their name (`details.from`, `details.to`)",
   "campaign.created": "a campaign was created (`target`: its name)",
@@ -85,7 +87,11 @@ function actorColumns(p: Principal): { kind: AuditActorKind; id: string | null; 
       return { kind: "user", id: p.id, label: Prisma.sql`${p.email}::text` };
     case "api_key":
       // The key's name as it is now (the row is never deleted); its id stays in actor_id.
-      return { kind: "api_key", id: p.id, label: Prisma.sql`COALESCE((SELECT 'API key ' || k.name FROM api_keys k WHERE k.id = ${p.id}::uuid), 'API key')` };
+      return {
+        kind: "api_key",
+        id: p.id,
+        label: Prisma.sql`COALESCE((SELECT 'API key ' || k.name FROM api_keys k WHERE k.id = ${p.id}::uuid), 'API key')`,
+      };
     case "system":
       return { kind: "system", id: null, label: Prisma.sql`${p.label}::text` };
   }
@@ -119,7 +125,9 @@ const COLUMNS = Prisma.raw(
 
 export async function listAudit(workspaceId: string, page: PageRequest): Promise<AuditRecord[]> {
   const p = pageSql(AUDIT_ORDER, page);
-  return sql<AuditRecord>(Prisma.sql`SELECT ${COLUMNS} FROM audit_log a WHERE a.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`);
+  return sql<AuditRecord>(
+    Prisma.sql`SELECT ${COLUMNS} FROM audit_log a WHERE a.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+  );
 }
 
 export async function countAudit(workspaceId: string): Promise<number> {

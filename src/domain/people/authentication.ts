@@ -69,7 +69,10 @@ const hashPassword = (password: string) => argon2Hash(password, ARGON2);
 const verifyPassword = ({ hash, password }: { hash: string; password: string }) => argon2Verify(hash, password).catch(() => false);
 
 /** The status names the library's errors take, for the domain's error statuses. */
-const STATUS_NAMES: Record<number, "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_MANY_REQUESTS" | "SERVICE_UNAVAILABLE"> = {
+const STATUS_NAMES: Record<
+  number,
+  "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_MANY_REQUESTS" | "SERVICE_UNAVAILABLE"
+> = {
   400: "BAD_REQUEST",
   401: "UNAUTHORIZED",
   403: "FORBIDDEN",
@@ -83,7 +86,11 @@ const STATUS_NAMES: Record<number, "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" 
 function asApiError(e: unknown): unknown {
   if (!(e instanceof DomainError)) return e;
   const headers: Record<string, string> = e.retryAfterSeconds !== undefined ? { "Retry-After": String(e.retryAfterSeconds) } : {};
-  return new APIError(STATUS_NAMES[e.status] ?? "BAD_REQUEST", { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) }, headers);
+  return new APIError(
+    STATUS_NAMES[e.status] ?? "BAD_REQUEST",
+    { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
+    headers,
+  );
 }
 
 const clientAddressOf = (headers: Headers | undefined) => headers?.get(CLIENT_ADDRESS_HEADER) ?? null;
@@ -99,12 +106,19 @@ async function checkSignUp(body: Record<string, unknown>): Promise<void> {
     return;
   }
   if ((await prisma.user.count({ take: 1 })) > 0) {
-    throw new DomainError("FORBIDDEN", "Sign-up needs an invitation: ask an owner of a workspace to invite you (the link carries invitationToken).");
+    throw new DomainError(
+      "FORBIDDEN",
+      "Sign-up needs an invitation: ask an owner of a workspace to invite you (the link carries invitationToken).",
+    );
   }
 }
 
 /** After the library created the user of a sign-up: join the invitation's workspace, or (first user) a workspace of their own. */
-async function afterSignUp(user: { id: string; email: string; name: string }, body: Record<string, unknown>, clientAddress: string | null): Promise<void> {
+async function afterSignUp(
+  user: { id: string; email: string; name: string },
+  body: Record<string, unknown>,
+  clientAddress: string | null,
+): Promise<void> {
   const token = typeof body.invitationToken === "string" ? body.invitationToken : null;
   if (token) {
     await acceptInvitation(user, token, clientAddress);
@@ -158,7 +172,13 @@ async function afterSignIn(ctx: Call): Promise<void> {
   const failed = isAPIError(returned);
   if (failed && returned.statusCode === 429) return; // refused before any password was checked
   if (!failed) await signInSucceeded(attempt);
-  const user = ctx.context.newSession?.user ?? (failed ? await prisma.user.findUnique({ where: { email: attempt.email.trim().toLowerCase() }, select: { id: true, email: true } }).catch(() => null) : null);
+  const user =
+    ctx.context.newSession?.user ??
+    (failed
+      ? await prisma.user
+          .findUnique({ where: { email: attempt.email.trim().toLowerCase() }, select: { id: true, email: true } })
+          .catch(() => null)
+      : null);
   if (user) auditSignIn(user, !failed, attempt.clientAddress);
 }
 
@@ -185,13 +205,17 @@ async function afterReset(ctx: Call): Promise<void> {
   const userId = notedResetFor(ctx.context);
   const user = userId ? await prisma.user.findUnique({ where: { id: userId }, select: { id: true, email: true } }) : null;
   if (!user) return;
-  await rememberAddress(user.email, clientAddressOf(ctx.headers)).catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not remember the address of a reset"));
+  await rememberAddress(user.email, clientAddressOf(ctx.headers)).catch((e: unknown) =>
+    logger.warn({ err: (e as Error).message }, "could not remember the address of a reset"),
+  );
   await securityNotice(user, "password_reset");
 }
 
 /** The person's security notice; the change is committed (the library's own transaction), so a failure is only logged. */
 async function securityNotice(user: { id: string; email: string }, what: "password_changed" | "password_reset"): Promise<void> {
-  await sendPasswordNotice(user, what).catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not queue a security notice"));
+  await sendPasswordNotice(user, what).catch((e: unknown) =>
+    logger.warn({ err: (e as Error).message }, "could not queue a security notice"),
+  );
 }
 
 const after = createAuthMiddleware(async (ctx) => {
@@ -218,7 +242,8 @@ function options(secret: string, secure: boolean) {
     telemetry: { enabled: false },
     logger: {
       level: "warn" as const,
-      log: (level: "debug" | "info" | "warn" | "error", message: string) => logger[level === "debug" ? "debug" : level]({ component: "better-auth" }, message),
+      log: (level: "debug" | "info" | "warn" | "error", message: string) =>
+        logger[level === "debug" ? "debug" : level]({ component: "better-auth" }, message),
     },
     emailAndPassword: {
       enabled: true,
@@ -233,7 +258,10 @@ function options(secret: string, secure: boolean) {
         const captured = resetTokens.getStore();
         if (captured) captured.push(token);
         // Not awaited: the answer leaves as soon as for an address with no account (no timing tells them apart).
-        else void sendPasswordResetMail(user, token, RESET_LINK_SECONDS).catch((e: unknown) => logger.error({ err: (e as Error).message }, "could not queue a password-reset mail"));
+        else
+          void sendPasswordResetMail(user, token, RESET_LINK_SECONDS).catch((e: unknown) =>
+            logger.error({ err: (e as Error).message }, "could not queue a password-reset mail"),
+          );
       },
     },
     user: {
@@ -282,8 +310,13 @@ function options(secret: string, secure: boolean) {
           // Sign-up without an invitation is the first user's (checkSignUp): the partial unique
           // index on users(first_user) refuses a second one that raced past the check.
           before: async (user: Record<string, unknown>, ctx: { path?: string; body?: Record<string, unknown> } | null) =>
-            ctx?.path === "/sign-up/email" && typeof ctx.body?.invitationToken !== "string" ? { data: { ...user, firstUser: true } } : undefined,
-          after: async (user: { id: string; email: string; name: string }, ctx: { path?: string; body?: Record<string, unknown>; headers?: Headers } | null) => {
+            ctx?.path === "/sign-up/email" && typeof ctx.body?.invitationToken !== "string"
+              ? { data: { ...user, firstUser: true } }
+              : undefined,
+          after: async (
+            user: { id: string; email: string; name: string },
+            ctx: { path?: string; body?: Record<string, unknown>; headers?: Headers } | null,
+          ) => {
             if (ctx?.path === "/sign-up/email") await afterSignUp(user, ctx.body ?? {}, clientAddressOf(ctx.headers));
           },
         },
@@ -296,7 +329,6 @@ function options(secret: string, secure: boolean) {
           },
         },
       },
-
     },
   };
 }

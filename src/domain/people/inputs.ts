@@ -18,7 +18,11 @@ export const passwordInput = z
   .min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`)
   .max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`);
 
-export const personName = z.string({ message: "name must be a string" }).trim().min(1, "name must not be empty").max(200, "name must be at most 200 characters");
+export const personName = z
+  .string({ message: "name must be a string" })
+  .trim()
+  .min(1, "name must not be empty")
+  .max(200, "name must be at most 200 characters");
 
 export const workspaceRole = z.enum(["owner", "member"], { message: "role must be owner or member" });
 

@@ -78,7 +78,10 @@ function inviterLabel(by: Acting): Prisma.Sql {
  * is in the answer and in the invitation mail, queued in the same transaction (./mails.ts). A person
  * who is already a member cannot be invited (409 ALREADY_MEMBER).
  */
-export async function createInvitation(actor: Actor, input: { email: string; role: WorkspaceRole }): Promise<{ invitation: InvitationRecord; token: string; acceptUrl: string }> {
+export async function createInvitation(
+  actor: Actor,
+  input: { email: string; role: WorkspaceRole },
+): Promise<{ invitation: InvitationRecord; token: string; acceptUrl: string }> {
   authorize(actor, "members.manage");
   const email = normaliseEmail(input.email);
   const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
@@ -96,7 +99,16 @@ export async function createInvitation(actor: Actor, input: { email: string; rol
         RETURNING ${COLUMNS}`,
       { tx },
     );
-    await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "invitation.created", target: email, details: { invitationId: row!.id, role: input.role } }, tx);
+    await recordAudit(
+      {
+        workspaceIds: [actor.workspaceId],
+        by: actor,
+        action: "invitation.created",
+        target: email,
+        details: { invitationId: row!.id, role: input.role },
+      },
+      tx,
+    );
     return { invitation: row!, mails: await queueInvitationMail(tx, row!, acceptPathOf(token)) };
   });
   await dispatchMails(mails);
@@ -119,17 +131,28 @@ export async function revokeInvitation(actor: Actor, invitationId: string): Prom
     throw new DomainError("INVITATION_NOT_PENDING", "This invitation was already accepted; remove the member instead.");
   }
   const { wasPending, ...invitation } = row;
-  if (wasPending) await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "invitation.revoked", target: invitation.email, details: { invitationId } });
+  if (wasPending)
+    await recordAudit({
+      workspaceIds: [actor.workspaceId],
+      by: actor,
+      action: "invitation.revoked",
+      target: invitation.email,
+      details: { invitationId },
+    });
   return invitation;
 }
 
 export async function listInvitations(workspaceId: string, page: PageRequest): Promise<InvitationRecord[]> {
   const p = pageSql(INVITATIONS_ORDER, page);
-  return sql<InvitationRecord>(Prisma.sql`SELECT ${COLUMNS} FROM workspace_invitations i WHERE i.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`);
+  return sql<InvitationRecord>(
+    Prisma.sql`SELECT ${COLUMNS} FROM workspace_invitations i WHERE i.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+  );
 }
 
 export async function countInvitations(workspaceId: string): Promise<number> {
-  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM workspace_invitations WHERE workspace_id = ${workspaceId}::uuid`);
+  const [row] = await sql<{ n: number }>(
+    Prisma.sql`SELECT count(*)::int AS n FROM workspace_invitations WHERE workspace_id = ${workspaceId}::uuid`,
+  );
   return row!.n;
 }
 
@@ -153,7 +176,11 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
 const notPending = (status: InvitationStatus) =>
   new DomainError(
     "INVITATION_NOT_PENDING",
-    status === "accepted" ? "This invitation was already used." : status === "revoked" ? "This invitation was revoked." : "This invitation has expired; ask for a new one.",
+    status === "accepted"
+      ? "This invitation was already used."
+      : status === "revoked"
+        ? "This invitation was revoked."
+        : "This invitation has expired; ask for a new one.",
   );
 
 /**
@@ -191,7 +218,16 @@ export async function acceptInvitation(
     );
     if (!claimed) throw notPending("accepted");
     const { member } = await addMember({ workspaceId: claimed.workspaceId, userId: person.id, role: claimed.role, by }, tx);
-    await recordAudit({ workspaceIds: [claimed.workspaceId], by, action: "invitation.accepted", target: person.email, details: { invitationId: claimed.id, role: member.role } }, tx);
+    await recordAudit(
+      {
+        workspaceIds: [claimed.workspaceId],
+        by,
+        action: "invitation.accepted",
+        target: person.email,
+        details: { invitationId: claimed.id, role: member.role },
+      },
+      tx,
+    );
     return { workspaceId: claimed.workspaceId, workspaceName: preview.workspaceName, role: member.role, joinedAt: member.joinedAt };
   };
   if (outerTx) return run(outerTx);

@@ -47,7 +47,10 @@ export async function queueInvitationMail(
     expiresAt: invitation.expiresAt.toISOString(),
     secret: { acceptPath },
   };
-  return queueMails([{ dedupeKey: `invitation:${invitation.id}`, workspaceId: invitation.workspaceId, to: invitation.email, kind: "invitation", data }], tx);
+  return queueMails(
+    [{ dedupeKey: `invitation:${invitation.id}`, workspaceId: invitation.workspaceId, to: invitation.email, kind: "invitation", data }],
+    tx,
+  );
 }
 
 /**
@@ -55,7 +58,10 @@ export async function queueInvitationMail(
  * per-address allowance nothing is queued, and the answer is the same.
  */
 export async function sendPasswordResetMail(user: { id: string; email: string }, token: string, expiresInSeconds: number): Promise<void> {
-  const data: PasswordResetData = { expiresInMinutes: Math.round(expiresInSeconds / 60), secret: { resetPath: `/reset-password?token=${encodeURIComponent(token)}` } };
+  const data: PasswordResetData = {
+    expiresInMinutes: Math.round(expiresInSeconds / 60),
+    secret: { resetPath: `/reset-password?token=${encodeURIComponent(token)}` },
+  };
   const queued = await prisma.$transaction(async (tx) => {
     // One request per address at a time, so the allowance is counted exactly.
     await sql(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`reset:${user.email}`}, 0)) IS NULL AS locked`, { tx });
@@ -67,15 +73,24 @@ export async function sendPasswordResetMail(user: { id: string; email: string },
       logger.warn({ userId: user.id }, "password-reset mail not queued: this address had its hourly allowance");
       return [];
     }
-    return queueMails([{ dedupeKey: `password_reset:${fingerprint(token)}`, userId: user.id, to: user.email, kind: "password_reset", data }], tx);
+    return queueMails(
+      [{ dedupeKey: `password_reset:${fingerprint(token)}`, userId: user.id, to: user.email, kind: "password_reset", data }],
+      tx,
+    );
   });
   await dispatchMails(queued);
 }
 
 /** The person's own password changed or was reset (after the library's commit: its transaction is its own). */
-export async function sendPasswordNotice(user: { id: string; email: string }, what: "password_changed" | "password_reset", at = new Date()): Promise<void> {
+export async function sendPasswordNotice(
+  user: { id: string; email: string },
+  what: "password_changed" | "password_reset",
+  at = new Date(),
+): Promise<void> {
   const data: SecurityNoticeData = { what, at: at.toISOString() };
-  await sendMails([{ dedupeKey: `security:${what}:${user.id}:${at.getTime()}`, userId: user.id, to: user.email, kind: "security_notice", data }]);
+  await sendMails([
+    { dedupeKey: `security:${what}:${user.id}:${at.getTime()}`, userId: user.id, to: user.email, kind: "security_notice", data },
+  ]);
 }
 
 /** A new API key: a notice to each owner of the workspace, in the key's transaction. */
@@ -85,12 +100,29 @@ export async function queueApiKeyNotice(tx: Tx, key: { id: string; workspaceId: 
     { tx },
   );
   if (owners.length === 0) return [];
-  const data: SecurityNoticeData = { what: "api_key_created", workspaceName: await workspaceName(key.workspaceId, tx), keyName: key.name, by: await actingLabel(by, tx), at: new Date().toISOString() };
-  const mails: NewMail[] = owners.map((o) => ({ dedupeKey: `security:api_key:${key.id}:${o.id}`, workspaceId: key.workspaceId, userId: o.id, to: o.email, kind: "security_notice", data }));
+  const data: SecurityNoticeData = {
+    what: "api_key_created",
+    workspaceName: await workspaceName(key.workspaceId, tx),
+    keyName: key.name,
+    by: await actingLabel(by, tx),
+    at: new Date().toISOString(),
+  };
+  const mails: NewMail[] = owners.map((o) => ({
+    dedupeKey: `security:api_key:${key.id}:${o.id}`,
+    workspaceId: key.workspaceId,
+    userId: o.id,
+    to: o.email,
+    kind: "security_notice",
+    data,
+  }));
   return queueMails(mails, tx);
 }
 
-export async function queueRemovedMail(tx: Tx, member: { id: string; workspaceId: string; userId: string; email: string }, by: Acting): Promise<QueuedMail[]> {
+export async function queueRemovedMail(
+  tx: Tx,
+  member: { id: string; workspaceId: string; userId: string; email: string },
+  by: Acting,
+): Promise<QueuedMail[]> {
   const data: MemberRemovedData = { workspaceName: await workspaceName(member.workspaceId, tx), by: await actingLabel(by, tx) };
   // The mail belongs to the person, not the workspace they left (its cap and its data are no longer theirs to see).
   return queueMails([{ dedupeKey: `removed:${member.id}`, userId: member.userId, to: member.email, kind: "member_removed", data }], tx);

@@ -64,7 +64,9 @@ export async function listMembers(workspaceId: string, page: PageRequest): Promi
 }
 
 export async function countMembers(workspaceId: string): Promise<number> {
-  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM workspace_members WHERE workspace_id = ${workspaceId}::uuid`);
+  const [row] = await sql<{ n: number }>(
+    Prisma.sql`SELECT count(*)::int AS n FROM workspace_members WHERE workspace_id = ${workspaceId}::uuid`,
+  );
   return row!.n;
 }
 
@@ -95,7 +97,10 @@ export async function addMember(
     { tx },
   );
   if (inserted) {
-    await recordAudit({ workspaceIds: [args.workspaceId], by: args.by, action: "member.added", target: member!.email, details: { role: args.role } }, tx);
+    await recordAudit(
+      { workspaceIds: [args.workspaceId], by: args.by, action: "member.added", target: member!.email, details: { role: args.role } },
+      tx,
+    );
   }
   return { member: member!, added: !!inserted };
 }
@@ -118,20 +123,32 @@ async function refuseLastOwner(tx: Tx, member: MemberRecord, what: string): Prom
     Prisma.sql`SELECT count(*)::int AS n FROM workspace_members WHERE workspace_id = ${member.workspaceId}::uuid AND role = 'owner'`,
     { tx },
   );
-  if (row!.n <= 1) throw new DomainError("LAST_OWNER", `A workspace needs an owner: make another member an owner before you ${what} the last one.`);
+  if (row!.n <= 1)
+    throw new DomainError("LAST_OWNER", `A workspace needs an owner: make another member an owner before you ${what} the last one.`);
 }
 
 /** Sets a member's role (owners: `members.manage`); the answer is the membership as written. */
 export async function changeMemberRole(actor: Actor, memberId: string, role: WorkspaceRole): Promise<MemberRecord> {
   authorize(actor, "members.manage");
-  return membershipAnnounced(prisma.$transaction(async (tx) => {
-    const member = await lockedMember(tx, actor.workspaceId, memberId);
-    if (member.role === role) return member;
-    if (role !== "owner") await refuseLastOwner(tx, member, "demote");
-    await sql(Prisma.sql`UPDATE workspace_members SET role = ${role}::"WorkspaceRole" WHERE id = ${memberId}::uuid`, { tx });
-    await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "member.role_changed", target: member.email, details: { from: member.role, to: role } }, tx);
-    return { ...member, role };
-  }));
+  return membershipAnnounced(
+    prisma.$transaction(async (tx) => {
+      const member = await lockedMember(tx, actor.workspaceId, memberId);
+      if (member.role === role) return member;
+      if (role !== "owner") await refuseLastOwner(tx, member, "demote");
+      await sql(Prisma.sql`UPDATE workspace_members SET role = ${role}::"WorkspaceRole" WHERE id = ${memberId}::uuid`, { tx });
+      await recordAudit(
+        {
+          workspaceIds: [actor.workspaceId],
+          by: actor,
+          action: "member.role_changed",
+          target: member.email,
+          details: { from: member.role, to: role },
+        },
+        tx,
+      );
+      return { ...member, role };
+    }),
+  );
 }
 
 /** After the commit: every process reads the person's memberships again (./sessions.ts remembers them). */
@@ -184,13 +201,24 @@ async function takeOut(actor: Actor, memberId: string, action: "member.removed" 
  * existing member (never demoting the last owner).
  */
 export async function setMembership(args: { workspaceId: string; userId: string; role: WorkspaceRole; by: Acting }): Promise<MemberRecord> {
-  return membershipAnnounced(prisma.$transaction(async (tx) => {
-    const { member, added } = await addMember(args, tx);
-    if (added || member.role === args.role) return member;
-    const locked = await lockedMember(tx, args.workspaceId, member.id);
-    if (args.role !== "owner") await refuseLastOwner(tx, locked, "demote");
-    await sql(Prisma.sql`UPDATE workspace_members SET role = ${args.role}::"WorkspaceRole" WHERE id = ${member.id}::uuid`, { tx });
-    await recordAudit({ workspaceIds: [args.workspaceId], by: args.by, action: "member.role_changed", target: member.email, details: { from: member.role, to: args.role } }, tx);
-    return { ...member, role: args.role };
-  }));
+  return membershipAnnounced(
+    prisma.$transaction(async (tx) => {
+      const { member, added } = await addMember(args, tx);
+      if (added || member.role === args.role) return member;
+      const locked = await lockedMember(tx, args.workspaceId, member.id);
+      if (args.role !== "owner") await refuseLastOwner(tx, locked, "demote");
+      await sql(Prisma.sql`UPDATE workspace_members SET role = ${args.role}::"WorkspaceRole" WHERE id = ${member.id}::uuid`, { tx });
+      await recordAudit(
+        {
+          workspaceIds: [args.workspaceId],
+          by: args.by,
+          action: "member.role_changed",
+          target: member.email,
+          details: { from: member.role, to: args.role },
+        },
+        tx,
+      );
+      return { ...member, role: args.role };
+    }),
+  );
 }

@@ -103,7 +103,8 @@ function forget(subject: string): void {
   reading.clear();
   const [kind, a, b] = subject.split(":");
   for (const [key, r] of memory) {
-    if ((kind === "session" && r.sessionId === a) || (kind === "member" && r.person.id === b) || (kind === "person" && r.person.id === a)) memory.delete(key);
+    if ((kind === "session" && r.sessionId === a) || (kind === "member" && r.person.id === b) || (kind === "person" && r.person.id === a))
+      memory.delete(key);
   }
 }
 
@@ -120,7 +121,10 @@ function listen(): void {
         else forget(subject);
       }
     } catch (e) {
-      logger.warn({ err: (e as Error).message }, "revocation events stopped: signed-in people are read again on every request until they resume");
+      logger.warn(
+        { err: (e as Error).message },
+        "revocation events stopped: signed-in people are read again on every request until they resume",
+      );
     } finally {
       listening = "no";
       memory.clear();
@@ -215,7 +219,11 @@ async function askLibrary(req: SessionRequest, auth: Auth, rules: CookieRules, k
     activeWorkspaceId: (session as { activeWorkspaceId?: string | null }).activeWorkspaceId ?? null,
     memberships: await membershipsOf(user.id),
     // The library refreshes a session once it is due (expiresAt - expiresIn + updateAge): from then on, to the library.
-    until: Math.min(now + config.sessionMemoryMs, new Date(session.expiresAt).getTime() - rules.expiresInMs + rules.updateAgeMs, new Date(session.expiresAt).getTime()),
+    until: Math.min(
+      now + config.sessionMemoryMs,
+      new Date(session.expiresAt).getTime() - rules.expiresInMs + rules.updateAgeMs,
+      new Date(session.expiresAt).getTime(),
+    ),
   };
   const setCookies = headers?.getSetCookie() ?? [];
   if (key !== null && listening === "yes" && announcements === seen && setCookies.length === 0) {
@@ -242,7 +250,9 @@ export async function admitSession(req: SessionRequest): Promise<SessionAdmissio
     current = memberships.find((m) => m.workspaceId === activeWorkspaceId) ?? memberships[0] ?? null;
   }
   const principal = { kind: "user" as const, id: person.id, email: person.email, sessionId };
-  const actor: Actor | null = current ? { workspaceId: current.workspaceId, role: current.role, principal, clientAddress: req.clientAddress } : null;
+  const actor: Actor | null = current
+    ? { workspaceId: current.workspaceId, role: current.role, principal, clientAddress: req.clientAddress }
+    : null;
   const limit = req.count ? await consumeRequest(budgetOf(principal)) : null;
   return { person, sessionId, memberships, current, actor, setCookies: read.setCookies, limit };
 }
@@ -278,7 +288,9 @@ export async function listSessions(userId: string): Promise<SessionRecord[]> {
  * connections close within seconds); another person's session is NOT_FOUND.
  */
 export async function revokeSession(ctx: PersonContext, sessionId: string, clientAddress: string | null): Promise<string> {
-  const [row] = await sql<{ token: string }>(Prisma.sql`SELECT token FROM sessions WHERE id = ${sessionId}::uuid AND user_id = ${ctx.person.id}::uuid`);
+  const [row] = await sql<{ token: string }>(
+    Prisma.sql`SELECT token FROM sessions WHERE id = ${sessionId}::uuid AND user_id = ${ctx.person.id}::uuid`,
+  );
   if (!row) throw notFound("Session");
   const auth = await authFor(false);
   await (await auth.$context).internalAdapter.deleteSession(row.token);

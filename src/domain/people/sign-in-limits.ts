@@ -53,8 +53,17 @@ function limiters(): Limiters {
   if (!found) {
     const { maxFailuresPerEmail, maxFailuresPerAddress, windowSeconds } = config.people.signIn;
     const limiter = (what: string, points: number) =>
-      new RateLimiterRedis({ storeClient: client, keyPrefix: `${config.redisPrefix}:sign-in-failures:${what}`, points, duration: windowSeconds });
-    found = { email: limiter("email", maxFailuresPerEmail), knownPair: limiter("known-pair", maxFailuresPerEmail), address: limiter("address", maxFailuresPerAddress) };
+      new RateLimiterRedis({
+        storeClient: client,
+        keyPrefix: `${config.redisPrefix}:sign-in-failures:${what}`,
+        points,
+        duration: windowSeconds,
+      });
+    found = {
+      email: limiter("email", maxFailuresPerEmail),
+      knownPair: limiter("known-pair", maxFailuresPerEmail),
+      address: limiter("address", maxFailuresPerAddress),
+    };
     byClient.set(client, found);
   }
   return found;
@@ -103,7 +112,8 @@ async function take(limiter: RateLimiterRedis, key: string): Promise<number | nu
 /** Which budget an attempt spends for its email: the pair's for a known address, else the email's. */
 async function emailBudget(attempt: SignInAttempt): Promise<{ limiter: RateLimiterRedis; key: string }> {
   const l = limiters();
-  if (attempt.clientAddress && (await isKnown(attempt.email, attempt.clientAddress))) return { limiter: l.knownPair, key: pairKey(attempt.email, attempt.clientAddress) };
+  if (attempt.clientAddress && (await isKnown(attempt.email, attempt.clientAddress)))
+    return { limiter: l.knownPair, key: pairKey(attempt.email, attempt.clientAddress) };
   return { limiter: l.email, key: emailKey(attempt.email) };
 }
 

@@ -23,16 +23,25 @@ export async function createUser(args: { email: string; name?: string; password?
   const name = parseInput(personName, args.name ?? email.split("@")[0]!, "name");
   const password = args.password === undefined ? undefined : parseInput(passwordInput, args.password, "password");
   const ctx = await (await authFor(false)).$context;
-  if (await prisma.user.findUnique({ where: { email }, select: { id: true } })) throw new DomainError("EMAIL_TAKEN", `A user with the email ${email} exists already.`);
+  if (await prisma.user.findUnique({ where: { email }, select: { id: true } }))
+    throw new DomainError("EMAIL_TAKEN", `A user with the email ${email} exists already.`);
   const user = await ctx.internalAdapter.createUser({ email, name, emailVerified: false }, { method: "admin" });
   if (password !== undefined) {
-    await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: await ctx.password.hash(password) });
+    await ctx.internalAdapter.linkAccount({
+      userId: user.id,
+      providerId: "credential",
+      accountId: user.id,
+      password: await ctx.password.hash(password),
+    });
   }
   return { id: user.id, email: user.email, name: user.name };
 }
 
 export async function userByEmail(email: string): Promise<UserRecord> {
-  const user = await prisma.user.findUnique({ where: { email: parseInput(emailInput, email, "email") }, select: { id: true, email: true, name: true } });
+  const user = await prisma.user.findUnique({
+    where: { email: parseInput(emailInput, email, "email") },
+    select: { id: true, email: true, name: true },
+  });
   if (!user) throw notFound("User");
   return user;
 }

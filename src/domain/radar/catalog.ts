@@ -49,7 +49,6 @@ const MAX_LIMIT = 500;
 
 export type AccessPath = "narrow" | "broad";
 
-
 export class CatalogSearchProvider implements SearchProvider {
   readonly name = "catalog" as const;
 

@@ -3,5 +3,11 @@ import { publishEvent } from "../shared/events.ts";
 
 /** Publishes the search's current status and result count (after commit; a lost event only delays a client). */
 export function announceSearch(s: { id: string; status: string; resultCount: number; error: string | null }): void {
-  void publishEvent("radarSearchUpdated", s.id, { searchId: s.id, status: s.status, resultCount: s.resultCount, error: s.error, at: new Date().toISOString() });
+  void publishEvent("radarSearchUpdated", s.id, {
+    searchId: s.id,
+    status: s.status,
+    resultCount: s.resultCount,
+    error: s.error,
+    at: new Date().toISOString(),
+  });
 }

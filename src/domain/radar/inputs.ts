@@ -22,7 +22,10 @@ export const createSearchInput = z.strictObject({
     .trim()
     .min(1, "query must not be empty")
     .max(MAX_QUERY_LENGTH, `query must be at most ${MAX_QUERY_LENGTH} characters`)
-    .meta({ description: "What content is sought; a detailed, specific description gives better results. 1 to 1000 characters (surrounding spaces trimmed)." }),
+    .meta({
+      description:
+        "What content is sought; a detailed, specific description gives better results. 1 to 1000 characters (surrounding spaces trimmed).",
+    }),
   platform: z
     .enum(PLATFORMS, { message: `platform must be one of ${PLATFORMS.join(", ")}` })
     .default("platformA")
@@ -34,7 +37,10 @@ export const createSearchInput = z.strictObject({
   min_views: z
     .enum(MIN_VIEWS_VALUES, { message: `min_views must be one of ${MIN_VIEWS_VALUES.join(", ")}` })
     .default("any")
-    .meta({ description: "Minimum views, an inclusive bound (10k = at least 10,000). Results whose views are unknown pass only `any`. Default any." }),
+    .meta({
+      description:
+        "Minimum views, an inclusive bound (10k = at least 10,000). Results whose views are unknown pass only `any`. Default any.",
+    }),
   time_period: z
     .enum(TIME_PERIODS, { message: `time_period must be one of ${TIME_PERIODS.join(", ")}` })
     .default("any")
@@ -53,7 +59,6 @@ export const createSearchInput = z.strictObject({
     .meta({ description: "Preferred language for generating the search queries, a name (English) or code (en). Default English." }),
 });
 export type CreateSearchInput = z.output<typeof createSearchInput>;
-
 
 export const radarHistoryQuery = page(20);
 export const searchResultsQuery = page(20);

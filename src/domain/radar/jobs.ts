@@ -15,5 +15,8 @@ export interface SearchJobData {
 
 /** Puts the search's job on the `radar` queue; the job id is the search id, so adding twice runs once. */
 export async function enqueueSearch(searchId: string): Promise<void> {
-  await queue("radar").add(SEARCH_JOB, { searchId } satisfies SearchJobData, { jobId: searchId, backoff: { type: "exponential", delay: config.radarJobs.retryDelayMs } });
+  await queue("radar").add(SEARCH_JOB, { searchId } satisfies SearchJobData, {
+    jobId: searchId,
+    backoff: { type: "exponential", delay: config.radarJobs.retryDelayMs },
+  });
 }

@@ -87,7 +87,13 @@ export async function completeSearch(searchId: string, results: RankedResult[], 
       data: { status: "completed", resultCount: results.length, completedAt, error: note === null ? null : clip(note) },
     });
     eventIds = await recordWorkspaceEvents(
-      [{ workspaceId, type: "radar.completed", data: { searchId, query, status: "completed", resultCount: results.length, note, completedAt: completedAt.toISOString() } }],
+      [
+        {
+          workspaceId,
+          type: "radar.completed",
+          data: { searchId, query, status: "completed", resultCount: results.length, note, completedAt: completedAt.toISOString() },
+        },
+      ],
       tx,
     );
     return true;
@@ -116,9 +122,18 @@ export async function failSearch(searchId: string, error: string): Promise<boole
     workspaceId = row.workspaceId;
     const failedAt = new Date();
     await tx.radarSearch.update({ where: { id: searchId }, data: { status: "failed", error: clip(error), completedAt: failedAt } });
-    await refund({ workspaceId, chargeKey: chargeKey(searchId), refundKey: refundKey(searchId), reason: `radar search ${searchId} failed` }, tx);
+    await refund(
+      { workspaceId, chargeKey: chargeKey(searchId), refundKey: refundKey(searchId), reason: `radar search ${searchId} failed` },
+      tx,
+    );
     eventIds = await recordWorkspaceEvents(
-      [{ workspaceId, type: "radar.failed", data: { searchId, query: row.query, status: "failed", error: clip(error), refunded: true, failedAt: failedAt.toISOString() } }],
+      [
+        {
+          workspaceId,
+          type: "radar.failed",
+          data: { searchId, query: row.query, status: "failed", error: clip(error), refunded: true, failedAt: failedAt.toISOString() },
+        },
+      ],
       tx,
     );
     return true;
@@ -151,7 +166,13 @@ export async function sweepStaleSearches(deadlineMs: number, now = new Date()): 
   });
   let failed = 0;
   for (const { id } of overdue) {
-    if (await failSearch(id, `The search did not finish within ${Math.round(deadlineMs / 1000)} seconds and was stopped; its credits were refunded.`)) failed++;
+    if (
+      await failSearch(
+        id,
+        `The search did not finish within ${Math.round(deadlineMs / 1000)} seconds and was stopped; its credits were refunded.`,
+      )
+    )
+      failed++;
   }
   const pending = await prisma.radarSearch.findMany({
     where: { status: "pending", createdAt: { lt: new Date(now.getTime() - REQUEUE_PENDING_AFTER_MS) } },

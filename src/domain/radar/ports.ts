@@ -7,7 +7,6 @@
  */
 import type { Platform } from "../shared/platform.ts";
 
-
 /** The bounds a result must meet (./filters.ts turns the radar's filter words into them). */
 export interface CandidateFilters {
   /** Results with fewer views are excluded (0 = any). A result with unknown views fails any minimum > 0. */

@@ -62,7 +62,9 @@ export function termOverlap(query: string, text: string): number {
 }
 
 /** The service's one engagement rate (src/domain/tracking/engagement.ts), in percent units. */
-export function candidateEngagementRate(c: Pick<SearchCandidate, "viewCount" | "likeCount" | "commentCount" | "shareCount" | "bookmarkCount">): number {
+export function candidateEngagementRate(
+  c: Pick<SearchCandidate, "viewCount" | "likeCount" | "commentCount" | "shareCount" | "bookmarkCount">,
+): number {
   return engagementRate({ ...c, bookmarkCount: c.bookmarkCount ?? null });
 }
 

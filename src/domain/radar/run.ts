@@ -86,14 +86,28 @@ export async function runSearch(searchId: string, deps: RadarDeps, run: JobRun =
     try {
       queries = await deps.expander.expand(search.query, count, search.language);
     } catch (e) {
-      return failOrRetry(searchId, [{ provider: `query expansion (${deps.expander.name})`, query: search.query, message: (e as Error).message, retryable: isRetryable(e) }], opts);
+      return failOrRetry(
+        searchId,
+        [
+          {
+            provider: `query expansion (${deps.expander.name})`,
+            query: search.query,
+            message: (e as Error).message,
+            retryable: isRetryable(e),
+          },
+        ],
+        opts,
+      );
     }
     queries = [...new Set(queries.map((q) => q.trim()).filter(Boolean))].slice(0, count);
     if (queries.length === 0) queries = [search.query];
     await saveQueries(searchId, queries);
   }
 
-  const filters = filtersFor({ minViews: search.minViews as MinViewsOption, timePeriod: search.timePeriod as TimePeriod }, deps.now?.() ?? new Date());
+  const filters = filtersFor(
+    { minViews: search.minViews as MinViewsOption, timePeriod: search.timePeriod as TimePeriod },
+    deps.now?.() ?? new Date(),
+  );
   const limit = pLimit(SEARCH_CALL_CONCURRENCY);
   const failures: CallFailure[] = [];
   const found: QueryResults[] = [];
@@ -149,7 +163,10 @@ async function failOrRetry(searchId: string, failures: CallFailure[], opts: { la
  * it found (CONTRACT, Credits: the 100 credits are refunded only when the search fails; README "Plans and credits").
  */
 export function nothingFound(queries: readonly string[], providers: readonly SearchProvider[]): string {
-  const searched = queries.length === 1 ? `the query "${queries[0]}"` : `any of its ${queries.length} queries (${queries.map((q) => `"${q}"`).join(", ")})`;
+  const searched =
+    queries.length === 1
+      ? `the query "${queries[0]}"`
+      : `any of its ${queries.length} queries (${queries.map((q) => `"${q}"`).join(", ")})`;
   const catalogOnly = providers.every((p) => p.name === "catalog");
   const covers = catalogOnly
     ? " The catalog searches only videos this service has already scraped (tracked by any workspace); track videos or accounts first, " +

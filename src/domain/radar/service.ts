@@ -26,7 +26,6 @@ export const RADAR_SEARCH_COST = 100;
 export const RADAR_STATUSES = ["pending", "searching", "completed", "failed"] as const;
 export type RadarStatus = (typeof RADAR_STATUSES)[number];
 
-
 export const chargeKey = (searchId: string) => `radar:${searchId}:charge`;
 export const refundKey = (searchId: string) => `radar:${searchId}:refund`;
 
@@ -48,7 +47,19 @@ export interface RadarSearchSummary {
 
 /** A stored result: the candidate a search found (./ports.ts), ranked. */
 export interface RadarResultItem
-  extends Pick<SearchCandidate, "url" | "platformVideoId" | "description" | "username" | "viewCount" | "likeCount" | "commentCount" | "shareCount" | "postedAt" | "thumbnailUrl"> {
+  extends Pick<
+    SearchCandidate,
+    | "url"
+    | "platformVideoId"
+    | "description"
+    | "username"
+    | "viewCount"
+    | "likeCount"
+    | "commentCount"
+    | "shareCount"
+    | "postedAt"
+    | "thumbnailUrl"
+  > {
   /** The result's own id and its rank in the search (1 = best). */
   id: string;
   rank: number;
@@ -62,7 +73,6 @@ export interface RadarResultItem
   tracked: boolean;
 }
 
-
 /**
  * Creates a search: validates the input, then in ONE transaction charges 100 credits (the
  * workspace row lock makes the balance check and the charge atomic against concurrent requests)
@@ -74,7 +84,13 @@ export async function createSearch(workspaceId: string, input: CreateSearchInput
   const searchId = randomUUID();
   await prisma.$transaction(async (tx) => {
     await charge(
-      { workspaceId, amount: RADAR_SEARCH_COST, idempotencyKey: chargeKey(searchId), reason: `radar search ${searchId}`, what: "a radar search" },
+      {
+        workspaceId,
+        amount: RADAR_SEARCH_COST,
+        idempotencyKey: chargeKey(searchId),
+        reason: `radar search ${searchId}`,
+        what: "a radar search",
+      },
       tx,
     );
     await tx.radarSearch.create({
@@ -139,7 +155,11 @@ export const RESULTS_ORDER: Order<RadarResultItem> = [
  * unique) and the workspace's tracking row, so a result found by yt-dlp and tracked later shows
  * as tracked. Searches of another workspace yield nothing.
  */
-export async function resultsOfSearches(workspaceId: string, searchIds: readonly string[], page: PageRequest): Promise<Map<string, RadarResultItem[]>> {
+export async function resultsOfSearches(
+  workspaceId: string,
+  searchIds: readonly string[],
+  page: PageRequest,
+): Promise<Map<string, RadarResultItem[]>> {
   const out = new Map<string, RadarResultItem[]>(searchIds.map((id) => [id, []]));
   if (searchIds.length === 0) return out;
   const p = pageSql(RESULTS_ORDER, page);
@@ -179,7 +199,11 @@ export async function resultsByIds(workspaceId: string, resultIds: readonly stri
 }
 
 /** One search with its status, generated queries and a page of its results. */
-export async function getSearch(workspaceId: string, searchId: string, page: PageRequest): Promise<RadarSearchSummary & { results: RadarResultItem[] }> {
+export async function getSearch(
+  workspaceId: string,
+  searchId: string,
+  page: PageRequest,
+): Promise<RadarSearchSummary & { results: RadarResultItem[] }> {
   const summary = await getSearchSummary(workspaceId, searchId);
   // resultCount is written with the results in one transaction, so it is the results' total.
   const results = summary.resultCount > 0 ? ((await resultsOfSearches(workspaceId, [searchId], page)).get(searchId) ?? []) : [];
@@ -190,7 +214,9 @@ export async function getSearch(workspaceId: string, searchId: string, page: Pag
 export async function listHistory(workspaceId: string, page: PageRequest): Promise<Page<RadarSearchSummary>> {
   const p = pageSql(SEARCHES_ORDER, page);
   const [items, [count]] = await Promise.all([
-    sql<RadarSearchSummary>(Prisma.sql`SELECT ${SEARCH_COLUMNS} FROM radar_searches s WHERE s.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`),
+    sql<RadarSearchSummary>(
+      Prisma.sql`SELECT ${SEARCH_COLUMNS} FROM radar_searches s WHERE s.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+    ),
     sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM radar_searches WHERE workspace_id = ${workspaceId}::uuid`),
   ]);
   return { items, total: count!.n };

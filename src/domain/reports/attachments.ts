@@ -36,11 +36,20 @@ export async function reportAttachments(workspaceId: string, data: unknown): Pro
     await writeExport({ workspaceId, role: "owner" }, "folder_videos", { folderId: ask.folderId }, "csv", sink, { bom: true });
   } catch (e) {
     if (tooLarge) {
-      logger.warn({ workspaceId, folderId: ask.folderId, maxBytes: MAX_ATTACHMENT_BYTES }, "report CSV too large to attach; the mail links to the shared page only");
+      logger.warn(
+        { workspaceId, folderId: ask.folderId, maxBytes: MAX_ATTACHMENT_BYTES },
+        "report CSV too large to attach; the mail links to the shared page only",
+      );
       return [];
     }
     if ((e as { code?: string }).code === "NOT_FOUND") return [];
     throw e;
   }
-  return [{ filename: `folder-videos-${new Date().toISOString().slice(0, 10)}.csv`, contentType: "text/csv; charset=utf-8", content: Buffer.concat(chunks) }];
+  return [
+    {
+      filename: `folder-videos-${new Date().toISOString().slice(0, 10)}.csv`,
+      contentType: "text/csv; charset=utf-8",
+      content: Buffer.concat(chunks),
+    },
+  ];
 }

@@ -38,7 +38,15 @@ export interface SharedFolderReport {
   period: SharedReportPeriod;
   generatedAt: Date;
   expiresAt: Date;
-  cards: { totalVideos: number; totalAccounts: number; totalViews: number; totalLikes: number; totalComments: number; totalShares: number; avgEngagementRate: number };
+  cards: {
+    totalVideos: number;
+    totalAccounts: number;
+    totalViews: number;
+    totalLikes: number;
+    totalComments: number;
+    totalShares: number;
+    avgEngagementRate: number;
+  };
   /** Oldest day first. */
   growth: GrowthPoint[];
   topVideos: SharedTopVideo[];

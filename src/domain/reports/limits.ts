@@ -26,7 +26,12 @@ function limiter(): RateLimiterRedis {
   const client = redis();
   let found = byClient.get(client);
   if (!found) {
-    found = new RateLimiterRedis({ storeClient: client, keyPrefix: `${config.redisPrefix}:shared-report`, points: SHARED_REPORT_REQUESTS_PER_MINUTE, duration: 60 });
+    found = new RateLimiterRedis({
+      storeClient: client,
+      keyPrefix: `${config.redisPrefix}:shared-report`,
+      points: SHARED_REPORT_REQUESTS_PER_MINUTE,
+      duration: 60,
+    });
     byClient.set(client, found);
   }
   return found;

@@ -36,7 +36,10 @@ export interface DuePeriod {
 }
 
 /** The period whose report is due at `now`, or null (not yet this week or month). */
-export function duePeriod(s: Pick<ReportSchedule, "frequency" | "weekday" | "dayOfMonth" | "hour" | "timeZone">, now: Date): DuePeriod | null {
+export function duePeriod(
+  s: Pick<ReportSchedule, "frequency" | "weekday" | "dayOfMonth" | "hour" | "timeZone">,
+  now: Date,
+): DuePeriod | null {
   const local = DateTime.fromJSDate(now, { zone: s.timeZone });
   if (!local.isValid) return null;
   if (s.frequency === "weekly") {
@@ -57,7 +60,13 @@ export function duePeriod(s: Pick<ReportSchedule, "frequency" | "weekday" | "day
   const dueAt = month.set({ day: s.dayOfMonth, hour: s.hour });
   if (local < dueAt) return null;
   const start = month.minus({ months: 1 });
-  return { period: start.toFormat("yyyy-LL"), start: start.toISODate()!, end: month.toISODate()!, dueAt: dueAt.toJSDate(), label: start.toFormat("LLLL yyyy") };
+  return {
+    period: start.toFormat("yyyy-LL"),
+    start: start.toISODate()!,
+    end: month.toISODate()!,
+    dueAt: dueAt.toJSDate(),
+    label: start.toFormat("LLLL yyyy"),
+  };
 }
 
 const TOP = 5;
@@ -71,7 +80,12 @@ export interface PeriodNumbers {
 }
 
 /** The folder's numbers over a period of local days (in `tx` when given). */
-export async function periodNumbers(folderId: string, p: Pick<DuePeriod, "start" | "end">, timeZone: string, tx?: Tx): Promise<PeriodNumbers> {
+export async function periodNumbers(
+  folderId: string,
+  p: Pick<DuePeriod, "start" | "end">,
+  timeZone: string,
+  tx?: Tx,
+): Promise<PeriodNumbers> {
   const [row] = await sql<PeriodNumbers>(
     Prisma.sql`
     WITH fv AS MATERIALIZED (
@@ -121,12 +135,21 @@ async function produce(s: ReportSchedule & { workspaceName: string }, due: DuePe
       newVideos: numbers.newVideos,
       totalVideos: numbers.totalVideos,
       totalViews: numbers.totalViews,
-      topVideos: numbers.topVideos.map((v) => ({ title: `${v.username ? `@${v.username}` : "A video"}${v.description ? `: ${v.description.split("\n")[0]!.slice(0, 60)}` : ""}`, viewsGained: v.viewsGained })),
+      topVideos: numbers.topVideos.map((v) => ({
+        title: `${v.username ? `@${v.username}` : "A video"}${v.description ? `: ${v.description.split("\n")[0]!.slice(0, 60)}` : ""}`,
+        viewsGained: v.viewsGained,
+      })),
       secret: { sharePath: sharePath(link.token) },
       ...(s.attachCsv ? { attachFolderCsv: { folderId: s.folderId } } : {}),
     };
     return queueMails(
-      s.recipients.map((to) => ({ dedupeKey: `report:${report.id}:${to}`, workspaceId: s.workspaceId, to, kind: "folder_report" as const, data })),
+      s.recipients.map((to) => ({
+        dedupeKey: `report:${report.id}:${to}`,
+        workspaceId: s.workspaceId,
+        to,
+        kind: "folder_report" as const,
+        data,
+      })),
       tx,
     );
   });
@@ -143,7 +166,9 @@ export async function produceDueReports(now = new Date()): Promise<{ produced: n
   for (const s of schedules) {
     const due = duePeriod(s, now);
     if (!due || s.createdAt > due.dueAt) continue;
-    const [done] = await sql<{ one: number }>(Prisma.sql`SELECT 1 AS one FROM folder_reports WHERE schedule_id = ${s.id}::uuid AND period = ${due.period}`);
+    const [done] = await sql<{ one: number }>(
+      Prisma.sql`SELECT 1 AS one FROM folder_reports WHERE schedule_id = ${s.id}::uuid AND period = ${due.period}`,
+    );
     if (done) continue;
     const queued = await produce(s, due, now);
     if (queued.length === 0) continue;

@@ -109,7 +109,9 @@ export async function listFolderReports(actor: Actor, folderId: string): Promise
 export async function folderReportsByIds(workspaceId: string, ids: readonly string[]): Promise<FolderReport[]> {
   const valid = ids.filter(uuidLike);
   if (valid.length === 0) return [];
-  return sql<FolderReport>(Prisma.sql`SELECT ${REPORT_COLUMNS} FROM folder_reports r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ANY(${valid}::uuid[])`);
+  return sql<FolderReport>(
+    Prisma.sql`SELECT ${REPORT_COLUMNS} FROM folder_reports r WHERE r.workspace_id = ${workspaceId}::uuid AND r.id = ANY(${valid}::uuid[])`,
+  );
 }
 
 /** The URL of a schedule's shared page, for an owner (null for a member, or while the schedule has no active link). */
@@ -120,7 +122,9 @@ export async function scheduleShareUrl(actor: Actor, s: Pick<ReportSchedule, "sh
 
 async function defaultTimeZone(actor: Actor): Promise<string> {
   if (actor.principal.kind !== "user") return "UTC";
-  const [row] = await sql<{ timeZone: string }>(Prisma.sql`SELECT time_zone AS "timeZone" FROM users WHERE id = ${actor.principal.id}::uuid`);
+  const [row] = await sql<{ timeZone: string }>(
+    Prisma.sql`SELECT time_zone AS "timeZone" FROM users WHERE id = ${actor.principal.id}::uuid`,
+  );
   return row?.timeZone ?? "UTC";
 }
 
@@ -143,7 +147,16 @@ export async function createReportSchedule(actor: Actor, folderId: string, input
                  RETURNING id`,
       { tx },
     );
-    await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "report_schedule.created", target: folder.name, details: { scheduleId: row!.id, frequency: input.frequency } }, tx);
+    await recordAudit(
+      {
+        workspaceIds: [actor.workspaceId],
+        by: actor,
+        action: "report_schedule.created",
+        target: folder.name,
+        details: { scheduleId: row!.id, frequency: input.frequency },
+      },
+      tx,
+    );
     return row!.id;
   });
   return requireSchedule(actor.workspaceId, id);
@@ -172,9 +185,24 @@ export async function deleteReportSchedule(actor: Actor, id: string): Promise<st
   authorize(actor, "reports.manage");
   const s = await requireSchedule(actor.workspaceId, id);
   await prisma.$transaction(async (tx) => {
-    if (s.shareLinkId) await sql(Prisma.sql`UPDATE folder_share_links SET revoked_at = COALESCE(revoked_at, clock_timestamp()) WHERE id = ${s.shareLinkId}::uuid RETURNING id`, { tx });
-    await sql(Prisma.sql`DELETE FROM report_schedules WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid RETURNING id`, { tx });
-    await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "report_schedule.deleted", target: s.folderName, details: { scheduleId: id } }, tx);
+    if (s.shareLinkId)
+      await sql(
+        Prisma.sql`UPDATE folder_share_links SET revoked_at = COALESCE(revoked_at, clock_timestamp()) WHERE id = ${s.shareLinkId}::uuid RETURNING id`,
+        { tx },
+      );
+    await sql(Prisma.sql`DELETE FROM report_schedules WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid RETURNING id`, {
+      tx,
+    });
+    await recordAudit(
+      {
+        workspaceIds: [actor.workspaceId],
+        by: actor,
+        action: "report_schedule.deleted",
+        target: s.folderName,
+        details: { scheduleId: id },
+      },
+      tx,
+    );
   });
   return id;
 }

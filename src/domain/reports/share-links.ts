@@ -50,7 +50,10 @@ let secret: Promise<Buffer> | null = null;
 /** The service's `reports` secret (service_secrets), made on first use and shared by every process. */
 function reportsSecret(): Promise<Buffer> {
   secret ??= (async () => {
-    await prisma.serviceSecret.createMany({ data: [{ name: "reports", value: randomBytes(32).toString("base64url") }], skipDuplicates: true });
+    await prisma.serviceSecret.createMany({
+      data: [{ name: "reports", value: randomBytes(32).toString("base64url") }],
+      skipDuplicates: true,
+    });
     return Buffer.from((await prisma.serviceSecret.findUniqueOrThrow({ where: { name: "reports" } })).value, "base64url");
   })();
   secret.catch(() => (secret = null));
@@ -59,14 +62,17 @@ function reportsSecret(): Promise<Buffer> {
 
 /** A schedule's link token: HMAC-SHA256 of the link's id with the reports secret (256 bits). */
 export async function scheduleLinkToken(linkId: string): Promise<string> {
-  return createHmac("sha256", await reportsSecret()).update(`share-link:${linkId}`).digest("base64url");
+  return createHmac("sha256", await reportsSecret())
+    .update(`share-link:${linkId}`)
+    .digest("base64url");
 }
 
 /** Who made a link, as the list shows it: a person's email, an API key's name, or the system's label. */
 function creatorLabel(by: Acting): Prisma.Sql {
   const p = by.principal;
   if (p.kind === "user") return Prisma.sql`${p.email}::text`;
-  if (p.kind === "api_key") return Prisma.sql`COALESCE((SELECT 'API key ' || k.name FROM api_keys k WHERE k.id = ${p.id}::uuid), 'API key')`;
+  if (p.kind === "api_key")
+    return Prisma.sql`COALESCE((SELECT 'API key ' || k.name FROM api_keys k WHERE k.id = ${p.id}::uuid), 'API key')`;
   return Prisma.sql`${p.label}::text`;
 }
 const creatorId = (by: Acting) => (by.principal.kind === "user" ? by.principal.id : null);
@@ -80,7 +86,8 @@ const COLUMNS = Prisma.sql`l.id, l.folder_id AS "folderId", f.name AS "folderNam
 export function expiryOf(input: CreateShareLinkInput, now = new Date()): Date {
   if (input.expiresAt !== undefined) {
     const at = new Date(input.expiresAt);
-    if (at.getTime() <= now.getTime()) throw validationError("expiresAt must be in the future.", [{ path: "expiresAt", message: "must be in the future" }]);
+    if (at.getTime() <= now.getTime())
+      throw validationError("expiresAt must be in the future.", [{ path: "expiresAt", message: "must be in the future" }]);
     if (at.getTime() > now.getTime() + MAX_SHARE_LINK_DAYS * DAY_MS)
       throw validationError("expiresAt must be at most one year away.", [{ path: "expiresAt", message: "at most one year away" }]);
     return at;
@@ -89,7 +96,11 @@ export function expiryOf(input: CreateShareLinkInput, now = new Date()): Date {
 }
 
 /** Makes a link for one of the workspace's folders; answers it with its URL (shown this once). */
-export async function createShareLink(actor: Actor, folderId: string, input: CreateShareLinkInput): Promise<{ link: ShareLink; url: string }> {
+export async function createShareLink(
+  actor: Actor,
+  folderId: string,
+  input: CreateShareLinkInput,
+): Promise<{ link: ShareLink; url: string }> {
   authorize(actor, "reports.manage");
   const folder = await requireFolder(actor.workspaceId, folderId);
   const expiresAt = expiryOf(input);
@@ -101,7 +112,16 @@ export async function createShareLink(actor: Actor, folderId: string, input: Cre
                  RETURNING id`,
       { tx },
     );
-    await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "share_link.created", target: folder.name, details: { linkId: row!.id, folderId: folder.id, expiresAt: expiresAt.toISOString() } }, tx);
+    await recordAudit(
+      {
+        workspaceIds: [actor.workspaceId],
+        by: actor,
+        action: "share_link.created",
+        target: folder.name,
+        details: { linkId: row!.id, folderId: folder.id, expiresAt: expiresAt.toISOString() },
+      },
+      tx,
+    );
     return row!.id;
   });
   const [link] = await shareLinksByIds(actor.workspaceId, [id]);
@@ -136,7 +156,11 @@ export async function revokeShareLink(actor: Actor, linkId: string): Promise<Sha
               RETURNING f.name AS "folderName"`,
       { tx },
     );
-    if (row) await recordAudit({ workspaceIds: [actor.workspaceId], by: actor, action: "share_link.revoked", target: row.folderName, details: { linkId } }, tx);
+    if (row)
+      await recordAudit(
+        { workspaceIds: [actor.workspaceId], by: actor, action: "share_link.revoked", target: row.folderName, details: { linkId } },
+        tx,
+      );
   });
   const [link] = await shareLinksByIds(actor.workspaceId, [linkId]);
   if (!link) throw notFound("Share link");
@@ -144,7 +168,9 @@ export async function revokeShareLink(actor: Actor, linkId: string): Promise<Sha
 }
 
 /** What a token opens: its workspace and folder, or null (unknown, revoked or expired: the same answer). */
-export async function resolveShareToken(token: string): Promise<{ linkId: string; workspaceId: string; folderId: string; expiresAt: Date } | null> {
+export async function resolveShareToken(
+  token: string,
+): Promise<{ linkId: string; workspaceId: string; folderId: string; expiresAt: Date } | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   // Seen at most once a minute per link (a page load is a few requests).
   const [row] = await sql<{ linkId: string; workspaceId: string; folderId: string; expiresAt: Date }>(Prisma.sql`

@@ -58,7 +58,10 @@ export async function listening(): Promise<void> {
     await subscribed();
   } catch (e) {
     logger.warn({ err: (e as Error).message }, "a live subscription was refused by Redis");
-    throw new DomainError("SERVICE_UNAVAILABLE", "Live updates are unavailable: the event bus refused the subscription. Subscribe again later.");
+    throw new DomainError(
+      "SERVICE_UNAVAILABLE",
+      "Live updates are unavailable: the event bus refused the subscription. Subscribe again later.",
+    );
   }
 }
 
@@ -72,7 +75,11 @@ export function subscribeEvents<T extends Topic>(topic: T, id: string): AsyncIte
  * and Redis confirms it, before the current state is read: a change between the read and the first
  * event is never lost (it may arrive once more, after the state that already holds it).
  */
-export async function* currentThenEvents<T extends Topic>(topic: T, id: string, current: () => Promise<EventPayloads[T]>): AsyncGenerator<EventPayloads[T]> {
+export async function* currentThenEvents<T extends Topic>(
+  topic: T,
+  id: string,
+  current: () => Promise<EventPayloads[T]>,
+): AsyncGenerator<EventPayloads[T]> {
   const events = subscribeEvents(topic, id)[Symbol.asyncIterator]();
   try {
     let next = events.next(); // starts the Redis subscription

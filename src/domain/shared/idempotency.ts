@@ -107,13 +107,18 @@ export const idempotencyKeyReused = () =>
 class IdempotencyKeyInUse extends DomainError {
   override readonly retryAfterSeconds = IDEMPOTENCY_RETRY_AFTER_SECONDS;
   constructor() {
-    super("IDEMPOTENCY_KEY_IN_USE", `A request with this ${IDEMPOTENCY_KEY_HEADER} is still running; retry in ${IDEMPOTENCY_RETRY_AFTER_SECONDS} second(s) for its answer.`);
+    super(
+      "IDEMPOTENCY_KEY_IN_USE",
+      `A request with this ${IDEMPOTENCY_KEY_HEADER} is still running; retry in ${IDEMPOTENCY_RETRY_AFTER_SECONDS} second(s) for its answer.`,
+    );
   }
 }
 
 /** The SHA-256 of the payload's canonical JSON (keys sorted): equal payloads, equal fingerprints. */
 function fingerprintOf(payload: unknown): string {
-  return createHash("sha256").update(stableStringify(payload ?? null) ?? "null").digest("hex");
+  return createHash("sha256")
+    .update(stableStringify(payload ?? null) ?? "null")
+    .digest("hex");
 }
 
 interface HeldRow {
@@ -135,19 +140,25 @@ const holding = new Map<string, NodeJS.Timeout>();
 function hold(claimed: IdempotencyClaim): void {
   const leaseMs = config.idempotency.leaseMs;
   const until = Date.now() + MAX_HOLD_MS;
-  const timer = setInterval(() => {
-    if (Date.now() > until) return letGo(claimed);
-    sqlExec(Prisma.sql`
+  const timer = setInterval(
+    () => {
+      if (Date.now() > until) return letGo(claimed);
+      sqlExec(Prisma.sql`
       UPDATE idempotent_requests SET locked_until = clock_timestamp() + ${leaseMs} * interval '1 millisecond'
       WHERE workspace_id = ${claimed.workspaceId}::uuid AND key = ${claimed.key} AND claim = ${claimed.claim}::uuid AND status IS NULL`)
-      .then((n) => {
-        if (n === 0 && holding.has(claimed.claim)) {
-          letGo(claimed);
-          logger.warn({ key: claimed.key }, "an Idempotency-Key claim was taken over while its request ran (its process stalled past the lease)");
-        }
-      })
-      .catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not extend an Idempotency-Key claim"));
-  }, Math.max(100, Math.floor(leaseMs / 3)));
+        .then((n) => {
+          if (n === 0 && holding.has(claimed.claim)) {
+            letGo(claimed);
+            logger.warn(
+              { key: claimed.key },
+              "an Idempotency-Key claim was taken over while its request ran (its process stalled past the lease)",
+            );
+          }
+        })
+        .catch((e: unknown) => logger.warn({ err: (e as Error).message }, "could not extend an Idempotency-Key claim"));
+    },
+    Math.max(100, Math.floor(leaseMs / 3)),
+  );
   timer.unref();
   holding.set(claimed.claim, timer);
 }
@@ -222,7 +233,10 @@ export async function releaseIdempotentRequest(claimed: IdempotencyClaim): Promi
  * Runs `work` once for its key: the claimed request runs it and stores its answer; a retry gets
  * the stored answer (`replayed: true`). The doors that hold no HTTP response (the MCP tools) use it.
  */
-export async function runIdempotently(request: IdempotentRequest, work: () => Promise<IdempotentAnswer>): Promise<IdempotentAnswer & { replayed: boolean }> {
+export async function runIdempotently(
+  request: IdempotentRequest,
+  work: () => Promise<IdempotentAnswer>,
+): Promise<IdempotentAnswer & { replayed: boolean }> {
   const outcome = await claimIdempotentRequest(request);
   if (outcome.kind === "replay") return { status: outcome.status, body: outcome.body, headers: outcome.headers, replayed: true };
   let answer: IdempotentAnswer;

@@ -99,7 +99,9 @@ export function checkDayRange(start?: Date, end?: Date): void {
 /** A window of posting days (a video's `posted_at`), both inclusive UTC days; checked with checkDayRange where it is read. */
 export const postedDays = z.object({
   start_date: day.optional().meta({ description: "YYYY-MM-DD: videos posted on or after this UTC day." }),
-  end_date: day.optional().meta({ description: "YYYY-MM-DD: videos posted on or before this UTC day (the whole day). Not before start_date." }),
+  end_date: day
+    .optional()
+    .meta({ description: "YYYY-MM-DD: videos posted on or before this UTC day (the whole day). Not before start_date." }),
 });
 export type PostedDays = z.output<typeof postedDays>;
 

@@ -141,7 +141,9 @@ function fitsDate(v: unknown): boolean {
   if (typeof v !== "string") return false;
   const m = DATE_TEXT.exec(v);
   if (!m) return false;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m
+    .slice(1, 7)
+    .map((x) => (x === undefined ? undefined : Number(x))) as number[];
   if (year! < 1 || month! < 1 || month! > 12 || day! < 1 || hour > 23 || minute > 59 || second > 59) return false;
   const d = new Date(Date.UTC(year!, month! - 1, day!));
   return d.getUTCDate() === day && d.getUTCMonth() === month! - 1;
@@ -198,7 +200,10 @@ function pastCursor(order: Order<unknown>, values: unknown[], forward: boolean):
     const equal = order.slice(0, i).map((e, j) => Prisma.sql`${keyExpr(e)} = ${keyParam(e, values[j])}`);
     return Prisma.join([...equal, Prisma.sql`${keyExpr(k)} ${op(k, true)} ${keyParam(k, values[i])}`], " AND ");
   });
-  return Prisma.sql`(${bound} AND (${Prisma.join(alternatives.map((a) => Prisma.sql`(${a})`), " OR ")}))`;
+  return Prisma.sql`(${bound} AND (${Prisma.join(
+    alternatives.map((a) => Prisma.sql`(${a})`),
+    " OR ",
+  )}))`;
 }
 
 export interface PageSql {

@@ -40,7 +40,8 @@ export function targetProblem(url: string, allowPrivate: boolean): string | null
   } catch {
     return "must be an absolute URL";
   }
-  if (u.protocol !== "https:" && !(allowPrivate && u.protocol === "http:")) return allowPrivate ? "must be an http or https URL" : "must be an https URL";
+  if (u.protocol !== "https:" && !(allowPrivate && u.protocol === "http:"))
+    return allowPrivate ? "must be an http or https URL" : "must be an https URL";
   if (u.username || u.password) return "must not contain credentials";
   const host = u.hostname.replace(/^\[|\]$/g, "");
   if (!host) return "must name a host";

@@ -5,7 +5,6 @@
  */
 import { DomainError, validationError } from "./errors.ts";
 
-
 /** Where an unstorable string was found: its dotted path and the object keys leading to it. */
 export interface UnstorableString {
   path: string;
@@ -88,7 +87,8 @@ export const isUrlField = (keys: readonly string[]) => keys.length > 0 && keys[k
 
 /** The refusal of an unstorable string: 400 VALIDATION_ERROR naming the field, or INVALID_URL in a `url` field. */
 export function unstorableStringError(found: UnstorableString, urlField = isUrlField(found.keys)): DomainError {
-  if (urlField) return new DomainError("INVALID_URL", `Invalid URL: ${found.path}: ${found.reason}.`, [{ path: found.path, message: found.reason }]);
+  if (urlField)
+    return new DomainError("INVALID_URL", `Invalid URL: ${found.path}: ${found.reason}.`, [{ path: found.path, message: found.reason }]);
   return validationError(`Invalid input: ${found.path}: ${found.reason}.`, [{ path: found.path, message: found.reason }]);
 }
 

@@ -49,9 +49,18 @@ export const MAX_FILTER_TAGS = 20;
  * item matches when it carries ANY of them. A tag id the workspace does not have matches nothing.
  */
 export const tagFilter = z
-  .union([uuid, z.array(uuid, { message: "tag must be a UUID or a list of UUIDs" }).min(1, "tag must hold at least one id").max(MAX_FILTER_TAGS, `tag holds at most ${MAX_FILTER_TAGS} ids`)], {
-    message: "tag must be a UUID or a list of UUIDs",
-  })
+  .union(
+    [
+      uuid,
+      z
+        .array(uuid, { message: "tag must be a UUID or a list of UUIDs" })
+        .min(1, "tag must hold at least one id")
+        .max(MAX_FILTER_TAGS, `tag holds at most ${MAX_FILTER_TAGS} ids`),
+    ],
+    {
+      message: "tag must be a UUID or a list of UUIDs",
+    },
+  )
   .optional()
   .meta({
     description:

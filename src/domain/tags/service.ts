@@ -37,7 +37,8 @@ export const TAGS_ORDER: Order<TagRecord> = [
   { sql: "t.id", type: "uuid", value: (t) => t.id },
 ];
 
-const nameTaken = (name: string) => new DomainError("TAG_EXISTS", `A tag named “${name}” already exists in this workspace (names are compared without regard to case).`);
+const nameTaken = (name: string) =>
+  new DomainError("TAG_EXISTS", `A tag named “${name}” already exists in this workspace (names are compared without regard to case).`);
 
 /** PostgreSQL's unique_violation of the case-insensitive name index (a concurrent create or rename). */
 const isNameClash = (e: unknown) => typeof e === "object" && e !== null && (e as { code?: string }).code === "23505";
@@ -55,7 +56,9 @@ export async function createTag(workspaceId: string, input: { name: string; colo
 export async function listTags(workspaceId: string, page: PageRequest): Promise<Page<TagRecord>> {
   const p = pageSql(TAGS_ORDER, page);
   const [items, [count]] = await Promise.all([
-    sql<TagRecord>(Prisma.sql`SELECT ${TAG_COLUMNS} FROM tags t WHERE t.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`),
+    sql<TagRecord>(
+      Prisma.sql`SELECT ${TAG_COLUMNS} FROM tags t WHERE t.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+    ),
     sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM tags WHERE workspace_id = ${workspaceId}::uuid`),
   ]);
   return { items, total: count!.n };
@@ -64,7 +67,9 @@ export async function listTags(workspaceId: string, page: PageRequest): Promise<
 /** Tags of the workspace by id, in any order; other ids are left out. */
 export async function tagsByIds(workspaceId: string, tagIds: readonly string[]): Promise<TagRecord[]> {
   if (tagIds.length === 0) return [];
-  return sql<TagRecord>(Prisma.sql`SELECT ${TAG_COLUMNS} FROM tags t WHERE t.workspace_id = ${workspaceId}::uuid AND t.id = ANY(${tagIds as string[]}::uuid[])`);
+  return sql<TagRecord>(
+    Prisma.sql`SELECT ${TAG_COLUMNS} FROM tags t WHERE t.workspace_id = ${workspaceId}::uuid AND t.id = ANY(${tagIds as string[]}::uuid[])`,
+  );
 }
 
 /** The counts of many tags of the workspace in one statement (the "group by tag" of every door). */
@@ -84,7 +89,10 @@ const NO_COUNTS: TagCounts = { videoCount: 0, accountCount: 0, totalViews: 0 };
 
 export async function listTagSummaries(workspaceId: string, page: PageRequest): Promise<Page<TagSummary>> {
   const { items, total } = await listTags(workspaceId, page);
-  const counts = await tagCounts(workspaceId, items.map((t) => t.id));
+  const counts = await tagCounts(
+    workspaceId,
+    items.map((t) => t.id),
+  );
   return { items: items.map((t) => ({ ...t, ...(counts.get(t.id) ?? NO_COUNTS) })), total };
 }
 
@@ -147,7 +155,10 @@ const ACCOUNTS: Taggable = {
 
 /** Locks the tag against deletion for the rest of the transaction, so no membership of a vanished tag is inserted. */
 async function lockTag(tx: Tx, workspaceId: string, tagId: string): Promise<void> {
-  const rows = await sql<{ id: string }>(Prisma.sql`SELECT id FROM tags WHERE id = ${tagId}::uuid AND workspace_id = ${workspaceId}::uuid FOR KEY SHARE`, { tx });
+  const rows = await sql<{ id: string }>(
+    Prisma.sql`SELECT id FROM tags WHERE id = ${tagId}::uuid AND workspace_id = ${workspaceId}::uuid FOR KEY SHARE`,
+    { tx },
+  );
   if (rows.length === 0) throw notFound("Tag");
 }
 
@@ -188,7 +199,8 @@ async function untagItems(k: Taggable, workspaceId: string, tagId: string, ids: 
 export const tagVideos = (workspaceId: string, tagId: string, videoIds: string[]) => tagItems(VIDEOS, workspaceId, tagId, videoIds);
 export const untagVideos = (workspaceId: string, tagId: string, videoIds: string[]) => untagItems(VIDEOS, workspaceId, tagId, videoIds);
 export const tagAccounts = (workspaceId: string, tagId: string, accountIds: string[]) => tagItems(ACCOUNTS, workspaceId, tagId, accountIds);
-export const untagAccounts = (workspaceId: string, tagId: string, accountIds: string[]) => untagItems(ACCOUNTS, workspaceId, tagId, accountIds);
+export const untagAccounts = (workspaceId: string, tagId: string, accountIds: string[]) =>
+  untagItems(ACCOUNTS, workspaceId, tagId, accountIds);
 
 /** The tags of many tracked items (by video or canonical account id), by name; one statement. */
 async function tagsOf(k: Taggable, workspaceId: string, ids: readonly string[]): Promise<Map<string, TagRecord[]>> {

@@ -111,7 +111,10 @@ export async function retryAccountSync(workspaceId: string, accountId: string, n
 
 async function queueScrape(accountId: string, dueAt: Date, why: string): Promise<void> {
   await enqueueAccountScrape(accountId, dueJobReason(dueAt), REFRESH_JOB_OPTIONS).catch((e) =>
-    logger.warn({ err: (e as Error).message, accountId }, `could not enqueue the account's ${why} scrape: the scheduler takes it (it is due)`),
+    logger.warn(
+      { err: (e as Error).message, accountId },
+      `could not enqueue the account's ${why} scrape: the scheduler takes it (it is due)`,
+    ),
   );
 }
 

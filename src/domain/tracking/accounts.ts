@@ -92,7 +92,11 @@ async function upsertAccount(tx: Tx, platform: AccountView["platform"], username
  * A page of the workspace's tracked accounts (TRACKED_ACCOUNTS_ORDER unless `list` sorts otherwise,
  * ./views.ts trackedAccountsOrder), filtered by platform and words; the total counts the matches.
  */
-export async function listTrackedAccounts(workspaceId: string, page: PageRequest, list: AccountListOptions = {}): Promise<Page<TrackedAccountView>> {
+export async function listTrackedAccounts(
+  workspaceId: string,
+  page: PageRequest,
+  list: AccountListOptions = {},
+): Promise<Page<TrackedAccountView>> {
   const p = pageSql(trackedAccountsOrder(list.sort, list.order), page);
   const filter = accountFilterSql(list);
   const [items, [count]] = await Promise.all([
@@ -104,7 +108,9 @@ export async function listTrackedAccounts(workspaceId: string, page: PageRequest
       { prepare: true },
     ),
     filter === Prisma.empty
-      ? sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid`, { prepare: true })
+      ? sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid`, {
+          prepare: true,
+        })
       : sql<{ n: number }>(
           Prisma.sql`SELECT count(*) AS n FROM tracked_accounts ta JOIN accounts a ON a.id = ta.account_id WHERE ta.workspace_id = ${workspaceId}::uuid ${filter}`,
           { prepare: true },
@@ -193,7 +199,11 @@ export async function videosOfAccounts(
 }
 
 /** How many of each account's videos the workspace tracks within the days (the lists' totals). */
-export async function countVideosOfAccounts(workspaceId: string, accountIds: readonly string[], f: PostedDays = {}): Promise<Map<string, number>> {
+export async function countVideosOfAccounts(
+  workspaceId: string,
+  accountIds: readonly string[],
+  f: PostedDays = {},
+): Promise<Map<string, number>> {
   const out = new Map<string, number>(accountIds.map((id) => [id, 0]));
   if (accountIds.length === 0) return out;
   const rows = await sql<{ accountId: string; n: number }>(Prisma.sql`
@@ -206,9 +216,17 @@ export async function countVideosOfAccounts(workspaceId: string, accountIds: rea
  * The account's videos the workspace tracks, newest posted first, with the total. NOT_FOUND unless
  * the workspace tracks the account.
  */
-export async function listAccountVideos(workspaceId: string, accountId: string, page: PageRequest, f: PostedDays = {}): Promise<Page<TrackedVideoRecord>> {
+export async function listAccountVideos(
+  workspaceId: string,
+  accountId: string,
+  page: PageRequest,
+  f: PostedDays = {},
+): Promise<Page<TrackedVideoRecord>> {
   checkDayRange(f.start_date, f.end_date);
   await getTrackedAccount(workspaceId, accountId);
-  const [items, totals] = await Promise.all([videosOfAccounts(workspaceId, [accountId], page, f), countVideosOfAccounts(workspaceId, [accountId], f)]);
+  const [items, totals] = await Promise.all([
+    videosOfAccounts(workspaceId, [accountId], page, f),
+    countVideosOfAccounts(workspaceId, [accountId], f),
+  ]);
   return { items: items.get(accountId) ?? [], total: totals.get(accountId) ?? 0 };
 }

@@ -109,14 +109,22 @@ export function nextRefreshAt(id: string, now: Date, input: CadenceInput, s: Cad
 }
 
 /** Views per hour between two measurements (null unless both are known and in order). */
-export function viewsPerHour(previous: { count: number | null; at: Date | null }, current: { count: number | null; at: Date }): number | null {
+export function viewsPerHour(
+  previous: { count: number | null; at: Date | null },
+  current: { count: number | null; at: Date },
+): number | null {
   if (previous.count === null || previous.at === null || current.count === null) return null;
   const hours = (current.at.getTime() - previous.at.getTime()) / 3_600_000;
   return hours > 0 ? (current.count - previous.count) / hours : null;
 }
 
 /** What happens after the `failures`-th consecutive failed refresh: retry at `retryAt`, or give up. */
-export function afterFailure(id: string, now: Date, failures: number, s: CadenceSettings = CADENCE): { givesUp: true } | { givesUp: false; retryAt: Date } {
+export function afterFailure(
+  id: string,
+  now: Date,
+  failures: number,
+  s: CadenceSettings = CADENCE,
+): { givesUp: true } | { givesUp: false; retryAt: Date } {
   if (failures >= s.maxFailures) return { givesUp: true };
   const delay = Math.min(s.backoffBaseMs * 2 ** Math.max(0, failures - 1), s.backoffMaxMs);
   const spread = 0.9 + 0.2 * phaseOf(`${id}:${failures}`);

@@ -14,7 +14,11 @@ import { publishEvent, type EventPayloads } from "../shared/events.ts";
 export type TrackedVideoChange = EventPayloads["trackedVideoChanged"]["change"];
 
 /** Tells every workspace's watchers that these videos were added to or removed from its tracking. */
-export async function announceTracking(workspaceId: string, videoIds: readonly string[], change: Exclude<TrackedVideoChange, "updated">): Promise<void> {
+export async function announceTracking(
+  workspaceId: string,
+  videoIds: readonly string[],
+  change: Exclude<TrackedVideoChange, "updated">,
+): Promise<void> {
   const at = new Date().toISOString();
   await Promise.all(videoIds.map((videoId) => publishEvent("trackedVideoChanged", workspaceId, { workspaceId, videoId, change, at })));
 }
@@ -26,14 +30,23 @@ export async function announceTracking(workspaceId: string, videoIds: readonly s
 export async function announceVideo(videoId: string, scrapeStatus: string): Promise<void> {
   const at = new Date().toISOString();
   await publishEvent("videoUpdated", videoId, { videoId, scrapeStatus, at });
-  const trackers = await sql<{ workspaceId: string }>(Prisma.sql`SELECT workspace_id AS "workspaceId" FROM tracked_videos WHERE video_id = ${videoId}::uuid`, {
-    prepare: true,
-  });
-  await Promise.all(trackers.map(({ workspaceId }) => publishEvent("trackedVideoChanged", workspaceId, { workspaceId, videoId, change: "updated", at })));
+  const trackers = await sql<{ workspaceId: string }>(
+    Prisma.sql`SELECT workspace_id AS "workspaceId" FROM tracked_videos WHERE video_id = ${videoId}::uuid`,
+    {
+      prepare: true,
+    },
+  );
+  await Promise.all(
+    trackers.map(({ workspaceId }) => publishEvent("trackedVideoChanged", workspaceId, { workspaceId, videoId, change: "updated", at })),
+  );
 }
 
 /** Tells the workspace's watchers that it started or stopped tracking the account. */
-export async function announceAccountTracking(workspaceId: string, accountId: string, change: Exclude<TrackedVideoChange, "updated">): Promise<void> {
+export async function announceAccountTracking(
+  workspaceId: string,
+  accountId: string,
+  change: Exclude<TrackedVideoChange, "updated">,
+): Promise<void> {
   await publishEvent("trackedAccountChanged", workspaceId, { workspaceId, accountId, change, at: new Date().toISOString() });
 }
 
@@ -44,8 +57,15 @@ export async function announceAccountTracking(workspaceId: string, accountId: st
 export async function announceAccount(accountId: string, scrapeStatus: string): Promise<void> {
   const at = new Date().toISOString();
   await publishEvent("accountUpdated", accountId, { accountId, scrapeStatus, at });
-  const trackers = await sql<{ workspaceId: string }>(Prisma.sql`SELECT workspace_id AS "workspaceId" FROM tracked_accounts WHERE account_id = ${accountId}::uuid`, {
-    prepare: true,
-  });
-  await Promise.all(trackers.map(({ workspaceId }) => publishEvent("trackedAccountChanged", workspaceId, { workspaceId, accountId, change: "updated", at })));
+  const trackers = await sql<{ workspaceId: string }>(
+    Prisma.sql`SELECT workspace_id AS "workspaceId" FROM tracked_accounts WHERE account_id = ${accountId}::uuid`,
+    {
+      prepare: true,
+    },
+  );
+  await Promise.all(
+    trackers.map(({ workspaceId }) =>
+      publishEvent("trackedAccountChanged", workspaceId, { workspaceId, accountId, change: "updated", at }),
+    ),
+  );
 }

@@ -30,7 +30,12 @@ interface PointTable {
 }
 
 const POINT_TABLES: PointTable[] = [
-  { points: "video_metric_points", daily: "video_snapshots", key: "video_id", metrics: "view_count, like_count, comment_count, share_count, bookmark_count" },
+  {
+    points: "video_metric_points",
+    daily: "video_snapshots",
+    key: "video_id",
+    metrics: "view_count, like_count, comment_count, share_count, bookmark_count",
+  },
   { points: "account_metric_points", daily: "account_snapshots", key: "account_id", metrics: "follower_count, total_views, video_count" },
 ];
 
@@ -58,7 +63,10 @@ async function ddl<T = unknown>(statement: Prisma.Sql): Promise<T[]> {
  * the monthly partitions that cover them.
  * Idempotent, safe to run from several workers at once (the SQL function takes an advisory lock).
  */
-export async function ensureHistoryPartitions(now = new Date(), days = config.history.fullResolutionDays): Promise<{ partitions: string[] }> {
+export async function ensureHistoryPartitions(
+  now = new Date(),
+  days = config.history.fullResolutionDays,
+): Promise<{ partitions: string[] }> {
   const months: Date[] = [];
   for (let m = monthStart(fullResolutionStart(now, days)); m <= monthStart(now, 1); m = monthStart(m, 1)) months.push(m);
   const tables = POINT_TABLES.map((t) => t.points);

@@ -106,7 +106,9 @@ export function historyRange(q: Partial<HistoryQuery>, now = new Date()): Histor
 }
 
 /** Oldest first: a point's capture time is unique within its item's history (the cursor of a page). */
-export const historyOrder = <P extends { capturedAt: PointTime }>(): Order<P> => [{ sql: "h.captured_at", type: "timestamptz", value: (p) => p.capturedAt }];
+export const historyOrder = <P extends { capturedAt: PointTime }>(): Order<P> => [
+  { sql: "h.captured_at", type: "timestamptz", value: (p) => p.capturedAt },
+];
 
 interface HistoryTables {
   points: string;
@@ -190,13 +192,21 @@ async function trackedHistory<P>(t: HistoryTables, tracked: Prisma.Sql, what: st
 }
 
 /** A video's history (the workspace must track it). */
-export async function videoHistory(workspaceId: string, videoId: string, r: HistoryRange): Promise<{ interval: HistoryInterval; points: VideoPoint[] }> {
+export async function videoHistory(
+  workspaceId: string,
+  videoId: string,
+  r: HistoryRange,
+): Promise<{ interval: HistoryInterval; points: VideoPoint[] }> {
   const tracked = Prisma.sql`SELECT 1 FROM tracked_videos WHERE workspace_id = ${workspaceId}::uuid AND video_id = ${videoId}::uuid`;
   return { interval: r.interval, points: await trackedHistory<VideoPoint>(VIDEO_TABLES, tracked, "Video", videoId, r) };
 }
 
 /** An account's history (the workspace must track it: an owner account it does not track is NOT_FOUND). */
-export async function accountHistory(workspaceId: string, accountId: string, r: HistoryRange): Promise<{ interval: HistoryInterval; points: AccountPoint[] }> {
+export async function accountHistory(
+  workspaceId: string,
+  accountId: string,
+  r: HistoryRange,
+): Promise<{ interval: HistoryInterval; points: AccountPoint[] }> {
   const tracked = Prisma.sql`SELECT 1 FROM tracked_accounts WHERE workspace_id = ${workspaceId}::uuid AND account_id = ${accountId}::uuid`;
   return { interval: r.interval, points: await trackedHistory<AccountPoint>(ACCOUNT_TABLES, tracked, "Account", accountId, r) };
 }
@@ -236,7 +246,12 @@ async function windowOfHistories<P extends { capturedAt: PointTime }>(
 }
 
 /** How many points each item the workspace tracks has in the range (a connection's totalCount). */
-async function countHistories(t: HistoryTables, workspaceId: string, ids: readonly string[], r: HistoryRange): Promise<Map<string, number>> {
+async function countHistories(
+  t: HistoryTables,
+  workspaceId: string,
+  ids: readonly string[],
+  r: HistoryRange,
+): Promise<Map<string, number>> {
   const out = new Map<string, number>(ids.map((id) => [id, 0]));
   if (ids.length === 0) return out;
   const rows = await sql<{ itemId: string; n: number }>(
@@ -250,5 +265,7 @@ export const videoHistories = (workspaceId: string, ids: readonly string[], r: H
   windowOfHistories<VideoPoint>(VIDEO_TABLES, workspaceId, ids, r, w);
 export const accountHistories = (workspaceId: string, ids: readonly string[], r: HistoryRange, w: CursorWindow) =>
   windowOfHistories<AccountPoint>(ACCOUNT_TABLES, workspaceId, ids, r, w);
-export const countVideoHistories = (workspaceId: string, ids: readonly string[], r: HistoryRange) => countHistories(VIDEO_TABLES, workspaceId, ids, r);
-export const countAccountHistories = (workspaceId: string, ids: readonly string[], r: HistoryRange) => countHistories(ACCOUNT_TABLES, workspaceId, ids, r);
+export const countVideoHistories = (workspaceId: string, ids: readonly string[], r: HistoryRange) =>
+  countHistories(VIDEO_TABLES, workspaceId, ids, r);
+export const countAccountHistories = (workspaceId: string, ids: readonly string[], r: HistoryRange) =>
+  countHistories(ACCOUNT_TABLES, workspaceId, ids, r);

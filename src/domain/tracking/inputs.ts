@@ -35,7 +35,9 @@ export const trackAccountInput = z.strictObject({
     .min(1, VIDEO_LIMIT_MESSAGE)
     .max(MAX_ACCOUNT_VIDEO_LIMIT, VIDEO_LIMIT_MESSAGE)
     .default(DEFAULT_ACCOUNT_VIDEO_LIMIT)
-    .meta({ description: `Max number of the account's newest videos tracked (1-${MAX_ACCOUNT_VIDEO_LIMIT}, default ${DEFAULT_ACCOUNT_VIDEO_LIMIT}).` }),
+    .meta({
+      description: `Max number of the account's newest videos tracked (1-${MAX_ACCOUNT_VIDEO_LIMIT}, default ${DEFAULT_ACCOUNT_VIDEO_LIMIT}).`,
+    }),
 });
 
 /** Up to 50 video ids; an empty list is allowed (it answers an empty list). */
@@ -46,7 +48,10 @@ export const untrackVideosInput = z.strictObject({ ids: idList("ids", 0) });
  * refresh"); without them the list is the spec's (newest tracked first).
  */
 export const videoListFilter = z.object({
-  platform: z.enum(PLATFORMS, { message: `platform must be one of ${PLATFORMS.join(", ")}` }).optional().meta({ description: "Only videos of this platform." }),
+  platform: z
+    .enum(PLATFORMS, { message: `platform must be one of ${PLATFORMS.join(", ")}` })
+    .optional()
+    .meta({ description: "Only videos of this platform." }),
   q: z
     .string({ message: "q must be a string" })
     .max(200, "q is at most 200 characters")
@@ -74,10 +79,10 @@ export const listVideosQuery = page(20).extend(videoListFilter.shape);
 export const historyQuery = z.object({
   start_date: day.optional().meta({ description: "YYYY-MM-DD, inclusive UTC day (default: 29 days before end_date, so 30 days in all)." }),
   end_date: day.optional().meta({ description: "YYYY-MM-DD, inclusive UTC day (default: today, or start_date when it is later)." }),
-  interval: z
-    .enum(HISTORY_INTERVALS, { message: "interval must be hour or day" })
-    .default("day")
-    .meta({ description: "day (default): the last point of each UTC day. hour: every point at scrape resolution (past the full-resolution window, the daily points)." }),
+  interval: z.enum(HISTORY_INTERVALS, { message: "interval must be hour or day" }).default("day").meta({
+    description:
+      "day (default): the last point of each UTC day. hour: every point at scrape resolution (past the full-resolution window, the daily points).",
+  }),
 });
 export type HistoryQuery = z.output<typeof historyQuery>;
 /** GET /accounts: the spec's page, and the tag filter (additive, issue 34). */
@@ -118,14 +123,22 @@ const ruleList = <S extends z.ZodType>(item: S, field: string, what: string) =>
     .meta({ description: what });
 
 export const accountRules = z.strictObject({
-  includeHashtags: ruleList(ruleHashtag, "includeHashtags", "Only videos with at least one of these hashtags (with or without #, case-insensitive). Empty: no such rule."),
+  includeHashtags: ruleList(
+    ruleHashtag,
+    "includeHashtags",
+    "Only videos with at least one of these hashtags (with or without #, case-insensitive). Empty: no such rule.",
+  ),
   excludeHashtags: ruleList(ruleHashtag, "excludeHashtags", "Never videos with any of these hashtags."),
   includeWords: ruleList(
     ruleWord,
     "includeWords",
     "Only videos whose description has at least one of these words or phrases (whole words, case-insensitive). Empty: no such rule.",
   ),
-  excludeWords: ruleList(ruleWord, "excludeWords", "Never videos whose description has any of these words or phrases (whole words, case-insensitive)."),
+  excludeWords: ruleList(
+    ruleWord,
+    "excludeWords",
+    "Never videos whose description has any of these words or phrases (whole words, case-insensitive).",
+  ),
   minDurationSeconds: z
     .number({ message: "minDurationSeconds must be a whole number of seconds from 1 to 86400, or null" })
     .int("minDurationSeconds must be a whole number of seconds from 1 to 86400, or null")
@@ -133,12 +146,18 @@ export const accountRules = z.strictObject({
     .max(86_400, "minDurationSeconds must be a whole number of seconds from 1 to 86400, or null")
     .nullable()
     .default(null)
-    .meta({ description: "Only videos lasting at least this many seconds (a video whose duration the listing does not give passes). Null: no such rule." }),
+    .meta({
+      description:
+        "Only videos lasting at least this many seconds (a video whose duration the listing does not give passes). Null: no such rule.",
+    }),
   postedAfter: day
     .transform((d) => d.toISOString().slice(0, 10))
     .nullable()
     .default(null)
-    .meta({ description: "YYYY-MM-DD: only videos posted on or after 00:00 UTC of that day (a video whose posting time is not known passes). Null: no such rule." }),
+    .meta({
+      description:
+        "YYYY-MM-DD: only videos posted on or after 00:00 UTC of that day (a video whose posting time is not known passes). Null: no such rule.",
+    }),
 });
 export type AccountRules = z.output<typeof accountRules>;
 

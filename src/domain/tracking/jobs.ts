@@ -39,7 +39,10 @@ export async function enqueueVideoScrape(videoId: string, reason: string, opts: 
 }
 
 export async function enqueueAccountScrape(accountId: string, reason: string, opts: JobsOptions = {}): Promise<void> {
-  await queue("scrape").add(SCRAPE_ACCOUNT, { accountId } satisfies ScrapeAccountData, { jobId: `account-${accountId}-${reason}`, ...opts });
+  await queue("scrape").add(SCRAPE_ACCOUNT, { accountId } satisfies ScrapeAccountData, {
+    jobId: `account-${accountId}-${reason}`,
+    ...opts,
+  });
 }
 
 /** Many video scrapes in one round trip (refresh, account discovery). */

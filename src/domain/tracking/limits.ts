@@ -36,7 +36,10 @@ const LIMIT_COLUMNS = Prisma.sql`p.video_limit AS "videoLimit", w.tracked_video_
  */
 export async function trackingLimits(workspaceId: string, opts: { tx?: Tx; lock?: boolean } = {}): Promise<TrackingLimits> {
   const lock = opts.lock ? Prisma.sql`FOR UPDATE OF w` : Prisma.empty;
-  const [row] = await sql<TrackingLimits>(Prisma.sql`SELECT ${LIMIT_COLUMNS} FROM ${LIMITS_FROM} WHERE w.id = ${workspaceId}::uuid ${lock}`, { tx: opts.tx });
+  const [row] = await sql<TrackingLimits>(
+    Prisma.sql`SELECT ${LIMIT_COLUMNS} FROM ${LIMITS_FROM} WHERE w.id = ${workspaceId}::uuid ${lock}`,
+    { tx: opts.tx },
+  );
   if (!row) throw notFound("Workspace");
   return row;
 }
@@ -76,7 +79,10 @@ export const PENDING_ACCOUNTS = Prisma.sql`(SELECT count(*) FROM tracked_account
  */
 export async function accountAdditionsRemaining(workspaceId: string, tx: Tx): Promise<number> {
   await trackingLimits(workspaceId, { tx, lock: true });
-  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT GREATEST(${ADDITIONS_REMAINING} - ${PENDING_ACCOUNTS}, 0) AS n FROM ${LIMITS_FROM} WHERE w.id = ${workspaceId}::uuid`, { tx });
+  const [row] = await sql<{ n: number }>(
+    Prisma.sql`SELECT GREATEST(${ADDITIONS_REMAINING} - ${PENDING_ACCOUNTS}, 0) AS n FROM ${LIMITS_FROM} WHERE w.id = ${workspaceId}::uuid`,
+    { tx },
+  );
   return row!.n;
 }
 

@@ -63,5 +63,8 @@ export interface ScrapeProvider {
   /** `signal`: the job was handed back (src/domain/shared/jobs.ts): stop (its budget wait, its program) and throw. */
   scrapeVideo(ref: VideoRef, opts?: { signal?: AbortSignal }): Promise<ScrapedVideo>;
   /** The account's profile and its newest videos (newest first), at most `maxVideos` of them. */
-  scrapeAccount(ref: AccountRef, opts: { maxVideos: number; signal?: AbortSignal }): Promise<{ account: ScrapedAccount; videos: ScrapedVideo[] }>;
+  scrapeAccount(
+    ref: AccountRef,
+    opts: { maxVideos: number; signal?: AbortSignal },
+  ): Promise<{ account: ScrapedAccount; videos: ScrapedVideo[] }>;
 }

@@ -22,7 +22,10 @@ import { dueJobReason, enqueueAccountScrape, enqueueVideoScrape, REFRESH_JOB_OPT
 export class RefreshTooSoonError extends DomainError {
   override readonly retryAfterSeconds: number;
   constructor(retryAfterSeconds: number, what: string) {
-    super("REFRESH_TOO_SOON", `This ${what} was scraped or refreshed less than ${Math.round(config.refresh.minIntervalMs / 1000)} seconds ago: retry in ${retryAfterSeconds} seconds.`);
+    super(
+      "REFRESH_TOO_SOON",
+      `This ${what} was scraped or refreshed less than ${Math.round(config.refresh.minIntervalMs / 1000)} seconds ago: retry in ${retryAfterSeconds} seconds.`,
+    );
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
@@ -53,7 +56,13 @@ const ACCOUNTS: Refreshable = {
   enqueue: (id, reason) => enqueueAccountScrape(id, reason, REFRESH_JOB_OPTIONS),
 };
 
-async function requestRefresh(kind: Refreshable, workspaceId: string, id: string, now: Date, minIntervalMs: number): Promise<RefreshQueued> {
+async function requestRefresh(
+  kind: Refreshable,
+  workspaceId: string,
+  id: string,
+  now: Date,
+  minIntervalMs: number,
+): Promise<RefreshQueued> {
   const table = Prisma.raw(kind.table);
   const [row] = await sql<{ id: string; nextRefreshAt: Date }>(Prisma.sql`
     UPDATE ${table} r SET refresh_requested_at = ${now}::timestamptz, next_refresh_at = ${now}::timestamptz
@@ -68,18 +77,33 @@ async function requestRefresh(kind: Refreshable, workspaceId: string, id: string
     const waitMs = (seen.last?.getTime() ?? now.getTime()) + minIntervalMs - now.getTime();
     throw new RefreshTooSoonError(Math.max(1, Math.ceil(waitMs / 1000)), kind.what);
   }
-  await kind.enqueue(row.id, dueJobReason(row.nextRefreshAt)).catch((e) =>
-    logger.warn({ err: (e as Error).message, id: row.id }, `could not enqueue the ${kind.what} refresh: the scheduler takes it (it is due)`),
-  );
+  await kind
+    .enqueue(row.id, dueJobReason(row.nextRefreshAt))
+    .catch((e) =>
+      logger.warn(
+        { err: (e as Error).message, id: row.id },
+        `could not enqueue the ${kind.what} refresh: the scheduler takes it (it is due)`,
+      ),
+    );
   return row;
 }
 
 /** Queues a scrape of a video the workspace tracks (NOT_FOUND otherwise; REFRESH_TOO_SOON within the spacing). */
-export function requestVideoRefresh(workspaceId: string, videoId: string, now = new Date(), minIntervalMs = config.refresh.minIntervalMs): Promise<RefreshQueued> {
+export function requestVideoRefresh(
+  workspaceId: string,
+  videoId: string,
+  now = new Date(),
+  minIntervalMs = config.refresh.minIntervalMs,
+): Promise<RefreshQueued> {
   return requestRefresh(VIDEOS, workspaceId, videoId, now, minIntervalMs);
 }
 
 /** Queues a scrape of an account the workspace tracks (an owner account it does not track is NOT_FOUND). */
-export function requestAccountRefresh(workspaceId: string, accountId: string, now = new Date(), minIntervalMs = config.refresh.minIntervalMs): Promise<RefreshQueued> {
+export function requestAccountRefresh(
+  workspaceId: string,
+  accountId: string,
+  now = new Date(),
+  minIntervalMs = config.refresh.minIntervalMs,
+): Promise<RefreshQueued> {
   return requestRefresh(ACCOUNTS, workspaceId, accountId, now, minIntervalMs);
 }

@@ -72,13 +72,26 @@ export function judgeVideo(r: AccountRules, v: JudgedVideo): Refusal | null {
     return { rule: "includeWords", reason: `Mentions none of ${quoted(r.includeWords)}, which this account's rules require.` };
   }
   if (r.minDurationSeconds !== null && v.durationSeconds !== null && v.durationSeconds < r.minDurationSeconds) {
-    return { rule: "minDurationSeconds", reason: `Lasts ${v.durationSeconds} s, shorter than the rules' minimum of ${r.minDurationSeconds} s.` };
+    return {
+      rule: "minDurationSeconds",
+      reason: `Lasts ${v.durationSeconds} s, shorter than the rules' minimum of ${r.minDurationSeconds} s.`,
+    };
   }
   if (r.postedAfter !== null && v.postedAt !== null && v.postedAt < new Date(`${r.postedAfter}T00:00:00.000Z`)) {
-    return { rule: "postedAfter", reason: `Posted on ${v.postedAt.toISOString().slice(0, 10)}, before ${r.postedAfter}, the first day the rules take.` };
+    return {
+      rule: "postedAfter",
+      reason: `Posted on ${v.postedAt.toISOString().slice(0, 10)}, before ${r.postedAfter}, the first day the rules take.`,
+    };
   }
   return null;
 }
 
 /** The rule names, for the doors' enums (GraphQL SkippedVideoRule) and descriptions. */
-export const ACCOUNT_RULES = ["includeHashtags", "excludeHashtags", "includeWords", "excludeWords", "minDurationSeconds", "postedAfter"] as const satisfies readonly AccountRule[];
+export const ACCOUNT_RULES = [
+  "includeHashtags",
+  "excludeHashtags",
+  "includeWords",
+  "excludeWords",
+  "minDurationSeconds",
+  "postedAfter",
+] as const satisfies readonly AccountRule[];

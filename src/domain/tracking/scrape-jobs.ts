@@ -97,7 +97,8 @@ async function failed(
 }
 
 /** The item was scraped successfully after this job was queued: its purpose is served. */
-const servedAlready = (run: JobRun, lastScrapedAt: Date | null) => run.queuedAt !== undefined && lastScrapedAt !== null && lastScrapedAt >= run.queuedAt;
+const servedAlready = (run: JobRun, lastScrapedAt: Date | null) =>
+  run.queuedAt !== undefined && lastScrapedAt !== null && lastScrapedAt >= run.queuedAt;
 
 /** `clock` is when the numbers are captured (tests move it together with the simulated provider's). */
 export async function scrapeVideo(
@@ -119,21 +120,33 @@ export async function scrapeVideo(
   } catch (e) {
     countScrape({ ...counted, outcome: "error" });
     stopIfHandedBack(run);
-    return failed(run, e, { id: videoId, ...target }, clock(), async (reason, outcome) => {
-      await recordVideoScrapeFailure(videoId, reason, outcome);
-      const final = outcome !== null;
-      await announceVideo(videoId, target.scrapeStatus === "ready" && !outcome?.givesUp ? "ready" : final ? "failed" : "queued");
-    }, s);
+    return failed(
+      run,
+      e,
+      { id: videoId, ...target },
+      clock(),
+      async (reason, outcome) => {
+        await recordVideoScrapeFailure(videoId, reason, outcome);
+        const final = outcome !== null;
+        await announceVideo(videoId, target.scrapeStatus === "ready" && !outcome?.givesUp ? "ready" : final ? "failed" : "queued");
+      },
+      s,
+    );
   }
   stopIfHandedBack(run);
   const now = clock();
   const postedAt = scraped.postedAt ?? target.postedAt;
-  const next = nextRefreshAt(videoId, now, {
-    ageMs: postedAt ? now.getTime() - postedAt.getTime() : null,
-    viewsPerHour: viewsPerHour(target.previous, { count: scraped.viewCount, at: now }),
-    viewCount: scraped.viewCount,
-    planFactor: target.planFactor,
-  }, s);
+  const next = nextRefreshAt(
+    videoId,
+    now,
+    {
+      ageMs: postedAt ? now.getTime() - postedAt.getTime() : null,
+      viewsPerHour: viewsPerHour(target.previous, { count: scraped.viewCount, at: now }),
+      viewCount: scraped.viewCount,
+      planFactor: target.planFactor,
+    },
+    s,
+  );
   const stored = await storeScrapedVideo(
     { ...scraped, partial: false },
     {
@@ -171,10 +184,17 @@ export async function scrapeAccount(
   } catch (e) {
     countScrape({ ...counted, outcome: "error" });
     stopIfHandedBack(run);
-    return failed(run, e, { id: accountId, ...target }, clock(), async (reason, outcome) => {
-      await recordAccountScrapeFailure(accountId, reason, outcome);
-      await announceAccount(accountId, target.scrapeStatus === "ready" && !outcome?.givesUp ? "ready" : outcome ? "failed" : "queued");
-    }, s);
+    return failed(
+      run,
+      e,
+      { id: accountId, ...target },
+      clock(),
+      async (reason, outcome) => {
+        await recordAccountScrapeFailure(accountId, reason, outcome);
+        await announceAccount(accountId, target.scrapeStatus === "ready" && !outcome?.givesUp ? "ready" : outcome ? "failed" : "queued");
+      },
+      s,
+    );
   }
   stopIfHandedBack(run);
   const now = clock();
@@ -185,7 +205,10 @@ export async function scrapeAccount(
   for (const v of result.videos.slice(0, demand)) {
     if (v.platform !== target.ref.platform) continue;
     // The account's own username, so platform A canonical links can be rebuilt for each video.
-    const stored = await storeScrapedVideo({ ...v, username: v.username || target.ref.username }, { source: provider.name, now, accountId });
+    const stored = await storeScrapedVideo(
+      { ...v, username: v.username || target.ref.username },
+      { source: provider.name, now, accountId },
+    );
     if (!stored) continue;
     ordered.push(stored.id);
     if (stored.needsScrape) toScrape.push(stored.id);
@@ -195,36 +218,55 @@ export async function scrapeAccount(
     await announceVideo(stored.id, stored.needsScrape ? "queued" : "ready");
   }
   // `account.video_discovered` is recorded in the transaction that tracks the video (./scrape-store.ts).
-  const added = await trackAccountVideos(accountId, ordered, (w) =>
-    previousScrape !== null && w.trackedSince < previousScrape
-      ? w.added
-          .filter((a) => isNew.has(a.videoId))
-          .map((a) => ({
-            workspaceId: w.workspaceId,
-            type: "account.video_discovered" as const,
-            data: {
-              accountId,
-              username: target.ref.username,
-              platform: target.ref.platform,
-              videoId: a.videoId,
-              trackedVideoId: a.trackedVideoId,
-              postedAt: isNew.get(a.videoId)!.postedAt?.toISOString() ?? null,
-            },
-          }))
-      : [],
+  const added = await trackAccountVideos(
+    accountId,
+    ordered,
+    (w) =>
+      previousScrape !== null && w.trackedSince < previousScrape
+        ? w.added
+            .filter((a) => isNew.has(a.videoId))
+            .map((a) => ({
+              workspaceId: w.workspaceId,
+              type: "account.video_discovered" as const,
+              data: {
+                accountId,
+                username: target.ref.username,
+                platform: target.ref.platform,
+                videoId: a.videoId,
+                trackedVideoId: a.trackedVideoId,
+                postedAt: isNew.get(a.videoId)!.postedAt?.toISOString() ?? null,
+              },
+            }))
+        : [],
     now,
   );
   const discovered = added.flatMap((w) => w.eventIds);
   await relayWorkspaceEvents(discovered);
-  await Promise.all(added.map((w) => announceTracking(w.workspaceId, w.added.map((a) => a.videoId), "added")));
+  await Promise.all(
+    added.map((w) =>
+      announceTracking(
+        w.workspaceId,
+        w.added.map((a) => a.videoId),
+        "added",
+      ),
+    ),
+  );
   // Last, so `ready` on the account means its videos are tracked too.
-  const newest = result.videos.reduce<Date | null>((max, v) => (v.postedAt && (!max || v.postedAt > max) ? v.postedAt : max), target.newestPostedAt);
-  const next = nextRefreshAt(accountId, now, {
-    ageMs: newest ? now.getTime() - newest.getTime() : null,
-    viewsPerHour: viewsPerHour(target.previous, { count: result.account.totalViews, at: now }),
-    viewCount: result.account.totalViews,
-    planFactor: target.planFactor,
-  }, s);
+  const newest = result.videos.reduce<Date | null>(
+    (max, v) => (v.postedAt && (!max || v.postedAt > max) ? v.postedAt : max),
+    target.newestPostedAt,
+  );
+  const next = nextRefreshAt(
+    accountId,
+    now,
+    {
+      ageMs: newest ? now.getTime() - newest.getTime() : null,
+      viewsPerHour: viewsPerHour(target.previous, { count: result.account.totalViews, at: now }),
+      viewCount: result.account.totalViews,
+      planFactor: target.planFactor,
+    },
+    s,
+  );
   await storeScrapedAccount(accountId, result.account, { source: provider.name, now, nextRefreshAt: next });
   await announceAccount(accountId, "ready");
   // Listed-only videos get a scrape of their own (for all their metrics), if a workspace tracks them:
@@ -261,9 +303,15 @@ export async function refreshDue(
       taken += claimed.length;
       try {
         if (kind === "video") {
-          await enqueueVideoScrapes(claimed.map((c) => ({ videoId: c.id, reason: dueJobReason(c.dueAt) })), REFRESH_JOB_OPTIONS);
+          await enqueueVideoScrapes(
+            claimed.map((c) => ({ videoId: c.id, reason: dueJobReason(c.dueAt) })),
+            REFRESH_JOB_OPTIONS,
+          );
         } else {
-          await enqueueAccountScrapes(claimed.map((c) => ({ accountId: c.id, reason: dueJobReason(c.dueAt) })), REFRESH_JOB_OPTIONS);
+          await enqueueAccountScrapes(
+            claimed.map((c) => ({ accountId: c.id, reason: dueJobReason(c.dueAt) })),
+            REFRESH_JOB_OPTIONS,
+          );
         }
       } catch (e) {
         // The claimed items are due again when their lease ends.
@@ -277,4 +325,3 @@ export async function refreshDue(
   }
   return out;
 }
-

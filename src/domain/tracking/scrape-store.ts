@@ -85,7 +85,8 @@ export async function startVideoScrape(
     postedAt: Date | null;
     refreshFailures: number;
     planFactor: number | null;
-  }>(Prisma.sql`
+  }>(
+    Prisma.sql`
     WITH started AS (
       UPDATE videos SET scrape_status = 'scraping', scrape_attempts = scrape_attempts + 1, updated_at = now()
        WHERE id = ${videoId}::uuid AND scrape_status IN ('queued', 'failed')
@@ -98,7 +99,9 @@ export async function startVideoScrape(
            (SELECT min(p.refresh_factor) FROM tracked_videos tv JOIN workspaces w ON w.id = tv.workspace_id
               JOIN plans p ON p.name = w.plan_name WHERE tv.video_id = v.id) AS "planFactor"
       FROM videos v LEFT JOIN accounts a ON a.id = v.account_id
-     WHERE v.id = ${videoId}::uuid`, { prepare: true });
+     WHERE v.id = ${videoId}::uuid`,
+    { prepare: true },
+  );
   const v = rows[0];
   if (!v) return null;
   const username = v.username || v.accountUsername || undefined;
@@ -166,7 +169,13 @@ export interface FailureOutcome {
   retryAt: Date | null;
 }
 
-function failureSql(table: "videos" | "accounts", trackedBy: Prisma.Sql, id: string, reason: string, outcome: FailureOutcome | null): Prisma.Sql {
+function failureSql(
+  table: "videos" | "accounts",
+  trackedBy: Prisma.Sql,
+  id: string,
+  reason: string,
+  outcome: FailureOutcome | null,
+): Prisma.Sql {
   const final = outcome !== null;
   const givesUp = outcome?.givesUp === true;
   const next = final ? "failed" : "queued";
@@ -186,7 +195,15 @@ export async function recordVideoScrapeFailure(videoId: string, reason: string, 
 }
 
 export async function recordAccountScrapeFailure(accountId: string, reason: string, outcome: FailureOutcome | null): Promise<void> {
-  await sqlExec(failureSql("accounts", Prisma.sql`SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = r.id AND ta.paused_at IS NULL`, accountId, reason, outcome));
+  await sqlExec(
+    failureSql(
+      "accounts",
+      Prisma.sql`SELECT 1 FROM tracked_accounts ta WHERE ta.account_id = r.id AND ta.paused_at IS NULL`,
+      accountId,
+      reason,
+      outcome,
+    ),
+  );
 }
 
 export interface StoredVideo {
@@ -629,7 +646,11 @@ async function videoFacts(videoIds: readonly string[]): Promise<Map<string, Judg
 type Skip = { videoId: string } & Refusal;
 
 /** The listed videos (newest first) the rules let in, and those they refuse with why. */
-function applyRules(rules: AccountRules, videoIds: readonly string[], facts: ReadonlyMap<string, JudgedVideo>): { passing: string[]; refused: Skip[] } {
+function applyRules(
+  rules: AccountRules,
+  videoIds: readonly string[],
+  facts: ReadonlyMap<string, JudgedVideo>,
+): { passing: string[]; refused: Skip[] } {
   if (!hasRules(rules)) return { passing: [...videoIds], refused: [] };
   const passing: string[] = [];
   const refused: Skip[] = [];
@@ -650,7 +671,14 @@ export const MAX_SKIPPED_PER_ACCOUNT = 200;
  * keeping when each was first skipped; forgets skips of videos the rules now let in (rules changed);
  * keeps the newest MAX_SKIPPED_PER_ACCOUNT. Idempotent: a retried scrape writes the same rows.
  */
-async function recordSkips(tx: Tx, trackedAccountId: string, workspaceId: string, passing: string[], refused: Skip[], now: Date): Promise<void> {
+async function recordSkips(
+  tx: Tx,
+  trackedAccountId: string,
+  workspaceId: string,
+  passing: string[],
+  refused: Skip[],
+  now: Date,
+): Promise<void> {
   if (passing.length > 0) {
     await sqlExec(
       Prisma.sql`DELETE FROM account_skipped_videos WHERE tracked_account_id = ${trackedAccountId}::uuid AND video_id = ANY(${passing}::uuid[])`,

@@ -36,8 +36,7 @@ export const ACCEPTED_VIDEO_LINKS =
   "https://www.tiktok.com/@user/video/<id>, https://www.instagram.com/reel/<code>/, " +
   "https://www.youtube.com/watch?v=<id>, https://youtu.be/<id> or https://www.youtube.com/shorts/<id>";
 
-export const ACCEPTED_ACCOUNT_LINKS =
-  "https://www.tiktok.com/@user, https://www.instagram.com/user/ or https://www.youtube.com/@handle";
+export const ACCEPTED_ACCOUNT_LINKS = "https://www.tiktok.com/@user, https://www.instagram.com/user/ or https://www.youtube.com/@handle";
 
 type Kind = "video" | "account";
 
@@ -194,7 +193,8 @@ export function parseVideoUrl(input: string): VideoRef {
   const located = locate(input, "video");
   const ids = videoIdsOf(located);
   if (!ids) {
-    const reason = accountUsernameOf(located) !== null ? "it is an account link, not a video link" : "it is not a video link of the platform";
+    const reason =
+      accountUsernameOf(located) !== null ? "it is an account link, not a video link" : "it is not a video link of the platform";
     throw invalidUrl("video", reason);
   }
   return { ...ids, canonicalUrl: canonicalVideoUrl(ids) };

@@ -40,7 +40,13 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
   const ref = parseVideoUrl(url);
   // Fast answers without writing, in one round trip: already tracked, or no slot left (re-checked
   // under the lock below).
-  const [state] = await sql<{ videoId: string | null; scrapeStatus: string | null; tracked: boolean; videoLimit: number; additionsRemaining: number }>(Prisma.sql`
+  const [state] = await sql<{
+    videoId: string | null;
+    scrapeStatus: string | null;
+    tracked: boolean;
+    videoLimit: number;
+    additionsRemaining: number;
+  }>(Prisma.sql`
     SELECT v.id AS "videoId", v.scrape_status::text AS "scrapeStatus", p.video_limit AS "videoLimit",
            ${ADDITIONS_REMAINING} AS "additionsRemaining",
            EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.workspace_id = w.id AND tv.video_id = v.id) AS tracked
@@ -83,7 +89,9 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
     RETURNING id`);
   if (!tracked[0]) {
     // Lost a race: a concurrent request tracked this video, or took the last slot.
-    const again = await sql<{ id: string }>(Prisma.sql`SELECT id FROM tracked_videos WHERE workspace_id = ${workspaceId}::uuid AND video_id = ${videoId}::uuid`);
+    const again = await sql<{ id: string }>(
+      Prisma.sql`SELECT id FROM tracked_videos WHERE workspace_id = ${workspaceId}::uuid AND video_id = ${videoId}::uuid`,
+    );
     throw again.length ? alreadyTracked() : await limitReachedFor(workspaceId, state.videoLimit);
   }
   await announceTracking(workspaceId, [videoId], "added");
@@ -118,9 +126,13 @@ export async function listTrackedVideos(
   const p = pageSql(trackedVideosOrder(list.sort, list.order), page);
   const filter = videoFilterSql(list);
   // With a filter, the total is the matching videos, counted once (a lateral, not a per-row subquery).
-  const [count, counted] = filter === Prisma.empty
-    ? [Prisma.sql`w.tracked_video_count`, Prisma.empty]
-    : [Prisma.sql`c.n`, Prisma.sql`CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = w.id ${filter}) c`];
+  const [count, counted] =
+    filter === Prisma.empty
+      ? [Prisma.sql`w.tracked_video_count`, Prisma.empty]
+      : [
+          Prisma.sql`c.n`,
+          Prisma.sql`CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = w.id ${filter}) c`,
+        ];
   // Each video's owner account, when asked, joined after the page is cut (one lookup per row of the
   // page; LIMIT 1 keeps it a nested loop, so the page's order is kept).
   const [ownerColumns, owners] = read.owners

@@ -120,7 +120,10 @@ export function trackedVideosOrder(sort: VideoSort = "tracked_at", order: SortOr
           { sql: "tv.id", type: "uuid", value: (v) => v.trackedVideoId },
         ];
   }
-  return [{ ...VIDEO_SORT_KEYS[sort], desc: order === "desc" }, { sql: "v.id", type: "uuid", value: (v) => v.id }];
+  return [
+    { ...VIDEO_SORT_KEYS[sort], desc: order === "desc" },
+    { sql: "v.id", type: "uuid", value: (v) => v.id },
+  ];
 }
 
 /** The words of `q`: lower-cased, at most 10, LIKE's special characters escaped. */
@@ -231,7 +234,8 @@ const TRACKING_FIELDS = [
   ["pausedAt", "ta.paused_at"],
 ] as const satisfies readonly (readonly [keyof AccountTracking, string])[];
 
-const columns = (fields: readonly (readonly [string, string])[], prefix = "") => Prisma.raw(fields.map(([field, column]) => `${column} AS "${prefix}${field}"`).join(", "));
+const columns = (fields: readonly (readonly [string, string])[], prefix = "") =>
+  Prisma.raw(fields.map(([field, column]) => `${column} AS "${prefix}${field}"`).join(", "));
 
 /** Every column of an AccountRecord, from `accounts a`. */
 export const ACCOUNT_COLUMNS = columns(ACCOUNT_FIELDS);
@@ -257,9 +261,10 @@ const OWNER_ID = `${OWNER_PREFIX}id`;
  * constant field names): one hidden class and constant-key reads. Copied key by key in a loop it was
  * 4 % of the nested list's CPU (`npm run bench:profile -- gqlNested`).
  */
-const ownerFromRow = new Function("r", `return { ${OWNER_KEYS.map(([field, key]) => `${JSON.stringify(field)}: r[${JSON.stringify(key)}]`).join(", ")} };`) as (
-  row: object,
-) => AccountView;
+const ownerFromRow = new Function(
+  "r",
+  `return { ${OWNER_KEYS.map(([field, key]) => `${JSON.stringify(field)}: r[${JSON.stringify(key)}]`).join(", ")} };`,
+) as (row: object) => AccountView;
 
 /** The owner account of a row read with OWNER_ACCOUNT_COLUMNS (null when the video has none). */
 function ownerAccountOf(row: object): AccountView | null {
@@ -320,7 +325,10 @@ export function trackedAccountsOrder(sort: AccountSort = "tracked_at", order: So
           { sql: "ta.id", type: "uuid", value: (a) => a.trackedAccountId },
         ];
   }
-  return [{ ...ACCOUNT_SORT_KEYS[sort], desc: order === "desc" }, { sql: "ta.id", type: "uuid", value: (a) => a.trackedAccountId }];
+  return [
+    { ...ACCOUNT_SORT_KEYS[sort], desc: order === "desc" },
+    { sql: "ta.id", type: "uuid", value: (a) => a.trackedAccountId },
+  ];
 }
 
 /** `AND …` predicates over `accounts a` and its tracking `ta` (Prisma.empty without any): the platform, each word of `q` in the username or display name, and the tags. */

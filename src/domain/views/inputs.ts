@@ -15,7 +15,18 @@ export const SAVED_VIEW_LISTS = ["videos", "accounts"] as const;
 export type SavedViewList = (typeof SAVED_VIEW_LISTS)[number];
 
 /** The videos table's columns a person may show or hide (the row's checkbox is always there). */
-export const VIDEO_LIST_COLUMNS = ["platform", "video", "creator", "views", "likes", "engagement", "views24h", "outlier", "posted", "status"] as const;
+export const VIDEO_LIST_COLUMNS = [
+  "platform",
+  "video",
+  "creator",
+  "views",
+  "likes",
+  "engagement",
+  "views24h",
+  "outlier",
+  "posted",
+  "status",
+] as const;
 /** The accounts table's columns a person may show or hide (the account's name is always there). */
 export const ACCOUNT_LIST_COLUMNS = ["platform", "followers", "views", "videos", "limit", "tracked", "status"] as const;
 
@@ -37,13 +48,19 @@ const columns = <C extends readonly [string, ...string[]]>(ids: C) =>
 
 /** Tags the list is filtered by (the workspace's tag ids or names, as the tags feature writes them). */
 const tags = z
-  .array(z.string({ message: "a tag must be a string" }).trim().min(1, "a tag must not be empty").max(100, "a tag is at most 100 characters"), { message: "tags must be a list" })
+  .array(
+    z.string({ message: "a tag must be a string" }).trim().min(1, "a tag must not be empty").max(100, "a tag is at most 100 characters"),
+    { message: "tags must be a list" },
+  )
   .max(20, "tags holds at most 20 tags")
   .default([]);
 
 const filters = z
   .strictObject({
-    platform: z.enum(PLATFORMS, { message: `platform must be one of ${PLATFORMS.join(", ")}` }).nullable().default(null),
+    platform: z
+      .enum(PLATFORMS, { message: `platform must be one of ${PLATFORMS.join(", ")}` })
+      .nullable()
+      .default(null),
     q: z.string({ message: "q must be a string" }).max(200, "q is at most 200 characters").nullable().default(null),
     tags,
   })

@@ -68,7 +68,11 @@ async function requireVisible(actor: Actor, id: string): Promise<SavedView> {
 
 function requirePerson(actor: Actor): string {
   const me = personOf(actor);
-  if (!me) throw new DomainError("FORBIDDEN", "Saved views belong to a person: sign in to the dashboard to save one (an API key can read the shared ones).");
+  if (!me)
+    throw new DomainError(
+      "FORBIDDEN",
+      "Saved views belong to a person: sign in to the dashboard to save one (an API key can read the shared ones).",
+    );
   return me;
 }
 
@@ -101,7 +105,8 @@ export async function updateSavedView(actor: Actor, id: string, patch: z.output<
 export async function deleteSavedView(actor: Actor, id: string): Promise<{ id: string }> {
   const view = await requireVisible(actor, id);
   const mayDelete = view.ownerId === personOf(actor) || (view.shared && actor.role === "owner" && personOf(actor) !== null);
-  if (!mayDelete) throw new DomainError("FORBIDDEN", "Only the person who saved a view (or a workspace owner, for a shared view) can delete it.");
+  if (!mayDelete)
+    throw new DomainError("FORBIDDEN", "Only the person who saved a view (or a workspace owner, for a shared view) can delete it.");
   await sqlExec(Prisma.sql`DELETE FROM saved_views WHERE id = ${id}::uuid`);
   return { id };
 }

@@ -86,7 +86,20 @@ function deliveryEnded(e: DeliveryOutcomeEvent): void {
     }
   }
   const log = e.outcome === "delivered" ? logger.debug.bind(logger) : logger.info.bind(logger);
-  log({ deliveryId: e.deliveryId, endpointId: e.endpointId, workspaceId: e.workspaceId, event: e.eventType, attempt: e.attempt, outcome: e.outcome, responseStatus: e.responseStatus, err: e.error ?? undefined, durationMs: e.durationMs }, "webhook attempt ended");
+  log(
+    {
+      deliveryId: e.deliveryId,
+      endpointId: e.endpointId,
+      workspaceId: e.workspaceId,
+      event: e.eventType,
+      attempt: e.attempt,
+      outcome: e.outcome,
+      responseStatus: e.responseStatus,
+      err: e.error ?? undefined,
+      durationMs: e.durationMs,
+    },
+    "webhook attempt ended",
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,10 +164,22 @@ export async function deliverWebhook(
   let answer: WebhookAnswer;
   if (t.disabledAt && t.type !== "webhook.test") {
     // Not sent: the endpoint was disabled after this delivery was created.
-    return finish(t, deliveryId, attempt, { status: null, error: `not sent: the endpoint is disabled (${t.disabledReason ?? "no reason recorded"})` }, s, started, true);
+    return finish(
+      t,
+      deliveryId,
+      attempt,
+      { status: null, error: `not sent: the endpoint is disabled (${t.disabledReason ?? "no reason recorded"})` },
+      s,
+      started,
+      true,
+    );
   }
   const release = await acquirePlace(inFlightSet(t.endpointId), config.webhooks.maxInFlightPerEndpoint);
-  if (!release) throw new DeferJob(DEFER_MS + Math.floor(Math.random() * DEFER_MS), `endpoint ${t.endpointId} has ${config.webhooks.maxInFlightPerEndpoint} deliveries in flight`);
+  if (!release)
+    throw new DeferJob(
+      DEFER_MS + Math.floor(Math.random() * DEFER_MS),
+      `endpoint ${t.endpointId} has ${config.webhooks.maxInFlightPerEndpoint} deliveries in flight`,
+    );
   try {
     const secret = decryptSecret(t.secretCipher, t.endpointId);
     const body = deliveryBody(t);
@@ -192,7 +217,15 @@ function describeFailure(a: WebhookAnswer): string {
   return a.error ? `HTTP ${a.status}: ${a.error}` : `HTTP ${a.status}`;
 }
 
-async function finish(t: AttemptTarget, deliveryId: string, attempt: number, answer: WebhookAnswer, s: DeliverySettings, started: number, final: boolean): Promise<{ status: string }> {
+async function finish(
+  t: AttemptTarget,
+  deliveryId: string,
+  attempt: number,
+  answer: WebhookAnswer,
+  s: DeliverySettings,
+  started: number,
+  final: boolean,
+): Promise<{ status: string }> {
   const ok = delivered(answer);
   const error = ok ? null : clip(describeFailure(answer));
   const lastAttempt = final || attempt > s.retryDelaysMs.length;
@@ -210,7 +243,17 @@ async function finish(t: AttemptTarget, deliveryId: string, attempt: number, ans
   // The attempt is recorded: its health and its outcome count now, whatever happens to the enqueue
   // below (a re-run of this job would find the attempt stale and count nothing).
   if (!final) await updateHealth(t, ok, error ?? "", s);
-  deliveryEnded({ outcome, deliveryId, endpointId: t.endpointId, workspaceId: t.workspaceId, eventType: t.type, attempt, responseStatus: answer.status, error, durationMs: Date.now() - started });
+  deliveryEnded({
+    outcome,
+    deliveryId,
+    endpointId: t.endpointId,
+    workspaceId: t.workspaceId,
+    eventType: t.type,
+    attempt,
+    responseStatus: answer.status,
+    error,
+    durationMs: Date.now() - started,
+  });
   if (outcome === "retrying") {
     // Lost only if Redis is away now: the outbox sweep re-queues a pending delivery whose job is missing.
     await enqueueDeliveries([{ deliveryId, attempt: attempt + 1, delayMs }]).catch((e: Error) =>
@@ -222,7 +265,8 @@ async function finish(t: AttemptTarget, deliveryId: string, attempt: number, ans
 
 /** 72 h → "72 hours", 3600 ms → "3.6 seconds". */
 function describeSpan(ms: number): string {
-  const [unit, size] = ms >= 3_600_000 ? ["hours", 3_600_000] as const : ms >= 60_000 ? ["minutes", 60_000] as const : ["seconds", 1000] as const;
+  const [unit, size] =
+    ms >= 3_600_000 ? (["hours", 3_600_000] as const) : ms >= 60_000 ? (["minutes", 60_000] as const) : (["seconds", 1000] as const);
   return `${Math.round((ms / size) * 100) / 100} ${unit}`;
 }
 
@@ -252,5 +296,6 @@ async function updateHealth(t: AttemptTarget, ok: boolean, error: string, s: Del
              ELSE e.disabled_reason END
       FROM cur WHERE e.id = cur.id
     RETURNING cur.disable AS "disabledNow"`);
-  if (row?.disabledNow) logger.warn({ endpointId: t.endpointId, workspaceId: t.workspaceId }, "webhook endpoint disabled after failing for too long");
+  if (row?.disabledNow)
+    logger.warn({ endpointId: t.endpointId, workspaceId: t.workspaceId }, "webhook endpoint disabled after failing for too long");
 }

@@ -92,7 +92,13 @@ async function announce(rows: RelayedRow[]): Promise<void> {
   try {
     await Promise.all(
       rows.map((r) =>
-        publishEvent("workspaceEvent", r.workspaceId, { id: r.id, workspaceId: r.workspaceId, type: r.type, data: r.data, at: r.createdAt.toISOString() } satisfies WorkspaceEvent),
+        publishEvent("workspaceEvent", r.workspaceId, {
+          id: r.id,
+          workspaceId: r.workspaceId,
+          type: r.type,
+          data: r.data,
+          at: r.createdAt.toISOString(),
+        } satisfies WorkspaceEvent),
       ),
     );
     await enqueueDeliveries(rows.flatMap((r) => r.deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 }))));

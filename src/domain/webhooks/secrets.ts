@@ -64,12 +64,20 @@ export function encryptSecret(secret: string, endpointId: string, material = con
  * the key is being rotated (set the new key, the old one as previous; endpoints keep working; new
  * secrets are encrypted with the new key).
  */
-export function decryptSecret(stored: string, endpointId: string, material = config.webhooks.secretKey, previous = config.webhooks.previousSecretKey): string {
+export function decryptSecret(
+  stored: string,
+  endpointId: string,
+  material = config.webhooks.secretKey,
+  previous = config.webhooks.previousSecretKey,
+): string {
   if (!material) throw new SecretUnavailable("WEBHOOK_SECRET_KEY is not set: the signing secret cannot be decrypted");
   const [version, keyId, iv, tag, ct] = stored.split(".");
   if (version !== "v1" || !iv || !tag || ct === undefined) throw new SecretUnavailable("the stored signing secret is not readable");
   const { key } = [material, ...(previous ? [previous] : [])].map(derive).find((k) => k.id === keyId) ?? {};
-  if (!key) throw new SecretUnavailable(`the signing secret was encrypted with another WEBHOOK_SECRET_KEY${previous ? " (nor WEBHOOK_SECRET_KEY_PREVIOUS)" : ""}`);
+  if (!key)
+    throw new SecretUnavailable(
+      `the signing secret was encrypted with another WEBHOOK_SECRET_KEY${previous ? " (nor WEBHOOK_SECRET_KEY_PREVIOUS)" : ""}`,
+    );
   try {
     const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
     decipher.setAAD(Buffer.from(endpointId.toLowerCase()));

@@ -46,7 +46,8 @@ export interface DeliveryRecord {
 const WEBHOOK_COLUMNS = Prisma.raw(`w.id, w.url, w.events, w.description, w.created_at AS "createdAt", w.failing_since AS "failingSince",
   w.disabled_at AS "disabledAt", w.disabled_reason AS "disabledReason"`);
 
-const DELIVERY_COLUMNS = Prisma.raw(`d.id, d.endpoint_id AS "webhookId", d.event_id AS "eventId", ev.type AS event, d.status::text AS status, d.attempts,
+const DELIVERY_COLUMNS =
+  Prisma.raw(`d.id, d.endpoint_id AS "webhookId", d.event_id AS "eventId", ev.type AS event, d.status::text AS status, d.attempts,
   d.response_status AS "responseStatus", d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt", d.delivered_at AS "deliveredAt"`);
 
 /** Newest first, ties by id (index webhook_endpoints (workspace_id, created_at DESC, id)). */
@@ -67,7 +68,11 @@ export const DELIVERIES_ORDER: Order<DeliveryRecord> = [
  * and each endpoint takes a free slot (unique per workspace), so even concurrent requests never
  * make an 11th. Recorded in the audit log as done `by` the caller.
  */
-export async function createWebhook(workspaceId: string, input: CreateWebhookInput, by: Acting = OPERATOR): Promise<{ webhook: WebhookRecord; secret: string }> {
+export async function createWebhook(
+  workspaceId: string,
+  input: CreateWebhookInput,
+  by: Acting = OPERATOR,
+): Promise<{ webhook: WebhookRecord; secret: string }> {
   if (!encryptionConfigured()) throw notConfigured();
   const id = randomUUID();
   const secret = newSecret();
@@ -85,7 +90,10 @@ export async function createWebhook(workspaceId: string, input: CreateWebhookInp
       { tx },
     );
     if (!row) throw new DomainError("WEBHOOK_LIMIT_REACHED", `A workspace has at most ${MAX_WEBHOOKS} webhooks; delete one first.`);
-    await recordAudit({ workspaceIds: [workspaceId], by, action: "webhook.created", target: row.url, details: { webhookId: row.id, events: row.events } }, tx);
+    await recordAudit(
+      { workspaceIds: [workspaceId], by, action: "webhook.created", target: row.url, details: { webhookId: row.id, events: row.events } },
+      tx,
+    );
     return row;
   });
   return { webhook, secret };
@@ -95,7 +103,9 @@ export async function createWebhook(workspaceId: string, input: CreateWebhookInp
 export async function listWebhooks(workspaceId: string, page: PageRequest): Promise<Page<WebhookRecord>> {
   const p = pageSql(WEBHOOKS_ORDER, page);
   const [items, [count]] = await Promise.all([
-    sql<WebhookRecord>(Prisma.sql`SELECT ${WEBHOOK_COLUMNS} FROM webhook_endpoints w WHERE w.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`),
+    sql<WebhookRecord>(
+      Prisma.sql`SELECT ${WEBHOOK_COLUMNS} FROM webhook_endpoints w WHERE w.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+    ),
     sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM webhook_endpoints WHERE workspace_id = ${workspaceId}::uuid`),
   ]);
   return { items, total: count!.n };

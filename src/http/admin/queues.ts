@@ -36,7 +36,9 @@ const REMOTE_FONTS = /<link[^>]+href="https:\/\/fonts\.googleapis\.com[^>]*>\s*/
 function withoutRemoteFonts(_req: Request, res: Response, next: NextFunction): void {
   const render = res.render.bind(res);
   res.render = ((view: string, options?: object) =>
-    render(view, options ?? {}, (err: Error | null, html?: string) => (err ? next(err) : res.send(html!.replace(REMOTE_FONTS, ""))))) as Response["render"];
+    render(view, options ?? {}, (err: Error | null, html?: string) =>
+      err ? next(err) : res.send(html!.replace(REMOTE_FONTS, "")),
+    )) as Response["render"];
   next();
 }
 

@@ -45,7 +45,9 @@ const BY_STATUS: Record<number, ErrorCode> = {
 const isErrorCode = (code: unknown): code is ErrorCode => typeof code === "string" && code in ERROR_STATUS;
 
 function errorBody(status: number, body: { code?: unknown; message?: unknown; details?: unknown } | null, path: string) {
-  const code: ErrorCode = isErrorCode(body?.code) ? body.code : (LIBRARY_CODES[String(body?.code)] ?? BY_STATUS[status] ?? "INTERNAL_ERROR");
+  const code: ErrorCode = isErrorCode(body?.code)
+    ? body.code
+    : (LIBRARY_CODES[String(body?.code)] ?? BY_STATUS[status] ?? "INTERNAL_ERROR");
   const message =
     code === "UNAUTHORIZED" && path.endsWith("/sign-in/email")
       ? "Invalid email or password."
@@ -84,7 +86,8 @@ async function translate(response: Response | globalThis.Response, path: string)
   if (status >= 500) logger.warn({ path, status: res.status, body: parsed }, "the authentication library failed a request");
   headers.set("content-type", "application/json; charset=utf-8");
   headers.delete("content-length");
-  if (status === 429 && !headers.has("retry-after") && headers.has("x-retry-after")) headers.set("retry-after", headers.get("x-retry-after")!);
+  if (status === 429 && !headers.has("retry-after") && headers.has("x-retry-after"))
+    headers.set("retry-after", headers.get("x-retry-after")!);
   return new globalThis.Response(JSON.stringify(body), { status, headers });
 }
 
@@ -110,8 +113,15 @@ function checkInput(req: Request, _res: Response, next: NextFunction): void {
   rejectUnstorableStrings(req.query, "query");
   const body: unknown = req.body;
   if (body !== undefined) {
-    const flat = body !== null && typeof body === "object" && !Array.isArray(body) && Object.values(body).every((v) => v === null || typeof v !== "object");
-    if (!flat) throw validationError("Invalid request: the body must be a JSON object of strings, numbers and booleans.", [{ path: "body", message: "must be a flat JSON object" }]);
+    const flat =
+      body !== null &&
+      typeof body === "object" &&
+      !Array.isArray(body) &&
+      Object.values(body).every((v) => v === null || typeof v !== "object");
+    if (!flat)
+      throw validationError("Invalid request: the body must be a JSON object of strings, numbers and booleans.", [
+        { path: "body", message: "must be a flat JSON object" },
+      ]);
     rejectUnstorableStrings(body, "body");
   }
   next();

@@ -80,5 +80,12 @@ async function anonymousContext(t: AskerTransport): Promise<GraphQLContext> {
   const header = t.req.headers["x-invitation-token"];
   const token = typeof header === "string" ? header : null;
   if (!token || t.connectionParams || !(await previewInvitation(token))) throw refusal(unauthorized());
-  return { auth: unreadableActor(() => unauthorized()), person: null, revocationSubjects: [], budget: null, clientAddress: null, requestId: t.requestId };
+  return {
+    auth: unreadableActor(() => unauthorized()),
+    person: null,
+    revocationSubjects: [],
+    budget: null,
+    clientAddress: null,
+    requestId: t.requestId,
+  };
 }

@@ -39,7 +39,13 @@ function countedBody(request: Request, fetchAPI: { Request: typeof Request; Tran
       },
     }),
   );
-  return new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body, duplex: "half" } as RequestInit);
+  return new fetchAPI.Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    signal: request.signal,
+    body,
+    duplex: "half",
+  } as RequestInit);
 }
 
 /** 415 for a body that is not declared JSON: the media-type rule of every door (../request-context.ts). */
@@ -70,7 +76,9 @@ export const limitBodySize: Plugin = {
     const length = request.headers.get("content-length");
     if (length !== null) {
       if (!CONTENT_LENGTH.test(length)) {
-        throw new GraphQLError("Content-Length must be one non-negative integer.", { extensions: { code: "VALIDATION_ERROR", http: { status: 400 } } });
+        throw new GraphQLError("Content-Length must be one non-negative integer.", {
+          extensions: { code: "VALIDATION_ERROR", http: { status: 400 } },
+        });
       }
       if (Number(length) > BODY_LIMIT_BYTES) throw tooLarge();
       return;

@@ -69,16 +69,19 @@ export const builder = new SchemaBuilder<{
     cursorType: "String",
     edgesFieldOptions: { nullable: false },
     nodeFieldOptions: { nullable: false },
-    nodeQueryOptions: { description: "Any object of the workspace by its global ID (null when it does not exist or belongs to another workspace)." },
+    nodeQueryOptions: {
+      description: "Any object of the workspace by its global ID (null when it does not exist or belongs to another workspace).",
+    },
     nodesQueryOptions: {
       description:
         `Objects of the workspace by their global IDs, in the order given (null for each that does not exist or belongs to another ` +
         `workspace). At most ${MAX_NODE_IDS} ids (a page); more is a VALIDATION_ERROR.`,
       resolve: (_root, args, _context, _info, resolveNodes) => {
         if (args.ids.length > MAX_NODE_IDS) {
-          throw validationError(`nodes(ids:) takes at most ${MAX_NODE_IDS} ids (a page); this asks for ${args.ids.length}. Ask in pages of ${MAX_NODE_IDS}.`, [
-            { path: "ids", message: `at most ${MAX_NODE_IDS} ids` },
-          ]);
+          throw validationError(
+            `nodes(ids:) takes at most ${MAX_NODE_IDS} ids (a page); this asks for ${args.ids.length}. Ask in pages of ${MAX_NODE_IDS}.`,
+            [{ path: "ids", message: `at most ${MAX_NODE_IDS} ids` }],
+          );
         }
         return resolveNodes(args.ids);
       },
@@ -105,15 +108,11 @@ builder.addScalarType("DateTime", GraphQLDateTimeISO, {
   },
 });
 
-builder.addScalarType(
-  "Count",
-  GraphQLSafeInt,
-  {
-    description:
-      "A count a platform reports (views, likes, followers …) or a sum of them: an integer up to 2^53 - 1, beyond GraphQL Int's 2^31 " +
-      "(serialized as a JSON number).",
-  },
-);
+builder.addScalarType("Count", GraphQLSafeInt, {
+  description:
+    "A count a platform reports (views, likes, followers …) or a sum of them: an integer up to 2^53 - 1, beyond GraphQL Int's 2^31 " +
+    "(serialized as a JSON number).",
+});
 
 builder.addScalarType("JSONObject", GraphQLJSONObject, {});
 builder.addScalarType("JSON", GraphQLJSON, {});

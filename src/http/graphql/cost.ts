@@ -11,7 +11,22 @@
  * Nothing that can run is left out: a branch is skipped only when graphql-js's own `doTypesOverlap`
  * says no object can be of both types.
  */
-import { GraphQLError, Kind, doTypesOverlap, getNamedType, isCompositeType, isObjectType, TypeMetaFieldDef, type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLSchema, type SelectionNode, type ValidationContext } from "graphql";
+import {
+  GraphQLError,
+  Kind,
+  doTypesOverlap,
+  getNamedType,
+  isCompositeType,
+  isObjectType,
+  TypeMetaFieldDef,
+  type ASTVisitor,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLSchema,
+  type SelectionNode,
+  type ValidationContext,
+} from "graphql";
 
 const SCALAR_COST = 1;
 const OBJECT_COST = 2;
@@ -24,7 +39,11 @@ const DEPTH_FACTOR = 1.5;
 const MAX_WALK_DEPTH = 200;
 
 /** The type a fragment's selections are read in: the narrower of the scope and the condition, or null when they cannot overlap. */
-export function fragmentScope(schema: GraphQLSchema, scope: GraphQLCompositeType | null, condition: GraphQLCompositeType | undefined): GraphQLCompositeType | null {
+export function fragmentScope(
+  schema: GraphQLSchema,
+  scope: GraphQLCompositeType | null,
+  condition: GraphQLCompositeType | undefined,
+): GraphQLCompositeType | null {
   if (!condition) return scope;
   if (!scope) return condition; // the type in scope is not known: nothing is left out
   if (!doTypesOverlap(schema, scope, condition)) return null;
@@ -41,7 +60,12 @@ function literalPage(field: FieldNode): number {
   return 1;
 }
 
-export function operationCost(schema: GraphQLSchema, fragments: (name: string) => FragmentDefinitionNode | undefined | null, selections: readonly SelectionNode[], root: GraphQLCompositeType): number {
+export function operationCost(
+  schema: GraphQLSchema,
+  fragments: (name: string) => FragmentDefinitionNode | undefined | null,
+  selections: readonly SelectionNode[],
+  root: GraphQLCompositeType,
+): number {
   const spreadCost = new Map<string, number>(); // per fragment and scope; -1 while it is being read (a cycle is another rule's error)
 
   const selectionCost = (s: SelectionNode, scope: GraphQLCompositeType | null, depth: number): number => {
@@ -61,7 +85,8 @@ export function operationCost(schema: GraphQLSchema, fragments: (name: string) =
     const known = spreadCost.get(key);
     if (known !== undefined) return SCALAR_COST + DEPTH_FACTOR * Math.max(known, 0);
     spreadCost.set(key, -1);
-    const cost = OBJECT_COST + fragment.selectionSet.selections.reduce((sum, c) => sum + DEPTH_FACTOR * selectionCost(c, inner, depth + 1), 0);
+    const cost =
+      OBJECT_COST + fragment.selectionSet.selections.reduce((sum, c) => sum + DEPTH_FACTOR * selectionCost(c, inner, depth + 1), 0);
     spreadCost.set(key, cost);
     return SCALAR_COST + DEPTH_FACTOR * cost;
   };
@@ -70,7 +95,8 @@ export function operationCost(schema: GraphQLSchema, fragments: (name: string) =
     if (field.name.value === "__schema") return 0;
     if (!field.selectionSet) return SCALAR_COST;
     // Meta fields are not among a type's fields (`__type` answers a __Type).
-    const def = field.name.value === "__type" ? TypeMetaFieldDef : scope && "getFields" in scope ? scope.getFields()[field.name.value] : undefined;
+    const def =
+      field.name.value === "__type" ? TypeMetaFieldDef : scope && "getFields" in scope ? scope.getFields()[field.name.value] : undefined;
     const named = def ? getNamedType(def.type) : undefined;
     // An unknown field is the validation rules' error; its selection is then counted with no fragment left out.
     const inner = named && isCompositeType(named) ? named : null;
@@ -87,7 +113,12 @@ export const costLimitRule =
   (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(operation) {
       const schema = context.getSchema();
-      const root = operation.operation === "query" ? schema.getQueryType() : operation.operation === "mutation" ? schema.getMutationType() : schema.getSubscriptionType();
+      const root =
+        operation.operation === "query"
+          ? schema.getQueryType()
+          : operation.operation === "mutation"
+            ? schema.getMutationType()
+            : schema.getSubscriptionType();
       if (!root) return;
       const cost = operationCost(schema, (name) => context.getFragment(name), operation.selectionSet.selections, root);
       if (cost > maxCost) report(context, new GraphQLError(`Query Cost limit of ${maxCost} exceeded, found ${cost}.`));

@@ -87,7 +87,8 @@
         depth--;
         if (depth === 0) current = null;
       } else if (depth === 1 && current) {
-        if (t.punct === "@") i++; // a directive's name
+        if (t.punct === "@")
+          i++; // a directive's name
         else if (t.punct === "...") {
           current.fields.push("(the fields of a fragment)");
           i += list[i + 1] && list[i + 1].name === "on" ? 2 : 1; // `... on Type { … }` or `...Name`
@@ -127,7 +128,10 @@
   const LINKED_KEY = "service:graphiql-linked-mutations"; // not under "graphiql:", which GraphiQL manages (and may clear)
   // GraphiQL sends a document compacted (no spaces or commas): compared by its names and punctuators
   // (strings and numbers aside, so a document shaped like a linked one asks too: never fewer questions).
-  const normal = (q) => tokens(String(q || "")).map((t) => t.name || t.punct).join(" ");
+  const normal = (q) =>
+    tokens(String(q || ""))
+      .map((t) => t.name || t.punct)
+      .join(" ");
   const fromLinks = (() => {
     try {
       const kept = JSON.parse(window.localStorage.getItem(LINKED_KEY) || "[]");

@@ -122,7 +122,11 @@ query Me {
 export async function graphiqlOptionsFor(req: IncomingMessage | undefined, res?: ServerResponse): Promise<GraphiQLPage> {
   res?.setHeader("Content-Security-Policy", PAGE_POLICY.graphiql);
   const base: GraphiQLPage = { title: "GraphiQL · Video tracker", subscriptionsProtocol: "WS" };
-  const asker = req ? await whoIsAsking(req, { count: false }).catch((e: unknown) => (logger.debug({ err: (e as Error).message }, "GraphiQL: no session"), null)) : null;
+  const asker = req
+    ? await whoIsAsking(req, { count: false }).catch(
+        (e: unknown) => (logger.debug({ err: (e as Error).message }, "GraphiQL: no session"), null),
+      )
+    : null;
   const person = asker?.person;
   if (!person) return { ...base, headers: SIGNED_OUT_HEADERS, defaultHeaders: SIGNED_OUT_HEADERS, defaultQuery: SIGNED_OUT_QUERY };
   const email = person.person.email;
@@ -148,7 +152,11 @@ export function renderGraphiQL(page: GraphiQLPage): string {
     options: opts,
     workspaces: sessionWorkspaces ?? [],
     workspaceStorageKey: DASHBOARD_WORKSPACE_KEY,
-    workers: { editorWorkerService: `${GRAPHIQL_ASSETS}/editor.worker.js`, json: `${GRAPHIQL_ASSETS}/json.worker.js`, graphql: `${GRAPHIQL_ASSETS}/graphql.worker.js` },
+    workers: {
+      editorWorkerService: `${GRAPHIQL_ASSETS}/editor.worker.js`,
+      json: `${GRAPHIQL_ASSETS}/json.worker.js`,
+      graphql: `${GRAPHIQL_ASSETS}/graphql.worker.js`,
+    },
   };
   return `<!doctype html>
 <html lang="en">

@@ -73,7 +73,11 @@ export function idempotentMutations(maskError: (error: unknown) => Error): Plugi
           method: "POST",
           path: "/graphql",
           // The document run (a trusted document's text too, ./persisted.ts), its variables and operation name.
-          payload: { query: args.document.loc?.source.body ?? print(args.document), variables: args.variableValues ?? null, operationName: args.operationName ?? null },
+          payload: {
+            query: args.document.loc?.source.body ?? print(args.document),
+            variables: args.variableValues ?? null,
+            operationName: args.operationName ?? null,
+          },
           asker: principalId(ctx.auth.principal),
         });
         if (outcome.kind === "replay") {
@@ -95,7 +99,9 @@ export function idempotentMutations(maskError: (error: unknown) => Error): Plugi
             await releaseIdempotentRequest(claimed).catch(() => undefined);
             return;
           }
-          const masked: ExecutionResult = result.errors ? { ...result, errors: result.errors.map((e) => maskError(e) as GraphQLError) } : result;
+          const masked: ExecutionResult = result.errors
+            ? { ...result, errors: result.errors.map((e) => maskError(e) as GraphQLError) }
+            : result;
           if (result.errors) setResult(masked);
           await settle(claimed, masked).catch(async (err: unknown) => {
             logger.error({ err }, "idempotent answer not stored; the key is let go");

@@ -98,18 +98,25 @@ type ResultProcessHook = (payload: Record<string, unknown>) => unknown;
 interface YogaInternals {
   getResultForParams(payload: { params: unknown; request: unknown }, context: TransportContext): Promise<unknown>;
   onResultProcessHooks: ResultProcessHook[];
-  maskedErrorsOpts: { maskError: (error: unknown, message: string, isDev?: boolean) => Error; errorMessage: string; isDev?: boolean } | null;
+  maskedErrorsOpts: {
+    maskError: (error: unknown, message: string, isDev?: boolean) => Error;
+    errorMessage: string;
+    isDev?: boolean;
+  } | null;
   fetchAPI: { Request: typeof Request };
   fetch: (request: Request, context: TransportContext) => Promise<Response>;
 }
 
 /** Yoga's handling of an error thrown before execution (graphql-yoga's handleError, which it does not export). */
 function asResult(yoga: YogaInternals, error: unknown): ExecutionResult {
-  const errors = error && typeof error === "object" && "errors" in error && Array.isArray(error.errors) ? (error.errors as unknown[]) : [error];
+  const errors =
+    error && typeof error === "object" && "errors" in error && Array.isArray(error.errors) ? (error.errors as unknown[]) : [error];
   const masked = errors.map((e) => {
     const opts = yoga.maskedErrorsOpts;
     const m = opts ? opts.maskError(e, opts.errorMessage, opts.isDev) : e;
-    return m instanceof GraphQLError ? m : new GraphQLError(m instanceof Error ? m.message : String(m), { originalError: m instanceof Error ? m : undefined });
+    return m instanceof GraphQLError
+      ? m
+      : new GraphQLError(m instanceof Error ? m.message : String(m), { originalError: m instanceof Error ? m : undefined });
   });
   return { errors: masked };
 }
@@ -163,7 +170,10 @@ export function directJsonPost(server: GraphQLServer) {
       });
     }
     if (!processor) {
-      send(res, { body: null, init: { status: 406, statusText: "Not Acceptable", headers: { accept: acceptableMediaTypes.join("; charset=utf-8, ") } } });
+      send(res, {
+        body: null,
+        init: { status: 406, statusText: "Not Acceptable", headers: { accept: acceptableMediaTypes.join("; charset=utf-8, ") } },
+      });
       return;
     }
     if (processor !== processRegularResult) {
@@ -194,7 +204,8 @@ export function directJsonPost(server: GraphQLServer) {
       // A client gone mid-body (its socket is closed: nothing to answer), or an unexpected failure here:
       // masked as Yoga masks it (logged, with a request id), 500.
       // Written by Yoga's result processor: the status of the masked error (e.g. 503), else 500.
-      if (!res.headersSent && !res.destroyed) send(res, (await (processRegularResult as ResultProcessor)(asResult(yoga, e), recording, "application/json")) as Answer);
+      if (!res.headersSent && !res.destroyed)
+        send(res, (await (processRegularResult as ResultProcessor)(asResult(yoga, e), recording, "application/json")) as Answer);
     }
   };
 }

@@ -25,7 +25,26 @@
  * bounded by the schema's size. The answer-size bound covers everything else: aliases, nested
  * connections of 100 items each, `nodes(ids:)`.
  */
-import { GraphQLError, Kind, visit, getNamedType, isListType, isNonNullType, isCompositeType, type ASTVisitor, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLOutputType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValueNode } from "graphql";
+import {
+  GraphQLError,
+  Kind,
+  visit,
+  getNamedType,
+  isListType,
+  isNonNullType,
+  isCompositeType,
+  type ASTVisitor,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValueNode,
+} from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
@@ -65,10 +84,17 @@ const reportAs =
   (code: keyof typeof ARMOR_MESSAGES, limit: number) =>
   (context: ValidationContext | null, error: GraphQLError): void => {
     const found = /found (\d+(?:\.\d+)?)/.exec(error.message);
-    context?.reportError(limitError(code, found ? ARMOR_MESSAGES[code](Number(found[1]), limit) : error.message.replace(/^Syntax Error: /, "")));
+    context?.reportError(
+      limitError(code, found ? ARMOR_MESSAGES[code](Number(found[1]), limit) : error.message.replace(/^Syntax Error: /, "")),
+    );
   };
 
-const armor = <T>(code: keyof typeof ARMOR_MESSAGES, limit: number, options: T) => ({ ...options, exposeLimits: true, propagateOnRejection: false, onReject: [reportAs(code, limit)] });
+const armor = <T>(code: keyof typeof ARMOR_MESSAGES, limit: number, options: T) => ({
+  ...options,
+  exposeLimits: true,
+  propagateOnRejection: false,
+  onReject: [reportAs(code, limit)],
+});
 
 // ---------------------------------------------------------------------------------------------
 // Parsing: a token budget, and nesting the parser cannot recurse through
@@ -103,7 +129,11 @@ const INTROSPECTION_ROOTS = new Set(["__schema", "__type"]);
 const TYPE_MEMBERS = new Set(["fields", "inputFields", "enumValues", "interfaces", "possibleTypes"]);
 
 /** The response keys of the root fields of an operation (fragments at the root followed). */
-function rootFields(selectionSet: SelectionSetNode, fragments: (name: string) => FragmentDefinitionNode | undefined, seen = new Set<string>()): FieldNode[] {
+function rootFields(
+  selectionSet: SelectionSetNode,
+  fragments: (name: string) => FragmentDefinitionNode | undefined,
+  seen = new Set<string>(),
+): FieldNode[] {
   const out: FieldNode[] = [];
   for (const s of selectionSet.selections) {
     if (s.kind === Kind.FIELD) out.push(s);
@@ -118,7 +148,12 @@ function rootFields(selectionSet: SelectionSetNode, fragments: (name: string) =>
 }
 
 /** Whether a selection lists a type's members below a level that already did (fragments followed once per state). */
-function expandsTwice(selectionSet: SelectionSetNode, expanded: boolean, fragments: (name: string) => FragmentDefinitionNode | undefined, memo: Map<string, boolean>): boolean {
+function expandsTwice(
+  selectionSet: SelectionSetNode,
+  expanded: boolean,
+  fragments: (name: string) => FragmentDefinitionNode | undefined,
+  memo: Map<string, boolean>,
+): boolean {
   for (const s of selectionSet.selections) {
     if (s.kind === Kind.FIELD) {
       const lists = TYPE_MEMBERS.has(s.name.value);
@@ -145,7 +180,12 @@ const limitIntrospection = (context: ValidationContext): ASTVisitor => ({
     const introspection = rootFields(operation.selectionSet, fragments).filter((f) => INTROSPECTION_ROOTS.has(f.name.value));
     const schemas = new Set(introspection.filter((f) => f.name.value === "__schema").map((f) => f.alias?.value ?? f.name.value));
     if (schemas.size > 1) {
-      context.reportError(limitError("QUERY_TOO_COSTLY", `An operation may ask for the schema's introspection (__schema) once; this one asks ${schemas.size} times.`));
+      context.reportError(
+        limitError(
+          "QUERY_TOO_COSTLY",
+          `An operation may ask for the schema's introspection (__schema) once; this one asks ${schemas.size} times.`,
+        ),
+      );
       return;
     }
     const memo = new Map<string, boolean>();
@@ -211,12 +251,22 @@ const unwrap = (type: GraphQLOutputType): GraphQLOutputType => (isNonNullType(ty
  * selected twice under one key counts twice (an over-estimate, never an under-estimate). Introspection
  * counts one (bounded by `limitIntrospection`).
  */
-export function answerSize(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): number {
+export function answerSize(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> = {},
+): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const memo = new Map<string, number>();
 
-  const sizeOf = (selectionSet: SelectionSetNode, parent: GraphQLCompositeType, page: number | undefined, visiting: Set<string>): number => {
+  const sizeOf = (
+    selectionSet: SelectionSetNode,
+    parent: GraphQLCompositeType,
+    page: number | undefined,
+    visiting: Set<string>,
+  ): number => {
     let total = 0;
     for (const s of selectionSet.selections) {
       if (s.kind === Kind.FIELD) {
@@ -232,7 +282,8 @@ export function answerSize(schema: GraphQLSchema, document: DocumentNode, operat
         // A fragment whose type cannot be the parent's never answers anything there.
         const scope = on && isCompositeType(on) ? fragmentScope(schema, parent, on) : null;
         const key = `${name}:${scope?.name ?? ""}:${page ?? ""}`;
-        if (!memo.has(key)) memo.set(key, f && scope && !visiting.has(name) ? sizeOf(f.selectionSet, scope, page, new Set(visiting).add(name)) : 0);
+        if (!memo.has(key))
+          memo.set(key, f && scope && !visiting.has(name) ? sizeOf(f.selectionSet, scope, page, new Set(visiting).add(name)) : 0);
         total += memo.get(key)!;
       }
       if (total > Number.MAX_SAFE_INTEGER / 2) return total;
@@ -261,7 +312,12 @@ export function answerSize(schema: GraphQLSchema, document: DocumentNode, operat
     return 1 + multiplier * inner;
   };
 
-  const root = operation.operation === "query" ? schema.getQueryType() : operation.operation === "mutation" ? schema.getMutationType() : schema.getSubscriptionType();
+  const root =
+    operation.operation === "query"
+      ? schema.getQueryType()
+      : operation.operation === "mutation"
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
   return root ? sizeOf(operation.selectionSet, root, undefined, new Set()) : 0;
 }
 
@@ -274,7 +330,12 @@ function operationOf(document: DocumentNode, operationName?: string | null): Ope
 const constantSizes = new WeakMap<OperationDefinitionNode, number>();
 
 /** QUERY_TOO_COSTLY when the operation could answer more than GRAPHQL_MAX_RESPONSE_VALUES values, or null. */
-export function answerTooLarge(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
+export function answerTooLarge(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+): GraphQLError | null {
   const operation = operationOf(document, operationName);
   if (!operation) return null; // graphql-js answers that itself
   let size = constantSizes.get(operation);
@@ -312,15 +373,25 @@ function negativeStreamCount(document: DocumentNode, variables: Record<string, u
   for (const node of streamCountsOf(document)) {
     const v = valueOf(node, variables ?? {});
     if (typeof v === "number" && v < 0) {
-      return new GraphQLError("@stream's initialCount must be 0 or more.", { extensions: { code: "VALIDATION_ERROR", details: [{ path: "initialCount", message: "must be 0 or more" }] } });
+      return new GraphQLError("@stream's initialCount must be 0 or more.", {
+        extensions: { code: "VALIDATION_ERROR", details: [{ path: "initialCount", message: "must be 0 or more" }] },
+      });
     }
   }
   return null;
 }
 
 /** What is checked once the variables are known, before anything runs. */
-function beforeRunning(args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null }) {
-  return negativeStreamCount(args.document, args.variableValues) ?? answerTooLarge(args.schema, args.document, args.operationName, args.variableValues);
+function beforeRunning(args: {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  variableValues?: Record<string, unknown> | null;
+}) {
+  return (
+    negativeStreamCount(args.document, args.variableValues) ??
+    answerTooLarge(args.schema, args.document, args.operationName, args.variableValues)
+  );
 }
 
 const boundAnswerSize: Plugin = {

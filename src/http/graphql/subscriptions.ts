@@ -207,7 +207,10 @@ type WithCache = GraphQLContext & { [contextCacheSymbol]?: EventScope };
  * what a subscription field's `subscribe` returns. The answer to an event is built before the next
  * event is taken (graphql-js maps one event at a time), so the cache set here is the one in use.
  */
-export async function sharedPerEvent<T>(ctx: GraphQLContext, source: AsyncIterable<T> | Promise<AsyncIterable<T>>): Promise<AsyncIterable<T>> {
+export async function sharedPerEvent<T>(
+  ctx: GraphQLContext,
+  source: AsyncIterable<T> | Promise<AsyncIterable<T>>,
+): Promise<AsyncIterable<T>> {
   const stream = await source;
   const c = ctx as WithCache;
   return {

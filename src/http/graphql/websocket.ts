@@ -46,12 +46,17 @@ function closeAtLifetime(socket: WebSocket): void {
   const ms = lifetimeMs();
   if (ms === null) return;
   const seconds = config.graphql.subscriptionMaxLifetimeMs / 1000;
-  const timer = setTimeout(() => socket.close(CLOSE_LIFETIME_REACHED, `Lifetime reached (GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS=${seconds}): reconnect`), ms);
+  const timer = setTimeout(
+    () => socket.close(CLOSE_LIFETIME_REACHED, `Lifetime reached (GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS=${seconds}): reconnect`),
+    ms,
+  );
   timer.unref();
   socket.once("close", () => clearTimeout(timer));
 }
 
-const asErrors = (e: unknown): GraphQLError[] => [e instanceof GraphQLError ? e : e instanceof DomainError ? refusal(e) : (maskError(e) as GraphQLError)];
+const asErrors = (e: unknown): GraphQLError[] => [
+  e instanceof GraphQLError ? e : e instanceof DomainError ? refusal(e) : (maskError(e) as GraphQLError),
+];
 
 /** graphql-ws on the HTTP server, running operations through Yoga's envelop (so its plugins apply). */
 export function attachWebSocket(server: Server, yoga: GraphQLServer) {
@@ -81,7 +86,10 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
         if (!asker) return false;
         const release = await acquireLive("socket", asker.budget);
         if (!release) {
-          socket.close(CLOSE_TOO_MANY, `Too many WebSocket connections for this credential (GRAPHQL_MAX_SOCKETS_PER_KEY=${config.graphql.maxSocketsPerKey})`);
+          socket.close(
+            CLOSE_TOO_MANY,
+            `Too many WebSocket connections for this credential (GRAPHQL_MAX_SOCKETS_PER_KEY=${config.graphql.maxSocketsPerKey})`,
+          );
           return false;
         }
         socket.once("close", release);
@@ -99,7 +107,13 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
           // Each operation is admitted again (the session may have ended since) and costs one unit of
           // the budget, before its document is read.
           admitted = await askerContext({ req: ctx.extra.request, connectionParams: ctx.connectionParams ?? {}, requestId: randomUUID() });
-          params = await trustedParams({ ...payload, operationName: payload.operationName ?? undefined, variables: payload.variables ?? undefined, extensions: payload.extensions ?? undefined, query: payload.query ?? "" });
+          params = await trustedParams({
+            ...payload,
+            operationName: payload.operationName ?? undefined,
+            variables: payload.variables ?? undefined,
+            extensions: payload.extensions ?? undefined,
+            query: payload.query ?? "",
+          });
         } catch (e) {
           return asErrors(e);
         }

@@ -5,13 +5,31 @@
  * in ./limits.ts, of live subscriptions in ./subscriptions.ts.
  */
 import { randomUUID } from "node:crypto";
-import { getOperationAST, GraphQLError, Kind, Lexer, Source, TokenKind, visit, type ASTNode, type DocumentNode, type Token, type ValidationRule } from "graphql";
+import {
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  Lexer,
+  Source,
+  TokenKind,
+  visit,
+  type ASTNode,
+  type DocumentNode,
+  type Token,
+  type ValidationRule,
+} from "graphql";
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import { persistedOperationsPlugin } from "./persisted.ts";
 import { limitBodySize } from "./body-limit.ts";
 import { releaseLoaders } from "./release-loaders.ts";
 import type { Plugin } from "graphql-yoga";
-import { findUnstorableString, isUrlField, unstorableReason, unstorableStringError, type UnstorableString } from "../../domain/shared/unstorable.ts";
+import {
+  findUnstorableString,
+  isUrlField,
+  unstorableReason,
+  unstorableStringError,
+  type UnstorableString,
+} from "../../domain/shared/unstorable.ts";
 import { createYoga, type YogaInitialContext } from "graphql-yoga";
 import { PothosValidationError } from "@pothos/core";
 import { useGraphQlJit } from "@envelop/graphql-jit";
@@ -44,7 +62,10 @@ export function maskError(error: unknown): Error {
     // no code: it is the contract's VALIDATION_ERROR, as a wrongly typed REST field is.
     // So is a global ID that does not decode (Pothos's PothosValidationError).
     if (original.extensions?.code === undefined && (VARIABLE_REFUSAL.test(original.message) || original instanceof PothosValidationError)) {
-      return new GraphQLError(original.message, { nodes: original.nodes, extensions: { ...original.extensions, code: "VALIDATION_ERROR" } });
+      return new GraphQLError(original.message, {
+        nodes: original.nodes,
+        extensions: { ...original.extensions, code: "VALIDATION_ERROR" },
+      });
     }
     return original;
   }
@@ -91,7 +112,10 @@ function unstorableError(found: UnstorableString, urlField: boolean): GraphQLErr
 }
 
 /** The argument or input field a node of the document is the value of (nearest first), or undefined. */
-function fieldNameOf(parent: ASTNode | readonly ASTNode[] | undefined, ancestors: readonly (ASTNode | readonly ASTNode[])[]): string | undefined {
+function fieldNameOf(
+  parent: ASTNode | readonly ASTNode[] | undefined,
+  ancestors: readonly (ASTNode | readonly ASTNode[])[],
+): string | undefined {
   const chain = [...ancestors, ...(parent ? [parent] : [])];
   for (let i = chain.length - 1; i >= 0; i--) {
     const a = chain[i] as ASTNode;

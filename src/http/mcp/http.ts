@@ -23,7 +23,6 @@ import { admitRequest, authOf, requireJsonBody } from "../middleware.ts";
 import { createMcpServer, type McpSession } from "./server.ts";
 import { BODY_LIMIT_BYTES, rateLimitHeaders } from "../request-context.ts";
 
-
 function httpSession(res: Response): McpSession {
   const auth = authOf(res);
   const requestId = res.locals.requestId as string;
@@ -64,11 +63,19 @@ async function countBatch(req: Request, res: Response, next: NextFunction): Prom
 async function serve(req: Request, res: Response): Promise<void> {
   if (req.method !== "POST") {
     res.setHeader("Allow", "POST");
-    res.status(405).json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this server is stateless; send JSON-RPC messages with POST." }, id: null });
+    res.status(405).json({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: "Method not allowed: this server is stateless; send JSON-RPC messages with POST." },
+      id: null,
+    });
     return;
   }
   const server = createMcpServer(httpSession(res));
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: BODY_LIMIT_BYTES });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: BODY_LIMIT_BYTES,
+  });
   res.on("close", () => {
     void transport.close().catch(() => undefined);
     void server.close().catch(() => undefined);

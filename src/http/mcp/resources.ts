@@ -49,7 +49,10 @@ const workspaceEntry: ResourceEntry = {
 const cursorInput = z.coerce.number().int().min(0).max(MAX_OFFSET);
 
 /** The workspace summary, then one analytics resource per folder, newest folder first, paged. */
-export async function listResources(ctx: ToolContext, cursor: string | undefined): Promise<{ resources: ResourceEntry[]; nextCursor?: string }> {
+export async function listResources(
+  ctx: ToolContext,
+  cursor: string | undefined,
+): Promise<{ resources: ResourceEntry[]; nextCursor?: string }> {
   const offset = cursor === undefined ? 0 : cursorInput.safeParse(cursor).data;
   if (offset === undefined) throw validationError("cursor is not a cursor of this list.");
   const { items, total } = await listFolders(ctx.auth.workspaceId, { limit: MAX_PAGE_SIZE, offset });

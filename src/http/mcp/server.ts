@@ -104,10 +104,13 @@ const errorBody = (err: unknown, requestId: string, what: string): ErrorBody => 
 
 function rpcError(body: ErrorBody): RpcError {
   const code =
-    body.code === "VALIDATION_ERROR" ? ErrorCode.InvalidParams
-    : body.code === "NOT_FOUND" ? RESOURCE_NOT_FOUND
-    : body.code === "INTERNAL_ERROR" || body.code === "SERVICE_UNAVAILABLE" ? ErrorCode.InternalError
-    : -32000;
+    body.code === "VALIDATION_ERROR"
+      ? ErrorCode.InvalidParams
+      : body.code === "NOT_FOUND"
+        ? RESOURCE_NOT_FOUND
+        : body.code === "INTERNAL_ERROR" || body.code === "SERVICE_UNAVAILABLE"
+          ? ErrorCode.InternalError
+          : -32000;
   return new RpcError(code, body.message, body);
 }
 
@@ -143,7 +146,17 @@ async function callTool(session: McpSession, tool: AnyTool, args: Record<string,
     const answer =
       key === null
         ? { ...(await runTool(ctx, tool, raw)), replayed: false }
-        : await runIdempotently({ workspaceId: ctx.auth.workspaceId, key, method: "TOOL", path: tool.name, payload: raw, asker: principalId(ctx.auth.principal) }, () => runTool(ctx, tool, raw));
+        : await runIdempotently(
+            {
+              workspaceId: ctx.auth.workspaceId,
+              key,
+              method: "TOOL",
+              path: tool.name,
+              payload: raw,
+              asker: principalId(ctx.auth.principal),
+            },
+            () => runTool(ctx, tool, raw),
+          );
     return textResult(JSON.parse(answer.body) as Record<string, unknown>, answer.status >= 400, answer.replayed);
   } catch (e) {
     return textResult({ ...errorBody(e, requestId, tool.name) }, true);

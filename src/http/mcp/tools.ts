@@ -16,12 +16,32 @@ import { z } from "zod";
 import type { Actor } from "../../domain/people/actor.ts";
 import type { Logger } from "../../infra/logger.ts";
 import { uuid } from "../../domain/shared/inputs.ts";
-import { accountRules, historyQuery, listAccountsQuery, listVideosQuery, skippedVideosQuery, trackAccountInput, trackVideoInput } from "../../domain/tracking/inputs.ts";
-import { listSkippedVideos, pauseAccount, resumeAccount, retryAccountSync, setAccountRules } from "../../domain/tracking/account-controls.ts";
+import {
+  accountRules,
+  historyQuery,
+  listAccountsQuery,
+  listVideosQuery,
+  skippedVideosQuery,
+  trackAccountInput,
+  trackVideoInput,
+} from "../../domain/tracking/inputs.ts";
+import {
+  listSkippedVideos,
+  pauseAccount,
+  resumeAccount,
+  retryAccountSync,
+  setAccountRules,
+} from "../../domain/tracking/account-controls.ts";
 import { historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../domain/tracking/history.ts";
 import { getTrackedVideo, listTrackedVideos, trackVideo } from "../../domain/tracking/videos.ts";
 import { listTrackedAccounts, trackAccount } from "../../domain/tracking/accounts.ts";
-import { createFolderInput, folderAnalyticsQuery, folderGrowthQuery, folderParentId, listFoldersQuery } from "../../domain/folders/inputs.ts";
+import {
+  createFolderInput,
+  folderAnalyticsQuery,
+  folderGrowthQuery,
+  folderParentId,
+  listFoldersQuery,
+} from "../../domain/folders/inputs.ts";
 import { createFolder, listFolderSummaries, updateFolder } from "../../domain/folders/service.ts";
 import { createTagInput, listTagsQuery, tagAccountIdsInput, tagVideoIdsInput } from "../../domain/tags/inputs.ts";
 import { createTag, listTagSummaries, tagAccounts, tagVideos, untagAccounts, untagVideos } from "../../domain/tags/service.ts";
@@ -205,7 +225,10 @@ export const tools: AnyTool[] = [
       "video tracked through it; its videos already tracked stay tracked. Undo with resume_account. NOT_FOUND unless tracked. Free.",
     input: z.object({ account_id: accountId }),
     annotations: SETTING,
-    run: async ({ auth }, input) => ({ data: accountItem(await pauseAccount(auth.workspaceId, input.account_id)), message: "Tracking paused." }),
+    run: async ({ auth }, input) => ({
+      data: accountItem(await pauseAccount(auth.workspaceId, input.account_id)),
+      message: "Tracking paused.",
+    }),
   }),
   defineTool({
     name: "resume_account",
@@ -215,7 +238,10 @@ export const tools: AnyTool[] = [
       "tracked (within its video limit, the plan and its rules). NOT_FOUND unless tracked. Free.",
     input: z.object({ account_id: accountId }),
     annotations: SETTING,
-    run: async ({ auth }, input) => ({ data: accountItem(await resumeAccount(auth.workspaceId, input.account_id)), message: "Tracking resumed: a scrape is queued." }),
+    run: async ({ auth }, input) => ({
+      data: accountItem(await resumeAccount(auth.workspaceId, input.account_id)),
+      message: "Tracking resumed: a scrape is queued.",
+    }),
   }),
   defineTool({
     name: "retry_account_sync",
@@ -251,7 +277,8 @@ export const tools: AnyTool[] = [
   defineTool({
     name: "get_video",
     title: "Read a tracked video",
-    description: "One tracked video, full detail: metrics, engagement rate, author, music, scrape status. NOT_FOUND unless the workspace tracks it. Free.",
+    description:
+      "One tracked video, full detail: metrics, engagement rate, author, music, scrape status. NOT_FOUND unless the workspace tracks it. Free.",
     input: z.object({ video_id: videoId }),
     annotations: READ,
     run: async ({ auth }, input) => ({ data: trackedVideoItem(await getTrackedVideo(auth.workspaceId, input.video_id)) }),
@@ -357,7 +384,8 @@ export const tools: AnyTool[] = [
   defineTool({
     name: "create_tag",
     title: "Create a tag",
-    description: "Creates a tag: a name (1 to 50 characters, unique without regard to case: TAG_EXISTS) and an optional colour #rrggbb. Free.",
+    description:
+      "Creates a tag: a name (1 to 50 characters, unique without regard to case: TAG_EXISTS) and an optional colour #rrggbb. Free.",
     input: createTagInput,
     annotations: WRITE,
     idempotent: true,
@@ -366,7 +394,8 @@ export const tools: AnyTool[] = [
   defineTool({
     name: "tag_videos",
     title: "Tag videos",
-    description: "Puts a tag on up to 50 tracked videos; one result per id (`Video not found` for a video the workspace does not track). Free.",
+    description:
+      "Puts a tag on up to 50 tracked videos; one result per id (`Video not found` for a video the workspace does not track). Free.",
     input: tagVideoIdsInput.extend({ tag_id: tagId }),
     annotations: ORGANISE,
     run: async ({ auth }, input) => ({ data: await tagVideos(auth.workspaceId, input.tag_id, input.video_ids) }),
@@ -432,7 +461,10 @@ export const tools: AnyTool[] = [
         data: { analysisId: r.analysisId, videoId: r.videoId, status: r.status },
         message: r.message,
         credits: started
-          ? { cost: ANALYSIS_COST, note: `${ANALYSIS_COST} credits reserved now, charged when the analysis completes, released if it fails.` }
+          ? {
+              cost: ANALYSIS_COST,
+              note: `${ANALYSIS_COST} credits reserved now, charged when the analysis completes, released if it fails.`,
+            }
           : { cost: 0, note: "Nothing was started, so nothing was reserved or charged." },
       };
     },
@@ -505,7 +537,8 @@ export const tools: AnyTool[] = [
   defineTool({
     name: "mark_notifications_read",
     title: "Mark notifications read",
-    description: "Marks the person's notifications read: `ids` (from list_notifications, at most 100) or `all: true`. Needs a person's session. Free.",
+    description:
+      "Marks the person's notifications read: `ids` (from list_notifications, at most 100) or `all: true`. Needs a person's session. Free.",
     input: markReadInput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async ({ auth }, input) => ({ data: await markRead(auth, input) }),
@@ -514,7 +547,8 @@ export const tools: AnyTool[] = [
   defineTool({
     name: "list_campaigns",
     title: "List campaigns",
-    description: "The workspace's campaigns, newest first (REST GET /campaigns); `status`: active or closed. Money in integer minor units of `currency`. Free.",
+    description:
+      "The workspace's campaigns, newest first (REST GET /campaigns); `status`: active or closed. Money in integer minor units of `currency`. Free.",
     input: listCampaignsQuery,
     annotations: READ,
     run: async ({ auth }, input) => {
@@ -530,7 +564,10 @@ export const tools: AnyTool[] = [
     annotations: READ,
     run: async ({ auth }, input) => {
       const { items, total } = await listCreators(auth.workspaceId, input);
-      const accounts = await accountIdsOfCreators(auth.workspaceId, items.map((c) => c.id));
+      const accounts = await accountIdsOfCreators(
+        auth.workspaceId,
+        items.map((c) => c.id),
+      );
       return { data: items.map((c) => creatorItem(c, accounts.get(c.id) ?? [])), pagination: pagination(total, input.limit, input.offset) };
     },
   }),
@@ -555,7 +592,13 @@ export const tools: AnyTool[] = [
       const rows = await campaignVideoRows(auth.workspaceId, c, { limit: 100, offset: 0 }, { creatorId: id });
       const mine = payees.filter((p) => p.creatorId === id).map(payeeRowItem);
       return {
-        data: { campaign: campaignItem(c), totals: totalsItem(totals), creators: mine, videos: rows.items.map(payoutRowItem), videoCount: rows.total },
+        data: {
+          campaign: campaignItem(c),
+          totals: totalsItem(totals),
+          creators: mine,
+          videos: rows.items.map(payoutRowItem),
+          videoCount: rows.total,
+        },
         message: mine.length
           ? `${mine[0]!.payeeName} is owed ${mine[0]!.payout} (minor units of ${c.currency}) for ${c.name}${c.status === "closed" ? " (frozen at closing)" : " so far"}.`
           : "This creator has no qualifying video in the campaign: nothing is owed.",
@@ -568,7 +611,7 @@ export const tools: AnyTool[] = [
     title: "Export a list to a CSV or XLSX file",
     description:
       "Writes every row of a list (kind: videos, accounts, folder_videos, folder_accounts, video_history, account_history, radar_results, " +
-      "credit_ledger, audit_log) matching `filter` (the list's REST query names, e.g. {folderId, sort: \"views\"}) to a CSV or XLSX file, " +
+      'credit_ledger, audit_log) matching `filter` (the list\'s REST query names, e.g. {folderId, sort: "views"}) to a CSV or XLSX file, ' +
       `and waits up to ${EXPORT_WAIT_MS / 1000} seconds for it: the answer's data.downloadUrl is a signed link (valid 15 minutes, no other ` +
       "credential needed) once status is completed; otherwise poll get_export with data.id. Errors: NOT_FOUND, VALIDATION_ERROR, " +
       "EXPORT_LIMIT_REACHED (two exports already running). Free.",

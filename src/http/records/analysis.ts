@@ -16,12 +16,20 @@ import {
   UGC_FITS,
   UGC_FIT_VALUES,
 } from "../../domain/analysis/vocabulary.ts";
-import { MAX_STORED_KEYFRAMES, VISUAL_STATUSES, VISUAL_STATUS_VALUES, visualPartOfAnalysis, type VisualPart } from "../../domain/analysis/visual-part.ts";
+import {
+  MAX_STORED_KEYFRAMES,
+  VISUAL_STATUSES,
+  VISUAL_STATUS_VALUES,
+  visualPartOfAnalysis,
+  type VisualPart,
+} from "../../domain/analysis/visual-part.ts";
 import { iso, isoOrNull, timestamp } from "./common.ts";
 
 /** "value: meaning" lines of a vocabulary, for the OpenAPI descriptions. */
 const describe = (title: string, values: Record<string, string>) =>
-  `${title} One of: ${Object.entries(values).map(([v, d]) => `\`${v}\` (${d})`).join("; ")}. Null until the analysis is completed.`;
+  `${title} One of: ${Object.entries(values)
+    .map(([v, d]) => `\`${v}\` (${d})`)
+    .join("; ")}. Null until the analysis is completed.`;
 
 const STATUS_DESCRIPTION =
   "pending → downloading → transcribed → analyzing → completed, or failed (see `error`). The transcript and segments are " +
@@ -49,13 +57,16 @@ export const VISUAL_DESCRIPTIONS = {
     "What the analysis saw in the video: keyframes with their time, on-screen text and thumbnail, the text hook, cuts and pacing, " +
     "the share of keyframes with a face, and which providers produced each. Null until the analyzing stage has looked at the video " +
     "(it is stored during `analyzing`, after the transcript), and for analyses made before visual analysis existed.",
-  status: `${Object.entries(VISUAL_STATUSES).map(([v, d]) => `\`${v}\`: ${d}`).join(" ")}`,
+  status: `${Object.entries(VISUAL_STATUSES)
+    .map(([v, d]) => `\`${v}\`: ${d}`)
+    .join(" ")}`,
   durationSeconds: "The video rendition's length in seconds; null when nothing was seen.",
   textHook: "The text shown on screen in the first 3 seconds (the text hook); null when none.",
   cutCount: "Scene changes (cuts) found in the whole video; null when no keyframe provider ran.",
   cutsPerMinute: "Pacing: cuts per minute of video; null when no keyframe provider ran.",
   firstCutSeconds: "When the first cut happens; null when there is none.",
-  faceShare: "Share of keyframes showing a face, 0 to 1 (a person talking to camera is the strongest UGC signal); null when no face detector ran.",
+  faceShare:
+    "Share of keyframes showing a face, 0 to 1 (a person talking to camera is the strongest UGC signal); null when no face detector ran.",
   providers: "The provider that produced each part (`ffmpeg`, `tesseract`, `face-api`); null for a part that was skipped.",
   skipped: "Parts left out and why, in words (a missing program or model, a video with no rendition, a failure); empty when nothing was.",
   onScreenText: "On-screen text, de-duplicated across keyframes, ascending by when it first appears.",
@@ -63,14 +74,18 @@ export const VISUAL_DESCRIPTIONS = {
   lastSeconds: "The latest keyframe showing it, seconds from the start.",
   keyframes: `The frames looked at, ascending by time: the first frame, cuts and evenly spaced frames, at most VISUAL_MAX_KEYFRAMES (12 by default, at most ${MAX_STORED_KEYFRAMES}).`,
   keyframeIndex: "The keyframe's position in `keyframes` (0-based), as in its thumbnail's URL.",
-  keyframeReason: "Why the frame was picked: `first` (the first frame), `scene` (a scene change: a cut) or `interval` (an evenly spaced sample).",
-  keyframeText: "The on-screen text read in this frame; \"\" when none (or no text recognizer ran).",
+  keyframeReason:
+    "Why the frame was picked: `first` (the first frame), `scene` (a scene change: a cut) or `interval` (an evenly spaced sample).",
+  keyframeText: 'The on-screen text read in this frame; "" when none (or no text recognizer ran).',
   keyframeFace: "Whether a face is on screen; null when no face detector ran.",
   thumbnailUrl:
     "A small JPEG of the frame (about 160 px wide), relative to the service's address and naming its workspace (`?workspace=`): " +
     "GET it with the workspace's API key or a dashboard session of one of its members (404 for anyone else); null when none was kept.",
-  hookSource: `Where \`hookPhrase\` came from. One of: ${Object.entries(HOOK_SOURCES).map(([v, d]) => `\`${v}\` (${d})`).join("; ")}. Null when there is no hook, or until completed.`,
-  reasons: "The analysis's reasons, one line per judgement, each naming its evidence (a keyframe and its time for what was seen). Null until completed (and for analyses made before they were recorded).",
+  hookSource: `Where \`hookPhrase\` came from. One of: ${Object.entries(HOOK_SOURCES)
+    .map(([v, d]) => `\`${v}\` (${d})`)
+    .join("; ")}. Null when there is no hook, or until completed.`,
+  reasons:
+    "The analysis's reasons, one line per judgement, each naming its evidence (a keyframe and its time for what was seen). Null until completed (and for analyses made before they were recorded).",
 };
 
 const onScreenTextSchema = z
@@ -117,7 +132,11 @@ export function toVisualRecord(workspaceId: string, analysisId: string, v: Visua
   const { keyframes, ...rest } = v;
   return {
     ...rest,
-    keyframes: keyframes.map(({ thumbnail, ...k }, index) => ({ index, ...k, thumbnailUrl: thumbnail ? thumbnailUrl(workspaceId, analysisId, index) : null })),
+    keyframes: keyframes.map(({ thumbnail, ...k }, index) => ({
+      index,
+      ...k,
+      thumbnailUrl: thumbnail ? thumbnailUrl(workspaceId, analysisId, index) : null,
+    })),
   };
 }
 
@@ -127,18 +146,42 @@ export const analysisSchema = z
     videoId: z.string().meta({ format: "uuid" }),
     status: z.enum(ANALYSIS_STATUSES).meta({ description: STATUS_DESCRIPTION }),
     error: z.string().optional().meta({ description: "Why the analysis failed; present only when `status` is failed." }),
-    transcript: z.string().nullable().meta({ description: "Full transcript; null before status transcribed (and after a failure before it)." }),
-    segments: z.array(segment).nullable().meta({ description: "The transcript as timed segments; null before status transcribed." }),
-    transcriptSource: z
+    transcript: z
       .string()
       .nullable()
-      .meta({ description: "Where the transcript came from: `captions` (the platform's own captions, used first), `pocketsphinx` or `openai` (speech recognition)." }),
-    hookStyle: z.enum(HOOK_STYLE_VALUES).nullable().meta({ description: describe("How the video opens.", HOOK_STYLES) }),
-    hookPhrase: z.string().nullable().meta({ description: "The hook as said (or written) in the first seconds; \"\" when there is none. Null until completed." }),
-    ugcFit: z.enum(UGC_FIT_VALUES).nullable().meta({ description: describe("How well the video reads as user-generated content.", UGC_FITS) }),
-    ugcConfidence: z.number().int().min(0).max(100).nullable().meta({ description: `${UGC_CONFIDENCE_DESCRIPTION} Null until completed.` }),
-    ctaType: z.enum(CTA_TYPE_VALUES).nullable().meta({ description: describe("The video's call to action.", CTA_TYPES) }),
-    ctaDestinationUrl: z.string().nullable().meta({ description: "Where the call to action sends the viewer, when a URL is found in the video or its description." }),
+      .meta({ description: "Full transcript; null before status transcribed (and after a failure before it)." }),
+    segments: z.array(segment).nullable().meta({ description: "The transcript as timed segments; null before status transcribed." }),
+    transcriptSource: z.string().nullable().meta({
+      description:
+        "Where the transcript came from: `captions` (the platform's own captions, used first), `pocketsphinx` or `openai` (speech recognition).",
+    }),
+    hookStyle: z
+      .enum(HOOK_STYLE_VALUES)
+      .nullable()
+      .meta({ description: describe("How the video opens.", HOOK_STYLES) }),
+    hookPhrase: z
+      .string()
+      .nullable()
+      .meta({ description: 'The hook as said (or written) in the first seconds; "" when there is none. Null until completed.' }),
+    ugcFit: z
+      .enum(UGC_FIT_VALUES)
+      .nullable()
+      .meta({ description: describe("How well the video reads as user-generated content.", UGC_FITS) }),
+    ugcConfidence: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .nullable()
+      .meta({ description: `${UGC_CONFIDENCE_DESCRIPTION} Null until completed.` }),
+    ctaType: z
+      .enum(CTA_TYPE_VALUES)
+      .nullable()
+      .meta({ description: describe("The video's call to action.", CTA_TYPES) }),
+    ctaDestinationUrl: z
+      .string()
+      .nullable()
+      .meta({ description: "Where the call to action sends the viewer, when a URL is found in the video or its description." }),
     analysisProvider: z.string().nullable().meta({ description: "Which content analysis produced the results: `heuristic` or `openai`." }),
     hookSource: z.enum(HOOK_SOURCE_VALUES).nullable().meta({ description: VISUAL_DESCRIPTIONS.hookSource }),
     reasons: z.array(z.string()).nullable().meta({ description: VISUAL_DESCRIPTIONS.reasons }),

@@ -9,7 +9,9 @@ export const auditEntry = z
     at: timestamp,
     action: z.string().meta({ description: `What was done: ${auditActionsInWords()}.` }),
     actor: z.object({
-      kind: z.enum(["user", "api_key", "system"]).meta({ description: "A signed-in person, an integration's API key, or the operator's CLI." }),
+      kind: z
+        .enum(["user", "api_key", "system"])
+        .meta({ description: "A signed-in person, an integration's API key, or the operator's CLI." }),
       id: z.string().nullable().meta({ description: "The user's or the key's id; null for `system`." }),
       label: z.string().meta({ description: "The person's email, the key's name, or what the system was." }),
     }),

@@ -10,7 +10,10 @@ import type { CampaignTotals, PayeeRow, PayeeSpendPoint, PayoutRow, SpendPoint }
 import { int, iso, isoOrNull, timestamp } from "./common.ts";
 
 const money = (description: string) => int().meta({ description: `${description} Integer minor units of the campaign's currency.` });
-const moneyOrNull = (description: string) => int().nullable().meta({ description: `${description} Integer minor units; null: none.` });
+const moneyOrNull = (description: string) =>
+  int()
+    .nullable()
+    .meta({ description: `${description} Integer minor units; null: none.` });
 
 export const creatorSchema = z
   .object({
@@ -18,7 +21,9 @@ export const creatorSchema = z
     name: z.string(),
     contact: z.string(),
     notes: z.string(),
-    accountIds: z.array(z.string()).meta({ description: "The canonical ids of the creator's accounts (an account has at most one creator)." }),
+    accountIds: z
+      .array(z.string())
+      .meta({ description: "The canonical ids of the creator's accounts (an account has at most one creator)." }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -64,7 +69,12 @@ export const campaignSchema = z
   })
   .meta({ id: "Campaign" });
 
-export const ruleItem = (r: { cpmMinor: number | null; capPerVideoMinor: number | null; capPerCreatorMinor: number | null; feePerVideoMinor: number | null }) => ({
+export const ruleItem = (r: {
+  cpmMinor: number | null;
+  capPerVideoMinor: number | null;
+  capPerCreatorMinor: number | null;
+  feePerVideoMinor: number | null;
+}) => ({
   cpmMinor: r.cpmMinor,
   capPerVideoMinor: r.capPerVideoMinor,
   capPerCreatorMinor: r.capPerCreatorMinor,
@@ -93,7 +103,9 @@ export const campaignItem = (c: CampaignRecord) => ({
 export const campaignDetailSchema = campaignSchema
   .extend({
     members: z.array(z.object({ kind: z.enum(["creator", "account"]), id: z.string(), addedAt: timestamp })),
-    creatorRules: z.array(payoutRuleSchema.extend({ creatorId: z.string() })).meta({ description: "Per-creator overrides (each replaces the campaign's rule for that creator, whole)." }),
+    creatorRules: z
+      .array(payoutRuleSchema.extend({ creatorId: z.string() }))
+      .meta({ description: "Per-creator overrides (each replaces the campaign's rule for that creator, whole)." }),
     videosByHand: z.array(z.object({ videoId: z.string(), mode: z.enum(["added", "excluded"]), at: timestamp })),
   })
   .meta({ id: "CampaignDetail" });
@@ -110,7 +122,10 @@ const point = (what: string) =>
     .object({
       at: timestamp.nullable(),
       views: int().nullable(),
-      source: z.string().nullable().meta({ description: "`posting` (0 views at posting), or the provider that measured it: `ytdlp` (scraped) or `simulated`." }),
+      source: z
+        .string()
+        .nullable()
+        .meta({ description: "`posting` (0 views at posting), or the provider that measured it: `ytdlp` (scraped) or `simulated`." }),
       simulated: z.boolean().meta({ description: "True when the point was measured by the simulated provider." }),
     })
     .meta({ description: what });
@@ -125,7 +140,9 @@ export const payoutRowSchema = z
     url: z.string(),
     username: z.string(),
     postedAt: timestamp.nullable(),
-    start: point("The start evidence: the last history point at or before the window's start, or 0 views at posting when posted inside it."),
+    start: point(
+      "The start evidence: the last history point at or before the window's start, or 0 views at posting when posted inside it.",
+    ),
     end: point("The end evidence: the last history point at or before the window's end."),
     viewsEarned: int(),
     cpmAmount: money("The CPM part (round half-up of views × CPM / 1000), after the per-video cap."),
@@ -138,7 +155,12 @@ export const payoutRowSchema = z
   })
   .meta({ id: "CampaignPayoutRow" });
 
-const evidence = (at: Date | null, views: number | null, source: string | null) => ({ at: isoOrNull(at), views, source, simulated: source === "simulated" });
+const evidence = (at: Date | null, views: number | null, source: string | null) => ({
+  at: isoOrNull(at),
+  views,
+  source,
+  simulated: source === "simulated",
+});
 
 export const payoutRowItem = (r: PayoutRow) => ({
   videoId: r.videoId,
@@ -193,5 +215,7 @@ export const totalsItem = (t: CampaignTotals) => ({ ...t });
 
 export const spendPointSchema = z.object({ at: timestamp, viewsEarned: int(), payout: int() }).meta({ id: "CampaignSpendPoint" });
 export const spendPointItem = (p: SpendPoint) => ({ at: iso(p.at), viewsEarned: p.viewsEarned, payout: p.payout });
-export const payeeSpendPointSchema = spendPointSchema.extend({ creatorId: z.string().nullable(), accountId: z.string().nullable() }).meta({ id: "CampaignPayeeSpendPoint" });
+export const payeeSpendPointSchema = spendPointSchema
+  .extend({ creatorId: z.string().nullable(), accountId: z.string().nullable() })
+  .meta({ id: "CampaignPayeeSpendPoint" });
 export const payeeSpendPointItem = (p: PayeeSpendPoint) => ({ ...spendPointItem(p), creatorId: p.creatorId, accountId: p.accountId });

@@ -10,7 +10,8 @@ import { uuid as sharedUuid } from "../../domain/shared/inputs.ts";
 export const uuid = sharedUuid.meta({ format: "uuid", example: "3f1c1e0e-8d3b-4c35-9a4f-0d7f2b7c9a11" });
 
 export const platform = z.enum(PLATFORMS).meta({
-  description: "platformA: short-form video platform; platformB: video platform with long videos and shorts; platformC: photo and reel sharing platform.",
+  description:
+    "platformA: short-form video platform; platformB: video platform with long videos and shorts; platformC: photo and reel sharing platform.",
 });
 
 /** An integer (counts, totals). */

@@ -18,9 +18,14 @@ export const exportSchema = z
         "queued → running → completed (the file can be downloaded until expiresAt) or failed (with `error`); expired once the file is deleted " +
         "(EXPORT_RETENTION_HOURS after it finished).",
     }),
-    rowsWritten: int().meta({ description: "Rows written so far (updated every EXPORT_PROGRESS_EVERY rows while it runs), all of them once completed." }),
+    rowsWritten: int().meta({
+      description: "Rows written so far (updated every EXPORT_PROGRESS_EVERY rows while it runs), all of them once completed.",
+    }),
     totalRows: int().nullable().meta({ description: "The rows the list had when the job started (null while queued)." }),
-    progress: z.number().nullable().meta({ description: "0 to 1: rowsWritten / totalRows while running (at most 1), 1 once completed, 0 while queued; null once failed or expired." }),
+    progress: z.number().nullable().meta({
+      description:
+        "0 to 1: rowsWritten / totalRows while running (at most 1), 1 once completed, 0 while queued; null once failed or expired.",
+    }),
     bytes: int().nullable().meta({ description: "The file's size once completed." }),
     error: z.string().nullable(),
     fileName: z.string().nullable().meta({ description: "The file's name once completed, e.g. folder-videos-2026-11-27.csv." }),
@@ -29,7 +34,8 @@ export const exportSchema = z
     finishedAt: timestamp.nullable(),
     expiresAt: timestamp.nullable().meta({ description: "When the file is deleted (completed or failed exports)." }),
     downloadUrl: z.string().nullable().meta({
-      description: "Once completed: a signed link to the file that needs no other credential, valid until downloadUrlExpiresAt (EXPORT_URL_TTL_MINUTES, 15 by default; ask again for a fresh one).",
+      description:
+        "Once completed: a signed link to the file that needs no other credential, valid until downloadUrlExpiresAt (EXPORT_URL_TTL_MINUTES, 15 by default; ask again for a fresh one).",
     }),
     downloadUrlExpiresAt: timestamp.nullable(),
   })

@@ -8,9 +8,15 @@ import type { FolderAncestor } from "../../domain/folders/tree.ts";
 import type { VideoRecord } from "../../domain/tracking/views.ts";
 import { int, iso, isoOrNull, platform, timestamp } from "./common.ts";
 
-const count = (what: string) => int().nullable().meta({ description: `${what}; null until the item is first scraped or where the platform does not give it.` });
+const count = (what: string) =>
+  int()
+    .nullable()
+    .meta({ description: `${what}; null until the item is first scraped or where the platform does not give it.` });
 
-const parentId = z.string().nullable().meta({ description: "The parent folder's id; null for a top-level folder (folders nest at most 5 levels deep)." });
+const parentId = z
+  .string()
+  .nullable()
+  .meta({ description: "The parent folder's id; null for a top-level folder (folders nest at most 5 levels deep)." });
 
 /** A folder as a write answers it (POST and PATCH /folders). */
 export const folderRecordSchema = z.object({ id: z.string(), name: z.string(), parentId, createdAt: timestamp });
@@ -43,7 +49,6 @@ export const folderVideoItem = z
   })
   .meta({ id: "FolderVideo" });
 
-
 export const folderAnalyticsSchema = z
   .object({
     totalAccounts: int(),
@@ -68,7 +73,10 @@ export const folderDetail = folderSummary
       .meta({ description: "The folders above this one, the top-level folder first; empty for a top-level folder." }),
   })
   .meta({ id: "FolderDetail" });
-export const folderDetailItem = (f: FolderSummary, ancestors: FolderAncestor[]) => ({ ...folderSummaryItem(f), ancestors: ancestors.map((a) => ({ id: a.id, name: a.name })) });
+export const folderDetailItem = (f: FolderSummary, ancestors: FolderAncestor[]) => ({
+  ...folderSummaryItem(f),
+  ancestors: ancestors.map((a) => ({ id: a.id, name: a.name })),
+});
 
 /** A video of a folder, as GET /folders/{id}/videos lists it. */
 export const folderVideoItemOf = (v: VideoRecord) => ({

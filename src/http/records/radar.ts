@@ -9,11 +9,11 @@ import { STORED_TIME_PERIODS } from "../../domain/radar/inputs.ts";
 import { DEPTHS, MIN_VIEWS_VALUES } from "../../domain/radar/filters.ts";
 import { int, iso, isoOrNull, platform, timestamp } from "./common.ts";
 
-const count = () =>
-  int().nullable().meta({ description: "Integer; null when the source does not give this metric for the video." });
+const count = () => int().nullable().meta({ description: "Integer; null when the source does not give this metric for the video." });
 
 const status = z.enum(RADAR_STATUSES).meta({
-  description: "pending (queued), searching (queries generated and being run), completed (results ready) or failed (see `error`; the credits were refunded).",
+  description:
+    "pending (queued), searching (queries generated and being run), completed (results ready) or failed (see `error`; the credits were refunded).",
 });
 
 export const historyItem = z
@@ -29,7 +29,10 @@ export const historyItem = z
 
 const resultItem = z
   .object({
-    videoId: z.string().optional().meta({ description: "The video in the service's catalog, when the result is a video the service knows; absent otherwise." }),
+    videoId: z
+      .string()
+      .optional()
+      .meta({ description: "The video in the service's catalog, when the result is a video the service knows; absent otherwise." }),
     url: z.string(),
     type: platform,
     platformVideoId: z.string(),
@@ -39,7 +42,9 @@ const resultItem = z
     likeCount: count(),
     commentCount: count(),
     shareCount: count(),
-    engagementRate: z.number().meta({ description: `${ENGAGEMENT_RATE_DESCRIPTION} Saves are unknown (0) for results of yt-dlp searches.` }),
+    engagementRate: z
+      .number()
+      .meta({ description: `${ENGAGEMENT_RATE_DESCRIPTION} Saves are unknown (0) for results of yt-dlp searches.` }),
     postedAt: timestamp.nullable().meta({ description: "Null when the source does not give the posting time." }),
     thumbnailUrl: z.string(),
     score: z.number().meta({
@@ -64,13 +69,20 @@ export const searchDetail = z
     resultCount: int().meta({ description: "Number of results, set when the search completes (0 before)." }),
     createdAt: timestamp,
     completedAt: timestamp.nullable().meta({ description: "When the search completed or failed; null while it runs." }),
-    error: z.string().optional().meta({
-      description:
-        "Present when the search failed (every search provider failed; the 100 credits were refunded), or when it completed " +
-        "with partial results because some provider calls failed (it names them). Results are never invented to fill a failure.",
-    }),
-    queries: z.array(z.string()).meta({ description: "The search queries generated from `query` (quick 3, standard 6, deep 12); empty until generated." }),
-    results: z.array(resultItem).meta({ description: "This page of the results, best first; paginated by `limit`/`offset`, see the top-level `pagination`." }),
+    error: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "Present when the search failed (every search provider failed; the 100 credits were refunded), or when it completed " +
+          "with partial results because some provider calls failed (it names them). Results are never invented to fill a failure.",
+      }),
+    queries: z
+      .array(z.string())
+      .meta({ description: "The search queries generated from `query` (quick 3, standard 6, deep 12); empty until generated." }),
+    results: z
+      .array(resultItem)
+      .meta({ description: "This page of the results, best first; paginated by `limit`/`offset`, see the top-level `pagination`." }),
   })
   .meta({ id: "RadarSearch" });
 

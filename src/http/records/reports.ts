@@ -13,7 +13,9 @@ export const shareLinkSchema = z
     id: z.string(),
     folderId: z.string(),
     folderName: z.string(),
-    createdBy: z.string().meta({ description: "Who made it: a person's email, an API key's name, or `report schedule` for a schedule's own link." }),
+    createdBy: z
+      .string()
+      .meta({ description: "Who made it: a person's email, an API key's name, or `report schedule` for a schedule's own link." }),
     createdAt: timestamp,
     expiresAt: timestamp,
     revokedAt: timestamp.nullable(),
@@ -48,7 +50,9 @@ export const reportScheduleSchema = z
     recipients: z.array(z.string()),
     attachCsv: z.boolean(),
     enabled: z.boolean(),
-    shareUrl: z.string().nullable().meta({ description: "The page the schedule's mails link to (owners only; null before its first report, or once its link was revoked)." }),
+    shareUrl: z.string().nullable().meta({
+      description: "The page the schedule's mails link to (owners only; null before its first report, or once its link was revoked).",
+    }),
     createdBy: z.string(),
     createdAt: timestamp,
     updatedAt: timestamp,

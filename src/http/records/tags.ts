@@ -24,4 +24,9 @@ export const tagSummarySchema = tagSchema
   .meta({ id: "TagSummary" });
 
 export const tagItem = (t: TagRecord) => ({ id: t.id, name: t.name, color: t.color, createdAt: iso(t.createdAt) });
-export const tagSummaryItem = (t: TagSummary) => ({ ...tagItem(t), videoCount: t.videoCount, accountCount: t.accountCount, totalViews: t.totalViews });
+export const tagSummaryItem = (t: TagSummary) => ({
+  ...tagItem(t),
+  videoCount: t.videoCount,
+  accountCount: t.accountCount,
+  totalViews: t.totalViews,
+});

@@ -22,10 +22,13 @@ const count = (what: string) =>
     .number()
     .int()
     .nullable()
-    .meta({ description: `${what}. Null before the first scrape and where the source does not give it (shareCount and bookmarkCount on platforms B and C with yt-dlp).` });
+    .meta({
+      description: `${what}. Null before the first scrape and where the source does not give it (shareCount and bookmarkCount on platforms B and C with yt-dlp).`,
+    });
 
 const scrapeStatus = z.enum(["queued", "scraping", "ready", "failed"]).meta({
-  description: "queued → scraping → ready; failed after the last retry (or at once when the source says the item does not exist), with the reason in scrapeError. A ready record stays ready when a later refresh fails.",
+  description:
+    "queued → scraping → ready; failed after the last retry (or at once when the source says the item does not exist), with the reason in scrapeError. A ready record stays ready when a later refresh fails.",
 });
 
 const videoFields = {
@@ -43,7 +46,8 @@ const videoFields = {
   engagementRate: z.number().meta({ description: ENGAGEMENT_RATE_DESCRIPTION }),
   postedAt: timestamp.nullable().meta({ description: "When the video was posted; null until the first scrape." }),
   thumbnailUrl: z.string().meta({
-    description: "Thumbnail URL as the source gives it; \"\" when unknown. Simulated videos (dataSource simulated) have none: \"\" (the service serves no placeholder image).",
+    description:
+      'Thumbnail URL as the source gives it; "" when unknown. Simulated videos (dataSource simulated) have none: "" (the service serves no placeholder image).',
   }),
   username: z.string().meta({ description: "Author handle, lower-cased, without '@'; \"\" when unknown." }),
   displayName: z.string(),
@@ -53,28 +57,38 @@ const videoFields = {
       "missing: GET /accounts/{id} and its history stay 404 until the workspace tracks it, and tracking it then answers `added`), so it " +
       "is a UUID after the first successful scrape; null before, and only where the source names no author.",
   }),
-  musicName: z.string().meta({ description: "\"\" when the platform gives none (platform B)." }),
+  musicName: z.string().meta({ description: '"" when the platform gives none (platform B).' }),
   musicAuthor: z.string(),
   musicCoverUrl: z.string(),
   durationSeconds: z.number().int().nullable(),
   scrapeStatus,
   scrapeError: z.string().nullable().meta({ description: "Why the last scrape failed; null after a successful one." }),
   lastScrapedAt: timestamp.nullable(),
-  dataSource: z.string().nullable().meta({ description: "Provider of the numbers: ytdlp (live) or simulated (synthetic demo data); null before the first scrape." }),
+  dataSource: z
+    .string()
+    .nullable()
+    .meta({ description: "Provider of the numbers: ytdlp (live) or simulated (synthetic demo data); null before the first scrape." }),
   nextRefreshAt: timestamp.nullable().meta({ description: NEXT_REFRESH_DESCRIPTION }),
-  views24h: z.number().int().nullable().meta({
-    description:
-      "View growth over the 24 hours before lastScrapedAt, computed from the history when the scrape is stored: viewCount minus the " +
-      "view count 24 h earlier, that one read from the stored points around that instant (linearly interpolated between the latest " +
-      "point at or before it and the next one). A video posted less than 24 h before the scrape counts all its views. Null before the " +
-      "history reaches back 24 h (e.g. the first scrape of an older video). Can be negative when a platform corrects its counter.",
-  }),
-  outlierScore: z.number().nullable().meta({
-    description:
-      `The video's views against the median views of its account's ${OUTLIER_SAMPLE} most recently posted other videos known to the ` +
-      `service (with a posting date and a view count), as of lastScrapedAt: 1 is typical, ${config.spikeOutlierThreshold} or more is a ` +
-      `spike (the video.spike event). Null without at least ${OUTLIER_MIN_SAMPLE} such videos, or when their median is 0. 4 decimals.`,
-  }),
+  views24h: z
+    .number()
+    .int()
+    .nullable()
+    .meta({
+      description:
+        "View growth over the 24 hours before lastScrapedAt, computed from the history when the scrape is stored: viewCount minus the " +
+        "view count 24 h earlier, that one read from the stored points around that instant (linearly interpolated between the latest " +
+        "point at or before it and the next one). A video posted less than 24 h before the scrape counts all its views. Null before the " +
+        "history reaches back 24 h (e.g. the first scrape of an older video). Can be negative when a platform corrects its counter.",
+    }),
+  outlierScore: z
+    .number()
+    .nullable()
+    .meta({
+      description:
+        `The video's views against the median views of its account's ${OUTLIER_SAMPLE} most recently posted other videos known to the ` +
+        `service (with a posting date and a view count), as of lastScrapedAt: 1 is typical, ${config.spikeOutlierThreshold} or more is a ` +
+        `spike (the video.spike event). Null without at least ${OUTLIER_MIN_SAMPLE} such videos, or when their median is 0. 4 decimals.`,
+    }),
 };
 
 export const videoSchema = z.object(videoFields).meta({ id: "Video", description: "A video, full detail." });
@@ -120,17 +134,32 @@ export function videoItem(v: VideoRecord) {
   };
 }
 
-export const trackedVideoItem = (v: TrackedVideoRecord) => ({ ...videoItem(v), trackedVideoId: v.trackedVideoId, trackedAt: iso(v.trackedAt) });
+export const trackedVideoItem = (v: TrackedVideoRecord) => ({
+  ...videoItem(v),
+  trackedVideoId: v.trackedVideoId,
+  trackedAt: iso(v.trackedAt),
+});
 
 /** The rules as answered: every field present (the document PUT /accounts/{id}/rules validated). */
 export const accountRulesSchema = z
   .object({
-    includeHashtags: z.array(z.string()).meta({ description: "Only videos with at least one of these hashtags (lower-cased, without #); empty: no such rule." }),
+    includeHashtags: z
+      .array(z.string())
+      .meta({ description: "Only videos with at least one of these hashtags (lower-cased, without #); empty: no such rule." }),
     excludeHashtags: z.array(z.string()).meta({ description: "Never videos with any of these hashtags." }),
-    includeWords: z.array(z.string()).meta({ description: "Only videos whose description has at least one of these words or phrases (whole words, case-insensitive)." }),
+    includeWords: z
+      .array(z.string())
+      .meta({ description: "Only videos whose description has at least one of these words or phrases (whole words, case-insensitive)." }),
     excludeWords: z.array(z.string()).meta({ description: "Never videos whose description has any of these words or phrases." }),
-    minDurationSeconds: z.number().int().nullable().meta({ description: "Only videos lasting at least this many seconds; null: no such rule." }),
-    postedAfter: z.string().nullable().meta({ format: "date", description: "YYYY-MM-DD: only videos posted on or after 00:00 UTC of that day; null: no such rule." }),
+    minDurationSeconds: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Only videos lasting at least this many seconds; null: no such rule." }),
+    postedAfter: z
+      .string()
+      .nullable()
+      .meta({ format: "date", description: "YYYY-MM-DD: only videos posted on or after 00:00 UTC of that day; null: no such rule." }),
   })
   .meta({
     id: "AccountRules",
@@ -204,7 +233,14 @@ export const skippedVideoSchema = z
   })
   .meta({ id: "SkippedVideo", description: "A video an account's listing brought that the workspace's rules kept out (it took no slot)." });
 
-export const skippedVideoItem = (v: SkippedVideo) => ({ videoId: v.videoId, url: v.url, description: v.description, rule: v.rule, reason: v.reason, skippedAt: iso(v.skippedAt) });
+export const skippedVideoItem = (v: SkippedVideo) => ({
+  videoId: v.videoId,
+  url: v.url,
+  description: v.description,
+  rule: v.rule,
+  reason: v.reason,
+  skippedAt: iso(v.skippedAt),
+});
 
 const pointSource = z.string().meta({ description: "The provider that measured the point: ytdlp or simulated." });
 

@@ -13,7 +13,9 @@ export const webhookItem = z
     events: z.array(eventName),
     description: z.string().meta({ description: "Empty when none was given." }),
     status: z.enum(["active", "disabled"]),
-    failingSince: timestamp.nullable().meta({ description: "First failed attempt since the last successful delivery; null while healthy." }),
+    failingSince: timestamp
+      .nullable()
+      .meta({ description: "First failed attempt since the last successful delivery; null while healthy." }),
     disabledAt: timestamp.nullable(),
     disabledReason: z.string().nullable().meta({ description: "Why the endpoint was disabled (null while active)." }),
     createdAt: timestamp,
@@ -29,7 +31,11 @@ export const deliveryItem = z
       description: "`pending` while attempts remain (see nextAttemptAt), `delivered` after a 2xx answer, `failed` after the last attempt.",
     }),
     attempts: z.number().int().meta({ description: "Attempts made so far." }),
-    responseStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt's answer; null when none came (refused target, timeout, connection error)." }),
+    responseStatus: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "HTTP status of the last attempt's answer; null when none came (refused target, timeout, connection error)." }),
     lastError: z.string().nullable().meta({ description: "Why the last attempt failed; null once delivered." }),
     nextAttemptAt: timestamp.nullable(),
     createdAt: timestamp,
@@ -88,17 +94,33 @@ export const webhookEventData = {
       query: z.string(),
       status: z.literal("completed"),
       resultCount: count,
-      note: nullable(z.string()).meta({ description: "Partial results (a provider failed while others answered), or why nothing was found." }),
+      note: nullable(z.string()).meta({
+        description: "Partial results (a provider failed while others answered), or why nothing was found.",
+      }),
       completedAt: timestamp,
     }),
   },
   "radar.failed": {
     summary: "A radar search failed (its 100 credits were refunded)",
-    data: z.object({ searchId: id, query: z.string(), status: z.literal("failed"), error: z.string(), refunded: z.literal(true), failedAt: timestamp }),
+    data: z.object({
+      searchId: id,
+      query: z.string(),
+      status: z.literal("failed"),
+      error: z.string(),
+      refunded: z.literal(true),
+      failedAt: timestamp,
+    }),
   },
   "account.video_discovered": {
     summary: "An account scrape found a new video of a tracked account",
-    data: z.object({ accountId: id, username: z.string(), platform: z.string(), videoId: id, trackedVideoId: id, postedAt: nullable(timestamp) }),
+    data: z.object({
+      accountId: id,
+      username: z.string(),
+      platform: z.string(),
+      videoId: id,
+      trackedVideoId: id,
+      postedAt: nullable(timestamp),
+    }),
   },
   "video.spike": {
     summary: "A tracked video's outlier score crossed SPIKE_OUTLIER_THRESHOLD",
@@ -114,12 +136,15 @@ export const webhookEventData = {
     }),
   },
   "credits.low": {
-    summary: "A charge took total_remaining below the threshold: the owners' (thresholdSetByOwner), else CREDITS_LOW_PERCENT of the monthly allowance",
+    summary:
+      "A charge took total_remaining below the threshold: the owners' (thresholdSetByOwner), else CREDITS_LOW_PERCENT of the monthly allowance",
     data: z.object({
       totalRemaining: count,
       threshold: count,
       thresholdPercent: z.number().meta({ description: "The server's CREDITS_LOW_PERCENT (the threshold when the owners set none)." }),
-      thresholdSetByOwner: z.boolean().meta({ description: "Whether `threshold` is the one the workspace's owners set (GraphQL setCreditsAlertThreshold)." }),
+      thresholdSetByOwner: z
+        .boolean()
+        .meta({ description: "Whether `threshold` is the one the workspace's owners set (GraphQL setCreditsAlertThreshold)." }),
       monthlyTotal: count,
       reserved: count,
     }),
@@ -161,7 +186,9 @@ export const webhookEventData = {
 /** The body of a delivery: `{id, type, timestamp, data}` (id: the event's; timestamp: when it happened). */
 export const webhookPayload = (type: (typeof WORKSPACE_EVENT_TYPES)[number]) =>
   z.object({
-    id: id.meta({ description: "The event's id: the same for every endpoint, and GraphQL's `WorkspaceEvent.id` (`webhook-id` is the delivery's)." }),
+    id: id.meta({
+      description: "The event's id: the same for every endpoint, and GraphQL's `WorkspaceEvent.id` (`webhook-id` is the delivery's).",
+    }),
     type: z.literal(type),
     timestamp,
     data: webhookEventData[type].data,

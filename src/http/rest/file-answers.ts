@@ -41,10 +41,15 @@ export async function answerFile(
 ): Promise<void> {
   const { bom } = parseInput(formatQuery, { bom: req.query.bom }, "query");
   const { format: _f, bom: _b, limit: _l, offset: _o, ...filter } = req.query as Record<string, unknown>;
-  const opened = await openExport(auth, exportAs.kind, { ...filter, ...(exportAs.params?.(req.params as Record<string, string>) ?? {}) }, {
-    filterPath: "query",
-    readFilter: (schema) => queryParams(schema),
-  });
+  const opened = await openExport(
+    auth,
+    exportAs.kind,
+    { ...filter, ...(exportAs.params?.(req.params as Record<string, string>) ?? {}) },
+    {
+      filterPath: "query",
+      readFilter: (schema) => queryParams(schema),
+    },
+  );
   res.status(200);
   res.setHeader("Content-Type", opened.mediaType(format));
   res.setHeader("Content-Disposition", disposition(opened.fileName(format)));

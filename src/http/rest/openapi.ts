@@ -20,7 +20,7 @@ const idempotencyHeaders = z.object({
     .optional()
     .meta({
       description:
-        "Optional (IETF draft \"The Idempotency-Key HTTP Header Field\"): 1 to 255 printable ASCII characters naming this request, " +
+        'Optional (IETF draft "The Idempotency-Key HTTP Header Field"): 1 to 255 printable ASCII characters naming this request, ' +
         "scoped to the workspace (400 VALIDATION_ERROR otherwise). Sent again with the same method, path and body within " +
         `${IDEMPOTENCY_TTL_HOURS} hours, the request does nothing again and answers the first answer's status, body and ` +
         "Content-Type, Location and Retry-After, with `Idempotent-Replayed: true`. The same key with another method, path or body: " +
@@ -47,10 +47,12 @@ function errorResponses(route: AnyRoute) {
     if (route.permission || route.method !== "get") codes.add("FORBIDDEN");
   }
   if (route.params || route.query || route.body) codes.add("VALIDATION_ERROR");
-  if (takesIdempotencyKey(route)) for (const code of ["VALIDATION_ERROR", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_USE"] as const) codes.add(code);
+  if (takesIdempotencyKey(route))
+    for (const code of ["VALIDATION_ERROR", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_USE"] as const) codes.add(code);
   // Every method that may carry a body has it read (JSON, 1 MiB) whether or not the route uses it:
   // a body that is not declared JSON, not valid JSON or too large is refused on each of them.
-  if (route.method !== "get") for (const code of ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] as const) codes.add(code);
+  if (route.method !== "get")
+    for (const code of ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] as const) codes.add(code);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(
@@ -77,16 +79,31 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Videos", description: "Tracking videos by link, their metrics and history." },
   { name: "Accounts", description: "Tracking creator accounts by link; their videos take tracking slots." },
   { name: "Folders", description: "Folders of videos and accounts (nested, at most 5 levels), and their aggregates." },
-  { name: "Tags", description: "The workspace's labels for videos and accounts: counts per tag, bulk tagging; GET /videos and GET /accounts filter by `tag`." },
+  {
+    name: "Tags",
+    description:
+      "The workspace's labels for videos and accounts: counts per tag, bulk tagging; GET /videos and GET /accounts filter by `tag`.",
+  },
   { name: "Analytics", description: "Rankings and growth of what the workspace tracks." },
   { name: "Video analysis", description: "AI analysis of a video (5 credits, charged on completion)." },
-  { name: "Content radar", description: "Content-discovery searches (100 credits each; README, \"Plans and credits\")." },
+  { name: "Content radar", description: 'Content-discovery searches (100 credits each; README, "Plans and credits").' },
   { name: "Webhooks", description: "Endpoints that receive the workspace's events (see `webhooks` for the payloads). Owners only." },
   { name: "API keys", description: "The workspace's API keys (at most 5 active). Owners only." },
   { name: "Settings", description: "The audit log. Owners only." },
-  { name: "Exports", description: "Lists as CSV or XLSX files: export jobs, their progress and signed downloads (docs/exports.md). Each list's GET also answers its file directly (`format`)." },
-  { name: "Notifications", description: "The signed-in person's in-dashboard notifications (their alert rules): read and mark read. Sessions only." },
-  { name: "Reports", description: "A folder's read-only share links (its report page, signed out), its scheduled reports and the reports they produced (docs/reports.md)." },
+  {
+    name: "Exports",
+    description:
+      "Lists as CSV or XLSX files: export jobs, their progress and signed downloads (docs/exports.md). Each list's GET also answers its file directly (`format`).",
+  },
+  {
+    name: "Notifications",
+    description: "The signed-in person's in-dashboard notifications (their alert rules): read and mark read. Sessions only.",
+  },
+  {
+    name: "Reports",
+    description:
+      "A folder's read-only share links (its report page, signed out), its scheduled reports and the reports they produced (docs/reports.md).",
+  },
   { name: "Meta", description: "This document." },
 ];
 
@@ -98,7 +115,9 @@ function registerWebhooks(registry: OpenAPIRegistry): void {
   const headers = z.object({
     "webhook-id": z.string().meta({ description: "The delivery's id: the same on every attempt; handle each id once." }),
     "webhook-timestamp": z.string().meta({ description: "Unix seconds of this attempt; refuse one more than 5 minutes away." }),
-    "webhook-signature": z.string().meta({ description: "`v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint's secret." }),
+    "webhook-signature": z
+      .string()
+      .meta({ description: "`v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint's secret." }),
   });
   for (const type of WORKSPACE_EVENT_TYPES) {
     registry.registerWebhook({
@@ -130,8 +149,12 @@ function fileContent(route: AnyRoute, status: string) {
   if (!route.exportAs || Number(status) !== successStatus(route)) return {};
   const about = `every row matching the filters, not one page (docs/exports.md, kind \`${route.exportAs.kind}\`).`;
   return {
-    "text/csv": { schema: z.string().meta({ description: `CSV (RFC 4180, UTF-8, header row, CRLF; formula injection neutralised): ${about}` }) },
-    [MEDIA_TYPES.xlsx]: { schema: z.string().meta({ format: "binary", description: `An XLSX workbook (typed number and date cells): ${about}` }) },
+    "text/csv": {
+      schema: z.string().meta({ description: `CSV (RFC 4180, UTF-8, header row, CRLF; formula injection neutralised): ${about}` }),
+    },
+    [MEDIA_TYPES.xlsx]: {
+      schema: z.string().meta({ format: "binary", description: `An XLSX workbook (typed number and date cells): ${about}` }),
+    },
   };
 }
 
@@ -158,7 +181,11 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { version: string
       Object.entries(route.responses).map(([status, r]) => [
         status,
         r.schema
-          ? { description: r.description, ...headers, content: { [r.mediaType ?? "application/json"]: { schema: r.schema }, ...fileContent(route, status) } }
+          ? {
+              description: r.description,
+              ...headers,
+              content: { [r.mediaType ?? "application/json"]: { schema: r.schema }, ...fileContent(route, status) },
+            }
           : { description: r.description, ...headers },
       ]),
     );

@@ -65,9 +65,11 @@ export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends
 
 export type AnyRoute = RouteConfig<z.ZodType, z.ZodType, z.ZodType>;
 
-export function defineRoute<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(
-  route: RouteConfig<P, Q, B>,
-): AnyRoute {
+export function defineRoute<
+  P extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  B extends z.ZodType = z.ZodUndefined,
+>(route: RouteConfig<P, Q, B>): AnyRoute {
   return route as unknown as AnyRoute;
 }
 

@@ -119,8 +119,7 @@ function run(route: AnyRoute) {
         if (err.code === "ENOENT") throw notFound("File");
         throw err;
       });
-    }
-    else throw new Error(`${route.method.toUpperCase()} ${route.path} answered ${mediaType} without its bytes`);
+    } else throw new Error(`${route.method.toUpperCase()} ${route.path} answered ${mediaType} without its bytes`);
   };
 }
 
@@ -145,7 +144,13 @@ export function buildRouter(routes: AnyRoute[]): express.Router {
 }
 
 /** A documented path as a regular expression over the request's path (`{id}`: one segment). */
-const pathPattern = (path: string) => new RegExp(`^${path.split(/\{\w+\}/).map((p) => p.replace(/[.*+?^$()|[\]\\]/g, "\\$&")).join("[^/]+")}/?$`);
+const pathPattern = (path: string) =>
+  new RegExp(
+    `^${path
+      .split(/\{\w+\}/)
+      .map((p) => p.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))
+      .join("[^/]+")}/?$`,
+  );
 
 /**
  * A known path asked with a method it does not serve: 405 METHOD_NOT_ALLOWED with `Allow` (RFC 9110, 15.5.6)

@@ -22,7 +22,8 @@ const fromQueryBoolean = <S extends z.ZodType>(schema: S) =>
 /** The schema under `.default()`/`.optional()`/`.meta()` wrappers, to see what a field holds. */
 function baseType(schema: z.ZodType): string {
   let s = schema as unknown as { _zod: { def: { type: string; innerType?: unknown } } };
-  while (s._zod.def.innerType && ["default", "optional", "nullable", "prefault"].includes(s._zod.def.type)) s = s._zod.def.innerType as typeof s;
+  while (s._zod.def.innerType && ["default", "optional", "nullable", "prefault"].includes(s._zod.def.type))
+    s = s._zod.def.innerType as typeof s;
   return s._zod.def.type;
 }
 
@@ -47,7 +48,10 @@ export const errorSchema = z
     message: z.string(),
     details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
     requestId: z.string().optional(),
-    data: z.unknown().optional().meta({ description: "Only where a route documents it (POST /accounts: the refused handle under `failed`)." }),
+    data: z
+      .unknown()
+      .optional()
+      .meta({ description: "Only where a route documents it (POST /accounts: the refused handle under `failed`)." }),
   })
   .meta({ id: "Error", description: "Every error: `{code, message}`; validation errors add `details`, internal errors a `requestId`." });
 

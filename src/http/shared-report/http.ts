@@ -40,7 +40,8 @@ function oneRootField(context: ValidationContext) {
   return {
     OperationDefinition(node: { selectionSet: SelectionSetNode }) {
       const fields = node.selectionSet.selections;
-      if (fields.length !== 1 || fields[0]!.kind !== Kind.FIELD) context.reportError(new GraphQLError("Ask for sharedFolderReport once, and nothing else."));
+      if (fields.length !== 1 || fields[0]!.kind !== Kind.FIELD)
+        context.reportError(new GraphQLError("Ask for sharedFolderReport once, and nothing else."));
     },
   };
 }
@@ -53,7 +54,8 @@ function depthOf(set: SelectionSetNode | undefined, doc: DocumentNode, seen = ne
     else if (s.kind === Kind.INLINE_FRAGMENT) deepest = Math.max(deepest, depthOf(s.selectionSet, doc, seen));
     else if (!seen.has(s.name.value)) {
       const fragment = doc.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === s.name.value);
-      if (fragment && fragment.kind === Kind.FRAGMENT_DEFINITION) deepest = Math.max(deepest, depthOf(fragment.selectionSet, doc, new Set([...seen, s.name.value])));
+      if (fragment && fragment.kind === Kind.FRAGMENT_DEFINITION)
+        deepest = Math.max(deepest, depthOf(fragment.selectionSet, doc, new Set([...seen, s.name.value])));
     }
   }
   return deepest;
@@ -62,16 +64,26 @@ function depthOf(set: SelectionSetNode | undefined, doc: DocumentNode, seen = ne
 const RULES = [...specifiedRules, NoSchemaIntrospectionCustomRule, oneRootField];
 
 function answer(res: Response, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.status(status).set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex", ...headers }).json(body);
+  res
+    .status(status)
+    .set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex", ...headers })
+    .json(body);
 }
 
-const refuse = (res: Response, status: number, code: string, message: string) => answer(res, status, { code, message, errors: [{ message, extensions: { code } }] });
+const refuse = (res: Response, status: number, code: string, message: string) =>
+  answer(res, status, { code, message, errors: [{ message, extensions: { code } }] });
 
 async function handle(req: Request, res: Response): Promise<void> {
   try {
     await takeSharedReportRequest(clientAddress(req));
   } catch (e) {
-    if (e instanceof DomainError) return answer(res, e.status, { code: e.code, message: e.message, errors: [{ message: e.message, extensions: { code: e.code } }] }, refusalHeaders(e));
+    if (e instanceof DomainError)
+      return answer(
+        res,
+        e.status,
+        { code: e.code, message: e.message, errors: [{ message: e.message, extensions: { code: e.code } }] },
+        refusalHeaders(e),
+      );
     throw e;
   }
   const body = req.body as { query?: unknown; variables?: unknown; operationName?: unknown } | undefined;
@@ -85,10 +97,16 @@ async function handle(req: Request, res: Response): Promise<void> {
     return refuse(res, 400, "VALIDATION_ERROR", (e as Error).message);
   }
   const problems = validate(sharedReportSchema, document, RULES);
-  if (problems.length) return answer(res, 400, { code: "VALIDATION_ERROR", message: problems[0]!.message, errors: problems.map((p) => ({ message: p.message, extensions: { code: "VALIDATION_ERROR" } })) });
+  if (problems.length)
+    return answer(res, 400, {
+      code: "VALIDATION_ERROR",
+      message: problems[0]!.message,
+      errors: problems.map((p) => ({ message: p.message, extensions: { code: "VALIDATION_ERROR" } })),
+    });
   const operation = getOperationAST(document, typeof body.operationName === "string" ? body.operationName : undefined);
   if (!operation || operation.operation !== "query") return refuse(res, 400, "VALIDATION_ERROR", "Send one query operation.");
-  if (depthOf(operation.selectionSet, document) > MAX_DEPTH) return refuse(res, 400, "VALIDATION_ERROR", `The query is deeper than ${MAX_DEPTH} levels.`);
+  if (depthOf(operation.selectionSet, document) > MAX_DEPTH)
+    return refuse(res, 400, "VALIDATION_ERROR", `The query is deeper than ${MAX_DEPTH} levels.`);
   const result = await execute({
     schema: sharedReportSchema,
     document,
@@ -112,7 +130,8 @@ async function handle(req: Request, res: Response): Promise<void> {
 export function sharedReportRoutes() {
   const router = express.Router();
   router.post(SHARED_REPORT_PATH, (req, res, next) => {
-    if (unsupportedBodyMediaType(req.method, (name) => req.get(name))) return refuse(res, 415, "UNSUPPORTED_MEDIA_TYPE", "Send Content-Type: application/json.");
+    if (unsupportedBodyMediaType(req.method, (name) => req.get(name)))
+      return refuse(res, 415, "UNSUPPORTED_MEDIA_TYPE", "Send Content-Type: application/json.");
     next();
   });
   router.post(SHARED_REPORT_PATH, express.json({ limit: MAX_BODY }), (req, res, next) => {

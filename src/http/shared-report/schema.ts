@@ -86,7 +86,11 @@ const Report = new GraphQLObjectType<SharedFolderReport>({
     folderName: { type: nn(GraphQLString) },
     period: { type: nn(Period) },
     generatedAt: { type: nn(GraphQLString), description: "ISO 8601.", resolve: (r) => r.generatedAt.toISOString() },
-    expiresAt: { type: nn(GraphQLString), description: "When the link stops working (ISO 8601).", resolve: (r) => r.expiresAt.toISOString() },
+    expiresAt: {
+      type: nn(GraphQLString),
+      description: "When the link stops working (ISO 8601).",
+      resolve: (r) => r.expiresAt.toISOString(),
+    },
     cards: { type: nn(Cards) },
     growth: { type: nn(new GraphQLList(nn(GrowthDay))), description: "Oldest day first." },
     topVideos: { type: nn(new GraphQLList(nn(TopVideo))) },

@@ -152,7 +152,11 @@ function detectHook(input: ContentInput, reasons: string[]): Hook {
     }
   }
   const phrase = candidates.find(([, p]) => p)?.[1];
-  reasons.push(phrase ? `hookStyle none: no hook cue in the opening "${phrase}"` : "hookStyle none: no transcript, no on-screen text and no description");
+  reasons.push(
+    phrase
+      ? `hookStyle none: no hook cue in the opening "${phrase}"`
+      : "hookStyle none: no transcript, no on-screen text and no description",
+  );
   return { style: "none", phrase: "", source: null };
 }
 
@@ -235,7 +239,8 @@ const PERSONAL_SIGNALS: Signal[] = [
 const BRAND_SIGNALS: Signal[] = [
   {
     label: "ad disclosure",
-    pattern: /#(ad|ads|sponsored|partner|paidpartnership|advertisement)\b|(?<!\bnot (?:a |an )?|non-)\b(sponsored( by)?|paid partnership|in partnership with|brought to you by|advertisement)\b/g,
+    pattern:
+      /#(ad|ads|sponsored|partner|paidpartnership|advertisement)\b|(?<!\bnot (?:a |an )?|non-)\b(sponsored( by)?|paid partnership|in partnership with|brought to you by|advertisement)\b/g,
     weight: 3,
     cap: 3,
   },
@@ -281,7 +286,12 @@ function sumSignals(text: string, signals: Signal[], reasons: string[], side: st
     const { points, matches } = score(text, signal);
     if (points === 0) continue;
     total += points;
-    reasons.push(`ugc ${side} +${points} (${signal.label}): ${matches.slice(0, 4).map((m) => `"${m}"`).join(", ")}`);
+    reasons.push(
+      `ugc ${side} +${points} (${signal.label}): ${matches
+        .slice(0, 4)
+        .map((m) => `"${m}"`)
+        .join(", ")}`,
+    );
   }
   return total;
 }
@@ -321,7 +331,9 @@ function faceOnCamera(visual: VisualEvidence | null | undefined, reasons: string
   if (share == null || share < 0.25) return 0;
   const points = share >= 0.5 ? 2 : 1;
   const frames = visual!.keyframes.filter((k) => k.face).map((k) => seenAt(visual!, k.seconds));
-  reasons.push(`ugc personal +${points} (face on camera): a face in ${Math.round(share * 100)} % of keyframes, at ${frames.slice(0, 4).join(", ")}`);
+  reasons.push(
+    `ugc personal +${points} (face on camera): a face in ${Math.round(share * 100)} % of keyframes, at ${frames.slice(0, 4).join(", ")}`,
+  );
   return points;
 }
 
@@ -330,7 +342,9 @@ const EDITED_CUTS_PER_MINUTE = 30;
 
 function editedPacing(visual: VisualEvidence | null | undefined, reasons: string[]): number {
   if (!visual || visual.cutsPerMinute < EDITED_CUTS_PER_MINUTE || visual.cutCount < 4) return 0;
-  reasons.push(`ugc brand +1 (edited pacing): ${visual.cutCount} cuts, ${visual.cutsPerMinute} per minute, the first at ${visual.firstCutSeconds} s`);
+  reasons.push(
+    `ugc brand +1 (edited pacing): ${visual.cutCount} cuts, ${visual.cutsPerMinute} per minute, the first at ${visual.firstCutSeconds} s`,
+  );
   return 1;
 }
 
@@ -372,7 +386,10 @@ const CTA_RULES: [CtaType, RegExp][] = [
     /\b(comment (below|down|if|with|your|what|and)|comment ["'“‘]?[\w-]+["'”’]?,? (and|for|to get|to receive|if)\b|comments below|let me know (in the comments|below|what you think)|drop (a |an |your )?(\S+ ){1,2}(below|in the comments)|tell me (in the comments|below)|type ["'“‘]?[\w-]+["'”’]? (below|in the comments))\b/,
   ],
   ["share", /\b(share (this|it|with)|send (this|it) to|tag (a|your|someone)|save (this|it)( for later)?|repost)\b/],
-  ["like", /\b(like (this|the|my|it)( video| post)? if|like (this video|the video|if)|hit (the |that )?like|smash (that|the) like|double tap|leave a like|give (it|this) a like)\b/],
+  [
+    "like",
+    /\b(like (this|the|my|it)( video| post)? if|like (this video|the video|if)|hit (the |that )?like|smash (that|the) like|double tap|leave a like|give (it|this) a like)\b/,
+  ],
 ];
 
 const TLDS = "com|net|org|io|co|shop|store|app|ly|me|tv|gg|link|bio|ee|to|us|uk|de|fr|ca|au";
@@ -424,7 +441,9 @@ function detectCta(input: ContentInput, reasons: string[]): Cta {
     // "Subscribe!" does not point at the shop link two lines down; only a URL in its own sentence counts.
     const url = findUrls(sentence.text)[0] ?? (POINTING_CTAS.has(type) ? fallbackUrl : null);
     const where = sentence.where ? ` ${sentence.where}` : "";
-    reasons.push(`ctaType ${type}: "${firstMatch(normalise(sentence.text), pattern)}" in "${sentence.text}"${where}${url ? `, destination ${url}` : ""}`);
+    reasons.push(
+      `ctaType ${type}: "${firstMatch(normalise(sentence.text), pattern)}" in "${sentence.text}"${where}${url ? `, destination ${url}` : ""}`,
+    );
     return { type, url };
   }
   if (fallbackUrl) {

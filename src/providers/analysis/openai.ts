@@ -38,11 +38,18 @@ export interface OpenAiAnalysisOptions {
 }
 
 function openAiAnalysisDefaults(): OpenAiAnalysisOptions {
-  return { baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey, model: config.openai.model, timeoutMs: config.openai.timeoutMs, vision: config.openai.vision };
+  return {
+    baseUrl: config.openai.baseUrl,
+    apiKey: config.openai.apiKey,
+    model: config.openai.model,
+    timeoutMs: config.openai.timeoutMs,
+    vision: config.openai.vision,
+  };
 }
 
 /** Model families that take images (OpenAI's and the common open ones served by OpenAI-compatible servers). */
-const VISION_MODELS = /gpt-4o|gpt-4\.1|gpt-4-turbo|gpt-4-vision|gpt-5|^o[134]\b|claude|gemini|gemma-3|llava|vision|[-_.]vl\b|-vl-|pixtral|llama-4|minicpm-v|moondream|qwen.*vl/i;
+const VISION_MODELS =
+  /gpt-4o|gpt-4\.1|gpt-4-turbo|gpt-4-vision|gpt-5|^o[134]\b|claude|gemini|gemma-3|llava|vision|[-_.]vl\b|-vl-|pixtral|llama-4|minicpm-v|moondream|qwen.*vl/i;
 
 export function modelSees(model: string, vision: OpenAiAnalysisOptions["vision"]): boolean {
   return vision === "true" || (vision === "auto" && VISION_MODELS.test(model));
@@ -149,12 +156,25 @@ export class OpenAiAnalysisProvider implements ContentAnalysisProvider {
     const images = this.sees && input.visual && input.visual.keyframes.length > 0;
     const user = images ? await withKeyframes(userPrompt(input), input.visual!) : userPrompt(input);
     try {
-      const answer = await this.client.chatJson({ model: this.model, system: SYSTEM_PROMPT, user, schemaName: "content_analysis", schema: contentAnalysisSchema, accept: acceptedAnswer, signal });
+      const answer = await this.client.chatJson({
+        model: this.model,
+        system: SYSTEM_PROMPT,
+        user,
+        schemaName: "content_analysis",
+        schema: contentAnalysisSchema,
+        accept: acceptedAnswer,
+        signal,
+      });
       return tidy(answer);
     } catch (e) {
       // A server whose model takes no images answers 400 about them: say what to set rather than leave a bare HTTP error.
       if (images && e instanceof ProviderError && /HTTP 4\d\d/.test(e.message) && /image/i.test(e.message)) {
-        throw new ProviderError(PROVIDER, `${e.message} (the keyframes were sent as images: set OPENAI_VISION=false if model ${this.model} cannot take images)`, false, { cause: e });
+        throw new ProviderError(
+          PROVIDER,
+          `${e.message} (the keyframes were sent as images: set OPENAI_VISION=false if model ${this.model} cannot take images)`,
+          false,
+          { cause: e },
+        );
       }
       throw e;
     }

@@ -25,7 +25,9 @@ export class SmtpMailTransport implements MailTransport {
       html: mail.html,
       headers: mail.headers,
       // Attachments are bytes the service made (a scheduled report's CSV), never a file or URL nodemailer could be asked to read.
-      ...(mail.attachments?.length ? { attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })) } : {}),
+      ...(mail.attachments?.length
+        ? { attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })) }
+        : {}),
       disableFileAccess: true,
       disableUrlAccess: true,
     });

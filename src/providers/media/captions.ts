@@ -46,7 +46,10 @@ function cleanCueLine(line: string): string {
  */
 export function parseCaptions(raw: string): ParsedCaptions {
   // Only a truly empty line ends a cue: auto-captions put a line holding a single space inside cues.
-  const blocks = raw.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split(/\n{2,}/);
+  const blocks = raw
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n")
+    .split(/\n{2,}/);
   const segments: Segment[] = [];
   let lastLine = "";
   for (const block of blocks) {

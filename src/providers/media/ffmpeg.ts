@@ -17,12 +17,27 @@ export interface ToSpeechWavOptions {
 
 export async function toSpeechWav(input: string, output: string, opts: ToSpeechWavOptions): Promise<WavInfo> {
   const args = [
-    "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-    "-i", input,
-    "-vn", "-sn", "-dn", // audio only: no video, subtitle or data streams
-    "-t", String(opts.maxSeconds),
-    "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le",
-    "-f", "wav", output,
+    "-nostdin",
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-i",
+    input,
+    "-vn",
+    "-sn",
+    "-dn", // audio only: no video, subtitle or data streams
+    "-t",
+    String(opts.maxSeconds),
+    "-ar",
+    "16000",
+    "-ac",
+    "1",
+    "-c:a",
+    "pcm_s16le",
+    "-f",
+    "wav",
+    output,
   ];
   try {
     await runProgram(opts.provider, opts.ffmpegPath, args, { timeoutMs: opts.timeoutMs, signal: opts.signal, maxStdoutBytes: 64 * 1024 });

@@ -72,7 +72,9 @@ export async function renderVideo(spec: VideoSpec, outPath: string, opts: Render
   if (faceShown) {
     inputs.push("-loop", "1", "-framerate", String(fps), "-i", FACE_IMAGE);
     const faceWidth = Math.round(width * 0.8);
-    graph.push(`[0:v]scale=${faceWidth}:-2,format=yuv420p,split=${faceScenes}${Array.from({ length: faceScenes }, (_, i) => `[face${i}]`).join("")}`);
+    graph.push(
+      `[0:v]scale=${faceWidth}:-2,format=yuv420p,split=${faceScenes}${Array.from({ length: faceScenes }, (_, i) => `[face${i}]`).join("")}`,
+    );
   }
   let faceIndex = 0;
   spec.scenes.forEach((scene, i) => {
@@ -98,13 +100,27 @@ export async function renderVideo(spec: VideoSpec, outPath: string, opts: Render
   const audioInput = faceShown ? 1 : 0;
   const total = spec.scenes.reduce((t, s) => t + s.seconds, 0);
   const args = [
-    "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+    "-nostdin",
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
     ...inputs,
-    "-filter_complex", graph.join(";"),
-    "-map", "[video]",
+    "-filter_complex",
+    graph.join(";"),
+    "-map",
+    "[video]",
     ...(spec.audioPath ? ["-map", `${audioInput}:a`, "-c:a", "aac", "-b:a", "64k"] : []),
-    "-t", total.toFixed(3),
-    "-c:v", "libx264", "-preset", "ultrafast", "-crf", "28", "-movflags", "+faststart",
+    "-t",
+    total.toFixed(3),
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-crf",
+    "28",
+    "-movflags",
+    "+faststart",
     ...(spec.comment ? ["-metadata", `comment=${spec.comment}`] : []),
     outPath,
   ];

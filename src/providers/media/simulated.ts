@@ -85,7 +85,11 @@ export class SimulatedMediaProvider implements MediaProvider {
     if (!this.opts.speech) {
       // The pipeline takes captions as the transcript before any audio: none is made.
       const seconds = speakingSeconds(spoken, this.opts.wordsPerMinute);
-      return { captions: { text: sentences.join(" "), segments: timeSentences(sentences, spoken, seconds), language: "en" }, wavPath: null, durationSeconds: roundSeconds(seconds) };
+      return {
+        captions: { text: sentences.join(" "), segments: timeSentences(sentences, spoken, seconds), language: "en" },
+        wavPath: null,
+        durationSeconds: roundSeconds(seconds),
+      };
     }
     const rawPath = join(workDir, "speech-raw.wav");
     await this.speak(spoken.join("\n"), rawPath, signal);
@@ -108,11 +112,21 @@ export class SimulatedMediaProvider implements MediaProvider {
   }
 
   /** The video for the visual stage; a failure to render leaves it out with the reason (an abort is thrown). */
-  private async renderSimulatedVideo(input: MediaInput, media: MediaResult, { workDir, signal }: { workDir: string; signal?: AbortSignal }): Promise<Pick<MediaResult, "videoPath" | "videoUnavailable">> {
+  private async renderSimulatedVideo(
+    input: MediaInput,
+    media: MediaResult,
+    { workDir, signal }: { workDir: string; signal?: AbortSignal },
+  ): Promise<Pick<MediaResult, "videoPath" | "videoUnavailable">> {
     const videoPath = join(workDir, "simulated-video.mp4");
     const spec = simulatedVideoSpec(input, Math.min(this.opts.maxSeconds, media.durationSeconds ?? 0), media.wavPath);
     try {
-      await renderVideo(spec, videoPath, { provider: PROVIDER, ffmpegPath: this.opts.ffmpegPath, timeoutMs: this.opts.timeoutMs, workDir, signal });
+      await renderVideo(spec, videoPath, {
+        provider: PROVIDER,
+        ffmpegPath: this.opts.ffmpegPath,
+        timeoutMs: this.opts.timeoutMs,
+        workDir,
+        signal,
+      });
       return { videoPath };
     } catch (e) {
       if (signal?.aborted) throw e;
@@ -191,7 +205,11 @@ export function onScreenHook(description: string): string {
   return hook;
 }
 
-export function simulatedVideoSpec(input: Pick<MediaInput, "description" | "platformVideoId">, speechSeconds: number, audioPath: string | null): VideoSpec {
+export function simulatedVideoSpec(
+  input: Pick<MediaInput, "description" | "platformVideoId">,
+  speechSeconds: number,
+  audioPath: string | null,
+): VideoSpec {
   const total = Math.max(5, speechSeconds);
   const count = Math.max(2, Math.round(total / SCENE_SECONDS));
   const talks = FIRST_PERSON.test(input.description);

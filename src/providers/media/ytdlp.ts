@@ -54,7 +54,6 @@ const COMMON_ARGS = ["--no-playlist", "--no-cache-dir", "--no-progress", "--sock
 /** What the captions run prints (one video's info) and the audio run's progress stay far below this. */
 const MAX_STDOUT_BYTES = 32 * 1024 * 1024;
 
-
 interface VideoInfo {
   duration?: number;
 }
@@ -66,10 +65,18 @@ export class YtdlpMediaProvider implements MediaProvider {
 
   constructor(options: Partial<YtdlpMediaOptions> = {}) {
     this.opts = { ...ytdlpMediaDefaults(), ...options };
-    this.ytdlp = new YtdlpRunner({ provider: PROVIDER, path: this.opts.ytdlpPath, concurrency: this.opts.concurrency, budget: this.opts.budget });
+    this.ytdlp = new YtdlpRunner({
+      provider: PROVIDER,
+      path: this.opts.ytdlpPath,
+      concurrency: this.opts.concurrency,
+      budget: this.opts.budget,
+    });
   }
 
-  async fetch(input: MediaInput, { workDir, signal, withVideo }: { workDir: string; signal?: AbortSignal; withVideo?: boolean }): Promise<MediaResult> {
+  async fetch(
+    input: MediaInput,
+    { workDir, signal, withVideo }: { workDir: string; signal?: AbortSignal; withVideo?: boolean },
+  ): Promise<MediaResult> {
     checkInput(input);
     const info = await this.fetchInfoAndCaptions(input, workDir, signal);
     const captions = await readBestCaptions(workDir);
@@ -79,13 +86,20 @@ export class YtdlpMediaProvider implements MediaProvider {
       return { captions, wavPath: null, durationSeconds: info.duration ?? lastEnd, ...video };
     }
     const wavPath = join(workDir, "audio.wav");
-    const wav = (video.videoPath ? await this.soundOf(video.videoPath, wavPath, signal) : null)
-      ?? (await this.speechFrom(await this.downloadAudio(input, workDir, signal), wavPath, signal));
+    const wav =
+      (video.videoPath ? await this.soundOf(video.videoPath, wavPath, signal) : null) ??
+      (await this.speechFrom(await this.downloadAudio(input, workDir, signal), wavPath, signal));
     return { captions: null, wavPath, durationSeconds: info.duration ?? wav.durationSeconds, ...video };
   }
 
   private speechFrom(source: string, wavPath: string, signal?: AbortSignal) {
-    return toSpeechWav(source, wavPath, { provider: PROVIDER, ffmpegPath: this.opts.ffmpegPath, maxSeconds: this.opts.maxSeconds, timeoutMs: this.opts.mediaTimeoutMs, signal });
+    return toSpeechWav(source, wavPath, {
+      provider: PROVIDER,
+      ffmpegPath: this.opts.ffmpegPath,
+      maxSeconds: this.opts.maxSeconds,
+      timeoutMs: this.opts.mediaTimeoutMs,
+      signal,
+    });
   }
 
   /** The video rendition's sound as speech WAV; null when it has none (a video-only format): the audio is then fetched on its own. */
@@ -105,7 +119,11 @@ export class YtdlpMediaProvider implements MediaProvider {
    * (MEDIA_MAX_BYTES); the visual stage looks at its first MEDIA_MAX_SECONDS only. Any failure but a
    * cancellation leaves the video out with the reason: the analysis goes on from the transcript.
    */
-  private async videoRendition(input: MediaInput, workDir: string, signal?: AbortSignal): Promise<Pick<MediaResult, "videoPath" | "videoUnavailable">> {
+  private async videoRendition(
+    input: MediaInput,
+    workDir: string,
+    signal?: AbortSignal,
+  ): Promise<Pick<MediaResult, "videoPath" | "videoUnavailable">> {
     try {
       return { videoPath: await this.download(input, workDir, "video", "w[height>=360]/wv*[height>=360]/w/wv*", signal) };
     } catch (e) {
@@ -128,14 +146,26 @@ export class YtdlpMediaProvider implements MediaProvider {
       ...COMMON_ARGS,
       "--ignore-errors",
       "--skip-download",
-      "--write-subs", "--write-auto-subs",
-      "--sub-langs", this.opts.subLangs,
-      "--sub-format", "vtt/srt/best",
-      "--dump-json", "--no-simulate",
-      "-o", join(workDir, "captions.%(ext)s"),
-      "--", url,
+      "--write-subs",
+      "--write-auto-subs",
+      "--sub-langs",
+      this.opts.subLangs,
+      "--sub-format",
+      "vtt/srt/best",
+      "--dump-json",
+      "--no-simulate",
+      "-o",
+      join(workDir, "captions.%(ext)s"),
+      "--",
+      url,
     ];
-    const { stdout } = await this.ytdlp.run({ platform, args, timeoutMs: this.opts.ytdlpTimeoutMs, maxStdoutBytes: MAX_STDOUT_BYTES, signal });
+    const { stdout } = await this.ytdlp.run({
+      platform,
+      args,
+      timeoutMs: this.opts.ytdlpTimeoutMs,
+      maxStdoutBytes: MAX_STDOUT_BYTES,
+      signal,
+    });
     const line = stdout.trim().split("\n").at(-1) ?? "";
     try {
       const parsed = JSON.parse(line) as { duration?: unknown };
@@ -146,16 +176,32 @@ export class YtdlpMediaProvider implements MediaProvider {
   }
 
   /** One download of `format` into `<name>.<ext>`, within MEDIA_MAX_BYTES. */
-  private async download({ url, platform }: MediaInput, workDir: string, name: string, format: string, signal?: AbortSignal): Promise<string> {
+  private async download(
+    { url, platform }: MediaInput,
+    workDir: string,
+    name: string,
+    format: string,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const args = [
       ...COMMON_ARGS,
-      "-f", format,
-      "--max-filesize", String(this.opts.maxBytes),
+      "-f",
+      format,
+      "--max-filesize",
+      String(this.opts.maxBytes),
       "--no-part",
-      "-o", join(workDir, `${name}.%(ext)s`),
-      "--", url,
+      "-o",
+      join(workDir, `${name}.%(ext)s`),
+      "--",
+      url,
     ];
-    const { stdout } = await this.ytdlp.run({ platform, args, timeoutMs: this.opts.mediaTimeoutMs, maxStdoutBytes: MAX_STDOUT_BYTES, signal });
+    const { stdout } = await this.ytdlp.run({
+      platform,
+      args,
+      timeoutMs: this.opts.mediaTimeoutMs,
+      maxStdoutBytes: MAX_STDOUT_BYTES,
+      signal,
+    });
     // yt-dlp refuses an oversized file with a message and exit code 0, leaving no file behind.
     if (/larger than max-filesize/i.test(stdout)) throw this.tooLarge();
     const file = (await readdir(workDir)).find((f) => f.startsWith(`${name}.`));

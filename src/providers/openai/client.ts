@@ -11,7 +11,9 @@ import { ProviderError } from "../../domain/shared/provider-error.ts";
 import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.ts";
 
 /** A part of a user message: text, or an image (a `data:` URL) for a vision-capable model. */
-export type ContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string; detail?: "low" | "high" | "auto" } };
+export type ContentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string; detail?: "low" | "high" | "auto" } };
 
 export interface OpenAiOptions {
   baseUrl: string;

@@ -253,7 +253,10 @@ export class SimulatedScrapeProvider implements ScrapeProvider {
    * Videos listed for an account carry its username; a later scrape of one of them gives the same
    * data as long as the caller passes that username in the VideoRef (platform A links carry it).
    */
-  async scrapeAccount(ref: AccountRef, opts: { maxVideos: number; signal?: AbortSignal }): Promise<{ account: ScrapedAccount; videos: ScrapedVideo[] }> {
+  async scrapeAccount(
+    ref: AccountRef,
+    opts: { maxVideos: number; signal?: AbortSignal },
+  ): Promise<{ account: ScrapedAccount; videos: ScrapedVideo[] }> {
     opts.signal?.throwIfAborted();
     const { account, videos } = simulateAccount(ref, this.now());
     return { account, videos: videos.slice(0, Math.max(0, Math.floor(opts.maxVideos))) };

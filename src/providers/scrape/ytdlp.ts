@@ -56,7 +56,10 @@ export class YtdlpScrapeProvider implements ScrapeProvider {
     return mapVideo(ref, info);
   }
 
-  async scrapeAccount(ref: AccountRef, opts: { maxVideos: number; signal?: AbortSignal }): Promise<{ account: ScrapedAccount; videos: ScrapedVideo[] }> {
+  async scrapeAccount(
+    ref: AccountRef,
+    opts: { maxVideos: number; signal?: AbortSignal },
+  ): Promise<{ account: ScrapedAccount; videos: ScrapedVideo[] }> {
     const max = Math.max(0, Math.floor(opts.maxVideos));
     if (ref.platform === "platformB") return this.scrapeChannel(ref, max, opts.signal);
     const extra = ref.platform === "platformA" ? PINNED_MAX : 0;
@@ -87,6 +90,13 @@ export class YtdlpScrapeProvider implements ScrapeProvider {
 
   /** One run of yt-dlp for `url` (the last argument): one JSON object per line, at least one; `signal` stops its budget wait and its program. */
   private runJson(platform: Platform, args: string[], signal?: AbortSignal): Promise<Info[]> {
-    return this.ytdlp.jsonLines({ platform, args: [...COMMON_ARGS, ...args], maxStdoutBytes: MAX_STDOUT_BYTES, what: args.at(-1) ?? "", atLeastOne: true, ...(signal ? { signal } : {}) });
+    return this.ytdlp.jsonLines({
+      platform,
+      args: [...COMMON_ARGS, ...args],
+      maxStdoutBytes: MAX_STDOUT_BYTES,
+      what: args.at(-1) ?? "",
+      atLeastOne: true,
+      ...(signal ? { signal } : {}),
+    });
   }
 }

@@ -22,7 +22,6 @@ import { OpenAiClient } from "../openai/client.ts";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { QueryExpander } from "../../domain/radar/ports.ts";
 
-
 export type LanguageCode = "en" | "es" | "de" | "fr" | "pt";
 
 /** Longest core query, in words: the catalog requires every word to match. */
@@ -80,24 +79,112 @@ const SEARCH_WORDS: Record<LanguageCode, Set<string>> = {
 
 /** Discovery modifiers per language; "{}" is the head phrase. */
 const MODIFIERS: Record<LanguageCode, string[]> = {
-  en: ["{} tips", "{} ideas", "{} tutorial", "best {}", "{} for beginners", "{} challenge", "{} hacks", "{} review", "{} inspiration", "{} trend"],
-  es: ["consejos {}", "ideas de {}", "tutorial {}", "mejores {}", "{} para principiantes", "reto {}", "trucos {}", "{} reseña", "inspiración {}", "tendencia {}"],
-  de: ["{} tipps", "{} ideen", "{} anleitung", "beste {}", "{} für anfänger", "{} challenge", "{} hacks", "{} test", "{} inspiration", "{} trend"],
-  fr: ["astuces {}", "idées {}", "tuto {}", "meilleurs {}", "{} débutant", "défi {}", "{} hacks", "{} avis", "inspiration {}", "tendance {}"],
-  pt: ["dicas de {}", "ideias de {}", "tutorial {}", "melhores {}", "{} para iniciantes", "desafio {}", "truques {}", "{} review", "inspiração {}", "tendência {}"],
+  en: [
+    "{} tips",
+    "{} ideas",
+    "{} tutorial",
+    "best {}",
+    "{} for beginners",
+    "{} challenge",
+    "{} hacks",
+    "{} review",
+    "{} inspiration",
+    "{} trend",
+  ],
+  es: [
+    "consejos {}",
+    "ideas de {}",
+    "tutorial {}",
+    "mejores {}",
+    "{} para principiantes",
+    "reto {}",
+    "trucos {}",
+    "{} reseña",
+    "inspiración {}",
+    "tendencia {}",
+  ],
+  de: [
+    "{} tipps",
+    "{} ideen",
+    "{} anleitung",
+    "beste {}",
+    "{} für anfänger",
+    "{} challenge",
+    "{} hacks",
+    "{} test",
+    "{} inspiration",
+    "{} trend",
+  ],
+  fr: [
+    "astuces {}",
+    "idées {}",
+    "tuto {}",
+    "meilleurs {}",
+    "{} débutant",
+    "défi {}",
+    "{} hacks",
+    "{} avis",
+    "inspiration {}",
+    "tendance {}",
+  ],
+  pt: [
+    "dicas de {}",
+    "ideias de {}",
+    "tutorial {}",
+    "melhores {}",
+    "{} para iniciantes",
+    "desafio {}",
+    "truques {}",
+    "{} review",
+    "inspiração {}",
+    "tendência {}",
+  ],
 };
 
 const LANGUAGE_NAMES: Record<string, LanguageCode> = {
-  en: "en", english: "en", inglés: "en", englisch: "en", anglais: "en", inglês: "en",
-  es: "es", spanish: "es", español: "es", espanol: "es", castellano: "es", spanisch: "es", espagnol: "es", espanhol: "es",
-  de: "de", german: "de", deutsch: "de", alemán: "de", allemand: "de", alemão: "de",
-  fr: "fr", french: "fr", français: "fr", francais: "fr", francés: "fr", französisch: "fr", francês: "fr",
-  pt: "pt", portuguese: "pt", português: "pt", portugues: "pt", portugués: "pt", portugiesisch: "pt", portugais: "pt",
+  en: "en",
+  english: "en",
+  inglés: "en",
+  englisch: "en",
+  anglais: "en",
+  inglês: "en",
+  es: "es",
+  spanish: "es",
+  español: "es",
+  espanol: "es",
+  castellano: "es",
+  spanisch: "es",
+  espagnol: "es",
+  espanhol: "es",
+  de: "de",
+  german: "de",
+  deutsch: "de",
+  alemán: "de",
+  allemand: "de",
+  alemão: "de",
+  fr: "fr",
+  french: "fr",
+  français: "fr",
+  francais: "fr",
+  francés: "fr",
+  französisch: "fr",
+  francês: "fr",
+  pt: "pt",
+  portuguese: "pt",
+  português: "pt",
+  portugues: "pt",
+  portugués: "pt",
+  portugiesisch: "pt",
+  portugais: "pt",
 };
 
 /** "English", "pt-BR", "Español" → a language with stop words here, or null. */
 export function languageCode(language: string): LanguageCode | null {
-  const key = language.trim().toLowerCase().split(/[-_\s]/)[0] ?? "";
+  const key =
+    language
+      .trim()
+      .toLowerCase()
+      .split(/[-_\s]/)[0] ?? "";
   return LANGUAGE_NAMES[key] ?? null;
 }
 
@@ -241,7 +328,13 @@ function candidateGroups(a: Analysis, language: LanguageCode): string[][] {
 function modifiedQueries(head: string, language: LanguageCode): string[] {
   const headWords = new Set(head.split(" "));
   const plain = MODIFIERS[language]
-    .filter((m) => !m.replace("{}", " ").split(/\s+/).some((w) => headWords.has(w)))
+    .filter(
+      (m) =>
+        !m
+          .replace("{}", " ")
+          .split(/\s+/)
+          .some((w) => headWords.has(w)),
+    )
     .map((m) => m.replace("{}", head));
   return [...plain, ...plain.map(hashtagOf)];
 }

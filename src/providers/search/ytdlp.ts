@@ -65,12 +65,19 @@ export class YtdlpSearchProvider implements SearchProvider {
   }
 
   async search(request: SearchRequest, opts: { signal?: AbortSignal } = {}): Promise<SearchCandidate[]> {
-    if (!this.supports(request.platform)) throw new ProviderError(PROVIDER, `search covers ${PLATFORM} only, not ${request.platform}`, false);
+    if (!this.supports(request.platform))
+      throw new ProviderError(PROVIDER, `search covers ${PLATFORM} only, not ${request.platform}`, false);
     const text = request.text.replace(/\s+/g, " ").trim();
     const count = Math.min(MAX_SEARCH_RESULTS, Math.max(0, Math.floor(request.limit)));
     if (text === "" || count === 0) return [];
     const args = [...ARGS, "--", `ytsearch${count}:${text}`];
-    const entries = await this.ytdlp.jsonLines({ platform: request.platform, args, maxStdoutBytes: MAX_STDOUT_BYTES, signal: opts.signal, what: `the search ${JSON.stringify(text)}` });
+    const entries = await this.ytdlp.jsonLines({
+      platform: request.platform,
+      args,
+      maxStdoutBytes: MAX_STDOUT_BYTES,
+      signal: opts.signal,
+      what: `the search ${JSON.stringify(text)}`,
+    });
     const candidates = toCandidates(entries);
     return candidates.filter((c) => passesFilters(c, request)).slice(0, count);
   }

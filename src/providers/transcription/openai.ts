@@ -31,9 +31,7 @@ function openAiTranscriberDefaults(): OpenAiTranscriberOptions {
 const verboseJson = z.object({
   text: z.string(),
   language: z.string().nullish(),
-  segments: z
-    .array(z.object({ start: z.number().min(0), end: z.number().min(0), text: z.string() }))
-    .nullish(),
+  segments: z.array(z.object({ start: z.number().min(0), end: z.number().min(0), text: z.string() })).nullish(),
 });
 
 export class OpenAiTranscriber implements TranscriptionProvider {

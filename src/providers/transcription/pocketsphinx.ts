@@ -40,12 +40,11 @@ export class PocketsphinxTranscriber implements TranscriptionProvider {
     });
     // The model is trained on 16 kHz audio: any other format gives confident nonsense, not an error.
     if (!isSpeechWav(info)) throw new ProviderError(PROVIDER, `${wavPath} is not a 16 kHz mono 16-bit PCM WAV file`, false);
-    const { stdout } = await runProgram(
-      PROVIDER,
-      this.opts.programPath,
-      ["-infile", wavPath, "-logfn", "/dev/null", "-time", "yes"],
-      { timeoutMs: this.opts.timeoutMs + Math.ceil(info.durationSeconds * 1000), signal, maxStdoutBytes: 16 * 1024 * 1024 },
-    );
+    const { stdout } = await runProgram(PROVIDER, this.opts.programPath, ["-infile", wavPath, "-logfn", "/dev/null", "-time", "yes"], {
+      timeoutMs: this.opts.timeoutMs + Math.ceil(info.durationSeconds * 1000),
+      signal,
+      maxStdoutBytes: 16 * 1024 * 1024,
+    });
     return parsePocketsphinxOutput(stdout, this.opts);
   }
 }

@@ -19,7 +19,12 @@ const IDLE_MS = 60_000;
 
 let pool: Piscina | null = null;
 const facePool = () =>
-  (pool ??= new Piscina({ filename: new URL("./face-thread.ts", import.meta.url).href, minThreads: 0, maxThreads: 1, idleTimeout: IDLE_MS }));
+  (pool ??= new Piscina({
+    filename: new URL("./face-thread.ts", import.meta.url).href,
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout: IDLE_MS,
+  }));
 
 export class FaceApiDetector implements FaceDetector {
   readonly name = "face-api" as const;

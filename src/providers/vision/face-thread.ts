@@ -78,11 +78,15 @@ function loadFaceApi(): Promise<FaceApi> {
     return faceapi;
   })().catch((e: unknown) => {
     loading = null;
-    throw new ProviderError(PROVIDER, `the face detector could not be loaded (${(e as Error).message}); reinstall the npm packages @vladmandic/face-api and @tensorflow/tfjs-backend-wasm`, false, { cause: e });
+    throw new ProviderError(
+      PROVIDER,
+      `the face detector could not be loaded (${(e as Error).message}); reinstall the npm packages @vladmandic/face-api and @tensorflow/tfjs-backend-wasm`,
+      false,
+      { cause: e },
+    );
   });
   return loading;
 }
-
 
 /** A failure as it crosses the thread boundary (an Error's class does not): the provider error's message and whether a retry may mend it. */
 export type FaceAnswer = { faces: number; largestFaceShare: number } | { error: string; retryable: boolean };
@@ -94,7 +98,10 @@ export default async function detectFaces({ imagePath }: { imagePath: string }):
     const image = shrunk(await readPixels(imagePath, PROVIDER));
     const tensor = faceapi.tf.tensor3d(image.rgb, [image.height, image.width, 3], "int32");
     try {
-      const found = await faceapi.detectAllFaces(tensor as never, new faceapi.TinyFaceDetectorOptions({ inputSize: INPUT_SIZE, scoreThreshold: SCORE_THRESHOLD }));
+      const found = await faceapi.detectAllFaces(
+        tensor as never,
+        new faceapi.TinyFaceDetectorOptions({ inputSize: INPUT_SIZE, scoreThreshold: SCORE_THRESHOLD }),
+      );
       const area = image.width * image.height;
       const largest = Math.max(0, ...found.map((f) => f.box.width * f.box.height));
       return { faces: found.length, largestFaceShare: Math.round((largest / area) * 1000) / 1000 };

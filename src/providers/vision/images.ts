@@ -37,7 +37,9 @@ export async function readPixels(path: string, provider: string): Promise<Pixels
 
 /** `P5 <width> <height> <maxval>` (white space between, comments after `#`), one byte per pixel. */
 function parsePgm(bytes: Buffer): Pixels {
-  const header = /^P5\s+(?:#[^\n]*\n\s*)*(\d+)\s+(?:#[^\n]*\n\s*)*(\d+)\s+(?:#[^\n]*\n\s*)*(\d+)\s/.exec(bytes.subarray(0, 200).toString("latin1"));
+  const header = /^P5\s+(?:#[^\n]*\n\s*)*(\d+)\s+(?:#[^\n]*\n\s*)*(\d+)\s+(?:#[^\n]*\n\s*)*(\d+)\s/.exec(
+    bytes.subarray(0, 200).toString("latin1"),
+  );
   if (!header || Number(header[3]) > 255) throw new Error("not an 8-bit binary PGM");
   const width = Number(header[1]);
   const height = Number(header[2]);

@@ -51,12 +51,20 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     this.opts = { ...defaults(), ...options };
   }
 
-  async extract(videoPath: string, { workDir, maxKeyframes, signal }: { workDir: string; maxKeyframes: number; signal?: AbortSignal }): Promise<KeyframeSet> {
+  async extract(
+    videoPath: string,
+    { workDir, maxKeyframes, signal }: { workDir: string; maxKeyframes: number; signal?: AbortSignal },
+  ): Promise<KeyframeSet> {
     const { durationSeconds, frames } = await this.scan(videoPath, signal);
     const cuts = frames.filter((f) => f.score >= SCENE_THRESHOLD).map((f) => round1(f.seconds));
     const keyframes: Keyframe[] = pickKeyframes(durationSeconds, cuts, maxKeyframes).map((pick, i) => {
       const name = `keyframe-${String(i + 1).padStart(2, "0")}`;
-      return { ...pick, imagePath: join(workDir, `${name}.jpg`), thumbnailPath: join(workDir, `${name}-thumb.jpg`), grayPath: join(workDir, `${name}.pgm`) };
+      return {
+        ...pick,
+        imagePath: join(workDir, `${name}.jpg`),
+        thumbnailPath: join(workDir, `${name}-thumb.jpg`),
+        grayPath: join(workDir, `${name}.pgm`),
+      };
     });
     markUnchanged(keyframes, frames);
     await this.writeFrames(videoPath, keyframes, signal);
@@ -64,14 +72,28 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
   }
 
   /** The video's duration (as decoded, up to maxSeconds) and every scanned frame's scene score. */
-  private async scan(videoPath: string, signal?: AbortSignal): Promise<{ durationSeconds: number; frames: { seconds: number; score: number }[] }> {
+  private async scan(
+    videoPath: string,
+    signal?: AbortSignal,
+  ): Promise<{ durationSeconds: number; frames: { seconds: number; score: number }[] }> {
     const args = [
-      "-nostdin", "-hide_banner", "-loglevel", "error",
-      "-t", String(this.opts.maxSeconds), "-i", videoPath,
-      "-an", "-sn", "-dn",
+      "-nostdin",
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-t",
+      String(this.opts.maxSeconds),
+      "-i",
+      videoPath,
+      "-an",
+      "-sn",
+      "-dn",
       // `gte(scene,0)` keeps every frame (the first has no score) and sets lavfi.scene_score, printed per frame.
-      "-vf", `fps=${SCAN_FPS},scale=${THUMBNAIL_WIDTH}:-2,select='gte(scene\\,0)',metadata=print:file=-`,
-      "-f", "null", "-",
+      "-vf",
+      `fps=${SCAN_FPS},scale=${THUMBNAIL_WIDTH}:-2,select='gte(scene\\,0)',metadata=print:file=-`,
+      "-f",
+      "null",
+      "-",
     ];
     const { stdout } = await this.run(args, signal);
     const frames = parseSceneScores(stdout);
@@ -92,20 +114,48 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
         `[c${i}]format=gray[gray${i}];[b${i}]scale=${THUMBNAIL_WIDTH}:-2[small${i}]`,
     );
     const outputs = keyframes.flatMap((k, i) => [
-      "-map", `[big${i}]`, "-frames:v", "1", "-q:v", "3", k.imagePath,
-      "-map", `[gray${i}]`, "-frames:v", "1", k.grayPath!,
-      "-map", `[small${i}]`, "-frames:v", "1", "-q:v", "7", k.thumbnailPath,
+      "-map",
+      `[big${i}]`,
+      "-frames:v",
+      "1",
+      "-q:v",
+      "3",
+      k.imagePath,
+      "-map",
+      `[gray${i}]`,
+      "-frames:v",
+      "1",
+      k.grayPath!,
+      "-map",
+      `[small${i}]`,
+      "-frames:v",
+      "1",
+      "-q:v",
+      "7",
+      k.thumbnailPath,
     ]);
-    await this.run(["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...inputs, "-filter_complex", graph.join(";"), ...outputs], signal);
+    await this.run(
+      ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...inputs, "-filter_complex", graph.join(";"), ...outputs],
+      signal,
+    );
   }
 
   private async run(args: string[], signal?: AbortSignal) {
     try {
-      return await runProgram(PROVIDER, this.opts.ffmpegPath, args, { timeoutMs: this.opts.timeoutMs, signal, maxStdoutBytes: 16 * 1024 * 1024 });
+      return await runProgram(PROVIDER, this.opts.ffmpegPath, args, {
+        timeoutMs: this.opts.timeoutMs,
+        signal,
+        maxStdoutBytes: 16 * 1024 * 1024,
+      });
     } catch (e) {
       // A file ffmpeg cannot read will not become readable on a retry.
-      if (e instanceof ProviderError && /Invalid data found|does not contain any stream|matches no streams|moov atom not found/i.test(e.message)) {
-        throw new ProviderError(PROVIDER, `the file has no video ffmpeg can read (${e.message.slice(e.provider.length + 2)})`, false, { cause: e });
+      if (
+        e instanceof ProviderError &&
+        /Invalid data found|does not contain any stream|matches no streams|moov atom not found/i.test(e.message)
+      ) {
+        throw new ProviderError(PROVIDER, `the file has no video ffmpeg can read (${e.message.slice(e.provider.length + 2)})`, false, {
+          cause: e,
+        });
       }
       throw e;
     }

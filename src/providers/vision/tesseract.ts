@@ -60,7 +60,12 @@ export class TesseractRecognizer implements TextRecognizer {
     } catch (e) {
       // Missing language data is an installation problem: no retry will find it.
       if (e instanceof ProviderError && /Failed loading language|Error opening data file/i.test(e.message)) {
-        throw new ProviderError(PROVIDER, `tesseract has no "${this.opts.language}" language data: install it (Debian/Ubuntu: sudo apt-get install -y tesseract-ocr-${this.opts.language})`, false, { cause: e });
+        throw new ProviderError(
+          PROVIDER,
+          `tesseract has no "${this.opts.language}" language data: install it (Debian/Ubuntu: sudo apt-get install -y tesseract-ocr-${this.opts.language})`,
+          false,
+          { cause: e },
+        );
       }
       throw e;
     }
@@ -110,7 +115,12 @@ export function overlaysFromTsv(tsv: string): string[] {
     const line = lines.get(key) ?? { words: [], confidences: [], left, top, right: left + width, bottom: top + height };
     line.words.push(word);
     line.confidences.push(confidence);
-    Object.assign(line, { left: Math.min(line.left, left), top: Math.min(line.top, top), right: Math.max(line.right, left + width), bottom: Math.max(line.bottom, top + height) });
+    Object.assign(line, {
+      left: Math.min(line.left, left),
+      top: Math.min(line.top, top),
+      right: Math.max(line.right, left + width),
+      bottom: Math.max(line.bottom, top + height),
+    });
     lines.set(key, line);
   }
   const kept = [...lines.values()].filter(isConfident).sort((a, b) => a.top - b.top);
@@ -133,7 +143,9 @@ function groupLines(lines: Line[]): Line[][] {
   const groups: Line[][] = [];
   for (const line of lines) {
     const height = line.bottom - line.top;
-    const group = groups.find((g) => g.some((other) => line.top - other.bottom < height && line.left < other.right + 2 * height && other.left < line.right + 2 * height));
+    const group = groups.find((g) =>
+      g.some((other) => line.top - other.bottom < height && line.left < other.right + 2 * height && other.left < line.right + 2 * height),
+    );
     if (group) group.push(line);
     else groups.push([line]);
   }

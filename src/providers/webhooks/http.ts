@@ -20,7 +20,11 @@ import { config } from "../../config.ts";
 import type { WebhookAnswer, WebhookRequest, WebhookSender } from "../../domain/webhooks/ports.ts";
 import { isPublicAddress, targetProblem } from "../../domain/shared/public-targets.ts";
 
-type Resolver = (hostname: string, options: dns.LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+type Resolver = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 export interface HttpWebhookSenderOptions {
   allowPrivate?: boolean;
@@ -89,7 +93,12 @@ export class HttpWebhookSender implements WebhookSender {
       if (req.signal?.aborted) abandon();
       req.signal?.addEventListener("abort", abandon, { once: true });
       request.on("close", () => req.signal?.removeEventListener("abort", abandon));
-      request.on("error", (e) => done({ status: null, error: e instanceof RefusedTarget ? e.message : `${(e as NodeJS.ErrnoException).code ?? "error"}: ${e.message}` }));
+      request.on("error", (e) =>
+        done({
+          status: null,
+          error: e instanceof RefusedTarget ? e.message : `${(e as NodeJS.ErrnoException).code ?? "error"}: ${e.message}`,
+        }),
+      );
       request.on("response", (res) => {
         let read = 0;
         const status = res.statusCode ?? null;

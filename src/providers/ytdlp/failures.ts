@@ -30,7 +30,8 @@ const GONE = new RegExp(
 );
 
 /** …except when the platform says it is busy or refusing this machine for now, whatever else the message says. */
-const BUSY = /try again later|HTTP Error (?:429|5\d\d)|rate[- ]limit|not a bot|timed out|urlopen error|Connection (?:refused|reset)|Temporary failure/i;
+const BUSY =
+  /try again later|HTTP Error (?:429|5\d\d)|rate[- ]limit|not a bot|timed out|urlopen error|Connection (?:refused|reset)|Temporary failure/i;
 
 /** Whether yt-dlp's error text means the item is not there for good (the test table: test/providers/ytdlp-failures.test.ts). */
 export function isPermanentFailure(message: string): boolean {

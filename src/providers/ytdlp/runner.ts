@@ -86,7 +86,10 @@ export class YtdlpRunner {
 
 /** One JSON object per non-empty line, or a retryable ProviderError naming the first line that is not one. */
 function parseJsonLines(stdout: string, what: string, provider = "ytdlp", atLeastOne = false): JsonObject[] {
-  const lines = stdout.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = stdout
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const refuse = (why: string) => new ProviderError(provider, `yt-dlp did not print JSON info for ${what} (${why})`, true);
   if (atLeastOne && lines.length === 0) throw refuse("it printed nothing");
   return lines.map((line) => {
@@ -96,7 +99,8 @@ function parseJsonLines(stdout: string, what: string, provider = "ytdlp", atLeas
     } catch {
       value = undefined;
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw refuse(`a line is not a JSON object: ${JSON.stringify(line.slice(0, 80))}`);
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw refuse(`a line is not a JSON object: ${JSON.stringify(line.slice(0, 80))}`);
     return value as JsonObject;
   });
 }

@@ -33,4 +33,18 @@ export const paths = {
  * First path segments that belong to the dashboard ("" is `/`). A new top-level page adds its
  * segment here, or the server answers 404 when the page is reloaded.
  */
-export const DASHBOARD_SEGMENTS = ["", "videos", "accounts", "folders", "radar", "settings", "sign-in", "accept-invitation", "reset-password", "notifications", "r", "campaigns", "creators"] as const;
+export const DASHBOARD_SEGMENTS = [
+  "",
+  "videos",
+  "accounts",
+  "folders",
+  "radar",
+  "settings",
+  "sign-in",
+  "accept-invitation",
+  "reset-password",
+  "notifications",
+  "r",
+  "campaigns",
+  "creators",
+] as const;

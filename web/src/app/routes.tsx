@@ -61,12 +61,10 @@ const signInFor = (request: Request) => {
  * A signed-in page's loader: known signed out (lib/auth.ts `maybeSignedIn`) → the sign-in page
  * before any query is sent; otherwise the page's queries, in parallel with the viewer's (./SignedIn.tsx).
  */
-const signedIn =
-  (queries: Loader) =>
-  async (args: LoaderFunctionArgs) => {
-    if (!maybeSignedIn()) throw signInFor(args.request);
-    return loadRouteQueries(currentEnvironment(), await queries(args));
-  };
+const signedIn = (queries: Loader) => async (args: LoaderFunctionArgs) => {
+  if (!maybeSignedIn()) throw signInFor(args.request);
+  return loadRouteQueries(currentEnvironment(), await queries(args));
+};
 
 /** A signed-out page's loader (the invitation is read with its token). */
 const open = (queries: Loader) => async (args: LoaderFunctionArgs) => loadRouteQueries(currentEnvironment(), await queries(args));
@@ -100,7 +98,10 @@ async function viewerLoader({ request }: LoaderFunctionArgs) {
 }
 
 /** The viewer's answer, from the store or joining the request in flight. */
-const viewerOf = (environment: Environment) => fetchQuery<ShellQueryType>(environment, ShellQuery, {}, { fetchPolicy: "store-or-network" }).toPromise().then((d) => d!);
+const viewerOf = (environment: Environment) =>
+  fetchQuery<ShellQueryType>(environment, ShellQuery, {}, { fetchPolicy: "store-or-network" })
+    .toPromise()
+    .then((d) => d!);
 
 /** Queries only an owner may run (a member's section says so instead): skipped for members. */
 async function ifOwner(queries: RouteQuery[]): Promise<RouteQuery[]> {
@@ -109,7 +110,8 @@ async function ifOwner(queries: RouteQuery[]): Promise<RouteQuery[]> {
 }
 
 const page = (load: () => Promise<{ default: React.ComponentType }>) => () => load().then((m) => ({ Component: m.default }));
-const section = (name: keyof typeof import("../pages/settings/sections")) => () => import("../pages/settings/sections").then((m) => ({ Component: m[name] }));
+const section = (name: keyof typeof import("../pages/settings/sections")) => () =>
+  import("../pages/settings/sections").then((m) => ({ Component: m[name] }));
 
 export const routes: RouteObject[] = [
   {
@@ -130,7 +132,15 @@ export const routes: RouteObject[] = [
         loader: open(({ request }) => {
           const token = search(request).get("token");
           // The token is the only credential of a signed-out invitee (x-invitation-token).
-          return token ? [[AcceptInvitationPageQuery, { token }, { fetchPolicy: "network-only", networkCacheConfig: { metadata: { headers: { "x-invitation-token": token } } } }]] : [];
+          return token
+            ? [
+                [
+                  AcceptInvitationPageQuery,
+                  { token },
+                  { fetchPolicy: "network-only", networkCacheConfig: { metadata: { headers: { "x-invitation-token": token } } } },
+                ],
+              ]
+            : [];
         }),
         lazy: page(() => import("../pages/accept-invitation/AcceptInvitationPage")),
       },
@@ -140,10 +150,26 @@ export const routes: RouteObject[] = [
         element: <SignedIn />,
         children: [
           { index: true, loader: signedIn(() => [[OverviewPageQuery, {}]]), lazy: page(() => import("../pages/overview/OverviewPage")) },
-          { path: "videos", loader: signedIn(({ request }) => [[VideosPageQuery, videoListOptions.read(search(request))]]), lazy: page(() => import("../pages/videos/VideosPage")) },
-          { path: "videos/:id", loader: signedIn(({ params }) => [[VideoPageQuery, { id: params.id }]]), lazy: page(() => import("../pages/video/VideoPage")) },
-          { path: "accounts", loader: signedIn(({ request }) => [[AccountsPageQuery, accountListOptions.read(search(request))]]), lazy: page(() => import("../pages/accounts/AccountsPage")) },
-          { path: "accounts/:id", loader: signedIn(({ params }) => [[AccountPageQuery, { id: params.id }]]), lazy: page(() => import("../pages/account/AccountPage")) },
+          {
+            path: "videos",
+            loader: signedIn(({ request }) => [[VideosPageQuery, videoListOptions.read(search(request))]]),
+            lazy: page(() => import("../pages/videos/VideosPage")),
+          },
+          {
+            path: "videos/:id",
+            loader: signedIn(({ params }) => [[VideoPageQuery, { id: params.id }]]),
+            lazy: page(() => import("../pages/video/VideoPage")),
+          },
+          {
+            path: "accounts",
+            loader: signedIn(({ request }) => [[AccountsPageQuery, accountListOptions.read(search(request))]]),
+            lazy: page(() => import("../pages/accounts/AccountsPage")),
+          },
+          {
+            path: "accounts/:id",
+            loader: signedIn(({ params }) => [[AccountPageQuery, { id: params.id }]]),
+            lazy: page(() => import("../pages/account/AccountPage")),
+          },
           { path: "folders", loader: signedIn(() => [[FoldersPageQuery, {}]]), lazy: page(() => import("../pages/folders/FoldersPage")) },
           {
             path: "folders/:id",
@@ -165,7 +191,14 @@ export const routes: RouteObject[] = [
             lazy: page(() => import("../pages/radar/RadarPage")),
             // A search is a child route: its query starts with the page's, and the page (the search
             // form and what is typed in it) stays mounted when another search is opened.
-            children: [{ index: true }, { path: ":id", loader: signedIn(({ params }) => [[RadarSearchViewQuery, { id: params.id }]]), lazy: page(() => import("../pages/radar/RadarSearchRoute")) }],
+            children: [
+              { index: true },
+              {
+                path: ":id",
+                loader: signedIn(({ params }) => [[RadarSearchViewQuery, { id: params.id }]]),
+                lazy: page(() => import("../pages/radar/RadarSearchRoute")),
+              },
+            ],
           },
           {
             path: "settings",
@@ -175,7 +208,11 @@ export const routes: RouteObject[] = [
               { index: true, loader: signedIn(() => ifOwner([[ApiKeysSectionQuery, {}]])), lazy: section("ApiKeys") },
               { path: "api-keys", loader: signedIn(() => ifOwner([[ApiKeysSectionQuery, {}]])), lazy: section("ApiKeys") },
               { path: "webhooks", loader: signedIn(() => ifOwner([[WebhooksSectionQuery, {}]])), lazy: section("Webhooks") },
-              { path: "webhooks/:id", loader: signedIn(({ params }) => ifOwner([[WebhookSectionQuery, { id: params.id }]])), lazy: section("Webhook") },
+              {
+                path: "webhooks/:id",
+                loader: signedIn(({ params }) => ifOwner([[WebhookSectionQuery, { id: params.id }]])),
+                lazy: section("Webhook"),
+              },
               {
                 path: "members",
                 loader: signedIn(async () => [[MembersSectionQuery, {}], ...(await ifOwner([[MembersSectionInvitationsQuery, {}]]))]),
@@ -188,11 +225,27 @@ export const routes: RouteObject[] = [
               { path: "*", lazy: section("NoSuchSection") },
             ],
           },
-          { path: "notifications", loader: signedIn(() => [[NotificationsPageQuery, {}]]), lazy: page(() => import("../pages/notifications/NotificationsPage")) },
+          {
+            path: "notifications",
+            loader: signedIn(() => [[NotificationsPageQuery, {}]]),
+            lazy: page(() => import("../pages/notifications/NotificationsPage")),
+          },
           // Campaigns and creators (issue 35).
-          { path: "campaigns", loader: signedIn(() => [[CampaignsPageQuery, {}]]), lazy: page(() => import("../pages/campaigns/CampaignsPage")) },
-          { path: "campaigns/:id", loader: signedIn(({ params }) => [[CampaignPageQuery, { id: params.id }]]), lazy: page(() => import("../pages/campaigns/CampaignPage")) },
-          { path: "creators", loader: signedIn(() => [[CreatorsPageQuery, {}]]), lazy: page(() => import("../pages/creators/CreatorsPage")) },
+          {
+            path: "campaigns",
+            loader: signedIn(() => [[CampaignsPageQuery, {}]]),
+            lazy: page(() => import("../pages/campaigns/CampaignsPage")),
+          },
+          {
+            path: "campaigns/:id",
+            loader: signedIn(({ params }) => [[CampaignPageQuery, { id: params.id }]]),
+            lazy: page(() => import("../pages/campaigns/CampaignPage")),
+          },
+          {
+            path: "creators",
+            loader: signedIn(() => [[CreatorsPageQuery, {}]]),
+            lazy: page(() => import("../pages/creators/CreatorsPage")),
+          },
           { path: "*", lazy: page(() => import("../pages/coming/NotFoundPage")) },
         ],
       },

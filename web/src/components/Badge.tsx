@@ -10,7 +10,14 @@ export function Badge({ tone = "neutral", title, children }: { tone?: Tone; titl
   );
 }
 
-const STATUS_TONES: Record<string, Tone> = { READY: "success", COMPLETED: "success", QUEUED: "neutral", PENDING: "neutral", SCRAPING: "info", FAILED: "danger" };
+const STATUS_TONES: Record<string, Tone> = {
+  READY: "success",
+  COMPLETED: "success",
+  QUEUED: "neutral",
+  PENDING: "neutral",
+  SCRAPING: "info",
+  FAILED: "danger",
+};
 
 /** A scrape, analysis or search status as a badge ("Ready", "Scraping" …). */
 export function StatusBadge({ status, title }: { status: string; title?: string }) {

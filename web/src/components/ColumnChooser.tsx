@@ -19,7 +19,10 @@ export function ColumnChooser({ columns, shown, onChange }: Props) {
   return (
     <details className="column-chooser" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
-        Columns <span className="muted">({shown.length} of {columns.length})</span>
+        Columns{" "}
+        <span className="muted">
+          ({shown.length} of {columns.length})
+        </span>
       </summary>
       {open && (
         <fieldset>

@@ -49,7 +49,18 @@ interface Props<T, S extends string> {
   className?: string;
 }
 
-export function DataTable<T, S extends string = string>({ label, columns, rows, rowKey, rowProps, empty, sorting, paging, busy, className }: Props<T, S>) {
+export function DataTable<T, S extends string = string>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  rowProps,
+  empty,
+  sorting,
+  paging,
+  busy,
+  className,
+}: Props<T, S>) {
   if (rows.length === 0 && empty && !paging?.hasNext) return <>{empty}</>;
   return (
     <div aria-busy={busy || undefined}>
@@ -90,7 +101,11 @@ function Header<T, S extends string>({ column, sorting }: { column: Column<T, S>
   const active = key === sorting.sort;
   return (
     <th scope="col" aria-sort={active ? (sorting.order === "ASC" ? "ascending" : "descending") : undefined}>
-      <button type="button" className="sort-button" onClick={() => sorting.onSort({ sort: key, order: active && sorting.order === "DESC" ? "ASC" : "DESC" })}>
+      <button
+        type="button"
+        className="sort-button"
+        onClick={() => sorting.onSort({ sort: key, order: active && sorting.order === "DESC" ? "ASC" : "DESC" })}
+      >
         {content}
         <span aria-hidden="true">{active ? (sorting.order === "ASC" ? " ▲" : " ▼") : ""}</span>
       </button>

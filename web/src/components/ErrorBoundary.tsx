@@ -33,7 +33,10 @@ class Boundary extends Component<Props & { reload: () => Promise<void> }, { erro
     return { error };
   }
 
-  static getDerivedStateFromProps(props: Props & { reload: () => Promise<void> }, state: { error: unknown; attempt: number; resetKey?: string }) {
+  static getDerivedStateFromProps(
+    props: Props & { reload: () => Promise<void> },
+    state: { error: unknown; attempt: number; resetKey?: string },
+  ) {
     if (props.resetKey === state.resetKey) return null;
     return { resetKey: props.resetKey, error: null, attempt: state.error ? state.attempt + 1 : state.attempt };
   }
@@ -49,7 +52,13 @@ class Boundary extends Component<Props & { reload: () => Promise<void> }, { erro
     if (apiErrorOf(error)?.code === "UNAUTHORIZED") {
       return <Navigate to={paths.signIn(window.location.pathname + window.location.search)} replace />;
     }
-    return <ErrorMessage error={error} title={`Could not load ${this.props.what ?? "this page"}`} onRetry={() => void this.props.reload().then(() => this.setState({ error: null, attempt: attempt + 1 }))} />;
+    return (
+      <ErrorMessage
+        error={error}
+        title={`Could not load ${this.props.what ?? "this page"}`}
+        onRetry={() => void this.props.reload().then(() => this.setState({ error: null, attempt: attempt + 1 }))}
+      />
+    );
   }
 }
 

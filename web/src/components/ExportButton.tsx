@@ -61,11 +61,17 @@ function Progress({ first }: { first: ExportState }) {
   const rows = plural(state.rowsWritten, "row");
   switch (state.status) {
     case "QUEUED":
-      return <p role="status" className="muted">Export queued…</p>;
+      return (
+        <p role="status" className="muted">
+          Export queued…
+        </p>
+      );
     case "RUNNING":
       return (
         <p role="status" className="muted">
-          {state.totalRows == null ? `Exporting: ${rows} written so far…` : `Exporting: ${formatWhole(state.rowsWritten)} of ${plural(state.totalRows, "row")} written…`}
+          {state.totalRows == null
+            ? `Exporting: ${rows} written so far…`
+            : `Exporting: ${formatWhole(state.rowsWritten)} of ${plural(state.totalRows, "row")} written…`}
         </p>
       );
     case "COMPLETED":
@@ -79,9 +85,17 @@ function Progress({ first }: { first: ExportState }) {
         </p>
       );
     case "FAILED":
-      return <p role="alert" className="error">The export failed: {state.error ?? "start it again."}</p>;
+      return (
+        <p role="alert" className="error">
+          The export failed: {state.error ?? "start it again."}
+        </p>
+      );
     default:
-      return <p role="status" className="muted">The export's file has expired: start it again.</p>;
+      return (
+        <p role="status" className="muted">
+          The export's file has expired: start it again.
+        </p>
+      );
   }
 }
 

@@ -46,7 +46,9 @@ type Point = { capturedAt: string } & Partial<Record<"viewCount" | "likeCount" |
 interface Chart {
   what: string;
   item: string;
-  history: (data: HistoryChart_subject$data) => { pageInfo: { hasPreviousPage: boolean }; edges: readonly { node: Point }[] } | null | undefined;
+  history: (
+    data: HistoryChart_subject$data,
+  ) => { pageInfo: { hasPreviousPage: boolean }; edges: readonly { node: Point }[] } | null | undefined;
   lines: (Omit<ChartSeries, "values"> & { key: Exclude<keyof Point, "capturedAt"> })[];
 }
 
@@ -112,9 +114,16 @@ export function HistoryChart({ subject }: { subject: HistoryChart_subject$key })
         ))}
       </div>
       {chart.times.length === 0 ? (
-        <EmptyState title="No history yet.">The first point is stored when the {item} is first scraped, usually within a few seconds of tracking it.</EmptyState>
+        <EmptyState title="No history yet.">
+          The first point is stored when the {item} is first scraped, usually within a few seconds of tracking it.
+        </EmptyState>
       ) : (
-        <TimeSeriesChart title={`${what}, ${interval === "DAY" ? "by day" : "at every scrape"}`} times={chart.times} series={chart.series} xUnit={interval === "DAY" ? "day" : "time"} />
+        <TimeSeriesChart
+          title={`${what}, ${interval === "DAY" ? "by day" : "at every scrape"}`}
+          times={chart.times}
+          series={chart.series}
+          xUnit={interval === "DAY" ? "day" : "time"}
+        />
       )}
       {points?.pageInfo.hasPreviousPage && <p className="muted">Showing the latest 100 points of the last 30 days.</p>}
     </div>

@@ -13,7 +13,17 @@ interface Filters {
  * Words set from elsewhere (a saved view applied, the back button) replace what the box holds; the
  * echo of the box's own change does not (it may have been typed further meanwhile).
  */
-export function ListFilters({ options, onChange, placeholder, children }: { options: Filters; onChange: (o: Partial<Filters>) => void; placeholder: string; children?: ReactNode }) {
+export function ListFilters({
+  options,
+  onChange,
+  placeholder,
+  children,
+}: {
+  options: Filters;
+  onChange: (o: Partial<Filters>) => void;
+  placeholder: string;
+  children?: ReactNode;
+}) {
   const [q, setQ] = useState(options.q ?? "");
   const [sent, setSent] = useState(options.q);
   const [seen, setSeen] = useState(options.q);

@@ -14,13 +14,17 @@ const MIN_LENGTH = 10;
  * `send` posts the form; `explain` words a failure (default: the server's message). A form with a
  * "repeat" field is not sent while the two passwords differ.
  */
-export function usePasswordForm(send: (form: FormData) => Promise<void>, explain: (error: ReturnType<typeof describeError>) => ReactNode = (e) => e.message) {
+export function usePasswordForm(
+  send: (form: FormData) => Promise<void>,
+  explain: (error: ReturnType<typeof describeError>) => ReactNode = (e) => e.message,
+) {
   const [problem, setProblem] = useState<ReactNode>(null);
   const [busy, setBusy] = useState(false);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    if (form.has("repeat") && form.get("password") !== form.get("repeat")) return setProblem("The two passwords differ: type the same password twice.");
+    if (form.has("repeat") && form.get("password") !== form.get("repeat"))
+      return setProblem("The two passwords differ: type the same password twice.");
     setBusy(true);
     setProblem(null);
     try {
@@ -48,7 +52,15 @@ export function NewPasswordFields({ idPrefix, label = "Password" }: { idPrefix: 
   return (
     <>
       <label htmlFor={`${idPrefix}password`}>{label}</label>
-      <input id={`${idPrefix}password`} name="password" type="password" autoComplete="new-password" minLength={MIN_LENGTH} required aria-describedby={`${idPrefix}password-help`} />
+      <input
+        id={`${idPrefix}password`}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        minLength={MIN_LENGTH}
+        required
+        aria-describedby={`${idPrefix}password-help`}
+      />
       <p id={`${idPrefix}password-help`} className="muted">
         At least {MIN_LENGTH} characters.
       </p>

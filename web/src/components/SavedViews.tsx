@@ -78,7 +78,10 @@ export function SavedViews({ query, list, current, onApply }: Props) {
 
   async function save(e: FormEvent) {
     e.preventDefault();
-    const saved = await create.run({ list, name, shared: share, content: current }, { done: (r) => `Saved the view “${r.createSavedView.name}”.`, failed: "Could not save the view" });
+    const saved = await create.run(
+      { list, name, shared: share, content: current },
+      { done: (r) => `Saved the view “${r.createSavedView.name}”.`, failed: "Could not save the view" },
+    );
     if (!saved) return;
     setName("");
     setSelected(saved.createSavedView.uuid);
@@ -122,7 +125,8 @@ export function SavedViews({ query, list, current, onApply }: Props) {
       </div>
       <form className="row" onSubmit={(e) => void save(e)}>
         <label>
-          View name <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="e.g. Client A, most viewed" />
+          View name{" "}
+          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="e.g. Client A, most viewed" />
         </label>
         <label className="checkbox">
           <input type="checkbox" checked={share} onChange={(e) => setShare(e.target.checked)} /> Share with the workspace

@@ -1,7 +1,15 @@
 /** What a video's and an account's pages both show of a scraped item: its scrape times and link, a failed scrape, its numbers. */
 import { Time } from "./Time";
 
-export function ScrapeTimes({ lastScrapedAt, nextRefreshAt, url }: { lastScrapedAt: string | null | undefined; nextRefreshAt: string | null | undefined; url: string }) {
+export function ScrapeTimes({
+  lastScrapedAt,
+  nextRefreshAt,
+  url,
+}: {
+  lastScrapedAt: string | null | undefined;
+  nextRefreshAt: string | null | undefined;
+  url: string;
+}) {
   return (
     <>
       <span>

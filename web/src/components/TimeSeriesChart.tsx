@@ -71,7 +71,18 @@ export function TimeSeriesChart({ title, times, series, height = 240, xUnit = "t
           values: (_u: uPlot, ticks: number[]) => timeTickLabels(ticks, resolution),
         },
         { ...axis, scale: "y", size: 56, values: (_u, ticks) => ticks.map((t) => formatCount(t)) },
-        ...(series.some((s) => s.axis === "right") ? [{ ...axis, scale: "right", side: 1 as const, size: 56, grid: { show: false }, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => formatCount(t)) }] : []),
+        ...(series.some((s) => s.axis === "right")
+          ? [
+              {
+                ...axis,
+                scale: "right",
+                side: 1 as const,
+                size: 56,
+                grid: { show: false },
+                values: (_u: uPlot, ticks: number[]) => ticks.map((t) => formatCount(t)),
+              },
+            ]
+          : []),
       ],
       // One point alone would stretch the time axis over years: show the day around it instead.
       scales: { x: { time: true, range: times.length === 1 ? () => [times[0]! - 43_200, times[0]! + 43_200] : undefined } },

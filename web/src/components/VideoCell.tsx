@@ -21,7 +21,11 @@ interface Video {
 
 export function Thumbnail({ src, avatar = false }: { src: string | null | undefined; avatar?: boolean }) {
   const className = avatar ? "thumb avatar" : "thumb";
-  return src ? <img className={className} src={src} alt="" loading="lazy" referrerPolicy="no-referrer" /> : <span className={`${className} thumb-empty`} />;
+  return src ? (
+    <img className={className} src={src} alt="" loading="lazy" referrerPolicy="no-referrer" />
+  ) : (
+    <span className={`${className} thumb-empty`} />
+  );
 }
 
 /** `creator`: show "@username · Platform" under the title (lists of several creators' videos). */
@@ -64,9 +68,16 @@ interface VideoMetrics {
  * The metric columns every table of videos shows the same way (views with the exact count on hover,
  * likes, engagement, posted), by column id; `sorts` gives the server's sort key of those that sort.
  */
-export function videoMetricColumns<T extends VideoMetrics, S extends string = string>(sorts: Partial<Record<"views" | "likes" | "engagement" | "posted", S>> = {}) {
+export function videoMetricColumns<T extends VideoMetrics, S extends string = string>(
+  sorts: Partial<Record<"views" | "likes" | "engagement" | "posted", S>> = {},
+) {
   return {
-    views: { id: "views", header: "Views", sort: sorts.views, cell: (v) => <span title={formatWhole(v.viewCount)}>{formatCount(v.viewCount)}</span> },
+    views: {
+      id: "views",
+      header: "Views",
+      sort: sorts.views,
+      cell: (v) => <span title={formatWhole(v.viewCount)}>{formatCount(v.viewCount)}</span>,
+    },
     likes: { id: "likes", header: "Likes", sort: sorts.likes, cell: (v) => formatCount(v.likeCount) },
     engagement: { id: "engagement", header: "Engagement", sort: sorts.engagement, cell: (v) => formatPercent(v.engagementRate) },
     posted: { id: "posted", header: "Posted", sort: sorts.posted, cell: (v) => <Time value={v.postedAt} /> },

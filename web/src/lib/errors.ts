@@ -38,7 +38,8 @@ export async function fromHttpResponse(res: Response): Promise<ApiError> {
     // not JSON: described by its status below
   }
   if (res.status === 401) return new ApiError("UNAUTHORIZED", "Please sign in.");
-  if (res.status >= 500) return new ApiError("SERVICE_UNAVAILABLE", `The server answered ${res.status}. Try again in a moment.`, retryAfter);
+  if (res.status >= 500)
+    return new ApiError("SERVICE_UNAVAILABLE", `The server answered ${res.status}. Try again in a moment.`, retryAfter);
   return new ApiError("HTTP_" + res.status, `The server answered ${res.status} ${res.statusText}.`, retryAfter);
 }
 
@@ -62,7 +63,12 @@ export function describeError(error: unknown): { code: string; message: string; 
     // fetch() rejects with a TypeError when the network fails.
     return { code: "NETWORK", message: "The request did not reach the service.", nextStep: NEXT_STEP.NETWORK, retryAfter: null };
   }
-  return { code: "UNEXPECTED", message: "Something went wrong in the dashboard.", nextStep: "Reload the page; if it happens again, report it.", retryAfter: null };
+  return {
+    code: "UNEXPECTED",
+    message: "Something went wrong in the dashboard.",
+    nextStep: "Reload the page; if it happens again, report it.",
+    retryAfter: null,
+  };
 }
 
 /** The error a Relay hook or mutation handed us, unwrapped (Relay may wrap the network's error). */

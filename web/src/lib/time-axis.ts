@@ -52,7 +52,12 @@ export function timeTickLabels(splits: readonly number[], resolution: Resolution
   };
   if (resolution === "day") {
     const withYear = splits.length > 1 && splits[splits.length - 1]! - splits[0]! > 300 * DAY;
-    const day = new Intl.DateTimeFormat(o.locale, { month: "short", day: "numeric", ...(withYear ? { year: "numeric" } : {}), timeZone: "UTC" });
+    const day = new Intl.DateTimeFormat(o.locale, {
+      month: "short",
+      day: "numeric",
+      ...(withYear ? { year: "numeric" } : {}),
+      timeZone: "UTC",
+    });
     return splits.map((t) => unique(day.format(t * 1000)));
   }
   const day = new Intl.DateTimeFormat(o.locale, { month: "short", day: "numeric", timeZone: o.timeZone });

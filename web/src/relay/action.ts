@@ -55,4 +55,8 @@ export function perItem(results: readonly { success: boolean; error?: string | n
 }
 
 /** The server refused one item with a reason (not an error of the request): shown as an alert, in its words. */
-export const refused = (title: string, reason: string | null | undefined): ActionOutcome => ({ ok: false, title, error: new ApiError("REFUSED", reason || "The service refused it.") });
+export const refused = (title: string, reason: string | null | undefined): ActionOutcome => ({
+  ok: false,
+  title,
+  error: new ApiError("REFUSED", reason || "The service refused it."),
+});

@@ -40,6 +40,9 @@ function copyCredits(store: RecordSourceSelectorProxy) {
 
 /** Subscribes while the calling component is mounted. */
 export function useLiveCredits() {
-  const config = useMemo<GraphQLSubscriptionConfig<creditsUpdatedSubscription>>(() => ({ subscription, variables: {}, updater: copyCredits }), []);
+  const config = useMemo<GraphQLSubscriptionConfig<creditsUpdatedSubscription>>(
+    () => ({ subscription, variables: {}, updater: copyCredits }),
+    [],
+  );
   useSubscription(config);
 }

@@ -28,12 +28,22 @@ function fetchFunction(workspaceId: string | null): FetchFunction {
     const res = await fetch(GRAPHQL_PATH, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "content-type": "application/json", accept: "application/graphql-response+json, application/json", ...requestHeaders(workspaceId), ...extra },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/graphql-response+json, application/json",
+        ...requestHeaders(workspaceId),
+        ...extra,
+      },
       body: JSON.stringify({ query: operation.text, variables }),
     });
     const type = res.headers.get("content-type") ?? "";
     if (!type.includes("json")) throw await fromHttpResponse(res);
-    const body = (await res.json()) as { data?: unknown; errors?: { message?: string; extensions?: Record<string, unknown> }[]; code?: string; message?: string };
+    const body = (await res.json()) as {
+      data?: unknown;
+      errors?: { message?: string; extensions?: Record<string, unknown> }[];
+      code?: string;
+      message?: string;
+    };
     // A plain `{code, message}` (e.g. 413 from the body limit) is not a GraphQL result.
     if (body.code && !("data" in body) && !body.errors) throw new ApiError(body.code, body.message ?? res.statusText);
     // The dashboard's documents ask only for what they show: any error means the answer is not usable.

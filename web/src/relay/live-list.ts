@@ -7,7 +7,11 @@ import { useEffect, useMemo, useRef } from "react";
 import { useSubscription } from "react-relay";
 import type { GraphQLSubscriptionConfig, GraphQLTaggedNode, OperationType } from "relay-runtime";
 
-export function useLiveList<S extends OperationType>(subscription: GraphQLTaggedNode, kindOf: (payload: S["response"]) => string | undefined, reload: () => void) {
+export function useLiveList<S extends OperationType>(
+  subscription: GraphQLTaggedNode,
+  kindOf: (payload: S["response"]) => string | undefined,
+  reload: () => void,
+) {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const config = useMemo<GraphQLSubscriptionConfig<S>>(
     () => ({

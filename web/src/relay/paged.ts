@@ -29,7 +29,8 @@ interface Connection<N> {
 export function pageSizeOf(fragment: GraphQLTaggedNode): number {
   const first = getFragment(fragment).argumentDefinitions.find((a) => a.name === "first");
   const size = first && "defaultValue" in first ? first.defaultValue : null;
-  if (typeof size !== "number") throw new Error(`${getFragment(fragment).name}: give its "first" argument a defaultValue (the list's page size).`);
+  if (typeof size !== "number")
+    throw new Error(`${getFragment(fragment).name}: give its "first" argument a defaultValue (the list's page size).`);
   return size;
 }
 

@@ -11,7 +11,14 @@
  */
 import { loadQuery, usePreloadedQuery, type GraphQLTaggedNode, type LoadQueryOptions, type PreloadedQuery } from "react-relay";
 import { useLoaderData } from "react-router";
-import { createOperationDescriptor, getRequest, type ConcreteRequest, type Environment, type OperationType, type Variables } from "relay-runtime";
+import {
+  createOperationDescriptor,
+  getRequest,
+  type ConcreteRequest,
+  type Environment,
+  type OperationType,
+  type Variables,
+} from "relay-runtime";
 
 /** Past this, the navigation completes and the page shows its own loading state until the data is in. */
 const FIRST_DATA_WAIT_MS = 3_000;
@@ -56,4 +63,5 @@ export function queriesIn(loaderData: Record<string, unknown>): Set<PreloadedQue
   return all;
 }
 
-const isPreloaded = (value: unknown): value is PreloadedQuery<OperationType> => (value as { kind?: unknown } | null)?.kind === "PreloadedQuery";
+const isPreloaded = (value: unknown): value is PreloadedQuery<OperationType> =>
+  (value as { kind?: unknown } | null)?.kind === "PreloadedQuery";

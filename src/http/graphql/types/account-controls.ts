@@ -40,12 +40,22 @@ const SkippedVideoRuleEnum = builder.enumType("AccountRule", {
 const AccountRulesRef = builder.objectRef<AccountRules>("AccountRules").implement({
   description: `The workspace's rules on the videos a tracked account brings. ${RULES_NOTE}`,
   fields: (t) => ({
-    includeHashtags: t.exposeStringList("includeHashtags", { description: "Only videos with at least one of these hashtags (lower-cased, without #); empty: no such rule." }),
+    includeHashtags: t.exposeStringList("includeHashtags", {
+      description: "Only videos with at least one of these hashtags (lower-cased, without #); empty: no such rule.",
+    }),
     excludeHashtags: t.exposeStringList("excludeHashtags", { description: "Never videos with any of these hashtags." }),
-    includeWords: t.exposeStringList("includeWords", { description: "Only videos whose description has at least one of these words or phrases (whole words, case-insensitive)." }),
+    includeWords: t.exposeStringList("includeWords", {
+      description: "Only videos whose description has at least one of these words or phrases (whole words, case-insensitive).",
+    }),
     excludeWords: t.exposeStringList("excludeWords", { description: "Never videos whose description has any of these words or phrases." }),
-    minDurationSeconds: t.exposeInt("minDurationSeconds", { nullable: true, description: "Only videos lasting at least this many seconds; null: no such rule." }),
-    postedAfter: t.exposeString("postedAfter", { nullable: true, description: "YYYY-MM-DD: only videos posted on or after 00:00 UTC of that day; null: no such rule." }),
+    minDurationSeconds: t.exposeInt("minDurationSeconds", {
+      nullable: true,
+      description: "Only videos lasting at least this many seconds; null: no such rule.",
+    }),
+    postedAfter: t.exposeString("postedAfter", {
+      nullable: true,
+      description: "YYYY-MM-DD: only videos posted on or after 00:00 UTC of that day; null: no such rule.",
+    }),
   }),
 });
 
@@ -74,17 +84,23 @@ const SkippedVideoRef = builder.objectRef<SkippedVideo>("SkippedVideo").implemen
 });
 
 builder.objectFields(AccountTrackingRef, (t) => ({
-  rules: t.field({ type: AccountRulesRef, description: `The workspace's rules on the videos the account brings. ${RULES_NOTE}`, resolve: (a) => storedRules(a.rules) }),
+  rules: t.field({
+    type: AccountRulesRef,
+    description: `The workspace's rules on the videos the account brings. ${RULES_NOTE}`,
+    resolve: (a) => storedRules(a.rules),
+  }),
   pausedAt: t.expose("pausedAt", {
     type: "DateTime",
     nullable: true,
-    description: "Set while the workspace has paused the account's tracking (no scheduled scrape on its behalf, no new video tracked through it); null while tracked.",
+    description:
+      "Set while the workspace has paused the account's tracking (no scheduled scrape on its behalf, no new video tracked through it); null while tracked.",
   }),
   skippedVideos: t.connection(
     {
       type: SkippedVideoRef,
       description: "The videos the rules refused, newest skipped first (the newest 200 are kept).",
-      resolve: (a, args, ctx) => pagedConnection(args, SKIPPED_VIDEOS_ORDER, (window) => listSkippedVideos(ctx.auth.workspaceId, a.accountId, window)),
+      resolve: (a, args, ctx) =>
+        pagedConnection(args, SKIPPED_VIDEOS_ORDER, (window) => listSkippedVideos(ctx.auth.workspaceId, a.accountId, window)),
     },
     { name: "SkippedVideoConnection" },
     { name: "SkippedVideoEdge" },
@@ -94,7 +110,9 @@ builder.objectFields(AccountTrackingRef, (t) => ({
 const AccountSyncRetryRef = builder.objectRef<SyncRetry>("AccountSyncRetry").implement({
   description: "The outcome of retryAccountSync.",
   fields: (t) => ({
-    queued: t.exposeBoolean("queued", { description: "True when this call queued a scrape; false when there was nothing to retry (queued, scraping or healthy)." }),
+    queued: t.exposeBoolean("queued", {
+      description: "True when this call queued a scrape; false when there was nothing to retry (queued, scraping or healthy).",
+    }),
     account: t.field({ type: AccountRef, description: "The account as it is now.", resolve: (r) => r.account }),
   }),
 });
@@ -129,7 +147,8 @@ builder.mutationFields((t) => ({
   }),
   resumeAccount: t.field({
     type: AccountRef,
-    description: "Resumes a paused account's tracking (REST POST /accounts/{id}/resume): it is due at once and its scrape queued. A no-op when not paused.",
+    description:
+      "Resumes a paused account's tracking (REST POST /accounts/{id}/resume): it is due at once and its scrape queued. A no-op when not paused.",
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => resumeAccount(ctx.auth.workspaceId, accountId(args.id)),
   }),

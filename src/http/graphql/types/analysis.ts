@@ -43,18 +43,28 @@ const AnalysisStatusEnum = builder.enumType("AnalysisStatus", {
     pending: "Queued; no work done yet.",
     downloading: "Fetching the video's captions or audio (and a small video rendition) and transcribing it.",
     transcribed: "Transcript and segments are stored and readable; the visual part and the content analysis come next.",
-    analyzing: "Looking at the video (the visual part, stored as soon as it is done), then the content analysis (hook, UGC fit, call to action).",
+    analyzing:
+      "Looking at the video (the visual part, stored as soon as it is done), then the content analysis (hook, UGC fit, call to action).",
     completed: "Done; the credits are charged now.",
     failed: "Stopped with an error; no credits are charged.",
   } satisfies Record<AnalysisStatus, string>),
 });
 
 const HookStyleEnum = builder.enumType("HookStyle", { description: "How the video opens.", values: enumValues(HOOK_STYLES) });
-const UgcFitEnum = builder.enumType("UgcFit", { description: "How well the video reads as user-generated content.", values: enumValues(UGC_FITS) });
+const UgcFitEnum = builder.enumType("UgcFit", {
+  description: "How well the video reads as user-generated content.",
+  values: enumValues(UGC_FITS),
+});
 const CtaTypeEnum = builder.enumType("CtaType", { description: "The video's call to action.", values: enumValues(CTA_TYPES) });
 
-const HookSourceEnum = builder.enumType("HookSource", { description: "Where an analysis's hook phrase came from.", values: enumValues(HOOK_SOURCES) });
-const AnalysisVisualStatusEnum = builder.enumType("AnalysisVisualStatus", { description: "How much of the video the analysis saw.", values: enumValues(VISUAL_STATUSES) });
+const HookSourceEnum = builder.enumType("HookSource", {
+  description: "Where an analysis's hook phrase came from.",
+  values: enumValues(HOOK_SOURCES),
+});
+const AnalysisVisualStatusEnum = builder.enumType("AnalysisVisualStatus", {
+  description: "How much of the video the analysis saw.",
+  values: enumValues(VISUAL_STATUSES),
+});
 const KeyframeReasonEnum = builder.enumType("KeyframeReason", {
   description: "Why a keyframe was picked.",
   values: enumValues({
@@ -144,7 +154,11 @@ VideoAnalysisRef.implement({
     videoId: t.exposeID("videoId", { description: "The video's UUID." }),
     video: t.field({ type: VideoRef, resolve: (a) => a.videoId }),
     status: t.field({ type: AnalysisStatusEnum, resolve: (a) => a.status }),
-    error: t.string({ nullable: true, description: "Why the analysis failed; set only when FAILED.", resolve: (a) => (a.status === "failed" ? a.error : null) }),
+    error: t.string({
+      nullable: true,
+      description: "Why the analysis failed; set only when FAILED.",
+      resolve: (a) => (a.status === "failed" ? a.error : null),
+    }),
     transcript: t.exposeString("transcript", { nullable: true, description: "Available from TRANSCRIBED on." }),
     segments: t.field({
       type: [SegmentRef],
@@ -154,13 +168,21 @@ VideoAnalysisRef.implement({
     }),
     transcriptSource: t.exposeString("transcriptSource", { nullable: true, description: "`captions`, `pocketsphinx` or `openai`." }),
     hookStyle: t.field({ type: HookStyleEnum, nullable: true, description: UNTIL_COMPLETED, resolve: (a) => a.hookStyle as never }),
-    hookPhrase: t.exposeString("hookPhrase", { nullable: true, description: `The hook as said or written in the first seconds ("" when none). ${UNTIL_COMPLETED}` }),
+    hookPhrase: t.exposeString("hookPhrase", {
+      nullable: true,
+      description: `The hook as said or written in the first seconds ("" when none). ${UNTIL_COMPLETED}`,
+    }),
     ugcFit: t.field({ type: UgcFitEnum, nullable: true, description: UNTIL_COMPLETED, resolve: (a) => a.ugcFit as never }),
     ugcConfidence: t.exposeInt("ugcConfidence", { nullable: true, description: `${UGC_CONFIDENCE_DESCRIPTION} ${UNTIL_COMPLETED}` }),
     ctaType: t.field({ type: CtaTypeEnum, nullable: true, description: UNTIL_COMPLETED, resolve: (a) => a.ctaType as never }),
     ctaDestinationUrl: t.exposeString("ctaDestinationUrl", { nullable: true }),
     analysisProvider: t.exposeString("analysisProvider", { nullable: true, description: "`heuristic` or `openai`." }),
-    hookSource: t.field({ type: HookSourceEnum, nullable: true, description: `Where hookPhrase came from; null when there is no hook. ${UNTIL_COMPLETED}`, resolve: (a) => a.hookSource as never }),
+    hookSource: t.field({
+      type: HookSourceEnum,
+      nullable: true,
+      description: `Where hookPhrase came from; null when there is no hook. ${UNTIL_COMPLETED}`,
+      resolve: (a) => a.hookSource as never,
+    }),
     reasons: t.stringList({ nullable: true, description: D.reasons, resolve: (a) => (a.reasons as string[] | null) ?? null }),
     visual: t.field({ type: AnalysisVisualRef, nullable: true, description: D.visual, resolve: (a) => visualOf(a) }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),

@@ -31,7 +31,12 @@ builder.queryFields((t) => ({
         "The workspace's tracked videos ranked by engagement rate (highest first), ties by views (highest first), then id. " +
         "Only scraped videos are ranked; scraped videos with 0 views are included.",
       resolve: (_r, args, ctx) =>
-        keysetConnection(args, TOP_VIDEOS_ORDER, (window) => topVideos(ctx.auth.workspaceId, window), () => countTopVideos(ctx.auth.workspaceId)),
+        keysetConnection(
+          args,
+          TOP_VIDEOS_ORDER,
+          (window) => topVideos(ctx.auth.workspaceId, window),
+          () => countTopVideos(ctx.auth.workspaceId),
+        ),
     },
     { name: "TopVideoConnection" },
     { name: "TopVideoEdge" },
@@ -43,7 +48,8 @@ builder.queryFields((t) => ({
         "Daily totals of followers, views and videos over all tracked accounts, newest day first (see REST /analytics/growth); " +
         "cursors are days.",
       args: { period: t.arg({ type: GrowthPeriodEnum, defaultValue: "30d" }) },
-      resolve: async (_r, args, ctx) => seriesConnection(args, await growth(ctx.auth.workspaceId, args.period ?? "30d"), (p) => p.date, true),
+      resolve: async (_r, args, ctx) =>
+        seriesConnection(args, await growth(ctx.auth.workspaceId, args.period ?? "30d"), (p) => p.date, true),
     },
     { name: "GrowthConnection" },
     { name: "GrowthEdge" },

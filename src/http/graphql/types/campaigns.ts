@@ -106,7 +106,8 @@ export const CampaignRef = builder.loadableNodeRef("Campaign", {
 });
 
 CreatorRef.implement({
-  description: "A person or team behind one or more tracked accounts (across platforms). An account belongs to at most one creator in a workspace.",
+  description:
+    "A person or team behind one or more tracked accounts (across platforms). An account belongs to at most one creator in a workspace.",
   fields: (t) => ({
     uuid: t.exposeID("id", { description: "The creator's UUID, as REST writes it." }),
     name: t.exposeString("name"),
@@ -114,7 +115,10 @@ CreatorRef.implement({
     notes: t.exposeString("notes"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
-    accountIds: t.idList({ description: "The canonical ids of the creator's accounts.", resolve: (c, _a, ctx) => creatorAccountsLoader(ctx).load(c.id) }),
+    accountIds: t.idList({
+      description: "The canonical ids of the creator's accounts.",
+      resolve: (c, _a, ctx) => creatorAccountsLoader(ctx).load(c.id),
+    }),
     accounts: t.field({
       type: [AccountRef],
       nullable: { list: false, items: true },
@@ -129,17 +133,28 @@ const CampaignStatusEnum = builder.enumType("CampaignStatus", {
 });
 
 const PayoutRuleRef = builder.objectRef<PayoutRule>("PayoutRule").implement({
-  description: "A payout rule: CPM (per 1,000 views earned, round half-up per row) with optional caps per video and per creator, a fixed fee per qualifying video, or both.",
+  description:
+    "A payout rule: CPM (per 1,000 views earned, round half-up per row) with optional caps per video and per creator, a fixed fee per qualifying video, or both.",
   fields: (t) => ({
     cpmMinor: t.field({ type: "Count", nullable: true, description: `Pay per 1,000 views earned. ${MONEY}`, resolve: (r) => r.cpmMinor }),
-    capPerVideoMinor: t.field({ type: "Count", nullable: true, description: `The most the CPM part of one video pays. ${MONEY}`, resolve: (r) => r.capPerVideoMinor }),
+    capPerVideoMinor: t.field({
+      type: "Count",
+      nullable: true,
+      description: `The most the CPM part of one video pays. ${MONEY}`,
+      resolve: (r) => r.capPerVideoMinor,
+    }),
     capPerCreatorMinor: t.field({
       type: "Count",
       nullable: true,
       description: `The most one payee is paid in total, fees included, spread over its rows in posting order. ${MONEY}`,
       resolve: (r) => r.capPerCreatorMinor,
     }),
-    feePerVideoMinor: t.field({ type: "Count", nullable: true, description: `A fixed fee per qualifying video. ${MONEY}`, resolve: (r) => r.feePerVideoMinor }),
+    feePerVideoMinor: t.field({
+      type: "Count",
+      nullable: true,
+      description: `A fixed fee per qualifying video. ${MONEY}`,
+      resolve: (r) => r.feePerVideoMinor,
+    }),
   }),
 });
 
@@ -151,7 +166,9 @@ const CreatorRuleRef = builder.objectRef<CreatorRule>("CampaignCreatorRule").imp
   }),
 });
 
-const CampaignMemberKindEnum = builder.enumType("CampaignMemberKind", { values: { CREATOR: { value: "creator" as const }, ACCOUNT: { value: "account" as const } } });
+const CampaignMemberKindEnum = builder.enumType("CampaignMemberKind", {
+  values: { CREATOR: { value: "creator" as const }, ACCOUNT: { value: "account" as const } },
+});
 
 const CampaignMemberRef = builder.objectRef<CampaignMember>("CampaignMember").implement({
   description: "A creator (all their accounts) or a single account in the campaign.",
@@ -163,9 +180,12 @@ const CampaignMemberRef = builder.objectRef<CampaignMember>("CampaignMember").im
   }),
 });
 
-const VideoByHandModeEnum = builder.enumType("CampaignVideoMode", { values: { ADDED: { value: "added" as const }, EXCLUDED: { value: "excluded" as const } } });
+const VideoByHandModeEnum = builder.enumType("CampaignVideoMode", {
+  values: { ADDED: { value: "added" as const }, EXCLUDED: { value: "excluded" as const } },
+});
 const VideoByHandRef = builder.objectRef<VideoByHand>("CampaignVideoByHand").implement({
-  description: "A video added to the campaign by hand (it counts whatever its account or posting time) or excluded by hand (it never counts).",
+  description:
+    "A video added to the campaign by hand (it counts whatever its account or posting time) or excluded by hand (it never counts).",
   fields: (t) => ({
     videoId: t.exposeID("videoId"),
     video: t.field({ type: VideoRef, nullable: true, resolve: (v) => v.videoId }),
@@ -200,7 +220,12 @@ const PayoutRowRef = builder.objectRef<PayoutRow>("CampaignVideoRow").implement(
   description: "One qualifying video's earnings: the evidence (the two history points used) and the payout by the rule.",
   fields: (t) => ({
     videoId: t.exposeID("videoId", { description: "The video's UUID." }),
-    video: t.field({ type: VideoRef, nullable: true, description: "The video (null once the workspace no longer tracks it).", resolve: (r) => r.videoId }),
+    video: t.field({
+      type: VideoRef,
+      nullable: true,
+      description: "The video (null once the workspace no longer tracks it).",
+      resolve: (r) => r.videoId,
+    }),
     account: t.field({ type: AccountRef, nullable: true, resolve: (r) => r.accountId }),
     creator: t.field({ type: CreatorRef, nullable: true, resolve: (r) => r.creatorId }),
     payeeName: t.exposeString("payeeName", { description: "The creator's name, else @username of the account." }),
@@ -234,7 +259,12 @@ const PayeeRowRef = builder.objectRef<PayeeRow>("CampaignCreatorRow").implement(
   description: "A payee's earnings: a creator, or an account in the campaign without a creator. Sums of its video rows.",
   fields: (t) => ({
     creator: t.field({ type: CreatorRef, nullable: true, resolve: (r) => r.creatorId }),
-    account: t.field({ type: AccountRef, nullable: true, description: "Set when the payee is an account without a creator.", resolve: (r) => r.accountId }),
+    account: t.field({
+      type: AccountRef,
+      nullable: true,
+      description: "Set when the payee is an account without a creator.",
+      resolve: (r) => r.accountId,
+    }),
     payeeName: t.exposeString("payeeName"),
     videos: t.field({ type: "Count", resolve: (r) => r.videos }),
     viewsEarned: t.field({ type: "Count", resolve: (r) => r.viewsEarned }),
@@ -251,8 +281,17 @@ const TotalsRef = builder.objectRef<CampaignTotals>("CampaignTotals").implement(
     viewsEarned: t.field({ type: "Count", resolve: (r) => r.viewsEarned }),
     payout: t.field({ type: "Count", description: `The spend: the sum of the rows' payouts. ${MONEY}`, resolve: (r) => r.payout }),
     budgetMinor: t.field({ type: "Count", nullable: true, resolve: (r) => r.budgetMinor }),
-    budgetUsedPercent: t.float({ nullable: true, description: "payout / budget × 100, two decimals.", resolve: (r) => r.budgetUsedPercent }),
-    remainingMinor: t.field({ type: "Count", nullable: true, description: "budget − payout (negative when over budget).", resolve: (r) => r.remainingMinor }),
+    budgetUsedPercent: t.float({
+      nullable: true,
+      description: "payout / budget × 100, two decimals.",
+      resolve: (r) => r.budgetUsedPercent,
+    }),
+    remainingMinor: t.field({
+      type: "Count",
+      nullable: true,
+      description: "budget − payout (negative when over budget).",
+      resolve: (r) => r.remainingMinor,
+    }),
     currency: t.exposeString("currency"),
     frozen: t.exposeBoolean("frozen", { description: "True when these are the frozen figures of a closed campaign." }),
   }),
@@ -296,14 +335,24 @@ CampaignRef.implement({
     uuid: t.exposeID("id", { description: "The campaign's UUID, as REST writes it." }),
     name: t.exposeString("name"),
     startsAt: t.exposeString("startsAt", { description: "Local date-time of the campaign's zone, YYYY-MM-DDTHH:MM:SS." }),
-    endsAt: t.exposeString("endsAt", { description: "Local date-time of the campaign's zone, YYYY-MM-DDTHH:MM:SS (postings before it count)." }),
+    endsAt: t.exposeString("endsAt", {
+      description: "Local date-time of the campaign's zone, YYYY-MM-DDTHH:MM:SS (postings before it count).",
+    }),
     timeZone: t.exposeString("timeZone", { description: "IANA time zone of startsAt and endsAt." }),
     startsAtUtc: t.expose("startsAtUtc", { type: "DateTime" }),
     endsAtUtc: t.expose("endsAtUtc", { type: "DateTime" }),
     currency: t.exposeString("currency", { description: "ISO 4217." }),
     budgetMinor: t.field({ type: "Count", nullable: true, description: MONEY, resolve: (c) => c.budgetMinor }),
-    hashtag: t.exposeString("hashtag", { nullable: true, description: "Only videos with this hashtag count (besides those added by hand)." }),
-    tag: t.field({ type: TagRef, nullable: true, description: "Only videos carrying this tag count (besides those added by hand).", resolve: (c) => c.tagId }),
+    hashtag: t.exposeString("hashtag", {
+      nullable: true,
+      description: "Only videos with this hashtag count (besides those added by hand).",
+    }),
+    tag: t.field({
+      type: TagRef,
+      nullable: true,
+      description: "Only videos carrying this tag count (besides those added by hand).",
+      resolve: (c) => c.tagId,
+    }),
     rule: t.field({ type: PayoutRuleRef, resolve: (c) => c.rule }),
     status: t.field({ type: CampaignStatusEnum, resolve: (c) => c.status }),
     closedAt: t.field({ type: "DateTime", nullable: true, resolve: (c) => c.closedAt }),
@@ -339,7 +388,8 @@ CampaignRef.implement({
     }),
     staleVideos: t.field({
       type: [PayoutRowRef],
-      description: "Qualifying videos without a scrape in the last 24 hours (never scraped included), oldest first; none once closed. At most 500.",
+      description:
+        "Qualifying videos without a scrape in the last 24 hours (never scraped included), oldest first; none once closed. At most 500.",
       resolve: (c, _a, ctx) => campaignStaleVideos(ctx.auth.workspaceId, c),
     }),
   }),
@@ -367,7 +417,9 @@ builder.queryFields((t) => ({
       description: "The workspace's campaigns, newest first.",
       args: { status: t.arg({ type: CampaignStatusEnum }) },
       resolve: (_r, args, ctx) =>
-        pagedConnection(args, CAMPAIGNS_ORDER, (window) => listCampaigns(ctx.auth.workspaceId, window, { status: args.status ?? undefined })),
+        pagedConnection(args, CAMPAIGNS_ORDER, (window) =>
+          listCampaigns(ctx.auth.workspaceId, window, { status: args.status ?? undefined }),
+        ),
     },
     { name: "CampaignConnection" },
     { name: "CampaignEdge" },
@@ -447,7 +499,10 @@ builder.mutationFields((t) => ({
     description: "Creates a creator (name 1 to 100 characters; contact and notes optional).",
     args: { name: t.arg.string({ required: true }), contact: t.arg.string(), notes: t.arg.string() },
     resolve: (_r, a, ctx) =>
-      createCreator(ctx.auth.workspaceId, parseInput(createCreatorInput, { name: a.name, contact: a.contact ?? undefined, notes: a.notes ?? undefined })),
+      createCreator(
+        ctx.auth.workspaceId,
+        parseInput(createCreatorInput, { name: a.name, contact: a.contact ?? undefined, notes: a.notes ?? undefined }),
+      ),
   }),
   updateCreator: t.field({
     type: CreatorRef,
@@ -461,23 +516,34 @@ builder.mutationFields((t) => ({
       ),
   }),
   deleteCreator: t.id({
-    description: "Deletes a creator and answers its UUID: its accounts become unassigned, its campaign memberships and rules go (closed campaigns keep their frozen rows).",
+    description:
+      "Deletes a creator and answers its UUID: its accounts become unassigned, its campaign memberships and rules go (closed campaigns keep their frozen rows).",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => (await deleteCreator(ctx.auth, creatorIdOf(a.id, "id"))).id,
   }),
   assignCreatorAccounts: t.field({
     type: [BulkItemResultRef],
-    description: "Gives tracked accounts to a creator (1 to 50); per-id results: `Account not found`, `Account belongs to another creator`.",
+    description:
+      "Gives tracked accounts to a creator (1 to 50); per-id results: `Account not found`, `Account belongs to another creator`.",
     args: { creatorId: t.arg.id({ required: true }), accountIds: t.arg.idList({ required: true }) },
     resolve: (_r, a, ctx) =>
-      assignAccounts(ctx.auth, creatorIdOf(a.creatorId), parseInput(creatorAccountsInput, { account_ids: ids(a.accountIds, "Account", "accountIds") }).account_ids),
+      assignAccounts(
+        ctx.auth,
+        creatorIdOf(a.creatorId),
+        parseInput(creatorAccountsInput, { account_ids: ids(a.accountIds, "Account", "accountIds") }).account_ids,
+      ),
   }),
   unassignCreatorAccounts: t.int({
     description: "Takes accounts from a creator (1 to 50); answers how many were the creator's.",
     args: { creatorId: t.arg.id({ required: true }), accountIds: t.arg.idList({ required: true }) },
     resolve: async (_r, a, ctx) =>
-      (await unassignAccounts(ctx.auth, creatorIdOf(a.creatorId), parseInput(creatorAccountsInput, { account_ids: ids(a.accountIds, "Account", "accountIds") }).account_ids))
-        .removed,
+      (
+        await unassignAccounts(
+          ctx.auth,
+          creatorIdOf(a.creatorId),
+          parseInput(creatorAccountsInput, { account_ids: ids(a.accountIds, "Account", "accountIds") }).account_ids,
+        )
+      ).removed,
   }),
   createCampaign: t.field({
     type: CampaignRef,
@@ -489,7 +555,8 @@ builder.mutationFields((t) => ({
     type: CampaignRef,
     description: "Changes an active campaign (owner-only; CAMPAIGN_CLOSED once closed): an absent field is kept, a null one cleared.",
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: CampaignInput, required: true }) },
-    resolve: (_r, a, ctx) => updateCampaign(ctx.auth, campaignIdOf(a.id, "id"), parseInput(updateCampaignInput, campaignFields(a.input), "input")),
+    resolve: (_r, a, ctx) =>
+      updateCampaign(ctx.auth, campaignIdOf(a.id, "id"), parseInput(updateCampaignInput, campaignFields(a.input), "input")),
   }),
   closeCampaign: t.field({
     type: CampaignRef,
@@ -512,7 +579,10 @@ builder.mutationFields((t) => ({
       addMembers(
         ctx.auth,
         campaignIdOf(a.campaignId),
-        parseInput(campaignMembersInput, { creator_ids: ids(a.creatorIds, "Creator", "creatorIds"), account_ids: ids(a.accountIds, "Account", "accountIds") }),
+        parseInput(campaignMembersInput, {
+          creator_ids: ids(a.creatorIds, "Creator", "creatorIds"),
+          account_ids: ids(a.accountIds, "Account", "accountIds"),
+        }),
       ),
   }),
   removeCampaignMembers: t.int({
@@ -523,7 +593,10 @@ builder.mutationFields((t) => ({
         await removeMembers(
           ctx.auth,
           campaignIdOf(a.campaignId),
-          parseInput(campaignMembersInput, { creator_ids: ids(a.creatorIds, "Creator", "creatorIds"), account_ids: ids(a.accountIds, "Account", "accountIds") }),
+          parseInput(campaignMembersInput, {
+            creator_ids: ids(a.creatorIds, "Creator", "creatorIds"),
+            account_ids: ids(a.accountIds, "Account", "accountIds"),
+          }),
         )
       ).removed,
   }),
@@ -532,25 +605,42 @@ builder.mutationFields((t) => ({
     description: "Adds tracked videos to a campaign by hand (owner-only): they count whatever their account or posting time.",
     args: { campaignId: t.arg.id({ required: true }), videoIds: t.arg.idList({ required: true }) },
     resolve: (_r, a, ctx) =>
-      setVideosByHand(ctx.auth, campaignIdOf(a.campaignId), parseInput(campaignVideosInput, { video_ids: ids(a.videoIds, "Video", "videoIds") }).video_ids, "added"),
+      setVideosByHand(
+        ctx.auth,
+        campaignIdOf(a.campaignId),
+        parseInput(campaignVideosInput, { video_ids: ids(a.videoIds, "Video", "videoIds") }).video_ids,
+        "added",
+      ),
   }),
   excludeCampaignVideos: t.field({
     type: [BulkItemResultRef],
     description: "Excludes videos from a campaign by hand (owner-only): they never count.",
     args: { campaignId: t.arg.id({ required: true }), videoIds: t.arg.idList({ required: true }) },
     resolve: (_r, a, ctx) =>
-      setVideosByHand(ctx.auth, campaignIdOf(a.campaignId), parseInput(campaignVideosInput, { video_ids: ids(a.videoIds, "Video", "videoIds") }).video_ids, "excluded"),
+      setVideosByHand(
+        ctx.auth,
+        campaignIdOf(a.campaignId),
+        parseInput(campaignVideosInput, { video_ids: ids(a.videoIds, "Video", "videoIds") }).video_ids,
+        "excluded",
+      ),
   }),
   resetCampaignVideos: t.int({
     description: "Forgets what was said by hand of these videos (owner-only); answers how many.",
     args: { campaignId: t.arg.id({ required: true }), videoIds: t.arg.idList({ required: true }) },
     resolve: async (_r, a, ctx) =>
-      (await clearVideosByHand(ctx.auth, campaignIdOf(a.campaignId), parseInput(campaignVideosInput, { video_ids: ids(a.videoIds, "Video", "videoIds") }).video_ids)).removed,
+      (
+        await clearVideosByHand(
+          ctx.auth,
+          campaignIdOf(a.campaignId),
+          parseInput(campaignVideosInput, { video_ids: ids(a.videoIds, "Video", "videoIds") }).video_ids,
+        )
+      ).removed,
   }),
   setCampaignCreatorRule: t.field({
     type: CreatorRuleRef,
     nullable: true,
-    description: "Sets a creator's own rule in a campaign (owner-only; it replaces the campaign's rule for that creator, whole); `rule: null` removes it (answers null).",
+    description:
+      "Sets a creator's own rule in a campaign (owner-only; it replaces the campaign's rule for that creator, whole); `rule: null` removes it (answers null).",
     args: { campaignId: t.arg.id({ required: true }), creatorId: t.arg.id({ required: true }), rule: t.arg({ type: PayoutRuleInput }) },
     resolve: (_r, a, ctx) =>
       setCreatorRule(

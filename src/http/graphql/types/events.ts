@@ -12,15 +12,25 @@ const enumName = (type: string) => type.replace(/[.]/g, "_").toUpperCase();
 
 export const WorkspaceEventTypeEnum = builder.enumType("WorkspaceEventType", {
   description: "The event names of the webhook contract (analysis.completed → ANALYSIS_COMPLETED …).",
-  values: Object.fromEntries(WORKSPACE_EVENT_TYPES.map((type) => [enumName(type), { value: type }])) as Record<string, { value: WorkspaceEvent["type"] }>,
+  values: Object.fromEntries(WORKSPACE_EVENT_TYPES.map((type) => [enumName(type), { value: type }])) as Record<
+    string,
+    { value: WorkspaceEvent["type"] }
+  >,
 });
 
 const WorkspaceEventRef = builder.objectRef<WorkspaceEvent>("WorkspaceEvent").implement({
   description: "An event of the workspace, as webhooks deliver it.",
   fields: (t) => ({
-    id: t.exposeID("id", { description: "The event's id (its row in the workspace's event log, unique per event): lets a client drop an event it has already seen, e.g. after reconnecting. Webhook bodies carry it too (their `id`); each delivery also has its own id (the webhook-id header), one per endpoint." }),
+    id: t.exposeID("id", {
+      description:
+        "The event's id (its row in the workspace's event log, unique per event): lets a client drop an event it has already seen, e.g. after reconnecting. Webhook bodies carry it too (their `id`); each delivery also has its own id (the webhook-id header), one per endpoint.",
+    }),
     type: t.field({ type: WorkspaceEventTypeEnum, resolve: (e) => e.type }),
-    data: t.field({ type: "JSONObject", description: "The event's payload (ids and what changed), as in the webhook body's `data`.", resolve: (e) => e.data }),
+    data: t.field({
+      type: "JSONObject",
+      description: "The event's payload (ids and what changed), as in the webhook body's `data`.",
+      resolve: (e) => e.data,
+    }),
     at: t.field({ type: "DateTime", resolve: (e) => e.at }),
   }),
 });

@@ -8,7 +8,15 @@ import { builder } from "../builder.ts";
 import { sharedPerEvent } from "../subscriptions.ts";
 import { entityId, nodeUuid, pagedConnection } from "../connections.ts";
 import { PlatformEnum, SortOrderEnum } from "./tracking.ts";
-import { exportsByIds, EXPORTS_ORDER, getExport, listExports, progressOf, startExport, type ExportRecord } from "../../../domain/exports/service.ts";
+import {
+  exportsByIds,
+  EXPORTS_ORDER,
+  getExport,
+  listExports,
+  progressOf,
+  startExport,
+  type ExportRecord,
+} from "../../../domain/exports/service.ts";
 import { watchExport } from "../../../domain/exports/watch.ts";
 import { downloadUrl } from "../../../domain/exports/links.ts";
 import { EXPORT_KINDS, type ExportKind } from "../../../domain/exports/kinds.ts";
@@ -24,7 +32,10 @@ const ExportFormatEnum = builder.enumType("ExportFormat", {
 });
 const ExportStatusEnum = builder.enumType("ExportStatus", {
   description: "QUEUED → RUNNING → COMPLETED (downloadUrl until expiresAt) or FAILED; EXPIRED once the file is deleted.",
-  values: Object.fromEntries(EXPORT_STATUSES.map((s) => [upper(s), { value: s }])) as Record<string, { value: (typeof EXPORT_STATUSES)[number] }>,
+  values: Object.fromEntries(EXPORT_STATUSES.map((s) => [upper(s), { value: s }])) as Record<
+    string,
+    { value: (typeof EXPORT_STATUSES)[number] }
+  >,
 });
 
 const ExportRef = builder.loadableNodeRef("Export", {
@@ -41,13 +52,20 @@ ExportRef.implement({
     kind: t.field({ type: ExportKindEnum, resolve: (e) => e.kind }),
     format: t.field({ type: ExportFormatEnum, resolve: (e) => e.format }),
     bom: t.exposeBoolean("bom"),
-    filter: t.field({ type: "JSONObject", description: "The list's filter, with the REST query's names, as checked.", resolve: (e) => e.filter }),
+    filter: t.field({
+      type: "JSONObject",
+      description: "The list's filter, with the REST query's names, as checked.",
+      resolve: (e) => e.filter,
+    }),
     status: t.field({ type: ExportStatusEnum, resolve: (e) => e.status }),
-    rowsWritten: t.exposeInt("rowsWritten", { description: "Rows written so far (updated every EXPORT_PROGRESS_EVERY rows while it runs)." }),
+    rowsWritten: t.exposeInt("rowsWritten", {
+      description: "Rows written so far (updated every EXPORT_PROGRESS_EVERY rows while it runs).",
+    }),
     totalRows: t.exposeInt("totalRows", { nullable: true, description: "The rows the list had when the job started (null while queued)." }),
     progress: t.float({
       nullable: true,
-      description: "0 to 1: rowsWritten / totalRows while running (at most 1), 1 once completed, 0 while queued; null once failed or expired.",
+      description:
+        "0 to 1: rowsWritten / totalRows while running (at most 1), 1 once completed, 0 while queued; null once failed or expired.",
       resolve: (e) => progressOf(e),
     }),
     bytes: t.expose("bytes", { type: "Count", nullable: true }),
@@ -59,7 +77,8 @@ ExportRef.implement({
     expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true, description: "When the file is deleted." }),
     downloadUrl: t.string({
       nullable: true,
-      description: "Once completed: a signed link to the file, valid for EXPORT_URL_TTL_MINUTES (15) and needing no other credential. Ask again for a fresh one.",
+      description:
+        "Once completed: a signed link to the file, valid for EXPORT_URL_TTL_MINUTES (15) and needing no other credential. Ask again for a fresh one.",
       resolve: async (e) => (e.status === "completed" ? (await downloadUrl(e)).url : null),
     }),
   }),
@@ -132,9 +151,17 @@ function filterOf(kind: ExportKind, f: FilterArg = {}): Record<string, unknown> 
     case "folder_accounts":
       return { folderId: f.folderId == null ? undefined : entityId(f.folderId, "Folder", "filter.folderId") };
     case "video_history":
-      return { videoId: f.videoId == null ? undefined : entityId(f.videoId, "Video", "filter.videoId"), ...days, interval: lower(f.interval) };
+      return {
+        videoId: f.videoId == null ? undefined : entityId(f.videoId, "Video", "filter.videoId"),
+        ...days,
+        interval: lower(f.interval),
+      };
     case "account_history":
-      return { accountId: f.accountId == null ? undefined : entityId(f.accountId, "Account", "filter.accountId"), ...days, interval: lower(f.interval) };
+      return {
+        accountId: f.accountId == null ? undefined : entityId(f.accountId, "Account", "filter.accountId"),
+        ...days,
+        interval: lower(f.interval),
+      };
     case "radar_results":
       return { searchId: f.searchId == null ? undefined : entityId(f.searchId, "RadarSearch", "filter.searchId") };
     case "campaign_payouts":
@@ -179,14 +206,21 @@ builder.mutationFields((t) => ({
       bom: t.arg.boolean({ description: "CSV: begin with a UTF-8 byte order mark. Default false." }),
       filter: t.arg({ type: ExportFilterInput }),
     },
-    resolve: (_r, args, ctx) => startExport(ctx.auth, { kind: args.kind, format: args.format, bom: args.bom ?? undefined, filter: filterOf(args.kind, args.filter ?? undefined) }),
+    resolve: (_r, args, ctx) =>
+      startExport(ctx.auth, {
+        kind: args.kind,
+        format: args.format,
+        bom: args.bom ?? undefined,
+        filter: filterOf(args.kind, args.filter ?? undefined),
+      }),
   }),
 }));
 
 builder.subscriptionFields((t) => ({
   exportUpdated: t.field({
     type: ExportRef,
-    description: "The export's state (status, rowsWritten) now and each time it changes, ending once completed, failed or expired. Only the workspace's own exports.",
+    description:
+      "The export's state (status, rowsWritten) now and each time it changes, ending once completed, failed or expired. Only the workspace's own exports.",
     args: { id: t.arg.id({ required: true }) },
     subscribe: (_r, args, ctx) => sharedPerEvent(ctx, watchExport(ctx.auth, entityId(args.id, "Export", "id"))),
     resolve: (e: ExportRecord) => e,

@@ -67,7 +67,6 @@ const FolderVideoSortEnum = builder.enumType("FolderVideoSort", {
   } as const,
 });
 
-
 const FolderTopVideoRef = builder.objectRef<FolderTopVideo>("FolderTopVideo").implement({
   description: "One of a folder's most viewed videos, as its analytics summarise it.",
   fields: (t) => ({
@@ -135,7 +134,11 @@ const FolderAccountsConnection = builder.connectionObject(
   {
     name: "FolderAccountsEdge",
     fields: (t) => ({
-      addedAt: t.field({ type: "DateTime", description: "When the account was added to the folder.", resolve: (e) => (e.node as FolderAccount).addedAt }),
+      addedAt: t.field({
+        type: "DateTime",
+        description: "When the account was added to the folder.",
+        resolve: (e) => (e.node as FolderAccount).addedAt,
+      }),
     }),
   },
 );
@@ -157,7 +160,10 @@ FolderRef.implement({
       description: "The folder this one is in; null for a top-level folder.",
       resolve: (f) => f.parentId,
     }),
-    parentUuid: t.exposeID("parentId", { nullable: true, description: "The parent folder's UUID (REST `parentId`); null for a top-level folder." }),
+    parentUuid: t.exposeID("parentId", {
+      nullable: true,
+      description: "The parent folder's UUID (REST `parentId`); null for a top-level folder.",
+    }),
     ancestors: t.field({
       type: [FolderRef],
       description: `The folders above this one, the top-level folder first (breadcrumbs); empty for a top-level folder. At most ${MAX_FOLDER_DEPTH - 1}.`,
@@ -240,7 +246,10 @@ FolderRef.implement({
         includeDescendants: t.arg.boolean({ description: DESCENDANTS, defaultValue: false }),
       },
       resolve: async (f, args, ctx) => {
-        const q = parseInput(folderGrowthQuery, { period: args.period ?? undefined, includeDescendants: args.includeDescendants ?? undefined });
+        const q = parseInput(folderGrowthQuery, {
+          period: args.period ?? undefined,
+          includeDescendants: args.includeDescendants ?? undefined,
+        });
         return seriesConnection(args, await folderGrowth(ctx.auth.workspaceId, f.id, q.period, q), (p) => p.date, true);
       },
     }),
@@ -249,7 +258,11 @@ FolderRef.implement({
       description: "Aggregates of the folder's video set; with includeDescendants, of the folder and all its sub-folders (one statement).",
       args: { includeDescendants: t.arg.boolean({ description: DESCENDANTS, defaultValue: false }) },
       resolve: (f, args, ctx) =>
-        folderAnalytics(ctx.auth.workspaceId, f.id, parseInput(folderAnalyticsQuery, { includeDescendants: args.includeDescendants ?? undefined })),
+        folderAnalytics(
+          ctx.auth.workspaceId,
+          f.id,
+          parseInput(folderAnalyticsQuery, { includeDescendants: args.includeDescendants ?? undefined }),
+        ),
     }),
   }),
 });
@@ -270,7 +283,8 @@ builder.queryFields((t) => ({
   folders: t.connection(
     {
       type: FolderRef,
-      description: "The workspace's folders at every level, newest first (or `order`); with parentId, the direct sub-folders of that folder.",
+      description:
+        "The workspace's folders at every level, newest first (or `order`); with parentId, the direct sub-folders of that folder.",
       args: {
         parentId: t.arg.id({ description: "Only the direct sub-folders of this folder (global ID or UUID)." }),
         order: t.arg({ type: FolderOrderEnum, defaultValue: "newest" }),
@@ -296,7 +310,12 @@ builder.queryFields((t) => ({
 const parentOf = (id: string | number): string => parseInput(folderParentId, entityId(id, "Folder", "parentId"), "parentId")!;
 
 /** Video or account ids given as global IDs or UUIDs, validated as REST validates its id lists. */
-function idsOf<K extends "video_ids" | "account_ids">(schema: z.ZodType<Record<K, string[]>>, field: K, typename: string, ids: (string | number)[]): string[] {
+function idsOf<K extends "video_ids" | "account_ids">(
+  schema: z.ZodType<Record<K, string[]>>,
+  field: K,
+  typename: string,
+  ids: (string | number)[],
+): string[] {
   return parseInput(schema, { [field]: ids.map((id, i) => entityId(id, typename, `${field}.${i}`)) })[field];
 }
 
@@ -306,7 +325,10 @@ builder.mutationFields((t) => ({
     description:
       `Creates a folder; the name is trimmed and must then be 1 to 255 characters. With parentId, inside that folder (at most ` +
       `${MAX_FOLDER_DEPTH} levels deep: FOLDER_TOO_DEEP).`,
-    args: { name: t.arg.string({ required: true }), parentId: t.arg.id({ description: "The parent folder (global ID or UUID); none: top-level." }) },
+    args: {
+      name: t.arg.string({ required: true }),
+      parentId: t.arg.id({ description: "The parent folder (global ID or UUID); none: top-level." }),
+    },
     resolve: (_r, args, ctx) =>
       createFolder(ctx.auth.workspaceId, parseInput(folderName, args.name, "name"), args.parentId == null ? null : parentOf(args.parentId)),
   }),
@@ -314,7 +336,8 @@ builder.mutationFields((t) => ({
     type: FolderRef,
     description: "Renames a folder; answers the folder with the name this call wrote.",
     args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => updateFolder(ctx.auth.workspaceId, entityId(args.id, "Folder", "id"), { name: parseInput(folderName, args.name, "name") }),
+    resolve: (_r, args, ctx) =>
+      updateFolder(ctx.auth.workspaceId, entityId(args.id, "Folder", "id"), { name: parseInput(folderName, args.name, "name") }),
   }),
   moveFolder: t.field({
     type: FolderRef,
@@ -323,28 +346,40 @@ builder.mutationFields((t) => ({
       `${MAX_FOLDER_DEPTH} levels deep (FOLDER_TOO_DEEP); never into itself or one of its sub-folders (FOLDER_CYCLE).`,
     args: { id: t.arg.id({ required: true }), parentId: t.arg.id({ description: "The new parent (global ID or UUID); null: top-level." }) },
     resolve: (_r, args, ctx) =>
-      updateFolder(ctx.auth.workspaceId, entityId(args.id, "Folder", "id"), { parentId: args.parentId == null ? null : parentOf(args.parentId) }),
+      updateFolder(ctx.auth.workspaceId, entityId(args.id, "Folder", "id"), {
+        parentId: args.parentId == null ? null : parentOf(args.parentId),
+      }),
   }),
   deleteFolder: t.id({
     description:
       "Deletes the folder and answers its UUID; its accounts and videos stay tracked. Its sub-folders move up to its parent unless " +
       "`children` is DELETE (then they are deleted too, at every level).",
     args: { id: t.arg.id({ required: true }), children: t.arg({ type: FolderChildrenEnum, defaultValue: "move_up" }) },
-    resolve: async (_r, args, ctx) => (await deleteFolder(ctx.auth.workspaceId, entityId(args.id, "Folder", "id"), args.children ?? "move_up")).id,
+    resolve: async (_r, args, ctx) =>
+      (await deleteFolder(ctx.auth.workspaceId, entityId(args.id, "Folder", "id"), args.children ?? "move_up")).id,
   }),
   addVideosToFolder: t.field({
     type: [BulkItemResultRef],
     description: "Adds tracked videos (1 to 50 ids); per-id results, `Video not found` for videos the workspace does not track.",
     args: { folderId: t.arg.id({ required: true }), videoIds: t.arg.idList({ required: true }) },
     resolve: (_r, args, ctx) =>
-      addVideosToFolder(ctx.auth.workspaceId, entityId(args.folderId, "Folder", "folderId"), idsOf(folderVideoIdsInput, "video_ids", "Video", args.videoIds)),
+      addVideosToFolder(
+        ctx.auth.workspaceId,
+        entityId(args.folderId, "Folder", "folderId"),
+        idsOf(folderVideoIdsInput, "video_ids", "Video", args.videoIds),
+      ),
   }),
   removeVideosFromFolder: t.int({
     description: "Removes videos added directly (1 to 50 ids); answers how many were removed. They stay tracked.",
     args: { folderId: t.arg.id({ required: true }), videoIds: t.arg.idList({ required: true }) },
     resolve: async (_r, args, ctx) =>
-      (await removeVideosFromFolder(ctx.auth.workspaceId, entityId(args.folderId, "Folder", "folderId"), idsOf(folderVideoIdsInput, "video_ids", "Video", args.videoIds)))
-        .removed,
+      (
+        await removeVideosFromFolder(
+          ctx.auth.workspaceId,
+          entityId(args.folderId, "Folder", "folderId"),
+          idsOf(folderVideoIdsInput, "video_ids", "Video", args.videoIds),
+        )
+      ).removed,
   }),
   addAccountsToFolder: t.field({
     type: [BulkItemResultRef],

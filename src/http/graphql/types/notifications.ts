@@ -38,7 +38,10 @@ const enumName = (rule: string) => rule.replace(/[.]/g, "_").toUpperCase();
 
 const AlertRuleEnum = builder.enumType("AlertRule", {
   description: "An alert rule, named after the workspace event that feeds it (video.spike → VIDEO_SPIKE …).",
-  values: Object.fromEntries(ALERT_RULES.map((rule) => [enumName(rule), { value: rule, description: RULE_LABELS[rule] }])) as Record<string, { value: AlertRule }>,
+  values: Object.fromEntries(ALERT_RULES.map((rule) => [enumName(rule), { value: rule, description: RULE_LABELS[rule] }])) as Record<
+    string,
+    { value: AlertRule }
+  >,
 });
 
 const NotificationRef = builder.loadableNodeRef("Notification", {
@@ -55,7 +58,11 @@ NotificationRef.implement({
     rule: t.field({ type: AlertRuleEnum, description: "The rule that made it.", resolve: (n) => n.rule as AlertRule }),
     title: t.exposeString("title", { description: "What happened, in words." }),
     path: t.exposeString("path", { description: "The dashboard page it is about (a path of the dashboard, e.g. /videos/<uuid>)." }),
-    data: t.field({ type: "JSONObject", description: "The event's payload (ids and what changed), as webhooks deliver it.", resolve: (n) => n.data }),
+    data: t.field({
+      type: "JSONObject",
+      description: "The event's payload (ids and what changed), as webhooks deliver it.",
+      resolve: (n) => n.data,
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was made." }),
     readAt: t.expose("readAt", { type: "DateTime", nullable: true, description: "When the person marked it read; null while unread." }),
   }),
@@ -66,20 +73,26 @@ const AlertRuleChoiceType = builder.objectRef<AlertChoice>("AlertRuleChoice").im
   fields: (t) => ({
     id: t.id({
       description: "Names this person's choice for this rule in this workspace (stable: a client cache keeps one record per rule).",
-      resolve: (c, _a, ctx) => `AlertRuleChoice:${ctx.auth.workspaceId}:${ctx.auth.principal.kind === "user" ? ctx.auth.principal.id : "key"}:${c.rule}`,
+      resolve: (c, _a, ctx) =>
+        `AlertRuleChoice:${ctx.auth.workspaceId}:${ctx.auth.principal.kind === "user" ? ctx.auth.principal.id : "key"}:${c.rule}`,
     }),
     rule: t.field({ type: AlertRuleEnum, description: "The rule.", resolve: (c) => c.rule }),
     label: t.string({ description: "The rule in words.", resolve: (c) => RULE_LABELS[c.rule] }),
     inDashboard: t.exposeBoolean("inDashboard", { description: "Shown in the dashboard (the bell)." }),
     byMail: t.exposeBoolean("byMail", { description: "Sent by mail: at most one mail per 10 minutes for a burst, saying how many." }),
-    minViewsPerHour: t.exposeInt("minViewsPerHour", { nullable: true, description: "VIDEO_SPIKE only: the least views per hour (last 24 hours) worth an alert; null: every spike." }),
+    minViewsPerHour: t.exposeInt("minViewsPerHour", {
+      nullable: true,
+      description: "VIDEO_SPIKE only: the least views per hour (last 24 hours) worth an alert; null: every spike.",
+    }),
   }),
 });
 
 const DigestSettingsType = builder.objectRef<DigestChoice>("DigestSettings").implement({
   description: "The person's weekly digest of this workspace, sent at a local day and hour of their time zone.",
   fields: (t) => ({
-    enabled: t.exposeBoolean("enabled", { description: "Whether it is sent (off until turned on; one-click unsubscribe in each digest turns it off)." }),
+    enabled: t.exposeBoolean("enabled", {
+      description: "Whether it is sent (off until turned on; one-click unsubscribe in each digest turns it off).",
+    }),
     weekday: t.exposeInt("weekday", { description: "Day of the week, local time: 0 Sunday … 6 Saturday." }),
     hour: t.exposeInt("hour", { description: "Hour of the day, local time (0-23)." }),
     timeZone: t.exposeString("timeZone", { description: "The person's IANA time zone (one for all their workspaces), default UTC." }),
@@ -110,7 +123,12 @@ builder.queryFields((t) => ({
       resolve: (_r, args, ctx) => {
         const who = personIn(ctx.auth);
         const unread = args.unread ?? undefined;
-        return keysetConnection(args, NOTIFICATIONS_ORDER, (w) => listNotifications(who, w, unread), () => countNotifications(who, unread));
+        return keysetConnection(
+          args,
+          NOTIFICATIONS_ORDER,
+          (w) => listNotifications(who, w, unread),
+          () => countNotifications(who, unread),
+        );
       },
     },
     { name: "NotificationConnection" },
@@ -139,7 +157,8 @@ builder.queryFields((t) => ({
   }),
   creditsAlertThreshold: t.int({
     nullable: true,
-    description: "Credits left below which CREDITS_LOW fires (set by owners); null: CREDITS_LOW_PERCENT of the monthly allowance (server setting).",
+    description:
+      "Credits left below which CREDITS_LOW fires (set by owners); null: CREDITS_LOW_PERCENT of the monthly allowance (server setting).",
     resolve: (_r, _a, ctx) => creditsAlertThreshold(ctx.auth.workspaceId),
   }),
 }));
@@ -148,9 +167,15 @@ builder.mutationFields((t) => ({
   markNotificationsRead: t.field({
     type: MarkReadResultType,
     description: "Marks the signed-in person's notifications read: `ids` (global IDs or UUIDs, at most 100), or `all: true`.",
-    args: { ids: t.arg.idList({ description: "The notifications to mark read." }), all: t.arg.boolean({ description: "Every notification of the person in this workspace." }) },
+    args: {
+      ids: t.arg.idList({ description: "The notifications to mark read." }),
+      all: t.arg.boolean({ description: "Every notification of the person in this workspace." }),
+    },
     resolve: (_r, args, ctx) =>
-      markRead(ctx.auth, parseInput(markReadInput, { ids: args.ids?.map((id) => entityId(id, "Notification", "ids")), all: args.all ?? undefined })),
+      markRead(
+        ctx.auth,
+        parseInput(markReadInput, { ids: args.ids?.map((id) => entityId(id, "Notification", "ids")), all: args.all ?? undefined }),
+      ),
   }),
   setAlertRule: t.field({
     type: AlertRuleChoiceType,
@@ -162,11 +187,20 @@ builder.mutationFields((t) => ({
       minViewsPerHour: t.arg.int({ description: "VIDEO_SPIKE only: the least views per hour worth an alert; null: every spike." }),
     },
     resolve: (_r, args, ctx) =>
-      setAlertChoice(ctx.auth, parseInput(setAlertInput, { rule: args.rule, inDashboard: args.inDashboard, byMail: args.byMail, minViewsPerHour: args.minViewsPerHour ?? null })),
+      setAlertChoice(
+        ctx.auth,
+        parseInput(setAlertInput, {
+          rule: args.rule,
+          inDashboard: args.inDashboard,
+          byMail: args.byMail,
+          minViewsPerHour: args.minViewsPerHour ?? null,
+        }),
+      ),
   }),
   setDigestSettings: t.field({
     type: DigestSettingsType,
-    description: "Turns the signed-in person's weekly digest of this workspace on or off and sets its local day and hour (and their time zone).",
+    description:
+      "Turns the signed-in person's weekly digest of this workspace on or off and sets its local day and hour (and their time zone).",
     args: {
       enabled: t.arg.boolean({ required: true }),
       weekday: t.arg.int({ required: true, description: "0 Sunday … 6 Saturday." }),
@@ -174,7 +208,10 @@ builder.mutationFields((t) => ({
       timeZone: t.arg.string({ description: "An IANA time zone, e.g. Europe/Paris; absent: unchanged." }),
     },
     resolve: (_r, args, ctx) =>
-      setDigestChoice(ctx.auth, parseInput(setDigestInput, { enabled: args.enabled, weekday: args.weekday, hour: args.hour, timeZone: args.timeZone ?? undefined })),
+      setDigestChoice(
+        ctx.auth,
+        parseInput(setDigestInput, { enabled: args.enabled, weekday: args.weekday, hour: args.hour, timeZone: args.timeZone ?? undefined }),
+      ),
   }),
   setCreditsAlertThreshold: t.int({
     nullable: true,
@@ -183,7 +220,8 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => setCreditsAlertThreshold(ctx.auth, args.threshold ?? null),
   }),
   leaveWorkspace: t.id({
-    description: "The signed-in person leaves this workspace (LAST_OWNER for its last owner); answers their former Member's global ID. Audited.",
+    description:
+      "The signed-in person leaves this workspace (LAST_OWNER for its last owner); answers their former Member's global ID. Audited.",
     resolve: async (_r, _a, ctx) => encodeGlobalID("Member", (await leaveWorkspace(ctx.auth)).id),
   }),
 }));

@@ -12,7 +12,16 @@ import { DomainError } from "../../../domain/shared/errors.ts";
 import { authorize } from "../../../domain/people/roles.ts";
 import { createInvitationInput, workspaceRole } from "../../../domain/people/inputs.ts";
 import { AUDIT_ORDER, auditActionsInWords, auditByIds, countAudit, listAudit, type AuditRecord } from "../../../domain/people/audit.ts";
-import { changeMemberRole, countMembers, listMembers, membersByIds, MEMBERS_ORDER, removeMember, type MemberRecord, type MembershipRecord } from "../../../domain/people/members.ts";
+import {
+  changeMemberRole,
+  countMembers,
+  listMembers,
+  membersByIds,
+  MEMBERS_ORDER,
+  removeMember,
+  type MemberRecord,
+  type MembershipRecord,
+} from "../../../domain/people/members.ts";
 import {
   acceptInvitation,
   countInvitations,
@@ -28,13 +37,15 @@ import {
 import { listSessions, revokeSession, selectWorkspace, type PersonContext, type SessionRecord } from "../../../domain/people/sessions.ts";
 
 const WorkspaceRoleEnum = builder.enumType("WorkspaceRole", {
-  description: "OWNER: manages API keys, webhooks, members and invitations, reads the audit log. MEMBER: tracks, organises, analyses and searches.",
+  description:
+    "OWNER: manages API keys, webhooks, members and invitations, reads the audit log. MEMBER: tracks, organises, analyses and searches.",
   values: { OWNER: { value: "owner" }, MEMBER: { value: "member" } } as const,
 });
 
 /** The signed-in person of the request; FORBIDDEN for an API key (keys act for a workspace, not a person). */
 function personOf(ctx: GraphQLContext): PersonContext {
-  if (!ctx.person) throw new DomainError("FORBIDDEN", "This operation is for a signed-in person; an API key acts on its own workspace only.");
+  if (!ctx.person)
+    throw new DomainError("FORBIDDEN", "This operation is for a signed-in person; an API key acts on its own workspace only.");
   return ctx.person;
 }
 
@@ -72,11 +83,16 @@ const Viewer = builder.objectRef<PersonContext>("Viewer").implement({
     id: t.id({ description: "The person's user id.", resolve: (p) => p.person.id }),
     email: t.string({ resolve: (p) => p.person.email }),
     name: t.string({ resolve: (p) => p.person.name }),
-    workspaces: t.field({ type: [ViewerWorkspace], description: "Every workspace the person belongs to, oldest membership first.", resolve: (p) => p.memberships }),
+    workspaces: t.field({
+      type: [ViewerWorkspace],
+      description: "Every workspace the person belongs to, oldest membership first.",
+      resolve: (p) => p.memberships,
+    }),
     currentWorkspace: t.field({
       type: ViewerWorkspace,
       nullable: true,
-      description: "The workspace this request acts on: `x-workspace-id`, else the session's last chosen one (selectWorkspace), else the oldest.",
+      description:
+        "The workspace this request acts on: `x-workspace-id`, else the session's last chosen one (selectWorkspace), else the oldest.",
       resolve: (p) => p.current,
     }),
     sessions: t.field({
@@ -134,17 +150,24 @@ InvitationRef.implement({
     status: t.field({ type: InvitationStatusEnum, resolve: (i) => i.status }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     expiresAt: t.expose("expiresAt", { type: "DateTime" }),
-    invitedBy: t.exposeString("invitedBy", { nullable: true, description: "Who invited: a person's email, an API key's name, or the CLI." }),
+    invitedBy: t.exposeString("invitedBy", {
+      nullable: true,
+      description: "Who invited: a person's email, an API key's name, or the CLI.",
+    }),
   }),
 });
 
-const CreatedInvitation = builder.objectRef<{ invitation: InvitationRecord; token: string; acceptUrl: string }>("CreatedInvitation").implement({
-  fields: (t) => ({
-    invitation: t.field({ type: InvitationRef, resolve: (c) => c.invitation }),
-    token: t.exposeString("token", { description: "The invitation's single-use token, shown this once only." }),
-    acceptUrl: t.exposeString("acceptUrl", { description: "The dashboard link that accepts it (`/accept-invitation?token=…`), to send to the person." }),
-  }),
-});
+const CreatedInvitation = builder
+  .objectRef<{ invitation: InvitationRecord; token: string; acceptUrl: string }>("CreatedInvitation")
+  .implement({
+    fields: (t) => ({
+      invitation: t.field({ type: InvitationRef, resolve: (c) => c.invitation }),
+      token: t.exposeString("token", { description: "The invitation's single-use token, shown this once only." }),
+      acceptUrl: t.exposeString("acceptUrl", {
+        description: "The dashboard link that accepts it (`/accept-invitation?token=…`), to send to the person.",
+      }),
+    }),
+  });
 
 const InvitationPreviewType = builder.objectRef<InvitationPreview>("InvitationPreview").implement({
   description: "What an invitation's link opens, for its accept page.",
@@ -207,7 +230,13 @@ builder.queryFields((t) => ({
     {
       type: MemberRef,
       description: "The workspace's members, oldest first. Any member may read them.",
-      resolve: (_r, args, ctx) => keysetConnection(args, MEMBERS_ORDER, (w) => listMembers(ctx.auth.workspaceId, w), () => countMembers(ctx.auth.workspaceId)),
+      resolve: (_r, args, ctx) =>
+        keysetConnection(
+          args,
+          MEMBERS_ORDER,
+          (w) => listMembers(ctx.auth.workspaceId, w),
+          () => countMembers(ctx.auth.workspaceId),
+        ),
     },
     { name: "MemberConnection" },
     { name: "MemberEdge" },
@@ -218,7 +247,12 @@ builder.queryFields((t) => ({
       description: "The workspace's invitations (every status), newest first. Owners only.",
       resolve: (_r, args, ctx) => {
         authorize(ctx.auth, "members.manage");
-        return keysetConnection(args, INVITATIONS_ORDER, (w) => listInvitations(ctx.auth.workspaceId, w), () => countInvitations(ctx.auth.workspaceId));
+        return keysetConnection(
+          args,
+          INVITATIONS_ORDER,
+          (w) => listInvitations(ctx.auth.workspaceId, w),
+          () => countInvitations(ctx.auth.workspaceId),
+        );
       },
     },
     { name: "InvitationConnection" },
@@ -230,7 +264,12 @@ builder.queryFields((t) => ({
       description: "The workspace's audit log, newest first. Owners only.",
       resolve: (_r, args, ctx) => {
         authorize(ctx.auth, "auditLog.read");
-        return keysetConnection(args, AUDIT_ORDER, (w) => listAudit(ctx.auth.workspaceId, w), () => countAudit(ctx.auth.workspaceId));
+        return keysetConnection(
+          args,
+          AUDIT_ORDER,
+          (w) => listAudit(ctx.auth.workspaceId, w),
+          () => countAudit(ctx.auth.workspaceId),
+        );
       },
     },
     { name: "AuditEntryConnection" },
@@ -250,7 +289,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   selectWorkspace: t.field({
     type: Viewer,
-    description: "Remembers the workspace the session acts on when a request sends no `x-workspace-id` (NOT_FOUND for a workspace the viewer is not in).",
+    description:
+      "Remembers the workspace the session acts on when a request sends no `x-workspace-id` (NOT_FOUND for a workspace the viewer is not in).",
     args: { id: t.arg.id({ required: true, description: "The Workspace's global ID or UUID." }) },
     resolve: async (_r, args, ctx) => {
       const person = personOf(ctx);
@@ -294,7 +334,8 @@ builder.mutationFields((t) => ({
     resolve: async (_r, args, ctx) => encodeGlobalID("Member", (await removeMember(ctx.auth, entityId(args.id, "Member", "id"))).id),
   }),
   revokeSession: t.id({
-    description: "Ends one of the viewer's own sessions (NOT_FOUND for any other); its live subscriptions end within seconds. Answers its id.",
+    description:
+      "Ends one of the viewer's own sessions (NOT_FOUND for any other); its live subscriptions end within seconds. Answers its id.",
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => revokeSession(personOf(ctx), entityId(args.id, "Session", "id"), ctx.clientAddress),
   }),

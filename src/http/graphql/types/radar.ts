@@ -52,7 +52,12 @@ const RadarTimePeriod = builder.enumType("RadarTimePeriod", {
 });
 
 const RadarSearchStatus = builder.enumType("RadarSearchStatus", {
-  values: { PENDING: { value: "pending" }, SEARCHING: { value: "searching" }, COMPLETED: { value: "completed" }, FAILED: { value: "failed" } } as const,
+  values: {
+    PENDING: { value: "pending" },
+    SEARCHING: { value: "searching" },
+    COMPLETED: { value: "completed" },
+    FAILED: { value: "failed" },
+  } as const,
 });
 
 const RadarResultRef = builder.loadableNodeRef("RadarResult", {
@@ -113,7 +118,11 @@ RadarSearchRef.implement({
     language: t.exposeString("language"),
     status: t.field({ type: RadarSearchStatus, resolve: (s) => s.status }),
     resultCount: t.exposeInt("resultCount"),
-    error: t.exposeString("error", { nullable: true, description: "Why it failed; or, completed, which providers failed when the results are partial, or that nothing matched (what was searched, what the catalog covers; the search is still charged)." }),
+    error: t.exposeString("error", {
+      nullable: true,
+      description:
+        "Why it failed; or, completed, which providers failed when the results are partial, or that nothing matched (what was searched, what the catalog covers; the search is still charged).",
+    }),
     queries: t.exposeStringList("queries"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     completedAt: t.expose("completedAt", { type: "DateTime", nullable: true }),

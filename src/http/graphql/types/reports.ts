@@ -53,7 +53,8 @@ const FolderShareLinkRef = builder.loadableNodeRef("FolderShareLink", {
 });
 
 FolderShareLinkRef.implement({
-  description: "A folder's read-only share link (owners only). Its token is never answered again after `createFolderShareLink`; only its SHA-256 is kept.",
+  description:
+    "A folder's read-only share link (owners only). Its token is never answered again after `createFolderShareLink`; only its SHA-256 is kept.",
   fields: (t) => ({
     uuid: t.exposeID("id", { description: "The link's UUID." }),
     folderUuid: t.exposeID("folderId", { description: "The folder's UUID." }),
@@ -62,7 +63,11 @@ FolderShareLinkRef.implement({
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     expiresAt: t.expose("expiresAt", { type: "DateTime" }),
     revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true }),
-    lastViewedAt: t.expose("lastViewedAt", { type: "DateTime", nullable: true, description: "When its page was last opened (to the minute)." }),
+    lastViewedAt: t.expose("lastViewedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When its page was last opened (to the minute).",
+    }),
     forSchedule: t.exposeBoolean("forSchedule", { description: "A report schedule's own link (its mails carry it)." }),
     status: t.field({ type: ShareLinkStatusEnum, resolve: (l) => l.status }),
   }),
@@ -76,7 +81,8 @@ const ReportScheduleRef = builder.loadableNodeRef("ReportSchedule", {
 });
 
 ReportScheduleRef.implement({
-  description: "A folder's scheduled report: produced once per period at a local day and hour, listed with the folder and mailed with a link to its shared page.",
+  description:
+    "A folder's scheduled report: produced once per period at a local day and hour, listed with the folder and mailed with a link to its shared page.",
   fields: (t) => ({
     uuid: t.exposeID("id", { description: "The schedule's UUID." }),
     folderUuid: t.exposeID("folderId"),
@@ -90,7 +96,8 @@ ReportScheduleRef.implement({
     enabled: t.exposeBoolean("enabled"),
     shareUrl: t.string({
       nullable: true,
-      description: "The shared page its mails link to: owners only (null for members, before the first report, or once its link was revoked).",
+      description:
+        "The shared page its mails link to: owners only (null for members, before the first report, or once its link was revoked).",
       resolve: (s, _a, ctx) => scheduleShareUrl(ctx.auth, s),
     }),
     createdBy: t.exposeString("createdByLabel"),
@@ -148,10 +155,16 @@ builder.queryFields((t) => ({
   folderShareLinks: t.connection(
     {
       type: FolderShareLinkRef,
-      description: "The workspace's folder share links (of one folder when `folderId` is given), newest first, active, expired and revoked. Owners only.",
+      description:
+        "The workspace's folder share links (of one folder when `folderId` is given), newest first, active, expired and revoked. Owners only.",
       args: { folderId: t.arg.id({ description: "Only this folder's links." }) },
       resolve: async (_r, args, ctx) =>
-        seriesConnection(args, await listShareLinks(ctx.auth, args.folderId ? folderArg(args.folderId) : undefined), (l) => l.sortKey, true),
+        seriesConnection(
+          args,
+          await listShareLinks(ctx.auth, args.folderId ? folderArg(args.folderId) : undefined),
+          (l) => l.sortKey,
+          true,
+        ),
     },
     { name: "FolderShareLinkConnection" },
     { name: "FolderShareLinkEdge" },
@@ -161,7 +174,8 @@ builder.queryFields((t) => ({
       type: ReportScheduleRef,
       description: "A folder's report schedules, oldest first.",
       args: { folderId: t.arg.id({ required: true }) },
-      resolve: async (_r, args, ctx) => seriesConnection(args, await listReportSchedules(ctx.auth, folderArg(args.folderId)), (s) => s.sortKey, false),
+      resolve: async (_r, args, ctx) =>
+        seriesConnection(args, await listReportSchedules(ctx.auth, folderArg(args.folderId)), (s) => s.sortKey, false),
     },
     { name: "ReportScheduleConnection" },
     { name: "ReportScheduleEdge" },
@@ -171,7 +185,8 @@ builder.queryFields((t) => ({
       type: FolderReportRef,
       description: "The reports a folder's schedules produced, newest first (at most 100).",
       args: { folderId: t.arg.id({ required: true }) },
-      resolve: async (_r, args, ctx) => seriesConnection(args, await listFolderReports(ctx.auth, folderArg(args.folderId)), (r) => r.sortKey, true),
+      resolve: async (_r, args, ctx) =>
+        seriesConnection(args, await listFolderReports(ctx.auth, folderArg(args.folderId)), (r) => r.sortKey, true),
     },
     { name: "FolderReportConnection" },
     { name: "FolderReportEdge" },
@@ -191,7 +206,10 @@ builder.mutationFields((t) => ({
       createShareLink(
         ctx.auth,
         folderArg(args.folderId),
-        parseInput(createShareLinkInput, { expiresInDays: args.expiresInDays ?? undefined, expiresAt: args.expiresAt ? new Date(args.expiresAt).toISOString() : undefined }),
+        parseInput(createShareLinkInput, {
+          expiresInDays: args.expiresInDays ?? undefined,
+          expiresAt: args.expiresAt ? new Date(args.expiresAt).toISOString() : undefined,
+        }),
       ),
   }),
   revokeFolderShareLink: t.field({

@@ -70,7 +70,11 @@ TagRef.implement({
     name: t.exposeString("name", { description: "Unique in the workspace without regard to case." }),
     color: t.exposeString("color", { description: "#rrggbb, lower case." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    videoCount: t.field({ type: "Count", description: "Tracked videos carrying the tag.", resolve: async (tag, _a, ctx) => (await countsLoader(ctx).load(tag.id)).videoCount }),
+    videoCount: t.field({
+      type: "Count",
+      description: "Tracked videos carrying the tag.",
+      resolve: async (tag, _a, ctx) => (await countsLoader(ctx).load(tag.id)).videoCount,
+    }),
     accountCount: t.field({
       type: "Count",
       description: "Tracked accounts carrying the tag.",
@@ -85,7 +89,11 @@ TagRef.implement({
 });
 
 builder.objectField(VideoRef, "tags", (t) =>
-  t.field({ type: [TagRef], description: "The workspace's tags on this video, by name.", resolve: (v, _a, ctx) => videoTagsLoader(ctx).load(v.id) }),
+  t.field({
+    type: [TagRef],
+    description: "The workspace's tags on this video, by name.",
+    resolve: (v, _a, ctx) => videoTagsLoader(ctx).load(v.id),
+  }),
 );
 builder.objectField(AccountRef, "tags", (t) =>
   t.field({
@@ -111,7 +119,10 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => requireTag(ctx.auth.workspaceId, entityId(args.id, "Tag", "id")),
   }),
-  tagPalette: t.stringList({ description: "The colours the dashboard offers for tags (any #rrggbb is accepted).", resolve: () => [...TAG_PALETTE] }),
+  tagPalette: t.stringList({
+    description: "The colours the dashboard offers for tags (any #rrggbb is accepted).",
+    resolve: () => [...TAG_PALETTE],
+  }),
 }));
 
 const tagIdOf = (id: string | number) => entityId(id, "Tag", "tagId");
@@ -119,16 +130,22 @@ const tagIdOf = (id: string | number) => entityId(id, "Tag", "tagId");
 builder.mutationFields((t) => ({
   createTag: t.field({
     type: TagRef,
-    description: "Creates a tag: a name (trimmed, 1 to 50 characters, unique without regard to case: TAG_EXISTS) and an optional colour #rrggbb.",
+    description:
+      "Creates a tag: a name (trimmed, 1 to 50 characters, unique without regard to case: TAG_EXISTS) and an optional colour #rrggbb.",
     args: { name: t.arg.string({ required: true }), color: t.arg.string() },
-    resolve: (_r, args, ctx) => createTag(ctx.auth.workspaceId, parseInput(createTagInput, { name: args.name, color: args.color ?? undefined })),
+    resolve: (_r, args, ctx) =>
+      createTag(ctx.auth.workspaceId, parseInput(createTagInput, { name: args.name, color: args.color ?? undefined })),
   }),
   updateTag: t.field({
     type: TagRef,
     description: "Renames and/or recolours a tag; answers what this call wrote.",
     args: { id: t.arg.id({ required: true }), name: t.arg.string(), color: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      updateTag(ctx.auth.workspaceId, entityId(args.id, "Tag", "id"), parseInput(updateTagInput, { name: args.name ?? undefined, color: args.color ?? undefined })),
+      updateTag(
+        ctx.auth.workspaceId,
+        entityId(args.id, "Tag", "id"),
+        parseInput(updateTagInput, { name: args.name ?? undefined, color: args.color ?? undefined }),
+      ),
   }),
   deleteTag: t.id({
     description: "Deletes the tag and answers its UUID; the items it was on stay tracked.",
@@ -140,7 +157,11 @@ builder.mutationFields((t) => ({
     description: "Puts the tag on tracked videos (1 to 50 ids); per-id results, `Video not found` for videos the workspace does not track.",
     args: { tagId: t.arg.id({ required: true }), videoIds: t.arg.idList({ required: true }) },
     resolve: (_r, args, ctx) =>
-      tagVideos(ctx.auth.workspaceId, tagIdOf(args.tagId), parseInput(tagVideoIdsInput, { video_ids: args.videoIds.map((id, i) => entityId(id, "Video", `videoIds.${i}`)) }).video_ids),
+      tagVideos(
+        ctx.auth.workspaceId,
+        tagIdOf(args.tagId),
+        parseInput(tagVideoIdsInput, { video_ids: args.videoIds.map((id, i) => entityId(id, "Video", `videoIds.${i}`)) }).video_ids,
+      ),
   }),
   untagVideos: t.int({
     description: "Takes the tag off videos (1 to 50 ids); answers how many carried it.",
@@ -162,7 +183,8 @@ builder.mutationFields((t) => ({
       tagAccounts(
         ctx.auth.workspaceId,
         tagIdOf(args.tagId),
-        parseInput(tagAccountIdsInput, { account_ids: args.accountIds.map((id, i) => entityId(id, "Account", `accountIds.${i}`)) }).account_ids,
+        parseInput(tagAccountIdsInput, { account_ids: args.accountIds.map((id, i) => entityId(id, "Account", `accountIds.${i}`)) })
+          .account_ids,
       ),
   }),
   untagAccounts: t.int({
@@ -173,7 +195,8 @@ builder.mutationFields((t) => ({
         await untagAccounts(
           ctx.auth.workspaceId,
           tagIdOf(args.tagId),
-          parseInput(tagAccountIdsInput, { account_ids: args.accountIds.map((id, i) => entityId(id, "Account", `accountIds.${i}`)) }).account_ids,
+          parseInput(tagAccountIdsInput, { account_ids: args.accountIds.map((id, i) => entityId(id, "Account", `accountIds.${i}`)) })
+            .account_ids,
         )
       ).removed,
   }),

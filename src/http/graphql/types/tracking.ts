@@ -16,7 +16,15 @@ import { ENGAGEMENT_RATE_DESCRIPTION } from "../../../domain/tracking/engagement
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "../../../domain/tracking/urls.ts";
 import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.ts";
 import { watchAccount, watchTrackedAccounts, watchTrackedVideos, watchVideo } from "../../../domain/tracking/watch.ts";
-import { accountListFilter, historyQuery, trackAccountInput, trackVideoInput, untrackVideosInput, videoListFilter, DEFAULT_ACCOUNT_VIDEO_LIMIT } from "../../../domain/tracking/inputs.ts";
+import {
+  accountListFilter,
+  historyQuery,
+  trackAccountInput,
+  trackVideoInput,
+  untrackVideosInput,
+  videoListFilter,
+  DEFAULT_ACCOUNT_VIDEO_LIMIT,
+} from "../../../domain/tracking/inputs.ts";
 import {
   accountHistories,
   countAccountHistories,
@@ -30,7 +38,14 @@ import {
   type VideoPoint,
 } from "../../../domain/tracking/history.ts";
 import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.ts";
-import { getTrackedVideo, listTrackedVideos, trackedVideosByIds, trackVideo, untrackVideos, type TrackVideoResult as TrackVideoResultData } from "../../../domain/tracking/videos.ts";
+import {
+  getTrackedVideo,
+  listTrackedVideos,
+  trackedVideosByIds,
+  trackVideo,
+  untrackVideos,
+  type TrackVideoResult as TrackVideoResultData,
+} from "../../../domain/tracking/videos.ts";
 import {
   accountsByIds,
   countVideosOfAccounts,
@@ -82,12 +97,14 @@ const NEXT_REFRESH_NOTE =
   "When the service scrapes it next (adaptive cadence, see refreshVideo); null when it is not scheduled (nobody tracks it, or its refreshes failed for good).";
 
 const HistoryIntervalEnum = builder.enumType("HistoryInterval", {
-  description: "DAY: the last point of each UTC day. HOUR: every point at scrape resolution (past the full-resolution window, the daily points).",
+  description:
+    "DAY: the last point of each UTC day. HOUR: every point at scrape resolution (past the full-resolution window, the daily points).",
   values: { HOUR: { value: "hour" }, DAY: { value: "day" } } as const satisfies Record<string, { value: HistoryInterval }>,
 });
 
 const VideoSortEnum = builder.enumType("VideoSort", {
-  description: "Orders of the tracked-video list (REST GET /videos `sort`). Videos whose key is null come last in both orders; ties by video id.",
+  description:
+    "Orders of the tracked-video list (REST GET /videos `sort`). Videos whose key is null come last in both orders; ties by video id.",
   values: {
     TRACKED_AT: { value: "tracked_at", description: "When the workspace started tracking it (the default)." },
     POSTED_AT: { value: "posted_at" },
@@ -99,7 +116,8 @@ const VideoSortEnum = builder.enumType("VideoSort", {
 });
 
 const AccountSortEnum = builder.enumType("AccountSort", {
-  description: "Orders of the tracked-account list. Accounts whose key is null (not scraped yet) come last in both orders; ties by tracking id.",
+  description:
+    "Orders of the tracked-account list. Accounts whose key is null (not scraped yet) come last in both orders; ties by tracking id.",
   values: {
     TRACKED_AT: { value: "tracked_at", description: "When the workspace started tracking it (the default)." },
     FOLLOWERS: { value: "followers" },
@@ -148,7 +166,13 @@ const HISTORY_FIELD_NOTE =
 
 /** The history range of the field's arguments, checked as REST checks its query. */
 function historyArgs(args: { startDate?: string | null; endDate?: string | null; interval?: HistoryInterval | null }): HistoryRange {
-  return historyRange(parseInput(historyQuery, { start_date: args.startDate ?? undefined, end_date: args.endDate ?? undefined, interval: args.interval ?? undefined }));
+  return historyRange(
+    parseInput(historyQuery, {
+      start_date: args.startDate ?? undefined,
+      end_date: args.endDate ?? undefined,
+      interval: args.interval ?? undefined,
+    }),
+  );
 }
 
 /** The tag filter of the lists (REST `tag`, the domain's tagFilter: any of the tags; ./tags.ts defines Tag). */
@@ -205,9 +229,15 @@ VideoRef.implement({
     musicAuthor: t.exposeString("musicAuthor"),
     musicCoverUrl: t.exposeString("musicCoverUrl"),
     language: t.exposeString("language", { nullable: true }),
-    dataSource: t.exposeString("dataSource", { nullable: true, description: "Provider of the current numbers (ytdlp or simulated); null before the first scrape." }),
+    dataSource: t.exposeString("dataSource", {
+      nullable: true,
+      description: "Provider of the current numbers (ytdlp or simulated); null before the first scrape.",
+    }),
     scrapeStatus: t.field({ type: ScrapeStatusEnum, resolve: (v) => v.scrapeStatus }),
-    scrapeError: t.exposeString("scrapeError", { nullable: true, description: "Why the last scrape failed (when scrapeStatus is FAILED)." }),
+    scrapeError: t.exposeString("scrapeError", {
+      nullable: true,
+      description: "Why the last scrape failed (when scrapeStatus is FAILED).",
+    }),
     lastScrapedAt: t.expose("lastScrapedAt", { type: "DateTime", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     trackedVideoId: t.exposeID("trackedVideoId", { description: "The workspace's tracking record." }),
@@ -242,7 +272,9 @@ VideoRef.implement({
         const rows = await videoHistories(ws, videoIds, range, window);
         let totals: Promise<Map<string, number>> | null = null;
         // A video untracked while this request ran has no history left to show: an empty one.
-        return videoIds.map((id) => build(rows.get(id) ?? [], async () => (await (totals ??= countVideoHistories(ws, videoIds, range))).get(id) ?? 0));
+        return videoIds.map((id) =>
+          build(rows.get(id) ?? [], async () => (await (totals ??= countVideoHistories(ws, videoIds, range))).get(id) ?? 0),
+        );
       },
       resolve: (v) => v.id,
     }),
@@ -313,7 +345,14 @@ AccountRef.implement({
       resolve: (a) =>
         a.trackedAccountId === null
           ? null
-          : { accountId: a.id, trackedAccountId: a.trackedAccountId, videoLimit: a.videoLimit, trackedAt: a.trackedAt, rules: a.rules, pausedAt: a.pausedAt },
+          : {
+              accountId: a.id,
+              trackedAccountId: a.trackedAccountId,
+              videoLimit: a.videoLimit,
+              trackedAt: a.trackedAt,
+              rules: a.rules,
+              pausedAt: a.pausedAt,
+            },
     }),
     videos: t.loadable({
       type: AccountVideosConnection,
@@ -333,7 +372,10 @@ AccountRef.implement({
         const rows = await videosOfAccounts(ctx.auth.workspaceId, accountIds, window, filter);
         let totals: Promise<Map<string, number>> | null = null;
         return accountIds.map((id) =>
-          build(rows.get(id) ?? [], async () => (await (totals ??= countVideosOfAccounts(ctx.auth.workspaceId, accountIds, filter))).get(id) ?? 0),
+          build(
+            rows.get(id) ?? [],
+            async () => (await (totals ??= countVideosOfAccounts(ctx.auth.workspaceId, accountIds, filter))).get(id) ?? 0,
+          ),
         );
       },
       resolve: (a) => a.id,
@@ -348,7 +390,11 @@ const TrackVideoResult = builder.objectRef<TrackVideoResultData>("TrackVideoResu
     trackedVideoId: t.exposeID("trackedVideoId", { description: "The workspace's tracking record." }),
     videoId: t.exposeID("videoId", { description: "The video's UUID." }),
     isNew: t.exposeBoolean("isNew", { description: "True when the video was new to the service (created and queued by this call)." }),
-    video: t.field({ type: VideoRef, description: "The video as stored now (queued for its first scrape when new).", resolve: (r) => r.videoId }),
+    video: t.field({
+      type: VideoRef,
+      description: "The video as stored now (queued for its first scrape when new).",
+      resolve: (r) => r.videoId,
+    }),
   }),
 });
 
@@ -366,8 +412,18 @@ const RefreshResultRef = builder.objectRef<RefreshQueued & { kind: "video" | "ac
   fields: (t) => ({
     uuid: t.exposeID("id", { description: "The video's or account's UUID." }),
     nextRefreshAt: t.expose("nextRefreshAt", { type: "DateTime", description: "Now: the item is due and its scrape queued." }),
-    video: t.field({ type: VideoRef, nullable: true, description: "The video (for refreshVideo).", resolve: (r) => (r.kind === "video" ? r.id : null) }),
-    account: t.field({ type: AccountRef, nullable: true, description: "The account (for refreshAccount).", resolve: (r) => (r.kind === "account" ? r.id : null) }),
+    video: t.field({
+      type: VideoRef,
+      nullable: true,
+      description: "The video (for refreshVideo).",
+      resolve: (r) => (r.kind === "video" ? r.id : null),
+    }),
+    account: t.field({
+      type: AccountRef,
+      nullable: true,
+      description: "The account (for refreshAccount).",
+      resolve: (r) => (r.kind === "account" ? r.id : null),
+    }),
   }),
 });
 
@@ -413,7 +469,9 @@ builder.queryFields((t) => ({
         // Each video's account, when asked, comes with the page (one statement): `account` answers the
         // row's owner (and Pothos primes the request's Account loader with it): no second statement.
         const owners = nodesAsk(info, "account");
-        return pagedConnection(args, trackedVideosOrder(list.sort, list.order), (window) => listTrackedVideos(ctx.auth.workspaceId, window, list, { owners }));
+        return pagedConnection(args, trackedVideosOrder(list.sort, list.order), (window) =>
+          listTrackedVideos(ctx.auth.workspaceId, window, list, { owners }),
+        );
       },
     },
     { name: "VideoConnection" },
@@ -446,7 +504,9 @@ builder.queryFields((t) => ({
           order: args.order ?? undefined,
           tag: tagIdsOf(args.tagIds),
         });
-        return pagedConnection(args, trackedAccountsOrder(list.sort, list.order), (window) => listTrackedAccounts(ctx.auth.workspaceId, window, list));
+        return pagedConnection(args, trackedAccountsOrder(list.sort, list.order), (window) =>
+          listTrackedAccounts(ctx.auth.workspaceId, window, list),
+        );
       },
     },
     { name: "AccountConnection" },
@@ -473,7 +533,10 @@ builder.mutationFields((t) => ({
     description:
       "Starts tracking an account by URL (INVALID_URL); its newest videos, up to min(videoLimit, additions remaining), are tracked when it is scraped. " +
       `${ACCOUNT_PLAN_BOUND} Accepted links: ${ACCEPTED_ACCOUNT_LINKS}.`,
-    args: { url: t.arg.string({ required: true }), videoLimit: t.arg.int({ defaultValue: DEFAULT_ACCOUNT_VIDEO_LIMIT, description: "1 to 500." }) },
+    args: {
+      url: t.arg.string({ required: true }),
+      videoLimit: t.arg.int({ defaultValue: DEFAULT_ACCOUNT_VIDEO_LIMIT, description: "1 to 500." }),
+    },
     resolve: (_r, args, ctx) => {
       const input = parseInput(trackAccountInput, { url: args.url, video_limit: args.videoLimit ?? undefined });
       return trackAccount(ctx.auth.workspaceId, input.url, input.video_limit);
@@ -481,7 +544,8 @@ builder.mutationFields((t) => ({
   }),
   untrackVideos: t.field({
     type: [BulkItemResultRef],
-    description: "Untracks up to 50 videos (global IDs or UUIDs); one result per id in the order given (unknown and repeated ids fail per item).",
+    description:
+      "Untracks up to 50 videos (global IDs or UUIDs); one result per id in the order given (unknown and repeated ids fail per item).",
     args: { ids: t.arg.idList({ required: true }) },
     resolve: (_r, args, ctx) => {
       const ids = args.ids.map((id, i) => entityId(id, "Video", `ids.${i}`));
@@ -492,13 +556,19 @@ builder.mutationFields((t) => ({
     type: RefreshResultRef,
     description: `${REFRESH_NOTE}`,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => ({ kind: "video" as const, ...(await requestVideoRefresh(ctx.auth.workspaceId, entityId(args.id, "Video", "id"))) }),
+    resolve: async (_r, args, ctx) => ({
+      kind: "video" as const,
+      ...(await requestVideoRefresh(ctx.auth.workspaceId, entityId(args.id, "Video", "id"))),
+    }),
   }),
   refreshAccount: t.field({
     type: RefreshResultRef,
     description: `${REFRESH_NOTE} An account refresh also tracks its new videos within the plan's limits.`,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => ({ kind: "account" as const, ...(await requestAccountRefresh(ctx.auth.workspaceId, entityId(args.id, "Account", "id"))) }),
+    resolve: async (_r, args, ctx) => ({
+      kind: "account" as const,
+      ...(await requestAccountRefresh(ctx.auth.workspaceId, entityId(args.id, "Account", "id"))),
+    }),
   }),
   untrackAccount: t.id({
     description: "Untracks an account (its videos stay tracked); returns its UUID.",
@@ -528,7 +598,12 @@ const TrackedVideoChangeRef = builder
         nullable: true,
         description: "The video as stored when the change is delivered; null once the workspace no longer tracks it (REMOVED).",
         // Read on every event, once for all of the workspace's subscribers in this process (../subscriptions.ts).
-        resolve: (e, _a, ctx) => readOncePerEvent(ctx, `trackedVideo:${e.videoId}`, async () => (await trackedVideosByIds(ctx.auth.workspaceId, [e.videoId]))[0] ?? null),
+        resolve: (e, _a, ctx) =>
+          readOncePerEvent(
+            ctx,
+            `trackedVideo:${e.videoId}`,
+            async () => (await trackedVideosByIds(ctx.auth.workspaceId, [e.videoId]))[0] ?? null,
+          ),
       }),
     }),
   });

@@ -31,7 +31,10 @@ const ownersOnly = (ctx: GraphQLContext) => authorize(ctx.auth, "webhooks.manage
 const WebhookStatusEnum = builder.enumType("WebhookStatus", {
   values: {
     ACTIVE: { value: "active" },
-    DISABLED: { value: "disabled", description: "Every delivery attempt failed for too long; see disabledReason. A successful test enables it again." },
+    DISABLED: {
+      value: "disabled",
+      description: "Every delivery attempt failed for too long; see disabledReason. A successful test enables it again.",
+    },
   } as const,
 });
 
@@ -71,7 +74,10 @@ WebhookDeliveryRef.implement({
     eventId: t.exposeID("eventId", { description: "The event's UUID (one event may go to several endpoints)." }),
     status: t.field({ type: WebhookDeliveryStatusEnum, resolve: (d) => d.status }),
     attempts: t.exposeInt("attempts", { description: "Attempts made so far." }),
-    responseStatus: t.exposeInt("responseStatus", { nullable: true, description: "HTTP status of the last attempt's answer; null when none came." }),
+    responseStatus: t.exposeInt("responseStatus", {
+      nullable: true,
+      description: "HTTP status of the last attempt's answer; null when none came.",
+    }),
     lastError: t.exposeString("lastError", { nullable: true, description: "Why the last attempt failed; null once delivered." }),
     nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
@@ -92,7 +98,11 @@ WebhookRef.implement({
     events: t.field({ type: [WorkspaceEventTypeEnum], resolve: (w) => w.events }),
     description: t.exposeString("description"),
     status: t.field({ type: WebhookStatusEnum, resolve: (w) => (w.disabledAt ? "disabled" : "active") }),
-    failingSince: t.expose("failingSince", { type: "DateTime", nullable: true, description: "First failed attempt since the last successful delivery." }),
+    failingSince: t.expose("failingSince", {
+      type: "DateTime",
+      nullable: true,
+      description: "First failed attempt since the last successful delivery.",
+    }),
     disabledAt: t.expose("disabledAt", { type: "DateTime", nullable: true }),
     disabledReason: t.exposeString("disabledReason", { nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),

@@ -3,7 +3,16 @@ import { builder } from "../builder.ts";
 import { readOncePerEvent, sharedPerEvent } from "../subscriptions.ts";
 import { entityId, keysetConnection, nodeUuid } from "../connections.ts";
 import { getWorkspaceInfo, type WorkspaceInfo } from "../../../domain/workspace/service.ts";
-import { countLedger, getBalance, LEDGER_ORDER, ledgerEntriesByIds, listLedger, watchCredits, type CreditBalance, type LedgerEntry } from "../../../domain/credits/service.ts";
+import {
+  countLedger,
+  getBalance,
+  LEDGER_ORDER,
+  ledgerEntriesByIds,
+  listLedger,
+  watchCredits,
+  type CreditBalance,
+  type LedgerEntry,
+} from "../../../domain/credits/service.ts";
 import { countKeys, createKey, keysByIds, KEYS_ORDER, listKeys, revokeKey, type ApiKeyInfo } from "../../../domain/keys/service.ts";
 import { createKeyInput } from "../../../domain/keys/inputs.ts";
 import type { TrackingLimits } from "../../../domain/tracking/limits.ts";
@@ -46,7 +55,13 @@ const Credits = builder.objectRef<CreditBalance & { workspaceId: string }>("Cred
       {
         type: LedgerEntryRef,
         description: "Ledger entries, newest first.",
-        resolve: (c, args) => keysetConnection(args, LEDGER_ORDER, (window) => listLedger(c.workspaceId, window), () => countLedger(c.workspaceId)),
+        resolve: (c, args) =>
+          keysetConnection(
+            args,
+            LEDGER_ORDER,
+            (window) => listLedger(c.workspaceId, window),
+            () => countLedger(c.workspaceId),
+          ),
       },
       { name: "CreditLedgerConnection" },
       { name: "CreditLedgerEdge" },
@@ -69,7 +84,8 @@ const WorkspaceRef = builder.loadableNodeRef("Workspace", {
   id: { resolve: (w: WorkspaceParent) => w.id, parse: nodeUuid },
   // Only the caller's own id is read; any other is missing, as in the other nodes' workspace-scoped reads
   // (an Error here answered INTERNAL_ERROR for node(id:) of an unknown Workspace id).
-  load: async (ids: string[], ctx) => (ids.includes(ctx.auth.workspaceId) ? [{ ...(await getWorkspaceInfo(ctx.auth.workspaceId)), id: ctx.auth.workspaceId }] : []),
+  load: async (ids: string[], ctx) =>
+    ids.includes(ctx.auth.workspaceId) ? [{ ...(await getWorkspaceInfo(ctx.auth.workspaceId)), id: ctx.auth.workspaceId }] : [],
   sort: (w) => w.id,
   cacheResolved: (w) => w.id,
 });
@@ -128,7 +144,12 @@ builder.queryFields((t) => ({
       description: "The workspace's API keys, active and revoked, oldest first. Owners only (FORBIDDEN for members).",
       resolve: (_r, args, ctx) => {
         authorize(ctx.auth, "apiKeys.manage");
-        return keysetConnection(args, KEYS_ORDER, (window) => listKeys(ctx.auth.workspaceId, window), () => countKeys(ctx.auth.workspaceId));
+        return keysetConnection(
+          args,
+          KEYS_ORDER,
+          (window) => listKeys(ctx.auth.workspaceId, window),
+          () => countKeys(ctx.auth.workspaceId),
+        );
       },
     },
     { name: "ApiKeyConnection" },
@@ -139,7 +160,8 @@ builder.queryFields((t) => ({
 builder.subscriptionFields((t) => ({
   creditsUpdated: t.field({
     type: Credits,
-    description: "The workspace's credit balance: the current one at once, then each time it changes (charges, refunds, grants, reservations, renewals).",
+    description:
+      "The workspace's credit balance: the current one at once, then each time it changes (charges, refunds, grants, reservations, renewals).",
     subscribe: (_r, _a, ctx) => sharedPerEvent(ctx, watchCredits(ctx.auth.workspaceId)),
     // Read on every event, once for all of the workspace's subscribers in this process (../subscriptions.ts).
     resolve: (_event, _a, ctx) => readOncePerEvent(ctx, "credits", () => balanceOf(ctx.auth.workspaceId)),
@@ -149,7 +171,8 @@ builder.subscriptionFields((t) => ({
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
-    description: "Creates an API key; at most 5 active per workspace (KEY_LIMIT_REACHED beyond). Owners only (FORBIDDEN for members); audited.",
+    description:
+      "Creates an API key; at most 5 active per workspace (KEY_LIMIT_REACHED beyond). Owners only (FORBIDDEN for members); audited.",
     args: { name: t.arg.string({ required: true }) },
     resolve: (_r, args, ctx) => {
       authorize(ctx.auth, "apiKeys.manage");

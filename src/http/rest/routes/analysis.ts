@@ -53,7 +53,7 @@ export const analysisRoutes = [
       400: {
         description:
           "Insufficient credits: `{statusCode: 400, message}` (this endpoint's own shape, per the specification); or, for a bad " +
-          "`videoId` or `force`, the usual `{code: \"VALIDATION_ERROR\", message, details}`.",
+          '`videoId` or `force`, the usual `{code: "VALIDATION_ERROR", message, details}`.',
         schema: z.union([insufficientCreditsBody, errorSchema]),
       },
     },
@@ -107,7 +107,10 @@ export const analysisRoutes = [
       const t = await keyframeThumbnail(auth.workspaceId, params.analysisId, params.index);
       // The app sends no ETags (app.ts); an image gets its own, so a revalidation is a 304 (Express compares If-None-Match).
       const etag = `"${createHash("sha256").update(t.jpeg).digest("base64url").slice(0, 22)}"`;
-      return { body: t.jpeg, headers: { ETag: etag, "Cache-Control": t.final ? "private, max-age=86400, immutable" : "private, no-cache" } };
+      return {
+        body: t.jpeg,
+        headers: { ETag: etag, "Cache-Control": t.final ? "private, max-age=86400, immutable" : "private, no-cache" },
+      };
     },
   }),
 ];

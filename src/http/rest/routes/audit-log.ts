@@ -21,7 +21,9 @@ export const auditLogRoutes = [
     tags: ["Settings"],
     permission: "auditLog.read",
     query: queryParams(auditLogQuery),
-    responses: { 200: { description: "A page of entries.", schema: z.object({ data: z.array(auditEntry), pagination: paginationSchema }) } },
+    responses: {
+      200: { description: "A page of entries.", schema: z.object({ data: z.array(auditEntry), pagination: paginationSchema }) },
+    },
     async handler({ auth, query }) {
       const [items, total] = await Promise.all([listAudit(auth.workspaceId, query), countAudit(auth.workspaceId)]);
       return { body: { data: items.map(toAuditEntry), pagination: pagination(total, query.limit, query.offset) } };

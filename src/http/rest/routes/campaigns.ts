@@ -32,7 +32,13 @@ import {
   videosByHand,
 } from "../../../domain/campaigns/service.ts";
 import { closeCampaign } from "../../../domain/campaigns/close.ts";
-import { campaignPayeeRows, campaignSpendOverTime, campaignStaleVideos, campaignTotals, campaignVideoRows } from "../../../domain/campaigns/earnings.ts";
+import {
+  campaignPayeeRows,
+  campaignSpendOverTime,
+  campaignStaleVideos,
+  campaignTotals,
+  campaignVideoRows,
+} from "../../../domain/campaigns/earnings.ts";
 import {
   campaignMembersInput,
   campaignRowsQuery,
@@ -112,11 +118,21 @@ export const campaignRoutes = [
     description: "The workspace's creators by name (ties by id), each with its accounts.",
     tags: CREATORS,
     query: queryParams(listCreatorsQuery),
-    responses: { 200: { description: "A page of creators.", schema: z.object({ data: z.array(creatorSchema), pagination: paginationSchema }) } },
+    responses: {
+      200: { description: "A page of creators.", schema: z.object({ data: z.array(creatorSchema), pagination: paginationSchema }) },
+    },
     async handler({ auth, query }) {
       const { items, total } = await listCreators(auth.workspaceId, query);
-      const accounts = await accountIdsOfCreators(auth.workspaceId, items.map((c) => c.id));
-      return { body: { data: items.map((c) => creatorItem(c, accounts.get(c.id) ?? [])), pagination: pagination(total, query.limit, query.offset) } };
+      const accounts = await accountIdsOfCreators(
+        auth.workspaceId,
+        items.map((c) => c.id),
+      );
+      return {
+        body: {
+          data: items.map((c) => creatorItem(c, accounts.get(c.id) ?? [])),
+          pagination: pagination(total, query.limit, query.offset),
+        },
+      };
     },
   }),
   defineRoute({
@@ -142,10 +158,14 @@ export const campaignRoutes = [
     params: idParams,
     body: updateCreatorInput,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "The creator as this request wrote it.", schema: z.object({ data: creatorSchema, message: z.string() }) } },
+    responses: {
+      200: { description: "The creator as this request wrote it.", schema: z.object({ data: creatorSchema, message: z.string() }) },
+    },
     async handler({ auth, params, body }) {
       const c = await updateCreator(auth.workspaceId, params.id, body);
-      return { body: { data: creatorItem(c, (await accountIdsOfCreators(auth.workspaceId, [c.id])).get(c.id) ?? []), message: "Creator updated." } };
+      return {
+        body: { data: creatorItem(c, (await accountIdsOfCreators(auth.workspaceId, [c.id])).get(c.id) ?? []), message: "Creator updated." },
+      };
     },
   }),
   defineRoute({
@@ -153,11 +173,14 @@ export const campaignRoutes = [
     path: "/creators/{id}",
     operationId: "deleteCreator",
     summary: "Delete a creator",
-    description: "Its accounts become unassigned; its campaign memberships and rules go with it. Closed campaigns keep their frozen rows. While the creator takes part in an active campaign this changes what it pays: owners only (403 FORBIDDEN otherwise).",
+    description:
+      "Its accounts become unassigned; its campaign memberships and rules go with it. Closed campaigns keep their frozen rows. While the creator takes part in an active campaign this changes what it pays: owners only (403 FORBIDDEN otherwise).",
     tags: CREATORS,
     params: idParams,
     errors: ["NOT_FOUND", "FORBIDDEN"],
-    responses: { 200: { description: "The creator is deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) } },
+    responses: {
+      200: { description: "The creator is deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) },
+    },
     async handler({ auth, params }) {
       return { body: { data: await deleteCreator(auth, params.id), message: "Creator deleted." } };
     },
@@ -184,7 +207,8 @@ export const campaignRoutes = [
     path: "/creators/{id}/accounts",
     operationId: "unassignCreatorAccounts",
     summary: "Take accounts from a creator (bulk)",
-    description: "Accounts the creator does not have are left alone (counted out of `removed`). While the creator takes part in an active campaign this changes what it pays: owners only (403 FORBIDDEN otherwise).",
+    description:
+      "Accounts the creator does not have are left alone (counted out of `removed`). While the creator takes part in an active campaign this changes what it pays: owners only (403 FORBIDDEN otherwise).",
     tags: CREATORS,
     params: idParams,
     body: creatorAccountsInput,
@@ -221,7 +245,9 @@ export const campaignRoutes = [
     description: "Newest first; `status` filters active or closed ones.",
     tags: CAMPAIGNS,
     query: queryParams(listCampaignsQuery),
-    responses: { 200: { description: "A page of campaigns.", schema: z.object({ data: z.array(campaignSchema), pagination: paginationSchema }) } },
+    responses: {
+      200: { description: "A page of campaigns.", schema: z.object({ data: z.array(campaignSchema), pagination: paginationSchema }) },
+    },
     async handler({ auth, query }) {
       const { items, total } = await listCampaigns(auth.workspaceId, query, { status: query.status });
       return { body: { data: items.map(campaignItem), pagination: pagination(total, query.limit, query.offset) } };
@@ -235,7 +261,9 @@ export const campaignRoutes = [
     tags: CAMPAIGNS,
     params: idParams,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "The campaign.", schema: z.object({ data: campaignDetailSchema.extend({ totals: campaignTotalsSchema }) }) } },
+    responses: {
+      200: { description: "The campaign.", schema: z.object({ data: campaignDetailSchema.extend({ totals: campaignTotalsSchema }) }) },
+    },
     async handler({ auth, params }) {
       return { body: { data: await detail(auth.workspaceId, params.id) } };
     },
@@ -251,7 +279,9 @@ export const campaignRoutes = [
     params: idParams,
     body: updateCampaignInput,
     errors: ["NOT_FOUND", "CAMPAIGN_CLOSED"],
-    responses: { 200: { description: "The campaign as this request wrote it.", schema: z.object({ data: campaignSchema, message: z.string() }) } },
+    responses: {
+      200: { description: "The campaign as this request wrote it.", schema: z.object({ data: campaignSchema, message: z.string() }) },
+    },
     async handler({ auth, params, body }) {
       return { body: { data: campaignItem(await updateCampaign(auth, params.id, body)), message: "Campaign updated." } };
     },
@@ -266,7 +296,9 @@ export const campaignRoutes = [
     permission: "campaigns.manage",
     params: idParams,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "The campaign is deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) } },
+    responses: {
+      200: { description: "The campaign is deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) },
+    },
     async handler({ auth, params }) {
       return { body: { data: await deleteCampaign(auth, params.id), message: "Campaign deleted." } };
     },
@@ -377,7 +409,9 @@ export const campaignRoutes = [
     params: campaignCreatorParams,
     body: creatorRuleInput,
     errors: ["NOT_FOUND", "CAMPAIGN_CLOSED"],
-    responses: { 200: { description: "The creator's rule.", schema: z.object({ data: payoutRuleSchema.extend({ creatorId: z.string() }) }) } },
+    responses: {
+      200: { description: "The creator's rule.", schema: z.object({ data: payoutRuleSchema.extend({ creatorId: z.string() }) }) },
+    },
     async handler({ auth, params, body }) {
       const r = (await setCreatorRule(auth, params.id, params.creatorId, body))!;
       return { body: { data: { creatorId: r.creatorId, ...ruleItem(r) } } };
@@ -438,7 +472,9 @@ export const campaignRoutes = [
     query: queryParams(campaignRowsQuery.extend({ creator_id: uuid.optional().meta({ description: "Only this creator's videos." }) })),
     exportAs: { kind: "campaign_payouts", params: (p) => ({ campaignId: p.id }) },
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "A page of rows.", schema: z.object({ data: z.array(payoutRowSchema), pagination: paginationSchema }) } },
+    responses: {
+      200: { description: "A page of rows.", schema: z.object({ data: z.array(payoutRowSchema), pagination: paginationSchema }) },
+    },
     async handler({ auth, params, query }) {
       const c = await requireCampaign(auth.workspaceId, params.id);
       const { items, total } = await campaignVideoRows(auth.workspaceId, c, query, { creatorId: query.creator_id });
@@ -455,7 +491,10 @@ export const campaignRoutes = [
     params: idParams,
     errors: ["NOT_FOUND"],
     responses: {
-      200: { description: "The series.", schema: z.object({ data: z.object({ total: z.array(spendPointSchema), byCreator: z.array(payeeSpendPointSchema) }) }) },
+      200: {
+        description: "The series.",
+        schema: z.object({ data: z.object({ total: z.array(spendPointSchema), byCreator: z.array(payeeSpendPointSchema) }) }),
+      },
     },
     async handler({ auth, params }) {
       const c = await requireCampaign(auth.workspaceId, params.id);

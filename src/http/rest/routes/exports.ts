@@ -44,7 +44,9 @@ export const exportRoutes = [
     description: "Newest first (ties by id). Expired exports stay listed (status expired) for one more retention period, then disappear.",
     tags: ["Exports"],
     query: queryParams(listExportsQuery),
-    responses: { 200: { description: "A page of exports.", schema: z.object({ data: z.array(exportSchema), pagination: paginationSchema }) } },
+    responses: {
+      200: { description: "A page of exports.", schema: z.object({ data: z.array(exportSchema), pagination: paginationSchema }) },
+    },
     async handler({ auth, query }) {
       const { items, total } = await listExports(auth, query);
       return { body: { data: await Promise.all(items.map(exportAnswer)), pagination: pagination(total, query.limit, query.offset) } };
@@ -76,7 +78,13 @@ export const exportRoutes = [
     params: idParams,
     query: queryParams(exportDownloadQuery),
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "The file: text/csv or the XLSX media type (Content-Disposition: attachment).", mediaType: "application/octet-stream", schema: z.string().meta({ format: "binary" }) } },
+    responses: {
+      200: {
+        description: "The file: text/csv or the XLSX media type (Content-Disposition: attachment).",
+        mediaType: "application/octet-stream",
+        schema: z.string().meta({ format: "binary" }),
+      },
+    },
     async handler({ params, query }) {
       const e = await exportForDownload(params.id, query.token);
       return {

@@ -51,7 +51,8 @@ const MEMBERSHIP_NOTE =
 const NESTING_NOTE =
   `Folders nest: \`parentId\` names a folder of the same workspace (null: top-level), at most ${MAX_FOLDER_DEPTH} levels deep; a move ` +
   "that would put a folder inside itself is 409 FOLDER_CYCLE, one that would go deeper is 409 FOLDER_TOO_DEEP, an unknown parent 404 NOT_FOUND.";
-const DESCENDANTS_NOTE = "With includeDescendants=true, the set is that of the folder and all its sub-folders at every level, each video and account once.";
+const DESCENDANTS_NOTE =
+  "With includeDescendants=true, the set is that of the folder and all its sub-folders at every level, each video and account once.";
 
 export const folderRoutes = [
   defineRoute({
@@ -77,7 +78,9 @@ export const folderRoutes = [
     description: `Newest first (ties by id): every folder at every level, or with parentId the direct sub-folders of that folder. ${MEMBERSHIP_NOTE}`,
     tags: ["Folders"],
     query: queryParams(listFoldersQuery),
-    responses: { 200: { description: "A page of folders.", schema: z.object({ data: z.array(folderSummary), pagination: paginationSchema }) } },
+    responses: {
+      200: { description: "A page of folders.", schema: z.object({ data: z.array(folderSummary), pagination: paginationSchema }) },
+    },
     async handler({ auth, query }) {
       const { items, total } = await listFolderSummaries(auth.workspaceId, query, { parentId: query.parentId });
       return { body: { data: items.map(folderSummaryItem), pagination: pagination(total, query.limit, query.offset) } };
@@ -114,7 +117,10 @@ export const folderRoutes = [
     responses: {
       200: {
         description: "The folder as this request wrote it.",
-        schema: z.object({ data: z.object({ id: z.string(), name: z.string(), parentId: folderRecordSchema.shape.parentId }), message: z.string() }),
+        schema: z.object({
+          data: z.object({ id: z.string(), name: z.string(), parentId: folderRecordSchema.shape.parentId }),
+          message: z.string(),
+        }),
       },
     },
     async handler({ auth, params, body }) {
@@ -194,7 +200,7 @@ export const folderRoutes = [
     summary: "Add tracked videos to a folder",
     description:
       "Each id is processed on its own: `success` is true when the video is in the folder afterwards (already there included); " +
-      "a video the workspace does not track gives `success: false, error: \"Video not found\"`. The HTTP status stays 200.",
+      'a video the workspace does not track gives `success: false, error: "Video not found"`. The HTTP status stays 200.',
     tags: ["Folders"],
     params: idParams,
     body: folderVideoIdsInput,
@@ -227,13 +233,17 @@ export const folderRoutes = [
     operationId: "listFolderAccounts",
     exportAs: { kind: "folder_accounts", params: (p) => ({ folderId: p.id }) },
     summary: "Accounts in a folder",
-    description: "Most recently added first (ties by tracking id). Items exactly as in GET /accounts (`createdAt`: when the workspace started tracking the account).",
+    description:
+      "Most recently added first (ties by tracking id). Items exactly as in GET /accounts (`createdAt`: when the workspace started tracking the account).",
     tags: ["Folders"],
     params: idParams,
     query: queryParams(folderAccountsQuery),
     errors: ["NOT_FOUND"],
     responses: {
-      200: { description: "A page of the folder's accounts.", schema: z.object({ data: z.array(accountSchema), pagination: paginationSchema }) },
+      200: {
+        description: "A page of the folder's accounts.",
+        schema: z.object({ data: z.array(accountSchema), pagination: paginationSchema }),
+      },
     },
     async handler({ auth, params, query }) {
       const { items, total } = await listFolderAccounts(auth.workspaceId, params.id, query);
@@ -252,7 +262,7 @@ export const folderRoutes = [
     summary: "Add tracked accounts to a folder",
     description:
       "Each id (canonical account UUID) is processed on its own: `success` is true when the account is in the folder afterwards " +
-      "(already there included); an account the workspace does not track gives `success: false, error: \"Account not found\"`. " +
+      '(already there included); an account the workspace does not track gives `success: false, error: "Account not found"`. ' +
       "The account's tracked videos join the folder's video set.",
     tags: ["Folders"],
     params: idParams,

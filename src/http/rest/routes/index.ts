@@ -18,4 +18,19 @@ import { campaignRoutes } from "./campaigns.ts";
 import { reportRoutes } from "./reports.ts";
 import { exportRoutes } from "./exports.ts";
 
-export const allRoutes: AnyRoute[] = [...workspaceRoutes, ...apiKeyRoutes, ...trackingRoutes, ...analysisRoutes, ...folderRoutes, ...tagRoutes, ...analyticsRoutes, ...radarRoutes, ...webhookRoutes, ...auditLogRoutes, ...notificationRoutes, ...exportRoutes, ...reportRoutes, ...campaignRoutes];
+export const allRoutes: AnyRoute[] = [
+  ...workspaceRoutes,
+  ...apiKeyRoutes,
+  ...trackingRoutes,
+  ...analysisRoutes,
+  ...folderRoutes,
+  ...tagRoutes,
+  ...analyticsRoutes,
+  ...radarRoutes,
+  ...webhookRoutes,
+  ...auditLogRoutes,
+  ...notificationRoutes,
+  ...exportRoutes,
+  ...reportRoutes,
+  ...campaignRoutes,
+];

@@ -19,7 +19,14 @@ import { notFound } from "../../../domain/shared/errors.ts";
 import type { Actor } from "../../../domain/people/actor.ts";
 import { defineRoute } from "../route.ts";
 import { idParams } from "../schemas.ts";
-import { folderReportItem, folderReportSchema, reportScheduleItem, reportScheduleSchema, shareLinkItem, shareLinkSchema } from "../../records/reports.ts";
+import {
+  folderReportItem,
+  folderReportSchema,
+  reportScheduleItem,
+  reportScheduleSchema,
+  shareLinkItem,
+  shareLinkSchema,
+} from "../../records/reports.ts";
 
 const TAGS = ["Reports"];
 const scheduleItem = async (auth: Actor, s: ReportSchedule) => reportScheduleItem(s, await scheduleShareUrl(auth, s));
@@ -30,7 +37,8 @@ export const reportRoutes = [
     path: "/folders/{id}/share-links",
     operationId: "listFolderShareLinks",
     summary: "List a folder's share links",
-    description: "Every share link of the folder (active, expired and revoked), newest first, with who made it and when it was last viewed. Never the token.",
+    description:
+      "Every share link of the folder (active, expired and revoked), newest first, with who made it and when it was last viewed. Never the token.",
     tags: TAGS,
     permission: "reports.manage",
     params: idParams,
@@ -57,12 +65,18 @@ export const reportRoutes = [
     responses: {
       201: {
         description: "The new link; `url` is shown this once.",
-        schema: z.object({ data: shareLinkSchema.extend({ url: z.string().meta({ description: "The page's URL, with its token." }) }), message: z.string() }),
+        schema: z.object({
+          data: shareLinkSchema.extend({ url: z.string().meta({ description: "The page's URL, with its token." }) }),
+          message: z.string(),
+        }),
       },
     },
     async handler({ auth, params, body }) {
       const { link, url } = await createShareLink(auth, params.id, body);
-      return { status: 201, body: { data: { ...shareLinkItem(link), url }, message: "Share link created. Copy the URL now: it will not be shown again." } };
+      return {
+        status: 201,
+        body: { data: { ...shareLinkItem(link), url }, message: "Share link created. Copy the URL now: it will not be shown again." },
+      };
     },
   }),
   defineRoute({
@@ -141,7 +155,9 @@ export const reportRoutes = [
     params: idParams,
     body: updateReportScheduleInput,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "The schedule as this request wrote it.", schema: z.object({ data: reportScheduleSchema, message: z.string() }) } },
+    responses: {
+      200: { description: "The schedule as this request wrote it.", schema: z.object({ data: reportScheduleSchema, message: z.string() }) },
+    },
     async handler({ auth, params, body }) {
       const s = await updateReportSchedule(auth, params.id, body);
       return { body: { data: await scheduleItem(auth, s), message: "Report schedule updated." } };

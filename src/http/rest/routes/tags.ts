@@ -23,7 +23,9 @@ import { tagItem, tagSchema, tagSummaryItem, tagSummarySchema } from "../../reco
 
 const TAGS = ["Tags"];
 const bulkAnswer = { 200: { description: "One result per id, in request order.", schema: z.object({ data: z.array(bulkItemResult) }) } };
-const removedAnswer = { 200: { description: "How many items carried the tag and no longer do.", schema: z.object({ data: z.object({ removed: int() }) }) } };
+const removedAnswer = {
+  200: { description: "How many items carried the tag and no longer do.", schema: z.object({ data: z.object({ removed: int() }) }) },
+};
 
 export const tagRoutes = [
   defineRoute({
@@ -31,7 +33,8 @@ export const tagRoutes = [
     path: "/tags",
     operationId: "createTag",
     summary: "Create a tag",
-    description: "A name (trimmed, 1 to 50 characters, unique in the workspace without regard to case: 409 TAG_EXISTS) and an optional colour #rrggbb.",
+    description:
+      "A name (trimmed, 1 to 50 characters, unique in the workspace without regard to case: 409 TAG_EXISTS) and an optional colour #rrggbb.",
     tags: TAGS,
     body: createTagInput,
     errors: ["TAG_EXISTS"],
@@ -50,7 +53,9 @@ export const tagRoutes = [
       "the videos and accounts grouped by tag (an item with several tags counts under each). List a tag's items with GET /videos?tag= and GET /accounts?tag=.",
     tags: TAGS,
     query: queryParams(listTagsQuery),
-    responses: { 200: { description: "A page of tags.", schema: z.object({ data: z.array(tagSummarySchema), pagination: paginationSchema }) } },
+    responses: {
+      200: { description: "A page of tags.", schema: z.object({ data: z.array(tagSummarySchema), pagination: paginationSchema }) },
+    },
     async handler({ auth, query }) {
       const { items, total } = await listTagSummaries(auth.workspaceId, query);
       return { body: { data: items.map(tagSummaryItem), pagination: pagination(total, query.limit, query.offset) } };
@@ -93,9 +98,13 @@ export const tagRoutes = [
     tags: TAGS,
     params: idParams,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "The tag is deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) } },
+    responses: {
+      200: { description: "The tag is deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) },
+    },
     async handler({ auth, params }) {
-      return { body: { data: await deleteTag(auth.workspaceId, params.id), message: "Tag deleted. Its videos and accounts stay tracked." } };
+      return {
+        body: { data: await deleteTag(auth.workspaceId, params.id), message: "Tag deleted. Its videos and accounts stay tracked." },
+      };
     },
   }),
   defineRoute({

@@ -5,10 +5,22 @@
 import { ACCOUNT_PLAN_BOUND } from "../../../domain/tracking/limits.ts";
 import { z } from "zod";
 import { getTrackedVideo, listTrackedVideos, trackVideo, untrackVideos } from "../../../domain/tracking/videos.ts";
-import { getTrackedAccount, listAccountVideos, listTrackedAccounts, trackAccount, untrackAccount } from "../../../domain/tracking/accounts.ts";
+import {
+  getTrackedAccount,
+  listAccountVideos,
+  listTrackedAccounts,
+  trackAccount,
+  untrackAccount,
+} from "../../../domain/tracking/accounts.ts";
 import { accountHistory, historyRange, MAX_HISTORY_DAYS, videoHistory } from "../../../domain/tracking/history.ts";
 import { requestAccountRefresh, requestVideoRefresh, type RefreshQueued } from "../../../domain/tracking/refresh.ts";
-import { listSkippedVideos, pauseAccount, resumeAccount, retryAccountSync, setAccountRules } from "../../../domain/tracking/account-controls.ts";
+import {
+  listSkippedVideos,
+  pauseAccount,
+  resumeAccount,
+  retryAccountSync,
+  setAccountRules,
+} from "../../../domain/tracking/account-controls.ts";
 import { config } from "../../../config.ts";
 import {
   accountRules,
@@ -25,7 +37,17 @@ import { defineRoute } from "../route.ts";
 import { errorSchema, idParams, queryParams } from "../schemas.ts";
 import { bulkItemResult, iso, pagination, paginationSchema, timestamp, uuid } from "../../records/common.ts";
 import { skippedVideoItem, skippedVideoSchema } from "../../records/tracking.ts";
-import { accountItem, accountPointSchema, accountSchema, historyEnvelope, trackedVideoItem, trackedVideoSchema, videoItem, videoPointSchema, videoSchema } from "../../records/tracking.ts";
+import {
+  accountItem,
+  accountPointSchema,
+  accountSchema,
+  historyEnvelope,
+  trackedVideoItem,
+  trackedVideoSchema,
+  videoItem,
+  videoPointSchema,
+  videoSchema,
+} from "../../records/tracking.ts";
 import type { RouteResponse } from "../route.ts";
 
 const HISTORY_DESCRIPTION =
@@ -51,7 +73,10 @@ const REFRESH_DESCRIPTION =
 const refreshResponses = {
   202: {
     description: "The scrape is queued.",
-    schema: z.object({ data: z.object({ id: uuid, nextRefreshAt: timestamp.meta({ description: "Now: the item is due and its scrape queued." }) }), message: z.string() }),
+    schema: z.object({
+      data: z.object({ id: uuid, nextRefreshAt: timestamp.meta({ description: "Now: the item is due and its scrape queued." }) }),
+      message: z.string(),
+    }),
   },
   429: {
     description:
@@ -64,7 +89,13 @@ const refreshResponses = {
 /** 202; REFRESH_TOO_SOON is thrown, and answered 429 with its Retry-After by the error mapping (src/http/errors.ts). */
 async function refreshAnswer(request: () => Promise<RefreshQueued>): Promise<RouteResponse> {
   const r = await request();
-  return { status: 202, body: { data: { id: r.id, nextRefreshAt: iso(r.nextRefreshAt) }, message: "Refresh queued: the new numbers appear within a few minutes." } };
+  return {
+    status: 202,
+    body: {
+      data: { id: r.id, nextRefreshAt: iso(r.nextRefreshAt) },
+      message: "Refresh queued: the new numbers appear within a few minutes.",
+    },
+  };
 }
 
 export const trackingRoutes = [
@@ -111,7 +142,12 @@ export const trackingRoutes = [
       "Sorting by views_24h or outlier finds a workspace's spiking videos (both are computed when a scrape is stored).",
     tags: ["Videos"],
     query: queryParams(listVideosQuery),
-    responses: { 200: { description: "A page of tracked videos.", schema: z.object({ data: z.array(trackedVideoSchema), pagination: paginationSchema }) } },
+    responses: {
+      200: {
+        description: "A page of tracked videos.",
+        schema: z.object({ data: z.array(trackedVideoSchema), pagination: paginationSchema }),
+      },
+    },
     async handler({ auth, query }) {
       const { platform, q, sort, order, tag } = query;
       const page = await listTrackedVideos(auth.workspaceId, query, { platform, q, sort, order, tag });
@@ -169,7 +205,7 @@ export const trackingRoutes = [
     summary: "Untrack up to 50 videos",
     description:
       "Each id is processed independently; one result per id, in the order given. An id the workspace does not track gives " +
-      "`success: false` with `error: \"Video not found.\"`; a repeated id is processed once and its later copies give `success: false` " +
+      '`success: false` with `error: "Video not found."`; a repeated id is processed once and its later copies give `success: false` ' +
       "with a duplicate note. More than 50 ids, or an id that is not a UUID, answers 400 VALIDATION_ERROR. Untracking frees tracking " +
       "slots; the global video record stays for other workspaces.",
     tags: ["Videos"],
@@ -230,7 +266,9 @@ export const trackingRoutes = [
       "pagination.total then counts the matching accounts.",
     tags: ["Accounts"],
     query: queryParams(listAccountsQuery),
-    responses: { 200: { description: "A page of tracked accounts.", schema: z.object({ data: z.array(accountSchema), pagination: paginationSchema }) } },
+    responses: {
+      200: { description: "A page of tracked accounts.", schema: z.object({ data: z.array(accountSchema), pagination: paginationSchema }) },
+    },
     async handler({ auth, query }) {
       const page = await listTrackedAccounts(auth.workspaceId, query, { tag: query.tag });
       return { body: { data: page.items.map(accountItem), pagination: pagination(page.total, query.limit, query.offset) } };
@@ -258,7 +296,9 @@ export const trackingRoutes = [
     tags: ["Accounts"],
     params: idParams,
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "The account is untracked.", schema: z.object({ data: z.object({ id: uuid }), message: z.string() }) } },
+    responses: {
+      200: { description: "The account is untracked.", schema: z.object({ data: z.object({ id: uuid }), message: z.string() }) },
+    },
     async handler({ auth, params }) {
       const data = await untrackAccount(auth.workspaceId, params.id);
       return { body: { data, message: "Account untracked. Its videos stay tracked." } };
@@ -332,7 +372,12 @@ export const trackingRoutes = [
     params: idParams,
     query: queryParams(skippedVideosQuery),
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "A page of skipped videos.", schema: z.object({ data: z.array(skippedVideoSchema), pagination: paginationSchema }) } },
+    responses: {
+      200: {
+        description: "A page of skipped videos.",
+        schema: z.object({ data: z.array(skippedVideoSchema), pagination: paginationSchema }),
+      },
+    },
     async handler({ auth, params, query }) {
       const page = await listSkippedVideos(auth.workspaceId, params.id, query);
       return { body: { data: page.items.map(skippedVideoItem), pagination: pagination(page.total, query.limit, query.offset) } };
@@ -352,7 +397,12 @@ export const trackingRoutes = [
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "The account, paused.", schema: z.object({ data: accountSchema, message: z.string() }) } },
     async handler({ auth, params }) {
-      return { body: { data: accountItem(await pauseAccount(auth.workspaceId, params.id)), message: "Tracking paused: no scrape is scheduled for this workspace." } };
+      return {
+        body: {
+          data: accountItem(await pauseAccount(auth.workspaceId, params.id)),
+          message: "Tracking paused: no scrape is scheduled for this workspace.",
+        },
+      };
     },
   }),
   defineRoute({
@@ -369,7 +419,9 @@ export const trackingRoutes = [
     errors: ["NOT_FOUND"],
     responses: { 200: { description: "The account, tracked again.", schema: z.object({ data: accountSchema, message: z.string() }) } },
     async handler({ auth, params }) {
-      return { body: { data: accountItem(await resumeAccount(auth.workspaceId, params.id)), message: "Tracking resumed: a scrape is queued." } };
+      return {
+        body: { data: accountItem(await resumeAccount(auth.workspaceId, params.id)), message: "Tracking resumed: a scrape is queued." },
+      };
     },
   }),
   defineRoute({
@@ -389,14 +441,20 @@ export const trackingRoutes = [
       202: {
         description: "The retry's outcome and the account as it is now.",
         schema: z.object({
-          data: z.object({ id: uuid, queued: z.boolean().meta({ description: "True when this call queued a scrape." }), account: accountSchema }),
+          data: z.object({
+            id: uuid,
+            queued: z.boolean().meta({ description: "True when this call queued a scrape." }),
+            account: accountSchema,
+          }),
           message: z.string(),
         }),
       },
     },
     async handler({ auth, params }) {
       const r = await retryAccountSync(auth.workspaceId, params.id);
-      const message = r.queued ? "Retry queued: the account is scraped again within a few minutes." : "Nothing to retry: the account's sync has not failed, or a retry is already queued.";
+      const message = r.queued
+        ? "Retry queued: the account is scraped again within a few minutes."
+        : "Nothing to retry: the account's sync has not failed, or a retry is already queued.";
       return { status: 202, body: { data: { id: r.id, queued: r.queued, account: accountItem(r.account) }, message } };
     },
   }),
@@ -414,7 +472,12 @@ export const trackingRoutes = [
     params: idParams,
     query: queryParams(accountVideosQuery),
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "A page of the account's videos.", schema: z.object({ data: z.array(videoSchema), pagination: paginationSchema }) } },
+    responses: {
+      200: {
+        description: "A page of the account's videos.",
+        schema: z.object({ data: z.array(videoSchema), pagination: paginationSchema }),
+      },
+    },
     async handler({ auth, params, query }) {
       const page = await listAccountVideos(auth.workspaceId, params.id, query, query);
       return { body: { data: page.items.map(videoItem), pagination: pagination(page.total, query.limit, query.offset) } };

@@ -58,7 +58,14 @@ export const webhookRoutes = [
       return {
         status: 201,
         body: {
-          data: { id: webhook.id, url: webhook.url, events: webhook.events, description: webhook.description, secret, createdAt: iso(webhook.createdAt) },
+          data: {
+            id: webhook.id,
+            url: webhook.url,
+            events: webhook.events,
+            description: webhook.description,
+            secret,
+            createdAt: iso(webhook.createdAt),
+          },
           message: "Webhook created. Store the secret now: it will not be shown again.",
         },
       };
@@ -73,7 +80,9 @@ export const webhookRoutes = [
     tags: ["Webhooks"],
     permission: "webhooks.manage",
     query: queryParams(listWebhooksQuery),
-    responses: { 200: { description: "A page of endpoints.", schema: z.object({ data: z.array(webhookItem), pagination: paginationSchema }) } },
+    responses: {
+      200: { description: "A page of endpoints.", schema: z.object({ data: z.array(webhookItem), pagination: paginationSchema }) },
+    },
     async handler({ auth, query }) {
       const { items, total } = await listWebhooks(auth.workspaceId, query);
       return { body: { data: items.map(webhookItemOf), pagination: pagination(total, query.limit, query.offset) } };
@@ -121,7 +130,9 @@ export const webhookRoutes = [
     params: idParams,
     query: queryParams(listDeliveriesQuery),
     errors: ["NOT_FOUND"],
-    responses: { 200: { description: "A page of deliveries.", schema: z.object({ data: z.array(deliveryItem), pagination: paginationSchema }) } },
+    responses: {
+      200: { description: "A page of deliveries.", schema: z.object({ data: z.array(deliveryItem), pagination: paginationSchema }) },
+    },
     async handler({ auth, params, query }) {
       const { items, total } = await listDeliveries(auth.workspaceId, params.id, query);
       return { body: { data: items.map(deliveryItemOf), pagination: pagination(total, query.limit, query.offset) } };

@@ -41,11 +41,14 @@ export const workspaceRoutes = [
     path: "/credits/ledger",
     operationId: "listCreditLedger",
     summary: "The credit ledger",
-    description: "Every grant, renewal, charge and refund of the workspace's credits, newest first (ties by id). GET /credits shows the latest 20.",
+    description:
+      "Every grant, renewal, charge and refund of the workspace's credits, newest first (ties by id). GET /credits shows the latest 20.",
     tags: ["Workspace"],
     exportAs: { kind: "credit_ledger" },
     query: queryParams(ledgerQuery),
-    responses: { 200: { description: "A page of ledger entries.", schema: z.object({ data: z.array(ledgerEntry), pagination: paginationSchema }) } },
+    responses: {
+      200: { description: "A page of ledger entries.", schema: z.object({ data: z.array(ledgerEntry), pagination: paginationSchema }) },
+    },
     async handler({ auth, query }) {
       const [items, total] = await Promise.all([listLedger(auth.workspaceId, query), countLedger(auth.workspaceId)]);
       return { body: { data: items.map(ledgerEntryItem), pagination: pagination(total, query.limit, query.offset) } };

@@ -77,7 +77,8 @@ export default function AcceptInvitationPage() {
       <h1>Accept an invitation</h1>
       {!token ? (
         <p className="notice notice-error" role="alert">
-          This link is incomplete: it has no invitation token. Open the whole link you were sent, or ask the owner who invited you for it again.
+          This link is incomplete: it has no invitation token. Open the whole link you were sent, or ask the owner who invited you for it
+          again.
         </p>
       ) : (
         <LinkProblems key={`${token}-${attempt}`} token={token} onRetry={again}>
@@ -106,7 +107,8 @@ class LinkProblems extends Component<{ token: string; onRetry: () => void; child
       return (
         <>
           <p className="notice notice-error" role="alert">
-            This link does not open an invitation: it may be cut short or mistyped, or it was revoked. Ask the owner who invited you for a new one.
+            This link does not open an invitation: it may be cut short or mistyped, or it was revoked. Ask the owner who invited you for a
+            new one.
           </p>
           <p className="muted">
             Have an account already? <Link to={paths.signIn(paths.acceptInvitation(this.props.token))}>Sign in</Link>.
@@ -129,7 +131,12 @@ function Invitation({ token, onChanged }: { token: string; onChanged: () => void
     );
   }
   if (invitation.status !== "PENDING") {
-    const why = invitation.status === "ACCEPTED" ? "was used already" : invitation.status === "REVOKED" ? "was revoked" : "has expired (after 7 days)";
+    const why =
+      invitation.status === "ACCEPTED"
+        ? "was used already"
+        : invitation.status === "REVOKED"
+          ? "was revoked"
+          : "has expired (after 7 days)";
     return (
       <>
         <p className="notice notice-error" role="alert">
@@ -151,14 +158,28 @@ function Invitation({ token, onChanged }: { token: string; onChanged: () => void
           For {invitation.email}; the link works once, until <Time value={invitation.expiresAt} />.
         </p>
       </div>
-      {data.viewer ? <SignedInAccept token={token} invitation={invitation} viewer={data.viewer} onSignedOut={onChanged} /> : <SignedOut token={token} email={invitation.email} />}
+      {data.viewer ? (
+        <SignedInAccept token={token} invitation={invitation} viewer={data.viewer} onSignedOut={onChanged} />
+      ) : (
+        <SignedOut token={token} email={invitation.email} />
+      )}
     </>
   );
 }
 
 type Data = AcceptInvitationPageQuery$data;
 
-function SignedInAccept({ token, invitation, viewer, onSignedOut }: { token: string; invitation: NonNullable<Data["invitation"]>; viewer: NonNullable<Data["viewer"]>; onSignedOut: () => void }) {
+function SignedInAccept({
+  token,
+  invitation,
+  viewer,
+  onSignedOut,
+}: {
+  token: string;
+  invitation: NonNullable<Data["invitation"]>;
+  viewer: NonNullable<Data["viewer"]>;
+  onSignedOut: () => void;
+}) {
   const navigate = useNavigate();
   const { chooseWorkspace, startOver } = useWorkspaceChoice();
   const acceptAction = useAction<AcceptInvitationPageAcceptMutation>(accept);
@@ -185,8 +206,8 @@ function SignedInAccept({ token, invitation, viewer, onSignedOut }: { token: str
     return (
       <>
         <p className="notice notice-error" role="alert">
-          This invitation is for {invitation.email}, and you are signed in as {viewer.email}. Sign out, then sign in as {invitation.email} (or
-          create that account) to accept it.
+          This invitation is for {invitation.email}, and you are signed in as {viewer.email}. Sign out, then sign in as {invitation.email}{" "}
+          (or create that account) to accept it.
         </p>
         <button type="button" onClick={() => void switchPerson()}>
           Sign out
@@ -215,7 +236,12 @@ function SignedOut({ token, email }: { token: string; email: string }) {
   const signInLink = paths.signIn(paths.acceptInvitation(token));
   const { submit, busy, problem } = usePasswordForm(
     async (form) => {
-      await signUpWithInvitation({ email, password: String(form.get("password")), name: String(form.get("name")).trim(), invitationToken: token });
+      await signUpWithInvitation({
+        email,
+        password: String(form.get("password")),
+        name: String(form.get("name")).trim(),
+        invitationToken: token,
+      });
       // Signed in, and a member of the workspace: its dashboard, with a fresh store.
       startOver();
       navigate(paths.overview(), { replace: true });

@@ -43,11 +43,21 @@ export function AccountActions({ accountId }: { accountId: string }) {
   return (
     <div className="row">
       <RefreshNow
-        onRefresh={() => refresh.run({ id: accountId }, { done: () => "Refresh queued: the new numbers and videos appear here when the scrape lands.", failed: "Could not refresh" })}
+        onRefresh={() =>
+          refresh.run(
+            { id: accountId },
+            { done: () => "Refresh queued: the new numbers and videos appear here when the scrape lands.", failed: "Could not refresh" },
+          )
+        }
         busy={refresh.pending}
         outcome={refresh.outcome}
       />
-      <ConfirmButton question="Untrack this account? Its videos stay tracked; it is no longer scraped for this workspace." confirmLabel="Untrack" onConfirm={doUntrack} disabled={untrack.pending}>
+      <ConfirmButton
+        question="Untrack this account? Its videos stay tracked; it is no longer scraped for this workspace."
+        confirmLabel="Untrack"
+        onConfirm={doUntrack}
+        disabled={untrack.pending}
+      >
         Untrack account
       </ConfirmButton>
       <Outcome outcome={untrack.outcome} />

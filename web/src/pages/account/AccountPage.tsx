@@ -105,6 +105,9 @@ function Account({ account }: { account: AccountPage_account$key }) {
 
 /** Follows the account while its page is open. */
 function useLiveAccount(accountId: string) {
-  const config = useMemo<GraphQLSubscriptionConfig<AccountPageUpdatesSubscription>>(() => ({ subscription: updates, variables: { accountId } }), [accountId]);
+  const config = useMemo<GraphQLSubscriptionConfig<AccountPageUpdatesSubscription>>(
+    () => ({ subscription: updates, variables: { accountId } }),
+    [accountId],
+  );
   useSubscription(config);
 }

@@ -92,14 +92,23 @@ type Tracking = NonNullable<AccountTracking_account$data["tracking"]>;
 type Skipped = Tracking["skippedVideos"]["edges"][number]["node"];
 
 const SKIPPED_COLUMNS: Column<Skipped>[] = [
-  { id: "video", header: "Video", className: "cell-description", cell: (v) => <VideoCell video={{ url: v.url, description: v.description }} /> },
+  {
+    id: "video",
+    header: "Video",
+    className: "cell-description",
+    cell: (v) => <VideoCell video={{ url: v.url, description: v.description }} />,
+  },
   { id: "reason", header: "Why it was skipped", className: "cell-wrap", cell: (v) => v.reason },
   { id: "skipped", header: "Skipped", cell: (v) => <Time value={v.skippedAt} /> },
 ];
 
 /** "a, b c" → ["a", "b", "c"] for hashtags (spaces or commas); words and phrases are separated by commas only. */
 const tagsOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
-const phrasesOf = (text: string) => text.split(",").map((s) => s.trim()).filter(Boolean);
+const phrasesOf = (text: string) =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function AccountTracking({ account }: { account: AccountTracking_account$key }) {
   const a = useFragment(fragment, account);
@@ -110,20 +119,37 @@ export function AccountTracking({ account }: { account: AccountTracking_account$
       <TrackingState id={a.id} status={a.scrapeStatus} error={a.scrapeError} pausedAt={a.tracking.pausedAt} />
       <RulesForm id={a.id} rules={a.tracking.rules} />
       <h3>Videos the rules skipped</h3>
-      <p className="muted">They take no tracking slot. {a.tracking.skippedVideos.totalCount > 20 && `The 20 newest of ${formatWhole(a.tracking.skippedVideos.totalCount)}.`}</p>
+      <p className="muted">
+        They take no tracking slot.{" "}
+        {a.tracking.skippedVideos.totalCount > 20 && `The 20 newest of ${formatWhole(a.tracking.skippedVideos.totalCount)}.`}
+      </p>
       <DataTable
         label="Videos the rules skipped"
         columns={SKIPPED_COLUMNS}
         rows={a.tracking.skippedVideos.edges.map((e) => e.node)}
         rowKey={(v) => v.videoId}
-        empty={<EmptyState title="No video skipped.">Videos the rules keep out appear here, with the reason, after the account's next scrape.</EmptyState>}
+        empty={
+          <EmptyState title="No video skipped.">
+            Videos the rules keep out appear here, with the reason, after the account's next scrape.
+          </EmptyState>
+        }
       />
     </section>
   );
 }
 
 /** Paused or tracked, with the button that changes it; a failed sync with its reason and a retry. */
-function TrackingState({ id, status, error, pausedAt }: { id: string; status: string; error: string | null | undefined; pausedAt: string | null | undefined }) {
+function TrackingState({
+  id,
+  status,
+  error,
+  pausedAt,
+}: {
+  id: string;
+  status: string;
+  error: string | null | undefined;
+  pausedAt: string | null | undefined;
+}) {
   const pause = useAction<AccountTrackingPauseMutation>(pauseMutation);
   const resume = useAction<AccountTrackingResumeMutation>(resumeMutation);
   const retry = useAction<AccountTrackingRetryMutation>(retryMutation);
@@ -136,14 +162,24 @@ function TrackingState({ id, status, error, pausedAt }: { id: string; status: st
             <span>
               Tracking paused <Time value={pausedAt} />: no scrape is scheduled and no new video is tracked.
             </span>
-            <button type="button" onClick={() => void resume.run({ id }, { done: () => "Tracking resumed: the account is scraped now.", failed: "Could not resume" })} disabled={resume.pending}>
+            <button
+              type="button"
+              onClick={() =>
+                void resume.run({ id }, { done: () => "Tracking resumed: the account is scraped now.", failed: "Could not resume" })
+              }
+              disabled={resume.pending}
+            >
               Resume tracking
             </button>
           </>
         ) : (
           <>
             <span>Tracked: scraped on its schedule, its new videos tracked.</span>
-            <button type="button" onClick={() => void pause.run({ id }, { done: () => "Tracking paused.", failed: "Could not pause" })} disabled={pause.pending}>
+            <button
+              type="button"
+              onClick={() => void pause.run({ id }, { done: () => "Tracking paused.", failed: "Could not pause" })}
+              disabled={pause.pending}
+            >
               Pause tracking
             </button>
           </>
@@ -157,7 +193,13 @@ function TrackingState({ id, status, error, pausedAt }: { id: string; status: st
             onClick={() =>
               void retry.run(
                 { id },
-                { done: (r) => (r.retryAccountSync.queued ? "Retry queued: the account is scraped again within a few minutes." : "A retry is already queued."), failed: "Could not retry" },
+                {
+                  done: (r) =>
+                    r.retryAccountSync.queued
+                      ? "Retry queued: the account is scraped again within a few minutes."
+                      : "A retry is already queued.",
+                  failed: "Could not retry",
+                },
               )
             }
             disabled={retry.pending}
@@ -225,7 +267,14 @@ function RulesForm({ id, rules }: { id: string; rules: Tracking["rules"] }) {
       <div className="row">
         <label>
           Minimum duration (seconds)
-          <input type="number" inputMode="numeric" min={1} max={86400} value={minDuration} onChange={(e) => setMinDuration(e.target.value)} />
+          <input
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={86400}
+            value={minDuration}
+            onChange={(e) => setMinDuration(e.target.value)}
+          />
         </label>
         <label>
           Only videos posted from

@@ -48,7 +48,12 @@ const COLUMNS: Column<Row>[] = [
 ];
 
 export function AccountVideos({ account }: { account: AccountVideos_account$key }) {
-  const { rows, paging } = usePagedConnection<AccountVideosPaginationQuery, AccountVideos_account$key, Row>(fragment, account, (d) => d.videos, "videos");
+  const { rows, paging } = usePagedConnection<AccountVideosPaginationQuery, AccountVideos_account$key, Row>(
+    fragment,
+    account,
+    (d) => d.videos,
+    "videos",
+  );
   return (
     <DataTable
       label="The account's tracked videos, newest posted first"
@@ -57,7 +62,8 @@ export function AccountVideos({ account }: { account: AccountVideos_account$key 
       rowKey={(v) => v.id}
       empty={
         <EmptyState title="No videos of this account are tracked yet.">
-          They are tracked when the account is scraped (up to its video limit, within your free tracking slots); press Refresh now to scrape it again.
+          They are tracked when the account is scraped (up to its video limit, within your free tracking slots); press Refresh now to scrape
+          it again.
         </EmptyState>
       }
       paging={paging}

@@ -41,7 +41,13 @@ export default function AccountsPage() {
   const data = useRouteQuery<AccountsPageQuery>(query);
 
   function apply(view: SavedViewData) {
-    const params = accountListOptions.write({ sort: view.sort.toUpperCase() as AccountSort, order: view.order, platform: view.platform ?? null, q: view.q ?? null, tagIds: view.tags.length > 0 ? [...view.tags] : null });
+    const params = accountListOptions.write({
+      sort: view.sort.toUpperCase() as AccountSort,
+      order: view.order,
+      platform: view.platform ?? null,
+      q: view.q ?? null,
+      tagIds: view.tags.length > 0 ? [...view.tags] : null,
+    });
     params.set("columns", view.columns.join(","));
     rememberColumns("accounts", view.columns);
     setParams(params, { replace: true });
@@ -58,7 +64,14 @@ export default function AccountsPage() {
         <SavedViews
           query={data}
           list="ACCOUNTS"
-          current={{ platform: options.platform, q: options.q, sort: options.sort.toLowerCase(), order: options.order, columns: [...columns], tags: [...(options.tagIds ?? [])] }}
+          current={{
+            platform: options.platform,
+            q: options.q,
+            sort: options.sort.toLowerCase(),
+            order: options.order,
+            columns: [...columns],
+            tags: [...(options.tagIds ?? [])],
+          }}
           onApply={apply}
         />
         <div className="row list-tools">
@@ -66,7 +79,11 @@ export default function AccountsPage() {
             <TagFilter query={data} value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
           </ListFilters>
           <ColumnChooser columns={ACCOUNT_COLUMNS} shown={columns} onChange={setColumns} />
-          <ExportButton kind="ACCOUNTS" what="accounts" filter={{ platform: options.platform, q: options.q, sort: options.sort, order: options.order, tagIds: options.tagIds }} />
+          <ExportButton
+            kind="ACCOUNTS"
+            what="accounts"
+            filter={{ platform: options.platform, q: options.q, sort: options.sort, order: options.order, tagIds: options.tagIds }}
+          />
         </div>
         <AccountsTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
       </section>

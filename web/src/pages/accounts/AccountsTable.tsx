@@ -109,8 +109,18 @@ const COLUMNS: Column<Row, AccountSort>[] = [
     ),
   },
   { id: "platform", header: "Platform", cell: (a) => platformName(a.type) },
-  { id: "followers", header: "Followers", sort: "FOLLOWERS", cell: (a) => <span title={formatWhole(a.followerCount)}>{formatCount(a.followerCount)}</span> },
-  { id: "views", header: "Total views", sort: "TOTAL_VIEWS", cell: (a) => <span title={formatWhole(a.totalViews)}>{formatCount(a.totalViews)}</span> },
+  {
+    id: "followers",
+    header: "Followers",
+    sort: "FOLLOWERS",
+    cell: (a) => <span title={formatWhole(a.followerCount)}>{formatCount(a.followerCount)}</span>,
+  },
+  {
+    id: "views",
+    header: "Total views",
+    sort: "TOTAL_VIEWS",
+    cell: (a) => <span title={formatWhole(a.totalViews)}>{formatCount(a.totalViews)}</span>,
+  },
   { id: "videos", header: "Videos", sort: "VIDEO_COUNT", cell: (a) => formatCount(a.videoCount) },
   { id: "limit", header: "Video limit", cell: (a) => formatWhole(a.tracking?.videoLimit) },
   { id: "tracked", header: "Tracked", sort: "TRACKED_AT", cell: (a) => <Time value={a.tracking?.trackedAt} /> },
@@ -154,7 +164,12 @@ interface Props {
 }
 
 export function AccountsTable({ query, columns: shown, options, onChange, pending }: Props) {
-  const { rows, paging, refetch } = usePagedConnection<AccountsTablePaginationQuery, AccountsTable_query$key, Row>(fragment, query, (d) => d.accounts, "accounts");
+  const { rows, paging, refetch } = usePagedConnection<AccountsTablePaginationQuery, AccountsTable_query$key, Row>(
+    fragment,
+    query,
+    (d) => d.accounts,
+    "accounts",
+  );
   const [, startRefetch] = useTransition();
 
   const reload = useCallback(() => startRefetch(() => void refetch({}, { fetchPolicy: "network-only" })), [refetch]);
@@ -164,7 +179,9 @@ export function AccountsTable({ query, columns: shown, options, onChange, pendin
     options.q || options.platform || options.tagIds ? (
       <EmptyState title="No account matches these filters.">Clear the search or choose another platform or tag.</EmptyState>
     ) : (
-      <EmptyState title="No accounts tracked yet.">Paste an account's link in the form above and press Track account: its followers, views and newest videos appear here.</EmptyState>
+      <EmptyState title="No accounts tracked yet.">
+        Paste an account's link in the form above and press Track account: its followers, views and newest videos appear here.
+      </EmptyState>
     );
 
   return (

@@ -32,9 +32,17 @@ const MAX_VIDEO_LIMIT = 500;
 
 /** The answer names the account in one of three outcomes. */
 function said(r: TrackAccountFormMutation["response"]["trackAccount"], limit: number): ActionOutcome {
-  if (r.added.length) return { ok: true, message: `Tracking @${r.added[0]}: its newest videos (up to ${formatWhole(limit)}) appear when it is first scraped, in a few seconds.` };
-  if (r.alreadyTracked.length) return { ok: true, message: `@${r.alreadyTracked[0]} is already tracked (its video limit stays as it was).` };
-  return refused("Not tracked", `@${r.failed[0] ?? "the account"} was not tracked: no tracking slots are left. Untrack videos or accounts, or move to a larger plan.`);
+  if (r.added.length)
+    return {
+      ok: true,
+      message: `Tracking @${r.added[0]}: its newest videos (up to ${formatWhole(limit)}) appear when it is first scraped, in a few seconds.`,
+    };
+  if (r.alreadyTracked.length)
+    return { ok: true, message: `@${r.alreadyTracked[0]} is already tracked (its video limit stays as it was).` };
+  return refused(
+    "Not tracked",
+    `@${r.failed[0] ?? "the account"} was not tracked: no tracking slots are left. Untrack videos or accounts, or move to a larger plan.`,
+  );
 }
 
 export function TrackAccountForm({ limits: key, onTracked }: { limits: TrackAccountForm_limits$key; onTracked: () => void }) {
@@ -53,7 +61,10 @@ export function TrackAccountForm({ limits: key, onTracked }: { limits: TrackAcco
     track.clear();
     if (!url.trim()) return setProblem(refused("Not tracked", "Paste the link of an account first."));
     if (!validLimit) return setProblem(refused("Not tracked", `The video limit is a whole number from 1 to ${MAX_VIDEO_LIMIT}.`));
-    const r = await track.run({ url: url.trim(), videoLimit: limit }, { done: (d) => said(d.trackAccount, limit), failed: "Could not track the account" });
+    const r = await track.run(
+      { url: url.trim(), videoLimit: limit },
+      { done: (d) => said(d.trackAccount, limit), failed: "Could not track the account" },
+    );
     if (!r) return;
     if (r.trackAccount.added.length) setUrl("");
     onTracked();
@@ -67,7 +78,14 @@ export function TrackAccountForm({ limits: key, onTracked }: { limits: TrackAcco
         <p id="account-url-help" className="muted">
           For example https://www.tiktok.com/@creator, https://www.youtube.com/@handle or https://www.instagram.com/creator/.
         </p>
-        <input id="account-url" type="url" aria-describedby="account-url-help" value={url} onChange={(e) => setUrl(e.target.value)} spellCheck={false} />
+        <input
+          id="account-url"
+          type="url"
+          aria-describedby="account-url-help"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          spellCheck={false}
+        />
         <label htmlFor="account-video-limit">Video limit</label>
         <input
           id="account-video-limit"

@@ -246,7 +246,12 @@ function Members({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boolean; o
     const title = `Could not add the ${kind}`;
     const r = await add.run(kind === "creator" ? { campaignId: c.id, creatorIds: [id] } : { campaignId: c.id, accountIds: [id] }, {
       failed: title,
-      done: (d) => said(title, d.addCampaignMembers, kind === "creator" ? "Added the creator (all their accounts) to the campaign." : "Added the account to the campaign."),
+      done: (d) =>
+        said(
+          title,
+          d.addCampaignMembers,
+          kind === "creator" ? "Added the creator (all their accounts) to the campaign." : "Added the account to the campaign.",
+        ),
     });
     if (r) onChanged();
   }
@@ -254,10 +259,13 @@ function Members({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boolean; o
   async function removeOne(m: C["members"][number]) {
     add.clear();
     const name = m.creator?.name ?? `@${m.account?.username}`;
-    const r = await remove.run(m.creator ? { campaignId: c.id, creatorIds: [m.creator.id] } : { campaignId: c.id, accountIds: [m.account!.id] }, {
-      failed: `Could not remove ${name}`,
-      done: () => `Removed ${name} from the campaign.`,
-    });
+    const r = await remove.run(
+      m.creator ? { campaignId: c.id, creatorIds: [m.creator.id] } : { campaignId: c.id, accountIds: [m.account!.id] },
+      {
+        failed: `Could not remove ${name}`,
+        done: () => `Removed ${name} from the campaign.`,
+      },
+    );
     if (r) onChanged();
   }
 
@@ -269,18 +277,35 @@ function Members({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boolean; o
       ) : (
         <ul className="plain-list">
           {c.members.map((m) => {
-            const name = m.creator ? m.creator.name : m.account ? (m.account.displayName ? `${m.account.displayName} (@${m.account.username})` : `@${m.account.username}`) : "A removed item";
+            const name = m.creator
+              ? m.creator.name
+              : m.account
+                ? m.account.displayName
+                  ? `${m.account.displayName} (@${m.account.username})`
+                  : `@${m.account.username}`
+                : "A removed item";
             return (
               <li key={m.creator?.id ?? m.account?.id ?? m.addedAt} className="row">
                 <span>
-                  {m.kind === "CREATOR" ? "Creator" : "Account"}: {m.account ? <Link to={paths.account(m.account.uuid)}>{name}</Link> : name}
-                  {m.creator && <span className="muted"> ({m.creator.accounts.length} {m.creator.accounts.length === 1 ? "account" : "accounts"})</span>}{" "}
+                  {m.kind === "CREATOR" ? "Creator" : "Account"}:{" "}
+                  {m.account ? <Link to={paths.account(m.account.uuid)}>{name}</Link> : name}
+                  {m.creator && (
+                    <span className="muted">
+                      {" "}
+                      ({m.creator.accounts.length} {m.creator.accounts.length === 1 ? "account" : "accounts"})
+                    </span>
+                  )}{" "}
                   <span className="muted">
                     added <Time value={m.addedAt} />
                   </span>
                 </span>
                 {canEdit && (
-                  <button type="button" disabled={remove.pending} onClick={() => void removeOne(m)} aria-label={`Remove ${name} from the campaign`}>
+                  <button
+                    type="button"
+                    disabled={remove.pending}
+                    onClick={() => void removeOne(m)}
+                    aria-label={`Remove ${name} from the campaign`}
+                  >
                     Remove
                   </button>
                 )}
@@ -306,7 +331,12 @@ function Members({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boolean; o
               <button type="submit" disabled={add.pending}>
                 Add creator
               </button>
-              <FirstOf shown={q.creators.edges.length} total={q.creators.totalCount} what="creators, by name" rest="Add the others through the API." />
+              <FirstOf
+                shown={q.creators.edges.length}
+                total={q.creators.totalCount}
+                what="creators, by name"
+                rest="Add the others through the API."
+              />
             </form>
           ) : (
             <p className="muted">
@@ -328,7 +358,12 @@ function Members({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boolean; o
               <button type="submit" disabled={add.pending}>
                 Add account
               </button>
-              <FirstOf shown={q.accounts.edges.length} total={q.accounts.totalCount} what="tracked accounts, newest first" rest="Add the others through the API." />
+              <FirstOf
+                shown={q.accounts.edges.length}
+                total={q.accounts.totalCount}
+                what="tracked accounts, newest first"
+                rest="Add the others through the API."
+              />
             </form>
           )}
         </>
@@ -353,17 +388,34 @@ function VideosByHand({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boole
     if (!id) return;
     const r =
       mode === "add"
-        ? await addA.run({ campaignId: c.id, videoIds: [id] }, { failed: "Could not add the video", done: (d) => said("Could not add the video", d.addCampaignVideos, "Added the video by hand: it counts whatever its account or posting time.") })
+        ? await addA.run(
+            { campaignId: c.id, videoIds: [id] },
+            {
+              failed: "Could not add the video",
+              done: (d) =>
+                said(
+                  "Could not add the video",
+                  d.addCampaignVideos,
+                  "Added the video by hand: it counts whatever its account or posting time.",
+                ),
+            },
+          )
         : await exclude.run(
             { campaignId: c.id, videoIds: [id] },
-            { failed: "Could not exclude the video", done: (d) => said("Could not exclude the video", d.excludeCampaignVideos, "Excluded the video by hand: it never counts.") },
+            {
+              failed: "Could not exclude the video",
+              done: (d) => said("Could not exclude the video", d.excludeCampaignVideos, "Excluded the video by hand: it never counts."),
+            },
           );
     if (r) onChanged();
   }
 
   async function undo(id: string) {
     clear();
-    const r = await reset.run({ campaignId: c.id, videoIds: [id] }, { failed: "Could not undo", done: () => "Undone: the video counts by the campaign's filters again." });
+    const r = await reset.run(
+      { campaignId: c.id, videoIds: [id] },
+      { failed: "Could not undo", done: () => "Undone: the video counts by the campaign's filters again." },
+    );
     if (r) onChanged();
   }
 
@@ -385,7 +437,12 @@ function VideosByHand({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boole
                   </span>
                 </span>
                 {canEdit && (
-                  <button type="button" disabled={reset.pending} onClick={() => void undo(v.videoId)} aria-label={`Undo: let “${title}” count by the filters again`}>
+                  <button
+                    type="button"
+                    disabled={reset.pending}
+                    onClick={() => void undo(v.videoId)}
+                    aria-label={`Undo: let “${title}” count by the filters again`}
+                  >
                     Undo
                   </button>
                 )}
@@ -395,10 +452,13 @@ function VideosByHand({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boole
         </ul>
       )}
       {canEdit && videos.length > 0 && (
-        <form className="row picker-row" onSubmit={(e) => {
+        <form
+          className="row picker-row"
+          onSubmit={(e) => {
             e.preventDefault();
             void mark("add");
-          }}>
+          }}
+        >
           <label>
             Tracked video
             <select value={videoId || videos[0]!.id} onChange={(e) => setVideoId(e.target.value)}>
@@ -415,7 +475,12 @@ function VideosByHand({ c, q, canEdit, onChanged }: { c: C; q: Q; canEdit: boole
           <button type="button" disabled={exclude.pending} onClick={() => void mark("exclude")}>
             Exclude
           </button>
-          <FirstOf shown={videos.length} total={q.videos.totalCount} what="tracked videos, newest first" rest="Others can be added through the API." />
+          <FirstOf
+            shown={videos.length}
+            total={q.videos.totalCount}
+            what="tracked videos, newest first"
+            rest="Others can be added through the API."
+          />
         </form>
       )}
       <Outcome outcome={addA.outcome} />
@@ -439,7 +504,10 @@ function RuleAndBudget({ c, onChanged }: { c: C; onChanged: () => void }) {
     const amounts = ruleInput(rule, c.currency);
     if (budgetMinor === undefined) return setInvalid(refused("Could not save", `The budget is not an amount of ${c.currency}.`));
     if (typeof amounts === "string") return setInvalid(refused("Could not save", amounts));
-    const r = await save.run({ id: c.id, input: { budgetMinor, ...amounts } }, { failed: "Could not save the rule and budget", done: () => "Saved the payout rule and budget; the figures below follow them." });
+    const r = await save.run(
+      { id: c.id, input: { budgetMinor, ...amounts } },
+      { failed: "Could not save the rule and budget", done: () => "Saved the payout rule and budget; the figures below follow them." },
+    );
     if (r) onChanged();
   }
 
@@ -488,7 +556,10 @@ function CreatorRule({ c, onChanged }: { c: C; onChanged: () => void }) {
     if (typeof amounts === "string") return setInvalid(refused(`Could not save ${name}'s rule`, amounts));
     const r = await save.run(
       { campaignId: c.id, creatorId: chosen, rule: amounts },
-      { failed: `Could not save ${name}'s rule`, done: () => (remove ? `${name} is paid by the campaign's rule again.` : `Saved ${name}'s own rule.`) },
+      {
+        failed: `Could not save ${name}'s rule`,
+        done: () => (remove ? `${name} is paid by the campaign's rule again.` : `Saved ${name}'s own rule.`),
+      },
     );
     if (r) onChanged();
   }
@@ -537,7 +608,10 @@ function CloseCampaign({ c, onChanged }: { c: C; onChanged: () => void }) {
   async function confirm() {
     const r = await run.run(
       { id: c.id },
-      { failed: "Could not close the campaign", done: (d) => `Closed “${c.name}”: its figures are frozen at ${formatMoney(d.closeCampaign.totals.payout, c.currency)} owed.` },
+      {
+        failed: "Could not close the campaign",
+        done: (d) => `Closed “${c.name}”: its figures are frozen at ${formatMoney(d.closeCampaign.totals.payout, c.currency)} owed.`,
+      },
     );
     if (r) onChanged();
   }
@@ -549,7 +623,8 @@ function CloseCampaign({ c, onChanged }: { c: C; onChanged: () => void }) {
       ) : (
         <>
           <p>
-            Closing freezes today's figures ({formatMoney(c.totals.payout, c.currency)} owed so far): later scrapes no longer change them, and the campaign can no longer be edited.
+            Closing freezes today's figures ({formatMoney(c.totals.payout, c.currency)} owed so far): later scrapes no longer change them,
+            and the campaign can no longer be edited.
           </p>
           <ConfirmButton
             question={`Close “${c.name}”? Its payouts are frozen as they are now (${formatMoney(c.totals.payout, c.currency)} owed): later scrapes will not change them, and it cannot be reopened or edited.`}

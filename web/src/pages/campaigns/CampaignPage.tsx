@@ -202,7 +202,8 @@ export default function CampaignPage() {
       </PageHeader>
       {closed && (
         <p className="notice" role="note">
-          Closed {c.closedAt ? formatExact(c.closedAt) : ""}: these figures are frozen. Later scrapes do not change them, and the campaign can no longer be edited.
+          Closed {c.closedAt ? formatExact(c.closedAt) : ""}: these figures are frozen. Later scrapes do not change them, and the campaign
+          can no longer be edited.
         </p>
       )}
       <section aria-labelledby="summary-heading" className="cards">
@@ -240,7 +241,9 @@ export default function CampaignPage() {
             {c.tag ? `, tagged “${c.tag.name}”` : ""}, plus those added by hand, minus those excluded by hand.
           </dd>
           <dt>Payout rule</dt>
-          <dd>{ruleInWords(c.rule, c.currency)}. Each video's payout is rounded half-up to whole minor units; totals are the sums of the rows.</dd>
+          <dd>
+            {ruleInWords(c.rule, c.currency)}. Each video's payout is rounded half-up to whole minor units; totals are the sums of the rows.
+          </dd>
         </dl>
       </section>
       <SpendCharts campaign={c} />
@@ -306,10 +309,17 @@ function SpendCharts({ campaign: c }: { campaign: Campaign }) {
       {perPayee.times.length > 0 && perPayee.earnings.length > 0 && (
         <>
           <h3>Earnings per creator ({c.currency})</h3>
-          <TimeSeriesChart title={`Earnings per creator (${c.currency}) over time`} times={perPayee.times} series={perPayee.earnings} xUnit="day" />
+          <TimeSeriesChart
+            title={`Earnings per creator (${c.currency}) over time`}
+            times={perPayee.times}
+            series={perPayee.earnings}
+            xUnit="day"
+          />
           <h3>Views earned per creator</h3>
           <TimeSeriesChart title="Views earned per creator over time" times={perPayee.times} series={perPayee.views} xUnit="day" />
-          {c.creators.length > CHART_PAYEES && <p className="muted">The charts draw the {CHART_PAYEES} highest-paid; the table below lists every creator.</p>}
+          {c.creators.length > CHART_PAYEES && (
+            <p className="muted">The charts draw the {CHART_PAYEES} highest-paid; the table below lists every creator.</p>
+          )}
         </>
       )}
     </section>
@@ -323,7 +333,8 @@ function PayeeTable({ campaign: c }: { campaign: Campaign }) {
       id: "payee",
       header: "Creator",
       className: "cell-wrap",
-      cell: (r) => (r.creator ? r.creator.name : r.account ? <Link to={paths.account(r.account.uuid)}>@{r.account.username}</Link> : r.payeeName),
+      cell: (r) =>
+        r.creator ? r.creator.name : r.account ? <Link to={paths.account(r.account.uuid)}>@{r.account.username}</Link> : r.payeeName,
     },
     { id: "videos", header: "Videos", cell: (r) => formatWhole(r.videos) },
     { id: "views", header: "Views earned", cell: (r) => formatWhole(r.viewsEarned) },
@@ -360,7 +371,11 @@ function PayeeTable({ campaign: c }: { campaign: Campaign }) {
         rows={c.creators}
         rowKey={(r) => r.creator?.id ?? r.account?.id ?? r.payeeName}
         rowProps={(r) => ({ "data-payee": r.payeeName })}
-        empty={<EmptyState title="No creator has earned anything yet.">Add creators or accounts below; their videos posted in the period count once they are scraped.</EmptyState>}
+        empty={
+          <EmptyState title="No creator has earned anything yet.">
+            Add creators or accounts below; their videos posted in the period count once they are scraped.
+          </EmptyState>
+        }
       />
       {c.creators.length > 0 && (
         <p data-testid="payees-total">
@@ -382,7 +397,11 @@ function EvidencePoint({ point, what }: { point: Evidence; what: string }) {
   );
 }
 
-const videoLink = (v: { video?: { uuid: string; description?: string | null; username?: string | null } | null; url: string; username: string }) =>
+const videoLink = (v: {
+  video?: { uuid: string; description?: string | null; username?: string | null } | null;
+  url: string;
+  username: string;
+}) =>
   v.video ? (
     <Link to={paths.video(v.video.uuid)}>{videoTitle(v.video).slice(0, 80)}</Link>
   ) : (
@@ -394,7 +413,16 @@ const videoLink = (v: { video?: { uuid: string; description?: string | null; use
 function TopVideos({ campaign: c }: { campaign: Campaign }) {
   const rows = c.videos.edges.map((e) => e.node);
   const columns: Column<VideoRow>[] = [
-    { id: "video", header: "Video", className: "cell-wrap", cell: (v) => <>{videoLink(v)} <span className="muted">@{v.username}</span></> },
+    {
+      id: "video",
+      header: "Video",
+      className: "cell-wrap",
+      cell: (v) => (
+        <>
+          {videoLink(v)} <span className="muted">@{v.username}</span>
+        </>
+      ),
+    },
     { id: "payee", header: "Creator", className: "cell-wrap", cell: (v) => v.payeeName },
     { id: "views", header: "Views earned", cell: (v) => formatWhole(v.viewsEarned) },
     {
@@ -417,7 +445,8 @@ function TopVideos({ campaign: c }: { campaign: Campaign }) {
           {(v.perVideoCapCut > 0 || v.creatorCapCut > 0 || v.feeAmount > 0) && (
             <span className="muted">
               {" "}
-              ({[
+              (
+              {[
                 `views part ${formatMoney(v.cpmAmount, c.currency)}`,
                 v.feeAmount > 0 ? `fee ${formatMoney(v.feeAmount, c.currency)}` : null,
                 v.perVideoCapCut > 0 ? `per-video cap took ${formatMoney(v.perVideoCapCut, c.currency)}` : null,
@@ -436,15 +465,22 @@ function TopVideos({ campaign: c }: { campaign: Campaign }) {
     <section aria-labelledby="top-videos-heading" className="panel">
       <h2 id="top-videos-heading">Top videos</h2>
       <p className="muted">
-        Views earned = views at the end point (the window's end, or the last scrape inside it) minus views at the start point (the window's start, or 0 at posting).
-        {c.videos.totalCount > rows.length ? ` The ${formatWhole(rows.length)} highest-paid of ${formatWhole(c.videos.totalCount)} qualifying videos.` : ""}
+        Views earned = views at the end point (the window's end, or the last scrape inside it) minus views at the start point (the window's
+        start, or 0 at posting).
+        {c.videos.totalCount > rows.length
+          ? ` The ${formatWhole(rows.length)} highest-paid of ${formatWhole(c.videos.totalCount)} qualifying videos.`
+          : ""}
       </p>
       <DataTable
         label={`Top videos, ${formatWhole(rows.length)} of ${formatWhole(c.videos.totalCount)}, highest payout first`}
         columns={columns}
         rows={rows}
         rowKey={(v) => v.videoId}
-        empty={<EmptyState title="No qualifying video yet.">Videos count once they are posted in the period by the campaign's creators or accounts, or added by hand.</EmptyState>}
+        empty={
+          <EmptyState title="No qualifying video yet.">
+            Videos count once they are posted in the period by the campaign's creators or accounts, or added by hand.
+          </EmptyState>
+        }
       />
     </section>
   );
@@ -452,7 +488,16 @@ function TopVideos({ campaign: c }: { campaign: Campaign }) {
 
 function StaleVideos({ rows }: { rows: Campaign["staleVideos"] }) {
   const columns: Column<StaleRow>[] = [
-    { id: "video", header: "Video", className: "cell-wrap", cell: (v) => <>{videoLink(v)} <span className="muted">@{v.username}</span></> },
+    {
+      id: "video",
+      header: "Video",
+      className: "cell-wrap",
+      cell: (v) => (
+        <>
+          {videoLink(v)} <span className="muted">@{v.username}</span>
+        </>
+      ),
+    },
     { id: "payee", header: "Creator", className: "cell-wrap", cell: (v) => v.payeeName },
     { id: "scraped", header: "Last scraped", cell: (v) => <Time value={v.lastScrapedAt} fallback="never" /> },
   ];

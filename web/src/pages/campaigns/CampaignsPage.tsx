@@ -103,10 +103,20 @@ export default function CampaignsPage() {
 }
 
 function CampaignList({ query }: { query: CampaignsPage_query$key }) {
-  const { rows, paging } = usePagedConnection<CampaignsPagePaginationQuery, CampaignsPage_query$key, Campaign>(fragment, query, (d) => d.campaigns, "campaigns");
+  const { rows, paging } = usePagedConnection<CampaignsPagePaginationQuery, CampaignsPage_query$key, Campaign>(
+    fragment,
+    query,
+    (d) => d.campaigns,
+    "campaigns",
+  );
   const columns: Column<Campaign>[] = [
     { id: "name", header: "Name", className: "cell-wrap", cell: (c) => <Link to={paths.campaign(c.uuid)}>{c.name}</Link> },
-    { id: "period", header: "Period", className: "cell-wrap", cell: (c) => <Period startsAt={c.startsAt} endsAt={c.endsAt} timeZone={c.timeZone} /> },
+    {
+      id: "period",
+      header: "Period",
+      className: "cell-wrap",
+      cell: (c) => <Period startsAt={c.startsAt} endsAt={c.endsAt} timeZone={c.timeZone} />,
+    },
     { id: "status", header: "Status", cell: (c) => <CampaignStatusBadge status={c.status} /> },
     { id: "spend", header: "Spend against budget", className: "cell-wrap", cell: (c) => <SpendBar {...c.totals} /> },
     {
@@ -130,7 +140,8 @@ function CampaignList({ query }: { query: CampaignsPage_query$key }) {
         rowProps={(c) => ({ "data-campaign-id": c.uuid })}
         empty={
           <EmptyState title="No campaigns yet.">
-            An owner creates one with the form below: a name, a period and a payout rule. Then add <Link to={paths.creators()}>creators</Link> or accounts on its page.
+            An owner creates one with the form below: a name, a period and a payout rule. Then add{" "}
+            <Link to={paths.creators()}>creators</Link> or accounts on its page.
           </EmptyState>
         }
         paging={paging}
@@ -172,7 +183,19 @@ function CreateCampaignForm({ tags }: { tags: readonly { id: string; name: strin
     if (budgetMinor === undefined) return setInvalid(refused("Could not create the campaign", `The budget is not an amount of ${cur}.`));
     if (typeof amounts === "string") return setInvalid(refused("Could not create the campaign", amounts));
     const r = await create.run(
-      { input: { name, startsAt, endsAt, timeZone, currency: cur, budgetMinor, hashtag: hashtag.trim() || null, tagId: tagId || null, ...amounts } },
+      {
+        input: {
+          name,
+          startsAt,
+          endsAt,
+          timeZone,
+          currency: cur,
+          budgetMinor,
+          hashtag: hashtag.trim() || null,
+          tagId: tagId || null,
+          ...amounts,
+        },
+      },
       { done: (d) => `Created the campaign “${d.createCampaign.name}”.`, failed: "Could not create the campaign" },
     );
     if (r) navigate(paths.campaign(r.createCampaign.uuid));
@@ -208,7 +231,15 @@ function CreateCampaignForm({ tags }: { tags: readonly { id: string; name: strin
         <div className="row">
           <label>
             Currency (ISO code)
-            <input type="text" value={currency} required minLength={3} maxLength={3} size={4} onChange={(e) => setCurrency(e.target.value)} />
+            <input
+              type="text"
+              value={currency}
+              required
+              minLength={3}
+              maxLength={3}
+              size={4}
+              onChange={(e) => setCurrency(e.target.value)}
+            />
           </label>
           <label>
             Budget
@@ -233,7 +264,10 @@ function CreateCampaignForm({ tags }: { tags: readonly { id: string; name: strin
           )}
         </div>
         <RuleFields value={rule} onChange={setRule} currency={currency.trim().toUpperCase() || "EUR"} />
-        <p className="muted">Amounts in {currency.trim().toUpperCase() || "the currency"}, e.g. 2.50; money is kept in whole minor units and each video's payout is rounded half-up.</p>
+        <p className="muted">
+          Amounts in {currency.trim().toUpperCase() || "the currency"}, e.g. 2.50; money is kept in whole minor units and each video's
+          payout is rounded half-up.
+        </p>
         <div className="row">
           <button type="submit" className="button-primary" disabled={create.pending}>
             Create campaign

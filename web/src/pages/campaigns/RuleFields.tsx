@@ -13,7 +13,12 @@ export interface RuleText {
 
 export const emptyRule: RuleText = { cpm: "", capPerVideo: "", feePerVideo: "", capPerCreator: "" };
 
-type Rule = { cpmMinor?: number | null; capPerVideoMinor?: number | null; feePerVideoMinor?: number | null; capPerCreatorMinor?: number | null };
+type Rule = {
+  cpmMinor?: number | null;
+  capPerVideoMinor?: number | null;
+  feePerVideoMinor?: number | null;
+  capPerCreatorMinor?: number | null;
+};
 
 export const ruleText = (r: Rule, currency: string): RuleText => ({
   cpm: minorToInput(r.cpmMinor, currency),
@@ -30,7 +35,12 @@ const LABELS: Record<keyof RuleText, string> = {
 };
 
 /** The rule in minor units, or what is wrong with it in words. */
-export function ruleInput(r: RuleText, currency: string): { cpmMinor: number | null; capPerVideoMinor: number | null; feePerVideoMinor: number | null; capPerCreatorMinor: number | null } | string {
+export function ruleInput(
+  r: RuleText,
+  currency: string,
+):
+  | { cpmMinor: number | null; capPerVideoMinor: number | null; feePerVideoMinor: number | null; capPerCreatorMinor: number | null }
+  | string {
   const out: Record<string, number | null> = {};
   for (const [key, field] of [
     ["cpm", "cpmMinor"],
@@ -45,7 +55,17 @@ export function ruleInput(r: RuleText, currency: string): { cpmMinor: number | n
   return out as ReturnType<typeof ruleInput> & object;
 }
 
-export function RuleFields({ value, onChange, currency, idPrefix = "" }: { value: RuleText; onChange: (r: RuleText) => void; currency: string; idPrefix?: string }) {
+export function RuleFields({
+  value,
+  onChange,
+  currency,
+  idPrefix = "",
+}: {
+  value: RuleText;
+  onChange: (r: RuleText) => void;
+  currency: string;
+  idPrefix?: string;
+}) {
   return (
     <fieldset className="row">
       <legend>{idPrefix}Payout rule (empty: none)</legend>

@@ -52,7 +52,14 @@ export function SpendBar(spend: Spend) {
   return (
     <span className="spend">
       {spend.budgetMinor != null && spend.budgetMinor > 0 && (
-        <meter min={0} max={spend.budgetMinor} high={spend.budgetMinor * 0.8} optimum={0} value={Math.min(spend.payout, spend.budgetMinor)} aria-label={`Spend against budget: ${words}`} />
+        <meter
+          min={0}
+          max={spend.budgetMinor}
+          high={spend.budgetMinor * 0.8}
+          optimum={0}
+          value={Math.min(spend.payout, spend.budgetMinor)}
+          aria-label={`Spend against budget: ${words}`}
+        />
       )}{" "}
       <span>{words}</span>
     </span>

@@ -125,7 +125,10 @@ function CreateCreatorForm({ onCreated }: { onCreated: () => void }) {
   const create = useAction<CreatorsPageCreateMutation>(createMutation);
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const r = await create.run({ name, contact, notes }, { failed: "Could not create the creator", done: (d) => `Created the creator “${d.createCreator.name}”.` });
+    const r = await create.run(
+      { name, contact, notes },
+      { failed: "Could not create the creator", done: (d) => `Created the creator “${d.createCreator.name}”.` },
+    );
     if (r) {
       setName("");
       setContact("");
@@ -163,12 +166,19 @@ function CreateCreatorForm({ onCreated }: { onCreated: () => void }) {
 }
 
 function CreatorList({ query, accounts, onChanged }: { query: CreatorsPage_query$key; accounts: Accounts; onChanged: () => void }) {
-  const { rows, paging } = usePagedConnection<CreatorsPagePaginationQuery, CreatorsPage_query$key, Creator>(fragment, query, (d) => d.creators, "creators");
+  const { rows, paging } = usePagedConnection<CreatorsPagePaginationQuery, CreatorsPage_query$key, Creator>(
+    fragment,
+    query,
+    (d) => d.creators,
+    "creators",
+  );
   return (
     <section aria-labelledby="creators-heading" className="panel">
       <h2 id="creators-heading">Your creators ({formatWhole(paging.total)})</h2>
       {rows.length === 0 ? (
-        <EmptyState title="No creators yet.">Add one with the form above, then give them their tracked accounts; a campaign then pays them for those accounts' videos.</EmptyState>
+        <EmptyState title="No creators yet.">
+          Add one with the form above, then give them their tracked accounts; a campaign then pays them for those accounts' videos.
+        </EmptyState>
       ) : (
         <ul className="plain-list">
           {rows.map((c) => (
@@ -196,7 +206,10 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const r = await save.run({ id: c.id, name, contact, notes }, { failed: `Could not save ${c.name}`, done: (d) => `Saved “${d.updateCreator.name}”.` });
+    const r = await save.run(
+      { id: c.id, name, contact, notes },
+      { failed: `Could not save ${c.name}`, done: (d) => `Saved “${d.updateCreator.name}”.` },
+    );
     if (r) setEditing(false);
   }
 
@@ -212,7 +225,9 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
         failed: title,
         done: (d) => {
           const no = d.assignCreatorAccounts.find((x) => !x.success);
-          return no ? refused(title, `${no.error ?? "refused"}. An account belongs to at most one creator: take it from the other creator first.`) : `Gave the account to ${c.name}.`;
+          return no
+            ? refused(title, `${no.error ?? "refused"}. An account belongs to at most one creator: take it from the other creator first.`)
+            : `Gave the account to ${c.name}.`;
         },
       },
     );
@@ -221,7 +236,10 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
 
   async function take(a: NonNullable<Creator["accounts"][number]>) {
     assign.clear();
-    const r = await unassign.run({ creatorId: c.id, accountIds: [a.id] }, { failed: `Could not take @${a.username} from ${c.name}`, done: () => `Took @${a.username} from ${c.name}.` });
+    const r = await unassign.run(
+      { creatorId: c.id, accountIds: [a.id] },
+      { failed: `Could not take @${a.username} from ${c.name}`, done: () => `Took @${a.username} from ${c.name}.` },
+    );
     if (r) onChanged();
   }
 
@@ -276,7 +294,12 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
             a ? (
               <li key={a.id} className="row">
                 <Link to={paths.account(a.uuid)}>{a.displayName ? `${a.displayName} (@${a.username})` : `@${a.username}`}</Link>
-                <button type="button" disabled={unassign.pending} onClick={() => void take(a)} aria-label={`Take away @${a.username} from ${c.name}`}>
+                <button
+                  type="button"
+                  disabled={unassign.pending}
+                  onClick={() => void take(a)}
+                  aria-label={`Take away @${a.username} from ${c.name}`}
+                >
                   Take away
                 </button>
               </li>
@@ -303,7 +326,12 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
           <button type="submit" disabled={assign.pending}>
             Assign account
           </button>
-          <FirstOf shown={accounts.edges.length} total={accounts.totalCount} what="tracked accounts, newest first" rest="Assign the others through the API." />
+          <FirstOf
+            shown={accounts.edges.length}
+            total={accounts.totalCount}
+            what="tracked accounts, newest first"
+            rest="Assign the others through the API."
+          />
         </form>
       )}
       <Outcome outcome={save.outcome} />

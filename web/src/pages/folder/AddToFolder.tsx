@@ -92,7 +92,11 @@ export function AddToFolder({ folderId, onAdded }: { folderId: string; onAdded: 
     if (!id) return;
     const r = await video.run(
       { folderId, videoIds: [id] },
-      { optimisticUpdater: bump(folderId, "videoCount"), done: (d) => said(d.addVideosToFolder, "Added the video to the folder."), failed: TITLE },
+      {
+        optimisticUpdater: bump(folderId, "videoCount"),
+        done: (d) => said(d.addVideosToFolder, "Added the video to the folder."),
+        failed: TITLE,
+      },
     );
     if (r) onAdded();
   }
@@ -104,7 +108,11 @@ export function AddToFolder({ folderId, onAdded }: { folderId: string; onAdded: 
     if (!id) return;
     const r = await account.run(
       { folderId, accountIds: [id] },
-      { optimisticUpdater: bump(folderId, "accountCount"), done: (d) => said(d.addAccountsToFolder, "Added the account (and its tracked videos) to the folder."), failed: TITLE },
+      {
+        optimisticUpdater: bump(folderId, "accountCount"),
+        done: (d) => said(d.addAccountsToFolder, "Added the account (and its tracked videos) to the folder."),
+        failed: TITLE,
+      },
     );
     if (r) onAdded();
   }
@@ -112,8 +120,8 @@ export function AddToFolder({ folderId, onAdded }: { folderId: string; onAdded: 
   if (videos.length === 0 && accounts.length === 0) {
     return (
       <p className="muted">
-        Nothing is tracked yet: track videos on the <Link to={paths.videos()}>Videos</Link> page or accounts on the <Link to={paths.accounts()}>Accounts</Link> page, then add them
-        here.
+        Nothing is tracked yet: track videos on the <Link to={paths.videos()}>Videos</Link> page or accounts on the{" "}
+        <Link to={paths.accounts()}>Accounts</Link> page, then add them here.
       </p>
     );
   }
@@ -134,7 +142,12 @@ export function AddToFolder({ folderId, onAdded }: { folderId: string; onAdded: 
           <button type="submit" disabled={video.pending}>
             Add video
           </button>
-          <FirstOf shown={videos.length} total={data.videos.totalCount} what="tracked videos, newest first" rest="To add older ones, select them on the Videos page and press Add to folder." />
+          <FirstOf
+            shown={videos.length}
+            total={data.videos.totalCount}
+            what="tracked videos, newest first"
+            rest="To add older ones, select them on the Videos page and press Add to folder."
+          />
         </form>
       )}
       {accounts.length > 0 && (
@@ -152,7 +165,12 @@ export function AddToFolder({ folderId, onAdded }: { folderId: string; onAdded: 
           <button type="submit" disabled={account.pending}>
             Add account
           </button>
-          <FirstOf shown={accounts.length} total={data.accounts.totalCount} what="tracked accounts, newest first" rest="Older ones cannot be picked here yet." />
+          <FirstOf
+            shown={accounts.length}
+            total={data.accounts.totalCount}
+            what="tracked accounts, newest first"
+            rest="Older ones cannot be picked here yet."
+          />
         </form>
       )}
       <Outcome outcome={video.outcome} />

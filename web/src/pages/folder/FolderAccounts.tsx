@@ -48,18 +48,30 @@ const removeMutation = graphql`
 type Edge = FolderAccounts_folder$data["accounts"]["edges"][number];
 
 export function FolderAccounts({ folder, onChanged }: { folder: FolderAccounts_folder$key; onChanged: () => void }) {
-  const { data, paging } = usePagedConnection<FolderAccountsPaginationQuery, FolderAccounts_folder$key, Edge["node"]>(fragment, folder, (d) => d.accounts, "accounts");
+  const { data, paging } = usePagedConnection<FolderAccountsPaginationQuery, FolderAccounts_folder$key, Edge["node"]>(
+    fragment,
+    folder,
+    (d) => d.accounts,
+    "accounts",
+  );
   const remove = useAction<FolderAccountsRemoveMutation>(removeMutation);
 
   async function doRemove(accountId: string) {
     const title = "Could not remove the account";
     // The server answers per account: a refusal comes with its reason, shown in its words.
-    const done = await remove.run({ folderId: data.id, accountIds: [accountId] }, { done: ({ removeAccountsFromFolder: [r] }) => (r && !r.success ? refused(title, r.error) : null), failed: title });
+    const done = await remove.run(
+      { folderId: data.id, accountIds: [accountId] },
+      { done: ({ removeAccountsFromFolder: [r] }) => (r && !r.success ? refused(title, r.error) : null), failed: title },
+    );
     if (done) onChanged();
   }
 
   if (data.accounts.edges.length === 0) {
-    return <EmptyState title="No accounts in this folder.">Add a tracked account with the form above: its tracked videos then count in the folder too.</EmptyState>;
+    return (
+      <EmptyState title="No accounts in this folder.">
+        Add a tracked account with the form above: its tracked videos then count in the folder too.
+      </EmptyState>
+    );
   }
   return (
     <>
@@ -71,7 +83,13 @@ export function FolderAccounts({ folder, onChanged }: { folder: FolderAccounts_f
             <span className="muted">
               @{a.username} · {platformName(a.type)} · {formatCount(a.followerCount)} followers · added <Time value={addedAt} />
             </span>
-            <button type="button" className="button-link" aria-label={`Remove @${a.username} from the folder`} disabled={remove.pending} onClick={() => void doRemove(a.id)}>
+            <button
+              type="button"
+              className="button-link"
+              aria-label={`Remove @${a.username} from the folder`}
+              disabled={remove.pending}
+              onClick={() => void doRemove(a.id)}
+            >
               Remove
             </button>
           </li>

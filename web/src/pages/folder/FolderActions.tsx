@@ -116,7 +116,13 @@ export function FolderActions({ folderId, folderUuid, parentUuid, name, childCou
         </form>
       ) : open === "move" ? (
         <Suspense fallback={<Loading what="Reading the folders" />}>
-          <MoveTo folderUuid={folderUuid} parentUuid={parentUuid} busy={move.pending} onPick={(p) => void doMove(p)} onCancel={() => setOpen(null)} />
+          <MoveTo
+            folderUuid={folderUuid}
+            parentUuid={parentUuid}
+            busy={move.pending}
+            onPick={(p) => void doMove(p)}
+            onCancel={() => setOpen(null)}
+          />
         </Suspense>
       ) : (
         <>
@@ -131,7 +137,12 @@ export function FolderActions({ folderId, folderUuid, parentUuid, name, childCou
       {childCount > 0 ? (
         <DeleteWithChildren name={name} childCount={childCount} disabled={remove.pending} onConfirm={(c) => void doDelete(c)} />
       ) : (
-        <ConfirmButton question={`Delete the folder “${name}”? Its videos and accounts stay tracked.`} confirmLabel="Delete" onConfirm={() => void doDelete("MOVE_UP")} disabled={remove.pending}>
+        <ConfirmButton
+          question={`Delete the folder “${name}”? Its videos and accounts stay tracked.`}
+          confirmLabel="Delete"
+          onConfirm={() => void doDelete("MOVE_UP")}
+          disabled={remove.pending}
+        >
           Delete folder
         </ConfirmButton>
       )}
@@ -141,7 +152,19 @@ export function FolderActions({ folderId, folderUuid, parentUuid, name, childCou
 }
 
 /** Choose the new parent: any folder but this one and its own sub-folders, or the top level. */
-function MoveTo({ folderUuid, parentUuid, busy, onPick, onCancel }: { folderUuid: string; parentUuid: string | null; busy: boolean; onPick: (p: { id: string; name: string } | null) => void; onCancel: () => void }) {
+function MoveTo({
+  folderUuid,
+  parentUuid,
+  busy,
+  onPick,
+  onCancel,
+}: {
+  folderUuid: string;
+  parentUuid: string | null;
+  busy: boolean;
+  onPick: (p: { id: string; name: string } | null) => void;
+  onCancel: () => void;
+}) {
   const data = useLazyLoadQuery<FolderActionsFoldersQuery>(foldersQuery, {}, { fetchPolicy: "store-and-network" });
   const rows = folderTree(data.folders.edges.map((e) => e.node));
   // This folder's sub-tree: the rows after it that are deeper than it.
@@ -175,7 +198,17 @@ function MoveTo({ folderUuid, parentUuid, busy, onPick, onCancel }: { folderUuid
 }
 
 /** The delete confirmation of a folder with sub-folders: a modal dialog that asks what happens to them. */
-function DeleteWithChildren({ name, childCount, disabled, onConfirm }: { name: string; childCount: number; disabled: boolean; onConfirm: (c: FolderChildren) => void }) {
+function DeleteWithChildren({
+  name,
+  childCount,
+  disabled,
+  onConfirm,
+}: {
+  name: string;
+  childCount: number;
+  disabled: boolean;
+  onConfirm: (c: FolderChildren) => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [children, setChildren] = useState<FolderChildren>("MOVE_UP");
   const question = `Delete the folder “${name}”? It holds ${plural(childCount, "sub-folder")}.`;
@@ -189,10 +222,12 @@ function DeleteWithChildren({ name, childCount, disabled, onConfirm }: { name: s
         <fieldset>
           <legend>Its sub-folders</legend>
           <label>
-            <input type="radio" name="children" checked={children === "MOVE_UP"} onChange={() => setChildren("MOVE_UP")} /> Keep them: move them up one level
+            <input type="radio" name="children" checked={children === "MOVE_UP"} onChange={() => setChildren("MOVE_UP")} /> Keep them: move
+            them up one level
           </label>
           <label>
-            <input type="radio" name="children" checked={children === "DELETE"} onChange={() => setChildren("DELETE")} /> Delete them too, at every level
+            <input type="radio" name="children" checked={children === "DELETE"} onChange={() => setChildren("DELETE")} /> Delete them too,
+            at every level
           </label>
         </fieldset>
         <div className="row">

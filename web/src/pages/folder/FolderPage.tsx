@@ -80,15 +80,24 @@ export default function FolderPage() {
         </ol>
       </nav>
       <PageHeader title={f.name}>
-        <FolderActions folderId={f.id} folderUuid={f.uuid} parentUuid={f.parentUuid ?? null} name={f.name} childCount={f.childCount} onMoved={reload} />
+        <FolderActions
+          folderId={f.id}
+          folderUuid={f.uuid}
+          parentUuid={f.parentUuid ?? null}
+          name={f.name}
+          childCount={f.childCount}
+          onMoved={reload}
+        />
       </PageHeader>
       <p className="muted">
-        {plural(f.videoCount, "video")}, {plural(f.accountCount, "account")} and {plural(f.childCount, "sub-folder")}; created <Time value={f.createdAt} />.
+        {plural(f.videoCount, "video")}, {plural(f.accountCount, "account")} and {plural(f.childCount, "sub-folder")}; created{" "}
+        <Time value={f.createdAt} />.
       </p>
       <SubFolders folder={f} onChanged={reload} />
       {f.childCount > 0 && (
         <label className="select-all">
-          <input type="checkbox" checked={withSubFolders} onChange={(e) => toggleSubFolders(e.target.checked)} /> Include sub-folders in the analytics
+          <input type="checkbox" checked={withSubFolders} onChange={(e) => toggleSubFolders(e.target.checked)} /> Include sub-folders in the
+          analytics
         </label>
       )}
       <FolderAnalytics folder={f} />
@@ -98,7 +107,11 @@ export default function FolderPage() {
       </section>
       <section aria-labelledby="folder-videos-heading" className="panel">
         <h2 id="folder-videos-heading">Videos</h2>
-        <ExportButton kind="FOLDER_VIDEOS" what="the folder's videos" filter={{ folderId: f.id, sort: videoOptions.sort, order: videoOptions.order }} />
+        <ExportButton
+          kind="FOLDER_VIDEOS"
+          what="the folder's videos"
+          filter={{ folderId: f.id, sort: videoOptions.sort, order: videoOptions.order }}
+        />
         <FolderVideos folder={f} onChanged={reload} />
       </section>
       <section aria-labelledby="folder-accounts-heading" className="panel">

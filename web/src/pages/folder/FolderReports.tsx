@@ -133,7 +133,11 @@ export function FolderReports({ folderId, folderName }: { folderId: string; fold
 
 function Reports({ folderId, folderName }: { folderId: string; folderName: string }) {
   const [fetchKey, setFetchKey] = useState(0);
-  const data = useLazyLoadQuery<FolderReportsQuery>(query, { folderId }, { fetchKey, fetchPolicy: fetchKey ? "network-only" : "store-or-network" });
+  const data = useLazyLoadQuery<FolderReportsQuery>(
+    query,
+    { folderId },
+    { fetchKey, fetchPolicy: fetchKey ? "network-only" : "store-or-network" },
+  );
   const reload = () => setFetchKey((k) => k + 1);
   const isOwner = data.viewer?.currentWorkspace?.role === "OWNER";
   const schedules = data.reportSchedules.edges.map((e) => e.node);
@@ -144,7 +148,11 @@ function Reports({ folderId, folderName }: { folderId: string; folderName: strin
 
   return (
     <>
-      {isOwner ? <ShareLink folderId={folderId} folderName={folderName} /> : <p className="muted">Owners make share links and schedule reports.</p>}
+      {isOwner ? (
+        <ShareLink folderId={folderId} folderName={folderName} />
+      ) : (
+        <p className="muted">Owners make share links and schedule reports.</p>
+      )}
       <h3>Scheduled reports</h3>
       {schedules.length === 0 ? (
         <p className="muted">No report is scheduled for this folder.</p>
@@ -152,8 +160,8 @@ function Reports({ folderId, folderName }: { folderId: string; folderName: strin
         <ul className="report-schedules">
           {schedules.map((s) => (
             <li key={s.id}>
-              <strong>{s.frequency === "WEEKLY" ? `Weekly, ${WEEKDAYS[s.weekday]}` : `Monthly, day ${s.dayOfMonth}`}</strong> at {String(s.hour).padStart(2, "0")}:00 ({s.timeZone}) to{" "}
-              {s.recipients.join(", ")}
+              <strong>{s.frequency === "WEEKLY" ? `Weekly, ${WEEKDAYS[s.weekday]}` : `Monthly, day ${s.dayOfMonth}`}</strong> at{" "}
+              {String(s.hour).padStart(2, "0")}:00 ({s.timeZone}) to {s.recipients.join(", ")}
               {s.attachCsv ? " · with the videos as CSV" : ""}
               {s.enabled ? "" : " · paused"}
               {isOwner && (
@@ -161,14 +169,24 @@ function Reports({ folderId, folderName }: { folderId: string; folderName: strin
                   <button
                     type="button"
                     disabled={update.pending}
-                    onClick={() => void update.run({ id: s.id, enabled: !s.enabled }, { done: () => (s.enabled ? "Schedule paused." : "Schedule resumed."), failed: "Could not change the schedule" })}
+                    onClick={() =>
+                      void update.run(
+                        { id: s.id, enabled: !s.enabled },
+                        { done: () => (s.enabled ? "Schedule paused." : "Schedule resumed."), failed: "Could not change the schedule" },
+                      )
+                    }
                   >
                     {s.enabled ? "Pause" : "Resume"}
                   </button>
                   <ConfirmButton
                     question="Delete this schedule and the reports it produced? Its share link stops working."
                     confirmLabel="Delete schedule"
-                    onConfirm={() => void remove.run({ id: s.id }, { done: () => (reload(), "Schedule deleted."), failed: "Could not delete the schedule" })}
+                    onConfirm={() =>
+                      void remove.run(
+                        { id: s.id },
+                        { done: () => (reload(), "Schedule deleted."), failed: "Could not delete the schedule" },
+                      )
+                    }
                   >
                     Delete schedule
                   </ConfirmButton>

@@ -65,10 +65,20 @@ const SORTS: { value: FolderVideoSort; label: string }[] = [
 
 type Row = FolderVideos_folder$data["videos"]["edges"][number]["node"];
 
-const metrics = videoMetricColumns<Row, FolderVideoSort>({ views: "VIEWS", likes: "LIKES", engagement: "ENGAGEMENT_RATE", posted: "UPLOADED" });
+const metrics = videoMetricColumns<Row, FolderVideoSort>({
+  views: "VIEWS",
+  likes: "LIKES",
+  engagement: "ENGAGEMENT_RATE",
+  posted: "UPLOADED",
+});
 
 export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folder$key; onChanged: () => void }) {
-  const { data, rows, paging } = usePagedConnection<FolderVideosPaginationQuery, FolderVideos_folder$key, Row>(fragment, folder, (d) => d.videos, "videos");
+  const { data, rows, paging } = usePagedConnection<FolderVideosPaginationQuery, FolderVideos_folder$key, Row>(
+    fragment,
+    folder,
+    (d) => d.videos,
+    "videos",
+  );
   const [{ sort, order }, change] = useListOptions(folderVideoOptions);
   const remove = useAction<FolderVideosRemoveMutation>(removeMutation);
 
@@ -77,7 +87,10 @@ export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folde
     const done = await remove.run(
       { folderId: data.id, videoIds: [v.id] },
       {
-        done: (r) => (r.removeVideosFromFolder > 0 ? `Removed “${label}” from the folder.` : `“${label}” is in the folder through its account: remove the account to take it out.`),
+        done: (r) =>
+          r.removeVideosFromFolder > 0
+            ? `Removed “${label}” from the folder.`
+            : `“${label}” is in the folder through its account: remove the account to take it out.`,
         failed: "Could not remove the video",
       },
     );
@@ -96,7 +109,13 @@ export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folde
       header: "Actions",
       hidden: true,
       cell: (v) => (
-        <button type="button" className="button-link" aria-label={`Remove ${videoTitle(v)} from the folder`} disabled={remove.pending} onClick={() => void doRemove(v)}>
+        <button
+          type="button"
+          className="button-link"
+          aria-label={`Remove ${videoTitle(v)} from the folder`}
+          disabled={remove.pending}
+          onClick={() => void doRemove(v)}
+        >
           Remove
         </button>
       ),
@@ -134,7 +153,8 @@ export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folde
         rowKey={(v) => v.id}
         empty={
           <EmptyState title="No videos in this folder.">
-            Add a tracked video or account with the form above, or select videos on the <Link to={paths.videos()}>Videos</Link> page and press Add to folder.
+            Add a tracked video or account with the form above, or select videos on the <Link to={paths.videos()}>Videos</Link> page and
+            press Add to folder.
           </EmptyState>
         }
         sorting={{ sort, order, onSort: change }}

@@ -64,7 +64,10 @@ export function SubFolders({ folder, onChanged }: { folder: SubFolders_folder$ke
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const r = await create.run({ name, parentId: f.id }, { failed: "Could not create the sub-folder", done: (d) => `Created the sub-folder “${d.createFolder.name}”.` });
+    const r = await create.run(
+      { name, parentId: f.id },
+      { failed: "Could not create the sub-folder", done: (d) => `Created the sub-folder “${d.createFolder.name}”.` },
+    );
     if (r) {
       setName("");
       onChanged();
@@ -79,7 +82,11 @@ export function SubFolders({ folder, onChanged }: { folder: SubFolders_folder$ke
         columns={COLUMNS}
         rows={rows}
         rowKey={(r) => r.id}
-        empty={<EmptyState title="No sub-folders.">{canNest ? "Name one below to organise this folder further." : "Folders nest at most 5 levels deep."}</EmptyState>}
+        empty={
+          <EmptyState title="No sub-folders.">
+            {canNest ? "Name one below to organise this folder further." : "Folders nest at most 5 levels deep."}
+          </EmptyState>
+        }
       />
       {canNest && (
         <form className="row" onSubmit={submit}>

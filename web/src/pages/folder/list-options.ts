@@ -5,5 +5,12 @@
 import type { FolderVideoSort } from "../../__generated__/FolderPageQuery.graphql";
 import { listOptionsCodec, type ListOptionsOf } from "../../lib/list-options";
 
-export const folderVideoOptions = listOptionsCodec<FolderVideoSort>(["UPLOADED", "VIEWS", "LIKES", "COMMENTS", "SHARES", "ENGAGEMENT_RATE"]);
+export const folderVideoOptions = listOptionsCodec<FolderVideoSort>([
+  "UPLOADED",
+  "VIEWS",
+  "LIKES",
+  "COMMENTS",
+  "SHARES",
+  "ENGAGEMENT_RATE",
+]);
 export type FolderVideoOptions = ListOptionsOf<FolderVideoSort>;

@@ -51,7 +51,12 @@ export function FolderPicker({ onPick, busy }: { onPick: (folder: { id: string; 
       <button type="submit" className="button-primary" disabled={busy}>
         Add
       </button>
-      <FirstOf shown={folders.length} total={data.folders.totalCount} what="folders, newest first" rest="To add to an older one, open it from the Folders page." />
+      <FirstOf
+        shown={folders.length}
+        total={data.folders.totalCount}
+        what="folders, newest first"
+        rest="To add to an older one, open it from the Folders page."
+      />
     </form>
   );
 }

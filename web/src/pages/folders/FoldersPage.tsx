@@ -94,7 +94,12 @@ export default function FoldersPage() {
 }
 
 function FolderTree({ query }: { query: FoldersPage_query$key }) {
-  const { rows: folders, paging } = usePagedConnection<FoldersPagePaginationQuery, FoldersPage_query$key, Folder>(fragment, query, (d) => d.folders, "folders");
+  const { rows: folders, paging } = usePagedConnection<FoldersPagePaginationQuery, FoldersPage_query$key, Folder>(
+    fragment,
+    query,
+    (d) => d.folders,
+    "folders",
+  );
   const rows = useMemo(() => folderTree(folders), [folders]);
   const { revalidate } = useRevalidator();
   const move = useAction<FoldersPageMoveMutation>(moveMutation);
@@ -104,7 +109,10 @@ function FolderTree({ query }: { query: FoldersPage_query$key }) {
     const name = folders.find((f) => f.id === folderId)?.name ?? "the folder";
     const r = await move.run(
       { id: folderId, parentId: parent?.id ?? null },
-      { failed: `Could not move “${name}”`, done: () => (parent ? `Moved “${name}” into “${parent.name}”.` : `Moved “${name}” to the top level.`) },
+      {
+        failed: `Could not move “${name}”`,
+        done: () => (parent ? `Moved “${name}” into “${parent.name}”.` : `Moved “${name}” to the top level.`),
+      },
     );
     if (r) void revalidate();
   }
@@ -176,7 +184,8 @@ function FolderTree({ query }: { query: FoldersPage_query$key }) {
           })}
           empty={
             <EmptyState title="No folders yet.">
-              Name one in the form above and press Create folder, then add videos from the <Link to={paths.videos()}>Videos</Link> page or the folder's page.
+              Name one in the form above and press Create folder, then add videos from the <Link to={paths.videos()}>Videos</Link> page or
+              the folder's page.
             </EmptyState>
           }
           paging={paging}
@@ -194,7 +203,10 @@ function CreateFolderForm({ folders, onCreated }: { folders: readonly Row[]; onC
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const r = await create.run({ name, parentId: parentId || null }, { done: (d) => `Created the folder “${d.createFolder.name}”.`, failed: "Could not create the folder" });
+    const r = await create.run(
+      { name, parentId: parentId || null },
+      { done: (d) => `Created the folder “${d.createFolder.name}”.`, failed: "Could not create the folder" },
+    );
     if (r) {
       setName("");
       onCreated();

@@ -70,7 +70,10 @@ export default function NotificationsPage() {
   const unread = rows.filter((n) => !n.readAt).length;
 
   async function markRead(variables: { ids?: string[]; all?: boolean }) {
-    const done = await mark.run(variables, { done: (r) => `Marked ${r.markNotificationsRead.marked} read.`, failed: "Could not mark them read" });
+    const done = await mark.run(variables, {
+      done: (r) => `Marked ${r.markNotificationsRead.marked} read.`,
+      failed: "Could not mark them read",
+    });
     if (done) refetch({}, { fetchPolicy: "network-only" });
   }
 
@@ -118,7 +121,11 @@ export default function NotificationsPage() {
         columns={columns}
         rows={rows}
         rowKey={(n) => n.id}
-        empty={<EmptyState title="No notifications yet.">Spikes, new videos of tracked accounts, finished analyses and radar searches show here as they happen.</EmptyState>}
+        empty={
+          <EmptyState title="No notifications yet.">
+            Spikes, new videos of tracked accounts, finished analyses and radar searches show here as they happen.
+          </EmptyState>
+        }
         paging={paging}
       />
     </>

@@ -66,8 +66,8 @@ export function GrowthChart({ query }: { query: GrowthChart_query$key }) {
       />
       {empty ? (
         <EmptyState title="No growth to show yet.">
-          Growth is measured on tracked accounts. Track an account on the <Link to={paths.accounts()}>Accounts</Link> page; its first point appears after
-          its first scrape.
+          Growth is measured on tracked accounts. Track an account on the <Link to={paths.accounts()}>Accounts</Link> page; its first point
+          appears after its first scrape.
         </EmptyState>
       ) : (
         <TimeSeriesChart title="Followers and views of tracked accounts, by day" times={times} series={series} xUnit="day" />

@@ -28,7 +28,9 @@ const KEEP = 50;
 /** One line about an event, from the ids and values its payload carries. */
 function describe(event: WorkspaceEvent): string {
   const d = event.data as Record<string, unknown>;
-  const bits = [d.query, d.username, d.error, d.totalRemaining !== undefined ? `${d.totalRemaining} credits left` : null].filter((b) => typeof b === "string" || typeof b === "number");
+  const bits = [d.query, d.username, d.error, d.totalRemaining !== undefined ? `${d.totalRemaining} credits left` : null].filter(
+    (b) => typeof b === "string" || typeof b === "number",
+  );
   return bits.join(" · ");
 }
 
@@ -53,8 +55,8 @@ export function LiveEvents() {
     <div aria-live="polite">
       {events.length === 0 ? (
         <EmptyState title="Waiting for events.">
-          Events appear here as they happen: an analysis or radar search finishing, a spike in views, credits running low. Start an analysis from a
-          video's page to see one.
+          Events appear here as they happen: an analysis or radar search finishing, a spike in views, credits running low. Start an analysis
+          from a video's page to see one.
         </EmptyState>
       ) : (
         <ol className="event-list">

@@ -55,7 +55,8 @@ export default function OverviewPage() {
           <p className="card-label">Credits remaining</p>
           <p className="card-value">{formatWhole(credits.totalRemaining)}</p>
           <p className="card-note">
-            {formatWhole(credits.monthlyUsed)} used of {formatWhole(credits.monthlyTotal)} this month, {formatWhole(credits.monthlyRemaining)} left
+            {formatWhole(credits.monthlyUsed)} used of {formatWhole(credits.monthlyTotal)} this month,{" "}
+            {formatWhole(credits.monthlyRemaining)} left
             {credits.reserved > 0 && <>; {formatWhole(credits.reserved)} held by running analyses</>}
           </p>
           <Meter label="Monthly credits used" value={credits.monthlyUsed} max={credits.monthlyTotal} />

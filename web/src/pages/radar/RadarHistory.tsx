@@ -42,17 +42,18 @@ const searchFragment = graphql`
 `;
 
 export function RadarHistory({ query, selected }: { query: RadarHistory_query$key; selected?: string }) {
-  const { rows, paging } = usePagedConnection<RadarHistoryPaginationQuery, RadarHistory_query$key, { id: string } & RadarHistory_search$key>(
-    fragment,
-    query,
-    (d) => d.radarSearches,
-    "searches",
-  );
+  const { rows, paging } = usePagedConnection<
+    RadarHistoryPaginationQuery,
+    RadarHistory_query$key,
+    { id: string } & RadarHistory_search$key
+  >(fragment, query, (d) => d.radarSearches, "searches");
   return (
     <section aria-labelledby="radar-history-heading" className="panel">
       <h2 id="radar-history-heading">Past searches</h2>
       {rows.length === 0 ? (
-        <EmptyState title="No searches yet.">Describe what you are looking for in the form above and press Search: the ranked videos appear here.</EmptyState>
+        <EmptyState title="No searches yet.">
+          Describe what you are looking for in the form above and press Search: the ranked videos appear here.
+        </EmptyState>
       ) : (
         <ul className="plain-list" aria-label="Past searches">
           {rows.map((node) => (

@@ -6,7 +6,13 @@
 import { useState, type FormEvent } from "react";
 import { graphql } from "react-relay";
 import { useNavigate } from "react-router";
-import type { Platform, RadarDepth, RadarMinViews, RadarSearchFormMutation, RadarTimePeriod } from "../../__generated__/RadarSearchFormMutation.graphql";
+import type {
+  Platform,
+  RadarDepth,
+  RadarMinViews,
+  RadarSearchFormMutation,
+  RadarTimePeriod,
+} from "../../__generated__/RadarSearchFormMutation.graphql";
 import { paths } from "../../app/paths";
 import { Outcome } from "../../components/Outcome";
 import { RADAR_SEARCH_CREDITS } from "../../lib/costs";
@@ -83,7 +89,15 @@ export function RadarSearchForm({ balance }: { balance: number }) {
         <p id="radar-query-help" className="muted">
           Describe the videos you want, for example “sourdough bread for beginners”: a specific description finds better videos.
         </p>
-        <textarea id="radar-query" aria-describedby="radar-query-help" rows={2} maxLength={1000} required value={text} onChange={(e) => setText(e.target.value)} />
+        <textarea
+          id="radar-query"
+          aria-describedby="radar-query-help"
+          rows={2}
+          maxLength={1000}
+          required
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
         <div className="filters">
           <label>
             Platform

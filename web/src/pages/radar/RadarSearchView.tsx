@@ -81,13 +81,28 @@ const resultsFragment = graphql`
   }
 `;
 
-const MIN_VIEWS_LABEL: Record<string, string> = { ANY: "any views", MIN_10K: "10K+ views", MIN_25K: "25K+ views", MIN_50K: "50K+ views", MIN_100K: "100K+ views" };
-const PERIOD_LABEL: Record<string, string> = { ANY: "any time", TODAY: "today", WEEK: "last 7 days", LAST_MONTH: "last month", YEAR: "last year" };
+const MIN_VIEWS_LABEL: Record<string, string> = {
+  ANY: "any views",
+  MIN_10K: "10K+ views",
+  MIN_25K: "25K+ views",
+  MIN_50K: "50K+ views",
+  MIN_100K: "100K+ views",
+};
+const PERIOD_LABEL: Record<string, string> = {
+  ANY: "any time",
+  TODAY: "today",
+  WEEK: "last 7 days",
+  LAST_MONTH: "last month",
+  YEAR: "last year",
+};
 const FINISHED = new Set(["COMPLETED", "FAILED"]);
 
 export function RadarSearchView() {
   const s = useRouteQuery<RadarSearchViewQuery>(query).radarSearch;
-  const config = useMemo<GraphQLSubscriptionConfig<RadarSearchViewUpdatesSubscription>>(() => ({ subscription: updates, variables: { id: s.id } }), [s.id]);
+  const config = useMemo<GraphQLSubscriptionConfig<RadarSearchViewUpdatesSubscription>>(
+    () => ({ subscription: updates, variables: { id: s.id } }),
+    [s.id],
+  );
   useSubscription(config);
 
   // Every status seen while the page is open, in order (pending → searching → completed or failed).
@@ -105,7 +120,8 @@ export function RadarSearchView() {
       <div className="row meta">
         <StatusBadge status={s.status} />
         <span>
-          {platformName(s.platform)} · {humanize(s.depth)} · {MIN_VIEWS_LABEL[s.minViews]} · posted {PERIOD_LABEL[s.timePeriod]} · {s.language}
+          {platformName(s.platform)} · {humanize(s.depth)} · {MIN_VIEWS_LABEL[s.minViews]} · posted {PERIOD_LABEL[s.timePeriod]} ·{" "}
+          {s.language}
         </span>
         <span>
           Started <Time value={s.createdAt} />
@@ -167,11 +183,20 @@ const COLUMNS: Column<Result>[] = [
   metrics.views,
   metrics.engagement,
   metrics.posted,
-  { id: "score", header: "Score", cell: (r) => <span title="0 to 1: relevance 40 %, views 30 %, engagement 15 %, recency 15 %">{r.score.toFixed(2)}</span> },
+  {
+    id: "score",
+    header: "Score",
+    cell: (r) => <span title="0 to 1: relevance 40 %, views 30 %, engagement 15 %, recency 15 %">{r.score.toFixed(2)}</span>,
+  },
 ];
 
 function RadarResults({ search, status, resultCount }: { search: RadarSearchView_results$key; status: string; resultCount: number }) {
-  const { rows, paging, refetch } = usePagedConnection<RadarSearchViewResultsQuery, RadarSearchView_results$key, Result>(resultsFragment, search, (d) => d.results, "results");
+  const { rows, paging, refetch } = usePagedConnection<RadarSearchViewResultsQuery, RadarSearchView_results$key, Result>(
+    resultsFragment,
+    search,
+    (d) => d.results,
+    "results",
+  );
   const [pending, startTransition] = useTransition();
   // The results were read before the search finished (or by another count): read them again.
   const loadedFor = useRef(`${status}:${paging.total}`);
@@ -191,7 +216,8 @@ function RadarResults({ search, status, resultCount }: { search: RadarSearchView
       rowKey={(r) => r.id}
       empty={
         <EmptyState title="This search found nothing.">
-          No video matched. Try other or fewer words, another platform, a longer posting time or a lower minimum of views, then search again.
+          No video matched. Try other or fewer words, another platform, a longer posting time or a lower minimum of views, then search
+          again.
         </EmptyState>
       }
       paging={paging}

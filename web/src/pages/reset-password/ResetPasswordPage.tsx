@@ -31,7 +31,8 @@ function SetPassword({ token }: { token: string }) {
       await resetPassword(token, String(form.get("password")));
       navigate(`${paths.signIn()}?password=set`, { replace: true });
     },
-    ({ code, message }) => (code === "VALIDATION_ERROR" && /token/i.test(message) ? "This link has expired or was used already: ask for a new one." : message),
+    ({ code, message }) =>
+      code === "VALIDATION_ERROR" && /token/i.test(message) ? "This link has expired or was used already: ask for a new one." : message,
   );
   return (
     <>

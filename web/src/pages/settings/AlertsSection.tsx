@@ -86,7 +86,8 @@ function Rules({ rules }: { rules: readonly Rule[] }) {
     const next = { rule: r.rule, inDashboard: r.inDashboard, byMail: r.byMail, minViewsPerHour: r.minViewsPerHour ?? null, ...patch };
     void action.run(next, {
       optimisticResponse: { setAlertRule: { id: r.id, ...next } },
-      done: () => `${r.label}: ${[next.inDashboard && "in the dashboard", next.byMail && "by mail"].filter(Boolean).join(" and ") || "off"}.`,
+      done: () =>
+        `${r.label}: ${[next.inDashboard && "in the dashboard", next.byMail && "by mail"].filter(Boolean).join(" and ") || "off"}.`,
       failed: `Could not change ${r.label}`,
     });
   }
@@ -128,7 +129,15 @@ function Rules({ rules }: { rules: readonly Rule[] }) {
             <label htmlFor="min-views" className="visually-hidden">
               Least views per hour for a spike alert
             </label>
-            <input id="min-views" type="number" min={0} inputMode="numeric" value={minViews} onChange={(e) => setMinViews(e.currentTarget.value)} placeholder="any" />
+            <input
+              id="min-views"
+              type="number"
+              min={0}
+              inputMode="numeric"
+              value={minViews}
+              onChange={(e) => setMinViews(e.currentTarget.value)}
+              placeholder="any"
+            />
             <button type="submit">Save</button>
           </form>
         ) : (
@@ -140,7 +149,9 @@ function Rules({ rules }: { rules: readonly Rule[] }) {
   return (
     <section aria-labelledby="alerts-heading" className="panel">
       <h2 id="alerts-heading">Your alerts</h2>
-      <p className="muted">For this workspace. A burst of one alert sends at most one mail per 10 minutes, saying how many; every mail has a link to stop it.</p>
+      <p className="muted">
+        For this workspace. A burst of one alert sends at most one mail per 10 minutes, saying how many; every mail has a link to stop it.
+      </p>
       <Outcome outcome={action.outcome} />
       <DataTable label="Alert rules and how you hear of them" columns={columns} rows={rules} rowKey={(r) => r.rule} />
     </section>
@@ -158,7 +169,10 @@ function Digest({ settings }: { settings: AlertsSectionQuery$data["digestSetting
       hour: Number(form.get("hour")),
       timeZone: String(form.get("timeZone") ?? "").trim() || null,
     };
-    void action.run(variables, { done: (r) => (r.setDigestSettings.enabled ? "Weekly digest on." : "Weekly digest off."), failed: "Could not save the digest" });
+    void action.run(variables, {
+      done: (r) => (r.setDigestSettings.enabled ? "Weekly digest on." : "Weekly digest off."),
+      failed: "Could not save the digest",
+    });
   }
   return (
     <section aria-labelledby="digest-heading" className="panel">
@@ -184,7 +198,13 @@ function Digest({ settings }: { settings: AlertsSectionQuery$data["digestSetting
           ))}
         </select>
         <label htmlFor="digest-zone">Time zone</label>
-        <input id="digest-zone" name="timeZone" defaultValue={settings.timeZone} placeholder={Intl.DateTimeFormat().resolvedOptions().timeZone} autoComplete="off" />
+        <input
+          id="digest-zone"
+          name="timeZone"
+          defaultValue={settings.timeZone}
+          placeholder={Intl.DateTimeFormat().resolvedOptions().timeZone}
+          autoComplete="off"
+        />
         <button type="submit" className="button-primary" disabled={action.pending}>
           Save digest
         </button>
@@ -200,14 +220,28 @@ function CreditsThreshold({ value }: { value: number | null }) {
   function submit(event: FormEvent) {
     event.preventDefault();
     const threshold = text.trim() === "" ? null : Number(text);
-    void action.run({ threshold }, { done: () => (threshold === null ? "Credits low uses the server's percentage." : `Credits low fires below ${threshold} credits.`), failed: "Could not save the threshold" });
+    void action.run(
+      { threshold },
+      {
+        done: () => (threshold === null ? "Credits low uses the server's percentage." : `Credits low fires below ${threshold} credits.`),
+        failed: "Could not save the threshold",
+      },
+    );
   }
   return (
     <section aria-labelledby="threshold-heading" className="panel">
       <h2 id="threshold-heading">Credits low (owners)</h2>
       <form onSubmit={submit} className="stacked-form">
         <label htmlFor="credits-threshold">Alert when fewer credits than this are left</label>
-        <input id="credits-threshold" type="number" min={0} inputMode="numeric" value={text} onChange={(e) => setText(e.currentTarget.value)} placeholder="server default" />
+        <input
+          id="credits-threshold"
+          type="number"
+          min={0}
+          inputMode="numeric"
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          placeholder="server default"
+        />
         <button type="submit" className="button-primary" disabled={action.pending}>
           Save threshold
         </button>

@@ -78,9 +78,9 @@ export function ApiKeysSection({ isOwner }: { isOwner: boolean }) {
     <section aria-labelledby="keys-heading" className="panel">
       <h2 id="keys-heading">API keys</h2>
       <p className="muted">
-        Integrations (scripts, the REST API under /api/v1, GraphQL, MCP) send a key as <code>Authorization: Bearer &lt;key&gt;</code>. A key acts as an
-        owner of this workspace; at most 5 are active at a time. To try the API as yourself, open the <a href="/graphql">GraphQL explorer</a>: it
-        uses your session.
+        Integrations (scripts, the REST API under /api/v1, GraphQL, MCP) send a key as <code>Authorization: Bearer &lt;key&gt;</code>. A key
+        acts as an owner of this workspace; at most 5 are active at a time. To try the API as yourself, open the{" "}
+        <a href="/graphql">GraphQL explorer</a>: it uses your session.
       </p>
       {isOwner ? <ApiKeys /> : <OwnersOnly what="API keys" />}
     </section>
@@ -90,7 +90,12 @@ export function ApiKeysSection({ isOwner }: { isOwner: boolean }) {
 type Key = ApiKeysSection_query$data["apiKeys"]["edges"][number]["node"];
 
 function ApiKeys() {
-  const { data, rows, paging } = useSettingsList<ApiKeysSectionPaginationQuery, ApiKeysSection_query$key, Key>(query, fragment, (d) => d.apiKeys, "keys");
+  const { data, rows, paging } = useSettingsList<ApiKeysSectionPaginationQuery, ApiKeysSection_query$key, Key>(
+    query,
+    fragment,
+    (d) => d.apiKeys,
+    "keys",
+  );
   const create = useAction<ApiKeysSectionCreateMutation>(createMutation);
   const revoke = useAction<ApiKeysSectionRevokeMutation>(revokeMutation);
   const [name, setName] = useState("");
@@ -100,7 +105,10 @@ function ApiKeys() {
     event.preventDefault();
     revoke.clear();
     const connections = [data.apiKeys.__id];
-    const r = await create.run({ name: name.trim(), connections }, { updater: countChange(connections, 1), failed: "Could not create the key" });
+    const r = await create.run(
+      { name: name.trim(), connections },
+      { updater: countChange(connections, 1), failed: "Could not create the key" },
+    );
     if (!r) return;
     setCreated({ name: r.createApiKey.apiKey.name, secret: r.createApiKey.secret });
     setName("");
@@ -111,7 +119,11 @@ function ApiKeys() {
     // Shown revoked at once; back to active if the server refuses.
     void revoke.run(
       { id: k.id },
-      { optimisticResponse: { revokeApiKey: { id: k.id, revokedAt: new Date().toISOString() } }, done: () => `Revoked “${k.name}”: it is refused from now on.`, failed: "Could not revoke the key" },
+      {
+        optimisticResponse: { revokeApiKey: { id: k.id, revokedAt: new Date().toISOString() } },
+        done: () => `Revoked “${k.name}”: it is refused from now on.`,
+        failed: "Could not revoke the key",
+      },
     );
   }
 
@@ -155,7 +167,15 @@ function ApiKeys() {
       <form className="row settings-form" onSubmit={submit}>
         <div className="field">
           <label htmlFor="key-name">Key name</label>
-          <input id="key-name" name="name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="e.g. Reporting script" />
+          <input
+            id="key-name"
+            name="name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            maxLength={100}
+            placeholder="e.g. Reporting script"
+          />
         </div>
         <button type="submit" className="button-primary" disabled={create.pending}>
           Create key
@@ -176,7 +196,9 @@ function ApiKeys() {
         columns={columns}
         rows={rows}
         rowKey={(k) => k.id}
-        empty={<EmptyState title="No API keys yet.">Name one above (what will use it, e.g. “Reporting script”) and press Create key.</EmptyState>}
+        empty={
+          <EmptyState title="No API keys yet.">Name one above (what will use it, e.g. “Reporting script”) and press Create key.</EmptyState>
+        }
         paging={paging}
       />
     </>

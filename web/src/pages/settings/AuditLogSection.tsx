@@ -77,7 +77,12 @@ const COLUMNS: Column<Entry>[] = [
 ];
 
 function AuditLog() {
-  const { rows, paging } = useSettingsList<AuditLogSectionPaginationQuery, AuditLogSection_query$key, Entry>(query, fragment, (d) => d.auditLog, "entries");
+  const { rows, paging } = useSettingsList<AuditLogSectionPaginationQuery, AuditLogSection_query$key, Entry>(
+    query,
+    fragment,
+    (d) => d.auditLog,
+    "entries",
+  );
   return (
     <DataTable
       label="Recorded actions, newest first"

@@ -9,7 +9,10 @@ import { graphql } from "react-relay";
 import type { MembersSectionMembersPaginationQuery } from "../../__generated__/MembersSectionMembersPaginationQuery.graphql";
 import type { MembersSection_members$data, MembersSection_members$key } from "../../__generated__/MembersSection_members.graphql";
 import type { MembersSectionInvitationsPaginationQuery } from "../../__generated__/MembersSectionInvitationsPaginationQuery.graphql";
-import type { MembersSection_invitations$data, MembersSection_invitations$key } from "../../__generated__/MembersSection_invitations.graphql";
+import type {
+  MembersSection_invitations$data,
+  MembersSection_invitations$key,
+} from "../../__generated__/MembersSection_invitations.graphql";
 import type { MembersSectionInviteMutation, WorkspaceRole } from "../../__generated__/MembersSectionInviteMutation.graphql";
 import type { MembersSectionRevokeMutation } from "../../__generated__/MembersSectionRevokeMutation.graphql";
 import type { MembersSectionRoleMutation } from "../../__generated__/MembersSectionRoleMutation.graphql";
@@ -136,11 +139,7 @@ export function MembersSection({ isOwner, viewerId }: { isOwner: boolean; viewer
   return (
     <>
       <Members isOwner={isOwner} viewerId={viewerId} />
-      {isOwner ? (
-        <Invitations />
-      ) : (
-        <p className="muted">Owners invite people and change roles; ask one of the owners above.</p>
-      )}
+      {isOwner ? <Invitations /> : <p className="muted">Owners invite people and change roles; ask one of the owners above.</p>}
       <LeaveWorkspace />
     </>
   );
@@ -150,7 +149,12 @@ type Member = MembersSection_members$data["members"]["edges"][number]["node"];
 type Invitation = MembersSection_invitations$data["invitations"]["edges"][number]["node"];
 
 function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | null }) {
-  const { data, rows, paging } = useSettingsList<MembersSectionMembersPaginationQuery, MembersSection_members$key, Member>(membersQuery, membersFragment, (d) => d.members, "members");
+  const { data, rows, paging } = useSettingsList<MembersSectionMembersPaginationQuery, MembersSection_members$key, Member>(
+    membersQuery,
+    membersFragment,
+    (d) => d.members,
+    "members",
+  );
   const setRole = useAction<MembersSectionRoleMutation>(changeRole);
   const remove = useAction<MembersSectionRemoveMutation>(removeMember);
 
@@ -158,14 +162,21 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
     remove.clear();
     void setRole.run(
       { id: m.id, role },
-      { optimisticResponse: { changeMemberRole: { id: m.id, role } }, done: () => `${who} is now ${role === "OWNER" ? "an owner" : "a member"}.`, failed: `Could not change the role of ${who}` },
+      {
+        optimisticResponse: { changeMemberRole: { id: m.id, role } },
+        done: () => `${who} is now ${role === "OWNER" ? "an owner" : "a member"}.`,
+        failed: `Could not change the role of ${who}`,
+      },
     );
   }
 
   function doRemove(id: string, who: string) {
     setRole.clear();
     const connections = [data.members.__id];
-    void remove.run({ id, connections }, { updater: countChange(connections, -1), done: () => `Removed ${who} from the workspace.`, failed: `Could not remove ${who}` });
+    void remove.run(
+      { id, connections },
+      { updater: countChange(connections, -1), done: () => `Removed ${who} from the workspace.`, failed: `Could not remove ${who}` },
+    );
   }
 
   const columns: Column<Member>[] = [
@@ -187,7 +198,11 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
         isOwner ? (
           <label>
             <span className="visually-hidden">Role of {m.name || m.email}</span>
-            <select value={m.role} disabled={setRole.pending} onChange={(e) => roleChange(m, m.name || m.email, e.target.value as WorkspaceRole)}>
+            <select
+              value={m.role}
+              disabled={setRole.pending}
+              onChange={(e) => roleChange(m, m.name || m.email, e.target.value as WorkspaceRole)}
+            >
               {ROLES.map((r) => (
                 <option key={r.value} value={r.value}>
                   {r.label}
@@ -248,7 +263,10 @@ function Invitations() {
     event.preventDefault();
     revoke.clear();
     const connections = [data.invitations.__id];
-    const r = await create.run({ email: email.trim(), role, connections }, { updater: countChange(connections, 1), failed: "Could not invite" });
+    const r = await create.run(
+      { email: email.trim(), role, connections },
+      { updater: countChange(connections, 1), failed: "Could not invite" },
+    );
     if (!r) return;
     setLink({ email: r.createInvitation.invitation.email, url: r.createInvitation.acceptUrl });
     setEmail("");
@@ -259,14 +277,24 @@ function Invitations() {
     // Shown revoked at once; back to pending if the server refuses.
     void revoke.run(
       { id: i.id },
-      { optimisticResponse: { revokeInvitation: { id: i.id, status: "REVOKED" } }, done: () => `Revoked the invitation for ${i.email}: its link no longer works.`, failed: "Could not revoke the invitation" },
+      {
+        optimisticResponse: { revokeInvitation: { id: i.id, status: "REVOKED" } },
+        done: () => `Revoked the invitation for ${i.email}: its link no longer works.`,
+        failed: "Could not revoke the invitation",
+      },
     );
   }
 
   const columns: Column<Invitation>[] = [
     { id: "email", header: "Email", className: "cell-wrap", cell: (i) => i.email },
     { id: "role", header: "Role", cell: (i) => roleName(i.role) },
-    { id: "status", header: "Status", cell: (i) => <Badge tone={i.status === "PENDING" ? "info" : i.status === "ACCEPTED" ? "success" : "neutral"}>{humanize(i.status)}</Badge> },
+    {
+      id: "status",
+      header: "Status",
+      cell: (i) => (
+        <Badge tone={i.status === "PENDING" ? "info" : i.status === "ACCEPTED" ? "success" : "neutral"}>{humanize(i.status)}</Badge>
+      ),
+    },
     { id: "by", header: "Invited by", className: "cell-wrap", cell: (i) => i.invitedBy ?? "—" },
     { id: "sent", header: "Sent", cell: (i) => <Time value={i.createdAt} /> },
     { id: "expires", header: "Expires", cell: (i) => (i.status === "PENDING" ? <Time value={i.expiresAt} /> : "—") },
@@ -276,7 +304,12 @@ function Invitations() {
       hidden: true,
       cell: (i) =>
         i.status === "PENDING" && (
-          <ConfirmButton question={`Revoke the invitation for ${i.email}? Its link stops working.`} confirmLabel="Revoke invitation" onConfirm={() => doRevoke(i)} disabled={revoke.pending}>
+          <ConfirmButton
+            question={`Revoke the invitation for ${i.email}? Its link stops working.`}
+            confirmLabel="Revoke invitation"
+            onConfirm={() => doRevoke(i)}
+            disabled={revoke.pending}
+          >
             Revoke<span className="visually-hidden"> the invitation for {i.email}</span>
           </ConfirmButton>
         ),
@@ -289,7 +322,15 @@ function Invitations() {
       <form className="row settings-form" onSubmit={submit}>
         <div className="field">
           <label htmlFor="invitation-email">Email to invite</label>
-          <input id="invitation-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="off" placeholder="name@example.com" />
+          <input
+            id="invitation-email"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+            autoComplete="off"
+            placeholder="name@example.com"
+          />
         </div>
         <div className="field">
           <label htmlFor="invitation-role">Role</label>
@@ -320,7 +361,9 @@ function Invitations() {
         columns={columns}
         rows={rows}
         rowKey={(i) => i.id}
-        empty={<EmptyState title="No invitations yet.">Enter the email of the person to invite, choose their role and press Invite.</EmptyState>}
+        empty={
+          <EmptyState title="No invitations yet.">Enter the email of the person to invite, choose their role and press Invite.</EmptyState>
+        }
         paging={paging}
       />
     </section>
@@ -349,7 +392,12 @@ function LeaveWorkspace() {
       <h2 id="leave-heading">Leave this workspace</h2>
       <p className="muted">You lose access to its videos, folders and settings at once; an owner can invite you again.</p>
       <Outcome outcome={action.outcome} />
-      <ConfirmButton question="Leave this workspace? You lose access at once." confirmLabel="Leave it" onConfirm={() => void go()} disabled={action.pending}>
+      <ConfirmButton
+        question="Leave this workspace? You lose access at once."
+        confirmLabel="Leave it"
+        onConfirm={() => void go()}
+        disabled={action.pending}
+      >
         Leave workspace
       </ConfirmButton>
     </section>

@@ -47,7 +47,8 @@ export function SessionsSection() {
 
   async function signOut(s: Session, device: string) {
     // Then the list is read again, this one staying on screen meanwhile.
-    if (await revoke.run({ id: s.id }, { done: () => `Signed out ${device}.`, failed: "Could not sign that session out" })) void revalidate();
+    if (await revoke.run({ id: s.id }, { done: () => `Signed out ${device}.`, failed: "Could not sign that session out" }))
+      void revalidate();
   }
 
   const columns: Column<Session>[] = [
@@ -79,7 +80,11 @@ export function SessionsSection() {
             onConfirm={() => void signOut(s, device)}
             disabled={revoke.pending}
           >
-            Sign out<span className="visually-hidden"> {device}, {s.ipAddress ?? "unknown address"}</span>
+            Sign out
+            <span className="visually-hidden">
+              {" "}
+              {device}, {s.ipAddress ?? "unknown address"}
+            </span>
           </ConfirmButton>
         );
       },
@@ -90,11 +95,17 @@ export function SessionsSection() {
     <section aria-labelledby="sessions-heading" className="panel">
       <h2 id="sessions-heading">Your sessions</h2>
       <p className="muted">
-        Every browser signed in as you. A session ends after 7 days without use, and 30 days after signing in at the latest. Sign out of one you do
-        not recognise, then change your password.
+        Every browser signed in as you. A session ends after 7 days without use, and 30 days after signing in at the latest. Sign out of one
+        you do not recognise, then change your password.
       </p>
       <Outcome outcome={revoke.outcome} />
-      <DataTable label="Your signed-in sessions, newest first" columns={columns} rows={sessions} rowKey={(s) => s.id} rowProps={(s) => ({ "aria-current": s.current ? "true" : undefined })} />
+      <DataTable
+        label="Your signed-in sessions, newest first"
+        columns={columns}
+        rows={sessions}
+        rowKey={(s) => s.id}
+        rowProps={(s) => ({ "aria-current": s.current ? "true" : undefined })}
+      />
     </section>
   );
 }

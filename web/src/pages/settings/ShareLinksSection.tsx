@@ -74,7 +74,12 @@ type ShareLink = ShareLinksSection_query$data["folderShareLinks"]["edges"][numbe
 const TONES = { ACTIVE: "success", EXPIRED: "neutral", REVOKED: "danger" } as const;
 
 function ShareLinks() {
-  const { rows, paging } = useSettingsList<ShareLinksSectionPaginationQuery, ShareLinksSection_query$key, ShareLink>(query, fragment, (d) => d.folderShareLinks, "links");
+  const { rows, paging } = useSettingsList<ShareLinksSectionPaginationQuery, ShareLinksSection_query$key, ShareLink>(
+    query,
+    fragment,
+    (d) => d.folderShareLinks,
+    "links",
+  );
   const revoke = useAction<ShareLinksSectionRevokeMutation>(revokeMutation);
   const columns: Column<ShareLink>[] = [
     { id: "folder", header: "Folder", className: "cell-wrap", cell: (l) => <Link to={paths.folder(l.folderUuid)}>{l.folderName}</Link> },
@@ -85,7 +90,11 @@ function ShareLinks() {
     {
       id: "status",
       header: "Status",
-      cell: (l) => <Badge tone={TONES[l.status as keyof typeof TONES] ?? "neutral"}>{l.status === "ACTIVE" ? "Active" : l.status === "EXPIRED" ? "Expired" : "Revoked"}</Badge>,
+      cell: (l) => (
+        <Badge tone={TONES[l.status as keyof typeof TONES] ?? "neutral"}>
+          {l.status === "ACTIVE" ? "Active" : l.status === "EXPIRED" ? "Expired" : "Revoked"}
+        </Badge>
+      ),
     },
     {
       id: "actions",
@@ -96,7 +105,9 @@ function ShareLinks() {
           <ConfirmButton
             question={`Revoke this share link of “${l.folderName}”? Its page stops working at once; this cannot be undone.`}
             confirmLabel="Revoke link"
-            onConfirm={() => void revoke.run({ id: l.id }, { done: () => `Revoked the link of “${l.folderName}”.`, failed: "Could not revoke the link" })}
+            onConfirm={() =>
+              void revoke.run({ id: l.id }, { done: () => `Revoked the link of “${l.folderName}”.`, failed: "Could not revoke the link" })
+            }
             disabled={revoke.pending}
           >
             Revoke<span className="visually-hidden"> the link of {l.folderName}</span>

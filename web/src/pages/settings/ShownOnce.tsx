@@ -54,7 +54,11 @@ export function ShownOnce({ title, value, note, onDone }: Props) {
         </button>
       </div>
       <p role="status" className="muted">
-        {copied === "yes" ? "Copied to the clipboard." : copied === "no" ? "Could not copy by itself: it is selected, press Ctrl+C (⌘C)." : ""}
+        {copied === "yes"
+          ? "Copied to the clipboard."
+          : copied === "no"
+            ? "Could not copy by itself: it is selected, press Ctrl+C (⌘C)."
+            : ""}
       </p>
     </section>
   );

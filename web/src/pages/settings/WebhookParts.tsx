@@ -10,7 +10,16 @@ import { Outcome } from "../../components/Outcome";
 import { useAction } from "../../relay/action";
 import { removeNodes, rootConnection } from "../../relay/connections";
 
-type EventType = "ANALYSIS_COMPLETED" | "ANALYSIS_FAILED" | "RADAR_COMPLETED" | "RADAR_FAILED" | "ACCOUNT_VIDEO_DISCOVERED" | "VIDEO_SPIKE" | "CREDITS_LOW" | "PLAN_LIMIT_REACHED" | "WEBHOOK_TEST";
+type EventType =
+  | "ANALYSIS_COMPLETED"
+  | "ANALYSIS_FAILED"
+  | "RADAR_COMPLETED"
+  | "RADAR_FAILED"
+  | "ACCOUNT_VIDEO_DISCOVERED"
+  | "VIDEO_SPIKE"
+  | "CREDITS_LOW"
+  | "PLAN_LIMIT_REACHED"
+  | "WEBHOOK_TEST";
 
 /** Every event an endpoint may receive, in the contract's order, with what it means. */
 export const EVENTS: { value: EventType; what: string }[] = [

@@ -137,7 +137,11 @@ function Webhook() {
       <Deliveries webhook={webhook} webhookId={webhook.id} />
       <h3>Delete</h3>
       <p className="muted">Deleting stops every delivery to this URL at once and deletes its log.</p>
-      <DeleteWebhookButton id={webhook.id} url={webhook.url} onDeleted={() => navigate(paths.settingsSection("webhooks"), { replace: true })} />
+      <DeleteWebhookButton
+        id={webhook.id}
+        url={webhook.url}
+        onDeleted={() => navigate(paths.settingsSection("webhooks"), { replace: true })}
+      />
     </section>
   );
 }
@@ -150,7 +154,9 @@ const COLUMNS: Column<Delivery>[] = [
     id: "status",
     header: "Status",
     cell: (d) => (
-      <Badge tone={d.status === "DELIVERED" ? "success" : d.status === "FAILED" ? "danger" : "info"}>{d.status === "DELIVERED" ? "Delivered" : d.status === "FAILED" ? "Failed" : "Pending"}</Badge>
+      <Badge tone={d.status === "DELIVERED" ? "success" : d.status === "FAILED" ? "danger" : "info"}>
+        {d.status === "DELIVERED" ? "Delivered" : d.status === "FAILED" ? "Failed" : "Pending"}
+      </Badge>
     ),
   },
   { id: "attempts", header: "Attempts", cell: (d) => d.attempts },
@@ -160,7 +166,11 @@ const COLUMNS: Column<Delivery>[] = [
     className: "cell-wrap",
     cell: (d) => (
       <>
-        {d.responseStatus !== null && d.responseStatus !== undefined ? <>HTTP {d.responseStatus}</> : !d.lastError && <span className="muted">—</span>}
+        {d.responseStatus !== null && d.responseStatus !== undefined ? (
+          <>HTTP {d.responseStatus}</>
+        ) : (
+          !d.lastError && <span className="muted">—</span>
+        )}
         {d.lastError && <span className="muted"> {d.lastError}</span>}
       </>
     ),
@@ -183,7 +193,12 @@ const COLUMNS: Column<Delivery>[] = [
 ];
 
 function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries$key; webhookId: string }) {
-  const { data, rows, paging, refetch } = usePagedConnection<WebhookSectionDeliveriesQuery, WebhookSection_deliveries$key, Delivery>(deliveriesFragment, webhook, (d) => d.deliveries, "deliveries");
+  const { data, rows, paging, refetch } = usePagedConnection<WebhookSectionDeliveriesQuery, WebhookSection_deliveries$key, Delivery>(
+    deliveriesFragment,
+    webhook,
+    (d) => d.deliveries,
+    "deliveries",
+  );
   const test = useAction<WebhookSectionTestMutation>(sendTest);
   const pending = rows.some((r) => r.status === "PENDING");
 
@@ -196,7 +211,14 @@ function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries
 
   function send() {
     const connections = [data.deliveries.__id];
-    void test.run({ id: webhookId, connections }, { updater: countChange(connections, 1), done: () => "Test event sent: its delivery shows below as it happens.", failed: "Could not send a test" });
+    void test.run(
+      { id: webhookId, connections },
+      {
+        updater: countChange(connections, 1),
+        done: () => "Test event sent: its delivery shows below as it happens.",
+        failed: "Could not send a test",
+      },
+    );
   }
 
   return (
@@ -215,7 +237,11 @@ function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries
         rows={rows}
         rowKey={(d) => d.id}
         rowProps={(d) => ({ "data-status": d.status })}
-        empty={<EmptyState title="Nothing delivered yet.">Press Send a test to POST a webhook.test event to the URL now, or wait for an event you chose.</EmptyState>}
+        empty={
+          <EmptyState title="Nothing delivered yet.">
+            Press Send a test to POST a webhook.test event to the URL now, or wait for an event you chose.
+          </EmptyState>
+        }
         paging={paging}
       />
     </>

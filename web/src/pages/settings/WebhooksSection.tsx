@@ -82,11 +82,21 @@ export function WebhooksSection({ isOwner }: { isOwner: boolean }) {
 type Hook = WebhooksSection_query$data["webhooks"]["edges"][number]["node"];
 
 function Webhooks() {
-  const { data, rows, paging } = useSettingsList<WebhooksSectionPaginationQuery, WebhooksSection_query$key, Hook>(query, fragment, (d) => d.webhooks, "webhooks");
+  const { data, rows, paging } = useSettingsList<WebhooksSectionPaginationQuery, WebhooksSection_query$key, Hook>(
+    query,
+    fragment,
+    (d) => d.webhooks,
+    "webhooks",
+  );
   const [created, setCreated] = useState<{ uuid: string; secret: string } | null>(null);
   const [deleted, setDeleted] = useState<string | null>(null);
   const columns: Column<Hook>[] = [
-    { id: "url", header: "URL", className: "cell-wrap", cell: (h) => <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>{h.url}</Link> },
+    {
+      id: "url",
+      header: "URL",
+      className: "cell-wrap",
+      cell: (h) => <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>{h.url}</Link>,
+    },
     { id: "description", header: "Description", className: "cell-wrap", cell: (h) => h.description || <span className="muted">—</span> },
     { id: "events", header: "Events", className: "cell-wrap", cell: (h) => h.events.map(eventName).join(", ") },
     { id: "status", header: "Status", cell: (h) => <WebhookStatusBadge status={h.status} /> },
@@ -128,7 +138,11 @@ function Webhooks() {
         columns={columns}
         rows={rows}
         rowKey={(h) => h.id}
-        empty={<EmptyState title="No webhooks yet.">Enter the https URL of your receiver above, choose its events and press Create webhook.</EmptyState>}
+        empty={
+          <EmptyState title="No webhooks yet.">
+            Enter the https URL of your receiver above, choose its events and press Create webhook.
+          </EmptyState>
+        }
         paging={paging}
       />
     </>
@@ -156,7 +170,12 @@ function CreateWebhookForm({ connection, onCreated }: { connection: string; onCr
     if (events.size === 0) return setMissing(refused("Not created", "Choose at least one event."));
     const connections = [connection];
     const r = await create.run(
-      { url: url.trim(), description: description.trim() || null, events: EVENTS.map((x) => x.value).filter((v) => events.has(v)), connections },
+      {
+        url: url.trim(),
+        description: description.trim() || null,
+        events: EVENTS.map((x) => x.value).filter((v) => events.has(v)),
+        connections,
+      },
       { updater: countChange(connections, 1), failed: "Could not create the webhook" },
     );
     if (!r) return;
@@ -172,11 +191,24 @@ function CreateWebhookForm({ connection, onCreated }: { connection: string; onCr
       <div className="row">
         <div className="field grow">
           <label htmlFor="webhook-url">Endpoint URL</label>
-          <input id="webhook-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://hooks.example.com/video-service" />
+          <input
+            id="webhook-url"
+            type="url"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            required
+            placeholder="https://hooks.example.com/video-service"
+          />
         </div>
         <div className="field grow">
           <label htmlFor="webhook-description">Description</label>
-          <input id="webhook-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} placeholder="optional, for people" />
+          <input
+            id="webhook-description"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            maxLength={500}
+            placeholder="optional, for people"
+          />
         </div>
       </div>
       <fieldset className="checkboxes">

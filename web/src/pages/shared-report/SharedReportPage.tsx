@@ -21,10 +21,25 @@ interface Report {
   folderName: string;
   generatedAt: string;
   expiresAt: string;
-  cards: { totalVideos: number; totalAccounts: number; totalViews: number; totalLikes: number; totalComments: number; totalShares: number; avgEngagementRate: number };
+  cards: {
+    totalVideos: number;
+    totalAccounts: number;
+    totalViews: number;
+    totalLikes: number;
+    totalComments: number;
+    totalShares: number;
+    avgEngagementRate: number;
+  };
   growth: { date: string; totalFollowers: number; totalViews: number; totalVideos: number }[];
   topVideos: { rank: number; username: string; description: string; views: number }[];
-  topAccounts: { rank: number; platform: string; username: string; displayName: string; followers: number | null; totalViews: number | null }[];
+  topAccounts: {
+    rank: number;
+    platform: string;
+    username: string;
+    displayName: string;
+    followers: number | null;
+    totalViews: number | null;
+  }[];
 }
 
 const QUERY = `query SharedReport($token: String!, $period: SharedReportPeriod) {
@@ -37,7 +52,12 @@ const QUERY = `query SharedReport($token: String!, $period: SharedReportPeriod) 
   }
 }`;
 
-type State = { kind: "loading" } | { kind: "ready"; report: Report } | { kind: "gone" } | { kind: "limited"; retryAfter: string | null } | { kind: "failed"; message: string };
+type State =
+  | { kind: "loading" }
+  | { kind: "ready"; report: Report }
+  | { kind: "gone" }
+  | { kind: "limited"; retryAfter: string | null }
+  | { kind: "failed"; message: string };
 
 async function readReport(token: string, period: Period, signal: AbortSignal): Promise<State> {
   const res = await fetch("/graphql/shared", {
@@ -151,7 +171,13 @@ function ReportView({ report, period, onPeriod }: { report: Report; period: Peri
           <h2 id="shared-growth-heading">Growth</h2>
           <div role="group" aria-label="Period" className="shared-report-periods">
             {PERIODS.map((p) => (
-              <button key={p.value} type="button" aria-pressed={p.value === period} className={p.value === period ? "button-primary" : undefined} onClick={() => onPeriod(p.value)}>
+              <button
+                key={p.value}
+                type="button"
+                aria-pressed={p.value === period}
+                className={p.value === period ? "button-primary" : undefined}
+                onClick={() => onPeriod(p.value)}
+              >
                 {p.label}
               </button>
             ))}

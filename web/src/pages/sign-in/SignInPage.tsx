@@ -23,7 +23,8 @@ export default function SignInPage() {
       startOver();
       navigate(safeNext(params.get("next")), { replace: true });
     },
-    ({ code, message, retryAfter }) => `${code === "UNAUTHORIZED" ? "Wrong email or password." : message} ${code === "RATE_LIMITED" && retryAfter ? `Try again in ${retryAfter} s.` : ""}`,
+    ({ code, message, retryAfter }) =>
+      `${code === "UNAUTHORIZED" ? "Wrong email or password." : message} ${code === "RATE_LIMITED" && retryAfter ? `Try again in ${retryAfter} s.` : ""}`,
   );
 
   return (
@@ -48,8 +49,8 @@ export default function SignInPage() {
         <Link to={paths.resetPassword()}>Forgot your password?</Link>
       </p>
       <p className="muted">
-        No account yet? Ask an owner of your workspace for an invitation. On a new installation, open the link the service printed to set the
-        first owner's password.
+        No account yet? Ask an owner of your workspace for an invitation. On a new installation, open the link the service printed to set
+        the first owner's password.
       </p>
     </main>
   );

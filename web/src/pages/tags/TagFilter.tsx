@@ -19,7 +19,15 @@ const fragment = graphql`
   }
 `;
 
-export function TagFilter({ query, value, onChange }: { query: TagFilter_query$key; value: readonly string[] | null; onChange: (tagIds: string[] | null) => void }) {
+export function TagFilter({
+  query,
+  value,
+  onChange,
+}: {
+  query: TagFilter_query$key;
+  value: readonly string[] | null;
+  onChange: (tagIds: string[] | null) => void;
+}) {
   const tags = useFragment(fragment, query).tags.edges.map((e) => e.node);
   if (tags.length === 0) return null;
   return (

@@ -87,7 +87,11 @@ export function TagsPanel({ query }: { query: TagsPanel_query$key }) {
           question={`Delete the tag “${t.name}”? Its videos and accounts stay tracked.`}
           confirmLabel="Delete"
           disabled={remove.pending}
-          onConfirm={() => void remove.run({ id: t.id }, { failed: "Could not delete the tag", done: () => `Deleted the tag “${t.name}”.` }).then((r) => r && revalidate())}
+          onConfirm={() =>
+            void remove
+              .run({ id: t.id }, { failed: "Could not delete the tag", done: () => `Deleted the tag “${t.name}”.` })
+              .then((r) => r && revalidate())
+          }
         >
           Delete tag {t.name}
         </ConfirmButton>
@@ -97,14 +101,21 @@ export function TagsPanel({ query }: { query: TagsPanel_query$key }) {
   return (
     <section aria-labelledby="tags-heading" className="panel">
       <h2 id="tags-heading">Tags</h2>
-      <p className="muted">Label videos and accounts across folders; filter the Videos and Accounts lists by tag. Each tag's totals count the items carrying it.</p>
+      <p className="muted">
+        Label videos and accounts across folders; filter the Videos and Accounts lists by tag. Each tag's totals count the items carrying
+        it.
+      </p>
       <CreateTagForm palette={data.tagPalette} onCreated={() => void revalidate()} />
       <DataTable
         label={`Tags, ${formatWhole(data.tags.totalCount)} in all, by name`}
         columns={columns}
         rows={rows}
         rowKey={(t) => t.id}
-        empty={<EmptyState title="No tags yet.">Name one above, then tag videos on the Videos page (select them, choose the tag, Add tag).</EmptyState>}
+        empty={
+          <EmptyState title="No tags yet.">
+            Name one above, then tag videos on the Videos page (select them, choose the tag, Add tag).
+          </EmptyState>
+        }
       />
       <Outcome outcome={remove.outcome} />
     </section>
@@ -118,7 +129,10 @@ function CreateTagForm({ palette, onCreated }: { palette: readonly string[]; onC
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const r = await create.run({ name, color }, { failed: "Could not create the tag", done: (d) => `Created the tag “${d.createTag.name}”.` });
+    const r = await create.run(
+      { name, color },
+      { failed: "Could not create the tag", done: (d) => `Created the tag “${d.createTag.name}”.` },
+    );
     if (r) {
       setName("");
       onCreated();

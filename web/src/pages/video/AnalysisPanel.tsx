@@ -114,7 +114,12 @@ export function AnalysisPanel({ video, balance }: { video: AnalysisPanel_video$k
       updater: linkAnalysis(v.id, "analysisStatusChanged"),
       onNext: (payload) => {
         const change = payload?.analysisStatusChanged;
-        if (change) setLog((lines) => (lines.some((l) => l.status === change.status && l.at === change.at) ? lines : [...lines, { status: change.status, at: change.at }]));
+        if (change)
+          setLog((lines) =>
+            lines.some((l) => l.status === change.status && l.at === change.at)
+              ? lines
+              : [...lines, { status: change.status, at: change.at }],
+          );
       },
     }),
     [v.id],
@@ -148,10 +153,18 @@ export function AnalysisPanel({ video, balance }: { video: AnalysisPanel_video$k
         <>
           <p>Transcribe the video and read its hook, how well it fits user-generated content, and its call to action.</p>
           {cost}
-          <button type="button" className="button-primary" aria-describedby="analysis-cost" disabled={starting || balance < ANALYSIS_CREDITS} onClick={() => start(false)}>
+          <button
+            type="button"
+            className="button-primary"
+            aria-describedby="analysis-cost"
+            disabled={starting || balance < ANALYSIS_CREDITS}
+            onClick={() => start(false)}
+          >
             Analyse for {ANALYSIS_CREDITS} credits
           </button>
-          {balance < ANALYSIS_CREDITS && <p className="notice">Not enough credits: they renew at the start of the next cycle (see Overview).</p>}
+          {balance < ANALYSIS_CREDITS && (
+            <p className="notice">Not enough credits: they renew at the start of the next cycle (see Overview).</p>
+          )}
         </>
       ) : (
         <>

@@ -116,7 +116,12 @@ function Seen({ visual: v, hookPhrase }: { visual: Visual; hookPhrase: string | 
           <dt>Cuts</dt>
           <dd>
             {v.cutCount ?? "—"}
-            {v.cutsPerMinute != null && <span className="muted"> ({v.cutsPerMinute.toFixed(1)} per minute{v.firstCutSeconds != null ? `, first at ${formatClock(v.firstCutSeconds)}` : ""})</span>}
+            {v.cutsPerMinute != null && (
+              <span className="muted">
+                {" "}
+                ({v.cutsPerMinute.toFixed(1)} per minute{v.firstCutSeconds != null ? `, first at ${formatClock(v.firstCutSeconds)}` : ""})
+              </span>
+            )}
           </dd>
         </div>
         <div>
@@ -129,9 +134,14 @@ function Seen({ visual: v, hookPhrase }: { visual: Visual; hookPhrase: string | 
         {v.keyframes.map((k) => (
           <li key={k.index} className={isHookFrame(k) ? "keyframe keyframe-hook" : "keyframe"}>
             <figure>
-              {k.thumbnailUrl ? <img src={k.thumbnailUrl} alt={`Frame at ${frameClock(k.seconds)}`} loading="lazy" width={160} /> : <div className="keyframe-missing">No thumbnail</div>}
+              {k.thumbnailUrl ? (
+                <img src={k.thumbnailUrl} alt={`Frame at ${frameClock(k.seconds)}`} loading="lazy" width={160} />
+              ) : (
+                <div className="keyframe-missing">No thumbnail</div>
+              )}
               <figcaption>
-                <span className="clock">{frameClock(k.seconds)}</span> <span className="muted">{REASONS[k.reason] ?? humanize(k.reason)}</span>
+                <span className="clock">{frameClock(k.seconds)}</span>{" "}
+                <span className="muted">{REASONS[k.reason] ?? humanize(k.reason)}</span>
                 {isHookFrame(k) && <Badge tone="info">Hook</Badge>}
                 {k.face && <Badge>Face</Badge>}
                 {k.text ? <q>{k.text}</q> : <span className="muted"> No text</span>}

@@ -22,6 +22,10 @@ const mutation = graphql`
 
 export function RefreshButton({ videoId }: { videoId: string }) {
   const refresh = useAction<RefreshButtonMutation>(mutation);
-  const run = () => refresh.run({ id: videoId }, { done: () => "Refresh queued: the new numbers appear here when the scrape lands.", failed: "Could not refresh" });
+  const run = () =>
+    refresh.run(
+      { id: videoId },
+      { done: () => "Refresh queued: the new numbers appear here when the scrape lands.", failed: "Could not refresh" },
+    );
   return <RefreshNow onRefresh={run} busy={refresh.pending} outcome={refresh.outcome} />;
 }

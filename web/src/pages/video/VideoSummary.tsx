@@ -48,7 +48,10 @@ const updates = graphql`
 
 export function VideoSummary({ video }: { video: VideoSummary_video$key }) {
   const v = useFragment(fragment, video);
-  const config = useMemo<GraphQLSubscriptionConfig<VideoSummaryUpdatesSubscription>>(() => ({ subscription: updates, variables: { videoId: v.id } }), [v.id]);
+  const config = useMemo<GraphQLSubscriptionConfig<VideoSummaryUpdatesSubscription>>(
+    () => ({ subscription: updates, variables: { videoId: v.id } }),
+    [v.id],
+  );
   useSubscription(config);
 
   const full = videoTitle(v);

@@ -41,7 +41,15 @@ interface Selected {
   id: string;
 }
 
-export function BulkActions({ selected, connectionId, onDone }: { selected: readonly Selected[]; connectionId: string; onDone: () => void }) {
+export function BulkActions({
+  selected,
+  connectionId,
+  onDone,
+}: {
+  selected: readonly Selected[];
+  connectionId: string;
+  onDone: () => void;
+}) {
   const [picking, setPicking] = useState(false);
   const [tagging, setTagging] = useState(false);
   const untrack = useAction<BulkActionsUntrackMutation>(untrackMutation);
@@ -68,7 +76,10 @@ export function BulkActions({ selected, connectionId, onDone }: { selected: read
     untrack.clear();
     const done = await add.run(
       { folderId: folder.id, videoIds: ids },
-      { done: (r) => perItem(r.addVideosToFolder, (n) => `Added ${plural(n, "video")} to ${folder.name}.`), failed: "Could not add to the folder" },
+      {
+        done: (r) => perItem(r.addVideosToFolder, (n) => `Added ${plural(n, "video")} to ${folder.name}.`),
+        failed: "Could not add to the folder",
+      },
     );
     if (done) setPicking(false);
   }

@@ -30,7 +30,14 @@ interface LineResult {
 
 /** Lines of the box, trimmed, without blanks and repeats, at most 50 at a time. */
 const MAX_LINES = 50;
-const linesOf = (text: string) => [...new Set(text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean))];
+const linesOf = (text: string) => [
+  ...new Set(
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean),
+  ),
+];
 
 /** `connectionId`: the table's list as the URL's options read it; each video tracked joins it at once. */
 export function TrackVideosForm({ connectionId }: { connectionId: string }) {
@@ -43,23 +50,39 @@ export function TrackVideosForm({ connectionId }: { connectionId: string }) {
     event.preventDefault();
     const urls = linesOf(text);
     if (urls.length === 0) return setResults([{ url: "", ok: false, text: "Paste at least one video link." }]);
-    if (urls.length > MAX_LINES) return setResults([{ url: "", ok: false, text: `At most ${MAX_LINES} links at a time (you pasted ${urls.length}).` }]);
+    if (urls.length > MAX_LINES)
+      return setResults([{ url: "", ok: false, text: `At most ${MAX_LINES} links at a time (you pasted ${urls.length}).` }]);
     setBusy(true);
     const out: LineResult[] = [];
     for (const url of urls) {
       try {
         const connections = [connectionId];
         const r = await track({ url, connections }, { updater: countChange(connections, 1) });
-        out.push({ url, ok: true, text: r.trackVideo.isNew ? "Tracking: its first metrics arrive in a few seconds." : "Tracking (the service already knew this video)." });
+        out.push({
+          url,
+          ok: true,
+          text: r.trackVideo.isNew
+            ? "Tracking: its first metrics arrive in a few seconds."
+            : "Tracking (the service already knew this video).",
+        });
       } catch (error) {
         const code = apiErrorOf(error)?.code;
-        out.push({ url, ok: code === "ALREADY_TRACKED", text: code === "ALREADY_TRACKED" ? "Already tracked." : describeError(error).message });
+        out.push({
+          url,
+          ok: code === "ALREADY_TRACKED",
+          text: code === "ALREADY_TRACKED" ? "Already tracked." : describeError(error).message,
+        });
       }
       setResults([...out]);
     }
     setBusy(false);
     // Keep only the lines that failed, so they can be fixed and sent again.
-    setText(out.filter((r) => !r.ok).map((r) => r.url).join("\n"));
+    setText(
+      out
+        .filter((r) => !r.ok)
+        .map((r) => r.url)
+        .join("\n"),
+    );
   }
 
   return (
@@ -71,7 +94,14 @@ export function TrackVideosForm({ connectionId }: { connectionId: string }) {
           One link a line, for example https://www.tiktok.com/@creator/video/7301234567890123456, https://www.youtube.com/shorts/… or
           https://www.instagram.com/reel/….
         </p>
-        <textarea id="track-urls" aria-describedby="track-help" rows={3} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+        <textarea
+          id="track-urls"
+          aria-describedby="track-help"
+          rows={3}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          spellCheck={false}
+        />
         <div className="row">
           <button type="submit" className="button-primary" disabled={busy}>
             Track

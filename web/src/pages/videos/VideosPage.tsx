@@ -37,7 +37,13 @@ export default function VideosPage() {
   const data = useRouteQuery<VideosPageQuery>(query);
 
   function apply(view: SavedViewData) {
-    const params = videoListOptions.write({ sort: view.sort.toUpperCase() as VideoSort, order: view.order, platform: view.platform ?? null, q: view.q ?? null, tagIds: view.tags.length > 0 ? [...view.tags] : null });
+    const params = videoListOptions.write({
+      sort: view.sort.toUpperCase() as VideoSort,
+      order: view.order,
+      platform: view.platform ?? null,
+      q: view.q ?? null,
+      tagIds: view.tags.length > 0 ? [...view.tags] : null,
+    });
     params.set("columns", view.columns.join(","));
     rememberColumns("videos", view.columns);
     setParams(params, { replace: true });
@@ -52,7 +58,14 @@ export default function VideosPage() {
         <SavedViews
           query={data}
           list="VIDEOS"
-          current={{ platform: options.platform, q: options.q, sort: options.sort.toLowerCase(), order: options.order, columns: [...columns], tags: [...(options.tagIds ?? [])] }}
+          current={{
+            platform: options.platform,
+            q: options.q,
+            sort: options.sort.toLowerCase(),
+            order: options.order,
+            columns: [...columns],
+            tags: [...(options.tagIds ?? [])],
+          }}
           onApply={apply}
         />
         <div className="row list-tools">
@@ -60,7 +73,11 @@ export default function VideosPage() {
             <TagFilter query={data} value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
           </ListFilters>
           <ColumnChooser columns={VIDEO_COLUMNS} shown={columns} onChange={setColumns} />
-          <ExportButton kind="VIDEOS" what="videos" filter={{ platform: options.platform, q: options.q, sort: options.sort, order: options.order, tagIds: options.tagIds }} />
+          <ExportButton
+            kind="VIDEOS"
+            what="videos"
+            filter={{ platform: options.platform, q: options.q, sort: options.sort, order: options.order, tagIds: options.tagIds }}
+          />
         </div>
         <VideosTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
       </section>

@@ -151,7 +151,12 @@ function columnsFor(shown: readonly string[], selected: ReadonlySet<string>, tog
     metrics.likes,
     metrics.engagement,
     { id: "views24h", header: "Views 24 h", sort: "VIEWS_24H", cell: (v) => formatDelta(v.views24h) },
-    { id: "outlier", header: "Outlier score", sort: "OUTLIER", cell: (v) => (v.outlierScore == null ? "—" : `${v.outlierScore.toFixed(1)}×`) },
+    {
+      id: "outlier",
+      header: "Outlier score",
+      sort: "OUTLIER",
+      cell: (v) => (v.outlierScore == null ? "—" : `${v.outlierScore.toFixed(1)}×`),
+    },
     metrics.posted,
     { id: "status", header: "Status", cell: (v) => <StatusBadge status={v.scrapeStatus} title={v.scrapeError ?? undefined} /> },
   ];
@@ -159,7 +164,9 @@ function columnsFor(shown: readonly string[], selected: ReadonlySet<string>, tog
     id: "select",
     header: "Select",
     hidden: true,
-    cell: (v) => <input type="checkbox" aria-label={`Select ${videoTitle(v)}`} checked={selected.has(v.id)} onChange={() => toggle(v.id)} />,
+    cell: (v) => (
+      <input type="checkbox" aria-label={`Select ${videoTitle(v)}`} checked={selected.has(v.id)} onChange={() => toggle(v.id)} />
+    ),
   };
   return [select, ...all.filter((c) => shown.includes(c.id))];
 }
@@ -174,7 +181,17 @@ interface Props {
 }
 
 export function VideosTable({ query, columns: shown, options, onChange, pending }: Props) {
-  const { data, rows: nodes, paging, refetch } = usePagedConnection<VideosTablePaginationQuery, VideosTable_query$key, VideosTableRow_video$key>(fragment, query, (d) => d.videos, "videos");
+  const {
+    data,
+    rows: nodes,
+    paging,
+    refetch,
+  } = usePagedConnection<VideosTablePaginationQuery, VideosTable_query$key, VideosTableRow_video$key>(
+    fragment,
+    query,
+    (d) => d.videos,
+    "videos",
+  );
   const rows = useMemo(() => nodes.map((node) => readInlineData<VideosTableRow_video$key>(rowFragment, node)), [nodes]);
   const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
   const [, startRefetch] = useTransition();
@@ -188,7 +205,10 @@ export function VideosTable({ query, columns: shown, options, onChange, pending 
   );
   useLiveList<VideosTableChangesSubscription>(changes, videoChangeKind, reload);
 
-  const toggle = useCallback((id: string) => setSelection((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id]))), []);
+  const toggle = useCallback(
+    (id: string) => setSelection((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id]))),
+    [],
+  );
   const columns = useMemo(() => columnsFor(shown, selection, toggle), [shown, selection, toggle]);
   const selected = rows.filter((r) => selection.has(r.id));
   const allSelected = rows.length > 0 && selected.length === rows.length;
@@ -197,14 +217,21 @@ export function VideosTable({ query, columns: shown, options, onChange, pending 
     options.q || options.platform || options.tagIds ? (
       <EmptyState title="No video matches these filters.">Clear the search or choose another platform or tag.</EmptyState>
     ) : (
-      <EmptyState title="No videos tracked yet.">Paste a video link in the form above and press Track: its views and likes appear here within seconds.</EmptyState>
+      <EmptyState title="No videos tracked yet.">
+        Paste a video link in the form above and press Track: its views and likes appear here within seconds.
+      </EmptyState>
     );
 
   return (
     <div>
       {rows.length > 0 && (
         <label className="select-all checkbox">
-          <input type="checkbox" checked={allSelected} onChange={() => setSelection(allSelected ? new Set() : new Set(rows.map((r) => r.id)))} /> Select all videos on this page
+          <input
+            type="checkbox"
+            checked={allSelected}
+            onChange={() => setSelection(allSelected ? new Set() : new Set(rows.map((r) => r.id)))}
+          />{" "}
+          Select all videos on this page
         </label>
       )}
       <BulkActions selected={selected} connectionId={data.videos.__id} onDone={() => setSelection(new Set())} />
@@ -222,4 +249,3 @@ export function VideosTable({ query, columns: shown, options, onChange, pending 
     </div>
   );
 }
-
