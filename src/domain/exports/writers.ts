@@ -1,20 +1,21 @@
 /**
- * The file formats of exports (docs/exports.md): CSV (RFC 4180 through csv-stringify: CRLF, fields
- * quoted when they hold a comma, a quote or a line break, quotes doubled; UTF-8, header row, optional
- * BOM) and XLSX (exceljs's streaming writer: typed numeric cells, date cells, text cells).
+ * The file formats of exports (docs/exports.md): CSV (RFC 4180 through csv-stringify's stream: CRLF, fields
+ * quoted when they hold a comma, a quote, `\r` or `\n`, quotes doubled; UTF-8, header row, optional BOM) and XLSX
+ * (exceljs's streaming writer: typed numeric cells, date cells, text cells without the characters XML cannot hold).
  *
- * Both write rows as they arrive from an async iterable onto any Writable, awaiting the Writable's
- * `drain` whenever it asks to (backpressure), so an export holds one batch of rows in memory however
- * many rows it has.
+ * Both stream rows as they arrive from an async iterable onto any Writable through `pipeline` (node:stream/promises),
+ * which carries the destination's backpressure back to the rows' source and fails the write with the first error on
+ * either side, so an export holds about one batch of rows in memory however many rows it has.
  *
- * Formula injection (docs/contract/decisions.md, "Fourth wave": exports): a CSV text cell beginning with `=`, `+`, `-`,
- * `@`, a tab or a carriage return is prefixed with `'`, so no spreadsheet program reads it as a formula.
- * Numbers are written as numbers and never prefixed (a negative number stays `-5`). In XLSX the same text
- * is a text cell (never a formula cell), so it needs no prefix.
+ * Formula injection (docs/contract/decisions.md, "Fourth wave": exports): a CSV text cell, or any line inside it,
+ * beginning with `=`, `+`, `-`, `@`, a tab or a carriage return gets a `'` before it, so no spreadsheet program reads
+ * it as a formula. Numbers are written as numbers and never prefixed (a negative number stays `-5`). In XLSX the same
+ * text is a text cell (never a formula cell), so it needs no prefix.
  */
 import { once } from "node:events";
-import type { Writable } from "node:stream";
-import { stringify } from "csv-stringify/sync";
+import { PassThrough, Readable, type Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { stringify } from "csv-stringify";
 import ExcelJS from "exceljs";
 
 export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
@@ -35,10 +36,24 @@ export interface Column<Row> {
   value: (row: Row) => unknown;
 }
 
-/** A cell a spreadsheet program would read as a formula, made plain text with a leading `'`. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A text a spreadsheet program would read as a formula, made plain text: a `'` before the text, and before every line
+ * inside it, that begins with `=`, `+`, `-`, `@`, a tab or a carriage return. Every line counts: a program that reads a
+ * line break as the end of a record (many do, quoted or not) would otherwise start a row with `=cmd|…`.
+ */
+const FORMULA_START = /(?<=^|[\r\n])(?=[=+\-@\t\r])/g;
 export function neutralise(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
+  return text.replace(FORMULA_START, "'");
+}
+
+/**
+ * Characters XML 1.0 cannot hold (C0 controls but tab, line feed and carriage return; U+FFFE, U+FFFF; a lone
+ * surrogate): an XLSX file holding one is refused by every reader, so they are dropped from its text.
+ */
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+export function xmlSafe(text: string): string {
+  return text.replace(NOT_XML, "");
 }
 
 /** Any value as the text of a text column: arrays joined by spaces, objects as JSON. */
@@ -88,7 +103,7 @@ function xlsxCell(type: ColumnType, v: unknown): string | number | boolean | Dat
     case "boolean":
       return v === null || v === undefined ? null : Boolean(v);
     case "text": {
-      const t = asText(v);
+      const t = xmlSafe(asText(v));
       return t === "" ? null : t;
     }
   }
@@ -103,114 +118,118 @@ export interface WriteOptions {
   onProgress?: (rows: number) => void | Promise<void>;
 }
 
-/** Resolves on the stream's `drain`; rejects (closedError) or resolves (else) on its `close`. Leaves no listener behind. */
-async function drainOrClose(s: Writable, closedError?: Error): Promise<void> {
-  const ac = new AbortController();
-  const drain = once(s, "drain", { signal: ac.signal }).then(() => "drain" as const);
-  const close = once(s, "close", { signal: ac.signal }).then(() => "close" as const);
-  drain.catch(() => undefined);
-  close.catch(() => undefined);
-  try {
-    if ((await Promise.race([drain, close])) === "close" && closedError) throw closedError;
-  } finally {
-    ac.abort();
-  }
-}
-
-/** Waits for the Writable to take more when it asked to (backpressure); fails if it closed meanwhile. */
-async function drained(out: Writable): Promise<void> {
-  if (out.destroyed) throw new Error("the export's destination closed");
-  if (out.writableNeedDrain) await drainOrClose(out, new Error("the export's destination closed"));
-}
-
 /** Rows of the iterable in batches (the iterable's own batches when it yields arrays). */
 export type RowSource<Row> = AsyncIterable<Row[]>;
 
-/** Writes the CSV of `batches` onto `out` and ends it; answers the number of rows written. */
+/** The header, then each row as its cells, counting rows and reporting progress after each batch. */
+async function* records<Row, Cell>(
+  columns: readonly Column<Row>[],
+  batches: RowSource<Row>,
+  cell: (type: ColumnType, v: unknown) => Cell,
+  counted: { rows: number },
+  onProgress: WriteOptions["onProgress"],
+): AsyncGenerator<(string | Cell)[]> {
+  yield columns.map((c) => c.name);
+  for await (const batch of batches) {
+    for (const row of batch) yield columns.map((c) => cell(c.type, c.value(row)));
+    counted.rows += batch.length;
+    if (batch.length > 0) await onProgress?.(counted.rows);
+  }
+}
+
+/**
+ * Writes the CSV of `batches` onto `out` and ends it; answers the number of rows written. csv-stringify quotes a field
+ * holding the delimiter, a quote or the whole record delimiter; `quoted_match` adds a bare `\r` or `\n`, which
+ * spreadsheet programs and most parsers also read as the end of a record.
+ */
 export async function writeCsv<Row>(
   columns: readonly Column<Row>[],
   batches: RowSource<Row>,
   out: Writable,
   opts: WriteOptions = {},
 ): Promise<number> {
-  const write = async (chunk: string) => {
-    if (!out.write(chunk)) await drained(out);
-  };
-  await write((opts.bom ? "\uFEFF" : "") + stringify([columns.map((c) => c.name)], { record_delimiter: "\r\n" }));
-  let rows = 0;
-  for await (const batch of batches) {
-    if (batch.length === 0) continue;
-    const records = batch.map((row) => columns.map((c) => csvCell(c.type, c.value(row))));
-    await write(stringify(records, { record_delimiter: "\r\n" }));
-    rows += batch.length;
-    await opts.onProgress?.(rows);
-  }
-  out.end();
-  await finished(out);
-  return rows;
+  const counted = { rows: 0 };
+  await pipeline(
+    Readable.from(records(columns, batches, csvCell, counted, opts.onProgress)),
+    stringify({ record_delimiter: "\r\n", quoted_match: /[\r\n]/, bom: opts.bom ?? false }),
+    out,
+  );
+  return counted.rows;
 }
 
-/** Writes the XLSX workbook (one sheet) of `batches` onto `out` and ends it; answers the number of rows written. */
+/**
+ * Writes the XLSX workbook (one sheet) of `batches` onto `out` and ends it; answers the number of rows written.
+ * exceljs writes into a PassThrough that `pipeline` joins to `out` (so `out`'s backpressure reaches the zip, and an
+ * error on either side fails the write).
+ */
 export async function writeXlsx<Row>(
   columns: readonly Column<Row>[],
   batches: RowSource<Row>,
   out: Writable,
   opts: WriteOptions = {},
 ): Promise<number> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet((opts.sheetName ?? "Export").slice(0, 31));
+  const zipped = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: zipped, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(xmlSafe(opts.sheetName ?? "Export").slice(0, 31) || "Export");
   sheet.columns = columns.map((c) => ({
-    header: c.name,
+    header: xmlSafe(c.name),
     key: c.name,
     width: c.type === "date" ? 24 : c.type === "text" ? 30 : 14,
     ...(c.type === "date" ? { style: { numFmt: "yyyy-mm-dd hh:mm:ss" } } : {}),
   }));
-  let rows = 0;
-  for await (const batch of batches) {
-    for (const row of batch) sheet.addRow(columns.map((c) => xlsxCell(c.type, c.value(row)))).commit();
-    rows += batch.length;
-    await zipDrained(sheet);
-    await drained(out);
+  const counted = { rows: 0 };
+  // A failed destination stops the rows' loop where it waits for the compressor.
+  const stop = new AbortController();
+  const delivered = pipeline(zipped, out).catch((err: unknown) => {
+    stop.abort(err);
+    throw err;
+  });
+  const afterBatch = async (rows: number) => {
+    stop.signal.throwIfAborted();
+    await zipCaughtUp(sheet, stop.signal);
     await opts.onProgress?.(rows);
-  }
-  sheet.commit();
-  await workbook.commit();
-  await finished(out);
-  return rows;
+  };
+  const written = (async () => {
+    let header = true;
+    for await (const cells of records(columns, batches, xlsxCell, counted, afterBatch)) {
+      if (header) header = false;
+      else sheet.addRow(cells).commit();
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((err: unknown) => {
+    zipped.destroy(err as Error);
+    throw err;
+  });
+  const [wrote, sent] = await Promise.allSettled([written, delivered]);
+  // The destination's own error (a full disk, a reset connection) is the one that says what happened.
+  if (sent.status === "rejected") throw sent.reason;
+  if (wrote.status === "rejected") throw wrote.reason;
+  return counted.rows;
 }
 
 /**
- * Backpressure inside the XLSX writer: exceljs's sheet stream hands its bytes to the zip's compressor
- * without heeding its answer, so rows produced faster than they are deflated would pile up, uncompressed,
- * in the compressor's queue (the destination drains fast: it only sees compressed bytes). Wait for the
- * compressor to drain as well, so a batch of rows at most is waiting for it.
+ * exceljs's sheet stream writes into the zip's compressor without heeding its answer (its own code says `write` never
+ * returns false), so rows produced faster than they are deflated would pile up, uncompressed, in the compressor's
+ * buffer, whatever the destination's backpressure. After each batch, wait until the compressor has taken in what it
+ * was given, reading its public stream state (`writableNeedDrain`, or `writableLength` against
+ * `writableHighWaterMark`: archiver's streams are readable-stream's). The one thing read from exceljs is where its
+ * sheet stream pipes to (`pipes`); if an upgrade moves it, this fails loudly (test/exports/core.test.ts) rather than
+ * silently buffering a whole export.
  */
-async function zipDrained(sheet: unknown): Promise<void> {
-  type Dest = Writable & { _writableState?: { needDrain?: boolean; length?: number; highWaterMark?: number } };
-  const buffered = (sheet as { stream?: { pipes?: Dest[] } }).stream;
-  for (const dest of buffered?.pipes ?? []) {
-    // archiver's streams are readable-stream's (no writableNeedDrain): read their state as Node's own streams keep it.
-    const state = dest._writableState;
-    const full =
-      dest.writableNeedDrain ?? (state ? state.needDrain === true || (state.length ?? 0) >= (state.highWaterMark ?? Infinity) : false);
-    if (full && !dest.destroyed) await drainOrClose(dest);
+async function zipCaughtUp(sheet: unknown, signal: AbortSignal): Promise<void> {
+  const pipes = (sheet as { stream?: { pipes?: Writable[] } }).stream?.pipes;
+  if (!Array.isArray(pipes))
+    throw new Error("exceljs's sheet stream no longer says where it writes: the XLSX writer cannot bound its memory");
+  for (const dest of pipes) {
+    const full = dest.writableNeedDrain ?? dest.writableLength >= dest.writableHighWaterMark;
+    if (full && !dest.destroyed) await once(dest, "drain", { signal });
   }
-}
-
-/** Resolves once `out` has flushed everything (or at once when it already has). */
-async function finished(out: Writable): Promise<void> {
-  if (out.writableFinished) return;
-  await new Promise<void>((resolve, reject) => {
-    out.once("finish", () => resolve());
-    out.once("error", reject);
-    out.once("close", () => resolve());
-  });
 }
 
 /**
  * Writes `batches` onto `out` in `format` and ends it; answers the rows written. An error of the destination (a full
- * disk, a reset connection) fails the write with that error (the destination closes, so the next wait for its drain
- * stops), rather than being an unhandled 'error' event.
+ * disk, a reset connection) fails the write with that error, and the rows' source is closed.
  */
 export async function writeRows<Row>(
   format: ExportFormat,
@@ -219,18 +238,5 @@ export async function writeRows<Row>(
   out: Writable,
   opts: WriteOptions = {},
 ): Promise<number> {
-  let failure: Error | null = null;
-  const onError = (err: Error) => {
-    failure ??= err;
-  };
-  out.on("error", onError);
-  try {
-    const rows = await (format === "csv" ? writeCsv(columns, batches, out, opts) : writeXlsx(columns, batches, out, opts));
-    if (failure) throw failure;
-    return rows;
-  } catch (err) {
-    throw failure ?? err;
-  } finally {
-    out.off("error", onError);
-  }
+  return format === "csv" ? writeCsv(columns, batches, out, opts) : writeXlsx(columns, batches, out, opts);
 }
