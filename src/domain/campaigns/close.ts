@@ -19,7 +19,7 @@ import { logger } from "../../infra/logger.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
 import type { Actor } from "../people/actor.ts";
-import { authorize } from "../people/roles.ts";
+import { authorize } from "../shared/roles.ts";
 import { recordAudit } from "../people/audit.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { recordWorkspaceEvents, relayWorkspaceEvents } from "../webhooks/outbox.ts";

@@ -7,8 +7,7 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec } from "../../infra/db.ts";
 import { notFound } from "../shared/errors.ts";
-import { authorize } from "../people/roles.ts";
-import type { Actor } from "../people/actor.ts";
+import { authorizeAccountsChange, authorizeCreatorChange, type Changer } from "../shared/payout-holds.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
 import { pageSql, type Order, type Page, type PageRequest } from "../shared/pages.ts";
 
@@ -63,11 +62,15 @@ export async function requireCreator(workspaceId: string, id: string): Promise<C
   return c;
 }
 
+/** Changes a creator's name, contact or notes: an owner's change while an active campaign pays it (they are in every payout row). */
 export async function updateCreator(
-  workspaceId: string,
+  actor: Changer,
   id: string,
   change: { name?: string; contact?: string; notes?: string },
 ): Promise<CreatorRecord> {
+  const workspaceId = actor.workspaceId;
+  await requireCreator(workspaceId, id);
+  await authorizeCreatorChange(actor, id);
   const [c] = await sql<CreatorRecord>(Prisma.sql`
     UPDATE creators AS cr SET name = coalesce(${change.name ?? null}, cr.name), contact = coalesce(${change.contact ?? null}, cr.contact),
            notes = coalesce(${change.notes ?? null}, cr.notes), updated_at = now()
@@ -77,29 +80,11 @@ export async function updateCreator(
   return c;
 }
 
-/** Who changes a creator's accounts or deletes it: the workspace, and the role (the payout rule below). */
-type Changer = Pick<Actor, "workspaceId" | "role">;
-
-/**
- * The owner-only rule of campaigns reaches creators where it changes money: deleting a creator, or giving or taking its
- * accounts, changes which videos an ACTIVE campaign pays and under which per-creator cap when the creator takes part in
- * one (as a member or with a rule of its own). Then it is an owner's change (campaigns.manage); otherwise any member's.
- */
-async function authorizePayeeChange(actor: Changer, creatorId: string): Promise<void> {
-  const [row] = await sql<{ paid: boolean }>(Prisma.sql`
-    SELECT EXISTS (
-      SELECT 1 FROM campaigns c
-       WHERE c.workspace_id = ${actor.workspaceId}::uuid AND c.status = 'active'
-         AND (EXISTS (SELECT 1 FROM campaign_members m WHERE m.campaign_id = c.id AND m.creator_id = ${creatorId}::uuid)
-           OR EXISTS (SELECT 1 FROM campaign_creator_rules r WHERE r.campaign_id = c.id AND r.creator_id = ${creatorId}::uuid))) AS paid`);
-  if (row?.paid) authorize(actor, "campaigns.manage");
-}
-
 /** Deletes the creator: its accounts become unassigned, its campaign memberships and rule overrides go with it (closed campaigns' frozen rows stay). */
 export async function deleteCreator(actor: Changer, id: string): Promise<{ id: string }> {
   const workspaceId = actor.workspaceId;
   await requireCreator(workspaceId, id);
-  await authorizePayeeChange(actor, id);
+  await authorizeCreatorChange(actor, id);
   const { count } = await prisma.$transaction(async (tx) => ({
     count: await sqlExec(Prisma.sql`DELETE FROM creators WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid`, { tx }),
   }));
@@ -116,7 +101,7 @@ export async function deleteCreator(actor: Changer, id: string): Promise<{ id: s
 export async function assignAccounts(actor: Changer, creatorId: string, accountIds: string[]): Promise<BulkItemResult[]> {
   const workspaceId = actor.workspaceId;
   await requireCreator(workspaceId, creatorId);
-  await authorizePayeeChange(actor, creatorId);
+  await authorizeAccountsChange(actor, creatorId, accountIds);
   const rows = await sql<{ accountId: string; creatorId: string | null; tracked: boolean }>(Prisma.sql`
     WITH asked AS (SELECT DISTINCT lower(x)::uuid AS id FROM unnest(${accountIds}::text[]) x),
     tracked AS (SELECT ta.account_id FROM tracked_accounts ta JOIN asked ON asked.id = ta.account_id WHERE ta.workspace_id = ${workspaceId}::uuid),
@@ -140,7 +125,7 @@ export async function assignAccounts(actor: Changer, creatorId: string, accountI
 export async function unassignAccounts(actor: Changer, creatorId: string, accountIds: string[]): Promise<{ removed: number }> {
   const workspaceId = actor.workspaceId;
   await requireCreator(workspaceId, creatorId);
-  await authorizePayeeChange(actor, creatorId);
+  await authorizeAccountsChange(actor, creatorId, accountIds);
   const removed = await sqlExec(Prisma.sql`
     DELETE FROM creator_accounts WHERE workspace_id = ${workspaceId}::uuid AND creator_id = ${creatorId}::uuid AND account_id = ANY(${accountIds}::uuid[])`);
   return { removed };

@@ -10,7 +10,7 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
 import type { Actor } from "../people/actor.ts";
-import { authorize } from "../people/roles.ts";
+import { authorize } from "../shared/roles.ts";
 import { recordAudit } from "../people/audit.ts";
 import { DomainError, notFound, validationError } from "../shared/errors.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";

@@ -22,7 +22,7 @@ import { checkDayRange, uuid } from "../shared/inputs.ts";
 import { cursorOf, pageSql, type CursorWindow, type Order } from "../shared/pages.ts";
 import { notFound } from "../shared/errors.ts";
 import { canonicalAccountUrl } from "../shared/platform.ts";
-import type { Permission } from "../people/roles.ts";
+import type { Permission } from "../shared/roles.ts";
 import { accountListFilter, historyQuery, videoListFilter } from "../tracking/inputs.ts";
 import {
   accountFilterSql,

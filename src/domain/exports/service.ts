@@ -21,7 +21,7 @@ import { principalId, type Actor } from "../people/actor.ts";
 import { openExport } from "./stream.ts";
 import { startExportInput, type ExportStatus } from "./inputs.ts";
 import { EXPORT_KINDS, kindOf, type ExportKind } from "./kinds.ts";
-import { may } from "../people/roles.ts";
+import { may } from "../shared/roles.ts";
 import type { ExportFormat } from "./writers.ts";
 import { enqueueExport } from "./jobs.ts";
 import { announceExport } from "./events.ts";

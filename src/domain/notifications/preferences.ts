@@ -5,7 +5,7 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec } from "../../infra/db.ts";
 import type { Actor } from "../people/actor.ts";
-import { authorize } from "../people/roles.ts";
+import { authorize } from "../shared/roles.ts";
 import { parseInput } from "../shared/inputs.ts";
 import { creditsAlertInput, setAlertInput, setDigestInput, type SetAlertInput, type SetDigestInput } from "./inputs.ts";
 import { personIn, type PersonInWorkspace } from "./person.ts";

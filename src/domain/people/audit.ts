@@ -2,7 +2,7 @@
  * The audit log (docs/contract/decisions.md, "People, sign-in and the dashboard"): API keys created
  * and revoked, webhook changes, member and invitation changes and sign-ins, each with who acted (a
  * person, an API key or the operator's CLI), what, when, on what and from which client address.
- * Owners read it (./roles.ts: `auditLog.read`): GraphQL `auditLog`, REST `GET /settings/audit-log`.
+ * Owners read it (../shared/roles.ts: `auditLog.read`): GraphQL `auditLog`, REST `GET /settings/audit-log`.
  *
  * Entries belong to a workspace. A sign-in is a person's, not a workspace's: it is recorded once in
  * each workspace the person belongs to, so each workspace's owners see their members' sign-ins and
@@ -44,7 +44,8 @@ export const AUDIT_ACTIONS = {
   "user.email_changed": "a person's email changed (`details.from`, `details.to`; not offered by the service today)",
   // Issue 33: folder share links (src/domain/reports/share-links.ts); `target` is the folder's name.
   "share_link.created": "a folder's read-only share link was made (`details.linkId`, `details.folderId`, `details.expiresAt`)",
-  "share_link.revoked": "a folder's share link was revoked (`details.linkId`)",
+  "share_link.revoked":
+    "a folder's share link was revoked (`details.linkId`); a schedule's own link also says `details.scheduleId` and `details.reason` (`paused`, `recipient_removed` by an owner or by the recipient's unsubscribe link, `deleted`)",
   "report_schedule.created": "a folder's scheduled report was made (`details.scheduleId`)",
   "report_schedule.deleted": "a folder's scheduled report was deleted (`details.scheduleId`)",
 } as const;

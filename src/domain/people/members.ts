@@ -17,7 +17,7 @@ import type { Acting, Actor, WorkspaceRole } from "./actor.ts";
 import { recordAudit } from "./audit.ts";
 import { queueRemovedMail } from "./mails.ts";
 import { dispatchMails } from "../mail/outbox.ts";
-import { authorize } from "./roles.ts";
+import { authorize } from "../shared/roles.ts";
 
 export interface MemberRecord {
   id: string;

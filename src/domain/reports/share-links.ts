@@ -15,7 +15,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, type Tx } from "../../infra/db.ts";
 import type { Acting, Actor } from "../people/actor.ts";
 import { recordAudit } from "../people/audit.ts";
-import { authorize } from "../people/roles.ts";
+import { authorize } from "../shared/roles.ts";
 import { notFound, validationError } from "../shared/errors.ts";
 import { requireFolder } from "../folders/service.ts";
 import { serviceLink } from "../mail/links.ts";

@@ -10,6 +10,7 @@ import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
 import { pageSql, type Order, type Page, type PageRequest } from "../shared/pages.ts";
+import { authorizeTagChange, type Changer } from "../shared/payout-holds.ts";
 import { DEFAULT_TAG_COLOR } from "./inputs.ts";
 
 export interface TagRecord {
@@ -123,8 +124,13 @@ export async function updateTag(workspaceId: string, tagId: string, change: { na
   }
 }
 
-/** Deletes the tag; the items it was on stay tracked (their tag memberships go with it). */
-export async function deleteTag(workspaceId: string, tagId: string): Promise<{ id: string }> {
+/**
+ * Deletes the tag; the items it was on stay tracked (their tag memberships go with it). An active campaign filtering by
+ * it then counts every video of its members (its filter goes): an owner's change (shared/payout-holds.ts).
+ */
+export async function deleteTag(actor: Changer, tagId: string): Promise<{ id: string }> {
+  const workspaceId = actor.workspaceId;
+  await authorizeTagChange(actor, tagId);
   const { count } = await prisma.tag.deleteMany({ where: { id: tagId, workspaceId } });
   if (count === 0) throw notFound("Tag");
   return { id: tagId };
@@ -196,11 +202,19 @@ async function untagItems(k: Taggable, workspaceId: string, tagId: string, ids: 
   return { removed };
 }
 
-export const tagVideos = (workspaceId: string, tagId: string, videoIds: string[]) => tagItems(VIDEOS, workspaceId, tagId, videoIds);
-export const untagVideos = (workspaceId: string, tagId: string, videoIds: string[]) => untagItems(VIDEOS, workspaceId, tagId, videoIds);
-export const tagAccounts = (workspaceId: string, tagId: string, accountIds: string[]) => tagItems(ACCOUNTS, workspaceId, tagId, accountIds);
-export const untagAccounts = (workspaceId: string, tagId: string, accountIds: string[]) =>
-  untagItems(ACCOUNTS, workspaceId, tagId, accountIds);
+/** Tagging or untagging videos with a tag an active campaign filters by changes what it pays: an owner's change. */
+export async function tagVideos(actor: Changer, tagId: string, videoIds: string[]): Promise<BulkItemResult[]> {
+  await authorizeTagChange(actor, tagId);
+  return tagItems(VIDEOS, actor.workspaceId, tagId, videoIds);
+}
+export async function untagVideos(actor: Changer, tagId: string, videoIds: string[]): Promise<{ removed: number }> {
+  await authorizeTagChange(actor, tagId);
+  return untagItems(VIDEOS, actor.workspaceId, tagId, videoIds);
+}
+export const tagAccounts = (actor: Changer, tagId: string, accountIds: string[]) =>
+  tagItems(ACCOUNTS, actor.workspaceId, tagId, accountIds);
+export const untagAccounts = (actor: Changer, tagId: string, accountIds: string[]) =>
+  untagItems(ACCOUNTS, actor.workspaceId, tagId, accountIds);
 
 /** The tags of many tracked items (by video or canonical account id), by name; one statement. */
 async function tagsOf(k: Taggable, workspaceId: string, ids: readonly string[]): Promise<Map<string, TagRecord[]>> {

@@ -9,6 +9,7 @@ import { logger } from "../../infra/logger.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { pageSql, type PageRequest, type Page } from "../shared/pages.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
+import { HELD_VIDEO, heldVideos, type Changer } from "../shared/payout-holds.ts";
 import { announceTracking } from "./events.ts";
 import { enqueueVideoScrape } from "./jobs.ts";
 import { ADDITIONS_REMAINING, LIMITS_FROM, limitReachedFor } from "./limits.ts";
@@ -186,9 +187,13 @@ export async function getTrackedVideo(workspaceId: string, videoId: string): Pro
  * not track fails with "Video not found."; a repeated id fails with a duplicate note (the first
  * occurrence did the work). The global video record stays (other workspaces may track it).
  */
-export async function untrackVideos(workspaceId: string, ids: string[]): Promise<BulkItemResult[]> {
+export async function untrackVideos(actor: Changer, ids: string[]): Promise<BulkItemResult[]> {
+  const workspaceId = actor.workspaceId;
   // UUIDs compare case-insensitively (PostgreSQL answers lower case).
-  const distinct = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const asked = [...new Set(ids.map((id) => id.toLowerCase()))];
+  // A video an active campaign may pay for stays tracked unless an owner asks (shared/payout-holds.ts).
+  const held = await heldVideos(actor, asked);
+  const distinct = asked.filter((id) => !held.has(id));
   const removed = distinct.length
     ? await sql<{ videoId: string }>(Prisma.sql`
         DELETE FROM tracked_videos WHERE workspace_id = ${workspaceId}::uuid AND video_id = ANY(${distinct}::uuid[])
@@ -201,6 +206,7 @@ export async function untrackVideos(workspaceId: string, ids: string[]): Promise
     const key = id.toLowerCase();
     if (seen.has(key)) return { id, success: false, error: "Duplicate id in this request: it was processed once." };
     seen.add(key);
+    if (held.has(key)) return { id, success: false, error: HELD_VIDEO };
     return gone.has(key) ? { id, success: true } : { id, success: false, error: "Video not found." };
   });
 }

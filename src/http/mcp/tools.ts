@@ -398,7 +398,7 @@ export const tools: AnyTool[] = [
       "Puts a tag on up to 50 tracked videos; one result per id (`Video not found` for a video the workspace does not track). Free.",
     input: tagVideoIdsInput.extend({ tag_id: tagId }),
     annotations: ORGANISE,
-    run: async ({ auth }, input) => ({ data: await tagVideos(auth.workspaceId, input.tag_id, input.video_ids) }),
+    run: async ({ auth }, input) => ({ data: await tagVideos(auth, input.tag_id, input.video_ids) }),
   }),
   defineTool({
     name: "untag_videos",
@@ -406,7 +406,7 @@ export const tools: AnyTool[] = [
     description: "Takes a tag off up to 50 videos; answers how many carried it. The videos stay tracked. Free.",
     input: tagVideoIdsInput.extend({ tag_id: tagId }),
     annotations: ORGANISE,
-    run: async ({ auth }, input) => ({ data: await untagVideos(auth.workspaceId, input.tag_id, input.video_ids) }),
+    run: async ({ auth }, input) => ({ data: await untagVideos(auth, input.tag_id, input.video_ids) }),
   }),
   defineTool({
     name: "tag_accounts",
@@ -414,7 +414,7 @@ export const tools: AnyTool[] = [
     description: "Puts a tag on up to 50 tracked accounts; one result per id (`Account not found` when not tracked). Free.",
     input: tagAccountIdsInput.extend({ tag_id: tagId }),
     annotations: ORGANISE,
-    run: async ({ auth }, input) => ({ data: await tagAccounts(auth.workspaceId, input.tag_id, input.account_ids) }),
+    run: async ({ auth }, input) => ({ data: await tagAccounts(auth, input.tag_id, input.account_ids) }),
   }),
   defineTool({
     name: "untag_accounts",
@@ -422,7 +422,7 @@ export const tools: AnyTool[] = [
     description: "Takes a tag off up to 50 accounts; answers how many carried it. The accounts stay tracked. Free.",
     input: tagAccountIdsInput.extend({ tag_id: tagId }),
     annotations: ORGANISE,
-    run: async ({ auth }, input) => ({ data: await untagAccounts(auth.workspaceId, input.tag_id, input.account_ids) }),
+    run: async ({ auth }, input) => ({ data: await untagAccounts(auth, input.tag_id, input.account_ids) }),
   }),
   defineTool({
     name: "get_top_videos",

@@ -14,7 +14,7 @@ import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.ts"
 import { rejectUnstorableStrings } from "../../domain/shared/unstorable.ts";
 import { logger } from "../../infra/logger.ts";
 import { admitRequest, authOf } from "../middleware.ts";
-import { authorize } from "../../domain/people/roles.ts";
+import { authorize } from "../../domain/shared/roles.ts";
 import { OPERATOR, type Actor } from "../../domain/people/actor.ts";
 import { successStatus, takesIdempotencyKey, type AnyRoute } from "./route.ts";
 import { idempotentRequest } from "./idempotency.ts";

@@ -506,25 +506,26 @@ builder.mutationFields((t) => ({
   }),
   updateCreator: t.field({
     type: CreatorRef,
-    description: "Changes a creator's name, contact or notes.",
+    description:
+      "Changes a creator's name, contact or notes. While an active campaign pays the creator (its name and contact are in every payout row), owners only (FORBIDDEN for a member).",
     args: { id: t.arg.id({ required: true }), name: t.arg.string(), contact: t.arg.string(), notes: t.arg.string() },
     resolve: (_r, a, ctx) =>
       updateCreator(
-        ctx.auth.workspaceId,
+        ctx.auth,
         creatorIdOf(a.id, "id"),
         parseInput(updateCreatorInput, { name: a.name ?? undefined, contact: a.contact ?? undefined, notes: a.notes ?? undefined }),
       ),
   }),
   deleteCreator: t.id({
     description:
-      "Deletes a creator and answers its UUID: its accounts become unassigned, its campaign memberships and rules go (closed campaigns keep their frozen rows).",
+      "Deletes a creator and answers its UUID: its accounts become unassigned, its campaign memberships and rules go (closed campaigns keep their frozen rows). While an active campaign pays the creator, owners only (FORBIDDEN for a member).",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, a, ctx) => (await deleteCreator(ctx.auth, creatorIdOf(a.id, "id"))).id,
   }),
   assignCreatorAccounts: t.field({
     type: [BulkItemResultRef],
     description:
-      "Gives tracked accounts to a creator (1 to 50); per-id results: `Account not found`, `Account belongs to another creator`.",
+      "Gives tracked accounts to a creator (1 to 50); per-id results: `Account not found`, `Account belongs to another creator`. While an active campaign pays the creator or any of the accounts, owners only (FORBIDDEN for a member: it changes who is paid).",
     args: { creatorId: t.arg.id({ required: true }), accountIds: t.arg.idList({ required: true }) },
     resolve: (_r, a, ctx) =>
       assignAccounts(
@@ -534,7 +535,8 @@ builder.mutationFields((t) => ({
       ),
   }),
   unassignCreatorAccounts: t.int({
-    description: "Takes accounts from a creator (1 to 50); answers how many were the creator's.",
+    description:
+      "Takes accounts from a creator (1 to 50); answers how many were the creator's. While an active campaign pays the creator or any of the accounts, owners only (FORBIDDEN for a member: it changes who is paid).",
     args: { creatorId: t.arg.id({ required: true }), accountIds: t.arg.idList({ required: true }) },
     resolve: async (_r, a, ctx) =>
       (

@@ -148,28 +148,31 @@ builder.mutationFields((t) => ({
       ),
   }),
   deleteTag: t.id({
-    description: "Deletes the tag and answers its UUID; the items it was on stay tracked.",
+    description:
+      "Deletes the tag and answers its UUID; the items it was on stay tracked. While an active campaign filters by this tag, owners only (FORBIDDEN for a member: it changes what the campaign pays).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => (await deleteTag(ctx.auth.workspaceId, entityId(args.id, "Tag", "id"))).id,
+    resolve: async (_r, args, ctx) => (await deleteTag(ctx.auth, entityId(args.id, "Tag", "id"))).id,
   }),
   tagVideos: t.field({
     type: [BulkItemResultRef],
-    description: "Puts the tag on tracked videos (1 to 50 ids); per-id results, `Video not found` for videos the workspace does not track.",
+    description:
+      "Puts the tag on tracked videos (1 to 50 ids); per-id results, `Video not found` for videos the workspace does not track. While an active campaign filters by this tag, owners only (FORBIDDEN for a member: it changes what the campaign pays).",
     args: { tagId: t.arg.id({ required: true }), videoIds: t.arg.idList({ required: true }) },
     resolve: (_r, args, ctx) =>
       tagVideos(
-        ctx.auth.workspaceId,
+        ctx.auth,
         tagIdOf(args.tagId),
         parseInput(tagVideoIdsInput, { video_ids: args.videoIds.map((id, i) => entityId(id, "Video", `videoIds.${i}`)) }).video_ids,
       ),
   }),
   untagVideos: t.int({
-    description: "Takes the tag off videos (1 to 50 ids); answers how many carried it.",
+    description:
+      "Takes the tag off videos (1 to 50 ids); answers how many carried it. While an active campaign filters by this tag, owners only (FORBIDDEN for a member: it changes what the campaign pays).",
     args: { tagId: t.arg.id({ required: true }), videoIds: t.arg.idList({ required: true }) },
     resolve: async (_r, args, ctx) =>
       (
         await untagVideos(
-          ctx.auth.workspaceId,
+          ctx.auth,
           tagIdOf(args.tagId),
           parseInput(tagVideoIdsInput, { video_ids: args.videoIds.map((id, i) => entityId(id, "Video", `videoIds.${i}`)) }).video_ids,
         )
@@ -181,7 +184,7 @@ builder.mutationFields((t) => ({
     args: { tagId: t.arg.id({ required: true }), accountIds: t.arg.idList({ required: true }) },
     resolve: (_r, args, ctx) =>
       tagAccounts(
-        ctx.auth.workspaceId,
+        ctx.auth,
         tagIdOf(args.tagId),
         parseInput(tagAccountIdsInput, { account_ids: args.accountIds.map((id, i) => entityId(id, "Account", `accountIds.${i}`)) })
           .account_ids,
@@ -193,7 +196,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, args, ctx) =>
       (
         await untagAccounts(
-          ctx.auth.workspaceId,
+          ctx.auth,
           tagIdOf(args.tagId),
           parseInput(tagAccountIdsInput, { account_ids: args.accountIds.map((id, i) => entityId(id, "Account", `accountIds.${i}`)) })
             .account_ids,

@@ -545,11 +545,12 @@ builder.mutationFields((t) => ({
   untrackVideos: t.field({
     type: [BulkItemResultRef],
     description:
-      "Untracks up to 50 videos (global IDs or UUIDs); one result per id in the order given (unknown and repeated ids fail per item).",
+      "Untracks up to 50 videos (global IDs or UUIDs); one result per id in the order given (unknown and repeated ids fail per item). " +
+      "A video an active campaign may pay for stays tracked when a member asks (`success: false` with the reason); owners may.",
     args: { ids: t.arg.idList({ required: true }) },
     resolve: (_r, args, ctx) => {
       const ids = args.ids.map((id, i) => entityId(id, "Video", `ids.${i}`));
-      return untrackVideos(ctx.auth.workspaceId, parseInput(untrackVideosInput, { ids }).ids);
+      return untrackVideos(ctx.auth, parseInput(untrackVideosInput, { ids }).ids);
     },
   }),
   refreshVideo: t.field({

@@ -154,15 +154,17 @@ export const campaignRoutes = [
     path: "/creators/{id}",
     operationId: "updateCreator",
     summary: "Change a creator's name, contact or notes",
+    description:
+      "Its name and contact are in every payout row and export of the campaigns that pay it. While an active campaign pays this creator (a member, a creator with a rule of its own, or the creator of an account it pays for) this changes what it pays: owners only (403 FORBIDDEN otherwise; docs/campaigns.md).",
     tags: CREATORS,
     params: idParams,
     body: updateCreatorInput,
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "FORBIDDEN"],
     responses: {
       200: { description: "The creator as this request wrote it.", schema: z.object({ data: creatorSchema, message: z.string() }) },
     },
     async handler({ auth, params, body }) {
-      const c = await updateCreator(auth.workspaceId, params.id, body);
+      const c = await updateCreator(auth, params.id, body);
       return {
         body: { data: creatorItem(c, (await accountIdsOfCreators(auth.workspaceId, [c.id])).get(c.id) ?? []), message: "Creator updated." },
       };
@@ -174,7 +176,7 @@ export const campaignRoutes = [
     operationId: "deleteCreator",
     summary: "Delete a creator",
     description:
-      "Its accounts become unassigned; its campaign memberships and rules go with it. Closed campaigns keep their frozen rows. While the creator takes part in an active campaign this changes what it pays: owners only (403 FORBIDDEN otherwise).",
+      "Its accounts become unassigned; its campaign memberships and rules go with it. Closed campaigns keep their frozen rows. While an active campaign pays this creator (a member, a creator with a rule of its own, or the creator of an account it pays for) this changes what it pays: owners only (403 FORBIDDEN otherwise; docs/campaigns.md).",
     tags: CREATORS,
     params: idParams,
     errors: ["NOT_FOUND", "FORBIDDEN"],
@@ -192,7 +194,9 @@ export const campaignRoutes = [
     summary: "Give tracked accounts to a creator (bulk)",
     description:
       "1 to 50 canonical account ids, each on its own: `Account not found` when the workspace does not track it, `Account belongs to another " +
-      "creator` when another creator has it (an account has at most one creator). The HTTP status stays 200. While the creator takes part in an active campaign this changes what it pays: owners only (403 FORBIDDEN otherwise).",
+      "creator` when another creator has it (an account has at most one creator). The HTTP status stays 200. While an active campaign pays " +
+      "the creator or any of the accounts (a member account, an account of a member creator, or one with a video added by hand), this " +
+      "changes who is paid: owners only (403 FORBIDDEN otherwise; docs/campaigns.md).",
     tags: CREATORS,
     params: idParams,
     body: creatorAccountsInput,
@@ -208,7 +212,8 @@ export const campaignRoutes = [
     operationId: "unassignCreatorAccounts",
     summary: "Take accounts from a creator (bulk)",
     description:
-      "Accounts the creator does not have are left alone (counted out of `removed`). While the creator takes part in an active campaign this changes what it pays: owners only (403 FORBIDDEN otherwise).",
+      "Accounts the creator does not have are left alone (counted out of `removed`). While an active campaign pays the creator or any of " +
+      "the accounts, this changes who is paid: owners only (403 FORBIDDEN otherwise; docs/campaigns.md).",
     tags: CREATORS,
     params: idParams,
     body: creatorAccountsInput,

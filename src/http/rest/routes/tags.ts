@@ -94,16 +94,18 @@ export const tagRoutes = [
     path: "/tags/{id}",
     operationId: "deleteTag",
     summary: "Delete a tag",
-    description: "The tag leaves every item it was on; the items stay tracked.",
+    description:
+      "The tag leaves every item it was on; the items stay tracked. An active campaign filtering by this tag then counts every " +
+      "video of its members (its filter goes): owners only while one does (403 FORBIDDEN for a member; docs/campaigns.md).",
     tags: TAGS,
     params: idParams,
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "FORBIDDEN"],
     responses: {
       200: { description: "The tag is deleted.", schema: z.object({ data: z.object({ id: z.string() }), message: z.string() }) },
     },
     async handler({ auth, params }) {
       return {
-        body: { data: await deleteTag(auth.workspaceId, params.id), message: "Tag deleted. Its videos and accounts stay tracked." },
+        body: { data: await deleteTag(auth, params.id), message: "Tag deleted. Its videos and accounts stay tracked." },
       };
     },
   }),
@@ -114,14 +116,14 @@ export const tagRoutes = [
     summary: "Tag tracked videos (bulk)",
     description:
       "1 to 50 video ids, each on its own: `success` when the video carries the tag afterwards (already tagged included); " +
-      "`Video not found` when the workspace does not track it. The HTTP status stays 200.",
+      "`Video not found` when the workspace does not track it. The HTTP status stays 200. An active campaign filtering by this tag pays by it: then this is owners only (403 FORBIDDEN for a member; docs/campaigns.md).",
     tags: TAGS,
     params: idParams,
     body: tagVideoIdsInput,
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "FORBIDDEN"],
     responses: bulkAnswer,
     async handler({ auth, params, body }) {
-      return { body: { data: await tagVideos(auth.workspaceId, params.id, body.video_ids) } };
+      return { body: { data: await tagVideos(auth, params.id, body.video_ids) } };
     },
   }),
   defineRoute({
@@ -129,14 +131,15 @@ export const tagRoutes = [
     path: "/tags/{id}/videos",
     operationId: "untagVideos",
     summary: "Untag videos (bulk)",
-    description: "1 to 50 video ids; ids not carrying the tag are ignored. The videos stay tracked.",
+    description:
+      "1 to 50 video ids; ids not carrying the tag are ignored. The videos stay tracked. An active campaign filtering by this tag pays by it: then this is owners only (403 FORBIDDEN for a member; docs/campaigns.md).",
     tags: TAGS,
     params: idParams,
     body: tagVideoIdsInput,
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "FORBIDDEN"],
     responses: removedAnswer,
     async handler({ auth, params, body }) {
-      return { body: { data: await untagVideos(auth.workspaceId, params.id, body.video_ids) } };
+      return { body: { data: await untagVideos(auth, params.id, body.video_ids) } };
     },
   }),
   defineRoute({
@@ -153,7 +156,7 @@ export const tagRoutes = [
     errors: ["NOT_FOUND"],
     responses: bulkAnswer,
     async handler({ auth, params, body }) {
-      return { body: { data: await tagAccounts(auth.workspaceId, params.id, body.account_ids) } };
+      return { body: { data: await tagAccounts(auth, params.id, body.account_ids) } };
     },
   }),
   defineRoute({
@@ -168,7 +171,7 @@ export const tagRoutes = [
     errors: ["NOT_FOUND"],
     responses: removedAnswer,
     async handler({ auth, params, body }) {
-      return { body: { data: await untagAccounts(auth.workspaceId, params.id, body.account_ids) } };
+      return { body: { data: await untagAccounts(auth, params.id, body.account_ids) } };
     },
   }),
 ];

@@ -207,7 +207,9 @@ export const trackingRoutes = [
       "Each id is processed independently; one result per id, in the order given. An id the workspace does not track gives " +
       '`success: false` with `error: "Video not found."`; a repeated id is processed once and its later copies give `success: false` ' +
       "with a duplicate note. More than 50 ids, or an id that is not a UUID, answers 400 VALIDATION_ERROR. Untracking frees tracking " +
-      "slots; the global video record stays for other workspaces.",
+      "slots; the global video record stays for other workspaces. A video an active campaign may pay for (posted by a member's account " +
+      "in its window, or added to it by hand) stays tracked when a member asks: `success: false` with the reason; owners may " +
+      "(docs/campaigns.md).",
     tags: ["Videos"],
     body: untrackVideosInput,
     responses: {
@@ -217,7 +219,7 @@ export const trackingRoutes = [
       },
     },
     async handler({ auth, body }) {
-      return { body: { data: await untrackVideos(auth.workspaceId, body.ids) } };
+      return { body: { data: await untrackVideos(auth, body.ids) } };
     },
   }),
   defineRoute({

@@ -8,9 +8,13 @@
  *
  * Only what is closed to members is listed: everything else a workspace can do is open to every
  * member of it (tenancy, the workspace itself, is checked before any of this by the actor step).
+ *
+ * It lives in shared because every area asks it, the ones below people (tags, tracking) included.
  */
-import { DomainError } from "../shared/errors.ts";
-import type { Actor, WorkspaceRole } from "./actor.ts";
+import type { WorkspaceRole } from "../../generated/prisma/client.ts";
+import { DomainError } from "./errors.ts";
+
+export type { WorkspaceRole };
 
 export const PERMISSIONS = {
   "apiKeys.manage": "list, create and revoke the workspace's API keys",
@@ -20,6 +24,8 @@ export const PERMISSIONS = {
   "alerts.manage": "set the workspace's credits alert threshold",
   "campaigns.manage": "create, change and close campaigns (their members, videos, payout rules and budgets)",
   "reports.manage": "make, list and revoke folders' share links and schedule, change and delete folders' reports",
+  "payouts.change":
+    "change what an active campaign pays: tag or untag a video with its tag, delete that tag, stop tracking a video it may pay for, or change the accounts, name or contact of one of its payees",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -34,7 +40,7 @@ export function may(role: WorkspaceRole, permission: Permission): boolean {
 }
 
 /** Throws 403 FORBIDDEN unless the actor's role grants the permission. */
-export function authorize(actor: Pick<Actor, "role">, permission: Permission): void {
+export function authorize(actor: { role: WorkspaceRole }, permission: Permission): void {
   if (!may(actor.role, permission)) {
     throw new DomainError("FORBIDDEN", `Only owners of the workspace may ${PERMISSIONS[permission]}; you are a member.`);
   }
