@@ -330,6 +330,10 @@ const schema = z.object({
   MAIL_MAX_PER_WORKSPACE_PER_HOUR: z.coerce.number().int().min(1).default(100),
   /** Password-reset mails per address per hour (whoever asks: the request needs no sign-in). */
   MAIL_MAX_RESETS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(3),
+  /** Invitation mails per address per 24 hours, from every workspace together; beyond it an invitation is refused (429). */
+  MAIL_MAX_INVITATIONS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(3),
+  /** Scheduled-report mails per address per 24 hours, from every schedule together; beyond it that address is skipped. */
+  MAIL_MAX_REPORTS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).default(10),
   /** Signs the session cookies (32+ characters, e.g. `openssl rand -base64 32`); unset, the service
    *  generates one on first start and keeps it in PostgreSQL, so every process shares it. */
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),
@@ -684,6 +688,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       from: e.MAIL_FROM ?? `Video service <no-reply@${new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).hostname}>`,
       maxPerWorkspacePerHour: e.MAIL_MAX_PER_WORKSPACE_PER_HOUR,
       maxResetsPerAddressPerHour: e.MAIL_MAX_RESETS_PER_ADDRESS_PER_HOUR,
+      maxInvitationsPerAddressPerDay: e.MAIL_MAX_INVITATIONS_PER_ADDRESS_PER_DAY,
+      maxReportsPerAddressPerDay: e.MAIL_MAX_REPORTS_PER_ADDRESS_PER_DAY,
     },
     dashboardDir: resolve(e.DASHBOARD_DIR ?? fileURLToPath(new URL("../web/dist", import.meta.url))),
   };

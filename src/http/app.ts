@@ -10,7 +10,7 @@ import { config } from "../config.ts";
 import { checkBackends, degradedReasons, mailReport, programsReport, visualReport } from "../infra/health.ts";
 import { logger } from "../infra/logger.ts";
 import { collectProcessMetrics, metricsEnabled } from "../infra/metrics.ts";
-import { rememberMount, requestIdOf } from "./request-context.ts";
+import { loggablePath, rememberMount, requestIdOf } from "./request-context.ts";
 import { metricsEndpoint } from "./admin/metrics.ts";
 import { BOARD_PATH, queueBoard } from "./admin/queues.ts";
 import { GRAPHIQL_ASSETS, graphiqlAssets } from "./graphql/graphiql.ts";
@@ -68,7 +68,7 @@ function errorHandler(err: unknown, req: Request, res: Response, next: NextFunct
   if (res.headersSent) return next(err);
   const id = (res.locals.requestId as string) ?? "unknown";
   const { status, body, headers, unexpected } = toErrorResponse(err, id);
-  if (unexpected) logger.error({ err, requestId: id, method: req.method, path: req.path }, "request failed");
+  if (unexpected) logger.error({ err, requestId: id, method: req.method, path: loggablePath(req.originalUrl) }, "request failed");
   for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
   res.status(status).json(body);
 }

@@ -116,7 +116,7 @@ function beginRequest(req: IncomingMessage, res: ServerResponse, traced: Context
   if (mayBePage(req)) onHeaders(res, () => securePage(res));
   const started = process.hrtime.bigint();
   const context = currentLogContext(); // the workspace is added to it once the key is known
-  const path = (req.url ?? "").split("?")[0]!; // read now: Express rewrites req.url inside a mounted router
+  const path = loggablePath(req.url); // read now: Express rewrites req.url inside a mounted router
   const finished = () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     logger.info({ ...context, requestId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
@@ -125,6 +125,17 @@ function beginRequest(req: IncomingMessage, res: ServerResponse, traced: Context
   // Traced, the access-log line carries the request's trace id (its span is the active one).
   res.on("finish", traced ? traceContext.bind(traced, finished) : finished);
   return id;
+}
+
+/**
+ * A request's path as logs and traces may keep it: without the query string (download links and the dashboard's
+ * invitation and reset pages carry their tokens there), and with the tokens of the paths that carry one in place of
+ * the token (a folder's shared page `/r/<token>`, one-click unsubscribe `/unsubscribe/<token>`): whoever reads the
+ * logs must not be able to open them. The database keeps only their hashes, or nothing.
+ */
+const TOKEN_IN_PATH = /^(\/(?:r|unsubscribe)\/)[^/]+/;
+export function loggablePath(url: string | undefined): string {
+  return (url ?? "").split("?")[0]!.replace(TOKEN_IN_PATH, "$1:token");
 }
 
 /** Probes and scrapes: not traced (they would drown the requests). */
@@ -148,7 +159,7 @@ function serverSpan(req: IncomingMessage, res: ServerResponse): Context | null {
       kind: SpanKind.SERVER,
       attributes: {
         "http.request.method": method,
-        "url.path": (req.url ?? "").split("?")[0],
+        "url.path": loggablePath(req.url),
         "url.scheme": (req.socket as TLSSocket | undefined)?.encrypted ? "https" : "http",
         "network.protocol.version": req.httpVersion,
         "client.address": req.socket?.remoteAddress,

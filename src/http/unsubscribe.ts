@@ -1,7 +1,7 @@
 /**
- * One-click unsubscribe (RFC 8058) at `/unsubscribe/<token>`, the link every alert and digest mail
- * carries (its `List-Unsubscribe` header and its footer), outside /api/v1: no sign-in, the token is
- * the credential (src/domain/notifications/unsubscribe.ts).
+ * One-click unsubscribe (RFC 8058) at `/unsubscribe/<token>`, the link every alert, digest and
+ * scheduled-report mail carries (its `List-Unsubscribe` header and its footer), outside /api/v1: no
+ * sign-in, the token is the credential (src/domain/reports/unsubscribe.ts).
  * - POST (what a mail client sends with `List-Unsubscribe=One-Click`, and the page's button) turns
  *   the one thing off and answers a short page; the body is not needed and not read.
  * - GET only shows what the link turns off and a button: link scanners and prefetchers follow GETs,
@@ -10,7 +10,7 @@
  */
 import express, { type Request, type Response } from "express";
 import escapeHtml from "escape-html";
-import { unsubscription } from "../domain/notifications/unsubscribe.ts";
+import { unsubscription } from "../domain/reports/unsubscribe.ts";
 
 const POLICY = "default-src 'none'; form-action 'self'; base-uri 'none'";
 
@@ -58,7 +58,7 @@ export function unsubscribeRoutes() {
         res,
         200,
         "You are unsubscribed",
-        `<p>You will no longer get ${escapeHtml(u.what)} in ${escapeHtml(u.workspaceName)}. You can turn them on again in the dashboard's settings.</p>`,
+        `<p>You will no longer get ${escapeHtml(u.what)} in ${escapeHtml(u.workspaceName)}. ${escapeHtml(u.undo)}</p>`,
       );
     } catch (e) {
       next(e);

@@ -4,12 +4,15 @@
  *
  * Every mail has a plain-text part that reads on its own (a text-only client loses nothing: each
  * link is written out in full) and an HTML part with the same words; it names the workspace it is
- * about and links to the dashboard page it is about (PUBLIC_URL only: ./links.ts). Text that a
- * person or a platform chose (names, titles, folder names) is escaped in HTML and made one line
- * wherever it reaches a header (the subject): ./compose.ts.
+ * about (a mail about a person's own account names the account's address and its workspaces) and
+ * links to the dashboard page it is about (PUBLIC_URL only: ./links.ts). Text that a person or a
+ * platform chose (names of workspaces, keys and folders; titles) is shown as data (`quoted`,
+ * ./text.ts: one line, cut, between quotes, no clickable address), escaped in HTML, and kept out of
+ * subjects but for the workspace's name.
  */
 import escapeHtml from "escape-html";
 import { serviceLink } from "./links.ts";
+import { quoted } from "./text.ts";
 
 export const MAIL_KINDS = [
   "invitation",
@@ -24,6 +27,7 @@ export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface InvitationData {
   workspaceName: string;
+  /** The person who invited (their address); null when an API key or the operator did. */
   inviter: string | null;
   role: "owner" | "member";
   expiresAt: string;
@@ -32,10 +36,15 @@ export interface InvitationData {
 }
 export interface PasswordResetData {
   expiresInMinutes: number;
+  /** The account's address and the workspaces it is a member of (absent in mails queued before they were named). */
+  email?: string;
+  workspaceNames?: string[];
   secret?: { resetPath: string };
 }
+/** `by` (who acted) is the people area's label: a person's address, or `the API key “name”` already quoted. */
 export interface SecurityNoticeData {
-  what: "password_changed" | "password_reset" | "api_key_created";
+  /** `password_set`: the account's first password (it had none), through a single-use link. */
+  what: "password_changed" | "password_reset" | "password_set" | "api_key_created";
   workspaceName?: string;
   keyName?: string;
   by?: string | null;
@@ -92,6 +101,8 @@ export interface FolderReportData {
   secret?: { sharePath: string };
   /** Attach the folder's videos as CSV (made when the mail is sent). */
   attachFolderCsv?: { folderId: string };
+  /** The schedule the mail comes from: its one-click unsubscribe takes the address off it. */
+  scheduleId?: string;
 }
 
 export interface Rendered {
@@ -163,15 +174,19 @@ const ROLE_WORD = { owner: "an owner", member: "a member" } as const;
 const when = (iso: string) => new Date(iso).toUTCString();
 const n = (v: number) => v.toLocaleString("en-US");
 
+/** A workspace's name in a subject: quoted, shorter. */
+const inSubject = (name: string) => quoted(name, 60);
+
 function invitation(d: InvitationData, x: RenderExtras): Rendered {
   const url = d.secret ? serviceLink(d.secret.acceptPath) : serviceLink("/accept-invitation");
+  const ws = quoted(d.workspaceName);
   return {
-    subject: `${d.inviter ?? "Someone"} invited you to ${d.workspaceName}`,
+    subject: `Invitation to the workspace ${inSubject(d.workspaceName)}`,
     ...layout(
       {
-        heading: `Join ${d.workspaceName}`,
+        heading: `Join ${ws}`,
         paragraphs: [
-          `${d.inviter ?? "An owner"} invited you to the workspace "${d.workspaceName}" as ${ROLE_WORD[d.role]}.`,
+          `${d.inviter ?? "An owner of the workspace"} invited you to the workspace ${ws} as ${ROLE_WORD[d.role]}.`,
           `The link works once and until ${when(d.expiresAt)}. If you did not expect this invitation, ignore this mail.`,
         ],
         action: { label: "Accept the invitation", url },
@@ -179,6 +194,14 @@ function invitation(d: InvitationData, x: RenderExtras): Rendered {
       x,
     ),
   };
+}
+
+/** "your account (a@b.c), a member of “A” and “B”": what a mail about a person's own account names. */
+function account(email: string | undefined, workspaces: string[] | undefined): string {
+  const named = (workspaces ?? []).slice(0, 3).map((w) => quoted(w));
+  const more = (workspaces?.length ?? 0) - named.length;
+  const list = named.length === 0 ? "" : `, a member of ${[...named, ...(more > 0 ? [`${more} more`] : [])].join(", ")}`;
+  return email ? `your account (${email})${list}` : "your account";
 }
 
 function passwordReset(d: PasswordResetData, x: RenderExtras): Rendered {
@@ -189,7 +212,7 @@ function passwordReset(d: PasswordResetData, x: RenderExtras): Rendered {
       {
         heading: "Set a new password",
         paragraphs: [
-          `Someone asked to set a new password for your account. The link works once, for ${d.expiresInMinutes} minutes; using it signs you out everywhere.`,
+          `Someone asked to set a new password for ${account(d.email, d.workspaceNames)} at ${serviceLink("/")}. The link works once, for ${d.expiresInMinutes} minutes; using it signs you out everywhere.`,
           "If it was not you, ignore this mail: your password stays as it is.",
         ],
         action: { label: "Set a new password", url },
@@ -199,24 +222,37 @@ function passwordReset(d: PasswordResetData, x: RenderExtras): Rendered {
   };
 }
 
+const NOTICE: Record<Exclude<SecurityNoticeData["what"], "api_key_created">, { subject: string; what: string }> = {
+  password_set: {
+    subject: "Your password is set",
+    what: "A password was set for your account through a single-use link: you can now sign in with it.",
+  },
+  password_reset: {
+    subject: "Security notice: your password was reset",
+    what: "Your password was set through a reset link, and your sessions were ended.",
+  },
+  password_changed: {
+    subject: "Security notice: your password was changed",
+    what: "Your password was changed, and your other sessions were ended.",
+  },
+};
+
 function securityNotice(d: SecurityNoticeData, x: RenderExtras): Rendered {
-  const what =
-    d.what === "api_key_created"
-      ? `A new API key "${d.keyName ?? ""}" was made in the workspace "${d.workspaceName ?? ""}"${d.by ? ` by ${d.by}` : ""}.`
-      : d.what === "password_reset"
-        ? "Your password was set through a reset link, and your sessions were ended."
-        : "Your password was changed, and your other sessions were ended.";
-  const path = d.what === "api_key_created" ? "/settings" : "/settings/sessions";
+  const key = d.what === "api_key_created";
+  const notice = d.what === "api_key_created" ? null : NOTICE[d.what];
+  const what = notice
+    ? notice.what
+    : `A new API key ${quoted(d.keyName ?? "")} was made in the workspace ${quoted(d.workspaceName ?? "")}${d.by ? ` by ${d.by}` : ""}.`;
+  const path = key ? "/settings" : "/settings/sessions";
   return {
-    subject:
-      d.what === "api_key_created"
-        ? `Security notice: a new API key in ${d.workspaceName ?? "your workspace"}`
-        : "Security notice: your password was changed",
+    subject: notice
+      ? notice.subject
+      : `Security notice: a new API key in ${d.workspaceName ? inSubject(d.workspaceName) : "your workspace"}`,
     ...layout(
       {
-        heading: "Security notice",
+        heading: d.what === "password_set" ? "Your password is set" : "Security notice",
         paragraphs: [what, `When: ${when(d.at)}.`, "If this was not expected, review it now in the dashboard."],
-        action: { label: d.what === "api_key_created" ? "Review the API keys" : "Review your sessions", url: serviceLink(path) },
+        action: { label: key ? "Review the API keys" : "Review your sessions", url: serviceLink(path) },
       },
       x,
     ),
@@ -224,14 +260,13 @@ function securityNotice(d: SecurityNoticeData, x: RenderExtras): Rendered {
 }
 
 function memberRemoved(d: MemberRemovedData, x: RenderExtras): Rendered {
+  const ws = quoted(d.workspaceName);
   return {
-    subject: `You were removed from ${d.workspaceName}`,
+    subject: `You were removed from the workspace ${inSubject(d.workspaceName)}`,
     ...layout(
       {
-        heading: `You were removed from ${d.workspaceName}`,
-        paragraphs: [
-          `${d.by ? `${d.by} removed you` : "You were removed"} from the workspace "${d.workspaceName}". You can no longer see its data.`,
-        ],
+        heading: `You were removed from ${ws}`,
+        paragraphs: [`${d.by ? `${d.by} removed you` : "You were removed"} from the workspace ${ws}. You can no longer see its data.`],
         action: { label: "Open the dashboard", url: serviceLink("/") },
       },
       x,
@@ -241,25 +276,26 @@ function memberRemoved(d: MemberRemovedData, x: RenderExtras): Rendered {
 
 function alert(d: AlertData, x: RenderExtras): Rendered {
   const more = d.count - d.items.length;
+  const ws = quoted(d.workspaceName);
   return {
     subject:
-      d.count > 1 ? `${d.ruleLabel}: ${d.count} in ${d.workspaceName}` : `${d.ruleLabel}: ${d.items[0]?.title ?? ""} (${d.workspaceName})`,
+      d.count > 1 ? `${d.ruleLabel}: ${d.count} in ${inSubject(d.workspaceName)}` : `${d.ruleLabel} in ${inSubject(d.workspaceName)}`,
     ...layout(
       {
-        heading: `${d.ruleLabel} in ${d.workspaceName}`,
+        heading: `${d.ruleLabel} in ${ws}`,
         paragraphs: [d.count > 1 ? `${d.count} alerts of this kind since the last mail.` : "One new alert."],
         lists: [
           {
             title: d.ruleLabel,
             lines: [
-              ...d.items.map((i) => ({ text: i.title, url: serviceLink(i.path) })),
+              ...d.items.map((i) => ({ text: quoted(i.title), url: serviceLink(i.path) })),
               ...(more > 0 ? [{ text: `and ${more} more` }] : []),
             ],
           },
         ],
         action: { label: "See all notifications", url: serviceLink("/notifications") },
         footer: [
-          `You get this mail because you chose mail alerts for "${d.ruleLabel}" in ${d.workspaceName}; change it at ${serviceLink("/settings/alerts")}`,
+          `You get this mail because you chose mail alerts for "${d.ruleLabel}" in ${ws}; change it at ${serviceLink("/settings/alerts")}`,
         ],
       },
       x,
@@ -268,13 +304,14 @@ function alert(d: AlertData, x: RenderExtras): Rendered {
 }
 
 function digest(d: DigestData, x: RenderExtras): Rendered {
-  const lines = (items: DigestLine[]) => items.map((i) => ({ text: `${i.title} — ${i.detail}`, url: serviceLink(i.path) }));
+  const lines = (items: DigestLine[]) => items.map((i) => ({ text: `${quoted(i.title)} — ${i.detail}`, url: serviceLink(i.path) }));
   const none = [{ text: "Nothing this week." }];
+  const ws = quoted(d.workspaceName);
   return {
-    subject: `Your week in ${d.workspaceName} (${d.weekLabel})`,
+    subject: `Your week in ${inSubject(d.workspaceName)} (${d.weekLabel})`,
     ...layout(
       {
-        heading: `Your week in ${d.workspaceName}`,
+        heading: `Your week in ${ws}`,
         paragraphs: [
           `${d.weekLabel} (${d.timeZone}).`,
           `Analyses: ${n(d.analysesCompleted)} completed, ${n(d.analysesFailed)} failed. Credits: ${n(d.creditsUsed)} used, ${n(d.creditsLeft)} left.`,
@@ -285,7 +322,7 @@ function digest(d: DigestData, x: RenderExtras): Rendered {
           { title: `New videos of tracked accounts (${n(d.newVideoCount)})`, lines: d.newVideos.length ? lines(d.newVideos) : none },
         ],
         action: { label: "Open the dashboard", url: serviceLink("/") },
-        footer: [`Weekly digest of ${d.workspaceName}; change its day and time at ${serviceLink("/settings/alerts")}`],
+        footer: [`Weekly digest of ${ws}; change its day and time at ${serviceLink("/settings/alerts")}`],
       },
       x,
     ),
@@ -294,25 +331,27 @@ function digest(d: DigestData, x: RenderExtras): Rendered {
 
 function folderReport(d: FolderReportData, x: RenderExtras): Rendered {
   const kind = d.frequency === "weekly" ? "Weekly" : "Monthly";
+  const folder = quoted(d.folderName);
+  const ws = quoted(d.workspaceName);
   return {
-    subject: `${kind} report: ${d.folderName} (${d.periodLabel})`,
+    subject: `${kind} folder report from ${inSubject(d.workspaceName)} (${d.periodLabel})`,
     ...layout(
       {
-        heading: `${d.folderName}: ${d.periodLabel}`,
+        heading: `${folder}: ${d.periodLabel}`,
         paragraphs: [
-          `${kind} report of the folder "${d.folderName}" in ${d.workspaceName}, ${d.periodLabel} (${d.timeZone}).`,
+          `${kind} report of the folder ${folder} in the workspace ${ws}, ${d.periodLabel} (${d.timeZone}).`,
           `Views gained: ${n(d.viewsGained)}. New videos: ${n(d.newVideos)}. Now ${n(d.totalVideos)} videos with ${n(d.totalViews)} views in all.`,
         ],
         lists: [
           {
             title: "Top videos by views gained",
             lines: d.topVideos.length
-              ? d.topVideos.map((v) => ({ text: `${v.title} — +${n(v.viewsGained)} views` }))
+              ? d.topVideos.map((v) => ({ text: `${quoted(v.title)} — +${n(v.viewsGained)} views` }))
               : [{ text: "No views gained in this period." }],
           },
         ],
         ...(d.secret ? { action: { label: "Open the full report", url: serviceLink(d.secret.sharePath) } } : {}),
-        footer: [`You get this mail because an owner of ${d.workspaceName} scheduled this report to your address.`],
+        footer: [`You get this mail because an owner of the workspace ${ws} scheduled this report to your address.`],
       },
       x,
     ),
@@ -341,5 +380,8 @@ export function renderMail(kind: string, data: unknown, extras: RenderExtras = {
   }
 }
 
-/** Alerts and digests carry one-click unsubscribe (RFC 8058); the others are what a person must get. */
-export const UNSUBSCRIBABLE: ReadonlySet<string> = new Set(["alert", "digest"]);
+/**
+ * Alerts, digests and scheduled reports carry one-click unsubscribe (RFC 8058): a person's alert rule or digest, or a
+ * report's recipient address taken off its schedule. The others are what a person must get.
+ */
+export const UNSUBSCRIBABLE: ReadonlySet<string> = new Set(["alert", "digest", "folder_report"]);

@@ -2,11 +2,11 @@
  * One-click unsubscribe (RFC 8058) from an alert or digest mail, without signing in: the token
  * (src/domain/mail/tokens.ts) names one mail, and the mail names the one thing it may turn off: the
  * mail of that alert rule for that person in that workspace, or that person's digest of it. It can
- * change nothing else, and shows nothing but the workspace's name and what it turns off.
+ * change nothing else, and shows nothing but the workspace's name and what it turns off. Report mails
+ * have their own (src/domain/reports/unsubscribe.ts, which asks this one for the other kinds).
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sql } from "../../infra/db.ts";
-import { mailOfToken } from "../mail/tokens.ts";
 import { stopAlertMail, stopDigest } from "./preferences.ts";
 import { isAlertRule, RULE_LABELS } from "./rules.ts";
 
@@ -14,13 +14,15 @@ export interface Unsubscription {
   /** What the link turns off, in words. */
   what: string;
   workspaceName: string;
+  /** How to get it back, in words. */
+  undo: string;
   apply(): Promise<void>;
 }
 
-/** What the token would turn off; null for a token that opens nothing (404). */
-export async function unsubscription(token: string): Promise<Unsubscription | null> {
-  const mailId = await mailOfToken(token);
-  if (!mailId) return null;
+const IN_SETTINGS = "You can turn them on again in the dashboard's settings.";
+
+/** What the mail's unsubscribe link would turn off (an alert rule's mails, a digest); null when it opens nothing (404). */
+export async function alertUnsubscription(mailId: string): Promise<Unsubscription | null> {
   const [mail] = await sql<{
     kind: string;
     workspaceId: string | null;
@@ -34,8 +36,14 @@ export async function unsubscription(token: string): Promise<Unsubscription | nu
   const who = { workspaceId: mail.workspaceId, userId: mail.userId };
   if (mail.kind === "alert" && mail.rule && isAlertRule(mail.rule)) {
     const rule = mail.rule;
-    return { what: `mails for "${RULE_LABELS[rule]}"`, workspaceName: mail.workspaceName, apply: () => stopAlertMail(who, rule) };
+    return {
+      what: `mails for "${RULE_LABELS[rule]}"`,
+      workspaceName: mail.workspaceName,
+      undo: IN_SETTINGS,
+      apply: () => stopAlertMail(who, rule),
+    };
   }
-  if (mail.kind === "digest") return { what: "the weekly digest", workspaceName: mail.workspaceName, apply: () => stopDigest(who) };
+  if (mail.kind === "digest")
+    return { what: "the weekly digest", workspaceName: mail.workspaceName, undo: IN_SETTINGS, apply: () => stopDigest(who) };
   return null;
 }

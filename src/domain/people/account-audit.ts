@@ -64,6 +64,8 @@ const RECORDED: Record<string, AuditAction> = {
 interface CallNotes {
   endedSessions: { id: string; userId: string }[];
   passwordSetFor: string | null;
+  /** The reset set the person's first password (they had none: the first run's owner, a person made without one). */
+  firstPassword: boolean;
 }
 
 /** Keyed by the call's context object (the library hands the same one to its hooks and its database hooks). */
@@ -71,7 +73,7 @@ const notes = new WeakMap<object, CallNotes>();
 
 function notesOf(call: object): CallNotes {
   let n = notes.get(call);
-  if (!n) notes.set(call, (n = { endedSessions: [], passwordSetFor: null }));
+  if (!n) notes.set(call, (n = { endedSessions: [], passwordSetFor: null, firstPassword: false }));
   return n;
 }
 
@@ -84,9 +86,14 @@ export function noteEndedSession(hook: HookContext, session: { id: string; userI
 }
 
 /** The person a reset link belongs to, read before the library consumes the link (the `before` hook of /reset-password). */
-export function noteResetFor(call: object, userId: string): void {
-  notesOf(call).passwordSetFor = userId;
+export function noteResetFor(call: object, userId: string, firstPassword: boolean): void {
+  const n = notesOf(call);
+  n.passwordSetFor = userId;
+  n.firstPassword = firstPassword;
 }
+
+/** Whether the noted reset set the person's first password. */
+export const notedFirstPassword = (call: object): boolean => notes.get(call)?.firstPassword ?? false;
 
 /** Whose reset link the call used (null: none noted). */
 export const notedResetFor = (call: object): string | null => notes.get(call)?.passwordSetFor ?? null;
@@ -107,7 +114,7 @@ const field = (body: unknown, name: string): string | undefined => {
 async function eventOf(call: LibraryCall, clientAddress: string | null): Promise<AccountEvent | null> {
   const action = RECORDED[call.path];
   if (!action) return null;
-  const noted = notes.get(call.context) ?? { endedSessions: [], passwordSetFor: null };
+  const noted = notes.get(call.context) ?? { endedSessions: [], passwordSetFor: null, firstPassword: false };
   const ended = noted.endedSessions;
   const session = call.context.session;
   const person = (id: string, email: string, sessionId: string | null): Acting => ({

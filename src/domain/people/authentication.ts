@@ -2,7 +2,7 @@
  * Authentication of people, by a maintained library: better-auth (email and password, sessions in
  * PostgreSQL through the project's Prisma client, its routes mounted at /auth by src/http/auth/).
  * The project's own code starts where the library's session ends (docs/architecture.md, "The
- * session door"): which workspace a session acts on and with which role (./sessions.ts, ./roles.ts),
+ * session door"): which workspace a session acts on and with which role (./sessions.ts, ../shared/roles.ts),
  * invitations (./invitations.ts) and the audit log (./audit.ts).
  *
  * What is configured here, and why:
@@ -39,12 +39,19 @@ import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { config } from "../../config.ts";
 import { prisma } from "../../infra/db.ts";
 import { logger } from "../../infra/logger.ts";
-import { DomainError } from "../shared/errors.ts";
+import { DomainError, validationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/inputs.ts";
 import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
 import { createWorkspace } from "../workspace/service.ts";
 import type { Acting } from "./actor.ts";
-import { notedResetFor, noteEndedSession, noteResetFor, recordAccountEvent, recordLibraryCall } from "./account-audit.ts";
+import {
+  notedFirstPassword,
+  notedResetFor,
+  noteEndedSession,
+  noteResetFor,
+  recordAccountEvent,
+  recordLibraryCall,
+} from "./account-audit.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, signUpInput } from "./inputs.ts";
 import { acceptInvitation, checkInvitation } from "./invitations.ts";
 import { addMember, membershipsOf } from "./members.ts";
@@ -153,11 +160,46 @@ async function noteResetLink(ctx: Call): Promise<void> {
   const token = (ctx.body as { token?: unknown } | undefined)?.token ?? (ctx.query as { token?: unknown } | undefined)?.token;
   if (typeof token !== "string") return;
   const link = await ctx.context.internalAdapter.findVerificationValue(`reset-password:${token}`);
-  if (link) noteResetFor(ctx.context, link.value);
+  if (!link) return;
+  const password = await prisma.authAccount.findFirst({
+    where: { userId: link.value, providerId: "credential", password: { not: null } },
+    select: { id: true },
+  });
+  noteResetFor(ctx.context, link.value, password === null);
+}
+
+/** The parameters through which the library redirects a browser after a call. */
+const REDIRECT_PARAMS = ["callbackURL", "redirectTo", "errorCallbackURL", "newUserCallbackURL"] as const;
+
+/**
+ * Redirects go to the service only: a path of its own, or a URL of PUBLIC_URL's origin. The library would also accept
+ * its trusted origins, which include the origin of the request's own Host header (for its same-origin check of
+ * browsers' `Origin`): a Host header the client writes must not widen where a browser is sent.
+ */
+function checkRedirects(ctx: Call): void {
+  const own = new URL(config.people.publicUrl).origin;
+  for (const from of [ctx.body, ctx.query] as unknown[]) {
+    for (const name of REDIRECT_PARAMS) {
+      const value = (from as Record<string, unknown> | undefined)?.[name];
+      if (value === undefined || value === null || value === "") continue;
+      const path = typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\");
+      let sameOrigin = false;
+      try {
+        sameOrigin = typeof value === "string" && new URL(value).origin === own;
+      } catch {
+        // not an absolute URL
+      }
+      if (!path && !sameOrigin)
+        throw validationError(`${name} must be a path of this service or a URL under PUBLIC_URL (${own}).`, [
+          { path: name, message: "redirects go to this service only" },
+        ]);
+    }
+  }
 }
 
 const before = createAuthMiddleware(async (ctx) => {
   try {
+    checkRedirects(ctx);
     if (ctx.path === "/sign-up/email") await checkSignUp((ctx.body ?? {}) as Record<string, unknown>);
     if (ctx.path === "/sign-in/email") await beginSignIn(signInAttemptOf(ctx.body, ctx.headers));
     if (ctx.path === "/reset-password") await noteResetLink(ctx);
@@ -208,11 +250,14 @@ async function afterReset(ctx: Call): Promise<void> {
   await rememberAddress(user.email, clientAddressOf(ctx.headers)).catch((e: unknown) =>
     logger.warn({ err: (e as Error).message }, "could not remember the address of a reset"),
   );
-  await securityNotice(user, "password_reset");
+  await securityNotice(user, notedFirstPassword(ctx.context) ? "password_set" : "password_reset");
 }
 
 /** The person's security notice; the change is committed (the library's own transaction), so a failure is only logged. */
-async function securityNotice(user: { id: string; email: string }, what: "password_changed" | "password_reset"): Promise<void> {
+async function securityNotice(
+  user: { id: string; email: string },
+  what: "password_changed" | "password_reset" | "password_set",
+): Promise<void> {
   await sendPasswordNotice(user, what).catch((e: unknown) =>
     logger.warn({ err: (e as Error).message }, "could not queue a security notice"),
   );

@@ -18,8 +18,9 @@ import type { Acting, Actor, WorkspaceRole } from "./actor.ts";
 import { recordAudit } from "./audit.ts";
 import { addMember, type MembershipRecord } from "./members.ts";
 import { queueInvitationMail } from "./mails.ts";
+import { allowanceLeft } from "../mail/allowance.ts";
 import { dispatchMails } from "../mail/outbox.ts";
-import { authorize } from "./roles.ts";
+import { authorize } from "../shared/roles.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 const TOKEN_PREFIX = "svc_inv_";
@@ -73,10 +74,26 @@ function inviterLabel(by: Acting): Prisma.Sql {
   return Prisma.sql`${p.label}::text`;
 }
 
+const DAY_MS = 86_400_000;
+
+/** 429: the address was mailed its allowance of invitations (every workspace together) in the last 24 hours. */
+export class InvitationsCappedError extends DomainError {
+  override readonly retryAfterSeconds: number;
+  constructor(email: string, retryAfterSeconds: number) {
+    super(
+      "RATE_LIMITED",
+      `${email} was sent ${config.mail.maxInvitationsPerAddressPerDay} invitations in the last 24 hours, the most an address gets: invite it again in ${Math.ceil(retryAfterSeconds / 3600)} hours.`,
+    );
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /**
  * Invites the email to the actor's workspace with the role (owners: `members.manage`). The token
  * is in the answer and in the invitation mail, queued in the same transaction (./mails.ts). A person
- * who is already a member cannot be invited (409 ALREADY_MEMBER).
+ * who is already a member cannot be invited (409 ALREADY_MEMBER); an address that got
+ * MAIL_MAX_INVITATIONS_PER_ADDRESS_PER_DAY invitation mails in the last 24 hours, from any workspace, is not
+ * invited again before one of them is a day old (429 RATE_LIMITED with Retry-After: ../mail/allowance.ts).
  */
 export async function createInvitation(
   actor: Actor,
@@ -91,6 +108,8 @@ export async function createInvitation(
       { tx },
     );
     if (member) throw new DomainError("ALREADY_MEMBER", `${email} is already a member of this workspace.`);
+    const left = await allowanceLeft(tx, email, { kind: "invitation", max: config.mail.maxInvitationsPerAddressPerDay, windowMs: DAY_MS });
+    if (!left.allowed) throw new InvitationsCappedError(email, left.retryAfterSeconds);
     const [row] = await sql<InvitationRecord>(
       Prisma.sql`
         INSERT INTO workspace_invitations AS i (workspace_id, email, role, token_hash, invited_by, expires_at)
@@ -109,7 +128,7 @@ export async function createInvitation(
       },
       tx,
     );
-    return { invitation: row!, mails: await queueInvitationMail(tx, row!, acceptPathOf(token)) };
+    return { invitation: row!, mails: await queueInvitationMail(tx, row!, acceptPathOf(token), actor) };
   });
   await dispatchMails(mails);
   return { invitation, token, acceptUrl: acceptUrlOf(token) };

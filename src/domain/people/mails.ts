@@ -15,17 +15,19 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import { config } from "../../config.ts";
 import { prisma, sql, type Tx } from "../../infra/db.ts";
 import { logger } from "../../infra/logger.ts";
+import { allowanceLeft } from "../mail/allowance.ts";
 import { dispatchMails, queueMails, sendMails, type NewMail, type QueuedMail } from "../mail/outbox.ts";
 import type { InvitationData, MemberRemovedData, PasswordResetData, SecurityNoticeData } from "../mail/templates.ts";
+import { quoted } from "../mail/text.ts";
 import type { Acting } from "./actor.ts";
 
-/** How a mail names who acted: a person's email, an API key's name, or the operator. */
+/** How a mail names who acted: a person's email, an API key's name as quoted data (../mail/text.ts), or nobody (the operator). */
 export async function actingLabel(by: Acting, tx?: Tx): Promise<string | null> {
   const p = by.principal;
   if (p.kind === "user") return p.email;
   if (p.kind === "system") return null;
   const [key] = await sql<{ name: string }>(Prisma.sql`SELECT name FROM api_keys WHERE id = ${p.id}::uuid`, { tx });
-  return key ? `the API key "${key.name}"` : "an API key";
+  return key ? `the API key ${quoted(key.name, 60)}` : "an API key";
 }
 
 async function workspaceName(workspaceId: string, tx?: Tx): Promise<string> {
@@ -33,16 +35,32 @@ async function workspaceName(workspaceId: string, tx?: Tx): Promise<string> {
   return row?.name ?? "a workspace";
 }
 
+const HOUR_MS = 3_600_000;
+
+/** The names of the workspaces a person is a member of, by name (what a mail about their own account names). */
+async function workspacesOf(userId: string, tx: Tx): Promise<string[]> {
+  const rows = await sql<{ name: string }>(
+    Prisma.sql`SELECT w.name FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = ${userId}::uuid ORDER BY w.name, w.id`,
+    { tx },
+  );
+  return rows.map((r) => r.name);
+}
+
 const fingerprint = (secret: string) => createHash("sha256").update(secret).digest("hex").slice(0, 32);
 
+/**
+ * The invitation mail, to an address outside the workspace: it names the person who invited (their address), never an
+ * API key's name (an owner's free text would reach anyone under the service's From).
+ */
 export async function queueInvitationMail(
   tx: Tx,
-  invitation: { id: string; workspaceId: string; email: string; role: "owner" | "member"; expiresAt: Date; invitedBy: string | null },
+  invitation: { id: string; workspaceId: string; email: string; role: "owner" | "member"; expiresAt: Date },
   acceptPath: string,
+  by: Acting,
 ): Promise<QueuedMail[]> {
   const data: InvitationData = {
     workspaceName: await workspaceName(invitation.workspaceId, tx),
-    inviter: invitation.invitedBy,
+    inviter: by.principal.kind === "user" ? by.principal.email : null,
     role: invitation.role,
     expiresAt: invitation.expiresAt.toISOString(),
     secret: { acceptPath },
@@ -63,16 +81,17 @@ export async function sendPasswordResetMail(user: { id: string; email: string },
     secret: { resetPath: `/reset-password?token=${encodeURIComponent(token)}` },
   };
   const queued = await prisma.$transaction(async (tx) => {
-    // One request per address at a time, so the allowance is counted exactly.
-    await sql(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`reset:${user.email}`}, 0)) IS NULL AS locked`, { tx });
-    const [recent] = await sql<{ n: number }>(
-      Prisma.sql`SELECT count(*)::int AS n FROM mails WHERE kind = 'password_reset' AND to_address = ${user.email} AND created_at > clock_timestamp() - interval '1 hour'`,
-      { tx },
-    );
-    if (recent!.n >= config.mail.maxResetsPerAddressPerHour) {
+    const left = await allowanceLeft(tx, user.email, {
+      kind: "password_reset",
+      max: config.mail.maxResetsPerAddressPerHour,
+      windowMs: HOUR_MS,
+    });
+    if (!left.allowed) {
       logger.warn({ userId: user.id }, "password-reset mail not queued: this address had its hourly allowance");
       return [];
     }
+    data.email = user.email;
+    data.workspaceNames = await workspacesOf(user.id, tx);
     return queueMails(
       [{ dedupeKey: `password_reset:${fingerprint(token)}`, userId: user.id, to: user.email, kind: "password_reset", data }],
       tx,
@@ -84,7 +103,7 @@ export async function sendPasswordResetMail(user: { id: string; email: string },
 /** The person's own password changed or was reset (after the library's commit: its transaction is its own). */
 export async function sendPasswordNotice(
   user: { id: string; email: string },
-  what: "password_changed" | "password_reset",
+  what: "password_changed" | "password_reset" | "password_set",
   at = new Date(),
 ): Promise<void> {
   const data: SecurityNoticeData = { what, at: at.toISOString() };

@@ -19,6 +19,9 @@
 import { DateTime } from "luxon";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, type Tx } from "../../infra/db.ts";
+import { config } from "../../config.ts";
+import { logger } from "../../infra/logger.ts";
+import { allowanceLeft } from "../mail/allowance.ts";
 import { dispatchMails, queueMails, type QueuedMail } from "../mail/outbox.ts";
 import type { FolderReportData } from "../mail/templates.ts";
 import { folderVideoIds } from "../folders/video-set.ts";
@@ -141,9 +144,17 @@ async function produce(s: ReportSchedule & { workspaceName: string }, due: DuePe
       })),
       secret: { sharePath: sharePath(link.token) },
       ...(s.attachCsv ? { attachFolderCsv: { folderId: s.folderId } } : {}),
+      scheduleId: s.id,
     };
+    // Each address gets at most MAIL_MAX_REPORTS_PER_ADDRESS_PER_DAY report mails, from every schedule together.
+    const allowance = { kind: "folder_report" as const, max: config.mail.maxReportsPerAddressPerDay, windowMs: 86_400_000 };
+    const allowed: string[] = [];
+    for (const to of s.recipients) {
+      if ((await allowanceLeft(tx, to, allowance)).allowed) allowed.push(to);
+      else logger.warn({ scheduleId: s.id }, "a scheduled report's mail was not queued: its address had its daily allowance of reports");
+    }
     return queueMails(
-      s.recipients.map((to) => ({
+      allowed.map((to) => ({
         dedupeKey: `report:${report.id}:${to}`,
         workspaceId: s.workspaceId,
         to,

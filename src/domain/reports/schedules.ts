@@ -6,10 +6,10 @@
  * schedules and the produced reports; only owners see the page's URL and change anything.
  */
 import { Prisma } from "../../generated/prisma/client.ts";
-import { prisma, sql } from "../../infra/db.ts";
+import { prisma, sql, type Tx } from "../../infra/db.ts";
 import type { Actor } from "../people/actor.ts";
 import { recordAudit } from "../people/audit.ts";
-import { authorize, may } from "../people/roles.ts";
+import { authorize, may } from "../shared/roles.ts";
 import { notFound } from "../shared/errors.ts";
 import { requireFolder } from "../folders/service.ts";
 import type { CreateReportScheduleInput, ReportFrequency, UpdateReportScheduleInput } from "./inputs.ts";
@@ -162,22 +162,97 @@ export async function createReportSchedule(actor: Actor, folderId: string, input
   return requireSchedule(actor.workspaceId, id);
 }
 
+/**
+ * Changes a schedule. Its link (the page its mails link to) is revoked when the change takes access away from
+ * someone who has it: a recipient removed (their old mails link to it), or the schedule paused (no public page while
+ * it is paused). The next report, if any, makes a new link and mails it to the recipients of the time.
+ */
 export async function updateReportSchedule(actor: Actor, id: string, input: UpdateReportScheduleInput): Promise<ReportSchedule> {
   authorize(actor, "reports.manage");
   await requireSchedule(actor.workspaceId, id);
-  await sql(Prisma.sql`
-    UPDATE report_schedules SET
-      frequency = COALESCE(${input.frequency ?? null}, frequency),
-      weekday = COALESCE(${input.weekday ?? null}::smallint, weekday),
-      day_of_month = COALESCE(${input.dayOfMonth ?? null}::smallint, day_of_month),
-      hour = COALESCE(${input.hour ?? null}::smallint, hour),
-      time_zone = COALESCE(${input.timeZone ?? null}, time_zone),
-      recipients = COALESCE(${input.recipients ?? null}::text[], recipients),
-      attach_csv = COALESCE(${input.attachCsv ?? null}::boolean, attach_csv),
-      enabled = COALESCE(${input.enabled ?? null}::boolean, enabled),
-      updated_at = clock_timestamp()
-    WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid RETURNING id`);
+  await prisma.$transaction(async (tx) => {
+    const [before] = await sql<{ recipients: string[]; enabled: boolean; shareLinkId: string | null; folderName: string }>(
+      Prisma.sql`SELECT s.recipients, s.enabled, s.share_link_id AS "shareLinkId", f.name AS "folderName"
+                   FROM report_schedules s JOIN folders f ON f.id = s.folder_id
+                  WHERE s.id = ${id}::uuid AND s.workspace_id = ${actor.workspaceId}::uuid FOR UPDATE OF s`,
+      { tx },
+    );
+    if (!before) throw notFound("Report schedule");
+    await sql(
+      Prisma.sql`
+      UPDATE report_schedules SET
+        frequency = COALESCE(${input.frequency ?? null}, frequency),
+        weekday = COALESCE(${input.weekday ?? null}::smallint, weekday),
+        day_of_month = COALESCE(${input.dayOfMonth ?? null}::smallint, day_of_month),
+        hour = COALESCE(${input.hour ?? null}::smallint, hour),
+        time_zone = COALESCE(${input.timeZone ?? null}, time_zone),
+        recipients = COALESCE(${input.recipients ?? null}::text[], recipients),
+        attach_csv = COALESCE(${input.attachCsv ?? null}::boolean, attach_csv),
+        enabled = COALESCE(${input.enabled ?? null}::boolean, enabled),
+        updated_at = clock_timestamp()
+      WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid RETURNING id`,
+      { tx },
+    );
+    const removed = input.recipients ? before.recipients.filter((r) => !input.recipients!.includes(r)) : [];
+    const paused = before.enabled && input.enabled === false;
+    if (removed.length > 0 || paused) {
+      await endScheduleLink(
+        actor,
+        { id, shareLinkId: before.shareLinkId, folderName: before.folderName },
+        paused ? "paused" : "recipient_removed",
+        tx,
+      );
+    }
+  });
   return requireSchedule(actor.workspaceId, id);
+}
+
+/** Revokes a schedule's own link (if it has a live one), with the audit entry that says why. */
+async function endScheduleLink(
+  by: Actor,
+  s: { id: string; shareLinkId: string | null; folderName: string },
+  reason: "paused" | "recipient_removed" | "deleted",
+  tx: Tx,
+): Promise<void> {
+  if (!s.shareLinkId) return;
+  const ended = await sql<{ id: string }>(
+    Prisma.sql`UPDATE folder_share_links SET revoked_at = clock_timestamp() WHERE id = ${s.shareLinkId}::uuid AND revoked_at IS NULL RETURNING id`,
+    { tx },
+  );
+  if (ended.length === 0) return;
+  await recordAudit(
+    {
+      workspaceIds: [by.workspaceId],
+      by,
+      action: "share_link.revoked",
+      target: s.folderName,
+      details: { linkId: s.shareLinkId, scheduleId: s.id, reason },
+    },
+    tx,
+  );
+}
+
+/**
+ * One recipient's one-click unsubscribe (RFC 8058) from a report mail: the address leaves the schedule, and the
+ * schedule's link is revoked (the address's earlier mails link to it), as when an owner removes a recipient.
+ */
+export async function removeRecipient(scheduleId: string, address: string): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const [s] = await sql<{ workspaceId: string; shareLinkId: string | null; folderName: string }>(
+      Prisma.sql`UPDATE report_schedules s SET recipients = array_remove(s.recipients, ${address}), updated_at = clock_timestamp()
+                   FROM folders f WHERE f.id = s.folder_id AND s.id = ${scheduleId}::uuid AND ${address} = ANY(s.recipients)
+                 RETURNING s.workspace_id AS "workspaceId", s.share_link_id AS "shareLinkId", f.name AS "folderName"`,
+      { tx },
+    );
+    if (!s) return;
+    const by: Actor = {
+      workspaceId: s.workspaceId,
+      role: "member",
+      principal: { kind: "system", label: "unsubscribe link" },
+      clientAddress: null,
+    };
+    await endScheduleLink(by, { id: scheduleId, shareLinkId: s.shareLinkId, folderName: s.folderName }, "recipient_removed", tx);
+  });
 }
 
 /** Deletes a schedule and its produced reports; its share link is revoked with it. Answers its id. */
@@ -185,11 +260,7 @@ export async function deleteReportSchedule(actor: Actor, id: string): Promise<st
   authorize(actor, "reports.manage");
   const s = await requireSchedule(actor.workspaceId, id);
   await prisma.$transaction(async (tx) => {
-    if (s.shareLinkId)
-      await sql(
-        Prisma.sql`UPDATE folder_share_links SET revoked_at = COALESCE(revoked_at, clock_timestamp()) WHERE id = ${s.shareLinkId}::uuid RETURNING id`,
-        { tx },
-      );
+    await endScheduleLink(actor, s, "deleted", tx);
     await sql(Prisma.sql`DELETE FROM report_schedules WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid RETURNING id`, {
       tx,
     });
