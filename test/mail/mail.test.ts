@@ -8,7 +8,7 @@
  * log-only dev mailbox and /readyz.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSmtp, linksOf, type Inbox } from "./smtp.js";
+import { headerOf, startSmtp, linksOf, type Inbox } from "./smtp.js";
 
 const inbox: Inbox = await startSmtp({ user: "mailer", pass: "s3cret" });
 process.env.SMTP_URL = inbox.url;
@@ -60,8 +60,7 @@ async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void>
   expect(value).toEqual(expected);
 }
 /** A header of the mail as it was sent, unfolded (mailparser turns List-* headers into its own structure). */
-const header = (r: { raw: string }, name: string) =>
-  new RegExp(`^${name}: *(.*?)\r?$`, "mi").exec(r.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, " "))?.[1];
+const header = headerOf;
 const mailsTo = (to: string) => inbox.received.filter((r) => r.envelope.to.includes(to));
 const rowsOf = (to: string) =>
   pgPool
@@ -88,8 +87,8 @@ describe("mail through SMTP", () => {
     expect(got!.user).toBe("mailer"); // the URL's login was used
     expect(got!.mail.messageId).toBe(`<${row.id}@dashboard.test>`);
     expect(got!.mail.from?.text).toBe('"Video service" <alerts@dashboard.test>');
-    expect(got!.mail.subject).toBe("ada@mail.test invited you to Studio North");
-    expect(got!.mail.text).toContain('invited you to the workspace "Studio North" as a member');
+    expect(got!.mail.subject).toBe("Invitation to the workspace “Studio North”");
+    expect(got!.mail.text).toContain("ada@mail.test invited you to the workspace “Studio North” as a member");
     expect(got!.mail.text).toContain(acceptUrl);
     expect(got!.mail.html).toContain(`href="${acceptUrl.replace(/&/g, "&amp;")}"`);
     expect(linksOf(got!).every((l) => l.startsWith("http://dashboard.test:8080/"))).toBe(true);
@@ -131,7 +130,8 @@ describe("mail through SMTP", () => {
     expect(got!.envelope.to).toEqual(["target@mail.test"]);
     expect(got!.mail.headers.has("bcc")).toBe(false);
     expect(got!.mail.headers.has("x-injected")).toBe(false);
-    expect(got!.mail.subject).toBe("ada-inject@mail.test invited you to Evil Bcc: thief@evil.example X-Injected: yes");
+    // The name is data: one line, quoted, its address written so that no mail client links it.
+    expect(got!.mail.subject).toBe("Invitation to the workspace “Evil Bcc: thief@evil[.]example X-Injected: yes”");
     expect(inbox.received.some((r) => r.envelope.to.includes("thief@evil.example"))).toBe(false);
     const { serviceLink } = await import("../../src/domain/mail/links.js");
     for (const bad of ["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"])
@@ -199,8 +199,8 @@ describe("people mails", () => {
     });
     expect(reset.status, reset.text).toBe(200);
     await signedIn(api.url, "forgot@mail.test", "a brand new password");
-    // The person is told their password changed.
-    await inbox.waitFor((r) => r.envelope.to.includes("forgot@mail.test") && /password was changed/.test(r.mail.subject ?? ""));
+    // The person is told their password was reset.
+    await inbox.waitFor((r) => r.envelope.to.includes("forgot@mail.test") && /password was reset/.test(r.mail.subject ?? ""));
     expect(mailsTo("nobody@mail.test")).toEqual([]);
     // Sign-up (without an invitation) answers the same for an address with an account and one without.
     const signUp = (email: string) =>
@@ -230,7 +230,7 @@ describe("people mails", () => {
       clientAddress: null,
     });
     const [notice] = await inbox.waitFor((r) => r.envelope.to.includes("boss@mail.test") && /API key/.test(r.mail.subject ?? ""));
-    expect(notice!.mail.text).toContain('A new API key "ci-deploy" was made in the workspace "Keyed" by boss@mail.test.');
+    expect(notice!.mail.text).toContain("A new API key “ci-deploy” was made in the workspace “Keyed” by boss@mail.test.");
     expect(mailsTo("mate@mail.test")).toEqual([]); // owners only
 
     const bossClient = await signedIn(api.url, "boss@mail.test");
@@ -240,7 +240,7 @@ describe("people mails", () => {
       (await bossClient.gql(`mutation($id: ID!) { removeMember(id: $id) }`, { id: mate }, { workspace: ws.workspaceId })).body.errors,
     ).toBeUndefined();
     const [removed] = await inbox.waitFor((r) => r.envelope.to.includes("mate@mail.test"));
-    expect(removed!.mail.subject).toBe("You were removed from Keyed");
+    expect(removed!.mail.subject).toBe("You were removed from the workspace “Keyed”");
 
     const leaver = await signedIn(api.url, "leaver@mail.test");
     const left = await leaver.gql(`mutation { leaveWorkspace }`, {}, { workspace: ws.workspaceId });
@@ -275,7 +275,9 @@ describe("alerts", () => {
     });
     await emitWorkspaceEvents([spike(24 * 500)]);
     const [first] = await inbox.waitFor((r) => r.envelope.to.includes("watcher@mail.test"));
-    expect(first!.mail.subject).toBe("Video spikes: Spike: @dancer: Rooftop dance (500 views/hour) (Spiky)");
+    // A creator's title is in the body as quoted data, never in the subject.
+    expect(first!.mail.subject).toBe("Video spikes in “Spiky”");
+    expect(first!.mail.text).toContain("“Spike: @dancer: Rooftop dance (500 views/hour)”");
     expect(header(first!, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
     const unsubscribe = String(header(first!, "List-Unsubscribe")).replace(/^<|>$/g, "");
     expect(unsubscribe.startsWith("http://dashboard.test:8080/unsubscribe/")).toBe(true);
@@ -295,7 +297,7 @@ describe("alerts", () => {
     expect(rows.map((r) => r.status)).toEqual(["sent", "pending"]);
     expect(rows[1].data.count).toBe(2);
     expect(new Date(rows[1].sendAfter).getTime() - new Date(rows[0].sendAfter).getTime()).toBeGreaterThanOrEqual(10 * 60_000);
-    expect(renderMail("alert", rows[1].data).subject).toBe("Video spikes: 2 in Spiky");
+    expect(renderMail("alert", rows[1].data).subject).toBe("Video spikes: 2 in “Spiky”");
 
     // The bell: every spike above the minimum for the watcher, every spike for the quiet member (defaults), none elsewhere.
     const count = async (email: string, workspace: string) =>
@@ -496,7 +498,7 @@ describe("weekly digest", () => {
     expect(data.topVideos).toEqual([{ title: "@chef: Knife skills", path: `/videos/${video.id}`, detail: "+3,500 views" }]);
     expect(data.topAccounts).toEqual([{ title: "@chef", path: `/accounts/${account.id}`, detail: "+70 followers" }]);
     const text = renderMail("digest", data).text;
-    expect(text).toContain("Top movers: videos\n- @chef: Knife skills — +3,500 views\n  http://dashboard.test:8080/videos/");
+    expect(text).toContain("Top movers: videos\n- “@chef: Knife skills” — +3,500 views\n  http://dashboard.test:8080/videos/");
     expect(text).toContain("Analyses: 1 completed, 0 failed. Credits: 10 used,");
 
     // Due at the person's local weekday and hour (Tokyo), once per ISO week.
@@ -516,7 +518,7 @@ describe("weekly digest", () => {
     expect(await queueDueDigests(now)).toEqual({ queued: 1 });
     expect(await queueDueDigests(now)).toEqual({ queued: 0 });
     const [got] = await inbox.waitFor((r) => r.envelope.to.includes("digest@mail.test"));
-    expect(got!.mail.subject).toMatch(/^Your week in Digest studio \(/);
+    expect(got!.mail.subject).toMatch(/^Your week in “Digest studio” \(/);
     expect(header(got!, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
     // One-click: the digest is off, nothing else changed.
     const path = new URL(String(header(got!, "List-Unsubscribe")).replace(/^<|>$/g, "")).pathname;
@@ -546,10 +548,10 @@ describe("without SMTP_URL", () => {
       to: "log-only@mail.test",
       kind: "member_removed",
       status: "logged",
-      subject: "You were removed from Logged",
+      subject: "You were removed from the workspace “Logged”",
       links: ["http://dashboard.test:8080/"],
     });
-    expect(listed.json.mails[0].text).toContain('from the workspace "Logged"');
+    expect(listed.json.mails[0].text).toContain('from the workspace “Logged”');
 
     expect(mailReport(null)).toMatchObject({ configured: false, transport: "log" });
     const ready = await request(api.url, "GET", "/readyz");

@@ -84,3 +84,7 @@ export async function startSmtp(login?: { user: string; pass: string }): Promise
 
 /** The links of a mail's text part. */
 export const linksOf = (r: Received) => [...(r.mail.text ?? "").matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
+
+/** A header of the mail as it came over the wire (unfolded), or undefined. */
+export const headerOf = (r: { raw: string }, name: string) =>
+  new RegExp(`^${name}: *(.*?)\r?$`, "mi").exec(r.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, " "))?.[1];

@@ -122,7 +122,7 @@ describe("scheduled reports", () => {
     const mails = await inbox.waitFor((m) => /October 2026/.test(m.mail.subject ?? ""), 2);
     expect(mails.map((m) => m.envelope.to[0]).sort()).toEqual(["boss@example.test", "client@example.test"]);
     const mail = mails[0]!;
-    expect(mail.mail.subject).toBe("Monthly report: October Campaign (October 2026)");
+    expect(mail.mail.subject).toBe("Monthly folder report from “Report Studio” (October 2026)");
     expect(mail.mail.text).toContain(`Views gained: ${(31 * 500 + 19 * 2000).toLocaleString("en-US")}`);
     expect(mail.mail.html).toContain("October Campaign");
     // The folder's videos as CSV, written by the exports area.
