@@ -633,7 +633,7 @@ async function main() {
   const { createWorkspace } = await import("../src/domain/workspace/service.js");
   const { createUser } = await import("../src/domain/people/users.js");
   const { setMembership } = await import("../src/domain/people/members.js");
-  const { OPERATOR } = await import("../src/domain/people/actor.js");
+  const { OPERATOR } = await import("../src/domain/actors/actor.js");
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   let api: Awaited<ReturnType<typeof startApi>> | undefined;

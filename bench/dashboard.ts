@@ -253,7 +253,7 @@ async function main() {
   const { setMembership } = await import("../src/domain/people/members.js");
   const { createFolder } = await import("../src/domain/folders/service.js");
   const { trackAccount } = await import("../src/domain/tracking/accounts.js");
-  const { OPERATOR } = await import("../src/domain/people/actor.js");
+  const { OPERATOR } = await import("../src/domain/actors/actor.js");
   const { workspace } = await createWorkspace({ name: "Dashboard bench", plan: "pro" });
   const user = await createUser({ email: EMAIL, password: PASSWORD });
   await setMembership({ workspaceId: workspace.id, userId: user.id, role: "owner", by: OPERATOR });

@@ -39,7 +39,7 @@ import { FfmpegKeyframeProvider } from "../../src/providers/vision/keyframes.js"
 import { queue } from "../../src/infra/queues.js";
 import { prisma } from "../../src/infra/db.js";
 import { setMembership } from "../../src/domain/people/members.js";
-import { OPERATOR } from "../../src/domain/people/actor.js";
+import { OPERATOR } from "../../src/domain/actors/actor.js";
 import { analyzeWithoutJob, trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
 import { clipMedia, OVERLAY, overlayReader, renderClip, withScreenHook } from "./visual-fixtures.js";
 

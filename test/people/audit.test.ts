@@ -125,7 +125,7 @@ describe("audit log", () => {
   it("a sign-in is recorded in each workspace of the person; members cannot read the log", async () => {
     const second = await newWorkspace("free", "Second");
     const { setMembership } = await import("../../src/domain/people/members.js");
-    const { OPERATOR } = await import("../../src/domain/people/actor.js");
+    const { OPERATOR } = await import("../../src/domain/actors/actor.js");
     await newPerson("two@example.com", ws.workspaceId, "member");
     const { prisma } = await import("../../src/infra/db.js");
     const userId = (await prisma.user.findUniqueOrThrow({ where: { email: "two@example.com" } })).id;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { newPerson, signedIn, type PersonClient } from "../helpers/people.js";
 import type { RunningApi } from "../../src/main/server.js";
-import type { Actor } from "../../src/domain/people/actor.js";
+import type { Actor } from "../../src/domain/actors/actor.js";
 import { createSavedView } from "../../src/domain/views/service.js";
 
 let api: RunningApi;

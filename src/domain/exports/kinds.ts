@@ -22,7 +22,7 @@ import { checkDayRange, uuid } from "../shared/inputs.ts";
 import { cursorOf, pageSql, type CursorWindow, type Order } from "../shared/pages.ts";
 import { notFound } from "../shared/errors.ts";
 import { canonicalAccountUrl } from "../shared/platform.ts";
-import type { Permission } from "../people/roles.ts";
+import type { Permission } from "../actors/roles.ts";
 import { accountListFilter, historyQuery, videoListFilter } from "../tracking/inputs.ts";
 import {
   accountFilterSql,
@@ -54,7 +54,7 @@ import { folderVideoIds } from "../folders/video-set.ts";
 import { videoIdTagsSql } from "../tags/filter.ts";
 import { getSearchSummary, resultsOfSearches, RESULTS_ORDER, type RadarResultItem } from "../radar/service.ts";
 import { countLedger, LEDGER_ORDER, listLedger, type LedgerEntry } from "../credits/service.ts";
-import { AUDIT_ORDER, countAudit, listAudit, type AuditRecord } from "../people/audit.ts";
+import { AUDIT_ORDER, countAudit, listAudit, type AuditRecord } from "../actors/audit.ts";
 import type { Column } from "./writers.ts";
 import { requireCampaign } from "../campaigns/service.ts";
 import { campaignRowsWindow, countCampaignVideoRows, PAYOUT_EXPORT_ORDER, type PayoutRow } from "../campaigns/earnings.ts";

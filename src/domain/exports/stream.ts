@@ -9,8 +9,8 @@
 import type { Writable } from "node:stream";
 import type { z } from "zod";
 import { parseInput } from "../shared/inputs.ts";
-import { authorize } from "../people/roles.ts";
-import type { Actor } from "../people/actor.ts";
+import { authorize } from "../actors/roles.ts";
+import type { Actor } from "../actors/actor.ts";
 import { batchSize as configuredBatchSize, kindOf, type ExportKind } from "./kinds.ts";
 import { MEDIA_TYPES, writeRows, type ExportFormat, type WriteOptions } from "./writers.ts";
 

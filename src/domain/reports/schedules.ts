@@ -7,9 +7,9 @@
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql } from "../../infra/db.ts";
-import type { Actor } from "../people/actor.ts";
-import { recordAudit } from "../people/audit.ts";
-import { authorize, may } from "../people/roles.ts";
+import type { Actor } from "../actors/actor.ts";
+import { recordAudit } from "../actors/audit.ts";
+import { authorize, may } from "../actors/roles.ts";
 import { notFound } from "../shared/errors.ts";
 import { requireFolder } from "../folders/service.ts";
 import type { CreateReportScheduleInput, ReportFrequency, UpdateReportScheduleInput } from "./inputs.ts";

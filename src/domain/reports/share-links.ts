@@ -13,9 +13,9 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, type Tx } from "../../infra/db.ts";
-import type { Acting, Actor } from "../people/actor.ts";
-import { recordAudit } from "../people/audit.ts";
-import { authorize } from "../people/roles.ts";
+import type { Acting, Actor } from "../actors/actor.ts";
+import { recordAudit } from "../actors/audit.ts";
+import { authorize } from "../actors/roles.ts";
 import { notFound, validationError } from "../shared/errors.ts";
 import { requireFolder } from "../folders/service.ts";
 import { serviceLink } from "../mail/links.ts";

@@ -10,7 +10,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sql, sqlExec } from "../../infra/db.ts";
-import type { Actor } from "../people/actor.ts";
+import type { Actor } from "../actors/actor.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { parseInput } from "../shared/inputs.ts";
 import { VIEW_CONTENT, type SavedViewContent, type SavedViewList, type createSavedViewInput, type updateSavedViewInput } from "./inputs.ts";

@@ -10,7 +10,7 @@
  * INTERNAL_ERROR with the request id, and protocol-level refusals (unknown tool, unreadable
  * resource) are JSON-RPC errors whose `data` is that same body.
  */
-import { principalId } from "../../domain/people/actor.ts";
+import { principalId } from "../../domain/actors/actor.ts";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";

@@ -13,7 +13,7 @@
  */
 import { ACCOUNT_PLAN_BOUND } from "../../domain/tracking/limits.ts";
 import { z } from "zod";
-import type { Actor } from "../../domain/people/actor.ts";
+import type { Actor } from "../../domain/actors/actor.ts";
 import type { Logger } from "../../infra/logger.ts";
 import { uuid } from "../../domain/shared/inputs.ts";
 import {

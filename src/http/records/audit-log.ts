@@ -1,6 +1,6 @@
 /** Audit entries as REST /settings/audit-log lists them: schema and mapper. */
 import { z } from "zod";
-import { auditActionsInWords, type AuditRecord } from "../../domain/people/audit.ts";
+import { auditActionsInWords, type AuditRecord } from "../../domain/actors/audit.ts";
 import { iso, timestamp } from "./common.ts";
 
 export const auditEntry = z

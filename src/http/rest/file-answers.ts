@@ -9,7 +9,7 @@
  */
 import type { Request, Response } from "express";
 import { parseInput } from "../../domain/shared/inputs.ts";
-import type { Actor } from "../../domain/people/actor.ts";
+import type { Actor } from "../../domain/actors/actor.ts";
 import { openExport } from "../../domain/exports/stream.ts";
 import { listFormatQuery } from "../../domain/exports/inputs.ts";
 import { MEDIA_TYPES, type ExportFormat } from "../../domain/exports/writers.ts";

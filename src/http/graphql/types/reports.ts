@@ -8,7 +8,7 @@
 import { builder, type GraphQLContext } from "../builder.ts";
 import { entityId, nodeUuid, seriesConnection } from "../connections.ts";
 import { parseInput } from "../../../domain/shared/inputs.ts";
-import { authorize } from "../../../domain/people/roles.ts";
+import { authorize } from "../../../domain/actors/roles.ts";
 import { createReportScheduleInput, createShareLinkInput, updateReportScheduleInput } from "../../../domain/reports/inputs.ts";
 import { createShareLink, listShareLinks, revokeShareLink, shareLinksByIds, type ShareLink } from "../../../domain/reports/share-links.ts";
 import {

@@ -16,7 +16,7 @@ import {
   type ReportSchedule,
 } from "../../../domain/reports/schedules.ts";
 import { notFound } from "../../../domain/shared/errors.ts";
-import type { Actor } from "../../../domain/people/actor.ts";
+import type { Actor } from "../../../domain/actors/actor.ts";
 import { defineRoute } from "../route.ts";
 import { idParams } from "../schemas.ts";
 import {

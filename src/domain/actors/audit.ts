@@ -97,6 +97,15 @@ function actorColumns(p: Principal): { kind: AuditActorKind; id: string | null; 
   }
 }
 
+/** How a mail names who acted (the audit entry's own label: `actorColumns`): a person's email, an API key's name, or the operator. */
+export async function actingLabel(by: Acting, tx?: Tx): Promise<string | null> {
+  const p = by.principal;
+  if (p.kind === "user") return p.email;
+  if (p.kind === "system") return null;
+  const [key] = await sql<{ name: string }>(Prisma.sql`SELECT name FROM api_keys WHERE id = ${p.id}::uuid`, { tx });
+  return key ? `the API key "${key.name}"` : "an API key";
+}
+
 /** Records one action (in `tx` when given, so it commits or rolls back with the change). */
 export async function recordAudit(entry: AuditInput, tx?: Tx): Promise<void> {
   if (entry.workspaceIds.length === 0) return;
