@@ -54,14 +54,15 @@ import { createSearchInput, searchResultsQuery } from "../../domain/radar/inputs
 import { createSearch, getSearch, RADAR_SEARCH_COST } from "../../domain/radar/service.ts";
 import { getWorkspaceInfo } from "../../domain/workspace/service.ts";
 import { pagination } from "../records/common.ts";
-import { accountItem, skippedVideoItem, trackedVideoItem } from "../records/tracking.ts";
+import { accountItem, skippedVideoItem, trackedVideoItem } from "../../domain/tracking/records.ts";
 import { folderRecordItem, folderSummaryItem } from "../records/folders.ts";
 import { tagItem, tagSummaryItem } from "../records/tags.ts";
 import { topVideoItem } from "../records/analytics.ts";
 import { toAnalysisItem } from "../records/analysis.ts";
-import { searchDetailItem } from "../records/radar.ts";
+import { searchDetailItem } from "../../domain/radar/records.ts";
 import { LATEST_LEDGER_ENTRIES, readCredits } from "../../domain/credits/service.ts";
-import { creditsItem, workspaceInfoItem } from "../records/workspace.ts";
+import { creditsItem } from "../../domain/credits/records.ts";
+import { workspaceInfoItem } from "../records/workspace.ts";
 import { listNotificationsQuery, markReadInput } from "../../domain/notifications/inputs.ts";
 import { countNotifications, listNotifications, markRead } from "../../domain/notifications/service.ts";
 import { personIn } from "../../domain/notifications/person.ts";
@@ -70,7 +71,7 @@ import { listCampaignsQuery, listCreatorsQuery } from "../../domain/campaigns/in
 import { accountIdsOfCreators, listCreators } from "../../domain/campaigns/creators.ts";
 import { listCampaigns, requireCampaign } from "../../domain/campaigns/service.ts";
 import { campaignPayeeRows, campaignTotals, campaignVideoRows } from "../../domain/campaigns/earnings.ts";
-import { campaignItem, creatorItem, payeeRowItem, payoutRowItem, totalsItem } from "../records/campaigns.ts";
+import { campaignItem, creatorItem, payeeRowItem, payoutRowItem, totalsItem } from "../../domain/campaigns/records.ts";
 import { startExportInput } from "../../domain/exports/inputs.ts";
 import { getExport, startExport, type ExportRecord } from "../../domain/exports/service.ts";
 import { exportAnswer } from "../records/exports.ts";

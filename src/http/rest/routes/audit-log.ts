@@ -5,7 +5,7 @@ import { auditLogQuery } from "../../../domain/people/inputs.ts";
 import { defineRoute } from "../route.ts";
 import { queryParams } from "../schemas.ts";
 import { pagination, paginationSchema } from "../../records/common.ts";
-import { auditEntry, toAuditEntry } from "../../records/audit-log.ts";
+import { auditEntry, toAuditEntry } from "../../../domain/actors/records.ts";
 
 export const auditLogRoutes = [
   defineRoute({

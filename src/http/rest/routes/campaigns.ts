@@ -55,7 +55,8 @@ import {
 import { uuid } from "../../../domain/shared/inputs.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, queryParams } from "../schemas.ts";
-import { bulkItemResult, int, pagination, paginationSchema } from "../../records/common.ts";
+import { int } from "../../../domain/shared/records.ts";
+import { bulkItemResult, pagination, paginationSchema } from "../../records/common.ts";
 import {
   campaignDetailItem,
   campaignDetailSchema,
@@ -75,7 +76,7 @@ import {
   spendPointItem,
   spendPointSchema,
   totalsItem,
-} from "../../records/campaigns.ts";
+} from "../../../domain/campaigns/records.ts";
 
 const CREATORS = ["Creators"];
 const CAMPAIGNS = ["Campaigns"];
