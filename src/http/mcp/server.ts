@@ -1,5 +1,5 @@
 /**
- * The MCP server (Model Context Protocol, official TypeScript SDK): the tools of ./tools.ts and the
+ * The MCP server (Model Context Protocol, official TypeScript SDK): the tools of ./tools/ and the
  * resources of ./resources.ts over one workspace, for either transport (./http.ts, ./stdio.ts).
  *
  * It uses the SDK's low-level `Server` rather than `McpServer` so that this door, like REST and
@@ -29,7 +29,8 @@ import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyOf, runIdempotently, type Idempote
 import { logger } from "../../infra/logger.ts";
 import { toErrorResponse, type ErrorBody } from "../errors.ts";
 import { listResources, readResource, resourceTemplates } from "./resources.ts";
-import { tools, type AnyTool, type ToolContext } from "./tools.ts";
+import type { AnyTool, ToolContext } from "./tool.ts";
+import { tools } from "./tools/index.ts";
 
 const SERVER_NAME = "video-tracking-service";
 const SERVER_VERSION = "1.0.0";

@@ -1,7 +1,7 @@
 /**
  * Pieces of the answers every door gives (REST items, MCP results) beside the records: one id's
  * outcome in a bulk change and the offset-page `pagination` object. The records' own pieces (ids,
- * platforms, timestamps) are src/domain/shared/records.ts. MCP answers the same shapes (src/http/mcp/tools.ts).
+ * platforms, timestamps) are src/domain/shared/records.ts. MCP answers the same shapes (src/http/mcp/tools/).
  */
 import { z } from "zod";
 
