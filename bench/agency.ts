@@ -1,5 +1,5 @@
 /**
- * An agency at full scale (issue 34's done-when): one workspace tracking 200 accounts and 5,000 videos
+ * An agency at full scale: one workspace tracking 200 accounts and 5,000 videos
  * with metric history (seeded with bulk SQL), organised client → campaign → creator THROUGH the REST API
  * (createFolder with parentId, bulk adds), then
  *

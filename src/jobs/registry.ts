@@ -233,7 +233,7 @@ export function maintenanceQueue(): QueueDefinition {
   };
 }
 
-/** Exports (issue 33, src/domain/exports/): one job per export writing its file; the sweep deletes expired files. */
+/** Exports (src/domain/exports/): one job per export writing its file; the sweep deletes expired files. */
 export function exportsQueue(): QueueDefinition {
   return {
     queue: "exports",

@@ -1,5 +1,5 @@
 /**
- * What an analysis saw, recorded (issue 30, "the record"): the pipeline keeps the video rendition
+ * What an analysis saw, recorded: the pipeline keeps the video rendition
  * across the `transcribed` commit, looks at it in the analyzing stage (the real seeVideo and ffmpeg
  * keyframes of a rendered clip; on-screen text and the content analysis are stand-ins wrapped around the
  * real ones, so each case controls what is read), stores the visual part before the content analysis,

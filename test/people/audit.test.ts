@@ -3,7 +3,7 @@
  * revocation, webhook changes, member and invitation changes and sign-ins are recorded with who
  * (a person, an API key, the operator's CLI), what, when and from which client address; owners read
  * them newest first through GraphQL `auditLog` and REST `GET /settings/audit-log` (paginated). A
- * person's own account changes too, whatever the door (issue 29, item 4: src/domain/people/account-audit.ts):
+ * person's own account changes too, whatever the door (src/domain/people/account-audit.ts):
  * name, password changed, reset asked and done, sign-out, sign-out everywhere, sessions ended.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

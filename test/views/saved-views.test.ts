@@ -1,5 +1,5 @@
 /**
- * Saved views (issue 34, item 4) through GraphQL, as the dashboard uses them: a private view only its
+ * Saved views through GraphQL, as the dashboard uses them: a private view only its
  * owner sees, a shared one every member; only the owner changes it; the content is validated per
  * list (unknown keys and columns refused); an API key reads shared views and cannot save; another
  * workspace sees nothing.

@@ -42,7 +42,7 @@ export const AUDIT_ACTIONS = {
   "campaign.updated": "a campaign's period, filters, payout rule or budget changed (`details`: the fields given)",
   "campaign.closed": "a campaign was closed: its payouts frozen (`details.payoutMinor`, `details.currency`)",
   "user.email_changed": "a person's email changed (`details.from`, `details.to`; not offered by the service today)",
-  // Issue 33: folder share links (src/domain/reports/share-links.ts); `target` is the folder's name.
+  // Folder share links (src/domain/reports/share-links.ts); `target` is the folder's name.
   "share_link.created": "a folder's read-only share link was made (`details.linkId`, `details.folderId`, `details.expiresAt`)",
   "share_link.revoked": "a folder's share link was revoked (`details.linkId`)",
   "report_schedule.created": "a folder's scheduled report was made (`details.scheduleId`)",

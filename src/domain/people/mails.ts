@@ -1,5 +1,5 @@
 /**
- * The people mails (issue 32, item 2), each queued in the outbox (src/domain/mail/outbox.ts) inside
+ * The people mails, each queued in the outbox (src/domain/mail/outbox.ts) inside
  * the transaction of the change it tells about, where the service owns that transaction:
  * - an invitation: who invited, to which workspace, the link (7 days, as the invitation);
  * - a password-reset link, when a person asks for one on the sign-in page (answered the same whether

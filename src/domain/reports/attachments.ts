@@ -1,5 +1,5 @@
 /**
- * A scheduled report's CSV attachment (issue 33, item 3): the folder's videos, written by the exports
+ * A scheduled report's CSV attachment: the folder's videos, written by the exports
  * area (src/domain/exports/stream.ts `writeExport`, kind `folder_videos`, CSV with its columns and
  * formula-injection rule) into memory when the mail is composed, so every attempt attaches the
  * folder as it is then. Bounded: past MAX_ATTACHMENT_BYTES the CSV is left out (the mail still

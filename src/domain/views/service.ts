@@ -1,5 +1,5 @@
 /**
- * Saved views (issue 34): a person's named filters, sort, columns and tags of a list, private or
+ * Saved views: a person's named filters, sort, columns and tags of a list, private or
  * shared with the workspace.
  *
  * Who sees what (one rule, `VISIBLE`, in every read): a private view only its owner, in the

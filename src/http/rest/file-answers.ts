@@ -1,5 +1,5 @@
 /**
- * A REST list answered as a file (issue 33, docs/exports.md): `format=csv|xlsx`, or `Accept: text/csv` /
+ * A REST list answered as a file (docs/exports.md): `format=csv|xlsx`, or `Accept: text/csv` /
  * the XLSX media type, on a route that declares `exportAs`. Every row matching the list's filter is
  * streamed (not one page), read in keyset batches by the domain (src/domain/exports/), with backpressure
  * onto the response; the headers leave as soon as the request is checked, so the first bytes arrive

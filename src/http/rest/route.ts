@@ -52,7 +52,7 @@ export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends
    */
   responses: Record<number, { description: string; schema?: z.ZodType; mediaType?: string }>;
   /**
-   * A list that can also be answered as a file (issue 33, docs/exports.md): with `format=csv|xlsx` or an
+   * A list that can also be answered as a file (docs/exports.md): with `format=csv|xlsx` or an
    * `Accept` of text/csv or the XLSX media type, every row matching the list's filter (the query, read with
    * the export kind's filter schema, plus what `params` maps from the path) is streamed instead of the JSON
    * page (./file-answers.ts); OpenAPI documents `format`, `bom` and both media types from here.

@@ -1,5 +1,5 @@
 /**
- * /campaigns and /creators (issue 35): creators and their accounts, campaigns, their members, videos
+ * /campaigns and /creators: creators and their accounts, campaigns, their members, videos
  * by hand, per-creator rules, closing, and the earnings (payouts per payee, video rows with their
  * evidence, spend over time, stale videos). Money is integer minor units of the campaign's currency
  * (docs/campaigns.md). Every campaign change is owner-only (403 FORBIDDEN for members); a closed

@@ -1,5 +1,5 @@
 /**
- * Folder reports (issue 33, docs/reports.md): a folder's read-only share links (owners only; the
+ * Folder reports (docs/reports.md): a folder's read-only share links (owners only; the
  * URL is answered once), its report schedules (owners change them) and its produced reports.
  */
 import { z } from "zod";

@@ -36,7 +36,7 @@ export const workspaceRoutes = [
       return { body: { data: creditsItem(await readCredits(auth.workspaceId)) } };
     },
   }),
-  // issue 33: the whole ledger, paged, and as a file (exports).
+  // The whole ledger, paged, and as a file (exports).
   defineRoute({
     method: "get",
     path: "/credits/ledger",
