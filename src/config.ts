@@ -126,7 +126,7 @@ const schema = z.object({
   /** Longest audio the analysis transcribes, in seconds. */
   MEDIA_MAX_SECONDS: z.coerce.number().int().positive().default(600),
 
-  /** Visual analysis (issue 30): the media step also fetches a small video rendition, and the analysis looks at its
+  /** Visual analysis: the media step also fetches a small video rendition, and the analysis looks at its
    *  keyframes (ffmpeg), reads their on-screen text (tesseract) and looks for a face (face-api, model in the npm package). */
   VISUAL_ANALYSIS: bool.default(true),
   /** Keyframes per analysis: the first frame, scene changes, evenly spaced frames, at most this many. */

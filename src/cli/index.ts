@@ -57,7 +57,7 @@ const { closeRedis } = await import("../infra/redis.ts");
 const { closeQueues } = await import("../infra/queues.ts");
 const { createUser, resetPasswordLink, userByEmail } = await import("../domain/people/users.ts");
 const { setMembership } = await import("../domain/people/members.ts");
-const { OPERATOR } = await import("../domain/people/actor.ts");
+const { OPERATOR } = await import("../domain/actors/actor.ts");
 const { listMailbox } = await import("../domain/mail/mailbox.ts");
 
 const USAGE = `Usage: npm run cli -- <command> [options] [--json]

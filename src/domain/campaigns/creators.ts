@@ -7,8 +7,8 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec } from "../../infra/db.ts";
 import { notFound } from "../shared/errors.ts";
-import { authorize } from "../people/roles.ts";
-import type { Actor } from "../people/actor.ts";
+import { authorize } from "../actors/roles.ts";
+import type { Actor } from "../actors/actor.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
 import { pageSql, type Order, type Page, type PageRequest } from "../shared/pages.ts";
 

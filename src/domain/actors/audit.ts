@@ -42,7 +42,7 @@ export const AUDIT_ACTIONS = {
   "campaign.updated": "a campaign's period, filters, payout rule or budget changed (`details`: the fields given)",
   "campaign.closed": "a campaign was closed: its payouts frozen (`details.payoutMinor`, `details.currency`)",
   "user.email_changed": "a person's email changed (`details.from`, `details.to`; not offered by the service today)",
-  // Issue 33: folder share links (src/domain/reports/share-links.ts); `target` is the folder's name.
+  // Folder share links (src/domain/reports/share-links.ts); `target` is the folder's name.
   "share_link.created": "a folder's read-only share link was made (`details.linkId`, `details.folderId`, `details.expiresAt`)",
   "share_link.revoked": "a folder's share link was revoked (`details.linkId`)",
   "report_schedule.created": "a folder's scheduled report was made (`details.scheduleId`)",
@@ -95,6 +95,15 @@ function actorColumns(p: Principal): { kind: AuditActorKind; id: string | null; 
     case "system":
       return { kind: "system", id: null, label: Prisma.sql`${p.label}::text` };
   }
+}
+
+/** How a mail names who acted (the audit entry's own label: `actorColumns`): a person's email, an API key's name, or the operator. */
+export async function actingLabel(by: Acting, tx?: Tx): Promise<string | null> {
+  const p = by.principal;
+  if (p.kind === "user") return p.email;
+  if (p.kind === "system") return null;
+  const [key] = await sql<{ name: string }>(Prisma.sql`SELECT name FROM api_keys WHERE id = ${p.id}::uuid`, { tx });
+  return key ? `the API key "${key.name}"` : "an API key";
 }
 
 /** Records one action (in `tx` when given, so it commits or rolls back with the change). */
