@@ -97,9 +97,9 @@ describe("the probes: does a server at an address let us in", () => {
 
   it("reads Redis replies whole, and only whole", () => {
     expect(respReply(Buffer.from("+PONG\r\n"))).toEqual({ value: "+PONG" });
-    // A bulk string's length counts bytes: "dätä" is 6.
-    expect(respReply(Buffer.from("*2\r\n$3\r\ndir\r\n$10\r\n/tmp/dätä\r\n"))).toEqual({ value: ["dir", "/tmp/dätä"] });
-    expect(respReply(Buffer.from("*2\r\n$3\r\ndir\r\n$10\r\n/tmp/dät"))).toBeNull();
+    // A bulk string's length counts bytes: "/tmp/dätä" is 11.
+    expect(respReply(Buffer.from("*2\r\n$3\r\ndir\r\n$11\r\n/tmp/dätä\r\n"))).toEqual({ value: ["dir", "/tmp/dätä"] });
+    expect(respReply(Buffer.from("*2\r\n$3\r\ndir\r\n$11\r\n/tmp/dät"))).toBeNull();
     expect(respReply(Buffer.from("$5\r\nab"))).toBeNull();
   });
 });
