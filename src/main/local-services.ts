@@ -75,7 +75,7 @@ export async function prepareLocalServices(options: LocalServicesOptions): Promi
   const used: LocalServer[] = [];
   const choose = async (kind: Kind, set: string | undefined, fallback: string): Promise<ServiceChoice> => {
     const k = KINDS[kind];
-    if (set) return { url: set, source: "set", line: `${k.name}: ${k.variable} (${redact(set)})` };
+    if (set) return { url: set, source: "set", line: `${k.name}: as set (${redact(set)})` };
     const probe = mode === "auto" ? await k.probe(fallback) : null;
     if (mode === "off" || probe?.answer === "in") {
       return {
@@ -93,7 +93,7 @@ export async function prepareLocalServices(options: LocalServicesOptions): Promi
       source: "local",
       line:
         `${k.name}: this checkout's own on 127.0.0.1:${server.port} (${server.started ? "started" : "already running"}, ` +
-        `data in ${shown(server.dataDir)}), because ${why}; ${options.who} stops it when it ends. ` +
+        `data in ${shown(server.dataDir)}), because ${why}; ${options.who} stops it when it ends, unless something else still uses it. ` +
         `To use your own server, set ${k.variable}.`,
     };
   };

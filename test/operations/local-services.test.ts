@@ -113,7 +113,7 @@ describe("this checkout's own PostgreSQL and Redis", () => {
     expect(first.postgres).toMatchObject({ source: "local", url: `postgresql://root@127.0.0.1:${PG}/video_service` });
     expect(first.postgres.line).toBe(
       `PostgreSQL: this checkout's own on 127.0.0.1:${PG} (started, data in ${dir}/postgres/data), because nothing answered at ` +
-        `127.0.0.1:${dead}; npm start stops it when it ends. To use your own server, set DATABASE_URL.`,
+        `127.0.0.1:${dead}; npm start stops it when it ends, unless something else still uses it. To use your own server, set DATABASE_URL.`,
     );
     expect(first.redis).toMatchObject({ source: "local", url: `redis://127.0.0.1:${REDIS}` });
     expect(first.redis.line).toMatch(new RegExp(`^Redis: this checkout's own on 127\\.0\\.0\\.1:${REDIS} \\(started, .*set REDIS_URL\\.$`));
@@ -177,7 +177,7 @@ describe("this checkout's own PostgreSQL and Redis", () => {
     expect(given.postgres).toEqual({
       url: set,
       source: "set",
-      line: "PostgreSQL: DATABASE_URL (postgresql://someone:***@db.example:5432/video_service)",
+      line: "PostgreSQL: as set (postgresql://someone:***@db.example:5432/video_service)",
     });
     expect(given.redis).toMatchObject({ url: dead, source: "set" });
 
