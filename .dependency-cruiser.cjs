@@ -1,26 +1,63 @@
 /**
  * The layer rule of docs/architecture.md, checked by test/architecture/layers.test.ts (and
  * `npx depcruise src`). The only arrows: doors (src/http) → domain; jobs → domain; providers →
- * the domain's ports and shared vocabulary; domain → infra; no door imports another door's folder;
+ * the domain's ports and shared vocabulary; domain → infra; within the domain, each area → the areas
+ * listed before it (domain/shared first); no door imports another door's folder;
  * src/main (the composition root) and src/cli (an entry point) may use anything; src/ and the
  * dashboard (web/) import nothing of each other. Paths are relative to the project root.
  */
+const { readFileSync } = require("node:fs");
+const { join } = require("node:path");
+
+/**
+ * The areas of src/domain, lowest first: the numbered list under "### The domain's areas, lowest first" in
+ * docs/architecture.md, read from there so the order is written once.
+ */
+function domainAreas() {
+  const doc = readFileSync(join(__dirname, "docs/architecture.md"), "utf8").split("\n");
+  const start = doc.findIndex((line) => line.startsWith("### The domain's areas, lowest first"));
+  const areas = [];
+  for (const line of doc.slice(start + 1)) {
+    const item = /^\d+\. `([a-z-]+)`/.exec(line);
+    if (item) areas.push(item[1]);
+    else if (areas.length > 0) break;
+  }
+  if (start < 0 || areas.length < 2) throw new Error("docs/architecture.md states no order of the domain's areas");
+  return areas;
+}
+
+/** One rule per area: it imports no area listed after it. */
+function areasInOrder(areas) {
+  return areas.slice(0, -1).map((area, i) => ({
+    name: "areas-in-order",
+    comment:
+      `An area imports only the areas listed before it in docs/architecture.md ("The domain's areas, lowest first"): ${area} ` +
+      "may not import " + areas.slice(i + 1).join(", ") + ". A lower area that needs a higher one's work is handed it, or the shared part moves down.",
+    severity: "error",
+    from: { path: `^src/domain/${area}/` },
+    to: { path: `^src/domain/(${areas.slice(i + 1).join("|")})/` },
+  }));
+}
+
+const AREAS = domainAreas();
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...areasInOrder(AREAS),
+    {
+      name: "every-area-in-the-order",
+      comment: "Every folder of src/domain has its place in the order of docs/architecture.md (\"The domain's areas, lowest first\").",
+      severity: "error",
+      from: { path: `^src/domain/(?!(${AREAS.join("|")})/)` },
+      to: { path: "^src/domain/" },
+    },
     {
       name: "domain-is-inward",
       comment: "The domain knows no door, no job runner, no provider and no entry point: it declares ports and takes providers as arguments.",
       severity: "error",
       from: { path: "^src/domain/" },
       to: { path: "^src/(http|jobs|providers|main|cli)/" },
-    },
-    {
-      name: "shared-is-vocabulary",
-      comment: "domain/shared holds what every area speaks (errors, inputs, pages, events' catalog); it imports no area, so no area's change reaches all of them.",
-      severity: "error",
-      from: { path: "^src/domain/shared/" },
-      to: { path: "^src/domain/(?!shared/)" },
     },
     {
       name: "no-circular",

@@ -1,5 +1,6 @@
 /**
- * What the abuse bounds of issue 22 cost on the ladder path (the GraphQL list and the REST list).
+ * What the abuse bounds (an operation's bounds: src/http/graphql/limits.ts) cost on the ladder path (the
+ * GraphQL list and the REST list).
  *
  * 1. Each bound alone, in this process, on the ladder's GraphQL document: what runs on every request
  *    (the answer-size estimate and the @stream check, per execution), and what runs once per distinct

@@ -1,5 +1,5 @@
 /**
- * An agency at full scale (issue 34's done-when): one workspace tracking 200 accounts and 5,000 videos
+ * An agency at full scale: one workspace tracking 200 accounts and 5,000 videos
  * with metric history (seeded with bulk SQL), organised client → campaign → creator THROUGH the REST API
  * (createFolder with parentId, bulk adds), then
  *
@@ -633,7 +633,7 @@ async function main() {
   const { createWorkspace } = await import("../src/domain/workspace/service.js");
   const { createUser } = await import("../src/domain/people/users.js");
   const { setMembership } = await import("../src/domain/people/members.js");
-  const { OPERATOR } = await import("../src/domain/people/actor.js");
+  const { OPERATOR } = await import("../src/domain/actors/actor.js");
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   let api: Awaited<ReturnType<typeof startApi>> | undefined;

@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- analysis-eval`: the analysis evaluation set (bench/analysis-eval/cases.ts, issue 30
- * item 5) through the real visual stage and the content analysers, with accuracy per field.
+ * `npm run bench -- analysis-eval`: the analysis evaluation set (bench/analysis-eval/cases.ts) through the
+ * real visual stage and the content analysers, with accuracy per field.
  *
  * Each video case is rendered (bench/analysis-eval/render.ts: ffmpeg, espeak-ng; cached in the system's
  * temporary directory), seen by `seeVideo` with the providers as configured (ffmpeg keyframes, tesseract,
@@ -9,7 +9,7 @@
  * misread), CTA type, CTA destination, UGC fit; for videos, on-screen text recall (the share of the
  * rendered overlays' words found in what was read) and cut count (within ±1).
  *
- * The default, heuristic analyser is always measured, against the issue's targets (hook style ≥ 85 %,
+ * The default, heuristic analyser is always measured, against its targets (hook style ≥ 85 %,
  * CTA type ≥ 90 %, on-screen text recall ≥ 90 %, cut count ±1 on ≥ 90 %): the process exits 1 when one
  * is missed. With OPENAI_BASE_URL set, the OpenAI-compatible analyser (OPENAI_MODEL, OPENAI_VISION) is
  * measured on the same evidence too. Writes the `analysis-eval` section of bench/RESULTS.md.

@@ -1,5 +1,5 @@
 /**
- * Analysis status fan-out and pipeline throughput (issue 5, item 5).
+ * Analysis status fan-out and pipeline throughput.
  *
  * - One API process (the real `src/main/api.ts`) holds SUBSCRIBERS graphql-ws connections, each with
  *   one `analysisStatusChanged` subscription to its own video; one worker process (the real

@@ -1,5 +1,5 @@
 /**
- * The dashboard (web/, issue 20 item 5), measured in Debian's Chromium against the real service on
+ * The dashboard (web/), measured in Debian's Chromium against the real service on
  * loopback (API in this process, built dashboard from web/dist), one workspace tracking 1,000 videos:
  *
  *   - JavaScript shipped on first load of `/` and of `/videos`: every script the page loads until the
@@ -8,7 +8,7 @@
  *   - Time to the first page rendered with data: navigation start → the first row of /videos in the
  *     DOM, cold (a new browser context, empty cache) and warm (same context, cached assets).
  *     Target: under 1 s on loopback.
- *   - First data on every page (issue 31 item 6): navigation start → what the page shows of its own
+ *   - First data on every page: navigation start → what the page shows of its own
  *     data in the DOM (a table's row or its empty state, the video's numbers, the folder's cards …),
  *     cold, for each page of the route table. Target: p50 ≤ 600 ms.
  *   - The 1,000-row table: "Show more" until all 1,000 rows are shown, a scroll from top to bottom
@@ -253,7 +253,7 @@ async function main() {
   const { setMembership } = await import("../src/domain/people/members.js");
   const { createFolder } = await import("../src/domain/folders/service.js");
   const { trackAccount } = await import("../src/domain/tracking/accounts.js");
-  const { OPERATOR } = await import("../src/domain/people/actor.js");
+  const { OPERATOR } = await import("../src/domain/actors/actor.js");
   const { workspace } = await createWorkspace({ name: "Dashboard bench", plan: "pro" });
   const user = await createUser({ email: EMAIL, password: PASSWORD });
   await setMembership({ workspaceId: workspace.id, userId: user.id, role: "owner", by: OPERATOR });

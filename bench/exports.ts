@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- exports` (issue 33): exports stream in constant memory. Seeds two workspaces with
+ * `npm run bench -- exports`: exports stream in constant memory. Seeds two workspaces with
  * 1,000 and 100,000 tracked videos (bulk INSERT … SELECT), then for each size starts a fresh service
  * process (API and workers, `src/main/all.ts`) and takes the videos out three ways: REST CSV
  * (`GET /videos?format=csv`), REST XLSX (`?format=xlsx`) and an export job (POST /exports, CSV, polled to

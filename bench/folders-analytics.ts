@@ -1,5 +1,5 @@
 /**
- * Folders and analytics at scale (issue 4, item 5): one workspace tracking 100,000 videos of 2,000
+ * Folders and analytics at scale: one workspace tracking 100,000 videos of 2,000
  * accounts with 365 days of account snapshots, and a folder whose video set is 10,000 videos
  * (100 accounts with their 5,000 videos, plus 5,500 videos added directly, 500 of which are also
  * videos of those accounts: the union counts them once).
@@ -98,7 +98,7 @@ const FOLDER_SQL = [
 ];
 
 /**
- * The growth computation before the delta tables (issue 4's first implementation, from the account
+ * The growth computation before the delta tables (the first implementation, from the account
  * snapshots at request time): the reference the endpoint's figures are checked against, and a
  * timing to compare with. $1 workspace, $2 window days (null: all), $3 now.
  */

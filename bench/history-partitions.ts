@@ -1,5 +1,5 @@
 /**
- * Partitioned history benchmark (issue 25, item 2): scrape insert rate and history read latency on
+ * Partitioned history benchmark: scrape insert rate and history read latency on
  * the partitioned video_metric_points at BENCH_PARTITIONS_POINTS points (default 100,000,000, the
  * issue's target), against today's unpartitioned shape at BENCH_PARTITIONS_BASELINE points (default
  * 10,000,000). Target: both no worse than the baseline.
@@ -23,7 +23,7 @@
  *     random video (720 points), from 32 connections: reads/s, p50, p99;
  * and the read's plan (EXPLAIN ANALYZE, BUFFERS) and the sizes.
  *
- * Do not run at scale on a shared machine. At the issue's scale (100 M partitioned + 10 M unpartitioned points) it
+ * Do not run at scale on a shared machine. At the target scale (100 M partitioned + 10 M unpartitioned points) it
  * needs about 30 GiB free on PostgreSQL's disk (the tables and their covering keys take about 260 bytes a point,
  * 28 GiB for both, plus WAL) and about an hour on a quiet 2-core machine (10 M points seeded in 250 s on a busy one;
  * the index of a month grows past memory at this scale, so allow up to two). Before seeding it checks the free

@@ -1,5 +1,5 @@
 /**
- * Metric history benchmark (issue 12, "Measure").
+ * Metric history benchmark.
  *
  * 10,000 tracked videos (BENCH_HISTORY_VIDEOS), each with 30 days of hourly points (720, in
  * video_metric_points) and a year of daily points (365 rows of video_snapshots: the last point of

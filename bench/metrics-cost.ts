@@ -1,5 +1,5 @@
 /**
- * The cost of the /metrics instrumentation (issue 13, "Measure").
+ * The cost of the /metrics instrumentation.
  *
  * Three API processes (the real entry point, src/main/api.ts) on one database: one as shipped
  * (METRICS on: HTTP duration histogram by route template, the GraphQL plugin, default process

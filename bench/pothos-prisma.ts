@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- pothos-prisma` (issue 21, item 4): the design card's @pothos/plugin-prisma,
+ * `npm run bench -- pothos-prisma`: the design card's @pothos/plugin-prisma,
  * measured against today's schema (domain records + DataLoaders, src/http/graphql/types/tracking.ts).
  *
  * The ladder's database (bench/ladder/seed.sql: 100,000 tracked videos in workspace A, 4,000 in B,

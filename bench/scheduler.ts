@@ -1,5 +1,5 @@
 /**
- * Adaptive refresh benchmark (issue 12, "Measure").
+ * Adaptive refresh benchmark.
  *
  * 1,000,000 tracked videos (BENCH_SCHEDULER_VIDEOS) with realistic ages (3 % under 2 days, 7 % up
  * to a week, 15 % up to a month, 75 % up to two years), tracked by 100 workspaces (80 on a plan with

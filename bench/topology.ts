@@ -1,5 +1,5 @@
 /**
- * The tested topology (issue 25, item 3; docs/scaling.md): two API and two worker processes (the real
+ * The tested topology (docs/scaling.md): two API and two worker processes (the real
  * `npm run start:api` / `start:worker` entry points, src/main/api.ts and worker.ts) on a Redis Cluster
  * of three primaries started on loopback (test/helpers/redis-cluster.ts) and PostgreSQL, under a
  * bounded load of tracking, analysis and webhooks; one API and one worker are killed (SIGKILL)

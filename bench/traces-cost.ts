@@ -1,5 +1,5 @@
 /**
- * The cost of tracing (issue 25, item 4: target under 5 % of throughput).
+ * The cost of tracing (the target: under 5 % of throughput).
  *
  * Three API processes (the real entry point, src/main/api.ts) on one database: **off** (no OTEL_*
  * variable: no SDK loaded, as shipped), **on** (OTLP/HTTP, protobuf, to a loopback receiver in this

@@ -1,5 +1,5 @@
 /**
- * Tracking benchmark (issue 3, item 6).
+ * Tracking benchmark.
  *
  * 1. Read path: a workspace with 100,000 tracked videos (seeded with INSERT ... SELECT
  *    generate_series), `GET /api/v1/videos?limit=20` and `GET /api/v1/videos/{id}` served by the real

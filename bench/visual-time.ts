@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- visual-time`: how long the visual part of an analysis of a 60-second video takes with
- * the defaults (issue 30, item 6: ≤ 20 s), p50 and p95 of 10 runs.
+ * the defaults (the target: ≤ 20 s), p50 and p95 of 10 runs.
  *
  * The video is rendered here (src/providers/media/render-video.ts): 15 scenes of 4 s (14 cuts), a face in
  * every third scene, a text hook in the first 3 s and a caption every 10 s, 540×960 at 15 frames a second.

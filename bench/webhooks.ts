@@ -1,5 +1,5 @@
 /**
- * Webhook fan-out benchmark (issue 13, "Measure").
+ * Webhook fan-out benchmark.
  *
  * BENCH_WEBHOOK_EVENTS (10,000) `video.spike` events recorded through the real outbox
  * (emitWorkspaceEvents: record, relay, fan-out, enqueue) at BENCH_WEBHOOK_RATE events/s, to

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from "./default-addresses.ts";
 
 const bool = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");
 
@@ -23,12 +24,12 @@ const csv = <T extends string>(values: readonly [T, ...T[]]) =>
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  DATABASE_URL: z.url().default("postgresql://root@127.0.0.1:5432/video_service"),
+  DATABASE_URL: z.url().default(DEFAULT_DATABASE_URL),
   /** One Redis (`redis://`, `rediss://` for TLS), or a Redis Cluster: `redis+cluster://[user:password@]host:port,host:port`
    *  (`rediss+cluster://` for TLS). */
   REDIS_URL: z
     .string()
-    .default("redis://127.0.0.1:6379")
+    .default(DEFAULT_REDIS_URL)
     .transform((s, ctx) => {
       const target = parseRedisUrl(s);
       if (typeof target === "string") {
@@ -126,7 +127,7 @@ const schema = z.object({
   /** Longest audio the analysis transcribes, in seconds. */
   MEDIA_MAX_SECONDS: z.coerce.number().int().positive().default(600),
 
-  /** Visual analysis (issue 30): the media step also fetches a small video rendition, and the analysis looks at its
+  /** Visual analysis: the media step also fetches a small video rendition, and the analysis looks at its
    *  keyframes (ffmpeg), reads their on-screen text (tesseract) and looks for a face (face-api, model in the npm package). */
   VISUAL_ANALYSIS: bool.default(true),
   /** Keyframes per analysis: the first frame, scene changes, evenly spaced frames, at most this many. */

@@ -71,6 +71,9 @@ export default defineConfig({
     // The budget that matters is gzipped JavaScript on first load (≤ 250 KB, bench/dashboard.ts);
     // React, Relay and the router make one ~540 KB (160 KB gzipped) vendor-and-shell chunk.
     chunkSizeWarningLimit: 700,
+    // No "[PLUGIN_TIMINGS]" report on every build (the root postinstall runs one in `npm ci`, which prints no
+    // warnings): Relay's babel transform is most of the build's time, as expected. Profile with `node --cpu-prof`.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   server: {
     port: 5173,

@@ -1,5 +1,5 @@
 /**
- * The analysis evaluation set (issue 30, item 5): labelled cases, each either a short video rendered from
+ * The analysis evaluation set: labelled cases, each either a short video rendered from
  * its description here (coloured scenes with hard cuts, text overlays, a face still, a voice spoken by
  * espeak-ng, or silence) or a transcript alone. The labels are what a person watching would say: the hook
  * style and phrase, the call to action and where it points, the UGC fit; for videos also the on-screen

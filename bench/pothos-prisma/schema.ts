@@ -1,5 +1,5 @@
 /**
- * The design card's schema, built for measurement (issue 21, item 4): a Pothos code-first schema
+ * The design card's schema, built for measurement: a Pothos code-first schema
  * over the Prisma models with @pothos/plugin-prisma, answering the ladder's two queries
  * (bench/ladder/queries.mjs) with the same JSON as the service's schema (src/http/graphql/types/tracking.ts).
  *

@@ -48,6 +48,12 @@ if (mcpMode) {
   process.env.LOG_LEVEL ??= "silent";
 }
 
+// Without DATABASE_URL and REDIS_URL, the servers npm start would use: the default addresses, or this checkout's own
+// (started for the command when none runs, and stopped after it; src/main/local-services.ts).
+const { servicesForEntryPoint } = await import("../main/local-services.ts");
+const services = await servicesForEntryPoint("the command");
+for (const c of [services.postgres, services.redis]) if (c.source === "local") console.error(c.line);
+
 const { DomainError } = await import("../domain/shared/errors.ts");
 const { createWorkspace, setPlan } = await import("../domain/workspace/service.ts");
 const { createKey, listKeys, revokeKeyById } = await import("../domain/keys/service.ts");
@@ -57,7 +63,7 @@ const { closeRedis } = await import("../infra/redis.ts");
 const { closeQueues } = await import("../infra/queues.ts");
 const { createUser, resetPasswordLink, userByEmail } = await import("../domain/people/users.ts");
 const { setMembership } = await import("../domain/people/members.ts");
-const { OPERATOR } = await import("../domain/people/actor.ts");
+const { OPERATOR } = await import("../domain/actors/actor.ts");
 const { listMailbox } = await import("../domain/mail/mailbox.ts");
 
 const USAGE = `Usage: npm run cli -- <command> [options] [--json]
@@ -234,5 +240,8 @@ try {
   await closeQueues().catch(() => undefined);
   await closeRedis().catch(() => undefined);
   await closeDb().catch(() => undefined);
+  await services
+    .release()
+    .catch((e: unknown) => console.error(`Could not stop this checkout's PostgreSQL or Redis: ${(e as Error).message}`));
 }
 process.exit(exitCode);

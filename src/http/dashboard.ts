@@ -99,7 +99,7 @@ export function dashboard(dir: string): Router {
     gzip,
     express.static(join(dir, "assets"), { immutable: true, maxAge: YEAR_SECONDS * 1000, index: false, fallthrough: true, etag: true }),
   );
-  // The shared folder report (/r/<token>, issue 33): the same page, never indexed, and its token never sent on in a Referer.
+  // The shared folder report (/r/<token>): the same page, never indexed, and its token never sent on in a Referer.
   const sharedIndexHtml = build.indexHtml.replace(/<head>/i, '<head><meta name="robots" content="noindex, nofollow">');
   router.get(/.*/, (req, res, next) => {
     const segment = firstSegment(req.path);

@@ -4,7 +4,7 @@
  * operations with the same step in ./graphql/asker.ts.
  */
 import type { NextFunction, Request, Response } from "express";
-import type { Actor } from "../domain/people/actor.ts";
+import type { Actor } from "../domain/actors/actor.ts";
 import { DomainError, notFound, unauthorized } from "../domain/shared/errors.ts";
 import { rateLimitHeaders, UNSUPPORTED_MEDIA_TYPE_MESSAGE, unsupportedBodyMediaType } from "./request-context.ts";
 import { addLogContext } from "../infra/logger.ts";

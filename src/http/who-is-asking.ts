@@ -1,7 +1,7 @@
 /**
  * "Who is asking", one step for every door (REST, MCP, GraphQL over HTTP, SSE and WebSocket): an
  * integration's API key (`Authorization: Bearer`, unchanged) or a person's session cookie, turned
- * into the actor the domain reads (src/domain/people/actor.ts). docs/architecture.md, "The session
+ * into the actor the domain reads (src/domain/actors/actor.ts). docs/architecture.md, "The session
  * door".
  *
  * - A request with an Authorization header is a key's, whatever cookies it carries.
@@ -19,7 +19,7 @@ import proxyaddr from "proxy-addr";
 import { fromNodeHeaders } from "better-auth/node";
 import { config } from "../config.ts";
 import { admit, authenticate, bearerSecret, type RateLimitState } from "../domain/keys/access.ts";
-import { budgetOf, keyActor, type Actor } from "../domain/people/actor.ts";
+import { budgetOf, keyActor, type Actor } from "../domain/actors/actor.ts";
 import { admitSession, type PersonContext } from "../domain/people/sessions.ts";
 import { DomainError, unauthorized, validationError } from "../domain/shared/errors.ts";
 import { uuid } from "../domain/shared/inputs.ts";

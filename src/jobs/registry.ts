@@ -54,6 +54,7 @@ import { EXPORT_JOB, SWEEP_EXPORTS_JOB, type ExportJobData } from "../domain/exp
 import { runExport, sweepExports } from "../domain/exports/run.ts";
 import { REPORTS_EVERY_MS, REPORTS_JOB } from "../domain/reports/jobs.ts";
 import { produceDueReports } from "../domain/reports/produce.ts";
+import { REPORT_MAIL_ATTACHERS } from "../domain/reports/attachments.ts";
 
 export interface JobSchedule {
   /** Stable id: upserting the same id replaces the schedule instead of adding another. */
@@ -183,8 +184,9 @@ const MAIL_SWEEP_EVERY_MS = 30_000;
 const DIGESTS_EVERY_MS = 5 * 60_000;
 
 /**
- * Mails (one job per mail: src/domain/mail/send.ts), the notifications consumer of the workspace
- * events, the weekly digests, and the sweep that queues again what lost its job.
+ * Mails (one job per mail: src/domain/mail/send.ts, with the files the areas attach to their kinds of
+ * mail), the notifications consumer of the workspace events, the weekly digests, and the sweep that
+ * queues again what lost its job.
  */
 export function mailQueue(transport: () => MailTransport): QueueDefinition {
   return {
@@ -194,7 +196,7 @@ export function mailQueue(transport: () => MailTransport): QueueDefinition {
     lockDurationMs: 10_000,
     stalledIntervalMs: 10_000,
     handlers: {
-      [SEND_MAIL_JOB]: (job, run) => sendMail((job.data as SendMailData).mailId, transport(), run),
+      [SEND_MAIL_JOB]: (job, run) => sendMail((job.data as SendMailData).mailId, transport(), run, REPORT_MAIL_ATTACHERS),
       [NOTIFY_JOB]: (job) => notifyEvents((job.data as NotifyData).eventIds),
       [SWEEP_MAIL_JOB]: async () => ({ ...(await sweepUnnotified()), ...(await sweepMails()) }),
       [DIGESTS_JOB]: () => queueDueDigests(),
@@ -231,7 +233,7 @@ export function maintenanceQueue(): QueueDefinition {
   };
 }
 
-/** Exports (issue 33, src/domain/exports/): one job per export writing its file; the sweep deletes expired files. */
+/** Exports (src/domain/exports/): one job per export writing its file; the sweep deletes expired files. */
 export function exportsQueue(): QueueDefinition {
   return {
     queue: "exports",

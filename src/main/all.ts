@@ -1,15 +1,18 @@
 /**
  * `npm start`: applies migrations, creates a demo workspace on an empty database (printing its key
  * once, and a one-time link for its owner to set a password and sign in to the dashboard), then
- * runs the API and the workers in one process. Tracing starts before the rest of the service is
- * imported (./telemetry.ts says why). In development, without WEBHOOK_SECRET_KEY, a key kept in a
+ * runs the API and the workers in one process. Without DATABASE_URL and REDIS_URL, it uses the servers at the
+ * default addresses, or starts this checkout's own (./local-services.ts). Tracing starts before the rest of the
+ * service is imported (./telemetry.ts says why). In development, without WEBHOOK_SECRET_KEY, a key kept in a
  * local git-ignored file (./webhook-key.ts).
  */
-// First: it may set WEBHOOK_SECRET_KEY before src/config.ts reads the environment.
+// First: they may set WEBHOOK_SECRET_KEY, DATABASE_URL and REDIS_URL before src/config.ts reads the environment.
 import { localWebhookKey } from "./webhook-key.ts";
-import { config } from "../config.ts";
-import { startTracing } from "./tracing.ts";
+import { servicesForEntryPoint } from "./local-services.ts";
 
+const services = await servicesForEntryPoint("npm start");
+const { config } = await import("../config.ts");
+const { startTracing } = await import("./tracing.ts");
 await startTracing("all");
 const { logger } = await import("../infra/logger.ts");
 const { ensureDemoWorkspace } = await import("../domain/workspace/service.ts");
@@ -17,9 +20,10 @@ const { createDemoOwner } = await import("../domain/people/users.ts");
 const { startWorkers } = await import("../jobs/worker.ts");
 const { jobDefinitions } = await import("../jobs/registry.ts");
 const { workerProviders } = await import("./providers.ts");
-const { applyMigrations, checkProgramVersions, onShutdown } = await import("./lifecycle.ts");
+const { announceServices, applyMigrations, checkProgramVersions, onShutdown } = await import("./lifecycle.ts");
 const { startApi } = await import("./server.ts");
 
+announceServices(services);
 if (localWebhookKey) {
   logger.warn(
     { file: localWebhookKey.file },

@@ -18,6 +18,7 @@ import {
   YTDLP_STALE_DAYS,
   ytdlpFreshness,
 } from "../infra/health.ts";
+import type { LocalServices } from "./local-services.ts";
 import { stopTracing } from "./tracing.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -55,6 +56,20 @@ export async function applyMigrations(): Promise<void> {
   });
 }
 
+let services: LocalServices | null = null;
+
+/** Says where PostgreSQL and Redis come from (./local-services.ts), and has the shutdown stop this checkout's own
+ *  servers once the process no longer uses them. */
+export function announceServices(chosen: LocalServices): void {
+  for (const c of [chosen.postgres, chosen.redis]) logger.info({ source: c.source }, c.line);
+  services = chosen;
+}
+
+/** Stops this checkout's servers this process used (unless another client still uses them), saying what it did. */
+async function releaseServices(): Promise<void> {
+  for (const line of (await services?.release()) ?? []) logger.info(line);
+}
+
 /** What a role stops on shutdown, each given the drain's timeout (the API, the workers). */
 export type Closer = (timeoutMs: number) => Promise<void>;
 
@@ -66,7 +81,8 @@ const SHUTDOWN_BACKSTOP_MS = 5000;
  * The shutdown sequence (docs/operations.md), through close-with-grace: on SIGTERM or SIGINT every
  * closer runs at once with SHUTDOWN_TIMEOUT_MS (the API stops accepting, answers 503 on /readyz and
  * lets requests in flight finish; the workers take no new job and let running ones finish or hand
- * them back), then the queues, Redis and the database are disconnected, the spans still buffered are
+ * them back), then the queues, Redis and the database are disconnected (and this checkout's own PostgreSQL and
+ * Redis stopped, when this process was their last user: ./local-services.ts), the spans still buffered are
  * exported (when tracing, ./tracing.ts) and the process exits 0.
  * A second signal, a closing that hangs past the backstop, or an uncaught error exit 1.
  */
@@ -88,6 +104,7 @@ export function onShutdown(...closers: Closer[]): void {
       await closeQueues().catch(() => undefined);
       await closeRedis().catch(() => undefined);
       await closeDb().catch(() => undefined);
+      await releaseServices().catch((e: unknown) => logger.error({ err: e }, "could not stop this checkout's PostgreSQL or Redis"));
       logger.info("shut down");
       await stopTracing().catch(() => undefined); // the spans still buffered, the shutdown's included
     },

@@ -1,9 +1,8 @@
 /**
- * What an analysis sees, end to end with the real programs and nothing standing in (issue 30, "done
- * when"): a silent video whose hook is a text overlay, served on loopback, fetched by the real yt-dlp
- * (the rendition and its silent audio), transcribed by pocketsphinx (nothing said), looked at by
- * ffmpeg, tesseract and face-api, judged by the heuristic analyser, is analysed with the hook on
- * screen; the record keeps what was seen and serves its thumbnails. And the demo's simulated video,
+ * What an analysis sees, end to end with the real programs and nothing standing in: a silent video
+ * whose hook is a text overlay, served on loopback, fetched by the real yt-dlp (the rendition and its
+ * silent audio), transcribed by pocketsphinx (nothing said), looked at by ffmpeg, tesseract and
+ * face-api, judged by the heuristic analyser, is analysed with the hook on screen; the record keeps what was seen and serves its thumbnails. And the demo's simulated video,
  * whose rendition the simulated provider renders, analysed with the providers as configured.
  */
 import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read

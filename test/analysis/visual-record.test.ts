@@ -1,5 +1,5 @@
 /**
- * What an analysis saw, recorded (issue 30, "the record"): the pipeline keeps the video rendition
+ * What an analysis saw, recorded: the pipeline keeps the video rendition
  * across the `transcribed` commit, looks at it in the analyzing stage (the real seeVideo and ffmpeg
  * keyframes of a rendered clip; on-screen text and the content analysis are stand-ins wrapped around the
  * real ones, so each case controls what is read), stores the visual part before the content analysis,
@@ -39,7 +39,7 @@ import { FfmpegKeyframeProvider } from "../../src/providers/vision/keyframes.js"
 import { queue } from "../../src/infra/queues.js";
 import { prisma } from "../../src/infra/db.js";
 import { setMembership } from "../../src/domain/people/members.js";
-import { OPERATOR } from "../../src/domain/people/actor.js";
+import { OPERATOR } from "../../src/domain/actors/actor.js";
 import { analyzeWithoutJob, trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
 import { clipMedia, OVERLAY, overlayReader, renderClip, withScreenHook } from "./visual-fixtures.js";
 

@@ -2,10 +2,11 @@
  * The layer rule of docs/architecture.md stays true: dependency-cruiser checks every import of
  * src/ and web/src/ (the dashboard) against .dependency-cruiser.cjs. Runs on throw-away trees with
  * one import the wrong way round (a domain module importing a door, a door importing another door's
- * routes, an import circle, domain/shared importing an area, the dashboard and the server importing
- * each other) prove the rules do catch each (so this test cannot pass by checking nothing).
+ * routes, an import circle, an area importing one listed after it in the areas' order, an area with no
+ * place in that order, the dashboard and the server importing each other) prove the rules do catch
+ * each (so this test cannot pass by checking nothing).
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,15 +76,50 @@ describe("layers", () => {
   it("the rules catch an import circle (a type-only import closes one too) and domain/shared importing an area", async () => {
     expect(
       await violationsOf({
-        "src/domain/area/events.ts": 'import type { Item } from "./service.js";\nexport const announce = (i: Item) => i;\n',
-        "src/domain/area/service.ts":
+        "src/domain/tags/events.ts": 'import type { Item } from "./service.js";\nexport const announce = (i: Item) => i;\n',
+        "src/domain/tags/service.ts":
           'import { announce } from "./events.js";\nexport interface Item { id: string }\nexport const save = (i: Item) => announce(i);\n',
-        "src/domain/shared/catalog.ts": 'import { save } from "../area/service.js";\nexport const all = [save];\n',
+        "src/domain/shared/catalog.ts": 'import { save } from "../tags/service.js";\nexport const all = [save];\n',
       }),
     ).toEqual([
       // One violation per circle, named by its first arrow.
-      "no-circular: src/domain/area/events.ts → src/domain/area/service.ts",
-      "shared-is-vocabulary: src/domain/shared/catalog.ts → src/domain/area/service.ts",
+      "areas-in-order: src/domain/shared/catalog.ts → src/domain/tags/service.ts",
+      "no-circular: src/domain/tags/events.ts → src/domain/tags/service.ts",
+    ]);
+  });
+
+  /** The areas of the order, lowest first, as .dependency-cruiser.cjs read them from docs/architecture.md. */
+  const placed = config.forbidden!.find((r) => r.name === "every-area-in-the-order")!;
+  const areas = /\(\?!\(([a-z|-]+)\)\//.exec(String((placed.from as { path: string }).path))![1]!.split("|");
+
+  it("the areas' order is the list of docs/architecture.md, and every folder of src/domain has its place in it", () => {
+    expect(areas.slice(0, 3)).toEqual(["shared", "mail", "actors"]);
+    const folders = readdirSync(join(ROOT, "src/domain"), { withFileTypes: true }).filter((d) => d.isDirectory());
+    expect(folders.map((d) => d.name).sort()).toEqual([...areas].sort());
+  });
+
+  it("the rules catch an area with no place in the order", async () => {
+    expect(
+      await violationsOf({
+        "src/domain/shared/errors.ts": "export const fail = 1;\n",
+        "src/domain/newcomer/service.ts": 'import { fail } from "../shared/errors.js";\nexport const x = fail;\n',
+      }),
+    ).toEqual(["every-area-in-the-order: src/domain/newcomer/service.ts → src/domain/shared/errors.ts"]);
+  });
+
+  it("the rules catch an area importing one listed after it, a type-only import too, and let it import the ones before it", async () => {
+    expect(
+      await violationsOf({
+        "src/domain/shared/errors.ts": "export const fail = 1;\n",
+        "src/domain/reports/attachments.ts": "export const attach = 1;\nexport interface Attachment { name: string }\n",
+        "src/domain/mail/compose.ts":
+          'import { attach } from "../reports/attachments.js";\nimport { fail } from "../shared/errors.js";\nexport const compose = [attach, fail];\n',
+        "src/domain/mail/ports.ts": 'import type { Attachment } from "../reports/attachments.js";\nexport type Port = Attachment;\n',
+        "src/domain/reports/produce.ts": 'import { compose } from "../mail/compose.js";\nexport const produce = compose;\n',
+      }),
+    ).toEqual([
+      "areas-in-order: src/domain/mail/compose.ts → src/domain/reports/attachments.ts",
+      "areas-in-order: src/domain/mail/ports.ts → src/domain/reports/attachments.ts",
     ]);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Campaigns and creator payouts (issue 35) against real PostgreSQL, on every door.
+ * Campaigns and creator payouts against real PostgreSQL, on every door.
  *
  * The seeded campaign: 20 creators (one with a second account), one account in the campaign without
  * a creator, one account outside it; 300 videos over October 2026 in Europe/Paris (the window crosses

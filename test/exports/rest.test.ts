@@ -9,7 +9,7 @@ import ExcelJS from "exceljs";
 import { client, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { prisma } from "../../src/infra/db.js";
-import { recordAudit } from "../../src/domain/people/audit.js";
+import { recordAudit } from "../../src/domain/actors/audit.js";
 import { columnNames } from "../../src/domain/exports/stream.js";
 import type { ExportKind } from "../../src/domain/exports/kinds.js";
 import { createAccount, createTrackedVideo, trackAccount } from "../folders/fixtures.js";

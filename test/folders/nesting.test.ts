@@ -1,5 +1,5 @@
 /**
- * Nested folders (issue 34 item 1), on every door against real PostgreSQL: parents on create and
+ * Nested folders, on every door against real PostgreSQL: parents on create and
  * move, the depth bound and cycles (also under concurrent moves), what deleting a parent does to its
  * children, and a folder's analytics and videos with its sub-folders (`includeDescendants`) checked
  * against a hand-written SQL over the same data. Tenancy: another workspace's folder is never a parent

@@ -1,5 +1,5 @@
 /**
- * Abuse resistance of the GraphQL doors (issue 22): no single cheap request, anonymous or not, may
+ * Abuse resistance of the GraphQL doors: no single cheap request, anonymous or not, may
  * starve or crash the service. Each case reproduces an attack on loopback, bounded in size and time:
  * aliased and nested introspection, answers that multiply, anonymous documents that are expensive to
  * parse, trusted documents and frame sizes on WebSocket, sockets and subscriptions per key, and the

@@ -1,5 +1,5 @@
 /**
- * Abuse resistance (issue 22), the smaller holes: forged cursors reaching PostgreSQL, foreign-key
+ * Abuse resistance, the smaller holes: forged cursors reaching PostgreSQL, foreign-key
  * races answered 500, INTERNAL_ERROR for `node(id:)` of another Workspace id and a negative
  * `@stream(initialCount:)`, MCP batches counted as one request, and slow anonymous clients holding a
  * connection for Node's default five minutes.

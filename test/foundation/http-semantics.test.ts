@@ -1,5 +1,5 @@
 /**
- * What HTTP clients and generated clients meet first (issue 23): every 401 of REST, /mcp and GraphQL carries
+ * What HTTP clients and generated clients meet first: every 401 of REST, /mcp and GraphQL carries
  * `WWW-Authenticate: Bearer` (with `error="invalid_token"` when a key was sent and refused, RFC 6750), a known
  * path asked with the wrong method is 405 with `Allow`, and tracking an account says what it costs in slots.
  */

@@ -1,5 +1,5 @@
 /**
- * Tests leave no Redis keys behind (issue 23): each file's keys are removed when it ends (test/setup/per-file.ts),
+ * Tests leave no Redis keys behind: each file's keys are removed when it ends (test/setup/per-file.ts),
  * and the end of the run fails, naming the prefixes, when keys of the run's prefixes remain (test/setup/global.ts).
  * Checked with nested runs of the real set-up over a fixture file (test/fixtures/redis-leak).
  */

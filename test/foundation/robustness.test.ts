@@ -9,7 +9,7 @@
  *   with a code whose status is the contract's, and without internals (no stack, no SQL);
  * - nothing is written on a refusal: the row count of every table is unchanged.
  *
- * People (issue 19): the /auth routes get the same treatment, and the person-only GraphQL operations
+ * People: the /auth routes get the same treatment, and the person-only GraphQL operations
  * (viewer's workspace, sessions, invitations, members) run with a signed-in owner's session cookie.
  *
  * Runs are bounded (ROBUSTNESS_RUNS per REST operation, ROBUSTNESS_GRAPHQL_RUNS per GraphQL field) so

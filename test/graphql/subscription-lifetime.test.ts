@@ -1,5 +1,5 @@
 /**
- * A live subscription's maximum lifetime (issue 29; GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS,
+ * A live subscription's maximum lifetime (GRAPHQL_SUBSCRIPTION_MAX_LIFETIME_SECONDS,
  * src/http/graphql/subscriptions.ts): an SSE stream ends with a last message saying so
  * (SUBSCRIPTION_EXPIRED) and `complete`; a WebSocket is closed with 4000 and a reason, and a graphql-ws
  * client reconnects and subscribes again by itself, receiving events as before. Here the lifetime is

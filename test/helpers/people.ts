@@ -75,7 +75,7 @@ export async function newPerson(
 ): Promise<{ userId: string }> {
   const { createUser } = await import("../../src/domain/people/users.js");
   const { setMembership } = await import("../../src/domain/people/members.js");
-  const { OPERATOR } = await import("../../src/domain/people/actor.js");
+  const { OPERATOR } = await import("../../src/domain/actors/actor.js");
   const user = await createUser({ email, name: email.split("@")[0]!, password });
   if (workspaceId) await setMembership({ workspaceId, userId: user.id, role, by: OPERATOR });
   return { userId: user.id };

@@ -29,7 +29,8 @@ process.once("exit", () => {
 
 export async function spawnService(
   role: "api" | "worker" | "all",
-  env: Record<string, string> = {},
+  /** Added to this process's environment; a variable given as undefined is left out. */
+  env: Record<string, string | undefined> = {},
   timeoutMs = 30_000,
 ): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [`src/main/${role}.ts`], {

@@ -1,5 +1,5 @@
 /**
- * Bounded answers and rules in one place (issue 24, items 5 and 7):
+ * Bounded answers and rules in one place:
  * - history ranges are capped in the domain (src/domain/tracking/history.ts, MAX_HISTORY_DAYS), on
  *   every door: 366 days with interval=hour, 3653 (ten years) with day; beyond, 400 VALIDATION_ERROR
  *   naming the cap;

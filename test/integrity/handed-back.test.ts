@@ -1,5 +1,5 @@
 /**
- * Handed-back work stops (issue 24, item 3): when the job runner takes a job back (its signal aborts,
+ * Handed-back work stops: when the job runner takes a job back (its signal aborts,
  * src/jobs/worker.ts) the scrape passes the signal to its provider (and so to the yt-dlp budget and
  * program) and stores nothing, so the run elsewhere does not make a second history point; a webhook
  * delivery abandons its request and records nothing.

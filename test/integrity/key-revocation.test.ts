@@ -1,5 +1,5 @@
 /**
- * Revocation in one step (issue 24, item 4): a key's tombstone (Redis) and its row's revocation
+ * Revocation in one step: a key's tombstone (Redis) and its row's revocation
  * (PostgreSQL) take effect together (src/domain/keys/service.ts, revokeKey). Failures are injected in
  * the real database with triggers: one refuses the row's UPDATE (before the tombstone), one refuses the
  * audit entry written after the tombstone was set.

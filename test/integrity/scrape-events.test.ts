@@ -1,5 +1,5 @@
 /**
- * No event lost on a retried scrape (issue 24, item 2): `video.spike` and `account.video_discovered`
+ * No event lost on a retried scrape: `video.spike` and `account.video_discovered`
  * are recorded in the outbox with the write that causes them (src/domain/tracking/scrape-store.ts), so
  * a job that fails right after that write (here: the announcement that follows it throws, as a worker
  * dying there would leave it) and is then retried, finding its work served, still delivers the event,

@@ -1,5 +1,5 @@
 /**
- * Webhooks for operators (issue 24, item 6), with a real receiver on loopback and the real worker:
+ * Webhooks for operators, with a real receiver on loopback and the real worker:
  * - every body carries the event's id, the one GraphQL `WorkspaceEvent.id` carries;
  * - WEBHOOK_SECRET_KEY_PREVIOUS: secrets encrypted with the previous key still decrypt, new ones use
  *   the current key;

@@ -1,5 +1,5 @@
 /**
- * The done-when flow of issue 32 in Chromium, against the real service and a real SMTP server on
+ * Reaching people, the whole flow in Chromium, against the real service and a real SMTP server on
  * loopback, with PUBLIC_URL the server's own address so every link in a mail is followed as sent:
  * an owner invites a teammate from Settings → Members and the teammate signs up from the mail; a
  * forgotten password is reset from a mail; a spike and an account's new video (recorded in the

@@ -1,5 +1,5 @@
 /**
- * Mail (issue 32) against a real SMTP server on loopback: the outbox → BullMQ → SMTP path (headers,
+ * Mail against a real SMTP server on loopback: the outbox → BullMQ → SMTP path (headers,
  * both parts, links at PUBLIC_URL, a retry that sends once, a refused attempt sent once later), the
  * people mails (invitation, reset with the same answer for unknown addresses, security notices,
  * removal, leaving), alerts (the bell's notifications, a burst grouped in one mail, one-click
@@ -551,7 +551,7 @@ describe("without SMTP_URL", () => {
       subject: "You were removed from the workspace “Logged”",
       links: ["http://dashboard.test:8080/"],
     });
-    expect(listed.json.mails[0].text).toContain('from the workspace “Logged”');
+    expect(listed.json.mails[0].text).toContain("from the workspace “Logged”");
 
     expect(mailReport(null)).toMatchObject({ configured: false, transport: "log" });
     const ready = await request(api.url, "GET", "/readyz");

@@ -1,5 +1,5 @@
 /**
- * The reproduction of issue 22's crash against `npm start`'s entry point (API and workers in one
+ * The reproduction of a crash by aliased introspection against `npm start`'s entry point (API and workers in one
  * process): 1 MiB documents of aliased introspection, two at once, with and without a key. Before,
  * one answered 420 MiB in 89 s with /healthz stalled for 85 s, and two ended in "JavaScript heap out of
  * memory". Now each is refused before it runs, /healthz keeps answering at once, memory stays within

@@ -1,5 +1,5 @@
 /**
- * The first run, as a newcomer meets it (issue 23, issue 21 item 5): the scrape provider is chosen on purpose
+ * The first run, as a newcomer meets it: the scrape provider is chosen on purpose
  * (an installed yt-dlp only when its release is recent, else simulated data with a start-up line and /readyz saying
  * why and how to install a current one), /readyz lists every program the configured providers run and is `degraded`
  * (200, with the reasons) when one is missing, and a program that cannot be started is named with its package.

@@ -1,5 +1,5 @@
 /**
- * Partitioned history (issue 25, item 2): the migration path from the unpartitioned tables, on a
+ * Partitioned history: the migration path from the unpartitioned tables, on a
  * database of its own with data in the old shape. The real `prisma migrate deploy` applies every
  * migration before 20261126130000_partitioned_history, rows are inserted into the old tables, then it
  * applies that migration; the test checks the rows, the keys and constraints, where new points go

@@ -3,7 +3,7 @@
  * revocation, webhook changes, member and invitation changes and sign-ins are recorded with who
  * (a person, an API key, the operator's CLI), what, when and from which client address; owners read
  * them newest first through GraphQL `auditLog` and REST `GET /settings/audit-log` (paginated). A
- * person's own account changes too, whatever the door (issue 29, item 4: src/domain/people/account-audit.ts):
+ * person's own account changes too, whatever the door (src/domain/people/account-audit.ts):
  * name, password changed, reset asked and done, sign-out, sign-out everywhere, sessions ended.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -125,7 +125,7 @@ describe("audit log", () => {
   it("a sign-in is recorded in each workspace of the person; members cannot read the log", async () => {
     const second = await newWorkspace("free", "Second");
     const { setMembership } = await import("../../src/domain/people/members.js");
-    const { OPERATOR } = await import("../../src/domain/people/actor.js");
+    const { OPERATOR } = await import("../../src/domain/actors/actor.js");
     await newPerson("two@example.com", ws.workspaceId, "member");
     const { prisma } = await import("../../src/infra/db.js");
     const userId = (await prisma.user.findUniqueOrThrow({ where: { email: "two@example.com" } })).id;

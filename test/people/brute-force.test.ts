@@ -2,9 +2,9 @@
  * Brute force and enumeration (docs/contract/decisions.md, "People, sign-in and the dashboard"): at
  * most 10 failed sign-ins per email per 15 minutes and 50 per client address, counted in Redis across
  * API processes; beyond, 429 RATE_LIMITED with Retry-After even for the right password, except from an
- * address that signed in to that email before or completed a reset for it (its own budget: issue 29,
- * item 5), on IPv4 and IPv6 (counted by /64). An unknown email and a wrong password get the same
- * answer after the same work (argon2id either way).
+ * address that signed in to that email before or completed a reset for it (its own budget), on IPv4
+ * and IPv6 (counted by /64). An unknown email and a wrong password get the same answer after the same
+ * work (argon2id either way).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningApi } from "../../src/main/server.js";

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATOR } from "../../src/domain/people/actor.js";
+import { OPERATOR } from "../../src/domain/actors/actor.js";
 import { setMembership } from "../../src/domain/people/members.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";

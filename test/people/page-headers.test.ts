@@ -1,5 +1,5 @@
 /**
- * The headers of every page the service answers with HTML (issue 29, items 1 and 2; one place:
+ * The headers of every page the service answers with HTML (one place:
  * src/http/pages.ts): no framing by others (`frame-ancestors 'none'` and X-Frame-Options), no MIME
  * sniffing, the referrer kept to the origin, and a page rendered for a session (GraphiQL names the person
  * and their workspaces) never stored (`Cache-Control: no-store`, `Vary: Cookie`). Each page's headers

@@ -189,7 +189,7 @@ describe("what one process remembers ends when another announces a change (SESSI
     await newPerson("mem-owner@example.com", workspaceId, "owner");
     const { userId } = await newPerson("mem-member@example.com", workspaceId, "member");
     const { setMembership } = await import("../../src/domain/people/members.js");
-    const { OPERATOR } = await import("../../src/domain/people/actor.js");
+    const { OPERATOR } = await import("../../src/domain/actors/actor.js");
     const owner = await signedIn(a.url!, "mem-owner@example.com");
     const member = await signedIn(a.url!, "mem-member@example.com");
     const memberAtB = on(member, b.url!);

@@ -185,7 +185,7 @@ describe("ending a session ends its live connections within 5 s", () => {
     await newPerson("boss@example.com", team.workspaceId, "owner");
     await newPerson("leaver@example.com", team.workspaceId, "member");
     const { setMembership } = await import("../../src/domain/people/members.js");
-    const { OPERATOR } = await import("../../src/domain/people/actor.js");
+    const { OPERATOR } = await import("../../src/domain/actors/actor.js");
     const leaverId = (await prisma.user.findUniqueOrThrow({ where: { email: "leaver@example.com" } })).id;
     await setMembership({ workspaceId: own.workspaceId, userId: leaverId, role: "owner", by: OPERATOR });
     const boss = await signedIn(api.url, "boss@example.com");
@@ -233,7 +233,7 @@ describe("expiry, the chosen workspace, the person's budget", () => {
     const b = await newWorkspace("starter", "B");
     await newPerson("both@example.com", a.workspaceId, "member");
     const { setMembership } = await import("../../src/domain/people/members.js");
-    const { OPERATOR } = await import("../../src/domain/people/actor.js");
+    const { OPERATOR } = await import("../../src/domain/actors/actor.js");
     const userId = (await prisma.user.findUniqueOrThrow({ where: { email: "both@example.com" } })).id;
     await setMembership({ workspaceId: b.workspaceId, userId, role: "owner", by: OPERATOR });
     const p = await signedIn(api.url, "both@example.com");

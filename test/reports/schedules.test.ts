@@ -1,5 +1,5 @@
 /**
- * Scheduled reports (issue 33, item 3): a monthly schedule due for a seeded month produces exactly one
+ * Scheduled reports: a monthly schedule due for a seeded month produces exactly one
  * report whose numbers match a hand-written SQL over the seeded daily history, and one mail per
  * address, received by a real SMTP server on loopback, linking to the folder's shared page; running
  * the sweep again (or later in the month) produces and sends nothing more. Doors: REST and GraphQL,

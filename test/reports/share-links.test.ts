@@ -1,5 +1,5 @@
 /**
- * Shareable folder reports (issue 33, item 2): owners make, list and revoke links (REST and GraphQL,
+ * Shareable folder reports: owners make, list and revoke links (REST and GraphQL,
  * audited); the narrow entry POST /graphql/shared answers a token's folder and nothing else (no id
  * that works elsewhere, never another workspace's data), 404 once revoked or expired (the same answer
  * as an unknown token), its own bounds (no introspection, one root field), and 429 with Retry-After past

@@ -1,5 +1,5 @@
 /**
- * The shared folder report in Chromium (issue 33, done-when): an owner makes a link on the folder's
+ * The shared folder report in Chromium: an owner makes a link on the folder's
  * page and schedules a report; signed out, the link shows the folder's cards, growth chart, top videos
  * and accounts (no sign-in redirect, noindex, prints without the period buttons); after the owner
  * revokes it in Settings → Share links, the page says the link is no longer valid.

@@ -5,19 +5,21 @@
  */
 import pg from "pg";
 
-export const ADMIN_URL = process.env.TEST_ADMIN_DATABASE_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
+/** The server's `postgres` database, as a superuser: TEST_ADMIN_DATABASE_URL, which the run's global setup sets when
+ *  it chose the server (test/setup/services.ts). Read when used, after that choice. */
+export const adminUrl = () => process.env.TEST_ADMIN_DATABASE_URL ?? "postgresql://root@127.0.0.1:5432/postgres";
 export const DB_PREFIX = "svc_test_";
 
 export const templateName = (runPid: number) => `${DB_PREFIX}${runPid}_template`;
 
 export function urlFor(database: string): string {
-  const u = new URL(ADMIN_URL);
+  const u = new URL(adminUrl());
   u.pathname = `/${database}`;
   return u.toString();
 }
 
 export async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
+  const client = new pg.Client({ connectionString: adminUrl() });
   await client.connect();
   try {
     return await fn(client);

@@ -8,6 +8,9 @@ import { afterAll, inject } from "vitest";
 import { DB_PREFIX, cloneTemplate, dropDatabase, urlFor } from "./db-admin.js";
 import { dropKeysUnder, runKeyPrefix } from "./redis-keys.js";
 
+// The servers the run chose (./services.ts), before anything here connects.
+process.env.TEST_ADMIN_DATABASE_URL = inject("services").adminUrl;
+process.env.REDIS_URL = inject("services").redisUrl;
 const runPid = inject("runPid");
 const tag = `${process.pid}_${randomBytes(4).toString("hex")}`;
 const database = `${DB_PREFIX}${runPid}_${tag}`;
@@ -15,7 +18,6 @@ await cloneTemplate(database, inject("templateDb"));
 
 process.env.NODE_ENV = "test";
 process.env.DATABASE_URL = urlFor(database);
-process.env.REDIS_URL ??= "redis://127.0.0.1:6379";
 // The run's pid first, so that the end of the run can find what its files left (test/setup/redis-keys.ts).
 const redisPrefix = `${runKeyPrefix(inject("runId"))}${tag}`;
 process.env.REDIS_PREFIX = redisPrefix;

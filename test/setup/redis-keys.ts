@@ -8,7 +8,8 @@
  */
 import { Redis } from "ioredis";
 
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+/** Read when used: the run's global setup sets REDIS_URL when it chose the server (test/setup/services.ts). */
+const redisUrl = () => process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 export const runKeyPrefix = (runId: string) => `tr_${runId}_`;
 
@@ -28,7 +29,7 @@ async function scanAll(r: Redis, pattern: string): Promise<string[]> {
 
 /** Every key under the prefix (both forms). */
 export async function keysUnder(prefix: string): Promise<string[]> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const r = new Redis(redisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await r.connect();
     return (await Promise.all(patterns(prefix).map((p) => scanAll(r, p)))).flat();
@@ -41,7 +42,7 @@ export async function keysUnder(prefix: string): Promise<string[]> {
 export async function dropKeysUnder(prefix: string): Promise<number> {
   const keys = await keysUnder(prefix);
   if (keys.length === 0) return 0;
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const r = new Redis(redisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await r.connect();
     for (let i = 0; i < keys.length; i += 500) await r.unlink(...keys.slice(i, i + 500));

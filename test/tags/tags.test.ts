@@ -1,5 +1,5 @@
 /**
- * Tags (issue 34 item 2) on every door against real PostgreSQL: create, rename, recolour and delete
+ * Tags on every door against real PostgreSQL: create, rename, recolour and delete
  * (names unique without regard to case, colours #rrggbb), bulk tag and untag of videos and accounts,
  * the tag filter of the videos and accounts lists (REST `tag`, GraphQL `tagIds`, MCP `tag`), the
  * counts per tag (group by tag), and tenancy: another workspace's tags and items are never seen.

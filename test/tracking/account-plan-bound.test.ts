@@ -1,5 +1,5 @@
 /**
- * Accounts bounded by the plan (issue 22): four parallel POST /accounts with video_limit 500 on a
+ * Accounts bounded by the plan: four parallel POST /accounts with video_limit 500 on a
  * workspace with one slot left used to queue about 2,000 scrapes (each account listed, stored and
  * queued a scrape for 500 videos, most of which the workspace could never track). Now the account
  * scrape lists, stores and queues only what the workspace may still track, and an account waiting for

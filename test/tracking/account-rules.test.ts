@@ -1,5 +1,5 @@
 /**
- * Account tracking rules, pause and resume, retry of a failed sync (issue 34, item 3), through the
+ * Account tracking rules, pause and resume, retry of a failed sync, through the
  * real discovery path: the account's scrape job body with the simulated scrape provider (a stand-in
  * that fails, for the failed sync), REST, GraphQL and MCP over the same domain functions; tenancy.
  */

@@ -70,7 +70,7 @@ describe("POST /accounts", () => {
       createdAt: expect.stringMatching(ISO),
       // Adaptive refresh: the next scrape is scheduled in the future.
       nextRefreshAt: expect.stringMatching(ISO),
-      // Issue 34 (additive): no rule until the workspace sets some, and not paused.
+      // Additive fields: no rule until the workspace sets some, and not paused.
       rules: { includeHashtags: [], excludeHashtags: [], includeWords: [], excludeWords: [], minDurationSeconds: null, postedAfter: null },
       pausedAt: null,
     });

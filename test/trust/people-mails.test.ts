@@ -87,7 +87,7 @@ describe("words of the password mails", () => {
     const ws = await newWorkspace("pro", "Newcomers");
     const user = await createUser({ email: "first@people.test" });
     const { setMembership } = await import("../../src/domain/people/members.js");
-    const { OPERATOR } = await import("../../src/domain/people/actor.js");
+    const { OPERATOR } = await import("../../src/domain/actors/actor.js");
     await setMembership({ workspaceId: ws.workspaceId, userId: user.id, role: "member", by: OPERATOR });
     const link = await resetPasswordLink("first@people.test");
     const token = new URL(link).searchParams.get("token")!;

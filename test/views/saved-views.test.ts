@@ -1,5 +1,5 @@
 /**
- * Saved views (issue 34, item 4) through GraphQL, as the dashboard uses them: a private view only its
+ * Saved views through GraphQL, as the dashboard uses them: a private view only its
  * owner sees, a shared one every member; only the owner changes it; the content is validated per
  * list (unknown keys and columns refused); an API key reads shared views and cannot save; another
  * workspace sees nothing.
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { newPerson, signedIn, type PersonClient } from "../helpers/people.js";
 import type { RunningApi } from "../../src/main/server.js";
-import type { Actor } from "../../src/domain/people/actor.js";
+import type { Actor } from "../../src/domain/actors/actor.js";
 import { createSavedView } from "../../src/domain/views/service.js";
 
 let api: RunningApi;

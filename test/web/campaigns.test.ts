@@ -1,5 +1,5 @@
 /**
- * Issue 35's dashboard in Chromium, against the real service (API in this process, no worker): a
+ * The campaigns' dashboard in Chromium, against the real service (API in this process, no worker): a
  * small campaign seeded through the GraphQL API over simulated history written into PostgreSQL (a
  * creator with two accounts and one single account, 7 videos, one of them not scraped for days). The campaigns list
  * shows it with its period and spend; its page shows one row per payee whose views and payouts are

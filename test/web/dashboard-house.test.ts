@@ -1,5 +1,5 @@
 /**
- * The dashboard's house (issue 36), in Chromium against the real service (API in this process, no
+ * The dashboard's house, in Chromium against the real service (API in this process, no
  * worker: nothing here needs a scrape): every page's data loads from its route (a child route's query
  * starts with its parent's, a signed-out visit sends no query), and the defects found on the way,
  * each checked as a person meets it: the server's reason in words, a page that keeps what was typed

@@ -31,7 +31,7 @@ beforeAll(async () => {
   await newPerson(EMAIL, main.workspaceId, "owner");
   const { setMembership } = await import("../../src/domain/people/members.js");
   const { userByEmail } = await import("../../src/domain/people/users.js");
-  const { OPERATOR } = await import("../../src/domain/people/actor.js");
+  const { OPERATOR } = await import("../../src/domain/actors/actor.js");
   await setMembership({ workspaceId: other.workspaceId, userId: (await userByEmail(EMAIL)).id, role: "member", by: OPERATOR });
   context = await dashboardContext(browser, { baseURL: api.url });
   page = await context.newPage();

@@ -1,5 +1,5 @@
 /**
- * The dashboard's Export button in Chromium (issue 33), against the real service (API and the exports
+ * The dashboard's Export button in Chromium, against the real service (API and the exports
  * worker in this process): on the Videos page with the list's filters in the URL, the person picks CSV,
  * follows the progress in words and downloads the file through its link; the file holds the filtered
  * list in its order. On a folder's page, the XLSX of the folder's videos. axe-core on the page.

@@ -1,5 +1,5 @@
 /**
- * Issue 34 items 1 and 2 in Chromium, against the real service (API in this process, no worker): an
+ * Nested folders and tags in Chromium, against the real service (API in this process, no worker): an
  * agency's structure (client → campaign → creator, 3 levels) is built in the dashboard over a small
  * seeded workspace (20 accounts, 200 videos), browsed through the tree and the breadcrumbs, its
  * analytics read with and without sub-folders (the cards agree with the service's numbers), a folder

@@ -1,5 +1,5 @@
 /**
- * Clickjacking (issue 29, item 1), in Chromium: a page on another loopback port of the same host (same
+ * Clickjacking, in Chromium: a page on another loopback port of the same host (same
  * site, so SameSite=Lax still sends the session cookie to a frame it opens) frames GraphiQL, pre-filled
  * with a `changeMemberRole` mutation, and the dashboard; the browser must refuse both frames (the page
  * headers of src/http/pages.ts: `frame-ancestors 'none'`, X-Frame-Options). Opened directly from such a

@@ -1,9 +1,9 @@
 /**
- * Issue 34 in Chromium against the real service. The videos and accounts tables' columns and saved
- * views (item 4): the creator column (display name and handle, a link to the account when the
+ * Lists, saved views and account tracking in Chromium against the real service. The videos and
+ * accounts tables' columns and saved views: the creator column (display name and handle, a link to the account when the
  * workspace tracks it), the column chooser (kept in the URL and, for the next visit, in the
  * browser), a view saved and shared by one member, applied by another, and a private one the other
- * never sees. An account's tracking (item 3): its rules saved from the form, pause and resume, a
+ * never sees. An account's tracking: its rules saved from the form, pause and resume, a
  * failed sync with its reason and a retry. One browser, one server; the data is seeded in the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

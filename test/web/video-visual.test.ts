@@ -1,5 +1,5 @@
 /**
- * The video page shows what the analysis saw (issue 30), in Chromium against the real service: where
+ * The video page shows what the analysis saw, in Chromium against the real service: where
  * the hook came from (on screen, at its time), the text hook, cuts and pacing, and the keyframe strip
  * whose thumbnails the `<img>` elements load with the person's session cookie, the hook's frame marked;
  * a transcript-only analysis says why nothing was seen. axe-core on both.

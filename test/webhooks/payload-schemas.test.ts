@@ -1,5 +1,5 @@
 /**
- * Every webhook event's delivery matches the schema the service publishes for it (issue 29): the
+ * Every webhook event's delivery matches the schema the service publishes for it: the
  * OpenAPI document served at GET /api/v1/openapi.json describes each event's POST under `webhooks`;
  * here each event is made by the domain as in production (an analysis completing and
  * failing, a radar search completing and failing, an account scrape discovering a video, a scrape
@@ -177,7 +177,7 @@ async function everyEvent(workspaceId: string): Promise<void> {
   await expect(trackVideo(workspaceId, "https://www.youtube.com/watch?v=schemaFull1")).rejects.toMatchObject({
     code: "VIDEO_LIMIT_REACHED",
   });
-  // campaign.budget_reached and campaign.closed (issue 35): an owner closes a campaign whose one video earned past its budget
+  // campaign.budget_reached and campaign.closed: an owner closes a campaign whose one video earned past its budget
   const { createCampaign, setVideosByHand } = await import("../../src/domain/campaigns/service.js");
   const { closeCampaign } = await import("../../src/domain/campaigns/close.js");
   const { createCampaignInput } = await import("../../src/domain/campaigns/inputs.js");

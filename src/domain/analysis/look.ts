@@ -1,5 +1,5 @@
 /**
- * The analyzing stage's visual part (issue 30): the video rendition the downloading stage kept (or
+ * The analyzing stage's visual part: the video rendition the downloading stage kept (or
  * fetched again), looked at by the visual stage (./visual.ts, `seeVideo`, which takes the worker's
  * bound), stored with the analysis at once (./visual-part.ts) and handed to the content analyser.
  *

@@ -91,7 +91,7 @@ export interface ContentAnalysisProvider {
 }
 
 // --- Seeing the video: keyframes, on-screen text, faces (the visual stage) --------------------
-// Issue 30. The media provider hands the pipeline a small video rendition (`MediaResult.videoPath`);
+// The media provider hands the pipeline a small video rendition (`MediaResult.videoPath`);
 // the visual stage (src/domain/analysis/visual.ts) asks these three providers for what is on screen
 // and composes their answers into `VisualEvidence`, which the content analyser reads beside the
 // transcript and which the analysis record keeps. Each provider may be absent or fail: the stage then

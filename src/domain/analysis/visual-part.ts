@@ -1,5 +1,5 @@
 /**
- * The visual part of an analysis as it is stored and answered (issue 30; docs/contract/decisions.md,
+ * The visual part of an analysis as it is stored and answered (docs/contract/decisions.md,
  * "analysis, visual part"): what the visual stage (./visual.ts, `seeVideo`) saw, bounded, or the reason
  * nothing was seen. It lives in `video_analyses.visual` (JSON, read with the analysis: no extra
  * statement for any door) and each keyframe's small JPEG in `video_analysis_thumbnails` (read only

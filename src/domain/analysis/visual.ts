@@ -1,5 +1,5 @@
 /**
- * The visual stage of an analysis (issue 30): what is on screen, composed from the three visual
+ * The visual stage of an analysis: what is on screen, composed from the three visual
  * providers (ports.ts, "Seeing the video") into the `VisualEvidence` the content analyser reads
  * beside the transcript and the analysis record keeps.
  *

@@ -18,9 +18,9 @@
 import { logger } from "../../infra/logger.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
-import type { Actor } from "../people/actor.ts";
-import { authorize } from "../shared/roles.ts";
-import { recordAudit } from "../people/audit.ts";
+import type { Actor } from "../actors/actor.ts";
+import { authorize } from "../actors/roles.ts";
+import { recordAudit } from "../actors/audit.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { recordWorkspaceEvents, relayWorkspaceEvents } from "../webhooks/outbox.ts";
 import { campaignTotals, payoutRowsSql, spendSeries } from "./earnings.ts";

@@ -7,7 +7,9 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec } from "../../infra/db.ts";
 import { notFound } from "../shared/errors.ts";
-import { authorizeAccountsChange, authorizeCreatorChange, type Changer } from "../shared/payout-holds.ts";
+import { authorize } from "../actors/roles.ts";
+import type { Actor } from "../actors/actor.ts";
+import { authorizeAccountsChange, authorizeCreatorChange, type Changer } from "../actors/payout-holds.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
 import { pageSql, type Order, type Page, type PageRequest } from "../shared/pages.ts";
 

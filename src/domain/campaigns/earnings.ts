@@ -1,5 +1,5 @@
 /**
- * Earnings, exact and explained (issue 35, item 3; docs/campaigns.md). ONE SQL function of the
+ * Earnings, exact and explained (docs/campaigns.md). ONE SQL function of the
  * history, `payoutRowsSql`, answers a campaign's rows at one or more cut-off instants ("cuts"), and
  * every read aggregates its rows in the database: the video rows with their evidence, the payees'
  * rows, the totals, the spend over time, the stale videos. A closed campaign answers its frozen rows

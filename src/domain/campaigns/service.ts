@@ -9,9 +9,9 @@
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
-import type { Actor } from "../people/actor.ts";
-import { authorize } from "../shared/roles.ts";
-import { recordAudit } from "../people/audit.ts";
+import type { Actor } from "../actors/actor.ts";
+import { authorize } from "../actors/roles.ts";
+import { recordAudit } from "../actors/audit.ts";
 import { DomainError, notFound, validationError } from "../shared/errors.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
 import { pageSql, type Order, type Page, type PageRequest } from "../shared/pages.ts";

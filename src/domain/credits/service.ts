@@ -233,7 +233,7 @@ async function applyCharge(tx: Tx, w: WorkspaceBalanceRow, input: ChargeInput, r
 
 /**
  * `credits.low`: recorded (in the charge's transaction) when a charge takes `total_remaining` from at
- * least the threshold to below it: the owners' threshold when they set one (credits left, issue 32:
+ * least the threshold to below it: the owners' threshold when they set one (credits left:
  * src/domain/notifications/preferences.ts), else CREDITS_LOW_PERCENT % of the monthly allowance. It fires once per crossing
  * (again only after the balance rose back above the threshold: a renewal, a grant, a refund).
  */

@@ -1,7 +1,8 @@
 /**
  * The lists an export can take out, one registry (docs/exports.md): each kind names its filter (the
  * list's own zod schema from its area, so an export takes exactly the filters, sort and tag filter the
- * list takes on every door), its columns (named as the REST record's fields), and how it reads its rows.
+ * list takes on every door), its file's columns (the record the list's doors answer with: ./columns.ts),
+ * and how it reads its rows.
  *
  * Every kind reads in KEYSET order (the list's own order from its area, src/domain/shared/pages.ts), in
  * batches of EXPORT_BATCH_SIZE rows, through an async generator: each batch starts strictly after the
@@ -21,8 +22,9 @@ import { config } from "../../config.ts";
 import { checkDayRange, uuid } from "../shared/inputs.ts";
 import { cursorOf, pageSql, type CursorWindow, type Order } from "../shared/pages.ts";
 import { notFound } from "../shared/errors.ts";
+import { int, iso, timestamp } from "../shared/records.ts";
+import type { Permission } from "../actors/roles.ts";
 import { canonicalAccountUrl } from "../shared/platform.ts";
-import type { Permission } from "../shared/roles.ts";
 import { accountListFilter, historyQuery, videoListFilter } from "../tracking/inputs.ts";
 import {
   accountFilterSql,
@@ -36,7 +38,14 @@ import {
   type TrackedAccountView,
   type TrackedVideoRecord,
 } from "../tracking/views.ts";
-import { storedRules } from "../tracking/rules.ts";
+import {
+  accountItem,
+  accountPointSchema,
+  accountSchema,
+  trackedVideoItem,
+  trackedVideoSchema,
+  videoPointSchema,
+} from "../tracking/records.ts";
 import {
   accountHistories,
   countAccountHistories,
@@ -53,11 +62,15 @@ import { requireFolder } from "../folders/service.ts";
 import { folderVideoIds } from "../folders/video-set.ts";
 import { videoIdTagsSql } from "../tags/filter.ts";
 import { getSearchSummary, resultsOfSearches, RESULTS_ORDER, type RadarResultItem } from "../radar/service.ts";
-import { countLedger, LEDGER_ORDER, listLedger, type LedgerEntry } from "../credits/service.ts";
-import { AUDIT_ORDER, countAudit, listAudit, type AuditRecord } from "../people/audit.ts";
-import type { Column } from "./writers.ts";
+import { resultItem, toResult } from "../radar/records.ts";
+import { countLedger, LEDGER_ORDER, listLedger } from "../credits/service.ts";
+import { ledgerEntry, ledgerEntryItem } from "../credits/records.ts";
+import { AUDIT_ORDER, countAudit, listAudit } from "../actors/audit.ts";
+import { auditEntry, toAuditEntry } from "../actors/records.ts";
+import { recordColumns, type RecordColumns } from "./columns.ts";
 import { requireCampaign } from "../campaigns/service.ts";
 import { campaignRowsWindow, countCampaignVideoRows, PAYOUT_EXPORT_ORDER, type PayoutRow } from "../campaigns/earnings.ts";
+import { payoutRowItem, payoutRowSchema } from "../campaigns/records.ts";
 
 export const EXPORT_KINDS = [
   "videos",
@@ -83,7 +96,8 @@ export interface KindDefinition<Row, F extends z.ZodType = z.ZodType> {
   filter: F;
   /** An owner-only list (the audit log): the role rule. */
   permission?: Permission;
-  columns: readonly Column<Row>[];
+  /** The file's columns: the list's record (./columns.ts). */
+  file: RecordColumns<Row>;
   /** Checks the request, then answers the rows' batches. */
   open(workspaceId: string, filter: z.output<F>, batchSize: number): Promise<Batches<Row>>;
   /** How many rows the export will have (as the export starts: an export job's progress). */
@@ -106,166 +120,29 @@ export async function* keysetBatches<Row>(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Columns: the REST records' field names, in their order.
+// Files: each list's rows as the record its doors answer with (src/domain/<area>/records.ts), and
+// what only a file adds to it.
 
-const text = <R>(name: string, value: (r: R) => unknown): Column<R> => ({ name, type: "text", value });
-const num = <R>(name: string, value: (r: R) => unknown): Column<R> => ({ name, type: "number", value });
-const date = <R>(name: string, value: (r: R) => unknown): Column<R> => ({ name, type: "date", value });
-const bool = <R>(name: string, value: (r: R) => unknown): Column<R> => ({ name, type: "boolean", value });
+const folderAccountSchema = accountSchema.extend({ addedAt: timestamp.meta({ description: "When the account was put in the folder." }) });
+const rankedResultSchema = z.object({ rank: int().meta({ description: "The result's place, best first." }) }).extend(resultItem.shape);
+/** Finance's file: by payee first, without the last scrape's time, with the currency its money is in. */
+const { videoId, accountId, creatorId, payeeName, lastScrapedAt: _lastScrapedAt, ...payout } = payoutRowSchema.shape;
+const payoutFileSchema = z.object({ payeeName, creatorId, accountId, videoId, ...payout, currency: z.string() });
 
-/** GET /videos' TrackedVideo record. */
-export const VIDEO_COLUMNS: readonly Column<TrackedVideoRecord>[] = [
-  text("id", (v) => v.id),
-  text("platformVideoId", (v) => v.platformVideoId),
-  text("url", (v) => v.url),
-  text("type", (v) => v.platform),
-  text("description", (v) => v.description),
-  text("hashtags", (v) => v.hashtags),
-  num("viewCount", (v) => v.viewCount),
-  num("likeCount", (v) => v.likeCount),
-  num("commentCount", (v) => v.commentCount),
-  num("shareCount", (v) => v.shareCount),
-  num("bookmarkCount", (v) => v.bookmarkCount),
-  num("engagementRate", (v) => v.engagementRate),
-  date("postedAt", (v) => v.postedAt),
-  text("thumbnailUrl", (v) => v.thumbnailUrl),
-  text("username", (v) => v.username),
-  text("displayName", (v) => v.displayName),
-  text("canonicalAccountId", (v) => v.accountId),
-  text("musicName", (v) => v.musicName),
-  text("musicAuthor", (v) => v.musicAuthor),
-  text("musicCoverUrl", (v) => v.musicCoverUrl),
-  num("durationSeconds", (v) => v.durationSeconds),
-  text("scrapeStatus", (v) => v.scrapeStatus),
-  text("scrapeError", (v) => v.scrapeError),
-  date("lastScrapedAt", (v) => v.lastScrapedAt),
-  text("dataSource", (v) => v.dataSource),
-  date("nextRefreshAt", (v) => v.nextRefreshAt),
-  num("views24h", (v) => v.views24h),
-  num("outlierScore", (v) => v.outlierScore),
-  text("trackedVideoId", (v) => v.trackedVideoId),
-  date("trackedAt", (v) => v.trackedAt),
-];
-
-/** GET /accounts' Account record (`rules` as JSON). */
-export const ACCOUNT_EXPORT_COLUMNS: readonly Column<TrackedAccountView>[] = [
-  text("id", (a) => a.id),
-  text("trackedAccountId", (a) => a.trackedAccountId),
-  text("type", (a) => a.platform),
-  text("username", (a) => a.username),
-  text("url", (a) => canonicalAccountUrl(a)),
-  text("displayName", (a) => a.displayName),
-  text("avatarUrl", (a) => a.avatarUrl),
-  num("followerCount", (a) => a.followerCount),
-  num("videoCount", (a) => a.videoCount),
-  num("totalViews", (a) => a.totalViews),
-  num("videoLimit", (a) => a.videoLimit),
-  text("scrapeStatus", (a) => a.scrapeStatus),
-  text("scrapeError", (a) => a.scrapeError),
-  date("lastScrapedAt", (a) => a.lastScrapedAt),
-  text("dataSource", (a) => a.dataSource),
-  date("createdAt", (a) => a.trackedAt),
-  date("nextRefreshAt", (a) => a.nextRefreshAt),
-  text("rules", (a) => storedRules(a.rules)),
-  date("pausedAt", (a) => a.pausedAt),
-];
-
-const FOLDER_ACCOUNT_COLUMNS: readonly Column<FolderAccount>[] = [...ACCOUNT_EXPORT_COLUMNS, date("addedAt", (a) => a.addedAt)];
-
-/** GET /videos/{id}/history's points. */
-export const VIDEO_POINT_COLUMNS: readonly Column<VideoPoint>[] = [
-  date("capturedAt", (p) => p.capturedAt),
-  num("viewCount", (p) => p.viewCount),
-  num("likeCount", (p) => p.likeCount),
-  num("commentCount", (p) => p.commentCount),
-  num("shareCount", (p) => p.shareCount),
-  num("bookmarkCount", (p) => p.bookmarkCount),
-  text("source", (p) => p.source),
-];
-
-/** GET /accounts/{id}/history's points. */
-export const ACCOUNT_POINT_COLUMNS: readonly Column<AccountPoint>[] = [
-  date("capturedAt", (p) => p.capturedAt),
-  num("followerCount", (p) => p.followerCount),
-  num("totalViews", (p) => p.totalViews),
-  num("videoCount", (p) => p.videoCount),
-  text("source", (p) => p.source),
-];
-
-/** GET /radar/search/{id}'s results (with their rank). */
-export const RADAR_RESULT_COLUMNS: readonly Column<RadarResultItem>[] = [
-  num("rank", (r) => r.rank),
-  text("videoId", (r) => r.videoId),
-  text("url", (r) => r.url),
-  text("type", (r) => r.type),
-  text("platformVideoId", (r) => r.platformVideoId),
-  text("description", (r) => r.description),
-  text("username", (r) => r.username),
-  num("viewCount", (r) => r.viewCount),
-  num("likeCount", (r) => r.likeCount),
-  num("commentCount", (r) => r.commentCount),
-  num("shareCount", (r) => r.shareCount),
-  num("engagementRate", (r) => r.engagementRate),
-  date("postedAt", (r) => r.postedAt),
-  text("thumbnailUrl", (r) => r.thumbnailUrl),
-  num("score", (r) => r.score),
-  text("matchedQuery", (r) => r.matchedQuery),
-  bool("tracked", (r) => r.tracked),
-];
-
-/** GET /credits' ledger entries. */
-export const LEDGER_COLUMNS: readonly Column<LedgerEntry>[] = [
-  text("id", (e) => e.id),
-  text("kind", (e) => e.kind),
-  num("amount", (e) => e.amount),
-  num("balanceAfter", (e) => e.balanceAfter),
-  text("reason", (e) => e.reason),
-  date("createdAt", (e) => e.createdAt),
-];
-
-/** GET /settings/audit-log's entries (`actor` flattened into three columns, `details` as JSON). */
-export const AUDIT_COLUMNS: readonly Column<AuditRecord>[] = [
-  text("id", (a) => a.id),
-  date("at", (a) => a.at),
-  text("action", (a) => a.action),
-  text("actor.kind", (a) => a.actorKind),
-  text("actor.id", (a) => a.actorId),
-  text("actor.label", (a) => a.actorLabel),
-  text("target", (a) => a.target),
-  text("ipAddress", (a) => a.ipAddress),
-  text("details", (a) => a.details),
-];
-
-/**
- * GET /campaigns/{id}/payouts/videos' rows for finance (issue 35): the evidence flattened (`start.at` …),
- * money in integer minor units of `currency`, one row per video, by payee (docs/campaigns.md).
- */
-export const CAMPAIGN_PAYOUT_COLUMNS: readonly Column<PayoutRow & { currency: string }>[] = [
-  text("payeeName", (r) => r.payeeName),
-  text("creatorId", (r) => r.creatorId),
-  text("accountId", (r) => r.accountId),
-  text("videoId", (r) => r.videoId),
-  text("platform", (r) => r.platform),
-  text("url", (r) => r.url),
-  text("username", (r) => r.username),
-  date("postedAt", (r) => r.postedAt),
-  date("start.at", (r) => r.startAt),
-  num("start.views", (r) => r.startViews),
-  text("start.source", (r) => r.startSource),
-  bool("start.simulated", (r) => r.startSource === "simulated"),
-  date("end.at", (r) => r.endAt),
-  num("end.views", (r) => r.endViews),
-  text("end.source", (r) => r.endSource),
-  bool("end.simulated", (r) => r.endSource === "simulated"),
-  num("viewsEarned", (r) => r.viewsEarned),
-  num("cpmAmount", (r) => r.cpmAmount),
-  num("perVideoCapCut", (r) => r.perVideoCapCut),
-  num("feeAmount", (r) => r.feeAmount),
-  num("amountBeforeCreatorCap", (r) => r.amountBeforeCreatorCap),
-  num("creatorCapCut", (r) => r.creatorCapCut),
-  num("payout", (r) => r.payout),
-  text("currency", (r) => r.currency),
-];
+const FILES = {
+  videos: recordColumns(trackedVideoSchema, trackedVideoItem),
+  accounts: recordColumns(accountSchema, accountItem),
+  folderAccounts: recordColumns(folderAccountSchema, (a: FolderAccount) => ({ ...accountItem(a), addedAt: iso(a.addedAt) })),
+  // The domain's points are the REST items (src/domain/tracking/history.ts).
+  videoPoints: recordColumns(videoPointSchema, (p: VideoPoint) => p),
+  accountPoints: recordColumns(accountPointSchema, (p: AccountPoint) => p),
+  radarResults: recordColumns(rankedResultSchema, (r: RadarResultItem) => ({ rank: r.rank, ...toResult(r) })),
+  ledger: recordColumns(ledgerEntry, ledgerEntryItem),
+  audit: recordColumns(auditEntry, toAuditEntry, { flatten: ["actor"] }),
+  payouts: recordColumns(payoutFileSchema, (r: PayoutRow & { currency: string }) => ({ ...payoutRowItem(r), currency: r.currency }), {
+    flatten: ["start", "end"],
+  }),
+};
 
 // ---------------------------------------------------------------------------------------------
 // The filters: each list's own schema.
@@ -298,7 +175,7 @@ export const KINDS = {
   videos: define({
     title: "videos",
     filter: filters.videos,
-    columns: VIDEO_COLUMNS,
+    file: FILES.videos,
     async count(workspaceId, f) {
       const [row] = await sql<{ n: number }>(Prisma.sql`
         SELECT count(*)::int AS n FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id WHERE tv.workspace_id = ${workspaceId}::uuid ${videoFilterSql(f)}`);
@@ -318,7 +195,7 @@ export const KINDS = {
   accounts: define({
     title: "accounts",
     filter: filters.accounts,
-    columns: ACCOUNT_EXPORT_COLUMNS,
+    file: FILES.accounts,
     async count(workspaceId, f) {
       const [row] = await sql<{ n: number }>(Prisma.sql`
         SELECT count(*)::int AS n FROM tracked_accounts ta JOIN accounts a ON a.id = ta.account_id WHERE ta.workspace_id = ${workspaceId}::uuid ${accountFilterSql(f)}`);
@@ -338,7 +215,7 @@ export const KINDS = {
   folder_videos: define({
     title: "folder-videos",
     filter: filters.folder_videos,
-    columns: VIDEO_COLUMNS,
+    file: FILES.videos,
     count: (workspaceId, f) => countFolderVideos(workspaceId, f.folderId, f),
     async open(workspaceId, f, batchSize) {
       checkDayRange(f.start_date, f.end_date);
@@ -358,7 +235,7 @@ export const KINDS = {
   folder_accounts: define({
     title: "folder-accounts",
     filter: filters.folder_accounts,
-    columns: FOLDER_ACCOUNT_COLUMNS,
+    file: FILES.folderAccounts,
     async count(_workspaceId, f) {
       const [row] = await sql<{ n: number }>(
         Prisma.sql`SELECT count(*)::int AS n FROM folder_accounts WHERE folder_id = ${f.folderId}::uuid`,
@@ -377,7 +254,7 @@ export const KINDS = {
   video_history: define({
     title: "video-history",
     filter: filters.video_history,
-    columns: VIDEO_POINT_COLUMNS,
+    file: FILES.videoPoints,
     count: async (workspaceId, f) => (await countVideoHistories(workspaceId, [f.videoId], historyRange(f))).get(f.videoId) ?? 0,
     async open(workspaceId, f, batchSize) {
       const range = historyRange(f);
@@ -389,7 +266,7 @@ export const KINDS = {
   account_history: define({
     title: "account-history",
     filter: filters.account_history,
-    columns: ACCOUNT_POINT_COLUMNS,
+    file: FILES.accountPoints,
     count: async (workspaceId, f) => (await countAccountHistories(workspaceId, [f.accountId], historyRange(f))).get(f.accountId) ?? 0,
     async open(workspaceId, f, batchSize) {
       const range = historyRange(f);
@@ -401,7 +278,7 @@ export const KINDS = {
   radar_results: define({
     title: "radar-results",
     filter: filters.radar_results,
-    columns: RADAR_RESULT_COLUMNS,
+    file: FILES.radarResults,
     count: async (workspaceId, f) => (await getSearchSummary(workspaceId, f.searchId)).resultCount,
     async open(workspaceId, f, batchSize) {
       await getSearchSummary(workspaceId, f.searchId);
@@ -415,7 +292,7 @@ export const KINDS = {
   credit_ledger: define({
     title: "credit-ledger",
     filter: filters.credit_ledger,
-    columns: LEDGER_COLUMNS,
+    file: FILES.ledger,
     count: (workspaceId) => countLedger(workspaceId),
     async open(workspaceId, _f, batchSize) {
       return keysetBatches(LEDGER_ORDER, batchSize, (w) => listLedger(workspaceId, w));
@@ -425,7 +302,7 @@ export const KINDS = {
     title: "audit-log",
     filter: filters.audit_log,
     permission: "auditLog.read",
-    columns: AUDIT_COLUMNS,
+    file: FILES.audit,
     count: (workspaceId) => countAudit(workspaceId),
     async open(workspaceId, _f, batchSize) {
       return keysetBatches(AUDIT_ORDER, batchSize, (w) => listAudit(workspaceId, w));
@@ -434,7 +311,7 @@ export const KINDS = {
   campaign_payouts: define({
     title: "campaign-payouts",
     filter: filters.campaign_payouts,
-    columns: CAMPAIGN_PAYOUT_COLUMNS,
+    file: FILES.payouts,
     count: async (workspaceId, f) =>
       countCampaignVideoRows(workspaceId, await requireCampaign(workspaceId, f.campaignId), { creatorId: f.creator_id }),
     async open(workspaceId, f, batchSize) {

@@ -9,9 +9,10 @@
 import type { Writable } from "node:stream";
 import type { z } from "zod";
 import { parseInput } from "../shared/inputs.ts";
-import { authorize } from "../shared/roles.ts";
-import type { Actor } from "../people/actor.ts";
-import { batchSize as configuredBatchSize, kindOf, type ExportKind } from "./kinds.ts";
+import { authorize } from "../actors/roles.ts";
+import type { Actor } from "../actors/actor.ts";
+import { batchSize as configuredBatchSize, kindOf, type Batches, type ExportKind } from "./kinds.ts";
+import type { FileRecord } from "./columns.ts";
 import { MEDIA_TYPES, writeRows, type ExportFormat, type WriteOptions } from "./writers.ts";
 
 export interface OpenedExport {
@@ -23,6 +24,11 @@ export interface OpenedExport {
   count(): Promise<number>;
   /** Writes every row onto `out` (and ends it); answers the rows written. Call once. */
   write(format: ExportFormat, out: Writable, opts?: WriteOptions): Promise<number>;
+}
+
+/** Each batch of rows as their records (what the file's columns read). */
+async function* recordsOf<Row>(batches: Batches<Row>, of: (row: Row) => FileRecord): AsyncGenerator<FileRecord[]> {
+  for await (const batch of batches) yield batch.map(of);
 }
 
 /**
@@ -55,7 +61,7 @@ export async function openExport(
       if (used) throw new Error("an opened export is written once");
       used = true;
       try {
-        return await writeRows(format, def.columns, batches, out, { sheetName: def.title, ...writeOpts });
+        return await writeRows(format, def.file.columns, recordsOf(batches, def.file.of), out, { sheetName: def.title, ...writeOpts });
       } finally {
         await batches.return(undefined);
       }
@@ -77,4 +83,4 @@ export async function writeExport(
 }
 
 /** The header row of a kind (documented in docs/exports.md; a test snapshots them). */
-export const columnNames = (kind: ExportKind): string[] => kindOf(kind).columns.map((c) => c.name);
+export const columnNames = (kind: ExportKind): string[] => kindOf(kind).file.columns.map((c) => c.name);

@@ -199,7 +199,7 @@ export async function authenticate(secret: string | null | undefined): Promise<A
 }
 
 /**
- * Counts requests against a budget: a key's (its secret's hash), or a person's (`budgetOf`, src/domain/people/actor.ts):
+ * Counts requests against a budget: a key's (its secret's hash), or a person's (`budgetOf`, src/domain/actors/actor.ts):
  * one WebSocket operation, a signed-in person's request, or the calls of an MCP batch after the
  * first; RateLimitedError past it.
  */

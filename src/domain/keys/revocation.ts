@@ -19,7 +19,7 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sql } from "../../infra/db.ts";
 import { currentThenEvents, publishEvent, subscribeEvents } from "../shared/events.ts";
-import type { Actor } from "../people/actor.ts";
+import type { Actor } from "../actors/actor.ts";
 
 const ALL = "all";
 

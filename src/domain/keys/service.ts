@@ -11,9 +11,9 @@ import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pag
 import { hashSecret, KEY_PREFIX, restoreKey, withdrawKey } from "./access.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { announceRevocation, revocationSubject } from "./revocation.ts";
-import { OPERATOR, type Acting } from "../people/actor.ts";
-import { recordAudit } from "../people/audit.ts";
-import { queueApiKeyNotice } from "../people/mails.ts";
+import { OPERATOR, type Acting } from "../actors/actor.ts";
+import { recordAudit } from "../actors/audit.ts";
+import { queueApiKeyNotice } from "./mails.ts";
 import { dispatchMails, type QueuedMail } from "../mail/outbox.ts";
 
 const MAX_ACTIVE_KEYS = 5;

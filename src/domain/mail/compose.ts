@@ -1,5 +1,7 @@
 /**
- * A mail's row → the mail that leaves (./ports.ts): rendered (./templates.ts), with its headers.
+ * A mail's row → the mail that leaves (./ports.ts): rendered (./templates.ts), with its headers and
+ * the files its kind attaches (`MailAttachers`: the areas that attach files hand theirs in; the mail
+ * area knows none of them).
  *
  * Headers carry no text that could start another header: the subject is one line (every line break
  * and other control character becomes a space, and it is cut at 200 characters), the address was
@@ -7,10 +9,9 @@
  * from the mail's id (its idempotency id): every attempt sends the same one.
  */
 import { config } from "../../config.ts";
-import type { OutgoingMail } from "./ports.ts";
-import { renderMail, UNSUBSCRIBABLE } from "./templates.ts";
+import type { MailAttachment, OutgoingMail } from "./ports.ts";
+import { renderMail, UNSUBSCRIBABLE, type MailKind } from "./templates.ts";
 import { unsubscribeUrl } from "./tokens.ts";
-import { reportAttachments } from "../reports/attachments.ts";
 
 /** One header-safe line: control characters (CR, LF, tab, NUL, U+2028 …) become spaces. */
 export function oneLine(text: string, max = 200): string {
@@ -26,13 +27,22 @@ export interface MailRow {
   kind: string;
   toAddress: string;
   data: unknown;
-  /** The workspace a mail is about (a scheduled report's CSV is read from it). */
+  /** The workspace a mail is about (what an attacher reads its files from). */
   workspaceId?: string | null;
 }
 
+/**
+ * Makes the files a mail of one kind carries, when it is composed (so every attempt attaches the item
+ * as it is then); never a path or a URL.
+ */
+export type MailAttacher = (mail: { workspaceId: string | null; data: unknown }) => Promise<MailAttachment[]>;
+
+/** The attachers by kind of mail, handed to the `send` job by the composition root (src/jobs/registry.ts). */
+export type MailAttachers = Partial<Record<MailKind, MailAttacher>>;
+
 export const messageIdOf = (mailId: string) => `<${mailId}@${new URL(config.people.publicUrl).hostname}>`;
 
-export async function composeMail(row: MailRow): Promise<OutgoingMail> {
+export async function composeMail(row: MailRow, attachers: MailAttachers = {}): Promise<OutgoingMail> {
   const unsubscribe = UNSUBSCRIBABLE.has(row.kind) ? await unsubscribeUrl(row.id) : undefined;
   const rendered = renderMail(row.kind, row.data, unsubscribe ? { unsubscribeUrl: unsubscribe } : {});
   const headers: Record<string, string> = { "X-Mail-Id": row.id, "Auto-Submitted": "auto-generated" };
@@ -40,7 +50,7 @@ export async function composeMail(row: MailRow): Promise<OutgoingMail> {
     headers["List-Unsubscribe"] = `<${unsubscribe}>`;
     headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
   }
-  return {
+  const mail: OutgoingMail = {
     messageId: messageIdOf(row.id),
     from: config.mail.from,
     to: oneLine(row.toAddress, 320),
@@ -49,6 +59,8 @@ export async function composeMail(row: MailRow): Promise<OutgoingMail> {
     html: rendered.html,
     headers,
     links: rendered.links,
-    ...(row.kind === "folder_report" && row.workspaceId ? { attachments: await reportAttachments(row.workspaceId, row.data) } : {}),
   };
+  const attach = attachers[row.kind as MailKind];
+  if (attach) mail.attachments = await attach({ workspaceId: row.workspaceId ?? null, data: row.data });
+  return mail;
 }

@@ -16,7 +16,7 @@ export interface OutgoingMail {
   headers: Record<string, string>;
   /** The links the mail carries (the log transport prints them). */
   links: string[];
-  /** Files attached, made by the service itself (a scheduled report's CSV: src/domain/reports/attachments.ts); never a path or a URL. */
+  /** Files attached, made by the service itself (./compose.ts, `MailAttachers`); never a path or a URL. */
   attachments?: MailAttachment[];
 }
 

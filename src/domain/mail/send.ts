@@ -19,7 +19,7 @@ import { config } from "../../config.ts";
 import { prisma, sql, sqlExec } from "../../infra/db.ts";
 import { logger } from "../../infra/logger.ts";
 import type { JobRun } from "../shared/jobs.ts";
-import { composeMail, type MailRow } from "./compose.ts";
+import { composeMail, type MailAttachers, type MailRow } from "./compose.ts";
 import type { MailTransport } from "./ports.ts";
 
 const CLAIM_MS = 120_000;
@@ -68,7 +68,8 @@ async function settle(mailId: string, status: "sent" | "logged" | "capped", subj
      WHERE id = ${mailId}::uuid`);
 }
 
-export async function sendMail(mailId: string, transport: MailTransport, run?: JobRun): Promise<SendOutcome> {
+/** Sends the mail through `transport`, with the files `attachers` make for its kind. */
+export async function sendMail(mailId: string, transport: MailTransport, run?: JobRun, attachers?: MailAttachers): Promise<SendOutcome> {
   const claimed = await claim(mailId);
   if (!claimed) return "skipped";
   const { row } = claimed;
@@ -80,7 +81,7 @@ export async function sendMail(mailId: string, transport: MailTransport, run?: J
     await settle(mailId, "capped", null);
     return "capped";
   }
-  const mail = await composeMail(row);
+  const mail = await composeMail(row, attachers);
   try {
     await transport.send(mail);
   } catch (e) {

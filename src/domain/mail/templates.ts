@@ -85,7 +85,7 @@ export interface DigestData {
   creditsUsed: number;
   creditsLeft: number;
 }
-/** A folder's scheduled report (issue 33; src/domain/reports/produce.ts). */
+/** A folder's scheduled report (src/domain/reports/produce.ts). */
 export interface FolderReportData {
   workspaceName: string;
   folderName: string;

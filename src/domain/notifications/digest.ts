@@ -1,5 +1,5 @@
 /**
- * The weekly digest (issue 32, item 4): per person who turned it on, per workspace, at the local
+ * The weekly digest: per person who turned it on, per workspace, at the local
  * day and hour they chose in their time zone (users.time_zone, an IANA name; luxon does the zone
  * arithmetic). The `digests` job runs every few minutes: a digest is due when it is that day in the
  * person's zone, at or past that hour, and this ISO week of theirs has none yet; the mail and the

@@ -2,7 +2,7 @@
  * Notifications, alert rules and digests belong to a person in a workspace: an API key acts for a
  * workspace, not a person, so these doors answer it FORBIDDEN (docs/notifications.md).
  */
-import type { Actor } from "../people/actor.ts";
+import type { Actor } from "../actors/actor.ts";
 import { DomainError } from "../shared/errors.ts";
 
 export interface PersonInWorkspace {

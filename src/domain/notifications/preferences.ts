@@ -4,8 +4,8 @@
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, sqlExec } from "../../infra/db.ts";
-import type { Actor } from "../people/actor.ts";
-import { authorize } from "../shared/roles.ts";
+import type { Actor } from "../actors/actor.ts";
+import { authorize } from "../actors/roles.ts";
 import { parseInput } from "../shared/inputs.ts";
 import { creditsAlertInput, setAlertInput, setDigestInput, type SetAlertInput, type SetDigestInput } from "./inputs.ts";
 import { personIn, type PersonInWorkspace } from "./person.ts";

@@ -1,5 +1,5 @@
 /**
- * The alert rules a person chooses from, per workspace (issue 32, item 3). A rule is named after the
+ * The alert rules a person chooses from, per workspace. A rule is named after the
  * workspace event that feeds it (docs/contract/decisions.md, Fourth wave: one name across doors);
  * each person picks, per rule: in the dashboard (the bell), by mail, both or neither, and for spikes a
  * minimum view velocity. Without a choice a rule shows in the dashboard and sends no mail.

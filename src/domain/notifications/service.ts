@@ -8,7 +8,7 @@ import { sql } from "../../infra/db.ts";
 import { publishEvent } from "../shared/events.ts";
 import { parseInput } from "../shared/inputs.ts";
 import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
-import type { Actor } from "../people/actor.ts";
+import type { Actor } from "../actors/actor.ts";
 import { markReadInput, type MarkReadInput } from "./inputs.ts";
 import type { PersonInWorkspace } from "./person.ts";
 import { personIn } from "./person.ts";

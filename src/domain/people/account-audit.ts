@@ -1,5 +1,5 @@
 /**
- * What happens to a person's own account, in the audit log (./audit.ts): sign-ins (and failed ones),
+ * What happens to a person's own account, in the audit log (../actors/audit.ts): sign-ins (and failed ones),
  * sign-out, signing out everywhere, ending other sessions, a password changed, a reset link made and
  * used, a name or an email changed. Recorded in one place whatever the door:
  *
@@ -17,8 +17,8 @@
  */
 import { prisma } from "../../infra/db.ts";
 import { logger } from "../../infra/logger.ts";
-import { OPERATOR, type Acting } from "./actor.ts";
-import { recordAudit, type AuditAction } from "./audit.ts";
+import { OPERATOR, type Acting } from "../actors/actor.ts";
+import { recordAudit, type AuditAction } from "../actors/audit.ts";
 import { membershipsOf } from "./members.ts";
 
 export interface AccountEvent {

@@ -2,8 +2,8 @@
  * Authentication of people, by a maintained library: better-auth (email and password, sessions in
  * PostgreSQL through the project's Prisma client, its routes mounted at /auth by src/http/auth/).
  * The project's own code starts where the library's session ends (docs/architecture.md, "The
- * session door"): which workspace a session acts on and with which role (./sessions.ts, ../shared/roles.ts),
- * invitations (./invitations.ts) and the audit log (./audit.ts).
+ * session door"): which workspace a session acts on and with which role (./sessions.ts, ../actors/roles.ts),
+ * invitations (./invitations.ts) and the audit log (../actors/audit.ts).
  *
  * What is configured here, and why:
  * - Passwords: argon2id through @node-rs/argon2 (19 MiB, 2 passes: OWASP's baseline), at least 10
@@ -43,7 +43,7 @@ import { DomainError, validationError } from "../shared/errors.ts";
 import { parseInput } from "../shared/inputs.ts";
 import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
 import { createWorkspace } from "../workspace/service.ts";
-import type { Acting } from "./actor.ts";
+import type { Acting } from "../actors/actor.ts";
 import {
   notedFirstPassword,
   notedResetFor,

@@ -14,13 +14,13 @@ import { DomainError, notFound } from "../shared/errors.ts";
 import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
 import { hashSecret } from "../keys/access.ts";
 import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
-import type { Acting, Actor, WorkspaceRole } from "./actor.ts";
-import { recordAudit } from "./audit.ts";
+import type { Acting, Actor, WorkspaceRole } from "../actors/actor.ts";
+import { recordAudit } from "../actors/audit.ts";
 import { addMember, type MembershipRecord } from "./members.ts";
 import { queueInvitationMail } from "./mails.ts";
 import { allowanceLeft } from "../mail/allowance.ts";
 import { dispatchMails } from "../mail/outbox.ts";
-import { authorize } from "../shared/roles.ts";
+import { authorize } from "../actors/roles.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 const TOKEN_PREFIX = "svc_inv_";

@@ -1,11 +1,11 @@
 /**
- * The people mails (issue 32, item 2), each queued in the outbox (src/domain/mail/outbox.ts) inside
+ * The people mails, each queued in the outbox (src/domain/mail/outbox.ts) inside
  * the transaction of the change it tells about, where the service owns that transaction:
  * - an invitation: who invited, to which workspace, the link (7 days, as the invitation);
  * - a password-reset link, when a person asks for one on the sign-in page (answered the same whether
  *   the address exists or not; at most MAIL_MAX_RESETS_PER_ADDRESS_PER_HOUR per address);
- * - a security notice: to the person when their password is changed or reset; to the workspace's
- *   owners when an API key is made (email changes are not offered: better-auth's /change-email is off);
+ * - a security notice to the person when their password is changed or reset (email changes are not
+ *   offered: better-auth's /change-email is off; the owners' notice of a new API key: src/domain/keys/mails.ts);
  * - "you were removed from workspace X".
  * The workspace's name and every other value a template shows are read in the change's transaction,
  * from the change's own workspace only.
@@ -18,17 +18,8 @@ import { logger } from "../../infra/logger.ts";
 import { allowanceLeft } from "../mail/allowance.ts";
 import { dispatchMails, queueMails, sendMails, type NewMail, type QueuedMail } from "../mail/outbox.ts";
 import type { InvitationData, MemberRemovedData, PasswordResetData, SecurityNoticeData } from "../mail/templates.ts";
-import { quoted } from "../mail/text.ts";
-import type { Acting } from "./actor.ts";
-
-/** How a mail names who acted: a person's email, an API key's name as quoted data (../mail/text.ts), or nobody (the operator). */
-export async function actingLabel(by: Acting, tx?: Tx): Promise<string | null> {
-  const p = by.principal;
-  if (p.kind === "user") return p.email;
-  if (p.kind === "system") return null;
-  const [key] = await sql<{ name: string }>(Prisma.sql`SELECT name FROM api_keys WHERE id = ${p.id}::uuid`, { tx });
-  return key ? `the API key ${quoted(key.name, 60)}` : "an API key";
-}
+import type { Acting } from "../actors/actor.ts";
+import { actingLabel } from "../actors/audit.ts";
 
 async function workspaceName(workspaceId: string, tx?: Tx): Promise<string> {
   const [row] = await sql<{ name: string }>(Prisma.sql`SELECT name FROM workspaces WHERE id = ${workspaceId}::uuid`, { tx });
@@ -110,31 +101,6 @@ export async function sendPasswordNotice(
   await sendMails([
     { dedupeKey: `security:${what}:${user.id}:${at.getTime()}`, userId: user.id, to: user.email, kind: "security_notice", data },
   ]);
-}
-
-/** A new API key: a notice to each owner of the workspace, in the key's transaction. */
-export async function queueApiKeyNotice(tx: Tx, key: { id: string; workspaceId: string; name: string }, by: Acting): Promise<QueuedMail[]> {
-  const owners = await sql<{ id: string; email: string }>(
-    Prisma.sql`SELECT u.id, u.email FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ${key.workspaceId}::uuid AND m.role = 'owner'`,
-    { tx },
-  );
-  if (owners.length === 0) return [];
-  const data: SecurityNoticeData = {
-    what: "api_key_created",
-    workspaceName: await workspaceName(key.workspaceId, tx),
-    keyName: key.name,
-    by: await actingLabel(by, tx),
-    at: new Date().toISOString(),
-  };
-  const mails: NewMail[] = owners.map((o) => ({
-    dedupeKey: `security:api_key:${key.id}:${o.id}`,
-    workspaceId: key.workspaceId,
-    userId: o.id,
-    to: o.email,
-    kind: "security_notice",
-    data,
-  }));
-  return queueMails(mails, tx);
 }
 
 export async function queueRemovedMail(

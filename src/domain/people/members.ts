@@ -13,11 +13,11 @@ import { prisma, sql, type Tx } from "../../infra/db.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { pageSql, type Order, type PageRequest } from "../shared/pages.ts";
 import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
-import type { Acting, Actor, WorkspaceRole } from "./actor.ts";
-import { recordAudit } from "./audit.ts";
+import type { Acting, Actor, WorkspaceRole } from "../actors/actor.ts";
+import { recordAudit } from "../actors/audit.ts";
 import { queueRemovedMail } from "./mails.ts";
 import { dispatchMails } from "../mail/outbox.ts";
-import { authorize } from "../shared/roles.ts";
+import { authorize } from "../actors/roles.ts";
 
 export interface MemberRecord {
   id: string;

@@ -1,6 +1,6 @@
 /**
  * The session door's domain side: from a request's session cookie to the actor every door hands
- * the domain (./actor.ts). The library reads and refreshes the session (./authentication.ts); this
+ * the domain (../actors/actor.ts). The library reads and refreshes the session (./authentication.ts); this
  * decides the workspace and the role:
  *
  * - the workspace the request names (`x-workspace-id`, or `workspaceId` in a WebSocket's
@@ -32,7 +32,7 @@ import { logger } from "../../infra/logger.ts";
 import { announceRevocation, confirmedRevocations, onAnnouncedHere, revocationSubject } from "../keys/revocation.ts";
 import { notFound } from "../shared/errors.ts";
 import { consumeRequest, type RateLimitState } from "../keys/access.ts";
-import { budgetOf, type Actor } from "./actor.ts";
+import { budgetOf, type Actor } from "../actors/actor.ts";
 import { recordAccountEvent } from "./account-audit.ts";
 import { authFor, type Auth } from "./authentication.ts";
 import { membershipsOf, type MembershipRecord } from "./members.ts";

@@ -4,7 +4,7 @@
  * SIGN_IN_MAX_FAILURES_PER_ADDRESS, SIGN_IN_FAILURE_WINDOW_MINUTES); beyond, 429 RATE_LIMITED with
  * Retry-After, whatever the password.
  *
- * Lock-out without locking out (issue 29): 10 failures against an email from anywhere would keep its
+ * Lock-out without locking out: 10 failures against an email from anywhere would keep its
  * owner out for 15 minutes, right password or not. So a client address that signed in to that email
  * before (or completed a password reset for it) is remembered for SIGN_IN_KNOWN_ADDRESS_DAYS, and its
  * attempts count against a budget of their own for that (email, address) pair, the same 10 per

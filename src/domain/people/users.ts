@@ -6,7 +6,7 @@
 import { prisma } from "../../infra/db.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { parseInput } from "../shared/inputs.ts";
-import { OPERATOR } from "./actor.ts";
+import { OPERATOR } from "../actors/actor.ts";
 import { authFor, passwordResetLink } from "./authentication.ts";
 import { emailInput, passwordInput, personName } from "./inputs.ts";
 import { setMembership } from "./members.ts";

@@ -1,5 +1,5 @@
 /**
- * A scheduled report's CSV attachment (issue 33, item 3): the folder's videos, written by the exports
+ * A scheduled report's CSV attachment: the folder's videos, written by the exports
  * area (src/domain/exports/stream.ts `writeExport`, kind `folder_videos`, CSV with its columns and
  * formula-injection rule) into memory when the mail is composed, so every attempt attaches the
  * folder as it is then. Bounded: past MAX_ATTACHMENT_BYTES the CSV is left out (the mail still
@@ -8,15 +8,15 @@
 import { Writable } from "node:stream";
 import { logger } from "../../infra/logger.ts";
 import { writeExport } from "../exports/stream.ts";
-import type { MailAttachment } from "../mail/ports.ts";
+import type { MailAttacher, MailAttachers } from "../mail/compose.ts";
 
 /** The largest CSV attached to a report mail (most mail servers refuse mails past 10 to 25 MB). */
 export const MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024;
 
 /** The attachments a report mail's data asks for: the folder's videos as CSV, or none. */
-export async function reportAttachments(workspaceId: string, data: unknown): Promise<MailAttachment[]> {
-  const ask = (data as { attachFolderCsv?: { folderId: string }; folderName?: string } | null)?.attachFolderCsv;
-  if (!ask) return [];
+export const reportAttachments: MailAttacher = async ({ workspaceId, data }) => {
+  const ask = (data as { attachFolderCsv?: { folderId: string } } | null)?.attachFolderCsv;
+  if (!ask || !workspaceId) return [];
   const chunks: Buffer[] = [];
   let size = 0;
   let tooLarge = false;
@@ -52,4 +52,7 @@ export async function reportAttachments(workspaceId: string, data: unknown): Pro
       content: Buffer.concat(chunks),
     },
   ];
-}
+};
+
+/** What the reports area attaches to the mails it queues (./produce.ts), handed to the mail queue by src/jobs/registry.ts. */
+export const REPORT_MAIL_ATTACHERS: MailAttachers = { folder_report: reportAttachments };

@@ -1,5 +1,5 @@
 /**
- * What a folder's shared page shows (issue 33, item 2): the folder's name, its analytics cards, its
+ * What a folder's shared page shows: the folder's name, its analytics cards, its
  * growth over 7, 30 or 90 days, its top videos and top accounts, and nothing else of the workspace.
  * The workspace and the folder come from the token only (./share-links.ts), and the reads are the
  * folder area's own (src/domain/folders/contents.ts: `folderAnalytics`, `folderGrowth`), over the

@@ -1,5 +1,5 @@
 /**
- * The reports area's inputs (issue 33, items 2 and 3), shared by every door: a folder's share link
+ * The reports area's inputs, shared by every door: a folder's share link
  * (its expiry), the shared page's period, and a folder's report schedule.
  */
 import { z } from "zod";

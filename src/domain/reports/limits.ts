@@ -1,5 +1,5 @@
 /**
- * The shared page's rate limit (issue 33, item 2): requests per client address per minute to the
+ * The shared page's rate limit: requests per client address per minute to the
  * narrow entry (src/http/shared-report/), counted in Redis for every API process together
  * (rate-limiter-flexible, like the sign-in limits). Past it: 429 RATE_LIMITED with Retry-After.
  * IPv6 addresses count by their /64 network (src/domain/people/sign-in-limits.ts `addressKey`).

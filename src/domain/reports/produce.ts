@@ -1,5 +1,5 @@
 /**
- * The scheduled reports' sweep (issue 33, item 3), the `reports` job of the mail queue, run every
+ * The scheduled reports' sweep, the `reports` job of the mail queue, run every
  * few minutes like the digests (src/domain/notifications/digest.ts, whose due-time rule this
  * follows with luxon). A schedule's report is due once its local day and hour of the current week
  * (weekly) or month (monthly) has come, in its time zone; it covers the last whole period before

@@ -1,15 +1,15 @@
 /**
- * A folder's scheduled reports (issue 33, item 3; docs/reports.md): an owner (`reports.manage`)
+ * A folder's scheduled reports (docs/reports.md): an owner (`reports.manage`)
  * schedules a folder's report weekly or monthly, at a local day and hour of an IANA time zone (the
  * person's own by default), to at most 20 addresses, with the folder's videos as CSV or not. The
  * sweep (./produce.ts) makes each period's report once and mails it. Every member may read the
  * schedules and the produced reports; only owners see the page's URL and change anything.
  */
 import { Prisma } from "../../generated/prisma/client.ts";
+import type { Actor } from "../actors/actor.ts";
+import { recordAudit } from "../actors/audit.ts";
+import { authorize, may } from "../actors/roles.ts";
 import { prisma, sql, type Tx } from "../../infra/db.ts";
-import type { Actor } from "../people/actor.ts";
-import { recordAudit } from "../people/audit.ts";
-import { authorize, may } from "../shared/roles.ts";
 import { notFound } from "../shared/errors.ts";
 import { requireFolder } from "../folders/service.ts";
 import type { CreateReportScheduleInput, ReportFrequency, UpdateReportScheduleInput } from "./inputs.ts";

@@ -1,5 +1,5 @@
 /**
- * A folder's read-only share links (issue 33, item 2; docs/reports.md). An owner makes one (the
+ * A folder's read-only share links (docs/reports.md). An owner makes one (the
  * role rule's `reports.manage`); its token is 256 random bits answered once as the page's URL
  * (`<PUBLIC_URL>/r/<token>`), and only the token's SHA-256 is kept. A link expires (7, 30 or 90
  * days, or a date at most a year away), can be revoked, and records when it was last viewed; both
@@ -13,9 +13,9 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, type Tx } from "../../infra/db.ts";
-import type { Acting, Actor } from "../people/actor.ts";
-import { recordAudit } from "../people/audit.ts";
-import { authorize } from "../shared/roles.ts";
+import type { Acting, Actor } from "../actors/actor.ts";
+import { recordAudit } from "../actors/audit.ts";
+import { authorize } from "../actors/roles.ts";
 import { notFound, validationError } from "../shared/errors.ts";
 import { requireFolder } from "../folders/service.ts";
 import { serviceLink } from "../mail/links.ts";

@@ -73,7 +73,7 @@ export interface IdempotentRequest {
   /** What must be the same for a replay (JSON: the query and body, the GraphQL parameters, the tool's arguments). */
   payload: unknown;
   /**
-   * Who asks (../people/actor.ts `principalId`): part of what must be the same, so a key's answer is replayed only
+   * Who asks (../actors/actor.ts `principalId`): part of what must be the same, so a key's answer is replayed only
    * to whoever earned it. Without it a member who learned an owner's key could replay, say, `createApiKey`'s answer
    * (its secret shown once), since GraphQL's replay comes before the resolvers' role checks.
    */

@@ -7,9 +7,9 @@
  * every API process) and fans it out to the workspace's webhook endpoints. docs/webhooks.md.
  *
  * The event names are the contract's webhook events (docs/contract/decisions.md, Webhooks), and
- * `plan.limit_reached` (issue 32: the plan's video tracking limit refused an addition; at most one a
+ * `plan.limit_reached` (the plan's video tracking limit refused an addition; at most one a
  * day per workspace), which feeds the "plan limits reached" alert; `campaign.closed` and
- * `campaign.budget_reached` (issue 35: src/domain/campaigns/close.ts; the latter feeds the "campaign
+ * `campaign.budget_reached` (src/domain/campaigns/close.ts; the latter feeds the "campaign
  * budget reached" alert).
  */
 

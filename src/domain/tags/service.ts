@@ -10,7 +10,7 @@ import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
 import { pageSql, type Order, type Page, type PageRequest } from "../shared/pages.ts";
-import { authorizeTagChange, type Changer } from "../shared/payout-holds.ts";
+import { authorizeTagChange, type Changer } from "../actors/payout-holds.ts";
 import { DEFAULT_TAG_COLOR } from "./inputs.ts";
 
 export interface TagRecord {
@@ -126,7 +126,7 @@ export async function updateTag(workspaceId: string, tagId: string, change: { na
 
 /**
  * Deletes the tag; the items it was on stay tracked (their tag memberships go with it). An active campaign filtering by
- * it then counts every video of its members (its filter goes): an owner's change (shared/payout-holds.ts).
+ * it then counts every video of its members (its filter goes): an owner's change (actors/payout-holds.ts).
  */
 export async function deleteTag(actor: Changer, tagId: string): Promise<{ id: string }> {
   const workspaceId = actor.workspaceId;

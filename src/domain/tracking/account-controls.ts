@@ -1,5 +1,5 @@
 /**
- * A workspace's controls over an account it tracks (issue 34): its rules on the videos the account
+ * A workspace's controls over an account it tracks: its rules on the videos the account
  * brings (./rules.ts, judged where the listing becomes tracked videos: ./scrape-store.ts), the videos
  * those rules skipped, pausing and resuming its tracking, and retrying a failed sync. Every door
  * (REST, GraphQL, MCP) calls these; each answers NOT_FOUND unless the workspace tracks the account.

@@ -85,7 +85,7 @@ export const historyQuery = z.object({
   }),
 });
 export type HistoryQuery = z.output<typeof historyQuery>;
-/** GET /accounts: the spec's page, and the tag filter (additive, issue 34). */
+/** GET /accounts: the spec's page, and the tag filter (additive). */
 export const listAccountsQuery = page(20).extend({ tag: tagFilter });
 
 /** Filters and order of GraphQL `accounts` (REST GET /accounts takes none: its list is the spec's). */
@@ -100,7 +100,7 @@ export const accountListFilter = z.object({
 export const accountVideosQuery = page(20).extend(postedDays.shape);
 
 // ---------------------------------------------------------------------------------------------
-// Account tracking rules (issue 34): one document per tracked account, replaced whole. Names are
+// Account tracking rules: one document per tracked account, replaced whole. Names are
 // the same on every door (REST body and record, GraphQL, MCP); judged by ./rules.ts.
 
 const MAX_RULE_ITEMS = 20;

@@ -45,7 +45,7 @@ export async function trackingLimits(workspaceId: string, opts: { tx?: Tx; lock?
 }
 
 /**
- * Accounts bounded by the plan (issue 22; README "Plans and credits"): the videos an account brings
+ * Accounts bounded by the plan (README "Plans and credits"): the videos an account brings
  * take slots like any other, so what a workspace may make the service scrape through an account is
  * what it may still track.
  *

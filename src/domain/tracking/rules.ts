@@ -1,5 +1,5 @@
 /**
- * Account tracking rules (issue 34), judged: whether a video an account's listing brought may be
+ * Account tracking rules, judged: whether a video an account's listing brought may be
  * tracked for a workspace, and if not, which rule refused it and why, in words. Pure: the scrape
  * path (./scrape-store.ts, trackAccountVideos) applies it per workspace before any slot is taken.
  *

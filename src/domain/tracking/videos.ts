@@ -9,7 +9,7 @@ import { logger } from "../../infra/logger.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { pageSql, type PageRequest, type Page } from "../shared/pages.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
-import { HELD_VIDEO, heldVideos, type Changer } from "../shared/payout-holds.ts";
+import { HELD_VIDEO, heldVideos, type Changer } from "../actors/payout-holds.ts";
 import { announceTracking } from "./events.ts";
 import { enqueueVideoScrape } from "./jobs.ts";
 import { ADDITIONS_REMAINING, LIMITS_FROM, limitReachedFor } from "./limits.ts";
@@ -191,7 +191,7 @@ export async function untrackVideos(actor: Changer, ids: string[]): Promise<Bulk
   const workspaceId = actor.workspaceId;
   // UUIDs compare case-insensitively (PostgreSQL answers lower case).
   const asked = [...new Set(ids.map((id) => id.toLowerCase()))];
-  // A video an active campaign may pay for stays tracked unless an owner asks (shared/payout-holds.ts).
+  // A video an active campaign may pay for stays tracked unless an owner asks (actors/payout-holds.ts).
   const held = await heldVideos(actor, asked);
   const distinct = asked.filter((id) => !held.has(id));
   const removed = distinct.length

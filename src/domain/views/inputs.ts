@@ -1,5 +1,5 @@
 /**
- * Saved views (issue 34): a list's filters, sort, columns and tags under a name. The content of a
+ * Saved views: a list's filters, sort, columns and tags under a name. The content of a
  * view is a document validated here per list (`videos`, `accounts`), shared by every door: unknown
  * keys are refused (VALIDATION_ERROR), so a view never stores what the list cannot apply.
  *

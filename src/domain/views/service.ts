@@ -1,5 +1,5 @@
 /**
- * Saved views (issue 34): a person's named filters, sort, columns and tags of a list, private or
+ * Saved views: a person's named filters, sort, columns and tags of a list, private or
  * shared with the workspace.
  *
  * Who sees what (one rule, `VISIBLE`, in every read): a private view only its owner, in the
@@ -10,7 +10,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sql, sqlExec } from "../../infra/db.ts";
-import type { Actor } from "../people/actor.ts";
+import type { Actor } from "../actors/actor.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { parseInput } from "../shared/inputs.ts";
 import { VIEW_CONTENT, type SavedViewContent, type SavedViewList, type createSavedViewInput, type updateSavedViewInput } from "./inputs.ts";

@@ -12,8 +12,8 @@ import type { WorkspaceEventType } from "../shared/workspace-events.ts";
 import { MAX_WEBHOOKS, type CreateWebhookInput } from "./inputs.ts";
 import { emitToEndpoint } from "./outbox.ts";
 import { encryptSecret, encryptionConfigured, newSecret, notConfigured } from "./secrets.ts";
-import { OPERATOR, type Acting } from "../people/actor.ts";
-import { recordAudit } from "../people/audit.ts";
+import { OPERATOR, type Acting } from "../actors/actor.ts";
+import { recordAudit } from "../actors/audit.ts";
 
 export interface WebhookRecord {
   id: string;

@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { revocationSubject, revocationSubjectsOf } from "../../domain/keys/revocation.ts";
-import type { Actor } from "../../domain/people/actor.ts";
+import type { Actor } from "../../domain/actors/actor.ts";
 import { previewInvitation } from "../../domain/people/invitations.ts";
 import { DomainError, notFound, unauthorized } from "../../domain/shared/errors.ts";
 import { addLogContext } from "../../infra/logger.ts";

@@ -28,7 +28,7 @@ function tooLarge(): GraphQLError {
 /** The body, counted as it streams: the stream errors with PAYLOAD_TOO_LARGE past the limit. */
 function countedBody(request: Request, fetchAPI: { Request: typeof Request; TransformStream: typeof TransformStream }): Request {
   let bytes = 0;
-  // A native ReadableStream body needs the native TransformStream (graphql-yoga issue 4583).
+  // A native ReadableStream body needs the native TransformStream (https://github.com/graphql-hive/graphql-yoga/issues/4583).
   const Transform = request.body instanceof ReadableStream ? globalThis.TransformStream : fetchAPI.TransformStream;
   const body = request.body!.pipeThrough(
     new Transform<Uint8Array, Uint8Array>({

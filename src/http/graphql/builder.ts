@@ -18,7 +18,7 @@ import SchemaBuilder from "@pothos/core";
 import RelayPlugin from "@pothos/plugin-relay";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
 import { GraphQLDateTimeISO, GraphQLJSON, GraphQLJSONObject, GraphQLSafeInt } from "graphql-scalars";
-import type { Actor } from "../../domain/people/actor.ts";
+import type { Actor } from "../../domain/actors/actor.ts";
 import { validationError } from "../../domain/shared/errors.ts";
 import { MAX_PAGE_SIZE } from "../../domain/shared/inputs.ts";
 import type { PersonContext } from "../../domain/people/sessions.ts";

@@ -9,7 +9,7 @@
  * retries with the same key. Over graphql-ws there is no header per operation: the plugin does
  * nothing there.
  */
-import { principalId } from "../../domain/people/actor.ts";
+import { principalId } from "../../domain/actors/actor.ts";
 import { getOperationAST, GraphQLError, print, type ExecutionResult, type GraphQLFormattedError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { isAsyncIterable } from "@envelop/core";

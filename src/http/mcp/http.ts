@@ -17,7 +17,7 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { consumeRequest, RateLimitedError } from "../../domain/keys/access.ts";
-import { budgetOf } from "../../domain/people/actor.ts";
+import { budgetOf } from "../../domain/actors/actor.ts";
 import { logger } from "../../infra/logger.ts";
 import { admitRequest, authOf, requireJsonBody } from "../middleware.ts";
 import { createMcpServer, type McpSession } from "./server.ts";

@@ -10,7 +10,7 @@ import { listFolders } from "../../domain/folders/service.ts";
 import { folderAnalytics } from "../../domain/folders/contents.ts";
 import { getWorkspaceInfo } from "../../domain/workspace/service.ts";
 import { workspaceInfoItem } from "../records/workspace.ts";
-import type { ToolContext } from "./tools.ts";
+import type { ToolContext } from "./tool.ts";
 
 const SCHEME = "video-service";
 const WORKSPACE_URI = `${SCHEME}://workspace`;

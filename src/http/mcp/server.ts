@@ -1,5 +1,5 @@
 /**
- * The MCP server (Model Context Protocol, official TypeScript SDK): the tools of ./tools.ts and the
+ * The MCP server (Model Context Protocol, official TypeScript SDK): the tools of ./tools/ and the
  * resources of ./resources.ts over one workspace, for either transport (./http.ts, ./stdio.ts).
  *
  * It uses the SDK's low-level `Server` rather than `McpServer` so that this door, like REST and
@@ -10,7 +10,7 @@
  * INTERNAL_ERROR with the request id, and protocol-level refusals (unknown tool, unreadable
  * resource) are JSON-RPC errors whose `data` is that same body.
  */
-import { principalId } from "../../domain/people/actor.ts";
+import { principalId } from "../../domain/actors/actor.ts";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -29,7 +29,8 @@ import { IDEMPOTENCY_TTL_HOURS, idempotencyKeyOf, runIdempotently, type Idempote
 import { logger } from "../../infra/logger.ts";
 import { toErrorResponse, type ErrorBody } from "../errors.ts";
 import { listResources, readResource, resourceTemplates } from "./resources.ts";
-import { tools, type AnyTool, type ToolContext } from "./tools.ts";
+import type { AnyTool, ToolContext } from "./tool.ts";
+import { tools } from "./tools/index.ts";
 
 const SERVER_NAME = "video-tracking-service";
 const SERVER_VERSION = "1.0.0";

@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { admit, authenticate } from "../../domain/keys/access.ts";
-import { keyActor } from "../../domain/people/actor.ts";
+import { keyActor } from "../../domain/actors/actor.ts";
 import { unauthorized } from "../../domain/shared/errors.ts";
 import { logger } from "../../infra/logger.ts";
 import { createMcpServer, type McpSession } from "./server.ts";

@@ -23,7 +23,7 @@ import {
   visualPartOfAnalysis,
   type VisualPart,
 } from "../../domain/analysis/visual-part.ts";
-import { iso, isoOrNull, timestamp } from "./common.ts";
+import { iso, isoOrNull, timestamp } from "../../domain/shared/records.ts";
 
 /** "value: meaning" lines of a vocabulary, for the OpenAPI descriptions. */
 const describe = (title: string, values: Record<string, string>) =>

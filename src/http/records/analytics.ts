@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { topVideoDisplayName, type TopVideo } from "../../domain/analytics/service.ts";
-import { int, isoOrNull, platform, timestamp } from "./common.ts";
+import { int, isoOrNull, platform, timestamp } from "../../domain/shared/records.ts";
 
 export const topVideo = z
   .object({

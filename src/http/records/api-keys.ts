@@ -1,7 +1,7 @@
 /** API keys as REST /settings/api-keys lists them (never the secret): schema and mapper. */
 import { z } from "zod";
 import type { ApiKeyInfo } from "../../domain/keys/service.ts";
-import { iso, isoOrNull, timestamp } from "./common.ts";
+import { iso, isoOrNull, timestamp } from "../../domain/shared/records.ts";
 
 export const keyItem = z
   .object({

@@ -4,7 +4,7 @@ import { progressOf, type ExportRecord } from "../../domain/exports/service.ts";
 import { downloadUrl } from "../../domain/exports/links.ts";
 import { EXPORT_KINDS } from "../../domain/exports/kinds.ts";
 import { EXPORT_STATUSES } from "../../domain/exports/inputs.ts";
-import { int, iso, isoOrNull, timestamp, uuid } from "./common.ts";
+import { int, iso, isoOrNull, timestamp, uuid } from "../../domain/shared/records.ts";
 
 export const exportSchema = z
   .object({

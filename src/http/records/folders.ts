@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { FolderRecord, FolderSummary } from "../../domain/folders/service.ts";
 import type { FolderAncestor } from "../../domain/folders/tree.ts";
 import type { VideoRecord } from "../../domain/tracking/views.ts";
-import { int, iso, isoOrNull, platform, timestamp } from "./common.ts";
+import { int, iso, isoOrNull, platform, timestamp } from "../../domain/shared/records.ts";
 
 const count = (what: string) =>
   int()

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ALERT_RULES } from "../../domain/notifications/rules.ts";
 import type { NotificationRecord } from "../../domain/notifications/service.ts";
-import { iso, isoOrNull, timestamp } from "./common.ts";
+import { iso, isoOrNull, timestamp } from "../../domain/shared/records.ts";
 
 export const notificationItem = z
   .object({

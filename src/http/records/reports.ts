@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { ShareLink } from "../../domain/reports/share-links.ts";
 import type { FolderReport, ReportSchedule } from "../../domain/reports/schedules.ts";
-import { int, iso, isoOrNull, timestamp } from "./common.ts";
+import { int, iso, isoOrNull, timestamp } from "../../domain/shared/records.ts";
 
 export const shareLinkSchema = z
   .object({

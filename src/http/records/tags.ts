@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { TagRecord, TagSummary } from "../../domain/tags/service.ts";
-import { int, iso, timestamp } from "./common.ts";
+import { int, iso, timestamp } from "../../domain/shared/records.ts";
 
 export const tagSchema = z
   .object({

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { DeliveryRecord, WebhookRecord } from "../../domain/webhooks/service.ts";
 import { WORKSPACE_EVENT_TYPES } from "../../domain/shared/workspace-events.ts";
-import { iso, isoOrNull, timestamp } from "./common.ts";
+import { iso, isoOrNull, timestamp } from "../../domain/shared/records.ts";
 
 export const eventName = z.enum(WORKSPACE_EVENT_TYPES);
 

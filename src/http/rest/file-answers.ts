@@ -1,5 +1,5 @@
 /**
- * A REST list answered as a file (issue 33, docs/exports.md): `format=csv|xlsx`, or `Accept: text/csv` /
+ * A REST list answered as a file (docs/exports.md): `format=csv|xlsx`, or `Accept: text/csv` /
  * the XLSX media type, on a route that declares `exportAs`. Every row matching the list's filter is
  * streamed (not one page), read in keyset batches by the domain (src/domain/exports/), with backpressure
  * onto the response; the headers leave as soon as the request is checked, so the first bytes arrive
@@ -9,7 +9,7 @@
  */
 import type { Request, Response } from "express";
 import { parseInput } from "../../domain/shared/inputs.ts";
-import type { Actor } from "../../domain/people/actor.ts";
+import type { Actor } from "../../domain/actors/actor.ts";
 import { openExport } from "../../domain/exports/stream.ts";
 import { listFormatQuery } from "../../domain/exports/inputs.ts";
 import { MEDIA_TYPES, type ExportFormat } from "../../domain/exports/writers.ts";

@@ -7,7 +7,7 @@
  * request runs the route, and its answer (the route's, or the error handler's `{code, message}`) is
  * stored before it is sent.
  */
-import { principalId } from "../../domain/people/actor.ts";
+import { principalId } from "../../domain/actors/actor.ts";
 import type { NextFunction, Request, Response } from "express";
 import {
   claimIdempotentRequest,

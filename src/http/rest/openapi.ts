@@ -137,7 +137,7 @@ function registerWebhooks(registry: OpenAPIRegistry): void {
   }
 }
 
-/** A list that answers files too (`exportAs`, issue 33): its query gains `format` and `bom`. */
+/** A list that answers files too (`exportAs`): its query gains `format` and `bom`. */
 function withFileQuery(route: AnyRoute): z.ZodObject | undefined {
   const query = route.query as z.ZodObject | undefined;
   if (!route.exportAs) return query;

@@ -5,8 +5,8 @@
  * and cannot validate with a schema other than the documented one.
  */
 import type { z } from "zod";
-import type { Actor } from "../../domain/people/actor.ts";
-import type { Permission } from "../../domain/shared/roles.ts";
+import type { Actor } from "../../domain/actors/actor.ts";
+import type { Permission } from "../../domain/actors/roles.ts";
 import type { ErrorCode } from "../../domain/shared/errors.ts";
 import type { ExportKind } from "../../domain/exports/kinds.ts";
 import type { Logger } from "../../infra/logger.ts";
@@ -41,7 +41,7 @@ export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends
   tags: string[];
   /** Default true: requires an API key (`Authorization: Bearer <key>`) or a session cookie, and counts toward its rate limit. */
   auth?: boolean;
-  /** An owner-only operation: the role rule (src/domain/shared/roles.ts) is asked before the handler (403 FORBIDDEN for members). */
+  /** An owner-only operation: the role rule (src/domain/actors/roles.ts) is asked before the handler (403 FORBIDDEN for members). */
   permission?: Permission;
   params?: P;
   query?: Q;
@@ -52,7 +52,7 @@ export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends
    */
   responses: Record<number, { description: string; schema?: z.ZodType; mediaType?: string }>;
   /**
-   * A list that can also be answered as a file (issue 33, docs/exports.md): with `format=csv|xlsx` or an
+   * A list that can also be answered as a file (docs/exports.md): with `format=csv|xlsx` or an
    * `Accept` of text/csv or the XLSX media type, every row matching the list's filter (the query, read with
    * the export kind's filter schema, plus what `params` maps from the path) is streamed instead of the JSON
    * page (./file-answers.ts); OpenAPI documents `format`, `bom` and both media types from here.

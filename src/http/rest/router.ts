@@ -14,8 +14,8 @@ import { describeDetails, issuesToDetails } from "../../domain/shared/inputs.ts"
 import { rejectUnstorableStrings } from "../../domain/shared/unstorable.ts";
 import { logger } from "../../infra/logger.ts";
 import { admitRequest, authOf } from "../middleware.ts";
-import { authorize } from "../../domain/shared/roles.ts";
-import { OPERATOR, type Actor } from "../../domain/people/actor.ts";
+import { authorize } from "../../domain/actors/roles.ts";
+import { OPERATOR, type Actor } from "../../domain/actors/actor.ts";
 import { successStatus, takesIdempotencyKey, type AnyRoute } from "./route.ts";
 import { idempotentRequest } from "./idempotency.ts";
 import { answerFile, askedFileFormat } from "./file-answers.ts";

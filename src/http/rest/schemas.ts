@@ -4,7 +4,7 @@
  * src/http/records/.
  */
 import { z } from "zod";
-import { uuid } from "../records/common.ts";
+import { uuid } from "../../domain/shared/records.ts";
 
 export const idParams = z.object({ id: uuid });
 

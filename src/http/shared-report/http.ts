@@ -1,5 +1,5 @@
 /**
- * The shared report's narrow GraphQL entry point, `POST /graphql/shared` (issue 33, item 2): what
+ * The shared report's narrow GraphQL entry point, `POST /graphql/shared`: what
  * the signed-out page `/r/<token>` reads. Apart from `/graphql` in everything: its own small schema
  * (./schema.ts), no cookie or key read (the token is the only credential, and it opens one folder's
  * report), no introspection, and bounds of its own:

@@ -1,5 +1,5 @@
 /**
- * The narrow GraphQL schema of the shared report page (issue 33, item 2): one query,
+ * The narrow GraphQL schema of the shared report page: one query,
  * `sharedFolderReport(token, period)`, and only the types it answers. Built with graphql-js alone,
  * apart from the dashboard's schema (src/http/graphql/): no Node interface, no global ids, no
  * mutation, no subscription, nothing a token could reach beyond its folder's report. Videos and

@@ -15,7 +15,7 @@
  *   (shop, link in bio, visit), the first URL in the description, else in the transcript (spoken
  *   "brand dot com" included). A URL without any cue phrase is a visit_url CTA.
  *
- * What was seen (`input.visual`, issue 30) counts beside the text:
+ * What was seen (`input.visual`) counts beside the text:
  * - the text on screen in the first 3 seconds (the text hook) is tried first: a written overlay is the
  *   hook the creator chose, and OCR reads it more reliably than speech recognition hears a voice; then
  *   the speech, then the description (`hookSource` says which);

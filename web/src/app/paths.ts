@@ -21,9 +21,9 @@ export const paths = {
   acceptInvitation: (token?: string) => (token ? `/accept-invitation?token=${encodeURIComponent(token)}` : "/accept-invitation"),
   resetPassword: () => "/reset-password",
   notifications: () => "/notifications",
-  /** A folder's shared report (issue 33): signed out, the token is the credential. */
+  /** A folder's shared report: signed out, the token is the credential. */
   sharedReport: (token: string) => `/r/${encodeURIComponent(token)}`,
-  // Campaigns and creators (issue 35).
+  // Campaigns and creators.
   campaigns: () => "/campaigns",
   campaign: (id: string) => `/campaigns/${encodeURIComponent(id)}`,
   creators: () => "/creators",

@@ -125,7 +125,7 @@ export const routes: RouteObject[] = [
     children: [
       { path: "sign-in", lazy: page(() => import("../pages/sign-in/SignInPage")) },
       { path: "reset-password", lazy: page(() => import("../pages/reset-password/ResetPasswordPage")) },
-      // A folder's shared report (issue 33): signed out, outside the shell; it reads POST /graphql/shared, not Relay.
+      // A folder's shared report: signed out, outside the shell; it reads POST /graphql/shared, not Relay.
       { path: "r/:token", lazy: page(() => import("../pages/shared-report/SharedReportPage")) },
       {
         path: "accept-invitation",
@@ -230,7 +230,7 @@ export const routes: RouteObject[] = [
             loader: signedIn(() => [[NotificationsPageQuery, {}]]),
             lazy: page(() => import("../pages/notifications/NotificationsPage")),
           },
-          // Campaigns and creators (issue 35).
+          // Campaigns and creators.
           {
             path: "campaigns",
             loader: signedIn(() => [[CampaignsPageQuery, {}]]),

@@ -1,5 +1,5 @@
 /**
- * "Export" for a list (issue 33): the person picks CSV or XLSX; the page's current filters go with it
+ * "Export" for a list: the person picks CSV or XLSX; the page's current filters go with it
  * (`filter`, named as the list's GraphQL arguments). It starts an export job (startExport), follows it
  * (exportUpdated: its state at once, then each change), says where it is in words, then offers the
  * file as a download link (a signed link valid for 15 minutes). A refusal (two exports already running,

@@ -1,5 +1,5 @@
 /**
- * Saved views of a list (issue 34; src/domain/views/): choose one to apply its filters, sort and
+ * Saved views of a list (src/domain/views/): choose one to apply its filters, sort and
  * columns (the page turns them into the URL), save the list as it is now under a name, private or
  * shared with the workspace, and delete one's own. The person's views and the workspace's shared
  * ones come with the page's query (`...SavedViews_query @arguments(list: …)`).

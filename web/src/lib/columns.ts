@@ -1,5 +1,5 @@
 /**
- * Which columns a list shows (issue 34): chosen by the person with the column chooser
+ * Which columns a list shows: chosen by the person with the column chooser
  * (components/ColumnChooser.tsx), kept in the URL (?columns=video,creator,views: a saved view or a
  * bookmark brings them back) and, for the next visit without one, in this browser (localStorage).
  * Ids are the domain's (src/domain/views/inputs.ts: VIDEO_LIST_COLUMNS, ACCOUNT_LIST_COLUMNS), so a

@@ -1,5 +1,5 @@
 /**
- * GraphQL: a workspace's controls over an account it tracks (issue 34): its rules and what they
+ * GraphQL: a workspace's controls over an account it tracks: its rules and what they
  * skipped, pause and resume, retry of a failed sync; the same domain functions as REST
  * (src/domain/tracking/account-controls.ts), the rules validated by the same schema (`accountRules`).
  */

@@ -1,5 +1,5 @@
 /**
- * GraphQL: creators and campaigns (issue 35), through the same domain functions as REST and MCP.
+ * GraphQL: creators and campaigns, through the same domain functions as REST and MCP.
  * `Creator` and `Campaign` are nodes (DataLoaders over the workspace-scoped ...ByIds reads); their
  * lists are Relay connections. A campaign's earnings (`creators`, `videos`, `totals`,
  * `spendOverTime`, `staleVideos`) are each one statement of the earnings function

@@ -1,5 +1,5 @@
 /**
- * GraphQL: exports of a list to a CSV or XLSX file (issue 33, docs/exports.md), through the same
+ * GraphQL: exports of a list to a CSV or XLSX file (docs/exports.md), through the same
  * services as REST's /exports: `startExport` (the list's kind, the format, and the list's filter as the
  * list's GraphQL arguments name it, mapped onto the list's own domain schema, so both doors check alike),
  * the `exports` connection, and `exportUpdated` (the export's state now, then each change, until it ends).

@@ -1,5 +1,5 @@
 /**
- * GraphQL for reaching people (issue 32): the signed-in person's notifications (the bell) with their
+ * GraphQL for reaching people: the signed-in person's notifications (the bell) with their
  * unread count, live; their alert rules and weekly digest; the owners' credits alert threshold; and
  * leaving a workspace. Notifications belong to a person: with an API key these answer FORBIDDEN
  * (src/domain/notifications/person.ts).

@@ -1,7 +1,7 @@
 /**
  * GraphQL for people (docs/contract/decisions.md, "People, sign-in and the dashboard"): the signed-in
  * viewer and their workspaces and sessions, the workspace's members, invitations and audit log.
- * Owner-only operations ask the role rule (src/domain/shared/roles.ts): FORBIDDEN for members.
+ * Owner-only operations ask the role rule (src/domain/actors/roles.ts): FORBIDDEN for members.
  * Sign-up, sign-in and sign-out are the /auth routes (src/http/auth/routes.ts), not GraphQL.
  */
 import { encodeGlobalID } from "@pothos/plugin-relay";
@@ -9,9 +9,9 @@ import { builder, type GraphQLContext } from "../builder.ts";
 import { entityId, keysetConnection, nodeUuid } from "../connections.ts";
 import { parseInput } from "../../../domain/shared/inputs.ts";
 import { DomainError } from "../../../domain/shared/errors.ts";
-import { authorize } from "../../../domain/shared/roles.ts";
+import { authorize } from "../../../domain/actors/roles.ts";
 import { createInvitationInput, workspaceRole } from "../../../domain/people/inputs.ts";
-import { AUDIT_ORDER, auditActionsInWords, auditByIds, countAudit, listAudit, type AuditRecord } from "../../../domain/people/audit.ts";
+import { AUDIT_ORDER, auditActionsInWords, auditByIds, countAudit, listAudit, type AuditRecord } from "../../../domain/actors/audit.ts";
 import {
   changeMemberRole,
   countMembers,

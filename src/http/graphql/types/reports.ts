@@ -1,5 +1,5 @@
 /**
- * GraphQL: folder reports (issue 33, docs/reports.md), through src/domain/reports/: a folder's
+ * GraphQL: folder reports (docs/reports.md), through src/domain/reports/: a folder's
  * read-only share links (owners only: `folderShareLinks`, `createFolderShareLink` answering the URL
  * once, `revokeFolderShareLink`), its report schedules (every member reads them, owners change them)
  * and the reports they produced. The shared page itself reads a separate, narrow entry point
@@ -8,7 +8,7 @@
 import { builder, type GraphQLContext } from "../builder.ts";
 import { entityId, nodeUuid, seriesConnection } from "../connections.ts";
 import { parseInput } from "../../../domain/shared/inputs.ts";
-import { authorize } from "../../../domain/shared/roles.ts";
+import { authorize } from "../../../domain/actors/roles.ts";
 import { createReportScheduleInput, createShareLinkInput, updateReportScheduleInput } from "../../../domain/reports/inputs.ts";
 import { createShareLink, listShareLinks, revokeShareLink, shareLinksByIds, type ShareLink } from "../../../domain/reports/share-links.ts";
 import {

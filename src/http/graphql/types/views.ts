@@ -1,5 +1,5 @@
 /**
- * GraphQL: saved views (issue 34), through src/domain/views/ (its visibility rule: a private view
+ * GraphQL: saved views, through src/domain/views/ (its visibility rule: a private view
  * only its owner sees, a shared one the whole workspace). The dashboard saves and applies them on the
  * videos and accounts lists.
  */

@@ -22,10 +22,10 @@ import {
   type WebhookRecord,
 } from "../../../domain/webhooks/service.ts";
 import { createWebhookInput } from "../../../domain/webhooks/inputs.ts";
-import { authorize } from "../../../domain/shared/roles.ts";
+import { authorize } from "../../../domain/actors/roles.ts";
 import type { GraphQLContext } from "../builder.ts";
 
-/** Webhooks are owners' (src/domain/shared/roles.ts): every field and node of this file asks first. */
+/** Webhooks are owners' (src/domain/actors/roles.ts): every field and node of this file asks first. */
 const ownersOnly = (ctx: GraphQLContext) => authorize(ctx.auth, "webhooks.manage");
 
 const WebhookStatusEnum = builder.enumType("WebhookStatus", {

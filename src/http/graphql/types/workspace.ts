@@ -17,7 +17,7 @@ import { countKeys, createKey, keysByIds, KEYS_ORDER, listKeys, revokeKey, type 
 import { createKeyInput } from "../../../domain/keys/inputs.ts";
 import type { TrackingLimits } from "../../../domain/tracking/limits.ts";
 import { parseInput } from "../../../domain/shared/inputs.ts";
-import { authorize } from "../../../domain/shared/roles.ts";
+import { authorize } from "../../../domain/actors/roles.ts";
 
 const CreditEntryKind = builder.enumType("CreditEntryKind", {
   values: { GRANT: { value: "grant" }, RENEWAL: { value: "renewal" }, CHARGE: { value: "charge" }, REFUND: { value: "refund" } } as const,
@@ -102,7 +102,7 @@ WorkspaceRef.implement({
 
 const ApiKeyRef = builder.loadableNodeRef("ApiKey", {
   id: { resolve: (k: ApiKeyInfo) => k.id, parse: nodeUuid },
-  // Owners only (src/domain/shared/roles.ts), by node(id) as by apiKeys.
+  // Owners only (src/domain/actors/roles.ts), by node(id) as by apiKeys.
   load: (ids: string[], ctx) => {
     authorize(ctx.auth, "apiKeys.manage");
     return keysByIds(ctx.auth.workspaceId, ids);

@@ -5,7 +5,7 @@ import { ANALYSIS_COST, ANALYSIS_STATUSES, analyze, getAnalysis } from "../../..
 import { InsufficientCreditsError } from "../../../domain/shared/errors.ts";
 import { defineRoute } from "../route.ts";
 import { errorSchema, queryParams } from "../schemas.ts";
-import { uuid } from "../../records/common.ts";
+import { uuid } from "../../../domain/shared/records.ts";
 import { analysisSchema, toAnalysisItem } from "../../records/analysis.ts";
 import { analyzeOptions, keyframeRef } from "../../../domain/analysis/inputs.ts";
 import { keyframeThumbnail } from "../../../domain/analysis/visual-part.ts";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { createKey, listKeys, revokeKey } from "../../../domain/keys/service.ts";
 import { defineRoute } from "../route.ts";
-import { iso, timestamp, uuid } from "../../records/common.ts";
+import { iso, timestamp, uuid } from "../../../domain/shared/records.ts";
 import { keyItem, toItem } from "../../records/api-keys.ts";
 import { createKeyInput } from "../../../domain/keys/inputs.ts";
 

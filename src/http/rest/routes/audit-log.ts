@@ -1,11 +1,11 @@
 /** /settings/audit-log: the workspace's audit log (owners), docs/contract/decisions.md "People, sign-in and the dashboard". */
 import { z } from "zod";
-import { countAudit, listAudit } from "../../../domain/people/audit.ts";
+import { countAudit, listAudit } from "../../../domain/actors/audit.ts";
 import { auditLogQuery } from "../../../domain/people/inputs.ts";
 import { defineRoute } from "../route.ts";
 import { queryParams } from "../schemas.ts";
 import { pagination, paginationSchema } from "../../records/common.ts";
-import { auditEntry, toAuditEntry } from "../../records/audit-log.ts";
+import { auditEntry, toAuditEntry } from "../../../domain/actors/records.ts";
 
 export const auditLogRoutes = [
   defineRoute({

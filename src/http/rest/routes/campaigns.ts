@@ -1,5 +1,5 @@
 /**
- * /campaigns and /creators (issue 35): creators and their accounts, campaigns, their members, videos
+ * /campaigns and /creators: creators and their accounts, campaigns, their members, videos
  * by hand, per-creator rules, closing, and the earnings (payouts per payee, video rows with their
  * evidence, spend over time, stale videos). Money is integer minor units of the campaign's currency
  * (docs/campaigns.md). Every campaign change is owner-only (403 FORBIDDEN for members); a closed
@@ -55,7 +55,8 @@ import {
 import { uuid } from "../../../domain/shared/inputs.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, queryParams } from "../schemas.ts";
-import { bulkItemResult, int, pagination, paginationSchema } from "../../records/common.ts";
+import { int } from "../../../domain/shared/records.ts";
+import { bulkItemResult, pagination, paginationSchema } from "../../records/common.ts";
 import {
   campaignDetailItem,
   campaignDetailSchema,
@@ -75,7 +76,7 @@ import {
   spendPointItem,
   spendPointSchema,
   totalsItem,
-} from "../../records/campaigns.ts";
+} from "../../../domain/campaigns/records.ts";
 
 const CREATORS = ["Creators"];
 const CAMPAIGNS = ["Campaigns"];

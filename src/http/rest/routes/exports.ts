@@ -1,5 +1,5 @@
 /**
- * /exports (issue 33, docs/exports.md): export jobs of a list to a CSV or XLSX file, their status, and the
+ * /exports (docs/exports.md): export jobs of a list to a CSV or XLSX file, their status, and the
  * signed download of the file. (Each list's own GET also answers its file directly, streamed: `format`.)
  */
 import { createReadStream } from "node:fs";

@@ -30,8 +30,9 @@ import {
 } from "../../../domain/folders/inputs.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, queryParams } from "../schemas.ts";
-import { bulkItemResult, int, pagination, paginationSchema } from "../../records/common.ts";
-import { accountItem, accountSchema } from "../../records/tracking.ts";
+import { int } from "../../../domain/shared/records.ts";
+import { bulkItemResult, pagination, paginationSchema } from "../../records/common.ts";
+import { accountItem, accountSchema } from "../../../domain/tracking/records.ts";
 import { growthPoint } from "../../records/analytics.ts";
 import {
   folderAnalyticsSchema,

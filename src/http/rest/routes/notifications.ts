@@ -1,5 +1,5 @@
 /**
- * /notifications: the signed-in person's in-dashboard notifications in this workspace (issue 32):
+ * /notifications: the signed-in person's in-dashboard notifications in this workspace:
  * read them and mark them read. They belong to a person: an API key is answered 403 FORBIDDEN
  * (sign in; the dashboard and GraphQL's `notifications` read the same).
  */

@@ -5,7 +5,7 @@ import { createSearchInput, radarHistoryQuery, searchResultsQuery } from "../../
 import { defineRoute } from "../route.ts";
 import { idParams, queryParams } from "../schemas.ts";
 import { pagination, paginationSchema } from "../../records/common.ts";
-import { historyItem, searchDetail, searchDetailItem, toHistoryItem } from "../../records/radar.ts";
+import { historyItem, searchDetail, searchDetailItem, toHistoryItem } from "../../../domain/radar/records.ts";
 
 export const radarRoutes = [
   defineRoute({

@@ -1,5 +1,5 @@
 /**
- * Folder reports (issue 33, docs/reports.md): a folder's read-only share links (owners only; the
+ * Folder reports (docs/reports.md): a folder's read-only share links (owners only; the
  * URL is answered once), its report schedules (owners change them) and its produced reports.
  */
 import { z } from "zod";
@@ -16,7 +16,7 @@ import {
   type ReportSchedule,
 } from "../../../domain/reports/schedules.ts";
 import { notFound } from "../../../domain/shared/errors.ts";
-import type { Actor } from "../../../domain/people/actor.ts";
+import type { Actor } from "../../../domain/actors/actor.ts";
 import { defineRoute } from "../route.ts";
 import { idParams } from "../schemas.ts";
 import {

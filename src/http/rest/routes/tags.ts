@@ -18,7 +18,8 @@ import {
 import { createTagInput, listTagsQuery, tagAccountIdsInput, tagVideoIdsInput, updateTagInput } from "../../../domain/tags/inputs.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, queryParams } from "../schemas.ts";
-import { bulkItemResult, int, pagination, paginationSchema } from "../../records/common.ts";
+import { int } from "../../../domain/shared/records.ts";
+import { bulkItemResult, pagination, paginationSchema } from "../../records/common.ts";
 import { tagItem, tagSchema, tagSummaryItem, tagSummarySchema } from "../../records/tags.ts";
 
 const TAGS = ["Tags"];

@@ -35,8 +35,9 @@ import {
 } from "../../../domain/tracking/inputs.ts";
 import { defineRoute } from "../route.ts";
 import { errorSchema, idParams, queryParams } from "../schemas.ts";
-import { bulkItemResult, iso, pagination, paginationSchema, timestamp, uuid } from "../../records/common.ts";
-import { skippedVideoItem, skippedVideoSchema } from "../../records/tracking.ts";
+import { iso, timestamp, uuid } from "../../../domain/shared/records.ts";
+import { bulkItemResult, pagination, paginationSchema } from "../../records/common.ts";
+import { skippedVideoItem, skippedVideoSchema } from "../../../domain/tracking/records.ts";
 import {
   accountItem,
   accountPointSchema,
@@ -47,7 +48,7 @@ import {
   videoItem,
   videoPointSchema,
   videoSchema,
-} from "../../records/tracking.ts";
+} from "../../../domain/tracking/records.ts";
 import type { RouteResponse } from "../route.ts";
 
 const HISTORY_DESCRIPTION =

@@ -7,7 +7,8 @@ import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks,
 import { createWebhookInput, listDeliveriesQuery, listWebhooksQuery, MAX_WEBHOOKS } from "../../../domain/webhooks/inputs.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, queryParams } from "../schemas.ts";
-import { iso, pagination, paginationSchema, timestamp } from "../../records/common.ts";
+import { iso, timestamp } from "../../../domain/shared/records.ts";
+import { pagination, paginationSchema } from "../../records/common.ts";
 import { deliveryItem, deliveryItemOf, eventName, webhookItem, webhookItemOf } from "../../records/webhooks.ts";
 
 const SIGNING =

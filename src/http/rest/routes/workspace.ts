@@ -3,7 +3,8 @@ import { z } from "zod";
 import { getWorkspaceInfo } from "../../../domain/workspace/service.ts";
 import { defineRoute } from "../route.ts";
 import { countLedger, listLedger, readCredits } from "../../../domain/credits/service.ts";
-import { creditsInfo, creditsItem, ledgerEntry, ledgerEntryItem, workspaceInfo, workspaceInfoItem } from "../../records/workspace.ts";
+import { creditsInfo, creditsItem, ledgerEntry, ledgerEntryItem } from "../../../domain/credits/records.ts";
+import { workspaceInfo, workspaceInfoItem } from "../../records/workspace.ts";
 import { ledgerQuery } from "../../../domain/credits/inputs.ts";
 import { queryParams } from "../schemas.ts";
 import { pagination, paginationSchema } from "../../records/common.ts";
@@ -35,7 +36,7 @@ export const workspaceRoutes = [
       return { body: { data: creditsItem(await readCredits(auth.workspaceId)) } };
     },
   }),
-  // issue 33: the whole ledger, paged, and as a file (exports).
+  // The whole ledger, paged, and as a file (exports).
   defineRoute({
     method: "get",
     path: "/credits/ledger",

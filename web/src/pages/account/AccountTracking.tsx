@@ -1,5 +1,5 @@
 /**
- * The workspace's tracking of one account (issue 34): pause and resume it, retry a failed sync, its
+ * The workspace's tracking of one account: pause and resume it, retry a failed sync, its
  * rules on the videos it brings (hashtags and words to include or exclude, a minimum duration, a
  * first posting day) and the videos those rules skipped, with the reason. The rules are validated by
  * the service (src/domain/tracking/inputs.ts accountRules); its refusal is shown in its words.

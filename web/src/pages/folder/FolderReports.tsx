@@ -1,5 +1,5 @@
 /**
- * The Folder page's "Reports" section (issue 33): a read-only share link of the folder (owners; the
+ * The Folder page's "Reports" section: a read-only share link of the folder (owners; the
  * URL shown once; every link is listed and revoked in Settings → Share links), its report schedules
  * (owners make, pause and delete them; weekly or monthly, local day and hour, addresses, CSV) and the
  * reports they produced, each linking to the folder's shared page.

@@ -5,7 +5,7 @@
  * Each section's queries start with this page's, from its route.
  *
  * The viewer's role only decides what is shown (an owner's forms and buttons); the server decides
- * what is allowed (src/domain/shared/roles.ts): a member who reaches an owner's operation anyway
+ * what is allowed (src/domain/actors/roles.ts): a member who reaches an owner's operation anyway
  * gets FORBIDDEN, shown in words.
  */
 import { graphql } from "react-relay";

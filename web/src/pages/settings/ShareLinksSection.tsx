@@ -1,5 +1,5 @@
 /**
- * Share links (owners; issue 33): every folder's read-only report links, newest first, with who made
+ * Share links (owners): every folder's read-only report links, newest first, with who made
  * each, when, its expiry, when it was last viewed and its status; revoke after a confirmation (the
  * page answers "no longer valid" from the next request). Links are made on a folder's page.
  */

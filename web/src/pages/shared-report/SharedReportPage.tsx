@@ -1,5 +1,5 @@
 /**
- * A folder's shared report (issue 33, item 2) at `/r/<token>`: outside the signed-in shell, no
+ * A folder's shared report at `/r/<token>`: outside the signed-in shell, no
  * sign-in, no navigation. It reads the narrow entry point POST /graphql/shared (not the dashboard's
  * /graphql, and not through Relay: that schema is the service's own, src/http/shared-report/schema.ts)
  * with the token from the URL. An unknown, revoked or expired link (404) says it is no longer valid.

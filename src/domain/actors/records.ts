@@ -1,7 +1,10 @@
-/** Audit entries as REST /settings/audit-log lists them: schema and mapper. */
+/**
+ * Audit entries as REST /settings/audit-log lists them and the `audit_log` export writes them: schema
+ * and mapper (in the domain, which writes the export: src/domain/exports/).
+ */
 import { z } from "zod";
-import { auditActionsInWords, type AuditRecord } from "../../domain/people/audit.ts";
-import { iso, timestamp } from "./common.ts";
+import { auditActionsInWords, type AuditRecord } from "./audit.ts";
+import { iso, timestamp } from "../shared/records.ts";
 
 export const auditEntry = z
   .object({

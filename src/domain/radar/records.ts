@@ -1,13 +1,14 @@
 /**
- * Radar searches as every door answers them (REST /radar, MCP get_radar_search): the zod schemas of
- * the OpenAPI document and the mappers from the domain's records.
+ * Radar searches as every door answers them (REST /radar, MCP get_radar_search), their results as
+ * the `radar_results` export writes them: the zod schemas of the OpenAPI document and the mappers
+ * from the domain's records (in the domain, which writes the export: src/domain/exports/).
  */
 import { z } from "zod";
-import { ENGAGEMENT_RATE_DESCRIPTION } from "../../domain/tracking/engagement.ts";
-import { RADAR_STATUSES, type RadarResultItem, type RadarSearchSummary } from "../../domain/radar/service.ts";
-import { STORED_TIME_PERIODS } from "../../domain/radar/inputs.ts";
-import { DEPTHS, MIN_VIEWS_VALUES } from "../../domain/radar/filters.ts";
-import { int, iso, isoOrNull, platform, timestamp } from "./common.ts";
+import { ENGAGEMENT_RATE_DESCRIPTION } from "../tracking/engagement.ts";
+import { RADAR_STATUSES, type RadarResultItem, type RadarSearchSummary } from "./service.ts";
+import { STORED_TIME_PERIODS } from "./inputs.ts";
+import { DEPTHS, MIN_VIEWS_VALUES } from "./filters.ts";
+import { int, iso, isoOrNull, platform, timestamp } from "../shared/records.ts";
 
 const count = () => int().nullable().meta({ description: "Integer; null when the source does not give this metric for the video." });
 
@@ -27,7 +28,7 @@ export const historyItem = z
   })
   .meta({ id: "RadarSearchItem" });
 
-const resultItem = z
+export const resultItem = z
   .object({
     videoId: z
       .string()
@@ -90,7 +91,8 @@ export function toHistoryItem(s: RadarSearchSummary) {
   return { id: s.id, query: s.query, platform: s.platform, status: s.status, resultCount: s.resultCount, createdAt: iso(s.createdAt) };
 }
 
-function toResult(r: RadarResultItem) {
+/** One result as a search answers it (and the `radar_results` export writes it, after its rank). */
+export function toResult(r: RadarResultItem) {
   return {
     ...(r.videoId ? { videoId: r.videoId } : {}),
     url: r.url,

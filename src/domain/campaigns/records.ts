@@ -1,13 +1,15 @@
 /**
  * Campaigns and creators as every door answers them (REST /campaigns and /creators, MCP's campaign
- * tools): the zod schemas of the OpenAPI document and the mappers from the domain's records. Money
- * is integer minor units of `currency` (docs/campaigns.md); names are the domain's, camelCase.
+ * tools; the payout rows also as the `campaign_payouts` export writes them): the zod schemas of the
+ * OpenAPI document and the mappers from the domain's records (in the domain, which writes the export:
+ * src/domain/exports/). Money is integer minor units of `currency` (docs/campaigns.md); names are the
+ * domain's, camelCase.
  */
 import { z } from "zod";
-import type { CreatorRecord } from "../../domain/campaigns/creators.ts";
-import type { CampaignMember, CampaignRecord, CreatorRule, VideoByHand } from "../../domain/campaigns/service.ts";
-import type { CampaignTotals, PayeeRow, PayeeSpendPoint, PayoutRow, SpendPoint } from "../../domain/campaigns/earnings.ts";
-import { int, iso, isoOrNull, timestamp } from "./common.ts";
+import type { CreatorRecord } from "./creators.ts";
+import type { CampaignMember, CampaignRecord, CreatorRule, VideoByHand } from "./service.ts";
+import type { CampaignTotals, PayeeRow, PayeeSpendPoint, PayoutRow, SpendPoint } from "./earnings.ts";
+import { int, iso, isoOrNull, timestamp } from "../shared/records.ts";
 
 const money = (description: string) => int().meta({ description: `${description} Integer minor units of the campaign's currency.` });
 const moneyOrNull = (description: string) =>

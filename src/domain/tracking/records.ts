@@ -1,17 +1,19 @@
 /**
  * Videos, tracked videos, accounts and metric points as every door answers them (REST GET /videos,
- * /accounts and their histories; MCP list_videos, get_video, get_video_history): the zod schemas
- * that document them in the OpenAPI document and the mappers from the domain's records.
+ * /accounts and their histories; MCP list_videos, get_video, get_video_history) and as their exports
+ * write them: the zod schemas that document them in the OpenAPI document and name the export's
+ * columns, and the mappers from the domain's records. Here, not in src/http, because the domain
+ * writes them too (export jobs, a report's attachment: src/domain/exports/).
  */
 import { z } from "zod";
 import { config } from "../../config.ts";
-import { ENGAGEMENT_RATE_DESCRIPTION } from "../../domain/tracking/engagement.ts";
-import { canonicalAccountUrl } from "../../domain/shared/platform.ts";
-import { OUTLIER_MIN_SAMPLE, OUTLIER_SAMPLE } from "../../domain/tracking/scrape-store.ts";
-import type { TrackedAccountView, TrackedVideoRecord, VideoRecord } from "../../domain/tracking/views.ts";
-import { ACCOUNT_RULES, storedRules } from "../../domain/tracking/rules.ts";
-import type { SkippedVideo } from "../../domain/tracking/account-controls.ts";
-import { iso, isoOrNull, platform, timestamp, uuid } from "./common.ts";
+import { ENGAGEMENT_RATE_DESCRIPTION } from "./engagement.ts";
+import { canonicalAccountUrl } from "../shared/platform.ts";
+import { OUTLIER_MIN_SAMPLE, OUTLIER_SAMPLE } from "./scrape-store.ts";
+import type { TrackedAccountView, TrackedVideoRecord, VideoRecord } from "./views.ts";
+import { ACCOUNT_RULES, storedRules } from "./rules.ts";
+import type { SkippedVideo } from "./account-controls.ts";
+import { iso, isoOrNull, platform, timestamp, uuid } from "../shared/records.ts";
 
 const NEXT_REFRESH_DESCRIPTION =
   "When the service scrapes it next (adaptive cadence, see the refresh endpoint): null when it is not scheduled (nobody tracks it, or " +

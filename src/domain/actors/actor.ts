@@ -3,7 +3,7 @@
  * (docs/architecture.md, "The session door"). An API key acts as an owner of its workspace; a
  * person's session acts on one workspace (the `x-workspace-id` header, else the session's last
  * chosen one) with the role of their membership. The domain reads the workspace (tenancy), the
- * role (../shared/roles.ts) and who acts (./audit.ts); it never asks how the request was authenticated.
+ * role (./roles.ts) and who acts (./audit.ts); it never asks how the request was authenticated.
  */
 import type { WorkspaceRole } from "../../generated/prisma/client.ts";
 

@@ -8,13 +8,9 @@
  *
  * Only what is closed to members is listed: everything else a workspace can do is open to every
  * member of it (tenancy, the workspace itself, is checked before any of this by the actor step).
- *
- * It lives in shared because every area asks it, the ones below people (tags, tracking) included.
  */
-import type { WorkspaceRole } from "../../generated/prisma/client.ts";
-import { DomainError } from "./errors.ts";
-
-export type { WorkspaceRole };
+import { DomainError } from "../shared/errors.ts";
+import type { Actor, WorkspaceRole } from "./actor.ts";
 
 export const PERMISSIONS = {
   "apiKeys.manage": "list, create and revoke the workspace's API keys",
@@ -40,7 +36,7 @@ export function may(role: WorkspaceRole, permission: Permission): boolean {
 }
 
 /** Throws 403 FORBIDDEN unless the actor's role grants the permission. */
-export function authorize(actor: { role: WorkspaceRole }, permission: Permission): void {
+export function authorize(actor: Pick<Actor, "role">, permission: Permission): void {
   if (!may(actor.role, permission)) {
     throw new DomainError("FORBIDDEN", `Only owners of the workspace may ${PERMISSIONS[permission]}; you are a member.`);
   }

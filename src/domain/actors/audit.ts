@@ -2,7 +2,7 @@
  * The audit log (docs/contract/decisions.md, "People, sign-in and the dashboard"): API keys created
  * and revoked, webhook changes, member and invitation changes and sign-ins, each with who acted (a
  * person, an API key or the operator's CLI), what, when, on what and from which client address.
- * Owners read it (../shared/roles.ts: `auditLog.read`): GraphQL `auditLog`, REST `GET /settings/audit-log`.
+ * Owners read it (./roles.ts: `auditLog.read`): GraphQL `auditLog`, REST `GET /settings/audit-log`.
  *
  * Entries belong to a workspace. A sign-in is a person's, not a workspace's: it is recorded once in
  * each workspace the person belongs to, so each workspace's owners see their members' sign-ins and
@@ -12,6 +12,7 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sql, type Tx } from "../../infra/db.ts";
 import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { quoted } from "../mail/text.ts";
 import type { Acting, Principal } from "./actor.ts";
 
 /** The actions recorded, each with what it means; `target` says on what (a key's name, an email, a URL). The doors describe the field from here. */
@@ -42,7 +43,7 @@ export const AUDIT_ACTIONS = {
   "campaign.updated": "a campaign's period, filters, payout rule or budget changed (`details`: the fields given)",
   "campaign.closed": "a campaign was closed: its payouts frozen (`details.payoutMinor`, `details.currency`)",
   "user.email_changed": "a person's email changed (`details.from`, `details.to`; not offered by the service today)",
-  // Issue 33: folder share links (src/domain/reports/share-links.ts); `target` is the folder's name.
+  // Folder share links (src/domain/reports/share-links.ts); `target` is the folder's name.
   "share_link.created": "a folder's read-only share link was made (`details.linkId`, `details.folderId`, `details.expiresAt`)",
   "share_link.revoked":
     "a folder's share link was revoked (`details.linkId`); a schedule's own link also says `details.scheduleId` and `details.reason` (`paused`, `recipient_removed` by an owner or by the recipient's unsubscribe link, `deleted`)",
@@ -96,6 +97,15 @@ function actorColumns(p: Principal): { kind: AuditActorKind; id: string | null; 
     case "system":
       return { kind: "system", id: null, label: Prisma.sql`${p.label}::text` };
   }
+}
+
+/** How a mail names who acted (the audit entry's own label: `actorColumns`): a person's email, an API key's name as quoted data (../mail/text.ts), or the operator. */
+export async function actingLabel(by: Acting, tx?: Tx): Promise<string | null> {
+  const p = by.principal;
+  if (p.kind === "user") return p.email;
+  if (p.kind === "system") return null;
+  const [key] = await sql<{ name: string }>(Prisma.sql`SELECT name FROM api_keys WHERE id = ${p.id}::uuid`, { tx });
+  return key ? `the API key ${quoted(key.name, 60)}` : "an API key";
 }
 
 /** Records one action (in `tx` when given, so it commits or rolls back with the change). */

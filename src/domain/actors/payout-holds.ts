@@ -13,12 +13,13 @@
  * - changing or deleting a creator the campaign pays (`authorizeCreatorChange`): a member, a creator with a rule of its
  *   own, or the creator of an account the campaign pays for.
  *
- * It lives in shared because the areas that own those objects (tags, tracking) sit below campaigns and may not import
- * it; it reads the campaigns' tables, which the database shares.
+ * It lives with the role rule (actors, below every area that owns those objects: tags, tracking, campaigns) because
+ * those areas sit below campaigns and may not import it; it reads the campaigns' tables, which the database shares.
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sql } from "../../infra/db.ts";
-import { authorize, type WorkspaceRole } from "./roles.ts";
+import type { WorkspaceRole } from "./actor.ts";
+import { authorize } from "./roles.ts";
 
 /** Who changes: the workspace and the role. */
 export interface Changer {
