@@ -303,12 +303,13 @@ export const tools: AnyTool[] = [
     name: "list_folders",
     title: "List folders",
     description:
-      "A page of the workspace's folders (newest first, every level; `parentId`: only that folder's sub-folders) with their video, " +
+      "A page of the workspace's folders (newest first, every level; `parentId`: only that folder's sub-folders; `q`: only those whose " +
+      "name holds its words) with their video, " +
       "account and sub-folder counts and their `parentId` (null: top-level); their ids serve get_folder_analytics. Free.",
     input: listFoldersQuery,
     annotations: READ,
     run: async ({ auth }, input) => {
-      const { items, total } = await listFolderSummaries(auth.workspaceId, input, { parentId: input.parentId });
+      const { items, total } = await listFolderSummaries(auth.workspaceId, input, { parentId: input.parentId, q: input.q });
       return { data: items.map(folderSummaryItem), pagination: pagination(total, input.limit, input.offset) };
     },
   }),
@@ -373,11 +374,11 @@ export const tools: AnyTool[] = [
     title: "List tags, grouped",
     description:
       "The workspace's tags by name, each with how many tracked videos and accounts carry it and the views of those videos (the " +
-      "workspace's items grouped by tag). Filter list_videos and list_accounts with `tag`. Free.",
+      "workspace's items grouped by tag; `q`: only the tags whose name holds its words). Filter list_videos and list_accounts with `tag`. Free.",
     input: listTagsQuery,
     annotations: READ,
     run: async ({ auth }, input) => {
-      const { items, total } = await listTagSummaries(auth.workspaceId, input);
+      const { items, total } = await listTagSummaries(auth.workspaceId, input, { q: input.q });
       return { data: items.map(tagSummaryItem), pagination: pagination(total, input.limit, input.offset) };
     },
   }),
@@ -559,11 +560,12 @@ export const tools: AnyTool[] = [
   defineTool({
     name: "list_creators",
     title: "List creators",
-    description: "The workspace's creators by name, each with its account ids (REST GET /creators). Free.",
+    description:
+      "The workspace's creators by name, each with its account ids (REST GET /creators; `q`: only those whose name holds its words). Free.",
     input: listCreatorsQuery,
     annotations: READ,
     run: async ({ auth }, input) => {
-      const { items, total } = await listCreators(auth.workspaceId, input);
+      const { items, total } = await listCreators(auth.workspaceId, input, { q: input.q });
       const accounts = await accountIdsOfCreators(
         auth.workspaceId,
         items.map((c) => c.id),
