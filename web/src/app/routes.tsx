@@ -5,7 +5,7 @@
  * with their code: the first load (the viewer, the page's code, the page's queries) and a child
  * route's query (a radar search under /radar, a settings section) never wait for each other.
  *
- * URLs are built with ./paths.ts; a new top-level segment goes into DASHBOARD_SEGMENTS there as well.
+ * URLs are built with lib/paths.ts; a new top-level segment goes into DASHBOARD_SEGMENTS there as well.
  */
 import { redirect, useRouteError, type LoaderFunctionArgs, type RouteObject } from "react-router";
 import { fetchQuery, type Environment } from "relay-runtime";
@@ -44,10 +44,10 @@ import { accountListOptions } from "../pages/accounts/list-options";
 import { folderVideoOptions } from "../pages/folder/list-options";
 import { videoListOptions } from "../pages/videos/list-options";
 import { loadRouteQueries, type RouteQuery } from "../relay/route-query";
-import { paths } from "./paths";
+import { paths } from "../lib/paths";
 import { Root } from "./Root";
 import { SignedIn } from "./SignedIn";
-import { chooseWorkspace, currentEnvironment, currentWorkspaceId } from "./workspace";
+import { chooseWorkspace, currentEnvironment, currentWorkspaceId } from "../relay/workspace";
 
 type Loader = (args: LoaderFunctionArgs) => RouteQuery[] | Promise<RouteQuery[]>;
 

@@ -10,7 +10,7 @@ import { Link } from "react-router";
 import type { AccountsTable_query$key, AccountsTable_query$data } from "../../__generated__/AccountsTable_query.graphql";
 import type { AccountsTablePaginationQuery } from "../../__generated__/AccountsTablePaginationQuery.graphql";
 import type { AccountSort } from "../../__generated__/AccountsPageQuery.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Badge, StatusBadge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";

@@ -17,7 +17,7 @@ import type { CampaignManageResetVideosMutation } from "../../__generated__/Camp
 import type { CampaignManageUpdateMutation } from "../../__generated__/CampaignManageUpdateMutation.graphql";
 import type { CampaignManageCloseMutation } from "../../__generated__/CampaignManageCloseMutation.graphql";
 import type { CampaignManageCreatorRuleMutation } from "../../__generated__/CampaignManageCreatorRuleMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { ConfirmButton } from "../../components/ConfirmButton";
 import { FirstOf } from "../../components/FirstOf";
 import { Outcome } from "../../components/Outcome";

@@ -12,7 +12,7 @@ import { Link, useRevalidator } from "react-router";
 import type { GraphQLSubscriptionConfig } from "relay-runtime";
 import type { CampaignPageQuery, CampaignPageQuery$data } from "../../__generated__/CampaignPageQuery.graphql";
 import type { CampaignPageEventsSubscription } from "../../__generated__/CampaignPageEventsSubscription.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Badge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";

@@ -10,7 +10,7 @@ import type { CampaignsPageQuery } from "../../__generated__/CampaignsPageQuery.
 import type { CampaignsPage_query$data, CampaignsPage_query$key } from "../../__generated__/CampaignsPage_query.graphql";
 import type { CampaignsPagePaginationQuery } from "../../__generated__/CampaignsPagePaginationQuery.graphql";
 import type { CampaignsPageCreateMutation } from "../../__generated__/CampaignsPageCreateMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";

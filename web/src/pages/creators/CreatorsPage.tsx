@@ -14,7 +14,7 @@ import type { CreatorsPageCreateMutation } from "../../__generated__/CreatorsPag
 import type { CreatorsPageUpdateMutation } from "../../__generated__/CreatorsPageUpdateMutation.graphql";
 import type { CreatorsPageAssignMutation } from "../../__generated__/CreatorsPageAssignMutation.graphql";
 import type { CreatorsPageUnassignMutation } from "../../__generated__/CreatorsPageUnassignMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { EmptyState } from "../../components/EmptyState";
 import { FirstOf } from "../../components/FirstOf";
 import { Outcome } from "../../components/Outcome";

@@ -11,7 +11,7 @@ import type { RecordSourceSelectorProxy } from "relay-runtime";
 import type { AddToFolderQuery } from "../../__generated__/AddToFolderQuery.graphql";
 import type { AddToFolderVideosMutation } from "../../__generated__/AddToFolderVideosMutation.graphql";
 import type { AddToFolderAccountsMutation } from "../../__generated__/AddToFolderAccountsMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { FirstOf } from "../../components/FirstOf";
 import { Outcome } from "../../components/Outcome";
 import { videoTitle } from "../../lib/format";

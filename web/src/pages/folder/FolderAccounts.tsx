@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { FolderAccounts_folder$data, FolderAccounts_folder$key } from "../../__generated__/FolderAccounts_folder.graphql";
 import type { FolderAccountsPaginationQuery } from "../../__generated__/FolderAccountsPaginationQuery.graphql";
 import type { FolderAccountsRemoveMutation } from "../../__generated__/FolderAccountsRemoveMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { ShowMore } from "../../components/ShowMore";

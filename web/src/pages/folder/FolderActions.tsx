@@ -11,7 +11,7 @@ import type { FolderActionsRenameMutation } from "../../__generated__/FolderActi
 import type { FolderActionsDeleteMutation, FolderChildren } from "../../__generated__/FolderActionsDeleteMutation.graphql";
 import type { FolderActionsMoveMutation } from "../../__generated__/FolderActionsMoveMutation.graphql";
 import type { FolderActionsFoldersQuery } from "../../__generated__/FolderActionsFoldersQuery.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { ConfirmButton } from "../../components/ConfirmButton";
 import { Loading } from "../../components/Loading";
 import { Outcome } from "../../components/Outcome";

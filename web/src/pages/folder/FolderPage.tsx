@@ -9,7 +9,7 @@
 import { graphql } from "react-relay";
 import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import type { FolderPageQuery } from "../../__generated__/FolderPageQuery.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { PageHeader } from "../../components/PageHeader";
 import { Time } from "../../components/Time";
 import { plural } from "../../lib/format";

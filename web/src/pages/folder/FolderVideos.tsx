@@ -8,7 +8,7 @@ import { Link } from "react-router";
 import type { FolderVideos_folder$data, FolderVideos_folder$key } from "../../__generated__/FolderVideos_folder.graphql";
 import type { FolderVideoSort, FolderVideosPaginationQuery, SortOrder } from "../../__generated__/FolderVideosPaginationQuery.graphql";
 import type { FolderVideosRemoveMutation } from "../../__generated__/FolderVideosRemoveMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";

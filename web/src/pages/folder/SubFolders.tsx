@@ -4,7 +4,7 @@ import { graphql, useFragment } from "react-relay";
 import { Link } from "react-router";
 import type { SubFolders_folder$data, SubFolders_folder$key } from "../../__generated__/SubFolders_folder.graphql";
 import type { SubFoldersCreateMutation } from "../../__generated__/SubFoldersCreateMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { graphql, useLazyLoadQuery } from "react-relay";
 import { Link } from "react-router";
 import type { FolderPickerQuery } from "../../__generated__/FolderPickerQuery.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { FirstOf } from "../../components/FirstOf";
 
 const query = graphql`

@@ -13,7 +13,7 @@ import type { FoldersPage_query$data, FoldersPage_query$key } from "../../__gene
 import type { FoldersPagePaginationQuery } from "../../__generated__/FoldersPagePaginationQuery.graphql";
 import type { FoldersPageCreateMutation } from "../../__generated__/FoldersPageCreateMutation.graphql";
 import type { FoldersPageMoveMutation } from "../../__generated__/FoldersPageMoveMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";

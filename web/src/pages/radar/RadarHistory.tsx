@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { RadarHistory_query$key } from "../../__generated__/RadarHistory_query.graphql";
 import type { RadarHistoryPaginationQuery } from "../../__generated__/RadarHistoryPaginationQuery.graphql";
 import type { RadarHistory_search$key } from "../../__generated__/RadarHistory_search.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { StatusBadge } from "../../components/Badge";
 import { EmptyState } from "../../components/EmptyState";
 import { ShowMore } from "../../components/ShowMore";

@@ -13,7 +13,7 @@ import type {
   RadarSearchFormMutation,
   RadarTimePeriod,
 } from "../../__generated__/RadarSearchFormMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Outcome } from "../../components/Outcome";
 import { RADAR_SEARCH_CREDITS } from "../../lib/costs";
 import { formatWhole, PLATFORMS } from "../../lib/format";

@@ -19,8 +19,8 @@ import type { MembersSectionRoleMutation } from "../../__generated__/MembersSect
 import type { MembersSectionRemoveMutation } from "../../__generated__/MembersSectionRemoveMutation.graphql";
 import type { MembersSectionLeaveMutation } from "../../__generated__/MembersSectionLeaveMutation.graphql";
 import { useNavigate } from "react-router";
-import { paths } from "../../app/paths";
-import { useWorkspaceChoice } from "../../app/workspace";
+import { paths } from "../../lib/paths";
+import { useWorkspaceChoice } from "../../relay/workspace";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
 import { DataTable, type Column } from "../../components/DataTable";

@@ -10,7 +10,7 @@ import type { WebhookSectionDeliveriesQuery } from "../../__generated__/WebhookS
 import type { WebhookSectionQuery } from "../../__generated__/WebhookSectionQuery.graphql";
 import type { WebhookSection_deliveries$data, WebhookSection_deliveries$key } from "../../__generated__/WebhookSection_deliveries.graphql";
 import type { WebhookSectionTestMutation } from "../../__generated__/WebhookSectionTestMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Badge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";

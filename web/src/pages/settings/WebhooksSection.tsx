@@ -9,7 +9,7 @@ import { Link } from "react-router";
 import type { WebhooksSectionPaginationQuery } from "../../__generated__/WebhooksSectionPaginationQuery.graphql";
 import type { WebhooksSection_query$data, WebhooksSection_query$key } from "../../__generated__/WebhooksSection_query.graphql";
 import type { WebhooksSectionCreateMutation, WorkspaceEventType } from "../../__generated__/WebhooksSectionCreateMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";

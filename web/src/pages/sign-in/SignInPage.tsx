@@ -3,10 +3,10 @@
  * go where the person was headed (?next=). The only page outside the shell.
  */
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { FormProblem, usePasswordForm } from "../../components/PasswordForm";
 import { signIn } from "../../lib/auth";
-import { useWorkspaceChoice } from "../../app/workspace";
+import { useWorkspaceChoice } from "../../relay/workspace";
 
 /** Only a path of this dashboard: never another host (an open redirect). */
 function safeNext(next: string | null): string {

@@ -11,7 +11,7 @@ import type { BulkTagVideosMutation } from "../../__generated__/BulkTagVideosMut
 import type { BulkTagUntagVideosMutation } from "../../__generated__/BulkTagUntagVideosMutation.graphql";
 import type { BulkTagAccountsMutation } from "../../__generated__/BulkTagAccountsMutation.graphql";
 import type { BulkTagUntagAccountsMutation } from "../../__generated__/BulkTagUntagAccountsMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Outcome } from "../../components/Outcome";
 import { plural } from "../../lib/format";
 import { perItem, useAction } from "../../relay/action";

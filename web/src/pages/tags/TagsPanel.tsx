@@ -9,7 +9,7 @@ import { Link, useRevalidator } from "react-router";
 import type { TagsPanel_query$data, TagsPanel_query$key } from "../../__generated__/TagsPanel_query.graphql";
 import type { TagsPanelCreateMutation } from "../../__generated__/TagsPanelCreateMutation.graphql";
 import type { TagsPanelDeleteMutation } from "../../__generated__/TagsPanelDeleteMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { ConfirmButton } from "../../components/ConfirmButton";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";

@@ -18,7 +18,7 @@ import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
 import { formatDelta, formatWhole, platformName, videoTitle } from "../../lib/format";
 import type { ColumnChoice } from "../../lib/columns";
 import { Link } from "react-router";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { usePagedConnection } from "../../relay/paged";
 import { useLiveList } from "../../relay/live-list";
 import { TagChips } from "../tags/TagChips";
