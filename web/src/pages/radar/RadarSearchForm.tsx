@@ -18,7 +18,7 @@ import { Outcome } from "../../components/Outcome";
 import { RADAR_SEARCH_CREDITS } from "../../lib/costs";
 import { formatWhole, PLATFORMS } from "../../lib/format";
 import { useAction } from "../../relay/action";
-import { countChange, rootConnection } from "../../relay/connections";
+import { rootConnection } from "../../relay/connections";
 
 const mutation = graphql`
   mutation RadarSearchFormMutation(
@@ -76,7 +76,7 @@ export function RadarSearchForm({ balance }: { balance: number }) {
     const connections = [rootConnection("RadarHistory_radarSearches")];
     const r = await create.run(
       { query: text, platform, depth, minViews, timePeriod, language: language.trim() || null, connections },
-      { updater: countChange(connections, 1), failed: "Could not start the search" },
+      { failed: "Could not start the search" },
     );
     if (r) navigate(paths.radarSearch(r.createRadarSearch.uuid));
   }

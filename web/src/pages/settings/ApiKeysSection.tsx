@@ -16,7 +16,6 @@ import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { useAction } from "../../relay/action";
-import { countChange } from "../../relay/connections";
 import { OwnersOnly } from "./OwnersOnly";
 import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
@@ -105,10 +104,7 @@ function ApiKeys() {
     event.preventDefault();
     revoke.clear();
     const connections = [data.apiKeys.__id];
-    const r = await create.run(
-      { name: name.trim(), connections },
-      { updater: countChange(connections, 1), failed: "Could not create the key" },
-    );
+    const r = await create.run({ name: name.trim(), connections }, { failed: "Could not create the key" });
     if (!r) return;
     setCreated({ name: r.createApiKey.apiKey.name, secret: r.createApiKey.secret });
     setName("");

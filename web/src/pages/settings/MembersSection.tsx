@@ -29,7 +29,6 @@ import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { humanize } from "../../lib/format";
 import { useAction } from "../../relay/action";
-import { countChange } from "../../relay/connections";
 import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 
@@ -173,10 +172,7 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
   function doRemove(id: string, who: string) {
     setRole.clear();
     const connections = [data.members.__id];
-    void remove.run(
-      { id, connections },
-      { updater: countChange(connections, -1), done: () => `Removed ${who} from the workspace.`, failed: `Could not remove ${who}` },
-    );
+    void remove.run({ id, connections }, { done: () => `Removed ${who} from the workspace.`, failed: `Could not remove ${who}` });
   }
 
   const columns: Column<Member>[] = [
@@ -263,10 +259,7 @@ function Invitations() {
     event.preventDefault();
     revoke.clear();
     const connections = [data.invitations.__id];
-    const r = await create.run(
-      { email: email.trim(), role, connections },
-      { updater: countChange(connections, 1), failed: "Could not invite" },
-    );
+    const r = await create.run({ email: email.trim(), role, connections }, { failed: "Could not invite" });
     if (!r) return;
     setLink({ email: r.createInvitation.invitation.email, url: r.createInvitation.acceptUrl });
     setEmail("");

@@ -15,7 +15,6 @@ import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { refused, useAction, type ActionOutcome } from "../../relay/action";
-import { countChange } from "../../relay/connections";
 import { OwnersOnly } from "./OwnersOnly";
 import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
@@ -176,7 +175,7 @@ function CreateWebhookForm({ connection, onCreated }: { connection: string; onCr
         events: EVENTS.map((x) => x.value).filter((v) => events.has(v)),
         connections,
       },
-      { updater: countChange(connections, 1), failed: "Could not create the webhook" },
+      { failed: "Could not create the webhook" },
     );
     if (!r) return;
     onCreated({ uuid: r.createWebhook.webhook.uuid, secret: r.createWebhook.secret });
