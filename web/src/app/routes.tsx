@@ -152,7 +152,7 @@ export const routes: RouteObject[] = [
           { index: true, loader: signedIn(() => [[OverviewPageQuery, {}]]), lazy: page(() => import("../pages/overview/OverviewPage")) },
           {
             path: "videos",
-            loader: signedIn(({ request }) => [[VideosPageQuery, videoListOptions.read(search(request))]]),
+            loader: signedIn(({ request }) => [[VideosPageQuery, videoListOptions.variables(search(request))]]),
             lazy: page(() => import("../pages/videos/VideosPage")),
           },
           {
@@ -162,7 +162,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: "accounts",
-            loader: signedIn(({ request }) => [[AccountsPageQuery, accountListOptions.read(search(request))]]),
+            loader: signedIn(({ request }) => [[AccountsPageQuery, accountListOptions.variables(search(request))]]),
             lazy: page(() => import("../pages/accounts/AccountsPage")),
           },
           {

@@ -1,14 +1,16 @@
 /**
  * The one table of the dashboard: columns, rows, an empty state, the paged footer ("Showing 20 of
  * 45 videos", Show more) and, when the list sorts on the server, sortable headers whose sort lives
- * in the URL (lib/list-options.ts `useListOptions`). Every list uses it; see web/README.md "Lists".
+ * in the URL (lib/list-options.ts `useListOptions`). Every table uses it (a lint rule keeps `<table>`
+ * here), every paged list that is not a table PagedList (./PagedList.tsx); see web/README.md "Lists".
+ * Its types are its own: a page's generated types never reach in.
  *
  * Hand-written rather than a table library: the server sorts, filters and pages, so what is left
  * is rendering cells with the right semantics (caption, `th scope`, `aria-sort`, a focusable scroll
  * region), and selection is a set of row ids.
  */
 import type { HTMLAttributes, ReactNode } from "react";
-import type { SortOrder } from "../__generated__/VideosPageQuery.graphql";
+import type { SortOrder } from "../lib/list-options";
 import type { Paging } from "../relay/paged";
 import { ShowMore } from "./ShowMore";
 
@@ -39,8 +41,8 @@ interface Props<T, S extends string> {
   rowKey: (row: T) => string;
   /** Extra attributes of a row (a data-* id, aria-selected, aria-current). */
   rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string>;
-  /** Shown instead of the table when there are no rows (an EmptyState). */
-  empty?: ReactNode;
+  /** Shown instead of the table when there are no rows: an EmptyState that says what to do next (every list has one). */
+  empty: ReactNode;
   sorting?: Sorting<S>;
   /** The footer of a paged list (relay/paged.ts `usePagedConnection`). */
   paging?: Paging;
@@ -61,7 +63,7 @@ export function DataTable<T, S extends string = string>({
   busy,
   className,
 }: Props<T, S>) {
-  if (rows.length === 0 && empty && !paging?.hasNext) return <>{empty}</>;
+  if (rows.length === 0 && !paging?.hasNext) return <>{empty}</>;
   return (
     <div aria-busy={busy || undefined}>
       {/* The box can take the focus (arrow keys scroll it), so a keyboard reaches columns beyond a

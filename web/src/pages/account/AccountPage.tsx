@@ -11,6 +11,7 @@ import type { AccountPageQuery } from "../../__generated__/AccountPageQuery.grap
 import type { AccountPage_account$key } from "../../__generated__/AccountPage_account.graphql";
 import type { AccountPageRefetchQuery } from "../../__generated__/AccountPageRefetchQuery.graphql";
 import type { AccountPageUpdatesSubscription } from "../../__generated__/AccountPageUpdatesSubscription.graphql";
+import type { AccountTags_tags$key } from "../../__generated__/AccountTags_tags.graphql";
 import { paths } from "../../lib/paths";
 import { HistoryChart } from "../../components/HistoryChart";
 import { Loading } from "../../components/Loading";
@@ -27,6 +28,7 @@ const query = graphql`
     account(id: $id) {
       ...AccountPage_account
     }
+    ...AccountTags_tags
   }
 `;
 
@@ -60,10 +62,10 @@ const updates = graphql`
 
 export default function AccountPage() {
   const data = useRouteQuery<AccountPageQuery>(query);
-  return <Account account={data.account} />;
+  return <Account account={data.account} tags={data} />;
 }
 
-function Account({ account }: { account: AccountPage_account$key }) {
+function Account({ account, tags }: { account: AccountPage_account$key; tags: AccountTags_tags$key }) {
   const [a, refetch] = useRefetchableFragment<AccountPageRefetchQuery, AccountPage_account$key>(fragment, account);
   const [, startTransition] = useTransition();
   useLiveAccount(a.id);
@@ -84,7 +86,7 @@ function Account({ account }: { account: AccountPage_account$key }) {
       <AccountSummary account={a}>
         <AccountActions accountId={a.id} />
       </AccountSummary>
-      <AccountTags account={a} />
+      <AccountTags account={a} tags={tags} />
       <AccountTracking account={a} />
       <section aria-labelledby="account-history-heading" className="panel">
         <h2 id="account-history-heading">Follower and view history</h2>

@@ -1,8 +1,7 @@
-/** The account's tags, and adding or removing one (pages/tags/BulkTag.tsx for this one account). */
-import { Suspense } from "react";
+/** The account's tags, and adding or removing any of the workspace's tags (pages/tags/BulkTag.tsx for this one account). */
 import { graphql, useFragment } from "react-relay";
 import type { AccountTags_account$key } from "../../__generated__/AccountTags_account.graphql";
-import { Loading } from "../../components/Loading";
+import type { AccountTags_tags$key } from "../../__generated__/AccountTags_tags.graphql";
 import { BulkTag } from "../tags/BulkTag";
 import { TagChips } from "../tags/TagChips";
 
@@ -17,15 +16,21 @@ const fragment = graphql`
   }
 `;
 
-export function AccountTags({ account }: { account: AccountTags_account$key }) {
+/** The workspace's tags to choose from, read with the page (the route's query spreads it). */
+const tagsFragment = graphql`
+  fragment AccountTags_tags on Query {
+    ...BulkTag_tags
+  }
+`;
+
+export function AccountTags({ account, tags }: { account: AccountTags_account$key; tags: AccountTags_tags$key }) {
   const a = useFragment(fragment, account);
+  const choices = useFragment(tagsFragment, tags);
   return (
     <section aria-labelledby="account-tags-heading" className="panel">
       <h2 id="account-tags-heading">Tags</h2>
       {a.tags.length === 0 ? <p className="muted">No tags on this account.</p> : <TagChips tags={a.tags} />}
-      <Suspense fallback={<Loading what="Loading the tags" />}>
-        <BulkTag kind="account" ids={[a.id]} />
-      </Suspense>
+      <BulkTag tags={choices} kind="account" ids={[a.id]} />
     </section>
   );
 }

@@ -19,11 +19,12 @@ import { EmptyState } from "../../components/EmptyState";
 import { PageHeader } from "../../components/PageHeader";
 import { Time } from "../../components/Time";
 import { TimeSeriesChart, type ChartSeries } from "../../components/TimeSeriesChart";
-import { formatExact, formatWhole, videoTitle } from "../../lib/format";
+import { formatExact, formatWhole, shortTitle } from "../../lib/format";
 import { useRouteQuery } from "../../relay/route-query";
 import { ExportButton } from "../../components/ExportButton";
 import { CampaignManage } from "./CampaignManage";
-import { formatMoney, minorDigits, ruleInWords } from "./money";
+import { formatMoney, minorDigits } from "./money";
+import { ruleInWords } from "./RuleFields";
 import { CampaignStatusBadge, Period, SpendBar } from "./parts";
 
 const query = graphql`
@@ -50,21 +51,14 @@ const query = graphql`
         name
       }
       rule {
-        cpmMinor
-        capPerVideoMinor
-        feePerVideoMinor
-        capPerCreatorMinor
+        ...RuleFields_rule
       }
       creatorRules {
         creator {
           id
-          name
         }
         rule {
-          cpmMinor
-          capPerVideoMinor
-          feePerVideoMinor
-          capPerCreatorMinor
+          ...RuleFields_rule
         }
       }
       totals {
@@ -403,7 +397,7 @@ const videoLink = (v: {
   username: string;
 }) =>
   v.video ? (
-    <Link to={paths.video(v.video.uuid)}>{videoTitle(v.video).slice(0, 80)}</Link>
+    <Link to={paths.video(v.video.uuid)}>{shortTitle(v.video)}</Link>
   ) : (
     <a href={v.url} rel="noreferrer noopener" target="_blank">
       {v.url}

@@ -6,7 +6,8 @@
 import { graphql } from "react-relay";
 import { Link } from "react-router";
 import type { FolderVideos_folder$data, FolderVideos_folder$key } from "../../__generated__/FolderVideos_folder.graphql";
-import type { FolderVideoSort, FolderVideosPaginationQuery, SortOrder } from "../../__generated__/FolderVideosPaginationQuery.graphql";
+import type { FolderVideoSort, FolderVideosPaginationQuery } from "../../__generated__/FolderVideosPaginationQuery.graphql";
+import type { SortOrder } from "../../lib/list-options";
 import type { FolderVideosRemoveMutation } from "../../__generated__/FolderVideosRemoveMutation.graphql";
 import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";

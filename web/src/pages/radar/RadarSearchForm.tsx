@@ -61,7 +61,7 @@ const PERIODS: { value: RadarTimePeriod; label: string }[] = [
 
 export function RadarSearchForm({ balance }: { balance: number }) {
   const [text, setText] = useState("");
-  const [platform, setPlatform] = useState<Platform>("PLATFORM_A");
+  const [platform, setPlatform] = useState<Platform>(PLATFORMS[0].value);
   const [depth, setDepth] = useState<RadarDepth>("STANDARD");
   const [minViews, setMinViews] = useState<RadarMinViews>("ANY");
   const [timePeriod, setTimePeriod] = useState<RadarTimePeriod>("ANY");

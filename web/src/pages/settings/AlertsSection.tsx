@@ -153,7 +153,8 @@ function Rules({ rules }: { rules: readonly Rule[] }) {
         For this workspace. A burst of one alert sends at most one mail per 10 minutes, saying how many; every mail has a link to stop it.
       </p>
       <Outcome outcome={action.outcome} />
-      <DataTable label="Alert rules and how you hear of them" columns={columns} rows={rules} rowKey={(r) => r.rule} />
+      {/* Every rule is listed, set or not: never empty. */}
+      <DataTable label="Alert rules and how you hear of them" columns={columns} rows={rules} rowKey={(r) => r.rule} empty={null} />
     </section>
   );
 }

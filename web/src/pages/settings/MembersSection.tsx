@@ -237,7 +237,8 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
       <h2 id="members-heading">Members</h2>
       <Outcome outcome={setRole.outcome} />
       <Outcome outcome={remove.outcome} />
-      <DataTable label="Members of this workspace" columns={columns} rows={rows} rowKey={(m) => m.id} paging={paging} />
+      {/* The person reading it is a member: never empty. */}
+      <DataTable label="Members of this workspace" columns={columns} rows={rows} rowKey={(m) => m.id} paging={paging} empty={null} />
     </section>
   );
 }

@@ -30,7 +30,8 @@ export default function SignInPage() {
   return (
     <main id="main" className="sign-in">
       <h1>Sign in</h1>
-      {params.get("password") === "set" && (
+      {/* Said once, right after setting it: not beside a failed sign-in's problem. */}
+      {params.get("password") === "set" && !problem && (
         <p className="notice" role="status">
           Your password is set: sign in with your email and the new password.
         </p>
