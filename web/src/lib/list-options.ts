@@ -33,11 +33,6 @@ export function listOptionsCodec<S extends string>(sorts: readonly S[]) {
         tagIds: params.getAll("tag").length > 0 ? params.getAll("tag") : null,
       };
     },
-    /** The route query's variables: the options, and the chosen tags again as `chosenTags` (the tag filter names them). */
-    variables(params: URLSearchParams) {
-      const options = this.read(params);
-      return { ...options, chosenTags: options.tagIds ?? [] };
-    },
     write(o: ListOptionsOf<S>): URLSearchParams {
       const p = new URLSearchParams();
       if (o.sort !== defaultSort) p.set("sort", o.sort.toLowerCase());

@@ -1,6 +1,7 @@
 /**
- * Choose one of the workspace's folders, any of them: found by words of its name, each named by its whole path
- * ("Clients / Acme / Spring"), so a folder reads the same wherever it sits and whichever page it came on.
+ * Choose one of the workspace's folders, any of them: found by words of its name, listed in creation order (a
+ * folder's parent before it, as in a tree) and each named by its whole path ("Clients / Acme / Spring"), so a
+ * folder reads the same wherever it sits and whichever page it came on.
  * `FolderChoiceQuery` reads it when a picker opens (relay/on-open.ts); a route spreads `FolderChoice_query`.
  */
 import { graphql } from "react-relay";
@@ -17,7 +18,7 @@ const fragment = graphql`
   fragment FolderChoice_query on Query
   @refetchable(queryName: "FolderChoicePaginationQuery")
   @argumentDefinitions(first: { type: "Int", defaultValue: 50 }, after: { type: "String" }, q: { type: "String" }) {
-    folders(first: $first, after: $after, q: $q) @connection(key: "FolderChoice_folders") {
+    folders(first: $first, after: $after, q: $q, order: OLDEST_FIRST) @connection(key: "FolderChoice_folders") {
       totalCount
       edges {
         node {

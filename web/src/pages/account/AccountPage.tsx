@@ -11,7 +11,6 @@ import type { AccountPageQuery } from "../../__generated__/AccountPageQuery.grap
 import type { AccountPage_account$key } from "../../__generated__/AccountPage_account.graphql";
 import type { AccountPageRefetchQuery } from "../../__generated__/AccountPageRefetchQuery.graphql";
 import type { AccountPageUpdatesSubscription } from "../../__generated__/AccountPageUpdatesSubscription.graphql";
-import type { AccountTags_tags$key } from "../../__generated__/AccountTags_tags.graphql";
 import { paths } from "../../lib/paths";
 import { HistoryChart } from "../../components/HistoryChart";
 import { Loading } from "../../components/Loading";
@@ -28,7 +27,6 @@ const query = graphql`
     account(id: $id) {
       ...AccountPage_account
     }
-    ...AccountTags_tags
   }
 `;
 
@@ -62,10 +60,10 @@ const updates = graphql`
 
 export default function AccountPage() {
   const data = useRouteQuery<AccountPageQuery>(query);
-  return <Account account={data.account} tags={data} />;
+  return <Account account={data.account} />;
 }
 
-function Account({ account, tags }: { account: AccountPage_account$key; tags: AccountTags_tags$key }) {
+function Account({ account }: { account: AccountPage_account$key }) {
   const [a, refetch] = useRefetchableFragment<AccountPageRefetchQuery, AccountPage_account$key>(fragment, account);
   const [, startTransition] = useTransition();
   useLiveAccount(a.id);
@@ -86,7 +84,7 @@ function Account({ account, tags }: { account: AccountPage_account$key; tags: Ac
       <AccountSummary account={a}>
         <AccountActions accountId={a.id} />
       </AccountSummary>
-      <AccountTags account={a} tags={tags} />
+      <AccountTags account={a} />
       <AccountTracking account={a} />
       <section aria-labelledby="account-history-heading" className="panel">
         <h2 id="account-history-heading">Follower and view history</h2>

@@ -1,8 +1,12 @@
-/** The account's tags, and adding or removing any of the workspace's tags (pages/tags/BulkTag.tsx for this one account). */
+/**
+ * The account's tags, and adding or removing any of the workspace's tags (pages/tags/BulkTag.tsx for this one
+ * account; its tags to choose from are a query of the account's route, app/routes.tsx).
+ */
 import { graphql, useFragment } from "react-relay";
 import type { AccountTags_account$key } from "../../__generated__/AccountTags_account.graphql";
-import type { AccountTags_tags$key } from "../../__generated__/AccountTags_tags.graphql";
-import { BulkTag } from "../tags/BulkTag";
+import type { BulkTagQuery } from "../../__generated__/BulkTagQuery.graphql";
+import { useRouteQuery } from "../../relay/route-query";
+import { BulkTag, bulkTagQuery } from "../tags/BulkTag";
 import { TagChips } from "../tags/TagChips";
 
 const fragment = graphql`
@@ -16,16 +20,9 @@ const fragment = graphql`
   }
 `;
 
-/** The workspace's tags to choose from, read with the page (the route's query spreads it). */
-const tagsFragment = graphql`
-  fragment AccountTags_tags on Query {
-    ...BulkTag_tags
-  }
-`;
-
-export function AccountTags({ account, tags }: { account: AccountTags_account$key; tags: AccountTags_tags$key }) {
+export function AccountTags({ account }: { account: AccountTags_account$key }) {
   const a = useFragment(fragment, account);
-  const choices = useFragment(tagsFragment, tags);
+  const choices = useRouteQuery<BulkTagQuery>(bulkTagQuery);
   return (
     <section aria-labelledby="account-tags-heading" className="panel">
       <h2 id="account-tags-heading">Tags</h2>

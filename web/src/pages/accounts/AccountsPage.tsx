@@ -10,6 +10,7 @@ import { useNavigation, useRevalidator } from "react-router";
 import type { AccountsPageQuery } from "../../__generated__/AccountsPageQuery.graphql";
 import { PageHeader } from "../../components/PageHeader";
 import { ListTools } from "../../components/ListTools";
+import { SavedViews } from "../../components/SavedViews";
 import { useColumns } from "../../lib/columns";
 import { useListOptions } from "../../lib/list-options";
 import { useRouteQuery } from "../../relay/route-query";
@@ -19,15 +20,14 @@ import { TrackAccountForm } from "./TrackAccountForm";
 import { accountListOptions } from "./list-options";
 
 const query = graphql`
-  query AccountsPageQuery($sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!], $chosenTags: [ID!]!) {
+  query AccountsPageQuery($sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
     workspace {
       limits {
         ...TrackAccountForm_limits
       }
     }
     ...AccountsTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q, tagIds: $tagIds)
-    ...ListTools_query @arguments(list: ACCOUNTS)
-    ...TagFilter_query @arguments(chosen: $chosenTags)
+    ...SavedViews_query @arguments(list: ACCOUNTS)
   }
 `;
 
@@ -45,10 +45,9 @@ export default function AccountsPage() {
       <TrackAccountForm limits={data.workspace.limits} onTracked={() => void revalidate()} />
       <section aria-labelledby="accounts-heading" className="panel">
         <h2 id="accounts-heading">Tracked accounts</h2>
+        <SavedViews query={data} list="ACCOUNTS" codec={accountListOptions} options={options} columns={columns} />
         <ListTools
           list="ACCOUNTS"
-          query={data}
-          codec={accountListOptions}
           options={options}
           onChange={change}
           columns={ACCOUNT_COLUMNS}
@@ -56,7 +55,7 @@ export default function AccountsPage() {
           onColumns={setColumns}
           placeholder="Name or username"
         >
-          <TagFilter query={data} value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
+          <TagFilter value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
         </ListTools>
         <AccountsTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
       </section>

@@ -1,12 +1,11 @@
 /**
  * A campaign's owner tools, each part with its own fragment: who takes part (./CampaignMembers.tsx), the
  * videos by hand (./VideosByHand.tsx), the payout rule, budget and creators' own rules (./PayoutRules.tsx) and
- * Close (./CloseCampaign.tsx). Members see who takes part and the videos by hand, read-only. Each action's
+ * Close (./CloseCampaign.tsx); the owners' pickers read the route's queries (app/routes.tsx). Members see who takes part and the videos by hand, read-only. Each action's
  * outcome is said in words; the page is read again after it.
  */
 import { graphql, useFragment } from "react-relay";
 import type { CampaignManage_campaign$key } from "../../__generated__/CampaignManage_campaign.graphql";
-import type { CampaignManage_query$key } from "../../__generated__/CampaignManage_query.graphql";
 import { CampaignMembers } from "./CampaignMembers";
 import { CloseCampaign } from "./CloseCampaign";
 import { OwnersOnlyNote } from "./parts";
@@ -23,28 +22,19 @@ const campaignFragment = graphql`
   }
 `;
 
-const queryFragment = graphql`
-  fragment CampaignManage_query on Query {
-    ...CampaignMembers_query
-    ...VideosByHand_query
-  }
-`;
-
 interface Props {
   campaign: CampaignManage_campaign$key;
-  query: CampaignManage_query$key;
   isOwner: boolean;
   onChanged: () => void;
 }
 
-export function CampaignManage({ campaign, query, isOwner, onChanged }: Props) {
+export function CampaignManage({ campaign, isOwner, onChanged }: Props) {
   const c = useFragment(campaignFragment, campaign);
-  const q = useFragment(queryFragment, query);
   const canEdit = isOwner && c.status === "ACTIVE";
   return (
     <>
-      <CampaignMembers campaign={c} query={q} canEdit={canEdit} onChanged={onChanged} />
-      <VideosByHand campaign={c} query={q} canEdit={canEdit} onChanged={onChanged} />
+      <CampaignMembers campaign={c} canEdit={canEdit} onChanged={onChanged} />
+      <VideosByHand campaign={c} canEdit={canEdit} onChanged={onChanged} />
       {canEdit && <PayoutRules campaign={c} onChanged={onChanged} />}
       {isOwner && <CloseCampaign campaign={c} onChanged={onChanged} />}
       {!isOwner && <OwnersOnlyNote what="change a campaign's members, videos, rule and budget, or close it" />}

@@ -1,12 +1,13 @@
 /**
  * Who takes part in a campaign: creators (with all their accounts) and single accounts without a creator,
  * each removable by an owner; an owner adds any creator or tracked account (pickers/: found by words, page by
- * page). A creator's accounts take part through the creator, so they are not offered again as single accounts.
+ * page; their query is the campaign route's, for owners: app/routes.tsx). A creator's accounts take part through
+ * the creator, so they are not offered again as single accounts.
  */
 import { graphql, useFragment } from "react-relay";
 import { Link } from "react-router";
 import type { CampaignMembers_campaign$data, CampaignMembers_campaign$key } from "../../__generated__/CampaignMembers_campaign.graphql";
-import type { CampaignMembers_query$key } from "../../__generated__/CampaignMembers_query.graphql";
+import type { CampaignMembersQuery } from "../../__generated__/CampaignMembersQuery.graphql";
 import type { CampaignMembersAddMutation } from "../../__generated__/CampaignMembersAddMutation.graphql";
 import type { CampaignMembersRemoveMutation } from "../../__generated__/CampaignMembersRemoveMutation.graphql";
 import { Outcome } from "../../components/Outcome";
@@ -16,6 +17,7 @@ import { paths } from "../../lib/paths";
 import { AccountChoice } from "../../pickers/AccountChoice";
 import { CreatorChoice } from "../../pickers/CreatorChoice";
 import { perItem, useAction } from "../../relay/action";
+import { useRouteQuery } from "../../relay/route-query";
 
 const campaignFragment = graphql`
   fragment CampaignMembers_campaign on Campaign {
@@ -40,8 +42,9 @@ const campaignFragment = graphql`
   }
 `;
 
-const queryFragment = graphql`
-  fragment CampaignMembers_query on Query {
+/** The creators and accounts an owner may add: a query of the campaign's route. */
+export const campaignMembersQuery = graphql`
+  query CampaignMembersQuery {
     ...CreatorChoice_query
     ...AccountChoice_query
   }
@@ -69,14 +72,12 @@ const TAKES_PART = "takes part already";
 
 interface Props {
   campaign: CampaignMembers_campaign$key;
-  query: CampaignMembers_query$key;
   canEdit: boolean;
   onChanged: () => void;
 }
 
-export function CampaignMembers({ campaign, query, canEdit, onChanged }: Props) {
+export function CampaignMembers({ campaign, canEdit, onChanged }: Props) {
   const c = useFragment(campaignFragment, campaign);
-  const choices = useFragment(queryFragment, query);
   const add = useAction<CampaignMembersAddMutation>(addMembers);
   const remove = useAction<CampaignMembersRemoveMutation>(removeMembers);
   const inCampaign = new Set(c.members.flatMap((m) => [m.creator?.id ?? m.account?.id, ...(m.creator?.accounts.map((a) => a?.id) ?? [])]));
@@ -134,34 +135,48 @@ export function CampaignMembers({ campaign, query, canEdit, onChanged }: Props) 
           ))}
         </ul>
       )}
-      {canEdit && (
-        <>
-          <CreatorChoice
-            query={choices}
-            label="Creator"
-            unavailable={taken}
-            empty={
-              <p className="muted">
-                No creator yet: make one on the <Link to={paths.creators()}>Creators</Link> page.
-              </p>
-            }
-          >
-            {(creator) => (
-              <button type="button" disabled={!creator || add.pending} onClick={() => creator && void addOne("creator", creator.id)}>
-                Add creator
-              </button>
-            )}
-          </CreatorChoice>
-          <AccountChoice query={choices} label="Single account" unavailable={taken} empty={null}>
-            {(account) => (
-              <button type="button" disabled={!account || add.pending} onClick={() => account && void addOne("account", account.id)}>
-                Add account
-              </button>
-            )}
-          </AccountChoice>
-        </>
-      )}
+      {canEdit && <AddMembers taken={taken} adding={add.pending} onAdd={(kind, id) => void addOne(kind, id)} />}
       <Outcome outcome={add.outcome ?? remove.outcome} />
     </section>
+  );
+}
+
+/** The owner's pickers: any creator or tracked account not taking part yet. */
+function AddMembers({
+  taken,
+  adding,
+  onAdd,
+}: {
+  taken: (item: { id: string }) => string | undefined;
+  adding: boolean;
+  onAdd: (kind: "creator" | "account", id: string) => void;
+}) {
+  const choices = useRouteQuery<CampaignMembersQuery>(campaignMembersQuery);
+  return (
+    <>
+      <CreatorChoice
+        query={choices}
+        label="Creator"
+        unavailable={taken}
+        empty={
+          <p className="muted">
+            No creator yet: make one on the <Link to={paths.creators()}>Creators</Link> page.
+          </p>
+        }
+      >
+        {(creator) => (
+          <button type="button" disabled={!creator || adding} onClick={() => creator && onAdd("creator", creator.id)}>
+            Add creator
+          </button>
+        )}
+      </CreatorChoice>
+      <AccountChoice query={choices} label="Single account" unavailable={taken} empty={null}>
+        {(account) => (
+          <button type="button" disabled={!account || adding} onClick={() => account && onAdd("account", account.id)}>
+            Add account
+          </button>
+        )}
+      </AccountChoice>
+    </>
   );
 }

@@ -153,7 +153,6 @@ const query = graphql`
       }
       ...CampaignManage_campaign
     }
-    ...CampaignManage_query
   }
 `;
 
@@ -244,7 +243,7 @@ export default function CampaignPage() {
       <PayeeTable campaign={c} />
       <TopVideos campaign={c} />
       {!closed && <StaleVideos rows={c.staleVideos} />}
-      <CampaignManage campaign={c} query={data} isOwner={isOwner} onChanged={reload} />
+      <CampaignManage campaign={c} isOwner={isOwner} onChanged={reload} />
     </>
   );
 }

@@ -1,11 +1,12 @@
 /**
  * A campaign's videos added or excluded by hand (whatever its filters say), each undone by an owner; an owner
- * adds or excludes any tracked video (pickers/VideoChoice.tsx: found by words, page by page).
+ * adds or excludes any tracked video (pickers/VideoChoice.tsx: found by words, page by page; its query is the
+ * campaign route's, for owners: app/routes.tsx).
  */
 import { graphql, useFragment } from "react-relay";
 import { Link } from "react-router";
 import type { VideosByHand_campaign$key } from "../../__generated__/VideosByHand_campaign.graphql";
-import type { VideosByHand_query$key } from "../../__generated__/VideosByHand_query.graphql";
+import type { VideosByHandQuery } from "../../__generated__/VideosByHandQuery.graphql";
 import type { VideosByHandAddMutation } from "../../__generated__/VideosByHandAddMutation.graphql";
 import type { VideosByHandExcludeMutation } from "../../__generated__/VideosByHandExcludeMutation.graphql";
 import type { VideosByHandResetMutation } from "../../__generated__/VideosByHandResetMutation.graphql";
@@ -15,6 +16,7 @@ import { shortTitle } from "../../lib/format";
 import { paths } from "../../lib/paths";
 import { VideoChoice } from "../../pickers/VideoChoice";
 import { perItem, useAction } from "../../relay/action";
+import { useRouteQuery } from "../../relay/route-query";
 
 const campaignFragment = graphql`
   fragment VideosByHand_campaign on Campaign {
@@ -33,8 +35,9 @@ const campaignFragment = graphql`
   }
 `;
 
-const queryFragment = graphql`
-  fragment VideosByHand_query on Query {
+/** The videos an owner may add or exclude: a query of the campaign's route. */
+export const videosByHandQuery = graphql`
+  query VideosByHandQuery {
     ...VideoChoice_query
   }
 `;
@@ -65,14 +68,12 @@ const resetVideos = graphql`
 
 interface Props {
   campaign: VideosByHand_campaign$key;
-  query: VideosByHand_query$key;
   canEdit: boolean;
   onChanged: () => void;
 }
 
-export function VideosByHand({ campaign, query, canEdit, onChanged }: Props) {
+export function VideosByHand({ campaign, canEdit, onChanged }: Props) {
   const c = useFragment(campaignFragment, campaign);
-  const choices = useFragment(queryFragment, query);
   const add = useAction<VideosByHandAddMutation>(addVideos);
   const exclude = useAction<VideosByHandExcludeMutation>(excludeVideos);
   const reset = useAction<VideosByHandResetMutation>(resetVideos);
@@ -141,21 +142,27 @@ export function VideosByHand({ campaign, query, canEdit, onChanged }: Props) {
           })}
         </ul>
       )}
-      {canEdit && (
-        <VideoChoice query={choices} label="Tracked video" empty={null}>
-          {(video) => (
-            <>
-              <button type="button" disabled={!video || add.pending} onClick={() => video && void mark("add", video.id)}>
-                Add by hand
-              </button>
-              <button type="button" disabled={!video || exclude.pending} onClick={() => video && void mark("exclude", video.id)}>
-                Exclude
-              </button>
-            </>
-          )}
-        </VideoChoice>
-      )}
+      {canEdit && <MarkVideo busy={add.pending || exclude.pending} onMark={(mode, id) => void mark(mode, id)} />}
       <Outcome outcome={add.outcome ?? exclude.outcome ?? reset.outcome} />
     </section>
+  );
+}
+
+/** The owner's picker: any tracked video, added or excluded by hand. */
+function MarkVideo({ busy, onMark }: { busy: boolean; onMark: (mode: "add" | "exclude", id: string) => void }) {
+  const choices = useRouteQuery<VideosByHandQuery>(videosByHandQuery);
+  return (
+    <VideoChoice query={choices} label="Tracked video" empty={null}>
+      {(video) => (
+        <>
+          <button type="button" disabled={!video || busy} onClick={() => video && onMark("add", video.id)}>
+            Add by hand
+          </button>
+          <button type="button" disabled={!video || busy} onClick={() => video && onMark("exclude", video.id)}>
+            Exclude
+          </button>
+        </>
+      )}
+    </VideoChoice>
   );
 }

@@ -1,15 +1,16 @@
 /**
  * A list's tag filter: any one of the workspace's tags (pickers/TagChoice.tsx), or all, written to the URL as
- * `tag` (lib/list-options.ts) and sent as the list's `tagIds`. The tags come with the page's query (this
- * fragment), so the filter is ready with the list; the chosen tag comes with it by id (`chosen`, the route's
- * `chosenTags`), so it is named even when it is not among the tags listed.
+ * `tag` (lib/list-options.ts) and sent as the list's `tagIds`. Its query is the route's too (loaded beside the
+ * list's, with the URL's tags as `chosen`: app/routes.tsx), so the filter is ready with the list; the chosen tag comes with it by id,
+ * so it is named even when it is not among the tags listed.
  */
-import { graphql, useFragment } from "react-relay";
-import type { TagFilter_query$key } from "../../__generated__/TagFilter_query.graphql";
+import { graphql } from "react-relay";
+import type { TagFilterQuery } from "../../__generated__/TagFilterQuery.graphql";
 import { TagChoice } from "../../pickers/TagChoice";
+import { useRouteQuery } from "../../relay/route-query";
 
-const fragment = graphql`
-  fragment TagFilter_query on Query @argumentDefinitions(chosen: { type: "[ID!]!" }) {
+const query = graphql`
+  query TagFilterQuery($chosen: [ID!]!) {
     chosen: nodes(ids: $chosen) {
       ... on Tag {
         id
@@ -20,16 +21,8 @@ const fragment = graphql`
   }
 `;
 
-export function TagFilter({
-  query,
-  value,
-  onChange,
-}: {
-  query: TagFilter_query$key;
-  value: readonly string[] | null;
-  onChange: (tagIds: string[] | null) => void;
-}) {
-  const data = useFragment(fragment, query);
+export function TagFilter({ value, onChange }: { value: readonly string[] | null; onChange: (tagIds: string[] | null) => void }) {
+  const data = useRouteQuery<TagFilterQuery>(query);
   const tag = data.chosen.find((t) => t?.id && t.id === value?.[0]);
   return (
     <TagChoice

@@ -9,6 +9,7 @@ import { useNavigation } from "react-router";
 import type { VideosPageQuery } from "../../__generated__/VideosPageQuery.graphql";
 import { PageHeader } from "../../components/PageHeader";
 import { ListTools } from "../../components/ListTools";
+import { SavedViews } from "../../components/SavedViews";
 import { useColumns } from "../../lib/columns";
 import { useListOptions } from "../../lib/list-options";
 import { rootConnection } from "../../relay/connections";
@@ -19,10 +20,9 @@ import { VIDEO_COLUMNS, VideosTable } from "./VideosTable";
 import { videoListOptions } from "./list-options";
 
 const query = graphql`
-  query VideosPageQuery($sort: VideoSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!], $chosenTags: [ID!]!) {
+  query VideosPageQuery($sort: VideoSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
     ...VideosTable_query @arguments(sort: $sort, order: $order, platform: $platform, q: $q, tagIds: $tagIds)
-    ...ListTools_query @arguments(list: VIDEOS)
-    ...TagFilter_query @arguments(chosen: $chosenTags)
+    ...SavedViews_query @arguments(list: VIDEOS)
   }
 `;
 
@@ -38,10 +38,9 @@ export default function VideosPage() {
       <TrackVideosForm connectionId={rootConnection("VideosTable_videos", { ...options })} />
       <section aria-labelledby="tracked-heading" className="panel">
         <h2 id="tracked-heading">Tracked videos</h2>
+        <SavedViews query={data} list="VIDEOS" codec={videoListOptions} options={options} columns={columns} />
         <ListTools
           list="VIDEOS"
-          query={data}
-          codec={videoListOptions}
           options={options}
           onChange={change}
           columns={VIDEO_COLUMNS}
@@ -49,7 +48,7 @@ export default function VideosPage() {
           onColumns={setColumns}
           placeholder="Words of the description or the username"
         >
-          <TagFilter query={data} value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
+          <TagFilter value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
         </ListTools>
         <VideosTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
       </section>
