@@ -7,33 +7,22 @@
  * workspace's names never match.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { mcpCall as callTool } from "../helpers/mcp.js";
 import type { RunningApi } from "../../src/main/server.js";
 
 let api: RunningApi;
-let mcp: Client | null = null;
 beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(async () => {
-  await mcp?.close().catch(() => undefined);
   await stopAll(api);
 });
 
 const P = "/api/v1";
 const NAMES = ["Client Acme: spring", "Client Acme: summer", "Hooks_that_work", "Hooks that work", "100% organic", "Other"];
 
-async function mcpCall(key: string, name: string, args: Record<string, unknown>) {
-  await mcp?.close().catch(() => undefined);
-  mcp = new Client({ name: "search-test", version: "1.0.0" });
-  await mcp.connect(
-    new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
-  );
-  const r = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
-  return { isError: r.isError === true, body: r.structuredContent };
-}
+const mcpCall = (key: string, name: string, args: Record<string, unknown>) => callTool(api.url, key, name, args);
 
 /** One list on the three doors: its REST path, GraphQL field and MCP tool. */
 const LISTS = [

@@ -12,6 +12,7 @@ import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { PASSWORD, newPerson } from "../helpers/people.js";
 import { prisma } from "../../src/infra/db.js";
 import type { RunningApi } from "../../src/main/server.js";
+import { createAccount, createTrackedVideo, trackAccount } from "../folders/fixtures.js";
 import { expectAccessible, launchBrowser, signedInPage } from "./harness.js";
 
 let api: RunningApi;
@@ -35,33 +36,10 @@ beforeAll(async () => {
   await prisma.tag.createMany({
     data: Array.from({ length: 300 }, (_, i) => ({ workspaceId, name: name("Tag", i + 1), color: "#64748b" })),
   });
-  const account = await prisma.account.create({
-    data: {
-      platform: "platformA",
-      username: "picker_creator",
-      displayName: "Picker Creator",
-      dataSource: "simulated",
-      scrapeStatus: "ready",
-    },
-  });
+  const account = await createAccount({ username: "picker_creator", displayName: "Picker Creator" });
   accountId = account.id;
-  await prisma.trackedAccount.create({ data: { workspaceId, accountId, videoLimit: 10 } });
-  const videos = await prisma.video.createManyAndReturn({
-    data: [0, 1].map((i) => ({
-      platform: "platformA" as const,
-      platformVideoId: `picker${i}`,
-      url: `https://video.example.test/picker${i}`,
-      description: `Picker clip ${i}`,
-      username: "picker_creator",
-      accountId,
-      viewCount: 100n,
-      dataSource: "simulated",
-      scrapeStatus: "ready" as const,
-      lastScrapedAt: new Date(),
-    })),
-    select: { id: true },
-  });
-  await prisma.trackedVideo.createMany({ data: videos.map((v) => ({ workspaceId, videoId: v.id })) });
+  await trackAccount(workspaceId, accountId);
+  for (const i of [0, 1]) await createTrackedVideo(workspaceId, { username: "picker_creator", description: `Picker clip ${i}`, accountId });
   ({ page, errors } = await signedInPage(browser, api.url, EMAIL, PASSWORD));
 }, 90_000);
 

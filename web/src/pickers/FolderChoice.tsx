@@ -5,7 +5,9 @@
  * `FolderChoiceQuery` reads it when a picker opens (relay/on-open.ts); a route spreads `FolderChoice_query`.
  */
 import { graphql } from "react-relay";
+import { Link } from "react-router";
 import type { FolderChoice_query$data, FolderChoice_query$key } from "../__generated__/FolderChoice_query.graphql";
+import { paths } from "../lib/paths";
 import { SearchedPicker, type PickerOption, type PickerProps } from "../components/Picker";
 
 export const folderChoiceQuery = graphql`
@@ -41,11 +43,29 @@ export type Folder = FolderChoice_query$data["folders"]["edges"][number]["node"]
 export const folderPath = (f: { name: string; ancestors: readonly { name: string }[] }) =>
   [...f.ancestors.map((a) => a.name), f.name].join(" / ");
 
+/** What the picker says when the workspace has none: where to make one. */
+const NONE_YET = (
+  <p className="muted">
+    No folders yet. Create one on the <Link to={paths.folders()}>Folders</Link> page, then come back.
+  </p>
+);
+
 export function FolderChoice({
   query,
+  empty = NONE_YET,
   unavailable,
   ...props
 }: PickerProps & { query: FolderChoice_query$key; unavailable?: (folder: Folder) => string | undefined }) {
   const optionOf = (f: Folder): PickerOption => ({ id: f.id, label: folderPath(f), unavailable: unavailable?.(f) });
-  return <SearchedPicker fragment={fragment} list={query} connection={(d) => d.folders} what="folders" optionOf={optionOf} {...props} />;
+  return (
+    <SearchedPicker
+      fragment={fragment}
+      list={query}
+      connection={(d) => d.folders}
+      what="folders"
+      optionOf={optionOf}
+      empty={empty}
+      {...props}
+    />
+  );
 }

@@ -154,16 +154,7 @@ function AddMembers({
   const choices = useRouteQuery<CampaignMembersQuery>(campaignMembersQuery);
   return (
     <>
-      <CreatorChoice
-        query={choices}
-        label="Creator"
-        unavailable={taken}
-        empty={
-          <p className="muted">
-            No creator yet: make one on the <Link to={paths.creators()}>Creators</Link> page.
-          </p>
-        }
-      >
+      <CreatorChoice query={choices} label="Creator" unavailable={taken}>
         {(creator) => (
           <button type="button" disabled={!creator || adding} onClick={() => creator && onAdd("creator", creator.id)}>
             Add creator

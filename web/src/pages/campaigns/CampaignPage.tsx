@@ -24,7 +24,7 @@ import { useRouteQuery } from "../../relay/route-query";
 import { ExportButton } from "../../components/ExportButton";
 import { CampaignManage } from "./CampaignManage";
 import { formatMoney, minorDigits } from "./money";
-import { ruleInWords } from "./RuleFields";
+import { campaignRules, ruleInWords } from "./RuleFields";
 import { CampaignStatusBadge, Period, SpendBar } from "./parts";
 
 const query = graphql`
@@ -50,17 +50,7 @@ const query = graphql`
         id
         name
       }
-      rule {
-        ...RuleFields_rule
-      }
-      creatorRules {
-        creator {
-          id
-        }
-        rule {
-          ...RuleFields_rule
-        }
-      }
+      ...RuleFields_campaign
       totals {
         payout
         budgetMinor
@@ -235,7 +225,8 @@ export default function CampaignPage() {
           </dd>
           <dt>Payout rule</dt>
           <dd>
-            {ruleInWords(c.rule, c.currency)}. Each video's payout is rounded half-up to whole minor units; totals are the sums of the rows.
+            {ruleInWords(campaignRules(c).rule, c.currency)}. Each video's payout is rounded half-up to whole minor units; totals are the
+            sums of the rows.
           </dd>
         </dl>
       </section>
@@ -320,7 +311,7 @@ function SpendCharts({ campaign: c }: { campaign: Campaign }) {
 }
 
 function PayeeTable({ campaign: c }: { campaign: Campaign }) {
-  const ruleOf = (row: PayeeRow) => c.creatorRules.find((r) => row.creator && r.creator?.id === row.creator.id);
+  const { ownRule } = campaignRules(c);
   const columns: Column<PayeeRow>[] = [
     {
       id: "payee",
@@ -349,8 +340,8 @@ function PayeeTable({ campaign: c }: { campaign: Campaign }) {
       header: "Rule",
       className: "cell-wrap",
       cell: (r) => {
-        const own = ruleOf(r);
-        return own ? `Own rule: ${ruleInWords(own.rule, c.currency)}` : `Campaign's rule`;
+        const own = ownRule(r.creator?.id);
+        return own ? `Own rule: ${ruleInWords(own, c.currency)}` : `Campaign's rule`;
       },
     },
   ];

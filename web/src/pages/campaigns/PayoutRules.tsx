@@ -11,24 +11,14 @@ import type { PayoutRulesCreatorMutation } from "../../__generated__/PayoutRules
 import { Outcome } from "../../components/Outcome";
 import { refused, useAction, type ActionOutcome } from "../../relay/action";
 import { inputToMinor, minorToInput } from "./money";
-import { RuleFields, ruleInput, ruleText, type RuleText } from "./RuleFields";
+import { campaignRules, RuleFields, ruleInput, ruleText, type RuleText } from "./RuleFields";
 
 const fragment = graphql`
   fragment PayoutRules_campaign on Campaign {
     id
     currency
     budgetMinor
-    rule {
-      ...RuleFields_rule
-    }
-    creatorRules {
-      creator {
-        id
-      }
-      rule {
-        ...RuleFields_rule
-      }
-    }
+    ...RuleFields_campaign
     members {
       creator {
         id
@@ -79,7 +69,7 @@ function useInvalid() {
 
 function RuleAndBudget({ c, onChanged }: { c: C; onChanged: () => void }) {
   const [budget, setBudget] = useState(() => minorToInput(c.budgetMinor, c.currency));
-  const [rule, setRule] = useState<RuleText>(() => ruleText(c.rule, c.currency));
+  const [rule, setRule] = useState<RuleText>(() => ruleText(campaignRules(c).rule, c.currency));
   const check = useInvalid();
   const save = useAction<PayoutRulesUpdateMutation>(update);
 
@@ -123,9 +113,9 @@ function CreatorRule({ c, onChanged }: { c: C; onChanged: () => void }) {
   const creators = c.members.flatMap((m) => (m.creator ? [m.creator] : []));
   const [creatorId, setCreatorId] = useState("");
   const chosen = creatorId || creators[0]?.id || "";
-  const ruleOfCreator = (id: string) => c.creatorRules.find((r) => r.creator?.id === id)?.rule;
-  const own = ruleOfCreator(chosen);
-  const [rule, setRule] = useState<RuleText>(() => ruleText(own ?? c.rule, c.currency));
+  const { rule: campaignRule, ownRule } = campaignRules(c);
+  const own = ownRule(chosen);
+  const [rule, setRule] = useState<RuleText>(() => ruleText(own ?? campaignRule, c.currency));
   const check = useInvalid();
   const save = useAction<PayoutRulesCreatorMutation>(setCreatorRule);
   if (creators.length === 0) return null;
@@ -133,7 +123,7 @@ function CreatorRule({ c, onChanged }: { c: C; onChanged: () => void }) {
 
   function choose(id: string) {
     setCreatorId(id);
-    setRule(ruleText(ruleOfCreator(id) ?? c.rule, c.currency));
+    setRule(ruleText(ownRule(id) ?? campaignRule, c.currency));
   }
 
   async function submit(remove: boolean) {
@@ -168,7 +158,7 @@ function CreatorRule({ c, onChanged }: { c: C; onChanged: () => void }) {
             {creators.map((x) => (
               <option key={x.id} value={x.id}>
                 {x.name}
-                {ruleOfCreator(x.id) ? " (own rule)" : ""}
+                {ownRule(x.id) ? " (own rule)" : ""}
               </option>
             ))}
           </select>

@@ -5,6 +5,7 @@
  */
 import { graphql, readInlineData } from "react-relay";
 import type { RuleFields_rule$key } from "../../__generated__/RuleFields_rule.graphql";
+import type { RuleFields_campaign$key } from "../../__generated__/RuleFields_campaign.graphql";
 import { formatMoney, inputToMinor, minorToInput } from "./money";
 
 const ruleFragment = graphql`
@@ -18,6 +19,31 @@ const ruleFragment = graphql`
 
 /** A rule's amounts in minor units (null: none). */
 export const ruleOf = (rule: RuleFields_rule$key) => readInlineData(ruleFragment, rule);
+
+/** A campaign's rules: its own, and each creator's that replaces it. */
+const campaignRulesFragment = graphql`
+  fragment RuleFields_campaign on Campaign @inline {
+    rule {
+      ...RuleFields_rule
+    }
+    creatorRules {
+      creator {
+        id
+      }
+      rule {
+        ...RuleFields_rule
+      }
+    }
+  }
+`;
+
+/** The campaign's rule, and the one a creator is paid by: their own, or null for the campaign's. */
+export function campaignRules(campaign: RuleFields_campaign$key) {
+  const { rule, creatorRules } = readInlineData(campaignRulesFragment, campaign);
+  const ownRule = (creatorId: string | null | undefined) =>
+    (creatorId ? creatorRules.find((r) => r.creator?.id === creatorId)?.rule : null) ?? null;
+  return { rule, ownRule };
+}
 
 /** A payout rule in words: "€2.00 per 1,000 views, at most €50.00 per video; €10.00 per video; at most €300.00 per creator". */
 export function ruleInWords(key: RuleFields_rule$key, currency: string): string {

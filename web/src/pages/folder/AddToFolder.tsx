@@ -5,13 +5,12 @@
  * the folder again after the answer.
  */
 import { graphql } from "react-relay";
-import { Link } from "react-router";
 import type { RecordSourceSelectorProxy } from "relay-runtime";
 import type { AddToFolderQuery } from "../../__generated__/AddToFolderQuery.graphql";
 import type { AddToFolderVideosMutation } from "../../__generated__/AddToFolderVideosMutation.graphql";
 import type { AddToFolderAccountsMutation } from "../../__generated__/AddToFolderAccountsMutation.graphql";
 import { Outcome } from "../../components/Outcome";
-import { paths } from "../../lib/paths";
+import type { PickerOption } from "../../components/Picker";
 import { AccountChoice } from "../../pickers/AccountChoice";
 import { VideoChoice } from "../../pickers/VideoChoice";
 import { perItem, useAction } from "../../relay/action";
@@ -58,63 +57,43 @@ export function AddToFolder({ folderId, onAdded }: { folderId: string; onAdded: 
   const video = useAction<AddToFolderVideosMutation>(addVideos);
   const account = useAction<AddToFolderAccountsMutation>(addAccounts);
 
-  async function addVideo(id: string) {
-    account.clear();
-    const r = await video.run(
-      { folderId, videoIds: [id] },
-      {
-        optimisticUpdater: bump(folderId, "videoCount"),
-        done: (d) => perItem(d.addVideosToFolder, () => "Added the video to the folder.", TITLE),
-        failed: TITLE,
-      },
-    );
+  async function add(kind: "video" | "account", id: string) {
+    (kind === "video" ? account : video).clear();
+    const r =
+      kind === "video"
+        ? await video.run(
+            { folderId, videoIds: [id] },
+            {
+              optimisticUpdater: bump(folderId, "videoCount"),
+              done: (d) => perItem(d.addVideosToFolder, () => "Added the video to the folder.", TITLE),
+              failed: TITLE,
+            },
+          )
+        : await account.run(
+            { folderId, accountIds: [id] },
+            {
+              optimisticUpdater: bump(folderId, "accountCount"),
+              done: (d) => perItem(d.addAccountsToFolder, () => "Added the account (and its tracked videos) to the folder.", TITLE),
+              failed: TITLE,
+            },
+          );
     if (r) onAdded();
   }
 
-  async function addAccount(id: string) {
-    video.clear();
-    const r = await account.run(
-      { folderId, accountIds: [id] },
-      {
-        optimisticUpdater: bump(folderId, "accountCount"),
-        done: (d) => perItem(d.addAccountsToFolder, () => "Added the account (and its tracked videos) to the folder.", TITLE),
-        failed: TITLE,
-      },
-    );
-    if (r) onAdded();
-  }
+  /** The button that adds the picker's choice. */
+  const adds = (kind: "video" | "account", pending: boolean) => (chosen: PickerOption | null) => (
+    <button type="button" disabled={!chosen || pending} onClick={() => chosen && void add(kind, chosen.id)}>
+      Add {kind}
+    </button>
+  );
 
   return (
     <>
-      <VideoChoice
-        query={data}
-        label="Tracked video"
-        empty={
-          <p className="muted">
-            No video is tracked yet: track videos on the <Link to={paths.videos()}>Videos</Link> page, then add them here.
-          </p>
-        }
-      >
-        {(v) => (
-          <button type="button" disabled={!v || video.pending} onClick={() => v && void addVideo(v.id)}>
-            Add video
-          </button>
-        )}
+      <VideoChoice query={data} label="Tracked video">
+        {adds("video", video.pending)}
       </VideoChoice>
-      <AccountChoice
-        query={data}
-        label="Tracked account"
-        empty={
-          <p className="muted">
-            No account is tracked yet: track accounts on the <Link to={paths.accounts()}>Accounts</Link> page, then add them here.
-          </p>
-        }
-      >
-        {(a) => (
-          <button type="button" disabled={!a || account.pending} onClick={() => a && void addAccount(a.id)}>
-            Add account
-          </button>
-        )}
+      <AccountChoice query={data} label="Tracked account">
+        {adds("account", account.pending)}
       </AccountChoice>
       <Outcome outcome={video.outcome ?? account.outcome} />
     </>

@@ -5,13 +5,11 @@
  * query), so their chips update in place.
  */
 import { fetchQuery, graphql, useFragment, useRelayEnvironment } from "react-relay";
-import { Link } from "react-router";
 import type { BulkTag_tags$key } from "../../__generated__/BulkTag_tags.graphql";
 import type { BulkTagVideosMutation } from "../../__generated__/BulkTagVideosMutation.graphql";
 import type { BulkTagUntagVideosMutation } from "../../__generated__/BulkTagUntagVideosMutation.graphql";
 import type { BulkTagAccountsMutation } from "../../__generated__/BulkTagAccountsMutation.graphql";
 import type { BulkTagUntagAccountsMutation } from "../../__generated__/BulkTagUntagAccountsMutation.graphql";
-import { paths } from "../../lib/paths";
 import { Outcome } from "../../components/Outcome";
 import type { PickerOption } from "../../components/Picker";
 import { plural } from "../../lib/format";
@@ -114,15 +112,7 @@ export function BulkTag({ tags, kind, ids }: { tags: BulkTag_tags$key; kind: "vi
 
   return (
     <div className="row">
-      <TagChoice
-        query={choices}
-        label="Tag"
-        empty={
-          <p className="notice">
-            No tags yet. Create one on the <Link to={paths.folders()}>Folders</Link> page, then come back.
-          </p>
-        }
-      >
+      <TagChoice query={choices} label="Tag">
         {(tag) => (
           <>
             <button

@@ -5,7 +5,6 @@
  * server refuses). Each answers per video (relay/action.ts `perItem`).
  */
 import { graphql } from "react-relay";
-import { Link } from "react-router";
 import type { BulkActionsAddMutation } from "../../__generated__/BulkActionsAddMutation.graphql";
 import type { BulkActionsUntrackMutation } from "../../__generated__/BulkActionsUntrackMutation.graphql";
 import type { FolderChoiceQuery } from "../../__generated__/FolderChoiceQuery.graphql";
@@ -15,7 +14,6 @@ import { Opened } from "../../components/Opened";
 import { Outcome } from "../../components/Outcome";
 import type { PickerOption } from "../../components/Picker";
 import { plural } from "../../lib/format";
-import { paths } from "../../lib/paths";
 import { FolderChoice, folderChoiceQuery } from "../../pickers/FolderChoice";
 import { perItem, useAction } from "../../relay/action";
 import { removeNodes } from "../../relay/connections";
@@ -112,16 +110,7 @@ export function BulkActions({
         <>
           <Opened part={folders} what="the folders">
             {(data) => (
-              <FolderChoice
-                query={data}
-                label="Folder"
-                autoFocus
-                empty={
-                  <p className="notice">
-                    No folders yet. Create one on the <Link to={paths.folders()}>Folders</Link> page, then come back.
-                  </p>
-                }
-              >
+              <FolderChoice query={data} label="Folder" autoFocus>
                 {(folder) => (
                   <button
                     type="button"
