@@ -33,12 +33,14 @@ export interface Sorting<S extends string> {
   onSort: (o: { sort: S; order: SortOrder }) => void;
 }
 
-interface Props<T, S extends string> {
+/** A row's React key: its `id` when it has one, else `rowKey` says what it is. */
+export type RowKey<T> = T extends { readonly id: string } ? { rowKey?: (row: T) => string } : { rowKey: (row: T) => string };
+
+type Props<T, S extends string> = RowKey<T> & {
   /** The caption (for screen readers) and the name of the scroll region. */
   label: string;
   columns: readonly Column<T, S>[];
   rows: readonly T[];
-  rowKey: (row: T) => string;
   /** Extra attributes of a row (a data-* id, aria-selected, aria-current). */
   rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string>;
   /** Shown instead of the table when there are no rows: an EmptyState that says what to do next (every list has one). */
@@ -49,7 +51,9 @@ interface Props<T, S extends string> {
   /** The rows are being read again (a new sort, a reload). */
   busy?: boolean;
   className?: string;
-}
+};
+
+export const idOf = (row: unknown) => (row as { id: string }).id;
 
 export function DataTable<T, S extends string = string>({
   label,
@@ -80,7 +84,7 @@ export function DataTable<T, S extends string = string>({
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr key={rowKey(row)} {...rowProps?.(row)}>
+              <tr key={(rowKey ?? idOf)(row)} {...rowProps?.(row)}>
                 {columns.map((c) => (
                   <td key={c.id} className={c.className ? `cell-${c.id} ${c.className}` : `cell-${c.id}`}>
                     {c.cell(row)}

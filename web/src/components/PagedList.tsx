@@ -6,13 +6,13 @@
  */
 import type { HTMLAttributes, ReactNode } from "react";
 import type { Paging } from "../relay/paged";
+import { idOf, type RowKey } from "./DataTable";
 import { ShowMore } from "./ShowMore";
 
-interface Props<T> {
+type Props<T> = RowKey<T> & {
   /** The list's accessible name. */
   label: string;
   rows: readonly T[];
-  rowKey: (row: T) => string;
   /** One item's content. */
   item: (row: T) => ReactNode;
   /** Extra attributes of an item (a data-* name, a class). */
@@ -21,7 +21,7 @@ interface Props<T> {
   empty: ReactNode;
   paging: Paging;
   className?: string;
-}
+};
 
 export function PagedList<T>({ label, rows, rowKey, item, itemProps, empty, paging, className = "plain-list" }: Props<T>) {
   if (rows.length === 0 && !paging.hasNext) return <>{empty}</>;
@@ -29,7 +29,7 @@ export function PagedList<T>({ label, rows, rowKey, item, itemProps, empty, pagi
     <div>
       <ul className={className} aria-label={label}>
         {rows.map((row) => (
-          <li key={rowKey(row)} {...itemProps?.(row)}>
+          <li key={(rowKey ?? idOf)(row)} {...itemProps?.(row)}>
             {item(row)}
           </li>
         ))}

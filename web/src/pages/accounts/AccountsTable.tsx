@@ -189,7 +189,6 @@ export function AccountsTable({ query, columns: shown, options, onChange, pendin
       label={`Tracked accounts, ${formatWhole(paging.total)} in all${options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}`}
       columns={COLUMNS.filter((c) => ALWAYS.has(c.id) || shown.includes(c.id))}
       rows={rows}
-      rowKey={(a) => a.id}
       rowProps={(a) => ({ "data-account-id": a.uuid })}
       empty={empty}
       sorting={{ sort: options.sort, order: options.order, onSort: onChange }}

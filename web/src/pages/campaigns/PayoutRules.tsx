@@ -12,6 +12,7 @@ import { Outcome } from "../../components/Outcome";
 import { refused, useAction, type ActionOutcome } from "../../relay/action";
 import { inputToMinor, minorToInput } from "./money";
 import { campaignRules, RuleFields, ruleInput, ruleText, type RuleText } from "./RuleFields";
+import { Submit } from "../../components/Submit";
 
 const fragment = graphql`
   fragment PayoutRules_campaign on Campaign {
@@ -98,9 +99,7 @@ function RuleAndBudget({ c, onChanged }: { c: C; onChanged: () => void }) {
         </label>
         <RuleFields value={rule} onChange={setRule} currency={c.currency} />
         <div className="row">
-          <button type="submit" className="button-primary" disabled={save.pending}>
-            Save rule and budget
-          </button>
+          <Submit action={save}>Save rule and budget</Submit>
         </div>
       </form>
       <Outcome outcome={check.invalid ?? save.outcome} />

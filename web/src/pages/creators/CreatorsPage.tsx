@@ -25,6 +25,7 @@ import { AccountChoice } from "../../pickers/AccountChoice";
 import { perItem, useAction } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
+import { Submit } from "../../components/Submit";
 
 const query = graphql`
   query CreatorsPageQuery {
@@ -147,9 +148,7 @@ function CreateCreatorForm({ onCreated }: { onCreated: () => void }) {
           <textarea value={notes} maxLength={2000} rows={2} onChange={(e) => setNotes(e.target.value)} />
         </label>
         <div className="row">
-          <button type="submit" className="button-primary" disabled={create.pending}>
-            Add creator
-          </button>
+          <Submit action={create}>Add creator</Submit>
         </div>
       </form>
       <Outcome outcome={create.outcome} />
@@ -170,7 +169,6 @@ function CreatorList({ query, accounts, onChanged }: { query: CreatorsPage_query
       <PagedList
         label="Creators, by name"
         rows={rows}
-        rowKey={(c) => c.id}
         itemProps={(c) => ({ "data-creator": c.name })}
         item={(c) => <CreatorItem creator={c} accounts={accounts} onChanged={onChanged} />}
         paging={paging}
@@ -242,9 +240,7 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
             <textarea value={notes} maxLength={2000} rows={2} onChange={(e) => setNotes(e.target.value)} />
           </label>
           <div className="row">
-            <button type="submit" className="button-primary" disabled={save.pending}>
-              Save
-            </button>
+            <Submit action={save}>Save</Submit>
             <button type="button" onClick={() => setEditing(false)}>
               Cancel
             </button>

@@ -22,6 +22,7 @@ import { FolderChoice, folderChoiceQuery, type Folder } from "../../pickers/Fold
 import { useAction } from "../../relay/action";
 import { removeNodes, rootConnection } from "../../relay/connections";
 import { useQueryOnOpen } from "../../relay/on-open";
+import { Submit } from "../../components/Submit";
 
 const renameMutation = graphql`
   mutation FolderActionsRenameMutation($id: ID!, $name: String!) {
@@ -101,9 +102,7 @@ export function FolderActions({ folderId, folderUuid, parent, name, childCount, 
             New name
             <input type="text" value={draft} maxLength={255} required autoFocus onChange={(e) => setDraft(e.target.value)} />
           </label>
-          <button type="submit" className="button-primary" disabled={rename.pending}>
-            Save name
-          </button>
+          <Submit action={rename}>Save name</Submit>
           <button type="button" onClick={() => (setOpen(null), setDraft(name), rename.clear())}>
             Cancel
           </button>

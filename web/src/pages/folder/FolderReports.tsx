@@ -25,6 +25,7 @@ import { formatWhole, plural } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
 import { ShownOnce } from "../settings/ShownOnce";
+import { Submit } from "../../components/Submit";
 
 const fragment = graphql`
   fragment FolderReports_query on Query @argumentDefinitions(folderId: { type: "ID!" }) {
@@ -191,7 +192,6 @@ export function FolderReports({ query, folderId, folderName, onChanged }: Props)
         label="Reports produced, newest first"
         columns={REPORT_COLUMNS}
         rows={reports.rows}
-        rowKey={(r) => r.id}
         paging={reports.paging}
         empty={<EmptyState title="None yet.">A schedule produces its first report at its next day and hour.</EmptyState>}
       />
@@ -248,7 +248,6 @@ function Schedules({ query, isOwner, onChanged }: { query: FolderReports_schedul
         label="Report schedules, oldest first"
         columns={columns}
         rows={rows}
-        rowKey={(s) => s.id}
         paging={paging}
         empty={<p className="muted">No report is scheduled for this folder.</p>}
       />
@@ -277,9 +276,7 @@ function ShareLink({ folderId, folderName }: { folderId: string; folderName: str
             <option value={90}>90 days</option>
           </select>
         </div>
-        <button type="submit" className="button-primary" disabled={share.pending}>
-          Make share link
-        </button>
+        <Submit action={share}>Make share link</Submit>
       </form>
       {made && (
         <ShownOnce
@@ -351,9 +348,7 @@ function ScheduleForm({ folderId, onMade }: { folderId: string; onMade: () => vo
       <label className="checkbox">
         <input type="checkbox" name="attachCsv" /> Attach the folder's videos as CSV
       </label>
-      <button type="submit" className="button-primary" disabled={schedule.pending}>
-        Schedule report
-      </button>
+      <Submit action={schedule}>Schedule report</Submit>
       <Outcome outcome={schedule.outcome} />
     </form>
   );

@@ -151,7 +151,6 @@ export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folde
         label="The folder's videos"
         columns={columns}
         rows={rows}
-        rowKey={(v) => v.id}
         empty={
           <EmptyState title="No videos in this folder.">
             Add a tracked video or account with the form above, or select videos on the <Link to={paths.videos()}>Videos</Link> page and

@@ -25,6 +25,7 @@ import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
 import { TagsPanel } from "../tags/TagsPanel";
 import { folderTree, type TreeRow } from "./tree";
+import { Submit } from "../../components/Submit";
 
 const query = graphql`
   query FoldersPageQuery {
@@ -232,9 +233,7 @@ function CreateFolderForm({ folders, onCreated }: { folders: readonly Row[]; onC
             ))}
           </select>
         </label>
-        <button type="submit" className="button-primary" disabled={create.pending}>
-          Create folder
-        </button>
+        <Submit action={create}>Create folder</Submit>
       </form>
       <Outcome outcome={create.outcome} />
     </section>

@@ -120,7 +120,6 @@ export default function NotificationsPage() {
         label="Your notifications, newest first"
         columns={columns}
         rows={rows}
-        rowKey={(n) => n.id}
         empty={
           <EmptyState title="No notifications yet.">
             Spikes, new videos of tracked accounts, finished analyses and radar searches show here as they happen.

@@ -53,7 +53,6 @@ export function RadarHistory({ query, selected }: { query: RadarHistory_query$ke
       <PagedList
         label="Past searches"
         rows={rows}
-        rowKey={(s) => s.id}
         itemProps={() => ({ className: "row" })}
         item={(s) => <HistoryRow search={s} selected={selected} />}
         paging={paging}

@@ -19,6 +19,7 @@ import { useAction } from "../../relay/action";
 import { OwnersOnly } from "./OwnersOnly";
 import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
+import { Submit } from "../../components/Submit";
 
 const query = graphql`
   query ApiKeysSectionQuery {
@@ -173,9 +174,7 @@ function ApiKeys() {
             placeholder="e.g. Reporting script"
           />
         </div>
-        <button type="submit" className="button-primary" disabled={create.pending}>
-          Create key
-        </button>
+        <Submit action={create}>Create key</Submit>
       </form>
       {created && (
         <ShownOnce
@@ -191,7 +190,6 @@ function ApiKeys() {
         label="API keys of this workspace"
         columns={columns}
         rows={rows}
-        rowKey={(k) => k.id}
         empty={
           <EmptyState title="No API keys yet.">Name one above (what will use it, e.g. “Reporting script”) and press Create key.</EmptyState>
         }

@@ -31,6 +31,7 @@ import { humanize } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
+import { Submit } from "../../components/Submit";
 
 const membersQuery = graphql`
   query MembersSectionQuery {
@@ -238,7 +239,7 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
       <Outcome outcome={setRole.outcome} />
       <Outcome outcome={remove.outcome} />
       {/* The person reading it is a member: never empty. */}
-      <DataTable label="Members of this workspace" columns={columns} rows={rows} rowKey={(m) => m.id} paging={paging} empty={null} />
+      <DataTable label="Members of this workspace" columns={columns} rows={rows} paging={paging} empty={null} />
     </section>
   );
 }
@@ -336,9 +337,7 @@ function Invitations() {
             ))}
           </select>
         </div>
-        <button type="submit" className="button-primary" disabled={create.pending}>
-          Invite
-        </button>
+        <Submit action={create}>Invite</Submit>
       </form>
       {link && (
         <ShownOnce
@@ -354,7 +353,6 @@ function Invitations() {
         label="Invitations of this workspace, newest first"
         columns={columns}
         rows={rows}
-        rowKey={(i) => i.id}
         empty={
           <EmptyState title="No invitations yet.">Enter the email of the person to invite, choose their role and press Invite.</EmptyState>
         }

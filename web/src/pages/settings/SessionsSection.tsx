@@ -104,7 +104,6 @@ export function SessionsSection() {
         label="Your signed-in sessions, newest first"
         columns={columns}
         rows={sessions}
-        rowKey={(s) => s.id}
         rowProps={(s) => ({ "aria-current": s.current ? "true" : undefined })}
         // This session is one of them: never empty.
         empty={null}

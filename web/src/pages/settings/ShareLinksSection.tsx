@@ -122,7 +122,6 @@ function ShareLinks() {
         label="Share links of this workspace, newest first"
         columns={columns}
         rows={rows}
-        rowKey={(l) => l.id}
         empty={<EmptyState title="No share links yet.">Open a folder and make one in its Reports section.</EmptyState>}
         paging={paging}
       />

@@ -233,7 +233,6 @@ function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries
         className="deliveries"
         columns={COLUMNS}
         rows={rows}
-        rowKey={(d) => d.id}
         rowProps={(d) => ({ "data-status": d.status })}
         empty={
           <EmptyState title="Nothing delivered yet.">

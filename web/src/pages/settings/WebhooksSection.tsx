@@ -19,6 +19,7 @@ import { OwnersOnly } from "./OwnersOnly";
 import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { DeleteWebhookButton, EVENTS, eventName, WebhookStatusBadge } from "./WebhookParts";
+import { Submit } from "../../components/Submit";
 
 const query = graphql`
   query WebhooksSectionQuery {
@@ -136,7 +137,6 @@ function Webhooks() {
         label="Webhook endpoints of this workspace"
         columns={columns}
         rows={rows}
-        rowKey={(h) => h.id}
         empty={
           <EmptyState title="No webhooks yet.">
             Enter the https URL of your receiver above, choose its events and press Create webhook.
@@ -223,9 +223,7 @@ function CreateWebhookForm({ connection, onCreated }: { connection: string; onCr
       </fieldset>
       <Outcome outcome={missing} />
       <div className="row">
-        <button type="submit" className="button-primary" disabled={create.pending}>
-          Create webhook
-        </button>
+        <Submit action={create}>Create webhook</Submit>
       </div>
       <Outcome outcome={create.outcome} />
     </form>

@@ -239,7 +239,6 @@ export function VideosTable({ query, columns: shown, options, onChange, pending 
         label={`Tracked videos, ${formatWhole(paging.total)} in all${options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}`}
         columns={columns}
         rows={rows}
-        rowKey={(v) => v.id}
         rowProps={(v) => ({ "data-video-id": v.uuid, "aria-selected": selection.has(v.id) })}
         empty={empty}
         sorting={{ sort: options.sort, order: options.order, onSort: onChange }}
