@@ -4,7 +4,8 @@
  * the domain's ports and shared vocabulary; domain → infra; within the domain, each area → the areas
  * listed before it (domain/shared first); no door imports another door's folder;
  * src/main (the composition root) and src/cli (an entry point) may use anything; src/ and the
- * dashboard (web/) import nothing of each other. Paths are relative to the project root.
+ * dashboard (web/) import nothing of each other; inside the dashboard, each folder imports only the floors below
+ * it and no two folders import each other. Paths are relative to the project root.
  */
 const { readFileSync } = require("node:fs");
 const { join } = require("node:path");
@@ -41,6 +42,22 @@ function areasInOrder(areas) {
 
 const AREAS = domainAreas();
 
+/**
+ * The dashboard's floors (web/src), the ground first: each folder imports only the folders below it (and
+ * __generated__, styles), never one above; main.tsx, the entry, stands above them all. What pages need of the
+ * app (URLs, the chosen workspace) lives below them: lib/paths.ts, relay/workspace.ts.
+ */
+const DASHBOARD_FLOORS = ["lib", "relay", "components", "pickers", "pages", "app"];
+const dashboardFloors = DASHBOARD_FLOORS.slice(0, -1).map((floor, i) => ({
+  name: `dashboard-${floor}-imports-downward`,
+  comment:
+    `web/src/${floor}/ imports only the floors below it (${DASHBOARD_FLOORS.slice(0, i).join(", ") || "none"}), never ` +
+    `${DASHBOARD_FLOORS.slice(i + 1).join(", ")} or main.tsx: a lower floor knows nothing of what stands on it.`,
+  severity: "error",
+  from: { path: `^web/src/${floor}/` },
+  to: { path: `^web/src/(${DASHBOARD_FLOORS.slice(i + 1).join("|")})/|^web/src/main\\.tsx$` },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -51,6 +68,17 @@ module.exports = {
       severity: "error",
       from: { path: `^src/domain/(?!(${AREAS.join("|")})/)` },
       to: { path: "^src/domain/" },
+    },
+    ...dashboardFloors,
+    {
+      name: "dashboard-folders-no-circle",
+      comment:
+        "No circle between the dashboard's folders (web/src/pages/folder → pages/folders → pages/folder …): two folders that import " +
+        "each other are one area in two places. What both need moves down (components/, pickers/, lib/) or into one of them.",
+      severity: "error",
+      scope: "folder",
+      from: { path: "^web/src/" },
+      to: { circular: true },
     },
     {
       name: "domain-is-inward",

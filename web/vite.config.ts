@@ -10,7 +10,7 @@ import { brotliCompress, constants, gzip } from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import babel from "@rolldown/plugin-babel";
-import { DASHBOARD_SEGMENTS } from "./src/app/paths.ts";
+import { DASHBOARD_SEGMENTS } from "./src/lib/paths.ts";
 
 /** Writes dist/routes.json: the first path segments the server answers with index.html. */
 function dashboardRoutes(): Plugin {

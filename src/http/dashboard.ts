@@ -7,7 +7,7 @@
  *   compressed). The build writes a `.br` and a `.gz` of each script and stylesheet (web/vite.config.ts):
  *   those are sent as they are, brotli first; anything else is gzipped on the fly.
  * - index.html for the dashboard's own paths only: the first path segments its build lists in
- *   routes.json (written by web/vite.config.ts from web/src/app/paths.ts), never cached so a new
+ *   routes.json (written by web/vite.config.ts from web/src/lib/paths.ts), never cached so a new
  *   build is picked up at once. Everything else (/api/v1, /graphql, /auth, /mcp, /metrics, /admin,
  *   /healthz, /readyz, unknown paths) keeps its own answer, the JSON 404 included.
  * - No build (a checkout without `npm ci`, or DASHBOARD_DIR pointing nowhere): `/` answers 503
@@ -35,7 +35,7 @@ function readBuild(dir: string): Build | null {
   return { indexHtml: readFileSync(index, "utf8"), segments: new Set(segments) };
 }
 
-/** The first segment of the shared report page (web/src/app/paths.ts `sharedReport`). */
+/** The first segment of the shared report page (web/src/lib/paths.ts `sharedReport`). */
 const SHARED_REPORT_SEGMENT = "r";
 
 const firstSegment = (path: string) => path.split("/")[1] ?? "";

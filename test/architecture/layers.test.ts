@@ -3,8 +3,9 @@
  * src/ and web/src/ (the dashboard) against .dependency-cruiser.cjs. Runs on throw-away trees with
  * one import the wrong way round (a domain module importing a door, a door importing another door's
  * routes, an import circle, an area importing one listed after it in the areas' order, an area with no
- * place in that order, the dashboard and the server importing each other) prove the rules do catch
- * each (so this test cannot pass by checking nothing).
+ * place in that order, the dashboard and the server importing each other, a dashboard folder importing
+ * one above it, two dashboard folders importing each other) prove the rules do catch each (so this test
+ * cannot pass by checking nothing).
  */
 import { existsSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -146,6 +147,43 @@ describe("layers", () => {
       "no-circular: src/http/route.ts → web/src/Page.tsx",
       "the-dashboard-is-a-client: web/src/Page.tsx → src/http/route.ts",
       "the-server-never-imports-the-dashboard: src/http/route.ts → web/src/Page.tsx",
+    ]);
+  });
+
+  it("the rules catch a dashboard folder importing one above it (a page importing the app, a component a page)", async () => {
+    expect(
+      (
+        await violationsOf({
+          "web/src/app/paths.ts": 'export const paths = { home: () => "/" };\n',
+          "web/src/app/routes.tsx": 'import { Page } from "../pages/home/Page.js";\nexport const routes = [Page];\n',
+          "web/src/pages/home/Page.tsx": 'import { paths } from "../../app/paths.js";\nexport const Page = () => paths.home();\n',
+          "web/src/components/Link.tsx": 'import { Page } from "../pages/home/Page.js";\nexport const Link = Page;\n',
+          "web/src/lib/paths.ts": 'export const paths = { home: () => "/" };\n',
+          "web/src/pages/home/Other.tsx": 'import { paths } from "../../lib/paths.js";\nexport const Other = () => paths.home();\n',
+        })
+      ).sort(),
+    ).toEqual([
+      "dashboard-components-imports-downward: web/src/components/Link.tsx → web/src/pages/home/Page.tsx",
+      // app → pages → app: the folders import each other as well.
+      "dashboard-folders-no-circle: web/src/app → web/src/pages/home",
+      "dashboard-folders-no-circle: web/src/pages/home → web/src/app",
+      "dashboard-pages-imports-downward: web/src/pages/home/Page.tsx → web/src/app/paths.ts",
+    ]);
+  });
+
+  it("the rules catch two dashboard folders importing each other, though no file imports itself back", async () => {
+    expect(
+      (
+        await violationsOf({
+          "web/src/pages/folder/AddTo.tsx": 'import { tree } from "../folders/tree.js";\nexport const AddTo = tree;\n',
+          "web/src/pages/folder/list.ts": "export const list = 1;\n",
+          "web/src/pages/folders/tree.ts": "export const tree = 1;\n",
+          "web/src/pages/folders/Page.tsx": 'import { list } from "../folder/list.js";\nexport const Page = list;\n',
+        })
+      ).sort(),
+    ).toEqual([
+      "dashboard-folders-no-circle: web/src/pages/folder → web/src/pages/folders",
+      "dashboard-folders-no-circle: web/src/pages/folders → web/src/pages/folder",
     ]);
   });
 });

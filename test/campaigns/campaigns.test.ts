@@ -13,9 +13,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { mcpCall as callTool } from "../helpers/mcp.js";
 import { newPerson, personClient, PASSWORD } from "../helpers/people.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { pgPool } from "../../src/infra/db.js";
@@ -26,27 +25,17 @@ import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 
 let api: RunningApi;
-let mcp: Client | null = null;
 beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(async () => {
-  await mcp?.close().catch(() => undefined);
   await stopAll(api);
 });
 
 const P = "/api/v1";
 const q = async <T = any>(text: string, params: unknown[] = []) => (await pgPool.query(text, params)).rows as T[];
 
-async function mcpCall(key: string, name: string, args: Record<string, unknown>) {
-  await mcp?.close().catch(() => undefined);
-  mcp = new Client({ name: "campaigns-test", version: "1.0.0" });
-  await mcp.connect(
-    new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
-  );
-  const r = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
-  return { isError: r.isError === true, body: r.structuredContent };
-}
+const mcpCall = (key: string, name: string, args: Record<string, unknown>) => callTool(api.url, key, name, args);
 
 /** `n` accounts tracked by the workspace, by bulk SQL; answers their ids in order. */
 async function seedAccounts(workspaceId: string, n: number): Promise<string[]> {

@@ -6,20 +6,17 @@
  * and never counted.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { mcpCall as callTool } from "../helpers/mcp.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { prisma } from "../../src/infra/db.js";
 import { createAccount, createTrackedVideo, createVariedVideos, snapshot, trackAccount } from "./fixtures.js";
 
 let api: RunningApi;
-const mcpClients: Client[] = [];
 beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(async () => {
-  for (const c of mcpClients) await c.close().catch(() => undefined);
   await stopAll(api);
 });
 
@@ -37,15 +34,7 @@ async function folder(c: C, name: string, parentId?: string | null): Promise<str
   return r.body.data.id;
 }
 
-async function mcpCall(key: string, name: string, args: Record<string, unknown>) {
-  const c = new Client({ name: "nesting-test", version: "1.0.0" });
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
-  );
-  mcpClients.push(c);
-  const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
-  return { isError: r.isError === true, body: r.structuredContent };
-}
+const mcpCall = (key: string, name: string, args: Record<string, unknown>) => callTool(api.url, key, name, args);
 
 describe("nesting: parents, depth, cycles", () => {
   it("creates under a parent, answers parentId, childCount and ancestors, lists a folder's children", async () => {

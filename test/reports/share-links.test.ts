@@ -114,6 +114,26 @@ describe("share links", () => {
     expect(after.body.data.find((l: { id: string }) => l.id === made.body.data.id).lastViewedAt).not.toBeNull();
   });
 
+  it("says when some of its numbers are simulated, and not once every video and account is read from the platforms", async () => {
+    const seeded = await seedFolder(a.workspaceId, "Simulated or not", { prefix: "simornot" });
+    const made = await ca.post(`/api/v1/folders/${seeded.folder.id}/share-links`, {});
+    const simulated = async () =>
+      (
+        await shared({
+          query: `query($t: String!) { sharedFolderReport(token: $t) { simulated } }`,
+          variables: { t: tokenOf(made.body.data.url) },
+        })
+      ).body.data.sharedFolderReport.simulated;
+    // The fixtures' videos were scraped by the simulated provider.
+    expect(await simulated()).toBe(true);
+    const videoIds = seeded.videos.map((v) => v.id);
+    await prisma.$executeRawUnsafe(`UPDATE videos SET data_source = 'ytdlp' WHERE id = ANY($1::uuid[])`, videoIds);
+    await prisma.$executeRawUnsafe(`UPDATE accounts SET data_source = 'simulated' WHERE id = $1::uuid`, seeded.account.id);
+    expect(await simulated()).toBe(true);
+    await prisma.$executeRawUnsafe(`UPDATE accounts SET data_source = 'ytdlp' WHERE id = $1::uuid`, seeded.account.id);
+    expect(await simulated()).toBe(false);
+  });
+
   it("tenancy: a token opens its own folder only; another workspace cannot list, make or revoke its links", async () => {
     const madeB = await cb.post(`/api/v1/folders/${seededB.folder.id}/share-links`, {});
     const tokenB = tokenOf(madeB.body.data.url);

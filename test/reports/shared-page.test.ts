@@ -45,7 +45,7 @@ describe("the shared report page, in Chromium", () => {
     // Schedule a report from the same section.
     await reports.getByLabel("Send to (up to 20 addresses)").fill("client@example.test");
     await reports.getByRole("button", { name: "Schedule report" }).click();
-    await reports.getByText(/Weekly, Monday at 08:00 .* to client@example.test/).waitFor();
+    await reports.getByRole("row", { name: /Weekly, Monday at 08:00 .* client@example.test/ }).waitFor();
     await expectAccessible(page, "the folder's Reports section");
 
     const visitor = await dashboardContext(browser, { baseURL: api.url });
@@ -56,6 +56,8 @@ describe("the shared report page, in Chromium", () => {
     expect(response!.headers()["x-robots-tag"]).toMatch(/noindex/);
     await p.getByRole("heading", { name: "Launch Week", level: 1 }).waitFor();
     expect(new URL(p.url()).pathname).toBe(path); // no redirect to sign-in
+    // Its numbers come from the simulated provider, and it says so, as every other page does.
+    await p.getByRole("note").getByText("Some of these numbers are simulated").waitFor();
     const totals = p.getByRole("region", { name: "Totals" });
     await expect.poll(() => totals.getByText("Videos", { exact: true }).locator("xpath=..").textContent()).toContain("3");
     await expect.poll(() => totals.getByText("Views", { exact: true }).locator("xpath=..").textContent()).toContain("6,000");

@@ -5,19 +5,16 @@
  * counts per tag (group by tag), and tenancy: another workspace's tags and items are never seen.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { mcpCall as callTool } from "../helpers/mcp.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { createAccount, createTrackedVideo, trackAccount } from "../folders/fixtures.js";
 
 let api: RunningApi;
-let mcp: Client | null = null;
 beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(async () => {
-  await mcp?.close().catch(() => undefined);
   await stopAll(api);
 });
 
@@ -28,15 +25,7 @@ async function setup() {
   return { ws, c: client(api.url, ws.key) };
 }
 
-async function mcpCall(key: string, name: string, args: Record<string, unknown>) {
-  await mcp?.close().catch(() => undefined);
-  mcp = new Client({ name: "tags-test", version: "1.0.0" });
-  await mcp.connect(
-    new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
-  );
-  const r = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any };
-  return { isError: r.isError === true, body: r.structuredContent };
-}
+const mcpCall = (key: string, name: string, args: Record<string, unknown>) => callTool(api.url, key, name, args);
 
 describe("tags: create, read, update, delete", () => {
   it("creates with a default colour, refuses a name taken in another case, renames, recolours, lists by name and deletes", async () => {

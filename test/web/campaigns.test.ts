@@ -259,7 +259,10 @@ describe("campaigns and creators pages in Chromium", () => {
   it("creates a creator, assigns an account, and says why another creator's account is refused", async () => {
     await page.goto("/creators");
     await page.getByRole("heading", { level: 1, name: "Creators" }).waitFor();
-    await page.locator("[data-creator='Mia Rossi']").getByText("@mia_makes").waitFor();
+    await page
+      .locator("[data-creator='Mia Rossi']")
+      .getByRole("link", { name: /@mia_makes/ })
+      .waitFor();
     await page.getByLabel("Name", { exact: true }).fill("Noor Haddad");
     await page.getByLabel("Contact").fill("noor@example.test");
     await page.getByRole("button", { name: "Add creator" }).click();

@@ -151,7 +151,7 @@ describe("the dashboard's house in Chromium", () => {
     await expect(page.getByText("Something went wrong").count()).resolves.toBe(0);
   });
 
-  it("lists the first 100 folders in the folder picker and says there are more", async () => {
+  it("lists the folders in the folder picker page by page, saying how many of how many", async () => {
     await prisma.folder.createMany({
       data: Array.from({ length: 101 }, (_, i) => ({ workspaceId: studio.workspaceId, name: `Bulk folder ${i}` })),
     });
@@ -159,7 +159,10 @@ describe("the dashboard's house in Chromium", () => {
     await page.goto("/videos");
     await page.locator("table.data-table tbody tr").first().getByRole("checkbox").check();
     await page.getByRole("button", { name: "Add to folder" }).click();
-    await page.getByText(/^Listing the first 100 of 10[3-9] folders/).waitFor();
+    const bulk = page.locator(".bulk");
+    await bulk.getByText(/^Showing 50 of 10[3-9] folders/).waitFor();
+    await bulk.getByRole("button", { name: "Show more" }).click();
+    await bulk.getByText(/^Showing 100 of 10[3-9] folders/).waitFor();
   });
 
   it("keeps the workspace switcher's name when switching fails: the error is not in its label", async () => {

@@ -186,7 +186,7 @@ describe("dashboard in Chromium", () => {
     await rowB.getByRole("checkbox").check();
     await page.getByRole("group", { name: "Selected videos" }).getByText("1 selected").waitFor();
     await page.getByRole("button", { name: "Add to folder" }).click();
-    await page.getByLabel("Folder").selectOption({ label: "Best hooks" });
+    await page.getByRole("combobox", { name: "Folder", exact: true }).selectOption({ label: "Best hooks" });
     await page.getByRole("button", { name: "Add", exact: true }).click();
     await page.getByRole("status").getByText("Added 1 video to Best hooks.").waitFor();
     await expectAccessible(page, "Videos (selection)");
@@ -271,6 +271,12 @@ describe("dashboard in Chromium", () => {
     await p.getByLabel("Repeat the password").fill("a new password 42");
     await p.getByRole("button", { name: "Set password" }).click();
     await p.getByText("Your password is set").waitFor();
+    // A failed sign-in then says only what failed, not that the password is set.
+    await p.getByLabel("Email").fill("grace@example.com");
+    await p.getByLabel("Password").fill("not the new password");
+    await p.getByRole("button", { name: "Sign in" }).click();
+    await p.getByRole("alert").getByText("Wrong email or password.").waitFor();
+    expect(await p.getByText("Your password is set").count()).toBe(0);
     // The link is single-use.
     await p.goto(link.pathname + link.search);
     await p.getByLabel("New password").fill("another password 42");

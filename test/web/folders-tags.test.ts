@@ -153,9 +153,13 @@ describe("nested folders and tags in the dashboard", () => {
   it("moves a folder with Move to and by dragging, and deletes a parent keeping its children", async () => {
     await page.getByRole("link", { name: "Creator Ana" }).click();
     await page.getByRole("button", { name: "Move to…" }).click();
-    const choices = await page.getByLabel("Move into").locator("option").allTextContents();
-    expect(choices).toEqual(["Top level", "Client Acme", "Client Acme / Campaign Spring"]);
-    await page.getByLabel("Move into").selectOption({ label: "Client Acme" });
+    // Every folder, by its path in creation order; the folder itself is listed but cannot take itself.
+    const into = page.getByRole("combobox", { name: "Move into" });
+    await expect
+      .poll(() => into.locator("option").allTextContents())
+      .toEqual(["Top level", "Client Acme", "Client Acme / Campaign Spring", "Client Acme / Campaign Spring / Creator Ana (this folder)"]);
+    expect(await into.locator("option", { hasText: "(this folder)" }).isDisabled()).toBe(true);
+    await into.selectOption({ label: "Client Acme" });
     await page.getByRole("button", { name: "Move", exact: true }).click();
     await expect.poll(crumbs).toEqual(["Folders", "Client Acme", "Creator Ana"]);
 

@@ -10,6 +10,8 @@ import {
   platformName,
   PLATFORMS,
   plural,
+  shortTitle,
+  truncate,
   videoTitle,
 } from "../../web/src/lib/format.js";
 
@@ -53,5 +55,18 @@ describe("dashboard formats", () => {
     ]);
     expect(PLATFORMS.map((p) => p.value)).toEqual(["PLATFORM_A", "PLATFORM_B", "PLATFORM_C"]);
     expect(platformName("PLATFORM_B")).toBe("Platform B");
+  });
+
+  it("cuts long text at a word, with an ellipsis, and folds its white space", () => {
+    expect(truncate("Three tips for sourdough", 80)).toBe("Three tips for sourdough");
+    expect(truncate("Three tips for a better sourdough starter, every single morning", 30)).toBe("Three tips for a better…");
+    expect(truncate("Line one,\n  line two", 80)).toBe("Line one, line two");
+    // Never past max, ellipsis included; a single long word is cut inside.
+    expect(truncate("supercalifragilisticexpialidocious", 10)).toBe("supercali…");
+    expect(truncate("a, b, c, d, e, f, g, h", 10)).toBe("a, b, c…");
+    const cut = shortTitle({ description: "word ".repeat(40), username: "maker" });
+    expect(cut.length).toBeLessThanOrEqual(80);
+    expect(cut.endsWith("word…")).toBe(true);
+    expect(shortTitle({ description: "", username: "maker" })).toBe("Video by @maker");
   });
 });

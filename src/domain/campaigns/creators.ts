@@ -12,6 +12,7 @@ import type { Actor } from "../actors/actor.ts";
 import { authorizeAccountsChange, authorizeCreatorChange, type Changer } from "../actors/payout-holds.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
 import { pageSql, type Order, type Page, type PageRequest } from "../shared/pages.ts";
+import { searchSql } from "../shared/search.ts";
 
 export interface CreatorRecord {
   id: string;
@@ -40,13 +41,15 @@ export async function createCreator(
   return c!;
 }
 
-export async function listCreators(workspaceId: string, page: PageRequest): Promise<Page<CreatorRecord>> {
+/** A page of the workspace's creators (CREATORS_ORDER), with the total; `q`: words of their names. */
+export async function listCreators(workspaceId: string, page: PageRequest, filter: { q?: string } = {}): Promise<Page<CreatorRecord>> {
   const p = pageSql(CREATORS_ORDER, page);
+  const named = searchSql(Prisma.sql`lower(cr.name)`, filter.q);
   const [items, [count]] = await Promise.all([
     sql<CreatorRecord>(
-      Prisma.sql`SELECT ${COLUMNS} FROM creators cr WHERE cr.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+      Prisma.sql`SELECT ${COLUMNS} FROM creators cr WHERE cr.workspace_id = ${workspaceId}::uuid ${named} ${p.where} ${p.orderBy} ${p.limit}`,
     ),
-    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM creators WHERE workspace_id = ${workspaceId}::uuid`),
+    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM creators cr WHERE cr.workspace_id = ${workspaceId}::uuid ${named}`),
   ]);
   return { items, total: count!.n };
 }

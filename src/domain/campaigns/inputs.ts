@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { idList, page, uuid } from "../shared/inputs.ts";
+import { searchText } from "../shared/search.ts";
 import { timeZone } from "../notifications/inputs.ts";
 
 const text = (field: string, max: number) =>
@@ -28,7 +29,7 @@ export const updateCreatorInput = z
     message: "give name, contact or notes",
     path: ["name"],
   });
-export const listCreatorsQuery = page(50);
+export const listCreatorsQuery = page(50).extend({ q: searchText("the creator's name") });
 
 /** Accounts given to (or taken from) a creator: canonical account ids the workspace tracks. */
 export const creatorAccountsInput = z.strictObject({

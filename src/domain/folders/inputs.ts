@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { idList, page, pageLimit, pageOffset, postedDays, sortOrder, uuid } from "../shared/inputs.ts";
+import { searchText } from "../shared/search.ts";
 import { MAX_FOLDER_DEPTH } from "./tree.ts";
 import { growthQuery } from "../analytics/inputs.ts";
 import { tagFilter } from "../tags/inputs.ts";
@@ -68,6 +69,7 @@ export const listFoldersQuery = page(20).extend({
   parentId: uuid
     .optional()
     .meta({ description: "Only the direct sub-folders of this folder. Without it: every folder of the workspace, at every level." }),
+  q: searchText("the folder's name"),
 });
 export const folderAccountsQuery = page(30);
 

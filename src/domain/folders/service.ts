@@ -10,6 +10,7 @@ import { prisma, sql, sqlExec, type Tx } from "../../infra/db.ts";
 import { notFound } from "../shared/errors.ts";
 import { pageSql, rowNumberRange, type Order, type PageRequest, type Page } from "../shared/pages.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
+import { searchSql } from "../shared/search.ts";
 import { folderVideoIds } from "./video-set.ts";
 import { lockFolderTree, placeFolder } from "./tree.ts";
 import type { DeleteChildren } from "./inputs.ts";
@@ -61,12 +62,16 @@ export async function createFolder(workspaceId: string, name: string, parentId: 
   });
 }
 
-/** Which folders a list holds: all of them (no filter), or the direct sub-folders of one folder. */
+/** Which folders a list holds: all of them (no filter), or the direct sub-folders of one folder; `q`: words of their names. */
 export interface FolderListFilter {
   parentId?: string;
+  q?: string;
 }
 
-/** A page of the workspace's folders (FOLDERS_ORDER, or FOLDERS_OLDEST_FIRST), with the total; `parentId` keeps that folder's sub-folders. */
+/**
+ * A page of the workspace's folders (FOLDERS_ORDER, or FOLDERS_OLDEST_FIRST), with the total of the filter's folders;
+ * `parentId` keeps that folder's sub-folders, `q` the folders whose name holds its words (../shared/search.ts).
+ */
 export async function listFolders(
   workspaceId: string,
   page: PageRequest,
@@ -75,11 +80,12 @@ export async function listFolders(
 ): Promise<Page<FolderRecord>> {
   const p = pageSql(order, page);
   const under = filter.parentId ? Prisma.sql`AND f.parent_id = ${filter.parentId}::uuid` : Prisma.empty;
+  const named = searchSql(Prisma.sql`lower(f.name)`, filter.q);
   const [items, [count]] = await Promise.all([
     sql<FolderRecord>(
-      Prisma.sql`SELECT ${FOLDER_COLUMNS} FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${under} ${p.where} ${p.orderBy} ${p.limit}`,
+      Prisma.sql`SELECT ${FOLDER_COLUMNS} FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${under} ${named} ${p.where} ${p.orderBy} ${p.limit}`,
     ),
-    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${under}`),
+    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM folders f WHERE f.workspace_id = ${workspaceId}::uuid ${under} ${named}`),
   ]);
   return { items, total: count!.n };
 }

@@ -12,7 +12,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import { sql } from "../../infra/db.ts";
 import { folderAnalytics, folderGrowth } from "../folders/contents.ts";
 import { requireFolder } from "../folders/service.ts";
-import { folderAccountIds } from "../folders/video-set.ts";
+import { folderAccountIds, folderVideoIds } from "../folders/video-set.ts";
 import type { GrowthPoint } from "../analytics/service.ts";
 import type { SharedReportPeriod } from "./inputs.ts";
 import { resolveShareToken } from "./share-links.ts";
@@ -51,6 +51,8 @@ export interface SharedFolderReport {
   growth: GrowthPoint[];
   topVideos: SharedTopVideo[];
   topAccounts: SharedTopAccount[];
+  /** Some of its numbers come from the simulated provider (synthetic demo data), not from the platforms. */
+  simulated: boolean;
 }
 
 const TOP_ACCOUNTS = 5;
@@ -66,16 +68,27 @@ async function topAccounts(workspaceId: string, folderId: string): Promise<Share
   return rows.map((r, i) => ({ rank: i + 1, ...r }));
 }
 
+/** Whether any of the folder's videos or accounts has numbers from the simulated provider. */
+async function simulatedNumbers(workspaceId: string, folderId: string): Promise<boolean> {
+  const [row] = await sql<{ simulated: boolean }>(Prisma.sql`
+    SELECT EXISTS (SELECT 1 FROM (${folderVideoIds(folderId)}) s JOIN videos v ON v.id = s.video_id WHERE v.data_source = 'simulated')
+        OR EXISTS (SELECT 1 FROM (${folderAccountIds(folderId, false)}) fa
+                     JOIN tracked_accounts ta ON ta.id = fa.tracked_account_id AND ta.workspace_id = ${workspaceId}::uuid
+                     JOIN accounts a ON a.id = ta.account_id WHERE a.data_source = 'simulated') AS simulated`);
+  return row?.simulated ?? false;
+}
+
 /** The folder's report a token opens, or null (unknown, revoked, expired: one answer). */
 export async function sharedFolderReport(token: string, period: SharedReportPeriod, now = new Date()): Promise<SharedFolderReport | null> {
   const link = await resolveShareToken(token);
   if (!link) return null;
   const { workspaceId, folderId } = link;
-  const [folder, analytics, growth, accounts] = await Promise.all([
+  const [folder, analytics, growth, accounts, simulated] = await Promise.all([
     requireFolder(workspaceId, folderId),
     folderAnalytics(workspaceId, folderId),
     folderGrowth(workspaceId, folderId, period, {}, now),
     topAccounts(workspaceId, folderId),
+    simulatedNumbers(workspaceId, folderId),
   ]);
   const { topVideos, ...cards } = analytics;
   return {
@@ -87,5 +100,6 @@ export async function sharedFolderReport(token: string, period: SharedReportPeri
     growth: [...growth].reverse(),
     topVideos: topVideos.map((v, i) => ({ rank: i + 1, username: v.username, description: v.description, views: v.viewCount ?? 0 })),
     topAccounts: accounts,
+    simulated,
   };
 }

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { idList, page, uuid } from "../shared/inputs.ts";
+import { searchText } from "../shared/search.ts";
 
 const MAX_TAG_NAME = 50;
 
@@ -33,7 +34,8 @@ export const updateTagInput = z
   .strictObject({ name: tagName.optional(), color: tagColor.optional() })
   .refine((b) => b.name !== undefined || b.color !== undefined, { message: "give name, color or both", path: ["name"] });
 
-export const listTagsQuery = page(50);
+/** GET /tags (and GraphQL `tags`, MCP list_tags): a page, and `q`, words of the tags' names. */
+export const listTagsQuery = page(50).extend({ q: searchText("the tag's name") });
 
 /** Bulk tag and untag: 1 to 50 ids a request, like folder membership. */
 export const tagVideoIdsInput = z.strictObject({ video_ids: idList("video_ids").meta({ description: "1 to 50 video UUIDs." }) });

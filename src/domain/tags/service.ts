@@ -11,6 +11,7 @@ import { DomainError, notFound } from "../shared/errors.ts";
 import type { BulkItemResult } from "../shared/inputs.ts";
 import { pageSql, type Order, type Page, type PageRequest } from "../shared/pages.ts";
 import { authorizeTagChange, type Changer } from "../actors/payout-holds.ts";
+import { searchSql } from "../shared/search.ts";
 import { DEFAULT_TAG_COLOR } from "./inputs.ts";
 
 export interface TagRecord {
@@ -53,14 +54,20 @@ export async function createTag(workspaceId: string, input: { name: string; colo
   return tag;
 }
 
-/** A page of the workspace's tags (TAGS_ORDER), with the total. */
-export async function listTags(workspaceId: string, page: PageRequest): Promise<Page<TagRecord>> {
+/** Which tags a list holds: `q`, words of their names (all tags without it). */
+export interface TagListFilter {
+  q?: string;
+}
+
+/** A page of the workspace's tags (TAGS_ORDER), with the total of the filter's tags. */
+export async function listTags(workspaceId: string, page: PageRequest, filter: TagListFilter = {}): Promise<Page<TagRecord>> {
   const p = pageSql(TAGS_ORDER, page);
+  const named = searchSql(Prisma.sql`lower(t.name)`, filter.q);
   const [items, [count]] = await Promise.all([
     sql<TagRecord>(
-      Prisma.sql`SELECT ${TAG_COLUMNS} FROM tags t WHERE t.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+      Prisma.sql`SELECT ${TAG_COLUMNS} FROM tags t WHERE t.workspace_id = ${workspaceId}::uuid ${named} ${p.where} ${p.orderBy} ${p.limit}`,
     ),
-    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM tags WHERE workspace_id = ${workspaceId}::uuid`),
+    sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM tags t WHERE t.workspace_id = ${workspaceId}::uuid ${named}`),
   ]);
   return { items, total: count!.n };
 }
@@ -88,8 +95,8 @@ export async function tagCounts(workspaceId: string, tagIds: readonly string[]):
 
 const NO_COUNTS: TagCounts = { videoCount: 0, accountCount: 0, totalViews: 0 };
 
-export async function listTagSummaries(workspaceId: string, page: PageRequest): Promise<Page<TagSummary>> {
-  const { items, total } = await listTags(workspaceId, page);
+export async function listTagSummaries(workspaceId: string, page: PageRequest, filter: TagListFilter = {}): Promise<Page<TagSummary>> {
+  const { items, total } = await listTags(workspaceId, page, filter);
   const counts = await tagCounts(
     workspaceId,
     items.map((t) => t.id),

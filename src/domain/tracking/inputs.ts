@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { day, idList, page, pageLimit, pageOffset, postedDays, sortOrder } from "../shared/inputs.ts";
+import { searchText } from "../shared/search.ts";
 import { PLATFORMS } from "../shared/platform.ts";
 import { ACCOUNT_SORTS, HISTORY_INTERVALS, VIDEO_SORTS } from "./views.ts";
 import { ACCEPTED_ACCOUNT_LINKS, ACCEPTED_VIDEO_LINKS } from "./urls.ts";
@@ -52,15 +53,7 @@ export const videoListFilter = z.object({
     .enum(PLATFORMS, { message: `platform must be one of ${PLATFORMS.join(", ")}` })
     .optional()
     .meta({ description: "Only videos of this platform." }),
-  q: z
-    .string({ message: "q must be a string" })
-    .max(200, "q is at most 200 characters")
-    .optional()
-    .meta({
-      description:
-        "Words (separated by spaces, at most 10 used) that must each appear, case-insensitively and anywhere (a part of a word counts: " +
-        "`cook` finds `cooking`), in the video's description or its author's username. Empty: no filter.",
-    }),
+  q: searchText("the video's description or its author's username"),
   sort: z
     .enum(VIDEO_SORTS, { message: `sort must be one of ${VIDEO_SORTS.join(", ")}` })
     .default("tracked_at")
@@ -91,7 +84,7 @@ export const listAccountsQuery = page(20).extend({ tag: tagFilter });
 /** Filters and order of GraphQL `accounts` (REST GET /accounts takes none: its list is the spec's). */
 export const accountListFilter = z.object({
   platform: videoListFilter.shape.platform,
-  q: z.string({ message: "q must be a string" }).max(200, "q is at most 200 characters").optional(),
+  q: searchText("the account's username or display name"),
   sort: z.enum(ACCOUNT_SORTS, { message: `sort must be one of ${ACCOUNT_SORTS.join(", ")}` }).default("tracked_at"),
   order: sortOrder("order").default("desc"),
   tag: tagFilter,

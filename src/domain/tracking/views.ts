@@ -11,6 +11,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import type { Platform } from "../shared/platform.ts";
 import type { Order, SortKey, SortOrder } from "../shared/pages.ts";
 import { DAY_MS, type PostedDays } from "../shared/inputs.ts";
+import { wordsIn } from "../shared/search.ts";
 import { accountTagsSql, videoTagsSql } from "../tags/filter.ts";
 
 export type ScrapeStatus = "queued" | "scraping" | "ready" | "failed";
@@ -126,16 +127,6 @@ export function trackedVideosOrder(sort: VideoSort = "tracked_at", order: SortOr
   ];
 }
 
-/** The words of `q`: lower-cased, at most 10, LIKE's special characters escaped. */
-function searchWords(q: string): string[] {
-  return q
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 10)
-    .map((w) => w.replace(/[\\%_]/g, (c) => `\\${c}`));
-}
-
 /**
  * `AND …` predicates of the filters over `videos v` and its tracking `tv` (Prisma.empty without any):
  * the platform, each word of `q` in lower(description || ' ' || username), the trigram-indexed
@@ -144,7 +135,7 @@ function searchWords(q: string): string[] {
 export function videoFilterSql(f: VideoListOptions): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   if (f.platform) parts.push(Prisma.sql`v.platform = ${f.platform}::"Platform"`);
-  for (const word of searchWords(f.q ?? "")) parts.push(Prisma.sql`lower(v.description || ' ' || v.username) LIKE ${`%${word}%`}`);
+  parts.push(...wordsIn(Prisma.sql`lower(v.description || ' ' || v.username)`, f.q));
   const tags = videoTagsSql(f.tag);
   if (tags) parts.push(tags);
   return parts.length ? Prisma.sql`AND ${Prisma.join(parts, " AND ")}` : Prisma.empty;
@@ -335,7 +326,7 @@ export function trackedAccountsOrder(sort: AccountSort = "tracked_at", order: So
 export function accountFilterSql(f: AccountListOptions): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   if (f.platform) parts.push(Prisma.sql`a.platform = ${f.platform}::"Platform"`);
-  for (const word of searchWords(f.q ?? "")) parts.push(Prisma.sql`lower(a.username || ' ' || a.display_name) LIKE ${`%${word}%`}`);
+  parts.push(...wordsIn(Prisma.sql`lower(a.username || ' ' || a.display_name)`, f.q));
   const tags = accountTagsSql(f.tag);
   if (tags) parts.push(tags);
   return parts.length ? Prisma.sql`AND ${Prisma.join(parts, " AND ")}` : Prisma.empty;

@@ -10,7 +10,7 @@
  * comes with the page's requests, same origin) gets a GraphiQL that works at once with that session:
  * every request carries `x-requested-with` (the CSRF rule of src/http/who-is-asking.ts) and the
  * workspace chosen in the dashboard (`x-workspace-id`, read from the browser's storage as
- * web/src/app/workspace.ts keeps it), so introspection fills the docs explorer. Anyone else finds
+ * web/src/relay/workspace.ts keeps it), so introspection fills the docs explorer. Anyone else finds
  * an `Authorization: Bearer …` template in the Headers tab, with where to get a key.
  *
  * The page is one of the service's pages (src/http/pages.ts): it may not be framed by another page
@@ -72,7 +72,7 @@ export interface GraphiQLPage extends GraphiQLOptions {
   sessionWorkspaces?: string[];
 }
 
-/** Where the dashboard keeps the chosen workspace (web/src/app/workspace.ts, STORAGE_KEY). */
+/** Where the dashboard keeps the chosen workspace (web/src/relay/workspace.ts, STORAGE_KEY). */
 const DASHBOARD_WORKSPACE_KEY = "dashboard.workspaceId";
 
 const SIGNED_OUT_HEADERS = `{

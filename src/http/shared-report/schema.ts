@@ -6,6 +6,7 @@
  * accounts carry their rank, never an id.
  */
 import {
+  GraphQLBoolean,
   GraphQLEnumType,
   GraphQLFloat,
   GraphQLInt,
@@ -95,6 +96,10 @@ const Report = new GraphQLObjectType<SharedFolderReport>({
     growth: { type: nn(new GraphQLList(nn(GrowthDay))), description: "Oldest day first." },
     topVideos: { type: nn(new GraphQLList(nn(TopVideo))) },
     topAccounts: { type: nn(new GraphQLList(nn(TopAccount))) },
+    simulated: {
+      type: nn(GraphQLBoolean),
+      description: "True when some of its numbers come from the simulated provider (synthetic demo data), not from the platforms.",
+    },
   },
 });
 

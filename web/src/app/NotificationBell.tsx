@@ -8,7 +8,7 @@ import { graphql, useSubscription } from "react-relay";
 import { NavLink } from "react-router";
 import type { GraphQLSubscriptionConfig } from "relay-runtime";
 import type { NotificationBellSubscription } from "../__generated__/NotificationBellSubscription.graphql";
-import { paths } from "./paths";
+import { paths } from "../lib/paths";
 
 const subscription = graphql`
   subscription NotificationBellSubscription {

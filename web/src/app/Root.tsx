@@ -1,7 +1,7 @@
 /**
  * The root of every route: the Relay environment the router's loaders loaded this state's queries
  * into (./routes.tsx), so a page and its queries always share one environment, also right after a
- * workspace switch (./workspace.ts).
+ * workspace switch (relay/workspace.ts).
  */
 import { RelayEnvironmentProvider } from "react-relay";
 import { Outlet, useLoaderData } from "react-router";

@@ -10,10 +10,10 @@ import { Link, NavLink, Outlet, useLocation, useNavigate, useNavigation } from "
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Loading } from "../components/Loading";
 import { signOut } from "../lib/auth";
-import { paths } from "./paths";
+import { paths } from "../lib/paths";
 import type { ShellQuery } from "../__generated__/ShellQuery.graphql";
 import { useRouteQuery } from "../relay/route-query";
-import { startOver } from "./workspace";
+import { startOver } from "../relay/workspace";
 import { WorkspaceSwitcher } from "./WorkspaceSwitcher";
 import { NotificationBell } from "./NotificationBell";
 

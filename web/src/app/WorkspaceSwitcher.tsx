@@ -1,14 +1,14 @@
 /**
  * Which workspace the dashboard acts on: the person's workspaces, with their role. Choosing one
  * remembers it for the session on the server (selectWorkspace) and in this browser, then rebuilds
- * the Relay environment (app/workspace.tsx), so every page reads the new workspace's data.
+ * the Relay environment (relay/workspace.ts), so every page reads the new workspace's data.
  */
 import { graphql, useFragment } from "react-relay";
 import type { WorkspaceSwitcher_viewer$key } from "../__generated__/WorkspaceSwitcher_viewer.graphql";
 import type { WorkspaceSwitcherSelectMutation } from "../__generated__/WorkspaceSwitcherSelectMutation.graphql";
 import { Outcome } from "../components/Outcome";
 import { useAction } from "../relay/action";
-import { useWorkspaceChoice } from "./workspace";
+import { useWorkspaceChoice } from "../relay/workspace";
 
 const fragment = graphql`
   fragment WorkspaceSwitcher_viewer on Viewer {

@@ -5,10 +5,10 @@
  * with their code: the first load (the viewer, the page's code, the page's queries) and a child
  * route's query (a radar search under /radar, a settings section) never wait for each other.
  *
- * URLs are built with ./paths.ts; a new top-level segment goes into DASHBOARD_SEGMENTS there as well.
+ * URLs are built with lib/paths.ts; a new top-level segment goes into DASHBOARD_SEGMENTS there as well.
  */
 import { redirect, useRouteError, type LoaderFunctionArgs, type RouteObject } from "react-router";
-import { fetchQuery, type Environment } from "relay-runtime";
+import { fetchQuery, type ConcreteRequest, type Environment } from "relay-runtime";
 import ShellQuery from "../__generated__/ShellQuery.graphql";
 import type { ShellQuery as ShellQueryType } from "../__generated__/ShellQuery.graphql";
 import OverviewPageQuery from "../__generated__/OverviewPageQuery.graphql";
@@ -36,6 +36,10 @@ import ShareLinksSectionQuery from "../__generated__/ShareLinksSectionQuery.grap
 import CampaignsPageQuery from "../__generated__/CampaignsPageQuery.graphql";
 import CampaignPageQuery from "../__generated__/CampaignPageQuery.graphql";
 import CreatorsPageQuery from "../__generated__/CreatorsPageQuery.graphql";
+import TagFilterQuery from "../__generated__/TagFilterQuery.graphql";
+import BulkTagQuery from "../__generated__/BulkTagQuery.graphql";
+import CampaignMembersQuery from "../__generated__/CampaignMembersQuery.graphql";
+import VideosByHandQuery from "../__generated__/VideosByHandQuery.graphql";
 import { ErrorMessage } from "../components/ErrorMessage";
 import { Loading } from "../components/Loading";
 import { forgetSignedIn, maybeSignedIn } from "../lib/auth";
@@ -44,10 +48,10 @@ import { accountListOptions } from "../pages/accounts/list-options";
 import { folderVideoOptions } from "../pages/folder/list-options";
 import { videoListOptions } from "../pages/videos/list-options";
 import { loadRouteQueries, type RouteQuery } from "../relay/route-query";
-import { paths } from "./paths";
+import { paths } from "../lib/paths";
 import { Root } from "./Root";
 import { SignedIn } from "./SignedIn";
-import { chooseWorkspace, currentEnvironment, currentWorkspaceId } from "./workspace";
+import { chooseWorkspace, currentEnvironment, currentWorkspaceId } from "../relay/workspace";
 
 type Loader = (args: LoaderFunctionArgs) => RouteQuery[] | Promise<RouteQuery[]>;
 
@@ -109,6 +113,12 @@ async function ifOwner(queries: RouteQuery[]): Promise<RouteQuery[]> {
   return data?.viewer?.currentWorkspace?.role === "OWNER" ? queries : [];
 }
 
+/** A list's query and its tag filter's (pages/tags/TagFilter.tsx: the tags to choose from, and the URL's named). */
+const withTagFilter = (list: ConcreteRequest, options: { tagIds: string[] | null }): RouteQuery[] => [
+  [list, options],
+  [TagFilterQuery, { chosen: options.tagIds ?? [] }],
+];
+
 const page = (load: () => Promise<{ default: React.ComponentType }>) => () => load().then((m) => ({ Component: m.default }));
 const section = (name: keyof typeof import("../pages/settings/sections")) => () =>
   import("../pages/settings/sections").then((m) => ({ Component: m[name] }));
@@ -152,7 +162,7 @@ export const routes: RouteObject[] = [
           { index: true, loader: signedIn(() => [[OverviewPageQuery, {}]]), lazy: page(() => import("../pages/overview/OverviewPage")) },
           {
             path: "videos",
-            loader: signedIn(({ request }) => [[VideosPageQuery, videoListOptions.read(search(request))]]),
+            loader: signedIn(({ request }) => withTagFilter(VideosPageQuery, videoListOptions.read(search(request)))),
             lazy: page(() => import("../pages/videos/VideosPage")),
           },
           {
@@ -162,12 +172,16 @@ export const routes: RouteObject[] = [
           },
           {
             path: "accounts",
-            loader: signedIn(({ request }) => [[AccountsPageQuery, accountListOptions.read(search(request))]]),
+            loader: signedIn(({ request }) => withTagFilter(AccountsPageQuery, accountListOptions.read(search(request)))),
             lazy: page(() => import("../pages/accounts/AccountsPage")),
           },
           {
             path: "accounts/:id",
-            loader: signedIn(({ params }) => [[AccountPageQuery, { id: params.id }]]),
+            // The tags to choose from (pages/account/AccountTags.tsx) start with the account's query.
+            loader: signedIn(({ params }) => [
+              [AccountPageQuery, { id: params.id }],
+              [BulkTagQuery, {}],
+            ]),
             lazy: page(() => import("../pages/account/AccountPage")),
           },
           { path: "folders", loader: signedIn(() => [[FoldersPageQuery, {}]]), lazy: page(() => import("../pages/folders/FoldersPage")) },
@@ -238,7 +252,14 @@ export const routes: RouteObject[] = [
           },
           {
             path: "campaigns/:id",
-            loader: signedIn(({ params }) => [[CampaignPageQuery, { id: params.id }]]),
+            // The owners' pickers (members, videos by hand) start with the campaign's query.
+            loader: signedIn(async ({ params }) => [
+              [CampaignPageQuery, { id: params.id }],
+              ...(await ifOwner([
+                [CampaignMembersQuery, {}],
+                [VideosByHandQuery, {}],
+              ])),
+            ]),
             lazy: page(() => import("../pages/campaigns/CampaignPage")),
           },
           {

@@ -1,14 +1,16 @@
 /**
  * The one table of the dashboard: columns, rows, an empty state, the paged footer ("Showing 20 of
  * 45 videos", Show more) and, when the list sorts on the server, sortable headers whose sort lives
- * in the URL (lib/list-options.ts `useListOptions`). Every list uses it; see web/README.md "Lists".
+ * in the URL (lib/list-options.ts `useListOptions`). Every table uses it (a lint rule keeps `<table>`
+ * here), every paged list that is not a table PagedList (./PagedList.tsx); see web/README.md "Lists".
+ * Its types are its own: a page's generated types never reach in.
  *
  * Hand-written rather than a table library: the server sorts, filters and pages, so what is left
  * is rendering cells with the right semantics (caption, `th scope`, `aria-sort`, a focusable scroll
  * region), and selection is a set of row ids.
  */
 import type { HTMLAttributes, ReactNode } from "react";
-import type { SortOrder } from "../__generated__/VideosPageQuery.graphql";
+import type { SortOrder } from "../lib/list-options";
 import type { Paging } from "../relay/paged";
 import { ShowMore } from "./ShowMore";
 
@@ -31,23 +33,27 @@ export interface Sorting<S extends string> {
   onSort: (o: { sort: S; order: SortOrder }) => void;
 }
 
-interface Props<T, S extends string> {
+/** A row's React key: its `id` when it has one, else `rowKey` says what it is. */
+export type RowKey<T> = T extends { readonly id: string } ? { rowKey?: (row: T) => string } : { rowKey: (row: T) => string };
+
+type Props<T, S extends string> = RowKey<T> & {
   /** The caption (for screen readers) and the name of the scroll region. */
   label: string;
   columns: readonly Column<T, S>[];
   rows: readonly T[];
-  rowKey: (row: T) => string;
   /** Extra attributes of a row (a data-* id, aria-selected, aria-current). */
   rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string>;
-  /** Shown instead of the table when there are no rows (an EmptyState). */
-  empty?: ReactNode;
+  /** Shown instead of the table when there are no rows: an EmptyState that says what to do next (every list has one). */
+  empty: ReactNode;
   sorting?: Sorting<S>;
   /** The footer of a paged list (relay/paged.ts `usePagedConnection`). */
   paging?: Paging;
   /** The rows are being read again (a new sort, a reload). */
   busy?: boolean;
   className?: string;
-}
+};
+
+export const idOf = (row: unknown) => (row as { id: string }).id;
 
 export function DataTable<T, S extends string = string>({
   label,
@@ -61,7 +67,7 @@ export function DataTable<T, S extends string = string>({
   busy,
   className,
 }: Props<T, S>) {
-  if (rows.length === 0 && empty && !paging?.hasNext) return <>{empty}</>;
+  if (rows.length === 0 && !paging?.hasNext) return <>{empty}</>;
   return (
     <div aria-busy={busy || undefined}>
       {/* The box can take the focus (arrow keys scroll it), so a keyboard reaches columns beyond a
@@ -78,7 +84,7 @@ export function DataTable<T, S extends string = string>({
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr key={rowKey(row)} {...rowProps?.(row)}>
+              <tr key={(rowKey ?? idOf)(row)} {...rowProps?.(row)}>
                 {columns.map((c) => (
                   <td key={c.id} className={c.className ? `cell-${c.id} ${c.className}` : `cell-${c.id}`}>
                     {c.cell(row)}

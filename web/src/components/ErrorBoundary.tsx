@@ -2,7 +2,7 @@ import { Component, type ReactNode } from "react";
 import { Navigate, useRevalidator } from "react-router";
 import { forgetSignedIn } from "../lib/auth";
 import { apiErrorOf } from "../lib/errors";
-import { paths } from "../app/paths";
+import { paths } from "../lib/paths";
 import { ErrorMessage } from "./ErrorMessage";
 
 interface Props {

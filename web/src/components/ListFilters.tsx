@@ -1,9 +1,8 @@
 import { useEffect, useState, type ReactNode } from "react";
-import type { Platform } from "../__generated__/VideosPageQuery.graphql";
-import { PLATFORMS } from "../lib/format";
+import { PLATFORMS, type PlatformValue } from "../lib/format";
 
 interface Filters {
-  platform: Platform | null;
+  platform: PlatformValue | null;
   q: string | null;
 }
 
@@ -54,7 +53,7 @@ export function ListFilters({
     <form className="filters" role="search" onSubmit={(e) => (e.preventDefault(), submit())}>
       <label>
         Platform
-        <select value={options.platform ?? ""} onChange={(e) => onChange({ platform: (e.target.value || null) as Platform | null })}>
+        <select value={options.platform ?? ""} onChange={(e) => onChange({ platform: (e.target.value || null) as PlatformValue | null })}>
           <option value="">All platforms</option>
           {PLATFORMS.map((p) => (
             <option key={p.value} value={p.value}>

@@ -1,15 +1,19 @@
 /**
- * Saved views of a list (src/domain/views/): choose one to apply its filters, sort and
- * columns (the page turns them into the URL), save the list as it is now under a name, private or
- * shared with the workspace, and delete one's own. The person's views and the workspace's shared
- * ones come with the page's query (`...SavedViews_query @arguments(list: …)`).
+ * Saved views of a list (src/domain/views/): choose one to apply its filters, sort and columns (written
+ * to the URL through the list's codec, the columns remembered for the list), save the list as it is now
+ * under a name, private or shared with the workspace, and delete one's own. The person's views and the
+ * workspace's shared ones come with the page's query (`...SavedViews_query @arguments(list: …)`).
  */
 import { useState, useTransition, type FormEvent } from "react";
 import { graphql, useRefetchableFragment } from "react-relay";
+import { useSearchParams } from "react-router";
 import type { SavedViews_query$data, SavedViews_query$key } from "../__generated__/SavedViews_query.graphql";
 import type { SavedViewsRefetchQuery } from "../__generated__/SavedViewsRefetchQuery.graphql";
-import type { SavedViewsCreateMutation, SavedViewContentInput, SavedViewList } from "../__generated__/SavedViewsCreateMutation.graphql";
+import type { SavedViewsCreateMutation } from "../__generated__/SavedViewsCreateMutation.graphql";
 import type { SavedViewsDeleteMutation } from "../__generated__/SavedViewsDeleteMutation.graphql";
+import { rememberColumns } from "../lib/columns";
+import { PLATFORMS } from "../lib/format";
+import type { ListOptionsCodec, ListOptionsOf } from "../lib/list-options";
 import { useAction } from "../relay/action";
 import { Outcome } from "./Outcome";
 
@@ -52,19 +56,39 @@ const deleteMutation = graphql`
   }
 `;
 
-export type SavedViewData = SavedViews_query$data["savedViews"]["edges"][number]["node"];
+type SavedViewData = SavedViews_query$data["savedViews"]["edges"][number]["node"];
 
-interface Props {
+interface Props<S extends string> {
   query: SavedViews_query$key;
-  list: SavedViewList;
-  /** The list as it is now: what "Save view" keeps. */
-  current: SavedViewContentInput;
-  onApply: (view: SavedViewData) => void;
+  /** The list, as saved views name it; its columns are remembered under its name in lower case. */
+  list: "VIDEOS" | "ACCOUNTS";
+  /** The list's options in the URL, and the columns it shows: what "Save view" keeps, and where a view applies. */
+  codec: ListOptionsCodec<S>;
+  options: ListOptionsOf<S>;
+  columns: readonly string[];
 }
 
 const labelOf = (v: SavedViewData) => (v.shared ? `${v.name} (shared${v.mine ? "" : ` by ${v.ownerName}`})` : v.name);
 
-export function SavedViews({ query, list, current, onApply }: Props) {
+export function SavedViews<S extends string>({ query, list, codec, options, columns }: Props<S>) {
+  const [, setParams] = useSearchParams();
+  const { platform, q, sort, order, tagIds } = options;
+  const current = { platform, q, sort: sort.toLowerCase(), order, columns: [...columns], tags: [...(tagIds ?? [])] };
+
+  /** A view's options and columns written to the URL (the route reads the list again). */
+  function apply(view: SavedViewData) {
+    const params = codec.write({
+      sort: view.sort.toUpperCase() as S,
+      order: view.order === "ASC" ? "ASC" : "DESC",
+      platform: PLATFORMS.find((p) => p.value === view.platform)?.value ?? null,
+      q: view.q ?? null,
+      tagIds: view.tags.length > 0 ? [...view.tags] : null,
+    });
+    params.set("columns", view.columns.join(","));
+    rememberColumns(list.toLowerCase(), view.columns);
+    setParams(params, { replace: true });
+  }
+
   const [data, refetch] = useRefetchableFragment<SavedViewsRefetchQuery, SavedViews_query$key>(fragment, query);
   const [, startTransition] = useTransition();
   const views = data.savedViews.edges.map((e) => e.node);
@@ -106,7 +130,7 @@ export function SavedViews({ query, list, current, onApply }: Props) {
             onChange={(e) => {
               setSelected(e.target.value);
               const view = views.find((v) => v.uuid === e.target.value);
-              if (view) onApply(view);
+              if (view) apply(view);
             }}
           >
             <option value="">{views.length ? "Choose a view…" : "No saved views yet"}</option>

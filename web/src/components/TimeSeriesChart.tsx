@@ -6,7 +6,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import { formatCount } from "../lib/format";
+import { formatCount, formatDay } from "../lib/format";
 import { timeTickLabels, timeTickSplits } from "../lib/time-axis";
 
 export interface ChartSeries {
@@ -35,8 +35,9 @@ const cssVar = (name: string) => getComputedStyle(document.documentElement).getP
 function summary(title: string, times: number[], series: ChartSeries[]): string {
   if (times.length === 0) return `${title}: no points yet.`;
   const last = series.map((s) => `${s.label} ${formatCount(s.values[s.values.length - 1])}`).join(", ");
-  const from = new Date(times[0] * 1000).toLocaleDateString();
-  const to = new Date(times[times.length - 1] * 1000).toLocaleDateString();
+  const day = (seconds: number) => formatDay(new Date(seconds * 1000).toISOString());
+  const from = day(times[0]);
+  const to = day(times[times.length - 1]);
   return `${title}: ${times.length} points from ${from} to ${to}; latest ${last}.`;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { paths } from "../app/paths";
+import { paths } from "../lib/paths";
 import { formatCount, formatPercent, formatWhole, platformName, videoTitle } from "../lib/format";
 import type { Column } from "./DataTable";
 import { Time } from "./Time";

@@ -88,6 +88,25 @@ export function videoTitle(v: { description?: string | null; username?: string |
   return v.description || (v.username ? `Video by @${v.username}` : "Untitled video");
 }
 
+/**
+ * Text cut for a line of its own (an option, a link, a title): white space folded, and when longer than `max`
+ * characters, cut at the last word that fits, with an ellipsis; a single word longer than that is cut inside.
+ */
+export function truncate(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const head = flat.slice(0, max - 1);
+  const atWord = head.lastIndexOf(" ");
+  return `${(atWord > max / 2 ? head.slice(0, atWord) : head).replace(/[\s,;:.–—-]+$/, "")}…`;
+}
+
+/** How an account is named for people: "Mia Rossi (@mia_makes)", or "@mia_makes" without a display name. */
+export const accountName = (a: { username: string; displayName?: string | null }) =>
+  a.displayName ? `${a.displayName} (@${a.username})` : `@${a.username}`;
+
+/** A video's title on one short line (pickers, links in lists): `truncate(videoTitle(v))`. */
+export const shortTitle = (v: Parameters<typeof videoTitle>[0], max = 80) => truncate(videoTitle(v), max);
+
 /** An enum value for people: "LINK_IN_BIO" → "Link in bio". */
 export function humanize(value: string): string {
   const words = value.toLowerCase().replace(/_/g, " ");

@@ -4,14 +4,15 @@
  * the defaults. Used by the videos, accounts and folder videos lists.
  */
 import { useSearchParams } from "react-router";
-import type { Platform, SortOrder } from "../__generated__/VideosPageQuery.graphql";
+import { PLATFORMS, type PlatformValue } from "./format";
 
-import { PLATFORMS } from "./format";
+/** The direction of every sorted list (GraphQL `SortOrder`). */
+export type SortOrder = "ASC" | "DESC";
 
 export interface ListOptionsOf<S extends string> {
   sort: S;
   order: SortOrder;
-  platform: Platform | null;
+  platform: PlatformValue | null;
   q: string | null;
   /** Tags (Relay ids, the GraphQL `tagIds` argument): items carrying any of them. Lists without a tag filter ignore it. */
   tagIds: string[] | null;
@@ -23,7 +24,7 @@ export function listOptionsCodec<S extends string>(sorts: readonly S[]) {
   return {
     read(params: URLSearchParams): ListOptionsOf<S> {
       const sort = params.get("sort")?.toUpperCase() as S;
-      const platform = params.get("platform") as Platform;
+      const platform = params.get("platform") as PlatformValue;
       return {
         sort: sorts.includes(sort) ? sort : defaultSort,
         order: params.get("order") === "asc" ? "ASC" : "DESC",

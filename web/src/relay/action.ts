@@ -48,10 +48,22 @@ export function useAction<M extends MutationParameters>(mutation: GraphQLTaggedN
   return { run, pending, outcome, clear };
 }
 
-/** An action answered per item (bulk mutations): what was done, and each refusal in the server's words. */
-export function perItem(results: readonly { success: boolean; error?: string | null }[], said: (done: number) => string): ActionOutcome {
-  const failures = results.filter((r) => !r.success).map((r) => r.error ?? "failed");
-  return { ok: true, message: said(results.length - failures.length) + (failures.length ? ` Not done: ${failures.join("; ")}.` : "") };
+/**
+ * An action answered per item (`{ id success error }[]`, the bulk mutations), the one way its outcome reads:
+ * every item done, a status in words (`said(n)`); any item refused, an alert headed `title` that says what was
+ * done and each refusal in the server's words (`advice` adds what to do about it).
+ */
+export function perItem(
+  results: readonly { success: boolean; error?: string | null }[],
+  said: (done: number) => string,
+  title: string,
+  advice = "",
+): ActionOutcome {
+  const done = results.length - results.filter((r) => !r.success).length;
+  const reasons = [...new Set(results.filter((r) => !r.success).map((r) => r.error || "refused"))];
+  if (reasons.length === 0) return { ok: true, message: said(done) };
+  const partly = done > 0 ? `${said(done)} ` : "";
+  return refused(title, `${partly}Not done: ${reasons.join("; ")}.${advice ? ` ${advice}` : ""}`);
 }
 
 /** The server refused one item with a reason (not an error of the request): shown as an alert, in its words. */

@@ -11,6 +11,7 @@
 import { Environment, Network, Observable, RecordSource, Store, type FetchFunction, type SubscribeFunction } from "relay-runtime";
 import { createClient, type Client } from "graphql-ws";
 import { ApiError, fromGraphQLErrors, fromHttpResponse } from "../lib/errors";
+import { countingHandlers } from "./connections";
 
 const GRAPHQL_PATH = "/graphql";
 
@@ -97,6 +98,8 @@ export function createEnvironment(workspaceId: string | null): DashboardEnvironm
   const environment = new Environment({
     network: Network.create(fetchFunction(workspaceId), subscribeFunction(ws)),
     store: new Store(new RecordSource()),
+    // Relay's edge directives keep each connection's totalCount true (./connections.ts).
+    handlerProvider: countingHandlers,
   });
   // dispose() waits for a connection still being made, which rejects when that socket closes first
   // (signed out, access revoked): there is nothing left to close then.

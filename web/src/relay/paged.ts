@@ -4,7 +4,7 @@
  * as the default of the fragment's `first` argument (`@argumentDefinitions(first: { type: "Int",
  * defaultValue: 20 })`): the route's query reads that many, and "Show more" reads that many more.
  */
-import { useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from "react";
 import { usePaginationFragment } from "react-relay";
 import type { KeyType, KeyTypeData } from "react-relay/relay-hooks/helpers";
 import { getFragment, type GraphQLTaggedNode, type OperationType } from "relay-runtime";
@@ -50,4 +50,48 @@ export function usePagedConnection<Q extends OperationType, K extends KeyType, N
   const size = pageSizeOf(fragment);
   const paging: Paging = { shown: rows.length, total: list.totalCount, hasNext, isLoadingNext, loadMore: () => loadNext(size), what };
   return { data: data as KeyTypeData<K>, rows, paging, refetch };
+}
+
+/** How long typing pauses before a search is sent. */
+const SEARCH_PAUSE_MS = 250;
+
+/** A list's search as one types: the words in the box, a change, and whether the list is being read again. */
+export interface Search {
+  text: string;
+  onChange: (text: string) => void;
+  busy: boolean;
+}
+
+/**
+ * A paged list searched on the server as one types (every picker): the fragment also takes `q` (its
+ * `@argumentDefinitions`), and each pause in typing reads the list again with the words, in a transition, so
+ * the rows read before stay on screen until the new ones are in. Returns what `usePagedConnection` does and
+ * the `search` for the box.
+ */
+export function useSearchedConnection<Q extends OperationType, K extends KeyType, N>(
+  fragment: GraphQLTaggedNode,
+  key: K,
+  connection: (data: KeyTypeData<K>) => Connection<N>,
+  what: string,
+) {
+  const list = usePagedConnection<Q, K, N>(fragment, key, connection, what);
+  const { refetch } = list;
+  const [text, setText] = useState("");
+  const [busy, startTransition] = useTransition();
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const onChange = useCallback(
+    (next: string) => {
+      setText(next);
+      clearTimeout(timer.current);
+      const q = next.trim() || null;
+      timer.current = setTimeout(
+        () => startTransition(() => void refetch({ q } as never, { fetchPolicy: "store-or-network" })),
+        SEARCH_PAUSE_MS,
+      );
+    },
+    [refetch],
+  );
+  const search: Search = { text, onChange, busy };
+  return { ...list, search };
 }

@@ -70,6 +70,7 @@ import {
   createCreatorInput,
   creatorAccountsInput,
   creatorRuleInput,
+  listCreatorsQuery,
   updateCampaignInput,
   updateCreatorInput,
 } from "../../../domain/campaigns/inputs.ts";
@@ -399,8 +400,12 @@ builder.queryFields((t) => ({
   creators: t.connection(
     {
       type: CreatorRef,
-      description: "The workspace's creators by name.",
-      resolve: (_r, args, ctx) => pagedConnection(args, CREATORS_ORDER, (window) => listCreators(ctx.auth.workspaceId, window)),
+      description: "The workspace's creators by name; with q, those whose name holds its words (totalCount counts them).",
+      args: { q: t.arg.string({ description: listCreatorsQuery.shape.q.description }) },
+      resolve: (_r, args, ctx) => {
+        const { q } = parseInput(listCreatorsQuery.pick({ q: true }), { q: args.q ?? undefined });
+        return pagedConnection(args, CREATORS_ORDER, (window) => listCreators(ctx.auth.workspaceId, window, { q }));
+      },
     },
     { name: "CreatorConnection" },
     { name: "CreatorEdge" },

@@ -54,6 +54,7 @@ import {
   folderParentId,
   folderVideoIdsInput,
   folderVideosFilter,
+  listFoldersQuery,
 } from "../../../domain/folders/inputs.ts";
 
 const FolderVideoSortEnum = builder.enumType("FolderVideoSort", {
@@ -284,15 +285,18 @@ builder.queryFields((t) => ({
     {
       type: FolderRef,
       description:
-        "The workspace's folders at every level, newest first (or `order`); with parentId, the direct sub-folders of that folder.",
+        "The workspace's folders at every level, newest first (or `order`); with parentId, the direct sub-folders of that folder; " +
+        "with q, those whose name holds its words (totalCount counts them).",
       args: {
         parentId: t.arg.id({ description: "Only the direct sub-folders of this folder (global ID or UUID)." }),
         order: t.arg({ type: FolderOrderEnum, defaultValue: "newest" }),
+        q: t.arg.string({ description: listFoldersQuery.shape.q.description }),
       },
       resolve: (_r, args, ctx) => {
         const parentId = args.parentId == null ? undefined : entityId(args.parentId, "Folder", "parentId");
+        const { q } = parseInput(listFoldersQuery.pick({ q: true }), { q: args.q ?? undefined });
         const order = args.order === "oldest" ? FOLDERS_OLDEST_FIRST : FOLDERS_ORDER;
-        return pagedConnection(args, order, (window) => listFolders(ctx.auth.workspaceId, window, { parentId }, order));
+        return pagedConnection(args, order, (window) => listFolders(ctx.auth.workspaceId, window, { parentId, q }, order));
       },
     },
     { name: "FolderConnection" },

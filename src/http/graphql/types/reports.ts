@@ -128,6 +128,12 @@ FolderReportRef.implement({
   fields: (t) => ({
     uuid: t.exposeID("id"),
     scheduleUuid: t.exposeID("scheduleId"),
+    schedule: t.field({
+      type: ReportScheduleRef,
+      nullable: true,
+      description: "The schedule that produced it (its shareUrl is the page the report's mail linked to); null once it is gone.",
+      resolve: (r) => r.scheduleId,
+    }),
     period: t.exposeString("period", { description: "`2026-W47` (ISO week) or `2026-10` (month), of the schedule's time zone." }),
     periodStart: t.exposeString("periodStart", { description: "The first local day, YYYY-MM-DD." }),
     periodEnd: t.exposeString("periodEnd", { description: "The last local day, YYYY-MM-DD." }),

@@ -28,7 +28,14 @@ import {
   type TagCounts,
   type TagRecord,
 } from "../../../domain/tags/service.ts";
-import { createTagInput, TAG_PALETTE, tagAccountIdsInput, tagVideoIdsInput, updateTagInput } from "../../../domain/tags/inputs.ts";
+import {
+  createTagInput,
+  listTagsQuery,
+  TAG_PALETTE,
+  tagAccountIdsInput,
+  tagVideoIdsInput,
+  updateTagInput,
+} from "../../../domain/tags/inputs.ts";
 
 const countsLoader = createContextCache(
   (ctx: GraphQLContext) =>
@@ -107,8 +114,14 @@ builder.queryFields((t) => ({
   tags: t.connection(
     {
       type: TagRef,
-      description: "The workspace's tags by name, each with what it groups (videoCount, accountCount, totalViews).",
-      resolve: (_r, args, ctx) => pagedConnection(args, TAGS_ORDER, (window) => listTags(ctx.auth.workspaceId, window)),
+      description:
+        "The workspace's tags by name, each with what it groups (videoCount, accountCount, totalViews); with q, those whose name holds " +
+        "its words (totalCount counts them).",
+      args: { q: t.arg.string({ description: listTagsQuery.shape.q.description }) },
+      resolve: (_r, args, ctx) => {
+        const { q } = parseInput(listTagsQuery.pick({ q: true }), { q: args.q ?? undefined });
+        return pagedConnection(args, TAGS_ORDER, (window) => listTags(ctx.auth.workspaceId, window, { q }));
+      },
     },
     { name: "TagConnection" },
     { name: "TagEdge" },

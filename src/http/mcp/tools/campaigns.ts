@@ -27,11 +27,12 @@ export const campaignTools: AnyTool[] = [
   defineTool({
     name: "list_creators",
     title: "List creators",
-    description: "The workspace's creators by name, each with its account ids (REST GET /creators). Free.",
+    description:
+      "The workspace's creators by name, each with its account ids (REST GET /creators; `q`: only those whose name holds its words). Free.",
     input: listCreatorsQuery,
     annotations: READ,
     run: async ({ auth }, input) => {
-      const { items, total } = await listCreators(auth.workspaceId, input);
+      const { items, total } = await listCreators(auth.workspaceId, input, { q: input.q });
       const accounts = await accountIdsOfCreators(
         auth.workspaceId,
         items.map((c) => c.id),

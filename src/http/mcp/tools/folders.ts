@@ -23,12 +23,13 @@ export const folderTools: AnyTool[] = [
     name: "list_folders",
     title: "List folders",
     description:
-      "A page of the workspace's folders (newest first, every level; `parentId`: only that folder's sub-folders) with their video, " +
+      "A page of the workspace's folders (newest first, every level; `parentId`: only that folder's sub-folders; `q`: only those whose " +
+      "name holds its words) with their video, " +
       "account and sub-folder counts and their `parentId` (null: top-level); their ids serve get_folder_analytics. Free.",
     input: listFoldersQuery,
     annotations: READ,
     run: async ({ auth }, input) => {
-      const { items, total } = await listFolderSummaries(auth.workspaceId, input, { parentId: input.parentId });
+      const { items, total } = await listFolderSummaries(auth.workspaceId, input, { parentId: input.parentId, q: input.q });
       return { data: items.map(folderSummaryItem), pagination: pagination(total, input.limit, input.offset) };
     },
   }),

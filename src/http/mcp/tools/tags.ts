@@ -16,11 +16,11 @@ export const tagTools: AnyTool[] = [
     title: "List tags, grouped",
     description:
       "The workspace's tags by name, each with how many tracked videos and accounts carry it and the views of those videos (the " +
-      "workspace's items grouped by tag). Filter list_videos and list_accounts with `tag`. Free.",
+      "workspace's items grouped by tag; `q`: only the tags whose name holds its words). Filter list_videos and list_accounts with `tag`. Free.",
     input: listTagsQuery,
     annotations: READ,
     run: async ({ auth }, input) => {
-      const { items, total } = await listTagSummaries(auth.workspaceId, input);
+      const { items, total } = await listTagSummaries(auth.workspaceId, input, { q: input.q });
       return { data: items.map(tagSummaryItem), pagination: pagination(total, input.limit, input.offset) };
     },
   }),

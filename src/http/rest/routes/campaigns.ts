@@ -116,14 +116,14 @@ export const campaignRoutes = [
     path: "/creators",
     operationId: "listCreators",
     summary: "List creators",
-    description: "The workspace's creators by name (ties by id), each with its accounts.",
+    description: "The workspace's creators by name (ties by id), each with its accounts; with q, only those whose name holds its words.",
     tags: CREATORS,
     query: queryParams(listCreatorsQuery),
     responses: {
       200: { description: "A page of creators.", schema: z.object({ data: z.array(creatorSchema), pagination: paginationSchema }) },
     },
     async handler({ auth, query }) {
-      const { items, total } = await listCreators(auth.workspaceId, query);
+      const { items, total } = await listCreators(auth.workspaceId, query, { q: query.q });
       const accounts = await accountIdsOfCreators(
         auth.workspaceId,
         items.map((c) => c.id),

@@ -76,14 +76,16 @@ export const folderRoutes = [
     path: "/folders",
     operationId: "listFolders",
     summary: "List the workspace's folders",
-    description: `Newest first (ties by id): every folder at every level, or with parentId the direct sub-folders of that folder. ${MEMBERSHIP_NOTE}`,
+    description:
+      "Newest first (ties by id): every folder at every level, or with parentId the direct sub-folders of that folder; with q, only " +
+      `those whose name holds its words (\`pagination.total\` counts them). ${MEMBERSHIP_NOTE}`,
     tags: ["Folders"],
     query: queryParams(listFoldersQuery),
     responses: {
       200: { description: "A page of folders.", schema: z.object({ data: z.array(folderSummary), pagination: paginationSchema }) },
     },
     async handler({ auth, query }) {
-      const { items, total } = await listFolderSummaries(auth.workspaceId, query, { parentId: query.parentId });
+      const { items, total } = await listFolderSummaries(auth.workspaceId, query, { parentId: query.parentId, q: query.q });
       return { body: { data: items.map(folderSummaryItem), pagination: pagination(total, query.limit, query.offset) } };
     },
   }),

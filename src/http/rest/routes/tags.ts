@@ -51,14 +51,15 @@ export const tagRoutes = [
     summary: "List tags, grouped: what each tag holds",
     description:
       "The workspace's tags by name (ties by id), each with the tracked videos and accounts carrying it and the views of those videos: " +
-      "the videos and accounts grouped by tag (an item with several tags counts under each). List a tag's items with GET /videos?tag= and GET /accounts?tag=.",
+      "the videos and accounts grouped by tag (an item with several tags counts under each); with q, only the tags whose name holds its " +
+      "words. List a tag's items with GET /videos?tag= and GET /accounts?tag=.",
     tags: TAGS,
     query: queryParams(listTagsQuery),
     responses: {
       200: { description: "A page of tags.", schema: z.object({ data: z.array(tagSummarySchema), pagination: paginationSchema }) },
     },
     async handler({ auth, query }) {
-      const { items, total } = await listTagSummaries(auth.workspaceId, query);
+      const { items, total } = await listTagSummaries(auth.workspaceId, query, { q: query.q });
       return { body: { data: items.map(tagSummaryItem), pagination: pagination(total, query.limit, query.offset) } };
     },
   }),

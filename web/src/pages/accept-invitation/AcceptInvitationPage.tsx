@@ -3,7 +3,7 @@
  * Members). Outside the shell, like the sign-in page.
  *
  * - Signed in: the workspace and the role, "Accept invitation" (acceptInvitation), then the dashboard
- *   switches into that workspace (selectWorkspace, and the browser's choice: app/workspace.tsx).
+ *   switches into that workspace (selectWorkspace, and the browser's choice: relay/workspace.ts).
  * - Signed out: the invitation is read with the token as its only credential (`x-invitation-token`,
  *   src/http/graphql/asker.ts); the person signs in (and comes back here), or creates an account with
  *   a password, which joins the workspace at once (POST /auth/sign-up/email with `invitationToken`).
@@ -14,8 +14,8 @@ import { Link, useNavigate, useRevalidator, useSearchParams } from "react-router
 import type { AcceptInvitationPageQuery, AcceptInvitationPageQuery$data } from "../../__generated__/AcceptInvitationPageQuery.graphql";
 import type { AcceptInvitationPageAcceptMutation } from "../../__generated__/AcceptInvitationPageAcceptMutation.graphql";
 import type { AcceptInvitationPageSelectMutation } from "../../__generated__/AcceptInvitationPageSelectMutation.graphql";
-import { paths } from "../../app/paths";
-import { useWorkspaceChoice } from "../../app/workspace";
+import { paths } from "../../lib/paths";
+import { useWorkspaceChoice } from "../../relay/workspace";
 import { ErrorMessage } from "../../components/ErrorMessage";
 import { Loading } from "../../components/Loading";
 import { Time } from "../../components/Time";

@@ -6,7 +6,7 @@ import { graphql } from "react-relay";
 import { useNavigate } from "react-router";
 import type { AccountActionsRefreshMutation } from "../../__generated__/AccountActionsRefreshMutation.graphql";
 import type { AccountActionsUntrackMutation } from "../../__generated__/AccountActionsUntrackMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { ConfirmButton } from "../../components/ConfirmButton";
 import { Outcome } from "../../components/Outcome";
 import { RefreshNow } from "../../components/RefreshNow";

@@ -11,7 +11,7 @@ import type { AccountPageQuery } from "../../__generated__/AccountPageQuery.grap
 import type { AccountPage_account$key } from "../../__generated__/AccountPage_account.graphql";
 import type { AccountPageRefetchQuery } from "../../__generated__/AccountPageRefetchQuery.graphql";
 import type { AccountPageUpdatesSubscription } from "../../__generated__/AccountPageUpdatesSubscription.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { HistoryChart } from "../../components/HistoryChart";
 import { Loading } from "../../components/Loading";
 import { useRouteQuery } from "../../relay/route-query";

@@ -1,9 +1,12 @@
-/** The account's tags, and adding or removing one (pages/tags/BulkTag.tsx for this one account). */
-import { Suspense } from "react";
+/**
+ * The account's tags, and adding or removing any of the workspace's tags (pages/tags/BulkTag.tsx for this one
+ * account; its tags to choose from are a query of the account's route, app/routes.tsx).
+ */
 import { graphql, useFragment } from "react-relay";
 import type { AccountTags_account$key } from "../../__generated__/AccountTags_account.graphql";
-import { Loading } from "../../components/Loading";
-import { BulkTag } from "../tags/BulkTag";
+import type { BulkTagQuery } from "../../__generated__/BulkTagQuery.graphql";
+import { useRouteQuery } from "../../relay/route-query";
+import { BulkTag, bulkTagQuery } from "../tags/BulkTag";
 import { TagChips } from "../tags/TagChips";
 
 const fragment = graphql`
@@ -19,13 +22,12 @@ const fragment = graphql`
 
 export function AccountTags({ account }: { account: AccountTags_account$key }) {
   const a = useFragment(fragment, account);
+  const choices = useRouteQuery<BulkTagQuery>(bulkTagQuery);
   return (
     <section aria-labelledby="account-tags-heading" className="panel">
       <h2 id="account-tags-heading">Tags</h2>
       {a.tags.length === 0 ? <p className="muted">No tags on this account.</p> : <TagChips tags={a.tags} />}
-      <Suspense fallback={<Loading what="Loading the tags" />}>
-        <BulkTag kind="account" ids={[a.id]} />
-      </Suspense>
+      <BulkTag tags={choices} kind="account" ids={[a.id]} />
     </section>
   );
 }

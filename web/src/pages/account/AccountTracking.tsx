@@ -18,6 +18,7 @@ import { Time } from "../../components/Time";
 import { VideoCell } from "../../components/VideoCell";
 import { formatWhole } from "../../lib/format";
 import { useAction } from "../../relay/action";
+import { Submit } from "../../components/Submit";
 
 const fragment = graphql`
   fragment AccountTracking_account on Account {
@@ -282,9 +283,7 @@ function RulesForm({ id, rules }: { id: string; rules: Tracking["rules"] }) {
         </label>
       </div>
       <div className="row">
-        <button type="submit" className="button-primary" disabled={save.pending}>
-          Save rules
-        </button>
+        <Submit action={save}>Save rules</Submit>
       </div>
       <Outcome outcome={save.outcome} />
     </form>

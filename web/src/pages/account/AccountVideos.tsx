@@ -59,7 +59,6 @@ export function AccountVideos({ account }: { account: AccountVideos_account$key 
       label="The account's tracked videos, newest posted first"
       columns={COLUMNS}
       rows={rows}
-      rowKey={(v) => v.id}
       empty={
         <EmptyState title="No videos of this account are tracked yet.">
           They are tracked when the account is scraped (up to its video limit, within your free tracking slots); press Refresh now to scrape

@@ -10,7 +10,7 @@ import { Link } from "react-router";
 import type { AccountsTable_query$key, AccountsTable_query$data } from "../../__generated__/AccountsTable_query.graphql";
 import type { AccountsTablePaginationQuery } from "../../__generated__/AccountsTablePaginationQuery.graphql";
 import type { AccountSort } from "../../__generated__/AccountsPageQuery.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Badge, StatusBadge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
@@ -189,7 +189,6 @@ export function AccountsTable({ query, columns: shown, options, onChange, pendin
       label={`Tracked accounts, ${formatWhole(paging.total)} in all${options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}`}
       columns={COLUMNS.filter((c) => ALWAYS.has(c.id) || shown.includes(c.id))}
       rows={rows}
-      rowKey={(a) => a.id}
       rowProps={(a) => ({ "data-account-id": a.uuid })}
       empty={empty}
       sorting={{ sort: options.sort, order: options.order, onSort: onChange }}

@@ -10,6 +10,7 @@ import type { TrackAccountForm_limits$key } from "../../__generated__/TrackAccou
 import { Outcome } from "../../components/Outcome";
 import { formatWhole, plural } from "../../lib/format";
 import { refused, useAction, type ActionOutcome } from "../../relay/action";
+import { Submit } from "../../components/Submit";
 
 const limitsFragment = graphql`
   fragment TrackAccountForm_limits on TrackingLimits {
@@ -107,9 +108,7 @@ export function TrackAccountForm({ limits: key, onTracked }: { limits: TrackAcco
           {formatWhole(limits.additionsRemaining)} of {formatWhole(limits.videoLimit)} slots are free.
         </p>
         <div className="row">
-          <button type="submit" className="button-primary" disabled={track.pending}>
-            Track account
-          </button>
+          <Submit action={track}>Track account</Submit>
           {track.pending && (
             <span role="status" className="muted">
               Tracking…

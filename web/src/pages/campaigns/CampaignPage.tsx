@@ -12,18 +12,19 @@ import { Link, useRevalidator } from "react-router";
 import type { GraphQLSubscriptionConfig } from "relay-runtime";
 import type { CampaignPageQuery, CampaignPageQuery$data } from "../../__generated__/CampaignPageQuery.graphql";
 import type { CampaignPageEventsSubscription } from "../../__generated__/CampaignPageEventsSubscription.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Badge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { PageHeader } from "../../components/PageHeader";
 import { Time } from "../../components/Time";
 import { TimeSeriesChart, type ChartSeries } from "../../components/TimeSeriesChart";
-import { formatExact, formatWhole, videoTitle } from "../../lib/format";
+import { formatExact, formatWhole, shortTitle } from "../../lib/format";
 import { useRouteQuery } from "../../relay/route-query";
 import { ExportButton } from "../../components/ExportButton";
 import { CampaignManage } from "./CampaignManage";
-import { formatMoney, minorDigits, ruleInWords } from "./money";
+import { formatMoney, minorDigits } from "./money";
+import { campaignRules, ruleInWords } from "./RuleFields";
 import { CampaignStatusBadge, Period, SpendBar } from "./parts";
 
 const query = graphql`
@@ -49,24 +50,7 @@ const query = graphql`
         id
         name
       }
-      rule {
-        cpmMinor
-        capPerVideoMinor
-        feePerVideoMinor
-        capPerCreatorMinor
-      }
-      creatorRules {
-        creator {
-          id
-          name
-        }
-        rule {
-          cpmMinor
-          capPerVideoMinor
-          feePerVideoMinor
-          capPerCreatorMinor
-        }
-      }
+      ...RuleFields_campaign
       totals {
         payout
         budgetMinor
@@ -159,7 +143,6 @@ const query = graphql`
       }
       ...CampaignManage_campaign
     }
-    ...CampaignManage_query
   }
 `;
 
@@ -242,7 +225,8 @@ export default function CampaignPage() {
           </dd>
           <dt>Payout rule</dt>
           <dd>
-            {ruleInWords(c.rule, c.currency)}. Each video's payout is rounded half-up to whole minor units; totals are the sums of the rows.
+            {ruleInWords(campaignRules(c).rule, c.currency)}. Each video's payout is rounded half-up to whole minor units; totals are the
+            sums of the rows.
           </dd>
         </dl>
       </section>
@@ -250,7 +234,7 @@ export default function CampaignPage() {
       <PayeeTable campaign={c} />
       <TopVideos campaign={c} />
       {!closed && <StaleVideos rows={c.staleVideos} />}
-      <CampaignManage campaign={c} query={data} isOwner={isOwner} onChanged={reload} />
+      <CampaignManage campaign={c} isOwner={isOwner} onChanged={reload} />
     </>
   );
 }
@@ -327,7 +311,7 @@ function SpendCharts({ campaign: c }: { campaign: Campaign }) {
 }
 
 function PayeeTable({ campaign: c }: { campaign: Campaign }) {
-  const ruleOf = (row: PayeeRow) => c.creatorRules.find((r) => row.creator && r.creator?.id === row.creator.id);
+  const { ownRule } = campaignRules(c);
   const columns: Column<PayeeRow>[] = [
     {
       id: "payee",
@@ -356,8 +340,8 @@ function PayeeTable({ campaign: c }: { campaign: Campaign }) {
       header: "Rule",
       className: "cell-wrap",
       cell: (r) => {
-        const own = ruleOf(r);
-        return own ? `Own rule: ${ruleInWords(own.rule, c.currency)}` : `Campaign's rule`;
+        const own = ownRule(r.creator?.id);
+        return own ? `Own rule: ${ruleInWords(own, c.currency)}` : `Campaign's rule`;
       },
     },
   ];
@@ -403,7 +387,7 @@ const videoLink = (v: {
   username: string;
 }) =>
   v.video ? (
-    <Link to={paths.video(v.video.uuid)}>{videoTitle(v.video).slice(0, 80)}</Link>
+    <Link to={paths.video(v.video.uuid)}>{shortTitle(v.video)}</Link>
   ) : (
     <a href={v.url} rel="noreferrer noopener" target="_blank">
       {v.url}

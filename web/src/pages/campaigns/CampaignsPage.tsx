@@ -10,7 +10,7 @@ import type { CampaignsPageQuery } from "../../__generated__/CampaignsPageQuery.
 import type { CampaignsPage_query$data, CampaignsPage_query$key } from "../../__generated__/CampaignsPage_query.graphql";
 import type { CampaignsPagePaginationQuery } from "../../__generated__/CampaignsPagePaginationQuery.graphql";
 import type { CampaignsPageCreateMutation } from "../../__generated__/CampaignsPageCreateMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
@@ -22,6 +22,7 @@ import { useRouteQuery } from "../../relay/route-query";
 import { inputToMinor } from "./money";
 import { CampaignStatusBadge, OwnersOnlyNote, Period, SpendBar } from "./parts";
 import { RuleFields, emptyRule, ruleInput, type RuleText } from "./RuleFields";
+import { Submit } from "../../components/Submit";
 
 const query = graphql`
   query CampaignsPageQuery {
@@ -136,7 +137,6 @@ function CampaignList({ query }: { query: CampaignsPage_query$key }) {
         label={`Campaigns, ${formatWhole(paging.total)} in all`}
         columns={columns}
         rows={rows}
-        rowKey={(c) => c.id}
         rowProps={(c) => ({ "data-campaign-id": c.uuid })}
         empty={
           <EmptyState title="No campaigns yet.">
@@ -269,9 +269,7 @@ function CreateCampaignForm({ tags }: { tags: readonly { id: string; name: strin
           payout is rounded half-up.
         </p>
         <div className="row">
-          <button type="submit" className="button-primary" disabled={create.pending}>
-            Create campaign
-          </button>
+          <Submit action={create}>Create campaign</Submit>
         </div>
       </form>
       <Outcome outcome={invalid ?? create.outcome} />

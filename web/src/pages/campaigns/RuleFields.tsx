@@ -1,8 +1,63 @@
 /**
- * The four amounts of a payout rule as form fields (CPM, cap per video, fee per video, cap per
- * creator), typed in major units of the campaign's currency; empty means none.
+ * A payout rule: its four amounts (CPM, cap per video, fee per video, cap per creator), selected once
+ * (`RuleFields_rule`, an inline fragment every campaign document spreads where it reads a rule), said in words,
+ * and as form fields typed in major units of the campaign's currency; empty means none.
  */
-import { inputToMinor, minorToInput } from "./money";
+import { graphql, readInlineData } from "react-relay";
+import type { RuleFields_rule$key } from "../../__generated__/RuleFields_rule.graphql";
+import type { RuleFields_campaign$key } from "../../__generated__/RuleFields_campaign.graphql";
+import { formatMoney, inputToMinor, minorToInput } from "./money";
+
+const ruleFragment = graphql`
+  fragment RuleFields_rule on PayoutRule @inline {
+    cpmMinor
+    capPerVideoMinor
+    feePerVideoMinor
+    capPerCreatorMinor
+  }
+`;
+
+/** A rule's amounts in minor units (null: none). */
+export const ruleOf = (rule: RuleFields_rule$key) => readInlineData(ruleFragment, rule);
+
+/** A campaign's rules: its own, and each creator's that replaces it. */
+const campaignRulesFragment = graphql`
+  fragment RuleFields_campaign on Campaign @inline {
+    rule {
+      ...RuleFields_rule
+    }
+    creatorRules {
+      creator {
+        id
+      }
+      rule {
+        ...RuleFields_rule
+      }
+    }
+  }
+`;
+
+/** The campaign's rule, and the one a creator is paid by: their own, or null for the campaign's. */
+export function campaignRules(campaign: RuleFields_campaign$key) {
+  const { rule, creatorRules } = readInlineData(campaignRulesFragment, campaign);
+  const ownRule = (creatorId: string | null | undefined) =>
+    (creatorId ? creatorRules.find((r) => r.creator?.id === creatorId)?.rule : null) ?? null;
+  return { rule, ownRule };
+}
+
+/** A payout rule in words: "€2.00 per 1,000 views, at most €50.00 per video; €10.00 per video; at most €300.00 per creator". */
+export function ruleInWords(key: RuleFields_rule$key, currency: string): string {
+  const rule = ruleOf(key);
+  const parts: string[] = [];
+  if (rule.cpmMinor != null)
+    parts.push(
+      `${formatMoney(rule.cpmMinor, currency)} per 1,000 views` +
+        (rule.capPerVideoMinor != null ? `, at most ${formatMoney(rule.capPerVideoMinor, currency)} per video` : ""),
+    );
+  if (rule.feePerVideoMinor != null) parts.push(`${formatMoney(rule.feePerVideoMinor, currency)} per qualifying video`);
+  if (rule.capPerCreatorMinor != null) parts.push(`at most ${formatMoney(rule.capPerCreatorMinor, currency)} per creator`);
+  return parts.length ? parts.join("; ") : "no payout rule yet";
+}
 
 export interface RuleText {
   cpm: string;
@@ -13,19 +68,16 @@ export interface RuleText {
 
 export const emptyRule: RuleText = { cpm: "", capPerVideo: "", feePerVideo: "", capPerCreator: "" };
 
-type Rule = {
-  cpmMinor?: number | null;
-  capPerVideoMinor?: number | null;
-  feePerVideoMinor?: number | null;
-  capPerCreatorMinor?: number | null;
-};
-
-export const ruleText = (r: Rule, currency: string): RuleText => ({
-  cpm: minorToInput(r.cpmMinor, currency),
-  capPerVideo: minorToInput(r.capPerVideoMinor, currency),
-  feePerVideo: minorToInput(r.feePerVideoMinor, currency),
-  capPerCreator: minorToInput(r.capPerCreatorMinor, currency),
-});
+/** A rule as the form's fields. */
+export function ruleText(key: RuleFields_rule$key, currency: string): RuleText {
+  const r = ruleOf(key);
+  return {
+    cpm: minorToInput(r.cpmMinor, currency),
+    capPerVideo: minorToInput(r.capPerVideoMinor, currency),
+    feePerVideo: minorToInput(r.feePerVideoMinor, currency),
+    capPerCreator: minorToInput(r.capPerCreatorMinor, currency),
+  };
+}
 
 const LABELS: Record<keyof RuleText, string> = {
   cpm: "Pay per 1,000 views",

@@ -51,24 +51,3 @@ export function inputToMinor(text: string, currency: string): number | null | un
   const value = Number(m[1]) * 10 ** digits + Number((m[2] ?? "").padEnd(digits, "0") || "0");
   return Number.isSafeInteger(value) ? value : undefined;
 }
-
-/** A payout rule in words: "€2.00 per 1,000 views, at most €50.00 per video; €10.00 per video; at most €300.00 per creator". */
-export function ruleInWords(
-  rule: {
-    cpmMinor?: number | null;
-    capPerVideoMinor?: number | null;
-    feePerVideoMinor?: number | null;
-    capPerCreatorMinor?: number | null;
-  },
-  currency: string,
-): string {
-  const parts: string[] = [];
-  if (rule.cpmMinor != null)
-    parts.push(
-      `${formatMoney(rule.cpmMinor, currency)} per 1,000 views` +
-        (rule.capPerVideoMinor != null ? `, at most ${formatMoney(rule.capPerVideoMinor, currency)} per video` : ""),
-    );
-  if (rule.feePerVideoMinor != null) parts.push(`${formatMoney(rule.feePerVideoMinor, currency)} per qualifying video`);
-  if (rule.capPerCreatorMinor != null) parts.push(`at most ${formatMoney(rule.capPerCreatorMinor, currency)} per creator`);
-  return parts.length ? parts.join("; ") : "no payout rule yet";
-}

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { PageHeader } from "../../components/PageHeader";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 
 export default function NotFoundPage() {
   return (

@@ -1,43 +1,36 @@
 /**
- * Creators: the people or teams behind tracked accounts (name, contact, notes), by name; a form that
- * creates one; each creator's edit form and accounts (assign a tracked account, take one away). An
- * account belongs to at most one creator in a workspace: the server refuses another creator's
- * account, and the refusal is said in words.
+ * Creators: the people or teams behind tracked accounts (name, contact, notes), by name, page by page; a
+ * form that creates one; each creator's edit form and accounts (assign any tracked account, found by words
+ * with pickers/AccountChoice.tsx; take one away). An account belongs to at most one creator in a workspace:
+ * the server refuses another creator's account, and the refusal is said in words.
  */
 import { useState, type FormEvent } from "react";
 import { graphql } from "react-relay";
 import { Link, useRevalidator } from "react-router";
-import type { CreatorsPageQuery, CreatorsPageQuery$data } from "../../__generated__/CreatorsPageQuery.graphql";
+import type { CreatorsPageQuery } from "../../__generated__/CreatorsPageQuery.graphql";
+import type { AccountChoice_query$key } from "../../__generated__/AccountChoice_query.graphql";
 import type { CreatorsPage_query$data, CreatorsPage_query$key } from "../../__generated__/CreatorsPage_query.graphql";
 import type { CreatorsPagePaginationQuery } from "../../__generated__/CreatorsPagePaginationQuery.graphql";
 import type { CreatorsPageCreateMutation } from "../../__generated__/CreatorsPageCreateMutation.graphql";
 import type { CreatorsPageUpdateMutation } from "../../__generated__/CreatorsPageUpdateMutation.graphql";
 import type { CreatorsPageAssignMutation } from "../../__generated__/CreatorsPageAssignMutation.graphql";
 import type { CreatorsPageUnassignMutation } from "../../__generated__/CreatorsPageUnassignMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { EmptyState } from "../../components/EmptyState";
-import { FirstOf } from "../../components/FirstOf";
 import { Outcome } from "../../components/Outcome";
+import { PagedList } from "../../components/PagedList";
 import { PageHeader } from "../../components/PageHeader";
-import { ShowMore } from "../../components/ShowMore";
-import { formatWhole } from "../../lib/format";
-import { refused, useAction } from "../../relay/action";
+import { accountName, formatWhole } from "../../lib/format";
+import { AccountChoice } from "../../pickers/AccountChoice";
+import { perItem, useAction } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
+import { Submit } from "../../components/Submit";
 
 const query = graphql`
   query CreatorsPageQuery {
     ...CreatorsPage_query
-    accounts(first: 100) {
-      totalCount
-      edges {
-        node {
-          id
-          username
-          displayName
-        }
-      }
-    }
+    ...AccountChoice_query
   }
 `;
 
@@ -101,7 +94,7 @@ const unassignMutation = graphql`
 `;
 
 type Creator = CreatorsPage_query$data["creators"]["edges"][number]["node"];
-type Accounts = CreatorsPageQuery$data["accounts"];
+type Accounts = AccountChoice_query$key;
 
 export default function CreatorsPage() {
   const data = useRouteQuery<CreatorsPageQuery>(query);
@@ -113,7 +106,7 @@ export default function CreatorsPage() {
         <Link to={paths.campaigns()}>Campaigns</Link>
       </PageHeader>
       <CreateCreatorForm onCreated={reload} />
-      <CreatorList query={data} accounts={data.accounts} onChanged={reload} />
+      <CreatorList query={data} accounts={data} onChanged={reload} />
     </>
   );
 }
@@ -155,9 +148,7 @@ function CreateCreatorForm({ onCreated }: { onCreated: () => void }) {
           <textarea value={notes} maxLength={2000} rows={2} onChange={(e) => setNotes(e.target.value)} />
         </label>
         <div className="row">
-          <button type="submit" className="button-primary" disabled={create.pending}>
-            Add creator
-          </button>
+          <Submit action={create}>Add creator</Submit>
         </div>
       </form>
       <Outcome outcome={create.outcome} />
@@ -175,18 +166,18 @@ function CreatorList({ query, accounts, onChanged }: { query: CreatorsPage_query
   return (
     <section aria-labelledby="creators-heading" className="panel">
       <h2 id="creators-heading">Your creators ({formatWhole(paging.total)})</h2>
-      {rows.length === 0 ? (
-        <EmptyState title="No creators yet.">
-          Add one with the form above, then give them their tracked accounts; a campaign then pays them for those accounts' videos.
-        </EmptyState>
-      ) : (
-        <ul className="plain-list">
-          {rows.map((c) => (
-            <CreatorItem key={c.id} creator={c} accounts={accounts} onChanged={onChanged} />
-          ))}
-        </ul>
-      )}
-      <ShowMore paging={paging} />
+      <PagedList
+        label="Creators, by name"
+        rows={rows}
+        itemProps={(c) => ({ "data-creator": c.name })}
+        item={(c) => <CreatorItem creator={c} accounts={accounts} onChanged={onChanged} />}
+        paging={paging}
+        empty={
+          <EmptyState title="No creators yet.">
+            Add one with the form above, then give them their tracked accounts; a campaign then pays them for those accounts' videos.
+          </EmptyState>
+        }
+      />
     </section>
   );
 }
@@ -196,12 +187,10 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
   const [name, setName] = useState(c.name);
   const [contact, setContact] = useState(c.contact);
   const [notes, setNotes] = useState(c.notes);
-  const [accountId, setAccountId] = useState("");
   const save = useAction<CreatorsPageUpdateMutation>(updateMutation);
   const assign = useAction<CreatorsPageAssignMutation>(assignMutation);
   const unassign = useAction<CreatorsPageUnassignMutation>(unassignMutation);
   const own = new Set(c.accounts.map((a) => a?.id));
-  const choices = accounts.edges.map((e) => e.node).filter((a) => !own.has(a.id));
   const headingId = `creator-${c.uuid}`;
 
   async function submit(event: FormEvent) {
@@ -213,23 +202,13 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
     if (r) setEditing(false);
   }
 
-  async function give(event: FormEvent) {
-    event.preventDefault();
+  async function give(id: string) {
     unassign.clear();
-    const id = accountId || choices[0]?.id;
-    if (!id) return;
     const title = `Could not give the account to ${c.name}`;
+    const advice = "An account belongs to at most one creator: take it from the other creator first.";
     const r = await assign.run(
       { creatorId: c.id, accountIds: [id] },
-      {
-        failed: title,
-        done: (d) => {
-          const no = d.assignCreatorAccounts.find((x) => !x.success);
-          return no
-            ? refused(title, `${no.error ?? "refused"}. An account belongs to at most one creator: take it from the other creator first.`)
-            : `Gave the account to ${c.name}.`;
-        },
-      },
+      { failed: title, done: (d) => perItem(d.assignCreatorAccounts, () => `Gave the account to ${c.name}.`, title, advice) },
     );
     if (r) onChanged();
   }
@@ -244,7 +223,7 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
   }
 
   return (
-    <li data-creator={c.name}>
+    <>
       <h3 id={headingId}>{c.name}</h3>
       {editing ? (
         <form className="stacked-form" onSubmit={(e) => void submit(e)}>
@@ -261,9 +240,7 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
             <textarea value={notes} maxLength={2000} rows={2} onChange={(e) => setNotes(e.target.value)} />
           </label>
           <div className="row">
-            <button type="submit" className="button-primary" disabled={save.pending}>
-              Save
-            </button>
+            <Submit action={save}>Save</Submit>
             <button type="button" onClick={() => setEditing(false)}>
               Cancel
             </button>
@@ -293,7 +270,7 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
           {c.accounts.map((a, i) =>
             a ? (
               <li key={a.id} className="row">
-                <Link to={paths.account(a.uuid)}>{a.displayName ? `${a.displayName} (@${a.username})` : `@${a.username}`}</Link>
+                <Link to={paths.account(a.uuid)}>{accountName(a)}</Link>
                 <button
                   type="button"
                   disabled={unassign.pending}
@@ -311,32 +288,21 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
           )}
         </ul>
       )}
-      {choices.length > 0 && (
-        <form className="row picker-row" onSubmit={(e) => void give(e)}>
-          <label>
-            Tracked account for {c.name}
-            <select value={accountId || choices[0]!.id} onChange={(e) => setAccountId(e.target.value)}>
-              {choices.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.displayName ? `${a.displayName} (@${a.username})` : `@${a.username}`}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" disabled={assign.pending}>
+      <AccountChoice
+        query={accounts}
+        label={`Tracked account for ${c.name}`}
+        unavailable={(a) => (own.has(a.id) ? `${c.name}'s already` : undefined)}
+        empty={null}
+      >
+        {(a) => (
+          <button type="button" disabled={!a || assign.pending} onClick={() => a && void give(a.id)}>
             Assign account
           </button>
-          <FirstOf
-            shown={accounts.edges.length}
-            total={accounts.totalCount}
-            what="tracked accounts, newest first"
-            rest="Assign the others through the API."
-          />
-        </form>
-      )}
+        )}
+      </AccountChoice>
       <Outcome outcome={save.outcome} />
       <Outcome outcome={assign.outcome} />
       <Outcome outcome={unassign.outcome} />
-    </li>
+    </>
   );
 }

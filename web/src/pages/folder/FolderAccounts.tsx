@@ -4,13 +4,13 @@ import { Link } from "react-router";
 import type { FolderAccounts_folder$data, FolderAccounts_folder$key } from "../../__generated__/FolderAccounts_folder.graphql";
 import type { FolderAccountsPaginationQuery } from "../../__generated__/FolderAccountsPaginationQuery.graphql";
 import type { FolderAccountsRemoveMutation } from "../../__generated__/FolderAccountsRemoveMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
-import { ShowMore } from "../../components/ShowMore";
+import { PagedList } from "../../components/PagedList";
 import { Time } from "../../components/Time";
 import { formatCount, platformName } from "../../lib/format";
-import { refused, useAction } from "../../relay/action";
+import { perItem, useAction } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
 
 const fragment = graphql`
@@ -56,29 +56,25 @@ export function FolderAccounts({ folder, onChanged }: { folder: FolderAccounts_f
   );
   const remove = useAction<FolderAccountsRemoveMutation>(removeMutation);
 
-  async function doRemove(accountId: string) {
+  async function doRemove(a: Edge["node"]) {
     const title = "Could not remove the account";
-    // The server answers per account: a refusal comes with its reason, shown in its words.
     const done = await remove.run(
-      { folderId: data.id, accountIds: [accountId] },
-      { done: ({ removeAccountsFromFolder: [r] }) => (r && !r.success ? refused(title, r.error) : null), failed: title },
+      { folderId: data.id, accountIds: [a.id] },
+      { done: (d) => perItem(d.removeAccountsFromFolder, () => `Removed @${a.username} from the folder.`, title), failed: title },
     );
     if (done) onChanged();
   }
 
-  if (data.accounts.edges.length === 0) {
-    return (
-      <EmptyState title="No accounts in this folder.">
-        Add a tracked account with the form above: its tracked videos then count in the folder too.
-      </EmptyState>
-    );
-  }
   return (
     <>
       <Outcome outcome={remove.outcome} />
-      <ul className="plain-list">
-        {data.accounts.edges.map(({ node: a, addedAt }: Edge) => (
-          <li key={a.id} className="row">
+      <PagedList
+        label="The folder's accounts, most recently added first"
+        rows={data.accounts.edges}
+        rowKey={(e) => e.node.id}
+        itemProps={() => ({ className: "row" })}
+        item={({ node: a, addedAt }: Edge) => (
+          <>
             <Link to={paths.account(a.uuid)}>{a.displayName || `@${a.username}`}</Link>
             <span className="muted">
               @{a.username} · {platformName(a.type)} · {formatCount(a.followerCount)} followers · added <Time value={addedAt} />
@@ -88,14 +84,19 @@ export function FolderAccounts({ folder, onChanged }: { folder: FolderAccounts_f
               className="button-link"
               aria-label={`Remove @${a.username} from the folder`}
               disabled={remove.pending}
-              onClick={() => void doRemove(a.id)}
+              onClick={() => void doRemove(a)}
             >
               Remove
             </button>
-          </li>
-        ))}
-      </ul>
-      <ShowMore paging={paging} />
+          </>
+        )}
+        paging={paging}
+        empty={
+          <EmptyState title="No accounts in this folder.">
+            Add a tracked account with the form above: its tracked videos then count in the folder too.
+          </EmptyState>
+        }
+      />
     </>
   );
 }

@@ -1,24 +1,28 @@
 /**
- * Rename the folder (a small form opened by a button), move it into another folder or to the top level
- * ("Move to": the keyboard's way to do what dragging does on the Folders page), and delete it after a
- * confirmation that, when it has sub-folders, asks what happens to them (moved up, the default, or
- * deleted with it).
+ * Rename the folder (a small form opened by a button), move it into any other folder or to the top level
+ * ("Move to": the keyboard's way to do what dragging does on the Folders page; the folders are read when it
+ * opens, searched by name, each named by its path, and the folder itself and its sub-folders are listed but
+ * cannot be chosen), and delete it after a confirmation that, when it has sub-folders, asks what happens to
+ * them (moved up, the default, or deleted with it).
  */
-import { Suspense, useRef, useState, type FormEvent } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
+import { useRef, useState, type FormEvent } from "react";
+import { graphql } from "react-relay";
 import { useNavigate } from "react-router";
 import type { FolderActionsRenameMutation } from "../../__generated__/FolderActionsRenameMutation.graphql";
 import type { FolderActionsDeleteMutation, FolderChildren } from "../../__generated__/FolderActionsDeleteMutation.graphql";
 import type { FolderActionsMoveMutation } from "../../__generated__/FolderActionsMoveMutation.graphql";
-import type { FolderActionsFoldersQuery } from "../../__generated__/FolderActionsFoldersQuery.graphql";
-import { paths } from "../../app/paths";
+import type { FolderChoiceQuery } from "../../__generated__/FolderChoiceQuery.graphql";
+import { paths } from "../../lib/paths";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { Loading } from "../../components/Loading";
+import { Opened } from "../../components/Opened";
 import { Outcome } from "../../components/Outcome";
+import type { PickerOption } from "../../components/Picker";
 import { plural } from "../../lib/format";
+import { FolderChoice, folderChoiceQuery, type Folder } from "../../pickers/FolderChoice";
 import { useAction } from "../../relay/action";
 import { removeNodes, rootConnection } from "../../relay/connections";
-import { folderTree } from "../folders/tree";
+import { useQueryOnOpen } from "../../relay/on-open";
+import { Submit } from "../../components/Submit";
 
 const renameMutation = graphql`
   mutation FolderActionsRenameMutation($id: ID!, $name: String!) {
@@ -44,32 +48,19 @@ const moveMutation = graphql`
   }
 `;
 
-const foldersQuery = graphql`
-  query FolderActionsFoldersQuery {
-    folders(first: 100, order: OLDEST_FIRST) {
-      edges {
-        node {
-          id
-          uuid
-          name
-          parentUuid
-        }
-      }
-    }
-  }
-`;
-
 interface Props {
   folderId: string;
   folderUuid: string;
-  parentUuid: string | null;
+  /** Its parent, named by its path (null: top level). */
+  parent: PickerOption | null;
   name: string;
   childCount: number;
   onMoved: () => void;
 }
 
-export function FolderActions({ folderId, folderUuid, parentUuid, name, childCount, onMoved }: Props) {
-  const [open, setOpen] = useState<"rename" | "move" | null>(null);
+export function FolderActions({ folderId, folderUuid, parent, name, childCount, onMoved }: Props) {
+  const [open, setOpen] = useState<"rename" | null>(null);
+  const folders = useQueryOnOpen<FolderChoiceQuery>(folderChoiceQuery);
   const [draft, setDraft] = useState(name);
   const rename = useAction<FolderActionsRenameMutation>(renameMutation);
   const remove = useAction<FolderActionsDeleteMutation>(deleteMutation);
@@ -83,14 +74,18 @@ export function FolderActions({ folderId, folderUuid, parentUuid, name, childCou
     if (await rename.run({ id: folderId, name: draft }, { failed: "Could not rename the folder" })) setOpen(null);
   }
 
-  async function doMove(parent: { id: string; name: string } | null) {
+  async function doMove(into: PickerOption | null) {
     clear();
-    const done = () => (parent ? `Moved into “${parent.name}”.` : "Moved to the top level.");
-    if (await move.run({ id: folderId, parentId: parent?.id ?? null }, { failed: "Could not move the folder", done })) {
-      setOpen(null);
+    const done = () => (into ? `Moved into “${into.label}”.` : "Moved to the top level.");
+    if (await move.run({ id: folderId, parentId: into?.id ?? null }, { failed: "Could not move the folder", done })) {
+      folders.close();
       onMoved();
     }
   }
+
+  // The folder itself and every folder under it cannot take it.
+  const inside = (f: Folder) =>
+    f.uuid === folderUuid ? "this folder" : f.ancestors.some((a) => a.uuid === folderUuid) ? "inside this folder" : undefined;
 
   async function doDelete(children: FolderChildren) {
     clear();
@@ -107,29 +102,34 @@ export function FolderActions({ folderId, folderUuid, parentUuid, name, childCou
             New name
             <input type="text" value={draft} maxLength={255} required autoFocus onChange={(e) => setDraft(e.target.value)} />
           </label>
-          <button type="submit" className="button-primary" disabled={rename.pending}>
-            Save name
-          </button>
+          <Submit action={rename}>Save name</Submit>
           <button type="button" onClick={() => (setOpen(null), setDraft(name), rename.clear())}>
             Cancel
           </button>
         </form>
-      ) : open === "move" ? (
-        <Suspense fallback={<Loading what="Reading the folders" />}>
-          <MoveTo
-            folderUuid={folderUuid}
-            parentUuid={parentUuid}
-            busy={move.pending}
-            onPick={(p) => void doMove(p)}
-            onCancel={() => setOpen(null)}
-          />
-        </Suspense>
+      ) : folders.ref ? (
+        <Opened part={folders} what="the folders">
+          {(data) => (
+            <FolderChoice query={data} label="Move into" none="Top level" initial={parent} unavailable={inside} autoFocus>
+              {(into) => (
+                <>
+                  <button type="button" className="button-primary" disabled={move.pending} onClick={() => void doMove(into)}>
+                    Move
+                  </button>
+                  <button type="button" onClick={folders.close}>
+                    Cancel
+                  </button>
+                </>
+              )}
+            </FolderChoice>
+          )}
+        </Opened>
       ) : (
         <>
           <button type="button" onClick={() => (setDraft(name), setOpen("rename"))}>
             Rename
           </button>
-          <button type="button" onClick={() => setOpen("move")}>
+          <button type="button" onClick={folders.open}>
             Move to…
           </button>
         </>
@@ -148,52 +148,6 @@ export function FolderActions({ folderId, folderUuid, parentUuid, name, childCou
       )}
       <Outcome outcome={rename.outcome ?? move.outcome ?? remove.outcome} />
     </div>
-  );
-}
-
-/** Choose the new parent: any folder but this one and its own sub-folders, or the top level. */
-function MoveTo({
-  folderUuid,
-  parentUuid,
-  busy,
-  onPick,
-  onCancel,
-}: {
-  folderUuid: string;
-  parentUuid: string | null;
-  busy: boolean;
-  onPick: (p: { id: string; name: string } | null) => void;
-  onCancel: () => void;
-}) {
-  const data = useLazyLoadQuery<FolderActionsFoldersQuery>(foldersQuery, {}, { fetchPolicy: "store-and-network" });
-  const rows = folderTree(data.folders.edges.map((e) => e.node));
-  // This folder's sub-tree: the rows after it that are deeper than it.
-  const at = rows.findIndex((r) => r.node.uuid === folderUuid);
-  const end = at < 0 ? at : rows.findIndex((r, i) => i > at && r.depth <= rows[at]!.depth);
-  const inside = new Set(at < 0 ? [] : rows.slice(at, end < 0 ? undefined : end).map((r) => r.node.uuid));
-  const targets = rows.filter((r) => !inside.has(r.node.uuid));
-  const [choice, setChoice] = useState(targets.find((r) => r.node.uuid === parentUuid)?.node.id ?? "");
-  const chosen = targets.find((r) => r.node.id === choice)?.node ?? null;
-  return (
-    <form className="row" onSubmit={(e) => (e.preventDefault(), onPick(chosen && { id: chosen.id, name: chosen.name }))}>
-      <label>
-        Move into
-        <select value={choice} autoFocus onChange={(e) => setChoice(e.target.value)}>
-          <option value="">Top level</option>
-          {targets.map((r) => (
-            <option key={r.node.id} value={r.node.id}>
-              {r.path}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="submit" className="button-primary" disabled={busy}>
-        Move
-      </button>
-      <button type="button" onClick={onCancel}>
-        Cancel
-      </button>
-    </form>
   );
 }
 

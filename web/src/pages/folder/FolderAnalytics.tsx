@@ -2,7 +2,7 @@
 import { graphql, useFragment } from "react-relay";
 import { Link } from "react-router";
 import type { FolderAnalytics_folder$key } from "../../__generated__/FolderAnalytics_folder.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { EmptyState } from "../../components/EmptyState";
 import { formatCount, formatPercent, formatWhole, videoTitle } from "../../lib/format";
 

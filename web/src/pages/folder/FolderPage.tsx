@@ -9,8 +9,9 @@
 import { graphql } from "react-relay";
 import { Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import type { FolderPageQuery } from "../../__generated__/FolderPageQuery.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { PageHeader } from "../../components/PageHeader";
+import type { PickerOption } from "../../components/Picker";
 import { Time } from "../../components/Time";
 import { plural } from "../../lib/format";
 import { useRouteQuery } from "../../relay/route-query";
@@ -34,7 +35,6 @@ const query = graphql`
       videoCount
       accountCount
       childCount
-      parentUuid
       ancestors {
         id
         uuid
@@ -45,11 +45,19 @@ const query = graphql`
       ...FolderVideos_folder @arguments(sort: $sort, order: $order)
       ...FolderAccounts_folder
     }
+    ...FolderReports_query @arguments(folderId: $id)
   }
 `;
 
+/** The folder's parent as "Move to" lists it: the last of its ancestors, named by the path above it. */
+function parentOf(ancestors: readonly { id: string; name: string }[]): PickerOption | null {
+  const parent = ancestors.at(-1);
+  return parent ? { id: parent.id, label: ancestors.map((a) => a.name).join(" / ") } : null;
+}
+
 export default function FolderPage() {
-  const { folder: f } = useRouteQuery<FolderPageQuery>(query);
+  const data = useRouteQuery<FolderPageQuery>(query);
+  const f = data.folder;
   const { revalidate, state } = useRevalidator();
   const reload = () => void revalidate();
   const navigation = useNavigation();
@@ -83,7 +91,7 @@ export default function FolderPage() {
         <FolderActions
           folderId={f.id}
           folderUuid={f.uuid}
-          parentUuid={f.parentUuid ?? null}
+          parent={parentOf(f.ancestors)}
           name={f.name}
           childCount={f.childCount}
           onMoved={reload}
@@ -119,7 +127,7 @@ export default function FolderPage() {
         <ExportButton kind="FOLDER_ACCOUNTS" what="the folder's accounts" filter={{ folderId: f.id }} />
         <FolderAccounts folder={f} onChanged={reload} />
       </section>
-      <FolderReports folderId={f.id} folderName={f.name} />
+      <FolderReports query={data} folderId={f.id} folderName={f.name} onChanged={reload} />
     </div>
   );
 }

@@ -1,36 +1,53 @@
 /**
- * The Folder page's "Reports" section: a read-only share link of the folder (owners; the
- * URL shown once; every link is listed and revoked in Settings → Share links), its report schedules
- * (owners make, pause and delete them; weekly or monthly, local day and hour, addresses, CSV) and the
- * reports they produced, each linking to the folder's shared page.
+ * The Folder page's "Reports" section: a read-only share link of the folder (owners; the URL shown once; every
+ * link is listed and revoked in Settings → Share links), its report schedules (owners make, pause and delete
+ * them; weekly or monthly, local day and hour, addresses, CSV) and the reports they produced, each linking to
+ * the folder's shared page. Its data comes with the folder's, in the route's query (`FolderReports_query`);
+ * both lists page like every other (DataTable).
  */
-import { Suspense, useState, type FormEvent } from "react";
-import { graphql, useLazyLoadQuery } from "react-relay";
-import type { FolderReportsQuery } from "../../__generated__/FolderReportsQuery.graphql";
+import { useState, type FormEvent } from "react";
+import { graphql, useFragment } from "react-relay";
+import type { FolderReports_query$key } from "../../__generated__/FolderReports_query.graphql";
+import type { FolderReports_schedules$data, FolderReports_schedules$key } from "../../__generated__/FolderReports_schedules.graphql";
+import type { FolderReports_reports$data, FolderReports_reports$key } from "../../__generated__/FolderReports_reports.graphql";
+import type { FolderReportsSchedulesQuery } from "../../__generated__/FolderReportsSchedulesQuery.graphql";
+import type { FolderReportsReportsQuery } from "../../__generated__/FolderReportsReportsQuery.graphql";
 import type { FolderReportsShareMutation } from "../../__generated__/FolderReportsShareMutation.graphql";
 import type { FolderReportsScheduleMutation, ReportFrequency } from "../../__generated__/FolderReportsScheduleMutation.graphql";
 import type { FolderReportsUpdateMutation } from "../../__generated__/FolderReportsUpdateMutation.graphql";
 import type { FolderReportsDeleteMutation } from "../../__generated__/FolderReportsDeleteMutation.graphql";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { ErrorBoundary } from "../../components/ErrorBoundary";
-import { Loading } from "../../components/Loading";
+import { DataTable, type Column } from "../../components/DataTable";
+import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
+import { formatWhole, plural } from "../../lib/format";
 import { useAction } from "../../relay/action";
+import { usePagedConnection } from "../../relay/paged";
 import { ShownOnce } from "../settings/ShownOnce";
+import { Submit } from "../../components/Submit";
 
-const query = graphql`
-  query FolderReportsQuery($folderId: ID!) {
+const fragment = graphql`
+  fragment FolderReports_query on Query @argumentDefinitions(folderId: { type: "ID!" }) {
     viewer {
       currentWorkspace {
         role
       }
     }
-    reportSchedules(folderId: $folderId, first: 50) {
+    ...FolderReports_schedules @arguments(folderId: $folderId)
+    ...FolderReports_reports @arguments(folderId: $folderId)
+  }
+`;
+
+const schedulesFragment = graphql`
+  fragment FolderReports_schedules on Query
+  @refetchable(queryName: "FolderReportsSchedulesQuery")
+  @argumentDefinitions(folderId: { type: "ID!" }, first: { type: "Int", defaultValue: 20 }, after: { type: "String" }) {
+    reportSchedules(folderId: $folderId, first: $first, after: $after) @connection(key: "FolderReports_reportSchedules") {
+      totalCount
       edges {
         node {
           id
-          uuid
           frequency
           weekday
           dayOfMonth
@@ -39,15 +56,21 @@ const query = graphql`
           recipients
           attachCsv
           enabled
-          shareUrl
         }
       }
     }
-    folderReports(folderId: $folderId, first: 24) {
+  }
+`;
+
+const reportsFragment = graphql`
+  fragment FolderReports_reports on Query
+  @refetchable(queryName: "FolderReportsReportsQuery")
+  @argumentDefinitions(folderId: { type: "ID!" }, first: { type: "Int", defaultValue: 12 }, after: { type: "String" }) {
+    folderReports(folderId: $folderId, first: $first, after: $after) @connection(key: "FolderReports_folderReports") {
+      totalCount
       edges {
         node {
           id
-          scheduleUuid
           period
           periodStart
           periodEnd
@@ -55,6 +78,9 @@ const query = graphql`
           newVideos
           recipients
           createdAt
+          schedule {
+            shareUrl
+          }
         }
       }
     }
@@ -116,125 +142,116 @@ const deleteMutation = graphql`
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-const n = (v: number) => v.toLocaleString("en-US");
 
-export function FolderReports({ folderId, folderName }: { folderId: string; folderName: string }) {
+type Schedule = FolderReports_schedules$data["reportSchedules"]["edges"][number]["node"];
+type Report = FolderReports_reports$data["folderReports"]["edges"][number]["node"];
+
+/** "Weekly, Monday at 08:00 (Europe/Berlin)". */
+const whenOf = (s: Schedule) =>
+  `${s.frequency === "WEEKLY" ? `Weekly, ${WEEKDAYS[s.weekday ?? 0]}` : `Monthly, day ${s.dayOfMonth}`} at ${String(s.hour).padStart(2, "0")}:00 (${s.timeZone})`;
+
+const REPORT_COLUMNS: Column<Report>[] = [
+  { id: "period", header: "Period", cell: (r) => `${r.period} (${r.periodStart} – ${r.periodEnd})` },
+  { id: "views", header: "Views gained", cell: (r) => formatWhole(r.viewsGained) },
+  { id: "videos", header: "New videos", cell: (r) => formatWhole(r.newVideos) },
+  { id: "recipients", header: "Mailed to", cell: (r) => plural(r.recipients, "address", "addresses") },
+  { id: "made", header: "Made", cell: (r) => <Time value={r.createdAt} /> },
+  { id: "page", header: "Page", cell: (r) => (r.schedule?.shareUrl ? <a href={r.schedule.shareUrl}>Open the shared page</a> : "—") },
+];
+
+interface Props {
+  query: FolderReports_query$key;
+  folderId: string;
+  folderName: string;
+  /** After a change: the route reads the folder (and these lists) again. */
+  onChanged: () => void;
+}
+
+export function FolderReports({ query, folderId, folderName, onChanged }: Props) {
+  const data = useFragment(fragment, query);
+  const isOwner = data.viewer?.currentWorkspace?.role === "OWNER";
+  const reports = usePagedConnection<FolderReportsReportsQuery, FolderReports_reports$key, Report>(
+    reportsFragment,
+    data,
+    (d) => d.folderReports,
+    "reports",
+  );
   return (
     <section aria-labelledby="folder-reports-heading" className="panel">
       <h2 id="folder-reports-heading">Reports</h2>
-      <ErrorBoundary what="the reports">
-        <Suspense fallback={<Loading what="Loading the reports" />}>
-          <Reports folderId={folderId} folderName={folderName} />
-        </Suspense>
-      </ErrorBoundary>
-    </section>
-  );
-}
-
-function Reports({ folderId, folderName }: { folderId: string; folderName: string }) {
-  const [fetchKey, setFetchKey] = useState(0);
-  const data = useLazyLoadQuery<FolderReportsQuery>(
-    query,
-    { folderId },
-    { fetchKey, fetchPolicy: fetchKey ? "network-only" : "store-or-network" },
-  );
-  const reload = () => setFetchKey((k) => k + 1);
-  const isOwner = data.viewer?.currentWorkspace?.role === "OWNER";
-  const schedules = data.reportSchedules.edges.map((e) => e.node);
-  const reports = data.folderReports.edges.map((e) => e.node);
-  const urlOf = new Map(schedules.map((s) => [s.uuid, s.shareUrl]));
-  const update = useAction<FolderReportsUpdateMutation>(updateMutation);
-  const remove = useAction<FolderReportsDeleteMutation>(deleteMutation);
-
-  return (
-    <>
       {isOwner ? (
         <ShareLink folderId={folderId} folderName={folderName} />
       ) : (
         <p className="muted">Owners make share links and schedule reports.</p>
       )}
       <h3>Scheduled reports</h3>
-      {schedules.length === 0 ? (
-        <p className="muted">No report is scheduled for this folder.</p>
-      ) : (
-        <ul className="report-schedules">
-          {schedules.map((s) => (
-            <li key={s.id}>
-              <strong>{s.frequency === "WEEKLY" ? `Weekly, ${WEEKDAYS[s.weekday]}` : `Monthly, day ${s.dayOfMonth}`}</strong> at{" "}
-              {String(s.hour).padStart(2, "0")}:00 ({s.timeZone}) to {s.recipients.join(", ")}
-              {s.attachCsv ? " · with the videos as CSV" : ""}
-              {s.enabled ? "" : " · paused"}
-              {isOwner && (
-                <span className="row">
-                  <button
-                    type="button"
-                    disabled={update.pending}
-                    onClick={() =>
-                      void update.run(
-                        { id: s.id, enabled: !s.enabled },
-                        { done: () => (s.enabled ? "Schedule paused." : "Schedule resumed."), failed: "Could not change the schedule" },
-                      )
-                    }
-                  >
-                    {s.enabled ? "Pause" : "Resume"}
-                  </button>
-                  <ConfirmButton
-                    question="Delete this schedule and the reports it produced? Its share link stops working."
-                    confirmLabel="Delete schedule"
-                    onConfirm={() =>
-                      void remove.run(
-                        { id: s.id },
-                        { done: () => (reload(), "Schedule deleted."), failed: "Could not delete the schedule" },
-                      )
-                    }
-                  >
-                    Delete schedule
-                  </ConfirmButton>
-                </span>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <Outcome outcome={update.outcome} />
-      <Outcome outcome={remove.outcome} />
-      {isOwner && <ScheduleForm folderId={folderId} onMade={reload} />}
+      <Schedules query={data} isOwner={isOwner} onChanged={onChanged} />
+      {isOwner && <ScheduleForm folderId={folderId} onMade={onChanged} />}
       <h3>Produced reports</h3>
-      {reports.length === 0 ? (
-        <p className="muted">None yet: a schedule produces its first report at its next day and hour.</p>
-      ) : (
-        <table className="folder-reports">
-          <thead>
-            <tr>
-              <th scope="col">Period</th>
-              <th scope="col">Views gained</th>
-              <th scope="col">New videos</th>
-              <th scope="col">Mailed to</th>
-              <th scope="col">Made</th>
-              <th scope="col">Page</th>
-            </tr>
-          </thead>
-          <tbody>
-            {reports.map((r) => {
-              const url = urlOf.get(r.scheduleUuid) ?? null;
-              return (
-                <tr key={r.id}>
-                  <td>
-                    {r.period} ({r.periodStart} – {r.periodEnd})
-                  </td>
-                  <td>{n(r.viewsGained)}</td>
-                  <td>{n(r.newVideos)}</td>
-                  <td>{r.recipients} addresses</td>
-                  <td>
-                    <Time value={r.createdAt} />
-                  </td>
-                  <td>{url ? <a href={url}>Open the shared page</a> : "—"}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        label="Reports produced, newest first"
+        columns={REPORT_COLUMNS}
+        rows={reports.rows}
+        paging={reports.paging}
+        empty={<EmptyState title="None yet.">A schedule produces its first report at its next day and hour.</EmptyState>}
+      />
+    </section>
+  );
+}
+
+function Schedules({ query, isOwner, onChanged }: { query: FolderReports_schedules$key; isOwner: boolean; onChanged: () => void }) {
+  const { rows, paging } = usePagedConnection<FolderReportsSchedulesQuery, FolderReports_schedules$key, Schedule>(
+    schedulesFragment,
+    query,
+    (d) => d.reportSchedules,
+    "schedules",
+  );
+  const update = useAction<FolderReportsUpdateMutation>(updateMutation);
+  const remove = useAction<FolderReportsDeleteMutation>(deleteMutation);
+  const toggle = (s: Schedule) =>
+    void update.run(
+      { id: s.id, enabled: !s.enabled },
+      { done: () => (s.enabled ? "Schedule paused." : "Schedule resumed."), failed: "Could not change the schedule" },
+    );
+  const doDelete = async (s: Schedule) => {
+    if (await remove.run({ id: s.id }, { done: () => "Schedule deleted.", failed: "Could not delete the schedule" })) onChanged();
+  };
+  const columns: Column<Schedule>[] = [
+    { id: "when", header: "When", cell: whenOf },
+    { id: "to", header: "Sent to", className: "cell-wrap", cell: (s) => s.recipients.join(", ") },
+    { id: "csv", header: "Videos as CSV", cell: (s) => (s.attachCsv ? "Attached" : "No") },
+    { id: "state", header: "State", cell: (s) => (s.enabled ? "Active" : "Paused") },
+  ];
+  if (isOwner)
+    columns.push({
+      id: "actions",
+      header: "Actions",
+      hidden: true,
+      cell: (s) => (
+        <span className="row">
+          <button type="button" disabled={update.pending} onClick={() => toggle(s)}>
+            {s.enabled ? "Pause" : "Resume"}
+          </button>
+          <ConfirmButton
+            question="Delete this schedule and the reports it produced? Its share link stops working."
+            confirmLabel="Delete schedule"
+            onConfirm={() => void doDelete(s)}
+          >
+            Delete schedule
+          </ConfirmButton>
+        </span>
+      ),
+    });
+  return (
+    <>
+      <DataTable
+        label="Report schedules, oldest first"
+        columns={columns}
+        rows={rows}
+        paging={paging}
+        empty={<p className="muted">No report is scheduled for this folder.</p>}
+      />
+      <Outcome outcome={update.outcome ?? remove.outcome} />
     </>
   );
 }
@@ -259,9 +276,7 @@ function ShareLink({ folderId, folderName }: { folderId: string; folderName: str
             <option value={90}>90 days</option>
           </select>
         </div>
-        <button type="submit" className="button-primary" disabled={share.pending}>
-          Make share link
-        </button>
+        <Submit action={share}>Make share link</Submit>
       </form>
       {made && (
         <ShownOnce
@@ -333,9 +348,7 @@ function ScheduleForm({ folderId, onMade }: { folderId: string; onMade: () => vo
       <label className="checkbox">
         <input type="checkbox" name="attachCsv" /> Attach the folder's videos as CSV
       </label>
-      <button type="submit" className="button-primary" disabled={schedule.pending}>
-        Schedule report
-      </button>
+      <Submit action={schedule}>Schedule report</Submit>
       <Outcome outcome={schedule.outcome} />
     </form>
   );

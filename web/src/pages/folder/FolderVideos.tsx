@@ -6,9 +6,10 @@
 import { graphql } from "react-relay";
 import { Link } from "react-router";
 import type { FolderVideos_folder$data, FolderVideos_folder$key } from "../../__generated__/FolderVideos_folder.graphql";
-import type { FolderVideoSort, FolderVideosPaginationQuery, SortOrder } from "../../__generated__/FolderVideosPaginationQuery.graphql";
+import type { FolderVideoSort, FolderVideosPaginationQuery } from "../../__generated__/FolderVideosPaginationQuery.graphql";
+import type { SortOrder } from "../../lib/list-options";
 import type { FolderVideosRemoveMutation } from "../../__generated__/FolderVideosRemoveMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
@@ -150,7 +151,6 @@ export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folde
         label="The folder's videos"
         columns={columns}
         rows={rows}
-        rowKey={(v) => v.id}
         empty={
           <EmptyState title="No videos in this folder.">
             Add a tracked video or account with the form above, or select videos on the <Link to={paths.videos()}>Videos</Link> page and

@@ -4,12 +4,13 @@ import { graphql, useFragment } from "react-relay";
 import { Link } from "react-router";
 import type { SubFolders_folder$data, SubFolders_folder$key } from "../../__generated__/SubFolders_folder.graphql";
 import type { SubFoldersCreateMutation } from "../../__generated__/SubFoldersCreateMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { formatWhole } from "../../lib/format";
 import { useAction } from "../../relay/action";
+import { Submit } from "../../components/Submit";
 
 const fragment = graphql`
   fragment SubFolders_folder on Folder {
@@ -81,7 +82,6 @@ export function SubFolders({ folder, onChanged }: { folder: SubFolders_folder$ke
         label={`Sub-folders of ${f.name}, ${formatWhole(f.children.totalCount)} in all, by name`}
         columns={COLUMNS}
         rows={rows}
-        rowKey={(r) => r.id}
         empty={
           <EmptyState title="No sub-folders.">
             {canNest ? "Name one below to organise this folder further." : "Folders nest at most 5 levels deep."}
@@ -94,9 +94,7 @@ export function SubFolders({ folder, onChanged }: { folder: SubFolders_folder$ke
             Sub-folder name
             <input type="text" value={name} maxLength={255} required onChange={(e) => setName(e.target.value)} />
           </label>
-          <button type="submit" className="button-primary" disabled={create.pending}>
-            Create sub-folder
-          </button>
+          <Submit action={create}>Create sub-folder</Submit>
         </form>
       )}
       <Outcome outcome={create.outcome} />

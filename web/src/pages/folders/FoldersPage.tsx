@@ -13,7 +13,7 @@ import type { FoldersPage_query$data, FoldersPage_query$key } from "../../__gene
 import type { FoldersPagePaginationQuery } from "../../__generated__/FoldersPagePaginationQuery.graphql";
 import type { FoldersPageCreateMutation } from "../../__generated__/FoldersPageCreateMutation.graphql";
 import type { FoldersPageMoveMutation } from "../../__generated__/FoldersPageMoveMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
@@ -25,6 +25,7 @@ import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
 import { TagsPanel } from "../tags/TagsPanel";
 import { folderTree, type TreeRow } from "./tree";
+import { Submit } from "../../components/Submit";
 
 const query = graphql`
   query FoldersPageQuery {
@@ -232,9 +233,7 @@ function CreateFolderForm({ folders, onCreated }: { folders: readonly Row[]; onC
             ))}
           </select>
         </label>
-        <button type="submit" className="button-primary" disabled={create.pending}>
-          Create folder
-        </button>
+        <Submit action={create}>Create folder</Submit>
       </form>
       <Outcome outcome={create.outcome} />
     </section>

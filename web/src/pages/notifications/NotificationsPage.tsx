@@ -10,7 +10,7 @@ import type { NotificationsPageQuery } from "../../__generated__/NotificationsPa
 import type { NotificationsPagePaginationQuery } from "../../__generated__/NotificationsPagePaginationQuery.graphql";
 import type { NotificationsPage_query$data, NotificationsPage_query$key } from "../../__generated__/NotificationsPage_query.graphql";
 import type { NotificationsPageMarkMutation } from "../../__generated__/NotificationsPageMarkMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Badge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
@@ -120,7 +120,6 @@ export default function NotificationsPage() {
         label="Your notifications, newest first"
         columns={columns}
         rows={rows}
-        rowKey={(n) => n.id}
         empty={
           <EmptyState title="No notifications yet.">
             Spikes, new videos of tracked accounts, finished analyses and radar searches show here as they happen.

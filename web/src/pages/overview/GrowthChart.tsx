@@ -8,7 +8,7 @@ import type { GrowthChart_query$key } from "../../__generated__/GrowthChart_quer
 import type { GrowthChartRefetchQuery, GrowthPeriod } from "../../__generated__/GrowthChartRefetchQuery.graphql";
 import { EmptyState } from "../../components/EmptyState";
 import { TimeSeriesChart, type ChartSeries } from "../../components/TimeSeriesChart";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Link } from "react-router";
 
 const fragment = graphql`

@@ -4,10 +4,10 @@ import { Link } from "react-router";
 import type { RadarHistory_query$key } from "../../__generated__/RadarHistory_query.graphql";
 import type { RadarHistoryPaginationQuery } from "../../__generated__/RadarHistoryPaginationQuery.graphql";
 import type { RadarHistory_search$key } from "../../__generated__/RadarHistory_search.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { StatusBadge } from "../../components/Badge";
 import { EmptyState } from "../../components/EmptyState";
-import { ShowMore } from "../../components/ShowMore";
+import { PagedList } from "../../components/PagedList";
 import { Time } from "../../components/Time";
 import { humanize, platformName, plural } from "../../lib/format";
 import { usePagedConnection } from "../../relay/paged";
@@ -50,18 +50,18 @@ export function RadarHistory({ query, selected }: { query: RadarHistory_query$ke
   return (
     <section aria-labelledby="radar-history-heading" className="panel">
       <h2 id="radar-history-heading">Past searches</h2>
-      {rows.length === 0 ? (
-        <EmptyState title="No searches yet.">
-          Describe what you are looking for in the form above and press Search: the ranked videos appear here.
-        </EmptyState>
-      ) : (
-        <ul className="plain-list" aria-label="Past searches">
-          {rows.map((node) => (
-            <HistoryRow key={node.id} search={node} selected={selected} />
-          ))}
-        </ul>
-      )}
-      <ShowMore paging={paging} />
+      <PagedList
+        label="Past searches"
+        rows={rows}
+        itemProps={() => ({ className: "row" })}
+        item={(s) => <HistoryRow search={s} selected={selected} />}
+        paging={paging}
+        empty={
+          <EmptyState title="No searches yet.">
+            Describe what you are looking for in the form above and press Search: the ranked videos appear here.
+          </EmptyState>
+        }
+      />
     </section>
   );
 }
@@ -69,7 +69,7 @@ export function RadarHistory({ query, selected }: { query: RadarHistory_query$ke
 function HistoryRow({ search, selected }: { search: RadarHistory_search$key; selected?: string }) {
   const s = useFragment(searchFragment, search);
   return (
-    <li className="row">
+    <>
       <Link to={paths.radarSearch(s.uuid)} aria-current={selected === s.uuid ? "page" : undefined}>
         {s.query}
       </Link>
@@ -78,6 +78,6 @@ function HistoryRow({ search, selected }: { search: RadarHistory_search$key; sel
         {platformName(s.platform)} · {humanize(s.depth)} · {s.status === "COMPLETED" ? `${plural(s.resultCount, "result")} · ` : ""}
         <Time value={s.createdAt} />
       </span>
-    </li>
+    </>
   );
 }

@@ -13,12 +13,12 @@ import type {
   RadarSearchFormMutation,
   RadarTimePeriod,
 } from "../../__generated__/RadarSearchFormMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Outcome } from "../../components/Outcome";
 import { RADAR_SEARCH_CREDITS } from "../../lib/costs";
 import { formatWhole, PLATFORMS } from "../../lib/format";
 import { useAction } from "../../relay/action";
-import { countChange, rootConnection } from "../../relay/connections";
+import { rootConnection } from "../../relay/connections";
 
 const mutation = graphql`
   mutation RadarSearchFormMutation(
@@ -61,7 +61,7 @@ const PERIODS: { value: RadarTimePeriod; label: string }[] = [
 
 export function RadarSearchForm({ balance }: { balance: number }) {
   const [text, setText] = useState("");
-  const [platform, setPlatform] = useState<Platform>("PLATFORM_A");
+  const [platform, setPlatform] = useState<Platform>(PLATFORMS[0].value);
   const [depth, setDepth] = useState<RadarDepth>("STANDARD");
   const [minViews, setMinViews] = useState<RadarMinViews>("ANY");
   const [timePeriod, setTimePeriod] = useState<RadarTimePeriod>("ANY");
@@ -76,7 +76,7 @@ export function RadarSearchForm({ balance }: { balance: number }) {
     const connections = [rootConnection("RadarHistory_radarSearches")];
     const r = await create.run(
       { query: text, platform, depth, minViews, timePeriod, language: language.trim() || null, connections },
-      { updater: countChange(connections, 1), failed: "Could not start the search" },
+      { failed: "Could not start the search" },
     );
     if (r) navigate(paths.radarSearch(r.createRadarSearch.uuid));
   }

@@ -213,7 +213,6 @@ function RadarResults({ search, status, resultCount }: { search: RadarSearchView
       label="Results, best first"
       columns={COLUMNS}
       rows={rows}
-      rowKey={(r) => r.id}
       empty={
         <EmptyState title="This search found nothing.">
           No video matched. Try other or fewer words, another platform, a longer posting time or a lower minimum of views, then search

@@ -7,7 +7,7 @@
  */
 import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { FormProblem, NewPasswordFields, usePasswordForm } from "../../components/PasswordForm";
 import { requestPasswordReset, resetPassword } from "../../lib/auth";
 

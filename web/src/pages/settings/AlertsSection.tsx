@@ -14,6 +14,7 @@ import { DataTable, type Column } from "../../components/DataTable";
 import { Outcome } from "../../components/Outcome";
 import { useAction } from "../../relay/action";
 import { useRouteQuery } from "../../relay/route-query";
+import { Submit } from "../../components/Submit";
 
 const query = graphql`
   query AlertsSectionQuery {
@@ -153,7 +154,8 @@ function Rules({ rules }: { rules: readonly Rule[] }) {
         For this workspace. A burst of one alert sends at most one mail per 10 minutes, saying how many; every mail has a link to stop it.
       </p>
       <Outcome outcome={action.outcome} />
-      <DataTable label="Alert rules and how you hear of them" columns={columns} rows={rules} rowKey={(r) => r.rule} />
+      {/* Every rule is listed, set or not: never empty. */}
+      <DataTable label="Alert rules and how you hear of them" columns={columns} rows={rules} rowKey={(r) => r.rule} empty={null} />
     </section>
   );
 }
@@ -205,9 +207,7 @@ function Digest({ settings }: { settings: AlertsSectionQuery$data["digestSetting
           placeholder={Intl.DateTimeFormat().resolvedOptions().timeZone}
           autoComplete="off"
         />
-        <button type="submit" className="button-primary" disabled={action.pending}>
-          Save digest
-        </button>
+        <Submit action={action}>Save digest</Submit>
       </form>
       <Outcome outcome={action.outcome} />
     </section>
@@ -242,9 +242,7 @@ function CreditsThreshold({ value }: { value: number | null }) {
           onChange={(e) => setText(e.currentTarget.value)}
           placeholder="server default"
         />
-        <button type="submit" className="button-primary" disabled={action.pending}>
-          Save threshold
-        </button>
+        <Submit action={action}>Save threshold</Submit>
       </form>
       <Outcome outcome={action.outcome} />
     </section>

@@ -16,10 +16,10 @@ import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { useAction } from "../../relay/action";
-import { countChange } from "../../relay/connections";
 import { OwnersOnly } from "./OwnersOnly";
 import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
+import { Submit } from "../../components/Submit";
 
 const query = graphql`
   query ApiKeysSectionQuery {
@@ -105,10 +105,7 @@ function ApiKeys() {
     event.preventDefault();
     revoke.clear();
     const connections = [data.apiKeys.__id];
-    const r = await create.run(
-      { name: name.trim(), connections },
-      { updater: countChange(connections, 1), failed: "Could not create the key" },
-    );
+    const r = await create.run({ name: name.trim(), connections }, { failed: "Could not create the key" });
     if (!r) return;
     setCreated({ name: r.createApiKey.apiKey.name, secret: r.createApiKey.secret });
     setName("");
@@ -177,9 +174,7 @@ function ApiKeys() {
             placeholder="e.g. Reporting script"
           />
         </div>
-        <button type="submit" className="button-primary" disabled={create.pending}>
-          Create key
-        </button>
+        <Submit action={create}>Create key</Submit>
       </form>
       {created && (
         <ShownOnce
@@ -195,7 +190,6 @@ function ApiKeys() {
         label="API keys of this workspace"
         columns={columns}
         rows={rows}
-        rowKey={(k) => k.id}
         empty={
           <EmptyState title="No API keys yet.">Name one above (what will use it, e.g. “Reporting script”) and press Create key.</EmptyState>
         }

@@ -88,7 +88,6 @@ function AuditLog() {
       label="Recorded actions, newest first"
       columns={COLUMNS}
       rows={rows}
-      rowKey={(e) => e.id}
       empty={<EmptyState title="Nothing recorded yet.">Key, webhook, member and invitation changes and sign-ins show here.</EmptyState>}
       paging={paging}
     />

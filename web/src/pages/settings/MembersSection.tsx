@@ -19,8 +19,8 @@ import type { MembersSectionRoleMutation } from "../../__generated__/MembersSect
 import type { MembersSectionRemoveMutation } from "../../__generated__/MembersSectionRemoveMutation.graphql";
 import type { MembersSectionLeaveMutation } from "../../__generated__/MembersSectionLeaveMutation.graphql";
 import { useNavigate } from "react-router";
-import { paths } from "../../app/paths";
-import { useWorkspaceChoice } from "../../app/workspace";
+import { paths } from "../../lib/paths";
+import { useWorkspaceChoice } from "../../relay/workspace";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
 import { DataTable, type Column } from "../../components/DataTable";
@@ -29,9 +29,9 @@ import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { humanize } from "../../lib/format";
 import { useAction } from "../../relay/action";
-import { countChange } from "../../relay/connections";
 import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
+import { Submit } from "../../components/Submit";
 
 const membersQuery = graphql`
   query MembersSectionQuery {
@@ -173,10 +173,7 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
   function doRemove(id: string, who: string) {
     setRole.clear();
     const connections = [data.members.__id];
-    void remove.run(
-      { id, connections },
-      { updater: countChange(connections, -1), done: () => `Removed ${who} from the workspace.`, failed: `Could not remove ${who}` },
-    );
+    void remove.run({ id, connections }, { done: () => `Removed ${who} from the workspace.`, failed: `Could not remove ${who}` });
   }
 
   const columns: Column<Member>[] = [
@@ -241,7 +238,8 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
       <h2 id="members-heading">Members</h2>
       <Outcome outcome={setRole.outcome} />
       <Outcome outcome={remove.outcome} />
-      <DataTable label="Members of this workspace" columns={columns} rows={rows} rowKey={(m) => m.id} paging={paging} />
+      {/* The person reading it is a member: never empty. */}
+      <DataTable label="Members of this workspace" columns={columns} rows={rows} paging={paging} empty={null} />
     </section>
   );
 }
@@ -263,10 +261,7 @@ function Invitations() {
     event.preventDefault();
     revoke.clear();
     const connections = [data.invitations.__id];
-    const r = await create.run(
-      { email: email.trim(), role, connections },
-      { updater: countChange(connections, 1), failed: "Could not invite" },
-    );
+    const r = await create.run({ email: email.trim(), role, connections }, { failed: "Could not invite" });
     if (!r) return;
     setLink({ email: r.createInvitation.invitation.email, url: r.createInvitation.acceptUrl });
     setEmail("");
@@ -342,9 +337,7 @@ function Invitations() {
             ))}
           </select>
         </div>
-        <button type="submit" className="button-primary" disabled={create.pending}>
-          Invite
-        </button>
+        <Submit action={create}>Invite</Submit>
       </form>
       {link && (
         <ShownOnce
@@ -360,7 +353,6 @@ function Invitations() {
         label="Invitations of this workspace, newest first"
         columns={columns}
         rows={rows}
-        rowKey={(i) => i.id}
         empty={
           <EmptyState title="No invitations yet.">Enter the email of the person to invite, choose their role and press Invite.</EmptyState>
         }

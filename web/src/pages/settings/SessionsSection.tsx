@@ -12,6 +12,7 @@ import { ConfirmButton } from "../../components/ConfirmButton";
 import { DataTable, type Column } from "../../components/DataTable";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
+import { formatExact } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { useRouteQuery } from "../../relay/route-query";
 import { describeDevice } from "./device";
@@ -75,7 +76,7 @@ export function SessionsSection() {
           <span className="muted">Sign out at the top of the page</span>
         ) : (
           <ConfirmButton
-            question={`Sign out ${device} (last active ${s.lastActiveAt ? new Date(s.lastActiveAt).toLocaleString() : "unknown"})? That browser has to sign in again.`}
+            question={`Sign out ${device} (last active ${s.lastActiveAt ? formatExact(s.lastActiveAt) : "unknown"})? That browser has to sign in again.`}
             confirmLabel="Sign it out"
             onConfirm={() => void signOut(s, device)}
             disabled={revoke.pending}
@@ -103,8 +104,9 @@ export function SessionsSection() {
         label="Your signed-in sessions, newest first"
         columns={columns}
         rows={sessions}
-        rowKey={(s) => s.id}
         rowProps={(s) => ({ "aria-current": s.current ? "true" : undefined })}
+        // This session is one of them: never empty.
+        empty={null}
       />
     </section>
   );

@@ -11,7 +11,7 @@
 import { graphql } from "react-relay";
 import { NavLink, Outlet, useOutletContext } from "react-router";
 import type { SettingsPageQuery } from "../../__generated__/SettingsPageQuery.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { PageHeader } from "../../components/PageHeader";
 import { useRouteQuery } from "../../relay/route-query";
 

@@ -8,7 +8,7 @@ import { Link } from "react-router";
 import type { ShareLinksSectionPaginationQuery } from "../../__generated__/ShareLinksSectionPaginationQuery.graphql";
 import type { ShareLinksSection_query$data, ShareLinksSection_query$key } from "../../__generated__/ShareLinksSection_query.graphql";
 import type { ShareLinksSectionRevokeMutation } from "../../__generated__/ShareLinksSectionRevokeMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
 import { DataTable, type Column } from "../../components/DataTable";
@@ -122,7 +122,6 @@ function ShareLinks() {
         label="Share links of this workspace, newest first"
         columns={columns}
         rows={rows}
-        rowKey={(l) => l.id}
         empty={<EmptyState title="No share links yet.">Open a folder and make one in its Reports section.</EmptyState>}
         paging={paging}
       />

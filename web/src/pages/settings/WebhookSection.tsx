@@ -10,14 +10,13 @@ import type { WebhookSectionDeliveriesQuery } from "../../__generated__/WebhookS
 import type { WebhookSectionQuery } from "../../__generated__/WebhookSectionQuery.graphql";
 import type { WebhookSection_deliveries$data, WebhookSection_deliveries$key } from "../../__generated__/WebhookSection_deliveries.graphql";
 import type { WebhookSectionTestMutation } from "../../__generated__/WebhookSectionTestMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { Badge } from "../../components/Badge";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { useAction } from "../../relay/action";
-import { countChange } from "../../relay/connections";
 import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
 import { OwnersOnly } from "./OwnersOnly";
@@ -214,7 +213,6 @@ function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries
     void test.run(
       { id: webhookId, connections },
       {
-        updater: countChange(connections, 1),
         done: () => "Test event sent: its delivery shows below as it happens.",
         failed: "Could not send a test",
       },
@@ -235,7 +233,6 @@ function Deliveries({ webhook, webhookId }: { webhook: WebhookSection_deliveries
         className="deliveries"
         columns={COLUMNS}
         rows={rows}
-        rowKey={(d) => d.id}
         rowProps={(d) => ({ "data-status": d.status })}
         empty={
           <EmptyState title="Nothing delivered yet.">

@@ -9,17 +9,17 @@ import { Link } from "react-router";
 import type { WebhooksSectionPaginationQuery } from "../../__generated__/WebhooksSectionPaginationQuery.graphql";
 import type { WebhooksSection_query$data, WebhooksSection_query$key } from "../../__generated__/WebhooksSection_query.graphql";
 import type { WebhooksSectionCreateMutation, WorkspaceEventType } from "../../__generated__/WebhooksSectionCreateMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { refused, useAction, type ActionOutcome } from "../../relay/action";
-import { countChange } from "../../relay/connections";
 import { OwnersOnly } from "./OwnersOnly";
 import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { DeleteWebhookButton, EVENTS, eventName, WebhookStatusBadge } from "./WebhookParts";
+import { Submit } from "../../components/Submit";
 
 const query = graphql`
   query WebhooksSectionQuery {
@@ -137,7 +137,6 @@ function Webhooks() {
         label="Webhook endpoints of this workspace"
         columns={columns}
         rows={rows}
-        rowKey={(h) => h.id}
         empty={
           <EmptyState title="No webhooks yet.">
             Enter the https URL of your receiver above, choose its events and press Create webhook.
@@ -176,7 +175,7 @@ function CreateWebhookForm({ connection, onCreated }: { connection: string; onCr
         events: EVENTS.map((x) => x.value).filter((v) => events.has(v)),
         connections,
       },
-      { updater: countChange(connections, 1), failed: "Could not create the webhook" },
+      { failed: "Could not create the webhook" },
     );
     if (!r) return;
     onCreated({ uuid: r.createWebhook.webhook.uuid, secret: r.createWebhook.secret });
@@ -224,9 +223,7 @@ function CreateWebhookForm({ connection, onCreated }: { connection: string; onCr
       </fieldset>
       <Outcome outcome={missing} />
       <div className="row">
-        <button type="submit" className="button-primary" disabled={create.pending}>
-          Create webhook
-        </button>
+        <Submit action={create}>Create webhook</Submit>
       </div>
       <Outcome outcome={create.outcome} />
     </form>

@@ -1,13 +1,17 @@
 /**
- * A folder's shared report at `/r/<token>`: outside the signed-in shell, no
- * sign-in, no navigation. It reads the narrow entry point POST /graphql/shared (not the dashboard's
- * /graphql, and not through Relay: that schema is the service's own, src/http/shared-report/schema.ts)
- * with the token from the URL. An unknown, revoked or expired link (404) says it is no longer valid.
- * Prints on A4 without the period buttons (./shared-report.css).
+ * A folder's shared report at `/r/<token>`: outside the signed-in shell, no sign-in, no navigation. It reads
+ * the narrow entry point POST /graphql/shared (not the dashboard's /graphql, and not through Relay: that schema
+ * is the service's own, src/http/shared-report/schema.ts) with the token from the URL. An unknown, revoked or
+ * expired link (404) says it is no longer valid. Numbers, days, titles and tables read as on every other page
+ * (lib/format.ts, DataTable), and simulated numbers are said to be simulated. Prints on A4 without the period
+ * buttons (./shared-report.css).
  */
 import { useEffect, useMemo, useState } from "react";
 import { useParams } from "react-router";
+import { DataTable, type Column } from "../../components/DataTable";
+import { EmptyState } from "../../components/EmptyState";
 import { TimeSeriesChart, type ChartSeries } from "../../components/TimeSeriesChart";
+import { formatDay, formatPercent, formatWhole, shortTitle } from "../../lib/format";
 import "./shared-report.css";
 
 type Period = "D7" | "D30" | "D90";
@@ -40,7 +44,42 @@ interface Report {
     followers: number | null;
     totalViews: number | null;
   }[];
+  simulated: boolean;
 }
+
+type TopVideo = Report["topVideos"][number];
+type TopAccount = Report["topAccounts"][number];
+
+const VIDEO_COLUMNS: Column<TopVideo>[] = [
+  { id: "rank", header: "#", cell: (v) => v.rank },
+  {
+    id: "video",
+    header: "Video",
+    className: "cell-wrap",
+    cell: (v) => (
+      <>
+        {shortTitle(v, 90)}
+        {v.description && v.username ? <span className="muted"> @{v.username}</span> : null}
+      </>
+    ),
+  },
+  { id: "views", header: "Views", cell: (v) => formatWhole(v.views) },
+];
+
+const ACCOUNT_COLUMNS: Column<TopAccount>[] = [
+  { id: "rank", header: "#", cell: (a) => a.rank },
+  {
+    id: "account",
+    header: "Account",
+    cell: (a) => (
+      <>
+        @{a.username} <span className="muted">({a.platform})</span>
+      </>
+    ),
+  },
+  { id: "followers", header: "Followers", cell: (a) => formatWhole(a.followers) },
+  { id: "views", header: "Views", cell: (a) => formatWhole(a.totalViews) },
+];
 
 const QUERY = `query SharedReport($token: String!, $period: SharedReportPeriod) {
   sharedFolderReport(token: $token, period: $period) {
@@ -49,6 +88,7 @@ const QUERY = `query SharedReport($token: String!, $period: SharedReportPeriod) 
     growth { date totalFollowers totalViews totalVideos }
     topVideos { rank username description views }
     topAccounts { rank platform username displayName followers totalViews }
+    simulated
   }
 }`;
 
@@ -73,9 +113,6 @@ async function readReport(token: string, period: Period, signal: AbortSignal): P
   if (!res.ok || !body?.data) return { kind: "failed", message: body?.message ?? `The report could not be read (${res.status}).` };
   return { kind: "ready", report: body.data.sharedFolderReport };
 }
-
-const n = (v: number | null | undefined) => (v === null || v === undefined ? "—" : Math.round(v).toLocaleString("en-US"));
-const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
 
 export default function SharedReportPage() {
   const { token = "" } = useParams();
@@ -142,21 +179,26 @@ function ReportView({ report, period, onPeriod }: { report: Report; period: Peri
   }, [report.growth]);
   const c = report.cards;
   const cards = [
-    { label: "Videos", value: n(c.totalVideos) },
-    { label: "Accounts", value: n(c.totalAccounts) },
-    { label: "Views", value: n(c.totalViews) },
-    { label: "Likes", value: n(c.totalLikes) },
-    { label: "Comments", value: n(c.totalComments) },
-    { label: "Shares", value: n(c.totalShares) },
-    { label: "Avg. engagement", value: `${c.avgEngagementRate.toFixed(2)} %` },
+    { label: "Videos", value: formatWhole(c.totalVideos) },
+    { label: "Accounts", value: formatWhole(c.totalAccounts) },
+    { label: "Views", value: formatWhole(c.totalViews) },
+    { label: "Likes", value: formatWhole(c.totalLikes) },
+    { label: "Comments", value: formatWhole(c.totalComments) },
+    { label: "Shares", value: formatWhole(c.totalShares) },
+    { label: "Avg. engagement", value: formatPercent(c.avgEngagementRate) },
   ];
   return (
     <article aria-labelledby="shared-report-title">
       <header className="shared-report-header">
         <h1 id="shared-report-title">{report.folderName}</h1>
         <p className="muted">
-          Report of {day(report.generatedAt)} · read-only link, valid until {day(report.expiresAt)}
+          Report of {formatDay(report.generatedAt)} · read-only link, valid until {formatDay(report.expiresAt)}
         </p>
+        {report.simulated && (
+          <p className="notice" role="note">
+            Some of these numbers are simulated: they come from the service's demo data, not from the platforms.
+          </p>
+        )}
       </header>
       <section aria-label="Totals" className="cards shared-report-cards">
         {cards.map((card) => (
@@ -192,66 +234,23 @@ function ReportView({ report, period, onPeriod }: { report: Report; period: Peri
       <div className="shared-report-tops">
         <section aria-labelledby="shared-videos-heading" className="panel">
           <h2 id="shared-videos-heading">Top videos</h2>
-          {report.topVideos.length === 0 ? (
-            <p className="muted">No video has views yet.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Video</th>
-                  <th scope="col" className="numeric">
-                    Views
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.topVideos.map((v) => (
-                  <tr key={v.rank}>
-                    <td>{v.rank}</td>
-                    <td>
-                      {v.username ? `@${v.username}` : "A video"}
-                      {v.description ? <span className="muted"> — {v.description.split("\n")[0]!.slice(0, 90)}</span> : null}
-                    </td>
-                    <td className="numeric">{n(v.views)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <DataTable
+            label="The folder's videos with the most views"
+            columns={VIDEO_COLUMNS}
+            rows={report.topVideos}
+            rowKey={(v) => String(v.rank)}
+            empty={<EmptyState title="No video has views yet." />}
+          />
         </section>
         <section aria-labelledby="shared-accounts-heading" className="panel">
           <h2 id="shared-accounts-heading">Top accounts</h2>
-          {report.topAccounts.length === 0 ? (
-            <p className="muted">The folder has no accounts.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Account</th>
-                  <th scope="col" className="numeric">
-                    Followers
-                  </th>
-                  <th scope="col" className="numeric">
-                    Views
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.topAccounts.map((a) => (
-                  <tr key={a.rank}>
-                    <td>{a.rank}</td>
-                    <td>
-                      @{a.username} <span className="muted">({a.platform})</span>
-                    </td>
-                    <td className="numeric">{n(a.followers)}</td>
-                    <td className="numeric">{n(a.totalViews)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <DataTable
+            label="The folder's accounts with the most followers"
+            columns={ACCOUNT_COLUMNS}
+            rows={report.topAccounts}
+            rowKey={(a) => String(a.rank)}
+            empty={<EmptyState title="The folder has no accounts." />}
+          />
         </section>
       </div>
     </article>

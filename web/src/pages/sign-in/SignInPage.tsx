@@ -3,10 +3,10 @@
  * go where the person was headed (?next=). The only page outside the shell.
  */
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { FormProblem, usePasswordForm } from "../../components/PasswordForm";
 import { signIn } from "../../lib/auth";
-import { useWorkspaceChoice } from "../../app/workspace";
+import { useWorkspaceChoice } from "../../relay/workspace";
 
 /** Only a path of this dashboard: never another host (an open redirect). */
 function safeNext(next: string | null): string {
@@ -30,7 +30,8 @@ export default function SignInPage() {
   return (
     <main id="main" className="sign-in">
       <h1>Sign in</h1>
-      {params.get("password") === "set" && (
+      {/* Said once, right after setting it: not beside a failed sign-in's problem. */}
+      {params.get("password") === "set" && !problem && (
         <p className="notice" role="status">
           Your password is set: sign in with your email and the new password.
         </p>

@@ -1,31 +1,31 @@
 /**
- * Tag or untag the selected videos or accounts with one of the workspace's tags (bulk, 50 at most a
- * request, as the API allows). The tags are read when the control opens; after a change the items'
- * tags are read again (one `nodes` query), so their chips update in place.
+ * Tag or untag the selected videos or accounts with any of the workspace's tags (pickers/TagChoice.tsx; bulk,
+ * 50 at most a request, as the API allows). The tags come from the route's query or from a query started
+ * when the control opens (`tagChoiceQuery`); after a change the items' tags are read again (one `nodes`
+ * query), so their chips update in place.
  */
-import { useState } from "react";
-import { fetchQuery, graphql, useLazyLoadQuery, useRelayEnvironment } from "react-relay";
-import { Link } from "react-router";
-import type { BulkTagQuery } from "../../__generated__/BulkTagQuery.graphql";
+import { fetchQuery, graphql, useFragment, useRelayEnvironment } from "react-relay";
+import type { BulkTag_tags$key } from "../../__generated__/BulkTag_tags.graphql";
 import type { BulkTagVideosMutation } from "../../__generated__/BulkTagVideosMutation.graphql";
 import type { BulkTagUntagVideosMutation } from "../../__generated__/BulkTagUntagVideosMutation.graphql";
 import type { BulkTagAccountsMutation } from "../../__generated__/BulkTagAccountsMutation.graphql";
 import type { BulkTagUntagAccountsMutation } from "../../__generated__/BulkTagUntagAccountsMutation.graphql";
-import { paths } from "../../app/paths";
 import { Outcome } from "../../components/Outcome";
+import type { PickerOption } from "../../components/Picker";
 import { plural } from "../../lib/format";
 import { perItem, useAction } from "../../relay/action";
+import { TagChoice } from "../../pickers/TagChoice";
 
-const query = graphql`
+/** The tags to choose from: spread by the route's query, or read when the control opens (`bulkTagQuery`). */
+const tagsFragment = graphql`
+  fragment BulkTag_tags on Query {
+    ...TagChoice_query
+  }
+`;
+
+export const bulkTagQuery = graphql`
   query BulkTagQuery {
-    tags(first: 100) {
-      edges {
-        node {
-          id
-          name
-        }
-      }
-    }
+    ...BulkTag_tags
   }
 `;
 
@@ -81,10 +81,8 @@ const untagAccounts = graphql`
   }
 `;
 
-export function BulkTag({ kind, ids }: { kind: "video" | "account"; ids: readonly string[] }) {
-  const data = useLazyLoadQuery<BulkTagQuery>(query, {}, { fetchPolicy: "store-and-network" });
-  const tags = data.tags.edges.map((e) => e.node);
-  const [tagId, setTagId] = useState(tags[0]?.id ?? "");
+export function BulkTag({ tags, kind, ids }: { tags: BulkTag_tags$key; kind: "video" | "account"; ids: readonly string[] }) {
+  const choices = useFragment(tagsFragment, tags);
   const environment = useRelayEnvironment();
   const tagV = useAction<BulkTagVideosMutation>(tagVideos);
   const untagV = useAction<BulkTagUntagVideosMutation>(untagVideos);
@@ -93,51 +91,44 @@ export function BulkTag({ kind, ids }: { kind: "video" | "account"; ids: readonl
   const actions = [tagV, untagV, tagA, untagA];
   const pending = actions.some((a) => a.pending);
   const outcome = actions.find((a) => a.outcome)?.outcome ?? null;
-
-  if (tags.length === 0) {
-    return (
-      <p className="notice">
-        No tags yet. Create one on the <Link to={paths.folders()}>Folders</Link> page, then come back.
-      </p>
-    );
-  }
-  const chosen = tags.find((t) => t.id === tagId) ?? tags[0]!;
   const what = (n: number) => plural(n, kind);
   const reread = () => fetchQuery(environment, refresh, { ids: [...ids] }).toPromise();
 
-  async function apply(add: boolean) {
+  async function apply(tag: PickerOption, add: boolean) {
     for (const a of actions) a.clear();
-    const variables = { tagId: chosen.id, ids: [...ids] };
+    const variables = { tagId: tag.id, ids: [...ids] };
     const failed = add ? "Could not tag" : "Could not remove the tag";
+    const tagged = (n: number) => `Tagged ${what(n)} “${tag.label}”.`;
     const r =
       kind === "video"
         ? add
-          ? await tagV.run(variables, { failed, done: (d) => perItem(d.tagVideos, (n) => `Tagged ${what(n)} “${chosen.name}”.`) })
-          : await untagV.run(variables, { failed, done: (d) => `Removed “${chosen.name}” from ${what(d.untagVideos)}.` })
+          ? await tagV.run(variables, { failed, done: (d) => perItem(d.tagVideos, tagged, failed) })
+          : await untagV.run(variables, { failed, done: (d) => `Removed “${tag.label}” from ${what(d.untagVideos)}.` })
         : add
-          ? await tagA.run(variables, { failed, done: (d) => perItem(d.tagAccounts, (n) => `Tagged ${what(n)} “${chosen.name}”.`) })
-          : await untagA.run(variables, { failed, done: (d) => `Removed “${chosen.name}” from ${what(d.untagAccounts)}.` });
+          ? await tagA.run(variables, { failed, done: (d) => perItem(d.tagAccounts, tagged, failed) })
+          : await untagA.run(variables, { failed, done: (d) => `Removed “${tag.label}” from ${what(d.untagAccounts)}.` });
     if (r) await reread();
   }
 
   return (
     <div className="row">
-      <label>
-        Tag
-        <select value={chosen.id} onChange={(e) => setTagId(e.target.value)}>
-          {tags.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="button" className="button-primary" disabled={pending || ids.length === 0} onClick={() => void apply(true)}>
-        Add tag
-      </button>
-      <button type="button" disabled={pending || ids.length === 0} onClick={() => void apply(false)}>
-        Remove tag
-      </button>
+      <TagChoice query={choices} label="Tag">
+        {(tag) => (
+          <>
+            <button
+              type="button"
+              className="button-primary"
+              disabled={!tag || pending || ids.length === 0}
+              onClick={() => tag && void apply(tag, true)}
+            >
+              Add tag
+            </button>
+            <button type="button" disabled={!tag || pending || ids.length === 0} onClick={() => tag && void apply(tag, false)}>
+              Remove tag
+            </button>
+          </>
+        )}
+      </TagChoice>
       <Outcome outcome={outcome} />
     </div>
   );

@@ -9,7 +9,7 @@ import { Link, useRevalidator } from "react-router";
 import type { TagsPanel_query$data, TagsPanel_query$key } from "../../__generated__/TagsPanel_query.graphql";
 import type { TagsPanelCreateMutation } from "../../__generated__/TagsPanelCreateMutation.graphql";
 import type { TagsPanelDeleteMutation } from "../../__generated__/TagsPanelDeleteMutation.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { ConfirmButton } from "../../components/ConfirmButton";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
@@ -17,6 +17,7 @@ import { Outcome } from "../../components/Outcome";
 import { formatCount, formatWhole } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { TagChips } from "./TagChips";
+import { Submit } from "../../components/Submit";
 
 const fragment = graphql`
   fragment TagsPanel_query on Query {
@@ -110,7 +111,6 @@ export function TagsPanel({ query }: { query: TagsPanel_query$key }) {
         label={`Tags, ${formatWhole(data.tags.totalCount)} in all, by name`}
         columns={columns}
         rows={rows}
-        rowKey={(t) => t.id}
         empty={
           <EmptyState title="No tags yet.">
             Name one above, then tag videos on the Videos page (select them, choose the tag, Add tag).
@@ -156,9 +156,7 @@ function CreateTagForm({ palette, onCreated }: { palette: readonly string[]; onC
             ))}
           </select>
         </label>
-        <button type="submit" className="button-primary" disabled={create.pending}>
-          Create tag
-        </button>
+        <Submit action={create}>Create tag</Submit>
       </form>
       <Outcome outcome={create.outcome} />
     </>

@@ -6,7 +6,7 @@ import { Suspense } from "react";
 import { graphql } from "react-relay";
 import { Link } from "react-router";
 import type { VideoPageQuery } from "../../__generated__/VideoPageQuery.graphql";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { HistoryChart } from "../../components/HistoryChart";
 import { Loading } from "../../components/Loading";
 import { useLiveCredits } from "../../relay/credits";

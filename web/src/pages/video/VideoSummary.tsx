@@ -11,7 +11,7 @@ import { Badge, StatusBadge } from "../../components/Badge";
 import { PageHeader } from "../../components/PageHeader";
 import { ScrapeFailure, ScrapeTimes, Stats } from "../../components/ScrapeFacts";
 import { Time } from "../../components/Time";
-import { formatCount, formatDelta, formatPercent, formatWhole, platformName, videoTitle } from "../../lib/format";
+import { formatCount, formatDelta, formatPercent, formatWhole, platformName, shortTitle } from "../../lib/format";
 import { RefreshButton } from "./RefreshButton";
 
 const fragment = graphql`
@@ -54,8 +54,7 @@ export function VideoSummary({ video }: { video: VideoSummary_video$key }) {
   );
   useSubscription(config);
 
-  const full = videoTitle(v);
-  const title = full.length > 80 ? full.slice(0, 77) + "…" : full;
+  const title = shortTitle(v);
   const stats: [string, string, string?][] = [
     ["Views", formatCount(v.viewCount), formatWhole(v.viewCount)],
     ["Likes", formatCount(v.likeCount), formatWhole(v.likeCount)],

@@ -1,21 +1,24 @@
 /**
- * What can be done with the selected rows: add them to a folder, tag or untag them
- * (pages/tags/BulkTag.tsx), or untrack them (after a
- * confirmation). Untracked rows leave the table at once (optimistically; back if the server
- * refuses). Both answer per video; failures are listed in words.
+ * What can be done with the selected rows: add them to any folder (pickers/FolderChoice.tsx), tag or untag
+ * them (pages/tags/BulkTag.tsx), or untrack them (after a confirmation). The folders and the tags are read when
+ * their control opens (relay/on-open.ts). Untracked rows leave the table at once (optimistically; back if the
+ * server refuses). Each answers per video (relay/action.ts `perItem`).
  */
-import { Suspense, useState } from "react";
 import { graphql } from "react-relay";
 import type { BulkActionsAddMutation } from "../../__generated__/BulkActionsAddMutation.graphql";
 import type { BulkActionsUntrackMutation } from "../../__generated__/BulkActionsUntrackMutation.graphql";
+import type { FolderChoiceQuery } from "../../__generated__/FolderChoiceQuery.graphql";
+import type { BulkTagQuery } from "../../__generated__/BulkTagQuery.graphql";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { Loading } from "../../components/Loading";
+import { Opened } from "../../components/Opened";
 import { Outcome } from "../../components/Outcome";
+import type { PickerOption } from "../../components/Picker";
 import { plural } from "../../lib/format";
+import { FolderChoice, folderChoiceQuery } from "../../pickers/FolderChoice";
 import { perItem, useAction } from "../../relay/action";
 import { removeNodes } from "../../relay/connections";
-import { FolderPicker } from "../folders/FolderPicker";
-import { BulkTag } from "../tags/BulkTag";
+import { useQueryOnOpen } from "../../relay/on-open";
+import { BulkTag, bulkTagQuery } from "../tags/BulkTag";
 
 const addMutation = graphql`
   mutation BulkActionsAddMutation($folderId: ID!, $videoIds: [ID!]!) {
@@ -50,8 +53,8 @@ export function BulkActions({
   connectionId: string;
   onDone: () => void;
 }) {
-  const [picking, setPicking] = useState(false);
-  const [tagging, setTagging] = useState(false);
+  const folders = useQueryOnOpen<FolderChoiceQuery>(folderChoiceQuery);
+  const tags = useQueryOnOpen<BulkTagQuery>(bulkTagQuery);
   const untrack = useAction<BulkActionsUntrackMutation>(untrackMutation);
   const add = useAction<BulkActionsAddMutation>(addMutation);
   const ids = selected.map((s) => s.id);
@@ -65,23 +68,21 @@ export function BulkActions({
         // The rows leave at once; the server's answer (or a refusal, which brings them back) follows.
         optimisticUpdater: removeNodes(connections, ids),
         updater: (store, data) => removeNodes(connections, data?.untrackVideos.filter((r) => r.success).map((r) => r.id) ?? [])(store),
-        done: (r) => perItem(r.untrackVideos, (n) => `Untracked ${plural(n, "video")}.`),
+        done: (r) => perItem(r.untrackVideos, (n) => `Untracked ${plural(n, "video")}.`, "Could not untrack"),
         failed: "Could not untrack",
       },
     );
     if (done) onDone();
   }
 
-  async function addTo(folder: { id: string; name: string }) {
+  async function addTo(folder: PickerOption) {
     untrack.clear();
+    const failed = "Could not add to the folder";
     const done = await add.run(
       { folderId: folder.id, videoIds: ids },
-      {
-        done: (r) => perItem(r.addVideosToFolder, (n) => `Added ${plural(n, "video")} to ${folder.name}.`),
-        failed: "Could not add to the folder",
-      },
+      { done: (r) => perItem(r.addVideosToFolder, (n) => `Added ${plural(n, "video")} to ${folder.label}.`, failed), failed },
     );
-    if (done) setPicking(false);
+    if (done) folders.close();
   }
 
   return (
@@ -89,10 +90,10 @@ export function BulkActions({
       {selected.length > 0 && (
         <div className="row" role="group" aria-label="Selected videos">
           <span>{selected.length} selected</span>
-          <button type="button" aria-expanded={picking} onClick={() => setPicking(!picking)}>
+          <button type="button" aria-expanded={Boolean(folders.ref)} onClick={folders.toggle}>
             Add to folder
           </button>
-          <button type="button" aria-expanded={tagging} onClick={() => setTagging(!tagging)}>
+          <button type="button" aria-expanded={Boolean(tags.ref)} onClick={tags.toggle}>
             Tag
           </button>
           <ConfirmButton
@@ -105,15 +106,28 @@ export function BulkActions({
           </ConfirmButton>
         </div>
       )}
-      {picking && selected.length > 0 && (
-        <Suspense fallback={<Loading what="Loading the folders" />}>
-          <FolderPicker onPick={(f) => void addTo(f)} busy={add.pending} />
-        </Suspense>
-      )}
-      {tagging && selected.length > 0 && (
-        <Suspense fallback={<Loading what="Loading the tags" />}>
-          <BulkTag kind="video" ids={ids} />
-        </Suspense>
+      {selected.length > 0 && (
+        <>
+          <Opened part={folders} what="the folders">
+            {(data) => (
+              <FolderChoice query={data} label="Folder" autoFocus>
+                {(folder) => (
+                  <button
+                    type="button"
+                    className="button-primary"
+                    disabled={!folder || add.pending}
+                    onClick={() => folder && void addTo(folder)}
+                  >
+                    Add
+                  </button>
+                )}
+              </FolderChoice>
+            )}
+          </Opened>
+          <Opened part={tags} what="the tags">
+            {(data) => <BulkTag tags={data} kind="video" ids={ids} />}
+          </Opened>
+        </>
       )}
       <Outcome outcome={untrack.outcome} />
       <Outcome outcome={add.outcome} />

@@ -7,7 +7,6 @@ import { useState, type FormEvent } from "react";
 import { graphql } from "react-relay";
 import type { TrackVideosFormMutation } from "../../__generated__/TrackVideosFormMutation.graphql";
 import { apiErrorOf, describeError } from "../../lib/errors";
-import { countChange } from "../../relay/connections";
 import { useMutationAsync } from "../../relay/mutations";
 
 const mutation = graphql`
@@ -57,7 +56,7 @@ export function TrackVideosForm({ connectionId }: { connectionId: string }) {
     for (const url of urls) {
       try {
         const connections = [connectionId];
-        const r = await track({ url, connections }, { updater: countChange(connections, 1) });
+        const r = await track({ url, connections });
         out.push({
           url,
           ok: true,

@@ -18,7 +18,7 @@ import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
 import { formatDelta, formatWhole, platformName, videoTitle } from "../../lib/format";
 import type { ColumnChoice } from "../../lib/columns";
 import { Link } from "react-router";
-import { paths } from "../../app/paths";
+import { paths } from "../../lib/paths";
 import { usePagedConnection } from "../../relay/paged";
 import { useLiveList } from "../../relay/live-list";
 import { TagChips } from "../tags/TagChips";
@@ -239,7 +239,6 @@ export function VideosTable({ query, columns: shown, options, onChange, pending 
         label={`Tracked videos, ${formatWhole(paging.total)} in all${options.sort !== "TRACKED_AT" ? `, sorted by ${options.sort.toLowerCase().replace("_", " ")}` : ""}`}
         columns={columns}
         rows={rows}
-        rowKey={(v) => v.id}
         rowProps={(v) => ({ "data-video-id": v.uuid, "aria-selected": selection.has(v.id) })}
         empty={empty}
         sorting={{ sort: options.sort, order: options.order, onSort: onChange }}

@@ -10,7 +10,7 @@
  * loaded into it, so a page never reads a query of another environment.
  */
 import { useSyncExternalStore } from "react";
-import { createEnvironment, type DashboardEnvironment } from "../relay/environment";
+import { createEnvironment, type DashboardEnvironment } from "./environment";
 
 const STORAGE_KEY = "dashboard.workspaceId";
 
