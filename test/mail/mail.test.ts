@@ -7,22 +7,20 @@
  * sees another's), the weekly digest over a week of seeded history, caps, header injection, the
  * log-only dev mailbox and /readyz.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { headerOf, startSmtp, linksOf, type Inbox } from "./smtp.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { headerOf, startMailHarness, linksOf } from "./smtp.js";
 
-const inbox: Inbox = await startSmtp({ user: "mailer", pass: "s3cret" });
-process.env.SMTP_URL = inbox.url;
-process.env.PUBLIC_URL = "http://dashboard.test:8080";
-process.env.MAIL_FROM = "Video service <alerts@dashboard.test>";
-process.env.MAIL_MAX_PER_WORKSPACE_PER_HOUR = "4";
+const { inbox, api } = await startMailHarness(
+  "http://dashboard.test:8080",
+  { MAIL_FROM: "Video service <alerts@dashboard.test>", MAIL_MAX_PER_WORKSPACE_PER_HOUR: "4" },
+  { user: "mailer", pass: "s3cret" },
+);
 
-const { newWorkspace, request, startTestApi, stopAll } = await import("../helpers/api.js");
+const { newWorkspace, request } = await import("../helpers/api.js");
 const { newPerson, signedIn, PASSWORD } = await import("../helpers/people.js");
 const { cli } = await import("../helpers/cli.js");
 const { prisma, pgPool } = await import("../../src/infra/db.js");
-const { startWorkers } = await import("../../src/jobs/worker.js");
-const { mailQueue } = await import("../../src/jobs/registry.js");
-const { createMailTransport, lazy } = await import("../../src/main/providers.js");
+const { createMailTransport } = await import("../../src/main/providers.js");
 const { createInvitation } = await import("../../src/domain/people/invitations.js");
 const { sendMail } = await import("../../src/domain/mail/send.js");
 const { queueMails, sendMails } = await import("../../src/domain/mail/outbox.js");
@@ -33,15 +31,6 @@ const { digestData, queueDueDigests } = await import("../../src/domain/notificat
 const { renderMail } = await import("../../src/domain/mail/templates.js");
 const { mailReport } = await import("../../src/infra/health.js");
 const { createAccount, createVideo } = await import("../folders/fixtures.js");
-
-const api = await startTestApi();
-const workers = await startWorkers([mailQueue(lazy(() => createMailTransport()))]);
-
-afterAll(async () => {
-  await workers.close();
-  await inbox.close();
-  await stopAll(api);
-});
 
 const owner = (workspaceId: string, id: string, email: string) => ({
   workspaceId,

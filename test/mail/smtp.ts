@@ -3,6 +3,7 @@
  * every accepted mail is kept parsed with its envelope; `failNext(n)` answers the next n mails
  * with a temporary refusal (451), as a busy server would; `user`/`pass` require that login.
  */
+import { afterAll } from "vitest";
 import { SMTPServer } from "smtp-server";
 import { simpleParser, type ParsedMail } from "mailparser";
 
@@ -88,3 +89,25 @@ export const linksOf = (r: Received) => [...(r.mail.text ?? "").matchAll(/https?
 /** A header of the mail as it came over the wire (unfolded), or undefined. */
 export const headerOf = (r: { raw: string }, name: string) =>
   new RegExp(`^${name}: *(.*?)\r?$`, "mi").exec(r.raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, " "))?.[1];
+
+/**
+ * A test file's mail harness: a real SMTP server on loopback, the service pointed at it (SMTP_URL, PUBLIC_URL and `env`,
+ * set before any of the service's modules is imported: call it first), an API server and the mail worker in this
+ * process, all closed after the file.
+ */
+export async function startMailHarness(publicUrl: string, env: Record<string, string> = {}, login?: { user: string; pass: string }) {
+  const inbox = await startSmtp(login);
+  Object.assign(process.env, { SMTP_URL: inbox.url, PUBLIC_URL: publicUrl }, env);
+  const { startTestApi, stopAll } = await import("../helpers/api.js");
+  const { startWorkers } = await import("../../src/jobs/worker.js");
+  const { mailQueue } = await import("../../src/jobs/registry.js");
+  const { createMailTransport, lazy } = await import("../../src/main/providers.js");
+  const api = await startTestApi();
+  const workers = await startWorkers([mailQueue(lazy(() => createMailTransport()))]);
+  afterAll(async () => {
+    await workers.close();
+    await inbox.close();
+    await stopAll(api);
+  });
+  return { inbox, api };
+}

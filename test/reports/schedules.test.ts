@@ -5,34 +5,21 @@
  * the sweep again (or later in the month) produces and sends nothing more. Doors: REST and GraphQL,
  * owner-only changes, tenancy.
  */
-import { afterAll, describe, expect, it } from "vitest";
-import { startSmtp, linksOf, type Inbox } from "../mail/smtp.js";
+import { describe, expect, it } from "vitest";
+import { startMailHarness, linksOf } from "../mail/smtp.js";
 
-const inbox: Inbox = await startSmtp();
-process.env.SMTP_URL = inbox.url;
-process.env.PUBLIC_URL = "http://reports.example.test";
+const { inbox, api } = await startMailHarness("http://reports.example.test");
 
-const { client, gql, newWorkspace, startTestApi, stopAll } = await import("../helpers/api.js");
+const { client, gql, newWorkspace } = await import("../helpers/api.js");
 const { newPerson, signedIn } = await import("../helpers/people.js");
 const { prisma } = await import("../../src/infra/db.js");
-const { startWorkers } = await import("../../src/jobs/worker.js");
-const { mailQueue } = await import("../../src/jobs/registry.js");
-const { createMailTransport, lazy } = await import("../../src/main/providers.js");
 const { produceDueReports, duePeriod } = await import("../../src/domain/reports/produce.js");
 const { resolveShareToken } = await import("../../src/domain/reports/share-links.js");
 const { createTrackedVideo } = await import("../folders/fixtures.js");
 
-const api = await startTestApi();
-const workers = await startWorkers([mailQueue(lazy(() => createMailTransport()))]);
 const ws = await newWorkspace("pro", "Report Studio");
 const other = await newWorkspace("pro", "Other Studio");
 const c = client(api.url, ws.key);
-
-afterAll(async () => {
-  await workers.close();
-  await inbox.close();
-  await stopAll(api);
-});
 
 /** A folder of 3 videos with daily views from Sep 28 to Nov 2, 2026 (one posted in October, one never before October). */
 async function seedMonth() {

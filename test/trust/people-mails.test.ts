@@ -5,27 +5,14 @@
  * workspace together (429 with Retry-After after that); a first password is told as set, not changed; the reset mail
  * names the account; the authentication routes redirect only to the service, whatever Host header a client sends.
  */
-import { afterAll, describe, expect, it } from "vitest";
-import { startSmtp, linksOf, type Inbox } from "../mail/smtp.js";
+import { describe, expect, it } from "vitest";
+import { startMailHarness, linksOf } from "../mail/smtp.js";
 
-const inbox: Inbox = await startSmtp();
-process.env.SMTP_URL = inbox.url;
-process.env.PUBLIC_URL = "http://people.example.test";
+const { inbox, api } = await startMailHarness("http://people.example.test");
 
-const { client, gql, newWorkspace, request, startTestApi, stopAll } = await import("../helpers/api.js");
+const { client, gql, newWorkspace, request } = await import("../helpers/api.js");
 const { newPerson, signedIn } = await import("../helpers/people.js");
-const { startWorkers } = await import("../../src/jobs/worker.js");
-const { mailQueue } = await import("../../src/jobs/registry.js");
-const { createMailTransport, lazy } = await import("../../src/main/providers.js");
 const { createUser, resetPasswordLink } = await import("../../src/domain/people/users.js");
-
-const api = await startTestApi();
-const workers = await startWorkers([mailQueue(lazy(() => createMailTransport()))]);
-afterAll(async () => {
-  await workers.close();
-  await inbox.close();
-  await stopAll(api);
-});
 
 const PHISHING = "Support \u2014 Your account is suspended. Verify now at https://evil.example/login";
 const to = (address: string) => (r: { envelope: { to: string[] } }) => r.envelope.to.includes(address);

@@ -5,34 +5,20 @@
  * report mails whatever the number of schedules; removing a recipient or pausing the schedule ends public access to
  * the page its mails link to; the attached CSV holds a hostile caption safely. Real SMTP server on loopback.
  */
-import { afterAll, describe, expect, it } from "vitest";
-import { headerOf, startSmtp, linksOf, type Inbox, type Received } from "../mail/smtp.js";
+import { describe, expect, it } from "vitest";
+import { headerOf, startMailHarness, linksOf, type Received } from "../mail/smtp.js";
 
-const inbox: Inbox = await startSmtp();
-process.env.SMTP_URL = inbox.url;
-process.env.PUBLIC_URL = "http://reports.example.test";
-process.env.MAIL_MAX_REPORTS_PER_ADDRESS_PER_DAY = "2";
+const { inbox, api } = await startMailHarness("http://reports.example.test", { MAIL_MAX_REPORTS_PER_ADDRESS_PER_DAY: "2" });
 
-const { client, newWorkspace, request, startTestApi, stopAll } = await import("../helpers/api.js");
+const { client, newWorkspace, request } = await import("../helpers/api.js");
 const { prisma } = await import("../../src/infra/db.js");
-const { startWorkers } = await import("../../src/jobs/worker.js");
-const { mailQueue } = await import("../../src/jobs/registry.js");
-const { createMailTransport, lazy } = await import("../../src/main/providers.js");
 const { produceDueReports } = await import("../../src/domain/reports/produce.js");
 const { resolveShareToken } = await import("../../src/domain/reports/share-links.js");
 const { createTrackedVideo } = await import("../folders/fixtures.js");
 const { expectSafeCsv } = await import("./csv-safety.js");
 
-const api = await startTestApi();
-const workers = await startWorkers([mailQueue(lazy(() => createMailTransport()))]);
 const ws = await newWorkspace("pro", "Studio\u202e moc.evil");
 const c = client(api.url, ws.key);
-afterAll(async () => {
-  await workers.close();
-  await inbox.close();
-  await stopAll(api);
-});
-
 const PHISHING = "Support\r\nYour account is suspended. Verify now at https://evil.example/login";
 const CAPTION = "Great recipe\n=cmd|' /C calc'!A0";
 
