@@ -31,7 +31,7 @@ export function scriptOf(text: string): Script {
 /** franc's ISO 639-3 codes of each script's languages, and their BCP 47 tags. */
 const LANGUAGES: Partial<Record<Script, Record<string, string>>> = {
   latin: { eng: "en", vie: "vi", spa: "es", por: "pt", fra: "fr", deu: "de", tur: "tr", ita: "it", nld: "nl", ind: "id", pol: "pl" },
-  cyrillic: { rus: "ru", ukr: "uk", bel: "be", bul: "bg", srp: "sr" },
+  // Cyrillic by its letters (below): franc told Russian captions of two or three words from Bulgarian at random.
   arabic: { arb: "ar", pes: "fa", urd: "ur" },
   devanagari: { hin: "hi", mar: "mr", nep: "ne" },
 };
@@ -48,12 +48,15 @@ const USUAL: Record<Script, string | null> = {
 };
 /** How far ahead of the second language franc's first must score (scores are relative, the first 1). */
 const CLEAR_MARGIN = 0.12;
+/** Letters of Ukrainian's alphabet that Russian's lacks. */
+const UKRAINIAN = /[іїєґ]/iu;
 /** Letters only Vietnamese writes (ơ, ư, đ, the vowels with a dot below or a hook above). */
 const VIETNAMESE = /[ơưđạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]/iu;
 
 /** The line's language as BCP 47, or null when its letters do not settle it. */
 export function languageOf(text: string, script = scriptOf(text)): string | null {
   if (script === "latin" && VIETNAMESE.test(text)) return "vi";
+  if (script === "cyrillic") return UKRAINIAN.test(text) ? "uk" : "ru";
   const candidates = LANGUAGES[script];
   if (!candidates) return USUAL[script];
   const [best, second] = francAll(text, { only: Object.keys(candidates), minLength: 10 });

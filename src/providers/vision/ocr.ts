@@ -81,16 +81,40 @@ function looksLikeText(text: string): boolean {
 /** Cyrillic letters no Latin letter looks like: a line with them is Cyrillic, whatever a Latin reading made of it. */
 const ONLY_CYRILLIC = /[БГДЖЗИЙЛПФЦЧШЩЪЫЬЭЮЯбгджзийлпфцчшщъыьэюя]/u;
 
-/** tesseract's reading of a line: the Cyrillic one when it is clearly Cyrillic and about as confident, else the Latin one. */
+/** Capitals that have Cyrillic twins (А В С Е Н К М О Р Т Х У), and digits read for З, Б, Ч: a line of only these may be Cyrillic. */
+const TWINS_ONLY = /^[ABCEHKMOPTXY0-9\s.,:;!?'"()-]+$/u;
+
+/**
+ * A Latin reading no Latin text would be: words that mix case after their first letter or letters with digits
+ * ("KOTOPbIX", "TOFnA3A"), the way Cyrillic comes out of a Latin model.
+ */
+export function unlikelyLatin(text: string): boolean {
+  const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+  const odd = words.filter((w) => /\p{Lu}\p{Ll}+\p{Lu}|\p{Ll}\p{Lu}|\p{L}\d|\d\p{L}/u.test(w));
+  return words.length > 0 && odd.length * 3 >= words.length;
+}
+
+/**
+ * tesseract's reading of a line: the Cyrillic one when it has letters no Latin look-alike has and is about as
+ * confident as the Latin one, or reasonably confident while the Latin reading is of twin capitals only or
+ * unlikely (see above), or clearly more confident; else the Latin one.
+ */
 export function tesseractReading(
   latin: TesseractReading | undefined,
   cyrillic: TesseractReading | undefined,
+  paddle = "",
 ): TesseractReading | undefined {
   if (!cyrillic) return latin;
+  const latinText = latin?.text ?? paddle;
   const latinConfidence = latin?.confidence ?? 0;
-  const clearlyCyrillic = ONLY_CYRILLIC.test(cyrillic.text) && cyrillic.confidence >= latinConfidence - 0.1;
-  return clearlyCyrillic || cyrillic.confidence > latinConfidence + 0.1 ? cyrillic : latin;
+  const ownLetters = ONLY_CYRILLIC.test(cyrillic.text);
+  const latinDoubtful = TWINS_ONLY.test(latinText) || TWINS_ONLY.test(paddle) || unlikelyLatin(latinText) || unlikelyLatin(paddle);
+  if (ownLetters && (cyrillic.confidence >= latinConfidence - 0.1 || (latinDoubtful && cyrillic.confidence >= 0.5))) return cyrillic;
+  return cyrillic.confidence > latinConfidence + 0.1 ? cyrillic : latin;
 }
+
+/** Scripts the fallback languages are for: a fallback reading in another script (Latin, Han) is the wrong model's guess. */
+const FALLBACK_SCRIPTS = new Set(["hangul", "japanese", "arabic", "devanagari"]);
 
 /** Scripts PaddleOCR's recogniser (Chinese and English) has no letters for: its reading of such a line is look-alikes. */
 const NOT_PADDLES = new Set(["cyrillic", "arabic", "devanagari", "hangul"]);
@@ -106,7 +130,10 @@ export function choose(paddle: { text: string; confidence: number }, read: Tesse
   if (!read || !looksLikeText(read.text)) return paddle;
   const tesseract = fromTesseract(read);
   const script = scriptOf(tesseract.text);
-  if (NOT_PADDLES.has(script)) return tesseract;
+  // PaddleOCR has no letters of that script: its reading is look-alikes when it is doubtful (twin capitals, mixed case),
+  // and otherwise tesseract's reading must come near its confidence (a Latin line read by the Cyrillic model is noise).
+  const doubtful = TWINS_ONLY.test(paddle.text) || unlikelyLatin(paddle.text);
+  if (NOT_PADDLES.has(script)) return doubtful || tesseract.confidence >= paddle.confidence - 0.3 ? tesseract : paddle;
   if (script !== scriptOf(paddle.text)) return tesseract.confidence >= paddle.confidence - 0.15 ? tesseract : paddle;
   return tesseract.confidence > paddle.confidence ? tesseract : paddle;
 }
@@ -152,14 +179,15 @@ export class ScriptAwareRecognizer implements TextRecognizer {
       : [[], []];
     const read = lines.map((l) => {
       const i = again.indexOf(l);
-      return i >= 0 ? choose(l, tesseractReading(latin[i], cyrillic[i])) : { text: l.text, confidence: l.confidence };
+      return i >= 0 ? choose(l, tesseractReading(latin[i], cyrillic[i], l.text)) : { text: l.text, confidence: l.confidence };
     });
     const unsure = tesseract ? read.flatMap((r, i) => (r.confidence < UNSURE ? [i] : [])) : [];
     if (unsure.length) {
       const fallback = await tesseract!.readLines(await crops(unsure.map((i) => lines[i]!)), FALLBACK_LANGUAGES, signal);
       unsure.forEach((i, k) => {
         const f = fallback[k];
-        if (f && looksLikeText(f.text) && fromTesseract(f).confidence > read[i]!.confidence) read[i] = fromTesseract(f);
+        if (f && looksLikeText(f.text) && FALLBACK_SCRIPTS.has(scriptOf(f.text)) && fromTesseract(f).confidence > read[i]!.confidence)
+          read[i] = fromTesseract(f);
       });
     }
     return {
@@ -240,12 +268,13 @@ function enlarge(src: Gray, scale: number): Gray {
 }
 
 function cropGray(image: Pixels, box: Box): Gray {
-  // The detector's boxes hug the letters; a first or last letter half cut off was read as another sign.
+  // The detector's boxes hug the letters (small captions' tops were cut off); a letter half cut off was read as another sign.
   const side = MARGIN + Math.round((box.bottom - box.top) * 0.6);
   const left = Math.max(0, Math.floor(box.left) - side);
-  const top = Math.max(0, Math.floor(box.top) - MARGIN);
+  const above = MARGIN + Math.round((box.bottom - box.top) * 0.3);
+  const top = Math.max(0, Math.floor(box.top) - above);
   const right = Math.min(image.width, Math.ceil(box.right) + side);
-  const bottom = Math.min(image.height, Math.ceil(box.bottom) + MARGIN);
+  const bottom = Math.min(image.height, Math.ceil(box.bottom) + above);
   const width = Math.max(1, right - left);
   const height = Math.max(1, bottom - top);
   const gray = Buffer.alloc(width * height);
