@@ -103,7 +103,7 @@ const AnalysisVisualProvidersRef = builder.objectRef<VisualRecord["providers"]>(
   description: D.providers,
   fields: (t) => ({
     keyframes: t.exposeString("keyframes", { nullable: true, description: "Keyframes, cuts and thumbnails (`ffmpeg`)." }),
-    text: t.exposeString("text", { nullable: true, description: "On-screen text (`tesseract`)." }),
+    text: t.exposeString("text", { nullable: true, description: "On-screen text (`paddleocr+tesseract`)." }),
     faces: t.exposeString("faces", { nullable: true, description: "Faces (`face-api`)." }),
   }),
 });
