@@ -90,7 +90,7 @@ describe("lookAtVideo with the real providers", () => {
     expect(analysis.reasons).toContainEqual(
       expect.stringMatching(/^ctaType link_in_bio: "link in bio" in "Link in bio" on screen at 5\.\d s \(keyframe \d+\)/),
     );
-  }, 60_000);
+  }, 180_000);
 });
 
 /** Keyframes of the rendered video, as the real provider picks them; text and faces from the stand-ins below. */
@@ -117,7 +117,7 @@ describe("lookAtVideo's rules", () => {
     expect(evidence.keyframes.length).toBeLessThanOrEqual(4);
     expect(evidence.keyframes.every((k) => k.text === "" && k.face === null)).toBe(true);
     expect(evidence).toMatchObject({ onScreenText: [], textHook: null, faceShare: null, cutCount: 2 });
-  }, 30_000);
+  }, 120_000);
 
   it("is composed without a provider whose program is not installed, saying why and how to install it", () => {
     const saved = config.programs.tesseract;

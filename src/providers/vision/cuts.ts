@@ -152,6 +152,8 @@ export function findCuts(f: ScannedFrames): number[] {
   for (let i = 1; i < stats.length; i++) {
     const s = stats[i]!;
     if (isBlank(s) || isBlank(stats[i - 1]!)) continue; // into or out of black: the dip rule below decides
+    // A shot shorter than MIN_SHOT_SECONDS at either end is no shot (a clip's first or last frames re-encoded).
+    if (s.seconds < MIN_SHOT_SECONDS || s.seconds > stats.at(-1)!.seconds - MIN_SHOT_SECONDS) continue;
     const around = [...stats.slice(Math.max(1, i - NEIGHBOURS), i), ...stats.slice(i + 1, i + 1 + NEIGHBOURS)].map((n) => n.score);
     const neighbourhood = around.length ? around.reduce((a, b) => a + b, 0) / around.length : 0;
     if (s.score < MIN_SCORE || s.score < NEIGHBOUR_RATIO * neighbourhood) continue;

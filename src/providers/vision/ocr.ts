@@ -96,8 +96,8 @@ export function unlikelyLatin(text: string): boolean {
 
 /**
  * tesseract's reading of a line: the Cyrillic one when it has letters no Latin look-alike has and is about as
- * confident as the Latin one, or reasonably confident while the Latin reading is of twin capitals only or
- * unlikely (see above), or clearly more confident; else the Latin one.
+ * confident as the Latin one (less so when the Latin reading is of twin capitals only or unlikely, see above),
+ * or clearly more confident; else the Latin one.
  */
 export function tesseractReading(
   latin: TesseractReading | undefined,
@@ -109,7 +109,8 @@ export function tesseractReading(
   const latinConfidence = latin?.confidence ?? 0;
   const ownLetters = ONLY_CYRILLIC.test(cyrillic.text);
   const latinDoubtful = TWINS_ONLY.test(latinText) || TWINS_ONLY.test(paddle) || unlikelyLatin(latinText) || unlikelyLatin(paddle);
-  if (ownLetters && (cyrillic.confidence >= latinConfidence - 0.1 || (latinDoubtful && cyrillic.confidence >= 0.5))) return cyrillic;
+  // A doubtful Latin reading gives way to a Cyrillic one somewhat less confident; a confident, plausible one never does.
+  if (ownLetters && cyrillic.confidence >= 0.5 && cyrillic.confidence >= latinConfidence - (latinDoubtful ? 0.25 : 0.1)) return cyrillic;
   return cyrillic.confidence > latinConfidence + 0.1 ? cyrillic : latin;
 }
 
@@ -190,10 +191,9 @@ export class ScriptAwareRecognizer implements TextRecognizer {
           read[i] = fromTesseract(f);
       });
     }
+    const kept = lines.flatMap((l, i) => (looksLikeText(read[i]!.text) ? [{ ...read[i]!, box: l.box }] : []));
     return {
-      lines: read
-        .filter((r) => looksLikeText(r.text))
-        .map((r) => ({ text: r.text, confidence: round2(r.confidence), language: languageOf(r.text) })),
+      lines: stacked(kept).map((r) => ({ text: r.text, confidence: round2(r.confidence), language: languageOf(r.text) })),
     };
   }
 
@@ -214,6 +214,35 @@ export class ScriptAwareRecognizer implements TextRecognizer {
       }),
     );
   }
+}
+
+/**
+ * Lines of one wrapped overlay joined into one (top to bottom): each starts within 1.5 times its height below the one above,
+ * they overlap sideways, are about as tall and in the same script (a Chinese subtitle above its English translation
+ * stays two lines). The joined line is as confident as its least confident part.
+ */
+export function stacked(lines: { text: string; confidence: number; box: Box }[]): { text: string; confidence: number }[] {
+  const groups: { text: string; confidence: number; last: { text: string; box: Box } }[] = [];
+  for (const line of lines) {
+    const group = groups.at(-1);
+    const above = group?.last;
+    const height = line.box.bottom - line.box.top;
+    const aboveHeight = above ? above.box.bottom - above.box.top : 0;
+    const joins =
+      above &&
+      line.box.top - above.box.bottom < 1.5 * height &&
+      line.box.top > above.box.top &&
+      line.box.left < above.box.right &&
+      above.box.left < line.box.right &&
+      Math.abs(height - aboveHeight) < 0.4 * Math.max(height, aboveHeight) &&
+      scriptOf(line.text) === scriptOf(above.text);
+    if (joins) {
+      group!.text = `${group!.text} ${line.text}`;
+      group!.confidence = Math.min(group!.confidence, line.confidence);
+      group!.last = line;
+    } else groups.push({ text: line.text, confidence: line.confidence, last: line });
+  }
+  return groups.map(({ text, confidence }) => ({ text, confidence }));
 }
 
 interface Box {
