@@ -10,6 +10,7 @@
  * ≥ 90 %, other scripts ≥ 75 %, no line of noise, cut count ±1 on ≥ 90 % of videos, cut-time F1 ≥ 0.85; the
  * process exits 1 when one is missed. BENCH_REAL_PART=tuning|held-out runs one part (and writes nothing);
  * BENCH_EVAL_ONLY=id,id runs those clips only. Writes the `analysis-eval-real` section of bench/RESULTS.md.
+ * BENCH_REAL_CUTS=1 measures the cuts alone (the keyframe provider, seconds per clip), section `analysis-eval-real-cuts`.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import type { VisualEvidence } from "../src/domain/analysis/ports.js";
 import { lookAtVideo } from "../src/domain/analysis/visual/look.js";
 import { createVisualProviders } from "../src/main/providers.js";
+import { FfmpegKeyframeProvider } from "../src/providers/vision/keyframes.js";
 import {
   type CutScore,
   f1,
@@ -145,12 +147,54 @@ function details(name: string, s: PartScore): string[] {
   ];
 }
 
+/** The cuts alone, both parts: the keyframe provider's cut times against the labels. */
+async function cutsOnly(clips: RealClip[], root: string): Promise<string> {
+  const provider = new FfmpegKeyframeProvider();
+  const rows: string[] = [];
+  const misses: string[] = [];
+  for (const part of ["held out", "tuning"] as const) {
+    const scores: CutScore[] = [];
+    const inPart = clips.filter((c) => c.heldOut === (part === "held out"));
+    for (const clip of inPart) {
+      const set = await provider.extract(join(DIR, clip.file), { workDir: await mkdtemp(join(root, `${clip.id}-`)), maxKeyframes: 1 });
+      const score = scoreCuts(clip.labels.cutSeconds, set.cuts);
+      scores.push(score);
+      if (!score.countWithinOne || score.falsePositives || score.falseNegatives)
+        misses.push(`- ${part}: \`${clip.id}\` labelled ${JSON.stringify(clip.labels.cutSeconds)}, found ${JSON.stringify(set.cuts)}`);
+    }
+    const ok = scores.filter((c) => c.countWithinOne).length;
+    const f = f1(scores);
+    rows.push(
+      `| ${part} (${inPart.length} clips) | ${pct(ok / inPart.length)} (${ok}/${inPart.length}) | ${f.f1.toFixed(2)} (P ${f.precision.toFixed(2)}, R ${f.recall.toFixed(2)}) |`,
+    );
+  }
+  return [
+    "## Analysis evaluation set: real clips, cuts alone (issue 43)",
+    "",
+    "The keyframe provider's cuts (`src/providers/vision/cuts.ts`) on the 21 real clips, against the labelled cut times. `BENCH_REAL_CUTS=1 npm run bench -- analysis-eval-real`.",
+    "",
+    "| part | cut count ±1 | cut-time F1 at ±0.5 s |",
+    "|---|---:|---:|",
+    ...rows,
+    "",
+    "Misses:",
+    "",
+    ...misses,
+  ].join("\n");
+}
+
 async function main(): Promise<void> {
   const manifest = JSON.parse(await readFile(join(DIR, "manifest.json"), "utf8")) as { clips: RealClip[] };
   const only = process.env.BENCH_EVAL_ONLY?.split(",").filter(Boolean);
   const part = process.env.BENCH_REAL_PART;
   const clips = manifest.clips.filter((c) => (!only || only.includes(c.id)) && (!part || (part === "held-out" ? c.heldOut : !c.heldOut)));
   const root = await mkdtemp(join(tmpdir(), "analysis-eval-real-"));
+  if (process.env.BENCH_REAL_CUTS) {
+    const markdown = await cutsOnly(clips, root).finally(() => rm(root, { recursive: true, force: true }));
+    console.log(`\n${markdown}`);
+    if (!only && !part) await writeSection("analysis-eval-real-cuts", markdown);
+    return;
+  }
   const seen: Seen[] = [];
   const started = performance.now();
   try {

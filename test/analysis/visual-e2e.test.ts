@@ -92,7 +92,7 @@ describe("an analysis looks at the video, with the real programs", () => {
     expect(v).toMatchObject({
       status: "complete",
       cutCount: 2,
-      providers: { keyframes: "ffmpeg", text: "tesseract", faces: "face-api" },
+      providers: { keyframes: "ffmpeg", text: "paddleocr+tesseract", faces: "face-api" },
       skipped: [],
     });
     expect(v.textHook?.toLowerCase()).toContain("3 mistakes that ruin");

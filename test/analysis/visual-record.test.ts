@@ -143,7 +143,7 @@ describe("the visual part of an analysis", () => {
     release();
     await waitForStatus(ws.workspaceId, videoId, ["completed"]);
     const seen = handed.get(description)!;
-    expect(seen.providers).toEqual({ keyframes: "ffmpeg", text: "tesseract", faces: null });
+    expect(seen.providers).toEqual({ keyframes: "ffmpeg", text: "stand-in", faces: null });
     expect(seen.textHook).toBe(OVERLAY);
   });
 
@@ -158,7 +158,7 @@ describe("the visual part of an analysis", () => {
       cutCount: 2,
       firstCutSeconds: 2,
       faceShare: null,
-      providers: { keyframes: "ffmpeg", text: "tesseract", faces: null },
+      providers: { keyframes: "ffmpeg", text: "stand-in", faces: null },
       skipped: ["faces: no face detector in this test"],
       onScreenText: [{ text: OVERLAY, firstSeconds: 0 }],
     });

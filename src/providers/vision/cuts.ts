@@ -13,9 +13,9 @@
  *    the mean score of the NEIGHBOURS frames on each side (fast motion keeps its neighbours high; a cut is a
  *    spike) and at least MIN_SCORE. A spike after which the picture returns to what it was (a flash, a frame
  *    of a blink) is no cut.
- * 4. A rule for fades: a stretch of near-black (or near-white) uniform frames between two shots is one cut,
- *    placed where the next shot begins to show; a fade in at the start and a fade out at the end are none, and
- *    the hard edges into and out of such a stretch are not counted again.
+ * 4. A rule for fades: a short stretch of near-black (or near-white) uniform frames between two shots is one cut,
+ *    placed where the next shot begins to show; a long one is a card, a shot of its own; a fade in at the start
+ *    and a fade out at the end are none, and the hard edges into and out of such a stretch are not counted again.
  */
 
 /** A pixel whose value spans fewer grey levels than this over the whole video is static (overlay, bar, logo). */
@@ -34,6 +34,8 @@ const NEIGHBOURS = 3;
 const DARK_MEAN = 24;
 const BRIGHT_MEAN = 232;
 const UNIFORM_STD = 10;
+/** A blank stretch this long is a card (a shot of its own), not a dip between two shots. */
+const CARD_SECONDS = 1.5;
 /** Two cuts closer than this are one (the later is dropped). */
 const MIN_SHOT_SECONDS = 0.25;
 
@@ -172,19 +174,26 @@ function isFlash(f: ScannedFrames, stats: FrameStats[], mask: Uint8Array, i: num
   return back < stats[i]!.score / 3;
 }
 
-/** Stretches of blank frames with a shot on each side: one cut each, where the next shot begins. */
+/**
+ * Cuts at stretches of blank frames (of one kind: dark or bright). A short one (under CARD_SECONDS) between two
+ * shots is a dip: one cut, where the next shot begins to show. A long one is a shot of its own (a white or black
+ * card): cuts where it begins and ends. Neither counts at the very start (a fade in, a black opening) or end (a fade out).
+ */
 function dips(stats: FrameStats[]): number[] {
   const cuts: number[] = [];
+  const kind = (s: FrameStats) => (isBlank(s) ? (s.mean < DARK_MEAN ? "dark" : "bright") : null);
   let i = 0;
   while (i < stats.length) {
-    if (!isBlank(stats[i]!)) {
+    const k = kind(stats[i]!);
+    if (!k) {
       i++;
       continue;
     }
     const start = i;
-    while (i < stats.length && isBlank(stats[i]!)) i++;
-    // A fade in at the start and a fade out at the end separate no shots.
-    if (start > 0 && i < stats.length) cuts.push(stats[i]!.seconds);
+    while (i < stats.length && kind(stats[i]!) === k) i++;
+    const card = stats[Math.min(i, stats.length - 1)]!.seconds - stats[start]!.seconds >= CARD_SECONDS;
+    if (card && start > 0) cuts.push(stats[start]!.seconds);
+    if (i < stats.length && start > 0) cuts.push(stats[i]!.seconds);
   }
   return cuts;
 }
