@@ -96,7 +96,7 @@ afterAll(async () => {
 const VISUAL_FIELDS = `visual {
   status durationSeconds textHook cutCount cutsPerMinute firstCutSeconds faceShare skipped
   providers { keyframes text faces }
-  onScreenText { text firstSeconds lastSeconds }
+  onScreenText { text firstSeconds lastSeconds language confidence used }
   keyframes { index seconds reason text face thumbnailUrl }
 }`;
 
@@ -160,7 +160,7 @@ describe("the visual part of an analysis", () => {
       faceShare: null,
       providers: { keyframes: "ffmpeg", text: "stand-in", faces: null },
       skipped: ["faces: no face detector in this test"],
-      onScreenText: [{ text: OVERLAY, firstSeconds: 0 }],
+      onScreenText: [{ text: OVERLAY, firstSeconds: 0, language: "en", confidence: 0.95, used: true }],
     });
     expect(v.durationSeconds).toBeCloseTo(6, 0);
     expect(v.cutsPerMinute).toBeCloseTo(20, 0);
