@@ -3,7 +3,7 @@
  * real visual stage and the content analysers, with accuracy per field.
  *
  * Each video case is rendered (bench/analysis-eval/render.ts: ffmpeg, espeak-ng; cached in the system's
- * temporary directory), seen by `seeVideo` with the providers as configured (ffmpeg keyframes, tesseract,
+ * temporary directory), seen by `lookAtVideo` with the providers as configured (ffmpeg keyframes, tesseract,
  * face-api), and analysed with its voice's captions; a transcript case is analysed from its text. Fields:
  * hook style, hook phrase (equal after lower-casing and dropping punctuation, up to one character in ten
  * misread), CTA type, CTA destination, UGC fit; for videos, on-screen text recall (the share of the
@@ -18,7 +18,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { seeVideo } from "../src/domain/analysis/visual.js";
+import { lookAtVideo } from "../src/domain/analysis/visual/look.js";
 import type { ContentAnalysis, ContentAnalysisProvider, ContentInput, VisualEvidence } from "../src/domain/analysis/ports.js";
 import { createVisualProviders } from "../src/main/providers.js";
 import { HeuristicAnalysisProvider } from "../src/providers/analysis/heuristic.js";
@@ -88,7 +88,7 @@ async function prepare(c: EvalCase, root: string): Promise<Prepared> {
   }
   const rendered = await renderCase(c);
   const workDir = await mkdtemp(join(root, `${c.id}-`));
-  const visual = await seeVideo(rendered.videoPath, createVisualProviders(), { workDir });
+  const visual = await lookAtVideo(rendered.videoPath, createVisualProviders(), { workDir });
   return {
     c,
     visual,

@@ -27,6 +27,7 @@ const ALL = [
   "topology",
   "pothos-prisma",
   "analysis-eval",
+  "analysis-eval-real",
   "visual-time",
   "exports",
 ];

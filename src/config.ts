@@ -128,12 +128,15 @@ const schema = z.object({
   MEDIA_MAX_SECONDS: z.coerce.number().int().positive().default(600),
 
   /** Visual analysis: the media step also fetches a small video rendition, and the analysis looks at its
-   *  keyframes (ffmpeg), reads their on-screen text (tesseract) and looks for a face (face-api, model in the npm package). */
+   *  keyframes (ffmpeg), reads their on-screen text (PaddleOCR's models in the npm package, tesseract for the scripts they
+   *  do not know) and looks for a face (face-api, model in the npm package). */
   VISUAL_ANALYSIS: bool.default(true),
   /** Keyframes per analysis: the first frame, scene changes, evenly spaced frames, at most this many. */
   VISUAL_MAX_KEYFRAMES: z.coerce.number().int().min(1).max(32).default(12),
   /** Visual parts of analyses running at once in one worker process (CPU-bound: OCR and face detection). */
   VISUAL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** On-screen text read with less confidence than this (0-1) is kept and marked, but never used for a judgement. */
+  VISUAL_TEXT_CONFIDENCE_FLOOR: z.coerce.number().min(0).max(1).default(0.8),
   TESSERACT_PATH: z.string().default("tesseract"),
   /** Whether the OpenAI-compatible analyser sends keyframes as images: `auto` when the model's name is a known vision
    *  model (gpt-4o, gpt-4.1, gpt-5, o-series, llava, …), `true`/`false` to decide; without images it gets the OCR text. */
@@ -600,7 +603,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxSeconds: e.MEDIA_MAX_SECONDS,
       simulatedSpeech: e.SIMULATED_MEDIA_SPEECH,
     },
-    visual: { enabled: e.VISUAL_ANALYSIS, maxKeyframes: e.VISUAL_MAX_KEYFRAMES, concurrency: e.VISUAL_CONCURRENCY },
+    visual: {
+      enabled: e.VISUAL_ANALYSIS,
+      maxKeyframes: e.VISUAL_MAX_KEYFRAMES,
+      concurrency: e.VISUAL_CONCURRENCY,
+      textConfidenceFloor: e.VISUAL_TEXT_CONFIDENCE_FLOOR,
+    },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
     sessionMemoryMs: e.SESSION_MEMORY_MS,

@@ -21,7 +21,8 @@ import { PocketsphinxTranscriber } from "../providers/transcription/pocketsphinx
 import { HeuristicAnalysisProvider } from "../providers/analysis/heuristic.ts";
 import { OpenAiAnalysisProvider } from "../providers/analysis/openai.ts";
 import { FfmpegKeyframeProvider } from "../providers/vision/keyframes.ts";
-import { TesseractRecognizer } from "../providers/vision/tesseract.ts";
+import { ScriptAwareRecognizer } from "../providers/vision/ocr.ts";
+import { TesseractLines } from "../providers/vision/tesseract.ts";
 import { FaceApiDetector } from "../providers/vision/face-api.ts";
 import { OfflineQueryExpander, OpenAiQueryExpander } from "../providers/search/expand.ts";
 import { YtdlpSearchProvider } from "../providers/search/ytdlp.ts";
@@ -81,9 +82,11 @@ export function createQueryExpander(): QueryExpander {
 }
 
 /**
- * What sees the video (VISUAL_ANALYSIS): keyframes by ffmpeg, on-screen text by tesseract, faces by face-api (its model
- * ships in the npm package, loaded on first use). A program that is not installed leaves its provider null, with the
- * reason and how to install it in `missing`: the analysis then goes on without that part (src/domain/analysis/visual.ts).
+ * What sees the video (VISUAL_ANALYSIS): keyframes by ffmpeg, on-screen text by PaddleOCR's models (in the npm package)
+ * with tesseract for the scripts they do not read, faces by face-api (its model ships in the npm package, loaded on
+ * first use). A program that is not installed leaves its provider null (or, for tesseract, PaddleOCR alone), with the
+ * reason and how to install it in `missing`: the analysis then goes on without that part
+ * (src/domain/analysis/visual/look.ts).
  */
 export function createVisualProviders(): VisualProviders {
   const missing: string[] = [];
@@ -95,7 +98,13 @@ export function createVisualProviders(): VisualProviders {
   };
   return {
     keyframes: ifInstalled("ffmpeg", "keyframes", () => new FfmpegKeyframeProvider()),
-    text: ifInstalled("tesseract", "on-screen text", () => new TesseractRecognizer()),
+    text: new ScriptAwareRecognizer({
+      tesseract: ifInstalled(
+        "tesseract",
+        "on-screen text in Cyrillic, Vietnamese and other scripts (PaddleOCR reads Chinese and English alone)",
+        () => new TesseractLines(),
+      ),
+    }),
     faces: new FaceApiDetector(),
     missing,
   };

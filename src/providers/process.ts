@@ -32,6 +32,8 @@ export interface RunOptions {
 
 export interface RunResult {
   stdout: string;
+  /** The same output as bytes, for programs that print binary data (ffmpeg's raw frames). */
+  stdoutBytes: Buffer;
   stderr: string;
 }
 
@@ -124,7 +126,8 @@ function run(provider: string, program: string, args: string[], opts: RunOptions
     child.on("exit", () => running.delete(child));
     child.on("close", (code, signal) => {
       if (code === 0) {
-        finish(null, { stdout: Buffer.concat(out).toString("utf8"), stderr: err });
+        const bytes = Buffer.concat(out);
+        finish(null, { stdout: bytes.toString("utf8"), stdoutBytes: bytes, stderr: err });
       } else {
         const tail = err.trim().split("\n").slice(-3).join(" | ");
         finish(

@@ -19,7 +19,7 @@ import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { runAnalysis, type AnalysisProviders } from "../../src/domain/analysis/pipeline.js";
 import { getAnalysis } from "../../src/domain/analysis/service.js";
-import { visualPartOfAnalysis } from "../../src/domain/analysis/visual-part.js";
+import { visualPartOfAnalysis } from "../../src/domain/analysis/visual/part.js";
 import { analysisProviders, createVisualProviders } from "../../src/main/providers.js";
 import { YtdlpMediaProvider } from "../../src/providers/media/ytdlp.js";
 import { PocketsphinxTranscriber } from "../../src/providers/transcription/pocketsphinx.js";
@@ -91,7 +91,7 @@ describe("an analysis looks at the video, with the real programs", () => {
     expect(v).toMatchObject({
       status: "complete",
       cutCount: 2,
-      providers: { keyframes: "ffmpeg", text: "tesseract", faces: "face-api" },
+      providers: { keyframes: "ffmpeg", text: "paddleocr+tesseract", faces: "face-api" },
       skipped: [],
     });
     expect(v.textHook?.toLowerCase()).toContain("3 mistakes that ruin");

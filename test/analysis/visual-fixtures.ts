@@ -56,7 +56,10 @@ export function clipMedia(
 export const OVERLAY = "POV: you finally fixed your sourdough";
 
 /** Reads OVERLAY on every frame: these tests are about the record, not OCR (the real one is tested in test/providers/). */
-export const overlayReader: TextRecognizer = { name: "tesseract", read: async () => ({ text: `${OVERLAY}\n` }) };
+export const overlayReader: TextRecognizer = {
+  name: "stand-in",
+  read: async () => ({ lines: [{ text: OVERLAY, confidence: 0.95, language: "en" }] }),
+};
 
 /**
  * The content analyser's answer with the hook taken from the screen when a text hook was seen, and a

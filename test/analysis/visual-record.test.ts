@@ -30,7 +30,7 @@ import type { RunningApi } from "../../src/main/server.js";
 import { runAnalysis, sweepAnalyses, type AnalysisProviders } from "../../src/domain/analysis/pipeline.js";
 import { analyze, getAnalysis } from "../../src/domain/analysis/service.js";
 import { analysisDir, analysisDirRoot } from "../../src/domain/analysis/workdir.js";
-import { MAX_STORED_KEYFRAMES, MAX_THUMBNAIL_BYTES, storeVisualPart, visualPartOf } from "../../src/domain/analysis/visual-part.js";
+import { MAX_STORED_KEYFRAMES, MAX_THUMBNAIL_BYTES, storeVisualPart, visualPartOf } from "../../src/domain/analysis/visual/part.js";
 import type { KeyframeProvider, VisualEvidence } from "../../src/domain/analysis/ports.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { HeuristicAnalysisProvider } from "../../src/providers/analysis/heuristic.js";
@@ -96,7 +96,7 @@ afterAll(async () => {
 const VISUAL_FIELDS = `visual {
   status durationSeconds textHook cutCount cutsPerMinute firstCutSeconds faceShare skipped
   providers { keyframes text faces }
-  onScreenText { text firstSeconds lastSeconds }
+  onScreenText { text firstSeconds lastSeconds language confidence used }
   keyframes { index seconds reason text face thumbnailUrl }
 }`;
 
@@ -143,7 +143,7 @@ describe("the visual part of an analysis", () => {
     release();
     await waitForStatus(ws.workspaceId, videoId, ["completed"]);
     const seen = handed.get(description)!;
-    expect(seen.providers).toEqual({ keyframes: "ffmpeg", text: "tesseract", faces: null });
+    expect(seen.providers).toEqual({ keyframes: "ffmpeg", text: "stand-in", faces: null });
     expect(seen.textHook).toBe(OVERLAY);
   });
 
@@ -158,9 +158,9 @@ describe("the visual part of an analysis", () => {
       cutCount: 2,
       firstCutSeconds: 2,
       faceShare: null,
-      providers: { keyframes: "ffmpeg", text: "tesseract", faces: null },
+      providers: { keyframes: "ffmpeg", text: "stand-in", faces: null },
       skipped: ["faces: no face detector in this test"],
-      onScreenText: [{ text: OVERLAY, firstSeconds: 0 }],
+      onScreenText: [{ text: OVERLAY, firstSeconds: 0, language: "en", confidence: 0.95, used: true }],
     });
     expect(v.durationSeconds).toBeCloseTo(6, 0);
     expect(v.cutsPerMinute).toBeCloseTo(20, 0);
@@ -461,7 +461,7 @@ describe("work directories and bounds", () => {
         thumbnail: i === 39 ? Buffer.alloc(MAX_THUMBNAIL_BYTES + 1) : jpeg,
         imagePath: "",
       })),
-      onScreenText: [{ text: "POV: hidden NUL", firstSeconds: 0, lastSeconds: 0 }],
+      onScreenText: [{ text: "POV: hidden NUL", firstSeconds: 0, lastSeconds: 0, language: "en", confidence: 0.9, used: true }],
       textHook: "POV: hidden NUL",
       cutCount: 0,
       cutsPerMinute: Number.NaN,
@@ -469,6 +469,8 @@ describe("work directories and bounds", () => {
       faceShare: 0.5,
       providers: { keyframes: "ffmpeg", text: "tesseract", faces: "face-api" },
       skipped: [],
+      setAside: [],
+      cutTimes: [],
     };
     const { part, thumbnails } = visualPartOf(evidence);
     expect(part.keyframes).toHaveLength(MAX_STORED_KEYFRAMES);

@@ -264,7 +264,9 @@ function seen(frames: { seconds: number; text?: string; face?: boolean }[], extr
     thumbnail: Buffer.alloc(0),
     imagePath: "",
   }));
-  const onScreenText = frames.filter((f) => f.text).map((f) => ({ text: f.text!, firstSeconds: f.seconds, lastSeconds: f.seconds }));
+  const onScreenText = frames
+    .filter((f) => f.text)
+    .map((f) => ({ text: f.text!, firstSeconds: f.seconds, lastSeconds: f.seconds, language: "en", confidence: 0.9, used: true }));
   const early = onScreenText.filter((t) => t.firstSeconds < 3).map((t) => t.text);
   return {
     durationSeconds: 10,
@@ -277,6 +279,8 @@ function seen(frames: { seconds: number; text?: string; face?: boolean }[], extr
     faceShare: keyframes.filter((k) => k.face).length / keyframes.length,
     providers: { keyframes: "ffmpeg", text: "tesseract", faces: "face-api" },
     skipped: [],
+    setAside: [],
+    cutTimes: [],
     ...extra,
   };
 }

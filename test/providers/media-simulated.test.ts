@@ -13,7 +13,7 @@ import {
   spokenForm,
   timeSentences,
 } from "../../src/providers/media/simulated.js";
-import { seeVideo } from "../../src/domain/analysis/visual.js";
+import { lookAtVideo } from "../../src/domain/analysis/visual/look.js";
 import { createVisualProviders } from "../../src/main/providers.js";
 import type { MediaInput } from "../../src/domain/analysis/ports.js";
 import { readWavInfo } from "../../src/providers/media/wav.js";
@@ -151,7 +151,7 @@ describe("simulated media provider: the video for the visual stage", () => {
     expect(Number(probe.format.duration)).toBeCloseTo(media.durationSeconds!, 0);
     expect(probe.format.tags.comment).toMatch(/^simulated demo video/);
 
-    const evidence = await seeVideo(media.videoPath!, createVisualProviders(), { workDir });
+    const evidence = await lookAtVideo(media.videoPath!, createVisualProviders(), { workDir });
     expect(evidence.textHook).toBe("Wait for it... I tried the viral cloud bread recipe!");
     expect(evidence.onScreenText.map((t) => t.text)).toContain("SIMULATED");
     expect(evidence.cutCount).toBeGreaterThanOrEqual(1);

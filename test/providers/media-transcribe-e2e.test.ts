@@ -14,7 +14,7 @@ import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import type { MediaInput } from "../../src/domain/analysis/ports.js";
 import { readWavInfo } from "../../src/providers/media/wav.js";
 import { YtdlpMediaProvider } from "../../src/providers/media/ytdlp.js";
-import { seeVideo } from "../../src/domain/analysis/visual.js";
+import { lookAtVideo } from "../../src/domain/analysis/visual/look.js";
 import { createVisualProviders } from "../../src/main/providers.js";
 import { PocketsphinxTranscriber } from "../../src/providers/transcription/pocketsphinx.js";
 import {
@@ -159,7 +159,7 @@ describe("yt-dlp media provider + pocketsphinx, real programs on a loopback serv
       withVideo: true,
     });
     // The generic extractor cannot tell a WAV has no video, so yt-dlp hands it over as the rendition; the visual stage then says so.
-    const evidence = await seeVideo(audioOnly.videoPath!, createVisualProviders(), { workDir });
+    const evidence = await lookAtVideo(audioOnly.videoPath!, createVisualProviders(), { workDir });
     expect(evidence.keyframes).toEqual([]);
     expect(evidence.skipped).toEqual([expect.stringMatching(/^keyframes: vision:ffmpeg: the file has no video ffmpeg can read/)]);
     const transcript = await new PocketsphinxTranscriber().transcribe(audioOnly.wavPath!);

@@ -278,8 +278,8 @@ describe("openai content analysis of what was seen", () => {
         imagePath,
       })),
       onScreenText: [
-        { text: "POV: you finally slept 8 hours", firstSeconds: 0, lastSeconds: 0 },
-        { text: "Link in bio", firstSeconds: 4, lastSeconds: 4 },
+        { text: "POV: you finally slept 8 hours", firstSeconds: 0, lastSeconds: 0, language: "en", confidence: 0.9, used: true },
+        { text: "Link in bio", firstSeconds: 4, lastSeconds: 4, language: "en", confidence: 0.9, used: true },
       ],
       textHook: "POV: you finally slept 8 hours",
       cutCount: 1,
@@ -288,6 +288,8 @@ describe("openai content analysis of what was seen", () => {
       faceShare: 0.5,
       providers: { keyframes: "ffmpeg", text: "tesseract", faces: "face-api" },
       skipped: [],
+      setAside: [],
+      cutTimes: [1],
     },
   });
 

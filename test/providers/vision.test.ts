@@ -1,19 +1,23 @@
 /**
  * The visual providers against the real programs and models on a video rendered here by ffmpeg
- * (src/providers/media/render-video.ts): ffmpeg's keyframes and cuts, tesseract's on-screen text,
+ * (src/providers/media/render-video.ts) and on frames of real clips (bench/analysis-eval/real/): ffmpeg's
+ * keyframes and cuts, on-screen text (PaddleOCR's regions and readings, tesseract for other scripts),
  * face-api's faces (its model from the npm package, on the WebAssembly backend).
  */
 import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import type { KeyframeSet } from "../../src/domain/analysis/ports.js";
 import { renderVideo } from "../../src/providers/media/render-video.js";
+import { runProgram } from "../../src/providers/process.js";
 import { FaceApiDetector } from "../../src/providers/vision/face-api.js";
 import { FfmpegKeyframeProvider, pickKeyframes } from "../../src/providers/vision/keyframes.js";
-import { overlaysFromTsv, TesseractRecognizer } from "../../src/providers/vision/tesseract.js";
+import { ScriptAwareRecognizer } from "../../src/providers/vision/ocr.js";
+import { linesFromTsv, TesseractLines } from "../../src/providers/vision/tesseract.js";
 
 let root: string;
 let video: string;
@@ -66,10 +70,7 @@ describe("ffmpeg keyframes", () => {
       const gray = await readFile(k.grayPath!);
       expect(gray.subarray(0, 2).toString("latin1")).toBe("P5");
     }
-    // Text and faces read from the grayscale frame as from the JPEG.
-    expect((await new TesseractRecognizer().read(set.keyframes[0]!.grayPath!)).text).toBe(
-      "POV: you finally found the perfect morning routine",
-    );
+    // Faces are found in the grayscale frame as in the JPEG.
     expect((await new FaceApiDetector().detect(set.keyframes.at(-1)!.grayPath!)).faces).toBe(1);
   });
 
@@ -103,40 +104,102 @@ describe("ffmpeg keyframes", () => {
   });
 });
 
-describe("tesseract on-screen text", () => {
-  it("reads a wrapped overlay as one piece of text, and nothing from a plain frame", async () => {
-    const recognizer = new TesseractRecognizer();
-    const first = await recognizer.read(set.keyframes[0]!.imagePath);
-    expect(first.text).toBe("POV: you finally found the perfect morning routine");
-    const plain = set.keyframes.find((k) => k.reason === "scene" && k.seconds < 3)!;
-    expect((await recognizer.read(plain.imagePath)).text).toBe("");
-  });
+describe("cuts in real clips (labelled by eye: bench/analysis-eval/real/manifest.json)", () => {
+  const extract = async (id: string, seconds?: number) => {
+    let clip = fileURLToPath(new URL(`../../bench/analysis-eval/real/clips/${id}.mp4`, import.meta.url));
+    if (seconds !== undefined) {
+      const short = join(root, `${id}-${seconds}.mp4`);
+      await runProgram("test", "ffmpeg", ["-v", "error", "-y", "-i", clip, "-t", String(seconds), short], { timeoutMs: 30_000 });
+      clip = short;
+    }
+    const workDir = await mkdtemp(join(root, `${id}-`));
+    return new FfmpegKeyframeProvider().extract(clip, { workDir, maxKeyframes: 4 });
+  };
+  const near = (found: number[], labelled: number[]) => labelled.every((l) => found.some((f) => Math.abs(f - l) <= 0.5));
 
-  it("keeps confident lines and joins stacked ones, dropping symbols read from the picture", () => {
-    const row = (block: number, top: number, left: number, conf: number, text: string) =>
-      `5\t1\t${block}\t1\t1\t1\t${left}\t${top}\t80\t40\t${conf}\t${text}`;
+  it("finds every jump cut of an advertisement that keeps the same grey backdrop and a fixed caption line", async () => {
+    const labelled = [0.67, 1.4, 3.0, 4.47, 5.03, 5.53, 5.93, 6.37, 7.63];
+    const set = await extract("ad-ru-captions");
+    expect(set.cuts).toHaveLength(labelled.length);
+    expect(near(set.cuts, labelled)).toBe(true);
+  }, 60_000);
+
+  it("counts a dip through black between two shots once, and neither the black opening nor a fixed watermark", async () => {
+    // Black with the watermark, the first shot at 1 s, dips to black at 6 s and 12 s, a dissolve at 18 s (not seen: a limit).
+    const set = await extract("nature-watermark");
+    expect(set.cuts).toHaveLength(2);
+    expect(near(set.cuts, [6.9, 12.9])).toBe(true);
+  }, 60_000);
+
+  it("reads what it can of a very short, very dark clip: no failure, a first frame, no cut", async () => {
+    const set = await extract("anime-night-zh-subs", 0.4);
+    expect(set.durationSeconds).toBeGreaterThan(0);
+    expect(set.keyframes[0]).toMatchObject({ seconds: 0, reason: "first" });
+    expect(set.cuts).toEqual([]);
+    const fadeIn = await extract("sintel-fade-in");
+    expect(fadeIn.cuts).toEqual([]);
+  }, 60_000);
+});
+
+describe("on-screen text: PaddleOCR's regions, each line read by the recogniser of its script", () => {
+  const reader = new ScriptAwareRecognizer();
+
+  it("reads a rendered overlay whole, in English, and nothing from a plain frame", async () => {
+    const first = await reader.read(set.keyframes[0]!);
+    expect(first.lines.map((l) => [l.text, l.language])).toEqual([["POV: you finally found the perfect morning routine", "en"]]);
+    expect(first.lines[0]!.confidence).toBeGreaterThan(0.9);
+    const plain = set.keyframes.find((k) => k.reason === "scene" && k.seconds < 3)!;
+    expect((await reader.read(plain)).lines).toEqual([]);
+  }, 60_000);
+
+  it("reads a real advertisement's small Cyrillic caption in Cyrillic, not as Latin look-alikes", async () => {
+    const frame = await realFrame("ad-ru-captions", 2);
+    const { lines } = await reader.read(frame);
+    const caption = lines.find((l) => /ОКЕАН/.test(l.text));
+    expect(caption, JSON.stringify(lines)).toMatchObject({ language: "ru" });
+    expect(caption!.text).toMatch(/КОТОРЫХ .*ОКЕАН/);
+    expect(lines.some((l) => /[A-Z]{3}/.test(l.text))).toBe(false);
+  }, 60_000);
+
+  it("reads a real film clip's Chinese and English subtitles, each with its language", async () => {
+    const { lines } = await reader.read(await realFrame("leon-zh-en-subs", 2));
+    expect(lines.find((l) => l.language === "zh" && l.text.includes("杂货店"))?.confidence).toBeGreaterThan(0.9);
+    expect(lines.find((l) => l.text.includes("grocery"))).toMatchObject({ language: "en" });
+  }, 60_000);
+
+  it("joins a list of one-line pages into each page's words and mean confidence", () => {
+    const row = (page: number, word: number, conf: number, text: string) => `5\t${page}\t1\t1\t1\t${word}\t0\t0\t10\t10\t${conf}\t${text}`;
     const tsv = [
       "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
-      row(1, 100, 100, 95, "Link"),
-      row(1, 100, 190, 30, "in"),
-      row(2, 150, 120, 90, "bio"),
-      row(3, 600, 50, 55, "¥K4"),
-      row(4, 900, 50, 20, "ee"),
+      row(1, 1, 90, "И"),
+      row(1, 2, 70, "СМЕХ"),
+      "4\t2\t1\t1\t1\t0\t0\t0\t10\t10\t-1\t",
+      row(3, 1, 96, "Link"),
     ].join("\n");
-    expect(overlaysFromTsv(tsv)).toEqual(["Link in bio"]);
+    expect(linesFromTsv(tsv, 3)).toEqual([{ text: "И СМЕХ", confidence: 0.8 }, undefined, { text: "Link", confidence: 0.96 }]);
   });
 
-  it("names the package when the program is missing, not retryable", async () => {
-    const error = await new TesseractRecognizer({ tesseractPath: join(root, "missing", "tesseract") })
-      .read(set.keyframes[0]!.imagePath)
-      .catch((e: unknown) => e);
+  it("names the packages when tesseract lacks a language, not retryable", async () => {
+    const crop = join(root, "crop.pgm");
+    await writeFile(crop, Buffer.concat([Buffer.from("P5\n4 4\n255\n"), Buffer.alloc(16, 200)]));
+    const error = await new TesseractLines().readLines([crop], "xyz", undefined).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(false);
-    expect((error as ProviderError).message).toMatch(
-      /not installed or not on PATH: install it \(Debian\/Ubuntu: sudo apt-get install -y tesseract-ocr tesseract-ocr-eng\) or point TESSERACT_PATH at it/,
-    );
+    expect((error as ProviderError).message).toMatch(/sudo apt-get install -y tesseract-ocr-xyz/);
   });
 });
+
+/** A keyframe of one of the real clips (bench/analysis-eval/real/), taken as the keyframe provider takes them. */
+async function realFrame(id: string, seconds: number): Promise<{ imagePath: string; grayPath: string }> {
+  const clip = fileURLToPath(new URL(`../../bench/analysis-eval/real/clips/${id}.mp4`, import.meta.url));
+  const imagePath = join(root, `${id}-${seconds}.jpg`);
+  const grayPath = join(root, `${id}-${seconds}.pgm`);
+  await runProgram("test", "ffmpeg", ["-v", "error", "-y", "-ss", String(seconds), "-i", clip, "-frames:v", "1", "-q:v", "3", imagePath], {
+    timeoutMs: 30_000,
+  });
+  await runProgram("test", "ffmpeg", ["-v", "error", "-y", "-i", imagePath, "-vf", "format=gray", grayPath], { timeoutMs: 30_000 });
+  return { imagePath, grayPath };
+}
 
 describe("face-api faces", () => {
   it("finds the face in the scene that shows one, and none in a text-only frame", async () => {

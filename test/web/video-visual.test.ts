@@ -96,7 +96,10 @@ describe("the video page's analysis", () => {
 
     await seen.getByText(/^Why \(\d+ reasons?\)$/).click();
     await seen.getByText("hook: on screen at 0 s (keyframe 0)").waitFor();
-    await seen.getByText("Left out: faces: no face detector in this test").waitFor();
+    await seen.getByTestId("skipped").getByText("faces: no face detector in this test").waitFor();
+    // Each line of on-screen text with its language and how sure the recogniser was.
+    const lines = seen.getByRole("list", { name: "On-screen text" }).getByRole("listitem");
+    await expect(lines.first().textContent()).resolves.toMatch(new RegExp(`${OVERLAY}.*English.*95 % sure`));
     await expectAccessible(page, "Video (what the analysis saw)");
   });
 

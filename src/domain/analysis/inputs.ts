@@ -1,7 +1,7 @@
 /** Inputs of the analysis use cases, shared by REST, GraphQL and MCP. */
 import { z } from "zod";
 import { uuid } from "../shared/inputs.ts";
-import { MAX_STORED_KEYFRAMES } from "./visual-part.ts";
+import { MAX_STORED_KEYFRAMES } from "./visual/part.ts";
 
 export const analyzeOptions = z.object({
   force: z

@@ -5,8 +5,8 @@
  *   pending ─► downloading   (mark, then fetch media and transcript)
  *   downloading ─► transcribed  (transcript and segments stored: readable while analysis runs; the
  *                               small video rendition kept in the analysis's work directory, ./workdir.ts)
- *   transcribed ─► analyzing    (mark; then the visual part: seeVideo under the worker's bound, stored
- *                               at once (./visual-part.ts); then the content analysis reads both)
+ *   transcribed ─► analyzing    (mark; then the visual part: lookAtVideo under the worker's bound, stored
+ *                               at once (./visual/part.ts); then the content analysis reads both)
  *   analyzing ─► completed      (results stored and the reservation captured, one transaction)
  *   any running ─► failed       (error stored and the reservation released, one transaction)
  *
@@ -18,7 +18,7 @@
  * The `sweep` job (job scheduler) fails analyses that have not moved for the deadline and re-queues
  * running analyses whose job is gone (e.g. the API stopped between committing and queueing).
  *
- * The visual part (./look.ts) never fails an analysis: no visual provider, no rendition, or a visual
+ * The visual part (./visual/stage.ts) never fails an analysis: no visual provider, no rendition, or a visual
  * stage that fails leaves a transcript-only analysis whose visual part says why (decisions.md,
  * "analysis, visual part"); a failure a retry may mend is retried within the job's attempts first.
  *
@@ -50,7 +50,7 @@ import {
 } from "./service.ts";
 import { analysisJobState, enqueueAnalysis } from "./jobs.ts";
 import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider, VisualProviders } from "./ports.ts";
-import { lookAtVideo, mediaInput } from "./look.ts";
+import { mediaInput, visualEvidenceFor, withSetAside } from "./visual/stage.ts";
 import { keepVideo, removeAnalysisDir, removeEndedAnalysisDirs, scratchDir } from "./workdir.ts";
 
 export interface AnalysisProviders {
@@ -82,8 +82,8 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
     }
     if (a.status === "transcribed") a = (await advance(a.id, "transcribed", "analyzing")) ?? (await reload(a.id));
     if (a.status === "analyzing") {
-      const visual = await lookAtVideo(a, video, providers, { signal, lastAttempt: isLastAttempt(run) });
-      const result = await providers.content.analyze(
+      const visual = await visualEvidenceFor(a, video, providers, { signal, lastAttempt: isLastAttempt(run) });
+      const analysed = await providers.content.analyze(
         {
           platform: video.platform,
           transcript: a.transcript ?? "",
@@ -94,6 +94,7 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
         },
         { signal },
       );
+      const result = withSetAside(analysed, visual);
       a = (await complete(a, result, providers.content.name)) ?? (await reload(a.id));
     }
     return await ended(a.id, a.status);

@@ -92,7 +92,7 @@ export interface ContentAnalysisProvider {
 
 // --- Seeing the video: keyframes, on-screen text, faces (the visual stage) --------------------
 // The media provider hands the pipeline a small video rendition (`MediaResult.videoPath`);
-// the visual stage (src/domain/analysis/visual.ts) asks these three providers for what is on screen
+// the visual stage (src/domain/analysis/visual/look.ts, `lookAtVideo`) asks these three providers for what is on screen
 // and composes their answers into `VisualEvidence`, which the content analyser reads beside the
 // transcript and which the analysis record keeps. Each provider may be absent or fail: the stage then
 // degrades (the part is left out, the reason recorded in `VisualEvidence.skipped`); it never fails
@@ -135,10 +135,19 @@ export interface KeyframeProvider {
   extract(videoPath: string, opts: { workDir: string; maxKeyframes: number; signal?: AbortSignal }): Promise<KeyframeSet>;
 }
 
-/** On-screen text of one image (OCR). */
+/** One line of on-screen text as a recogniser read it. */
+export interface ReadTextLine {
+  text: string;
+  /** How sure the recogniser is of the line, 0-1. */
+  confidence: number;
+  /** The line's language as BCP 47 (`en`, `ru`, `zh`), or null when unknown. */
+  language: string | null;
+}
+
+/** On-screen text of one keyframe (OCR), line by line, top to bottom. */
 export interface TextRecognizer {
-  readonly name: "tesseract";
-  read(imagePath: string, opts?: { signal?: AbortSignal }): Promise<{ text: string }>;
+  readonly name: string;
+  read(frame: { imagePath: string; grayPath?: string }, opts?: { signal?: AbortSignal }): Promise<{ lines: ReadTextLine[] }>;
 }
 
 /** Faces in one image. */
@@ -160,8 +169,10 @@ export interface VisualProviders {
 export interface SeenKeyframe {
   seconds: number;
   reason: Keyframe["reason"];
-  /** The frame's on-screen text, tidied; "" when none was read (or no recognizer ran). */
+  /** The frame's on-screen text confident enough to use, one line each; "" when none (or no recognizer ran). */
   text: string;
+  /** Every line read in the frame, with its confidence and language (those below the floor too); absent for a stored part read back. */
+  lines?: ReadTextLine[];
   /** Null when no face detector ran. */
   face: boolean | null;
   /** The small JPEG's bytes. */
@@ -175,16 +186,24 @@ export interface OnScreenText {
   text: string;
   firstSeconds: number;
   lastSeconds: number;
+  /** BCP 47, or null when unknown. */
+  language: string | null;
+  /** The recogniser's confidence in its best reading, 0-1; null for analyses made before it was kept. */
+  confidence: number | null;
+  /** Whether the analysis used it (its confidence reached the floor); text below the floor is kept, marked, and never judged. */
+  used: boolean;
 }
 
 export interface VisualEvidence {
   durationSeconds: number;
   keyframes: SeenKeyframe[];
-  /** Ascending by first appearance. */
+  /** Ascending by first appearance; lines below the confidence floor too (`used: false`). */
   onScreenText: OnScreenText[];
   /** The text on screen in the first 3 seconds, one piece per line (`\n`) in order of appearance; null when none. */
   textHook: string | null;
   cutCount: number;
+  /** When each cut happens, seconds, ascending (empty for a stored part read back: the record keeps the count). */
+  cutTimes: number[];
   cutsPerMinute: number;
   firstCutSeconds: number | null;
   /** Share of keyframes with a face, 0-1; null when no face detector ran. */
@@ -193,4 +212,6 @@ export interface VisualEvidence {
   providers: { keyframes: string | null; text: string | null; faces: string | null };
   /** Parts left out and why, in words (a missing program or model, a video with no rendition). */
   skipped: string[];
+  /** Evidence seen but not used for a judgement, and why, in words (on-screen text below the confidence floor). */
+  setAside: string[];
 }

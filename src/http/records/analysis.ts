@@ -22,7 +22,7 @@ import {
   VISUAL_STATUS_VALUES,
   visualPartOfAnalysis,
   type VisualPart,
-} from "../../domain/analysis/visual-part.ts";
+} from "../../domain/analysis/visual/part.ts";
 import { iso, isoOrNull, timestamp } from "../../domain/shared/records.ts";
 
 /** "value: meaning" lines of a vocabulary, for the OpenAPI descriptions. */
@@ -67,16 +67,26 @@ export const VISUAL_DESCRIPTIONS = {
   firstCutSeconds: "When the first cut happens; null when there is none.",
   faceShare:
     "Share of keyframes showing a face, 0 to 1 (a person talking to camera is the strongest UGC signal); null when no face detector ran.",
-  providers: "The provider that produced each part (`ffmpeg`, `tesseract`, `face-api`); null for a part that was skipped.",
+  providers:
+    "The provider that produced each part (`ffmpeg`; `paddleocr+tesseract` for on-screen text; `face-api`); null for a part that was skipped.",
   skipped: "Parts left out and why, in words (a missing program or model, a video with no rendition, a failure); empty when nothing was.",
-  onScreenText: "On-screen text, de-duplicated across keyframes, ascending by when it first appears.",
+  onScreenText:
+    "On-screen text, de-duplicated across keyframes, ascending by when it first appears; each line with its language and the recogniser's confidence, those below the confidence floor marked `used: false`.",
   firstSeconds: "When it first appears (the earliest keyframe showing it), seconds from the start.",
   lastSeconds: "The latest keyframe showing it, seconds from the start.",
+  textLanguage:
+    "The line's language as a BCP 47 tag (`en`, `ru`, `zh`, `vi`); null when its letters do not settle it (a short line, a name).",
+  textConfidence:
+    "How sure the text recogniser was of the line, 0 to 1 (its best reading across keyframes); null for analyses made before it was kept.",
+  textUsed:
+    "Whether the analysis used the line: false when it was read below the confidence floor (VISUAL_TEXT_CONFIDENCE_FLOOR, 0.8 by default). " +
+    "Such a line is answered, but no judgement (text hook, hook, call to action, UGC fit) read it; the reasons say so.",
   keyframes: `The frames looked at, ascending by time: the first frame, cuts and evenly spaced frames, at most VISUAL_MAX_KEYFRAMES (12 by default, at most ${MAX_STORED_KEYFRAMES}).`,
   keyframeIndex: "The keyframe's position in `keyframes` (0-based), as in its thumbnail's URL.",
   keyframeReason:
     "Why the frame was picked: `first` (the first frame), `scene` (a scene change: a cut) or `interval` (an evenly spaced sample).",
-  keyframeText: 'The on-screen text read in this frame; "" when none (or no text recognizer ran).',
+  keyframeText:
+    'The on-screen text read in this frame above the confidence floor, one line each; "" when none (or no text recognizer ran).',
   keyframeFace: "Whether a face is on screen; null when no face detector ran.",
   thumbnailUrl:
     "A small JPEG of the frame (about 160 px wide), relative to the service's address and naming its workspace (`?workspace=`): " +
@@ -93,6 +103,9 @@ const onScreenTextSchema = z
     text: z.string(),
     firstSeconds: z.number().meta({ description: VISUAL_DESCRIPTIONS.firstSeconds }),
     lastSeconds: z.number().meta({ description: VISUAL_DESCRIPTIONS.lastSeconds }),
+    language: z.string().nullable().meta({ description: VISUAL_DESCRIPTIONS.textLanguage }),
+    confidence: z.number().min(0).max(1).nullable().meta({ description: VISUAL_DESCRIPTIONS.textConfidence }),
+    used: z.boolean().meta({ description: VISUAL_DESCRIPTIONS.textUsed }),
   })
   .meta({ id: "OnScreenText" });
 

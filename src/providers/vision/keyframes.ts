@@ -1,28 +1,30 @@
 /**
- * Keyframes by ffmpeg: one decoding pass at 10 frames a second and 160 px wide prints every frame's
- * scene score (the `select` filter's `scene`, the difference from the previous frame, 0-1); a score
- * of at least SCENE_THRESHOLD is a cut. Then the frames to look at are picked (`pickKeyframes`: the
- * first frame, a frame just after each cut, evenly spaced frames, at most the cap) and all of them are
- * written by one more ffmpeg run (one input seeked per frame), each three times: a readable JPEG (1280 px
- * on its long side, for a vision model), the same in grayscale as a PGM (on-screen text and faces are
- * read from it, with no JPEG to decode) and a small thumbnail (160 px wide) for the record.
- * A keyframe with no change on screen since the previous one (every scanned frame between them scored
- * below STILL_THRESHOLD) is marked `sameAsPrevious`, so it is not read again.
+ * Keyframes by ffmpeg: one decoding pass at SCAN_FPS frames a second writes every frame as a small grayscale
+ * image (SCAN_SIZE × SCAN_SIZE, raw bytes on stdout); ./cuts.ts finds the cuts in them (on the part of the frame
+ * that moves, against each frame's neighbours, with a rule for fades). Then the frames to look at are picked
+ * (`pickKeyframes`: the first frame, a frame just after each cut, evenly spaced frames, at most the cap) and
+ * all of them are written by one more ffmpeg run (one input seeked per frame), each three times: a readable
+ * JPEG (1280 px on its long side, for on-screen text and a vision model), the same in grayscale as a PGM
+ * (faces are found in it, with no JPEG to decode) and a small thumbnail (160 px wide) for the record.
+ * A keyframe with no change on screen since the previous one (no 8×8 block of any scanned frame between them
+ * changed by STILL_BLOCK_CHANGE grey levels or more) is marked `sameAsPrevious`, so it is not read again.
+ * A very short or very dark video is read as it is: one decoded frame is enough, and darkness changes no rule.
  */
 import { join } from "node:path";
 import { config } from "../../config.ts";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { Keyframe, KeyframeProvider, KeyframeSet } from "../../domain/analysis/ports.ts";
 import { runProgram } from "../process.ts";
+import { findCuts, frameStats, type FrameStats, type ScannedFrames } from "./cuts.ts";
 
 const PROVIDER = "vision:ffmpeg";
 
-/** A frame this different from the previous one (ffmpeg's scene score, 0-1) starts a new scene. */
-export const SCENE_THRESHOLD = 0.3;
-/** Scene scores below this between two keyframes mean nothing changed (compression noise measured 0.0002; a caption disappearing 0.004). */
-export const STILL_THRESHOLD = 0.002;
-/** Frames per second the scene scores are computed at: a cut's time is known to a tenth of a second. */
+/** Below this change of every 8×8 block (grey levels) between two keyframes nothing changed (compression noise stays under 2; a caption appearing moves tens). */
+export const STILL_BLOCK_CHANGE = 4;
+/** Frames per second the video is scanned at: a cut's time is known to a tenth of a second. */
 const SCAN_FPS = 10;
+/** The scanned frames' size: small enough to keep every frame of MEDIA_MAX_SECONDS in memory (9 KiB each). */
+const SCAN_SIZE = 96;
 /** A scene's keyframe is taken this long after its cut: the new scene's text has usually appeared by then. */
 const AFTER_CUT_SECONDS = 0.3;
 /** Two picked frames closer than this show the same thing: the later pick is dropped. */
@@ -55,8 +57,10 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     videoPath: string,
     { workDir, maxKeyframes, signal }: { workDir: string; maxKeyframes: number; signal?: AbortSignal },
   ): Promise<KeyframeSet> {
-    const { durationSeconds, frames } = await this.scan(videoPath, signal);
-    const cuts = frames.filter((f) => f.score >= SCENE_THRESHOLD).map((f) => round1(f.seconds));
+    const scanned = await this.scan(videoPath, signal);
+    const durationSeconds = round1(Math.floor(scanned.pixels.length / (SCAN_SIZE * SCAN_SIZE)) / SCAN_FPS);
+    const cuts = findCuts(scanned).map(round1);
+    const frames = frameStats(scanned);
     const keyframes: Keyframe[] = pickKeyframes(durationSeconds, cuts, maxKeyframes).map((pick, i) => {
       const name = `keyframe-${String(i + 1).padStart(2, "0")}`;
       return {
@@ -71,11 +75,9 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     return { durationSeconds, cuts, keyframes };
   }
 
-  /** The video's duration (as decoded, up to maxSeconds) and every scanned frame's scene score. */
-  private async scan(
-    videoPath: string,
-    signal?: AbortSignal,
-  ): Promise<{ durationSeconds: number; frames: { seconds: number; score: number }[] }> {
+  /** Every frame at SCAN_FPS (up to maxSeconds) as SCAN_SIZE² grayscale bytes. */
+  private async scan(videoPath: string, signal?: AbortSignal): Promise<ScannedFrames> {
+    const frameBytes = SCAN_SIZE * SCAN_SIZE;
     const args = [
       "-nostdin",
       "-hide_banner",
@@ -88,17 +90,18 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
       "-an",
       "-sn",
       "-dn",
-      // `gte(scene,0)` keeps every frame (the first has no score) and sets lavfi.scene_score, printed per frame.
+      // Stretched to a square: differences, not shapes, are measured.
       "-vf",
-      `fps=${SCAN_FPS},scale=${THUMBNAIL_WIDTH}:-2,select='gte(scene\\,0)',metadata=print:file=-`,
+      `fps=${SCAN_FPS},scale=${SCAN_SIZE}:${SCAN_SIZE}:flags=area,format=gray`,
       "-f",
-      "null",
+      "rawvideo",
       "-",
     ];
-    const { stdout } = await this.run(args, signal);
-    const frames = parseSceneScores(stdout);
-    if (frames.length === 0) throw new ProviderError(PROVIDER, "the file has no video ffmpeg can read (no frame decoded)", false);
-    return { durationSeconds: round1(frames.at(-1)!.seconds + 1 / SCAN_FPS), frames };
+    const maxBytes = (this.opts.maxSeconds * SCAN_FPS + SCAN_FPS) * frameBytes;
+    const { stdoutBytes } = await this.run(args, signal, maxBytes);
+    const pixels = new Uint8Array(stdoutBytes.buffer, stdoutBytes.byteOffset, stdoutBytes.length - (stdoutBytes.length % frameBytes));
+    if (pixels.length === 0) throw new ProviderError(PROVIDER, "the file has no video ffmpeg can read (no frame decoded)", false);
+    return { fps: SCAN_FPS, width: SCAN_SIZE, height: SCAN_SIZE, pixels };
   }
 
   /**
@@ -140,13 +143,9 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     );
   }
 
-  private async run(args: string[], signal?: AbortSignal) {
+  private async run(args: string[], signal?: AbortSignal, maxStdoutBytes = 16 * 1024 * 1024) {
     try {
-      return await runProgram(PROVIDER, this.opts.ffmpegPath, args, {
-        timeoutMs: this.opts.timeoutMs,
-        signal,
-        maxStdoutBytes: 16 * 1024 * 1024,
-      });
+      return await runProgram(PROVIDER, this.opts.ffmpegPath, args, { timeoutMs: this.opts.timeoutMs, signal, maxStdoutBytes });
     } catch (e) {
       // A file ffmpeg cannot read will not become readable on a retry.
       if (
@@ -162,28 +161,13 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
   }
 }
 
-/** `frame:N pts:P pts_time:T` then `lavfi.scene_score=S` lines (metadata=print) → time and score per frame. */
-export function parseSceneScores(output: string): { seconds: number; score: number }[] {
-  const frames: { seconds: number; score: number }[] = [];
-  for (const line of output.split("\n")) {
-    const time = /pts_time:([\d.]+)/.exec(line);
-    if (time) {
-      frames.push({ seconds: Number(time[1]), score: 0 });
-      continue;
-    }
-    const score = /lavfi\.scene_score=([\d.]+)/.exec(line);
-    if (score && frames.length > 0) frames.at(-1)!.score = Number(score[1]);
-  }
-  return frames;
-}
-
-/** Marks each keyframe whose scanned frames since the previous keyframe all scored below STILL_THRESHOLD. */
-function markUnchanged(keyframes: Keyframe[], frames: { seconds: number; score: number }[]): void {
+/** Marks each keyframe whose scanned frames since the previous keyframe all changed no block by STILL_BLOCK_CHANGE. */
+function markUnchanged(keyframes: Keyframe[], frames: FrameStats[]): void {
   for (let i = 1; i < keyframes.length; i++) {
     const from = keyframes[i - 1]!.seconds;
     const to = keyframes[i]!.seconds;
     const between = frames.filter((f) => f.seconds > from - 0.05 && f.seconds <= to + 0.05);
-    keyframes[i]!.sameAsPrevious = between.length > 0 && between.every((f) => f.score < STILL_THRESHOLD);
+    keyframes[i]!.sameAsPrevious = between.length > 0 && between.every((f) => f.blockChange < STILL_BLOCK_CHANGE);
   }
 }
 

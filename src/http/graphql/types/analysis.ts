@@ -23,7 +23,7 @@ import {
   type AnalyzeResult,
 } from "../../../domain/analysis/service.ts";
 import { CTA_TYPES, HOOK_SOURCES, HOOK_STYLES, UGC_CONFIDENCE_DESCRIPTION, UGC_FITS } from "../../../domain/analysis/vocabulary.ts";
-import { VISUAL_STATUSES } from "../../../domain/analysis/visual-part.ts";
+import { VISUAL_STATUSES } from "../../../domain/analysis/visual/part.ts";
 import { VISUAL_DESCRIPTIONS as D, visualOf, type VisualRecord } from "../../records/analysis.ts";
 import { parseInput } from "../../../domain/shared/inputs.ts";
 import { watchAnalysis } from "../../../domain/analysis/watch.ts";
@@ -93,6 +93,9 @@ const OnScreenTextRef = builder.objectRef<VisualRecord["onScreenText"][number]>(
     text: t.exposeString("text"),
     firstSeconds: t.exposeFloat("firstSeconds", { description: D.firstSeconds }),
     lastSeconds: t.exposeFloat("lastSeconds", { description: D.lastSeconds }),
+    language: t.exposeString("language", { nullable: true, description: D.textLanguage }),
+    confidence: t.exposeFloat("confidence", { nullable: true, description: D.textConfidence }),
+    used: t.exposeBoolean("used", { description: D.textUsed }),
   }),
 });
 
@@ -100,7 +103,7 @@ const AnalysisVisualProvidersRef = builder.objectRef<VisualRecord["providers"]>(
   description: D.providers,
   fields: (t) => ({
     keyframes: t.exposeString("keyframes", { nullable: true, description: "Keyframes, cuts and thumbnails (`ffmpeg`)." }),
-    text: t.exposeString("text", { nullable: true, description: "On-screen text (`tesseract`)." }),
+    text: t.exposeString("text", { nullable: true, description: "On-screen text (`paddleocr+tesseract`)." }),
     faces: t.exposeString("faces", { nullable: true, description: "Faces (`face-api`)." }),
   }),
 });

@@ -8,7 +8,7 @@ import { errorSchema, queryParams } from "../schemas.ts";
 import { uuid } from "../../../domain/shared/records.ts";
 import { analysisSchema, toAnalysisItem } from "../../records/analysis.ts";
 import { analyzeOptions, keyframeRef } from "../../../domain/analysis/inputs.ts";
-import { keyframeThumbnail } from "../../../domain/analysis/visual-part.ts";
+import { keyframeThumbnail } from "../../../domain/analysis/visual/part.ts";
 
 const insufficientCreditsBody = z
   .object({

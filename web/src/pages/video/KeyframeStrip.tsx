@@ -2,7 +2,9 @@
  * What the analysis saw in the video: where the hook came from (said, shown on screen at a time, or
  * the description), the cuts and pacing, the share of frames with a face, and the keyframe strip:
  * each frame's thumbnail (served to this workspace only; the `<img>` sends the session cookie), its
- * time and the text read on it, the hook's frame marked. A transcript-only analysis says why nothing
+ * time and the text read on it, the hook's frame marked; then every line of on-screen text with when it is
+ * shown, its language and how sure the recogniser was (a line below the confidence floor is shown as set
+ * aside, not used); each part that was skipped, with why. A transcript-only analysis says why nothing
  * was seen. The analysis's reasons, one per judgement, close it.
  */
 import { graphql, useFragment } from "react-relay";
@@ -31,6 +33,10 @@ const fragment = graphql`
       onScreenText {
         text
         firstSeconds
+        lastSeconds
+        language
+        confidence
+        used
       }
       keyframes {
         index
@@ -150,8 +156,46 @@ function Seen({ visual: v, hookPhrase }: { visual: Visual; hookPhrase: string | 
           </li>
         ))}
       </ol>
-      {v.skipped.length > 0 && <p className="muted">Left out: {v.skipped.join(" ")}</p>}
+      {v.onScreenText.length > 0 && <OnScreenTextList lines={v.onScreenText} />}
+      {v.skipped.length > 0 && (
+        <div className="notice" role="note" data-testid="skipped">
+          <p>Parts left out, and why:</p>
+          <ul>
+            {v.skipped.map((why, i) => (
+              <li key={i}>{why}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {seenBy && <p className="muted">Seen by {seenBy}.</p>}
     </>
+  );
+}
+
+/** A language tag in words, in the reader's own language ("Russian" for `ru`); the tag itself where the browser has no name. */
+function languageName(tag: string | null | undefined): string {
+  if (!tag) return "language unknown";
+  try {
+    return new Intl.DisplayNames(undefined, { type: "language" }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
+
+/** Every line of on-screen text: when it is shown, its language, the recogniser's confidence, and whether it was used. */
+function OnScreenTextList({ lines }: { lines: Visual["onScreenText"] }) {
+  return (
+    <div className="on-screen-text">
+      <h4>On-screen text</h4>
+      <ul aria-label="On-screen text">
+        {lines.map((t, i) => (
+          <li key={i} className={t.used ? undefined : "muted"} lang={t.language ?? undefined}>
+            <span className="clock">{formatClock(t.firstSeconds)}</span> <q>{t.text}</q> <Badge>{languageName(t.language)}</Badge>
+            {t.confidence != null && <span className="muted"> {Math.round(t.confidence * 100)} % sure</span>}
+            {!t.used && <Badge tone="warning">Set aside: below the confidence floor, not used</Badge>}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

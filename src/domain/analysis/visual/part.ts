@@ -1,16 +1,16 @@
 /**
  * The visual part of an analysis as it is stored and answered (docs/contract/decisions.md,
- * "analysis, visual part"): what the visual stage (./visual.ts, `seeVideo`) saw, bounded, or the reason
+ * "analysis, visual part"): what the visual stage (./look.ts, `lookAtVideo`) saw, bounded, or the reason
  * nothing was seen. It lives in `video_analyses.visual` (JSON, read with the analysis: no extra
  * statement for any door) and each keyframe's small JPEG in `video_analysis_thumbnails` (read only
  * when a thumbnail is asked for). Both are written once the analyzing stage has looked at the video,
  * before the content analysis runs, and are deleted with the analysis.
  */
-import type { VideoAnalysis } from "../../generated/prisma/client.ts";
-import { Prisma, prisma, sql } from "../../infra/db.ts";
-import { notFound } from "../shared/errors.ts";
-import { storableText } from "../shared/unstorable.ts";
-import type { Keyframe, OnScreenText, VisualEvidence } from "./ports.ts";
+import type { VideoAnalysis } from "../../../generated/prisma/client.ts";
+import { Prisma, prisma, sql } from "../../../infra/db.ts";
+import { notFound } from "../../shared/errors.ts";
+import { storableText } from "../../shared/unstorable.ts";
+import type { Keyframe, OnScreenText, VisualEvidence } from "../ports.ts";
 
 /** At most this many keyframes (and thumbnails) are kept per analysis (CHECK analysis_thumbnail_position). */
 export const MAX_STORED_KEYFRAMES = 32;
@@ -33,7 +33,7 @@ export interface StoredKeyframe {
   /** Seconds from the start of the video. */
   seconds: number;
   reason: Keyframe["reason"];
-  /** The on-screen text read in this frame; "" when none (or no recognizer ran). */
+  /** The on-screen text read in this frame and confident enough to use; "" when none (or no recognizer ran). */
   text: string;
   /** Null when no face detector ran. */
   face: boolean | null;
@@ -90,9 +90,14 @@ export function visualPartOf(evidence: VisualEvidence): VisualPartToStore {
       face: k.face,
       thumbnail: thumbnails[i] !== null,
     })),
-    onScreenText: evidence.onScreenText
-      .slice(0, MAX_ON_SCREEN_TEXTS)
-      .map((t) => ({ text: storable(t.text), firstSeconds: finite(t.firstSeconds) ?? 0, lastSeconds: finite(t.lastSeconds) ?? 0 })),
+    onScreenText: evidence.onScreenText.slice(0, MAX_ON_SCREEN_TEXTS).map((t) => ({
+      text: storable(t.text),
+      firstSeconds: finite(t.firstSeconds) ?? 0,
+      lastSeconds: finite(t.lastSeconds) ?? 0,
+      language: t.language,
+      confidence: finite(t.confidence, 2),
+      used: t.used,
+    })),
     textHook: evidence.textHook === null ? null : storable(evidence.textHook),
     cutCount: seen ? evidence.cutCount : null,
     cutsPerMinute: seen ? finite(evidence.cutsPerMinute, 2) : null,
@@ -124,8 +129,24 @@ export function transcriptOnly(reasons: string[]): VisualPartToStore {
   };
 }
 
-/** The stored visual part of an analysis; null before the analyzing stage has looked (and for older analyses). */
-export const visualPartOfAnalysis = (a: Pick<VideoAnalysis, "visual">): VisualPart | null => (a.visual as VisualPart | null) ?? null;
+/**
+ * The stored visual part of an analysis; null before the analyzing stage has looked (and for older analyses).
+ * On-screen text stored before lines carried a language and a confidence answers them as unknown, and used
+ * (it was).
+ */
+export function visualPartOfAnalysis(a: Pick<VideoAnalysis, "visual">): VisualPart | null {
+  const part = (a.visual as VisualPart | null) ?? null;
+  if (!part) return null;
+  return {
+    ...part,
+    onScreenText: part.onScreenText.map((t) => ({
+      ...t,
+      language: t.language ?? null,
+      confidence: t.confidence ?? null,
+      used: t.used ?? true,
+    })),
+  };
+}
 
 /**
  * Stores the visual part and its thumbnails (replacing any stored before) while the analysis is

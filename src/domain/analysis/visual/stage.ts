@@ -1,7 +1,7 @@
 /**
- * The analyzing stage's visual part: the video rendition the downloading stage kept (or
- * fetched again), looked at by the visual stage (./visual.ts, `seeVideo`, which takes the worker's
- * bound), stored with the analysis at once (./visual-part.ts) and handed to the content analyser.
+ * The analyzing stage's visual part, `visualEvidenceFor`: the video rendition the downloading stage kept (or
+ * fetched again), looked at (./look.ts, `lookAtVideo`, which takes the worker's bound), stored with the
+ * analysis at once (./part.ts) and handed to the content analyser without the text below the confidence floor.
  *
  * It never fails the analysis: no visual provider, no rendition, or a visual stage that fails leaves
  * a transcript-only visual part with the reason (decisions.md, "analysis, visual part"). It throws only
@@ -10,11 +10,11 @@
  */
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Video, VideoAnalysis } from "../../generated/prisma/client.ts";
-import { logger } from "../../infra/logger.ts";
-import { ProviderError } from "../shared/provider-error.ts";
-import type { MediaInput, MediaProvider, VisualEvidence, VisualProviders } from "./ports.ts";
-import { seeVideo } from "./visual.ts";
+import type { Video, VideoAnalysis } from "../../../generated/prisma/client.ts";
+import { logger } from "../../../infra/logger.ts";
+import { ProviderError } from "../../shared/provider-error.ts";
+import type { ContentAnalysis, MediaInput, MediaProvider, VisualEvidence, VisualProviders } from "../ports.ts";
+import { lookAtVideo } from "./look.ts";
 import {
   storedThumbnails,
   storeVisualPart,
@@ -23,8 +23,9 @@ import {
   visualPartOfAnalysis,
   type VisualPart,
   type VisualPartToStore,
-} from "./visual-part.ts";
-import { keepVideo, keptVideo, scratchDir } from "./workdir.ts";
+} from "./part.ts";
+import { evidenceForJudgement, setAsideText } from "./text.ts";
+import { keepVideo, keptVideo, scratchDir } from "../workdir.ts";
 
 export const mediaInput = (video: Video): MediaInput => ({
   platform: video.platform,
@@ -48,22 +49,31 @@ interface VisualRun {
 
 /**
  * The visual part of the analyzing stage: what the video shows, stored with the analysis at once
- * (so a retried content analysis does not look again), handed to the content analyser; null when
- * nothing was seen (transcript-only, the reason stored). Throws only when the run is aborted, or for
- * a failure a retry may mend (a timeout) while attempts remain: the last attempt degrades instead.
+ * (so a retried content analysis does not look again), handed to the content analyser with only the
+ * evidence it may judge from; null when nothing was seen (transcript-only, the reason stored). Throws
+ * only when the run is aborted, or for a failure a retry may mend (a timeout) while attempts remain:
+ * the last attempt degrades instead.
  */
-export async function lookAtVideo(
+export async function visualEvidenceFor(
   a: VideoAnalysis,
   video: Video,
   providers: LookingProviders,
   run: VisualRun,
 ): Promise<VisualEvidence | null> {
   const stored = visualPartOfAnalysis(a);
-  if (stored) return evidenceOfStored(a.id, stored); // a resumed run: the video was seen already
+  if (stored) return forJudgement(await evidenceOfStored(a.id, stored)); // a resumed run: the video was seen already
   const seen = await see(a.id, video, providers, run);
   // False when the analysis moved on meanwhile (failed elsewhere): completing it will find that too.
   await storeVisualPart(a.id, seen.stored);
-  return seen.evidence;
+  return forJudgement(seen.evidence);
+}
+
+const forJudgement = (e: VisualEvidence | null) => (e ? evidenceForJudgement(e) : null);
+
+/** The content analysis's result with the reasons why visual evidence was set aside, when some was. */
+export function withSetAside(result: ContentAnalysis, visual: VisualEvidence | null): ContentAnalysis {
+  if (!visual?.setAside.length) return result;
+  return { ...result, reasons: [...(result.reasons ?? []), ...visual.setAside] };
 }
 
 function sawNothing(reasons: string[]): { evidence: null; stored: VisualPartToStore } {
@@ -83,7 +93,7 @@ async function see(
     const rendition = await videoRendition(analysisId, video, providers.media, signal);
     if ("unavailable" in rendition) return sawNothing([`No video to look at: ${rendition.unavailable}`]);
     const workDir = await scratchDir(analysisId, "visual");
-    const evidence = await seeVideo(rendition.path, visual, { workDir, signal });
+    const evidence = await lookAtVideo(rendition.path, visual, { workDir, signal });
     return { evidence: evidence.providers.keyframes ? evidence : null, stored: visualPartOf(evidence) };
   } catch (e) {
     if (signal.aborted || (e instanceof ProviderError && e.retryable && !lastAttempt)) throw e;
@@ -128,6 +138,7 @@ async function evidenceOfStored(analysisId: string, part: VisualPart): Promise<V
           seconds: k.seconds,
           reason: k.reason,
           text: k.text,
+          lines: [],
           face: k.face,
           thumbnail,
           imagePath,
@@ -141,10 +152,12 @@ async function evidenceOfStored(analysisId: string, part: VisualPart): Promise<V
     onScreenText: part.onScreenText,
     textHook: part.textHook,
     cutCount: part.cutCount ?? 0,
+    cutTimes: [],
     cutsPerMinute: part.cutsPerMinute ?? 0,
     firstCutSeconds: part.firstCutSeconds,
     faceShare: part.faceShare,
     providers: part.providers,
     skipped: part.skipped,
+    setAside: setAsideText(part.onScreenText),
   };
 }

