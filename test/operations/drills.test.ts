@@ -308,7 +308,9 @@ esac
       ANALYSIS_PROVIDER: "openai",
       OPENAI_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`,
       OPENAI_TIMEOUT_MS: "300000",
-      ANALYSIS_LOCK_MS: "2000",
+      // Long enough that the worker taking over keeps its lock on a loaded machine (a second stall fails the job:
+      // BullMQ's maxStalledCount is 1), short enough that the killed worker's job is taken over quickly.
+      ANALYSIS_LOCK_MS: "8000",
       ANALYSIS_STALLED_INTERVAL_MS: "1000",
     };
     try {
