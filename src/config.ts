@@ -200,6 +200,9 @@ const schema = z.object({
    *  (a killed worker's job is retried by another within about lock + interval). */
   ANALYSIS_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
   ANALYSIS_STALLED_INTERVAL_MS: z.coerce.number().int().min(200).default(15_000),
+  /** The same for scrape jobs: a killed worker's scrape is retried by another within about lock + interval. */
+  SCRAPE_LOCK_MS: z.coerce.number().int().min(500).default(10_000),
+  SCRAPE_STALLED_INTERVAL_MS: z.coerce.number().int().min(200).default(5_000),
   /** How often the sweeper fails analyses stuck past the deadline and re-queues orphaned ones. */
   ANALYSIS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(60_000),
   /** Attempts of an analysis job and the first retry's delay (doubling after each failed attempt). */
@@ -637,6 +640,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       attempts: e.ANALYSIS_ATTEMPTS,
       retryDelayMs: e.ANALYSIS_RETRY_DELAY_MS,
     },
+    scrapeJobs: { lockMs: e.SCRAPE_LOCK_MS, stalledIntervalMs: e.SCRAPE_STALLED_INTERVAL_MS },
     radarJobs: { lockMs: e.RADAR_LOCK_MS, stalledIntervalMs: e.RADAR_STALLED_INTERVAL_MS, retryDelayMs: e.RADAR_RETRY_DELAY_MS },
     exports: {
       dir: resolve(e.EXPORT_DIR ?? join(tmpdir(), "video-service-exports")),

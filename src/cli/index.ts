@@ -17,7 +17,12 @@
  * exit status 1). Logs go nowhere unless LOG_LEVEL is set.
  */
 import { randomUUID } from "node:crypto";
+import { enableCompileCache } from "node:module";
 import { parseArgs } from "node:util";
+
+// A command is a short process that loads much of the service: V8's compiled code of those modules is kept between
+// commands (Node.js' compile cache, under the system's temporary folder or NODE_COMPILE_CACHE), a third less to start.
+enableCompileCache();
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -108,8 +108,8 @@ export function trackingQueue(scrape: () => ScrapeProvider): QueueDefinition {
     queue: "scrape",
     concurrency: config.concurrency.scrape,
     // A killed worker's job is picked up by another after at most lockDuration + stalledInterval.
-    lockDurationMs: 10_000,
-    stalledIntervalMs: 5_000,
+    lockDurationMs: config.scrapeJobs.lockMs,
+    stalledIntervalMs: config.scrapeJobs.stalledIntervalMs,
     handlers: {
       [SCRAPE_VIDEO]: (job, run) => scrapeVideo((job.data as ScrapeVideoData).videoId, run, scrape()),
       [SCRAPE_ACCOUNT]: (job, run) => scrapeAccount((job.data as ScrapeAccountData).accountId, run, scrape()),

@@ -263,7 +263,7 @@ esac
 `,
     );
     await chmod(ytdlp, 0o755);
-    const scraper = { SCRAPE_PROVIDER: "ytdlp", YTDLP_PATH: ytdlp };
+    const scraper = { SCRAPE_PROVIDER: "ytdlp", YTDLP_PATH: ytdlp, SCRAPE_LOCK_MS: "5000", SCRAPE_STALLED_INTERVAL_MS: "1000" };
     const first = await startWorker(scraper);
     const r = await call("POST", "/api/v1/videos", { url: `https://www.tiktok.com/@chef.marta/video/${FIXTURE_VIDEO_ID}` });
     expect(r.status, r.text).toBe(201);

@@ -126,7 +126,9 @@ describe("idempotent scrapes", () => {
     const video = await trackedVideo(ws.workspaceId);
     // A slow yt-dlp stand-in, so the kill lands while the scrape is in flight.
     const slow = await standIn("slow-ytdlp", `sleep 4\ncat '${FIXTURE}'`);
-    const env = { SCRAPE_PROVIDER: "ytdlp", YTDLP_PATH: slow };
+    // The killed worker's job is taken over after its lock expires (10 s by default): 5 s here, still far longer than
+    // a loaded machine's pauses, so the worker taking over keeps its own lock.
+    const env = { SCRAPE_PROVIDER: "ytdlp", YTDLP_PATH: slow, SCRAPE_LOCK_MS: "5000", SCRAPE_STALLED_INTERVAL_MS: "1000" };
     const first = await spawnService("worker", env);
     await enqueueVideoScrape(video.id, "crash-test");
     await waitUntil(
