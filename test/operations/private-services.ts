@@ -16,15 +16,30 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+const listenOn = (port: number): Promise<number> =>
+  new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
+    s.listen(port, "127.0.0.1", () => {
+      const got = (s.address() as { port: number }).port;
+      s.close(() => resolve(got));
     });
   });
+
+/**
+ * A free loopback port: in TEST_PORT_RANGE (`17000-17999`) when set (a machine whose test runs are
+ * given port ranges of their own), else one the system picks.
+ */
+export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.TEST_PORT_RANGE ?? "");
+  if (!range) return listenOn(0);
+  const [low, high] = [Number(range[1]), Number(range[2])];
+  for (let i = 0; i < 50; i++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    const got = await listenOn(port).catch(() => null);
+    if (got) return got;
+  }
+  throw new Error(`no free port in TEST_PORT_RANGE ${process.env.TEST_PORT_RANGE}`);
 }
 
 function pgBin(name: string): string {
@@ -101,15 +116,19 @@ export interface PrivateRedis {
 }
 
 /** Redis with an append-only file (fsync on every write): a restart after SIGKILL keeps the queues,
- *  as a production Redis with persistence does. */
-export async function startRedis(): Promise<PrivateRedis> {
+ *  as a production Redis with persistence does. `persist: false`: no file, a restart comes back empty. */
+export async function startRedis(opts: { persist?: boolean } = {}): Promise<PrivateRedis> {
+  const persist = opts.persist ?? true;
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "drill-redis-"));
   let child: ChildProcess | null = null;
   const start = async () => {
     const c = spawn(
       "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", dir],
+      [
+        ...["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--dir", dir],
+        ...(persist ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]),
+      ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     child = c;
