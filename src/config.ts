@@ -160,10 +160,10 @@ const schema = z.object({
    *  DATABASE_CONNECT_TIMEOUT_MS, or a statement not done within DATABASE_STATEMENT_TIMEOUT_MS (the server cancels it,
    *  and the client gives up DATABASE_QUERY_TIMEOUT_MS later), fails. Each failure answers 503 SERVICE_UNAVAILABLE with
    *  Retry-After, well within HTTP_REQUEST_TIMEOUT_MS; a job fails retryably. 0 turns one off. */
-  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(0).default(3000),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(0).default(2000),
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).default(3000),
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
-  DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).default(16_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).default(6000),
 
   /** On SIGTERM/SIGINT: how long requests in flight and running jobs get to finish before the
    *  remaining connections are closed and the remaining jobs handed back (docs/operations.md). */

@@ -31,9 +31,18 @@ const UNAVAILABLE_CODES = new Set([
   "P1002",
   "P1017",
   "P2024",
+  // statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS): the server cancelled a statement that took too long.
+  "57014",
 ]);
+/** Refused or cut connections, and the bounded waits' timeouts (src/infra/db.ts, src/infra/redis.ts): ioredis's
+ *  commandTimeout, node-postgres's query_timeout and connectionTimeoutMillis (pool and client). */
 const UNAVAILABLE_MESSAGES =
-  /Connection is closed|connect ECONNREFUSED|Can't reach database|Connection terminated|Timed out fetching a new connection|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue/i;
+  /Connection is closed|connect ECONNREFUSED|Can't reach database|Connection terminated|Timed out fetching a new connection|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue|Command timed out|Query read timeout|timeout exceeded when trying to connect|canceling statement due to statement timeout/i;
+
+/** Retry-After of every 503 SERVICE_UNAVAILABLE for a backing service (REST's header, GraphQL's `extensions.retryAfter`). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+/** The one answer of an unavailable backing service, for every door. */
+export const UNAVAILABLE_MESSAGE = "A backing service (database or Redis) is unavailable; try again shortly.";
 
 /** True when the error (or anything in its cause chain) says PostgreSQL or Redis is unreachable. */
 export function isUnavailable(err: unknown): boolean {
@@ -118,7 +127,8 @@ export function toErrorResponse(
   if (isUnavailable(err)) {
     return {
       status: 503,
-      body: { code: "SERVICE_UNAVAILABLE", message: "A backing service (database or Redis) is unavailable; try again shortly.", requestId },
+      body: { code: "SERVICE_UNAVAILABLE", message: UNAVAILABLE_MESSAGE, requestId },
+      headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
       unexpected: true,
     };
   }

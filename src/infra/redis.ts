@@ -22,7 +22,14 @@ export interface ConnectionOptions {
   enableOfflineQueue?: boolean;
   enableAutoPipelining?: boolean;
   enableReadyCheck?: boolean;
+  /** A command not answered within this fails ("Command timed out"): for connections that serve requests,
+   *  never for BullMQ's blocking ones (a worker's BZPOPMIN waits on purpose). Unset: no bound. */
+  commandTimeout?: number;
 }
+
+/** REDIS_COMMAND_TIMEOUT_MS as ioredis's option (absent when 0). */
+export const requestPathTimeout = (): { commandTimeout?: number } =>
+  config.timeouts.redisCommandMs ? { commandTimeout: config.timeouts.redisCommandMs } : {};
 
 /** Whether this deployment's Redis is a cluster (keys that go together need a hash tag then). */
 export const isCluster = (): boolean => config.redis.cluster;
@@ -30,8 +37,8 @@ export const isCluster = (): boolean => config.redis.cluster;
 const opened = new Set<RedisConnection>();
 
 export function createRedis(purpose: string, options: ConnectionOptions = {}): RedisConnection {
-  const { maxRetriesPerRequest = null, ...behaviour } = options;
-  const perNode = { maxRetriesPerRequest, connectionName: `video-service:${purpose}` };
+  const { maxRetriesPerRequest = null, commandTimeout, ...behaviour } = options;
+  const perNode = { maxRetriesPerRequest, connectionName: `video-service:${purpose}`, ...(commandTimeout ? { commandTimeout } : {}) };
   const target = config.redis;
   const client: RedisConnection = target.cluster
     ? new Cluster(target.nodes, {
@@ -81,13 +88,19 @@ export function defineScripts<Commands>(definitions: Record<keyof Commands & str
 }
 
 /** A general-purpose connection (rate limiting, publishing events, readiness). Commands fail fast
- *  when Redis is down instead of queueing forever, so requests get 503 rather than hanging.
+ *  when Redis is down instead of queueing forever, and when it stalls (REDIS_COMMAND_TIMEOUT_MS), so
+ *  requests get 503 rather than hanging.
  *  Auto-pipelining: the commands of concurrent requests (every request's admission) leave in one
  *  write per event-loop tick instead of one each (ioredis's enableAutoPipelining; on a cluster, one
  *  write per node). */
 export function redis(): RedisConnection {
   if (!shared) {
-    shared = createRedis("shared", { maxRetriesPerRequest: 1, enableOfflineQueue: true, enableAutoPipelining: true });
+    shared = createRedis("shared", {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: true,
+      enableAutoPipelining: true,
+      ...requestPathTimeout(),
+    });
     for (const [name, script] of scripts) shared.defineCommand(name, script);
   }
   return shared;

@@ -5,7 +5,7 @@
  * the tests run as root (initdb refuses root), with a superuser named `root` and trust auth.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { chownSync, readdirSync } from "node:fs";
+import { chownSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -58,7 +58,27 @@ export interface PrivatePostgres {
   url(database: string): string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP to the postmaster and every backend: a stalled server (connections stay open, nothing answers). */
+  pause(): Promise<void>;
+  /** SIGCONT to the same processes. */
+  resume(): Promise<void>;
   destroy(): Promise<void>;
+}
+
+/** The process and its children, from /proc (the postmaster's backends). */
+function processTree(pid: number): number[] {
+  const children = readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [pid, ...children];
 }
 
 export async function startPostgres(): Promise<PrivatePostgres> {
@@ -86,13 +106,23 @@ export async function startPostgres(): Promise<PrivatePostgres> {
       "start",
     ]).then(() => undefined);
   await start();
+  let paused: number[] = [];
   return {
     port,
     url: (database) => `postgresql://root@127.0.0.1:${port}/${database}`,
     // fast: connections are terminated (clients see 57P01 / a closed connection), like a crash for them.
     stop: () => pgRun("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]).then(() => undefined),
     start,
+    pause: async () => {
+      const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+      paused = processTree(postmaster);
+      for (const pid of paused) process.kill(pid, "SIGSTOP");
+    },
+    resume: async () => {
+      for (const pid of paused.splice(0)) process.kill(pid, "SIGCONT");
+    },
     destroy: async () => {
+      for (const pid of paused.splice(0)) process.kill(pid, "SIGCONT");
       await pgRun("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     },
@@ -112,6 +142,9 @@ export interface PrivateRedis {
   url: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP: a stalled server (connections stay open, nothing answers); `resume` sends SIGCONT. */
+  pause(): void;
+  resume(): void;
   destroy(): Promise<void>;
 }
 
@@ -158,8 +191,11 @@ export async function startRedis(opts: { persist?: boolean } = {}): Promise<Priv
   };
   await start();
   const destroy = async () => {
+    child?.kill("SIGCONT");
     await stop();
     await rm(dir, { recursive: true, force: true });
   };
-  return { port, url: `redis://127.0.0.1:${port}`, stop, start, destroy };
+  const pause = () => void child?.kill("SIGSTOP");
+  const resume = () => void child?.kill("SIGCONT");
+  return { port, url: `redis://127.0.0.1:${port}`, stop, start, pause, resume, destroy };
 }
