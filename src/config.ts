@@ -155,6 +155,9 @@ const schema = z.object({
   /** How often every worker process checks that its queues' job schedulers exist and re-creates a missing one (a Redis
    *  that lost its data: FLUSHALL, a restart without persistence); also checked when its Redis connection comes back. */
   SCHEDULER_CHECK_INTERVAL_MS: z.coerce.number().int().min(200).default(30_000),
+  /** While PostgreSQL or Redis is unavailable, how often a process logs how many failures it saw (the outage's start
+   *  and end are logged once each; src/infra/logger.ts). */
+  OUTAGE_LOG_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
   /** Bounded waits (docs/operations.md "What survives what"): a request-path Redis command not answered within
    *  REDIS_COMMAND_TIMEOUT_MS fails (BullMQ's blocking connections have none); a PostgreSQL connection not made within
    *  DATABASE_CONNECT_TIMEOUT_MS, or a statement not done within DATABASE_STATEMENT_TIMEOUT_MS (the server cancels it,
@@ -628,6 +631,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     idempotency: { leaseMs: e.IDEMPOTENCY_LEASE_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     schedulerCheckIntervalMs: e.SCHEDULER_CHECK_INTERVAL_MS,
+    outageLogIntervalMs: e.OUTAGE_LOG_INTERVAL_MS,
     timeouts: {
       redisCommandMs: e.REDIS_COMMAND_TIMEOUT_MS,
       databaseConnectMs: e.DATABASE_CONNECT_TIMEOUT_MS,

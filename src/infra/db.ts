@@ -24,6 +24,7 @@ import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client.ts";
 import { config } from "../config.ts";
+import { dependencyAvailable, probeDependency } from "./logger.ts";
 
 export type Db = PrismaClient;
 /** The client inside `prisma.$transaction(async (tx) => ...)`. */
@@ -123,6 +124,8 @@ const bounds = () => {
 function createPrisma(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: 20, idleTimeoutMillis: 30_000, types, ...bounds() });
   pool.on("error", () => undefined); // idle-client errors surface on the next query instead
+  // A new connection made: PostgreSQL answers (ends an outage the requests or jobs saw; src/infra/logger.ts).
+  pool.on("connect", () => dependencyAvailable("postgres"));
   // Credit operations serialise on the workspace row lock; give queued transactions time to wait.
   const client = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
   return { pool, client };
@@ -133,6 +136,7 @@ const created = createPrisma(config.databaseUrl);
 export const prisma: Db = created.client;
 /** The pool under `prisma`: raw statements go through `sql()`, not through this directly. */
 export const pgPool = created.pool;
+probeDependency("postgres", () => pgPool.query("SELECT 1"));
 
 export interface SqlOptions {
   /** Run inside this Prisma transaction (same connection, same snapshot and locks). */

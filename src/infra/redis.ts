@@ -10,7 +10,7 @@
  */
 import { Cluster, Redis } from "ioredis";
 import { config } from "../config.ts";
-import { logger } from "./logger.ts";
+import { dependencyAvailable, dependencyFailed, probeDependency } from "./logger.ts";
 
 /** One server's connection or a cluster's: the same commands (ioredis routes each to its key's node). */
 export type RedisConnection = Redis | Cluster;
@@ -52,7 +52,9 @@ export function createRedis(purpose: string, options: ConnectionOptions = {}): R
         },
       })
     : new Redis(target.url, { enableReadyCheck: true, ...perNode, ...behaviour });
-  client.on("error", (e: Error) => logger.warn({ err: e.message, purpose }, "redis connection error"));
+  // An outage is logged once when it starts, counted while it lasts, and once when it ends (./logger.ts).
+  client.on("error", (e: Error) => dependencyFailed("redis", e, { purpose }));
+  client.on("ready", () => dependencyAvailable("redis"));
   opened.add(client);
   client.once("end", () => opened.delete(client));
   return client;
@@ -121,6 +123,8 @@ export async function redisReady(): Promise<void> {
   const state = /cluster_state:(\w+)/.exec(String(info))?.[1];
   if (state !== "ok") throw new Error(`cluster_state:${state ?? "unknown"}`);
 }
+
+probeDependency("redis", redisReady);
 
 export async function closeRedis(): Promise<void> {
   await Promise.all([...opened].map((c) => c.quit().catch(() => c.disconnect())));

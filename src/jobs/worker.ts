@@ -21,7 +21,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { DelayedError, MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import { config } from "../config.ts";
-import { logger, withLogContext } from "../infra/logger.ts";
+import { dependencyFailed, logger, unavailableDependency, withLogContext } from "../infra/logger.ts";
 import { bullConnection, queue, traceOf } from "../infra/queues.ts";
 import { redis } from "../infra/redis.ts";
 import { DeferJob, PermanentJobFailure, type JobRun } from "../domain/shared/jobs.ts";
@@ -117,7 +117,12 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
         "job failed",
       ),
     );
-    worker.on("error", (err) => logger.error({ queue: def.queue, err: err.message }, "worker error"));
+    worker.on("error", (err) => {
+      // A Redis outage is logged once, counted while it lasts (src/infra/logger.ts); other errors each.
+      const dependency = unavailableDependency(err);
+      if (dependency) dependencyFailed(dependency, err, { queue: def.queue });
+      else logger.error({ queue: def.queue, err: err.message }, "worker error");
+    });
     workers.push(worker);
     for (const id of def.retiredSchedules ?? []) await queue(def.queue).removeJobScheduler(id);
     for (const s of def.schedules ?? []) await upsertSchedule(def, s);
