@@ -156,10 +156,16 @@ describe("Redis that loses its data", () => {
     const { workspaceId } = await newWorkspace("pro");
     const video = await dueVideo(workspaceId, 2);
 
+    const marker = new Redis(redisServer.url, { maxRetriesPerRequest: 1, lazyConnect: true });
+    await marker.connect();
+    await marker.set("heal-marker", "1");
+    marker.disconnect();
     await redisServer.stop();
-    await redisServer.start(); // no persistence: empty
-    expect(await schedulerCount("scrape")).toBe(0);
+    await redisServer.start(); // no persistence: empty (the worker may re-create its schedulers before the next line)
     const restartedAt = Date.now();
+    const probe = new Redis(redisServer.url, { maxRetriesPerRequest: 1 });
+    expect(await probe.get("heal-marker")).toBeNull();
+    probe.disconnect();
     await makeDue(video.videoId);
     await waitFor("the schedulers to be re-created", async () => (await schedulerCount("scrape")) >= 4, 10_000);
     expect(Date.now() - restartedAt).toBeLessThan(8_000);
