@@ -152,6 +152,22 @@ const schema = z.object({
   /** How long a claimed Idempotency-Key is held past its last sign of life (its request extends it while it runs). */
   IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(300).default(60_000),
 
+  /** How often every worker process checks that its queues' job schedulers exist and re-creates a missing one (a Redis
+   *  that lost its data: FLUSHALL, a restart without persistence); also checked when its Redis connection comes back. */
+  SCHEDULER_CHECK_INTERVAL_MS: z.coerce.number().int().min(200).default(30_000),
+  /** While PostgreSQL or Redis is unavailable, how often a process logs how many failures it saw (the outage's start
+   *  and end are logged once each; src/infra/logger.ts). */
+  OUTAGE_LOG_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Bounded waits (docs/operations.md "What survives what"): a request-path Redis command not answered within
+   *  REDIS_COMMAND_TIMEOUT_MS fails (BullMQ's blocking connections have none); a PostgreSQL connection not made within
+   *  DATABASE_CONNECT_TIMEOUT_MS, or a statement not done within DATABASE_STATEMENT_TIMEOUT_MS (the server cancels it,
+   *  and the client gives up DATABASE_QUERY_TIMEOUT_MS later), fails. Each failure answers 503 SERVICE_UNAVAILABLE with
+   *  Retry-After, well within HTTP_REQUEST_TIMEOUT_MS; a job fails retryably. 0 turns one off. */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(0).default(2000),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).default(3000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).default(6000),
+
   /** On SIGTERM/SIGINT: how long requests in flight and running jobs get to finish before the
    *  remaining connections are closed and the remaining jobs handed back (docs/operations.md). */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
@@ -617,6 +633,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     sessionMemoryMs: e.SESSION_MEMORY_MS,
     idempotency: { leaseMs: e.IDEMPOTENCY_LEASE_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    schedulerCheckIntervalMs: e.SCHEDULER_CHECK_INTERVAL_MS,
+    outageLogIntervalMs: e.OUTAGE_LOG_INTERVAL_MS,
+    timeouts: {
+      redisCommandMs: e.REDIS_COMMAND_TIMEOUT_MS,
+      databaseConnectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      databaseStatementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      databaseQueryMs: e.DATABASE_QUERY_TIMEOUT_MS,
+    },
     refresh: {
       cadence: e.REFRESH_CADENCE,
       hotViewsPerHour: e.REFRESH_HOT_VIEWS_PER_HOUR,

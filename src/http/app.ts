@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { Queue } from "bullmq";
 import { config } from "../config.ts";
 import { checkBackends, degradedReasons, mailReport, programsReport, visualReport } from "../infra/health.ts";
-import { logger } from "../infra/logger.ts";
+import { dependencyFailed, logger, unavailableDependency } from "../infra/logger.ts";
 import { collectProcessMetrics, metricsEnabled } from "../infra/metrics.ts";
 import { loggablePath, rememberMount, requestIdOf } from "./request-context.ts";
 import { metricsEndpoint } from "./admin/metrics.ts";
@@ -68,7 +68,10 @@ function errorHandler(err: unknown, req: Request, res: Response, next: NextFunct
   if (res.headersSent) return next(err);
   const id = (res.locals.requestId as string) ?? "unknown";
   const { status, body, headers, unexpected } = toErrorResponse(err, id);
-  if (unexpected) logger.error({ err, requestId: id, method: req.method, path: loggablePath(req.originalUrl) }, "request failed");
+  // A backing service's outage is counted, not logged per request (src/infra/logger.ts).
+  const dependency = unexpected ? unavailableDependency(err) : null;
+  if (dependency) dependencyFailed(dependency, err);
+  else if (unexpected) logger.error({ err, requestId: id, method: req.method, path: loggablePath(req.originalUrl) }, "request failed");
   for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
   res.status(status).json(body);
 }

@@ -8,6 +8,7 @@ import { DomainError, UnauthorizedError } from "../domain/shared/errors.ts";
 import type { ErrorCode } from "../domain/shared/errors.ts";
 import { RateLimitedError } from "../domain/keys/access.ts";
 import { rateLimitHeaders } from "./request-context.ts";
+import { unavailableDependency } from "../infra/logger.ts";
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -18,35 +19,15 @@ export interface ErrorBody {
   data?: unknown;
 }
 
-const UNAVAILABLE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENOTFOUND",
-  "57P01",
-  "57P03",
-  "53300",
-  "P1001",
-  "P1002",
-  "P1017",
-  "P2024",
-]);
-const UNAVAILABLE_MESSAGES =
-  /Connection is closed|connect ECONNREFUSED|Can't reach database|Connection terminated|Timed out fetching a new connection|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue/i;
+/** Retry-After of every 503 SERVICE_UNAVAILABLE for a backing service (REST's header, GraphQL's `extensions.retryAfter`). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+/** The one answer of an unavailable backing service, for every door. */
+export const UNAVAILABLE_MESSAGE = "A backing service (database or Redis) is unavailable; try again shortly.";
 
-/** True when the error (or anything in its cause chain) says PostgreSQL or Redis is unreachable. */
+/** True when the error (or anything in its cause chain) says PostgreSQL or Redis is unreachable or stalled
+ *  (the list: src/infra/logger.ts, `unavailableDependency`). */
 export function isUnavailable(err: unknown): boolean {
-  for (
-    let e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0;
-    e && depth < 6;
-    e = e.cause as typeof e, depth++
-  ) {
-    if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
-    if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
-    if (e.name === "MaxRetriesPerRequestError") return true;
-  }
-  return false;
+  return unavailableDependency(err) !== null;
 }
 
 /** body-parser errors: bad JSON, too large, bad encoding. */
@@ -118,7 +99,8 @@ export function toErrorResponse(
   if (isUnavailable(err)) {
     return {
       status: 503,
-      body: { code: "SERVICE_UNAVAILABLE", message: "A backing service (database or Redis) is unavailable; try again shortly.", requestId },
+      body: { code: "SERVICE_UNAVAILABLE", message: UNAVAILABLE_MESSAGE, requestId },
+      headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
       unexpected: true,
     };
   }

@@ -24,6 +24,7 @@ import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "../generated/prisma/client.ts";
 import { config } from "../config.ts";
+import { dependencyAvailable, probeDependency } from "./logger.ts";
 
 export type Db = PrismaClient;
 /** The client inside `prisma.$transaction(async (tx) => ...)`. */
@@ -104,9 +105,27 @@ const types = {
   }) as pg.CustomTypesConfig["getTypeParser"],
 };
 
+/**
+ * Bounded waits (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS): a
+ * connection not made in time, a statement the server cancels (`statement_timeout`), and a statement whose
+ * answer does not come back (`query_timeout`: a stalled server cannot cancel anything) fail instead of holding
+ * the request; the HTTP layer answers them 503 (src/http/errors.ts), a job fails retryably. A connection whose
+ * query timed out is discarded by the pool (node-postgres releases it with the error).
+ */
+const bounds = () => {
+  const t = config.timeouts;
+  return {
+    ...(t.databaseConnectMs ? { connectionTimeoutMillis: t.databaseConnectMs } : {}),
+    ...(t.databaseStatementMs ? { statement_timeout: t.databaseStatementMs } : {}),
+    ...(t.databaseQueryMs ? { query_timeout: t.databaseQueryMs } : {}),
+  };
+};
+
 function createPrisma(url: string) {
-  const pool = new pg.Pool({ connectionString: url, max: 20, idleTimeoutMillis: 30_000, types });
+  const pool = new pg.Pool({ connectionString: url, max: 20, idleTimeoutMillis: 30_000, types, ...bounds() });
   pool.on("error", () => undefined); // idle-client errors surface on the next query instead
+  // A new connection made: PostgreSQL answers (ends an outage the requests or jobs saw; src/infra/logger.ts).
+  pool.on("connect", () => dependencyAvailable("postgres"));
   // Credit operations serialise on the workspace row lock; give queued transactions time to wait.
   const client = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
   return { pool, client };
@@ -117,6 +136,7 @@ const created = createPrisma(config.databaseUrl);
 export const prisma: Db = created.client;
 /** The pool under `prisma`: raw statements go through `sql()`, not through this directly. */
 export const pgPool = created.pool;
+probeDependency("postgres", () => pgPool.query("SELECT 1"));
 
 export interface SqlOptions {
   /** Run inside this Prisma transaction (same connection, same snapshot and locks). */

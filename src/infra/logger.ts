@@ -69,3 +69,131 @@ function destination(fd: 1 | 2): DestinationStream {
 export const logger = pino(options, destination(config.logDestination === "stderr" ? 2 : 1));
 
 export type Logger = typeof logger;
+
+/**
+ * Outages of a backing service, logged for an operator rather than per failure: the first failure logs one
+ * `error` line ("<dependency> unavailable"), the failures while it lasts are counted and logged every
+ * OUTAGE_LOG_INTERVAL_MS (`warn`, "<dependency> still unavailable", with the count), and its end logs one
+ * line ("<dependency> available again", with the count and how long it lasted). A connection's errors
+ * (every reconnection attempt of every connection) and every request or job that failed on it are counted,
+ * not logged. The end is seen by the dependency itself (a Redis connection ready again, a new PostgreSQL
+ * connection) or by its probe (`probeDependency`), run every second while the outage lasts.
+ */
+export type Dependency = "redis" | "postgres";
+
+interface Outage {
+  since: number;
+  failures: number;
+  reported: number;
+  lastError: string;
+  timers: NodeJS.Timeout[];
+}
+const outages = new Map<Dependency, Outage>();
+const probes = new Map<Dependency, () => Promise<unknown>>();
+const PROBE_EVERY_MS = 1000;
+
+/** How the dependency's module checks that it answers again (PING, SELECT 1). */
+export function probeDependency(dependency: Dependency, probe: () => Promise<unknown>): void {
+  probes.set(dependency, probe);
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Counts a failure of the dependency; the first one of an outage is logged (`error`). */
+export function dependencyFailed(dependency: Dependency, err: unknown, fields: Record<string, unknown> = {}): void {
+  const open = outages.get(dependency);
+  if (open) {
+    open.failures++;
+    open.lastError = messageOf(err);
+    return;
+  }
+  const outage: Outage = { since: Date.now(), failures: 1, reported: 0, lastError: messageOf(err), timers: [] };
+  outages.set(dependency, outage);
+  logger.error({ dependency, err: outage.lastError, ...fields }, `${dependency} unavailable`);
+  const report = setInterval(() => {
+    if (outage.failures === outage.reported) return;
+    outage.reported = outage.failures;
+    logger.warn(
+      { dependency, failures: outage.failures, forMs: Date.now() - outage.since, err: outage.lastError },
+      `${dependency} still unavailable`,
+    );
+  }, config.outageLogIntervalMs);
+  outage.timers.push(report);
+  const probe = probes.get(dependency);
+  if (probe) {
+    let probing = false;
+    const check = setInterval(() => {
+      if (probing) return;
+      probing = true;
+      probe()
+        .then(() => dependencyAvailable(dependency))
+        .catch(() => undefined)
+        .finally(() => (probing = false));
+    }, PROBE_EVERY_MS);
+    outage.timers.push(check);
+  }
+  for (const t of outage.timers) t.unref();
+}
+
+/** Ends the dependency's outage, if one is open: logged once (`warn`), with its count and length. */
+export function dependencyAvailable(dependency: Dependency): void {
+  const outage = outages.get(dependency);
+  if (!outage) return;
+  outages.delete(dependency);
+  for (const t of outage.timers) clearInterval(t);
+  logger.warn({ dependency, failures: outage.failures, forMs: Date.now() - outage.since }, `${dependency} available again`);
+}
+
+const UNAVAILABLE_CODES: Record<string, Dependency | "either"> = {
+  ECONNREFUSED: "either",
+  ECONNRESET: "either",
+  ETIMEDOUT: "either",
+  EHOSTUNREACH: "either",
+  ENOTFOUND: "either",
+  "57P01": "postgres",
+  "57P03": "postgres",
+  "53300": "postgres",
+  // statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS): the server cancelled a statement that took too long.
+  "57014": "postgres",
+  P1001: "postgres",
+  P1002: "postgres",
+  P1017: "postgres",
+  P2024: "postgres",
+};
+/** Refused or cut connections, and the bounded waits' timeouts (src/infra/db.ts, src/infra/redis.ts). */
+const REDIS_MESSAGES = /Connection is closed|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue|Command timed out/i;
+const POSTGRES_MESSAGES =
+  /Can't reach database|Connection terminated|Timed out fetching a new connection|Query read timeout|timeout exceeded when trying to connect|canceling statement due to statement timeout/i;
+
+/** The ports Redis listens on (REDIS_URL or REDIS_CLUSTER_NODES): a refused connection to one of them is Redis's. */
+function redisPorts(): Set<number> {
+  const target = config.redis;
+  if (target.cluster) return new Set(target.nodes.map((n) => n.port));
+  return new Set([Number(new URL(target.url).port || 6379)]);
+}
+
+/**
+ * Which backing service the error (or anything in its cause chain) says is unreachable or stalled, or null
+ * when it says no such thing. The one list of those errors: the doors answer them 503 (src/http/errors.ts).
+ */
+export function unavailableDependency(err: unknown): Dependency | null {
+  for (
+    let e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown; port?: unknown } | undefined, depth = 0;
+    e && depth < 6;
+    e = e.cause as typeof e, depth++
+  ) {
+    const byCode = typeof e.code === "string" ? UNAVAILABLE_CODES[e.code] : undefined;
+    if (byCode === "either") {
+      const port = typeof e.port === "number" ? e.port : Number(/:(\d+)\s*$/.exec(String(e.message ?? ""))?.[1]);
+      return redisPorts().has(port) ? "redis" : "postgres";
+    }
+    if (byCode) return byCode;
+    if (e.name === "MaxRetriesPerRequestError") return "redis";
+    if (typeof e.message === "string") {
+      if (REDIS_MESSAGES.test(e.message)) return "redis";
+      if (POSTGRES_MESSAGES.test(e.message)) return "postgres";
+      if (/connect ECONNREFUSED/i.test(e.message)) return redisPorts().has(Number(/:(\d+)/.exec(e.message)?.[1])) ? "redis" : "postgres";
+    }
+  }
+  return null;
+}

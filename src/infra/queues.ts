@@ -15,7 +15,7 @@
 import { Queue, type JobsOptions, type Telemetry } from "bullmq";
 import { config } from "../config.ts";
 import { currentLogContext } from "./logger.ts";
-import { createRedis, isCluster } from "./redis.ts";
+import { createRedis, isCluster, requestPathTimeout } from "./redis.ts";
 
 export const QUEUE_NAMES = ["scrape", "analysis", "radar", "maintenance", "webhooks", "mail", "exports"] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
@@ -70,15 +70,20 @@ const telemetry: Telemetry | undefined = config.tracing
   ? new (await import("bullmq-otel")).BullMQOtel({ tracerName: "bullmq" })
   : undefined;
 
-/** A queue's or a worker's connection and key prefix (and BullMQ's telemetry when tracing). */
-export function bullConnection(name: QueueName) {
-  return { connection: createRedis("bullmq"), prefix: bullPrefix(name), ...(telemetry ? { telemetry } : {}) };
+/**
+ * A queue's or a worker's connection and key prefix (and BullMQ's telemetry when tracing). A worker's has no
+ * command timeout: BullMQ duplicates it for its blocking commands (BZPOPMIN), which wait on purpose. A queue's
+ * (`queue()`: adding jobs from requests and jobs, reading their state) has one (REDIS_COMMAND_TIMEOUT_MS), so a
+ * stalled Redis fails the request (503) or the job (retried) instead of holding it.
+ */
+export function bullConnection(name: QueueName, opts: { commandTimeout?: number } = {}) {
+  return { connection: createRedis("bullmq", opts), prefix: bullPrefix(name), ...(telemetry ? { telemetry } : {}) };
 }
 
 export function queue(name: QueueName): Queue {
   let q = queues.get(name);
   if (!q) {
-    q = new TracedQueue(name, { ...bullConnection(name), defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    q = new TracedQueue(name, { ...bullConnection(name, requestPathTimeout()), defaultJobOptions: DEFAULT_JOB_OPTIONS });
     queues.set(name, q);
   }
   return q;

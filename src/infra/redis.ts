@@ -10,7 +10,7 @@
  */
 import { Cluster, Redis } from "ioredis";
 import { config } from "../config.ts";
-import { logger } from "./logger.ts";
+import { dependencyAvailable, dependencyFailed, probeDependency } from "./logger.ts";
 
 /** One server's connection or a cluster's: the same commands (ioredis routes each to its key's node). */
 export type RedisConnection = Redis | Cluster;
@@ -22,7 +22,14 @@ export interface ConnectionOptions {
   enableOfflineQueue?: boolean;
   enableAutoPipelining?: boolean;
   enableReadyCheck?: boolean;
+  /** A command not answered within this fails ("Command timed out"): for connections that serve requests,
+   *  never for BullMQ's blocking ones (a worker's BZPOPMIN waits on purpose). Unset: no bound. */
+  commandTimeout?: number;
 }
+
+/** REDIS_COMMAND_TIMEOUT_MS as ioredis's option (absent when 0). */
+export const requestPathTimeout = (): { commandTimeout?: number } =>
+  config.timeouts.redisCommandMs ? { commandTimeout: config.timeouts.redisCommandMs } : {};
 
 /** Whether this deployment's Redis is a cluster (keys that go together need a hash tag then). */
 export const isCluster = (): boolean => config.redis.cluster;
@@ -30,8 +37,8 @@ export const isCluster = (): boolean => config.redis.cluster;
 const opened = new Set<RedisConnection>();
 
 export function createRedis(purpose: string, options: ConnectionOptions = {}): RedisConnection {
-  const { maxRetriesPerRequest = null, ...behaviour } = options;
-  const perNode = { maxRetriesPerRequest, connectionName: `video-service:${purpose}` };
+  const { maxRetriesPerRequest = null, commandTimeout, ...behaviour } = options;
+  const perNode = { maxRetriesPerRequest, connectionName: `video-service:${purpose}`, ...(commandTimeout ? { commandTimeout } : {}) };
   const target = config.redis;
   const client: RedisConnection = target.cluster
     ? new Cluster(target.nodes, {
@@ -45,7 +52,9 @@ export function createRedis(purpose: string, options: ConnectionOptions = {}): R
         },
       })
     : new Redis(target.url, { enableReadyCheck: true, ...perNode, ...behaviour });
-  client.on("error", (e: Error) => logger.warn({ err: e.message, purpose }, "redis connection error"));
+  // An outage is logged once when it starts, counted while it lasts, and once when it ends (./logger.ts).
+  client.on("error", (e: Error) => dependencyFailed("redis", e, { purpose }));
+  client.on("ready", () => dependencyAvailable("redis"));
   opened.add(client);
   client.once("end", () => opened.delete(client));
   return client;
@@ -81,13 +90,19 @@ export function defineScripts<Commands>(definitions: Record<keyof Commands & str
 }
 
 /** A general-purpose connection (rate limiting, publishing events, readiness). Commands fail fast
- *  when Redis is down instead of queueing forever, so requests get 503 rather than hanging.
+ *  when Redis is down instead of queueing forever, and when it stalls (REDIS_COMMAND_TIMEOUT_MS), so
+ *  requests get 503 rather than hanging.
  *  Auto-pipelining: the commands of concurrent requests (every request's admission) leave in one
  *  write per event-loop tick instead of one each (ioredis's enableAutoPipelining; on a cluster, one
  *  write per node). */
 export function redis(): RedisConnection {
   if (!shared) {
-    shared = createRedis("shared", { maxRetriesPerRequest: 1, enableOfflineQueue: true, enableAutoPipelining: true });
+    shared = createRedis("shared", {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: true,
+      enableAutoPipelining: true,
+      ...requestPathTimeout(),
+    });
     for (const [name, script] of scripts) shared.defineCommand(name, script);
   }
   return shared;
@@ -108,6 +123,8 @@ export async function redisReady(): Promise<void> {
   const state = /cluster_state:(\w+)/.exec(String(info))?.[1];
   if (state !== "ok") throw new Error(`cluster_state:${state ?? "unknown"}`);
 }
+
+probeDependency("redis", redisReady);
 
 export async function closeRedis(): Promise<void> {
   await Promise.all([...opened].map((c) => c.quit().catch(() => c.disconnect())));

@@ -11,14 +11,21 @@
  * resumes from the stored state). Every body passes the signal on: analysis and radar programs,
  * scrapes (their yt-dlp budget wait and program; a handed-back scrape stores nothing) and webhook
  * requests stop (docs/operations.md).
+ *
+ * Schedules heal: a Redis that lost its data (FLUSHALL, a restart without persistence) also lost
+ * every job scheduler, and nothing would run the sweeps that recover lost work. So every worker
+ * process checks its queues' schedulers every SCHEDULER_CHECK_INTERVAL_MS and when its Redis
+ * connection is ready again after a reconnect, and re-creates any that is missing (an upsert with the
+ * same id: several processes doing it at once make one scheduler).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { DelayedError, MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import { config } from "../config.ts";
-import { logger, withLogContext } from "../infra/logger.ts";
+import { dependencyFailed, logger, unavailableDependency, withLogContext } from "../infra/logger.ts";
 import { bullConnection, queue, traceOf } from "../infra/queues.ts";
+import { redis } from "../infra/redis.ts";
 import { DeferJob, PermanentJobFailure, type JobRun } from "../domain/shared/jobs.ts";
-import type { QueueDefinition } from "./registry.ts";
+import type { JobSchedule, QueueDefinition } from "./registry.ts";
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -110,26 +117,99 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
         "job failed",
       ),
     );
-    worker.on("error", (err) => logger.error({ queue: def.queue, err: err.message }, "worker error"));
+    worker.on("error", (err) => {
+      // A Redis outage is logged once, counted while it lasts (src/infra/logger.ts); other errors each.
+      const dependency = unavailableDependency(err);
+      if (dependency) dependencyFailed(dependency, err, { queue: def.queue });
+      else logger.error({ queue: def.queue, err: err.message }, "worker error");
+    });
     workers.push(worker);
     for (const id of def.retiredSchedules ?? []) await queue(def.queue).removeJobScheduler(id);
-    for (const s of def.schedules ?? []) {
-      await queue(def.queue).upsertJobScheduler(s.id, s.every ? { every: s.every } : { pattern: s.pattern! }, {
-        name: s.jobName,
-        data: s.data ?? {},
-      });
-    }
+    for (const s of def.schedules ?? []) await upsertSchedule(def, s);
   }
+  const healing = healSchedules(definitions);
   logger.info({ queues: definitions.map((d) => d.queue) }, "workers started");
   return {
     workers,
     close: async (timeoutMs = config.shutdownTimeoutMs) => {
+      healing.stop();
       const closed = Promise.all(workers.map((w) => w.close()));
       const finished = await Promise.race([closed.then(() => true), sleep(timeoutMs).then(() => false)]);
       if (finished) return;
       logger.warn({ timeoutMs }, "jobs still running at the shutdown timeout: handing them back");
       for (const w of workers) w.cancelAllJobs(HAND_BACK);
       await closed;
+    },
+  };
+}
+
+function upsertSchedule(def: QueueDefinition, s: JobSchedule) {
+  return queue(def.queue).upsertJobScheduler(s.id, s.every ? { every: s.every } : { pattern: s.pattern! }, {
+    name: s.jobName,
+    data: s.data ?? {},
+  });
+}
+
+/**
+ * Re-creates the job schedulers Redis no longer has. Answers the ids re-created (`queue/id`).
+ * Exported for the tests; the workers run it through `healSchedules`.
+ */
+export async function recreateMissingSchedules(definitions: QueueDefinition[]): Promise<string[]> {
+  const recreated: string[] = [];
+  for (const def of definitions) {
+    for (const s of def.schedules ?? []) {
+      if (await queue(def.queue).getJobScheduler(s.id)) continue;
+      await upsertSchedule(def, s);
+      recreated.push(`${def.queue}/${s.id}`);
+    }
+  }
+  return recreated;
+}
+
+/** Runs the check on an interval and after each reconnection of this process's Redis connection; one check at a time. */
+function healSchedules(definitions: QueueDefinition[]): { stop(): void } {
+  let running = false;
+  let again = false;
+  let stopped = false;
+  const check = async (reason: "interval" | "reconnected") => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      const recreated = await recreateMissingSchedules(definitions);
+      if (recreated.length) logger.info({ recreated, reason }, "job schedulers were missing (Redis lost its data): re-created");
+    } catch (e) {
+      // Redis is down or stalled: its outage is logged where it is seen (the connection); the next check retries.
+      logger.debug({ err: (e as Error).message }, "job scheduler check failed");
+    } finally {
+      running = false;
+      if (again && !stopped) {
+        again = false;
+        void check(reason);
+      }
+    }
+  };
+  const timer = setInterval(() => void check("interval"), config.schedulerCheckIntervalMs);
+  timer.unref();
+  // 'ready' is emitted on each (re)connection; the first one may have happened already.
+  const connection = redis();
+  let seenReady = connection.status === "ready";
+  const onReady = () => {
+    if (!seenReady) {
+      seenReady = true;
+      return;
+    }
+    void check("reconnected");
+  };
+  connection.on("ready", onReady);
+  return {
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+      connection.off("ready", onReady);
     },
   };
 }

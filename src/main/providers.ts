@@ -31,7 +31,7 @@ import { SmtpMailTransport } from "../providers/mail/smtp.ts";
 import { LogMailTransport } from "../providers/mail/log.ts";
 import type { MailTransport } from "../domain/mail/ports.ts";
 import { redisOutboundBudget, type OutboundBudget } from "../providers/outbound-budget.ts";
-import { createRedis } from "../infra/redis.ts";
+import { createRedis, requestPathTimeout } from "../infra/redis.ts";
 
 /**
  * The yt-dlp calls budget per platform shared by every worker process (YTDLP_CALLS_PER_MINUTE and
@@ -40,7 +40,7 @@ import { createRedis } from "../infra/redis.ts";
  */
 const ytdlpBudget: () => OutboundBudget = lazy(() =>
   redisOutboundBudget({
-    redis: createRedis("ytdlp-budget", { maxRetriesPerRequest: 1 }),
+    redis: createRedis("ytdlp-budget", { maxRetriesPerRequest: 1, ...requestPathTimeout() }),
     keyPrefix: `${config.redisPrefix}:ytdlp-budget`,
     perWindow: config.programs.ytdlpCallsPerMinute,
     windowSeconds: 60,

@@ -8,13 +8,23 @@
  * outlive it. When this process exits (a shutdown included), the groups of programs still running
  * are killed too: a job handed back mid-run leaves no program behind.
  *
+ * A process that is killed (SIGKILL, the OOM killer, a crash) runs no exit handler, so each program
+ * also learns of its parent's death from the kernel: it is started through `setpriv --pdeathsig TERM`
+ * (util-linux; Linux's prctl(PR_SET_PDEATHSIG), which Node cannot call itself) running a one-line `sh`
+ * that leads the program's group, so that signal arrives when this process dies, however it dies, and
+ * the `sh` kills the whole group (the program and everything it started). Chosen over polling
+ * `process.ppid` from a watcher: no delay, no extra process, no race with a reused pid; `setpriv`
+ * exec()s, so the only process added is the small `sh`. Where `setpriv` is missing (not Linux), programs
+ * run as before: ended by the exit handler and their timeouts only.
+ *
  * When tracing (docs/operations.md, "Traces") and a span is active (a job's, a request's), each run is
  * a span `exec <program>` whose context the program gets in its environment as `TRACEPARENT` (and
  * `TRACESTATE`), the OpenTelemetry convention for carrying a trace into a child process. Off, no span is
  * active and the program's environment is left as it was.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { basename } from "node:path";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { basename, delimiter, join } from "node:path";
 import { context, propagation, SpanStatusCode, trace } from "@opentelemetry/api";
 import pLimit from "p-limit";
 import { ProviderError } from "../domain/shared/provider-error.ts";
@@ -75,9 +85,46 @@ export function runProgram(provider: string, program: string, args: string[], op
     );
 }
 
+/**
+ * The group leader of a program: on SIGTERM (its parent died: --pdeathsig) it SIGKILLs its whole group; the
+ * program runs in the background with the wrapper's stdin (a non-interactive shell would give it /dev/null),
+ * and the wrapper exits with the program's status.
+ */
+const GROUP_LEADER = `trap 'kill -KILL 0' TERM; exec 3<&0; "$@" 0<&3 3<&- & wait $!; exit $?`;
+
+let pdeathsig: boolean | undefined;
+/** Whether `setpriv --pdeathsig` can be used here (checked once). */
+function parentDeathSignal(): boolean {
+  if (pdeathsig === undefined) {
+    const probe = spawnSync("setpriv", ["--pdeathsig", "TERM", "--", "true"], { stdio: "ignore", timeout: 5000 });
+    pdeathsig = probe.status === 0;
+  }
+  return pdeathsig;
+}
+
+/** Whether `program` can be run (a path, or a name found on PATH): a missing one is spawned as it is, to fail with ENOENT. */
+function runnable(program: string, env: NodeJS.ProcessEnv): boolean {
+  const candidates = program.includes("/") ? [program] : (env.PATH ?? "").split(delimiter).map((dir) => join(dir || ".", program));
+  return candidates.some((path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The command that runs `program args` ended with this process (see the module's comment), or as it is. */
+export function commandEndedWithParent(program: string, args: string[], env: NodeJS.ProcessEnv = process.env): [string, string[]] {
+  if (!parentDeathSignal() || !runnable(program, env)) return [program, args];
+  return ["setpriv", ["--pdeathsig", "TERM", "--", "sh", "-c", GROUP_LEADER, "sh", program, ...args]];
+}
+
 function run(provider: string, program: string, args: string[], opts: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, {
+    const [command, commandArgs] = commandEndedWithParent(program, args, opts.env ?? process.env);
+    const child = spawn(command, commandArgs, {
       cwd: opts.cwd,
       env: opts.env ?? process.env,
       stdio: ["pipe", "pipe", "pipe"],

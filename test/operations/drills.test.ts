@@ -10,8 +10,9 @@
  *     subscriber reconnect, a GraphQL subscription opened before the crash receives events again,
  *     every job completes and none is left in `active`.
  * (c) A worker SIGKILLed in the middle of a scrape (a yt-dlp stand-in that blocks on its first
- *     run) and in the middle of an outbound call (the OpenAI-compatible analysis provider against a
- *     stand-in server that never answers its first request): the job is retried by another worker,
+ *     run; it ends with the killed worker) and in the middle of an outbound call (the
+ *     OpenAI-compatible analysis provider against a stand-in server that never answers its first
+ *     request): the job is retried by another worker,
  *     one history point is written, and the analysis is charged exactly once.
  * (d) SIGTERM with requests in flight: they all complete, new connections are refused, /readyz
  *     answers 503 `draining` on a connection still open, and the process exits 0.
@@ -33,7 +34,7 @@ import pg from "pg";
 import WebSocket from "ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { request, type HttpResult } from "../helpers/api.js";
-import { spawnService, type ServiceProcess } from "../helpers/processes.js";
+import { processAlive, spawnService, type ServiceProcess } from "../helpers/processes.js";
 import { migratedDatabase, startPostgres, startRedis, type PrivatePostgres, type PrivateRedis } from "./private-services.js";
 import { waitFor } from "../helpers/wait.js";
 
@@ -272,7 +273,9 @@ esac
 
     await startWorker(scraper); // ready to take the job over once its lock expires
     await first.stop("SIGKILL");
-    process.kill(-Number((await readFile(started, "utf8")).trim()), "SIGKILL"); // the orphaned stand-in's process group
+    // The killed worker's yt-dlp ends with it (its parent-death signal, src/providers/process.ts), not at its own timeout.
+    const standIn = Number((await readFile(started, "utf8")).trim());
+    await waitFor("the killed worker's yt-dlp to end with it", () => !processAlive(standIn), 5_000);
 
     await waitFor("the retried scrape to store the video", () => videosReady([videoId]), 60_000, 250);
     const [video] = await query("SELECT view_count::text AS views FROM videos WHERE id = $1", [videoId]);

@@ -5,7 +5,7 @@
  * the tests run as root (initdb refuses root), with a superuser named `root` and trust auth.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { chownSync, readdirSync } from "node:fs";
+import { chownSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,15 +16,30 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+const listenOn = (port: number): Promise<number> =>
+  new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
+    s.listen(port, "127.0.0.1", () => {
+      const got = (s.address() as { port: number }).port;
+      s.close(() => resolve(got));
     });
   });
+
+/**
+ * A free loopback port: in TEST_PORT_RANGE (`17000-17999`) when set (a machine whose test runs are
+ * given port ranges of their own), else one the system picks.
+ */
+export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.TEST_PORT_RANGE ?? "");
+  if (!range) return listenOn(0);
+  const [low, high] = [Number(range[1]), Number(range[2])];
+  for (let i = 0; i < 50; i++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    const got = await listenOn(port).catch(() => null);
+    if (got) return got;
+  }
+  throw new Error(`no free port in TEST_PORT_RANGE ${process.env.TEST_PORT_RANGE}`);
 }
 
 function pgBin(name: string): string {
@@ -43,7 +58,27 @@ export interface PrivatePostgres {
   url(database: string): string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP to the postmaster and every backend: a stalled server (connections stay open, nothing answers). */
+  pause(): Promise<void>;
+  /** SIGCONT to the same processes. */
+  resume(): Promise<void>;
   destroy(): Promise<void>;
+}
+
+/** The process and its children, from /proc (the postmaster's backends). */
+function processTree(pid: number): number[] {
+  const children = readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [pid, ...children];
 }
 
 export async function startPostgres(): Promise<PrivatePostgres> {
@@ -71,13 +106,23 @@ export async function startPostgres(): Promise<PrivatePostgres> {
       "start",
     ]).then(() => undefined);
   await start();
+  let paused: number[] = [];
   return {
     port,
     url: (database) => `postgresql://root@127.0.0.1:${port}/${database}`,
     // fast: connections are terminated (clients see 57P01 / a closed connection), like a crash for them.
     stop: () => pgRun("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]).then(() => undefined),
     start,
+    pause: async () => {
+      const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+      paused = processTree(postmaster);
+      for (const pid of paused) process.kill(pid, "SIGSTOP");
+    },
+    resume: async () => {
+      for (const pid of paused.splice(0)) process.kill(pid, "SIGCONT");
+    },
     destroy: async () => {
+      for (const pid of paused.splice(0)) process.kill(pid, "SIGCONT");
       await pgRun("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     },
@@ -97,19 +142,26 @@ export interface PrivateRedis {
   url: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP: a stalled server (connections stay open, nothing answers); `resume` sends SIGCONT. */
+  pause(): void;
+  resume(): void;
   destroy(): Promise<void>;
 }
 
 /** Redis with an append-only file (fsync on every write): a restart after SIGKILL keeps the queues,
- *  as a production Redis with persistence does. */
-export async function startRedis(): Promise<PrivateRedis> {
+ *  as a production Redis with persistence does. `persist: false`: no file, a restart comes back empty. */
+export async function startRedis(opts: { persist?: boolean } = {}): Promise<PrivateRedis> {
+  const persist = opts.persist ?? true;
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "drill-redis-"));
   let child: ChildProcess | null = null;
   const start = async () => {
     const c = spawn(
       "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", dir],
+      [
+        ...["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--dir", dir],
+        ...(persist ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]),
+      ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     child = c;
@@ -139,8 +191,11 @@ export async function startRedis(): Promise<PrivateRedis> {
   };
   await start();
   const destroy = async () => {
+    child?.kill("SIGCONT");
     await stop();
     await rm(dir, { recursive: true, force: true });
   };
-  return { port, url: `redis://127.0.0.1:${port}`, stop, start, destroy };
+  const pause = () => void child?.kill("SIGSTOP");
+  const resume = () => void child?.kill("SIGCONT");
+  return { port, url: `redis://127.0.0.1:${port}`, stop, start, pause, resume, destroy };
 }

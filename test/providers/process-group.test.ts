@@ -1,6 +1,7 @@
 /**
  * Child programs run in a process group of their own and are killed as a group: a program that
- * started a helper (a grandchild) leaves nothing behind when it times out or is aborted.
+ * started a helper (a grandchild) leaves nothing behind when it times out or is aborted, when the
+ * service exits, or when the service is killed outright (the parent-death signal).
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -82,6 +83,23 @@ describe("runProgram kills the program's whole process group", () => {
     expect(grandchild).toBeGreaterThan(1); // a real pid was written before the service exited
     leftovers.push(grandchild);
     await until("the grandchild to be killed", () => !processAlive(grandchild));
+  });
+
+  it("when the service's process is SIGKILLed (no exit handler runs), the program and its helper end with it", async () => {
+    const pidFile = join(dir, "killed.pid");
+    const runner = `
+      import { runProgram } from "./src/providers/process.ts";
+      runProgram("test", ${JSON.stringify(SCRIPT)}, [${JSON.stringify(pidFile)}], { timeoutMs: 60_000 }).catch(() => undefined);
+      setInterval(() => undefined, 1000);
+    `;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", runner], { cwd: ROOT, stdio: "ignore" });
+    const grandchild = await grandchildOf(pidFile);
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+    const killedAt = Date.now();
+    await until("the helper to end with the killed process", () => !processAlive(grandchild), 3000);
+    expect(Date.now() - killedAt).toBeLessThan(2000);
   });
 
   it("an already aborted signal never leaves the program running", async () => {

@@ -12,6 +12,9 @@
  *   claims its key with one INSERT ... ON CONFLICT statement before its work runs:
  *   of 50 parallel requests with one key exactly one claims it; the others read the row and get
  *   409 IDEMPOTENCY_KEY_IN_USE (with Retry-After) while it runs, or its answer once stored.
+ * - An answer that could not be stored (the database went away) is not sent: the door sends 503
+ *   SERVICE_UNAVAILABLE instead (`storeOrRefuse`, `AnswerNotStored`), so no client ever received an answer that
+ *   a retry with its key would not get; a release the database refused is retried until it succeeds.
  * - An answer of 5xx is not stored (the row is deleted: the retry runs again), nor one of 400 (the
  *   request was refused as invalid before any work: VALIDATION_ERROR, INVALID_URL), so the client can
  *   fix the body and retry with the same key, as Stripe does; other 4xx answers are stored.
@@ -211,7 +214,11 @@ export async function claimIdempotentRequest(request: IdempotentRequest): Promis
 /** Whether an answer is kept for replay: not a 5xx (the retry runs again), not a 400 (refused as invalid before any work: the client fixes it). */
 export const keptForReplay = (status: number) => status < 500 && status !== 400;
 
-/** Stores the claimed request's answer for replay, or, for one not kept (`keptForReplay`), lets the key go so that the retry runs again. */
+/**
+ * Stores the claimed request's answer for replay, or, for one not kept (`keptForReplay`), lets the key go so that
+ * the retry runs again. Throws when the answer could not be stored (the database is away): the caller must then
+ * not send that answer (`storeOrRefuse`), since a retry would run the work again and could answer otherwise.
+ */
 export async function settleIdempotentRequest(claimed: IdempotencyClaim, answer: IdempotentAnswer): Promise<void> {
   if (!keptForReplay(answer.status)) return releaseIdempotentRequest(claimed);
   letGo(claimed);
@@ -221,12 +228,57 @@ export async function settleIdempotentRequest(claimed: IdempotencyClaim, answer:
     WHERE workspace_id = ${claimed.workspaceId}::uuid AND key = ${claimed.key} AND claim = ${claimed.claim}::uuid`);
 }
 
-/** Lets the key go without an answer (the work failed with 5xx, was refused as invalid, or never answered). */
+/** How often a release that failed (the database was away) is tried again, until it succeeds or the claim's lease ends. */
+export const RELEASE_RETRY_MS = 500;
+
+/**
+ * Lets the key go without an answer (the work failed with 5xx, was refused as invalid, never answered, or its
+ * answer could not be stored). Never throws: a release the database refused (a blip) is tried again every
+ * RELEASE_RETRY_MS in the background until it succeeds or the claim's lease ran out (then the next request
+ * takes the key over anyway), so the retry after the blip runs at once instead of hearing
+ * IDEMPOTENCY_KEY_IN_USE until the lease ends. Resolves after the first attempt.
+ */
 export async function releaseIdempotentRequest(claimed: IdempotencyClaim): Promise<void> {
   letGo(claimed);
-  await sqlExec(Prisma.sql`
+  const until = Date.now() + config.idempotency.leaseMs;
+  const attempt = () =>
+    sqlExec(Prisma.sql`
     DELETE FROM idempotent_requests
-    WHERE workspace_id = ${claimed.workspaceId}::uuid AND key = ${claimed.key} AND claim = ${claimed.claim}::uuid AND status IS NULL`);
+    WHERE workspace_id = ${claimed.workspaceId}::uuid AND key = ${claimed.key} AND claim = ${claimed.claim}::uuid AND status IS NULL`).then(
+      () => true,
+      () => false,
+    );
+  if (await attempt()) return;
+  logger.warn({ key: claimed.key }, "could not let an Idempotency-Key go (database unavailable); retrying in the background");
+  const retry = async () => {
+    if (await attempt()) return logger.info({ key: claimed.key }, "Idempotency-Key let go after the database came back");
+    if (Date.now() + RELEASE_RETRY_MS < until) setTimeout(retry, RELEASE_RETRY_MS).unref();
+  };
+  setTimeout(retry, RELEASE_RETRY_MS).unref();
+}
+
+/** The answer sent instead of one that could not be stored (503, not kept: the retry runs again). */
+export class AnswerNotStored extends DomainError {
+  override readonly retryAfterSeconds = 5;
+  constructor() {
+    super("SERVICE_UNAVAILABLE", "The answer to this request could not be stored for its Idempotency-Key; retry it with the same key.");
+  }
+}
+
+/**
+ * Stores the answer (or lets the key go for one not kept); when it could not be stored, lets the key go and
+ * answers false: the door then sends AnswerNotStored (503) instead, so an answer a client received is always
+ * the one a retry with the same key gets (README: a 5xx is not kept, the retry runs again).
+ */
+export async function storeOrRefuse(claimed: IdempotencyClaim, answer: IdempotentAnswer): Promise<boolean> {
+  try {
+    await settleIdempotentRequest(claimed, answer);
+    return true;
+  } catch (err) {
+    logger.warn({ err: (err as Error).message, key: claimed.key }, "idempotent answer not stored; answering 503 and letting the key go");
+    await releaseIdempotentRequest(claimed);
+    return !keptForReplay(answer.status);
+  }
 }
 
 /**
@@ -243,10 +295,10 @@ export async function runIdempotently(
   try {
     answer = await work();
   } catch (e) {
-    await releaseIdempotentRequest(outcome).catch(() => undefined);
+    await releaseIdempotentRequest(outcome);
     throw e;
   }
-  await settleIdempotentRequest(outcome, answer);
+  if (!(await storeOrRefuse(outcome, answer))) throw new AnswerNotStored();
   return { ...answer, replayed: false };
 }
 

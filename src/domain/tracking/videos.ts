@@ -4,7 +4,7 @@
  * is a TrackedVideo row, at most one per workspace and video.
  */
 import { Prisma } from "../../generated/prisma/client.ts";
-import { sql } from "../../infra/db.ts";
+import { prisma, sql } from "../../infra/db.ts";
 import { logger } from "../../infra/logger.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { pageSql, type PageRequest, type Page } from "../shared/pages.ts";
@@ -26,7 +26,8 @@ import {
 export interface TrackVideoResult {
   trackedVideoId: string;
   videoId: string;
-  /** True when this call created the (global) video record, false when it already existed. */
+  /** True when this call created the (global) video record, or found one nobody tracks that was never scraped
+   *  (its scrape is queued now); false when it already existed otherwise. */
   isNew: boolean;
 }
 
@@ -58,52 +59,72 @@ export async function trackVideo(workspaceId: string, url: string): Promise<Trac
   if (state.tracked) throw alreadyTracked();
   if (state.additionsRemaining === 0) throw await limitReachedFor(workspaceId, state.videoLimit);
 
-  let videoId = state.videoId;
-  let isNew = false;
-  if (!videoId) {
-    // Videos are global: another workspace may insert the same one at this moment; the unique key
-    // decides who creates it, and the loser reads the winner's row. Linked to its account when that
-    // account is known.
-    const videoKey = Prisma.sql`platform = ${ref.platform}::"Platform" AND platform_video_id = ${ref.platformVideoId}`;
-    const [inserted] = await sql<{ id: string }>(Prisma.sql`
+  // One transaction: the global video row and the workspace's tracking commit together, or neither (a
+  // crash or a refusal in between leaves no video that nobody tracks and nobody scrapes).
+  const outcome = await prisma
+    .$transaction(async (tx) => {
+      // Videos are global: another workspace may insert the same one at this moment; the unique key
+      // decides who creates it, and the loser reads the winner's row. Linked to its account when that
+      // account is known.
+      const [inserted] = await sql<{ id: string }>(
+        Prisma.sql`
       INSERT INTO videos (platform, platform_video_id, url, username, account_id)
       VALUES (${ref.platform}::"Platform", ${ref.platformVideoId}, ${ref.canonicalUrl}, ${ref.username ?? ""},
               (SELECT id FROM accounts WHERE platform = ${ref.platform}::"Platform" AND username = ${ref.username ?? ""}))
       ON CONFLICT (platform, platform_video_id) DO NOTHING
-      RETURNING id`);
-    isNew = inserted !== undefined;
-    videoId = inserted?.id ?? (await sql<{ id: string }>(Prisma.sql`SELECT id FROM videos WHERE ${videoKey}`))[0]!.id;
-  }
-
-  // The limit, race-free: one statement locks the workspace row, evaluates the rule under the lock
-  // and inserts only while additions remain. Concurrent additions serialise on the lock for this
-  // one statement only.
-  const tracked = await sql<{ id: string }>(Prisma.sql`
-    WITH w AS (
-      SELECT w.id FROM ${LIMITS_FROM}
-       WHERE w.id = ${workspaceId}::uuid AND ${ADDITIONS_REMAINING} > 0
-         FOR UPDATE OF w
-    )
-    INSERT INTO tracked_videos (workspace_id, video_id)
-    SELECT w.id, ${videoId}::uuid FROM w
-    ON CONFLICT (workspace_id, video_id) DO NOTHING
-    RETURNING id`);
-  if (!tracked[0]) {
-    // Lost a race: a concurrent request tracked this video, or took the last slot.
-    const again = await sql<{ id: string }>(
-      Prisma.sql`SELECT id FROM tracked_videos WHERE workspace_id = ${workspaceId}::uuid AND video_id = ${videoId}::uuid`,
-    );
-    throw again.length ? alreadyTracked() : await limitReachedFor(workspaceId, state.videoLimit);
-  }
+      RETURNING id`,
+        { tx },
+      );
+      // An existing video nobody tracks and that was never scraped (left by an earlier version's crash between
+      // its two statements, or untracked before its first scrape) has no scrape coming: it is new to this call.
+      const [video] = inserted
+        ? [{ id: inserted.id, unscraped: true }]
+        : await sql<{ id: string; unscraped: boolean }>(
+            Prisma.sql`
+          SELECT v.id, (v.last_scraped_at IS NULL AND NOT EXISTS (SELECT 1 FROM tracked_videos tv WHERE tv.video_id = v.id)) AS unscraped
+            FROM videos v WHERE v.platform = ${ref.platform}::"Platform" AND v.platform_video_id = ${ref.platformVideoId}`,
+            { tx },
+          );
+      // The limit, race-free: one statement locks the workspace row, evaluates the rule under the lock
+      // and inserts only while additions remain. Concurrent additions serialise on the lock until the commit.
+      const [tracked] = await sql<{ id: string }>(
+        Prisma.sql`
+      WITH w AS (
+        SELECT w.id FROM ${LIMITS_FROM}
+         WHERE w.id = ${workspaceId}::uuid AND ${ADDITIONS_REMAINING} > 0
+           FOR UPDATE OF w
+      )
+      INSERT INTO tracked_videos (workspace_id, video_id)
+      SELECT w.id, ${video!.id}::uuid FROM w
+      ON CONFLICT (workspace_id, video_id) DO NOTHING
+      RETURNING id`,
+        { tx },
+      );
+      // Lost a race (a concurrent request tracked this video, or took the last slot): nothing is kept.
+      if (!tracked) throw new NotTracked("not tracked");
+      return { videoId: video!.id, trackedVideoId: tracked.id, isNew: video!.unscraped };
+    })
+    .catch(async (e: unknown) => {
+      if (!(e instanceof NotTracked)) throw e;
+      const again = await sql<{ id: string }>(
+        Prisma.sql`SELECT tv.id FROM tracked_videos tv JOIN videos v ON v.id = tv.video_id
+                  WHERE tv.workspace_id = ${workspaceId}::uuid AND v.platform = ${ref.platform}::"Platform" AND v.platform_video_id = ${ref.platformVideoId}`,
+      );
+      throw again.length ? alreadyTracked() : await limitReachedFor(workspaceId, state.videoLimit);
+    });
+  const { videoId, trackedVideoId, isNew } = outcome;
   await announceTracking(workspaceId, [videoId], "added");
   if (isNew || state.scrapeStatus === "failed") {
     // After commit; if Redis is down the periodic refresh picks the video up later.
-    await enqueueVideoScrape(videoId, `track-${tracked[0].id}`).catch((e) =>
+    await enqueueVideoScrape(videoId, `track-${trackedVideoId}`).catch((e) =>
       logger.warn({ err: (e as Error).message, videoId }, "could not enqueue scrape-video"),
     );
   }
-  return { trackedVideoId: tracked[0].id, videoId, isNew };
+  return { trackedVideoId, videoId, isNew };
 }
+
+/** Thrown inside trackVideo's transaction to roll it back when the tracking row was not inserted. */
+class NotTracked extends Error {}
 
 const alreadyTracked = () => new DomainError("ALREADY_TRACKED", "This video is already tracked in the workspace.");
 

@@ -15,14 +15,14 @@ import type { Plugin } from "graphql-yoga";
 import { isAsyncIterable } from "@envelop/core";
 import { DomainError, ERROR_STATUS, type ErrorCode } from "../../domain/shared/errors.ts";
 import {
+  AnswerNotStored,
   claimIdempotentRequest,
   IDEMPOTENT_REPLAYED_HEADER,
   idempotencyKeyOf,
   releaseIdempotentRequest,
-  settleIdempotentRequest,
+  storeOrRefuse,
   type IdempotencyClaim,
 } from "../../domain/shared/idempotency.ts";
-import { logger } from "../../infra/logger.ts";
 import type { TransportContext } from "./admission.ts";
 import type { GraphQLContext } from "./builder.ts";
 import { refusal } from "./refusals.ts";
@@ -50,9 +50,9 @@ function revive(stored: Omit<ExecutionResult, "errors"> & { errors?: GraphQLForm
   return { ...stored, errors } as ExecutionResult;
 }
 
-/** Stores the result (status 200: a mutation's HTTP answer), or lets the key go for one not kept. */
-async function settle(claimed: IdempotencyClaim, result: ExecutionResult): Promise<void> {
-  await settleIdempotentRequest(claimed, { status: statusOf(result), body: JSON.stringify(result) });
+/** Stores the result (status 200: a mutation's HTTP answer), or lets the key go for one not kept; false when it could not be stored. */
+function settle(claimed: IdempotencyClaim, result: ExecutionResult): Promise<boolean> {
+  return storeOrRefuse(claimed, { status: statusOf(result), body: JSON.stringify(result) });
 }
 
 /** The plugin; `maskError` is Yoga's (./yoga.ts), so that the stored errors are the ones sent. */
@@ -96,17 +96,15 @@ export function idempotentMutations(maskError: (error: unknown) => Error): Plugi
         async onExecuteDone({ result, setResult }) {
           if (isAsyncIterable(result)) {
             // An incremental (@defer/@stream) answer is not one body to store: the key is let go.
-            await releaseIdempotentRequest(claimed).catch(() => undefined);
+            await releaseIdempotentRequest(claimed);
             return;
           }
           const masked: ExecutionResult = result.errors
             ? { ...result, errors: result.errors.map((e) => maskError(e) as GraphQLError) }
             : result;
           if (result.errors) setResult(masked);
-          await settle(claimed, masked).catch(async (err: unknown) => {
-            logger.error({ err }, "idempotent answer not stored; the key is let go");
-            await releaseIdempotentRequest(claimed).catch(() => undefined);
-          });
+          // A result that could not be stored is not sent: SERVICE_UNAVAILABLE (not kept, the key let go) goes instead.
+          if (!(await settle(claimed, masked))) setResult({ data: null, errors: [refusal(new AnswerNotStored())] });
         },
       };
     },

@@ -35,9 +35,9 @@ import { PothosValidationError } from "@pothos/core";
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { config } from "../../config.ts";
 import { DomainError, validationError } from "../../domain/shared/errors.ts";
-import { logger } from "../../infra/logger.ts";
+import { dependencyFailed, logger, unavailableDependency } from "../../infra/logger.ts";
 import { graphqlMetricsPlugin, metricsEnabled } from "../../infra/metrics.ts";
-import { isUnavailable } from "../errors.ts";
+import { UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../errors.ts";
 import { domainExtensions, requestErrorsAre4xx } from "./refusals.ts";
 import { graphiqlOptionsFor, renderGraphiQL } from "./graphiql.ts";
 import type { GraphQLContext } from "./builder.ts";
@@ -73,10 +73,12 @@ export function maskError(error: unknown): Error {
   if (original instanceof DomainError) {
     return new GraphQLError(original.message, { path, extensions: domainExtensions(original) });
   }
-  if (isUnavailable(original)) {
-    return new GraphQLError("A backing service (database or Redis) is unavailable; try again shortly.", {
+  const dependency = unavailableDependency(original);
+  if (dependency) {
+    dependencyFailed(dependency, original); // counted, not logged per request (src/infra/logger.ts)
+    return new GraphQLError(UNAVAILABLE_MESSAGE, {
       path,
-      extensions: { code: "SERVICE_UNAVAILABLE" },
+      extensions: { code: "SERVICE_UNAVAILABLE", retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS },
     });
   }
   const requestId = randomUUID();

@@ -10,14 +10,14 @@
 import { principalId } from "../../domain/actors/actor.ts";
 import type { NextFunction, Request, Response } from "express";
 import {
+  AnswerNotStored,
   claimIdempotentRequest,
   IDEMPOTENT_REPLAYED_HEADER,
   idempotencyKeyOf,
-  releaseIdempotentRequest,
   REPLAYED_HEADERS,
-  settleIdempotentRequest,
+  storeOrRefuse,
 } from "../../domain/shared/idempotency.ts";
-import { logger } from "../../infra/logger.ts";
+import { toErrorResponse } from "../errors.ts";
 import { authOf } from "../middleware.ts";
 
 /** The answer's headers a replay repeats; res.json sets JSON's content type itself when none was set. */
@@ -52,14 +52,18 @@ export async function idempotentRequest(req: Request, res: Response, next: NextF
   // when the client went away meanwhile): the answer is stored (or, for a 5xx, the key let go) before
   // it leaves, so a retry that arrives after it finds it. A process that dies first leaves the claim
   // to its lease.
+  // An answer that could not be stored is not sent: 503 (not kept, the key let go) goes instead, so a retry
+  // never hears another answer than the one sent.
   const send = res.json.bind(res);
   res.json = (body: unknown) => {
-    settleIdempotentRequest(outcome, { status: res.statusCode, body: JSON.stringify(body) ?? "", headers: describing(res) })
-      .catch(async (err: unknown) => {
-        logger.error({ err }, "idempotent answer not stored; the key is let go");
-        await releaseIdempotentRequest(outcome).catch(() => undefined);
-      })
-      .finally(() => send(body));
+    void storeOrRefuse(outcome, { status: res.statusCode, body: JSON.stringify(body) ?? "", headers: describing(res) }).then((stored) => {
+      if (stored) return send(body);
+      const refused = toErrorResponse(new AnswerNotStored(), String(res.locals.requestId ?? "unknown"));
+      for (const [name, value] of Object.entries(refused.headers ?? {})) res.setHeader(name, value);
+      res.removeHeader("location");
+      res.status(refused.status);
+      send(refused.body);
+    });
     return res;
   };
   next();
