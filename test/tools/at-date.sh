@@ -7,7 +7,7 @@
 # entry points, programs) and this run's own PostgreSQL, started for it under a folder of its own. Redis keeps the real
 # clock (libfaketime and Redis' allocator do not get along): the service reads time from Node.js and PostgreSQL only,
 # Redis counts durations (TTLs), which the offset does not change. Chromium's browser tests are left out (Chromium will
-# not start under libfaketime either).
+# not start under libfaketime either), and so is the Redis Cluster test (it starts redis-server nodes of its own).
 #
 # Not part of `npm test`: run it before a release, at the start, middle and end of a month and on 29 February
 # (README, "Tests").
@@ -26,4 +26,5 @@ trap 'redis-cli -p "$redis_port" shutdown nosave >/dev/null 2>&1 || true; rm -rf
 echo "== the suite at $(date -u -d "@$(($(date +%s) + offset))" '+%Y-%m-%d %H:%M:%S') UTC (clocks moved by ${offset} s); its PostgreSQL under $dir"
 unset DATABASE_URL TEST_ADMIN_DATABASE_URL
 REDIS_URL="redis://127.0.0.1:$redis_port" LOCAL_SERVICES=always LOCAL_SERVICES_DIR="$dir" \
-  faketime -f "+${offset}" npx vitest run --exclude 'test/web/**' --exclude 'test/reports/shared-page.test.ts' --exclude 'test/mail/flow.test.ts' "$@"
+  faketime -f "+${offset}" npx vitest run --exclude 'test/web/**' --exclude 'test/reports/shared-page.test.ts' --exclude 'test/mail/flow.test.ts' \
+  --exclude 'test/operations/redis-cluster.test.ts' "$@"
