@@ -20,7 +20,8 @@ import { refused, useAction, type ActionOutcome } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
 import { inputToMinor } from "./money";
-import { CampaignStatusBadge, OwnersOnlyNote, Period, SpendBar } from "./parts";
+import { CampaignStatusBadge, OwnersOnlyNote, Period } from "./parts";
+import { SpendBar } from "./SpendBar";
 import { RuleFields, emptyRule, ruleInput, type RuleText } from "./RuleFields";
 import { Submit } from "../../components/Submit";
 
@@ -64,12 +65,7 @@ const fragment = graphql`
             kind
           }
           totals {
-            payout
-            budgetMinor
-            budgetUsedPercent
-            remainingMinor
-            currency
-            frozen
+            ...SpendBar_totals
           }
         }
       }
@@ -119,7 +115,7 @@ function CampaignList({ query }: { query: CampaignsPage_query$key }) {
       cell: (c) => <Period startsAt={c.startsAt} endsAt={c.endsAt} timeZone={c.timeZone} />,
     },
     { id: "status", header: "Status", cell: (c) => <CampaignStatusBadge status={c.status} /> },
-    { id: "spend", header: "Spend against budget", className: "cell-wrap", cell: (c) => <SpendBar {...c.totals} /> },
+    { id: "spend", header: "Spend against budget", className: "cell-wrap", cell: (c) => <SpendBar totals={c.totals} /> },
     {
       id: "members",
       header: "Creators",
