@@ -53,9 +53,7 @@ export const campaignMembersQuery = graphql`
 const addMembers = graphql`
   mutation CampaignMembersAddMutation($campaignId: ID!, $creatorIds: [ID!], $accountIds: [ID!]) {
     addCampaignMembers(campaignId: $campaignId, creatorIds: $creatorIds, accountIds: $accountIds) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;

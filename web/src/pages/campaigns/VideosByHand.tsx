@@ -45,18 +45,14 @@ export const videosByHandQuery = graphql`
 const addVideos = graphql`
   mutation VideosByHandAddMutation($campaignId: ID!, $videoIds: [ID!]!) {
     addCampaignVideos(campaignId: $campaignId, videoIds: $videoIds) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;
 const excludeVideos = graphql`
   mutation VideosByHandExcludeMutation($campaignId: ID!, $videoIds: [ID!]!) {
     excludeCampaignVideos(campaignId: $campaignId, videoIds: $videoIds) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;

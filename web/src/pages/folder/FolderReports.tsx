@@ -17,7 +17,7 @@ import type { FolderReportsScheduleMutation, ReportFrequency } from "../../__gen
 import type { FolderReportsUpdateMutation } from "../../__generated__/FolderReportsUpdateMutation.graphql";
 import type { FolderReportsDeleteMutation } from "../../__generated__/FolderReportsDeleteMutation.graphql";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
@@ -223,11 +223,8 @@ function Schedules({ query, isOwner, onChanged }: { query: FolderReports_schedul
     { id: "state", header: "State", cell: (s) => (s.enabled ? "Active" : "Paused") },
   ];
   if (isOwner)
-    columns.push({
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (s) => (
+    columns.push(
+      actionsColumn((s) => (
         <span className="row">
           <button type="button" disabled={update.pending} onClick={() => toggle(s)}>
             {s.enabled ? "Pause" : "Resume"}
@@ -240,8 +237,8 @@ function Schedules({ query, isOwner, onChanged }: { query: FolderReports_schedul
             Delete schedule
           </ConfirmButton>
         </span>
-      ),
-    });
+      )),
+    );
   return (
     <>
       <DataTable

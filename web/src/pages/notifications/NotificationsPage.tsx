@@ -12,7 +12,7 @@ import type { NotificationsPage_query$data, NotificationsPage_query$key } from "
 import type { NotificationsPageMarkMutation } from "../../__generated__/NotificationsPageMarkMutation.graphql";
 import { paths } from "../../lib/paths";
 import { Badge } from "../../components/Badge";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { PageHeader } from "../../components/PageHeader";
@@ -89,19 +89,15 @@ export default function NotificationsPage() {
       ),
     },
     { id: "when", header: "When", cell: (n) => <Time value={n.createdAt} /> },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (n) =>
-        n.readAt ? (
-          <span className="muted">Read</span>
-        ) : (
-          <button type="button" onClick={() => void markRead({ ids: [n.id] })} disabled={mark.pending}>
-            Mark read<span className="visually-hidden"> {n.title}</span>
-          </button>
-        ),
-    },
+    actionsColumn((n) =>
+      n.readAt ? (
+        <span className="muted">Read</span>
+      ) : (
+        <button type="button" onClick={() => void markRead({ ids: [n.id] })} disabled={mark.pending}>
+          Mark read<span className="visually-hidden"> {n.title}</span>
+        </button>
+      ),
+    ),
   ];
 
   return (

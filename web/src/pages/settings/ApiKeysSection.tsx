@@ -11,7 +11,7 @@ import type { ApiKeysSectionCreateMutation } from "../../__generated__/ApiKeysSe
 import type { ApiKeysSectionRevokeMutation } from "../../__generated__/ApiKeysSectionRevokeMutation.graphql";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
@@ -36,15 +36,23 @@ const fragment = graphql`
       totalCount
       edges {
         node {
-          id
-          name
-          prefix
-          createdAt
-          lastUsedAt
-          revokedAt
+          ...ApiKeysSection_key @relay(mask: false)
         }
       }
     }
+  }
+`;
+
+// The fields of a key row; the create mutation asks for the same, so the new row is complete at once.
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- relay-compiler only needs the tag (spread with @relay(mask: false))
+graphql`
+  fragment ApiKeysSection_key on ApiKey {
+    id
+    name
+    prefix
+    createdAt
+    lastUsedAt
+    revokedAt
   }
 `;
 
@@ -53,12 +61,7 @@ const createMutation = graphql`
     createApiKey(name: $name) {
       secret
       apiKey @appendNode(connections: $connections, edgeTypeName: "ApiKeyEdge") {
-        id
-        name
-        prefix
-        createdAt
-        lastUsedAt
-        revokedAt
+        ...ApiKeysSection_key @relay(mask: false)
       }
     }
   }
@@ -141,11 +144,8 @@ function ApiKeys() {
           <Badge tone="success">Active</Badge>
         ),
     },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (k) =>
+    actionsColumn(
+      (k) =>
         !k.revokedAt && (
           <ConfirmButton
             question={`Revoke the key “${k.name}”? Every request made with it is refused from now on; this cannot be undone.`}
@@ -156,7 +156,7 @@ function ApiKeys() {
             Revoke<span className="visually-hidden"> {k.name}</span>
           </ConfirmButton>
         ),
-    },
+    ),
   ];
 
   return (

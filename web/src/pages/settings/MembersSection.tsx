@@ -23,7 +23,7 @@ import { paths } from "../../lib/paths";
 import { useWorkspaceChoice } from "../../relay/workspace";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
@@ -75,16 +75,24 @@ const invitationsFragment = graphql`
       totalCount
       edges {
         node {
-          id
-          email
-          role
-          status
-          invitedBy
-          createdAt
-          expiresAt
+          ...MembersSection_invitation @relay(mask: false)
         }
       }
     }
+  }
+`;
+
+// The fields of an invitation row; the invite mutation asks for the same, so the new row is complete at once.
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- relay-compiler only needs the tag (spread with @relay(mask: false))
+graphql`
+  fragment MembersSection_invitation on Invitation {
+    id
+    email
+    role
+    status
+    invitedBy
+    createdAt
+    expiresAt
   }
 `;
 
@@ -93,13 +101,7 @@ const invite = graphql`
     createInvitation(email: $email, role: $role) {
       acceptUrl
       invitation @prependNode(connections: $connections, edgeTypeName: "InvitationEdge") {
-        id
-        email
-        role
-        status
-        invitedBy
-        createdAt
-        expiresAt
+        ...MembersSection_invitation @relay(mask: false)
       }
     }
   }
@@ -214,23 +216,22 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
     { id: "joined", header: "Joined", cell: (m) => <Time value={m.joinedAt} /> },
   ];
   if (isOwner) {
-    columns.push({
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      // Leaving a workspace is not offered here: an owner removes the others.
-      cell: (m) =>
-        m.userId !== viewerId && (
-          <ConfirmButton
-            question={`Remove ${m.name || m.email} from this workspace? They lose access to it at once.`}
-            confirmLabel="Remove member"
-            onConfirm={() => doRemove(m.id, m.name || m.email)}
-            disabled={remove.pending}
-          >
-            Remove<span className="visually-hidden"> {m.name || m.email}</span>
-          </ConfirmButton>
-        ),
-    });
+    // Leaving a workspace is not offered here: an owner removes the others.
+    columns.push(
+      actionsColumn(
+        (m) =>
+          m.userId !== viewerId && (
+            <ConfirmButton
+              question={`Remove ${m.name || m.email} from this workspace? They lose access to it at once.`}
+              confirmLabel="Remove member"
+              onConfirm={() => doRemove(m.id, m.name || m.email)}
+              disabled={remove.pending}
+            >
+              Remove<span className="visually-hidden"> {m.name || m.email}</span>
+            </ConfirmButton>
+          ),
+      ),
+    );
   }
 
   return (
@@ -293,11 +294,8 @@ function Invitations() {
     { id: "by", header: "Invited by", className: "cell-wrap", cell: (i) => i.invitedBy ?? "—" },
     { id: "sent", header: "Sent", cell: (i) => <Time value={i.createdAt} /> },
     { id: "expires", header: "Expires", cell: (i) => (i.status === "PENDING" ? <Time value={i.expiresAt} /> : "—") },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (i) =>
+    actionsColumn(
+      (i) =>
         i.status === "PENDING" && (
           <ConfirmButton
             question={`Revoke the invitation for ${i.email}? Its link stops working.`}
@@ -308,7 +306,7 @@ function Invitations() {
             Revoke<span className="visually-hidden"> the invitation for {i.email}</span>
           </ConfirmButton>
         ),
-    },
+    ),
   ];
 
   return (

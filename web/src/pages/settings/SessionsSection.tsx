@@ -9,7 +9,7 @@ import type { SessionsSectionQuery, SessionsSectionQuery$data } from "../../__ge
 import type { SessionsSectionRevokeMutation } from "../../__generated__/SessionsSectionRevokeMutation.graphql";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { formatExact } from "../../lib/format";
@@ -66,30 +66,25 @@ export function SessionsSection() {
     { id: "ip", header: "IP address", cell: (s) => s.ipAddress ?? "—" },
     { id: "active", header: "Last active", cell: (s) => <Time value={s.lastActiveAt} fallback="—" /> },
     { id: "signed-in", header: "Signed in", cell: (s) => <Time value={s.createdAt} /> },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (s) => {
-        const device = describeDevice(s.userAgent);
-        return s.current ? (
-          <span className="muted">Sign out at the top of the page</span>
-        ) : (
-          <ConfirmButton
-            question={`Sign out ${device} (last active ${s.lastActiveAt ? formatExact(s.lastActiveAt) : "unknown"})? That browser has to sign in again.`}
-            confirmLabel="Sign it out"
-            onConfirm={() => void signOut(s, device)}
-            disabled={revoke.pending}
-          >
-            Sign out
-            <span className="visually-hidden">
-              {" "}
-              {device}, {s.ipAddress ?? "unknown address"}
-            </span>
-          </ConfirmButton>
-        );
-      },
-    },
+    actionsColumn((s) => {
+      const device = describeDevice(s.userAgent);
+      return s.current ? (
+        <span className="muted">Sign out at the top of the page</span>
+      ) : (
+        <ConfirmButton
+          question={`Sign out ${device} (last active ${s.lastActiveAt ? formatExact(s.lastActiveAt) : "unknown"})? That browser has to sign in again.`}
+          confirmLabel="Sign it out"
+          onConfirm={() => void signOut(s, device)}
+          disabled={revoke.pending}
+        >
+          Sign out
+          <span className="visually-hidden">
+            {" "}
+            {device}, {s.ipAddress ?? "unknown address"}
+          </span>
+        </ConfirmButton>
+      );
+    }),
   ];
 
   return (

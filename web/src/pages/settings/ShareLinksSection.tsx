@@ -11,7 +11,7 @@ import type { ShareLinksSectionRevokeMutation } from "../../__generated__/ShareL
 import { paths } from "../../lib/paths";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
@@ -96,11 +96,8 @@ function ShareLinks() {
         </Badge>
       ),
     },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (l) =>
+    actionsColumn(
+      (l) =>
         l.status === "ACTIVE" && (
           <ConfirmButton
             question={`Revoke this share link of “${l.folderName}”? Its page stops working at once; this cannot be undone.`}
@@ -113,7 +110,7 @@ function ShareLinks() {
             Revoke<span className="visually-hidden"> the link of {l.folderName}</span>
           </ConfirmButton>
         ),
-    },
+    ),
   ];
   return (
     <>

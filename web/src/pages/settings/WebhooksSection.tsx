@@ -10,7 +10,7 @@ import type { WebhooksSectionPaginationQuery } from "../../__generated__/Webhook
 import type { WebhooksSection_query$data, WebhooksSection_query$key } from "../../__generated__/WebhooksSection_query.graphql";
 import type { WebhooksSectionCreateMutation, WorkspaceEventType } from "../../__generated__/WebhooksSectionCreateMutation.graphql";
 import { paths } from "../../lib/paths";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
@@ -36,16 +36,24 @@ const fragment = graphql`
       totalCount
       edges {
         node {
-          id
-          uuid
-          url
-          description
-          events
-          status
-          createdAt
+          ...WebhooksSection_webhook @relay(mask: false)
         }
       }
     }
+  }
+`;
+
+// The fields of a webhook row; the create mutation asks for the same, so the new row is complete at once.
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- relay-compiler only needs the tag (spread with @relay(mask: false))
+graphql`
+  fragment WebhooksSection_webhook on Webhook {
+    id
+    uuid
+    url
+    description
+    events
+    status
+    createdAt
   }
 `;
 
@@ -54,13 +62,7 @@ const createMutation = graphql`
     createWebhook(url: $url, description: $description, events: $events) {
       secret
       webhook @prependNode(connections: $connections, edgeTypeName: "WebhookEdge") {
-        id
-        uuid
-        url
-        description
-        events
-        status
-        createdAt
+        ...WebhooksSection_webhook @relay(mask: false)
       }
     }
   }
@@ -101,19 +103,14 @@ function Webhooks() {
     { id: "events", header: "Events", className: "cell-wrap", cell: (h) => h.events.map(eventName).join(", ") },
     { id: "status", header: "Status", cell: (h) => <WebhookStatusBadge status={h.status} /> },
     { id: "created", header: "Created", cell: (h) => <Time value={h.createdAt} /> },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (h) => (
-        <div className="row">
-          <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>
-            Delivery log<span className="visually-hidden"> of {h.url}</span>
-          </Link>
-          <DeleteWebhookButton id={h.id} url={h.url} onDeleted={() => setDeleted(`Deleted the webhook to ${h.url}.`)} />
-        </div>
-      ),
-    },
+    actionsColumn((h) => (
+      <div className="row">
+        <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>
+          Delivery log<span className="visually-hidden"> of {h.url}</span>
+        </Link>
+        <DeleteWebhookButton id={h.id} url={h.url} onDeleted={() => setDeleted(`Deleted the webhook to ${h.url}.`)} />
+      </div>
+    )),
   ];
   return (
     <>

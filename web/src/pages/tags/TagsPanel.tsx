@@ -11,7 +11,7 @@ import type { TagsPanelCreateMutation } from "../../__generated__/TagsPanelCreat
 import type { TagsPanelDeleteMutation } from "../../__generated__/TagsPanelDeleteMutation.graphql";
 import { paths } from "../../lib/paths";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { formatCount, formatWhole } from "../../lib/format";
@@ -79,25 +79,20 @@ export function TagsPanel({ query }: { query: TagsPanel_query$key }) {
     { id: "videos", header: "Videos", cell: (t) => <Link to={filtered(paths.videos(), t.id)}>{formatWhole(t.videoCount)}</Link> },
     { id: "accounts", header: "Accounts", cell: (t) => <Link to={filtered(paths.accounts(), t.id)}>{formatWhole(t.accountCount)}</Link> },
     { id: "views", header: "Views", cell: (t) => <span title={formatWhole(t.totalViews)}>{formatCount(t.totalViews)}</span> },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (t) => (
-        <ConfirmButton
-          question={`Delete the tag “${t.name}”? Its videos and accounts stay tracked.`}
-          confirmLabel="Delete"
-          disabled={remove.pending}
-          onConfirm={() =>
-            void remove
-              .run({ id: t.id }, { failed: "Could not delete the tag", done: () => `Deleted the tag “${t.name}”.` })
-              .then((r) => r && revalidate())
-          }
-        >
-          Delete tag {t.name}
-        </ConfirmButton>
-      ),
-    },
+    actionsColumn((t) => (
+      <ConfirmButton
+        question={`Delete the tag “${t.name}”? Its videos and accounts stay tracked.`}
+        confirmLabel="Delete"
+        disabled={remove.pending}
+        onConfirm={() =>
+          void remove
+            .run({ id: t.id }, { failed: "Could not delete the tag", done: () => `Deleted the tag “${t.name}”.` })
+            .then((r) => r && revalidate())
+        }
+      >
+        Delete tag {t.name}
+      </ConfirmButton>
+    )),
   ];
   return (
     <section aria-labelledby="tags-heading" className="panel">
