@@ -9,6 +9,7 @@ import { formatMoney } from "./money";
 import { Period } from "./parts";
 import { campaignRules, ruleInWords } from "./RuleFields";
 import { SpendBar } from "./SpendBar";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment CampaignSummary_campaign on Campaign {
@@ -56,8 +57,7 @@ export function CampaignSummary({ campaign }: { campaign: CampaignSummary_campai
           <p className="card-value">{formatWhole(c.totals.videos)}</p>
         </div>
       </section>
-      <section aria-labelledby="about-heading" className="panel">
-        <h2 id="about-heading">The campaign</h2>
+      <Panel title="The campaign">
         <dl className="campaign-facts">
           <dt>Period</dt>
           <dd>
@@ -75,7 +75,7 @@ export function CampaignSummary({ campaign }: { campaign: CampaignSummary_campai
             sums of the rows.
           </dd>
         </dl>
-      </section>
+      </Panel>
     </>
   );
 }

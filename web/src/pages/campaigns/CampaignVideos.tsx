@@ -14,6 +14,7 @@ import { Time } from "../../components/Time";
 import { formatExact, formatWhole, shortTitle } from "../../lib/format";
 import { paths } from "../../lib/paths";
 import { formatMoney } from "./money";
+import { Panel } from "../../components/Panel";
 
 const topFragment = graphql`
   fragment CampaignVideos_top on Campaign {
@@ -163,8 +164,7 @@ export function TopVideos({ campaign }: { campaign: CampaignVideos_top$key }) {
     },
   ];
   return (
-    <section aria-labelledby="top-videos-heading" className="panel">
-      <h2 id="top-videos-heading">Top videos</h2>
+    <Panel title="Top videos">
       <p className="muted">
         Views earned = views at the end point (the window's end, or the last scrape inside it) minus views at the start point (the window's
         start, or 0 at posting).
@@ -183,15 +183,14 @@ export function TopVideos({ campaign }: { campaign: CampaignVideos_top$key }) {
           </EmptyState>
         }
       />
-    </section>
+    </Panel>
   );
 }
 
 export function StaleVideos({ campaign }: { campaign: CampaignVideos_stale$key }) {
   const rows = useFragment(staleFragment, campaign).staleVideos;
   return (
-    <section aria-labelledby="stale-heading" className="panel">
-      <h2 id="stale-heading">Qualifying videos without a recent scrape</h2>
+    <Panel title="Qualifying videos without a recent scrape">
       <p className="muted">Not scraped in the last 24 hours: their views earned may be behind. Refresh them from their page.</p>
       <DataTable
         label={`Qualifying videos without a scrape in the last 24 hours, ${formatWhole(rows.length)}`}
@@ -203,6 +202,6 @@ export function StaleVideos({ campaign }: { campaign: CampaignVideos_stale$key }
         rowKey={(v) => v.videoId}
         empty={<p className="muted">Every qualifying video was scraped in the last 24 hours.</p>}
       />
-    </section>
+    </Panel>
   );
 }

@@ -24,6 +24,7 @@ import { CampaignStatusBadge, OwnersOnlyNote, Period } from "./parts";
 import { SpendBar } from "./SpendBar";
 import { RuleFields, emptyRule, ruleInput, type RuleText } from "./RuleFields";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query CampaignsPageQuery {
@@ -127,8 +128,7 @@ function CampaignList({ query }: { query: CampaignsPage_query$key }) {
     },
   ];
   return (
-    <section aria-labelledby="campaigns-heading" className="panel">
-      <h2 id="campaigns-heading">Your campaigns</h2>
+    <Panel title="Your campaigns">
       <DataTable
         label={`Campaigns, ${formatWhole(paging.total)} in all`}
         columns={columns}
@@ -142,7 +142,7 @@ function CampaignList({ query }: { query: CampaignsPage_query$key }) {
         }
         paging={paging}
       />
-    </section>
+    </Panel>
   );
 }
 
@@ -198,8 +198,7 @@ function CreateCampaignForm({ tags }: { tags: readonly { id: string; name: strin
   }
 
   return (
-    <section aria-labelledby="create-campaign-heading" className="panel">
-      <h2 id="create-campaign-heading">Create a campaign</h2>
+    <Panel title="Create a campaign">
       <form className="campaign-form" onSubmit={(e) => void submit(e)}>
         <label>
           Campaign name
@@ -269,6 +268,6 @@ function CreateCampaignForm({ tags }: { tags: readonly { id: string; name: strin
         </div>
       </form>
       <Outcome outcome={invalid ?? create.outcome} />
-    </section>
+    </Panel>
   );
 }

@@ -12,6 +12,7 @@ import { formatWhole } from "../../lib/format";
 import { paths } from "../../lib/paths";
 import { formatMoney } from "./money";
 import { campaignRules, ruleInWords } from "./RuleFields";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment PayeeTable_campaign on Campaign {
@@ -81,8 +82,7 @@ export function PayeeTable({ campaign }: { campaign: PayeeTable_campaign$key }) 
     },
   ];
   return (
-    <section aria-labelledby="payees-heading" className="panel">
-      <h2 id="payees-heading">What each creator earned</h2>
+    <Panel title="What each creator earned">
       <ExportButton kind="CAMPAIGN_PAYOUTS" what="the payouts, one row per video with its evidence" filter={{ campaignId: c.id }} />
       <DataTable
         label={`Creators' earnings, ${formatWhole(c.creators.length)} in all, highest payout first`}
@@ -101,6 +101,6 @@ export function PayeeTable({ campaign }: { campaign: PayeeTable_campaign$key }) 
           Total: {formatWhole(c.totals.viewsEarned)} views earned, {formatMoney(c.totals.payout, c.currency)} owed (the sum of the rows).
         </p>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -7,6 +7,7 @@ import { graphql, useFragment } from "react-relay";
 import type { SpendCharts_campaign$key } from "../../__generated__/SpendCharts_campaign.graphql";
 import { TimeSeriesChart, type ChartSeries } from "../../components/TimeSeriesChart";
 import { minorDigits } from "./money";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment SpendCharts_campaign on Campaign {
@@ -71,8 +72,7 @@ export function SpendCharts({ campaign }: { campaign: SpendCharts_campaign$key }
 
   if (c.spendOverTime.length === 0) return null;
   return (
-    <section aria-labelledby="over-time-heading" className="panel">
-      <h2 id="over-time-heading">Over time</h2>
+    <Panel title="Over time">
       <p className="muted">At the end of each local day of the period ({c.timeZone}).</p>
       <TimeSeriesChart title={`Spend (${c.currency}) and views earned over time`} times={total.times} series={total.series} xUnit="day" />
       {perPayee.times.length > 0 && perPayee.earnings.length > 0 && (
@@ -91,6 +91,6 @@ export function SpendCharts({ campaign }: { campaign: SpendCharts_campaign$key }
           )}
         </>
       )}
-    </section>
+    </Panel>
   );
 }

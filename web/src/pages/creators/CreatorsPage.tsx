@@ -26,6 +26,7 @@ import { perItem, useAction } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query CreatorsPageQuery {
@@ -160,8 +161,7 @@ function CreateCreatorForm({ onCreated }: { onCreated: () => void }) {
     }
   }
   return (
-    <section aria-labelledby="create-creator-heading" className="panel">
-      <h2 id="create-creator-heading">Add a creator</h2>
+    <Panel title="Add a creator">
       <form className="stacked-form" onSubmit={(e) => void submit(e)}>
         <CreatorFields value={input} onChange={setInput} />
         <div className="row">
@@ -169,7 +169,7 @@ function CreateCreatorForm({ onCreated }: { onCreated: () => void }) {
         </div>
       </form>
       <Outcome outcome={create.outcome} />
-    </section>
+    </Panel>
   );
 }
 
@@ -181,8 +181,7 @@ function CreatorList({ query, accounts, onChanged }: { query: CreatorsPage_query
     "creators",
   );
   return (
-    <section aria-labelledby="creators-heading" className="panel">
-      <h2 id="creators-heading">Your creators ({formatWhole(paging.total)})</h2>
+    <Panel title={<>Your creators ({formatWhole(paging.total)})</>}>
       <PagedList
         label="Creators, by name"
         rows={rows}
@@ -195,7 +194,7 @@ function CreatorList({ query, accounts, onChanged }: { query: CreatorsPage_query
           </EmptyState>
         }
       />
-    </section>
+    </Panel>
   );
 }
 

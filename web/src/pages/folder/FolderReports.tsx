@@ -26,6 +26,7 @@ import { useAction } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
 import { ShownOnce } from "../settings/ShownOnce";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment FolderReports_query on Query @argumentDefinitions(folderId: { type: "ID!" }) {
@@ -177,8 +178,7 @@ export function FolderReports({ query, folderId, folderName, onChanged }: Props)
     "reports",
   );
   return (
-    <section aria-labelledby="folder-reports-heading" className="panel">
-      <h2 id="folder-reports-heading">Reports</h2>
+    <Panel title="Reports">
       {isOwner ? (
         <ShareLink folderId={folderId} folderName={folderName} />
       ) : (
@@ -195,7 +195,7 @@ export function FolderReports({ query, folderId, folderName, onChanged }: Props)
         paging={reports.paging}
         empty={<EmptyState title="None yet.">A schedule produces its first report at its next day and hour.</EmptyState>}
       />
-    </section>
+    </Panel>
   );
 }
 

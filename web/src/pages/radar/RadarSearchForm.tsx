@@ -20,6 +20,7 @@ import { RADAR_SEARCH_CREDITS } from "../../lib/costs";
 import { formatWhole, PLATFORMS } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { rootConnection } from "../../relay/connections";
+import { Panel } from "../../components/Panel";
 
 const mutation = graphql`
   mutation RadarSearchFormMutation(
@@ -83,8 +84,7 @@ export function RadarSearchForm({ balance }: { balance: number }) {
   }
 
   return (
-    <section aria-labelledby="radar-form-heading" className="panel">
-      <h2 id="radar-form-heading">New search</h2>
+    <Panel title="New search">
       <form onSubmit={submit} className="track-form">
         <label htmlFor="radar-query">Search for</label>
         <p id="radar-query-help" className="muted">
@@ -125,6 +125,6 @@ export function RadarSearchForm({ balance }: { balance: number }) {
         </div>
       </form>
       <Outcome outcome={create.outcome} />
-    </section>
+    </Panel>
   );
 }

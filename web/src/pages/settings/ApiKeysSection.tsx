@@ -20,6 +20,7 @@ import { OwnersOnly } from "./OwnersOnly";
 import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query ApiKeysSectionQuery {
@@ -78,15 +79,14 @@ const revokeMutation = graphql`
 
 export function ApiKeysSection({ isOwner }: { isOwner: boolean }) {
   return (
-    <section aria-labelledby="keys-heading" className="panel">
-      <h2 id="keys-heading">API keys</h2>
+    <Panel title="API keys">
       <p className="muted">
         Integrations (scripts, the REST API under /api/v1, GraphQL, MCP) send a key as <code>Authorization: Bearer &lt;key&gt;</code>. A key
         acts as an owner of this workspace; at most 5 are active at a time. To try the API as yourself, open the{" "}
         <a href="/graphql">GraphQL explorer</a>: it uses your session.
       </p>
       {isOwner ? <ApiKeys /> : <OwnersOnly what="API keys" />}
-    </section>
+    </Panel>
   );
 }
 

@@ -32,6 +32,7 @@ import { useAction } from "../../relay/action";
 import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const membersQuery = graphql`
   query MembersSectionQuery {
@@ -235,13 +236,12 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
   }
 
   return (
-    <section aria-labelledby="members-heading" className="panel">
-      <h2 id="members-heading">Members</h2>
+    <Panel title="Members">
       <Outcome outcome={setRole.outcome} />
       <Outcome outcome={remove.outcome} />
       {/* The person reading it is a member: never empty. */}
       <DataTable label="Members of this workspace" columns={columns} rows={rows} paging={paging} empty={null} />
-    </section>
+    </Panel>
   );
 }
 
@@ -310,8 +310,7 @@ function Invitations() {
   ];
 
   return (
-    <section aria-labelledby="invitations-heading" className="panel">
-      <h2 id="invitations-heading">Invitations</h2>
+    <Panel title="Invitations">
       <form className="row settings-form" onSubmit={submit}>
         <div className="field">
           <label htmlFor="invitation-email">Email to invite</label>
@@ -356,7 +355,7 @@ function Invitations() {
         }
         paging={paging}
       />
-    </section>
+    </Panel>
   );
 }
 
@@ -378,8 +377,7 @@ function LeaveWorkspace() {
     }
   }
   return (
-    <section aria-labelledby="leave-heading" className="panel">
-      <h2 id="leave-heading">Leave this workspace</h2>
+    <Panel title="Leave this workspace">
       <p className="muted">You lose access to its videos, folders and settings at once; an owner can invite you again.</p>
       <Outcome outcome={action.outcome} />
       <ConfirmButton
@@ -390,6 +388,6 @@ function LeaveWorkspace() {
       >
         Leave workspace
       </ConfirmButton>
-    </section>
+    </Panel>
   );
 }

@@ -16,6 +16,7 @@ import { formatExact } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { useRouteQuery } from "../../relay/route-query";
 import { describeDevice } from "./device";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query SessionsSectionQuery {
@@ -88,8 +89,7 @@ export function SessionsSection() {
   ];
 
   return (
-    <section aria-labelledby="sessions-heading" className="panel">
-      <h2 id="sessions-heading">Your sessions</h2>
+    <Panel title="Your sessions">
       <p className="muted">
         Every browser signed in as you. A session ends after 7 days without use, and 30 days after signing in at the latest. Sign out of one
         you do not recognise, then change your password.
@@ -103,6 +103,6 @@ export function SessionsSection() {
         // This session is one of them: never empty.
         empty={null}
       />
-    </section>
+    </Panel>
   );
 }

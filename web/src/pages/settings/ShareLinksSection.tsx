@@ -18,6 +18,7 @@ import { Time } from "../../components/Time";
 import { useAction } from "../../relay/action";
 import { OwnersOnly } from "./OwnersOnly";
 import { useSettingsList } from "./settings-list";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query ShareLinksSectionQuery {
@@ -61,11 +62,10 @@ const revokeMutation = graphql`
 
 export function ShareLinksSection({ isOwner }: { isOwner: boolean }) {
   return (
-    <section aria-labelledby="share-links-heading" className="panel">
-      <h2 id="share-links-heading">Share links</h2>
+    <Panel title="Share links">
       <p className="muted">Read-only links to a folder's report, opened without signing in. Make one from a folder's page (Reports).</p>
       {isOwner ? <ShareLinks /> : <OwnersOnly what="share links" />}
-    </section>
+    </Panel>
   );
 }
 

@@ -20,6 +20,7 @@ import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { DeleteWebhookButton, EVENTS, eventName, WebhookStatusBadge } from "./WebhookParts";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query WebhooksSectionQuery {
@@ -70,14 +71,13 @@ const createMutation = graphql`
 
 export function WebhooksSection({ isOwner }: { isOwner: boolean }) {
   return (
-    <section aria-labelledby="webhooks-heading" className="panel">
-      <h2 id="webhooks-heading">Webhooks</h2>
+    <Panel title="Webhooks">
       <p className="muted">
         The service POSTs the events you choose to your URL, signed with the endpoint's secret (Standard Webhooks: <code>webhook-id</code>,{" "}
         <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are retried.
       </p>
       {isOwner ? <Webhooks /> : <OwnersOnly what="webhooks" />}
-    </section>
+    </Panel>
   );
 }
 

@@ -18,6 +18,7 @@ import { formatCount, formatWhole } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { TagChips } from "./TagChips";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment TagsPanel_query on Query {
@@ -95,8 +96,7 @@ export function TagsPanel({ query }: { query: TagsPanel_query$key }) {
     )),
   ];
   return (
-    <section aria-labelledby="tags-heading" className="panel">
-      <h2 id="tags-heading">Tags</h2>
+    <Panel title="Tags">
       <p className="muted">
         Label videos and accounts across folders; filter the Videos and Accounts lists by tag. Each tag's totals count the items carrying
         it.
@@ -113,7 +113,7 @@ export function TagsPanel({ query }: { query: TagsPanel_query$key }) {
         }
       />
       <Outcome outcome={remove.outcome} />
-    </section>
+    </Panel>
   );
 }
 
