@@ -6,7 +6,6 @@
  */
 import { graphql } from "react-relay";
 import { Link } from "react-router";
-import type { NotificationsPageQuery } from "../../__generated__/NotificationsPageQuery.graphql";
 import type { NotificationsPagePaginationQuery } from "../../__generated__/NotificationsPagePaginationQuery.graphql";
 import type { NotificationsPage_query$data, NotificationsPage_query$key } from "../../__generated__/NotificationsPage_query.graphql";
 import type { NotificationsPageMarkMutation } from "../../__generated__/NotificationsPageMarkMutation.graphql";
@@ -18,8 +17,7 @@ import { Outcome } from "../../components/Outcome";
 import { PageHeader } from "../../components/PageHeader";
 import { Time } from "../../components/Time";
 import { useAction } from "../../relay/action";
-import { usePagedConnection } from "../../relay/paged";
-import { useRouteQuery } from "../../relay/route-query";
+import { useRouteConnection } from "../../relay/paged";
 
 const query = graphql`
   query NotificationsPageQuery {
@@ -59,10 +57,9 @@ const markMutation = graphql`
 type Notification = NotificationsPage_query$data["notifications"]["edges"][number]["node"];
 
 export default function NotificationsPage() {
-  const root = useRouteQuery<NotificationsPageQuery>(query);
-  const { rows, paging, refetch } = usePagedConnection<NotificationsPagePaginationQuery, NotificationsPage_query$key, Notification>(
+  const { rows, paging, refetch } = useRouteConnection<NotificationsPagePaginationQuery, NotificationsPage_query$key, Notification>(
+    query,
     fragment,
-    root,
     (d) => d.notifications,
     "notifications",
   );

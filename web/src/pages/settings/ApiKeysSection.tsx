@@ -17,10 +17,10 @@ import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { useAction } from "../../relay/action";
 import { OwnersOnly } from "./OwnersOnly";
-import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { Submit } from "../../components/Submit";
 import { Panel } from "../../components/Panel";
+import { useRouteConnection } from "../../relay/paged";
 
 const query = graphql`
   query ApiKeysSectionQuery {
@@ -93,7 +93,7 @@ export function ApiKeysSection({ isOwner }: { isOwner: boolean }) {
 type Key = ApiKeysSection_query$data["apiKeys"]["edges"][number]["node"];
 
 function ApiKeys() {
-  const { data, rows, paging } = useSettingsList<ApiKeysSectionPaginationQuery, ApiKeysSection_query$key, Key>(
+  const { data, rows, paging } = useRouteConnection<ApiKeysSectionPaginationQuery, ApiKeysSection_query$key, Key>(
     query,
     fragment,
     (d) => d.apiKeys,

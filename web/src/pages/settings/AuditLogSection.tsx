@@ -9,8 +9,8 @@ import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Time } from "../../components/Time";
 import { OwnersOnly } from "./OwnersOnly";
-import { useSettingsList } from "./settings-list";
 import { Panel } from "../../components/Panel";
+import { useRouteConnection } from "../../relay/paged";
 
 const query = graphql`
   query AuditLogSectionQuery {
@@ -73,7 +73,7 @@ const COLUMNS: Column<Entry>[] = [
 ];
 
 function AuditLog() {
-  const { rows, paging } = useSettingsList<AuditLogSectionPaginationQuery, AuditLogSection_query$key, Entry>(
+  const { rows, paging } = useRouteConnection<AuditLogSectionPaginationQuery, AuditLogSection_query$key, Entry>(
     query,
     fragment,
     (d) => d.auditLog,

@@ -29,10 +29,10 @@ import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { humanize } from "../../lib/format";
 import { useAction } from "../../relay/action";
-import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { Submit } from "../../components/Submit";
 import { Panel } from "../../components/Panel";
+import { useRouteConnection } from "../../relay/paged";
 
 const membersQuery = graphql`
   query MembersSectionQuery {
@@ -152,7 +152,7 @@ type Member = MembersSection_members$data["members"]["edges"][number]["node"];
 type Invitation = MembersSection_invitations$data["invitations"]["edges"][number]["node"];
 
 function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | null }) {
-  const { data, rows, paging } = useSettingsList<MembersSectionMembersPaginationQuery, MembersSection_members$key, Member>(
+  const { data, rows, paging } = useRouteConnection<MembersSectionMembersPaginationQuery, MembersSection_members$key, Member>(
     membersQuery,
     membersFragment,
     (d) => d.members,
@@ -246,7 +246,7 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
 }
 
 function Invitations() {
-  const { data, rows, paging } = useSettingsList<MembersSectionInvitationsPaginationQuery, MembersSection_invitations$key, Invitation>(
+  const { data, rows, paging } = useRouteConnection<MembersSectionInvitationsPaginationQuery, MembersSection_invitations$key, Invitation>(
     invitationsQuery,
     invitationsFragment,
     (d) => d.invitations,

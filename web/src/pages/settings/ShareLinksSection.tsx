@@ -17,8 +17,8 @@ import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { useAction } from "../../relay/action";
 import { OwnersOnly } from "./OwnersOnly";
-import { useSettingsList } from "./settings-list";
 import { Panel } from "../../components/Panel";
+import { useRouteConnection } from "../../relay/paged";
 
 const query = graphql`
   query ShareLinksSectionQuery {
@@ -74,7 +74,7 @@ type ShareLink = ShareLinksSection_query$data["folderShareLinks"]["edges"][numbe
 const TONES = { ACTIVE: "success", EXPIRED: "neutral", REVOKED: "danger" } as const;
 
 function ShareLinks() {
-  const { rows, paging } = useSettingsList<ShareLinksSectionPaginationQuery, ShareLinksSection_query$key, ShareLink>(
+  const { rows, paging } = useRouteConnection<ShareLinksSectionPaginationQuery, ShareLinksSection_query$key, ShareLink>(
     query,
     fragment,
     (d) => d.folderShareLinks,

@@ -16,11 +16,11 @@ import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { refused, useAction, type ActionOutcome } from "../../relay/action";
 import { OwnersOnly } from "./OwnersOnly";
-import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { DeleteWebhookButton, EVENTS, eventName, WebhookStatusBadge } from "./WebhookParts";
 import { Submit } from "../../components/Submit";
 import { Panel } from "../../components/Panel";
+import { useRouteConnection } from "../../relay/paged";
 
 const query = graphql`
   query WebhooksSectionQuery {
@@ -84,7 +84,7 @@ export function WebhooksSection({ isOwner }: { isOwner: boolean }) {
 type Hook = WebhooksSection_query$data["webhooks"]["edges"][number]["node"];
 
 function Webhooks() {
-  const { data, rows, paging } = useSettingsList<WebhooksSectionPaginationQuery, WebhooksSection_query$key, Hook>(
+  const { data, rows, paging } = useRouteConnection<WebhooksSectionPaginationQuery, WebhooksSection_query$key, Hook>(
     query,
     fragment,
     (d) => d.webhooks,
