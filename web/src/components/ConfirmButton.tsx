@@ -8,6 +8,8 @@ interface Props {
   /** The confirming button's label, e.g. "Analyse again". */
   confirmLabel: string;
   onConfirm: () => void;
+  /** What the dialog shows above its buttons, when more than the question (a choice to make first). */
+  body?: ReactNode;
   disabled?: boolean;
   className?: string;
 }
@@ -16,7 +18,7 @@ interface Props {
  * A button whose action needs a confirmation, in the browser's modal <dialog> (focus moves into it,
  * Escape cancels, focus returns to the button).
  */
-export function ConfirmButton({ children, question, confirmLabel, onConfirm, disabled, className }: Props) {
+export function ConfirmButton({ children, question, confirmLabel, onConfirm, body, disabled, className }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   return (
     <>
@@ -24,7 +26,7 @@ export function ConfirmButton({ children, question, confirmLabel, onConfirm, dis
         {children}
       </button>
       <dialog ref={dialog} className="dialog" aria-label={question}>
-        <p>{question}</p>
+        {body ?? <p>{question}</p>}
         <div className="row">
           <button type="button" className="button-primary" onClick={() => (dialog.current?.close(), onConfirm())}>
             {confirmLabel}

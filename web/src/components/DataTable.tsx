@@ -53,6 +53,14 @@ type Props<T, S extends string> = RowKey<T> & {
   className?: string;
 };
 
+/** A list's column of row actions (buttons that name their row for a screen reader): its header is hidden. */
+export const actionsColumn = <T, S extends string = string>(cell: (row: T) => ReactNode): Column<T, S> => ({
+  id: "actions",
+  header: "Actions",
+  hidden: true,
+  cell,
+});
+
 export const idOf = (row: unknown) => (row as { id: string }).id;
 
 export function DataTable<T, S extends string = string>({

@@ -6,24 +6,21 @@
  * a folder that is gone) is shown in words.
  */
 import { useMemo, useState } from "react";
-import { graphql, useSubscription } from "react-relay";
+import { graphql, useFragment, useSubscription } from "react-relay";
 import type { GraphQLSubscriptionConfig } from "relay-runtime";
 import type { ExportButtonMutation, ExportFilterInput, ExportFormat, ExportKind } from "../__generated__/ExportButtonMutation.graphql";
+import type { ExportButton_export$key } from "../__generated__/ExportButton_export.graphql";
 import type { ExportButtonSubscription } from "../__generated__/ExportButtonSubscription.graphql";
 import { useAction } from "../relay/action";
 import { formatWhole, plural } from "../lib/format";
 import { Outcome } from "./Outcome";
+import { Select, type Option } from "./Select";
 
 const mutation = graphql`
   mutation ExportButtonMutation($kind: ExportKind!, $format: ExportFormat!, $filter: ExportFilterInput) {
     startExport(kind: $kind, format: $format, filter: $filter) {
       id
-      status
-      rowsWritten
-      totalRows
-      downloadUrl
-      fileName
-      error
+      ...ExportButton_export
     }
   }
 `;
@@ -31,32 +28,30 @@ const mutation = graphql`
 const subscription = graphql`
   subscription ExportButtonSubscription($id: ID!) {
     exportUpdated(id: $id) {
-      id
-      status
-      rowsWritten
-      totalRows
-      downloadUrl
-      fileName
-      error
+      ...ExportButton_export
     }
   }
 `;
 
-type ExportState = ExportButtonMutation["response"]["startExport"];
+/** What an export shows, selected once: the mutation that starts it and the subscription that follows it spread it. */
+const exportFragment = graphql`
+  fragment ExportButton_export on Export {
+    id
+    status
+    rowsWritten
+    totalRows
+    downloadUrl
+    fileName
+    error
+  }
+`;
 
-/** Follows one export: its state from the subscription. */
-function Progress({ first }: { first: ExportState }) {
-  const [state, setState] = useState<ExportState>(first);
-  const config = useMemo<GraphQLSubscriptionConfig<ExportButtonSubscription>>(
-    () => ({
-      subscription,
-      variables: { id: first.id },
-      onNext: (payload) => {
-        if (payload) setState(payload.exportUpdated);
-      },
-    }),
-    [first.id],
-  );
+type Started = ExportButtonMutation["response"]["startExport"];
+
+/** Follows one export: the subscription's states merge into the store by id, and this reads it from there. */
+function Progress({ id, job }: { id: string; job: ExportButton_export$key }) {
+  const state = useFragment(exportFragment, job);
+  const config = useMemo<GraphQLSubscriptionConfig<ExportButtonSubscription>>(() => ({ subscription, variables: { id } }), [id]);
   useSubscription(config);
   const rows = plural(state.rowsWritten, "row");
   switch (state.status) {
@@ -99,6 +94,11 @@ function Progress({ first }: { first: ExportState }) {
   }
 }
 
+const FORMATS: Option<ExportFormat>[] = [
+  { value: "CSV", label: "CSV" },
+  { value: "XLSX", label: "Excel (XLSX)" },
+];
+
 interface Props {
   kind: ExportKind;
   /** The page's current filters, named as the list's GraphQL arguments. */
@@ -110,7 +110,7 @@ interface Props {
 export function ExportButton({ kind, filter, what }: Props) {
   const [format, setFormat] = useState<ExportFormat>("CSV");
   const start = useAction<ExportButtonMutation>(mutation);
-  const [started, setStarted] = useState<ExportState | null>(null);
+  const [started, setStarted] = useState<Started | null>(null);
 
   async function click() {
     setStarted(null);
@@ -120,18 +120,12 @@ export function ExportButton({ kind, filter, what }: Props) {
 
   return (
     <div className="export" role="group" aria-label={`Export ${what}`}>
-      <label>
-        <span className="visually-hidden">File format</span>
-        <select value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
-          <option value="CSV">CSV</option>
-          <option value="XLSX">Excel (XLSX)</option>
-        </select>
-      </label>
+      <Select label={<span className="visually-hidden">File format</span>} value={format} options={FORMATS} onChange={setFormat} />
       <button type="button" onClick={() => void click()} disabled={start.pending}>
         Export {what}
       </button>
       <Outcome outcome={start.outcome} />
-      {started && <Progress key={started.id} first={started} />}
+      {started && <Progress key={started.id} id={started.id} job={started} />}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { PLATFORMS, type PlatformValue } from "../lib/format";
+import { Select } from "./Select";
 
 interface Filters {
   platform: PlatformValue | null;
@@ -51,17 +52,13 @@ export function ListFilters({
 
   return (
     <form className="filters" role="search" onSubmit={(e) => (e.preventDefault(), submit())}>
-      <label>
-        Platform
-        <select value={options.platform ?? ""} onChange={(e) => onChange({ platform: (e.target.value || null) as PlatformValue | null })}>
-          <option value="">All platforms</option>
-          {PLATFORMS.map((p) => (
-            <option key={p.value} value={p.value}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Select
+        label="Platform"
+        value={options.platform ?? ""}
+        options={PLATFORMS}
+        none="All platforms"
+        onChange={(platform) => onChange({ platform })}
+      />
       <label>
         Search
         <input type="search" value={q} placeholder={placeholder} onChange={(e) => setQ(e.target.value)} />

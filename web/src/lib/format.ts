@@ -67,15 +67,15 @@ export function formatClock(seconds: number): string {
 
 /** The platforms, written once: filters, forms and labels read this list. */
 export const PLATFORMS = [
-  { value: "PLATFORM_A", name: "Platform A" },
-  { value: "PLATFORM_B", name: "Platform B" },
-  { value: "PLATFORM_C", name: "Platform C" },
+  { value: "PLATFORM_A", label: "Platform A" },
+  { value: "PLATFORM_B", label: "Platform B" },
+  { value: "PLATFORM_C", label: "Platform C" },
 ] as const;
 
 export type PlatformValue = (typeof PLATFORMS)[number]["value"];
 
 export function platformName(type: string): string {
-  return PLATFORMS.find((p) => p.value === type)?.name ?? type;
+  return PLATFORMS.find((p) => p.value === type)?.label ?? type;
 }
 
 /** A count with its noun, the one plural rule: 1 → "1 video", 3 → "3 videos", 1200 → "1,200 videos". */

@@ -9,6 +9,7 @@
  */
 import { useCallback, useState } from "react";
 import type { UseMutationConfig } from "react-relay";
+import { graphql } from "react-relay";
 import type { GraphQLTaggedNode, MutationParameters } from "relay-runtime";
 import { ApiError } from "../lib/errors";
 import { useMutationAsync } from "./mutations";
@@ -47,6 +48,19 @@ export function useAction<M extends MutationParameters>(mutation: GraphQLTaggedN
   const clear = useCallback(() => setOutcome(null), []);
   return { run, pending, outcome, clear };
 }
+
+/**
+ * What `perItem` reads of each item of a bulk answer (`BulkItemResult`): every bulk mutation spreads it with
+ * `...action_bulkItem @relay(mask: false)`, so its items carry the id, whether it was done, and the refusal.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- relay-compiler only needs the tag (spread with @relay(mask: false))
+graphql`
+  fragment action_bulkItem on BulkItemResult {
+    id
+    success
+    error
+  }
+`;
 
 /**
  * An action answered per item (`{ id success error }[]`, the bulk mutations), the one way its outcome reads:

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from
 import { usePaginationFragment } from "react-relay";
 import type { KeyType, KeyTypeData } from "react-relay/relay-hooks/helpers";
 import { getFragment, type GraphQLTaggedNode, type OperationType } from "relay-runtime";
+import { useRouteQuery } from "./route-query";
 
 /** What a list's footer shows and does. */
 export interface Paging {
@@ -50,6 +51,21 @@ export function usePagedConnection<Q extends OperationType, K extends KeyType, N
   const size = pageSizeOf(fragment);
   const paging: Paging = { shown: rows.length, total: list.totalCount, hasNext, isLoadingNext, loadMore: () => loadNext(size), what };
   return { data: data as KeyTypeData<K>, rows, paging, refetch };
+}
+
+/**
+ * A paged list that is its route's whole query (a settings section, the notifications): `query` (loaded by the
+ * route's loader, app/routes.tsx) spreads the refetchable `fragment` on Query and nothing else. Returns what
+ * `usePagedConnection` does.
+ */
+export function useRouteConnection<Q extends OperationType, K extends KeyType, N>(
+  query: GraphQLTaggedNode,
+  fragment: GraphQLTaggedNode,
+  connection: (data: KeyTypeData<K>) => Connection<N>,
+  what: string,
+) {
+  const root = useRouteQuery<{ variables: Record<string, never>; response: K }>(query);
+  return usePagedConnection<Q, K, N>(fragment, root, connection, what);
 }
 
 /** How long typing pauses before a search is sent. */

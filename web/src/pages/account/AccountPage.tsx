@@ -21,6 +21,7 @@ import { AccountTracking } from "./AccountTracking";
 import { AccountTags } from "./AccountTags";
 import { AccountVideos } from "./AccountVideos";
 import { ExportButton } from "../../components/ExportButton";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query AccountPageQuery($id: ID!) {
@@ -86,19 +87,17 @@ function Account({ account }: { account: AccountPage_account$key }) {
       </AccountSummary>
       <AccountTags account={a} />
       <AccountTracking account={a} />
-      <section aria-labelledby="account-history-heading" className="panel">
-        <h2 id="account-history-heading">Follower and view history</h2>
+      <Panel title="Follower and view history">
         <ExportButton kind="ACCOUNT_HISTORY" what="the daily history (30 days)" filter={{ accountId: a.id }} />
         <Suspense fallback={<Loading what="Loading the history" />}>
           <HistoryChart subject={a} />
         </Suspense>
-      </section>
-      <section aria-labelledby="account-videos-heading" className="panel">
-        <h2 id="account-videos-heading">Videos</h2>
+      </Panel>
+      <Panel title="Videos">
         <Suspense fallback={<Loading what="Loading the videos" />}>
           <AccountVideos account={a} />
         </Suspense>
-      </section>
+      </Panel>
     </>
   );
 }

@@ -8,6 +8,7 @@ import type { BulkTagQuery } from "../../__generated__/BulkTagQuery.graphql";
 import { useRouteQuery } from "../../relay/route-query";
 import { BulkTag, bulkTagQuery } from "../tags/BulkTag";
 import { TagChips } from "../tags/TagChips";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment AccountTags_account on Account {
@@ -24,10 +25,9 @@ export function AccountTags({ account }: { account: AccountTags_account$key }) {
   const a = useFragment(fragment, account);
   const choices = useRouteQuery<BulkTagQuery>(bulkTagQuery);
   return (
-    <section aria-labelledby="account-tags-heading" className="panel">
-      <h2 id="account-tags-heading">Tags</h2>
+    <Panel title="Tags">
       {a.tags.length === 0 ? <p className="muted">No tags on this account.</p> : <TagChips tags={a.tags} />}
       <BulkTag tags={choices} kind="account" ids={[a.id]} />
-    </section>
+    </Panel>
   );
 }

@@ -19,6 +19,7 @@ import { VideoCell } from "../../components/VideoCell";
 import { formatWhole } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment AccountTracking_account on Account {
@@ -115,8 +116,7 @@ export function AccountTracking({ account }: { account: AccountTracking_account$
   const a = useFragment(fragment, account);
   if (!a.tracking) return null;
   return (
-    <section aria-labelledby="account-tracking-heading" className="panel">
-      <h2 id="account-tracking-heading">Tracking</h2>
+    <Panel title="Tracking">
       <TrackingState id={a.id} status={a.scrapeStatus} error={a.scrapeError} pausedAt={a.tracking.pausedAt} />
       <RulesForm id={a.id} rules={a.tracking.rules} />
       <h3>Videos the rules skipped</h3>
@@ -135,7 +135,7 @@ export function AccountTracking({ account }: { account: AccountTracking_account$
           </EmptyState>
         }
       />
-    </section>
+    </Panel>
   );
 }
 

@@ -18,6 +18,7 @@ import { TagFilter } from "../tags/TagFilter";
 import { ACCOUNT_COLUMNS, AccountsTable } from "./AccountsTable";
 import { TrackAccountForm } from "./TrackAccountForm";
 import { accountListOptions } from "./list-options";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query AccountsPageQuery($sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
@@ -43,8 +44,7 @@ export default function AccountsPage() {
     <>
       <PageHeader title="Accounts" />
       <TrackAccountForm limits={data.workspace.limits} onTracked={() => void revalidate()} />
-      <section aria-labelledby="accounts-heading" className="panel">
-        <h2 id="accounts-heading">Tracked accounts</h2>
+      <Panel title="Tracked accounts">
         <SavedViews query={data} list="ACCOUNTS" codec={accountListOptions} options={options} columns={columns} />
         <ListTools
           list="ACCOUNTS"
@@ -58,7 +58,7 @@ export default function AccountsPage() {
           <TagFilter value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
         </ListTools>
         <AccountsTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
-      </section>
+      </Panel>
     </>
   );
 }

@@ -11,6 +11,7 @@ import { Outcome } from "../../components/Outcome";
 import { formatWhole, plural } from "../../lib/format";
 import { refused, useAction, type ActionOutcome } from "../../relay/action";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const limitsFragment = graphql`
   fragment TrackAccountForm_limits on TrackingLimits {
@@ -72,8 +73,7 @@ export function TrackAccountForm({ limits: key, onTracked }: { limits: TrackAcco
   }
 
   return (
-    <section aria-labelledby="track-account-heading" className="panel">
-      <h2 id="track-account-heading">Track an account</h2>
+    <Panel title="Track an account">
       <form onSubmit={submit} className="track-form">
         <label htmlFor="account-url">Account URL</label>
         <p id="account-url-help" className="muted">
@@ -117,6 +117,6 @@ export function TrackAccountForm({ limits: key, onTracked }: { limits: TrackAcco
         </div>
       </form>
       <Outcome outcome={problem ?? track.outcome} />
-    </section>
+    </Panel>
   );
 }

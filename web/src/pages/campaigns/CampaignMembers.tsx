@@ -18,6 +18,7 @@ import { AccountChoice } from "../../pickers/AccountChoice";
 import { CreatorChoice } from "../../pickers/CreatorChoice";
 import { perItem, useAction } from "../../relay/action";
 import { useRouteQuery } from "../../relay/route-query";
+import { Panel } from "../../components/Panel";
 
 const campaignFragment = graphql`
   fragment CampaignMembers_campaign on Campaign {
@@ -53,9 +54,7 @@ export const campaignMembersQuery = graphql`
 const addMembers = graphql`
   mutation CampaignMembersAddMutation($campaignId: ID!, $creatorIds: [ID!], $accountIds: [ID!]) {
     addCampaignMembers(campaignId: $campaignId, creatorIds: $creatorIds, accountIds: $accountIds) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;
@@ -105,8 +104,7 @@ export function CampaignMembers({ campaign, canEdit, onChanged }: Props) {
   }
 
   return (
-    <section aria-labelledby="members-heading" className="panel">
-      <h2 id="members-heading">Who takes part</h2>
+    <Panel title="Who takes part">
       {c.members.length === 0 ? (
         <p className="muted">No creator or account yet{canEdit ? ": add them below." : "."}</p>
       ) : (
@@ -137,7 +135,7 @@ export function CampaignMembers({ campaign, canEdit, onChanged }: Props) {
       )}
       {canEdit && <AddMembers taken={taken} adding={add.pending} onAdd={(kind, id) => void addOne(kind, id)} />}
       <Outcome outcome={add.outcome ?? remove.outcome} />
-    </section>
+    </Panel>
   );
 }
 

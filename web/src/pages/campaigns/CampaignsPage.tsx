@@ -20,9 +20,11 @@ import { refused, useAction, type ActionOutcome } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
 import { inputToMinor } from "./money";
-import { CampaignStatusBadge, OwnersOnlyNote, Period, SpendBar } from "./parts";
+import { CampaignStatusBadge, OwnersOnlyNote, Period } from "./parts";
+import { SpendBar } from "./SpendBar";
 import { RuleFields, emptyRule, ruleInput, type RuleText } from "./RuleFields";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query CampaignsPageQuery {
@@ -64,12 +66,7 @@ const fragment = graphql`
             kind
           }
           totals {
-            payout
-            budgetMinor
-            budgetUsedPercent
-            remainingMinor
-            currency
-            frozen
+            ...SpendBar_totals
           }
         }
       }
@@ -119,7 +116,7 @@ function CampaignList({ query }: { query: CampaignsPage_query$key }) {
       cell: (c) => <Period startsAt={c.startsAt} endsAt={c.endsAt} timeZone={c.timeZone} />,
     },
     { id: "status", header: "Status", cell: (c) => <CampaignStatusBadge status={c.status} /> },
-    { id: "spend", header: "Spend against budget", className: "cell-wrap", cell: (c) => <SpendBar {...c.totals} /> },
+    { id: "spend", header: "Spend against budget", className: "cell-wrap", cell: (c) => <SpendBar totals={c.totals} /> },
     {
       id: "members",
       header: "Creators",
@@ -131,8 +128,7 @@ function CampaignList({ query }: { query: CampaignsPage_query$key }) {
     },
   ];
   return (
-    <section aria-labelledby="campaigns-heading" className="panel">
-      <h2 id="campaigns-heading">Your campaigns</h2>
+    <Panel title="Your campaigns">
       <DataTable
         label={`Campaigns, ${formatWhole(paging.total)} in all`}
         columns={columns}
@@ -146,7 +142,7 @@ function CampaignList({ query }: { query: CampaignsPage_query$key }) {
         }
         paging={paging}
       />
-    </section>
+    </Panel>
   );
 }
 
@@ -202,8 +198,7 @@ function CreateCampaignForm({ tags }: { tags: readonly { id: string; name: strin
   }
 
   return (
-    <section aria-labelledby="create-campaign-heading" className="panel">
-      <h2 id="create-campaign-heading">Create a campaign</h2>
+    <Panel title="Create a campaign">
       <form className="campaign-form" onSubmit={(e) => void submit(e)}>
         <label>
           Campaign name
@@ -273,6 +268,6 @@ function CreateCampaignForm({ tags }: { tags: readonly { id: string; name: strin
         </div>
       </form>
       <Outcome outcome={invalid ?? create.outcome} />
-    </section>
+    </Panel>
   );
 }

@@ -6,6 +6,7 @@ import { ConfirmButton } from "../../components/ConfirmButton";
 import { Outcome } from "../../components/Outcome";
 import { useAction } from "../../relay/action";
 import { formatMoney } from "./money";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment CloseCampaign_campaign on Campaign {
@@ -48,8 +49,7 @@ export function CloseCampaign({ campaign, onChanged }: { campaign: CloseCampaign
     if (r) onChanged();
   }
   return (
-    <section aria-labelledby="close-heading" className="panel">
-      <h2 id="close-heading">Close the campaign</h2>
+    <Panel title="Close the campaign">
       {c.status === "CLOSED" ? (
         <p>This campaign is closed: its figures are frozen.</p>
       ) : (
@@ -69,6 +69,6 @@ export function CloseCampaign({ campaign, onChanged }: { campaign: CloseCampaign
         </>
       )}
       <Outcome outcome={run.outcome} />
-    </section>
+    </Panel>
   );
 }

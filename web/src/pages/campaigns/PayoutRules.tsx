@@ -13,6 +13,7 @@ import { refused, useAction, type ActionOutcome } from "../../relay/action";
 import { inputToMinor, minorToInput } from "./money";
 import { campaignRules, RuleFields, ruleInput, ruleText, type RuleText } from "./RuleFields";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment PayoutRules_campaign on Campaign {
@@ -90,8 +91,7 @@ function RuleAndBudget({ c, onChanged }: { c: C; onChanged: () => void }) {
   }
 
   return (
-    <section aria-labelledby="rule-heading" className="panel">
-      <h2 id="rule-heading">Payout rule and budget</h2>
+    <Panel title="Payout rule and budget">
       <form className="campaign-form" onSubmit={(e) => void submit(e)}>
         <label>
           Budget ({c.currency})
@@ -103,7 +103,7 @@ function RuleAndBudget({ c, onChanged }: { c: C; onChanged: () => void }) {
         </div>
       </form>
       <Outcome outcome={check.invalid ?? save.outcome} />
-    </section>
+    </Panel>
   );
 }
 
@@ -141,8 +141,7 @@ function CreatorRule({ c, onChanged }: { c: C; onChanged: () => void }) {
   }
 
   return (
-    <section aria-labelledby="creator-rule-heading" className="panel">
-      <h2 id="creator-rule-heading">A creator's own rule</h2>
+    <Panel title="A creator's own rule">
       <p className="muted">It replaces the campaign's rule for that creator, whole.</p>
       <form
         className="campaign-form"
@@ -175,6 +174,6 @@ function CreatorRule({ c, onChanged }: { c: C; onChanged: () => void }) {
         </div>
       </form>
       <Outcome outcome={check.invalid ?? save.outcome} />
-    </section>
+    </Panel>
   );
 }

@@ -17,6 +17,7 @@ import { paths } from "../../lib/paths";
 import { VideoChoice } from "../../pickers/VideoChoice";
 import { perItem, useAction } from "../../relay/action";
 import { useRouteQuery } from "../../relay/route-query";
+import { Panel } from "../../components/Panel";
 
 const campaignFragment = graphql`
   fragment VideosByHand_campaign on Campaign {
@@ -45,18 +46,14 @@ export const videosByHandQuery = graphql`
 const addVideos = graphql`
   mutation VideosByHandAddMutation($campaignId: ID!, $videoIds: [ID!]!) {
     addCampaignVideos(campaignId: $campaignId, videoIds: $videoIds) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;
 const excludeVideos = graphql`
   mutation VideosByHandExcludeMutation($campaignId: ID!, $videoIds: [ID!]!) {
     excludeCampaignVideos(campaignId: $campaignId, videoIds: $videoIds) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;
@@ -111,8 +108,7 @@ export function VideosByHand({ campaign, canEdit, onChanged }: Props) {
   }
 
   return (
-    <section aria-labelledby="by-hand-heading" className="panel">
-      <h2 id="by-hand-heading">Videos added or excluded by hand</h2>
+    <Panel title="Videos added or excluded by hand">
       {c.videosByHand.length === 0 ? (
         <p className="muted">None: the campaign's filters alone decide which videos count.</p>
       ) : (
@@ -144,7 +140,7 @@ export function VideosByHand({ campaign, canEdit, onChanged }: Props) {
       )}
       {canEdit && <MarkVideo busy={add.pending || exclude.pending} onMark={(mode, id) => void mark(mode, id)} />}
       <Outcome outcome={add.outcome ?? exclude.outcome ?? reset.outcome} />
-    </section>
+    </Panel>
   );
 }
 

@@ -26,6 +26,7 @@ import { perItem, useAction } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query CreatorsPageQuery {
@@ -81,9 +82,7 @@ const updateMutation = graphql`
 const assignMutation = graphql`
   mutation CreatorsPageAssignMutation($creatorId: ID!, $accountIds: [ID!]!) {
     assignCreatorAccounts(creatorId: $creatorId, accountIds: $accountIds) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;
@@ -111,48 +110,66 @@ export default function CreatorsPage() {
   );
 }
 
+/** What a person writes of a creator, in the add and the edit form alike. */
+interface CreatorInput {
+  name: string;
+  contact: string;
+  notes: string;
+}
+const NO_CREATOR: CreatorInput = { name: "", contact: "", notes: "" };
+
+function CreatorFields({ value, onChange }: { value: CreatorInput; onChange: (value: CreatorInput) => void }) {
+  const set = (part: Partial<CreatorInput>) => onChange({ ...value, ...part });
+  return (
+    <>
+      <div className="row">
+        <label>
+          Name
+          <input type="text" value={value.name} maxLength={100} required onChange={(e) => set({ name: e.target.value })} />
+        </label>
+        <label>
+          Contact
+          <input
+            type="text"
+            value={value.contact}
+            maxLength={200}
+            placeholder="email, handle …"
+            onChange={(e) => set({ contact: e.target.value })}
+          />
+        </label>
+      </div>
+      <label>
+        Notes
+        <textarea value={value.notes} maxLength={2000} rows={2} onChange={(e) => set({ notes: e.target.value })} />
+      </label>
+    </>
+  );
+}
+
 function CreateCreatorForm({ onCreated }: { onCreated: () => void }) {
-  const [name, setName] = useState("");
-  const [contact, setContact] = useState("");
-  const [notes, setNotes] = useState("");
+  const [input, setInput] = useState(NO_CREATOR);
   const create = useAction<CreatorsPageCreateMutation>(createMutation);
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const r = await create.run(
-      { name, contact, notes },
-      { failed: "Could not create the creator", done: (d) => `Created the creator “${d.createCreator.name}”.` },
-    );
+    const r = await create.run(input, {
+      failed: "Could not create the creator",
+      done: (d) => `Created the creator “${d.createCreator.name}”.`,
+    });
     if (r) {
-      setName("");
-      setContact("");
-      setNotes("");
+      setInput(NO_CREATOR);
       onCreated();
     }
   }
   return (
-    <section aria-labelledby="create-creator-heading" className="panel">
-      <h2 id="create-creator-heading">Add a creator</h2>
+    <Panel title="Add a creator">
       <form className="stacked-form" onSubmit={(e) => void submit(e)}>
-        <div className="row">
-          <label>
-            Name
-            <input type="text" value={name} maxLength={100} required onChange={(e) => setName(e.target.value)} />
-          </label>
-          <label>
-            Contact
-            <input type="text" value={contact} maxLength={200} placeholder="email, handle …" onChange={(e) => setContact(e.target.value)} />
-          </label>
-        </div>
-        <label>
-          Notes
-          <textarea value={notes} maxLength={2000} rows={2} onChange={(e) => setNotes(e.target.value)} />
-        </label>
+        <CreatorFields value={input} onChange={setInput} />
         <div className="row">
           <Submit action={create}>Add creator</Submit>
         </div>
       </form>
       <Outcome outcome={create.outcome} />
-    </section>
+    </Panel>
   );
 }
 
@@ -164,8 +181,7 @@ function CreatorList({ query, accounts, onChanged }: { query: CreatorsPage_query
     "creators",
   );
   return (
-    <section aria-labelledby="creators-heading" className="panel">
-      <h2 id="creators-heading">Your creators ({formatWhole(paging.total)})</h2>
+    <Panel title={<>Your creators ({formatWhole(paging.total)})</>}>
       <PagedList
         label="Creators, by name"
         rows={rows}
@@ -178,15 +194,13 @@ function CreatorList({ query, accounts, onChanged }: { query: CreatorsPage_query
           </EmptyState>
         }
       />
-    </section>
+    </Panel>
   );
 }
 
 function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; accounts: Accounts; onChanged: () => void }) {
   const [editing, setEditing] = useState(false);
-  const [name, setName] = useState(c.name);
-  const [contact, setContact] = useState(c.contact);
-  const [notes, setNotes] = useState(c.notes);
+  const [input, setInput] = useState<CreatorInput>({ name: c.name, contact: c.contact, notes: c.notes });
   const save = useAction<CreatorsPageUpdateMutation>(updateMutation);
   const assign = useAction<CreatorsPageAssignMutation>(assignMutation);
   const unassign = useAction<CreatorsPageUnassignMutation>(unassignMutation);
@@ -196,7 +210,7 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
   async function submit(event: FormEvent) {
     event.preventDefault();
     const r = await save.run(
-      { id: c.id, name, contact, notes },
+      { id: c.id, ...input },
       { failed: `Could not save ${c.name}`, done: (d) => `Saved “${d.updateCreator.name}”.` },
     );
     if (r) setEditing(false);
@@ -227,18 +241,7 @@ function CreatorItem({ creator: c, accounts, onChanged }: { creator: Creator; ac
       <h3 id={headingId}>{c.name}</h3>
       {editing ? (
         <form className="stacked-form" onSubmit={(e) => void submit(e)}>
-          <label>
-            Name
-            <input type="text" value={name} maxLength={100} required onChange={(e) => setName(e.target.value)} />
-          </label>
-          <label>
-            Contact
-            <input type="text" value={contact} maxLength={200} onChange={(e) => setContact(e.target.value)} />
-          </label>
-          <label>
-            Notes
-            <textarea value={notes} maxLength={2000} rows={2} onChange={(e) => setNotes(e.target.value)} />
-          </label>
+          <CreatorFields value={input} onChange={setInput} />
           <div className="row">
             <Submit action={save}>Save</Submit>
             <button type="button" onClick={() => setEditing(false)}>

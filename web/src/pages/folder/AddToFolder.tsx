@@ -26,9 +26,7 @@ const query = graphql`
 const addVideos = graphql`
   mutation AddToFolderVideosMutation($folderId: ID!, $videoIds: [ID!]!) {
     addVideosToFolder(folderId: $folderId, videoIds: $videoIds) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;
@@ -36,9 +34,7 @@ const addVideos = graphql`
 const addAccounts = graphql`
   mutation AddToFolderAccountsMutation($folderId: ID!, $accountIds: [ID!]!) {
     addAccountsToFolder(folderId: $folderId, accountIds: $accountIds) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;

@@ -38,9 +38,7 @@ const fragment = graphql`
 const removeMutation = graphql`
   mutation FolderAccountsRemoveMutation($folderId: ID!, $accountIds: [ID!]!) {
     removeAccountsFromFolder(folderId: $folderId, accountIds: $accountIds) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;

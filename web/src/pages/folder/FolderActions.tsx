@@ -5,7 +5,7 @@
  * cannot be chosen), and delete it after a confirmation that, when it has sub-folders, asks what happens to
  * them (moved up, the default, or deleted with it).
  */
-import { useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { graphql } from "react-relay";
 import { useNavigate } from "react-router";
 import type { FolderActionsRenameMutation } from "../../__generated__/FolderActionsRenameMutation.graphql";
@@ -151,7 +151,7 @@ export function FolderActions({ folderId, folderUuid, parent, name, childCount, 
   );
 }
 
-/** The delete confirmation of a folder with sub-folders: a modal dialog that asks what happens to them. */
+/** The delete confirmation of a folder with sub-folders: the confirmation asks what happens to them. */
 function DeleteWithChildren({
   name,
   childCount,
@@ -163,36 +163,32 @@ function DeleteWithChildren({
   disabled: boolean;
   onConfirm: (c: FolderChildren) => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const [children, setChildren] = useState<FolderChildren>("MOVE_UP");
   const question = `Delete the folder “${name}”? It holds ${plural(childCount, "sub-folder")}.`;
   return (
-    <>
-      <button type="button" disabled={disabled} onClick={() => dialog.current?.showModal()}>
-        Delete folder
-      </button>
-      <dialog ref={dialog} className="dialog" aria-label={question}>
-        <p>{question} Its videos and accounts stay tracked.</p>
-        <fieldset>
-          <legend>Its sub-folders</legend>
-          <label>
-            <input type="radio" name="children" checked={children === "MOVE_UP"} onChange={() => setChildren("MOVE_UP")} /> Keep them: move
-            them up one level
-          </label>
-          <label>
-            <input type="radio" name="children" checked={children === "DELETE"} onChange={() => setChildren("DELETE")} /> Delete them too,
-            at every level
-          </label>
-        </fieldset>
-        <div className="row">
-          <button type="button" className="button-primary" onClick={() => (dialog.current?.close(), onConfirm(children))}>
-            Delete
-          </button>
-          <button type="button" autoFocus onClick={() => dialog.current?.close()}>
-            Cancel
-          </button>
-        </div>
-      </dialog>
-    </>
+    <ConfirmButton
+      question={question}
+      confirmLabel="Delete"
+      onConfirm={() => onConfirm(children)}
+      disabled={disabled}
+      body={
+        <>
+          <p>{question} Its videos and accounts stay tracked.</p>
+          <fieldset>
+            <legend>Its sub-folders</legend>
+            <label>
+              <input type="radio" name="children" checked={children === "MOVE_UP"} onChange={() => setChildren("MOVE_UP")} /> Keep them:
+              move them up one level
+            </label>
+            <label>
+              <input type="radio" name="children" checked={children === "DELETE"} onChange={() => setChildren("DELETE")} /> Delete them too,
+              at every level
+            </label>
+          </fieldset>
+        </>
+      }
+    >
+      Delete folder
+    </ConfirmButton>
   );
 }

@@ -5,6 +5,7 @@ import type { FolderAnalytics_folder$key } from "../../__generated__/FolderAnaly
 import { paths } from "../../lib/paths";
 import { EmptyState } from "../../components/EmptyState";
 import { formatCount, formatPercent, formatWhole, videoTitle } from "../../lib/format";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment FolderAnalytics_folder on Folder @argumentDefinitions(includeDescendants: { type: "Boolean", defaultValue: false }) {
@@ -52,8 +53,7 @@ export function FolderAnalytics({ folder }: { folder: FolderAnalytics_folder$key
           </div>
         ))}
       </section>
-      <section aria-labelledby="folder-top-heading" className="panel">
-        <h2 id="folder-top-heading">Top videos</h2>
+      <Panel title="Top videos">
         {a.topVideos.length === 0 ? (
           <EmptyState title="No videos in this folder yet.">Add tracked videos or accounts below: the most viewed appear here.</EmptyState>
         ) : (
@@ -66,7 +66,7 @@ export function FolderAnalytics({ folder }: { folder: FolderAnalytics_folder$key
             ))}
           </ol>
         )}
-      </section>
+      </Panel>
     </>
   );
 }

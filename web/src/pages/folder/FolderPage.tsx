@@ -24,6 +24,7 @@ import { FolderVideos } from "./FolderVideos";
 import { SubFolders } from "./SubFolders";
 import { ExportButton } from "../../components/ExportButton";
 import { folderVideoOptions } from "./list-options";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query FolderPageQuery($id: ID!, $sort: FolderVideoSort!, $order: SortOrder!, $includeDescendants: Boolean!) {
@@ -109,24 +110,21 @@ export default function FolderPage() {
         </label>
       )}
       <FolderAnalytics folder={f} />
-      <section aria-labelledby="folder-add-heading" className="panel">
-        <h2 id="folder-add-heading">Add to this folder</h2>
+      <Panel title="Add to this folder">
         <AddToFolder folderId={f.id} onAdded={reload} />
-      </section>
-      <section aria-labelledby="folder-videos-heading" className="panel">
-        <h2 id="folder-videos-heading">Videos</h2>
+      </Panel>
+      <Panel title="Videos">
         <ExportButton
           kind="FOLDER_VIDEOS"
           what="the folder's videos"
           filter={{ folderId: f.id, sort: videoOptions.sort, order: videoOptions.order }}
         />
         <FolderVideos folder={f} onChanged={reload} />
-      </section>
-      <section aria-labelledby="folder-accounts-heading" className="panel">
-        <h2 id="folder-accounts-heading">Accounts</h2>
+      </Panel>
+      <Panel title="Accounts">
         <ExportButton kind="FOLDER_ACCOUNTS" what="the folder's accounts" filter={{ folderId: f.id }} />
         <FolderAccounts folder={f} onChanged={reload} />
-      </section>
+      </Panel>
       <FolderReports query={data} folderId={f.id} folderName={f.name} onChanged={reload} />
     </div>
   );

@@ -17,7 +17,7 @@ import type { FolderReportsScheduleMutation, ReportFrequency } from "../../__gen
 import type { FolderReportsUpdateMutation } from "../../__generated__/FolderReportsUpdateMutation.graphql";
 import type { FolderReportsDeleteMutation } from "../../__generated__/FolderReportsDeleteMutation.graphql";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
@@ -26,6 +26,7 @@ import { useAction } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
 import { ShownOnce } from "../settings/ShownOnce";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment FolderReports_query on Query @argumentDefinitions(folderId: { type: "ID!" }) {
@@ -177,8 +178,7 @@ export function FolderReports({ query, folderId, folderName, onChanged }: Props)
     "reports",
   );
   return (
-    <section aria-labelledby="folder-reports-heading" className="panel">
-      <h2 id="folder-reports-heading">Reports</h2>
+    <Panel title="Reports">
       {isOwner ? (
         <ShareLink folderId={folderId} folderName={folderName} />
       ) : (
@@ -195,7 +195,7 @@ export function FolderReports({ query, folderId, folderName, onChanged }: Props)
         paging={reports.paging}
         empty={<EmptyState title="None yet.">A schedule produces its first report at its next day and hour.</EmptyState>}
       />
-    </section>
+    </Panel>
   );
 }
 
@@ -223,11 +223,8 @@ function Schedules({ query, isOwner, onChanged }: { query: FolderReports_schedul
     { id: "state", header: "State", cell: (s) => (s.enabled ? "Active" : "Paused") },
   ];
   if (isOwner)
-    columns.push({
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (s) => (
+    columns.push(
+      actionsColumn((s) => (
         <span className="row">
           <button type="button" disabled={update.pending} onClick={() => toggle(s)}>
             {s.enabled ? "Pause" : "Resume"}
@@ -240,8 +237,8 @@ function Schedules({ query, isOwner, onChanged }: { query: FolderReports_schedul
             Delete schedule
           </ConfirmButton>
         </span>
-      ),
-    });
+      )),
+    );
   return (
     <>
       <DataTable

@@ -10,9 +10,10 @@ import type { FolderVideoSort, FolderVideosPaginationQuery } from "../../__gener
 import type { SortOrder } from "../../lib/list-options";
 import type { FolderVideosRemoveMutation } from "../../__generated__/FolderVideosRemoveMutation.graphql";
 import { paths } from "../../lib/paths";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
+import { Select } from "../../components/Select";
 import { VideoCell, videoMetricColumns } from "../../components/VideoCell";
 import { platformName, videoTitle } from "../../lib/format";
 import { useListOptions } from "../../lib/list-options";
@@ -55,6 +56,10 @@ const removeMutation = graphql`
   }
 `;
 
+const ORDERS: { value: SortOrder; label: string }[] = [
+  { value: "DESC", label: "Highest or newest first" },
+  { value: "ASC", label: "Lowest or oldest first" },
+];
 const SORTS: { value: FolderVideoSort; label: string }[] = [
   { value: "UPLOADED", label: "Posted" },
   { value: "VIEWS", label: "Views" },
@@ -105,45 +110,25 @@ export function FolderVideos({ folder, onChanged }: { folder: FolderVideos_folde
     metrics.likes,
     metrics.engagement,
     metrics.posted,
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (v) => (
-        <button
-          type="button"
-          className="button-link"
-          aria-label={`Remove ${videoTitle(v)} from the folder`}
-          disabled={remove.pending}
-          onClick={() => void doRemove(v)}
-        >
-          Remove
-        </button>
-      ),
-    },
+    actionsColumn((v) => (
+      <button
+        type="button"
+        className="button-link"
+        aria-label={`Remove ${videoTitle(v)} from the folder`}
+        disabled={remove.pending}
+        onClick={() => void doRemove(v)}
+      >
+        Remove
+      </button>
+    )),
   ];
 
   return (
     <div>
       {rows.length > 0 && (
         <div className="filters">
-          <label>
-            Sort by
-            <select value={sort} onChange={(e) => change({ sort: e.target.value as FolderVideoSort })}>
-              {SORTS.map((s) => (
-                <option key={s.value} value={s.value}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Order
-            <select value={order} onChange={(e) => change({ order: e.target.value as SortOrder })}>
-              <option value="DESC">Highest or newest first</option>
-              <option value="ASC">Lowest or oldest first</option>
-            </select>
-          </label>
+          <Select label="Sort by" value={sort} options={SORTS} onChange={(sort) => change({ sort })} />
+          <Select label="Order" value={order} options={ORDERS} onChange={(order) => change({ order })} />
         </div>
       )}
       <Outcome outcome={remove.outcome} />

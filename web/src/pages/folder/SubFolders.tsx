@@ -11,6 +11,7 @@ import { Outcome } from "../../components/Outcome";
 import { formatWhole } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment SubFolders_folder on Folder {
@@ -76,8 +77,7 @@ export function SubFolders({ folder, onChanged }: { folder: SubFolders_folder$ke
   }
 
   return (
-    <section aria-labelledby="subfolders-heading" className="panel">
-      <h2 id="subfolders-heading">Sub-folders</h2>
+    <Panel title="Sub-folders">
       <DataTable
         label={`Sub-folders of ${f.name}, ${formatWhole(f.children.totalCount)} in all, by name`}
         columns={COLUMNS}
@@ -98,6 +98,6 @@ export function SubFolders({ folder, onChanged }: { folder: SubFolders_folder$ke
         </form>
       )}
       <Outcome outcome={create.outcome} />
-    </section>
+    </Panel>
   );
 }

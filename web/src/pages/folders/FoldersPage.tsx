@@ -26,6 +26,7 @@ import { useRouteQuery } from "../../relay/route-query";
 import { TagsPanel } from "../tags/TagsPanel";
 import { folderTree, type TreeRow } from "./tree";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query FoldersPageQuery {
@@ -167,8 +168,7 @@ function FolderTree({ query }: { query: FoldersPage_query$key }) {
   return (
     <>
       <CreateFolderForm folders={rows} onCreated={() => void revalidate()} />
-      <section aria-labelledby="folders-heading" className="panel">
-        <h2 id="folders-heading">Your folders</h2>
+      <Panel title="Your folders">
         <p {...dropProps("top", null)} className={dropTarget === "top" ? "drop-zone drop-active" : "drop-zone"}>
           Drag a folder here to move it to the top level. (Or open it and use Move to.)
         </p>
@@ -192,7 +192,7 @@ function FolderTree({ query }: { query: FoldersPage_query$key }) {
           paging={paging}
         />
         <Outcome outcome={move.outcome} />
-      </section>
+      </Panel>
     </>
   );
 }
@@ -215,8 +215,7 @@ function CreateFolderForm({ folders, onCreated }: { folders: readonly Row[]; onC
   }
 
   return (
-    <section aria-labelledby="create-folder-heading" className="panel">
-      <h2 id="create-folder-heading">Create a folder</h2>
+    <Panel title="Create a folder">
       <form className="row" onSubmit={submit}>
         <label>
           Folder name
@@ -236,6 +235,6 @@ function CreateFolderForm({ folders, onCreated }: { folders: readonly Row[]; onC
         <Submit action={create}>Create folder</Submit>
       </form>
       <Outcome outcome={create.outcome} />
-    </section>
+    </Panel>
   );
 }

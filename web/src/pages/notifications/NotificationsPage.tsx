@@ -6,20 +6,18 @@
  */
 import { graphql } from "react-relay";
 import { Link } from "react-router";
-import type { NotificationsPageQuery } from "../../__generated__/NotificationsPageQuery.graphql";
 import type { NotificationsPagePaginationQuery } from "../../__generated__/NotificationsPagePaginationQuery.graphql";
 import type { NotificationsPage_query$data, NotificationsPage_query$key } from "../../__generated__/NotificationsPage_query.graphql";
 import type { NotificationsPageMarkMutation } from "../../__generated__/NotificationsPageMarkMutation.graphql";
 import { paths } from "../../lib/paths";
 import { Badge } from "../../components/Badge";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { PageHeader } from "../../components/PageHeader";
 import { Time } from "../../components/Time";
 import { useAction } from "../../relay/action";
-import { usePagedConnection } from "../../relay/paged";
-import { useRouteQuery } from "../../relay/route-query";
+import { useRouteConnection } from "../../relay/paged";
 
 const query = graphql`
   query NotificationsPageQuery {
@@ -59,10 +57,9 @@ const markMutation = graphql`
 type Notification = NotificationsPage_query$data["notifications"]["edges"][number]["node"];
 
 export default function NotificationsPage() {
-  const root = useRouteQuery<NotificationsPageQuery>(query);
-  const { rows, paging, refetch } = usePagedConnection<NotificationsPagePaginationQuery, NotificationsPage_query$key, Notification>(
+  const { rows, paging, refetch } = useRouteConnection<NotificationsPagePaginationQuery, NotificationsPage_query$key, Notification>(
+    query,
     fragment,
-    root,
     (d) => d.notifications,
     "notifications",
   );
@@ -89,19 +86,15 @@ export default function NotificationsPage() {
       ),
     },
     { id: "when", header: "When", cell: (n) => <Time value={n.createdAt} /> },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (n) =>
-        n.readAt ? (
-          <span className="muted">Read</span>
-        ) : (
-          <button type="button" onClick={() => void markRead({ ids: [n.id] })} disabled={mark.pending}>
-            Mark read<span className="visually-hidden"> {n.title}</span>
-          </button>
-        ),
-    },
+    actionsColumn((n) =>
+      n.readAt ? (
+        <span className="muted">Read</span>
+      ) : (
+        <button type="button" onClick={() => void markRead({ ids: [n.id] })} disabled={mark.pending}>
+          Mark read<span className="visually-hidden"> {n.title}</span>
+        </button>
+      ),
+    ),
   ];
 
   return (

@@ -13,6 +13,7 @@ import { useBalance, useLiveCredits } from "../../relay/credits";
 import { useRouteQuery } from "../../relay/route-query";
 import { GrowthChart } from "./GrowthChart";
 import { LiveEvents } from "./LiveEvents";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query OverviewPageQuery {
@@ -70,16 +71,14 @@ export default function OverviewPage() {
           <Meter label="Tracking slots used" value={limits.videoSlotsUsed} max={limits.videoLimit} />
         </div>
       </section>
-      <section aria-labelledby="growth-heading" className="panel">
-        <h2 id="growth-heading">Growth of tracked accounts</h2>
+      <Panel title="Growth of tracked accounts">
         <Suspense fallback={<Loading what="Loading the growth chart" />}>
           <GrowthChart query={data} />
         </Suspense>
-      </section>
-      <section aria-labelledby="events-heading" className="panel">
-        <h2 id="events-heading">Live events</h2>
+      </Panel>
+      <Panel title="Live events">
         <LiveEvents />
-      </section>
+      </Panel>
     </>
   );
 }

@@ -11,6 +11,7 @@ import { PagedList } from "../../components/PagedList";
 import { Time } from "../../components/Time";
 import { humanize, platformName, plural } from "../../lib/format";
 import { usePagedConnection } from "../../relay/paged";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment RadarHistory_query on Query
@@ -48,8 +49,7 @@ export function RadarHistory({ query, selected }: { query: RadarHistory_query$ke
     { id: string } & RadarHistory_search$key
   >(fragment, query, (d) => d.radarSearches, "searches");
   return (
-    <section aria-labelledby="radar-history-heading" className="panel">
-      <h2 id="radar-history-heading">Past searches</h2>
+    <Panel title="Past searches">
       <PagedList
         label="Past searches"
         rows={rows}
@@ -62,7 +62,7 @@ export function RadarHistory({ query, selected }: { query: RadarHistory_query$ke
           </EmptyState>
         }
       />
-    </section>
+    </Panel>
   );
 }
 

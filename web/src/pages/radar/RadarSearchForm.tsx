@@ -15,10 +15,12 @@ import type {
 } from "../../__generated__/RadarSearchFormMutation.graphql";
 import { paths } from "../../lib/paths";
 import { Outcome } from "../../components/Outcome";
+import { Select } from "../../components/Select";
 import { RADAR_SEARCH_CREDITS } from "../../lib/costs";
 import { formatWhole, PLATFORMS } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { rootConnection } from "../../relay/connections";
+import { Panel } from "../../components/Panel";
 
 const mutation = graphql`
   mutation RadarSearchFormMutation(
@@ -82,8 +84,7 @@ export function RadarSearchForm({ balance }: { balance: number }) {
   }
 
   return (
-    <section aria-labelledby="radar-form-heading" className="panel">
-      <h2 id="radar-form-heading">New search</h2>
+    <Panel title="New search">
       <form onSubmit={submit} className="track-form">
         <label htmlFor="radar-query">Search for</label>
         <p id="radar-query-help" className="muted">
@@ -99,46 +100,10 @@ export function RadarSearchForm({ balance }: { balance: number }) {
           onChange={(e) => setText(e.target.value)}
         />
         <div className="filters">
-          <label>
-            Platform
-            <select value={platform} onChange={(e) => setPlatform(e.target.value as Platform)}>
-              {PLATFORMS.map((p) => (
-                <option key={p.value} value={p.value}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Depth
-            <select value={depth} onChange={(e) => setDepth(e.target.value as RadarDepth)}>
-              {DEPTHS.map((d) => (
-                <option key={d.value} value={d.value}>
-                  {d.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Minimum views
-            <select value={minViews} onChange={(e) => setMinViews(e.target.value as RadarMinViews)}>
-              {MIN_VIEWS.map((m) => (
-                <option key={m.value} value={m.value}>
-                  {m.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Posted
-            <select value={timePeriod} onChange={(e) => setTimePeriod(e.target.value as RadarTimePeriod)}>
-              {PERIODS.map((p) => (
-                <option key={p.value} value={p.value}>
-                  {p.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Select label="Platform" value={platform} options={PLATFORMS} onChange={setPlatform} />
+          <Select label="Depth" value={depth} options={DEPTHS} onChange={setDepth} />
+          <Select label="Minimum views" value={minViews} options={MIN_VIEWS} onChange={setMinViews} />
+          <Select label="Posted" value={timePeriod} options={PERIODS} onChange={setTimePeriod} />
           <label>
             Language
             <input type="text" value={language} maxLength={50} onChange={(e) => setLanguage(e.target.value)} />
@@ -160,6 +125,6 @@ export function RadarSearchForm({ balance }: { balance: number }) {
         </div>
       </form>
       <Outcome outcome={create.outcome} />
-    </section>
+    </Panel>
   );
 }

@@ -30,26 +30,30 @@ const query = graphql`
       minViews
       timePeriod
       language
-      status
-      error
-      queries
-      resultCount
       createdAt
-      completedAt
+      ...RadarSearchView_live @relay(mask: false)
       ...RadarSearchView_results
     }
+  }
+`;
+
+// What changes while a search runs: the page's query and the live subscription both ask for it (Relay merges by id).
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- relay-compiler only needs the tag (spread with @relay(mask: false))
+graphql`
+  fragment RadarSearchView_live on RadarSearch {
+    id
+    status
+    error
+    queries
+    resultCount
+    completedAt
   }
 `;
 
 const updates = graphql`
   subscription RadarSearchViewUpdatesSubscription($id: ID!) {
     radarSearchUpdated(id: $id) {
-      id
-      status
-      error
-      queries
-      resultCount
-      completedAt
+      ...RadarSearchView_live @relay(mask: false)
       ...RadarHistory_search
     }
   }

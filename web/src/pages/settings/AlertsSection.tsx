@@ -15,6 +15,7 @@ import { Outcome } from "../../components/Outcome";
 import { useAction } from "../../relay/action";
 import { useRouteQuery } from "../../relay/route-query";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query AlertsSectionQuery {
@@ -148,15 +149,14 @@ function Rules({ rules }: { rules: readonly Rule[] }) {
   ];
 
   return (
-    <section aria-labelledby="alerts-heading" className="panel">
-      <h2 id="alerts-heading">Your alerts</h2>
+    <Panel title="Your alerts">
       <p className="muted">
         For this workspace. A burst of one alert sends at most one mail per 10 minutes, saying how many; every mail has a link to stop it.
       </p>
       <Outcome outcome={action.outcome} />
       {/* Every rule is listed, set or not: never empty. */}
       <DataTable label="Alert rules and how you hear of them" columns={columns} rows={rules} rowKey={(r) => r.rule} empty={null} />
-    </section>
+    </Panel>
   );
 }
 
@@ -177,8 +177,7 @@ function Digest({ settings }: { settings: AlertsSectionQuery$data["digestSetting
     });
   }
   return (
-    <section aria-labelledby="digest-heading" className="panel">
-      <h2 id="digest-heading">Weekly digest</h2>
+    <Panel title="Weekly digest">
       <form onSubmit={submit} className="stacked-form">
         <label>
           <input type="checkbox" name="enabled" defaultChecked={settings.enabled} /> Send me a weekly digest of this workspace
@@ -210,7 +209,7 @@ function Digest({ settings }: { settings: AlertsSectionQuery$data["digestSetting
         <Submit action={action}>Save digest</Submit>
       </form>
       <Outcome outcome={action.outcome} />
-    </section>
+    </Panel>
   );
 }
 
@@ -229,8 +228,7 @@ function CreditsThreshold({ value }: { value: number | null }) {
     );
   }
   return (
-    <section aria-labelledby="threshold-heading" className="panel">
-      <h2 id="threshold-heading">Credits low (owners)</h2>
+    <Panel title="Credits low (owners)">
       <form onSubmit={submit} className="stacked-form">
         <label htmlFor="credits-threshold">Alert when fewer credits than this are left</label>
         <input
@@ -245,6 +243,6 @@ function CreditsThreshold({ value }: { value: number | null }) {
         <Submit action={action}>Save threshold</Submit>
       </form>
       <Outcome outcome={action.outcome} />
-    </section>
+    </Panel>
   );
 }

@@ -11,15 +11,16 @@ import type { ApiKeysSectionCreateMutation } from "../../__generated__/ApiKeysSe
 import type { ApiKeysSectionRevokeMutation } from "../../__generated__/ApiKeysSectionRevokeMutation.graphql";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { useAction } from "../../relay/action";
 import { OwnersOnly } from "./OwnersOnly";
-import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
+import { useRouteConnection } from "../../relay/paged";
 
 const query = graphql`
   query ApiKeysSectionQuery {
@@ -36,15 +37,23 @@ const fragment = graphql`
       totalCount
       edges {
         node {
-          id
-          name
-          prefix
-          createdAt
-          lastUsedAt
-          revokedAt
+          ...ApiKeysSection_key @relay(mask: false)
         }
       }
     }
+  }
+`;
+
+// The fields of a key row; the create mutation asks for the same, so the new row is complete at once.
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- relay-compiler only needs the tag (spread with @relay(mask: false))
+graphql`
+  fragment ApiKeysSection_key on ApiKey {
+    id
+    name
+    prefix
+    createdAt
+    lastUsedAt
+    revokedAt
   }
 `;
 
@@ -53,12 +62,7 @@ const createMutation = graphql`
     createApiKey(name: $name) {
       secret
       apiKey @appendNode(connections: $connections, edgeTypeName: "ApiKeyEdge") {
-        id
-        name
-        prefix
-        createdAt
-        lastUsedAt
-        revokedAt
+        ...ApiKeysSection_key @relay(mask: false)
       }
     }
   }
@@ -75,22 +79,21 @@ const revokeMutation = graphql`
 
 export function ApiKeysSection({ isOwner }: { isOwner: boolean }) {
   return (
-    <section aria-labelledby="keys-heading" className="panel">
-      <h2 id="keys-heading">API keys</h2>
+    <Panel title="API keys">
       <p className="muted">
         Integrations (scripts, the REST API under /api/v1, GraphQL, MCP) send a key as <code>Authorization: Bearer &lt;key&gt;</code>. A key
         acts as an owner of this workspace; at most 5 are active at a time. To try the API as yourself, open the{" "}
         <a href="/graphql">GraphQL explorer</a>: it uses your session.
       </p>
       {isOwner ? <ApiKeys /> : <OwnersOnly what="API keys" />}
-    </section>
+    </Panel>
   );
 }
 
 type Key = ApiKeysSection_query$data["apiKeys"]["edges"][number]["node"];
 
 function ApiKeys() {
-  const { data, rows, paging } = useSettingsList<ApiKeysSectionPaginationQuery, ApiKeysSection_query$key, Key>(
+  const { data, rows, paging } = useRouteConnection<ApiKeysSectionPaginationQuery, ApiKeysSection_query$key, Key>(
     query,
     fragment,
     (d) => d.apiKeys,
@@ -141,11 +144,8 @@ function ApiKeys() {
           <Badge tone="success">Active</Badge>
         ),
     },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (k) =>
+    actionsColumn(
+      (k) =>
         !k.revokedAt && (
           <ConfirmButton
             question={`Revoke the key “${k.name}”? Every request made with it is refused from now on; this cannot be undone.`}
@@ -156,7 +156,7 @@ function ApiKeys() {
             Revoke<span className="visually-hidden"> {k.name}</span>
           </ConfirmButton>
         ),
-    },
+    ),
   ];
 
   return (

@@ -9,7 +9,8 @@ import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Time } from "../../components/Time";
 import { OwnersOnly } from "./OwnersOnly";
-import { useSettingsList } from "./settings-list";
+import { Panel } from "../../components/Panel";
+import { useRouteConnection } from "../../relay/paged";
 
 const query = graphql`
   query AuditLogSectionQuery {
@@ -49,12 +50,7 @@ function actionName(action: string): string {
 const ACTOR_KINDS: Record<string, string> = { USER: "person", API_KEY: "API key", SYSTEM: "system" };
 
 export function AuditLogSection({ isOwner }: { isOwner: boolean }) {
-  return (
-    <section aria-labelledby="audit-heading" className="panel">
-      <h2 id="audit-heading">Audit log</h2>
-      {isOwner ? <AuditLog /> : <OwnersOnly what="the audit log" />}
-    </section>
-  );
+  return <Panel title="Audit log">{isOwner ? <AuditLog /> : <OwnersOnly what="the audit log" />}</Panel>;
 }
 
 type Entry = AuditLogSection_query$data["auditLog"]["edges"][number]["node"];
@@ -77,7 +73,7 @@ const COLUMNS: Column<Entry>[] = [
 ];
 
 function AuditLog() {
-  const { rows, paging } = useSettingsList<AuditLogSectionPaginationQuery, AuditLogSection_query$key, Entry>(
+  const { rows, paging } = useRouteConnection<AuditLogSectionPaginationQuery, AuditLogSection_query$key, Entry>(
     query,
     fragment,
     (d) => d.auditLog,

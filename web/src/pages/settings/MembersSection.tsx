@@ -23,15 +23,16 @@ import { paths } from "../../lib/paths";
 import { useWorkspaceChoice } from "../../relay/workspace";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { humanize } from "../../lib/format";
 import { useAction } from "../../relay/action";
-import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
+import { useRouteConnection } from "../../relay/paged";
 
 const membersQuery = graphql`
   query MembersSectionQuery {
@@ -75,16 +76,24 @@ const invitationsFragment = graphql`
       totalCount
       edges {
         node {
-          id
-          email
-          role
-          status
-          invitedBy
-          createdAt
-          expiresAt
+          ...MembersSection_invitation @relay(mask: false)
         }
       }
     }
+  }
+`;
+
+// The fields of an invitation row; the invite mutation asks for the same, so the new row is complete at once.
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- relay-compiler only needs the tag (spread with @relay(mask: false))
+graphql`
+  fragment MembersSection_invitation on Invitation {
+    id
+    email
+    role
+    status
+    invitedBy
+    createdAt
+    expiresAt
   }
 `;
 
@@ -93,13 +102,7 @@ const invite = graphql`
     createInvitation(email: $email, role: $role) {
       acceptUrl
       invitation @prependNode(connections: $connections, edgeTypeName: "InvitationEdge") {
-        id
-        email
-        role
-        status
-        invitedBy
-        createdAt
-        expiresAt
+        ...MembersSection_invitation @relay(mask: false)
       }
     }
   }
@@ -149,7 +152,7 @@ type Member = MembersSection_members$data["members"]["edges"][number]["node"];
 type Invitation = MembersSection_invitations$data["invitations"]["edges"][number]["node"];
 
 function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | null }) {
-  const { data, rows, paging } = useSettingsList<MembersSectionMembersPaginationQuery, MembersSection_members$key, Member>(
+  const { data, rows, paging } = useRouteConnection<MembersSectionMembersPaginationQuery, MembersSection_members$key, Member>(
     membersQuery,
     membersFragment,
     (d) => d.members,
@@ -214,38 +217,36 @@ function Members({ isOwner, viewerId }: { isOwner: boolean; viewerId: string | n
     { id: "joined", header: "Joined", cell: (m) => <Time value={m.joinedAt} /> },
   ];
   if (isOwner) {
-    columns.push({
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      // Leaving a workspace is not offered here: an owner removes the others.
-      cell: (m) =>
-        m.userId !== viewerId && (
-          <ConfirmButton
-            question={`Remove ${m.name || m.email} from this workspace? They lose access to it at once.`}
-            confirmLabel="Remove member"
-            onConfirm={() => doRemove(m.id, m.name || m.email)}
-            disabled={remove.pending}
-          >
-            Remove<span className="visually-hidden"> {m.name || m.email}</span>
-          </ConfirmButton>
-        ),
-    });
+    // Leaving a workspace is not offered here: an owner removes the others.
+    columns.push(
+      actionsColumn(
+        (m) =>
+          m.userId !== viewerId && (
+            <ConfirmButton
+              question={`Remove ${m.name || m.email} from this workspace? They lose access to it at once.`}
+              confirmLabel="Remove member"
+              onConfirm={() => doRemove(m.id, m.name || m.email)}
+              disabled={remove.pending}
+            >
+              Remove<span className="visually-hidden"> {m.name || m.email}</span>
+            </ConfirmButton>
+          ),
+      ),
+    );
   }
 
   return (
-    <section aria-labelledby="members-heading" className="panel">
-      <h2 id="members-heading">Members</h2>
+    <Panel title="Members">
       <Outcome outcome={setRole.outcome} />
       <Outcome outcome={remove.outcome} />
       {/* The person reading it is a member: never empty. */}
       <DataTable label="Members of this workspace" columns={columns} rows={rows} paging={paging} empty={null} />
-    </section>
+    </Panel>
   );
 }
 
 function Invitations() {
-  const { data, rows, paging } = useSettingsList<MembersSectionInvitationsPaginationQuery, MembersSection_invitations$key, Invitation>(
+  const { data, rows, paging } = useRouteConnection<MembersSectionInvitationsPaginationQuery, MembersSection_invitations$key, Invitation>(
     invitationsQuery,
     invitationsFragment,
     (d) => d.invitations,
@@ -293,11 +294,8 @@ function Invitations() {
     { id: "by", header: "Invited by", className: "cell-wrap", cell: (i) => i.invitedBy ?? "—" },
     { id: "sent", header: "Sent", cell: (i) => <Time value={i.createdAt} /> },
     { id: "expires", header: "Expires", cell: (i) => (i.status === "PENDING" ? <Time value={i.expiresAt} /> : "—") },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (i) =>
+    actionsColumn(
+      (i) =>
         i.status === "PENDING" && (
           <ConfirmButton
             question={`Revoke the invitation for ${i.email}? Its link stops working.`}
@@ -308,12 +306,11 @@ function Invitations() {
             Revoke<span className="visually-hidden"> the invitation for {i.email}</span>
           </ConfirmButton>
         ),
-    },
+    ),
   ];
 
   return (
-    <section aria-labelledby="invitations-heading" className="panel">
-      <h2 id="invitations-heading">Invitations</h2>
+    <Panel title="Invitations">
       <form className="row settings-form" onSubmit={submit}>
         <div className="field">
           <label htmlFor="invitation-email">Email to invite</label>
@@ -358,7 +355,7 @@ function Invitations() {
         }
         paging={paging}
       />
-    </section>
+    </Panel>
   );
 }
 
@@ -380,8 +377,7 @@ function LeaveWorkspace() {
     }
   }
   return (
-    <section aria-labelledby="leave-heading" className="panel">
-      <h2 id="leave-heading">Leave this workspace</h2>
+    <Panel title="Leave this workspace">
       <p className="muted">You lose access to its videos, folders and settings at once; an owner can invite you again.</p>
       <Outcome outcome={action.outcome} />
       <ConfirmButton
@@ -392,6 +388,6 @@ function LeaveWorkspace() {
       >
         Leave workspace
       </ConfirmButton>
-    </section>
+    </Panel>
   );
 }

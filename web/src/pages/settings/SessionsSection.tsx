@@ -9,13 +9,14 @@ import type { SessionsSectionQuery, SessionsSectionQuery$data } from "../../__ge
 import type { SessionsSectionRevokeMutation } from "../../__generated__/SessionsSectionRevokeMutation.graphql";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { formatExact } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { useRouteQuery } from "../../relay/route-query";
 import { describeDevice } from "./device";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query SessionsSectionQuery {
@@ -66,35 +67,29 @@ export function SessionsSection() {
     { id: "ip", header: "IP address", cell: (s) => s.ipAddress ?? "—" },
     { id: "active", header: "Last active", cell: (s) => <Time value={s.lastActiveAt} fallback="—" /> },
     { id: "signed-in", header: "Signed in", cell: (s) => <Time value={s.createdAt} /> },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (s) => {
-        const device = describeDevice(s.userAgent);
-        return s.current ? (
-          <span className="muted">Sign out at the top of the page</span>
-        ) : (
-          <ConfirmButton
-            question={`Sign out ${device} (last active ${s.lastActiveAt ? formatExact(s.lastActiveAt) : "unknown"})? That browser has to sign in again.`}
-            confirmLabel="Sign it out"
-            onConfirm={() => void signOut(s, device)}
-            disabled={revoke.pending}
-          >
-            Sign out
-            <span className="visually-hidden">
-              {" "}
-              {device}, {s.ipAddress ?? "unknown address"}
-            </span>
-          </ConfirmButton>
-        );
-      },
-    },
+    actionsColumn((s) => {
+      const device = describeDevice(s.userAgent);
+      return s.current ? (
+        <span className="muted">Sign out at the top of the page</span>
+      ) : (
+        <ConfirmButton
+          question={`Sign out ${device} (last active ${s.lastActiveAt ? formatExact(s.lastActiveAt) : "unknown"})? That browser has to sign in again.`}
+          confirmLabel="Sign it out"
+          onConfirm={() => void signOut(s, device)}
+          disabled={revoke.pending}
+        >
+          Sign out
+          <span className="visually-hidden">
+            {" "}
+            {device}, {s.ipAddress ?? "unknown address"}
+          </span>
+        </ConfirmButton>
+      );
+    }),
   ];
 
   return (
-    <section aria-labelledby="sessions-heading" className="panel">
-      <h2 id="sessions-heading">Your sessions</h2>
+    <Panel title="Your sessions">
       <p className="muted">
         Every browser signed in as you. A session ends after 7 days without use, and 30 days after signing in at the latest. Sign out of one
         you do not recognise, then change your password.
@@ -108,6 +103,6 @@ export function SessionsSection() {
         // This session is one of them: never empty.
         empty={null}
       />
-    </section>
+    </Panel>
   );
 }

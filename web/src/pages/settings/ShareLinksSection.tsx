@@ -11,13 +11,14 @@ import type { ShareLinksSectionRevokeMutation } from "../../__generated__/ShareL
 import { paths } from "../../lib/paths";
 import { Badge } from "../../components/Badge";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { useAction } from "../../relay/action";
 import { OwnersOnly } from "./OwnersOnly";
-import { useSettingsList } from "./settings-list";
+import { Panel } from "../../components/Panel";
+import { useRouteConnection } from "../../relay/paged";
 
 const query = graphql`
   query ShareLinksSectionQuery {
@@ -61,11 +62,10 @@ const revokeMutation = graphql`
 
 export function ShareLinksSection({ isOwner }: { isOwner: boolean }) {
   return (
-    <section aria-labelledby="share-links-heading" className="panel">
-      <h2 id="share-links-heading">Share links</h2>
+    <Panel title="Share links">
       <p className="muted">Read-only links to a folder's report, opened without signing in. Make one from a folder's page (Reports).</p>
       {isOwner ? <ShareLinks /> : <OwnersOnly what="share links" />}
-    </section>
+    </Panel>
   );
 }
 
@@ -74,7 +74,7 @@ type ShareLink = ShareLinksSection_query$data["folderShareLinks"]["edges"][numbe
 const TONES = { ACTIVE: "success", EXPIRED: "neutral", REVOKED: "danger" } as const;
 
 function ShareLinks() {
-  const { rows, paging } = useSettingsList<ShareLinksSectionPaginationQuery, ShareLinksSection_query$key, ShareLink>(
+  const { rows, paging } = useRouteConnection<ShareLinksSectionPaginationQuery, ShareLinksSection_query$key, ShareLink>(
     query,
     fragment,
     (d) => d.folderShareLinks,
@@ -96,11 +96,8 @@ function ShareLinks() {
         </Badge>
       ),
     },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (l) =>
+    actionsColumn(
+      (l) =>
         l.status === "ACTIVE" && (
           <ConfirmButton
             question={`Revoke this share link of “${l.folderName}”? Its page stops working at once; this cannot be undone.`}
@@ -113,7 +110,7 @@ function ShareLinks() {
             Revoke<span className="visually-hidden"> the link of {l.folderName}</span>
           </ConfirmButton>
         ),
-    },
+    ),
   ];
   return (
     <>

@@ -10,16 +10,17 @@ import type { WebhooksSectionPaginationQuery } from "../../__generated__/Webhook
 import type { WebhooksSection_query$data, WebhooksSection_query$key } from "../../__generated__/WebhooksSection_query.graphql";
 import type { WebhooksSectionCreateMutation, WorkspaceEventType } from "../../__generated__/WebhooksSectionCreateMutation.graphql";
 import { paths } from "../../lib/paths";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { Time } from "../../components/Time";
 import { refused, useAction, type ActionOutcome } from "../../relay/action";
 import { OwnersOnly } from "./OwnersOnly";
-import { useSettingsList } from "./settings-list";
 import { ShownOnce } from "./ShownOnce";
 import { DeleteWebhookButton, EVENTS, eventName, WebhookStatusBadge } from "./WebhookParts";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
+import { useRouteConnection } from "../../relay/paged";
 
 const query = graphql`
   query WebhooksSectionQuery {
@@ -36,16 +37,24 @@ const fragment = graphql`
       totalCount
       edges {
         node {
-          id
-          uuid
-          url
-          description
-          events
-          status
-          createdAt
+          ...WebhooksSection_webhook @relay(mask: false)
         }
       }
     }
+  }
+`;
+
+// The fields of a webhook row; the create mutation asks for the same, so the new row is complete at once.
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- relay-compiler only needs the tag (spread with @relay(mask: false))
+graphql`
+  fragment WebhooksSection_webhook on Webhook {
+    id
+    uuid
+    url
+    description
+    events
+    status
+    createdAt
   }
 `;
 
@@ -54,13 +63,7 @@ const createMutation = graphql`
     createWebhook(url: $url, description: $description, events: $events) {
       secret
       webhook @prependNode(connections: $connections, edgeTypeName: "WebhookEdge") {
-        id
-        uuid
-        url
-        description
-        events
-        status
-        createdAt
+        ...WebhooksSection_webhook @relay(mask: false)
       }
     }
   }
@@ -68,21 +71,20 @@ const createMutation = graphql`
 
 export function WebhooksSection({ isOwner }: { isOwner: boolean }) {
   return (
-    <section aria-labelledby="webhooks-heading" className="panel">
-      <h2 id="webhooks-heading">Webhooks</h2>
+    <Panel title="Webhooks">
       <p className="muted">
         The service POSTs the events you choose to your URL, signed with the endpoint's secret (Standard Webhooks: <code>webhook-id</code>,{" "}
         <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are retried.
       </p>
       {isOwner ? <Webhooks /> : <OwnersOnly what="webhooks" />}
-    </section>
+    </Panel>
   );
 }
 
 type Hook = WebhooksSection_query$data["webhooks"]["edges"][number]["node"];
 
 function Webhooks() {
-  const { data, rows, paging } = useSettingsList<WebhooksSectionPaginationQuery, WebhooksSection_query$key, Hook>(
+  const { data, rows, paging } = useRouteConnection<WebhooksSectionPaginationQuery, WebhooksSection_query$key, Hook>(
     query,
     fragment,
     (d) => d.webhooks,
@@ -101,19 +103,14 @@ function Webhooks() {
     { id: "events", header: "Events", className: "cell-wrap", cell: (h) => h.events.map(eventName).join(", ") },
     { id: "status", header: "Status", cell: (h) => <WebhookStatusBadge status={h.status} /> },
     { id: "created", header: "Created", cell: (h) => <Time value={h.createdAt} /> },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (h) => (
-        <div className="row">
-          <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>
-            Delivery log<span className="visually-hidden"> of {h.url}</span>
-          </Link>
-          <DeleteWebhookButton id={h.id} url={h.url} onDeleted={() => setDeleted(`Deleted the webhook to ${h.url}.`)} />
-        </div>
-      ),
-    },
+    actionsColumn((h) => (
+      <div className="row">
+        <Link to={paths.settingsSection(`webhooks/${h.uuid}`)}>
+          Delivery log<span className="visually-hidden"> of {h.url}</span>
+        </Link>
+        <DeleteWebhookButton id={h.id} url={h.url} onDeleted={() => setDeleted(`Deleted the webhook to ${h.url}.`)} />
+      </div>
+    )),
   ];
   return (
     <>

@@ -13,6 +13,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { TimeSeriesChart, type ChartSeries } from "../../components/TimeSeriesChart";
 import { formatDay, formatPercent, formatWhole, shortTitle } from "../../lib/format";
 import "./shared-report.css";
+import { Panel } from "../../components/Panel";
 
 type Period = "D7" | "D30" | "D90";
 const PERIODS: { value: Period; label: string }[] = [
@@ -232,8 +233,7 @@ function ReportView({ report, period, onPeriod }: { report: Report; period: Peri
         )}
       </section>
       <div className="shared-report-tops">
-        <section aria-labelledby="shared-videos-heading" className="panel">
-          <h2 id="shared-videos-heading">Top videos</h2>
+        <Panel title="Top videos">
           <DataTable
             label="The folder's videos with the most views"
             columns={VIDEO_COLUMNS}
@@ -241,9 +241,8 @@ function ReportView({ report, period, onPeriod }: { report: Report; period: Peri
             rowKey={(v) => String(v.rank)}
             empty={<EmptyState title="No video has views yet." />}
           />
-        </section>
-        <section aria-labelledby="shared-accounts-heading" className="panel">
-          <h2 id="shared-accounts-heading">Top accounts</h2>
+        </Panel>
+        <Panel title="Top accounts">
           <DataTable
             label="The folder's accounts with the most followers"
             columns={ACCOUNT_COLUMNS}
@@ -251,7 +250,7 @@ function ReportView({ report, period, onPeriod }: { report: Report; period: Peri
             rowKey={(a) => String(a.rank)}
             empty={<EmptyState title="The folder has no accounts." />}
           />
-        </section>
+        </Panel>
       </div>
     </article>
   );

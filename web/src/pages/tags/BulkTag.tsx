@@ -55,9 +55,7 @@ const refresh = graphql`
 const tagVideos = graphql`
   mutation BulkTagVideosMutation($tagId: ID!, $ids: [ID!]!) {
     tagVideos(tagId: $tagId, videoIds: $ids) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;
@@ -69,9 +67,7 @@ const untagVideos = graphql`
 const tagAccounts = graphql`
   mutation BulkTagAccountsMutation($tagId: ID!, $ids: [ID!]!) {
     tagAccounts(tagId: $tagId, accountIds: $ids) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;

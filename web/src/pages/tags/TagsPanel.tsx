@@ -11,13 +11,14 @@ import type { TagsPanelCreateMutation } from "../../__generated__/TagsPanelCreat
 import type { TagsPanelDeleteMutation } from "../../__generated__/TagsPanelDeleteMutation.graphql";
 import { paths } from "../../lib/paths";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { DataTable, type Column } from "../../components/DataTable";
+import { actionsColumn, DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
 import { Outcome } from "../../components/Outcome";
 import { formatCount, formatWhole } from "../../lib/format";
 import { useAction } from "../../relay/action";
 import { TagChips } from "./TagChips";
 import { Submit } from "../../components/Submit";
+import { Panel } from "../../components/Panel";
 
 const fragment = graphql`
   fragment TagsPanel_query on Query {
@@ -79,29 +80,23 @@ export function TagsPanel({ query }: { query: TagsPanel_query$key }) {
     { id: "videos", header: "Videos", cell: (t) => <Link to={filtered(paths.videos(), t.id)}>{formatWhole(t.videoCount)}</Link> },
     { id: "accounts", header: "Accounts", cell: (t) => <Link to={filtered(paths.accounts(), t.id)}>{formatWhole(t.accountCount)}</Link> },
     { id: "views", header: "Views", cell: (t) => <span title={formatWhole(t.totalViews)}>{formatCount(t.totalViews)}</span> },
-    {
-      id: "actions",
-      header: "Actions",
-      hidden: true,
-      cell: (t) => (
-        <ConfirmButton
-          question={`Delete the tag “${t.name}”? Its videos and accounts stay tracked.`}
-          confirmLabel="Delete"
-          disabled={remove.pending}
-          onConfirm={() =>
-            void remove
-              .run({ id: t.id }, { failed: "Could not delete the tag", done: () => `Deleted the tag “${t.name}”.` })
-              .then((r) => r && revalidate())
-          }
-        >
-          Delete tag {t.name}
-        </ConfirmButton>
-      ),
-    },
+    actionsColumn((t) => (
+      <ConfirmButton
+        question={`Delete the tag “${t.name}”? Its videos and accounts stay tracked.`}
+        confirmLabel="Delete"
+        disabled={remove.pending}
+        onConfirm={() =>
+          void remove
+            .run({ id: t.id }, { failed: "Could not delete the tag", done: () => `Deleted the tag “${t.name}”.` })
+            .then((r) => r && revalidate())
+        }
+      >
+        Delete tag {t.name}
+      </ConfirmButton>
+    )),
   ];
   return (
-    <section aria-labelledby="tags-heading" className="panel">
-      <h2 id="tags-heading">Tags</h2>
+    <Panel title="Tags">
       <p className="muted">
         Label videos and accounts across folders; filter the Videos and Accounts lists by tag. Each tag's totals count the items carrying
         it.
@@ -118,7 +113,7 @@ export function TagsPanel({ query }: { query: TagsPanel_query$key }) {
         }
       />
       <Outcome outcome={remove.outcome} />
-    </section>
+    </Panel>
   );
 }
 

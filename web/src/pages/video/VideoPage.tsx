@@ -14,6 +14,7 @@ import { useRouteQuery } from "../../relay/route-query";
 import { AnalysisPanel } from "./AnalysisPanel";
 import { VideoSummary } from "./VideoSummary";
 import { ExportButton } from "../../components/ExportButton";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query VideoPageQuery($id: ID!) {
@@ -38,13 +39,12 @@ export default function VideoPage() {
         <Link to={paths.videos()}>← Videos</Link>
       </p>
       <VideoSummary video={data.video} />
-      <section aria-labelledby="history-heading" className="panel">
-        <h2 id="history-heading">Metric history</h2>
+      <Panel title="Metric history">
         <ExportButton kind="VIDEO_HISTORY" what="the daily history (30 days)" filter={{ videoId: data.video.id }} />
         <Suspense fallback={<Loading what="Loading the history" />}>
           <HistoryChart subject={data.video} />
         </Suspense>
-      </section>
+      </Panel>
       <AnalysisPanel video={data.video} balance={data.credits.totalRemaining} />
     </>
   );

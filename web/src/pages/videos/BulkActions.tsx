@@ -23,9 +23,7 @@ import { BulkTag, bulkTagQuery } from "../tags/BulkTag";
 const addMutation = graphql`
   mutation BulkActionsAddMutation($folderId: ID!, $videoIds: [ID!]!) {
     addVideosToFolder(folderId: $folderId, videoIds: $videoIds) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;
@@ -33,9 +31,7 @@ const addMutation = graphql`
 const untrackMutation = graphql`
   mutation BulkActionsUntrackMutation($ids: [ID!]!) {
     untrackVideos(ids: $ids) {
-      id
-      success
-      error
+      ...action_bulkItem @relay(mask: false)
     }
   }
 `;

@@ -8,6 +8,7 @@ import { graphql } from "react-relay";
 import type { TrackVideosFormMutation } from "../../__generated__/TrackVideosFormMutation.graphql";
 import { apiErrorOf, describeError } from "../../lib/errors";
 import { useMutationAsync } from "../../relay/mutations";
+import { Panel } from "../../components/Panel";
 
 const mutation = graphql`
   mutation TrackVideosFormMutation($url: String!, $connections: [ID!]!) {
@@ -85,8 +86,7 @@ export function TrackVideosForm({ connectionId }: { connectionId: string }) {
   }
 
   return (
-    <section aria-labelledby="track-heading" className="panel">
-      <h2 id="track-heading">Track videos</h2>
+    <Panel title="Track videos">
       <form onSubmit={submit} className="track-form">
         <label htmlFor="track-urls">Video URL</label>
         <p id="track-help" className="muted">
@@ -121,6 +121,6 @@ export function TrackVideosForm({ connectionId }: { connectionId: string }) {
           ))}
         </ul>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -18,6 +18,7 @@ import { TagFilter } from "../tags/TagFilter";
 import { TrackVideosForm } from "./TrackVideosForm";
 import { VIDEO_COLUMNS, VideosTable } from "./VideosTable";
 import { videoListOptions } from "./list-options";
+import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query VideosPageQuery($sort: VideoSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
@@ -36,8 +37,7 @@ export default function VideosPage() {
     <>
       <PageHeader title="Videos" />
       <TrackVideosForm connectionId={rootConnection("VideosTable_videos", { ...options })} />
-      <section aria-labelledby="tracked-heading" className="panel">
-        <h2 id="tracked-heading">Tracked videos</h2>
+      <Panel title="Tracked videos">
         <SavedViews query={data} list="VIDEOS" codec={videoListOptions} options={options} columns={columns} />
         <ListTools
           list="VIDEOS"
@@ -51,7 +51,7 @@ export default function VideosPage() {
           <TagFilter value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
         </ListTools>
         <VideosTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
-      </section>
+      </Panel>
     </>
   );
 }
