@@ -170,6 +170,10 @@ describe("Redis that loses its data", () => {
     await waitFor("the schedulers to be re-created", async () => (await schedulerCount("scrape")) >= 4, 10_000);
     expect(Date.now() - restartedAt).toBeLessThan(8_000);
     await waitFor("the due video's refresh", () => refreshedAfter(video.videoId, video.scrapedAt), 10_000);
-    expect(logLines(w).filter((l) => l.msg?.startsWith("job schedulers were missing"))[0]).toMatchObject({ reason: "reconnected" });
+    // The line is written after the schedulers are back: it may reach this process's pipe a moment later.
+    const healed = await waitFor("the worker to say what it re-created", () =>
+      logLines(w).find((l) => l.msg?.startsWith("job schedulers were missing")),
+    );
+    expect(healed).toMatchObject({ reason: "reconnected" });
   }, 60_000);
 });
