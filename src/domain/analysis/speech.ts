@@ -7,6 +7,7 @@
  *   recogniser doubts its words (the offline recogniser knows English only: other languages, singing and music
  *   come out as English-looking noise), is kept in the record, marked `used: false`, and judged by nothing:
  *   the hook, CTA and UGC judgements and the first-person count see no transcript; the reasons say why;
+ * - fewer than three recognised words are set aside too (music and noise give a word or two);
  * - no sound (the media has no audio stream) gives an empty transcript with the reason.
  *
  * What it cannot do: a confident recogniser that is wrong (clear English speech misheard) passes; the floor is a
@@ -15,6 +16,13 @@
 import { config } from "../../config.ts";
 import type { Transcript } from "./ports.ts";
 import type { TranscriptData } from "./service.ts";
+
+/**
+ * Fewer recognised words than this are no evidence: a hook needs at least three, and one or two words in a
+ * clip are what music and noise give a recogniser (a word or two at full confidence, e.g. "luo yeah" over a
+ * film's score).
+ */
+const MIN_RECOGNISED_WORDS = 3;
 
 /** The floor in force (SPEECH_CONFIDENCE_FLOOR). */
 export const speechConfidenceFloor = () => config.speech.confidenceFloor;
@@ -58,6 +66,12 @@ export function recognisedEvidence(t: Transcript, source: string, floor = speech
     note: `Transcript set aside: ${why}; it is kept in the record but was not used for any judgement.`,
   });
   if (t.doubt) return aside(`the ${source} words ${t.doubt}`);
+  const words = t.text.split(/\s+/).filter(Boolean).length;
+  if (words < MIN_RECOGNISED_WORDS) {
+    return aside(
+      `the recogniser (${source}) heard only ${words} word${words === 1 ? "" : "s"} ("${t.text}"), too few to tell speech from noise`,
+    );
+  }
   if (confidence != null && confidence < floor) {
     return aside(`the speech was recognised (${source}) with confidence ${confidence}, below the floor ${floor}`);
   }
