@@ -28,6 +28,7 @@ const ALL = [
   "pothos-prisma",
   "analysis-eval",
   "analysis-eval-real",
+  "analysis-eval-transcripts",
   "visual-time",
   "exports",
 ];

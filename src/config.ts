@@ -137,6 +137,8 @@ const schema = z.object({
   VISUAL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** On-screen text read with less confidence than this (0-1) is kept and marked, but never used for a judgement. */
   VISUAL_TEXT_CONFIDENCE_FLOOR: z.coerce.number().min(0).max(1).default(0.8),
+  /** A recognised transcript with less confidence than this (0-1) is kept and marked, but never used for a judgement. */
+  SPEECH_CONFIDENCE_FLOOR: z.coerce.number().min(0).max(1).default(0.5),
   TESSERACT_PATH: z.string().default("tesseract"),
   /** Whether the OpenAI-compatible analyser sends keyframes as images: `auto` when the model's name is a known vision
    *  model (gpt-4o, gpt-4.1, gpt-5, o-series, llava, …), `true`/`false` to decide; without images it gets the OCR text. */
@@ -628,6 +630,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       concurrency: e.VISUAL_CONCURRENCY,
       textConfidenceFloor: e.VISUAL_TEXT_CONFIDENCE_FLOOR,
     },
+    speech: { confidenceFloor: e.SPEECH_CONFIDENCE_FLOOR },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     revocationCheckIntervalMs: e.REVOCATION_CHECK_INTERVAL_MS,
     sessionMemoryMs: e.SESSION_MEMORY_MS,

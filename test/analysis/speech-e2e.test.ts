@@ -78,7 +78,11 @@ describe("analysis of real speech (yt-dlp + ffmpeg + pocketsphinx)", () => {
       transcriptSource: "pocketsphinx",
       transcript: GOFORWARD_TEXT,
       analysisProvider: "heuristic",
+      transcriptLanguage: "en",
+      transcriptUsed: true,
+      transcriptNote: null,
     });
+    expect(a.transcriptConfidence).toBeGreaterThan(0.5);
     expect(a.segments.length).toBeGreaterThanOrEqual(1);
     expect(a.segments.map((s: { text: string }) => s.text).join(" ")).toBe(GOFORWARD_TEXT);
     for (const s of a.segments) {

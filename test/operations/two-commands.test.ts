@@ -40,6 +40,7 @@ const TEST_PROGRAMS: Record<string, string | null> = {
   promtool: "prometheus", // test/operations/metrics.test.ts
   ffmpeg: "ffmpeg",
   ffprobe: "ffmpeg",
+  "espeak-ng": "espeak-ng", // other languages spoken for the speech gate (test/providers/transcription-pocketsphinx.test.ts, test/analysis/missing-streams-e2e.test.ts)
   "yt-dlp": "yt-dlp",
   "redis-server": "redis-server", // private and cluster Redis servers (test/operations/private-services.ts, test/helpers/redis-cluster.ts)
   "redis-cli": "redis-server", // redis-tools, which redis-server depends on

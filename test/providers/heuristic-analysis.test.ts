@@ -43,6 +43,37 @@ describe("hook style and phrase", () => {
     expect(result.hookPhrase).toBe(phrase);
   });
 
+  // The families read by structure (none of these sentences is in bench/analysis-eval/transcripts.ts).
+  it.each([
+    // A count at the start of a list.
+    ["how_to", "Four podcasts that made me smarter this year. The first is about history."],
+    ["how_to", "Top 5 snacks for a long drive."],
+    ["how_to", "Things nobody warns you about when you adopt a puppy."],
+    ["how_to", "Try this before you repaint the whole room."],
+    ["how_to", "The quickest way to clean a cast iron pan."],
+    // A relatable caption.
+    ["direct_address", "Me trying to stay awake in a two hour meeting."],
+    ["direct_address", "Cats trying to catch a laser dot."],
+    ["direct_address", "When your friend says she's five minutes away."],
+    ["direct_address", "This is your sign to book the trip."],
+    ["direct_address", "Students who study the night before, this one's for you."],
+    // A challenge or first-person account.
+    ["story", "I drank a gallon of water a day for a month."],
+    ["story", "We lived in a van for 100 days."],
+    ["story", "Day 47 of building my own cabin."],
+    // A contrarian opening.
+    ["bold_claim", "Nobody tells you how expensive dogs really are."],
+    ["bold_claim", "No one is going to tell you this, but your landlord can't do that."],
+    ["bold_claim", "Everyone says cardio burns fat. It mostly doesn't."],
+    ["bold_claim", "You're not broke, you're disorganised."],
+    // ... but withholding what "this" is remains a tease, and "nobody" later in a sentence changes nothing.
+    ["curiosity_gap", "Nobody talks about this part of moving abroad."],
+    ["question", "Why is nobody talking about the new tax rule?"],
+    ["story", "When I started my job I knew nobody."],
+  ] as const)("%s by structure: %j", (style, transcript) => {
+    expect(analyse(transcript).hookStyle).toBe(style);
+  });
+
   it("finds no hook in a plain opening and then leaves the phrase empty", () => {
     expect(analyse("The weather here is mild. We walked along the river.")).toMatchObject({ hookStyle: "none", hookPhrase: "" });
   });
@@ -215,8 +246,9 @@ describe("edge cases and contract", () => {
     expect(reasons).toEqual([
       'hookStyle curiosity_gap: the speech\'s opening "Stop scrolling. I tried this hack, link in bio." matched "stop scrolling"',
       'ugc personal +1 (personal experience): "i tried"',
+      'ugc personal +1 (first-person account): "i tried"',
       "ugc personal +1 (first-person voice): 1 first-person words",
-      "ugcFit high, confidence 70: personal 2 vs brand 0",
+      "ugcFit high, confidence 80: personal 3 vs brand 0",
       'ctaType link_in_bio: "link in bio" in "I tried this hack, link in bio."',
     ]);
   });
@@ -240,6 +272,12 @@ describe("the current forms of calls to action", () => {
     ["comment", "Comment 'recipe' for the full list."],
     ["comment", "Type YES in the comments if you want the template."],
     ["comment", "Drop a fire emoji in the comments for part two."],
+    ["comment", "Comment OWN or RENT and I'll send you my calculator."],
+    ["comment", "Comment TEA, COFFEE or WATER below."],
+    ["comment", "Type SPICY or MILD and I'll send the recipe."],
+    ["visit_url", "Full video on YouTube!"],
+    ["visit_url", "The whole recipe is on my blog."],
+    ["follow", "Follow for part 2."],
     ["share", "Save this for your next grocery run."],
     ["share", "Send this to someone who needs it."],
     ["shop", "Use code MAYA10 at checkout."],

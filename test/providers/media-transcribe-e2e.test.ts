@@ -14,11 +14,10 @@ import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import type { MediaInput } from "../../src/domain/analysis/ports.js";
 import { readWavInfo } from "../../src/providers/media/wav.js";
 import { YtdlpMediaProvider } from "../../src/providers/media/ytdlp.js";
-import { lookAtVideo } from "../../src/domain/analysis/visual/look.js";
-import { createVisualProviders } from "../../src/main/providers.js";
 import { PocketsphinxTranscriber } from "../../src/providers/transcription/pocketsphinx.js";
 import {
   GOFORWARD_TEXT,
+  ffmpeg,
   makeGoforwardMp4,
   makeGoforwardWav,
   serveDirectory,
@@ -50,6 +49,8 @@ beforeAll(async () => {
   await mkdir(files);
   makeGoforwardWav(join(files, "clip.wav"));
   makeGoforwardMp4(join(files, "clip.wav"), join(files, "clip.mp4"));
+  // A video without an audio stream at all (a screen recording, a film clip posted without sound).
+  ffmpeg(["-f", "lavfi", "-i", "testsrc=s=160x120:r=10:d=2", "-c:v", "libx264", "-an", join(files, "silent.mp4")]);
   await writeFile(join(files, "captions.en.vtt"), CAPTIONS_VTT);
   await writeFile(join(files, "with-captions.html"), page('<track kind="captions" src="captions.en.vtt" srclang="en" label="English">'));
   await writeFile(join(files, "broken-captions.html"), page('<track kind="captions" src="missing.vtt" srclang="en" label="English">'));
@@ -158,12 +159,25 @@ describe("yt-dlp media provider + pocketsphinx, real programs on a loopback serv
       workDir: await mkdtemp(join(root, "work-")),
       withVideo: true,
     });
-    // The generic extractor cannot tell a WAV has no video, so yt-dlp hands it over as the rendition; the visual stage then says so.
-    const evidence = await lookAtVideo(audioOnly.videoPath!, createVisualProviders(), { workDir });
-    expect(evidence.keyframes).toEqual([]);
-    expect(evidence.skipped).toEqual([expect.stringMatching(/^keyframes: vision:ffmpeg: the file has no video ffmpeg can read/)]);
+    // The generic extractor cannot tell a WAV has no video, so yt-dlp hands it over as the rendition; the probe finds
+    // no video stream in it, so the visual stage gets no rendition, with the reason, and the sound is the audio.
+    expect(audioOnly.videoPath).toBeNull();
+    expect(audioOnly.videoUnavailable).toBe("the media has no video stream (sound only)");
     const transcript = await new PocketsphinxTranscriber().transcribe(audioOnly.wavPath!);
     expect(transcript.text).toBe(GOFORWARD_TEXT);
+  });
+
+  it("a video without an audio stream: the rendition for the visual stage, no audio, and the reason (not a failure)", async () => {
+    const media = await new YtdlpMediaProvider().fetch(input("/silent.mp4"), {
+      workDir: await mkdtemp(join(root, "work-")),
+      withVideo: true,
+    });
+    expect(media.videoPath).toMatch(/video\.mp4$/);
+    expect(media.wavPath).toBeNull();
+    expect(media.captions).toBeNull();
+    expect(media.audioUnavailable).toBe("the media has no audio stream");
+    const withoutVideo = await new YtdlpMediaProvider().fetch(input("/silent.mp4"), { workDir: await mkdtemp(join(root, "work-")) });
+    expect(withoutVideo).toMatchObject({ wavPath: null, audioUnavailable: "the media has no audio stream" });
   });
 
   it("with withVideo, leaves out a rendition larger than maxBytes, and still transcribes", async () => {
@@ -276,7 +290,7 @@ describe("yt-dlp media provider error handling, with stand-in programs", () => {
     );
     await expectProviderError(
       new YtdlpMediaProvider({ ytdlpPath: fake }).fetch(input("/clip.wav"), { workDir }),
-      /has no audio ffmpeg can decode/,
+      /cannot be read as audio or video/,
       false,
     );
   });

@@ -386,6 +386,8 @@ describe("openai transcription", () => {
         { start: 1.2, end: 2.8, text: "ten meters." },
       ],
       language: "en",
+      // exp(avg_logprob) of the one segment that gives it: the server's own measure of how sure it was.
+      confidence: Math.round(Math.exp(-0.2) * 1000) / 1000,
     });
 
     expect(calls[0]!.path).toBe("/v1/audio/transcriptions");
@@ -402,7 +404,24 @@ describe("openai transcription", () => {
 
   it("returns no segments when the server gives none, rather than making some up", async () => {
     handlers = [json(200, { text: "hello there" })];
-    expect(await transcriber().transcribe(wavPath)).toEqual({ text: "hello there", segments: [], language: null });
+    expect(await transcriber().transcribe(wavPath)).toEqual({ text: "hello there", segments: [], language: null, confidence: null });
+  });
+
+  it("carries the language the model heard (French speech: fr) and a low confidence when its segments are unsure", async () => {
+    handlers = [
+      json(200, {
+        language: "french",
+        text: "Bonjour à tous.",
+        segments: [
+          { start: 0, end: 1, text: "Bonjour", avg_logprob: -0.1 },
+          { start: 1, end: 4, text: "à tous.", avg_logprob: -1.5 },
+        ],
+      }),
+    ];
+    const t = await transcriber().transcribe(wavPath);
+    expect(t.language).toBe("fr");
+    // (exp(-0.1) × 1 s + exp(-1.5) × 3 s) / 4 s
+    expect(t.confidence).toBeCloseTo((Math.exp(-0.1) + 3 * Math.exp(-1.5)) / 4, 3);
   });
 
   it("rejects an answer that is not verbose_json, not retryable", async () => {

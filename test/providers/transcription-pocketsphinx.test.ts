@@ -2,13 +2,14 @@
  * The pocketsphinx provider: its output parser, the real program on real speech, process handling
  * with stand-in programs, and the word-error-rate arithmetic of bench/wer.ts.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIBRIVOX_DIR, normaliseWords, parseReferenceFile, wordEdits, wordErrorRate } from "../../bench/wer.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
-import { parsePocketsphinxOutput, PocketsphinxTranscriber } from "../../src/providers/transcription/pocketsphinx.js";
+import { englishDoubt, parsePocketsphinxOutput, PocketsphinxTranscriber } from "../../src/providers/transcription/pocketsphinx.js";
 import { createTranscriptionProvider } from "../../src/main/providers.js";
 import { ffmpeg, GOFORWARD_TEXT, makeGoforwardWav, standInProgram } from "../fixtures/media/server.js";
 
@@ -61,6 +62,10 @@ describe("parsePocketsphinxOutput", () => {
         { start: 5.41, end: 6, text: "and stop" },
       ],
       language: "en",
+      languageAssumed: true,
+      // The words' posteriors weighted by their durations: "ten" (0.24) and "stop" (0.00001) pull it down.
+      confidence: 0.631,
+      doubt: null,
     });
   });
 
@@ -78,7 +83,57 @@ describe("parsePocketsphinxOutput", () => {
   });
 
   it("returns an empty transcript for silence", () => {
-    expect(parsePocketsphinxOutput("")).toEqual({ text: "", segments: [], language: "en" });
+    expect(parsePocketsphinxOutput("")).toEqual({
+      text: "",
+      segments: [],
+      language: "en",
+      languageAssumed: true,
+      confidence: null,
+      doubt: null,
+    });
+  });
+});
+
+describe("englishDoubt: whether the recogniser's words read as English", () => {
+  it("doubts text that is mostly fillers and repeats (music, speech in another language)", () => {
+    expect(englishDoubt("oh oh oh and really do")).toMatch(/mostly fillers and repeats \(3 of 6\)/);
+    expect(englishDoubt("la mort de la la la the only about a lot of")).toBeNull(); // 2 of 11: noise, but not this kind
+    expect(englishDoubt("la la la la the la")).toMatch(/mostly fillers/);
+  });
+
+  it("trusts ordinary English, short or long", () => {
+    expect(englishDoubt("go forward ten meters")).toBeNull();
+    expect(englishDoubt("had he married a more amiable woman he might have been made still more respectable")).toBeNull();
+    expect(englishDoubt("")).toBeNull();
+  });
+
+  it("doubts a long text whose letter statistics are another language's", () => {
+    expect(englishDoubt("bonjour à tous aujourd'hui je vais vous montrer comment préparer une tarte aux pommes")).toMatch(
+      /do not read as English \(their letter statistics are closest to fra/,
+    );
+  });
+});
+
+describe("the confidence of real recognitions", () => {
+  it("is high for real English speech and low for French and Japanese speech pocketsphinx cannot read", async () => {
+    const spoken = async (voice: string, text: string) => {
+      const raw = join(dir, `${voice}.raw.wav`);
+      execFileSync("espeak-ng", ["-v", voice, "-w", raw, text]);
+      const wav = join(dir, `${voice}.wav`);
+      ffmpeg(["-i", raw, "-ar", "16000", "-ac", "1", wav]);
+      return new PocketsphinxTranscriber().transcribe(wav);
+    };
+    const english = await new PocketsphinxTranscriber().transcribe(goforward);
+    expect(english.confidence).toBeGreaterThan(0.7);
+    const french = await spoken(
+      "fr-fr",
+      "Bonjour à tous, aujourd'hui je vais vous montrer comment préparer une tarte aux pommes très simple.",
+    );
+    const japanese = await spoken("ja", "こんにちは、今日は簡単なりんごのケーキの作り方を紹介します。");
+    for (const t of [french, japanese]) {
+      expect(t.text.length).toBeGreaterThan(0); // it does write English words for them
+      expect(t.confidence).toBeLessThan(0.5);
+    }
   });
 });
 

@@ -72,7 +72,15 @@ async function everyEvent(workspaceId: string): Promise<void> {
   // analysis.completed and analysis.failed
   const done = await analyze(workspaceId, await trackedVideo(workspaceId), {});
   await advance(done.analysisId, "pending", "downloading");
-  await storeTranscript(done.analysisId, { transcript: "follow for more", segments: [], transcriptSource: "captions" });
+  await storeTranscript(done.analysisId, {
+    transcript: "follow for more",
+    segments: [],
+    transcriptSource: "captions",
+    language: "en",
+    confidence: null,
+    used: true,
+    note: null,
+  });
   await advance(done.analysisId, "transcribed", "analyzing");
   await complete(
     done.analysisId,

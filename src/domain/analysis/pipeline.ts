@@ -51,6 +51,7 @@ import {
 import { analysisJobState, enqueueAnalysis } from "./jobs.ts";
 import type { ContentAnalysisProvider, MediaProvider, Segment, TranscriptionProvider, VisualProviders } from "./ports.ts";
 import { mediaInput, visualEvidenceFor, withSetAside } from "./visual/stage.ts";
+import { captionsEvidence, recognisedEvidence, silentEvidence, transcriptForJudgement } from "./speech.ts";
 import { keepVideo, removeAnalysisDir, removeEndedAnalysisDirs, scratchDir } from "./workdir.ts";
 
 export interface AnalysisProviders {
@@ -83,18 +84,20 @@ export async function runAnalysis(analysisId: string, providers: AnalysisProvide
     if (a.status === "transcribed") a = (await advance(a.id, "transcribed", "analyzing")) ?? (await reload(a.id));
     if (a.status === "analyzing") {
       const visual = await visualEvidenceFor(a, video, providers, { signal, lastAttempt: isLastAttempt(run) });
+      const speech = transcriptForJudgement(a);
       const analysed = await providers.content.analyze(
         {
           platform: video.platform,
-          transcript: a.transcript ?? "",
-          segments: (a.segments as unknown as Segment[] | null) ?? [],
+          transcript: speech.transcript,
+          segments: (speech.segments as unknown as Segment[] | null) ?? [],
           description: video.description,
           hashtags: video.hashtags,
           visual,
         },
         { signal },
       );
-      const result = withSetAside(analysed, visual);
+      const noted = a.transcriptNote ? { ...analysed, reasons: [...(analysed.reasons ?? []), a.transcriptNote] } : analysed;
+      const result = withSetAside(noted, visual);
       a = (await complete(a, result, providers.content.name)) ?? (await reload(a.id));
     }
     return await ended(a.id, a.status);
@@ -182,7 +185,8 @@ const seesVideo = (providers: AnalysisProviders) => Boolean(providers.visual?.ke
 /**
  * The `downloading` stage: media from the provider (with the video rendition when the visual stage
  * will look at it, kept in the analysis's work directory for the analyzing stage), then the platform's
- * captions as the transcript when there are any, else speech recognition of the audio.
+ * captions as the transcript when there are any, else speech recognition of the audio, gated by ./speech.ts
+ * (below the confidence floor or doubted: kept, not used); no audio stream: an empty transcript with the reason.
  */
 async function fetchTranscript(
   analysisId: string,
@@ -195,10 +199,13 @@ async function fetchTranscript(
   try {
     const media = await providers.media.fetch(mediaInput(video), { workDir, signal, withVideo });
     if (withVideo) await keepVideo(analysisId, media);
-    if (media.captions) return { transcript: media.captions.text, segments: media.captions.segments, transcriptSource: "captions" };
-    if (!media.wavPath) throw new AnalysisInputError("The video has neither captions nor audio to transcribe.");
+    if (media.captions) return captionsEvidence(media.captions);
+    // No sound: the analysis goes on from what the video shows (and its description), the transcript empty with the reason.
+    if (!media.wavPath && media.audioUnavailable && (!withVideo || media.videoPath)) return silentEvidence(media.audioUnavailable);
+    if (!media.wavPath)
+      throw new AnalysisInputError(`The video has neither sound nor picture to analyse (${media.audioUnavailable ?? "no audio"}).`);
     const t = await providers.transcription.transcribe(media.wavPath, { signal });
-    return { transcript: t.text, segments: t.segments, transcriptSource: providers.transcription.name };
+    return recognisedEvidence(t, providers.transcription.name);
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -21,8 +21,10 @@ export interface MediaInput {
 export interface MediaResult {
   /** The platform's own captions, when present: used as the transcript before any ASR. */
   captions: { text: string; segments: Segment[]; language: string | null } | null;
-  /** 16 kHz mono 16-bit WAV of the audio; null only when captions were found and no audio fetched. */
+  /** 16 kHz mono 16-bit WAV of the audio; null when captions were found and no audio fetched, or when the media has no sound (`audioUnavailable`). */
   wavPath: string | null;
+  /** Why there is no audio to transcribe (the media has no audio stream), when `wavPath` is null for that reason. */
+  audioUnavailable?: string;
   durationSeconds: number | null;
   /**
    * A small video rendition for the visual stage (the lowest format that has video, bounded in bytes
@@ -50,7 +52,18 @@ export interface Segment {
 export interface Transcript {
   text: string;
   segments: Segment[];
+  /** BCP 47; null when unknown (the recogniser heard speech it cannot tell the language of). */
   language: string | null;
+  /** How sure the recogniser is of its words, 0-1; null or absent when it does not say. */
+  confidence?: number | null;
+  /** `language` is the one the recogniser knows, assumed rather than heard (an English-only recogniser says "en" of any speech). */
+  languageAssumed?: boolean;
+  /**
+   * Why the words do not read as speech in a language the recogniser knows, in words (mostly fillers and
+   * repeats, another language's letter statistics); absent when nothing is in doubt. A doubted transcript is
+   * kept and marked, never judged.
+   */
+  doubt?: string | null;
 }
 
 export interface TranscriptionProvider {

@@ -173,7 +173,8 @@ export const loadAnalysis = (id: string) => prisma.videoAnalysis.findUnique({ wh
 
 /** Every column of an analysis, as the Prisma model names them (RETURNING of the raw state moves). */
 const ANALYSIS_COLUMNS = Prisma.raw(`id, workspace_id AS "workspaceId", video_id AS "videoId", status::text AS status, error,
-  transcript_source AS "transcriptSource", transcript, segments, hook_style AS "hookStyle", hook_phrase AS "hookPhrase",
+  transcript_source AS "transcriptSource", transcript, segments, transcript_language AS "transcriptLanguage",
+  transcript_confidence AS "transcriptConfidence", transcript_used AS "transcriptUsed", transcript_note AS "transcriptNote", hook_style AS "hookStyle", hook_phrase AS "hookPhrase",
   ugc_fit AS "ugcFit", ugc_confidence AS "ugcConfidence", cta_type AS "ctaType", cta_destination_url AS "ctaDestinationUrl",
   analysis_provider AS "analysisProvider", hook_source AS "hookSource", reasons, visual, reservation_id AS "reservationId", created_at AS "createdAt",
   updated_at AS "updatedAt", completed_at AS "completedAt"`);
@@ -195,7 +196,11 @@ export async function advance(
     SET status = ${to}::"AnalysisStatus", updated_at = clock_timestamp(),
         transcript = COALESCE(${transcript?.transcript ?? null}, transcript),
         segments = COALESCE(${transcript ? JSON.stringify(transcript.segments) : null}::jsonb, segments),
-        transcript_source = COALESCE(${transcript?.transcriptSource ?? null}, transcript_source)
+        transcript_source = COALESCE(${transcript?.transcriptSource ?? null}, transcript_source),
+        transcript_language = CASE WHEN ${transcript !== undefined}::boolean THEN ${transcript?.language ?? null}::text ELSE transcript_language END,
+        transcript_confidence = CASE WHEN ${transcript !== undefined}::boolean THEN ${transcript?.confidence ?? null}::float8 ELSE transcript_confidence END,
+        transcript_used = CASE WHEN ${transcript !== undefined}::boolean THEN ${transcript?.used ?? null}::boolean ELSE transcript_used END,
+        transcript_note = CASE WHEN ${transcript !== undefined}::boolean THEN ${transcript?.note ?? null}::text ELSE transcript_note END
     WHERE id = ${id}::uuid AND status = ${from}::"AnalysisStatus"
     RETURNING ${ANALYSIS_COLUMNS}`);
   if (row) await announce(row);
@@ -206,6 +211,14 @@ export interface TranscriptData {
   transcript: string;
   segments: Segment[];
   transcriptSource: string;
+  /** BCP 47, or null when unknown. */
+  language: string | null;
+  /** 0-1; null when the source does not say (platform captions). */
+  confidence: number | null;
+  /** Whether the content analysis may judge from it (./speech.ts). */
+  used: boolean;
+  /** Why it is empty or set aside; null when used. */
+  note: string | null;
 }
 
 export const storeTranscript = (id: string, t: TranscriptData) => advance(id, "downloading", "transcribed", t);

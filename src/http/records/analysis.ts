@@ -166,8 +166,26 @@ export const analysisSchema = z
     segments: z.array(segment).nullable().meta({ description: "The transcript as timed segments; null before status transcribed." }),
     transcriptSource: z.string().nullable().meta({
       description:
-        "Where the transcript came from: `captions` (the platform's own captions, used first), `pocketsphinx` or `openai` (speech recognition).",
+        "Where the transcript came from: `captions` (the platform's own captions, used first), `pocketsphinx` or `openai` (speech recognition); `none` when the media has no audio stream (the transcript is then empty).",
     }),
+    transcriptLanguage: z.string().nullable().meta({
+      description:
+        "The transcript's language, BCP 47 (`en`, `fr`): the caption track's, or the one the recogniser heard; null when unknown (e.g. speech the English-only offline recogniser could not read) and before status transcribed.",
+    }),
+    transcriptConfidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .meta({ description: "How sure the speech recogniser was of the transcript, 0-1; null when it does not say (platform captions)." }),
+    transcriptUsed: z.boolean().nullable().meta({
+      description:
+        "Whether the analysis judged from the transcript: false when it was set aside (recognised below the confidence floor SPEECH_CONFIDENCE_FLOOR, 0.5 by default, or words that do not read as a language the recogniser knows) or is empty; such a transcript is kept here but used for no judgement. Null before status transcribed and for analyses made before it was kept.",
+    }),
+    transcriptNote: z
+      .string()
+      .nullable()
+      .meta({ description: "Why the transcript is empty or was set aside, in words (also among `reasons`); null when it was used." }),
     hookStyle: z
       .enum(HOOK_STYLE_VALUES)
       .nullable()
@@ -214,6 +232,10 @@ export function toAnalysisItem(a: VideoAnalysis): z.infer<typeof analysisSchema>
     transcript: a.transcript,
     segments: (a.segments as z.infer<typeof segment>[] | null) ?? null,
     transcriptSource: a.transcriptSource,
+    transcriptLanguage: a.transcriptLanguage,
+    transcriptConfidence: a.transcriptConfidence,
+    transcriptUsed: a.transcriptUsed,
+    transcriptNote: a.transcriptNote,
     hookStyle: a.hookStyle as z.infer<typeof analysisSchema>["hookStyle"],
     hookPhrase: a.hookPhrase,
     ugcFit: a.ugcFit as z.infer<typeof analysisSchema>["ugcFit"],

@@ -4,9 +4,12 @@
  * rule and the words that matched it).
  *
  * - Hook: the opening (segments starting in the first 3 seconds, at least a few words, at most a
- *   dozen, cut at the first sentence end) is matched against cue phrases per style, in a fixed
- *   priority order. When the speech has no recognisable hook, the description's first sentence
- *   (the written hook) is tried.
+ *   dozen, cut at the first sentence end) is matched against cues per style, in a fixed priority
+ *   order. The cues read the opening's structure where they can: a contrarian reversal ("nobody …
+ *   tells you", "everyone says") is a bold claim; a caption's subject "trying to …", "when your …",
+ *   "<people> who …" addresses the viewer; a first-person past tense ("I tried", "we tested") or
+ *   "day N of" tells a story; a count at the start of a list ("five apps …") is a how-to. When the
+ *   speech has no recognisable hook, the description's first sentence (the written hook) is tried.
  * - UGC fit: personal signals (first-person voice, personal experience, casual language) against
  *   brand signals (ad disclosure, brand voice, sales and polished marketing language); the balance
  *   gives the fit, the amount and agreement of the evidence the confidence.
@@ -90,22 +93,50 @@ const MAX_HOOK_WORDS = 12;
 /** A greeting or filler word before the hook proper ("so", "okay guys,"). */
 const LEAD = String.raw`^(?:(?:so|okay|ok|alright|hey|hi|um|uh|guys|well)[,!.]?\s+)*`;
 
-/** Cue phrases per style, in priority order: the first style whose pattern matches wins. */
+/** A number at the start of a list: a digit or a number word. */
+const COUNT = String.raw`(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)`;
+/** Past tenses of a first-person account ("I tried", "we tested", "I said yes"): regular ones by their ending, common irregular ones by name. */
+const DID = String.raw`(?:\w+ed|said|ran|made|built|spent|ate|went|took|gave|bought|did|got|quit|lost|found|let|paid|drove|sold|left|wore|kept|met|told|threw|wrote|swam|flew|slept|sat|drank|woke|came|saw|became|began|broke|caught|chose|felt|fought|forgot|grew|heard|held|knew|rode|sang|sent|spoke|stood|taught|thought|won|fed|fell|dug|hung)`;
+
+/**
+ * Cue phrases per style, in priority order: the first style whose pattern matches wins. The rules read the
+ * structure of an opening rather than fixed phrases: who it addresses, whether it starts with a count, a
+ * first-person past tense, a "nobody … tells you" reversal; the anchored ones (`LEAD`) only at the start.
+ */
 const HOOK_RULES: [HookStyle, RegExp][] = [
   [
-    "curiosity_gap",
-    /\b(you won'?t believe|you'?ll never guess|wait (for it|for the end|till|until)|watch (until|till|to) the end|keep watching|(nobody|no one) (talks about|tells you|is talking about)|the secret (to|of|behind)|what happened next|here'?s what happened|you need to see|i can'?t believe|stop scrolling|don'?t scroll|don'?t skip|this changes everything|guess what|plot twist|not what you think|until you see)\b/,
-  ],
-  [
-    "direct_address",
+    // Contrarian openings: a reversal of what "nobody"/"everyone" says, or an announced opinion. "Nobody talks about
+    // this step" withholds what it is: a curiosity gap, below.
+    "bold_claim",
     new RegExp(
       LEAD +
-        String.raw`(pov\b|if you'?re\b|if you are\b|if you (have|had|ever|struggle|want|love|hate|need|own|work)\b|this (one )?is for\b|calling all\b|attention\b|to (all )?(the|my) \w+|for (anyone|everyone|those|all of you) who\b|dear \w+)`,
+        String.raw`((nobody|no one)\b[^.?!]{0,40}?\b(tells?|told|says?|said|talks?|talking|warns?|warned|admits?|mentions?)\b(?! (you )?(about )?(this|these)\b)|(nobody|no one) (is|was)? ?(going|gonna) to\b|everyone (says|thinks|tells you|is wrong)\b|unpopular opinion|hot take|hear me out|controversial( opinion)?\b|you'?re not \w+,? you'?re \w+)`,
     ),
   ],
   [
+    "curiosity_gap",
+    /\b(you won'?t believe|you'?ll never guess|wait (for it|for the end|till|until)|watch (until|till|to) the end|keep watching|(watch|see) what happens|(nobody|no one) (talks|is talking|tells you) about (this|these)|the secret (to|of|behind)|what happened next|here'?s what happened|you need to see|i can'?t believe|stop scrolling|don'?t scroll|don'?t skip|this changes everything|guess what|plot twist|not what you think|until you see)\b/,
+  ],
+  [
+    // A viewer called out, or a relatable caption: "POV:", "if you're…", "me trying to…", "when your mom…", "girls who…".
+    "direct_address",
+    new RegExp(
+      LEAD +
+        String.raw`(pov\b|if you'?re\b|if you are\b|if you (have|had|ever|struggle|want|love|hate|need|own|work)\b|this (one )?is for\b|this is your sign\b|calling all\b|attention\b|to (all )?(the|my) \w+|for (anyone|everyone|those|all of you) who\b|dear \w+|(?!(i|i'm|we|we're)\b)(\S+ ){1,3}trying to\b|when (your|you|ur)\b(?![^?]*\?)|(\w+ )?\w+s who\b)`,
+    ),
+  ],
+  [
+    // A first-person account of something done: a story or a challenge ("I tried X for a week", "day 12 of …").
+    "story",
+    new RegExp(LEAD + String.raw`((i|we) (just |finally |actually )?${DID}\b|day \d+ of\b|my \w+( \w+)? (just|finally|literally) \w+)`),
+  ],
+  [
     "how_to",
-    /\b(how to|here'?s how|how i\b|let me show you|i'?ll show you|i'?m (going to|gonna) show you|step by step|tutorial|the (easiest|fastest|best|right) way to|learn (how|to)\b|recipe|diy\b|(\d+|two|three|four|five|six|seven|eight|nine|ten) ([a-z]+ )?(ways|tips|steps|hacks|tricks|things|mistakes|reasons|habits|ideas|lessons|signs)\b)/,
+    new RegExp(
+      String.raw`\b(how to|here'?s how|how i\b|let me show you|i'?ll show you|i'?m (going to|gonna) show you|step by step|tutorial|the (\w+est|best|right|only) way to|learn (how|to)\b|recipe|diy\b|${COUNT} ([a-z]+ )?(ways|tips|steps|hacks|tricks|things|mistakes|reasons|habits|ideas|lessons|signs)\b)|` +
+        LEAD +
+        String.raw`((top )?${COUNT} (\S+ ){0,2}?[a-z]+s\b(?! (ago|old|later)\b)|(the )?things (that|i|you|we|to|nobody|no one)\b|(do|try) this (before|when|if|after|instead|every)\b)`,
+    ),
   ],
   [
     "statistic",
@@ -120,11 +151,11 @@ const HOOK_RULES: [HookStyle, RegExp][] = [
   ],
   [
     "story",
-    /\b(storytime|story time|when i\b|the day (i|my|we)\b|so (i|my|we)\b|(yesterday|last (week|night|month|year)|this morning|today) (i|my|we)\b|i remember\b|once upon|(i|we) (was|were|had|got|went|tried|bought|quit|found|made|decided|started|moved|lost|spent|ate|eat|used|wore)\b|my (mom|dad|boyfriend|girlfriend|husband|wife|friend|boss|sister|brother|kids?|son|daughter)\b|what (i|we) (eat|ate|bought|got|wore|did))/,
+    /\b(storytime|story time|when i\b|the day (i|my|we)\b|so (i|my|we)\b|(yesterday|last (week|night|month|year)|this morning|today) (i|my|we)\b|i remember\b|once upon|(i|we) (was|were|had|got|went|tried|bought|quit|found|made|decided|started|moved|lost|spent|ate|eat|used|wore)\b|my (mom|dad|boyfriend|girlfriend|husband|wife|friend|boss|sister|brother|kids?|son|daughter)\b|what (i|we) (eat|ate|bought|got|wore|did|spent|earn|earned))/,
   ],
   [
     "bold_claim",
-    /\b(stop\b|never\b|always\b|the (best|worst|only|biggest|most|number one)\b|unpopular opinion|hot take|is dead\b|is a scam|is a lie|overrated|underrated|everyone is wrong|you'?re doing (it|this|\w+) wrong|nobody needs|don'?t (buy|use|do)\b|you (must|need to|have to)\b|the truth\b|changed my life|game ?changer|will change your|i guarantee|trust me|best \w+ ever)\b/,
+    /\b(stop\b|never\b|always\b|the (best|worst|only|biggest|most|number one)\b|unpopular opinion|hot take|is dead\b|is a scam|is a lie|overrated|underrated|everyone is wrong|you'?re doing (it|this|\w+) wrong|(you'?ve|you have) been \w+ing (it |this |\w+ )?wrong|nobody needs|don'?t (buy|use|do)\b|you (must|need to|have to)\b|the truth\b|changed my life|game ?changer|will change your|i guarantee|trust me|best \w+ ever)\b/,
   ],
 ];
 
@@ -226,6 +257,13 @@ const PERSONAL_SIGNALS: Signal[] = [
       /\b(i (tried|bought|used|tested|switched|found|love|hate|swear|needed|got|made|wish)|i'?ve been (using|trying|wearing|doing)|my (experience|skin|hair|routine|honest|favou?rite|go-to|morning|kids?|apartment|room|closet|collection|first)|honest(ly)? review|not sponsored|(day|week) in (my|the) life|get ready with me|grwm|storytime|story time|haul|unboxing|what i (eat|ate|bought|got|wore)|real talk|obsessed)\b/g,
     weight: 1,
     cap: 2,
+  },
+  {
+    // Telling what one did ("I tried", "I built", "I spent"): an account of one's own experience, not a brand's.
+    label: "first-person account",
+    pattern: new RegExp(String.raw`\bi (just |finally |actually )?${DID}\b|\bday \d+ of\b`, "g"),
+    weight: 1,
+    cap: 1,
   },
   {
     label: "casual language",
@@ -367,6 +405,9 @@ export function judgeUgc(personal: number, brand: number): Ugc {
 // ---------------------------------------------------------------------------------------------
 // Call to action
 
+/** A comment keyword as creators write it: one word, maybe quoted. */
+const KEYWORD = String.raw`["'“‘]?[\w-]+["'”’]?`;
+
 /** Cue phrases per CTA type, in priority order: the most specific destination wins over a generic ask. */
 const CTA_RULES: [CtaType, RegExp][] = [
   [
@@ -376,14 +417,18 @@ const CTA_RULES: [CtaType, RegExp][] = [
   ["link_in_bio", /\b(link (is )?in (my |the |our )?(bio|profile)|in (my|the|our) bio|bio link)\b/],
   [
     "visit_url",
-    /\b((visit|go to|head (over )?to|check out) (\S+\.(com|net|org|io|co|shop|store|app)|\S+ dot com|our website|the website|my website|the site)|links? (is |are )?(below|down below|in the description|in the comments)|click (the |this )?link)\b/,
+    // A URL or website named; or the rest of the video elsewhere: "full video on YouTube", "the full tutorial is on my channel".
+    /\b((visit|go to|head (over )?to|check out) (\S+\.(com|net|org|io|co|shop|store|app)|\S+ dot com|our website|the website|my website|the site)|links? (is |are )?(below|down below|in the description|in the comments)|click (the |this )?link|(full|whole|entire|long|longer|extended|uncut) (\w+ )?(video|review|tutorial|version|story|episode|vlog|recipe|interview|breakdown)( is| is up| is live)? (on|over on|at) (my |our |the )?(youtube|channel|patreon|podcast|blog|website|twitch|\w+ (channel|page)))\b/,
   ],
   ["subscribe", /\b(subscribe|hit the bell|turn on (post )?notifications|notification bell)\b/],
   ["follow", /\b(follow (me|us|for|along|my|@)|hit (that |the )?follow|give (me|us) a follow)\b/],
   [
     "comment",
-    // "Comment PLAN and I'll send you the plan", "comment 'recipe' for the link": the keyword form.
-    /\b(comment (below|down|if|with|your|what|and)|comment ["'“‘]?[\w-]+["'”’]?,? (and|for|to get|to receive|if)\b|comments below|let me know (in the comments|below|what you think)|drop (a |an |your )?(\S+ ){1,2}(below|in the comments)|tell me (in the comments|below)|type ["'“‘]?[\w-]+["'”’]? (below|in the comments))\b/,
+    // "Comment PLAN and I'll send you the plan", "comment 'recipe' for the link", "Comment OWN or RENT and …": the keyword
+    // form, with one keyword or several joined by "or", "and" or commas.
+    new RegExp(
+      String.raw`\b(comment (below|down|if|with|your|what|and)|(comment|type|drop|write|reply|say) ${KEYWORD}((,| or| and|, or) ${KEYWORD}){0,3},? (and|for|to get|to receive|if|below|in the comments)\b|comments below|let me know (in the comments|below|what you think)|drop (a |an |your )?(\S+ ){1,2}(below|in the comments)|tell me (in the comments|below)|in the comments\b)`,
+    ),
   ],
   ["share", /\b(share (this|it|with)|send (this|it) to|tag (a|your|someone)|save (this|it)( for later)?|repost)\b/],
   [

@@ -13,7 +13,7 @@ import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { OutboundBudget } from "../outbound-budget.ts";
 import { YtdlpRunner } from "../ytdlp/runner.ts";
 import { parseCaptions } from "./captions.ts";
-import { toSpeechWav } from "./ffmpeg.ts";
+import { probeStreams, toSpeechWav, type MediaStreams } from "./ffmpeg.ts";
 import type { MediaInput, MediaProvider, MediaResult } from "../../domain/analysis/ports.ts";
 
 const PROVIDER = "media:ytdlp";
@@ -81,15 +81,47 @@ export class YtdlpMediaProvider implements MediaProvider {
     const info = await this.fetchInfoAndCaptions(input, workDir, signal);
     const captions = await readBestCaptions(workDir);
     const video = withVideo ? await this.videoRendition(input, workDir, signal) : {};
+    // One probe of the rendition says what it holds: a sound file has no picture to look at, a silent video no sound to fetch again.
+    const rendition = video.videoPath ? await this.probeRendition(video, signal) : null;
+    const audioInRendition = rendition?.audio ? video.videoPath! : null;
+    if (video.videoPath && rendition && !rendition.video) {
+      Object.assign(video, { videoPath: null, videoUnavailable: "the media has no video stream (sound only)" });
+    }
     if (captions) {
       const lastEnd = captions.segments.at(-1)?.end ?? null;
       return { captions, wavPath: null, durationSeconds: info.duration ?? lastEnd, ...video };
     }
     const wavPath = join(workDir, "audio.wav");
-    const wav =
-      (video.videoPath ? await this.soundOf(video.videoPath, wavPath, signal) : null) ??
-      (await this.speechFrom(await this.downloadAudio(input, workDir, signal), wavPath, signal));
+    const source = audioInRendition ?? (await this.downloadAudio(input, workDir, signal));
+    if (source !== audioInRendition && !(await this.probe(source, signal)).audio) {
+      return {
+        captions: null,
+        wavPath: null,
+        audioUnavailable: "the media has no audio stream",
+        durationSeconds: info.duration ?? null,
+        ...video,
+      };
+    }
+    const wav = await this.speechFrom(source, wavPath, signal);
     return { captions: null, wavPath, durationSeconds: info.duration ?? wav.durationSeconds, ...video };
+  }
+
+  /** The rendition's streams; a rendition ffprobe cannot read is left out with the reason, as a failed download is. */
+  private async probeRendition(
+    video: Pick<MediaResult, "videoPath" | "videoUnavailable">,
+    signal?: AbortSignal,
+  ): Promise<MediaStreams | null> {
+    try {
+      return await this.probe(video.videoPath!, signal);
+    } catch (e) {
+      if (signal?.aborted || !(e instanceof ProviderError) || e.retryable) throw e;
+      Object.assign(video, { videoPath: null, videoUnavailable: e.message });
+      return null;
+    }
+  }
+
+  private probe(path: string, signal?: AbortSignal): Promise<MediaStreams> {
+    return probeStreams(path, { provider: PROVIDER, ffmpegPath: this.opts.ffmpegPath, timeoutMs: this.opts.mediaTimeoutMs, signal });
   }
 
   private speechFrom(source: string, wavPath: string, signal?: AbortSignal) {
@@ -100,16 +132,6 @@ export class YtdlpMediaProvider implements MediaProvider {
       timeoutMs: this.opts.mediaTimeoutMs,
       signal,
     });
-  }
-
-  /** The video rendition's sound as speech WAV; null when it has none (a video-only format): the audio is then fetched on its own. */
-  private async soundOf(videoPath: string, wavPath: string, signal?: AbortSignal) {
-    try {
-      return await this.speechFrom(videoPath, wavPath, signal);
-    } catch (e) {
-      if (e instanceof ProviderError && !e.retryable) return null;
-      throw e;
-    }
   }
 
   /**

@@ -1,6 +1,8 @@
 /**
  * Transcription through any OpenAI-compatible `/audio/transcriptions` endpoint (`verbose_json`,
- * segment timestamps).
+ * segment timestamps). A Whisper-class model names the language it heard (`language`), which the
+ * transcript carries; its confidence is the segments' mean token probability (`exp(avg_logprob)`, each
+ * segment weighted by its length), when the server gives `avg_logprob`.
  */
 import { z } from "zod";
 import { config } from "../../config.ts";
@@ -31,7 +33,9 @@ function openAiTranscriberDefaults(): OpenAiTranscriberOptions {
 const verboseJson = z.object({
   text: z.string(),
   language: z.string().nullish(),
-  segments: z.array(z.object({ start: z.number().min(0), end: z.number().min(0), text: z.string() })).nullish(),
+  segments: z
+    .array(z.object({ start: z.number().min(0), end: z.number().min(0), text: z.string(), avg_logprob: z.number().nullish() }))
+    .nullish(),
 });
 
 export class OpenAiTranscriber implements TranscriptionProvider {
@@ -62,8 +66,22 @@ export class OpenAiTranscriber implements TranscriptionProvider {
       text: collapseWhitespace(parsed.data.text),
       segments,
       language: parsed.data.language ? languageCode(parsed.data.language) : null,
+      confidence: segmentConfidence(parsed.data.segments ?? []),
     };
   }
+}
+
+/** exp(avg_logprob) of the segments, weighted by their durations; null when the server gives none. */
+export function segmentConfidence(segments: { start: number; end: number; avg_logprob?: number | null }[]): number | null {
+  let weighted = 0;
+  let total = 0;
+  for (const s of segments) {
+    if (s.avg_logprob == null) continue;
+    const seconds = Math.max(0.01, s.end - s.start);
+    weighted += Math.exp(Math.min(0, s.avg_logprob)) * seconds;
+    total += seconds;
+  }
+  return total > 0 ? Math.round((weighted / total) * 1000) / 1000 : null;
 }
 
 let namesToCodes: Map<string, string> | null = null;

@@ -169,7 +169,27 @@ VideoAnalysisRef.implement({
       description: "The transcript as timed segments; available from TRANSCRIBED on.",
       resolve: (a) => (a.segments as unknown as Segment[] | null) ?? null,
     }),
-    transcriptSource: t.exposeString("transcriptSource", { nullable: true, description: "`captions`, `pocketsphinx` or `openai`." }),
+    transcriptSource: t.exposeString("transcriptSource", {
+      nullable: true,
+      description: "`captions`, `pocketsphinx` or `openai`; `none` when the media has no audio stream (the transcript is then empty).",
+    }),
+    transcriptLanguage: t.exposeString("transcriptLanguage", {
+      nullable: true,
+      description: "The transcript's language, BCP 47; null when unknown (speech the recogniser could not read) and before TRANSCRIBED.",
+    }),
+    transcriptConfidence: t.exposeFloat("transcriptConfidence", {
+      nullable: true,
+      description: "How sure the speech recogniser was of the transcript, 0-1; null when it does not say (platform captions).",
+    }),
+    transcriptUsed: t.exposeBoolean("transcriptUsed", {
+      nullable: true,
+      description:
+        "Whether the analysis judged from the transcript: false when it was set aside (below SPEECH_CONFIDENCE_FLOOR, or not a language the recogniser knows) or is empty; kept, used for no judgement.",
+    }),
+    transcriptNote: t.exposeString("transcriptNote", {
+      nullable: true,
+      description: "Why the transcript is empty or was set aside, in words; null when it was used.",
+    }),
     hookStyle: t.field({ type: HookStyleEnum, nullable: true, description: UNTIL_COMPLETED, resolve: (a) => a.hookStyle as never }),
     hookPhrase: t.exposeString("hookPhrase", {
       nullable: true,

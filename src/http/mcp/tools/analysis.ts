@@ -38,7 +38,8 @@ export const analysisTools: AnyTool[] = [
     name: "get_video_analysis",
     title: "Read a video's analysis",
     description:
-      "The video's latest AI analysis: status (pending → downloading → transcribed → analyzing → completed, or failed), transcript, " +
+      "The video's latest AI analysis: status (pending → downloading → transcribed → analyzing → completed, or failed), transcript " +
+      "with its language and confidence (`transcriptUsed` false and `transcriptNote` saying why when it was set aside: not used for any judgement), " +
       "hook style and phrase and where the hook came from (`hookSource`: speech, screen or description), UGC fit, call to action, " +
       "the `reasons` of each judgement, and `visual`: what the analysis saw in the video (keyframes with their time and on-screen text, " +
       "the text hook shown in the first 3 seconds, cuts and cuts per minute, the share of keyframes with a face, and what was skipped " +

@@ -17,7 +17,7 @@ import { Time } from "../../components/Time";
 import { ANALYSIS_CREDITS } from "../../lib/costs";
 import { formatClock, formatWhole, humanize } from "../../lib/format";
 import { useAction } from "../../relay/action";
-import { KeyframeStrip } from "./KeyframeStrip";
+import { KeyframeStrip, languageName } from "./KeyframeStrip";
 
 const fragment = graphql`
   fragment AnalysisPanel_video on Video {
@@ -37,6 +37,10 @@ const analysisFragment = graphql`
     analysisProvider
     transcript
     transcriptSource
+    transcriptLanguage
+    transcriptConfidence
+    transcriptUsed
+    transcriptNote
     segments {
       start
       end
@@ -187,7 +191,7 @@ export function AnalysisPanel({ video, balance }: { video: AnalysisPanel_video$k
             </details>
           )}
           {a.status === "COMPLETED" && <Results analysis={a} />}
-          {a.transcript != null && a.status !== "COMPLETED" && <Transcript text={a.transcript} segments={a.segments} />}
+          {a.transcript != null && a.status !== "COMPLETED" && <Transcript analysis={a} />}
           {!running && (
             <div className="row">
               {cost}
@@ -272,29 +276,43 @@ function Results({ analysis: a }: { analysis: Analysis }) {
         </div>
       </dl>
       <KeyframeStrip analysis={a} />
-      {a.transcript != null && <Transcript text={a.transcript} segments={a.segments} source={a.transcriptSource} />}
+      {a.transcript != null && <Transcript analysis={a} />}
     </>
   );
 }
 
-function Transcript({ text, segments, source }: { text: string; segments: Analysis["segments"]; source?: string | null }) {
+/**
+ * The transcript with its language and how sure the recogniser was; a transcript set aside (below the
+ * confidence floor, or speech the recogniser could not read) is shown muted, saying so and why, as
+ * on-screen lines are; an empty one says why (no audio stream).
+ */
+function Transcript({ analysis: a }: { analysis: Analysis }) {
+  const setAside = a.transcriptUsed === false && Boolean(a.transcript);
   return (
     <div className="transcript">
-      <h3>Transcript{source ? <span className="muted"> (from {source})</span> : null}</h3>
-      {segments && segments.length > 0 ? (
-        <ol className="segments">
-          {segments.map((s, i) => (
-            <li key={i}>
-              <span className="clock">
-                {formatClock(s.start)}–{formatClock(s.end)}
-              </span>{" "}
-              {s.text}
-            </li>
-          ))}
-        </ol>
-      ) : (
-        <p>{text || "No speech was found in this video."}</p>
-      )}
+      <h3>
+        Transcript{a.transcriptSource && a.transcriptSource !== "none" ? <span className="muted"> (from {a.transcriptSource})</span> : null}{" "}
+        {a.transcriptUsed != null && a.transcript ? <Badge>{languageName(a.transcriptLanguage)}</Badge> : null}
+        {a.transcriptConfidence != null && <span className="muted"> {Math.round(a.transcriptConfidence * 100)} % sure</span>}{" "}
+        {setAside && <Badge tone="warning">Set aside: not used for any judgement</Badge>}
+      </h3>
+      {a.transcriptNote && <p className="transcript-note muted">{a.transcriptNote}</p>}
+      <div className={setAside ? "muted" : undefined} lang={a.transcriptLanguage ?? undefined}>
+        {a.segments && a.segments.length > 0 ? (
+          <ol className="segments">
+            {a.segments.map((s, i) => (
+              <li key={i}>
+                <span className="clock">
+                  {formatClock(s.start)}–{formatClock(s.end)}
+                </span>{" "}
+                {s.text}
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p>{a.transcript || (a.transcriptNote ? "" : "No speech was found in this video.")}</p>
+        )}
+      </div>
     </div>
   );
 }

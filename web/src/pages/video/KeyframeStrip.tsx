@@ -173,7 +173,7 @@ function Seen({ visual: v, hookPhrase }: { visual: Visual; hookPhrase: string | 
 }
 
 /** A language tag in words, in the reader's own language ("Russian" for `ru`); the tag itself where the browser has no name. */
-function languageName(tag: string | null | undefined): string {
+export function languageName(tag: string | null | undefined): string {
   if (!tag) return "language unknown";
   try {
     return new Intl.DisplayNames(undefined, { type: "language" }).of(tag) ?? tag;
