@@ -119,6 +119,7 @@ describe("an analysis looks at the video, with the real programs", () => {
     const v = visualPartOfAnalysis(a)!;
     expect(v.status).toBe("complete");
     expect(v.keyframes.length).toBeGreaterThan(1);
-    expect(v.textHook?.toLowerCase()).toContain("starter finally doubles");
+    // The words as read, spaces aside: the recogniser sometimes splits a word of the rendered caption ("sta rter").
+    expect(v.textHook?.toLowerCase().replace(/\s+/g, "")).toContain("starterfinallydoubles");
   });
 });

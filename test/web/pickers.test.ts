@@ -79,12 +79,13 @@ describe("pickers reach every folder and tag", () => {
     // Page by page: Tag 299 is on the sixth.
     for (let shown = 100; shown <= 300; shown += 50) {
       await bulk.getByRole("button", { name: "Show more" }).click();
-      await bulk.getByText(`Showing ${shown} of 300 tags`).waitFor();
+      // A page of 50 tags through Relay's pagination: seconds when the whole suite runs beside it.
+      await bulk.getByText(`Showing ${shown} of 300 tags`).waitFor({ timeout: 45_000 });
     }
     await tag.selectOption({ label: "Tag 299" });
     await bulk.getByRole("button", { name: "Add tag" }).click();
     await page.getByRole("status").getByText("Tagged 1 video “Tag 299”.").waitFor();
-  });
+  }, 120_000);
 
   it("filters the videos list by the 299th tag, named again after a reload", async () => {
     const filters = page.getByRole("search");
