@@ -12,30 +12,11 @@ import { HeuristicAnalysisProvider } from "../src/providers/analysis/heuristic.j
 import { OpenAiAnalysisProvider } from "../src/providers/analysis/openai.js";
 import { TRANSCRIPT_SET, type TranscriptSetCase } from "./analysis-eval/transcripts.js";
 import { writeSection } from "./lib/results.js";
-import { normaliseWords } from "./wer.js";
+import { samePhrase } from "./analysis-eval/phrases.js";
 
 const FIELDS = ["hookStyle", "hookPhrase", "ctaType", "ctaDestinationUrl", "ugcFit"] as const;
 type Field = (typeof FIELDS)[number];
 const PARTS = ["tuning", "heldOut"] as const;
-
-const words = (text: string | null | undefined) => normaliseWords(text ?? "").join(" ");
-
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-function samePhrase(expected: string, got: string): boolean {
-  const a = words(expected);
-  const b = words(got);
-  return a === b || (a.length > 0 && levenshtein(a, b) <= Math.floor(a.length / 10));
-}
 
 const url = (u: string | null) => (u ? u.toLowerCase().replace(/\/+$/, "") : null);
 

@@ -26,6 +26,7 @@ import { OpenAiAnalysisProvider } from "../src/providers/analysis/openai.js";
 import { CASES, type EvalCase, type VideoCase } from "./analysis-eval/cases.js";
 import { renderCase } from "./analysis-eval/render.js";
 import { writeSection } from "./lib/results.js";
+import { samePhrase } from "./analysis-eval/phrases.js";
 import { normaliseWords } from "./wer.js";
 
 const TARGETS = { hookStyle: 0.85, ctaType: 0.9, onScreenTextRecall: 0.9, cutCount: 0.9 };
@@ -44,30 +45,6 @@ interface Miss {
   field: string;
   expected: unknown;
   got: unknown;
-}
-
-/** Lower-cased words without punctuation: how two phrases (one possibly OCR'd) are compared. */
-function words(text: string | null | undefined): string {
-  return normaliseWords(text ?? "").join(" ");
-}
-
-/** Equal as words, up to one misread character in ten. */
-function samePhrase(expected: string, got: string): boolean {
-  const a = words(expected);
-  const b = words(got);
-  if (a === b) return true;
-  return a.length > 0 && levenshtein(a, b) <= Math.floor(a.length / 10);
-}
-
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 const url = (u: string | null) => (u ? u.toLowerCase().replace(/\/+$/, "") : null);
