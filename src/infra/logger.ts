@@ -162,8 +162,11 @@ const UNAVAILABLE_CODES: Record<string, Dependency | "either"> = {
 };
 /** Refused or cut connections, and the bounded waits' timeouts (src/infra/db.ts, src/infra/redis.ts). */
 const REDIS_MESSAGES = /Connection is closed|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue|Command timed out/i;
+// Also the server's own words for a connection it ended (57P01 administrator command, 57P03 shutting down or starting up),
+// as Prisma words them in a raw query's error (P2010, the server's code only in the message), and pg's for a client
+// whose connection broke under it.
 const POSTGRES_MESSAGES =
-  /Can't reach database|Connection terminated|Timed out fetching a new connection|Query read timeout|timeout exceeded when trying to connect|canceling statement due to statement timeout/i;
+  /Can't reach database|Connection terminated|Timed out fetching a new connection|Query read timeout|timeout exceeded when trying to connect|canceling statement due to statement timeout|terminating connection due to administrator command|the database system is (shutting down|starting up|in recovery mode)|Client has encountered a connection error and is not queryable/i;
 
 /** The ports Redis listens on (REDIS_URL or REDIS_CLUSTER_NODES): a refused connection to one of them is Redis's. */
 function redisPorts(): Set<number> {
