@@ -23,12 +23,11 @@
  * active and the program's environment is left as it was.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { basename, delimiter, join } from "node:path";
+import { basename } from "node:path";
 import { context, propagation, SpanStatusCode, trace } from "@opentelemetry/api";
 import pLimit from "p-limit";
 import { ProviderError } from "../domain/shared/provider-error.ts";
-import { installHint, programOf } from "../config.ts";
+import { installHint, programFound, programOf } from "../config.ts";
 
 export interface RunOptions {
   timeoutMs: number;
@@ -102,22 +101,9 @@ function parentDeathSignal(): boolean {
   return pdeathsig;
 }
 
-/** Whether `program` can be run (a path, or a name found on PATH): a missing one is spawned as it is, to fail with ENOENT. */
-function runnable(program: string, env: NodeJS.ProcessEnv): boolean {
-  const candidates = program.includes("/") ? [program] : (env.PATH ?? "").split(delimiter).map((dir) => join(dir || ".", program));
-  return candidates.some((path) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
 /** The command that runs `program args` ended with this process (see the module's comment), or as it is. */
 export function commandEndedWithParent(program: string, args: string[], env: NodeJS.ProcessEnv = process.env): [string, string[]] {
-  if (!parentDeathSignal() || !runnable(program, env)) return [program, args];
+  if (!parentDeathSignal() || !programFound(program, env)) return [program, args];
   return ["setpriv", ["--pdeathsig", "TERM", "--", "sh", "-c", GROUP_LEADER, "sh", program, ...args]];
 }
 
