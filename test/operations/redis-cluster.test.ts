@@ -148,7 +148,8 @@ describe("the service on a Redis Cluster of three primaries", () => {
     const { key, workspaceId } = await newWorkspace();
     const sub = socket(apiA, key);
     const balances = collect(sub.c, "subscription { creditsUpdated { totalRemaining } }");
-    await waitFor("the current balance (sent first)", () => balances.length > 0, 10_000);
+    // Sent first, once the subscription is set up on the cluster: seconds on a machine busy with the whole suite.
+    await waitFor("the current balance (sent first)", () => balances.length > 0, 30_000);
     // The API process subscribed on one node; the cluster carries a PUBLISH on any node to every node.
     const channel = `${prefix}:creditsUpdated:${workspaceId}`;
     const counts = await subscribers(channel);
