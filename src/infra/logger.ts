@@ -7,8 +7,8 @@
  * job's data by ./queues.ts), so a job's lines can be followed from that request to its end.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { createRequire } from "node:module";
 import { pino, type DestinationStream } from "pino";
-import pretty from "pino-pretty";
 import { config } from "../config.ts";
 
 /** The ids a log line is part of. */
@@ -62,6 +62,8 @@ export function logFormat(setting: LogFormat | null, destinationIsTTY: boolean):
 function destination(fd: 1 | 2): DestinationStream {
   const isTTY = (fd === 2 ? process.stderr : process.stdout).isTTY === true;
   if (logFormat(config.logFormat, isTTY) === "json") return pino.destination(fd);
+  // Loaded only for a terminal: processes that log JSON (services under a supervisor, every test) never need it.
+  const pretty = createRequire(import.meta.url)("pino-pretty") as typeof import("pino-pretty");
   return pretty({ destination: fd, sync: true, colorize: isTTY, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service" });
 }
 

@@ -33,9 +33,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import { hash as argon2Hash, verify as argon2Verify, type Options as Argon2Options } from "@node-rs/argon2";
-import { betterAuth } from "better-auth";
-import { prismaAdapter } from "better-auth/adapters/prisma";
-import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import type { createAuthMiddleware } from "better-auth/api";
 import { config } from "../../config.ts";
 import { prisma } from "../../infra/db.ts";
 import { logger } from "../../infra/logger.ts";
@@ -93,7 +91,7 @@ const STATUS_NAMES: Record<
 function asApiError(e: unknown): unknown {
   if (!(e instanceof DomainError)) return e;
   const headers: Record<string, string> = e.retryAfterSeconds !== undefined ? { "Retry-After": String(e.retryAfterSeconds) } : {};
-  return new APIError(
+  return new lib.APIError(
     STATUS_NAMES[e.status] ?? "BAD_REQUEST",
     { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) },
     headers,
@@ -197,7 +195,8 @@ function checkRedirects(ctx: Call): void {
   }
 }
 
-const before = createAuthMiddleware(async (ctx) => {
+/** Before the library answers: the service's own checks (redirects, sign-up rules, sign-in limits). */
+async function beforeHook(ctx: Call): Promise<void> {
   try {
     checkRedirects(ctx);
     if (ctx.path === "/sign-up/email") await checkSignUp((ctx.body ?? {}) as Record<string, unknown>);
@@ -206,12 +205,12 @@ const before = createAuthMiddleware(async (ctx) => {
   } catch (e) {
     throw asApiError(e);
   }
-});
+}
 
 async function afterSignIn(ctx: Call): Promise<void> {
   const attempt = signInAttemptOf(ctx.body, ctx.headers);
   const returned = ctx.context.returned;
-  const failed = isAPIError(returned);
+  const failed = lib.isAPIError(returned);
   if (failed && returned.statusCode === 429) return; // refused before any password was checked
   if (!failed) await signInSucceeded(attempt);
   const user =
@@ -263,9 +262,10 @@ async function securityNotice(
   );
 }
 
-const after = createAuthMiddleware(async (ctx) => {
+/** After the library answered: what the service does on sign-in, password changes and resets, and the audit. */
+async function afterHook(ctx: Call): Promise<void> {
   if (ctx.path === "/sign-in/email") return afterSignIn(ctx);
-  if (isAPIError(ctx.context.returned)) return;
+  if (lib.isAPIError(ctx.context.returned)) return;
   if (ctx.path === "/change-password") {
     await endOtherSessions(ctx);
     if (ctx.context.session) await securityNotice(ctx.context.session.user, "password_changed");
@@ -275,7 +275,7 @@ const after = createAuthMiddleware(async (ctx) => {
   if (ctx.path === "/update-user" && ctx.context.session) await announceRevocation(revocationSubject.person(ctx.context.session.user.id));
   // Sign-out, password changes and resets, name changes …: one place records them (./account-audit.ts).
   await recordLibraryCall(ctx, clientAddressOf(ctx.headers));
-});
+}
 
 function options(secret: string, secure: boolean) {
   return {
@@ -283,7 +283,7 @@ function options(secret: string, secure: boolean) {
     baseURL: config.people.publicUrl,
     basePath: AUTH_BASE_PATH,
     secret,
-    database: prismaAdapter(prisma, { provider: "postgresql", transaction: true }),
+    database: lib.prismaAdapter(prisma, { provider: "postgresql", transaction: true }),
     telemetry: { enabled: false },
     logger: {
       level: "warn" as const,
@@ -345,10 +345,10 @@ function options(secret: string, secure: boolean) {
     // what failed unexpectedly is logged.
     onAPIError: {
       onError: (e: unknown) => {
-        if (!isAPIError(e) || e.statusCode >= 500) logger.error({ err: e }, "the authentication library failed a request");
+        if (!lib.isAPIError(e) || e.statusCode >= 500) logger.error({ err: e }, "the authentication library failed a request");
       },
     },
-    hooks: { before, after },
+    hooks: { before: lib.createAuthMiddleware(beforeHook), after: lib.createAuthMiddleware(afterHook) },
     databaseHooks: {
       user: {
         create: {
@@ -378,8 +378,20 @@ function options(secret: string, secure: boolean) {
   };
 }
 
+/**
+ * The library, loaded on the first sign-in, session or password call: better-auth and its query builder are a sixth
+ * of what the API loads, and processes that only serve keys (workers, most of the CLI) never need them. The hooks
+ * and errors above run only once it has loaded.
+ */
+type Library = typeof import("better-auth") & typeof import("better-auth/api") & typeof import("better-auth/adapters/prisma");
+let lib: Library;
+async function loadLibrary(): Promise<void> {
+  const [core, api, adapter] = await Promise.all([import("better-auth"), import("better-auth/api"), import("better-auth/adapters/prisma")]);
+  lib = { ...core, ...api, ...adapter };
+}
+
 function build(secret: string, secure: boolean) {
-  return betterAuth(options(secret, secure));
+  return lib.betterAuth(options(secret, secure));
 }
 
 export type Auth = ReturnType<typeof build>;
@@ -395,7 +407,7 @@ let instances: Promise<{ http: Auth; https: Auth }> | null = null;
 
 /** The library, configured for a request that came over https (Secure cookies) or not. */
 export async function authFor(https: boolean): Promise<Auth> {
-  instances ??= authSecret().then((secret) => ({ http: build(secret, false), https: build(secret, true) }));
+  instances ??= Promise.all([authSecret(), loadLibrary()]).then(([secret]) => ({ http: build(secret, false), https: build(secret, true) }));
   instances.catch(() => (instances = null)); // a database that was down at the first call is retried
   const built = await instances;
   return https ? built.https : built.http;

@@ -6,9 +6,6 @@
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Queue } from "bullmq";
-import { createBullBoard } from "@bull-board/api";
-import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
-import { ExpressAdapter } from "@bull-board/express";
 import { sameSecret } from "./secrets.ts";
 
 export const BOARD_PATH = "/admin/queues";
@@ -42,12 +39,26 @@ function withoutRemoteFonts(_req: Request, res: Response, next: NextFunction): v
   next();
 }
 
-/** The board's router (mount it at BOARD_PATH). */
+/** The board's router (mount it at BOARD_PATH). Bull Board and its views load on the first signed-in request:
+ *  they are a tenth of what the API loads at start, for a page an operator opens now and then. */
 export function queueBoard(queues: Queue[], password: string): express.Router {
+  let board: Promise<express.Router> | undefined;
+  const router = express.Router();
+  router.use(basicAuth(password), withoutRemoteFonts, (req, res, next) => {
+    board ??= boardRouter(queues);
+    board.then((r) => r(req, res, next), next);
+  });
+  return router;
+}
+
+async function boardRouter(queues: Queue[]): Promise<express.Router> {
+  const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
+    import("@bull-board/api"),
+    import("@bull-board/api/bullMQAdapter"),
+    import("@bull-board/express"),
+  ]);
   const adapter = new ExpressAdapter();
   adapter.setBasePath(BOARD_PATH);
   createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q)), serverAdapter: adapter });
-  const router = express.Router();
-  router.use(basicAuth(password), withoutRemoteFonts, adapter.getRouter());
-  return router;
+  return adapter.getRouter();
 }

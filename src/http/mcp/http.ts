@@ -15,12 +15,11 @@
  * of 100 `tools/list` costs 100 units, not one), and a batch over the budget is refused whole.
  */
 import express, { type NextFunction, type Request, type Response } from "express";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { consumeRequest, RateLimitedError } from "../../domain/keys/access.ts";
 import { budgetOf } from "../../domain/actors/actor.ts";
 import { logger } from "../../infra/logger.ts";
 import { admitRequest, authOf, requireJsonBody } from "../middleware.ts";
-import { createMcpServer, type McpSession } from "./server.ts";
+import type { McpSession } from "./server.ts";
 import { BODY_LIMIT_BYTES, rateLimitHeaders } from "../request-context.ts";
 
 function httpSession(res: Response): McpSession {
@@ -60,6 +59,17 @@ async function countBatch(req: Request, res: Response, next: NextFunction): Prom
   next();
 }
 
+/** The MCP SDK (with its JSON Schema validator) and the tools load on the first MCP request: a tenth of what the
+ *  API loads at start, for a door many deployments never open. */
+let mcpModules: ReturnType<typeof loadMcp> | undefined;
+async function loadMcp() {
+  const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+    import("./server.ts"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+  ]);
+  return { createMcpServer, StreamableHTTPServerTransport };
+}
+
 async function serve(req: Request, res: Response): Promise<void> {
   if (req.method !== "POST") {
     res.setHeader("Allow", "POST");
@@ -70,6 +80,7 @@ async function serve(req: Request, res: Response): Promise<void> {
     });
     return;
   }
+  const { createMcpServer, StreamableHTTPServerTransport } = await (mcpModules ??= loadMcp());
   const server = createMcpServer(httpSession(res));
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
