@@ -233,8 +233,14 @@ describe("lookAtVideo's rules", () => {
       ["Link in bio", true],
     ]);
     expect(textHook(pieces)).toBe("Link in bio");
+    // Read with confidence but not as words (the recogniser's word check): set aside all the same.
+    const noise = collectOnScreenText(
+      [{ seconds: 0, lines: [{ text: "NAZA", confidence: 0.97, language: null, readsAsWords: false }] }],
+      0.8,
+    );
+    expect(noise.map((p) => [p.text, p.used])).toEqual([["NAZA", false]]);
     expect(setAsideText(pieces, 0.8)).toEqual([
-      'on-screen text set aside: 1 line read below the confidence floor 0.8 ("MCMEX" (0.62) at 0.0 s) are kept in the record but were not used for any judgement',
+      'on-screen text set aside: 1 line read below the confidence floor 0.8 or not as words ("MCMEX" (0.62) at 0.0 s) are kept in the record but were not used for any judgement',
     ]);
     // The whole stage with a recogniser that is unsure of a line: kept, marked, and the analyser never sees it.
     const unsure: TextRecognizer = {

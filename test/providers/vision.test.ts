@@ -131,6 +131,11 @@ describe("cuts in real clips (labelled by eye: bench/analysis-eval/real/manifest
     expect(near(set.cuts, [6.9, 12.9])).toBe(true);
   }, 60_000);
 
+  it("takes a head turned fast in a talking-head clip for motion, and finds the cut to the end card", async () => {
+    const set = await extract("tiktok-talking-head");
+    expect(set.cuts).toEqual([10.1]);
+  }, 60_000);
+
   it("reads what it can of a very short, very dark clip: no failure, a first frame, no cut", async () => {
     const set = await extract("anime-night-zh-subs", 0.4);
     expect(set.durationSeconds).toBeGreaterThan(0);
@@ -159,6 +164,22 @@ describe("on-screen text: PaddleOCR's regions, each line read by the recogniser 
     expect(caption, JSON.stringify(lines)).toMatchObject({ language: "ru" });
     expect(caption!.text).toMatch(/КОТОРЫХ .*ОКЕАН/);
     expect(lines.some((l) => /[A-Z]{3}/.test(l.text))).toBe(false);
+  }, 60_000);
+
+  it("spaces the words PaddleOCR runs together on a real screen recording, and knows the short lines are English", async () => {
+    const { lines } = await reader.read(await realFrame("screen-roi-select", 3));
+    const line = lines.find((l) => /confirm/i.test(l.text));
+    expect(line, JSON.stringify(lines)).toMatchObject({ language: "en", readsAsWords: true });
+    expect(line!.text).toMatch(/Enter key for confirm/);
+  }, 60_000);
+
+  it("does not take a real Cyrillic caption read as Latin look-alikes for words", async () => {
+    const { lines } = await reader.read(await realFrame("ad-ru-captions", 7.8));
+    const latin = lines.filter((l) => /[A-Z]{3}/.test(l.text));
+    expect(
+      latin.every((l) => l.readsAsWords === false),
+      JSON.stringify(lines),
+    ).toBe(true);
   }, 60_000);
 
   it("reads a real film clip's Chinese and English subtitles, each with its language", async () => {

@@ -155,6 +155,11 @@ export interface ReadTextLine {
   confidence: number;
   /** The line's language as BCP 47 (`en`, `ru`, `zh`), or null when unknown. */
   language: string | null;
+  /**
+   * False when the line does not read as words of its script (a Latin line mostly of no English word: a pattern
+   * of the picture, a logo, Cyrillic read as Latin look-alikes): never used, whatever its confidence. Absent: unknown.
+   */
+  readsAsWords?: boolean;
 }
 
 /** On-screen text of one keyframe (OCR), line by line, top to bottom. */
@@ -203,7 +208,7 @@ export interface OnScreenText {
   language: string | null;
   /** The recogniser's confidence in its best reading, 0-1; null for analyses made before it was kept. */
   confidence: number | null;
-  /** Whether the analysis used it (its confidence reached the floor); text below the floor is kept, marked, and never judged. */
+  /** Whether the analysis used it (its confidence reached the floor and it reads as words); other text is kept, marked, and never judged. */
   used: boolean;
 }
 

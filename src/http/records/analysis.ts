@@ -79,7 +79,7 @@ export const VISUAL_DESCRIPTIONS = {
   textConfidence:
     "How sure the text recogniser was of the line, 0 to 1 (its best reading across keyframes); null for analyses made before it was kept.",
   textUsed:
-    "Whether the analysis used the line: false when it was read below the confidence floor (VISUAL_TEXT_CONFIDENCE_FLOOR, 0.8 by default). " +
+    "Whether the analysis used the line: false when it was read below the confidence floor (VISUAL_TEXT_CONFIDENCE_FLOOR, 0.8 by default), or does not read as words of its script (a Latin line mostly of no English word: a pattern of the picture, Cyrillic read as Latin look-alikes). " +
     "Such a line is answered, but no judgement (text hook, hook, call to action, UGC fit) read it; the reasons say so.",
   keyframes: `The frames looked at, ascending by time: the first frame, cuts and evenly spaced frames, at most VISUAL_MAX_KEYFRAMES (12 by default, at most ${MAX_STORED_KEYFRAMES}).`,
   keyframeIndex: "The keyframe's position in `keyframes` (0-based), as in its thumbnail's URL.",

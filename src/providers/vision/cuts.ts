@@ -12,7 +12,7 @@
  * 3. A threshold relative to the neighbourhood: a cut is a frame whose score is at least NEIGHBOUR_RATIO times
  *    the mean score of the NEIGHBOURS frames on each side (fast motion keeps its neighbours high; a cut is a
  *    spike) and at least MIN_SCORE. A spike after which the picture returns to what it was (a flash, a frame
- *    of a blink) is no cut.
+ *    of a blink) is no cut, nor one that blocks moved a little explain (fast motion: `shiftExplains`).
  * 4. A rule for fades: a short stretch of near-black (or near-white) uniform frames between two shots is one cut,
  *    placed where the next shot begins to show; a long one is a card, a shot of its own; a fade in at the start
  *    and a fade out at the end are none, and the hard edges into and out of such a stretch are not counted again.
@@ -159,7 +159,7 @@ export function findCuts(f: ScannedFrames): number[] {
     const around = [...stats.slice(Math.max(1, i - NEIGHBOURS), i), ...stats.slice(i + 1, i + 1 + NEIGHBOURS)].map((n) => n.score);
     const neighbourhood = around.length ? around.reduce((a, b) => a + b, 0) / around.length : 0;
     if (s.score < MIN_SCORE || s.score < NEIGHBOUR_RATIO * neighbourhood) continue;
-    if (isFlash(f, stats, mask, i)) continue;
+    if (isFlash(f, stats, mask, i) || shiftExplains(f, mask, i)) continue;
     cuts.push(s.seconds);
   }
   cuts.push(...dips(stats));
@@ -172,6 +172,58 @@ function isFlash(f: ScannedFrames, stats: FrameStats[], mask: Uint8Array, i: num
   if (after < 0) return false;
   const back = difference(frameAt(f, i - 1), frameAt(f, after), mask, (stats[i - 1]!.std + stats[after]!.std) / 2);
   return back < stats[i]!.score / 3;
+}
+
+/** Blocks of this many pixels a side are looked for in the previous frame up to SHIFT_RANGE pixels away (at 96 px: 8 %). */
+const SHIFT_BLOCK = 16;
+const SHIFT_RANGE = 8;
+/** A spike whose difference falls below this share of itself once each block may shift is motion, not a cut. */
+const SHIFT_EXPLAINED = 0.4;
+
+/**
+ * Fast motion of the camera or of a subject (a head turned, a figure running out of the frame) spikes the score like
+ * a cut; but then each block of the new frame is found nearby in the previous one, while after a cut most are not.
+ * True when the moving part's blocks, each moved to where it matches best, differ less than SHIFT_EXPLAINED of the
+ * unmoved difference.
+ */
+export function shiftExplains(f: ScannedFrames, mask: Uint8Array, i: number): boolean {
+  const [a, b] = [frameAt(f, i - 1), frameAt(f, i)];
+  let shifted = 0;
+  let still = 0;
+  for (let by = 0; by + SHIFT_BLOCK <= f.height; by += SHIFT_BLOCK) {
+    for (let bx = 0; bx + SHIFT_BLOCK <= f.width; bx += SHIFT_BLOCK) {
+      if (movingShare(mask, f.width, bx, by) < 0.5) continue;
+      let best = Number.POSITIVE_INFINITY;
+      for (let dy = -SHIFT_RANGE; dy <= SHIFT_RANGE; dy++) {
+        for (let dx = -SHIFT_RANGE; dx <= SHIFT_RANGE; dx++) {
+          const [x0, y0] = [bx + dx, by + dy];
+          if (x0 < 0 || y0 < 0 || x0 + SHIFT_BLOCK > f.width || y0 + SHIFT_BLOCK > f.height) continue;
+          const d = blockDifference(a, b, f.width, bx, by, dx, dy);
+          if (d < best) best = d;
+          if (dx === 0 && dy === 0) still += d;
+        }
+      }
+      shifted += best;
+    }
+  }
+  return still > 0 && shifted < SHIFT_EXPLAINED * still;
+}
+
+function movingShare(mask: Uint8Array, width: number, bx: number, by: number): number {
+  let n = 0;
+  for (let y = by; y < by + SHIFT_BLOCK; y++) for (let x = bx; x < bx + SHIFT_BLOCK; x++) n += mask[y * width + x]!;
+  return n / (SHIFT_BLOCK * SHIFT_BLOCK);
+}
+
+/** Sum of absolute differences between the block of `b` at (bx, by) and the block of `a` shifted by (dx, dy). */
+function blockDifference(a: Uint8Array, b: Uint8Array, width: number, bx: number, by: number, dx: number, dy: number): number {
+  let sum = 0;
+  for (let y = by; y < by + SHIFT_BLOCK; y++) {
+    const row = y * width;
+    const from = (y + dy) * width + dx;
+    for (let x = bx; x < bx + SHIFT_BLOCK; x++) sum += Math.abs(b[row + x]! - a[from + x]!);
+  }
+  return sum;
 }
 
 /**

@@ -2,9 +2,12 @@
  * Which script and language a line of on-screen text is in, from its letters: the script by Unicode property,
  * the language within a script by franc (trigram statistics, `franc-min`), limited to the languages of that
  * script. A short line says little: franc needs a few words, and below that a Latin or Cyrillic line's
- * language is null unless its letters settle it (Vietnamese's own vowels). BCP 47 tags.
+ * language is null unless its letters settle it (Vietnamese's own vowels). A Latin line mostly of English words
+ * (./words.ts) is English unless franc clearly says otherwise and the line is not all English words: franc alone
+ * gave short English subtitles Portuguese or nothing. BCP 47 tags.
  */
 import { francAll } from "franc-min";
+import { knownLetterShare } from "./words.ts";
 
 export type Script = "han" | "japanese" | "hangul" | "latin" | "cyrillic" | "arabic" | "devanagari" | "other";
 
@@ -61,6 +64,15 @@ export function languageOf(text: string, script = scriptOf(text)): string | null
   if (!candidates) return USUAL[script];
   const [best, second] = francAll(text, { only: Object.keys(candidates), minLength: 10 });
   // A short line scores several languages alike: only a clear first is an answer.
-  if (!best || best[0] === "und" || (second && second[1] > 1 - CLEAR_MARGIN)) return USUAL[script];
-  return candidates[best[0]] ?? USUAL[script];
+  const franc = !best || best[0] === "und" || (second && second[1] > 1 - CLEAR_MARGIN) ? null : (candidates[best[0]] ?? null);
+  if (script !== "latin") return franc ?? USUAL[script];
+  const english = knownLetterShare(text) ?? 0;
+  if (franc && franc !== "en" && !(english >= ALL_ENGLISH && !OTHER_LATIN.test(text))) return franc;
+  return english >= MOSTLY_ENGLISH ? "en" : franc;
 }
+
+/** Shares of a Latin line's letters in English words (./words.ts) that make it English: mostly, and all but a name. */
+const MOSTLY_ENGLISH = 0.6;
+const ALL_ENGLISH = 0.9;
+/** Letters English does not write and the other Latin languages here do: a line with them is not all English. */
+const OTHER_LATIN = /[àáâãäåçèéêëìíîïñòóôõöøùúûüýÿğışœß]/iu;

@@ -6,7 +6,8 @@
  *    onnxruntime-node's CPU build; nothing is downloaded) finds the text lines of the keyframe: white text with
  *    an outline, text on coloured boxes, subtitles, screenshots. Its recogniser (Chinese and English) reads each.
  * 2. Lines it read as Chinese (Han) keep that reading: it reads Chinese better than anything else here.
- * 3. Every other line is cut out of the frame (grayscale) and read again by tesseract (./tesseract.ts), twice,
+ * 3. A line PaddleOCR read as English words with confidence of 0.9 or more keeps that reading (`paddleIsSure`).
+ *    Every other line is cut out of the frame (grayscale) and read again by tesseract (./tesseract.ts), twice,
  *    each time all the frame's lines in one run: with LATIN_LANGUAGES (English, Vietnamese: Latin with its
  *    diacritics) and with CYRILLIC_LANGUAGES. PaddleOCR reads Cyrillic as Latin look-alikes ("MCMEX" for
  *    "И СМЕХ"), drops Vietnamese diacritics and sometimes the spaces between English words. The Cyrillic reading
@@ -17,8 +18,12 @@
  * 4. A line still read without confidence (a script neither model above knows: Korean, Japanese kana, Arabic,
  *    Hindi) is read once more by tesseract with FALLBACK_LANGUAGES, kept when that is more confident.
  *
+ * 5. Words run together (PaddleOCR drops the spaces of screen text: "Enterkeyforconfirm") are spaced by an English word
+ *    list (./words.ts).
+ *
  * Each line carries its confidence (0-1: PaddleOCR's mean character probability, or tesseract's mean word
- * confidence) and its language (./languages.ts). Deciding what is confident enough to use is the domain's
+ * confidence), its language (./languages.ts), and whether it reads as words (`readsAsWords`: a Latin line mostly of
+ * no English word, not of another Latin language, is a pattern of the picture or Cyrillic look-alikes). Deciding what is confident enough to use is the domain's
  * (src/domain/analysis/visual/text.ts); lines without two letters or digits, or mostly of other signs, are
  * dropped here as patterns of the picture.
  */
@@ -27,8 +32,9 @@ import { dirname, join } from "node:path";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { ReadTextLine, TextRecognizer } from "../../domain/analysis/ports.ts";
 import { readPixels, type Pixels } from "./images.ts";
-import { languageOf, scriptOf } from "./languages.ts";
+import { languageOf, type Script, scriptOf } from "./languages.ts";
 import { TesseractLines, type TesseractReading } from "./tesseract.ts";
+import { knownLetterShare, spaceGluedWords } from "./words.ts";
 
 const PROVIDER = "vision:ocr";
 /** tesseract's languages for the lines PaddleOCR did not read as Chinese: Latin (with Vietnamese's diacritics)... */
@@ -114,6 +120,19 @@ export function tesseractReading(
   return cyrillic.confidence > latinConfidence + 0.1 ? cyrillic : latin;
 }
 
+/** PaddleOCR's confidence at which a line of English words is kept as it read it, without asking tesseract. */
+const SURE = 0.9;
+
+/**
+ * A line PaddleOCR read confidently as English words (once glued words are spaced), and not in capitals that could be
+ * Cyrillic: tesseract would only read it again (each tesseract run costs about a second of a busy core).
+ */
+export function paddleIsSure(line: { text: string; confidence: number }): boolean {
+  if (line.confidence < SURE || scriptOf(line.text) !== "latin") return false;
+  if (TWINS_ONLY.test(line.text) || unlikelyLatin(line.text)) return false;
+  return (knownLetterShare(spaceGluedWords(line.text)) ?? 0) >= 0.8;
+}
+
 /** Scripts the fallback languages are for: a fallback reading in another script (Latin, Han) is the wrong model's guess. */
 const FALLBACK_SCRIPTS = new Set(["hangul", "japanese", "arabic", "devanagari"]);
 
@@ -170,7 +189,7 @@ export class ScriptAwareRecognizer implements TextRecognizer {
     const image = await readPixels(grayPath ?? imagePath, PROVIDER);
     const crops = (which: typeof lines) => this.cropAll(image, which, imagePath);
     const tesseract = this.tesseract;
-    const again = tesseract ? lines.filter((l) => scriptOf(l.text) !== "han") : [];
+    const again = tesseract ? lines.filter((l) => scriptOf(l.text) !== "han" && !paddleIsSure(l)) : [];
     const againCrops = again.length ? await crops(again) : [];
     const [latin, cyrillic] = again.length
       ? await Promise.all([
@@ -192,9 +211,7 @@ export class ScriptAwareRecognizer implements TextRecognizer {
       });
     }
     const kept = lines.flatMap((l, i) => (looksLikeText(read[i]!.text) ? [{ ...read[i]!, box: l.box }] : []));
-    return {
-      lines: stacked(kept).map((r) => ({ text: r.text, confidence: round2(r.confidence), language: languageOf(r.text) })),
-    };
+    return { lines: stacked(kept).map((r) => described(r)) };
   }
 
   /** Each line's box (with a margin) cut out of the frame as a grayscale PGM beside it; the paths, in order. */
@@ -214,6 +231,28 @@ export class ScriptAwareRecognizer implements TextRecognizer {
       }),
     );
   }
+}
+
+/** A line as the recogniser answers it: glued Latin words spaced, with its language and whether it reads as words. */
+export function described(read: { text: string; confidence: number }): ReadTextLine {
+  const script = scriptOf(read.text);
+  const text = script === "latin" ? spaceGluedWords(read.text) : read.text;
+  const language = languageOf(text, script);
+  return { text, confidence: round2(read.confidence), language, readsAsWords: readsAsWords(text, language, script) };
+}
+
+/**
+ * Whether a line reads as words of its script. A Latin line does when at least half its letters are in English words
+ * (./words.ts); else it does not when it looks like Cyrillic read as Latin (twin capitals only, or case and digits
+ * mixed inside words: "OHA HEOCA3AEMA"), and does when its language is another Latin one (Vietnamese by its letters,
+ * or franc's clear answer), having no word list here. A line of another script passes. PaddleOCR reads a patterned
+ * background, a logo or Cyrillic capitals as confident Latin letters ("NAZA"): such a line is no evidence.
+ */
+export function readsAsWords(text: string, language: string | null, script: Script = scriptOf(text)): boolean {
+  if (script !== "latin") return true;
+  if ((knownLetterShare(text) ?? 1) >= 0.5) return true;
+  if (TWINS_ONLY.test(text) || unlikelyLatin(text)) return false;
+  return language !== null && language !== "en";
 }
 
 /**

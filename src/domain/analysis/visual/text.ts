@@ -6,8 +6,9 @@
  * The confidence floor (VISUAL_TEXT_CONFIDENCE_FLOOR, 0.8 by default): a line read with less confidence is
  * kept in the record, marked `used: false`, and is no evidence for any judgement (the text hook, the content
  * analysis); the analysis's reasons say how much was set aside. On the real clips of the evaluation set,
- * noise lines (Cyrillic read as Latin look-alikes, a patterned background read as letters) were read below
- * 0.8 and the subtitles above it (bench/RESULTS.md, "Analysis evaluation set: real clips").
+ * noise lines (Cyrillic read as Latin look-alikes, a patterned background read as letters) were mostly read below
+ * 0.8 and the subtitles above it (bench/RESULTS.md, "Analysis evaluation set: real clips"). Noise read with high
+ * confidence is caught by the recogniser's word check (`readsAsWords: false`): such a line is set aside too.
  */
 import { config } from "../../../config.ts";
 import type { OnScreenText, ReadTextLine, SeenKeyframe, VisualEvidence } from "../ports.ts";
@@ -31,10 +32,14 @@ export function tidyLines(lines: ReadTextLine[]): ReadTextLine[] {
   return lines.map((l) => ({ ...l, text: tidyLine(l.text) })).filter((l) => (l.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2);
 }
 
+/** A line is used when it is read at or above the floor and reads as words (the recogniser's word check, when it made one). */
+export const usable = (line: Pick<ReadTextLine, "confidence" | "readsAsWords">, floor = textConfidenceFloor()) =>
+  line.confidence >= floor && line.readsAsWords !== false;
+
 /** A keyframe's text as the analysis reads it: its lines confident enough to use, one per line. */
 export function usableText(lines: ReadTextLine[], floor = textConfidenceFloor()): string {
   return lines
-    .filter((l) => l.confidence >= floor)
+    .filter((l) => usable(l, floor))
     .map((l) => l.text)
     .join("\n");
 }
@@ -48,7 +53,7 @@ function comparable(text: string): string {
  * The pieces of on-screen text across keyframes (keyframes ascending by time), each once: a piece read again
  * in a later frame (the same letters, or nearly: OCR may misread a character or two between frames) extends
  * the first one's `lastSeconds`; the most confident reading is kept, with its language and confidence, and the
- * piece is used when that reading reaches the floor.
+ * piece is used when that reading reaches the floor and reads as words.
  */
 export function collectOnScreenText(frames: Pick<SeenKeyframe, "seconds" | "lines">[], floor = textConfidenceFloor()): OnScreenText[] {
   const pieces: (OnScreenText & { key: string; best: number })[] = [];
@@ -76,7 +81,7 @@ function piece(line: ReadTextLine, seconds: number, floor: number): OnScreenText
     lastSeconds: seconds,
     language: line.language,
     confidence: Math.round(line.confidence * 100) / 100,
-    used: line.confidence >= floor,
+    used: usable(line, floor),
   };
 }
 
@@ -121,7 +126,7 @@ export function setAsideText(pieces: OnScreenText[], floor = textConfidenceFloor
     .join(", ");
   const more = aside.length > 3 ? ` and ${aside.length - 3} more` : "";
   return [
-    `on-screen text set aside: ${aside.length} line${aside.length === 1 ? "" : "s"} read below the confidence floor ${floor} (${shown}${more}) ` +
+    `on-screen text set aside: ${aside.length} line${aside.length === 1 ? "" : "s"} read below the confidence floor ${floor} or not as words (${shown}${more}) ` +
       "are kept in the record but were not used for any judgement",
   ];
 }

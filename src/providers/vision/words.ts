@@ -1,0 +1,94 @@
+/**
+ * English words in a line of on-screen text, from the word list of the npm package `wordsninja` (126,000 words of
+ * English Wikipedia, most frequent first; MIT): how much of a Latin line reads as words, and words a recogniser
+ * glued together ("Enterkeyforconfirm" → "Enter key for confirm"), split where the list's word costs say.
+ *
+ * Why a word list: PaddleOCR reads English screen text without its spaces, and reads a patterned background, a
+ * logo or Cyrillic capitals as Latin letters ("NAZA", "OHA HEOCABAEMA") with high confidence. Real text of a Latin
+ * line is mostly words of a list; that noise is not.
+ */
+import { createRequire } from "node:module";
+
+interface Ninja {
+  loadDictionary(): Promise<unknown>;
+  splitSentence(text: string): string[];
+}
+
+const require = createRequire(import.meta.url);
+const list = require("wordsninja/words-en.json") as string[];
+/**
+ * The words a line of English is made of: the list's 50,000 most frequent. The whole list also holds the common words
+ * of Spanish, French or German (Wikipedia's names and titles): a Spanish sentence was 60 % "English" by it, 50 % by these.
+ */
+const WORDS = new Set(list.slice(0, 50_000));
+/** The list's most frequent words: the parts a glued run may be split into (rarer words are as often parts of a name). */
+const COMMON = new Set(list.slice(0, 25_000));
+/** The words that glue English together (the, of, to, for …): glued English text has some; a name cut in pieces rarely. */
+const GLUE = new Set(list.slice(0, 500));
+const EVERYDAY = new Set(list.slice(0, 5_000));
+let ninja: Ninja | null = null;
+/** The splitter, its costs made from the list once (synchronously: its loadDictionary does no I/O). */
+function splitter(): Ninja {
+  if (ninja) return ninja;
+  const WordsNinja = require("wordsninja") as new () => Ninja;
+  ninja = new WordsNinja();
+  void ninja.loadDictionary();
+  return ninja;
+}
+
+/** A word of the list, in any case; a contraction by its first part ("I've" → "i", "don't" → "don"). */
+const listed = (word: string) => WORDS.has(word.toLowerCase().split(/['\u2019]/)[0]!);
+
+/** Runs of Latin letters (with apostrophes inside) in a line. */
+const LETTER_RUNS = /\p{Script=Latin}+(?:['\u2019]\p{Script=Latin}+)*/gu;
+
+/**
+ * The share of a line's Latin letters that are in words of the list (0-1), each run of letters a word; null when the
+ * line has no Latin letters. Weighted by letters: a long unknown word (noise) weighs more than a short known one.
+ */
+export function knownLetterShare(text: string): number | null {
+  const runs = text.match(LETTER_RUNS) ?? [];
+  const letters = runs.reduce((n, r) => n + r.length, 0);
+  if (letters === 0) return null;
+  const known = runs.filter((r) => listed(r)).reduce((n, r) => n + r.length, 0);
+  return known / letters;
+}
+
+/** A glued run is at least this long: shorter unknown words are names and misreadings, not words run together. */
+const MIN_GLUED = 7;
+
+/**
+ * The line with words a recogniser ran together spaced: a run of letters not in the list is split at a change from
+ * lower to upper case, then by the list's word costs, when every part is one of the list's 25,000 most frequent
+ * words (single letters only "a" and "I"), the parts average at least 2.5 letters (a split into many tiny words is a guess,
+ * not a reading), and one of them is among the 500 most frequent or all among the 5,000 most frequent (glued English has
+ * its small words: "thebest", "keyfor"; a name cut in pieces, "Ku berne tes", has not).
+ * A sentence sign glued to the next word gets its space ("selection.Enter" → "selection. Enter").
+ */
+export function spaceGluedWords(text: string): string {
+  const spaced = text.replace(/(\p{Ll}{2})([,;!?]|\.(?=\p{Lu}))(?=\p{L})/gu, "$1$2 ");
+  return spaced.replace(LETTER_RUNS, (run) => (run.length < MIN_GLUED || listed(run) ? run : splitRun(run)));
+}
+
+function splitRun(run: string): string {
+  const pieces = run.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").split(" ");
+  return pieces.map((p) => (p.length < MIN_GLUED || listed(p) ? p : splitPiece(p))).join(" ");
+}
+
+/** One unknown piece split into words of the list, keeping its letters' case; unchanged when the split is no good. */
+function splitPiece(piece: string): string {
+  if (/['\u2019]/.test(piece)) return piece;
+  const parts = splitter().splitSentence(piece);
+  if (parts.join("").length !== piece.length || parts.length < 2) return piece;
+  const lower = parts.map((p) => p.toLowerCase());
+  const words = lower.every((p) => COMMON.has(p) && (p.length > 1 || p === "a" || p === "i")) && piece.length / parts.length >= 2.5;
+  if (!words || !(lower.some((p) => GLUE.has(p)) || lower.every((p) => EVERYDAY.has(p)))) return piece;
+  let at = 0;
+  return parts
+    .map((p) => {
+      const original = piece.slice(at, at + p.length);
+      at += p.length;
+      return original;
+    })
+    .join(" ");
+}

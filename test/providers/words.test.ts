@@ -1,0 +1,56 @@
+/**
+ * The word checks of on-screen text (src/providers/vision/words.ts, languages.ts, ocr.ts): words a recogniser ran
+ * together, the share of a line in English words, the language of short lines, and lines that are no words.
+ * Pure functions over the word list of the npm package; quick.
+ */
+import { describe, expect, it } from "vitest";
+import { languageOf } from "../../src/providers/vision/languages.js";
+import { paddleIsSure, readsAsWords } from "../../src/providers/vision/ocr.js";
+import { knownLetterShare, spaceGluedWords } from "../../src/providers/vision/words.js";
+
+describe("words run together", () => {
+  it("spaces English words a recogniser glued, at case changes and by the word list", () => {
+    expect(spaceGluedWords("Left Button for selection.Enterkeyforconfirm.")).toBe("Left Button for selection. Enter key for confirm.");
+    expect(spaceGluedWords("pressEntertoconfirm")).toBe("press Enter to confirm");
+    expect(spaceGluedWords("Readthefullstoryhere,tapthelink")).toBe("Read the full story here, tap the link");
+  });
+
+  it("leaves words, names and handles alone", () => {
+    for (const line of ["Copyright 2013 Brandon Castellano", "Kubernetes", "Sukehiro", "www.bcastell.com", "@jc32d0604", "understanding"])
+      expect(spaceGluedWords(line)).toBe(line);
+  });
+});
+
+describe("English words in a line", () => {
+  it("weighs the letters of known words", () => {
+    expect(knownLetterShare("I'm going grocery shopping. You want some milk?")).toBe(1);
+    expect(knownLetterShare("STAEPIR")).toBe(0);
+    expect(knownLetterShare("OHA HEOCABAEMA")).toBeLessThan(0.5);
+    expect(knownLetterShare("10:00")).toBeNull();
+  });
+
+  it("gives short English lines their language, and others theirs", () => {
+    expect(languageOf("Yes?")).toBe("en");
+    expect(languageOf("Left Button for selection.")).toBe("en");
+    expect(languageOf("I've decided, Rem.")).toBe("en");
+    expect(languageOf("Tôi yêu Việt Nam")).toBe("vi");
+    expect(languageOf("Tu ne vas pas croire ce qui se passe ensuite")).toBe("fr");
+    expect(languageOf("Das ist der beste Trick für deinen Morgen")).toBe("de");
+    expect(languageOf("NAZA")).toBeNull();
+  });
+
+  it("takes a Latin line of no English word for a pattern or look-alikes, unless it is another Latin language", () => {
+    expect(readsAsWords("NAZA", null)).toBe(false);
+    expect(readsAsWords("OHA HEOCA3AEMA", "tr")).toBe(false);
+    expect(readsAsWords("Follow for part 2", "en")).toBe(true);
+    expect(readsAsWords("Esta es la mejor receta", "es")).toBe(true);
+    expect(readsAsWords("КРАСОТА В МЫСЛЯХ", "ru")).toBe(true);
+  });
+
+  it("asks tesseract again unless PaddleOCR read English words surely", () => {
+    expect(paddleIsSure({ text: "Enterkeyforconfirm.", confidence: 0.96 })).toBe(true);
+    expect(paddleIsSure({ text: "Enter key for confirm.", confidence: 0.85 })).toBe(false);
+    expect(paddleIsSure({ text: "OHA HEOCABAEMA", confidence: 0.97 })).toBe(false);
+    expect(paddleIsSure({ text: "Toi yeu Viet Nam", confidence: 0.97 })).toBe(false);
+  });
+});
