@@ -7,7 +7,7 @@
  * job's data by ./queues.ts), so a job's lines can be followed from that request to its end.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { isSpanContextValid, trace } from "@opentelemetry/api";
+import { isSpanContextValid, TraceFlags, trace } from "@opentelemetry/api";
 import { pino, type DestinationStream } from "pino";
 import pretty from "pino-pretty";
 import { config } from "../config.ts";
@@ -41,14 +41,15 @@ export function currentLogContext(): LogContext | undefined {
 }
 
 /**
- * Traced (the `pino` instrumentation, src/main/telemetry.ts), a line written while a span is active also
- * carries its `trace_id`, `span_id` and `trace_flags`, as OpenTelemetry's pino instrumentation wrote them;
- * read here, in the one mixin, instead of by a second mixin merged into this one on every line.
+ * Traced (the `pino` instrumentation, src/main/telemetry.ts), a line written while a sampled span is active also
+ * carries its `trace_id`, `span_id` and `trace_flags`, as OpenTelemetry's pino instrumentation wrote them; read
+ * here, in the one mixin, instead of by a second mixin merged into this one on every line. A request the sampler
+ * left out has no trace to link to: its lines stay as they are untraced.
  */
 function withTraceIds(): object {
   const ids = context.getStore();
   const span = trace.getActiveSpan()?.spanContext();
-  if (!span || !isSpanContextValid(span)) return ids ?? {};
+  if (!span || (span.traceFlags & TraceFlags.SAMPLED) === 0 || !isSpanContextValid(span)) return ids ?? {};
   return { trace_id: span.traceId, span_id: span.spanId, trace_flags: `0${span.traceFlags.toString(16)}`, ...ids };
 }
 
