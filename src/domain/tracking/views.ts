@@ -269,7 +269,7 @@ export interface OwnerRead {
  */
 function compileOwner(fields: readonly (readonly [string, string])[], partial: boolean): OwnerRead["build"] {
   const body = fields.map(([field]) => `${JSON.stringify(field)}: r[${JSON.stringify(ownerKey(field))}]`).join(", ");
-  return new Function("brand", `return (r) => ({ ${partial ? "[brand]: true, " : ""}${body} });`)(PARTIAL_OWNER) as OwnerRead["build"];
+  return new Function("brand", `return (r) => ({ ${body}${partial ? ", [brand]: true" : ""} });`)(PARTIAL_OWNER) as OwnerRead["build"];
 }
 
 const readOf = (fields: readonly (readonly [string, string])[], partial: boolean): OwnerRead => ({
@@ -281,10 +281,18 @@ const readOf = (fields: readonly (readonly [string, string])[], partial: boolean
 
 const FULL_OWNER = readOf(OWNER_FIELDS, false);
 const ownerReads = new Map<string, OwnerRead>();
+/** The read of each list of fields already asked (a GraphQL selection's list is made once per document). */
+const readOfList = new WeakMap<readonly string[], OwnerRead>();
 
 /** The read of these owner fields (made once per set of fields). */
 export function ownerRead(fields: OwnerFields): OwnerRead {
   if (fields === "all") return FULL_OWNER;
+  let read = readOfList.get(fields);
+  if (!read) readOfList.set(fields, (read = ownerReadOf(fields)));
+  return read;
+}
+
+function ownerReadOf(fields: readonly (keyof AccountRecord)[]): OwnerRead {
   const asked = ACCOUNT_FIELDS.filter(([field]) => field === "id" || fields.includes(field));
   const key = asked.map(([field]) => field).join(",");
   let read = ownerReads.get(key);
