@@ -38,7 +38,8 @@ export type Role = "api" | "worker" | "all";
  * (`http`: one server span, made by src/http/request-context.ts and named by its route, and client spans
  * of outgoing requests, webhook deliveries), its SQL statements (`pg`, inside a request or a job only,
  * without a span per pool checkout) and its jobs (BullMQ's own telemetry, src/infra/queues.ts: one trace
- * from the request into the worker), with the trace id on every log line (`pino`). What costs the most for
+ * from the request into the worker), with the trace id on every log line of a sampled span (`pino`: read by the
+ * logger's own mixin, src/infra/logger.ts, not by an instrumentation). What costs the most for
  * what it tells is left to be asked for: `express` (a span per router layer, and a wrapper run around every
  * middleware of every request, sampled or not: REST lost about a quarter of its throughput with it, at any
  * sampling rate, bench/traces-cost.ts), `graphql` (a `graphql.validate` span per request; graphql-jit runs
@@ -49,6 +50,10 @@ export type Role = "api" | "worker" | "all";
  * instrumentation's, which computed every semantic-convention attribute twice (old and new names), bound the
  * request's and response's emitters and recorded metrics nobody reads, was its largest cost per request
  * (bench/ladder/profile.mjs with tracing on, 10 % sampled). The instrumentation still makes the client spans.
+ *
+ * What a traced request costs beyond its spans is kept off the event loop or left out: the OTLP encoding and
+ * sending run in a worker thread (./trace-export.ts), the statement span records no metrics (`statementSpans`),
+ * and a request the sampler leaves out builds no attributes and wraps no statement.
  */
 const INSTRUMENTATIONS: Partial<Record<TraceInstrumentation, () => Instrumentation>> = {
   http: () => new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),

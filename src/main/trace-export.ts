@@ -76,6 +76,8 @@ export class WorkerSpanExporter implements SpanExporter {
   readonly #worker = new Worker(new URL("./trace-export-worker.ts", import.meta.url));
   readonly #pending = new Map<number, (r: FromWorker) => void>();
   #next = 0;
+  /** Why the worker is gone (it failed, or was shut down): every later export fails at once with it. */
+  #gone: string | null = null;
 
   constructor() {
     // Idle, the worker does not keep the process alive; while an export is under way it does (shutdown's flush).
@@ -87,6 +89,12 @@ export class WorkerSpanExporter implements SpanExporter {
     });
     this.#worker.on("error", (error) => this.#failAll(String(error)));
     this.#worker.on("exit", () => this.#failAll("the trace export worker exited"));
+  }
+
+  #failAll(error: string): void {
+    this.#gone ??= error;
+    for (const [id, reply] of this.#pending) reply({ id, code: FAILED, error });
+    this.#pending.clear();
   }
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
@@ -121,6 +129,7 @@ export class WorkerSpanExporter implements SpanExporter {
 
   #send(message: ToWorker, onReply: (reply: FromWorker) => void): void {
     message.id = ++this.#next;
+    if (this.#gone) return onReply({ id: message.id, code: FAILED, error: this.#gone });
     this.#pending.set(message.id, onReply);
     this.#worker.ref();
     try {
@@ -129,11 +138,6 @@ export class WorkerSpanExporter implements SpanExporter {
       this.#pending.delete(message.id);
       onReply({ id: message.id, code: FAILED, error: String(error) });
     }
-  }
-
-  #failAll(error: string): void {
-    for (const [id, reply] of this.#pending) reply({ id, code: FAILED, error });
-    this.#pending.clear();
   }
 }
 
