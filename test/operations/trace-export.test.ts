@@ -83,7 +83,7 @@ describe("the worker thread's OTLP export", () => {
     expect(attrs(p!.resource.attributes)["service.name"]).toBe("export-test");
     expect(p!.scope).toMatchObject({ name: "scope-a", version: "1.2.3" });
     expect(p!.span).toMatchObject({ traceId: parent.spanContext().traceId, spanId: parent.spanContext().spanId, kind: 2 });
-    expect(attrs(p!.span.attributes)).toMatchObject({ "http.route": "/x", n: "3" });
+    expect(attrs(p!.span.attributes)).toMatchObject({ "http.route": "/x", n: 3 });
     expect(p!.span.attributes.find((a: any) => a.key === "list").value.arrayValue.values).toEqual([
       { stringValue: "a" },
       { stringValue: "b" },
