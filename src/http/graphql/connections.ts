@@ -208,19 +208,14 @@ export function perSelection<T>(info: GraphQLResolveInfo, key: string, work: () 
   return value;
 }
 
-/** The `field` fields a connection's query asks of its nodes (`edges { node { field } }`). */
+/**
+ * The `field` fields a connection's query asks of its nodes (`edges { node { field } }`): a list reads a relation
+ * with its page only when it is asked (GraphQL `videos` and its `account`).
+ */
 export function nodesAsked(info: GraphQLResolveInfo, field: string): FieldNode[] {
   const edges = info.fieldNodes.flatMap((f) => fieldsNamed(f.selectionSet, "edges", info));
   const nodes = edges.flatMap((e) => fieldsNamed(e.selectionSet, "node", info));
   return nodes.flatMap((n) => fieldsNamed(n.selectionSet, field, info));
-}
-
-/**
- * Whether a connection's query asks for `field` of its nodes: a list reads a relation with its page only
- * when it is asked (GraphQL `videos` and its `account`).
- */
-export function nodesAsk(info: GraphQLResolveInfo, field: string): boolean {
-  return perSelection(info, `asks ${field}`, () => nodesAsked(info, field).length > 0);
 }
 
 /**
