@@ -1,5 +1,5 @@
 /**
- * The cost of tracing (the target: under 5 % of throughput).
+ * The cost of tracing (the targets: every request traced at most 10 % of throughput lost, 10 % sampled at most 3 %).
  *
  * Three API processes (the real entry point, src/main/api.ts) on one database: **off** (no OTEL_*
  * variable: no SDK loaded, as shipped), **on** (OTLP/HTTP, protobuf, to a loopback receiver in this
@@ -31,7 +31,8 @@ const ROUNDS = Number(process.env.BENCH_TRACES_ROUNDS ?? 6);
 const SECONDS = Number(process.env.BENCH_TRACES_SECONDS ?? 10);
 const RATIO = Number(process.env.BENCH_TRACES_RATIO ?? 0.1);
 const CONNECTIONS = 32;
-const TARGET_LOSS = 0.05;
+const TARGET_LOSS = 0.1;
+const TARGET_SAMPLED_LOSS = 0.03;
 const REDIS_PREFIX = `bench_traces_${process.pid}`;
 const DATABASE_URL = urlFor(BENCH_DB);
 const REST = "/api/v1/videos?limit=20";
@@ -139,10 +140,12 @@ export async function runTracesCostBench(): Promise<void> {
       const rps = (arm: Arm) => median(servers[arm].runs[endpoint]!.map((r) => r.rps)).toFixed(0);
       return {
         on,
+        sampled,
         line: `${e.name} (median req/s ${ARMS.map(rps).join(" / ")}): every request traced **${pct(on.loss)} of throughput lost**, CPU per request ${signed(on.cpu)}; ${pct(RATIO)} sampled ${pct(sampled.loss)} lost, CPU ${signed(sampled.cpu)}`,
       };
     });
-    const met = lines.every((l) => l.on.loss < TARGET_LOSS);
+    const met = lines.every((l) => l.on.loss <= TARGET_LOSS);
+    const sampledMet = lines.every((l) => l.sampled.loss <= TARGET_SAMPLED_LOSS);
     const md = `## Traces: cost on the ladder's REST and GraphQL rungs
 
 Command: \`npm run bench -- traces-cost\` (scale with BENCH_TRACES_VIDEOS, BENCH_TRACES_ROUNDS, BENCH_TRACES_SECONDS, BENCH_TRACES_RATIO).
@@ -157,7 +160,7 @@ order; 1-minute load average ${Math.min(...loads).toFixed(1)} to ${Math.max(...l
 ${rows}
 
 ${lines.map((l) => `- ${l.line}.`).join("\n")}
-- Target (every request traced, under ${pct(TARGET_LOSS)} of throughput lost): **${met ? "met" : "NOT met"}**.
+- Targets: every request traced at most ${pct(TARGET_LOSS)} of throughput lost, **${met ? "met" : "NOT met"}**; ${pct(RATIO)} sampled at most ${pct(TARGET_SAMPLED_LOSS)}, **${sampledMet ? "met" : "NOT met"}**.
 - Losses and CPU are medians of the per-round ratios against **off** (each round's arms ran back to back).`;
     console.log(md);
     await writeSection("traces-cost", md);

@@ -88,7 +88,7 @@ export function rememberMount(req: IncomingMessage & { baseUrl?: string }, _res:
  */
 export function traceRoute(method: string | undefined, route: string): void {
   const span = trace.getActiveSpan();
-  if (!span) return;
+  if (!span?.isRecording()) return;
   span.setAttribute("http.route", route);
   span.updateName(`${method ?? "GET"} ${route}`);
 }
@@ -153,21 +153,18 @@ function serverSpan(req: IncomingMessage, res: ServerResponse): Context | null {
   if (!traceRequests || UNTRACED_PATHS.test(req.url ?? "")) return null;
   const method = req.method ?? "GET";
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-  const span = tracer.startSpan(
-    method,
-    {
-      kind: SpanKind.SERVER,
-      attributes: {
-        "http.request.method": method,
-        "url.path": loggablePath(req.url),
-        "url.scheme": (req.socket as TLSSocket | undefined)?.encrypted ? "https" : "http",
-        "network.protocol.version": req.httpVersion,
-        "client.address": req.socket?.remoteAddress,
-        "user_agent.original": req.headers["user-agent"],
-      },
-    },
-    parent,
-  );
+  const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+  // Left out by the sampler, the span still carries the trace on (its children and outgoing requests
+  // are left out too), but nothing is built for it: no attributes, no end.
+  if (!span.isRecording()) return trace.setSpan(parent, span);
+  span.setAttributes({
+    "http.request.method": method,
+    "url.path": loggablePath(req.url),
+    "url.scheme": (req.socket as TLSSocket | undefined)?.encrypted ? "https" : "http",
+    "network.protocol.version": req.httpVersion,
+    "client.address": req.socket?.remoteAddress,
+    "user_agent.original": req.headers["user-agent"],
+  });
   res.once("close", () => {
     span.setAttribute("http.response.status_code", res.statusCode);
     if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

@@ -8,6 +8,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
+import { isSpanContextValid, TraceFlags, trace } from "@opentelemetry/api";
 import { pino, type DestinationStream } from "pino";
 import { config } from "../config.ts";
 
@@ -39,12 +40,25 @@ export function currentLogContext(): LogContext | undefined {
   return context.getStore();
 }
 
+/**
+ * Traced (the `pino` instrumentation, src/main/telemetry.ts), a line written while a sampled span is active also
+ * carries its `trace_id`, `span_id` and `trace_flags`, as OpenTelemetry's pino instrumentation wrote them; read
+ * here, in the one mixin, instead of by a second mixin merged into this one on every line. A request the sampler
+ * left out has no trace to link to: its lines stay as they are untraced.
+ */
+function withTraceIds(): object {
+  const ids = context.getStore();
+  const span = trace.getActiveSpan()?.spanContext();
+  if (!span || (span.traceFlags & TraceFlags.SAMPLED) === 0 || !isSpanContextValid(span)) return ids ?? {};
+  return { trace_id: span.traceId, span_id: span.spanId, trace_flags: `0${span.traceFlags.toString(16)}`, ...ids };
+}
+
 const options = {
   level: config.logLevel,
   base: { service: "video-service", pid: process.pid },
   redact: { paths: ["req.headers.authorization", "apiKey", "*.apiKey"], censor: "[redacted]" },
   timestamp: pino.stdTimeFunctions.isoTime,
-  mixin: () => context.getStore() ?? {},
+  mixin: config.traceInstrumentations.includes("pino") ? withTraceIds : () => context.getStore() ?? {},
 };
 
 export type LogFormat = "pretty" | "json";

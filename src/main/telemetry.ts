@@ -22,9 +22,10 @@ import { ExpressInstrumentation, ExpressLayerType } from "@opentelemetry/instrum
 import { GraphQLInstrumentation } from "@opentelemetry/instrumentation-graphql";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { IORedisInstrumentation } from "@opentelemetry/instrumentation-ioredis";
-import { PinoInstrumentation } from "@opentelemetry/instrumentation-pino";
+import { context, trace } from "@opentelemetry/api";
 import type { Instrumentation } from "@opentelemetry/instrumentation";
 import { config, type TraceInstrumentation } from "../config.ts";
+import { exportsOffThread, WorkerSpanExporter } from "./trace-export.ts";
 
 /** Which process this is: each role is a service of its own in the traces (unless OTEL_SERVICE_NAME says otherwise). */
 export type Role = "api" | "worker" | "all";
@@ -37,7 +38,8 @@ export type Role = "api" | "worker" | "all";
  * (`http`: one server span, made by src/http/request-context.ts and named by its route, and client spans
  * of outgoing requests, webhook deliveries), its SQL statements (`pg`, inside a request or a job only,
  * without a span per pool checkout) and its jobs (BullMQ's own telemetry, src/infra/queues.ts: one trace
- * from the request into the worker), with the trace id on every log line (`pino`). What costs the most for
+ * from the request into the worker), with the trace id on every log line of a sampled span (`pino`: read by the
+ * logger's own mixin, src/infra/logger.ts, not by an instrumentation). What costs the most for
  * what it tells is left to be asked for: `express` (a span per router layer, and a wrapper run around every
  * middleware of every request, sampled or not: REST lost about a quarter of its throughput with it, at any
  * sampling rate, bench/traces-cost.ts), `graphql` (a `graphql.validate` span per request; graphql-jit runs
@@ -48,20 +50,52 @@ export type Role = "api" | "worker" | "all";
  * instrumentation's, which computed every semantic-convention attribute twice (old and new names), bound the
  * request's and response's emitters and recorded metrics nobody reads, was its largest cost per request
  * (bench/ladder/profile.mjs with tracing on, 10 % sampled). The instrumentation still makes the client spans.
+ *
+ * What a traced request costs beyond its spans is kept off the event loop or left out: the OTLP encoding and
+ * sending run in a worker thread (./trace-export.ts), the statement span records no metrics (`statementSpans`),
+ * and a request the sampler leaves out builds no attributes and wraps no statement.
  */
-const INSTRUMENTATIONS: Record<TraceInstrumentation, () => Instrumentation> = {
+const INSTRUMENTATIONS: Partial<Record<TraceInstrumentation, () => Instrumentation>> = {
   http: () => new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
   // Route and handler spans only when asked; even then not one per middleware layer (compression, auth, rate limit …).
   express: () => new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
   graphql: () => new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true }),
   // Statements and Redis commands only inside a request or a job: not the workers' polling and the
   // schedulers' background traffic, each of which would otherwise be a trace of its own.
-  pg: () => new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+  pg: () => statementSpans(new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true })),
   ioredis: () => new IORedisInstrumentation({ requireParentSpan: true }),
-  // trace_id, span_id and trace_flags on every log line written while a span is active; the lines
-  // themselves stay on stdout (no OTLP log records).
-  pino: () => new PinoInstrumentation({ disableLogSending: true }),
 };
+
+/** The parts of PgInstrumentation replaced by `statementSpans` (private in its typings, stable within 0.76). */
+interface PgInternals {
+  recordOperationDuration: () => void;
+  _setPoolConnectEventListeners: () => void;
+  _recordPoolMax: () => void;
+  _getClientQueryPatch: () => (original: (...args: unknown[]) => unknown) => (...args: unknown[]) => unknown;
+}
+
+/**
+ * The statement span without what it cost beside the span: no `db.client.*` metrics (a histogram entry per
+ * statement and four pool listeners per checkout, recorded into a meter nobody reads: metrics are
+ * Prometheus's, src/infra/metrics.ts), and nothing at all when the statement's parent span is not
+ * recording (a request left out by the sampler): its span would be dropped anyway, after the wrapper
+ * had parsed the statement, built its attributes and wrapped its promise.
+ */
+function statementSpans(instrumentation: PgInstrumentation): PgInstrumentation {
+  const internals = instrumentation as unknown as PgInternals;
+  const noop = () => undefined;
+  internals.recordOperationDuration = noop;
+  internals._setPoolConnectEventListeners = noop;
+  internals._recordPoolMax = noop;
+  const queryPatch = internals._getClientQueryPatch.bind(instrumentation);
+  internals._getClientQueryPatch = () => (original) => {
+    const traced = queryPatch()(original);
+    return function query(this: unknown, ...args: unknown[]) {
+      return trace.getSpan(context.active())?.isRecording() ? traced.apply(this, args) : original.apply(this, args);
+    };
+  };
+  return instrumentation;
+}
 
 /** Starts the SDK; resolves once the loader hook knows every module to wrap. Returns its shutdown (flushes what is left). */
 export async function startTelemetry(role: Role): Promise<() => Promise<void>> {
@@ -74,7 +108,9 @@ export async function startTelemetry(role: Role): Promise<() => Promise<void>> {
     // Traces only: metrics stay on /metrics (Prometheus), logs on stdout (with the trace id, below).
     metricReaders: [],
     logRecordProcessors: [],
-    instrumentations: config.traceInstrumentations.map((name) => INSTRUMENTATIONS[name]()),
+    // OTLP over HTTP encodes and sends in a worker thread (./trace-export.ts); any other exporter as the SDK makes it.
+    ...(exportsOffThread(process.env) ? { traceExporter: new WorkerSpanExporter() } : {}),
+    instrumentations: config.traceInstrumentations.flatMap((name) => INSTRUMENTATIONS[name]?.() ?? []),
   });
   sdk.start();
   await waitForAllMessagesAcknowledged();

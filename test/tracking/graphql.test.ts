@@ -38,13 +38,15 @@ function wsClient(key: string) {
   });
 }
 
-/** Counts the SQL statements this process sends while `fn` runs (the in-process API's queries). */
-async function countQueries(fn: () => Promise<unknown>): Promise<number> {
+/** Counts the SQL statements this process sends while `fn` runs (the in-process API's queries); their texts go to `texts`. */
+async function countQueries(fn: () => Promise<unknown>, texts: string[] = []): Promise<number> {
   const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
   const original = proto.query;
   let n = 0;
   proto.query = function (this: unknown, ...args: unknown[]) {
     n++;
+    const q = args[0] as string | { text?: string };
+    texts.push(typeof q === "string" ? q : (q?.text ?? ""));
     return original.apply(this, args);
   };
   try {
@@ -290,8 +292,54 @@ describe("GraphQL tracking (needs a worker)", () => {
       ),
     ).toBe(1);
     expect(await countQueries(() => gql(api.url, ws.key, `{ videos(first: 12) { edges { node { uuid } } } }`))).toBe(1);
+
+    // Asking only the account's own fields, the page reads only their columns (no tracking join), still one
+    // statement, and answers what the whole read answers.
+    const OWN = "id uuid type url username displayName followerCount";
+    const texts: string[] = [];
+    let part: any;
+    const nPart = await countQueries(
+      async () => (part = await gql(api.url, ws.key, `{ videos(first: 12) { edges { node { uuid account { ${OWN} } } } } }`)),
+      texts,
+    );
+    expect(nPart).toBe(1);
+    expect(texts[0]).toMatch(/follower_count/);
+    expect(texts[0]).not.toMatch(/avatar_url|tracked_accounts ta|ta\.rules/);
+    const own = await gql(api.url, ws.key, `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Account { ${OWN} } } }`, { ids });
+    const ownById = new Map(own.body.data.nodes.map((a: any) => [a.id, a]));
+    for (const e of part.body.data.videos.edges) expect(e.node.account).toEqual(ownById.get(e.node.account.id));
+
+    // A part is never what a later read of the same account or video finds: in one request with the partial
+    // page, the accounts by id (the Account loader) and the page's videos by id (the Video loader, which
+    // the page primes with its rows) answer every field, the tracking too.
+    const WHOLE = "id avatarUrl videoCount totalViews tracking { videoLimit }";
+    const videoIds = page.body.data.videos.edges.map((e: any) => e.node.uuid);
+    const mixed = await gql(
+      api.url,
+      ws.key,
+      `query($ids: [ID!]!, $videos: [ID!]!) {
+        videos(first: 12) { edges { node { account { username } } } }
+        nodes(ids: $ids) { ... on Account { ${WHOLE} } }
+        again: videos(first: 12) { edges { node { uuid account { ${WHOLE} } } } }
+        each: nodes(ids: $videos) { ... on Video { account { ${WHOLE} } } }
+      }`,
+      { ids, videos: await globalVideoIds(ws.key, videoIds) },
+    );
+    expect(mixed.body.errors).toBeUndefined();
+    const whole = await gql(api.url, ws.key, `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Account { ${WHOLE} } } }`, { ids });
+    const wholeById = new Map(whole.body.data.nodes.map((a: any) => [a.id, a]));
+    expect(mixed.body.data.nodes).toEqual(whole.body.data.nodes);
+    for (const e of mixed.body.data.again.edges) expect(e.node.account).toEqual(wholeById.get(e.node.account.id));
+    for (const v of mixed.body.data.each) expect(v.account).toEqual(wholeById.get(v.account.id));
   });
 });
+
+/** The global IDs (`Video:<uuid>`) of these videos, as the list answers them. */
+async function globalVideoIds(key: string, uuids: string[]): Promise<string[]> {
+  const r = await gql(api.url, key, `{ videos(first: 100) { edges { node { id uuid } } } }`);
+  const byUuid = new Map(r.body.data.videos.edges.map((e: any) => [e.node.uuid, e.node.id]));
+  return uuids.map((u) => byUuid.get(u) as string);
+}
 
 describe("GraphQL tenant isolation", () => {
   it("another workspace's video and account ids are NOT_FOUND, also for the subscription", async () => {

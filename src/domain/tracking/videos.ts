@@ -15,7 +15,9 @@ import { enqueueVideoScrape } from "./jobs.ts";
 import { ADDITIONS_REMAINING, LIMITS_FROM, limitReachedFor } from "./limits.ts";
 import { parseVideoUrl } from "./urls.ts";
 import {
-  OWNER_ACCOUNT_COLUMNS,
+  ownerRead,
+  type OwnerFields,
+  type OwnerRead,
   TRACKED_VIDEO_COLUMNS,
   trackedVideosOrder,
   videoFilterSql,
@@ -137,13 +139,14 @@ const alreadyTracked = () => new DomainError("ALREADY_TRACKED", "This video is a
  * `list` (GET /videos' platform, q, sort, order) changes only the order (trackedVideosOrder) and
  * adds predicates (videoFilterSql); with a filter the total counts the matching videos. Without
  * `list` it is the statement above, and answers as before. `read.owners` reads each video's owner
- * account (as `accountsByIds` answers it) in the same statement: `readOwner` (./views.ts) answers it.
+ * account in the same statement: all of it (as `accountsByIds` answers it), or only the fields asked for
+ * (`ownerRead`); `readOwner` (./views.ts) answers it.
  */
 export async function listTrackedVideos(
   workspaceId: string,
   page: PageRequest,
   list: VideoListOptions = {},
-  read: { owners?: boolean } = {},
+  read: { owners?: OwnerFields } = {},
 ): Promise<Page<TrackedVideoRecord>> {
   const p = pageSql(trackedVideosOrder(list.sort, list.order), page);
   const filter = videoFilterSql(list);
@@ -157,16 +160,7 @@ export async function listTrackedVideos(
         ];
   // Each video's owner account, when asked, joined after the page is cut (one lookup per row of the
   // page; LIMIT 1 keeps it a nested loop, so the page's order is kept).
-  const [ownerColumns, owners] = read.owners
-    ? [
-        Prisma.sql`, o.*`,
-        Prisma.sql`LEFT JOIN LATERAL (
-           SELECT ${OWNER_ACCOUNT_COLUMNS} FROM accounts a
-             LEFT JOIN tracked_accounts ta ON ta.account_id = a.id AND ta.workspace_id = w.id
-            WHERE a.id = p."accountId" LIMIT 1
-         ) o ON true`,
-      ]
-    : [Prisma.empty, Prisma.empty];
+  const [ownerColumns, owners] = read.owners ? ownerJoin(ownerRead(read.owners)) : [Prisma.empty, Prisma.empty];
   const rows = await sql<TrackedVideoRecord & { total: number }>(
     Prisma.sql`SELECT ${count} AS total, p.* ${ownerColumns}
        FROM workspaces w ${counted}
@@ -184,6 +178,20 @@ export async function listTrackedVideos(
   // The rows are the records (each keeps the `total` column, and the owner's, which no door reads): no copy per row.
   const items: TrackedVideoRecord[] = rows[0]?.id === null ? [] : rows;
   return { items, total };
+}
+
+/** The owner's columns and the lateral join that reads them (the workspace's tracking of it only when asked). */
+function ownerJoin(read: OwnerRead): [Prisma.Sql, Prisma.Sql] {
+  const tracking = read.tracking
+    ? Prisma.sql`LEFT JOIN tracked_accounts ta ON ta.account_id = a.id AND ta.workspace_id = w.id`
+    : Prisma.empty;
+  return [
+    Prisma.sql`, o.*`,
+    Prisma.sql`LEFT JOIN LATERAL (
+       SELECT ${read.columns} FROM accounts a ${tracking}
+        WHERE a.id = p."accountId" LIMIT 1
+     ) o ON true`,
+  ];
 }
 
 /** Tracked videos by id, in any order; ids the workspace does not track are left out. */

@@ -237,41 +237,87 @@ export const TRACKING_COLUMNS = columns(TRACKING_FIELDS);
 /**
  * A video's owner account as the workspace sees it, read in the same statement as the video (a
  * page's `account` relation): the AccountView's columns under `account.`, from `accounts a` and
- * `tracked_accounts ta`. `ownerAccountOf` turns them back into the AccountView. The visibility rule of
- * `accountsByIds` (./accounts.ts) holds by construction: the owner of a video the workspace tracks
- * is visible to it.
+ * `tracked_accounts ta`, or only some of the account's own columns (`ownerRead`). `readOwner` turns
+ * them back into the AccountView, or into a `PartialOwner`. The visibility rule of `accountsByIds`
+ * (./accounts.ts) holds by construction: the owner of a video the workspace tracks is visible to it.
  */
 const OWNER_PREFIX = "account.";
-export const OWNER_ACCOUNT_COLUMNS = columns([...ACCOUNT_FIELDS, ...TRACKING_FIELDS], OWNER_PREFIX);
-const OWNER_KEYS = [...ACCOUNT_FIELDS, ...TRACKING_FIELDS].map(([field]) => [field, `${OWNER_PREFIX}${field}`] as const);
+const OWNER_FIELDS = [...ACCOUNT_FIELDS, ...TRACKING_FIELDS];
+const ownerKey = (field: string) => `${OWNER_PREFIX}${field}`;
+const OWNER_ID = ownerKey("id");
 
-const OWNER_ID = `${OWNER_PREFIX}id`;
+/** Which of the owner's fields a read asks for: some of the account's own (its id always comes with them), or all (`"all"`). */
+export type OwnerFields = readonly (keyof AccountRecord)[] | "all";
 
-/**
- * The AccountView of a row's owner columns, as one object literal compiled from OWNER_KEYS (our own
- * constant field names): one hidden class and constant-key reads. Copied key by key in a loop it was
- * 4 % of the nested list's CPU (`npm run bench:profile -- gqlNested`).
- */
-const ownerFromRow = new Function(
-  "r",
-  `return { ${OWNER_KEYS.map(([field, key]) => `${JSON.stringify(field)}: r[${JSON.stringify(key)}]`).join(", ")} };`,
-) as (row: object) => AccountView;
+/** An owner read in part: the fields asked for, and a brand that no AccountView carries (never cached as one). */
+export const PARTIAL_OWNER = Symbol("partial owner");
+export type PartialOwner = Partial<AccountRecord> & Pick<AccountRecord, "id"> & { readonly [PARTIAL_OWNER]: true };
 
-/** The owner account of a row read with OWNER_ACCOUNT_COLUMNS (null when the video has none). */
-function ownerAccountOf(row: object): AccountView | null {
-  const r = row as Record<string, unknown>;
-  if (r[OWNER_ID] === null || r[OWNER_ID] === undefined) return null;
-  return ownerFromRow(row);
+/** The columns of an owner read, the row keys they fill, and the object made of them. */
+export interface OwnerRead {
+  /** `o.<columns>` from `accounts a` (and `tracked_accounts ta` when `tracking`). */
+  columns: Prisma.Sql;
+  tracking: boolean;
+  keys: readonly string[];
+  build: (row: object) => AccountView | PartialOwner;
 }
 
 /**
- * The owner a row was read with (OWNER_ACCOUNT_COLUMNS): its AccountView, null when the video has none,
- * undefined when the row was read without it. Made on each call (one small object; kept on the row, the
- * row's property store was copied to make room for it, which cost more).
+ * The object of a row's owner columns, as one object literal compiled from our own constant field names:
+ * one hidden class and constant-key reads. Copied key by key in a loop it was 4 % of the nested list's CPU
+ * (`npm run bench:profile -- gqlNested`).
  */
-export function readOwner(row: object): AccountView | null | undefined {
+function compileOwner(fields: readonly (readonly [string, string])[], partial: boolean): OwnerRead["build"] {
+  const body = fields.map(([field]) => `${JSON.stringify(field)}: r[${JSON.stringify(ownerKey(field))}]`).join(", ");
+  return new Function("brand", `return (r) => ({ ${body}${partial ? ", [brand]: true" : ""} });`)(PARTIAL_OWNER) as OwnerRead["build"];
+}
+
+const readOf = (fields: readonly (readonly [string, string])[], partial: boolean): OwnerRead => ({
+  columns: columns(fields, OWNER_PREFIX),
+  tracking: !partial,
+  keys: fields.map(([field]) => ownerKey(field)),
+  build: compileOwner(fields, partial),
+});
+
+const FULL_OWNER = readOf(OWNER_FIELDS, false);
+const ownerReads = new Map<string, OwnerRead>();
+/** The read of each list of fields already asked (a GraphQL selection's list is made once per document). */
+const readOfList = new WeakMap<readonly string[], OwnerRead>();
+
+/** The read of these owner fields (made once per set of fields). */
+export function ownerRead(fields: OwnerFields): OwnerRead {
+  if (fields === "all") return FULL_OWNER;
+  let read = readOfList.get(fields);
+  if (!read) readOfList.set(fields, (read = ownerReadOf(fields)));
+  return read;
+}
+
+function ownerReadOf(fields: readonly (keyof AccountRecord)[]): OwnerRead {
+  const asked = ACCOUNT_FIELDS.filter(([field]) => field === "id" || fields.includes(field));
+  const key = asked.map(([field]) => field).join(",");
+  let read = ownerReads.get(key);
+  if (!read) {
+    read = readOf(asked, true);
+    if (ownerReads.size < 1000) ownerReads.set(key, read);
+  }
+  return read;
+}
+
+const hasAll = (row: object, keys: readonly string[]) => keys.every((key) => key in row);
+
+/**
+ * The owner a row was read with: the whole AccountView when the row has every owner column, else the
+ * fields asked for (a PartialOwner) when the row has theirs; null when the video has no owner; undefined
+ * when the row was read without them (the caller loads the account by id). A row (a page's, or one primed
+ * into a loader from it) only ever answers what its statement read. Made on each call (one small object;
+ * kept on the row, the row's property store was copied to make room for it, which cost more).
+ */
+export function readOwner(row: object, fields: OwnerFields): AccountView | PartialOwner | null | undefined {
   if (!(OWNER_ID in row)) return undefined;
-  return ownerAccountOf(row);
+  const read = hasAll(row, FULL_OWNER.keys) ? FULL_OWNER : fields === "all" ? null : ownerRead(fields);
+  if (!read || !hasAll(row, read.keys)) return undefined;
+  const r = row as Record<string, unknown>;
+  return r[OWNER_ID] === null ? null : read.build(row);
 }
 
 /** The workspace's tracked accounts: newest tracked first, ties by tracking id. */

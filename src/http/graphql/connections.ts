@@ -189,25 +189,48 @@ function fieldsNamed(set: SelectionSetNode | undefined, name: string, info: Grap
   return out;
 }
 
-/** Per connection field of a (cached) document: whether its nodes ask for a field. */
-const nodeFieldAsked = new WeakMap<FieldNode, Map<string, boolean>>();
+/** What was worked out about a field's selection, per field of a (cached) document, with the field nodes it was worked out from. */
+const worked = new WeakMap<FieldNode, Map<string, { nodes: readonly FieldNode[]; value: unknown }>>();
 
 /**
- * Whether a connection's query asks for `field` of its nodes (`edges { node { field } }`): a list
- * reads a relation with its page only when it is asked (GraphQL `videos` and its `account`).
- * Remembered per field node of the document (Yoga's parser cache hands every request of the same
- * text the same document).
+ * `work()` about the field being resolved, remembered under `key` per field node of the document (Yoga's parser
+ * cache hands every request of the same text the same document). A field merged with other occurrences of it
+ * (a fragment spread in two places) can have other siblings on another path: remembered only for the same ones.
  */
-export function nodesAsk(info: GraphQLResolveInfo, field: string): boolean {
-  const first = info.fieldNodes[0]!;
-  let asked = nodeFieldAsked.get(first);
-  if (!asked) nodeFieldAsked.set(first, (asked = new Map()));
-  let found = asked.get(field);
-  if (found === undefined) {
-    const edges = info.fieldNodes.flatMap((f) => fieldsNamed(f.selectionSet, "edges", info));
-    const nodes = edges.flatMap((e) => fieldsNamed(e.selectionSet, "node", info));
-    found = nodes.some((n) => fieldsNamed(n.selectionSet, field, info).length > 0);
-    asked.set(field, found);
-  }
-  return found;
+export function perSelection<T>(info: GraphQLResolveInfo, key: string, work: () => T): T {
+  const nodes = info.fieldNodes;
+  let known = worked.get(nodes[0]!);
+  if (!known) worked.set(nodes[0]!, (known = new Map()));
+  const found = known.get(key);
+  if (found && found.nodes.length === nodes.length && found.nodes.every((n, i) => n === nodes[i])) return found.value as T;
+  const value = work();
+  known.set(key, { nodes, value });
+  return value;
+}
+
+/**
+ * The `field` fields a connection's query asks of its nodes (`edges { node { field } }`): a list reads a relation
+ * with its page only when it is asked (GraphQL `videos` and its `account`).
+ */
+export function nodesAsked(info: GraphQLResolveInfo, field: string): FieldNode[] {
+  const edges = info.fieldNodes.flatMap((f) => fieldsNamed(f.selectionSet, "edges", info));
+  const nodes = edges.flatMap((e) => fieldsNamed(e.selectionSet, "node", info));
+  return nodes.flatMap((n) => fieldsNamed(n.selectionSet, field, info));
+}
+
+/**
+ * Every field these fields' selections ask for, through fragments whatever their type condition, and
+ * @include/@skip not read: a superset of the fields that will be resolved.
+ */
+export function selectedFields(fields: readonly FieldNode[], info: GraphQLResolveInfo): FieldNode[] {
+  const out: FieldNode[] = [];
+  const walk = (set: SelectionSetNode | undefined) => {
+    for (const s of set?.selections ?? []) {
+      if (s.kind === Kind.FIELD) out.push(s);
+      else if (s.kind === Kind.INLINE_FRAGMENT) walk(s.selectionSet);
+      else walk(info.fragments[s.name.value]?.selectionSet);
+    }
+  };
+  for (const f of fields) walk(f.selectionSet);
+  return out;
 }

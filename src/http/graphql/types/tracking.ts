@@ -8,7 +8,8 @@
  */
 import { builder, type GraphQLContext } from "../builder.ts";
 import { readOncePerEvent, sharedPerEvent } from "../subscriptions.ts";
-import { batchedConnection, entityId, nodeUuid, nodesAsk, pagedConnection } from "../connections.ts";
+import type { FieldNode, GraphQLResolveInfo } from "graphql";
+import { batchedConnection, entityId, nodeUuid, nodesAsked, pagedConnection, perSelection, selectedFields } from "../connections.ts";
 import type { Platform } from "../../../domain/shared/platform.ts";
 import { parseInput, postedDays, type BulkItemResult } from "../../../domain/shared/inputs.ts";
 import { canonicalAccountUrl } from "../../../domain/shared/platform.ts";
@@ -59,13 +60,16 @@ import {
 } from "../../../domain/tracking/accounts.ts";
 import {
   ACCOUNT_VIDEOS_ORDER,
+  PARTIAL_OWNER,
   readOwner,
   trackedAccountsOrder,
   trackedVideosOrder,
+  type AccountRecord,
   type AccountSort,
   type AccountTracking,
   type AccountView,
   type HistoryInterval,
+  type OwnerFields,
   type TrackedVideoRecord,
   type VideoSort,
 } from "../../../domain/tracking/views.ts";
@@ -191,8 +195,45 @@ export const AccountRef = builder.loadableNodeRef("Account", {
   id: { resolve: (a: AccountView) => a.id, parse: nodeUuid },
   load: (ids: string[], ctx) => accountsByIds(ctx.auth.workspaceId, ids),
   sort: (a) => a.id,
-  cacheResolved: (a) => a.id,
+  // An owner read in part (`ownerFieldsAsked`) is primed under itself, a key no id can equal: never found
+  // by `node(id:)` or any other load, which read the whole account.
+  cacheResolved: (a) => (PARTIAL_OWNER in a ? (a as unknown as string) : a.id),
 });
+
+/**
+ * The Account fields answered from the account's own columns, and the AccountRecord fields each reads. Any
+ * other field (tracking, history, videos, tags …) asks for the whole AccountView.
+ */
+const OWNER_COLUMNS_OF: Record<string, readonly (keyof AccountRecord)[]> = {
+  __typename: [],
+  id: ["id"],
+  uuid: ["id"],
+  type: ["platform"],
+  username: ["username"],
+  url: ["platform", "username"],
+  displayName: ["displayName"],
+  avatarUrl: ["avatarUrl"],
+  followerCount: ["followerCount"],
+  videoCount: ["videoCount"],
+  totalViews: ["totalViews"],
+  dataSource: ["dataSource"],
+  scrapeStatus: ["scrapeStatus"],
+  scrapeError: ["scrapeError"],
+  lastScrapedAt: ["lastScrapedAt"],
+  createdAt: ["createdAt"],
+  nextRefreshAt: ["nextRefreshAt"],
+};
+
+/** What these `account` fields ask of the owner: the AccountRecord fields their selections read, or all of it. */
+function ownerFieldsOf(accountFields: readonly FieldNode[], info: GraphQLResolveInfo): OwnerFields {
+  const fields = new Set<keyof AccountRecord>(["id"]);
+  for (const f of selectedFields(accountFields, info)) {
+    const read = OWNER_COLUMNS_OF[f.name.value];
+    if (!read) return "all";
+    for (const field of read) fields.add(field);
+  }
+  return [...fields];
+}
 
 VideoRef.implement({
   description:
@@ -221,9 +262,15 @@ VideoRef.implement({
       type: AccountRef,
       nullable: true,
       description: "The owning account, when known.",
-      // A page read with its owners (`videos` when `account` is asked) carries each one: answered as it
-      // is, no loader call per video; otherwise the id, through the Account loader.
-      resolve: (v) => readOwner(v) ?? v.accountId,
+      // A page read with its owners (`videos` when `account` is asked) carries each one, whole or the
+      // fields this selection asks for: answered as it is, no loader call per video; otherwise (a row read
+      // without them, or with fewer than asked) the id, through the Account loader. A part is only ever
+      // read by this selection's fields: it is cast, not made an AccountView.
+      resolve: (v, _args, _ctx, info) =>
+        (readOwner(
+          v,
+          perSelection(info, "owner fields", () => ownerFieldsOf(info.fieldNodes, info)),
+        ) as AccountView | null | undefined) ?? v.accountId,
     }),
     musicName: t.exposeString("musicName"),
     musicAuthor: t.exposeString("musicAuthor"),
@@ -466,9 +513,13 @@ builder.queryFields((t) => ({
           order: args.order ?? undefined,
           tag: tagIdsOf(args.tagIds),
         });
-        // Each video's account, when asked, comes with the page (one statement): `account` answers the
-        // row's owner (and Pothos primes the request's Account loader with it): no second statement.
-        const owners = nodesAsk(info, "account");
+        // Each video's account, when asked, comes with the page (one statement), only the columns the
+        // selection reads when it reads only the account's own: `account` answers the row's owner (and
+        // Pothos primes the request's Account loader with it when whole): no second statement.
+        const owners = perSelection(info, "owners", () => {
+          const asked = nodesAsked(info, "account");
+          return asked.length > 0 ? ownerFieldsOf(asked, info) : undefined;
+        });
         return pagedConnection(args, trackedVideosOrder(list.sort, list.order), (window) =>
           listTrackedVideos(ctx.auth.workspaceId, window, list, { owners }),
         );
