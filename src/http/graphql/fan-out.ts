@@ -78,8 +78,17 @@ export function turn(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Groups
 
-const documentIds = new WeakMap<DocumentNode, number>();
+const documentIds = new WeakMap<DocumentNode, string>();
 let nextDocumentId = 0;
+
+/** The document's text (the same text parsed twice is one group: graphql-ws and SSE, two parser caches), else its identity. */
+function documentKey(document: DocumentNode): string {
+  const text = document.loc?.source.body;
+  if (text !== undefined) return text;
+  let id = documentIds.get(document);
+  if (id === undefined) documentIds.set(document, (id = `#${nextDocumentId++}`));
+  return id;
+}
 const personalDocuments = new WeakMap<DocumentNode, boolean>();
 
 /** Whether the document selects a field whose answer is the person's own (PERSONAL_FIELDS). */
@@ -117,9 +126,7 @@ function visibilityOf(args: ExecutionArgs): string | null {
 function groupOf(args: ExecutionArgs): string | null {
   const visibility = visibilityOf(args);
   if (visibility === null) return null;
-  let id = documentIds.get(args.document);
-  if (id === undefined) documentIds.set(args.document, (id = nextDocumentId++));
-  return `${id}\u0000${args.operationName ?? ""}\u0000${JSON.stringify(args.variableValues ?? {})}\u0000${visibility}`;
+  return `${documentKey(args.document)}\u0000${args.operationName ?? ""}\u0000${JSON.stringify(args.variableValues ?? {})}\u0000${visibility}`;
 }
 
 // ---------------------------------------------------------------------------------------------
