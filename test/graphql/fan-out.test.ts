@@ -55,8 +55,9 @@ function overSse(key: string): Subscriber {
       signal: controller.signal,
     });
     let buffer = "";
-    for await (const chunk of res.body!.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      buffer += r.value;
       let end: number;
       while ((end = buffer.indexOf("\n\n")) >= 0) {
         const message = buffer.slice(0, end);
