@@ -22,7 +22,7 @@
  *
  * `npm run bench -- subscribers` (not in ALL: it takes minutes). BENCH_SUBSCRIBERS (10000),
  * BENCH_SUBSCRIBERS_WORKSPACES (100), BENCH_SUBSCRIBERS_RATE (200), BENCH_SUBSCRIBERS_SECONDS (30),
- * BENCH_SUBSCRIBERS_TRANSPORTS (`ws,sse`).
+ * BENCH_SUBSCRIBERS_TRANSPORTS (`ws,sse`), BENCH_SUBSCRIBERS_PROFILE_DIR (a CPU profile of the API).
  */
 import { readFileSync } from "node:fs";
 import http from "node:http";
@@ -547,7 +547,9 @@ async function main(): Promise<void> {
   const { writeSection } = await import("./lib/results.js");
   try {
     const workspaces = await seed();
-    const api = await startChild(["src/main/api.ts"], { ...serviceEnv, LOG_LEVEL: "info" }, /API listening on port (\d+)/);
+    // BENCH_SUBSCRIBERS_PROFILE_DIR=<dir>: a V8 CPU profile of the API process, written there when it stops.
+    const profile = process.env.BENCH_SUBSCRIBERS_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SUBSCRIBERS_PROFILE_DIR}`] : [];
+    const api = await startChild([...profile, "src/main/api.ts"], { ...serviceEnv, LOG_LEVEL: "info" }, /API listening on port (\d+)/);
     const b: Bench = { api: `http://127.0.0.1:${api.match[1]}`, workspaces, latencies: [] };
     await signIn(b.api, workspaces);
     const planFile = `${os.tmpdir()}/bench-subscribers-${process.pid}.json`;

@@ -48,32 +48,37 @@ const PERSONAL_FIELDS = new Set(["Subscription.notificationsChanged", "SavedView
 // ---------------------------------------------------------------------------------------------
 // Turns: fan-out yields to the event loop every FAN_OUT_CHUNK subscribers
 
-const waiting: (() => void)[] = [];
-let head = 0;
-let scheduled = false;
-
-function serveChunk(): void {
-  const end = Math.min(waiting.length, head + FAN_OUT_CHUNK);
-  for (; head < end; head++) waiting[head]!();
-  if (head < waiting.length) {
-    setImmediate(serveChunk);
-    return;
-  }
-  waiting.length = 0;
-  head = 0;
-  scheduled = false;
-}
-
-/** Resolves at this subscriber's turn: the chunk it falls in runs in a later turn of the event loop. */
-export function turn(): Promise<void> {
-  return new Promise((resolve) => {
-    waiting.push(resolve);
-    if (!scheduled) {
-      scheduled = true;
+/**
+ * A queue of turns served `chunk` at a time, one chunk per turn of the event loop (setImmediate): what
+ * waits for its turn runs after the I/O and timers that were ready, never all at once.
+ */
+export function turns(chunk: number): () => Promise<void> {
+  const waiting: (() => void)[] = [];
+  let head = 0;
+  let scheduled = false;
+  const serveChunk = () => {
+    const end = Math.min(waiting.length, head + chunk);
+    for (; head < end; head++) waiting[head]!();
+    if (head < waiting.length) {
       setImmediate(serveChunk);
+      return;
     }
-  });
+    waiting.length = 0;
+    head = 0;
+    scheduled = false;
+  };
+  return () =>
+    new Promise((resolve) => {
+      waiting.push(resolve);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(serveChunk);
+      }
+    });
 }
+
+/** Resolves at this subscriber's turn to be written (FAN_OUT_CHUNK per turn of the event loop). */
+export const turn = turns(FAN_OUT_CHUNK);
 
 // ---------------------------------------------------------------------------------------------
 // Groups
