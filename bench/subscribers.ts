@@ -373,18 +373,6 @@ async function runTransport(
   const published = JSON.parse((await publishing).match[1]!) as { events: number; seconds: number };
   const probed = JSON.parse((await probing).match[1]!) as TransportResult["probeDuring"];
   const loadDuring = os.loadavg()[0]!;
-  // Deliveries still on their way: wait until the count stops moving.
-  let last = -1;
-  for (let total = 0; total !== last; await new Promise((r) => setTimeout(r, 2000))) {
-    last = total;
-    total = subscribers.reduce((n, s) => n + s.received, 0);
-  }
-  flowing = false;
-  await watching;
-  const cpu = cpuMs(apiPid) - cpuBefore;
-  const executed = (await metric(b, "graphql_subscription_answers_total", '{outcome="executed"}')) - executedBefore;
-  const shared = (await metric(b, "graphql_subscription_answers_total", '{outcome="shared"}')) - sharedBefore;
-
   // What each subscriber had to get.
   const expectedOf = new Map<string, number>();
   for (let i = 0; i < published.events; i++) {
@@ -392,13 +380,23 @@ async function runTransport(
     const key = e.kind === "tracked" ? `${e.w}:tracked` : `${e.w}:analysis:${e.video}`;
     expectedOf.set(key, (expectedOf.get(key) ?? 0) + 1);
   }
-  let expected = 0;
-  let missing = 0;
-  for (const s of subscribers) {
-    const want = expectedOf.get(s.kind === "tracked" ? `${s.w}:tracked` : `${s.w}:analysis:${s.video}`) ?? 0;
-    expected += want;
-    missing += Math.max(0, want - (s.received - s.duplicates));
+  const wantOf = (s: Subscriber) => expectedOf.get(s.kind === "tracked" ? `${s.w}:tracked` : `${s.w}:analysis:${s.video}`) ?? 0;
+  const expected = subscribers.reduce((n, s) => n + wantOf(s), 0);
+
+  // Deliveries still on their way: until every one arrived, or none arrived for 10 s (at most 5 minutes).
+  const receivedNow = () => subscribers.reduce((n, s) => n + s.received, 0);
+  for (let last = -1, still = 0, waited = 0; receivedNow() < expected && still < 10 && waited < 300; waited++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = receivedNow();
+    still = now === last ? still + 1 : 0;
+    last = now;
   }
+  flowing = false;
+  await watching;
+  const missing = subscribers.reduce((n, s) => n + Math.max(0, wantOf(s) - (s.received - s.duplicates)), 0);
+  const cpu = cpuMs(apiPid) - cpuBefore;
+  const executed = (await metric(b, "graphql_subscription_answers_total", '{outcome="executed"}')) - executedBefore;
+  const shared = (await metric(b, "graphql_subscription_answers_total", '{outcome="shared"}')) - sharedBefore;
 
   // Every connection closed at once.
   await stallMs(b);
@@ -421,7 +419,7 @@ async function runTransport(
     errors: subscribers.flatMap((s) => s.errors).slice(0, 3),
     p50: percentile(b.latencies, 50),
     p99: percentile(b.latencies, 99),
-    max: Math.max(...b.latencies),
+    max: b.latencies.reduce((m, x) => Math.max(m, x), 0),
     stallMs: stall,
     closeStallMs,
     probeDuring: probed,
@@ -548,7 +546,9 @@ async function main(): Promise<void> {
   try {
     const workspaces = await seed();
     // BENCH_SUBSCRIBERS_PROFILE_DIR=<dir>: a V8 CPU profile of the API process, written there when it stops.
-    const profile = process.env.BENCH_SUBSCRIBERS_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SUBSCRIBERS_PROFILE_DIR}`] : [];
+    const profile = process.env.BENCH_SUBSCRIBERS_PROFILE_DIR
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SUBSCRIBERS_PROFILE_DIR}`]
+      : [];
     const api = await startChild([...profile, "src/main/api.ts"], { ...serviceEnv, LOG_LEVEL: "info" }, /API listening on port (\d+)/);
     const b: Bench = { api: `http://127.0.0.1:${api.match[1]}`, workspaces, latencies: [] };
     await signIn(b.api, workspaces);
