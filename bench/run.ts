@@ -32,7 +32,8 @@ const ALL = [
   "visual-time",
   "exports",
 ];
-// Not in ALL: `webhooks` (the fan-out takes minutes) runs only when named: `npm run bench -- webhooks`.
+// Not in ALL: `webhooks` (the fan-out takes minutes) and `subscribers` (10,000 live connections, minutes) run only when named:
+// `npm run bench -- webhooks`, `npm run bench -- subscribers`.
 const dir = fileURLToPath(new URL(".", import.meta.url));
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 

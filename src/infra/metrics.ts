@@ -8,6 +8,8 @@
  *   `{operation_type,operation_name}`: through @envelop/prometheus (`graphqlMetricsPlugin`). An
  *   operation name is the client's choice, so only the first MAX_OPERATION_NAMES distinct names get
  *   a series of their own; later ones are counted as `other`.
+ * - `graphql_subscription_answers_total{outcome}`: live subscriptions' answers to events, `executed` once per
+ *   group of subscribers who see the same answer or `shared` from it (src/http/graphql/fan-out.ts).
  * - `bullmq_jobs{queue,state}` (a gauge: BullMQ's getJobCounts, read at each scrape; not `_count`, a histogram's suffix), and BullMQ's own
  *   per-minute metrics `bullmq_job_completed_total`/`bullmq_job_failed_total{queue}` (the workers
  *   record them, src/jobs/worker.ts).
@@ -122,6 +124,22 @@ export function graphqlMetricsPlugin(): Plugin {
       }),
     },
   }) as Plugin;
+}
+
+/**
+ * Answers of live subscriptions to events: `executed` once per group of subscribers who see the same
+ * (src/http/graphql/fan-out.ts), `shared` for every other subscriber of the group. shared / (executed + shared)
+ * is the part of the fan-out that cost no execution.
+ */
+const subscriptionAnswers = new Counter({
+  name: "graphql_subscription_answers_total",
+  help: "Answers of live subscriptions to events: executed once per group of subscribers, or shared from the group's answer",
+  labelNames: ["outcome"] as const,
+  registers: [registry],
+});
+
+export function countSubscriptionAnswer(outcome: "executed" | "shared"): void {
+  subscriptionAnswers.inc({ outcome });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,6 +16,19 @@ export async function watchAnalysis(workspaceId: string, videoId: string): Promi
   return statusChanges(workspaceId, videoId);
 }
 
+type WatchedEvent = AnalysisEvent & { workspaceId: string };
+
+/**
+ * One object per event and workspace for every watcher of the channel (a channel is one workspace's):
+ * subscriptions share their answers per event object (src/http/graphql/fan-out.ts).
+ */
+const withWorkspaceOf = new WeakMap<AnalysisEvent, WatchedEvent>();
+function withWorkspace(e: AnalysisEvent, workspaceId: string): WatchedEvent {
+  let w = withWorkspaceOf.get(e);
+  if (!w || w.workspaceId !== workspaceId) withWorkspaceOf.set(e, (w = { ...e, workspaceId }));
+  return w;
+}
+
 /** Listening starts (and is confirmed by Redis) before the current state is read, so nothing falls in between. */
 async function* statusChanges(workspaceId: string, videoId: string): AsyncGenerator<AnalysisEvent & { workspaceId: string }> {
   const events = subscribeEvents("analysisStatusChanged", `${workspaceId}:${videoId}`)[Symbol.asyncIterator]();
@@ -36,7 +49,7 @@ async function* statusChanges(workspaceId: string, videoId: string): AsyncGenera
       next = events.next();
       if (!fresh(r.value)) continue;
       sent.set(r.value.analysisId, statusRank(r.value.status));
-      yield { ...r.value, workspaceId };
+      yield withWorkspace(r.value, workspaceId);
     }
   } finally {
     await events.return?.();

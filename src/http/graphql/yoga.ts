@@ -46,6 +46,8 @@ import { admitBeforeParsing, buildContext, type TransportContext } from "./admis
 import { operationLimits } from "./limits.ts";
 import { idempotentMutations } from "./idempotency.ts";
 import { endAtLifetime, endOnRevocation, limitLiveSubscriptions } from "./subscriptions.ts";
+import { answerOncePerGroup } from "./fan-out.ts";
+import { isIncremental } from "./incremental.ts";
 
 const VARIABLE_REFUSAL = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" (?:got invalid value|of required type|of non-null type)/;
 
@@ -192,22 +194,6 @@ const refuseUnstorableStrings: Plugin = {
   },
 };
 
-/** Documents that use @defer or @stream (incremental delivery, which graphql-jit does not do). */
-const incremental = new WeakMap<DocumentNode, boolean>();
-function isIncremental(document: DocumentNode): boolean {
-  let found = incremental.get(document);
-  if (found === undefined) {
-    found = false;
-    visit(document, {
-      Directive(node) {
-        if (node.name.value === "defer" || node.name.value === "stream") found = true;
-      },
-    });
-    incremental.set(document, found);
-  }
-  return found;
-}
-
 /** graphql-jit runs queries and mutations without @defer/@stream; the rest run on graphql-js. */
 function compiledExecution(document: DocumentNode, operationName?: string | null): boolean {
   return getOperationAST(document, operationName)?.operation !== "subscription" && !isIncremental(document);
@@ -252,6 +238,8 @@ export function createGraphQL() {
       // empty (every subscription answered VALIDATION_ERROR for its id argument); so do documents
       // with @defer/@stream, which graphql-jit cannot deliver incrementally.
       useGraphQlJit({}, { enableIf: (args) => compiledExecution(args.document, args.operationName) }),
+      // A subscription's answer to an event is executed and serialised once per group of subscribers who see the same (./fan-out.ts).
+      answerOncePerGroup,
       // @defer and @stream, over HTTP (multipart/mixed) and SSE.
       useDeferStream(),
       // A request refused before execution: 4xx under application/graphql-response+json (./refusals.ts).

@@ -1,0 +1,218 @@
+/**
+ * Fan-out of live subscriptions: an event's answer is executed and serialised once per group of
+ * subscribers who would get the same answer, and written to each of their sockets (graphql-ws) or
+ * streams (SSE); the writing yields to the rest of the process between chunks.
+ *
+ * - A group is (event, document, operation name, variables, visibility). The event is the object the
+ *   Redis event target hands to every subscriber of its channel in this process (one parse per
+ *   message): each subscriber's own stream (its field's `subscribe`, with its checks, run once per
+ *   subscriber as before) decides whether the event reaches it at all. Visibility is what an answer
+ *   may depend on besides the event: the workspace and the role (`visibilityOf`), and the person for
+ *   the documents that read person-owned data (`PERSONAL_FIELDS`). Two subscribers of one group would
+ *   run the same resolvers on the same data with the same rights, so the first to take the event
+ *   executes it with its context and the others take that answer.
+ * - Serialised once: the answer's JSON is kept with it; graphql-ws's `onNext` (./websocket.ts) and
+ *   Yoga's SSE writer (a result's `stringify`) write that text instead of stringifying it again.
+ * - Yielding: each subscriber waits for its turn before its answer is written (`turn`): at most
+ *   FAN_OUT_CHUNK subscribers are served per turn of the event loop (setImmediate), so requests, and
+ *   the next events, are served between chunks instead of after the last of 10,000 sockets.
+ * - Documents with @defer/@stream keep Yoga's own per-subscriber subscribe (incremental answers are
+ *   not shared).
+ *
+ * The classic design is Hasura's multiplexed live queries (one query per distinct document and
+ * session variables); here the executor runs once per group on an event instead of a poll.
+ */
+import { buildExecutionContext, execute } from "@graphql-tools/executor";
+import {
+  createSourceEventStream,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  getNamedType,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+} from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { principalId } from "../../domain/actors/actor.ts";
+import { countSubscriptionAnswer } from "../../infra/metrics.ts";
+import type { GraphQLContext } from "./builder.ts";
+import { isIncremental } from "./incremental.ts";
+
+/** Subscribers served per turn of the event loop: about 5 ms of writing at 20 µs each. */
+export const FAN_OUT_CHUNK = 256;
+
+/** Fields whose answer depends on who the person is, not only on the workspace and role: their documents are shared per person. */
+const PERSONAL_FIELDS = new Set(["Subscription.notificationsChanged", "SavedView.mine"]);
+
+// ---------------------------------------------------------------------------------------------
+// Turns: fan-out yields to the event loop every FAN_OUT_CHUNK subscribers
+
+/**
+ * A queue of turns served `chunk` at a time, one chunk per turn of the event loop (setImmediate): what
+ * waits for its turn runs after the I/O and timers that were ready, never all at once.
+ */
+export function turns(chunk: number): () => Promise<void> {
+  const waiting: (() => void)[] = [];
+  let head = 0;
+  let scheduled = false;
+  const serveChunk = () => {
+    const end = Math.min(waiting.length, head + chunk);
+    for (; head < end; head++) waiting[head]!();
+    if (head < waiting.length) {
+      setImmediate(serveChunk);
+      return;
+    }
+    waiting.length = 0;
+    head = 0;
+    scheduled = false;
+  };
+  return () =>
+    new Promise((resolve) => {
+      waiting.push(resolve);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(serveChunk);
+      }
+    });
+}
+
+/** Resolves at this subscriber's turn to be written (FAN_OUT_CHUNK per turn of the event loop). */
+export const turn = turns(FAN_OUT_CHUNK);
+
+// ---------------------------------------------------------------------------------------------
+// Groups
+
+const documentIds = new WeakMap<DocumentNode, string>();
+let nextDocumentId = 0;
+
+/** The document's text (the same text parsed twice is one group: graphql-ws and SSE, two parser caches), else its identity. */
+function documentKey(document: DocumentNode): string {
+  const text = document.loc?.source.body;
+  if (text !== undefined) return text;
+  let id = documentIds.get(document);
+  if (id === undefined) documentIds.set(document, (id = `#${nextDocumentId++}`));
+  return id;
+}
+const personalDocuments = new WeakMap<DocumentNode, boolean>();
+
+/** Whether the document selects a field whose answer is the person's own (PERSONAL_FIELDS). */
+function isPersonal(args: ExecutionArgs): boolean {
+  let found = personalDocuments.get(args.document);
+  if (found === undefined) {
+    found = false;
+    const info = new TypeInfo(args.schema);
+    visit(
+      args.document,
+      visitWithTypeInfo(info, {
+        Field(node) {
+          const parent = info.getParentType();
+          if (parent && PERSONAL_FIELDS.has(`${getNamedType(parent).name}.${node.name.value}`)) found = true;
+        },
+      }),
+    );
+    personalDocuments.set(args.document, found);
+  }
+  return found;
+}
+
+/** Who may see what: the workspace and role, and the person for personal documents; null when the context has no workspace. */
+function visibilityOf(args: ExecutionArgs): string | null {
+  const ctx = args.contextValue as GraphQLContext;
+  try {
+    const { workspaceId, role, principal } = ctx.auth;
+    return isPersonal(args) ? `${workspaceId}:${role}:${principalId(principal)}` : `${workspaceId}:${role}`;
+  } catch {
+    return null; // an actor that cannot be read (./asker.ts): nothing to share
+  }
+}
+
+/** The subscription's group key (without the event), or null when its answers are not shared. */
+function groupOf(args: ExecutionArgs): string | null {
+  const visibility = visibilityOf(args);
+  if (visibility === null) return null;
+  return `${documentKey(args.document)}\u0000${args.operationName ?? ""}\u0000${JSON.stringify(args.variableValues ?? {})}\u0000${visibility}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers: executed once per (event, group), serialised once
+
+const answers = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+const serialised = new WeakMap<object, string>();
+
+/** The JSON of a shared answer (made once for every subscriber of its group); undefined for an answer of its own. */
+export function sharedText(result: unknown): string | undefined {
+  return result !== null && typeof result === "object" ? serialised.get(result) : undefined;
+}
+
+/** Serialises a shared answer once; Yoga's SSE writer takes that text through the result's `stringify`. */
+function share(result: ExecutionResult): ExecutionResult {
+  // An answer with errors is rewritten per subscriber (masked, internals omitted): only clean answers are kept as text.
+  if (result.errors?.length) return result;
+  const text = JSON.stringify(result);
+  serialised.set(result, text);
+  Object.defineProperty(result, "stringify", { value: () => text, enumerable: false });
+  return result;
+}
+
+function answerOnce(event: unknown, group: string | null, args: ExecutionArgs): Promise<ExecutionResult> {
+  const run = async () => (await execute({ ...args, rootValue: event })) as ExecutionResult;
+  if (group === null || event === null || typeof event !== "object") {
+    countSubscriptionAnswer("executed");
+    return run();
+  }
+  let byGroup = answers.get(event);
+  if (!byGroup) answers.set(event, (byGroup = new Map()));
+  let answer = byGroup.get(group);
+  if (answer) {
+    countSubscriptionAnswer("shared");
+    return answer;
+  }
+  countSubscriptionAnswer("executed");
+  byGroup.set(group, (answer = run().then(share)));
+  return answer;
+}
+
+/** The subscriber's answers: its own source stream, each event answered once per group, written at its turn. */
+function answersOf(source: AsyncIterable<unknown>, args: ExecutionArgs): AsyncIterableIterator<ExecutionResult> {
+  const it = source[Symbol.asyncIterator]();
+  const group = groupOf(args);
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      const r = await it.next();
+      if (r.done) return { done: true, value: undefined };
+      const value = await answerOnce(r.value, group, args);
+      await turn();
+      return { done: false, value };
+    },
+    async return() {
+      await it.return?.();
+      return { done: true, value: undefined };
+    },
+    async throw(e: unknown) {
+      await it.return?.();
+      throw e;
+    },
+  };
+}
+
+type Subscribe = (args: ExecutionArgs) => unknown;
+
+/** graphql-js's source stream (the field's `subscribe`, per subscriber), mapped to shared answers. */
+async function sharedSubscribe(args: ExecutionArgs, perSubscriber: Subscribe): Promise<unknown> {
+  // Incremental documents, and refused variables (answered as Yoga's executor words the refusal), go the per-subscriber way.
+  if (isIncremental(args.document) || !("schema" in buildExecutionContext(args))) return perSubscriber(args);
+  const source = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in source)) return source; // refused: its errors
+  return answersOf(source as AsyncIterable<unknown>, args);
+}
+
+/** The plugin: every subscription (graphql-ws and SSE) answers through `sharedSubscribe`. */
+export const answerOncePerGroup: Plugin<GraphQLContext> = {
+  onSubscribe({ subscribeFn, setSubscribeFn }) {
+    setSubscribeFn(((args: ExecutionArgs) => sharedSubscribe(args, subscribeFn as Subscribe)) as typeof subscribeFn);
+  },
+};
