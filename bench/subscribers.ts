@@ -524,8 +524,10 @@ function report(results: TransportResult[], usual: { p50: number; p99: number; m
     ...verdicts,
     "",
     `Everything (the bench with its ${SUBSCRIBERS} client connections, the API, the publisher, the probe) runs on this machine's ${os.cpus().length} cores, ` +
-      `**which other engineers' jobs were using during this run** (1-minute load average ${f(loadBefore, 1)} when it started): the figures are ` +
-      "pessimistic; a quiet machine is the reference.",
+      (loadBefore < os.cpus().length
+        ? `with nothing else running (1-minute load average ${f(loadBefore, 1)} when it started, the tail of earlier work): the load is the bench's own.`
+        : `**which other work was using during this run** (1-minute load average ${f(loadBefore, 1)} when it started): the figures are ` +
+          "pessimistic; a quiet machine is the reference."),
   ].join("\n");
 }
 
