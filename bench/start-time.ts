@@ -54,6 +54,8 @@ execFileSync(
 const buildSeconds = (performance.now() - buildStarted) / 1000;
 symlinkSync(join(ROOT, "node_modules"), join(built, "node_modules"));
 copyFileSync(join(ROOT, "package.json"), join(built, "package.json"));
+// Files the service reads beside its modules, which tsc does not emit (GraphiQL's page script).
+copyFileSync(join(ROOT, "src/http/graphql/graphiql-page.js"), join(built, "src/http/graphql/graphiql-page.js"));
 
 const arms: Record<string, [string, string[]]> = {
   strip: [ROOT, ["src/main/api.ts"]],
