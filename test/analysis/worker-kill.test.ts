@@ -52,6 +52,10 @@ async function expectChargedOnce(workspaceId: string, analysisId: string) {
   expect(await prisma.videoAnalysis.count({ where: { id: analysisId, reservationId: reservation.id } })).toBe(1);
 }
 
+// Each case starts two worker processes and waits for a real lock to expire; with other work on the machine (load
+// average 10 on 2 cores) one took over 60 s, so the cases get the time their own waits allow (90 s) and the start.
+const KILL_CASE_MS = 150_000;
+
 describe("a worker killed mid-analysis", () => {
   it("killed while downloading: another worker resumes and completes it, charged exactly once", async () => {
     // espeak-ng stand-in: the first run (after the version read at start-up) records its pid and blocks; later runs are the real program.
@@ -78,7 +82,7 @@ describe("a worker killed mid-analysis", () => {
     expect(done).toMatchObject({ id: r.analysisId, status: "completed", transcriptSource: "captions" });
     expect(done.transcript).toContain("sourdough");
     await expectChargedOnce(ws.workspaceId, r.analysisId);
-  });
+  }, KILL_CASE_MS);
 
   it("killed while analyzing: another worker resumes from `analyzing` (transcript kept) and completes it, charged exactly once", async () => {
     let requests = 0;
@@ -145,5 +149,5 @@ describe("a worker killed mid-analysis", () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
-  });
+  }, KILL_CASE_MS);
 });
