@@ -53,11 +53,13 @@ export function usePagedConnection<Q extends OperationType, K extends KeyType, N
   const list = connection(data as KeyTypeData<K>);
   const rows = useMemo(() => list.edges.map((e) => e.node), [list.edges]);
   const size = pageSizeOf(fragment);
-  const [failed, setFailed] = useState<unknown>(null);
+  // A failure is said while the list is the one it failed to extend: a search or a refetch since makes it moot.
+  const [failure, setFailure] = useState<{ error: unknown; of: Connection<N>["edges"] } | null>(null);
   const loadMore = () => {
-    setFailed(null);
-    loadNext(size, { onComplete: (error) => setFailed(error ?? null) });
+    setFailure(null);
+    loadNext(size, { onComplete: (error) => setFailure(error ? { error, of: list.edges } : null) });
   };
+  const failed = failure?.of === list.edges ? failure.error : null;
   const paging: Paging = { shown: rows.length, total: list.totalCount, hasNext, isLoadingNext, failed, loadMore, what };
   return { data: data as KeyTypeData<K>, rows, paging, refetch };
 }
