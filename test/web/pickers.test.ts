@@ -4,7 +4,7 @@
  * the videos list (their lists read when opened), the tag filter of the list (and its chosen tag named after a
  * reload, though it is not on the first page), "Move to" on a folder's page (the folder and its sub-folders
  * listed but not choosable) and the tags of an account's page. A picker says how many of how many it lists,
- * searches as one types and reads further pages with "Show more".
+ * searches as one types and reads further pages with "Show more" (a page that fails says so, and comes on a retry).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -82,6 +82,32 @@ describe("pickers reach every folder and tag", () => {
     await bulk.getByRole("button", { name: "Add tag" }).click();
     await page.getByRole("status").getByText("Tagged 1 video “Tag 299”.").waitFor();
   }, 120_000);
+
+  it("says so when Show more fails (the server answers 503), and shows the page when it is pressed again", async () => {
+    await page.goto("/videos");
+    await page.locator("table.data-table tbody tr").first().getByRole("checkbox").check();
+    await page.getByRole("button", { name: "Add to folder" }).click();
+    const bulk = page.locator(".bulk");
+    await bulk.getByText("Showing 50 of 300 folders").waitFor();
+    // The next page of folders, and only it, is answered 503 until the route is taken away.
+    const nextPage = "**/graphql";
+    await page.route(nextPage, (route) =>
+      route.request().postData()?.includes("FolderChoicePaginationQuery")
+        ? route.fulfill({ status: 503, contentType: "text/plain", body: "Service Unavailable" })
+        : route.fallback(),
+    );
+    await bulk.getByRole("button", { name: "Show more" }).click();
+    const alert = bulk.getByRole("alert");
+    await alert.getByText("Could not show more folders.").waitFor();
+    expect(await alert.textContent()).toContain("The server answered 503");
+    await expectAccessible(page, "a page of the folder picker that failed");
+    await bulk.getByText("Showing 50 of 300 folders").waitFor();
+
+    await page.unroute(nextPage);
+    await bulk.getByRole("button", { name: "Show more" }).click();
+    await bulk.getByText("Showing 100 of 300 folders").waitFor();
+    expect(await alert.count()).toBe(0);
+  });
 
   it("filters the videos list by the 299th tag, named again after a reload", async () => {
     const filters = page.getByRole("search");

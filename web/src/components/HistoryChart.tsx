@@ -52,26 +52,31 @@ interface Chart {
   lines: (Omit<ChartSeries, "values"> & { key: Exclude<keyof Point, "capturedAt"> })[];
 }
 
+type Metric = [label: string, key: Chart["lines"][number]["key"]];
+
+/** A chart of two metrics: the first on the left axis, the second, of another scale, on the right. */
+function twoMetrics(what: string, item: string, history: Chart["history"], [left, right]: [Metric, Metric]): Chart {
+  return {
+    what,
+    item,
+    history,
+    lines: [
+      { label: left[0], key: left[1], colorVar: "--chart-1" },
+      { label: right[0], key: right[1], colorVar: "--chart-2", axis: "right" },
+    ],
+  };
+}
+
 /** What is drawn for each type: its history and its lines. */
 const CHARTS: Record<"Video" | "Account", Chart> = {
-  Video: {
-    what: "Views and likes",
-    item: "video",
-    history: (d) => d.videoHistory,
-    lines: [
-      { label: "Views", key: "viewCount", colorVar: "--chart-1" },
-      { label: "Likes", key: "likeCount", colorVar: "--chart-2", axis: "right" },
-    ],
-  },
-  Account: {
-    what: "Followers and total views",
-    item: "account",
-    history: (d) => d.accountHistory,
-    lines: [
-      { label: "Followers", key: "followerCount", colorVar: "--chart-1" },
-      { label: "Total views", key: "totalViews", colorVar: "--chart-2", axis: "right" },
-    ],
-  },
+  Video: twoMetrics("Views and likes", "video", (d) => d.videoHistory, [
+    ["Views", "viewCount"],
+    ["Likes", "likeCount"],
+  ]),
+  Account: twoMetrics("Followers and total views", "account", (d) => d.accountHistory, [
+    ["Followers", "followerCount"],
+    ["Total views", "totalViews"],
+  ]),
 };
 
 export function HistoryChart({ subject }: { subject: HistoryChart_subject$key }) {

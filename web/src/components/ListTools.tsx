@@ -1,7 +1,7 @@
 /**
  * The tools above a list of videos or of accounts, the same on both pages: its platform filter and search
  * (and `children`: the tag filter), the column chooser and the export of the list as it is filtered. (Its
- * saved views, ./SavedViews.tsx, stand above them, spread by the page's query itself.)
+ * saved views, ./SavedViews.tsx, stand above them in its TrackedListPanel.)
  */
 import type { ReactNode } from "react";
 import type { ColumnChoice } from "../lib/columns";

@@ -1,8 +1,8 @@
 /**
- * What the three password forms share (sign in, set a password from a link, create an account from
- * an invitation): they post to the /auth routes (lib/auth.ts), not through Relay, so their outcome
- * is kept here: busy while sending, the problem in words (role=alert), and for a new password its
- * two fields and the check that both say the same.
+ * What the forms of the /auth routes share (sign in, ask for a link, set a password from a link, create an
+ * account from an invitation): they post to the /auth routes (lib/auth.ts), not through Relay, so their
+ * outcome is kept here: busy while sending, the problem in words (role=alert) above the one button
+ * (AuthForm), and for a new password its two fields and the check that both say the same.
  */
 import { useState, type FormEvent, type ReactNode } from "react";
 import { describeError } from "../lib/errors";
@@ -38,12 +38,25 @@ export function usePasswordForm(
   return { submit, busy, problem };
 }
 
-export function FormProblem({ problem }: { problem: ReactNode }) {
+function FormProblem({ problem }: { problem: ReactNode }) {
   if (!problem) return null;
   return (
     <p className="notice notice-error" role="alert">
       {problem}
     </p>
+  );
+}
+
+/** One of these forms: its fields (`children`), the problem in words, and its primary button, disabled while it is sent. */
+export function AuthForm({ form, action, children }: { form: ReturnType<typeof usePasswordForm>; action: string; children: ReactNode }) {
+  return (
+    <form onSubmit={form.submit}>
+      {children}
+      <FormProblem problem={form.problem} />
+      <button type="submit" className="button-primary" disabled={form.busy}>
+        {action}
+      </button>
+    </form>
   );
 }
 

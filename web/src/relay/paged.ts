@@ -3,6 +3,8 @@
  * the footer's state for DataTable (components/DataTable.tsx). A list's page size is stated once,
  * as the default of the fragment's `first` argument (`@argumentDefinitions(first: { type: "Int",
  * defaultValue: 20 })`): the route's query reads that many, and "Show more" reads that many more.
+ * Relay hands a failed page to `loadNext`'s `onComplete` and nowhere else, so it is kept here for the
+ * footer to say.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useTransition } from "react";
 import { usePaginationFragment } from "react-relay";
@@ -16,6 +18,8 @@ export interface Paging {
   total: number;
   hasNext: boolean;
   isLoadingNext: boolean;
+  /** Why the last "Show more" failed (the footer says so); null when it did not, and again when it is tried again. */
+  failed: unknown;
   loadMore: () => void;
   /** The rows' plural, for "Showing 3 of 3 keys". */
   what: string;
@@ -49,7 +53,14 @@ export function usePagedConnection<Q extends OperationType, K extends KeyType, N
   const list = connection(data as KeyTypeData<K>);
   const rows = useMemo(() => list.edges.map((e) => e.node), [list.edges]);
   const size = pageSizeOf(fragment);
-  const paging: Paging = { shown: rows.length, total: list.totalCount, hasNext, isLoadingNext, loadMore: () => loadNext(size), what };
+  // A failure is said while the list is the one it failed to extend: a search or a refetch since makes it moot.
+  const [failure, setFailure] = useState<{ error: unknown; of: Connection<N>["edges"] } | null>(null);
+  const loadMore = () => {
+    setFailure(null);
+    loadNext(size, { onComplete: (error) => setFailure(error ? { error, of: list.edges } : null) });
+  };
+  const failed = failure?.of === list.edges ? failure.error : null;
+  const paging: Paging = { shown: rows.length, total: list.totalCount, hasNext, isLoadingNext, failed, loadMore, what };
   return { data: data as KeyTypeData<K>, rows, paging, refetch };
 }
 

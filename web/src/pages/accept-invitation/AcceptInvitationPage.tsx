@@ -21,7 +21,7 @@ import { Loading } from "../../components/Loading";
 import { Time } from "../../components/Time";
 import { signOut, signUpWithInvitation } from "../../lib/auth";
 import { apiErrorOf } from "../../lib/errors";
-import { FormProblem, NewPasswordFields, usePasswordForm } from "../../components/PasswordForm";
+import { AuthForm, NewPasswordFields, usePasswordForm } from "../../components/PasswordForm";
 import { Outcome } from "../../components/Outcome";
 import { useAction } from "../../relay/action";
 import { useRouteQuery } from "../../relay/route-query";
@@ -234,12 +234,12 @@ function SignedOut({ token, email }: { token: string; email: string }) {
   const navigate = useNavigate();
   const { startOver } = useWorkspaceChoice();
   const signInLink = paths.signIn(paths.acceptInvitation(token));
-  const { submit, busy, problem } = usePasswordForm(
-    async (form) => {
+  const form = usePasswordForm(
+    async (fields) => {
       await signUpWithInvitation({
         email,
-        password: String(form.get("password")),
-        name: String(form.get("name")).trim(),
+        password: String(fields.get("password")),
+        name: String(fields.get("name")).trim(),
         invitationToken: token,
       });
       // Signed in, and a member of the workspace: its dashboard, with a fresh store.
@@ -263,17 +263,13 @@ function SignedOut({ token, email }: { token: string; email: string }) {
         <Link to={signInLink}>Sign in as {email}</Link>: you come back here to accept.
       </p>
       <h2>New here? Create your account</h2>
-      <form onSubmit={submit}>
+      <AuthForm form={form} action="Create account and join">
         <label htmlFor="invite-email">Email</label>
         <input id="invite-email" name="email" type="email" value={email} readOnly autoComplete="username" />
         <label htmlFor="invite-name">Your name</label>
         <input id="invite-name" name="name" autoComplete="name" required maxLength={100} />
         <NewPasswordFields idPrefix="invite-" />
-        <FormProblem problem={problem} />
-        <button type="submit" className="button-primary" disabled={busy}>
-          Create account and join
-        </button>
-      </form>
+      </AuthForm>
     </>
   );
 }

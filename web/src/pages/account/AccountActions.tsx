@@ -15,11 +15,8 @@ import { useAction } from "../../relay/action";
 const refreshMutation = graphql`
   mutation AccountActionsRefreshMutation($id: ID!) {
     refreshAccount(id: $id) {
-      nextRefreshAt
       account {
-        id
-        nextRefreshAt
-        scrapeStatus
+        ...AccountSummary_account
       }
     }
   }

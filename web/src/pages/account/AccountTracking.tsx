@@ -60,11 +60,12 @@ const rulesMutation = graphql`
   }
 `;
 
+// Pausing, resuming and retrying change the summary's next scrape and status too: each answer selects what both show.
 const pauseMutation = graphql`
   mutation AccountTrackingPauseMutation($id: ID!) {
     pauseAccount(id: $id) {
-      nextRefreshAt
       ...AccountTracking_account
+      ...AccountSummary_account
     }
   }
 `;
@@ -72,8 +73,8 @@ const pauseMutation = graphql`
 const resumeMutation = graphql`
   mutation AccountTrackingResumeMutation($id: ID!) {
     resumeAccount(id: $id) {
-      nextRefreshAt
       ...AccountTracking_account
+      ...AccountSummary_account
     }
   }
 `;
@@ -83,8 +84,8 @@ const retryMutation = graphql`
     retryAccountSync(id: $id) {
       queued
       account {
-        nextRefreshAt
         ...AccountTracking_account
+        ...AccountSummary_account
       }
     }
   }

@@ -9,16 +9,13 @@ import { graphql } from "react-relay";
 import { useNavigation, useRevalidator } from "react-router";
 import type { AccountsPageQuery } from "../../__generated__/AccountsPageQuery.graphql";
 import { PageHeader } from "../../components/PageHeader";
-import { ListTools } from "../../components/ListTools";
-import { SavedViews } from "../../components/SavedViews";
-import { useColumns } from "../../lib/columns";
+import { TrackedListPanel } from "../../components/SavedViews";
 import { useListOptions } from "../../lib/list-options";
 import { useRouteQuery } from "../../relay/route-query";
 import { TagFilter } from "../tags/TagFilter";
 import { ACCOUNT_COLUMNS, AccountsTable } from "./AccountsTable";
 import { TrackAccountForm } from "./TrackAccountForm";
 import { accountListOptions } from "./list-options";
-import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query AccountsPageQuery($sort: AccountSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
@@ -34,7 +31,6 @@ const query = graphql`
 
 export default function AccountsPage() {
   const [options, change] = useListOptions(accountListOptions);
-  const [columns, setColumns] = useColumns("accounts", ACCOUNT_COLUMNS);
   const data = useRouteQuery<AccountsPageQuery>(query);
 
   // Tracking an account changes the list and the slots: the route reads them again.
@@ -44,21 +40,19 @@ export default function AccountsPage() {
     <>
       <PageHeader title="Accounts" />
       <TrackAccountForm limits={data.workspace.limits} onTracked={() => void revalidate()} />
-      <Panel title="Tracked accounts">
-        <SavedViews query={data} list="ACCOUNTS" codec={accountListOptions} options={options} columns={columns} />
-        <ListTools
-          list="ACCOUNTS"
-          options={options}
-          onChange={change}
-          columns={ACCOUNT_COLUMNS}
-          shown={columns}
-          onColumns={setColumns}
-          placeholder="Name or username"
-        >
-          <TagFilter value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
-        </ListTools>
-        <AccountsTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
-      </Panel>
+      <TrackedListPanel
+        title="Tracked accounts"
+        query={data}
+        list="ACCOUNTS"
+        codec={accountListOptions}
+        options={options}
+        onChange={change}
+        columns={ACCOUNT_COLUMNS}
+        placeholder="Name or username"
+        filter={<TagFilter value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />}
+      >
+        {(shown) => <AccountsTable query={data} columns={shown} options={options} onChange={change} pending={pending} />}
+      </TrackedListPanel>
     </>
   );
 }

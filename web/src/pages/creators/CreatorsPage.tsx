@@ -44,19 +44,27 @@ const fragment = graphql`
       totalCount
       edges {
         node {
-          id
-          uuid
-          name
-          contact
-          notes
-          accounts {
-            id
-            uuid
-            username
-            displayName
-          }
+          ...CreatorsPage_creator @relay(mask: false)
         }
       }
+    }
+  }
+`;
+
+// The fields of a creator's item; saving it answers with the same, so the item shows the server's answer whole.
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- relay-compiler only needs the tag (spread with @relay(mask: false))
+graphql`
+  fragment CreatorsPage_creator on Creator {
+    id
+    uuid
+    name
+    contact
+    notes
+    accounts {
+      id
+      uuid
+      username
+      displayName
     }
   }
 `;
@@ -72,10 +80,7 @@ const createMutation = graphql`
 const updateMutation = graphql`
   mutation CreatorsPageUpdateMutation($id: ID!, $name: String, $contact: String, $notes: String) {
     updateCreator(id: $id, name: $name, contact: $contact, notes: $notes) {
-      id
-      name
-      contact
-      notes
+      ...CreatorsPage_creator @relay(mask: false)
     }
   }
 `;

@@ -8,7 +8,7 @@
 import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { paths } from "../../lib/paths";
-import { FormProblem, NewPasswordFields, usePasswordForm } from "../../components/PasswordForm";
+import { AuthForm, NewPasswordFields, usePasswordForm } from "../../components/PasswordForm";
 import { requestPasswordReset, resetPassword } from "../../lib/auth";
 
 export default function ResetPasswordPage() {
@@ -26,9 +26,9 @@ export default function ResetPasswordPage() {
 
 function SetPassword({ token }: { token: string }) {
   const navigate = useNavigate();
-  const { submit, busy, problem } = usePasswordForm(
-    async (form) => {
-      await resetPassword(token, String(form.get("password")));
+  const form = usePasswordForm(
+    async (fields) => {
+      await resetPassword(token, String(fields.get("password")));
       navigate(`${paths.signIn()}?password=set`, { replace: true });
     },
     ({ code, message }) =>
@@ -37,21 +37,17 @@ function SetPassword({ token }: { token: string }) {
   return (
     <>
       <h1>Set your password</h1>
-      <form onSubmit={submit}>
+      <AuthForm form={form} action="Set password">
         <NewPasswordFields idPrefix="" label="New password" />
-        <FormProblem problem={problem} />
-        <button type="submit" className="button-primary" disabled={busy}>
-          Set password
-        </button>
-      </form>
+      </AuthForm>
     </>
   );
 }
 
 function AskForLink() {
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const { submit, busy, problem } = usePasswordForm(async (form) => {
-    const email = String(form.get("email"));
+  const form = usePasswordForm(async (fields) => {
+    const email = String(fields.get("email"));
     await requestPasswordReset(email);
     setSentTo(email);
   });
@@ -63,14 +59,10 @@ function AskForLink() {
           If {sentTo} has an account, a link to set a new password is on its way. It works once, for one hour.
         </p>
       ) : (
-        <form onSubmit={submit}>
+        <AuthForm form={form} action="Send me a link">
           <label htmlFor="email">Email</label>
           <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
-          <FormProblem problem={problem} />
-          <button type="submit" className="button-primary" disabled={busy}>
-            Send me a link
-          </button>
-        </form>
+        </AuthForm>
       )}
     </>
   );

@@ -20,12 +20,7 @@ import { Panel } from "../../components/Panel";
 const query = graphql`
   query AlertsSectionQuery {
     alertRules {
-      id
-      rule
-      label
-      inDashboard
-      byMail
-      minViewsPerHour
+      ...AlertsSection_rule @relay(mask: false)
     }
     digestSettings {
       enabled
@@ -37,14 +32,23 @@ const query = graphql`
   }
 `;
 
+// The fields of a rule's row; the change asks for the same, so the row shows the server's answer whole.
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- relay-compiler only needs the tag (spread with @relay(mask: false))
+graphql`
+  fragment AlertsSection_rule on AlertRuleChoice {
+    id
+    rule
+    label
+    inDashboard
+    byMail
+    minViewsPerHour
+  }
+`;
+
 const setRule = graphql`
   mutation AlertsSectionRuleMutation($rule: AlertRule!, $inDashboard: Boolean!, $byMail: Boolean!, $minViewsPerHour: Int) {
     setAlertRule(rule: $rule, inDashboard: $inDashboard, byMail: $byMail, minViewsPerHour: $minViewsPerHour) {
-      id
-      rule
-      inDashboard
-      byMail
-      minViewsPerHour
+      ...AlertsSection_rule @relay(mask: false)
     }
   }
 `;
@@ -87,7 +91,7 @@ function Rules({ rules }: { rules: readonly Rule[] }) {
   function change(r: Rule, patch: Partial<Pick<Rule, "inDashboard" | "byMail" | "minViewsPerHour">>) {
     const next = { rule: r.rule, inDashboard: r.inDashboard, byMail: r.byMail, minViewsPerHour: r.minViewsPerHour ?? null, ...patch };
     void action.run(next, {
-      optimisticResponse: { setAlertRule: { id: r.id, ...next } },
+      optimisticResponse: { setAlertRule: { id: r.id, label: r.label, ...next } },
       done: () =>
         `${r.label}: ${[next.inDashboard && "in the dashboard", next.byMail && "by mail"].filter(Boolean).join(" and ") || "off"}.`,
       failed: `Could not change ${r.label}`,

@@ -4,7 +4,7 @@
  */
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { paths } from "../../lib/paths";
-import { FormProblem, usePasswordForm } from "../../components/PasswordForm";
+import { AuthForm, usePasswordForm } from "../../components/PasswordForm";
 import { signIn } from "../../lib/auth";
 import { useWorkspaceChoice } from "../../relay/workspace";
 
@@ -17,9 +17,9 @@ export default function SignInPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const { startOver } = useWorkspaceChoice();
-  const { submit, busy, problem } = usePasswordForm(
-    async (form) => {
-      await signIn(String(form.get("email")), String(form.get("password")));
+  const form = usePasswordForm(
+    async (fields) => {
+      await signIn(String(fields.get("email")), String(fields.get("password")));
       startOver();
       navigate(safeNext(params.get("next")), { replace: true });
     },
@@ -31,21 +31,17 @@ export default function SignInPage() {
     <main id="main" className="sign-in">
       <h1>Sign in</h1>
       {/* Said once, right after setting it: not beside a failed sign-in's problem. */}
-      {params.get("password") === "set" && !problem && (
+      {params.get("password") === "set" && !form.problem && (
         <p className="notice" role="status">
           Your password is set: sign in with your email and the new password.
         </p>
       )}
-      <form onSubmit={submit} noValidate={false}>
+      <AuthForm form={form} action="Sign in">
         <label htmlFor="email">Email</label>
         <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="current-password" required />
-        <FormProblem problem={problem} />
-        <button type="submit" className="button-primary" disabled={busy}>
-          Sign in
-        </button>
-      </form>
+      </AuthForm>
       <p>
         <Link to={paths.resetPassword()}>Forgot your password?</Link>
       </p>

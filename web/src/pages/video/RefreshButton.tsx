@@ -10,11 +10,8 @@ import { useAction } from "../../relay/action";
 const mutation = graphql`
   mutation RefreshButtonMutation($id: ID!) {
     refreshVideo(id: $id) {
-      nextRefreshAt
       video {
-        id
-        nextRefreshAt
-        scrapeStatus
+        ...VideoSummary_video
       }
     }
   }

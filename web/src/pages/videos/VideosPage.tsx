@@ -8,9 +8,7 @@ import { graphql } from "react-relay";
 import { useNavigation } from "react-router";
 import type { VideosPageQuery } from "../../__generated__/VideosPageQuery.graphql";
 import { PageHeader } from "../../components/PageHeader";
-import { ListTools } from "../../components/ListTools";
-import { SavedViews } from "../../components/SavedViews";
-import { useColumns } from "../../lib/columns";
+import { TrackedListPanel } from "../../components/SavedViews";
 import { useListOptions } from "../../lib/list-options";
 import { rootConnection } from "../../relay/connections";
 import { useRouteQuery } from "../../relay/route-query";
@@ -18,7 +16,6 @@ import { TagFilter } from "../tags/TagFilter";
 import { TrackVideosForm } from "./TrackVideosForm";
 import { VIDEO_COLUMNS, VideosTable } from "./VideosTable";
 import { videoListOptions } from "./list-options";
-import { Panel } from "../../components/Panel";
 
 const query = graphql`
   query VideosPageQuery($sort: VideoSort!, $order: SortOrder!, $platform: Platform, $q: String, $tagIds: [ID!]) {
@@ -29,7 +26,6 @@ const query = graphql`
 
 export default function VideosPage() {
   const [options, change] = useListOptions(videoListOptions);
-  const [columns, setColumns] = useColumns("videos", VIDEO_COLUMNS);
   const pending = useNavigation().state === "loading";
   const data = useRouteQuery<VideosPageQuery>(query);
 
@@ -37,21 +33,19 @@ export default function VideosPage() {
     <>
       <PageHeader title="Videos" />
       <TrackVideosForm connectionId={rootConnection("VideosTable_videos", { ...options })} />
-      <Panel title="Tracked videos">
-        <SavedViews query={data} list="VIDEOS" codec={videoListOptions} options={options} columns={columns} />
-        <ListTools
-          list="VIDEOS"
-          options={options}
-          onChange={change}
-          columns={VIDEO_COLUMNS}
-          shown={columns}
-          onColumns={setColumns}
-          placeholder="Words of the description or the username"
-        >
-          <TagFilter value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />
-        </ListTools>
-        <VideosTable query={data} columns={columns} options={options} onChange={change} pending={pending} />
-      </Panel>
+      <TrackedListPanel
+        title="Tracked videos"
+        query={data}
+        list="VIDEOS"
+        codec={videoListOptions}
+        options={options}
+        onChange={change}
+        columns={VIDEO_COLUMNS}
+        placeholder="Words of the description or the username"
+        filter={<TagFilter value={options.tagIds} onChange={(tagIds) => change({ tagIds })} />}
+      >
+        {(shown) => <VideosTable query={data} columns={shown} options={options} onChange={change} pending={pending} />}
+      </TrackedListPanel>
     </>
   );
 }
