@@ -13,6 +13,7 @@
 import { config } from "../../config.ts";
 import { revocations, revokedAmong, withdrawnForGood } from "../../domain/keys/revocation.ts";
 import { logger } from "../../infra/logger.ts";
+import { interruptible } from "./interruptible.ts";
 
 type OnRevoked = () => void;
 
@@ -121,19 +122,17 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
  * the next event is cut short, and an event that arrives after the withdrawal is never delivered.
  */
 export function untilRevoked<T>(source: AsyncIterable<T>, subjects: readonly string[]): AsyncIterableIterator<T> {
-  const it = source[Symbol.asyncIterator]();
+  const events = interruptible(source);
   let ended = false;
   // Assigned below: holdFor may call `end` before it returns (a subject already known withdrawn),
   // and then there is nothing held to release yet.
   let release: () => void = () => undefined;
-  let cut: (r: IteratorReturnResult<undefined>) => void = () => undefined;
-  const cutShort = new Promise<IteratorReturnResult<undefined>>((resolve) => (cut = resolve));
   const end = async (): Promise<IteratorReturnResult<undefined>> => {
     if (!ended) {
       ended = true;
       release();
-      cut(DONE);
-      await it.return?.().catch(() => undefined);
+      events.interrupt(DONE);
+      await events.returnSource();
     }
     return DONE;
   };
@@ -144,7 +143,7 @@ export function untilRevoked<T>(source: AsyncIterable<T>, subjects: readonly str
     },
     async next() {
       if (ended || isRevoked(subjects)) return end();
-      const r = await Promise.race([it.next(), cutShort]);
+      const r = await events.next();
       if (r.done || ended || isRevoked(subjects)) return end();
       return r;
     },

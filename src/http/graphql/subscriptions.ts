@@ -24,6 +24,7 @@ import { contextCacheSymbol } from "@pothos/core";
 import { acquireLive } from "../../domain/keys/live.ts";
 import { config } from "../../config.ts";
 import type { GraphQLContext } from "./builder.ts";
+import { interruptible } from "./interruptible.ts";
 import { untilRevoked } from "./revocation.ts";
 
 export const isAsyncIterable = <T>(value: unknown): value is AsyncIterable<T> =>
@@ -48,19 +49,20 @@ function subscriptionExpired(): GraphQLError {
 
 /** The stream, ended after `ms`: its last message is the SUBSCRIPTION_EXPIRED error, then it completes. */
 function untilLifetime<T>(source: AsyncIterable<T>, ms: number, last: () => T): AsyncIterableIterator<T> {
-  const it = source[Symbol.asyncIterator]();
-  let state: "live" | "told" | "ended" = "live";
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<"expired">((resolve) => {
-    timer = setTimeout(() => resolve("expired"), ms);
-    timer.unref();
-  });
+  const events = interruptible(source);
+  let state: "live" | "expired" | "told" | "ended" = "live";
+  const timer = setTimeout(() => {
+    if (state !== "live") return;
+    // Waiting for an event: the error is that answer. Otherwise it is the next one asked for.
+    if (events.interrupt({ done: false, value: last() })) state = "told";
+    else state = "expired";
+  }, ms);
+  timer.unref();
   const end = async (): Promise<IteratorReturnResult<undefined>> => {
     if (state !== "ended") {
       state = "ended";
       clearTimeout(timer);
-      // Not awaited: the source may still hold the `next()` the race left waiting, and its return waits behind it.
-      void it.return?.().catch(() => undefined);
+      void events.returnSource();
     }
     return { done: true, value: undefined };
   };
@@ -69,14 +71,14 @@ function untilLifetime<T>(source: AsyncIterable<T>, ms: number, last: () => T): 
       return this;
     },
     async next() {
-      if (state !== "live") return end();
-      const r = await Promise.race([it.next(), expired]);
-      if (r !== "expired") {
-        if (r.done) await end();
-        return r;
+      if (state === "expired") {
+        state = "told";
+        return { done: false, value: last() };
       }
-      state = "told";
-      return { done: false, value: last() };
+      if (state !== "live") return end();
+      const r = await events.next();
+      if (r.done) await end();
+      return r;
     },
     return: end,
     async throw(e: unknown) {
