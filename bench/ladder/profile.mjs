@@ -3,7 +3,7 @@
 // node_modules, a file of src/, Node's internals, the garbage collector).
 //
 // Usage (from the project root, on the ladder's seeded database, kept between runs):
-//   node bench/ladder/profile.mjs [rest|gql|gqlNested|gqlSession] [seconds]      (npm run bench:profile -- gql 10)
+//   node bench/ladder/profile.mjs [rest|gql|gqlGet|gqlNested|gqlSession] [seconds]      (npm run bench:profile -- gql 10)
 // The profiler runs over the measured load only (through the API's inspector on loopback, PROFILE_INSPECT_PORT 9239):
 // neither the start-up nor the 2 s warm-up is in it.
 //   node bench/ladder/profile.mjs --summarise <file.cpuprofile>          (a profile made elsewhere: a floor's)
@@ -299,6 +299,8 @@ const json = { "content-type": "application/json" };
 const specs = {
   rest: { url: `${base}/api/v1/videos?limit=20`, headers: auth },
   gql: { url: `${base}/graphql`, method: "POST", headers: { ...auth, ...json }, body: JSON.stringify({ query: GQL_LIST }) },
+  // The list as a GET (the operation in the query string, as HTTP caches and CDNs see it).
+  gqlGet: { url: `${base}/graphql?query=${encodeURIComponent(GQL_LIST)}`, headers: auth },
   gqlNested: { url: `${base}/graphql`, method: "POST", headers: { ...auth, ...json }, body: JSON.stringify({ query: GQL_NESTED }) },
   gqlSession: async () => ({
     url: `${base}/graphql`,

@@ -233,3 +233,80 @@ describe("a JSON POST answered directly answers as Yoga does", () => {
     await same({ body: q("subscription { workspaceEvents { type } }"), headers: { accept: "application/json" } });
   });
 });
+
+/** A GET to /graphql with these query-string parameters, on the direct path and on Yoga's: the same answer. */
+async function sameGet(params: Record<string, string>, headers: Record<string, string> = {}, auth: string | null = `Bearer ${key}`) {
+  const path = `/graphql?${new URLSearchParams(params)}`;
+  const ask = async (api: RunningApi) => {
+    const r = await fetch(`${api.url}${path}`, { headers: { ...(auth ? { authorization: auth } : {}), ...headers } });
+    const text = await r.text();
+    const kept = [...r.headers].filter(([name]) => !PER_REQUEST.has(name)).sort(([a], [b]) => a.localeCompare(b));
+    return { status: r.status, headers: Object.fromEntries(kept), body: text.replace(/"requestId":"[^"]+"/g, '"requestId":"…"') };
+  };
+  const a = await ask(direct);
+  expect(a, `direct vs Yoga for GET ${path.slice(0, 120)}`).toEqual(await ask(viaYoga));
+  return a;
+}
+
+describe("a GET answered directly answers as Yoga does", () => {
+  it("a query, with variables, an operation name and each Accept; answered on the direct path", async () => {
+    const before = directlyAnswered.count;
+    const a = await sameGet({ query: "{ workspace { plan } videos(first: 2) { totalCount edges { node { id } } } }" });
+    expect(directlyAnswered.count, "the direct path answered it (the other server is Yoga's)").toBe(before + 1);
+    expect(a.status).toBe(200);
+    expect(JSON.parse(a.body).data.workspace.plan).toBeTruthy();
+    await sameGet({ query: "query Page($n: Int!) { videos(first: $n) { totalCount } }", variables: '{"n":3}', operationName: "Page" });
+    await sameGet({ query: "query A { workspace { plan } } query B { videos(first: 1) { totalCount } }", operationName: "B" });
+    for (const accept of ["application/json", "application/graphql-response+json", "*/*"]) {
+      await sameGet({ query: "{ workspace { plan } }" }, { accept });
+      await sameGet({ query: "{ nope }" }, { accept });
+    }
+  });
+
+  it("refusals: a mutation (405), no query, parameters that are not JSON, syntax, validation, variables; credentials", async () => {
+    const mutation = await sameGet({ query: 'mutation { createFolder(name: "via GET") { id } }' });
+    expect(mutation.status).toBe(405);
+    expect(mutation.headers.allow).toBe("POST");
+    for (const params of [
+      { operationName: "A" },
+      { query: "" },
+      { query: "{ workspace { plan } }", variables: "{" },
+      { query: "{ workspace { plan } }", extensions: "not json" },
+      { query: "{ workspace { plan } }", variables: "[1]" },
+      { query: "{ workspace { plan }" },
+      { query: "query($n: Int!) { videos(first: $n) { totalCount } }", variables: '{"n":"three"}' },
+      { query: "{ workspace { plan } }", foo: "1" },
+    ]) {
+      await sameGet(params);
+      await sameGet(params, { accept: "application/graphql-response+json" });
+    }
+    await sameGet({ query: "{ workspace { plan } }" }, {}, null);
+    await sameGet({ query: "{ workspace { plan } }" }, {}, "Bearer svc_sk_unknown");
+  });
+
+  it("a browser's GET (text/html) still gets GraphiQL from Yoga, and one unit of the budget per GET", async () => {
+    const before = directlyAnswered.count;
+    const page = await fetch(`${direct.url}/graphql?query=${encodeURIComponent("{ workspace { plan } }")}`, {
+      headers: { accept: "text/html", authorization: `Bearer ${key}` },
+    });
+    expect(page.headers.get("content-type")).toContain("text/html");
+    await page.text();
+    expect(directlyAnswered.count).toBe(before);
+    const remaining = async (params: Record<string, string>) => {
+      const r = await fetch(`${direct.url}/graphql?${new URLSearchParams(params)}`, { headers: { authorization: `Bearer ${key}` } });
+      await r.text();
+      return Number(r.headers.get("ratelimit-remaining"));
+    };
+    let last = await remaining({ query: "{ workspace { plan } }" });
+    // Answered here, handed to Yoga (variables not JSON), refused by validation.
+    for (const params of [
+      { query: "{ workspace { plan } }" },
+      { query: "{ workspace { plan } }", variables: "{" },
+      { query: "{ nope }" },
+    ]) {
+      const now = await remaining(params);
+      expect(now, JSON.stringify(params)).toBe(last - 1);
+      last = now;
+    }
+  });
+});

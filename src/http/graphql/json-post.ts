@@ -1,6 +1,7 @@
 /**
- * JSON POSTs to /graphql, the requests every client sends (the dashboard, Relay, urql, scripts),
- * read and answered on node:http beside Yoga's request path, with the same rules and the same answers.
+ * JSON POSTs to /graphql, the requests every client sends (the dashboard, Relay, urql, scripts), and
+ * GETs with the operation in the query string (what CDNs and HTTP caches can keep), read and answered on
+ * node:http beside Yoga's request path, with the same rules and the same answers.
  *
  * Why: Yoga serves a request through the fetch API (a Request made from the Node request, its
  * Headers, a body read through a web stream, a Response made and then copied back to Node) and its
@@ -15,9 +16,10 @@
  *
  * What goes to Yoga whole: any other method, content type, a body without a Content-Length or over
  * the limit, an Accept that names a stream (text/event-stream, multipart/mixed), a body that is not
- * one JSON object; a refusal of the credential (remembered, so Yoga answers it without asking
- * again). The equivalence is tested request by request against Yoga's own answers
- * (test/graphql/json-post.test.ts); GRAPHQL_DIRECT_POST=false turns this off.
+ * one JSON object; a GET without a query string or asking for a page (text/html: GraphiQL), or whose
+ * variables or extensions are not JSON; a refusal of the credential (remembered, so Yoga answers it
+ * without asking again). The equivalence is tested request by request against Yoga's own answers
+ * (test/graphql/json-post.test.ts); GRAPHQL_DIRECT_POST=false turns this off for both methods.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { GraphQLError } from "graphql";
@@ -43,6 +45,35 @@ function isPlainJsonPost(req: IncomingMessage): boolean {
   if (h["transfer-encoding"] !== undefined) return false;
   const accept = h.accept;
   return accept === undefined || !STREAMING_ACCEPT.test(accept);
+}
+
+/** Whether the request is a GET this path reads: its parameters in the query string, an answer that is one JSON body. */
+function isPlainGet(req: IncomingMessage): boolean {
+  if (req.method !== "GET" || !req.url?.includes("?")) return false;
+  const accept = req.headers.accept;
+  return accept === undefined || !(STREAMING_ACCEPT.test(accept) || accept.includes("text/html"));
+}
+
+/**
+ * A GET's parameters as Yoga reads them (graphql-yoga's handleURLSearchParams): the four GraphQL
+ * parameters, variables and extensions as JSON; undefined when one of those is not JSON (Yoga answers that).
+ */
+function paramsOfQueryString(url: string): Record<string, unknown> | undefined {
+  const search = new URLSearchParams(url.slice(url.indexOf("?") + 1));
+  const json = (name: string) => {
+    const text = search.get(name) || undefined;
+    return text === undefined ? undefined : JSON.parse(text);
+  };
+  try {
+    return {
+      operationName: search.get("operationName") || undefined,
+      query: search.get("query") || undefined,
+      variables: json("variables"),
+      extensions: json("extensions"),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -128,7 +159,10 @@ function send(res: ServerResponse, answer: Answer): void {
   directlyAnswered.count++;
   const headers: Record<string, string | number> = { ...answer.init.headers };
   if (answer.body !== null) headers["Content-Length"] = Buffer.byteLength(answer.body);
-  res.writeHead(answer.init.status, answer.init.statusText, headers);
+  // Without a reason phrase when there is none: on-headers (the page headers of a GET, ../request-context.ts) reads
+  // `writeHead(status, undefined, headers)` as a call without headers, and they were lost.
+  if (answer.init.statusText === undefined) res.writeHead(answer.init.status, headers);
+  else res.writeHead(answer.init.status, answer.init.statusText, headers);
   res.end(answer.body ?? undefined);
 }
 
@@ -144,6 +178,16 @@ export function directJsonPost(server: GraphQLServer) {
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
     const request = new yoga.fetchAPI.Request(requestView(req).url, { method: "POST", headers, body: new Uint8Array(body) });
     await sendNodeResponse(await yoga.fetch(request, { req, res }), res, req, true);
+  }
+
+  /**
+   * A client gone mid-body (its socket is closed: nothing to answer), or an unexpected failure here:
+   * masked as Yoga masks it (logged, with a request id) and written by Yoga's result processor, with the
+   * status of the masked error (e.g. 503), else 500.
+   */
+  async function failed(res: ServerResponse, e: unknown): Promise<void> {
+    if (!res.headersSent && !res.destroyed)
+      send(res, (await (processRegularResult as ResultProcessor)(asResult(yoga, e), recording, "application/json")) as Answer);
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse, params: unknown): Promise<void> {
@@ -184,7 +228,22 @@ export function directJsonPost(server: GraphQLServer) {
     send(res, (await processor(result, recording, mediaType)) as Answer);
   }
 
+  /** A GET: admitted, then answered here from its query string, or handed to Yoga as it came (no body to pass on). */
+  async function get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!(await admitHttpRequest(req, res))) return server(req, res) as unknown as Promise<void>;
+    const params = paramsOfQueryString(req.url!);
+    if (!params) return server(req, res) as unknown as Promise<void>; // Yoga's 400 for variables that are not JSON
+    await answer(req, res, params);
+  }
+
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (isPlainGet(req)) {
+      try {
+        return await get(req, res);
+      } catch (e) {
+        return await failed(res, e);
+      }
+    }
     if (!isPlainJsonPost(req)) return server(req, res) as unknown as Promise<void>;
     try {
       // The credential and its budget first, as Yoga's path does before reading the body (./admission.ts).
@@ -201,11 +260,7 @@ export function directJsonPost(server: GraphQLServer) {
       if (params === null || typeof params !== "object" || Array.isArray(params)) return await toYoga(req, res, body);
       await answer(req, res, params);
     } catch (e) {
-      // A client gone mid-body (its socket is closed: nothing to answer), or an unexpected failure here:
-      // masked as Yoga masks it (logged, with a request id), 500.
-      // Written by Yoga's result processor: the status of the masked error (e.g. 503), else 500.
-      if (!res.headersSent && !res.destroyed)
-        send(res, (await (processRegularResult as ResultProcessor)(asResult(yoga, e), recording, "application/json")) as Answer);
+      await failed(res, e);
     }
   };
 }
