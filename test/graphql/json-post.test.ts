@@ -267,7 +267,7 @@ describe("a GET answered directly answers as Yoga does", () => {
     const mutation = await sameGet({ query: 'mutation { createFolder(name: "via GET") { id } }' });
     expect(mutation.status).toBe(405);
     expect(mutation.headers.allow).toBe("POST");
-    for (const params of [
+    const refused: Record<string, string>[] = [
       { operationName: "A" },
       { query: "" },
       { query: "{ workspace { plan } }", variables: "{" },
@@ -276,7 +276,8 @@ describe("a GET answered directly answers as Yoga does", () => {
       { query: "{ workspace { plan }" },
       { query: "query($n: Int!) { videos(first: $n) { totalCount } }", variables: '{"n":"three"}' },
       { query: "{ workspace { plan } }", foo: "1" },
-    ]) {
+    ];
+    for (const params of refused) {
       await sameGet(params);
       await sameGet(params, { accept: "application/graphql-response+json" });
     }
@@ -299,11 +300,12 @@ describe("a GET answered directly answers as Yoga does", () => {
     };
     let last = await remaining({ query: "{ workspace { plan } }" });
     // Answered here, handed to Yoga (variables not JSON), refused by validation.
-    for (const params of [
+    const asked: Record<string, string>[] = [
       { query: "{ workspace { plan } }" },
       { query: "{ workspace { plan } }", variables: "{" },
       { query: "{ nope }" },
-    ]) {
+    ];
+    for (const params of asked) {
       const now = await remaining(params);
       expect(now, JSON.stringify(params)).toBe(last - 1);
       last = now;
