@@ -18,11 +18,14 @@ import { createApp } from "../http/app.ts";
 import { QUEUE_NAMES, queue } from "../infra/queues.ts";
 import { createGraphQL } from "../http/graphql/yoga.ts";
 import { directJsonPost } from "../http/graphql/json-post.ts";
+import { closesInTurn } from "../http/graphql/fan-out.ts";
 import { attachWebSocket } from "../http/graphql/websocket.ts";
 import { handleRequest, traceRoute } from "../http/request-context.ts";
 
 /** `/graphql`, with or without a query string (GET, SSE). */
 const isGraphQLPath = (url: string | undefined) => url === "/graphql" || (url?.startsWith("/graphql?") ?? false);
+/** A request that may become a live SSE stream (Yoga answers one when the Accept names it). */
+const mayStream = (req: IncomingMessage) => req.headers.accept?.includes("text/event-stream") ?? false;
 
 export interface RunningApi {
   server: Server;
@@ -66,6 +69,11 @@ export async function startApi(port = config.port, host = config.host): Promise<
       res.once("close", () => inFlight.delete(res));
       if (isGraphQLPath(req.url)) {
         traceRoute(req.method, "/graphql");
+        // Live like a WebSocket: when thousands end at once, their ends are handled a chunk per turn (fan-out.ts).
+        if (mayStream(req)) {
+          closesInTurn(req);
+          closesInTurn(res);
+        }
         void graphqlHandler(req, res);
       } else app(req, res);
     }),

@@ -32,7 +32,7 @@ import { DomainError } from "../../domain/shared/errors.ts";
 import { trustedParams } from "./persisted.ts";
 import { holdFor } from "./revocation.ts";
 import { lifetimeMs } from "./subscriptions.ts";
-import { sharedText, turns } from "./fan-out.ts";
+import { closesInTurn, sharedText } from "./fan-out.ts";
 import { maskError, type GraphQLServer } from "./yoga.ts";
 
 /** The WebSocket close code of a connection whose API key was revoked. */
@@ -90,31 +90,13 @@ function writesSharedAnswers(socket: WebSocket): void {
     send(typeof data === "string" && waiting.size > 0 ? withSharedAnswer(data, waiting) : data, cb)) as WebSocket["send"];
 }
 
-/**
- * Sockets whose end is handled per turn of the event loop: ending one (graphql-ws returning each of its
- * streams, the leases and revocation holds given back) costs about 0.2 ms of CPU, so 10,000 clients
- * leaving at once (a load balancer's restart, a network cut) would hold the loop for seconds.
- */
-const CLOSE_CHUNK = 64;
-const closeTurn = turns(CLOSE_CHUNK);
-
-/** The socket's `close` listeners run at its turn (closeTurn), after the I/O already waiting; the socket itself is closed at once. */
-function endsInTurn(socket: WebSocket): void {
-  const emit = socket.emit;
-  socket.emit = function (this: WebSocket, event: string | symbol, ...args: unknown[]) {
-    if (event !== "close") return emit.call(this, event, ...args);
-    void closeTurn().then(() => emit.call(this, event, ...args));
-    return true;
-  } as WebSocket["emit"];
-}
-
 /** graphql-ws on the HTTP server, running operations through Yoga's envelop (so its plugins apply). */
 export function attachWebSocket(server: Server, yoga: GraphQLServer) {
   const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: BODY_LIMIT_BYTES });
   // Before graphql-ws's own listener: the socket is ready for shared answers before its first message, and ends in its turn.
   wss.on("connection", (socket) => {
     writesSharedAnswers(socket);
-    endsInTurn(socket);
+    closesInTurn(socket);
   });
   const disposable = useServer(
     {

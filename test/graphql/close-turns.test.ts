@@ -1,0 +1,33 @@
+/**
+ * Live connections' ends handled a chunk per turn of the event loop (src/http/graphql/fan-out.ts, `closesInTurn`:
+ * graphql-ws sockets and SSE streams): 10,000 clients leaving at once must not hold the loop for the time all their
+ * cleanups take; other events still come between the chunks.
+ */
+import { EventEmitter } from "node:events";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { closesInTurn } from "../../src/http/graphql/fan-out.js";
+
+describe("connections' ends in turns", () => {
+  it("runs `close` listeners a chunk per turn, after what was already waiting; other events at once", async () => {
+    const ended: number[] = [];
+    const emitters = Array.from({ length: 200 }, (_, i) => {
+      const e = new EventEmitter();
+      closesInTurn(e);
+      e.on("close", () => ended.push(i));
+      e.on("data", () => ended.push(-1));
+      return e;
+    });
+    for (const e of emitters) expect(e.emit("close")).toBe(true);
+    expect(ended, "nothing ran at the close itself").toEqual([]);
+    emitters[0]!.emit("data");
+    expect(ended, "other events are not deferred").toEqual([-1]);
+    ended.length = 0;
+    await nextTurn();
+    await nextTurn();
+    expect(ended.length, "one chunk in the first turn").toBeGreaterThan(0);
+    expect(ended.length, "not all in one turn").toBeLessThan(200);
+    for (let i = 0; i < 10 && ended.length < 200; i++) await nextTurn();
+    expect(ended).toEqual(Array.from({ length: 200 }, (_, i) => i)); // each once, in order
+  });
+});
