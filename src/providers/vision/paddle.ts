@@ -10,7 +10,9 @@
  * decoded with the model's dictionary; lines below a mean probability of 0.5 dropped, boxes on one midline joined.
  * What differs is the cost: that package built each input tensor from JavaScript arrays (three pushes a pixel,
  * then a spread of millions of numbers), about a second of a busy core for each 720×1280 keyframe, more than the
- * detector itself; here they are typed arrays filled in one pass.
+ * detector itself; here they are typed arrays filled in one pass. The detector keeps the package's input size (the
+ * whole keyframe, 1280 px on its long side): at PaddleOCR's own default of 960 px, English words read on the tuning
+ * clips fell from 98 % to 92 % (small captions and handles), for about half the detector's time.
  */
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -102,10 +104,12 @@ export class Paddle {
     const [, , height, width] = output.dims as number[];
     const map = output.data as Float32Array;
     const mask = new Uint8Array(width! * height! * 4);
-    for (let p = 0; p < map.length; p++) {
+    for (let p = 0, q = 0; p < map.length; p++, q += 4) {
       const v = map[p]! > TEXT_THRESHOLD ? 255 : 0;
-      mask.fill(v, p * 4, p * 4 + 3);
-      mask[p * 4 + 3] = 255;
+      mask[q] = v;
+      mask[q + 1] = v;
+      mask[q + 2] = v;
+      mask[q + 3] = 255;
     }
     const found = await this.split({ data: mask, width: width!, height: height! }, input);
     if (found.length === 0) return [];
