@@ -3,7 +3,7 @@
  * image (SCAN_SIZE × SCAN_SIZE, raw bytes on stdout); ./cuts.ts finds the cuts in them (on the part of the frame
  * that moves, against each frame's neighbours, with a rule for fades). Then the frames to look at are picked
  * (`pickKeyframes`: the first frame, a frame just after each cut, evenly spaced frames, at most the cap) and
- * all of them are written by one more ffmpeg run (one input seeked per frame), each three times: a readable
+ * all of them are written by one more ffmpeg run (one decoding pass that keeps those frames), each three times: a readable
  * JPEG (1280 px on its long side, for on-screen text and a vision model), the same in grayscale as a PGM
  * (faces are found in it, with no JPEG to decode) and a small thumbnail (160 px wide) for the record.
  * A keyframe with no change on screen since the previous one (no 8×8 block of any scanned frame between them
@@ -107,7 +107,8 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
 
   /**
    * One ffmpeg run for every keyframe: one decoding pass, in which `select` keeps the first frame at or after each
-   * keyframe's time (the frame a seek with `-ss` before `-i` gives), each kept frame written three times: readable
+   * keyframe's time (what a seek with `-ss` before `-i` gave, except that a time falling exactly on a frame's
+   * timestamp got the frame before it), each kept frame written three times: readable
    * (long side READABLE_LONG_SIDE), grayscale and thumbnail. Opening the video once per keyframe and seeking made
    * each input decode from the keyframe before its time (often many seconds of frames), several times the cost of
    * decoding the video once.

