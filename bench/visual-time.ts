@@ -45,7 +45,7 @@ try {
   const markdown = [
     "## Visual analysis: the visual part of a 60-second video (issue 30)",
     "",
-    `\`npm run bench -- visual-time\`: ${RUNS} runs of \`seeVideo\` on a rendered 60-s video (540×960, 15 fps, 14 cuts, faces, 6 captions) with the defaults (VISUAL_MAX_KEYFRAMES=${config.visual.maxKeyframes}: ${keyframes} keyframes; ffmpeg, PaddleOCR + tesseract, face-api on WebAssembly). The target is on the median (p50).`,
+    `\`npm run bench -- visual-time\`: ${RUNS} runs of \`lookAtVideo\` on a rendered 60-s video (540×960, 15 fps, 14 cuts, faces, 6 captions) with the defaults (VISUAL_MAX_KEYFRAMES=${config.visual.maxKeyframes}: ${keyframes} keyframes; ffmpeg, PaddleOCR + tesseract, face-api on WebAssembly). The target is on the median (p50).`,
     "",
     "| runs | p50 | p95 | first run (loads the face model) | target |",
     "|---:|---:|---:|---:|---:|",
