@@ -33,7 +33,7 @@ const ALL = [
   "exports",
 ];
 // Not in ALL: `webhooks` (the fan-out takes minutes) and `subscribers` (10,000 live connections, minutes) run only when named:
-// `npm run bench -- webhooks`, `npm run bench -- subscribers`.
+// `npm run bench -- webhooks`, `npm run bench -- subscribers`; `visual-time-ab` compares two checkouts (BENCH_VISUAL_BASE).
 const dir = fileURLToPath(new URL(".", import.meta.url));
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
 

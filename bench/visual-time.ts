@@ -2,8 +2,9 @@
  * `npm run bench -- visual-time`: how long the visual part of an analysis of a 60-second video takes with
  * the defaults (the target: ≤ 20 s), p50 and p95 of 10 runs.
  *
- * The video is rendered here (src/providers/media/render-video.ts): 15 scenes of 4 s (14 cuts), a face in
+ * The video is rendered here (./lib/sixty-second-video.ts): 15 scenes of 4 s (14 cuts), a face in
  * every third scene, a text hook in the first 3 s and a caption every 10 s, 540×960 at 15 frames a second.
+ * `npm run bench -- visual-time-ab` compares two checkouts on it, interleaved.
  * Each run is one `lookAtVideo` with the providers as configured (ffmpeg keyframes, tesseract, face-api) and
  * VISUAL_MAX_KEYFRAMES, in a fresh work directory; the first run also loads the face model (once per
  * process, as in a worker), and is reported on its own too. BENCH_VISUAL_RUNS changes the number of runs:
@@ -15,36 +16,15 @@ import { join } from "node:path";
 import { config } from "../src/config.js";
 import { lookAtVideo } from "../src/domain/analysis/visual/look.js";
 import { createVisualProviders } from "../src/main/providers.js";
-import { renderVideo, type OverlaySpec, type SceneSpec } from "../src/providers/media/render-video.js";
 import { percentile, writeSection } from "./lib/results.js";
+import { sixtySecondVideo } from "./lib/sixty-second-video.js";
 
 const RUNS = Number(process.env.BENCH_VISUAL_RUNS ?? 10);
 const TARGET_SECONDS = 20;
-const COLOURS = ["0x1f3a5f", "0xf2c14e", "0x7a1f3d", "0x9fe3f0", "0x1e5631", "0xf7b7c3"];
 
 const root = await mkdtemp(join(tmpdir(), "visual-time-"));
 try {
-  const video = join(root, "sixty.mp4");
-  const scenes: SceneSpec[] = Array.from({ length: 15 }, (_, i) => ({
-    seconds: 4,
-    colour: COLOURS[i % COLOURS.length]!,
-    face: i % 3 === 1,
-  }));
-  const overlays: OverlaySpec[] = [
-    { text: "3 mistakes every new runner makes", from: 0, to: 3, position: "top" },
-    ...[10, 20, 30, 40, 50].map((s, i) => ({
-      text: `Mistake ${i + 1}: skipping the warm-up`,
-      from: s,
-      to: s + 4,
-      position: "bottom" as const,
-    })),
-  ];
-  await renderVideo({ scenes, overlays }, video, {
-    ffmpegPath: config.programs.ffmpeg,
-    timeoutMs: 120_000,
-    workDir: root,
-    provider: "bench",
-  });
+  const video = await sixtySecondVideo(root);
 
   const seconds: number[] = [];
   let keyframes = 0;
@@ -65,7 +45,7 @@ try {
   const markdown = [
     "## Visual analysis: the visual part of a 60-second video (issue 30)",
     "",
-    `\`npm run bench -- visual-time\`: ${RUNS} runs of \`seeVideo\` on a rendered 60-s video (540×960, 15 fps, 14 cuts, faces, 6 captions) with the defaults (VISUAL_MAX_KEYFRAMES=${config.visual.maxKeyframes}: ${keyframes} keyframes; ffmpeg, PaddleOCR + tesseract, face-api on WebAssembly). The target is on the median (p50).`,
+    `\`npm run bench -- visual-time\`: ${RUNS} runs of \`lookAtVideo\` on a rendered 60-s video (540×960, 15 fps, 14 cuts, faces, 6 captions) with the defaults (VISUAL_MAX_KEYFRAMES=${config.visual.maxKeyframes}: ${keyframes} keyframes; ffmpeg, PaddleOCR + tesseract, face-api on WebAssembly). The target is on the median (p50).`,
     "",
     "| runs | p50 | p95 | first run (loads the face model) | target |",
     "|---:|---:|---:|---:|---:|",

@@ -3,14 +3,15 @@
  * image (SCAN_SIZE × SCAN_SIZE, raw bytes on stdout); ./cuts.ts finds the cuts in them (on the part of the frame
  * that moves, against each frame's neighbours, with a rule for fades). Then the frames to look at are picked
  * (`pickKeyframes`: the first frame, a frame just after each cut, evenly spaced frames, at most the cap) and
- * all of them are written by one more ffmpeg run (one input seeked per frame), each three times: a readable
+ * all of them are written by one more ffmpeg run (one decoding pass that keeps those frames), each three times: a readable
  * JPEG (1280 px on its long side, for on-screen text and a vision model), the same in grayscale as a PGM
  * (faces are found in it, with no JPEG to decode) and a small thumbnail (160 px wide) for the record.
  * A keyframe with no change on screen since the previous one (no 8×8 block of any scanned frame between them
  * changed by STILL_BLOCK_CHANGE grey levels or more) is marked `sameAsPrevious`, so it is not read again.
  * A very short or very dark video is read as it is: one decoded frame is enough, and darkness changes no rule.
  */
-import { join } from "node:path";
+import { access, rename } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { config } from "../../config.ts";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { Keyframe, KeyframeProvider, KeyframeSet } from "../../domain/analysis/ports.ts";
@@ -105,10 +106,54 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
   }
 
   /**
-   * One ffmpeg run for every keyframe: the video opened once per keyframe, each seeked with `-ss` before its
-   * `-i` (fast and exact), each frame written twice: readable (long side READABLE_LONG_SIDE) and thumbnail.
+   * One ffmpeg run for every keyframe: one decoding pass, in which `select` keeps the first frame at or after each
+   * keyframe's time (what a seek with `-ss` before `-i` gave, except that a time falling exactly on a frame's
+   * timestamp got the frame before it), each kept frame written three times: readable
+   * (long side READABLE_LONG_SIDE), grayscale and thumbnail. Opening the video once per keyframe and seeking made
+   * each input decode from the keyframe before its time (often many seconds of frames), several times the cost of
+   * decoding the video once.
    */
   private async writeFrames(videoPath: string, keyframes: Keyframe[], signal?: AbortSignal): Promise<void> {
+    const long = READABLE_LONG_SIDE;
+    // `prev_t` is NaN at the first frame, which is then the first at or after a time of 0.
+    const kept = keyframes.map((k) => `gte(t,${k.seconds.toFixed(2)})*(lt(prev_t,${k.seconds.toFixed(2)})+isnan(prev_t))`).join("+");
+    const graph =
+      `[0:v]select='${kept}',split=2[a][b];[a]scale='if(gte(iw,ih),${long},-2)':'if(gte(iw,ih),-2,${long})',split=2[big][c];` +
+      `[c]format=gray[gray];[b]scale=${THUMBNAIL_WIDTH}:-2[small]`;
+    const dir = dirname(keyframes[0]!.imagePath);
+    const run = `picked-${Math.random().toString(36).slice(2, 8)}`;
+    const numbered = (suffix: string) => join(dir, `${run}-%02d${suffix}`);
+    const each = ["-fps_mode", "passthrough", "-start_number", "0"];
+    await this.run(
+      ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", videoPath, "-an", "-sn", "-dn", "-filter_complex", graph]
+        .concat(["-map", "[big]", ...each, "-q:v", "3", numbered(".jpg")])
+        .concat(["-map", "[gray]", ...each, numbered(".pgm")])
+        .concat(["-map", "[small]", ...each, "-q:v", "7", numbered("-thumb.jpg")]),
+      signal,
+    );
+    // The frames come out numbered in time order, as the keyframes are, one each unless two keyframes fell between the
+    // same two frames (a video of under two frames a second) or one after the last frame: then each is sought on its own.
+    const at = (i: number, suffix: string) => join(dir, `${run}-${String(i).padStart(2, "0")}${suffix}`);
+    const written = await Promise.all(
+      keyframes.map((_, i) =>
+        access(at(i, ".jpg")).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    if (written.includes(false)) return this.writeSeeked(videoPath, keyframes, signal);
+    await Promise.all(
+      keyframes.map(async (k, i) => {
+        await rename(at(i, ".jpg"), k.imagePath);
+        await rename(at(i, ".pgm"), k.grayPath!);
+        await rename(at(i, "-thumb.jpg"), k.thumbnailPath);
+      }),
+    );
+  }
+
+  /** The frames a seek to each keyframe's time gives, one input per keyframe. */
+  private async writeSeeked(videoPath: string, keyframes: Keyframe[], signal?: AbortSignal): Promise<void> {
     const long = READABLE_LONG_SIDE;
     const inputs = keyframes.flatMap((k) => ["-ss", k.seconds.toFixed(2), "-i", videoPath]);
     const graph = keyframes.map(

