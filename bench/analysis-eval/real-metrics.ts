@@ -25,6 +25,8 @@ export interface RealClip {
   id: string;
   file: string;
   heldOut: boolean;
+  /** The date a clip joined the held-out part after the first tuning; its labels were committed before anything ran on it. */
+  addedToHeldOut?: string;
   labels: { onScreenText: LabelledLine[]; cutSeconds: number[]; face: boolean; speechLanguage: string | null };
 }
 
