@@ -57,7 +57,7 @@ async function expectChargedOnce(workspaceId: string, analysisId: string) {
 const KILL_CASE_MS = 150_000;
 
 describe("a worker killed mid-analysis", () => {
-  it("killed while downloading: another worker resumes and completes it, charged exactly once", async () => {
+  it("killed while downloading: another worker resumes and completes it, charged exactly once", { timeout: KILL_CASE_MS }, async () => {
     // espeak-ng stand-in: the first run (after the version read at start-up) records its pid and blocks; later runs are the real program.
     const marker = join(dir, "espeak-started");
     const espeak = join(dir, "slow-espeak");
@@ -82,9 +82,11 @@ describe("a worker killed mid-analysis", () => {
     expect(done).toMatchObject({ id: r.analysisId, status: "completed", transcriptSource: "captions" });
     expect(done.transcript).toContain("sourdough");
     await expectChargedOnce(ws.workspaceId, r.analysisId);
-  }, KILL_CASE_MS);
+  });
 
-  it("killed while analyzing: another worker resumes from `analyzing` (transcript kept) and completes it, charged exactly once", async () => {
+  it("killed while analyzing: another worker resumes from `analyzing` (transcript kept) and completes it, charged exactly once", {
+    timeout: KILL_CASE_MS,
+  }, async () => {
     let requests = 0;
     const server: Server = createServer((req, res) => {
       let body = "";
@@ -149,5 +151,5 @@ describe("a worker killed mid-analysis", () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
-  }, KILL_CASE_MS);
+  });
 });
