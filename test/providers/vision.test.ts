@@ -5,7 +5,7 @@
  * face-api's faces (its model from the npm package, on the WebAssembly backend).
  */
 import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -92,6 +92,30 @@ describe("ffmpeg keyframes", () => {
     const error = await new FfmpegKeyframeProvider().extract(notVideo, { workDir: root, maxKeyframes: 4 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).retryable).toBe(false);
+  });
+
+  it("a video of one frame a second: every keyframe it returns has its images; none falls after the last frame", async () => {
+    const oneFps = join(root, "one-fps.mp4");
+    await runProgram(
+      "test",
+      "ffmpeg",
+      ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=1", "-t", "10", "-pix_fmt", "yuv420p", oneFps],
+      { timeoutMs: 30_000 },
+    );
+    const workDir = await mkdtemp(join(root, "one-fps-"));
+    const slow = await new FfmpegKeyframeProvider().extract(oneFps, { workDir, maxKeyframes: 8 });
+    expect(slow.durationSeconds).toBeCloseTo(10, 0);
+    expect(slow.keyframes.length).toBeGreaterThanOrEqual(5);
+    for (const k of slow.keyframes) {
+      expect(k.seconds, "at or before the last frame, at 9 s").toBeLessThan(9.05);
+      await expect(readFile(k.imagePath)).resolves.toBeInstanceOf(Buffer);
+      await expect(readFile(k.grayPath!)).resolves.toBeInstanceOf(Buffer);
+      await expect(readFile(k.thumbnailPath)).resolves.toBeInstanceOf(Buffer);
+    }
+    expect(
+      (await readdir(workDir)).filter((f) => f.startsWith("picked-")),
+      "no frames left of the first pass",
+    ).toEqual([]);
   });
 
   it("spreads the keyframes over the cuts when there are more cuts than the cap allows", () => {

@@ -10,7 +10,7 @@
  * changed by STILL_BLOCK_CHANGE grey levels or more) is marked `sameAsPrevious`, so it is not read again.
  * A very short or very dark video is read as it is: one decoded frame is enough, and darkness changes no rule.
  */
-import { access, rename } from "node:fs/promises";
+import { access, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { config } from "../../config.ts";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
@@ -72,8 +72,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
       };
     });
     markUnchanged(keyframes, frames);
-    await this.writeFrames(videoPath, keyframes, signal);
-    return { durationSeconds, cuts, keyframes };
+    return { durationSeconds, cuts, keyframes: await this.writeFrames(videoPath, keyframes, signal) };
   }
 
   /** Every frame at SCAN_FPS (up to maxSeconds) as SCAN_SIZE² grayscale bytes. */
@@ -113,7 +112,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
    * each input decode from the keyframe before its time (often many seconds of frames), several times the cost of
    * decoding the video once.
    */
-  private async writeFrames(videoPath: string, keyframes: Keyframe[], signal?: AbortSignal): Promise<void> {
+  private async writeFrames(videoPath: string, keyframes: Keyframe[], signal?: AbortSignal): Promise<Keyframe[]> {
     const long = READABLE_LONG_SIDE;
     // `prev_t` is NaN at the first frame, which is then the first at or after a time of 0.
     const kept = keyframes.map((k) => `gte(t,${k.seconds.toFixed(2)})*(lt(prev_t,${k.seconds.toFixed(2)})+isnan(prev_t))`).join("+");
@@ -142,7 +141,11 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
         ),
       ),
     );
-    if (written.includes(false)) return this.writeSeeked(videoPath, keyframes, signal);
+    if (written.includes(false)) {
+      const partial = (await readdir(dir)).filter((f) => f.startsWith(`${run}-`));
+      await Promise.all(partial.map((f) => rm(join(dir, f), { force: true })));
+      return this.writeSeeked(videoPath, keyframes, signal);
+    }
     await Promise.all(
       keyframes.map(async (k, i) => {
         await rename(at(i, ".jpg"), k.imagePath);
@@ -150,10 +153,14 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
         await rename(at(i, "-thumb.jpg"), k.thumbnailPath);
       }),
     );
+    return keyframes;
   }
 
-  /** The frames a seek to each keyframe's time gives, one input per keyframe. */
-  private async writeSeeked(videoPath: string, keyframes: Keyframe[], signal?: AbortSignal): Promise<void> {
+  /**
+   * The frames a seek to each keyframe's time gives, one input per keyframe. A time after the last frame (a video
+   * of a frame a second or less: its last frame shows until the end) gives no frame: that keyframe is left out.
+   */
+  private async writeSeeked(videoPath: string, keyframes: Keyframe[], signal?: AbortSignal): Promise<Keyframe[]> {
     const long = READABLE_LONG_SIDE;
     const inputs = keyframes.flatMap((k) => ["-ss", k.seconds.toFixed(2), "-i", videoPath]);
     const graph = keyframes.map(
@@ -186,6 +193,15 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
       ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...inputs, "-filter_complex", graph.join(";"), ...outputs],
       signal,
     );
+    const seen = await Promise.all(
+      keyframes.map((k) =>
+        access(k.imagePath).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    return keyframes.filter((_, i) => seen[i]);
   }
 
   private async run(args: string[], signal?: AbortSignal, maxStdoutBytes = 16 * 1024 * 1024) {
