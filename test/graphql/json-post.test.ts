@@ -285,6 +285,27 @@ describe("a GET answered directly answers as Yoga does", () => {
     await sameGet({ query: "{ workspace { plan } }" }, {}, "Bearer svc_sk_unknown");
   });
 
+  it("a person's session: the same answers on both paths, and another workspace's refusal", async () => {
+    const mine = await newWorkspace("free", "Mine by GET");
+    const theirs = await newWorkspace("free", "Theirs by GET");
+    const email = `json-get-${Date.now()}@example.com`;
+    await newPerson(email, mine.workspaceId, "owner");
+    const cookie = (await signedIn(direct.url, email)).cookieHeader();
+    const read = await sameGet({ query: "{ workspace { uuid } viewer { email } }" }, { cookie }, null);
+    expect(JSON.parse(read.body).data).toEqual({ workspace: { uuid: mine.workspaceId }, viewer: { email } });
+    const other = await sameGet({ query: "{ workspace { uuid } }" }, { cookie, "x-workspace-id": theirs.workspaceId }, null);
+    expect(other.status).toBe(404);
+    expect(other.body).not.toContain(theirs.workspaceId);
+    // A mutation by GET with the cookie: 405 on both paths, nothing created.
+    const write = await sameGet(
+      { query: 'mutation { createFolder(name: "by GET") { id } }' },
+      { cookie, "x-requested-with": "dashboard" },
+      null,
+    );
+    expect(write.status).toBe(405);
+    expect(await prisma.folder.count({ where: { workspaceId: mine.workspaceId } })).toBe(0);
+  });
+
   it("a browser's GET (text/html) still gets GraphiQL from Yoga, and one unit of the budget per GET", async () => {
     const before = directlyAnswered.count;
     const page = await fetch(`${direct.url}/graphql?query=${encodeURIComponent("{ workspace { plan } }")}`, {

@@ -5,7 +5,9 @@
  * Not `Promise.race([it.next(), cutShort])`: each race leaves a reaction on the long-lived `cutShort` promise
  * until that promise settles, which is the subscription's end. That held about 350 bytes per event per
  * subscriber for hours (test/graphql/interruptible.test.ts measures it), and made the garbage collector's work
- * grow with every event delivered. Here only the one `next()` now waiting is remembered.
+ * grow with every event delivered. Here only the one `next()` now waiting is remembered. (@repeaterjs/repeater,
+ * already installed under Yoga, has a leak-free `Repeater.race`, but as one more async-iterator layer per subscriber
+ * and event on the path every delivery takes.)
  */
 export interface Interruptible<T> {
   /** The source's next result, unless `interrupt` settles it first. */
