@@ -220,6 +220,32 @@ describe("lookAtVideo's rules", () => {
     expect(textHook(pieces.slice(1))).toBeNull();
   });
 
+  it("keeps the fullest reading of text that builds up on screen, not the more confident start", () => {
+    const line = (text: string, confidence: number) => ({ text, confidence, language: "en" });
+    const pieces = collectOnScreenText(
+      [
+        { seconds: 0, lines: [line("Comment OWN", 0.97)] },
+        { seconds: 1, lines: [line("Comment OWN or RENT", 0.93)] },
+        { seconds: 2, lines: [line("Comment OWN or RENT and I'll send you my calculator", 0.88)] },
+        // A later frame that cut the line short (a hand over it) does not undo the whole reading.
+        { seconds: 3, lines: [line("Comment OWN or RENT", 0.99)] },
+        // Nor does a fuller reading below the floor replace a usable one.
+        { seconds: 4, lines: [line("Comment OWN or RENT and I'll send you my calculator today!!", 0.5)] },
+      ],
+      0.8,
+    );
+    expect(pieces).toEqual([
+      {
+        text: "Comment OWN or RENT and I'll send you my calculator",
+        firstSeconds: 0,
+        lastSeconds: 4,
+        language: "en",
+        confidence: 0.88,
+        used: true,
+      },
+    ]);
+  });
+
   it("keeps text read below the confidence floor, marked, and uses it for no judgement", async () => {
     const pieces = collectOnScreenText(
       [

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { languageOf } from "../../src/providers/vision/languages.js";
-import { paddleIsSure, readsAsWords } from "../../src/providers/vision/ocr.js";
+import { paddleIsSure, readsAsWords, stacked } from "../../src/providers/vision/ocr.js";
 import { knownLetterShare, spaceGluedWords } from "../../src/providers/vision/words.js";
 
 describe("words run together", () => {
@@ -52,5 +52,32 @@ describe("English words in a line", () => {
     expect(paddleIsSure({ text: "Enter key for confirm.", confidence: 0.85 })).toBe(false);
     expect(paddleIsSure({ text: "OHA HEOCABAEMA", confidence: 0.97 })).toBe(false);
     expect(paddleIsSure({ text: "Toi yeu Viet Nam", confidence: 0.97 })).toBe(false);
+  });
+});
+
+describe("lines of one overlay", () => {
+  const line = (text: string, left: number, top: number, right: number) => ({
+    text,
+    confidence: 0.95,
+    box: { left, top, right, bottom: top + 30 },
+  });
+
+  it("joins a wrapped caption (centred) or paragraph (full lines above), not a line shorter than the one below it", () => {
+    const caption = [line("STOP SCROLLING if", 120, 400, 600), line("you run every day", 150, 440, 570)];
+    expect(stacked(caption).map((l) => l.text)).toEqual(["STOP SCROLLING if you run every day"]);
+    const paragraph = [line("So my landlord texted me at 3 am to say", 40, 100, 680), line("the rent is going up", 40, 140, 360)];
+    expect(stacked(paragraph).map((l) => l.text)).toEqual(["So my landlord texted me at 3 am to say the rent is going up"]);
+    // A terminal: each prompt is shorter than the output below it.
+    const terminal = [
+      line("$ aptget install vim", 10, 10, 300),
+      line("zsh: command not found: aptget", 10, 45, 430),
+      line("$ fuck", 10, 80, 90),
+      line("apt-get install vim [enter/ctrl+c]", 10, 115, 470),
+    ];
+    expect(stacked(terminal).map((l) => l.text)).toEqual([
+      "$ aptget install vim",
+      "zsh: command not found: aptget $ fuck",
+      "apt-get install vim [enter/ctrl+c]",
+    ]);
   });
 });

@@ -246,8 +246,9 @@ export function readsAsWords(text: string, language: string | null, script: Scri
 
 /**
  * Lines of one wrapped overlay joined into one (top to bottom): each starts within 1.5 times its height below the one above,
- * they overlap sideways, are about as tall and in the same script (a Chinese subtitle above its English translation
- * stays two lines). The joined line is as confident as its least confident part.
+ * they overlap sideways, are about as tall, in the same script (a Chinese subtitle above its English translation
+ * stays two lines) and centred alike (`wrapsInto`). The joined line is as confident as its least
+ * confident part.
  */
 export function stacked(lines: { text: string; confidence: number; box: Box }[]): { text: string; confidence: number }[] {
   const groups: { text: string; confidence: number; last: { text: string; box: Box } }[] = [];
@@ -263,7 +264,8 @@ export function stacked(lines: { text: string; confidence: number; box: Box }[])
       line.box.left < above.box.right &&
       above.box.left < line.box.right &&
       Math.abs(height - aboveHeight) < 0.4 * Math.max(height, aboveHeight) &&
-      scriptOf(line.text) === scriptOf(above.text);
+      scriptOf(line.text) === scriptOf(above.text) &&
+      wrapsInto(above.box, line.box);
     if (joins) {
       group!.text = `${group!.text} ${line.text}`;
       group!.confidence = Math.min(group!.confidence, line.confidence);
@@ -271,6 +273,22 @@ export function stacked(lines: { text: string; confidence: number; box: Box }[])
     } else groups.push({ text: line.text, confidence: line.confidence, last: line });
   }
   return groups.map(({ text, confidence }) => ({ text, confidence }));
+}
+
+/**
+ * Whether a line runs on in the one below it, as a wrapped overlay's lines do: centred alike (a caption), or, set
+ * left-aligned (a paragraph), at least about as long as the line below (text wraps a full line). A line clearly
+ * shorter than the one below it ended where its text ended (a terminal's prompt above its output, a list): it stays
+ * a line of its own.
+ */
+function wrapsInto(above: Box, below: Box): boolean {
+  const width = Math.max(above.right, below.right) - Math.min(above.left, below.left);
+  const centred = Math.abs((above.left + above.right) / 2 - (below.left + below.right) / 2) <= 0.1 * width;
+  // Two lines of about one length are centred whatever their alignment: left-aligned ones start at one place and end at two.
+  const slack = (below.bottom - below.top) / 2;
+  const leftAligned = Math.abs(above.left - below.left) <= slack && Math.abs(above.right - below.right) > slack;
+  if (!leftAligned) return centred;
+  return above.right - above.left >= 0.8 * (below.right - below.left);
 }
 
 interface Box {

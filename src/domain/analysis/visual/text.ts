@@ -52,8 +52,8 @@ function comparable(text: string): string {
 /**
  * The pieces of on-screen text across keyframes (keyframes ascending by time), each once: a piece read again
  * in a later frame (the same letters, or nearly: OCR may misread a character or two between frames) extends
- * the first one's `lastSeconds`; the most confident reading is kept, with its language and confidence, and the
- * piece is used when that reading reaches the floor and reads as words.
+ * the first one's `lastSeconds`; the fullest usable reading is kept (else the most confident), with its language and
+ * confidence, and the piece is used when that reading reaches the floor and reads as words.
  */
 export function collectOnScreenText(frames: Pick<SeenKeyframe, "seconds" | "lines">[], floor = textConfidenceFloor()): OnScreenText[] {
   const pieces: (OnScreenText & { key: string; best: number })[] = [];
@@ -67,11 +67,25 @@ export function collectOnScreenText(frames: Pick<SeenKeyframe, "seconds" | "line
         continue;
       }
       same.lastSeconds = frame.seconds;
-      if (line.confidence > same.best)
+      if (better(line, key, same, floor))
         Object.assign(same, piece(line, same.firstSeconds, floor), { key, best: line.confidence, lastSeconds: frame.seconds });
     }
   }
   return pieces.map(({ key: _key, best: _best, ...p }) => p);
+}
+
+/**
+ * Whether a new reading of a piece replaces the one kept. A usable reading with more letters than a misread could
+ * add wins: text that builds up on screen (a caption that adds a word at a time, a terminal, a line of a wrapped
+ * overlay missed in one frame) is read whole in its later frames, often a little less confidently than its start.
+ * Otherwise the more confident reading wins.
+ */
+function better(line: ReadTextLine, key: string, kept: OnScreenText & { key: string; best: number }, floor: number): boolean {
+  const fuller = key.length > kept.key.length + Math.max(2, Math.floor(kept.key.length / 8));
+  if (fuller && usable(line, floor)) return true;
+  const shorter = kept.key.length > key.length + Math.max(2, Math.floor(key.length / 8));
+  if (shorter && kept.used) return false;
+  return line.confidence > kept.best;
 }
 
 function piece(line: ReadTextLine, seconds: number, floor: number): OnScreenText {
