@@ -131,7 +131,7 @@ const schema = z.object({
    *  keyframes (ffmpeg), reads their on-screen text (PaddleOCR's models in the npm package, tesseract for the scripts they
    *  do not know) and looks for a face (face-api, model in the npm package). */
   VISUAL_ANALYSIS: bool.default(true),
-  /** Keyframes per analysis: the first frame, scene changes, evenly spaced frames, at most this many. */
+  /** Keyframes per analysis: the first frame, scene changes, evenly spaced frames, at most this many; and at most as many text moments (text read where part of the frame changed without a cut). */
   VISUAL_MAX_KEYFRAMES: z.coerce.number().int().min(1).max(32).default(12),
   /** Visual parts of analyses running at once in one worker process (CPU-bound: OCR and face detection). */
   VISUAL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),

@@ -105,6 +105,39 @@ const failing = (retryable: boolean): TextRecognizer => ({
   },
 });
 
+describe("text shown between keyframes", () => {
+  it("reads the moments where text changed without a cut for on-screen text only, in time order with the keyframes", async () => {
+    const real = createVisualProviders().keyframes!;
+    // The rendered video's keyframes, and one moment between them whose frame is the last keyframe's image.
+    const keyframes: KeyframeProvider = {
+      name: "ffmpeg",
+      extract: async (path, opts) => {
+        const set = await real.extract(path, { ...opts, maxKeyframes: 2 });
+        return { ...set, textMoments: [{ ...set.keyframes.at(-1)!, seconds: 6.4, reason: "interval" }] };
+      },
+    };
+    const byImage: TextRecognizer = {
+      name: "stand-in",
+      read: async (frame) => ({
+        lines: [
+          {
+            text: frame.imagePath.endsWith("keyframe-01.jpg") ? "Nobody tells you this" : "Your easy days are too fast",
+            confidence: 0.95,
+            language: "en",
+          },
+        ],
+      }),
+    };
+    const evidence = await lookAtVideo(video, providers({ keyframes, text: byImage, faces: null }), { workDir: await workDir() });
+    const [first, second] = evidence.keyframes.map((k) => k.seconds);
+    expect(evidence.keyframes).toHaveLength(2);
+    expect(evidence.onScreenText.map((t) => [t.text, t.firstSeconds, t.lastSeconds])).toEqual([
+      ["Nobody tells you this", first, first],
+      ["Your easy days are too fast", second, 6.4],
+    ]);
+  });
+});
+
 describe("lookAtVideo's rules", () => {
   it("skips a missing provider with its reason, and a provider that fails for good, keeping the rest", async () => {
     const noFaces: FaceDetector | null = null;

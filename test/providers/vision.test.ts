@@ -141,6 +141,32 @@ describe("cuts in real clips (labelled by eye: bench/analysis-eval/real/manifest
   };
   const near = (found: number[], labelled: number[]) => labelled.every((l) => found.some((f) => Math.abs(f - l) <= 0.5));
 
+  it("finds the moments a subtitle switches without a cut, to read text at besides the keyframes", async () => {
+    // Labelled: subtitles at 0-0.5, 0.5-1.5, 1.5-2.6, 6.0-8.0, 12.5-13.2, 16.5-18.0, 20.0-21.0, 21.5-27.6 s.
+    const workDir = await mkdtemp(join(root, "moments-"));
+    const clip = fileURLToPath(new URL("../../bench/analysis-eval/real/clips/anime-night-zh-subs.mp4", import.meta.url));
+    const set = await new FfmpegKeyframeProvider().extract(clip, { workDir, maxKeyframes: 12 });
+    const moments = set.textMoments!.map((m) => m.seconds);
+    expect(moments.length).toBeGreaterThan(0);
+    expect(moments.length).toBeLessThanOrEqual(12);
+    // The switch to the 6.0-8.0 s subtitle shows at 5.6 s (it fades in): a moment just after it.
+    expect(
+      moments.some((m) => m >= 5.6 && m < 8),
+      "the subtitle no keyframe falls in",
+    ).toBe(true);
+    for (const m of moments) {
+      expect(
+        set.cuts.some((c) => Math.abs(c - m) < 0.4),
+        `${m} s is no cut`,
+      ).toBe(false);
+      expect(
+        set.keyframes.some((k) => Math.abs(k.seconds - m) < 0.7),
+        `${m} s is no keyframe`,
+      ).toBe(false);
+    }
+    await expect(readFile(set.textMoments![0]!.imagePath)).resolves.toBeInstanceOf(Buffer);
+  }, 60_000);
+
   it("finds every jump cut of an advertisement that keeps the same grey backdrop and a fixed caption line", async () => {
     const labelled = [0.67, 1.4, 3.0, 4.47, 5.03, 5.53, 5.93, 6.37, 7.63];
     const set = await extract("ad-ru-captions");

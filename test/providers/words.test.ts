@@ -62,22 +62,24 @@ describe("lines of one overlay", () => {
     box: { left, top, right, bottom: top + 30 },
   });
 
-  it("joins a wrapped caption (centred) or paragraph (full lines above), not a line shorter than the one below it", () => {
+  it("joins a wrapped caption, centred or left-aligned, not the lines of a terminal", () => {
     const caption = [line("STOP SCROLLING if", 120, 400, 600), line("you run every day", 150, 440, 570)];
     expect(stacked(caption).map((l) => l.text)).toEqual(["STOP SCROLLING if you run every day"]);
-    const paragraph = [line("So my landlord texted me at 3 am to say", 40, 100, 680), line("the rent is going up", 40, 140, 360)];
-    expect(stacked(paragraph).map((l) => l.text)).toEqual(["So my landlord texted me at 3 am to say the rent is going up"]);
-    // A terminal: each prompt is shorter than the output below it.
+    // Left-aligned, as ffmpeg's drawtext sets a wrapped overlay: "cloud" would not have fitted after "the viral".
+    const wrapped = [
+      line("Wait for it... I", 78, 227, 477),
+      line("tried the viral", 74, 291, 487),
+      line("cloud bread recipe!", 75, 353, 656),
+    ];
+    expect(stacked(wrapped).map((l) => l.text)).toEqual(["Wait for it... I tried the viral cloud bread recipe!"]);
+    // A terminal: each line ends where its text ends, well inside the terminal's width.
     const terminal = [
-      line("$ aptget install vim", 10, 10, 300),
+      line("$ aptget install vim", 10, 10, 290),
       line("zsh: command not found: aptget", 10, 45, 430),
       line("$ fuck", 10, 80, 90),
       line("apt-get install vim [enter/ctrl+c]", 10, 115, 470),
+      line("E: Could not open lock file /var/lib/dpkg/lock - open (13: Permission denied", 10, 150, 1040),
     ];
-    expect(stacked(terminal).map((l) => l.text)).toEqual([
-      "$ aptget install vim",
-      "zsh: command not found: aptget $ fuck",
-      "apt-get install vim [enter/ctrl+c]",
-    ]);
+    expect(stacked(terminal).map((l) => l.text)).toEqual(terminal.map((l) => l.text));
   });
 });

@@ -141,6 +141,11 @@ export interface KeyframeSet {
   cuts: number[];
   /** At most the cap asked for, ascending by time. */
   keyframes: Keyframe[];
+  /**
+   * Frames where part of the picture changed without a cut (a subtitle or a caption switching), read for on-screen
+   * text only: not keyframes of the record. At most the cap again, ascending by time.
+   */
+  textMoments?: Keyframe[];
 }
 
 export interface KeyframeProvider {

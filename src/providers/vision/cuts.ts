@@ -166,6 +166,35 @@ export function findCuts(f: ScannedFrames): number[] {
   return spaced(cuts.sort((a, b) => a - b));
 }
 
+/** A change of some 8×8 block of at least this many grey levels in one frame... */
+const OVERLAY_MIN_CHANGE = 8;
+/** ...and this many times the change its neighbours show (a subtitle switches in a frame; motion changes every frame). */
+const OVERLAY_RATIO = 2.5;
+
+/**
+ * When something appears, changes or goes in part of the frame without a cut: a subtitle or a caption switching, a
+ * line of a screen recording, a title. It shows as one frame in which some block changes far more than in the frames
+ * around it, while the frame as a whole scores no cut. Seconds, ascending, none within two shortest shots of a cut
+ * or of the one before.
+ */
+export function overlayChanges(stats: FrameStats[], cuts: number[]): number[] {
+  const changes: number[] = [];
+  for (let i = 1; i < stats.length; i++) {
+    const s = stats[i]!;
+    if (s.blockChange < OVERLAY_MIN_CHANGE || s.score >= MIN_SCORE) continue;
+    // The neighbours' level: the fourth smallest of six, so a change spread over two frames still stands out.
+    const around = [...stats.slice(Math.max(1, i - NEIGHBOURS), i), ...stats.slice(i + 1, i + 1 + NEIGHBOURS)]
+      .map((n) => n.blockChange)
+      .sort((a, b) => a - b);
+    const level = around[Math.min(3, around.length - 1)] ?? 0;
+    if (s.blockChange < OVERLAY_RATIO * level) continue;
+    if (cuts.some((c) => Math.abs(c - s.seconds) < 2 * MIN_SHOT_SECONDS)) continue;
+    if (changes.length && s.seconds - changes.at(-1)! < 2 * MIN_SHOT_SECONDS) continue;
+    changes.push(s.seconds);
+  }
+  return changes;
+}
+
 /** The picture two frames after a spike is back to the one before it: a flash or a blink, not a new shot. */
 function isFlash(f: ScannedFrames, stats: FrameStats[], mask: Uint8Array, i: number): boolean {
   const after = i + 2 < stats.length ? i + 2 : i + 1 < stats.length ? i + 1 : -1;

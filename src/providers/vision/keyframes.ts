@@ -6,6 +6,9 @@
  * all of them are written by one more ffmpeg run (one decoding pass that keeps those frames), each three times: a readable
  * JPEG (1280 px on its long side, for on-screen text and a vision model), the same in grayscale as a PGM
  * (faces are found in it, with no JPEG to decode) and a small thumbnail (160 px wide) for the record.
+ * Text moments: where part of the frame changes without a cut (./cuts.ts `overlayChanges`: a subtitle or a caption
+ * switching), a frame just after the change is written too (in the same pass) and read for on-screen text only, at
+ * most as many as the keyframe cap: twelve keyframes over 30 s fall between most subtitles of a second or two.
  * A keyframe with no change on screen since the previous one (no 8×8 block of any scanned frame between them
  * changed by STILL_BLOCK_CHANGE grey levels or more) is marked `sameAsPrevious`, so it is not read again.
  * A very short or very dark video is read as it is: one decoded frame is enough, and darkness changes no rule.
@@ -16,7 +19,7 @@ import { config } from "../../config.ts";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { Keyframe, KeyframeProvider, KeyframeSet } from "../../domain/analysis/ports.ts";
 import { runProgram } from "../process.ts";
-import { findCuts, frameStats, type FrameStats, type ScannedFrames } from "./cuts.ts";
+import { findCuts, frameStats, type FrameStats, overlayChanges, type ScannedFrames } from "./cuts.ts";
 
 const PROVIDER = "vision:ffmpeg";
 
@@ -72,7 +75,27 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
       };
     });
     markUnchanged(keyframes, frames);
-    return { durationSeconds, cuts, keyframes: await this.writeFrames(videoPath, keyframes, signal) };
+    const moments: Keyframe[] = textMoments(overlayChanges(frames, cuts), keyframes, durationSeconds, maxKeyframes).map((seconds, i) => {
+      const name = `moment-${String(i + 1).padStart(2, "0")}`;
+      return {
+        seconds,
+        reason: "interval",
+        imagePath: join(workDir, `${name}.jpg`),
+        thumbnailPath: join(workDir, `${name}-thumb.jpg`),
+        grayPath: join(workDir, `${name}.pgm`),
+      };
+    });
+    const all = await this.writeFrames(
+      videoPath,
+      [...keyframes, ...moments].sort((a, b) => a.seconds - b.seconds),
+      signal,
+    );
+    return {
+      durationSeconds,
+      cuts,
+      keyframes: all.filter((k) => !moments.includes(k)),
+      textMoments: all.filter((k) => moments.includes(k)),
+    };
   }
 
   /** Every frame at SCAN_FPS (up to maxSeconds) as SCAN_SIZE² grayscale bytes. */
@@ -220,6 +243,23 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
       throw e;
     }
   }
+}
+
+/**
+ * Moments to read text at besides the keyframes: just after each change of part of the frame without a cut (a
+ * subtitle or a caption switching), none within MIN_GAP_SECONDS of a keyframe or of another moment, at most `cap`
+ * (spread evenly over the changes when there are more).
+ */
+export function textMoments(changes: number[], keyframes: { seconds: number }[], durationSeconds: number, cap: number): number[] {
+  const last = Math.max(0, durationSeconds - 0.1);
+  const taken = keyframes.map((k) => k.seconds);
+  const moments: number[] = [];
+  for (const change of changes) {
+    const s = round1(Math.min(change + AFTER_CUT_SECONDS, last));
+    if ([...taken, ...moments].some((t) => Math.abs(t - s) < MIN_GAP_SECONDS)) continue;
+    moments.push(s);
+  }
+  return spread(moments, cap);
 }
 
 /** Marks each keyframe whose scanned frames since the previous keyframe all changed no block by STILL_BLOCK_CHANGE. */

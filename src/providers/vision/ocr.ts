@@ -244,14 +244,16 @@ export function readsAsWords(text: string, language: string | null, script: Scri
   return language !== null && language !== "en";
 }
 
+type BoxedLine = { text: string; confidence: number; box: Box };
+
 /**
  * Lines of one wrapped overlay joined into one (top to bottom): each starts within 1.5 times its height below the one above,
  * they overlap sideways, are about as tall, in the same script (a Chinese subtitle above its English translation
- * stays two lines) and centred alike (`wrapsInto`). The joined line is as confident as its least
+ * stays two lines) and the one above runs on into it (`wrapsInto`). The joined line is as confident as its least
  * confident part.
  */
-export function stacked(lines: { text: string; confidence: number; box: Box }[]): { text: string; confidence: number }[] {
-  const groups: { text: string; confidence: number; last: { text: string; box: Box } }[] = [];
+export function stacked(lines: BoxedLine[]): { text: string; confidence: number }[] {
+  const groups: { text: string; confidence: number; last: BoxedLine }[] = [];
   for (const line of lines) {
     const group = groups.at(-1);
     const above = group?.last;
@@ -265,7 +267,7 @@ export function stacked(lines: { text: string; confidence: number; box: Box }[])
       above.box.left < line.box.right &&
       Math.abs(height - aboveHeight) < 0.4 * Math.max(height, aboveHeight) &&
       scriptOf(line.text) === scriptOf(above.text) &&
-      wrapsInto(above.box, line.box);
+      wrapsInto(above, line, lines);
     if (joins) {
       group!.text = `${group!.text} ${line.text}`;
       group!.confidence = Math.min(group!.confidence, line.confidence);
@@ -276,19 +278,24 @@ export function stacked(lines: { text: string; confidence: number; box: Box }[])
 }
 
 /**
- * Whether a line runs on in the one below it, as a wrapped overlay's lines do: centred alike (a caption), or, set
- * left-aligned (a paragraph), at least about as long as the line below (text wraps a full line). A line clearly
- * shorter than the one below it ended where its text ended (a terminal's prompt above its output, a list): it stays
- * a line of its own.
+ * Whether a line runs on in the one below it, as a wrapped overlay's lines do. Lines that start at one place and end
+ * at two are set left-aligned: the upper one wrapped only when the first word below would not have fitted after it
+ * within the column (the right edge of the widest line starting where they start); else it ended where its text ended
+ * (a terminal's prompt above its output, a list) and stays a line of its own. Other lines run on when centred alike
+ * (a caption).
  */
-function wrapsInto(above: Box, below: Box): boolean {
-  const width = Math.max(above.right, below.right) - Math.min(above.left, below.left);
-  const centred = Math.abs((above.left + above.right) / 2 - (below.left + below.right) / 2) <= 0.1 * width;
-  // Two lines of about one length are centred whatever their alignment: left-aligned ones start at one place and end at two.
-  const slack = (below.bottom - below.top) / 2;
-  const leftAligned = Math.abs(above.left - below.left) <= slack && Math.abs(above.right - below.right) > slack;
-  if (!leftAligned) return centred;
-  return above.right - above.left >= 0.8 * (below.right - below.left);
+function wrapsInto(above: BoxedLine, below: BoxedLine, all: BoxedLine[]): boolean {
+  const [a, b] = [above.box, below.box];
+  const slack = (b.bottom - b.top) / 2;
+  const leftAligned = Math.abs(a.left - b.left) <= slack && Math.abs(a.right - b.right) > slack;
+  if (leftAligned) {
+    const column = Math.max(...all.filter((l) => Math.abs(l.box.left - a.left) <= slack).map((l) => l.box.right));
+    const perCharacter = (b.right - b.left) / Math.max(1, below.text.length);
+    const firstWord = (below.text.split(" ")[0]!.length + 1) * perCharacter;
+    return a.right + firstWord > column;
+  }
+  const width = Math.max(a.right, b.right) - Math.min(a.left, b.left);
+  return Math.abs((a.left + a.right) / 2 - (b.left + b.right) / 2) <= 0.1 * width;
 }
 
 interface Box {

@@ -4,8 +4,9 @@
  * content analyser reads beside the transcript and the analysis record keeps (./part.ts).
  *
  *   keyframes and cuts (first frame, cuts, evenly spaced; cuts on the part of the frame that moves) → on-screen
- *   text per keyframe, line by line with confidence and language (./text.ts: tidied, gated by the confidence
- *   floor, de-duplicated across frames) → the text hook (what is on screen and used in the first 3 s) → cut
+ *   text per keyframe and per text moment (where part of the frame changed without a cut: read for text only),
+ *   line by line with confidence and language (./text.ts: tidied, gated by the confidence floor, de-duplicated
+ *   across frames) → the text hook (what is on screen and used in the first 3 s) → cut
  *   count, cuts per minute, first cut → face share
  *
  * A provider that is absent, or that fails for good (a non-retryable ProviderError: a missing program
@@ -23,7 +24,7 @@ import { readFile } from "node:fs/promises";
 import pLimit from "p-limit";
 import { config } from "../../../config.ts";
 import { ProviderError } from "../../shared/provider-error.ts";
-import type { ReadTextLine, SeenKeyframe, VisualEvidence, VisualProviders } from "../ports.ts";
+import type { Keyframe, ReadTextLine, SeenKeyframe, TextRecognizer, VisualEvidence, VisualProviders } from "../ports.ts";
 import { collectOnScreenText, setAsideText, textHook, tidyLines, usableText } from "./text.ts";
 
 let limit: ReturnType<typeof pLimit> | null = null;
@@ -109,6 +110,8 @@ async function see(
       imagePath: frame.imagePath,
     });
   }
+  const moments = text ? await readMoments(set.textMoments ?? [], text, skipped, opts.signal) : null;
+  if (!moments) text = null;
   // A provider dropped midway answered for some frames only: its part is left out rather than half-counted.
   if (text) used.text = text.name;
   if (faces) used.faces = faces.name;
@@ -116,7 +119,8 @@ async function see(
     if (!text) Object.assign(frame, { text: "", lines: [] });
     if (!faces) frame.face = null;
   }
-  const onScreenText = text ? collectOnScreenText(seen) : [];
+  const frames = [...seen, ...(moments ?? [])].sort((a, b) => a.seconds - b.seconds);
+  const onScreenText = text ? collectOnScreenText(frames) : [];
   const cuts = set.cuts.filter((c) => c > 0 && c < set.durationSeconds);
   return {
     durationSeconds: set.durationSeconds,
@@ -132,6 +136,27 @@ async function see(
     skipped,
     setAside: setAsideText(onScreenText),
   };
+}
+
+/** The on-screen text at each text moment (not keyframes: no faces, no thumbnail), or null when the recogniser failed for good. */
+async function readMoments(
+  moments: Keyframe[],
+  text: TextRecognizer,
+  skipped: string[],
+  signal?: AbortSignal,
+): Promise<Pick<SeenKeyframe, "seconds" | "lines">[] | null> {
+  const read: Pick<SeenKeyframe, "seconds" | "lines">[] = [];
+  for (const moment of moments) {
+    const r = await skipOnFailure(
+      skipped,
+      "on-screen text",
+      () => text.read({ imagePath: moment.imagePath, grayPath: moment.grayPath }, { signal }),
+      signal,
+    );
+    if (!r) return null;
+    read.push({ seconds: moment.seconds, lines: tidyLines(r.lines) });
+  }
+  return read;
 }
 
 /** The provider's answer, or null (the reason added to `skipped`) when it failed for good; aborts and retryable failures are thrown. */
