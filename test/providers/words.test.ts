@@ -13,10 +13,21 @@ describe("words run together", () => {
     expect(spaceGluedWords("Left Button for selection.Enterkeyforconfirm.")).toBe("Left Button for selection. Enter key for confirm.");
     expect(spaceGluedWords("pressEntertoconfirm")).toBe("press Enter to confirm");
     expect(spaceGluedWords("Readthefullstoryhere,tapthelink")).toBe("Read the full story here, tap the link");
+    expect(spaceGluedWords("Don'tbuy a robot vacuum")).toBe("Don't buy a robot vacuum");
+    expect(spaceGluedWords("You won\u2019tbelieve what this cost")).toBe("You won\u2019t believe what this cost");
   });
 
   it("leaves words, names and handles alone", () => {
-    for (const line of ["Copyright 2013 Brandon Castellano", "Kubernetes", "Sukehiro", "www.bcastell.com", "@jc32d0604", "understanding"])
+    for (const line of [
+      "Copyright 2013 Brandon Castellano",
+      "Kubernetes",
+      "Sukehiro",
+      "www.bcastell.com",
+      "@jc32d0604",
+      "understanding",
+      "O'Donnell's",
+      "Don't",
+    ])
       expect(spaceGluedWords(line)).toBe(line);
   });
 });
