@@ -15,7 +15,7 @@ import type { KeyframeSet } from "../../src/domain/analysis/ports.js";
 import { renderVideo } from "../../src/providers/media/render-video.js";
 import { runProgram } from "../../src/providers/process.js";
 import { FaceApiDetector } from "../../src/providers/vision/face-api.js";
-import { FfmpegKeyframeProvider, pickKeyframes } from "../../src/providers/vision/keyframes.js";
+import { FfmpegKeyframeProvider, pickKeyframes, textMoments } from "../../src/providers/vision/keyframes.js";
 import { ScriptAwareRecognizer } from "../../src/providers/vision/ocr.js";
 import { linesFromTsv, TesseractLines } from "../../src/providers/vision/tesseract.js";
 
@@ -116,6 +116,14 @@ describe("ffmpeg keyframes", () => {
       (await readdir(workDir)).filter((f) => f.startsWith("picked-")),
       "no frames left of the first pass",
     ).toEqual([]);
+  });
+
+  it("places text moments just after each change, away from keyframes and each other, at most the cap", () => {
+    const keyframes = [{ seconds: 0 }, { seconds: 1.5 }, { seconds: 6.3 }];
+    // 1.3 s falls by the 1.5 s keyframe; 4.1 s by the moment at 3.9 s; 6.0 s by the keyframe at 6.3 s; 9.95 s is clamped.
+    expect(textMoments([1, 3.6, 3.8, 6, 8, 9.95], keyframes, 10, 12)).toEqual([3.9, 8.3, 9.9]);
+    // More changes than the cap: spread over them, the first and the last kept.
+    expect(textMoments([3, 4, 5, 8, 9], keyframes, 10, 2)).toEqual([3.3, 9.3]);
   });
 
   it("spreads the keyframes over the cuts when there are more cuts than the cap allows", () => {
