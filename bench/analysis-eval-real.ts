@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- analysis-eval-real`: the real part of the analysis evaluation set, 28 short videos from public
+ * `npm run bench -- analysis-eval-real`: the real part of the analysis evaluation set, 31 short videos from public
  * repositories kept in bench/analysis-eval/real/ (sources, licences and how they were labelled: its manifest.json),
  * through the real visual stage (`lookAtVideo` with the configured providers), scored per field against the labels
  * (./analysis-eval/real-metrics.ts): on-screen text recall (English words; the other scripts' words and
