@@ -14,6 +14,7 @@ describe("words run together", () => {
     expect(spaceGluedWords("pressEntertoconfirm")).toBe("press Enter to confirm");
     expect(spaceGluedWords("Readthefullstoryhere,tapthelink")).toBe("Read the full story here, tap the link");
     expect(spaceGluedWords("Don'tbuy a robot vacuum")).toBe("Don't buy a robot vacuum");
+    expect(spaceGluedWords("HowI paid off$30k in 2 years")).toBe("How I paid off $30k in 2 years");
     expect(spaceGluedWords("You won\u2019tbelieve what this cost")).toBe("You won\u2019t believe what this cost");
   });
 

@@ -57,6 +57,9 @@ export function knownLetterShare(text: string): number | null {
 /** A contraction's ending run into the next word ("Don'tbuy", "won'tbelieve", "it'sthe"): the next word is split off when it is a word. */
 const CONTRACTION_GLUED = /(\p{L}['\u2019](?:t|s|re|ve|ll|d|m))(\p{L}{2,})/giu;
 
+/** A word run into the pronoun after it ("HowI", "WhatI"): too short for the word list's split, and common in captions. */
+const I_GLUED = /\b(\p{Lu}?\p{Ll}+)I\b/gu;
+
 /** A glued run is at least this long: shorter unknown words are names and misreadings, not words run together. */
 const MIN_GLUED = 7;
 
@@ -66,15 +69,18 @@ const MIN_GLUED = 7;
  * words (single letters only "a" and "I"), the parts average at least 2.5 letters (a split into many tiny words is a guess,
  * not a reading), and one of them is among the 500 most frequent or all among the 5,000 most frequent (glued English has
  * its small words: "thebest", "keyfor"; a name cut in pieces, "Ku berne tes", has not).
- * A sentence sign glued to the next word gets its space ("selection.Enter" → "selection. Enter"), and so does a
- * contraction's ending ("Don'tbuy" → "Don't buy").
+ * A sentence sign glued to the next word gets its space ("selection.Enter" → "selection. Enter"), and so do a
+ * contraction's ending ("Don'tbuy" → "Don't buy"), a capital I after a word ("HowI" → "How I") and a price after a
+ * word ("off$30k" → "off $30k").
  */
 export function spaceGluedWords(text: string): string {
   const spaced = text
     .replace(/(\p{Ll}{2})([,;!?]|\.(?=\p{Lu}))(?=\p{L})/gu, "$1$2 ")
     .replace(CONTRACTION_GLUED, (whole, contraction: string, next: string) =>
       COMMON.has(next.toLowerCase()) ? `${contraction} ${next}` : whole,
-    );
+    )
+    .replace(I_GLUED, (whole, word: string) => (COMMON.has(word.toLowerCase()) ? `${word} I` : whole))
+    .replace(/(\p{Ll})(\$\d)/gu, "$1 $2");
   return spaced.replace(LETTER_RUNS, (run) => (run.length < MIN_GLUED || listed(run) ? run : splitRun(run)));
 }
 
