@@ -141,6 +141,20 @@ export async function listAudit(workspaceId: string, page: PageRequest): Promise
   );
 }
 
+/**
+ * A page of the log and the log's size from one statement, so from one snapshot: the total counts the log the page was
+ * read from, even while entries are being written (a sign-in is recorded after its answer). Past the end, the count alone.
+ */
+export async function auditPage(workspaceId: string, page: PageRequest): Promise<{ items: AuditRecord[]; total: number }> {
+  const p = pageSql(AUDIT_ORDER, page);
+  const rows = await sql<AuditRecord & { total: number }>(
+    Prisma.sql`SELECT ${COLUMNS}, (SELECT count(*)::int FROM audit_log c WHERE c.workspace_id = ${workspaceId}::uuid) AS total
+                 FROM audit_log a WHERE a.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+  );
+  const total = rows[0]?.total ?? (await countAudit(workspaceId));
+  return { items: rows.map(({ total: _total, ...entry }) => entry), total };
+}
+
 export async function countAudit(workspaceId: string): Promise<number> {
   const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM audit_log WHERE workspace_id = ${workspaceId}::uuid`);
   return row!.n;

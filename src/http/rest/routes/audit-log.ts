@@ -1,6 +1,6 @@
 /** /settings/audit-log: the workspace's audit log (owners), docs/contract/decisions.md "People, sign-in and the dashboard". */
 import { z } from "zod";
-import { countAudit, listAudit } from "../../../domain/actors/audit.ts";
+import { auditPage } from "../../../domain/actors/audit.ts";
 import { auditLogQuery } from "../../../domain/people/inputs.ts";
 import { defineRoute } from "../route.ts";
 import { queryParams } from "../schemas.ts";
@@ -25,7 +25,7 @@ export const auditLogRoutes = [
       200: { description: "A page of entries.", schema: z.object({ data: z.array(auditEntry), pagination: paginationSchema }) },
     },
     async handler({ auth, query }) {
-      const [items, total] = await Promise.all([listAudit(auth.workspaceId, query), countAudit(auth.workspaceId)]);
+      const { items, total } = await auditPage(auth.workspaceId, query);
       return { body: { data: items.map(toAuditEntry), pagination: pagination(total, query.limit, query.offset) } };
     },
   }),
