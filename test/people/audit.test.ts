@@ -13,7 +13,7 @@ vi.hoisted(() => {
 });
 
 import type { RunningApi } from "../../src/main/server.js";
-import { client, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { newPerson, PASSWORD, personClient, signedIn, type PersonClient } from "../helpers/people.js";
 
 let api: RunningApi;
@@ -120,6 +120,30 @@ describe("audit log", () => {
     const page2 = await restLog(2, 2);
     expect(page2.data.map((e) => e.action)).toEqual(actions.slice(2, 4));
     expect(page2.pagination.has_more).toBe(true);
+  });
+
+  it("a page and its total agree while entries are being written, over REST and GraphQL", async () => {
+    const busy = await newWorkspace("free", "Busy");
+    const { recordAudit } = await import("../../src/domain/actors/audit.js");
+    const { OPERATOR } = await import("../../src/domain/actors/actor.js");
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; i < 80; i++)
+        await recordAudit({ workspaceIds: [busy.workspaceId], by: OPERATOR, action: "api_key.created", target: `k${i}` });
+      writing = false;
+    })();
+    let reads = 0;
+    while (writing) {
+      const [rest, graph] = await Promise.all([
+        client(api.url, busy.key).get("/api/v1/settings/audit-log?limit=100"),
+        gql(api.url, busy.key, `{ auditLog(first: 100) { totalCount edges { node { action } } } }`),
+      ]);
+      expect(rest.body.pagination.total, "REST: the total counts the rows of the page").toBe(rest.body.data.length);
+      expect(graph.body.data.auditLog.totalCount, "GraphQL: the same").toBe(graph.body.data.auditLog.edges.length);
+      reads++;
+    }
+    await writer;
+    expect(reads).toBeGreaterThan(5);
   });
 
   it("a sign-in is recorded in each workspace of the person; members cannot read the log", async () => {

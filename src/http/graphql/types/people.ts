@@ -11,7 +11,7 @@ import { parseInput } from "../../../domain/shared/inputs.ts";
 import { DomainError } from "../../../domain/shared/errors.ts";
 import { authorize } from "../../../domain/actors/roles.ts";
 import { createInvitationInput, workspaceRole } from "../../../domain/people/inputs.ts";
-import { AUDIT_ORDER, auditActionsInWords, auditByIds, countAudit, listAudit, type AuditRecord } from "../../../domain/actors/audit.ts";
+import { AUDIT_ORDER, auditActionsInWords, auditByIds, auditPage, type AuditRecord } from "../../../domain/actors/audit.ts";
 import {
   changeMemberRole,
   countMembers,
@@ -264,11 +264,17 @@ builder.queryFields((t) => ({
       description: "The workspace's audit log, newest first. Owners only.",
       resolve: (_r, args, ctx) => {
         authorize(ctx.auth, "auditLog.read");
+        // The page and its total from one statement (`auditPage`), as REST reads them: they agree while entries are written.
+        let total = 0;
         return keysetConnection(
           args,
           AUDIT_ORDER,
-          (w) => listAudit(ctx.auth.workspaceId, w),
-          () => countAudit(ctx.auth.workspaceId),
+          async (w) => {
+            const page = await auditPage(ctx.auth.workspaceId, w);
+            total = page.total;
+            return page.items;
+          },
+          () => Promise.resolve(total),
         );
       },
     },
