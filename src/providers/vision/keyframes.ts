@@ -77,6 +77,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     markUnchanged(keyframes, frames);
     const moments: Keyframe[] = textMoments(overlayChanges(frames, cuts), keyframes, durationSeconds, maxKeyframes).map((seconds, i) => {
       const name = `moment-${String(i + 1).padStart(2, "0")}`;
+      // A Keyframe in shape only: read for text and dropped, its reason and thumbnail never stored or shown.
       return {
         seconds,
         reason: "interval",
