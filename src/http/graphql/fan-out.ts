@@ -36,6 +36,7 @@ import {
 import type { Plugin } from "graphql-yoga";
 import { principalId } from "../../domain/actors/actor.ts";
 import { countSubscriptionAnswer } from "../../infra/metrics.ts";
+import { turns } from "../../infra/turns.ts";
 import type { GraphQLContext } from "./builder.ts";
 import { isIncremental } from "./incremental.ts";
 
@@ -50,39 +51,12 @@ export const FAN_OUT_CHUNK = 256;
 export const PERSONAL_FIELDS = new Set(["Subscription.notificationsChanged", "SavedView.mine"]);
 
 // ---------------------------------------------------------------------------------------------
-// Turns: fan-out yields to the event loop every FAN_OUT_CHUNK subscribers
+// Turns: fan-out yields to the event loop every FAN_OUT_CHUNK subscribers (src/infra/turns.ts)
 
-/**
- * A queue of turns served `chunk` at a time, one chunk per turn of the event loop (setImmediate): what
- * waits for its turn runs after the I/O and timers that were ready, never all at once.
- */
-export function turns(chunk: number): () => Promise<void> {
-  const waiting: (() => void)[] = [];
-  let head = 0;
-  let scheduled = false;
-  const serveChunk = () => {
-    const end = Math.min(waiting.length, head + chunk);
-    for (; head < end; head++) waiting[head]!();
-    if (head < waiting.length) {
-      setImmediate(serveChunk);
-      return;
-    }
-    waiting.length = 0;
-    head = 0;
-    scheduled = false;
-  };
-  return () =>
-    new Promise((resolve) => {
-      waiting.push(resolve);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(serveChunk);
-      }
-    });
-}
+const writeTurn = turns(FAN_OUT_CHUNK);
 
 /** Resolves at this subscriber's turn to be written (FAN_OUT_CHUNK per turn of the event loop). */
-export const turn = turns(FAN_OUT_CHUNK);
+export const turn = (): Promise<void> => new Promise((resolve) => writeTurn(resolve));
 
 /**
  * Live connections whose end is handled per turn of the event loop: ending one (its streams returned,
@@ -100,7 +74,7 @@ export function closesInTurn(emitter: NodeJS.EventEmitter): void {
   const emit = emitter.emit;
   emitter.emit = function (this: NodeJS.EventEmitter, event: string | symbol, ...args: unknown[]) {
     if (event !== "close") return emit.call(this, event, ...args);
-    void closeTurn().then(() => emit.call(this, event, ...args));
+    closeTurn(() => emit.call(this, event, ...args));
     return true;
   } as typeof emitter.emit;
 }
