@@ -22,7 +22,8 @@
  *
  * `npm run bench -- subscribers` (not in ALL: it takes minutes). BENCH_SUBSCRIBERS (10000),
  * BENCH_SUBSCRIBERS_WORKSPACES (100), BENCH_SUBSCRIBERS_RATE (200), BENCH_SUBSCRIBERS_SECONDS (30),
- * BENCH_SUBSCRIBERS_TRANSPORTS (`ws,sse`), BENCH_SUBSCRIBERS_PROFILE_DIR (a CPU profile of the API).
+ * BENCH_SUBSCRIBERS_TRANSPORTS (`ws,sse`), BENCH_SUBSCRIBERS_PROFILE_DIR (a CPU profile of the API),
+ * BENCH_SUBSCRIBERS_API_FLAGS (Node flags for the API process).
  */
 import { readFileSync } from "node:fs";
 import http from "node:http";
@@ -258,6 +259,34 @@ async function metric(b: Bench, name: string, labels = ""): Promise<number> {
   return line ? Number(line.split(" ").pop()) : Number.NaN;
 }
 
+/** The API's garbage collections so far, by kind (prom-client's `nodejs_gc_duration_seconds`): count, seconds, and how many took over 100 ms. */
+async function gcSoFar(b: Bench): Promise<Record<string, { count: number; seconds: number; over100ms: number }>> {
+  const text = await (await fetch(`${b.api}/metrics`)).text();
+  const out: Record<string, { count: number; seconds: number; over100ms: number }> = {};
+  const of = (kind: string) => (out[kind] ??= { count: 0, seconds: 0, over100ms: 0 });
+  for (const line of text.split("\n")) {
+    const m = /^nodejs_gc_duration_seconds_(count|sum|bucket)\{(.*)\} (\S+)$/.exec(line);
+    if (!m) continue;
+    const kind = /kind="([^"]+)"/.exec(m[2]!)?.[1] ?? "?";
+    const value = Number(m[3]);
+    if (m[1] === "count") of(kind).count += value;
+    else if (m[1] === "sum") of(kind).seconds += value;
+    else if (/le="0\.1"/.test(m[2]!)) of(kind).over100ms -= value; // over 100 ms = count - (le 0.1)
+  }
+  for (const g of Object.values(out)) g.over100ms += g.count;
+  return out;
+}
+
+/** What `after` adds to `before` (gcSoFar), kind by kind. */
+function gcBetween(before: Awaited<ReturnType<typeof gcSoFar>>, after: Awaited<ReturnType<typeof gcSoFar>>) {
+  return Object.fromEntries(
+    Object.entries(after).map(([kind, a]) => {
+      const b = before[kind] ?? { count: 0, seconds: 0, over100ms: 0 };
+      return [kind, { count: a.count - b.count, seconds: +(a.seconds - b.seconds).toFixed(3), over100ms: a.over100ms - b.over100ms }];
+    }),
+  );
+}
+
 /** The API's longest event-loop stall (ms) since the last read (prom-client resets it at each scrape). */
 const stallMs = async (b: Bench) => (await metric(b, "nodejs_eventloop_lag_max_seconds")) * 1000;
 
@@ -285,6 +314,8 @@ interface TransportResult {
   executed: number;
   shared: number;
   apiCpuMsPerDelivery: number;
+  /** The API's garbage collections while events flowed (and were delivered), by kind. */
+  gcWhilePublishing: Record<string, { count: number; seconds: number; over100ms: number }>;
   loadDuring: number;
 }
 
@@ -354,6 +385,7 @@ async function runTransport(
   const executedBefore = await metric(b, "graphql_subscription_answers_total", '{outcome="executed"}');
   const sharedBefore = await metric(b, "graphql_subscription_answers_total", '{outcome="shared"}');
   await stallMs(b);
+  const gcBefore = await gcSoFar(b);
   const cpuBefore = cpuMs(apiPid);
   const probing = startChild(
     [SELF, "probe", b.api, b.workspaces[0]!.credentials.key, String(SECONDS)],
@@ -395,6 +427,7 @@ async function runTransport(
   await watching;
   const missing = subscribers.reduce((n, s) => n + Math.max(0, wantOf(s) - (s.received - s.duplicates)), 0);
   const cpu = cpuMs(apiPid) - cpuBefore;
+  const gcWhilePublishing = gcBetween(gcBefore, await gcSoFar(b));
   const executed = (await metric(b, "graphql_subscription_answers_total", '{outcome="executed"}')) - executedBefore;
   const shared = (await metric(b, "graphql_subscription_answers_total", '{outcome="shared"}')) - sharedBefore;
 
@@ -426,6 +459,7 @@ async function runTransport(
     executed,
     shared,
     apiCpuMsPerDelivery: cpu / Math.max(1, received),
+    gcWhilePublishing,
     loadDuring,
   };
 }
@@ -503,6 +537,14 @@ function report(results: TransportResult[], usual: { p50: number; p99: number; m
       `; requests' p99 ${f(r.probeDuring.p99)} ms against ${f(usual.p99)} ms before the subscribers connected` +
       `${r.errors.length ? `; errors: ${r.errors.join(" · ")}` : ""} (1-minute load average ${f(r.loadDuring, 1)} at the end of publishing).`,
   );
+  const gcLines = results.map(
+    (r) =>
+      `- ${r.transport === "ws" ? "graphql-ws" : "SSE"}, the API's garbage collections while events flowed (\`nodejs_gc_duration_seconds\`): ` +
+      Object.entries(r.gcWhilePublishing)
+        .map(([kind, g]) => `${kind} ${g.count} (${f(g.seconds, 2)} s, ${g.over100ms} over 100 ms)`)
+        .join(", ") +
+      ".",
+  );
   return [
     `## Subscribers: ${SUBSCRIBERS.toLocaleString("en")} live subscriptions on one API process, graphql-ws then SSE`,
     "",
@@ -522,6 +564,7 @@ function report(results: TransportResult[], usual: { p50: number; p99: number; m
     ...rows.map((r) => `| ${r} |`),
     "",
     ...verdicts,
+    ...gcLines,
     "",
     `Everything (the bench with its ${SUBSCRIBERS} client connections, the API, the publisher, the probe) runs on this machine's ${os.cpus().length} cores, ` +
       (loadBefore < os.cpus().length
@@ -551,7 +594,13 @@ async function main(): Promise<void> {
     const profile = process.env.BENCH_SUBSCRIBERS_PROFILE_DIR
       ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SUBSCRIBERS_PROFILE_DIR}`]
       : [];
-    const api = await startChild([...profile, "src/main/api.ts"], { ...serviceEnv, LOG_LEVEL: "info" }, /API listening on port (\d+)/);
+    // BENCH_SUBSCRIBERS_API_FLAGS: Node flags for the API process (a V8 heap setting to compare, say).
+    const flags = (process.env.BENCH_SUBSCRIBERS_API_FLAGS ?? "").split(" ").filter(Boolean);
+    const api = await startChild(
+      [...flags, ...profile, "src/main/api.ts"],
+      { ...serviceEnv, LOG_LEVEL: "info" },
+      /API listening on port (\d+)/,
+    );
     const b: Bench = { api: `http://127.0.0.1:${api.match[1]}`, workspaces, latencies: [] };
     await signIn(b.api, workspaces);
     const planFile = `${os.tmpdir()}/bench-subscribers-${process.pid}.json`;
