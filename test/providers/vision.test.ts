@@ -86,6 +86,33 @@ describe("ffmpeg keyframes", () => {
     ]);
   });
 
+  it("takes a caption switching on a still picture for a text moment, not a cut; a cut between two stills is still one", async () => {
+    const render = async (name: string, scenes: { seconds: number; colour: string; face: boolean }[], switchAt: number) => {
+      const path = join(root, `${name}.mp4`);
+      const captions = [
+        { text: "I tried every morning routine on the internet", from: 0, to: switchAt - 0.05, position: "middle" as const },
+        { text: "and only one of them actually stuck with me", from: switchAt, to: 6, position: "middle" as const },
+      ];
+      await renderVideo({ scenes, overlays: captions }, path, { ffmpegPath: "ffmpeg", timeoutMs: 30_000, workDir: root, provider: "test" });
+      return new FfmpegKeyframeProvider().extract(path, { workDir: await mkdtemp(join(root, `${name}-`)), maxKeyframes: 6 });
+    };
+    // One still scene: only the caption moves, and its switch at 2 s scored as a cut (the picture's histogram stays).
+    const still = await render("caption-switch", [{ seconds: 4, colour: "0x1f3a5f", face: true }], 2);
+    expect(still.cuts).toEqual([]);
+    expect(still.keyframes.some((k) => k.reason === "scene")).toBe(false);
+    // The same still cut to another (a new backdrop), the caption switching with it.
+    const cut = await render(
+      "caption-cut",
+      [
+        { seconds: 3, colour: "0x1f3a5f", face: true },
+        { seconds: 3, colour: "0xf2c14e", face: true },
+      ],
+      3,
+    );
+    expect(cut.cuts).toHaveLength(1);
+    expect(cut.cuts[0]).toBeCloseTo(3, 0);
+  }, 60_000);
+
   it("refuses a file with no video, for good", async () => {
     const notVideo = join(root, "not-video.mp4");
     await writeFile(notVideo, "plain text");

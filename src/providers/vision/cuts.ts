@@ -12,7 +12,8 @@
  * 3. A threshold relative to the neighbourhood: a cut is a frame whose score is at least NEIGHBOUR_RATIO times
  *    the mean score of the NEIGHBOURS frames on each side (fast motion keeps its neighbours high; a cut is a
  *    spike) and at least MIN_SCORE. A spike after which the picture returns to what it was (a flash, a frame
- *    of a blink) is no cut, nor one that blocks moved a little explain (fast motion: `shiftExplains`).
+ *    of a blink) is no cut, nor one that blocks moved a little explain (fast motion: `shiftExplains`), nor a change
+ *    of text on a still picture (a caption switching, terminal lines appearing: `textOnly`).
  * 4. A rule for fades: a short stretch of near-black (or near-white) uniform frames between two shots is one cut,
  *    placed where the next shot begins to show; a long one is a card, a shot of its own; a fade in at the start
  *    and a fade out at the end are none, and the hard edges into and out of such a stretch are not counted again.
@@ -56,6 +57,8 @@ export interface FrameStats {
   blockChange: number;
   mean: number;
   std: number;
+  /** The change since the previous frame is text changing on a still picture, not a new picture (`textOnly`). */
+  textOnly: boolean;
 }
 
 export const frameCount = (f: ScannedFrames) => Math.floor(f.pixels.length / (f.width * f.height));
@@ -139,6 +142,7 @@ export function frameStats(f: ScannedFrames, mask = movingMask(f)): FrameStats[]
       blockChange: previous ? largestBlockChange(previous, frame, f.width, f.height) : 0,
       mean,
       std,
+      textOnly: previous ? textOnly(previous, frame, f.width) : false,
     });
   }
   return stats;
@@ -159,7 +163,7 @@ export function findCuts(f: ScannedFrames): number[] {
     const around = [...stats.slice(Math.max(1, i - NEIGHBOURS), i), ...stats.slice(i + 1, i + 1 + NEIGHBOURS)].map((n) => n.score);
     const neighbourhood = around.length ? around.reduce((a, b) => a + b, 0) / around.length : 0;
     if (s.score < MIN_SCORE || s.score < NEIGHBOUR_RATIO * neighbourhood) continue;
-    if (isFlash(f, stats, mask, i) || shiftExplains(f, mask, i)) continue;
+    if (s.textOnly || isFlash(f, stats, mask, i) || shiftExplains(f, mask, i)) continue;
     cuts.push(s.seconds);
   }
   cuts.push(...dips(stats));
@@ -181,7 +185,8 @@ export function overlayChanges(stats: FrameStats[], cuts: number[]): number[] {
   const changes: number[] = [];
   for (let i = 1; i < stats.length; i++) {
     const s = stats[i]!;
-    if (s.blockChange < OVERLAY_MIN_CHANGE || s.score >= MIN_SCORE) continue;
+    // A text change that scores like a cut (a caption switching on a still screen) is no cut (`textOnly`): it is one of these.
+    if (s.blockChange < OVERLAY_MIN_CHANGE || (s.score >= MIN_SCORE && !s.textOnly)) continue;
     // The neighbours' level: the fourth smallest of six, so a change spread over two frames still stands out.
     const around = [...stats.slice(Math.max(1, i - NEIGHBOURS), i), ...stats.slice(i + 1, i + 1 + NEIGHBOURS)]
       .map((n) => n.blockChange)
@@ -193,6 +198,39 @@ export function overlayChanges(stats: FrameStats[], cuts: number[]): number[] {
     changes.push(s.seconds);
   }
   return changes;
+}
+
+/** Grey levels per histogram bin, and the share of pixels that must move to another bin for the picture to have changed... */
+const HISTOGRAM_BIN = 8;
+const PICTURE_CHANGE = 0.05;
+/** ...unless the change lies in bands of rows: this share of it within a third of the 8-pixel bands of rows. */
+const BAND_CHANGE = 0.8;
+
+/**
+ * Text that switches, appears or goes on a still picture (a caption, a subtitle strip, a meme's lines, a terminal's
+ * output, a slide's bullets) changes enough of the moving part to score like a cut (it is all that moves), but it only
+ * turns a few thin strokes to background and back and leaves the rest of the picture as it was: the frame's histogram
+ * (bins of HISTOGRAM_BIN grey levels) stays, and the change lies in a few horizontal bands. A cut brings a new picture:
+ * at every cut of the real clips' tuning part and of still pictures rendered for this (jump cuts, a cut inside a
+ * landscape band of a vertical frame) about 10 % of the pixels or more moved to another bin, against 3 % or less at a
+ * rendered caption, meme, slide or subtitle-strip switch (its change in 2 or 3 bands of 12). Both must hold, so a jump
+ * cut that keeps the histogram (the same person and backdrop, shifted) still counts: its change spans the person's height.
+ * Whole frames, with the static part: the text that changes is all that moves on a still screen.
+ */
+export function textOnly(a: Uint8Array, b: Uint8Array, width: number): boolean {
+  const bins = new Int32Array(Math.ceil(256 / HISTOGRAM_BIN));
+  const bands = new Float64Array(Math.ceil(a.length / width / 8));
+  for (let p = 0; p < a.length; p++) {
+    bins[Math.floor(a[p]! / HISTOGRAM_BIN)]!++;
+    bins[Math.floor(b[p]! / HISTOGRAM_BIN)]!--;
+    bands[Math.floor(p / width / 8)]! += Math.abs(a[p]! - b[p]!);
+  }
+  let moved = 0;
+  for (const n of bins) moved += Math.abs(n);
+  if (moved / 2 / a.length >= PICTURE_CHANGE) return false;
+  const total = bands.reduce((sum, v) => sum + v, 0);
+  const largest = [...bands].sort((x, y) => y - x).slice(0, Math.floor(bands.length / 3));
+  return total > 0 && largest.reduce((sum, v) => sum + v, 0) >= BAND_CHANGE * total;
 }
 
 /** The picture two frames after a spike is back to the one before it: a flash or a blink, not a new shot. */
