@@ -317,6 +317,39 @@ describe("settings in Chromium", () => {
     await expectAccessible(page, "Settings: audit log");
   });
 
+  it("saves a spike alert's least views per hour and the credits-low threshold, and clears them", async () => {
+    await settingsNav(page).getByRole("link", { name: "Alerts" }).click();
+    const minViews = page.getByLabel("Least views per hour for a spike alert");
+    await minViews.fill("500");
+    await minViews.press("Enter");
+    await page
+      .getByRole("status")
+      .getByText(/^Video spikes: /)
+      .waitFor();
+    const threshold = page.getByLabel("Alert when fewer credits than this are left");
+    await threshold.fill("100");
+    await page.getByRole("button", { name: "Save threshold" }).click();
+    await page.getByRole("status").getByText("Credits low fires below 100 credits.").waitFor();
+
+    // Read again from the server: both numbers stayed; emptied, they are none of their own again.
+    await page.reload();
+    await expect(minViews.inputValue()).resolves.toBe("500");
+    await expect(threshold.inputValue()).resolves.toBe("100");
+    await threshold.fill("");
+    await page.getByRole("button", { name: "Save threshold" }).click();
+    await page.getByRole("status").getByText("Credits low uses the server's percentage.").waitFor();
+    await minViews.fill("");
+    await minViews.press("Enter");
+    await page
+      .getByRole("status")
+      .getByText(/^Video spikes: /)
+      .waitFor();
+    await page.reload();
+    await expect(minViews.inputValue()).resolves.toBe("");
+    await expect(threshold.inputValue()).resolves.toBe("");
+    await expectAccessible(page, "Settings: alerts");
+  });
+
   it("is usable at 375 px in dark mode", async () => {
     const small = await dashboardContext(browser, {
       baseURL: api.url,

@@ -23,7 +23,8 @@ const query = graphql`
   }
 `;
 
-const addVideos = graphql`
+/** Adds videos to a folder, each answered apart: the Videos page's bulk action sends it too. */
+export const addVideosMutation = graphql`
   mutation AddToFolderVideosMutation($folderId: ID!, $videoIds: [ID!]!) {
     addVideosToFolder(folderId: $folderId, videoIds: $videoIds) {
       ...action_bulkItem @relay(mask: false)
@@ -50,7 +51,7 @@ const TITLE = "Could not add to the folder";
 
 export function AddToFolder({ folderId, onAdded }: { folderId: string; onAdded: () => void }) {
   const data = useRouteQuery<AddToFolderQuery>(query);
-  const video = useAction<AddToFolderVideosMutation>(addVideos);
+  const video = useAction<AddToFolderVideosMutation>(addVideosMutation);
   const account = useAction<AddToFolderAccountsMutation>(addAccounts);
 
   async function add(kind: "video" | "account", id: string) {

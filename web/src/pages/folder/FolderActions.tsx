@@ -39,7 +39,8 @@ const deleteMutation = graphql`
   }
 `;
 
-const moveMutation = graphql`
+/** Moves a folder into another or (no parentId) to the top level: the Folders page's dragging sends it too. */
+export const moveFolderMutation = graphql`
   mutation FolderActionsMoveMutation($id: ID!, $parentId: ID) {
     moveFolder(id: $id, parentId: $parentId) {
       id
@@ -64,7 +65,7 @@ export function FolderActions({ folderId, folderUuid, parent, name, childCount, 
   const [draft, setDraft] = useState(name);
   const rename = useAction<FolderActionsRenameMutation>(renameMutation);
   const remove = useAction<FolderActionsDeleteMutation>(deleteMutation);
-  const move = useAction<FolderActionsMoveMutation>(moveMutation);
+  const move = useAction<FolderActionsMoveMutation>(moveFolderMutation);
   const navigate = useNavigate();
   const clear = () => [rename, remove, move].forEach((a) => a.clear());
 

@@ -36,8 +36,9 @@ const fragment = graphql`
   }
 `;
 
-const createMutation = graphql`
-  mutation SubFoldersCreateMutation($name: String!, $parentId: ID!) {
+/** Creates a folder, inside another or (no parentId) at the top level: the Folders page's form sends it too. */
+export const createFolderMutation = graphql`
+  mutation SubFoldersCreateMutation($name: String!, $parentId: ID) {
     createFolder(name: $name, parentId: $parentId) {
       id
       name
@@ -60,7 +61,7 @@ const MAX_DEPTH = 5;
 export function SubFolders({ folder, onChanged }: { folder: SubFolders_folder$key; onChanged: () => void }) {
   const f = useFragment(fragment, folder);
   const [name, setName] = useState("");
-  const create = useAction<SubFoldersCreateMutation>(createMutation);
+  const create = useAction<SubFoldersCreateMutation>(createFolderMutation);
   const rows = f.children.edges.map((e) => e.node);
   const canNest = f.ancestors.length + 1 < MAX_DEPTH;
 

@@ -11,8 +11,8 @@ import { Link, useRevalidator } from "react-router";
 import type { FoldersPageQuery } from "../../__generated__/FoldersPageQuery.graphql";
 import type { FoldersPage_query$data, FoldersPage_query$key } from "../../__generated__/FoldersPage_query.graphql";
 import type { FoldersPagePaginationQuery } from "../../__generated__/FoldersPagePaginationQuery.graphql";
-import type { FoldersPageCreateMutation } from "../../__generated__/FoldersPageCreateMutation.graphql";
-import type { FoldersPageMoveMutation } from "../../__generated__/FoldersPageMoveMutation.graphql";
+import type { SubFoldersCreateMutation } from "../../__generated__/SubFoldersCreateMutation.graphql";
+import type { FolderActionsMoveMutation } from "../../__generated__/FolderActionsMoveMutation.graphql";
 import { paths } from "../../lib/paths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmptyState } from "../../components/EmptyState";
@@ -24,6 +24,8 @@ import { useAction } from "../../relay/action";
 import { usePagedConnection } from "../../relay/paged";
 import { useRouteQuery } from "../../relay/route-query";
 import { TagsPanel } from "../tags/TagsPanel";
+import { createFolderMutation } from "../folder/SubFolders";
+import { moveFolderMutation } from "../folder/FolderActions";
 import { folderTree, type TreeRow } from "./tree";
 import { Submit } from "../../components/Submit";
 import { Panel } from "../../components/Panel";
@@ -59,25 +61,6 @@ const fragment = graphql`
   }
 `;
 
-const createMutation = graphql`
-  mutation FoldersPageCreateMutation($name: String!, $parentId: ID) {
-    createFolder(name: $name, parentId: $parentId) {
-      id
-      name
-    }
-  }
-`;
-
-const moveMutation = graphql`
-  mutation FoldersPageMoveMutation($id: ID!, $parentId: ID) {
-    moveFolder(id: $id, parentId: $parentId) {
-      id
-      name
-      parentUuid
-    }
-  }
-`;
-
 type Folder = FoldersPage_query$data["folders"]["edges"][number]["node"];
 type Row = TreeRow<Folder>;
 
@@ -104,7 +87,7 @@ function FolderTree({ query }: { query: FoldersPage_query$key }) {
   );
   const rows = useMemo(() => folderTree(folders), [folders]);
   const { revalidate } = useRevalidator();
-  const move = useAction<FoldersPageMoveMutation>(moveMutation);
+  const move = useAction<FolderActionsMoveMutation>(moveFolderMutation);
   const [dropTarget, setDropTarget] = useState<string | null>(null);
 
   async function moveTo(folderId: string, parent: Folder | null) {
@@ -200,7 +183,7 @@ function FolderTree({ query }: { query: FoldersPage_query$key }) {
 function CreateFolderForm({ folders, onCreated }: { folders: readonly Row[]; onCreated: () => void }) {
   const [name, setName] = useState("");
   const [parentId, setParentId] = useState("");
-  const create = useAction<FoldersPageCreateMutation>(createMutation);
+  const create = useAction<SubFoldersCreateMutation>(createFolderMutation);
 
   async function submit(event: FormEvent) {
     event.preventDefault();

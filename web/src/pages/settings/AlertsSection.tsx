@@ -4,7 +4,7 @@
  * spikes the least views per hour worth one; the weekly digest's day, hour and your time zone;
  * and, for owners, the credits left below which "Credits low" fires.
  */
-import { useState, type FormEvent } from "react";
+import { useState, type ChangeEvent, type FormEvent } from "react";
 import { graphql } from "react-relay";
 import type { AlertsSectionQuery, AlertsSectionQuery$data } from "../../__generated__/AlertsSectionQuery.graphql";
 import type { AlertsSectionRuleMutation } from "../../__generated__/AlertsSectionRuleMutation.graphql";
@@ -86,7 +86,7 @@ export function AlertsSection({ isOwner }: { isOwner: boolean }) {
 
 function Rules({ rules }: { rules: readonly Rule[] }) {
   const action = useAction<AlertsSectionRuleMutation>(setRule);
-  const [minViews, setMinViews] = useState<string>(String(rules.find((r) => r.rule === "VIDEO_SPIKE")?.minViewsPerHour ?? ""));
+  const [minViews, minViewsField] = useOptionalCount(rules.find((r) => r.rule === "VIDEO_SPIKE")?.minViewsPerHour ?? null);
 
   function change(r: Rule, patch: Partial<Pick<Rule, "inDashboard" | "byMail" | "minViewsPerHour">>) {
     const next = { rule: r.rule, inDashboard: r.inDashboard, byMail: r.byMail, minViewsPerHour: r.minViewsPerHour ?? null, ...patch };
@@ -129,21 +129,13 @@ function Rules({ rules }: { rules: readonly Rule[] }) {
             className="inline-form"
             onSubmit={(e: FormEvent) => {
               e.preventDefault();
-              change(r, { minViewsPerHour: minViews.trim() === "" ? null : Number(minViews) });
+              change(r, { minViewsPerHour: minViews });
             }}
           >
             <label htmlFor="min-views" className="visually-hidden">
               Least views per hour for a spike alert
             </label>
-            <input
-              id="min-views"
-              type="number"
-              min={0}
-              inputMode="numeric"
-              value={minViews}
-              onChange={(e) => setMinViews(e.currentTarget.value)}
-              placeholder="any"
-            />
+            <input id="min-views" placeholder="any" {...minViewsField} />
             <button type="submit">Save</button>
           </form>
         ) : (
@@ -219,10 +211,9 @@ function Digest({ settings }: { settings: AlertsSectionQuery$data["digestSetting
 
 function CreditsThreshold({ value }: { value: number | null }) {
   const action = useAction<AlertsSectionThresholdMutation>(setThreshold);
-  const [text, setText] = useState(value === null ? "" : String(value));
+  const [threshold, thresholdField] = useOptionalCount(value);
   function submit(event: FormEvent) {
     event.preventDefault();
-    const threshold = text.trim() === "" ? null : Number(text);
     void action.run(
       { threshold },
       {
@@ -235,18 +226,24 @@ function CreditsThreshold({ value }: { value: number | null }) {
     <Panel title="Credits low (owners)">
       <form onSubmit={submit} className="stacked-form">
         <label htmlFor="credits-threshold">Alert when fewer credits than this are left</label>
-        <input
-          id="credits-threshold"
-          type="number"
-          min={0}
-          inputMode="numeric"
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          placeholder="server default"
-        />
+        <input id="credits-threshold" placeholder="server default" {...thresholdField} />
         <Submit action={action}>Save threshold</Submit>
       </form>
       <Outcome outcome={action.outcome} />
     </Panel>
   );
+}
+
+/** A count that may be left empty (null: none of its own): the number the field says, and the field's props. */
+function useOptionalCount(initial: number | null) {
+  const [text, setText] = useState(initial === null ? "" : String(initial));
+  const count = text.trim() === "" ? null : Number(text);
+  const field = {
+    type: "number",
+    min: 0,
+    inputMode: "numeric",
+    value: text,
+    onChange: (e: ChangeEvent<HTMLInputElement>) => setText(e.currentTarget.value),
+  } as const;
+  return [count, field] as const;
 }

@@ -5,7 +5,7 @@
  * server refuses). Each answers per video (relay/action.ts `perItem`).
  */
 import { graphql } from "react-relay";
-import type { BulkActionsAddMutation } from "../../__generated__/BulkActionsAddMutation.graphql";
+import type { AddToFolderVideosMutation } from "../../__generated__/AddToFolderVideosMutation.graphql";
 import type { BulkActionsUntrackMutation } from "../../__generated__/BulkActionsUntrackMutation.graphql";
 import type { FolderChoiceQuery } from "../../__generated__/FolderChoiceQuery.graphql";
 import type { BulkTagQuery } from "../../__generated__/BulkTagQuery.graphql";
@@ -19,14 +19,7 @@ import { perItem, useAction } from "../../relay/action";
 import { removeNodes } from "../../relay/connections";
 import { useQueryOnOpen } from "../../relay/on-open";
 import { BulkTag, bulkTagQuery } from "../tags/BulkTag";
-
-const addMutation = graphql`
-  mutation BulkActionsAddMutation($folderId: ID!, $videoIds: [ID!]!) {
-    addVideosToFolder(folderId: $folderId, videoIds: $videoIds) {
-      ...action_bulkItem @relay(mask: false)
-    }
-  }
-`;
+import { addVideosMutation } from "../folder/AddToFolder";
 
 const untrackMutation = graphql`
   mutation BulkActionsUntrackMutation($ids: [ID!]!) {
@@ -52,7 +45,7 @@ export function BulkActions({
   const folders = useQueryOnOpen<FolderChoiceQuery>(folderChoiceQuery);
   const tags = useQueryOnOpen<BulkTagQuery>(bulkTagQuery);
   const untrack = useAction<BulkActionsUntrackMutation>(untrackMutation);
-  const add = useAction<BulkActionsAddMutation>(addMutation);
+  const add = useAction<AddToFolderVideosMutation>(addVideosMutation);
   const ids = selected.map((s) => s.id);
 
   async function doUntrack() {
