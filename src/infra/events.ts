@@ -90,17 +90,16 @@ function eventTarget(): EventTargetOf {
  * a live API's fan-out is several per cent of its CPU.
  */
 function channelEvents(channel: string): AsyncIterableIterator<unknown> {
-  const waiting: unknown[] = [];
-  let taker: ((r: IteratorResult<unknown>) => void) | null = null;
+  let waiting: unknown[] = [];
+  let head = 0; // the next event to take: a queue without shifting an array of up to MAX_WAITING_EVENTS
+  const takers: ((r: IteratorResult<unknown>) => void)[] = []; // `next()` calls waiting for an event, in order
   let failed: Error | null = null;
   let state: "idle" | "listening" | "ended" = "idle";
   const deliver = (value: unknown) => {
     if (state !== "listening") return;
-    if (taker) {
-      const take = taker;
-      taker = null;
-      take({ done: false, value });
-    } else if (waiting.length < MAX_WAITING_EVENTS) waiting.push(value);
+    const take = takers.shift();
+    if (take) take({ done: false, value });
+    else if (waiting.length - head < MAX_WAITING_EVENTS) waiting.push(value);
     else {
       failed = new Error(`This subscription fell ${MAX_WAITING_EVENTS} events behind: it ends here; subscribe again.`);
       end();
@@ -110,11 +109,7 @@ function channelEvents(channel: string): AsyncIterableIterator<unknown> {
   const end = () => {
     if (state === "listening") eventTarget().removeEventListener(channel, listener);
     state = "ended";
-    if (taker) {
-      const take = taker;
-      taker = null;
-      take({ done: true, value: undefined });
-    }
+    for (const take of takers.splice(0)) take({ done: true, value: undefined });
   };
   const iterator: AsyncIterableIterator<unknown> = {
     [Symbol.asyncIterator]: () => iterator,
@@ -123,22 +118,32 @@ function channelEvents(channel: string): AsyncIterableIterator<unknown> {
         state = "listening";
         eventTarget().addEventListener(channel, listener);
       }
-      if (waiting.length > 0) return Promise.resolve({ done: false, value: waiting.shift() });
+      if (head < waiting.length) {
+        const value = waiting[head];
+        waiting[head++] = undefined; // taken: not held until the queue empties
+        if (head === waiting.length) {
+          waiting = [];
+          head = 0;
+        }
+        return Promise.resolve({ done: false, value });
+      }
       if (failed) {
         const e = failed;
         failed = null;
         return Promise.reject(e);
       }
       if (state === "ended") return Promise.resolve({ done: true, value: undefined });
-      return new Promise((resolve) => (taker = resolve));
+      return new Promise((resolve) => takers.push(resolve));
     },
     return() {
-      waiting.length = 0;
+      waiting = [];
+      head = 0;
       end();
       return Promise.resolve({ done: true, value: undefined });
     },
     throw(e: unknown) {
-      waiting.length = 0;
+      waiting = [];
+      head = 0;
       end();
       return Promise.reject(e);
     },

@@ -86,4 +86,18 @@ describe("events reach their subscribers in turns", () => {
     expect(String(ended)).toMatch(/fell 10000 events behind/);
     expect((await it.next()).done).toBe(true);
   });
+
+  it("two next() calls waiting at once get two events, in order", async () => {
+    const id = `two-${process.pid}-${Date.now()}`;
+    const it = subscribe("test-turns", id)[Symbol.asyncIterator]();
+    const first = it.next();
+    const second = it.next();
+    await subscribed();
+    await publish("test-turns", id, { n: 1 });
+    await publish("test-turns", id, { n: 2 });
+    expect([(await first).value, (await second).value]).toEqual([{ n: 1 }, { n: 2 }]);
+    const third = it.next();
+    await it.return?.();
+    expect((await third).done).toBe(true);
+  });
 });
