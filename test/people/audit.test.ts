@@ -63,10 +63,13 @@ describe("audit log", () => {
     const memberId = members.find((e: any) => e.node.email === "member@example.com").node.id;
     await owner.gql(`mutation($id: ID!) { changeMemberRole(id: $id, role: OWNER) { role } }`, { id: memberId });
     await owner.gql(`mutation($id: ID!) { removeMember(id: $id) }`, { id: memberId });
+    // Sign-ins are recorded after their answer (never delaying it): each is waited for before the next, so the order is
+    // theirs. Waiting for "a user.signed_in" alone was not enough: the sign-in of beforeAll is one, lower in the log.
+    const newest = async () => (await restLog()).data[0]?.action;
     await personClient(api.url).signIn("owner@example.com", "a wrong password");
+    await vi.waitFor(async () => expect(await newest()).toBe("user.sign_in_failed"), { timeout: 3000 });
     await signedIn(api.url, "owner@example.com", PASSWORD);
-
-    await vi.waitFor(async () => expect((await restLog()).data.map((e) => e.action)).toContain("user.signed_in"), { timeout: 3000 });
+    await vi.waitFor(async () => expect(await newest()).toBe("user.signed_in"), { timeout: 3000 });
     const { data, pagination } = await restLog();
     const actions = data.map((e) => e.action);
     // Newest first.
