@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 import { prisma } from "../../src/infra/db.js";
 import {
   captureReservation,
@@ -172,5 +172,30 @@ describe("credits", () => {
         })),
       }),
     ).rejects.toThrow();
+  });
+
+  it("a ledger page and its total agree while credits are granted, over REST and GraphQL (one statement, one snapshot)", async () => {
+    const busy = await newWorkspace("free");
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; i < 80; i++) await grant({ workspaceId: busy.workspaceId, amount: 1, idempotencyKey: `g${i}`, reason: "top-up" });
+      writing = false;
+    })();
+    let reads = 0;
+    while (writing) {
+      const [rest, graph] = await Promise.all([
+        client(api.url, busy.key).get("/api/v1/credits/ledger?limit=100"),
+        gql(api.url, busy.key, `{ workspace { credits { ledger(first: 100) { totalCount edges { node { amount } } } } } }`),
+      ]);
+      expect(rest.body.pagination.total, "REST: the total counts the rows of the page").toBe(rest.body.data.length);
+      const ledger = graph.body.data.workspace.credits.ledger;
+      expect(ledger.totalCount, "GraphQL: the same").toBe(ledger.edges.length);
+      reads++;
+    }
+    await writer;
+    expect(reads).toBeGreaterThan(5);
+    const last = await client(api.url, busy.key).get("/api/v1/credits/ledger?limit=10&offset=1000");
+    expect(last.body.data, "past the end: no rows, the total still counted").toEqual([]);
+    expect(last.body.pagination.total).toBeGreaterThanOrEqual(80);
   });
 });

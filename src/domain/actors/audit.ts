@@ -11,7 +11,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { sql, type Tx } from "../../infra/db.ts";
-import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { orderBySql, pageAndTotal, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
 import { quoted } from "../mail/text.ts";
 import type { Acting, Principal } from "./actor.ts";
 
@@ -141,18 +141,14 @@ export async function listAudit(workspaceId: string, page: PageRequest): Promise
   );
 }
 
-/**
- * A page of the log and the log's size from one statement, so from one snapshot: the total counts the log the page was
- * read from, even while entries are being written (a sign-in is recorded after its answer). Past the end, the count alone.
- */
-export async function auditPage(workspaceId: string, page: PageRequest): Promise<{ items: AuditRecord[]; total: number }> {
-  const p = pageSql(AUDIT_ORDER, page);
-  const rows = await sql<AuditRecord & { total: number }>(
-    Prisma.sql`SELECT ${COLUMNS}, (SELECT count(*)::int FROM audit_log c WHERE c.workspace_id = ${workspaceId}::uuid) AS total
-                 FROM audit_log a WHERE a.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
-  );
-  const total = rows[0]?.total ?? (await countAudit(workspaceId));
-  return { items: rows.map(({ total: _total, ...entry }) => entry), total };
+/** A page of the log and the log's size from one statement (`pageAndTotal`): they agree while entries are being written. */
+export function auditPage(workspaceId: string, page: PageRequest): Promise<{ items: AuditRecord[]; total: number }> {
+  return pageAndTotal(AUDIT_ORDER, page, {
+    columns: COLUMNS,
+    from: Prisma.sql`audit_log a`,
+    where: Prisma.sql`a.workspace_id = ${workspaceId}::uuid`,
+    count: Prisma.sql`SELECT count(*)::int FROM audit_log c WHERE c.workspace_id = ${workspaceId}::uuid`,
+  });
 }
 
 export async function countAudit(workspaceId: string): Promise<number> {

@@ -12,7 +12,7 @@
  */
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, type Tx } from "../../infra/db.ts";
-import { pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { pageAndTotal, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
 import { InsufficientCreditsError, notFound, validationError } from "../shared/errors.ts";
 import type { CreditEntryKind } from "../../generated/prisma/client.ts";
 import { nextCycleBoundary } from "./cycle.ts";
@@ -135,6 +135,16 @@ export async function listLedger(workspaceId: string, page: PageRequest): Promis
   return sql<LedgerEntry>(
     Prisma.sql`SELECT ${LEDGER_COLUMNS} FROM credit_ledger e WHERE e.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
   );
+}
+
+/** A page of the ledger and its size from one statement (`pageAndTotal`): they agree while credits are charged and granted. */
+export function ledgerPage(workspaceId: string, page: PageRequest): Promise<{ items: LedgerEntry[]; total: number }> {
+  return pageAndTotal(LEDGER_ORDER, page, {
+    columns: LEDGER_COLUMNS,
+    from: Prisma.sql`credit_ledger e`,
+    where: Prisma.sql`e.workspace_id = ${workspaceId}::uuid`,
+    count: Prisma.sql`SELECT count(*)::int FROM credit_ledger c WHERE c.workspace_id = ${workspaceId}::uuid`,
+  });
 }
 
 const LEDGER_COLUMNS = Prisma.raw(

@@ -12,6 +12,7 @@
  * every value), like the listings' documented `NULLS LAST`.
  */
 import { Prisma } from "../../generated/prisma/client.ts";
+import { sql } from "../../infra/db.ts";
 import { validationError } from "./errors.ts";
 import { unstorableReason } from "./unstorable.ts";
 
@@ -228,6 +229,28 @@ export function pageSql<Row>(order: Order<Row>, page: PageRequest): PageSql {
     orderBy: orderBySql(order, page.inverted),
     limit: Prisma.sql`LIMIT ${page.limit}`,
   };
+}
+
+/** A list's statement parts for `pageAndTotal`: `SELECT columns FROM from WHERE where`, and its size (`count`, a whole statement). */
+export interface CountedList {
+  columns: Prisma.Sql;
+  from: Prisma.Sql;
+  where: Prisma.Sql;
+  count: Prisma.Sql;
+}
+
+/**
+ * A page of a list and the list's size from one statement, so from one snapshot: the total counts the list the page
+ * was read from, even while rows are being written (as two statements, a row written between them made the total
+ * disagree with the rows: an audit entry recorded after its answer, a charge). Past the end, the count alone.
+ */
+export async function pageAndTotal<Row>(order: Order<Row>, page: PageRequest, list: CountedList): Promise<{ items: Row[]; total: number }> {
+  const p = pageSql(order, page);
+  const rows = await sql<Row & { pageTotal: number }>(
+    Prisma.sql`SELECT ${list.columns}, (${list.count}) AS "pageTotal" FROM ${list.from} WHERE ${list.where} ${p.where} ${p.orderBy} ${p.limit}`,
+  );
+  const total = rows[0]?.pageTotal ?? (await sql<{ n: number }>(Prisma.sql`SELECT (${list.count}) AS n`))[0]!.n;
+  return { items: rows.map(({ pageTotal: _total, ...row }) => row as unknown as Row), total };
 }
 
 /**

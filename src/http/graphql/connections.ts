@@ -32,6 +32,17 @@ export async function keysetConnection<Row>(
   return build(await load(window), totalCount);
 }
 
+/** A keyset connection whose page and totalCount come from one statement (the domain's `pageAndTotal`): they agree. */
+export async function countedConnection<Row>(
+  args: ConnectionArgsInput,
+  order: Order<Row>,
+  readPage: (window: CursorWindow) => Promise<{ items: readonly Row[]; total: number }>,
+) {
+  const { window, build } = batchedConnection(args, order);
+  const page = await readPage(window);
+  return build(page.items, page.total);
+}
+
 /**
  * An edge whose cursor is encoded only when a client asks for it (most list queries select nodes
  * only; encoding every row's key was measurable per request).

@@ -6,7 +6,7 @@
  */
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder, type GraphQLContext } from "../builder.ts";
-import { entityId, keysetConnection, nodeUuid } from "../connections.ts";
+import { countedConnection, entityId, keysetConnection, nodeUuid } from "../connections.ts";
 import { parseInput } from "../../../domain/shared/inputs.ts";
 import { DomainError } from "../../../domain/shared/errors.ts";
 import { authorize } from "../../../domain/actors/roles.ts";
@@ -265,17 +265,7 @@ builder.queryFields((t) => ({
       resolve: (_r, args, ctx) => {
         authorize(ctx.auth, "auditLog.read");
         // The page and its total from one statement (`auditPage`), as REST reads them: they agree while entries are written.
-        let total = 0;
-        return keysetConnection(
-          args,
-          AUDIT_ORDER,
-          async (w) => {
-            const page = await auditPage(ctx.auth.workspaceId, w);
-            total = page.total;
-            return page.items;
-          },
-          () => Promise.resolve(total),
-        );
+        return countedConnection(args, AUDIT_ORDER, (w) => auditPage(ctx.auth.workspaceId, w));
       },
     },
     { name: "AuditEntryConnection" },

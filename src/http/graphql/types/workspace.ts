@@ -1,14 +1,13 @@
 /** GraphQL: the workspace, its credits and API keys, through the same services as REST. */
 import { builder } from "../builder.ts";
 import { readOncePerEvent, sharedPerEvent } from "../subscriptions.ts";
-import { entityId, keysetConnection, nodeUuid } from "../connections.ts";
+import { countedConnection, entityId, keysetConnection, nodeUuid } from "../connections.ts";
 import { getWorkspaceInfo, type WorkspaceInfo } from "../../../domain/workspace/service.ts";
 import {
-  countLedger,
   getBalance,
   LEDGER_ORDER,
   ledgerEntriesByIds,
-  listLedger,
+  ledgerPage,
   watchCredits,
   type CreditBalance,
   type LedgerEntry,
@@ -55,13 +54,8 @@ const Credits = builder.objectRef<CreditBalance & { workspaceId: string }>("Cred
       {
         type: LedgerEntryRef,
         description: "Ledger entries, newest first.",
-        resolve: (c, args) =>
-          keysetConnection(
-            args,
-            LEDGER_ORDER,
-            (window) => listLedger(c.workspaceId, window),
-            () => countLedger(c.workspaceId),
-          ),
+        // The page and its total from one statement (`ledgerPage`): they agree while credits are charged.
+        resolve: (c, args) => countedConnection(args, LEDGER_ORDER, (w) => ledgerPage(c.workspaceId, w)),
       },
       { name: "CreditLedgerConnection" },
       { name: "CreditLedgerEdge" },

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { getWorkspaceInfo } from "../../../domain/workspace/service.ts";
 import { defineRoute } from "../route.ts";
-import { countLedger, listLedger, readCredits } from "../../../domain/credits/service.ts";
+import { ledgerPage, readCredits } from "../../../domain/credits/service.ts";
 import { creditsInfo, creditsItem, ledgerEntry, ledgerEntryItem } from "../../../domain/credits/records.ts";
 import { workspaceInfo, workspaceInfoItem } from "../../records/workspace.ts";
 import { ledgerQuery } from "../../../domain/credits/inputs.ts";
@@ -51,7 +51,7 @@ export const workspaceRoutes = [
       200: { description: "A page of ledger entries.", schema: z.object({ data: z.array(ledgerEntry), pagination: paginationSchema }) },
     },
     async handler({ auth, query }) {
-      const [items, total] = await Promise.all([listLedger(auth.workspaceId, query), countLedger(auth.workspaceId)]);
+      const { items, total } = await ledgerPage(auth.workspaceId, query);
       return { body: { data: items.map(ledgerEntryItem), pagination: pagination(total, query.limit, query.offset) } };
     },
   }),
