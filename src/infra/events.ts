@@ -63,7 +63,7 @@ const dispatchTurn = turns(DISPATCH_CHUNK);
 
 /**
  * Events a subscriber has not taken yet, at most: past it the subscriber's stream ends with an error
- * (its client subscribes again) rather than the process holding an ever longer queue for it.
+ * (its client must subscribe again) rather than the process holding an ever longer queue for it.
  */
 export const MAX_WAITING_EVENTS = 10_000;
 
@@ -89,7 +89,7 @@ function eventTarget(): EventTargetOf {
  * delivery through it cost about 7 µs against 0.2 µs here, measured with 10,000 subscribers, which at
  * a live API's fan-out is several per cent of its CPU.
  */
-function channelEvents(channel: string): AsyncIterableIterator<unknown> {
+function channelEvents(channel: string, atOnce: boolean): AsyncIterableIterator<unknown> {
   let waiting: unknown[] = [];
   let head = 0; // the next event to take: a queue without shifting an array of up to MAX_WAITING_EVENTS
   const takers: ((r: IteratorResult<unknown>) => void)[] = []; // `next()` calls waiting for an event, in order
@@ -105,7 +105,9 @@ function channelEvents(channel: string): AsyncIterableIterator<unknown> {
       end();
     }
   };
-  const listener = (event: CustomEvent) => dispatchTurn(() => deliver(event.detail));
+  const listener = atOnce
+    ? (event: CustomEvent) => deliver(event.detail)
+    : (event: CustomEvent) => dispatchTurn(() => deliver(event.detail));
   const end = () => {
     if (state === "listening") eventTarget().removeEventListener(channel, listener);
     state = "ended";
@@ -161,7 +163,10 @@ export async function subscribed(): Promise<void> {
   await Promise.all([...pendingSubscribes]);
 }
 
-/** An async iterable of the events on `<topic>:<id>`, ended when the consumer stops. */
-export function subscribe(topic: string, id: string): AsyncIterable<unknown> {
-  return channelEvents(`${topicName(topic)}:${id}`);
+/**
+ * An async iterable of the events on `<topic>:<id>`, ended when the consumer stops. `atOnce`: delivered in the Redis
+ * message's own turn, not queued behind the fan-out's chunks (for the few listeners that must not wait: revocations).
+ */
+export function subscribe(topic: string, id: string, options: { atOnce?: boolean } = {}): AsyncIterable<unknown> {
+  return channelEvents(`${topicName(topic)}:${id}`, options.atOnce ?? false);
 }

@@ -29,6 +29,11 @@ export function turns(chunk: number): Schedule {
       }
     }
     if (head < waiting.length) {
+      // A queue that never empties (a process behind for minutes) drops its served part now and then.
+      if (head > 4096 && head * 2 > waiting.length) {
+        waiting.splice(0, head);
+        head = 0;
+      }
       setImmediate(serveChunk);
       return;
     }

@@ -65,9 +65,15 @@ export async function listening(): Promise<void> {
   }
 }
 
+/**
+ * Topics whose events reach their listeners at once, ahead of the subscribers' fan-out (which goes a chunk per turn of
+ * the event loop, behind any burst): a withdrawn key or session must end its streams without waiting for them.
+ */
+const AT_ONCE: ReadonlySet<Topic> = new Set<Topic>(["accessRevoked"]);
+
 /** The events of `<topic>:<id>` as they come, until the consumer stops. */
 export function subscribeEvents<T extends Topic>(topic: T, id: string): AsyncIterable<EventPayloads[T]> {
-  return subscribe(topic, id) as AsyncIterable<EventPayloads[T]>;
+  return subscribe(topic, id, { atOnce: AT_ONCE.has(topic) }) as AsyncIterable<EventPayloads[T]>;
 }
 
 /**
