@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, gql, newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { newPerson, signedIn } from "../helpers/people.js";
 import { prisma } from "../../src/infra/db.js";
 import {
   captureReservation,
@@ -194,6 +195,28 @@ describe("credits", () => {
     }
     await writer;
     expect(reads).toBeGreaterThan(5);
+    // A person's session reads the same page as the key; someone of another workspace cannot name this one.
+    await newPerson("ledger-owner@example.com", busy.workspaceId, "owner");
+    const other = await newWorkspace("free");
+    await newPerson("outsider@example.com", other.workspaceId, "owner");
+    const byKey = await client(api.url, busy.key).get("/api/v1/credits/ledger?limit=100");
+    const owner = await signedIn(api.url, "ledger-owner@example.com");
+    const bySession = await owner.send("GET", "/api/v1/credits/ledger?limit=100", { headers: { "x-workspace-id": busy.workspaceId } });
+    expect(bySession.status).toBe(200);
+    expect(bySession.body).toEqual(byKey.body);
+    const graphBySession = await owner.gql(
+      `{ workspace { credits { ledger(first: 100) { totalCount } } } }`,
+      {},
+      { workspace: busy.workspaceId },
+    );
+    expect(graphBySession.body.data.workspace.credits.ledger.totalCount).toBe(byKey.body.pagination.total);
+    const outsider = await signedIn(api.url, "outsider@example.com");
+    const refused = await outsider.send("GET", "/api/v1/credits/ledger", { headers: { "x-workspace-id": busy.workspaceId } });
+    // Not a member: the workspace is not found for them (its existence is not told), as for any other door.
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({ code: "NOT_FOUND", message: "Workspace not found." });
+    expect(JSON.stringify(refused.body)).not.toContain("top-up");
+
     const last = await client(api.url, busy.key).get("/api/v1/credits/ledger?limit=10&offset=1000");
     expect(last.body.data, "past the end: no rows, the total still counted").toEqual([]);
     expect(last.body.pagination.total).toBeGreaterThanOrEqual(80);
