@@ -1,7 +1,14 @@
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const require = createRequire(import.meta.url);
+
+// The test files' processes (forked from this one, so they inherit it) and the service's processes they spawn (about a
+// hundred: APIs, workers, the CLI) keep V8's compiled code of the modules they load between runs (Node.js' compile
+// cache, type stripping included): a spawned API imports its modules in 0.5 s instead of 0.8 s.
+process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL("node_modules/.cache/node-compile-cache", import.meta.url));
 
 export default defineConfig({
   resolve: {
@@ -20,6 +27,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: true,
-    maxWorkers: 2,
+    // One file more than there are cores: a file spends about a third of its time waiting (on the processes it
+    // spawns, on the browser, on timers), so with one per core the machine sat 14-34 % idle; with one more it is busy
+    // (97 % on 2 cores) and the run took 370 s instead of 418 s.
+    maxWorkers: availableParallelism() + 1,
   },
 });

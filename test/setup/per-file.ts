@@ -4,7 +4,6 @@
  * configuration at them; when the file ends, drops both.
  */
 import { randomBytes } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { afterAll, inject } from "vitest";
 import { DB_PREFIX, cloneTemplate, dropDatabase, urlFor } from "./db-admin.js";
 import { dropKeysUnder, runKeyPrefix } from "./redis-keys.js";
@@ -23,9 +22,6 @@ process.env.DATABASE_URL = urlFor(database);
 const redisPrefix = `${runKeyPrefix(inject("runId"))}${tag}`;
 process.env.REDIS_PREFIX = redisPrefix;
 process.env.LOG_LEVEL ??= "silent";
-// The service's processes the tests spawn (about a hundred: APIs, workers, the CLI) keep V8's compiled code of the
-// modules they load between runs (Node.js' compile cache): a third less CPU to start each.
-process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL("../../node_modules/.cache/node-compile-cache", import.meta.url));
 process.env.SCRAPE_PROVIDER ??= "simulated";
 process.env.SEED_DEMO = "false";
 // The visual stage (ffmpeg, tesseract, a face model: a second or two per analysis) only in the files

@@ -1,12 +1,18 @@
 /**
- * The checks `npm test` runs before vitest, the service's and the dashboard's at once (two cores, two single-threaded
- * compilers): the service's types, and the dashboard's (its Relay artifacts first) then its lint rules. Each group's
- * output is printed when it ends, whole, so the two never interleave; the exit status is the first failure's.
- * Hand-written for two command lines, where a task runner would be one more dependency.
+ * The checks `npm test` runs before vitest, two at a time (two cores): the service's types then the dashboard's (its
+ * Relay artifacts first), beside the dashboard's lint rules. Types are checked by TypeScript 7, the native compiler
+ * (package `typescript-7`, called by its path: both TypeScript packages name their program `tsc`): 6 s for the
+ * service where TypeScript 5.9 took 21 s. TypeScript 5.9 stays as `typescript` for typescript-eslint, which needs
+ * the JavaScript API TypeScript 7 does not ship. Each group's output is printed when it ends, whole, so the two never
+ * interleave; the exit status is the first failure's. Hand-written for two command lines, where a task runner would
+ * be one more dependency.
  */
 import { spawn } from "node:child_process";
 
-const groups: string[][] = [["npx tsc --noEmit -p ."], ["npm run --silent typecheck -w web", "npm run --silent lint -w web"]];
+const groups: string[][] = [
+  ["node node_modules/typescript-7/bin/tsc --noEmit -p .", "npm run --silent typecheck -w web"],
+  ["npm run --silent lint -w web"],
+];
 
 function run(command: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
