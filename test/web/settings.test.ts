@@ -358,7 +358,7 @@ describe("settings in Chromium", () => {
       storageState: await context.storageState(),
     });
     const p = await small.newPage();
-    for (const path of ["/settings", "/settings/webhooks", "/settings/members", "/settings/sessions"]) {
+    for (const path of ["/settings", "/settings/alerts", "/settings/webhooks", "/settings/members", "/settings/sessions"]) {
       await p.goto(path);
       await p.getByRole("navigation", { name: "Settings" }).waitFor();
       await p.locator("section.panel h2").first().waitFor();
@@ -375,8 +375,31 @@ describe("settings in Chromium", () => {
           .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
       );
       expect(overflow, `${path}: ${wide.join(", ")}`).toBeLessThanOrEqual(0);
+      // Every field and button outside a table on the screen (a table's row actions may sit behind its sideways scroll).
+      const offScreen = await p.evaluate(() =>
+        [...document.querySelectorAll("main :is(input, select, button, textarea):not(.table-scroll *)")]
+          .filter((e) => e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > document.documentElement.clientWidth)
+          .map((e) => e.getAttribute("aria-label") || e.id || e.getAttribute("name") || e.textContent?.trim() || e.tagName),
+      );
+      expect(offScreen, `${path}: controls off the screen`).toEqual([]);
       await expectAccessible(p, `${path} at 375 px, dark`);
     }
+    // The spike alerts' threshold is a field of the page, not a fourth column behind the table's scroll.
+    await p.goto("/settings/alerts");
+    const least = p.getByLabel("Least views per hour for a spike alert");
+    await least.waitFor();
+    const right = await least.evaluate((e) => e.getBoundingClientRect().right - document.documentElement.clientWidth);
+    expect(right).toBeLessThanOrEqual(0);
+    // A checkbox's words stand beside it, not below it.
+    const digest = p.getByLabel("Send me a weekly digest of this workspace");
+    await digest.waitFor();
+    const gap = await digest.evaluate((box) => {
+      const text = [...box.closest("label")!.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim())!;
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      return range.getClientRects()[0]!.left - box.getBoundingClientRect().right;
+    });
+    expect(gap).toBeGreaterThan(0);
     await small.close();
   });
 
