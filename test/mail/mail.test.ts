@@ -318,6 +318,39 @@ describe("alerts", () => {
     expect((await request(api.url, "POST", forged)).status).toBe(404);
   });
 
+  it("a page of notifications, its total and the unread count agree while alerts arrive, over REST and GraphQL (one statement)", async () => {
+    const ws = await newWorkspace("free", "Busy bell");
+    const { userId } = await newPerson("busy-bell@mail.test", ws.workspaceId, "owner");
+    const reader = await signedIn(api.url, "busy-bell@mail.test");
+    const headers = { "x-workspace-id": ws.workspaceId, "x-requested-with": "test" };
+    let writing = true;
+    // As the consumer writes them (src/domain/notifications/consume.ts), one at a time.
+    const writer = (async () => {
+      for (let i = 0; i < 80; i++)
+        await pgPool.query(
+          "INSERT INTO notifications (workspace_id, user_id, rule, title, path, data) VALUES ($1, $2, 'video.spike', $3, '/videos', '{}')",
+          [ws.workspaceId, userId, `Spike ${i}`],
+        );
+      writing = false;
+    })();
+    let reads = 0;
+    while (writing) {
+      const [rest, graph] = await Promise.all([
+        reader.send("GET", "/api/v1/notifications?limit=100", { headers }),
+        reader.gql(`{ notifications(first: 100) { totalCount edges { node { id } } } }`, {}, { workspace: ws.workspaceId }),
+      ]);
+      expect(rest.body.pagination.total, "REST: the total counts the page's rows").toBe(rest.body.data.length);
+      expect(rest.body.unreadCount, "REST: all of them are unread").toBe(rest.body.data.length);
+      const bell = graph.body.data.notifications;
+      expect(bell.totalCount, "GraphQL: the same").toBe(bell.edges.length);
+      reads++;
+    }
+    await writer;
+    expect(reads).toBeGreaterThan(5);
+    const past = await reader.send("GET", "/api/v1/notifications?limit=10&offset=1000", { headers });
+    expect(past.body).toMatchObject({ data: [], pagination: { total: 80 }, unreadCount: 80 });
+  });
+
   it("the doors: REST, GraphQL and MCP read and mark read; an API key is refused; nobody reads another's", async () => {
     const ws = await newWorkspace("free", "Doors");
     await newPerson("reader@mail.test", ws.workspaceId, "owner");

@@ -7,7 +7,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import { sql } from "../../infra/db.ts";
 import { publishEvent } from "../shared/events.ts";
 import { parseInput } from "../shared/inputs.ts";
-import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { orderBySql, pageAndTotal, type Order, type PageRequest } from "../shared/pages.ts";
 import type { Actor } from "../actors/actor.ts";
 import { markReadInput, type MarkReadInput } from "./inputs.ts";
 import type { PersonInWorkspace } from "./person.ts";
@@ -35,11 +35,26 @@ export const NOTIFICATIONS_ORDER: Order<NotificationRecord> = [
 const mine = (who: PersonInWorkspace, unread?: boolean) =>
   Prisma.sql`n.workspace_id = ${who.workspaceId}::uuid AND n.user_id = ${who.userId}::uuid ${unread ? Prisma.sql`AND n.read_at IS NULL` : Prisma.empty}`;
 
-export async function listNotifications(who: PersonInWorkspace, page: PageRequest, unread?: boolean): Promise<NotificationRecord[]> {
-  const p = pageSql(NOTIFICATIONS_ORDER, page);
-  return sql<NotificationRecord>(
-    Prisma.sql`SELECT ${COLUMNS} FROM notifications n WHERE ${mine(who, unread)} ${p.where} ${p.orderBy} ${p.limit}`,
-  );
+/**
+ * A page of the person's notifications, how many the list holds and how many are unread, from one statement (one
+ * snapshot): alerts arrive while the bell is read, and a notification written between separate statements made the
+ * total or the unread count disagree with the page. Every door's list answers from it.
+ */
+export async function notificationsPage(
+  who: PersonInWorkspace,
+  page: PageRequest,
+  unread?: boolean,
+): Promise<{ items: NotificationRecord[]; total: number; unreadCount: number }> {
+  const order = NOTIFICATIONS_ORDER as unknown as Order<NotificationRecord & { unreadTotal: number }>;
+  const { items, total } = await pageAndTotal(order, page, {
+    columns: Prisma.sql`${COLUMNS}, (SELECT count(*)::int FROM notifications n WHERE ${mine(who, true)}) AS "unreadTotal"`,
+    from: Prisma.sql`notifications n`,
+    where: mine(who, unread),
+    count: Prisma.sql`SELECT count(*)::int FROM notifications n WHERE ${mine(who, unread)}`,
+  });
+  // Past the end no row carries the unread count: it is read alone.
+  const unreadCount = items[0]?.unreadTotal ?? (await countNotifications(who, true));
+  return { items: items.map(({ unreadTotal: _unread, ...n }) => n), total, unreadCount };
 }
 
 export async function countNotifications(who: PersonInWorkspace, unread?: boolean): Promise<number> {

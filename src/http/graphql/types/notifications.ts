@@ -6,17 +6,16 @@
  */
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../builder.ts";
-import { entityId, keysetConnection, nodeUuid } from "../connections.ts";
+import { countedConnection, entityId, nodeUuid } from "../connections.ts";
 import { sharedPerEvent } from "../subscriptions.ts";
 import { parseInput } from "../../../domain/shared/inputs.ts";
 import { personIn } from "../../../domain/notifications/person.ts";
 import { ALERT_RULES, RULE_LABELS, type AlertChoice, type AlertRule } from "../../../domain/notifications/rules.ts";
 import { markReadInput, setAlertInput, setDigestInput } from "../../../domain/notifications/inputs.ts";
 import {
-  countNotifications,
-  listNotifications,
   markRead,
   notificationsByIds,
+  notificationsPage,
   NOTIFICATIONS_ORDER,
   unreadCount,
   type NotificationRecord,
@@ -123,12 +122,8 @@ builder.queryFields((t) => ({
       resolve: (_r, args, ctx) => {
         const who = personIn(ctx.auth);
         const unread = args.unread ?? undefined;
-        return keysetConnection(
-          args,
-          NOTIFICATIONS_ORDER,
-          (w) => listNotifications(who, w, unread),
-          () => countNotifications(who, unread),
-        );
+        // The page and its total from one statement (`notificationsPage`), as REST and MCP read them.
+        return countedConnection(args, NOTIFICATIONS_ORDER, (w) => notificationsPage(who, w, unread));
       },
     },
     { name: "NotificationConnection" },

@@ -3,7 +3,7 @@
  */
 import { pagination } from "../../records/common.ts";
 import { listNotificationsQuery, markReadInput } from "../../../domain/notifications/inputs.ts";
-import { countNotifications, listNotifications, markRead } from "../../../domain/notifications/service.ts";
+import { markRead, notificationsPage } from "../../../domain/notifications/service.ts";
 import { personIn } from "../../../domain/notifications/person.ts";
 import { notificationItemOf } from "../../records/notifications.ts";
 import { READ, defineTool, type AnyTool } from "../tool.ts";
@@ -20,11 +20,7 @@ export const notificationTools: AnyTool[] = [
     annotations: READ,
     run: async ({ auth }, input) => {
       const who = personIn(auth);
-      const [items, total, unreadCount] = await Promise.all([
-        listNotifications(who, { limit: input.limit, offset: input.offset }, input.unread),
-        countNotifications(who, input.unread),
-        countNotifications(who, true),
-      ]);
+      const { items, total, unreadCount } = await notificationsPage(who, { limit: input.limit, offset: input.offset }, input.unread);
       return { data: items.map(notificationItemOf), pagination: pagination(total, input.limit, input.offset), unreadCount };
     },
   }),

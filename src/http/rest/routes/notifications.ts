@@ -4,7 +4,7 @@
  * (sign in; the dashboard and GraphQL's `notifications` read the same).
  */
 import { z } from "zod";
-import { countNotifications, listNotifications, markRead } from "../../../domain/notifications/service.ts";
+import { markRead, notificationsPage } from "../../../domain/notifications/service.ts";
 import { listNotificationsQuery, markReadInput } from "../../../domain/notifications/inputs.ts";
 import { personIn } from "../../../domain/notifications/person.ts";
 import { defineRoute } from "../route.ts";
@@ -32,11 +32,7 @@ export const notificationRoutes = [
     },
     async handler({ auth, query }) {
       const who = personIn(auth);
-      const [items, total, unreadCount] = await Promise.all([
-        listNotifications(who, { limit: query.limit, offset: query.offset }, query.unread),
-        countNotifications(who, query.unread),
-        countNotifications(who, true),
-      ]);
+      const { items, total, unreadCount } = await notificationsPage(who, { limit: query.limit, offset: query.offset }, query.unread);
       return { body: { data: items.map(notificationItemOf), pagination: pagination(total, query.limit, query.offset), unreadCount } };
     },
   }),
