@@ -279,6 +279,8 @@ describe("live data for a dashboard", () => {
     await client(api.url, other.key).post("/api/v1/videos", { url: "https://youtu.be/dashboard02" }); // not ours: never seen
     const { announceVideo } = await import("../../src/domain/tracking/events.js");
     await announceVideo(mine, "ready"); // what a scrape announces
+    // `video` is read when a change is delivered (null once untracked): untrack only once the update has arrived.
+    await got(2);
     await client(api.url, ws.key).post("/api/v1/videos/bulk-untrack", { ids: [mine] });
     await got(3);
     await c.dispose();
