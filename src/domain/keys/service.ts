@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, type Tx } from "../../infra/db.ts";
-import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { orderBySql, pageAndTotal, type Order, type PageRequest } from "../shared/pages.ts";
 import { hashSecret, KEY_PREFIX, restoreKey, withdrawKey } from "./access.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
 import { announceRevocation, revocationSubject } from "./revocation.ts";
@@ -90,11 +90,21 @@ export const KEYS_ORDER: Order<ApiKeyInfo> = [
 ];
 
 /** The workspace's keys (KEYS_ORDER); every key when no page is given. Never the secret. */
-export async function listKeys(workspaceId: string, page?: PageRequest): Promise<ApiKeyInfo[]> {
-  const p = page ? pageSql(KEYS_ORDER, page) : { where: Prisma.empty, orderBy: orderBySql(KEYS_ORDER), limit: Prisma.empty };
+/** Every key of the workspace, active and revoked, in the list's order (REST and the CLI list them whole: a workspace has few). */
+export async function listKeys(workspaceId: string): Promise<ApiKeyInfo[]> {
   return sql<ApiKeyInfo>(
-    Prisma.sql`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
+    Prisma.sql`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.workspace_id = ${workspaceId}::uuid ${orderBySql(KEYS_ORDER)}`,
   );
+}
+
+/** A page of the workspace's keys and how many it has, from one statement (`pageAndTotal`). */
+export function keysPage(workspaceId: string, page: PageRequest): Promise<{ items: ApiKeyInfo[]; total: number }> {
+  return pageAndTotal(KEYS_ORDER, page, {
+    columns: KEY_COLUMNS,
+    from: Prisma.sql`api_keys k`,
+    where: Prisma.sql`k.workspace_id = ${workspaceId}::uuid`,
+    count: Prisma.sql`SELECT count(*)::int FROM api_keys c WHERE c.workspace_id = ${workspaceId}::uuid`,
+  });
 }
 
 /** Keys of the workspace by id, in any order. */
@@ -103,11 +113,6 @@ export async function keysByIds(workspaceId: string, keyIds: readonly string[]):
   return sql<ApiKeyInfo>(
     Prisma.sql`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.workspace_id = ${workspaceId}::uuid AND k.id = ANY(${keyIds as string[]}::uuid[])`,
   );
-}
-
-export async function countKeys(workspaceId: string): Promise<number> {
-  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*) AS n FROM api_keys WHERE workspace_id = ${workspaceId}::uuid`);
-  return row!.n;
 }
 
 /**

@@ -11,7 +11,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import { config } from "../../config.ts";
 import { prisma, sql, type Tx } from "../../infra/db.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
-import { orderBySql, pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { orderBySql, pageAndTotal, type Order, type PageRequest } from "../shared/pages.ts";
 import { hashSecret } from "../keys/access.ts";
 import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
 import type { Acting, Actor, WorkspaceRole } from "../actors/actor.ts";
@@ -161,18 +161,14 @@ export async function revokeInvitation(actor: Actor, invitationId: string): Prom
   return invitation;
 }
 
-export async function listInvitations(workspaceId: string, page: PageRequest): Promise<InvitationRecord[]> {
-  const p = pageSql(INVITATIONS_ORDER, page);
-  return sql<InvitationRecord>(
-    Prisma.sql`SELECT ${COLUMNS} FROM workspace_invitations i WHERE i.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`,
-  );
-}
-
-export async function countInvitations(workspaceId: string): Promise<number> {
-  const [row] = await sql<{ n: number }>(
-    Prisma.sql`SELECT count(*)::int AS n FROM workspace_invitations WHERE workspace_id = ${workspaceId}::uuid`,
-  );
-  return row!.n;
+/** A page of the workspace's invitations and how many it has, from one statement (`pageAndTotal`). */
+export function invitationsPage(workspaceId: string, page: PageRequest): Promise<{ items: InvitationRecord[]; total: number }> {
+  return pageAndTotal(INVITATIONS_ORDER, page, {
+    columns: COLUMNS,
+    from: Prisma.sql`workspace_invitations i`,
+    where: Prisma.sql`i.workspace_id = ${workspaceId}::uuid`,
+    count: Prisma.sql`SELECT count(*)::int FROM workspace_invitations c WHERE c.workspace_id = ${workspaceId}::uuid`,
+  });
 }
 
 export async function invitationsByIds(workspaceId: string, ids: readonly string[]): Promise<InvitationRecord[]> {

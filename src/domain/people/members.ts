@@ -11,7 +11,7 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import { prisma, sql, type Tx } from "../../infra/db.ts";
 import { DomainError, notFound } from "../shared/errors.ts";
-import { pageSql, type Order, type PageRequest } from "../shared/pages.ts";
+import { pageAndTotal, type Order, type PageRequest } from "../shared/pages.ts";
 import { announceRevocation, revocationSubject } from "../keys/revocation.ts";
 import type { Acting, Actor, WorkspaceRole } from "../actors/actor.ts";
 import { recordAudit } from "../actors/audit.ts";
@@ -56,18 +56,14 @@ export async function membershipsOf(userId: string): Promise<MembershipRecord[]>
      ORDER BY m.created_at, m.id`);
 }
 
-export async function listMembers(workspaceId: string, page: PageRequest): Promise<MemberRecord[]> {
-  const p = pageSql(MEMBERS_ORDER, page);
-  return sql<MemberRecord>(Prisma.sql`
-    SELECT ${MEMBER_COLUMNS} FROM workspace_members m JOIN users u ON u.id = m.user_id
-     WHERE m.workspace_id = ${workspaceId}::uuid ${p.where} ${p.orderBy} ${p.limit}`);
-}
-
-export async function countMembers(workspaceId: string): Promise<number> {
-  const [row] = await sql<{ n: number }>(
-    Prisma.sql`SELECT count(*)::int AS n FROM workspace_members WHERE workspace_id = ${workspaceId}::uuid`,
-  );
-  return row!.n;
+/** A page of the workspace's members and how many it has, from one statement (`pageAndTotal`: they agree while people join). */
+export function membersPage(workspaceId: string, page: PageRequest): Promise<{ items: MemberRecord[]; total: number }> {
+  return pageAndTotal(MEMBERS_ORDER, page, {
+    columns: MEMBER_COLUMNS,
+    from: Prisma.sql`workspace_members m JOIN users u ON u.id = m.user_id`,
+    where: Prisma.sql`m.workspace_id = ${workspaceId}::uuid`,
+    count: Prisma.sql`SELECT count(*)::int FROM workspace_members c WHERE c.workspace_id = ${workspaceId}::uuid`,
+  });
 }
 
 export async function membersByIds(workspaceId: string, ids: readonly string[]): Promise<MemberRecord[]> {

@@ -6,7 +6,7 @@
  */
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder, type GraphQLContext } from "../builder.ts";
-import { countedConnection, entityId, keysetConnection, nodeUuid } from "../connections.ts";
+import { countedConnection, entityId, nodeUuid } from "../connections.ts";
 import { parseInput } from "../../../domain/shared/inputs.ts";
 import { DomainError } from "../../../domain/shared/errors.ts";
 import { authorize } from "../../../domain/actors/roles.ts";
@@ -14,8 +14,7 @@ import { createInvitationInput, workspaceRole } from "../../../domain/people/inp
 import { AUDIT_ORDER, auditActionsInWords, auditByIds, auditPage, type AuditRecord } from "../../../domain/actors/audit.ts";
 import {
   changeMemberRole,
-  countMembers,
-  listMembers,
+  membersPage,
   membersByIds,
   MEMBERS_ORDER,
   removeMember,
@@ -24,11 +23,10 @@ import {
 } from "../../../domain/people/members.ts";
 import {
   acceptInvitation,
-  countInvitations,
   createInvitation,
   INVITATIONS_ORDER,
   invitationsByIds,
-  listInvitations,
+  invitationsPage,
   previewInvitation,
   revokeInvitation,
   type InvitationPreview,
@@ -230,13 +228,7 @@ builder.queryFields((t) => ({
     {
       type: MemberRef,
       description: "The workspace's members, oldest first. Any member may read them.",
-      resolve: (_r, args, ctx) =>
-        keysetConnection(
-          args,
-          MEMBERS_ORDER,
-          (w) => listMembers(ctx.auth.workspaceId, w),
-          () => countMembers(ctx.auth.workspaceId),
-        ),
+      resolve: (_r, args, ctx) => countedConnection(args, MEMBERS_ORDER, (w) => membersPage(ctx.auth.workspaceId, w)),
     },
     { name: "MemberConnection" },
     { name: "MemberEdge" },
@@ -247,12 +239,7 @@ builder.queryFields((t) => ({
       description: "The workspace's invitations (every status), newest first. Owners only.",
       resolve: (_r, args, ctx) => {
         authorize(ctx.auth, "members.manage");
-        return keysetConnection(
-          args,
-          INVITATIONS_ORDER,
-          (w) => listInvitations(ctx.auth.workspaceId, w),
-          () => countInvitations(ctx.auth.workspaceId),
-        );
+        return countedConnection(args, INVITATIONS_ORDER, (w) => invitationsPage(ctx.auth.workspaceId, w));
       },
     },
     { name: "InvitationConnection" },

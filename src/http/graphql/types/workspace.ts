@@ -1,7 +1,7 @@
 /** GraphQL: the workspace, its credits and API keys, through the same services as REST. */
 import { builder } from "../builder.ts";
 import { readOncePerEvent, sharedPerEvent } from "../subscriptions.ts";
-import { countedConnection, entityId, keysetConnection, nodeUuid } from "../connections.ts";
+import { countedConnection, entityId, nodeUuid } from "../connections.ts";
 import { getWorkspaceInfo, type WorkspaceInfo } from "../../../domain/workspace/service.ts";
 import {
   getBalance,
@@ -12,7 +12,7 @@ import {
   type CreditBalance,
   type LedgerEntry,
 } from "../../../domain/credits/service.ts";
-import { countKeys, createKey, keysByIds, KEYS_ORDER, listKeys, revokeKey, type ApiKeyInfo } from "../../../domain/keys/service.ts";
+import { createKey, keysByIds, KEYS_ORDER, keysPage, revokeKey, type ApiKeyInfo } from "../../../domain/keys/service.ts";
 import { createKeyInput } from "../../../domain/keys/inputs.ts";
 import type { TrackingLimits } from "../../../domain/tracking/limits.ts";
 import { parseInput } from "../../../domain/shared/inputs.ts";
@@ -138,12 +138,7 @@ builder.queryFields((t) => ({
       description: "The workspace's API keys, active and revoked, oldest first. Owners only (FORBIDDEN for members).",
       resolve: (_r, args, ctx) => {
         authorize(ctx.auth, "apiKeys.manage");
-        return keysetConnection(
-          args,
-          KEYS_ORDER,
-          (window) => listKeys(ctx.auth.workspaceId, window),
-          () => countKeys(ctx.auth.workspaceId),
-        );
+        return countedConnection(args, KEYS_ORDER, (window) => keysPage(ctx.auth.workspaceId, window));
       },
     },
     { name: "ApiKeyConnection" },
