@@ -30,6 +30,8 @@ export default defineConfig({
     // One file more than there are cores: a file spends about a third of its time waiting (on the processes it
     // spawns, on the browser, on timers), so with one per core the machine sat 14-34 % idle; with one more it is busy
     // (97 % on 2 cores) and the run took 370 s instead of 418 s.
-    maxWorkers: availableParallelism() + 1,
+    // At most 4: every file has its own database and spawns services with pools of their own, on one PostgreSQL
+    // (100 connections by default).
+    maxWorkers: Math.min(availableParallelism() + 1, 4),
   },
 });

@@ -1,8 +1,8 @@
 /**
  * The checks `npm test` runs before vitest, two at a time (two cores): the service's types then the dashboard's (its
  * Relay artifacts first), beside the dashboard's lint rules. Types are checked by TypeScript 7, the native compiler
- * (package `typescript-7`, called by its path: both TypeScript packages name their program `tsc`): 6 s for the
- * service where TypeScript 5.9 took 21 s. TypeScript 5.9 stays as `typescript` for typescript-eslint, which needs
+ * (package `typescript-7`, called by its path: both TypeScript packages name their program `tsc`): the service's types
+ * in about 10 s beside the lint, where TypeScript 5.9 took 21 s. TypeScript 5.9 stays as `typescript` for typescript-eslint, which needs
  * the JavaScript API TypeScript 7 does not ship. Each group's output is printed when it ends, whole, so the two never
  * interleave; the exit status is the first failure's. Hand-written for two command lines, where a task runner would
  * be one more dependency.

@@ -45,20 +45,21 @@ export async function notificationsPage(
   page: PageRequest,
   unread?: boolean,
 ): Promise<{ items: NotificationRecord[]; total: number; unreadCount: number }> {
-  const order = NOTIFICATIONS_ORDER as unknown as Order<NotificationRecord & { unreadTotal: number }>;
-  const { items, total } = await pageAndTotal(order, page, {
-    columns: Prisma.sql`${COLUMNS}, (SELECT count(*)::int FROM notifications n WHERE ${mine(who, true)}) AS "unreadTotal"`,
+  const { items, total, also } = await pageAndTotal(NOTIFICATIONS_ORDER, page, {
+    columns: COLUMNS,
     from: Prisma.sql`notifications n`,
     where: mine(who, unread),
-    count: Prisma.sql`SELECT count(*)::int FROM notifications n WHERE ${mine(who, unread)}`,
+    count: countSql(who, unread),
+    alsoCount: { unread: countSql(who, true) },
   });
-  // Past the end no row carries the unread count: it is read alone.
-  const unreadCount = items[0]?.unreadTotal ?? (await countNotifications(who, true));
-  return { items: items.map(({ unreadTotal: _unread, ...n }) => n), total, unreadCount };
+  return { items, total, unreadCount: also.unread! };
 }
 
+const countSql = (who: PersonInWorkspace, unread?: boolean) =>
+  Prisma.sql`SELECT count(*)::int FROM notifications n WHERE ${mine(who, unread)}`;
+
 export async function countNotifications(who: PersonInWorkspace, unread?: boolean): Promise<number> {
-  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM notifications n WHERE ${mine(who, unread)}`);
+  const [row] = await sql<{ n: number }>(Prisma.sql`SELECT (${countSql(who, unread)}) AS n`);
   return row!.n;
 }
 

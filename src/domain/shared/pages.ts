@@ -237,6 +237,8 @@ export interface CountedList {
   from: Prisma.Sql;
   where: Prisma.Sql;
   count: Prisma.Sql;
+  /** Other counts the answer carries beside the total (the unread notifications), each a whole statement, read in the same one. */
+  alsoCount?: Record<string, Prisma.Sql>;
 }
 
 /**
@@ -244,13 +246,33 @@ export interface CountedList {
  * was read from, even while rows are being written (as two statements, a row written between them made the total
  * disagree with the rows: an audit entry recorded after its answer, a charge). Past the end, the count alone.
  */
-export async function pageAndTotal<Row>(order: Order<Row>, page: PageRequest, list: CountedList): Promise<{ items: Row[]; total: number }> {
+export async function pageAndTotal<Row>(
+  order: Order<Row>,
+  page: PageRequest,
+  list: CountedList,
+): Promise<{ items: Row[]; total: number; also: Record<string, number> }> {
   const p = pageSql(order, page);
-  const rows = await sql<Row & { pageTotal: number }>(
-    Prisma.sql`SELECT ${list.columns}, (${list.count}) AS "pageTotal" FROM ${list.from} WHERE ${list.where} ${p.where} ${p.orderBy} ${p.limit}`,
+  const names = Object.keys(list.alsoCount ?? {});
+  // The counts as columns: `(…) AS "pageTotal"`, then `(…) AS "also0"` … (names of our own, never the caller's text).
+  const counts = Prisma.join(
+    [
+      Prisma.sql`(${list.count}) AS "pageTotal"`,
+      ...names.map((name, i) => Prisma.sql`(${list.alsoCount![name]!}) AS ${Prisma.raw(`"also${i}"`)}`),
+    ],
+    ", ",
   );
-  const total = rows[0]?.pageTotal ?? (await sql<{ n: number }>(Prisma.sql`SELECT (${list.count}) AS n`))[0]!.n;
-  return { items: rows.map(({ pageTotal: _total, ...row }) => row as unknown as Row), total };
+  const rows = await sql<Record<string, unknown>>(
+    Prisma.sql`SELECT ${list.columns}, ${counts} FROM ${list.from} WHERE ${list.where} ${p.where} ${p.orderBy} ${p.limit}`,
+  );
+  // Past the end no row carries the counts: they are read alone, still in one statement.
+  const first = rows[0] ?? (await sql<Record<string, unknown>>(Prisma.sql`SELECT ${counts}`))[0]!;
+  const also = Object.fromEntries(names.map((name, i) => [name, first[`also${i}`] as number]));
+  const items = rows.map((row) => {
+    const { pageTotal: _total, ...rest } = row;
+    for (let i = 0; i < names.length; i++) delete rest[`also${i}`];
+    return rest as unknown as Row;
+  });
+  return { items, total: first.pageTotal as number, also };
 }
 
 /**
