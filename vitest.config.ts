@@ -27,11 +27,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: true,
-    // One file more than there are cores: a file spends about a third of its time waiting (on the processes it
-    // spawns, on the browser, on timers), so with one per core the machine sat 14-34 % idle; with one more it is busy
-    // (97 % on 2 cores) and the run took 370 s instead of 418 s.
-    // At most 4: every file has its own database and spawns services with pools of their own, on one PostgreSQL
-    // (100 connections by default).
-    maxWorkers: Math.min(availableParallelism() + 1, 4),
+    // One file per core (at most 4: every file has its own database and spawns services with pools of their own, on one
+    // PostgreSQL of 100 connections by default). One file more than cores kept 2 cores 97 % busy instead of about two
+    // thirds, and the run took 360 s instead of 418 s, but two of eight such runs failed a test on timing (a browser
+    // wait of 15 s, a delivery racing an untrack): CI must not fail on load, so the suite stays at one per core.
+    maxWorkers: Math.min(availableParallelism(), 4),
   },
 });
