@@ -7,7 +7,8 @@
  *   labelled; watermarks are left out (they are read, but nobody posts them). Apostrophes are dropped on both sides
  *   ("Ive" is a reading of "I've").
  * - Noise: a used line that is no reading of any labelled line (watermarks included): fewer than 60 % of its letters
- *   appear, in order, in one labelled line. Cyrillic read as Latin look-alikes ("MCMEX" for "И СМЕХ") is noise.
+ *   appear, in order, in one labelled line, or in up to four labelled lines in a row shown at the same time (a wrapped
+ *   caption the stage joined). Cyrillic read as Latin look-alikes ("MCMEX" for "И СМЕХ") is noise.
  * - Cuts: the count within ±1 of the labelled count; the found times matched one to one with the labelled ones
  *   within ±0.5 s (precision, recall and F1 over all the clips of a part).
  */
@@ -84,14 +85,35 @@ function lcs(a: string[], b: string[]): number {
   return previous[b.length]!;
 }
 
-/** The used lines that read no labelled line. */
+/**
+ * Labelled text a used line may be a reading of: each labelled line, and each run of up to four labelled lines in a
+ * row shown at the same time (the stage joins the lines of a wrapped caption into one, where the labels list each line
+ * as it is shown).
+ */
+function readable(labels: LabelledLine[]): string[][] {
+  const texts: string[][] = [];
+  for (let i = 0; i < labels.length; i++) {
+    let joined = letters(labels[i]!.text);
+    texts.push(joined);
+    for (let j = i + 1; j < Math.min(labels.length, i + 4); j++) {
+      const [a, b] = [labels[j - 1]!, labels[j]!];
+      if (b.fromSeconds >= a.toSeconds || a.fromSeconds >= b.toSeconds) break;
+      joined = [...joined, ...letters(b.text)];
+      texts.push(joined);
+    }
+  }
+  return texts;
+}
+
+/** The used lines that read no labelled line (nor labelled lines shown together, in a row). */
 export function noiseLines(labels: LabelledLine[], read: ReadLine[]): string[] {
+  const texts = readable(labels);
   return read
     .filter((r) => r.used)
     .filter((r) => {
       const mine = letters(r.text);
       if (mine.length === 0) return false;
-      return !labels.some((l) => lcs(mine, letters(l.text)) >= 0.6 * mine.length);
+      return !texts.some((t) => lcs(mine, t) >= 0.6 * mine.length);
     })
     .map((r) => r.text);
 }

@@ -253,6 +253,21 @@ describe("lookAtVideo's rules", () => {
     expect(textHook(pieces.slice(1))).toBeNull();
   });
 
+  it("keeps two lines of one frame apart when one reads inside the other, and follows each", () => {
+    const line = (text: string) => ({ text, confidence: 0.95, language: "en" });
+    const pieces = collectOnScreenText(
+      [
+        { seconds: 0, lines: [line("YOU GET ANIMATED TEXT"), line("AND YOU GET ANIMATED TEXT")] },
+        { seconds: 2, lines: [line("AND YOU GET ANIMATED TEXT"), line("YOU GET ANIMATED TEXT")] },
+      ],
+      0.8,
+    );
+    expect(pieces.map((p) => [p.text, p.firstSeconds, p.lastSeconds])).toEqual([
+      ["YOU GET ANIMATED TEXT", 0, 2],
+      ["AND YOU GET ANIMATED TEXT", 0, 2],
+    ]);
+  });
+
   it("keeps the fullest reading of text that builds up on screen, not the more confident start", () => {
     const line = (text: string, confidence: number) => ({ text, confidence, language: "en" });
     const pieces = collectOnScreenText(

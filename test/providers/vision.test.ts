@@ -153,6 +153,19 @@ describe("ffmpeg keyframes", () => {
     expect(textMoments([3, 4, 5, 8, 9], keyframes, 10, 2)).toEqual([3.3, 9.3]);
   });
 
+  it("reads a shot no keyframe fell in at its middle, and the last frame when the screen changed after the last read", () => {
+    const keyframes = [{ seconds: 0 }, { seconds: 1.5 }, { seconds: 6.3 }];
+    const still = Array.from({ length: 100 }, (_, i) => ({ seconds: i / 10, blockChange: 0 }));
+    // Shots 0-2, 2-4 (no keyframe: its middle, 3.0 s), 4-10; nothing changes after 6.3 s: no last frame.
+    expect(textMoments([], keyframes, 10, 12, { cuts: [2, 4], frames: still })).toEqual([3]);
+    // A terminal printing at 9 s: its fullest screen is the last frame, read first when the cap allows one moment only.
+    const printing = still.map((f) => (f.seconds === 9 ? { ...f, blockChange: 30 } : f));
+    expect(textMoments([8.9], keyframes, 10, 12, { cuts: [], frames: printing })).toEqual([9.2, 9.9]);
+    expect(textMoments([5, 8.9], keyframes, 10, 1, { cuts: [], frames: printing })).toEqual([9.9]);
+    // A subtitle shown 0.7 s from 1.7 s: the keyframe at 1.5 s was read before it, so it is read at 2.0 s.
+    expect(textMoments([1.7], keyframes, 10, 12)).toEqual([2]);
+  });
+
   it("spreads the keyframes over the cuts when there are more cuts than the cap allows", () => {
     const cuts = Array.from({ length: 30 }, (_, i) => i * 2 + 1);
     const picks = pickKeyframes(60, cuts, 12);
@@ -194,8 +207,9 @@ describe("cuts in real clips (labelled by eye: bench/analysis-eval/real/manifest
         set.cuts.some((c) => Math.abs(c - m) < 0.4),
         `${m} s is no cut`,
       ).toBe(false);
+      // Not a keyframe read again: a moment follows a change that no frame read after it saw.
       expect(
-        set.keyframes.some((k) => Math.abs(k.seconds - m) < 0.7),
+        set.keyframes.some((k) => Math.abs(k.seconds - m) < 0.3),
         `${m} s is no keyframe`,
       ).toBe(false);
     }

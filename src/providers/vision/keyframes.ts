@@ -75,17 +75,19 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
       };
     });
     markUnchanged(keyframes, frames);
-    const moments: Keyframe[] = textMoments(overlayChanges(frames, cuts), keyframes, durationSeconds, maxKeyframes).map((seconds, i) => {
-      const name = `moment-${String(i + 1).padStart(2, "0")}`;
-      // A Keyframe in shape only: read for text and dropped, its reason and thumbnail never stored or shown.
-      return {
-        seconds,
-        reason: "interval",
-        imagePath: join(workDir, `${name}.jpg`),
-        thumbnailPath: join(workDir, `${name}-thumb.jpg`),
-        grayPath: join(workDir, `${name}.pgm`),
-      };
-    });
+    const moments: Keyframe[] = textMoments(overlayChanges(frames, cuts), keyframes, durationSeconds, maxKeyframes, { cuts, frames }).map(
+      (seconds, i) => {
+        const name = `moment-${String(i + 1).padStart(2, "0")}`;
+        // A Keyframe in shape only: read for text and dropped, its reason and thumbnail never stored or shown.
+        return {
+          seconds,
+          reason: "interval",
+          imagePath: join(workDir, `${name}.jpg`),
+          thumbnailPath: join(workDir, `${name}-thumb.jpg`),
+          grayPath: join(workDir, `${name}.pgm`),
+        };
+      },
+    );
     const all = await this.writeFrames(
       videoPath,
       [...keyframes, ...moments].sort((a, b) => a.seconds - b.seconds),
@@ -247,20 +249,51 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
 }
 
 /**
- * Moments to read text at besides the keyframes: just after each change of part of the frame without a cut (a
- * subtitle or a caption switching), none within MIN_GAP_SECONDS of a keyframe or of another moment, at most `cap`
- * (spread evenly over the changes when there are more).
+ * Moments to read text at besides the keyframes, most needed first, at most `cap`:
+ * 1. the middle of each shot no keyframe falls in (more cuts than the keyframes' share of the cap: a title card's shot
+ *    between two others was never looked at);
+ * 2. the last frame, when anything changed on screen since the last frame read before it: text that builds up (a
+ *    terminal, a caption adding a word at a time, a list) is fullest there;
+ * 3. just after each change of part of the frame without a cut (a subtitle or a caption switching), unless a frame
+ *    read within MIN_GAP_SECONDS after the change saw it already (a frame read before it did not: a subtitle of 0.7 s
+ *    between two keyframes a second apart), spread evenly over the changes when there are more than the room left.
+ * Shots' middles keep MIN_GAP_SECONDS from the keyframes; the last frame is read when it is a scan's step from the last read.
  */
-export function textMoments(changes: number[], keyframes: { seconds: number }[], durationSeconds: number, cap: number): number[] {
+export function textMoments(
+  changes: number[],
+  keyframes: { seconds: number }[],
+  durationSeconds: number,
+  cap: number,
+  shots: { cuts: number[]; frames: Pick<FrameStats, "seconds" | "blockChange">[] } = { cuts: [], frames: [] },
+): number[] {
   const last = Math.max(0, durationSeconds - 0.1);
   const taken = keyframes.map((k) => k.seconds);
-  const moments: number[] = [];
+  const free = (s: number, gap = MIN_GAP_SECONDS) => taken.every((t) => Math.abs(t - s) >= gap);
+  const needed: number[] = [];
+  const bounds = [0, ...shots.cuts, durationSeconds];
+  for (let i = 1; i < bounds.length - 1; i++) {
+    const [from, to] = [bounds[i]!, bounds[i + 1]!];
+    const middle = round1((from + to) / 2);
+    if (to - from < MIN_GAP_SECONDS || taken.some((t) => t >= from && t < to) || !free(middle)) continue;
+    needed.push(middle);
+    taken.push(middle);
+  }
+  const lastRead = Math.max(-1, ...taken.filter((t) => t <= last));
+  const changedSince = shots.frames.some((f) => f.seconds > lastRead + 0.05 && f.blockChange >= STILL_BLOCK_CHANGE);
+  if (changedSince && last - lastRead >= 1 / SCAN_FPS) {
+    needed.push(round1(last));
+    taken.push(round1(last));
+  }
+  const kept = needed.slice(0, cap);
+  const read = [...keyframes.map((k) => k.seconds), ...kept];
+  const switches: number[] = [];
   for (const change of changes) {
     const s = round1(Math.min(change + AFTER_CUT_SECONDS, last));
-    if ([...taken, ...moments].some((t) => Math.abs(t - s) < MIN_GAP_SECONDS)) continue;
-    moments.push(s);
+    // A frame read before the change did not see it; one read soon after it did (a frame before it is no reason to skip).
+    if ([...read, ...switches].some((t) => t > change && t - change < MIN_GAP_SECONDS)) continue;
+    switches.push(s);
   }
-  return spread(moments, cap);
+  return [...kept, ...spread(switches, cap - kept.length)].sort((a, b) => a - b);
 }
 
 /** Marks each keyframe whose scanned frames since the previous keyframe all changed no block by STILL_BLOCK_CHANGE. */

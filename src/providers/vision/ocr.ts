@@ -231,13 +231,15 @@ export function described(read: { text: string; confidence: number }): ReadTextL
 }
 
 /**
- * Whether a line reads as words of its script. A Latin line does when at least half its letters are in English words
+ * Whether a line reads as words of its script. A line of fewer than two letters (digits and signs) does not. A Latin line does when at least half its letters are in English words
  * (./words.ts); else it does not when it looks like Cyrillic read as Latin (twin capitals only, or case and digits
  * mixed inside words: "OHA HEOCA3AEMA"), and does when its language is another Latin one (Vietnamese by its letters,
  * or franc's clear answer), having no word list here. A line of another script passes. PaddleOCR reads a patterned
  * background, a logo or Cyrillic capitals as confident Latin letters ("NAZA"): such a line is no evidence.
  */
 export function readsAsWords(text: string, language: string | null, script: Script = scriptOf(text)): boolean {
+  // Digits and signs alone (a scoreboard's clock, a jersey's number, a page count) are seen, but are no words to judge.
+  if ((text.match(/\p{L}/gu)?.length ?? 0) < 2) return false;
   if (script !== "latin") return true;
   if ((knownLetterShare(text) ?? 1) >= 0.5) return true;
   if (TWINS_ONLY.test(text) || unlikelyLatin(text)) return false;
@@ -279,23 +281,35 @@ export function stacked(lines: BoxedLine[]): { text: string; confidence: number 
 
 /**
  * Whether a line runs on in the one below it, as a wrapped overlay's lines do. Lines that start at one place and end
- * at two are set left-aligned: the upper one wrapped only when the first word below would not have fitted after it
- * within the column (the right edge of the widest line starting where they start); else it ended where its text ended
- * (a terminal's prompt above its output, a list) and stays a line of its own. Other lines run on when centred alike
+ * at two, or stand in a column of three or more lines that start alike and end apart, are set left-aligned: the upper
+ * one wrapped only when the first word below would not have fitted after it within the column (the right edge of the
+ * widest line starting where they start); else it ended where its text ended (a terminal's prompt above its output, a
+ * list) and stays a line of its own. Other lines run on when centred alike: their middles within half a line's height
+ * or 4 % of their width, and neither in such a column (a terminal's prompt whose arrow the detector left out starts
+ * further right, and its middle may fall near the next line's: it is no caption)
  * (a caption).
  */
 function wrapsInto(above: BoxedLine, below: BoxedLine, all: BoxedLine[]): boolean {
   const [a, b] = [above.box, below.box];
   const slack = (b.bottom - b.top) / 2;
-  const leftAligned = Math.abs(a.left - b.left) <= slack && Math.abs(a.right - b.right) > slack;
-  if (leftAligned) {
-    const column = Math.max(...all.filter((l) => Math.abs(l.box.left - a.left) <= slack).map((l) => l.box.right));
+  const column = (box: Box) => all.filter((l) => Math.abs(l.box.left - box.left) <= slack);
+  // A column of three or more lines that start alike and end apart: text set left-aligned (a terminal, a list).
+  const ragged = (box: Box) => {
+    const rights = column(box).map((l) => l.box.right);
+    return rights.length >= 3 && Math.max(...rights) - Math.min(...rights) > 2 * slack;
+  };
+  if (Math.abs(a.left - b.left) <= slack && (Math.abs(a.right - b.right) > slack || ragged(a))) {
+    const right = Math.max(...column(a).map((l) => l.box.right));
     const perCharacter = (b.right - b.left) / Math.max(1, below.text.length);
     const firstWord = (below.text.split(" ")[0]!.length + 1) * perCharacter;
-    return a.right + firstWord > column;
+    // Within half a line's height: letters of a proportional font are not all of the mean width.
+    return a.right + firstWord > right - slack;
   }
+  // Centred alike: a renderer centres each line exactly, so their middles differ by the detector's slack only; a line
+  // of a left-aligned column is no centred caption, though its middle may fall near another's.
+  if (ragged(a) || ragged(b)) return false;
   const width = Math.max(a.right, b.right) - Math.min(a.left, b.left);
-  return Math.abs((a.left + a.right) / 2 - (b.left + b.right) / 2) <= 0.1 * width;
+  return Math.abs((a.left + a.right) / 2 - (b.left + b.right) / 2) <= Math.max(slack, 0.04 * width);
 }
 
 interface Box {

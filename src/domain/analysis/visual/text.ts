@@ -58,14 +58,22 @@ function comparable(text: string): string {
 export function collectOnScreenText(frames: Pick<SeenKeyframe, "seconds" | "lines">[], floor = textConfidenceFloor()): OnScreenText[] {
   const pieces: (OnScreenText & { key: string; best: number })[] = [];
   for (const frame of frames) {
+    // Two lines of one frame are two pieces, even when one reads inside the other (a meme's "YOU GET …" above "AND YOU
+    // GET …"); a line is matched with the piece it is closest to in length.
+    const matched = new Set<(typeof pieces)[number]>();
     for (const line of frame.lines ?? []) {
       const key = comparable(line.text);
       if (!key) continue;
-      const same = pieces.find((p) => similar(p.key, key));
+      const same = pieces
+        .filter((p) => !matched.has(p) && similar(p.key, key))
+        .sort((x, y) => Math.abs(x.key.length - key.length) - Math.abs(y.key.length - key.length))[0];
       if (!same) {
-        pieces.push({ ...piece(line, frame.seconds, floor), key, best: line.confidence });
+        const created = { ...piece(line, frame.seconds, floor), key, best: line.confidence };
+        pieces.push(created);
+        matched.add(created);
         continue;
       }
+      matched.add(same);
       same.lastSeconds = frame.seconds;
       if (better(line, key, same, floor))
         Object.assign(same, piece(line, same.firstSeconds, floor), { key, best: line.confidence, lastSeconds: frame.seconds });
