@@ -224,10 +224,33 @@ describe("cuts in real clips (labelled by eye: bench/analysis-eval/real/manifest
   }, 60_000);
 
   it("counts a dip through black between two shots once, and neither the black opening nor a fixed watermark", async () => {
-    // Black with the watermark, the first shot at 1 s, dips to black at 6 s and 12 s, a dissolve at 18 s (not seen: a limit).
+    // Black with the watermark, the first shot at 1 s, dips to black at 6 s and 12 s, a dissolve at 18 s (`gradualCuts`).
     const set = await extract("nature-watermark");
+    expect(set.cuts).toHaveLength(3);
+    expect(near(set.cuts, [6.9, 12.9, 18])).toBe(true);
+  }, 60_000);
+
+  it("finds a crossfade and a wipe between real shots, each once, near its middle", async () => {
+    // Three 3-s shots of the tuning clips, joined by ffmpeg's xfade: a fade from 2.2 to 3.0 s, a wipe from 4.4 to 5.2 s.
+    const clip = (id: string) => fileURLToPath(new URL(`../../bench/analysis-eval/real/clips/${id}.mp4`, import.meta.url));
+    const shot = (i: number) =>
+      `[${i}:v]scale=540:960:force_original_aspect_ratio=increase,crop=540:960,fps=30,format=yuv420p,settb=1/30[v${i}]`;
+    const joined = join(root, "transitions.mp4");
+    await runProgram(
+      "test",
+      "ffmpeg",
+      ["-v", "error", "-y", "-ss", "1", "-t", "3", "-i", clip("bbb-opening"), "-ss", "8", "-t", "3", "-i", clip("nature-watermark")]
+        .concat(["-ss", "13", "-t", "3", "-i", clip("documentary-4x3"), "-filter_complex"])
+        .concat([
+          `${shot(0)};${shot(1)};${shot(2)};[v0][v1]xfade=transition=fade:duration=0.8:offset=2.2[x1];` +
+            "[x1][v2]xfade=transition=wipeup:duration=0.8:offset=4.4[x2]",
+        ])
+        .concat(["-map", "[x2]", "-c:v", "libx264", "-preset", "veryfast", joined]),
+      { timeoutMs: 30_000 },
+    );
+    const set = await new FfmpegKeyframeProvider().extract(joined, { workDir: await mkdtemp(join(root, "transitions-")), maxKeyframes: 4 });
     expect(set.cuts).toHaveLength(2);
-    expect(near(set.cuts, [6.9, 12.9])).toBe(true);
+    expect(near(set.cuts, [2.6, 4.8])).toBe(true);
   }, 60_000);
 
   it("takes a head turned fast in a talking-head clip for motion, and finds the cut to the end card", async () => {

@@ -17,6 +17,8 @@
  * 4. A rule for fades: a short stretch of near-black (or near-white) uniform frames between two shots is one cut,
  *    placed where the next shot begins to show; a long one is a card, a shot of its own; a fade in at the start
  *    and a fade out at the end are none, and the hard edges into and out of such a stretch are not counted again.
+ * 5. Transitions (a dissolve, a wipe, an editor's reveal): frames a window apart that are two shots, with the frames
+ *    between made of them (`gradualCuts`).
  */
 
 /** A pixel whose value spans fewer grey levels than this over the whole video is static (overlay, bar, logo). */
@@ -169,7 +171,126 @@ export function findCuts(f: ScannedFrames): number[] {
     cuts.push(s.seconds);
   }
   cuts.push(...dips(stats));
+  cuts.push(...gradualCuts(f, mask, stats, cuts));
   return spaced(cuts.sort((a, b) => a - b));
+}
+
+/** Half-widths, in frames, of the windows a gradual transition is looked for in (at 10 frames a second: 0.3-0.8 s each side). */
+const GRADUAL_HALF_WIDTHS = [3, 5, 8];
+/** The two ends of a transition differ at least this much (mean difference in units of their contrast)... */
+const GRADUAL_MIN_SCORE = 0.9;
+/** ...the frame between them is made of them (a blend or a part of each) but for this share of their difference... */
+const GRADUAL_RESIDUAL = 0.25;
+/** ...the change runs one way: the frame-to-frame changes over the window add up to no more than this times it... */
+const GRADUAL_MONOTONE = 1.6;
+/** ...no one frame-to-frame step makes more than this share of it (a transition takes frames; a switch is one)... */
+const GRADUAL_ONE_STEP = 0.5;
+/** ...and it is this many times faster in the window than just before and after it. */
+const GRADUAL_CONCENTRATION = 2.5;
+
+/**
+ * Cuts made gradually (a dissolve, a wipe, a circle or a radial reveal, an editor's transition): no frame spikes, but
+ * the frames a window apart (0.3-0.8 s each side) are two shots:
+ * - they differ like a cut's two frames, and the same scene moved does not explain it (`shiftExplains`);
+ * - the frame between them is made of those two, each pixel as in one of them or one blend of both (`madeOf`);
+ * - the change runs one way (the frame-to-frame changes add up to about the whole: flicker goes back and forth) and
+ *   over several frames (a change in one step is the spike rule's: a caption switching on a still picture is no cut);
+ * - it is short: several times faster than the change just before and after (a fading light, a slow pan, a sunset
+ *   change as fast all along);
+ * - no frame of the window is blank (a fade through black is the dip rule's).
+ * One cut per transition, at the middle of the run of frames found, none within a second of a hard cut, a dip or
+ * another. Chosen on the transitions of ffmpeg's xfade between shots of the real clips' tuning part (a dissolve, a
+ * fade, wipes, a circle, a radial reveal, pixelise, blur) and checked on the real clips: slides and squeezes move the
+ * pictures and are not found, nor a dissolve between two shots in fast motion.
+ */
+export function gradualCuts(f: ScannedFrames, mask: Uint8Array, stats: FrameStats[], cuts: number[]): number[] {
+  const n = frameCount(f);
+  const steps = [0];
+  for (let i = 1; i < n; i++) steps.push(meanAbsolute(frameAt(f, i - 1), frameAt(f, i), mask));
+  const found: { i: number; score: number }[] = [];
+  for (const k of GRADUAL_HALF_WIDTHS) {
+    for (let i = k; i + k < n; i++) {
+      // Into or out of black or white: a fade or a dip, the dip rule's.
+      if (stats.slice(i - k, i + k + 1).some((s) => s.std < UNIFORM_STD)) continue;
+      const [a, m, b] = [frameAt(f, i - k), frameAt(f, i), frameAt(f, i + k)];
+      const whole = meanAbsolute(a, b, mask);
+      const score = whole / Math.max(MIN_CONTRAST, (stats[i - k]!.std + stats[i + k]!.std) / 2);
+      if (score < GRADUAL_MIN_SCORE) continue;
+      let travelled = 0;
+      let largest = 0;
+      for (let j = i - k + 1; j <= i + k; j++) {
+        travelled += steps[j]!;
+        largest = Math.max(largest, steps[j]!);
+      }
+      // A change made in one step is the spike rule's, whatever it decided (a caption switching on a still is no cut).
+      if (travelled > GRADUAL_MONOTONE * whole || largest > GRADUAL_ONE_STEP * whole) continue;
+      // A transition is short: the picture changes several times faster in the window than just before and after it
+      // (a long fade of the light, a slow pan, a sunset change as fast all along).
+      const around = Math.max(meanOf(steps, i - 2 * k + 1, i - k), meanOf(steps, i + k + 1, i + 2 * k));
+      if (travelled / (2 * k) < GRADUAL_CONCENTRATION * around) continue;
+      if (madeOf(a, m, b, mask) > GRADUAL_RESIDUAL * whole) continue;
+      // The same scene moved (a pan, a subject walking): its blocks are found nearby in the other end.
+      if (shiftExplains(f, mask, i + k, i - k)) continue;
+      found.push({ i, score });
+    }
+  }
+  // Windows of each width find a transition over a run of frames around its middle: one cut, at the run's middle.
+  const frames = [...new Set(found.map((c) => c.i))].sort((x, y) => x - y);
+  const times: number[] = [];
+  for (let start = 0; start < frames.length; ) {
+    let end = start;
+    while (end + 1 < frames.length && frames[end + 1]! - frames[end]! <= 2) end++;
+    const t = round2((frames[start]! + frames[end]!) / 2 / f.fps);
+    if (![...cuts, ...times].some((u) => Math.abs(u - t) < 1)) times.push(t);
+    start = end + 1;
+  }
+  return times;
+}
+
+/** The mean of `values` from `from` to `to` (inclusive, clamped to the array); 0 when that is empty. */
+function meanOf(values: number[], from: number, to: number): number {
+  const [a, b] = [Math.max(1, from), Math.min(values.length - 1, to)];
+  if (b < a) return 0;
+  let sum = 0;
+  for (let j = a; j <= b; j++) sum += values[j]!;
+  return sum / (b - a + 1);
+}
+
+function meanAbsolute(a: Uint8Array, b: Uint8Array, mask: Uint8Array): number {
+  let n = 0;
+  let sum = 0;
+  for (let p = 0; p < a.length; p++) {
+    if (!mask[p]) continue;
+    n++;
+    sum += Math.abs(a[p]! - b[p]!);
+  }
+  return n ? sum / n : 0;
+}
+
+/**
+ * How far, on average, each pixel of `m` is from what a transition from `a` to `b` would show: `a`'s pixel, `b`'s (a
+ * wipe shows part of each), or one blend of the two for the whole frame (a dissolve: the blend's weight fitted by least
+ * squares). Motion puts things where neither frame had them, and no one blend explains it.
+ */
+function madeOf(a: Uint8Array, m: Uint8Array, b: Uint8Array, mask: Uint8Array): number {
+  let num = 0;
+  let den = 0;
+  for (let p = 0; p < a.length; p++) {
+    if (!mask[p]) continue;
+    const d = a[p]! - b[p]!;
+    num += (m[p]! - b[p]!) * d;
+    den += d * d;
+  }
+  const w = den ? Math.min(1, Math.max(0, num / den)) : 0.5;
+  let n = 0;
+  let sum = 0;
+  for (let p = 0; p < a.length; p++) {
+    if (!mask[p]) continue;
+    const [x, y, z] = [a[p]!, m[p]!, b[p]!];
+    n++;
+    sum += Math.min(Math.abs(y - x), Math.abs(y - z), Math.abs(y - (w * x + (1 - w) * z)));
+  }
+  return n ? sum / n : 0;
 }
 
 /** A change of some 8×8 block of at least this many grey levels in one frame... */
@@ -255,8 +376,8 @@ const SHIFT_EXPLAINED = 0.4;
  * True when the moving part's blocks, each moved to where it matches best, differ less than SHIFT_EXPLAINED of the
  * unmoved difference.
  */
-export function shiftExplains(f: ScannedFrames, mask: Uint8Array, i: number): boolean {
-  const [a, b] = [frameAt(f, i - 1), frameAt(f, i)];
+export function shiftExplains(f: ScannedFrames, mask: Uint8Array, i: number, before = i - 1): boolean {
+  const [a, b] = [frameAt(f, before), frameAt(f, i)];
   let shifted = 0;
   let still = 0;
   for (let by = 0; by + SHIFT_BLOCK <= f.height; by += SHIFT_BLOCK) {
