@@ -310,6 +310,13 @@ describe("on-screen text: PaddleOCR's regions, each line read by the recogniser 
     expect(lines.find((l) => l.text.includes("grocery"))).toMatchObject({ language: "en" });
   }, 60_000);
 
+  it("reads a real Japanese subtitle line with its kana, which PaddleOCR's Chinese model drops", async () => {
+    const { lines } = await reader.read(await realFrame("screen-ja-subtitle-list", 0.5, 1280));
+    // PaddleOCR alone read "眠镇静": its kanji, in a box that holds ten characters.
+    expect(lines.find((l) => l.text.includes("鎮静"))).toMatchObject({ text: expect.stringContaining("しないと"), language: "ja" });
+    expect(lines.some((l) => l.text.includes("アイテム庫"))).toBe(true);
+  }, 60_000);
+
   it("joins a list of one-line pages into each page's words and mean confidence", () => {
     const row = (page: number, word: number, conf: number, text: string) => `5\t${page}\t1\t1\t1\t${word}\t0\t0\t10\t10\t${conf}\t${text}`;
     const tsv = [
@@ -333,13 +340,20 @@ describe("on-screen text: PaddleOCR's regions, each line read by the recogniser 
 });
 
 /** A keyframe of one of the real clips (bench/analysis-eval/real/), taken as the keyframe provider takes them. */
-async function realFrame(id: string, seconds: number): Promise<{ imagePath: string; grayPath: string }> {
+async function realFrame(id: string, seconds: number, width?: number): Promise<{ imagePath: string; grayPath: string }> {
   const clip = fileURLToPath(new URL(`../../bench/analysis-eval/real/clips/${id}.mp4`, import.meta.url));
   const imagePath = join(root, `${id}-${seconds}.jpg`);
   const grayPath = join(root, `${id}-${seconds}.pgm`);
-  await runProgram("test", "ffmpeg", ["-v", "error", "-y", "-ss", String(seconds), "-i", clip, "-frames:v", "1", "-q:v", "3", imagePath], {
-    timeoutMs: 30_000,
-  });
+  // At `width` (the keyframe provider writes 1280 px on the long side), else as the clip is.
+  const scale = width ? ["-vf", `scale=${width}:-2`] : [];
+  await runProgram(
+    "test",
+    "ffmpeg",
+    ["-v", "error", "-y", "-ss", String(seconds), "-i", clip, ...scale, "-frames:v", "1", "-q:v", "3", imagePath],
+    {
+      timeoutMs: 30_000,
+    },
+  );
   await runProgram("test", "ffmpeg", ["-v", "error", "-y", "-i", imagePath, "-vf", "format=gray", grayPath], { timeoutMs: 30_000 });
   return { imagePath, grayPath };
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { languageOf } from "../../src/providers/vision/languages.js";
-import { paddleIsSure, readsAsWords, stacked } from "../../src/providers/vision/ocr.js";
+import { described, droppedCharacters, paddleIsSure, readsAsWords, stacked } from "../../src/providers/vision/ocr.js";
 import { knownLetterShare, spaceGluedWords } from "../../src/providers/vision/words.js";
 
 describe("words run together", () => {
@@ -70,6 +70,22 @@ describe("English words in a line", () => {
     expect(paddleIsSure({ text: "Enter key for confirm.", confidence: 0.85 })).toBe(false);
     expect(paddleIsSure({ text: "OHA HEOCABAEMA", confidence: 0.97 })).toBe(false);
     expect(paddleIsSure({ text: "Toi yeu Viet Nam", confidence: 0.97 })).toBe(false);
+  });
+});
+
+describe("Chinese and Japanese lines", () => {
+  const box = (heights: number) => ({ left: 0, top: 0, right: 40 * heights, bottom: 40 });
+
+  it("takes a Han reading with far fewer characters than its box holds for one that dropped some (kana)", () => {
+    expect(droppedCharacters("眠镇静", box(11))).toBe(true);
+    expect(droppedCharacters("眠り薬で鎮静しないと", box(11))).toBe(false);
+    expect(droppedCharacters("没人告诉他空间早就进不去了吗", box(15))).toBe(false);
+    expect(droppedCharacters("我进去帮他", box(5.5))).toBe(false);
+  });
+
+  it("writes Chinese and Japanese without the spaces tesseract sets between characters", () => {
+    expect(described({ text: "早く 持っ て いけ !", confidence: 0.9 }).text).toBe("早く持っていけ !");
+    expect(described({ text: "大变 ichi", confidence: 0.9 }).text).toBe("大变 ichi");
   });
 });
 

@@ -15,10 +15,13 @@
  *    or when it is clearly more confident (a line of look-alike letters only: "СМЕХ");
  *    then the reading kept is tesseract's when it is in another script than PaddleOCR's (and about as
  *    confident), else the more confident of the two.
- * 4. A line still read without confidence (a script neither model above knows: Korean, Japanese kana, Arabic,
+ * 4. A line read as Chinese with fewer characters than its box holds (`droppedCharacters`: PaddleOCR has no kana, and
+ *    reads a Japanese line as its kanji alone) is read by tesseract in Japanese, and that reading kept when it has kana
+ *    and is confident enough (KANA_FLOOR).
+ * 5. A line still read without confidence (a script neither model above knows: Korean, Japanese kana, Arabic,
  *    Hindi) is read once more by tesseract with FALLBACK_LANGUAGES, kept when that is more confident.
  *
- * 5. Words run together (PaddleOCR drops the spaces of screen text: "Enterkeyforconfirm") are spaced by an English word
+ * 6. Words run together (PaddleOCR drops the spaces of screen text: "Enterkeyforconfirm") are spaced by an English word
  *    list (./words.ts).
  *
  * Each line carries its confidence (0-1: PaddleOCR's mean character probability, or tesseract's mean word
@@ -44,6 +47,10 @@ export const LATIN_LANGUAGES = "eng+vie";
 export const CYRILLIC_LANGUAGES = "rus";
 /** tesseract's languages for lines nothing above read with confidence. */
 export const FALLBACK_LANGUAGES = "kor+jpn+ara+hin";
+/** tesseract's language for a Han line whose box holds more characters than PaddleOCR read (see `droppedCharacters`). */
+export const JAPANESE_LANGUAGES = "jpn";
+/** tesseract's reading of such a line, with kana, is kept at this confidence (on PaddleOCR's scale) or more. */
+const KANA_FLOOR = 0.6;
 /** Below this confidence a line is read again with FALLBACK_LANGUAGES. */
 const UNSURE = 0.75;
 /** Pixels of the frame kept around a line's box when it is cut out for tesseract. */
@@ -190,6 +197,16 @@ export class ScriptAwareRecognizer implements TextRecognizer {
       const i = again.indexOf(l);
       return i >= 0 ? choose(l, tesseractReading(latin[i], cyrillic[i], l.text)) : { text: l.text, confidence: l.confidence };
     });
+    const dropped = tesseract
+      ? lines.flatMap((l, i) => (scriptOf(read[i]!.text) === "han" && droppedCharacters(read[i]!.text, l.box) ? [i] : []))
+      : [];
+    if (dropped.length) {
+      const japanese = await tesseract!.readLines(await crops(dropped.map((i) => lines[i]!)), JAPANESE_LANGUAGES, signal);
+      dropped.forEach((i, k) => {
+        const j = japanese[k] ? fromTesseract(japanese[k]!) : undefined;
+        if (j && scriptOf(j.text) === "japanese" && j.confidence >= KANA_FLOOR) read[i] = j;
+      });
+    }
     const unsure = tesseract ? read.flatMap((r, i) => (r.confidence < UNSURE ? [i] : [])) : [];
     if (unsure.length) {
       const fallback = await tesseract!.readLines(await crops(unsure.map((i) => lines[i]!)), FALLBACK_LANGUAGES, signal);
@@ -222,10 +239,27 @@ export class ScriptAwareRecognizer implements TextRecognizer {
   }
 }
 
+/**
+ * Characters of Chinese and Japanese are about as wide as the line is tall, so a line's box says how many it holds.
+ * PaddleOCR's recogniser (Chinese and English) has no kana: it reads a Japanese line as its kanji alone ("眠镇静" for
+ * "眠り薬で鎮静しないと", in a box eleven heights wide). A Han reading with fewer than 60 % of the characters its box
+ * holds (less one) has dropped some; a Chinese line read whole has about as many as its box holds, or more.
+ */
+export function droppedCharacters(text: string, box: Box): boolean {
+  const read = text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  const holds = (box.right - box.left) / Math.max(1, box.bottom - box.top);
+  return read < 0.6 * holds - 1;
+}
+
+const CJK = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー、。！？…";
+/** A space between two Chinese or Japanese characters (or their punctuation). */
+const CJK_SPACE = new RegExp(`(?<=[${CJK}]) +(?=[${CJK}])`, "gu");
+
 /** A line as the recogniser answers it: glued Latin words spaced, with its language and whether it reads as words. */
 export function described(read: { text: string; confidence: number }): ReadTextLine {
   const script = scriptOf(read.text);
-  const text = script === "latin" ? spaceGluedWords(read.text) : read.text;
+  // tesseract sets Chinese and Japanese characters apart ("早く 持っ て いけ"); they are written without spaces.
+  const text = script === "latin" ? spaceGluedWords(read.text) : read.text.replace(CJK_SPACE, "");
   const language = languageOf(text, script);
   return { text, confidence: round2(read.confidence), language, readsAsWords: readsAsWords(text, language, script) };
 }
@@ -312,7 +346,7 @@ function wrapsInto(above: BoxedLine, below: BoxedLine, all: BoxedLine[]): boolea
   return Math.abs((a.left + a.right) / 2 - (b.left + b.right) / 2) <= Math.max(slack, 0.04 * width);
 }
 
-interface Box {
+export interface Box {
   left: number;
   top: number;
   right: number;
