@@ -7,8 +7,8 @@
  *
  * The clips marked `heldOut` (chosen before any tuning, fixed in the manifest's first commit, or added later with
  * `addedToHeldOut`, labelled before anything ran on them) are the measure: no threshold was set looking at them.
- * Both parts are reported, and the held-out part's first clips and each later addition apart; the newest addition's
- * misses are not printed (BENCH_SHOW_FRESH=1 prints them). Targets on the held-out
+ * Both parts are reported, and the held-out part's first clips and each later addition apart; the misses of an addition
+ * not in the manifest's `readParts` are not printed (BENCH_SHOW_FRESH=1 prints them). Targets on the held-out
  * part: English words ≥ 90 %, other scripts ≥ 75 %, no line of noise, cut count ±1 on ≥ 90 % of videos, cut-time
  * F1 ≥ 0.85; the process exits 1 when one is missed. BENCH_REAL_PART=tuning|held-out runs one part (and writes
  * nothing); BENCH_EVAL_ONLY=id,id runs those clips only. Writes the `analysis-eval-real` section of bench/RESULTS.md.
@@ -150,15 +150,16 @@ function details(name: string, s: PartScore): string[] {
 }
 
 /**
- * The held-out part's misses, but for the newest addition's (when there has been more than one): nobody reads them, so
- * the next change is measured on clips nobody tuned toward. BENCH_SHOW_FRESH=1 prints them too.
+ * The held-out part's misses, but for the additions nobody has read (every addition not in the manifest's `readParts`):
+ * nobody reads them, so the next change is measured on clips nobody tuned toward. BENCH_SHOW_FRESH=1 prints them too;
+ * whoever reads them then adds the part to `readParts`.
  */
-function heldOutDetails(seen: Seen[], fresh: string | null): string[] {
-  const hide = fresh !== null && process.env.BENCH_SHOW_FRESH !== "1";
-  const shown = scorePart(seen.filter((s) => s.clip.heldOut && !(hide && s.clip.addedToHeldOut === fresh)));
-  const note = hide
+function heldOutDetails(seen: Seen[], unread: string[]): string[] {
+  const hide = process.env.BENCH_SHOW_FRESH === "1" ? [] : unread;
+  const shown = scorePart(seen.filter((s) => s.clip.heldOut && !hide.includes(s.clip.addedToHeldOut ?? "")));
+  const note = hide.length
     ? [
-        `The misses of the clips added ${fresh} are not printed (\`BENCH_SHOW_FRESH=1\` prints them): they stay unread for the next measure.`,
+        `The misses of the clips added ${hide.join(", ")} are not printed (\`BENCH_SHOW_FRESH=1\` prints them): they stay unread for the next measure.`,
         "",
       ]
     : [];
@@ -202,7 +203,8 @@ async function cutsOnly(clips: RealClip[], root: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const manifest = JSON.parse(await readFile(join(DIR, "manifest.json"), "utf8")) as { clips: RealClip[] };
+  // `readParts`: the held-out additions whose misses have been printed and read (development material since).
+  const manifest = JSON.parse(await readFile(join(DIR, "manifest.json"), "utf8")) as { clips: RealClip[]; readParts?: string[] };
   const only = process.env.BENCH_EVAL_ONLY?.split(",").filter(Boolean);
   const part = process.env.BENCH_REAL_PART;
   const clips = manifest.clips.filter((c) => (!only || only.includes(c.id)) && (!part || (part === "held-out" ? c.heldOut : !c.heldOut)));
@@ -263,7 +265,10 @@ async function main(): Promise<void> {
     "",
     `Targets on the held-out part: ${measured.map(([label, ok]) => `${label}: ${ok ? "met" : "MISSED"}`).join("; ")}.`,
     "",
-    ...heldOutDetails(seen, byAddition.length > 1 ? added.at(-1)! : null),
+    ...heldOutDetails(
+      seen,
+      added.filter((when) => !(manifest.readParts ?? []).includes(when)),
+    ),
     ...details("tuning", tuning),
   ];
   const markdown = lines.join("\n");
