@@ -107,6 +107,11 @@ function meanStd(frame: Uint8Array, mask: Uint8Array): { mean: number; std: numb
 
 /** Mean absolute difference of two frames over the mask, in units of their contrast. */
 function difference(a: Uint8Array, b: Uint8Array, mask: Uint8Array, contrast: number): number {
+  return meanAbsolute(a, b, mask) / Math.max(MIN_CONTRAST, contrast);
+}
+
+/** Mean absolute difference of two frames over the mask, in grey levels. */
+function meanAbsolute(a: Uint8Array, b: Uint8Array, mask: Uint8Array): number {
   let n = 0;
   let sum = 0;
   for (let p = 0; p < a.length; p++) {
@@ -114,7 +119,7 @@ function difference(a: Uint8Array, b: Uint8Array, mask: Uint8Array, contrast: nu
     n++;
     sum += Math.abs(a[p]! - b[p]!);
   }
-  return n ? sum / n / Math.max(MIN_CONTRAST, contrast) : 0;
+  return n ? sum / n : 0;
 }
 
 /** The largest change of an 8×8 block's mean between two frames, in grey levels (compression noise stays under 2). */
@@ -254,17 +259,6 @@ function meanOf(values: number[], from: number, to: number): number {
   let sum = 0;
   for (let j = a; j <= b; j++) sum += values[j]!;
   return sum / (b - a + 1);
-}
-
-function meanAbsolute(a: Uint8Array, b: Uint8Array, mask: Uint8Array): number {
-  let n = 0;
-  let sum = 0;
-  for (let p = 0; p < a.length; p++) {
-    if (!mask[p]) continue;
-    n++;
-    sum += Math.abs(a[p]! - b[p]!);
-  }
-  return n ? sum / n : 0;
 }
 
 /**
