@@ -87,8 +87,8 @@ function lcs(a: string[], b: string[]): number {
 
 /**
  * Labelled text a used line may be a reading of: each labelled line, and each run of up to four labelled lines in a
- * row shown at the same time (the stage joins the lines of a wrapped caption into one, where the labels list each line
- * as it is shown).
+ * row, each on screen together with the one before it (the stage joins the lines of a wrapped caption into one, where
+ * the labels list each line as it is shown).
  */
 function readable(labels: LabelledLine[]): string[][] {
   const texts: string[][] = [];

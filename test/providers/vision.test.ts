@@ -164,6 +164,13 @@ describe("ffmpeg keyframes", () => {
     expect(textMoments([5, 8.9], keyframes, 10, 1, { cuts: [], frames: printing })).toEqual([9.9]);
     // A subtitle shown 0.7 s from 1.7 s: the keyframe at 1.5 s was read before it, so it is read at 2.0 s.
     expect(textMoments([1.7], keyframes, 10, 12)).toEqual([2]);
+    // A change at the last frame is read once, as the last frame (a time twice made ffmpeg write one frame for two).
+    expect(textMoments([2.9], [{ seconds: 0 }], 3, 12, { cuts: [], frames: [{ seconds: 2.9, blockChange: 30 }] })).toEqual([2.9]);
+    // More shots than the cap: their middles spread over the whole video, not the first twelve.
+    const cuts = Array.from({ length: 59 }, (_, i) => i + 1);
+    const spreadOver = textMoments([], [{ seconds: 0 }], 60, 12, { cuts, frames: [] });
+    expect(spreadOver).toHaveLength(12);
+    expect(Math.max(...spreadOver)).toBeGreaterThan(50);
   });
 
   it("spreads the keyframes over the cuts when there are more cuts than the cap allows", () => {

