@@ -107,6 +107,24 @@ describe("accounts, folders and radar pages in Chromium", () => {
     await page.getByRole("searchbox", { name: "Search" }).fill("zzzz-nobody");
     await page.waitForURL(/q=zzzz-nobody/);
     await page.getByText("No account matches these filters.").waitFor();
+    // Two changes while the first still loads (its answer held back): the second keeps the first.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      "**/graphql",
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    await page.getByLabel("Platform").selectOption("PLATFORM_B");
+    await page.getByRole("searchbox", { name: "Search" }).fill("zzzz-anybody");
+    await page.waitForURL((url) => url.searchParams.get("q") === "zzzz-anybody");
+    release();
+    expect(new URL(page.url()).searchParams.get("platform")).toBe("PLATFORM_B");
+    await page.getByLabel("Platform").selectOption("");
+    await page.waitForURL((url) => !url.searchParams.has("platform"));
     await page.getByRole("searchbox", { name: "Search" }).fill("knit");
     await page.waitForURL(/q=knit/);
     await row.waitFor();

@@ -3,7 +3,7 @@
  * platform=PLATFORM_A&q=cats&tag=<tag id>): bookmarkable, and the back button works. Unknown values fall back to
  * the defaults. Used by the videos, accounts and folder videos lists.
  */
-import { useSearchParams } from "react-router";
+import { useLocation, useNavigation, useSearchParams } from "react-router";
 import { PLATFORMS, type PlatformValue } from "./format";
 
 /** The direction of every sorted list (GraphQL `SortOrder`). */
@@ -50,11 +50,16 @@ export type ListOptionsCodec<S extends string> = ReturnType<typeof listOptionsCo
 /**
  * A list's options as the URL holds them, and a change that writes them back (replacing the entry:
  * a sort is not a page of its own in the history). The route's loader reads the new URL and loads
- * the list again; the list stays on screen, marked busy, meanwhile.
+ * the list again; the list stays on screen, marked busy, meanwhile. A change made while the one before
+ * still loads builds on the URL being loaded, not the one shown: built on the shown one, it dropped the
+ * change before it (a platform chosen, then a sort clicked before the list came back).
  */
 export function useListOptions<S extends string>(codec: ListOptionsCodec<S>) {
   const [params, setParams] = useSearchParams();
+  const { pathname } = useLocation();
+  const pending = useNavigation().location;
   const options = codec.read(params);
-  const change = (next: Partial<ListOptionsOf<S>>) => setParams(codec.write({ ...options, ...next }), { replace: true });
+  const base = pending && pending.pathname === pathname ? codec.read(new URLSearchParams(pending.search)) : options;
+  const change = (next: Partial<ListOptionsOf<S>>) => setParams(codec.write({ ...base, ...next }), { replace: true });
   return [options, change] as const;
 }
