@@ -384,7 +384,7 @@ async function localPostgres(dir: string): Promise<LocalServer> {
     dataDir: data,
     started,
     release: async () => {
-      const others = await postgresClients(at);
+      const others = await settledPostgresClients(at);
       if (others > 0) return `PostgreSQL on 127.0.0.1:${at} left running: ${others} other connection(s) use it`;
       await pgRun(bin, "pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]);
       return `PostgreSQL on 127.0.0.1:${at} stopped (its data stays in ${data})`;
@@ -392,7 +392,24 @@ async function localPostgres(dir: string): Promise<LocalServer> {
   };
 }
 
-/** Client connections to the server other than the one asking (the process's own pools are closed by then). */
+/** How long a count of other connections may take to fall to none: a connection just closed lingers for a moment. */
+const CLOSED_LINGER_MS = 2_000;
+
+/**
+ * Other connections once those just closed are gone: the process's own pools are closed by then, but each server
+ * process ends a moment after its client left and is counted until it has (on a loaded machine, the process's six
+ * pooled connections were still counted, and the server was left running). A connection that stays is another user's.
+ */
+async function settledPostgresClients(port: number): Promise<number> {
+  const until = Date.now() + CLOSED_LINGER_MS;
+  for (;;) {
+    const n = await postgresClients(port);
+    if (n === 0 || Date.now() >= until) return n;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Client connections to the server other than the one asking. */
 async function postgresClients(port: number): Promise<number> {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: `postgresql://root@127.0.0.1:${port}/postgres` });
