@@ -7,7 +7,8 @@
 # entry points, programs) and this run's own PostgreSQL, started for it under a folder of its own. Redis keeps the real
 # clock (libfaketime and Redis' allocator do not get along): the service reads time from Node.js and PostgreSQL only,
 # Redis counts durations (TTLs), which the offset does not change. Chromium's browser tests are left out (Chromium will
-# not start under libfaketime either), and so is the Redis Cluster test (it starts redis-server nodes of its own).
+# not start under libfaketime either), and so are the Redis Cluster test and the local services test (they start
+# redis-server processes of their own, which time out under libfaketime).
 #
 # Not part of `npm test`: run it before a release, at the start, middle and end of a month and on 29 February
 # (README, "Tests").
@@ -27,4 +28,4 @@ echo "== the suite at $(date -u -d "@$(($(date +%s) + offset))" '+%Y-%m-%d %H:%M
 unset DATABASE_URL TEST_ADMIN_DATABASE_URL
 REDIS_URL="redis://127.0.0.1:$redis_port" LOCAL_SERVICES=always LOCAL_SERVICES_DIR="$dir" \
   faketime -f "+${offset}" npx vitest run --exclude 'test/web/**' --exclude 'test/reports/shared-page.test.ts' --exclude 'test/mail/flow.test.ts' \
-  --exclude 'test/operations/redis-cluster.test.ts' "$@"
+  --exclude 'test/operations/redis-cluster.test.ts' --exclude 'test/operations/local-services.test.ts' "$@"
