@@ -237,6 +237,19 @@ describe("cuts in real clips (labelled by eye: bench/analysis-eval/real/manifest
     expect(near(set.cuts, [6.9, 12.9, 18])).toBe(true);
   }, 60_000);
 
+  it("takes text coming onto a blank card or going from it for the same card, not a cut", async () => {
+    // A subtitle strip: each line shown on black, black between them; labelled no cut (the scan found 11 before).
+    const strip = await extract("subtitle-strip-zh");
+    expect(strip.cuts.length).toBeLessThanOrEqual(1);
+    // An advertisement's white card from 22.1 s, its text appearing at 24 s; the next shot at 26.3 s.
+    const ad = await extract("ad-text-card");
+    expect(ad.cuts.filter((c) => c > 22.8 && c < 25.8)).toEqual([]);
+    expect(near(ad.cuts, [22.1, 26.3])).toBe(true);
+    // A dark shot after a dip to black is still a new shot (its picture moves).
+    const trailer = await extract("sintel-trailer");
+    expect(near(trailer.cuts, [12, 16.5])).toBe(true);
+  }, 60_000);
+
   it("finds a crossfade and a wipe between real shots, each once, near its middle", async () => {
     // Three 3-s shots of the tuning clips, joined by ffmpeg's xfade: a fade from 2.2 to 3.0 s, a wipe from 4.4 to 5.2 s.
     const clip = (id: string) => fileURLToPath(new URL(`../../bench/analysis-eval/real/clips/${id}.mp4`, import.meta.url));

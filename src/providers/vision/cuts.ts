@@ -16,7 +16,8 @@
  *    of text on a still picture (a caption switching, terminal lines appearing: `textOnly`).
  * 4. A rule for fades: a short stretch of near-black (or near-white) uniform frames between two shots is one cut,
  *    placed where the next shot begins to show; a long one is a card, a shot of its own; a fade in at the start
- *    and a fade out at the end are none, and the hard edges into and out of such a stretch are not counted again.
+ *    and a fade out at the end are none, and the hard edges into and out of such a stretch are not counted again;
+ *    text coming onto such a blank or leaving it is the same card, no cut (`textOnCard`).
  * 5. Transitions (a dissolve, a wipe, an editor's reveal): frames a window apart that are two shots, with the frames
  *    between made of them (`gradualCuts`).
  */
@@ -175,7 +176,7 @@ export function findCuts(f: ScannedFrames): number[] {
     if (s.textOnly || isFlash(f, stats, mask, i) || shiftExplains(f, mask, i)) continue;
     cuts.push(s.seconds);
   }
-  cuts.push(...dips(stats));
+  cuts.push(...dips(f, stats));
   cuts.push(...gradualCuts(f, mask, stats, cuts));
   return spaced(cuts.sort((a, b) => a - b));
 }
@@ -424,9 +425,11 @@ function blockDifference(a: Uint8Array, b: Uint8Array, width: number, bx: number
 /**
  * Cuts at stretches of blank frames (of one kind: dark or bright). A short one (under CARD_SECONDS) between two
  * shots is a dip: one cut, where the next shot begins to show. A long one is a shot of its own (a white or black
- * card): cuts where it begins and ends. Neither counts at the very start (a fade in, a black opening) or end (a fade out).
+ * card): cuts where it begins and ends. Neither counts at the very start (a fade in, a black opening) or end (a fade
+ * out), nor where text appears on the blank or leaves it (`textOnCard`): a title typed onto a white card, a subtitle
+ * strip's line coming and going on black, are the same card, not a new shot.
  */
-function dips(stats: FrameStats[]): number[] {
+function dips(f: ScannedFrames, stats: FrameStats[]): number[] {
   const cuts: number[] = [];
   const kind = (s: FrameStats) => (isBlank(s) ? (s.mean < DARK_MEAN ? "dark" : "bright") : null);
   let i = 0;
@@ -439,10 +442,37 @@ function dips(stats: FrameStats[]): number[] {
     const start = i;
     while (i < stats.length && kind(stats[i]!) === k) i++;
     const card = stats[Math.min(i, stats.length - 1)]!.seconds - stats[start]!.seconds >= CARD_SECONDS;
-    if (card && start > 0) cuts.push(stats[start]!.seconds);
-    if (i < stats.length && start > 0) cuts.push(stats[i]!.seconds);
+    const level = stats[start]!.mean;
+    if (card && start > 0 && !textOnCard(f, start - 1, -1, level)) cuts.push(stats[start]!.seconds);
+    if (i < stats.length && start > 0 && !textOnCard(f, i, 1, level)) cuts.push(stats[i]!.seconds);
   }
   return cuts;
+}
+
+/** Share of a frame within this many grey levels of a blank stretch's level: the blank itself, around text on it... */
+const CARD_LEVEL = 16;
+/** ...at least this share of the frame next to the blank and of the frame half a second further on... */
+const CARD_KEPT = 0.8;
+/** ...and about the same share in both (within this): the text stays still, where a dark shot's picture moves. */
+const CARD_STILL = 0.03;
+
+/**
+ * Whether frame `i`, next to a blank stretch of grey level `level` (before it when `toward` is -1, after it when 1), is
+ * that blank with text on it: most of the frame keeps the blank's level, there and half a second further from the
+ * blank, by the same share. The real clips' text on a white card or a black strip kept 83-97 % of the frame, the
+ * same share each time; a dark shot after a dip to black kept 77-89 %, changing as its picture moved.
+ */
+function textOnCard(f: ScannedFrames, i: number, toward: 1 | -1, level: number): boolean {
+  const size = f.width * f.height;
+  const kept = (j: number) => {
+    const frame = frameAt(f, j);
+    let n = 0;
+    for (let p = 0; p < size; p++) if (Math.abs(frame[p]! - level) <= CARD_LEVEL) n++;
+    return n / size;
+  };
+  const further = Math.min(frameCount(f) - 1, Math.max(0, i + toward * Math.round(f.fps / 2)));
+  const [near, far] = [kept(i), kept(further)];
+  return near >= CARD_KEPT && far >= CARD_KEPT && Math.abs(near - far) <= CARD_STILL;
 }
 
 function spaced(cuts: number[]): number[] {
