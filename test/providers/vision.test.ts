@@ -166,6 +166,10 @@ describe("ffmpeg keyframes", () => {
     expect(textMoments([1.7], keyframes, 10, 12)).toEqual([2]);
     // A change at the last frame is read once, as the last frame (a time twice made ffmpeg write one frame for two).
     expect(textMoments([2.9], [{ seconds: 0 }], 3, 12, { cuts: [], frames: [{ seconds: 2.9, blockChange: 30 }] })).toEqual([2.9]);
+    // An advertisement's short shots: a word for 0.5 s (2-2.5 s), a title for 0.8 s (4-4.8 s) whose middle is 0.7 s from
+    // the next shot's keyframe. That keyframe shows another picture: both are read.
+    const short = [{ seconds: 0 }, { seconds: 1.5 }, { seconds: 2.8 }, { seconds: 5.1 }];
+    expect(textMoments([], short, 10, 12, { cuts: [2, 2.5, 4, 4.8], frames: still })).toEqual([2.3, 4.4]);
     // More shots than the cap: their middles spread over the whole video, not the first twelve.
     const cuts = Array.from({ length: 59 }, (_, i) => i + 1);
     const spreadOver = textMoments([], [{ seconds: 0 }], 60, 12, { cuts, frames: [] });
@@ -239,8 +243,18 @@ describe("cuts in real clips (labelled by eye: bench/analysis-eval/real/manifest
 
   it("takes text coming onto a blank card or going from it for the same card, not a cut", async () => {
     // A subtitle strip: each line shown on black, black between them; labelled no cut (the scan found 11 before).
-    const strip = await extract("subtitle-strip-zh");
+    const strip = await new FfmpegKeyframeProvider().extract(
+      fileURLToPath(new URL("../../bench/analysis-eval/real/clips/subtitle-strip-zh.mp4", import.meta.url)),
+      { workDir: await mkdtemp(join(root, "strip-")), maxKeyframes: 12 },
+    );
     expect(strip.cuts.length).toBeLessThanOrEqual(1);
+    // Each line coming onto the black is read just after it comes (a text moment), as a subtitle switching is.
+    const moments = strip.textMoments!.map((m) => m.seconds);
+    for (const shown of [3.8, 8, 11.1, 20.3, 22.5])
+      expect(
+        moments.some((m) => m >= shown - 0.15 && m <= shown + 0.5),
+        `${shown} s in ${moments}`,
+      ).toBe(true);
     // An advertisement's white card from 22.1 s, its text appearing at 24 s; the next shot at 26.3 s.
     const ad = await extract("ad-text-card");
     expect(ad.cuts.filter((c) => c > 22.8 && c < 25.8)).toEqual([]);

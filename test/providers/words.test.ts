@@ -16,6 +16,8 @@ describe("words run together", () => {
     expect(spaceGluedWords("Don'tbuy a robot vacuum")).toBe("Don't buy a robot vacuum");
     expect(spaceGluedWords("HowI paid off$30k in 2 years")).toBe("How I paid off $30k in 2 years");
     expect(spaceGluedWords("You won\u2019tbelieve what this cost")).toBe("You won\u2019t believe what this cost");
+    expect(spaceGluedWords("Google Pixel9")).toBe("Google Pixel 9");
+    expect(spaceGluedWords("My top10 tips, part2")).toBe("My top 10 tips, part 2");
   });
 
   it("leaves words, names and handles alone", () => {
@@ -25,6 +27,11 @@ describe("words run together", () => {
       "Sukehiro",
       "www.bcastell.com",
       "@jc32d0604",
+      "@travel22",
+      "#summer2024",
+      "site2.com",
+      "Windows 11",
+      "mp3",
       "understanding",
       "O'Donnell's",
       "Don't",

@@ -314,8 +314,10 @@ export function overlayChanges(stats: FrameStats[], cuts: number[]): number[] {
   const changes: number[] = [];
   for (let i = 1; i < stats.length; i++) {
     const s = stats[i]!;
-    // A text change that scores like a cut (a caption switching on a still screen) is no cut (`textOnly`): it is one of these.
-    if (s.blockChange < OVERLAY_MIN_CHANGE || (s.score >= MIN_SCORE && !s.textOnly)) continue;
+    // A text change that scores like a cut (a caption switching on a still screen) is no cut (`textOnly`): it is one of these;
+    // so is text coming onto a blank card or leaving it, where the dip rule found no cut (`textOnCard`; the check below).
+    const intoOrOutOfBlank = isBlank(s) || isBlank(stats[i - 1]!);
+    if (s.blockChange < OVERLAY_MIN_CHANGE || (s.score >= MIN_SCORE && !s.textOnly && !intoOrOutOfBlank)) continue;
     // The neighbours' level: the fourth smallest of six, so a change spread over two frames still stands out.
     const around = [...stats.slice(Math.max(1, i - NEIGHBOURS), i), ...stats.slice(i + 1, i + 1 + NEIGHBOURS)]
       .map((n) => n.blockChange)

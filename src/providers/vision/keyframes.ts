@@ -32,6 +32,8 @@ const SCAN_FPS = 10;
 const SCAN_SIZE = 96;
 /** A scene's keyframe is taken this long after its cut: the new scene's text has usually appeared by then. */
 const AFTER_CUT_SECONDS = 0.3;
+/** A shot this long or longer with no keyframe is read at its middle (three scanned frames; a shorter one is a flash). */
+const MIN_SHOT_READ = 0.3;
 /** Two picked frames closer than this show the same thing: the later pick is dropped. */
 const MIN_GAP_SECONDS = 0.7;
 /** A frame inside the hook window (the first 3 s), taken whatever the spacing: overlays often appear just after the first frame. */
@@ -258,7 +260,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
  * 3. just after each change of part of the frame without a cut (a subtitle or a caption switching), unless a frame
  *    read within MIN_GAP_SECONDS after the change saw it already (a frame read before it did not: a subtitle of 0.7 s
  *    between two keyframes a second apart), spread evenly over the changes when there are more than the room left.
- * Shots' middles keep MIN_GAP_SECONDS from the keyframes; the last frame is read when it is a scan's step from the last read.
+ * A shot is read when it lasts MIN_SHOT_READ or more; the last frame when it is a scan's step from the last read.
  */
 export function textMoments(
   changes: number[],
@@ -270,14 +272,14 @@ export function textMoments(
   if (cap <= 0) return [];
   const last = Math.max(0, durationSeconds - 0.1);
   const keyframeTimes = keyframes.map((k) => k.seconds);
-  // The middles of the shots no keyframe fell in (the first shot always has the first frame).
+  // The middles of the shots no keyframe fell in (the first shot always has the first frame). A keyframe of the next
+  // shot, however near, shows another picture: an advertisement's 0.8-s title shot between two keyframes 0.7 s from its
+  // middle was never read, nor its 0.5-s shots of a word each.
   const middles: number[] = [];
   const bounds = [0, ...shots.cuts, durationSeconds];
   for (let i = 1; i < bounds.length - 1; i++) {
     const [from, to] = [bounds[i]!, bounds[i + 1]!];
-    const middle = round1((from + to) / 2);
-    const near = [...keyframeTimes, ...middles].some((t) => (t >= from && t < to) || Math.abs(t - middle) < MIN_GAP_SECONDS);
-    if (to - from >= MIN_GAP_SECONDS && !near) middles.push(middle);
+    if (to - from >= MIN_SHOT_READ && !keyframeTimes.some((t) => t >= from && t < to)) middles.push(round1((from + to) / 2));
   }
   // The last frame, when the screen changed after the last frame read before it.
   const lastFrame = (reads: number[]): number | null => {

@@ -60,6 +60,12 @@ const CONTRACTION_GLUED = /(\p{L}['\u2019](?:t|s|re|ve|ll|d|m))(\p{L}{2,})/giu;
 /** A word run into the pronoun after it ("HowI", "WhatI"): too short for the word list's split, and common in captions. */
 const I_GLUED = /\b(\p{Lu}?\p{Ll}+)I\b/gu;
 
+/**
+ * A word run into the short number after it ("Pixel9", "Top10", "Part2"): PaddleOCR drops a narrow space before a digit.
+ * Not in a handle, a hashtag, an address or a name with digits of its own ("@travel22", "site2.com", "jc32d0604").
+ */
+const NUMBER_GLUED = /(?<![@#\p{L}\p{N}._/-])(\p{L}{3,})(\d{1,3})(?![\p{L}\p{N}._/@-])/gu;
+
 /** A glued run is at least this long: shorter unknown words are names and misreadings, not words run together. */
 const MIN_GLUED = 7;
 
@@ -70,8 +76,8 @@ const MIN_GLUED = 7;
  * not a reading), and one of them is among the 500 most frequent or all among the 5,000 most frequent (glued English has
  * its small words: "thebest", "keyfor"; a name cut in pieces, "Ku berne tes", has not).
  * A sentence sign glued to the next word gets its space ("selection.Enter" → "selection. Enter"), and so do a
- * contraction's ending ("Don'tbuy" → "Don't buy"), a capital I after a word ("HowI" → "How I") and a price after a
- * word ("off$30k" → "off $30k").
+ * contraction's ending ("Don'tbuy" → "Don't buy"), a capital I after a word ("HowI" → "How I"), a price after a
+ * word ("off$30k" → "off $30k") and a short number after a word ("Pixel9" → "Pixel 9").
  */
 export function spaceGluedWords(text: string): string {
   const spaced = text
@@ -80,7 +86,8 @@ export function spaceGluedWords(text: string): string {
       COMMON.has(next.toLowerCase()) ? `${contraction} ${next}` : whole,
     )
     .replace(I_GLUED, (whole, word: string) => (COMMON.has(word.toLowerCase()) ? `${word} I` : whole))
-    .replace(/(\p{Ll})(\$\d)/gu, "$1 $2");
+    .replace(/(\p{Ll})(\$\d)/gu, "$1 $2")
+    .replace(NUMBER_GLUED, (whole, word: string, number: string) => (COMMON.has(word.toLowerCase()) ? `${word} ${number}` : whole));
   return spaced.replace(LETTER_RUNS, (run) => (run.length < MIN_GLUED || listed(run) ? run : splitRun(run)));
 }
 
