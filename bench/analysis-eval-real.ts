@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- analysis-eval-real`: the real part of the analysis evaluation set, 31 short videos from public
+ * `npm run bench -- analysis-eval-real`: the real part of the analysis evaluation set, short videos from public
  * repositories kept in bench/analysis-eval/real/ (sources, licences and how they were labelled: its manifest.json),
  * through the real visual stage (`lookAtVideo` with the configured providers), scored per field against the labels
  * (./analysis-eval/real-metrics.ts): on-screen text recall (English words; the other scripts' words and
@@ -8,7 +8,7 @@
  * The clips marked `heldOut` (chosen before any tuning, fixed in the manifest's first commit, or added later with
  * `addedToHeldOut`, labelled before anything ran on them) are the measure: no threshold was set looking at them.
  * Both parts are reported, and the held-out part's first clips and each later addition apart; the misses of an addition
- * not in the manifest's `readParts` are not printed (BENCH_SHOW_FRESH=1 prints them). Targets on the held-out
+ * not in the manifest's `readParts` are not printed, here nor by the cuts alone (BENCH_SHOW_FRESH=1 prints them). Targets on the held-out
  * part: English words ≥ 90 %, other scripts ≥ 75 %, no line of noise, cut count ±1 on ≥ 90 % of videos, cut-time
  * F1 ≥ 0.85; the process exits 1 when one is missed. BENCH_REAL_PART=tuning|held-out runs one part (and writes
  * nothing); BENCH_EVAL_ONLY=id,id runs those clips only. Writes the `analysis-eval-real` section of bench/RESULTS.md.
@@ -155,19 +155,31 @@ function details(name: string, s: PartScore): string[] {
  * whoever reads them then adds the part to `readParts`.
  */
 function heldOutDetails(seen: Seen[], unread: string[]): string[] {
-  const hide = process.env.BENCH_SHOW_FRESH === "1" ? [] : unread;
+  const hide = hidden(unread);
   const shown = scorePart(seen.filter((s) => s.clip.heldOut && !hide.includes(s.clip.addedToHeldOut ?? "")));
-  const note = hide.length
+  return [...details("held out", shown), ...hiddenNote(hide)];
+}
+
+/** The unread additions whose misses stay unprinted (none with BENCH_SHOW_FRESH=1). */
+const hidden = (unread: string[]) => (process.env.BENCH_SHOW_FRESH === "1" ? [] : unread);
+
+const hiddenNote = (hide: string[]) =>
+  hide.length
     ? [
         `The misses of the clips added ${hide.join(", ")} are not printed (\`BENCH_SHOW_FRESH=1\` prints them): they stay unread for the next measure.`,
         "",
       ]
     : [];
-  return [...details("held out", shown), ...note];
-}
+
+/** The held-out additions no one has read the misses of: every addition not in the manifest's `readParts`. */
+const unreadParts = (clips: RealClip[], readParts: string[] = []) =>
+  [
+    ...new Set(clips.flatMap((c) => (c.heldOut && c.addedToHeldOut && !readParts.includes(c.addedToHeldOut) ? [c.addedToHeldOut] : []))),
+  ].sort();
 
 /** The cuts alone, both parts: the keyframe provider's cut times against the labels. */
-async function cutsOnly(clips: RealClip[], root: string): Promise<string> {
+async function cutsOnly(clips: RealClip[], root: string, unread: string[]): Promise<string> {
+  const hide = hidden(unread);
   const provider = new FfmpegKeyframeProvider();
   const rows: string[] = [];
   const misses: string[] = [];
@@ -178,7 +190,8 @@ async function cutsOnly(clips: RealClip[], root: string): Promise<string> {
       const set = await provider.extract(join(DIR, clip.file), { workDir: await mkdtemp(join(root, `${clip.id}-`)), maxKeyframes: 1 });
       const score = scoreCuts(clip.labels.cutSeconds, set.cuts);
       scores.push(score);
-      if (!score.countWithinOne || score.falsePositives || score.falseNegatives)
+      const unprinted = hide.includes(clip.addedToHeldOut ?? "");
+      if (!unprinted && (!score.countWithinOne || score.falsePositives || score.falseNegatives))
         misses.push(`- ${part}: \`${clip.id}\` labelled ${JSON.stringify(clip.labels.cutSeconds)}, found ${JSON.stringify(set.cuts)}`);
     }
     const ok = scores.filter((c) => c.countWithinOne).length;
@@ -199,7 +212,10 @@ async function cutsOnly(clips: RealClip[], root: string): Promise<string> {
     "Misses:",
     "",
     ...misses,
-  ].join("\n");
+    ...(hide.length ? ["", ...hiddenNote(hide)] : []),
+  ]
+    .join("\n")
+    .trimEnd();
 }
 
 async function main(): Promise<void> {
@@ -210,7 +226,9 @@ async function main(): Promise<void> {
   const clips = manifest.clips.filter((c) => (!only || only.includes(c.id)) && (!part || (part === "held-out" ? c.heldOut : !c.heldOut)));
   const root = await mkdtemp(join(tmpdir(), "analysis-eval-real-"));
   if (process.env.BENCH_REAL_CUTS) {
-    const markdown = await cutsOnly(clips, root).finally(() => rm(root, { recursive: true, force: true }));
+    const markdown = await cutsOnly(clips, root, unreadParts(clips, manifest.readParts)).finally(() =>
+      rm(root, { recursive: true, force: true }),
+    );
     console.log(`\n${markdown}`);
     if (!only && !part) await writeSection("analysis-eval-real-cuts", markdown);
     return;
@@ -267,7 +285,10 @@ async function main(): Promise<void> {
     "",
     ...heldOutDetails(
       seen,
-      added.filter((when) => !(manifest.readParts ?? []).includes(when)),
+      unreadParts(
+        seen.map((s) => s.clip),
+        manifest.readParts,
+      ),
     ),
     ...details("tuning", tuning),
   ];
