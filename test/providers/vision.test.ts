@@ -170,6 +170,10 @@ describe("ffmpeg keyframes", () => {
     // the next shot's keyframe. That keyframe shows another picture: both are read.
     const short = [{ seconds: 0 }, { seconds: 1.5 }, { seconds: 2.8 }, { seconds: 5.1 }];
     expect(textMoments([], short, 10, 12, { cuts: [2, 2.5, 4, 4.8], frames: still })).toEqual([2.3, 4.4]);
+    // 0.3 s is three scanned frames wherever it starts (1.2 - 0.9 is 0.2999… in floating point); 0.2 s is a flash.
+    const kf = [{ seconds: 0 }, { seconds: 2.8 }];
+    expect(textMoments([], kf, 10, 12, { cuts: [0.9, 1.2, 2.5], frames: still })).toEqual([1.1, 1.9]);
+    expect(textMoments([], kf, 10, 12, { cuts: [0.9, 1.1, 2.5], frames: still })).toEqual([1.8]);
     // More shots than the cap: their middles spread over the whole video, not the first twelve.
     const cuts = Array.from({ length: 59 }, (_, i) => i + 1);
     const spreadOver = textMoments([], [{ seconds: 0 }], 60, 12, { cuts, frames: [] });
@@ -241,27 +245,102 @@ describe("cuts in real clips (labelled by eye: bench/analysis-eval/real/manifest
     expect(near(set.cuts, [6.9, 12.9, 18])).toBe(true);
   }, 60_000);
 
-  it("takes text coming onto a blank card or going from it for the same card, not a cut", async () => {
-    // A subtitle strip: each line shown on black, black between them; labelled no cut (the scan found 11 before).
+  it("takes a subtitle strip's lines coming and going on black for one card, and reads each line as it comes", async () => {
+    // Labelled no cut (the scan found 11 before: one at every line coming out of the black between lines).
     const strip = await new FfmpegKeyframeProvider().extract(
       fileURLToPath(new URL("../../bench/analysis-eval/real/clips/subtitle-strip-zh.mp4", import.meta.url)),
       { workDir: await mkdtemp(join(root, "strip-")), maxKeyframes: 12 },
     );
     expect(strip.cuts.length).toBeLessThanOrEqual(1);
-    // Each line coming onto the black is read just after it comes (a text moment), as a subtitle switching is.
-    const moments = strip.textMoments!.map((m) => m.seconds);
-    for (const shown of [3.8, 8, 11.1, 20.3, 22.5])
+    // Each line is read soon after it comes out of the black (a keyframe or a text moment within 0.8 s).
+    const read = [...strip.keyframes, ...strip.textMoments!].map((m) => m.seconds);
+    for (const shown of [3.8, 8, 11.1, 17.5, 20.3, 22.5])
       expect(
-        moments.some((m) => m >= shown - 0.15 && m <= shown + 0.5),
-        `${shown} s in ${moments}`,
+        read.some((t) => t >= shown - 0.05 && t <= shown + 0.8),
+        `${shown} s in ${read}`,
       ).toBe(true);
+  }, 60_000);
+
+  it("takes text typed onto a white card for the same card, and a dark shot after a dip to black for a new one", async () => {
     // An advertisement's white card from 22.1 s, its text appearing at 24 s; the next shot at 26.3 s.
     const ad = await extract("ad-text-card");
     expect(ad.cuts.filter((c) => c > 22.8 && c < 25.8)).toEqual([]);
     expect(near(ad.cuts, [22.1, 26.3])).toBe(true);
-    // A dark shot after a dip to black is still a new shot (its picture moves).
+    // A trailer's dark shot after a dip (12 s): its picture moves, so it is a new shot; the same inside letterbox bars
+    // (the trailer posted in a vertical frame: the bars are black as the dip is, and do not count as its blank).
+    const labelled = [5.2, 9.3, 12, 13.9, 16.5, 18.1, 21.9, 23.8, 25.9, 27.4, 28.3];
     const trailer = await extract("sintel-trailer");
-    expect(near(trailer.cuts, [12, 16.5])).toBe(true);
+    expect(trailer.cuts).toHaveLength(labelled.length);
+    expect(near(trailer.cuts, labelled)).toBe(true);
+    const vertical = join(root, "sintel-vertical.mp4");
+    const clip = fileURLToPath(new URL("../../bench/analysis-eval/real/clips/sintel-trailer.mp4", import.meta.url));
+    await runProgram(
+      "test",
+      "ffmpeg",
+      [
+        "-v",
+        "error",
+        "-y",
+        "-i",
+        clip,
+        "-vf",
+        "scale=406:-2,pad=406:720:0:(oh-ih)/2:black",
+        "-an",
+        "-c:v",
+        "libx264",
+        "-preset",
+        "veryfast",
+        vertical,
+      ],
+      { timeoutMs: 30_000 },
+    );
+    const padded = await new FfmpegKeyframeProvider().extract(vertical, {
+      workDir: await mkdtemp(join(root, "vertical-")),
+      maxKeyframes: 4,
+    });
+    expect(near(padded.cuts, labelled)).toBe(true);
+  }, 60_000);
+
+  it("finds the cut of a picture dipping to black into a title, and reads lines shown on black one after another", async () => {
+    // A picture to 2 s, black to 2.6 s, then THE END on black: the title card is a new shot, begun at 2 s.
+    // Then lines on black 1-2 s, 2.4-3.4 s and 4-5 s (0.4-0.6 s of black between): each read as it comes.
+    const font = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
+    const title = join(root, "dip-title.mp4");
+    const lines = join(root, "lines-on-black.mp4");
+    const text = (t: string, from: number, to: number) =>
+      `drawtext=fontfile=${font}:text='${t}':fontsize=40:fontcolor=white:x=(w-tw)/2:y=(h-th)/2:enable='between(t,${from},${to})'`;
+    await runProgram(
+      "test",
+      "ffmpeg",
+      ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=640x360:r=30:d=2", "-f", "lavfi", "-i", "color=black:s=640x360:r=30:d=0.6"]
+        .concat(["-f", "lavfi", "-i", "color=black:s=640x360:r=30:d=3", "-filter_complex"])
+        .concat([`[2:v]${text("THE END", 0, 3)}[t];[0:v][1:v][t]concat=n=3:v=1:a=0,format=yuv420p`])
+        .concat(["-c:v", "libx264", "-preset", "veryfast", title]),
+      { timeoutMs: 30_000 },
+    );
+    const dip = await new FfmpegKeyframeProvider().extract(title, { workDir: await mkdtemp(join(root, "dip-")), maxKeyframes: 4 });
+    expect(dip.cuts).toHaveLength(1);
+    expect(near(dip.cuts, [2])).toBe(true);
+    await runProgram(
+      "test",
+      "ffmpeg",
+      ["-v", "error", "-y", "-f", "lavfi", "-i", "color=black:s=640x360:r=30:d=6", "-vf"]
+        .concat([`${text("FIRST LINE", 1, 2)},${text("SECOND LINE", 2.4, 3.4)},${text("THIRD LINE", 4, 5)},format=yuv420p`])
+        .concat(["-c:v", "libx264", "-preset", "veryfast", lines]),
+      { timeoutMs: 30_000 },
+    );
+    const shown = await new FfmpegKeyframeProvider().extract(lines, { workDir: await mkdtemp(join(root, "lines-")), maxKeyframes: 12 });
+    expect(shown.cuts).toEqual([]);
+    const read = [...shown.keyframes, ...shown.textMoments!].map((k) => k.seconds);
+    for (const [from, to] of [
+      [1, 2],
+      [2.4, 3.4],
+      [4, 5],
+    ] as const)
+      expect(
+        read.some((t) => t > from && t < to),
+        `${from}-${to} s in ${read}`,
+      ).toBe(true);
   }, 60_000);
 
   it("finds a crossfade and a wipe between real shots, each once, near its middle", async () => {

@@ -18,6 +18,7 @@ describe("words run together", () => {
     expect(spaceGluedWords("You won\u2019tbelieve what this cost")).toBe("You won\u2019t believe what this cost");
     expect(spaceGluedWords("Google Pixel9")).toBe("Google Pixel 9");
     expect(spaceGluedWords("My top10 tips, part2")).toBe("My top 10 tips, part 2");
+    expect(spaceGluedWords("Meet Pixel9.")).toBe("Meet Pixel 9.");
   });
 
   it("leaves words, names and handles alone", () => {
@@ -28,10 +29,11 @@ describe("words run together", () => {
       "www.bcastell.com",
       "@jc32d0604",
       "@travel22",
-      "#summer2024",
+      "#summer22",
       "site2.com",
-      "Windows 11",
-      "mp3",
+      "IPv6 and float32",
+      "Use code SAVE20",
+      "HTML5",
       "understanding",
       "O'Donnell's",
       "Don't",

@@ -17,7 +17,7 @@
  * 4. A rule for fades: a short stretch of near-black (or near-white) uniform frames between two shots is one cut,
  *    placed where the next shot begins to show; a long one is a card, a shot of its own; a fade in at the start
  *    and a fade out at the end are none, and the hard edges into and out of such a stretch are not counted again;
- *    text coming onto such a blank or leaving it is the same card, no cut (`textOnCard`).
+ *    text coming onto such a blank or leaving it is the same card, no cut (`textOnBlank`).
  * 5. Transitions (a dissolve, a wipe, an editor's reveal): frames a window apart that are two shots, with the frames
  *    between made of them (`gradualCuts`).
  */
@@ -67,8 +67,8 @@ export interface FrameStats {
 export const frameCount = (f: ScannedFrames) => Math.floor(f.pixels.length / (f.width * f.height));
 const frameAt = (f: ScannedFrames, i: number) => f.pixels.subarray(i * f.width * f.height, (i + 1) * f.width * f.height);
 
-/** The moving pixels: a mask of 1 where a pixel's range over the video reaches STATIC_RANGE (all 1 when too few do). */
-export function movingMask(f: ScannedFrames): Uint8Array {
+/** The moving pixels: a mask of 1 where a pixel's range over the video reaches STATIC_RANGE (all 1 when too few do, unless `exact`). */
+export function movingMask(f: ScannedFrames, exact = false): Uint8Array {
   const size = f.width * f.height;
   const min = new Uint8Array(size).fill(255);
   const max = new Uint8Array(size);
@@ -88,7 +88,7 @@ export function movingMask(f: ScannedFrames): Uint8Array {
       moving++;
     }
   }
-  return moving >= size * MIN_MOVING_SHARE ? mask : mask.fill(1);
+  return exact || moving >= size * MIN_MOVING_SHARE ? mask : mask.fill(1);
 }
 
 function meanStd(frame: Uint8Array, mask: Uint8Array): { mean: number; std: number } {
@@ -306,18 +306,19 @@ const OVERLAY_RATIO = 2.5;
 
 /**
  * When something appears, changes or goes in part of the frame without a cut: a subtitle or a caption switching, a
- * line of a screen recording, a title. It shows as one frame in which some block changes far more than in the frames
- * around it, while the frame as a whole scores no cut. Seconds, ascending, none within two shortest shots of a cut
- * or of the one before.
+ * line of a screen recording, a title, a line coming onto a black or white card. It shows as one frame in which some
+ * block changes far more than in the frames around it, while no cut was found there. Seconds, ascending, none within
+ * two shortest shots of a cut or of the one before.
  */
 export function overlayChanges(stats: FrameStats[], cuts: number[]): number[] {
   const changes: number[] = [];
   for (let i = 1; i < stats.length; i++) {
     const s = stats[i]!;
     // A text change that scores like a cut (a caption switching on a still screen) is no cut (`textOnly`): it is one of these;
-    // so is text coming onto a blank card or leaving it, where the dip rule found no cut (`textOnCard`; the check below).
-    const intoOrOutOfBlank = isBlank(s) || isBlank(stats[i - 1]!);
-    if (s.blockChange < OVERLAY_MIN_CHANGE || (s.score >= MIN_SCORE && !s.textOnly && !intoOrOutOfBlank)) continue;
+    // so is text coming onto a blank card (the dip rule's to judge: when it made a cut there, the check for cuts nearby
+    // below drops this). Text leaving it is not: what is left to read then is the blank.
+    const ontoBlank = isBlank(stats[i - 1]!) && !isBlank(s);
+    if (s.blockChange < OVERLAY_MIN_CHANGE || (s.score >= MIN_SCORE && !s.textOnly && !ontoBlank)) continue;
     // The neighbours' level: the fourth smallest of six, so a change spread over two frames still stands out.
     const around = [...stats.slice(Math.max(1, i - NEIGHBOURS), i), ...stats.slice(i + 1, i + 1 + NEIGHBOURS)]
       .map((n) => n.blockChange)
@@ -428,11 +429,13 @@ function blockDifference(a: Uint8Array, b: Uint8Array, width: number, bx: number
  * Cuts at stretches of blank frames (of one kind: dark or bright). A short one (under CARD_SECONDS) between two
  * shots is a dip: one cut, where the next shot begins to show. A long one is a shot of its own (a white or black
  * card): cuts where it begins and ends. Neither counts at the very start (a fade in, a black opening) or end (a fade
- * out), nor where text appears on the blank or leaves it (`textOnCard`): a title typed onto a white card, a subtitle
+ * out), nor where text appears on the blank or leaves it (`textOnBlank`): a title typed onto a white card, a subtitle
  * strip's line coming and going on black, are the same card, not a new shot.
  */
 function dips(f: ScannedFrames, stats: FrameStats[]): number[] {
   const cuts: number[] = [];
+  let bars: Region | undefined;
+  const textOnCard = (i: number, toward: 1 | -1, level: number) => textOnBlank(f, i, toward, level, (bars ??= insideBars(f)));
   const kind = (s: FrameStats) => (isBlank(s) ? (s.mean < DARK_MEAN ? "dark" : "bright") : null);
   let i = 0;
   while (i < stats.length) {
@@ -443,10 +446,17 @@ function dips(f: ScannedFrames, stats: FrameStats[]): number[] {
     }
     const start = i;
     while (i < stats.length && kind(stats[i]!) === k) i++;
+    if (start === 0) continue;
     const card = stats[Math.min(i, stats.length - 1)]!.seconds - stats[start]!.seconds >= CARD_SECONDS;
-    const level = stats[start]!.mean;
-    if (card && start > 0 && !textOnCard(f, start - 1, -1, level)) cuts.push(stats[start]!.seconds);
-    if (i < stats.length && start > 0 && !textOnCard(f, i, 1, level)) cuts.push(stats[i]!.seconds);
+    // Text on the blank on either side (the card's own level, as each edge's blank frame shows it).
+    const textBefore = textOnCard(start - 1, -1, stats[start]!.mean);
+    const textAfter = i < stats.length && textOnCard(i, 1, stats[i - 1]!.mean);
+    if (card && !textBefore) cuts.push(stats[start]!.seconds);
+    // A fade out at the end; a shot shorter than MIN_SHOT_SECONDS at the end is none (as for the spike rule).
+    if (i >= stats.length || stats[i]!.seconds > stats.at(-1)!.seconds - MIN_SHOT_SECONDS) continue;
+    if (!textAfter) cuts.push(stats[i]!.seconds);
+    // A picture (not text on the blank) dipping into a title on it: the title card is the new shot, begun with the blank.
+    else if (!card && blankShare(f, start - 1, stats[start]!.mean) < PICTURE_KEPT) cuts.push(stats[start]!.seconds);
   }
   return cuts;
 }
@@ -457,6 +467,8 @@ const CARD_LEVEL = 16;
 const CARD_KEPT = 0.8;
 /** ...and about the same share in both (within this): the text stays still, where a dark shot's picture moves. */
 const CARD_STILL = 0.03;
+/** A frame with less than this share at a blank's level is a picture (a long subtitle line on a strip keeps 78 %). */
+const PICTURE_KEPT = 0.5;
 
 /**
  * Whether frame `i`, next to a blank stretch of grey level `level` (before it when `toward` is -1, after it when 1), is
@@ -464,17 +476,58 @@ const CARD_STILL = 0.03;
  * blank, by the same share. The real clips' text on a white card or a black strip kept 83-97 % of the frame, the
  * same share each time; a dark shot after a dip to black kept 77-89 %, changing as its picture moved.
  */
-function textOnCard(f: ScannedFrames, i: number, toward: 1 | -1, level: number): boolean {
-  const size = f.width * f.height;
-  const kept = (j: number) => {
-    const frame = frameAt(f, j);
-    let n = 0;
-    for (let p = 0; p < size; p++) if (Math.abs(frame[p]! - level) <= CARD_LEVEL) n++;
-    return n / size;
-  };
+function textOnBlank(f: ScannedFrames, i: number, toward: 1 | -1, level: number, inside: Region): boolean {
   const further = Math.min(frameCount(f) - 1, Math.max(0, i + toward * Math.round(f.fps / 2)));
-  const [near, far] = [kept(i), kept(further)];
-  return near >= CARD_KEPT && far >= CARD_KEPT && Math.abs(near - far) <= CARD_STILL;
+  // At the video's first or last frame there is no later picture to tell a still card from a moving shot: a cut.
+  if (further === i) return false;
+  const kept = (j: number, region?: Region) => blankShare(f, j, level, region);
+  // Most of the frame is the blank; and inside the bars, where a letterboxed shot's picture is, nothing moved.
+  const mostly = kept(i) >= CARD_KEPT && kept(further) >= CARD_KEPT;
+  return mostly && Math.abs(kept(i, inside) - kept(further, inside)) <= CARD_STILL;
+}
+
+interface Region {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** The share of frame `j` (of `region`: the whole frame by default) within CARD_LEVEL grey levels of `level`. */
+function blankShare(
+  f: ScannedFrames,
+  j: number,
+  level: number,
+  region: Region = { left: 0, top: 0, right: f.width, bottom: f.height },
+): number {
+  const { left, top, right, bottom } = region;
+  const frame = frameAt(f, j);
+  let n = 0;
+  for (let y = top; y < bottom; y++) for (let x = left; x < right; x++) if (Math.abs(frame[y * f.width + x]! - level) <= CARD_LEVEL) n++;
+  return n / ((right - left) * (bottom - top));
+}
+
+/**
+ * The frame inside its letterbox or pillarbox bars: rows and columns from each edge that never change over the video
+ * (a landscape video posted in a vertical frame). Bars are black like a dip, and would count as the card's blank.
+ * A band of text on black keeps its black where no letter ever comes (above and below a subtitle strip's line) as
+ * bars; the line's own band is what is judged there.
+ */
+function insideBars(f: ScannedFrames): Region {
+  const moving = movingMask(f, true);
+  const rowStill = (y: number) => moving.subarray(y * f.width, (y + 1) * f.width).every((m) => m === 0);
+  const columnStill = (x: number) => {
+    for (let y = 0; y < f.height; y++) if (moving[y * f.width + x]) return false;
+    return true;
+  };
+  let [top, bottom, left, right] = [0, f.height, 0, f.width];
+  while (top < bottom - 1 && rowStill(top)) top++;
+  while (bottom - 1 > top && rowStill(bottom - 1)) bottom--;
+  while (left < right - 1 && columnStill(left)) left++;
+  while (right - 1 > left && columnStill(right - 1)) right--;
+  // Nothing (or next to nothing) moves: no bars to tell, the whole frame.
+  if ((right - left) * (bottom - top) < 0.1 * f.width * f.height) return { left: 0, top: 0, right: f.width, bottom: f.height };
+  return { left, top, right, bottom };
 }
 
 function spaced(cuts: number[]): number[] {

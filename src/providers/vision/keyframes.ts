@@ -279,7 +279,9 @@ export function textMoments(
   const bounds = [0, ...shots.cuts, durationSeconds];
   for (let i = 1; i < bounds.length - 1; i++) {
     const [from, to] = [bounds[i]!, bounds[i + 1]!];
-    if (to - from >= MIN_SHOT_READ && !keyframeTimes.some((t) => t >= from && t < to)) middles.push(round1((from + to) / 2));
+    // Whole scanned frames: cuts are tenths of a second, and 1.2 - 0.9 is 0.2999… in floating point.
+    const frames = Math.round((to - from) * SCAN_FPS);
+    if (frames >= MIN_SHOT_READ * SCAN_FPS && !keyframeTimes.some((t) => t >= from && t < to)) middles.push(round1((from + to) / 2));
   }
   // The last frame, when the screen changed after the last frame read before it.
   const lastFrame = (reads: number[]): number | null => {

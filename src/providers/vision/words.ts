@@ -62,9 +62,15 @@ const I_GLUED = /\b(\p{Lu}?\p{Ll}+)I\b/gu;
 
 /**
  * A word run into the short number after it ("Pixel9", "Top10", "Part2"): PaddleOCR drops a narrow space before a digit.
- * Not in a handle, a hashtag, an address or a name with digits of its own ("@travel22", "site2.com", "jc32d0604").
+ * Not in a handle, a hashtag, an address or a name with digits of its own ("@travel22", "site2.com", "jc32d0604"), nor
+ * a word in capitals (a promo code, "SAVE20"; an acronym, "HTML5") or a technical name (NUMBERED_NAMES: "IPv6",
+ * "float32"), whose number is part of it. "Pixel9Pro" stays as it is.
  */
-const NUMBER_GLUED = /(?<![@#\p{L}\p{N}._/-])(\p{L}{3,})(\d{1,3})(?![\p{L}\p{N}._/@-])/gu;
+const NUMBER_GLUED = /(?<![@#\p{L}\p{N}._/-])(\p{L}{3,})(\d{1,3})(?![\p{L}\p{N}_/@-]|\.[\p{L}\p{N}])/gu;
+/** Words of the list that name things with their number: the number is no word of its own after them. */
+const NUMBERED_NAMES = new Set(["ipv", "float", "int", "uint", "arm", "amd", "base", "win", "utf", "sha", "ios", "mac", "web"]);
+const spacedNumber = (word: string) =>
+  COMMON.has(word.toLowerCase()) && word !== word.toUpperCase() && !NUMBERED_NAMES.has(word.toLowerCase());
 
 /** A glued run is at least this long: shorter unknown words are names and misreadings, not words run together. */
 const MIN_GLUED = 7;
@@ -87,7 +93,7 @@ export function spaceGluedWords(text: string): string {
     )
     .replace(I_GLUED, (whole, word: string) => (COMMON.has(word.toLowerCase()) ? `${word} I` : whole))
     .replace(/(\p{Ll})(\$\d)/gu, "$1 $2")
-    .replace(NUMBER_GLUED, (whole, word: string, number: string) => (COMMON.has(word.toLowerCase()) ? `${word} ${number}` : whole));
+    .replace(NUMBER_GLUED, (whole, word: string, number: string) => (spacedNumber(word) ? `${word} ${number}` : whole));
   return spaced.replace(LETTER_RUNS, (run) => (run.length < MIN_GLUED || listed(run) ? run : splitRun(run)));
 }
 
