@@ -472,9 +472,10 @@ const PICTURE_KEPT = 0.5;
 
 /**
  * Whether frame `i`, next to a blank stretch of grey level `level` (before it when `toward` is -1, after it when 1), is
- * that blank with text on it: most of the frame keeps the blank's level, there and half a second further from the
- * blank, by the same share. The real clips' text on a white card or a black strip kept 83-97 % of the frame, the
- * same share each time; a dark shot after a dip to black kept 77-89 %, changing as its picture moved.
+ * that blank with text on it: most of the whole frame keeps the blank's level, there and half a second further from
+ * the blank, and inside any letterbox bars (`insideBars`, where a letterboxed shot's picture is) by the same share. The
+ * real clips' text on a white card or a black strip kept 83-97 % of the frame, the same share each time; a dark shot
+ * after a dip to black kept 77-89 %, changing as its picture moved.
  */
 function textOnBlank(f: ScannedFrames, i: number, toward: 1 | -1, level: number, inside: Region): boolean {
   const further = Math.min(frameCount(f) - 1, Math.max(0, i + toward * Math.round(f.fps / 2)));
@@ -511,7 +512,7 @@ function blankShare(
  * The frame inside its letterbox or pillarbox bars: rows and columns from each edge that never change over the video
  * (a landscape video posted in a vertical frame). Bars are black like a dip, and would count as the card's blank.
  * A band of text on black keeps its black where no letter ever comes (above and below a subtitle strip's line) as
- * bars; the line's own band is what is judged there.
+ * bars; the stillness of the line's own band is what is judged there.
  */
 function insideBars(f: ScannedFrames): Region {
   const moving = movingMask(f, true);
