@@ -25,12 +25,12 @@ export interface WordEdits {
   referenceWords: number;
 }
 
-/** Lower case, apostrophes kept inside words, every other punctuation mark a word break. */
+/** Lower case, apostrophes kept inside words, every other punctuation mark a word break (a letter's marks are of its word). */
 export function normaliseWords(text: string): string[] {
   return text
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[^\p{L}\p{N}']+/gu, " ")
+    .replace(/[^\p{L}\p{M}\p{N}']+/gu, " ")
     .replace(/(^|\s)'+|'+(?=\s|$)/g, " ")
     .split(/\s+/)
     .filter(Boolean);

@@ -73,7 +73,7 @@ export function textRecall(labels: LabelledLine[], read: ReadLine[]): { english:
   return { english, other };
 }
 
-const letters = (s: string) => [...s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")];
+const letters = (s: string) => [...s.toLowerCase().replace(/[^\p{L}\p{M}\p{N}]/gu, "")];
 
 function lcs(a: string[], b: string[]): number {
   let previous = new Array<number>(b.length + 1).fill(0);
