@@ -430,6 +430,27 @@ describe("on-screen text: PaddleOCR's regions, each line read by the recogniser 
     expect(lines.some((l) => l.text.includes("アイテム庫"))).toBe(true);
   }, 60_000);
 
+  it("reads a real Tamil title with its vowel signs, in Tamil", async () => {
+    // PaddleOCR has no Tamil: its reading is below its own floor, so only tesseract's fallback sees the line.
+    const { lines } = await reader.read(await realFrame("title-ta-write-on", 2.5, 1280));
+    expect(
+      lines.find((l) => l.language === "ta"),
+      JSON.stringify(lines),
+    ).toMatchObject({ text: expect.stringMatching(/^வணக்கம்/) });
+  }, 60_000);
+
+  it("reads rendered lines in Arabic script each in its language's letters", async () => {
+    // tesseract's Arabic model reads the Persian line with Arabic's kaf and yeh ("كانال", "آمديد"): the same shapes, but
+    // no Persian search matches them.
+    for (const [text, language] of [
+      ["هذه أفضل طريقة لتعلم اللغة", "ar"],
+      ["سلام به کانال ما خوش آمدید", "fa"],
+    ] as const) {
+      const { lines } = await reader.read(await renderedLine(text));
+      expect(lines, text).toEqual([expect.objectContaining({ text, language })]);
+    }
+  }, 60_000);
+
   it("joins a list of one-line pages into each page's words and mean confidence", () => {
     const row = (page: number, word: number, conf: number, text: string) => `5\t${page}\t1\t1\t1\t${word}\t0\t0\t10\t10\t${conf}\t${text}`;
     const tsv = [
@@ -451,6 +472,20 @@ describe("on-screen text: PaddleOCR's regions, each line read by the recogniser 
     expect((error as ProviderError).message).toMatch(/sudo apt-get install -y tesseract-ocr-xyz/);
   });
 });
+
+/** One line of text, black on white at 1280×720 in DejaVu Sans (shaped: Arabic script joins its letters), as a keyframe. */
+async function renderedLine(text: string): Promise<{ imagePath: string; grayPath: string }> {
+  const stem = join(root, `line-${Math.random().toString(36).slice(2, 8)}`);
+  await writeFile(`${stem}.txt`, text);
+  const font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  const draw = `drawtext=fontfile=${font}:textfile=${stem}.txt:fontsize=56:fontcolor=black:x=(w-tw)/2:y=(h-th)/2:text_shaping=1`;
+  const args = ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=white:s=1280x720", "-vf", draw, "-frames:v", "1"];
+  await runProgram("test", "ffmpeg", [...args, "-q:v", "3", `${stem}.jpg`], { timeoutMs: 30_000 });
+  await runProgram("test", "ffmpeg", ["-v", "error", "-y", "-i", `${stem}.jpg`, "-vf", "format=gray", `${stem}.pgm`], {
+    timeoutMs: 30_000,
+  });
+  return { imagePath: `${stem}.jpg`, grayPath: `${stem}.pgm` };
+}
 
 /** A keyframe of one of the real clips (bench/analysis-eval/real/), taken as the keyframe provider takes them. */
 async function realFrame(id: string, seconds: number, width?: number): Promise<{ imagePath: string; grayPath: string }> {

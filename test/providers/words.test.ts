@@ -4,7 +4,7 @@
  * Pure functions over the word list of the npm package; quick.
  */
 import { describe, expect, it } from "vitest";
-import { languageOf } from "../../src/providers/vision/languages.js";
+import { languageOf, persianLetters } from "../../src/providers/vision/languages.js";
 import { described, droppedCharacters, paddleIsSure, readsAsWords, stacked } from "../../src/providers/vision/ocr.js";
 import { knownLetterShare, spaceGluedWords } from "../../src/providers/vision/words.js";
 
@@ -58,6 +58,22 @@ describe("English words in a line", () => {
     expect(languageOf("Tu ne vas pas croire ce qui se passe ensuite")).toBe("fr");
     expect(languageOf("Das ist der beste Trick für deinen Morgen")).toBe("de");
     expect(languageOf("NAZA")).toBeNull();
+  });
+
+  it("tells Persian and Urdu from Arabic by their letters, or by franc with kaf and yeh in either form; Tamil by its script", () => {
+    expect(languageOf("هذه أفضل طريقة لتعلم اللغة")).toBe("ar");
+    // Persian as tesseract's Persian model writes it (its own kaf and yeh), and with letters Arabic has not (گ).
+    expect(languageOf("سلام به کانال ما خوش آمدید")).toBe("fa");
+    expect(languageOf("بگو")).toBe("fa");
+    // Persian as tesseract's Arabic model writes it (Arabic's yeh and alef maksura): franc knows the words.
+    expect(languageOf("اين بهترين راه براى يادكيرى زبان است")).toBe("fa");
+    expect(languageOf("یہ بہت اچھا ہے")).toBe("ur");
+    expect(languageOf("வணக்கம்")).toBe("ta");
+  });
+
+  it("writes a Persian line's kaf and yeh as Persian does, whichever model read it", () => {
+    expect(persianLetters("اين بهترين راه براى يادكيرى")).toBe("این بهترین راه برای یادکیری");
+    expect(persianLetters("سلام")).toBe("سلام");
   });
 
   it("takes a Latin line of no English word for a pattern or look-alikes, unless it is another Latin language", () => {

@@ -4,12 +4,13 @@
  * script. A short line says little: franc needs a few words, and below that a Latin or Cyrillic line's
  * language is null unless its letters settle it (Vietnamese's own vowels). A Latin line mostly of English words
  * (./words.ts) is English unless franc clearly says otherwise and the line is not all English words: franc alone
- * gave short English subtitles Portuguese or nothing. BCP 47 tags.
+ * gave short English subtitles Portuguese or nothing. Arabic script's languages by their own letters first (Urdu's,
+ * Persian's), then franc. BCP 47 tags.
  */
 import { francAll } from "franc-min";
 import { knownLetterShare } from "./words.ts";
 
-export type Script = "han" | "japanese" | "hangul" | "latin" | "cyrillic" | "arabic" | "devanagari" | "other";
+export type Script = "han" | "japanese" | "hangul" | "latin" | "cyrillic" | "arabic" | "devanagari" | "tamil" | "other";
 
 const SCRIPT_TESTS: [Script, RegExp][] = [
   ["japanese", /[\p{Script=Hiragana}\p{Script=Katakana}]/gu],
@@ -18,6 +19,7 @@ const SCRIPT_TESTS: [Script, RegExp][] = [
   ["cyrillic", /\p{Script=Cyrillic}/gu],
   ["arabic", /\p{Script=Arabic}/gu],
   ["devanagari", /\p{Script=Devanagari}/gu],
+  ["tamil", /\p{Script=Tamil}/gu],
   ["latin", /\p{Script=Latin}/gu],
 ];
 
@@ -46,6 +48,7 @@ const USUAL: Record<Script, string | null> = {
   cyrillic: "ru",
   arabic: "ar",
   devanagari: "hi",
+  tamil: "ta",
   latin: null,
   other: null,
 };
@@ -53,6 +56,30 @@ const USUAL: Record<Script, string | null> = {
 const CLEAR_MARGIN = 0.12;
 /** Letters of Ukrainian's alphabet that Russian's lacks. */
 const UKRAINIAN = /[іїєґ]/iu;
+/** Letters Urdu writes and Persian and Arabic do not; letters Persian writes and Arabic does not (with its own kaf and yeh, ک ی). */
+const URDU = /[ٹڈڑںے]/u;
+const PERSIAN = /[پچژگکی]/u;
+/** Kaf and yeh as Arabic writes them (ك, and ي ى) and as Persian does: tesseract's Arabic model writes a Persian line's so. */
+const ARABIC_KAF_YEH: [RegExp, string][] = [
+  [/ك/gu, "ک"],
+  [/[يى]/gu, "ی"],
+];
+
+/**
+ * A line in Arabic script: Urdu or Persian by their own letters, else by franc (kaf and yeh in Arabic's forms, as
+ * tesseract's Arabic model reads both languages), else Arabic.
+ */
+function arabicLanguage(text: string): string {
+  if (URDU.test(text)) return "ur";
+  if (PERSIAN.test(text)) return "fa";
+  const [best, second] = francAll(text, { only: ["arb", "pes", "urd"], minLength: 10 });
+  if (!best || best[0] === "und" || (second && second[1] > 1 - CLEAR_MARGIN)) return "ar";
+  return LANGUAGES.arabic![best[0]] ?? "ar";
+}
+
+/** A Persian line read with Arabic's kaf and yeh, written with Persian's (the same shapes, other letters to a search). */
+export const persianLetters = (text: string) => ARABIC_KAF_YEH.reduce((t, [arabic, persian]) => t.replace(arabic, persian), text);
+
 /** Letters only Vietnamese writes (ơ, ư, đ, the vowels with a dot below or a hook above). */
 const VIETNAMESE = /[ơưđạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]/iu;
 
@@ -60,6 +87,7 @@ const VIETNAMESE = /[ơưđạảấầẩẫậắằẳẵặẹẻẽếề�
 export function languageOf(text: string, script = scriptOf(text)): string | null {
   if (script === "latin" && VIETNAMESE.test(text)) return "vi";
   if (script === "cyrillic") return UKRAINIAN.test(text) ? "uk" : "ru";
+  if (script === "arabic") return arabicLanguage(text);
   const candidates = LANGUAGES[script];
   if (!candidates) return USUAL[script];
   const [best, second] = francAll(text, { only: Object.keys(candidates), minLength: 10 });

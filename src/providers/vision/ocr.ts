@@ -19,8 +19,12 @@
  * 4. A line read as Chinese with fewer characters than its box holds (`droppedCharacters`: PaddleOCR has no kana, and
  *    reads a Japanese line as its kanji alone) is read by tesseract in Japanese, and that reading kept when it has kana
  *    and is confident enough (KANA_FLOOR).
- * 5. A line still read without confidence (a script neither model above knows: Korean, Arabic, Hindi, kana PaddleOCR
- *    read as Latin) is read once more by tesseract with FALLBACK_LANGUAGES, kept when that is more confident.
+ * 5. A line still read without confidence (a script neither model above knows: Korean, Arabic, Hindi, Tamil, kana
+ *    PaddleOCR read as Latin) is read once more by tesseract with FALLBACK_LANGUAGES, kept when that is more confident.
+ *    A line left in Arabic script is read by tesseract's Persian model too, kept when at least as confident: the Arabic
+ *    model writes a Persian line's kaf and yeh in Arabic's forms (the same shapes; `persianLetters` mends them once the
+ *    line is known to be Persian) and has no گ. A line PaddleOCR's recogniser reads below its own floor (./paddle.ts)
+ *    is not seen at all: a rendered Arabic greeting was lost so; keeping such lines for tesseract doubled the noise.
  *
  * 6. Words run together (PaddleOCR drops the spaces of screen text: "Enterkeyforconfirm") are spaced by an English word
  *    list (./words.ts).
@@ -37,7 +41,7 @@ import { dirname, join } from "node:path";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { ReadTextLine, TextRecognizer } from "../../domain/analysis/ports.ts";
 import { readPixels, type Pixels } from "./images.ts";
-import { languageOf, type Script, scriptOf } from "./languages.ts";
+import { languageOf, persianLetters, type Script, scriptOf } from "./languages.ts";
 import { Paddle, type PaddleLine } from "./paddle.ts";
 import { TesseractLines, type TesseractReading } from "./tesseract.ts";
 import { knownLetterShare, spaceGluedWords } from "./words.ts";
@@ -48,7 +52,9 @@ export const LATIN_LANGUAGES = "eng+vie";
 /** ...and Cyrillic, read apart: in one run with English, words of look-alike letters ("СМЕХ") came out Latin. */
 export const CYRILLIC_LANGUAGES = "rus";
 /** tesseract's languages for lines nothing above read with confidence. */
-export const FALLBACK_LANGUAGES = "kor+jpn+ara+hin";
+export const FALLBACK_LANGUAGES = "kor+jpn+ara+hin+tam";
+/** tesseract's language for a line read in Arabic script, read again (see the header, step 6). */
+export const PERSIAN_LANGUAGES = "fas";
 /** tesseract's language for a Han line whose box holds more characters than PaddleOCR read (see `droppedCharacters`). */
 export const JAPANESE_LANGUAGES = "jpn";
 /** tesseract's reading of such a line, with kana, is kept at this confidence (on PaddleOCR's scale) or more. */
@@ -132,10 +138,10 @@ export function paddleIsSure(line: { text: string; confidence: number }): boolea
 }
 
 /** Scripts the fallback languages are for: a fallback reading in another script (Latin, Han) is the wrong model's guess. */
-const FALLBACK_SCRIPTS = new Set(["hangul", "japanese", "arabic", "devanagari"]);
+const FALLBACK_SCRIPTS = new Set(["hangul", "japanese", "arabic", "devanagari", "tamil"]);
 
 /** Scripts PaddleOCR's recogniser (Chinese and English) has no letters for: its reading of such a line is look-alikes. */
-const NOT_PADDLES = new Set(["cyrillic", "arabic", "devanagari", "hangul"]);
+const NOT_PADDLES = new Set(["cyrillic", "arabic", "devanagari", "hangul", "tamil"]);
 
 /**
  * tesseract's mean word confidence on a line, on the scale of PaddleOCR's (whose confidence is a mean character
@@ -218,6 +224,15 @@ export class ScriptAwareRecognizer implements TextRecognizer {
           read[i] = fromTesseract(f);
       });
     }
+    const arabic = tesseract ? read.flatMap((r, i) => (scriptOf(r.text) === "arabic" ? [i] : [])) : [];
+    if (arabic.length) {
+      const persianReadings = await tesseract!.readLines(await crops(arabic.map((i) => lines[i]!)), PERSIAN_LANGUAGES, signal);
+      arabic.forEach((i, k) => {
+        const f = persianReadings[k];
+        if (f && looksLikeText(f.text) && scriptOf(f.text) === "arabic" && fromTesseract(f).confidence >= read[i]!.confidence)
+          read[i] = fromTesseract(f);
+      });
+    }
     const kept = lines.flatMap((l, i) => (looksLikeText(read[i]!.text) ? [{ ...read[i]!, box: l.box }] : []));
     return { lines: stacked(kept).map((r) => described(r)) };
   }
@@ -261,8 +276,9 @@ const CJK_SPACE = new RegExp(`(?<=[${CJK}]) +(?=[${CJK}])`, "gu");
 export function described(read: { text: string; confidence: number }): ReadTextLine {
   const script = scriptOf(read.text);
   // tesseract sets Chinese and Japanese characters apart ("早く 持っ て いけ"); they are written without spaces.
-  const text = script === "latin" ? spaceGluedWords(read.text) : read.text.replace(CJK_SPACE, "");
+  let text = script === "latin" ? spaceGluedWords(read.text) : read.text.replace(CJK_SPACE, "");
   const language = languageOf(text, script);
+  if (language === "fa") text = persianLetters(text);
   return { text, confidence: round2(read.confidence), language, readsAsWords: readsAsWords(text, language, script) };
 }
 
