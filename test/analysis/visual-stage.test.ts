@@ -294,6 +294,20 @@ describe("lookAtVideo's rules", () => {
     ]);
   });
 
+  it("keeps a word's reading with its marks over a more confident one that lost them, and a reading that lost them apart from none", () => {
+    const line = (text: string, confidence: number) => ({ text, confidence, language: "ta" });
+    // A Tamil title written on stroke by stroke: its vowel signs and viramas (combining marks) drawn last.
+    const pieces = collectOnScreenText(
+      [
+        { seconds: 0.8, lines: [line("வணககம", 0.97)] },
+        { seconds: 1.5, lines: [line("வணக்கம்", 0.91)] },
+        { seconds: 2.3, lines: [line("வணககம", 0.97)] },
+      ],
+      0.8,
+    );
+    expect(pieces.map((p) => [p.text, p.firstSeconds, p.lastSeconds])).toEqual([["வணக்கம்", 0.8, 2.3]]);
+  });
+
   it("keeps text read below the confidence floor, marked, and uses it for no judgement", async () => {
     const pieces = collectOnScreenText(
       [

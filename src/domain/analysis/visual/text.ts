@@ -44,9 +44,12 @@ export function usableText(lines: ReadTextLine[], floor = textConfidenceFloor())
     .join("\n");
 }
 
-/** Lower-case letters and digits only: two readings of one overlay compare equal despite OCR's stray punctuation. */
+/**
+ * Lower-case letters (with their marks: a Tamil or Hindi word's vowel signs and viramas are part of it) and digits only:
+ * two readings of one overlay compare equal despite OCR's stray punctuation.
+ */
 function comparable(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}]+/gu, "");
 }
 
 /**
@@ -89,9 +92,12 @@ export function collectOnScreenText(frames: Pick<SeenKeyframe, "seconds" | "line
  * Otherwise the more confident reading wins.
  */
 function better(line: ReadTextLine, key: string, kept: OnScreenText & { key: string; best: number }, floor: number): boolean {
-  const fuller = key.length > kept.key.length + Math.max(2, Math.floor(kept.key.length / 8));
+  // The same letters with more of their marks (a Tamil word read whole after a reading that lost its vowel signs) is fuller.
+  const sameLetters = unmarked(key) === unmarked(kept.key);
+  const fuller =
+    (sameLetters && key.length > kept.key.length) || key.length > kept.key.length + Math.max(2, Math.floor(kept.key.length / 8));
   if (fuller && usable(line, floor)) return true;
-  const shorter = kept.key.length > key.length + Math.max(2, Math.floor(key.length / 8));
+  const shorter = (sameLetters && kept.key.length > key.length) || kept.key.length > key.length + Math.max(2, Math.floor(key.length / 8));
   if (shorter && kept.used) return false;
   return line.confidence > kept.best;
 }
@@ -107,11 +113,15 @@ function piece(line: ReadTextLine, seconds: number, floor: number): OnScreenText
   };
 }
 
+/** Without marks (vowel signs, viramas, diacritics written apart): what OCR most often loses of a word. */
+const unmarked = (key: string) => key.replace(/\p{M}/gu, "");
+
 /**
  * The same overlay read twice: the shorter reading is found inside the longer one with at most one
  * edit per 8 characters (OCR misreads a letter, or misses a line of a wrapped overlay in one frame).
  */
-function similar(a: string, b: string): boolean {
+function similar(marked: string, other: string): boolean {
+  const [a, b] = [unmarked(marked), unmarked(other)];
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (short === long) return true;
   if (short.length < 6) return false;
