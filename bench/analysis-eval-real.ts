@@ -25,13 +25,16 @@ import { FfmpegKeyframeProvider } from "../src/providers/vision/keyframes.js";
 import {
   type CutScore,
   f1,
+  hiddenParts,
   languageHits,
   noiseLines,
+  printable,
   type ReadLine,
   type RealClip,
   type Recall,
   scoreCuts,
   textRecall,
+  unreadParts,
 } from "./analysis-eval/real-metrics.js";
 import { writeSection } from "./lib/results.js";
 
@@ -156,12 +159,12 @@ function details(name: string, s: PartScore): string[] {
  */
 function heldOutDetails(seen: Seen[], unread: string[]): string[] {
   const hide = hidden(unread);
-  const shown = scorePart(seen.filter((s) => s.clip.heldOut && !hide.includes(s.clip.addedToHeldOut ?? "")));
+  const shown = scorePart(seen.filter((s) => s.clip.heldOut && printable(s.clip, hide)));
   return [...details("held out", shown), ...hiddenNote(hide)];
 }
 
 /** The unread additions whose misses stay unprinted (none with BENCH_SHOW_FRESH=1). */
-const hidden = (unread: string[]) => (process.env.BENCH_SHOW_FRESH === "1" ? [] : unread);
+const hidden = (unread: string[]) => hiddenParts(unread, process.env.BENCH_SHOW_FRESH === "1");
 
 const hiddenNote = (hide: string[]) =>
   hide.length
@@ -170,12 +173,6 @@ const hiddenNote = (hide: string[]) =>
         "",
       ]
     : [];
-
-/** The held-out additions no one has read the misses of: every addition not in the manifest's `readParts`. */
-const unreadParts = (clips: RealClip[], readParts: string[] = []) =>
-  [
-    ...new Set(clips.flatMap((c) => (c.heldOut && c.addedToHeldOut && !readParts.includes(c.addedToHeldOut) ? [c.addedToHeldOut] : []))),
-  ].sort();
 
 /** The cuts alone, both parts: the keyframe provider's cut times against the labels. */
 async function cutsOnly(clips: RealClip[], root: string, unread: string[]): Promise<string> {
@@ -190,8 +187,7 @@ async function cutsOnly(clips: RealClip[], root: string, unread: string[]): Prom
       const set = await provider.extract(join(DIR, clip.file), { workDir: await mkdtemp(join(root, `${clip.id}-`)), maxKeyframes: 1 });
       const score = scoreCuts(clip.labels.cutSeconds, set.cuts);
       scores.push(score);
-      const unprinted = hide.includes(clip.addedToHeldOut ?? "");
-      if (!unprinted && (!score.countWithinOne || score.falsePositives || score.falseNegatives))
+      if (printable(clip, hide) && (!score.countWithinOne || score.falsePositives || score.falseNegatives))
         misses.push(`- ${part}: \`${clip.id}\` labelled ${JSON.stringify(clip.labels.cutSeconds)}, found ${JSON.stringify(set.cuts)}`);
     }
     const ok = scores.filter((c) => c.countWithinOne).length;

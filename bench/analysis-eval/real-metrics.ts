@@ -31,6 +31,22 @@ export interface RealClip {
   labels: { onScreenText: LabelledLine[]; cutSeconds: number[]; face: boolean; speechLanguage: string | null };
 }
 
+/**
+ * The held-out additions no one has read the misses of: every addition (`addedToHeldOut`) not in the manifest's
+ * `readParts`, oldest first. Their misses stay unprinted, so the next change is measured on clips nobody tuned toward;
+ * whoever prints and reads them adds the part to `readParts`.
+ */
+export function unreadParts(clips: Pick<RealClip, "heldOut" | "addedToHeldOut">[], readParts: string[] = []): string[] {
+  const added = clips.flatMap((c) => (c.heldOut && c.addedToHeldOut ? [c.addedToHeldOut] : []));
+  return [...new Set(added.filter((part) => !readParts.includes(part)))].sort();
+}
+
+/** The unread parts whose misses are not printed: all of them, unless they are asked for (BENCH_SHOW_FRESH=1). */
+export const hiddenParts = (unread: string[], showFresh: boolean): string[] => (showFresh ? [] : unread);
+
+/** Whether a clip's misses may be printed: it is in no hidden part. */
+export const printable = (clip: Pick<RealClip, "addedToHeldOut">, hidden: string[]): boolean => !hidden.includes(clip.addedToHeldOut ?? "");
+
 /** A line the stage read, as the bench sees it. */
 export interface ReadLine {
   text: string;
