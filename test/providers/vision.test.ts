@@ -86,6 +86,27 @@ describe("ffmpeg keyframes", () => {
     ]);
   });
 
+  it("does not take a word fading in slowly for no change: each frame changes little, the keyframes apart more", async () => {
+    // "Live" fades in beside "mit Gemini" from 2 s to 3.5 s, as in a real advertisement (ad-de-titles-cuts at 12.7 s).
+    const fade = join(root, "fade.mp4");
+    const font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+    const text = (words: string, x: number) => `drawtext=fontfile=${font}:text='${words}':fontsize=40:fontcolor=black:x=${x}:y=340`;
+    const draw = `${text("mit Gemini", 500)},${text("Live", 720)}:alpha='if(lt(t,2),0,if(lt(t,3.5),(t-2)/1.5,1))'`;
+    const input = ["-f", "lavfi", "-i", "color=c=white:s=1280x720:d=6:r=25"];
+    await runProgram("test", "ffmpeg", ["-v", "error", "-y", ...input, "-vf", draw, "-pix_fmt", "yuv420p", fade], { timeoutMs: 30_000 });
+    const { keyframes } = await new FfmpegKeyframeProvider().extract(fade, { workDir: root, maxKeyframes: 7 });
+    const marks = keyframes.map((k) => [k.seconds, k.sameAsPrevious ?? false]);
+    // Still before the fade: not read again; once "Live" has faded in, read again (the old check saw no change at all).
+    expect(
+      marks.filter(([s]) => (s as number) > 0 && (s as number) < 2).every(([, same]) => same),
+      JSON.stringify(marks),
+    ).toBe(true);
+    expect(
+      keyframes.some((k) => k.seconds > 2 && !k.sameAsPrevious),
+      JSON.stringify(marks),
+    ).toBe(true);
+  });
+
   it("takes a caption switching on a still picture for a text moment, not a cut; a cut between two stills is still one", async () => {
     const render = async (name: string, scenes: { seconds: number; colour: string; face: boolean }[], switchAt: number) => {
       const path = join(root, `${name}.mp4`);

@@ -10,8 +10,8 @@
  * after the last frame read, and a frame just after each change of part of the frame without a cut (./cuts.ts
  * `overlayChanges`: a subtitle or a caption switching) are written too (in the same pass) and read for on-screen text
  * only, at most as many as the keyframe cap: twelve keyframes over 30 s fall between most subtitles of a second or two.
- * A keyframe with no change on screen since the previous one (no 8×8 block of any scanned frame between them
- * changed by STILL_BLOCK_CHANGE grey levels or more) is marked `sameAsPrevious`, so it is not read again.
+ * A keyframe with no change on screen since the previous one (no 8×8 block of any scanned frame between them, nor of
+ * the two frames, changed by STILL_BLOCK_CHANGE grey levels or more) is marked `sameAsPrevious`, so it is not read again.
  * A very short or very dark video is read as it is: one decoded frame is enough, and darkness changes no rule.
  */
 import { access, readdir, rename, rm } from "node:fs/promises";
@@ -20,7 +20,7 @@ import { config } from "../../config.ts";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { Keyframe, KeyframeProvider, KeyframeSet } from "../../domain/analysis/ports.ts";
 import { runProgram } from "../process.ts";
-import { findCuts, frameStats, type FrameStats, overlayChanges, type ScannedFrames } from "./cuts.ts";
+import { blockChangeBetween, findCuts, frameStats, type FrameStats, overlayChanges, type ScannedFrames } from "./cuts.ts";
 
 const PROVIDER = "vision:ffmpeg";
 
@@ -77,7 +77,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
         grayPath: join(workDir, `${name}.pgm`),
       };
     });
-    markUnchanged(keyframes, frames);
+    markUnchanged(keyframes, frames, scanned);
     const moments: Keyframe[] = textMoments(overlayChanges(frames, cuts), keyframes, durationSeconds, maxKeyframes, { cuts, frames }).map(
       (seconds, i) => {
         const name = `moment-${String(i + 1).padStart(2, "0")}`;
@@ -309,13 +309,18 @@ export function textMoments(
   return [...needed, ...spread(switches, cap - needed.length)].sort((a, b) => a - b);
 }
 
-/** Marks each keyframe whose scanned frames since the previous keyframe all changed no block by STILL_BLOCK_CHANGE. */
-function markUnchanged(keyframes: Keyframe[], frames: FrameStats[]): void {
+/**
+ * Marks each keyframe whose scanned frames since the previous keyframe all changed no block by STILL_BLOCK_CHANGE, and
+ * whose own scanned frame differs from the previous keyframe's by less in every block: a word fading in over a second
+ * ("mit Gemini" becoming "mit Gemini Live") changes each frame by a grey level or two, and the two frames by more.
+ */
+function markUnchanged(keyframes: Keyframe[], frames: FrameStats[], scanned: ScannedFrames): void {
   for (let i = 1; i < keyframes.length; i++) {
     const from = keyframes[i - 1]!.seconds;
     const to = keyframes[i]!.seconds;
     const between = frames.filter((f) => f.seconds > from - 0.05 && f.seconds <= to + 0.05);
-    keyframes[i]!.sameAsPrevious = between.length > 0 && between.every((f) => f.blockChange < STILL_BLOCK_CHANGE);
+    const still = between.length > 0 && between.every((f) => f.blockChange < STILL_BLOCK_CHANGE);
+    keyframes[i]!.sameAsPrevious = still && blockChangeBetween(scanned, from, to) < STILL_BLOCK_CHANGE;
   }
 }
 
