@@ -94,7 +94,9 @@ describe("ffmpeg keyframes", () => {
     const draw = `${text("mit Gemini", 500)},${text("Live", 720)}:alpha='if(lt(t,2),0,if(lt(t,3.5),(t-2)/1.5,1))'`;
     const input = ["-f", "lavfi", "-i", "color=c=white:s=1280x720:d=6:r=25"];
     await runProgram("test", "ffmpeg", ["-v", "error", "-y", ...input, "-vf", draw, "-pix_fmt", "yuv420p", fade], { timeoutMs: 30_000 });
-    const { keyframes } = await new FfmpegKeyframeProvider().extract(fade, { workDir: root, maxKeyframes: 7 });
+    // Its own folder: the keyframes are named by their order, and the clip above's are read by later tests.
+    const workDir = await mkdtemp(join(root, "fade-"));
+    const { keyframes } = await new FfmpegKeyframeProvider().extract(fade, { workDir, maxKeyframes: 7 });
     const marks = keyframes.map((k) => [k.seconds, k.sameAsPrevious ?? false]);
     // Still before the fade: not read again; once "Live" has faded in, read again (the old check saw no change at all).
     expect(

@@ -136,12 +136,6 @@ function largestBlockChange(a: Uint8Array, b: Uint8Array, width: number, height:
   return largest;
 }
 
-/** The largest change of an 8×8 block's mean between the scanned frames at two times (seconds), in grey levels. */
-export function blockChangeBetween(f: ScannedFrames, from: number, to: number): number {
-  const at = (seconds: number) => Math.min(frameCount(f) - 1, Math.max(0, Math.round(seconds * f.fps)));
-  return largestBlockChange(frameAt(f, at(from)), frameAt(f, at(to)), f.width, f.height);
-}
-
 /** Every frame's time, cut score, block change and brightness. */
 export function frameStats(f: ScannedFrames, mask = movingMask(f)): FrameStats[] {
   const stats: FrameStats[] = [];

@@ -10,8 +10,9 @@
  * after the last frame read, and a frame just after each change of part of the frame without a cut (./cuts.ts
  * `overlayChanges`: a subtitle or a caption switching) are written too (in the same pass) and read for on-screen text
  * only, at most as many as the keyframe cap: twelve keyframes over 30 s fall between most subtitles of a second or two.
- * A keyframe with no change on screen since the previous one (no 8×8 block of any scanned frame between them, nor of
- * the two frames, changed by STILL_BLOCK_CHANGE grey levels or more) is marked `sameAsPrevious`, so it is not read again.
+ * A keyframe with no change on screen since the previous one (no 8×8 block of any scanned frame between them changed by
+ * STILL_BLOCK_CHANGE grey levels or more, nor any 16-px block of the written keyframe since the last one read) is marked
+ * `sameAsPrevious`, so it is not read again.
  * A very short or very dark video is read as it is: one decoded frame is enough, and darkness changes no rule.
  */
 import { access, readdir, rename, rm } from "node:fs/promises";
@@ -20,7 +21,8 @@ import { config } from "../../config.ts";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { Keyframe, KeyframeProvider, KeyframeSet } from "../../domain/analysis/ports.ts";
 import { runProgram } from "../process.ts";
-import { blockChangeBetween, findCuts, frameStats, type FrameStats, overlayChanges, type ScannedFrames } from "./cuts.ts";
+import { findCuts, frameStats, type FrameStats, overlayChanges, type ScannedFrames } from "./cuts.ts";
+import { type Pixels, readPixels } from "./images.ts";
 
 const PROVIDER = "vision:ffmpeg";
 
@@ -77,7 +79,7 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
         grayPath: join(workDir, `${name}.pgm`),
       };
     });
-    markUnchanged(keyframes, frames, scanned);
+    markUnchanged(keyframes, frames);
     const moments: Keyframe[] = textMoments(overlayChanges(frames, cuts), keyframes, durationSeconds, maxKeyframes, { cuts, frames }).map(
       (seconds, i) => {
         const name = `moment-${String(i + 1).padStart(2, "0")}`;
@@ -96,10 +98,12 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
       [...keyframes, ...moments].sort((a, b) => a.seconds - b.seconds),
       signal,
     );
+    const written = all.filter((k) => !moments.includes(k));
+    await confirmUnchanged(written);
     return {
       durationSeconds,
       cuts,
-      keyframes: all.filter((k) => !moments.includes(k)),
+      keyframes: written,
       textMoments: all.filter((k) => moments.includes(k)),
     };
   }
@@ -309,19 +313,51 @@ export function textMoments(
   return [...needed, ...spread(switches, cap - needed.length)].sort((a, b) => a - b);
 }
 
-/**
- * Marks each keyframe whose scanned frames since the previous keyframe all changed no block by STILL_BLOCK_CHANGE, and
- * whose own scanned frame differs from the previous keyframe's by less in every block: a word fading in over a second
- * ("mit Gemini" becoming "mit Gemini Live") changes each frame by a grey level or two, and the two frames by more.
- */
-function markUnchanged(keyframes: Keyframe[], frames: FrameStats[], scanned: ScannedFrames): void {
+/** Marks each keyframe whose scanned frames since the previous keyframe all changed no block by STILL_BLOCK_CHANGE. */
+function markUnchanged(keyframes: Keyframe[], frames: FrameStats[]): void {
   for (let i = 1; i < keyframes.length; i++) {
     const from = keyframes[i - 1]!.seconds;
     const to = keyframes[i]!.seconds;
     const between = frames.filter((f) => f.seconds > from - 0.05 && f.seconds <= to + 0.05);
-    const still = between.length > 0 && between.every((f) => f.blockChange < STILL_BLOCK_CHANGE);
-    keyframes[i]!.sameAsPrevious = still && blockChangeBetween(scanned, from, to) < STILL_BLOCK_CHANGE;
+    keyframes[i]!.sameAsPrevious = between.length > 0 && between.every((f) => f.blockChange < STILL_BLOCK_CHANGE);
   }
+}
+
+/** Blocks of this many pixels a side of the written grayscale keyframes (READABLE_LONG_SIDE on the long side). */
+const FINE_BLOCK = 16;
+
+/**
+ * A keyframe the scan saw no change before is compared at full size with the last keyframe read, and read after all
+ * when some FINE_BLOCK block's mean moved by STILL_BLOCK_CHANGE: in the 96-px scan a block is 13-20 px of the keyframe a
+ * side, and a word fading in over a second ("mit Gemini" becoming "mit Gemini Live") or a Tamil word's vowel signs drawn
+ * last moved no block of it by a grey level. The grayscale keyframes are read from disk (about 1 MB each).
+ */
+async function confirmUnchanged(keyframes: Keyframe[]): Promise<void> {
+  let lastRead = keyframes[0];
+  for (const k of keyframes.slice(1)) {
+    if (k.sameAsPrevious && lastRead?.grayPath && k.grayPath) {
+      const [a, b] = await Promise.all([readPixels(lastRead.grayPath, PROVIDER), readPixels(k.grayPath, PROVIDER)]);
+      if (largestFineChange(a, b) >= STILL_BLOCK_CHANGE) k.sameAsPrevious = false;
+    }
+    if (!k.sameAsPrevious) lastRead = k;
+  }
+}
+
+/** The largest change of a FINE_BLOCK block's mean between two grayscale images of one size, in grey levels. */
+function largestFineChange(a: Pixels, b: Pixels): number {
+  if (a.width !== b.width || a.height !== b.height || a.channels !== 1 || b.channels !== 1) return Number.POSITIVE_INFINITY;
+  let largest = 0;
+  for (let by = 0; by + FINE_BLOCK <= a.height; by += FINE_BLOCK) {
+    for (let bx = 0; bx + FINE_BLOCK <= a.width; bx += FINE_BLOCK) {
+      let sum = 0;
+      for (let y = by; y < by + FINE_BLOCK; y++) {
+        const row = y * a.width;
+        for (let x = bx; x < bx + FINE_BLOCK; x++) sum += a.data[row + x]! - b.data[row + x]!;
+      }
+      largest = Math.max(largest, Math.abs(sum) / (FINE_BLOCK * FINE_BLOCK));
+    }
+  }
+  return largest;
 }
 
 /**
