@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { languageOf, persianLetters } from "../../src/providers/vision/languages.js";
-import { described, droppedCharacters, paddleIsSure, readsAsWords, stacked } from "../../src/providers/vision/ocr.js";
+import { choose, described, droppedCharacters, paddleIsSure, readsAsWords, stacked } from "../../src/providers/vision/ocr.js";
 import { knownLetterShare, spaceGluedWords } from "../../src/providers/vision/words.js";
 
 describe("words run together", () => {
@@ -151,5 +151,15 @@ describe("lines of one overlay", () => {
       line("vim is already the newest version.", 10, 290, 568),
     ];
     expect(stacked(more).map((l) => l.text)).toEqual(more.map((l) => l.text));
+  });
+});
+
+describe("which reading of a line is kept", () => {
+  it("takes a Cyrillic reading over PaddleOCR's Latin look-alikes, but not junk over a sure reading doubted for its mixed case", () => {
+    // Real Cyrillic capitals read as Latin look-alikes give way to tesseract's Cyrillic reading, even a little less sure.
+    expect(choose({ text: "MCMEX", confidence: 0.95 }, { text: "И СМЕХ", confidence: 0.7 }).text).toBe("И СМЕХ");
+    expect(choose({ text: "KOTOPbIX", confidence: 0.8 }, { text: "КОТОРЫХ", confidence: 0.5 }).text).toBe("КОТОРЫХ");
+    // "mit ✦ Gemini Live" in a gradient, read surely with a word run into a name; tesseract made junk of the sparkle.
+    expect(choose({ text: "mitGemini Live", confidence: 0.97 }, { text: "к -$- Сет! Ц\\е", confidence: 0.55 }).text).toBe("mitGemini Live");
   });
 });

@@ -156,8 +156,11 @@ export function choose(paddle: { text: string; confidence: number }, read: Tesse
   const script = scriptOf(tesseract.text);
   // PaddleOCR has no letters of that script: its reading is look-alikes when it is doubtful (twin capitals, mixed case),
   // and otherwise tesseract's reading must come near its confidence (a Latin line read by the Cyrillic model is noise).
+  // A sure reading doubted only for its mixed case ("mitGemini Live": a word run into a name) gives way to a reading
+  // confident enough to use, not to whatever tesseract made of a sparkle and a gradient ("к -$- Сет! Ц\е", 0.63).
   const doubtful = TWINS_ONLY.test(paddle.text) || unlikelyLatin(paddle.text);
-  if (NOT_PADDLES.has(script)) return doubtful || tesseract.confidence >= paddle.confidence - 0.3 ? tesseract : paddle;
+  const givesWay = doubtful && (paddle.confidence < SURE || tesseract.confidence >= UNSURE);
+  if (NOT_PADDLES.has(script)) return givesWay || tesseract.confidence >= paddle.confidence - 0.3 ? tesseract : paddle;
   if (script !== scriptOf(paddle.text)) return tesseract.confidence >= paddle.confidence - 0.15 ? tesseract : paddle;
   return tesseract.confidence > paddle.confidence ? tesseract : paddle;
 }
