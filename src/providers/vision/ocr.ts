@@ -53,7 +53,7 @@ export const LATIN_LANGUAGES = "eng+vie";
 export const CYRILLIC_LANGUAGES = "rus";
 /** tesseract's languages for lines nothing above read with confidence. */
 export const FALLBACK_LANGUAGES = "kor+jpn+ara+hin+tam";
-/** tesseract's language for a line read in Arabic script, read again (see the header, step 6). */
+/** tesseract's language for a line read in Arabic script, read again (see the header, step 5). */
 export const PERSIAN_LANGUAGES = "fas";
 /** tesseract's language for a Han line whose box holds more characters than PaddleOCR read (see `droppedCharacters`). */
 export const JAPANESE_LANGUAGES = "jpn";
