@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../src/config.js";
 import { lookAtVideo } from "../../src/domain/analysis/visual/look.js";
-import { collectOnScreenText, evidenceForJudgement, setAsideText, textHook } from "../../src/domain/analysis/visual/text.js";
+import { collectOnScreenText, evidenceForJudgement, setAsideText, textHook, tidyLine } from "../../src/domain/analysis/visual/text.js";
 import type { FaceDetector, KeyframeProvider, TextRecognizer, VisualProviders } from "../../src/domain/analysis/ports.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { createVisualProviders } from "../../src/main/providers.js";
@@ -292,6 +292,12 @@ describe("lookAtVideo's rules", () => {
         used: true,
       },
     ]);
+  });
+
+  it("drops a zero-width joiner at a word's edge, keeps one inside a word, and reads a lone | as I", () => {
+    expect(tidyLine("வணக்கம்\u200c")).toBe("வணக்கம்");
+    expect(tidyLine("\u200cمی\u200cخواهم  بروم\u200c ")).toBe("می\u200cخواهم بروم");
+    expect(tidyLine("| love it")).toBe("I love it");
   });
 
   it("keeps a word's reading with its marks over a more confident one that lost them, and a reading that lost them apart from none", () => {

@@ -19,9 +19,14 @@ export const TEXT_HOOK_SECONDS = 3;
 /** The floor in force (VISUAL_TEXT_CONFIDENCE_FLOOR). */
 export const textConfidenceFloor = () => config.visual.textConfidenceFloor;
 
-/** A line's spacing collapsed and a lone "|" read as the "I" it nearly always is in overlay text. */
+/**
+ * A line's spacing collapsed, a zero-width joiner or non-joiner at a word's edge dropped (they join letters inside a
+ * Persian or Indic word; tesseract leaves one after a Tamil word's last letter, where a search for the word misses it),
+ * and a lone "|" read as the "I" it nearly always is in overlay text.
+ */
 export function tidyLine(text: string): string {
   return text
+    .replace(/[\u200c\u200d]+(?=\s|$)|(?<=^|\s)[\u200c\u200d]+/gu, "")
     .replace(/\s+/g, " ")
     .trim()
     .replace(/(^| )\|(?= |$)/g, "$1I");
