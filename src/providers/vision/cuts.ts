@@ -123,14 +123,14 @@ function meanAbsolute(a: Uint8Array, b: Uint8Array, mask: Uint8Array): number {
   return n ? sum / n : 0;
 }
 
-/** The largest change of an 8×8 block's mean between two frames, in grey levels (compression noise stays under 2). */
-function largestBlockChange(a: Uint8Array, b: Uint8Array, width: number, height: number): number {
+/** The largest change of a block's mean (8×8 unless said) between two grey frames, in grey levels (compression noise stays under 2). */
+export function largestBlockChange(a: Uint8Array, b: Uint8Array, width: number, height: number, block = 8): number {
   let largest = 0;
-  for (let by = 0; by + 8 <= height; by += 8) {
-    for (let bx = 0; bx + 8 <= width; bx += 8) {
+  for (let by = 0; by + block <= height; by += block) {
+    for (let bx = 0; bx + block <= width; bx += block) {
       let sum = 0;
-      for (let y = by; y < by + 8; y++) for (let x = bx; x < bx + 8; x++) sum += a[y * width + x]! - b[y * width + x]!;
-      largest = Math.max(largest, Math.abs(sum) / 64);
+      for (let y = by; y < by + block; y++) for (let x = bx; x < bx + block; x++) sum += a[y * width + x]! - b[y * width + x]!;
+      largest = Math.max(largest, Math.abs(sum) / (block * block));
     }
   }
   return largest;

@@ -21,7 +21,7 @@ import { config } from "../../config.ts";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { Keyframe, KeyframeProvider, KeyframeSet } from "../../domain/analysis/ports.ts";
 import { runProgram } from "../process.ts";
-import { findCuts, frameStats, type FrameStats, overlayChanges, type ScannedFrames } from "./cuts.ts";
+import { findCuts, frameStats, type FrameStats, largestBlockChange, overlayChanges, type ScannedFrames } from "./cuts.ts";
 import { type Pixels, readPixels } from "./images.ts";
 
 const PROVIDER = "vision:ffmpeg";
@@ -336,28 +336,18 @@ async function confirmUnchanged(keyframes: Keyframe[]): Promise<void> {
   let lastRead = keyframes[0];
   for (const k of keyframes.slice(1)) {
     if (k.sameAsPrevious && lastRead?.grayPath && k.grayPath) {
-      const [a, b] = await Promise.all([readPixels(lastRead.grayPath, PROVIDER), readPixels(k.grayPath, PROVIDER)]);
-      if (largestFineChange(a, b) >= STILL_BLOCK_CHANGE) k.sameAsPrevious = false;
+      // A frame that cannot be compared is read again: its readers then say what is wrong with it, as before.
+      const pair = await Promise.all([readPixels(lastRead.grayPath, PROVIDER), readPixels(k.grayPath, PROVIDER)]).catch(() => null);
+      if (!pair || largestFineChange(pair[0], pair[1]) >= STILL_BLOCK_CHANGE) k.sameAsPrevious = false;
     }
     if (!k.sameAsPrevious) lastRead = k;
   }
 }
 
-/** The largest change of a FINE_BLOCK block's mean between two grayscale images of one size, in grey levels. */
+/** The largest change of a FINE_BLOCK block's mean between two grayscale images; any difference of size or kind counts as change. */
 function largestFineChange(a: Pixels, b: Pixels): number {
   if (a.width !== b.width || a.height !== b.height || a.channels !== 1 || b.channels !== 1) return Number.POSITIVE_INFINITY;
-  let largest = 0;
-  for (let by = 0; by + FINE_BLOCK <= a.height; by += FINE_BLOCK) {
-    for (let bx = 0; bx + FINE_BLOCK <= a.width; bx += FINE_BLOCK) {
-      let sum = 0;
-      for (let y = by; y < by + FINE_BLOCK; y++) {
-        const row = y * a.width;
-        for (let x = bx; x < bx + FINE_BLOCK; x++) sum += a.data[row + x]! - b.data[row + x]!;
-      }
-      largest = Math.max(largest, Math.abs(sum) / (FINE_BLOCK * FINE_BLOCK));
-    }
-  }
-  return largest;
+  return largestBlockChange(a.data, b.data, a.width, a.height, FINE_BLOCK);
 }
 
 /**
