@@ -184,6 +184,34 @@ const REDIS_MESSAGES = /Connection is closed|MaxRetriesPerRequestError|Stream is
 const POSTGRES_MESSAGES =
   /Can't reach database|Connection terminated|Timed out fetching a new connection|Query read timeout|timeout exceeded when trying to connect|canceling statement due to statement timeout|terminating connection due to administrator command|the database system is (shutting down|starting up|in recovery mode)|Client has encountered a connection error and is not queryable/i;
 
+/** The port PostgreSQL listens on (DATABASE_URL). */
+function postgresPort(): number {
+  return Number(new URL(config.databaseUrl).port || 5432);
+}
+
+/**
+ * Whether the error (or anything in its cause chain) says PostgreSQL cannot be reached at the moment: refused
+ * or cut at its port, shutting down or starting up, out of connections, no connection free in time. Narrower
+ * than `unavailableDependency`: a statement that ran too long (57014) or another service that refused is not
+ * an outage. The job runner waits for the database on these without using an attempt (src/jobs/worker.ts).
+ */
+export function postgresUnreachable(err: unknown): boolean {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown; port?: unknown } | undefined, depth = 0;
+    e && depth < 6;
+    e = e.cause as typeof e, depth++
+  ) {
+    const byCode = typeof e.code === "string" ? UNAVAILABLE_CODES[e.code] : undefined;
+    if (byCode === "either") {
+      const port = typeof e.port === "number" ? e.port : Number(/:(\d+)\s*$/.exec(String(e.message ?? ""))?.[1]);
+      return port === postgresPort();
+    }
+    if (byCode === "postgres") return e.code !== "57014";
+    if (typeof e.message === "string" && POSTGRES_MESSAGES.test(e.message)) return !/statement timeout/i.test(e.message);
+  }
+  return false;
+}
+
 /** The ports Redis listens on (REDIS_URL or REDIS_CLUSTER_NODES): a refused connection to one of them is Redis's. */
 function redisPorts(): Set<number> {
   const target = config.redis;

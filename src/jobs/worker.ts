@@ -5,6 +5,12 @@
  * UnrecoverableError), and a DeferJob puts it back, delayed, without using an attempt (BullMQ's
  * moveToDelayed and DelayedError).
  *
+ * An outage does not use up a job's attempts: an attempt that fails because PostgreSQL cannot be
+ * reached (`postgresUnreachable`: refused, cut, starting up, out of connections) puts the job back the same way,
+ * delayed 1 s, 2 s, 4 s … at most OUTAGE_DELAY_MAX_MS as it meets the outage again, so every queued
+ * job runs once the database is back, however long it was away (docs/operations.md). A Redis outage
+ * needs nothing of the kind: the worker cannot take or fail jobs while Redis is away.
+ *
  * Closing (a shutdown): the workers take no new job and the running ones get `timeoutMs` to
  * finish; those still running then are handed back: their signal is aborted and each job goes back
  * to `wait` without using an attempt, for another worker to run (every job body is idempotent and
@@ -21,7 +27,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { DelayedError, MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import { config } from "../config.ts";
-import { dependencyFailed, logger, unavailableDependency, withLogContext } from "../infra/logger.ts";
+import { dependencyFailed, logger, postgresUnreachable, unavailableDependency, withLogContext } from "../infra/logger.ts";
 import { bullConnection, queue, traceOf } from "../infra/queues.ts";
 import { redis } from "../infra/redis.ts";
 import { DeferJob, PermanentJobFailure, type JobRun } from "../domain/shared/jobs.ts";
@@ -46,6 +52,14 @@ function runOf(job: Job, signal?: AbortSignal): JobRun {
 }
 
 const HAND_BACK = "shutdown: job handed back";
+
+/** The longest wait of a job put back for a PostgreSQL outage, in ms. */
+export const OUTAGE_DELAY_MAX_MS = 30_000;
+
+/** How long a job that met a PostgreSQL outage waits, by how many times it has started: 1 s, doubling, capped. */
+export function outageDelayMs(starts: number): number {
+  return Math.min(1000 * 2 ** Math.min(Math.max(starts, 1) - 1, 15), OUTAGE_DELAY_MAX_MS);
+}
 
 /** Rejects when the signal aborts (the job is being handed back). */
 function handedBack(signal: AbortSignal): Promise<never> {
@@ -94,6 +108,12 @@ export async function startWorkers(definitions: QueueDefinition[]): Promise<Runn
             if (e instanceof DeferJob) {
               await job.moveToDelayed(Date.now() + e.delayMs, token);
               logger.debug({ ...ids, job: job.name, delayMs: e.delayMs, reason: e.message }, "job deferred");
+              throw new DelayedError();
+            }
+            if (!(e instanceof PermanentJobFailure) && postgresUnreachable(e)) {
+              const delayMs = outageDelayMs(job.attemptsStarted ?? 1);
+              await job.moveToDelayed(Date.now() + delayMs, token);
+              logger.info({ ...ids, job: job.name, delayMs, err: (e as Error).message }, "job put back: PostgreSQL is unavailable");
               throw new DelayedError();
             }
             logger.info({ ...ids, job: job.name, ms: ms(), err: (e as Error).message }, "job attempt failed");

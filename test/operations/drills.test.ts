@@ -5,7 +5,8 @@
  *
  * (a) PostgreSQL stopped and restarted under load: requests answer 503 SERVICE_UNAVAILABLE while it
  *     is down (never 500), the service recovers by itself, and every video whose tracking was
- *     accepted is scraped (no job lost).
+ *     accepted is scraped (no job lost). (a') A job that meets the outage waits for it without using
+ *     its attempts (src/jobs/worker.ts), so a long outage loses none either.
  * (b) Redis killed and restarted: the API answers 503 meanwhile, the workers and the API's event
  *     subscriber reconnect, a GraphQL subscription opened before the crash receives events again,
  *     every job completes and none is left in `active`.
@@ -170,11 +171,46 @@ describe("fault drills", () => {
       expect(f.text).not.toMatch(/at .*\.(ts|js):\d+/); // no stack trace
     }
     // No job lost: every video whose tracking was answered 201 gets scraped.
-    await waitFor("every accepted video to be scraped", () => videosReady(accepted), 60_000, 250);
+    await waitFor("every accepted video to be scraped", () => videosReady(accepted), 60_000, 250).catch(async (e: Error) => {
+      // Say where the videos not scraped are: their state, error and attempts, and the queue's counts.
+      const left = await query(
+        "SELECT id, scrape_status, scrape_error, scrape_attempts, next_refresh_at FROM videos WHERE id = ANY($1::uuid[]) AND scrape_status <> 'ready'",
+        [accepted],
+      );
+      throw new Error(`${e.message}\nnot scraped: ${JSON.stringify(left)}\nscrape queue: ${JSON.stringify(await scrapeQueueCounts())}`);
+    });
     expect((await query("SELECT 1 FROM tracked_videos WHERE workspace_id = $1", [workspaceId])).length).toBeGreaterThanOrEqual(
       accepted.length,
     );
   }, 90_000);
+
+  it("(a') a job that meets PostgreSQL down waits for it without using its attempts, however long it is away", async () => {
+    // Tracked with no worker running: the first scrape waits in the queue.
+    const r = await call("POST", "/api/v1/videos", { url: ttUrl() });
+    expect(r.status, r.text).toBe(201);
+    const videoId: string = r.body.data.videoId;
+    await postgres.stop();
+    try {
+      await startWorker();
+      const connection = new Redis(redisServer.url, { maxRetriesPerRequest: null });
+      const q = new Queue("scrape", { connection, prefix: "drill:bull" });
+      try {
+        const job = async () =>
+          (await q.getJobs(["wait", "active", "delayed", "failed", "completed"])).find((j) => j.data.videoId === videoId);
+        // Three starts against a stopped database: with attempts used, the default five would be down to two.
+        await waitFor("the job to meet the outage three times", async () => ((await job())?.attemptsStarted ?? 0) >= 3, 30_000, 100);
+        const j = (await job())!;
+        expect(j.attemptsMade).toBe(0);
+        expect(await j.getState()).not.toBe("failed");
+      } finally {
+        await q.close();
+        connection.disconnect();
+      }
+    } finally {
+      await postgres.start();
+    }
+    await waitFor("the video to be scraped once PostgreSQL is back", () => videosReady([videoId]), 60_000, 250);
+  }, 120_000);
 
   it("(b) Redis killed and restarted: 503 meanwhile, workers and subscribers reconnect, no job stuck in active, events flow again", async () => {
     await startWorker();
