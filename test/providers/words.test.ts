@@ -19,6 +19,10 @@ describe("words run together", () => {
     expect(spaceGluedWords("Google Pixel9")).toBe("Google Pixel 9");
     expect(spaceGluedWords("My top10 tips, part2")).toBe("My top 10 tips, part 2");
     expect(spaceGluedWords("Meet Pixel9.")).toBe("Meet Pixel 9.");
+    expect(spaceGluedWords("PressEnter to copy")).toBe("Press Enter to copy");
+    expect(spaceGluedWords("mitGemini Live")).toBe("mit Gemini Live");
+    expect(spaceGluedWords("thebestMovieEver")).toBe("the best Movie Ever");
+    expect(spaceGluedWords("SelectaROIandthenpressSPACEorENTERbutton")).toBe("Select a ROI and then press SPACE or ENTER button");
   });
 
   it("leaves words, names and handles alone", () => {
@@ -37,6 +41,12 @@ describe("words run together", () => {
       "understanding",
       "O'Donnell's",
       "Don't",
+      // Names in camel case: their pieces are rare words or none.
+      "The most important difference between Text and TexText",
+      "TikTok",
+      "GitHub",
+      "ChatGPT",
+      "WhatsApp",
     ])
       expect(spaceGluedWords(line)).toBe(line);
   });
@@ -48,6 +58,8 @@ describe("English words in a line", () => {
     expect(knownLetterShare("STAEPIR")).toBe(0);
     expect(knownLetterShare("OHA HEOCABAEMA")).toBeLessThan(0.5);
     expect(knownLetterShare("10:00")).toBeNull();
+    // A name in camel case, as code and paths write them, by its pieces.
+    expect(knownLetterShare("testFolder/subFolder")).toBe(1);
   });
 
   it("gives short English lines their language, and others theirs", () => {

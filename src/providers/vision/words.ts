@@ -44,14 +44,22 @@ const LETTER_RUNS = /\p{Script=Latin}+(?:['\u2019]\p{Script=Latin}+)*/gu;
 
 /**
  * The share of a line's Latin letters that are in words of the list (0-1), each run of letters a word; null when the
- * line has no Latin letters. Weighted by letters: a long unknown word (noise) weighs more than a short known one.
+ * line has no Latin letters. Weighted by letters: a long unknown word (noise) weighs more than a short known one. A name in
+ * camel case counts by its pieces: "testFolder" is two words a line of code or a path is made of.
  */
 export function knownLetterShare(text: string): number | null {
   const runs = text.match(LETTER_RUNS) ?? [];
   const letters = runs.reduce((n, r) => n + r.length, 0);
   if (letters === 0) return null;
-  const known = runs.filter((r) => listed(r)).reduce((n, r) => n + r.length, 0);
+  const known = runs.reduce((n, r) => n + knownLetters(r), 0);
   return known / letters;
+}
+
+/** A run's letters in words of the list: all of them when it is one, else those of its pieces in camel case ("testFolder"). */
+function knownLetters(run: string): number {
+  if (listed(run)) return run.length;
+  const pieces = casePieces(run);
+  return pieces.length > 1 ? pieces.filter((p) => p.length > 1 && listed(p)).reduce((n, p) => n + p.length, 0) : 0;
 }
 
 /** A contraction's ending run into the next word ("Don'tbuy", "won'tbelieve", "it'sthe"): the next word is split off when it is a word. */
@@ -77,7 +85,7 @@ const MIN_GLUED = 7;
 
 /**
  * The line with words a recogniser ran together spaced: a run of letters not in the list is split at a change from
- * lower to upper case, then by the list's word costs, when every part is one of the list's 25,000 most frequent
+ * lower to upper case when its pieces are such words (below; else it is one piece), then by the list's word costs, when every part is one of the list's 25,000 most frequent
  * words (single letters only "a" and "I"), the parts average at least 2.5 letters (a split into many tiny words is a guess,
  * not a reading), and one of them is among the 500 most frequent or all among the 5,000 most frequent (glued English has
  * its small words: "thebest", "keyfor"; a name cut in pieces, "Ku berne tes", has not).
@@ -97,9 +105,27 @@ export function spaceGluedWords(text: string): string {
   return spaced.replace(LETTER_RUNS, (run) => (run.length < MIN_GLUED || listed(run) ? run : splitRun(run)));
 }
 
+/** A run of letters cut where a lower-case letter meets an upper-case one ("testFolder" → test, Folder). */
+const casePieces = (run: string) => run.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").split(" ");
+
 function splitRun(run: string): string {
-  const pieces = run.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").split(" ");
+  const pieces = casePieces(run);
+  // A run in Pascal case whose pieces are words or short is a name (as many a brand is written: "TexText", "TikTok",
+  // "GitHub") unless its pieces are English run together, as the list's costs split ("PressEnter" is two). A run that
+  // starts in lower case is a word glued to a capitalised one ("mitGemini", "selectionEnter"), and pieces that are runs of
+  // their own ("SelectaROIandthenpress") are each split as below.
+  const name = /^\p{Lu}/u.test(run) && pieces.every((p) => p.length < MIN_GLUED || listed(p));
+  if (pieces.length > 1 && name && !wordsOfGluedText(pieces.map((p) => p.toLowerCase()))) return splitPiece(run);
   return pieces.map((p) => (p.length < MIN_GLUED || listed(p) ? p : splitPiece(p))).join(" ");
+}
+
+/**
+ * Whether the parts a glued run was split into read as English run together: each one of the list's 25,000 most frequent
+ * words (single letters only "a" and "I"), and one among the 500 most frequent or all among the 5,000 (see `spaceGluedWords`).
+ */
+function wordsOfGluedText(lower: string[]): boolean {
+  const words = lower.every((p) => COMMON.has(p) && (p.length > 1 || p === "a" || p === "i"));
+  return words && (lower.some((p) => GLUE.has(p)) || lower.every((p) => EVERYDAY.has(p)));
 }
 
 /** One unknown piece split into words of the list, keeping its letters' case; unchanged when the split is no good. */
@@ -107,9 +133,7 @@ function splitPiece(piece: string): string {
   if (/['\u2019]/.test(piece)) return piece;
   const parts = splitter().splitSentence(piece);
   if (parts.join("").length !== piece.length || parts.length < 2) return piece;
-  const lower = parts.map((p) => p.toLowerCase());
-  const words = lower.every((p) => COMMON.has(p) && (p.length > 1 || p === "a" || p === "i")) && piece.length / parts.length >= 2.5;
-  if (!words || !(lower.some((p) => GLUE.has(p)) || lower.every((p) => EVERYDAY.has(p)))) return piece;
+  if (piece.length / parts.length < 2.5 || !wordsOfGluedText(parts.map((p) => p.toLowerCase()))) return piece;
   let at = 0;
   return parts
     .map((p) => {
