@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { languageOf, persianLetters } from "../../src/providers/vision/languages.js";
-import { choose, described, droppedCharacters, paddleIsSure, readsAsWords, stacked } from "../../src/providers/vision/ocr.js";
+import {
+  choose,
+  described,
+  droppedCharacters,
+  paddleIsSure,
+  readsAsWords,
+  stacked,
+  tesseractReading,
+} from "../../src/providers/vision/ocr.js";
 import { knownLetterShare, spaceGluedWords } from "../../src/providers/vision/words.js";
 
 describe("words run together", () => {
@@ -90,6 +98,8 @@ describe("English words in a line", () => {
 
   it("takes a Latin line of no English word for a pattern or look-alikes, unless it is another Latin language", () => {
     expect(readsAsWords("NAZA", null)).toBe(false);
+    expect(readsAsWords("E F *", "en")).toBe(false);
+    expect(readsAsWords("<h1>", null)).toBe(true);
     expect(readsAsWords("OHA HEOCA3AEMA", "tr")).toBe(false);
     expect(readsAsWords("Follow for part 2", "en")).toBe(true);
     expect(readsAsWords("Esta es la mejor receta", "es")).toBe(true);
@@ -173,5 +183,16 @@ describe("which reading of a line is kept", () => {
     expect(choose({ text: "KOTOPbIX", confidence: 0.8 }, { text: "КОТОРЫХ", confidence: 0.5 }).text).toBe("КОТОРЫХ");
     // "mit ✦ Gemini Live" in a gradient, read surely with a word run into a name; tesseract made junk of the sparkle.
     expect(choose({ text: "mitGemini Live", confidence: 0.97 }, { text: "к -$- Сет! Ц\\е", confidence: 0.55 }).text).toBe("mitGemini Live");
+  });
+
+  it("keeps tesseract's Latin reading in words of a Latin language over its Cyrillic model's about as sure junk", () => {
+    // A Spanish title: its Cyrillic reading has letters no Latin one looks like, and is about as sure.
+    expect(
+      tesseractReading({ text: "Responder mas tarde", confidence: 0.8 }, { text: "Кезропаег таз {агае", confidence: 0.78 })?.text,
+    ).toBe("Responder mas tarde");
+    // A Russian caption read by the Latin model as look-alikes is still Cyrillic.
+    expect(tesseractReading({ text: "KPACOTA B MbICHIAX", confidence: 0.8 }, { text: "КРАСОТА В МЫСЛЯХ", confidence: 0.75 })?.text).toBe(
+      "КРАСОТА В МЫСЛЯХ",
+    );
   });
 });

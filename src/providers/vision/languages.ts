@@ -2,7 +2,7 @@
  * Which script and language a line of on-screen text is in, from its letters: the script by Unicode property,
  * the language within a script by franc (trigram statistics, `franc-min`), limited to the languages of that
  * script. A short line says little: franc needs a few words, and below that a Latin or Cyrillic line's
- * language is null unless its letters settle it (Vietnamese's own vowels). A Latin line mostly of English words
+ * language is null unless its letters settle it (Vietnamese's own vowels, Czech's ě ů ř, Spanish's ¿ ¡). A Latin line mostly of English words
  * (./words.ts) is English unless franc clearly says otherwise and the line is not all English words: franc alone
  * gave short English subtitles Portuguese or nothing. Arabic script's languages by their own letters first (Urdu's,
  * Persian's), then franc. BCP 47 tags.
@@ -35,7 +35,20 @@ export function scriptOf(text: string): Script {
 
 /** franc's ISO 639-3 codes of each script's languages, and their BCP 47 tags. */
 const LANGUAGES: Partial<Record<Script, Record<string, string>>> = {
-  latin: { eng: "en", vie: "vi", spa: "es", por: "pt", fra: "fr", deu: "de", tur: "tr", ita: "it", nld: "nl", ind: "id", pol: "pl" },
+  latin: {
+    eng: "en",
+    vie: "vi",
+    spa: "es",
+    por: "pt",
+    fra: "fr",
+    deu: "de",
+    tur: "tr",
+    ita: "it",
+    nld: "nl",
+    ind: "id",
+    pol: "pl",
+    ces: "cs",
+  },
   // Cyrillic by its letters (below): franc told Russian captions of two or three words from Bulgarian at random.
   arabic: { arb: "ar", pes: "fa", urd: "ur" },
   devanagari: { hin: "hi", mar: "mr", nep: "ne" },
@@ -83,9 +96,15 @@ export const persianLetters = (text: string) => ARABIC_KAF_YEH.reduce((t, [arabi
 /** Letters only Vietnamese writes (ơ, ư, đ, the vowels with a dot below or a hook above). */
 const VIETNAMESE = /[ơưđạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]/iu;
 
+/** Letters only Czech writes (ě, ů, ř), and the marks only Spanish opens a question or an exclamation with (¿, ¡). */
+const CZECH = /[ěůř]/iu;
+const SPANISH = /[¿¡]/u;
+
 /** The line's language as BCP 47, or null when its letters do not settle it. */
 export function languageOf(text: string, script = scriptOf(text)): string | null {
   if (script === "latin" && VIETNAMESE.test(text)) return "vi";
+  if (script === "latin" && CZECH.test(text)) return "cs";
+  if (script === "latin" && SPANISH.test(text)) return "es";
   if (script === "cyrillic") return UKRAINIAN.test(text) ? "uk" : "ru";
   if (script === "arabic") return arabicLanguage(text);
   const candidates = LANGUAGES[script];
@@ -96,11 +115,13 @@ export function languageOf(text: string, script = scriptOf(text)): string | null
   if (script !== "latin") return franc ?? USUAL[script];
   const english = knownLetterShare(text) ?? 0;
   if (franc && franc !== "en" && !(english >= ALL_ENGLISH && !OTHER_LATIN.test(text))) return franc;
-  return english >= MOSTLY_ENGLISH ? "en" : franc;
+  if (english >= MOSTLY_ENGLISH) return "en";
+  // franc's English for a line of no English words and letters English does not write ("František Novák") is a guess.
+  return franc === "en" && OTHER_LATIN.test(text) ? null : franc;
 }
 
 /** Shares of a Latin line's letters in English words (./words.ts) that make it English: mostly, and all but a name. */
 const MOSTLY_ENGLISH = 0.6;
 const ALL_ENGLISH = 0.9;
 /** Letters English does not write and the other Latin languages here do: a line with them is not all English. */
-const OTHER_LATIN = /[àáâãäåçèéêëìíîïñòóôõöøùúûüýÿğışœß]/iu;
+const OTHER_LATIN = /[àáâãäåçèéêëìíîïñòóôõöøùúûüýÿğışœßčďěňřšťůžąęłńśźżő]/iu;

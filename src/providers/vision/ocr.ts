@@ -48,7 +48,7 @@ import { knownLetterShare, spaceGluedWords } from "./words.ts";
 
 const PROVIDER = "vision:ocr";
 /** tesseract's languages for the lines PaddleOCR did not read as Chinese: Latin (with Vietnamese's diacritics)... */
-export const LATIN_LANGUAGES = "eng+vie";
+export const LATIN_LANGUAGES = "ces+eng+vie";
 /** ...and Cyrillic, read apart: in one run with English, words of look-alike letters ("СМЕХ") came out Latin. */
 export const CYRILLIC_LANGUAGES = "rus";
 /** tesseract's languages for lines nothing above read with confidence. */
@@ -104,10 +104,13 @@ export function unlikelyLatin(text: string): boolean {
   return words.length > 0 && odd.length * 3 >= words.length;
 }
 
+/** A sign no word is written with, against a letter ("{агае", "Ц\\е"): a recogniser's misreading of letters it does not know. */
+const signsInWords = (text: string) => /\p{L}[{}|\\$^~]|[{}|\\$^~]\p{L}/u.test(text);
+
 /**
  * tesseract's reading of a line: the Cyrillic one when it has letters no Latin look-alike has and is about as
- * confident as the Latin one (less so when the Latin reading is of twin capitals only or unlikely, see above),
- * or clearly more confident; else the Latin one.
+ * confident as the Latin one (less so when the Latin reading is of twin capitals only or unlikely, see above) and not
+ * misread (signs in its words where the Latin reading has none), or when it is clearly more confident; else the Latin one.
  */
 export function tesseractReading(
   latin: TesseractReading | undefined,
@@ -119,8 +122,12 @@ export function tesseractReading(
   const latinConfidence = latin?.confidence ?? 0;
   const ownLetters = ONLY_CYRILLIC.test(cyrillic.text);
   const latinDoubtful = TWINS_ONLY.test(latinText) || TWINS_ONLY.test(paddle) || unlikelyLatin(latinText) || unlikelyLatin(paddle);
-  // A doubtful Latin reading gives way to a Cyrillic one somewhat less confident; a confident, plausible one never does.
-  if (ownLetters && cyrillic.confidence >= 0.5 && cyrillic.confidence >= latinConfidence - (latinDoubtful ? 0.25 : 0.1)) return cyrillic;
+  // A doubtful Latin reading gives way to a Cyrillic one somewhat less confident; a confident, plausible one never does,
+  // nor one whose words are whole when the Cyrillic reading's have signs in them ("Responder mas tarde" was read
+  // "Кезропаег таз {агае" by the Cyrillic model).
+  const misread = signsInWords(cyrillic.text) && !signsInWords(latinText);
+  if (ownLetters && !misread && cyrillic.confidence >= 0.5 && cyrillic.confidence >= latinConfidence - (latinDoubtful ? 0.25 : 0.1))
+    return cyrillic;
   return cyrillic.confidence > latinConfidence + 0.1 ? cyrillic : latin;
 }
 
@@ -286,7 +293,7 @@ export function described(read: { text: string; confidence: number }): ReadTextL
 }
 
 /**
- * Whether a line reads as words of its script. A line of digits and signs alone does not. A Latin line does when at least half its letters are in English words
+ * Whether a line reads as words of its script. A line of digits and signs alone does not, nor a Latin line of lone letters. A Latin line does when at least half its letters are in English words
  * (./words.ts); else it does not when it looks like Cyrillic read as Latin (twin capitals only, or case and digits
  * mixed inside words: "OHA HEOCA3AEMA"), and does when its language is another Latin one (Vietnamese by its letters,
  * or franc's clear answer), having no word list here. A line of another script passes. PaddleOCR reads a patterned
@@ -296,6 +303,8 @@ export function readsAsWords(text: string, language: string | null, script: Scri
   // Digits and signs alone (a scoreboard's clock, a jersey's number, a page count) are seen, but are no words to judge.
   if (!/\p{L}/u.test(text)) return false;
   if (script !== "latin") return true;
+  // Lone letters ("E F *", "e P": strokes of a picture, or a word cut by the frame) are no words either; "h1" is one.
+  if (!/\p{L}[\p{L}\p{N}]/u.test(text)) return false;
   if ((knownLetterShare(text) ?? 1) >= 0.5) return true;
   if (TWINS_ONLY.test(text) || unlikelyLatin(text)) return false;
   return language !== null && language !== "en";
