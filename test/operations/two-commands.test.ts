@@ -2,7 +2,8 @@
  * The README's first block is the whole set-up of a fresh Debian machine: one `sudo apt-get install` line, then
  * `npm ci && npm start` (the tests: `npm test`). This checks that the line names the Debian package of every program
  * and file the service and its tests look for: the programs `/readyz` reports (src/config.ts, PROGRAMS), the servers
- * this checkout starts when none is set (src/main/local-services.ts), and the programs and files the tests use, which a
+ * this checkout starts when none is set (src/main/local-services.ts), tesseract's language data the on-screen text is
+ * read with (src/providers/vision/ocr.ts), and the programs and files the tests use, which a
  * scan of the sources keeps complete; and that CI (.ci/run) installs with that very line.
  */
 import { execFileSync } from "node:child_process";
@@ -12,6 +13,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PROGRAMS } from "../../src/config.js";
 import { FACE_IMAGE, FACE_IMAGE_PACKAGE } from "../../src/providers/media/render-video.js";
+import { TESSERACT_LANGUAGES } from "../../src/providers/vision/ocr.js";
+import { languagePackages } from "../../src/providers/vision/tesseract.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -62,6 +65,7 @@ const NEEDED = new Set([
   "redis-server", // src/main/local-services.ts
   ...Object.values(SYSTEM_FILES),
   ...Object.values(TEST_PROGRAMS).filter((p): p is string => p !== null),
+  ...TESSERACT_LANGUAGES.flatMap(languagePackages), // the language data the on-screen text is read with
 ]);
 
 function sources(dir: string): string[] {

@@ -57,6 +57,8 @@ export const FALLBACK_LANGUAGES = "kor+jpn+ara+hin+tam";
 export const PERSIAN_LANGUAGES = "fas";
 /** tesseract's language for a Han line whose box holds more characters than PaddleOCR read (see `droppedCharacters`). */
 export const JAPANESE_LANGUAGES = "jpn";
+/** Every language set tesseract is run with: their data packages are in the README's install line (test/operations/two-commands.test.ts). */
+export const TESSERACT_LANGUAGES = [LATIN_LANGUAGES, CYRILLIC_LANGUAGES, FALLBACK_LANGUAGES, PERSIAN_LANGUAGES, JAPANESE_LANGUAGES];
 /** tesseract's reading of such a line, with kana, is kept at this confidence (on PaddleOCR's scale) or more. */
 const KANA_FLOOR = 0.6;
 /** Below this confidence a line is read again with FALLBACK_LANGUAGES. */

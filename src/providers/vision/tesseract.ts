@@ -61,10 +61,7 @@ export class TesseractLines {
     } catch (e) {
       // Missing language data is an installation problem: no retry will find it.
       if (e instanceof ProviderError && /Failed loading language|Error opening data file/i.test(e.message)) {
-        const packages = languages
-          .split("+")
-          .map((l) => `tesseract-ocr-${l.replace(/_/g, "-")}`)
-          .join(" ");
+        const packages = languagePackages(languages).join(" ");
         throw new ProviderError(
           PROVIDER,
           `tesseract lacks language data of "${languages}": install it (Debian/Ubuntu: sudo apt-get install -y ${packages})`,
@@ -75,6 +72,11 @@ export class TesseractLines {
       throw e;
     }
   }
+}
+
+/** The Debian packages of tesseract's language data for `languages` ("ces+eng" → tesseract-ocr-ces, tesseract-ocr-eng). */
+export function languagePackages(languages: string): string[] {
+  return languages.split("+").map((l) => `tesseract-ocr-${l.replace(/_/g, "-")}`);
 }
 
 /** tesseract's TSV of a list of one-line pages → each page's words joined, with their mean confidence. */
