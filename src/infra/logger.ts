@@ -184,6 +184,17 @@ const REDIS_MESSAGES = /Connection is closed|MaxRetriesPerRequestError|Stream is
 const POSTGRES_MESSAGES =
   /Can't reach database|Connection terminated|Timed out fetching a new connection|Query read timeout|timeout exceeded when trying to connect|canceling statement due to statement timeout|terminating connection due to administrator command|the database system is (shutting down|starting up|in recovery mode)|Client has encountered a connection error and is not queryable/i;
 
+type ErrorLike = { code?: unknown; message?: unknown; name?: unknown; cause?: unknown; port?: unknown };
+
+/** The error and its causes, the error first (at most six deep). */
+function* causes(err: unknown): Generator<ErrorLike> {
+  let e = err as ErrorLike | undefined;
+  for (let depth = 0; e && depth < 6; e = e.cause as ErrorLike | undefined, depth++) yield e;
+}
+
+/** The port a refused or cut connection was to: the error's own, else the one its message ends with. */
+const portOf = (e: ErrorLike) => (typeof e.port === "number" ? e.port : Number(/:(\d+)\s*$/.exec(String(e.message ?? ""))?.[1]));
+
 /** The port PostgreSQL listens on (DATABASE_URL). */
 function postgresPort(): number {
   return Number(new URL(config.databaseUrl).port || 5432);
@@ -196,16 +207,9 @@ function postgresPort(): number {
  * an outage. The job runner waits for the database on these without using an attempt (src/jobs/worker.ts).
  */
 export function postgresUnreachable(err: unknown): boolean {
-  for (
-    let e = err as { code?: unknown; message?: unknown; cause?: unknown; port?: unknown } | undefined, depth = 0;
-    e && depth < 6;
-    e = e.cause as typeof e, depth++
-  ) {
+  for (const e of causes(err)) {
     const byCode = typeof e.code === "string" ? UNAVAILABLE_CODES[e.code] : undefined;
-    if (byCode === "either") {
-      const port = typeof e.port === "number" ? e.port : Number(/:(\d+)\s*$/.exec(String(e.message ?? ""))?.[1]);
-      return port === postgresPort();
-    }
+    if (byCode === "either") return portOf(e) === postgresPort();
     if (byCode === "postgres") return e.code !== "57014";
     if (typeof e.message === "string" && POSTGRES_MESSAGES.test(e.message)) return !/statement timeout/i.test(e.message);
   }
@@ -224,16 +228,9 @@ function redisPorts(): Set<number> {
  * when it says no such thing. The one list of those errors: the doors answer them 503 (src/http/errors.ts).
  */
 export function unavailableDependency(err: unknown): Dependency | null {
-  for (
-    let e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown; port?: unknown } | undefined, depth = 0;
-    e && depth < 6;
-    e = e.cause as typeof e, depth++
-  ) {
+  for (const e of causes(err)) {
     const byCode = typeof e.code === "string" ? UNAVAILABLE_CODES[e.code] : undefined;
-    if (byCode === "either") {
-      const port = typeof e.port === "number" ? e.port : Number(/:(\d+)\s*$/.exec(String(e.message ?? ""))?.[1]);
-      return redisPorts().has(port) ? "redis" : "postgres";
-    }
+    if (byCode === "either") return redisPorts().has(portOf(e)) ? "redis" : "postgres";
     if (byCode) return byCode;
     if (e.name === "MaxRetriesPerRequestError") return "redis";
     if (typeof e.message === "string") {

@@ -78,6 +78,10 @@ describe("English words in a line", () => {
     expect(languageOf("Tu ne vas pas croire ce qui se passe ensuite")).toBe("fr");
     expect(languageOf("Das ist der beste Trick für deinen Morgen")).toBe("de");
     expect(languageOf("NAZA")).toBeNull();
+    // Letters only one language writes settle it; franc's English is no answer for a line of none of its words.
+    expect(languageOf("Otevřít kalendář")).toBe("cs");
+    expect(languageOf("¡Genial!, gracias de nuevo.")).toBe("es");
+    expect(languageOf("František Novák")).toBeNull();
   });
 
   it("tells Persian and Urdu from Arabic by their letters, or by franc with kaf and yeh in either form; Tamil by its script", () => {
@@ -190,6 +194,8 @@ describe("which reading of a line is kept", () => {
     expect(
       tesseractReading({ text: "Responder mas tarde", confidence: 0.8 }, { text: "Кезропаег таз {агае", confidence: 0.78 })?.text,
     ).toBe("Responder mas tarde");
+    // Brackets around a word are no misreading.
+    expect(tesseractReading({ text: "abc def", confidence: 0.8 }, { text: "[Это] жизнь", confidence: 0.78 })?.text).toBe("[Это] жизнь");
     // A Russian caption read by the Latin model as look-alikes is still Cyrillic.
     expect(tesseractReading({ text: "KPACOTA B MbICHIAX", confidence: 0.8 }, { text: "КРАСОТА В МЫСЛЯХ", confidence: 0.75 })?.text).toBe(
       "КРАСОТА В МЫСЛЯХ",
