@@ -7,8 +7,7 @@
  * is read back by the second worker, not seen again).
  */
 import "../setup/visual-on.js"; // first: the visual stage on, as deployed, before the configuration is read
-import { mkdtemp, readFile, rm, writeFile, chmod } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile, chmod } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -20,6 +19,7 @@ import { analyze } from "../../src/domain/analysis/service.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import { prisma } from "../../src/infra/db.js";
 import { analysisCharges, trackedVideo, waitFor, waitForStatus } from "./fixtures.js";
+import { pidFromFile, signalProcess } from "../helpers/signals.js";
 
 /** A killed worker's job is picked up within about 2-3 seconds. */
 const FAST_RECOVERY = { ANALYSIS_LOCK_MS: "2000", ANALYSIS_STALLED_INTERVAL_MS: "1000" };
@@ -71,11 +71,12 @@ describe("a worker killed mid-analysis", () => {
     const videoId = await trackedVideo(ws.workspaceId);
     const first = await worker({ SIMULATED_MEDIA_SPEECH: "true", ESPEAK_PATH: espeak });
     const r = await analyze(ws.workspaceId, videoId, {});
-    await waitFor("the first worker to be inside the download stage", async () => existsSync(marker));
+    // Its pid written whole (not only the file created): a kill between the two left an empty file, read as pid 0.
+    const standIn = await pidFromFile(marker);
     expect((await waitForStatus(ws.workspaceId, videoId, ["downloading"])).status).toBe("downloading");
 
     await first.stop("SIGKILL");
-    process.kill(Number((await readFile(marker, "utf8")).trim()), "SIGKILL"); // the stand-in's orphaned sleep
+    signalProcess(standIn, "SIGKILL"); // its sleep, should it outlive the worker (false: already ended with it)
 
     await worker({ SIMULATED_MEDIA_SPEECH: "true", ESPEAK_PATH: espeak });
     const done = await waitForStatus(ws.workspaceId, videoId, ["completed", "failed"], 90_000);

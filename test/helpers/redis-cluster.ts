@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
+import { signalProcess } from "./signals.js";
 
 const run = promisify(execFile);
 
@@ -66,13 +67,7 @@ export async function startRedisCluster(): Promise<LocalCluster> {
       await run("redis-cli", ["-p", String(port), "shutdown", "nosave"]).catch(async () => {
         // Not answering: end it by its own pid file (never by name).
         const pid = Number(await readFile(join(dir, `${port}.pid`), "utf8").catch(() => ""));
-        if (pid > 0) {
-          try {
-            process.kill(pid, "SIGKILL");
-          } catch {
-            /* already gone */
-          }
-        }
+        if (pid > 1) signalProcess(pid, "SIGKILL"); // false: already gone
       });
     }
     await rm(dir, { recursive: true, force: true });

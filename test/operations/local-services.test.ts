@@ -15,6 +15,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalServices, prepareLocalServices, probePostgres, probeRedis, respReply } from "../../src/main/local-services.js";
 import { spawnService } from "../helpers/processes.js";
+import { signalProcess } from "../helpers/signals.js";
 import { freePort } from "./private-services.js";
 
 const dir = mkdtempSync(join(tmpdir(), "local-services-"));
@@ -46,11 +47,8 @@ const dbUrl = (services: LocalServices) => services.postgres.url.replace(/\/[^/]
 afterAll(() => {
   const pids = [join(dir, "postgres/data/postmaster.pid"), join(dir, "redis/redis.pid")];
   for (const file of pids.filter(existsSync)) {
-    try {
-      process.kill(Number(readFileSync(file, "utf8").split("\n")[0]), "SIGINT");
-    } catch {
-      // already gone
-    }
+    const pid = Number(readFileSync(file, "utf8").split("\n")[0]);
+    if (pid > 1) signalProcess(pid, "SIGINT"); // false: already gone
   }
   rmSync(dir, { recursive: true, force: true });
 });

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { signalProcess } from "../helpers/signals.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -116,13 +117,13 @@ export async function startPostgres(): Promise<PrivatePostgres> {
     pause: async () => {
       const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
       paused = processTree(postmaster);
-      for (const pid of paused) process.kill(pid, "SIGSTOP");
+      for (const pid of paused) signalProcess(pid, "SIGSTOP");
     },
     resume: async () => {
-      for (const pid of paused.splice(0)) process.kill(pid, "SIGCONT");
+      for (const pid of paused.splice(0)) signalProcess(pid, "SIGCONT");
     },
     destroy: async () => {
-      for (const pid of paused.splice(0)) process.kill(pid, "SIGCONT");
+      for (const pid of paused.splice(0)) signalProcess(pid, "SIGCONT");
       await pgRun("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     },

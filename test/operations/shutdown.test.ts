@@ -23,6 +23,7 @@ import { analysisJobId } from "../../src/domain/analysis/jobs.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import { queue } from "../../src/infra/queues.js";
 import { analysisCharges, trackedVideo, waitFor, waitForStatus } from "../analysis/fixtures.js";
+import { signalProcess } from "../helpers/signals.js";
 
 let dir: string;
 const processes: ServiceProcess[] = [];
@@ -32,7 +33,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   for (const p of processes.splice(0)) await p.stop("SIGKILL");
-  for (const pid of strays.splice(0)) if (processAlive(pid)) process.kill(pid, "SIGKILL");
+  for (const pid of strays.splice(0)) if (processAlive(pid)) signalProcess(pid, "SIGKILL");
 });
 afterAll(async () => {
   await stopAll();

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProgram } from "../../src/providers/process.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { waitFor } from "../helpers/wait.js";
+import { signalProcess } from "../helpers/signals.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SCRIPT = fileURLToPath(new URL("../fixtures/programs/spawns-grandchild.sh", import.meta.url));
@@ -27,11 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const pid of leftovers) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      /* gone, as it should be */
-    }
+    signalProcess(pid, "SIGKILL"); // false: gone, as it should be
   }
   await rm(dir, { recursive: true, force: true });
 });

@@ -25,6 +25,7 @@ import { prisma } from "../../src/infra/db.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { waitFor, waitUntil } from "../helpers/wait.js";
+import { pidFromFile, signalProcess } from "../helpers/signals.js";
 
 let api: RunningApi;
 let dir: string;
@@ -99,10 +100,10 @@ describe("radar worker process with a failing yt-dlp", () => {
     const c = client(api.url, ws.key);
     const id = (await c.post("/api/v1/radar/search", { query: "sourdough bread", platform: "platformB", depth: "quick" })).body.data
       .searchId;
-    await waitFor("the hanging yt-dlp to run", () => readFile(hangPid, "utf8").catch(() => ""), 30_000, 100);
+    const standIn = await pidFromFile(hangPid); // the hanging yt-dlp runs
     expect((await prisma.radarSearch.findUniqueOrThrow({ where: { id } })).status).toBe("searching");
     await first.stop("SIGKILL");
-    process.kill(Number((await readFile(hangPid, "utf8")).trim()), "SIGKILL"); // the orphaned stand-in we started
+    signalProcess(standIn, "SIGKILL"); // the stand-in, should it outlive the worker (false: already ended with it)
     const second = await spawnService("worker", { ...FAST_RADAR, RADAR_PROVIDERS: "ytdlp", YTDLP_PATH: answering });
     workers.push(second);
     try {

@@ -4,6 +4,7 @@
  * never touch each other's databases, and databases of runs that died are cleaned up later.
  */
 import pg from "pg";
+import { signalProcess } from "../helpers/signals.js";
 
 /** The server's `postgres` database, as a superuser: TEST_ADMIN_DATABASE_URL, which the run's global setup sets when
  *  it chose the server (test/setup/services.ts). Read when used, after that choice. */
@@ -46,12 +47,7 @@ export async function dropDatabase(name: string): Promise<void> {
 }
 
 function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return pid === process.pid || (pid > 1 && signalProcess(pid, 0));
 }
 
 /** Drops test databases left by runs whose process is gone. */

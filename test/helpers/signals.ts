@@ -1,0 +1,44 @@
+/**
+ * The one way tests and benches signal a process they know by its pid (from a pid file, a listing of /proc, a
+ * database name), rather than as a `ChildProcess` they spawned.
+ *
+ * Why: `kill(2)` reads some numbers as more than one process. 0 is the caller's whole process group, and a test
+ * file's group is vitest's, npm's and CI's shell's: `process.kill(Number(""), "SIGKILL")`, a pid file read the
+ * instant after the shell created it and before it wrote the pid, ended a whole CI run with exit 137 and no word
+ * of why. A negative number is a group, -1 every process the caller may signal. So a pid is checked here first,
+ * and a pid file is read only once it holds a whole line (test/architecture/signals.test.ts keeps every
+ * `process.kill` of test/ and bench/ in this file).
+ */
+import { readFile } from "node:fs/promises";
+import { waitFor } from "./wait.js";
+
+/** Sends `signal` to the one process `pid`; false when there is no such process. Throws on anything not one process. */
+export function signalProcess(pid: number, signal: NodeJS.Signals | 0): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 1 || pid === process.pid) {
+    throw new Error(`refusing to signal ${pid}: not the pid of one other process (0 is this process's group, -n a group)`);
+  }
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ESRCH") return false;
+    throw e;
+  }
+}
+
+/** The pid a program wrote to `file` (`echo $$ > file`), once its first line is whole; waits up to `timeoutMs`. */
+export async function pidFromFile(file: string, timeoutMs = 30_000): Promise<number> {
+  const line = await waitFor(
+    `a whole pid in ${file}`,
+    async () => /^\d+\n/.exec(await readFile(file, "utf8").catch(() => ""))?.[0],
+    timeoutMs,
+    20,
+  );
+  return Number(line.trim());
+}
+
+/** The pid on the first line of a server's pid file as it is now (PostgreSQL's postmaster.pid, Redis's), or null. */
+export async function pidInFileNow(file: string): Promise<number | null> {
+  const first = (await readFile(file, "utf8").catch(() => "")).split("\n")[0];
+  return /^\d+$/.test(first) ? Number(first) : null;
+}
