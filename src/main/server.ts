@@ -73,6 +73,7 @@ export async function startApi(port = config.port, host = config.host): Promise<
         if (mayStream(req)) {
           closesInTurn(req);
           closesInTurn(res);
+          closesInTurn(req.socket, ["end", "close"]); // Node's own handling of the TCP socket's end (http's socketOnClose)
         }
         void graphqlHandler(req, res);
       } else app(req, res);

@@ -1,7 +1,8 @@
 /**
  * Live connections' ends handled a chunk per turn of the event loop (src/http/graphql/fan-out.ts, `closesInTurn`:
- * graphql-ws sockets and SSE streams): 10,000 clients leaving at once must not hold the loop for the time all their
- * cleanups take; other events still come between the chunks.
+ * graphql-ws sockets and SSE streams, and the TCP sockets under graphql-ws, whose `end` and `close` ws answers): 10,000
+ * clients leaving at once must not hold the loop for the time all their cleanups take; other events still come between
+ * the chunks.
  */
 import { EventEmitter } from "node:events";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -29,5 +30,23 @@ describe("connections' ends in turns", () => {
     expect(ended.length, "not all in one turn").toBeLessThan(200);
     for (let i = 0; i < 10 && ended.length < 200; i++) await nextTurn();
     expect(ended).toEqual(Array.from({ length: 200 }, (_, i) => i)); // each once, in order
+  });
+
+  it("defers the events it is given, each socket's in the order emitted (a TCP socket's end before its close)", async () => {
+    const seen: string[] = [];
+    const sockets = Array.from({ length: 100 }, (_, i) => {
+      const e = new EventEmitter();
+      closesInTurn(e, ["end", "close"]);
+      for (const event of ["end", "close", "data"]) e.on(event, () => seen.push(`${i} ${event}`));
+      return e;
+    });
+    for (const e of sockets) e.emit("end");
+    for (const e of sockets) e.emit("close");
+    sockets[7]!.emit("data");
+    expect(seen, "only the event not named ran at once").toEqual(["7 data"]);
+    for (let i = 0; i < 20 && seen.length < 201; i++) await nextTurn();
+    const at = (s: string) => seen.indexOf(s);
+    expect(seen).toHaveLength(201);
+    for (let i = 0; i < 100; i++) expect(at(`${i} end`)).toBeLessThan(at(`${i} close`));
   });
 });

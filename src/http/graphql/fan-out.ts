@@ -65,15 +65,24 @@ export const turn = (): Promise<void> => new Promise((resolve) => writeTurn(reso
  */
 const CLOSE_CHUNK = 64;
 const closeTurn = turns(CLOSE_CHUNK);
+const IN_TURN = Symbol("events emitted in turns");
 
 /**
- * The emitter's `close` listeners run at its turn (CLOSE_CHUNK per turn), after the I/O already waiting: a
- * graphql-ws socket, an SSE stream's request and response. The connection itself is closed at once.
+ * The emitter's listeners of `events` (its `close` by default) run at its turn (CLOSE_CHUNK per turn), in the order
+ * emitted, after the I/O already waiting: a graphql-ws socket, an SSE stream's request and response, and the TCP socket
+ * under either (its `end` and `close`, where ws or Node's HTTP server answers a client's leaving). The connection itself
+ * is closed at once.
  */
-export function closesInTurn(emitter: NodeJS.EventEmitter): void {
+export function closesInTurn(emitter: NodeJS.EventEmitter, events: readonly string[] = ["close"]): void {
+  // Once per event and emitter: a keep-alive TCP socket carries one SSE stream after another.
+  const holder = emitter as NodeJS.EventEmitter & { [IN_TURN]?: readonly string[] };
+  const already = holder[IN_TURN] ?? [];
+  const added = events.filter((e) => !already.includes(e));
+  if (added.length === 0) return;
+  holder[IN_TURN] = [...already, ...added];
   const emit = emitter.emit;
   emitter.emit = function (this: NodeJS.EventEmitter, event: string | symbol, ...args: unknown[]) {
-    if (event !== "close") return emit.call(this, event, ...args);
+    if (typeof event !== "string" || !added.includes(event)) return emit.call(this, event, ...args);
     closeTurn(() => emit.call(this, event, ...args));
     return true;
   } as typeof emitter.emit;

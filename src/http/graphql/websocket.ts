@@ -94,9 +94,13 @@ function writesSharedAnswers(socket: WebSocket): void {
 export function attachWebSocket(server: Server, yoga: GraphQLServer) {
   const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint, maxPayload: BODY_LIMIT_BYTES });
   // Before graphql-ws's own listener: the socket is ready for shared answers before its first message, and ends in its turn.
-  wss.on("connection", (socket) => {
+  wss.on("connection", (socket, request) => {
     writesSharedAnswers(socket);
     closesInTurn(socket);
+    // ws's own handling of a client's leaving (its close frame answered, then the TCP end and close: each reads and
+    // ends streams already ended, at some 40 µs a socket) is served in the same turns: 10,000 clients leaving at
+    // once otherwise held the loop for some 400 ms in one poll of the sockets.
+    closesInTurn(request.socket, ["end", "close"]);
   });
   const disposable = useServer(
     {
