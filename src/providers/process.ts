@@ -87,9 +87,11 @@ export function runProgram(provider: string, program: string, args: string[], op
 /**
  * The group leader of a program: on SIGTERM (its parent died: --pdeathsig) it SIGKILLs its whole group; the
  * program runs in the background with the wrapper's stdin (a non-interactive shell would give it /dev/null),
- * and the wrapper exits with the program's status.
+ * and the wrapper exits with the program's status. The group is named by the shell's own pid (`-$$`), not by 0:
+ * spawned without `detached` the shell would be in its parent's group, and `kill 0` would end the service with it;
+ * `-$$` then names no group and fails.
  */
-const GROUP_LEADER = `trap 'kill -KILL 0' TERM; exec 3<&0; "$@" 0<&3 3<&- & wait $!; exit $?`;
+const GROUP_LEADER = `trap 'kill -KILL -$$' TERM; exec 3<&0; "$@" 0<&3 3<&- & wait $!; exit $?`;
 
 let pdeathsig: boolean | undefined;
 /** Whether `setpriv --pdeathsig` can be used here (checked once). */

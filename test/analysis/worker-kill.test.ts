@@ -63,7 +63,7 @@ describe("a worker killed mid-analysis", () => {
     const espeak = join(dir, "slow-espeak");
     await writeFile(
       espeak,
-      `#!/bin/sh\n[ "$1" = --version ] && exec espeak-ng --version\nif [ ! -e '${marker}' ]; then echo $$ > '${marker}'; sleep 120; fi\nexec espeak-ng "$@"\n`,
+      `#!/bin/sh\n[ "$1" = --version ] && exec espeak-ng --version\nif [ ! -e '${marker}' ]; then echo $$ > '${marker}'; exec sleep 120; fi\nexec espeak-ng "$@"\n`,
     );
     await chmod(espeak, 0o755);
 

@@ -49,4 +49,24 @@ describe("connections' ends in turns", () => {
     expect(seen).toHaveLength(201);
     for (let i = 0; i < 100; i++) expect(at(`${i} end`)).toBeLessThan(at(`${i} close`));
   });
+
+  it("runs at once what a turn's task emits (ws's close after its TCP socket's): a connection's chain of ends takes one turn", async () => {
+    const seen: string[] = [];
+    const tcp = new EventEmitter();
+    const ws = new EventEmitter();
+    closesInTurn(tcp, ["end", "close"]);
+    closesInTurn(ws);
+    tcp.on("close", () => {
+      seen.push("tcp close");
+      ws.emit("close"); // as ws's socketOnClose emits the WebSocket's close
+      seen.push("after ws close");
+    });
+    ws.on("close", () => seen.push("ws close"));
+    tcp.emit("close");
+    expect(seen).toEqual([]);
+    await nextTurn();
+    await nextTurn();
+    expect(seen).toEqual(["tcp close", "ws close", "after ws close"]);
+    expect(() => closesInTurn(new EventEmitter(), ["error"])).toThrow(/never in turns/);
+  });
 });

@@ -9,6 +9,7 @@
  * and a pid file is read only once it holds a whole line (test/architecture/signals.test.ts keeps every
  * `process.kill` of test/ and bench/ in this file).
  */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { waitFor } from "./wait.js";
 
@@ -17,13 +18,34 @@ export function signalProcess(pid: number, signal: NodeJS.Signals | 0): boolean 
   if (!Number.isSafeInteger(pid) || pid <= 1 || pid === process.pid) {
     throw new Error(`refusing to signal ${pid}: not the pid of one other process (0 is this process's group, -n a group)`);
   }
+  // A stale pid file whose number the system gave again to vitest, npm or CI's shell.
+  if (signal !== 0 && ancestors().has(pid)) throw new Error(`refusing to signal ${pid}: it runs this test (an ancestor)`);
   try {
     process.kill(pid, signal);
     return true;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ESRCH") return false;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ESRCH") return false;
+    if (code === "EPERM" && signal === 0) return true; // another user's: it exists
     throw e;
   }
+}
+
+let ancestorPids: Set<number> | undefined;
+/** This process's parent, its parent's parent … up to init (from /proc; empty where there is none). */
+function ancestors(): Set<number> {
+  if (ancestorPids) return ancestorPids;
+  ancestorPids = new Set();
+  for (let pid = process.ppid; pid > 1 && !ancestorPids.has(pid); ) {
+    ancestorPids.add(pid);
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      pid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    } catch {
+      break;
+    }
+  }
+  return ancestorPids;
 }
 
 /** The pid a program wrote to `file` (`echo $$ > file`), once its first line is whole; waits up to `timeoutMs`. */

@@ -8,8 +8,7 @@
  * The stand-in for espeak-ng (used by the simulated media provider in the `downloading` stage)
  * starts a helper (a grandchild) and blocks on its first run; later runs are the real program.
  */
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "graphql-ws";
@@ -23,7 +22,7 @@ import { analysisJobId } from "../../src/domain/analysis/jobs.js";
 import { getBalance } from "../../src/domain/credits/service.js";
 import { queue } from "../../src/infra/queues.js";
 import { analysisCharges, trackedVideo, waitFor, waitForStatus } from "../analysis/fixtures.js";
-import { signalProcess } from "../helpers/signals.js";
+import { pidFromFile, signalProcess } from "../helpers/signals.js";
 
 let dir: string;
 const processes: ServiceProcess[] = [];
@@ -60,11 +59,8 @@ async function blockingEspeak(name: string) {
     path,
     /** Waits for the first run to block; returns the stand-in's and its helper's pids. */
     started: async () => {
-      await waitFor(
-        "the stand-in to start",
-        async () => existsSync(marker) && existsSync(helper) && (await readFile(helper, "utf8")).trim() !== "",
-      );
-      const pids = { program: Number((await readFile(marker, "utf8")).trim()), helper: Number((await readFile(helper, "utf8")).trim()) };
+      // Whole pids (a file is created before its pid is written: read between the two, it was pid 0).
+      const pids = { program: await pidFromFile(marker), helper: await pidFromFile(helper) };
       strays.push(pids.program, pids.helper);
       return pids;
     },

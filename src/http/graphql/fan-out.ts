@@ -22,6 +22,7 @@
  * The classic design is Hasura's multiplexed live queries (one query per distinct document and
  * session variables); here the executor runs once per group on an event instead of a poll.
  */
+import { AsyncResource } from "node:async_hooks";
 import { buildExecutionContext, execute } from "@graphql-tools/executor";
 import {
   createSourceEventStream,
@@ -66,14 +67,19 @@ export const turn = (): Promise<void> => new Promise((resolve) => writeTurn(reso
 const CLOSE_CHUNK = 64;
 const closeTurn = turns(CLOSE_CHUNK);
 const IN_TURN = Symbol("events emitted in turns");
+/** Set while a close turn's task runs: what it sets off (ws's `close` after its TCP socket's) runs then, not a turn later. */
+let insideCloseTurn = false;
 
 /**
  * The emitter's listeners of `events` (its `close` by default) run at its turn (CLOSE_CHUNK per turn), in the order
  * emitted, after the I/O already waiting: a graphql-ws socket, an SSE stream's request and response, and the TCP socket
- * under either (its `end` and `close`, where ws or Node's HTTP server answers a client's leaving). The connection itself
- * is closed at once.
+ * under either (its `end` and `close`, where ws or Node's HTTP server answers a client's leaving). Node frees a socket
+ * its peer closed at once; one only half-closed by its peer is ended by those listeners, at their turn. An event
+ * emitted by a task of a close turn runs at once, inside it: a connection's chain of ends takes one turn, not three, so
+ * its leases are given back as soon. Each task runs in the async context of its emit (the request's log context).
  */
 export function closesInTurn(emitter: NodeJS.EventEmitter, events: readonly string[] = ["close"]): void {
+  if (events.includes("error")) throw new Error("an error is handled when it happens, never in turns");
   // Once per event and emitter: a keep-alive TCP socket carries one SSE stream after another.
   const holder = emitter as NodeJS.EventEmitter & { [IN_TURN]?: readonly string[] };
   const already = holder[IN_TURN] ?? [];
@@ -82,8 +88,16 @@ export function closesInTurn(emitter: NodeJS.EventEmitter, events: readonly stri
   holder[IN_TURN] = [...already, ...added];
   const emit = emitter.emit;
   emitter.emit = function (this: NodeJS.EventEmitter, event: string | symbol, ...args: unknown[]) {
-    if (typeof event !== "string" || !added.includes(event)) return emit.call(this, event, ...args);
-    closeTurn(() => emit.call(this, event, ...args));
+    if (typeof event !== "string" || !added.includes(event) || insideCloseTurn) return emit.call(this, event, ...args);
+    const task = AsyncResource.bind(() => {
+      insideCloseTurn = true;
+      try {
+        emit.call(this, event, ...args);
+      } finally {
+        insideCloseTurn = false;
+      }
+    });
+    closeTurn(task);
     return true;
   } as typeof emitter.emit;
 }
