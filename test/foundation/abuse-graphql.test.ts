@@ -209,6 +209,36 @@ describe("graphql-ws has HTTP's bounds", () => {
     for (const c of clients.slice(1)) await c.dispose();
   });
 
+  it("every way a client leaves gives its place back: a close frame, a half-close, a dropped connection", async () => {
+    const { key } = await newWorkspace();
+    /** A raw socket that has authenticated (connection_ack), with the place it holds. */
+    const acked = async () => {
+      const socket = new WebSocket(wsUrl(), "graphql-transport-ws");
+      await new Promise<void>((resolve, reject) => {
+        socket.once("open", () => socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${key}` } })));
+        socket.on("message", (m) => (JSON.parse(String(m)).type === "connection_ack" ? resolve() : undefined));
+        socket.once("close", (code) => reject(new Error(`closed ${code} before its ack`)));
+      });
+      return socket;
+    };
+    const leaving = [await acked(), await acked(), await acked()];
+    const [framed, halfClosed, dropped] = leaving as [WebSocket, WebSocket, WebSocket];
+    framed.close(1000); // the close handshake, then the server ends the TCP connection
+    (halfClosed as unknown as { _socket: import("node:net").Socket })._socket.end(); // a FIN without a close frame
+    dropped.terminate(); // the connection cut: no close frame, no FIN from a live peer
+    // All three places back: three new sockets are let in (the limit is three), none refused with 4429.
+    await waitFor(
+      "every place given back",
+      async () => {
+        const again = await Promise.allSettled([acked(), acked(), acked()]);
+        for (const r of again) if (r.status === "fulfilled") r.value.terminate();
+        return again.every((r) => r.status === "fulfilled");
+      },
+      10_000,
+      200,
+    );
+  });
+
   it("trusted documents hold on WebSocket as on HTTP (GRAPHQL_PERSISTED_ONLY)", async () => {
     const { key } = await newWorkspace();
     const dir = await mkdtemp(join(tmpdir(), "persisted-ws-"));
