@@ -13,11 +13,16 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { waitFor } from "./wait.js";
 
-/** Sends `signal` to the one process `pid`; false when there is no such process. Throws on anything not one process. */
-export function signalProcess(pid: number, signal: NodeJS.Signals | 0): boolean {
+/**
+ * Sends `signal` to the one process `pid`; false when there is no such process, or, given `startedAt` (`startOf`), when
+ * the pid now names a later process (the system gives a pid again once its process is gone). Throws on anything not
+ * one process.
+ */
+export function signalProcess(pid: number, signal: NodeJS.Signals | 0, startedAt?: string): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 1 || pid === process.pid) {
     throw new Error(`refusing to signal ${pid}: not the pid of one other process (0 is this process's group, -n a group)`);
   }
+  if (startedAt !== undefined && startOf(pid) !== startedAt) return false;
   // A stale pid file whose number the system gave again to vitest, npm or CI's shell.
   if (signal !== 0 && ancestors().has(pid)) throw new Error(`refusing to signal ${pid}: it runs this test (an ancestor)`);
   try {
@@ -28,6 +33,16 @@ export function signalProcess(pid: number, signal: NodeJS.Signals | 0): boolean 
     if (code === "ESRCH") return false;
     if (code === "EPERM" && signal === 0) return true; // another user's: it exists
     throw e;
+  }
+}
+
+/** When `pid` started (its /proc stat's start time, in clock ticks since boot), or null when there is no such process. */
+export function startOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+  } catch {
+    return null;
   }
 }
 

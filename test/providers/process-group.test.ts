@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProgram } from "../../src/providers/process.js";
 import { ProviderError } from "../../src/domain/shared/provider-error.js";
 import { waitFor } from "../helpers/wait.js";
-import { signalProcess } from "../helpers/signals.js";
+import { pidFromFile, signalProcess, startOf } from "../helpers/signals.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SCRIPT = fileURLToPath(new URL("../fixtures/programs/spawns-grandchild.sh", import.meta.url));
@@ -22,21 +22,19 @@ const SCRIPT = fileURLToPath(new URL("../fixtures/programs/spawns-grandchild.sh"
 const until = (what: string, check: () => boolean, timeoutMs = 5000) => waitFor(what, check, timeoutMs, 20);
 
 let dir: string;
-const leftovers: number[] = [];
+const leftovers: { pid: number; startedAt: string | null }[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "process-group-"));
 });
 afterAll(async () => {
-  for (const pid of leftovers) {
-    signalProcess(pid, "SIGKILL"); // false: gone, as it should be
-  }
+  // false: gone, as it should be (and never a later process given the same pid)
+  for (const { pid, startedAt } of leftovers) if (startedAt !== null) signalProcess(pid, "SIGKILL", startedAt);
   await rm(dir, { recursive: true, force: true });
 });
 
 async function grandchildOf(pidFile: string): Promise<number> {
-  await until("the grandchild's pid file", () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");
-  const pid = Number(readFileSync(pidFile, "utf8").trim());
-  leftovers.push(pid);
+  const pid = await pidFromFile(pidFile, 5000);
+  leftovers.push({ pid, startedAt: startOf(pid) });
   expect(processAlive(pid)).toBe(true);
   return pid;
 }
@@ -78,7 +76,7 @@ describe("runProgram kills the program's whole process group", () => {
     expect(exited).toBe(0);
     const grandchild = Number(readFileSync(pidFile, "utf8").trim());
     expect(grandchild).toBeGreaterThan(1); // a real pid was written before the service exited
-    leftovers.push(grandchild);
+    leftovers.push({ pid: grandchild, startedAt: startOf(grandchild) });
     await until("the grandchild to be killed", () => !processAlive(grandchild));
   });
 
