@@ -97,9 +97,10 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
   wss.on("connection", (socket, request) => {
     writesSharedAnswers(socket);
     closesInTurn(socket);
-    // ws's own handling of a client's leaving (its close frame answered, then the TCP end and close: each reads and
-    // ends streams already ended, at some 40 µs a socket) is served in the same turns: 10,000 clients leaving at
-    // once otherwise held the loop for some 400 ms in one poll of the sockets.
+    // ws's own handling of a client's leaving (the TCP socket's end and close: each ends streams already ended, and
+    // builds an error nobody reads for it) is served in the same turns: for 10,000 clients leaving at once it was
+    // some 170 ms of work in one poll of the sockets, before any turn could run (bench/RESULTS.md, "Subscribers: the
+    // TCP socket's end and close in turns").
     closesInTurn(request.socket, ["end", "close"]);
   });
   const disposable = useServer(
