@@ -93,7 +93,7 @@ describe("signals to a pid", () => {
       `const p = process;`,
       `import { kill } from "node:process";`,
       `execSync("kill -9 0");`,
-      `spawn("sh", ["-c", \`kill -KILL -- -\${pid}\`]);`,
+      `execSync(\`kill -KILL -- -\${pid}\`);`,
       `execSync("pkill -f worker");`,
     ];
     for (const way of ways)
