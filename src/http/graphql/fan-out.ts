@@ -65,6 +65,8 @@ export const turn = (): Promise<void> => new Promise((resolve) => writeTurn(reso
  * (a load balancer's restart, a network cut) held the loop for over a second.
  */
 const CLOSE_CHUNK = 64;
+// One queue, in order, for every deferred end: a TCP socket's `end` must reach Node's HTTP server before its `close`
+// (socketOnClose frees the parser socketOnEnd reads), and ws's the same way round.
 const closeTurn = turns(CLOSE_CHUNK);
 const IN_TURN = Symbol("events emitted in turns");
 /** Set while a close turn's task runs: what it sets off (ws's `close` after its TCP socket's) runs then, not a turn later. */
