@@ -261,6 +261,18 @@ describe("cuts in real clips (labelled by eye: bench/analysis-eval/real/manifest
     expect(near(set.cuts, labelled)).toBe(true);
   }, 60_000);
 
+  it("takes a pop-up closing on a desktop animation and figures added to a slide for changes within the picture, not cuts", async () => {
+    // Both labelled no cut. The GNOME tutorial's pop-up closed at 10.3 s and its banner slid up at 6 s; the slide's
+    // figures came at 8.6 s and 16.4 s: each kept most of the frame exactly, the rest plain backdrop on one side.
+    const tutorial = await extract("screen-es-notification-reply");
+    for (const t of [6, 10.3])
+      expect(
+        tutorial.cuts.some((c) => Math.abs(c - t) <= 0.5),
+        `${t} s in ${tutorial.cuts}`,
+      ).toBe(false);
+    expect((await extract("slide-ablation-labels-faces")).cuts).toEqual([]);
+  }, 60_000);
+
   it("counts a dip through black between two shots once, and neither the black opening nor a fixed watermark", async () => {
     // Black with the watermark, the first shot at 1 s, dips to black at 6 s and 12 s, a dissolve at 18 s (`gradualCuts`).
     const set = await extract("nature-watermark");

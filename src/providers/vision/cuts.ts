@@ -13,7 +13,8 @@
  *    the mean score of the NEIGHBOURS frames on each side (fast motion keeps its neighbours high; a cut is a
  *    spike) and at least MIN_SCORE. A spike after which the picture returns to what it was (a flash, a frame
  *    of a blink) is no cut, nor one that blocks moved a little explain (fast motion: `shiftExplains`), nor a change
- *    of text on a still picture (a caption switching, terminal lines appearing: `textOnly`).
+ *    of text on a still picture (a caption switching, terminal lines appearing: `textOnly`), nor something coming onto
+ *    or leaving a backdrop that stays (a window, a pop-up, a slide's figure: `changeWithinPicture`).
  * 4. A rule for fades: a short stretch of near-black (or near-white) uniform frames between two shots is one cut,
  *    placed where the next shot begins to show; a long one is a card, a shot of its own; a fade in at the start
  *    and a fade out at the end are none, and the hard edges into and out of such a stretch are not counted again;
@@ -174,6 +175,7 @@ export function findCuts(f: ScannedFrames): number[] {
     const neighbourhood = around.length ? around.reduce((a, b) => a + b, 0) / around.length : 0;
     if (s.score < MIN_SCORE || s.score < NEIGHBOUR_RATIO * neighbourhood) continue;
     if (s.textOnly || isFlash(f, stats, mask, i) || shiftExplains(f, mask, i)) continue;
+    if (changeWithinPicture(frameAt(f, i - 1), frameAt(f, i), mask, f.width)) continue;
     cuts.push(s.seconds);
   }
   cuts.push(...dips(f, stats));
@@ -261,7 +263,7 @@ function transitionAt(f: ScannedFrames, mask: Uint8Array, stats: FrameStats[], s
   const around = Math.max(meanOf(steps, i - 2 * k + 1, i - k), meanOf(steps, i + k + 1, i + 2 * k));
   if (travelled / (2 * k) < GRADUAL_CONCENTRATION * around) return false;
   // Text fading in or out on a still picture is a text change, as for the spike rule (`textOnly`), not a new shot.
-  return madeOf(a, m, b, mask) <= GRADUAL_RESIDUAL * whole && !textOnly(a, b, f.width);
+  return madeOf(a, m, b, mask) <= GRADUAL_RESIDUAL * whole && !textOnly(a, b, f.width) && !changeWithinPicture(a, b, mask, f.width);
 }
 
 /** The mean of `values` from `from` to `to` (inclusive, clamped to the array); 0 when that is empty. */
@@ -363,6 +365,57 @@ export function textOnly(a: Uint8Array, b: Uint8Array, width: number): boolean {
   const total = bands.reduce((sum, v) => sum + v, 0);
   const largest = [...bands].sort((x, y) => y - x).slice(0, Math.floor(bands.length / 3));
   return total > 0 && largest.reduce((sum, v) => sum + v, 0) >= BAND_CHANGE * total;
+}
+
+/** A moving pixel within this many grey levels in both frames was kept; one that changed by more than CHANGED_LEVELS changed. */
+const KEPT_LEVELS = 3;
+const CHANGED_LEVELS = 24;
+/** A change that keeps at least this share of the moving part as it was... */
+const PICTURE_KEPT_SHARE = 0.5;
+/** ...and in which fewer than this share of the changed pixels show detail in both frames (3×3 range of FLAT_RANGE or more)... */
+const BOTH_DETAILED = 0.6;
+const FLAT_RANGE = 12;
+
+/**
+ * ...is something coming onto or leaving a backdrop that stays, not a new shot: a window or a pop-up opening on a
+ * desktop, a dialog closing, a figure added to a slide, a desktop flying in on a flat background. Most of the moving
+ * part keeps its exact grey level (a new shot keeps 10-40 % of it, by chance and in shared dark areas), and where the
+ * picture did change, one of the two frames is mostly plain backdrop there. A jump cut in front of a plain wall keeps
+ * as much of the frame, but the person is in both frames: most of its changed pixels show detail on both sides.
+ * Chosen on the read real clips' candidates (screen recordings, GNOME tutorial animations, slides, a talking head's
+ * jump cut); a subject appearing in front of a backdrop that stays, with no camera change, is not found as a cut.
+ */
+export function changeWithinPicture(a: Uint8Array, b: Uint8Array, mask: Uint8Array, width: number): boolean {
+  let moving = 0;
+  let kept = 0;
+  let changed = 0;
+  let detailed = 0;
+  for (let p = 0; p < a.length; p++) {
+    if (!mask[p]) continue;
+    moving++;
+    const d = Math.abs(a[p]! - b[p]!);
+    if (d <= KEPT_LEVELS) kept++;
+    else if (d > CHANGED_LEVELS) {
+      changed++;
+      if (detailAt(a, p, width) && detailAt(b, p, width)) detailed++;
+    }
+  }
+  return moving > 0 && kept >= PICTURE_KEPT_SHARE * moving && detailed < BOTH_DETAILED * changed;
+}
+
+/** Whether the 3×3 neighbourhood of pixel `p` (clamped at the edges) spans FLAT_RANGE grey levels or more. */
+function detailAt(frame: Uint8Array, p: number, width: number): boolean {
+  const height = frame.length / width;
+  const [x, y] = [p % width, Math.floor(p / width)];
+  let [low, high] = [255, 0];
+  for (let yy = Math.max(0, y - 1); yy <= Math.min(height - 1, y + 1); yy++) {
+    for (let xx = Math.max(0, x - 1); xx <= Math.min(width - 1, x + 1); xx++) {
+      const v = frame[yy * width + xx]!;
+      if (v < low) low = v;
+      if (v > high) high = v;
+    }
+  }
+  return high - low >= FLAT_RANGE;
 }
 
 /** The picture two frames after a spike is back to the one before it: a flash or a blink, not a new shot. */
