@@ -103,6 +103,9 @@ describe("English words in a line", () => {
   it("takes a Latin line of no English word for a pattern or look-alikes, unless it is another Latin language", () => {
     expect(readsAsWords("NAZA", null)).toBe(false);
     expect(readsAsWords("E F *", "en")).toBe(false);
+    // A scream drawn on a meme, whichever model read it: one letter over and over is a sound, in no script's words.
+    expect(readsAsWords("аааааааааааааааааааааааааааа", "ru")).toBe(false);
+    expect(readsAsWords("哈哈哈", "zh")).toBe(true);
     expect(readsAsWords("<h1>", null)).toBe(true);
     expect(readsAsWords("OHA HEOCA3AEMA", "tr")).toBe(false);
     expect(readsAsWords("Follow for part 2", "en")).toBe(true);
