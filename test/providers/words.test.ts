@@ -106,6 +106,9 @@ describe("English words in a line", () => {
     // A scream drawn on a meme, whichever model read it: one letter over and over is a sound, in no script's words.
     expect(readsAsWords("аааааааааааааааааааааааааааа", "ru")).toBe(false);
     expect(readsAsWords("哈哈哈", "zh")).toBe(true);
+    expect(readsAsWords("하하하", "ko")).toBe(true);
+    // Devanagari's vowel signs are marks: "दादा दादी" is four of one letter to \p{L}, and a word.
+    expect(readsAsWords("दादा दादी", "hi")).toBe(true);
     expect(readsAsWords("<h1>", null)).toBe(true);
     expect(readsAsWords("OHA HEOCA3AEMA", "tr")).toBe(false);
     expect(readsAsWords("Follow for part 2", "en")).toBe(true);

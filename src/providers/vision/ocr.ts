@@ -295,7 +295,7 @@ export function described(read: { text: string; confidence: number }): ReadTextL
 }
 
 /**
- * Whether a line reads as words of its script. A line of digits and signs alone does not, nor one letter repeated, nor a Latin line of lone letters. A Latin line does when at least half its letters are in English words
+ * Whether a line reads as words of its script. A line of digits and signs alone does not, nor a Latin or Cyrillic line of one letter repeated, nor a Latin line of lone letters. A Latin line does when at least half its letters are in English words
  * (./words.ts); else it does not when it looks like Cyrillic read as Latin (twin capitals only, or case and digits
  * mixed inside words: "OHA HEOCA3AEMA"), and does when its language is another Latin one (Vietnamese by its letters,
  * or franc's clear answer), having no word list here. A line of another script passes. PaddleOCR reads a patterned
@@ -304,9 +304,11 @@ export function described(read: { text: string; confidence: number }): ReadTextL
 export function readsAsWords(text: string, language: string | null, script: Script = scriptOf(text)): boolean {
   // Digits and signs alone (a scoreboard's clock, a jersey's number, a page count) are seen, but are no words to judge.
   if (!/\p{L}/u.test(text)) return false;
-  // One letter over and over ("aaaaaaa", "ааааа" in Cyrillic: a scream drawn on a meme) is a sound in no script's words.
+  // One letter over and over in a Latin or Cyrillic line ("aaaaaaa", "ааааа": a scream drawn on a meme, which the
+  // Cyrillic model reads as confidently as the Latin one) is a sound, no word. Not in scripts whose vowels are marks
+  // ("दादा दादी": \p{L} sees only the consonants) nor in the laughs other scripts write (哈哈哈, 하하하, ههههه).
   const letters = text.toLowerCase().match(/\p{L}/gu)!;
-  if (letters.length >= 3 && new Set(letters).size === 1 && script !== "han") return false;
+  if ((script === "latin" || script === "cyrillic") && letters.length >= 3 && new Set(letters).size === 1) return false;
   if (script !== "latin") return true;
   // Lone letters ("E F *", "e P": strokes of a picture, or a word cut by the frame) are no words either; "h1" is one.
   if (!/\p{L}[\p{L}\p{N}]/u.test(text)) return false;
