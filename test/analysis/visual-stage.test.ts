@@ -253,6 +253,31 @@ describe("lookAtVideo's rules", () => {
     expect(textHook(pieces.slice(1))).toBeNull();
   });
 
+  it("shows a piece again when it left the screen for two frames read and came back, not when one frame missed it", () => {
+    const line = (text: string) => ({ text, confidence: 0.95, language: "es" });
+    const bar = line("Actividades");
+    const pieces = collectOnScreenText(
+      [
+        { seconds: 3.5, lines: [bar] },
+        // OCR missed the bar in one frame: still the same piece.
+        { seconds: 5, lines: [line("¿Listo para la reunión?")] },
+        { seconds: 6, lines: [bar, line("¿Listo para la reunión?")] },
+        // A title card over the desktop for two frames read: the bar left the screen.
+        { seconds: 12.2, lines: [line("Responder más tarde")] },
+        { seconds: 13.5, lines: [line("Responder más tarde")] },
+        { seconds: 14.7, lines: [bar] },
+        { seconds: 16, lines: [bar] },
+      ],
+      0.8,
+    );
+    expect(pieces.map((p) => [p.text, p.firstSeconds, p.lastSeconds])).toEqual([
+      ["Actividades", 3.5, 6],
+      ["¿Listo para la reunión?", 5, 6],
+      ["Responder más tarde", 12.2, 13.5],
+      ["Actividades", 14.7, 16],
+    ]);
+  });
+
   it("keeps two lines of one frame apart when one reads inside the other, and follows each", () => {
     const line = (text: string) => ({ text, confidence: 0.95, language: "en" });
     const pieces = collectOnScreenText(

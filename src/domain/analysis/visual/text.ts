@@ -57,14 +57,20 @@ function comparable(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}]+/gu, "");
 }
 
+/** A piece absent from this many frames read in a row has left the screen: read again later, it is shown again, a piece of its own. */
+export const GONE_AFTER_FRAMES = 2;
+
 /**
- * The pieces of on-screen text across keyframes (keyframes ascending by time), each once: a piece read again
+ * The pieces of on-screen text across keyframes (keyframes ascending by time): a piece read again
  * in a later frame (the same letters, or nearly: OCR may misread a character or two between frames) extends
  * the first one's `lastSeconds`; the fullest usable reading is kept (else the most confident), with its language and
- * confidence, and the piece is used when that reading reaches the floor and reads as words.
+ * confidence, and the piece is used when that reading reaches the floor and reads as words. A piece that left the
+ * screen (absent from GONE_AFTER_FRAMES frames read in a row) and comes back is shown again: a new piece, with its own
+ * times (a desktop's top bar before and after a title card, a name on each of three pop-ups). One frame without it is
+ * not enough: OCR misses a line in a frame now and then.
  */
 export function collectOnScreenText(frames: Pick<SeenKeyframe, "seconds" | "lines">[], floor = textConfidenceFloor()): OnScreenText[] {
-  const pieces: (OnScreenText & { key: string; best: number })[] = [];
+  const pieces: (OnScreenText & { key: string; best: number; missed: number })[] = [];
   for (const frame of frames) {
     // Two lines of one frame are two pieces, even when one reads inside the other (a meme's "YOU GET …" above "AND YOU
     // GET …"); a line is matched with the piece it is closest to in length.
@@ -73,10 +79,10 @@ export function collectOnScreenText(frames: Pick<SeenKeyframe, "seconds" | "line
       const key = comparable(line.text);
       if (!key) continue;
       const same = pieces
-        .filter((p) => !matched.has(p) && similar(p.key, key))
+        .filter((p) => !matched.has(p) && p.missed < GONE_AFTER_FRAMES && similar(p.key, key))
         .sort((x, y) => Math.abs(x.key.length - key.length) - Math.abs(y.key.length - key.length))[0];
       if (!same) {
-        const created = { ...piece(line, frame.seconds, floor), key, best: line.confidence };
+        const created = { ...piece(line, frame.seconds, floor), key, best: line.confidence, missed: 0 };
         pieces.push(created);
         matched.add(created);
         continue;
@@ -86,8 +92,9 @@ export function collectOnScreenText(frames: Pick<SeenKeyframe, "seconds" | "line
       if (better(line, key, same, floor))
         Object.assign(same, piece(line, same.firstSeconds, floor), { key, best: line.confidence, lastSeconds: frame.seconds });
     }
+    for (const p of pieces) p.missed = matched.has(p) ? 0 : p.missed + 1;
   }
-  return pieces.map(({ key: _key, best: _best, ...p }) => p);
+  return pieces.map(({ key: _key, best: _best, missed: _missed, ...p }) => p);
 }
 
 /**
