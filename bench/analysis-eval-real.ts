@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import type { VisualEvidence } from "../src/domain/analysis/ports.js";
 import { lookAtVideo } from "../src/domain/analysis/visual/look.js";
 import { createVisualProviders } from "../src/main/providers.js";
+import { frameStats, movingMask, type SpikeVerdict, spikes } from "../src/providers/vision/cuts.js";
 import { FfmpegKeyframeProvider } from "../src/providers/vision/keyframes.js";
 import {
   type CutScore,
@@ -214,6 +215,43 @@ async function cutsOnly(clips: RealClip[], root: string, unread: string[]): Prom
     .trimEnd();
 }
 
+/**
+ * Every spike of the cut detector with its verdict (`spikes` in src/providers/vision/cuts.ts), on the clips whose misses may
+ * be printed (never an unread part's, unless BENCH_SHOW_FRESH=1), each against the labels: what a cut rule is chosen on,
+ * without looking at the parts kept for the next measure. Printed only.
+ */
+async function spikesOnly(clips: RealClip[], unread: string[]): Promise<string> {
+  const hide = hidden(unread);
+  const provider = new FfmpegKeyframeProvider();
+  const rows: string[] = [];
+  const tally = new Map<SpikeVerdict, { labelled: number; not: number }>();
+  for (const clip of clips.filter((c) => printable(c, hide))) {
+    const frames = await provider.scan(join(DIR, clip.file));
+    const mask = movingMask(frames);
+    for (const spike of spikes(frames, mask, frameStats(frames, mask))) {
+      const labelled = clip.labels.cutSeconds.some((t) => Math.abs(t - spike.seconds) <= 0.5);
+      const count = tally.get(spike.verdict) ?? { labelled: 0, not: 0 };
+      count[labelled ? "labelled" : "not"]++;
+      tally.set(spike.verdict, count);
+      rows.push(
+        `| \`${clip.id}\` | ${spike.seconds.toFixed(1)} | ${spike.score.toFixed(2)} | ${spike.ratio.toFixed(1)} | ${spike.verdict} | ${labelled ? "yes" : "no"} |`,
+      );
+    }
+  }
+  return [
+    "## Real clips: every spike of the cut detector, with its verdict",
+    "",
+    "| verdict | spikes at a labelled cut (±0.5 s) | spikes at none |",
+    "|---|---:|---:|",
+    ...[...tally].map(([verdict, n]) => `| ${verdict} | ${n.labelled} | ${n.not} |`),
+    "",
+    "| clip | s | score | / neighbours | verdict | labelled cut |",
+    "|---|---:|---:|---:|---|---|",
+    ...rows,
+    ...(hide.length ? ["", ...hiddenNote(hide)] : []),
+  ].join("\n");
+}
+
 async function main(): Promise<void> {
   // `readParts`: the held-out additions whose misses have been printed and read (development material since).
   const manifest = JSON.parse(await readFile(join(DIR, "manifest.json"), "utf8")) as { clips: RealClip[]; readParts?: string[] };
@@ -221,6 +259,10 @@ async function main(): Promise<void> {
   const part = process.env.BENCH_REAL_PART;
   const clips = manifest.clips.filter((c) => (!only || only.includes(c.id)) && (!part || (part === "held-out" ? c.heldOut : !c.heldOut)));
   const root = await mkdtemp(join(tmpdir(), "analysis-eval-real-"));
+  if (process.env.BENCH_REAL_SPIKES) {
+    console.log(`\n${await spikesOnly(clips, unreadParts(clips, manifest.readParts))}`);
+    return;
+  }
   if (process.env.BENCH_REAL_CUTS) {
     const markdown = await cutsOnly(clips, root, unreadParts(clips, manifest.readParts)).finally(() =>
       rm(root, { recursive: true, force: true }),

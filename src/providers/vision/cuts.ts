@@ -165,22 +165,52 @@ const isBlank = (s: FrameStats) => s.std < UNIFORM_STD && (s.mean < DARK_MEAN ||
 export function findCuts(f: ScannedFrames): number[] {
   const mask = movingMask(f);
   const stats = frameStats(f, mask);
-  const cuts: number[] = [];
+  const cuts = spikes(f, mask, stats)
+    .filter((s) => s.verdict === "cut")
+    .map((s) => s.seconds);
+  cuts.push(...dips(f, stats));
+  cuts.push(...gradualCuts(f, mask, stats, cuts));
+  return spaced(cuts.sort((a, b) => a - b));
+}
+
+/** Why a spike was no cut, in the order asked: text on a still picture, a flash, motion, a change within the picture. */
+export type SpikeVerdict = "cut" | "text only" | "flash" | "motion" | "within the picture";
+
+export interface Spike {
+  seconds: number;
+  score: number;
+  /** The score over its neighbours' mean (Infinity when they are all 0). */
+  ratio: number;
+  verdict: SpikeVerdict;
+}
+
+/**
+ * Every frame that spikes (at least MIN_SCORE and NEIGHBOUR_RATIO times its neighbours' mean, not into or out of a blank
+ * frame, not in the first or last MIN_SHOT_SECONDS) with what was decided of it: findCuts keeps the cuts, and the
+ * real-clip bench prints them all (`BENCH_REAL_SPIKES=1`), so a rule is chosen on what it changes.
+ */
+export function spikes(f: ScannedFrames, mask: Uint8Array, stats: FrameStats[]): Spike[] {
+  const found: Spike[] = [];
   for (let i = 1; i < stats.length; i++) {
     const s = stats[i]!;
-    if (isBlank(s) || isBlank(stats[i - 1]!)) continue; // into or out of black: the dip rule below decides
+    if (isBlank(s) || isBlank(stats[i - 1]!)) continue; // into or out of black: the dip rule decides
     // A shot shorter than MIN_SHOT_SECONDS at either end is no shot (a clip's first or last frames re-encoded).
     if (s.seconds < MIN_SHOT_SECONDS || s.seconds > stats.at(-1)!.seconds - MIN_SHOT_SECONDS) continue;
     const around = [...stats.slice(Math.max(1, i - NEIGHBOURS), i), ...stats.slice(i + 1, i + 1 + NEIGHBOURS)].map((n) => n.score);
     const neighbourhood = around.length ? around.reduce((a, b) => a + b, 0) / around.length : 0;
     if (s.score < MIN_SCORE || s.score < NEIGHBOUR_RATIO * neighbourhood) continue;
-    if (s.textOnly || isFlash(f, stats, mask, i) || shiftExplains(f, mask, i)) continue;
-    if (changeWithinPicture(frameAt(f, i - 1), frameAt(f, i), mask, f.width)) continue;
-    cuts.push(s.seconds);
+    const verdict: SpikeVerdict = s.textOnly
+      ? "text only"
+      : isFlash(f, stats, mask, i)
+        ? "flash"
+        : shiftExplains(f, mask, i)
+          ? "motion"
+          : changeWithinPicture(frameAt(f, i - 1), frameAt(f, i), mask, f.width)
+            ? "within the picture"
+            : "cut";
+    found.push({ seconds: s.seconds, score: s.score, ratio: neighbourhood > 0 ? s.score / neighbourhood : Infinity, verdict });
   }
-  cuts.push(...dips(f, stats));
-  cuts.push(...gradualCuts(f, mask, stats, cuts));
-  return spaced(cuts.sort((a, b) => a - b));
+  return found;
 }
 
 /** Half-widths, in frames, of the windows a gradual transition is looked for in (at 10 frames a second: 0.3-0.8 s each side). */

@@ -108,8 +108,8 @@ export class FfmpegKeyframeProvider implements KeyframeProvider {
     };
   }
 
-  /** Every frame at SCAN_FPS (up to maxSeconds) as SCAN_SIZE² grayscale bytes. */
-  private async scan(videoPath: string, signal?: AbortSignal): Promise<ScannedFrames> {
+  /** Every frame at SCAN_FPS (up to maxSeconds) as SCAN_SIZE² grayscale bytes: what the cuts are found in (the real-clip bench reads them too). */
+  async scan(videoPath: string, signal?: AbortSignal): Promise<ScannedFrames> {
     const frameBytes = SCAN_SIZE * SCAN_SIZE;
     const args = [
       "-nostdin",
