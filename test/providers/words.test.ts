@@ -202,6 +202,10 @@ describe("which reading of a line is kept", () => {
     ).toBe("Responder mas tarde");
     // Brackets around a word are no misreading.
     expect(tesseractReading({ text: "abc def", confidence: 0.8 }, { text: "[Это] жизнь", confidence: 0.78 })?.text).toBe("[Это] жизнь");
+    // A Portuguese line: the Latin model's reading has Latin diacritics (á), which Cyrillic read as Latin never has;
+    // its Cyrillic reading, about as sure, is look-alikes. Only a clearly surer Cyrillic reading wins over it.
+    expect(tesseractReading({ text: "Acáo rápida", confidence: 0.8 }, { text: "Асао гар!аа", confidence: 0.78 })?.text).toBe("Acáo rápida");
+    expect(tesseractReading({ text: "Tóp", confidence: 0.5 }, { text: "Жизнь", confidence: 0.9 })?.text).toBe("Жизнь");
     // A Russian caption read by the Latin model as look-alikes is still Cyrillic.
     expect(tesseractReading({ text: "KPACOTA B MbICHIAX", confidence: 0.8 }, { text: "КРАСОТА В МЫСЛЯХ", confidence: 0.75 })?.text).toBe(
       "КРАСОТА В МЫСЛЯХ",

@@ -106,13 +106,17 @@ export function unlikelyLatin(text: string): boolean {
   return words.length > 0 && odd.length * 3 >= words.length;
 }
 
+/** Latin letters with a diacritic, which a Latin model writes where it sees one: Cyrillic text read as Latin comes out as look-alikes without them. */
+const LATIN_MARKED = /[áàâãäåçéèêëíìîïñóòôõöúùûüýÿğşıčďěňřšťůžđ]/iu;
+
 /** A sign no word is written with, against a letter ("{агае", "Ц\\е"): a recogniser's misreading of letters it does not know. */
 const signsInWords = (text: string) => /\p{L}[{}|\\$^~]|[{}|\\$^~]\p{L}/u.test(text);
 
 /**
  * tesseract's reading of a line: the Cyrillic one when it has letters no Latin look-alike has and is about as
  * confident as the Latin one (less so when the Latin reading is of twin capitals only or unlikely, see above) and not
- * misread (signs in its words where the Latin reading has none), or when it is clearly more confident; else the Latin one.
+ * misread (signs in its words where the Latin reading has none, or a Latin reading with Latin diacritics: á ç ã ñ), or
+ * when it is clearly more confident; else the Latin one.
  */
 export function tesseractReading(
   latin: TesseractReading | undefined,
@@ -127,7 +131,9 @@ export function tesseractReading(
   // A doubtful Latin reading gives way to a Cyrillic one somewhat less confident; a confident, plausible one never does,
   // nor one whose words are whole when the Cyrillic reading's have signs in them ("Responder mas tarde" was read
   // "Кезропаег таз {агае" by the Cyrillic model).
-  const misread = signsInWords(cyrillic.text) && !signsInWords(latinText);
+  // A Latin reading with letters no Cyrillic look-alike is read as (á, ç, ã, ñ: a Latin model's own diacritics) is Latin
+  // text unless the Cyrillic reading is clearly more confident ("Ação rápida" was read "Асао гар!аа", about as confidently).
+  const misread = (signsInWords(cyrillic.text) && !signsInWords(latinText)) || LATIN_MARKED.test(latinText);
   if (ownLetters && !misread && cyrillic.confidence >= 0.5 && cyrillic.confidence >= latinConfidence - (latinDoubtful ? 0.25 : 0.1))
     return cyrillic;
   return cyrillic.confidence > latinConfidence + 0.1 ? cyrillic : latin;
