@@ -206,6 +206,10 @@ describe("which reading of a line is kept", () => {
     // its Cyrillic reading, about as sure, is look-alikes. Only a clearly surer Cyrillic reading wins over it.
     expect(tesseractReading({ text: "Acáo rápida", confidence: 0.8 }, { text: "Асао гар!аа", confidence: 0.78 })?.text).toBe("Acáo rápida");
     expect(tesseractReading({ text: "Tóp", confidence: 0.5 }, { text: "Жизнь", confidence: 0.9 })?.text).toBe("Жизнь");
+    // Cyrillic capitals read as Latin look-alikes with a stray accent are still look-alikes: the Cyrillic reading wins.
+    expect(tesseractReading({ text: "KPÁCOTA B MbICJIAX", confidence: 0.8 }, { text: "КРАСОТА В МЫСЛЯХ", confidence: 0.75 })?.text).toBe(
+      "КРАСОТА В МЫСЛЯХ",
+    );
     // A Russian caption read by the Latin model as look-alikes is still Cyrillic.
     expect(tesseractReading({ text: "KPACOTA B MbICHIAX", confidence: 0.8 }, { text: "КРАСОТА В МЫСЛЯХ", confidence: 0.75 })?.text).toBe(
       "КРАСОТА В МЫСЛЯХ",

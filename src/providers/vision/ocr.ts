@@ -131,9 +131,10 @@ export function tesseractReading(
   // A doubtful Latin reading gives way to a Cyrillic one somewhat less confident; a confident, plausible one never does,
   // nor one whose words are whole when the Cyrillic reading's have signs in them ("Responder mas tarde" was read
   // "Кезропаег таз {агае" by the Cyrillic model).
-  // A Latin reading with letters no Cyrillic look-alike is read as (á, ç, ã, ñ: a Latin model's own diacritics) is Latin
-  // text unless the Cyrillic reading is clearly more confident ("Ação rápida" was read "Асао гар!аа", about as confidently).
-  const misread = (signsInWords(cyrillic.text) && !signsInWords(latinText)) || LATIN_MARKED.test(latinText);
+  // A plausible Latin reading with letters no Cyrillic look-alike is read as (á, ç, ã, ñ: a Latin model's own diacritics)
+  // is Latin text unless the Cyrillic reading is clearly more confident ("Ação rápida" was read "Асао гар!аа", about as
+  // confidently). Not a doubtful one: Cyrillic capitals read as Latin may carry a stray accent ("KPÁCOTA B MbICJIAX").
+  const misread = (signsInWords(cyrillic.text) && !signsInWords(latinText)) || (LATIN_MARKED.test(latinText) && !latinDoubtful);
   if (ownLetters && !misread && cyrillic.confidence >= 0.5 && cyrillic.confidence >= latinConfidence - (latinDoubtful ? 0.25 : 0.1))
     return cyrillic;
   return cyrillic.confidence > latinConfidence + 0.1 ? cyrillic : latin;
