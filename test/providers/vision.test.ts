@@ -16,6 +16,7 @@ import { renderVideo } from "../../src/providers/media/render-video.js";
 import { runProgram } from "../../src/providers/process.js";
 import { FaceApiDetector } from "../../src/providers/vision/face-api.js";
 import { FfmpegKeyframeProvider, pickKeyframes, textMoments } from "../../src/providers/vision/keyframes.js";
+import { wordListsOf } from "../../src/providers/vision/word-lists.js";
 import { ScriptAwareRecognizer } from "../../src/providers/vision/ocr.js";
 import { linesFromTsv, TesseractLines } from "../../src/providers/vision/tesseract.js";
 
@@ -486,6 +487,29 @@ describe("on-screen text: PaddleOCR's regions, each line read by the recogniser 
       expect(lines, text).toEqual([expect.objectContaining({ text, language })]);
     }
   }, 60_000);
+
+  it("reads rendered lines of other Latin languages with their own letters (ß ã ę), each in its language, as words of its list", async () => {
+    // The central run (ces+eng+vie) wrote "Strafen" for "Straßen", "nino" for "niño", "Zazóté" for "Zażółć": each
+    // line is read again with its language's model (westernModels), and is words by that language's list (word-lists.ts).
+    for (const [text, language] of [
+      ["Größere Straßen für alle", "de"],
+      // Portuguese without its marks ranks with Spanish: both models read it, the surer reading kept.
+      ["Não perca a promoção", "pt"],
+      // Polish read by the Czech model looks Czech to franc too.
+      ["Dzień dobry, jak się masz?", "pl"],
+    ] as const) {
+      const { lines } = await reader.read(await renderedLine(text));
+      expect(lines, text).toEqual([expect.objectContaining({ text, language, readsAsWords: true })]);
+    }
+  }, 90_000);
+
+  it("writes out a language's word list from tesseract's data, forms included, once per process", async () => {
+    const lists = await wordListsOf(["de", "pl", "en", null, "de"]);
+    expect([...lists.keys()].sort()).toEqual(["de", "pl"]);
+    for (const word of ["größere", "straßen", "münchen", "grüße"]) expect(lists.get("de")!.has(word), word).toBe(true);
+    expect(lists.get("de")!.has("bekhel")).toBe(false);
+    expect((await wordListsOf(["de"])).get("de")).toBe(lists.get("de"));
+  });
 
   it("joins a list of one-line pages into each page's words and mean confidence", () => {
     const row = (page: number, word: number, conf: number, text: string) => `5\t${page}\t1\t1\t1\t${word}\t0\t0\t10\t10\t${conf}\t${text}`;

@@ -4,7 +4,7 @@
  * Pure functions over the word list of the npm package; quick.
  */
 import { describe, expect, it } from "vitest";
-import { languageOf, persianLetters } from "../../src/providers/vision/languages.js";
+import { languageOf, persianLetters, westernModels } from "../../src/providers/vision/languages.js";
 import {
   choose,
   described,
@@ -214,5 +214,53 @@ describe("which reading of a line is kept", () => {
     expect(tesseractReading({ text: "KPACOTA B MbICHIAX", confidence: 0.8 }, { text: "КРАСОТА В МЫСЛЯХ", confidence: 0.75 })?.text).toBe(
       "КРАСОТА В МЫСЛЯХ",
     );
+  });
+});
+
+describe("Latin lines in a language the central run does not write", () => {
+  it("names the model to read them again with, from the frame's lines as the central run read them", () => {
+    // German, French and Polish read by ces+eng+vie: their marks lost or mistaken, franc still knows the language.
+    expect(westernModels(["Grófšere Strafen fur alle"])).toEqual(["deu"]);
+    expect(westernModels(["Ca marche trés bien, garcon"])).toEqual(["fra"]);
+    // Polish read by the Czech model looks Czech to franc too: Czech being close does not stop it.
+    expect(westernModels(["Zazóté gesla jazn"])).toEqual(["pol"]);
+    // Spanish and Portuguese without their marks are alike: both models, the surer reading kept.
+    expect(westernModels(["Náo perca a promocáo"])).toEqual(["spa", "por"]);
+  });
+
+  it("names none for English, Vietnamese, Czech or too few letters", () => {
+    expect(westernModels(["Follow for part 2", "Link in bio"])).toEqual([]);
+    expect(westernModels(["Tôi yêu Việt Nam rất nhiều"])).toEqual([]);
+    expect(westernModels(["Příliš žluťoučký kůň úpěl ďábelské ódy"])).toEqual([]);
+    expect(westernModels(["Hola"])).toEqual([]);
+  });
+
+  it("judges a line of another Latin language by its word list when there is one, by its language alone when not", () => {
+    const german = new Set(["größere", "straßen", "für", "alle"]);
+    expect(readsAsWords("Größere Straßen für alle", "de", "latin", german)).toBe(true);
+    // A pattern of the picture read in German letters, franc's German: no German words.
+    expect(readsAsWords("Zwo bekhel", "de", "latin", german)).toBe(false);
+    expect(readsAsWords("Zwo bekhel", "de", "latin")).toBe(true);
+    // English words count with the list's (a name of a product in a German line).
+    expect(readsAsWords("Straßen for iPhone", "de", "latin", german)).toBe(true);
+  });
+
+  it("keeps the language of the model that read a line when its letters do not settle one, and for a joined line only when one model read all", () => {
+    expect(described({ text: "Größere Straßen für alle", confidence: 0.9, language: "de" })).toMatchObject({
+      language: "de",
+      readsAsWords: true,
+    });
+    expect(described({ text: "Größere Straßen für alle", confidence: 0.9 })).toMatchObject({ language: null, readsAsWords: false });
+    // Letters one language writes (Czech's ř) settle it, whatever model read the line.
+    expect(described({ text: "Otevřít kalendář", confidence: 0.9, language: "pl" }).language).toBe("cs");
+    const box = (top: number) => ({ left: 100, top, right: 500, bottom: top + 40 });
+    const lines = [
+      { text: "Größere Straßen", confidence: 0.9, language: "de", box: box(0) },
+      { text: "für alle Städte", confidence: 0.8, language: "de", box: box(50) },
+    ];
+    expect(stacked(lines)).toEqual([{ text: "Größere Straßen für alle Städte", confidence: 0.8, language: "de" }]);
+    expect(stacked([lines[0]!, { ...lines[1]!, language: undefined }])).toEqual([
+      { text: "Größere Straßen für alle Städte", confidence: 0.8 },
+    ]);
   });
 });

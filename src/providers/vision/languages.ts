@@ -120,6 +120,39 @@ export function languageOf(text: string, script = scriptOf(text)): string | null
   return franc === "en" && OTHER_LATIN.test(text) ? null : franc;
 }
 
+/**
+ * tesseract's models of the Latin languages the central run (ces+eng+vie) does not write: German's ß and ä, French's ç,
+ * Portuguese's ã, Spanish's ñ, Turkish's ğ and ş, Polish's ł and ż come out of it without their marks or as other
+ * letters ("Strafen" for "Straßen", "nino" for "niño"). Their ISO 639-3 codes are franc's and tesseract's alike.
+ */
+export const WESTERN_MODELS = ["deu", "fra", "por", "spa", "tur", "ita", "nld", "pol"] as const;
+/** A western model's language as BCP 47 ("deu" → "de"). */
+export const westernLanguage = (model: string): string | null => LANGUAGES.latin![model] ?? null;
+/** The languages the central run reads as they are written. */
+const CENTRAL_MODELS = ["eng", "ces", "vie"];
+/** Letters, below which a frame's lines say too little for franc to name a model. */
+const FEW_LETTERS = 8;
+
+/**
+ * The models (one, or the two franc ranks alike) to read again a frame's Latin lines in a language the central run does not write (the
+ * texts as the central run read them, without their marks): franc on their joined text, whose first answer is one of
+ * WESTERN_MODELS, clearly ahead of English and Vietnamese (and first, ahead of Czech). Two models when the second is western too and about
+ * as likely (Spanish and Portuguese read without their marks are alike): the surer reading is kept. Empty when franc
+ * cannot tell.
+ */
+export function westernModels(texts: string[]): string[] {
+  const text = texts.join(" ");
+  if ((text.match(/\p{L}/gu)?.length ?? 0) < FEW_LETTERS) return [];
+  const ranked = francAll(text, { only: [...WESTERN_MODELS, ...CENTRAL_MODELS], minLength: FEW_LETTERS });
+  const [best, second] = ranked;
+  if (!best || !(WESTERN_MODELS as readonly string[]).includes(best[0])) return [];
+  // Czech is let be close: Polish read by the Czech model keeps Czech's look (ó, é) and franc ranks the two alike.
+  const central = ranked.find(([code]) => CENTRAL_MODELS.includes(code) && code !== "ces");
+  if (central && central[1] > 1 - CLEAR_MARGIN) return [];
+  const close = second && (WESTERN_MODELS as readonly string[]).includes(second[0]) && second[1] > 1 - CLEAR_MARGIN;
+  return close ? [best[0], second[0]] : [best[0]];
+}
+
 /** Shares of a Latin line's letters in English words (./words.ts) that make it English: mostly, and all but a name. */
 const MOSTLY_ENGLISH = 0.6;
 const ALL_ENGLISH = 0.9;

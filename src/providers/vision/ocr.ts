@@ -15,7 +15,10 @@
  *    wins when it has letters no Latin look-alike has (И, Л, Ы …) and is about as confident as the Latin one,
  *    or when it is clearly more confident (a line of look-alike letters only: "СМЕХ");
  *    then the reading kept is tesseract's when it is in another script than PaddleOCR's (and about as
- *    confident), else the more confident of the two.
+ *    confident), else the more confident of the two. The frame's Latin lines that are no English, when franc names
+ *    another Latin language on their joined text (`westernModels`: German, French, Portuguese, Spanish, Turkish,
+ *    Italian, Dutch, Polish), are read once more with that language's model, whose reading is kept when about as
+ *    confident: the central run drops or changes the letters its models lack (ß, ñ, ç, ã, ł).
  * 4. A line read as Chinese with fewer characters than its box holds (`droppedCharacters`: PaddleOCR has no kana, and
  *    reads a Japanese line as its kanji alone) is read by tesseract in Japanese, and that reading kept when it has kana
  *    and is confident enough (KANA_FLOOR).
@@ -32,7 +35,7 @@
  * Each line carries its confidence (0-1: PaddleOCR's mean character probability, or tesseract's mean word
  * confidence), its language (./languages.ts), and whether it reads as words (`readsAsWords`: a Latin line mostly of
  * no English word, not of another Latin language, is a pattern of the picture or Cyrillic look-alikes; digits and signs
- * alone are no words). Deciding what is confident enough to use is the domain's
+ * alone are no words; a line of one of those eight languages is judged by its own word list, ./word-lists.ts). Deciding what is confident enough to use is the domain's
  * (src/domain/analysis/visual/text.ts); lines without two letters or digits, or mostly of other signs, are
  * dropped here as patterns of the picture.
  */
@@ -41,9 +44,10 @@ import { dirname, join } from "node:path";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { ReadTextLine, TextRecognizer } from "../../domain/analysis/ports.ts";
 import { readPixels, type Pixels } from "./images.ts";
-import { languageOf, persianLetters, type Script, scriptOf } from "./languages.ts";
+import { languageOf, persianLetters, type Script, scriptOf, WESTERN_MODELS, westernLanguage, westernModels } from "./languages.ts";
 import { Paddle, type PaddleLine } from "./paddle.ts";
 import { TesseractLines, type TesseractReading } from "./tesseract.ts";
+import { wordListsOf } from "./word-lists.ts";
 import { knownLetterShare, spaceGluedWords } from "./words.ts";
 
 const PROVIDER = "vision:ocr";
@@ -58,11 +62,22 @@ export const PERSIAN_LANGUAGES = "fas";
 /** tesseract's language for a Han line whose box holds more characters than PaddleOCR read (see `droppedCharacters`). */
 export const JAPANESE_LANGUAGES = "jpn";
 /** Every language set tesseract is run with: their data packages are in the README's install line (test/operations/two-commands.test.ts). */
-export const TESSERACT_LANGUAGES = [LATIN_LANGUAGES, CYRILLIC_LANGUAGES, FALLBACK_LANGUAGES, PERSIAN_LANGUAGES, JAPANESE_LANGUAGES];
+export const TESSERACT_LANGUAGES = [
+  LATIN_LANGUAGES,
+  CYRILLIC_LANGUAGES,
+  FALLBACK_LANGUAGES,
+  PERSIAN_LANGUAGES,
+  JAPANESE_LANGUAGES,
+  ...WESTERN_MODELS,
+];
 /** tesseract's reading of such a line, with kana, is kept at this confidence (on PaddleOCR's scale) or more. */
 const KANA_FLOOR = 0.6;
 /** Below this confidence a line is read again with FALLBACK_LANGUAGES. */
 const UNSURE = 0.75;
+/** How much less confident than the central reading a western model's reading may be and still replace it. */
+const WESTERN_SLACK = 0.05;
+/** How much more confident than a Cyrillic reading a western model's reading must be to replace it. */
+const CLEARLY_SURER = 0.1;
 /** Pixels of the frame kept around a line's box when it is cut out for tesseract. */
 const MARGIN = 4;
 /** A line cut out lower than this is enlarged to it (tesseract reads letters of 20-40 px; small captions are 10). */
@@ -224,6 +239,13 @@ export class ScriptAwareRecognizer implements TextRecognizer {
       const i = again.indexOf(l);
       return i >= 0 ? choose(l, tesseractReading(latin[i], cyrillic[i], l.text)) : { text: l.text, confidence: l.confidence };
     });
+    if (tesseract)
+      await this.readWestern(
+        tesseract,
+        again.map((l, k) => ({ i: lines.indexOf(l), crop: againCrops[k]!, latin: latin[k] })),
+        read,
+        signal,
+      );
     const dropped = tesseract
       ? lines.flatMap((l, i) => (scriptOf(read[i]!.text) === "han" && droppedCharacters(read[i]!.text, l.box) ? [i] : []))
       : [];
@@ -252,8 +274,47 @@ export class ScriptAwareRecognizer implements TextRecognizer {
           read[i] = fromTesseract(f);
       });
     }
-    const kept = lines.flatMap((l, i) => (looksLikeText(read[i]!.text) ? [{ ...read[i]!, box: l.box }] : []));
-    return { lines: stacked(kept).map((r) => described(r)) };
+    const kept = stacked(lines.flatMap((l, i) => (looksLikeText(read[i]!.text) ? [{ ...read[i]!, box: l.box }] : [])));
+    const described0 = kept.map((r) => described(r));
+    // The lines of a Latin language with a word list are judged by it: described again once the lists are in memory.
+    const wordLists = tesseract ? await wordListsOf(described0.map((l) => l.language)) : new Map();
+    return { lines: wordLists.size ? kept.map((r) => described(r, wordLists)) : described0 };
+  }
+
+  /**
+   * The frame's Latin lines in a language the central run does not write (see `westernModels`), read again with that
+   * language's model: its reading replaces the central one when it is Latin and about as confident (a model reads the
+   * letters it knows, ß ñ ç ã, no less surely than the central run read them without), and carries that language when
+   * its letters do not settle one. Lines of English words and Latin look-alikes of Cyrillic are not read again; Czech and
+   * Vietnamese lines are left by `westernModels`.
+   */
+  private async readWestern(
+    tesseract: TesseractLines,
+    again: { i: number; crop: string; latin: TesseractReading | undefined }[],
+    read: Reading[],
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const plausible = (text: string) => scriptOf(text) === "latin" && !TWINS_ONLY.test(text) && !unlikelyLatin(text);
+    const candidates = again.flatMap((line) => {
+      // A line kept as Cyrillic is a candidate when its Latin reading was plausible ("Turkce aðac cok guzel", whose
+      // Cyrillic reading "Тагксе адас сок а07е!" has letters of its own): a western model must then read it clearly surer.
+      const text = scriptOf(read[line.i]!.text) === "cyrillic" ? (line.latin?.text ?? "") : read[line.i]!.text;
+      return plausible(text) && languageOf(text, "latin") !== "en" ? [{ ...line, text }] : [];
+    });
+    const models = westernModels(candidates.map((c) => c.text));
+    for (const model of models) {
+      const readings = await tesseract.readLines(
+        candidates.map((c) => c.crop),
+        model,
+        signal,
+      );
+      candidates.forEach(({ i }, k) => {
+        const r = readings[k] ? fromTesseract(readings[k]!) : undefined;
+        if (!r || !looksLikeText(r.text) || scriptOf(r.text) !== "latin") return;
+        const slack = scriptOf(read[i]!.text) === "latin" ? WESTERN_SLACK : -CLEARLY_SURER;
+        if (r.confidence >= read[i]!.confidence - slack) read[i] = { ...r, language: westernLanguage(model) };
+      });
+    }
   }
 
   /** Each line's box (with a margin) cut out of the frame as a grayscale PGM beside it; the paths, in order. */
@@ -291,24 +352,32 @@ const CJK = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー、。！
 /** A space between two Chinese or Japanese characters (or their punctuation). */
 const CJK_SPACE = new RegExp(`(?<=[${CJK}]) +(?=[${CJK}])`, "gu");
 
-/** A line as the recogniser answers it: glued Latin words spaced, with its language and whether it reads as words. */
-export function described(read: { text: string; confidence: number }): ReadTextLine {
+/** A line's reading: its text, confidence and, when a language's own model read it, that language. */
+type Reading = { text: string; confidence: number; language?: string | null };
+
+/**
+ * A line as the recogniser answers it: glued Latin words spaced, with its language (from its letters, else the language
+ * of the model that read it) and whether it reads as words.
+ */
+export function described(read: Reading, wordLists?: ReadonlyMap<string, ReadonlySet<string>>): ReadTextLine {
   const script = scriptOf(read.text);
   // tesseract sets Chinese and Japanese characters apart ("早く 持っ て いけ"); they are written without spaces.
   let text = script === "latin" ? spaceGluedWords(read.text) : read.text.replace(CJK_SPACE, "");
-  const language = languageOf(text, script);
+  const language = languageOf(text, script) ?? read.language ?? null;
   if (language === "fa") text = persianLetters(text);
-  return { text, confidence: round2(read.confidence), language, readsAsWords: readsAsWords(text, language, script) };
+  const words = language === null ? undefined : wordLists?.get(language);
+  return { text, confidence: round2(read.confidence), language, readsAsWords: readsAsWords(text, language, script, words) };
 }
 
 /**
  * Whether a line reads as words of its script. A line of digits and signs alone does not, nor a Latin or Cyrillic line of one letter repeated, nor a Latin line of lone letters. A Latin line does when at least half its letters are in English words
  * (./words.ts); else it does not when it looks like Cyrillic read as Latin (twin capitals only, or case and digits
- * mixed inside words: "OHA HEOCA3AEMA"), and does when its language is another Latin one (Vietnamese by its letters,
- * or franc's clear answer), having no word list here. A line of another script passes. PaddleOCR reads a patterned
+ * mixed inside words: "OHA HEOCA3AEMA"); in another Latin language it does when half its letters are in words of that
+ * language's list (`words`: German, French, Portuguese, Spanish, Turkish, Italian, Dutch, Polish, from tesseract's
+ * data) or, with no list (Vietnamese by its letters, Czech, or no list written), when its language is known. A line of another script passes. PaddleOCR reads a patterned
  * background, a logo or Cyrillic capitals as confident Latin letters ("NAZA"): such a line is no evidence.
  */
-export function readsAsWords(text: string, language: string | null, script: Script = scriptOf(text)): boolean {
+export function readsAsWords(text: string, language: string | null, script: Script = scriptOf(text), words?: ReadonlySet<string>): boolean {
   // Digits and signs alone (a scoreboard's clock, a jersey's number, a page count) are seen, but are no words to judge.
   if (!/\p{L}/u.test(text)) return false;
   // One letter over and over in a Latin or Cyrillic line ("aaaaaaa", "ааааа": a scream drawn on a meme, which the
@@ -321,19 +390,21 @@ export function readsAsWords(text: string, language: string | null, script: Scri
   if (!/\p{L}[\p{L}\p{N}]/u.test(text)) return false;
   if ((knownLetterShare(text) ?? 1) >= 0.5) return true;
   if (TWINS_ONLY.test(text) || unlikelyLatin(text)) return false;
+  // With the language's own word list (./word-lists.ts), half its letters in its words or English ones, as for English.
+  if (words) return (knownLetterShare(text, words) ?? 0) >= 0.5;
   return language !== null && language !== "en";
 }
 
-type BoxedLine = { text: string; confidence: number; box: Box };
+type BoxedLine = Reading & { box: Box };
 
 /**
  * Lines of one wrapped overlay joined into one (top to bottom): each starts within 1.5 times its height below the one above,
  * they overlap sideways, are about as tall, in the same script (a Chinese subtitle above its English translation
  * stays two lines) and the one above runs on into it (`wrapsInto`). The joined line is as confident as its least
- * confident part.
+ * confident part, and in the language of the model that read its parts, when one read them all.
  */
-export function stacked(lines: BoxedLine[]): { text: string; confidence: number }[] {
-  const groups: { text: string; confidence: number; last: BoxedLine }[] = [];
+export function stacked(lines: BoxedLine[]): Reading[] {
+  const groups: (Reading & { last: BoxedLine })[] = [];
   for (const line of lines) {
     const group = groups.at(-1);
     const above = group?.last;
@@ -351,10 +422,12 @@ export function stacked(lines: BoxedLine[]): { text: string; confidence: number 
     if (joins) {
       group!.text = `${group!.text} ${line.text}`;
       group!.confidence = Math.min(group!.confidence, line.confidence);
+      // A model's language holds for the joined line when its parts were read by that model alike.
+      if (group!.language !== line.language) group!.language = undefined;
       group!.last = line;
-    } else groups.push({ text: line.text, confidence: line.confidence, last: line });
+    } else groups.push({ ...line, last: line });
   }
-  return groups.map(({ text, confidence }) => ({ text, confidence }));
+  return groups.map(({ text, confidence, language }) => (language === undefined ? { text, confidence } : { text, confidence, language }));
 }
 
 /**

@@ -43,21 +43,24 @@ const listed = (word: string) => WORDS.has(word.toLowerCase().split(/['\u2019]/)
 const LETTER_RUNS = /\p{Script=Latin}+(?:['\u2019]\p{Script=Latin}+)*/gu;
 
 /**
- * The share of a line's Latin letters that are in words of the list (0-1), each run of letters a word; null when the
+ * The share of a line's Latin letters that are in words of the list, or of `also` (0-1), each run of letters a word; null when the
  * line has no Latin letters. Weighted by letters: a long unknown word (noise) weighs more than a short known one. A name in
  * camel case counts by its pieces: "testFolder" is two words a line of code or a path is made of.
  */
-export function knownLetterShare(text: string): number | null {
+export function knownLetterShare(text: string, also?: ReadonlySet<string>): number | null {
   const runs = text.match(LETTER_RUNS) ?? [];
   const letters = runs.reduce((n, r) => n + r.length, 0);
   if (letters === 0) return null;
-  const known = runs.reduce((n, r) => n + knownLetters(r), 0);
+  const known = runs.reduce((n, r) => n + knownLetters(r, also), 0);
   return known / letters;
 }
 
-/** A run's letters in words of the list: all of them when it is one, else those of its pieces in camel case ("testFolder"). */
-function knownLetters(run: string): number {
-  if (listed(run)) return run.length;
+/**
+ * A run's letters in words of the list (or of `also`, another language's list in lower case: ./word-lists.ts): all of
+ * them when it is one, else those of its pieces in camel case ("testFolder").
+ */
+function knownLetters(run: string, also?: ReadonlySet<string>): number {
+  if (listed(run) || also?.has(run.toLowerCase())) return run.length;
   const pieces = casePieces(run);
   return pieces.length > 1 ? pieces.filter((p) => p.length > 1 && listed(p)).reduce((n, p) => n + p.length, 0) : 0;
 }
