@@ -503,6 +503,22 @@ describe("on-screen text: PaddleOCR's regions, each line read by the recogniser 
     }
   }, 90_000);
 
+  it("reads a rendered German desktop's top bar and title in German, not in the Dutch a close model's reading gives", async () => {
+    // PaddleOCR runs "Anwendungen starten" together, which English pieces cut up ("An wen dung en star ten"); franc
+    // ranks Dutch beside German on the central run's readings, and the Dutch model reads the bar as surely.
+    const lines = await reader.read(
+      await renderedFrame([
+        ["Aktivitäten", 10, 5, 18],
+        ["Mi 10:24", 600, 5, 18],
+        ["Anwendungen starten", 300, 300, 48],
+      ]),
+    );
+    expect(lines.lines.map((l) => [l.text.split(" ")[0], l.language, l.readsAsWords])).toEqual([
+      ["Aktivitäten", "de", true],
+      ["Anwendungen", "de", true],
+    ]);
+  }, 60_000);
+
   it("writes out a language's word list from tesseract's data, forms included, once per process", async () => {
     const lists = await wordListsOf(["de", "pl", "en", null, "de"]);
     expect([...lists.keys()].sort()).toEqual(["de", "pl"]);
@@ -540,6 +556,25 @@ async function renderedLine(text: string): Promise<{ imagePath: string; grayPath
   const font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
   const draw = `drawtext=fontfile=${font}:textfile=${stem}.txt:fontsize=56:fontcolor=black:x=(w-tw)/2:y=(h-th)/2:text_shaping=1`;
   const args = ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=white:s=1280x720", "-vf", draw, "-frames:v", "1"];
+  await runProgram("test", "ffmpeg", [...args, "-q:v", "3", `${stem}.jpg`], { timeoutMs: 30_000 });
+  await runProgram("test", "ffmpeg", ["-v", "error", "-y", "-i", `${stem}.jpg`, "-vf", "format=gray", `${stem}.pgm`], {
+    timeoutMs: 30_000,
+  });
+  return { imagePath: `${stem}.jpg`, grayPath: `${stem}.pgm` };
+}
+
+/** Lines of white DejaVu Sans on a dark grey 1280×720 frame, each at its place and size, as a keyframe (a desktop's bar, a title). */
+async function renderedFrame(
+  lines: [text: string, x: number, y: number, size: number][],
+): Promise<{ imagePath: string; grayPath: string }> {
+  const stem = join(root, `frame-${Math.random().toString(36).slice(2, 8)}`);
+  const font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  const draws: string[] = [];
+  for (const [i, [text, x, y, size]] of lines.entries()) {
+    await writeFile(`${stem}-${i}.txt`, text);
+    draws.push(`drawtext=fontfile=${font}:textfile=${stem}-${i}.txt:fontsize=${size}:fontcolor=white:x=${x}:y=${y}`);
+  }
+  const args = ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x303030:s=1280x720", "-vf", draws.join(","), "-frames:v", "1"];
   await runProgram("test", "ffmpeg", [...args, "-q:v", "3", `${stem}.jpg`], { timeoutMs: 30_000 });
   await runProgram("test", "ffmpeg", ["-v", "error", "-y", "-i", `${stem}.jpg`, "-vf", "format=gray", `${stem}.pgm`], {
     timeoutMs: 30_000,

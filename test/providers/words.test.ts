@@ -55,6 +55,12 @@ describe("words run together", () => {
       "GitHub",
       "ChatGPT",
       "WhatsApp",
+      // Words of other languages that English pieces would cut up: a lone lower-case "i" is no English word ("At i vida
+      // des", "Press i one"), and two rare pieces are a guess ("An wen dung en").
+      "Atividades",
+      "Actividades",
+      "Pressione",
+      "Anwendungen",
     ])
       expect(spaceGluedWords(line)).toBe(line);
   });
@@ -220,19 +226,21 @@ describe("which reading of a line is kept", () => {
 describe("Latin lines in a language the central run does not write", () => {
   it("names the model to read them again with, from the frame's lines as the central run read them", () => {
     // German, French and Polish read by ces+eng+vie: their marks lost or mistaken, franc still knows the language.
-    expect(westernModels(["Grófšere Strafen fur alle"])).toEqual(["deu"]);
-    expect(westernModels(["Ca marche trés bien, garcon"])).toEqual(["fra"]);
+    expect(westernModels(["Grófšere Strafen fur alle"]).models).toEqual(["deu"]);
+    expect(westernModels(["Ca marche trés bien, garcon"]).models).toEqual(["fra"]);
     // Polish read by the Czech model looks Czech to franc too: Czech being close does not stop it.
-    expect(westernModels(["Zazóté gesla jazn"])).toEqual(["pol"]);
+    expect(westernModels(["Zazóté gesla jazn"]).models).toEqual(["pol"]);
     // Spanish and Portuguese without their marks are alike: both models, the surer reading kept.
-    expect(westernModels(["Náo perca a promocáo"])).toEqual(["spa", "por"]);
+    expect(westernModels(["Náo perca a promocáo"]).models).toEqual(["spa", "por"]);
+    // The languages ranked near are judged by their word lists too: Italian, ranked close behind.
+    expect(westernModels(["Náo perca a promocáo"]).near).toEqual(["spa", "por", "ita"]);
   });
 
   it("names none for English, Vietnamese, Czech or too few letters", () => {
-    expect(westernModels(["Follow for part 2", "Link in bio"])).toEqual([]);
-    expect(westernModels(["Tôi yêu Việt Nam rất nhiều"])).toEqual([]);
-    expect(westernModels(["Příliš žluťoučký kůň úpěl ďábelské ódy"])).toEqual([]);
-    expect(westernModels(["Hola"])).toEqual([]);
+    expect(westernModels(["Follow for part 2", "Link in bio"])).toEqual({ models: [], near: [] });
+    expect(westernModels(["Tôi yêu Việt Nam rất nhiều"])).toEqual({ models: [], near: [] });
+    expect(westernModels(["Příliš žluťoučký kůň úpěl ďábelské ódy"])).toEqual({ models: [], near: [] });
+    expect(westernModels(["Hola"])).toEqual({ models: [], near: [] });
   });
 
   it("judges a line of another Latin language by its word list when there is one, by its language alone when not", () => {
@@ -243,6 +251,33 @@ describe("Latin lines in a language the central run does not write", () => {
     expect(readsAsWords("Zwo bekhel", "de", "latin")).toBe(true);
     // English words count with the list's (a name of a product in a German line).
     expect(readsAsWords("Straßen for iPhone", "de", "latin", german)).toBe(true);
+  });
+
+  it("takes the language of the model that read a line before franc's on the line alone, letters one language writes before both", () => {
+    // franc takes this Portuguese line for English; the Portuguese model read it, chosen on the frame's lines together.
+    expect(languageOf("Alternando entre tarefas")).toBe("en");
+    expect(described({ text: "Alternando entre tarefas", confidence: 0.9, language: "pt" }).language).toBe("pt");
+    expect(described({ text: "Otevřít kalendář", confidence: 0.9, language: "pl" }).language).toBe("cs");
+  });
+
+  it("gives a line that is no words of its language's list the language of another of the frame's lists whose words it is", () => {
+    const lists = new Map([
+      ["de", new Set(["größere", "straßen"])],
+      ["es", new Set(["estaré", "allí", "en", "un"])],
+      ["pl", new Set(["dzień", "dobry"])],
+    ]);
+    // franc's German for a short Spanish line, cut at its end.
+    expect(described({ text: "Estaré allí en un segund", confidence: 0.9, language: "de" }, lists)).toMatchObject({
+      language: "es",
+      readsAsWords: true,
+    });
+    // A word of the line's language is not cut into English pieces.
+    expect(described({ text: "Anwendungen starten", confidence: 0.9, language: "de" }, new Map([["de", new Set(["starten"])]])).text).toBe(
+      "Anwendungen starten",
+    );
+    expect(described({ text: "Anwendungen starten", confidence: 0.9, language: "de" }).text).toBe("Anwendungen star ten");
+    // franc's Polish for a pattern of the picture: words of no list of the frame.
+    expect(described({ text: "Zwo bekhel", confidence: 0.9 }, lists)).toMatchObject({ language: "pl", readsAsWords: false });
   });
 
   it("keeps the language of the model that read a line when its letters do not settle one, and for a joined line only when one model read all", () => {

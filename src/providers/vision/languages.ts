@@ -100,11 +100,17 @@ const VIETNAMESE = /[ơưđạảấầẩẫậắằẳẵặẹẻẽếề�
 const CZECH = /[ěůř]/iu;
 const SPANISH = /[¿¡]/u;
 
+/** A Latin line's language when letters only one language writes settle it: Vietnamese, Czech, Spanish; else null. */
+export function latinByLetters(text: string): string | null {
+  if (VIETNAMESE.test(text)) return "vi";
+  if (CZECH.test(text)) return "cs";
+  return SPANISH.test(text) ? "es" : null;
+}
+
 /** The line's language as BCP 47, or null when its letters do not settle it. */
 export function languageOf(text: string, script = scriptOf(text)): string | null {
-  if (script === "latin" && VIETNAMESE.test(text)) return "vi";
-  if (script === "latin" && CZECH.test(text)) return "cs";
-  if (script === "latin" && SPANISH.test(text)) return "es";
+  const settled = script === "latin" ? latinByLetters(text) : null;
+  if (settled) return settled;
   if (script === "cyrillic") return UKRAINIAN.test(text) ? "uk" : "ru";
   if (script === "arabic") return arabicLanguage(text);
   const candidates = LANGUAGES[script];
@@ -134,23 +140,29 @@ const CENTRAL_MODELS = ["eng", "ces", "vie"];
 const FEW_LETTERS = 8;
 
 /**
- * The models (one, or the two franc ranks alike) to read again a frame's Latin lines in a language the central run does not write (the
- * texts as the central run read them, without their marks): franc on their joined text, whose first answer is one of
- * WESTERN_MODELS, clearly ahead of English and Vietnamese (and first, ahead of Czech). Two models when the second is western too and about
- * as likely (Spanish and Portuguese read without their marks are alike): the surer reading is kept. Empty when franc
- * cannot tell.
+ * The models (one, or the two franc ranks alike) to read again a frame's Latin lines in a language the central run does
+ * not write (the texts as the central run read them, without their marks): franc on their joined text, whose first
+ * answer is one of WESTERN_MODELS, clearly ahead of English and Vietnamese (and first, ahead of Czech). Two models when
+ * the second is western too and about as likely (Spanish and Portuguese read without their marks are alike): the surer
+ * reading is kept. `near`: the western languages franc ranks within twice that margin, whose word lists judge the lines
+ * (a German title read by the Dutch model is German words). Empty when franc cannot tell.
  */
-export function westernModels(texts: string[]): string[] {
+export function westernModels(texts: string[]): { models: string[]; near: string[] } {
+  const none = { models: [], near: [] };
   const text = texts.join(" ");
-  if ((text.match(/\p{L}/gu)?.length ?? 0) < FEW_LETTERS) return [];
+  if ((text.match(/\p{L}/gu)?.length ?? 0) < FEW_LETTERS) return none;
   const ranked = francAll(text, { only: [...WESTERN_MODELS, ...CENTRAL_MODELS], minLength: FEW_LETTERS });
-  const [best, second] = ranked;
-  if (!best || !(WESTERN_MODELS as readonly string[]).includes(best[0])) return [];
+  const western = ranked.filter(([code]) => (WESTERN_MODELS as readonly string[]).includes(code));
+  if (!ranked[0] || western[0] !== ranked[0]) return none;
   // Czech is let be close: Polish read by the Czech model keeps Czech's look (ó, é) and franc ranks the two alike.
   const central = ranked.find(([code]) => CENTRAL_MODELS.includes(code) && code !== "ces");
-  if (central && central[1] > 1 - CLEAR_MARGIN) return [];
-  const close = second && (WESTERN_MODELS as readonly string[]).includes(second[0]) && second[1] > 1 - CLEAR_MARGIN;
-  return close ? [best[0], second[0]] : [best[0]];
+  if (central && central[1] > 1 - CLEAR_MARGIN) return none;
+  const second = ranked[1];
+  const close = second !== undefined && western[1] === second && second[1] > 1 - CLEAR_MARGIN;
+  return {
+    models: close ? [ranked[0][0], second[0]] : [ranked[0][0]],
+    near: western.filter(([, score]) => score > 1 - 2 * CLEAR_MARGIN).map(([code]) => code),
+  };
 }
 
 /** Shares of a Latin line's letters in English words (./words.ts) that make it English: mostly, and all but a name. */

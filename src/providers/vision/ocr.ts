@@ -44,7 +44,16 @@ import { dirname, join } from "node:path";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
 import type { ReadTextLine, TextRecognizer } from "../../domain/analysis/ports.ts";
 import { readPixels, type Pixels } from "./images.ts";
-import { languageOf, persianLetters, type Script, scriptOf, WESTERN_MODELS, westernLanguage, westernModels } from "./languages.ts";
+import {
+  languageOf,
+  latinByLetters,
+  persianLetters,
+  type Script,
+  scriptOf,
+  WESTERN_MODELS,
+  westernLanguage,
+  westernModels,
+} from "./languages.ts";
 import { Paddle, type PaddleLine } from "./paddle.ts";
 import { TesseractLines, type TesseractReading } from "./tesseract.ts";
 import { wordListsOf } from "./word-lists.ts";
@@ -74,6 +83,8 @@ export const TESSERACT_LANGUAGES = [
 const KANA_FLOOR = 0.6;
 /** Below this confidence a line is read again with FALLBACK_LANGUAGES. */
 const UNSURE = 0.75;
+/** The share of a line's letters in English words above which it is English, and not read again with a western model. */
+const MOSTLY_ENGLISH = 0.6;
 /** How much less confident than the central reading a western model's reading may be and still replace it. */
 const WESTERN_SLACK = 0.05;
 /** How much more confident than a Cyrillic reading a western model's reading must be to replace it. */
@@ -239,13 +250,14 @@ export class ScriptAwareRecognizer implements TextRecognizer {
       const i = again.indexOf(l);
       return i >= 0 ? choose(l, tesseractReading(latin[i], cyrillic[i], l.text)) : { text: l.text, confidence: l.confidence };
     });
-    if (tesseract)
-      await this.readWestern(
-        tesseract,
-        again.map((l, k) => ({ i: lines.indexOf(l), crop: againCrops[k]!, latin: latin[k] })),
-        read,
-        signal,
-      );
+    const westernNear = !tesseract
+      ? []
+      : await this.readWestern(
+          tesseract,
+          again.map((l, k) => ({ i: lines.indexOf(l), crop: againCrops[k]!, latin: latin[k] })),
+          read,
+          signal,
+        );
     const dropped = tesseract
       ? lines.flatMap((l, i) => (scriptOf(read[i]!.text) === "han" && droppedCharacters(read[i]!.text, l.box) ? [i] : []))
       : [];
@@ -277,7 +289,7 @@ export class ScriptAwareRecognizer implements TextRecognizer {
     const kept = stacked(lines.flatMap((l, i) => (looksLikeText(read[i]!.text) ? [{ ...read[i]!, box: l.box }] : [])));
     const described0 = kept.map((r) => described(r));
     // The lines of a Latin language with a word list are judged by it: described again once the lists are in memory.
-    const wordLists = tesseract ? await wordListsOf(described0.map((l) => l.language)) : new Map();
+    const wordLists = tesseract ? await wordListsOf([...described0.map((l) => l.language), ...westernNear]) : new Map();
     return { lines: wordLists.size ? kept.map((r) => described(r, wordLists)) : described0 };
   }
 
@@ -285,7 +297,7 @@ export class ScriptAwareRecognizer implements TextRecognizer {
    * The frame's Latin lines in a language the central run does not write (see `westernModels`), read again with that
    * language's model: its reading replaces the central one when it is Latin and about as confident (a model reads the
    * letters it knows, ß ñ ç ã, no less surely than the central run read them without), and carries that language when
-   * its letters do not settle one. Lines of English words and Latin look-alikes of Cyrillic are not read again; Czech and
+   * its letters do not settle one. Lines mostly of English words and Latin look-alikes of Cyrillic are not read again; Czech and
    * Vietnamese lines are left by `westernModels`.
    */
   private async readWestern(
@@ -293,15 +305,18 @@ export class ScriptAwareRecognizer implements TextRecognizer {
     again: { i: number; crop: string; latin: TesseractReading | undefined }[],
     read: Reading[],
     signal?: AbortSignal,
-  ): Promise<void> {
+  ): Promise<(string | null)[]> {
     const plausible = (text: string) => scriptOf(text) === "latin" && !TWINS_ONLY.test(text) && !unlikelyLatin(text);
     const candidates = again.flatMap((line) => {
       // A line kept as Cyrillic is a candidate when its Latin reading was plausible ("Turkce aðac cok guzel", whose
       // Cyrillic reading "Тагксе адас сок а07е!" has letters of its own): a western model must then read it clearly surer.
       const text = scriptOf(read[line.i]!.text) === "cyrillic" ? (line.latin?.text ?? "") : read[line.i]!.text;
-      return plausible(text) && languageOf(text, "latin") !== "en" ? [{ ...line, text }] : [];
+      return plausible(text) && (knownLetterShare(text) ?? 0) < MOSTLY_ENGLISH ? [{ ...line, text }] : [];
     });
-    const models = westernModels(candidates.map((c) => c.text));
+    const { models, near } = westernModels(candidates.map((c) => c.text));
+    // The bar a model's reading must reach: the central reading's confidence, less the slack (plus a margin over a
+    // Cyrillic one); a second model's reading must then beat the first's.
+    const bar = candidates.map(({ i }) => read[i]!.confidence + (scriptOf(read[i]!.text) === "latin" ? -WESTERN_SLACK : CLEARLY_SURER));
     for (const model of models) {
       const readings = await tesseract.readLines(
         candidates.map((c) => c.crop),
@@ -310,11 +325,12 @@ export class ScriptAwareRecognizer implements TextRecognizer {
       );
       candidates.forEach(({ i }, k) => {
         const r = readings[k] ? fromTesseract(readings[k]!) : undefined;
-        if (!r || !looksLikeText(r.text) || scriptOf(r.text) !== "latin") return;
-        const slack = scriptOf(read[i]!.text) === "latin" ? WESTERN_SLACK : -CLEARLY_SURER;
-        if (r.confidence >= read[i]!.confidence - slack) read[i] = { ...r, language: westernLanguage(model) };
+        if (!r || !looksLikeText(r.text) || scriptOf(r.text) !== "latin" || r.confidence < bar[k]!) return;
+        read[i] = { ...r, language: westernLanguage(model) };
+        bar[k] = r.confidence + Number.EPSILON;
       });
     }
+    return near.map(westernLanguage);
   }
 
   /** Each line's box (with a margin) cut out of the frame as a grayscale PGM beside it; the paths, in order. */
@@ -357,16 +373,40 @@ type Reading = { text: string; confidence: number; language?: string | null };
 
 /**
  * A line as the recogniser answers it: glued Latin words spaced, with its language (from its letters, else the language
- * of the model that read it) and whether it reads as words.
+ * of the model that read it; or the language of another of the frame's word lists, `wordLists`, whose words it is when
+ * it is none of its own's) and whether it reads as words.
  */
 export function described(read: Reading, wordLists?: ReadonlyMap<string, ReadonlySet<string>>): ReadTextLine {
   const script = scriptOf(read.text);
   // tesseract sets Chinese and Japanese characters apart ("早く 持っ て いけ"); they are written without spaces.
   let text = script === "latin" ? spaceGluedWords(read.text) : read.text.replace(CJK_SPACE, "");
-  const language = languageOf(text, script) ?? read.language ?? null;
+  // The model's language (chosen on the frame's lines together) before franc's on this line alone, which took
+  // "Alternando entre tarefas" for English; letters only one language writes before either.
+  const language = (read.language && (latinByLetters(text) ?? read.language)) || languageOf(text, script);
   if (language === "fa") text = persianLetters(text);
-  const words = language === null ? undefined : wordLists?.get(language);
-  return { text, confidence: round2(read.confidence), language, readsAsWords: readsAsWords(text, language, script, words) };
+  const listed = script === "latin" && language !== "en" && !latinByLetters(text) ? byWordList(text, language, wordLists) : language;
+  const words = listed === null ? undefined : wordLists?.get(listed);
+  // A word of the line's language that English pieces cut up ("star ten" in a German title) is written whole again.
+  if (words) text = spaceGluedWords(read.text, words);
+  return { text, confidence: round2(read.confidence), language: listed, readsAsWords: readsAsWords(text, listed, script, words) };
+}
+
+/**
+ * The language among the frame's word lists (./word-lists.ts) that holds the most of the line's letters, when that is
+ * half of them or more and more than its own language's list holds; else its own. franc on one short line, or the
+ * model whose reading was surer, can name a neighbour: "Estaré allí en un segund" was German, a German title read by
+ * the Dutch model Dutch.
+ */
+function byWordList(text: string, language: string | null, wordLists?: ReadonlyMap<string, ReadonlySet<string>>): string | null {
+  if (!wordLists?.size) return language;
+  const own = language === null ? undefined : wordLists.get(language);
+  let best = language;
+  let bestShare = own ? (knownLetterShare(text, own) ?? 0) : 0;
+  for (const [other, list] of wordLists) {
+    const share = knownLetterShare(text, list) ?? 0;
+    if (other !== language && share >= 0.5 && share > bestShare) [best, bestShare] = [other, share];
+  }
+  return best;
 }
 
 /**

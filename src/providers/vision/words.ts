@@ -26,6 +26,8 @@ const COMMON = new Set(list.slice(0, 25_000));
 /** The words that glue English together (the, of, to, for …): glued English text has some; a name cut in pieces rarely. */
 const GLUE = new Set(list.slice(0, 500));
 const EVERYDAY = new Set(list.slice(0, 5_000));
+/** The list's 15,000 most frequent words: a glued run's parts are these but one at most (see `wordsOfGluedText`). */
+const FREQUENT = new Set(list.slice(0, 15_000));
 let ninja: Ninja | null = null;
 /** The splitter, its costs made from the list once (synchronously: its loadDictionary does no I/O). */
 function splitter(): Ninja {
@@ -94,9 +96,10 @@ const MIN_GLUED = 7;
  * its small words: "thebest", "keyfor"; a name cut in pieces, "Ku berne tes", has not).
  * A sentence sign glued to the next word gets its space ("selection.Enter" → "selection. Enter"), and so do a
  * contraction's ending ("Don'tbuy" → "Don't buy"), a capital I after a word ("HowI" → "How I"), a price after a
- * word ("off$30k" → "off $30k") and a short number after a word ("Pixel9" → "Pixel 9").
+ * word ("off$30k" → "off $30k") and a short number after a word ("Pixel9" → "Pixel 9"). A run that is a word of
+ * `keep` (the line's language's list, ./word-lists.ts: German "starten") is left whole.
  */
-export function spaceGluedWords(text: string): string {
+export function spaceGluedWords(text: string, keep?: ReadonlySet<string>): string {
   const spaced = text
     .replace(/(\p{Ll}{2})([,;!?]|\.(?=\p{Lu}))(?=\p{L})/gu, "$1$2 ")
     .replace(CONTRACTION_GLUED, (whole, contraction: string, next: string) =>
@@ -105,7 +108,8 @@ export function spaceGluedWords(text: string): string {
     .replace(I_GLUED, (whole, word: string) => (COMMON.has(word.toLowerCase()) ? `${word} I` : whole))
     .replace(/(\p{Ll})(\$\d)/gu, "$1 $2")
     .replace(NUMBER_GLUED, (whole, word: string, number: string) => (spacedNumber(word) ? `${word} ${number}` : whole));
-  return spaced.replace(LETTER_RUNS, (run) => (run.length < MIN_GLUED || listed(run) ? run : splitRun(run)));
+  const whole = (run: string) => run.length < MIN_GLUED || listed(run) || keep?.has(run.toLowerCase());
+  return spaced.replace(LETTER_RUNS, (run) => (whole(run) ? run : splitRun(run)));
 }
 
 /** A run of letters cut where a lower-case letter meets an upper-case one ("testFolder" → test, Folder). */
@@ -118,7 +122,7 @@ function splitRun(run: string): string {
   // starts in lower case is a word glued to a capitalised one ("mitGemini", "selectionEnter"), and pieces that are runs of
   // their own ("SelectaROIandthenpress") are each split as below.
   const name = /^\p{Lu}/u.test(run) && pieces.every((p) => p.length < MIN_GLUED || listed(p));
-  if (pieces.length > 1 && name && !wordsOfGluedText(pieces.map((p) => p.toLowerCase()))) return splitPiece(run);
+  if (pieces.length > 1 && name && !wordsOfGluedText(pieces)) return splitPiece(run);
   return pieces.map((p) => (p.length < MIN_GLUED || listed(p) ? p : splitPiece(p))).join(" ");
 }
 
@@ -126,9 +130,14 @@ function splitRun(run: string): string {
  * Whether the parts a glued run was split into read as English run together: each one of the list's 25,000 most frequent
  * words (single letters only "a" and "I"), and one among the 500 most frequent or all among the 5,000 (see `spaceGluedWords`).
  */
-function wordsOfGluedText(lower: string[]): boolean {
-  const words = lower.every((p) => COMMON.has(p) && (p.length > 1 || p === "a" || p === "i"));
-  return words && (lower.some((p) => GLUE.has(p)) || lower.every((p) => EVERYDAY.has(p)));
+function wordsOfGluedText(parts: string[]): boolean {
+  const lower = parts.map((p) => p.toLowerCase());
+  // A lone letter is "a" or the pronoun "I", in capitals: "At i vida des" and "Press i one" are Portuguese, cut up.
+  const words = lower.every((p, k) => COMMON.has(p) && (p.length > 1 || p === "a" || parts[k] === "I"));
+  // Two or more of the list's rarer words are another language's word cut into English-looking pieces ("An wen dung en
+  // star ten" for "Anwendungen starten"); glued English has one at most ("Select a ROI and then press").
+  if (!words || lower.filter((p) => !FREQUENT.has(p)).length > 1) return false;
+  return lower.some((p) => GLUE.has(p)) || lower.every((p) => EVERYDAY.has(p));
 }
 
 /** One unknown piece split into words of the list, keeping its letters' case; unchanged when the split is no good. */
@@ -136,7 +145,7 @@ function splitPiece(piece: string): string {
   if (/['\u2019]/.test(piece)) return piece;
   const parts = splitter().splitSentence(piece);
   if (parts.join("").length !== piece.length || parts.length < 2) return piece;
-  if (piece.length / parts.length < 2.5 || !wordsOfGluedText(parts.map((p) => p.toLowerCase()))) return piece;
+  if (piece.length / parts.length < 2.5 || !wordsOfGluedText(parts)) return piece;
   let at = 0;
   return parts
     .map((p) => {
