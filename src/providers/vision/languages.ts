@@ -166,7 +166,7 @@ export function westernModels(texts: string[]): { models: string[]; near: string
 }
 
 /** Shares of a Latin line's letters in English words (./words.ts) that make it English: mostly, and all but a name. */
-const MOSTLY_ENGLISH = 0.6;
+export const MOSTLY_ENGLISH = 0.6;
 const ALL_ENGLISH = 0.9;
 /** Letters English does not write and the other Latin languages here do: a line with them is not all English. */
 const OTHER_LATIN = /[àáâãäåçèéêëìíîïñòóôõöøùúûüýÿğışœßčďěňřšťůžąęłńśźżő]/iu;

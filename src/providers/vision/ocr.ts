@@ -15,10 +15,12 @@
  *    wins when it has letters no Latin look-alike has (И, Л, Ы …) and is about as confident as the Latin one,
  *    or when it is clearly more confident (a line of look-alike letters only: "СМЕХ");
  *    then the reading kept is tesseract's when it is in another script than PaddleOCR's (and about as
- *    confident), else the more confident of the two. The frame's Latin lines that are no English, when franc names
- *    another Latin language on their joined text (`westernModels`: German, French, Portuguese, Spanish, Turkish,
- *    Italian, Dutch, Polish), are read once more with that language's model, whose reading is kept when about as
- *    confident: the central run drops or changes the letters its models lack (ß, ñ, ç, ã, ł).
+ *    confident), else the more confident of the two. The frame's Latin lines that are not mostly English words, when
+ *    franc names another Latin language on their joined text (`westernModels`: German, French, Portuguese, Spanish,
+ *    Turkish, Italian, Dutch, Polish), are read once more with that language's model (two at once when franc ranks
+ *    two alike, the surer reading kept), whose reading is kept when about as confident: the central run drops or
+ *    changes the letters its models lack (ß, ñ, ç, ã, ł). A line kept as Cyrillic whose Latin reading was plausible
+ *    is read so too, and given the western reading only when clearly surer and with Latin diacritics.
  * 4. A line read as Chinese with fewer characters than its box holds (`droppedCharacters`: PaddleOCR has no kana, and
  *    reads a Japanese line as its kanji alone) is read by tesseract in Japanese, and that reading kept when it has kana
  *    and is confident enough (KANA_FLOOR).
@@ -42,11 +44,13 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ProviderError } from "../../domain/shared/provider-error.ts";
+import { logger } from "../../infra/logger.ts";
 import type { ReadTextLine, TextRecognizer } from "../../domain/analysis/ports.ts";
 import { readPixels, type Pixels } from "./images.ts";
 import {
   languageOf,
   latinByLetters,
+  MOSTLY_ENGLISH,
   persianLetters,
   type Script,
   scriptOf,
@@ -83,10 +87,12 @@ export const TESSERACT_LANGUAGES = [
 const KANA_FLOOR = 0.6;
 /** Below this confidence a line is read again with FALLBACK_LANGUAGES. */
 const UNSURE = 0.75;
-/** The share of a line's letters in English words above which it is English, and not read again with a western model. */
-const MOSTLY_ENGLISH = 0.6;
 /** How much less confident than the central reading a western model's reading may be and still replace it. */
 const WESTERN_SLACK = 0.05;
+/** The share of a Latin line's letters in words (of English, or of its language's list) at which it reads as words. */
+const WORDS_SHARE = 0.5;
+/** Western models whose pack is missing, warned of once. */
+const missingPacks = new Set<string>();
 /** How much more confident than a Cyrillic reading a western model's reading must be to replace it. */
 const CLEARLY_SURER = 0.1;
 /** Pixels of the frame kept around a line's box when it is cut out for tesseract. */
@@ -132,6 +138,9 @@ export function unlikelyLatin(text: string): boolean {
   return words.length > 0 && odd.length * 3 >= words.length;
 }
 
+/** Look-alike Latin: twin capitals only, or case and digits mixed inside words (the way Cyrillic comes out of a Latin model). */
+const lookAlikeLatin = (text: string) => TWINS_ONLY.test(text) || unlikelyLatin(text);
+
 /** Latin letters with a diacritic, which a Latin model writes where it sees one: Cyrillic text read as Latin comes out as look-alikes without them. */
 const LATIN_MARKED = /[áàâãäåçéèêëíìîïñóòôõöúùûüýÿğşıčďěňřšťůžđ]/iu;
 
@@ -153,7 +162,7 @@ export function tesseractReading(
   const latinText = latin?.text ?? paddle;
   const latinConfidence = latin?.confidence ?? 0;
   const ownLetters = ONLY_CYRILLIC.test(cyrillic.text);
-  const latinDoubtful = TWINS_ONLY.test(latinText) || TWINS_ONLY.test(paddle) || unlikelyLatin(latinText) || unlikelyLatin(paddle);
+  const latinDoubtful = lookAlikeLatin(latinText) || lookAlikeLatin(paddle);
   // A doubtful Latin reading gives way to a Cyrillic one somewhat less confident; a confident, plausible one never does,
   // nor one whose words are whole when the Cyrillic reading's have signs in them ("Responder mas tarde" was read
   // "Кезропаег таз {агае" by the Cyrillic model).
@@ -175,7 +184,7 @@ const SURE = 0.9;
  */
 export function paddleIsSure(line: { text: string; confidence: number }): boolean {
   if (line.confidence < SURE || scriptOf(line.text) !== "latin") return false;
-  if (TWINS_ONLY.test(line.text) || unlikelyLatin(line.text)) return false;
+  if (lookAlikeLatin(line.text)) return false;
   return (knownLetterShare(spaceGluedWords(line.text)) ?? 0) >= 0.8;
 }
 
@@ -200,7 +209,7 @@ export function choose(paddle: { text: string; confidence: number }, read: Tesse
   // and otherwise tesseract's reading must come near its confidence (a Latin line read by the Cyrillic model is noise).
   // A sure reading doubted only for its mixed case ("mitGemini Live": a word run into a name) gives way to a reading
   // confident enough to use, not to whatever tesseract made of a sparkle and a gradient ("к -$- Сет! Ц\е", 0.63).
-  const doubtful = TWINS_ONLY.test(paddle.text) || unlikelyLatin(paddle.text);
+  const doubtful = lookAlikeLatin(paddle.text);
   const givesWay = doubtful && (paddle.confidence < SURE || tesseract.confidence >= UNSURE);
   if (NOT_PADDLES.has(script)) return givesWay || tesseract.confidence >= paddle.confidence - 0.3 ? tesseract : paddle;
   if (script !== scriptOf(paddle.text)) return tesseract.confidence >= paddle.confidence - 0.15 ? tesseract : paddle;
@@ -289,7 +298,10 @@ export class ScriptAwareRecognizer implements TextRecognizer {
     const kept = stacked(lines.flatMap((l, i) => (looksLikeText(read[i]!.text) ? [{ ...read[i]!, box: l.box }] : [])));
     const described0 = kept.map((r) => described(r));
     // The lines of a Latin language with a word list are judged by it: described again once the lists are in memory.
-    const wordLists = tesseract ? await wordListsOf([...described0.map((l) => l.language), ...westernNear]) : new Map();
+    // Lists for each line's language as described, as franc alone names it (a French line in a German frame), and the
+    // languages franc ranked near on the frame's lines.
+    const languages = [...described0.map((l) => l.language), ...described0.map((l) => languageOf(l.text)), ...westernNear];
+    const wordLists = tesseract ? await wordListsOf(languages) : new Map();
     return { lines: wordLists.size ? kept.map((r) => described(r, wordLists)) : described0 };
   }
 
@@ -306,31 +318,47 @@ export class ScriptAwareRecognizer implements TextRecognizer {
     read: Reading[],
     signal?: AbortSignal,
   ): Promise<(string | null)[]> {
-    const plausible = (text: string) => scriptOf(text) === "latin" && !TWINS_ONLY.test(text) && !unlikelyLatin(text);
     const candidates = again.flatMap((line) => {
       // A line kept as Cyrillic is a candidate when its Latin reading was plausible ("Turkce aðac cok guzel", whose
-      // Cyrillic reading "Тагксе адас сок а07е!" has letters of its own): a western model must then read it clearly surer.
-      const text = scriptOf(read[line.i]!.text) === "cyrillic" ? (line.latin?.text ?? "") : read[line.i]!.text;
-      return plausible(text) && (knownLetterShare(text) ?? 0) < MOSTLY_ENGLISH ? [{ ...line, text }] : [];
+      // Cyrillic reading "Тагксе адас сок а07е!" has letters of its own): a western model must then read it clearly
+      // surer, and with Latin diacritics (a Russian caption read as Latin look-alikes has none).
+      const cyrillic = scriptOf(read[line.i]!.text) === "cyrillic";
+      const text = cyrillic ? (line.latin?.text ?? "") : read[line.i]!.text;
+      // Mostly English once glued words are spaced ("Subscribeformore" is English run together, not Italian).
+      const english = (knownLetterShare(spaceGluedWords(text)) ?? 0) >= MOSTLY_ENGLISH;
+      return scriptOf(text) === "latin" && !lookAlikeLatin(text) && !english ? [{ ...line, text, cyrillic }] : [];
     });
     const { models, near } = westernModels(candidates.map((c) => c.text));
     // The bar a model's reading must reach: the central reading's confidence, less the slack (plus a margin over a
-    // Cyrillic one); a second model's reading must then beat the first's.
-    const bar = candidates.map(({ i }) => read[i]!.confidence + (scriptOf(read[i]!.text) === "latin" ? -WESTERN_SLACK : CLEARLY_SURER));
-    for (const model of models) {
-      const readings = await tesseract.readLines(
-        candidates.map((c) => c.crop),
-        model,
-        signal,
-      );
-      candidates.forEach(({ i }, k) => {
-        const r = readings[k] ? fromTesseract(readings[k]!) : undefined;
+    // Cyrillic one); a second model's reading must then beat the first's. Both models read at once (two processes).
+    const bar = candidates.map(({ i, cyrillic }) => read[i]!.confidence + (cyrillic ? CLEARLY_SURER : -WESTERN_SLACK));
+    const crops = candidates.map((c) => c.crop);
+    const readings = await Promise.all(models.map((model) => this.readWith(tesseract, crops, model, signal)));
+    models.forEach((model, m) => {
+      candidates.forEach(({ i, cyrillic }, k) => {
+        const r = readings[m]![k] ? fromTesseract(readings[m]![k]!) : undefined;
         if (!r || !looksLikeText(r.text) || scriptOf(r.text) !== "latin" || r.confidence < bar[k]!) return;
+        if (cyrillic && !LATIN_MARKED.test(r.text)) return;
         read[i] = { ...r, language: westernLanguage(model) };
         bar[k] = r.confidence + Number.EPSILON;
       });
-    }
+    });
     return near.map(westernLanguage);
+  }
+
+  /**
+   * The crops read with one western model; none read when its pack is not installed (an install from before the
+   * packs joined the README's line): logged once per model, and the central reading stays.
+   */
+  private async readWith(tesseract: TesseractLines, crops: string[], model: string, signal?: AbortSignal) {
+    try {
+      return await tesseract.readLines(crops, model, signal);
+    } catch (e) {
+      if (!(e instanceof ProviderError) || e.retryable || !/lacks language data/.test(e.message)) throw e;
+      if (!missingPacks.has(model)) logger.warn({ err: e, model }, `tesseract has no ${model} model: its lines keep the central reading`);
+      missingPacks.add(model);
+      return [];
+    }
   }
 
   /** Each line's box (with a margin) cut out of the frame as a grayscale PGM beside it; the paths, in order. */
@@ -382,7 +410,8 @@ export function described(read: Reading, wordLists?: ReadonlyMap<string, Readonl
   let text = script === "latin" ? spaceGluedWords(read.text) : read.text.replace(CJK_SPACE, "");
   // The model's language (chosen on the frame's lines together) before franc's on this line alone, which took
   // "Alternando entre tarefas" for English; letters only one language writes before either.
-  const language = (read.language && (latinByLetters(text) ?? read.language)) || languageOf(text, script);
+  const english = script === "latin" && (knownLetterShare(text) ?? 0) >= MOSTLY_ENGLISH;
+  const language = (read.language && !english && (latinByLetters(text) ?? read.language)) || languageOf(text, script);
   if (language === "fa") text = persianLetters(text);
   const listed = script === "latin" && language !== "en" && !latinByLetters(text) ? byWordList(text, language, wordLists) : language;
   const words = listed === null ? undefined : wordLists?.get(listed);
@@ -392,19 +421,21 @@ export function described(read: Reading, wordLists?: ReadonlyMap<string, Readonl
 }
 
 /**
- * The language among the frame's word lists (./word-lists.ts) that holds the most of the line's letters, when that is
- * half of them or more and more than its own language's list holds; else its own. franc on one short line, or the
- * model whose reading was surer, can name a neighbour: "Estaré allí en un segund" was German, a German title read by
- * the Dutch model Dutch.
+ * The language among the frame's word lists (./word-lists.ts) whose own words (beyond English ones, which every list
+ * counts alike) hold more of the line's letters than its own language's list does, when with English ones they hold
+ * at least half; else its own. franc on one short line, or the model whose reading was surer, can name a neighbour:
+ * "Estaré allí en un segund" was German. Lists holding as many: the first in the frame's order (its lines' languages,
+ * then franc's ranking).
  */
 function byWordList(text: string, language: string | null, wordLists?: ReadonlyMap<string, ReadonlySet<string>>): string | null {
   if (!wordLists?.size) return language;
+  const english = knownLetterShare(text) ?? 0;
   const own = language === null ? undefined : wordLists.get(language);
   let best = language;
-  let bestShare = own ? (knownLetterShare(text, own) ?? 0) : 0;
+  let bestGain = own ? (knownLetterShare(text, own) ?? 0) - english : 0;
   for (const [other, list] of wordLists) {
     const share = knownLetterShare(text, list) ?? 0;
-    if (other !== language && share >= 0.5 && share > bestShare) [best, bestShare] = [other, share];
+    if (other !== language && share >= WORDS_SHARE && share - english > bestGain) [best, bestGain] = [other, share - english];
   }
   return best;
 }
@@ -428,10 +459,10 @@ export function readsAsWords(text: string, language: string | null, script: Scri
   if (script !== "latin") return true;
   // Lone letters ("E F *", "e P": strokes of a picture, or a word cut by the frame) are no words either; "h1" is one.
   if (!/\p{L}[\p{L}\p{N}]/u.test(text)) return false;
-  if ((knownLetterShare(text) ?? 1) >= 0.5) return true;
-  if (TWINS_ONLY.test(text) || unlikelyLatin(text)) return false;
+  if ((knownLetterShare(text) ?? 1) >= WORDS_SHARE) return true;
+  if (lookAlikeLatin(text)) return false;
   // With the language's own word list (./word-lists.ts), half its letters in its words or English ones, as for English.
-  if (words) return (knownLetterShare(text, words) ?? 0) >= 0.5;
+  if (words) return (knownLetterShare(text, words) ?? 0) >= WORDS_SHARE;
   return language !== null && language !== "en";
 }
 

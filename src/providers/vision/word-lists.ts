@@ -5,21 +5,24 @@
  * (`combine_tessdata -u`, then `dawg2wordlist`): 74,000 French to 480,000 Dutch words, forms included (German's
  * "Größere", "Straßen"). Why these: English has its list (./words.ts); franc names another Latin language from
  * letter statistics alone, and a pattern of the picture read in German letters is no German words. Written out once per
- * process and language, when a line in it is first seen (about 0.2 s), kept in memory. A list that cannot be written
- * (no tesseract, no pack) is logged once as a warning and left out: the line is judged as without lists (by its
- * language alone), as when tesseract is not installed.
+ * process and language, when a line in it or near it is first seen (0.2 s for German, 4 s for all eight at once on two
+ * cores), kept in memory for the process's life: all eight hold about 70 MiB. A list that cannot be written (no
+ * tesseract, no pack) is logged as a warning and left out: the line is judged as without lists (by its language
+ * alone), as when tesseract is not installed; a timeout is tried again at the next frame.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { config } from "../../config.ts";
 import { logger } from "../../infra/logger.ts";
+import { ProviderError } from "../../domain/shared/provider-error.ts";
 import { runProgram } from "../process.ts";
+import { WESTERN_MODELS, westernLanguage } from "./languages.ts";
 
 const PROVIDER = "vision:word-lists";
 
-/** The languages (BCP 47) with a list, and their tesseract pack. */
-const PACKS: Record<string, string> = { de: "deu", fr: "fra", pt: "por", es: "spa", tr: "tur", it: "ita", nl: "nld", pl: "pol" };
+/** The languages (BCP 47) with a list, and their tesseract pack: the western models' (./languages.ts). */
+const PACKS: Record<string, string> = Object.fromEntries(WESTERN_MODELS.map((model) => [westernLanguage(model)!, model]));
 
 const lists = new Map<string, Promise<ReadonlySet<string> | null>>();
 
@@ -35,6 +38,11 @@ function listOf(language: string): Promise<ReadonlySet<string> | null> {
   if (!list) {
     list = writeOut(PACKS[language]!).catch((e: unknown) => {
       logger.warn({ err: e, language }, `no ${language} word list from tesseract's data: its lines are judged by their language alone`);
+      // A timeout on a busy machine is tried again for a later frame; a missing program or pack is not.
+      if (!(e instanceof ProviderError) || e.retryable) {
+        lists.delete(language);
+        tessdata = null;
+      }
       return null;
     });
     lists.set(language, list);
