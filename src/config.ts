@@ -264,7 +264,8 @@ const schema = z.object({
   GRAPHQL_MAX_SOCKETS_PER_KEY: z.coerce.number().int().min(1).default(50),
   GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).default(200),
   /** JSON POSTs and query-string GETs to /graphql read and answered on node:http, through Yoga's own plugins and
-   *  hooks but without its fetch-API request path (src/http/graphql/json-post.ts); false sends every request through Yoga's. */
+   *  hooks but without its fetch-API request path (src/http/graphql/json-post.ts), SSE answers included (written by
+   *  src/http/graphql/event-stream.ts, the bytes Yoga's SSE processor makes); false sends every request through Yoga's. */
   GRAPHQL_DIRECT_POST: bool.default(true),
   /** A WebSocket that has not authenticated (connection_init with a valid key) within this is closed (4408). */
   GRAPHQL_WS_AUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),

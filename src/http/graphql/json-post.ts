@@ -14,8 +14,11 @@
  * onExecutionResult hooks), and the answer is chosen by Yoga's onResultProcess hooks and written by
  * its result processor (status, content type, serialisation). Only the transport is ours.
  *
+ * SSE answers (`Accept: text/event-stream`: live subscriptions, or any operation asked so) are
+ * written by ./event-stream.ts, the bytes still made by Yoga's SSE processor.
+ *
  * What goes to Yoga whole: any other method, content type, a body without a Content-Length or over
- * the limit, an Accept that names a stream (text/event-stream, multipart/mixed), a body that is not
+ * the limit, an Accept that names multipart/mixed (@defer over multipart), a body that is not
  * one JSON object; a GET without a query string or asking for a page (text/html: GraphiQL), or whose
  * variables or extensions are not JSON; a refusal of the credential (remembered, so Yoga answers it
  * without asking again). The equivalence is tested request by request against Yoga's own answers
@@ -29,11 +32,14 @@ import { processRegularResult } from "graphql-yoga";
 import { BODY_LIMIT_BYTES } from "../request-context.ts";
 import { admitHttpRequest, type TransportContext } from "./admission.ts";
 import type { GraphQLServer } from "./yoga.ts";
+import { capturing, type EventStreamAnswer, writeEventStream } from "./event-stream.ts";
+
+const EVENT_STREAM = "text/event-stream";
 
 const JSON_TYPE = /^application\/json[ \t]*(?:;[ \t]*charset="?utf-8"?[ \t]*)?$/i;
 const CONTENT_LENGTH = /^\d+$/;
-/** Accept values answered with one JSON body here; an Accept naming a stream goes to Yoga. */
-const STREAMING_ACCEPT = /text\/event-stream|multipart\/mixed/i;
+/** Accept values this path leaves to Yoga: multipart answers (SSE ones are written by ./event-stream.ts). */
+const MULTIPART_ACCEPT = /multipart\/mixed/i;
 
 /** Whether the request is a plain JSON POST this path reads (from its headers alone). */
 function isPlainJsonPost(req: IncomingMessage): boolean {
@@ -44,14 +50,14 @@ function isPlainJsonPost(req: IncomingMessage): boolean {
   if (!type || !JSON_TYPE.test(type) || !length || !CONTENT_LENGTH.test(length) || Number(length) > BODY_LIMIT_BYTES) return false;
   if (h["transfer-encoding"] !== undefined) return false;
   const accept = h.accept;
-  return accept === undefined || !STREAMING_ACCEPT.test(accept);
+  return accept === undefined || !MULTIPART_ACCEPT.test(accept);
 }
 
 /** Whether the request is a GET this path reads: its parameters in the query string, an answer that is one JSON body. */
 function isPlainGet(req: IncomingMessage): boolean {
   if (req.method !== "GET" || !req.url?.includes("?")) return false;
   const accept = req.headers.accept;
-  return accept === undefined || !(STREAMING_ACCEPT.test(accept) || accept.includes("text/html"));
+  return accept === undefined || !(MULTIPART_ACCEPT.test(accept) || accept.includes("text/html"));
 }
 
 /**
@@ -220,8 +226,14 @@ export function directJsonPost(server: GraphQLServer) {
       });
       return;
     }
+    if (mediaType === EVENT_STREAM) {
+      // SSE: Yoga's processor makes the stream, written here (./event-stream.ts).
+      directlyAnswered.count++;
+      await writeEventStream((await processor(result, capturing, mediaType)) as EventStreamAnswer, req, res);
+      return;
+    }
     if (processor !== processRegularResult) {
-      // A stream (a subscription or @defer answered as SSE or multipart when Accept allows any type): Yoga's own Response.
+      // @defer answered as multipart when Accept allows any type: Yoga's own Response.
       await sendNodeResponse((await processor(result, yoga.fetchAPI, mediaType)) as Response, res, req, true);
       return;
     }

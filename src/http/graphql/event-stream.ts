@@ -1,0 +1,158 @@
+/**
+ * SSE answers (a subscription, or any operation asked with `Accept: text/event-stream`) written to the
+ * Node response by ./json-post.ts's path, with Yoga's own SSE result processor making every byte.
+ *
+ * Why: Yoga's processor enqueues into a web ReadableStream (whatwg-node's: a Node Readable under it,
+ * piped into the response), each event as two `TextEncoder.encode` copies, and the stream is pulled
+ * one event at a time through that pipe. At 10,000 live SSE subscribers that transport was the
+ * difference between SSE and graphql-ws on the same events (bench/RESULTS.md, "Subscribers").
+ *
+ * How: the processor is called with a fetch API of our own (`capturing`): its Response records the
+ * status and headers it answers, its ReadableStream hands us the underlying source (Yoga's `start`,
+ * `pull` and `cancel`: the first ping, the 12-s pings, each event's framing and serialisation, the
+ * closing `complete`), and its TextEncoder passes strings through. This module is that stream's
+ * reader: it pulls an event, writes what the pull enqueued in one `res.write`, waits for `drain` when
+ * the socket is behind (as whatwg-node's pump does), and cancels the source (the subscription's
+ * iterator returned: its place, its revocation hold, its listeners given back) when the client leaves.
+ * The bytes are Yoga's by construction; test/graphql/json-post.test.ts compares them with Yoga's own path.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { logger } from "../../infra/logger.ts";
+
+/** What Yoga's SSE processor enqueues into (a ReadableStream controller, as far as it uses one). */
+interface Controller {
+  enqueue(chunk: string): void;
+  close(): void;
+  error(e: unknown): void;
+  readonly desiredSize: number | null;
+}
+
+/** The underlying source Yoga's SSE processor gives its ReadableStream. */
+interface Source {
+  start(controller: Controller): unknown;
+  pull(controller: Controller): unknown;
+  cancel(reason?: unknown): unknown;
+}
+
+/** What the processor answered: its status, headers and stream source. */
+export interface EventStreamAnswer {
+  source: Source;
+  init: { status: number; statusText?: string; headers: Record<string, string> };
+}
+
+/** A fetch API under which Yoga's SSE processor answers an `EventStreamAnswer` (see above). */
+export const capturing = {
+  TextEncoder: class {
+    encode(text: string): string {
+      return text;
+    }
+  },
+  ReadableStream: class {
+    readonly source: Source;
+    constructor(source: Source) {
+      this.source = source;
+    }
+  },
+  Response: class implements EventStreamAnswer {
+    readonly source: Source;
+    readonly init: EventStreamAnswer["init"];
+    constructor(body: { source: Source }, init: EventStreamAnswer["init"]) {
+      this.source = body.source;
+      this.init = init;
+    }
+  },
+};
+
+/** Resolves when the response can take more (`drain`) or is gone (`close`). */
+function writable(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
+}
+
+/** Returns the subscription's iterator (through the source's cancel) once; a failure there is logged, never thrown. */
+function canceller(source: Source): () => Promise<void> {
+  let cancelled = false;
+  return async () => {
+    if (cancelled) return;
+    cancelled = true;
+    try {
+      await source.cancel();
+    } catch (err) {
+      logger.warn({ err }, "ending an SSE stream's subscription");
+    }
+  };
+}
+
+/**
+ * Writes the stream to `res` until the source completes, fails or the client leaves. A failure of the
+ * operation's stream (an iterator that throws) ends the connection without `complete`, as a stream that
+ * broke: the client's reconnection (EventSource's, graphql-sse's) takes it from there.
+ */
+export async function writeEventStream(answer: EventStreamAnswer, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { source, init } = answer;
+  const cancel = canceller(source);
+  let gone = res.destroyed || res.writableEnded;
+  // Set by the source through the controller (an object: TypeScript would narrow a local across the awaits).
+  const end: { state: "open" | "closed" | "failed"; failure?: unknown } = { state: "open" };
+  const state = () => end.state;
+  // What the source enqueued since the last write: an event's two chunks go out in one write, at the end of the turn.
+  let pending = "";
+  const flush = () => {
+    if (end.state === "closed") return; // written with the response's end
+    if (pending && !gone) res.write(pending);
+    pending = "";
+  };
+  const controller: Controller = {
+    enqueue(chunk) {
+      if (pending === "") queueMicrotask(flush);
+      pending += chunk;
+    },
+    close() {
+      end.state = "closed";
+    },
+    error(e) {
+      end.state = "failed";
+      end.failure = e;
+    },
+    // Yoga pings only when this is above 0 and stops them when it is null.
+    get desiredSize() {
+      return gone || end.state !== "open" ? null : res.writableNeedDrain ? 0 : 1;
+    },
+  };
+  if (!gone) {
+    // As whatwg-node's server before a streamed body: no idle timeout, no Nagle delay, TCP keep-alive.
+    req.socket.setTimeout(0);
+    req.socket.setNoDelay(true);
+    req.socket.setKeepAlive(true);
+    if (init.statusText === undefined) res.writeHead(init.status, init.headers);
+    else res.writeHead(init.status, init.statusText, init.headers);
+    res.once("close", () => {
+      gone = true;
+      void cancel();
+    });
+  }
+  await source.start(controller);
+  if (gone) return cancel(); // left while the operation was being subscribed: nothing to write, its places back
+  while (state() === "open" && !gone) {
+    await source.pull(controller);
+    if (gone) return;
+    if (state() === "closed") {
+      res.end(pending); // the last event and `complete`
+      return;
+    }
+    flush();
+    if (res.writableNeedDrain) await writable(res);
+  }
+  if (state() === "failed") {
+    logger.warn({ err: end.failure }, "an SSE stream's operation failed: its connection is ended without `complete`");
+    await cancel();
+    res.destroy();
+  }
+}

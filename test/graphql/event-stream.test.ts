@@ -1,0 +1,166 @@
+/**
+ * SSE answers written on node:http (src/http/graphql/event-stream.ts) are Yoga's own, byte for byte:
+ * each stream below is opened on two servers of this process, one with the direct path (the default)
+ * and one with GRAPHQL_DIRECT_POST=false (Yoga's request path), and the two must have the same status,
+ * the same headers (but the per-request ones) and the same body, once Yoga's keep-alive pings (`:`
+ * lines, every 300 ms under NODE_ENV=test, so their number depends on timing) are left out.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../src/config.js";
+import { announceTracking } from "../../src/domain/tracking/events.js";
+import { directlyAnswered } from "../../src/http/graphql/json-post.js";
+import type { RunningApi } from "../../src/main/server.js";
+import { trackedVideo } from "../analysis/fixtures.js";
+import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { waitFor } from "../helpers/wait.js";
+
+let direct: RunningApi;
+let viaYoga: RunningApi;
+let key: string;
+let workspaceId: string;
+let videoId: string;
+
+beforeAll(async () => {
+  direct = await startTestApi();
+  (config.graphql as { directPost: boolean }).directPost = false;
+  viaYoga = await startTestApi();
+  (config.graphql as { directPost: boolean }).directPost = true;
+  ({ key, workspaceId } = await newWorkspace("pro"));
+  videoId = await trackedVideo(workspaceId);
+});
+afterAll(() => stopAll(direct, viaYoga));
+
+/** Headers that differ from one request to the next whatever the path. */
+const PER_REQUEST = new Set(["date", "x-request-id", "ratelimit-remaining", "ratelimit-reset", "keep-alive", "connection"]);
+const PING = ":\n\n";
+
+/** One SSE stream as it arrives: its status, headers and text so far; `stop` leaves it. */
+interface Stream {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  ended: Promise<void>;
+  stop(): void;
+}
+
+async function open(api: RunningApi, init: { method?: "GET" | "POST"; body?: string; query?: string }): Promise<Stream> {
+  const controller = new AbortController();
+  const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: "text/event-stream" };
+  if (init.body) headers["content-type"] = "application/json";
+  const url = init.query ? `${api.url}/graphql?${init.query}` : `${api.url}/graphql`;
+  const r = await fetch(url, { method: init.method ?? "POST", headers, body: init.body, signal: controller.signal });
+  const kept = [...r.headers].filter(([name]) => !PER_REQUEST.has(name)).sort(([a], [b]) => a.localeCompare(b));
+  const s: Stream = {
+    status: r.status,
+    headers: Object.fromEntries(kept),
+    text: "",
+    ended: Promise.resolve(),
+    stop: () => controller.abort(),
+  };
+  s.ended = (async () => {
+    const reader = r.body!.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      for (let c = await reader.read(); !c.done; c = await reader.read()) s.text += c.value;
+    } catch (e) {
+      if ((e as Error).name !== "AbortError") throw e;
+    }
+  })();
+  return s;
+}
+
+/** The stream as a client reads it, without the pings: it starts with one, then Yoga's messages in order. */
+function withoutPings(s: Stream): { status: number; headers: Record<string, string>; messages: string[] } {
+  expect(s.text.startsWith(PING), "the stream starts with a ping (some browsers wait for a first byte)").toBe(true);
+  return { status: s.status, headers: s.headers, messages: s.text.split("\n\n").filter((m) => m !== "" && m !== ":") };
+}
+
+async function both(init: Parameters<typeof open>[1]): Promise<[Stream, Stream]> {
+  return Promise.all([open(direct, init), open(viaYoga, init)]);
+}
+
+function same(a: Stream, b: Stream) {
+  const seen = withoutPings(a);
+  expect(seen, "direct vs Yoga").toEqual(withoutPings(b));
+  return seen;
+}
+
+const TRACKED = "subscription { trackedVideosChanged { change videoId at video { id url } } }";
+
+describe("an SSE answer written directly is Yoga's, byte for byte", () => {
+  it("a live subscription (POST): the first ping, each event, then the client leaves", async () => {
+    const before = directlyAnswered.count;
+    const [a, b] = await both({ body: JSON.stringify({ query: TRACKED }) });
+    expect(directlyAnswered.count, "the direct path wrote it (the other server is Yoga's)").toBe(before + 1);
+    try {
+      await waitFor("both streams open", () => a.text.startsWith(PING) && b.text.startsWith(PING), 10_000);
+      await new Promise((r) => setTimeout(r, 500)); // both listening in Redis
+      await announceTracking(workspaceId, [videoId], "added");
+      await announceTracking(workspaceId, [videoId], "removed");
+      const events = (s: Stream) => s.text.split("event: next").length - 1;
+      await waitFor("both streams' two events", () => events(a) >= 2 && events(b) >= 2, 10_000);
+      await new Promise((r) => setTimeout(r, 400)); // a ping or two after them
+    } finally {
+      a.stop();
+      b.stop();
+    }
+    await Promise.all([a.ended, b.ended]);
+    const seen = same(a, b);
+    expect(seen.status).toBe(200);
+    expect(seen.headers["content-type"]).toBe("text/event-stream");
+    expect(seen.messages).toHaveLength(2);
+    expect(seen.messages[0]).toMatch(/^event: next\ndata: \{"data":\{"trackedVideosChanged":\{"change":"ADDED"/);
+    expect(a.text.split(PING).length - 1, "pings while idle, as Yoga's").toBeGreaterThan(1);
+  });
+
+  it("a query asked as SSE (GET and POST): one event, then `complete`, then the end", async () => {
+    for (const init of [
+      { body: JSON.stringify({ query: "{ workspace { plan } }" }) },
+      { method: "GET" as const, query: new URLSearchParams({ query: "{ workspace { plan } }" }).toString() },
+    ]) {
+      const [a, b] = await both(init);
+      await Promise.all([a.ended, b.ended]);
+      const seen = same(a, b);
+      expect(seen.messages).toEqual(['event: next\ndata: {"data":{"workspace":{"plan":"pro"}}}', "event: complete\ndata:"]);
+    }
+  });
+
+  it("@defer asked as SSE: the first part, the deferred one, then `complete`", async () => {
+    const [a, b] = await both({ body: JSON.stringify({ query: "{ workspace { plan } ... @defer { videos(first: 1) { totalCount } } }" }) });
+    await Promise.all([a.ended, b.ended]);
+    const seen = same(a, b);
+    expect(seen.messages).toHaveLength(3);
+    expect(seen.messages[1]).toContain('"incremental"');
+    expect(seen.messages[2]).toBe("event: complete\ndata:");
+  });
+
+  it("refusals as SSE: a document that does not validate, a variable refused, an unknown video", async () => {
+    for (const body of [
+      { query: "subscription { nope }" },
+      { query: "subscription($v: ID!) { analysisStatusChanged(videoId: $v) { status } }", variables: { v: 7 } },
+      { query: "subscription($v: ID!) { analysisStatusChanged(videoId: $v) { status } }", variables: { v: "VmlkZW86bm9wZQ==" } },
+    ]) {
+      const [a, b] = await both({ body: JSON.stringify(body) });
+      await waitFor("both answered", () => /event: complete|"errors"/.test(a.text) && /event: complete|"errors"/.test(b.text), 10_000);
+      await new Promise((r) => setTimeout(r, 100));
+      a.stop();
+      b.stop();
+      await Promise.all([a.ended, b.ended]);
+      const seen = same(a, b);
+      expect(seen.messages.join("\n"), JSON.stringify(body)).toContain('"errors"');
+    }
+  });
+
+  it("a subscription that reaches its lifetime: its SUBSCRIPTION_EXPIRED message, then `complete`", async () => {
+    const lifetime = config.graphql.subscriptionMaxLifetimeMs;
+    (config.graphql as { subscriptionMaxLifetimeMs: number }).subscriptionMaxLifetimeMs = 1_000;
+    try {
+      const [a, b] = await both({ body: JSON.stringify({ query: TRACKED }) });
+      await Promise.all([a.ended, b.ended]);
+      const seen = same(a, b);
+      expect(seen.messages.at(-1)).toBe("event: complete\ndata:");
+      expect(seen.messages[0]).toContain('"code":"SUBSCRIPTION_EXPIRED"');
+    } finally {
+      (config.graphql as { subscriptionMaxLifetimeMs: number }).subscriptionMaxLifetimeMs = lifetime;
+    }
+  });
+});
