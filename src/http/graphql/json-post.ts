@@ -229,7 +229,10 @@ export function directJsonPost(server: GraphQLServer) {
     if (mediaType === EVENT_STREAM) {
       // SSE: Yoga's processor makes the stream, written here (./event-stream.ts).
       directlyAnswered.count++;
-      await writeEventStream((await processor(result, capturing, mediaType)) as EventStreamAnswer, req, res);
+      const stream = (await processor(result, capturing, mediaType)) as EventStreamAnswer;
+      // Not awaited: a live stream lasts as long as its client, and this request's frames (its body, parameters, the
+      // hooks' payloads) would be kept with it; its own failures are handled inside.
+      void writeEventStream(stream, req, res).catch((e: unknown) => failed(res, e));
       return;
     }
     if (processor !== processRegularResult) {
