@@ -47,9 +47,19 @@ export interface Child {
 
 const children: ChildProcess[] = [];
 
-/** Starts `node --import tsx <args>` and resolves when its output matches `ready`; the output is drained after. */
+/**
+ * The service's own entry points (src/main/*.ts) run as `npm start` runs them: plain `node`, its type stripping. Under
+ * tsx, esbuild's keepNames wraps every function expression in `__name` (a defineProperty per closure made): 3.8 KiB of
+ * the heap per live SSE subscription, and CPU, that production never pays (bench/RESULTS.md, "Subscribers … tsx").
+ */
+const isServiceEntry = (arg: string) => /^src\/main\/[^/]+\.ts$/.test(arg);
+
+/**
+ * Starts `node <args>` and resolves when its output matches `ready`; the output is drained after. A bench script
+ * (bench/*.ts) runs under tsx (its imports name .js files); a service entry point does not (`isServiceEntry`).
+ */
 export function startChild(args: string[], env: Record<string, string>, ready: RegExp, timeoutMs = 120_000): Promise<Child> {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+  const child = spawn(process.execPath, args.some(isServiceEntry) ? args : ["--import", "tsx", ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
