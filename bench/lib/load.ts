@@ -54,12 +54,15 @@ const children: ChildProcess[] = [];
  */
 const isServiceEntry = (arg: string) => /^src\/main\/[^/]+\.ts$/.test(arg);
 
+/** The arguments of `node` for a child started with `args` (test/architecture/bench-children.test.ts). */
+export const childArguments = (args: string[]): string[] => (args.some(isServiceEntry) ? args : ["--import", "tsx", ...args]);
+
 /**
  * Starts `node <args>` and resolves when its output matches `ready`; the output is drained after. A bench script
  * (bench/*.ts) runs under tsx (its imports name .js files); a service entry point does not (`isServiceEntry`).
  */
 export function startChild(args: string[], env: Record<string, string>, ready: RegExp, timeoutMs = 120_000): Promise<Child> {
-  const child = spawn(process.execPath, args.some(isServiceEntry) ? args : ["--import", "tsx", ...args], {
+  const child = spawn(process.execPath, childArguments(args), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
