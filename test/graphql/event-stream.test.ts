@@ -5,9 +5,13 @@
  * the same headers (but the per-request ones) and the same body, once Yoga's keep-alive pings (`:`
  * lines, every 300 ms under NODE_ENV=test, so their number depends on timing) are left out.
  */
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getSSEProcessor } from "graphql-yoga";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../src/config.js";
 import { announceTracking } from "../../src/domain/tracking/events.js";
+import { capturing, type EventStreamAnswer, writeEventStream } from "../../src/http/graphql/event-stream.js";
 import { directlyAnswered } from "../../src/http/graphql/json-post.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { trackedVideo } from "../analysis/fixtures.js";
@@ -161,6 +165,145 @@ describe("an SSE answer written directly is Yoga's, byte for byte", () => {
       expect(seen.messages[0]).toContain('"code":"SUBSCRIPTION_EXPIRED"');
     } finally {
       (config.graphql as { subscriptionMaxLifetimeMs: number }).subscriptionMaxLifetimeMs = lifetime;
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The writer's own paths, on a loopback server: Yoga's real SSE processor over a stream this test controls.
+
+/** A subscription's stream: `next` answers from `step(i)`; `returned` counts the calls of `return`. */
+function controlled(step: (i: number) => Promise<IteratorResult<unknown>>) {
+  let i = 0;
+  const counts = { next: 0, returned: 0 };
+  let wake: ((r: IteratorResult<unknown>) => void) | undefined;
+  const iterator = {
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+    next() {
+      counts.next++;
+      return Promise.race([step(i++), new Promise<IteratorResult<unknown>>((r) => (wake = r))]);
+    },
+    async return() {
+      counts.returned++;
+      wake?.({ done: true, value: undefined });
+      return { done: true as const, value: undefined };
+    },
+  };
+  return { iterator, counts };
+}
+
+async function serveOnce(result: unknown): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req, res) => {
+    const answer = getSSEProcessor()(result as never, capturing as never, "text/event-stream") as unknown as EventStreamAnswer;
+    void writeEventStream(answer, req, res);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
+}
+
+/** Everything the client reads, and how the response ended (`end`: a clean end; `cut`: the connection broke). */
+function read(url: string, opts: { pause?: boolean } = {}) {
+  const got = { text: "", ended: "" as "" | "end" | "cut", abort: () => undefined as void };
+  return new Promise<typeof got>((resolve) => {
+    const req = httpRequest(url, (res) => {
+      res.setEncoding("utf8");
+      if (opts.pause) res.pause();
+      else res.on("data", (c: string) => (got.text += c));
+      res.on("end", () => (got.ended ||= "end"));
+      res.on("error", () => (got.ended ||= "cut"));
+      res.on("aborted", () => (got.ended ||= "cut"));
+      resolve(got);
+    });
+    got.abort = () => req.destroy();
+    req.on("error", () => (got.ended ||= "cut"));
+    req.end();
+  });
+}
+
+const event = (n: number) => ({ done: false, value: { data: { n } } });
+
+describe("the SSE writer's own paths (Yoga's SSE processor, a loopback server)", () => {
+  it("a stream that completes: its events and `complete`, and its iterator is not returned after", async () => {
+    const s = controlled(async (i) => (i < 2 ? event(i) : { done: true, value: undefined }));
+    const server = await serveOnce(s.iterator);
+    try {
+      const got = await read(server.url);
+      await waitFor("the end", () => got.ended, 5_000);
+      expect(got.ended).toBe("end");
+      expect(got.text).toBe(
+        ':\n\nevent: next\ndata: {"data":{"n":0}}\n\nevent: next\ndata: {"data":{"n":1}}\n\nevent: complete\ndata:\n\n',
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      expect(s.counts.returned).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("an iterator that throws after an event: the event is sent, then the connection breaks without `complete`; returned once", async () => {
+    const s = controlled(async (i) => {
+      if (i === 0) return event(0);
+      throw new Error("the source failed");
+    });
+    const server = await serveOnce(s.iterator);
+    try {
+      const got = await read(server.url);
+      await waitFor("the connection's end", () => got.ended, 5_000);
+      expect(got.ended).toBe("cut");
+      expect(got.text).toContain('event: next\ndata: {"data":{"n":0}}\n\n');
+      expect(got.text).not.toContain("complete");
+      await waitFor("the iterator returned", () => s.counts.returned === 1, 5_000);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("an answer that cannot be serialised: no half event is written, the connection breaks, the iterator is returned once", async () => {
+    const s = controlled(async (i) => (i === 0 ? event(0) : { done: false, value: { data: { n: 1n } } }));
+    const server = await serveOnce(s.iterator);
+    try {
+      const got = await read(server.url);
+      await waitFor("the connection's end", () => got.ended, 5_000);
+      expect(got.ended).toBe("cut");
+      expect(got.text).toBe(':\n\nevent: next\ndata: {"data":{"n":0}}\n\n');
+      await waitFor("the iterator returned", () => s.counts.returned === 1, 5_000);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a client that leaves while no event comes: its iterator is returned once", async () => {
+    const s = controlled(() => new Promise(() => undefined)); // no event ever
+    const server = await serveOnce(s.iterator);
+    try {
+      const got = await read(server.url);
+      await waitFor("the first ping", () => got.text.startsWith(":\n\n"), 5_000);
+      got.abort();
+      await waitFor("the iterator returned", () => s.counts.returned === 1, 5_000);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(s.counts.returned).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a client that does not read: the writer stops pulling until the socket drains, and leaving returns the iterator", async () => {
+    const big = "x".repeat(256 * 1024);
+    const s = controlled(async () => ({ done: false, value: { data: { big } } }));
+    const server = await serveOnce(s.iterator);
+    try {
+      const got = await read(server.url, { pause: true });
+      await new Promise((r) => setTimeout(r, 500));
+      const pulled = s.counts.next;
+      await new Promise((r) => setTimeout(r, 500));
+      expect(s.counts.next, "no event taken while the socket is behind").toBe(pulled);
+      expect(pulled).toBeLessThan(100);
+      got.abort();
+      await waitFor("the iterator returned", () => s.counts.returned === 1, 5_000);
+    } finally {
+      server.close();
     }
   });
 });

@@ -14,7 +14,7 @@
  * reader: it pulls an event, writes what the pull enqueued in one `res.write`, waits for `drain` when
  * the socket is behind (as whatwg-node's pump does), and cancels the source (the subscription's
  * iterator returned: its place, its revocation hold, its listeners given back) when the client leaves.
- * The bytes are Yoga's by construction; test/graphql/json-post.test.ts compares them with Yoga's own path.
+ * The bytes are Yoga's by construction; test/graphql/event-stream.test.ts compares them with Yoga's own path.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { logger } from "../../infra/logger.ts";
@@ -77,42 +77,53 @@ function writable(res: ServerResponse): Promise<void> {
 }
 
 /** Returns the subscription's iterator (through the source's cancel) once; a failure there is logged, never thrown. */
-function canceller(source: Source): () => Promise<void> {
-  let cancelled = false;
-  return async () => {
-    if (cancelled) return;
-    cancelled = true;
-    try {
-      await source.cancel();
-    } catch (err) {
-      logger.warn({ err }, "ending an SSE stream's subscription");
-    }
+function canceller(source: Source): { cancel: () => Promise<void>; completed: () => void } {
+  let done = false;
+  return {
+    cancel: async () => {
+      if (done) return;
+      done = true;
+      try {
+        await source.cancel();
+      } catch (err) {
+        logger.warn({ err }, "ending an SSE stream's subscription");
+      }
+    },
+    // The source completed by itself: its iterator is done, nothing to return (a client leaving after that changes nothing).
+    completed: () => {
+      done = true;
+    },
   };
 }
 
 /**
  * Writes the stream to `res` until the source completes, fails or the client leaves. A failure of the
- * operation's stream (an iterator that throws) ends the connection without `complete`, as a stream that
- * broke: the client's reconnection (EventSource's, graphql-sse's) takes it from there.
+ * operation's stream (an iterator or a serialisation that throws) ends the connection without `complete`, as a
+ * stream that broke, after what was already written is sent: the client's reconnection (EventSource's,
+ * graphql-sse's) takes it from there. Whatever happens, the subscription's iterator is returned once unless it
+ * completed by itself.
  */
 export async function writeEventStream(answer: EventStreamAnswer, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { source, init } = answer;
-  const cancel = canceller(source);
-  let gone = res.destroyed || res.writableEnded;
+  const { cancel, completed } = canceller(source);
+  // `close` may reach its listener turns later (closesInTurn, ./fan-out.ts): a destroyed response is gone already.
+  let left = false;
+  const gone = () => left || res.destroyed;
   // Set by the source through the controller (an object: TypeScript would narrow a local across the awaits).
   const end: { state: "open" | "closed" | "failed"; failure?: unknown } = { state: "open" };
   const state = () => end.state;
-  // What the source enqueued since the last write: an event's two chunks go out in one write, at the end of the turn.
+  // What the source enqueued since the last write: an event's two chunks go out in one write.
   let pending = "";
   const flush = () => {
-    if (end.state === "closed") return; // written with the response's end
-    if (pending && !gone) res.write(pending);
+    if (end.state !== "open") return; // written with the response's end, or dropped with a failure
+    if (pending && !gone()) res.write(pending);
     pending = "";
   };
   const controller: Controller = {
     enqueue(chunk) {
-      if (pending === "") queueMicrotask(flush);
       pending += chunk;
+      // Written once a message is whole (a ping, or an event's `data:` line): never half an event whose serialisation threw.
+      if (chunk.endsWith("\n\n")) queueMicrotask(flush);
     },
     close() {
       end.state = "closed";
@@ -123,36 +134,44 @@ export async function writeEventStream(answer: EventStreamAnswer, req: IncomingM
     },
     // Yoga pings only when this is above 0 and stops them when it is null.
     get desiredSize() {
-      return gone || end.state !== "open" ? null : res.writableNeedDrain ? 0 : 1;
+      return gone() || end.state !== "open" ? null : res.writableNeedDrain ? 0 : 1;
     },
   };
-  if (!gone) {
-    // As whatwg-node's server before a streamed body: no idle timeout, no Nagle delay, TCP keep-alive.
-    req.socket.setTimeout(0);
-    req.socket.setNoDelay(true);
-    req.socket.setKeepAlive(true);
-    if (init.statusText === undefined) res.writeHead(init.status, init.headers);
-    else res.writeHead(init.status, init.statusText, init.headers);
-    res.once("close", () => {
-      gone = true;
-      void cancel();
-    });
-  }
-  await source.start(controller);
-  if (gone) return cancel(); // left while the operation was being subscribed: nothing to write, its places back
-  while (state() === "open" && !gone) {
-    await source.pull(controller);
-    if (gone) return;
-    if (state() === "closed") {
-      res.end(pending); // the last event and `complete`
-      return;
+  try {
+    if (!gone()) {
+      res.once("close", () => {
+        left = true;
+        void cancel();
+      });
+      // As whatwg-node's server before a streamed body: no idle timeout, no Nagle delay, TCP keep-alive.
+      req.socket.setTimeout(0);
+      req.socket.setNoDelay(true);
+      req.socket.setKeepAlive(true);
+      if (init.statusText === undefined) res.writeHead(init.status, init.headers);
+      else res.writeHead(init.status, init.statusText, init.headers);
     }
-    flush();
-    if (res.writableNeedDrain) await writable(res);
+    await source.start(controller);
+    while (state() === "open" && !gone()) {
+      await source.pull(controller);
+      if (gone()) break;
+      if (state() === "closed") {
+        completed();
+        res.end(pending); // the last event and `complete`
+        return;
+      }
+      flush();
+      if (res.writableNeedDrain) await writable(res);
+    }
+  } catch (e) {
+    // Yoga's pull rejects (instead of calling `error`) when serialising an answer throws; or writeHead refused a header.
+    end.state = "failed";
+    end.failure = e;
   }
   if (state() === "failed") {
     logger.warn({ err: end.failure }, "an SSE stream's operation failed: its connection is ended without `complete`");
-    await cancel();
-    res.destroy();
+    // What was written goes out first (a response's writes wait for the next tick; destroy would drop them).
+    if (res.headersSent && !gone()) res.write("", () => res.destroy());
+    else res.destroy();
   }
+  await cancel(); // the client left, or the stream failed: its subscription ends here (once)
 }
