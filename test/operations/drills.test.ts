@@ -348,8 +348,9 @@ esac
       OPENAI_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`,
       OPENAI_TIMEOUT_MS: "300000",
       // Long enough that the worker taking over keeps its lock on a loaded machine (a second stall fails the job:
-      // BullMQ's maxStalledCount is 1), short enough that the killed worker's job is taken over quickly.
-      ANALYSIS_LOCK_MS: "8000",
+      // BullMQ's maxStalledCount is 1; at 8 s it failed once with load average 9 on 2 cores), short enough that the
+      // killed worker's job is taken over well within the wait below.
+      ANALYSIS_LOCK_MS: "15000",
       ANALYSIS_STALLED_INTERVAL_MS: "1000",
     };
     try {
