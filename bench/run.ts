@@ -20,6 +20,7 @@ const ALL = [
   "history-partitions",
   "scheduler",
   "metrics-cost",
+  "scrape-collectors",
   "traces-cost",
   "abuse-bounds",
   "dashboard",
