@@ -2,12 +2,16 @@
  * Live connections' ends handled a chunk per turn of the event loop (src/http/graphql/fan-out.ts, `closesInTurn`:
  * graphql-ws sockets and SSE streams, and the TCP sockets under graphql-ws, whose `end` and `close` ws answers): 10,000
  * clients leaving at once must not hold the loop for the time all their cleanups take; other events still come between
- * the chunks.
+ * the chunks. Under graphql-ws the TCP socket's `data` too: a client leaves with a close frame, which ws answers as it
+ * reads it.
  */
 import { EventEmitter } from "node:events";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import WebSocket, * as wsModule from "ws";
+import { afterAll, describe, expect, it } from "vitest";
 import { closesInTurn } from "../../src/http/graphql/fan-out.js";
+import type { RunningApi } from "../../src/main/server.js";
+import { startTestApi, stopAll } from "../helpers/api.js";
 
 describe("connections' ends in turns", () => {
   it("runs `close` listeners a chunk per turn, after what was already waiting; other events at once", async () => {
@@ -68,5 +72,48 @@ describe("connections' ends in turns", () => {
     await nextTurn();
     expect(seen).toEqual(["tcp close", "ws close", "after ws close"]);
     expect(() => closesInTurn(new EventEmitter(), ["error"])).toThrow(/never in turns/);
+  });
+});
+
+describe("a graphql-ws client's frames, its close frame included", () => {
+  let api: RunningApi | undefined;
+  afterAll(() => api && stopAll(api));
+
+  it("are read by ws at the socket's turn, not in the poll of the sockets where they arrived", async () => {
+    api = await startTestApi();
+    // ws's Receiver parses what a socket reads (the server's sockets: `_isServer`); the stack says whether it runs
+    // from a turn (src/infra/turns.ts, `serveChunk`) or straight from the socket's read.
+    const { Receiver } = wsModule as unknown as { Receiver: { prototype: { write: (...a: unknown[]) => boolean } } };
+    const write = Receiver.prototype.write;
+    const reads: boolean[] = [];
+    Receiver.prototype.write = function (this: { _isServer: boolean }, ...args: unknown[]) {
+      if (this._isServer) {
+        const limit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 100;
+        reads.push(/serveChunk/.test(new Error().stack ?? ""));
+        Error.stackTraceLimit = limit;
+      }
+      return write.apply(this, args);
+    };
+    try {
+      const url = `${api.url.replace(/^http/, "ws")}/graphql`;
+      const sockets = await Promise.all(
+        Array.from({ length: 20 }, () => {
+          const socket = new WebSocket(url, "graphql-transport-ws");
+          return new Promise<WebSocket>((resolve, reject) => {
+            socket.once("open", () => resolve(socket));
+            socket.once("error", reject);
+          });
+        }),
+      );
+      const closed = sockets.map((socket) => new Promise((resolve) => socket.once("close", resolve)));
+      for (const socket of sockets) socket.send(JSON.stringify({ type: "ping" }));
+      for (const socket of sockets) socket.close(1000);
+      await Promise.all(closed);
+      expect(reads.length, "the server read the pings and the close frames").toBeGreaterThanOrEqual(20);
+      expect(reads.filter((inTurn) => !inTurn)).toEqual([]);
+    } finally {
+      Receiver.prototype.write = write;
+    }
   });
 });

@@ -75,7 +75,8 @@ let insideCloseTurn = false;
 /**
  * The emitter's listeners of `events` (its `close` by default) run at its turn (CLOSE_CHUNK per turn), in the order
  * emitted, after the I/O already waiting: a graphql-ws socket, an SSE stream's request and response, and the TCP socket
- * under either (its `end` and `close`, where ws or Node's HTTP server answers a client's leaving). Node frees a socket
+ * under either (its `end` and `close`, where ws or Node's HTTP server answers a client's leaving, and under graphql-ws
+ * its `data`, where a client's close frame arrives: ./websocket.ts). Node frees a socket
  * its peer closed at once; one only half-closed by its peer is ended by those listeners, at their turn. An event
  * emitted by a task of a close turn runs at once, inside it: a connection's chain of ends takes one turn, not three, so
  * its leases are given back as soon. Each task runs in the async context of its emit (the request's log context).

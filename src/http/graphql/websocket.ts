@@ -97,11 +97,16 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
   wss.on("connection", (socket, request) => {
     writesSharedAnswers(socket);
     closesInTurn(socket);
-    // ws's own handling of a client's leaving (the TCP socket's end and close: each ends streams already ended, and
-    // builds an error nobody reads for it) is served in the same turns: for 10,000 clients leaving at once it was
-    // some 170 ms of work in one poll of the sockets, before any turn could run (bench/RESULTS.md, "Subscribers: the
-    // TCP socket's end and close in turns").
-    closesInTurn(request.socket, ["end", "close"]);
+    // ws's own handling of a client's leaving is served in the same turns, in the order the TCP socket emitted it:
+    // - its `end` and `close` (each ends streams already ended, and builds an error nobody reads for it): for 10,000
+    //   clients leaving at once some 170 ms of work in one poll of the sockets, before any turn could run
+    //   (bench/RESULTS.md, "Subscribers: the TCP socket's end and close in turns");
+    // - its `data`: a graphql-ws client leaves with a close frame, which ws parses and answers (a close frame written,
+    //   the socket ended, a timer set) as the data arrives: 10,000 of them came in a few polls, the rest of the
+    //   close stall (bench/RESULTS.md, "Subscribers: close frames in turns"). Every frame waits for its turn, the
+    //   same turn of the loop when the process is not behind; a storm of them (clients subscribing again together
+    //   after a restart) is served a chunk per turn too.
+    closesInTurn(request.socket, ["data", "end", "close"]);
   });
   const disposable = useServer(
     {
