@@ -11,7 +11,7 @@ import { getSSEProcessor } from "graphql-yoga";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../src/config.js";
 import { announceTracking } from "../../src/domain/tracking/events.js";
-import { capturing, type EventStreamAnswer, writeEventStream } from "../../src/http/graphql/event-stream.js";
+import { capturing, type EventStreamAnswer, type EventStreamOptions, writeEventStream } from "../../src/http/graphql/event-stream.js";
 import { directlyAnswered } from "../../src/http/graphql/json-post.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { trackedVideo } from "../analysis/fixtures.js";
@@ -196,10 +196,10 @@ function controlled(step: (i: number) => Promise<IteratorResult<unknown>>) {
   return { iterator, counts };
 }
 
-async function serveOnce(result: unknown): Promise<{ url: string; close: () => void }> {
+async function serveOnce(result: unknown, options?: EventStreamOptions): Promise<{ url: string; close: () => void }> {
   const server = createServer((req, res) => {
     const answer = getSSEProcessor()(result as never, capturing as never, "text/event-stream") as unknown as EventStreamAnswer;
-    void writeEventStream(answer, req, res);
+    void writeEventStream(answer, req, res, options);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
@@ -304,6 +304,25 @@ describe("the SSE writer's own paths (Yoga's SSE processor, a loopback server)",
       expect(pulled).toBeLessThan(100);
       got.abort();
       await waitFor("the iterator returned", () => s.counts.returned === 1, 5_000);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a client that stops reading past `cutAfterMs` (its lifetime and a grace): its connection is cut and its iterator returned", async () => {
+    const big = "x".repeat(256 * 1024);
+    const s = controlled(async () => ({ done: false, value: { data: { big } } }));
+    const server = await serveOnce(s.iterator, { cutAfterMs: 800 });
+    try {
+      const got = await read(server.url, { pause: true });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(s.counts.returned, "still waiting for the client to read").toBe(0);
+      await waitFor("the iterator returned", () => s.counts.returned === 1, 5_000);
+      const pulled = s.counts.next;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(s.counts.next, "nothing taken after the cut").toBe(pulled);
+      expect(s.counts.returned).toBe(1);
+      got.abort();
     } finally {
       server.close();
     }

@@ -63,16 +63,22 @@ export const capturing = {
   },
 };
 
-/** Resolves when the response can take more (`drain`) or is gone (`close`). */
-function writable(res: ServerResponse): Promise<void> {
+/**
+ * Resolves true when the response can take more (`drain`) or is gone (`close`); false when `cutAt` (a time, ms since
+ * the epoch) comes first: a client that stopped reading.
+ */
+function writable(res: ServerResponse, cutAt: number | null): Promise<boolean> {
   return new Promise((resolve) => {
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
+    const done = (drained: boolean) => {
+      res.off("drain", onDrain);
+      res.off("close", onDrain);
+      if (timer) clearTimeout(timer);
+      resolve(drained);
     };
-    res.once("drain", done);
-    res.once("close", done);
+    const onDrain = () => done(true);
+    const timer = cutAt === null ? undefined : setTimeout(() => done(false), Math.max(0, cutAt - Date.now()));
+    res.once("drain", onDrain);
+    res.once("close", onDrain);
   });
 }
 
@@ -96,15 +102,31 @@ function canceller(source: Source): { cancel: () => Promise<void>; completed: ()
   };
 }
 
+export interface EventStreamOptions {
+  /**
+   * How long after its start a stream may still wait for its client to read (null: as long as the client stays
+   * connected). A stream's lifetime ends it at its next pull (./subscriptions.ts); while the socket is behind, no pull
+   * comes, so a client that stops reading would keep its subscription past it.
+   */
+  cutAfterMs: number | null;
+}
+
 /**
- * Writes the stream to `res` until the source completes, fails or the client leaves. A failure of the
+ * Writes the stream to `res` until the source completes, fails or the client leaves, or the client stops reading
+ * past `options.cutAfterMs`. A failure of the
  * operation's stream (an iterator or a serialisation that throws) ends the connection without `complete`, as a
  * stream that broke, after what was already written is sent: the client's reconnection (EventSource's,
  * graphql-sse's) takes it from there. Whatever happens, the subscription's iterator is returned once unless it
  * completed by itself.
  */
-export async function writeEventStream(answer: EventStreamAnswer, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function writeEventStream(
+  answer: EventStreamAnswer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: EventStreamOptions = { cutAfterMs: null },
+): Promise<void> {
   const { source, init } = answer;
+  const cutAt = options.cutAfterMs === null ? null : Date.now() + options.cutAfterMs;
   const { cancel, completed } = canceller(source);
   // `close` may reach its listener turns later (closesInTurn, ./fan-out.ts): a destroyed response is gone already.
   let left = false;
@@ -160,7 +182,12 @@ export async function writeEventStream(answer: EventStreamAnswer, req: IncomingM
         return;
       }
       flush();
-      if (res.writableNeedDrain) await writable(res);
+      if (res.writableNeedDrain && !(await writable(res, cutAt))) {
+        // Its lifetime is acted on at the next pull, which a client that does not read never lets come.
+        logger.info("an SSE client stopped reading past its stream's longest lifetime: its connection is cut");
+        res.destroy();
+        break;
+      }
     }
   } catch (e) {
     // Yoga's pull rejects (instead of calling `error`) when serialising an answer throws; or writeHead refused a header.

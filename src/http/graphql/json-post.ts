@@ -33,6 +33,7 @@ import { BODY_LIMIT_BYTES } from "../request-context.ts";
 import { admitHttpRequest, type TransportContext } from "./admission.ts";
 import type { GraphQLServer } from "./yoga.ts";
 import { capturing, type EventStreamAnswer, writeEventStream } from "./event-stream.ts";
+import { unreadStreamCutAfterMs } from "./subscriptions.ts";
 import { logger } from "../../infra/logger.ts";
 
 const EVENT_STREAM = "text/event-stream";
@@ -233,7 +234,7 @@ export function directJsonPost(server: GraphQLServer) {
       const stream = (await processor(result, capturing, mediaType)) as EventStreamAnswer;
       // Not awaited: a live stream lasts as long as its client, and this request's frames (its body, parameters, the
       // hooks' payloads) would be kept with it; its own failures are handled inside.
-      void writeEventStream(stream, req, res)
+      void writeEventStream(stream, req, res, { cutAfterMs: unreadStreamCutAfterMs() })
         .catch((e: unknown) => failed(res, e))
         .catch((err: unknown) => logger.warn({ err }, "an SSE stream could not be written"));
       return;

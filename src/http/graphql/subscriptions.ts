@@ -39,6 +39,18 @@ export function lifetimeMs(): number | null {
   return max > 0 ? Math.round(max * (1 - Math.random() / 10)) : null;
 }
 
+/** How long past a stream's longest lifetime its client may leave it unread before it is cut (as ws waits for a close frame's answer). */
+const UNREAD_GRACE_MS = 30_000;
+
+/**
+ * How long an SSE stream may wait for a client that stopped reading (./event-stream.ts, `cutAfterMs`): the longest
+ * lifetime and UNREAD_GRACE_MS, so a client merely slow still gets its SUBSCRIPTION_EXPIRED message. Null: no lifetime.
+ */
+export function unreadStreamCutAfterMs(): number | null {
+  const max = config.graphql.subscriptionMaxLifetimeMs;
+  return max > 0 ? max + UNREAD_GRACE_MS : null;
+}
+
 function subscriptionExpired(): GraphQLError {
   const seconds = config.graphql.subscriptionMaxLifetimeMs / 1000;
   return new GraphQLError(
