@@ -65,7 +65,12 @@ export function withoutCollectorsThatStall(registry: Registry): void {
     help: "Number of open file descriptors.",
     registers: [registry],
     async collect() {
-      this.set((await readdir("/proc/self/fd")).length);
+      try {
+        // Less the descriptor of the directory being read, as prom-client's own collector counts.
+        this.set((await readdir("/proc/self/fd")).length - 1);
+      } catch {
+        // Out of descriptors (EMFILE), or /proc unreadable: the last count stays, and the scrape answers the rest.
+      }
     },
   });
 }

@@ -6,6 +6,7 @@
  * reads it.
  */
 import { EventEmitter } from "node:events";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import WebSocket, * as wsModule from "ws";
 import { afterAll, describe, expect, it } from "vitest";
@@ -72,6 +73,51 @@ describe("connections' ends in turns", () => {
     await nextTurn();
     expect(seen).toEqual(["tcp close", "ws close", "after ws close"]);
     expect(() => closesInTurn(new EventEmitter(), ["error"])).toThrow(/never in turns/);
+  });
+});
+
+describe("a socket's data in turns", () => {
+  it("is read no faster than it is served: the socket waits paused while its data is queued; every byte, in order", async () => {
+    const total = 4 * 1024 * 1024;
+    let arrived = 0;
+    let served = 0;
+    let furthest = 0;
+    const received: Buffer[] = [];
+    const done = new Promise<void>((resolve) => {
+      const server = createServer((socket) => {
+        closesInTurn(socket, ["data", "end", "close"]);
+        // Counted as Node hands each chunk over (before its turn), and as its listener gets it.
+        const queue = socket.emit as (this: Socket, event: string | symbol, ...args: unknown[]) => boolean;
+        socket.emit = function (this: Socket, event: string | symbol, ...args: unknown[]) {
+          if (event === "data") furthest = Math.max(furthest, ++arrived - served);
+          return queue.call(this, event, ...args);
+        } as typeof socket.emit;
+        let bytes = 0;
+        socket.on("data", (chunk: Buffer) => {
+          served++;
+          received.push(chunk);
+          const until = performance.now() + 1; // a busy listener: the reader must not run ahead of it
+          while (performance.now() < until);
+          if ((bytes += chunk.length) === total) {
+            socket.destroy();
+            server.close();
+            resolve();
+          }
+        });
+      }).listen(0, "127.0.0.1", () => {
+        const client = connect((server.address() as AddressInfo).port, "127.0.0.1", () => {
+          const data = Buffer.alloc(total);
+          for (let i = 0; i < total; i++) data[i] = i % 251;
+          client.end(data);
+        });
+        client.on("error", () => undefined);
+      });
+    });
+    await done;
+    const all = Buffer.concat(received);
+    expect(all.length).toBe(total);
+    expect(all.every((byte, i) => byte === i % 251)).toBe(true);
+    expect(furthest, "chunks handed over and not yet served, at most").toBeLessThanOrEqual(2);
   });
 });
 

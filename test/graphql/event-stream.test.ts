@@ -207,12 +207,16 @@ async function serveOnce(result: unknown, options?: EventStreamOptions): Promise
 
 /** Everything the client reads, and how the response ended (`end`: a clean end; `cut`: the connection broke). */
 function read(url: string, opts: { pause?: boolean } = {}) {
-  const got = { text: "", ended: "" as "" | "end" | "cut", abort: () => undefined as void };
+  const got = { text: "", ended: "" as "" | "end" | "cut", abort: () => undefined as void, resume: () => undefined as void };
   return new Promise<typeof got>((resolve) => {
     const req = httpRequest(url, (res) => {
       res.setEncoding("utf8");
       if (opts.pause) res.pause();
       else res.on("data", (c: string) => (got.text += c));
+      got.resume = () => {
+        res.on("data", (c: string) => (got.text += c));
+        res.resume();
+      };
       res.on("end", () => (got.ended ||= "end"));
       res.on("error", () => (got.ended ||= "cut"));
       res.on("aborted", () => (got.ended ||= "cut"));
@@ -312,17 +316,19 @@ describe("the SSE writer's own paths (Yoga's SSE processor, a loopback server)",
   it("a client that stops reading past `cutAfterMs` (its lifetime and a grace): its connection is cut and its iterator returned", async () => {
     const big = "x".repeat(256 * 1024);
     const s = controlled(async () => ({ done: false, value: { data: { big } } }));
-    const server = await serveOnce(s.iterator, { cutAfterMs: 800 });
+    const server = await serveOnce(s.iterator, { cutAfterMs: 3_000 });
     try {
       const got = await read(server.url, { pause: true });
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise((r) => setTimeout(r, 1_000));
       expect(s.counts.returned, "still waiting for the client to read").toBe(0);
-      await waitFor("the iterator returned", () => s.counts.returned === 1, 5_000);
+      await waitFor("the iterator returned", () => s.counts.returned === 1, 10_000);
+      got.resume(); // what was sent is read, then the cut shows
+      await waitFor("the connection cut", () => got.ended, 10_000);
+      expect(got.ended).toBe("cut");
       const pulled = s.counts.next;
       await new Promise((r) => setTimeout(r, 300));
       expect(s.counts.next, "nothing taken after the cut").toBe(pulled);
       expect(s.counts.returned).toBe(1);
-      got.abort();
     } finally {
       server.close();
     }

@@ -76,7 +76,7 @@ function writable(res: ServerResponse, cutAt: number | null): Promise<boolean> {
       resolve(drained);
     };
     const onDrain = () => done(true);
-    const timer = cutAt === null ? undefined : setTimeout(() => done(false), Math.max(0, cutAt - Date.now()));
+    const timer = cutAt === null ? undefined : setTimeout(() => done(false), Math.max(0, cutAt - Date.now())).unref();
     res.once("drain", onDrain);
     res.once("close", onDrain);
   });
@@ -183,6 +183,7 @@ export async function writeEventStream(
       }
       flush();
       if (res.writableNeedDrain && !(await writable(res, cutAt))) {
+        if (gone()) break; // it left (its `close` may come turns later)
         // Its lifetime is acted on at the next pull, which a client that does not read never lets come.
         logger.info("an SSE client stopped reading past its stream's longest lifetime: its connection is cut");
         res.destroy();

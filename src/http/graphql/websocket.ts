@@ -104,8 +104,9 @@ export function attachWebSocket(server: Server, yoga: GraphQLServer) {
     // - its `data`: a graphql-ws client leaves with a close frame, which ws parses and answers (a close frame written,
     //   the socket ended, a timer set) as the data arrives: 10,000 of them came in a few polls, the rest of the
     //   close stall (bench/RESULTS.md, "Subscribers: close frames in turns"). Every frame waits for its turn, the
-    //   same turn of the loop when the process is not behind; a storm of them (clients subscribing again together
-    //   after a restart) is served a chunk per turn too.
+    //   same turn of the loop when the process is not behind, with its socket paused meanwhile (nothing more is read
+    //   from it until then); a storm of them (clients subscribing again together after a restart) is served a chunk
+    //   per turn too.
     closesInTurn(request.socket, ["data", "end", "close"]);
   });
   const disposable = useServer(
