@@ -18,7 +18,7 @@ import { createApp } from "../http/app.ts";
 import { QUEUE_NAMES, queue } from "../infra/queues.ts";
 import { createGraphQL } from "../http/graphql/yoga.ts";
 import { directJsonPost } from "../http/graphql/json-post.ts";
-import { closesInTurn } from "../http/graphql/fan-out.ts";
+import { streamEndsInTurn } from "../http/graphql/fan-out.ts";
 import { attachWebSocket } from "../http/graphql/websocket.ts";
 import { handleRequest, traceRoute } from "../http/request-context.ts";
 
@@ -70,11 +70,7 @@ export async function startApi(port = config.port, host = config.host): Promise<
       if (isGraphQLPath(req.url)) {
         traceRoute(req.method, "/graphql");
         // Live like a WebSocket: when thousands end at once, their ends are handled a chunk per turn (fan-out.ts).
-        if (mayStream(req)) {
-          closesInTurn(req);
-          closesInTurn(res);
-          closesInTurn(req.socket, ["end", "close"]); // Node's own handling of the TCP socket's end (http's socketOnClose)
-        }
+        if (mayStream(req)) streamEndsInTurn(req, res);
         void graphqlHandler(req, res);
       } else app(req, res);
     }),

@@ -6,13 +6,14 @@
  * reads it.
  */
 import { EventEmitter } from "node:events";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import WebSocket, * as wsModule from "ws";
 import { afterAll, describe, expect, it } from "vitest";
 import { closesInTurn } from "../../src/http/graphql/fan-out.js";
 import type { RunningApi } from "../../src/main/server.js";
-import { startTestApi, stopAll } from "../helpers/api.js";
+import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
 
 describe("connections' ends in turns", () => {
   it("runs `close` listeners a chunk per turn, after what was already waiting; other events at once", async () => {
@@ -121,12 +122,14 @@ describe("a socket's data in turns", () => {
   });
 });
 
-describe("a graphql-ws client's frames, its close frame included", () => {
-  let api: RunningApi | undefined;
-  afterAll(() => api && stopAll(api));
+// One API for the cases that need one (stopAll ends the shared database pool).
+let api: RunningApi | undefined;
+afterAll(() => api && stopAll(api));
+const anApi = async () => (api ??= await startTestApi());
 
+describe("a graphql-ws client's frames, its close frame included", () => {
   it("are read by ws at the socket's turn, not in the poll of the sockets where they arrived", async () => {
-    api = await startTestApi();
+    const api = await anApi();
     // ws's Receiver parses what a socket reads (the server's sockets: `_isServer`); the stack says whether it runs
     // from a turn (src/infra/turns.ts, `serveChunk`) or straight from the socket's read.
     const { Receiver } = wsModule as unknown as { Receiver: { prototype: { write: (...a: unknown[]) => boolean } } };
@@ -160,6 +163,40 @@ describe("a graphql-ws client's frames, its close frame included", () => {
       expect(reads.filter((inTurn) => !inTurn)).toEqual([]);
     } finally {
       Receiver.prototype.write = write;
+    }
+  });
+});
+
+describe("an SSE stream asked with an Accept of any type (curl's default)", () => {
+  it("ends in turns as one asked with `text/event-stream` does", async () => {
+    const api = await anApi();
+    const { key } = await newWorkspace();
+    const answered: { res: ServerResponse; accept: string | undefined }[] = [];
+    const spy = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url?.startsWith("/graphql")) answered.push({ res, accept: req.headers.accept });
+    };
+    api.server.prependListener("request", spy);
+    try {
+      for (const accept of ["text/event-stream", "*/*"]) {
+        const leave = new AbortController();
+        const answer = await fetch(`${api.url}/graphql`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept },
+          body: JSON.stringify({ query: "subscription { trackedVideosChanged { change videoId } }" }),
+          signal: leave.signal,
+        });
+        expect(answer.headers.get("content-type"), accept).toMatch(/^text\/event-stream/);
+        const reader = answer.body!.getReader();
+        await reader.read(); // the first ping: the stream is written
+        const { res } = answered.find((a) => a.accept === accept)!;
+        // closesInTurn (src/http/graphql/fan-out.ts) gives the response an `emit` of its own.
+        expect(Object.hasOwn(res, "emit"), `${accept}: the response's close in turns`).toBe(true);
+        expect(Object.hasOwn(res.req, "emit"), `${accept}: the request's close in turns`).toBe(true);
+        leave.abort();
+        await reader.cancel().catch(() => undefined);
+      }
+    } finally {
+      api.server.off("request", spy);
     }
   });
 });

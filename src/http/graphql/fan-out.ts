@@ -23,6 +23,7 @@
  * session variables); here the executor runs once per group on an event instead of a poll.
  */
 import { AsyncResource } from "node:async_hooks";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Readable } from "node:stream";
 import { buildExecutionContext, execute } from "@graphql-tools/executor";
 import {
@@ -108,6 +109,18 @@ export function closesInTurn(emitter: NodeJS.EventEmitter, events: readonly stri
     closeTurn(task);
     return true;
   } as typeof emitter.emit;
+}
+
+/**
+ * An SSE stream's ends in turns: its request's and response's `close`, and its TCP socket's `end` and `close` (Node's
+ * own handling of a client's leaving, http's socketOnClose). Called from the Accept header (src/main/server.ts) and
+ * again where an answer is decided to be SSE (./json-post.ts: an Accept of any type, curl's default, gets SSE for a
+ * subscription too); once per emitter and event, so twice is once.
+ */
+export function streamEndsInTurn(req: IncomingMessage, res: ServerResponse): void {
+  closesInTurn(req);
+  closesInTurn(res);
+  closesInTurn(req.socket, ["end", "close"]);
 }
 
 /**

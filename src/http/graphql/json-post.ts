@@ -34,6 +34,7 @@ import { admitHttpRequest, type TransportContext } from "./admission.ts";
 import type { GraphQLServer } from "./yoga.ts";
 import { capturing, type EventStreamAnswer, writeEventStream } from "./event-stream.ts";
 import { unreadStreamCutAfterMs } from "./subscriptions.ts";
+import { streamEndsInTurn } from "./fan-out.ts";
 import { logger } from "../../infra/logger.ts";
 
 const EVENT_STREAM = "text/event-stream";
@@ -231,6 +232,7 @@ export function directJsonPost(server: GraphQLServer) {
     if (mediaType === EVENT_STREAM) {
       // SSE: Yoga's processor makes the stream, written here (./event-stream.ts).
       directlyAnswered.count++;
+      streamEndsInTurn(req, res); // as server.ts does from the Accept header, which may have been `*/*`
       const stream = (await processor(result, capturing, mediaType)) as EventStreamAnswer;
       // Not awaited: a live stream lasts as long as its client, and this request's frames (its body, parameters, the
       // hooks' payloads) would be kept with it; its own failures are handled inside.
