@@ -16,6 +16,7 @@ import { directlyAnswered } from "../../src/http/graphql/json-post.js";
 import type { RunningApi } from "../../src/main/server.js";
 import { trackedVideo } from "../analysis/fixtures.js";
 import { newWorkspace, startTestApi, stopAll } from "../helpers/api.js";
+import { newPerson, signedIn } from "../helpers/people.js";
 import { waitFor } from "../helpers/wait.js";
 
 let direct: RunningApi;
@@ -31,6 +32,9 @@ beforeAll(async () => {
   (config.graphql as { directPost: boolean }).directPost = true;
   ({ key, workspaceId } = await newWorkspace("pro"));
   videoId = await trackedVideo(workspaceId);
+  await newPerson("sse-bytes@stream.test", workspaceId, "member");
+  const member = await signedIn(direct.url, "sse-bytes@stream.test");
+  session = { cookie: member.cookieHeader(), "x-requested-with": "dashboard", "x-workspace-id": workspaceId };
 });
 afterAll(() => stopAll(direct, viaYoga));
 
@@ -47,9 +51,16 @@ interface Stream {
   stop(): void;
 }
 
-async function open(api: RunningApi, init: { method?: "GET" | "POST"; body?: string; query?: string }): Promise<Stream> {
+/** A member's session instead of the key: the cookie and the headers the dashboard sends. */
+let session: Record<string, string>;
+
+async function open(
+  api: RunningApi,
+  init: { method?: "GET" | "POST"; body?: string; query?: string; asMember?: boolean },
+): Promise<Stream> {
   const controller = new AbortController();
-  const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: "text/event-stream" };
+  const who = init.asMember ? session : { authorization: `Bearer ${key}` };
+  const headers: Record<string, string> = { ...who, accept: "text/event-stream" };
   if (init.body) headers["content-type"] = "application/json";
   const url = init.query ? `${api.url}/graphql?${init.query}` : `${api.url}/graphql`;
   const r = await fetch(url, { method: init.method ?? "POST", headers, body: init.body, signal: controller.signal });
@@ -116,6 +127,25 @@ describe("an SSE answer written directly is Yoga's, byte for byte", () => {
     expect(seen.messages).toHaveLength(2);
     expect(seen.messages[0]).toMatch(/^event: next\ndata: \{"data":\{"trackedVideosChanged":\{"change":"ADDED"/);
     expect(a.text.split(PING).length - 1, "pings while idle, as Yoga's").toBeGreaterThan(1);
+  });
+
+  it("a live subscription with a member's session (the dashboard's way): the same bytes on both paths", async () => {
+    const [a, b] = await both({ body: JSON.stringify({ query: TRACKED }), asMember: true });
+    try {
+      await waitFor("both streams open", () => a.text.startsWith(PING) && b.text.startsWith(PING), 10_000);
+      await new Promise((r) => setTimeout(r, 500)); // both listening in Redis
+      await announceTracking(workspaceId, [videoId], "added");
+      const events = (s: Stream) => s.text.split("event: next").length - 1;
+      await waitFor("both streams' event", () => events(a) >= 1 && events(b) >= 1, 10_000);
+    } finally {
+      a.stop();
+      b.stop();
+    }
+    await Promise.all([a.ended, b.ended]);
+    const seen = same(a, b);
+    expect(seen.status).toBe(200);
+    expect(seen.messages).toHaveLength(1);
+    expect(seen.messages[0]).toMatch(/^event: next\ndata: \{"data":\{"trackedVideosChanged":\{"change":"ADDED"/);
   });
 
   it("a query asked as SSE (GET and POST): one event, then `complete`, then the end", async () => {
