@@ -105,22 +105,30 @@ function same(a: Stream, b: Stream) {
 
 const TRACKED = "subscription { trackedVideosChanged { change videoId at video { id url } } }";
 
+/**
+ * A live subscription on both servers: opened, the tracking changes announced once both listen, every event received,
+ * then a ping or two more, then the client leaves. The streams as they ended.
+ */
+async function liveOnBoth(asMember: boolean, changes: ("added" | "removed")[]): Promise<[Stream, Stream]> {
+  const [a, b] = await both({ body: JSON.stringify({ query: TRACKED }), asMember });
+  try {
+    await waitFor("both streams open", () => a.text.startsWith(PING) && b.text.startsWith(PING), 10_000);
+    await new Promise((r) => setTimeout(r, 500)); // both listening in Redis
+    for (const change of changes) await announceTracking(workspaceId, [videoId], change);
+    const events = (s: Stream) => s.text.split("event: next").length - 1;
+    await waitFor("both streams' events", () => events(a) >= changes.length && events(b) >= changes.length, 10_000);
+    await new Promise((r) => setTimeout(r, 400)); // a ping or two after them
+  } finally {
+    a.stop();
+    b.stop();
+  }
+  await Promise.all([a.ended, b.ended]);
+  return [a, b];
+}
+
 describe("an SSE answer written directly is Yoga's, byte for byte", () => {
   it("a live subscription (POST): the first ping, each event, then the client leaves", async () => {
-    const [a, b] = await both({ body: JSON.stringify({ query: TRACKED }) });
-    try {
-      await waitFor("both streams open", () => a.text.startsWith(PING) && b.text.startsWith(PING), 10_000);
-      await new Promise((r) => setTimeout(r, 500)); // both listening in Redis
-      await announceTracking(workspaceId, [videoId], "added");
-      await announceTracking(workspaceId, [videoId], "removed");
-      const events = (s: Stream) => s.text.split("event: next").length - 1;
-      await waitFor("both streams' two events", () => events(a) >= 2 && events(b) >= 2, 10_000);
-      await new Promise((r) => setTimeout(r, 400)); // a ping or two after them
-    } finally {
-      a.stop();
-      b.stop();
-    }
-    await Promise.all([a.ended, b.ended]);
+    const [a, b] = await liveOnBoth(false, ["added", "removed"]);
     const seen = same(a, b);
     expect(seen.status).toBe(200);
     expect(seen.headers["content-type"]).toBe("text/event-stream");
@@ -130,18 +138,7 @@ describe("an SSE answer written directly is Yoga's, byte for byte", () => {
   });
 
   it("a live subscription with a member's session (the dashboard's way): the same bytes on both paths", async () => {
-    const [a, b] = await both({ body: JSON.stringify({ query: TRACKED }), asMember: true });
-    try {
-      await waitFor("both streams open", () => a.text.startsWith(PING) && b.text.startsWith(PING), 10_000);
-      await new Promise((r) => setTimeout(r, 500)); // both listening in Redis
-      await announceTracking(workspaceId, [videoId], "added");
-      const events = (s: Stream) => s.text.split("event: next").length - 1;
-      await waitFor("both streams' event", () => events(a) >= 1 && events(b) >= 1, 10_000);
-    } finally {
-      a.stop();
-      b.stop();
-    }
-    await Promise.all([a.ended, b.ended]);
+    const [a, b] = await liveOnBoth(true, ["added"]);
     const seen = same(a, b);
     expect(seen.status).toBe(200);
     expect(seen.messages).toHaveLength(1);
